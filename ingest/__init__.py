@@ -1,0 +1,1 @@
+"""Parsers: one module per document format, plus the outline logic they share."""

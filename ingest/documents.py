@@ -1,0 +1,62 @@
+"""The bundled documents: which game, title, version and format each file is.
+
+Pox Nora's file names no game and Rush of Ikorr's title names none, so this
+manifest, not the text, says what a file is. Documents passed on the command
+line are matched here by file name, else recognised by their format's sniffer.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+CORPUS_DIR = Path(__file__).resolve().parent.parent / "corpus"
+
+
+@dataclass(frozen=True)
+class DocumentSpec:
+    slug: str
+    game: str
+    game_name: str
+    title: str
+    version: str
+    kind: str  # "rules", "rulings", "cards" or "errata"
+    format: str
+    filename: str
+    original_name: str | None = None
+    written_against: str | None = None  # rulings: version of the game's rules they cite
+
+    @property
+    def path(self) -> Path:
+        return CORPUS_DIR / self.filename
+
+
+BUNDLED: tuple[DocumentSpec, ...] = (
+    DocumentSpec("riftbound-core-rules-2025-06-02", "riftbound", "Riftbound", "Riftbound Core Rules",
+                 "2025-06-02", "rules", "riftbound-tabbed", "riftbound-core-rules-2025-06-02.txt",
+                 "001_639676eb45116bc6.txt"),
+    DocumentSpec("riftbound-core-rules-2025-12-01", "riftbound", "Riftbound", "Riftbound Core Rules",
+                 "2025-12-01", "rules", "riftbound-spaced", "riftbound-core-rules-2025-12-01.txt"),
+    DocumentSpec("riftbound-qa-rulings", "riftbound", "Riftbound", "Riftbound Q&A Rulings",
+                 "2025-12-01", "rulings", "rulings", "riftbound-qa-rulings.txt",
+                 "004_9d0d77b45a2ed6ea.txt", written_against="2025-12-01"),
+    DocumentSpec("runeterra-unofficial-rulebook", "runeterra", "Legends of Runeterra",
+                 "Legends of Runeterra unofficial Rulebook", "unversioned", "rules", "runeterra",
+                 "runeterra-unofficial-rulebook.txt", "000_67da59db6359a080.txt"),
+    DocumentSpec("rush-of-ikorr-comprehensive-rules-1.1", "rush-of-ikorr", "Rush of Ikorr",
+                 "Rush of Ikorr Comprehensive Rules", "1.1", "rules", "ikorr",
+                 "rush-of-ikorr-comprehensive-rules-1.1.txt", "002_1ca8846c36958b04.txt"),
+    DocumentSpec("pox-nora-rules", "pox-nora", "Pox Nora", "Pox Nora Rules Summary", "unversioned",
+                 "rules", "poxnora", "pox-nora-rules.txt", "003_ad2ee3302870da30.txt"),
+    DocumentSpec("riftbound-cards", "riftbound", "Riftbound", "Riftbound Card List", "2025",
+                 "cards", "cards", "riftbound-cards.json"),
+    DocumentSpec("riftbound-errata", "riftbound", "Riftbound", "Riftbound Card Errata", "2025",
+                 "errata", "errata", "riftbound-errata.json"),
+)
+
+
+def bundled_spec(path: Path) -> DocumentSpec | None:
+    """The manifest entry for a file of that name, wherever it lies."""
+    for spec in BUNDLED:
+        if spec.filename == Path(path).name:
+            return spec
+    return None

@@ -1,0 +1,16 @@
+"""Turning raw rule text (HTML tags, entities, markdown emphasis) into plain text."""
+from __future__ import annotations
+
+import html
+import re
+
+_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>")
+_MARKDOWN_EMPHASIS = re.compile(r"\*\*|__")
+_SPACES = re.compile(r"[ \t\u00a0]+")
+
+
+def plain_text(raw: str) -> str:
+    """Markup stripped, entities decoded, runs of spaces collapsed; line breaks kept."""
+    text = html.unescape(_TAG.sub("", raw))
+    text = _MARKDOWN_EMPHASIS.sub("", text)
+    return "\n".join(_SPACES.sub(" ", line).strip() for line in text.split("\n")).strip()

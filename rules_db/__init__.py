@@ -1,0 +1,1 @@
+"""Storage and queries: the schema, the build, the CLI."""

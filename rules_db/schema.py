@@ -1,0 +1,172 @@
+"""The database schema: a public interface, since judges write SQL against it.
+
+Table and column names are plain and stable; README.md documents them. Every
+table is created here, in dependency order, with its foreign keys and indexes.
+"""
+from __future__ import annotations
+
+import sqlite_utils
+
+# name -> (columns, primary key, foreign keys (column, table, column), indexes, description)
+TABLES: dict[str, tuple[dict, str, list, list, str]] = {
+    "games": (
+        {"id": str, "name": str}, "id", [], [],
+        "One row per game.",
+    ),
+    "documents": (
+        {"id": str, "game_id": str, "title": str, "version": str, "kind": str, "source_file": str,
+         "original_name": str, "sha256": str, "lines": int, "nonblank_lines": int, "coverage": float,
+         "is_newest": int, "written_against": str},
+        "id", [("game_id", "games", "id")], [["game_id", "kind", "version"]],
+        "Every ingested document; two versions of one rulebook are two documents of one game. "
+        "is_newest marks the newest version of each game's rules.",
+    ),
+    "rules": (
+        {"id": int, "document_id": str, "game_id": str, "number": str, "parent_number": str, "parent_id": int,
+         "depth": int, "position": int, "section": str, "heading": str, "text": str, "raw_text": str,
+         "inferred": int, "source_lines": str},
+        "id", [("document_id", "documents", "id"), ("game_id", "games", "id"), ("parent_id", "rules", "id")],
+        [["parent_id"], ["game_id", "number"], ["document_id", "position"]],
+        "One row per rule, unique per document and canonical number. text is plain (markup stripped), "
+        "raw_text as received; inferred=1 when the number was recovered rather than printed.",
+    ),
+    "keywords": (
+        {"id": int, "game_id": str, "document_id": str, "term": str, "kind": str, "rule_id": int,
+         "defining_number": str, "aliases": str},
+        "id", [("game_id", "games", "id"), ("document_id", "documents", "id"), ("rule_id", "rules", "id")],
+        [["game_id", "term"]],
+        "Keywords, glossary terms and defined terms, each with the rule that defines it.",
+    ),
+    "rulings": (
+        {"id": int, "game_id": str, "document_id": str, "position": int, "question": str, "ruling": str,
+         "first_line": int},
+        "id", [("game_id", "games", "id"), ("document_id", "documents", "id")], [["document_id", "position"]],
+        "Question-and-answer rulings in file order.",
+    ),
+    "ruling_steps": (
+        {"id": int, "ruling_id": int, "branch": str, "position": int, "text": str},
+        "id", [("ruling_id", "rulings", "id")], [["ruling_id", "position"]],
+        "The Sequence of a ruling; branch holds a header such as 'If Guardian Angel is chosen'.",
+    ),
+    "ruling_nuances": (
+        {"id": int, "ruling_id": int, "position": int, "text": str},
+        "id", [("ruling_id", "rulings", "id")], [["ruling_id", "position"]],
+        "The Nuances of a ruling.",
+    ),
+    "keyword_mentions": (
+        {"id": int, "keyword_id": int, "rule_id": int, "ruling_id": int, "matched_text": str},
+        "id", [("keyword_id", "keywords", "id"), ("rule_id", "rules", "id"), ("ruling_id", "rulings", "id")],
+        [["keyword_id"], ["rule_id"], ["ruling_id"]],
+        "A keyword mentioned in a rule or a ruling, matched on lemmas ('recalled' mentions Recall).",
+    ),
+    "rule_refs": (
+        {"id": int, "document_id": str, "from_rule_id": int, "to_rule_id": int, "target_number": str,
+         "raw_text": str, "status": str},
+        "id", [("document_id", "documents", "id"), ("from_rule_id", "rules", "id"), ("to_rule_id", "rules", "id")],
+        [["from_rule_id"], ["to_rule_id"], ["status"]],
+        "Cross-references from rule to rule, with the text that made them; status is resolved or dangling.",
+    ),
+    "ruling_citations": (
+        {"id": int, "ruling_id": int, "rule_id": int, "number": str, "raw_text": str, "how": str,
+         "keyword_id": int, "document_id": str, "written_against": str},
+        "id", [("ruling_id", "rulings", "id"), ("rule_id", "rules", "id"), ("keyword_id", "keywords", "id"),
+               ("document_id", "documents", "id")],
+        [["ruling_id"], ["rule_id"]],
+        "Ruling to rule. how is 'explicit' (a number in the text) or 'keyword' (inferred from a keyword "
+        "mention); document_id is the rules version the number resolves in.",
+    ),
+    "cards": (
+        {"id": int, "game_id": str, "name": str, "slug": str, "card_type": str, "domain": str, "energy": int,
+         "power": int, "might": int, "ability_raw": str, "ability_text": str, "in_card_list": int},
+        "id", [("game_id", "games", "id")], [["game_id", "name"], ["slug"]],
+        "One row per card name; in_card_list=0 for a card known only from the rulings.",
+    ),
+    "card_aliases": (
+        {"id": int, "card_id": int, "alias": str},
+        "id", [("card_id", "cards", "id")], [["alias"]],
+        "Other names a card goes by (Zhonyas, Hourglass, Ahri Legend).",
+    ),
+    "card_mentions": (
+        {"id": int, "card_id": int, "ruling_id": int, "surface": str},
+        "id", [("card_id", "cards", "id"), ("ruling_id", "rulings", "id")], [["card_id"], ["ruling_id"]],
+        "A card named in a ruling, with the name as written.",
+    ),
+    "card_printings": (
+        {"id": str, "card_id": int, "card_set": str, "collector_number": str, "rarity": str, "image_url": str},
+        "id", [("card_id", "cards", "id")], [["card_id"]],
+        "Every printing of a card.",
+    ),
+    "card_errata": (
+        {"id": int, "card_id": int, "old_text": str, "new_text": str, "card_set": str},
+        "id", [("card_id", "cards", "id")], [["card_id"]],
+        "Official text changes.",
+    ),
+    "card_keywords": (
+        {"id": int, "card_id": int, "keyword_id": int, "term": str, "value": int},
+        "id", [("card_id", "cards", "id"), ("keyword_id", "keywords", "id")], [["card_id"], ["keyword_id"]],
+        "Bracketed keywords in card text ([Tank], [Deflect 2]) linked to their glossary rule.",
+    ),
+    "replays": (
+        {"id": str, "ruling_id": int, "title": str, "file": str, "rules_document_id": str, "verdict": str,
+         "expected": str, "computed": str, "step_count": int, "disagreement": str},
+        "id", [("ruling_id", "rulings", "id"), ("rules_document_id", "documents", "id")], [["ruling_id"]],
+        "Scenario replays by the rules engine: verdict is 'match' or 'mismatch'.",
+    ),
+    "replay_steps": (
+        {"id": int, "replay_id": str, "position": int, "parent_step_id": int, "depth": int, "kind": str,
+         "summary": str, "objects": str, "change": str},
+        "id", [("replay_id", "replays", "id"), ("parent_step_id", "replay_steps", "id")], [["replay_id", "position"]],
+        "Each step of a replay, nested under its parent step.",
+    ),
+    "replay_step_citations": (
+        {"id": int, "step_id": int, "rule_id": int, "number": str},
+        "id", [("step_id", "replay_steps", "id"), ("rule_id", "rules", "id")], [["step_id"], ["rule_id"]],
+        "The rules a replay step cites.",
+    ),
+    "rule_lineage": (
+        {"id": int, "from_document_id": str, "to_document_id": str, "from_rule_id": int, "to_rule_id": int,
+         "kind": str, "similarity": float},
+        "id", [("from_document_id", "documents", "id"), ("to_document_id", "documents", "id"),
+               ("from_rule_id", "rules", "id"), ("to_rule_id", "rules", "id")],
+        [["from_rule_id"], ["to_rule_id"]],
+        "Correspondence between consecutive versions: unchanged, moved, edited, split, merged, removed or new.",
+    ),
+    "parse_issues": (
+        {"id": int, "document_id": str, "line": int, "kind": str, "number": str, "message": str},
+        "id", [("document_id", "documents", "id")], [["document_id", "kind"]],
+        "What the parsers repaired or reported: duplicates, malformed and empty numbers, orphans, reordering.",
+    ),
+    "skipped_lines": (
+        {"id": int, "document_id": str, "line": int, "text": str, "reason": str},
+        "id", [("document_id", "documents", "id")], [["document_id"]],
+        "Every non-blank source line that was not ingested, with the reason.",
+    ),
+}
+
+# table -> columns indexed for full-text search (FTS5, porter stemming)
+SEARCHABLE: dict[str, list[str]] = {
+    "rules": ["number", "heading", "text"],
+    "keywords": ["term", "aliases"],
+    "rulings": ["question", "ruling"],
+    "cards": ["name", "ability_text"],
+}
+
+
+def create(db: sqlite_utils.Database) -> None:
+    db.execute("PRAGMA foreign_keys = ON")
+    for name, (columns, pk, foreign_keys, indexes, _) in TABLES.items():
+        db[name].create(columns, pk=pk, foreign_keys=foreign_keys)
+        for index in indexes:
+            db[name].create_index(index)
+    db["rules"].create_index(["document_id", "number"], unique=True)
+
+
+def enable_search(db: sqlite_utils.Database) -> None:
+    """Full-text indexes, built once the tables are filled (the database is read-only afterwards)."""
+    for table, columns in SEARCHABLE.items():
+        db[table].enable_fts(columns, tokenize="porter", create_triggers=False)
+        db[table].populate_fts(columns)
+
+
+def describe(table: str) -> str:
+    return TABLES[table][4]

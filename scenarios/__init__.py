@@ -1,0 +1,1 @@
+"""The Riftbound rules engine and the scenario library that replays the rulings."""
