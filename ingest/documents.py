@@ -24,10 +24,11 @@ class DocumentSpec:
     filename: str
     original_name: str | None = None
     written_against: str | None = None  # rulings: version of the game's rules they cite
+    source: Path | None = None  # where to read it; the bundled copy when None
 
     @property
     def path(self) -> Path:
-        return CORPUS_DIR / self.filename
+        return self.source or CORPUS_DIR / self.filename
 
 
 BUNDLED: tuple[DocumentSpec, ...] = (

@@ -170,3 +170,13 @@ def enable_search(db: sqlite_utils.Database) -> None:
 
 def describe(table: str) -> str:
     return TABLES[table][4]
+
+
+def markdown() -> str:
+    """The schema as the README documents it (a test keeps the two in step)."""
+    out = []
+    for name, (columns, pk, foreign_keys, _, description) in TABLES.items():
+        links = {column: f"{table}.{other}" for column, table, other in foreign_keys}
+        cells = ", ".join(f"`{column}`" + (f" → {links[column]}" if column in links else "") for column in columns)
+        out.append(f"| `{name}` | {description} | {cells} |")
+    return "| table | what it holds | columns |\n|---|---|---|\n" + "\n".join(out)

@@ -1,0 +1,80 @@
+"""Finding keywords and card names in text by lemma, so "recalled" mentions Recall.
+
+spaCy without a model: a blank English pipeline whose lemmas come from the
+lookup tables of spacy-lookups-data. Those tables are keyed by exact token
+text ("Kills" would stay "Kills"), so lemmas are looked up on the lower-cased
+form instead.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable, Mapping
+
+import spacy
+from spacy.language import Language
+from spacy.lookups import Table, load_lookups
+from spacy.matcher import PhraseMatcher
+from spacy.tokens import Doc
+
+
+@dataclass(frozen=True)
+class LemmaMatch:
+    key: str
+    start: int  # character offsets into the text
+    end: int
+    text: str
+
+
+@Language.factory("lowercase_lookup_lemmatizer")
+def _make_lowercase_lemmatizer(nlp: Language, name: str):
+    table = _lemma_table()
+
+    def lemmatize(doc: Doc) -> Doc:
+        for token in doc:
+            token.lemma_ = table.get(token.norm_, token.norm_)
+        return doc
+
+    return lemmatize
+
+
+@lru_cache(maxsize=1)
+def _lemma_table() -> Table:
+    return load_lookups("en", ["lemma_lookup"]).get_table("lemma_lookup")
+
+
+@lru_cache(maxsize=1)
+def pipeline() -> Language:
+    nlp = spacy.blank("en")
+    nlp.add_pipe("lowercase_lookup_lemmatizer")
+    return nlp
+
+
+class LemmaMatcher:
+    """Matches phrases (grouped under a key, e.g. a keyword and its aliases) in texts.
+
+    ``attr`` is "LEMMA" (inflections match: Recall/recalled/recalls), "LOWER"
+    (exact words, any case) or "ORTH" (exact words and case: Charm, not charm).
+    """
+
+    def __init__(self, phrases: Mapping[str, Iterable[str]], attr: str = "LEMMA"):
+        self.nlp = pipeline()
+        self.matcher = PhraseMatcher(self.nlp.vocab, attr=attr)
+        for key, surfaces in phrases.items():
+            patterns = list(self.nlp.pipe(surface for surface in surfaces if surface.strip()))
+            if patterns:
+                self.matcher.add(key, patterns)
+
+    def find(self, text: str) -> list[LemmaMatch]:
+        return self._matches(self.nlp(text))
+
+    def find_many(self, texts: Iterable[str]) -> list[list[LemmaMatch]]:
+        return [self._matches(doc) for doc in self.nlp.pipe(texts, batch_size=256)]
+
+    def _matches(self, doc: Doc) -> list[LemmaMatch]:
+        spans = self.matcher(doc, as_spans=True)
+        longest = spacy.util.filter_spans(spans)
+        return [
+            LemmaMatch(self.nlp.vocab.strings[span.label], span.start_char, span.end_char, span.text)
+            for span in sorted(longest, key=lambda span: span.start_char)
+        ]

@@ -1,0 +1,190 @@
+"""Building the database: parse every document, link them, and swap the result in atomically.
+
+The database is written to a temporary file beside the target and renamed
+over it only when everything succeeded, so a failed build leaves the previous
+database exactly as it was.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator
+
+import sqlite_utils
+
+from ingest.documents import BUNDLED, DocumentSpec
+from ingest.errors import IngestError
+from ingest.formats import adapter, spec_for
+from ingest.outline import coverage
+from ingest.source import read_lines
+from rules_db import links, schema, store
+
+Echo = Callable[[str], None]
+
+
+@dataclass
+class DocumentReport:
+    spec: DocumentSpec
+    counts: dict[str, int | float] = field(default_factory=dict)
+    error: str | None = None
+
+    def line(self) -> str:
+        if self.error:
+            return f"{self.spec.slug}: FAILED: {self.error}"
+        figures = ", ".join(f"{value:.2%} {name}" if isinstance(value, float) else f"{value} {name}"
+                            for name, value in self.counts.items())
+        return f"{self.spec.slug}: {figures}"
+
+
+@dataclass
+class BuildResult:
+    reports: list[DocumentReport]
+    timings: dict[str, float]
+    written: bool
+
+    @property
+    def failed(self) -> list[DocumentReport]:
+        return [report for report in self.reports if report.error]
+
+
+class BuildFailed(Exception):
+    """Some documents could not be ingested; the previous database was kept."""
+
+    def __init__(self, result: BuildResult):
+        self.result = result
+        super().__init__("; ".join(report.error for report in result.failed))
+
+
+def bundled_specs() -> list[DocumentSpec]:
+    return list(BUNDLED)
+
+
+def specs_for(paths: list[str | Path]) -> list[DocumentSpec]:
+    return [spec_for(path) for path in paths] if paths else bundled_specs()
+
+
+def build(db_path: str | Path, specs: list[DocumentSpec] | None = None, *, keep_going: bool = False,
+          echo: Echo = lambda message: None, progress: Callable | None = None) -> BuildResult:
+    """Build the database at ``db_path`` from ``specs`` (the bundled documents by default).
+
+    A document that cannot be parsed is reported with its file and line; the
+    database is then left untouched unless ``keep_going`` asks for one without it.
+    """
+    specs = bundled_specs() if specs is None else specs
+    db_path = Path(db_path)
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    with _temporary_database(db_path) as (temp_path, commit):
+        builder = _Builder(sqlite_utils.Database(temp_path))
+        result = builder.run(specs, keep_going, progress)
+        commit()
+        result.written = True
+    for report in result.reports:
+        echo(report.line())
+    return result
+
+
+class _Builder:
+    """One build: the database being written, stage timings, and what waits for linking."""
+
+    def __init__(self, db: sqlite_utils.Database):
+        self.db = db
+        self.timings: dict[str, float] = {}
+        self.explicit_citations: dict[int, list[tuple[str, str]]] = {}
+
+    def run(self, specs: list[DocumentSpec], keep_going: bool, progress: Callable | None) -> BuildResult:
+        schema.create(self.db)
+        reports = [self._ingest(spec) for spec in (progress(specs) if progress else specs)]
+        result = BuildResult(reports, self.timings, written=False)
+        if result.failed and not keep_going:
+            raise BuildFailed(result)
+        store.mark_newest_versions(self.db)
+        with _timed(self.timings, "spaCy tagging and linking"):
+            for report in result.reports:
+                if not report.error:
+                    self._link(report)
+        with _timed(self.timings, "search index"):
+            schema.enable_search(self.db)
+        self.db.conn.commit()
+        self.db.close()
+        return result
+
+    def _ingest(self, spec: DocumentSpec) -> DocumentReport:
+        report = DocumentReport(spec)
+        try:
+            with _timed(self.timings, "parse"):
+                parsed, lines = _parse(spec)
+            with _timed(self.timings, "write"):
+                report.counts = self._store(spec, parsed, lines)
+        except IngestError as error:
+            report.error = str(error)
+        return report
+
+    def _store(self, spec: DocumentSpec, parsed, lines: list[str]) -> dict:
+        db = self.db
+        store.store_document(db, spec, len(lines), parsed.nonblank_lines, parsed.skipped)
+        store.store_report(db, spec.slug, parsed.issues, parsed.skipped)
+        if spec.kind == "rules":
+            ids = store.store_rulebook(db, spec, parsed)
+            dangling = db.execute("select count(*) from rule_refs where document_id = ? and status = 'dangling'",
+                                  [spec.slug]).fetchone()[0]
+            return {"rules": len(ids), "keywords": len(parsed.keywords),
+                    "cross-references": sum(len(ref.target_numbers) for ref in parsed.references),
+                    "dangling references": dangling, "lines skipped": len(parsed.skipped),
+                    "issues reported": len(parsed.issues),
+                    "coverage": coverage(parsed.nonblank_lines, parsed.skipped)}
+        ids = store.store_rulings(db, spec, parsed)
+        for ruling in parsed.rulings:
+            self.explicit_citations[ids[ruling.position]] = [(c.number, c.raw_text) for c in ruling.citations]
+        return {"entries": len(parsed.rulings), "steps": sum(len(r.steps) for r in parsed.rulings),
+                "nuances": sum(len(r.nuances) for r in parsed.rulings),
+                "citations": sum(len(r.citations) for r in parsed.rulings), "lines skipped": len(parsed.skipped),
+                "coverage": coverage(parsed.nonblank_lines, parsed.skipped)}
+
+    def _link(self, report: DocumentReport) -> None:
+        spec = report.spec
+        if spec.kind == "rules":
+            report.counts["keyword mentions"] = links.link_rule_keywords(self.db, spec.slug)
+        elif spec.kind == "rulings":
+            figures = links.link_rulings(self.db, spec.slug, self.explicit_citations)
+            report.counts["citations"] = figures["citations"]
+            report.counts["unresolved citations"] = figures["unresolved citations"]
+
+
+def _parse(spec: DocumentSpec):
+    lines = read_lines(spec.path)
+    if spec.kind not in ("rules", "rulings"):
+        raise IngestError(spec.path, None, "a rules or rulings document", spec.kind)
+    return adapter(spec.format).parse(lines, spec.path), lines
+
+
+@contextmanager
+def _timed(timings: dict[str, float], stage: str) -> Iterator[None]:
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        timings[stage] = timings.get(stage, 0.0) + time.perf_counter() - start
+
+
+@contextmanager
+def _temporary_database(db_path: Path):
+    """Yields a temporary path beside db_path and a commit() that renames it over db_path."""
+    handle, temp_name = tempfile.mkstemp(prefix=f".{db_path.name}.", suffix=".building", dir=db_path.parent)
+    os.close(handle)
+    os.unlink(temp_name)
+    committed = False
+
+    def commit() -> None:
+        nonlocal committed
+        os.replace(temp_name, db_path)
+        committed = True
+
+    try:
+        yield temp_name, commit
+    finally:
+        if not committed and os.path.exists(temp_name):
+            os.unlink(temp_name)

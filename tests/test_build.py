@@ -1,0 +1,125 @@
+"""The build: atomic swap, identical rebuilds, clear errors on bad input, nothing lost."""
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+import pytest
+import sqlite_utils
+from click.testing import CliRunner
+
+from ingest.documents import CORPUS_DIR
+from rules_db import schema
+from rules_db.build import BuildFailed, build, specs_for
+from rules_db.cli import cli
+
+RULINGS = CORPUS_DIR / "riftbound-qa-rulings.txt"
+RULES_2025_12 = CORPUS_DIR / "riftbound-core-rules-2025-12-01.txt"
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _content(path: Path) -> list[str]:
+    return list(sqlite_utils.Database(path).conn.iterdump())
+
+
+def test_building_twice_gives_identical_content(tmp_path):
+    first, second = tmp_path / "a.db", tmp_path / "b.db"
+    build(first, specs_for([RULES_2025_12, RULINGS]))
+    build(second, specs_for([RULES_2025_12, RULINGS]))
+    assert _content(first) == _content(second)
+
+
+def test_a_build_failing_midway_leaves_the_previous_database_untouched(tmp_path, monkeypatch):
+    db_path = tmp_path / "rules.db"
+    build(db_path, specs_for([RULINGS]))
+    before = _sha(db_path)
+
+    def explode(db):
+        raise RuntimeError("injected failure while indexing")
+
+    monkeypatch.setattr(schema, "enable_search", explode)
+    with pytest.raises(RuntimeError, match="injected"):
+        build(db_path, specs_for([RULES_2025_12, RULINGS]))
+    assert _sha(db_path) == before
+    assert [path.name for path in tmp_path.iterdir()] == ["rules.db"], "the temporary database was not removed"
+
+
+def test_rulings_cite_the_version_they_were_written_against(tmp_path):
+    db_path = tmp_path / "rules.db"
+    build(db_path, specs_for([CORPUS_DIR / "riftbound-core-rules-2025-06-02.txt", RULES_2025_12, RULINGS]))
+    db = sqlite_utils.Database(db_path)
+    explicit = list(db.query(
+        "select c.number, r.number as rule_number, r.document_id from ruling_citations c "
+        "join rules r on r.id = c.rule_id where c.how = 'explicit'"))
+    assert len(explicit) == 4
+    assert {row["document_id"] for row in explicit} == {"riftbound-core-rules-2025-12-01"}
+    assert all(row["number"] == row["rule_number"] for row in explicit)
+
+
+def _write(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+@pytest.mark.parametrize("name, data, message", [
+    ("riftbound-core-rules-2025-06-02.txt", b"Riftbound Core Rules\n\nLast Updated: 2026-01-01\n\nJust prose.\n",
+     "riftbound-core-rules-2025-06-02.txt"),
+    ("riftbound-qa-rulings.txt", b"", "empty"),
+    ("riftbound-qa-rulings.txt", b"When a unit dies, what happens?\nRuling: It dies.\n\xff\xfe\n", ":3: expected UTF-8"),
+    ("riftbound-qa-rulings.txt",
+     b"When a unit dies, what happens?\nRuling: It dies.\nWhen a unit moves, what then?\nNuances:\n- none\n",
+     ":3: expected a 'Ruling:' line"),
+])
+def test_bad_input_names_the_file_and_line_and_loses_nothing_else(tmp_path, name, data, message):
+    bad = _write(tmp_path / name, data)
+    db_path = tmp_path / "rules.db"
+    build(db_path, specs_for([RULES_2025_12]))
+    before = _sha(db_path)
+    with pytest.raises(BuildFailed) as failure:
+        build(db_path, specs_for([RULES_2025_12, bad]))
+    assert message in str(failure.value) and name in str(failure.value)
+    assert _sha(db_path) == before
+    good = [report for report in failure.value.result.reports if not report.error]
+    assert [report.spec.slug for report in good] == ["riftbound-core-rules-2025-12-01"]
+    assert good[0].counts["rules"] > 1000
+
+    result = build(db_path, specs_for([RULES_2025_12, bad]), keep_going=True)
+    assert len(result.failed) == 1
+    db = sqlite_utils.Database(db_path)
+    assert db["rules"].count == good[0].counts["rules"]
+
+
+def test_cli_reports_a_missing_file(tmp_path):
+    result = CliRunner().invoke(cli, ["build", "--db", str(tmp_path / "x.db"), str(tmp_path / "nowhere.txt")])
+    assert result.exit_code != 0
+    assert "nowhere.txt" in result.output and "no such file" in result.output
+    assert not (tmp_path / "x.db").exists()
+
+
+def test_cli_rejects_a_file_in_no_known_format(tmp_path):
+    odd = _write(tmp_path / "notes.txt", b"Shopping list\n- eggs\n")
+    result = CliRunner().invoke(cli, ["build", "--db", str(tmp_path / "x.db"), str(odd)])
+    assert result.exit_code != 0
+    assert "notes.txt" in result.output and "known formats" in result.output
+
+
+def test_cli_prints_a_summary_per_document(tmp_path):
+    result = CliRunner().invoke(cli, ["build", "--db", str(tmp_path / "x.db"), str(RULES_2025_12), str(RULINGS)])
+    assert result.exit_code == 0, result.output
+    assert "riftbound-core-rules-2025-12-01:" in result.output
+    for figure in ("rules", "keywords", "cross-references", "dangling references", "lines skipped", "coverage"):
+        assert figure in result.output
+    for figure in ("50 entries", "161 steps", "111 nuances", "citations"):
+        assert figure in result.output
+
+
+def test_an_unknown_file_in_a_known_format_is_recognised(tmp_path):
+    copy = tmp_path / "riftbound-core-rules-2026-01-01.txt"
+    shutil.copy(RULES_2025_12, copy)
+    (spec,) = specs_for([copy])
+    assert spec.format == "riftbound-spaced" and spec.game == "riftbound"
+    assert spec.version == "2025-12-01"  # from its "Last Updated:" line
