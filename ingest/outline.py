@@ -97,12 +97,24 @@ def account_for_lines(lines: list[str], rules: Iterable[ParsedRule], skipped: li
     used |= {entry.line for entry in skipped}
     for index, text in enumerate(lines, start=1):
         if text.strip() and index not in used:
-            skipped.append(SkippedLine(index, text, "not recognised as a rule, heading or continuation"))
+            skipped.append(SkippedLine(index, text, UNRECOGNISED))
     return sorted(skipped, key=lambda entry: entry.line)
 
 
+UNRECOGNISED = "not recognised as a rule, heading or continuation"
+
+
 def coverage(nonblank_lines: int, skipped: list[SkippedLine]) -> float:
-    """Share of non-blank lines that were ingested."""
+    """Share of non-blank lines the parser accounted for: ingested, or skipped
+    for a reason it recognised (a table of contents, a document header, an
+    extraction fragment). Lines it could not place at all count against it."""
+    if nonblank_lines == 0:
+        return 0.0
+    return 1 - len({entry.line for entry in skipped if entry.reason == UNRECOGNISED}) / nonblank_lines
+
+
+def ingested_share(nonblank_lines: int, skipped: list[SkippedLine]) -> float:
+    """Share of non-blank lines stored as rules, headings or ruling parts."""
     if nonblank_lines == 0:
         return 0.0
     return 1 - len({entry.line for entry in skipped}) / nonblank_lines

@@ -19,7 +19,7 @@ import sqlite_utils
 from ingest.documents import BUNDLED, DocumentSpec
 from ingest.errors import IngestError
 from ingest.formats import adapter, spec_for
-from ingest.outline import coverage
+from ingest.outline import coverage, ingested_share
 from ingest.source import read_lines
 from rules_db import links, schema, store
 
@@ -134,15 +134,14 @@ class _Builder:
             return {"rules": len(ids), "keywords": len(parsed.keywords),
                     "cross-references": sum(len(ref.target_numbers) for ref in parsed.references),
                     "dangling references": dangling, "lines skipped": len(parsed.skipped),
-                    "issues reported": len(parsed.issues),
-                    "coverage": coverage(parsed.nonblank_lines, parsed.skipped)}
+                    "issues reported": len(parsed.issues), **_coverage(parsed)}
         ids = store.store_rulings(db, spec, parsed)
         for ruling in parsed.rulings:
             self.explicit_citations[ids[ruling.position]] = [(c.number, c.raw_text) for c in ruling.citations]
         return {"entries": len(parsed.rulings), "steps": sum(len(r.steps) for r in parsed.rulings),
                 "nuances": sum(len(r.nuances) for r in parsed.rulings),
                 "citations": sum(len(r.citations) for r in parsed.rulings), "lines skipped": len(parsed.skipped),
-                "coverage": coverage(parsed.nonblank_lines, parsed.skipped)}
+                **_coverage(parsed)}
 
     def _link(self, report: DocumentReport) -> None:
         spec = report.spec
@@ -152,6 +151,11 @@ class _Builder:
             figures = links.link_rulings(self.db, spec.slug, self.explicit_citations)
             report.counts["citations"] = figures["citations"]
             report.counts["unresolved citations"] = figures["unresolved citations"]
+
+
+def _coverage(parsed) -> dict[str, float]:
+    return {"coverage": coverage(parsed.nonblank_lines, parsed.skipped),
+            "ingested": ingested_share(parsed.nonblank_lines, parsed.skipped)}
 
 
 def _parse(spec: DocumentSpec):

@@ -16,10 +16,12 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
     "documents": (
         {"id": str, "game_id": str, "title": str, "version": str, "kind": str, "source_file": str,
          "original_name": str, "sha256": str, "lines": int, "nonblank_lines": int, "coverage": float,
+         "ingested_share": float,
          "is_newest": int, "written_against": str},
         "id", [("game_id", "games", "id")], [["game_id", "kind", "version"]],
         "Every ingested document; two versions of one rulebook are two documents of one game. "
-        "is_newest marks the newest version of each game's rules.",
+        "is_newest marks the newest version of each game's rules. coverage is the share of non-blank lines "
+        "ingested or skipped for a recognised reason; ingested_share the share stored as rules or rulings.",
     ),
     "rules": (
         {"id": int, "document_id": str, "game_id": str, "number": str, "parent_number": str, "parent_id": int,
@@ -77,29 +79,35 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
     ),
     "cards": (
         {"id": int, "game_id": str, "name": str, "slug": str, "card_type": str, "domain": str, "energy": int,
-         "power": int, "might": int, "ability_raw": str, "ability_text": str, "in_card_list": int},
-        "id", [("game_id", "games", "id")], [["game_id", "name"], ["slug"]],
-        "One row per card name; in_card_list=0 for a card known only from the rulings.",
+         "power": int, "might": int, "ability_raw": str, "ability_text": str, "in_card_list": int,
+         "document_id": str},
+        "id", [("game_id", "games", "id"), ("document_id", "documents", "id")], [["game_id", "name"], ["slug"]],
+        "One row per card name; in_card_list=0 for a card known only from the rulings. domain joins several "
+        "domains with ', '; ability_text is ability_raw with icon tokens as words ([Might], [Calm rune]).",
     ),
     "card_aliases": (
-        {"id": int, "card_id": int, "alias": str},
+        {"id": int, "card_id": int, "alias": str, "how": str},
         "id", [("card_id", "cards", "id")], [["alias"]],
-        "Other names a card goes by (Zhonyas, Hourglass, Ahri Legend).",
+        "Other names a card goes by (Zhonyas, Hourglass, Ahri Legend); how is derived (from the printed name), "
+        "alias (curated), legend or champion (a champion's name stands for each of its cards).",
     ),
     "card_mentions": (
-        {"id": int, "card_id": int, "ruling_id": int, "surface": str},
+        {"id": int, "card_id": int, "ruling_id": int, "surface": str, "how": str},
         "id", [("card_id", "cards", "id"), ("ruling_id", "rulings", "id")], [["card_id"], ["ruling_id"]],
-        "A card named in a ruling, with the name as written.",
+        "A card named in a ruling, with the name as written and how that name was resolved.",
     ),
     "card_printings": (
-        {"id": str, "card_id": int, "card_set": str, "collector_number": str, "rarity": str, "image_url": str},
+        {"id": str, "card_id": int, "card_set": str, "collector_number": str, "rarity": str, "image_url": str,
+         "printed_name": str, "ability_raw": str},
         "id", [("card_id", "cards", "id")], [["card_id"]],
-        "Every printing of a card.",
+        "Every printing of a card, with its name and text as printed (a few printings differ).",
     ),
     "card_errata": (
-        {"id": int, "card_id": int, "old_text": str, "new_text": str, "card_set": str},
-        "id", [("card_id", "cards", "id")], [["card_id"]],
-        "Official text changes.",
+        {"id": int, "card_id": int, "old_text": str, "new_text": str, "card_set": str, "name": str, "faqs": str,
+         "document_id": str},
+        "id", [("card_id", "cards", "id"), ("document_id", "documents", "id")], [["card_id"]],
+        "Official text changes and FAQs (faqs: JSON list of {question, answer}); card_id is null when the "
+        "name matches no card (name keeps it).",
     ),
     "card_keywords": (
         {"id": int, "card_id": int, "keyword_id": int, "term": str, "value": int},

@@ -8,7 +8,7 @@ import sqlite_utils
 
 from ingest.documents import DocumentSpec
 from ingest.model import ParsedRulebook, ParsedRulings, ParseIssue, SkippedLine
-from ingest.outline import coverage
+from ingest.outline import coverage, ingested_share
 from ingest.text import plain_text
 
 
@@ -19,7 +19,8 @@ def store_document(db: sqlite_utils.Database, spec: DocumentSpec, lines: int, no
         "id": spec.slug, "game_id": spec.game, "title": spec.title, "version": spec.version, "kind": spec.kind,
         "source_file": spec.filename, "original_name": spec.original_name,
         "sha256": hashlib.sha256(spec.path.read_bytes()).hexdigest(), "lines": lines, "nonblank_lines": nonblank,
-        "coverage": round(coverage(nonblank, skipped), 6) if nonblank else None, "is_newest": 0,
+        "coverage": round(coverage(nonblank, skipped), 6), "ingested_share": round(ingested_share(nonblank, skipped), 6),
+        "is_newest": 0,
         "written_against": spec.written_against,
     })
 

@@ -72,7 +72,7 @@ def _write(path: Path, data: bytes) -> Path:
     ("riftbound-qa-rulings.txt", b"When a unit dies, what happens?\nRuling: It dies.\n\xff\xfe\n", ":3: expected UTF-8"),
     ("riftbound-qa-rulings.txt",
      b"When a unit dies, what happens?\nRuling: It dies.\nWhen a unit moves, what then?\nNuances:\n- none\n",
-     ":3: expected a 'Ruling:' line"),
+     ":4: expected a 'Ruling:' line"),
 ])
 def test_bad_input_names_the_file_and_line_and_loses_nothing_else(tmp_path, name, data, message):
     bad = _write(tmp_path / name, data)

@@ -1,0 +1,561 @@
+"""Riftbound cards: the card list and the errata list (both JSON), and the
+card names that rulings use.
+
+The card list has one entry per printing; cards are grouped by name, each
+with its printings. Ability text is kept as received (``ability_raw``) and
+rendered for reading: icon tokens such as ``:rb_might:`` and the rules'
+shorthand such as ``[C]`` become words (``[Might]``, ``[Order rune]``).
+Bracketed keywords (``[Tank]``, ``[Deflect 2]``) are extracted with their
+values; bracketed icons (``[C]``, ``[2]``) are not keywords.
+
+Rulings name cards loosely: by champion ("Ahri"), by nickname ("GA"), by a
+misspelling ("Stupify"), or by the champion for a Legend printed under a title
+("Ahri Legend" is Nine-Tailed Fox). What can be derived from the card list is
+derived here; the rest is curated data in ``ingest/data/card_aliases.yaml``.
+A name that stays ambiguous or uncertain is reported, never guessed.
+
+Bad input raises ``IngestError`` naming the file, the line where the entry
+starts and the entry's number.
+"""
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Iterable, NamedTuple
+
+import yaml
+from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError, model_validator
+
+from ingest.errors import IngestError
+from ingest.lemmas import LemmaMatcher
+from ingest.model import ParsedRuling, ParseIssue
+from ingest.source import read_lines
+
+ALIASES_FILE = Path(__file__).resolve().parent / "data" / "card_aliases.yaml"
+
+# Icon tokens of the card list (``:rb_might:``) and how they read.
+ICONS: dict[str, str] = {
+    "rb_might": "[Might]",
+    "rb_exhaust": "[Exhaust]",
+    "rb_rune_rainbow": "[Any rune]",
+    "rb_rune_body": "[Body rune]",
+    "rb_rune_calm": "[Calm rune]",
+    "rb_rune_chaos": "[Chaos rune]",
+    "rb_rune_fury": "[Fury rune]",
+    "rb_rune_mind": "[Mind rune]",
+    "rb_rune_order": "[Order rune]",
+}
+_ENERGY_ICON = re.compile(r"rb_energy_(\d+)")
+_ICON_TOKEN = re.compile(r":(rb_[a-z0-9_]+):")
+
+# The rules' one-character shorthand, used by the errata (core rules 134.2.e):
+# [M] (formerly [S]) Might, [E] exhaust, [A] power of any domain, [C] power of
+# the card's own domain, [N] N energy.
+SHORTHAND: dict[str, str] = {"M": "[Might]", "S": "[Might]", "E": "[Exhaust]", "A": "[Any rune]"}
+_SHORTHAND_TOKEN = re.compile(r"\[([A-Z]|\d+)\]")
+
+# A bracketed keyword: a capitalised word or words, then an optional number.
+_BRACKETED = re.compile(r"\[([^\[\]]+)\]")
+_KEYWORD = re.compile(r"^(?P<term>[A-Z][A-Za-z'\-]+(?: [A-Z][A-Za-z'\-]+)*)(?: (?P<value>\d+))?$")
+
+# A printing's name may carry the product it came in ("Dark Child - Starter").
+PRODUCT_LABELS = ("Starter",)
+_PRODUCT_SUFFIX = re.compile(r"\s+-\s+(?:" + "|".join(map(re.escape, PRODUCT_LABELS)) + r")\s*$")
+_SIGNED_NUMBER = re.compile(r"(?<!\w)[+\-\u2212]\d+")
+
+NonEmpty = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+
+
+# --------------------------------------------------------------------------- parsed data
+
+@dataclass
+class ParsedPrinting:
+    id: str
+    card_set: str
+    collector_number: str
+    rarity: str | None
+    image_url: str | None
+    printed_name: str
+    ability_raw: str
+    line: int
+
+
+@dataclass
+class ParsedCardKeyword:
+    term: str
+    value: int | None
+    raw_text: str  # "[Deflect 2]"
+
+
+@dataclass
+class ParsedCard:
+    name: str
+    card_type: str
+    domains: list[str]
+    energy: int | None
+    power: int | None
+    might: int | None
+    ability_raw: str
+    ability_text: str
+    printings: list[ParsedPrinting] = field(default_factory=list)
+    keywords: list[ParsedCardKeyword] = field(default_factory=list)
+    listed_errata: list[tuple[str, str]] = field(default_factory=list)  # (old, new) given in the card list
+
+
+@dataclass
+class ParsedCards:
+    cards: list[ParsedCard]
+    issues: list[ParseIssue] = field(default_factory=list)
+    entries: int = 0
+
+
+@dataclass
+class ParsedErratum:
+    name: str
+    old_text: str | None
+    new_text: str | None
+    card_set: str | None
+    faqs: list[tuple[str, str]]  # (question, answer)
+    line: int
+
+
+@dataclass
+class ParsedErrata:
+    errata: list[ParsedErratum]
+    issues: list[ParseIssue] = field(default_factory=list)
+    entries: int = 0
+
+
+# --------------------------------------------------------------------------- validation models
+
+class _CardEntry(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore")
+    id: NonEmpty
+    name: NonEmpty
+    card_type: NonEmpty
+    domain: str | list[str]
+    card_set: NonEmpty
+    collector_number: int | str
+    rarity: str | None = None
+    image_url: str | None = None
+    energy: int | None = None
+    power: int | None = None
+    might: int | None = None
+    ability: str = ""
+    errata_old_text: str | None = None
+    errata_text: str | None = None
+
+
+class _Faq(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore")
+    question: str
+    answer: str
+
+
+class _ErratumEntry(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore")
+    name: NonEmpty
+    oldText: str | None = None
+    newText: str | None = None
+    set: str | None = None
+    faqs: list[_Faq] = []
+
+    @model_validator(mode="after")
+    def _says_something(self) -> "_ErratumEntry":
+        if (self.oldText is None) != (self.newText is None):
+            raise ValueError("oldText and newText come together")
+        if self.oldText is None and not self.faqs:
+            raise ValueError("an erratum needs oldText and newText, or faqs")
+        return self
+
+
+# --------------------------------------------------------------------------- reading
+
+def parse_file(path: str | Path, kind: str) -> ParsedCards | ParsedErrata:
+    """The build's entry point: ``kind`` is "cards" or "errata" (the manifest's kind)."""
+    if kind == "cards":
+        return parse_cards(path)
+    if kind == "errata":
+        return parse_errata(path)
+    raise IngestError(path, None, "a card list or an errata list", f"kind {kind!r}")
+
+
+def parse_cards(path: str | Path) -> ParsedCards:
+    entries = [_validated(_CardEntry, path, index, line, entry, "card")
+               for index, (line, entry) in enumerate(_json_entries(path, "card entries"), start=1)]
+    by_name: dict[str, ParsedCard] = {}
+    issues: list[ParseIssue] = []
+    for line, entry in entries:
+        card = by_name.get(entry.name)
+        if card is None:
+            card = by_name[entry.name] = _card(entry)
+        else:
+            _check_same_card(card, entry, line, issues)
+        card.printings.append(ParsedPrinting(
+            entry.id, entry.card_set, str(entry.collector_number), entry.rarity, entry.image_url,
+            entry.name, entry.ability, line))
+        if entry.errata_text is not None and (entry.errata_old_text or "", entry.errata_text) not in card.listed_errata:
+            card.listed_errata.append((entry.errata_old_text or "", entry.errata_text))
+        issues.extend(_unknown_icons(entry.ability, line, entry.name))
+    return ParsedCards(list(by_name.values()), issues, len(entries))
+
+
+def parse_errata(path: str | Path) -> ParsedErrata:
+    errata = []
+    raw = _json_entries(path, "errata")
+    for index, (line, entry) in enumerate(raw, start=1):
+        _, model = _validated(_ErratumEntry, path, index, line, entry, "erratum")
+        errata.append(ParsedErratum(model.name, model.oldText, model.newText, model.set,
+                                    [(faq.question, faq.answer) for faq in model.faqs], line))
+    return ParsedErrata(errata, [], len(raw))
+
+
+def _json_entries(path: str | Path, what: str) -> list[tuple[int, object]]:
+    """The list's entries, each with the line it starts on."""
+    text = "\n".join(read_lines(path))
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise IngestError(path, error.lineno, f"JSON text (a list of {what})", error.msg) from None
+    if not isinstance(data, list):
+        raise IngestError(path, 1, f"a JSON list of {what}", f"a JSON {type(data).__name__}")
+    decoder, position, line, entries = json.JSONDecoder(), text.index("[") + 1, 1, []
+    separator = re.compile(r"[\s,]*")
+    for _ in data:
+        start = separator.match(text, position).end()
+        line += text.count("\n", position, start)
+        value, end = decoder.raw_decode(text, start)
+        entries.append((line, value))
+        line += text.count("\n", start, end)
+        position = end
+    return entries
+
+
+def _validated(model: type[BaseModel], path, index: int, line: int, entry: object, what: str):
+    label = f"{what} entry {index}"
+    if isinstance(entry, dict) and isinstance(entry.get("name"), str):
+        label += f" ({entry['name']!r})"
+    if not isinstance(entry, dict):
+        raise IngestError(path, line, f"{label} to be a JSON object", f"a JSON {type(entry).__name__}")
+    try:
+        return line, model.model_validate(entry)
+    except ValidationError as error:
+        problem = error.errors()[0]
+        where = ".".join(str(part) for part in problem["loc"])
+        expected = f"{label} to have a valid '{where}' ({problem['msg']})" if where else f"{label}: {problem['msg']}"
+        found = repr(problem["input"]) if where and problem["type"] != "missing" else ("nothing" if where else None)
+        raise IngestError(path, line, expected, found) from None
+
+
+def _card(entry: _CardEntry) -> ParsedCard:
+    domains = [entry.domain] if isinstance(entry.domain, str) else list(entry.domain)
+    return ParsedCard(
+        name=entry.name, card_type=entry.card_type, domains=domains, energy=entry.energy, power=entry.power,
+        might=entry.might, ability_raw=entry.ability, ability_text=render_text(entry.ability, domains),
+        keywords=card_keywords(entry.ability))
+
+
+def _check_same_card(card: ParsedCard, entry: _CardEntry, line: int, issues: list[ParseIssue]) -> None:
+    """Printings of one name should agree; where they do not, the first is kept and the difference reported."""
+    domains = [entry.domain] if isinstance(entry.domain, str) else list(entry.domain)
+    differences = [name for name, mine, theirs in (
+        ("card type", card.card_type, entry.card_type), ("domain", card.domains, domains),
+        ("energy", card.energy, entry.energy), ("power", card.power, entry.power),
+        ("might", card.might, entry.might), ("ability", card.ability_raw, entry.ability)) if mine != theirs]
+    if differences:
+        issues.append(ParseIssue(
+            "duplicate", f"printing {entry.id} of {entry.name} differs in {', '.join(differences)}; "
+                         f"the card keeps the first printing's ({card.printings[0].id}), each printing its own text",
+            line=line, number=entry.id))
+
+
+def _unknown_icons(text: str, line: int, name: str) -> list[ParseIssue]:
+    return [ParseIssue("malformed", f"{name}: unknown icon token :{token}: shown as its name", line=line)
+            for token in _ICON_TOKEN.findall(text) if token not in ICONS and not _ENERGY_ICON.fullmatch(token)]
+
+
+# --------------------------------------------------------------------------- text
+
+def render_text(raw: str, domains: Iterable[str] = ()) -> str:
+    """Card text for reading: icon tokens and shorthand become bracketed words.
+
+    ``[C]`` is power of the card's own domain; on a card with no domain or
+    several it means power of any domain (core rules 134.2.e.6.b).
+    """
+    text = _ICON_TOKEN.sub(lambda match: _icon(match.group(1)), raw)
+    own_domain = [domain for domain in domains if domain != "Colorless"]
+    own_rune = f"[{own_domain[0]} rune]" if len(own_domain) == 1 else SHORTHAND["A"]
+    return _SHORTHAND_TOKEN.sub(lambda match: _shorthand(match.group(0), match.group(1), own_rune), text)
+
+
+def _icon(token: str) -> str:
+    if token in ICONS:
+        return ICONS[token]
+    if energy := _ENERGY_ICON.fullmatch(token):
+        return f"[{energy.group(1)} Energy]"
+    return "[" + token.removeprefix("rb_").replace("_", " ").capitalize() + "]"
+
+
+def _shorthand(whole: str, symbol: str, own_rune: str) -> str:
+    if symbol.isdigit():
+        return f"[{symbol} Energy]"
+    if symbol == "C":
+        return own_rune
+    return SHORTHAND.get(symbol, whole)
+
+
+def card_keywords(text: str) -> list[ParsedCardKeyword]:
+    """Bracketed keywords in card text, once each (by term and value), in order."""
+    found: dict[tuple[str, int | None], ParsedCardKeyword] = {}
+    for match in _BRACKETED.finditer(text):
+        keyword = _KEYWORD.match(match.group(1).strip())
+        if keyword is None:
+            continue
+        value = int(keyword.group("value")) if keyword.group("value") else None
+        key = (keyword.group("term").casefold(), value)
+        found.setdefault(key, ParsedCardKeyword(keyword.group("term"), value, match.group(0)))
+    return list(found.values())
+
+
+def errata_diff(old: str | None, new: str | None) -> list[tuple[str, str]]:
+    """Word-level differences for highlighting: ("same" | "removed" | "added", words)."""
+    if old is None or new is None:
+        return []
+    old_words, new_words = old.split(), new.split()
+    segments = []
+    matcher = difflib.SequenceMatcher(a=old_words, b=new_words, autojunk=False)
+    for operation, old_start, old_end, new_start, new_end in matcher.get_opcodes():
+        if operation == "equal":
+            segments.append(("same", " ".join(old_words[old_start:old_end])))
+            continue
+        if old_end > old_start:
+            segments.append(("removed", " ".join(old_words[old_start:old_end])))
+        if new_end > new_start:
+            segments.append(("added", " ".join(new_words[new_start:new_end])))
+    return segments
+
+
+# --------------------------------------------------------------------------- names
+
+def name_key(name: str) -> str:
+    """How names are compared across files: case, curly quotes and product labels ignored."""
+    return _PRODUCT_SUFFIX.sub("", name).replace("\u2019", "'").casefold().strip()
+
+
+class UnmatchedName(NamedTuple):
+    name: str
+    reason: str
+
+
+def link_errata(cards: Iterable[ParsedCard], errata: Iterable[ParsedErratum]) -> tuple[dict[int, str], list[UnmatchedName]]:
+    """Erratum index -> card name, and the errata whose name matches no card (kept, reported)."""
+    by_key = {name_key(card.name): card.name for card in cards}
+    linked, unmatched = {}, []
+    for index, erratum in enumerate(errata):
+        card_name = by_key.get(name_key(erratum.name))
+        if card_name is None:
+            kind = "FAQ" if erratum.old_text is None else "erratum"
+            unmatched.append(UnmatchedName(erratum.name, f"{kind} names no card in the card list"))
+        else:
+            linked[index] = card_name
+    return linked, unmatched
+
+
+@dataclass(frozen=True)
+class CardAliases:
+    """The curated part of card naming (see ingest/data/card_aliases.yaml)."""
+
+    legends: dict[str, str]  # champion -> Legend card name
+    champion_names: dict[str, list[str]]  # champion -> other names for the champion
+    aliases: dict[str, list[str]]  # card name -> other names
+    uncertain: dict[str, str]  # name -> why it is not linked
+
+
+def load_aliases(path: str | Path = ALIASES_FILE) -> CardAliases:
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as error:
+        raise IngestError(path, getattr(getattr(error, "problem_mark", None), "line", None),
+                          "a readable YAML alias file", str(error)) from None
+
+    def mapping(section: str, value_type: type) -> dict:
+        value = data.get(section) or {}
+        if not isinstance(value, dict) or not all(
+                isinstance(key, str) and isinstance(item, value_type) for key, item in value.items()):
+            raise IngestError(path, None, f"'{section}' as a mapping of names to {value_type.__name__}", repr(value))
+        return value
+
+    return CardAliases(mapping("legends", str), mapping("champion_names", list), mapping("aliases", list),
+                       mapping("uncertain", str))
+
+
+@dataclass
+class CardNameIndex:
+    """Every name a card goes by: surface -> the card names it may stand for."""
+
+    surfaces: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    how: dict[str, str] = field(default_factory=dict)  # surface -> name, derived, alias, legend, champion
+    uncertain: dict[str, str] = field(default_factory=dict)
+    not_in_card_list: set[str] = field(default_factory=set)  # alias targets the card list lacks
+    problems: list[UnmatchedName] = field(default_factory=list)
+
+    def add(self, surface: str, card_names: Iterable[str], how: str) -> None:
+        surface = surface.strip()
+        if surface:
+            self.surfaces[surface].update(card_names)
+            self.how.setdefault(surface, how)
+
+    def aliases_of(self) -> dict[str, list[tuple[str, str]]]:
+        """card name -> [(alias, how)], the card's own name left out."""
+        result: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        for surface, names in self.surfaces.items():
+            for name in names:
+                if surface != name:
+                    result[name].append((surface, self.how[surface]))
+        return result
+
+
+def card_name_index(cards: Iterable[ParsedCard], aliases: CardAliases) -> CardNameIndex:
+    cards = list(cards)
+    index = CardNameIndex()
+    by_key = {name_key(card.name): card.name for card in cards}
+    for card in cards:
+        index.add(card.name, [card.name], "name")
+        for variant in _derived_names(card.name):
+            index.add(variant, [card.name], "derived")
+    _add_champions(index, cards, aliases, by_key)
+    for target, others in aliases.aliases.items():
+        card_name = by_key.get(name_key(target))
+        if card_name is None:
+            card_name = target
+            index.not_in_card_list.add(target)
+            index.add(target, [target], "alias")
+            index.problems.append(UnmatchedName(target, "curated alias target is not in the card list"))
+        for other in others:
+            index.add(str(other), [card_name], "alias")
+    index.uncertain.update(aliases.uncertain)
+    return index
+
+
+def _derived_names(name: str) -> set[str]:
+    """Spellings people use for a printed name, derived from its shape."""
+    variants = {_PRODUCT_SUFFIX.sub("", name)}
+    for variant in list(variants):
+        variants.add(variant.replace(", ", " "))  # "Darius, Executioner" -> "Darius Executioner"
+    for variant in list(variants):
+        if variant.startswith("The ") and " " in variant[4:]:
+            variants.add(variant[4:])  # "The Zero Drive" -> "Zero Drive" (not "The Boss" -> "Boss")
+        if "'s " in variant:
+            variants.add(variant.replace("'s ", " "))  # "Dragon's Rage" -> "Dragon Rage"
+            variants.add(variant.replace("'s ", "s "))  # "Zhonya's Hourglass" -> "Zhonyas Hourglass"
+    variants.discard(name)
+    return variants
+
+
+def _add_champions(index: CardNameIndex, cards: list[ParsedCard], aliases: CardAliases,
+                   by_key: dict[str, str]) -> None:
+    """A champion's name stands for all of its cards; "<champion> Legend" for its Legend alone."""
+    cards_of: dict[str, set[str]] = defaultdict(set)
+    for card in cards:
+        champion, comma, _ = card.name.partition(", ")
+        if comma and card.card_type != "Legend":
+            cards_of[champion].add(card.name)
+    legend_of: dict[str, str] = {}
+    for champion, title in aliases.legends.items():
+        legend = by_key.get(name_key(title))
+        if legend is None:
+            index.problems.append(UnmatchedName(title, f"the Legend curated for {champion} is not in the card list"))
+            continue
+        legend_of[champion] = legend
+        cards_of[champion].add(legend)
+    for champion, names in cards_of.items():
+        for spoken in [champion, *aliases.champion_names.get(champion, [])]:
+            index.add(spoken, names, "champion")
+            if champion in legend_of:
+                for form in (f"{spoken} Legend", f"{spoken} legend", f"{spoken}'s Legend", f"{spoken}'s legend"):
+                    index.add(form, [legend_of[champion]], "legend")
+
+
+class CardMention(NamedTuple):
+    ruling_position: int
+    card_name: str
+    surface: str
+    how: str  # name, derived, alias, legend, champion, or "context: ..." for a disambiguated name
+
+
+class UnresolvedName(NamedTuple):
+    surface: str
+    rulings: tuple[int, ...]
+    reason: str
+
+
+class CardMentions(NamedTuple):
+    mentions: list[CardMention]
+    unresolved: list[UnresolvedName]
+
+
+def ruling_text(ruling: ParsedRuling) -> str:
+    branches = dict.fromkeys(step.branch for step in ruling.steps if step.branch)
+    return "\n".join([ruling.question, ruling.ruling, *branches, *(step.text for step in ruling.steps),
+                      *ruling.nuances])
+
+
+def find_card_mentions(rulings: list[ParsedRuling], cards: Iterable[ParsedCard],
+                       aliases: CardAliases | None = None) -> CardMentions:
+    """The cards each ruling names, and the names that could not be resolved (with why).
+
+    Matching is case-sensitive on whole words ("Charm" is the card, "charmed"
+    is not). A name that stands for several cards (a bare champion name)
+    resolves only on evidence in the same ruling: one of its cards named
+    outright there, or a signed number ("-1 might") that only one of them
+    prints. Otherwise it is reported.
+    """
+    cards = list(cards)
+    index = card_name_index(cards, aliases or load_aliases())
+    abilities = {card.name: card.ability_text for card in cards}
+    surfaces = {**{surface: [surface] for surface in index.surfaces}, **{name: [name] for name in index.uncertain}}
+    matcher = LemmaMatcher(surfaces, attr="ORTH")
+    texts = [ruling_text(ruling) for ruling in rulings]
+    mentions: dict[tuple[int, str, str], CardMention] = {}
+    unresolved: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for ruling, text, matches in zip(rulings, texts, matcher.find_many(_straight_quotes(text) for text in texts)):
+        named = {next(iter(index.surfaces[m.key])) for m in matches
+                 if m.key in index.surfaces and len(index.surfaces[m.key]) == 1}
+        for match in matches:
+            surface = text[match.start:match.end]
+            if match.key in index.uncertain:
+                unresolved[(match.key, index.uncertain[match.key])].append(ruling.position)
+                continue
+            card_name, how = _resolve(match.key, index, named, text, abilities)
+            if card_name is None:
+                unresolved[(match.key, how)].append(ruling.position)
+            else:
+                mentions.setdefault((ruling.position, card_name, surface),
+                                    CardMention(ruling.position, card_name, surface, how))
+    return CardMentions(
+        list(mentions.values()),
+        [UnresolvedName(surface, tuple(dict.fromkeys(positions)), reason)
+         for (surface, reason), positions in unresolved.items()])
+
+
+def _straight_quotes(text: str) -> str:
+    return text.replace("\u2019", "'")  # same length, so match offsets hold for the original text
+
+
+def _resolve(surface: str, index: CardNameIndex, named: set[str], text: str,
+             abilities: dict[str, str]) -> tuple[str | None, str]:
+    candidates = index.surfaces[surface]
+    if len(candidates) == 1:
+        return next(iter(candidates)), index.how[surface]
+    named_here = candidates & named
+    if len(named_here) == 1:
+        return next(iter(named_here)), "context: the card is named outright in the same ruling"
+    numbers = set(_SIGNED_NUMBER.findall(text.replace("\u2212", "-")))
+    printing_them = {name for name in candidates if numbers & set(_SIGNED_NUMBER.findall(abilities.get(name, "")))}
+    if len(printing_them) == 1:
+        return next(iter(printing_them)), "context: the only one of its cards printing a number the ruling uses"
+    return None, f"names {len(candidates)} cards ({', '.join(sorted(candidates))}) and the ruling does not say which"

@@ -1,0 +1,478 @@
+"""The questions the judges' pages ask of the database.
+
+Every function takes an open ``sqlite3.Connection`` and returns plain data
+(dicts and lists) that is both rendered by the Datasette pages and served as
+their JSON. Rows that point at a rule carry ``game``, ``version`` and ``number``,
+which together name the rule's permalink. ``CANNED_QUERIES`` holds the SQL the
+Datasette metadata offers as canned queries.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+import sqlite3
+from collections import defaultdict
+
+from ingest.outline import natural_key
+
+# Rule references in lists: enough to name, link and preview a rule.
+_RULE_REF = """r.id, r.game_id as game, d.version, r.number, r.heading,
+    substr(r.text, 1, 160) as preview"""
+
+# Snippet highlight markers: control characters that rule text never contains,
+# so the page can escape the snippet and then turn them into <mark> tags.
+MARK_START, MARK_END = "\x02", "\x03"
+
+# A rule number typed on its own: "626.1.d", "rule 318", "318.", "E.1".
+_NUMBER_QUERY = re.compile(
+    r"^\s*(?:(?:rules?|step|§)\s*)?(?P<number>\d+(?:\.[0-9A-Za-z]+)*|[A-Za-z](?:\.[0-9A-Za-z]+)+)\.?\s*$",
+    re.IGNORECASE)
+
+
+def _rows(conn: sqlite3.Connection, sql: str, params=()) -> list[dict]:
+    cursor = conn.execute(sql, params)
+    names = [column[0] for column in cursor.description]
+    return [dict(zip(names, row)) for row in cursor.fetchall()]
+
+
+def _row(conn: sqlite3.Connection, sql: str, params=()) -> dict | None:
+    rows = _rows(conn, sql, params)
+    return rows[0] if rows else None
+
+
+# ---------------------------------------------------------------- home
+
+
+def home(conn: sqlite3.Connection) -> dict:
+    """Every game with its documents (every version) and what each holds."""
+    games = _rows(conn, "select id, name from games order by name")
+    documents = _rows(conn, """
+        select d.id, d.game_id, d.title, d.version, d.kind, d.source_file, d.original_name, d.is_newest,
+            d.coverage, d.written_against,
+            (select count(*) from rules where document_id = d.id) as rules,
+            (select count(*) from keywords where document_id = d.id) as keywords,
+            (select count(*) from rulings where document_id = d.id) as rulings,
+            (select count(*) from parse_issues where document_id = d.id) as parse_issues,
+            (select count(*) from skipped_lines where document_id = d.id) as skipped_lines
+        from documents d order by d.game_id, d.kind, d.version desc""")
+    by_game = defaultdict(list)
+    for document in documents:
+        by_game[document["game_id"]].append(document)
+    for game in games:
+        game["documents"] = by_game[game["id"]]
+        game["cards"] = conn.execute("select count(*) from cards where game_id = ?", [game["id"]]).fetchone()[0]
+        game["replays"] = conn.execute(
+            "select count(*) from replays join documents on documents.id = replays.rules_document_id "
+            "where documents.game_id = ?", [game["id"]]).fetchone()[0]
+    return {"games": games}
+
+
+# ---------------------------------------------------------------- rules
+
+
+def rules_document(conn: sqlite3.Connection, game: str, version: str | None = None) -> dict | None:
+    """The game's rulebook in that version, or its newest version."""
+    if version is None:
+        return _row(conn, """select * from documents where game_id = ? and kind = 'rules'
+            order by is_newest desc, version desc limit 1""", [game])
+    return _row(conn, "select * from documents where game_id = ? and kind = 'rules' and version = ?",
+                [game, version])
+
+
+def _find_rule(conn: sqlite3.Connection, document_id: str, number: str) -> dict | None:
+    return (_row(conn, "select * from rules where document_id = ? and number = ?", [document_id, number])
+            or _row(conn, "select * from rules where document_id = ? and number = ? collate nocase",
+                    [document_id, number.rstrip(".")]))
+
+
+def rule_page(conn: sqlite3.Connection, game: str, number: str, version: str | None = None) -> dict | None:
+    """Everything the rule page shows, or None when the game or version does not exist.
+
+    An existing document without that number gives ``{"rule": None, ...}`` with the
+    nearest rules and the versions that do have the number.
+    """
+    document = rules_document(conn, game, version)
+    if document is None:
+        return None
+    page = {"game": _row(conn, "select id, name from games where id = ?", [game]), "document": document}
+    rule = _find_rule(conn, document["id"], number)
+    if rule is None:
+        return {**page, "rule": None, "number": number,
+                "nearest": nearest_rules(conn, document["id"], number),
+                "elsewhere": [hit for hit in locate_rule(conn, number, game) if hit["version"] != document["version"]]}
+    rule_id = rule["id"]
+    return {
+        **page,
+        "rule": rule,
+        "breadcrumb": _ancestors(conn, rule),
+        "children": _rows(conn, f"""select {_RULE_REF} from rules r join documents d on d.id = r.document_id
+            where r.parent_id = ? order by r.position""", [rule_id]),
+        "previous": _neighbour(conn, rule, before=True),
+        "next": _neighbour(conn, rule, before=False),
+        "references": _rows(conn, f"""select x.target_number, x.raw_text, x.status, {_RULE_REF}
+            from rule_refs x left join rules r on r.id = x.to_rule_id
+            left join documents d on d.id = r.document_id where x.from_rule_id = ? order by x.id""", [rule_id]),
+        "referenced_by": _rows(conn, f"""select distinct {_RULE_REF}, x.raw_text from rule_refs x
+            join rules r on r.id = x.from_rule_id join documents d on d.id = r.document_id
+            where x.to_rule_id = ? order by r.position""", [rule_id]),
+        "mentions": _rows(conn, """select k.id as keyword_id, k.game_id as game, k.term, m.matched_text
+            from keyword_mentions m join keywords k on k.id = m.keyword_id where m.rule_id = ?
+            order by length(m.matched_text) desc""", [rule_id]),
+        "keywords_defined": _rows(conn, """select id, game_id as game, term, kind from keywords
+            where rule_id = ? order by term""", [rule_id]),
+        "rulings": _rows(conn, """select g.id, g.question, c.number, c.raw_text, c.how from ruling_citations c
+            join rulings g on g.id = c.ruling_id where c.rule_id = ? group by g.id order by g.position""",
+                         [rule_id]),
+        "replays": _rows(conn, """select distinct p.id, p.title, p.verdict, s.summary as step from
+            replay_step_citations c join replay_steps s on s.id = c.step_id join replays p on p.id = s.replay_id
+            where c.rule_id = ? group by p.id order by p.id""", [rule_id]),
+        "lineage": lineage(conn, rule_id),
+    }
+
+
+def _ancestors(conn: sqlite3.Connection, rule: dict) -> list[dict]:
+    """The rule's ancestors, root first."""
+    chain = []
+    parent_id = rule["parent_id"]
+    while parent_id is not None and len(chain) < 50:
+        parent = _row(conn, f"""select {_RULE_REF}, r.parent_id from rules r
+            join documents d on d.id = r.document_id where r.id = ?""", [parent_id])
+        if parent is None:
+            break
+        chain.append(parent)
+        parent_id = parent.pop("parent_id")
+    return chain[::-1]
+
+
+def _neighbour(conn: sqlite3.Connection, rule: dict, *, before: bool) -> dict | None:
+    comparison, order = ("<", "desc") if before else (">", "asc")
+    return _row(conn, f"""select {_RULE_REF} from rules r join documents d on d.id = r.document_id
+        where r.document_id = ? and r.position {comparison} ? order by r.position {order} limit 1""",
+                [rule["document_id"], rule["position"]])
+
+
+def lineage(conn: sqlite3.Connection, rule_id: int) -> list[dict]:
+    """The same rule in the other versions: its predecessors and successors."""
+    return _rows(conn, f"""
+        select 'successor' as direction, l.kind, l.similarity, {_RULE_REF}, r.text
+        from rule_lineage l join rules r on r.id = l.to_rule_id join documents d on d.id = r.document_id
+        where l.from_rule_id = ?
+        union all
+        select 'predecessor', l.kind, l.similarity, {_RULE_REF}, r.text
+        from rule_lineage l join rules r on r.id = l.from_rule_id join documents d on d.id = r.document_id
+        where l.to_rule_id = ?""", [rule_id, rule_id])
+
+
+def nearest_rules(conn: sqlite3.Connection, document_id: str, number: str, around: int = 3) -> list[dict]:
+    """Existing rules closest to a missing number: its nearest existing ancestor and its neighbours in order."""
+    rules = _rows(conn, f"""select {_RULE_REF} from rules r join documents d on d.id = r.document_id
+        where r.document_id = ?""", [document_id])
+    if not rules:
+        return []
+    rules.sort(key=lambda rule: natural_key(rule["number"]))
+    keys = [natural_key(rule["number"]) for rule in rules]
+    at = bisect.bisect_left(keys, natural_key(number))
+    nearest = rules[max(0, at - around):at + around]
+    by_number = {rule["number"].lower(): rule for rule in rules}
+    prefix = number.rstrip(".").lower()
+    while "." in prefix:
+        prefix = prefix.rsplit(".", 1)[0]
+        if prefix in by_number:
+            if by_number[prefix] not in nearest:
+                nearest.insert(0, by_number[prefix])
+            break
+    return nearest
+
+
+def locate_rule(conn: sqlite3.Connection, number: str, game: str | None = None) -> list[dict]:
+    """Every rules version that has this number, newest first within each game."""
+    return _rows(conn, """select r.game_id as game, d.version, r.number, r.heading, d.is_newest
+        from rules r join documents d on d.id = r.document_id
+        where r.number = ? collate nocase and d.kind = 'rules' and (? is null or r.game_id = ?)
+        order by r.game_id, d.is_newest desc, d.version desc""", [number.rstrip("."), game, game])
+
+
+def jump_target(conn: sqlite3.Connection, query: str, game: str | None = None) -> tuple[list[dict], dict | None]:
+    """For a query that is a rule number alone: the rules of that number (newest version per game),
+    and the one to jump to when a single game has it."""
+    match = _NUMBER_QUERY.match(query)
+    if match is None:
+        return [], None
+    newest_per_game = {}
+    for hit in locate_rule(conn, match.group("number"), game):
+        newest_per_game.setdefault(hit["game"], hit)
+    hits = list(newest_per_game.values())
+    return hits, hits[0] if len(hits) == 1 else None
+
+
+# ---------------------------------------------------------------- keywords
+
+
+def keyword_page(conn: sqlite3.Connection, game: str, term: str, version: str | None = None) -> dict | None:
+    """A keyword in one version of its game's rules (the newest that defines it unless asked)."""
+    keyword = _row(conn, """select k.*, d.version from keywords k left join documents d on d.id = k.document_id
+        where k.game_id = ? and k.term = ? collate nocase and (? is null or d.version = ?)
+        order by d.is_newest desc, d.version desc limit 1""", [game, term, version, version])
+    if keyword is None:
+        return None
+    keyword_id = keyword["id"]
+    return {
+        "keyword": keyword,
+        "defining_rule": _row(conn, f"""select {_RULE_REF}, r.text, r.raw_text from rules r
+            join documents d on d.id = r.document_id where r.id = ?""", [keyword["rule_id"]]),
+        "rules": _rows(conn, f"""select {_RULE_REF}, group_concat(distinct m.matched_text) as matched
+            from keyword_mentions m join rules r on r.id = m.rule_id join documents d on d.id = r.document_id
+            where m.keyword_id = ? group by r.id order by r.position""", [keyword_id]),
+        "rulings": _rows(conn, """select g.id, g.question, group_concat(distinct x.how) as how from (
+                select ruling_id, 'mention' as how from keyword_mentions where keyword_id = ? and ruling_id is not null
+                union all select ruling_id, 'citation' from ruling_citations where keyword_id = ?) x
+            join rulings g on g.id = x.ruling_id group by g.id order by g.position""", [keyword_id, keyword_id]),
+        "cards": _rows(conn, """select c.name, c.slug, ck.value from card_keywords ck join cards c on c.id = ck.card_id
+            where ck.keyword_id = ? order by c.name""", [keyword_id]),
+        "other_versions": _rows(conn, """select k.term, d.version, k.defining_number from keywords k
+            join documents d on d.id = k.document_id where k.game_id = ? and k.term = ? collate nocase
+            and k.id != ? order by d.version desc""", [game, keyword["term"], keyword_id]),
+    }
+
+
+# ---------------------------------------------------------------- rulings
+
+
+def ruling_page(conn: sqlite3.Connection, ruling_id: int) -> dict | None:
+    ruling = _row(conn, """select g.*, d.title as document_title, d.written_against from rulings g
+        left join documents d on d.id = g.document_id where g.id = ?""", [ruling_id])
+    if ruling is None:
+        return None
+    return {
+        "ruling": ruling,
+        "sequence": _branches(_rows(conn, """select branch, position, text from ruling_steps where ruling_id = ?
+            order by position""", [ruling_id])),
+        "nuances": _rows(conn, "select position, text from ruling_nuances where ruling_id = ? order by position",
+                         [ruling_id]),
+        "citations": citations(conn, ruling_id),
+        "mentions": _rows(conn, """select k.id as keyword_id, k.game_id as game, k.term, m.matched_text
+            from keyword_mentions m join keywords k on k.id = m.keyword_id where m.ruling_id = ?
+            order by length(m.matched_text) desc""", [ruling_id]),
+        "cards": _rows(conn, """select c.name, c.slug, group_concat(distinct m.surface) as surfaces
+            from card_mentions m join cards c on c.id = m.card_id where m.ruling_id = ? group by c.id
+            order by c.name""", [ruling_id]),
+        "related": related_rulings(conn, ruling_id),
+        "replays": _rows(conn, "select id, title, verdict from replays where ruling_id = ? order by id", [ruling_id]),
+    }
+
+
+def _branches(steps: list[dict]) -> list[dict]:
+    """Steps grouped into consecutive runs under the same branch header, order kept."""
+    groups: list[dict] = []
+    for step in steps:
+        if not groups or groups[-1]["branch"] != step["branch"]:
+            groups.append({"branch": step["branch"], "steps": []})
+        groups[-1]["steps"].append(step)
+    return groups
+
+
+def citations(conn: sqlite3.Connection, ruling_id: int) -> list[dict]:
+    """A ruling's citations; ``stale`` when the cited version is not the newest, with the
+    equivalent rules in the other versions."""
+    rows = _rows(conn, f"""select c.id as citation_id, c.number as cited_number, c.raw_text, c.how,
+            c.written_against, cd.version as cited_version, coalesce(cd.is_newest, 1) = 0 as stale,
+            c.keyword_id, {_RULE_REF}
+        from ruling_citations c left join documents cd on cd.id = c.document_id
+        left join rules r on r.id = c.rule_id left join documents d on d.id = r.document_id
+        where c.ruling_id = ? order by c.id""", [ruling_id])
+    for row in rows:
+        row["stale"] = bool(row["stale"])
+        row["equivalents"] = lineage(conn, row["id"]) if row["id"] is not None else []
+    return rows
+
+
+def related_rulings(conn: sqlite3.Connection, ruling_id: int, limit: int = 8) -> list[dict]:
+    """Rulings sharing cited rules, keywords or cards with this one, most shared first."""
+    shared = _rows(conn, """
+        with mine as (
+            select 'rule ' || r.number as thing, 'rule:' || c.rule_id as link from ruling_citations c
+                join rules r on r.id = c.rule_id where c.ruling_id = :id
+            union select k.term, 'keyword:' || k.term from keyword_mentions m join keywords k on k.id = m.keyword_id
+                where m.ruling_id = :id
+            union select c.name, 'card:' || c.id from card_mentions m join cards c on c.id = m.card_id
+                where m.ruling_id = :id),
+        theirs as (
+            select c.ruling_id, 'rule:' || c.rule_id as link from ruling_citations c where c.ruling_id != :id
+            union select m.ruling_id, 'keyword:' || k.term from keyword_mentions m
+                join keywords k on k.id = m.keyword_id where m.ruling_id is not null and m.ruling_id != :id
+            union select m.ruling_id, 'card:' || m.card_id from card_mentions m where m.ruling_id != :id)
+        select g.id, g.question, count(*) as shared_count, group_concat(mine.thing, ', ') as shared
+        from theirs join mine on mine.link = theirs.link join rulings g on g.id = theirs.ruling_id
+        group by g.id order by shared_count desc, g.position limit :limit""", {"id": ruling_id, "limit": limit})
+    return shared
+
+
+# ---------------------------------------------------------------- cards and replays
+
+
+def card_page(conn: sqlite3.Connection, slug: str) -> dict | None:
+    card = _row(conn, "select * from cards where slug = ?", [slug])
+    if card is None:
+        return None
+    card_id = card["id"]
+    return {
+        "card": card,
+        "aliases": [row["alias"] for row in _rows(conn, "select alias from card_aliases where card_id = ? "
+                                                         "order by alias", [card_id])],
+        "printings": _rows(conn, "select * from card_printings where card_id = ? order by card_set, collector_number",
+                           [card_id]),
+        "keywords": _rows(conn, f"""select ck.term, ck.value, k.term as keyword, k.game_id as game,
+                d.version as keyword_version, k.defining_number
+            from card_keywords ck left join keywords k on k.id = ck.keyword_id
+            left join documents d on d.id = k.document_id where ck.card_id = ? order by ck.id""", [card_id]),
+        "errata": _rows(conn, "select old_text, new_text, card_set from card_errata where card_id = ? order by id",
+                        [card_id]),
+        "rulings": _rows(conn, """select g.id, g.question, group_concat(distinct m.surface) as surfaces
+            from card_mentions m join rulings g on g.id = m.ruling_id where m.card_id = ? group by g.id
+            order by g.position""", [card_id]),
+        "replays": _rows(conn, """select distinct p.id, p.title, p.verdict from replays p
+            where p.ruling_id in (select ruling_id from card_mentions where card_id = :id)
+               or exists (select 1 from replay_steps s where s.replay_id = p.id
+                          and (instr(s.summary, :name) or instr(s.objects, :name)))
+            order by p.id""", {"id": card_id, "name": card["name"]}),
+    }
+
+
+def replay_page(conn: sqlite3.Connection, replay_id: str) -> dict | None:
+    replay = _row(conn, """select p.*, g.question, d.version as rules_version, d.game_id as game from replays p
+        left join rulings g on g.id = p.ruling_id left join documents d on d.id = p.rules_document_id
+        where p.id = ?""", [replay_id])
+    if replay is None:
+        return None
+    steps = _rows(conn, "select * from replay_steps where replay_id = ? order by position", [replay_id])
+    cited = defaultdict(list)
+    for citation in _rows(conn, f"""select c.step_id, c.number as cited_number, {_RULE_REF}
+            from replay_step_citations c join replay_steps s on s.id = c.step_id
+            left join rules r on r.id = c.rule_id left join documents d on d.id = r.document_id
+            where s.replay_id = ? order by c.id""", [replay_id]):
+        cited[citation.pop("step_id")].append(citation)
+    return {"replay": replay, "steps": _nest(steps, cited)}
+
+
+def _nest(steps: list[dict], cited: dict) -> list[dict]:
+    """Steps as a tree under their parent steps, in position order."""
+    by_id = {step["id"]: {**step, "citations": cited.get(step["id"], []), "children": []} for step in steps}
+    roots = []
+    for step in by_id.values():
+        parent = by_id.get(step["parent_step_id"])
+        (parent["children"] if parent else roots).append(step)
+    return roots
+
+
+# ---------------------------------------------------------------- search
+
+
+def fts_query(text: str) -> str | None:
+    """User text as an FTS5 query: every word quoted (so punctuation cannot break the syntax), all required."""
+    words = re.findall(r"\w+", text)
+    return " ".join(f'"{word}"' for word in words) or None
+
+
+def search(conn: sqlite3.Connection, text: str, game: str | None = None, version: str | None = None,
+           limit: int = 50) -> list[dict]:
+    """Rules, keywords, rulings and cards matching ``text``, ranked together by bm25.
+
+    Rules and keywords come from the newest version of each rulebook unless ``version``
+    names another. Rules that mention a matching keyword (``recalled`` mentions Recall)
+    are found even when their words do not match.
+    """
+    query = fts_query(text)
+    if query is None:
+        return []
+    snippet = f"'{MARK_START}', '{MARK_END}', '…', 16"
+    params = {"q": query, "game": game, "version": version, "limit": limit}
+    versions = """(:version is null and d.is_newest = 1 or d.version = :version)"""
+    hits = _rows(conn, f"""
+        select 'rule' as kind, bm25(rules_fts, 5.0, 3.0, 1.0) as score, snippet(rules_fts, 2, {snippet}) as snippet,
+            r.id, r.game_id as game, d.version, r.number, r.heading, r.heading as title, null as slug
+        from rules_fts join rules r on r.id = rules_fts.rowid join documents d on d.id = r.document_id
+        where rules_fts match :q and (:game is null or r.game_id = :game) and {versions}
+        union all
+        select 'keyword', bm25(keywords_fts, 10.0, 2.0) * 2, snippet(keywords_fts, 0, {snippet}),
+            k.id, k.game_id, d.version, k.defining_number, k.term, k.term, null
+        from keywords_fts join keywords k on k.id = keywords_fts.rowid join documents d on d.id = k.document_id
+        where keywords_fts match :q and (:game is null or k.game_id = :game) and {versions}
+        union all
+        select 'ruling', bm25(rulings_fts, 2.0, 1.0), snippet(rulings_fts, -1, {snippet}),
+            g.id, g.game_id, null, null, null, g.question, null
+        from rulings_fts join rulings g on g.id = rulings_fts.rowid
+        where rulings_fts match :q and (:game is null or g.game_id = :game)
+        union all
+        select 'card', bm25(cards_fts, 5.0, 1.0), snippet(cards_fts, -1, {snippet}),
+            c.id, c.game_id, null, null, null, c.name, c.slug
+        from cards_fts join cards c on c.id = cards_fts.rowid
+        where cards_fts match :q and (:game is null or c.game_id = :game)
+        order by score limit :limit""", params)
+    return hits + _rules_mentioning_matched_keywords(conn, params, {hit["id"] for hit in hits if hit["kind"] == "rule"})
+
+
+def _rules_mentioning_matched_keywords(conn: sqlite3.Connection, params: dict, seen: set) -> list[dict]:
+    """Rules the word search missed that mention a keyword the query names; ranked after the rest."""
+    rows = _rows(conn, """
+        select distinct 'rule' as kind, 0.0 as score, m.matched_text as snippet, r.id, r.game_id as game,
+            d.version, r.number, r.heading, r.heading as title, null as slug
+        from keywords_fts join keywords k on k.id = keywords_fts.rowid
+        join keyword_mentions m on m.keyword_id = k.id join rules r on r.id = m.rule_id
+        join documents d on d.id = r.document_id
+        where keywords_fts match :q and (:game is null or r.game_id = :game)
+          and (:version is null and d.is_newest = 1 or d.version = :version)
+        order by r.position limit :limit""", params)
+    return [row for row in rows if row["id"] not in seen]
+
+
+def search_options(conn: sqlite3.Connection) -> dict:
+    """Games and rulebook versions for the search form's filters."""
+    return {
+        "games": _rows(conn, "select id, name from games order by name"),
+        "versions": _rows(conn, """select game_id as game, version, is_newest from documents where kind = 'rules'
+            order by game_id, version desc"""),
+    }
+
+
+# ---------------------------------------------------------------- canned queries (Datasette metadata)
+
+CANNED_QUERIES: dict[str, dict] = {
+    "rulings_citing_rule": {
+        "title": "Rulings citing a rule",
+        "description": "Rulings that cite a rule number (or any rule under it), in any version.",
+        "sql": """select g.id as ruling_id, g.question, c.number, c.raw_text, c.how, d.version as cited_version
+from ruling_citations c join rulings g on g.id = c.ruling_id left join documents d on d.id = c.document_id
+where c.number = :number or c.number like :number || '.%'
+order by g.position""",
+    },
+    "rules_mentioning_keyword": {
+        "title": "Rules mentioning a keyword",
+        "description": "Every rule that mentions a keyword (matched on lemmas: 'recalled' mentions Recall).",
+        "sql": """select k.game_id as game, k.term, d.version, r.number, m.matched_text, r.text
+from keyword_mentions m join keywords k on k.id = m.keyword_id join rules r on r.id = m.rule_id
+join documents d on d.id = r.document_id
+where k.term = :term collate nocase
+order by k.game_id, d.version desc, r.position""",
+    },
+    "dangling_references": {
+        "title": "Dangling references",
+        "description": "Cross-references whose target rule does not exist in the same document.",
+        "sql": """select d.id as document, r.number as from_number, x.target_number, x.raw_text
+from rule_refs x join rules r on r.id = x.from_rule_id join documents d on d.id = x.document_id
+where x.status = 'dangling'
+order by d.id, r.position""",
+    },
+    "stale_citations": {
+        "title": "Stale citations",
+        "description": "Citations (from rulings and from replay steps) into a rules version that is not the newest.",
+        "sql": """select 'ruling' as source, g.id as source_id, g.question as context, c.number, d.version as cited_version
+from ruling_citations c join rulings g on g.id = c.ruling_id join documents d on d.id = c.document_id
+where d.is_newest = 0
+union all
+select 'replay', s.replay_id, s.summary, c.number, d.version
+from replay_step_citations c join replay_steps s on s.id = c.step_id join rules r on r.id = c.rule_id
+join documents d on d.id = r.document_id
+where d.is_newest = 0
+order by source, source_id""",
+    },
+}

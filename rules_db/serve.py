@@ -1,0 +1,91 @@
+"""Serving the database in Datasette: its metadata, and the server itself.
+
+``metadata(db_path)`` describes the database for Datasette: a title and a
+description per table (from ``rules_db.schema``), the source and date of every
+document, full-text search on rules, keywords, rulings and cards, facets, and the
+canned queries of ``rules_db.queries``. ``serve(db_path)`` runs Datasette on it,
+immutable, with the judges' plugin (installed through its entry point).
+"""
+from __future__ import annotations
+
+import html
+import json
+import sqlite3
+from pathlib import Path
+
+from rules_db import queries, schema
+
+TITLE = "Judges' rules database"
+
+# Facets a judge reaches for first, per table (only columns that exist in it).
+_FACETS = ("game_id", "document_id", "section", "kind", "status", "how", "verdict", "card_type", "domain")
+
+
+def metadata(db_path: str | Path) -> dict:
+    """Datasette metadata for the database at ``db_path`` (named after its file, as Datasette does)."""
+    db_path = Path(db_path)
+    documents = _documents(db_path)
+    return {
+        "title": TITLE,
+        "description_html": _documents_html(documents),
+        "databases": {
+            db_path.stem: {
+                "title": TITLE,
+                "description": "Rules, keywords, rulings and cards of several trading card games, "
+                               "cross-referenced; every document is listed with its source on the home page.",
+                "source": "; ".join(f"{d['title']} {d['version']} ({d['source_file']})" for d in documents),
+                "tables": _tables(),
+                "queries": queries.CANNED_QUERIES,
+            }
+        },
+    }
+
+
+def _documents(db_path: Path) -> list[dict]:
+    connection = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    try:
+        cursor = connection.execute("select title, version, kind, source_file from documents order by game_id, kind, "
+                                    "version desc")
+        names = [column[0] for column in cursor.description]
+        return [dict(zip(names, row)) for row in cursor.fetchall()]
+    finally:
+        connection.close()
+
+
+def _documents_html(documents: list[dict]) -> str:
+    items = "".join(
+        f"<li>{html.escape(d['title'])}, version {html.escape(d['version'] or '')} ({html.escape(d['kind'])}), "
+        f"from <code>{html.escape(d['source_file'] or '')}</code></li>" for d in documents)
+    return f"<p>Documents in this database:</p><ul>{items}</ul>"
+
+
+def _tables() -> dict:
+    tables = {}
+    for name, (columns, _pk, _fks, _indexes, description) in schema.TABLES.items():
+        table = {"title": name.replace("_", " ").capitalize(), "description": description,
+                 "facets": [column for column in _FACETS if column in columns]}
+        if name in schema.SEARCHABLE:
+            table.update({"fts_table": f"{name}_fts", "fts_pk": "id", "searchmode": "escaped"})
+        tables[name] = table
+    return tables
+
+
+def write_metadata(db_path: str | Path, metadata_path: str | Path | None = None) -> Path:
+    """The metadata as a JSON file beside the database (or at ``metadata_path``)."""
+    db_path = Path(db_path)
+    metadata_path = Path(metadata_path) if metadata_path else db_path.with_suffix(".metadata.json")
+    metadata_path.write_text(json.dumps(metadata(db_path), indent=2))
+    return metadata_path
+
+
+def datasette_args(db_path: str | Path, metadata_path: str | Path, host: str = "127.0.0.1",
+                   port: int = 8001) -> list[str]:
+    """Arguments for ``datasette serve``: the database immutable, with the metadata."""
+    return ["serve", "-i", str(db_path), "--metadata", str(metadata_path), "--host", host, "--port", str(port)]
+
+
+def serve(db_path: str | Path, host: str = "127.0.0.1", port: int = 8001) -> None:
+    """Run Datasette on the database until interrupted."""
+    from datasette.cli import cli as datasette_cli
+
+    datasette_cli.main(datasette_args(db_path, write_metadata(db_path), host, port), prog_name="datasette")
