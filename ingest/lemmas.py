@@ -43,6 +43,12 @@ def _lemma_table() -> Table:
     return load_lookups("en", ["lemma_lookup"]).get_table("lemma_lookup")
 
 
+def lemma(word: str) -> str:
+    """The lookup lemma of one word, case-insensitively ("Recalls" -> "recall")."""
+    lower = word.lower()
+    return _lemma_table().get(lower, lower)
+
+
 @lru_cache(maxsize=1)
 def pipeline() -> Language:
     nlp = spacy.blank("en")

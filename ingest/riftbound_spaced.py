@@ -29,8 +29,9 @@ import re
 from pathlib import Path
 
 from ingest.errors import IngestError
-from ingest.model import ParsedKeyword, ParsedRule, ParsedRulebook, ParseIssue, SkippedLine
+from ingest.model import ParsedRule, ParsedRulebook, ParseIssue, SkippedLine
 from ingest.outline import account_for_lines, assemble, dotted_parent, natural_key
+from ingest import riftbound_terms
 from ingest.riftbound_refs import cited_titles, find_references
 from ingest.source import nonblank_count
 
@@ -45,7 +46,6 @@ _CONDITION_WORDS = {"if", "when", "after", "during", "while", "before", "until",
 # A title is a noun phrase: these verbs make a sentence ("Equip is formatted as …").
 _SENTENCE_VERBS = {"is", "are", "has", "have", "can", "may", "must", "will", "does"}
 _MAX_HEADING_WORDS = 6
-_GLOSSARY_TITLE = re.compile(r"\bkeyword glossary\b", re.IGNORECASE)
 
 
 def sniff(lines: list[str]) -> bool:
@@ -69,7 +69,7 @@ def parse(lines: list[str], path: Path) -> ParsedRulebook:
     return ParsedRulebook(
         rules=rules,
         references=references,
-        keywords=glossary_keywords(rules),
+        keywords=riftbound_terms.keywords(rules),
         skipped=account_for_lines(lines, rules, skipped),
         issues=issues,
         nonblank_lines=nonblank_count(lines),
@@ -178,19 +178,3 @@ def _same_title(cited: str, heading: str) -> bool:
         words = re.sub(r"[^\w\s]", "", text.lower()).split()
         return " ".join(words[1:] if words[:1] == ["the"] else words)
     return normal(cited) == normal(heading)
-
-
-def glossary_keywords(rules: list[ParsedRule]) -> list[ParsedKeyword]:
-    """Each titled top-level rule after the "Keyword Glossary" heading, up to the next chapter (a multiple of 100)."""
-    keywords: list[ParsedKeyword] = []
-    in_glossary = False
-    for rule in rules:
-        if rule.parent is not None:
-            continue
-        if in_glossary and int(rule.number) % 100 == 0:
-            break
-        if in_glossary and rule.heading:
-            keywords.append(ParsedKeyword(rule.heading, "keyword", rule.number))
-        if rule.heading and _GLOSSARY_TITLE.search(rule.heading):
-            in_glossary = True
-    return keywords

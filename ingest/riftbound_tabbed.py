@@ -33,8 +33,9 @@ from pathlib import Path
 from rapidfuzz import fuzz
 
 from ingest.errors import IngestError
-from ingest.model import ParsedKeyword, ParsedRule, ParsedRulebook, ParseIssue, SkippedLine
+from ingest.model import ParsedRule, ParsedRulebook, ParseIssue, SkippedLine
 from ingest.outline import account_for_lines, assemble, dotted_parent, natural_key
+from ingest import riftbound_terms
 from ingest.riftbound_refs import find_references
 from ingest.source import nonblank_count
 
@@ -76,7 +77,7 @@ def parse(lines: list[str], path: Path) -> ParsedRulebook:
     return ParsedRulebook(
         rules=rules,
         references=references,
-        keywords=_keywords(rules),
+        keywords=riftbound_terms.keywords(rules),
         skipped=account_for_lines(lines, rules, reader.skipped),
         issues=issues,
         nonblank_lines=nonblank_count(lines),
@@ -568,33 +569,3 @@ def _fits_before(numbers: list[str], after: str | None) -> bool:
     if after is None:
         return True
     return all(natural_key(number) < natural_key(after) for number in numbers)
-
-
-# -- keywords --------------------------------------------------------------------------------
-
-
-def _keywords(rules: list[ParsedRule]) -> list[ParsedKeyword]:
-    """Glossary entries: the top-level headings after the ``… Glossary``
-    heading in its chapter. Defined terms: top-level headings earlier in that
-    chapter whose next rule opens with the heading's word (``701. Buffs`` /
-    ``702. Buffs are objects …``)."""
-    glossary = next((rule for rule in rules if rule.heading and "." not in rule.number
-                     and rule.heading.endswith("Glossary")), None)
-    if glossary is None:
-        return []
-    chapter = int(glossary.number) // 100
-    top_level = [rule for rule in rules if "." not in rule.number and int(rule.number) // 100 == chapter]
-    keywords = [ParsedKeyword(rule.heading, "keyword", rule.number) for rule in top_level
-                if rule.heading and int(rule.number) > int(glossary.number)]
-    for rule, following in zip(top_level, top_level[1:]):
-        if rule.heading and int(rule.number) < int(glossary.number) and _opens_with_term(following.raw_text, rule.heading):
-            keywords.append(ParsedKeyword(rule.heading, "defined term", rule.number))
-    return sorted(keywords, key=lambda keyword: natural_key(keyword.defining_number))
-
-
-def _opens_with_term(text: str, term: str) -> bool:
-    if " " in term:
-        return False
-    words = re.sub(r"^(?:An?|The)\s+", "", text).split()
-    first = words[0].strip(".,\"") if words else ""
-    return first.lower() in {term.lower(), term.lower().rstrip("s")}

@@ -30,6 +30,7 @@ Echo = Callable[[str], None]
 class DocumentReport:
     spec: DocumentSpec
     counts: dict[str, int | float] = field(default_factory=dict)
+    dangling: list[str] = field(default_factory=list)
     error: str | None = None
 
     def line(self) -> str:
@@ -37,7 +38,7 @@ class DocumentReport:
             return f"{self.spec.slug}: FAILED: {self.error}"
         figures = ", ".join(f"{value:.2%} {name}" if isinstance(value, float) else f"{value} {name}"
                             for name, value in self.counts.items())
-        return f"{self.spec.slug}: {figures}"
+        return "\n".join([f"{self.spec.slug}: {figures}", *(f"  dangling: {entry}" for entry in self.dangling)])
 
 
 @dataclass
@@ -118,22 +119,24 @@ class _Builder:
             with _timed(self.timings, "parse"):
                 parsed, lines = _parse(spec)
             with _timed(self.timings, "write"):
-                report.counts = self._store(spec, parsed, lines)
+                report.counts = self._store(report, parsed, lines)
         except IngestError as error:
             report.error = str(error)
         return report
 
-    def _store(self, spec: DocumentSpec, parsed, lines: list[str]) -> dict:
-        db = self.db
+    def _store(self, report: DocumentReport, parsed, lines: list[str]) -> dict:
+        db, spec = self.db, report.spec
         store.store_document(db, spec, len(lines), parsed.nonblank_lines, parsed.skipped)
         store.store_report(db, spec.slug, parsed.issues, parsed.skipped)
         if spec.kind == "rules":
             ids = store.store_rulebook(db, spec, parsed)
-            dangling = db.execute("select count(*) from rule_refs where document_id = ? and status = 'dangling'",
-                                  [spec.slug]).fetchone()[0]
+            report.dangling = [
+                f"{row['target_number']} from rule {row['number']} ({row['raw_text']!r})" for row in db.query(
+                    "select f.number, x.target_number, x.raw_text from rule_refs x join rules f on f.id = x.from_rule_id "
+                    "where x.document_id = ? and x.status = 'dangling' order by f.position", [spec.slug])]
             return {"rules": len(ids), "keywords": len(parsed.keywords),
                     "cross-references": sum(len(ref.target_numbers) for ref in parsed.references),
-                    "dangling references": dangling, "lines skipped": len(parsed.skipped),
+                    "dangling references": len(report.dangling), "lines skipped": len(parsed.skipped),
                     "issues reported": len(parsed.issues), **_coverage(parsed)}
         ids = store.store_rulings(db, spec, parsed)
         for ruling in parsed.rulings:

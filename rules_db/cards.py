@@ -3,7 +3,8 @@ keywords cards carry and the cards rulings name.
 
 Call order in a build: ``store_cards`` (card list document), ``store_errata``
 (errata document; links by name to the cards already stored), and once the
-rules and rulings are stored, ``link_card_keywords`` and ``store_card_mentions``.
+rules and rulings are stored, ``link_card_keywords`` and ``link_card_mentions``
+(or ``store_card_mentions`` with mentions found by ``ingest.cards.find_card_mentions``).
 """
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ import re
 
 import sqlite_utils
 
-from ingest.cards import (CardAliases, CardMention, ParsedCards, ParsedErrata, UnresolvedName, card_name_index,
-                          load_aliases, name_key)
+from ingest.cards import (CardAliases, CardMention, ParsedCard, ParsedCards, ParsedErrata, UnresolvedName,
+                          card_name_index, find_card_mentions, load_aliases, name_key)
+from ingest.model import ParsedRuling, ParsedStep
 
 
 def slugify(name: str) -> str:
@@ -117,6 +119,31 @@ def store_card_mentions(db: sqlite_utils.Database, game_id: str, mentions: list[
             "cards named": len({row["card_id"] for row in rows}),
             "card names unresolved": [f"{name.surface} (rulings {', '.join(map(str, name.rulings))}): {name.reason}"
                                       for name in unresolved]}
+
+
+def link_card_mentions(db: sqlite_utils.Database, game_id: str, *, document_id: str | None = None,
+                       aliases: CardAliases | None = None) -> dict:
+    """Find and store the cards each stored ruling names, from the rulings and cards already in the database."""
+    document_id = document_id or _rulings_document(db, game_id)
+    rulings = _stored_rulings(db, document_id)
+    cards = [ParsedCard(name=row["name"], card_type=row["card_type"] or "", domains=(row["domain"] or "").split(", "),
+                        energy=row["energy"], power=row["power"], might=row["might"],
+                        ability_raw=row["ability_raw"] or "", ability_text=row["ability_text"] or "")
+             for row in db.query("select * from cards where game_id = ? and in_card_list = 1", [game_id])]
+    found = find_card_mentions(rulings, cards, aliases)
+    return store_card_mentions(db, game_id, found.mentions, found.unresolved, document_id=document_id)
+
+
+def _stored_rulings(db: sqlite_utils.Database, document_id: str) -> list[ParsedRuling]:
+    rulings = {row["id"]: ParsedRuling(position=row["position"], question=row["question"], ruling=row["ruling"])
+               for row in db.query("select * from rulings where document_id = ? order by position", [document_id])}
+    for row in db.query("select * from ruling_steps where ruling_id in (select id from rulings where document_id = ?) "
+                        "order by ruling_id, position", [document_id]):
+        rulings[row["ruling_id"]].steps.append(ParsedStep(row["position"], row["text"], row["branch"]))
+    for row in db.query("select * from ruling_nuances where ruling_id in (select id from rulings "
+                        "where document_id = ?) order by ruling_id, position", [document_id]):
+        rulings[row["ruling_id"]].nuances.append(row["text"])
+    return list(rulings.values())
 
 
 def _rulings_document(db: sqlite_utils.Database, game_id: str) -> str:

@@ -25,7 +25,9 @@ table of numbers, in the spirit of a text diff that knows about outlines:
    a nearby new rule was folded into it (merged).
 
 Whatever is still unmatched is removed (old) or new (new): a new section whose
-text resembles nothing nearby is never forced onto an old rule.
+text resembles nothing nearby is never forced onto an old rule. A one-to-one
+pair is "unchanged" (same number) or "moved" (new number) when the normalised
+texts agree apart from spacing, and "edited" otherwise.
 
 The database side (``store_lineage``, ``equivalents``, ``diff_summary``) reads
 and writes the ``rules`` and ``rule_lineage`` tables of ``rules_db/schema.py``.
@@ -103,7 +105,7 @@ class LineageRow:
 
 
 _QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'"})
-_LIST_MARKER = re.compile(r"^(?:[*\u2022-]|\d{1,2}\.)\s+")
+_LIST_MARKER = re.compile(r"^(?:[*\u2022-]|\d{1,2}[a-z]?\.)\s+")
 _RULE_NUMBER = re.compile(r"\b\d{3}(?:\.[0-9a-z]+)*\.?(?![0-9a-z])")
 _WHITESPACE = re.compile(r"\s+")
 _SPACE_BEFORE_PUNCTUATION = re.compile(r"\s+(?=[.,;:!?])")
@@ -125,6 +127,8 @@ class _Version:
         self.rules = list(rules)
         self.numbers = [rule.number for rule in self.rules]
         self.texts = [normalise(rule.text or rule.heading or "") for rule in self.rules]
+        # Identity ignores spacing: extraction leaves "Card ," and "\" Main" in one version only.
+        self.keys = [text.replace(" ", "") for text in self.texts]
         self.words = np.array([len(text.split()) for text in self.texts])
         index = {number: position for position, number in enumerate(self.numbers)}
         if len(index) != len(self.numbers):
@@ -178,33 +182,33 @@ class _Matcher:
     # 1. exact anchors
     def _match_exact(self) -> None:
         old_at, new_at = defaultdict(list), defaultdict(list)
-        for i, text in enumerate(self.old.texts):
-            old_at[text].append(i)
-        for j, text in enumerate(self.new.texts):
-            new_at[text].append(j)
-        for text, olds in old_at.items():
-            news = new_at.get(text, [])
-            if text and len(olds) == 1 and len(news) == 1:
+        for i, key in enumerate(self.old.keys):
+            old_at[key].append(i)
+        for j, key in enumerate(self.new.keys):
+            new_at[key].append(j)
+        for key, olds in old_at.items():
+            news = new_at.get(key, [])
+            if key and len(olds) == 1 and len(news) == 1:
                 self._pair(olds[0], news[0])
 
     # 2. backbone: longest chain of anchors in the same order in both versions
     def _backbone(self) -> list[tuple[int, int]]:
         anchors = sorted(self.forward.items())
-        tails: list[int] = []          # tails[k] = smallest new position ending a chain of length k+1
-        tail_at: list[int] = []        # index into anchors of that tail
+        tails: list[int] = []          # tails[n] = smallest new position ending a chain of n+1 anchors
+        tail_anchor: list[int] = []    # which anchor that is
         previous = [-1] * len(anchors)
-        for a, (_, j) in enumerate(anchors):
-            k = bisect.bisect_left(tails, j)
-            previous[a] = tail_at[k - 1] if k else -1
-            if k == len(tails):
+        for anchor, (_, j) in enumerate(anchors):
+            length = bisect.bisect_left(tails, j)
+            previous[anchor] = tail_anchor[length - 1] if length else -1
+            if length == len(tails):
                 tails.append(j)
-                tail_at.append(a)
+                tail_anchor.append(anchor)
             else:
-                tails[k], tail_at[k] = j, a
-        chain, a = [], tail_at[-1] if tail_at else -1
-        while a != -1:
-            chain.append(anchors[a])
-            a = previous[a]
+                tails[length], tail_anchor[length] = j, anchor
+        chain, anchor = [], tail_anchor[-1] if tail_anchor else -1
+        while anchor != -1:
+            chain.append(anchors[anchor])
+            anchor = previous[anchor]
         return chain[::-1]
 
     def _drop_coincidences(self, backbone: set[tuple[int, int]]) -> None:
@@ -353,7 +357,7 @@ class _Matcher:
     def _kept_whole(self, i: int) -> bool:
         """Old rule i went unchanged into its successor, so no text of it went elsewhere
         (and nothing else went into that successor)."""
-        return i in self.forward and self.old.texts[i] == self.new.texts[self.forward[i]]
+        return i in self.forward and self.old.keys[i] == self.new.keys[self.forward[i]]
 
     @staticmethod
     def _containing(text: str, positions: list[int], texts: list[str]) -> int | None:
@@ -371,20 +375,18 @@ class _Matcher:
     def _rows(self) -> list[LineageRow]:
         rows: list[LineageRow] = []
         old, new = self.old, self.new
+        folded_into = {i: j for j, sources in self.sources.items() for i in sources}
         for i in range(len(old)):
             j = self.forward.get(i)
             if i in self.pieces:
                 successors = sorted({j, *self.pieces[i]} - {None})
                 kind = "split" if len(successors) > 1 else "edited"
                 rows.extend(self._row(kind, i, k) for k in successors)
-            elif j is not None and j in self.sources:
-                rows.append(self._row("merged", i, j))
-            elif j is None and any(i in sources for sources in self.sources.values()):
-                j = next(k for k, sources in self.sources.items() if i in sources)
-                rows.append(self._row("merged", i, j))
+            elif i in folded_into or (j is not None and j in self.sources):
+                rows.append(self._row("merged", i, folded_into.get(i, j)))
             elif j is None:
                 rows.append(LineageRow("removed", old.numbers[i], None, None))
-            elif old.texts[i] == new.texts[j]:
+            elif old.keys[i] == new.keys[j]:
                 rows.append(self._row("unchanged" if old.numbers[i] == new.numbers[j] else "moved", i, j))
             else:
                 rows.append(self._row("edited", i, j))
@@ -394,8 +396,8 @@ class _Matcher:
         return rows
 
     def _row(self, kind: str, i: int, j: int) -> LineageRow:
-        similarity = text_similarity([self.old.texts[i]], [self.new.texts[j]],
-                                     self.old.words[[i]], self.new.words[[j]])[0, 0] / 100
+        similarity = 1.0 if self.old.keys[i] == self.new.keys[j] else text_similarity(
+            [self.old.texts[i]], [self.new.texts[j]], self.old.words[[i]], self.new.words[[j]])[0, 0] / 100
         return LineageRow(kind, self.old.numbers[i], self.new.numbers[j], round(float(similarity), 3))
 
 

@@ -71,25 +71,42 @@ def link_rulings(db: sqlite_utils.Database, document_id: str, explicit: dict[int
                               "written_against": document["written_against"]})
     if target is not None:
         matcher, _ = _keyword_matcher(db, target)
-        if matcher is not None:
-            texts = [ruling_texts(db, ruling["id"]) for ruling in rulings]
-            for ruling, matches in zip(rulings, matcher.find_many(texts)):
-                seen = set()
-                for match in matches:
-                    mentions.append({"keyword_id": int(match.key), "rule_id": None, "ruling_id": ruling["id"],
-                                     "matched_text": match.text})
-                    if match.key in seen:
-                        continue
-                    seen.add(match.key)
-                    keyword = db["keywords"].get(int(match.key))
-                    citations.append({"ruling_id": ruling["id"], "rule_id": keyword["rule_id"],
-                                      "number": keyword["defining_number"], "raw_text": match.text, "how": "keyword",
-                                      "keyword_id": keyword["id"], "document_id": target,
-                                      "written_against": document["written_against"]})
+        found = matcher.find_many(ruling_texts(db, ruling["id"]) for ruling in rulings) if matcher else []
+        for ruling, matches in zip(rulings, found):
+            mentions.extend({"keyword_id": int(match.key), "rule_id": None, "ruling_id": ruling["id"],
+                             "matched_text": match.text} for match in matches)
+        distinctive = _distinctive_keywords(found, len(rulings))
+        for ruling, matches in zip(rulings, found):
+            for key, surface in _first_mentions(matches).items():
+                if key not in distinctive:
+                    continue
+                keyword = db["keywords"].get(int(key))
+                citations.append({"ruling_id": ruling["id"], "rule_id": keyword["rule_id"],
+                                  "number": keyword["defining_number"], "raw_text": surface, "how": "keyword",
+                                  "keyword_id": keyword["id"], "document_id": target,
+                                  "written_against": document["written_against"]})
     db["ruling_citations"].insert_all(citations)
     db["keyword_mentions"].insert_all(mentions)
     return {"citations": len(citations), "explicit citations": sum(c["how"] == "explicit" for c in citations),
             "unresolved citations": sum(c["rule_id"] is None for c in citations), "keyword mentions": len(mentions)}
+
+
+def _first_mentions(matches) -> dict[str, str]:
+    first: dict[str, str] = {}
+    for match in matches:
+        first.setdefault(match.key, match.text)
+    return first
+
+
+def _distinctive_keywords(found: list[list], ruling_count: int) -> set[str]:
+    """Keywords that say something about a ruling: named in at most a third of
+    them. "Unit" is in nearly every ruling; citing its rule from each would
+    bury the citations that matter (a stop-word cut, as in tf-idf)."""
+    counts: dict[str, int] = defaultdict(int)
+    for matches in found:
+        for key in {match.key for match in matches}:
+            counts[key] += 1
+    return {key for key, count in counts.items() if count <= max(1, ruling_count // 3)}
 
 
 def _rule(db: sqlite_utils.Database, document_id: str | None, number: str) -> int | None:

@@ -9,6 +9,7 @@ Datasette metadata offers as canned queries.
 from __future__ import annotations
 
 import bisect
+import json
 import re
 import sqlite3
 from collections import defaultdict
@@ -210,12 +211,14 @@ def jump_target(conn: sqlite3.Connection, query: str, game: str | None = None) -
 
 def keyword_page(conn: sqlite3.Connection, game: str, term: str, version: str | None = None) -> dict | None:
     """A keyword in one version of its game's rules (the newest that defines it unless asked)."""
-    keyword = _row(conn, """select k.*, d.version from keywords k left join documents d on d.id = k.document_id
+    keyword = _row(conn, """select k.*, d.version, g.name as game_name from keywords k
+        left join documents d on d.id = k.document_id left join games g on g.id = k.game_id
         where k.game_id = ? and k.term = ? collate nocase and (? is null or d.version = ?)
         order by d.is_newest desc, d.version desc limit 1""", [game, term, version, version])
     if keyword is None:
         return None
     keyword_id = keyword["id"]
+    keyword["aliases"] = _aliases(keyword["aliases"])
     return {
         "keyword": keyword,
         "defining_rule": _row(conn, f"""select {_RULE_REF}, r.text, r.raw_text from rules r
@@ -235,12 +238,24 @@ def keyword_page(conn: sqlite3.Connection, game: str, term: str, version: str | 
     }
 
 
+def _aliases(stored: str | None) -> list[str]:
+    """Aliases as stored: a JSON list, or comma-separated text."""
+    if not stored:
+        return []
+    try:
+        aliases = json.loads(stored)
+    except ValueError:
+        aliases = stored.split(",")
+    return [alias.strip() for alias in aliases if isinstance(alias, str) and alias.strip()]
+
+
 # ---------------------------------------------------------------- rulings
 
 
 def ruling_page(conn: sqlite3.Connection, ruling_id: int) -> dict | None:
-    ruling = _row(conn, """select g.*, d.title as document_title, d.written_against from rulings g
-        left join documents d on d.id = g.document_id where g.id = ?""", [ruling_id])
+    ruling = _row(conn, """select g.*, d.title as document_title, d.written_against, games.name as game_name
+        from rulings g left join documents d on d.id = g.document_id left join games on games.id = g.game_id
+        where g.id = ?""", [ruling_id])
     if ruling is None:
         return None
     return {
@@ -274,12 +289,12 @@ def _branches(steps: list[dict]) -> list[dict]:
 def citations(conn: sqlite3.Connection, ruling_id: int) -> list[dict]:
     """A ruling's citations; ``stale`` when the cited version is not the newest, with the
     equivalent rules in the other versions."""
-    rows = _rows(conn, f"""select c.id as citation_id, c.number as cited_number, c.raw_text, c.how,
-            c.written_against, cd.version as cited_version, coalesce(cd.is_newest, 1) = 0 as stale,
-            c.keyword_id, {_RULE_REF}
+    rows = _rows(conn, f"""select min(c.id) as citation_id, c.number as cited_number,
+            group_concat(distinct c.raw_text) as raw_text, c.how, c.written_against, cd.version as cited_version,
+            coalesce(cd.is_newest, 1) = 0 as stale, c.keyword_id, {_RULE_REF}
         from ruling_citations c left join documents cd on cd.id = c.document_id
         left join rules r on r.id = c.rule_id left join documents d on d.id = r.document_id
-        where c.ruling_id = ? order by c.id""", [ruling_id])
+        where c.ruling_id = ? group by c.number, c.document_id, c.how order by min(c.id)""", [ruling_id])
     for row in rows:
         row["stale"] = bool(row["stale"])
         row["equivalents"] = lineage(conn, row["id"]) if row["id"] is not None else []
@@ -311,7 +326,8 @@ def related_rulings(conn: sqlite3.Connection, ruling_id: int, limit: int = 8) ->
 
 
 def card_page(conn: sqlite3.Connection, slug: str) -> dict | None:
-    card = _row(conn, "select * from cards where slug = ?", [slug])
+    card = _row(conn, """select cards.*, games.name as game_name from cards left join games on games.id = cards.game_id
+        where slug = ?""", [slug])
     if card is None:
         return None
     card_id = card["id"]

@@ -150,13 +150,24 @@ def test_stale_cited_title_is_reported(book):
 
 
 def test_keyword_glossary(book):
-    keywords = [(keyword.term, keyword.kind, keyword.defining_number) for keyword in book.keywords]
+    keywords = [(keyword.term, keyword.kind, keyword.defining_number) for keyword in book.keywords
+                if keyword.kind == "keyword"]
     assert keywords[0] == ("Accelerate", "keyword", "731")
     assert keywords[-1] == ("Weaponmaster", "keyword", "747")
     assert [term for term, _, _ in keywords] == [
         "Accelerate", "Action", "Assault", "Deathknell", "Deflect", "Ganking", "Hidden", "Legion", "Reaction",
         "Shield", "Tank", "Temporary", "Vision", "Equip", "Quick-Draw", "Repeat", "Weaponmaster",
     ]
+
+
+def test_defined_terms_come_from_headings_that_open_their_definition(book):
+    defined = {keyword.term: keyword.defining_number for keyword in book.keywords if keyword.kind == "defined term"}
+    assert defined["Recalls"] == "432" and defined["Cleanups"] == "318" and defined["Draw"] == "400"
+    assert defined["Buff"] == "413" and "Buffs" not in defined  # one term per lemma: the first heading keeps it
+    assert defined["Banish"] == "414"
+    assert defined["Combat"] == "437"  # the section, not the phase step 316.4 that shares the word
+    assert "Action" not in defined  # a glossary keyword (732) wins over the heading 155.2.a
+    assert "Setup" not in defined and "Conceding" not in defined  # headings whose next rule defines nothing
 
 
 def test_sniff_claims_only_this_layout():
