@@ -185,11 +185,11 @@ def parse_file(path: str | Path, kind: str) -> ParsedCards | ParsedErrata:
 
 
 def parse_cards(path: str | Path) -> ParsedCards:
-    entries = [_validated(_CardEntry, path, index, line, entry, "card")
-               for index, (line, entry) in enumerate(_json_entries(path, "card entries"), start=1)]
+    raw = _json_entries(path, "card entries")
     by_name: dict[str, ParsedCard] = {}
     issues: list[ParseIssue] = []
-    for line, entry in entries:
+    for index, (line, value) in enumerate(raw, start=1):
+        entry = _validated(_CardEntry, path, index, line, value, "card")
         card = by_name.get(entry.name)
         if card is None:
             card = by_name[entry.name] = _card(entry)
@@ -201,14 +201,14 @@ def parse_cards(path: str | Path) -> ParsedCards:
         if entry.errata_text is not None and (entry.errata_old_text or "", entry.errata_text) not in card.listed_errata:
             card.listed_errata.append((entry.errata_old_text or "", entry.errata_text))
         issues.extend(_unknown_icons(entry.ability, line, entry.name))
-    return ParsedCards(list(by_name.values()), issues, len(entries))
+    return ParsedCards(list(by_name.values()), issues, len(raw))
 
 
 def parse_errata(path: str | Path) -> ParsedErrata:
     errata = []
     raw = _json_entries(path, "errata")
-    for index, (line, entry) in enumerate(raw, start=1):
-        _, model = _validated(_ErratumEntry, path, index, line, entry, "erratum")
+    for index, (line, value) in enumerate(raw, start=1):
+        model = _validated(_ErratumEntry, path, index, line, value, "erratum")
         errata.append(ParsedErratum(model.name, model.oldText, model.newText, model.set,
                                     [(faq.question, faq.answer) for faq in model.faqs], line))
     return ParsedErrata(errata, [], len(raw))
@@ -235,20 +235,22 @@ def _json_entries(path: str | Path, what: str) -> list[tuple[int, object]]:
     return entries
 
 
-def _validated(model: type[BaseModel], path, index: int, line: int, entry: object, what: str):
+def _validated(model: type[BaseModel], path: str | Path, index: int, line: int, entry: object, what: str):
+    """The entry as ``model``, or an error naming the file, the entry's line and number, and the field."""
     label = f"{what} entry {index}"
-    if isinstance(entry, dict) and isinstance(entry.get("name"), str):
-        label += f" ({entry['name']!r})"
     if not isinstance(entry, dict):
         raise IngestError(path, line, f"{label} to be a JSON object", f"a JSON {type(entry).__name__}")
+    if isinstance(entry.get("name"), str):
+        label += f" ({entry['name']!r})"
     try:
-        return line, model.model_validate(entry)
+        return model.model_validate(entry)
     except ValidationError as error:
         problem = error.errors()[0]
-        where = ".".join(str(part) for part in problem["loc"])
-        expected = f"{label} to have a valid '{where}' ({problem['msg']})" if where else f"{label}: {problem['msg']}"
-        found = repr(problem["input"]) if where and problem["type"] != "missing" else ("nothing" if where else None)
-        raise IngestError(path, line, expected, found) from None
+        field_name = ".".join(str(part) for part in problem["loc"])
+        if not field_name:  # a rule about the whole entry
+            raise IngestError(path, line, f"{label} to be complete ({problem['msg']})") from None
+        found = None if problem["type"] == "missing" else repr(problem["input"])
+        raise IngestError(path, line, f"{label} to have a valid '{field_name}' ({problem['msg']})", found) from None
 
 
 def _card(entry: _CardEntry) -> ParsedCard:
@@ -351,7 +353,8 @@ class UnmatchedName(NamedTuple):
     reason: str
 
 
-def link_errata(cards: Iterable[ParsedCard], errata: Iterable[ParsedErratum]) -> tuple[dict[int, str], list[UnmatchedName]]:
+def link_errata(cards: Iterable[ParsedCard],
+                errata: Iterable[ParsedErratum]) -> tuple[dict[int, str], list[UnmatchedName]]:
     """Erratum index -> card name, and the errata whose name matches no card (kept, reported)."""
     by_key = {name_key(card.name): card.name for card in cards}
     linked, unmatched = {}, []
@@ -379,8 +382,8 @@ def load_aliases(path: str | Path = ALIASES_FILE) -> CardAliases:
     try:
         data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as error:
-        raise IngestError(path, getattr(getattr(error, "problem_mark", None), "line", None),
-                          "a readable YAML alias file", str(error)) from None
+        mark = getattr(error, "problem_mark", None)
+        raise IngestError(path, mark.line + 1 if mark else None, "a readable YAML alias file", str(error)) from None
 
     def mapping(section: str, value_type: type) -> dict:
         value = data.get(section) or {}
@@ -504,7 +507,7 @@ def ruling_text(ruling: ParsedRuling) -> str:
                       *ruling.nuances])
 
 
-def find_card_mentions(rulings: list[ParsedRuling], cards: Iterable[ParsedCard],
+def find_card_mentions(rulings: list[ParsedRuling], cards: ParsedCards | Iterable[ParsedCard],
                        aliases: CardAliases | None = None) -> CardMentions:
     """The cards each ruling names, and the names that could not be resolved (with why).
 
@@ -514,7 +517,7 @@ def find_card_mentions(rulings: list[ParsedRuling], cards: Iterable[ParsedCard],
     outright there, or a signed number ("-1 might") that only one of them
     prints. Otherwise it is reported.
     """
-    cards = list(cards)
+    cards = list(cards.cards if isinstance(cards, ParsedCards) else cards)
     index = card_name_index(cards, aliases or load_aliases())
     abilities = {card.name: card.ability_text for card in cards}
     surfaces = {**{surface: [surface] for surface in index.surfaces}, **{name: [name] for name in index.uncertain}}

@@ -69,8 +69,8 @@ def parse(lines: list[str], path: Path) -> ParsedRulings:
         raise IngestError(path, first.number if first else None, "a question followed by a 'Ruling:' line",
                           first.text if first else "no text")
     builder = _RulingsBuilder(path)
-    for index, line in enumerate(classified):
-        builder.take(line, classified[index + 1:])
+    for line, following in zip(classified, _next_marked(classified)):
+        builder.take(line, following)
     rulings = builder.finish()
     for ruling in rulings:
         ruling.citations = _citations_in(ruling)
@@ -112,8 +112,15 @@ def _classify(lines: list[str]) -> list[_Line]:
     return classified
 
 
-def _next_marked(rest: list[_Line]) -> _Line | None:
-    return next((line for line in rest if line.kind != "plain"), None)
+def _next_marked(classified: list[_Line]) -> list[_Line | None]:
+    """For each line, the first marked (not plain) line after it: what an unmarked line leads to."""
+    following: list[_Line | None] = []
+    upcoming = None
+    for line in reversed(classified):
+        following.append(upcoming)
+        if line.kind != "plain":
+            upcoming = line
+    return following[::-1]
 
 
 class _RulingsBuilder:
@@ -128,11 +135,12 @@ class _RulingsBuilder:
         self.branch: str | None = None
         self.last_item: str | None = None  # "step" or "nuance": where a wrapped line goes
 
-    def take(self, line: _Line, rest: list[_Line]) -> None:
+    def take(self, line: _Line, following: _Line | None) -> None:
+        """Handle one line; ``following`` is the next marked line after it."""
         if self.question and line.kind != "plain" and line.kind != "ruling":
             self._missing_ruling(line)
         handler = getattr(self, f"_{line.kind}")
-        handler(line, rest)
+        handler(line, following)
 
     def finish(self) -> list[ParsedRuling]:
         if self.question:
@@ -147,8 +155,7 @@ class _RulingsBuilder:
     def current(self) -> ParsedRuling:
         return self.rulings[-1]
 
-    def _plain(self, line: _Line, rest: list[_Line]) -> None:
-        following = _next_marked(rest)
+    def _plain(self, line: _Line, following: _Line | None) -> None:
         if self.question:
             if self.question[-1].body.endswith("?"):
                 self._missing_ruling(line)
@@ -165,7 +172,7 @@ class _RulingsBuilder:
         else:
             self._missing_ruling(following)
 
-    def _ruling(self, line: _Line, rest: list[_Line]) -> None:
+    def _ruling(self, line: _Line, following: _Line | None) -> None:
         if not self.question:
             raise IngestError(self.path, line.number, "a question line before 'Ruling:'", line.text)
         question = " ".join(part.body for part in self.question)
@@ -174,10 +181,10 @@ class _RulingsBuilder:
         self.rulings.append(ruling)
         self.question, self.block, self.branch, self.last_item = [], None, None, None
 
-    def _sequence(self, line: _Line, rest: list[_Line]) -> None:
+    def _sequence(self, line: _Line, following: _Line | None) -> None:
         self._open_block("sequence", line)
 
-    def _nuances(self, line: _Line, rest: list[_Line]) -> None:
+    def _nuances(self, line: _Line, following: _Line | None) -> None:
         self._open_block("nuances", line)
 
     def _open_block(self, block: str, line: _Line) -> None:
@@ -188,7 +195,7 @@ class _RulingsBuilder:
         if line.body:  # "Nuances: first item" on the header line itself
             self._add_item(line.body, line)
 
-    def _bullet(self, line: _Line, rest: list[_Line]) -> None:
+    def _bullet(self, line: _Line, following: _Line | None) -> None:
         if not self.rulings:
             raise IngestError(self.path, line.number, "a question and its 'Ruling:' line before a list", line.text)
         if self.block is None:

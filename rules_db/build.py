@@ -21,7 +21,7 @@ from ingest.errors import IngestError
 from ingest.formats import adapter, spec_for
 from ingest.outline import coverage, ingested_share
 from ingest.source import read_lines
-from rules_db import links, schema, store
+from rules_db import cards, links, schema, store
 
 Echo = Callable[[str], None]
 
@@ -30,7 +30,7 @@ Echo = Callable[[str], None]
 class DocumentReport:
     spec: DocumentSpec
     counts: dict[str, int | float] = field(default_factory=dict)
-    dangling: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what a judge should look at: dangling references, unknown names
     error: str | None = None
 
     def line(self) -> str:
@@ -38,7 +38,16 @@ class DocumentReport:
             return f"{self.spec.slug}: FAILED: {self.error}"
         figures = ", ".join(f"{value:.2%} {name}" if isinstance(value, float) else f"{value} {name}"
                             for name, value in self.counts.items())
-        return "\n".join([f"{self.spec.slug}: {figures}", *(f"  dangling: {entry}" for entry in self.dangling)])
+        return "\n".join([f"{self.spec.slug}: {figures}", *(f"  {note}" for note in self.notes)])
+
+    def add(self, figures: dict) -> None:
+        """Record counts; a list of names is counted, and each name becomes a note."""
+        for name, value in figures.items():
+            if isinstance(value, (list, tuple)):
+                self.notes.extend(f"{name}: {item}" for item in value)
+                value = len(value)
+            if isinstance(value, (int, float)):
+                self.counts[name] = value
 
 
 @dataclass
@@ -107,6 +116,7 @@ class _Builder:
             for report in result.reports:
                 if not report.error:
                     self._link(report)
+            self._link_cards(result.reports)
         with _timed(self.timings, "search index"):
             schema.enable_search(self.db)
         self.db.conn.commit()
@@ -119,24 +129,30 @@ class _Builder:
             with _timed(self.timings, "parse"):
                 parsed, lines = _parse(spec)
             with _timed(self.timings, "write"):
-                report.counts = self._store(report, parsed, lines)
+                report.add(self._store(report, parsed, lines))
         except IngestError as error:
             report.error = str(error)
         return report
 
-    def _store(self, report: DocumentReport, parsed, lines: list[str]) -> dict:
+    def _store(self, report: DocumentReport, parsed, lines: list[str] | None) -> dict:
         db, spec = self.db, report.spec
+        if spec.kind in ("cards", "errata"):
+            store.store_document(db, spec, parsed.entries, parsed.entries, [])
+            store.store_report(db, spec.slug, parsed.issues, [])
+            if spec.kind == "cards":
+                return cards.store_cards(db, spec.game, spec.slug, parsed)
+            return cards.store_errata(db, spec.game, spec.slug, parsed)
         store.store_document(db, spec, len(lines), parsed.nonblank_lines, parsed.skipped)
         store.store_report(db, spec.slug, parsed.issues, parsed.skipped)
         if spec.kind == "rules":
             ids = store.store_rulebook(db, spec, parsed)
-            report.dangling = [
-                f"{row['target_number']} from rule {row['number']} ({row['raw_text']!r})" for row in db.query(
+            report.notes = [
+                f"dangling: {row['target_number']} from rule {row['number']} ({row['raw_text']!r})" for row in db.query(
                     "select f.number, x.target_number, x.raw_text from rule_refs x join rules f on f.id = x.from_rule_id "
                     "where x.document_id = ? and x.status = 'dangling' order by f.position", [spec.slug])]
             return {"rules": len(ids), "keywords": len(parsed.keywords),
                     "cross-references": sum(len(ref.target_numbers) for ref in parsed.references),
-                    "dangling references": len(report.dangling), "lines skipped": len(parsed.skipped),
+                    "dangling references": len(report.notes), "lines skipped": len(parsed.skipped),
                     "issues reported": len(parsed.issues), **_coverage(parsed)}
         ids = store.store_rulings(db, spec, parsed)
         for ruling in parsed.rulings:
@@ -149,11 +165,19 @@ class _Builder:
     def _link(self, report: DocumentReport) -> None:
         spec = report.spec
         if spec.kind == "rules":
-            report.counts["keyword mentions"] = links.link_rule_keywords(self.db, spec.slug)
+            report.add({"keyword mentions": links.link_rule_keywords(self.db, spec.slug)})
         elif spec.kind == "rulings":
             figures = links.link_rulings(self.db, spec.slug, self.explicit_citations)
-            report.counts["citations"] = figures["citations"]
-            report.counts["unresolved citations"] = figures["unresolved citations"]
+            report.add({name: figures[name] for name in ("citations", "unresolved citations")})
+
+    def _link_cards(self, reports: list[DocumentReport]) -> None:
+        """Card keywords link to the newest glossary, and rulings to the cards they name."""
+        for report in reports:
+            if report.spec.kind == "cards" and not report.error:
+                game = report.spec.game
+                report.add(cards.link_card_keywords(self.db, game))
+                if self.db["documents"].count_where("game_id = ? and kind = 'rulings'", [game]):
+                    report.add(cards.link_card_mentions(self.db, game))
 
 
 def _coverage(parsed) -> dict[str, float]:
@@ -162,9 +186,9 @@ def _coverage(parsed) -> dict[str, float]:
 
 
 def _parse(spec: DocumentSpec):
+    if spec.kind in ("cards", "errata"):
+        return adapter(spec.format).parse_file(spec.path, spec.kind), None
     lines = read_lines(spec.path)
-    if spec.kind not in ("rules", "rulings"):
-        raise IngestError(spec.path, None, "a rules or rulings document", spec.kind)
     return adapter(spec.format).parse(lines, spec.path), lines
 
 
