@@ -21,7 +21,7 @@ from ingest.errors import IngestError
 from ingest.formats import adapter, spec_for
 from ingest.outline import coverage, ingested_share
 from ingest.source import read_lines
-from rules_db import cards, links, schema, store
+from rules_db import cards, lineage, links, schema, store
 
 Echo = Callable[[str], None]
 
@@ -117,6 +117,8 @@ class _Builder:
                 if not report.error:
                     self._link(report)
             self._link_cards(result.reports)
+        with _timed(self.timings, "version lineage"):
+            self._lineage(result.reports)
         with _timed(self.timings, "search index"):
             schema.enable_search(self.db)
         self.db.conn.commit()
@@ -169,6 +171,16 @@ class _Builder:
         elif spec.kind == "rulings":
             figures = links.link_rulings(self.db, spec.slug, self.explicit_citations)
             report.add({name: figures[name] for name in ("citations", "unresolved citations")})
+
+    def _lineage(self, reports: list[DocumentReport]) -> None:
+        """Match each rule to its successor in the next version of the same rulebook."""
+        games = {report.spec.game for report in reports if report.spec.kind == "rules" and not report.error}
+        for game in sorted(games):
+            for pair, counts in lineage.store_lineage(self.db, game).items():
+                newer = next(report for report in reports if report.spec.kind == "rules"
+                             and report.spec.game == game and pair.endswith(f"-> {report.spec.version}"))
+                newer.notes.append(f"lineage from {pair}: " + ", ".join(
+                    f"{counts[kind]} {kind}" for kind in lineage.KINDS))
 
     def _link_cards(self, reports: list[DocumentReport]) -> None:
         """Card keywords link to the newest glossary, and rulings to the cards they name."""

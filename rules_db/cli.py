@@ -47,3 +47,78 @@ def _progress(specs):
     with click.progressbar(specs, label="Ingesting", file=sys.stderr,
                            item_show_func=lambda spec: spec.slug if spec else "") as bar:
         yield from bar
+
+
+@cli.command("serve")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB,
+              show_default=True)
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8001, show_default=True, type=int)
+def serve_command(db_path: Path, host: str, port: int) -> None:
+    """Build the database if it is missing or older than its sources, then serve it in Datasette."""
+    from rules_db.serve import serve
+    from rules_db.sources import stale_reason
+
+    reason = stale_reason(db_path)
+    if reason:
+        click.echo(f"Building {db_path}: {reason}")
+        try:
+            build(db_path, specs_for([]), echo=click.echo, progress=_progress)
+        except BuildFailed as failure:
+            raise click.ClickException(str(failure)) from None
+    click.echo(f"Serving {db_path} at http://{host}:{port}/")
+    serve(db_path, host=host, port=port)
+
+
+@cli.command("diff")
+@click.argument("game")
+@click.argument("old")
+@click.argument("new")
+@click.option("--db", "db_path", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=DEFAULT_DB,
+              show_default=True)
+@click.option("--details", "details_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Where to write every row (.json or .csv); default: GAME-OLD-NEW.csv beside the database.")
+def diff_command(game: str, old: str, new: str, db_path: Path, details_path: Path | None) -> None:
+    """Compare two versions of a game's rules: counts per kind, the sections that changed most."""
+    import sqlite_utils
+
+    from rules_db.lineage import diff_command_output
+
+    details_path = details_path or db_path.with_name(f"{game}-{old}-{new}.csv")
+    try:
+        click.echo(diff_command_output(sqlite_utils.Database(db_path), game, old, new, details_path))
+    except LookupError as error:
+        raise click.ClickException(str(error)) from None
+
+
+@cli.command("replay")
+@click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--all", "replay_all", is_flag=True, help="Replay the whole scenario library and print a table.")
+def replay_command(files: tuple[Path, ...], replay_all: bool) -> None:
+    """Replay scenario FILES step by step with the rules cited; exits non-zero when an outcome differs."""
+    from scenarios import library_paths
+    from scenarios.replay import replay_file, render_tree
+    from scenarios.schema import ScenarioError
+
+    if not files and not replay_all:
+        raise click.UsageError("give a scenario FILE or --all")
+    try:
+        replays = [replay_file(path) for path in (library_paths() if replay_all else files)]
+    except ScenarioError as error:
+        raise click.ClickException(str(error)) from None
+    if replay_all:
+        click.echo(_replay_table(replays))
+    else:
+        click.echo("\n\n".join(render_tree(replay) for replay in replays))
+    if any(replay.verdict != "match" for replay in replays):
+        sys.exit(1)
+
+
+def _replay_table(replays) -> str:
+    rows = [("ruling", "scenario", "verdict", "steps", "time")]
+    rows += [(str(replay.ruling_position), replay.scenario_id, replay.verdict, str(replay.step_count),
+              f"{replay.seconds * 1000:.1f} ms") for replay in replays]
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
+    matched = sum(replay.verdict == "match" for replay in replays)
+    return "\n".join([*lines, f"{matched} of {len(replays)} scenarios match their ruling"])
