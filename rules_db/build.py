@@ -21,7 +21,7 @@ from ingest.errors import IngestError
 from ingest.formats import adapter, spec_for
 from ingest.outline import coverage, ingested_share
 from ingest.source import read_lines
-from rules_db import cards, lineage, links, schema, store
+from rules_db import cards, lineage, links, replays, schema, store
 
 Echo = Callable[[str], None]
 
@@ -55,6 +55,7 @@ class BuildResult:
     reports: list[DocumentReport]
     timings: dict[str, float]
     written: bool
+    notes: list[str] = field(default_factory=list)
 
     @property
     def failed(self) -> list[DocumentReport]:
@@ -94,6 +95,8 @@ def build(db_path: str | Path, specs: list[DocumentSpec] | None = None, *, keep_
         result.written = True
     for report in result.reports:
         echo(report.line())
+    for note in result.notes:
+        echo(note)
     return result
 
 
@@ -119,6 +122,8 @@ class _Builder:
             self._link_cards(result.reports)
         with _timed(self.timings, "version lineage"):
             self._lineage(result.reports)
+        with _timed(self.timings, "scenario replays"):
+            self._replay_scenarios(result)
         with _timed(self.timings, "search index"):
             schema.enable_search(self.db)
         self.db.conn.commit()
@@ -171,6 +176,28 @@ class _Builder:
         elif spec.kind == "rulings":
             figures = links.link_rulings(self.db, spec.slug, self.explicit_citations)
             report.add({name: figures[name] for name in ("citations", "unresolved citations")})
+
+    def _replay_scenarios(self, result: BuildResult) -> None:
+        """Replay the scenario library into the database when the Riftbound rules are in it;
+        a scenario file that cannot be read is reported and left out."""
+        if not self.db["documents"].count_where("game_id = 'riftbound' and kind = 'rules'"):
+            return
+        from scenarios import library_paths
+        from scenarios.replay import replay_file
+        from scenarios.schema import ScenarioError
+
+        replayed = []
+        for path in library_paths():
+            try:
+                replayed.append(replay_file(path))
+            except ScenarioError as error:
+                result.notes.append(f"scenario not replayed: {error}")
+        figures = replays.store_replays(self.db, replayed)
+        result.notes.append("scenarios: " + ", ".join(
+            f"{value} {name}" for name, value in figures.items() if not isinstance(value, list)))
+        result.notes.extend(f"replay cites a rule missing from the database: {number}"
+                            for number in figures["citations of missing rules"])
+        return figures
 
     def _lineage(self, reports: list[DocumentReport]) -> None:
         """Match each rule to its successor in the next version of the same rulebook."""

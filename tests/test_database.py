@@ -131,3 +131,27 @@ def test_only_one_rules_version_per_game_is_newest(db):
 
 def test_foreign_keys_hold(db):
     assert list(db.execute("PRAGMA foreign_key_check").fetchall()) == []
+
+
+def test_every_replay_is_stored_and_every_cited_rule_exists_in_its_version(db):
+    from scenarios import library_paths
+
+    replays = list(db.query("select r.id, r.verdict, d.version from replays r "
+                            "join documents d on d.id = r.rules_document_id"))
+    assert len(replays) == len(library_paths())
+    missing = list(db.query(
+        "select s.replay_id, c.number from replay_step_citations c join replay_steps s on s.id = c.step_id "
+        "where c.rule_id is null"))
+    assert missing == []
+    wrong_version = list(db.query(
+        "select c.number from replay_step_citations c join replay_steps s on s.id = c.step_id "
+        "join replays p on p.id = s.replay_id join rules r on r.id = c.rule_id "
+        "where r.document_id != p.rules_document_id or r.number != c.number"))
+    assert wrong_version == []
+
+
+def test_replay_steps_nest_under_their_parents(db):
+    orphans = list(db.query(
+        "select s.id from replay_steps s left join replay_steps p on p.id = s.parent_step_id "
+        "where s.depth > 0 and (p.id is null or p.depth != s.depth - 1 or p.replay_id != s.replay_id)"))
+    assert orphans == []

@@ -1,0 +1,56 @@
+"""Storing scenario replays: each replay, its steps in order (nested through
+parent_step_id), and the rules each step cites, linked to the rules of the
+version the scenario names."""
+from __future__ import annotations
+
+import json
+
+import sqlite_utils
+
+RULES_DOCUMENT = "{game}-core-rules-{version}"
+
+
+def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "riftbound") -> dict:
+    rulings = {row["position"]: row["id"] for row in db.query(
+        "select r.position, r.id from rulings r join documents d on d.id = r.document_id where d.game_id = ?",
+        [game_id])}
+    step_id = db.execute("select coalesce(max(id), 0) from replay_steps").fetchone()[0]
+    steps, citations, uncited = [], [], set()
+    for replay in replays:
+        document_id = _rules_document(db, game_id, replay.rules_version)
+        rule_ids = _rule_ids(db, document_id)
+        db["replays"].insert({
+            "id": replay.scenario_id, "ruling_id": rulings.get(replay.ruling_position), "title": replay.title,
+            "file": replay.file, "rules_document_id": document_id, "verdict": replay.verdict,
+            "expected": json.dumps(replay.expected, sort_keys=True, default=str),
+            "computed": json.dumps(replay.computed, sort_keys=True, default=str),
+            "step_count": replay.step_count, "disagreement": replay.disagreement})
+        parents: list[int] = []
+        for position, (depth, step) in enumerate(replay.walk(), start=1):
+            step_id += 1
+            del parents[depth:]
+            steps.append({"id": step_id, "replay_id": replay.scenario_id, "position": position,
+                          "parent_step_id": parents[-1] if parents else None, "depth": depth, "kind": step.kind,
+                          "summary": step.summary, "objects": json.dumps(step.objects),
+                          "change": json.dumps(step.change, sort_keys=True, default=str)})
+            parents.append(step_id)
+            for number in step.rules:
+                citations.append({"step_id": step_id, "rule_id": rule_ids.get(number), "number": number})
+                if number not in rule_ids:
+                    uncited.add(f"{replay.rules_version} {number}")
+    db["replay_steps"].insert_all(steps)
+    db["replay_step_citations"].insert_all(citations)
+    return {"replays": len(replays), "matching": sum(r.verdict == "match" for r in replays),
+            "replay steps": len(steps), "step citations": len(citations),
+            "citations of missing rules": sorted(uncited)}
+
+
+def _rules_document(db: sqlite_utils.Database, game_id: str, version: str) -> str | None:
+    row = next(db.query("select id from documents where game_id = ? and kind = 'rules' and version = ?",
+                        [game_id, version]), None)
+    return row["id"] if row else None
+
+
+def _rule_ids(db: sqlite_utils.Database, document_id: str | None) -> dict[str, int]:
+    return {row["number"]: row["id"] for row in db.query(
+        "select number, id from rules where document_id = ?", [document_id])} if document_id else {}
