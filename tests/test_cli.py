@@ -1,0 +1,69 @@
+"""The rules-db commands beyond build: replay, diff, and serve's staleness check."""
+from __future__ import annotations
+
+import os
+
+import yaml
+from click.testing import CliRunner
+
+from rules_db.cli import cli
+from rules_db.sources import source_files, stale_reason
+from scenarios import library_paths
+
+
+def test_replay_prints_the_trace_with_citations():
+    path = library_paths()[0]
+    result = CliRunner().invoke(cli, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "verdict: MATCH" in result.output
+    assert "[3" in result.output or "[4" in result.output  # steps carry rule numbers in brackets
+
+
+def test_replay_exits_non_zero_and_shows_expected_against_computed(tmp_path):
+    source = library_paths()[0]
+    scenario = yaml.safe_load(source.read_text(encoding="utf-8"))
+    unit, fields = next(iter(scenario["expect"].items()))
+    fields["zone"] = "nowhere-at-all"
+    scenario.pop("variants", None)
+    broken = tmp_path / source.name
+    broken.write_text(yaml.safe_dump(scenario, sort_keys=False), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["replay", str(broken)])
+    assert result.exit_code == 1
+    assert "expected 'nowhere-at-all'" in result.output and "computed" in result.output
+
+
+def test_replay_all_prints_a_table():
+    result = CliRunner().invoke(cli, ["replay", "--all"])
+    assert "ruling" in result.output.splitlines()[0] and "verdict" in result.output.splitlines()[0]
+    assert f"of {len(library_paths())} scenarios match" in result.output
+
+
+def test_replay_needs_a_file_or_all():
+    result = CliRunner().invoke(cli, ["replay"])
+    assert result.exit_code == 2 and "--all" in result.output
+
+
+def test_diff_prints_the_summary_and_writes_details(real_db, tmp_path):
+    details = tmp_path / "diff.csv"
+    result = CliRunner().invoke(cli, ["diff", "riftbound", "2025-06-02", "2025-12-01", "--db", str(real_db),
+                                      "--details", str(details)])
+    assert result.exit_code == 0, result.output
+    assert "moved" in result.output and "new" in result.output
+    assert details.read_text(encoding="utf-8").count("\n") > 1000
+
+
+def test_diff_names_the_known_versions_for_an_unknown_one(real_db, tmp_path):
+    result = CliRunner().invoke(cli, ["diff", "riftbound", "1999-01-01", "2025-12-01", "--db", str(real_db),
+                                      "--details", str(tmp_path / "x.csv")])
+    assert result.exit_code == 1 and "2025-06-02" in result.output
+
+
+def test_serve_rebuilds_only_when_a_source_is_newer(tmp_path):
+    db_path = tmp_path / "rules.db"
+    assert stale_reason(db_path) == "it does not exist yet"
+    db_path.write_bytes(b"")
+    newest = max(path.stat().st_mtime for path in source_files())
+    os.utime(db_path, (newest + 10, newest + 10))
+    assert stale_reason(db_path) is None
+    os.utime(db_path, (newest - 10, newest - 10))
+    assert "changed since it was built" in stale_reason(db_path)
