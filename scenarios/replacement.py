@@ -1,0 +1,52 @@
+"""Replacement effects 364-368: "instead".
+
+When several replacement effects would apply to the same death, the owner of the
+unit chooses which applies (368, an explicit choice); once it has replaced the
+death, the event no longer happens and the others have nothing to replace.
+"""
+from __future__ import annotations
+
+from scenarios.choices import ask
+
+
+def applicable(game, unit) -> list[tuple[str, object]]:
+    found = []
+    for gear in game.objects.values():
+        if gear.zone != "board":
+            continue
+        for effect in gear.definition.replacements:
+            if effect.would != "die":
+                continue
+            if effect.scope == "equipped_unit" and gear.attached_to == unit.id:
+                found.append((gear.id, effect))
+            elif effect.scope == "friendly_unit" and not gear.attached_to and gear.controller == unit.controller:
+                found.append((gear.id, effect))
+    return found
+
+
+def would_die(game, unit):
+    """Returns True when a replacement effect replaced the death."""
+    options = applicable(game, unit)
+    if not options:
+        return False
+    ids = [gear_id for gear_id, _ in options]
+    chosen = yield from ask(game, "replacement", unit.owner, f"which replacement effect applies to the death of "
+                            f"{unit.id}", ids, "368")
+    effect = dict(options)[chosen]
+    yield from _apply(game, unit, chosen, effect)
+    return True
+
+
+def _apply(game, unit, gear_id, effect):
+    from scenarios import effects
+    step = game.trace.open("replacement", f"{game.obj(gear_id).card} replaces the death of {unit.id}",
+                           ["366", "366.1", "368"], [gear_id, unit.id])
+    before = game.fingerprint()
+    item = {"id": f"replacement:{gear_id}", "label": game.obj(gear_id).card, "source": gear_id,
+            "controller": game.obj(gear_id).controller, "targets": {}, "target_specs": {},
+            "context": {"affected": unit.id, "location": unit.location}}
+    for instruction in effect.instead:
+        yield from effects.execute(game, item, instruction)
+    from scenarios.trace import board_diff
+    step.change = board_diff(before, game.fingerprint())
+    game.trace.close(step)

@@ -1,0 +1,233 @@
+"""Scenario files: the pydantic model, and loading with errors that name the file, the line and the field.
+
+YAML is composed into nodes first, so every value's line is known; a pydantic error
+location (`('setup', 'players', 'A', 'base', 0, 'might')`) is mapped back to the
+line of that node (or of its nearest parent that exists).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from scenarios.cards import UnknownCard, card as card_named
+
+
+class ScenarioError(ValueError):
+    def __init__(self, path: Path, line: int | None, field: str, message: str):
+        where = f"{path}:{line}" if line else str(path)
+        super().__init__(f"{where}: {field}: {message}")
+        self.path, self.line, self.field, self.message = path, line, field, message
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+def _known_card(name: str) -> str:
+    try:
+        card_named(name)
+    except UnknownCard as error:
+        raise ValueError(str(error.args[0])) from None
+    return name
+
+
+class Meta(Strict):
+    id: str
+    title: str
+    ruling: int = Field(ge=1, le=50)
+    tags: list[str] = Field(default_factory=list)
+
+
+class Rules(Strict):
+    core: str = "2025-12-01"
+
+
+class Turn(Strict):
+    player: str
+    phase: Literal["action"] = "action"
+    state: Literal["neutral-open"] = "neutral-open"
+
+
+class GearSetup(Strict):
+    id: str
+    card: str
+    _card = field_validator("card")(_known_card)
+
+
+class UnitSetup(Strict):
+    id: str
+    card: str
+    controller: str | None = None
+    might: int | None = None
+    damage: int = Field(0, ge=0)
+    exhausted: bool = False
+    stunned: bool = False
+    buff: bool = False
+    keywords: dict[str, int] = Field(default_factory=dict)
+    modifiers: list[int] = Field(default_factory=list)
+    moves_this_turn: int = 0
+    gear: list[GearSetup] = Field(default_factory=list)
+    _card = field_validator("card")(_known_card)
+
+
+class CardSetup(Strict):
+    id: str
+    card: str
+    at: str | None = None
+    _card = field_validator("card")(_known_card)
+
+
+class PlayerSetup(Strict):
+    points: int = Field(0, ge=0)
+    energy: int = Field(99, ge=0)
+    power: int = Field(99, ge=0)
+    runes: int = 0
+    cards_played_this_turn: int = 0
+    legend: CardSetup | None = None
+    base: list[UnitSetup] = Field(default_factory=list)
+    hand: list[CardSetup] = Field(default_factory=list)
+    deck: list[CardSetup] = Field(default_factory=list)
+    trash: list[CardSetup] = Field(default_factory=list)
+    facedown: list[CardSetup] = Field(default_factory=list)
+
+
+class BattlefieldSetup(Strict):
+    id: str
+    card: str
+    controller: str | None = None
+    units: list[UnitSetup] = Field(default_factory=list)
+    scored_this_turn: list[str] = Field(default_factory=list)
+    _card = field_validator("card")(_known_card)
+
+    @model_validator(mode="after")
+    def _units_have_controllers(self):
+        for unit in self.units:
+            if not unit.controller:
+                raise ValueError(f"unit {unit.id} at battlefield {self.id} needs a controller")
+        return self
+
+
+class Setup(Strict):
+    turn: Turn
+    victory_score: int = 8
+    players: dict[str, PlayerSetup]
+    battlefields: list[BattlefieldSetup] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _consistent(self):
+        if self.turn.player not in self.players:
+            raise ValueError(f"turn player {self.turn.player!r} is not one of {list(self.players)}")
+        return self
+
+
+class Action(Strict):
+    by: str
+    do: Literal["move", "play", "activate", "pass", "choose", "end_turn"]
+    label: str | None = None
+    units: list[str] | None = None
+    to: str | None = None
+    card: str | None = None
+    targets: dict[str, Any] | None = None
+    at: str | None = None
+    accelerate: bool | None = None
+    source: str | None = None
+    ability: int | None = None
+    choice: str | None = None
+    pick: Any = None
+    expect_refusal: str | None = None
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _fields_for_kind(self):
+        needed = {"move": ("units", "to"), "play": ("card",), "activate": ("source",), "choose": ("choice",)}
+        for name in needed.get(self.do, ()):
+            if getattr(self, name) is None:
+                raise ValueError(f"a '{self.do}' action needs '{name}'")
+        return self
+
+
+class Checkpoint(Strict):
+    after: str
+    expect: dict[str, Any]
+
+
+class Change(Strict):
+    path: str
+    value: Any
+
+
+class Variant(Strict):
+    id: str
+    title: str
+    change: Change
+    expect: dict[str, Any]
+
+
+class Scenario(Strict):
+    meta: Meta
+    rules: Rules = Field(default_factory=Rules)
+    answer: str
+    disagreement: str | None = None
+    setup: Setup
+    actions: list[Action] = Field(default_factory=list)
+    checkpoints: list[Checkpoint] = Field(default_factory=list)
+    expect: dict[str, Any]
+    variants: list[Variant] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _checkpoints_name_actions(self):
+        labels = {a.label for a in self.actions if a.label}
+        for checkpoint in self.checkpoints:
+            if checkpoint.after not in labels:
+                raise ValueError(f"checkpoint after {checkpoint.after!r}: no action has that label")
+        return self
+
+
+def _line_map(node, path=(), lines=None) -> dict[tuple, int]:
+    lines = {} if lines is None else lines
+    lines[path] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            lines[path + (key.value,)] = key.start_mark.line + 1
+            _line_map(value, path + (key.value,), lines)
+            lines[path + (key.value,)] = key.start_mark.line + 1
+    elif isinstance(node, yaml.SequenceNode):
+        for index, value in enumerate(node.value):
+            _line_map(value, path + (index,), lines)
+    return lines
+
+
+def _line_for(lines: dict, loc: tuple) -> int | None:
+    loc = tuple(loc)
+    while loc:
+        if loc in lines:
+            return lines[loc]
+        loc = loc[:-1]
+    return lines.get(())
+
+
+def load_text(path: Path) -> tuple[dict, dict]:
+    text = Path(path).read_text(encoding="utf-8")
+    try:
+        node = yaml.compose(text)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        raise ScenarioError(Path(path), mark.line + 1 if mark else None, "(yaml)", str(error)) from None
+    if not isinstance(data, dict):
+        raise ScenarioError(Path(path), 1, "(document)", "a scenario is a mapping")
+    return data, _line_map(node)
+
+
+def load(path: Path) -> tuple[Scenario, dict]:
+    data, lines = load_text(path)
+    try:
+        return Scenario.model_validate(data), data
+    except ValidationError as error:
+        first = error.errors()[0]
+        loc = tuple(p for p in first["loc"] if not (isinstance(p, str) and p.startswith("function-")))
+        field = ".".join(str(p) for p in loc) or "(document)"
+        raise ScenarioError(Path(path), _line_for(lines, loc), field, first["msg"]) from None

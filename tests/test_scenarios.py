@@ -1,0 +1,71 @@
+"""The scenario library: every ruling replays to its encoded answer, variants replay to a different outcome,
+and every rule number a trace cites exists in the Core Rules version the scenario names."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import scenarios
+from scenarios import schema
+from scenarios.replay import compare, render_tree, replay_file, replay_variant
+
+ROOT = Path(__file__).resolve().parents[1]
+PATHS = scenarios.library_paths()
+RULE_LINE = re.compile(r"^(\d{3}(?:\.\d+)*(?:\.[a-z](?:\.\d+)*)*)\.? ")
+
+
+def corpus_rule_numbers(version: str) -> set[str]:
+    numbers = set()
+    text = (ROOT / "corpus" / f"riftbound-core-rules-{version}.txt").read_text(encoding="utf-8")
+    for line in text.splitlines():
+        match = RULE_LINE.match(line.strip())
+        if match:
+            numbers.add(match.group(1).rstrip("."))
+    return numbers
+
+
+def variant_ids():
+    for path in PATHS:
+        scenario, _ = schema.load(path)
+        for variant in scenario.variants:
+            yield pytest.param(path, variant.id, id=f"{path.stem}:{variant.id}")
+
+
+@pytest.mark.parametrize("path", PATHS, ids=[p.stem for p in PATHS])
+def test_scenario_matches_its_ruling(path):
+    replay = replay_file(path)
+    assert replay.verdict == "match", render_tree(replay)
+    assert replay.step_count > 0
+
+
+@pytest.mark.parametrize("path,variant", list(variant_ids()))
+def test_variant_changes_the_outcome(path, variant):
+    base = replay_file(path)
+    changed = replay_variant(path, variant)
+    assert changed.verdict == "match", render_tree(changed)
+    # the variant's expectation must not hold for the unchanged scenario: one input changes the outcome
+    from scenarios.replay import observe
+    base_outcome = observe(base.state, changed.expected["outcome"])
+    assert compare(changed.expected["outcome"], base_outcome), "the variant's outcome equals the original's"
+
+
+@pytest.mark.parametrize("path", PATHS, ids=[p.stem for p in PATHS])
+def test_every_cited_rule_exists(path):
+    replay = replay_file(path)
+    known = corpus_rule_numbers(replay.rules_version)
+    missing = sorted(n for n in replay.cited_numbers() if n not in known)
+    assert not missing, f"{path.name} cites rules absent from {replay.rules_version}: {missing}"
+
+
+def test_library_covers_every_ruling():
+    rulings = (ROOT / "corpus" / "riftbound-qa-rulings.txt").read_text(encoding="utf-8")
+    count = sum(1 for line in rulings.splitlines() if line.startswith("Ruling:"))
+    positions = sorted(schema.load(p)[0].meta.ruling for p in PATHS)
+    assert len(positions) == len(set(positions)), "two scenarios replay the same ruling"
+    assert positions == list(range(1, count + 1))
+
+
+def test_at_least_ten_variants():
+    assert len(list(variant_ids())) >= 10
