@@ -40,6 +40,7 @@ import difflib
 import io
 import json
 import re
+import sqlite3
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -106,7 +107,8 @@ class LineageRow:
 
 _QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'"})
 _LIST_MARKER = re.compile(r"^(?:[*\u2022-]|\d{1,2}[a-z]?\.)\s+")
-_RULE_NUMBER = re.compile(r"\b\d{3}(?:\.[0-9a-z]+)*\.?(?![0-9a-z])")
+# "518", "626.1.d", "1.2e.1a": three digits, or any dotted number (after lower-casing)
+_RULE_NUMBER = re.compile(r"\b(?:\d{3}|\d+(?=\.[0-9a-z]))(?:\.[0-9a-z]+)*\.?(?![0-9a-z])")
 _WHITESPACE = re.compile(r"\s+")
 _SPACE_BEFORE_PUNCTUATION = re.compile(r"\s+(?=[.,;:!?])")
 
@@ -493,13 +495,14 @@ def format_figures(figures: dict[str, Counter]) -> str:
                      for pair, counts in figures.items())
 
 
-def equivalents(db: sqlite_utils.Database, rule_id: int) -> list[tuple[str, str, str, str]]:
+def equivalents(db: sqlite_utils.Database | sqlite3.Connection, rule_id: int) -> list[tuple[str, str, str, str]]:
     """The same rule in the game's other versions: ``(document_id, version, number, kind)``,
     oldest version first, following the lineage transitively (forwards to newer
     versions, backwards to older ones). A rule that is new (or removed) in the next
     step has no equivalent of its own there; the nearest ancestor's equivalent is
     given instead, with kind ``"ancestor"`` (443.1.e is new in 2025-12-01, and sits
     under 443.1, which was 626.1)."""
+    db = _database(db)
     found: dict[int, str] = {}
     for direction in ("forward", "backward"):
         found.update(_walk(db, rule_id, direction))
@@ -515,14 +518,18 @@ def equivalents(db: sqlite_utils.Database, rule_id: int) -> list[tuple[str, str,
 
 def _walk(db: sqlite_utils.Database, rule_id: int, direction: str) -> dict[int, str]:
     """Rules reached from ``rule_id`` one version step at a time in one direction, with the kind of
-    the step that reached them; a step with no counterpart falls back to the nearest ancestor's."""
+    the step that reached them; a step with no counterpart falls back to the nearest ancestor's,
+    and whatever is reached through an ancestor stays an "ancestor" equivalent."""
     here, there = ("from_rule_id", "to_rule_id") if direction == "forward" else ("to_rule_id", "from_rule_id")
     found: dict[int, str] = {}
     frontier = [rule_id]
     while frontier:
         step: dict[int, str] = {}
         for current in frontier:
-            step.update(_step(db, current, here, there) or _ancestor_step(db, current, here, there))
+            reached = _step(db, current, here, there) or _ancestor_step(db, current, here, there)
+            if found.get(current) == "ancestor":
+                reached = dict.fromkeys(reached, "ancestor")
+            step.update(reached)
         frontier = [rule for rule in step if rule not in found and rule != rule_id]
         found.update({rule: kind for rule, kind in step.items() if rule != rule_id})
     return found
@@ -545,6 +552,9 @@ def _ancestor_step(db: sqlite_utils.Database, rule_id: int, here: str, there: st
     return {}
 
 
+_WORD = re.compile(r"\S+\s*|\s+")  # a word with the spaces after it, or leading spaces
+
+
 def word_diff(old_text: str, new_text: str) -> list[tuple[str, str]]:
     """Word-level diff as ``(op, text)`` pieces, op one of "equal", "delete", "insert";
     the old text is the equal and deleted pieces in order, the new text the equal and inserted ones."""
@@ -559,19 +569,19 @@ def word_diff(old_text: str, new_text: str) -> list[tuple[str, str]]:
     return pieces
 
 
-_WORD = re.compile(r"\S+\s*|\s+")
 
-
-def diff_summary(db: sqlite_utils.Database, game: str, old_version: str, new_version: str,
+def diff_summary(db: sqlite_utils.Database | sqlite3.Connection, game: str, old_version: str, new_version: str,
                  top_sections: int = 10) -> dict:
     """Counts per kind, the sections that changed most, and every row with both texts, between
     two versions of a game's rules. Uses the stored lineage when the pair was stored, else computes it."""
+    db = _database(db)
     old_document, new_document = (_rules_document(db, game, version) for version in (old_version, new_version))
     old_rules = _rules_by_number(db, old_document["id"])
     new_rules = _rules_by_number(db, new_document["id"])
     rows = _stored_rows(db, old_document["id"], new_document["id"]) or compute_lineage(
         document_rules(db, old_document["id"]), document_rules(db, new_document["id"]))
-    details = [_detail(row, old_rules, new_rules, old_version, new_version) for row in rows]
+    successor = {row.old: row.new for row in reversed(rows) if row.old and row.new}
+    details = [_detail(row, old_rules, new_rules, successor, (old_version, new_version)) for row in rows]
     counts = Counter(row.kind for row in rows)
     accounted = len({row.old for row in rows if row.old is not None})
     return {
@@ -604,6 +614,11 @@ def diff_command_output(db: sqlite_utils.Database, game: str, old: str, new: str
               for section in summary["sections"]]
     lines.append(f"{len(summary['rows'])} rows written to {details_path}")
     return "\n".join(lines)
+
+
+def _database(db: sqlite_utils.Database | sqlite3.Connection) -> sqlite_utils.Database:
+    """Accept a plain connection too (the Datasette plugin's queries get one)."""
+    return db if isinstance(db, sqlite_utils.Database) else sqlite_utils.Database(db)
 
 
 def _rules_document(db: sqlite_utils.Database, game: str, version: str) -> dict:
@@ -640,9 +655,17 @@ def _stored_rows(db: sqlite_utils.Database, old_document_id: str, new_document_i
         [old_document_id, new_document_id])]
 
 
-def _detail(row: LineageRow, old_rules: dict, new_rules: dict, old_version: str, new_version: str) -> dict:
+def _detail(row: LineageRow, old_rules: dict, new_rules: dict, successor: dict[str, str],
+            versions: tuple[str, str]) -> dict:
+    """A row with both texts and its section, in the newer numbering where there is one: a
+    removed rule counts in the section that its old section became."""
     old_rule, new_rule = old_rules.get(row.old), new_rules.get(row.new)
-    section, version = (old_rule["section"], old_version) if old_rule else (new_rule["section"], new_version)
+    if new_rule:
+        section, version = new_rule["section"], versions[1]
+    elif old_rule["section"]["number"] in successor:
+        section, version = new_rules[successor[old_rule["section"]["number"]]]["section"], versions[1]
+    else:
+        section, version = old_rule["section"], versions[0]
     return {**asdict(row), "old_text": old_rule["text"] if old_rule else None,
             "new_text": new_rule["text"] if new_rule else None,
             "section_version": version, "section": section["number"], "section_heading": section["heading"]}
