@@ -1,0 +1,37 @@
+"""Datasette plugin: the judges' pages (rule, keyword, ruling, card, replay, search, home).
+
+Registered through the ``datasette`` entry point in pyproject.toml. The views are in
+``pages``, the safe rendering of document text in ``render``, the SQL in
+``rules_db.queries``; templates extend Datasette's ``base.html``.
+"""
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from datasette import hookimpl
+
+from datasette_plugins.pages import ROUTE_PATTERNS, VIEWS
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+
+
+@hookimpl
+def register_routes(datasette):
+    return [(ROUTE_PATTERNS[name], VIEWS[name]) for name in ROUTE_PATTERNS]
+
+
+@hookimpl
+def extra_css_urls(datasette):
+    return [datasette.urls.static_plugins(_plugin_name(), "judges.css")]
+
+
+@cache
+def _plugin_name() -> str:
+    """The name Datasette serves our static files under (the distribution's name when installed)."""
+    from datasette.plugins import get_plugins  # imported late: datasette.plugins is importing us
+
+    for plugin in get_plugins():
+        if plugin["static_path"] and Path(plugin["static_path"]).resolve() == STATIC_DIR:
+            return plugin["name"]
+    return __name__

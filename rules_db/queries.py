@@ -62,6 +62,8 @@ def home(conn: sqlite3.Connection) -> dict:
     for game in games:
         game["documents"] = by_game[game["id"]]
         game["cards"] = conn.execute("select count(*) from cards where game_id = ?", [game["id"]]).fetchone()[0]
+        game["errata"] = conn.execute("select count(*) from card_errata join cards on cards.id = card_errata.card_id "
+                                      "where cards.game_id = ?", [game["id"]]).fetchone()[0]
         game["replays"] = conn.execute(
             "select count(*) from replays join documents on documents.id = replays.rules_document_id "
             "where documents.game_id = ?", [game["id"]]).fetchone()[0]
@@ -100,7 +102,8 @@ def rule_page(conn: sqlite3.Connection, game: str, number: str, version: str | N
     if rule is None:
         return {**page, "rule": None, "number": number,
                 "nearest": nearest_rules(conn, document["id"], number),
-                "elsewhere": [hit for hit in locate_rule(conn, number, game) if hit["version"] != document["version"]]}
+                "elsewhere": [hit for hit in locate_rule(conn, number, game) if hit["version"] != document["version"]],
+                "renumbered": renumbered(conn, game, number, document["id"])}
     rule_id = rule["id"]
     return {
         **page,
@@ -116,17 +119,17 @@ def rule_page(conn: sqlite3.Connection, game: str, number: str, version: str | N
         "referenced_by": _rows(conn, f"""select distinct {_RULE_REF}, x.raw_text from rule_refs x
             join rules r on r.id = x.from_rule_id join documents d on d.id = r.document_id
             where x.to_rule_id = ? order by r.position""", [rule_id]),
-        "mentions": _rows(conn, """select k.id as keyword_id, k.game_id as game, k.term, m.matched_text
+        "mentions": _rows(conn, """select distinct k.id as keyword_id, k.game_id as game, k.term, m.matched_text
             from keyword_mentions m join keywords k on k.id = m.keyword_id where m.rule_id = ?
-            order by length(m.matched_text) desc""", [rule_id]),
+            order by k.term, m.matched_text""", [rule_id]),
         "keywords_defined": _rows(conn, """select id, game_id as game, term, kind from keywords
             where rule_id = ? order by term""", [rule_id]),
         "rulings": _rows(conn, """select g.id, g.question, c.number, c.raw_text, c.how from ruling_citations c
             join rulings g on g.id = c.ruling_id where c.rule_id = ? group by g.id order by g.position""",
                          [rule_id]),
-        "replays": _rows(conn, """select distinct p.id, p.title, p.verdict, s.summary as step from
-            replay_step_citations c join replay_steps s on s.id = c.step_id join replays p on p.id = s.replay_id
-            where c.rule_id = ? group by p.id order by p.id""", [rule_id]),
+        "replays": _rows(conn, """select p.id, p.title, p.verdict from replays p where p.id in (
+            select s.replay_id from replay_step_citations c join replay_steps s on s.id = c.step_id
+            where c.rule_id = ?) order by p.id""", [rule_id]),
         "lineage": lineage(conn, rule_id),
     }
 
@@ -135,7 +138,7 @@ def _ancestors(conn: sqlite3.Connection, rule: dict) -> list[dict]:
     """The rule's ancestors, root first."""
     chain = []
     parent_id = rule["parent_id"]
-    while parent_id is not None and len(chain) < 50:
+    while parent_id is not None and len(chain) < 50:  # bounded, should bad data ever hold a cycle
         parent = _row(conn, f"""select {_RULE_REF}, r.parent_id from rules r
             join documents d on d.id = r.document_id where r.id = ?""", [parent_id])
         if parent is None:
@@ -153,15 +156,33 @@ def _neighbour(conn: sqlite3.Connection, rule: dict, *, before: bool) -> dict | 
 
 
 def lineage(conn: sqlite3.Connection, rule_id: int) -> list[dict]:
-    """The same rule in the other versions: its predecessors and successors."""
+    """The same rule in the other versions: its successors and predecessors.
+
+    A rule removed in the next version, or new in this one, has a row without a rule
+    (``id`` is None); ``other_version`` names the version either way.
+    """
     return _rows(conn, f"""
-        select 'successor' as direction, l.kind, l.similarity, {_RULE_REF}, r.text
-        from rule_lineage l join rules r on r.id = l.to_rule_id join documents d on d.id = r.document_id
-        where l.from_rule_id = ?
+        select 'successor' as direction, l.kind, l.similarity, other.version as other_version, {_RULE_REF}, r.text
+        from rule_lineage l join documents other on other.id = l.to_document_id
+        left join rules r on r.id = l.to_rule_id left join documents d on d.id = r.document_id
+        where l.from_rule_id = :id
         union all
-        select 'predecessor', l.kind, l.similarity, {_RULE_REF}, r.text
-        from rule_lineage l join rules r on r.id = l.from_rule_id join documents d on d.id = r.document_id
-        where l.to_rule_id = ?""", [rule_id, rule_id])
+        select 'predecessor', l.kind, l.similarity, other.version, {_RULE_REF}, r.text
+        from rule_lineage l join documents other on other.id = l.from_document_id
+        left join rules r on r.id = l.from_rule_id left join documents d on d.id = r.document_id
+        where l.to_rule_id = :id""", {"id": rule_id})
+
+
+def renumbered(conn: sqlite3.Connection, game: str, number: str, document_id: str) -> list[dict]:
+    """Rules of ``document_id`` that other versions' rule ``number`` became (or came from)."""
+    return _rows(conn, f"""select distinct {_RULE_REF}, old.number as other_number, od.version as other_version,
+            l.kind
+        from rules old join documents od on od.id = old.document_id
+        join rule_lineage l on old.id in (l.from_rule_id, l.to_rule_id)
+        join rules r on r.id = (case when l.from_rule_id = old.id then l.to_rule_id else l.from_rule_id end)
+        join documents d on d.id = r.document_id
+        where old.game_id = ? and old.number = ? collate nocase and r.document_id = ?
+        order by r.position""", [game, number.rstrip("."), document_id])
 
 
 def nearest_rules(conn: sqlite3.Connection, document_id: str, number: str, around: int = 3) -> list[dict]:
@@ -214,7 +235,7 @@ def keyword_page(conn: sqlite3.Connection, game: str, term: str, version: str | 
     keyword = _row(conn, """select k.*, d.version, g.name as game_name from keywords k
         left join documents d on d.id = k.document_id left join games g on g.id = k.game_id
         where k.game_id = ? and k.term = ? collate nocase and (? is null or d.version = ?)
-        order by d.is_newest desc, d.version desc limit 1""", [game, term, version, version])
+        order by d.is_newest desc, d.version desc, k.id limit 1""", [game, term, version, version])
     if keyword is None:
         return None
     keyword_id = keyword["id"]
@@ -223,8 +244,8 @@ def keyword_page(conn: sqlite3.Connection, game: str, term: str, version: str | 
         "keyword": keyword,
         "defining_rule": _row(conn, f"""select {_RULE_REF}, r.text, r.raw_text from rules r
             join documents d on d.id = r.document_id where r.id = ?""", [keyword["rule_id"]]),
-        "rules": _rows(conn, f"""select {_RULE_REF}, group_concat(distinct m.matched_text) as matched
-            from keyword_mentions m join rules r on r.id = m.rule_id join documents d on d.id = r.document_id
+        "rules": _rows(conn, f"""select {_RULE_REF},
+                replace(group_concat(distinct m.matched_text), ',', ', ') as matched from keyword_mentions m join rules r on r.id = m.rule_id join documents d on d.id = r.document_id
             where m.keyword_id = ? group by r.id order by r.position""", [keyword_id]),
         "rulings": _rows(conn, """select g.id, g.question, group_concat(distinct x.how) as how from (
                 select ruling_id, 'mention' as how from keyword_mentions where keyword_id = ? and ruling_id is not null
@@ -232,9 +253,13 @@ def keyword_page(conn: sqlite3.Connection, game: str, term: str, version: str | 
             join rulings g on g.id = x.ruling_id group by g.id order by g.position""", [keyword_id, keyword_id]),
         "cards": _rows(conn, """select c.name, c.slug, ck.value from card_keywords ck join cards c on c.id = ck.card_id
             where ck.keyword_id = ? order by c.name""", [keyword_id]),
-        "other_versions": _rows(conn, """select k.term, d.version, k.defining_number from keywords k
-            join documents d on d.id = k.document_id where k.game_id = ? and k.term = ? collate nocase
-            and k.id != ? order by d.version desc""", [game, keyword["term"], keyword_id]),
+        "also_defined": _rows(conn, f"""select {_RULE_REF} from keywords k join rules r on r.id = k.rule_id
+            join documents d on d.id = r.document_id where k.document_id = ? and k.term = ? collate nocase
+            and k.id != ? order by r.position""", [keyword["document_id"], keyword["term"], keyword_id]),
+        "other_versions": _rows(conn, """select k.term, d.version, min(k.defining_number) as defining_number
+            from keywords k join documents d on d.id = k.document_id where k.game_id = ? and k.term = ? collate nocase
+            and k.document_id != ? group by d.id order by d.version desc""",
+                                [game, keyword["term"], keyword["document_id"]]),
     }
 
 
@@ -265,15 +290,23 @@ def ruling_page(conn: sqlite3.Connection, ruling_id: int) -> dict | None:
         "nuances": _rows(conn, "select position, text from ruling_nuances where ruling_id = ? order by position",
                          [ruling_id]),
         "citations": citations(conn, ruling_id),
-        "mentions": _rows(conn, """select k.id as keyword_id, k.game_id as game, k.term, m.matched_text
+        "mentions": _rows(conn, """select distinct k.id as keyword_id, k.game_id as game, k.term, m.matched_text
             from keyword_mentions m join keywords k on k.id = m.keyword_id where m.ruling_id = ?
-            order by length(m.matched_text) desc""", [ruling_id]),
-        "cards": _rows(conn, """select c.name, c.slug, group_concat(distinct m.surface) as surfaces
-            from card_mentions m join cards c on c.id = m.card_id where m.ruling_id = ? group by c.id
-            order by c.name""", [ruling_id]),
+            order by k.term, m.matched_text""", [ruling_id]),
+        "cards": _cards_named(conn, ruling_id),
         "related": related_rulings(conn, ruling_id),
         "replays": _rows(conn, "select id, title, verdict from replays where ruling_id = ? order by id", [ruling_id]),
     }
+
+
+def _cards_named(conn: sqlite3.Connection, ruling_id: int) -> list[dict]:
+    """The cards a ruling names, each with the names it goes by there."""
+    cards = _rows(conn, """select c.id, c.name, c.slug from cards c
+        where c.id in (select card_id from card_mentions where ruling_id = ?) order by c.name""", [ruling_id])
+    for card in cards:
+        card["surfaces"] = [row["surface"] for row in _rows(conn, """select distinct surface from card_mentions
+            where ruling_id = ? and card_id = ? order by surface""", [ruling_id, card["id"]])]
+    return cards
 
 
 def _branches(steps: list[dict]) -> list[dict]:
@@ -297,7 +330,8 @@ def citations(conn: sqlite3.Connection, ruling_id: int) -> list[dict]:
         where c.ruling_id = ? group by c.number, c.document_id, c.how order by min(c.id)""", [ruling_id])
     for row in rows:
         row["stale"] = bool(row["stale"])
-        row["equivalents"] = lineage(conn, row["id"]) if row["id"] is not None else []
+        row["equivalents"] = ([other for other in lineage(conn, row["id"]) if other["id"] is not None]
+                              if row["id"] is not None else [])
     return rows
 
 
@@ -389,42 +423,55 @@ def fts_query(text: str) -> str | None:
     return " ".join(f'"{word}"' for word in words) or None
 
 
+# One full-text query per kind of result. bm25 weights favour numbers, headings,
+# terms and questions over body text; a keyword hit is a strong signal, so doubled.
+_SEARCHES = {
+    "rule": """select 'rule' as kind, bm25(rules_fts, 5.0, 3.0, 1.0) as score,
+            snippet(rules_fts, 2, {snippet}) as snippet, r.id, r.game_id as game, d.version, r.number,
+            r.heading, r.heading as title, null as slug
+        from rules_fts join rules r on r.id = rules_fts.rowid join documents d on d.id = r.document_id
+        where rules_fts match :q and (:game is null or r.game_id = :game) and {versions}""",
+    "keyword": """select 'keyword' as kind, bm25(keywords_fts, 10.0, 2.0) * 2 as score,
+            snippet(keywords_fts, 0, {snippet}) as snippet, k.id, k.game_id as game, d.version,
+            k.defining_number as number, k.term as heading, k.term as title, null as slug
+        from keywords_fts join keywords k on k.id = keywords_fts.rowid join documents d on d.id = k.document_id
+        where keywords_fts match :q and (:game is null or k.game_id = :game) and {versions}""",
+    "ruling": """select 'ruling' as kind, bm25(rulings_fts, 2.0, 1.0) as score,
+            snippet(rulings_fts, -1, {snippet}) as snippet, g.id, g.game_id as game, null as version,
+            null as number, null as heading, g.question as title, null as slug
+        from rulings_fts join rulings g on g.id = rulings_fts.rowid
+        where rulings_fts match :q and (:game is null or g.game_id = :game)""",
+    "card": """select 'card' as kind, bm25(cards_fts, 5.0, 1.0) as score,
+            snippet(cards_fts, -1, {snippet}) as snippet, c.id, c.game_id as game, null as version,
+            null as number, null as heading, c.name as title, c.slug
+        from cards_fts join cards c on c.id = cards_fts.rowid
+        where cards_fts match :q and (:game is null or c.game_id = :game)""",
+}
+_VERSIONS = "(:version is null and d.is_newest = 1 or d.version = :version)"
+# The best few of every kind always make the list, so rules cannot crowd out every ruling.
+_RESERVED_PER_KIND = 5
+
+
 def search(conn: sqlite3.Connection, text: str, game: str | None = None, version: str | None = None,
            limit: int = 50) -> list[dict]:
-    """Rules, keywords, rulings and cards matching ``text``, ranked together by bm25.
+    """Rules, keywords, rulings and cards matching ``text``, ranked together by bm25 (lowest first).
 
     Rules and keywords come from the newest version of each rulebook unless ``version``
     names another. Rules that mention a matching keyword (``recalled`` mentions Recall)
-    are found even when their words do not match.
+    are found even when their words do not match, and listed after the rest.
     """
     query = fts_query(text)
     if query is None:
         return []
-    snippet = f"'{MARK_START}', '{MARK_END}', '…', 16"
     params = {"q": query, "game": game, "version": version, "limit": limit}
-    versions = """(:version is null and d.is_newest = 1 or d.version = :version)"""
-    hits = _rows(conn, f"""
-        select 'rule' as kind, bm25(rules_fts, 5.0, 3.0, 1.0) as score, snippet(rules_fts, 2, {snippet}) as snippet,
-            r.id, r.game_id as game, d.version, r.number, r.heading, r.heading as title, null as slug
-        from rules_fts join rules r on r.id = rules_fts.rowid join documents d on d.id = r.document_id
-        where rules_fts match :q and (:game is null or r.game_id = :game) and {versions}
-        union all
-        select 'keyword', bm25(keywords_fts, 10.0, 2.0) * 2, snippet(keywords_fts, 0, {snippet}),
-            k.id, k.game_id, d.version, k.defining_number, k.term, k.term, null
-        from keywords_fts join keywords k on k.id = keywords_fts.rowid join documents d on d.id = k.document_id
-        where keywords_fts match :q and (:game is null or k.game_id = :game) and {versions}
-        union all
-        select 'ruling', bm25(rulings_fts, 2.0, 1.0), snippet(rulings_fts, -1, {snippet}),
-            g.id, g.game_id, null, null, null, g.question, null
-        from rulings_fts join rulings g on g.id = rulings_fts.rowid
-        where rulings_fts match :q and (:game is null or g.game_id = :game)
-        union all
-        select 'card', bm25(cards_fts, 5.0, 1.0), snippet(cards_fts, -1, {snippet}),
-            c.id, c.game_id, null, null, null, c.name, c.slug
-        from cards_fts join cards c on c.id = cards_fts.rowid
-        where cards_fts match :q and (:game is null or c.game_id = :game)
-        order by score limit :limit""", params)
-    return hits + _rules_mentioning_matched_keywords(conn, params, {hit["id"] for hit in hits if hit["kind"] == "rule"})
+    snippet = f"'{MARK_START}', '{MARK_END}', '…', 16"
+    by_kind = [_rows(conn, sql.format(snippet=snippet, versions=_VERSIONS) + " order by score limit :limit", params)
+               for sql in _SEARCHES.values()]
+    reserved = [hit for hits in by_kind for hit in hits[:_RESERVED_PER_KIND]]
+    rest = sorted((hit for hits in by_kind for hit in hits[_RESERVED_PER_KIND:]), key=lambda hit: hit["score"])
+    ranked = sorted(reserved + rest[:max(0, limit - len(reserved))], key=lambda hit: hit["score"])
+    return ranked + _rules_mentioning_matched_keywords(conn, params, {hit["id"] for hit in ranked
+                                                                      if hit["kind"] == "rule"})
 
 
 def _rules_mentioning_matched_keywords(conn: sqlite3.Connection, params: dict, seen: set) -> list[dict]:
@@ -481,7 +528,8 @@ order by d.id, r.position""",
     "stale_citations": {
         "title": "Stale citations",
         "description": "Citations (from rulings and from replay steps) into a rules version that is not the newest.",
-        "sql": """select 'ruling' as source, g.id as source_id, g.question as context, c.number, d.version as cited_version
+        "sql": """select 'ruling' as source, g.id as source_id, g.question as context, c.number,
+    d.version as cited_version
 from ruling_citations c join rulings g on g.id = c.ruling_id join documents d on d.id = c.document_id
 where d.is_newest = 0
 union all

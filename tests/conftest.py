@@ -10,7 +10,8 @@ links and ``onerror`` attributes. It needs no parser, so page tests run even
 while the real build is broken.
 
 ``real_db`` builds the real database once per session with ``rules-db build``
-(skipped with the build's error when it cannot be built).
+(skipped with the build's error when it writes no database). ``hostile_db`` is built
+the same way from ``HOSTILE_RULEBOOK``, a document whose rule text attacks the pages.
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from pathlib import Path
 import pytest
 import sqlite_utils
 
+from ingest.text import plain_text
 from rules_db import schema
 
 HOSTILE_RAW = (
@@ -31,6 +33,28 @@ HOSTILE_RAW = (
     '<svg onload="window.__pwned=\'svg\'"></svg><iframe src="javascript:alert(1)"></iframe>'
     '<style>body{display:none}</style>and a &lt;script&gt; written as text.'
 )
+
+# A rulebook in the Riftbound Core Rules layout whose rule text attacks the pages; it goes
+# through the real ingestion (``rules-db build FILE``) like any document a judge adds.
+HOSTILE_RULEBOOK = """Riftbound Core Rules
+
+Last Updated: 2030-01-01
+
+100.\tGame Concepts
+101.\t<script>window.__pwned="script"</script>A <a href="javascript:window.__pwned='link'">Unit</a> is a card. \
+See rule 103. Recalls for more information.
+101.1.\tUnits <img src=x onerror="window.__pwned='img'">have Might.
+101.2.\t<b onclick="window.__pwned='click'">Bold</b> and <i onmouseover="window.__pwned='hover'">italic</i> text.
+102.\t<svg onload="window.__pwned='svg'"></svg>Cleanups
+102.1.\tA Cleanup happens <iframe src="javascript:window.__pwned='frame'"></iframe>often.
+103.\tRecalls
+103.1.\tTo Recall a unit is to move it. <a href="JaVaScRiPt:window.__pwned='caps'" onclick="window.__pwned='a'">\
+Recalled</a> units stay.
+103.2.\tA recalled unit <style>body{display:none}</style>is not moved. See rule 102. Cleanups.
+104.\tKeywords
+104.1.\t<object data="javascript:window.__pwned='object'"></object>Tank: a unit with Tank is dealt damage first.
+104.2.\t<math><mi xlink:href="javascript:window.__pwned='math'">x</mi></math><body onload="window.__pwned='body'">
+"""
 
 OLD, NEW = "riftbound-core-rules-2025-06-02", "riftbound-core-rules-2025-12-01"
 RULINGS_DOC = "riftbound-qa-rulings"
@@ -173,6 +197,10 @@ def build_fixture_db(path: Path) -> Path:
          "similarity": 0.9},
         {"from_document_id": OLD, "to_document_id": NEW, "from_rule_id": 9, "to_rule_id": 27, "kind": "moved",
          "similarity": 1.0},
+        {"from_document_id": OLD, "to_document_id": NEW, "from_rule_id": 8, "to_rule_id": None, "kind": "removed",
+         "similarity": None},
+        {"from_document_id": OLD, "to_document_id": NEW, "from_rule_id": None, "to_rule_id": 30, "kind": "new",
+         "similarity": None},
     ])
     schema.enable_search(db)
     db.close()
@@ -180,8 +208,6 @@ def build_fixture_db(path: Path) -> Path:
 
 
 def _insert_rules(db: sqlite_utils.Database) -> None:
-    from ingest.text import plain_text
-
     ids = {(doc, number): rid for rid, doc, number, *_ in RULES}
     game = {d["id"]: d["game_id"] for d in _documents()}
     rows = []
@@ -266,4 +292,16 @@ def real_db(tmp_path_factory) -> Path:
     build = rules_db_build(path)
     if not path.exists():
         pytest.fail(f"rules-db build wrote no database:\n{build.stdout[-2000:]}\n{build.stderr[-2000:]}")
+    return path
+
+
+@pytest.fixture(scope="session")
+def hostile_db(tmp_path_factory) -> Path:
+    """A database built by ``rules-db build`` from ``HOSTILE_RULEBOOK`` alone."""
+    folder = tmp_path_factory.mktemp("hostile")
+    document = folder / "hostile-rules.txt"
+    document.write_text(HOSTILE_RULEBOOK)
+    path = folder / "rules.db"
+    build = rules_db_build(path, document)
+    assert path.exists(), build.stderr[-2000:]
     return path

@@ -1,0 +1,252 @@
+"""The judges' pages: one view per kind of page, each answering HTML or JSON.
+
+A view asks ``rules_db.queries`` for the page's data (run on Datasette's own
+connection through ``execute_fn``), then either returns that data as JSON
+(``.json`` suffix or ``?_format=json``) or renders it with a template that extends
+Datasette's ``base.html``. Text from the documents reaches the page only through
+``render`` (sanitised, escaped, then our own links added).
+"""
+from __future__ import annotations
+
+import re
+from urllib.parse import quote, unquote, urlencode
+
+from datasette.utils.asgi import NotFound, Response
+
+from datasette_plugins import render
+from rules_db import queries, schema
+
+# A game slug (lower-case letters, digits, hyphens) never names a table: the schema's
+# names are excluded and every other table's has an underscore. So /rules/<table>/<row>
+# stays Datasette's row page when the database itself is called "rules".
+_GAME = r"(?P<game>(?!(?:{})/)[a-z0-9][a-z0-9-]*)".format("|".join(sorted(schema.TABLES)))
+_FORMAT = r"(?P<format>\.json)?$"
+
+ROUTE_PATTERNS = {
+    "home": r"^/" + _FORMAT,
+    "search": r"^/search" + _FORMAT,
+    "rule": rf"^/rules/{_GAME}/(?P<number>[^/]+?){_FORMAT}",
+    "versioned_rule": rf"^/rules/{_GAME}/(?P<version>[^/]+)/(?P<number>[^/]+?){_FORMAT}",
+    "keyword": rf"^/keywords/{_GAME}/(?P<term>[^/]+?){_FORMAT}",
+    "versioned_keyword": rf"^/keywords/{_GAME}/(?P<version>[^/]+)/(?P<term>[^/]+?){_FORMAT}",
+    "ruling": r"^/rulings/(?P<ruling_id>\d+)" + _FORMAT,
+    "card": r"^/cards/(?P<slug>[^/]+?)" + _FORMAT,
+    "replay": r"^/replays/(?P<replay_id>[^/]+?)" + _FORMAT,
+}
+
+
+class Paths:
+    """URLs of the judges' pages, honouring Datasette's base_url."""
+
+    def __init__(self, datasette, database_name: str):
+        self.datasette = datasette
+        self.database_name = database_name
+
+    def _path(self, *parts: str) -> str:
+        return self.datasette.urls.path("/".join(quote(str(part), safe="") for part in parts))
+
+    def home(self) -> str:
+        return self.datasette.urls.path("/")
+
+    def rule(self, row: dict) -> str:
+        return self._path("rules", row["game"], row["version"], row["number"])
+
+    def keyword(self, game: str, term: str, version: str | None = None) -> str:
+        return self._path("keywords", game, *([version] if version else []), term)
+
+    def ruling(self, ruling_id: int) -> str:
+        return self._path("rulings", ruling_id)
+
+    def card(self, slug: str) -> str:
+        return self._path("cards", slug)
+
+    def replay(self, replay_id: str) -> str:
+        return self._path("replays", replay_id)
+
+    def search(self, **params) -> str:
+        query = urlencode({key: value for key, value in params.items() if value})
+        return self.datasette.urls.path("search") + (f"?{query}" if query else "")
+
+    def database(self) -> str:
+        return self.datasette.urls.database(self.database_name)
+
+    def table(self, table: str, **filters) -> str:
+        query = urlencode(filters)
+        return self.datasette.urls.table(self.database_name, table) + (f"?{query}" if query else "")
+
+
+async def _database(datasette):
+    """The database holding the rules (the first one with a ``rules`` table)."""
+    for name, database in datasette.databases.items():
+        if name != "_internal" and await database.table_exists("rules"):
+            return database
+    raise NotFound("No rules database is attached")
+
+
+async def _ask(datasette, question, *args):
+    database = await _database(datasette)
+    return database, await database.execute_fn(lambda conn: question(conn, *args))
+
+
+def _url_var(request, name: str) -> str | None:
+    """A part of the path, percent-decoded (Datasette hands them over as received)."""
+    value = request.url_vars.get(name)
+    return None if value is None else unquote(value)
+
+
+def _wants_json(request) -> bool:
+    return bool(request.url_vars.get("format")) or request.args.get("_format") == "json"
+
+
+async def _respond(datasette, request, database, template: str, data: dict, status: int = 200, **extra):
+    if _wants_json(request):
+        return Response.json(data, status=status, default=str)
+    paths = Paths(datasette, database.name)
+    json_url = request.path + ".json" + (f"?{request.query_string}" if request.query_string else "")
+    context = {**data, **extra, "paths": paths, "render": render, "json_url": json_url,
+               "search_query": request.args.get("q", "")}
+    html = await datasette.render_template(f"judges_{template}", context, request=request)
+    return Response.html(html, status=status)
+
+
+def _not_found(datasette, request, database, message: str, **data):
+    return _respond(datasette, request, database, "not_found.html", {"error": message, **data}, status=404)
+
+
+# ---------------------------------------------------------------- views
+
+
+async def home(datasette, request):
+    database, data = await _ask(datasette, queries.home)
+    return await _respond(datasette, request, database, "home.html", data)
+
+
+async def rule(datasette, request):
+    game, number = _url_var(request, "game"), _url_var(request, "number")
+    version = _url_var(request, "version")
+    database, data = await _ask(datasette, queries.rule_page, game, number, version)
+    if data is None:
+        what = f"version {version} of {game}'s rules" if version else f"rules for the game {game}"
+        return await _not_found(datasette, request, database, f"There are no {what}.")
+    if data["rule"] is None:
+        return await _respond(datasette, request, database, "rule_not_found.html", data, status=404)
+    paths = Paths(datasette, database.name)
+    text_html = render.linked(data["rule"]["raw_text"], _rule_links(paths, data))
+    return await _respond(datasette, request, database, "rule.html", data, text_html=text_html,
+                          lineage_diffs=_lineage_diffs(data["rule"], data["lineage"]))
+
+
+def _rule_links(paths: Paths, data: dict) -> list[render.Link]:
+    links = []
+    for ref in data["references"]:
+        printed = _printed_number(ref["target_number"], ref["raw_text"])
+        if ref["id"] is not None and printed:
+            links.append(render.Link(printed, paths.rule(ref), f"{ref['number']} {ref['heading'] or ''}".strip(),
+                                     number=True))
+    return links + _mention_links(paths, data["mentions"], data["document"]["version"])
+
+
+def _printed_number(target: str, reference_text: str) -> str | None:
+    """How the reference prints its target: the canonical number, or its tail when the document leaves
+    out the section letter ("7.10" for D.7.10). None when not printed (the middle of "557 through 563")."""
+    parts = target.split(".")
+    for start in range(len(parts)):
+        printed = ".".join(parts[start:])
+        if re.search(render.Link(printed, "", number=True).pattern(), reference_text):
+            return printed
+    return None
+
+
+def _mention_links(paths: Paths, mentions: list[dict], version: str | None = None) -> list[render.Link]:
+    return [render.Link(mention["matched_text"], paths.keyword(mention["game"], mention["term"], version),
+                        f"Keyword: {mention['term']}") for mention in mentions if mention["matched_text"]]
+
+
+def _lineage_diffs(rule: dict, lineage: list[dict]) -> dict:
+    """Word diffs against the same rule in other versions, older text first, keyed by rule id."""
+    return {other["id"]: render.word_diff(*((other["text"], rule["text"]) if other["direction"] == "predecessor"
+                                            else (rule["text"], other["text"])))
+            for other in lineage if other["id"] is not None and other["text"] != rule["text"]}
+
+
+async def keyword(datasette, request):
+    game, term = _url_var(request, "game"), _url_var(request, "term")
+    version = _url_var(request, "version")
+    database, data = await _ask(datasette, queries.keyword_page, game, term, version)
+    if data is None:
+        return await _not_found(datasette, request, database, f"No keyword “{term}” in {game}'s rules.",
+                                search_url=Paths(datasette, database.name).search(q=term, game=game))
+    return await _respond(datasette, request, database, "keyword.html", data)
+
+
+async def ruling(datasette, request):
+    ruling_id = int(_url_var(request, "ruling_id"))
+    database, data = await _ask(datasette, queries.ruling_page, ruling_id)
+    if data is None:
+        return await _not_found(datasette, request, database, f"No ruling number {ruling_id}.")
+    linker = render.Linker(_ruling_links(Paths(datasette, database.name), data), words_once=True)
+    return await _respond(datasette, request, database, "ruling.html", data, linker=linker)
+
+
+def _ruling_links(paths: Paths, data: dict) -> list[render.Link]:
+    """Cited rule numbers, keyword mentions and card names, as links inside the ruling's text."""
+    links = [render.Link(citation["cited_number"], paths.rule(citation),
+                         f"{citation['number']} ({citation['version']})", number=True)
+             for citation in data["citations"] if citation["id"] is not None and citation["how"] != "keyword"]
+    links += _mention_links(paths, data["mentions"])
+    for card in data["cards"]:
+        links += [render.Link(surface, paths.card(card["slug"]), card["name"])
+                  for surface in card["surfaces"]]
+    return links
+
+
+async def card(datasette, request):
+    slug = _url_var(request, "slug")
+    database, data = await _ask(datasette, queries.card_page, slug)
+    if data is None:
+        return await _not_found(datasette, request, database, f"No card “{slug}”.",
+                                search_url=Paths(datasette, database.name).search(q=slug.replace("-", " ")))
+    for erratum in data["errata"]:
+        erratum["diff"] = render.word_diff(erratum["old_text"], erratum["new_text"])
+    paths = Paths(datasette, database.name)
+    keyword_links = [render.Link(f"[{kw['term']}{'' if kw['value'] is None else ' ' + str(kw['value'])}]",
+                                 paths.keyword(kw["game"], kw["keyword"], kw["keyword_version"]), kw["keyword"])
+                     for kw in data["keywords"] if kw["keyword"]]
+    return await _respond(datasette, request, database, "card.html", data,
+                          ability_html=render.linked(data["card"]["ability_text"], keyword_links, formatted=False))
+
+
+async def replay(datasette, request):
+    replay_id = _url_var(request, "replay_id")
+    database, data = await _ask(datasette, queries.replay_page, replay_id)
+    if data is None:
+        return await _not_found(datasette, request, database, f"No replay “{replay_id}”.")
+    return await _respond(datasette, request, database, "replay.html", data)
+
+
+async def search(datasette, request):
+    text = request.args.get("q", "").strip()
+    game = request.args.get("game") or None
+    version = request.args.get("version") or None
+    database = await _database(datasette)
+    paths = Paths(datasette, database.name)
+
+    def run(conn):
+        numbers, jump = queries.jump_target(conn, text, game) if text else ([], None)
+        results = [] if jump else queries.search(conn, text, game, version)
+        return numbers, jump, results, queries.search_options(conn)
+
+    numbers, jump, results, options = await database.execute_fn(run)
+    if jump and not _wants_json(request):
+        return Response.redirect(paths.rule(jump))
+    for hit in results:
+        hit["snippet"] = render.highlighted(hit["snippet"])  # escaped, with <mark> around the matches
+    data = {"q": text, "game": game, "version": version, "jump_to": paths.rule(jump) if jump else None,
+            "rule_numbers": numbers, "results": results, "options": options}
+    return await _respond(datasette, request, database, "search.html", data)
+
+
+VIEWS = {
+    "home": home, "search": search, "rule": rule, "versioned_rule": rule, "keyword": keyword,
+    "versioned_keyword": keyword, "ruling": ruling, "card": card, "replay": replay,
+}

@@ -1,0 +1,226 @@
+"""The judges' pages, through Datasette's own test client, on the small fixture database."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from datasette.app import Datasette
+
+from rules_db.serve import metadata
+
+
+@pytest.fixture
+def datasette(fixture_db):
+    return Datasette(immutables=[str(fixture_db)], metadata=metadata(fixture_db))
+
+
+async def _get(datasette, path, status=200):
+    response = await datasette.client.get(path)
+    assert response.status_code == status, (path, response.status_code, response.text[:500])
+    return response
+
+
+def _links(html: str) -> list[str]:
+    return re.findall(r'href="([^"]*)"', html)
+
+
+async def test_home_lists_every_document_version_with_counts(datasette):
+    html = (await _get(datasette, "/")).text
+    assert "2025-06-02" in html and "2025-12-01" in html and "Legends of Runeterra" in html
+    assert 'name="q"' in html
+    data = (await _get(datasette, "/.json")).json()
+    riftbound = next(game for game in data["games"] if game["id"] == "riftbound")
+    counts = {doc["version"]: doc["rules"] for doc in riftbound["documents"] if doc["kind"] == "rules"}
+    assert counts == {"2025-06-02": 9, "2025-12-01": 11}
+    assert riftbound["cards"] == 2 and riftbound["replays"] == 1
+
+
+async def test_rule_page_links_references_keywords_and_shows_context(datasette):
+    html = (await _get(datasette, "/rules/riftbound/2025-12-01/443.1.e")).text
+    assert '<a href="/rules/riftbound/2025-12-01/411" title="411 Recalls">411</a>' in html
+    assert 'href="/keywords/riftbound/2025-12-01/Tank"' in html
+    crumbs = html.split('class="crumbs"')[1].split("</p>")[0]
+    assert [link for link in _links(crumbs) if link.startswith("/rules/riftbound")] == [
+        "/rules/riftbound/2025-12-01/443", "/rules/riftbound/2025-12-01/443.1"]
+    assert 'rel="prev" href="/rules/riftbound/2025-12-01/443.1.d"' in html
+    assert 'rel="next" href="/rules/riftbound/2025-12-01/444"' in html
+    assert 'href="/rulings/1"' in html and 'href="/rulings/2"' in html
+    assert 'href="/replays/hourglass-saves-unit"' in html
+
+
+async def test_rule_page_json_has_the_same_data(datasette):
+    data = (await _get(datasette, "/rules/riftbound/2025-12-01/443.1.e.json")).json()
+    assert data["rule"]["number"] == "443.1.e"
+    assert [row["number"] for row in data["breadcrumb"]] == ["443", "443.1"]
+    assert data["previous"]["number"] == "443.1.d" and data["next"]["number"] == "444"
+    assert [ref["number"] for ref in data["references"]] == ["411"]
+    assert {ruling["id"] for ruling in data["rulings"]} == {1, 2}
+    assert [replay["id"] for replay in data["replays"]] == ["hourglass-saves-unit"]
+    same = (await _get(datasette, "/rules/riftbound/2025-12-01/443.1.e?_format=json")).json()
+    assert same == data
+
+
+async def test_rule_without_version_means_newest(datasette):
+    data = (await _get(datasette, "/rules/riftbound/318.json")).json()
+    assert data["document"]["version"] == "2025-12-01"
+    assert [row["number"] for row in data["children"]] == ["318.1"]
+    assert [row["number"] for row in data["referenced_by"]] == ["411.1"]
+    old = (await _get(datasette, "/rules/riftbound/2025-06-02/626.1.d.2.json")).json()
+    assert old["document"]["is_newest"] == 0
+    assert [(row["direction"], row["number"]) for row in old["lineage"]] == [("successor", "443.1.d")]
+    removed = (await _get(datasette, "/rules/riftbound/2025-06-02/626.1.d.1")).text
+    assert "Removed in 2025-12-01" in removed
+    new = (await _get(datasette, "/rules/riftbound/741")).text
+    assert "New in this version (nothing like it in 2025-06-02)" in new
+    edited = (await _get(datasette, "/rules/riftbound/318.1")).text
+    assert "happens <del>after </del>each <ins>time an </ins>item" in edited
+
+
+async def test_heading_rule_lists_keywords_defined_and_referrers(datasette):
+    data = (await _get(datasette, "/rules/riftbound/411.json")).json()
+    assert [keyword["term"] for keyword in data["keywords_defined"]] == ["Recall"]
+    assert [row["number"] for row in data["referenced_by"]] == ["443.1.e"]
+
+
+async def test_unknown_rule_is_404_with_nearest_rules_and_other_versions(datasette):
+    renumbered = (await _get(datasette, "/rules/riftbound/626.1.d.2.json", status=404)).json()
+    assert [(row["number"], row["other_version"]) for row in renumbered["renumbered"]] == [("443.1.d", "2025-06-02")]
+    response = await _get(datasette, "/rules/riftbound/626.1.d", status=404)
+    assert 'href="/rules/riftbound/2025-06-02/626.1.d"' in response.text  # the version that has it
+    assert "Nearest rules" in response.text
+    data = (await _get(datasette, "/rules/riftbound/443.1.z.json", status=404)).json()
+    nearest = [row["number"] for row in data["nearest"]]
+    assert nearest[0] == "443.1" and "443.1.e" in nearest
+    assert data["elsewhere"] == []
+    await _get(datasette, "/rules/no-such-game/1", status=404)
+    await _get(datasette, "/rules/riftbound/1999-01-01/443", status=404)
+
+
+async def test_keyword_page_defining_rule_mentions_and_rulings(datasette):
+    html = (await _get(datasette, "/keywords/riftbound/recall")).text
+    assert 'href="/rules/riftbound/2025-12-01/411"' in html
+    assert 'href="/rules/riftbound/2025-12-01/411.1"' in html and "recalled" in html
+    assert 'href="/rulings/1"' in html
+    data = (await _get(datasette, "/keywords/riftbound/Recall.json")).json()
+    assert data["keyword"]["version"] == "2025-12-01"
+    assert [row["number"] for row in data["rules"]] == ["411.1"]
+    assert [row["version"] for row in data["other_versions"]] == ["2025-06-02"]
+    old = (await _get(datasette, "/keywords/riftbound/2025-06-02/Recall.json")).json()
+    assert [row["number"] for row in old["rules"]] == ["616.1"]
+    tank = (await _get(datasette, "/keywords/riftbound/Tank.json")).json()
+    assert [card["slug"] for card in tank["cards"]] == ["garen-rugged"]
+    await _get(datasette, "/keywords/riftbound/Nonsense", status=404)
+
+
+async def test_ruling_page_sequence_citations_stale_and_related(datasette):
+    html = (await _get(datasette, "/rulings/1")).text
+    assert "If Guardian Angel is chosen" in html
+    assert 'href="/rules/riftbound/2025-12-01/443.1.e"' in html
+    assert 'href="/cards/zhonyas-hourglass"' in html
+    assert "stale: cites 2025-06-02" in html
+    assert 'href="/rulings/2"' in html  # shares the citation of 443.1.e
+    data = (await _get(datasette, "/rulings/1.json")).json()
+    assert [group["branch"] for group in data["sequence"]] == [None, "If Guardian Angel is chosen"]
+    assert [len(group["steps"]) for group in data["sequence"]] == [2, 1]
+    stale = {citation["cited_number"]: citation["stale"] for citation in data["citations"]}
+    assert stale == {"443.1.e": False, "444": False, "626.1.d.2": True}
+    old = next(citation for citation in data["citations"] if citation["stale"])
+    assert [row["number"] for row in old["equivalents"]] == ["443.1.d"]
+    assert [card["name"] for card in data["cards"]] == ["Zhonya's Hourglass"]
+    assert [related["id"] for related in data["related"]] == [2]
+    assert [replay["id"] for replay in data["replays"]] == ["hourglass-saves-unit"]
+    await _get(datasette, "/rulings/999", status=404)
+
+
+async def test_card_page_errata_diff_keywords_and_rulings(datasette):
+    html = (await _get(datasette, "/cards/zhonyas-hourglass")).text
+    assert "<del>Recall </del><ins>Heal </ins>that <del>unit.</del><ins>unit and recall it.</ins>" in html
+    assert 'href="/rulings/1"' in html and 'href="/replays/hourglass-saves-unit"' in html
+    assert "javascript:" not in html  # the fixture's image link is not a web address
+    garen = (await _get(datasette, "/cards/garen-rugged")).text
+    assert '<a href="/keywords/riftbound/2025-12-01/Tank" title="Tank">[Tank]</a>' in garen
+    data = (await _get(datasette, "/cards/zhonyas-hourglass.json")).json()
+    assert {op["op"] for op in data["errata"][0]["diff"]} == {"equal", "delete", "insert"}
+    assert data["aliases"] == ["Hourglass", "Zhonyas"]
+    await _get(datasette, "/cards/no-such-card", status=404)
+
+
+async def test_replay_page_nests_steps_and_links_citations(datasette):
+    html = (await _get(datasette, "/replays/hourglass-saves-unit")).text
+    assert 'href="/rules/riftbound/2025-12-01/443.1.e"' in html and "match" in html
+    data = (await _get(datasette, "/replays/hourglass-saves-unit.json")).json()
+    assert [step["summary"] for step in data["steps"]] == [
+        "Combat damage step", "Hourglass replaces the death; unit is recalled"]
+    child = data["steps"][0]["children"][0]
+    assert child["citations"][0]["number"] == "443.1.e"
+    await _get(datasette, "/replays/nope", status=404)
+
+
+async def test_search_recalled_finds_recall_rules_and_keyword(datasette):
+    data = (await _get(datasette, "/search.json?q=recalled")).json()
+    found = {(hit["kind"], hit.get("version"), hit["number"]) for hit in data["results"]}
+    assert ("keyword", "2025-12-01", "411") in found
+    assert ("rule", "2025-12-01", "411.1") in found
+    assert ("rule", "unversioned", "5.2") in found
+    assert not any(hit["version"] == "2025-06-02" for hit in data["results"])  # newest version only
+    assert any(hit["kind"] == "ruling" and hit["id"] == 1 for hit in data["results"])
+    scores = [hit["score"] for hit in data["results"]]
+    assert scores == sorted(scores)
+    html = (await _get(datasette, "/search?q=recalled")).text
+    assert "<mark>recalled</mark>" in html
+    assert any("<mark>recalled</mark>" in hit["snippet"] for hit in data["results"])
+    hostile = (await _get(datasette, "/search.json?q=hostile")).json()
+    assert hostile["results"] and all("<script" not in hit["snippet"] for hit in hostile["results"])
+
+
+async def test_search_filters_by_game_and_older_version(datasette):
+    data = (await _get(datasette, "/search.json?q=recalled&game=runeterra")).json()
+    assert {hit["game"] for hit in data["results"]} == {"runeterra"}
+    old = (await _get(datasette, "/search.json?q=recall&game=riftbound&version=2025-06-02")).json()
+    assert {hit["number"] for hit in old["results"] if hit["kind"] == "rule"} == {"616", "616.1"}
+
+
+async def test_search_for_a_rule_number_jumps_to_newest_version_having_it(datasette):
+    for query, target in [("626.1.d", "/rules/riftbound/2025-06-02/626.1.d"),
+                          ("rule 318", "/rules/riftbound/2025-12-01/318"),
+                          ("443.1.e.", "/rules/riftbound/2025-12-01/443.1.e"),
+                          ("5.2", "/rules/runeterra/unversioned/5.2")]:
+        response = await _get(datasette, f"/search?q={query}", status=302)
+        assert response.headers["location"] == target
+    data = (await _get(datasette, "/search.json?q=rule+318")).json()
+    assert data["jump_to"] == "/rules/riftbound/2025-12-01/318"
+
+
+async def test_search_survives_fts_syntax_and_empty_queries(datasette):
+    for query in ['"unbalanced', "NEAR(", "a OR", "*", ""]:
+        await _get(datasette, f"/search?q={query}")
+
+
+async def test_hostile_rule_text_is_inert(datasette):
+    html = (await _get(datasette, "/rules/riftbound/050")).text
+    text = html.split('class="rule-text">')[1].split("</div>")[0]
+    assert "<script" not in text and "onerror" not in text and "onclick" not in text and "javascript:" not in text
+    assert "<svg" not in text and "<iframe" not in text and "<style" not in text
+    assert "<b>bold</b>" in text and "<i>italic</i>" in text and "&lt;script&gt;" in text
+    assert "javascript:" not in html and "__pwned" not in html
+
+
+async def test_datasette_search_box_facets_and_canned_queries(datasette):
+    table = (await _get(datasette, "/rules/rules.json?_search=recalled&_shape=objects")).json()
+    assert {row["number"] for row in table["rows"]} >= {"411.1", "5.2"}
+    faceted = (await _get(datasette, "/rules/rules.json?_facet=game_id")).json()
+    assert {item["value"] for item in faceted["facet_results"]["game_id"]["results"]} == {"riftbound", "runeterra"}
+    citing = (await _get(datasette, "/rules/rulings_citing_rule.json?number=443.1&_shape=objects")).json()
+    assert {row["ruling_id"] for row in citing["rows"]} == {1, 2}
+    mentioning = (await _get(datasette, "/rules/rules_mentioning_keyword.json?term=recall&_shape=objects")).json()
+    assert {(row["game"], row["number"]) for row in mentioning["rows"]} == {
+        ("riftbound", "411.1"), ("riftbound", "616.1"), ("runeterra", "5.2")}
+    dangling = (await _get(datasette, "/rules/dangling_references.json?_shape=objects")).json()
+    assert [row["target_number"] for row in dangling["rows"]] == ["999"]
+    stale = (await _get(datasette, "/rules/stale_citations.json?_shape=objects")).json()
+    assert [(row["source"], row["number"]) for row in stale["rows"]] == [("ruling", "626.1.d.2")]
+
+
+async def test_datasette_row_pages_are_not_taken_by_rule_routes(datasette):
+    data = (await _get(datasette, "/rules/rules/28.json?_shape=objects")).json()
+    assert data["rows"][0]["number"] == "443.1.e"

@@ -1,0 +1,181 @@
+"""The judges' pages on the real database built from the bundled corpus (built once per session)."""
+from __future__ import annotations
+
+import re
+import sqlite3
+from urllib.parse import quote
+
+import pytest
+from datasette.app import Datasette
+
+from rules_db.serve import metadata
+
+
+@pytest.fixture(scope="module")
+def connection(real_db):
+    connection = sqlite3.connect(f"file:{real_db}?mode=ro", uri=True)
+    yield connection
+    connection.close()
+
+
+@pytest.fixture
+def datasette(real_db):
+    return Datasette(immutables=[str(real_db)], metadata=metadata(real_db))
+
+
+async def _get(datasette, path, status=200):
+    response = await datasette.client.get(path)
+    assert response.status_code == status, (path, response.status_code, response.text[:500])
+    return response
+
+
+async def test_home_counts_match_the_database(datasette, connection):
+    data = (await _get(datasette, "/.json")).json()
+    shown = {doc["id"]: (doc["rules"], doc["rulings"]) for game in data["games"] for doc in game["documents"]}
+    stored = {}
+    for document_id, rules, rulings in connection.execute(
+            "select id, (select count(*) from rules where document_id = d.id), "
+            "(select count(*) from rulings where document_id = d.id) from documents d"):
+        stored[document_id] = (rules, rulings)
+    assert shown == stored
+    assert shown["riftbound-core-rules-2025-12-01"][0] > 1000
+
+
+async def test_both_riftbound_permalinks_from_the_issue(datasette):
+    old = (await _get(datasette, "/rules/riftbound/2025-06-02/626.1.d.2.json")).json()
+    assert old["rule"]["number"] == "626.1.d.2" and "lethal damage" in old["rule"]["text"].lower()
+    assert [row["number"] for row in old["breadcrumb"]] == ["626", "626.1", "626.1.d"]
+    new = (await _get(datasette, "/rules/riftbound/443.1.e.json")).json()
+    assert new["document"]["version"] == "2025-12-01" and new["rule"]["text"].startswith("Deal Damage")
+
+
+async def test_rulings_citing_443_1_e_are_on_its_page(datasette, connection):
+    citing = {row[0] for row in connection.execute(
+        "select c.ruling_id from ruling_citations c join rules r on r.id = c.rule_id "
+        "join documents d on d.id = r.document_id where r.number = '443.1.e' and d.version = '2025-12-01'")}
+    assert citing, "the rulings cite 443.1.e"
+    html = (await _get(datasette, "/rules/riftbound/2025-12-01/443.1.e")).text
+    for ruling_id in citing:
+        assert f'href="/rulings/{ruling_id}"' in html
+
+
+async def test_every_resolved_cross_reference_printed_in_riftbound_text_is_a_link(datasette, connection):
+    rules = connection.execute("""select distinct d.version, r.number from rule_refs x
+        join rules r on r.id = x.from_rule_id join documents d on d.id = r.document_id
+        where x.status = 'resolved' and r.game_id = 'riftbound'""").fetchall()
+    assert len(rules) > 100
+    unlinked = []
+    for version, number in rules:
+        data = (await _get(datasette, f"/rules/riftbound/{version}/{number}.json")).json()
+        html = (await _get(datasette, f"/rules/riftbound/{version}/{number}")).text
+        text = html.split('class="rule-text">')[1].split("</div>")[0]
+        for ref in data["references"]:
+            printed = re.search(rf"(?<![\w.]){re.escape(ref['target_number'])}(?![\w]|\.[0-9A-Za-z])",
+                                ref["raw_text"])
+            if ref["id"] is not None and printed and f'href="/rules/riftbound/{version}/{ref["number"]}"' not in text:
+                unlinked.append((version, number, ref["target_number"]))
+    assert unlinked == []
+
+
+async def test_every_ruling_page_and_each_citation_target(datasette, connection):
+    ruling_ids = [row[0] for row in connection.execute("select id from rulings order by id")]
+    assert len(ruling_ids) == 50
+    for ruling_id in ruling_ids:
+        data = (await _get(datasette, f"/rulings/{ruling_id}.json")).json()
+        html = (await _get(datasette, f"/rulings/{ruling_id}")).text
+        for citation in data["citations"]:
+            if citation["id"] is None:
+                continue
+            path = f"/rules/{citation['game']}/{citation['version']}/{citation['number']}"
+            assert f'href="{path}"' in html
+            rule = (await _get(datasette, path + ".json")).json()
+            assert ruling_id in {ruling["id"] for ruling in rule["rulings"]}
+
+
+async def test_search_recalled_finds_the_recall_rules(datasette, connection):
+    recall_rules = {row[0] for row in connection.execute(
+        "select r.number from rules r join documents d on d.id = r.document_id "
+        "where d.game_id = 'riftbound' and d.is_newest = 1 and r.heading like 'Recall%'")}
+    assert recall_rules
+    data = (await _get(datasette, "/search.json?q=recalled&game=riftbound")).json()
+    found = {hit["number"] for hit in data["results"] if hit["kind"] == "rule"}
+    assert recall_rules <= found
+    assert {hit["version"] for hit in data["results"] if hit["kind"] == "rule"} == {"2025-12-01"}
+    top = [hit["number"] for hit in data["results"][:5]]
+    assert recall_rules & set(top)
+
+
+async def test_rule_numbers_jump_to_the_newest_version_that_has_them(datasette):
+    for query, target in [("626.1.d", "/rules/riftbound/2025-06-02/626.1.d"),
+                          ("rule 318", "/rules/riftbound/2025-12-01/318"),
+                          ("443.1.e", "/rules/riftbound/2025-12-01/443.1.e")]:
+        response = await _get(datasette, "/search?q=" + query.replace(" ", "+"), status=302)
+        assert response.headers["location"] == target
+
+
+async def test_a_number_missing_from_the_newest_version_is_404_with_help(datasette):
+    response = await _get(datasette, "/rules/riftbound/626.1.d.2", status=404)
+    assert 'href="/rules/riftbound/2025-06-02/626.1.d.2"' in response.text
+    data = (await _get(datasette, "/rules/riftbound/443.1.zz.json", status=404)).json()
+    assert data["nearest"][0]["number"] == "443.1"
+
+
+async def test_every_newest_keyword_page_names_its_defining_rule(datasette, connection):
+    keywords = connection.execute("""select k.game_id, k.term, d.version, k.defining_number from keywords k
+        join documents d on d.id = k.document_id where d.is_newest = 1 and k.rule_id is not null""").fetchall()
+    assert len(keywords) > 100
+    for game, term, version, number in keywords:
+        data = (await _get(datasette, f"/keywords/{game}/{version}/{quote(term, safe='')}.json")).json()
+        defined_in = [data["defining_rule"]["number"]] + [rule["number"] for rule in data["also_defined"]]
+        assert number in defined_in, (game, term)
+
+
+def _count_steps(steps: list[dict]) -> int:
+    return sum(1 + _count_steps(step["children"]) for step in steps)
+
+
+async def test_every_replay_page_nests_all_its_steps_and_links_its_citations(datasette, connection):
+    replays = connection.execute("select id, (select count(*) from replay_steps where replay_id = p.id) "
+                                 "from replays p").fetchall()
+    for replay_id, step_count in replays:
+        data = (await _get(datasette, f"/replays/{quote(replay_id)}.json")).json()
+        assert _count_steps(data["steps"]) == step_count
+        html = (await _get(datasette, f"/replays/{quote(replay_id)}")).text
+        cited = {f"/rules/{c['game']}/{c['version']}/{c['number']}" for step in data["steps"]
+                 for c in step["citations"] if c["id"] is not None}
+        assert all(f'href="{path}"' in html for path in cited)
+
+
+async def test_card_pages_list_their_rulings_and_highlight_errata(datasette, connection):
+    named = connection.execute("""select c.slug, group_concat(distinct m.ruling_id) from card_mentions m
+        join cards c on c.id = m.card_id group by c.id""").fetchall()
+    for slug, ruling_ids in named:
+        html = (await _get(datasette, f"/cards/{quote(slug)}")).text
+        assert all(f'href="/rulings/{ruling_id}"' in html for ruling_id in ruling_ids.split(","))
+    with_errata = connection.execute("""select distinct c.slug from card_errata e join cards c on c.id = e.card_id
+        where e.old_text != e.new_text""").fetchall()
+    for slug, in with_errata:
+        html = (await _get(datasette, f"/cards/{quote(slug)}")).text
+        assert "<del>" in html or "<ins>" in html, slug
+
+
+async def test_an_old_number_points_to_its_renumbered_rule(datasette):
+    data = (await _get(datasette, "/rules/riftbound/518.json", status=404)).json()
+    assert ("318", "2025-06-02") in {(row["number"], row["other_version"]) for row in data["renumbered"]}
+    html = (await _get(datasette, "/rules/riftbound/518", status=404)).text
+    assert 'href="/rules/riftbound/2025-12-01/318"' in html and 'href="/rules/riftbound/2025-06-02/518"' in html
+
+
+async def test_keyword_mentions_in_rule_text_are_links(datasette, connection):
+    """Every seventh Riftbound rule with mentions (a sample across the book, to keep the test quick)."""
+    rules = connection.execute("""select d.version, r.number from rules r join documents d on d.id = r.document_id
+        where r.game_id = 'riftbound' and r.id in (select rule_id from keyword_mentions)
+        and r.position % 7 = 0""").fetchall()
+    assert len(rules) > 100
+    for version, number in rules:
+        data = (await _get(datasette, f"/rules/riftbound/{version}/{number}.json")).json()
+        html = (await _get(datasette, f"/rules/riftbound/{version}/{number}")).text
+        text = html.split('class="rule-text">')[1].split("</div>")[0] if 'class="rule-text"' in html else ""
+        for mention in data["mentions"]:
+            if mention["matched_text"].lower() in data["rule"]["text"].lower() and text:
+                assert f'href="/keywords/riftbound/{version}/{quote(mention["term"])}"' in text, (number, mention)
