@@ -60,6 +60,7 @@ _SHORTHAND_TOKEN = re.compile(r"\[([A-Z]|\d+)\]")
 
 # A bracketed keyword: a capitalised word or words, then an optional number.
 _BRACKETED = re.compile(r"\[([^\[\]]+)\]")
+_UNBRACKETED_LEAD = re.compile(r"^([A-Z][A-Za-z'\-]+(?: \d+)?) (?=\()")
 _KEYWORD = re.compile(r"^(?P<term>[A-Z][A-Za-z'\-]+(?: [A-Z][A-Za-z'\-]+)*)(?: (?P<value>\d+))?$")
 
 # A printing's name may carry the product it came in ("Dark Child - Starter").
@@ -311,9 +312,11 @@ def _shorthand(whole: str, symbol: str, own_rune: str) -> str:
 
 
 def card_keywords(text: str) -> list[ParsedCardKeyword]:
-    """Bracketed keywords in card text, once each (by term and value), in order."""
+    """Bracketed keywords in card text, once each (by term and value), in order; a few
+    printings lost the brackets of a leading keyword ("Ganking (I can move …)"), and the
+    reminder text in parentheses after it still marks it as one."""
     found: dict[tuple[str, int | None], ParsedCardKeyword] = {}
-    for match in _BRACKETED.finditer(text):
+    for match in [*_UNBRACKETED_LEAD.finditer(text), *_BRACKETED.finditer(text)]:
         keyword = _KEYWORD.match(match.group(1).strip())
         if keyword is None:
             continue

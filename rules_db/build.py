@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -186,12 +187,21 @@ class _Builder:
         from scenarios.replay import replay_file
         from scenarios.schema import ScenarioError
 
-        replayed = []
+        versions = {row["version"] for row in self.db.query(
+            "select version from documents where game_id = 'riftbound' and kind = 'rules'")}
+        replayed, missing_versions = [], Counter()
         for path in library_paths():
             try:
-                replayed.append(replay_file(path))
+                replay = replay_file(path)
             except ScenarioError as error:
                 result.notes.append(f"scenario not replayed: {error}")
+                continue
+            if replay.rules_version in versions:
+                replayed.append(replay)
+            else:
+                missing_versions[replay.rules_version] += 1
+        result.notes.extend(f"{count} scenarios not stored: they cite the {version} rules, which this build "
+                            "does not hold" for version, count in missing_versions.items())
         figures = replays.store_replays(self.db, replayed)
         result.notes.append("scenarios: " + ", ".join(
             f"{value} {name}" for name, value in figures.items() if not isinstance(value, list)))
