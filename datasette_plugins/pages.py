@@ -32,6 +32,7 @@ ROUTE_PATTERNS = {
     "ruling": r"^/rulings/(?P<ruling_id>\d+)" + _FORMAT,
     "card": r"^/cards/(?P<slug>[^/]+?)" + _FORMAT,
     "replay": r"^/replays/(?P<replay_id>[^/]+?)" + _FORMAT,
+    "diff": rf"^/diff/{_GAME}/(?P<old>[^/]+)/(?P<new>[^/]+?){_FORMAT}",
 }
 
 
@@ -49,7 +50,10 @@ class Paths:
         return self.datasette.urls.path("/")
 
     def rule(self, row: dict) -> str:
-        return self._path("rules", row["game"], row["version"], row["number"])
+        return self.version_rule(row["game"], row["version"], row["number"])
+
+    def version_rule(self, game: str, version: str, number: str) -> str:
+        return self._path("rules", game, version, number)
 
     def keyword(self, game: str, term: str, version: str | None = None) -> str:
         return self._path("keywords", game, *([version] if version else []), term)
@@ -62,6 +66,10 @@ class Paths:
 
     def replay(self, replay_id: str) -> str:
         return self._path("replays", replay_id)
+
+    def diff(self, game: str, old: str, new: str, **filters) -> str:
+        query = urlencode({key: value for key, value in filters.items() if value})
+        return self._path("diff", game, old, new) + (f"?{query}" if query else "")
 
     def search(self, **params) -> str:
         query = urlencode({key: value for key, value in params.items() if value})
@@ -133,7 +141,8 @@ async def rule(datasette, request):
     paths = Paths(datasette, database.name)
     text_html = render.linked(data["rule"]["raw_text"], _rule_links(paths, data))
     return await _respond(datasette, request, database, "rule.html", data, text_html=text_html,
-                          lineage_diffs=_lineage_diffs(data["rule"], data["lineage"]))
+                          lineage_diffs=_lineage_diffs(data["rule"], data["lineage"]),
+                          version_pairs=_version_pairs(data["document"]["version"], data["lineage"]))
 
 
 def _rule_links(paths: Paths, data: dict) -> list[render.Link]:
@@ -167,6 +176,12 @@ def _lineage_diffs(rule: dict, lineage: list[dict]) -> dict:
     return {other["id"]: render.word_diff(*((other["text"], rule["text"]) if other["direction"] == "predecessor"
                                             else (rule["text"], other["text"])))
             for other in lineage if other["id"] is not None and other["text"] != rule["text"]}
+
+
+def _version_pairs(version: str, lineage: list[dict]) -> list[tuple[str, str]]:
+    """(older, newer) for each other version the rule page shows: the diff pages to link to."""
+    return sorted({(other["other_version"], version) if other["direction"] == "predecessor"
+                   else (version, other["other_version"]) for other in lineage})
 
 
 async def keyword(datasette, request):
@@ -224,6 +239,15 @@ async def replay(datasette, request):
     return await _respond(datasette, request, database, "replay.html", data)
 
 
+async def diff(datasette, request):
+    game, old, new = (_url_var(request, name) for name in ("game", "old", "new"))
+    kind, section = request.args.get("kind") or None, request.args.get("section") or None
+    database, data = await _ask(datasette, queries.diff_page, game, old, new, kind, section)
+    if data is None:
+        return await _not_found(datasette, request, database, f"{game} has no rules versions {old} and {new}.")
+    return await _respond(datasette, request, database, "diff.html", data)
+
+
 async def search(datasette, request):
     text = request.args.get("q", "").strip()
     game = request.args.get("game") or None
@@ -248,5 +272,5 @@ async def search(datasette, request):
 
 VIEWS = {
     "home": home, "search": search, "rule": rule, "versioned_rule": rule, "keyword": keyword,
-    "versioned_keyword": keyword, "ruling": ruling, "card": card, "replay": replay,
+    "versioned_keyword": keyword, "ruling": ruling, "card": card, "replay": replay, "diff": diff,
 }

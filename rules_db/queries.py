@@ -15,6 +15,7 @@ import sqlite3
 from collections import defaultdict
 
 from ingest.outline import natural_key
+from rules_db import lineage as versions
 
 # Rule references in lists: enough to name, link and preview a rule.
 _RULE_REF = """r.id, r.game_id as game, d.version, r.number, r.heading,
@@ -59,6 +60,7 @@ def home(conn: sqlite3.Connection) -> dict:
     by_game = defaultdict(list)
     for document in documents:
         by_game[document["game_id"]].append(document)
+    _mark_previous_versions(documents)
     for game in games:
         game["documents"] = by_game[game["id"]]
         game["cards"] = conn.execute("select count(*) from cards where game_id = ?", [game["id"]]).fetchone()[0]
@@ -68,6 +70,18 @@ def home(conn: sqlite3.Connection) -> dict:
             "select count(*) from replays join documents on documents.id = replays.rules_document_id "
             "where documents.game_id = ?", [game["id"]]).fetchone()[0]
     return {"games": games}
+
+
+def _mark_previous_versions(documents: list[dict]) -> None:
+    """Give each rules document ``diff_from``: the game's previous rules version (None for the first)."""
+    rules_versions = defaultdict(list)
+    for document in documents:
+        if document["kind"] == "rules":
+            rules_versions[document["game_id"]].append(document)
+    for versions_of_game in rules_versions.values():
+        versions_of_game.sort(key=lambda document: natural_key(document["version"]))
+        for previous, document in zip([None, *versions_of_game], versions_of_game):
+            document["diff_from"] = previous["version"] if previous else None
 
 
 # ---------------------------------------------------------------- rules
@@ -113,12 +127,12 @@ def rule_page(conn: sqlite3.Connection, game: str, number: str, version: str | N
             where r.parent_id = ? order by r.position""", [rule_id]),
         "previous": _neighbour(conn, rule, before=True),
         "next": _neighbour(conn, rule, before=False),
-        "references": _rows(conn, f"""select x.target_number, x.raw_text, x.status, {_RULE_REF}
+        "references": with_newest(conn, _rows(conn, f"""select x.target_number, x.raw_text, x.status, {_RULE_REF}
             from rule_refs x left join rules r on r.id = x.to_rule_id
-            left join documents d on d.id = r.document_id where x.from_rule_id = ? order by x.id""", [rule_id]),
-        "referenced_by": _rows(conn, f"""select distinct {_RULE_REF}, x.raw_text from rule_refs x
+            left join documents d on d.id = r.document_id where x.from_rule_id = ? order by x.id""", [rule_id])),
+        "referenced_by": with_newest(conn, _rows(conn, f"""select distinct {_RULE_REF}, x.raw_text from rule_refs x
             join rules r on r.id = x.from_rule_id join documents d on d.id = r.document_id
-            where x.to_rule_id = ? order by r.position""", [rule_id]),
+            where x.to_rule_id = ? order by r.position""", [rule_id])),
         "mentions": _rows(conn, """select distinct k.id as keyword_id, k.game_id as game, k.term, m.matched_text
             from keyword_mentions m join keywords k on k.id = m.keyword_id where m.rule_id = ?
             order by k.term, m.matched_text""", [rule_id]),
@@ -171,6 +185,25 @@ def lineage(conn: sqlite3.Connection, rule_id: int) -> list[dict]:
         from rule_lineage l join documents other on other.id = l.from_document_id
         left join rules r on r.id = l.from_rule_id left join documents d on d.id = r.document_id
         where l.to_rule_id = :id""", {"id": rule_id})
+
+
+def diff_page(conn: sqlite3.Connection, game: str, old_version: str, new_version: str,
+              kind: str | None = None, section: str | None = None) -> dict | None:
+    """What changed between two versions of a game's rules (``rules_db.lineage.diff_summary``), its
+    rows narrowed to one ``kind`` (every kind but "unchanged" when none is asked) and one ``section``,
+    each with a word-level diff when the text changed. None when either version does not exist."""
+    try:
+        summary = versions.diff_summary(conn, game, old_version, new_version)
+    except LookupError:
+        return None
+    rows = [row for row in summary.pop("rows")
+            if (row["kind"] == kind if kind else row["kind"] != "unchanged")
+            and (section is None or row["section"] == section)]
+    for row in rows:
+        changed = row["old_text"] is not None and row["new_text"] is not None and row["old_text"] != row["new_text"]
+        row["diff"] = ([{"op": op, "text": text} for op, text in versions.word_diff(row["old_text"], row["new_text"])]
+                       if changed else [])
+    return {**summary, "kinds": list(versions.KINDS), "kind": kind, "section": section, "rows": rows}
 
 
 def renumbered(conn: sqlite3.Connection, game: str, number: str, document_id: str) -> list[dict]:
@@ -330,8 +363,32 @@ def citations(conn: sqlite3.Connection, ruling_id: int) -> list[dict]:
         where c.ruling_id = ? group by c.number, c.document_id, c.how order by min(c.id)""", [ruling_id])
     for row in rows:
         row["stale"] = bool(row["stale"])
-        row["equivalents"] = ([other for other in lineage(conn, row["id"]) if other["id"] is not None]
-                              if row["id"] is not None else [])
+        row["equivalents"] = equivalents(conn, row["id"]) if row["id"] is not None else []
+    return rows
+
+
+def equivalents(conn: sqlite3.Connection, rule_id: int) -> list[dict]:
+    """The same rule in every other version of its rulebook, oldest first, followed through the
+    lineage step by step (``rules_db.lineage.equivalents``). ``kind`` is the lineage kind, or
+    "ancestor" for a rule new in its version, given its nearest ancestor's equivalent instead."""
+    rows = []
+    for document_id, _version, number, kind in versions.equivalents(conn, rule_id):
+        rule = _row(conn, f"""select {_RULE_REF}, d.is_newest from rules r join documents d on d.id = r.document_id
+            where r.document_id = ? and r.number = ?""", [document_id, number])
+        if rule is not None:
+            rows.append({**rule, "is_newest": bool(rule["is_newest"]), "kind": kind})
+    return rows
+
+
+def with_newest(conn: sqlite3.Connection, rows: list[dict]) -> list[dict]:
+    """Rows pointing at rules, each marked ``stale`` when its rule is in a version that is not the
+    newest, with ``in_newest``: the same rule in the newest version (what the citation means today)."""
+    older = {(row["game"], row["version"]) for row in _rows(conn, """select game_id as game, version from documents
+        where kind = 'rules' and is_newest = 0""")}
+    for row in rows:
+        row["stale"] = row["id"] is not None and (row["game"], row["version"]) in older
+        row["in_newest"] = ([other for other in equivalents(conn, row["id"]) if other["is_newest"]]
+                            if row["stale"] else [])
     return rows
 
 
@@ -380,11 +437,8 @@ def card_page(conn: sqlite3.Connection, slug: str) -> dict | None:
         "rulings": _rows(conn, """select g.id, g.question, group_concat(distinct m.surface) as surfaces
             from card_mentions m join rulings g on g.id = m.ruling_id where m.card_id = ? group by g.id
             order by g.position""", [card_id]),
-        "replays": _rows(conn, """select distinct p.id, p.title, p.verdict from replays p
-            where p.ruling_id in (select ruling_id from card_mentions where card_id = :id)
-               or exists (select 1 from replay_steps s where s.replay_id = p.id
-                          and (instr(s.summary, :name) or instr(s.objects, :name)))
-            order by p.id""", {"id": card_id, "name": card["name"]}),
+        "replays": _rows(conn, """select p.id, p.title, p.verdict, p.ruling_id from replays p
+            where p.id in (select replay_id from replay_cards where card_id = ?) order by p.id""", [card_id]),
     }
 
 
@@ -396,10 +450,10 @@ def replay_page(conn: sqlite3.Connection, replay_id: str) -> dict | None:
         return None
     steps = _rows(conn, "select * from replay_steps where replay_id = ? order by position", [replay_id])
     cited = defaultdict(list)
-    for citation in _rows(conn, f"""select c.step_id, c.number as cited_number, {_RULE_REF}
+    for citation in with_newest(conn, _rows(conn, f"""select c.step_id, c.number as cited_number, {_RULE_REF}
             from replay_step_citations c join replay_steps s on s.id = c.step_id
             left join rules r on r.id = c.rule_id left join documents d on d.id = r.document_id
-            where s.replay_id = ? order by c.id""", [replay_id]):
+            where s.replay_id = ? order by c.id""", [replay_id])):
         cited[citation.pop("step_id")].append(citation)
     return {"replay": replay, "steps": _nest(steps, cited)}
 

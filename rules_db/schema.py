@@ -131,6 +131,11 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
         "id", [("step_id", "replay_steps", "id"), ("rule_id", "rules", "id")], [["step_id"], ["rule_id"]],
         "The rules a replay step cites.",
     ),
+    "replay_cards": (
+        {"id": int, "replay_id": str, "card_id": int},
+        "id", [("replay_id", "replays", "id"), ("card_id", "cards", "id")], [["replay_id"], ["card_id"]],
+        "The real cards a replay's scenario puts in play (its card: entries mapped through scenarios/cards.yaml).",
+    ),
     "rule_lineage": (
         {"id": int, "from_document_id": str, "to_document_id": str, "from_rule_id": int, "to_rule_id": int,
          "kind": str, "similarity": float},

@@ -75,12 +75,16 @@ def standard_move(game, action: dict):
         if unit.exhausted:
             raise Refusal("401.4", f"{unit_id} is exhausted: it can't pay the Standard Move's cost (407.3.a)")
         movement.check_destination(game, unit, action["to"], standard=True)
-    for unit_id in action["units"]:
-        game.obj(unit_id).exhausted = True
-    game.trace.note("action", f"cost paid: exhaust {', '.join(action['units'])}", ["407.3.a", "401.3.a"],
-                    action["units"])
+    _pay_standard_move(game, action["units"])
     movement.move(game, list(action["units"]), action["to"], by="standard")
     yield from cleanups.cleanup(game, reason="a move was completed (431)")
+
+
+@procedure("action", "407.3.a", "401.3.a", summary=lambda g, ids: f"cost paid: exhaust {', '.join(ids)}",
+           objects=lambda g, ids: list(ids))
+def _pay_standard_move(game, unit_ids) -> None:
+    for unit_id in unit_ids:
+        game.obj(unit_id).exhausted = True
 
 
 def pass_priority(game, action: dict):
@@ -111,6 +115,8 @@ def _pass_on_chain(game, player: str):
         showdowns.after_chain_emptied(game)
     elif game.flags.get("continuation") == "end_of_turn":
         yield from turn.finish_end_of_turn(game)
+    elif game.flags.get("continuation") == "beginning":
+        turn.finish_beginning(game)
 
 
 @procedure("action", "344.3", summary=lambda g, p: f"{p} passes Focus", objects=lambda g, p: [p])
@@ -118,7 +124,26 @@ def _pass_focus(game, player: str):
     yield from showdowns.pass_focus(game, player)
 
 
+@procedure("action", "408", "737.1.b", summary=lambda g, a: f"{a['by']} hides {a['card']} at {a.get('at')}",
+           objects=lambda g, a: [a["card"], a.get("at")])
+def hide(game, action: dict):
+    """408: hide a card with [Hidden] facedown at a battlefield you control, for [A]; no chain (737.1.c.2)."""
+    player, card, where = action["by"], game.obj(action["card"]), action.get("at")
+    if card.owner != player or card.zone != "hand" or not card.definition.has("Hidden"):
+        raise Refusal("737.1", f"{card.id} is not a card with [Hidden] in {player}'s hand")
+    if player != game.turn_player or game.chain or game.priority != player:
+        raise Refusal("737.1.b", "hiding is done on your turn, in an Open State, with Priority")
+    if not game.is_battlefield(where) or game.obj(where).battlefield_controller != player:
+        raise Refusal("408.1", f"cards are hidden at a battlefield their owner controls, not {where}")
+    if any(o.zone == "facedown" and o.location == where and o.owner == player for o in game.objects.values()):
+        raise Refusal("737.1.b", f"{player} already has a facedown card at {where}")
+    playing.pay(game, player, 0, 1, rule="737.1.b")
+    card.zone, card.location = "facedown", where
+    yield from cleanups.cleanup(game, reason="a card was hidden")
+
+
 HANDLERS = {
+    "hide": hide,
     "move": standard_move,
     "play": playing.play_card,
     "activate": playing.activate,

@@ -64,6 +64,7 @@ class Replacement(Strict):
 
 class Activated(Strict):
     cost: dict[str, Any] = Field(default_factory=dict)
+    targets: dict[str, TargetSpec] = Field(default_factory=dict)
     effects: list[dict[str, Any]]
     only_unattached: bool = False
     label: str | None = None

@@ -62,9 +62,7 @@ def give_priority_to_newest(game) -> None:
 def resolve_top(game):
     item = game.chain[-1]
     game.flags["resolving"] = item["id"]
-    if item["kind"] == "spell" and item.get("countered"):
-        pass
-    elif item["optional"]:
+    if item["optional"]:
         options = ["yes", "no"] if effects.affordable(game, item) else ["no"]
         accept = yield from ask(game, "may", item["controller"], f"use optional {item['label']}?", options,
                                 "376.2")

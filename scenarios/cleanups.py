@@ -41,6 +41,7 @@ def _cleanup_once(game, reason, special):
         combat.update_designations(game)
     _uncontrolled(game)
     _recall_loose_gear(game)
+    _remove_orphaned_hidden_cards(game)
     showdowns.stage(game)
     yield from triggers.place_pending(game)
     if any(item["pending"] for item in game.chain):
@@ -53,9 +54,13 @@ def _cleanup_once(game, reason, special):
 def _victory(game) -> None:
     for player in game.players.values():
         if player.points >= game.victory_score and not game.flags.get("winner"):
-            game.flags["winner"] = player.name
-            game.trace.note("scoring", f"{player.name} has {player.points} points: wins", ["322.1", "449"],
-                            [player.name])
+            _wins(game, player)
+
+
+@procedure("scoring", "322.1", "449", summary=lambda g, player: f"{player.name} has {player.points} points: wins",
+           objects=lambda g, player: [player.name])
+def _wins(game, player) -> None:
+    game.flags["winner"] = player.name
 
 
 def _lethal_damage(game):
@@ -81,6 +86,20 @@ def _uncontrolled(game) -> None:
     for bf in game.battlefields():
         if bf.battlefield_controller and not bf.contested_by and not game.units(bf.id):
             control.lose_control(game, bf)
+
+
+def _remove_orphaned_hidden_cards(game) -> None:
+    """322.7: hidden cards at battlefields their owner no longer controls go to the trash."""
+    for card in [o for o in game.objects.values() if o.zone == "facedown"
+                 and game.is_battlefield(o.location) and game.obj(o.location).battlefield_controller != o.owner]:
+        _trash_hidden(game, card)
+
+
+@procedure("cleanup", "322.7", "106.4.d", summary=lambda g, card: f"{card.id} is hidden at {card.location}, which its "
+                                                                  f"owner no longer controls: trashed",
+           objects=lambda g, card: [card.id])
+def _trash_hidden(game, card) -> None:
+    card.zone, card.location = "trash", None
 
 
 def _recall_loose_gear(game) -> None:

@@ -23,6 +23,8 @@ def begin(game, bf_id: str):
     attacker = bf.contested_by
     defender = next(u.controller for u in game.units(bf_id) if u.controller != attacker)
     game.combat = {"battlefield": bf_id, "attacker": attacker, "defender": defender, "resolving": False}
+    for unit in game.units():
+        unit.triggered_in_combat = []          # attack and defend triggers: once per combat (376.4.d.2.a)
     game.showdown = {"battlefield": bf_id, "combat": True, "focus": attacker, "passes": [], "initial": False}
     game.trace.note("combat step", f"{attacker} applied Contested: attacker; {defender}: defender; "
                                    f"{attacker} gains Focus", ["442.1.a.1", "442.1.a.1.a", "442.1.a.2"],
@@ -39,10 +41,16 @@ def begin(game, bf_id: str):
         game.priority = attacker
 
 
+@procedure("combat step", summary=lambda g, unit, designation, rule: f"{unit.id} gains the "
+           f"{designation.capitalize()} designation", objects=lambda g, unit, *a: [unit.id],
+           cite=lambda g, unit, designation, rule: [rule])
 def designate(game, unit, designation: str, rule: str) -> None:
     unit.designation = designation
-    game.trace.note("combat step", f"{unit.id} gains the {designation.capitalize()} designation", [rule], [unit.id])
-    if designation not in unit.triggered_in_combat:
+    if designation in unit.triggered_in_combat:
+        game.trace.note("trigger", f"{unit.id} already gained the {designation} designation in this combat: its "
+                        f"{'attack' if designation == 'attacker' else 'defend'} triggers do not fire again",
+                        ["376.4.d.2.a" if designation == "attacker" else "376.4.e.2.a"], [unit.id])
+    else:
         unit.triggered_in_combat.append(designation)
         event = "attack" if designation == "attacker" else "defend"
         triggers.fire(game, event, unit=unit.id, location=unit.location)
@@ -61,17 +69,22 @@ def update_designations(game) -> None:
         if unit.designation == wanted:
             continue
         if wanted is None:
-            game.trace.note("combat step", f"{unit.id} left {bf}: loses the {unit.designation} designation",
-                            ["322.5.c"], [unit.id])
-            unit.designation = None
+            _lose_designation(game, unit, bf)
         else:
             designate(game, unit, wanted, "322.5.b" if unit.designation else "322.5.a")
 
 
+@procedure("combat step", "322.5.c", summary=lambda g, unit, bf: f"{unit.id} left {bf}: loses the "
+                                                                 f"{unit.designation} designation",
+           objects=lambda g, unit, bf: [unit.id])
+def _lose_designation(game, unit, bf: str) -> None:
+    unit.designation = None
+
+
+@procedure("combat step", "444.1.a.3", summary="attacker and defender designations removed")
 def remove_designations(game) -> None:
     for unit in game.units():
         unit.designation = None
-    game.trace.note("combat step", "attacker and defender designations removed", ["444.1.a.3"])
 
 
 @procedure("combat step", "443", "443.1", summary=lambda g: f"combat damage step at {g.combat['battlefield']}")

@@ -7,10 +7,14 @@ from scenarios.trace import procedure
 
 def contest(game, bf, player: str, rule: str) -> None:
     """184.3.a.1: arriving at a battlefield its controller does not control contests it, unless already contested."""
-    if bf.battlefield_controller == player or bf.contested_by:
-        return
+    if bf.battlefield_controller != player and not bf.contested_by:
+        _apply_contested(game, bf, player, rule)
+
+
+@procedure("effect", "184.3.a.1", summary=lambda g, bf, player, rule: f"{player} applies Contested to {bf.id}",
+           objects=lambda g, bf, player, rule: [bf.id, player], cite=lambda g, bf, player, rule: [rule])
+def _apply_contested(game, bf, player: str, rule: str) -> None:
     bf.contested_by = player
-    game.trace.note("effect", f"{player} applies Contested to {bf.id}", [rule, "184.3.a.1"], [bf.id, player])
 
 
 @procedure("scoring", "184.4", summary=lambda g, bf, player, rule: (f"{player} keeps control of {bf.id}" if bf.battlefield_controller == player
@@ -26,8 +30,10 @@ def establish(game, bf, player: str, rule: str):
         yield from scoring.conquer(game, player, bf)
 
 
+@procedure("effect", "184.4.c", summary=lambda g, bf, rule="322.6": f"{bf.id} has no units and is not contested: "
+                                                                  f"uncontrolled",
+           objects=lambda g, bf, rule="322.6": [bf.id], cite=lambda g, bf, rule="322.6": [rule])
 def lose_control(game, bf, rule: str = "322.6") -> None:
-    game.trace.note("effect", f"{bf.id} has no units and is not contested: uncontrolled", [rule, "184.4.c"], [bf.id])
     bf.battlefield_controller = None
 
 

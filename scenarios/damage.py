@@ -23,10 +23,6 @@ def deal_many(game, amounts: dict, source: str, rule: str) -> None:
         triggers.fire(game, "takes_damage", unit=unit_id, source=source)
 
 
-def deal(game, unit_id: str, amount: int, source: str) -> None:
-    deal_many(game, {unit_id: amount}, source=source, rule="404.1.b")
-
-
 @procedure("effect", "405.1", summary=lambda g, ids, rule: f"heal {', '.join(ids)}", objects=lambda g, ids, rule: ids)
 def heal(game, unit_ids, rule: str = "405.1") -> None:
     for unit_id in unit_ids:

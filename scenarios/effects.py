@@ -10,7 +10,7 @@ instructions ignored (055).
 """
 from __future__ import annotations
 
-from scenarios import control, damage, movement, targeting, triggers
+from scenarios import control, damage, movement, targeting
 from scenarios.choices import ask
 from scenarios.layers import explain, might, snapshot_modifier
 from scenarios.trace import procedure
@@ -43,6 +43,15 @@ def resolve_refs(game, item, reference: str) -> list[str]:
             game.trace.note("effect", f"{r[0]} is no longer a legal target of {item['label']}: unaffected",
                             ["356.3.e.2", "356.3.e.5"], [r[0]])
     return legal
+
+
+def _show(game, item, reference: str) -> str:
+    """A reference as the objects it names, for trace summaries ("target" -> "d1")."""
+    try:
+        ids = resolve_refs(game, item, reference)
+    except (KeyError, ValueError, IndexError):
+        return reference
+    return ", ".join(ids) if ids else f"{reference} (none)"
 
 
 def _group(game, item, name: str) -> list[str]:
@@ -92,7 +101,7 @@ def execute(game, item, instruction: dict):
 # -- instructions ----------------------------------------------------------------------------------------
 
 
-@procedure("effect", "404", summary=lambda g, item, ins: f"{item['label']}: deal {ins['amount']} to {ins['to']}")
+@procedure("effect", "404", summary=lambda g, item, ins: f"{item['label']}: deal {ins['amount']} to {_show(g, item, ins['to'])}")
 def op_deal(game, item, ins):
     ids = resolve_refs(game, item, ins["to"])
     amount = _amount(game, item, ins["amount"])
@@ -129,19 +138,19 @@ def op_heal(game, item, ins):
         damage.heal(game, ids, rule="405.1")
 
 
-@procedure("effect", "402", summary=lambda g, item, ins: f"{item['label']}: ready {ins['what']}")
+@procedure("effect", "402", summary=lambda g, item, ins: f"{item['label']}: ready {_show(g, item, ins['what'])}")
 def op_ready(game, item, ins):
     for uid in resolve_refs(game, item, ins["what"]):
         game.obj(uid).exhausted = False
 
 
-@procedure("effect", "401", summary=lambda g, item, ins: f"{item['label']}: exhaust {ins['what']}")
+@procedure("effect", "401", summary=lambda g, item, ins: f"{item['label']}: exhaust {_show(g, item, ins['what'])}")
 def op_exhaust(game, item, ins):
     for uid in resolve_refs(game, item, ins["what"]):
         game.obj(uid).exhausted = True
 
 
-@procedure("effect", "410.1", summary=lambda g, item, ins: f"{item['label']}: stun {ins['what']}")
+@procedure("effect", "410.1", summary=lambda g, item, ins: f"{item['label']}: stun {_show(g, item, ins['what'])}")
 def op_stun(game, item, ins):
     for uid in resolve_refs(game, item, ins["what"]):
         game.obj(uid).stunned = True
@@ -153,7 +162,7 @@ def op_recall(game, item, ins):
             movement.recall(game, uid, rule="433")
 
 
-@procedure("effect", "413.1", "703", summary=lambda g, item, ins: f"{item['label']}: buff {ins['what']}")
+@procedure("effect", "413.1", "703", summary=lambda g, item, ins: f"{item['label']}: buff {_show(g, item, ins['what'])}")
 def op_buff(game, item, ins):
     for uid in resolve_refs(game, item, ins["what"]):
         unit = game.obj(uid)
@@ -181,7 +190,7 @@ def _spend_buff(game, item, unit_id):
     game.obj(unit_id).buffs -= 1
 
 
-@procedure("effect", "454.3", "454.3.b", summary=lambda g, item, ins: f"{item['label']}: give {ins['to']} "
+@procedure("effect", "454.3", "454.3.b", summary=lambda g, item, ins: f"{item['label']}: give {_show(g, item, ins['to'])} "
            f"{ins['amount']:+d} might this turn" + (f", to a minimum of {ins['minimum']}" if ins.get("minimum") else ""))
 def op_might(game, item, ins):
     for uid in resolve_refs(game, item, ins["to"]):
@@ -193,7 +202,7 @@ def op_might(game, item, ins):
         unit.modifiers.append({"amount": amount, "source": item["label"], "timestamp": game.tick(), "until": "turn"})
 
 
-@procedure("effect", "733.2", summary=lambda g, item, ins: f"{item['label']}: give {ins['to']} "
+@procedure("effect", "733.2", summary=lambda g, item, ins: f"{item['label']}: give {_show(g, item, ins['to'])} "
                                                            f"[{ins['keyword']} {ins.get('value', 1)}]")
 def op_grant(game, item, ins):
     for uid in resolve_refs(game, item, ins["to"]):
@@ -317,6 +326,20 @@ def op_reveal_play_unit(game, item, ins):
         game.obj(other).order = game.tick() + 10_000     # recycled to the bottom (403)
 
 
+@procedure("effect", "421", "421.4", "744.2", summary=lambda g, item, ins: f"{item['label']}: attach "
+           f"{_show(g, item, ins['what'])} to {_show(g, item, ins['to'])}")
+def op_attach(game, item, ins):
+    """421.1.f: attaching detaches from any previous unit; 421.4: the gear goes where the unit is (not a move)."""
+    units = resolve_refs(game, item, ins["to"])
+    gear_ids = resolve_refs(game, item, ins["what"])
+    if not units or not gear_ids or game.obj(units[0]).zone != "board":
+        return
+    for gear_id in gear_ids:
+        gear = game.obj(gear_id)
+        gear.attached_to = units[0]
+        gear.location = game.obj(units[0]).location
+
+
 @procedure("effect", "417", summary=lambda g, item, ins: f"{item['label']}: channel {ins.get('n', 1)} rune exhausted")
 def op_channel(game, item, ins):
     game.players[item["controller"]].runes += ins.get("n", 1)
@@ -345,4 +368,4 @@ OPS = {"deal": op_deal, "fight": op_fight, "kill": op_kill, "heal": op_heal, "re
        "spend_buff": op_spend_buff, "grant": op_grant, "move": op_move, "return_to_hand": op_return_to_hand, "draw": op_draw,
        "discard": op_discard, "counter": op_counter, "take_control": op_take_control, "delayed": op_delayed,
        "banish": op_banish, "banish_and_play": op_banish_and_play, "play_banished_by_this": op_play_banished_by_this,
-       "reveal_play_unit": op_reveal_play_unit, "channel": op_channel, "score": op_score, "pay": op_pay}
+       "reveal_play_unit": op_reveal_play_unit, "attach": op_attach, "channel": op_channel, "score": op_score, "pay": op_pay}

@@ -45,15 +45,31 @@ def correspondence(version: str) -> dict[str, str]:
     return mapping
 
 
+@lru_cache(maxsize=1)
+def _engine_outline() -> tuple[dict[str, str | None], dict[str, list[str]]]:
+    """Each rule's parent, and for a rule that is not a heading, the section heading it sits under."""
+    parents, section, current = {}, {}, None
+    for rule in _rules_of(ENGINE_VERSION):
+        parents[rule["number"]] = rule["parent"]
+        if rule["heading"]:
+            current = rule["number"]
+        else:
+            section[rule["number"]] = current
+    return parents, section
+
+
 def translate(number: str, version: str) -> str | None:
-    """The number in `version` citing what `number` cites in the engine's version (None: no counterpart)."""
+    """The number in `version` citing what `number` cites in the engine's version: its counterpart, else that of
+    its nearest ancestor, else that of the section it sits under (None: nothing corresponds, e.g. a section
+    the older version does not have)."""
     if version == ENGINE_VERSION:
         return number
     mapping = correspondence(version)
-    parts = number.split(".")
-    while parts:
-        candidate = ".".join(parts)
-        if candidate in mapping:
-            return mapping[candidate]
-        parts.pop()
-    return None
+    parents, section = _engine_outline()
+    candidates, candidate = [], number
+    while candidate and candidate not in candidates:
+        candidates.append(candidate)
+        candidate = parents.get(candidate) or (candidate.rsplit(".", 1)[0] if "." in candidate else None)
+    if section.get(candidates[-1]):
+        candidates.append(section[candidates[-1]])
+    return next((mapping[c] for c in candidates if c in mapping), None)

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from scenarios import chain, cleanups, control, targeting, triggers
 from scenarios.choices import ask
-from scenarios.layers import has_keyword
 from scenarios.state import Refusal
 from scenarios.trace import procedure
 
@@ -30,8 +29,9 @@ def pay(game, player: str, energy: int, power: int, rule: str = "354.1") -> None
     pool.power -= power
 
 
-@procedure("action", "346", "350", summary=lambda g, a: f"{a['by']} plays {a['card']}"
-           + (f" targeting {a.get('targets')}" if a.get("targets") else "") + (f" at {a['at']}" if a.get("at") else ""),
+@procedure("action", "346", "350", summary=lambda g, a: f"{a['by']} plays {a['card']} ({g.obj(a['card']).card})"
+           + (" choosing " + ", ".join(f"{slot}={value}" for slot, value in a["targets"].items())
+              if a.get("targets") else "") + (f" at {a['at']}" if a.get("at") else ""),
            objects=lambda g, a: [a["card"]])
 def play_card(game, action: dict):
     player, card = action["by"], game.obj(action["card"])
@@ -51,7 +51,7 @@ def play_card(game, action: dict):
             raise Refusal("737.1.d.1", f"a hidden unit must be played to {card.location}")
         _check_unit_location(game, player, location)
         pay(game, player, energy, power)
-        game.players[player].cards_played_this_turn += 1
+        _count_card_played(game, player)
         yield from enter_board(game, card, player, location,
                                ready=bool(action.get("accelerate")) or definition.enters_ready, via="play")
         yield from cleanups.cleanup(game, reason=f"{card.id} entered the board (319.5)")
@@ -60,7 +60,7 @@ def play_card(game, action: dict):
             "context": {"location": card.location if facedown else None}}
     chosen = targeting.choose(game, definition.targets, action.get("targets", {}), item)
     pay(game, player, energy, power)
-    game.players[player].cards_played_this_turn += 1
+    _count_card_played(game, player)
     card.zone = "chain"
     card.location = None
     chain.add_item(game, definition.name, "spell", card.id, player, definition.effects,
@@ -73,6 +73,12 @@ def play_card(game, action: dict):
     chain.give_priority_to_newest(game)
 
 
+def _count_card_played(game, player: str) -> None:
+    """For "when you play your Nth card in a turn" (376.1, "the [Nth] time")."""
+    game.players[player].cards_played_this_turn += 1
+    triggers.fire(game, "card_played", player=player, count=game.players[player].cards_played_this_turn)
+
+
 def _check_unit_location(game, player: str, location: str) -> None:
     if location == "base":
         return
@@ -81,11 +87,12 @@ def _check_unit_location(game, player: str, location: str) -> None:
                                  f"not {location}")
 
 
+@procedure("effect", "356.2", "356.2.c", summary=lambda g, unit, player, location, ready, via:
+           f"{unit.id} enters the board at {location} " + ("ready" if ready else "exhausted"),
+           objects=lambda g, unit, *a, **k: [unit.id], cite=lambda g, unit, player, location, ready, via:
+           ["731.6"] if ready else [])
 def enter_board(game, unit, player: str, location: str, ready: bool, via: str):
     """356.2: a permanent leaves the Chain and becomes a game object; a unit enters exhausted (356.2.c)."""
-    step = game.trace.open("effect", f"{unit.id} enters the board at {location} "
-                           + ("ready (Accelerate / enters ready, 731.6)" if ready else "exhausted"),
-                           ["356.2", "356.2.c"] + (["731.6"] if ready else []), [unit.id])
     unit.zone, unit.location, unit.controller = "board", location, player
     unit.exhausted = not ready
     unit.damage, unit.buffs, unit.modifiers, unit.granted = 0, 0, [], []
@@ -95,7 +102,6 @@ def enter_board(game, unit, player: str, location: str, ready: bool, via: str):
     if game.is_battlefield(location):
         control.contest(game, game.obj(location), player, rule="184.3.a.1")
     triggers.fire(game, "play", unit=unit.id, player=player, location=location)   # 376.4.a.2
-    game.trace.close(step)
     yield from ()
 
 
@@ -120,7 +126,10 @@ def play_by_effect(game, unit, player: str, location: str, source: str):
            objects=lambda g, a: [a["source"]])
 def activate(game, action: dict):
     player, source = action["by"], game.obj(action["source"])
-    ability = source.definition.activated[action.get("ability", 0)]
+    abilities = source.definition.activated
+    if not 0 <= action.get("ability", 0) < len(abilities):
+        raise Refusal("370.1", f"{source.card} has no activated ability number {action.get('ability', 0)}")
+    ability = abilities[action.get("ability", 0)]
     if source.controller != player or source.zone != "board":
         raise Refusal("371", f"{player} does not control {source.id}")
     if player != game.turn_player or game.chain or game.priority != player:
@@ -129,17 +138,16 @@ def activate(game, action: dict):
     if ability.only_unattached and source.attached_to:
         raise Refusal("421.1.e", f"{source.card}'s ability can be used only while unattached (its rules text is "
                                  f"inactive while attached)")
+    label = ability.label or f"{source.card} ability"
+    chosen = targeting.choose(game, ability.targets, action.get("targets", {}),
+                              {"label": label, "controller": player, "source": source.id, "targets": {},
+                               "context": {}})
     pay(game, player, ability.cost.get("energy", 0), ability.cost.get("power", 0), rule="392.1")
-    item = chain.add_item(game, ability.label or f"{source.card} ability", "ability", source.id, player,
-                          ability.effects, targets={})
+    item = chain.add_item(game, label, "ability", source.id, player, ability.effects,
+                          target_specs=ability.targets, targets=chosen)
     if ability.cost.get("banish_self"):
         from scenarios import damage
         damage.banish(game, source.id, None)
-        game.trace.note("action", f"{source.id} banished as a cost", ["392.1"], [source.id])
     yield from cleanups.cleanup(game, reason="an ability was activated (319.3)")
     if item in game.chain:
         chain.give_priority_to_newest(game)
-
-
-def unit_has(game, unit, keyword: str) -> bool:
-    return has_keyword(game, unit, keyword)

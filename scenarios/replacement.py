@@ -7,6 +7,7 @@ death, the event no longer happens and the others have nothing to replace.
 from __future__ import annotations
 
 from scenarios.choices import ask
+from scenarios.trace import procedure
 
 
 def applicable(game, unit) -> list[tuple[str, object]]:
@@ -37,16 +38,12 @@ def would_die(game, unit):
     return True
 
 
+@procedure("replacement", "366", "366.1", "368", summary=lambda g, unit, gear_id, effect: f"{g.obj(gear_id).card} "
+           f"replaces the death of {unit.id}", objects=lambda g, unit, gear_id, effect: [gear_id, unit.id])
 def _apply(game, unit, gear_id, effect):
     from scenarios import effects
-    step = game.trace.open("replacement", f"{game.obj(gear_id).card} replaces the death of {unit.id}",
-                           ["366", "366.1", "368"], [gear_id, unit.id])
-    before = game.fingerprint()
     item = {"id": f"replacement:{gear_id}", "label": game.obj(gear_id).card, "source": gear_id,
             "controller": game.obj(gear_id).controller, "targets": {}, "target_specs": {},
             "context": {"affected": unit.id, "location": unit.location}}
     for instruction in effect.instead:
         yield from effects.execute(game, item, instruction)
-    from scenarios.trace import board_diff
-    step.change = board_diff(before, game.fingerprint())
-    game.trace.close(step)

@@ -15,6 +15,7 @@ from typing import Any
 
 from scenarios import schema
 from scenarios.layers import might
+from scenarios.numbering import ENGINE_VERSION, translate
 from scenarios.state import GameState, Refusal, UnansweredChoice
 from scenarios.trace import Step
 
@@ -107,6 +108,9 @@ def _replay(scenario: schema.Scenario, path: Path) -> Replay:
                                      else "the action to be allowed") + f", computed: {refusal}")
                 if not action.expect_refusal:
                     break
+        except Exception as error:      # an engine fault is reported against the action that caused it
+            mismatches.append(f"{name}: engine error {type(error).__name__}: {error}")
+            break
         if action.label in checkpoints:
             expected = checkpoints[action.label].expect
             got = observe(game, expected)
@@ -121,11 +125,22 @@ def _replay(scenario: schema.Scenario, path: Path) -> Replay:
     expected = {"outcome": scenario.expect, **({"checkpoints": {c.after: c.expect for c in scenario.checkpoints}}
                                                if scenario.checkpoints else {})}
     computed_all = {"outcome": computed, **({"checkpoints": computed_checkpoints} if computed_checkpoints else {})}
+    _cite_version(game.trace.roots, scenario.rules.core)
     return Replay(scenario_id=scenario.meta.id, ruling_position=scenario.meta.ruling, title=scenario.meta.title,
                   rules_version=scenario.rules.core, verdict="mismatch" if mismatches else "match",
                   expected=expected, computed=computed_all, steps=list(game.trace.roots), mismatches=mismatches,
                   disagreement=scenario.disagreement, file=str(path), answer=scenario.answer,
                   seconds=time.perf_counter() - started, action_count=len(scenario.actions), state=game)
+
+
+def _cite_version(roots, version: str) -> None:
+    """Rewrite citations into the numbering of the version the scenario names (see numbering.py)."""
+    if version == ENGINE_VERSION:
+        return
+    for root in roots:
+        for _, step in root.walk():
+            translated = [translate(number, version) for number in step.rules]
+            step.rules = list(dict.fromkeys(n for n in translated if n))
 
 
 # -- observing the outcome --------------------------------------------------------------------------------
@@ -198,7 +213,8 @@ def compare(expected, computed, prefix: str = "") -> list[str]:
 
 # -- rendering ---------------------------------------------------------------------------------------------
 
-def render_tree(replay: Replay) -> str:
+def render_tree(replay: Replay, max_depth: int | None = None) -> str:
+    """The trace as a numbered tree with citations; `max_depth=0` gives the judge's short view (actions only)."""
     out = [f"{replay.scenario_id}: {replay.title}",
            f"ruling {replay.ruling_position} | Core Rules {replay.rules_version} | verdict: {replay.verdict.upper()}"]
     if replay.disagreement:
@@ -206,6 +222,8 @@ def render_tree(replay: Replay) -> str:
     number = 0
     for root in replay.steps:
         for depth, step in root.walk():
+            if max_depth is not None and depth > max_depth:
+                continue
             number += 1
             cites = f"  [{', '.join(step.rules)}]" if step.rules else ""
             out.append(f"{number:>4}. {'  ' * depth}{step.kind}: {step.summary}{cites}")

@@ -37,18 +37,41 @@ def _known_card(name: str) -> str:
 class Meta(Strict):
     id: str
     title: str
-    ruling: int = Field(ge=1, le=50)
+    ruling: int = Field(ge=1)
     tags: list[str] = Field(default_factory=list)
 
 
 class Rules(Strict):
     core: str = "2025-12-01"
 
+    @field_validator("core")
+    @classmethod
+    def _bundled_version(cls, version: str) -> str:
+        from ingest.documents import BUNDLED
+        known = sorted(s.version for s in BUNDLED if s.game == "riftbound" and s.kind == "rules")
+        if version not in known:
+            raise ValueError(f"no Riftbound Core Rules version {version!r} (known: {known})")
+        return version
+
+
+class ShowdownSetup(Strict):
+    battlefield: str
+    focus: str | None = None
+
 
 class Turn(Strict):
+    """Scenarios start in the Action Phase, either Neutral Open or in an open showdown (a chain is never set up:
+    put items on it with actions)."""
     player: str
     phase: Literal["action"] = "action"
-    state: Literal["neutral-open"] = "neutral-open"
+    state: Literal["neutral-open", "showdown-open"] = "neutral-open"
+    showdown: ShowdownSetup | None = None
+
+    @model_validator(mode="after")
+    def _showdown_named(self):
+        if (self.state == "showdown-open") != (self.showdown is not None):
+            raise ValueError("state showdown-open needs a `showdown: {battlefield, focus}` block, and only it")
+        return self
 
 
 class GearSetup(Strict):
@@ -98,6 +121,7 @@ class BattlefieldSetup(Strict):
     id: str
     card: str
     controller: str | None = None
+    contested_by: str | None = None
     units: list[UnitSetup] = Field(default_factory=list)
     scored_this_turn: list[str] = Field(default_factory=list)
     _card = field_validator("card")(_known_card)
@@ -120,12 +144,17 @@ class Setup(Strict):
     def _consistent(self):
         if self.turn.player not in self.players:
             raise ValueError(f"turn player {self.turn.player!r} is not one of {list(self.players)}")
+        if self.turn.showdown:
+            field = next((b for b in self.battlefields if b.id == self.turn.showdown.battlefield), None)
+            if field is None or not field.contested_by:
+                raise ValueError(f"the showdown's battlefield {self.turn.showdown.battlefield!r} must be a "
+                                 f"battlefield with contested_by set")
         return self
 
 
 class Action(Strict):
     by: str
-    do: Literal["move", "play", "activate", "pass", "choose", "end_turn"]
+    do: Literal["move", "play", "activate", "pass", "choose", "end_turn", "hide"]
     label: str | None = None
     units: list[str] | None = None
     to: str | None = None
@@ -142,7 +171,8 @@ class Action(Strict):
 
     @model_validator(mode="after")
     def _fields_for_kind(self):
-        needed = {"move": ("units", "to"), "play": ("card",), "activate": ("source",), "choose": ("choice",)}
+        needed = {"move": ("units", "to"), "play": ("card",), "activate": ("source",), "choose": ("choice",),
+                  "hide": ("card", "at")}
         for name in needed.get(self.do, ()):
             if getattr(self, name) is None:
                 raise ValueError(f"a '{self.do}' action needs '{name}'")

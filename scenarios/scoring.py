@@ -17,11 +17,17 @@ def _score(game, player: str, bf, how: str) -> bool:
             game.trace.note("scoring", f"{player} would take the Final Point by Conquer without scoring "
                                        f"{unscored}: no point", ["448.1.b.2"], [player])
             return True
+    _earn_point(game, player, bf, how)
+    return True
+
+
+@procedure("scoring", "448.1", summary=lambda g, player, bf, how: f"{player} scores 1 point ({how} {bf.id}): "
+                                                                  f"{g.players[player].points + 1}",
+           objects=lambda g, player, bf, how: [player, bf.id],
+           cite=lambda g, player, bf, how: ["446.1" if how == "conquer" else "446.2"])
+def _earn_point(game, player: str, bf, how: str) -> None:
     game.players[player].points += 1
     game.log["scored"].append(f"{player}:{how}:{bf.id}")
-    game.trace.note("scoring", f"{player} scores 1 point ({how} {bf.id}): {points + 1}",
-                    ["446.1" if how == "conquer" else "446.2", "448.1"], [player, bf.id])
-    return True
 
 
 @procedure("scoring", "446.1", "448.2.a", summary=lambda g, player, bf: f"{player} conquers {bf.id}",

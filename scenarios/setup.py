@@ -31,9 +31,12 @@ def build(game, setup: dict) -> None:
         bf = _add(game, field, owner=field.get("controller") or game.turn_order[0], kind="battlefield",
                   zone="board", location=field["id"])
         bf.battlefield_controller = field.get("controller")
+        bf.contested_by = field.get("contested_by")
         bf.scored_this_turn = list(field.get("scored_this_turn", []))
         for unit in field.get("units", []):
             _add_permanent(game, unit, owner=unit["controller"], location=field["id"])
+    if turn.get("showdown"):
+        _open_showdown(game, turn["showdown"])
 
 
 def _kind_of(name: str) -> str:
@@ -69,3 +72,20 @@ def _add_permanent(game, entry: dict, owner: str, location: str) -> Obj:
         attached = _add(game, gear, owner=obj.controller, kind="gear", zone="board", location=location)
         attached.attached_to = obj.id
     return obj
+
+
+def _open_showdown(game, spec: dict) -> None:
+    """A scenario that starts mid-showdown: a combat if two players have units there (roles from Contested,
+    442.1.a), with the designations already given, so attack and defend triggers have had their turn."""
+    bf = game.obj(spec["battlefield"])
+    players = {u.controller for u in game.units(bf.id)}
+    focus = spec.get("focus") or bf.contested_by
+    combat = len(players) >= 2
+    if combat:
+        defender = next(p for p in players if p != bf.contested_by)
+        game.combat = {"battlefield": bf.id, "attacker": bf.contested_by, "defender": defender, "resolving": False}
+        for unit in game.units(bf.id):
+            unit.designation = "attacker" if unit.controller == bf.contested_by else "defender"
+            unit.triggered_in_combat = [unit.designation]
+    game.showdown = {"battlefield": bf.id, "combat": combat, "focus": focus, "passes": [], "initial": False}
+    game.priority = focus

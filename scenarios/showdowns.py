@@ -16,25 +16,28 @@ def stage(game) -> None:
     for bf in game.battlefields():
         if not bf.contested_by or (game.combat and game.combat["battlefield"] == bf.id):
             continue
-        before = bf.staged
-        _stage_one(game, bf)
-        if bf.staged != before:
-            rule = {"combat": "322.10", "showdown": "322.8"}.get(bf.staged, "322.11" if before == "combat" else "322.9")
-            game.trace.note("showdown", f"{bf.id}: " + (f"{bf.staged} staged" if bf.staged else f"{before} no longer "
-                                                                                               f"staged"),
-                            [rule], [bf.id])
+        wanted = _wanted_stage(game, bf)
+        if wanted != bf.staged:
+            rule = {"combat": "322.10", "showdown": "322.8"}.get(wanted, "322.11" if bf.staged == "combat" else "322.9")
+            _set_stage(game, bf, wanted, rule)
 
 
-def _stage_one(game, bf) -> None:
+def _wanted_stage(game, bf) -> str | None:
     controllers = {u.controller for u in game.units(bf.id)}
     if len(controllers) >= 2:
-        bf.staged = "combat"                        # 322.10
-    elif game.showdown and game.showdown["battlefield"] == bf.id:
-        bf.staged = None                            # the showdown here is already open
-    elif bf.battlefield_controller is None and controllers == {bf.contested_by}:
-        bf.staged = "showdown"                      # 322.8, 322.8.a
-    else:
-        bf.staged = None                            # 322.9, 322.11
+        return "combat"                             # 322.10
+    if game.showdown and game.showdown["battlefield"] == bf.id:
+        return None                                 # the showdown here is already open
+    if bf.battlefield_controller is None and controllers == {bf.contested_by}:
+        return "showdown"                           # 322.8, 322.8.a
+    return None                                     # 322.9, 322.11
+
+
+@procedure("showdown", summary=lambda g, bf, wanted, rule: f"{bf.id}: " + (
+    f"{wanted} staged" if wanted else f"{bf.staged} no longer staged"), objects=lambda g, bf, *a: [bf.id],
+           cite=lambda g, bf, wanted, rule: [rule])
+def _set_stage(game, bf, wanted: str | None, rule: str) -> None:
+    bf.staged = wanted
 
 
 def open_staged(game):
@@ -72,15 +75,17 @@ def pass_focus(game, player: str):
         game.priority = showdown["focus"]
 
 
+@procedure("showdown", summary=lambda g: (f"initial chain done: {g.showdown['focus']} keeps Focus"
+                                         if g.showdown["initial"] else
+                                         f"Focus passes to {g.next_player(g.showdown['focus'])}"),
+           cite=lambda g: ["343.1", "442.1.e"] if g.showdown["initial"] else ["343"])
 def after_chain_emptied(game) -> None:
     """343: Focus passes when the last chain item resolves, except after the Initial Chain (343.1)."""
     showdown = game.showdown
     if showdown["initial"]:
         showdown["initial"] = False
-        game.trace.note("showdown", f"initial chain done: {showdown['focus']} keeps Focus", ["343.1", "442.1.e"])
     else:
         showdown["focus"] = game.next_player(showdown["focus"])
-        game.trace.note("showdown", f"Focus passes to {showdown['focus']}", ["343"])
     showdown["passes"] = []
     game.priority = showdown["focus"]
 

@@ -35,6 +35,10 @@ class UnansweredChoice(Exception):
     pass
 
 
+class UnknownObject(KeyError):
+    """An action names an object id that the game does not have."""
+
+
 @dataclass
 class Choice:
     """A question the engine asks a player; `options` lists the legal answers (None: validated by `check`)."""
@@ -141,7 +145,7 @@ class GameState:
     # -- queries ------------------------------------------------------------------------------------
     def obj(self, object_id: str) -> Obj:
         if object_id not in self.objects:
-            raise KeyError(f"no object {object_id!r}")
+            raise UnknownObject(f"no object {object_id!r}")
         return self.objects[object_id]
 
     def units(self, location: str | None = None, controller: str | None = None) -> list[Obj]:
@@ -209,7 +213,10 @@ class GameState:
         from scenarios import actions
         saved = self._snapshot()
         try:
-            actions.apply(self, action)
+            try:
+                actions.apply(self, action)
+            except UnknownObject as missing:
+                raise Refusal("398", f"the action names an object that does not exist: {missing}") from None
         except Refusal as refusal:
             self._restore(saved)
             self.trace.note("refusal", f"{action.get('by', '')} {action.get('do', '')}: {refusal.message}",

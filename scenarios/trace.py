@@ -91,20 +91,23 @@ def board_diff(before: dict, after: dict) -> dict:
 
 
 def procedure(kind: str, *rules: str, summary: Callable[..., str] | str | None = None,
-              objects: Callable[..., list] | None = None):
-    """Declare an engine procedure: the rule numbers it applies and how to describe a call."""
+              objects: Callable[..., list] | None = None, cite: Callable[..., list] | None = None):
+    """Declare an engine procedure: the rule numbers it applies and how to describe a call.
+
+    `cite` adds rule numbers that depend on the call (the same step justified by different rules)."""
 
     def describe(game, args, kwargs):
         text = summary(game, *args, **kwargs) if callable(summary) else (summary or "")
         objs = objects(game, *args, **kwargs) if objects else []
-        return text, objs
+        extra = cite(game, *args, **kwargs) if cite else []
+        return text, objs, list(rules) + [r for r in extra if r not in rules]
 
     def decorate(fn):
         if inspect.isgeneratorfunction(fn):
             @functools.wraps(fn)
             def generator_wrapper(game, *args, **kwargs):
-                text, objs = describe(game, args, kwargs)
-                step = game.trace.open(kind, text or fn.__name__, rules, objs)
+                text, objs, cited = describe(game, args, kwargs)
+                step = game.trace.open(kind, text or fn.__name__, cited, objs)
                 before = game.fingerprint()
                 result = yield from fn(game, *args, **kwargs)
                 step.change = board_diff(before, game.fingerprint())
@@ -115,8 +118,8 @@ def procedure(kind: str, *rules: str, summary: Callable[..., str] | str | None =
 
         @functools.wraps(fn)
         def wrapper(game, *args, **kwargs):
-            text, objs = describe(game, args, kwargs)
-            step = game.trace.open(kind, text or fn.__name__, rules, objs)
+            text, objs, cited = describe(game, args, kwargs)
+            step = game.trace.open(kind, text or fn.__name__, cited, objs)
             before = game.fingerprint()
             result = fn(game, *args, **kwargs)
             step.change = board_diff(before, game.fingerprint())

@@ -32,6 +32,7 @@ def _conditions():
         "defend": unit_is_source,
         "move": unit_is_source,
         "third_move": lambda g, src, d: d.get("unit") == src.id and src.moves_this_turn == 3,
+        "unit_moves_here": lambda g, src, d: src.kind == "battlefield" and d.get("location") == src.id,
         "conquer": lambda g, src, d: src.id in d.get("units", []) and d["player"] == src.controller,
         "hold": lambda g, src, d: src.id in d.get("units", []) and d["player"] == src.controller,
         "enemy_attacks_your_battlefield": lambda g, src, d: (
@@ -53,7 +54,7 @@ def _conditions():
 
 
 CONDITIONS = _conditions()
-EVENT_OF = {"enemy_attacks_your_battlefield": "attack", "third_move": "move", "you_choose_friendly_unit": "choose",
+EVENT_OF = {"enemy_attacks_your_battlefield": "attack", "third_move": "move", "unit_moves_here": "move", "you_choose_friendly_unit": "choose",
             "first_choose_friendly_with_spell_here": "choose", "you_play_mighty_unit": "play",
             "end_of_your_turn": "end_of_turn", "second_card": "card_played", "you_hold_here": "hold"}
 

@@ -46,6 +46,7 @@ def _expire(game) -> None:
 @procedure("turn", "315", "317.4", summary=lambda g, player: f"{player}'s turn begins")
 def start_turn(game, player: str):
     game.turn_player = player
+    game.priority = None
     game.turn_number += 1
     game.phase = "beginning"
     for obj in game.objects.values():
@@ -55,8 +56,22 @@ def start_turn(game, player: str):
         if bf.battlefield_controller == player:
             scoring.hold(game, player, bf)                     # 315.2.b.1
     yield from cleanups.cleanup(game, reason="the Beginning Phase (319.2)")
-    deck = game.deck(player)
-    if deck:
-        deck[0].zone = "hand"                                  # 315.4.b
-        game.trace.note("turn", f"{player} draws 1", ["315.4.b"], [player])
+    if game.chain:                                             # hold triggers resolve before the Draw Phase
+        from scenarios import chain
+        game.flags["continuation"] = "beginning"
+        chain.give_priority_to_newest(game)
+        return
+    finish_beginning(game)
+
+
+def finish_beginning(game) -> None:
+    game.flags.pop("continuation", None)
+    if game.deck(game.turn_player):
+        _draw_for_turn(game, game.turn_player)
     game.phase = "action"
+    game.priority = game.turn_player
+
+
+@procedure("turn", "315.4.b", summary=lambda g, player: f"{player} draws 1 for the turn", objects=lambda g, p: [p])
+def _draw_for_turn(game, player: str) -> None:
+    game.deck(player)[0].zone = "hand"

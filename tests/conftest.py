@@ -267,6 +267,7 @@ def _insert_replay(db: sqlite_utils.Database) -> None:
     ])
     db["replay_step_citations"].insert_all([{"step_id": 2, "rule_id": 28, "number": "443.1.e"},
                                             {"step_id": 3, "rule_id": 24, "number": "411.1"}])
+    db["replay_cards"].insert({"replay_id": "hourglass-saves-unit", "card_id": 1})
 
 
 @pytest.fixture(scope="session")

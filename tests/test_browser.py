@@ -279,3 +279,41 @@ def test_rule_and_ruling_pages_for_the_readme(page, real_server, real_db):
     for heading in ["Sequence", "Citations", "Cards named", "Related rulings"]:
         expect(page.locator("h2", has_text=heading)).to_be_visible()
     _screenshot(page, "readme-ruling", full_page=False)
+
+
+def test_card_page_ruling_and_keyword_links(page, real_server, real_db):
+    """Zhonya's Hourglass as a judge opens it: a ruling naming it, then the keyword its text carries."""
+    import sqlite3
+
+    from playwright.sync_api import expect
+
+    connection = sqlite3.connect(real_db)
+    rulings = {question for question, in connection.execute("""select g.question from card_mentions m
+        join rulings g on g.id = m.ruling_id join cards c on c.id = m.card_id where c.slug = 'zhonyas-hourglass'""")}
+    connection.close()
+    assert rulings, "the rulings name Zhonya's Hourglass"
+
+    card_url = f"{real_server}/cards/zhonyas-hourglass"
+    page.goto(card_url)
+    expect(page.locator("article.card h1")).to_have_text("Zhonya's Hourglass")
+    _screenshot(page, "card-zhonyas-hourglass")
+    rulings_section = page.locator("section:has(> h2:has-text('Rulings naming'))")
+    ruling_link = rulings_section.locator("a[href*='/rulings/']").first
+    question = ruling_link.inner_text().strip()
+    assert question in rulings
+    ruling_link.click()
+    page.wait_for_load_state()
+    expect(page.locator("h1.question")).to_have_text(question)
+    expect(page.locator("section:has(> h2:has-text('Cards named'))")
+           .get_by_role("link", name="Zhonya's Hourglass", exact=True)).to_be_visible()
+
+    page.go_back()
+    page.wait_for_load_state()
+    assert page.url == card_url
+    keyword_link = page.locator("div.card-text a[href*='/keywords/']").first
+    term = keyword_link.get_attribute("title")
+    assert keyword_link.inner_text().strip() == f"[{term}]"
+    keyword_link.click()
+    page.wait_for_load_state()
+    expect(page.locator("h1")).to_have_text(term)
+    expect(page.locator("section.definition a.rule-link")).to_be_visible()

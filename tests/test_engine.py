@@ -207,3 +207,172 @@ def test_pop_undoes_an_answered_choice():
     assert game.pending and game.pending.kind == "assign" and game.obj("a1").where() == "bf1"
     game.push({"by": "A", "do": "choose", "choice": "assign", "pick": {"d1": 2, "d2": 2}})
     assert game.obj("a1").zone == "trash"
+
+
+def test_turn_cycle_holds_and_clears_this_turn_effects():
+    setup = {
+        "turn": {"player": "A"},
+        "players": {"A": {"deck": [{"id": "c1", "card": "Test Unit"}, {"id": "c2", "card": "Test Unit"},
+                                   {"id": "c3", "card": "Test Unit"}],
+                          "hand": [{"id": "disc", "card": "Discipline"}]},
+                    "B": {}},
+        "battlefields": [{"id": "grove", "card": "Grove of the God-Willow", "controller": "A",
+                          "units": [{"id": "u1", "card": "Test Unit", "controller": "A", "might": 2,
+                                     "damage": 1, "exhausted": True}]}],
+    }
+    game = GameState(setup)
+    game.push({"by": "A", "do": "play", "card": "disc", "targets": {"target": "u1"}})
+    game.push({"by": "A", "do": "pass"})
+    game.push({"by": "B", "do": "pass"})
+    assert game.obj("u1").might_base == 2 and game.obj("u1").modifiers
+    game.push({"by": "A", "do": "end_turn"})
+    assert game.turn_player == "B"
+    assert game.obj("u1").damage == 0 and not game.obj("u1").modifiers      # 317.2.b heal, 317.3 expiry
+    with pytest.raises(Refusal):
+        game.push({"by": "A", "do": "end_turn"})                             # not A's turn
+    game.push({"by": "B", "do": "end_turn"})
+    assert game.turn_player == "A" and game.players["A"].points == 1         # hold (446.2)
+    assert not game.obj("u1").exhausted                                      # awaken (315.1.a)
+    assert game.chain and game.chain[-1]["label"] == "Grove of the God-Willow: draw 1"
+    assert game.phase == "beginning"                       # the hold trigger resolves before the Draw Phase
+    hand = len(game.hand("A"))
+    game.push({"by": "A", "do": "pass"})
+    game.push({"by": "B", "do": "pass"})
+    assert len(game.hand("A")) == hand + 2                 # the Grove's draw, then the turn's draw (315.4.b)
+    assert game.phase == "action" and game.priority == "A"
+
+
+def test_an_action_naming_an_unknown_object_is_refused():
+    game = GameState(BASIC)
+    with pytest.raises(Refusal, match="no object 'ghost'"):
+        game.push({"by": "A", "do": "move", "units": ["ghost"], "to": "bf1"})
+    assert game.history == []
+
+
+def test_final_point_by_conquer_needs_every_battlefield_scored():
+    setup = {
+        "turn": {"player": "A"},
+        "players": {"A": {"points": 7, "base": [{"id": "a1", "card": "Test Unit"}]}, "B": {}},
+        "battlefields": [{"id": "bf1", "card": "Neutral Ground"}, {"id": "bf2", "card": "Neutral Ground"}],
+    }
+    game = GameState(setup)
+    game.push({"by": "A", "do": "move", "units": ["a1"], "to": "bf1"})
+    game.push({"by": "A", "do": "pass"})
+    game.push({"by": "B", "do": "pass"})
+    assert game.obj("bf1").battlefield_controller == "A"
+    assert game.players["A"].points == 7                   # 448.1.b.2: bf2 not scored this turn
+    assert any("448.1.b.2" in step.rules for _, step in game.trace.steps())
+    setup["battlefields"][1]["scored_this_turn"] = ["A"]
+    game = GameState(setup)
+    game.push({"by": "A", "do": "move", "units": ["a1"], "to": "bf1"})
+    game.push({"by": "A", "do": "pass"})
+    game.push({"by": "B", "do": "pass"})
+    assert game.players["A"].points == 8 and game.flags["winner"] == "A"
+
+
+def test_attack_triggers_fire_once_per_combat_not_once_per_turn():
+    setup = {
+        "turn": {"player": "A"},
+        "players": {"A": {"base": [{"id": "anivia", "card": "Anivia, Primal"}],
+                          "hand": [{"id": "wind", "card": "Ride the Wind"}]}, "B": {}},
+        "battlefields": [
+            {"id": "bf1", "card": "Neutral Ground", "controller": "B",
+             "units": [{"id": "d1", "card": "Test Defender", "controller": "B", "might": 1}]},
+            {"id": "bf2", "card": "Neutral Ground", "controller": "B",
+             "units": [{"id": "d2", "card": "Test Defender", "controller": "B", "might": 1}]}],
+    }
+    game = GameState(setup)
+    game.push({"by": "A", "do": "move", "units": ["anivia"], "to": "bf1"})
+    for player in ("A", "B", "A", "B"):          # the attack trigger resolves, then both pass Focus
+        game.push({"by": player, "do": "pass"})
+    assert game.obj("d1").zone == "trash" and game.obj("bf1").battlefield_controller == "A"
+    game.push({"by": "A", "do": "play", "card": "wind", "targets": {"target": "anivia", "destination": "bf2"}})
+    game.push({"by": "A", "do": "pass"})
+    game.push({"by": "B", "do": "pass"})
+    assert game.chain and game.chain[-1]["label"] == "Anivia: deal 3 to all enemy units here"
+    assert game.log["triggered"].count("Anivia: deal 3 to all enemy units here") == 2
+
+
+def test_equip_is_an_activated_ability_that_uses_the_chain():
+    setup = {"turn": {"player": "A"},
+             "players": {"A": {"power": 1, "base": [{"id": "u1", "card": "Test Unit", "might": 2},
+                                                    {"id": "ga", "card": "Guardian Angel"}]}, "B": {}}}
+    game = GameState(setup)
+    game.push({"by": "A", "do": "activate", "source": "ga", "targets": {"unit": "u1"}})
+    assert game.chain[-1]["label"] == "Guardian Angel: Equip" and game.players["A"].power == 0
+    game.push({"by": "A", "do": "pass"})
+    game.push({"by": "B", "do": "pass"})
+    assert game.obj("ga").attached_to == "u1"
+    from scenarios.layers import might
+    assert might(game, game.obj("u1")) == 3                      # the Might bonus of attached gear (421.1.d)
+    with pytest.raises(Refusal) as refusal:                     # no power left to pay the Equip cost again
+        game.push({"by": "A", "do": "activate", "source": "ga", "targets": {"unit": "u1"}})
+    assert refusal.value.rule == "392.1"
+    with pytest.raises(Refusal) as refusal:
+        game.push({"by": "A", "do": "activate", "source": "ga", "ability": 3})
+    assert refusal.value.rule == "370.1"
+
+
+def test_hide_then_react_from_facedown_for_free():
+    setup = {"turn": {"player": "A"},
+             "players": {"A": {"power": 1, "energy": 0, "hand": [{"id": "flight", "card": "Fight or Flight"}]},
+                         "B": {"base": [{"id": "b1", "card": "Test Unit"}]}},
+             "battlefields": [{"id": "bf1", "card": "Neutral Ground", "controller": "A",
+                               "units": [{"id": "a1", "card": "Test Unit", "controller": "A"}]},
+                              {"id": "bf2", "card": "Neutral Ground", "controller": "B",
+                               "units": [{"id": "b2", "card": "Test Unit", "controller": "B"}]}]}
+    game = GameState(setup)
+    with pytest.raises(Refusal) as refusal:
+        game.push({"by": "A", "do": "hide", "card": "flight", "at": "bf2"})
+    assert refusal.value.rule == "408.1"
+    game.push({"by": "A", "do": "hide", "card": "flight", "at": "bf1"})
+    assert game.obj("flight").zone == "facedown" and game.players["A"].power == 0
+    game.push({"by": "A", "do": "end_turn"})
+    game.push({"by": "B", "do": "move", "units": ["b1"], "to": "bf1"})       # B attacks; A defends
+    assert game.combat and game.priority == "B"
+    game.push({"by": "B", "do": "pass"})
+    game.push({"by": "A", "do": "play", "card": "flight", "targets": {"target": "b1"}})   # costs 0 from facedown
+    game.push({"by": "A", "do": "pass"})
+    game.push({"by": "B", "do": "pass"})
+    assert game.obj("b1").where() == "base" and game.obj("flight").zone == "trash"
+
+
+def test_a_scenario_can_start_in_an_open_combat_showdown():
+    setup = {"turn": {"player": "A", "state": "showdown-open", "showdown": {"battlefield": "bf1", "focus": "B"}},
+             "players": {"A": {}, "B": {"hand": [{"id": "smoke", "card": "Smoke Screen"}]}},
+             "battlefields": [{"id": "bf1", "card": "Neutral Ground", "controller": "B", "contested_by": "A",
+                               "units": [{"id": "a1", "card": "Test Unit", "controller": "A", "might": 4},
+                                         {"id": "d1", "card": "Test Defender", "controller": "B", "might": 3}]}]}
+    game = GameState(setup)
+    assert game.combat == {"battlefield": "bf1", "attacker": "A", "defender": "B", "resolving": False}
+    assert game.obj("a1").designation == "attacker" and game.priority == "B"
+    game.push({"by": "B", "do": "play", "card": "smoke", "targets": {"target": "a1"}})
+    game.push({"by": "B", "do": "pass"})
+    game.push({"by": "A", "do": "pass"})            # Smoke Screen: 4 -> 1; Focus passes to A
+    game.push({"by": "A", "do": "pass"})
+    game.push({"by": "B", "do": "pass"})            # combat: 1 against 3
+    assert game.obj("a1").zone == "trash" and game.obj("d1").where() == "bf1"
+    assert game.obj("bf1").battlefield_controller == "B"
+
+
+def test_setup_in_a_showdown_needs_a_contested_battlefield(tmp_path):
+    path = write(tmp_path, VALID.replace("turn: {player: A}",
+                                         "turn: {player: A, state: showdown-open, showdown: {battlefield: bf9}}"))
+    with pytest.raises(schema.ScenarioError) as error:
+        schema.load(path)
+    assert error.value.field == "setup" and "contested_by" in error.value.message
+
+
+def test_second_card_in_a_turn_triggers_darius():
+    setup = {"turn": {"player": "A"},
+             "players": {"A": {"hand": [{"id": "disc1", "card": "Discipline"}, {"id": "disc2", "card": "Discipline"}],
+                               "base": [{"id": "darius", "card": "Darius, Trifarian", "exhausted": True}]},
+                         "B": {}}}
+    game = GameState(setup)
+    for card in ("disc1", "disc2"):
+        game.push({"by": "A", "do": "play", "card": card, "targets": {"target": "darius"}})
+        while game.chain:
+            game.push({"by": game.priority, "do": "pass"})
+    assert game.log["triggered"] == ["Darius, Trifarian: give me +2 might and ready me"]
+    darius = game.obj("darius")
+    assert not darius.exhausted and darius.might_base == 5 and sum(m["amount"] for m in darius.modifiers) == 6

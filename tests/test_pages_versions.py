@@ -1,0 +1,167 @@
+"""Citations that survive renumbering, the diff page and scenarios per card, on the real database."""
+from __future__ import annotations
+
+import html as html_module
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+from datasette.app import Datasette
+
+from rules_db.serve import metadata
+
+
+@pytest.fixture(scope="module")
+def connection(real_db):
+    connection = sqlite3.connect(f"file:{real_db}?mode=ro", uri=True)
+    yield connection
+    connection.close()
+
+
+@pytest.fixture
+def datasette(real_db):
+    return Datasette(immutables=[str(real_db)], metadata=metadata(real_db))
+
+
+async def _get(datasette, path, status=200):
+    response = await datasette.client.get(path)
+    assert response.status_code == status, (path, response.status_code, response.text[:500])
+    return response
+
+
+def _visible(html: str) -> str:
+    """The page's text as a reader sees it: tags dropped, entities decoded, spaces collapsed."""
+    return re.sub(r"\s+", " ", html_module.unescape(re.sub(r"<[^>]+>", " ", html)))
+
+
+def _ruling_citing(connection, number: str, version: str) -> int:
+    return connection.execute("""select c.ruling_id from ruling_citations c join rules r on r.id = c.rule_id
+        join documents d on d.id = r.document_id where r.number = ? and d.version = ? order by c.ruling_id""",
+                              [number, version]).fetchone()[0]
+
+
+async def test_ruling_citations_show_their_2025_06_02_equivalents(datasette, connection):
+    ruling_id = _ruling_citing(connection, "443.1.e", "2025-12-01")
+    assert ruling_id == _ruling_citing(connection, "444", "2025-12-01")
+    data = (await _get(datasette, f"/rulings/{ruling_id}.json")).json()
+    equivalents = {citation["number"]: [(other["version"], other["number"], other["kind"])
+                                        for other in citation["equivalents"]]
+                   for citation in data["citations"] if citation["id"] is not None}
+    assert equivalents["443.1.e"] == [("2025-06-02", "626.1", "ancestor")]
+    assert [(version, number) for version, number, _kind in equivalents["444"]] == [("2025-06-02", "627")]
+    text = _visible((await _get(datasette, f"/rulings/{ruling_id}")).text)
+    assert re.search(r"443\.1\.e \(2025-12-01\) is 626\.1 .*?in 2025-06-02 \(nearest ancestor\)", text)
+    assert re.search(r"444 \(2025-12-01\) is 627 .*?in 2025-06-02", text)
+    html = (await _get(datasette, f"/rulings/{ruling_id}")).text
+    assert 'href="/rules/riftbound/2025-06-02/626.1"' in html and 'href="/rules/riftbound/2025-06-02/627"' in html
+
+
+@pytest.fixture
+def fixture_with_an_old_replay_citation(fixture_db, tmp_path):
+    """The fixture database with one replay step citing 518, the 2025-06-02 number of Cleanups (318 now)."""
+    path = tmp_path / "rules.db"
+    path.write_bytes(fixture_db.read_bytes())
+    with sqlite3.connect(path) as connection:
+        connection.execute("insert into replay_step_citations (step_id, rule_id, number) values (3, 1, '518')")
+    connection.close()
+    return Datasette(immutables=[str(path)], metadata=metadata(path))
+
+
+async def test_replay_citations_show_their_version_and_note_an_old_one(fixture_with_an_old_replay_citation):
+    datasette = fixture_with_an_old_replay_citation
+    data = (await _get(datasette, "/replays/hourglass-saves-unit.json")).json()
+    citations = {c["cited_number"]: c for step in data["steps"] for s in [step, *step["children"]]
+                 for c in s["citations"]}
+    assert citations["518"]["stale"] and [other["number"] for other in citations["518"]["in_newest"]] == ["318"]
+    assert not citations["443.1.e"]["stale"] and citations["443.1.e"]["in_newest"] == []
+    html = (await _get(datasette, "/replays/hourglass-saves-unit")).text
+    text = _visible(html)
+    assert "443.1.e (2025-12-01)" in text
+    assert "518 (2025-06-02) cites the 2025-06-02 rules; in 2025-12-01 this is 318" in text
+    assert 'href="/rules/riftbound/2025-12-01/318"' in html
+    assert text.count("cites the 2025-06-02 rules") == 1
+
+
+async def test_references_in_an_old_rule_note_the_newest_number(datasette, connection):
+    referring = connection.execute("""select r.number from rule_refs x join rules r on r.id = x.from_rule_id
+        join rules t on t.id = x.to_rule_id join documents d on d.id = r.document_id
+        where d.version = '2025-06-02' and t.number = '518' order by r.position""").fetchone()[0]
+    data = (await _get(datasette, f"/rules/riftbound/2025-06-02/{referring}.json")).json()
+    cleanups = [ref for ref in data["references"] if ref["number"] == "518"][0]
+    assert cleanups["stale"] and [other["number"] for other in cleanups["in_newest"]] == ["318"]
+    text = _visible((await _get(datasette, f"/rules/riftbound/2025-06-02/{referring}")).text)
+    assert "cites the 2025-06-02 rules; in 2025-12-01 this is 318" in text
+    newest = (await _get(datasette, "/rules/riftbound/2025-12-01/318.json")).json()
+    assert newest["referenced_by"] and not any(row["stale"] for row in newest["referenced_by"])
+
+
+DIFF = "/diff/riftbound/2025-06-02/2025-12-01"
+
+
+async def test_diff_page_counts_sections_and_linked_rows(datasette, connection):
+    data = (await _get(datasette, DIFF + ".json")).json()
+    stored = dict(connection.execute("""select l.kind, count(*) from rule_lineage l
+        where l.from_document_id = 'riftbound-core-rules-2025-06-02'
+          and l.to_document_id = 'riftbound-core-rules-2025-12-01' group by l.kind""").fetchall())
+    assert {kind: count for kind, count in data["counts"].items() if count} == stored
+    assert {row["kind"] for row in data["rows"]} <= set(stored) - {"unchanged"}
+    assert len(data["rows"]) == sum(count for kind, count in stored.items() if kind != "unchanged")
+    assert data["sections"] and data["sections"][0]["changed"] >= data["sections"][-1]["changed"]
+    cleanups = [row for row in data["rows"] if row["old"] == "518"]
+    assert [row["new"] for row in cleanups] == ["318"]
+    html = (await _get(datasette, DIFF)).text
+    for row in data["rows"][:200]:
+        if row["old"]:
+            assert f'href="/rules/riftbound/2025-06-02/{row["old"]}"' in html
+        if row["new"]:
+            assert f'href="/rules/riftbound/2025-12-01/{row["new"]}"' in html
+    edited = [row for row in data["rows"] if row["kind"] == "edited" and row["diff"]]
+    assert edited and "<ins>" in html and "<del>" in html
+    old_text = "".join(piece["text"] for piece in edited[0]["diff"] if piece["op"] != "insert")
+    new_text = "".join(piece["text"] for piece in edited[0]["diff"] if piece["op"] != "delete")
+    assert (old_text, new_text) == (edited[0]["old_text"], edited[0]["new_text"])
+
+
+async def test_diff_page_filters_by_kind_and_section(datasette):
+    edited = (await _get(datasette, DIFF + ".json?kind=edited")).json()["rows"]
+    assert edited and {row["kind"] for row in edited} == {"edited"}
+    in_cleanups = (await _get(datasette, DIFF + ".json?kind=edited&section=318")).json()["rows"]
+    assert in_cleanups and {row["section"] for row in in_cleanups} == {"318"}
+    assert [row for row in edited if row["section"] == "318"] == in_cleanups
+    new_in_cleanups = (await _get(datasette, DIFF + ".json?kind=new&section=318")).json()["rows"]
+    assert new_in_cleanups and all(row["old"] is None for row in new_in_cleanups)
+    html = (await _get(datasette, DIFF + "?kind=edited&section=318")).text
+    assert html.count('<tr class="diff-edited">') == len(in_cleanups) and 'class="diff-new"' not in html
+    await _get(datasette, "/diff/riftbound/2025-06-02/1999-01-01", status=404)
+
+
+async def test_home_and_rule_pages_link_to_the_diff(datasette):
+    assert f'href="{DIFF}"' in (await _get(datasette, "/")).text
+    assert f'href="{DIFF}"' in (await _get(datasette, "/rules/riftbound/2025-12-01/318")).text
+    assert f'href="{DIFF}"' in (await _get(datasette, "/rules/riftbound/2025-06-02/518")).text
+
+
+async def test_card_page_lists_every_scenario_that_puts_the_card_in_play(datasette, connection):
+    files = dict(connection.execute("select file, id from replays").fetchall())
+    uses_hourglass = {replay_id for file, replay_id in files.items()
+                      if re.search(r"""card:\s*["']?Zhonya's Hourglass["']?\s*[,}\n]""",
+                                   Path(file).read_text(encoding="utf-8"))}
+    assert len(uses_hourglass) >= 3
+    data = (await _get(datasette, "/cards/zhonyas-hourglass.json")).json()
+    assert {replay["id"] for replay in data["replays"]} == uses_hourglass
+    html = (await _get(datasette, "/cards/zhonyas-hourglass")).text
+    scenarios = html.split('class="card-replays"')[1].split("</section>")[0]
+    assert all(f'href="/replays/{replay_id}"' in scenarios for replay_id in uses_hourglass)
+
+
+def test_replay_cards_are_real_cards_modelled_in_the_library(connection):
+    from scenarios.cards import load_library
+
+    modelled = {card.real for card in load_library().values() if card.real}
+    used = {name for name, in connection.execute(
+        "select distinct c.name from replay_cards rc join cards c on c.id = rc.card_id")}
+    assert used and used <= modelled
+    every_replay = connection.execute("select count(*) from replays").fetchone()[0]
+    with_cards = connection.execute("select count(distinct replay_id) from replay_cards").fetchone()[0]
+    assert with_cards > every_replay / 2
