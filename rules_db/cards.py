@@ -16,6 +16,7 @@ import sqlite_utils
 from ingest.cards import (CardAliases, CardMention, ParsedCard, ParsedCards, ParsedErrata, UnresolvedName,
                           card_name_index, find_card_mentions, load_aliases, name_key)
 from ingest.model import ParsedRuling, ParsedStep
+from rules_db.store import next_id
 
 
 def slugify(name: str) -> str:
@@ -26,7 +27,7 @@ def store_cards(db: sqlite_utils.Database, game_id: str, document_id: str, parse
                 parsed_errata: ParsedErrata | None = None, *, errata_document_id: str | None = None,
                 aliases: CardAliases | None = None) -> dict:
     """Cards (one row per name), printings, bracketed keywords and aliases; errata too when given."""
-    first_id = _next_id(db, "cards")
+    first_id = next_id(db, "cards")
     ids = {card.name: first_id + offset for offset, card in enumerate(parsed_cards.cards)}
     db["cards"].insert_all(
         {"id": ids[card.name], "game_id": game_id, "name": card.name, "slug": slugify(card.name),
@@ -159,10 +160,7 @@ def _card_id(db: sqlite_utils.Database, game_id: str, name: str) -> int:
     row = next(db.query("select id from cards where game_id = ? and name = ?", [game_id, name]), None)
     if row is not None:
         return row["id"]
-    card_id = _next_id(db, "cards")
+    card_id = next_id(db, "cards")
     db["cards"].insert({"id": card_id, "game_id": game_id, "name": name, "slug": slugify(name), "in_card_list": 0})
     return card_id
 
-
-def _next_id(db: sqlite_utils.Database, table: str) -> int:
-    return db.execute(f"select coalesce(max(id), 0) from [{table}]").fetchone()[0] + 1

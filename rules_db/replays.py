@@ -9,9 +9,8 @@ from pathlib import Path
 import sqlite_utils
 import yaml
 
+from rules_db.links import rules_document
 from scenarios.cards import load_library
-
-RULES_DOCUMENT = "{game}-core-rules-{version}"
 
 
 def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "riftbound") -> dict:
@@ -22,7 +21,7 @@ def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "rift
     steps, citations, uncited, used_cards = [], [], set(), []
     card_ids = _card_ids(db, game_id)
     for replay in replays:
-        document_id = _rules_document(db, game_id, replay.rules_version)
+        document_id = rules_document(db, game_id, replay.rules_version)
         rule_ids = _rule_ids(db, document_id)
         db["replays"].insert({
             "id": replay.scenario_id, "ruling_id": rulings.get(replay.ruling_position), "title": replay.title,
@@ -52,11 +51,6 @@ def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "rift
             "replay steps": len(steps), "step citations": len(citations), "replay cards": len(used_cards),
             "citations of missing rules": sorted(uncited)}
 
-
-def _rules_document(db: sqlite_utils.Database, game_id: str, version: str) -> str | None:
-    row = next(db.query("select id from documents where game_id = ? and kind = 'rules' and version = ?",
-                        [game_id, version]), None)
-    return row["id"] if row else None
 
 
 def _rule_ids(db: sqlite_utils.Database, document_id: str | None) -> dict[str, int]:

@@ -37,7 +37,7 @@ def store_report(db: sqlite_utils.Database, document_id: str, issues: list[Parse
 
 def store_rulebook(db: sqlite_utils.Database, spec: DocumentSpec, parsed: ParsedRulebook) -> dict[str, int]:
     """Rules, keywords and unresolved references of one rulebook; returns rule ids by number."""
-    first_id = _next_id(db, "rules")
+    first_id = next_id(db, "rules")
     ids = {rule.number: first_id + index for index, rule in enumerate(parsed.rules)}
     sections = _sections(parsed)
     db["rules"].insert_all(
@@ -74,7 +74,7 @@ def _sections(parsed: ParsedRulebook) -> dict[str, str]:
 
 def store_rulings(db: sqlite_utils.Database, spec: DocumentSpec, parsed: ParsedRulings) -> dict[int, int]:
     """Rulings with their steps and nuances; returns ruling ids by position."""
-    first_id = _next_id(db, "rulings")
+    first_id = next_id(db, "rulings")
     ids = {ruling.position: first_id + index for index, ruling in enumerate(parsed.rulings)}
     db["rulings"].insert_all(
         {"id": ids[ruling.position], "game_id": spec.game, "document_id": spec.slug, "position": ruling.position,
@@ -104,5 +104,6 @@ def _version_key(version: str) -> tuple:
     return tuple(int(part) if part.isdigit() else 0 for part in version.replace("-", ".").split("."))
 
 
-def _next_id(db: sqlite_utils.Database, table: str) -> int:
+def next_id(db: sqlite_utils.Database, table: str) -> int:
+    """The id after the largest in the table: rows are numbered here so parents can point at them."""
     return (db.execute(f"select coalesce(max(id), 0) from [{table}]").fetchone()[0]) + 1
