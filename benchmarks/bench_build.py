@@ -3,6 +3,7 @@ search index, ...) and in total, median of several runs over the bundled documen
 
     .venv/bin/python benchmarks/bench_build.py [--runs 3]
 """
+
 from __future__ import annotations
 
 import argparse

@@ -5,6 +5,7 @@ many text pairs were scored, against the all-pairs count it avoids.
 
     .venv/bin/python benchmarks/bench_lineage.py [--runs 5]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -23,8 +24,10 @@ CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 
 def parse(adapter, name: str) -> list[lineage.RuleRow]:
     path = CORPUS / name
-    return [lineage.RuleRow(rule.number, plain_text(rule.raw_text), rule.parent, rule.heading)
-            for rule in adapter.parse(read_lines(path), path).rules]
+    return [
+        lineage.RuleRow(rule.number, plain_text(rule.raw_text), rule.parent, rule.heading)
+        for rule in adapter.parse(read_lines(path), path).rules
+    ]
 
 
 def count_scored_pairs() -> Counter:
@@ -63,10 +66,14 @@ def main() -> None:
 
     print(f"Riftbound 2025-06-02 ({len(old)} rules) -> 2025-12-01 ({len(new)} rules)")
     print(f"  parse both versions (not part of the correspondence) {parse_seconds:7.3f} s")
-    print(f"  correspondence, median of {runs} runs {'':17}{statistics.median(timings):7.3f} s "
-          f"(min {min(timings):.3f}, max {max(timings):.3f})")
-    print(f"  text pairs scored: {scored['pairs']:,} of {len(old) * len(new):,} all-pairs "
-          f"({scored['pairs'] / (len(old) * len(new)):.1%})")
+    print(
+        f"  correspondence, median of {runs} runs {'':17}{statistics.median(timings):7.3f} s "
+        f"(min {min(timings):.3f}, max {max(timings):.3f})"
+    )
+    print(
+        f"  text pairs scored: {scored['pairs']:,} of {len(old) * len(new):,} all-pairs "
+        f"({scored['pairs'] / (len(old) * len(new)):.1%})"
+    )
     print(f"  old rules accounted for: {accounted}/{len(old)} ({accounted / len(old):.1%})")
     print("  rows per kind: " + ", ".join(f"{kinds[kind]} {kind}" for kind in lineage.KINDS))
 

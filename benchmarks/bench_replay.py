@@ -3,6 +3,7 @@ generated scenario of 1,000 to 10,000 actions showing that the cost per action s
 
     .venv/bin/python benchmarks/bench_replay.py [--max 10000]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -22,22 +23,36 @@ def library_table() -> None:
         elapsed = time.perf_counter() - started
         total_time += elapsed
         total_steps += replay.step_count
-        print(f"{replay.scenario_id[:58]:58} {replay.verdict:8} {replay.step_count:>6} {elapsed * 1000:>8.2f} "
-              f"{elapsed / max(1, replay.step_count) * 1e6:>8.1f}")
-    print(f"{'all ' + str(len(library_paths())) + ' scenarios':58} {'':8} {total_steps:>6} {total_time * 1000:>8.2f} "
-          f"{total_time / max(1, total_steps) * 1e6:>8.1f}")
+        print(
+            f"{replay.scenario_id[:58]:58} {replay.verdict:8} {replay.step_count:>6} {elapsed * 1000:>8.2f} "
+            f"{elapsed / max(1, replay.step_count) * 1e6:>8.1f}"
+        )
+    print(
+        f"{'all ' + str(len(library_paths())) + ' scenarios':58} {'':8} {total_steps:>6} {total_time * 1000:>8.2f} "
+        f"{total_time / max(1, total_steps) * 1e6:>8.1f}"
+    )
 
 
 def generated_setup() -> dict:
     """A long game: A shuttles a unit between base and a battlefield it holds; B passes its turns."""
     return {
         "turn": {"player": "A"},
-        "victory_score": 10 ** 9,
+        "victory_score": 10**9,
         "players": {"A": {"base": [{"id": "runner", "card": "Test Unit"}]}, "B": {}},
-        "battlefields": [{"id": "bf1", "card": "Neutral Ground", "controller": "A",
-                          "units": [{"id": "guard", "card": "Test Unit", "controller": "A"}]},
-                         {"id": "bf2", "card": "Trifarian War Camp", "controller": "B",
-                          "units": [{"id": "b-guard", "card": "Test Defender", "controller": "B"}]}],
+        "battlefields": [
+            {
+                "id": "bf1",
+                "card": "Neutral Ground",
+                "controller": "A",
+                "units": [{"id": "guard", "card": "Test Unit", "controller": "A"}],
+            },
+            {
+                "id": "bf2",
+                "card": "Trifarian War Camp",
+                "controller": "B",
+                "units": [{"id": "b-guard", "card": "Test Defender", "controller": "B"}],
+            },
+        ],
     }
 
 
@@ -46,8 +61,11 @@ def generated_actions(count: int):
     produced = 0
     while produced < count:
         where = "bf1" if where == "base" else "base"
-        for action in ({"by": "A", "do": "move", "units": ["runner"], "to": where},
-                       {"by": "A", "do": "end_turn"}, {"by": "B", "do": "end_turn"}):
+        for action in (
+            {"by": "A", "do": "move", "units": ["runner"], "to": where},
+            {"by": "A", "do": "end_turn"},
+            {"by": "B", "do": "end_turn"},
+        ):
             if produced == count:
                 return
             produced += 1

@@ -4,6 +4,7 @@ Registered through the ``datasette`` entry point in pyproject.toml. The views ar
 ``pages``, the safe rendering of document text in ``render``, the SQL in
 ``rules_db.queries``; templates extend Datasette's ``base.html``.
 """
+
 from __future__ import annotations
 
 from functools import cache

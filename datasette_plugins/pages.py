@@ -6,6 +6,7 @@ connection through ``execute_fn``), then either returns that data as JSON
 Datasette's ``base.html``. Text from the documents reaches the page only through
 ``render`` (sanitised, escaped, then our own links added).
 """
+
 from __future__ import annotations
 
 import re
@@ -111,8 +112,14 @@ async def _respond(datasette, request, database, template: str, data: dict, stat
         return Response.json(data, status=status, default=str)
     paths = Paths(datasette, database.name)
     json_url = request.path + ".json" + (f"?{request.query_string}" if request.query_string else "")
-    context = {**data, **extra, "paths": paths, "render": render, "json_url": json_url,
-               "search_query": request.args.get("q", "")}
+    context = {
+        **data,
+        **extra,
+        "paths": paths,
+        "render": render,
+        "json_url": json_url,
+        "search_query": request.args.get("q", ""),
+    }
     html = await datasette.render_template(f"judges_{template}", context, request=request)
     return Response.html(html, status=status)
 
@@ -140,9 +147,16 @@ async def rule(datasette, request):
         return await _respond(datasette, request, database, "rule_not_found.html", data, status=404)
     paths = Paths(datasette, database.name)
     text_html = render.linked(data["rule"]["raw_text"], _rule_links(paths, data))
-    return await _respond(datasette, request, database, "rule.html", data, text_html=text_html,
-                          lineage_diffs=_lineage_diffs(data["rule"], data["lineage"]),
-                          version_pairs=_version_pairs(data["document"]["version"], data["lineage"]))
+    return await _respond(
+        datasette,
+        request,
+        database,
+        "rule.html",
+        data,
+        text_html=text_html,
+        lineage_diffs=_lineage_diffs(data["rule"], data["lineage"]),
+        version_pairs=_version_pairs(data["document"]["version"], data["lineage"]),
+    )
 
 
 def _rule_links(paths: Paths, data: dict) -> list[render.Link]:
@@ -150,8 +164,9 @@ def _rule_links(paths: Paths, data: dict) -> list[render.Link]:
     for ref in data["references"]:
         printed = _printed_number(ref["target_number"], ref["raw_text"])
         if ref["id"] is not None and printed:
-            links.append(render.Link(printed, paths.rule(ref), f"{ref['number']} {ref['heading'] or ''}".strip(),
-                                     number=True))
+            links.append(
+                render.Link(printed, paths.rule(ref), f"{ref['number']} {ref['heading'] or ''}".strip(), number=True)
+            )
     return links + _mention_links(paths, data["mentions"], data["document"]["version"])
 
 
@@ -167,21 +182,38 @@ def _printed_number(target: str, reference_text: str) -> str | None:
 
 
 def _mention_links(paths: Paths, mentions: list[dict], version: str | None = None) -> list[render.Link]:
-    return [render.Link(mention["matched_text"], paths.keyword(mention["game"], mention["term"], version),
-                        f"Keyword: {mention['term']}") for mention in mentions if mention["matched_text"]]
+    return [
+        render.Link(
+            mention["matched_text"],
+            paths.keyword(mention["game"], mention["term"], version),
+            f"Keyword: {mention['term']}",
+        )
+        for mention in mentions
+        if mention["matched_text"]
+    ]
 
 
 def _lineage_diffs(rule: dict, lineage: list[dict]) -> dict:
     """Word diffs against the same rule in other versions, older text first, keyed by rule id."""
-    return {other["id"]: render.word_diff(*((other["text"], rule["text"]) if other["direction"] == "predecessor"
-                                            else (rule["text"], other["text"])))
-            for other in lineage if other["id"] is not None and other["text"] != rule["text"]}
+    return {
+        other["id"]: render.word_diff(
+            *((other["text"], rule["text"]) if other["direction"] == "predecessor" else (rule["text"], other["text"]))
+        )
+        for other in lineage
+        if other["id"] is not None and other["text"] != rule["text"]
+    }
 
 
 def _version_pairs(version: str, lineage: list[dict]) -> list[tuple[str, str]]:
     """(older, newer) for each other version the rule page shows: the diff pages to link to."""
-    return sorted({(other["other_version"], version) if other["direction"] == "predecessor"
-                   else (version, other["other_version"]) for other in lineage})
+    return sorted(
+        {
+            (other["other_version"], version)
+            if other["direction"] == "predecessor"
+            else (version, other["other_version"])
+            for other in lineage
+        }
+    )
 
 
 async def keyword(datasette, request):
@@ -189,8 +221,13 @@ async def keyword(datasette, request):
     version = _url_var(request, "version")
     database, data = await _ask(datasette, queries.keyword_page, game, term, version)
     if data is None:
-        return await _not_found(datasette, request, database, f"No keyword “{term}” in {game}'s rules.",
-                                search_url=Paths(datasette, database.name).search(q=term, game=game))
+        return await _not_found(
+            datasette,
+            request,
+            database,
+            f"No keyword “{term}” in {game}'s rules.",
+            search_url=Paths(datasette, database.name).search(q=term, game=game),
+        )
     return await _respond(datasette, request, database, "keyword.html", data)
 
 
@@ -205,13 +242,16 @@ async def ruling(datasette, request):
 
 def _ruling_links(paths: Paths, data: dict) -> list[render.Link]:
     """Cited rule numbers, keyword mentions and card names, as links inside the ruling's text."""
-    links = [render.Link(citation["cited_number"], paths.rule(citation),
-                         f"{citation['number']} ({citation['version']})", number=True)
-             for citation in data["citations"] if citation["id"] is not None and citation["how"] != "keyword"]
+    links = [
+        render.Link(
+            citation["cited_number"], paths.rule(citation), f"{citation['number']} ({citation['version']})", number=True
+        )
+        for citation in data["citations"]
+        if citation["id"] is not None and citation["how"] != "keyword"
+    ]
     links += _mention_links(paths, data["mentions"])
     for card in data["cards"]:
-        links += [render.Link(surface, paths.card(card["slug"]), card["name"])
-                  for surface in card["surfaces"]]
+        links += [render.Link(surface, paths.card(card["slug"]), card["name"]) for surface in card["surfaces"]]
     return links
 
 
@@ -219,16 +259,33 @@ async def card(datasette, request):
     slug = _url_var(request, "slug")
     database, data = await _ask(datasette, queries.card_page, slug)
     if data is None:
-        return await _not_found(datasette, request, database, f"No card “{slug}”.",
-                                search_url=Paths(datasette, database.name).search(q=slug.replace("-", " ")))
+        return await _not_found(
+            datasette,
+            request,
+            database,
+            f"No card “{slug}”.",
+            search_url=Paths(datasette, database.name).search(q=slug.replace("-", " ")),
+        )
     for erratum in data["errata"]:
         erratum["diff"] = render.word_diff(erratum["old_text"], erratum["new_text"])
     paths = Paths(datasette, database.name)
-    keyword_links = [render.Link(f"[{kw['term']}{'' if kw['value'] is None else ' ' + str(kw['value'])}]",
-                                 paths.keyword(kw["game"], kw["keyword"], kw["keyword_version"]), kw["keyword"])
-                     for kw in data["keywords"] if kw["keyword"]]
-    return await _respond(datasette, request, database, "card.html", data,
-                          ability_html=render.linked(data["card"]["ability_text"], keyword_links, formatted=False))
+    keyword_links = [
+        render.Link(
+            f"[{kw['term']}{'' if kw['value'] is None else ' ' + str(kw['value'])}]",
+            paths.keyword(kw["game"], kw["keyword"], kw["keyword_version"]),
+            kw["keyword"],
+        )
+        for kw in data["keywords"]
+        if kw["keyword"]
+    ]
+    return await _respond(
+        datasette,
+        request,
+        database,
+        "card.html",
+        data,
+        ability_html=render.linked(data["card"]["ability_text"], keyword_links, formatted=False),
+    )
 
 
 async def replay(datasette, request):
@@ -265,12 +322,27 @@ async def search(datasette, request):
         return Response.redirect(paths.rule(jump))
     for hit in results:
         hit["snippet"] = render.highlighted(hit["snippet"])  # escaped, with <mark> around the matches
-    data = {"q": text, "game": game, "version": version, "jump_to": paths.rule(jump) if jump else None,
-            "rule_numbers": numbers, "results": results, "options": options}
+    data = {
+        "q": text,
+        "game": game,
+        "version": version,
+        "jump_to": paths.rule(jump) if jump else None,
+        "rule_numbers": numbers,
+        "results": results,
+        "options": options,
+    }
     return await _respond(datasette, request, database, "search.html", data)
 
 
 VIEWS = {
-    "home": home, "search": search, "rule": rule, "versioned_rule": rule, "keyword": keyword,
-    "versioned_keyword": keyword, "ruling": ruling, "card": card, "replay": replay, "diff": diff,
+    "home": home,
+    "search": search,
+    "rule": rule,
+    "versioned_rule": rule,
+    "keyword": keyword,
+    "versioned_keyword": keyword,
+    "ruling": ruling,
+    "card": card,
+    "replay": replay,
+    "diff": diff,
 }

@@ -7,6 +7,7 @@ come from source text. Our own links (cross-references, keyword mentions, card
 names) are added afterwards, inside the text between the allowed tags: that text
 is unescaped, matched, and every piece escaped again on the way out.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -28,6 +29,7 @@ _WORDS = re.compile(r"\S+\s*|\s+")
 @dataclass(frozen=True)
 class Link:
     """Link every occurrence of ``text`` (a whole word or rule number) to ``href``."""
+
     text: str
     href: str
     title: str = ""
@@ -41,8 +43,14 @@ class Link:
 
 def sanitise(raw: str) -> str:
     """Raw source text as HTML holding nothing but harmless formatting tags (markdown bold made <b>)."""
-    return nh3.clean(_MARKDOWN_BOLD.sub(r"<b>\1</b>", raw or ""), tags=ALLOWED_TAGS, attributes={},
-                     url_schemes=set(), strip_comments=True, link_rel=None)
+    return nh3.clean(
+        _MARKDOWN_BOLD.sub(r"<b>\1</b>", raw or ""),
+        tags=ALLOWED_TAGS,
+        attributes={},
+        url_schemes=set(),
+        strip_comments=True,
+        link_rel=None,
+    )
 
 
 class Linker:
@@ -58,15 +66,20 @@ class Linker:
         self.by_text: dict[str, Link] = {}
         for link in sorted(links, key=lambda link: len(link.text), reverse=True):
             self.by_text.setdefault(link.text.lower(), link)
-        self.pattern = (re.compile("|".join(link.pattern() for link in self.by_text.values()), re.IGNORECASE)
-                        if self.by_text else None)
+        self.pattern = (
+            re.compile("|".join(link.pattern() for link in self.by_text.values()), re.IGNORECASE)
+            if self.by_text
+            else None
+        )
         self.linked_targets: set[str] = set()
 
     def __call__(self, raw: str, *, formatted: bool = True) -> Markup:
         """``raw`` as safe HTML with the links added; ``formatted=False`` treats all of it as plain text."""
         safe = sanitise(raw) if formatted else html.escape(raw or "", quote=False)
-        pieces = [part if part.startswith("<") and part.endswith(">") else self._link_text(html.unescape(part))
-                  for part in _TAG.split(safe)]
+        pieces = [
+            part if part.startswith("<") and part.endswith(">") else self._link_text(html.unescape(part))
+            for part in _TAG.split(safe)
+        ]
         return Markup("".join(pieces).replace("\n", "<br>\n"))
 
     def _link_text(self, text: str) -> str:
@@ -79,7 +92,7 @@ class Linker:
                 continue
             self.linked_targets.add(link.href)
             title = f' title="{html.escape(link.title)}"' if link.title else ""
-            out.append(html.escape(text[position:match.start()]))
+            out.append(html.escape(text[position : match.start()]))
             out.append(f'<a href="{html.escape(link.href)}"{title}>{html.escape(match.group(0))}</a>')
             position = match.end()
         out.append(html.escape(text[position:]))

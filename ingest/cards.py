@@ -17,15 +17,17 @@ A name that stays ambiguous or uncertain is reported, never guessed.
 Bad input raises ``IngestError`` naming the file, the line where the entry
 starts and the entry's number.
 """
+
 from __future__ import annotations
 
 import difflib
 import json
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Iterable, NamedTuple
+from typing import Annotated, NamedTuple
 
 import yaml
 from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError, model_validator
@@ -72,6 +74,7 @@ NonEmpty = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)
 
 
 # --------------------------------------------------------------------------- parsed data
+
 
 @dataclass
 class ParsedPrinting:
@@ -133,6 +136,7 @@ class ParsedErrata:
 
 # --------------------------------------------------------------------------- validation models
 
+
 class _CardEntry(BaseModel):
     model_config = ConfigDict(strict=True, extra="ignore")
     id: NonEmpty
@@ -166,7 +170,7 @@ class _ErratumEntry(BaseModel):
     faqs: list[_Faq] = []
 
     @model_validator(mode="after")
-    def _says_something(self) -> "_ErratumEntry":
+    def _says_something(self) -> _ErratumEntry:
         if (self.oldText is None) != (self.newText is None):
             raise ValueError("oldText and newText come together")
         if self.oldText is None and not self.faqs:
@@ -175,6 +179,7 @@ class _ErratumEntry(BaseModel):
 
 
 # --------------------------------------------------------------------------- reading
+
 
 def parse_file(path: str | Path, kind: str) -> ParsedCards | ParsedErrata:
     """The build's entry point: ``kind`` is "cards" or "errata" (the manifest's kind)."""
@@ -196,9 +201,18 @@ def parse_cards(path: str | Path) -> ParsedCards:
             card = by_name[entry.name] = _card(entry)
         else:
             _check_same_card(card, entry, line, issues)
-        card.printings.append(ParsedPrinting(
-            entry.id, entry.card_set, str(entry.collector_number), entry.rarity, entry.image_url,
-            entry.name, entry.ability, line))
+        card.printings.append(
+            ParsedPrinting(
+                entry.id,
+                entry.card_set,
+                str(entry.collector_number),
+                entry.rarity,
+                entry.image_url,
+                entry.name,
+                entry.ability,
+                line,
+            )
+        )
         if entry.errata_text is not None and (entry.errata_old_text or "", entry.errata_text) not in card.listed_errata:
             card.listed_errata.append((entry.errata_old_text or "", entry.errata_text))
         issues.extend(_unknown_icons(entry.ability, line, entry.name))
@@ -210,8 +224,16 @@ def parse_errata(path: str | Path) -> ParsedErrata:
     raw = _json_entries(path, "errata")
     for index, (line, value) in enumerate(raw, start=1):
         model = _validated(_ErratumEntry, path, index, line, value, "erratum")
-        errata.append(ParsedErratum(model.name, model.oldText, model.newText, model.set,
-                                    [(faq.question, faq.answer) for faq in model.faqs], line))
+        errata.append(
+            ParsedErratum(
+                model.name,
+                model.oldText,
+                model.newText,
+                model.set,
+                [(faq.question, faq.answer) for faq in model.faqs],
+                line,
+            )
+        )
     return ParsedErrata(errata, [], len(raw))
 
 
@@ -257,31 +279,55 @@ def _validated(model: type[BaseModel], path: str | Path, index: int, line: int, 
 def _card(entry: _CardEntry) -> ParsedCard:
     domains = [entry.domain] if isinstance(entry.domain, str) else list(entry.domain)
     return ParsedCard(
-        name=entry.name, card_type=entry.card_type, domains=domains, energy=entry.energy, power=entry.power,
-        might=entry.might, ability_raw=entry.ability, ability_text=render_text(entry.ability, domains),
-        keywords=card_keywords(entry.ability))
+        name=entry.name,
+        card_type=entry.card_type,
+        domains=domains,
+        energy=entry.energy,
+        power=entry.power,
+        might=entry.might,
+        ability_raw=entry.ability,
+        ability_text=render_text(entry.ability, domains),
+        keywords=card_keywords(entry.ability),
+    )
 
 
 def _check_same_card(card: ParsedCard, entry: _CardEntry, line: int, issues: list[ParseIssue]) -> None:
     """Printings of one name should agree; where they do not, the first is kept and the difference reported."""
     domains = [entry.domain] if isinstance(entry.domain, str) else list(entry.domain)
-    differences = [name for name, mine, theirs in (
-        ("card type", card.card_type, entry.card_type), ("domain", card.domains, domains),
-        ("energy", card.energy, entry.energy), ("power", card.power, entry.power),
-        ("might", card.might, entry.might), ("ability", card.ability_raw, entry.ability)) if mine != theirs]
+    differences = [
+        name
+        for name, mine, theirs in (
+            ("card type", card.card_type, entry.card_type),
+            ("domain", card.domains, domains),
+            ("energy", card.energy, entry.energy),
+            ("power", card.power, entry.power),
+            ("might", card.might, entry.might),
+            ("ability", card.ability_raw, entry.ability),
+        )
+        if mine != theirs
+    ]
     if differences:
-        issues.append(ParseIssue(
-            "duplicate", f"printing {entry.id} of {entry.name} differs in {', '.join(differences)}; "
-                         f"the card keeps the first printing's ({card.printings[0].id}), each printing its own text",
-            line=line, number=entry.id))
+        issues.append(
+            ParseIssue(
+                "duplicate",
+                f"printing {entry.id} of {entry.name} differs in {', '.join(differences)}; "
+                f"the card keeps the first printing's ({card.printings[0].id}), each printing its own text",
+                line=line,
+                number=entry.id,
+            )
+        )
 
 
 def _unknown_icons(text: str, line: int, name: str) -> list[ParseIssue]:
-    return [ParseIssue("malformed", f"{name}: unknown icon token :{token}: shown as its name", line=line)
-            for token in _ICON_TOKEN.findall(text) if token not in ICONS and not _ENERGY_ICON.fullmatch(token)]
+    return [
+        ParseIssue("malformed", f"{name}: unknown icon token :{token}: shown as its name", line=line)
+        for token in _ICON_TOKEN.findall(text)
+        if token not in ICONS and not _ENERGY_ICON.fullmatch(token)
+    ]
 
 
 # --------------------------------------------------------------------------- text
+
 
 def render_text(raw: str, domains: Iterable[str] = ()) -> str:
     """Card text for reading: icon tokens and shorthand become bracketed words.
@@ -346,6 +392,7 @@ def errata_diff(old: str | None, new: str | None) -> list[tuple[str, str]]:
 
 # --------------------------------------------------------------------------- names
 
+
 def name_key(name: str) -> str:
     """How names are compared across files: case, curly quotes and product labels ignored."""
     return _PRODUCT_SUFFIX.sub("", name).replace("\u2019", "'").casefold().strip()
@@ -356,8 +403,9 @@ class UnmatchedName(NamedTuple):
     reason: str
 
 
-def link_errata(cards: Iterable[ParsedCard],
-                errata: Iterable[ParsedErratum]) -> tuple[dict[int, str], list[UnmatchedName]]:
+def link_errata(
+    cards: Iterable[ParsedCard], errata: Iterable[ParsedErratum]
+) -> tuple[dict[int, str], list[UnmatchedName]]:
     """Erratum index -> card name, and the errata whose name matches no card (kept, reported)."""
     by_key = {name_key(card.name): card.name for card in cards}
     linked, unmatched = {}, []
@@ -391,12 +439,14 @@ def load_aliases(path: str | Path = ALIASES_FILE) -> CardAliases:
     def mapping(section: str, value_type: type) -> dict:
         value = data.get(section) or {}
         if not isinstance(value, dict) or not all(
-                isinstance(key, str) and isinstance(item, value_type) for key, item in value.items()):
+            isinstance(key, str) and isinstance(item, value_type) for key, item in value.items()
+        ):
             raise IngestError(path, None, f"'{section}' as a mapping of names to {value_type.__name__}", repr(value))
         return value
 
-    return CardAliases(mapping("legends", str), mapping("champion_names", list), mapping("aliases", list),
-                       mapping("uncertain", str))
+    return CardAliases(
+        mapping("legends", str), mapping("champion_names", list), mapping("aliases", list), mapping("uncertain", str)
+    )
 
 
 @dataclass
@@ -462,8 +512,7 @@ def _derived_names(name: str) -> set[str]:
     return variants
 
 
-def _add_champions(index: CardNameIndex, cards: list[ParsedCard], aliases: CardAliases,
-                   by_key: dict[str, str]) -> None:
+def _add_champions(index: CardNameIndex, cards: list[ParsedCard], aliases: CardAliases, by_key: dict[str, str]) -> None:
     """A champion's name stands for all of its cards; "<champion> Legend" for its Legend alone."""
     cards_of: dict[str, set[str]] = defaultdict(set)
     for card in cards:
@@ -506,12 +555,14 @@ class CardMentions(NamedTuple):
 
 def ruling_text(ruling: ParsedRuling) -> str:
     branches = dict.fromkeys(step.branch for step in ruling.steps if step.branch)
-    return "\n".join([ruling.question, ruling.ruling, *branches, *(step.text for step in ruling.steps),
-                      *ruling.nuances])
+    return "\n".join(
+        [ruling.question, ruling.ruling, *branches, *(step.text for step in ruling.steps), *ruling.nuances]
+    )
 
 
-def find_card_mentions(rulings: list[ParsedRuling], cards: ParsedCards | Iterable[ParsedCard],
-                       aliases: CardAliases | None = None) -> CardMentions:
+def find_card_mentions(
+    rulings: list[ParsedRuling], cards: ParsedCards | Iterable[ParsedCard], aliases: CardAliases | None = None
+) -> CardMentions:
     """The cards each ruling names, and the names that could not be resolved (with why).
 
     Matching is case-sensitive on whole words ("Charm" is the card, "charmed"
@@ -529,10 +580,13 @@ def find_card_mentions(rulings: list[ParsedRuling], cards: ParsedCards | Iterabl
     mentions: dict[tuple[int, str, str], CardMention] = {}
     unresolved: dict[tuple[str, str], list[int]] = defaultdict(list)
     for ruling, text, matches in zip(rulings, texts, matcher.find_many(_straight_quotes(text) for text in texts)):
-        named = {next(iter(index.surfaces[m.key])) for m in matches
-                 if m.key in index.surfaces and len(index.surfaces[m.key]) == 1}
+        named = {
+            next(iter(index.surfaces[m.key]))
+            for m in matches
+            if m.key in index.surfaces and len(index.surfaces[m.key]) == 1
+        }
         for match in matches:
-            surface = text[match.start:match.end]
+            surface = text[match.start : match.end]
             if match.key in index.uncertain:
                 unresolved[(match.key, index.uncertain[match.key])].append(ruling.position)
                 continue
@@ -540,20 +594,25 @@ def find_card_mentions(rulings: list[ParsedRuling], cards: ParsedCards | Iterabl
             if card_name is None:
                 unresolved[(match.key, how)].append(ruling.position)
             else:
-                mentions.setdefault((ruling.position, card_name, surface),
-                                    CardMention(ruling.position, card_name, surface, how))
+                mentions.setdefault(
+                    (ruling.position, card_name, surface), CardMention(ruling.position, card_name, surface, how)
+                )
     return CardMentions(
         list(mentions.values()),
-        [UnresolvedName(surface, tuple(dict.fromkeys(positions)), reason)
-         for (surface, reason), positions in unresolved.items()])
+        [
+            UnresolvedName(surface, tuple(dict.fromkeys(positions)), reason)
+            for (surface, reason), positions in unresolved.items()
+        ],
+    )
 
 
 def _straight_quotes(text: str) -> str:
     return text.replace("\u2019", "'")  # same length, so match offsets hold for the original text
 
 
-def _resolve(surface: str, index: CardNameIndex, named: set[str], text: str,
-             abilities: dict[str, str]) -> tuple[str | None, str]:
+def _resolve(
+    surface: str, index: CardNameIndex, named: set[str], text: str, abilities: dict[str, str]
+) -> tuple[str | None, str]:
     candidates = index.surfaces[surface]
     if len(candidates) == 1:
         return next(iter(candidates)), index.how[surface]

@@ -1,4 +1,5 @@
 """The one error type parsers raise: it names the file, the line and what was expected."""
+
 from __future__ import annotations
 
 from pathlib import Path

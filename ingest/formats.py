@@ -1,4 +1,5 @@
 """Which adapter reads which document format, and recognising a file's format."""
+
 from __future__ import annotations
 
 import importlib
@@ -36,14 +37,29 @@ def spec_for(path: str | Path) -> DocumentSpec:
     if known is not None:
         return replace(known, source=path)
     if path.suffix == ".json":
-        raise IngestError(path, None, "a bundled card file name (riftbound-cards.json or riftbound-errata.json)", path.name)
+        raise IngestError(
+            path, None, "a bundled card file name (riftbound-cards.json or riftbound-errata.json)", path.name
+        )
     lines = read_lines(path)
     for format_name, (_, game, game_name, kind) in FORMATS.items():
         if kind in ("rules", "rulings") and adapter(format_name).sniff(lines):
-            return DocumentSpec(path.stem, game, game_name, _title(lines, path), _version(lines, path), kind,
-                                format_name, path.name, source=path)
-    raise IngestError(path, None, f"a document in one of the known formats ({', '.join(FORMATS)})",
-                      "text that none of them recognises")
+            return DocumentSpec(
+                path.stem,
+                game,
+                game_name,
+                _title(lines, path),
+                _version(lines, path),
+                kind,
+                format_name,
+                path.name,
+                source=path,
+            )
+    raise IngestError(
+        path,
+        None,
+        f"a document in one of the known formats ({', '.join(FORMATS)})",
+        "text that none of them recognises",
+    )
 
 
 def _version(lines: list[str], path: Path) -> str:

@@ -10,6 +10,7 @@ The markdown table of contents before the body repeats the body's numbers with
 other titles; it is skipped, never ingested. Tab-led lines continue the rule
 above them, and blank lines (page breaks) never end a rule.
 """
+
 from __future__ import annotations
 
 import re
@@ -92,8 +93,11 @@ def _read_rules(lines: list[str], skipped: list[SkippedLine], issues: list[Parse
             untitled_chapter = None
         elif found := _MARKDOWN_CHAPTER.match(raw):
             title = found["title"] or ""
-            rules.append(ParsedRule(found["number"], title, [index], heading=plain_text(title) or None,
-                                    printed_number=found["number"]))
+            rules.append(
+                ParsedRule(
+                    found["number"], title, [index], heading=plain_text(title) or None, printed_number=found["number"]
+                )
+            )
             untitled_chapter = None if title else rules[-1]
         elif untitled_chapter is not None and (found := _MARKDOWN_HEADING.match(raw)):
             untitled_chapter.raw_text, untitled_chapter.heading = found["title"], plain_text(found["title"])
@@ -127,16 +131,24 @@ def _mark_titles(rules: list[ParsedRule]) -> None:
     parents = {rule.parent for rule in rules}
     for rule in rules:
         first_line = plain_text(rule.raw_text.split("\n")[0])
-        if rule.heading is None and rule.number in parents and first_line \
-                and len(first_line.split()) <= MAX_TITLE_WORDS and not _TITLE_END.search(first_line) \
-                and "," not in first_line:
+        if (
+            rule.heading is None
+            and rule.number in parents
+            and first_line
+            and len(first_line.split()) <= MAX_TITLE_WORDS
+            and not _TITLE_END.search(first_line)
+            and "," not in first_line
+        ):
             rule.heading = first_line
 
 
 def _references(rules: list[ParsedRule]) -> list[ParsedReference]:
     """Parenthesised bare numbers: ``(8.2)``, ``(10.2a)``. A bare ``(2)`` is a cost, not a rule."""
-    return [ParsedReference(rule.number, found.group(), [canonical(found["number"])])
-            for rule in rules for found in _REFERENCE.finditer(rule.raw_text)]
+    return [
+        ParsedReference(rule.number, found.group(), [canonical(found["number"])])
+        for rule in rules
+        for found in _REFERENCE.finditer(rule.raw_text)
+    ]
 
 
 # --- keywords ---------------------------------------------------------------------------------------
@@ -153,8 +165,11 @@ def _glossary(rules: list[ParsedRule]) -> list[ParsedKeyword]:
     """Each heading rule of the glossary chapter is a term; a reference inside it
     (``Search (3.17)``) is not part of the term. Case variants stay distinct."""
     chapters = {rule.number for rule in rules if rule.parent is None and GLOSSARY_CHAPTER.search(rule.heading or "")}
-    return [ParsedKeyword(_REFERENCE.sub("", plain_text(rule.raw_text)).strip(), "glossary term", rule.number)
-            for rule in rules if rule.parent in chapters]
+    return [
+        ParsedKeyword(_REFERENCE.sub("", plain_text(rule.raw_text)).strip(), "glossary term", rule.number)
+        for rule in rules
+        if rule.parent in chapters
+    ]
 
 
 def _defined_terms(rules: list[ParsedRule], glossary_numbers: set[str]) -> list[ParsedKeyword]:
@@ -174,8 +189,13 @@ def _keyword_family(rules: list[ParsedRule], glossary: list[ParsedKeyword]) -> l
     (``6.5a.1 Ex. <b>Swift, Lethal, Quick Strike</b>``) and the glossary terms
     printed in capitals, as card text prints keywords (``SUMMON –``, ``ACTION –``).
     Each must have its own heading rule; ``Foresee`` is defined by ``Foresee N``."""
-    names = [name for rule in _family_examples(rules) for span in _BOLD.finditer(rule.raw_text)
-             for name in (part.strip() for part in span["terms"].split(",")) if name]
+    names = [
+        name
+        for rule in _family_examples(rules)
+        for span in _BOLD.finditer(rule.raw_text)
+        for name in (part.strip() for part in span["terms"].split(","))
+        if name
+    ]
     names += [entry.term for entry in glossary if entry.term.isupper()]
     keywords: dict[str, ParsedKeyword] = {}
     for name in names:

@@ -5,11 +5,12 @@ lookup tables of spacy-lookups-data. Those tables are keyed by exact token
 text ("Kills" would stay "Kills"), so lemmas are looked up on the lower-cased
 form instead.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Mapping
 
 import spacy
 from spacy.language import Language

@@ -4,6 +4,7 @@ Each document-format adapter (``ingest/<format>.py``) turns a source file into a
 ``ParsedRulebook`` or ``ParsedRulings``. ``ingest/outline.py`` holds the logic
 that all rulebook adapters share (ordering, parents, duplicates, coverage).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -6,10 +6,11 @@ depths from a numbering scheme, duplicate numbers merged and reported, orphans
 reported, and every non-blank line accounted for (ingested or skipped with a
 reason).
 """
+
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from ingest.model import ParsedRule, ParseIssue, SkippedLine
 
@@ -50,8 +51,12 @@ def assemble(
         rule.depth = _depth(rule.number, parent_of)
         if rule.parent is not None and rule.parent not in known:
             issues.append(
-                ParseIssue("orphan", f"parent {rule.parent} of {rule.number} is not in the document",
-                           line=rule.lines[0] if rule.lines else None, number=rule.number)
+                ParseIssue(
+                    "orphan",
+                    f"parent {rule.parent} of {rule.number} is not in the document",
+                    line=rule.lines[0] if rule.lines else None,
+                    number=rule.number,
+                )
             )
     return merged
 
@@ -72,8 +77,12 @@ def _merge_duplicates(rules: list[ParsedRule], issues: list[ParseIssue]) -> list
             by_number[rule.number] = rule
             continue
         issues.append(
-            ParseIssue("duplicate", f"{rule.number} is printed twice (lines {first.lines[0]} and {rule.lines[0]}); both texts kept",
-                       line=rule.lines[0], number=rule.number)
+            ParseIssue(
+                "duplicate",
+                f"{rule.number} is printed twice (lines {first.lines[0]} and {rule.lines[0]}); both texts kept",
+                line=rule.lines[0],
+                number=rule.number,
+            )
         )
         if rule.raw_text and rule.raw_text != first.raw_text:
             first.raw_text = f"{first.raw_text}\n{rule.raw_text}" if first.raw_text else rule.raw_text
@@ -85,12 +94,15 @@ def _number_order(rules: list[ParsedRule], issues: list[ParseIssue]) -> list[Par
     ordered = sorted(rules, key=lambda rule: natural_key(rule.number))
     moved = [rule for rule, original in zip(ordered, rules) if rule is not original]
     if moved:
-        issues.append(ParseIssue("reordered", f"{len(moved)} rules were printed out of number order and were put back in order"))
+        issues.append(
+            ParseIssue("reordered", f"{len(moved)} rules were printed out of number order and were put back in order")
+        )
     return ordered
 
 
-def account_for_lines(lines: list[str], rules: Iterable[ParsedRule], skipped: list[SkippedLine],
-                      consumed_elsewhere: Iterable[int] = ()) -> list[SkippedLine]:
+def account_for_lines(
+    lines: list[str], rules: Iterable[ParsedRule], skipped: list[SkippedLine], consumed_elsewhere: Iterable[int] = ()
+) -> list[SkippedLine]:
     """Every non-blank line is ingested or skipped with a reason: anything the
     adapter neither used nor skipped is added as "not recognised"."""
     used = {line for rule in rules for line in rule.lines} | set(consumed_elsewhere)

@@ -9,6 +9,7 @@ leading space before the dash, not the label, says which level an item is on.
 Whatever follows the last outline line after a blank line (the chart appendix:
 chart titles, examples, image gaps) is not in the outline and is skipped.
 """
+
 from __future__ import annotations
 
 import re
@@ -71,8 +72,11 @@ def _read_outline(lines: list[str], skipped: list[SkippedLine], issues: list[Par
             continue
         if found := _SECTION.match(raw):
             section, item = found["number"], None
-            rules.append(ParsedRule(section, found["title"], [index], heading=plain_text(found["title"]),
-                                    printed_number=f"{section}."))
+            rules.append(
+                ParsedRule(
+                    section, found["title"], [index], heading=plain_text(found["title"]), printed_number=f"{section}."
+                )
+            )
         elif (found := _ITEM.match(raw)) and section is not None:
             number = _item_number(found, section, item, index, issues)
             if not found["indent"]:
@@ -88,8 +92,9 @@ def _read_outline(lines: list[str], skipped: list[SkippedLine], issues: list[Par
 
 def _outline_end(lines: list[str]) -> int:
     """The last line that is a section title or an item (0 when there is none)."""
-    return max((index for index, raw in enumerate(lines, start=1) if _SECTION.match(raw) or _ITEM.match(raw)),
-               default=0)
+    return max(
+        (index for index, raw in enumerate(lines, start=1) if _SECTION.match(raw) or _ITEM.match(raw)), default=0
+    )
 
 
 def _item_number(found: re.Match, section: str, item: str | None, line: int, issues: list[ParseIssue]) -> str:
@@ -101,8 +106,9 @@ def _item_number(found: re.Match, section: str, item: str | None, line: int, iss
     if not _ROMAN.match(label):
         issues.append(ParseIssue("malformed", f"sub-item label {label!r} is not a roman numeral", line=line))
     if item is None:
-        issues.append(ParseIssue("orphan", f"sub-item {label}. comes before any lettered item of section {section}",
-                                 line=line))
+        issues.append(
+            ParseIssue("orphan", f"sub-item {label}. comes before any lettered item of section {section}", line=line)
+        )
         return f"{section}.{label}"
     return f"{item}.{label}"
 

@@ -17,6 +17,7 @@ Later components are a number or a single letter (``540.4.b``, ``626.1.d.1.a``);
 a component must end at a word boundary, so ``rule 540.4.b. is`` names 540.4.b,
 not 540.4.b.i.
 """
+
 from __future__ import annotations
 
 import re
@@ -48,15 +49,21 @@ _NEXT_TARGET = re.compile(rf"[ \t]*,?[ \t]+(?:and|or)[ \t]+{_TAGS}[Rr]ules?[ \t]
 
 def find_references(from_number: str, raw_text: str) -> list[ParsedReference]:
     """Every reference in ``raw_text`` (the text of rule ``from_number``), in text order."""
-    return [ParsedReference(from_number, text, _unique(number for numbers, _ in targets for number in numbers))
-            for text, targets in _scan(raw_text)]
+    return [
+        ParsedReference(from_number, text, _unique(number for numbers, _ in targets for number in numbers))
+        for text, targets in _scan(raw_text)
+    ]
 
 
 def cited_titles(raw_text: str) -> list[tuple[str, str]]:
     """``(number, title)`` for each reference target cited with its title (``See rule 518. Cleanups``),
     so a caller can check the title against the target's heading."""
-    return [(numbers[0], title) for _, targets in _scan(raw_text) for numbers, title in targets
-            if title and len(numbers) == 1]
+    return [
+        (numbers[0], title)
+        for _, targets in _scan(raw_text)
+        for numbers, title in targets
+        if title and len(numbers) == 1
+    ]
 
 
 def _scan(raw_text: str) -> list[tuple[str, list[tuple[list[str], str | None]]]]:
@@ -65,7 +72,7 @@ def _scan(raw_text: str) -> list[tuple[str, list[tuple[list[str], str | None]]]]
     position = 0
     while (start := _START.search(raw_text, position)) is not None:
         targets, end = _read_targets(raw_text, start.end(), titled=start.group("see") is not None)
-        found.append((raw_text[start.start():end].rstrip(), targets))
+        found.append((raw_text[start.start() : end].rstrip(), targets))
         position = end
     return found
 

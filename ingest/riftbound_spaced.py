@@ -23,15 +23,16 @@ Keyword Glossary's entries are the titled top-level rules after its heading.
 Canonical numbers are the printed ones without the trailing dot, leading zeros
 kept (``053.1``); the parent drops the last component (``dotted_parent``).
 """
+
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+from ingest import riftbound_terms
 from ingest.errors import IngestError
 from ingest.model import ParsedRule, ParsedRulebook, ParseIssue, SkippedLine
 from ingest.outline import account_for_lines, assemble, dotted_parent, natural_key
-from ingest import riftbound_terms
 from ingest.riftbound_refs import cited_titles, find_references
 from ingest.source import nonblank_count
 
@@ -76,8 +77,7 @@ def parse(lines: list[str], path: Path) -> ParsedRulebook:
     )
 
 
-def _read_rules(lines: list[str], path: Path, issues: list[ParseIssue],
-                skipped: list[SkippedLine]) -> list[ParsedRule]:
+def _read_rules(lines: list[str], path: Path, issues: list[ParseIssue], skipped: list[SkippedLine]) -> list[ParsedRule]:
     """One rule per numbered line; every unnumbered line continues the rule above it."""
     rules: list[ParsedRule] = []
     for index, line in enumerate(lines, start=1):
@@ -99,9 +99,15 @@ def _read_rules(lines: list[str], path: Path, issues: list[ParseIssue],
 def _rule_from(match: re.Match, index: int, issues: list[ParseIssue]) -> ParsedRule:
     number = match.group("number")
     if not match.group("dot"):
-        issues.append(ParseIssue("malformed", f"{number} is printed without its trailing dot", line=index, number=number))
-    return ParsedRule(number=number, raw_text=(match.group("text") or "").strip(), lines=[index],
-                      printed_number=number + match.group("dot"))
+        issues.append(
+            ParseIssue("malformed", f"{number} is printed without its trailing dot", line=index, number=number)
+        )
+    return ParsedRule(
+        number=number,
+        raw_text=(match.group("text") or "").strip(),
+        lines=[index],
+        printed_number=number + match.group("dot"),
+    )
 
 
 def _continue(rule: ParsedRule, line: str, index: int) -> None:
@@ -116,8 +122,14 @@ def _report_descents(rules: list[ParsedRule], issues: list[ParseIssue]) -> int:
     for previous, rule in zip(rules, rules[1:]):
         if natural_key(rule.number) < natural_key(previous.number):
             descents += 1
-            issues.append(ParseIssue("reordered", f"{rule.number} is printed after {previous.number}",
-                                     line=rule.lines[0], number=rule.number))
+            issues.append(
+                ParseIssue(
+                    "reordered",
+                    f"{rule.number} is printed after {previous.number}",
+                    line=rule.lines[0],
+                    number=rule.number,
+                )
+            )
     return descents
 
 
@@ -168,13 +180,19 @@ def _check_cited_titles(rules: list[ParsedRule], issues: list[ParseIssue]) -> No
             target = by_number.get(number)
             if target is not None and not _same_title(title, target.heading or ""):
                 found = target.heading or target.raw_text.split("\n", 1)[0]
-                issues.append(ParseIssue(
-                    "dangling", f"{rule.number} cites rule {number} as {title!r}, but {number} reads {found!r}",
-                    line=rule.lines[0], number=rule.number))
+                issues.append(
+                    ParseIssue(
+                        "dangling",
+                        f"{rule.number} cites rule {number} as {title!r}, but {number} reads {found!r}",
+                        line=rule.lines[0],
+                        number=rule.number,
+                    )
+                )
 
 
 def _same_title(cited: str, heading: str) -> bool:
     def normal(text: str) -> str:
         words = re.sub(r"[^\w\s]", "", text.lower()).split()
         return " ".join(words[1:] if words[:1] == ["the"] else words)
+
     return normal(cited) == normal(heading)

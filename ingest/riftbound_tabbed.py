@@ -24,6 +24,7 @@ repair here is a rule about the *shape* of the damage (HAZARDS.md section 4):
   ``_recover_unnumbered``); lines without a tab that start in lower case are
   right-edge clippings of lost text, skipped.
 """
+
 from __future__ import annotations
 
 import re
@@ -32,10 +33,10 @@ from pathlib import Path
 
 from rapidfuzz import fuzz
 
+from ingest import riftbound_terms
 from ingest.errors import IngestError
 from ingest.model import ParsedRule, ParsedRulebook, ParseIssue, SkippedLine
 from ingest.outline import account_for_lines, assemble, dotted_parent, natural_key
-from ingest import riftbound_terms
 from ingest.riftbound_refs import find_references
 from ingest.source import nonblank_count
 
@@ -129,8 +130,9 @@ def _blocks(lines: list[str]) -> list[list[int]]:
 
 
 def _is_reversed(block: list[int], lines: list[str]) -> bool:
-    keys = [natural_key(canonical(prefix)) for index in block
-            if (prefix := _numbered_prefix(lines[index - 1])) is not None]
+    keys = [
+        natural_key(canonical(prefix)) for index in block if (prefix := _numbered_prefix(lines[index - 1])) is not None
+    ]
     pairs = list(zip(keys, keys[1:]))
     descending = sum(1 for before, after in pairs if before > after)
     return descending >= 2 and descending > len(pairs) - descending
@@ -185,7 +187,9 @@ class _Reader:
         else:
             parts = _GLUED_SENTENCES.split(text)
             if len(parts) > 1:
-                self.issues.append(ParseIssue("malformed", "rules glued on one line (no space after a stop) were split", index))
+                self.issues.append(
+                    ParseIssue("malformed", "rules glued on one line (no space after a stop) were split", index)
+                )
             self.rules.extend(ParsedRule("", part.strip(), [index]) for part in parts)
 
     def _continuation(self, index: int, text: str) -> None:
@@ -201,21 +205,35 @@ class _Reader:
         if not prefix.endswith("."):
             self.issues.append(ParseIssue("malformed", f"{number} is printed without its trailing dot", index, number))
         if self.pending is not None and not text:
-            self.issues.append(ParseIssue(
-                "empty", f"{number} is printed empty; its text is the line with the damaged number ({self.pending.line})",
-                index, number))
+            self.issues.append(
+                ParseIssue(
+                    "empty",
+                    f"{number} is printed empty; its text is the line with the damaged number ({self.pending.line})",
+                    index,
+                    number,
+                )
+            )
             self.rules.append(ParsedRule(number, self.pending.text, [self.pending.line, index], printed_number=prefix))
             self.pending = None
             return
         self._flush_pending()
         if _GLUED_SENTENCES.search(text):
-            self.issues.append(ParseIssue(
-                "malformed", f"two sentences of {number} are glued without a space; kept as one rule", index, number))
+            self.issues.append(
+                ParseIssue(
+                    "malformed", f"two sentences of {number} are glued without a space; kept as one rule", index, number
+                )
+            )
         if text[:1].islower() and self.current is not None and (split := _split_misaligned(text)) is not None:
             tail, text = split
             self._append(self.current, index, tail)
-            self.issues.append(ParseIssue(
-                "malformed", f"text of {number} starts with the tail of {self.current.number}; realigned", index, number))
+            self.issues.append(
+                ParseIssue(
+                    "malformed",
+                    f"text of {number} starts with the tail of {self.current.number}; realigned",
+                    index,
+                    number,
+                )
+            )
         self.rules.append(ParsedRule(number, text, [index], printed_number=prefix))
 
     def _damaged_number(self, index: int, prefix: str, text: str) -> None:
@@ -224,9 +242,14 @@ class _Reader:
         if len(numbers) > 1 and all(_NUMBER.fullmatch(number) for number in numbers):
             self._two_rules_one_line(index, numbers, text)
         elif _NUMBER.fullmatch(compact) and self.current is not None and canonical(compact) == self.current.number:
-            self.issues.append(ParseIssue(
-                "malformed", f"{prefix!r} repeats {self.current.number}: its text continues that rule", index,
-                self.current.number))
+            self.issues.append(
+                ParseIssue(
+                    "malformed",
+                    f"{prefix!r} repeats {self.current.number}: its text continues that rule",
+                    index,
+                    self.current.number,
+                )
+            )
             self._append(self.current, index, text)
         elif _NUMBER.fullmatch(compact):
             self.issues.append(ParseIssue("malformed", f"number {prefix!r} read as {canonical(compact)}", index))
@@ -238,9 +261,14 @@ class _Reader:
 
     def _two_rules_one_line(self, index: int, numbers: list[str], text: str) -> None:
         first, second = _split_last_sentence(text)
-        self.issues.append(ParseIssue(
-            "malformed", f"two rules on one line ({' '.join(numbers)}); text split at its last sentence", index,
-            canonical(numbers[0])))
+        self.issues.append(
+            ParseIssue(
+                "malformed",
+                f"two rules on one line ({' '.join(numbers)}); text split at its last sentence",
+                index,
+                canonical(numbers[0]),
+            )
+        )
         self.rules.append(ParsedRule(canonical(numbers[0]), first, [index], printed_number=numbers[0]))
         self.rules.append(ParsedRule(canonical(numbers[1]), second, [index], printed_number=numbers[1]))
 
@@ -279,13 +307,15 @@ def _split_last_sentence(text: str) -> tuple[str, str]:
     boundaries = [match.end() for match in _SENTENCE_END.finditer(text)]
     if not boundaries:
         return text, ""
-    return text[:boundaries[-1]].strip(), text[boundaries[-1]:].strip()
+    return text[: boundaries[-1]].strip(), text[boundaries[-1] :].strip()
 
 
 # -- numbering repairs -----------------------------------------------------------------------
 
 
-def _repair_numbering(rules: list[ParsedRule], skipped: list[SkippedLine], issues: list[ParseIssue]) -> list[ParsedRule]:
+def _repair_numbering(
+    rules: list[ParsedRule], skipped: list[SkippedLine], issues: list[ParseIssue]
+) -> list[ParsedRule]:
     """Numbers printed out of sequence: a corrected duplicate of the rule before
     (same text), garbage (no text), or a top-level number printed again where
     the next number is missing and its children follow (a mislabel)."""
@@ -293,29 +323,47 @@ def _repair_numbering(rules: list[ParsedRule], skipped: list[SkippedLine], issue
     kept: list[ParsedRule] = []
     for position, rule in enumerate(rules):
         before = kept[-1] if kept else None
-        following = [later for later in rules[position + 1:position + 4] if later.number][:2]
+        following = [later for later in rules[position + 1 : position + 4] if later.number][:2]
         after = following[0] if following else None
         if not rule.number or not _out_of_sequence(rule, before, following):
             if rule.number and not rule.raw_text:
                 issues.append(ParseIssue("empty", f"{rule.number} is printed without text", rule.lines[0], rule.number))
             kept.append(rule)
         elif before and rule.raw_text and fuzz.ratio(rule.raw_text, before.raw_text) >= _NEAR_DUPLICATE:
-            issues.append(ParseIssue(
-                "duplicate", f"{rule.number} repeats the text of {before.number} (a corrected copy); merged into it",
-                rule.lines[0], rule.number))
+            issues.append(
+                ParseIssue(
+                    "duplicate",
+                    f"{rule.number} repeats the text of {before.number} (a corrected copy); merged into it",
+                    rule.lines[0],
+                    rule.number,
+                )
+            )
             before.raw_text += "\n" + rule.raw_text
             before.lines.extend(rule.lines)
         elif not rule.raw_text:
-            issues.append(ParseIssue("garbage", f"empty number {rule.number} out of sequence; skipped", rule.lines[0], rule.number))
-            skipped.append(SkippedLine(rule.lines[0], rule.printed_number or rule.number, "garbage: empty number out of sequence"))
+            issues.append(
+                ParseIssue(
+                    "garbage", f"empty number {rule.number} out of sequence; skipped", rule.lines[0], rule.number
+                )
+            )
+            skipped.append(
+                SkippedLine(rule.lines[0], rule.printed_number or rule.number, "garbage: empty number out of sequence")
+            )
         elif (renamed := _mislabel_fix(rule, after, printed)) is not None:
-            issues.append(ParseIssue(
-                "malformed", f"{rule.number} is printed again where {renamed} is missing and its children follow; renumbered {renamed}",
-                rule.lines[0], renamed))
+            issues.append(
+                ParseIssue(
+                    "malformed",
+                    f"{rule.number} is printed again where {renamed} is missing and its children follow; renumbered {renamed}",
+                    rule.lines[0],
+                    renamed,
+                )
+            )
             rule.number, rule.inferred = renamed, True
             kept.append(rule)
         else:
-            issues.append(ParseIssue("malformed", f"{rule.number} is printed out of sequence", rule.lines[0], rule.number))
+            issues.append(
+                ParseIssue("malformed", f"{rule.number} is printed out of sequence", rule.lines[0], rule.number)
+            )
             kept.append(rule)
     return kept
 
@@ -346,8 +394,13 @@ def _split_labelled_merges(rules: list[ParsedRule], issues: list[ParseIssue]) ->
     result: list[ParsedRule] = []
     for rule in rules:
         label = _LABELLED.search(rule.raw_text)
-        if (label is None or label.start() == 0 or label.group().rstrip(": ") in _NOT_LABELS
-                or not rule.raw_text[:label.start()].rstrip().endswith(".") or not _siblings_labelled(rule, rules)):
+        if (
+            label is None
+            or label.start() == 0
+            or label.group().rstrip(": ") in _NOT_LABELS
+            or not rule.raw_text[: label.start()].rstrip().endswith(".")
+            or not _siblings_labelled(rule, rules)
+        ):
             result.append(rule)
             continue
         previous = _previous_sibling(rule.number, numbers)
@@ -356,18 +409,26 @@ def _split_labelled_merges(rules: list[ParsedRule], issues: list[ParseIssue]) ->
             continue
         child = _next_child(previous, numbers)
         numbers.add(child)
-        head, rule.raw_text = rule.raw_text[:label.start()].strip(), rule.raw_text[label.start():]
+        head, rule.raw_text = rule.raw_text[: label.start()].strip(), rule.raw_text[label.start() :]
         result.append(ParsedRule(child, head, list(rule.lines), inferred=True))
         result.append(rule)
-        issues.append(ParseIssue(
-            "malformed", f"the sentence before the label of {rule.number} is {child}, glued onto its line; split off "
-            f"and numbered {child} (inferred)", rule.lines[0], child))
+        issues.append(
+            ParseIssue(
+                "malformed",
+                f"the sentence before the label of {rule.number} is {child}, glued onto its line; split off "
+                f"and numbered {child} (inferred)",
+                rule.lines[0],
+                child,
+            )
+        )
     return result
 
 
 def _siblings_labelled(rule: ParsedRule, rules: list[ParsedRule]) -> bool:
     parent = dotted_parent(rule.number)
-    siblings = [other for other in rules if other is not rule and other.number and dotted_parent(other.number) == parent]
+    siblings = [
+        other for other in rules if other is not rule and other.number and dotted_parent(other.number) == parent
+    ]
     labelled = [other for other in siblings if _LABELLED.match(other.raw_text)]
     return len(siblings) >= 3 and len(labelled) * 2 > len(siblings)
 
@@ -406,9 +467,40 @@ def _next_child(number: str, numbers: set[str]) -> str:
 
 _ARTICLES = {"a", "an", "the"}
 _NOT_A_VERB = _ARTICLES | {
-    "any", "all", "each", "every", "no", "some", "this", "that", "these", "those", "it", "they", "its", "their",
-    "if", "in", "when", "while", "whenever", "once", "unless", "after", "before", "during", "at", "on", "for",
-    "only", "to", "as", "with", "from", "by", "there",
+    "any",
+    "all",
+    "each",
+    "every",
+    "no",
+    "some",
+    "this",
+    "that",
+    "these",
+    "those",
+    "it",
+    "they",
+    "its",
+    "their",
+    "if",
+    "in",
+    "when",
+    "while",
+    "whenever",
+    "once",
+    "unless",
+    "after",
+    "before",
+    "during",
+    "at",
+    "on",
+    "for",
+    "only",
+    "to",
+    "as",
+    "with",
+    "from",
+    "by",
+    "there",
 }
 _POINTS_BACK = {"subsequent", "corresponding", "such"}
 _TITLE_AFTER_NUMBER = re.compile(r"^\s*\.?\s*(?:<[^>]+>\s*)*(?P<title>[A-Z][^<]*?)\s*(?:</[^>]+>)*\s*$")
@@ -429,7 +521,9 @@ class _Outline:
         return ".".join([f"{self.top:0{self.width}d}", *self.path])
 
 
-def _recover_unnumbered(rules: list[ParsedRule], skipped: list[SkippedLine], issues: list[ParseIssue]) -> list[ParsedRule]:
+def _recover_unnumbered(
+    rules: list[ParsedRule], skipped: list[SkippedLine], issues: list[ParseIssue]
+) -> list[ParsedRule]:
     """Number each run of rules whose numbers were lost (marked inferred); a
     run that cannot be fitted between the printed numbers around it is skipped
     and reported, never kept unnumbered."""
@@ -460,7 +554,9 @@ def _recover_unnumbered(rules: list[ParsedRule], skipped: list[SkippedLine], iss
 def _reject_run(run: list[ParsedRule], skipped: list[SkippedLine], issues: list[ParseIssue]) -> None:
     for rule in run:
         issues.append(ParseIssue("orphan", "unnumbered line whose number could not be recovered", rule.lines[0]))
-        skipped.extend(SkippedLine(line, rule.raw_text, "unnumbered rule line; number not recoverable") for line in rule.lines)
+        skipped.extend(
+            SkippedLine(line, rule.raw_text, "unnumbered rule line; number not recoverable") for line in rule.lines
+        )
 
 
 def _referenced_titles(rules: list[ParsedRule]) -> dict[str, str]:
@@ -483,7 +579,9 @@ def _title_key(title: str) -> str:
     return re.sub(r"^(?:the|a|an)\s+", "", title.strip().lower())
 
 
-def _number_run(run: list[ParsedRule], before: str | None, after: str | None, titles: dict[str, str]) -> list[str] | None:
+def _number_run(
+    run: list[ParsedRule], before: str | None, after: str | None, titles: dict[str, str]
+) -> list[str] | None:
     if before is None:
         return None
     top = before.split(".")[0]
@@ -541,7 +639,7 @@ def _descend(outline: _Outline, depth: int) -> None:
     """The next number at ``depth``: the sibling after the number there, or the first child."""
     if depth <= len(outline.path):
         sibling = outline.path[depth - 1]
-        outline.path = outline.path[:depth - 1] + [_next_component(sibling)]
+        outline.path = outline.path[: depth - 1] + [_next_component(sibling)]
     else:
         outline.path = outline.path + ["1" if len(outline.path) % 2 == 0 else "a"]
         while len(outline.path) < depth:

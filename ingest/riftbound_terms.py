@@ -9,6 +9,7 @@
   a phase step and as a section), the shallower rule defines it, and a glossary
   keyword wins over a defined term.
 """
+
 from __future__ import annotations
 
 import re

@@ -16,6 +16,7 @@ line is a question whose ruling is missing: that is bad input, and raises.
 Rule numbers written in the text (``step 443.1.e``, ``(444)``) become
 citations; version numbers (``the updated 1.1 version``) do not.
 """
+
 from __future__ import annotations
 
 import re
@@ -56,8 +57,7 @@ def sniff(lines: list[str]) -> bool:
     """A rulings file has ``Ruling:`` lines, each right after an unmarked question."""
     classified = _classify(lines)
     answered = sum(
-        1 for before, line in zip(classified, classified[1:])
-        if line.kind == "ruling" and before.kind == "plain"
+        1 for before, line in zip(classified, classified[1:]) if line.kind == "ruling" and before.kind == "plain"
     )
     return answered >= 1 and answered * 2 >= sum(1 for line in classified if line.kind == "ruling")
 
@@ -66,8 +66,12 @@ def parse(lines: list[str], path: Path) -> ParsedRulings:
     classified = _classify(lines)
     if not any(line.kind == "ruling" for line in classified):
         first = classified[0] if classified else None
-        raise IngestError(path, first.number if first else None, "a question followed by a 'Ruling:' line",
-                          first.text if first else "no text")
+        raise IngestError(
+            path,
+            first.number if first else None,
+            "a question followed by a 'Ruling:' line",
+            first.text if first else "no text",
+        )
     builder = _RulingsBuilder(path)
     for line, following in zip(classified, _next_marked(classified)):
         builder.take(line, following)
@@ -75,8 +79,7 @@ def parse(lines: list[str], path: Path) -> ParsedRulings:
     for ruling in rulings:
         ruling.citations = _citations_in(ruling)
     skipped = account_for_lines(lines, rulings, [])
-    return ParsedRulings(rulings=rulings, skipped=skipped, issues=builder.issues,
-                         nonblank_lines=nonblank_count(lines))
+    return ParsedRulings(rulings=rulings, skipped=skipped, issues=builder.issues, nonblank_lines=nonblank_count(lines))
 
 
 def find_citations(text: str) -> list[ParsedCitation]:
@@ -144,8 +147,7 @@ class _RulingsBuilder:
 
     def finish(self) -> list[ParsedRuling]:
         if self.question:
-            raise IngestError(self.path, self.question[-1].number, "a 'Ruling:' line after the question",
-                              "end of file")
+            raise IngestError(self.path, self.question[-1].number, "a 'Ruling:' line after the question", "end of file")
         return self.rulings
 
     def _missing_ruling(self, found: _Line) -> None:
@@ -162,8 +164,12 @@ class _RulingsBuilder:
             self.question.append(line)
         elif following is not None and following.kind == "ruling":
             self.question.append(line)
-        elif self.block == "sequence" and following is not None and following.kind == "bullet" \
-                and (line.body.endswith(":") or self.last_item is None):
+        elif (
+            self.block == "sequence"
+            and following is not None
+            and following.kind == "bullet"
+            and (line.body.endswith(":") or self.last_item is None)
+        ):
             self._branch_header(line)
         elif self.rulings and not line.body.endswith("?"):
             self._continue(line)
@@ -176,8 +182,12 @@ class _RulingsBuilder:
         if not self.question:
             raise IngestError(self.path, line.number, "a question line before 'Ruling:'", line.text)
         question = " ".join(part.body for part in self.question)
-        ruling = ParsedRuling(position=len(self.rulings) + 1, question=question, ruling=line.body,
-                              lines=[part.number for part in self.question] + [line.number])
+        ruling = ParsedRuling(
+            position=len(self.rulings) + 1,
+            question=question,
+            ruling=line.body,
+            lines=[part.number for part in self.question] + [line.number],
+        )
         self.rulings.append(ruling)
         self.question, self.block, self.branch, self.last_item = [], None, None, None
 
@@ -199,8 +209,13 @@ class _RulingsBuilder:
         if not self.rulings:
             raise IngestError(self.path, line.number, "a question and its 'Ruling:' line before a list", line.text)
         if self.block is None:
-            self.issues.append(ParseIssue("malformed", "a list item with no 'Sequence:' or 'Nuances:' header; "
-                                                       "kept as a nuance", line=line.number))
+            self.issues.append(
+                ParseIssue(
+                    "malformed",
+                    "a list item with no 'Sequence:' or 'Nuances:' header; kept as a nuance",
+                    line=line.number,
+                )
+            )
             self.block = "nuances"
         self._add_item(line.body, line)
         self.current.lines.append(line.number)
@@ -208,8 +223,9 @@ class _RulingsBuilder:
     def _add_item(self, text: str, line: _Line) -> None:
         ruling = self.current
         if self.block == "sequence":
-            ruling.steps.append(ParsedStep(position=len(ruling.steps) + 1, text=text, branch=self.branch,
-                                           line=line.number))
+            ruling.steps.append(
+                ParsedStep(position=len(ruling.steps) + 1, text=text, branch=self.branch, line=line.number)
+            )
             self.last_item = "step"
         else:
             ruling.nuances.append(text)
@@ -230,4 +246,3 @@ class _RulingsBuilder:
         else:
             ruling.ruling += "\n" + line.body
         ruling.lines.append(line.number)
-

@@ -9,6 +9,7 @@ says how deep a rule is; only the number does. A one-part number (``7.``) is a
 subsection heading, anything longer is a rule under it. A line without a number
 continues the rule above it (hard line breaks and paragraphs after page breaks).
 """
+
 from __future__ import annotations
 
 import re
@@ -24,9 +25,7 @@ from ingest.text import plain_text
 _SECTION = re.compile(r"^#{1,6}\s*(?P<letter>[A-Z])\.\s+(?P<title>.*\S)\s*$")
 _HEADING = re.compile(r"^#{1,6}\s*(?P<title>.*\S)\s*$")
 # A one-part number needs its dot ("7. Power"); longer ones may lack it (section A: "- 1.1 A game").
-_NUMBERED = re.compile(
-    r"^\s*(?P<mark>#{1,6}\s*|-\s+)?(?P<number>\d+(?:\.\d+)+\.?|\d+\.)(?:\s+(?P<text>.*?))?\s*$"
-)
+_NUMBERED = re.compile(r"^\s*(?P<mark>#{1,6}\s*|-\s+)?(?P<number>\d+(?:\.\d+)+\.?|\d+\.)(?:\s+(?P<text>.*?))?\s*$")
 _EMPTY_BULLET = re.compile(r"^\s*-\s*$")
 _BOLD = re.compile(r"\*\*(?P<term>[^*]+?)\*\*")
 
@@ -103,8 +102,18 @@ def _read_entries(lines: list[str], skipped: list[SkippedLine], issues: list[Par
             continue
         if found := _SECTION.match(text):
             section, back_matter = found["letter"], None
-            entries.append(_Entry(section, [], f"{section}.", found["title"], index, False,
-                                  heading=plain_text(found["title"]), lines=[index]))
+            entries.append(
+                _Entry(
+                    section,
+                    [],
+                    f"{section}.",
+                    found["title"],
+                    index,
+                    False,
+                    heading=plain_text(found["title"]),
+                    lines=[index],
+                )
+            )
         elif back_matter is not None:
             skipped.append(SkippedLine(index, raw, back_matter))
         elif section is None:
@@ -149,17 +158,27 @@ def _repair_misnumbered_runs(entries: list[_Entry], issues: list[ParseIssue]) ->
         after = position + 1 + len(run)
         following = entries[after] if after < len(entries) else None
         own = int(heading.parts[0])
-        jumps = following is not None and _is_heading(following) and following.section == heading.section \
+        jumps = (
+            following is not None
+            and _is_heading(following)
+            and following.section == heading.section
             and int(following.parts[0]) > own + 1
+        )
         if not jumps or any(int(entry.parts[0]) <= own for entry in run):
             continue
         for child_index, entry in enumerate(run, start=1):
             printed = entry.printed
             entry.parts = [heading.parts[0], str(child_index)]
             entry.heading, entry.inferred = None, True
-            issues.append(ParseIssue(
-                "malformed", f"{printed} under heading {heading.number} ({heading.heading}) is read as {entry.number}: "
-                f"the next heading is {following.number}", line=entry.line, number=entry.number))
+            issues.append(
+                ParseIssue(
+                    "malformed",
+                    f"{printed} under heading {heading.number} ({heading.heading}) is read as {entry.number}: "
+                    f"the next heading is {following.number}",
+                    line=entry.line,
+                    number=entry.number,
+                )
+            )
 
 
 def _is_heading(entry: _Entry) -> bool:
@@ -177,10 +196,17 @@ def _bulleted_run(entries: list[_Entry], start: int) -> list[_Entry]:
 
 def _to_rule(entry: _Entry, issues: list[ParseIssue]) -> ParsedRule:
     if entry.parts and not entry.text.strip():
-        issues.append(ParseIssue("empty", f"{entry.number} is printed without text", line=entry.line,
-                                 number=entry.number))
-    return ParsedRule(number=entry.number, raw_text=entry.text, lines=entry.lines, heading=entry.heading,
-                      inferred=entry.inferred, printed_number=entry.printed)
+        issues.append(
+            ParseIssue("empty", f"{entry.number} is printed without text", line=entry.line, number=entry.number)
+        )
+    return ParsedRule(
+        number=entry.number,
+        raw_text=entry.text,
+        lines=entry.lines,
+        heading=entry.heading,
+        inferred=entry.inferred,
+        printed_number=entry.printed,
+    )
 
 
 # --- cross-references -------------------------------------------------------------------------------
@@ -201,21 +227,20 @@ def _references(rules: list[ParsedRule], sections: set[str]) -> list[ParsedRefer
 def _expressions(text: str, section: str, sections: set[str], numbers: list[str]):
     """Each maximal run of numbers joined by ranges (``-``, ``to``) or lists (``,``, ``and``,
     ``and/ or``) is one reference expression; yields (raw text, target numbers)."""
-    tokens = [found for found in _REF_TOKEN.finditer(text)
-              if not found["letter"] or found["letter"] in sections]
+    tokens = [found for found in _REF_TOKEN.finditer(text) if not found["letter"] or found["letter"] in sections]
     groups: list[list[tuple[re.Match, str]]] = []
     for found in tokens:
         previous = groups[-1][-1][0] if groups else None
-        joint = text[previous.end():found.start()] if previous else ""
+        joint = text[previous.end() : found.start()] if previous else ""
         if previous is not None and (_RANGE_JOIN.match(joint) or _LIST_JOIN.match(joint)):
             groups[-1].append((found, "range" if _RANGE_JOIN.match(joint) else "list"))
-        elif found["integer"] is None or _CUE.search(text[:found.start()]):
+        elif found["integer"] is None or _CUE.search(text[: found.start()]):
             groups.append([(found, "start")])
     for group in groups:
         start = group[0][0].start()
         cue = _CUE.search(text[:start])
         first = cue.start() if cue else start
-        last = group[-1][0].end() + len(_AFTER_TOKEN.match(text[group[-1][0].end():]).group())
+        last = group[-1][0].end() + len(_AFTER_TOKEN.match(text[group[-1][0].end() :]).group())
         yield text[first:last], _targets(group, section, numbers)
 
 

@@ -1,4 +1,5 @@
 """Reading a source file into numbered lines, with errors a judge can act on."""
+
 from __future__ import annotations
 
 from pathlib import Path

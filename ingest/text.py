@@ -1,4 +1,5 @@
 """Turning raw rule text (HTML tags, entities, markdown emphasis) into plain text."""
+
 from __future__ import annotations
 
 import html

@@ -4,16 +4,17 @@ The database is written to a temporary file beside the target and renamed
 over it only when everything succeeded, so a failed build leaves the previous
 database exactly as it was.
 """
+
 from __future__ import annotations
 
 import os
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
 
 import sqlite_utils
 
@@ -37,8 +38,10 @@ class DocumentReport:
     def line(self) -> str:
         if self.error:
             return f"{self.spec.slug}: FAILED: {self.error}"
-        figures = ", ".join(f"{value:.2%} {name}" if isinstance(value, float) else f"{value} {name}"
-                            for name, value in self.counts.items())
+        figures = ", ".join(
+            f"{value:.2%} {name}" if isinstance(value, float) else f"{value} {name}"
+            for name, value in self.counts.items()
+        )
         return "\n".join([f"{self.spec.slug}: {figures}", *(f"  {note}" for note in self.notes)])
 
     def add(self, figures: dict) -> None:
@@ -79,8 +82,14 @@ def specs_for(paths: list[str | Path]) -> list[DocumentSpec]:
     return [spec_for(path) for path in paths] if paths else bundled_specs()
 
 
-def build(db_path: str | Path, specs: list[DocumentSpec] | None = None, *, keep_going: bool = False,
-          echo: Echo = lambda message: None, progress: Callable | None = None) -> BuildResult:
+def build(
+    db_path: str | Path,
+    specs: list[DocumentSpec] | None = None,
+    *,
+    keep_going: bool = False,
+    echo: Echo = lambda message: None,
+    progress: Callable | None = None,
+) -> BuildResult:
     """Build the database at ``db_path`` from ``specs`` (the bundled documents by default).
 
     A document that cannot be parsed is reported with its file and line; the
@@ -155,20 +164,33 @@ class _Builder:
         if spec.kind == "rules":
             ids = store.store_rulebook(db, spec, parsed)
             report.notes = [
-                f"dangling: {row['target_number']} from rule {row['number']} ({row['raw_text']!r})" for row in db.query(
+                f"dangling: {row['target_number']} from rule {row['number']} ({row['raw_text']!r})"
+                for row in db.query(
                     "select f.number, x.target_number, x.raw_text from rule_refs x join rules f on f.id = x.from_rule_id "
-                    "where x.document_id = ? and x.status = 'dangling' order by f.position", [spec.slug])]
-            return {"rules": len(ids), "keywords": len(parsed.keywords),
-                    "cross-references": sum(len(ref.target_numbers) for ref in parsed.references),
-                    "dangling references": len(report.notes), "lines skipped": len(parsed.skipped),
-                    "issues reported": len(parsed.issues), **_coverage(parsed)}
+                    "where x.document_id = ? and x.status = 'dangling' order by f.position",
+                    [spec.slug],
+                )
+            ]
+            return {
+                "rules": len(ids),
+                "keywords": len(parsed.keywords),
+                "cross-references": sum(len(ref.target_numbers) for ref in parsed.references),
+                "dangling references": len(report.notes),
+                "lines skipped": len(parsed.skipped),
+                "issues reported": len(parsed.issues),
+                **_coverage(parsed),
+            }
         ids = store.store_rulings(db, spec, parsed)
         for ruling in parsed.rulings:
             self.explicit_citations[ids[ruling.position]] = [(c.number, c.raw_text) for c in ruling.citations]
-        return {"entries": len(parsed.rulings), "steps": sum(len(r.steps) for r in parsed.rulings),
-                "nuances": sum(len(r.nuances) for r in parsed.rulings),
-                "citations": sum(len(r.citations) for r in parsed.rulings), "lines skipped": len(parsed.skipped),
-                **_coverage(parsed)}
+        return {
+            "entries": len(parsed.rulings),
+            "steps": sum(len(r.steps) for r in parsed.rulings),
+            "nuances": sum(len(r.nuances) for r in parsed.rulings),
+            "citations": sum(len(r.citations) for r in parsed.rulings),
+            "lines skipped": len(parsed.skipped),
+            **_coverage(parsed),
+        }
 
     def _link(self, report: DocumentReport) -> None:
         spec = report.spec
@@ -187,8 +209,10 @@ class _Builder:
         from scenarios.replay import replay_file
         from scenarios.schema import ScenarioError
 
-        versions = {row["version"] for row in self.db.query(
-            "select version from documents where game_id = 'riftbound' and kind = 'rules'")}
+        versions = {
+            row["version"]
+            for row in self.db.query("select version from documents where game_id = 'riftbound' and kind = 'rules'")
+        }
         replayed, missing_versions = [], Counter()
         for path in library_paths():
             try:
@@ -200,13 +224,19 @@ class _Builder:
                 replayed.append(replay)
             else:
                 missing_versions[replay.rules_version] += 1
-        result.notes.extend(f"{count} scenarios not stored: they cite the {version} rules, which this build "
-                            "does not hold" for version, count in missing_versions.items())
+        result.notes.extend(
+            f"{count} scenarios not stored: they cite the {version} rules, which this build does not hold"
+            for version, count in missing_versions.items()
+        )
         figures = replays.store_replays(self.db, replayed)
-        result.notes.append("scenarios: " + ", ".join(
-            f"{value} {name}" for name, value in figures.items() if not isinstance(value, list)))
-        result.notes.extend(f"replay cites a rule missing from the database: {number}"
-                            for number in figures["citations of missing rules"])
+        result.notes.append(
+            "scenarios: "
+            + ", ".join(f"{value} {name}" for name, value in figures.items() if not isinstance(value, list))
+        )
+        result.notes.extend(
+            f"replay cites a rule missing from the database: {number}"
+            for number in figures["citations of missing rules"]
+        )
         return figures
 
     def _lineage(self, reports: list[DocumentReport]) -> None:
@@ -214,10 +244,16 @@ class _Builder:
         games = {report.spec.game for report in reports if report.spec.kind == "rules" and not report.error}
         for game in sorted(games):
             for pair, counts in lineage.store_lineage(self.db, game).items():
-                newer = next(report for report in reports if report.spec.kind == "rules"
-                             and report.spec.game == game and pair.endswith(f"-> {report.spec.version}"))
-                newer.notes.append(f"lineage from {pair}: " + ", ".join(
-                    f"{counts[kind]} {kind}" for kind in lineage.KINDS))
+                newer = next(
+                    report
+                    for report in reports
+                    if report.spec.kind == "rules"
+                    and report.spec.game == game
+                    and pair.endswith(f"-> {report.spec.version}")
+                )
+                newer.notes.append(
+                    f"lineage from {pair}: " + ", ".join(f"{counts[kind]} {kind}" for kind in lineage.KINDS)
+                )
 
     def _link_cards(self, reports: list[DocumentReport]) -> None:
         """Card keywords link to the newest glossary, and rulings to the cards they name."""
@@ -230,8 +266,10 @@ class _Builder:
 
 
 def _coverage(parsed) -> dict[str, float]:
-    return {"coverage": coverage(parsed.nonblank_lines, parsed.skipped),
-            "ingested": ingested_share(parsed.nonblank_lines, parsed.skipped)}
+    return {
+        "coverage": coverage(parsed.nonblank_lines, parsed.skipped),
+        "ingested": ingested_share(parsed.nonblank_lines, parsed.skipped),
+    }
 
 
 def _parse(spec: DocumentSpec):

@@ -6,6 +6,7 @@ Call order in a build: ``store_cards`` (card list document), ``store_errata``
 rules and rulings are stored, ``link_card_keywords`` and ``link_card_mentions``
 (or ``store_card_mentions`` with mentions found by ``ingest.cards.find_card_mentions``).
 """
+
 from __future__ import annotations
 
 import json
@@ -13,8 +14,18 @@ import re
 
 import sqlite_utils
 
-from ingest.cards import (CardAliases, CardMention, ParsedCard, ParsedCards, ParsedErrata, UnresolvedName,
-                          card_name_index, find_card_mentions, load_aliases, name_key)
+from ingest.cards import (
+    CardAliases,
+    CardMention,
+    ParsedCard,
+    ParsedCards,
+    ParsedErrata,
+    UnresolvedName,
+    card_name_index,
+    find_card_mentions,
+    load_aliases,
+    name_key,
+)
 from ingest.model import ParsedRuling, ParsedStep
 from rules_db.store import next_id
 
@@ -23,35 +34,69 @@ def slugify(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.replace("'", "").replace("\u2019", "").lower()).strip("-")
 
 
-def store_cards(db: sqlite_utils.Database, game_id: str, document_id: str, parsed_cards: ParsedCards,
-                parsed_errata: ParsedErrata | None = None, *, errata_document_id: str | None = None,
-                aliases: CardAliases | None = None) -> dict:
+def store_cards(
+    db: sqlite_utils.Database,
+    game_id: str,
+    document_id: str,
+    parsed_cards: ParsedCards,
+    parsed_errata: ParsedErrata | None = None,
+    *,
+    errata_document_id: str | None = None,
+    aliases: CardAliases | None = None,
+) -> dict:
     """Cards (one row per name), printings, bracketed keywords and aliases; errata too when given."""
     first_id = next_id(db, "cards")
     ids = {card.name: first_id + offset for offset, card in enumerate(parsed_cards.cards)}
     db["cards"].insert_all(
-        {"id": ids[card.name], "game_id": game_id, "name": card.name, "slug": slugify(card.name),
-         "card_type": card.card_type, "domain": ", ".join(card.domains), "energy": card.energy,
-         "power": card.power, "might": card.might, "ability_raw": card.ability_raw,
-         "ability_text": card.ability_text, "in_card_list": 1, "document_id": document_id}
-        for card in parsed_cards.cards)
+        {
+            "id": ids[card.name],
+            "game_id": game_id,
+            "name": card.name,
+            "slug": slugify(card.name),
+            "card_type": card.card_type,
+            "domain": ", ".join(card.domains),
+            "energy": card.energy,
+            "power": card.power,
+            "might": card.might,
+            "ability_raw": card.ability_raw,
+            "ability_text": card.ability_text,
+            "in_card_list": 1,
+            "document_id": document_id,
+        }
+        for card in parsed_cards.cards
+    )
     db["card_printings"].insert_all(
-        {"id": printing.id, "card_id": ids[card.name], "card_set": printing.card_set,
-         "collector_number": printing.collector_number, "rarity": printing.rarity, "image_url": printing.image_url,
-         "printed_name": printing.printed_name, "ability_raw": printing.ability_raw}
-        for card in parsed_cards.cards for printing in card.printings)
+        {
+            "id": printing.id,
+            "card_id": ids[card.name],
+            "card_set": printing.card_set,
+            "collector_number": printing.collector_number,
+            "rarity": printing.rarity,
+            "image_url": printing.image_url,
+            "printed_name": printing.printed_name,
+            "ability_raw": printing.ability_raw,
+        }
+        for card in parsed_cards.cards
+        for printing in card.printings
+    )
     db["card_keywords"].insert_all(
         {"card_id": ids[card.name], "keyword_id": None, "term": keyword.term, "value": keyword.value}
-        for card in parsed_cards.cards for keyword in card.keywords)
+        for card in parsed_cards.cards
+        for keyword in card.keywords
+    )
     index = card_name_index(parsed_cards.cards, aliases or load_aliases())
     alias_rows = []
     for card_name, names in sorted(index.aliases_of().items()):
         card_id = ids.get(card_name) or _card_id(db, game_id, card_name)
         alias_rows.extend({"card_id": card_id, "alias": alias, "how": how} for alias, how in sorted(names))
     db["card_aliases"].insert_all(alias_rows)
-    counts = {"cards": len(ids), "printings": sum(len(card.printings) for card in parsed_cards.cards),
-              "card keywords": sum(len(card.keywords) for card in parsed_cards.cards), "aliases": len(alias_rows),
-              "alias problems": [f"{problem.name}: {problem.reason}" for problem in index.problems]}
+    counts = {
+        "cards": len(ids),
+        "printings": sum(len(card.printings) for card in parsed_cards.cards),
+        "card keywords": sum(len(card.keywords) for card in parsed_cards.cards),
+        "aliases": len(alias_rows),
+        "alias problems": [f"{problem.name}: {problem.reason}" for problem in index.problems],
+    }
     if parsed_errata is not None:
         counts.update(store_errata(db, game_id, errata_document_id or document_id, parsed_errata))
     return counts
@@ -59,33 +104,45 @@ def store_cards(db: sqlite_utils.Database, game_id: str, document_id: str, parse
 
 def store_errata(db: sqlite_utils.Database, game_id: str, document_id: str, parsed_errata: ParsedErrata) -> dict:
     """Errata and FAQs, linked by name to the game's stored cards; an unmatched name keeps card_id null."""
-    by_key = {name_key(row["name"]): row["id"]
-              for row in db.query("select id, name from cards where game_id = ?", [game_id])}
+    by_key = {
+        name_key(row["name"]): row["id"] for row in db.query("select id, name from cards where game_id = ?", [game_id])
+    }
     rows, unmatched = [], []
     for erratum in parsed_errata.errata:
         card_id = by_key.get(name_key(erratum.name))
         if card_id is None:
             unmatched.append(erratum.name)
-        rows.append({"card_id": card_id, "old_text": erratum.old_text, "new_text": erratum.new_text,
-                     "card_set": erratum.card_set, "name": erratum.name, "document_id": document_id,
-                     "faqs": json.dumps([{"question": q, "answer": a} for q, a in erratum.faqs]) if erratum.faqs
-                     else None})
+        rows.append(
+            {
+                "card_id": card_id,
+                "old_text": erratum.old_text,
+                "new_text": erratum.new_text,
+                "card_set": erratum.card_set,
+                "name": erratum.name,
+                "document_id": document_id,
+                "faqs": json.dumps([{"question": q, "answer": a} for q, a in erratum.faqs]) if erratum.faqs else None,
+            }
+        )
     db["card_errata"].insert_all(rows)
     return {"errata": len(rows), "errata linked": len(rows) - len(unmatched), "errata unmatched": unmatched}
 
 
 def link_card_keywords(db: sqlite_utils.Database, game_id: str) -> dict:
     """Point card_keywords at the keyword rows of the game's newest rules document (term or alias, any case)."""
-    newest = next(db.query("select id from documents where game_id = ? and kind = 'rules' and is_newest = 1",
-                           [game_id]), None)
+    newest = next(
+        db.query("select id from documents where game_id = ? and kind = 'rules' and is_newest = 1", [game_id]), None
+    )
     known: dict[str, int] = {}
     if newest is not None:
-        for row in db.query("select id, term, aliases from keywords where document_id = ? order by id",
-                            [newest["id"]]):
+        for row in db.query("select id, term, aliases from keywords where document_id = ? order by id", [newest["id"]]):
             for term in [row["term"], *json.loads(row["aliases"] or "[]")]:
                 known.setdefault(term.casefold(), row["id"])
-    rows = list(db.query("select ck.id, ck.term from card_keywords ck join cards c on c.id = ck.card_id "
-                         "where c.game_id = ?", [game_id]))
+    rows = list(
+        db.query(
+            "select ck.id, ck.term from card_keywords ck join cards c on c.id = ck.card_id where c.game_id = ?",
+            [game_id],
+        )
+    )
     unlinked: set[str] = set()
     with db.conn:
         for row in rows:
@@ -93,63 +150,106 @@ def link_card_keywords(db: sqlite_utils.Database, game_id: str) -> dict:
             if keyword_id is None:
                 unlinked.add(row["term"])
             db.execute("update card_keywords set keyword_id = ? where id = ?", [keyword_id, row["id"]])
-    return {"card keywords linked": sum(1 for row in rows if row["term"] not in unlinked),
-            "card keywords not in the glossary": sorted(unlinked),
-            "glossary document": newest["id"] if newest else None}
+    return {
+        "card keywords linked": sum(1 for row in rows if row["term"] not in unlinked),
+        "card keywords not in the glossary": sorted(unlinked),
+        "glossary document": newest["id"] if newest else None,
+    }
 
 
-def store_card_mentions(db: sqlite_utils.Database, game_id: str, mentions: list[CardMention],
-                        unresolved: list[UnresolvedName] = (), *, document_id: str | None = None) -> dict:
+def store_card_mentions(
+    db: sqlite_utils.Database,
+    game_id: str,
+    mentions: list[CardMention],
+    unresolved: list[UnresolvedName] = (),
+    *,
+    document_id: str | None = None,
+) -> dict:
     """card_mentions from ruling positions in the game's rulings document; a card the
     card list lacks gets a row with in_card_list=0; unresolved names become parse issues."""
     document_id = document_id or _rulings_document(db, game_id)
-    ruling_ids = {row["position"]: row["id"]
-                  for row in db.query("select id, position from rulings where document_id = ?", [document_id])}
+    ruling_ids = {
+        row["position"]: row["id"]
+        for row in db.query("select id, position from rulings where document_id = ?", [document_id])
+    }
     rows = []
     for mention in mentions:
         card_id = _card_id(db, game_id, mention.card_name)
-        rows.append({"card_id": card_id, "ruling_id": ruling_ids.get(mention.ruling_position),
-                     "surface": mention.surface, "how": mention.how})
+        rows.append(
+            {
+                "card_id": card_id,
+                "ruling_id": ruling_ids.get(mention.ruling_position),
+                "surface": mention.surface,
+                "how": mention.how,
+            }
+        )
     db["card_mentions"].insert_all(rows)
     db["parse_issues"].insert_all(
-        {"document_id": document_id, "line": None, "kind": "dangling", "number": None,
-         "message": f"card name {name.surface!r} in rulings {', '.join(map(str, name.rulings))} is not linked: "
-                    f"{name.reason}"}
-        for name in unresolved)
-    return {"card mentions": len(rows), "rulings naming cards": len({row["ruling_id"] for row in rows}),
-            "cards named": len({row["card_id"] for row in rows}),
-            "card names unresolved": [f"{name.surface} (rulings {', '.join(map(str, name.rulings))}): {name.reason}"
-                                      for name in unresolved]}
+        {
+            "document_id": document_id,
+            "line": None,
+            "kind": "dangling",
+            "number": None,
+            "message": f"card name {name.surface!r} in rulings {', '.join(map(str, name.rulings))} is not linked: "
+            f"{name.reason}",
+        }
+        for name in unresolved
+    )
+    return {
+        "card mentions": len(rows),
+        "rulings naming cards": len({row["ruling_id"] for row in rows}),
+        "cards named": len({row["card_id"] for row in rows}),
+        "card names unresolved": [
+            f"{name.surface} (rulings {', '.join(map(str, name.rulings))}): {name.reason}" for name in unresolved
+        ],
+    }
 
 
-def link_card_mentions(db: sqlite_utils.Database, game_id: str, *, document_id: str | None = None,
-                       aliases: CardAliases | None = None) -> dict:
+def link_card_mentions(
+    db: sqlite_utils.Database, game_id: str, *, document_id: str | None = None, aliases: CardAliases | None = None
+) -> dict:
     """Find and store the cards each stored ruling names, from the rulings and cards already in the database."""
     document_id = document_id or _rulings_document(db, game_id)
     rulings = _stored_rulings(db, document_id)
-    cards = [ParsedCard(name=row["name"], card_type=row["card_type"] or "", domains=(row["domain"] or "").split(", "),
-                        energy=row["energy"], power=row["power"], might=row["might"],
-                        ability_raw=row["ability_raw"] or "", ability_text=row["ability_text"] or "")
-             for row in db.query("select * from cards where game_id = ? and in_card_list = 1", [game_id])]
+    cards = [
+        ParsedCard(
+            name=row["name"],
+            card_type=row["card_type"] or "",
+            domains=(row["domain"] or "").split(", "),
+            energy=row["energy"],
+            power=row["power"],
+            might=row["might"],
+            ability_raw=row["ability_raw"] or "",
+            ability_text=row["ability_text"] or "",
+        )
+        for row in db.query("select * from cards where game_id = ? and in_card_list = 1", [game_id])
+    ]
     found = find_card_mentions(rulings, cards, aliases)
     return store_card_mentions(db, game_id, found.mentions, found.unresolved, document_id=document_id)
 
 
 def _stored_rulings(db: sqlite_utils.Database, document_id: str) -> list[ParsedRuling]:
-    rulings = {row["id"]: ParsedRuling(position=row["position"], question=row["question"], ruling=row["ruling"])
-               for row in db.query("select * from rulings where document_id = ? order by position", [document_id])}
-    for row in db.query("select * from ruling_steps where ruling_id in (select id from rulings where document_id = ?) "
-                        "order by ruling_id, position", [document_id]):
+    rulings = {
+        row["id"]: ParsedRuling(position=row["position"], question=row["question"], ruling=row["ruling"])
+        for row in db.query("select * from rulings where document_id = ? order by position", [document_id])
+    }
+    for row in db.query(
+        "select * from ruling_steps where ruling_id in (select id from rulings where document_id = ?) "
+        "order by ruling_id, position",
+        [document_id],
+    ):
         rulings[row["ruling_id"]].steps.append(ParsedStep(row["position"], row["text"], row["branch"]))
-    for row in db.query("select * from ruling_nuances where ruling_id in (select id from rulings "
-                        "where document_id = ?) order by ruling_id, position", [document_id]):
+    for row in db.query(
+        "select * from ruling_nuances where ruling_id in (select id from rulings "
+        "where document_id = ?) order by ruling_id, position",
+        [document_id],
+    ):
         rulings[row["ruling_id"]].nuances.append(row["text"])
     return list(rulings.values())
 
 
 def _rulings_document(db: sqlite_utils.Database, game_id: str) -> str:
-    ids = [row["id"] for row in db.query("select id from documents where game_id = ? and kind = 'rulings'",
-                                         [game_id])]
+    ids = [row["id"] for row in db.query("select id from documents where game_id = ? and kind = 'rulings'", [game_id])]
     if len(ids) != 1:
         raise ValueError(f"expected one rulings document for {game_id}, found {ids}; pass document_id")
     return ids[0]
@@ -163,4 +263,3 @@ def _card_id(db: sqlite_utils.Database, game_id: str, name: str) -> int:
     card_id = next_id(db, "cards")
     db["cards"].insert({"id": card_id, "game_id": game_id, "name": name, "slug": slugify(name), "in_card_list": 0})
     return card_id
-

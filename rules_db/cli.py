@@ -1,4 +1,5 @@
 """The `rules-db` command line: it mirrors the Python API (rules_db.build, ...)."""
+
 from __future__ import annotations
 
 import sys
@@ -19,10 +20,15 @@ def cli() -> None:
 
 
 @cli.command("build")
-@click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB,
-              show_default=True, help="Database to write (replaced atomically at the end).")
-@click.option("--keep-going", is_flag=True,
-              help="Write the database even if some documents fail, without them.")
+@click.option(
+    "--db",
+    "db_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=DEFAULT_DB,
+    show_default=True,
+    help="Database to write (replaced atomically at the end).",
+)
+@click.option("--keep-going", is_flag=True, help="Write the database even if some documents fail, without them.")
 @click.argument("documents", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
 def build_command(db_path: Path, keep_going: bool, documents: tuple[Path, ...]) -> None:
     """Ingest the bundled documents, or DOCUMENTS, into the database."""
@@ -35,8 +41,10 @@ def build_command(db_path: Path, keep_going: bool, documents: tuple[Path, ...]) 
     except BuildFailed as failure:
         for report in failure.result.reports:
             click.echo(report.line(), err=bool(report.error))
-        raise click.ClickException(f"{len(failure.result.failed)} document(s) failed; {db_path} was left as it was "
-                                   "(use --keep-going to build without them)") from None
+        raise click.ClickException(
+            f"{len(failure.result.failed)} document(s) failed; {db_path} was left as it was "
+            "(use --keep-going to build without them)"
+        ) from None
     timings = ", ".join(f"{stage} {seconds:.2f}s" for stage, seconds in result.timings.items())
     click.echo(f"Wrote {db_path} ({timings})")
     if result.failed:
@@ -44,14 +52,14 @@ def build_command(db_path: Path, keep_going: bool, documents: tuple[Path, ...]) 
 
 
 def _progress(specs):
-    with click.progressbar(specs, label="Ingesting", file=sys.stderr,
-                           item_show_func=lambda spec: spec.slug if spec else "") as bar:
+    with click.progressbar(
+        specs, label="Ingesting", file=sys.stderr, item_show_func=lambda spec: spec.slug if spec else ""
+    ) as bar:
         yield from bar
 
 
 @cli.command("serve")
-@click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB,
-              show_default=True)
+@click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB, show_default=True)
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8001, show_default=True, type=int)
 def serve_command(db_path: Path, host: str, port: int) -> None:
@@ -74,10 +82,20 @@ def serve_command(db_path: Path, host: str, port: int) -> None:
 @click.argument("game")
 @click.argument("old")
 @click.argument("new")
-@click.option("--db", "db_path", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=DEFAULT_DB,
-              show_default=True)
-@click.option("--details", "details_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Where to write every row (.json or .csv); default: GAME-OLD-NEW.csv beside the database.")
+@click.option(
+    "--db",
+    "db_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=DEFAULT_DB,
+    show_default=True,
+)
+@click.option(
+    "--details",
+    "details_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Where to write every row (.json or .csv); default: GAME-OLD-NEW.csv beside the database.",
+)
 def diff_command(game: str, old: str, new: str, db_path: Path, details_path: Path | None) -> None:
     """Compare two versions of a game's rules: counts per kind, the sections that changed most."""
     import sqlite_utils
@@ -97,7 +115,7 @@ def diff_command(game: str, old: str, new: str, db_path: Path, details_path: Pat
 def replay_command(files: tuple[Path, ...], replay_all: bool) -> None:
     """Replay scenario FILES step by step with the rules cited; exits non-zero when an outcome differs."""
     from scenarios import library_paths
-    from scenarios.replay import replay_file, render_tree
+    from scenarios.replay import render_tree, replay_file
     from scenarios.schema import ScenarioError
 
     if not files and not replay_all:
@@ -116,8 +134,16 @@ def replay_command(files: tuple[Path, ...], replay_all: bool) -> None:
 
 def _replay_table(replays) -> str:
     rows = [("ruling", "scenario", "verdict", "steps", "time")]
-    rows += [(str(replay.ruling_position), replay.scenario_id, replay.verdict, str(replay.step_count),
-              f"{replay.seconds * 1000:.1f} ms") for replay in replays]
+    rows += [
+        (
+            str(replay.ruling_position),
+            replay.scenario_id,
+            replay.verdict,
+            str(replay.step_count),
+            f"{replay.seconds * 1000:.1f} ms",
+        )
+        for replay in replays
+    ]
     widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
     lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
     matched = sum(replay.verdict == "match" for replay in replays)

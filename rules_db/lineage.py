@@ -32,6 +32,7 @@ texts agree apart from spacing, and "edited" otherwise.
 The database side (``store_lineage``, ``equivalents``, ``diff_summary``) reads
 and writes the ``rules`` and ``rule_lineage`` tables of ``rules_db/schema.py``.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -42,9 +43,9 @@ import json
 import re
 import sqlite3
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 import sqlite_utils
@@ -56,22 +57,22 @@ from ingest.text import plain_text
 KINDS = ("unchanged", "moved", "edited", "split", "merged", "removed", "new")
 
 # Scores are rapidfuzz's 0-100. Support is what the outline adds (see _Matcher._support).
-STRONG_TEXT = 88          # accepted on the text alone
-MUTUAL_TEXT = 70          # accepted when each is the other's best candidate in the gap
-SUPPORTED_TEXT = 60       # accepted with some structural support
-WEAK_TEXT = 55            # accepted only with strong structural support
-WEAKEST_TEXT = 45         # ... that includes children already matched to children
-SHORT_TEXT = 80           # a short text (a heading) needs this plus support, or an exact match
-FAR_MOVE_TEXT = 92        # a match outside the aligned gap
-FAR_MOVE_WORDS = 8        # ... needs at least this many words
-CONTAINED_TEXT = 90       # partial_ratio for a split piece or a merged-in rule
-SHORT_WORDS = 4           # texts with fewer words count as short
-CONTAINED_WORDS = 6       # texts this long may match on a shared passage (partial ratio)
-CONTAINED_WEIGHT = 0.95   # the shorter text found almost whole in the longer
-OVERLAP_WEIGHT = 0.8      # a looser partial alignment
+STRONG_TEXT = 88  # accepted on the text alone
+MUTUAL_TEXT = 70  # accepted when each is the other's best candidate in the gap
+SUPPORTED_TEXT = 60  # accepted with some structural support
+WEAK_TEXT = 55  # accepted only with strong structural support
+WEAKEST_TEXT = 45  # ... that includes children already matched to children
+SHORT_TEXT = 80  # a short text (a heading) needs this plus support, or an exact match
+FAR_MOVE_TEXT = 92  # a match outside the aligned gap
+FAR_MOVE_WORDS = 8  # ... needs at least this many words
+CONTAINED_TEXT = 90  # partial_ratio for a split piece or a merged-in rule
+SHORT_WORDS = 4  # texts with fewer words count as short
+CONTAINED_WORDS = 6  # texts this long may match on a shared passage (partial ratio)
+CONTAINED_WEIGHT = 0.95  # the shorter text found almost whole in the longer
+OVERLAP_WEIGHT = 0.8  # a looser partial alignment
 PARENT_SUPPORT, NUMBER_SUPPORT, NEIGHBOUR_SUPPORT = 8, 6, 6
-GAP_MARGIN = 4            # new rules either side of a gap that are still candidates
-MAX_WINDOW = 400          # cap on the new rules one gap is compared with
+GAP_MARGIN = 4  # new rules either side of a gap that are still candidates
+MAX_WINDOW = 400  # cap on the new rules one gap is compared with
 
 
 @dataclass(frozen=True)
@@ -85,11 +86,15 @@ class RuleRow:
     id: int | None = None
 
     @classmethod
-    def from_mapping(cls, row: Mapping) -> "RuleRow":
+    def from_mapping(cls, row: Mapping) -> RuleRow:
         """From a dict such as a ``rules`` row (``parent_number``) or a plain one (``parent``)."""
-        return cls(number=str(row["number"]), text=row.get("text") or row.get("raw_text") or "",
-                   parent=row.get("parent", row.get("parent_number")), heading=row.get("heading"),
-                   id=row.get("id"))
+        return cls(
+            number=str(row["number"]),
+            text=row.get("text") or row.get("raw_text") or "",
+            parent=row.get("parent", row.get("parent_number")),
+            heading=row.get("heading"),
+            id=row.get("id"),
+        )
 
 
 @dataclass(frozen=True)
@@ -145,8 +150,7 @@ class _Version:
         return len(self.rules)
 
 
-def compute_lineage(old_rules: Iterable[RuleRow | Mapping], new_rules: Iterable[RuleRow | Mapping]
-                    ) -> list[LineageRow]:
+def compute_lineage(old_rules: Iterable[RuleRow | Mapping], new_rules: Iterable[RuleRow | Mapping]) -> list[LineageRow]:
     """The correspondence from ``old_rules`` to ``new_rules`` (each in document order).
 
     Every old rule appears in at least one row (a successor, or ``removed``) and
@@ -168,8 +172,8 @@ class _Matcher:
         self.old, self.new = old, new
         self.forward: dict[int, int] = {}
         self.backward: dict[int, int] = {}
-        self.pieces: dict[int, set[int]] = defaultdict(set)    # old -> extra new (split)
-        self.sources: dict[int, set[int]] = defaultdict(set)   # new -> extra old (merged)
+        self.pieces: dict[int, set[int]] = defaultdict(set)  # old -> extra new (split)
+        self.sources: dict[int, set[int]] = defaultdict(set)  # new -> extra old (merged)
 
     def run(self) -> list[LineageRow]:
         self._match_exact()
@@ -196,8 +200,8 @@ class _Matcher:
     # 2. backbone: longest chain of anchors in the same order in both versions
     def _backbone(self) -> list[tuple[int, int]]:
         anchors = sorted(self.forward.items())
-        tails: list[int] = []          # tails[n] = smallest new position ending a chain of n+1 anchors
-        tail_anchor: list[int] = []    # which anchor that is
+        tails: list[int] = []  # tails[n] = smallest new position ending a chain of n+1 anchors
+        tail_anchor: list[int] = []  # which anchor that is
         previous = [-1] * len(anchors)
         for anchor, (_, j) in enumerate(anchors):
             length = bisect.bisect_left(tails, j)
@@ -246,8 +250,13 @@ class _Matcher:
         return [j for j in range(start, stop) if j not in self.backward]
 
     def _scores(self, olds: list[int], news: list[int]) -> dict[tuple[int, int], float]:
-        matrix = text_similarity([self.old.texts[i] for i in olds], [self.new.texts[j] for j in news],
-                                 self.old.words[olds], self.new.words[news], minimum=WEAKEST_TEXT)
+        matrix = text_similarity(
+            [self.old.texts[i] for i in olds],
+            [self.new.texts[j] for j in news],
+            self.old.words[olds],
+            self.new.words[news],
+            minimum=WEAKEST_TEXT,
+        )
         rows, columns = np.nonzero(matrix >= WEAKEST_TEXT)
         return {(olds[r], news[c]): float(matrix[r, c]) for r, c in zip(rows, columns)}
 
@@ -255,11 +264,21 @@ class _Matcher:
         """Greedy one-to-one acceptance, best first, repeated while accepted pairs add support."""
         while True:
             expected = self._expected_numbers()
-            mutual = _mutual_best({pair: text for pair, text in candidates.items()
-                                   if pair[0] not in self.forward and pair[1] not in self.backward})
-            ranked = sorted(((text + self._support(i, j, expected), text, i, j)
-                             for (i, j), text in candidates.items()
-                             if i not in self.forward and j not in self.backward), reverse=True)
+            mutual = _mutual_best(
+                {
+                    pair: text
+                    for pair, text in candidates.items()
+                    if pair[0] not in self.forward and pair[1] not in self.backward
+                }
+            )
+            ranked = sorted(
+                (
+                    (text + self._support(i, j, expected), text, i, j)
+                    for (i, j), text in candidates.items()
+                    if i not in self.forward and j not in self.backward
+                ),
+                reverse=True,
+            )
             accepted = 0
             for _, text, i, j in ranked:
                 if i in self.forward or j in self.backward:
@@ -272,13 +291,18 @@ class _Matcher:
 
     def _acceptable(self, i: int, j: int, text: float, support: int, mutual: set[tuple[int, int]]) -> bool:
         if min(self.old.words[i], self.new.words[j]) < SHORT_WORDS:
-            return (text >= 100 or (text >= SHORT_TEXT and support > 0)
-                    or (text >= SUPPORTED_TEXT and support >= PARENT_SUPPORT + NUMBER_SUPPORT))
-        return (text >= STRONG_TEXT or (text >= MUTUAL_TEXT and (i, j) in mutual)
-                or (text >= SUPPORTED_TEXT and support >= NUMBER_SUPPORT)
-                or (text >= WEAK_TEXT and support >= PARENT_SUPPORT + NUMBER_SUPPORT)
-                or (text >= WEAKEST_TEXT and support >= PARENT_SUPPORT + NUMBER_SUPPORT
-                    and self._children_correspond(i, j)))
+            return (
+                text >= 100
+                or (text >= SHORT_TEXT and support > 0)
+                or (text >= SUPPORTED_TEXT and support >= PARENT_SUPPORT + NUMBER_SUPPORT)
+            )
+        return (
+            text >= STRONG_TEXT
+            or (text >= MUTUAL_TEXT and (i, j) in mutual)
+            or (text >= SUPPORTED_TEXT and support >= NUMBER_SUPPORT)
+            or (text >= WEAK_TEXT and support >= PARENT_SUPPORT + NUMBER_SUPPORT)
+            or (text >= WEAKEST_TEXT and support >= PARENT_SUPPORT + NUMBER_SUPPORT and self._children_correspond(i, j))
+        )
 
     def _support(self, i: int, j: int, expected: dict[int, str]) -> int:
         """What the outline says for old i -> new j: parents (or children) correspond,
@@ -297,8 +321,9 @@ class _Matcher:
         return support
 
     def _children_correspond(self, i: int, j: int) -> bool:
-        return any(self.new.parents[self.forward[child]] == j
-                   for child in self.old.children[i] if child in self.forward)
+        return any(
+            self.new.parents[self.forward[child]] == j for child in self.old.children[i] if child in self.forward
+        )
 
     def _expected_numbers(self) -> dict[int, str]:
         """Where each unmatched old rule would land if it kept its place: under its
@@ -325,8 +350,13 @@ class _Matcher:
         news = [j for j in range(len(self.new)) if j not in self.backward and self.new.words[j] >= FAR_MOVE_WORDS]
         if not olds or not news:
             return
-        matrix = text_similarity([self.old.texts[i] for i in olds], [self.new.texts[j] for j in news],
-                                 self.old.words[olds], self.new.words[news], minimum=FAR_MOVE_TEXT)
+        matrix = text_similarity(
+            [self.old.texts[i] for i in olds],
+            [self.new.texts[j] for j in news],
+            self.old.words[olds],
+            self.new.words[news],
+            minimum=FAR_MOVE_TEXT,
+        )
         rows, columns = np.nonzero(matrix >= FAR_MOVE_TEXT)
         for _, r, c in sorted(zip(-matrix[rows, columns], rows, columns)):
             if olds[r] not in self.forward and news[c] not in self.backward:
@@ -350,8 +380,9 @@ class _Matcher:
         for i in range(len(self.old)):
             if i in self.forward or i in self.pieces or self.old.words[i] < SHORT_WORDS:
                 continue
-            nearby = {self.forward[k] for k in _around(i, len(self.old))
-                      if k in self.forward and not self._kept_whole(k)}
+            nearby = {
+                self.forward[k] for k in _around(i, len(self.old)) if k in self.forward and not self._kept_whole(k)
+            }
             j = self._containing(self.old.texts[i], sorted(nearby), self.new.texts)
             if j is not None:
                 self.sources[j].add(i)
@@ -366,8 +397,9 @@ class _Matcher:
         longer = [p for p in positions if len(texts[p]) > len(text) * 1.25]
         if not longer:
             return None
-        found = process.extractOne(text, [texts[p] for p in longer], scorer=fuzz.partial_ratio,
-                                   score_cutoff=CONTAINED_TEXT)
+        found = process.extractOne(
+            text, [texts[p] for p in longer], scorer=fuzz.partial_ratio, score_cutoff=CONTAINED_TEXT
+        )
         return longer[found[2]] if found else None
 
     def _pair(self, i: int, j: int) -> None:
@@ -393,18 +425,28 @@ class _Matcher:
             else:
                 rows.append(self._row("edited", i, j))
         pieces = {j for js in self.pieces.values() for j in js}
-        rows.extend(LineageRow("new", None, new.numbers[j], None)
-                    for j in range(len(new)) if j not in self.backward and j not in pieces)
+        rows.extend(
+            LineageRow("new", None, new.numbers[j], None)
+            for j in range(len(new))
+            if j not in self.backward and j not in pieces
+        )
         return rows
 
     def _row(self, kind: str, i: int, j: int) -> LineageRow:
-        similarity = 1.0 if self.old.keys[i] == self.new.keys[j] else text_similarity(
-            [self.old.texts[i]], [self.new.texts[j]], self.old.words[[i]], self.new.words[[j]])[0, 0] / 100
+        similarity = (
+            1.0
+            if self.old.keys[i] == self.new.keys[j]
+            else text_similarity([self.old.texts[i]], [self.new.texts[j]], self.old.words[[i]], self.new.words[[j]])[
+                0, 0
+            ]
+            / 100
+        )
         return LineageRow(kind, self.old.numbers[i], self.new.numbers[j], round(float(similarity), 3))
 
 
-def text_similarity(olds: Sequence[str], news: Sequence[str], old_words: np.ndarray, new_words: np.ndarray,
-                    minimum: float = 0) -> np.ndarray:
+def text_similarity(
+    olds: Sequence[str], news: Sequence[str], old_words: np.ndarray, new_words: np.ndarray, minimum: float = 0
+) -> np.ndarray:
     """0-100 similarity of every normalised old text with every new one (vectorised).
 
     The Indel ratio, or, when both texts are long enough, the partial ratio (the
@@ -463,9 +505,13 @@ def rules_documents(db: sqlite_utils.Database, game_id: str) -> list[dict]:
 
 
 def document_rules(db: sqlite_utils.Database, document_id: str) -> list[RuleRow]:
-    return [RuleRow.from_mapping(row) for row in db.query(
-        "select id, number, parent_number, heading, text from rules where document_id = ? order by position",
-        [document_id])]
+    return [
+        RuleRow.from_mapping(row)
+        for row in db.query(
+            "select id, number, parent_number, heading, text from rules where document_id = ? order by position",
+            [document_id],
+        )
+    ]
 
 
 def store_lineage(db: sqlite_utils.Database, game_id: str) -> dict[str, Counter]:
@@ -479,20 +525,29 @@ def store_lineage(db: sqlite_utils.Database, game_id: str) -> dict[str, Counter]
         old_ids = {rule.number: rule.id for rule in old_rules}
         new_ids = {rule.number: rule.id for rule in new_rules}
         rows = compute_lineage(old_rules, new_rules)
-        db.execute("delete from rule_lineage where from_document_id = ? and to_document_id = ?",
-                   [older["id"], newer["id"]])
+        db.execute(
+            "delete from rule_lineage where from_document_id = ? and to_document_id = ?", [older["id"], newer["id"]]
+        )
         db["rule_lineage"].insert_all(
-            {"from_document_id": older["id"], "to_document_id": newer["id"], "from_rule_id": old_ids.get(row.old),
-             "to_rule_id": new_ids.get(row.new), "kind": row.kind, "similarity": row.similarity}
-            for row in rows)
+            {
+                "from_document_id": older["id"],
+                "to_document_id": newer["id"],
+                "from_rule_id": old_ids.get(row.old),
+                "to_rule_id": new_ids.get(row.new),
+                "kind": row.kind,
+                "similarity": row.similarity,
+            }
+            for row in rows
+        )
         figures[f"{older['version']} -> {newer['version']}"] = Counter(row.kind for row in rows)
     return figures
 
 
 def format_figures(figures: dict[str, Counter]) -> str:
     """One line per pair of versions: rows per kind, in the order of ``KINDS``."""
-    return "\n".join(f"lineage {pair}: " + ", ".join(f"{counts[kind]} {kind}" for kind in KINDS)
-                     for pair, counts in figures.items())
+    return "\n".join(
+        f"lineage {pair}: " + ", ".join(f"{counts[kind]} {kind}" for kind in KINDS) for pair, counts in figures.items()
+    )
 
 
 def equivalents(db: sqlite_utils.Database | sqlite3.Connection, rule_id: int) -> list[tuple[str, str, str, str]]:
@@ -509,9 +564,11 @@ def equivalents(db: sqlite_utils.Database | sqlite3.Connection, rule_id: int) ->
     if not found:
         return []
     placeholders = ", ".join("?" for _ in found)
-    rows = db.query(f"select rules.id, rules.document_id, documents.version, rules.number from rules "
-                    f"join documents on documents.id = rules.document_id where rules.id in ({placeholders})",
-                    list(found))
+    rows = db.query(
+        f"select rules.id, rules.document_id, documents.version, rules.number from rules "
+        f"join documents on documents.id = rules.document_id where rules.id in ({placeholders})",
+        list(found),
+    )
     result = [(row["document_id"], row["version"], row["number"], found[row["id"]]) for row in rows]
     return sorted(result, key=lambda item: (natural_key(item[1]), natural_key(item[2])))
 
@@ -536,8 +593,12 @@ def _walk(db: sqlite_utils.Database, rule_id: int, direction: str) -> dict[int, 
 
 
 def _step(db: sqlite_utils.Database, rule_id: int, here: str, there: str) -> dict[int, str]:
-    return {row[there]: row["kind"] for row in db.query(
-        f"select {there}, kind from rule_lineage where {here} = ? and {there} is not null", [rule_id])}
+    return {
+        row[there]: row["kind"]
+        for row in db.query(
+            f"select {there}, kind from rule_lineage where {here} = ? and {there} is not null", [rule_id]
+        )
+    }
 
 
 def _ancestor_step(db: sqlite_utils.Database, rule_id: int, here: str, there: str) -> dict[int, str]:
@@ -569,9 +630,13 @@ def word_diff(old_text: str, new_text: str) -> list[tuple[str, str]]:
     return pieces
 
 
-
-def diff_summary(db: sqlite_utils.Database | sqlite3.Connection, game: str, old_version: str, new_version: str,
-                 top_sections: int = 10) -> dict:
+def diff_summary(
+    db: sqlite_utils.Database | sqlite3.Connection,
+    game: str,
+    old_version: str,
+    new_version: str,
+    top_sections: int = 10,
+) -> dict:
     """Counts per kind, the sections that changed most, and every row with both texts, between
     two versions of a game's rules. Uses the stored lineage when the pair was stored, else computes it."""
     db = _database(db)
@@ -579,7 +644,8 @@ def diff_summary(db: sqlite_utils.Database | sqlite3.Connection, game: str, old_
     old_rules = _rules_by_number(db, old_document["id"])
     new_rules = _rules_by_number(db, new_document["id"])
     rows = _stored_rows(db, old_document["id"], new_document["id"]) or compute_lineage(
-        document_rules(db, old_document["id"]), document_rules(db, new_document["id"]))
+        document_rules(db, old_document["id"]), document_rules(db, new_document["id"])
+    )
     successor = {row.old: row.new for row in reversed(rows) if row.old and row.new}
     details = [_detail(row, old_rules, new_rules, successor, (old_version, new_version)) for row in rows]
     counts = Counter(row.kind for row in rows)
@@ -595,8 +661,7 @@ def diff_summary(db: sqlite_utils.Database | sqlite3.Connection, game: str, old_
     }
 
 
-def diff_command_output(db: sqlite_utils.Database, game: str, old: str, new: str,
-                        details_path: str | Path) -> str:
+def diff_command_output(db: sqlite_utils.Database, game: str, old: str, new: str, details_path: str | Path) -> str:
     """What ``rules-db diff GAME OLD NEW`` prints; writes every row to ``details_path``
     (JSON when it ends in .json, CSV otherwise)."""
     summary = diff_summary(db, game, old, new)
@@ -605,13 +670,17 @@ def diff_command_output(db: sqlite_utils.Database, game: str, old: str, new: str
         details_path.write_text(json.dumps(summary, indent=2, ensure_ascii=False), encoding="utf-8")
     else:
         details_path.write_text(_csv(summary["rows"]), encoding="utf-8")
-    lines = [f"{game} rules {old} -> {new}: {summary['old']['rules']} rules -> {summary['new']['rules']} rules, "
-             f"{summary['old_rules_accounted']:.1%} of the {old} rules have a successor or are marked removed"]
+    lines = [
+        f"{game} rules {old} -> {new}: {summary['old']['rules']} rules -> {summary['new']['rules']} rules, "
+        f"{summary['old_rules_accounted']:.1%} of the {old} rules have a successor or are marked removed"
+    ]
     lines += [f"  {kind:<10}{summary['counts'][kind]:>6}" for kind in KINDS]
     lines.append("Sections that changed most:")
-    lines += [f"  {section['version']} {section['number']} {section['heading']}: {section['changed']} changed "
-              f"({', '.join(f'{n} {kind}' for kind, n in section['counts'].items())})"
-              for section in summary["sections"]]
+    lines += [
+        f"  {section['version']} {section['number']} {section['heading']}: {section['changed']} changed "
+        f"({', '.join(f'{n} {kind}' for kind, n in section['counts'].items())})"
+        for section in summary["sections"]
+    ]
     lines.append(f"{len(summary['rows'])} rows written to {details_path}")
     return "\n".join(lines)
 
@@ -631,8 +700,12 @@ def _rules_document(db: sqlite_utils.Database, game: str, version: str) -> dict:
 
 
 def _rules_by_number(db: sqlite_utils.Database, document_id: str) -> dict[str, dict]:
-    rules = list(db.query("select number, parent_number, heading, text from rules where document_id = ? "
-                          "order by position", [document_id]))
+    rules = list(
+        db.query(
+            "select number, parent_number, heading, text from rules where document_id = ? order by position",
+            [document_id],
+        )
+    )
     sections = _heading_sections(rules)
     return {rule["number"]: {**rule, "section": sections[rule["number"]]} for rule in rules}
 
@@ -648,15 +721,20 @@ def _heading_sections(rules: list[dict]) -> dict[str, dict]:
 
 
 def _stored_rows(db: sqlite_utils.Database, old_document_id: str, new_document_id: str) -> list[LineageRow]:
-    return [LineageRow(row["kind"], row["old"], row["new"], row["similarity"]) for row in db.query(
-        "select kind, old_rule.number as old, new_rule.number as new, similarity from rule_lineage "
-        "left join rules old_rule on old_rule.id = from_rule_id left join rules new_rule on new_rule.id = to_rule_id "
-        "where from_document_id = ? and to_document_id = ? order by rule_lineage.id",
-        [old_document_id, new_document_id])]
+    return [
+        LineageRow(row["kind"], row["old"], row["new"], row["similarity"])
+        for row in db.query(
+            "select kind, old_rule.number as old, new_rule.number as new, similarity from rule_lineage "
+            "left join rules old_rule on old_rule.id = from_rule_id left join rules new_rule on new_rule.id = to_rule_id "
+            "where from_document_id = ? and to_document_id = ? order by rule_lineage.id",
+            [old_document_id, new_document_id],
+        )
+    ]
 
 
-def _detail(row: LineageRow, old_rules: dict, new_rules: dict, successor: dict[str, str],
-            versions: tuple[str, str]) -> dict:
+def _detail(
+    row: LineageRow, old_rules: dict, new_rules: dict, successor: dict[str, str], versions: tuple[str, str]
+) -> dict:
     """A row with both texts and its section, in the newer numbering where there is one: a
     removed rule counts in the section that its old section became."""
     old_rule, new_rule = old_rules.get(row.old), new_rules.get(row.new)
@@ -666,26 +744,46 @@ def _detail(row: LineageRow, old_rules: dict, new_rules: dict, successor: dict[s
         section, version = new_rules[successor[old_rule["section"]["number"]]]["section"], versions[1]
     else:
         section, version = old_rule["section"], versions[0]
-    return {**asdict(row), "old_text": old_rule["text"] if old_rule else None,
-            "new_text": new_rule["text"] if new_rule else None,
-            "section_version": version, "section": section["number"], "section_heading": section["heading"]}
+    return {
+        **asdict(row),
+        "old_text": old_rule["text"] if old_rule else None,
+        "new_text": new_rule["text"] if new_rule else None,
+        "section_version": version,
+        "section": section["number"],
+        "section_heading": section["heading"],
+    }
 
 
 def _changed_sections(details: list[dict]) -> list[dict]:
     sections: dict[tuple, Counter] = defaultdict(Counter)
     for detail in details:
         sections[(detail["section_version"], detail["section"], detail["section_heading"])][detail["kind"]] += 1
-    ranked = [{"version": version, "number": number, "heading": heading,
-               "changed": sum(counts[kind] for kind in CHANGED_KINDS),
-               "counts": {kind: counts[kind] for kind in KINDS if counts[kind]}}
-              for (version, number, heading), counts in sections.items()]
+    ranked = [
+        {
+            "version": version,
+            "number": number,
+            "heading": heading,
+            "changed": sum(counts[kind] for kind in CHANGED_KINDS),
+            "counts": {kind: counts[kind] for kind in KINDS if counts[kind]},
+        }
+        for (version, number, heading), counts in sections.items()
+    ]
     ranked = [section for section in ranked if section["changed"]]
     return sorted(ranked, key=lambda section: (-section["changed"], natural_key(section["number"])))
 
 
 def _csv(details: list[dict]) -> str:
-    columns = ["kind", "old", "new", "similarity", "section_version", "section", "section_heading",
-               "old_text", "new_text"]
+    columns = [
+        "kind",
+        "old",
+        "new",
+        "similarity",
+        "section_version",
+        "section",
+        "section_heading",
+        "old_text",
+        "new_text",
+    ]
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=columns, extrasaction="ignore")
     writer.writeheader()

@@ -1,5 +1,6 @@
 """Cross-links computed once every document is stored: keyword mentions (by
 lemma, with spaCy) and the rules each ruling cites."""
+
 from __future__ import annotations
 
 import json
@@ -37,17 +38,23 @@ def link_rule_keywords(db: sqlite_utils.Database, document_id: str) -> int:
 
 def rules_document(db: sqlite_utils.Database, game_id: str, version: str | None) -> str | None:
     """The rules document of a game in a given version."""
-    row = next(db.query("select id from documents where game_id = ? and kind = 'rules' and version = ?",
-                        [game_id, version]), None)
+    row = next(
+        db.query("select id from documents where game_id = ? and kind = 'rules' and version = ?", [game_id, version]),
+        None,
+    )
     return row["id"] if row else None
 
 
 def ruling_texts(db: sqlite_utils.Database, ruling_id: int) -> str:
-    parts = [row["text"] for row in db.query(
-        "select question || '\n' || ruling as text from rulings where id = ? "
-        "union all select text from (select text from ruling_steps where ruling_id = ? order by position) "
-        "union all select text from (select text from ruling_nuances where ruling_id = ? order by position)",
-        [ruling_id, ruling_id, ruling_id])]
+    parts = [
+        row["text"]
+        for row in db.query(
+            "select question || '\n' || ruling as text from rulings where id = ? "
+            "union all select text from (select text from ruling_steps where ruling_id = ? order by position) "
+            "union all select text from (select text from ruling_nuances where ruling_id = ? order by position)",
+            [ruling_id, ruling_id, ruling_id],
+        )
+    ]
     return "\n".join(parts)
 
 
@@ -66,29 +73,52 @@ def link_rulings(db: sqlite_utils.Database, document_id: str, explicit: dict[int
     for ruling in rulings:
         for number, raw_text in explicit.get(ruling["id"], []):
             rule = _rule(db, target, number)
-            citations.append({"ruling_id": ruling["id"], "rule_id": rule, "number": number, "raw_text": raw_text,
-                              "how": "explicit", "keyword_id": None, "document_id": target,
-                              "written_against": document["written_against"]})
+            citations.append(
+                {
+                    "ruling_id": ruling["id"],
+                    "rule_id": rule,
+                    "number": number,
+                    "raw_text": raw_text,
+                    "how": "explicit",
+                    "keyword_id": None,
+                    "document_id": target,
+                    "written_against": document["written_against"],
+                }
+            )
     if target is not None:
         matcher, _ = _keyword_matcher(db, target)
         found = matcher.find_many(ruling_texts(db, ruling["id"]) for ruling in rulings) if matcher else []
         for ruling, matches in zip(rulings, found):
-            mentions.extend({"keyword_id": int(match.key), "rule_id": None, "ruling_id": ruling["id"],
-                             "matched_text": match.text} for match in matches)
+            mentions.extend(
+                {"keyword_id": int(match.key), "rule_id": None, "ruling_id": ruling["id"], "matched_text": match.text}
+                for match in matches
+            )
         distinctive = _distinctive_keywords(found, len(rulings))
         for ruling, matches in zip(rulings, found):
             for key, surface in _first_mentions(matches).items():
                 if key not in distinctive:
                     continue
                 keyword = db["keywords"].get(int(key))
-                citations.append({"ruling_id": ruling["id"], "rule_id": keyword["rule_id"],
-                                  "number": keyword["defining_number"], "raw_text": surface, "how": "keyword",
-                                  "keyword_id": keyword["id"], "document_id": target,
-                                  "written_against": document["written_against"]})
+                citations.append(
+                    {
+                        "ruling_id": ruling["id"],
+                        "rule_id": keyword["rule_id"],
+                        "number": keyword["defining_number"],
+                        "raw_text": surface,
+                        "how": "keyword",
+                        "keyword_id": keyword["id"],
+                        "document_id": target,
+                        "written_against": document["written_against"],
+                    }
+                )
     db["ruling_citations"].insert_all(citations)
     db["keyword_mentions"].insert_all(mentions)
-    return {"citations": len(citations), "explicit citations": sum(c["how"] == "explicit" for c in citations),
-            "unresolved citations": sum(c["rule_id"] is None for c in citations), "keyword mentions": len(mentions)}
+    return {
+        "citations": len(citations),
+        "explicit citations": sum(c["how"] == "explicit" for c in citations),
+        "unresolved citations": sum(c["rule_id"] is None for c in citations),
+        "keyword mentions": len(mentions),
+    }
 
 
 def _first_mentions(matches) -> dict[str, str]:

@@ -6,6 +6,7 @@ their JSON. Rows that point at a rule carry ``game``, ``version`` and ``number``
 which together name the rule's permalink. ``CANNED_QUERIES`` holds the SQL the
 Datasette metadata offers as canned queries.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -27,8 +28,8 @@ MARK_START, MARK_END = "\x02", "\x03"
 
 # A rule number typed on its own: "626.1.d", "rule 318", "318.", "E.1".
 _NUMBER_QUERY = re.compile(
-    r"^\s*(?:(?:rules?|step|§)\s*)?(?P<number>\d+(?:\.[0-9A-Za-z]+)*|[A-Za-z](?:\.[0-9A-Za-z]+)+)\.?\s*$",
-    re.IGNORECASE)
+    r"^\s*(?:(?:rules?|step|§)\s*)?(?P<number>\d+(?:\.[0-9A-Za-z]+)*|[A-Za-z](?:\.[0-9A-Za-z]+)+)\.?\s*$", re.IGNORECASE
+)
 
 
 def _rows(conn: sqlite3.Connection, sql: str, params=()) -> list[dict]:
@@ -48,7 +49,9 @@ def _row(conn: sqlite3.Connection, sql: str, params=()) -> dict | None:
 def home(conn: sqlite3.Connection) -> dict:
     """Every game with its documents (every version) and what each holds."""
     games = _rows(conn, "select id, name from games order by name")
-    documents = _rows(conn, """
+    documents = _rows(
+        conn,
+        """
         select d.id, d.game_id, d.title, d.version, d.kind, d.source_file, d.original_name, d.is_newest,
             d.coverage, d.written_against,
             (select count(*) from rules where document_id = d.id) as rules,
@@ -56,7 +59,8 @@ def home(conn: sqlite3.Connection) -> dict:
             (select count(*) from rulings where document_id = d.id) as rulings,
             (select count(*) from parse_issues where document_id = d.id) as parse_issues,
             (select count(*) from skipped_lines where document_id = d.id) as skipped_lines
-        from documents d order by d.game_id, d.kind, d.version desc""")
+        from documents d order by d.game_id, d.kind, d.version desc""",
+    )
     by_game = defaultdict(list)
     for document in documents:
         by_game[document["game_id"]].append(document)
@@ -64,11 +68,15 @@ def home(conn: sqlite3.Connection) -> dict:
     for game in games:
         game["documents"] = by_game[game["id"]]
         game["cards"] = conn.execute("select count(*) from cards where game_id = ?", [game["id"]]).fetchone()[0]
-        game["errata"] = conn.execute("select count(*) from card_errata join cards on cards.id = card_errata.card_id "
-                                      "where cards.game_id = ?", [game["id"]]).fetchone()[0]
+        game["errata"] = conn.execute(
+            "select count(*) from card_errata join cards on cards.id = card_errata.card_id where cards.game_id = ?",
+            [game["id"]],
+        ).fetchone()[0]
         game["replays"] = conn.execute(
             "select count(*) from replays join documents on documents.id = replays.rules_document_id "
-            "where documents.game_id = ?", [game["id"]]).fetchone()[0]
+            "where documents.game_id = ?",
+            [game["id"]],
+        ).fetchone()[0]
     return {"games": games}
 
 
@@ -90,16 +98,21 @@ def _mark_previous_versions(documents: list[dict]) -> None:
 def rules_document(conn: sqlite3.Connection, game: str, version: str | None = None) -> dict | None:
     """The game's rulebook in that version, or its newest version."""
     if version is None:
-        return _row(conn, """select * from documents where game_id = ? and kind = 'rules'
-            order by is_newest desc, version desc limit 1""", [game])
-    return _row(conn, "select * from documents where game_id = ? and kind = 'rules' and version = ?",
-                [game, version])
+        return _row(
+            conn,
+            """select * from documents where game_id = ? and kind = 'rules'
+            order by is_newest desc, version desc limit 1""",
+            [game],
+        )
+    return _row(conn, "select * from documents where game_id = ? and kind = 'rules' and version = ?", [game, version])
 
 
 def _find_rule(conn: sqlite3.Connection, document_id: str, number: str) -> dict | None:
-    return (_row(conn, "select * from rules where document_id = ? and number = ?", [document_id, number])
-            or _row(conn, "select * from rules where document_id = ? and number = ? collate nocase",
-                    [document_id, number.rstrip(".")]))
+    return _row(conn, "select * from rules where document_id = ? and number = ?", [document_id, number]) or _row(
+        conn,
+        "select * from rules where document_id = ? and number = ? collate nocase",
+        [document_id, number.rstrip(".")],
+    )
 
 
 def rule_page(conn: sqlite3.Connection, game: str, number: str, version: str | None = None) -> dict | None:
@@ -114,36 +127,73 @@ def rule_page(conn: sqlite3.Connection, game: str, number: str, version: str | N
     page = {"game": _row(conn, "select id, name from games where id = ?", [game]), "document": document}
     rule = _find_rule(conn, document["id"], number)
     if rule is None:
-        return {**page, "rule": None, "number": number,
-                "nearest": nearest_rules(conn, document["id"], number),
-                "elsewhere": [hit for hit in locate_rule(conn, number, game) if hit["version"] != document["version"]],
-                "renumbered": renumbered(conn, game, number, document["id"])}
+        return {
+            **page,
+            "rule": None,
+            "number": number,
+            "nearest": nearest_rules(conn, document["id"], number),
+            "elsewhere": [hit for hit in locate_rule(conn, number, game) if hit["version"] != document["version"]],
+            "renumbered": renumbered(conn, game, number, document["id"]),
+        }
     rule_id = rule["id"]
     return {
         **page,
         "rule": rule,
         "breadcrumb": _ancestors(conn, rule),
-        "children": _rows(conn, f"""select {_RULE_REF} from rules r join documents d on d.id = r.document_id
-            where r.parent_id = ? order by r.position""", [rule_id]),
+        "children": _rows(
+            conn,
+            f"""select {_RULE_REF} from rules r join documents d on d.id = r.document_id
+            where r.parent_id = ? order by r.position""",
+            [rule_id],
+        ),
         "previous": _neighbour(conn, rule, before=True),
         "next": _neighbour(conn, rule, before=False),
-        "references": with_newest(conn, _rows(conn, f"""select x.target_number, x.raw_text, x.status, {_RULE_REF}
+        "references": with_newest(
+            conn,
+            _rows(
+                conn,
+                f"""select x.target_number, x.raw_text, x.status, {_RULE_REF}
             from rule_refs x left join rules r on r.id = x.to_rule_id
-            left join documents d on d.id = r.document_id where x.from_rule_id = ? order by x.id""", [rule_id])),
-        "referenced_by": with_newest(conn, _rows(conn, f"""select distinct {_RULE_REF}, x.raw_text from rule_refs x
+            left join documents d on d.id = r.document_id where x.from_rule_id = ? order by x.id""",
+                [rule_id],
+            ),
+        ),
+        "referenced_by": with_newest(
+            conn,
+            _rows(
+                conn,
+                f"""select distinct {_RULE_REF}, x.raw_text from rule_refs x
             join rules r on r.id = x.from_rule_id join documents d on d.id = r.document_id
-            where x.to_rule_id = ? order by r.position""", [rule_id])),
-        "mentions": _rows(conn, """select distinct k.id as keyword_id, k.game_id as game, k.term, m.matched_text
+            where x.to_rule_id = ? order by r.position""",
+                [rule_id],
+            ),
+        ),
+        "mentions": _rows(
+            conn,
+            """select distinct k.id as keyword_id, k.game_id as game, k.term, m.matched_text
             from keyword_mentions m join keywords k on k.id = m.keyword_id where m.rule_id = ?
-            order by k.term, m.matched_text""", [rule_id]),
-        "keywords_defined": _rows(conn, """select id, game_id as game, term, kind from keywords
-            where rule_id = ? order by term""", [rule_id]),
-        "rulings": _rows(conn, """select g.id, g.question, c.number, c.raw_text, c.how from ruling_citations c
+            order by k.term, m.matched_text""",
+            [rule_id],
+        ),
+        "keywords_defined": _rows(
+            conn,
+            """select id, game_id as game, term, kind from keywords
+            where rule_id = ? order by term""",
+            [rule_id],
+        ),
+        "rulings": _rows(
+            conn,
+            """select g.id, g.question, c.number, c.raw_text, c.how from ruling_citations c
             join rulings g on g.id = c.ruling_id where c.rule_id = ? group by g.id order by g.position""",
-                         [rule_id]),
-        "replays": _rows(conn, """select p.id, p.title, p.verdict from replays p where p.id in (
+            [rule_id],
+        ),
+        "replays": _rows(
+            conn,
+            """select p.id, p.title, p.verdict from replays p where p.id in (
             select s.replay_id from replay_step_citations c join replay_steps s on s.id = c.step_id
-            where c.rule_id = ?) order by p.id""", [rule_id]),
+            where c.rule_id = ?) order by p.id""",
+            [rule_id],
+        ),
         "lineage": lineage(conn, rule_id),
     }
 
@@ -153,8 +203,12 @@ def _ancestors(conn: sqlite3.Connection, rule: dict) -> list[dict]:
     chain = []
     parent_id = rule["parent_id"]
     while parent_id is not None and len(chain) < 50:  # bounded, should bad data ever hold a cycle
-        parent = _row(conn, f"""select {_RULE_REF}, r.parent_id from rules r
-            join documents d on d.id = r.document_id where r.id = ?""", [parent_id])
+        parent = _row(
+            conn,
+            f"""select {_RULE_REF}, r.parent_id from rules r
+            join documents d on d.id = r.document_id where r.id = ?""",
+            [parent_id],
+        )
         if parent is None:
             break
         chain.append(parent)
@@ -164,9 +218,12 @@ def _ancestors(conn: sqlite3.Connection, rule: dict) -> list[dict]:
 
 def _neighbour(conn: sqlite3.Connection, rule: dict, *, before: bool) -> dict | None:
     comparison, order = ("<", "desc") if before else (">", "asc")
-    return _row(conn, f"""select {_RULE_REF} from rules r join documents d on d.id = r.document_id
+    return _row(
+        conn,
+        f"""select {_RULE_REF} from rules r join documents d on d.id = r.document_id
         where r.document_id = ? and r.position {comparison} ? order by r.position {order} limit 1""",
-                [rule["document_id"], rule["position"]])
+        [rule["document_id"], rule["position"]],
+    )
 
 
 def lineage(conn: sqlite3.Connection, rule_id: int) -> list[dict]:
@@ -175,7 +232,9 @@ def lineage(conn: sqlite3.Connection, rule_id: int) -> list[dict]:
     A rule removed in the next version, or new in this one, has a row without a rule
     (``id`` is None); ``other_version`` names the version either way.
     """
-    return _rows(conn, f"""
+    return _rows(
+        conn,
+        f"""
         select 'successor' as direction, l.kind, l.similarity, other.version as other_version, {_RULE_REF}, r.text
         from rule_lineage l join documents other on other.id = l.to_document_id
         left join rules r on r.id = l.to_rule_id left join documents d on d.id = r.document_id
@@ -184,11 +243,19 @@ def lineage(conn: sqlite3.Connection, rule_id: int) -> list[dict]:
         select 'predecessor', l.kind, l.similarity, other.version, {_RULE_REF}, r.text
         from rule_lineage l join documents other on other.id = l.from_document_id
         left join rules r on r.id = l.from_rule_id left join documents d on d.id = r.document_id
-        where l.to_rule_id = :id""", {"id": rule_id})
+        where l.to_rule_id = :id""",
+        {"id": rule_id},
+    )
 
 
-def diff_page(conn: sqlite3.Connection, game: str, old_version: str, new_version: str,
-              kind: str | None = None, section: str | None = None) -> dict | None:
+def diff_page(
+    conn: sqlite3.Connection,
+    game: str,
+    old_version: str,
+    new_version: str,
+    kind: str | None = None,
+    section: str | None = None,
+) -> dict | None:
     """What changed between two versions of a game's rules (``rules_db.lineage.diff_summary``), its
     rows narrowed to one ``kind`` (every kind but "unchanged" when none is asked) and one ``section``,
     each with a word-level diff when the text changed. None when either version does not exist."""
@@ -196,38 +263,52 @@ def diff_page(conn: sqlite3.Connection, game: str, old_version: str, new_version
         summary = versions.diff_summary(conn, game, old_version, new_version)
     except LookupError:
         return None
-    rows = [row for row in summary.pop("rows")
-            if (row["kind"] == kind if kind else row["kind"] != "unchanged")
-            and (section is None or row["section"] == section)]
+    rows = [
+        row
+        for row in summary.pop("rows")
+        if (row["kind"] == kind if kind else row["kind"] != "unchanged")
+        and (section is None or row["section"] == section)
+    ]
     for row in rows:
         changed = row["old_text"] is not None and row["new_text"] is not None and row["old_text"] != row["new_text"]
-        row["diff"] = ([{"op": op, "text": text} for op, text in versions.word_diff(row["old_text"], row["new_text"])]
-                       if changed else [])
+        row["diff"] = (
+            [{"op": op, "text": text} for op, text in versions.word_diff(row["old_text"], row["new_text"])]
+            if changed
+            else []
+        )
     return {**summary, "kinds": list(versions.KINDS), "kind": kind, "section": section, "rows": rows}
 
 
 def renumbered(conn: sqlite3.Connection, game: str, number: str, document_id: str) -> list[dict]:
     """Rules of ``document_id`` that other versions' rule ``number`` became (or came from)."""
-    return _rows(conn, f"""select distinct {_RULE_REF}, old.number as other_number, od.version as other_version,
+    return _rows(
+        conn,
+        f"""select distinct {_RULE_REF}, old.number as other_number, od.version as other_version,
             l.kind
         from rules old join documents od on od.id = old.document_id
         join rule_lineage l on old.id in (l.from_rule_id, l.to_rule_id)
         join rules r on r.id = (case when l.from_rule_id = old.id then l.to_rule_id else l.from_rule_id end)
         join documents d on d.id = r.document_id
         where old.game_id = ? and old.number = ? collate nocase and r.document_id = ?
-        order by r.position""", [game, number.rstrip("."), document_id])
+        order by r.position""",
+        [game, number.rstrip("."), document_id],
+    )
 
 
 def nearest_rules(conn: sqlite3.Connection, document_id: str, number: str, around: int = 3) -> list[dict]:
     """Existing rules closest to a missing number: its nearest existing ancestor and its neighbours in order."""
-    rules = _rows(conn, f"""select {_RULE_REF} from rules r join documents d on d.id = r.document_id
-        where r.document_id = ?""", [document_id])
+    rules = _rows(
+        conn,
+        f"""select {_RULE_REF} from rules r join documents d on d.id = r.document_id
+        where r.document_id = ?""",
+        [document_id],
+    )
     if not rules:
         return []
     rules.sort(key=lambda rule: natural_key(rule["number"]))
     keys = [natural_key(rule["number"]) for rule in rules]
     at = bisect.bisect_left(keys, natural_key(number))
-    nearest = rules[max(0, at - around):at + around]
+    nearest = rules[max(0, at - around) : at + around]
     by_number = {rule["number"].lower(): rule for rule in rules}
     prefix = number.rstrip(".").lower()
     while "." in prefix:
@@ -241,10 +322,14 @@ def nearest_rules(conn: sqlite3.Connection, document_id: str, number: str, aroun
 
 def locate_rule(conn: sqlite3.Connection, number: str, game: str | None = None) -> list[dict]:
     """Every rules version that has this number, newest first within each game."""
-    return _rows(conn, """select r.game_id as game, d.version, r.number, r.heading, d.is_newest
+    return _rows(
+        conn,
+        """select r.game_id as game, d.version, r.number, r.heading, d.is_newest
         from rules r join documents d on d.id = r.document_id
         where r.number = ? collate nocase and d.kind = 'rules' and (? is null or r.game_id = ?)
-        order by r.game_id, d.is_newest desc, d.version desc""", [number.rstrip("."), game, game])
+        order by r.game_id, d.is_newest desc, d.version desc""",
+        [number.rstrip("."), game, game],
+    )
 
 
 def jump_target(conn: sqlite3.Connection, query: str, game: str | None = None) -> tuple[list[dict], dict | None]:
@@ -265,34 +350,61 @@ def jump_target(conn: sqlite3.Connection, query: str, game: str | None = None) -
 
 def keyword_page(conn: sqlite3.Connection, game: str, term: str, version: str | None = None) -> dict | None:
     """A keyword in one version of its game's rules (the newest that defines it unless asked)."""
-    keyword = _row(conn, """select k.*, d.version, g.name as game_name from keywords k
+    keyword = _row(
+        conn,
+        """select k.*, d.version, g.name as game_name from keywords k
         left join documents d on d.id = k.document_id left join games g on g.id = k.game_id
         where k.game_id = ? and k.term = ? collate nocase and (? is null or d.version = ?)
-        order by d.is_newest desc, d.version desc, k.id limit 1""", [game, term, version, version])
+        order by d.is_newest desc, d.version desc, k.id limit 1""",
+        [game, term, version, version],
+    )
     if keyword is None:
         return None
     keyword_id = keyword["id"]
     keyword["aliases"] = _aliases(keyword["aliases"])
     return {
         "keyword": keyword,
-        "defining_rule": _row(conn, f"""select {_RULE_REF}, r.text, r.raw_text from rules r
-            join documents d on d.id = r.document_id where r.id = ?""", [keyword["rule_id"]]),
-        "rules": _rows(conn, f"""select {_RULE_REF},
+        "defining_rule": _row(
+            conn,
+            f"""select {_RULE_REF}, r.text, r.raw_text from rules r
+            join documents d on d.id = r.document_id where r.id = ?""",
+            [keyword["rule_id"]],
+        ),
+        "rules": _rows(
+            conn,
+            f"""select {_RULE_REF},
                 replace(group_concat(distinct m.matched_text), ',', ', ') as matched from keyword_mentions m join rules r on r.id = m.rule_id join documents d on d.id = r.document_id
-            where m.keyword_id = ? group by r.id order by r.position""", [keyword_id]),
-        "rulings": _rows(conn, """select g.id, g.question, group_concat(distinct x.how) as how from (
+            where m.keyword_id = ? group by r.id order by r.position""",
+            [keyword_id],
+        ),
+        "rulings": _rows(
+            conn,
+            """select g.id, g.question, group_concat(distinct x.how) as how from (
                 select ruling_id, 'mention' as how from keyword_mentions where keyword_id = ? and ruling_id is not null
                 union all select ruling_id, 'citation' from ruling_citations where keyword_id = ?) x
-            join rulings g on g.id = x.ruling_id group by g.id order by g.position""", [keyword_id, keyword_id]),
-        "cards": _rows(conn, """select c.name, c.slug, ck.value from card_keywords ck join cards c on c.id = ck.card_id
-            where ck.keyword_id = ? order by c.name""", [keyword_id]),
-        "also_defined": _rows(conn, f"""select {_RULE_REF} from keywords k join rules r on r.id = k.rule_id
+            join rulings g on g.id = x.ruling_id group by g.id order by g.position""",
+            [keyword_id, keyword_id],
+        ),
+        "cards": _rows(
+            conn,
+            """select c.name, c.slug, ck.value from card_keywords ck join cards c on c.id = ck.card_id
+            where ck.keyword_id = ? order by c.name""",
+            [keyword_id],
+        ),
+        "also_defined": _rows(
+            conn,
+            f"""select {_RULE_REF} from keywords k join rules r on r.id = k.rule_id
             join documents d on d.id = r.document_id where k.document_id = ? and k.term = ? collate nocase
-            and k.id != ? order by r.position""", [keyword["document_id"], keyword["term"], keyword_id]),
-        "other_versions": _rows(conn, """select k.term, d.version, min(k.defining_number) as defining_number
+            and k.id != ? order by r.position""",
+            [keyword["document_id"], keyword["term"], keyword_id],
+        ),
+        "other_versions": _rows(
+            conn,
+            """select k.term, d.version, min(k.defining_number) as defining_number
             from keywords k join documents d on d.id = k.document_id where k.game_id = ? and k.term = ? collate nocase
             and k.document_id != ? group by d.id order by d.version desc""",
-                                [game, keyword["term"], keyword["document_id"]]),
+            [game, keyword["term"], keyword["document_id"]],
+        ),
     }
 
 
@@ -311,21 +423,36 @@ def _aliases(stored: str | None) -> list[str]:
 
 
 def ruling_page(conn: sqlite3.Connection, ruling_id: int) -> dict | None:
-    ruling = _row(conn, """select g.*, d.title as document_title, d.written_against, games.name as game_name
+    ruling = _row(
+        conn,
+        """select g.*, d.title as document_title, d.written_against, games.name as game_name
         from rulings g left join documents d on d.id = g.document_id left join games on games.id = g.game_id
-        where g.id = ?""", [ruling_id])
+        where g.id = ?""",
+        [ruling_id],
+    )
     if ruling is None:
         return None
     return {
         "ruling": ruling,
-        "sequence": _branches(_rows(conn, """select branch, position, text from ruling_steps where ruling_id = ?
-            order by position""", [ruling_id])),
-        "nuances": _rows(conn, "select position, text from ruling_nuances where ruling_id = ? order by position",
-                         [ruling_id]),
+        "sequence": _branches(
+            _rows(
+                conn,
+                """select branch, position, text from ruling_steps where ruling_id = ?
+            order by position""",
+                [ruling_id],
+            )
+        ),
+        "nuances": _rows(
+            conn, "select position, text from ruling_nuances where ruling_id = ? order by position", [ruling_id]
+        ),
         "citations": citations(conn, ruling_id),
-        "mentions": _rows(conn, """select distinct k.id as keyword_id, k.game_id as game, k.term, m.matched_text
+        "mentions": _rows(
+            conn,
+            """select distinct k.id as keyword_id, k.game_id as game, k.term, m.matched_text
             from keyword_mentions m join keywords k on k.id = m.keyword_id where m.ruling_id = ?
-            order by k.term, m.matched_text""", [ruling_id]),
+            order by k.term, m.matched_text""",
+            [ruling_id],
+        ),
         "cards": _cards_named(conn, ruling_id),
         "related": related_rulings(conn, ruling_id),
         "replays": _rows(conn, "select id, title, verdict from replays where ruling_id = ? order by id", [ruling_id]),
@@ -334,11 +461,22 @@ def ruling_page(conn: sqlite3.Connection, ruling_id: int) -> dict | None:
 
 def _cards_named(conn: sqlite3.Connection, ruling_id: int) -> list[dict]:
     """The cards a ruling names, each with the names it goes by there."""
-    cards = _rows(conn, """select c.id, c.name, c.slug from cards c
-        where c.id in (select card_id from card_mentions where ruling_id = ?) order by c.name""", [ruling_id])
+    cards = _rows(
+        conn,
+        """select c.id, c.name, c.slug from cards c
+        where c.id in (select card_id from card_mentions where ruling_id = ?) order by c.name""",
+        [ruling_id],
+    )
     for card in cards:
-        card["surfaces"] = [row["surface"] for row in _rows(conn, """select distinct surface from card_mentions
-            where ruling_id = ? and card_id = ? order by surface""", [ruling_id, card["id"]])]
+        card["surfaces"] = [
+            row["surface"]
+            for row in _rows(
+                conn,
+                """select distinct surface from card_mentions
+            where ruling_id = ? and card_id = ? order by surface""",
+                [ruling_id, card["id"]],
+            )
+        ]
     return cards
 
 
@@ -355,12 +493,16 @@ def _branches(steps: list[dict]) -> list[dict]:
 def citations(conn: sqlite3.Connection, ruling_id: int) -> list[dict]:
     """A ruling's citations; ``stale`` when the cited version is not the newest, with the
     equivalent rules in the other versions."""
-    rows = _rows(conn, f"""select min(c.id) as citation_id, c.number as cited_number,
+    rows = _rows(
+        conn,
+        f"""select min(c.id) as citation_id, c.number as cited_number,
             group_concat(distinct c.raw_text) as raw_text, c.how, c.written_against, cd.version as cited_version,
             coalesce(cd.is_newest, 1) = 0 as stale, c.keyword_id, {_RULE_REF}
         from ruling_citations c left join documents cd on cd.id = c.document_id
         left join rules r on r.id = c.rule_id left join documents d on d.id = r.document_id
-        where c.ruling_id = ? group by c.number, c.document_id, c.how order by min(c.id)""", [ruling_id])
+        where c.ruling_id = ? group by c.number, c.document_id, c.how order by min(c.id)""",
+        [ruling_id],
+    )
     for row in rows:
         row["stale"] = bool(row["stale"])
         row["equivalents"] = equivalents(conn, row["id"]) if row["id"] is not None else []
@@ -373,8 +515,12 @@ def equivalents(conn: sqlite3.Connection, rule_id: int) -> list[dict]:
     "ancestor" for a rule new in its version, given its nearest ancestor's equivalent instead."""
     rows = []
     for document_id, _version, number, kind in versions.equivalents(conn, rule_id):
-        rule = _row(conn, f"""select {_RULE_REF}, d.is_newest from rules r join documents d on d.id = r.document_id
-            where r.document_id = ? and r.number = ?""", [document_id, number])
+        rule = _row(
+            conn,
+            f"""select {_RULE_REF}, d.is_newest from rules r join documents d on d.id = r.document_id
+            where r.document_id = ? and r.number = ?""",
+            [document_id, number],
+        )
         if rule is not None:
             rows.append({**rule, "is_newest": bool(rule["is_newest"]), "kind": kind})
     return rows
@@ -383,18 +529,27 @@ def equivalents(conn: sqlite3.Connection, rule_id: int) -> list[dict]:
 def with_newest(conn: sqlite3.Connection, rows: list[dict]) -> list[dict]:
     """Rows pointing at rules, each marked ``stale`` when its rule is in a version that is not the
     newest, with ``in_newest``: the same rule in the newest version (what the citation means today)."""
-    older = {(row["game"], row["version"]) for row in _rows(conn, """select game_id as game, version from documents
-        where kind = 'rules' and is_newest = 0""")}
+    older = {
+        (row["game"], row["version"])
+        for row in _rows(
+            conn,
+            """select game_id as game, version from documents
+        where kind = 'rules' and is_newest = 0""",
+        )
+    }
     for row in rows:
         row["stale"] = row["id"] is not None and (row["game"], row["version"]) in older
-        row["in_newest"] = ([other for other in equivalents(conn, row["id"]) if other["is_newest"]]
-                            if row["stale"] else [])
+        row["in_newest"] = (
+            [other for other in equivalents(conn, row["id"]) if other["is_newest"]] if row["stale"] else []
+        )
     return rows
 
 
 def related_rulings(conn: sqlite3.Connection, ruling_id: int, limit: int = 8) -> list[dict]:
     """Rulings sharing cited rules, keywords or cards with this one, most shared first."""
-    shared = _rows(conn, """
+    shared = _rows(
+        conn,
+        """
         with mine as (
             select 'rule ' || r.number as thing, 'rule:' || c.rule_id as link from ruling_citations c
                 join rules r on r.id = c.rule_id where c.ruling_id = :id
@@ -409,7 +564,9 @@ def related_rulings(conn: sqlite3.Connection, ruling_id: int, limit: int = 8) ->
             union select m.ruling_id, 'card:' || m.card_id from card_mentions m where m.ruling_id != :id)
         select g.id, g.question, count(*) as shared_count, group_concat(mine.thing, ', ') as shared
         from theirs join mine on mine.link = theirs.link join rulings g on g.id = theirs.ruling_id
-        group by g.id order by shared_count desc, g.position limit :limit""", {"id": ruling_id, "limit": limit})
+        group by g.id order by shared_count desc, g.position limit :limit""",
+        {"id": ruling_id, "limit": limit},
+    )
     return shared
 
 
@@ -417,43 +574,74 @@ def related_rulings(conn: sqlite3.Connection, ruling_id: int, limit: int = 8) ->
 
 
 def card_page(conn: sqlite3.Connection, slug: str) -> dict | None:
-    card = _row(conn, """select cards.*, games.name as game_name from cards left join games on games.id = cards.game_id
-        where slug = ?""", [slug])
+    card = _row(
+        conn,
+        """select cards.*, games.name as game_name from cards left join games on games.id = cards.game_id
+        where slug = ?""",
+        [slug],
+    )
     if card is None:
         return None
     card_id = card["id"]
     return {
         "card": card,
-        "aliases": [row["alias"] for row in _rows(conn, "select alias from card_aliases where card_id = ? "
-                                                         "order by alias", [card_id])],
-        "printings": _rows(conn, "select * from card_printings where card_id = ? order by card_set, collector_number",
-                           [card_id]),
-        "keywords": _rows(conn, f"""select ck.term, ck.value, k.term as keyword, k.game_id as game,
+        "aliases": [
+            row["alias"]
+            for row in _rows(conn, "select alias from card_aliases where card_id = ? order by alias", [card_id])
+        ],
+        "printings": _rows(
+            conn, "select * from card_printings where card_id = ? order by card_set, collector_number", [card_id]
+        ),
+        "keywords": _rows(
+            conn,
+            """select ck.term, ck.value, k.term as keyword, k.game_id as game,
                 d.version as keyword_version, k.defining_number
             from card_keywords ck left join keywords k on k.id = ck.keyword_id
-            left join documents d on d.id = k.document_id where ck.card_id = ? order by ck.id""", [card_id]),
-        "errata": _rows(conn, "select old_text, new_text, card_set from card_errata where card_id = ? order by id",
-                        [card_id]),
-        "rulings": _rows(conn, """select g.id, g.question, group_concat(distinct m.surface) as surfaces
+            left join documents d on d.id = k.document_id where ck.card_id = ? order by ck.id""",
+            [card_id],
+        ),
+        "errata": _rows(
+            conn, "select old_text, new_text, card_set from card_errata where card_id = ? order by id", [card_id]
+        ),
+        "rulings": _rows(
+            conn,
+            """select g.id, g.question, group_concat(distinct m.surface) as surfaces
             from card_mentions m join rulings g on g.id = m.ruling_id where m.card_id = ? group by g.id
-            order by g.position""", [card_id]),
-        "replays": _rows(conn, """select p.id, p.title, p.verdict, p.ruling_id from replays p
-            where p.id in (select replay_id from replay_cards where card_id = ?) order by p.id""", [card_id]),
+            order by g.position""",
+            [card_id],
+        ),
+        "replays": _rows(
+            conn,
+            """select p.id, p.title, p.verdict, p.ruling_id from replays p
+            where p.id in (select replay_id from replay_cards where card_id = ?) order by p.id""",
+            [card_id],
+        ),
     }
 
 
 def replay_page(conn: sqlite3.Connection, replay_id: str) -> dict | None:
-    replay = _row(conn, """select p.*, g.question, d.version as rules_version, d.game_id as game from replays p
+    replay = _row(
+        conn,
+        """select p.*, g.question, d.version as rules_version, d.game_id as game from replays p
         left join rulings g on g.id = p.ruling_id left join documents d on d.id = p.rules_document_id
-        where p.id = ?""", [replay_id])
+        where p.id = ?""",
+        [replay_id],
+    )
     if replay is None:
         return None
     steps = _rows(conn, "select * from replay_steps where replay_id = ? order by position", [replay_id])
     cited = defaultdict(list)
-    for citation in with_newest(conn, _rows(conn, f"""select c.step_id, c.number as cited_number, {_RULE_REF}
+    for citation in with_newest(
+        conn,
+        _rows(
+            conn,
+            f"""select c.step_id, c.number as cited_number, {_RULE_REF}
             from replay_step_citations c join replay_steps s on s.id = c.step_id
             left join rules r on r.id = c.rule_id left join documents d on d.id = r.document_id
-            where s.replay_id = ? order by c.id""", [replay_id])):
+            where s.replay_id = ? order by c.id""",
+            [replay_id],
+        ),
+    ):
         cited[citation.pop("step_id")].append(citation)
     return {"replay": replay, "steps": _nest(steps, cited)}
 
@@ -506,8 +694,9 @@ _VERSIONS = "(:version is null and d.is_newest = 1 or d.version = :version)"
 _RESERVED_PER_KIND = 5
 
 
-def search(conn: sqlite3.Connection, text: str, game: str | None = None, version: str | None = None,
-           limit: int = 50) -> list[dict]:
+def search(
+    conn: sqlite3.Connection, text: str, game: str | None = None, version: str | None = None, limit: int = 50
+) -> list[dict]:
     """Rules, keywords, rulings and cards matching ``text``, ranked together by bm25 (lowest first).
 
     Rules and keywords come from the newest version of each rulebook unless ``version``
@@ -519,18 +708,23 @@ def search(conn: sqlite3.Connection, text: str, game: str | None = None, version
         return []
     params = {"q": query, "game": game, "version": version, "limit": limit}
     snippet = f"'{MARK_START}', '{MARK_END}', '…', 16"
-    by_kind = [_rows(conn, sql.format(snippet=snippet, versions=_VERSIONS) + " order by score limit :limit", params)
-               for sql in _SEARCHES.values()]
+    by_kind = [
+        _rows(conn, sql.format(snippet=snippet, versions=_VERSIONS) + " order by score limit :limit", params)
+        for sql in _SEARCHES.values()
+    ]
     reserved = [hit for hits in by_kind for hit in hits[:_RESERVED_PER_KIND]]
     rest = sorted((hit for hits in by_kind for hit in hits[_RESERVED_PER_KIND:]), key=lambda hit: hit["score"])
-    ranked = sorted(reserved + rest[:max(0, limit - len(reserved))], key=lambda hit: hit["score"])
-    return ranked + _rules_mentioning_matched_keywords(conn, params, {hit["id"] for hit in ranked
-                                                                      if hit["kind"] == "rule"})
+    ranked = sorted(reserved + rest[: max(0, limit - len(reserved))], key=lambda hit: hit["score"])
+    return ranked + _rules_mentioning_matched_keywords(
+        conn, params, {hit["id"] for hit in ranked if hit["kind"] == "rule"}
+    )
 
 
 def _rules_mentioning_matched_keywords(conn: sqlite3.Connection, params: dict, seen: set) -> list[dict]:
     """Rules the word search missed that mention a keyword the query names; ranked after the rest."""
-    rows = _rows(conn, """
+    rows = _rows(
+        conn,
+        """
         select distinct 'rule' as kind, 0.0 as score, m.matched_text as snippet, r.id, r.game_id as game,
             d.version, r.number, r.heading, r.heading as title, null as slug
         from keywords_fts join keywords k on k.id = keywords_fts.rowid
@@ -538,7 +732,9 @@ def _rules_mentioning_matched_keywords(conn: sqlite3.Connection, params: dict, s
         join documents d on d.id = r.document_id
         where keywords_fts match :q and (:game is null or r.game_id = :game)
           and (:version is null and d.is_newest = 1 or d.version = :version)
-        order by r.position limit :limit""", params)
+        order by r.position limit :limit""",
+        params,
+    )
     return [row for row in rows if row["id"] not in seen]
 
 
@@ -546,8 +742,11 @@ def search_options(conn: sqlite3.Connection) -> dict:
     """Games and rulebook versions for the search form's filters."""
     return {
         "games": _rows(conn, "select id, name from games order by name"),
-        "versions": _rows(conn, """select game_id as game, version, is_newest from documents where kind = 'rules'
-            order by game_id, version desc"""),
+        "versions": _rows(
+            conn,
+            """select game_id as game, version, is_newest from documents where kind = 'rules'
+            order by game_id, version desc""",
+        ),
     }
 
 

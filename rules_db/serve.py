@@ -6,6 +6,7 @@ document, full-text search on rules, keywords, rulings and cards, facets, and th
 canned queries of ``rules_db.queries``. ``serve(db_path)`` runs Datasette on it,
 immutable, with the judges' plugin (installed through its entry point).
 """
+
 from __future__ import annotations
 
 import html
@@ -32,7 +33,7 @@ def metadata(db_path: str | Path) -> dict:
             db_path.stem: {
                 "title": TITLE,
                 "description": "Rules, keywords, rulings and cards of several trading card games, "
-                               "cross-referenced; every document is listed with its source on the home page.",
+                "cross-referenced; every document is listed with its source on the home page.",
                 "source": "; ".join(f"{d['title']} {d['version']} ({d['source_file']})" for d in documents),
                 "tables": _tables(),
                 "queries": queries.CANNED_QUERIES,
@@ -44,8 +45,9 @@ def metadata(db_path: str | Path) -> dict:
 def _documents(db_path: Path) -> list[dict]:
     connection = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
     try:
-        cursor = connection.execute("select title, version, kind, source_file from documents order by game_id, kind, "
-                                    "version desc")
+        cursor = connection.execute(
+            "select title, version, kind, source_file from documents order by game_id, kind, version desc"
+        )
         names = [column[0] for column in cursor.description]
         return [dict(zip(names, row)) for row in cursor.fetchall()]
     finally:
@@ -55,15 +57,20 @@ def _documents(db_path: Path) -> list[dict]:
 def _documents_html(documents: list[dict]) -> str:
     items = "".join(
         f"<li>{html.escape(d['title'])}, version {html.escape(d['version'] or '')} ({html.escape(d['kind'])}), "
-        f"from <code>{html.escape(d['source_file'] or '')}</code></li>" for d in documents)
+        f"from <code>{html.escape(d['source_file'] or '')}</code></li>"
+        for d in documents
+    )
     return f"<p>Documents in this database:</p><ul>{items}</ul>"
 
 
 def _tables() -> dict:
     tables = {}
     for name, (columns, _pk, _fks, _indexes, description) in schema.TABLES.items():
-        table = {"title": name.replace("_", " ").capitalize(), "description": description,
-                 "facets": [column for column in _FACETS if column in columns]}
+        table = {
+            "title": name.replace("_", " ").capitalize(),
+            "description": description,
+            "facets": [column for column in _FACETS if column in columns],
+        }
         if name in schema.SEARCHABLE:
             table.update({"fts_table": f"{name}_fts", "fts_pk": "id", "searchmode": "escaped"})
         tables[name] = table
@@ -78,8 +85,9 @@ def write_metadata(db_path: str | Path, metadata_path: str | Path | None = None)
     return metadata_path
 
 
-def datasette_args(db_path: str | Path, metadata_path: str | Path, host: str = "127.0.0.1",
-                   port: int = 8001) -> list[str]:
+def datasette_args(
+    db_path: str | Path, metadata_path: str | Path, host: str = "127.0.0.1", port: int = 8001
+) -> list[str]:
     """Arguments for ``datasette serve``: the database immutable, with the metadata."""
     return ["serve", "-i", str(db_path), "--metadata", str(metadata_path), "--host", host, "--port", str(port)]
 

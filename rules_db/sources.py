@@ -1,4 +1,5 @@
 """What the database is built from, to tell when it is out of date."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -27,5 +28,6 @@ def stale_reason(db_path: Path) -> str | None:
     newer = [path for path in source_files() if path.stat().st_mtime > built]
     if newer:
         return f"{newer[0].relative_to(_PROJECT)} changed since it was built" + (
-            f" (and {len(newer) - 1} more)" if len(newer) > 1 else "")
+            f" (and {len(newer) - 1} more)" if len(newer) > 1 else ""
+        )
     return None

@@ -1,4 +1,5 @@
 """Writing parsed documents into the database: one function per kind of document."""
+
 from __future__ import annotations
 
 import hashlib
@@ -12,27 +13,47 @@ from ingest.outline import coverage, ingested_share
 from ingest.text import plain_text
 
 
-def store_document(db: sqlite_utils.Database, spec: DocumentSpec, lines: int, nonblank: int,
-                   skipped: list[SkippedLine]) -> None:
+def store_document(
+    db: sqlite_utils.Database, spec: DocumentSpec, lines: int, nonblank: int, skipped: list[SkippedLine]
+) -> None:
     db["games"].insert({"id": spec.game, "name": spec.game_name}, ignore=True)
-    db["documents"].insert({
-        "id": spec.slug, "game_id": spec.game, "title": spec.title, "version": spec.version, "kind": spec.kind,
-        "source_file": spec.filename, "original_name": spec.original_name,
-        "sha256": hashlib.sha256(spec.path.read_bytes()).hexdigest(), "lines": lines, "nonblank_lines": nonblank,
-        "coverage": round(coverage(nonblank, skipped), 6), "ingested_share": round(ingested_share(nonblank, skipped), 6),
-        "is_newest": 0,
-        "written_against": spec.written_against,
-    })
+    db["documents"].insert(
+        {
+            "id": spec.slug,
+            "game_id": spec.game,
+            "title": spec.title,
+            "version": spec.version,
+            "kind": spec.kind,
+            "source_file": spec.filename,
+            "original_name": spec.original_name,
+            "sha256": hashlib.sha256(spec.path.read_bytes()).hexdigest(),
+            "lines": lines,
+            "nonblank_lines": nonblank,
+            "coverage": round(coverage(nonblank, skipped), 6),
+            "ingested_share": round(ingested_share(nonblank, skipped), 6),
+            "is_newest": 0,
+            "written_against": spec.written_against,
+        }
+    )
 
 
-def store_report(db: sqlite_utils.Database, document_id: str, issues: list[ParseIssue],
-                 skipped: list[SkippedLine]) -> None:
+def store_report(
+    db: sqlite_utils.Database, document_id: str, issues: list[ParseIssue], skipped: list[SkippedLine]
+) -> None:
     db["parse_issues"].insert_all(
-        {"document_id": document_id, "line": issue.line, "kind": issue.kind, "number": issue.number,
-         "message": issue.message} for issue in issues)
+        {
+            "document_id": document_id,
+            "line": issue.line,
+            "kind": issue.kind,
+            "number": issue.number,
+            "message": issue.message,
+        }
+        for issue in issues
+    )
     db["skipped_lines"].insert_all(
         {"document_id": document_id, "line": entry.line, "text": entry.text, "reason": entry.reason}
-        for entry in skipped)
+        for entry in skipped
+    )
 
 
 def store_rulebook(db: sqlite_utils.Database, spec: DocumentSpec, parsed: ParsedRulebook) -> dict[str, int]:
@@ -41,22 +62,48 @@ def store_rulebook(db: sqlite_utils.Database, spec: DocumentSpec, parsed: Parsed
     ids = {rule.number: first_id + index for index, rule in enumerate(parsed.rules)}
     sections = _sections(parsed)
     db["rules"].insert_all(
-        {"id": ids[rule.number], "document_id": spec.slug, "game_id": spec.game, "number": rule.number,
-         "parent_number": rule.parent, "parent_id": ids.get(rule.parent) if rule.parent else None,
-         "depth": rule.depth, "position": index + 1, "section": sections[rule.number],
-         "heading": rule.heading, "text": plain_text(rule.raw_text), "raw_text": rule.raw_text,
-         "inferred": int(rule.inferred), "source_lines": ",".join(map(str, sorted(rule.lines)))}
-        for index, rule in enumerate(parsed.rules))
+        {
+            "id": ids[rule.number],
+            "document_id": spec.slug,
+            "game_id": spec.game,
+            "number": rule.number,
+            "parent_number": rule.parent,
+            "parent_id": ids.get(rule.parent) if rule.parent else None,
+            "depth": rule.depth,
+            "position": index + 1,
+            "section": sections[rule.number],
+            "heading": rule.heading,
+            "text": plain_text(rule.raw_text),
+            "raw_text": rule.raw_text,
+            "inferred": int(rule.inferred),
+            "source_lines": ",".join(map(str, sorted(rule.lines))),
+        }
+        for index, rule in enumerate(parsed.rules)
+    )
     db["keywords"].insert_all(
-        {"game_id": spec.game, "document_id": spec.slug, "term": keyword.term, "kind": keyword.kind,
-         "rule_id": ids.get(keyword.defining_number), "defining_number": keyword.defining_number,
-         "aliases": json.dumps(keyword.aliases)}
-        for keyword in parsed.keywords)
+        {
+            "game_id": spec.game,
+            "document_id": spec.slug,
+            "term": keyword.term,
+            "kind": keyword.kind,
+            "rule_id": ids.get(keyword.defining_number),
+            "defining_number": keyword.defining_number,
+            "aliases": json.dumps(keyword.aliases),
+        }
+        for keyword in parsed.keywords
+    )
     db["rule_refs"].insert_all(
-        {"document_id": spec.slug, "from_rule_id": ids[reference.from_number],
-         "to_rule_id": ids.get(target), "target_number": target, "raw_text": reference.raw_text,
-         "status": "resolved" if target in ids else "dangling"}
-        for reference in parsed.references for target in reference.target_numbers)
+        {
+            "document_id": spec.slug,
+            "from_rule_id": ids[reference.from_number],
+            "to_rule_id": ids.get(target),
+            "target_number": target,
+            "raw_text": reference.raw_text,
+            "status": "resolved" if target in ids else "dangling",
+        }
+        for reference in parsed.references
+        for target in reference.target_numbers
+    )
     return ids
 
 
@@ -77,15 +124,27 @@ def store_rulings(db: sqlite_utils.Database, spec: DocumentSpec, parsed: ParsedR
     first_id = next_id(db, "rulings")
     ids = {ruling.position: first_id + index for index, ruling in enumerate(parsed.rulings)}
     db["rulings"].insert_all(
-        {"id": ids[ruling.position], "game_id": spec.game, "document_id": spec.slug, "position": ruling.position,
-         "question": ruling.question, "ruling": ruling.ruling, "first_line": min(ruling.lines, default=None)}
-        for ruling in parsed.rulings)
+        {
+            "id": ids[ruling.position],
+            "game_id": spec.game,
+            "document_id": spec.slug,
+            "position": ruling.position,
+            "question": ruling.question,
+            "ruling": ruling.ruling,
+            "first_line": min(ruling.lines, default=None),
+        }
+        for ruling in parsed.rulings
+    )
     db["ruling_steps"].insert_all(
         {"ruling_id": ids[ruling.position], "branch": step.branch, "position": step.position, "text": step.text}
-        for ruling in parsed.rulings for step in ruling.steps)
+        for ruling in parsed.rulings
+        for step in ruling.steps
+    )
     db["ruling_nuances"].insert_all(
         {"ruling_id": ids[ruling.position], "position": position, "text": text}
-        for ruling in parsed.rulings for position, text in enumerate(ruling.nuances, start=1))
+        for ruling in parsed.rulings
+        for position, text in enumerate(ruling.nuances, start=1)
+    )
     return ids
 
 

@@ -8,6 +8,7 @@ replacement.py (364-368), triggers.py (375-385), damage.py (404-415), movement.p
 control.py (182-184), turn.py (314-317). Cards are data (cards.yaml); scenarios are
 YAML files under library/, one per ruling, replayed by replay.py.
 """
+
 from __future__ import annotations
 
 from pathlib import Path

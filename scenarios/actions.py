@@ -5,6 +5,7 @@ a `Choice`, the generator is kept suspended in the state, and the next action mu
 be a `choose` that answers it. After every action `settle` hands Priority to whoever
 the rules give it to (312.2).
 """
+
 from __future__ import annotations
 
 from scenarios import chain, cleanups, movement, playing, showdowns, turn
@@ -20,8 +21,9 @@ def apply(game, action: dict) -> None:
         raise Refusal("449", f"the game is over: {game.flags['winner']} won")
     if game.pending:
         if action.get("do") != "choose":
-            raise Refusal(game.pending.rule or "312.1.b.1",
-                          f"{game.pending.player} must first answer: {game.pending.prompt}")
+            raise Refusal(
+                game.pending.rule or "312.1.b.1", f"{game.pending.player} must first answer: {game.pending.prompt}"
+            )
         answer = validate(game.pending, action)
         generator = game._suspended
         game.pending = game._suspended = None
@@ -61,13 +63,20 @@ def settle(game) -> None:
         game.priority = game.turn_player
 
 
-@procedure("action", "407.3", "426", summary=lambda g, a: f"{a['by']} standard-moves {', '.join(a['units'])} "
-                                                          f"to {a['to']}", objects=lambda g, a: a["units"] + [a["to"]])
+@procedure(
+    "action",
+    "407.3",
+    "426",
+    summary=lambda g, a: f"{a['by']} standard-moves {', '.join(a['units'])} to {a['to']}",
+    objects=lambda g, a: a["units"] + [a["to"]],
+)
 def standard_move(game, action: dict):
     player = action["by"]
     if game.chain or game.showdown or player != game.turn_player or game.priority != player:
-        raise Refusal("398.1.a", "the Standard Move is a Discretionary Action: the turn player, in a Neutral Open "
-                                 "State, with Priority")
+        raise Refusal(
+            "398.1.a",
+            "the Standard Move is a Discretionary Action: the turn player, in a Neutral Open State, with Priority",
+        )
     for unit_id in action["units"]:
         unit = game.obj(unit_id)
         if unit.controller != player:
@@ -80,8 +89,13 @@ def standard_move(game, action: dict):
     yield from cleanups.cleanup(game, reason="a move was completed (431)")
 
 
-@procedure("action", "407.3.a", "401.3.a", summary=lambda g, ids: f"cost paid: exhaust {', '.join(ids)}",
-           objects=lambda g, ids: list(ids))
+@procedure(
+    "action",
+    "407.3.a",
+    "401.3.a",
+    summary=lambda g, ids: f"cost paid: exhaust {', '.join(ids)}",
+    objects=lambda g, ids: list(ids),
+)
 def _pay_standard_move(game, unit_ids) -> None:
     for unit_id in unit_ids:
         game.obj(unit_id).exhausted = True
@@ -96,8 +110,9 @@ def pass_priority(game, action: dict):
     elif game.showdown:
         yield from _pass_focus(game, player)
     else:
-        raise Refusal("316.6", "in a Neutral Open State the turn player acts or ends the turn; there is nothing "
-                               "to pass")
+        raise Refusal(
+            "316.6", "in a Neutral Open State the turn player acts or ends the turn; there is nothing to pass"
+        )
 
 
 @procedure("action", "334.1.c", "335", summary=lambda g, p: f"{p} passes Priority", objects=lambda g, p: [p])
@@ -124,8 +139,13 @@ def _pass_focus(game, player: str):
     yield from showdowns.pass_focus(game, player)
 
 
-@procedure("action", "408", "737.1.b", summary=lambda g, a: f"{a['by']} hides {a['card']} at {a.get('at')}",
-           objects=lambda g, a: [a["card"], a.get("at")])
+@procedure(
+    "action",
+    "408",
+    "737.1.b",
+    summary=lambda g, a: f"{a['by']} hides {a['card']} at {a.get('at')}",
+    objects=lambda g, a: [a["card"], a.get("at")],
+)
 def hide(game, action: dict):
     """408: hide a card with [Hidden] facedown at a battlefield you control, for [A]; no chain (737.1.c.2)."""
     player, card, where = action["by"], game.obj(action["card"]), action.get("at")

@@ -11,6 +11,7 @@ for trigger conditions, `layers.py` for passive selectors):
     restrictions:  e.g. no moving from here to base
     activated:     cost, effects, [only_unattached]
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -29,6 +30,7 @@ class Strict(BaseModel):
 
 class TargetSpec(Strict):
     """Which objects a choice may pick: a card type plus filters."""
+
     type: Literal["unit", "spell", "gear", "card_in_hand", "battlefield", "location"] = "unit"
     side: Literal["friendly", "enemy", "any"] = "any"
     where: Literal["here", "battlefield", "base", "any", "same_as_source", "other_battlefield"] = "any"
@@ -36,7 +38,7 @@ class TargetSpec(Strict):
     max_cost: int | None = None
     stunned: bool | None = None
     optional: bool = False
-    not_target: str | None = None   # must differ from another slot
+    not_target: str | None = None  # must differ from another slot
 
 
 class Trigger(Strict):
@@ -118,8 +120,13 @@ def check_vocabulary(card: Card) -> None:
     from scenarios.effects import OPS
     from scenarios.layers import SELECTORS
     from scenarios.triggers import CONDITIONS
-    lists = [card.effects] + [t.effects for t in card.triggers] + [r.instead for r in card.replacements] + [
-        a.effects for a in card.activated]
+
+    lists = (
+        [card.effects]
+        + [t.effects for t in card.triggers]
+        + [r.instead for r in card.replacements]
+        + [a.effects for a in card.activated]
+    )
     for instruction in (i for effect_list in lists for i in _instructions(effect_list)):
         if instruction.get("op") not in OPS:
             raise ValueError(f"card {card.name!r}: unknown instruction {instruction.get('op')!r}")

@@ -5,6 +5,7 @@ one legal answer is not a choice (the rules leave nothing to decide); it is reco
 in the trace as forced. Any other question suspends the engine until a `choose`
 action answers it (XMage's strict choose mode).
 """
+
 from __future__ import annotations
 
 from scenarios.state import Choice, Refusal
@@ -24,8 +25,9 @@ def ask(game, kind: str, player: str, prompt: str, options: list, rule: str, for
 def validate(choice: Choice, action: dict):
     """Check an answer before it reaches the engine (so a refusal leaves the state untouched)."""
     if action.get("by") != choice.player:
-        raise Refusal(choice.rule or "312.1.b.1",
-                      f"{choice.player} must answer '{choice.prompt}', not {action.get('by')}")
+        raise Refusal(
+            choice.rule or "312.1.b.1", f"{choice.player} must answer '{choice.prompt}', not {action.get('by')}"
+        )
     if action.get("choice") not in (None, choice.kind):
         raise Refusal(choice.rule, f"pending choice is {choice.kind}, not {action.get('choice')}")
     answer = action.get("pick")
@@ -42,5 +44,6 @@ def _validate_structured(choice: Choice, answer):
             raise Refusal(choice.rule, f"an order must list exactly {choice.options}")
         return list(answer)
     from scenarios.combat import check_assignment
+
     check_assignment(choice, answer)
     return dict(answer)

@@ -4,6 +4,7 @@ The steps run in the order of 322. A cleanup that changes the state is followed 
 another, until one changes nothing (321). Special cleanups (end of turn 317.2, combat
 444.1.a) insert their extra steps 2c-2e after step 2.
 """
+
 from __future__ import annotations
 
 from scenarios import combat, control, damage, showdowns, triggers
@@ -17,8 +18,9 @@ def cleanup(game, reason: str = "", special: str | None = None):
     """Run cleanups until one makes no change (321); a special cleanup only once (323.2)."""
     for round_number in range(MAX_REPEATS):
         before = game.fingerprint()
-        yield from _cleanup_once(game, reason if round_number == 0 else "repeat: the last cleanup changed the "
-                                                                           "state (321)", special)
+        yield from _cleanup_once(
+            game, reason if round_number == 0 else "repeat: the last cleanup changed the state (321)", special
+        )
         special = None
         if game.fingerprint() == before:
             return
@@ -26,8 +28,13 @@ def cleanup(game, reason: str = "", special: str | None = None):
 
 
 def _summary(game, reason, special):
-    return ("combat special cleanup" if special == "combat" else "end of turn special cleanup"
-            if special == "end_of_turn" else "cleanup") + (f" after {reason}" if reason else "")
+    return (
+        "combat special cleanup"
+        if special == "combat"
+        else "end of turn special cleanup"
+        if special == "end_of_turn"
+        else "cleanup"
+    ) + (f" after {reason}" if reason else "")
 
 
 @procedure("cleanup", "322", summary=_summary)
@@ -46,6 +53,7 @@ def _cleanup_once(game, reason, special):
     yield from triggers.place_pending(game)
     if any(item["pending"] for item in game.chain):
         from scenarios import chain
+
         yield from chain.finalize_pending(game)
     if not game.chain and not game.showdown and not game.combat and not game.flags.get("continuation"):
         yield from showdowns.open_staged(game)
@@ -57,8 +65,13 @@ def _victory(game) -> None:
             _wins(game, player)
 
 
-@procedure("scoring", "322.1", "449", summary=lambda g, player: f"{player.name} has {player.points} points: wins",
-           objects=lambda g, player: [player.name])
+@procedure(
+    "scoring",
+    "322.1",
+    "449",
+    summary=lambda g, player: f"{player.name} has {player.points} points: wins",
+    objects=lambda g, player: [player.name],
+)
 def _wins(game, player) -> None:
     game.flags["winner"] = player.name
 
@@ -67,8 +80,12 @@ def _lethal_damage(game):
     """2a/2b (322.3-322.4): units with non-zero damage equal to or above their Might die."""
     doomed = [u for u in game.units() if u.damage > 0 and u.damage >= might(game, u)]
     for unit in doomed:
-        game.trace.note("layer calculation", f"{unit.id}: damage {unit.damage} vs might {explain(game, unit)}",
-                        ["322.4", "454.3"], [unit.id])
+        game.trace.note(
+            "layer calculation",
+            f"{unit.id}: damage {unit.damage} vs might {explain(game, unit)}",
+            ["322.4", "454.3"],
+            [unit.id],
+        )
     if doomed:
         yield from damage.kill_many(game, [u.id for u in doomed], passive=True)
 
@@ -90,20 +107,33 @@ def _uncontrolled(game) -> None:
 
 def _remove_orphaned_hidden_cards(game) -> None:
     """322.7: hidden cards at battlefields their owner no longer controls go to the trash."""
-    for card in [o for o in game.objects.values() if o.zone == "facedown"
-                 and game.is_battlefield(o.location) and game.obj(o.location).battlefield_controller != o.owner]:
+    for card in [
+        o
+        for o in game.objects.values()
+        if o.zone == "facedown"
+        and game.is_battlefield(o.location)
+        and game.obj(o.location).battlefield_controller != o.owner
+    ]:
         _trash_hidden(game, card)
 
 
-@procedure("cleanup", "322.7", "106.4.d", summary=lambda g, card: f"{card.id} is hidden at {card.location}, which its "
-                                                                  f"owner no longer controls: trashed",
-           objects=lambda g, card: [card.id])
+@procedure(
+    "cleanup",
+    "322.7",
+    "106.4.d",
+    summary=lambda g, card: f"{card.id} is hidden at {card.location}, which its owner no longer controls: trashed",
+    objects=lambda g, card: [card.id],
+)
 def _trash_hidden(game, card) -> None:
     card.zone, card.location = "trash", None
 
 
 def _recall_loose_gear(game) -> None:
     from scenarios import movement
-    for gear in [o for o in game.objects.values() if o.kind == "gear" and o.zone == "board"
-                 and not o.attached_to and game.is_battlefield(o.location)]:
+
+    for gear in [
+        o
+        for o in game.objects.values()
+        if o.kind == "gear" and o.zone == "board" and not o.attached_to and game.is_battlefield(o.location)
+    ]:
         movement.recall(game, gear.id, rule="322.7")

@@ -5,6 +5,7 @@ player who applied Contested (442.1.a.1), whoever controls the battlefield. Atta
 and defend triggers fire the first time a unit gains the designation in this combat
 (376.4.d.2.a, 376.4.e.2.a), whether at the start of combat or at a later cleanup.
 """
+
 from __future__ import annotations
 
 from scenarios import control, damage, movement, triggers
@@ -14,24 +15,37 @@ from scenarios.state import Refusal
 from scenarios.trace import procedure
 
 
-@procedure("combat step", "442", "442.1.a", summary=lambda g, bf: f"combat begins at {bf}: showdown step",
-           objects=lambda g, bf: [bf])
+@procedure(
+    "combat step",
+    "442",
+    "442.1.a",
+    summary=lambda g, bf: f"combat begins at {bf}: showdown step",
+    objects=lambda g, bf: [bf],
+)
 def begin(game, bf_id: str):
     from scenarios import chain
+
     bf = game.obj(bf_id)
     bf.staged = None
     attacker = bf.contested_by
     defender = next(u.controller for u in game.units(bf_id) if u.controller != attacker)
     game.combat = {"battlefield": bf_id, "attacker": attacker, "defender": defender, "resolving": False}
     for unit in game.units():
-        unit.triggered_in_combat = []          # attack and defend triggers: once per combat (376.4.d.2.a)
+        unit.triggered_in_combat = []  # attack and defend triggers: once per combat (376.4.d.2.a)
     game.showdown = {"battlefield": bf_id, "combat": True, "focus": attacker, "passes": [], "initial": False}
-    game.trace.note("combat step", f"{attacker} applied Contested: attacker; {defender}: defender; "
-                                   f"{attacker} gains Focus", ["442.1.a.1", "442.1.a.1.a", "442.1.a.2"],
-                    [attacker, defender])
+    game.trace.note(
+        "combat step",
+        f"{attacker} applied Contested: attacker; {defender}: defender; {attacker} gains Focus",
+        ["442.1.a.1", "442.1.a.1.a", "442.1.a.2"],
+        [attacker, defender],
+    )
     for unit in game.units(bf_id):
-        designate(game, unit, "attacker" if unit.controller == attacker else "defender",
-                  "442.1.a.3" if unit.controller == attacker else "442.1.a.4")
+        designate(
+            game,
+            unit,
+            "attacker" if unit.controller == attacker else "defender",
+            "442.1.a.3" if unit.controller == attacker else "442.1.a.4",
+        )
     yield from triggers.place_pending(game, first=[attacker], last=[defender], rule="442.1.b.1")
     yield from chain.finalize_pending(game)
     if game.chain:
@@ -41,15 +55,22 @@ def begin(game, bf_id: str):
         game.priority = attacker
 
 
-@procedure("combat step", summary=lambda g, unit, designation, rule: f"{unit.id} gains the "
-           f"{designation.capitalize()} designation", objects=lambda g, unit, *a: [unit.id],
-           cite=lambda g, unit, designation, rule: [rule])
+@procedure(
+    "combat step",
+    summary=lambda g, unit, designation, rule: f"{unit.id} gains the {designation.capitalize()} designation",
+    objects=lambda g, unit, *a: [unit.id],
+    cite=lambda g, unit, designation, rule: [rule],
+)
 def designate(game, unit, designation: str, rule: str) -> None:
     unit.designation = designation
     if designation in unit.triggered_in_combat:
-        game.trace.note("trigger", f"{unit.id} already gained the {designation} designation in this combat: its "
-                        f"{'attack' if designation == 'attacker' else 'defend'} triggers do not fire again",
-                        ["376.4.d.2.a" if designation == "attacker" else "376.4.e.2.a"], [unit.id])
+        game.trace.note(
+            "trigger",
+            f"{unit.id} already gained the {designation} designation in this combat: its "
+            f"{'attack' if designation == 'attacker' else 'defend'} triggers do not fire again",
+            ["376.4.d.2.a" if designation == "attacker" else "376.4.e.2.a"],
+            [unit.id],
+        )
     else:
         unit.triggered_in_combat.append(designation)
         event = "attack" if designation == "attacker" else "defend"
@@ -74,9 +95,12 @@ def update_designations(game) -> None:
             designate(game, unit, wanted, "322.5.b" if unit.designation else "322.5.a")
 
 
-@procedure("combat step", "322.5.c", summary=lambda g, unit, bf: f"{unit.id} left {bf}: loses the "
-                                                                 f"{unit.designation} designation",
-           objects=lambda g, unit, bf: [unit.id])
+@procedure(
+    "combat step",
+    "322.5.c",
+    summary=lambda g, unit, bf: f"{unit.id} left {bf}: loses the {unit.designation} designation",
+    objects=lambda g, unit, bf: [unit.id],
+)
 def _lose_designation(game, unit, bf: str) -> None:
     unit.designation = None
 
@@ -93,15 +117,19 @@ def damage_step(game):
     attackers = [u for u in game.units(bf) if u.designation == "attacker"]
     defenders = [u for u in game.units(bf) if u.designation == "defender"]
     if not attackers or not defenders:
-        game.trace.note("combat step", "attackers or defenders are missing: no combat damage",
-                        ["443.1.a", "443.1.a.1"], [bf])
+        game.trace.note(
+            "combat step", "attackers or defenders are missing: no combat damage", ["443.1.a", "443.1.a.1"], [bf]
+        )
         return
     totals = {}
     for side, units, rule in (("attacker", attackers, "443.1.b"), ("defender", defenders, "443.1.c")):
         for unit in units:
-            game.trace.note("layer calculation", f"{unit.id} might: {explain(game, unit)}"
-                            + (" (stunned: deals no damage)" if unit.stunned else ""),
-                            ["454.3.d", "410.1.b"] if unit.stunned else ["454.3.d"], [unit.id])
+            game.trace.note(
+                "layer calculation",
+                f"{unit.id} might: {explain(game, unit)}" + (" (stunned: deals no damage)" if unit.stunned else ""),
+                ["454.3.d", "410.1.b"] if unit.stunned else ["454.3.d"],
+                [unit.id],
+            )
         totals[side] = sum(max(0, might(game, u)) for u in units if not u.stunned)
         game.trace.note("combat step", f"{side}s' total might: {totals[side]}", [rule])
     assignments = {}
@@ -112,20 +140,30 @@ def damage_step(game):
 
 def assign(game, player: str, total: int, units) -> dict:
     """443.1.d: lethal damage in full before the next unit; Tank units first (741)."""
-    info = {"total": total, "units": [{"id": u.id, "lethal": lethal(game, u),
-                                       "tank": _has_tank(game, u)} for u in units]}
+    info = {
+        "total": total,
+        "units": [{"id": u.id, "lethal": lethal(game, u), "tank": _has_tank(game, u)} for u in units],
+    }
     if total == 0:
         return {}
     if len(units) == 1:
         game.trace.note("choice", f"{player} assigns {total} to {units[0].id} (only unit)", ["443.1.d"], [player])
         return {units[0].id: total}
-    answer = yield from ask(game, "assign", player, f"assign {total} combat damage among "
-                            f"{[u.id for u in units]}", info, "443.1.d", forced_ok=False)
+    answer = yield from ask(
+        game,
+        "assign",
+        player,
+        f"assign {total} combat damage among {[u.id for u in units]}",
+        info,
+        "443.1.d",
+        forced_ok=False,
+    )
     return answer
 
 
 def _has_tank(game, unit) -> bool:
     from scenarios.layers import has_keyword
+
     return has_keyword(game, unit, "Tank")
 
 
@@ -157,12 +195,13 @@ def check_assignment(choice, answer) -> None:
 @procedure("combat step", "444", summary=lambda g: f"resolution step at {g.combat['battlefield']}")
 def resolution_step(game):
     from scenarios import cleanups
+
     game.combat["resolving"] = True
     yield from cleanups.cleanup(game, reason="combat damage (444.1)", special="combat")
     bf = game.obj(game.combat["battlefield"])
     game.combat = None
     for unit in game.units():
-        unit.granted = [g for g in unit.granted if g["until"] != "combat"]     # "this combat" effects end
+        unit.granted = [g for g in unit.granted if g["until"] != "combat"]  # "this combat" effects end
     if bf.staged is None:
         present = {u.controller for u in game.units(bf.id)}
         bf.contested_by = None
@@ -181,11 +220,18 @@ def recall_attackers_if_defenders_remain(game):
     defenders = [u for u in game.units(bf) if u.designation == "defender"]
     if not (attackers and defenders):
         return
-    symbol = [g for g in game.objects.values() if g.zone == "board" and "tie_recalls_all" in g.definition.grants
-              and g.controller == game.combat["attacker"]]
+    symbol = [
+        g
+        for g in game.objects.values()
+        if g.zone == "board" and "tie_recalls_all" in g.definition.grants and g.controller == game.combat["attacker"]
+    ]
     if symbol:
-        game.trace.note("replacement", f"{symbol[0].card}: the combat ended in a tie, recall ALL units instead",
-                        ["002", "366"], [symbol[0].id])
+        game.trace.note(
+            "replacement",
+            f"{symbol[0].card}: the combat ended in a tie, recall ALL units instead",
+            ["002", "366"],
+            [symbol[0].id],
+        )
         for unit in attackers + defenders:
             movement.recall(game, unit.id, rule="433")
         return

@@ -3,14 +3,22 @@
 A permanent leaving the board becomes a new object (356.3.e.4): its incarnation
 changes, its buffs are removed (705) and attached gear detaches where it was (422.4.b).
 """
+
 from __future__ import annotations
 
 from scenarios import replacement, triggers
 from scenarios.trace import procedure
 
 
-@procedure("effect", "404.1.b", "404.1.d", summary=lambda g, amounts, source, rule: "deal damage: " + ", ".join(
-    f"{amount} to {uid}" for uid, amount in amounts.items()), objects=lambda g, amounts, source, rule: list(amounts))
+@procedure(
+    "effect",
+    "404.1.b",
+    "404.1.d",
+    summary=lambda g, amounts, source, rule: (
+        "deal damage: " + ", ".join(f"{amount} to {uid}" for uid, amount in amounts.items())
+    ),
+    objects=lambda g, amounts, source, rule: list(amounts),
+)
 def deal_many(game, amounts: dict, source: str, rule: str) -> None:
     dealt = []
     for unit_id, amount in amounts.items():
@@ -40,8 +48,16 @@ def kill_many(game, unit_ids, passive: bool):
             _dies(game, unit, passive)
 
 
-@procedure("effect", "415.1", "415.2", "109", summary=lambda g, unit, passive: f"{unit.id} is killed "
-           + ("(lethal damage, 322.4)" if passive else "(kill instruction)"), objects=lambda g, unit, passive: [unit.id])
+@procedure(
+    "effect",
+    "415.1",
+    "415.2",
+    "109",
+    summary=lambda g, unit, passive: (
+        f"{unit.id} is killed " + ("(lethal damage, 322.4)" if passive else "(kill instruction)")
+    ),
+    objects=lambda g, unit, passive: [unit.id],
+)
 def _dies(game, unit, passive: bool) -> None:
     triggers.add_deathknell(game, unit)
     leave_board(game, unit, "trash")
@@ -51,17 +67,17 @@ def leave_board(game, obj, zone: str) -> None:
     last_location = obj.location
     for gear in game.attached(obj.id):
         gear.attached_to = None
-        gear.location = last_location          # 422.4.b: detaches to the last location
+        gear.location = last_location  # 422.4.b: detaches to the last location
     obj.zone = zone
     obj.location = None
     obj.damage = 0
-    obj.buffs = 0                               # 705
+    obj.buffs = 0  # 705
     obj.modifiers = []
     obj.granted = []
     obj.designation = None
     obj.stunned = False
     obj.attached_to = None
-    obj.incarnation += 1                        # a new object (356.3.e.4)
+    obj.incarnation += 1  # a new object (356.3.e.4)
     if obj.kind == "unit" and obj.controller != obj.owner:
         obj.controller = obj.owner
 

@@ -8,6 +8,7 @@ about), `equipped` (the unit the source gear is attached to), or a group
 `all:banished_by_this`). Illegal targets are skipped (356.3.e.5) and impossible
 instructions ignored (055).
 """
+
 from __future__ import annotations
 
 from scenarios import control, damage, movement, targeting
@@ -40,8 +41,12 @@ def resolve_refs(game, item, reference: str) -> list[str]:
         if isinstance(r, str) or spec is None or targeting.still_legal(game, r, spec, item):
             legal.append(r if isinstance(r, str) else r[0])
         else:
-            game.trace.note("effect", f"{r[0]} is no longer a legal target of {item['label']}: unaffected",
-                            ["356.3.e.2", "356.3.e.5"], [r[0]])
+            game.trace.note(
+                "effect",
+                f"{r[0]} is no longer a legal target of {item['label']}: unaffected",
+                ["356.3.e.2", "356.3.e.5"],
+                [r[0]],
+            )
     return legal
 
 
@@ -101,17 +106,26 @@ def execute(game, item, instruction: dict):
 # -- instructions ----------------------------------------------------------------------------------------
 
 
-@procedure("effect", "404", summary=lambda g, item, ins: f"{item['label']}: deal {ins['amount']} to {_show(g, item, ins['to'])}")
+@procedure(
+    "effect",
+    "404",
+    summary=lambda g, item, ins: f"{item['label']}: deal {ins['amount']} to {_show(g, item, ins['to'])}",
+)
 def op_deal(game, item, ins):
     ids = resolve_refs(game, item, ins["to"])
     amount = _amount(game, item, ins["amount"])
     if ids:
-        damage.deal_many(game, {uid: amount for uid in ids if game.obj(uid).zone == "board"},
-                         source=item["source"], rule="404.1.b")
+        damage.deal_many(
+            game, {uid: amount for uid in ids if game.obj(uid).zone == "board"}, source=item["source"], rule="404.1.b"
+        )
 
 
-@procedure("effect", "404", "404.6.b.3", summary=lambda g, item, ins: f"{item['label']}: the two units deal damage "
-                                                                      f"equal to their Might to each other")
+@procedure(
+    "effect",
+    "404",
+    "404.6.b.3",
+    summary=lambda g, item, ins: f"{item['label']}: the two units deal damage equal to their Might to each other",
+)
 def op_fight(game, item, ins):
     a = resolve_refs(game, item, ins["a"])
     b = resolve_refs(game, item, ins["b"])
@@ -162,7 +176,9 @@ def op_recall(game, item, ins):
             movement.recall(game, uid, rule="433")
 
 
-@procedure("effect", "413.1", "703", summary=lambda g, item, ins: f"{item['label']}: buff {_show(g, item, ins['what'])}")
+@procedure(
+    "effect", "413.1", "703", summary=lambda g, item, ins: f"{item['label']}: buff {_show(g, item, ins['what'])}"
+)
 def op_buff(game, item, ins):
     for uid in resolve_refs(game, item, ins["what"]):
         unit = game.obj(uid)
@@ -184,30 +200,51 @@ def op_spend_buff(game, item, ins):
         yield from execute(game, item, instruction)
 
 
-@procedure("effect", "702.2.b", summary=lambda g, item, uid: f"{item['label']}: spend the buff of {uid}",
-           objects=lambda g, item, uid: [uid])
+@procedure(
+    "effect",
+    "702.2.b",
+    summary=lambda g, item, uid: f"{item['label']}: spend the buff of {uid}",
+    objects=lambda g, item, uid: [uid],
+)
 def _spend_buff(game, item, unit_id):
     game.obj(unit_id).buffs -= 1
 
 
-@procedure("effect", "454.3", "454.3.b", summary=lambda g, item, ins: f"{item['label']}: give {_show(g, item, ins['to'])} "
-           f"{ins['amount']:+d} might this turn" + (f", to a minimum of {ins['minimum']}" if ins.get("minimum") else ""))
+@procedure(
+    "effect",
+    "454.3",
+    "454.3.b",
+    summary=lambda g, item, ins: (
+        f"{item['label']}: give {_show(g, item, ins['to'])} "
+        f"{ins['amount']:+d} might this turn" + (f", to a minimum of {ins['minimum']}" if ins.get("minimum") else "")
+    ),
+)
 def op_might(game, item, ins):
     for uid in resolve_refs(game, item, ins["to"]):
         unit = game.obj(uid)
         amount = snapshot_modifier(game, unit, ins["amount"], ins.get("minimum"))
-        game.trace.note("layer calculation", f"{uid} might before: {explain(game, unit)}; modifier fixed at "
-                        f"{amount:+d}" + (" (snapshot of the limit)" if amount != ins["amount"] else ""),
-                        ["454.3.b", "454.3.d"], [uid])
+        game.trace.note(
+            "layer calculation",
+            f"{uid} might before: {explain(game, unit)}; modifier fixed at "
+            f"{amount:+d}" + (" (snapshot of the limit)" if amount != ins["amount"] else ""),
+            ["454.3.b", "454.3.d"],
+            [uid],
+        )
         unit.modifiers.append({"amount": amount, "source": item["label"], "timestamp": game.tick(), "until": "turn"})
 
 
-@procedure("effect", "733.2", summary=lambda g, item, ins: f"{item['label']}: give {_show(g, item, ins['to'])} "
-                                                           f"[{ins['keyword']} {ins.get('value', 1)}]")
+@procedure(
+    "effect",
+    "733.2",
+    summary=lambda g, item, ins: (
+        f"{item['label']}: give {_show(g, item, ins['to'])} [{ins['keyword']} {ins.get('value', 1)}]"
+    ),
+)
 def op_grant(game, item, ins):
     for uid in resolve_refs(game, item, ins["to"]):
-        game.obj(uid).granted.append({"keyword": ins["keyword"], "value": ins.get("value", 1),
-                                      "until": ins.get("until", "turn")})
+        game.obj(uid).granted.append(
+            {"keyword": ins["keyword"], "value": ins.get("value", 1), "until": ins.get("until", "turn")}
+        )
 
 
 def op_move(game, item, ins):
@@ -228,15 +265,20 @@ def op_move(game, item, ins):
         op_ready(game, item, {"what": ins["what"]})
 
 
-@procedure("effect", "107.6.f", "109", summary=lambda g, item, ins: f"{item['label']}: return {ins['what']} to its "
-                                                                   f"owner's hand")
+@procedure(
+    "effect",
+    "107.6.f",
+    "109",
+    summary=lambda g, item, ins: f"{item['label']}: return {ins['what']} to its owner's hand",
+)
 def op_return_to_hand(game, item, ins):
     for uid in resolve_refs(game, item, ins["what"]):
         damage.leave_board(game, game.obj(uid), "hand")
 
 
-@procedure("effect", "400", summary=lambda g, item, ins: f"{item['label']}: {item['controller']} draws "
-                                                         f"{ins.get('n', 1)}")
+@procedure(
+    "effect", "400", summary=lambda g, item, ins: f"{item['label']}: {item['controller']} draws {ins.get('n', 1)}"
+)
 def op_draw(game, item, ins):
     player = item["controller"]
     for card in game.deck(player)[: ins.get("n", 1)]:
@@ -274,17 +316,27 @@ def op_take_control(game, item, ins):
         control.take_control(game, uid, item["controller"])
 
 
-@procedure("effect", "383", "384", summary=lambda g, item, ins: f"{item['label']}: create a delayed trigger "
-                                                                f"({ins['event']})")
+@procedure(
+    "effect", "383", "384", summary=lambda g, item, ins: f"{item['label']}: create a delayed trigger ({ins['event']})"
+)
 def op_delayed(game, item, ins):
     units = resolve_refs(game, item, ins["unit"]) if ins.get("unit") else [None]
     for uid in units:
         context = {"it": uid} if uid else {}
-        game.delayed.append({"event": ins["event"], "unit": uid if ins.get("unit") else None,
-                             "incarnation": game.obj(uid).incarnation if uid else None,
-                             "source": item["source"], "controller": item["controller"],
-                             "label": ins.get("label", f"{item['label']} (delayed)"), "effects": ins["effects"],
-                             "once": ins.get("once", True), "until": "turn", "context": context})
+        game.delayed.append(
+            {
+                "event": ins["event"],
+                "unit": uid if ins.get("unit") else None,
+                "incarnation": game.obj(uid).incarnation if uid else None,
+                "source": item["source"],
+                "controller": item["controller"],
+                "label": ins.get("label", f"{item['label']} (delayed)"),
+                "effects": ins["effects"],
+                "once": ins.get("once", True),
+                "until": "turn",
+                "context": context,
+            }
+        )
 
 
 def op_banish(game, item, ins):
@@ -295,6 +347,7 @@ def op_banish(game, item, ins):
 
 def op_banish_and_play(game, item, ins):
     from scenarios import playing
+
     for uid in resolve_refs(game, item, ins["what"]):
         unit = game.obj(uid)
         owner = unit.owner
@@ -304,6 +357,7 @@ def op_banish_and_play(game, item, ins):
 
 def op_play_banished_by_this(game, item, ins):
     from scenarios import playing
+
     for uid in _group(game, item, "banished_by_this"):
         unit = game.obj(uid)
         yield from playing.play_by_effect(game, unit, item["controller"], "base", source=item["label"])
@@ -312,6 +366,7 @@ def op_play_banished_by_this(game, item, ins):
 def op_reveal_play_unit(game, item, ins):
     """Reveal from the top of the deck until a unit; banish it while playing it; recycle the rest."""
     from scenarios import playing
+
     player = item["controller"]
     revealed = []
     for card in game.deck(player):
@@ -323,11 +378,18 @@ def op_reveal_play_unit(game, item, ins):
             yield from playing.play_by_effect(game, card, player, "base", source=item["label"])
             break
     for other in revealed[:-1]:
-        game.obj(other).order = game.tick() + 10_000     # recycled to the bottom (403)
+        game.obj(other).order = game.tick() + 10_000  # recycled to the bottom (403)
 
 
-@procedure("effect", "421", "421.4", "744.2", summary=lambda g, item, ins: f"{item['label']}: attach "
-           f"{_show(g, item, ins['what'])} to {_show(g, item, ins['to'])}")
+@procedure(
+    "effect",
+    "421",
+    "421.4",
+    "744.2",
+    summary=lambda g, item, ins: (
+        f"{item['label']}: attach {_show(g, item, ins['what'])} to {_show(g, item, ins['to'])}"
+    ),
+)
 def op_attach(game, item, ins):
     """421.1.f: attaching detaches from any previous unit; 421.4: the gear goes where the unit is (not a move)."""
     units = resolve_refs(game, item, ins["to"])
@@ -347,11 +409,15 @@ def op_channel(game, item, ins):
 
 def op_score(game, item, ins):
     from scenarios import scoring
+
     scoring.score_points(game, item["controller"], ins.get("n", 1), why=item["label"])
 
 
-@procedure("effect", "392.1", summary=lambda g, item, ins: f"{item['label']}: {item['controller']} pays "
-                                                           f"{ins.get('energy', 0)} energy")
+@procedure(
+    "effect",
+    "392.1",
+    summary=lambda g, item, ins: f"{item['label']}: {item['controller']} pays {ins.get('energy', 0)} energy",
+)
 def op_pay(game, item, ins):
     """Only offered when affordable (see `affordable`), so paying never fails half-way through a resolution."""
     game.players[item["controller"]].energy -= ins.get("energy", 0)
@@ -363,9 +429,32 @@ def affordable(game, item) -> bool:
     return game.players[item["controller"]].energy >= needed
 
 
-OPS = {"deal": op_deal, "fight": op_fight, "kill": op_kill, "heal": op_heal, "ready": op_ready,
-       "exhaust": op_exhaust, "stun": op_stun, "recall": op_recall, "buff": op_buff, "might": op_might,
-       "spend_buff": op_spend_buff, "grant": op_grant, "move": op_move, "return_to_hand": op_return_to_hand, "draw": op_draw,
-       "discard": op_discard, "counter": op_counter, "take_control": op_take_control, "delayed": op_delayed,
-       "banish": op_banish, "banish_and_play": op_banish_and_play, "play_banished_by_this": op_play_banished_by_this,
-       "reveal_play_unit": op_reveal_play_unit, "attach": op_attach, "channel": op_channel, "score": op_score, "pay": op_pay}
+OPS = {
+    "deal": op_deal,
+    "fight": op_fight,
+    "kill": op_kill,
+    "heal": op_heal,
+    "ready": op_ready,
+    "exhaust": op_exhaust,
+    "stun": op_stun,
+    "recall": op_recall,
+    "buff": op_buff,
+    "might": op_might,
+    "spend_buff": op_spend_buff,
+    "grant": op_grant,
+    "move": op_move,
+    "return_to_hand": op_return_to_hand,
+    "draw": op_draw,
+    "discard": op_discard,
+    "counter": op_counter,
+    "take_control": op_take_control,
+    "delayed": op_delayed,
+    "banish": op_banish,
+    "banish_and_play": op_banish_and_play,
+    "play_banished_by_this": op_play_banished_by_this,
+    "reveal_play_unit": op_reveal_play_unit,
+    "attach": op_attach,
+    "channel": op_channel,
+    "score": op_score,
+    "pay": op_pay,
+}

@@ -12,17 +12,22 @@ group in timestamp order (457). Two kinds of modifier meet here:
 A passive decrease with a minimum (Leona, Zealot) is limited each time the layer is
 applied, against the running value after all increases.
 """
+
 from __future__ import annotations
 
 SELECTORS = {
     "units_here": lambda game, src, unit: src.kind == "battlefield" and unit.location == src.id,
     "other_friendly_units_here": lambda game, src, unit: (
-        unit.id != src.id and unit.controller == src.controller and unit.location == src.location),
+        unit.id != src.id and unit.controller == src.controller and unit.location == src.location
+    ),
     "friendly_unit_defending_alone": lambda game, src, unit: (
-        unit.controller == src.controller and unit.designation == "defender"
-        and [u.id for u in game.units(unit.location, unit.controller) if u.designation == "defender"] == [unit.id]),
+        unit.controller == src.controller
+        and unit.designation == "defender"
+        and [u.id for u in game.units(unit.location, unit.controller) if u.designation == "defender"] == [unit.id]
+    ),
     "stunned_enemy_units_here": lambda game, src, unit: (
-        unit.controller != src.controller and unit.stunned and unit.location == src.location),
+        unit.controller != src.controller and unit.stunned and unit.location == src.location
+    ),
 }
 
 

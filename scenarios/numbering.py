@@ -6,6 +6,7 @@ citations translated through the rule lineage between the two versions
 (`rules_db.lineage.compute_lineage`, text matching, no table of numbers): each
 number maps to its counterpart, or to its nearest ancestor that has one.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -21,6 +22,7 @@ def _rules_of(version: str):
     from ingest.documents import BUNDLED
     from ingest.formats import adapter
     from ingest.source import read_lines
+
     spec = next((s for s in BUNDLED if s.game == "riftbound" and s.kind == "rules" and s.version == version), None)
     if spec is None:
         raise UnknownVersion(f"no bundled Riftbound Core Rules version {version!r}")
@@ -34,6 +36,7 @@ def correspondence(version: str) -> dict[str, str]:
     if version == ENGINE_VERSION:
         return {}
     from rules_db.lineage import compute_lineage
+
     engine_rules, target_rules = _rules_of(ENGINE_VERSION), _rules_of(version)
     older = version < ENGINE_VERSION
     rows = compute_lineage(target_rules if older else engine_rules, engine_rules if older else target_rules)

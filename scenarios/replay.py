@@ -5,6 +5,7 @@ computed outcomes, the trace tree, mismatches as "expected X, computed Y" lines)
 `replay_variant(path, variant_id)` replays the same file with one input changed.
 `render_tree(replay)` prints the trace as a readable tree with citations.
 """
+
 from __future__ import annotations
 
 import copy
@@ -99,16 +100,23 @@ def _replay(scenario: schema.Scenario, path: Path) -> Replay:
         try:
             game.push(payload)
             if action.expect_refusal:
-                mismatches.append(f"{name}: expected a refusal citing {action.expect_refusal}, but the engine "
-                                  f"allowed it")
+                mismatches.append(
+                    f"{name}: expected a refusal citing {action.expect_refusal}, but the engine allowed it"
+                )
         except Refusal as refusal:
             if action.expect_refusal != refusal.rule:
-                mismatches.append(f"{name}: expected "
-                                  + (f"a refusal citing {action.expect_refusal}" if action.expect_refusal
-                                     else "the action to be allowed") + f", computed: {refusal}")
+                mismatches.append(
+                    f"{name}: expected "
+                    + (
+                        f"a refusal citing {action.expect_refusal}"
+                        if action.expect_refusal
+                        else "the action to be allowed"
+                    )
+                    + f", computed: {refusal}"
+                )
                 if not action.expect_refusal:
                     break
-        except Exception as error:      # an engine fault is reported against the action that caused it
+        except Exception as error:  # an engine fault is reported against the action that caused it
             mismatches.append(f"{name}: engine error {type(error).__name__}: {error}")
             break
         if action.label in checkpoints:
@@ -122,15 +130,29 @@ def _replay(scenario: schema.Scenario, path: Path) -> Replay:
         mismatches.append(str(error))
     computed = observe(game, scenario.expect)
     mismatches.extend(compare(scenario.expect, computed))
-    expected = {"outcome": scenario.expect, **({"checkpoints": {c.after: c.expect for c in scenario.checkpoints}}
-                                               if scenario.checkpoints else {})}
+    expected = {
+        "outcome": scenario.expect,
+        **({"checkpoints": {c.after: c.expect for c in scenario.checkpoints}} if scenario.checkpoints else {}),
+    }
     computed_all = {"outcome": computed, **({"checkpoints": computed_checkpoints} if computed_checkpoints else {})}
     _cite_version(game.trace.roots, scenario.rules.core)
-    return Replay(scenario_id=scenario.meta.id, ruling_position=scenario.meta.ruling, title=scenario.meta.title,
-                  rules_version=scenario.rules.core, verdict="mismatch" if mismatches else "match",
-                  expected=expected, computed=computed_all, steps=list(game.trace.roots), mismatches=mismatches,
-                  disagreement=scenario.disagreement, file=str(path), answer=scenario.answer,
-                  seconds=time.perf_counter() - started, action_count=len(scenario.actions), state=game)
+    return Replay(
+        scenario_id=scenario.meta.id,
+        ruling_position=scenario.meta.ruling,
+        title=scenario.meta.title,
+        rules_version=scenario.rules.core,
+        verdict="mismatch" if mismatches else "match",
+        expected=expected,
+        computed=computed_all,
+        steps=list(game.trace.roots),
+        mismatches=mismatches,
+        disagreement=scenario.disagreement,
+        file=str(path),
+        answer=scenario.answer,
+        seconds=time.perf_counter() - started,
+        action_count=len(scenario.actions),
+        state=game,
+    )
 
 
 def _cite_version(roots, version: str) -> None:
@@ -144,6 +166,7 @@ def _cite_version(roots, version: str) -> None:
 
 
 # -- observing the outcome --------------------------------------------------------------------------------
+
 
 def observe(game: GameState, expected: dict) -> dict:
     return {key: _observe_key(game, key, spec) for key, spec in expected.items()}
@@ -196,6 +219,7 @@ def _object_field(game, obj, f: str):
         return obj.battlefield_controller
     if f == "keywords":
         from scenarios.layers import keyword_value
+
         return {k: keyword_value(game, obj, k) for k in ("Assault", "Shield") if keyword_value(game, obj, k)}
     return getattr(obj, f)
 
@@ -213,10 +237,13 @@ def compare(expected, computed, prefix: str = "") -> list[str]:
 
 # -- rendering ---------------------------------------------------------------------------------------------
 
+
 def render_tree(replay: Replay, max_depth: int | None = None) -> str:
     """The trace as a numbered tree with citations; `max_depth=0` gives the judge's short view (actions only)."""
-    out = [f"{replay.scenario_id}: {replay.title}",
-           f"ruling {replay.ruling_position} | Core Rules {replay.rules_version} | verdict: {replay.verdict.upper()}"]
+    out = [
+        f"{replay.scenario_id}: {replay.title}",
+        f"ruling {replay.ruling_position} | Core Rules {replay.rules_version} | verdict: {replay.verdict.upper()}",
+    ]
     if replay.disagreement:
         out.append(f"disagreement: {replay.disagreement}")
     number = 0

@@ -4,6 +4,7 @@ YAML is composed into nodes first, so every value's line is known; a pydantic er
 location (`('setup', 'players', 'A', 'base', 0, 'might')`) is mapped back to the
 line of that node (or of its nearest parent that exists).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -12,7 +13,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from scenarios.cards import UnknownCard, card as card_named
+from scenarios.cards import UnknownCard
+from scenarios.cards import card as card_named
 
 
 class ScenarioError(ValueError):
@@ -48,6 +50,7 @@ class Rules(Strict):
     @classmethod
     def _bundled_version(cls, version: str) -> str:
         from ingest.documents import BUNDLED
+
         known = sorted(s.version for s in BUNDLED if s.game == "riftbound" and s.kind == "rules")
         if version not in known:
             raise ValueError(f"no Riftbound Core Rules version {version!r} (known: {known})")
@@ -62,6 +65,7 @@ class ShowdownSetup(Strict):
 class Turn(Strict):
     """Scenarios start in the Action Phase, either Neutral Open or in an open showdown (a chain is never set up:
     put items on it with actions)."""
+
     player: str
     phase: Literal["action"] = "action"
     state: Literal["neutral-open", "showdown-open"] = "neutral-open"
@@ -147,8 +151,10 @@ class Setup(Strict):
         if self.turn.showdown:
             field = next((b for b in self.battlefields if b.id == self.turn.showdown.battlefield), None)
             if field is None or not field.contested_by:
-                raise ValueError(f"the showdown's battlefield {self.turn.showdown.battlefield!r} must be a "
-                                 f"battlefield with contested_by set")
+                raise ValueError(
+                    f"the showdown's battlefield {self.turn.showdown.battlefield!r} must be a "
+                    f"battlefield with contested_by set"
+                )
         return self
 
 
@@ -171,8 +177,13 @@ class Action(Strict):
 
     @model_validator(mode="after")
     def _fields_for_kind(self):
-        needed = {"move": ("units", "to"), "play": ("card",), "activate": ("source",), "choose": ("choice",),
-                  "hide": ("card", "at")}
+        needed = {
+            "move": ("units", "to"),
+            "play": ("card",),
+            "activate": ("source",),
+            "choose": ("choice",),
+            "hide": ("card", "at"),
+        }
         for name in needed.get(self.do, ()):
             if getattr(self, name) is None:
                 raise ValueError(f"a '{self.do}' action needs '{name}'")

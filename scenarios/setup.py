@@ -1,4 +1,5 @@
 """Build a `GameState` from a scenario's (already validated) `setup:` block."""
+
 from __future__ import annotations
 
 from scenarios.cards import card as card_named
@@ -9,13 +10,18 @@ def build(game, setup: dict) -> None:
     turn = setup["turn"]
     game.turn_order = list(setup["players"].keys())
     game.turn_player = turn["player"]
-    game.priority = turn["player"]                     # 312.2.a: Neutral Open, the turn player's Action Phase
+    game.priority = turn["player"]  # 312.2.a: Neutral Open, the turn player's Action Phase
     game.phase = turn.get("phase", "action")
     game.victory_score = setup.get("victory_score", 8)
     for name, spec in setup["players"].items():
-        game.players[name] = Player(name, points=spec.get("points", 0), energy=spec.get("energy", 99),
-                                    power=spec.get("power", 99), runes=spec.get("runes", 0),
-                                    cards_played_this_turn=spec.get("cards_played_this_turn", 0))
+        game.players[name] = Player(
+            name,
+            points=spec.get("points", 0),
+            energy=spec.get("energy", 99),
+            power=spec.get("power", 99),
+            runes=spec.get("runes", 0),
+            cards_played_this_turn=spec.get("cards_played_this_turn", 0),
+        )
         if spec.get("legend"):
             _add(game, spec["legend"], owner=name, kind="legend", zone="board", location="base")
         for unit in spec.get("base", []):
@@ -28,8 +34,14 @@ def build(game, setup: dict) -> None:
             obj = _add(game, entry, owner=name, kind=_kind_of(entry["card"]), zone="facedown")
             obj.location = entry["at"]
     for field in setup.get("battlefields", []):
-        bf = _add(game, field, owner=field.get("controller") or game.turn_order[0], kind="battlefield",
-                  zone="board", location=field["id"])
+        bf = _add(
+            game,
+            field,
+            owner=field.get("controller") or game.turn_order[0],
+            kind="battlefield",
+            zone="board",
+            location=field["id"],
+        )
         bf.battlefield_controller = field.get("controller")
         bf.contested_by = field.get("contested_by")
         bf.scored_this_turn = list(field.get("scored_this_turn", []))
@@ -48,9 +60,16 @@ def _add(game, entry: dict, owner: str, kind: str, zone: str, location: str | No
     if entry["id"] in game.objects:
         raise ValueError(f"object id {entry['id']!r} used twice")
     definition = card_named(entry["card"])
-    obj = Obj(id=entry["id"], card=definition.name, owner=owner,
-              controller=entry.get("controller") or owner, kind=kind, zone=zone, location=location,
-              timestamp=game.tick())
+    obj = Obj(
+        id=entry["id"],
+        card=definition.name,
+        owner=owner,
+        controller=entry.get("controller") or owner,
+        kind=kind,
+        zone=zone,
+        location=location,
+        timestamp=game.tick(),
+    )
     obj.might_base = entry["might"] if entry.get("might") is not None else definition.might
     obj.exhausted = entry.get("exhausted", False)
     game.objects[obj.id] = obj

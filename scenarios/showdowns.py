@@ -5,6 +5,7 @@ player with Focus acts when the Chain is empty; when every player has passed in
 sequence the showdown ends (344.3.a): a combat proceeds to its damage step (345.1),
 a showdown without combat settles control (345.2).
 """
+
 from __future__ import annotations
 
 from scenarios import combat, control
@@ -25,17 +26,22 @@ def stage(game) -> None:
 def _wanted_stage(game, bf) -> str | None:
     controllers = {u.controller for u in game.units(bf.id)}
     if len(controllers) >= 2:
-        return "combat"                             # 322.10
+        return "combat"  # 322.10
     if game.showdown and game.showdown["battlefield"] == bf.id:
-        return None                                 # the showdown here is already open
+        return None  # the showdown here is already open
     if bf.battlefield_controller is None and controllers == {bf.contested_by}:
-        return "showdown"                           # 322.8, 322.8.a
-    return None                                     # 322.9, 322.11
+        return "showdown"  # 322.8, 322.8.a
+    return None  # 322.9, 322.11
 
 
-@procedure("showdown", summary=lambda g, bf, wanted, rule: f"{bf.id}: " + (
-    f"{wanted} staged" if wanted else f"{bf.staged} no longer staged"), objects=lambda g, bf, *a: [bf.id],
-           cite=lambda g, bf, wanted, rule: [rule])
+@procedure(
+    "showdown",
+    summary=lambda g, bf, wanted, rule: (
+        f"{bf.id}: " + (f"{wanted} staged" if wanted else f"{bf.staged} no longer staged")
+    ),
+    objects=lambda g, bf, *a: [bf.id],
+    cite=lambda g, bf, wanted, rule: [rule],
+)
 def _set_stage(game, bf, wanted: str | None, rule: str) -> None:
     bf.staged = wanted
 
@@ -43,6 +49,7 @@ def _set_stage(game, bf, wanted: str | None, rule: str) -> None:
 def open_staged(game):
     """322.13-322.14: in a Neutral Open State the turn player picks a staged showdown, then a combat."""
     from scenarios.choices import ask
+
     for kind, rule in (("showdown", "322.13"), ("combat", "322.14")):
         staged = [bf.id for bf in game.battlefields() if bf.staged == kind]
         if staged:
@@ -54,13 +61,18 @@ def open_staged(game):
             return
 
 
-@procedure("showdown", "340.2", "341", "316.5.b", summary=lambda g, bf: f"showdown opens at {bf} (no combat)",
-           objects=lambda g, bf: [bf])
+@procedure(
+    "showdown",
+    "340.2",
+    "341",
+    "316.5.b",
+    summary=lambda g, bf: f"showdown opens at {bf} (no combat)",
+    objects=lambda g, bf: [bf],
+)
 def begin(game, bf_id: str) -> None:
     bf = game.obj(bf_id)
     bf.staged = None
-    game.showdown = {"battlefield": bf_id, "combat": False, "focus": bf.contested_by, "passes": [],
-                     "initial": False}
+    game.showdown = {"battlefield": bf_id, "combat": False, "focus": bf.contested_by, "passes": [], "initial": False}
     game.priority = bf.contested_by
 
 
@@ -75,10 +87,15 @@ def pass_focus(game, player: str):
         game.priority = showdown["focus"]
 
 
-@procedure("showdown", summary=lambda g: (f"initial chain done: {g.showdown['focus']} keeps Focus"
-                                         if g.showdown["initial"] else
-                                         f"Focus passes to {g.next_player(g.showdown['focus'])}"),
-           cite=lambda g: ["343.1", "442.1.e"] if g.showdown["initial"] else ["343"])
+@procedure(
+    "showdown",
+    summary=lambda g: (
+        f"initial chain done: {g.showdown['focus']} keeps Focus"
+        if g.showdown["initial"]
+        else f"Focus passes to {g.next_player(g.showdown['focus'])}"
+    ),
+    cite=lambda g: ["343.1", "442.1.e"] if g.showdown["initial"] else ["343"],
+)
 def after_chain_emptied(game) -> None:
     """343: Focus passes when the last chain item resolves, except after the Initial Chain (343.1)."""
     showdown = game.showdown
@@ -90,10 +107,12 @@ def after_chain_emptied(game) -> None:
     game.priority = showdown["focus"]
 
 
-@procedure("showdown", "344.3.a", "345", summary=lambda g: f"all players passed: showdown at "
-                                                         f"{g.showdown['battlefield']} ends")
+@procedure(
+    "showdown", "344.3.a", "345", summary=lambda g: f"all players passed: showdown at {g.showdown['battlefield']} ends"
+)
 def end(game):
     from scenarios import cleanups
+
     showdown = game.showdown
     game.showdown = None
     game.priority = None
@@ -106,10 +125,15 @@ def end(game):
         yield from settle_showdown_without_combat(game, showdown["battlefield"])
 
 
-@procedure("showdown", "345.2", summary=lambda g, bf: f"settle control of {bf} after a showdown without combat",
-           objects=lambda g, bf: [bf])
+@procedure(
+    "showdown",
+    "345.2",
+    summary=lambda g, bf: f"settle control of {bf} after a showdown without combat",
+    objects=lambda g, bf: [bf],
+)
 def settle_showdown_without_combat(game, bf_id: str):
     from scenarios import cleanups
+
     bf = game.obj(bf_id)
     present = {u.controller for u in game.units(bf_id)}
     if len(present) == 1:
@@ -118,8 +142,12 @@ def settle_showdown_without_combat(game, bf_id: str):
             yield from control.establish(game, bf, player, rule="345.2.a")
     elif len(present) >= 2:
         bf.staged = "combat"
-        game.trace.note("showdown", f"two players remain at {bf_id}: stays contested, combat staged "
-                                    f"({bf.contested_by} will attack)", ["345.2.b", "345.2.b.1"], [bf_id])
+        game.trace.note(
+            "showdown",
+            f"two players remain at {bf_id}: stays contested, combat staged ({bf.contested_by} will attack)",
+            ["345.2.b", "345.2.b.1"],
+            [bf_id],
+        )
     else:
         bf.contested_by = None
     yield from cleanups.cleanup(game, reason="the showdown ended (344.3.a.1)")

@@ -10,6 +10,7 @@ The engine suspends itself when a player must choose (damage assignment, which
 replacement applies, order of simultaneous triggers, targets): the pending
 `Choice` is visible as `state.pending`, and the next pushed action must answer it.
 """
+
 from __future__ import annotations
 
 import copy
@@ -42,6 +43,7 @@ class UnknownObject(KeyError):
 @dataclass
 class Choice:
     """A question the engine asks a player; `options` lists the legal answers (None: validated by `check`)."""
+
     kind: str
     player: str
     prompt: str
@@ -55,32 +57,33 @@ class Choice:
 @dataclass
 class Obj:
     """One game object: a unit, gear, spell, battlefield, legend, or a card in a hidden zone."""
+
     id: str
     card: str
     owner: str
     controller: str
     kind: str
-    zone: str = "board"              # board, hand, deck, trash, banishment, chain, facedown
-    location: str | None = None      # "base" or a battlefield id, while on the board
+    zone: str = "board"  # board, hand, deck, trash, banishment, chain, facedown
+    location: str | None = None  # "base" or a battlefield id, while on the board
     exhausted: bool = False
     damage: int = 0
     stunned: bool = False
     buffs: int = 0
     might_base: int | None = None
     attached_to: str | None = None
-    designation: str | None = None   # attacker / defender
+    designation: str | None = None  # attacker / defender
     moves_this_turn: int = 0
     incarnation: int = 0
     timestamp: int = 0
     order: int = 0
-    granted: list = field(default_factory=list)     # [{keyword, value, until}]
-    modifiers: list = field(default_factory=list)   # fixed might modifiers [{amount, source, timestamp, until}]
+    granted: list = field(default_factory=list)  # [{keyword, value, until}]
+    modifiers: list = field(default_factory=list)  # fixed might modifiers [{amount, source, timestamp, until}]
     triggered_in_combat: list = field(default_factory=list)
     banished_by: str | None = None
     # battlefields
     battlefield_controller: str | None = None
     contested_by: str | None = None
-    staged: str | None = None        # showdown / combat
+    staged: str | None = None  # showdown / combat
     scored_this_turn: list = field(default_factory=list)
 
     @property
@@ -104,6 +107,7 @@ class Player:
 class GameState:
     def __init__(self, setup: dict, rules_version: str = RULES_VERSION):
         from scenarios import setup as setup_module
+
         self.setup = copy.deepcopy(setup)
         self.rules_version = rules_version
         self.history: list[dict] = []
@@ -149,10 +153,14 @@ class GameState:
         return self.objects[object_id]
 
     def units(self, location: str | None = None, controller: str | None = None) -> list[Obj]:
-        return [o for o in self.objects.values()
-                if o.kind == "unit" and o.zone == "board"
-                and (location is None or o.location == location)
-                and (controller is None or o.controller == controller)]
+        return [
+            o
+            for o in self.objects.values()
+            if o.kind == "unit"
+            and o.zone == "board"
+            and (location is None or o.location == location)
+            and (controller is None or o.controller == controller)
+        ]
 
     def battlefields(self) -> list[Obj]:
         return [o for o in self.objects.values() if o.kind == "battlefield"]
@@ -173,12 +181,14 @@ class GameState:
         return self.turn_order[(i + 1) % len(self.turn_order)]
 
     def hand(self, player: str) -> list[Obj]:
-        return sorted((o for o in self.objects.values() if o.zone == "hand" and o.owner == player),
-                      key=lambda o: o.order)
+        return sorted(
+            (o for o in self.objects.values() if o.zone == "hand" and o.owner == player), key=lambda o: o.order
+        )
 
     def deck(self, player: str) -> list[Obj]:
-        return sorted((o for o in self.objects.values() if o.zone == "deck" and o.owner == player),
-                      key=lambda o: o.order)
+        return sorted(
+            (o for o in self.objects.values() if o.zone == "deck" and o.owner == player), key=lambda o: o.order
+        )
 
     def attached(self, unit_id: str) -> list[Obj]:
         return [o for o in self.objects.values() if o.attached_to == unit_id]
@@ -189,12 +199,19 @@ class GameState:
     def fingerprint(self) -> dict:
         """A compact view of everything a trace step may change (diffed per step)."""
         from scenarios.layers import might
+
         view = {}
         for o in self.objects.values():
             entry = {"zone": o.where(), "controller": o.controller}
             if o.kind == "unit" and o.zone == "board":
-                entry.update(damage=o.damage, exhausted=o.exhausted, might=might(self, o), stunned=o.stunned,
-                             designation=o.designation, buffs=o.buffs)
+                entry.update(
+                    damage=o.damage,
+                    exhausted=o.exhausted,
+                    might=might(self, o),
+                    stunned=o.stunned,
+                    designation=o.designation,
+                    buffs=o.buffs,
+                )
             elif o.kind == "gear":
                 entry.update(exhausted=o.exhausted, attached_to=o.attached_to)
             elif o.kind == "battlefield":
@@ -211,6 +228,7 @@ class GameState:
     def push(self, action: dict) -> None:
         """Apply one action; on a refusal the state is left exactly as it was and Refusal is raised."""
         from scenarios import actions
+
         saved = self._snapshot()
         try:
             try:
@@ -219,8 +237,12 @@ class GameState:
                 raise Refusal("398", f"the action names an object that does not exist: {missing}") from None
         except Refusal as refusal:
             self._restore(saved)
-            self.trace.note("refusal", f"{action.get('by', '')} {action.get('do', '')}: {refusal.message}",
-                            [refusal.rule], objects=_action_objects(action))
+            self.trace.note(
+                "refusal",
+                f"{action.get('by', '')} {action.get('do', '')}: {refusal.message}",
+                [refusal.rule],
+                objects=_action_objects(action),
+            )
             self.log["refused"].append({"action": action.get("do"), "rule": refusal.rule})
             raise
         self.history.append(copy.deepcopy(action))
@@ -240,8 +262,12 @@ class GameState:
 
     def _snapshot(self):
         keep = {k: v for k, v in self.__dict__.items() if k not in self._GROWING}
-        return (copy.deepcopy(keep), self._suspended, len(self.trace.roots),
-                {name: len(entries) for name, entries in self.log.items()})
+        return (
+            copy.deepcopy(keep),
+            self._suspended,
+            len(self.trace.roots),
+            {name: len(entries) for name, entries in self.log.items()},
+        )
 
     def _restore(self, saved) -> None:
         data, suspended, roots, log_sizes = saved
@@ -254,28 +280,37 @@ class GameState:
 
     def finish(self) -> None:
         if self.pending:
-            raise UnansweredChoice(f"unanswered choice for {self.pending.player}: {self.pending.prompt}"
-                                   f" (options: {self.pending.options})")
+            raise UnansweredChoice(
+                f"unanswered choice for {self.pending.player}: {self.pending.prompt} (options: {self.pending.options})"
+            )
 
     # -- text round trip ----------------------------------------------------------------------------
     def to_dict(self) -> dict:
-        return {"rules_version": self.rules_version, "setup": copy.deepcopy(self.setup),
-                "history": copy.deepcopy(self.history), "board": self.board(),
-                "pending": self.pending.to_dict() if self.pending else None}
+        return {
+            "rules_version": self.rules_version,
+            "setup": copy.deepcopy(self.setup),
+            "history": copy.deepcopy(self.history),
+            "board": self.board(),
+            "pending": self.pending.to_dict() if self.pending else None,
+        }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "GameState":
+    def from_dict(cls, data: dict) -> GameState:
         state = cls(data["setup"], data.get("rules_version", RULES_VERSION))
         for action in data.get("history", []):
             state.push(action)
         return state
 
     def board(self) -> dict:
-        return {"turn": {"player": self.turn_player, "phase": self.phase, "state": self.state_name()},
-                "players": {p.name: asdict(p) for p in self.players.values()},
-                "objects": {o.id: asdict(o) for o in self.objects.values()},
-                "chain": [{**item, "target_specs": {slot: spec.model_dump() for slot, spec in item["target_specs"].items()}}
-                          for item in copy.deepcopy(self.chain)]}
+        return {
+            "turn": {"player": self.turn_player, "phase": self.phase, "state": self.state_name()},
+            "players": {p.name: asdict(p) for p in self.players.values()},
+            "objects": {o.id: asdict(o) for o in self.objects.values()},
+            "chain": [
+                {**item, "target_specs": {slot: spec.model_dump() for slot, spec in item["target_specs"].items()}}
+                for item in copy.deepcopy(self.chain)
+            ],
+        }
 
 
 def _action_objects(action: dict) -> list[str]:

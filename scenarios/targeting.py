@@ -1,4 +1,5 @@
 """Targeting 352.5-352.11 and mistargeting 356.3.e: which objects a choice may pick, and whether it still may."""
+
 from __future__ import annotations
 
 from scenarios.layers import might
@@ -22,8 +23,11 @@ def _here(game, item) -> str | None:
 def matches(game, spec, obj, item) -> bool:
     controller = item["controller"]
     if spec.type == "spell":
-        return obj.zone == "chain" and obj.kind == "spell" and (
-            spec.max_cost is None or obj.definition.energy <= spec.max_cost)
+        return (
+            obj.zone == "chain"
+            and obj.kind == "spell"
+            and (spec.max_cost is None or obj.definition.energy <= spec.max_cost)
+        )
     if spec.type == "card_in_hand":
         return obj.zone == "hand" and obj.owner == controller
     if spec.type != obj.kind or obj.zone != "board":
@@ -43,9 +47,7 @@ def matches(game, spec, obj, item) -> bool:
         return False
     if spec.max_might is not None and might(game, obj) > spec.max_might:
         return False
-    if spec.stunned is not None and obj.stunned != spec.stunned:
-        return False
-    return True
+    return spec.stunned is None or obj.stunned == spec.stunned
 
 
 def legal_targets(game, spec, item) -> list[str]:

@@ -9,15 +9,31 @@ Procedures may be generators: a generator procedure suspends the whole engine wh
 it needs a player's choice (it yields a `Choice`) and the step stays open until the
 answer arrives.
 """
+
 from __future__ import annotations
 
 import functools
 import inspect
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
-KINDS = ("action", "chain item", "trigger", "replacement", "cleanup", "combat step", "layer calculation",
-         "choice", "refusal", "showdown", "effect", "movement", "scoring", "turn")
+KINDS = (
+    "action",
+    "chain item",
+    "trigger",
+    "replacement",
+    "cleanup",
+    "combat step",
+    "layer calculation",
+    "choice",
+    "refusal",
+    "showdown",
+    "effect",
+    "movement",
+    "scoring",
+    "turn",
+)
 
 
 @dataclass
@@ -27,7 +43,7 @@ class Step:
     rules: list[str]
     objects: list[str] = field(default_factory=list)
     change: dict[str, Any] = field(default_factory=dict)
-    children: list["Step"] = field(default_factory=list)
+    children: list[Step] = field(default_factory=list)
 
     def walk(self, depth: int = 0):
         yield depth, self
@@ -35,8 +51,14 @@ class Step:
             yield from child.walk(depth + 1)
 
     def to_dict(self) -> dict:
-        return {"kind": self.kind, "summary": self.summary, "rules": list(self.rules), "objects": list(self.objects),
-                "change": self.change, "children": [c.to_dict() for c in self.children]}
+        return {
+            "kind": self.kind,
+            "summary": self.summary,
+            "rules": list(self.rules),
+            "objects": list(self.objects),
+            "change": self.change,
+            "children": [c.to_dict() for c in self.children],
+        }
 
 
 class Tracer:
@@ -83,15 +105,21 @@ def board_diff(before: dict, after: dict) -> dict:
         old, new = before.get(key, {}), after.get(key, {})
         if old == new:
             continue
-        fields = {name: [old.get(name), new.get(name)] for name in old.keys() | new.keys()
-                  if old.get(name) != new.get(name)}
+        fields = {
+            name: [old.get(name), new.get(name)] for name in old.keys() | new.keys() if old.get(name) != new.get(name)
+        }
         if fields:
             change[key] = fields
     return change
 
 
-def procedure(kind: str, *rules: str, summary: Callable[..., str] | str | None = None,
-              objects: Callable[..., list] | None = None, cite: Callable[..., list] | None = None):
+def procedure(
+    kind: str,
+    *rules: str,
+    summary: Callable[..., str] | str | None = None,
+    objects: Callable[..., list] | None = None,
+    cite: Callable[..., list] | None = None,
+):
     """Declare an engine procedure: the rule numbers it applies and how to describe a call.
 
     `cite` adds rule numbers that depend on the call (the same step justified by different rules)."""
@@ -104,6 +132,7 @@ def procedure(kind: str, *rules: str, summary: Callable[..., str] | str | None =
 
     def decorate(fn):
         if inspect.isgeneratorfunction(fn):
+
             @functools.wraps(fn)
             def generator_wrapper(game, *args, **kwargs):
                 text, objs, cited = describe(game, args, kwargs)
@@ -113,6 +142,7 @@ def procedure(kind: str, *rules: str, summary: Callable[..., str] | str | None =
                 step.change = board_diff(before, game.fingerprint())
                 game.trace.close(step)
                 return result
+
             generator_wrapper.rules = rules
             return generator_wrapper
 
@@ -125,6 +155,7 @@ def procedure(kind: str, *rules: str, summary: Callable[..., str] | str | None =
             step.change = board_diff(before, game.fingerprint())
             game.trace.close(step)
             return result
+
         wrapper.rules = rules
         return wrapper
 

@@ -1,4 +1,5 @@
 """Phases of the turn 314-317: the end of turn and the start of the next player's turn."""
+
 from __future__ import annotations
 
 from scenarios import cleanups, scoring, triggers
@@ -12,12 +13,13 @@ def end_turn(game, action: dict):
         raise Refusal("316.6", "only the turn player ends the turn, from a Neutral Open State")
     game.phase = "ending"
     for unit in game.units():
-        unit.stunned = False                                   # 410.1.a.2
+        unit.stunned = False  # 410.1.a.2
     triggers.fire(game, "end_of_turn", player=game.turn_player)
     yield from cleanups.cleanup(game, reason="the Ending Step began (319.2)")
     if game.chain:
         game.flags["continuation"] = "end_of_turn"
         from scenarios import chain
+
         chain.give_priority_to_newest(game)
         return
     yield from finish_end_of_turn(game)
@@ -51,13 +53,14 @@ def start_turn(game, player: str):
     game.phase = "beginning"
     for obj in game.objects.values():
         if obj.controller == player and obj.zone == "board":
-            obj.exhausted = False                              # 315.1.a
+            obj.exhausted = False  # 315.1.a
     for bf in game.battlefields():
         if bf.battlefield_controller == player:
-            scoring.hold(game, player, bf)                     # 315.2.b.1
+            scoring.hold(game, player, bf)  # 315.2.b.1
     yield from cleanups.cleanup(game, reason="the Beginning Phase (319.2)")
-    if game.chain:                                             # hold triggers resolve before the Draw Phase
+    if game.chain:  # hold triggers resolve before the Draw Phase
         from scenarios import chain
+
         game.flags["continuation"] = "beginning"
         chain.give_priority_to_newest(game)
         return

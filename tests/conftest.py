@@ -13,6 +13,7 @@ while the real build is broken.
 (skipped with the build's error when it writes no database). ``hostile_db`` is built
 the same way from ``HOSTILE_RULEBOOK``, a document whose rule text attacks the pages.
 """
+
 from __future__ import annotations
 
 import subprocess
@@ -27,11 +28,11 @@ from rules_db import schema
 
 HOSTILE_RAW = (
     '<script>window.__pwned = "script"</script>Hostile text with '
-    '<a href="javascript:window.__pwned=\'link\'">a javascript link</a>, '
+    "<a href=\"javascript:window.__pwned='link'\">a javascript link</a>, "
     '<img src="x" onerror="window.__pwned=\'img\'">an image, '
-    '<b onclick="window.__pwned=\'click\'">bold</b>, <i>italic</i>, '
+    "<b onclick=\"window.__pwned='click'\">bold</b>, <i>italic</i>, "
     '<svg onload="window.__pwned=\'svg\'"></svg><iframe src="javascript:alert(1)"></iframe>'
-    '<style>body{display:none}</style>and a &lt;script&gt; written as text.'
+    "<style>body{display:none}</style>and a &lt;script&gt; written as text."
 )
 
 # A rulebook in the Riftbound Core Rules layout whose rule text attacks the pages; it goes
@@ -64,18 +65,50 @@ RUNETERRA = "runeterra-unofficial-rulebook"
 def _documents() -> list[dict]:
     common = {"sha256": "0" * 64, "lines": 100, "nonblank_lines": 90, "coverage": 1.0, "original_name": None}
     return [
-        {**common, "id": OLD, "game_id": "riftbound", "title": "Riftbound Core Rules", "version": "2025-06-02",
-         "kind": "rules", "source_file": "corpus/riftbound-core-rules-2025-06-02.txt", "is_newest": 0,
-         "written_against": None},
-        {**common, "id": NEW, "game_id": "riftbound", "title": "Riftbound Core Rules", "version": "2025-12-01",
-         "kind": "rules", "source_file": "corpus/riftbound-core-rules-2025-12-01.txt", "is_newest": 1,
-         "written_against": None},
-        {**common, "id": RULINGS_DOC, "game_id": "riftbound", "title": "Riftbound Q&A Rulings",
-         "version": "2025-12-01", "kind": "rulings", "source_file": "corpus/riftbound-qa-rulings.txt",
-         "is_newest": 1, "written_against": "2025-12-01"},
-        {**common, "id": RUNETERRA, "game_id": "runeterra", "title": "Legends of Runeterra unofficial Rulebook",
-         "version": "unversioned", "kind": "rules", "source_file": "corpus/runeterra-unofficial-rulebook.txt",
-         "is_newest": 1, "written_against": None},
+        {
+            **common,
+            "id": OLD,
+            "game_id": "riftbound",
+            "title": "Riftbound Core Rules",
+            "version": "2025-06-02",
+            "kind": "rules",
+            "source_file": "corpus/riftbound-core-rules-2025-06-02.txt",
+            "is_newest": 0,
+            "written_against": None,
+        },
+        {
+            **common,
+            "id": NEW,
+            "game_id": "riftbound",
+            "title": "Riftbound Core Rules",
+            "version": "2025-12-01",
+            "kind": "rules",
+            "source_file": "corpus/riftbound-core-rules-2025-12-01.txt",
+            "is_newest": 1,
+            "written_against": None,
+        },
+        {
+            **common,
+            "id": RULINGS_DOC,
+            "game_id": "riftbound",
+            "title": "Riftbound Q&A Rulings",
+            "version": "2025-12-01",
+            "kind": "rulings",
+            "source_file": "corpus/riftbound-qa-rulings.txt",
+            "is_newest": 1,
+            "written_against": "2025-12-01",
+        },
+        {
+            **common,
+            "id": RUNETERRA,
+            "game_id": "runeterra",
+            "title": "Legends of Runeterra unofficial Rulebook",
+            "version": "unversioned",
+            "kind": "rules",
+            "source_file": "corpus/runeterra-unofficial-rulebook.txt",
+            "is_newest": 1,
+            "written_against": None,
+        },
     ]
 
 
@@ -89,21 +122,45 @@ RULES = [
     (6, OLD, "626.1", "626", None, "When the Showdown closes, combat damage is dealt. See rule 518. Cleanups."),
     (7, OLD, "626.1.d", "626.1", None, "Each player distributes damage among the other's units."),
     (8, OLD, "626.1.d.1", "626.1.d", None, "Units with Tank must be assigned Lethal Damage first."),
-    (9, OLD, "626.1.d.2", "626.1.d", None,
-     "Units must have lethal damage assigned in full before damage is assigned to another unit."),
+    (
+        9,
+        OLD,
+        "626.1.d.2",
+        "626.1.d",
+        None,
+        "Units must have lethal damage assigned in full before damage is assigned to another unit.",
+    ),
     (20, NEW, "050", None, "Hostile Rule", HOSTILE_RAW),
     (21, NEW, "318", None, "Cleanups", "Cleanups"),
     (22, NEW, "318.1", "318", None, "A Cleanup happens each time an item on the chain resolves."),
     (23, NEW, "411", None, "Recalls", "Recalls"),
-    (24, NEW, "411.1", "411", None,
-     "When a unit is recalled, it moves to its owner's base. See rule 318. Cleanups for more information."),
+    (
+        24,
+        NEW,
+        "411.1",
+        "411",
+        None,
+        "When a unit is recalled, it moves to its owner's base. See rule 318. Cleanups for more information.",
+    ),
     (25, NEW, "443", None, "The Combat Damage Step", "The Combat Damage Step"),
     (26, NEW, "443.1", "443", None, "When the Showdown closes, combat damage is dealt. See rule 999."),
-    (27, NEW, "443.1.d", "443.1", None,
-     "Units must have lethal damage assigned in full before damage is assigned to another unit."),
-    (28, NEW, "443.1.e", "443.1", None,
-     "Deal Damage to each unit equal to the amount assigned to it. <b>Tank</b> units are dealt damage first. "
-     "See rule 411. Recalls."),
+    (
+        27,
+        NEW,
+        "443.1.d",
+        "443.1",
+        None,
+        "Units must have lethal damage assigned in full before damage is assigned to another unit.",
+    ),
+    (
+        28,
+        NEW,
+        "443.1.e",
+        "443.1",
+        None,
+        "Deal Damage to each unit equal to the amount assigned to it. <b>Tank</b> units are dealt damage first. "
+        "See rule 411. Recalls.",
+    ),
     (29, NEW, "444", None, "The Resolution Step", "The Resolution Step"),
     (30, NEW, "741", None, "Tank", "Tank: a unit with Tank must be assigned lethal damage first."),
     (40, RUNETERRA, "5", None, "Keywords", "Keywords"),
@@ -137,14 +194,27 @@ MENTIONS = [
 ]
 
 RULINGS = [
-    {"id": 1, "position": 1, "first_line": 10,
-     "question": "When a unit dies and is saved by Hourglass (Zhonyas), is it fully healed?",
-     "ruling": "Yes: it is fully healed and recalled to base. See step 443.1.e and step 444."},
-    {"id": 2, "position": 2, "first_line": 20,
-     "question": "Must a Tank unit be assigned lethal damage before others?",
-     "ruling": "Yes, Tank units are assigned lethal damage first (step 443.1.e)."},
-    {"id": 3, "position": 3, "first_line": 30,
-     "question": "Does a cleanup happen after each chain item?", "ruling": "Yes, see rule 318."},
+    {
+        "id": 1,
+        "position": 1,
+        "first_line": 10,
+        "question": "When a unit dies and is saved by Hourglass (Zhonyas), is it fully healed?",
+        "ruling": "Yes: it is fully healed and recalled to base. See step 443.1.e and step 444.",
+    },
+    {
+        "id": 2,
+        "position": 2,
+        "first_line": 20,
+        "question": "Must a Tank unit be assigned lethal damage before others?",
+        "ruling": "Yes, Tank units are assigned lethal damage first (step 443.1.e).",
+    },
+    {
+        "id": 3,
+        "position": 3,
+        "first_line": 30,
+        "question": "Does a cleanup happen after each chain item?",
+        "ruling": "Yes, see rule 318.",
+    },
 ]
 
 # (ruling id, rule id, number, raw text, how, keyword id, document)
@@ -161,47 +231,110 @@ CITATIONS = [
 def build_fixture_db(path: Path) -> Path:
     db = sqlite_utils.Database(path)
     schema.create(db)
-    db["games"].insert_all([{"id": "riftbound", "name": "Riftbound"},
-                            {"id": "runeterra", "name": "Legends of Runeterra"}])
+    db["games"].insert_all(
+        [{"id": "riftbound", "name": "Riftbound"}, {"id": "runeterra", "name": "Legends of Runeterra"}]
+    )
     db["documents"].insert_all(_documents())
     _insert_rules(db)
     db["rule_refs"].insert_all(
-        {"document_id": _document_of(db, source), "from_rule_id": source, "to_rule_id": target,
-         "target_number": number, "raw_text": raw, "status": "resolved" if target else "dangling"}
-        for source, target, number, raw in REFS)
+        {
+            "document_id": _document_of(db, source),
+            "from_rule_id": source,
+            "to_rule_id": target,
+            "target_number": number,
+            "raw_text": raw,
+            "status": "resolved" if target else "dangling",
+        }
+        for source, target, number, raw in REFS
+    )
     db["keywords"].insert_all(
-        {"id": kid, "game_id": game, "document_id": doc, "term": term, "kind": "keyword", "rule_id": rule,
-         "defining_number": number, "aliases": ""}
-        for kid, game, doc, term, rule, number in KEYWORDS)
+        {
+            "id": kid,
+            "game_id": game,
+            "document_id": doc,
+            "term": term,
+            "kind": "keyword",
+            "rule_id": rule,
+            "defining_number": number,
+            "aliases": "",
+        }
+        for kid, game, doc, term, rule, number in KEYWORDS
+    )
     db["rulings"].insert_all({**ruling, "game_id": "riftbound", "document_id": RULINGS_DOC} for ruling in RULINGS)
     db["keyword_mentions"].insert_all(
-        {"keyword_id": k, "rule_id": r, "ruling_id": g, "matched_text": m} for k, r, g, m in MENTIONS)
-    db["ruling_steps"].insert_all([
-        {"ruling_id": 1, "branch": None, "position": 1, "text": "The unit is dealt lethal damage (443.1.e)"},
-        {"ruling_id": 1, "branch": None, "position": 2, "text": "Hourglass replaces the death"},
-        {"ruling_id": 1, "branch": "If Guardian Angel is chosen", "position": 3, "text": "The unit is recalled"},
-    ])
-    db["ruling_nuances"].insert_all([
-        {"ruling_id": 1, "position": 1, "text": "Damage is cleared because otherwise the unit would still be dead"},
-    ])
+        {"keyword_id": k, "rule_id": r, "ruling_id": g, "matched_text": m} for k, r, g, m in MENTIONS
+    )
+    db["ruling_steps"].insert_all(
+        [
+            {"ruling_id": 1, "branch": None, "position": 1, "text": "The unit is dealt lethal damage (443.1.e)"},
+            {"ruling_id": 1, "branch": None, "position": 2, "text": "Hourglass replaces the death"},
+            {"ruling_id": 1, "branch": "If Guardian Angel is chosen", "position": 3, "text": "The unit is recalled"},
+        ]
+    )
+    db["ruling_nuances"].insert_all(
+        [
+            {"ruling_id": 1, "position": 1, "text": "Damage is cleared because otherwise the unit would still be dead"},
+        ]
+    )
     db["ruling_citations"].insert_all(
-        {"ruling_id": ruling, "rule_id": rule, "number": number, "raw_text": raw, "how": how,
-         "keyword_id": keyword, "document_id": doc, "written_against": "2025-12-01"}
-        for ruling, rule, number, raw, how, keyword, doc in CITATIONS)
+        {
+            "ruling_id": ruling,
+            "rule_id": rule,
+            "number": number,
+            "raw_text": raw,
+            "how": how,
+            "keyword_id": keyword,
+            "document_id": doc,
+            "written_against": "2025-12-01",
+        }
+        for ruling, rule, number, raw, how, keyword, doc in CITATIONS
+    )
     _insert_cards(db)
     _insert_replay(db)
-    db["rule_lineage"].insert_all([
-        {"from_document_id": OLD, "to_document_id": NEW, "from_rule_id": 1, "to_rule_id": 21, "kind": "moved",
-         "similarity": 1.0},
-        {"from_document_id": OLD, "to_document_id": NEW, "from_rule_id": 2, "to_rule_id": 22, "kind": "edited",
-         "similarity": 0.9},
-        {"from_document_id": OLD, "to_document_id": NEW, "from_rule_id": 9, "to_rule_id": 27, "kind": "moved",
-         "similarity": 1.0},
-        {"from_document_id": OLD, "to_document_id": NEW, "from_rule_id": 8, "to_rule_id": None, "kind": "removed",
-         "similarity": None},
-        {"from_document_id": OLD, "to_document_id": NEW, "from_rule_id": None, "to_rule_id": 30, "kind": "new",
-         "similarity": None},
-    ])
+    db["rule_lineage"].insert_all(
+        [
+            {
+                "from_document_id": OLD,
+                "to_document_id": NEW,
+                "from_rule_id": 1,
+                "to_rule_id": 21,
+                "kind": "moved",
+                "similarity": 1.0,
+            },
+            {
+                "from_document_id": OLD,
+                "to_document_id": NEW,
+                "from_rule_id": 2,
+                "to_rule_id": 22,
+                "kind": "edited",
+                "similarity": 0.9,
+            },
+            {
+                "from_document_id": OLD,
+                "to_document_id": NEW,
+                "from_rule_id": 9,
+                "to_rule_id": 27,
+                "kind": "moved",
+                "similarity": 1.0,
+            },
+            {
+                "from_document_id": OLD,
+                "to_document_id": NEW,
+                "from_rule_id": 8,
+                "to_rule_id": None,
+                "kind": "removed",
+                "similarity": None,
+            },
+            {
+                "from_document_id": OLD,
+                "to_document_id": NEW,
+                "from_rule_id": None,
+                "to_rule_id": 30,
+                "kind": "new",
+                "similarity": None,
+            },
+        ]
+    )
     schema.enable_search(db)
     db.close()
     return path
@@ -212,11 +345,24 @@ def _insert_rules(db: sqlite_utils.Database) -> None:
     game = {d["id"]: d["game_id"] for d in _documents()}
     rows = []
     for position, (rid, doc, number, parent, heading, raw) in enumerate(RULES):
-        rows.append({
-            "id": rid, "document_id": doc, "game_id": game[doc], "number": number, "parent_number": parent,
-            "parent_id": ids.get((doc, parent)), "depth": number.count("."), "position": position,
-            "section": number.split(".")[0], "heading": heading, "text": plain_text(raw), "raw_text": raw,
-            "inferred": 0, "source_lines": str(position + 1)})
+        rows.append(
+            {
+                "id": rid,
+                "document_id": doc,
+                "game_id": game[doc],
+                "number": number,
+                "parent_number": parent,
+                "parent_id": ids.get((doc, parent)),
+                "depth": number.count("."),
+                "position": position,
+                "section": number.split(".")[0],
+                "heading": heading,
+                "text": plain_text(raw),
+                "raw_text": raw,
+                "inferred": 0,
+                "source_lines": str(position + 1),
+            }
+        )
     db["rules"].insert_all(rows)
 
 
@@ -225,48 +371,122 @@ def _document_of(db: sqlite_utils.Database, rule_id: int) -> str:
 
 
 def _insert_cards(db: sqlite_utils.Database) -> None:
-    db["cards"].insert_all([
-        {"id": 1, "game_id": "riftbound", "name": "Zhonya's Hourglass", "slug": "zhonyas-hourglass",
-         "card_type": "Gear", "domain": "Order", "energy": 2, "power": 0, "might": None,
-         "ability_raw": "When a friendly unit would die, kill this instead. Heal that unit and recall it.",
-         "ability_text": "When a friendly unit would die, kill this instead. Heal that unit and recall it.",
-         "in_card_list": 1},
-        {"id": 2, "game_id": "riftbound", "name": "Garen, Rugged", "slug": "garen-rugged", "card_type": "Unit",
-         "domain": "Order", "energy": 5, "power": 1, "might": 5, "ability_raw": "[Tank] :rb_might:",
-         "ability_text": "[Tank] (I must be assigned combat damage first.)", "in_card_list": 1},
-    ])
+    db["cards"].insert_all(
+        [
+            {
+                "id": 1,
+                "game_id": "riftbound",
+                "name": "Zhonya's Hourglass",
+                "slug": "zhonyas-hourglass",
+                "card_type": "Gear",
+                "domain": "Order",
+                "energy": 2,
+                "power": 0,
+                "might": None,
+                "ability_raw": "When a friendly unit would die, kill this instead. Heal that unit and recall it.",
+                "ability_text": "When a friendly unit would die, kill this instead. Heal that unit and recall it.",
+                "in_card_list": 1,
+            },
+            {
+                "id": 2,
+                "game_id": "riftbound",
+                "name": "Garen, Rugged",
+                "slug": "garen-rugged",
+                "card_type": "Unit",
+                "domain": "Order",
+                "energy": 5,
+                "power": 1,
+                "might": 5,
+                "ability_raw": "[Tank] :rb_might:",
+                "ability_text": "[Tank] (I must be assigned combat damage first.)",
+                "in_card_list": 1,
+            },
+        ]
+    )
     db["card_aliases"].insert_all([{"card_id": 1, "alias": "Hourglass"}, {"card_id": 1, "alias": "Zhonyas"}])
-    db["card_mentions"].insert_all([{"card_id": 1, "ruling_id": 1, "surface": "Hourglass"},
-                                    {"card_id": 2, "ruling_id": 2, "surface": "Garen"}])
-    db["card_printings"].insert_all([
-        {"id": "ogn-066-298", "card_id": 1, "card_set": "OGN", "collector_number": "066", "rarity": "Rare",
-         "image_url": "javascript:alert(1)"},
-    ])
-    db["card_errata"].insert_all([
-        {"card_id": 1, "old_text": "When a friendly unit would die, kill this instead. Recall that unit.",
-         "new_text": "When a friendly unit would die, kill this instead. Heal that unit and recall it.",
-         "card_set": "OGN"},
-    ])
+    db["card_mentions"].insert_all(
+        [{"card_id": 1, "ruling_id": 1, "surface": "Hourglass"}, {"card_id": 2, "ruling_id": 2, "surface": "Garen"}]
+    )
+    db["card_printings"].insert_all(
+        [
+            {
+                "id": "ogn-066-298",
+                "card_id": 1,
+                "card_set": "OGN",
+                "collector_number": "066",
+                "rarity": "Rare",
+                "image_url": "javascript:alert(1)",
+            },
+        ]
+    )
+    db["card_errata"].insert_all(
+        [
+            {
+                "card_id": 1,
+                "old_text": "When a friendly unit would die, kill this instead. Recall that unit.",
+                "new_text": "When a friendly unit would die, kill this instead. Heal that unit and recall it.",
+                "card_set": "OGN",
+            },
+        ]
+    )
     db["card_keywords"].insert_all([{"card_id": 2, "keyword_id": 2, "term": "Tank", "value": None}])
 
 
 def _insert_replay(db: sqlite_utils.Database) -> None:
-    db["replays"].insert({
-        "id": "hourglass-saves-unit", "ruling_id": 1, "title": "Hourglass saves a unit from lethal damage",
-        "file": "scenarios/library/hourglass.yaml", "rules_document_id": NEW, "verdict": "match",
-        "expected": "unit survives in base", "computed": "unit survives in base", "step_count": 3,
-        "disagreement": None})
-    db["replay_steps"].insert_all([
-        {"id": 1, "replay_id": "hourglass-saves-unit", "position": 1, "parent_step_id": None, "depth": 0,
-         "kind": "step", "summary": "Combat damage step", "objects": "{}", "change": ""},
-        {"id": 2, "replay_id": "hourglass-saves-unit", "position": 2, "parent_step_id": 1, "depth": 1,
-         "kind": "damage", "summary": "Deal 3 damage to the unit", "objects": "{}", "change": "damage 0 -> 3"},
-        {"id": 3, "replay_id": "hourglass-saves-unit", "position": 3, "parent_step_id": None, "depth": 0,
-         "kind": "replacement", "summary": "Hourglass replaces the death; unit is recalled", "objects": "{}",
-         "change": "unit moves to base"},
-    ])
-    db["replay_step_citations"].insert_all([{"step_id": 2, "rule_id": 28, "number": "443.1.e"},
-                                            {"step_id": 3, "rule_id": 24, "number": "411.1"}])
+    db["replays"].insert(
+        {
+            "id": "hourglass-saves-unit",
+            "ruling_id": 1,
+            "title": "Hourglass saves a unit from lethal damage",
+            "file": "scenarios/library/hourglass.yaml",
+            "rules_document_id": NEW,
+            "verdict": "match",
+            "expected": "unit survives in base",
+            "computed": "unit survives in base",
+            "step_count": 3,
+            "disagreement": None,
+        }
+    )
+    db["replay_steps"].insert_all(
+        [
+            {
+                "id": 1,
+                "replay_id": "hourglass-saves-unit",
+                "position": 1,
+                "parent_step_id": None,
+                "depth": 0,
+                "kind": "step",
+                "summary": "Combat damage step",
+                "objects": "{}",
+                "change": "",
+            },
+            {
+                "id": 2,
+                "replay_id": "hourglass-saves-unit",
+                "position": 2,
+                "parent_step_id": 1,
+                "depth": 1,
+                "kind": "damage",
+                "summary": "Deal 3 damage to the unit",
+                "objects": "{}",
+                "change": "damage 0 -> 3",
+            },
+            {
+                "id": 3,
+                "replay_id": "hourglass-saves-unit",
+                "position": 3,
+                "parent_step_id": None,
+                "depth": 0,
+                "kind": "replacement",
+                "summary": "Hourglass replaces the death; unit is recalled",
+                "objects": "{}",
+                "change": "unit moves to base",
+            },
+        ]
+    )
+    db["replay_step_citations"].insert_all(
+        [{"step_id": 2, "rule_id": 28, "number": "443.1.e"}, {"step_id": 3, "rule_id": 24, "number": "411.1"}]
+    )
     db["replay_cards"].insert({"replay_id": "hourglass-saves-unit", "card_id": 1})
 
 
@@ -278,8 +498,12 @@ def fixture_db(tmp_path_factory) -> Path:
 def rules_db_build(db_path: Path, *documents: Path) -> subprocess.CompletedProcess:
     """Run ``rules-db build`` (the installed command) into ``db_path``."""
     command = Path(sys.executable).parent / "rules-db"
-    return subprocess.run([str(command), "build", "--keep-going", "--db", str(db_path), *map(str, documents)],
-                          capture_output=True, text=True, cwd=Path(__file__).resolve().parent.parent)
+    return subprocess.run(
+        [str(command), "build", "--keep-going", "--db", str(db_path), *map(str, documents)],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
 
 
 @pytest.fixture(scope="session")

@@ -3,6 +3,7 @@ real ``datasette`` server started on a free port.
 
 Screenshots go to ``test-artifacts/`` (not committed).
 """
+
 from __future__ import annotations
 
 import re
@@ -19,13 +20,23 @@ from rules_db.serve import datasette_args, write_metadata
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is missing: run `make chromium` "
-                                                     "(installs Debian's chromium) to run the browser tests"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="/usr/bin/chromium is missing: run `make chromium` "
+        "(installs Debian's chromium) to run the browser tests",
+    ),
 ]
 
 
@@ -44,8 +55,11 @@ class Server:
         metadata = write_metadata(db_path, tmp_dir / "metadata.json")
         datasette = Path(sys.executable).parent / "datasette"
         self.log = (tmp_dir / "datasette.log").open("w+")
-        self.process = subprocess.Popen([str(datasette), *datasette_args(db_path, metadata, port=self.port)],
-                                        stdout=self.log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(
+            [str(datasette), *datasette_args(db_path, metadata, port=self.port)],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
 
     def wait_until_ready(self, timeout: float = 30) -> None:
         deadline = time.monotonic() + timeout
@@ -195,10 +209,12 @@ def _assert_inert(page, url: str) -> None:
     assert page.evaluate("typeof window.__pwned") == "undefined", url
     urls = page.eval_on_selector_all(
         "[href], [src], [action], [data], [formaction]",
-        "els => els.flatMap(e => ['href', 'src', 'action', 'data', 'formaction'].map(a => e.getAttribute(a)))")
+        "els => els.flatMap(e => ['href', 'src', 'action', 'data', 'formaction'].map(a => e.getAttribute(a)))",
+    )
     assert not [value for value in urls if value and re.sub(r"\s", "", value).lower().startswith("javascript:")], url
     handlers = page.eval_on_selector_all(
-        "body *", "els => els.flatMap(e => [...e.attributes].map(a => a.name)).filter(n => n.startsWith('on'))")
+        "body *", "els => els.flatMap(e => [...e.attributes].map(a => a.name)).filter(n => n.startsWith('on'))"
+    )
     assert handlers == [], url
     document_text = ":is(.rule-text, .snippet, .ruling-text, .card-text, .preview)"
     assert page.locator(f"{document_text} :is(script, iframe, object, svg, img, style, math)").count() == 0, url
@@ -249,7 +265,7 @@ def test_rule_and_ruling_pages_for_the_readme(page, real_server, real_db):
     from playwright.sync_api import expect
 
     connection = sqlite3.connect(real_db)
-    rule_number, = connection.execute("""select number from (
+    (rule_number,) = connection.execute("""select number from (
             select r.number, r.position, (select count(*) from rule_refs where from_rule_id = r.id
                 and status = 'resolved') as references_out,
                 (select count(*) from ruling_citations where rule_id = r.id) + (select count(*)
@@ -288,8 +304,11 @@ def test_card_page_ruling_and_keyword_links(page, real_server, real_db):
     from playwright.sync_api import expect
 
     connection = sqlite3.connect(real_db)
-    rulings = {question for question, in connection.execute("""select g.question from card_mentions m
-        join rulings g on g.id = m.ruling_id join cards c on c.id = m.card_id where c.slug = 'zhonyas-hourglass'""")}
+    rulings = {
+        question
+        for (question,) in connection.execute("""select g.question from card_mentions m
+        join rulings g on g.id = m.ruling_id join cards c on c.id = m.card_id where c.slug = 'zhonyas-hourglass'""")
+    }
     connection.close()
     assert rulings, "the rulings name Zhonya's Hourglass"
 
@@ -304,8 +323,11 @@ def test_card_page_ruling_and_keyword_links(page, real_server, real_db):
     ruling_link.click()
     page.wait_for_load_state()
     expect(page.locator("h1.question")).to_have_text(question)
-    expect(page.locator("section:has(> h2:has-text('Cards named'))")
-           .get_by_role("link", name="Zhonya's Hourglass", exact=True)).to_be_visible()
+    expect(
+        page.locator("section:has(> h2:has-text('Cards named'))").get_by_role(
+            "link", name="Zhonya's Hourglass", exact=True
+        )
+    ).to_be_visible()
 
     page.go_back()
     page.wait_for_load_state()

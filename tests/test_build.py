@@ -1,4 +1,5 @@
 """The build: atomic swap, identical rebuilds, clear errors on bad input, nothing lost."""
+
 from __future__ import annotations
 
 import hashlib
@@ -52,9 +53,12 @@ def test_rulings_cite_the_version_they_were_written_against(tmp_path):
     db_path = tmp_path / "rules.db"
     build(db_path, specs_for([CORPUS_DIR / "riftbound-core-rules-2025-06-02.txt", RULES_2025_12, RULINGS]))
     db = sqlite_utils.Database(db_path)
-    explicit = list(db.query(
-        "select c.number, r.number as rule_number, r.document_id from ruling_citations c "
-        "join rules r on r.id = c.rule_id where c.how = 'explicit'"))
+    explicit = list(
+        db.query(
+            "select c.number, r.number as rule_number, r.document_id from ruling_citations c "
+            "join rules r on r.id = c.rule_id where c.how = 'explicit'"
+        )
+    )
     assert len(explicit) == 4
     assert {row["document_id"] for row in explicit} == {"riftbound-core-rules-2025-12-01"}
     assert all(row["number"] == row["rule_number"] for row in explicit)
@@ -65,15 +69,27 @@ def _write(path: Path, data: bytes) -> Path:
     return path
 
 
-@pytest.mark.parametrize("name, data, message", [
-    ("riftbound-core-rules-2025-06-02.txt", b"Riftbound Core Rules\n\nLast Updated: 2026-01-01\n\nJust prose.\n",
-     "riftbound-core-rules-2025-06-02.txt"),
-    ("riftbound-qa-rulings.txt", b"", "empty"),
-    ("riftbound-qa-rulings.txt", b"When a unit dies, what happens?\nRuling: It dies.\n\xff\xfe\n", ":3: expected UTF-8"),
-    ("riftbound-qa-rulings.txt",
-     b"When a unit dies, what happens?\nRuling: It dies.\nWhen a unit moves, what then?\nNuances:\n- none\n",
-     ":4: expected a 'Ruling:' line"),
-])
+@pytest.mark.parametrize(
+    "name, data, message",
+    [
+        (
+            "riftbound-core-rules-2025-06-02.txt",
+            b"Riftbound Core Rules\n\nLast Updated: 2026-01-01\n\nJust prose.\n",
+            "riftbound-core-rules-2025-06-02.txt",
+        ),
+        ("riftbound-qa-rulings.txt", b"", "empty"),
+        (
+            "riftbound-qa-rulings.txt",
+            b"When a unit dies, what happens?\nRuling: It dies.\n\xff\xfe\n",
+            ":3: expected UTF-8",
+        ),
+        (
+            "riftbound-qa-rulings.txt",
+            b"When a unit dies, what happens?\nRuling: It dies.\nWhen a unit moves, what then?\nNuances:\n- none\n",
+            ":4: expected a 'Ruling:' line",
+        ),
+    ],
+)
 def test_bad_input_names_the_file_and_line_and_loses_nothing_else(tmp_path, name, data, message):
     bad = _write(tmp_path / name, data)
     db_path = tmp_path / "rules.db"

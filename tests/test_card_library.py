@@ -1,5 +1,6 @@
 """The simulator's card library models real cards: what a definition declares
 (keywords with their values, might, energy) agrees with the printed card."""
+
 from __future__ import annotations
 
 import pytest
@@ -21,8 +22,7 @@ def test_the_library_models_real_cards():
 
 
 def _printed_keywords(name: str) -> dict[str, int]:
-    return {keyword.term: keyword.value or 1 for keyword in PRINTED[name].keywords
-            if keyword.term in CHECKED_KEYWORDS}
+    return {keyword.term: keyword.value or 1 for keyword in PRINTED[name].keywords if keyword.term in CHECKED_KEYWORDS}
 
 
 @pytest.mark.parametrize("card", [card for card in MODELLED if card.type == "unit"], ids=lambda card: card.name)
@@ -32,13 +32,19 @@ def test_declared_keywords_agree_with_the_printed_text(card):
     assert declared == _printed_keywords(card.real)
 
 
-@pytest.mark.parametrize("card", [card for card in MODELLED if card.might is not None
-                                  and PRINTED[card.real].might is not None], ids=lambda card: card.name)
+@pytest.mark.parametrize(
+    "card",
+    [card for card in MODELLED if card.might is not None and PRINTED[card.real].might is not None],
+    ids=lambda card: card.name,
+)
 def test_declared_might_agrees_with_the_printed_card(card):
     assert card.might == PRINTED[card.real].might
 
 
-@pytest.mark.parametrize("card", [card for card in MODELLED if card.energy and PRINTED[card.real].energy is not None],
-                         ids=lambda card: card.name)
+@pytest.mark.parametrize(
+    "card",
+    [card for card in MODELLED if card.energy and PRINTED[card.real].energy is not None],
+    ids=lambda card: card.name,
+)
 def test_declared_energy_agrees_with_the_printed_card(card):
     assert card.energy == PRINTED[card.real].energy

@@ -1,4 +1,5 @@
 """The rules-db commands beyond build: replay, diff, and serve's staleness check."""
+
 from __future__ import annotations
 
 import os
@@ -45,16 +46,19 @@ def test_replay_needs_a_file_or_all():
 
 def test_diff_prints_the_summary_and_writes_details(real_db, tmp_path):
     details = tmp_path / "diff.csv"
-    result = CliRunner().invoke(cli, ["diff", "riftbound", "2025-06-02", "2025-12-01", "--db", str(real_db),
-                                      "--details", str(details)])
+    result = CliRunner().invoke(
+        cli, ["diff", "riftbound", "2025-06-02", "2025-12-01", "--db", str(real_db), "--details", str(details)]
+    )
     assert result.exit_code == 0, result.output
     assert "moved" in result.output and "new" in result.output
     assert details.read_text(encoding="utf-8").count("\n") > 1000
 
 
 def test_diff_names_the_known_versions_for_an_unknown_one(real_db, tmp_path):
-    result = CliRunner().invoke(cli, ["diff", "riftbound", "1999-01-01", "2025-12-01", "--db", str(real_db),
-                                      "--details", str(tmp_path / "x.csv")])
+    result = CliRunner().invoke(
+        cli,
+        ["diff", "riftbound", "1999-01-01", "2025-12-01", "--db", str(real_db), "--details", str(tmp_path / "x.csv")],
+    )
     assert result.exit_code == 1 and "2025-06-02" in result.output
 
 

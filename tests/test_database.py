@@ -1,4 +1,5 @@
 """Acceptance of the built database (issue: ingest every rule text and ruling)."""
+
 from __future__ import annotations
 
 import pytest
@@ -25,15 +26,25 @@ def test_rule_count_per_document(db, document, count):
 
 @pytest.mark.parametrize("document", RULE_COUNTS)
 def test_every_parent_exists_unless_reported_as_orphan(db, document):
-    missing = {row["number"] for row in db.query(
-        "select number from rules where document_id = ? and parent_number is not null and parent_id is null",
-        [document])}
-    orphans = {row["number"] for row in db.query(
-        "select number from parse_issues where document_id = ? and kind = 'orphan'", [document])}
+    missing = {
+        row["number"]
+        for row in db.query(
+            "select number from rules where document_id = ? and parent_number is not null and parent_id is null",
+            [document],
+        )
+    }
+    orphans = {
+        row["number"]
+        for row in db.query("select number from parse_issues where document_id = ? and kind = 'orphan'", [document])
+    }
     assert missing <= orphans
-    linked = list(db.query(
-        "select c.number, c.parent_number, p.number as parent from rules c join rules p on p.id = c.parent_id "
-        "where c.document_id = ? and (p.document_id != c.document_id or p.number != c.parent_number)", [document]))
+    linked = list(
+        db.query(
+            "select c.number, c.parent_number, p.number as parent from rules c join rules p on p.id = c.parent_id "
+            "where c.document_id = ? and (p.document_id != c.document_id or p.number != c.parent_number)",
+            [document],
+        )
+    )
     assert linked == []
 
 
@@ -43,30 +54,39 @@ def test_coverage_and_every_skipped_line_has_a_reason(db, document):
     assert row["coverage"] >= 0.995
     skipped = list(db.query("select line, reason from skipped_lines where document_id = ?", [document]))
     assert all(entry["reason"] for entry in skipped)
-    assert row["ingested_share"] == pytest.approx(1 - len({e["line"] for e in skipped}) / row["nonblank_lines"],
-                                                  abs=1e-6)
+    assert row["ingested_share"] == pytest.approx(
+        1 - len({e["line"] for e in skipped}) / row["nonblank_lines"], abs=1e-6
+    )
 
 
 def _ref(db, document, raw_start):
-    return list(db.query(
-        "select f.number as source, t.number as target, x.status from rule_refs x join rules f on f.id = x.from_rule_id "
-        "left join rules t on t.id = x.to_rule_id where x.document_id = ? and x.raw_text like ?",
-        [document, raw_start + "%"]))
+    return list(
+        db.query(
+            "select f.number as source, t.number as target, x.status from rule_refs x join rules f on f.id = x.from_rule_id "
+            "left join rules t on t.id = x.to_rule_id where x.document_id = ? and x.raw_text like ?",
+            [document, raw_start + "%"],
+        )
+    )
 
 
 def test_see_rule_518_resolves_to_cleanups(db):
     refs = _ref(db, "riftbound-core-rules-2025-06-02", "See rule 518")
     assert refs and all(ref["target"] == "518" and ref["status"] == "resolved" for ref in refs)
-    assert db.execute("select heading from rules where document_id = 'riftbound-core-rules-2025-06-02' "
-                      "and number = '518'").fetchone()[0] == "Cleanups"
+    assert (
+        db.execute(
+            "select heading from rules where document_id = 'riftbound-core-rules-2025-06-02' and number = '518'"
+        ).fetchone()[0]
+        == "Cleanups"
+    )
 
 
 def test_references_to_the_unnumbered_combat_rules_resolve(db):
     for target in ("620", "624"):
         refs = [ref for ref in _ref(db, "riftbound-core-rules-2025-06-02", "See rule") if ref["target"] == target]
         assert refs, target
-    inferred = db.execute("select inferred from rules where document_id = 'riftbound-core-rules-2025-06-02' "
-                          "and number = '624'").fetchone()[0]
+    inferred = db.execute(
+        "select inferred from rules where document_id = 'riftbound-core-rules-2025-06-02' and number = '624'"
+    ).fetchone()[0]
     assert inferred == 1
 
 
@@ -83,25 +103,34 @@ def test_every_dangling_reference_is_listed(db):
 
 
 def test_riftbound_glossary_keywords_have_their_defining_rule(db):
-    rows = list(db.query(
-        "select k.term, r.number from keywords k join rules r on r.id = k.rule_id "
-        "where k.document_id = 'riftbound-core-rules-2025-06-02' and k.kind = 'keyword' order by r.position"))
+    rows = list(
+        db.query(
+            "select k.term, r.number from keywords k join rules r on r.id = k.rule_id "
+            "where k.document_id = 'riftbound-core-rules-2025-06-02' and k.kind = 'keyword' order by r.position"
+        )
+    )
     assert rows[0] == {"term": "Accelerate", "number": "717"}
     assert len(rows) == 13 and rows[-1] == {"term": "Vision", "number": "729"}
 
 
 def test_ikorr_glossary_terms_have_their_defining_rule(db):
-    rows = list(db.query(
-        "select k.term, r.number from keywords k join rules r on r.id = k.rule_id "
-        "where k.document_id = 'rush-of-ikorr-comprehensive-rules-1.1' and k.kind = 'glossary term'"))
+    rows = list(
+        db.query(
+            "select k.term, r.number from keywords k join rules r on r.id = k.rule_id "
+            "where k.document_id = 'rush-of-ikorr-comprehensive-rules-1.1' and k.kind = 'glossary term'"
+        )
+    )
     assert len(rows) == 63 and all(row["number"].startswith("11.") for row in rows)
 
 
 def test_a_ruling_that_says_recalled_mentions_recall(db):
-    rows = list(db.query(
-        "select r.position, m.matched_text, k.term, d.version from keyword_mentions m "
-        "join keywords k on k.id = m.keyword_id join rulings r on r.id = m.ruling_id "
-        "join documents d on d.id = k.document_id where m.matched_text = 'recalled'"))
+    rows = list(
+        db.query(
+            "select r.position, m.matched_text, k.term, d.version from keyword_mentions m "
+            "join keywords k on k.id = m.keyword_id join rulings r on r.id = m.ruling_id "
+            "join documents d on d.id = k.document_id where m.matched_text = 'recalled'"
+        )
+    )
     assert rows and {row["term"] for row in rows} == {"Recalls"}
     assert {row["version"] for row in rows} == {"2025-12-01"}
 
@@ -110,16 +139,24 @@ def test_rulings_steps_and_nuances_are_counted_exactly(db):
     assert db["rulings"].count == 50
     assert db["ruling_steps"].count == 161
     assert db["ruling_nuances"].count == 111
-    branches = [row["branch"] for row in db.query(
-        "select distinct s.branch from ruling_steps s join rulings r on r.id = s.ruling_id "
-        "where r.position = 9 order by s.position")]
+    branches = [
+        row["branch"]
+        for row in db.query(
+            "select distinct s.branch from ruling_steps s join rulings r on r.id = s.ruling_id "
+            "where r.position = 9 order by s.position"
+        )
+    ]
     assert branches == ["If Guardian Angel is chosen", "If Zhonya's is chosen"]
 
 
 def test_full_text_search_is_stemmed(db):
-    hits = [row["number"] for row in db.query(
-        "select r.number from rules_fts f join rules r on r.id = f.rowid "
-        "where rules_fts match 'recalled' and r.document_id = 'riftbound-core-rules-2025-12-01'")]
+    hits = [
+        row["number"]
+        for row in db.query(
+            "select r.number from rules_fts f join rules r on r.id = f.rowid "
+            "where rules_fts match 'recalled' and r.document_id = 'riftbound-core-rules-2025-12-01'"
+        )
+    ]
     assert "432" in hits or any(number.startswith("432.") for number in hits)
 
 
@@ -136,22 +173,32 @@ def test_foreign_keys_hold(db):
 def test_every_replay_is_stored_and_every_cited_rule_exists_in_its_version(db):
     from scenarios import library_paths
 
-    replays = list(db.query("select r.id, r.verdict, d.version from replays r "
-                            "join documents d on d.id = r.rules_document_id"))
+    replays = list(
+        db.query("select r.id, r.verdict, d.version from replays r join documents d on d.id = r.rules_document_id")
+    )
     assert len(replays) == len(library_paths())
-    missing = list(db.query(
-        "select s.replay_id, c.number from replay_step_citations c join replay_steps s on s.id = c.step_id "
-        "where c.rule_id is null"))
+    missing = list(
+        db.query(
+            "select s.replay_id, c.number from replay_step_citations c join replay_steps s on s.id = c.step_id "
+            "where c.rule_id is null"
+        )
+    )
     assert missing == []
-    wrong_version = list(db.query(
-        "select c.number from replay_step_citations c join replay_steps s on s.id = c.step_id "
-        "join replays p on p.id = s.replay_id join rules r on r.id = c.rule_id "
-        "where r.document_id != p.rules_document_id or r.number != c.number"))
+    wrong_version = list(
+        db.query(
+            "select c.number from replay_step_citations c join replay_steps s on s.id = c.step_id "
+            "join replays p on p.id = s.replay_id join rules r on r.id = c.rule_id "
+            "where r.document_id != p.rules_document_id or r.number != c.number"
+        )
+    )
     assert wrong_version == []
 
 
 def test_replay_steps_nest_under_their_parents(db):
-    orphans = list(db.query(
-        "select s.id from replay_steps s left join replay_steps p on p.id = s.parent_step_id "
-        "where s.depth > 0 and (p.id is null or p.depth != s.depth - 1 or p.replay_id != s.replay_id)"))
+    orphans = list(
+        db.query(
+            "select s.id from replay_steps s left join replay_steps p on p.id = s.parent_step_id "
+            "where s.depth > 0 and (p.id is null or p.depth != s.depth - 1 or p.replay_id != s.replay_id)"
+        )
+    )
     assert orphans == []

@@ -1,4 +1,5 @@
 """The engine itself: push/pop, text round trip, refusals citing rules, strict choices, validation errors."""
+
 from __future__ import annotations
 
 import json
@@ -14,9 +15,17 @@ from scenarios.state import GameState, Refusal, UnansweredChoice
 BASIC = {
     "turn": {"player": "A"},
     "players": {"A": {"base": [{"id": "a1", "card": "Test Unit", "might": 4}]}, "B": {}},
-    "battlefields": [{"id": "bf1", "card": "Neutral Ground", "controller": "B",
-                      "units": [{"id": "d1", "card": "Test Defender", "controller": "B", "might": 2},
-                                {"id": "d2", "card": "Test Defender", "controller": "B", "might": 2}]}],
+    "battlefields": [
+        {
+            "id": "bf1",
+            "card": "Neutral Ground",
+            "controller": "B",
+            "units": [
+                {"id": "d1", "card": "Test Defender", "controller": "B", "might": 2},
+                {"id": "d2", "card": "Test Defender", "controller": "B", "might": 2},
+            ],
+        }
+    ],
 }
 
 
@@ -74,18 +83,21 @@ def test_another_action_while_a_choice_is_pending_is_refused():
     assert refusal.value.rule == "443.1.d"
 
 
-@pytest.mark.parametrize("pick,rule", [
-    ({"d1": 3, "d2": 1}, "443.1.d.4"),      # more than lethal on d1 while d2 is short of lethal
-    ({"d1": 1, "d2": 1}, "443.1.d"),        # does not total 4
-    ({"d1": 1, "d2": 3}, "443.1.d.4"),
-])
+@pytest.mark.parametrize(
+    "pick,rule",
+    [
+        ({"d1": 3, "d2": 1}, "443.1.d.4"),  # more than lethal on d1 while d2 is short of lethal
+        ({"d1": 1, "d2": 1}, "443.1.d"),  # does not total 4
+        ({"d1": 1, "d2": 3}, "443.1.d.4"),
+    ],
+)
 def test_illegal_damage_assignments_are_refused_with_their_rule(pick, rule):
     game = GameState(BASIC)
     attack(game)
     with pytest.raises(Refusal) as refusal:
         game.push({"by": "A", "do": "choose", "choice": "assign", "pick": pick})
     assert refusal.value.rule == rule
-    assert game.pending is not None            # the state is untouched; the question is still open
+    assert game.pending is not None  # the state is untouched; the question is still open
 
 
 def test_a_legal_assignment_trades_everything_and_empties_the_battlefield():
@@ -93,7 +105,7 @@ def test_a_legal_assignment_trades_everything_and_empties_the_battlefield():
     attack(game)
     game.push({"by": "A", "do": "choose", "choice": "assign", "pick": {"d1": 2, "d2": 2}})
     assert game.obj("d1").zone == game.obj("d2").zone == game.obj("a1").zone == "trash"
-    assert game.obj("bf1").battlefield_controller is None      # 444.2.d
+    assert game.obj("bf1").battlefield_controller is None  # 444.2.d
     assert game.players["A"].points == 0
 
 
@@ -123,10 +135,10 @@ def test_timing_refusals_cite_the_rule():
     setup["players"]["A"]["hand"] = [{"id": "seeker", "card": "Void Seeker"}, {"id": "charm", "card": "Charm"}]
     game = GameState(setup)
     game.push({"by": "A", "do": "play", "card": "seeker", "targets": {"target": "d1"}})
-    with pytest.raises(Refusal) as refusal:       # Charm has no Reaction: not while the Chain exists
+    with pytest.raises(Refusal) as refusal:  # Charm has no Reaction: not while the Chain exists
         game.push({"by": "A", "do": "play", "card": "charm", "targets": {"target": "d2", "destination": "base"}})
     assert refusal.value.rule == "330.1.a"
-    with pytest.raises(Refusal) as refusal:       # B does not have priority yet
+    with pytest.raises(Refusal) as refusal:  # B does not have priority yet
         game.push({"by": "B", "do": "pass"})
     assert refusal.value.rule == "312.1"
 
@@ -183,7 +195,9 @@ def test_wrong_expectation_prints_expected_against_computed(tmp_path):
 
 def test_every_library_card_names_a_real_card_or_says_it_is_made_up():
     from pathlib import Path
+
     from scenarios.cards import load_library
+
     corpus = json.loads((Path(__file__).resolve().parents[1] / "corpus" / "riftbound-cards.json").read_text())
     real_names = {card["name"] for card in corpus}
     for card in load_library().values():
@@ -192,8 +206,10 @@ def test_every_library_card_names_a_real_card_or_says_it_is_made_up():
 
 def test_a_card_with_an_unknown_instruction_fails_at_load():
     from scenarios.cards import Card, check_vocabulary
-    card = Card.model_validate({"name": "Typo", "made_up": True, "type": "spell",
-                                "effects": [{"op": "deall", "amount": 2, "to": "target"}]})
+
+    card = Card.model_validate(
+        {"name": "Typo", "made_up": True, "type": "spell", "effects": [{"op": "deall", "amount": 2, "to": "target"}]}
+    )
     with pytest.raises(ValueError, match="unknown instruction 'deall'"):
         check_vocabulary(card)
 
@@ -212,13 +228,27 @@ def test_pop_undoes_an_answered_choice():
 def test_turn_cycle_holds_and_clears_this_turn_effects():
     setup = {
         "turn": {"player": "A"},
-        "players": {"A": {"deck": [{"id": "c1", "card": "Test Unit"}, {"id": "c2", "card": "Test Unit"},
-                                   {"id": "c3", "card": "Test Unit"}],
-                          "hand": [{"id": "disc", "card": "Discipline"}]},
-                    "B": {}},
-        "battlefields": [{"id": "grove", "card": "Grove of the God-Willow", "controller": "A",
-                          "units": [{"id": "u1", "card": "Test Unit", "controller": "A", "might": 2,
-                                     "damage": 1, "exhausted": True}]}],
+        "players": {
+            "A": {
+                "deck": [
+                    {"id": "c1", "card": "Test Unit"},
+                    {"id": "c2", "card": "Test Unit"},
+                    {"id": "c3", "card": "Test Unit"},
+                ],
+                "hand": [{"id": "disc", "card": "Discipline"}],
+            },
+            "B": {},
+        },
+        "battlefields": [
+            {
+                "id": "grove",
+                "card": "Grove of the God-Willow",
+                "controller": "A",
+                "units": [
+                    {"id": "u1", "card": "Test Unit", "controller": "A", "might": 2, "damage": 1, "exhausted": True}
+                ],
+            }
+        ],
     }
     game = GameState(setup)
     game.push({"by": "A", "do": "play", "card": "disc", "targets": {"target": "u1"}})
@@ -227,18 +257,18 @@ def test_turn_cycle_holds_and_clears_this_turn_effects():
     assert game.obj("u1").might_base == 2 and game.obj("u1").modifiers
     game.push({"by": "A", "do": "end_turn"})
     assert game.turn_player == "B"
-    assert game.obj("u1").damage == 0 and not game.obj("u1").modifiers      # 317.2.b heal, 317.3 expiry
+    assert game.obj("u1").damage == 0 and not game.obj("u1").modifiers  # 317.2.b heal, 317.3 expiry
     with pytest.raises(Refusal):
-        game.push({"by": "A", "do": "end_turn"})                             # not A's turn
+        game.push({"by": "A", "do": "end_turn"})  # not A's turn
     game.push({"by": "B", "do": "end_turn"})
-    assert game.turn_player == "A" and game.players["A"].points == 1         # hold (446.2)
-    assert not game.obj("u1").exhausted                                      # awaken (315.1.a)
+    assert game.turn_player == "A" and game.players["A"].points == 1  # hold (446.2)
+    assert not game.obj("u1").exhausted  # awaken (315.1.a)
     assert game.chain and game.chain[-1]["label"] == "Grove of the God-Willow: draw 1"
-    assert game.phase == "beginning"                       # the hold trigger resolves before the Draw Phase
+    assert game.phase == "beginning"  # the hold trigger resolves before the Draw Phase
     hand = len(game.hand("A"))
     game.push({"by": "A", "do": "pass"})
     game.push({"by": "B", "do": "pass"})
-    assert len(game.hand("A")) == hand + 2                 # the Grove's draw, then the turn's draw (315.4.b)
+    assert len(game.hand("A")) == hand + 2  # the Grove's draw, then the turn's draw (315.4.b)
     assert game.phase == "action" and game.priority == "A"
 
 
@@ -260,7 +290,7 @@ def test_final_point_by_conquer_needs_every_battlefield_scored():
     game.push({"by": "A", "do": "pass"})
     game.push({"by": "B", "do": "pass"})
     assert game.obj("bf1").battlefield_controller == "A"
-    assert game.players["A"].points == 7                   # 448.1.b.2: bf2 not scored this turn
+    assert game.players["A"].points == 7  # 448.1.b.2: bf2 not scored this turn
     assert any("448.1.b.2" in step.rules for _, step in game.trace.steps())
     setup["battlefields"][1]["scored_this_turn"] = ["A"]
     game = GameState(setup)
@@ -273,17 +303,31 @@ def test_final_point_by_conquer_needs_every_battlefield_scored():
 def test_attack_triggers_fire_once_per_combat_not_once_per_turn():
     setup = {
         "turn": {"player": "A"},
-        "players": {"A": {"base": [{"id": "anivia", "card": "Anivia, Primal"}],
-                          "hand": [{"id": "wind", "card": "Ride the Wind"}]}, "B": {}},
+        "players": {
+            "A": {
+                "base": [{"id": "anivia", "card": "Anivia, Primal"}],
+                "hand": [{"id": "wind", "card": "Ride the Wind"}],
+            },
+            "B": {},
+        },
         "battlefields": [
-            {"id": "bf1", "card": "Neutral Ground", "controller": "B",
-             "units": [{"id": "d1", "card": "Test Defender", "controller": "B", "might": 1}]},
-            {"id": "bf2", "card": "Neutral Ground", "controller": "B",
-             "units": [{"id": "d2", "card": "Test Defender", "controller": "B", "might": 1}]}],
+            {
+                "id": "bf1",
+                "card": "Neutral Ground",
+                "controller": "B",
+                "units": [{"id": "d1", "card": "Test Defender", "controller": "B", "might": 1}],
+            },
+            {
+                "id": "bf2",
+                "card": "Neutral Ground",
+                "controller": "B",
+                "units": [{"id": "d2", "card": "Test Defender", "controller": "B", "might": 1}],
+            },
+        ],
     }
     game = GameState(setup)
     game.push({"by": "A", "do": "move", "units": ["anivia"], "to": "bf1"})
-    for player in ("A", "B", "A", "B"):          # the attack trigger resolves, then both pass Focus
+    for player in ("A", "B", "A", "B"):  # the attack trigger resolves, then both pass Focus
         game.push({"by": player, "do": "pass"})
     assert game.obj("d1").zone == "trash" and game.obj("bf1").battlefield_controller == "A"
     game.push({"by": "A", "do": "play", "card": "wind", "targets": {"target": "anivia", "destination": "bf2"}})
@@ -294,9 +338,16 @@ def test_attack_triggers_fire_once_per_combat_not_once_per_turn():
 
 
 def test_equip_is_an_activated_ability_that_uses_the_chain():
-    setup = {"turn": {"player": "A"},
-             "players": {"A": {"power": 1, "base": [{"id": "u1", "card": "Test Unit", "might": 2},
-                                                    {"id": "ga", "card": "Guardian Angel"}]}, "B": {}}}
+    setup = {
+        "turn": {"player": "A"},
+        "players": {
+            "A": {
+                "power": 1,
+                "base": [{"id": "u1", "card": "Test Unit", "might": 2}, {"id": "ga", "card": "Guardian Angel"}],
+            },
+            "B": {},
+        },
+    }
     game = GameState(setup)
     game.push({"by": "A", "do": "activate", "source": "ga", "targets": {"unit": "u1"}})
     assert game.chain[-1]["label"] == "Guardian Angel: Equip" and game.players["A"].power == 0
@@ -304,8 +355,9 @@ def test_equip_is_an_activated_ability_that_uses_the_chain():
     game.push({"by": "B", "do": "pass"})
     assert game.obj("ga").attached_to == "u1"
     from scenarios.layers import might
-    assert might(game, game.obj("u1")) == 3                      # the Might bonus of attached gear (421.1.d)
-    with pytest.raises(Refusal) as refusal:                     # no power left to pay the Equip cost again
+
+    assert might(game, game.obj("u1")) == 3  # the Might bonus of attached gear (421.1.d)
+    with pytest.raises(Refusal) as refusal:  # no power left to pay the Equip cost again
         game.push({"by": "A", "do": "activate", "source": "ga", "targets": {"unit": "u1"}})
     assert refusal.value.rule == "392.1"
     with pytest.raises(Refusal) as refusal:
@@ -314,13 +366,27 @@ def test_equip_is_an_activated_ability_that_uses_the_chain():
 
 
 def test_hide_then_react_from_facedown_for_free():
-    setup = {"turn": {"player": "A"},
-             "players": {"A": {"power": 1, "energy": 0, "hand": [{"id": "flight", "card": "Fight or Flight"}]},
-                         "B": {"base": [{"id": "b1", "card": "Test Unit"}]}},
-             "battlefields": [{"id": "bf1", "card": "Neutral Ground", "controller": "A",
-                               "units": [{"id": "a1", "card": "Test Unit", "controller": "A"}]},
-                              {"id": "bf2", "card": "Neutral Ground", "controller": "B",
-                               "units": [{"id": "b2", "card": "Test Unit", "controller": "B"}]}]}
+    setup = {
+        "turn": {"player": "A"},
+        "players": {
+            "A": {"power": 1, "energy": 0, "hand": [{"id": "flight", "card": "Fight or Flight"}]},
+            "B": {"base": [{"id": "b1", "card": "Test Unit"}]},
+        },
+        "battlefields": [
+            {
+                "id": "bf1",
+                "card": "Neutral Ground",
+                "controller": "A",
+                "units": [{"id": "a1", "card": "Test Unit", "controller": "A"}],
+            },
+            {
+                "id": "bf2",
+                "card": "Neutral Ground",
+                "controller": "B",
+                "units": [{"id": "b2", "card": "Test Unit", "controller": "B"}],
+            },
+        ],
+    }
     game = GameState(setup)
     with pytest.raises(Refusal) as refusal:
         game.push({"by": "A", "do": "hide", "card": "flight", "at": "bf2"})
@@ -328,46 +394,65 @@ def test_hide_then_react_from_facedown_for_free():
     game.push({"by": "A", "do": "hide", "card": "flight", "at": "bf1"})
     assert game.obj("flight").zone == "facedown" and game.players["A"].power == 0
     game.push({"by": "A", "do": "end_turn"})
-    game.push({"by": "B", "do": "move", "units": ["b1"], "to": "bf1"})       # B attacks; A defends
+    game.push({"by": "B", "do": "move", "units": ["b1"], "to": "bf1"})  # B attacks; A defends
     assert game.combat and game.priority == "B"
     game.push({"by": "B", "do": "pass"})
-    game.push({"by": "A", "do": "play", "card": "flight", "targets": {"target": "b1"}})   # costs 0 from facedown
+    game.push({"by": "A", "do": "play", "card": "flight", "targets": {"target": "b1"}})  # costs 0 from facedown
     game.push({"by": "A", "do": "pass"})
     game.push({"by": "B", "do": "pass"})
     assert game.obj("b1").where() == "base" and game.obj("flight").zone == "trash"
 
 
 def test_a_scenario_can_start_in_an_open_combat_showdown():
-    setup = {"turn": {"player": "A", "state": "showdown-open", "showdown": {"battlefield": "bf1", "focus": "B"}},
-             "players": {"A": {}, "B": {"hand": [{"id": "smoke", "card": "Smoke Screen"}]}},
-             "battlefields": [{"id": "bf1", "card": "Neutral Ground", "controller": "B", "contested_by": "A",
-                               "units": [{"id": "a1", "card": "Test Unit", "controller": "A", "might": 4},
-                                         {"id": "d1", "card": "Test Defender", "controller": "B", "might": 3}]}]}
+    setup = {
+        "turn": {"player": "A", "state": "showdown-open", "showdown": {"battlefield": "bf1", "focus": "B"}},
+        "players": {"A": {}, "B": {"hand": [{"id": "smoke", "card": "Smoke Screen"}]}},
+        "battlefields": [
+            {
+                "id": "bf1",
+                "card": "Neutral Ground",
+                "controller": "B",
+                "contested_by": "A",
+                "units": [
+                    {"id": "a1", "card": "Test Unit", "controller": "A", "might": 4},
+                    {"id": "d1", "card": "Test Defender", "controller": "B", "might": 3},
+                ],
+            }
+        ],
+    }
     game = GameState(setup)
     assert game.combat == {"battlefield": "bf1", "attacker": "A", "defender": "B", "resolving": False}
     assert game.obj("a1").designation == "attacker" and game.priority == "B"
     game.push({"by": "B", "do": "play", "card": "smoke", "targets": {"target": "a1"}})
     game.push({"by": "B", "do": "pass"})
-    game.push({"by": "A", "do": "pass"})            # Smoke Screen: 4 -> 1; Focus passes to A
+    game.push({"by": "A", "do": "pass"})  # Smoke Screen: 4 -> 1; Focus passes to A
     game.push({"by": "A", "do": "pass"})
-    game.push({"by": "B", "do": "pass"})            # combat: 1 against 3
+    game.push({"by": "B", "do": "pass"})  # combat: 1 against 3
     assert game.obj("a1").zone == "trash" and game.obj("d1").where() == "bf1"
     assert game.obj("bf1").battlefield_controller == "B"
 
 
 def test_setup_in_a_showdown_needs_a_contested_battlefield(tmp_path):
-    path = write(tmp_path, VALID.replace("turn: {player: A}",
-                                         "turn: {player: A, state: showdown-open, showdown: {battlefield: bf9}}"))
+    path = write(
+        tmp_path,
+        VALID.replace("turn: {player: A}", "turn: {player: A, state: showdown-open, showdown: {battlefield: bf9}}"),
+    )
     with pytest.raises(schema.ScenarioError) as error:
         schema.load(path)
     assert error.value.field == "setup" and "contested_by" in error.value.message
 
 
 def test_second_card_in_a_turn_triggers_darius():
-    setup = {"turn": {"player": "A"},
-             "players": {"A": {"hand": [{"id": "disc1", "card": "Discipline"}, {"id": "disc2", "card": "Discipline"}],
-                               "base": [{"id": "darius", "card": "Darius, Trifarian", "exhausted": True}]},
-                         "B": {}}}
+    setup = {
+        "turn": {"player": "A"},
+        "players": {
+            "A": {
+                "hand": [{"id": "disc1", "card": "Discipline"}, {"id": "disc2", "card": "Discipline"}],
+                "base": [{"id": "darius", "card": "Darius, Trifarian", "exhausted": True}],
+            },
+            "B": {},
+        },
+    }
     game = GameState(setup)
     for card in ("disc1", "disc2"):
         game.push({"by": "A", "do": "play", "card": card, "targets": {"target": "darius"}})

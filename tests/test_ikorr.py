@@ -1,4 +1,5 @@
 """The Rush of Ikorr rules adapter against the damage listed in corpus/HAZARDS.md §5."""
+
 from __future__ import annotations
 
 import re

@@ -4,11 +4,12 @@ Small hand-made outlines pin each kind of change; the two real Riftbound
 versions check the pairs read off both texts by hand; a small database checks
 storage, equivalents and the diff summary.
 """
+
 from __future__ import annotations
 
 import csv
-import random
 import json
+import random
 from collections import Counter
 from pathlib import Path
 
@@ -20,16 +21,28 @@ from ingest.outline import dotted_parent
 from ingest.source import read_lines
 from ingest.text import plain_text
 from rules_db import schema
-from rules_db.lineage import (KINDS, LineageRow, RuleRow, compute_lineage, diff_command_output, diff_summary,
-                              equivalents, normalise, store_lineage, word_diff)
+from rules_db.lineage import (
+    KINDS,
+    LineageRow,
+    RuleRow,
+    compute_lineage,
+    diff_command_output,
+    diff_summary,
+    equivalents,
+    normalise,
+    store_lineage,
+    word_diff,
+)
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 
 
 def outline(*rules: tuple[str, str]) -> list[RuleRow]:
     """Rules from (number, text); a text without a full stop is a heading."""
-    return [RuleRow(number, text, parent=dotted_parent(number),
-                    heading=None if text.endswith(".") else text) for number, text in rules]
+    return [
+        RuleRow(number, text, parent=dotted_parent(number), heading=None if text.endswith(".") else text)
+        for number, text in rules
+    ]
 
 
 def successors(rows: list[LineageRow]) -> dict[str, set[str]]:
@@ -110,13 +123,24 @@ def test_every_rule_of_both_versions_has_a_row():
 
 def test_a_similar_heading_in_a_new_section_is_not_matched_to_an_old_one():
     """'Heal' and 'Deal' share three letters of four; a new section stays new."""
-    old = outline(("403", "Recycle"), ("403.1", "Recycling puts a card at the bottom of its deck."),
-                  ("404", "Deal"), ("404.1", "Dealing damage marks damage on a unit."),
-                  ("406", "Play"), ("406.1", "Playing a card puts it on the chain."))
-    new = outline(("403", "Recycle"), ("403.1", "Recycling puts a card at the bottom of its deck."),
-                  ("404", "Deal"), ("404.1", "Dealing damage marks damage on a unit."),
-                  ("405", "Heal"), ("405.1", "Healing clears every point of damage from a unit."),
-                  ("406", "Play"), ("406.1", "Playing a card puts it on the chain."))
+    old = outline(
+        ("403", "Recycle"),
+        ("403.1", "Recycling puts a card at the bottom of its deck."),
+        ("404", "Deal"),
+        ("404.1", "Dealing damage marks damage on a unit."),
+        ("406", "Play"),
+        ("406.1", "Playing a card puts it on the chain."),
+    )
+    new = outline(
+        ("403", "Recycle"),
+        ("403.1", "Recycling puts a card at the bottom of its deck."),
+        ("404", "Deal"),
+        ("404.1", "Dealing damage marks damage on a unit."),
+        ("405", "Heal"),
+        ("405.1", "Healing clears every point of damage from a unit."),
+        ("406", "Play"),
+        ("406.1", "Playing a card puts it on the chain."),
+    )
     kinds = kinds_of(compute_lineage(old, new))
     assert kinds[(None, "405")] == "new"
     assert kinds[(None, "405.1")] == "new"
@@ -125,23 +149,38 @@ def test_a_similar_heading_in_a_new_section_is_not_matched_to_an_old_one():
 
 def test_edited_text_is_matched_when_the_outline_supports_it():
     """Too different to match on text alone, but it sits where its parent's successor predicts."""
-    old = outline(("181", "Battlefields"), ("181.1", "Control can be contested through the course of play."),
-                  ("181.2", "Control is established by the presence of units controlled by a player."),
-                  ("181.2.a", "A player maintains control while an opponent contests it."))
-    new = outline(("184", "Battlefields"), ("184.1", "Control can be contested through the course of play."),
-                  ("184.2", "Control is established by having units at a battlefield after a showdown."),
-                  ("184.2.a", "A player maintains control while an opponent contests it."))
+    old = outline(
+        ("181", "Battlefields"),
+        ("181.1", "Control can be contested through the course of play."),
+        ("181.2", "Control is established by the presence of units controlled by a player."),
+        ("181.2.a", "A player maintains control while an opponent contests it."),
+    )
+    new = outline(
+        ("184", "Battlefields"),
+        ("184.1", "Control can be contested through the course of play."),
+        ("184.2", "Control is established by having units at a battlefield after a showdown."),
+        ("184.2.a", "A player maintains control while an opponent contests it."),
+    )
     assert kinds_of(compute_lineage(old, new))[("181.2", "184.2")] == "edited"
 
 
 def test_a_short_identical_text_far_away_is_a_coincidence():
-    old = outline(("543", "Resolve the Chain"), ("543.1", "Permanents enter the board where they were played."),
-                  ("543.1.a", "This is not a Move."),
-                  ("600", "Layers"), ("600.1", "Layers order the effects that change game objects."))
-    new = outline(("343", "Resolve the Chain"), ("343.1", "Permanents enter the board where they were played."),
-                  ("400", "Layers"), ("400.1", "Layers order the effects that change game objects."),
-                  ("421", "Attach"), ("421.1", "An attached card moves with the card it is attached to."),
-                  ("421.1.a", "This is not a Move."))
+    old = outline(
+        ("543", "Resolve the Chain"),
+        ("543.1", "Permanents enter the board where they were played."),
+        ("543.1.a", "This is not a Move."),
+        ("600", "Layers"),
+        ("600.1", "Layers order the effects that change game objects."),
+    )
+    new = outline(
+        ("343", "Resolve the Chain"),
+        ("343.1", "Permanents enter the board where they were played."),
+        ("400", "Layers"),
+        ("400.1", "Layers order the effects that change game objects."),
+        ("421", "Attach"),
+        ("421.1", "An attached card moves with the card it is attached to."),
+        ("421.1.a", "This is not a Move."),
+    )
     kinds = kinds_of(compute_lineage(old, new))
     assert kinds[("543.1.a", None)] == "removed"
     assert kinds[(None, "421.1.a")] == "new"
@@ -149,36 +188,60 @@ def test_a_short_identical_text_far_away_is_a_coincidence():
 
 def test_a_long_rule_moved_to_another_section_is_found():
     text = "If a player would draw from an empty deck, that player burns out instead of drawing a card."
-    old = outline(("515", "Draw Phase"), ("515.1", "The turn player draws one card."), ("515.2", text),
-                  ("607", "Burn Out"), ("607.1", "Burning out gives an opponent one point."))
-    new = outline(("315", "Draw Phase"), ("315.1", "The turn player draws one card."),
-                  ("418", "Burn Out"), ("418.1", "Burning out gives an opponent one point."), ("418.2", text))
+    old = outline(
+        ("515", "Draw Phase"),
+        ("515.1", "The turn player draws one card."),
+        ("515.2", text),
+        ("607", "Burn Out"),
+        ("607.1", "Burning out gives an opponent one point."),
+    )
+    new = outline(
+        ("315", "Draw Phase"),
+        ("315.1", "The turn player draws one card."),
+        ("418", "Burn Out"),
+        ("418.1", "Burning out gives an opponent one point."),
+        ("418.2", text),
+    )
     assert kinds_of(compute_lineage(old, new))[("515.2", "418.2")] == "moved"
 
 
 def test_split_rule():
-    old = outline(("300", "Priority"),
-                  ("301", "The active player may play a spell that is legally timed. "
-                          "The spell is added to the chain following the steps of playing a card."),
-                  ("302", "Priority passes in turn order."))
-    new = outline(("300", "Priority"),
-                  ("301", "The active player may play a spell that is legally timed."),
-                  ("301.1", "The spell is added to the chain following the steps of playing a card."),
-                  ("302", "Priority passes in turn order."))
+    old = outline(
+        ("300", "Priority"),
+        (
+            "301",
+            "The active player may play a spell that is legally timed. "
+            "The spell is added to the chain following the steps of playing a card.",
+        ),
+        ("302", "Priority passes in turn order."),
+    )
+    new = outline(
+        ("300", "Priority"),
+        ("301", "The active player may play a spell that is legally timed."),
+        ("301.1", "The spell is added to the chain following the steps of playing a card."),
+        ("302", "Priority passes in turn order."),
+    )
     rows = compute_lineage(old, new)
     assert successors(rows)["301"] == {"301", "301.1"}
     assert {row.kind for row in rows if row.old == "301"} == {"split"}
 
 
 def test_merged_rules():
-    old = outline(("300", "Priority"),
-                  ("301", "The active player may play a spell that is legally timed."),
-                  ("301.1", "The spell is added to the chain following the steps of playing a card."),
-                  ("302", "Priority passes in turn order."))
-    new = outline(("300", "Priority"),
-                  ("301", "The active player may play a spell that is legally timed. "
-                          "The spell is added to the chain following the steps of playing a card."),
-                  ("302", "Priority passes in turn order."))
+    old = outline(
+        ("300", "Priority"),
+        ("301", "The active player may play a spell that is legally timed."),
+        ("301.1", "The spell is added to the chain following the steps of playing a card."),
+        ("302", "Priority passes in turn order."),
+    )
+    new = outline(
+        ("300", "Priority"),
+        (
+            "301",
+            "The active player may play a spell that is legally timed. "
+            "The spell is added to the chain following the steps of playing a card.",
+        ),
+        ("302", "Priority passes in turn order."),
+    )
     rows = compute_lineage(old, new)
     assert successors(rows)["301"] == {"301"} and successors(rows)["301.1"] == {"301"}
     assert {row.kind for row in rows if row.new == "301"} == {"merged"}
@@ -196,19 +259,25 @@ def test_duplicate_numbers_are_refused():
 
 
 def test_normalise_ignores_markup_spacing_quotes_list_markers_and_reference_numbers():
-    assert normalise("Holding occurs. See rule 629. Scoring for <i>more</i> information.") == \
-        normalise("Holding occurs.\nSee rule 445. Scoring for more information.")
+    assert normalise("Holding occurs. See rule 629. Scoring for <i>more</i> information.") == normalise(
+        "Holding occurs.\nSee rule 445. Scoring for more information."
+    )
     assert normalise("* Gear say \u201cthis.\u201d") == normalise('Gear say "this."')
     assert normalise("2b. All Units are killed .") == normalise("All units are killed.")
 
 
-@pytest.mark.parametrize("old, new", [
-    ("Starting with the Attacker , each player distributes damage.",
-     "Starting with the Attacker, each player assigns damage."),
-    ("", "Brand new text."),
-    ("Removed text.", ""),
-    ("Same words here.", "Same words here."),
-])
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        (
+            "Starting with the Attacker , each player distributes damage.",
+            "Starting with the Attacker, each player assigns damage.",
+        ),
+        ("", "Brand new text."),
+        ("Removed text.", ""),
+        ("Same words here.", "Same words here."),
+    ],
+)
 def test_word_diff_rebuilds_both_texts(old, new):
     pieces = word_diff(old, new)
     assert "".join(text for op, text in pieces if op != "insert") == old
@@ -223,10 +292,13 @@ def test_word_diff_marks_changed_words():
 
 # --- the two real Riftbound versions -------------------------------------------------------------
 
+
 def _parsed(adapter, name: str) -> list[RuleRow]:
     path = CORPUS / name
-    return [RuleRow(rule.number, plain_text(rule.raw_text), rule.parent, rule.heading)
-            for rule in adapter.parse(read_lines(path), path).rules]
+    return [
+        RuleRow(rule.number, plain_text(rule.raw_text), rule.parent, rule.heading)
+        for rule in adapter.parse(read_lines(path), path).rules
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -237,36 +309,123 @@ def riftbound() -> tuple[list[RuleRow], list[RuleRow], list[LineageRow]]:
 
 
 KNOWN_PAIRS = [
-    ("518", "318"), ("532", "326"), ("545", "337"), ("626", "443"), ("627", "444"), ("716", "730"),
-    ("717", "731"), ("727", "741"),
+    ("518", "318"),
+    ("532", "326"),
+    ("545", "337"),
+    ("626", "443"),
+    ("627", "444"),
+    ("716", "730"),
+    ("717", "731"),
+    ("727", "741"),
 ]
 
 # Read off both texts by hand: (2025-06-02, 2025-12-01), every chapter, headings and sub-rules.
 VERIFIED_PAIRS = [
     # 000-182: golden rules and game concepts
-    ("052", "052"), ("053.2", "053.2"), ("103.2.e", "103.2.e"), ("103.4.b", "103.4.b"), ("106.2", "106.2"),
-    ("128.4", "128.4"), ("133.2.b", "133.2.b"), ("137", "139"), ("142", "145"), ("153", "156"),
-    ("157.2.a", "160.2.a"), ("157.2.b", "160.2.b"), ("162", "165"), ("166", "169"), ("170", "173"),
-    ("179", "182"), ("181", "184"), ("181.4", "184.4"), ("181.4.d", "184.4.c"), ("182", "185"),
+    ("052", "052"),
+    ("053.2", "053.2"),
+    ("103.2.e", "103.2.e"),
+    ("103.4.b", "103.4.b"),
+    ("106.2", "106.2"),
+    ("128.4", "128.4"),
+    ("133.2.b", "133.2.b"),
+    ("137", "139"),
+    ("142", "145"),
+    ("153", "156"),
+    ("157.2.a", "160.2.a"),
+    ("157.2.b", "160.2.b"),
+    ("162", "165"),
+    ("166", "169"),
+    ("170", "173"),
+    ("179", "182"),
+    ("181", "184"),
+    ("181.4", "184.4"),
+    ("181.4.d", "184.4.c"),
+    ("182", "185"),
     # 500-563 -> 300-356: the turn, cleanups, chains, showdowns, playing cards
-    ("500", "300"), ("501", "301"), ("512.1", "312.1"), ("513.4", "313.5"), ("515.2.b.1", "315.2.b.1"),
-    ("517.2", "317.3"), ("520", "322.4"), ("524", "322.10"), ("524.1", "322.10.a"), ("526", "322.14"),
-    ("527", "324"), ("534", "329"), ("536", "331"), ("540.1", "334.1.a"), ("551.1", "342.1"), ("554", "346"),
-    ("559.3.d.2", "352.14.b"), ("564", "357"), ("571", "364"), ("582", "375"), ("583.1", "376.1"),
+    ("500", "300"),
+    ("501", "301"),
+    ("512.1", "312.1"),
+    ("513.4", "313.5"),
+    ("515.2.b.1", "315.2.b.1"),
+    ("517.2", "317.3"),
+    ("520", "322.4"),
+    ("524", "322.10"),
+    ("524.1", "322.10.a"),
+    ("526", "322.14"),
+    ("527", "324"),
+    ("534", "329"),
+    ("536", "331"),
+    ("540.1", "334.1.a"),
+    ("551.1", "342.1"),
+    ("554", "346"),
+    ("559.3.d.2", "352.14.b"),
+    ("564", "357"),
+    ("571", "364"),
+    ("582", "375"),
+    ("583.1", "376.1"),
     # 586-650 -> 395-650: game actions, movement, combat (with the unnumbered rules 620-625), scoring, modes
-    ("586", "395"), ("591", "400"), ("592", "401"), ("594", "403"), ("595", "406"), ("604.4", "415.6"),
-    ("607", "418"), ("607.2.a", "418.2.b"), ("607.2.c", "418.2.d"), ("608", "423"), ("610.2.b", "425.2.b"),
-    ("616", "432"), ("617", "433"), ("620", "437"), ("621", "438"), ("622", "439"), ("622.2", "439.2"),
-    ("623.1", "440.1"), ("624", "441"), ("625", "442"), ("625.1.a", "442.1.a"), ("625.1.a.2", "442.1.a.2"),
-    ("625.1.d", "442.1.c"), ("626.1.d", "443.1.d"), ("626.1.d.2", "443.1.d.3"), ("626.1.d.3", "443.1.d.5"),
-    ("627.3.a", "444.2.b"), ("627.4", "444.2.a"), ("629", "445"), ("630.1", "446.1"), ("634", "450"),
-    ("639", "457"), ("640", "458"), ("644", "462"), ("645", "463"), ("646", "464"), ("647", "465"),
-    ("648", "466"), ("649", "649"), ("650", "650"),
+    ("586", "395"),
+    ("591", "400"),
+    ("592", "401"),
+    ("594", "403"),
+    ("595", "406"),
+    ("604.4", "415.6"),
+    ("607", "418"),
+    ("607.2.a", "418.2.b"),
+    ("607.2.c", "418.2.d"),
+    ("608", "423"),
+    ("610.2.b", "425.2.b"),
+    ("616", "432"),
+    ("617", "433"),
+    ("620", "437"),
+    ("621", "438"),
+    ("622", "439"),
+    ("622.2", "439.2"),
+    ("623.1", "440.1"),
+    ("624", "441"),
+    ("625", "442"),
+    ("625.1.a", "442.1.a"),
+    ("625.1.a.2", "442.1.a.2"),
+    ("625.1.d", "442.1.c"),
+    ("626.1.d", "443.1.d"),
+    ("626.1.d.2", "443.1.d.3"),
+    ("626.1.d.3", "443.1.d.5"),
+    ("627.3.a", "444.2.b"),
+    ("627.4", "444.2.a"),
+    ("629", "445"),
+    ("630.1", "446.1"),
+    ("634", "450"),
+    ("639", "457"),
+    ("640", "458"),
+    ("644", "462"),
+    ("645", "463"),
+    ("646", "464"),
+    ("647", "465"),
+    ("648", "466"),
+    ("649", "649"),
+    ("650", "650"),
     # 700s: additional rules and the keyword glossary, with Tank's damage-assignment sub-rules
-    ("701", "701"), ("706", "706"), ("712", "726"), ("718", "732"), ("719", "733"), ("720", "734"),
-    ("721", "735"), ("722", "736"), ("723", "737"), ("724", "738"), ("725", "739"), ("726", "740"),
-    ("726.1", "740.1"), ("728", "742"), ("729", "743"), ("729.3", "743.3"), ("727.1.b", "741.1.b"),
-    ("727.1.c", "741.1.c"), ("727.1.c.1", "741.1.c.1"), ("727.1.c.2", "741.1.c.2"),
+    ("701", "701"),
+    ("706", "706"),
+    ("712", "726"),
+    ("718", "732"),
+    ("719", "733"),
+    ("720", "734"),
+    ("721", "735"),
+    ("722", "736"),
+    ("723", "737"),
+    ("724", "738"),
+    ("725", "739"),
+    ("726", "740"),
+    ("726.1", "740.1"),
+    ("728", "742"),
+    ("729", "743"),
+    ("729.3", "743.3"),
+    ("727.1.b", "741.1.b"),
+    ("727.1.c", "741.1.c"),
+    ("727.1.c.1", "741.1.c.1"),
+    ("727.1.c.2", "741.1.c.2"),
 ]
 
 
@@ -280,8 +439,11 @@ def test_riftbound_new_sections_are_new(riftbound, section):
     """The section heading and every rule up to the next top-level heading."""
     _, new_rules, rows = riftbound
     start = next(index for index, rule in enumerate(new_rules) if rule.number == section)
-    stop = next(index for index in range(start + 1, len(new_rules))
-                if new_rules[index].parent is None and new_rules[index].heading)
+    stop = next(
+        index
+        for index in range(start + 1, len(new_rules))
+        if new_rules[index].parent is None and new_rules[index].heading
+    )
     in_section = {rule.number for rule in new_rules[start:stop]}
     assert len(in_section) >= 6
     assert {row.kind for row in rows if row.new in in_section} == {"new"}
@@ -301,9 +463,29 @@ def test_riftbound_every_old_rule_has_a_successor_or_is_removed(riftbound):
 def test_riftbound_inferred_combat_rules_map(riftbound):
     """The unnumbered 2025-06-02 combat rules (620-625.1.b.1) that survive are found."""
     found = successors(riftbound[2])
-    mapped = [number for number in ("620", "621", "622", "622.1", "622.2", "623", "623.1", "623.2", "623.2.a",
-                                    "623.2.b", "623.3", "624", "625", "625.1", "625.1.a", "625.1.a.1", "625.1.a.2")
-              if number in found]
+    mapped = [
+        number
+        for number in (
+            "620",
+            "621",
+            "622",
+            "622.1",
+            "622.2",
+            "623",
+            "623.1",
+            "623.2",
+            "623.2.a",
+            "623.2.b",
+            "623.3",
+            "624",
+            "625",
+            "625.1",
+            "625.1.a",
+            "625.1.a.1",
+            "625.1.a.2",
+        )
+        if number in found
+    ]
     assert len(mapped) == 17
 
 
@@ -313,15 +495,24 @@ OLD_DOC, NEW_DOC, NEWER_DOC = "book-2025-06-02", "book-2025-12-01", "book-2026-0
 
 
 def _write_rulebook(db: sqlite_utils.Database, document_id: str, version: str, rules: list[RuleRow]) -> None:
-    db["documents"].insert({"id": document_id, "game_id": "game", "title": "Book", "version": version,
-                            "kind": "rules"})
+    db["documents"].insert({"id": document_id, "game_id": "game", "title": "Book", "version": version, "kind": "rules"})
     first = (db.execute("select coalesce(max(id), 0) from rules").fetchone()[0]) + 1
     ids = {rule.number: first + index for index, rule in enumerate(rules)}
     db["rules"].insert_all(
-        {"id": ids[rule.number], "document_id": document_id, "game_id": "game", "number": rule.number,
-         "parent_number": rule.parent, "parent_id": ids.get(rule.parent), "position": index + 1,
-         "heading": rule.heading, "text": rule.text, "raw_text": rule.text}
-        for index, rule in enumerate(rules))
+        {
+            "id": ids[rule.number],
+            "document_id": document_id,
+            "game_id": "game",
+            "number": rule.number,
+            "parent_number": rule.parent,
+            "parent_id": ids.get(rule.parent),
+            "position": index + 1,
+            "heading": rule.heading,
+            "text": rule.text,
+            "raw_text": rule.text,
+        }
+        for index, rule in enumerate(rules)
+    )
 
 
 @pytest.fixture
@@ -344,8 +535,9 @@ def test_store_lineage_writes_every_rule_of_both_versions(book_db):
     assert sum(figures["2025-06-02 -> 2025-12-01"].values()) == book_db["rule_lineage"].count
     rows = list(book_db["rule_lineage"].rows)
     assert {row["from_document_id"] for row in rows} == {OLD_DOC}
-    assert {row["from_rule_id"] for row in rows if row["from_rule_id"]} == \
-        {row["id"] for row in book_db.query("select id from rules where document_id = ?", [OLD_DOC])}
+    assert {row["from_rule_id"] for row in rows if row["from_rule_id"]} == {
+        row["id"] for row in book_db.query("select id from rules where document_id = ?", [OLD_DOC])
+    }
     assert all(row["to_rule_id"] is None for row in rows if row["kind"] == "removed")
     assert all(row["from_rule_id"] is None for row in rows if row["kind"] == "new")
     store_lineage(book_db, "game")  # again: replaces, does not duplicate
@@ -363,19 +555,31 @@ def test_equivalents_follow_lineage_both_ways_and_fall_back_to_the_ancestor(book
 
 
 def test_equivalents_are_transitive_over_three_versions(book_db):
-    newer = [RuleRow(rule.number.replace("318", "218").replace("319", "219"), rule.text, heading=rule.heading,
-                     parent=rule.parent.replace("319", "219") if rule.parent else None)
-             for rule in NEW_BOOK]
+    newer = [
+        RuleRow(
+            rule.number.replace("318", "218").replace("319", "219"),
+            rule.text,
+            heading=rule.heading,
+            parent=rule.parent.replace("319", "219") if rule.parent else None,
+        )
+        for rule in NEW_BOOK
+    ]
     _write_rulebook(book_db, NEWER_DOC, "2026-03-01", newer)
     figures = store_lineage(book_db, "game")
     assert list(figures) == ["2025-06-02 -> 2025-12-01", "2025-12-01 -> 2026-03-01"]
     assert equivalents(book_db, _rule_id(book_db, OLD_DOC, "519.1")) == [
-        (NEW_DOC, "2025-12-01", "319.1", "moved"), (NEWER_DOC, "2026-03-01", "219.1", "moved")]
+        (NEW_DOC, "2025-12-01", "319.1", "moved"),
+        (NEWER_DOC, "2026-03-01", "219.1", "moved"),
+    ]
     assert equivalents(book_db, _rule_id(book_db, NEWER_DOC, "218")) == [
-        (OLD_DOC, "2025-06-02", "518", "moved"), (NEW_DOC, "2025-12-01", "318", "moved")]
+        (OLD_DOC, "2025-06-02", "518", "moved"),
+        (NEW_DOC, "2025-12-01", "318", "moved"),
+    ]
     # 219.2 was 319.2, which is new in 2025-12-01 under 319 (once 519): reached through an ancestor
     assert equivalents(book_db, _rule_id(book_db, NEWER_DOC, "219.2")) == [
-        (OLD_DOC, "2025-06-02", "519", "ancestor"), (NEW_DOC, "2025-12-01", "319.2", "moved")]
+        (OLD_DOC, "2025-06-02", "519", "ancestor"),
+        (NEW_DOC, "2025-12-01", "319.2", "moved"),
+    ]
 
 
 def test_diff_summary_counts_sections_and_rows(book_db):
@@ -384,8 +588,7 @@ def test_diff_summary_counts_sections_and_rows(book_db):
     assert summary["counts"]["new"] == 4 and summary["counts"]["removed"] == 1
     assert sum(summary["counts"].values()) == len(summary["rows"])
     assert summary["old_rules_accounted"] == 1.0
-    sections = {(section["version"], section["number"], section["heading"]): section
-                for section in summary["sections"]}
+    sections = {(section["version"], section["number"], section["heading"]): section for section in summary["sections"]}
     assert sections[("2025-12-01", "325", "Heal")]["counts"] == {"new": 3}
     # 520 was removed from 518 Cleanups, which became 318: counted there, in the newer numbering
     assert sections[("2025-12-01", "318", "Cleanups")]["counts"] == {"moved": 4, "edited": 1, "removed": 1, "new": 1}
@@ -438,7 +641,7 @@ def test_a_synthetic_revision_of_the_real_rulebook_is_recovered(riftbound):
     unrelated ones: every surviving rule is found at its new number and nothing is mismatched."""
     _, rules, _ = riftbound
     rng = random.Random(7)
-    filler = "alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega".split()
+    filler = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "theta", "kappa", "lambda", "sigma", "omega"]
 
     def renumbered(number: str) -> str:
         head, dot, rest = number.partition(".")
@@ -453,8 +656,7 @@ def test_a_synthetic_revision_of_the_real_rulebook_is_recovered(riftbound):
             for _ in range(2):
                 words[rng.randrange(len(words))] = rng.choice(filler)
         number = truth[rule.number] = renumbered(rule.number)
-        revised.append(RuleRow(number, " ".join(words), renumbered(rule.parent) if rule.parent else None,
-                               rule.heading))
+        revised.append(RuleRow(number, " ".join(words), renumbered(rule.parent) if rule.parent else None, rule.heading))
         if rng.random() < 0.02:
             revised.append(RuleRow(number + ".z", " ".join(rng.choice(filler) for _ in range(10)) + ".", number))
     found = {row.old: row.new for row in compute_lineage(rules, revised) if row.old and row.new}

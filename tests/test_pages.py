@@ -1,4 +1,5 @@
 """The judges' pages, through Datasette's own test client, on the small fixture database."""
+
 from __future__ import annotations
 
 import re
@@ -41,7 +42,9 @@ async def test_rule_page_links_references_keywords_and_shows_context(datasette):
     assert 'href="/keywords/riftbound/2025-12-01/Tank"' in html
     crumbs = html.split('class="crumbs"')[1].split("</p>")[0]
     assert [link for link in _links(crumbs) if link.startswith("/rules/riftbound")] == [
-        "/rules/riftbound/2025-12-01/443", "/rules/riftbound/2025-12-01/443.1"]
+        "/rules/riftbound/2025-12-01/443",
+        "/rules/riftbound/2025-12-01/443.1",
+    ]
     assert 'rel="prev" href="/rules/riftbound/2025-12-01/443.1.d"' in html
     assert 'rel="next" href="/rules/riftbound/2025-12-01/444"' in html
     assert 'href="/rulings/1"' in html and 'href="/rulings/2"' in html
@@ -150,7 +153,9 @@ async def test_replay_page_nests_steps_and_links_citations(datasette):
     assert 'href="/rules/riftbound/2025-12-01/443.1.e"' in html and "match" in html
     data = (await _get(datasette, "/replays/hourglass-saves-unit.json")).json()
     assert [step["summary"] for step in data["steps"]] == [
-        "Combat damage step", "Hourglass replaces the death; unit is recalled"]
+        "Combat damage step",
+        "Hourglass replaces the death; unit is recalled",
+    ]
     child = data["steps"][0]["children"][0]
     assert child["citations"][0]["number"] == "443.1.e"
     await _get(datasette, "/replays/nope", status=404)
@@ -181,10 +186,12 @@ async def test_search_filters_by_game_and_older_version(datasette):
 
 
 async def test_search_for_a_rule_number_jumps_to_newest_version_having_it(datasette):
-    for query, target in [("626.1.d", "/rules/riftbound/2025-06-02/626.1.d"),
-                          ("rule 318", "/rules/riftbound/2025-12-01/318"),
-                          ("443.1.e.", "/rules/riftbound/2025-12-01/443.1.e"),
-                          ("5.2", "/rules/runeterra/unversioned/5.2")]:
+    for query, target in [
+        ("626.1.d", "/rules/riftbound/2025-06-02/626.1.d"),
+        ("rule 318", "/rules/riftbound/2025-12-01/318"),
+        ("443.1.e.", "/rules/riftbound/2025-12-01/443.1.e"),
+        ("5.2", "/rules/runeterra/unversioned/5.2"),
+    ]:
         response = await _get(datasette, f"/search?q={query}", status=302)
         assert response.headers["location"] == target
     data = (await _get(datasette, "/search.json?q=rule+318")).json()
@@ -214,7 +221,10 @@ async def test_datasette_search_box_facets_and_canned_queries(datasette):
     assert {row["ruling_id"] for row in citing["rows"]} == {1, 2}
     mentioning = (await _get(datasette, "/rules/rules_mentioning_keyword.json?term=recall&_shape=objects")).json()
     assert {(row["game"], row["number"]) for row in mentioning["rows"]} == {
-        ("riftbound", "411.1"), ("riftbound", "616.1"), ("runeterra", "5.2")}
+        ("riftbound", "411.1"),
+        ("riftbound", "616.1"),
+        ("runeterra", "5.2"),
+    }
     dangling = (await _get(datasette, "/rules/dangling_references.json?_shape=objects")).json()
     assert [row["target_number"] for row in dangling["rows"]] == ["999"]
     stale = (await _get(datasette, "/rules/stale_citations.json?_shape=objects")).json()

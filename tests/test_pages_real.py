@@ -1,4 +1,5 @@
 """The judges' pages on the real database built from the bundled corpus (built once per session)."""
+
 from __future__ import annotations
 
 import re
@@ -34,8 +35,9 @@ async def test_home_counts_match_the_database(datasette, connection):
     shown = {doc["id"]: (doc["rules"], doc["rulings"]) for game in data["games"] for doc in game["documents"]}
     stored = {}
     for document_id, rules, rulings in connection.execute(
-            "select id, (select count(*) from rules where document_id = d.id), "
-            "(select count(*) from rulings where document_id = d.id) from documents d"):
+        "select id, (select count(*) from rules where document_id = d.id), "
+        "(select count(*) from rulings where document_id = d.id) from documents d"
+    ):
         stored[document_id] = (rules, rulings)
     assert shown == stored
     assert shown["riftbound-core-rules-2025-12-01"][0] > 1000
@@ -50,9 +52,13 @@ async def test_both_riftbound_permalinks_from_the_issue(datasette):
 
 
 async def test_rulings_citing_443_1_e_are_on_its_page(datasette, connection):
-    citing = {row[0] for row in connection.execute(
-        "select c.ruling_id from ruling_citations c join rules r on r.id = c.rule_id "
-        "join documents d on d.id = r.document_id where r.number = '443.1.e' and d.version = '2025-12-01'")}
+    citing = {
+        row[0]
+        for row in connection.execute(
+            "select c.ruling_id from ruling_citations c join rules r on r.id = c.rule_id "
+            "join documents d on d.id = r.document_id where r.number = '443.1.e' and d.version = '2025-12-01'"
+        )
+    }
     assert citing, "the rulings cite 443.1.e"
     html = (await _get(datasette, "/rules/riftbound/2025-12-01/443.1.e")).text
     for ruling_id in citing:
@@ -70,8 +76,7 @@ async def test_every_resolved_cross_reference_printed_in_riftbound_text_is_a_lin
         html = (await _get(datasette, f"/rules/riftbound/{version}/{number}")).text
         text = html.split('class="rule-text">')[1].split("</div>")[0]
         for ref in data["references"]:
-            printed = re.search(rf"(?<![\w.]){re.escape(ref['target_number'])}(?![\w]|\.[0-9A-Za-z])",
-                                ref["raw_text"])
+            printed = re.search(rf"(?<![\w.]){re.escape(ref['target_number'])}(?![\w]|\.[0-9A-Za-z])", ref["raw_text"])
             if ref["id"] is not None and printed and f'href="/rules/riftbound/{version}/{ref["number"]}"' not in text:
                 unlinked.append((version, number, ref["target_number"]))
     assert unlinked == []
@@ -93,9 +98,13 @@ async def test_every_ruling_page_and_each_citation_target(datasette, connection)
 
 
 async def test_search_recalled_finds_the_recall_rules(datasette, connection):
-    recall_rules = {row[0] for row in connection.execute(
-        "select r.number from rules r join documents d on d.id = r.document_id "
-        "where d.game_id = 'riftbound' and d.is_newest = 1 and r.heading like 'Recall%'")}
+    recall_rules = {
+        row[0]
+        for row in connection.execute(
+            "select r.number from rules r join documents d on d.id = r.document_id "
+            "where d.game_id = 'riftbound' and d.is_newest = 1 and r.heading like 'Recall%'"
+        )
+    }
     assert recall_rules
     data = (await _get(datasette, "/search.json?q=recalled&game=riftbound")).json()
     found = {hit["number"] for hit in data["results"] if hit["kind"] == "rule"}
@@ -106,9 +115,11 @@ async def test_search_recalled_finds_the_recall_rules(datasette, connection):
 
 
 async def test_rule_numbers_jump_to_the_newest_version_that_has_them(datasette):
-    for query, target in [("626.1.d", "/rules/riftbound/2025-06-02/626.1.d"),
-                          ("rule 318", "/rules/riftbound/2025-12-01/318"),
-                          ("443.1.e", "/rules/riftbound/2025-12-01/443.1.e")]:
+    for query, target in [
+        ("626.1.d", "/rules/riftbound/2025-06-02/626.1.d"),
+        ("rule 318", "/rules/riftbound/2025-12-01/318"),
+        ("443.1.e", "/rules/riftbound/2025-12-01/443.1.e"),
+    ]:
         response = await _get(datasette, "/search?q=" + query.replace(" ", "+"), status=302)
         assert response.headers["location"] == target
 
@@ -135,14 +146,19 @@ def _count_steps(steps: list[dict]) -> int:
 
 
 async def test_every_replay_page_nests_all_its_steps_and_links_its_citations(datasette, connection):
-    replays = connection.execute("select id, (select count(*) from replay_steps where replay_id = p.id) "
-                                 "from replays p").fetchall()
+    replays = connection.execute(
+        "select id, (select count(*) from replay_steps where replay_id = p.id) from replays p"
+    ).fetchall()
     for replay_id, step_count in replays:
         data = (await _get(datasette, f"/replays/{quote(replay_id)}.json")).json()
         assert _count_steps(data["steps"]) == step_count
         html = (await _get(datasette, f"/replays/{quote(replay_id)}")).text
-        cited = {f"/rules/{c['game']}/{c['version']}/{c['number']}" for step in data["steps"]
-                 for c in step["citations"] if c["id"] is not None}
+        cited = {
+            f"/rules/{c['game']}/{c['version']}/{c['number']}"
+            for step in data["steps"]
+            for c in step["citations"]
+            if c["id"] is not None
+        }
         assert all(f'href="{path}"' in html for path in cited)
 
 
@@ -154,7 +170,7 @@ async def test_card_pages_list_their_rulings_and_highlight_errata(datasette, con
         assert all(f'href="/rulings/{ruling_id}"' in html for ruling_id in ruling_ids.split(","))
     with_errata = connection.execute("""select distinct c.slug from card_errata e join cards c on c.id = e.card_id
         where e.old_text != e.new_text""").fetchall()
-    for slug, in with_errata:
+    for (slug,) in with_errata:
         html = (await _get(datasette, f"/cards/{quote(slug)}")).text
         assert "<del>" in html or "<ins>" in html, slug
 

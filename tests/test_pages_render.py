@@ -1,4 +1,5 @@
 """Rendering document text: sanitising, adding our links, snippets and word diffs."""
+
 from __future__ import annotations
 
 import pytest
@@ -7,17 +8,17 @@ from datasette_plugins.render import Link, Linker, highlighted, linked, sanitise
 from rules_db.queries import MARK_END, MARK_START
 
 HOSTILE = [
-    '<script>alert(1)</script>',
+    "<script>alert(1)</script>",
     '<SCRIPT SRC="https://evil.example/x.js"></SCRIPT>',
     '<a href="javascript:alert(1)">x</a>',
     '<a href="JaVaScRiPt:alert(1)">x</a>',
-    '<img src=x onerror=alert(1)>',
+    "<img src=x onerror=alert(1)>",
     '<b onclick="alert(1)">x</b>',
-    '<svg><script>alert(1)</script></svg>',
+    "<svg><script>alert(1)</script></svg>",
     '<iframe src="javascript:alert(1)"></iframe>',
     '<div style="background:url(javascript:alert(1))">x</div>',
-    '<i onmouseover=alert(1)>x</i>',
-    '<<script>script>alert(1)<</script>/script>',
+    "<i onmouseover=alert(1)>x</i>",
+    "<<script>script>alert(1)<</script>/script>",
     '<a href="&#106;avascript:alert(1)">x</a>',
     '<form action="javascript:alert(1)"><button>x</button></form>',
 ]
@@ -35,15 +36,21 @@ def test_hostile_markup_loses_every_script_link_and_attribute(raw):
 
 def test_harmless_formatting_is_kept_without_attributes():
     assert sanitise('<i class="x">Recall</i> <b>Tank</b> <em>a</em> <strong>b</strong> x<sup>2</sup>') == (
-        "<i>Recall</i> <b>Tank</b> <em>a</em> <strong>b</strong> x<sup>2</sup>")
+        "<i>Recall</i> <b>Tank</b> <em>a</em> <strong>b</strong> x<sup>2</sup>"
+    )
     assert sanitise("**Recall**: returns") == "<b>Recall</b>: returns"
 
 
 def test_links_are_added_inside_formatting_and_text_is_escaped():
-    html = str(linked("See <i>rule 616. Recalls</i> & 616.1; a <Tank>", [
-        Link("616", "/rules/riftbound/v/616", "616 Recalls", number=True)]))
-    assert html == ('See <i>rule <a href="/rules/riftbound/v/616" title="616 Recalls">616</a>. Recalls</i> '
-                    '&amp; 616.1; a ')
+    html = str(
+        linked(
+            "See <i>rule 616. Recalls</i> & 616.1; a <Tank>",
+            [Link("616", "/rules/riftbound/v/616", "616 Recalls", number=True)],
+        )
+    )
+    assert html == (
+        'See <i>rule <a href="/rules/riftbound/v/616" title="616 Recalls">616</a>. Recalls</i> &amp; 616.1; a '
+    )
 
 
 def test_a_number_link_never_matches_inside_a_longer_number():
@@ -52,8 +59,9 @@ def test_a_number_link_never_matches_inside_a_longer_number():
 
 
 def test_longer_links_win_and_words_match_whole():
-    html = str(linked("A recalled unit; Recall; recalledness", [
-        Link("Recall", "/k/recall"), Link("recalled", "/k/recall-ed")]))
+    html = str(
+        linked("A recalled unit; Recall; recalledness", [Link("Recall", "/k/recall"), Link("recalled", "/k/recall-ed")])
+    )
     assert html == ('A <a href="/k/recall-ed">recalled</a> unit; <a href="/k/recall">Recall</a>; recalledness')
 
 
@@ -78,14 +86,19 @@ def test_snippet_markers_become_marks_and_the_rest_is_escaped():
 def test_word_diff_marks_changed_words_only():
     ops = word_diff("Deal 3 damage to a unit.", "Deal 4 damage to each unit.")
     assert [(op["op"], op["text"]) for op in ops if op["op"] != "equal"] == [
-        ("delete", "3 "), ("insert", "4 "), ("delete", "a "), ("insert", "each ")]
+        ("delete", "3 "),
+        ("insert", "4 "),
+        ("delete", "a "),
+        ("insert", "each "),
+    ]
     assert "".join(op["text"] for op in ops if op["op"] != "insert") == "Deal 3 damage to a unit."
     assert "".join(op["text"] for op in ops if op["op"] != "delete") == "Deal 4 damage to each unit."
 
 
 def test_prose_links_each_word_target_once_and_rule_numbers_every_time():
-    linker = Linker([Link("unit", "/k/unit"), Link("units", "/k/unit"), Link("318", "/r/318", number=True)],
-                    words_once=True)
+    linker = Linker(
+        [Link("unit", "/k/unit"), Link("units", "/k/unit"), Link("318", "/r/318", number=True)], words_once=True
+    )
     first = str(linker("A unit, units and 318."))
     second = str(linker("Another unit and 318."))
     assert first == 'A <a href="/k/unit">unit</a>, units and <a href="/r/318">318</a>.'

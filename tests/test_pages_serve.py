@@ -1,4 +1,5 @@
 """Serving: the Datasette metadata, and ``rules_db.serve.serve`` answering on a real port."""
+
 from __future__ import annotations
 
 import socket
@@ -21,8 +22,11 @@ def test_metadata_describes_tables_documents_search_facets_and_queries(fixture_d
         assert database["tables"][table]["fts_table"] == f"{table}_fts"
         assert database["tables"][table]["fts_pk"] == "id"
     assert database["tables"]["rules"]["facets"] == ["game_id", "document_id", "section"]
-    assert set(database["queries"]) == set(CANNED_QUERIES) == {
-        "rulings_citing_rule", "rules_mentioning_keyword", "dangling_references", "stale_citations"}
+    assert (
+        set(database["queries"])
+        == set(CANNED_QUERIES)
+        == {"rulings_citing_rule", "rules_mentioning_keyword", "dangling_references", "stale_citations"}
+    )
     for source in ["corpus/riftbound-core-rules-2025-06-02.txt", "corpus/riftbound-qa-rulings.txt"]:
         assert source in meta["description_html"] and source in database["source"]
     assert "2025-06-02" in meta["description_html"]

@@ -1,4 +1,5 @@
 """Citations that survive renumbering, the diff page and scenarios per card, on the real database."""
+
 from __future__ import annotations
 
 import html as html_module
@@ -36,18 +37,22 @@ def _visible(html: str) -> str:
 
 
 def _ruling_citing(connection, number: str, version: str) -> int:
-    return connection.execute("""select c.ruling_id from ruling_citations c join rules r on r.id = c.rule_id
+    return connection.execute(
+        """select c.ruling_id from ruling_citations c join rules r on r.id = c.rule_id
         join documents d on d.id = r.document_id where r.number = ? and d.version = ? order by c.ruling_id""",
-                              [number, version]).fetchone()[0]
+        [number, version],
+    ).fetchone()[0]
 
 
 async def test_ruling_citations_show_their_2025_06_02_equivalents(datasette, connection):
     ruling_id = _ruling_citing(connection, "443.1.e", "2025-12-01")
     assert ruling_id == _ruling_citing(connection, "444", "2025-12-01")
     data = (await _get(datasette, f"/rulings/{ruling_id}.json")).json()
-    equivalents = {citation["number"]: [(other["version"], other["number"], other["kind"])
-                                        for other in citation["equivalents"]]
-                   for citation in data["citations"] if citation["id"] is not None}
+    equivalents = {
+        citation["number"]: [(other["version"], other["number"], other["kind"]) for other in citation["equivalents"]]
+        for citation in data["citations"]
+        if citation["id"] is not None
+    }
     assert equivalents["443.1.e"] == [("2025-06-02", "626.1", "ancestor")]
     assert [(version, number) for version, number, _kind in equivalents["444"]] == [("2025-06-02", "627")]
     text = _visible((await _get(datasette, f"/rulings/{ruling_id}")).text)
@@ -71,8 +76,9 @@ def fixture_with_an_old_replay_citation(fixture_db, tmp_path):
 async def test_replay_citations_show_their_version_and_note_an_old_one(fixture_with_an_old_replay_citation):
     datasette = fixture_with_an_old_replay_citation
     data = (await _get(datasette, "/replays/hourglass-saves-unit.json")).json()
-    citations = {c["cited_number"]: c for step in data["steps"] for s in [step, *step["children"]]
-                 for c in s["citations"]}
+    citations = {
+        c["cited_number"]: c for step in data["steps"] for s in [step, *step["children"]] for c in s["citations"]
+    }
     assert citations["518"]["stale"] and [other["number"] for other in citations["518"]["in_newest"]] == ["318"]
     assert not citations["443.1.e"]["stale"] and citations["443.1.e"]["in_newest"] == []
     html = (await _get(datasette, "/replays/hourglass-saves-unit")).text
@@ -101,9 +107,11 @@ DIFF = "/diff/riftbound/2025-06-02/2025-12-01"
 
 async def test_diff_page_counts_sections_and_linked_rows(datasette, connection):
     data = (await _get(datasette, DIFF + ".json")).json()
-    stored = dict(connection.execute("""select l.kind, count(*) from rule_lineage l
+    stored = dict(
+        connection.execute("""select l.kind, count(*) from rule_lineage l
         where l.from_document_id = 'riftbound-core-rules-2025-06-02'
-          and l.to_document_id = 'riftbound-core-rules-2025-12-01' group by l.kind""").fetchall())
+          and l.to_document_id = 'riftbound-core-rules-2025-12-01' group by l.kind""").fetchall()
+    )
     assert {kind: count for kind, count in data["counts"].items() if count} == stored
     assert {row["kind"] for row in data["rows"]} <= set(stored) - {"unchanged"}
     assert len(data["rows"]) == sum(count for kind, count in stored.items() if kind != "unchanged")
@@ -144,9 +152,11 @@ async def test_home_and_rule_pages_link_to_the_diff(datasette):
 
 async def test_card_page_lists_every_scenario_that_puts_the_card_in_play(datasette, connection):
     files = dict(connection.execute("select file, id from replays").fetchall())
-    uses_hourglass = {replay_id for file, replay_id in files.items()
-                      if re.search(r"""card:\s*["']?Zhonya's Hourglass["']?\s*[,}\n]""",
-                                   Path(file).read_text(encoding="utf-8"))}
+    uses_hourglass = {
+        replay_id
+        for file, replay_id in files.items()
+        if re.search(r"""card:\s*["']?Zhonya's Hourglass["']?\s*[,}\n]""", Path(file).read_text(encoding="utf-8"))
+    }
     assert len(uses_hourglass) >= 3
     data = (await _get(datasette, "/cards/zhonyas-hourglass.json")).json()
     assert {replay["id"] for replay in data["replays"]} == uses_hourglass
@@ -159,8 +169,12 @@ def test_replay_cards_are_real_cards_modelled_in_the_library(connection):
     from scenarios.cards import load_library
 
     modelled = {card.real for card in load_library().values() if card.real}
-    used = {name for name, in connection.execute(
-        "select distinct c.name from replay_cards rc join cards c on c.id = rc.card_id")}
+    used = {
+        name
+        for (name,) in connection.execute(
+            "select distinct c.name from replay_cards rc join cards c on c.id = rc.card_id"
+        )
+    }
     assert used and used <= modelled
     every_replay = connection.execute("select count(*) from replays").fetchone()[0]
     with_cards = connection.execute("select count(distinct replay_id) from replay_cards").fetchone()[0]

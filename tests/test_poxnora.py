@@ -1,4 +1,5 @@
 """The Pox Nora rules adapter against the damage listed in corpus/HAZARDS.md §6."""
+
 from __future__ import annotations
 
 import re
@@ -49,7 +50,8 @@ def test_synthesised_numbers(rules):
     assert rules["3.d.ii"].parent == "3.d"
     assert rules["3.d.ii"].raw_text == (
         "Successful -- This attack hit. It doesn't need to deal damage, it just needs to not miss. Some abilities "
-        "trigger off of successful attacks. Even if something prevents damage, an attack can still be successful.")
+        "trigger off of successful attacks. Even if something prevents damage, an attack can still be successful."
+    )
     assert rules["9.c"].parent == "9" and rules["9.c"].lines == [61]  # after a blank line inside the list
 
 
@@ -74,8 +76,15 @@ def test_coverage(book):
 def test_inline_terms_are_conservative(book):
     terms = {k.term: k.defining_number for k in book.keywords}
     assert all(k.kind == "defined term" for k in book.keywords)
-    assert terms == {"Attack Chain": "3.a", "Basic Attacks": "3.b", "Non-Basic Attacks": "3.c",
-                     "Attack Results": "3.d", "Failed": "3.d.i", "Successful": "3.d.ii", "Damaging": "3.d.iii"}
+    assert terms == {
+        "Attack Chain": "3.a",
+        "Basic Attacks": "3.b",
+        "Non-Basic Attacks": "3.c",
+        "Attack Results": "3.d",
+        "Failed": "3.d.i",
+        "Successful": "3.d.ii",
+        "Damaging": "3.d.iii",
+    }
 
 
 def test_no_references(book):

@@ -1,4 +1,5 @@
 """The README is the manual: it must document the schema as it is."""
+
 from pathlib import Path
 
 from rules_db import schema

@@ -1,4 +1,5 @@
 """Cross-reference forms in Riftbound rule text (both Core Rules layouts)."""
+
 from pathlib import Path
 
 import pytest
@@ -18,8 +19,10 @@ def refs(text: str) -> list[tuple[str, list[str]]]:
         ("See rule 518. Cleanups for more information.", [("See rule 518. Cleanups", ["518"])]),
         ("See rule 518 . Cleanups for more information.", [("See rule 518 . Cleanups", ["518"])]),
         ("See rule 716 Attachment for more information.", [("See rule 716 Attachment", ["716"])]),
-        ("See rule 386. Playing or Activating Abilities for more information.",
-         [("See rule 386. Playing or Activating Abilities", ["386"])]),
+        (
+            "See rule 386. Playing or Activating Abilities for more information.",
+            [("See rule 386. Playing or Activating Abilities", ["386"])],
+        ),
         ("See rule 140 for more information on the Standard Move .", [("See rule 140", ["140"])]),
         ("See rule 103.2.d. for more information about Signature cards", [("See rule 103.2.d", ["103.2.d"])]),
         ("See <i>rule 616. Recalls</i> for more information.", [("See <i>rule 616. Recalls</i>", ["616"])]),
@@ -53,8 +56,10 @@ def test_procedural_references_in_a_sentence(text, target):
 
 
 def test_several_references_in_one_text_keep_text_order():
-    text = ("After an action is completed in rule 540 , repeat rule 539 . Continue until rule 540.4.b. is "
-            "accomplished, then continue to rule 543 .")
+    text = (
+        "After an action is completed in rule 540 , repeat rule 539 . Continue until rule 540.4.b. is "
+        "accomplished, then continue to rule 543 ."
+    )
     assert [targets for _, targets in refs(text)] == [["540"], ["539"], ["540.4.b"], ["543"]]
 
 
@@ -96,8 +101,15 @@ def test_expand_range(first, last, expected):
 
 @pytest.mark.parametrize(
     "text",
-    ["Continue to step 4.", "During step b, they chose", "the updated 1.1 version", "Core Rules 1.1 version",
-     "Return to Step 1: Finalize.", "completes Steps 2 through 5 of Playing Cards", "overrules 100 cards"],
+    [
+        "Continue to step 4.",
+        "During step b, they chose",
+        "the updated 1.1 version",
+        "Core Rules 1.1 version",
+        "Return to Step 1: Finalize.",
+        "completes Steps 2 through 5 of Playing Cards",
+        "overrules 100 cards",
+    ],
 )
 def test_not_references(text):
     assert refs(text) == []

@@ -1,4 +1,5 @@
 """The Riftbound Core Rules 2025-12-01 adapter (spaced layout), on the real document and on small damaged texts."""
+
 import re
 from collections import Counter
 from pathlib import Path
@@ -34,6 +35,7 @@ def parse_text(text: str):
 
 
 # --- the real document -------------------------------------------------------------------------------
+
 
 def test_rule_count(book):
     assert len(book.rules) == 1794
@@ -71,7 +73,11 @@ def test_combat_damage_rules(rules):
     assert (rule.parent, rule.depth, rule.heading) == ("443.1", 2, None)
     assert rules["443"].heading == "Step 2: The Combat Damage Step"
     step = rules["444"]
-    assert (step.raw_text, step.heading, step.parent) == ("Step 3: The Resolution Step", "Step 3: The Resolution Step", None)
+    assert (step.raw_text, step.heading, step.parent) == (
+        "Step 3: The Resolution Step",
+        "Step 3: The Resolution Step",
+        None,
+    )
 
 
 def test_section_headings(rules):
@@ -105,8 +111,10 @@ def test_example_line_belongs_to_the_rule_above(rules):
 
 def test_see_rule_lines_belong_to_the_rule_above(book, rules):
     rule = rules["106.4.d"]
-    assert rule.raw_text.split("\n")[1:] == ["See rule 318. Cleanups for more information.",
-                                            "See rule 408. Hide for more information."]
+    assert rule.raw_text.split("\n")[1:] == [
+        "See rule 318. Cleanups for more information.",
+        "See rule 408. Hide for more information.",
+    ]
     references = [(ref.raw_text, ref.target_numbers) for ref in book.references if ref.from_number == "106.4.d"]
     assert references == [("See rule 318. Cleanups", ["318"]), ("See rule 408. Hide", ["408"])]
 
@@ -123,7 +131,9 @@ def test_number_without_trailing_dot(book, rules):
     rule = rules["130.4"]
     assert rule.printed_number == "130.4"
     assert rule.parent == "130"
-    assert rule.raw_text.startswith("Effects that need to determine a card’s cost for any purpose always use its base cost")
+    assert rule.raw_text.startswith(
+        "Effects that need to determine a card’s cost for any purpose always use its base cost"
+    )
     assert rule.raw_text.split("\n")[1].startswith("Example: Sky Splitter")
     malformed = {issue.number for issue in book.issues if issue.kind == "malformed"}
     assert {"130.4", "322.2", "454.3.d.1.b", "747.4"} <= malformed
@@ -150,13 +160,29 @@ def test_stale_cited_title_is_reported(book):
 
 
 def test_keyword_glossary(book):
-    keywords = [(keyword.term, keyword.kind, keyword.defining_number) for keyword in book.keywords
-                if keyword.kind == "keyword"]
+    keywords = [
+        (keyword.term, keyword.kind, keyword.defining_number) for keyword in book.keywords if keyword.kind == "keyword"
+    ]
     assert keywords[0] == ("Accelerate", "keyword", "731")
     assert keywords[-1] == ("Weaponmaster", "keyword", "747")
     assert [term for term, _, _ in keywords] == [
-        "Accelerate", "Action", "Assault", "Deathknell", "Deflect", "Ganking", "Hidden", "Legion", "Reaction",
-        "Shield", "Tank", "Temporary", "Vision", "Equip", "Quick-Draw", "Repeat", "Weaponmaster",
+        "Accelerate",
+        "Action",
+        "Assault",
+        "Deathknell",
+        "Deflect",
+        "Ganking",
+        "Hidden",
+        "Legion",
+        "Reaction",
+        "Shield",
+        "Tank",
+        "Temporary",
+        "Vision",
+        "Equip",
+        "Quick-Draw",
+        "Repeat",
+        "Weaponmaster",
     ]
 
 
@@ -176,6 +202,7 @@ def test_sniff_claims_only_this_layout():
 
 
 # --- small damaged texts -----------------------------------------------------------------------------
+
 
 def test_numbers_printed_out_of_order_are_reported_and_put_back():
     book = parse_text("101. Deck Construction\n\n102.2. Second.\n\n102. Decks.\n\n102.1. First.")
@@ -238,6 +265,9 @@ def test_every_cited_title_but_the_stale_one_matches_its_target_heading(book, ru
 
     cited = [(number, title) for rule in book.rules for number, title in cited_titles(rule.raw_text)]
     assert len(cited) > 100
-    unmatched = {(number, title) for number, title in cited
-                 if title.lower().removeprefix("the ") != (rules[number].heading or "").lower().removeprefix("the ")}
+    unmatched = {
+        (number, title)
+        for number, title in cited
+        if title.lower().removeprefix("the ") != (rules[number].heading or "").lower().removeprefix("the ")
+    }
     assert unmatched == {("179", "Control")}

@@ -4,6 +4,7 @@ Most tests read the bundled document and check one hazard class from
 corpus/HAZARDS.md section 4 each; the small synthetic documents at the end check
 that the repairs follow the shape of the damage, not its place in that file.
 """
+
 from __future__ import annotations
 
 import re
@@ -135,22 +136,26 @@ def test_continuation_far_below_its_rule_joins_it_in_reading_order(rules):
 def test_rule_split_in_wrong_order_with_a_spaced_number(rules, book):
     assert rules["589.2.a"].raw_text == (
         "A Limited Action is a game action that a spell, ability, or circumstance of the turn's\n"
-        "progression causes the player to perform. A player cannot perform these actions at-will.")
+        "progression causes the player to perform. A player cannot perform these actions at-will."
+    )
     assert rules["589.2.a"].parent == "589.2"
     assert any(issue.line == 857 and issue.kind == "malformed" for issue in book.issues)
 
 
 def test_misaligned_text_is_realigned(rules, book):
     assert rules["594.3"].raw_text.endswith(
-        "Give me +1 [S]\nthis turn.\" Each time a player activates the ability, they must recycle 1 card from "
+        'Give me +1 [S]\nthis turn." Each time a player activates the ability, they must recycle 1 card from '
         "their trash to pay its cost. If they have no cards in their trash, they can't activate the ability, "
-        "because they can't pay its cost.")
+        "because they can't pay its cost."
+    )
     assert rules["594.4"].raw_text == (
         "When Recycling is part of an effect, a player must Recycle as many cards as possible from\n"
-        "the specified zone or zones.")
+        "the specified zone or zones."
+    )
     assert rules["594.5"].raw_text.startswith(
         "If 2 or more cards are Recycled to the Main Deck simultaneously, they are placed on the\n"
-        "bottom of that deck in a random order. Example: Garbage Grabber")
+        "bottom of that deck in a random order. Example: Garbage Grabber"
+    )
     assert rules["594.5"].lines == [862, 861]
     assert rules["594.5.a"].raw_text.startswith("If 2 or more cards are Recycled to the Rune Deck")
     assert {862, 863} <= {issue.line for issue in issues_of(book, "malformed")}
@@ -177,14 +182,25 @@ def test_merged_label_line_is_split(rules, book):
 # -- the unnumbered Combat section ---------------------------------------------------------------
 
 COMBAT = {
-    "620": "Combat", "621": "A Combat occurs when", "622": "Combat is considered Pending",
-    "622.1": "If more than one Battlefield", "622.2": "If Pending Combats stop",
-    "623": "Combat can only occur", "623.1": "In Modes of Play with more than two players, Battlefields",
-    "623.2": "In Modes of Play with more than two players, Battlefields", "623.2.a": "If an effect would",
-    "623.2.b": "Any subsequent reference", "623.3": "All choices that would result", "624": "The Steps of Combat",
-    "625": "The Showdown Step", "625.1": "A Showdown opens at this time.", "625.1.a": "Establish who is Attacker",
-    "625.1.a.1": "The Attacker is the player", "625.1.a.2": "The Defender is the player",
-    "625.1.b": "Modulate Unit Might now", "625.1.b.1": "Attacking Units with Assault",
+    "620": "Combat",
+    "621": "A Combat occurs when",
+    "622": "Combat is considered Pending",
+    "622.1": "If more than one Battlefield",
+    "622.2": "If Pending Combats stop",
+    "623": "Combat can only occur",
+    "623.1": "In Modes of Play with more than two players, Battlefields",
+    "623.2": "In Modes of Play with more than two players, Battlefields",
+    "623.2.a": "If an effect would",
+    "623.2.b": "Any subsequent reference",
+    "623.3": "All choices that would result",
+    "624": "The Steps of Combat",
+    "625": "The Showdown Step",
+    "625.1": "A Showdown opens at this time.",
+    "625.1.a": "Establish who is Attacker",
+    "625.1.a.1": "The Attacker is the player",
+    "625.1.a.2": "The Defender is the player",
+    "625.1.b": "Modulate Unit Might now",
+    "625.1.b.1": "Attacking Units with Assault",
 }
 
 
@@ -195,14 +211,17 @@ def test_unnumbered_combat_lines_get_recovered_numbers(rules, book):
     assert "Invalid Destinations" in rules["623.1"].raw_text
     assert "Invalid to be chosen" in rules["623.2"].raw_text
     numbers = [rule.number for rule in book.rules]
-    assert numbers[numbers.index("619.1") + 1:numbers.index("625.1.c")] == list(COMBAT)
+    assert numbers[numbers.index("619.1") + 1 : numbers.index("625.1.c")] == list(COMBAT)
 
 
 def test_combat_headings_parents_and_glued_line(rules):
     assert rules["620"].heading == "Combat" and rules["624"].heading == "The Steps of Combat"
     assert rules["625.1.b"].parent == "625.1"
     assert rules["625.1.b"].raw_text == "Modulate Unit Might now based on static combat abilities."
-    assert rules["625.1.a.2"].raw_text == "The Defender is the player who did not apply the Contested status to the Battlefield ."
+    assert (
+        rules["625.1.a.2"].raw_text
+        == "The Defender is the player who did not apply the Contested status to the Battlefield ."
+    )
     assert rules["625.1.a.2"].lines == rules["625.1.b"].lines == [1072]
     assert rules["625.1.c"].parent == "625.1" and not rules["625.1.c"].inferred
 
@@ -255,17 +274,44 @@ def test_continuations_over_several_lines(rules):
     assert rules["603.3.a"].lines == [969, 970, 971, 972]
     assert rules["603.3.a"].raw_text.split("\n")[-1].startswith("If the turn player passes the turn without")
     assert rules["106.5.c"].raw_text == (
-        "The Champion Legend here is a Game Object .\nSee rule 119. Game Objects for more information.")
+        "The Champion Legend here is a Game Object .\nSee rule 119. Game Objects for more information."
+    )
     assert rules["600.4.a"].lines == [939, 942]
 
 
 # HAZARDS.md 4.6: every unnumbered continuation line and the rule it belongs to.
 CONTINUATION_OWNERS = {
-    74: "106.5.c", 155: "127.4", 400: "176.1.a", 569: "530.1", 690: "559.3.c.4", 706: "559.5", 752: "563.2.c.4",
-    753: "563.2.c.4", 755: "563.2.c.4", 760: "563.2.c.8", 761: "563.2.c.8", 771: "568.1", 775: "568.3.a",
-    857: "589.2.a", 861: "594.5", 879: "592.4", 922: "599.1.a.1", 942: "600.4.a", 961: "602.3", 970: "603.3.a",
-    971: "603.3.a", 972: "603.3.a", 976: "603.5", 977: "603.5", 989: "604.4", 990: "604.4", 998: "605.5",
-    999: "605.5", 1006: "606.4", 1007: "606.4", 1136: "637.1.c",
+    74: "106.5.c",
+    155: "127.4",
+    400: "176.1.a",
+    569: "530.1",
+    690: "559.3.c.4",
+    706: "559.5",
+    752: "563.2.c.4",
+    753: "563.2.c.4",
+    755: "563.2.c.4",
+    760: "563.2.c.8",
+    761: "563.2.c.8",
+    771: "568.1",
+    775: "568.3.a",
+    857: "589.2.a",
+    861: "594.5",
+    879: "592.4",
+    922: "599.1.a.1",
+    942: "600.4.a",
+    961: "602.3",
+    970: "603.3.a",
+    971: "603.3.a",
+    972: "603.3.a",
+    976: "603.5",
+    977: "603.5",
+    989: "604.4",
+    990: "604.4",
+    998: "605.5",
+    999: "605.5",
+    1006: "606.4",
+    1007: "606.4",
+    1136: "637.1.c",
 }
 
 
@@ -280,16 +326,19 @@ def test_every_continuation_line_joins_its_owner(book, lines):
 # -- headings, keywords, references ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text, heading", [
-    ("Golden and Silver Rules", "Golden and Silver Rules"),
-    ("Cleanups", "Cleanups"),
-    ("1v1 (Match)", None),
-    ("2 Players", None),
-    ("Victory Score: 8", None),
-    ("Pass.", None),
-    ("Tank is a Passive Ability keyword.", None),
-    ("The method of assignment", None),
-])
+@pytest.mark.parametrize(
+    "text, heading",
+    [
+        ("Golden and Silver Rules", "Golden and Silver Rules"),
+        ("Cleanups", "Cleanups"),
+        ("1v1 (Match)", None),
+        ("2 Players", None),
+        ("Victory Score: 8", None),
+        ("Pass.", None),
+        ("Tank is a Passive Ability keyword.", None),
+        ("The method of assignment", None),
+    ],
+)
 def test_heading_shape(text, heading):
     assert riftbound_tabbed.heading_of(text) == heading
 
@@ -302,9 +351,27 @@ def test_heading_rules_in_the_document(rules):
 
 def test_keyword_glossary_and_defined_terms(book):
     glossary = [(keyword.term, keyword.defining_number) for keyword in book.keywords if keyword.kind == "keyword"]
-    assert glossary == [(term, str(number)) for number, term in enumerate(
-        ["Accelerate", "Action", "Assault", "Deathknell", "Deflect", "Ganking", "Hidden", "Legion", "Reaction",
-         "Shield", "Tank", "Temporary", "Vision"], start=717)]
+    assert glossary == [
+        (term, str(number))
+        for number, term in enumerate(
+            [
+                "Accelerate",
+                "Action",
+                "Assault",
+                "Deathknell",
+                "Deflect",
+                "Ganking",
+                "Hidden",
+                "Legion",
+                "Reaction",
+                "Shield",
+                "Tank",
+                "Temporary",
+                "Vision",
+            ],
+            start=717,
+        )
+    ]
     defined = {(keyword.term, keyword.defining_number) for keyword in book.keywords if keyword.kind == "defined term"}
     assert {("Buff", "602"), ("Mighty", "706"), ("Recalls", "616"), ("Cleanups", "518"), ("Chains", "532")} <= defined
     assert not {term for term, _ in defined} & {term for term, _ in glossary}
@@ -322,11 +389,23 @@ def test_references_are_collected_from_every_rule(book):
 
 
 def test_synthetic_reversed_block_with_continuation_above_its_rule():
-    book = parse_text("\n".join([
-        "Riftbound Core Rules", "", "100.\tIntro", "101.\tFirst rule.", "",
-        "103.1.\tSub rule.", "\tExample: belongs to 103.", "103.\tThird rule", "102.\tSecond rule.", "",
-        "104.\tFourth rule.",
-    ]))
+    book = parse_text(
+        "\n".join(
+            [
+                "Riftbound Core Rules",
+                "",
+                "100.\tIntro",
+                "101.\tFirst rule.",
+                "",
+                "103.1.\tSub rule.",
+                "\tExample: belongs to 103.",
+                "103.\tThird rule",
+                "102.\tSecond rule.",
+                "",
+                "104.\tFourth rule.",
+            ]
+        )
+    )
     rules = {rule.number: rule for rule in book.rules}
     assert [rule.number for rule in book.rules] == ["100", "101", "102", "103", "103.1", "104"]
     assert rules["103"].raw_text == "Third rule\nExample: belongs to 103."
@@ -334,12 +413,23 @@ def test_synthetic_reversed_block_with_continuation_above_its_rule():
 
 
 def test_synthetic_misaligned_reversed_block():
-    book = parse_text("\n".join([
-        "Riftbound Core Rules", "", "200.\tStart.", "",
-        "201.3.\tthe end of two. Three starts and runs", "201.2.\tends here. Two starts and runs to",
-        "201.1.\tOne starts and runs to where it", "201.\tTopic", "",
-        "\trest of three.", "202.\tNext.",
-    ]))
+    book = parse_text(
+        "\n".join(
+            [
+                "Riftbound Core Rules",
+                "",
+                "200.\tStart.",
+                "",
+                "201.3.\tthe end of two. Three starts and runs",
+                "201.2.\tends here. Two starts and runs to",
+                "201.1.\tOne starts and runs to where it",
+                "201.\tTopic",
+                "",
+                "\trest of three.",
+                "202.\tNext.",
+            ]
+        )
+    )
     rules = {rule.number: rule for rule in book.rules}
     assert rules["201.1"].raw_text == "One starts and runs to where it\nends here."
     assert rules["201.2"].raw_text == "Two starts and runs to\nthe end of two."
@@ -347,24 +437,51 @@ def test_synthetic_misaligned_reversed_block():
 
 
 def test_synthetic_unnumbered_run_is_numbered_from_its_shape():
-    book = parse_text("\n".join([
-        "Riftbound Core Rules", "", "300.\tBefore.", "",
-        "Movement", "Movement happens when told.", "Choose a destination.", "The destination must be empty.",
-        "Move there.", "Moving is final.", "",
-        "301.1.c.\tPrinted.",
-    ]))
+    book = parse_text(
+        "\n".join(
+            [
+                "Riftbound Core Rules",
+                "",
+                "300.\tBefore.",
+                "",
+                "Movement",
+                "Movement happens when told.",
+                "Choose a destination.",
+                "The destination must be empty.",
+                "Move there.",
+                "Moving is final.",
+                "",
+                "301.1.c.\tPrinted.",
+            ]
+        )
+    )
     recovered = {rule.number: rule.raw_text for rule in book.rules if rule.inferred}
     assert recovered == {
-        "301": "Movement", "301.1": "Movement happens when told.", "301.1.a": "Choose a destination.",
-        "301.1.a.1": "The destination must be empty.", "301.1.b": "Move there.", "301.1.b.1": "Moving is final.",
+        "301": "Movement",
+        "301.1": "Movement happens when told.",
+        "301.1.a": "Choose a destination.",
+        "301.1.a.1": "The destination must be empty.",
+        "301.1.b": "Move there.",
+        "301.1.b.1": "Moving is final.",
     }
     assert not [issue for issue in book.issues if issue.kind == "orphan"]
 
 
 def test_synthetic_unnumbered_run_that_cannot_fit_is_skipped_and_reported():
-    book = parse_text("\n".join([
-        "Riftbound Core Rules", "", "400.\tA.", "", "Lost Heading", "Some statement.", "", "400.1.\tB.",
-    ]))
+    book = parse_text(
+        "\n".join(
+            [
+                "Riftbound Core Rules",
+                "",
+                "400.\tA.",
+                "",
+                "Lost Heading",
+                "Some statement.",
+                "",
+                "400.1.\tB.",
+            ]
+        )
+    )
     assert [rule.number for rule in book.rules] == ["400", "400.1"]
     assert {entry.line for entry in book.skipped if "not recoverable" in entry.reason} == {5, 6}
     assert len([issue for issue in book.issues if issue.kind == "orphan"]) == 2

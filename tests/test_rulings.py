@@ -1,5 +1,6 @@
 """The Q&A rulings adapter on the real file (counts from HAZARDS.md section 7)
 and on small texts that exercise each shape of the format."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -32,12 +33,60 @@ def by_position(parsed, position):
 
 
 def test_fifty_rulings_start_at_the_audited_question_lines(parsed):
-    question_lines = [1, 6, 12, 20, 27, 31, 37, 49, 55, 73, 84, 94, 104, 118, 129, 134, 141, 146, 157, 167, 171,
-                      183, 190, 194, 199, 211, 215, 220, 227, 239, 247, 262, 273, 287, 298, 310, 321, 333, 342,
-                      351, 355, 364, 374, 379, 389, 397, 410, 421, 432, 445]
+    question_lines = [
+        1,
+        6,
+        12,
+        20,
+        27,
+        31,
+        37,
+        49,
+        55,
+        73,
+        84,
+        94,
+        104,
+        118,
+        129,
+        134,
+        141,
+        146,
+        157,
+        167,
+        171,
+        183,
+        190,
+        194,
+        199,
+        211,
+        215,
+        220,
+        227,
+        239,
+        247,
+        262,
+        273,
+        287,
+        298,
+        310,
+        321,
+        333,
+        342,
+        351,
+        355,
+        364,
+        374,
+        379,
+        389,
+        397,
+        410,
+        421,
+        432,
+        445,
+    ]
     assert [ruling.lines[0] for ruling in parsed.rulings] == question_lines
-    assert all(ruling.question.startswith("When a unit") and ruling.question.endswith("?")
-               for ruling in parsed.rulings)
+    assert all(ruling.question.startswith("When a unit") and ruling.question.endswith("?") for ruling in parsed.rulings)
     assert all(ruling.ruling and not ruling.ruling.startswith("Ruling") for ruling in parsed.rulings)
 
 
@@ -53,7 +102,23 @@ def test_step_and_nuance_totals(parsed):
 
 def test_rulings_without_a_sequence(parsed):
     assert [ruling.position for ruling in parsed.rulings if not ruling.steps] == [
-        1, 2, 3, 5, 6, 8, 15, 17, 20, 22, 23, 24, 26, 27, 40, 43]
+        1,
+        2,
+        3,
+        5,
+        6,
+        8,
+        15,
+        17,
+        20,
+        22,
+        23,
+        24,
+        26,
+        27,
+        40,
+        43,
+    ]
 
 
 def test_branch_headers_label_their_steps_and_are_not_questions(parsed):
@@ -67,8 +132,9 @@ def test_branch_headers_label_their_steps_and_are_not_questions(parsed):
 
 def test_a_dash_inside_a_bullet_does_not_split_it(parsed):
     seventh = by_position(parsed, 7)
-    assert seventh.nuances[-1] == ("This applies to all equipment - their additional abilities cannot be used "
-                                   "while attached to a unit")
+    assert seventh.nuances[-1] == (
+        "This applies to all equipment - their additional abilities cannot be used while attached to a unit"
+    )
 
 
 def test_last_line_without_newline_is_the_third_nuance_of_ruling_50(parsed, lines):
@@ -85,10 +151,17 @@ def test_every_nonblank_line_is_consumed(parsed, lines):
 
 
 def test_explicit_citations_are_the_four_mentions_in_ruling_13(parsed):
-    cited = [(ruling.position, citation.number, citation.raw_text)
-             for ruling in parsed.rulings for citation in ruling.citations]
-    assert cited == [(13, "443.1.e", "step 443.1.e"), (13, "444", "step 444"),
-                     (13, "443.1.e", "(443.1.e)"), (13, "444", "(444)")]
+    cited = [
+        (ruling.position, citation.number, citation.raw_text)
+        for ruling in parsed.rulings
+        for citation in ruling.citations
+    ]
+    assert cited == [
+        (13, "443.1.e", "step 443.1.e"),
+        (13, "444", "step 444"),
+        (13, "443.1.e", "(443.1.e)"),
+        (13, "444", "(444)"),
+    ]
 
 
 def test_version_numbers_and_enumerations_are_not_citations():
@@ -148,7 +221,7 @@ def test_wrapped_lines_continue_the_text_above_them():
         "Nuances:",
         "- See rule 318.1",
     ]
-    ruling, = parse(text, FAKE).rulings
+    (ruling,) = parse(text, FAKE).rulings
     assert ruling.question == "When a unit is recalled, does it keep its buffs?"
     assert ruling.ruling == "No. Buffs are\nremoved as it leaves the board."
     assert [(step.text, step.branch) for step in ruling.steps] == [

@@ -1,4 +1,5 @@
 """The Legends of Runeterra rulebook adapter against the damage listed in corpus/HAZARDS.md §3."""
+
 from __future__ import annotations
 
 import re
@@ -75,9 +76,11 @@ def test_continuation_lines_join_the_rule_above(rules):
     assert start.lines == [373, 374]
     assert start.raw_text == (
         "Game Start: - Powers are resolved in order: Active player: Top  $\\square$  Bottom  $\\square$\n"
-        "Inactive player: Top  $\\square$  Bottom. Start of Game - card effects happen.")
-    assert rules["G.37.6"].raw_text.endswith("\nThis means that Swain level 2 triggers only once and a tough Nexus "
-                                             "only takes one less damage.")
+        "Inactive player: Top  $\\square$  Bottom. Start of Game - card effects happen."
+    )
+    assert rules["G.37.6"].raw_text.endswith(
+        "\nThis means that Swain level 2 triggers only once and a tough Nexus only takes one less damage."
+    )
 
 
 def test_text_that_starts_like_a_bullet_or_ellipsis_is_kept(rules):
@@ -112,7 +115,9 @@ def test_empty_number_and_empty_bullets_are_reported(book, rules):
     empty = [issue for issue in book.issues if issue.kind == "empty"]
     assert {issue.line for issue in empty} == {486, 494, 1387}
     assert {entry.line: entry.reason for entry in book.skipped if entry.line in (486, 494)} == {
-        486: "empty bullet", 494: "empty bullet"}
+        486: "empty bullet",
+        494: "empty bullet",
+    }
 
 
 def test_title_and_credits_are_skipped_with_reasons(book):
@@ -164,8 +169,15 @@ def test_keywords_glossary_terms_and_bold_defined_terms(book):
     glossary = {k.term: k.defining_number for k in by_kind["glossary term"]}
     assert len(glossary) == 37 and glossary["Last Breath"] == "G.21"
     defined = {k.term: k.defining_number for k in by_kind["defined term"]}
-    assert defined == {"active player": "A.2.3", "inactive player": "A.2.4", "priority": "A.4.1",
-                       "action": "A.4.2.1", "passing": "A.4.2.2", "backrow": "B.1.1", "combat zone": "B.1.1"}
+    assert defined == {
+        "active player": "A.2.3",
+        "inactive player": "A.2.4",
+        "priority": "A.4.1",
+        "action": "A.4.2.1",
+        "passing": "A.4.2.2",
+        "backrow": "B.1.1",
+        "combat zone": "B.1.1",
+    }
 
 
 def test_a_file_without_numbered_lines_is_an_ingest_error():

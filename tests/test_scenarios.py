@@ -1,5 +1,6 @@
 """The scenario library: every ruling replays to its encoded answer, variants replay to a different outcome,
 and every rule number a trace cites exists in the Core Rules version the scenario names."""
+
 from __future__ import annotations
 
 import re
@@ -47,6 +48,7 @@ def test_variant_changes_the_outcome(path, variant):
     assert changed.verdict == "match", render_tree(changed)
     # the variant's expectation must not hold for the unchanged scenario: one input changes the outcome
     from scenarios.replay import observe
+
     base_outcome = observe(base.state, changed.expected["outcome"])
     assert compare(changed.expected["outcome"], base_outcome), "the variant's outcome equals the original's"
 
@@ -79,9 +81,10 @@ def test_a_scenario_naming_the_older_version_cites_that_versions_numbers(tmp_pat
     replay = replay_file(older)
     assert replay.verdict == "match" and replay.rules_version == "2025-06-02"
     cited = replay.cited_numbers()
-    assert "518" in cited or "520" in cited          # the Cleanup section, 318 in 2025-12-01
+    assert "518" in cited or "520" in cited  # the Cleanup section, 318 in 2025-12-01
     assert not cited & {"318", "322"}
     # 2025-06-02 prints some combat rules without numbers (corpus/HAZARDS.md); its parser recovers them
     from scenarios.numbering import _rules_of
+
     missing = sorted(cited - {rule["number"] for rule in _rules_of("2025-06-02")})
     assert not missing, missing

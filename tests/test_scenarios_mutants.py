@@ -3,6 +3,7 @@
 Each mutant replaces one engine function with a plausible misreading of the rules (the kind of mistake
 open-source engines make) and replays the scenarios that pin that rule down; at least one must mismatch.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -21,6 +22,7 @@ def recall_also_exhausts(original):
     def mutant(game, unit_id, rule="433"):
         original(game, unit_id, rule)
         game.obj(unit_id).exhausted = True
+
     return mutant
 
 
@@ -28,6 +30,7 @@ def recall_also_heals(original):
     def mutant(game, unit_id, rule="433"):
         original(game, unit_id, rule)
         game.obj(unit_id).damage = 0
+
     return mutant
 
 
@@ -39,18 +42,21 @@ def replacements_ignored(original):
     def mutant(game, unit):
         return False
         yield
+
     return mutant
 
 
 def triggers_in_reverse_turn_order(original):
     def mutant(game, first=(), last=(), rule="376.3.b.1"):
         return original(game, first=last, last=first, rule=rule)
+
     return mutant
 
 
 def cleanup_never_repeats(original):
     def mutant(game, reason="", special=None):
         yield from cleanups._cleanup_once(game, reason, special)
+
     return mutant
 
 
@@ -60,6 +66,7 @@ def trigger_controller_follows_its_source(original):
         if source is not None and source.zone == "board" and source.kind == "unit":
             item["controller"] = source.controller
         yield from original(game, item)
+
     return mutant
 
 
@@ -70,13 +77,13 @@ def decreases_before_increases(original):
         for _, amount, minimum, _ in decreases:
             value -= amount if minimum is None else min(amount, max(0, value - minimum))
         return value + sum(amount for _, amount, _, _ in increases), "mutant"
+
     return mutant
 
 
 MUTANTS = [
     ("a cleanup never repeats", cleanups, "cleanup", cleanup_never_repeats, (29,)),
-    ("a trigger's controller follows its source", effects, "execute_all", trigger_controller_follows_its_source,
-     (21,)),
+    ("a trigger's controller follows its source", effects, "execute_all", trigger_controller_follows_its_source, (21,)),
     ("decreases before increases", layers, "_apply", decreases_before_increases, (14,)),
     ("recall exhausts the unit", movement, "recall", recall_also_exhausts, (20, 24)),
     ("recall heals the unit", movement, "recall", recall_also_heals, (22,)),
