@@ -44,7 +44,7 @@ class Paths:
         self.datasette = datasette
         self.database_name = database_name
 
-    def _path(self, *parts: str) -> str:
+    def _path(self, *parts: str | int) -> str:
         return self.datasette.urls.path("/".join(quote(str(part), safe="") for part in parts))
 
     def home(self) -> str:
