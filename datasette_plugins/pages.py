@@ -48,7 +48,7 @@ class Paths:
         self.datasette = datasette
         self.database_name = database_name
 
-    def _path(self, *parts: str) -> str:
+    def _path(self, *parts: str | int) -> str:
         return self.datasette.urls.path("/".join(quote(str(part), safe="") for part in parts))
 
     def home(self) -> str:
@@ -272,6 +272,13 @@ async def card(datasette, request):
             f"No card “{slug}”.",
             search_url=Paths(datasette, database.name).search(q=slug.replace("-", " ")),
         )
+    card = data["card"]
+    card["current_text"] = card["current_text"] or card["ability_text"]
+    printed_diff = (
+        render.word_diff(card["ability_text"], card["current_text"])
+        if card["ability_text"] and card["current_text"] != card["ability_text"]
+        else []
+    )
     for erratum in data["errata"]:
         erratum["diff"] = render.word_diff(erratum["old_text"], erratum["new_text"])
     paths = Paths(datasette, database.name)
@@ -290,7 +297,8 @@ async def card(datasette, request):
         database,
         "card.html",
         data,
-        ability_html=render.linked(data["card"]["ability_text"], keyword_links, formatted=False),
+        current_html=render.linked(card["current_text"], keyword_links, formatted=False),
+        printed_diff=printed_diff,
     )
 
 

@@ -223,6 +223,7 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
             "might": int,
             "ability_raw": str,
             "ability_text": str,
+            "current_text": str,
             "in_card_list": int,
             "document_id": str,
         },
@@ -230,7 +231,8 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
         [("game_id", "games", "id"), ("document_id", "documents", "id")],
         [["game_id", "name"], ["slug"]],
         "One row per card name; in_card_list=0 for a card known only from the rulings. domain joins several "
-        "domains with ', '; ability_text is ability_raw with icon tokens as words ([Might], [Calm rune]).",
+        "domains with ', '; ability_text is ability_raw with icon tokens as words ([Might], [Calm rune]); "
+        "current_text is the wording in force: the newest erratum's text (worded the same way), else ability_text.",
     ),
     "card_aliases": (
         {"id": int, "card_id": int, "alias": str, "how": str},

@@ -433,8 +433,9 @@ def _insert_cards(db: sqlite_utils.Database) -> None:
                 "energy": 2,
                 "power": 0,
                 "might": None,
-                "ability_raw": "When a friendly unit would die, kill this instead. Heal that unit and recall it.",
-                "ability_text": "When a friendly unit would die, kill this instead. Heal that unit and recall it.",
+                "ability_raw": "When a friendly unit would die, kill this instead. Recall that unit.",
+                "ability_text": "When a friendly unit would die, kill this instead. Recall that unit.",
+                "current_text": "When a friendly unit would die, kill this instead. Heal that unit and recall it.",
                 "in_card_list": 1,
             },
             {
@@ -449,6 +450,7 @@ def _insert_cards(db: sqlite_utils.Database) -> None:
                 "might": 5,
                 "ability_raw": "[Tank] :rb_might:",
                 "ability_text": "[Tank] (I must be assigned combat damage first.)",
+                "current_text": "[Tank] (I must be assigned combat damage first.)",
                 "in_card_list": 1,
             },
         ]

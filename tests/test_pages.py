@@ -138,6 +138,8 @@ async def test_ruling_page_sequence_citations_stale_and_related(datasette):
 async def test_card_page_errata_diff_keywords_and_rulings(datasette):
     html = (await _get(datasette, "/cards/zhonyas-hourglass")).text
     assert "<del>Recall </del><ins>Heal </ins>that <del>unit.</del><ins>unit and recall it.</ins>" in html
+    text = html.split('class="card-text">')[1]
+    assert text.startswith("When a friendly unit would die, kill this instead. Heal that unit and recall it.")
     assert 'href="/rulings/1"' in html and 'href="/replays/hourglass-saves-unit"' in html
     assert "javascript:" not in html  # the fixture's image link is not a web address
     garen = (await _get(datasette, "/cards/garen-rugged")).text
