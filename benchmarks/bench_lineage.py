@@ -14,7 +14,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from ingest import riftbound_spaced, riftbound_tabbed
+from ingest import riftbound
 from ingest.source import read_lines
 from ingest.text import plain_text
 from rules_db import lineage
@@ -49,8 +49,8 @@ def main() -> None:
     runs = parser.parse_args().runs
 
     start = time.perf_counter()
-    old = parse(riftbound_tabbed, "riftbound-core-rules-2025-06-02.txt")
-    new = parse(riftbound_spaced, "riftbound-core-rules-2025-12-01.txt")
+    old = parse(riftbound, "riftbound-core-rules-2025-06-02.txt")
+    new = parse(riftbound, "riftbound-core-rules-2025-12-01.txt")
     parse_seconds = time.perf_counter() - start
 
     timings = []

@@ -13,9 +13,9 @@ from ingest.source import read_lines
 
 # format -> (adapter module, game, game name, kind)
 FORMATS: dict[str, tuple[str, str, str, str]] = {
-    "riftbound-tabbed": ("ingest.riftbound_tabbed", "riftbound", "Riftbound", "rules"),
-    "riftbound-spaced": ("ingest.riftbound_spaced", "riftbound", "Riftbound", "rules"),
+    "riftbound": ("ingest.riftbound", "riftbound", "Riftbound", "rules"),
     "rulings": ("ingest.rulings", "riftbound", "Riftbound", "rulings"),
+    "riftboundfaq": ("ingest.riftboundfaq", "riftbound", "Riftbound", "rulings"),
     "runeterra": ("ingest.runeterra", "runeterra", "Legends of Runeterra", "rules"),
     "ikorr": ("ingest.ikorr", "rush-of-ikorr", "Rush of Ikorr", "rules"),
     "poxnora": ("ingest.poxnora", "pox-nora", "Pox Nora", "rules"),
@@ -34,6 +34,8 @@ def spec_for(path: str | Path) -> DocumentSpec:
     known = bundled_spec(path)
     if known is not None:
         return replace(known, source=path)
+    if path.is_dir():
+        return _folder_spec(path)
     if path.suffix == ".json":
         raise IngestError(
             path, None, "a bundled card file name (riftbound-cards.json or riftbound-errata.json)", path.name
@@ -41,7 +43,7 @@ def spec_for(path: str | Path) -> DocumentSpec:
     lines = read_lines(path)
     for format_name, (_, game, game_name, kind) in FORMATS.items():
         module = adapter(format_name)
-        if kind in ("rules", "rulings") and module.sniff(lines):
+        if kind in ("rules", "rulings") and hasattr(module, "sniff") and module.sniff(lines):
             header = read_header(lines)
             titled = getattr(module, "TITLED_RULEBOOKS", False)
             return DocumentSpec(
@@ -64,6 +66,17 @@ def spec_for(path: str | Path) -> DocumentSpec:
         f"a document in one of the known formats ({', '.join(FORMATS)})",
         "text that none of them recognises",
     )
+
+
+def _folder_spec(path: Path) -> DocumentSpec:
+    """A document that is a folder of files, recognised by the adapter that reads such folders."""
+    for format_name, (_, game, game_name, kind) in FORMATS.items():
+        module = adapter(format_name)
+        if hasattr(module, "sniff_path") and module.sniff_path(path):
+            return DocumentSpec(
+                path.name, game, game_name, path.name, "unversioned", kind, format_name, path.name, source=path
+            )
+    raise IngestError(path, None, "a folder of rulings pages in a known format", "a folder none of them recognises")
 
 
 def complete(spec: DocumentSpec, lines: list[str]) -> DocumentSpec:

@@ -34,12 +34,14 @@ class ParsedRule:
 class ParsedReference:
     """A cross-reference found in a rule's text: ``raw_text`` made it, and it
     points at each of ``target_numbers`` (a range expands to every rule in it).
-    Targets are canonical numbers in the same document; the build resolves
-    them or marks them dangling."""
+    Targets are canonical numbers in the same document, or, when ``rulebook`` names
+    another rulebook of the game ("core" for ``See CR 110``), in that rulebook's newest
+    version; the build resolves them or marks them dangling."""
 
     from_number: str
     raw_text: str
     target_numbers: list[str]
+    rulebook: str | None = None
 
 
 @dataclass
@@ -48,6 +50,17 @@ class ParsedKeyword:
     kind: str  # "keyword", "glossary term" or "defined term"
     defining_number: str | None
     aliases: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ParsedInfraction:
+    """An infraction a rulebook defines (``702.2. Missed Trigger [No Penalty]: …``): the rule that defines
+    it, its name, its penalty as printed and its category (the heading of the section holding it)."""
+
+    number: str
+    name: str
+    penalty: str
+    category: str | None = None
 
 
 @dataclass
@@ -77,6 +90,7 @@ class ParsedRulebook:
     skipped: list[SkippedLine] = field(default_factory=list)
     issues: list[ParseIssue] = field(default_factory=list)
     nonblank_lines: int = 0
+    infractions: list[ParsedInfraction] = field(default_factory=list)
 
 
 @dataclass
@@ -97,6 +111,11 @@ class ParsedCitation:
 
 @dataclass
 class ParsedRuling:
+    """One question and its answer. The fields after ``lines`` are filled where the source gives
+    them (a Q&A site with pages, anchors and authors); ``related`` holds the other rulings the
+    source relates to this one, as it writes them (``/cards/baron-nashor``,
+    ``/general-rules/playing-cards#play-definition``); ``card_names`` the cards it tags."""
+
     position: int
     question: str
     ruling: str
@@ -104,11 +123,30 @@ class ParsedRuling:
     nuances: list[str] = field(default_factory=list)
     citations: list[ParsedCitation] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
+    raw: str | None = None  # the answer as received, markup kept
+    page: str | None = None  # "general-rules/movement"
+    page_title: str | None = None
+    category: str | None = None  # "general rules", "mechanics", "card"
+    anchor: str | None = None
+    url: str | None = None
+    author: str | None = None
+    created_at: str | None = None  # ISO date
+    reviewed_version: str | None = None  # the rules version it was written against, as the source names it
+    parent_position: int | None = None  # a sub-question's question
+    related: list[str] = field(default_factory=list)
+    card_names: list[str] = field(default_factory=list)
 
 
 @dataclass
 class ParsedRulings:
+    """Rulings of one source; ``source``, ``licence`` and ``licence_url`` credit it where it asks to be
+    credited. ``line_count`` is the lines read when the source is several files (else the build counts)."""
+
     rulings: list[ParsedRuling]
     skipped: list[SkippedLine] = field(default_factory=list)
     issues: list[ParseIssue] = field(default_factory=list)
     nonblank_lines: int = 0
+    source: str | None = None
+    licence: str | None = None
+    licence_url: str | None = None
+    line_count: int = 0

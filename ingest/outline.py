@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Protocol
 
 from ingest.model import ParsedRule, ParseIssue, SkippedLine
@@ -137,3 +138,98 @@ def ingested_share(nonblank_lines: int, skipped: list[SkippedLine]) -> float:
     if nonblank_lines == 0:
         return 0.0
     return 1 - len({entry.line for entry in skipped}) / nonblank_lines
+
+
+# -- reading numbered lines in any extraction ----------------------------------------------------
+#
+# One outline reaches us in many extractions: a tab or spaces after the number, the number with or
+# without its trailing dot, the line indented, led by a markdown heading mark, a list bullet or a
+# blockquote, the number in bold or inside an HTML tag, an entity (&nbsp;) for the space. These
+# helpers read past that decoration so that every extraction of one outline gives the same rules.
+
+_DECORATION = r"(?:[ \t\u00a0]+|#{1,6}[ \t]+|>[ \t]*|[-+*\u2022\u25cf\u25aa][ \t]+|\*\*|__|<[A-Za-z/][^<>]*>)*"
+_CLOSING = r"(?:\*\*|__|</[A-Za-z][A-Za-z0-9]*>)*"
+_SEPARATOR = r"(?:[ \t\u00a0\u2002\u2003\u2009]|&nbsp;|&#160;|&#[xX]0*[aA]0;)+"
+
+
+@dataclass(frozen=True)
+class NumberedLine:
+    """A line that starts with a rule number: ``text`` is what follows the number, as received."""
+
+    line: int  # 1-based
+    number: str  # without the trailing dot
+    dotted: bool  # printed with its trailing dot
+    text: str
+
+
+def numbered_line_pattern(number: str) -> re.Pattern:
+    """A pattern for lines that start with a number of the given shape (a regex without groups),
+    whatever decoration surrounds it."""
+    return re.compile(rf"^{_DECORATION}(?P<number>{number})(?P<dot>\.?){_CLOSING}(?:{_SEPARATOR}(?P<text>.*?))?[ \t]*$")
+
+
+def read_numbered(index: int, line: str, pattern: re.Pattern) -> NumberedLine | None:
+    match = pattern.match(line)
+    if match is None:
+        return None
+    return NumberedLine(index, match.group("number"), bool(match.group("dot")), (match.group("text") or "").strip())
+
+
+def undecorated(line: str) -> str:
+    """An unnumbered line without its indentation, heading marks or blockquote (list bullets are kept:
+    they start a paragraph of the rule's text)."""
+    return re.sub(r"^(?:[ \t\u00a0]+|#{1,6}[ \t]+|>[ \t]*)+", "", line).rstrip()
+
+
+def next_component(component: str) -> str:
+    return str(int(component) + 1) if component.isdigit() else chr(ord(component) + 1)
+
+
+def follows(previous: str | None, number: str) -> bool:
+    """Whether ``number`` can come right after ``previous`` in a dotted outline: its first child
+    (``.1``, ``.a``), the next sibling of it or of one of its ancestors, or a later top-level number
+    (top-level numbers skip: 056 is followed by 100)."""
+    if previous is None:
+        return True
+    before, after = previous.split("."), number.split(".")
+    if len(after) == 1:
+        return after[0].isdigit() and before[0].isdigit() and int(after[0]) > int(before[0])
+    if after[:-1] == before and after[-1] in ("0", "1", "a"):
+        return True
+    if len(after) > len(before):
+        return False
+    ancestor = before[: len(after)]
+    return after[:-1] == ancestor[:-1] and after[-1] == next_component(ancestor[-1])
+
+
+# A line that stops mid-sentence: on a word in lower case ("... a player could choose"), a comma, an
+# opening bracket or a dash, or the word that introduces a rule number ("See rule"). A title ends on a
+# capitalised word ("Deck Construction") and a sentence on its stop.
+_RUNS_ON = re.compile(r"(?:(?<![\w'\u2019-])[a-z][\w'\u2019-]*|[,;(\[/\u2013\u2014-]|\b(?:[Rr]ules?|[Ss]ee|CR))$")
+
+
+def runs_on(text: str) -> bool:
+    return bool(_RUNS_ON.search(text.rstrip()))
+
+
+# A continuation line that starts a new paragraph of its rule rather than carrying on a wrapped line.
+_PARAGRAPH_START = re.compile(
+    r"^(?:Examples?\b|See\b|Note\b|Reminder\b|e\.g\.|i\.e\.|[-+*\u2022\u25cf\u25aa][ \t]|\d{1,2}[a-z]?\.[ \t])"
+)
+
+
+def starts_paragraph(text: str) -> bool:
+    return bool(_PARAGRAPH_START.match(text))
+
+
+def join_continuation(text: str, continuation: str, *, wrapped: bool) -> str:
+    """A rule's text with a continuation line added: a new paragraph ("\\n") when the line starts one
+    or the layout prints one line per paragraph, else the same paragraph (a space; nothing after a
+    hyphen that ends a wrapped line: "non-" + "Board" is "non-Board")."""
+    if not text:
+        return continuation
+    if starts_paragraph(continuation) or not wrapped:
+        return f"{text}\n{continuation}"
+    if text.endswith("-") and text[-2:-1].isalpha():
+        return text + continuation
+    return f"{text} {continuation}"

@@ -10,6 +10,8 @@ Riftbound rules point at each other in a handful of ways:
 - ``See 107.5. Banishment`` (no word "rule")
 - ``Skip to rule 543 .``, ``as per rule 541 .``, ``in rule 559`` (inside a sentence)
 - ``rules 557 through 563`` (a range: every number in it)
+- ``See CR 110. Setup``, ``as specified in CR 128. Privacy``, ``484.8.e. in the Core Rules``
+  (the Tournament Rules citing the Core Rules: a reference into another rulebook, ``rulebook="core"``)
 
 Riftbound rule numbers always start with three digits (``053``, ``518``), which is
 what tells ``rule 540`` apart from ``step 4`` or a version such as ``1.1``.
@@ -31,16 +33,25 @@ _CLOSING_TAGS = r"(?:[ \t]*</[A-Za-z]+>)*"
 _TITLE_WORD = r"[A-Z][\w'’-]*"
 _TITLE_LINK = r"(?:or|and|of|the|to|in|on|a|an|for)"
 
-_START = re.compile(rf"\b(?:(?P<see>See)[ \t]+{_TAGS}(?:[Rr]ules?[ \t]+)?|[Rr]ules?[ \t]+)(?={_NUMBER})")
+_START = re.compile(
+    rf"\b(?:(?P<see>See)[ \t]+{_TAGS}(?:(?P<see_core>CR)[ \t]+)?(?:[Rr]ules?[ \t]+)?|(?P<core>CR)[ \t]+|[Rr]ules?[ \t]+)"
+    rf"(?={_NUMBER})"
+)
+# "484.8.e. in the Core Rules": a number the text places in the Core Rules, with no "See" before it.
+_IN_CORE_RULES = r"(?:[ \t]*\.)?[ \t]+(?:in|of)[ \t]+the[ \t]+(?:Riftbound[ \t]+)?Core[ \t]+Rules\b"
+_BARE_CORE = re.compile(rf"(?<![\w.])(?={_NUMBER}{_IN_CORE_RULES})")
+_CORE_AFTER = re.compile(_IN_CORE_RULES)
+CORE_RULEBOOK = "core"  # the slug of the rulebook "CR" names
 _TARGET = re.compile(
     rf"(?P<first>{_NUMBER})"
     rf"(?:(?:[ \t]*\.)?(?:[ \t]+(?:through|to)[ \t]+|[ \t]*[–—][ \t]*)(?P<last>{_NUMBER}))?"
 )
 # A title is capitalised words (with small linking words between them) that end
-# where the sentence goes on: "for more information", "and rule …", a stop or the line's end.
+# where the sentence goes on: "for more information", "and rule …", a stop or the line's end
+# ("See rule 447.2. For more information" cites no title).
 _TITLE = re.compile(
-    rf"(?:[ \t]*\.)?[ \t]+{_TITLE_WORD}(?:(?:[ \t]+{_TITLE_LINK})*[ \t]+{_TITLE_WORD})*"
-    rf"(?={_CLOSING_TAGS}[ \t]*(?:for\b|and\b|or\b|[.,;:]|$))",
+    rf"(?:[ \t]*\.)?[ \t]+(?!For\b){_TITLE_WORD}(?:(?:[ \t]+{_TITLE_LINK})*[ \t]+{_TITLE_WORD})*"
+    rf"(?={_CLOSING_TAGS}(?:[ \t]+(?:for|and|or)\b|[ \t]*(?:[.,;:]|$)))",
     re.MULTILINE,
 )
 _CLOSING = re.compile(_CLOSING_TAGS)
@@ -57,31 +68,45 @@ def _match_end(pattern: re.Pattern[str], text: str, position: int) -> int:
 def find_references(from_number: str, raw_text: str) -> list[ParsedReference]:
     """Every reference in ``raw_text`` (the text of rule ``from_number``), in text order."""
     return [
-        ParsedReference(from_number, text, _unique(number for numbers, _ in targets for number in numbers))
-        for text, targets in _scan(raw_text)
+        ParsedReference(
+            from_number, text, _unique(number for numbers, _ in targets for number in numbers), rulebook=rulebook
+        )
+        for text, targets, rulebook in _scan(raw_text)
     ]
 
 
 def cited_titles(raw_text: str) -> list[tuple[str, str]]:
-    """``(number, title)`` for each reference target cited with its title (``See rule 518. Cleanups``),
-    so a caller can check the title against the target's heading."""
+    """``(number, title)`` for each reference target in the same rulebook cited with its title
+    (``See rule 518. Cleanups``), so a caller can check the title against the target's heading."""
     return [
         (numbers[0], title)
-        for _, targets in _scan(raw_text)
+        for _, targets, rulebook in _scan(raw_text)
+        if rulebook is None
         for numbers, title in targets
         if title and len(numbers) == 1
     ]
 
 
-def _scan(raw_text: str) -> list[tuple[str, list[tuple[list[str], str | None]]]]:
-    """Each reference's text and its targets: (numbers, title or None) per cited number or range."""
+def _scan(raw_text: str) -> list[tuple[str, list[tuple[list[str], str | None]], str | None]]:
+    """Each reference's text, its targets (numbers, title or None per cited number or range) and the
+    rulebook it points into (None: the same one), in text order."""
     found = []
     position = 0
-    while (start := _START.search(raw_text, position)) is not None:
-        targets, end = _read_targets(raw_text, start.end(), titled=start.group("see") is not None)
-        found.append((raw_text[start.start() : end].rstrip(), targets))
+    while (start := _next_start(raw_text, position)) is not None:
+        core = start.re is _BARE_CORE or bool(start.groupdict().get("see_core") or start.groupdict().get("core"))
+        titled = start.re is _START and (start.group("see") or start.group("core")) is not None
+        targets, end = _read_targets(raw_text, start.end(), titled=titled)
+        if (placed := _CORE_AFTER.match(raw_text, end)) is not None:
+            core, end = True, placed.end()
+        found.append((raw_text[start.start() : end].rstrip(), targets, CORE_RULEBOOK if core else None))
         position = end
     return found
+
+
+def _next_start(text: str, position: int) -> re.Match | None:
+    """The earlier of the next "See rule"-style start and the next number placed "in the Core Rules"."""
+    starts = [match for pattern in (_START, _BARE_CORE) if (match := pattern.search(text, position))]
+    return min(starts, key=lambda match: match.start(), default=None)
 
 
 def _read_targets(text: str, position: int, *, titled: bool) -> tuple[list[tuple[list[str], str | None]], int]:

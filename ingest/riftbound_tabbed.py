@@ -1,4 +1,8 @@
-"""Adapter for the Riftbound Core Rules layout of 2025-06-02: ``NUMBER<TAB>TEXT``.
+"""Repairs for the damaged Riftbound extraction of 2025-06-02: ``NUMBER<TAB>TEXT``, one rule per line.
+
+``ingest.riftbound`` (the family adapter) reads a document here when its layout is this one: one rule
+per line, continuation lines marked by a leading tab, so that an unmarked line is a rule that lost its
+number.
 
 Every rule is one line, ``626.1.d.1.a.<TAB>text``; the number is printed with a
 trailing dot, which the canonical number drops (leading zeros stay: ``053.1``).
@@ -40,25 +44,13 @@ from ingest.outline import account_for_lines, assemble, dotted_parent, natural_k
 from ingest.riftbound_refs import find_references
 from ingest.source import nonblank_count
 
-# The title names the rulebook ("Riftbound Tournament Rules"): see ingest.header.rulebook_slug.
-TITLED_RULEBOOKS = True
-
 _NUMBER = re.compile(r"\d{3}(?:\.(?:\d+|[a-z]))*\.?")
-_TITLE = re.compile(r"Riftbound Core Rules\s*")
-_LAST_UPDATED = re.compile(r"Last Updated:")
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"”]?\s+(?=[\"“]?[A-Z<])")
 _GLUED_SENTENCES = re.compile(r"(?<=[a-z\s]\.)(?=[A-Z][a-z])")
 _LABELLED = re.compile(r"[A-Z][\w']*(?: (?:of|the|and|[A-Z][\w']*)){0,3}: ")
 _NOT_LABELS = {"Example", "Examples", "Reminder", "Note"}  # inline asides, not list labels
 _SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or", "the", "to", "vs", "with"}
 _NEAR_DUPLICATE = 90  # rapidfuzz ratio above which two texts are one rule's text (typo fixed)
-
-
-def sniff(lines: list[str]) -> bool:
-    """A Riftbound Core Rules title and rules printed as ``NUMBER.<TAB>text``."""
-    titled = any(_TITLE.fullmatch(line.strip()) for line in lines[:10])
-    tabbed = sum(1 for line in lines if _numbered_prefix(line) is not None)
-    return titled and tabbed >= 10
 
 
 def parse(lines: list[str], path: Path) -> ParsedRulebook:
@@ -183,7 +175,7 @@ class _Reader:
         self._flush_pending()
 
     def _untabbed(self, index: int, text: str) -> None:
-        if not self.rules and (_TITLE.fullmatch(text) or _LAST_UPDATED.match(text)):
+        if not self.rules:
             self._skip(index, text, "document header")
         elif text[0].islower():
             self._skip(index, text, "clipped fragment of lost text (no number, starts mid-word)", "garbage")

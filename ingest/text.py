@@ -15,3 +15,9 @@ def plain_text(raw: str) -> str:
     text = html.unescape(_TAG.sub("", raw))
     text = _MARKDOWN_EMPHASIS.sub("", text)
     return "\n".join(_SPACES.sub(" ", line).strip() for line in text.split("\n")).strip()
+
+
+def paragraph(raw: str) -> str:
+    """Plain text as one paragraph: the lines of ``plain_text`` joined by spaces (a rule's text reads
+    on, whatever line breaks its extraction kept)."""
+    return " ".join(line for line in plain_text(raw).split("\n") if line)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import sqlite_utils
 
+from ingest.cards import CardMention
 from ingest.documents import BUNDLED, DocumentSpec
 from ingest.errors import IngestError
 from ingest.formats import adapter, complete, spec_for
@@ -117,6 +118,8 @@ class _Builder:
         self.db = db
         self.timings: dict[str, float] = {}
         self.explicit_citations: dict[int, list[tuple[str, str]]] = {}
+        self.related: dict[str, dict[int, list[str]]] = {}  # rulings document -> ruling id -> related targets
+        self.tagged_cards: dict[str, list[CardMention]] = {}  # rulings document -> cards its source tags
 
     def run(self, specs: list[DocumentSpec], keep_going: bool, progress: Callable | None) -> BuildResult:
         schema.create(self.db)
@@ -125,6 +128,7 @@ class _Builder:
         if result.failed and not keep_going:
             raise BuildFailed(result)
         store.link_versions(self.db)
+        store.resolve_cross_references(self.db)
         with _timed(self.timings, "spaCy tagging and linking"):
             for report in result.reports:
                 if not report.error:
@@ -161,23 +165,16 @@ class _Builder:
             if spec.kind == "cards":
                 return cards.store_cards(db, spec.game, spec.slug, parsed)
             return cards.store_errata(db, spec.game, spec.slug, parsed)
-        store.store_document(db, spec, len(lines), parsed.nonblank_lines, parsed.skipped)
+        line_count = len(lines) if lines is not None else parsed.line_count
+        store.store_document(db, spec, line_count, parsed.nonblank_lines, parsed.skipped)
         store.store_report(db, spec.slug, parsed.issues, parsed.skipped)
         if spec.kind == "rules":
             ids = store.store_rulebook(db, spec, parsed)
-            report.notes = [
-                f"dangling: {row['target_number']} from rule {row['number']} ({row['raw_text']!r})"
-                for row in db.query(
-                    "select f.number, x.target_number, x.raw_text from rule_refs x join rules f on f.id = x.from_rule_id "
-                    "where x.document_id = ? and x.status = 'dangling' order by f.position",
-                    [spec.slug],
-                )
-            ]
             return {
                 "rules": len(ids),
                 "keywords": len(parsed.keywords),
                 "cross-references": sum(len(ref.target_numbers) for ref in parsed.references),
-                "dangling references": len(report.notes),
+                **({"infractions": len(parsed.infractions)} if parsed.infractions else {}),
                 "lines skipped": len(parsed.skipped),
                 "issues reported": len(parsed.issues),
                 **_coverage(parsed),
@@ -185,6 +182,14 @@ class _Builder:
         ids = store.store_rulings(db, spec, parsed)
         for ruling in parsed.rulings:
             self.explicit_citations[ids[ruling.position]] = [(c.number, c.raw_text) for c in ruling.citations]
+        self.related[spec.slug] = {ids[ruling.position]: ruling.related for ruling in parsed.rulings if ruling.related}
+        tagged = [
+            CardMention(ruling.position, name, name, "tagged")
+            for ruling in parsed.rulings
+            for name in ruling.card_names
+        ]
+        if tagged:
+            self.tagged_cards[spec.slug] = tagged
         return {
             "entries": len(parsed.rulings),
             "steps": sum(len(r.steps) for r in parsed.rulings),
@@ -197,10 +202,30 @@ class _Builder:
     def _link(self, report: DocumentReport) -> None:
         spec = report.spec
         if spec.kind == "rules":
-            report.add({"keyword mentions": links.link_rule_keywords(self.db, spec.slug)})
+            report.add(
+                {
+                    "dangling references": [
+                        f"{row['target_number']} from rule {row['number']} ({row['raw_text']!r})"
+                        for row in self.db.query(
+                            "select f.number, x.target_number, x.raw_text from rule_refs x "
+                            "join rules f on f.id = x.from_rule_id "
+                            "where x.document_id = ? and x.status = 'dangling' order by f.position",
+                            [spec.slug],
+                        )
+                    ],
+                    "keyword mentions": links.link_rule_keywords(self.db, spec.slug),
+                }
+            )
         elif spec.kind == "rulings":
             figures = links.link_rulings(self.db, spec.slug, self.explicit_citations)
-            report.add({name: figures[name] for name in ("citations", "unresolved citations")})
+            report.add(
+                {
+                    name: figures[name]
+                    for name in ("citations", "unresolved citations", "rules versions not in the database")
+                }
+            )
+            if self.related.get(spec.slug):
+                report.add(links.link_relations(self.db, spec.slug, self.related[spec.slug]))
 
     def _replay_scenarios(self, result: BuildResult) -> None:
         """Replay the scenario library into the database when the Riftbound rules are in it;
@@ -263,8 +288,14 @@ class _Builder:
             if report.spec.kind == "cards" and not report.error:
                 game = report.spec.game
                 report.add(cards.link_card_keywords(self.db, game))
-                if self.db["documents"].count_where("game_id = ? and kind = 'rulings'", [game]):
-                    report.add(cards.link_card_mentions(self.db, game))
+                for rulings in reports:
+                    if rulings.spec.kind != "rulings" or rulings.spec.game != game or rulings.error:
+                        continue
+                    slug = rulings.spec.slug
+                    if slug in self.tagged_cards:
+                        rulings.add(cards.link_tagged_card_mentions(self.db, game, slug, self.tagged_cards[slug]))
+                    else:
+                        rulings.add(cards.link_card_mentions(self.db, game, document_id=slug))
 
 
 def _coverage(parsed) -> dict[str, float]:
@@ -277,6 +308,8 @@ def _coverage(parsed) -> dict[str, float]:
 def _parse(spec: DocumentSpec):
     if spec.kind in ("cards", "errata"):
         return adapter(spec.format).parse_file(spec.path, spec.kind), None
+    if hasattr(module := adapter(spec.format), "parse_path"):  # a document that is a folder of files
+        return module.parse_path(spec.path), None
     lines = read_lines(spec.path)
     return adapter(spec.format).parse(lines, spec.path), lines
 

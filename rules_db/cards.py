@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import defaultdict
 
 import sqlite_utils
 
@@ -227,7 +228,45 @@ def link_card_mentions(
     """Find and store the cards each stored ruling names, from the rulings and cards already in the database."""
     document_id = document_id or _rulings_document(db, game_id)
     rulings = _stored_rulings(db, document_id)
-    cards = [
+    found = find_card_mentions(rulings, _card_list(db, game_id), aliases)
+    return store_card_mentions(db, game_id, found.mentions, found.unresolved, document_id=document_id)
+
+
+def link_tagged_card_mentions(
+    db: sqlite_utils.Database,
+    game_id: str,
+    document_id: str,
+    tagged: list[CardMention],
+    aliases: CardAliases | None = None,
+) -> dict:
+    """Store the cards a source tags in its rulings (``<Card name="…" />``): a tag names a card of the
+    card list by its name or one of its names; a name the card list lacks gets a card row
+    (in_card_list=0) and is listed, never dropped."""
+    known = _card_list(db, game_id)
+    index = card_name_index(known, aliases or load_aliases())
+    names = {card.name for card in known}
+    mentions, missing = [], defaultdict(list)
+    for mention in tagged:
+        candidates = index.surfaces.get(mention.card_name, set())
+        if mention.card_name in names:
+            card_name, how = mention.card_name, mention.how
+        elif len(candidates) == 1:
+            card_name, how = next(iter(candidates)), f"{mention.how} ({index.how[mention.card_name]})"
+        else:
+            card_name, how = mention.card_name, f"{mention.how} (not in the card list)"
+            missing[mention.card_name].append(mention.ruling_position)
+        mentions.append(CardMention(mention.ruling_position, card_name, mention.surface, how))
+    figures = store_card_mentions(db, game_id, list(dict.fromkeys(mentions)), document_id=document_id)
+    figures["cards not in the card list"] = [
+        f"{name} (rulings {', '.join(map(str, dict.fromkeys(positions)))})"
+        for name, positions in sorted(missing.items())
+    ]
+    return figures
+
+
+def _card_list(db: sqlite_utils.Database, game_id: str) -> list[ParsedCard]:
+    """The game's card list as stored."""
+    return [
         ParsedCard(
             name=row["name"],
             card_type=row["card_type"] or "",
@@ -240,8 +279,6 @@ def link_card_mentions(
         )
         for row in db.query("select * from cards where game_id = ? and in_card_list = 1", [game_id])
     ]
-    found = find_card_mentions(rulings, cards, aliases)
-    return store_card_mentions(db, game_id, found.mentions, found.unresolved, document_id=document_id)
 
 
 def _stored_rulings(db: sqlite_utils.Database, document_id: str) -> list[ParsedRuling]:

@@ -53,64 +53,139 @@ def ruling_texts(db: sqlite_utils.Database, ruling_id: int) -> str:
 def link_rulings(db: sqlite_utils.Database, document_id: str, explicit: dict[int, list[tuple[str, str]]]) -> dict:
     """Keyword mentions and citations of every ruling in a rulings document.
 
-    Rulings cite the rules version they were written against (documents.written_against):
-    a number is looked up in that version only, never in another. A keyword
-    mention is also a citation of the keyword's defining rule, marked 'keyword'.
-    ``explicit`` maps a ruling id to its (number, raw text) citations.
+    A ruling cites the rules version it was written against (``rulings.reviewed_version``, a
+    version of the game's default rulebook named by version, label or date: "2025-12-01", "1.4");
+    ``rulings.rules_document_id`` is set to it here, and a number is looked up in that version
+    only, never in another. A keyword mention is also a citation of the keyword's defining rule,
+    marked 'keyword'. ``explicit`` maps a ruling id to its (number, raw text) citations.
     """
     document = db["documents"].get(document_id)
-    found = versions.rules_document(db, document["game_id"], document["written_against"])
-    target = found["id"] if found else None
-    rulings = list(db.query("select id from rulings where document_id = ? order by position", [document_id]))
-    citations, mentions = [], []
+    rulings = list(
+        db.query(
+            "select id, position, reviewed_version from rulings where document_id = ? order by position", [document_id]
+        )
+    )
+    by_version: dict[str | None, list[dict]] = defaultdict(list)
     for ruling in rulings:
-        for number, raw_text in explicit.get(ruling["id"], []):
-            rule = _rule(db, target, number)
-            citations.append(
-                {
-                    "ruling_id": ruling["id"],
-                    "rule_id": rule,
-                    "number": number,
-                    "raw_text": raw_text,
-                    "how": "explicit",
-                    "keyword_id": None,
-                    "document_id": target,
-                    "written_against": document["written_against"],
-                }
-            )
-    if target is not None:
-        matcher, _ = _keyword_matcher(db, target)
-        found = matcher.find_many(ruling_texts(db, ruling["id"]) for ruling in rulings) if matcher else []
-        for ruling, matches in zip(rulings, found):
-            mentions.extend(
-                {"keyword_id": int(match.key), "rule_id": None, "ruling_id": ruling["id"], "matched_text": match.text}
-                for match in matches
-            )
-        distinctive = _distinctive_keywords(found, len(rulings))
-        for ruling, matches in zip(rulings, found):
-            for key, surface in _first_mentions(matches).items():
-                if key not in distinctive:
-                    continue
-                keyword = db["keywords"].get(int(key))
+        by_version[ruling["reviewed_version"]].append(ruling)
+    citations, mentions, unresolved, missing_versions = [], [], [], []
+    for version, group in by_version.items():
+        found = versions.rules_document(db, document["game_id"], version) if version else None
+        target = found["id"] if found else None
+        if version and target is None:
+            missing_versions.append(f"{version} (cited by {len(group)} rulings)")
+        db.execute(
+            f"update rulings set rules_document_id = ? where id in ({', '.join('?' for _ in group)})",
+            [target, *(ruling["id"] for ruling in group)],
+        )
+        numbers = _rule_ids(db, target)
+        for ruling in group:
+            for number, raw_text in explicit.get(ruling["id"], []):
                 citations.append(
-                    {
-                        "ruling_id": ruling["id"],
-                        "rule_id": keyword["rule_id"],
-                        "number": keyword["defining_number"],
-                        "raw_text": surface,
-                        "how": "keyword",
-                        "keyword_id": keyword["id"],
-                        "document_id": target,
-                        "written_against": document["written_against"],
-                    }
+                    _citation(ruling["id"], numbers.get(number), number, raw_text, "explicit", None, target, version)
                 )
+                if number not in numbers:
+                    unresolved.append(f"{number} in ruling {ruling['position']} (not in the {version} rules)")
+        if target is not None:
+            citations_by_keyword, found_mentions = _keyword_citations(db, target, group, version)
+            citations += citations_by_keyword
+            mentions += found_mentions
     db["ruling_citations"].insert_all(citations)
     db["keyword_mentions"].insert_all(mentions)
     return {
         "citations": len(citations),
         "explicit citations": sum(c["how"] == "explicit" for c in citations),
-        "unresolved citations": sum(c["rule_id"] is None for c in citations),
+        "unresolved citations": unresolved,
+        "rules versions not in the database": missing_versions,
         "keyword mentions": len(mentions),
+    }
+
+
+def _keyword_citations(
+    db: sqlite_utils.Database, target: str, rulings: list[dict], version: str | None
+) -> tuple[list[dict], list[dict]]:
+    """Keyword mentions of these rulings (keywords of the rules document ``target``), and a
+    citation of the defining rule for each keyword that is distinctive among them."""
+    matcher, _ = _keyword_matcher(db, target)
+    if matcher is None:
+        return [], []
+    found = matcher.find_many(ruling_texts(db, ruling["id"]) for ruling in rulings)
+    mentions = [
+        {"keyword_id": int(match.key), "rule_id": None, "ruling_id": ruling["id"], "matched_text": match.text}
+        for ruling, matches in zip(rulings, found)
+        for match in matches
+    ]
+    distinctive = _distinctive_keywords(found, len(rulings))
+    citations = []
+    for ruling, matches in zip(rulings, found):
+        for key, surface in _first_mentions(matches).items():
+            if key in distinctive:
+                keyword = db["keywords"].get(int(key))
+                citations.append(
+                    _citation(
+                        ruling["id"],
+                        keyword["rule_id"],
+                        keyword["defining_number"],
+                        surface,
+                        "keyword",
+                        keyword["id"],
+                        target,
+                        version,
+                    )
+                )
+    return citations, mentions
+
+
+def _citation(
+    ruling_id: int,
+    rule_id: int | None,
+    number: str,
+    raw_text: str,
+    how: str,
+    keyword_id: int | None,
+    document_id: str | None,
+    version: str | None,
+) -> dict:
+    return {
+        "ruling_id": ruling_id,
+        "rule_id": rule_id,
+        "number": number,
+        "raw_text": raw_text,
+        "how": how,
+        "keyword_id": keyword_id,
+        "document_id": document_id,
+        "written_against": version,
+    }
+
+
+def link_relations(db: sqlite_utils.Database, document_id: str, related: dict[int, list[str]]) -> dict:
+    """ruling_relations from each ruling to the rulings its source relates it to. A target names a
+    page (``/cards/baron-nashor``: each question on that page) or a question on it
+    (``/general-rules/playing-cards#play-definition``); one that names nothing in the document is
+    kept with no related ruling and reported."""
+    by_page: dict[str, list[dict]] = defaultdict(list)
+    for row in db.query(
+        "select id, page, anchor, parent_ruling_id from rulings where document_id = ? order by position", [document_id]
+    ):
+        by_page[row["page"]].append(row)
+    rows, unknown = [], []
+    for ruling_id, targets in related.items():
+        for target in targets:
+            page, _, anchor = target.strip("/").partition("#")
+            named = [
+                row["id"]
+                for row in by_page.get(page, [])
+                if (row["anchor"] == anchor if anchor else row["parent_ruling_id"] is None) and row["id"] != ruling_id
+            ]
+            if not named:
+                unknown.append(target)
+            rows += [
+                {"ruling_id": ruling_id, "related_ruling_id": other, "target": target} for other in named or [None]
+            ]
+    db["ruling_relations"].insert_all(rows)
+    return {
+        "ruling relations": sum(row["related_ruling_id"] is not None for row in rows),
+        "relations to nothing": unknown,
     }
 
 
@@ -132,8 +207,10 @@ def _distinctive_keywords(found: list[list], ruling_count: int) -> set[str]:
     return {key for key, count in counts.items() if count <= max(1, ruling_count // 3)}
 
 
-def _rule(db: sqlite_utils.Database, document_id: str | None, number: str) -> int | None:
+def _rule_ids(db: sqlite_utils.Database, document_id: str | None) -> dict[str, int]:
     if document_id is None:
-        return None
-    row = next(db.query("select id from rules where document_id = ? and number = ?", [document_id, number]), None)
-    return row["id"] if row else None
+        return {}
+    return {
+        row["number"]: row["id"]
+        for row in db.query("select id, number from rules where document_id = ?", [document_id])
+    }

@@ -23,7 +23,7 @@ from rules_db import versions
 # rule's URL carries: None for the game's default rulebook (/rules/riftbound/2025-12-01/336.1),
 # else /rules/riftbound/tournament/2026-07-16/204.8.
 _RULE_REF = """r.id, r.game_id as game, d.version, r.number, r.heading,
-    substr(r.text, 1, 160) as preview, d.is_newest,
+    substr(r.text, 1, 160) as preview, d.is_newest, r.document_id,
     (select case when b.is_default then null else b.slug end from rulebooks b where b.id = d.rulebook_id)
         as rulebook"""
 
@@ -269,19 +269,23 @@ def diff_page(
 
 
 def renumbered(conn: sqlite3.Connection, game: str, number: str, document_id: str) -> list[dict]:
-    """Rules of ``document_id`` that other versions' rule ``number`` became (or came from)."""
-    return _rows(
+    """Rules of ``document_id`` that rule ``number`` of the rulebook's other versions became (or came
+    from), followed through the lineage over every version between them."""
+    found: dict[int, dict] = {}
+    for other in _rows(
         conn,
-        f"""select distinct {_RULE_REF}, old.number as other_number, od.version as other_version,
-            l.kind
-        from rules old join documents od on od.id = old.document_id
-        join rule_lineage l on old.id in (l.from_rule_id, l.to_rule_id)
-        join rules r on r.id = (case when l.from_rule_id = old.id then l.to_rule_id else l.from_rule_id end)
-        join documents d on d.id = r.document_id
-        where old.game_id = ? and old.number = ? collate nocase and r.document_id = ?
-        order by r.position""",
-        [game, number.rstrip("."), document_id],
-    )
+        """select r.id, r.number, d.version from rules r join documents d on d.id = r.document_id
+        where r.game_id = ? and r.number = ? collate nocase and r.document_id != ?
+        and d.rulebook_id = (select rulebook_id from documents where id = ?)""",
+        [game, number.rstrip("."), document_id, document_id],
+    ):
+        for equivalent in equivalents(conn, other["id"]):
+            if equivalent["document_id"] == document_id:
+                found.setdefault(
+                    equivalent["id"],
+                    {**equivalent, "other_number": other["number"], "other_version": other["version"]},
+                )
+    return list(found.values())
 
 
 def nearest_rules(conn: sqlite3.Connection, document_id: str, number: str, around: int = 3) -> list[dict]:

@@ -15,13 +15,15 @@ from scenarios.cards import load_library
 
 
 def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "riftbound") -> dict:
-    rulings = {
-        row["position"]: row["id"]
-        for row in db.query(
-            "select r.position, r.id from rulings r join documents d on d.id = r.document_id where d.game_id = ?",
-            [game_id],
-        )
-    }
+    # A scenario's meta.ruling numbers the rulings of the game's first rulings document (the Q&A rulings
+    # the library was written for); later rulings documents (the Riftbound FAQ) number theirs from 1 too.
+    rulings: dict[int, int] = {}
+    for row in db.query(
+        "select r.position, r.id from rulings r join documents d on d.id = r.document_id where d.game_id = ? "
+        "order by r.id",
+        [game_id],
+    ):
+        rulings.setdefault(row["position"], row["id"])
     step_id = db.execute("select coalesce(max(id), 0) from replay_steps").fetchone()[0]
     steps, citations, uncited, used_cards = [], [], set(), []
     card_ids = _card_ids(db, game_id)

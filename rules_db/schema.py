@@ -77,8 +77,9 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
         "id",
         [("document_id", "documents", "id"), ("game_id", "games", "id"), ("parent_id", "rules", "id")],
         [["parent_id"], ["game_id", "number"], ["document_id", "position"]],
-        "One row per rule, unique per document and canonical number. text is plain (markup stripped), "
-        "raw_text as received; inferred=1 when the number was recovered rather than printed.",
+        "One row per rule, unique per document and canonical number. text is plain (markup stripped) and "
+        "reads as one paragraph; raw_text is as received, a line break between paragraphs (a wrapped line "
+        "joins its paragraph); inferred=1 when the number was recovered rather than printed.",
     ),
     "keywords": (
         {
@@ -173,6 +174,7 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
             "target_number": str,
             "raw_text": str,
             "status": str,
+            "target_rulebook_id": str,
             "target_document_id": str,
         },
         "id",
@@ -180,12 +182,14 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
             ("document_id", "documents", "id"),
             ("from_rule_id", "rules", "id"),
             ("to_rule_id", "rules", "id"),
+            ("target_rulebook_id", "rulebooks", "id"),
             ("target_document_id", "documents", "id"),
         ],
         [["from_rule_id"], ["to_rule_id"], ["status"]],
         "Cross-references from rule to rule, with the text that made them; status is resolved or dangling. "
-        "target_document_id is the document the target is looked up in: the same one, or for a reference to "
-        "another rulebook ('See CR 110' in the Tournament Rules) that rulebook's newest version.",
+        "target_rulebook_id is the rulebook the reference points into (another one for 'See CR 110' in the "
+        "Tournament Rules), target_document_id the version the target is looked up in: the same document, "
+        "or the newest version of the other rulebook.",
     ),
     "ruling_citations": (
         {

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 
 import sqlite_utils
 
 from ingest.documents import DocumentSpec
 from ingest.model import ParsedRulebook, ParsedRulings, ParseIssue, SkippedLine
 from ingest.outline import coverage, ingested_share
-from ingest.text import plain_text
+from ingest.text import paragraph
 from rules_db import versions
 
 
@@ -34,7 +35,7 @@ def store_document(
             "kind": spec.kind,
             "source_file": spec.filename,
             "original_name": spec.original_name,
-            "sha256": hashlib.sha256(spec.path.read_bytes()).hexdigest(),
+            "sha256": _digest(spec.path),
             "lines": lines,
             "nonblank_lines": nonblank,
             "coverage": round(coverage(nonblank, skipped), 6),
@@ -47,6 +48,17 @@ def store_document(
             "previous_id": None,
         }
     )
+
+
+def _digest(path: Path) -> str:
+    """SHA-256 of a file, or of a folder's files (each relative path and its bytes, in path order)."""
+    digest = hashlib.sha256()
+    if path.is_dir():
+        for file in sorted(entry for entry in path.rglob("*") if entry.is_file()):
+            digest.update(file.relative_to(path).as_posix().encode() + b"\0" + file.read_bytes())
+    else:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 def store_report(
@@ -85,7 +97,7 @@ def store_rulebook(db: sqlite_utils.Database, spec: DocumentSpec, parsed: Parsed
             "position": index + 1,
             "section": sections[rule.number],
             "heading": rule.heading,
-            "text": plain_text(rule.raw_text),
+            "text": paragraph(rule.raw_text),
             "raw_text": rule.raw_text,
             "inferred": int(rule.inferred),
             "source_lines": ",".join(map(str, sorted(rule.lines))),
@@ -104,19 +116,63 @@ def store_rulebook(db: sqlite_utils.Database, spec: DocumentSpec, parsed: Parsed
         }
         for keyword in parsed.keywords
     )
+    rulebook = versions.rulebook_id(spec.game, spec.rulebook)
     db["rule_refs"].insert_all(
         {
             "document_id": spec.slug,
             "from_rule_id": ids[reference.from_number],
-            "to_rule_id": ids.get(target),
+            "to_rule_id": None if reference.rulebook else ids.get(target),
             "target_number": target,
             "raw_text": reference.raw_text,
-            "status": "resolved" if target in ids else "dangling",
+            "status": "dangling" if reference.rulebook or target not in ids else "resolved",
+            "target_rulebook_id": versions.rulebook_id(spec.game, reference.rulebook)
+            if reference.rulebook
+            else rulebook,
+            "target_document_id": None if reference.rulebook else spec.slug,
         }
         for reference in parsed.references
         for target in reference.target_numbers
     )
+    db["infractions"].insert_all(
+        {
+            "document_id": spec.slug,
+            "rule_id": ids[infraction.number],
+            "number": infraction.number,
+            "name": infraction.name,
+            "penalty": infraction.penalty,
+            "category": infraction.category,
+        }
+        for infraction in parsed.infractions
+    )
     return ids
+
+
+def resolve_cross_references(db: sqlite_utils.Database) -> None:
+    """References into another rulebook of the game ("See CR 110" in the Tournament Rules) resolve in
+    that rulebook's newest version (run once every document is stored and the versions are linked)."""
+    pending = list(
+        db.query(
+            "select x.id, x.target_number, b.game_id, b.slug from rule_refs x "
+            "join rulebooks b on b.id = x.target_rulebook_id where x.target_document_id is null"
+        )
+    )
+    for row in pending:
+        document = versions.rules_document(db, row["game_id"], None, row["slug"])
+        target = (
+            db.execute(
+                "select id from rules where document_id = ? and number = ?", [document["id"], row["target_number"]]
+            ).fetchone()
+            if document
+            else None
+        )
+        db["rule_refs"].update(
+            row["id"],
+            {
+                "target_document_id": document["id"] if document else None,
+                "to_rule_id": target[0] if target else None,
+                "status": "resolved" if target else "dangling",
+            },
+        )
 
 
 def _sections(parsed: ParsedRulebook) -> dict[str, str]:
@@ -132,7 +188,8 @@ def _sections(parsed: ParsedRulebook) -> dict[str, str]:
 
 
 def store_rulings(db: sqlite_utils.Database, spec: DocumentSpec, parsed: ParsedRulings) -> dict[int, int]:
-    """Rulings with their steps and nuances; returns ruling ids by position."""
+    """Rulings with their steps and nuances, credited to their source; returns ruling ids by position.
+    Each ruling's rules version (``rules_document_id``) is set when it is linked (``links.link_rulings``)."""
     first_id = next_id(db, "rulings")
     ids = {ruling.position: first_id + index for index, ruling in enumerate(parsed.rulings)}
     db["rulings"].insert_all(
@@ -144,9 +201,26 @@ def store_rulings(db: sqlite_utils.Database, spec: DocumentSpec, parsed: ParsedR
             "question": ruling.question,
             "ruling": ruling.ruling,
             "first_line": min(ruling.lines, default=None),
+            "ruling_raw": ruling.raw,
+            "source": parsed.source or spec.title,
+            "category": ruling.category,
+            "page": ruling.page,
+            "page_title": ruling.page_title,
+            "anchor": ruling.anchor,
+            "url": ruling.url,
+            "author": ruling.author,
+            "created_at": ruling.created_at,
+            "licence": parsed.licence,
+            "licence_url": parsed.licence_url,
+            "reviewed_version": ruling.reviewed_version or spec.written_against,
+            "rules_document_id": None,
+            "parent_ruling_id": ids.get(ruling.parent_position) if ruling.parent_position else None,
         }
         for ruling in parsed.rulings
     )
+    if spec.written_against is None:
+        reviewed = sorted({ruling.reviewed_version for ruling in parsed.rulings if ruling.reviewed_version})
+        db["documents"].update(spec.slug, {"written_against": ", ".join(reviewed) or None})
     db["ruling_steps"].insert_all(
         {"ruling_id": ids[ruling.position], "branch": step.branch, "position": step.position, "text": step.text}
         for ruling in parsed.rulings

@@ -137,5 +137,5 @@ def test_an_unknown_file_in_a_known_format_is_recognised(tmp_path):
     copy = tmp_path / "riftbound-core-rules-2026-01-01.txt"
     shutil.copy(RULES_2025_12, copy)
     (spec,) = specs_for([copy])
-    assert spec.format == "riftbound-spaced" and spec.game == "riftbound"
+    assert spec.format == "riftbound" and spec.game == "riftbound"
     assert spec.version == "2025-12-01"  # from its "Last Updated:" line

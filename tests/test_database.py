@@ -8,6 +8,8 @@ import sqlite_utils
 RULE_COUNTS = {
     "riftbound-core-rules-2025-06-02": 1340,
     "riftbound-core-rules-2025-12-01": 1794,
+    "riftbound-core-rules-2026-06-18": 2381,
+    "riftbound-tournament-rules-2026-07-16": 935,
     "runeterra-unofficial-rulebook": 942,
     "rush-of-ikorr-comprehensive-rules-1.1": 683,
     "pox-nora-rules": 58,
@@ -48,7 +50,7 @@ def test_every_parent_exists_unless_reported_as_orphan(db, document):
     assert linked == []
 
 
-@pytest.mark.parametrize("document", [*RULE_COUNTS, "riftbound-qa-rulings"])
+@pytest.mark.parametrize("document", [*RULE_COUNTS, "riftbound-qa-rulings", "riftboundfaq-rulings"])
 def test_coverage_and_every_skipped_line_has_a_reason(db, document):
     row = db["documents"].get(document)
     assert row["coverage"] >= 0.995
@@ -128,22 +130,35 @@ def test_a_ruling_that_says_recalled_mentions_recall(db):
         db.query(
             "select r.position, m.matched_text, k.term, d.version from keyword_mentions m "
             "join keywords k on k.id = m.keyword_id join rulings r on r.id = m.ruling_id "
-            "join documents d on d.id = k.document_id where m.matched_text = 'recalled'"
+            "join documents d on d.id = k.document_id where m.matched_text = 'recalled' "
+            "and r.document_id = 'riftbound-qa-rulings'"
         )
     )
     assert rows and {row["term"] for row in rows} == {"Recalls"}
     assert {row["version"] for row in rows} == {"2025-12-01"}
 
 
+def test_riftboundfaq_rulings_mention_the_keywords_of_the_version_they_were_reviewed_against(db):
+    versions = {
+        row["version"]
+        for row in db.query(
+            "select distinct d.version from keyword_mentions m join keywords k on k.id = m.keyword_id "
+            "join rulings r on r.id = m.ruling_id join documents d on d.id = k.document_id "
+            "where r.document_id = 'riftboundfaq-rulings'"
+        )
+    }
+    assert versions == {"2026-06-18"}
+
+
 def test_rulings_steps_and_nuances_are_counted_exactly(db):
-    assert db["rulings"].count == 50
+    assert db["rulings"].count_where("document_id = 'riftbound-qa-rulings'") == 50
     assert db["ruling_steps"].count == 161
     assert db["ruling_nuances"].count == 111
     branches = [
         row["branch"]
         for row in db.query(
             "select distinct s.branch from ruling_steps s join rulings r on r.id = s.ruling_id "
-            "where r.position = 9 order by s.position"
+            "where r.position = 9 and r.document_id = 'riftbound-qa-rulings' order by s.position"
         )
     ]
     assert branches == ["If Guardian Angel is chosen", "If Zhonya's is chosen"]
@@ -160,10 +175,18 @@ def test_full_text_search_is_stemmed(db):
     assert "432" in hits or any(number.startswith("432.") for number in hits)
 
 
-def test_only_one_rules_version_per_game_is_newest(db):
-    newest = {row["game_id"]: row["id"] for row in db.query("select game_id, id from documents where is_newest = 1")}
-    assert newest["riftbound"] == "riftbound-core-rules-2025-12-01"
-    assert len(newest) == 4
+def test_only_one_version_per_rulebook_is_newest(db):
+    newest = [
+        (row["rulebook_id"], row["id"])
+        for row in db.query("select rulebook_id, id from documents where is_newest = 1 order by rulebook_id")
+    ]
+    assert newest == [
+        ("pox-nora-core", "pox-nora-rules"),
+        ("riftbound-core", "riftbound-core-rules-2026-06-18"),
+        ("riftbound-tournament", "riftbound-tournament-rules-2026-07-16"),
+        ("runeterra-core", "runeterra-unofficial-rulebook"),
+        ("rush-of-ikorr-core", "rush-of-ikorr-comprehensive-rules-1.1"),
+    ]
 
 
 def test_foreign_keys_hold(db):

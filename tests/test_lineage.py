@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import sqlite_utils
 
-from ingest import riftbound_spaced, riftbound_tabbed
+from ingest import riftbound as riftbound_family
 from ingest.outline import dotted_parent
 from ingest.source import read_lines
 from ingest.text import plain_text
@@ -303,8 +303,8 @@ def _parsed(adapter, name: str) -> list[RuleRow]:
 
 @pytest.fixture(scope="module")
 def riftbound() -> tuple[list[RuleRow], list[RuleRow], list[LineageRow]]:
-    old = _parsed(riftbound_tabbed, "riftbound-core-rules-2025-06-02.txt")
-    new = _parsed(riftbound_spaced, "riftbound-core-rules-2025-12-01.txt")
+    old = _parsed(riftbound_family, "riftbound-core-rules-2025-06-02.txt")
+    new = _parsed(riftbound_family, "riftbound-core-rules-2025-12-01.txt")
     return old, new, compute_lineage(old, new)
 
 

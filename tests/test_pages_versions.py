@@ -44,7 +44,7 @@ def _ruling_citing(connection, number: str, version: str) -> int:
     ).fetchone()[0]
 
 
-async def test_ruling_citations_show_their_2025_06_02_equivalents(datasette, connection):
+async def test_ruling_citations_show_their_equivalents_in_every_version(datasette, connection):
     ruling_id = _ruling_citing(connection, "443.1.e", "2025-12-01")
     assert ruling_id == _ruling_citing(connection, "444", "2025-12-01")
     data = (await _get(datasette, f"/rulings/{ruling_id}.json")).json()
@@ -53,13 +53,18 @@ async def test_ruling_citations_show_their_2025_06_02_equivalents(datasette, con
         for citation in data["citations"]
         if citation["id"] is not None
     }
-    assert equivalents["443.1.e"] == [("2025-06-02", "626.1", "ancestor")]
-    assert [(version, number) for version, number, _kind in equivalents["444"]] == [("2025-06-02", "627")]
+    assert equivalents["443.1.e"] == [("2025-06-02", "626.1", "ancestor"), ("2026-06-18", "465.2.d", "moved")]
+    assert [(version, number) for version, number, _kind in equivalents["444"]] == [
+        ("2025-06-02", "627"),
+        ("2026-06-18", "466"),
+    ]
     text = _visible((await _get(datasette, f"/rulings/{ruling_id}")).text)
     assert re.search(r"443\.1\.e \(2025-12-01\) is 626\.1 .*?in 2025-06-02 \(nearest ancestor\)", text)
     assert re.search(r"444 \(2025-12-01\) is 627 .*?in 2025-06-02", text)
+    assert re.search(r"443\.1\.e \(2025-12-01\) is 465\.2\.d .*?in 2026-06-18", text)
     html = (await _get(datasette, f"/rulings/{ruling_id}")).text
     assert 'href="/rules/riftbound/2025-06-02/626.1"' in html and 'href="/rules/riftbound/2025-06-02/627"' in html
+    assert 'href="/rules/riftbound/2026-06-18/465.2.d"' in html
 
 
 @pytest.fixture
@@ -97,8 +102,8 @@ async def test_references_in_an_old_rule_note_the_newest_number(datasette, conne
     cleanups = [ref for ref in data["references"] if ref["number"] == "518"][0]
     assert cleanups["stale"] and [other["number"] for other in cleanups["in_newest"]] == ["318"]
     text = _visible((await _get(datasette, f"/rules/riftbound/2025-06-02/{referring}")).text)
-    assert "cites the 2025-06-02 rules; in 2025-12-01 this is 318" in text
-    newest = (await _get(datasette, "/rules/riftbound/2025-12-01/318.json")).json()
+    assert "cites the 2025-06-02 rules; in 2026-06-18 this is 318" in text
+    newest = (await _get(datasette, "/rules/riftbound/2026-06-18/318.json")).json()
     assert newest["referenced_by"] and not any(row["stale"] for row in newest["referenced_by"])
 
 

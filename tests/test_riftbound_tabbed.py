@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest import riftbound_tabbed
+from ingest import riftbound, riftbound_tabbed
 from ingest.documents import CORPUS_DIR
 from ingest.errors import IngestError
 from ingest.outline import UNRECOGNISED, coverage, ingested_share, natural_key
@@ -48,11 +48,12 @@ def parse_text(text: str):
 # -- recognising the format -------------------------------------------------------------------
 
 
-def test_sniff_recognises_this_layout_only(lines):
-    assert riftbound_tabbed.sniff(lines)
-    assert not riftbound_tabbed.sniff(read_lines(CORPUS_DIR / "riftbound-core-rules-2025-12-01.txt"))
-    assert not riftbound_tabbed.sniff(read_lines(CORPUS_DIR / "rush-of-ikorr-comprehensive-rules-1.1.txt"))
-    assert not riftbound_tabbed.sniff(["Some Other Game Rules", "", *[f"10{i}.\tText." for i in range(10)]])
+def test_the_family_adapter_reads_this_layout_here_only(lines):
+    """One rule per line, continuation lines marked by a tab: unmarked lines are rules that lost their number."""
+    assert riftbound.profile(lines).marked_continuations
+    for other in ("riftbound-core-rules-2025-12-01.txt", "riftbound-core-rules-2026-06-18.txt"):
+        assert not riftbound.profile(read_lines(CORPUS_DIR / other)).marked_continuations
+    assert not riftbound.profile([line.replace("\t", " ", 1) for line in lines]).marked_continuations
 
 
 def test_a_file_without_numbered_lines_is_an_ingest_error():

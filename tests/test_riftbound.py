@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest import riftbound_spaced
+from ingest import riftbound
 from ingest.errors import IngestError
 from ingest.outline import coverage
 from ingest.source import read_lines
@@ -22,7 +22,7 @@ def lines():
 
 @pytest.fixture(scope="module")
 def book(lines):
-    return riftbound_spaced.parse(lines, DOCUMENT)
+    return riftbound.parse(lines, DOCUMENT)
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +31,7 @@ def rules(book):
 
 
 def parse_text(text: str):
-    return riftbound_spaced.parse(text.split("\n"), Path("sample.txt"))
+    return riftbound.parse(text.split("\n"), Path("sample.txt"))
 
 
 # --- the real document -------------------------------------------------------------------------------
@@ -196,10 +196,14 @@ def test_defined_terms_come_from_headings_that_open_their_definition(book):
     assert "Setup" not in defined and "Conceding" not in defined  # headings whose next rule defines nothing
 
 
-def test_sniff_claims_only_this_layout():
-    """The Tournament Rules print their numbers the same way (a space after the number)."""
-    claimed = {path.name for path in CORPUS.glob("*.txt") if riftbound_spaced.sniff(read_lines(path))}
-    assert claimed == {DOCUMENT.name, "riftbound-tournament-rules-2026-07-16.txt"}
+def test_sniff_claims_every_riftbound_rulebook_and_nothing_else():
+    claimed = {path.name for path in CORPUS.glob("*.txt") if riftbound.sniff(read_lines(path))}
+    assert claimed == {
+        "riftbound-core-rules-2025-06-02.txt",
+        DOCUMENT.name,
+        "riftbound-core-rules-2026-06-18.txt",
+        "riftbound-tournament-rules-2026-07-16.txt",
+    }
 
 
 # --- small damaged texts -----------------------------------------------------------------------------
@@ -231,10 +235,13 @@ def test_text_without_rule_numbers_is_an_ingest_error():
     assert (error.value.line, error.value.found) == (1, "Riftbound Core Rules")
 
 
-def test_tabbed_layout_is_not_sniffed():
-    text = ["101.\tDeck Construction", "101.1.\tDecks have cards."] * 10
-    assert not riftbound_spaced.sniff(text)
-    assert riftbound_spaced.sniff([line.replace("\t", " ") for line in text])
+def test_sniff_reads_the_outline_not_the_share_of_numbered_lines():
+    outline = [f"{100 + chapter}. Chapter {chapter}\n{100 + chapter}.1. A rule." for chapter in range(6)]
+    wrapped = [f"{block}\nthat wraps\nover\nmany lines." for block in outline]
+    assert riftbound.sniff("\n".join(wrapped).split("\n"))
+    assert riftbound.sniff("\n".join(outline).replace(". ", ".\t").split("\n"))
+    shuffled = [f"{number}. Text." for number in ("512", "104.3", "733.2.b", "101.9", "650", "201.4.c") * 3]
+    assert not riftbound.sniff(shuffled)
 
 
 @pytest.mark.parametrize(
@@ -258,7 +265,7 @@ def test_tabbed_layout_is_not_sniffed():
     ],
 )
 def test_heading_shape(text, has_children, expected):
-    assert riftbound_spaced.looks_like_heading(text, has_children=has_children) is expected
+    assert riftbound.looks_like_heading(text, has_children=has_children) is expected
 
 
 def test_every_cited_title_but_the_stale_one_matches_its_target_heading(book, rules):
