@@ -36,6 +36,7 @@ ROUTE_PATTERNS = {
     "ruling": r"^/rulings/(?P<ruling_id>\d+)" + _FORMAT,
     "card": r"^/cards/(?P<slug>[^/]+?)" + _FORMAT,
     "replay": r"^/replays/(?P<replay_id>[^/]+?)" + _FORMAT,
+    "infractions": rf"^/infractions/{_GAME}{_FORMAT}",
     "diff": rf"^/diff/{_GAME}/(?P<old>[^/]+)/(?P<new>[^/]+?){_FORMAT}",
     "rulebook_diff": rf"^/diff/{_GAME}/{_RULEBOOK}/(?P<old>[^/]+)/(?P<new>[^/]+?){_FORMAT}",
 }
@@ -64,6 +65,9 @@ class Paths:
 
     def keyword(self, game: str, term: str, version: str | None = None) -> str:
         return self._path("keywords", game, *([version] if version else []), term)
+
+    def infractions(self, game: str) -> str:
+        return self._path("infractions", game)
 
     def ruling(self, ruling_id: int) -> str:
         return self._path("rulings", ruling_id)
@@ -160,8 +164,6 @@ async def rule(datasette, request):
         "rule.html",
         data,
         text_html=text_html,
-        lineage_diffs=_lineage_diffs(data["rule"], data["lineage"]),
-        version_pairs=_version_pairs(data["document"]["version"], data["lineage"]),
     )
 
 
@@ -197,29 +199,6 @@ def _mention_links(paths: Paths, mentions: list[dict], version: str | None = Non
         for mention in mentions
         if mention["matched_text"]
     ]
-
-
-def _lineage_diffs(rule: dict, lineage: list[dict]) -> dict:
-    """Word diffs against the same rule in other versions, older text first, keyed by rule id."""
-    return {
-        other["id"]: render.word_diff(
-            *((other["text"], rule["text"]) if other["direction"] == "predecessor" else (rule["text"], other["text"]))
-        )
-        for other in lineage
-        if other["id"] is not None and other["text"] != rule["text"]
-    }
-
-
-def _version_pairs(version: str, lineage: list[dict]) -> list[tuple[str, str]]:
-    """(older, newer) for each other version the rule page shows: the diff pages to link to."""
-    return sorted(
-        {
-            (other["other_version"], version)
-            if other["direction"] == "predecessor"
-            else (version, other["other_version"])
-            for other in lineage
-        }
-    )
 
 
 async def keyword(datasette, request):
@@ -310,6 +289,14 @@ async def replay(datasette, request):
     return await _respond(datasette, request, database, "replay.html", data)
 
 
+async def infractions(datasette, request):
+    game = _url_var(request, "game")
+    database, data = await _ask(datasette, queries.infractions_page, game, request.args.get("rulebook") or None)
+    if data is None:
+        return await _not_found(datasette, request, database, f"No infractions are defined for {game}.")
+    return await _respond(datasette, request, database, "infractions.html", data)
+
+
 async def diff(datasette, request):
     game, old, new, rulebook = (_url_var(request, name) for name in ("game", "old", "new", "rulebook"))
     kind, section = request.args.get("kind") or None, request.args.get("section") or None
@@ -361,6 +348,7 @@ VIEWS = {
     "ruling": ruling,
     "card": card,
     "replay": replay,
+    "infractions": infractions,
     "diff": diff,
     "rulebook_diff": diff,
 }

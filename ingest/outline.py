@@ -176,9 +176,10 @@ def read_numbered(index: int, line: str, pattern: re.Pattern) -> NumberedLine | 
 
 
 def undecorated(line: str) -> str:
-    """An unnumbered line without its indentation, heading marks or blockquote (list bullets are kept:
-    they start a paragraph of the rule's text)."""
-    return re.sub(r"^(?:[ \t\u00a0]+|#{1,6}[ \t]+|>[ \t]*)+", "", line).rstrip()
+    """An unnumbered line without its indentation or heading marks. List bullets are kept (they start a
+    paragraph of the rule's text), and so is a leading ">": a wrapped line can start with one
+    ("[> A > B\n> C >]" in the Core Rules' turn queues)."""
+    return re.sub(r"^(?:[ \t\u00a0]+|#{1,6}[ \t]+)+", "", line).rstrip()
 
 
 def next_component(component: str) -> str:

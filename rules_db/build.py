@@ -24,7 +24,8 @@ from ingest.errors import IngestError
 from ingest.formats import adapter, complete, spec_for
 from ingest.outline import coverage, ingested_share
 from ingest.source import read_lines
-from rules_db import cards, lineage, links, replays, schema, store
+from rules_db import cards, lineage_store, links, replays, schema, store
+from rules_db.lineage import KINDS
 
 Echo = Callable[[str], None]
 
@@ -267,19 +268,15 @@ class _Builder:
         return figures
 
     def _lineage(self, reports: list[DocumentReport]) -> None:
-        """Match each rule to its successor in the next version of the same rulebook."""
+        """Match each rule to its successor in the next version of the same rulebook; the counts go
+        to the newer version's report."""
         games = {report.spec.game for report in reports if report.spec.kind == "rules" and not report.error}
+        by_slug = {report.spec.slug: report for report in reports}
         for game in sorted(games):
-            for pair, counts in lineage.store_lineage(self.db, game).items():
-                newer = next(
-                    report
-                    for report in reports
-                    if report.spec.kind == "rules"
-                    and report.spec.game == game
-                    and pair.endswith(f"-> {report.spec.version}")
-                )
-                newer.notes.append(
-                    f"lineage from {pair}: " + ", ".join(f"{counts[kind]} {kind}" for kind in lineage.KINDS)
+            for (older, newer), counts in lineage_store.store_lineage(self.db, game).items():
+                old_version = self.db["documents"].get(older)["version"]
+                by_slug[newer].notes.append(
+                    f"lineage from {old_version}: " + ", ".join(f"{counts[kind]} {kind}" for kind in KINDS)
                 )
 
     def _link_cards(self, reports: list[DocumentReport]) -> None:

@@ -96,15 +96,20 @@ def serve_command(db_path: Path, host: str, port: int) -> None:
     default=None,
     help="Where to write every row (.json or .csv); default: GAME-OLD-NEW.csv beside the database.",
 )
-def diff_command(game: str, old: str, new: str, db_path: Path, details_path: Path | None) -> None:
-    """Compare two versions of a game's rules: counts per kind, the sections that changed most."""
+@click.option(
+    "--rulebook", default=None, help="Which of the game's rulebooks (e.g. tournament); default: its Core Rules."
+)
+def diff_command(game: str, old: str, new: str, db_path: Path, details_path: Path | None, rulebook: str | None) -> None:
+    """Compare two versions of a game's rulebook: counts per kind, the sections that changed most.
+    Any two versions compare, also ones with others between them (OLD and NEW are versions, labels or
+    dates: 2025-12-01, 1.4)."""
     import sqlite_utils
 
-    from rules_db.lineage import diff_command_output
+    from rules_db.lineage_report import diff_command_output
 
     details_path = details_path or db_path.with_name(f"{game}-{old}-{new}.csv")
     try:
-        click.echo(diff_command_output(sqlite_utils.Database(db_path), game, old, new, details_path))
+        click.echo(diff_command_output(sqlite_utils.Database(db_path), game, old, new, details_path, rulebook=rulebook))
     except LookupError as error:
         raise click.ClickException(str(error)) from None
 

@@ -18,6 +18,8 @@ table of numbers, in the spirit of a text diff that knows about outlines:
    anchored neighbour predicts it (once 518 -> 318, 518.2.a is expected at
    318.2.a), or a neighbour corresponds to the neighbour. Accepting pairs gives
    new support, so this repeats until nothing changes.
+   Then the children of corresponding parents are compared with each other
+   wherever they sit, so that steps reordered inside a section still meet.
 4. **Far moves.** Old rules still unmatched are looked up among all unmatched
    new rules, but only accepted at a near-identical score.
 5. **Splits and merges.** A leftover new rule whose text is contained in an old
@@ -29,31 +31,25 @@ text resembles nothing nearby is never forced onto an old rule. A one-to-one
 pair is "unchanged" (same number) or "moved" (new number) when the normalised
 texts agree apart from spacing, and "edited" otherwise.
 
-The database side (``store_lineage``, ``equivalents``, ``diff_summary``) reads
-and writes the ``rules`` and ``rule_lineage`` tables of ``rules_db/schema.py``.
+This module is the matching alone: plain data in, plain data out, no database.
+``rules_db/lineage_store.py`` stores it (``rule_lineage``) and reads it back (a
+rule's history, its equivalents, the diff of any two versions);
+``rules_db/lineage_report.py`` prints it for the command line.
 """
 
 from __future__ import annotations
 
 import bisect
-import csv
 import difflib
-import io
-import json
 import re
-import sqlite3
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from dataclasses import dataclass
 
 import numpy as np
-import sqlite_utils
 from rapidfuzz import fuzz, process
 
-from ingest.outline import natural_key
 from ingest.text import plain_text
-from rules_db import versions
 
 KINDS = ("unchanged", "moved", "edited", "split", "merged", "removed", "new")
 
@@ -64,7 +60,7 @@ SUPPORTED_TEXT = 60  # accepted with some structural support
 WEAK_TEXT = 55  # accepted only with strong structural support
 WEAKEST_TEXT = 45  # ... that includes children already matched to children
 SHORT_TEXT = 80  # a short text (a heading) needs this plus support, or an exact match
-FAR_MOVE_TEXT = 92  # a match outside the aligned gap
+FAR_MOVE_TEXT = 88  # a match outside the aligned gap (as sure as STRONG_TEXT)
 FAR_MOVE_WORDS = 8  # ... needs at least this many words
 CONTAINED_TEXT = 90  # partial_ratio for a split piece or a merged-in rule
 SHORT_WORDS = 4  # texts with fewer words count as short
@@ -181,6 +177,7 @@ class _Matcher:
         backbone = self._backbone()
         self._drop_coincidences(set(backbone))
         self._match_gaps(backbone)
+        self._match_within_parents()
         self._match_far()
         self._find_splits()
         self._find_merges()
@@ -345,6 +342,25 @@ class _Matcher:
                 expected[i] = f"{self.new.numbers[self.forward[parent]]}.{last}"
         return expected
 
+    # 3b. rules reordered inside their section
+    def _match_within_parents(self) -> None:
+        """Children of corresponding parents are compared with each other wherever they sit: a
+        section whose steps were reordered (``2. Handle outstanding board state`` now step 3) has
+        its children outside the aligned gaps, but under the same parent. Repeated while matched
+        parents make more children comparable."""
+        while True:
+            candidates: dict[tuple[int, int], float] = {}
+            for i, j in list(self.forward.items()):
+                olds = [child for child in self.old.children[i] if child not in self.forward]
+                news = [child for child in self.new.children[j] if child not in self.backward]
+                if olds and news:
+                    candidates.update(self._scores(olds, news))
+            before = len(self.forward)
+            if candidates:
+                self._accept_supported(candidates)
+            if len(self.forward) == before:
+                return
+
     # 4. long-distance moves
     def _match_far(self) -> None:
         olds = [i for i in range(len(self.old)) if i not in self.forward and self.old.words[i] >= FAR_MOVE_WORDS]
@@ -434,15 +450,7 @@ class _Matcher:
         return rows
 
     def _row(self, kind: str, i: int, j: int) -> LineageRow:
-        similarity = (
-            1.0
-            if self.old.keys[i] == self.new.keys[j]
-            else text_similarity([self.old.texts[i]], [self.new.texts[j]], self.old.words[[i]], self.new.words[[j]])[
-                0, 0
-            ]
-            / 100
-        )
-        return LineageRow(kind, self.old.numbers[i], self.new.numbers[j], round(float(similarity), 3))
+        return LineageRow(kind, self.old.numbers[i], self.new.numbers[j], _similarity(self.old, self.new, i, j))
 
 
 def text_similarity(
@@ -494,135 +502,7 @@ def _shift(old_number: str, new_number: str) -> int | None:
     return None
 
 
-# The database side ---------------------------------------------------------------------------------
-
 CHANGED_KINDS = ("edited", "split", "merged", "removed", "new")
-
-
-def document_rules(db: sqlite_utils.Database, document_id: str) -> list[RuleRow]:
-    return [
-        RuleRow.from_mapping(row)
-        for row in db.query(
-            "select id, number, parent_number, heading, text from rules where document_id = ? order by position",
-            [document_id],
-        )
-    ]
-
-
-def store_lineage(db: sqlite_utils.Database, game_id: str) -> dict[str, Counter]:
-    """Link each consecutive pair of versions of each of the game's rulebooks (``documents.previous_id``,
-    set by ``store.link_versions``): pairs already stored are kept, missing pairs are computed, and rows
-    of pairs that are no longer consecutive (a version was added between them) are deleted. Returns the
-    rows per kind for each pair computed, keyed ``"OLD -> NEW"`` by version."""
-    figures: dict[str, Counter] = {}
-    for book in versions.rulebooks(db, game_id):
-        documents = versions.versions(db, game_id, book["slug"])
-        chain = {(older["id"], newer["id"]) for older, newer in zip(documents, documents[1:])}
-        stored = {
-            (row["from_document_id"], row["to_document_id"])
-            for row in db.query(
-                "select distinct from_document_id, to_document_id from rule_lineage l "
-                "join documents d on d.id = l.to_document_id where d.rulebook_id = ?",
-                [book["id"]],
-            )
-        }
-        for pair in stored - chain:
-            db.execute("delete from rule_lineage where from_document_id = ? and to_document_id = ?", list(pair))
-        for older, newer in zip(documents, documents[1:]):
-            if (older["id"], newer["id"]) not in stored:
-                counts = _store_pair(db, older["id"], newer["id"])
-                figures[f"{older['version']} -> {newer['version']}"] = counts
-    return figures
-
-
-def _store_pair(db: sqlite_utils.Database, old_document_id: str, new_document_id: str) -> Counter:
-    old_rules, new_rules = document_rules(db, old_document_id), document_rules(db, new_document_id)
-    old_ids = {rule.number: rule.id for rule in old_rules}
-    new_ids = {rule.number: rule.id for rule in new_rules}
-    rows = compute_lineage(old_rules, new_rules)
-    db["rule_lineage"].insert_all(
-        {
-            "from_document_id": old_document_id,
-            "to_document_id": new_document_id,
-            "from_rule_id": old_ids.get(row.old),
-            "to_rule_id": new_ids.get(row.new),
-            "kind": row.kind,
-            "similarity": row.similarity,
-        }
-        for row in rows
-    )
-    return Counter(row.kind for row in rows)
-
-
-def format_figures(figures: dict[str, Counter]) -> str:
-    """One line per pair of versions: rows per kind, in the order of ``KINDS``."""
-    return "\n".join(
-        f"lineage {pair}: " + ", ".join(f"{counts[kind]} {kind}" for kind in KINDS) for pair, counts in figures.items()
-    )
-
-
-def equivalents(db: sqlite_utils.Database | sqlite3.Connection, rule_id: int) -> list[tuple[str, str, str, str]]:
-    """The same rule in the game's other versions: ``(document_id, version, number, kind)``,
-    oldest version first, following the lineage transitively (forwards to newer
-    versions, backwards to older ones). A rule that is new (or removed) in the next
-    step has no equivalent of its own there; the nearest ancestor's equivalent is
-    given instead, with kind ``"ancestor"`` (443.1.e is new in 2025-12-01, and sits
-    under 443.1, which was 626.1)."""
-    db = _database(db)
-    found: dict[int, str] = {}
-    for direction in ("forward", "backward"):
-        found.update(_walk(db, rule_id, direction))
-    if not found:
-        return []
-    placeholders = ", ".join("?" for _ in found)
-    rows = db.query(
-        f"select rules.id, rules.document_id, documents.version, rules.number from rules "
-        f"join documents on documents.id = rules.document_id where rules.id in ({placeholders})",
-        list(found),
-    )
-    result = [(row["document_id"], row["version"], row["number"], found[row["id"]]) for row in rows]
-    return sorted(result, key=lambda item: (natural_key(item[1]), natural_key(item[2])))
-
-
-def _walk(db: sqlite_utils.Database, rule_id: int, direction: str) -> dict[int, str]:
-    """Rules reached from ``rule_id`` one version step at a time in one direction, with the kind of
-    the step that reached them; a step with no counterpart falls back to the nearest ancestor's,
-    and whatever is reached through an ancestor stays an "ancestor" equivalent."""
-    here, there = ("from_rule_id", "to_rule_id") if direction == "forward" else ("to_rule_id", "from_rule_id")
-    found: dict[int, str] = {}
-    frontier = [rule_id]
-    while frontier:
-        step: dict[int, str] = {}
-        for current in frontier:
-            reached = _step(db, current, here, there) or _ancestor_step(db, current, here, there)
-            if found.get(current) == "ancestor":
-                reached = dict.fromkeys(reached, "ancestor")
-            step.update(reached)
-        frontier = [rule for rule in step if rule not in found and rule != rule_id]
-        found.update({rule: kind for rule, kind in step.items() if rule != rule_id})
-    return found
-
-
-def _step(db: sqlite_utils.Database, rule_id: int, here: str, there: str) -> dict[int, str]:
-    return {
-        row[there]: row["kind"]
-        for row in db.query(
-            f"select {there}, kind from rule_lineage where {here} = ? and {there} is not null", [rule_id]
-        )
-    }
-
-
-def _ancestor_step(db: sqlite_utils.Database, rule_id: int, here: str, there: str) -> dict[int, str]:
-    """Only for a rule the lineage marks as having no counterpart (new or removed)."""
-    unmatched = next(db.query(f"select 1 from rule_lineage where {here} = ? and {there} is null", [rule_id]), None)
-    parent = next(db.query("select parent_id from rules where id = ?", [rule_id]), {}).get("parent_id")
-    while unmatched and parent is not None:
-        step = _step(db, parent, here, there)
-        if step:
-            return {rule: "ancestor" for rule in step}
-        parent = next(db.query("select parent_id from rules where id = ?", [parent]), {}).get("parent_id")
-    return {}
-
 
 _WORD = re.compile(r"\S+\s*|\s+")  # a word with the spaces after it, or leading spaces
 
@@ -641,167 +521,58 @@ def word_diff(old_text: str, new_text: str) -> list[tuple[str, str]]:
     return pieces
 
 
-def diff_summary(
-    db: sqlite_utils.Database | sqlite3.Connection,
-    game: str,
-    old_version: str,
-    new_version: str,
-    top_sections: int = 10,
-    rulebook: str | None = None,
-) -> dict:
-    """Counts per kind, the sections that changed most, and every row with both texts, between
-    two versions of a rulebook (the game's default one unless named). Uses the stored lineage when
-    the pair was stored, else computes it."""
-    db = _database(db)
-    old_document, new_document = (
-        _rules_document(db, game, version, rulebook) for version in (old_version, new_version)
-    )
-    old_rules = _rules_by_number(db, old_document["id"])
-    new_rules = _rules_by_number(db, new_document["id"])
-    rows = _stored_rows(db, old_document["id"], new_document["id"]) or compute_lineage(
-        document_rules(db, old_document["id"]), document_rules(db, new_document["id"])
-    )
-    successor = {row.old: row.new for row in reversed(rows) if row.old and row.new}
-    details = [_detail(row, old_rules, new_rules, successor, (old_version, new_version)) for row in rows]
-    counts = Counter(row.kind for row in rows)
-    accounted = len({row.old for row in rows if row.old is not None})
-    return {
-        "game": game,
-        "rulebook": old_document["rulebook"],
-        "rulebook_title": old_document["rulebook_title"],
-        "old": {"document_id": old_document["id"], "version": old_version, "rules": len(old_rules)},
-        "new": {"document_id": new_document["id"], "version": new_version, "rules": len(new_rules)},
-        "counts": {kind: counts[kind] for kind in KINDS},
-        "old_rules_accounted": accounted / len(old_rules) if old_rules else 1.0,
-        "sections": _changed_sections(details)[:top_sections],
-        "rows": details,
-    }
+def compose(
+    steps: Sequence[Sequence[LineageRow]], old_rules: Sequence[RuleRow], new_rules: Sequence[RuleRow]
+) -> list[LineageRow]:
+    """The correspondence from the first version to the last through the versions between them, from
+    the correspondence of each consecutive pair (``steps``, in order): an old rule follows its
+    successors step by step. Where it ends is its successor (or it was removed); a rule the chain
+    splits is "split", one that meets another on the way is "merged", and a one-to-one pair is
+    "unchanged", "moved" or "edited" by its two end texts, as ``compute_lineage`` says it."""
+    successors = [_successors(step) for step in steps]
+    old = _Version(list(old_rules))
+    new = _Version(list(new_rules))
+    new_at = {number: position for position, number in enumerate(new.numbers)}
+    reached: dict[int, tuple[list[int], set[str]]] = {}
+    for i, number in enumerate(old.numbers):
+        frontier, kinds = {number}, set()
+        for step in successors:
+            following = [step.get(current, []) for current in frontier]
+            kinds.update(kind for options in following for _, kind in options)
+            frontier = {target for options in following for target, _ in options if target is not None}
+        reached[i] = (sorted(new_at[target] for target in frontier if target in new_at), kinds)
+    sources: dict[int, int] = defaultdict(int)
+    for targets, _ in reached.values():
+        for j in targets:
+            sources[j] += 1
+    rows = []
+    for i, (targets, kinds) in reached.items():
+        if not targets:
+            rows.append(LineageRow("removed", old.numbers[i], None, None))
+        for j in targets:
+            if len(targets) > 1 or "split" in kinds:
+                kind = "split" if len(targets) > 1 else "edited"
+            elif sources[j] > 1 or "merged" in kinds:
+                kind = "merged"
+            elif old.keys[i] == new.keys[j]:
+                kind = "unchanged" if old.numbers[i] == new.numbers[j] else "moved"
+            else:
+                kind = "edited"
+            rows.append(LineageRow(kind, old.numbers[i], new.numbers[j], _similarity(old, new, i, j)))
+    rows += [LineageRow("new", None, new.numbers[j], None) for j in range(len(new)) if j not in sources]
+    return rows
 
 
-def diff_command_output(db: sqlite_utils.Database, game: str, old: str, new: str, details_path: str | Path) -> str:
-    """What ``rules-db diff GAME OLD NEW`` prints; writes every row to ``details_path``
-    (JSON when it ends in .json, CSV otherwise)."""
-    summary = diff_summary(db, game, old, new)
-    details_path = Path(details_path)
-    if details_path.suffix.lower() == ".json":
-        details_path.write_text(json.dumps(summary, indent=2, ensure_ascii=False), encoding="utf-8")
-    else:
-        details_path.write_text(_csv(summary["rows"]), encoding="utf-8")
-    lines = [
-        f"{game} rules {old} -> {new}: {summary['old']['rules']} rules -> {summary['new']['rules']} rules, "
-        f"{summary['old_rules_accounted']:.1%} of the {old} rules have a successor or are marked removed"
-    ]
-    lines += [f"  {kind:<10}{summary['counts'][kind]:>6}" for kind in KINDS]
-    lines.append("Sections that changed most:")
-    lines += [
-        f"  {section['version']} {section['number']} {section['heading']}: {section['changed']} changed "
-        f"({', '.join(f'{n} {kind}' for kind, n in section['counts'].items())})"
-        for section in summary["sections"]
-    ]
-    lines.append(f"{len(summary['rows'])} rows written to {details_path}")
-    return "\n".join(lines)
+def _successors(step: Sequence[LineageRow]) -> dict[str, list[tuple[str | None, str]]]:
+    found: dict[str, list[tuple[str | None, str]]] = defaultdict(list)
+    for row in step:
+        if row.old is not None:
+            found[row.old].append((row.new, row.kind))
+    return found
 
 
-def _database(db: sqlite_utils.Database | sqlite3.Connection) -> sqlite_utils.Database:
-    """Accept a plain connection too (the Datasette plugin's queries get one)."""
-    return db if isinstance(db, sqlite_utils.Database) else sqlite_utils.Database(db)
-
-
-def _rules_document(db: sqlite_utils.Database, game: str, version: str, rulebook: str | None) -> dict:
-    document = versions.rules_document(db, game, version, rulebook)
-    if document is None:
-        known = ", ".join(document["version"] for document in versions.versions(db, game, rulebook)) or "none"
-        raise LookupError(f"no {game} {rulebook or 'rules'} document at version {version!r} (versions: {known})")
-    return document
-
-
-def _rules_by_number(db: sqlite_utils.Database, document_id: str) -> dict[str, dict]:
-    rules = list(
-        db.query(
-            "select number, parent_number, heading, text from rules where document_id = ? order by position",
-            [document_id],
-        )
-    )
-    sections = _heading_sections(rules)
-    return {rule["number"]: {**rule, "section": sections[rule["number"]]} for rule in rules}
-
-
-def _heading_sections(rules: list[dict]) -> dict[str, dict]:
-    """Each rule's section: the nearest top-level heading at or above it in document order."""
-    sections, current = {}, None
-    for rule in rules:
-        if rule["parent_number"] is None and (rule["heading"] or current is None):
-            current = {"number": rule["number"], "heading": rule["heading"] or rule["text"]}
-        sections[rule["number"]] = current
-    return sections
-
-
-def _stored_rows(db: sqlite_utils.Database, old_document_id: str, new_document_id: str) -> list[LineageRow]:
-    return [
-        LineageRow(row["kind"], row["old"], row["new"], row["similarity"])
-        for row in db.query(
-            "select kind, old_rule.number as old, new_rule.number as new, similarity from rule_lineage "
-            "left join rules old_rule on old_rule.id = from_rule_id left join rules new_rule on new_rule.id = to_rule_id "
-            "where from_document_id = ? and to_document_id = ? order by rule_lineage.id",
-            [old_document_id, new_document_id],
-        )
-    ]
-
-
-def _detail(
-    row: LineageRow, old_rules: dict, new_rules: dict, successor: dict[str, str], versions: tuple[str, str]
-) -> dict:
-    """A row with both texts and its section, in the newer numbering where there is one: a
-    removed rule counts in the section that its old section became."""
-    old_rule, new_rule = old_rules.get(row.old), new_rules.get(row.new)
-    if new_rule:
-        section, version = new_rule["section"], versions[1]
-    elif old_rule["section"]["number"] in successor:
-        section, version = new_rules[successor[old_rule["section"]["number"]]]["section"], versions[1]
-    else:
-        section, version = old_rule["section"], versions[0]
-    return {
-        **asdict(row),
-        "old_text": old_rule["text"] if old_rule else None,
-        "new_text": new_rule["text"] if new_rule else None,
-        "section_version": version,
-        "section": section["number"],
-        "section_heading": section["heading"],
-    }
-
-
-def _changed_sections(details: list[dict]) -> list[dict]:
-    sections: dict[tuple, Counter] = defaultdict(Counter)
-    for detail in details:
-        sections[(detail["section_version"], detail["section"], detail["section_heading"])][detail["kind"]] += 1
-    ranked = [
-        {
-            "version": version,
-            "number": number,
-            "heading": heading,
-            "changed": sum(counts[kind] for kind in CHANGED_KINDS),
-            "counts": {kind: counts[kind] for kind in KINDS if counts[kind]},
-        }
-        for (version, number, heading), counts in sections.items()
-    ]
-    ranked = [section for section in ranked if section["changed"]]
-    return sorted(ranked, key=lambda section: (-section["changed"], natural_key(section["number"])))
-
-
-def _csv(details: list[dict]) -> str:
-    columns = [
-        "kind",
-        "old",
-        "new",
-        "similarity",
-        "section_version",
-        "section",
-        "section_heading",
-        "old_text",
-        "new_text",
-    ]
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=columns, extrasaction="ignore")
-    writer.writeheader()
-    writer.writerows(details)
-    return buffer.getvalue()
+def _similarity(old: _Version, new: _Version, i: int, j: int) -> float:
+    if old.keys[i] == new.keys[j]:
+        return 1.0
+    score = text_similarity([old.texts[i]], [new.texts[j]], old.words[[i]], new.words[[j]])[0, 0]
+    return round(float(score) / 100, 3)

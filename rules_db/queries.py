@@ -16,8 +16,8 @@ import sqlite3
 from collections import defaultdict
 
 from ingest.outline import natural_key
-from rules_db import lineage as correspondence
-from rules_db import versions
+from rules_db import lineage_store, versions
+from rules_db.lineage import KINDS, word_diff
 
 # Rule references in lists: enough to name, link and preview a rule. ``rulebook`` is the slug a
 # rule's URL carries: None for the game's default rulebook (/rules/riftbound/2025-12-01/336.1),
@@ -25,7 +25,7 @@ from rules_db import versions
 _RULE_REF = """r.id, r.game_id as game, d.version, r.number, r.heading,
     substr(r.text, 1, 160) as preview, d.is_newest, r.document_id,
     (select case when b.is_default then null else b.slug end from rulebooks b where b.id = d.rulebook_id)
-        as rulebook"""
+        as rulebook, (select b.title from rulebooks b where b.id = d.rulebook_id) as rulebook_title"""
 
 # Snippet highlight markers: control characters that rule text never contains,
 # so the page can escape the snippet and then turn them into <mark> tags.
@@ -63,6 +63,7 @@ def home(conn: sqlite3.Connection) -> dict:
             (select count(*) from rules where document_id = d.id) as rules,
             (select count(*) from keywords where document_id = d.id) as keywords,
             (select count(*) from rulings where document_id = d.id) as rulings,
+            (select count(*) from infractions where document_id = d.id) as infractions,
             (select count(*) from parse_issues where document_id = d.id) as parse_issues,
             (select count(*) from skipped_lines where document_id = d.id) as skipped_lines
         from documents d left join rulebooks b on b.id = d.rulebook_id
@@ -182,6 +183,8 @@ def rule_page(
             [rule_id],
         ),
         "lineage": lineage(conn, rule_id),
+        "history": lineage_store.history(conn, rule_id),
+        "in_newest": [] if document["is_newest"] else [row for row in equivalents(conn, rule_id) if row["is_newest"]],
     }
 
 
@@ -244,12 +247,12 @@ def diff_page(
     section: str | None = None,
     rulebook: str | None = None,
 ) -> dict | None:
-    """What changed between two versions of a rulebook (``rules_db.lineage.diff_summary``; the game's
+    """What changed between two versions of a rulebook (``rules_db.lineage_store.diff_summary``; the game's
     default rulebook unless ``rulebook`` names another), its rows narrowed to one ``kind`` (every kind but
     "unchanged" when none is asked) and one ``section``, each with a word-level diff when the text
     changed. None when either version does not exist."""
     try:
-        summary = correspondence.diff_summary(conn, game, old_version, new_version, rulebook=rulebook)
+        summary = lineage_store.diff_summary(conn, game, old_version, new_version, rulebook=rulebook)
     except LookupError:
         return None
     rows = [
@@ -261,11 +264,9 @@ def diff_page(
     for row in rows:
         changed = row["old_text"] is not None and row["new_text"] is not None and row["old_text"] != row["new_text"]
         row["diff"] = (
-            [{"op": op, "text": text} for op, text in correspondence.word_diff(row["old_text"], row["new_text"])]
-            if changed
-            else []
+            [{"op": op, "text": text} for op, text in word_diff(row["old_text"], row["new_text"])] if changed else []
         )
-    return {**summary, "kinds": list(correspondence.KINDS), "kind": kind, "section": section, "rows": rows}
+    return {**summary, "kinds": list(KINDS), "kind": kind, "section": section, "rows": rows}
 
 
 def renumbered(conn: sqlite3.Connection, game: str, number: str, document_id: str) -> list[dict]:
@@ -337,6 +338,46 @@ def jump_target(conn: sqlite3.Connection, query: str, game: str | None = None) -
         newest_per_game.setdefault(hit["game"], hit)
     hits = list(newest_per_game.values())
     return hits, hits[0] if len(hits) == 1 else None
+
+
+# ---------------------------------------------------------------- infractions
+
+
+def infractions_page(conn: sqlite3.Connection, game: str, rulebook: str | None = None) -> dict | None:
+    """The infractions a game's rulebooks define with their penalties (the newest version of each
+    rulebook that has any, or of the one named), grouped by category in rule order. None when the game
+    has none."""
+    documents = [
+        document
+        for document in versions.newest_documents(conn, game)
+        if rulebook in (None, document["rulebook_slug"])
+        and conn.execute("select 1 from infractions where document_id = ?", [document["id"]]).fetchone()
+    ]
+    if not documents:
+        return None
+    books = []
+    for document in documents:
+        rows = _rows(
+            conn,
+            f"""select i.name, i.penalty, i.category, {_RULE_REF} from infractions i
+            join rules r on r.id = i.rule_id join documents d on d.id = r.document_id
+            where i.document_id = ? order by r.position""",
+            [document["id"]],
+        )
+        categories: list[dict] = []
+        for row in rows:
+            if not categories or categories[-1]["category"] != row["category"]:
+                categories.append({"category": row["category"], "infractions": []})
+            categories[-1]["infractions"].append(row)
+        books.append({"document": document, "categories": categories, "penalties": _penalty_counts(rows)})
+    return {"game": _row(conn, "select id, name from games where id = ?", [game]), "rulebooks": books}
+
+
+def _penalty_counts(rows: list[dict]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for row in rows:
+        counts[row["penalty"]] = counts.get(row["penalty"], 0) + 1
+    return counts
 
 
 # ---------------------------------------------------------------- keywords
@@ -419,8 +460,12 @@ def _aliases(stored: str | None) -> list[str]:
 def ruling_page(conn: sqlite3.Connection, ruling_id: int) -> dict | None:
     ruling = _row(
         conn,
-        """select g.*, d.title as document_title, d.written_against, games.name as game_name
+        """select g.*, d.title as document_title, d.written_against, games.name as game_name,
+            rd.version as rules_version, rd.version_label as rules_version_label, rd.is_newest as rules_is_newest,
+            newest.version as newest_version, newest.version_label as newest_version_label
         from rulings g left join documents d on d.id = g.document_id left join games on games.id = g.game_id
+        left join documents rd on rd.id = g.rules_document_id
+        left join documents newest on newest.rulebook_id = rd.rulebook_id and newest.is_newest = 1
         where g.id = ?""",
         [ruling_id],
     )
@@ -428,6 +473,16 @@ def ruling_page(conn: sqlite3.Connection, ruling_id: int) -> dict | None:
         return None
     return {
         "ruling": ruling,
+        "parent": _row(conn, "select id, question from rulings where id = ?", [ruling["parent_ruling_id"]]),
+        "sub_questions": _rows(
+            conn, "select id, question, anchor from rulings where parent_ruling_id = ? order by position", [ruling_id]
+        ),
+        "source_related": _rows(
+            conn,
+            """select distinct g.id, g.question, g.page_title, x.target from ruling_relations x
+            join rulings g on g.id = x.related_ruling_id where x.ruling_id = ? order by g.position""",
+            [ruling_id],
+        ),
         "sequence": _branches(
             _rows(
                 conn,
@@ -505,10 +560,10 @@ def citations(conn: sqlite3.Connection, ruling_id: int) -> list[dict]:
 
 def equivalents(conn: sqlite3.Connection, rule_id: int) -> list[dict]:
     """The same rule in every other version of its rulebook, oldest first, followed through the
-    lineage step by step (``rules_db.lineage.equivalents``). ``kind`` is the lineage kind, or
+    lineage step by step (``rules_db.lineage_store.equivalents``). ``kind`` is the lineage kind, or
     "ancestor" for a rule new in its version, given its nearest ancestor's equivalent instead."""
     rows = []
-    for document_id, _version, number, kind in correspondence.equivalents(conn, rule_id):
+    for document_id, _version, number, kind in lineage_store.equivalents(conn, rule_id):
         rule = _row(
             conn,
             f"""select {_RULE_REF} from rules r join documents d on d.id = r.document_id
