@@ -22,18 +22,22 @@ from rules_db import queries, schema
 # stays Datasette's row page when the database itself is called "rules".
 _GAME = r"(?P<game>(?!(?:{})/)[a-z0-9][a-z0-9-]*)".format("|".join(sorted(schema.TABLES)))
 _FORMAT = r"(?P<format>\.json)?$"
+# A rulebook slug in a URL (/rules/riftbound/tournament/2026-07-16/204.8): a word, never a version.
+_RULEBOOK = r"(?P<rulebook>[a-z][a-z-]*)"
 
 ROUTE_PATTERNS = {
     "home": r"^/" + _FORMAT,
     "search": r"^/search" + _FORMAT,
     "rule": rf"^/rules/{_GAME}/(?P<number>[^/]+?){_FORMAT}",
     "versioned_rule": rf"^/rules/{_GAME}/(?P<version>[^/]+)/(?P<number>[^/]+?){_FORMAT}",
+    "rulebook_rule": rf"^/rules/{_GAME}/{_RULEBOOK}/(?P<version>[^/]+)/(?P<number>[^/]+?){_FORMAT}",
     "keyword": rf"^/keywords/{_GAME}/(?P<term>[^/]+?){_FORMAT}",
     "versioned_keyword": rf"^/keywords/{_GAME}/(?P<version>[^/]+)/(?P<term>[^/]+?){_FORMAT}",
     "ruling": r"^/rulings/(?P<ruling_id>\d+)" + _FORMAT,
     "card": r"^/cards/(?P<slug>[^/]+?)" + _FORMAT,
     "replay": r"^/replays/(?P<replay_id>[^/]+?)" + _FORMAT,
     "diff": rf"^/diff/{_GAME}/(?P<old>[^/]+)/(?P<new>[^/]+?){_FORMAT}",
+    "rulebook_diff": rf"^/diff/{_GAME}/{_RULEBOOK}/(?P<old>[^/]+)/(?P<new>[^/]+?){_FORMAT}",
 }
 
 
@@ -51,10 +55,12 @@ class Paths:
         return self.datasette.urls.path("/")
 
     def rule(self, row: dict) -> str:
-        return self.version_rule(row["game"], row["version"], row["number"])
+        """A rule's permalink from a row carrying ``game``, ``version``, ``number`` and ``rulebook``
+        (the slug, None for the game's default rulebook, whose URLs leave it out)."""
+        return self.version_rule(row["game"], row["version"], row["number"], row.get("rulebook"))
 
-    def version_rule(self, game: str, version: str, number: str) -> str:
-        return self._path("rules", game, version, number)
+    def version_rule(self, game: str, version: str, number: str, rulebook: str | None = None) -> str:
+        return self._path("rules", game, *([rulebook] if rulebook else []), version, number)
 
     def keyword(self, game: str, term: str, version: str | None = None) -> str:
         return self._path("keywords", game, *([version] if version else []), term)
@@ -68,9 +74,9 @@ class Paths:
     def replay(self, replay_id: str) -> str:
         return self._path("replays", replay_id)
 
-    def diff(self, game: str, old: str, new: str, **filters) -> str:
+    def diff(self, game: str, old: str, new: str, rulebook: str | None = None, **filters) -> str:
         query = urlencode({key: value for key, value in filters.items() if value})
-        return self._path("diff", game, old, new) + (f"?{query}" if query else "")
+        return self._path("diff", game, *([rulebook] if rulebook else []), old, new) + (f"?{query}" if query else "")
 
     def search(self, **params) -> str:
         query = urlencode({key: value for key, value in params.items() if value})
@@ -138,10 +144,10 @@ async def home(datasette, request):
 
 async def rule(datasette, request):
     game, number = _url_var(request, "game"), _url_var(request, "number")
-    version = _url_var(request, "version")
-    database, data = await _ask(datasette, queries.rule_page, game, number, version)
+    version, rulebook = _url_var(request, "version"), _url_var(request, "rulebook")
+    database, data = await _ask(datasette, queries.rule_page, game, number, version, rulebook)
     if data is None:
-        what = f"version {version} of {game}'s rules" if version else f"rules for the game {game}"
+        what = f"version {version} of {game}'s {rulebook or 'rules'}" if version else f"rules for the game {game}"
         return await _not_found(datasette, request, database, f"There are no {what}.")
     if data["rule"] is None:
         return await _respond(datasette, request, database, "rule_not_found.html", data, status=404)
@@ -305,11 +311,13 @@ async def replay(datasette, request):
 
 
 async def diff(datasette, request):
-    game, old, new = (_url_var(request, name) for name in ("game", "old", "new"))
+    game, old, new, rulebook = (_url_var(request, name) for name in ("game", "old", "new", "rulebook"))
     kind, section = request.args.get("kind") or None, request.args.get("section") or None
-    database, data = await _ask(datasette, queries.diff_page, game, old, new, kind, section)
+    database, data = await _ask(datasette, queries.diff_page, game, old, new, kind, section, rulebook)
     if data is None:
-        return await _not_found(datasette, request, database, f"{game} has no rules versions {old} and {new}.")
+        return await _not_found(
+            datasette, request, database, f"{game} has no {rulebook or 'rules'} versions {old} and {new}."
+        )
     return await _respond(datasette, request, database, "diff.html", data)
 
 
@@ -347,10 +355,12 @@ VIEWS = {
     "search": search,
     "rule": rule,
     "versioned_rule": rule,
+    "rulebook_rule": rule,
     "keyword": keyword,
     "versioned_keyword": keyword,
     "ruling": ruling,
     "card": card,
     "replay": replay,
     "diff": diff,
+    "rulebook_diff": diff,
 }
