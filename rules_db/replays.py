@@ -16,8 +16,8 @@ from pathlib import Path
 import sqlite_utils
 import yaml
 
+from rules_db import versions
 from rules_db.lineage import equivalents
-from rules_db.links import rules_document
 from scenarios.cards import Loader, load_library
 
 
@@ -31,8 +31,8 @@ class CitationTranslator:
     def __init__(self, db: sqlite_utils.Database, game_id: str, from_version: str, to_version: str):
         self.db = db
         self.same = from_version == to_version
-        self.from_document = rules_document(db, game_id, from_version)
-        self.to_document = rules_document(db, game_id, to_version)
+        self.from_document = (versions.rules_document(db, game_id, from_version) or {}).get("id")
+        self.to_document = (versions.rules_document(db, game_id, to_version) or {}).get("id")
         missing = [v for v, d in ((from_version, self.from_document), (to_version, self.to_document)) if d is None]
         if missing:
             raise LookupError(f"the database holds no {game_id} rules version {', '.join(missing)}")
@@ -89,7 +89,8 @@ def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "rift
     card_ids = _card_ids(db, game_id)
     translators: dict[tuple[str, str], CitationTranslator] = {}
     for replay in replays:
-        document_id = rules_document(db, game_id, replay.rules_version)
+        document = versions.rules_document(db, game_id, replay.rules_version)
+        document_id = document["id"] if document else None
         rule_ids = _rule_ids(db, document_id)
         pair = (replay.cited_version, replay.rules_version)
         if pair not in translators:
