@@ -540,7 +540,7 @@ def _store_pair(db: sqlite_utils.Database, old_document_id: str, new_document_id
     old_ids = {rule.number: rule.id for rule in old_rules}
     new_ids = {rule.number: rule.id for rule in new_rules}
     rows = compute_lineage(old_rules, new_rules)
-    db["rule_lineage"].insert_all(
+    db.table("rule_lineage").insert_all(
         {
             "from_document_id": old_document_id,
             "to_document_id": new_document_id,

@@ -33,7 +33,7 @@ def link_rule_keywords(db: sqlite_utils.Database, document_id: str) -> int:
         for rule, matches in zip(rules, matcher.find_many(rule["text"] for rule in rules))
         for match in matches
     ]
-    db["keyword_mentions"].insert_all(rows)
+    db.table("keyword_mentions").insert_all(rows)
     return len(rows)
 
 
@@ -58,7 +58,7 @@ def link_rulings(db: sqlite_utils.Database, document_id: str, explicit: dict[int
     mention is also a citation of the keyword's defining rule, marked 'keyword'.
     ``explicit`` maps a ruling id to its (number, raw text) citations.
     """
-    document = db["documents"].get(document_id)
+    document = db.table("documents").get(document_id)
     found = versions.rules_document(db, document["game_id"], document["written_against"])
     target = found["id"] if found else None
     rulings = list(db.query("select id from rulings where document_id = ? order by position", [document_id]))
@@ -91,7 +91,7 @@ def link_rulings(db: sqlite_utils.Database, document_id: str, explicit: dict[int
             for key, surface in _first_mentions(matches).items():
                 if key not in distinctive:
                     continue
-                keyword = db["keywords"].get(int(key))
+                keyword = db.table("keywords").get(int(key))
                 citations.append(
                     {
                         "ruling_id": ruling["id"],
@@ -104,8 +104,8 @@ def link_rulings(db: sqlite_utils.Database, document_id: str, explicit: dict[int
                         "written_against": document["written_against"],
                     }
                 )
-    db["ruling_citations"].insert_all(citations)
-    db["keyword_mentions"].insert_all(mentions)
+    db.table("ruling_citations").insert_all(citations)
+    db.table("keyword_mentions").insert_all(mentions)
     return {
         "citations": len(citations),
         "explicit citations": sum(c["how"] == "explicit" for c in citations),

@@ -29,7 +29,7 @@ def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "rift
         document = versions.rules_document(db, game_id, replay.rules_version)
         document_id = document["id"] if document else None
         rule_ids = _rule_ids(db, document_id)
-        db["replays"].insert(
+        db.table("replays").insert(
             {
                 "id": replay.scenario_id,
                 "ruling_id": rulings.get(replay.ruling_position),
@@ -69,9 +69,9 @@ def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "rift
                 citations.append({"step_id": step_id, "rule_id": rule_ids.get(number), "number": number})
                 if number not in rule_ids:
                     uncited.add(f"{replay.rules_version} {number}")
-    db["replay_steps"].insert_all(steps)
-    db["replay_step_citations"].insert_all(citations)
-    db["replay_cards"].insert_all(used_cards)
+    db.table("replay_steps").insert_all(steps)
+    db.table("replay_step_citations").insert_all(citations)
+    db.table("replay_cards").insert_all(used_cards)
     return {
         "replays": len(replays),
         "matching": sum(r.verdict == "match" for r in replays),
