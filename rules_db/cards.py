@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 
 import sqlite_utils
 
@@ -88,7 +89,7 @@ def store_cards(
         for keyword in card.keywords
     )
     index = card_name_index(parsed_cards.cards, aliases or load_aliases())
-    alias_rows = []
+    alias_rows: list[dict] = []
     for card_name, names in sorted(index.aliases_of().items()):
         card_id = ids.get(card_name) or _card_id(db, game_id, card_name)
         alias_rows.extend({"card_id": card_id, "alias": alias, "how": how} for alias, how in sorted(names))
@@ -177,7 +178,7 @@ def store_card_mentions(
     db: sqlite_utils.Database,
     game_id: str,
     mentions: list[CardMention],
-    unresolved: list[UnresolvedName] = (),
+    unresolved: Sequence[UnresolvedName] = (),
     *,
     document_id: str | None = None,
 ) -> dict:

@@ -62,7 +62,8 @@ def link_rulings(db: sqlite_utils.Database, document_id: str, explicit: dict[int
     found = versions.rules_document(db, document["game_id"], document["written_against"])
     target = found["id"] if found else None
     rulings = list(db.query("select id from rulings where document_id = ? order by position", [document_id]))
-    citations, mentions = [], []
+    citations: list[dict] = []
+    mentions: list[dict] = []
     for ruling in rulings:
         for number, raw_text in explicit.get(ruling["id"], []):
             rule = _rule(db, target, number)
@@ -80,14 +81,14 @@ def link_rulings(db: sqlite_utils.Database, document_id: str, explicit: dict[int
             )
     if target is not None:
         matcher, _ = _keyword_matcher(db, target)
-        found = matcher.find_many(ruling_texts(db, ruling["id"]) for ruling in rulings) if matcher else []
-        for ruling, matches in zip(rulings, found):
+        matched = matcher.find_many(ruling_texts(db, ruling["id"]) for ruling in rulings) if matcher else []
+        for ruling, matches in zip(rulings, matched):
             mentions.extend(
                 {"keyword_id": int(match.key), "rule_id": None, "ruling_id": ruling["id"], "matched_text": match.text}
                 for match in matches
             )
-        distinctive = _distinctive_keywords(found, len(rulings))
-        for ruling, matches in zip(rulings, found):
+        distinctive = _distinctive_keywords(matched, len(rulings))
+        for ruling, matches in zip(rulings, matched):
             for key, surface in _first_mentions(matches).items():
                 if key not in distinctive:
                     continue

@@ -105,7 +105,7 @@ def _real_cards(scenario_file: str) -> set[str]:
         return set()
     library = load_library()
     document = yaml.safe_load(Path(scenario_file).read_text(encoding="utf-8"))
-    return {library[name].real for name in _card_values(document) if name in library and library[name].real}
+    return {real for name in _card_values(document) if name in library and (real := library[name].real)}
 
 
 def _card_values(node) -> set[str]:

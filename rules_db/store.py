@@ -98,7 +98,7 @@ def store_rulebook(db: sqlite_utils.Database, spec: DocumentSpec, parsed: Parsed
             "document_id": spec.slug,
             "term": keyword.term,
             "kind": keyword.kind,
-            "rule_id": ids.get(keyword.defining_number),
+            "rule_id": ids.get(keyword.defining_number) if keyword.defining_number else None,
             "defining_number": keyword.defining_number,
             "aliases": json.dumps(keyword.aliases),
         }
@@ -125,8 +125,8 @@ def _sections(parsed: ParsedRulebook) -> dict[str, str]:
     sections: dict[str, str] = {}
     for rule in parsed.rules:
         number = rule.number
-        while parents.get(number) in parents:
-            number = parents[number]
+        while (parent := parents.get(number)) is not None and parent in parents:
+            number = parent
         sections[rule.number] = sections.get(number, number)
     return sections
 
