@@ -55,15 +55,16 @@ class CitationTranslator:
     def _number(self, number: str) -> str | None:
         if self.same:
             return number
-        candidates = []
+        candidates: list[str] = []
         candidate: str | None = number
         while candidate and candidate not in candidates:
             candidates.append(candidate)
             candidate = self.parents.get(candidate)
-        if self.sections.get(candidates[-1]):
-            candidates.append(self.sections[candidates[-1]])
-        for candidate in candidates:
-            rule_id = self.ids.get(candidate)
+        section = self.sections.get(candidates[-1])
+        if section:
+            candidates.append(section)
+        for name in candidates:
+            rule_id = self.ids.get(name)
             if rule_id is None:
                 continue
             for document_id, _, other, _ in equivalents(self.db, rule_id):
@@ -96,7 +97,7 @@ def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "rift
         if pair not in translators:
             translators[pair] = CitationTranslator(db, game_id, *pair)
         cite = translators[pair]
-        db["replays"].insert(
+        db.table("replays").insert(
             {
                 "id": replay.scenario_id,
                 "ruling_id": rulings.get(replay.ruling_position),
@@ -136,9 +137,9 @@ def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "rift
                 citations.append({"step_id": step_id, "rule_id": rule_ids.get(number), "number": number})
                 if number not in rule_ids:
                     uncited.add(f"{replay.rules_version} {number}")
-    db["replay_steps"].insert_all(steps)
-    db["replay_step_citations"].insert_all(citations)
-    db["replay_cards"].insert_all(used_cards)
+    db.table("replay_steps").insert_all(steps)
+    db.table("replay_step_citations").insert_all(citations)
+    db.table("replay_cards").insert_all(used_cards)
     return {
         "replays": len(replays),
         "matching": sum(r.verdict == "match" for r in replays),
@@ -172,7 +173,7 @@ def _real_cards(scenario_file: str) -> set[str]:
         return set()
     library = load_library()
     document = yaml.load(Path(scenario_file).read_text(encoding="utf-8"), Loader=Loader)
-    return {library[name].real for name in _card_values(document) if name in library and library[name].real}
+    return {real for name in _card_values(document) if name in library and (real := library[name].real)}
 
 
 def _card_values(node) -> set[str]:
