@@ -1,11 +1,12 @@
 # Two commands: `make serve` builds the database and serves it; `make test` runs every test.
+# For the edit-run cycle, `make test-fast` leaves out the browser and the full-corpus builds.
 VENV ?= .venv
 PYTHON := $(VENV)/bin/python
 DB ?= data/rules.db
 PORT ?= 8001
 STAMP := $(VENV)/.installed
 
-.PHONY: serve build test lint bench clean
+.PHONY: serve build test test-fast lint bench clean
 
 serve: $(STAMP)
 	$(VENV)/bin/rules-db serve --db $(DB) --port $(PORT)
@@ -13,8 +14,12 @@ serve: $(STAMP)
 build: $(STAMP)
 	$(VENV)/bin/rules-db build --db $(DB)
 
+# Tests run on every core (pytest-xdist); the workers share one build of the real database.
 test: $(STAMP) chromium
-	$(PYTHON) -m pytest -q
+	$(PYTHON) -m pytest -q -n auto
+
+test-fast: $(STAMP)
+	$(PYTHON) -m pytest -q -n auto -m "not slow and not browser"
 
 # Style, types and the layers' import contracts (pyproject.toml); CI runs it before the tests.
 lint: $(STAMP)

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import sqlite_utils
 
@@ -73,7 +74,7 @@ class BuildFailed(Exception):
 
     def __init__(self, result: BuildResult):
         self.result = result
-        super().__init__("; ".join(report.error for report in result.failed))
+        super().__init__("; ".join(report.error for report in result.failed if report.error))
 
 
 def bundled_specs() -> list[DocumentSpec]:
@@ -150,7 +151,7 @@ class _Builder:
         try:
             with _timed(self.timings, "parse"):
                 parsed, lines = _parse(spec)
-            if lines is not None:
+            if lines:
                 report.spec = complete(spec, lines)
             with _timed(self.timings, "write"):
                 report.add(self._store(report, parsed, lines))
@@ -158,7 +159,7 @@ class _Builder:
             report.error = str(error)
         return report
 
-    def _store(self, report: DocumentReport, parsed, lines: list[str] | None) -> dict:
+    def _store(self, report: DocumentReport, parsed, lines: list[str]) -> dict:
         db, spec = self.db, report.spec
         if spec.kind in ("cards", "errata"):
             store.store_document(db, spec, parsed.entries, parsed.entries, [])
@@ -166,7 +167,7 @@ class _Builder:
             if spec.kind == "cards":
                 return cards.store_cards(db, spec.game, spec.slug, parsed)
             return cards.store_errata(db, spec.game, spec.slug, parsed)
-        line_count = len(lines) if lines is not None else parsed.line_count
+        line_count = len(lines) or parsed.line_count
         store.store_document(db, spec, line_count, parsed.nonblank_lines, parsed.skipped)
         store.store_report(db, spec.slug, parsed.issues, parsed.skipped)
         if spec.kind == "rules":
@@ -180,10 +181,12 @@ class _Builder:
                 "issues reported": len(parsed.issues),
                 **_coverage(parsed),
             }
-        ids = store.store_rulings(db, spec, parsed)
+        ruling_ids = store.store_rulings(db, spec, parsed)
         for ruling in parsed.rulings:
-            self.explicit_citations[ids[ruling.position]] = [(c.number, c.raw_text) for c in ruling.citations]
-        self.related[spec.slug] = {ids[ruling.position]: ruling.related for ruling in parsed.rulings if ruling.related}
+            self.explicit_citations[ruling_ids[ruling.position]] = [(c.number, c.raw_text) for c in ruling.citations]
+        self.related[spec.slug] = {
+            ruling_ids[ruling.position]: ruling.related for ruling in parsed.rulings if ruling.related
+        }
         tagged = [
             CardMention(ruling.position, name, name, "tagged")
             for ruling in parsed.rulings
@@ -241,7 +244,7 @@ class _Builder:
             row["version"]
             for row in self.db.query("select version from documents where game_id = 'riftbound' and kind = 'rules'")
         }
-        replayed, missing_versions = [], Counter()
+        replayed, missing_versions = [], Counter[str]()
         for path in library_paths():
             try:
                 replay = replay_file(path)
@@ -265,7 +268,6 @@ class _Builder:
             f"replay cites a rule missing from the database: {number}"
             for number in figures["citations of missing rules"]
         )
-        return figures
 
     def _lineage(self, reports: list[DocumentReport]) -> None:
         """Match each rule to its successor in the next version of the same rulebook; the counts go
@@ -274,7 +276,7 @@ class _Builder:
         by_slug = {report.spec.slug: report for report in reports}
         for game in sorted(games):
             for (older, newer), counts in lineage_store.store_lineage(self.db, game).items():
-                old_version = self.db["documents"].get(older)["version"]
+                old_version = self.db.table("documents").get(older)["version"]
                 by_slug[newer].notes.append(
                     f"lineage from {old_version}: " + ", ".join(f"{counts[kind]} {kind}" for kind in KINDS)
                 )
@@ -302,11 +304,12 @@ def _coverage(parsed) -> dict[str, float]:
     }
 
 
-def _parse(spec: DocumentSpec):
+def _parse(spec: DocumentSpec) -> tuple[Any, list[str]]:
+    """The parsed document and its text lines (none for the JSON card files)."""
     if spec.kind in ("cards", "errata"):
-        return adapter(spec.format).parse_file(spec.path, spec.kind), None
+        return adapter(spec.format).parse_file(spec.path, spec.kind), []
     if hasattr(module := adapter(spec.format), "parse_path"):  # a document that is a folder of files
-        return module.parse_path(spec.path), None
+        return module.parse_path(spec.path), []
     lines = read_lines(spec.path)
     return adapter(spec.format).parse(lines, spec.path), lines
 

@@ -430,11 +430,13 @@ class _Matcher:
         for i in range(len(old)):
             j = self.forward.get(i)
             if i in self.pieces:
-                successors = sorted({j, *self.pieces[i]} - {None})
+                successors = sorted(k for k in {j, *self.pieces[i]} if k is not None)
                 kind = "split" if len(successors) > 1 else "edited"
                 rows.extend(self._row(kind, i, k) for k in successors)
-            elif i in folded_into or (j is not None and j in self.sources):
-                rows.append(self._row("merged", i, folded_into.get(i, j)))
+            elif i in folded_into:
+                rows.append(self._row("merged", i, folded_into[i]))
+            elif j is not None and j in self.sources:
+                rows.append(self._row("merged", i, j))
             elif j is None:
                 rows.append(LineageRow("removed", old.numbers[i], None, None))
             elif old.keys[i] == new.keys[j]:
@@ -535,7 +537,8 @@ def compose(
     new_at = {number: position for position, number in enumerate(new.numbers)}
     reached: dict[int, tuple[list[int], set[str]]] = {}
     for i, number in enumerate(old.numbers):
-        frontier, kinds = {number}, set()
+        frontier: set[str] = {number}
+        kinds: set[str] = set()
         for step in successors:
             following = [step.get(current, []) for current in frontier]
             kinds.update(kind for options in following for _, kind in options)

@@ -60,10 +60,10 @@ def store_lineage(db: sqlite_utils.Database, game_id: str) -> dict[tuple[str, st
 
 def _store_pair(db: sqlite_utils.Database, old_document_id: str, new_document_id: str) -> Counter:
     old_rules, new_rules = document_rules(db, old_document_id), document_rules(db, new_document_id)
-    old_ids = {rule.number: rule.id for rule in old_rules}
-    new_ids = {rule.number: rule.id for rule in new_rules}
+    old_ids: dict[str | None, int | None] = {rule.number: rule.id for rule in old_rules}
+    new_ids: dict[str | None, int | None] = {rule.number: rule.id for rule in new_rules}
     rows = compute_lineage(old_rules, new_rules)
-    db["rule_lineage"].insert_all(
+    db.table("rule_lineage").insert_all(
         {
             "from_document_id": old_document_id,
             "to_document_id": new_document_id,
@@ -203,6 +203,7 @@ def history(db: Connection, rule_id: int) -> list[dict]:
     current = rule
     while (step := _best_step(db, current["id"], backwards=True)) is not None:
         previous = _history_rule(db, step["other_id"])
+        assert previous is not None, "rule_lineage points at stored rules"
         earlier.insert(0, _event(step, previous, current))
         current = previous
     first = current
@@ -226,6 +227,7 @@ def history(db: Connection, rule_id: int) -> list[dict]:
             )
             break
         following = _history_rule(db, step["other_id"])
+        assert following is not None, "rule_lineage points at stored rules"
         later.append(_event(step, current, following))
         current = following
     return [start, *earlier, *later]
@@ -306,9 +308,10 @@ def _rules_by_number(db: sqlite_utils.Database, document_id: str) -> dict[str, d
     return {rule["number"]: {**rule, "section": sections[rule["number"]]} for rule in rules}
 
 
-def _heading_sections(rules: list[dict]) -> dict[str, dict]:
+def _heading_sections(rules: list[dict]) -> dict[str, dict | None]:
     """Each rule's section: the nearest top-level heading at or above it in document order."""
-    sections, current = {}, None
+    sections: dict[str, dict | None] = {}
+    current = None
     for rule in rules:
         if rule["parent_number"] is None and (rule["heading"] or current is None):
             current = {"number": rule["number"], "heading": rule["heading"] or rule["text"]}
@@ -336,10 +339,12 @@ def _detail(
     old_rule, new_rule = old_rules.get(row.old), new_rules.get(row.new)
     if new_rule:
         section, version = new_rule["section"], versions[1]
-    elif old_rule["section"]["number"] in successor:
-        section, version = new_rules[successor[old_rule["section"]["number"]]]["section"], versions[1]
     else:
-        section, version = old_rule["section"], versions[0]
+        assert old_rule is not None, "a lineage row names an old rule, a new rule or both"
+        if old_rule["section"]["number"] in successor:
+            section, version = new_rules[successor[old_rule["section"]["number"]]]["section"], versions[1]
+        else:
+            section, version = old_rule["section"], versions[0]
     return {
         **asdict(row),
         "old_text": old_rule["text"] if old_rule else None,

@@ -33,7 +33,7 @@ def link_rule_keywords(db: sqlite_utils.Database, document_id: str) -> int:
         for rule, matches in zip(rules, matcher.find_many(rule["text"] for rule in rules))
         for match in matches
     ]
-    db["keyword_mentions"].insert_all(rows)
+    db.table("keyword_mentions").insert_all(rows)
     return len(rows)
 
 
@@ -59,7 +59,7 @@ def link_rulings(db: sqlite_utils.Database, document_id: str, explicit: dict[int
     only, never in another. A keyword mention is also a citation of the keyword's defining rule,
     marked 'keyword'. ``explicit`` maps a ruling id to its (number, raw text) citations.
     """
-    document = db["documents"].get(document_id)
+    document = db.table("documents").get(document_id)
     rulings = list(
         db.query(
             "select id, position, reviewed_version from rulings where document_id = ? order by position", [document_id]
@@ -68,7 +68,10 @@ def link_rulings(db: sqlite_utils.Database, document_id: str, explicit: dict[int
     by_version: dict[str | None, list[dict]] = defaultdict(list)
     for ruling in rulings:
         by_version[ruling["reviewed_version"]].append(ruling)
-    citations, mentions, unresolved, missing_versions = [], [], [], []
+    citations: list[dict] = []
+    mentions: list[dict] = []
+    unresolved: list[str] = []
+    missing_versions: list[str] = []
     for version, group in by_version.items():
         found = versions.rules_document(db, document["game_id"], version) if version else None
         target = found["id"] if found else None
@@ -90,8 +93,8 @@ def link_rulings(db: sqlite_utils.Database, document_id: str, explicit: dict[int
             citations_by_keyword, found_mentions = _keyword_citations(db, target, group, version)
             citations += citations_by_keyword
             mentions += found_mentions
-    db["ruling_citations"].insert_all(citations)
-    db["keyword_mentions"].insert_all(mentions)
+    db.table("ruling_citations").insert_all(citations)
+    db.table("keyword_mentions").insert_all(mentions)
     return {
         "citations": len(citations),
         "explicit citations": sum(c["how"] == "explicit" for c in citations),
@@ -120,7 +123,7 @@ def _keyword_citations(
     for ruling, matches in zip(rulings, found):
         for key, surface in _first_mentions(matches).items():
             if key in distinctive:
-                keyword = db["keywords"].get(int(key))
+                keyword = db.table("keywords").get(int(key))
                 citations.append(
                     _citation(
                         ruling["id"],
@@ -182,7 +185,7 @@ def link_relations(db: sqlite_utils.Database, document_id: str, related: dict[in
             rows += [
                 {"ruling_id": ruling_id, "related_ruling_id": other, "target": target} for other in named or [None]
             ]
-    db["ruling_relations"].insert_all(rows)
+    db.table("ruling_relations").insert_all(rows)
     return {
         "ruling relations": sum(row["related_ruling_id"] is not None for row in rows),
         "relations to nothing": unknown,

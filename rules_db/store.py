@@ -18,15 +18,15 @@ from rules_db import versions
 def store_document(
     db: sqlite_utils.Database, spec: DocumentSpec, lines: int, nonblank: int, skipped: list[SkippedLine]
 ) -> None:
-    db["games"].insert({"id": spec.game, "name": spec.game_name}, ignore=True)
+    db.table("games").insert({"id": spec.game, "name": spec.game_name}, ignore=True)
     rulebook = None
     if spec.kind == "rules":
         slug = spec.rulebook or versions.DEFAULT_RULEBOOK
         rulebook = versions.rulebook_id(spec.game, slug)
-        db["rulebooks"].insert(
+        db.table("rulebooks").insert(
             {"id": rulebook, "game_id": spec.game, "slug": slug, "title": spec.title, "is_default": 0}, ignore=True
         )
-    db["documents"].insert(
+    db.table("documents").insert(
         {
             "id": spec.slug,
             "game_id": spec.game,
@@ -64,7 +64,7 @@ def _digest(path: Path) -> str:
 def store_report(
     db: sqlite_utils.Database, document_id: str, issues: list[ParseIssue], skipped: list[SkippedLine]
 ) -> None:
-    db["parse_issues"].insert_all(
+    db.table("parse_issues").insert_all(
         {
             "document_id": document_id,
             "line": issue.line,
@@ -74,7 +74,7 @@ def store_report(
         }
         for issue in issues
     )
-    db["skipped_lines"].insert_all(
+    db.table("skipped_lines").insert_all(
         {"document_id": document_id, "line": entry.line, "text": entry.text, "reason": entry.reason}
         for entry in skipped
     )
@@ -85,7 +85,7 @@ def store_rulebook(db: sqlite_utils.Database, spec: DocumentSpec, parsed: Parsed
     first_id = next_id(db, "rules")
     ids = {rule.number: first_id + index for index, rule in enumerate(parsed.rules)}
     sections = _sections(parsed)
-    db["rules"].insert_all(
+    db.table("rules").insert_all(
         {
             "id": ids[rule.number],
             "document_id": spec.slug,
@@ -104,20 +104,20 @@ def store_rulebook(db: sqlite_utils.Database, spec: DocumentSpec, parsed: Parsed
         }
         for index, rule in enumerate(parsed.rules)
     )
-    db["keywords"].insert_all(
+    db.table("keywords").insert_all(
         {
             "game_id": spec.game,
             "document_id": spec.slug,
             "term": keyword.term,
             "kind": keyword.kind,
-            "rule_id": ids.get(keyword.defining_number),
+            "rule_id": ids.get(keyword.defining_number) if keyword.defining_number else None,
             "defining_number": keyword.defining_number,
             "aliases": json.dumps(keyword.aliases),
         }
         for keyword in parsed.keywords
     )
     rulebook = versions.rulebook_id(spec.game, spec.rulebook)
-    db["rule_refs"].insert_all(
+    db.table("rule_refs").insert_all(
         {
             "document_id": spec.slug,
             "from_rule_id": ids[reference.from_number],
@@ -133,7 +133,7 @@ def store_rulebook(db: sqlite_utils.Database, spec: DocumentSpec, parsed: Parsed
         for reference in parsed.references
         for target in reference.target_numbers
     )
-    db["infractions"].insert_all(
+    db.table("infractions").insert_all(
         {
             "document_id": spec.slug,
             "rule_id": ids[infraction.number],
@@ -165,7 +165,7 @@ def resolve_cross_references(db: sqlite_utils.Database) -> None:
             if document
             else None
         )
-        db["rule_refs"].update(
+        db.table("rule_refs").update(
             row["id"],
             {
                 "target_document_id": document["id"] if document else None,
@@ -181,8 +181,8 @@ def _sections(parsed: ParsedRulebook) -> dict[str, str]:
     sections: dict[str, str] = {}
     for rule in parsed.rules:
         number = rule.number
-        while parents.get(number) in parents:
-            number = parents[number]
+        while (parent := parents.get(number)) is not None and parent in parents:
+            number = parent
         sections[rule.number] = sections.get(number, number)
     return sections
 
@@ -192,7 +192,7 @@ def store_rulings(db: sqlite_utils.Database, spec: DocumentSpec, parsed: ParsedR
     Each ruling's rules version (``rules_document_id``) is set when it is linked (``links.link_rulings``)."""
     first_id = next_id(db, "rulings")
     ids = {ruling.position: first_id + index for index, ruling in enumerate(parsed.rulings)}
-    db["rulings"].insert_all(
+    db.table("rulings").insert_all(
         {
             "id": ids[ruling.position],
             "game_id": spec.game,
@@ -220,13 +220,13 @@ def store_rulings(db: sqlite_utils.Database, spec: DocumentSpec, parsed: ParsedR
     )
     if spec.written_against is None:
         reviewed = sorted({ruling.reviewed_version for ruling in parsed.rulings if ruling.reviewed_version})
-        db["documents"].update(spec.slug, {"written_against": ", ".join(reviewed) or None})
-    db["ruling_steps"].insert_all(
+        db.table("documents").update(spec.slug, {"written_against": ", ".join(reviewed) or None})
+    db.table("ruling_steps").insert_all(
         {"ruling_id": ids[ruling.position], "branch": step.branch, "position": step.position, "text": step.text}
         for ruling in parsed.rulings
         for step in ruling.steps
     )
-    db["ruling_nuances"].insert_all(
+    db.table("ruling_nuances").insert_all(
         {"ruling_id": ids[ruling.position], "position": position, "text": text}
         for ruling in parsed.rulings
         for position, text in enumerate(ruling.nuances, start=1)
@@ -243,11 +243,11 @@ def link_versions(db: sqlite_utils.Database) -> None:
         books = list(db.query("select id, slug from rulebooks where game_id = ? order by slug", [game]))
         if books:
             default = next((book for book in books if book["slug"] == versions.DEFAULT_RULEBOOK), books[0])
-            db["rulebooks"].update(default["id"], {"is_default": 1})
+            db.table("rulebooks").update(default["id"], {"is_default": 1})
         for book in books:
             documents = versions.versions(db, game, book["slug"])
             for previous, document in zip([None, *documents], documents):
-                db["documents"].update(
+                db.table("documents").update(
                     document["id"],
                     {
                         "previous_id": previous["id"] if previous else None,
