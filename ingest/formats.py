@@ -33,7 +33,8 @@ def spec_for(path: str | Path) -> DocumentSpec:
     path = Path(path)
     known = bundled_spec(path)
     if known is not None:
-        return replace(known, source=path)
+        spec = replace(known, source=path)
+        return _dated(spec) if spec.kind == "rules" else spec
     if path.is_dir():
         return _folder_spec(path)
     if path.suffix == ".json":
@@ -77,6 +78,15 @@ def _folder_spec(path: Path) -> DocumentSpec:
                 path.name, game, game_name, path.name, "unversioned", kind, format_name, path.name, source=path
             )
     raise IngestError(path, None, "a folder of rulings pages in a known format", "a folder none of them recognises")
+
+
+def _dated(spec: DocumentSpec) -> DocumentSpec:
+    """A bundled rulebook given by name, dated by its text; a file that cannot be read is left for the
+    build to report, with every other document it builds."""
+    try:
+        return complete(spec, read_lines(spec.path))
+    except IngestError:
+        return spec
 
 
 def complete(spec: DocumentSpec, lines: list[str]) -> DocumentSpec:

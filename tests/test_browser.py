@@ -275,7 +275,8 @@ def test_rule_and_ruling_pages_for_the_readme(page, real_server, real_db):
             where d.game_id = 'riftbound' and d.is_newest = 1 and r.heading is null)
         where references_out and citations and mentions
         order by references_out + citations + mentions desc, position limit 1""").fetchone()
-    ruling_id, question = connection.execute("""select g.id, g.question from rulings g order by
+    ruling_id, question = connection.execute("""select g.id, g.question from rulings g
+        where exists (select 1 from ruling_steps where ruling_id = g.id) order by
         (select count(*) from ruling_steps where ruling_id = g.id) + (select count(*) from ruling_citations
         where ruling_id = g.id) + (select count(*) from card_mentions where ruling_id = g.id) desc, g.id
         limit 1""").fetchone()

@@ -141,6 +141,25 @@ def test_cli_prints_a_summary_per_document(real_build):
     rulings = summary["riftbound-qa-rulings"]
     for figure in ("50 entries", "161 steps", "111 nuances", "citations"):
         assert figure in rulings
+    assert "2381 rules" in summary["riftbound-core-rules-2026-06-18"]
+    assert "935 rules" in summary["riftbound-tournament-rules-2026-07-16"]
+    assert "32 infractions" in summary["riftbound-tournament-rules-2026-07-16"]
+    faq = summary["riftboundfaq-rulings"]
+    assert "179 entries" in faq and "0 unresolved citations" in faq and "cards not in the card list" in faq
+    assert any(line.startswith("  cards not in the card list: Temporal Breach (rulings ") for line in lines)
+    assert any(line.startswith("  lineage from 2025-12-01:") for line in lines)
+
+
+@pytest.mark.slow
+def test_cli_builds_a_new_version_given_by_file(tmp_path):
+    """A Core Rules version under a name the manifest does not know: recognised by its outline, dated by its text."""
+    received = tmp_path / "CRD-vendetta.txt"
+    shutil.copy(CORPUS_DIR / "riftbound-core-rules-2026-06-18.txt", received)
+    result = CliRunner().invoke(cli, ["build", "--db", str(tmp_path / "x.db"), str(received)])
+    assert result.exit_code == 0, result.output
+    assert "CRD-vendetta: 2381 rules" in result.output
+    document = sqlite_utils.Database(tmp_path / "x.db").table("documents").get("CRD-vendetta")
+    assert (document["version"], document["rulebook_id"], document["is_newest"]) == ("2026-06-18", "riftbound-core", 1)
 
 
 def test_an_unknown_file_in_a_known_format_is_recognised(tmp_path):
