@@ -15,13 +15,14 @@ for trigger conditions, `layers.py` for passive selectors):
 from __future__ import annotations
 
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-LIBRARY = Path(__file__).with_name("cards.yaml")
+LIBRARY = Path(str(resources.files("scenarios") / "cards.yaml"))
 
 
 class Strict(BaseModel):

@@ -42,7 +42,7 @@ def project_copy(tmp_path: Path) -> Path:
     """The layers' Python files and the contracts, copied to a folder of their own."""
     shutil.copy(ROOT / "pyproject.toml", tmp_path)
     for package in CONFIG["root_packages"]:
-        shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("*.pyc", "__pycache__"))
+        shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__", "corpus"))
     return tmp_path
 
 
