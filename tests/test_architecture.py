@@ -46,6 +46,18 @@ def project_copy(tmp_path: Path) -> Path:
     return tmp_path
 
 
+def test_every_layer_is_bound_by_a_contract():
+    """The house rules: ingest and scenarios import no other layer, the web only rules_db."""
+    forbidden: dict[str, set[str]] = {}
+    for _, source, target in FORBIDDEN:
+        forbidden.setdefault(source, set()).add(target)
+    layers = set(CONFIG["root_packages"])
+    assert forbidden["ingest"] == layers - {"ingest"}
+    assert forbidden["scenarios"] == layers - {"scenarios"}
+    assert forbidden["datasette_plugins"] == layers - {"datasette_plugins", "rules_db"}
+    assert forbidden["rules_db"] == {"datasette_plugins"}
+
+
 def test_the_project_keeps_its_contracts(project_copy):
     result = _lint_imports(project_copy)
     assert result.returncode == 0, result.stdout[-3000:]

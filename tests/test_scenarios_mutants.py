@@ -1,15 +1,19 @@
 """A wrong engine must fail its scenarios: each mutant breaks one rule, and the library must notice.
 
-Each mutant replaces one engine function with a plausible misreading of the rules (the kind of mistake
-open-source engines make) and replays the scenarios that pin that rule down; at least one must mismatch.
+Each mutant replaces one registered procedure or query of the kernel (the way a rule module plugs into the
+engine) with a plausible misreading of the rules (the kind of mistake open-source engines make) and replays
+the scenarios that pin that rule down; at least one of them or of their variants must mismatch.
 """
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 import scenarios
-from scenarios import cleanups, effects, layers, movement, replacement, schema, triggers
+from scenarios import kernel, schema
+from scenarios.objects import Zone
 from scenarios.replay import replay_file, replay_variant
 
 
@@ -19,17 +23,17 @@ def paths(*positions):
 
 
 def recall_also_exhausts(original):
-    def mutant(game, unit_id, rule="433"):
-        original(game, unit_id, rule)
-        game.obj(unit_id).exhausted = True
+    def mutant(game, object_id):
+        original(game, object_id)
+        game.objects[object_id].exhausted = True
 
     return mutant
 
 
 def recall_also_heals(original):
-    def mutant(game, unit_id, rule="433"):
-        original(game, unit_id, rule)
-        game.obj(unit_id).damage = 0
+    def mutant(game, object_id):
+        original(game, object_id)
+        game.objects[object_id].damage = 0
 
     return mutant
 
@@ -39,40 +43,38 @@ def no_snapshot(original):
 
 
 def replacements_ignored(original):
-    def mutant(game, unit):
-        return False
-        yield
-
-    return mutant
+    return lambda game, event: False
 
 
 def triggers_in_reverse_turn_order(original):
-    def mutant(game, first=(), last=(), rule="376.3.b.1"):
-        return original(game, first=last, last=first, rule=rule)
+    def mutant(game, first=(), last=(), because="376.3.b.1"):
+        return original(game, last, first, because)
 
     return mutant
 
 
 def cleanup_never_repeats(original):
-    def mutant(game, reason="", special=None):
-        yield from cleanups._cleanup_once(game, reason, special)
+    def mutant(game, reason, because, special=None):
+        kernel.do.cleanup_pass(game, reason, special, because=because)
 
     return mutant
 
 
 def trigger_controller_follows_its_source(original):
-    def mutant(game, item):
-        source = game.objects.get(item["source"])
-        if source is not None and source.zone == "board" and source.kind == "unit":
-            item["controller"] = source.controller
-        yield from original(game, item)
+    def mutant(game, item, because):
+        source = game.objects.get(item.source)
+        if source is not None and source.zone == Zone.BOARD and source.kind == "unit":
+            item.controller = source.controller
+        return original(game, item, because)
 
     return mutant
 
 
 def decreases_before_increases(original):
     def mutant(game, unit):
-        base, increases, decreases = layers.might_parts(game, unit)
+        from scenarios.rules.layers import might_parts
+
+        base, increases, decreases = might_parts(game, unit)
         value = base
         for _, amount, minimum, _ in decreases:
             value -= amount if minimum is None else min(amount, max(0, value - minimum))
@@ -81,16 +83,25 @@ def decreases_before_increases(original):
     return mutant
 
 
+# (name, registry, entry, mutation, rulings that pin the rule down)
 MUTANTS = [
-    ("a cleanup never repeats", cleanups, "cleanup", cleanup_never_repeats, (29,)),
-    ("a trigger's controller follows its source", effects, "execute_all", trigger_controller_follows_its_source, (21,)),
-    ("decreases before increases", layers, "_apply", decreases_before_increases, (14,)),
-    ("recall exhausts the unit", movement, "recall", recall_also_exhausts, (20, 24)),
-    ("recall heals the unit", movement, "recall", recall_also_heals, (22,)),
-    ("might limits are not snapshotted", effects, "snapshot_modifier", no_snapshot, (10, 41, 42)),
-    ("replacement effects never apply", replacement, "would_die", replacements_ignored, (3, 9, 13)),
-    ("defender's triggers go on the chain first", triggers, "place_pending", triggers_in_reverse_turn_order, (37,)),
+    ("a cleanup never repeats", "query", "cleanup", cleanup_never_repeats, (29,)),
+    ("a trigger's controller follows its source", "query", "resolution", trigger_controller_follows_its_source, (21,)),
+    ("decreases before increases", "query", "apply_layers", decreases_before_increases, (14,)),
+    ("recall exhausts the unit", "procedure", "recall", recall_also_exhausts, (20, 24)),
+    ("recall heals the unit", "procedure", "recall", recall_also_heals, (22,)),
+    ("might limits are not snapshotted", "query", "snapshot_modifier", no_snapshot, (10, 41, 42)),
+    ("replacement effects never apply", "query", "would", replacements_ignored, (3, 9, 13)),
+    ("defender's triggers go on the chain first", "query", "place_triggers", triggers_in_reverse_turn_order, (37,)),
 ]
+
+
+def mutate(monkeypatch, registry: str, name: str, mutation) -> None:
+    if registry == "procedure":
+        procedure = kernel.PROCEDURES[name]
+        monkeypatch.setitem(kernel.PROCEDURES, name, dataclasses.replace(procedure, fn=mutation(procedure.fn)))
+    else:
+        monkeypatch.setitem(kernel.QUERIES, name, mutation(kernel.QUERIES[name]))
 
 
 def verdicts(positions) -> dict[str, str]:
@@ -103,9 +114,9 @@ def verdicts(positions) -> dict[str, str]:
     return found
 
 
-@pytest.mark.parametrize("name,module,attribute,mutate,positions", MUTANTS, ids=[m[0] for m in MUTANTS])
-def test_the_library_kills_the_mutant(monkeypatch, name, module, attribute, mutate, positions):
+@pytest.mark.parametrize("name,registry,entry,mutation,positions", MUTANTS, ids=[m[0] for m in MUTANTS])
+def test_the_library_kills_the_mutant(monkeypatch, name, registry, entry, mutation, positions):
     assert set(verdicts(positions).values()) == {"match"}
-    monkeypatch.setattr(module, attribute, mutate(getattr(module, attribute)))
+    mutate(monkeypatch, registry, entry, mutation)
     after = verdicts(positions)
     assert "mismatch" in after.values(), f"mutant '{name}' survived: {after}"
