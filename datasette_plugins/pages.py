@@ -254,12 +254,12 @@ async def card(datasette, request):
     card = data["card"]
     card["current_text"] = card["current_text"] or card["ability_text"]
     printed_diff = (
-        render.word_diff(card["ability_text"], card["current_text"])
+        queries.diff_ops(card["ability_text"], card["current_text"])
         if card["ability_text"] and card["current_text"] != card["ability_text"]
         else []
     )
     for erratum in data["errata"]:
-        erratum["diff"] = render.word_diff(erratum["old_text"], erratum["new_text"])
+        erratum["diff"] = queries.diff_ops(erratum["old_text"], erratum["new_text"])
     paths = Paths(datasette, database.name)
     keyword_links = [
         render.Link(

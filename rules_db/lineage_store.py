@@ -18,7 +18,7 @@ import sqlite_utils
 
 from ingest.outline import natural_key
 from rules_db import versions
-from rules_db.lineage import CHANGED_KINDS, KINDS, LineageRow, RuleRow, compose, compute_lineage, word_diff
+from rules_db.lineage import CHANGED_KINDS, KINDS, LineageRow, RuleRow, compose, compute_lineage
 
 Connection = sqlite_utils.Database | sqlite3.Connection
 
@@ -220,6 +220,7 @@ def history(db: Connection, rule_id: int) -> list[dict]:
                     "version": step["version"],
                     "document_id": step["document_id"],
                     "number": None,
+                    "text": None,
                     "event": "removed",
                     "from_number": current["number"],
                     "also": [],
@@ -267,21 +268,19 @@ def _best_step(db: sqlite_utils.Database, rule_id: int, *, backwards: bool) -> d
 
 def _event(step: dict, before: dict, after: dict) -> dict:
     """What happened between ``before`` and ``after`` (the same rule in consecutive versions), told
-    at the later version, with a word diff where the text changed."""
-    changed = before["text"] != after["text"]
+    at the later version."""
     return {
         **_ref(after),
         "event": step["kind"],
         "from_number": before["number"],
         "similarity": step["similarity"],
         "also": step["also"],
-        "diff": [{"op": op, "text": text} for op, text in word_diff(before["text"], after["text"])] if changed else [],
     }
 
 
 def _ref(rule: dict) -> dict:
-    """What names and links a rule (``game``, ``version``, ``number``, ``rulebook``: its permalink)."""
-    return {key: rule[key] for key in ("id", "game", "document_id", "version", "number", "rulebook", "heading")}
+    """What names and links a rule (``game``, ``version``, ``number``, ``rulebook``: its permalink), and its text."""
+    return {key: rule[key] for key in ("id", "game", "document_id", "version", "number", "rulebook", "heading", "text")}
 
 
 def _database(db: Connection) -> sqlite_utils.Database:

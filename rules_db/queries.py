@@ -183,9 +183,17 @@ def rule_page(
             [rule_id],
         ),
         "lineage": lineage(conn, rule_id),
-        "history": lineage_store.history(conn, rule_id),
+        "history": _with_diffs(lineage_store.history(conn, rule_id)),
         "in_newest": [] if document["is_newest"] else [row for row in equivalents(conn, rule_id) if row["is_newest"]],
     }
+
+
+def _with_diffs(history: list[dict]) -> list[dict]:
+    """History events with ``diff``: the word diff from the text before the event to the text after it."""
+    for before, event in zip([None, *history], history):
+        changed = before is not None and event["text"] is not None and before["text"] != event["text"]
+        event["diff"] = diff_ops(before["text"], event["text"]) if changed and before else []
+    return history
 
 
 def _ancestors(conn: sqlite3.Connection, rule: dict) -> list[dict]:
@@ -238,6 +246,11 @@ def lineage(conn: sqlite3.Connection, rule_id: int) -> list[dict]:
     )
 
 
+def diff_ops(old: str | None, new: str | None) -> list[dict]:
+    """The word diff (``lineage.word_diff``) as pages and their JSON show it: ``{"op", "text"}`` runs."""
+    return [{"op": op, "text": text} for op, text in word_diff(old or "", new or "")]
+
+
 def diff_page(
     conn: sqlite3.Connection,
     game: str,
@@ -263,9 +276,7 @@ def diff_page(
     ]
     for row in rows:
         changed = row["old_text"] is not None and row["new_text"] is not None and row["old_text"] != row["new_text"]
-        row["diff"] = (
-            [{"op": op, "text": text} for op, text in word_diff(row["old_text"], row["new_text"])] if changed else []
-        )
+        row["diff"] = diff_ops(row["old_text"], row["new_text"]) if changed else []
     return {**summary, "kinds": list(KINDS), "kind": kind, "section": section, "rows": rows}
 
 

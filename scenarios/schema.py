@@ -41,9 +41,12 @@ def _known_card(name: str) -> str:
 
 
 class Meta(Strict):
+    """`ruling` is the position of the ruling a scenario replays; a scenario written from the Core Rules
+    themselves has none, and its `answer` names the rules that decide the outcome."""
+
     id: str
     title: str
-    ruling: int = Field(ge=1)
+    ruling: int | None = Field(None, ge=1)
     tags: list[str] = Field(default_factory=list)
 
 
@@ -198,10 +201,16 @@ class Change(Strict):
 
 
 class Variant(Strict):
+    """One input changed (a `change`, or a few that must change together), and the outcome it gives."""
+
     id: str
     title: str
-    change: Change
+    change: Change | list[Change]
     expect: dict[str, Any]
+
+    @property
+    def changes(self) -> list[Change]:
+        return self.change if isinstance(self.change, list) else [self.change]
 
 
 class Scenario(Strict):

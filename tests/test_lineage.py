@@ -690,7 +690,7 @@ def test_a_rule_history_names_every_change_with_its_version(book_db):
         ("2025-12-01", "edited", "519.3", "319.4"),
         ("2026-03-01", "moved", "319.4", "219.4"),
     ]
-    assert trace[1]["diff"] and not trace[2]["diff"]
+    assert trace[1]["text"] != trace[0]["text"] and trace[2]["text"] == trace[1]["text"]
     created = history(book_db, _rule_id(book_db, NEWER_DOC, "325"))
     assert [(event["version"], event["event"]) for event in created] == [
         ("2025-12-01", "created"),
