@@ -23,6 +23,9 @@ from rules_db import queries, schema
 _GAME = r"(?P<game>(?!(?:{})/)[a-z0-9][a-z0-9-]*)".format("|".join(sorted(schema.TABLES)))
 _FORMAT = r"(?P<format>\.json)?$"
 
+# The rule tree sits at /rules/<game>; /rules/<table> is still Datasette's table page.
+_TREE_GAME = r"(?P<game>(?!(?:{})(?:[/.]|$))[a-z0-9][a-z0-9-]*)".format("|".join(sorted(schema.TABLES)))
+
 ROUTE_PATTERNS = {
     "home": r"^/" + _FORMAT,
     "search": r"^/search" + _FORMAT,
@@ -34,6 +37,12 @@ ROUTE_PATTERNS = {
     "card": r"^/cards/(?P<slug>[^/]+?)" + _FORMAT,
     "replay": r"^/replays/(?P<replay_id>[^/]+?)" + _FORMAT,
     "diff": rf"^/diff/{_GAME}/(?P<old>[^/]+)/(?P<new>[^/]+?){_FORMAT}",
+    "rule_tree": rf"^/rules/{_TREE_GAME}{_FORMAT}",
+    "rulings_index": r"^/rulings" + _FORMAT,
+    "cards_index": r"^/cards" + _FORMAT,
+    "replays_index": r"^/replays" + _FORMAT,
+    "manifest": r"^/manifest\.webmanifest$",
+    "service_worker": r"^/sw\.js$",
 }
 
 
@@ -71,6 +80,29 @@ class Paths:
     def diff(self, game: str, old: str, new: str, **filters) -> str:
         query = urlencode({key: value for key, value in filters.items() if value})
         return self._path("diff", game, old, new) + (f"?{query}" if query else "")
+
+    def rules_index(self, game: str, version: str | None = None) -> str:
+        """The rule tree of a game's rules: the newest version, or ``version``."""
+        return self._path("rules", game) + (f"?{urlencode({'version': version})}" if version else "")
+
+    def rulings_index(self, **filters) -> str:
+        return self._index("rulings", filters)
+
+    def cards_index(self, **filters) -> str:
+        return self._index("cards", filters)
+
+    def replays_index(self, **filters) -> str:
+        return self._index("replays", filters)
+
+    def _index(self, name: str, filters: dict) -> str:
+        query = urlencode({key: value for key, value in filters.items() if value not in (None, "")})
+        return self._path(name) + (f"?{query}" if query else "")
+
+    def manifest(self) -> str:
+        return self.datasette.urls.path("/manifest.webmanifest")
+
+    def service_worker(self) -> str:
+        return self.datasette.urls.path("/sw.js")
 
     def search(self, **params) -> str:
         query = urlencode({key: value for key, value in params.items() if value})
@@ -133,7 +165,7 @@ def _not_found(datasette, request, database, message: str, **data):
 
 async def home(datasette, request):
     database, data = await _ask(datasette, queries.home)
-    return await _respond(datasette, request, database, "home.html", data)
+    return await _respond(datasette, request, database, "home.html", data, search_autofocus=True)
 
 
 async def rule(datasette, request):
@@ -274,7 +306,7 @@ async def card(datasette, request):
         else []
     )
     for erratum in data["errata"]:
-        erratum["diff"] = render.word_diff(erratum["old_text"], erratum["new_text"])
+        erratum["diff"] = render.word_diff(erratum["old_text"], erratum["new_text"]) if erratum["new_text"] else []
     paths = Paths(datasette, database.name)
     keyword_links = [
         render.Link(

@@ -111,14 +111,37 @@ def highlighted(snippet: str | None) -> Markup:
     return Markup(escaped.replace(MARK_START, "<mark>").replace(MARK_END, "</mark>"))
 
 
+def marked(text: str, words: list[str]) -> Markup:
+    """Plain text, escaped, with every whole-word occurrence of ``words`` (any case) in <mark>."""
+    words = [word for word in words if word]
+    if not words:
+        return Markup(html.escape(text or ""))
+    pattern = re.compile(
+        "|".join(rf"(?<!\w){re.escape(word)}(?!\w)" for word in sorted(words, key=len, reverse=True)), re.IGNORECASE
+    )
+    out, position = [], 0
+    for match in pattern.finditer(text or ""):
+        out.append(html.escape(text[position : match.start()]))
+        out.append(f"<mark>{html.escape(match.group(0))}</mark>")
+        position = match.end()
+    out.append(html.escape((text or "")[position:]))
+    return Markup("".join(out))
+
+
 def word_diff(old: str, new: str) -> list[dict]:
-    """Word-level changes from ``old`` to ``new``: runs of equal, delete and insert."""
+    """Word-level changes from ``old`` to ``new``: runs of equal, delete and insert. Words are compared
+    without the spaces around them, so a line break where there was a space is no change."""
     old_words, new_words = _WORDS.findall(old or ""), _WORDS.findall(new or "")
     ops = []
-    matcher = difflib.SequenceMatcher(a=old_words, b=new_words, autojunk=False)
+    matcher = difflib.SequenceMatcher(
+        a=[word.strip() for word in old_words], b=[word.strip() for word in new_words], autojunk=False
+    )
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag in ("equal", "delete", "replace"):
-            ops.append({"op": "equal" if tag == "equal" else "delete", "text": "".join(old_words[i1:i2])})
+        if tag == "equal":
+            ops.append({"op": "equal", "text": "".join(new_words[j1:j2])})
+            continue
+        if tag in ("delete", "replace"):
+            ops.append({"op": "delete", "text": "".join(old_words[i1:i2])})
         if tag in ("insert", "replace"):
             ops.append({"op": "insert", "text": "".join(new_words[j1:j2])})
     return ops

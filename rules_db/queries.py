@@ -13,7 +13,7 @@ import bisect
 import json
 import re
 import sqlite3
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from ingest.outline import natural_key
 from rules_db import lineage as versions
@@ -47,8 +47,10 @@ def _row(conn: sqlite3.Connection, sql: str, params=()) -> dict | None:
 
 
 def home(conn: sqlite3.Connection) -> dict:
-    """Every game with its documents (every version) and what each holds."""
-    games = _rows(conn, "select id, name from games order by name")
+    """Every game with its documents (every version) and what each holds; the game with most documents first."""
+    games = _rows(
+        conn, "select id, name from games order by (select count(*) from documents where game_id = games.id) desc, name"
+    )
     documents = _rows(
         conn,
         """
@@ -370,12 +372,16 @@ def keyword_page(conn: sqlite3.Connection, game: str, term: str, version: str | 
             join documents d on d.id = r.document_id where r.id = ?""",
             [keyword["rule_id"]],
         ),
-        "rules": _rows(
-            conn,
-            f"""select {_RULE_REF},
-                replace(group_concat(distinct m.matched_text), ',', ', ') as matched from keyword_mentions m join rules r on r.id = m.rule_id join documents d on d.id = r.document_id
-            where m.keyword_id = ? group by r.id order by r.position""",
-            [keyword_id],
+        "definition": definition(conn, keyword["rule_id"]),
+        "rules": _mention_sentences(
+            _rows(
+                conn,
+                f"""select {_RULE_REF}, r.text,
+                    replace(group_concat(distinct m.matched_text), ',', ', ') as matched
+                from keyword_mentions m join rules r on r.id = m.rule_id join documents d on d.id = r.document_id
+                where m.keyword_id = ? group by r.id order by r.position""",
+                [keyword_id],
+            )
         ),
         "rulings": _rows(
             conn,
@@ -406,6 +412,50 @@ def keyword_page(conn: sqlite3.Connection, game: str, term: str, version: str | 
             [game, keyword["term"], keyword["document_id"]],
         ),
     }
+
+
+DEFINITION_LIMIT = 40
+# Where a sentence ends: . ! or ? (and any closing quote or bracket) before a space and a capital, or a line break.
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?<![A-Z]\.)[\"”’)\]]*\s+(?=[A-Z\"“(\[])|\n+")
+
+
+def definition(conn: sqlite3.Connection, rule_id: int | None, limit: int = DEFINITION_LIMIT) -> list[dict]:
+    """The rules that spell out what a defining rule defines: its sub-rules and, for a headed top-level rule
+    of a rulebook numbered flat, the rules after it up to the next heading (Units, 139, is defined in 140-144),
+    in document order, at most ``limit``."""
+    rule = _row(conn, "select document_id, position, depth, heading from rules where id = ?", [rule_id])
+    if rule is None:
+        return []
+    flat_section = rule["depth"] == 0 and rule["heading"] is not None
+    end = conn.execute(
+        """select min(position) from rules where document_id = ? and position > ? and depth <= ?
+        and (? = 0 or heading is not null)""",
+        [rule["document_id"], rule["position"], rule["depth"], flat_section],
+    ).fetchone()[0]
+    return _rows(
+        conn,
+        f"""select {_RULE_REF}, r.depth - ? as depth, r.raw_text from rules r join documents d on d.id = r.document_id
+        where r.document_id = ? and r.position > ? and (? is null or r.position < ?) order by r.position limit ?""",
+        [rule["depth"], rule["document_id"], rule["position"], end, end, limit],
+    )
+
+
+def _mention_sentences(rows: list[dict]) -> list[dict]:
+    """Each mentioning rule with ``sentence``: the first whole sentence of its text that holds a matched word."""
+    for row in rows:
+        words = [word for word in (row["matched"] or "").split(", ") if word]
+        row["sentence"] = sentence_with(row.pop("text") or "", words)
+    return rows
+
+
+def sentence_with(text: str, words: list[str]) -> str:
+    """The first sentence of ``text`` holding one of ``words`` (whole words, any case); the text's first
+    sentence when none does."""
+    sentences = [sentence for sentence in _SENTENCE_END.split(text) if sentence.strip()]
+    for sentence in sentences:
+        if any(re.search(rf"(?<!\w){re.escape(word)}(?!\w)", sentence, re.IGNORECASE) for word in words):
+            return sentence.strip()
+    return sentences[0].strip() if sentences else ""
 
 
 def _aliases(stored: str | None) -> list[str]:
@@ -600,9 +650,12 @@ def card_page(conn: sqlite3.Connection, slug: str) -> dict | None:
             left join documents d on d.id = k.document_id where ck.card_id = ? order by ck.id""",
             [card_id],
         ),
-        "errata": _rows(
-            conn, "select old_text, new_text, card_set from card_errata where card_id = ? order by id", [card_id]
-        ),
+        "errata": [
+            {**erratum, "faqs": json.loads(erratum["faqs"] or "[]")}
+            for erratum in _rows(
+                conn, "select old_text, new_text, card_set, faqs from card_errata where card_id = ? order by id", [card_id]
+            )
+        ],
         "rulings": _rows(
             conn,
             """select g.id, g.question, group_concat(distinct m.surface) as surfaces
@@ -747,6 +800,224 @@ def search_options(conn: sqlite3.Connection) -> dict:
             """select game_id as game, version, is_newest from documents where kind = 'rules'
             order by game_id, version desc""",
         ),
+    }
+
+
+# ---------------------------------------------------------------- indexes (the lists judges browse)
+
+PAGE_SIZE = 100
+
+
+def _paged(conn: sqlite3.Connection, sql: str, params: dict, page: int, size: int = PAGE_SIZE) -> dict:
+    """One page of a query's rows, with the total and the number of pages (page numbers start at 1)."""
+    total = conn.execute(f"select count(*) from ({sql})", params).fetchone()[0]
+    pages = max(1, -(-total // size))
+    page = min(max(1, page), pages)
+    rows = _rows(conn, f"{sql} limit :_limit offset :_offset", {**params, "_limit": size, "_offset": (page - 1) * size})
+    return {"total": total, "page": page, "pages": pages, "rows": rows}
+
+
+def rules_versions(conn: sqlite3.Connection, game: str) -> list[dict]:
+    """The game's rules documents, newest first, with their rule counts."""
+    return _rows(
+        conn,
+        """select d.id, d.title, d.version, d.is_newest, (select count(*) from rules where document_id = d.id) as rules
+        from documents d where d.game_id = ? and d.kind = 'rules' order by d.is_newest desc, d.version desc""",
+        [game],
+    )
+
+
+def rule_tree(conn: sqlite3.Connection, game: str, version: str | None = None, with_tree: bool = True) -> dict | None:
+    """The outline of one version of a game's rules (its newest unless asked), or None when there is none:
+    chapters, sections and top-level rules, with the headed sub-rules under their parents. Without
+    ``with_tree``, only which document that is."""
+    document = rules_document(conn, game, version)
+    if document is None or not with_tree:
+        return document and {"document": document}
+    rules = _rows(
+        conn,
+        """select id, number, parent_id, depth, heading, substr(text, 1, 120) as preview
+        from rules where document_id = ? order by position""",
+        [document["id"]],
+    )
+    return {
+        "game": _row(conn, "select id, name from games where id = ?", [game]),
+        "document": document,
+        "versions": rules_versions(conn, game),
+        "rules": len(rules),
+        "tree": outline(rules),
+    }
+
+
+def outline(rules: list[dict]) -> list[dict]:
+    """Rules in document order as a tree of the rules a reader navigates by: every top-level rule and
+    every rule with a heading. Top-level rules nest by rank (``_outline_rank``), so a rulebook numbered
+    flat (101, 102, 103 under the heading of 101) still reads as chapters and sections; a headed sub-rule
+    sits under its nearest shown ancestor. Each node counts its direct sub-rules (``sub_rules``)."""
+    sub_rules = Counter(rule["parent_id"] for rule in rules)
+    parent_of = {rule["id"]: rule["parent_id"] for rule in rules}
+    nodes: dict[int, dict] = {}
+    roots: list[dict] = []
+    open_top: list[tuple[int, dict]] = []  # (rank, node) of the top-level rules still open
+    for rule in rules:
+        if rule["depth"] and not rule["heading"]:
+            continue
+        node = nodes[rule["id"]] = {
+            "number": rule["number"],
+            "heading": rule["heading"],
+            "preview": None if rule["heading"] else rule["preview"],
+            "sub_rules": sub_rules[rule["id"]],
+            "children": [],
+        }
+        if rule["depth"] == 0:
+            rank = _outline_rank(rule)
+            while open_top and open_top[-1][0] >= rank:
+                open_top.pop()
+            (open_top[-1][1]["children"] if open_top else roots).append(node)
+            open_top.append((rank, node))
+            continue
+        ancestor = parent_of[rule["id"]]
+        while ancestor is not None and ancestor not in nodes:
+            ancestor = parent_of.get(ancestor)
+        (nodes[ancestor]["children"] if ancestor is not None else roots).append(node)
+    return roots
+
+
+def _outline_rank(rule: dict) -> int:
+    """0 for a chapter (a headed hundred: 100, 300 in a rulebook numbered in hundreds), 1 for a section
+    (any other headed top-level rule), 2 for a top-level rule without a heading."""
+    if not rule["heading"]:
+        return 2
+    number = rule["number"]
+    return 0 if number.isdigit() and len(number) >= 3 and int(number) % 100 == 0 else 1
+
+
+def rulings_index(
+    conn: sqlite3.Connection,
+    game: str | None = None,
+    source: str | None = None,
+    card: str | None = None,
+    rule: str | None = None,
+    order: str = "position",
+    page: int = 1,
+) -> dict:
+    """Rulings narrowed by game, source document, a card they name (slug, name or nickname) and a rule they
+    cite (a number, with its sub-rules); in source order, or newest first (``order="newest"``)."""
+    params = {"game": game, "source": source, "card": card, "rule": (rule or "").strip().rstrip(".") or None}
+    sql = f"""
+        select g.id, g.question, g.position, g.game_id as game, d.id as source, d.title as source_title,
+            d.version as source_version,
+            (select group_concat(number, ', ') from (select distinct number from ruling_citations
+                where ruling_id = g.id and how = 'explicit' order by id)) as cited,
+            (select group_concat(name, ', ') from (select distinct c.name from card_mentions m
+                join cards c on c.id = m.card_id where m.ruling_id = g.id order by c.name)) as cards
+        from rulings g join documents d on d.id = g.document_id
+        where (:game is null or g.game_id = :game) and (:source is null or g.document_id = :source)
+          and (:card is null or g.id in (select m.ruling_id from card_mentions m join cards c on c.id = m.card_id
+              where c.slug = :card or c.name = :card collate nocase
+                 or c.id in (select card_id from card_aliases where alias = :card collate nocase)))
+          and (:rule is null or g.id in (select ruling_id from ruling_citations
+              where number = :rule collate nocase or number like :rule || '.%'))
+        order by {"d.version desc, g.position desc" if order == "newest" else "d.version, g.position"}"""
+    return {
+        **_paged(conn, sql, params, page),
+        "filters": {**params, "order": order},
+        "options": {
+            "games": _rows(conn, "select id, name from games where id in (select game_id from rulings) order by name"),
+            "sources": _rows(
+                conn,
+                """select d.id, d.title, d.version, count(*) as rulings from rulings g
+                join documents d on d.id = g.document_id group by d.id order by d.title""",
+            ),
+            "cards": _rows(
+                conn,
+                """select c.slug, c.name, count(distinct m.ruling_id) as rulings from card_mentions m
+                join cards c on c.id = m.card_id group by c.id order by c.name""",
+            ),
+        },
+    }
+
+
+def cards_index(
+    conn: sqlite3.Connection,
+    game: str | None = None,
+    name: str | None = None,
+    card_set: str | None = None,
+    card_type: str | None = None,
+    domain: str | None = None,
+    page: int = 1,
+) -> dict:
+    """Cards by name, narrowed by game, a piece of their name or of a nickname, set, type and domain."""
+    params = {"game": game, "name": (name or "").strip() or None, "set": card_set, "type": card_type, "domain": domain}
+    sql = """
+        select c.id, c.name, c.slug, c.game_id as game, c.card_type, c.domain, c.energy, c.might, c.power,
+            c.in_card_list, substr(coalesce(c.current_text, c.ability_text), 1, 140) as preview,
+            exists (select 1 from card_errata where card_id = c.id and new_text is not null) as has_errata,
+            (select count(distinct ruling_id) from card_mentions where card_id = c.id) as rulings,
+            (select group_concat(alias, ', ') from card_aliases a where a.card_id = c.id and :name is not null
+                and a.alias like '%' || :name || '%') as matched_aliases
+        from cards c
+        where (:game is null or c.game_id = :game) and (:type is null or c.card_type = :type)
+          and (:domain is null or ', ' || c.domain || ', ' like '%, ' || :domain || ', %')
+          and (:set is null or c.id in (select card_id from card_printings where card_set = :set))
+          and (:name is null or c.name like '%' || :name || '%'
+              or c.id in (select card_id from card_aliases where alias like '%' || :name || '%'))
+        order by c.name collate nocase"""
+    domains = sorted(
+        {
+            domain
+            for (joined,) in conn.execute("select distinct domain from cards where domain is not null")
+            for domain in joined.split(", ")
+            if domain
+        }
+    )
+    return {
+        **_paged(conn, sql, params, page),
+        "filters": params,
+        "options": {
+            "games": _rows(conn, "select id, name from games where id in (select game_id from cards) order by name"),
+            "sets": [row[0] for row in conn.execute("select distinct card_set from card_printings order by 1")],
+            "types": [
+                row[0]
+                for row in conn.execute("select distinct card_type from cards where card_type is not null order by 1")
+            ],
+            "domains": domains,
+        },
+    }
+
+
+def replays_index(
+    conn: sqlite3.Connection,
+    verdict: str | None = None,
+    ruling: int | None = None,
+    tag: str | None = None,
+    page: int = 1,
+) -> dict:
+    """Scenario replays, narrowed by verdict, the ruling they replay and a tag, in ruling order."""
+    params = {"verdict": verdict, "ruling": ruling, "tag": tag}
+    sql = """
+        select p.id, p.title, p.verdict, p.ruling_id, g.question, p.step_count, p.tags, d.version as rules_version,
+            p.disagreement is not null as disagrees
+        from replays p left join rulings g on g.id = p.ruling_id left join documents d on d.id = p.rules_document_id
+        where (:verdict is null or p.verdict = :verdict) and (:ruling is null or p.ruling_id = :ruling)
+          and (:tag is null or exists (select 1 from json_each(coalesce(p.tags, '[]')) where value = :tag))
+        order by g.position, p.id"""
+    listed = _paged(conn, sql, params, page)
+    for row in listed["rows"]:
+        row["tags"] = json.loads(row["tags"] or "[]")
+        row["disagrees"] = bool(row["disagrees"])
+    return {
+        **listed,
+        "filters": params,
+        "options": {
+            "verdicts": [row[0] for row in conn.execute("select distinct verdict from replays order by 1")],
+            "tags": [
+                row[0]
+                for row in conn.execute(
+                    "select distinct value from replays, json_each(coalesce(replays.tags, '[]')) order by 1"
+                )
+            ],
+        },
     }
 
 

@@ -245,11 +245,13 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
             "computed": str,
             "step_count": int,
             "disagreement": str,
+            "tags": str,
         },
         "id",
         [("ruling_id", "rulings", "id"), ("rules_document_id", "documents", "id")],
         [["ruling_id"]],
-        "Scenario replays by the rules engine: verdict is 'match' or 'mismatch'.",
+        "Scenario replays by the rules engine: verdict is 'match' or 'mismatch'; tags is the scenario's "
+        "tags as a JSON list (facet with _facet_array=tags).",
     ),
     "replay_steps": (
         {
