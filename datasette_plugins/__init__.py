@@ -16,6 +16,9 @@ from datasette import hookimpl
 
 from datasette_plugins import indexes, offline, pages
 from datasette_plugins.pages import ROUTE_PATTERNS
+from datasette_plugins.raw_tables import render_cell
+
+__all__ = ["register_routes", "extra_css_urls", "render_cell"]
 
 VIEWS = {**pages.VIEWS, **indexes.VIEWS, **offline.VIEWS}
 

@@ -291,20 +291,12 @@ async def card(datasette, request):
     slug = _url_var(request, "slug")
     database, data = await _ask(datasette, queries.card_page, slug)
     if data is None:
-        return await _not_found(
-            datasette,
-            request,
-            database,
-            f"No card “{slug}”.",
-            search_url=Paths(datasette, database.name).search(q=slug.replace("-", " ")),
-        )
+        return await _card_not_found(datasette, request, database, slug)
     card = data["card"]
     card["current_text"] = card["current_text"] or card["ability_text"]
-    printed_diff = (
-        render.word_diff(card["ability_text"], card["current_text"])
-        if card["ability_text"] and card["current_text"] != card["ability_text"]
-        else []
-    )
+    printed_diff = render.word_diff(card["ability_text"], card["current_text"])
+    if all(op["op"] == "equal" for op in printed_diff):
+        printed_diff = []  # printed in the current wording
     for erratum in data["errata"]:
         erratum["diff"] = render.word_diff(erratum["old_text"], erratum["new_text"]) if erratum["new_text"] else []
     paths = Paths(datasette, database.name)
@@ -328,6 +320,31 @@ async def card(datasette, request):
     )
 
 
+async def _card_not_found(datasette, request, database, slug: str):
+    """A nickname or a card's name redirects to the card; a name several cards share (a champion's) lists
+    them; anything else is a 404 with the nearest names."""
+    paths = Paths(datasette, database.name)
+    found = await database.execute_fn(lambda conn: queries.find_cards(conn, slug))
+    if len(found["cards"]) == 1:
+        target = paths.card(found["cards"][0]["slug"])
+        return Response.redirect(target + (".json" if _wants_json(request) else ""))
+    choices = [
+        {"href": paths.card(card["slug"]), "label": card["name"], "note": card.get("matched")}
+        for card in found["cards"] or found["nearest"]
+    ]
+    message = f"“{slug}” names {len(found['cards'])} cards." if found["cards"] else f"No card “{slug}”."
+    data = {
+        "error": message,
+        "choices": choices,
+        "choices_heading": "Which one?" if found["cards"] else "Nearest names",
+        "search_url": paths.search(q=slug.replace("-", " ")),
+        **found,
+    }
+    # 300 Multiple Choices for a name several cards share, 404 for a name no card has.
+    status = 300 if found["cards"] else 404
+    return await _respond(datasette, request, database, "not_found.html", data, status=status)
+
+
 async def replay(datasette, request):
     replay_id = _url_var(request, "replay_id")
     database, data = await _ask(datasette, queries.replay_page, replay_id)
@@ -339,7 +356,10 @@ async def replay(datasette, request):
 async def diff(datasette, request):
     game, old, new = (_url_var(request, name) for name in ("game", "old", "new"))
     kind, section = request.args.get("kind") or None, request.args.get("section") or None
-    database, data = await _ask(datasette, queries.diff_page, game, old, new, kind, section)
+    show_renumbered = request.args.get("renumbered") == "1"
+    page = request.args.get("page", "1")
+    page = int(page) if page.isdigit() and len(page) < 7 else 1
+    database, data = await _ask(datasette, queries.diff_page, game, old, new, kind, section, show_renumbered, page)
     if data is None:
         return await _not_found(datasette, request, database, f"{game} has no rules versions {old} and {new}.")
     return await _respond(datasette, request, database, "diff.html", data)

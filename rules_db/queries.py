@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import bisect
 import json
+import os
 import re
 import sqlite3
 from collections import Counter, defaultdict
 
+from rapidfuzz import fuzz, process
+
 from ingest.outline import natural_key
 from rules_db import lineage as versions
+from rules_db.cards import slugify
 
 # Rule references in lists: enough to name, link and preview a rule.
 _RULE_REF = """r.id, r.game_id as game, d.version, r.number, r.heading,
@@ -257,69 +261,134 @@ def diff_page(
     new_version: str,
     kind: str | None = None,
     section: str | None = None,
+    show_renumbered: bool = False,
+    page: int = 1,
 ) -> dict | None:
-    """What changed between two versions of a game's rules (``rules_db.lineage.diff_summary``), its
-    rows narrowed to one ``kind`` (every kind but "unchanged" when none is asked) and one ``section``,
-    each with a word-level diff when the text changed. None when either version does not exist."""
+    """What changed between two versions of a game's rules (``rules_db.lineage.diff_summary``): the counts
+    and sections of the whole comparison, and one page of its rows narrowed to one ``kind`` (every kind but
+    "unchanged" when none is asked) and one ``section``, each with a word-level diff when the text changed.
+    Rules only renumbered (moved, same text) are left out unless ``show_renumbered``; ``renumbered_only``
+    counts them. None when either version does not exist."""
     try:
-        summary = versions.diff_summary(conn, game, old_version, new_version)
+        summary = _diff_summary(conn, game, old_version, new_version)
     except LookupError:
         return None
     rows = [
         row
-        for row in summary.pop("rows")
+        for row in summary["rows"]
         if (row["kind"] == kind if kind else row["kind"] != "unchanged")
         and (section is None or row["section"] == section)
     ]
-    for row in rows:
+    renumbered_only = [row for row in rows if _only_renumbered(row)]
+    if not show_renumbered:
+        rows = [row for row in rows if not _only_renumbered(row)]
+    pages = max(1, -(-len(rows) // PAGE_SIZE))
+    page = min(max(1, page), pages)
+    shown = [{**row} for row in rows[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]]
+    for row in shown:
         changed = row["old_text"] is not None and row["new_text"] is not None and row["old_text"] != row["new_text"]
         row["diff"] = (
             [{"op": op, "text": text} for op, text in versions.word_diff(row["old_text"], row["new_text"])]
             if changed
             else []
         )
-    return {**summary, "kinds": list(versions.KINDS), "kind": kind, "section": section, "rows": rows}
+    return {
+        **{key: value for key, value in summary.items() if key != "rows"},
+        "kinds": list(versions.KINDS),
+        "kind": kind,
+        "section": section,
+        "show_renumbered": show_renumbered,
+        "renumbered_only": len(renumbered_only),
+        "total": len(rows),
+        "page": page,
+        "pages": pages,
+        "rows": shown,
+    }
+
+
+def _only_renumbered(row: dict) -> bool:
+    return row["kind"] == "moved" and row["old_text"] == row["new_text"]
+
+
+# The comparison of two versions reads every rule of both; the database is read-only while it is
+# served, so each comparison is worked out once per database file (path, size and time of change).
+_DIFF_SUMMARIES: dict[tuple, dict] = {}
+_DIFF_SUMMARIES_KEPT = 16
+
+
+def _diff_summary(conn: sqlite3.Connection, game: str, old_version: str, new_version: str) -> dict:
+    path = next((row[2] for row in conn.execute("pragma database_list") if row[1] == "main"), "")
+    if not path or not os.path.exists(path):
+        return versions.diff_summary(conn, game, old_version, new_version)
+    stat = os.stat(path)
+    key = (path, stat.st_size, stat.st_mtime_ns, game, old_version, new_version)
+    if key not in _DIFF_SUMMARIES:
+        if len(_DIFF_SUMMARIES) >= _DIFF_SUMMARIES_KEPT:
+            _DIFF_SUMMARIES.pop(next(iter(_DIFF_SUMMARIES)))
+        _DIFF_SUMMARIES[key] = versions.diff_summary(conn, game, old_version, new_version)
+    return _DIFF_SUMMARIES[key]
 
 
 def renumbered(conn: sqlite3.Connection, game: str, number: str, document_id: str) -> list[dict]:
-    """Rules of ``document_id`` that other versions' rule ``number`` became (or came from)."""
-    return _rows(
+    """Rules of ``document_id`` that rule ``number`` of the game's other versions became (or came from),
+    followed through the lineage version by version (``rules_db.lineage.equivalents``)."""
+    found: dict[int, dict] = {}
+    for other in _rows(
         conn,
-        f"""select distinct {_RULE_REF}, old.number as other_number, od.version as other_version,
-            l.kind
-        from rules old join documents od on od.id = old.document_id
-        join rule_lineage l on old.id in (l.from_rule_id, l.to_rule_id)
-        join rules r on r.id = (case when l.from_rule_id = old.id then l.to_rule_id else l.from_rule_id end)
+        """select r.id, r.number as other_number, d.version as other_version from rules r
         join documents d on d.id = r.document_id
-        where old.game_id = ? and old.number = ? collate nocase and r.document_id = ?
-        order by r.position""",
+        where r.game_id = ? and r.number = ? collate nocase and r.document_id != ?""",
         [game, number.rstrip("."), document_id],
-    )
+    ):
+        for equivalent_document, _version, equivalent_number, kind in versions.equivalents(conn, other["id"]):
+            if equivalent_document != document_id or kind == "ancestor":
+                continue
+            rule = _row(
+                conn,
+                f"""select {_RULE_REF} from rules r join documents d on d.id = r.document_id
+                where r.document_id = ? and r.number = ?""",
+                [document_id, equivalent_number],
+            )
+            if rule is not None:
+                found.setdefault(
+                    rule["id"],
+                    {
+                        **rule,
+                        "other_number": other["other_number"],
+                        "other_version": other["other_version"],
+                        "kind": kind,
+                    },
+                )
+    return list(found.values())
 
 
 def nearest_rules(conn: sqlite3.Connection, document_id: str, number: str, around: int = 3) -> list[dict]:
-    """Existing rules closest to a missing number: its nearest existing ancestor and its neighbours in order."""
-    rules = _rows(
-        conn,
-        f"""select {_RULE_REF} from rules r join documents d on d.id = r.document_id
-        where r.document_id = ?""",
-        [document_id],
-    )
-    if not rules:
-        return []
-    rules.sort(key=lambda rule: natural_key(rule["number"]))
-    keys = [natural_key(rule["number"]) for rule in rules]
-    at = bisect.bisect_left(keys, natural_key(number))
-    nearest = rules[max(0, at - around) : at + around]
-    by_number = {rule["number"].lower(): rule for rule in rules}
+    """Existing rules closest to a missing number: its nearest existing ancestor and its neighbours in order.
+    Rules are in number order in their document, so a binary search finds the place (a few keys computed)."""
+    numbers = [
+        row[0]
+        for row in conn.execute("select number from rules where document_id = ? order by position", [document_id])
+    ]
+    at = bisect.bisect_left(numbers, natural_key(number), key=natural_key)
+    chosen = numbers[max(0, at - around) : at + around]
+    known = {known.lower(): known for known in numbers}
     prefix = number.rstrip(".").lower()
     while "." in prefix:
         prefix = prefix.rsplit(".", 1)[0]
-        if prefix in by_number:
-            if by_number[prefix] not in nearest:
-                nearest.insert(0, by_number[prefix])
+        if prefix in known:
+            if known[prefix] not in chosen:
+                chosen.insert(0, known[prefix])
             break
-    return nearest
+    rules = {
+        rule["number"]: rule
+        for rule in _rows(
+            conn,
+            f"""select {_RULE_REF} from rules r join documents d on d.id = r.document_id
+            where r.document_id = ? and r.number in ({", ".join("?" for _ in chosen)})""",
+            [document_id, *chosen],
+        )
+    }
+    return [rules[found] for found in chosen if found in rules]
 
 
 def locate_rule(conn: sqlite3.Connection, number: str, game: str | None = None) -> list[dict]:
@@ -653,7 +722,9 @@ def card_page(conn: sqlite3.Connection, slug: str) -> dict | None:
         "errata": [
             {**erratum, "faqs": json.loads(erratum["faqs"] or "[]")}
             for erratum in _rows(
-                conn, "select old_text, new_text, card_set, faqs from card_errata where card_id = ? order by id", [card_id]
+                conn,
+                "select old_text, new_text, card_set, faqs from card_errata where card_id = ? order by id",
+                [card_id],
             )
         ],
         "rulings": _rows(
@@ -670,6 +741,36 @@ def card_page(conn: sqlite3.Connection, slug: str) -> dict | None:
             [card_id],
         ),
     }
+
+
+def find_cards(conn: sqlite3.Connection, text: str, nearest: int = 5) -> dict:
+    """What a card address or a typed name means when it is no card's slug: ``cards``, the cards whose name
+    or nickname it is (several for a champion's name), or else ``nearest``, the closest names (rapidfuzz)."""
+    wanted = slugify(text)
+    names = _rows(
+        conn,
+        """select slug, name, name as matched from cards
+        union all select c.slug, c.name, a.alias from card_aliases a join cards c on c.id = a.card_id""",
+    )
+    matches = {
+        row["slug"]: {"slug": row["slug"], "name": row["name"]} for row in names if slugify(row["matched"]) == wanted
+    }
+    if matches or not wanted:
+        return {"cards": sorted(matches.values(), key=lambda card: card["name"]), "nearest": []}
+    scored = process.extract(
+        wanted.replace("-", " "),
+        [slugify(row["matched"]).replace("-", " ") for row in names],
+        scorer=fuzz.ratio,
+        score_cutoff=60,
+        limit=nearest * 4,
+    )
+    closest: dict[str, dict] = {}
+    for _text, score, index in scored:
+        row = names[index]
+        closest.setdefault(
+            row["slug"], {"slug": row["slug"], "name": row["name"], "matched": row["matched"], "score": round(score, 1)}
+        )
+    return {"cards": [], "nearest": list(closest.values())[:nearest]}
 
 
 def replay_page(conn: sqlite3.Connection, replay_id: str) -> dict | None:

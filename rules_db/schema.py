@@ -336,6 +336,8 @@ def create(db: sqlite_utils.Database) -> None:
         for index in indexes:
             db[name].create_index(index)
     db["rules"].create_index(["document_id", "number"], unique=True)
+    # Rule numbers as a judge types them ("e.1" for E.1): look-ups ignoring case use this index.
+    db.execute("create index idx_rules_game_id_number_nocase on rules (game_id, number collate nocase)")
 
 
 def enable_search(db: sqlite_utils.Database) -> None:

@@ -10,7 +10,9 @@ immutable, with the judges' plugin (installed through its entry point).
 from __future__ import annotations
 
 import html
+import io
 import json
+import socket
 import sqlite3
 from pathlib import Path
 
@@ -86,14 +88,68 @@ def write_metadata(db_path: str | Path, metadata_path: str | Path | None = None)
 
 
 def datasette_args(
-    db_path: str | Path, metadata_path: str | Path, host: str = "127.0.0.1", port: int = 8001
+    db_path: str | Path,
+    metadata_path: str | Path,
+    host: str = "127.0.0.1",
+    port: int = 8001,
+    certificate: tuple[str | Path, str | Path] | None = None,
 ) -> list[str]:
-    """Arguments for ``datasette serve``: the database immutable, with the metadata."""
-    return ["serve", "-i", str(db_path), "--metadata", str(metadata_path), "--host", host, "--port", str(port)]
+    """Arguments for ``datasette serve``: the database immutable, with the metadata; over HTTPS when given
+    a ``(certificate file, key file)`` pair."""
+    args = ["serve", "-i", str(db_path), "--metadata", str(metadata_path), "--host", host, "--port", str(port)]
+    if certificate:
+        args += ["--ssl-certfile", str(certificate[0]), "--ssl-keyfile", str(certificate[1])]
+    return args
 
 
-def serve(db_path: str | Path, host: str = "127.0.0.1", port: int = 8001) -> None:
+def serve(
+    db_path: str | Path,
+    host: str = "127.0.0.1",
+    port: int = 8001,
+    certificate: tuple[str | Path, str | Path] | None = None,
+) -> None:
     """Run Datasette on the database until interrupted."""
     from datasette.cli import cli as datasette_cli
 
-    datasette_cli.main(datasette_args(db_path, write_metadata(db_path), host, port), prog_name="datasette")
+    args = datasette_args(db_path, write_metadata(db_path), host, port, certificate)
+    datasette_cli.main(args, prog_name="datasette")
+
+
+# Addresses that mean "every interface of this machine".
+_EVERY_INTERFACE = {"0.0.0.0", "::", ""}
+
+
+def local_network_address() -> str | None:
+    """This machine's address on the local network: the one a packet to the outside would leave from.
+    Connecting a UDP socket sends nothing; 192.0.2.1 is a documentation address, never routed."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))
+            address = probe.getsockname()[0]
+        except OSError:
+            return None
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
+def site_urls(host: str, port: int, https: bool = False) -> list[str]:
+    """The addresses a browser can open the site at: for every interface, the local network's address
+    first (what a phone on the same network opens), then the machine's own."""
+    scheme = "https" if https else "http"
+    if host in _EVERY_INTERFACE:
+        hosts = [address for address in (local_network_address(), "127.0.0.1") if address]
+    else:
+        hosts = [host]
+    return [f"{scheme}://{f'[{name}]' if ':' in name else name}:{port}/" for name in hosts]
+
+
+def reachable_from_other_devices(host: str) -> bool:
+    return host not in ("127.0.0.1", "localhost", "::1") and not host.startswith("127.")
+
+
+def qr_code(url: str) -> str:
+    """``url`` as a QR code drawn with text block characters, for a phone's camera to scan off the terminal."""
+    import segno
+
+    buffer = io.StringIO()
+    segno.make(url, error="m").terminal(out=buffer, compact=True)
+    return buffer.getvalue()
