@@ -1,4 +1,5 @@
 # Two commands: `make serve` builds the database and serves it; `make test` runs every test.
+# For the edit-run cycle, `make test-fast` leaves out the browser and the full-corpus builds.
 VENV ?= .venv
 PYTHON := $(VENV)/bin/python
 DB ?= data/rules.db
@@ -7,7 +8,7 @@ PORT ?= 8001
 HOST ?= 127.0.0.1
 STAMP := $(VENV)/.installed
 
-.PHONY: serve build test lint bench clean
+.PHONY: serve build test test-fast lint bench clean
 
 serve: $(STAMP)
 	$(VENV)/bin/rules-db serve --db $(DB) --host $(HOST) --port $(PORT)
@@ -15,8 +16,12 @@ serve: $(STAMP)
 build: $(STAMP)
 	$(VENV)/bin/rules-db build --db $(DB)
 
+# Tests run on every core (pytest-xdist); the workers share one build of the real database.
 test: $(STAMP) chromium
-	$(PYTHON) -m pytest -q
+	$(PYTHON) -m pytest -q -n auto
+
+test-fast: $(STAMP)
+	$(PYTHON) -m pytest -q -n auto -m "not slow and not browser"
 
 # Style, types and the layers' import contracts (pyproject.toml); CI runs it before the tests.
 lint: $(STAMP)

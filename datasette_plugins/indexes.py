@@ -28,14 +28,20 @@ def _number_arg(request, name: str, default: int | None = None) -> int | None:
 
 async def rule_tree(datasette, request):
     """Chapters, sections and top-level rules of a game's rules; ``?number=`` jumps to a rule of that version."""
-    game, version, number = _url_var(request, "game"), _arg(request, "version"), _arg(request, "number")
-    database, data = await _ask(datasette, queries.rule_tree, game, version, number is None)
+    game, number = _url_var(request, "game"), _arg(request, "number")
+    version, rulebook = _arg(request, "version"), _arg(request, "rulebook")
+    database, data = await _ask(datasette, queries.rule_tree, game, version, rulebook, number is None)
     if data is None:
-        what = f"version {version} of {game}'s rules" if version else f"rules for the game {game}"
+        what = (
+            f"version {version} of {game}'s {rulebook or 'rules'}" if version else f"{rulebook or 'rules'} for {game}"
+        )
         return await _not_found(datasette, request, database, f"There are no {what}.")
     if number:
         paths = Paths(datasette, database.name)
-        return Response.redirect(paths.version_rule(game, data["document"]["version"], number.rstrip(".")))
+        document = data["document"]
+        return Response.redirect(
+            paths.version_rule(game, document["version"], number.rstrip("."), document["rulebook"])
+        )
     return await _respond(datasette, request, database, "rule_tree.html", data)
 
 

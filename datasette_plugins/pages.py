@@ -22,6 +22,8 @@ from rules_db import queries, schema
 # stays Datasette's row page when the database itself is called "rules".
 _GAME = r"(?P<game>(?!(?:{})/)[a-z0-9][a-z0-9-]*)".format("|".join(sorted(schema.TABLES)))
 _FORMAT = r"(?P<format>\.json)?$"
+# A rulebook slug in a URL (/rules/riftbound/tournament/2026-07-16/204.8): a word, never a version.
+_RULEBOOK = r"(?P<rulebook>[a-z][a-z-]*)"
 
 # The rule tree sits at /rules/<game>; /rules/<table> is still Datasette's table page.
 _TREE_GAME = r"(?P<game>(?!(?:{})(?:[/.]|$))[a-z0-9][a-z0-9-]*)".format("|".join(sorted(schema.TABLES)))
@@ -31,12 +33,14 @@ ROUTE_PATTERNS = {
     "search": r"^/search" + _FORMAT,
     "rule": rf"^/rules/{_GAME}/(?P<number>[^/]+?){_FORMAT}",
     "versioned_rule": rf"^/rules/{_GAME}/(?P<version>[^/]+)/(?P<number>[^/]+?){_FORMAT}",
+    "rulebook_rule": rf"^/rules/{_GAME}/{_RULEBOOK}/(?P<version>[^/]+)/(?P<number>[^/]+?){_FORMAT}",
     "keyword": rf"^/keywords/{_GAME}/(?P<term>[^/]+?){_FORMAT}",
     "versioned_keyword": rf"^/keywords/{_GAME}/(?P<version>[^/]+)/(?P<term>[^/]+?){_FORMAT}",
     "ruling": r"^/rulings/(?P<ruling_id>\d+)" + _FORMAT,
     "card": r"^/cards/(?P<slug>[^/]+?)" + _FORMAT,
     "replay": r"^/replays/(?P<replay_id>[^/]+?)" + _FORMAT,
     "diff": rf"^/diff/{_GAME}/(?P<old>[^/]+)/(?P<new>[^/]+?){_FORMAT}",
+    "rulebook_diff": rf"^/diff/{_GAME}/{_RULEBOOK}/(?P<old>[^/]+)/(?P<new>[^/]+?){_FORMAT}",
     "rule_tree": rf"^/rules/{_TREE_GAME}{_FORMAT}",
     "rulings_index": r"^/rulings" + _FORMAT,
     "cards_index": r"^/cards" + _FORMAT,
@@ -60,10 +64,12 @@ class Paths:
         return self.datasette.urls.path("/")
 
     def rule(self, row: dict) -> str:
-        return self.version_rule(row["game"], row["version"], row["number"])
+        """A rule's permalink from a row carrying ``game``, ``version``, ``number`` and ``rulebook``
+        (the slug, None for the game's default rulebook, whose URLs leave it out)."""
+        return self.version_rule(row["game"], row["version"], row["number"], row.get("rulebook"))
 
-    def version_rule(self, game: str, version: str, number: str) -> str:
-        return self._path("rules", game, version, number)
+    def version_rule(self, game: str, version: str, number: str, rulebook: str | None = None) -> str:
+        return self._path("rules", game, *([rulebook] if rulebook else []), version, number)
 
     def keyword(self, game: str, term: str, version: str | None = None) -> str:
         return self._path("keywords", game, *([version] if version else []), term)
@@ -77,13 +83,14 @@ class Paths:
     def replay(self, replay_id: str) -> str:
         return self._path("replays", replay_id)
 
-    def diff(self, game: str, old: str, new: str, **filters) -> str:
+    def diff(self, game: str, old: str, new: str, rulebook: str | None = None, **filters) -> str:
         query = urlencode({key: value for key, value in filters.items() if value})
-        return self._path("diff", game, old, new) + (f"?{query}" if query else "")
+        return self._path("diff", game, *([rulebook] if rulebook else []), old, new) + (f"?{query}" if query else "")
 
-    def rules_index(self, game: str, version: str | None = None) -> str:
-        """The rule tree of a game's rules: the newest version, or ``version``."""
-        return self._path("rules", game) + (f"?{urlencode({'version': version})}" if version else "")
+    def rules_index(self, game: str, version: str | None = None, rulebook: str | None = None) -> str:
+        """The rule tree of a game's rulebook (its default one unless named): the newest version, or ``version``."""
+        query = urlencode({key: value for key, value in (("rulebook", rulebook), ("version", version)) if value})
+        return self._path("rules", game) + (f"?{query}" if query else "")
 
     def rulings_index(self, **filters) -> str:
         return self._index("rulings", filters)
@@ -170,14 +177,19 @@ async def home(datasette, request):
 
 async def rule(datasette, request):
     game, number = _url_var(request, "game"), _url_var(request, "number")
-    version = _url_var(request, "version")
-    database, data = await _ask(datasette, queries.rule_page, game, number, version)
+    version, rulebook = _url_var(request, "version"), _url_var(request, "rulebook")
+    database, data = await _ask(datasette, queries.rule_page, game, number, version, rulebook)
     if data is None:
-        what = f"version {version} of {game}'s rules" if version else f"rules for the game {game}"
+        what = f"version {version} of {game}'s {rulebook or 'rules'}" if version else f"rules for the game {game}"
         return await _not_found(datasette, request, database, f"There are no {what}.")
-    if data["rule"] is None:
-        return await _respond(datasette, request, database, "rule_not_found.html", data, status=404)
     paths = Paths(datasette, database.name)
+    if data["rule"] is None:
+        if not rulebook:  # /rules/riftbound/2025-06-02 or /rules/riftbound/tournament: that rule tree
+            segments = [segment for segment in (version, number) if segment]
+            tree = await database.execute_fn(lambda conn: queries.tree_named_by(conn, game, segments))
+            if tree is not None:
+                return Response.redirect(paths.rules_index(game, tree["version"], tree["rulebook"]))
+        return await _respond(datasette, request, database, "rule_not_found.html", data, status=404)
     text_html = render.linked(data["rule"]["raw_text"], _rule_links(paths, data))
     return await _respond(
         datasette,
@@ -354,14 +366,18 @@ async def replay(datasette, request):
 
 
 async def diff(datasette, request):
-    game, old, new = (_url_var(request, name) for name in ("game", "old", "new"))
+    game, old, new, rulebook = (_url_var(request, name) for name in ("game", "old", "new", "rulebook"))
     kind, section = request.args.get("kind") or None, request.args.get("section") or None
     show_renumbered = request.args.get("renumbered") == "1"
     page = request.args.get("page", "1")
     page = int(page) if page.isdigit() and len(page) < 7 else 1
-    database, data = await _ask(datasette, queries.diff_page, game, old, new, kind, section, show_renumbered, page)
+    database, data = await _ask(
+        datasette, queries.diff_page, game, old, new, kind, section, show_renumbered, page, rulebook
+    )
     if data is None:
-        return await _not_found(datasette, request, database, f"{game} has no rules versions {old} and {new}.")
+        return await _not_found(
+            datasette, request, database, f"{game} has no {rulebook or 'rules'} versions {old} and {new}."
+        )
     return await _respond(datasette, request, database, "diff.html", data)
 
 
@@ -399,10 +415,12 @@ VIEWS = {
     "search": search,
     "rule": rule,
     "versioned_rule": rule,
+    "rulebook_rule": rule,
     "keyword": keyword,
     "versioned_keyword": keyword,
     "ruling": ruling,
     "card": card,
     "replay": replay,
     "diff": diff,
+    "rulebook_diff": diff,
 }

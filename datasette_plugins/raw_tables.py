@@ -48,4 +48,4 @@ async def _judges_page(datasette, database: str, table: str, row) -> str | None:
 
 
 def _has(row, column: str) -> bool:
-    return column in row.keys()
+    return column in row.keys()  # noqa: SIM118 (a sqlite3.Row: "in" would look among its values)

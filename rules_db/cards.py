@@ -28,6 +28,7 @@ from ingest.cards import (
     render_text,
 )
 from ingest.model import ParsedRuling, ParsedStep
+from rules_db import versions
 from rules_db.store import next_id
 
 
@@ -146,9 +147,7 @@ def store_errata(db: sqlite_utils.Database, game_id: str, document_id: str, pars
 
 def link_card_keywords(db: sqlite_utils.Database, game_id: str) -> dict:
     """Point card_keywords at the keyword rows of the game's newest rules document (term or alias, any case)."""
-    newest = next(
-        db.query("select id from documents where game_id = ? and kind = 'rules' and is_newest = 1", [game_id]), None
-    )
+    newest = versions.rules_document(db, game_id)
     known: dict[str, int] = {}
     if newest is not None:
         for row in db.query("select id, term, aliases from keywords where document_id = ? order by id", [newest["id"]]):

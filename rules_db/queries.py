@@ -19,12 +19,17 @@ from collections import Counter, defaultdict
 from rapidfuzz import fuzz, process
 
 from ingest.outline import natural_key
-from rules_db import lineage as versions
+from rules_db import lineage as correspondence
+from rules_db import versions
 from rules_db.cards import slugify
 
-# Rule references in lists: enough to name, link and preview a rule.
+# Rule references in lists: enough to name, link and preview a rule. ``rulebook`` is the slug a
+# rule's URL carries: None for the game's default rulebook (/rules/riftbound/2025-12-01/336.1),
+# else /rules/riftbound/tournament/2026-07-16/204.8.
 _RULE_REF = """r.id, r.game_id as game, d.version, r.number, r.heading,
-    substr(r.text, 1, 160) as preview"""
+    substr(r.text, 1, 160) as preview, d.is_newest,
+    (select case when b.is_default then null else b.slug end from rulebooks b where b.id = d.rulebook_id)
+        as rulebook"""
 
 # Snippet highlight markers: control characters that rule text never contains,
 # so the page can escape the snippet and then turn them into <mark> tags.
@@ -58,19 +63,21 @@ def home(conn: sqlite3.Connection) -> dict:
     documents = _rows(
         conn,
         """
-        select d.id, d.game_id, d.title, d.version, d.kind, d.source_file, d.original_name, d.is_newest,
-            d.coverage, d.written_against,
+        select d.id, d.game_id, d.title, d.version, d.version_label, d.version_date, d.kind, d.source_file,
+            d.original_name, d.is_newest, d.coverage, d.written_against, d.rulebook_id, b.title as rulebook_title,
+            case when b.is_default then null else b.slug end as rulebook, previous.version as diff_from,
             (select count(*) from rules where document_id = d.id) as rules,
             (select count(*) from keywords where document_id = d.id) as keywords,
             (select count(*) from rulings where document_id = d.id) as rulings,
             (select count(*) from parse_issues where document_id = d.id) as parse_issues,
             (select count(*) from skipped_lines where document_id = d.id) as skipped_lines
-        from documents d order by d.game_id, d.kind, d.version desc""",
+        from documents d left join rulebooks b on b.id = d.rulebook_id
+        left join documents previous on previous.id = d.previous_id
+        order by d.game_id, d.kind, b.is_default desc, b.slug, coalesce(d.version_date, d.version) desc""",
     )
     by_game = defaultdict(list)
     for document in documents:
         by_game[document["game_id"]].append(document)
-    _mark_previous_versions(documents)
     for game in games:
         game["documents"] = by_game[game["id"]]
         game["cards"] = conn.execute("select count(*) from cards where game_id = ?", [game["id"]]).fetchone()[0]
@@ -86,31 +93,7 @@ def home(conn: sqlite3.Connection) -> dict:
     return {"games": games}
 
 
-def _mark_previous_versions(documents: list[dict]) -> None:
-    """Give each rules document ``diff_from``: the game's previous rules version (None for the first)."""
-    rules_versions = defaultdict(list)
-    for document in documents:
-        if document["kind"] == "rules":
-            rules_versions[document["game_id"]].append(document)
-    for versions_of_game in rules_versions.values():
-        versions_of_game.sort(key=lambda document: natural_key(document["version"]))
-        for previous, document in zip([None, *versions_of_game], versions_of_game):
-            document["diff_from"] = previous["version"] if previous else None
-
-
 # ---------------------------------------------------------------- rules
-
-
-def rules_document(conn: sqlite3.Connection, game: str, version: str | None = None) -> dict | None:
-    """The game's rulebook in that version, or its newest version."""
-    if version is None:
-        return _row(
-            conn,
-            """select * from documents where game_id = ? and kind = 'rules'
-            order by is_newest desc, version desc limit 1""",
-            [game],
-        )
-    return _row(conn, "select * from documents where game_id = ? and kind = 'rules' and version = ?", [game, version])
 
 
 def _find_rule(conn: sqlite3.Connection, document_id: str, number: str) -> dict | None:
@@ -121,13 +104,17 @@ def _find_rule(conn: sqlite3.Connection, document_id: str, number: str) -> dict 
     )
 
 
-def rule_page(conn: sqlite3.Connection, game: str, number: str, version: str | None = None) -> dict | None:
-    """Everything the rule page shows, or None when the game or version does not exist.
+def rule_page(
+    conn: sqlite3.Connection, game: str, number: str, version: str | None = None, rulebook: str | None = None
+) -> dict | None:
+    """Everything the rule page shows, or None when the game, rulebook or version does not exist.
 
+    ``version`` and ``rulebook`` are the URL's segments (``rules_db.versions.resolve_path``): a version
+    of the default rulebook, a rulebook's slug (its newest version), or both.
     An existing document without that number gives ``{"rule": None, ...}`` with the
     nearest rules and the versions that do have the number.
     """
-    document = rules_document(conn, game, version)
+    document = versions.resolve_path(conn, game, *((rulebook, version) if rulebook else (version,)))
     if document is None:
         return None
     page = {"game": _row(conn, "select id, name from games where id = ?", [game]), "document": document}
@@ -263,14 +250,16 @@ def diff_page(
     section: str | None = None,
     show_renumbered: bool = False,
     page: int = 1,
+    rulebook: str | None = None,
 ) -> dict | None:
-    """What changed between two versions of a game's rules (``rules_db.lineage.diff_summary``): the counts
-    and sections of the whole comparison, and one page of its rows narrowed to one ``kind`` (every kind but
-    "unchanged" when none is asked) and one ``section``, each with a word-level diff when the text changed.
-    Rules only renumbered (moved, same text) are left out unless ``show_renumbered``; ``renumbered_only``
-    counts them. None when either version does not exist."""
+    """What changed between two versions of a rulebook (``rules_db.lineage.diff_summary``; the game's
+    default rulebook unless ``rulebook`` names another): the counts and sections of the whole comparison,
+    and one page of its rows narrowed to one ``kind`` (every kind but "unchanged" when none is asked) and
+    one ``section``, each with a word-level diff when the text changed. Rules only renumbered (moved, same
+    text) are left out unless ``show_renumbered``; ``renumbered_only`` counts them. None when either
+    version does not exist."""
     try:
-        summary = _diff_summary(conn, game, old_version, new_version)
+        summary = _diff_summary(conn, game, old_version, new_version, rulebook)
     except LookupError:
         return None
     rows = [
@@ -288,13 +277,13 @@ def diff_page(
     for row in shown:
         changed = row["old_text"] is not None and row["new_text"] is not None and row["old_text"] != row["new_text"]
         row["diff"] = (
-            [{"op": op, "text": text} for op, text in versions.word_diff(row["old_text"], row["new_text"])]
+            [{"op": op, "text": text} for op, text in correspondence.word_diff(row["old_text"], row["new_text"])]
             if changed
             else []
         )
     return {
         **{key: value for key, value in summary.items() if key != "rows"},
-        "kinds": list(versions.KINDS),
+        "kinds": list(correspondence.KINDS),
         "kind": kind,
         "section": section,
         "show_renumbered": show_renumbered,
@@ -316,16 +305,18 @@ _DIFF_SUMMARIES: dict[tuple, dict] = {}
 _DIFF_SUMMARIES_KEPT = 16
 
 
-def _diff_summary(conn: sqlite3.Connection, game: str, old_version: str, new_version: str) -> dict:
+def _diff_summary(
+    conn: sqlite3.Connection, game: str, old_version: str, new_version: str, rulebook: str | None
+) -> dict:
     path = next((row[2] for row in conn.execute("pragma database_list") if row[1] == "main"), "")
     if not path or not os.path.exists(path):
-        return versions.diff_summary(conn, game, old_version, new_version)
+        return correspondence.diff_summary(conn, game, old_version, new_version, rulebook=rulebook)
     stat = os.stat(path)
-    key = (path, stat.st_size, stat.st_mtime_ns, game, old_version, new_version)
+    key = (path, stat.st_size, stat.st_mtime_ns, game, rulebook, old_version, new_version)
     if key not in _DIFF_SUMMARIES:
         if len(_DIFF_SUMMARIES) >= _DIFF_SUMMARIES_KEPT:
             _DIFF_SUMMARIES.pop(next(iter(_DIFF_SUMMARIES)))
-        _DIFF_SUMMARIES[key] = versions.diff_summary(conn, game, old_version, new_version)
+        _DIFF_SUMMARIES[key] = correspondence.diff_summary(conn, game, old_version, new_version, rulebook=rulebook)
     return _DIFF_SUMMARIES[key]
 
 
@@ -340,7 +331,7 @@ def renumbered(conn: sqlite3.Connection, game: str, number: str, document_id: st
         where r.game_id = ? and r.number = ? collate nocase and r.document_id != ?""",
         [game, number.rstrip("."), document_id],
     ):
-        for equivalent_document, _version, equivalent_number, kind in versions.equivalents(conn, other["id"]):
+        for equivalent_document, _version, equivalent_number, kind in correspondence.equivalents(conn, other["id"]):
             if equivalent_document != document_id or kind == "ancestor":
                 continue
             rule = _row(
@@ -395,10 +386,11 @@ def locate_rule(conn: sqlite3.Connection, number: str, game: str | None = None) 
     """Every rules version that has this number, newest first within each game."""
     return _rows(
         conn,
-        """select r.game_id as game, d.version, r.number, r.heading, d.is_newest
-        from rules r join documents d on d.id = r.document_id
+        """select r.game_id as game, d.version, r.number, r.heading, d.is_newest,
+            case when b.is_default then null else b.slug end as rulebook, b.title as rulebook_title
+        from rules r join documents d on d.id = r.document_id left join rulebooks b on b.id = d.rulebook_id
         where r.number = ? collate nocase and d.kind = 'rules' and (? is null or r.game_id = ?)
-        order by r.game_id, d.is_newest desc, d.version desc""",
+        order by r.game_id, b.is_default desc, b.slug, d.is_newest desc, coalesce(d.version_date, d.version) desc""",
         [number.rstrip("."), game, game],
     )
 
@@ -633,10 +625,10 @@ def equivalents(conn: sqlite3.Connection, rule_id: int) -> list[dict]:
     lineage step by step (``rules_db.lineage.equivalents``). ``kind`` is the lineage kind, or
     "ancestor" for a rule new in its version, given its nearest ancestor's equivalent instead."""
     rows = []
-    for document_id, _version, number, kind in versions.equivalents(conn, rule_id):
+    for document_id, _version, number, kind in correspondence.equivalents(conn, rule_id):
         rule = _row(
             conn,
-            f"""select {_RULE_REF}, d.is_newest from rules r join documents d on d.id = r.document_id
+            f"""select {_RULE_REF} from rules r join documents d on d.id = r.document_id
             where r.document_id = ? and r.number = ?""",
             [document_id, number],
         )
@@ -646,18 +638,11 @@ def equivalents(conn: sqlite3.Connection, rule_id: int) -> list[dict]:
 
 
 def with_newest(conn: sqlite3.Connection, rows: list[dict]) -> list[dict]:
-    """Rows pointing at rules, each marked ``stale`` when its rule is in a version that is not the
-    newest, with ``in_newest``: the same rule in the newest version (what the citation means today)."""
-    older = {
-        (row["game"], row["version"])
-        for row in _rows(
-            conn,
-            """select game_id as game, version from documents
-        where kind = 'rules' and is_newest = 0""",
-        )
-    }
+    """Rows pointing at rules (``_RULE_REF``), each marked ``stale`` when its rule is in a version that is
+    not the newest of its rulebook, with ``in_newest``: the same rule in the newest version (what the
+    citation means today)."""
     for row in rows:
-        row["stale"] = row["id"] is not None and (row["game"], row["version"]) in older
+        row["stale"] = row["id"] is not None and not row["is_newest"]
         row["in_newest"] = (
             [other for other in equivalents(conn, row["id"]) if other["is_newest"]] if row["stale"] else []
         )
@@ -918,36 +903,54 @@ def _paged(conn: sqlite3.Connection, sql: str, params: dict, page: int, size: in
     return {"total": total, "page": page, "pages": pages, "rows": rows}
 
 
-def rules_versions(conn: sqlite3.Connection, game: str) -> list[dict]:
-    """The game's rules documents, newest first, with their rule counts."""
-    return _rows(
-        conn,
-        """select d.id, d.title, d.version, d.is_newest, (select count(*) from rules where document_id = d.id) as rules
-        from documents d where d.game_id = ? and d.kind = 'rules' order by d.is_newest desc, d.version desc""",
-        [game],
-    )
-
-
-def rule_tree(conn: sqlite3.Connection, game: str, version: str | None = None, with_tree: bool = True) -> dict | None:
-    """The outline of one version of a game's rules (its newest unless asked), or None when there is none:
-    chapters, sections and top-level rules, with the headed sub-rules under their parents. Without
-    ``with_tree``, only which document that is."""
-    document = rules_document(conn, game, version)
+def rule_tree(
+    conn: sqlite3.Connection,
+    game: str,
+    version: str | None = None,
+    rulebook: str | None = None,
+    with_tree: bool = True,
+) -> dict | None:
+    """The outline of one version of a rulebook (the game's default rulebook unless ``rulebook`` names
+    another; its newest version unless ``version`` names one), or None when there is none: chapters,
+    sections and top-level rules, with the headed sub-rules under their parents. Without ``with_tree``,
+    only which document that is."""
+    document = versions.rules_document(conn, game, version, rulebook)
     if document is None or not with_tree:
         return document and {"document": document}
     rules = _rows(
         conn,
-        """select id, number, parent_id, depth, heading, substr(text, 1, 120) as preview
+        """select id, number, parent_id, depth, heading,
+            case when heading is null and depth = 0 then substr(text, 1, 120) end as preview
         from rules where document_id = ? order by position""",
         [document["id"]],
     )
     return {
         "game": _row(conn, "select id, name from games where id = ?", [game]),
         "document": document,
-        "versions": rules_versions(conn, game),
+        "versions": [
+            {key: other[key] for key in ("version", "version_label", "is_newest", "rulebook")}
+            for other in reversed(versions.versions(conn, game, rulebook))
+        ],
+        "rulebooks": [
+            {"slug": None if book["is_default"] else book["slug"], "title": book["title"]}
+            for book in versions.rulebooks(conn, game)
+        ],
         "rules": len(rules),
         "tree": outline(rules),
     }
+
+
+def tree_named_by(conn: sqlite3.Connection, game: str, segments: list[str]) -> dict | None:
+    """When a rule address names no rule but a rulebook or a version (/rules/riftbound/2025-06-02,
+    /rules/riftbound/tournament), the rulebook and version whose rule tree it means; else None."""
+    *rulebook, last = segments
+    slug = rulebook[0] if rulebook else None
+    if slug is None and versions.rulebook(conn, game, last) and not versions.rules_document(conn, game, last):
+        return {"rulebook": last, "version": None}
+    document = versions.rules_document(conn, game, last, slug)
+    if document is None:
+        return None
+    return {"rulebook": document["rulebook"], "version": None if document["is_newest"] else document["version"]}
 
 
 def outline(rules: list[dict]) -> list[dict]:

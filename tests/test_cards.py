@@ -446,6 +446,7 @@ def db():
     database = sqlite_utils.Database(memory=True)
     schema.create(database)
     database["games"].insert({"id": "riftbound", "name": "Riftbound"})
+    database["rulebooks"].insert({"id": "riftbound-core", "game_id": "riftbound", "slug": "core", "is_default": 1})
     for slug, kind, newest in [
         ("rules-old", "rules", 0),
         ("rules-new", "rules", 1),
@@ -454,7 +455,14 @@ def db():
         ("errata", "errata", 0),
     ]:
         database["documents"].insert(
-            {"id": slug, "game_id": "riftbound", "kind": kind, "is_newest": newest, "version": slug}
+            {
+                "id": slug,
+                "game_id": "riftbound",
+                "kind": kind,
+                "is_newest": newest,
+                "version": slug,
+                "rulebook_id": "riftbound-core" if kind == "rules" else None,
+            }
         )
     database["keywords"].insert_all(
         [

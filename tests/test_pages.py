@@ -32,7 +32,7 @@ async def test_home_lists_every_document_version_with_counts(datasette):
     data = (await _get(datasette, "/.json")).json()
     riftbound = next(game for game in data["games"] if game["id"] == "riftbound")
     counts = {doc["version"]: doc["rules"] for doc in riftbound["documents"] if doc["kind"] == "rules"}
-    assert counts == {"2025-06-02": 9, "2025-12-01": 11}
+    assert counts == {"2025-06-02": 9, "2025-12-01": 11, "2026-07-16": 2}
     assert riftbound["cards"] == 2 and riftbound["replays"] == 1
 
 
