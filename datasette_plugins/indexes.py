@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datasette.utils.asgi import Response
 
+from datasette_plugins import render
 from datasette_plugins.pages import Paths, _ask, _not_found, _respond, _url_var
 from rules_db import queries
 
@@ -42,12 +43,17 @@ async def rule_tree(datasette, request):
         return Response.redirect(
             paths.version_rule(game, document["version"], number.rstrip("."), document["rulebook"])
         )
-    return await _respond(datasette, request, database, "rule_tree.html", data)
+    paths, document = Paths(datasette, database.name), data["document"]
+    tree_html = render.outline(
+        data["tree"],
+        lambda number: paths.version_rule(game, document["version"], number, document["rulebook"]),
+    )
+    return await _respond(datasette, request, database, "rule_tree.html", data, tree_html=tree_html)
 
 
 async def rulings_index(datasette, request):
     order = "newest" if request.args.get("order") == "newest" else "position"
-    filters = {name: _arg(request, name) for name in ("game", "source", "card", "rule")}
+    filters = {name: _arg(request, name) for name in ("game", "document", "source", "category", "card", "rule")}
     database, data = await _ask(
         datasette, queries.rulings_index, *filters.values(), order, _number_arg(request, "page", 1)
     )

@@ -51,17 +51,21 @@ ROUTE_PATTERNS = {
 
 
 class Paths:
-    """URLs of the judges' pages, honouring Datasette's base_url."""
+    """URLs of the judges' pages, honouring Datasette's base_url.
+
+    Each is a plain ``str``: Datasette's own URL strings look up ``dir(str)`` on every method call, which
+    made escaping a page's hundreds of links the largest cost of rendering it."""
 
     def __init__(self, datasette, database_name: str):
         self.datasette = datasette
         self.database_name = database_name
+        self.base_url = str(datasette.urls.path("/"))
 
     def _path(self, *parts: str | int) -> str:
-        return self.datasette.urls.path("/".join(quote(str(part), safe="") for part in parts))
+        return self.base_url + "/".join(quote(str(part), safe="") for part in parts)
 
     def home(self) -> str:
-        return self.datasette.urls.path("/")
+        return self.base_url
 
     def rule(self, row: dict) -> str:
         """A rule's permalink from a row carrying ``game``, ``version``, ``number`` and ``rulebook``
@@ -106,21 +110,21 @@ class Paths:
         return self._path(name) + (f"?{query}" if query else "")
 
     def manifest(self) -> str:
-        return self.datasette.urls.path("/manifest.webmanifest")
+        return str(self.datasette.urls.path("/manifest.webmanifest"))
 
     def service_worker(self) -> str:
-        return self.datasette.urls.path("/sw.js")
+        return str(self.datasette.urls.path("/sw.js"))
 
     def search(self, **params) -> str:
         query = urlencode({key: value for key, value in params.items() if value})
-        return self.datasette.urls.path("search") + (f"?{query}" if query else "")
+        return str(self.datasette.urls.path("search")) + (f"?{query}" if query else "")
 
     def database(self) -> str:
-        return self.datasette.urls.database(self.database_name)
+        return str(self.datasette.urls.database(self.database_name))
 
     def table(self, table: str, **filters) -> str:
         query = urlencode(filters)
-        return self.datasette.urls.table(self.database_name, table) + (f"?{query}" if query else "")
+        return str(self.datasette.urls.table(self.database_name, table)) + (f"?{query}" if query else "")
 
 
 async def _database(datasette):
@@ -140,6 +144,12 @@ def _url_var(request, name: str) -> str | None:
     """A part of the path, percent-decoded (Datasette hands them over as received)."""
     value = request.url_vars.get(name)
     return None if value is None else unquote(value)
+
+
+def _page_number(request) -> int:
+    """``?page=`` as a page number; anything but a reasonable whole number means the first page."""
+    page = request.args.get("page", "1")
+    return int(page) if page.isdigit() and len(page) < 7 else 1
 
 
 def _wants_json(request) -> bool:
@@ -263,7 +273,7 @@ def _version_pairs(version: str, lineage: list[dict]) -> list[tuple[str, str]]:
 async def keyword(datasette, request):
     game, term = _url_var(request, "game"), _url_var(request, "term")
     version = _url_var(request, "version")
-    database, data = await _ask(datasette, queries.keyword_page, game, term, version)
+    database, data = await _ask(datasette, queries.keyword_page, game, term, version, _page_number(request))
     if data is None:
         return await _not_found(
             datasette,
@@ -369,8 +379,7 @@ async def diff(datasette, request):
     game, old, new, rulebook = (_url_var(request, name) for name in ("game", "old", "new", "rulebook"))
     kind, section = request.args.get("kind") or None, request.args.get("section") or None
     show_renumbered = request.args.get("renumbered") == "1"
-    page = request.args.get("page", "1")
-    page = int(page) if page.isdigit() and len(page) < 7 else 1
+    page = _page_number(request)
     database, data = await _ask(
         datasette, queries.diff_page, game, old, new, kind, section, show_renumbered, page, rulebook
     )

@@ -73,7 +73,15 @@ def _progress(specs):
     help="Serve over HTTPS with this certificate (with --ssl-keyfile): phones keep pages offline only over HTTPS.",
 )
 @click.option("--ssl-keyfile", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-def serve_command(db_path: Path, host: str, port: int, ssl_certfile: Path | None, ssl_keyfile: Path | None) -> None:
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Server processes (default: one per core), so one slow page never holds up the others.",
+)
+def serve_command(
+    db_path: Path, host: str, port: int, ssl_certfile: Path | None, ssl_keyfile: Path | None, workers: int | None
+) -> None:
     """Build the database if it is missing or older than its sources, then serve it in Datasette."""
     from rules_db.serve import qr_code, reachable_from_other_devices, serve, site_urls
     from rules_db.sources import stale_reason
@@ -95,7 +103,7 @@ def serve_command(db_path: Path, host: str, port: int, ssl_certfile: Path | None
         if len(urls) > 1:
             click.echo(f"On this machine: {urls[-1]}")
     certificate = (ssl_certfile, ssl_keyfile) if ssl_certfile and ssl_keyfile else None
-    serve(db_path, host=host, port=port, certificate=certificate)
+    serve(db_path, host=host, port=port, certificate=certificate, workers=workers)
 
 
 @cli.command("diff")

@@ -31,6 +31,11 @@ _RULE_REF = """r.id, r.game_id as game, d.version, r.number, r.heading,
     (select case when b.is_default then null else b.slug end from rulebooks b where b.id = d.rulebook_id)
         as rulebook"""
 
+# Rows per page of a list; the version comparison's rows carry two texts and a word diff each.
+PAGE_SIZE = 100
+DIFF_PAGE_SIZE = 50
+MENTIONS_PAGE_SIZE = 50
+
 # Snippet highlight markers: control characters that rule text never contains,
 # so the page can escape the snippet and then turn them into <mark> tags.
 MARK_START, MARK_END = "\x02", "\x03"
@@ -271,9 +276,9 @@ def diff_page(
     renumbered_only = [row for row in rows if _only_renumbered(row)]
     if not show_renumbered:
         rows = [row for row in rows if not _only_renumbered(row)]
-    pages = max(1, -(-len(rows) // PAGE_SIZE))
+    pages = max(1, -(-len(rows) // DIFF_PAGE_SIZE))
     page = min(max(1, page), pages)
-    shown = [{**row} for row in rows[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]]
+    shown = [{**row} for row in rows[(page - 1) * DIFF_PAGE_SIZE : page * DIFF_PAGE_SIZE]]
     for row in shown:
         changed = row["old_text"] is not None and row["new_text"] is not None and row["old_text"] != row["new_text"]
         row["diff"] = (
@@ -299,25 +304,35 @@ def _only_renumbered(row: dict) -> bool:
     return row["kind"] == "moved" and row["old_text"] == row["new_text"]
 
 
-# The comparison of two versions reads every rule of both; the database is read-only while it is
-# served, so each comparison is worked out once per database file (path, size and time of change).
-_DIFF_SUMMARIES: dict[tuple, dict] = {}
-_DIFF_SUMMARIES_KEPT = 16
+# Some answers read a whole rulebook (the comparison of two versions, a version's outline). The database
+# is read-only while it is served, so each is worked out once per database file (its path, size and time
+# of change), a few of them kept.
+_KEPT_ANSWERS: dict[tuple, object] = {}
+_KEPT_ANSWERS_MAX = 32
+
+
+def _once_per_database(conn: sqlite3.Connection, key: tuple, compute):
+    """``compute()``, or its earlier answer for the same database file and ``key``."""
+    path = next((row[2] for row in conn.execute("pragma database_list") if row[1] == "main"), "")
+    if not path or not os.path.exists(path):
+        return compute()
+    stat = os.stat(path)
+    full_key = (path, stat.st_size, stat.st_mtime_ns, *key)
+    if full_key not in _KEPT_ANSWERS:
+        if len(_KEPT_ANSWERS) >= _KEPT_ANSWERS_MAX:
+            _KEPT_ANSWERS.pop(next(iter(_KEPT_ANSWERS)))
+        _KEPT_ANSWERS[full_key] = compute()
+    return _KEPT_ANSWERS[full_key]
 
 
 def _diff_summary(
     conn: sqlite3.Connection, game: str, old_version: str, new_version: str, rulebook: str | None
 ) -> dict:
-    path = next((row[2] for row in conn.execute("pragma database_list") if row[1] == "main"), "")
-    if not path or not os.path.exists(path):
-        return correspondence.diff_summary(conn, game, old_version, new_version, rulebook=rulebook)
-    stat = os.stat(path)
-    key = (path, stat.st_size, stat.st_mtime_ns, game, rulebook, old_version, new_version)
-    if key not in _DIFF_SUMMARIES:
-        if len(_DIFF_SUMMARIES) >= _DIFF_SUMMARIES_KEPT:
-            _DIFF_SUMMARIES.pop(next(iter(_DIFF_SUMMARIES)))
-        _DIFF_SUMMARIES[key] = correspondence.diff_summary(conn, game, old_version, new_version, rulebook=rulebook)
-    return _DIFF_SUMMARIES[key]
+    return _once_per_database(
+        conn,
+        ("diff", game, rulebook, old_version, new_version),
+        lambda: correspondence.diff_summary(conn, game, old_version, new_version, rulebook=rulebook),
+    )
 
 
 def renumbered(conn: sqlite3.Connection, game: str, number: str, document_id: str) -> list[dict]:
@@ -411,8 +426,11 @@ def jump_target(conn: sqlite3.Connection, query: str, game: str | None = None) -
 # ---------------------------------------------------------------- keywords
 
 
-def keyword_page(conn: sqlite3.Connection, game: str, term: str, version: str | None = None) -> dict | None:
-    """A keyword in one version of its game's rules (the newest that defines it unless asked)."""
+def keyword_page(
+    conn: sqlite3.Connection, game: str, term: str, version: str | None = None, page: int = 1
+) -> dict | None:
+    """A keyword in one version of its game's rules (the newest that defines it unless asked): its definition,
+    and one page (``page``, ``MENTIONS_PAGE_SIZE`` a page) of the rules that mention it, each with the sentence that does."""
     keyword = _row(
         conn,
         """select k.*, d.version, g.name as game_name from keywords k
@@ -434,16 +452,7 @@ def keyword_page(conn: sqlite3.Connection, game: str, term: str, version: str | 
             [keyword["rule_id"]],
         ),
         "definition": definition(conn, keyword["rule_id"]),
-        "rules": _mention_sentences(
-            _rows(
-                conn,
-                f"""select {_RULE_REF}, r.text,
-                    replace(group_concat(distinct m.matched_text), ',', ', ') as matched
-                from keyword_mentions m join rules r on r.id = m.rule_id join documents d on d.id = r.document_id
-                where m.keyword_id = ? group by r.id order by r.position""",
-                [keyword_id],
-            )
-        ),
+        **_mentioning_rules(conn, keyword_id, page),
         "rulings": _rows(
             conn,
             """select g.id, g.question, group_concat(distinct x.how) as how from (
@@ -501,12 +510,27 @@ def definition(conn: sqlite3.Connection, rule_id: int | None, limit: int = DEFIN
     )
 
 
-def _mention_sentences(rows: list[dict]) -> list[dict]:
-    """Each mentioning rule with ``sentence``: the first whole sentence of its text that holds a matched word."""
-    for row in rows:
+def _mentioning_rules(conn: sqlite3.Connection, keyword_id: int, page: int) -> dict:
+    """One page of the rules mentioning a keyword (``rules``, with ``rules_total``, ``rules_page`` and
+    ``rules_pages``), each with ``sentence``: the first whole sentence of its text holding a matched word."""
+    listed = _paged(
+        conn,
+        f"""select {_RULE_REF}, r.text, replace(group_concat(distinct m.matched_text), ',', ', ') as matched
+        from keyword_mentions m join rules r on r.id = m.rule_id join documents d on d.id = r.document_id
+        where m.keyword_id = :keyword group by r.id order by r.position""",
+        {"keyword": keyword_id},
+        page,
+        MENTIONS_PAGE_SIZE,
+    )
+    for row in listed["rows"]:
         words = [word for word in (row["matched"] or "").split(", ") if word]
         row["sentence"] = sentence_with(row.pop("text") or "", words)
-    return rows
+    return {
+        "rules": listed["rows"],
+        "rules_total": listed["total"],
+        "rules_page": listed["page"],
+        "rules_pages": listed["pages"],
+    }
 
 
 def sentence_with(text: str, words: list[str]) -> str:
@@ -891,8 +915,6 @@ def search_options(conn: sqlite3.Connection) -> dict:
 
 # ---------------------------------------------------------------- indexes (the lists judges browse)
 
-PAGE_SIZE = 100
-
 
 def _paged(conn: sqlite3.Connection, sql: str, params: dict, page: int, size: int = PAGE_SIZE) -> dict:
     """One page of a query's rows, with the total and the number of pages (page numbers start at 1)."""
@@ -917,13 +939,7 @@ def rule_tree(
     document = versions.rules_document(conn, game, version, rulebook)
     if document is None or not with_tree:
         return document and {"document": document}
-    rules = _rows(
-        conn,
-        """select id, number, parent_id, depth, heading,
-            case when heading is null and depth = 0 then substr(text, 1, 120) end as preview
-        from rules where document_id = ? order by position""",
-        [document["id"]],
-    )
+    rules, tree = _once_per_database(conn, ("outline", document["id"]), lambda: _document_outline(conn, document["id"]))
     return {
         "game": _row(conn, "select id, name from games where id = ?", [game]),
         "document": document,
@@ -935,9 +951,21 @@ def rule_tree(
             {"slug": None if book["is_default"] else book["slug"], "title": book["title"]}
             for book in versions.rulebooks(conn, game)
         ],
-        "rules": len(rules),
-        "tree": outline(rules),
+        "rules": rules,
+        "tree": tree,
     }
+
+
+def _document_outline(conn: sqlite3.Connection, document_id: str) -> tuple[int, list[dict]]:
+    """How many rules a document has, and its outline (``outline``)."""
+    rules = _rows(
+        conn,
+        """select id, number, parent_id, depth, heading,
+            case when heading is null and depth = 0 then substr(text, 1, 120) end as preview
+        from rules where document_id = ? order by position""",
+        [document_id],
+    )
+    return len(rules), outline(rules)
 
 
 def tree_named_by(conn: sqlite3.Connection, game: str, segments: list[str]) -> dict | None:
@@ -945,8 +973,9 @@ def tree_named_by(conn: sqlite3.Connection, game: str, segments: list[str]) -> d
     /rules/riftbound/tournament), the rulebook and version whose rule tree it means; else None."""
     *rulebook, last = segments
     slug = rulebook[0] if rulebook else None
-    if slug is None and versions.rulebook(conn, game, last) and not versions.rules_document(conn, game, last):
-        return {"rulebook": last, "version": None}
+    book = versions.rulebook(conn, game, last) if slug is None else None
+    if book is not None and not versions.rules_document(conn, game, last):
+        return {"rulebook": None if book["is_default"] else last, "version": None}
     document = versions.rules_document(conn, game, last, slug)
     if document is None:
         return None
@@ -999,40 +1028,64 @@ def _outline_rank(rule: dict) -> int:
 def rulings_index(
     conn: sqlite3.Connection,
     game: str | None = None,
+    document: str | None = None,
     source: str | None = None,
+    category: str | None = None,
     card: str | None = None,
     rule: str | None = None,
     order: str = "position",
     page: int = 1,
 ) -> dict:
-    """Rulings narrowed by game, source document, a card they name (slug, name or nickname) and a rule they
-    cite (a number, with its sub-rules); in source order, or newest first (``order="newest"``)."""
-    params = {"game": game, "source": source, "card": card, "rule": (rule or "").strip().rstrip(".") or None}
+    """Rulings narrowed by game, document, source (who wrote them), category, a card they name (slug, name
+    or nickname) and a rule they cite (a number, with its sub-rules); in source order, or newest first
+    (``order="newest"``: by date where the source gives one, else later documents and positions first)."""
+    params = {
+        "game": game,
+        "document": document,
+        "source": source,
+        "category": category,
+        "card": card,
+        "rule": (rule or "").strip().rstrip(".") or None,
+    }
+    order_by = (
+        "g.created_at is null, g.created_at desc, d.version desc, g.position desc"
+        if order == "newest"
+        else "d.title, d.version, g.position"
+    )
     sql = f"""
-        select g.id, g.question, g.position, g.game_id as game, d.id as source, d.title as source_title,
-            d.version as source_version,
+        select g.id, g.question, g.position, g.game_id as game, d.id as document, d.title as document_title,
+            g.source, g.category, g.created_at,
             (select group_concat(number, ', ') from (select distinct number from ruling_citations
                 where ruling_id = g.id and how = 'explicit' order by id)) as cited,
             (select group_concat(name, ', ') from (select distinct c.name from card_mentions m
                 join cards c on c.id = m.card_id where m.ruling_id = g.id order by c.name)) as cards
         from rulings g join documents d on d.id = g.document_id
-        where (:game is null or g.game_id = :game) and (:source is null or g.document_id = :source)
+        where (:game is null or g.game_id = :game) and (:document is null or g.document_id = :document)
+          and (:source is null or g.source = :source) and (:category is null or g.category = :category)
           and (:card is null or g.id in (select m.ruling_id from card_mentions m join cards c on c.id = m.card_id
               where c.slug = :card or c.name = :card collate nocase
                  or c.id in (select card_id from card_aliases where alias = :card collate nocase)))
           and (:rule is null or g.id in (select ruling_id from ruling_citations
               where number = :rule collate nocase or number like :rule || '.%'))
-        order by {"d.version desc, g.position desc" if order == "newest" else "d.version, g.position"}"""
+        order by {order_by}"""
     return {
         **_paged(conn, sql, params, page),
         "filters": {**params, "order": order},
         "options": {
             "games": _rows(conn, "select id, name from games where id in (select game_id from rulings) order by name"),
-            "sources": _rows(
+            "documents": _rows(
                 conn,
                 """select d.id, d.title, d.version, count(*) as rulings from rulings g
                 join documents d on d.id = g.document_id group by d.id order by d.title""",
             ),
+            "sources": [
+                row[0]
+                for row in conn.execute("select distinct source from rulings where source is not null order by 1")
+            ],
+            "categories": [
+                row[0]
+                for row in conn.execute("select distinct category from rulings where category is not null order by 1")
+            ],
             "cards": _rows(
                 conn,
                 """select c.slug, c.name, count(distinct m.ruling_id) as rulings from card_mentions m

@@ -4,7 +4,8 @@
 description per table (from ``rules_db.schema``), the source and date of every
 document, full-text search on rules, keywords, rulings and cards, facets, and the
 canned queries of ``rules_db.queries``. ``serve(db_path)`` runs Datasette on it,
-immutable, with the judges' plugin (installed through its entry point).
+immutable, with the judges' plugin (installed through its entry point), in one worker process
+per core; ``site_urls`` and ``qr_code`` tell a phone where to find it.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import html
 import io
 import json
+import os
 import socket
 import sqlite3
 from pathlib import Path
@@ -87,19 +89,13 @@ def write_metadata(db_path: str | Path, metadata_path: str | Path | None = None)
     return metadata_path
 
 
-def datasette_args(
-    db_path: str | Path,
-    metadata_path: str | Path,
-    host: str = "127.0.0.1",
-    port: int = 8001,
-    certificate: tuple[str | Path, str | Path] | None = None,
-) -> list[str]:
-    """Arguments for ``datasette serve``: the database immutable, with the metadata; over HTTPS when given
-    a ``(certificate file, key file)`` pair."""
-    args = ["serve", "-i", str(db_path), "--metadata", str(metadata_path), "--host", host, "--port", str(port)]
-    if certificate:
-        args += ["--ssl-certfile", str(certificate[0]), "--ssl-keyfile", str(certificate[1])]
-    return args
+# How a worker process learns what to serve (uvicorn starts workers by importing ``asgi_app``).
+_SERVE_ENV = "RULES_DB_SERVE"
+
+
+def default_workers() -> int:
+    """One worker process per core (at most 8): a slow page then never holds up the others."""
+    return max(1, min(os.cpu_count() or 1, 8))
 
 
 def serve(
@@ -107,12 +103,36 @@ def serve(
     host: str = "127.0.0.1",
     port: int = 8001,
     certificate: tuple[str | Path, str | Path] | None = None,
+    workers: int | None = None,
 ) -> None:
-    """Run Datasette on the database until interrupted."""
-    from datasette.cli import cli as datasette_cli
+    """Run Datasette on the database until interrupted, in ``workers`` processes sharing the port (uvicorn),
+    over HTTPS when given a ``(certificate file, key file)`` pair."""
+    import uvicorn
 
-    args = datasette_args(db_path, write_metadata(db_path), host, port, certificate)
-    datasette_cli.main(args, prog_name="datasette")
+    os.environ[_SERVE_ENV] = json.dumps(
+        {"db": str(Path(db_path).resolve()), "metadata": str(write_metadata(db_path).resolve())}
+    )
+    options = {"ssl_certfile": str(certificate[0]), "ssl_keyfile": str(certificate[1])} if certificate else {}
+    uvicorn.run(
+        "rules_db.serve:asgi_app",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers or default_workers(),
+        log_level="warning",
+        lifespan="on",
+        **options,
+    )
+
+
+def asgi_app():
+    """The application one worker serves: Datasette on the database named by ``serve``, read-only
+    (immutable), with the metadata and the judges' plugin (installed through its entry point)."""
+    from datasette.app import Datasette
+
+    config = json.loads(os.environ[_SERVE_ENV])
+    metadata_data = json.loads(Path(config["metadata"]).read_text(encoding="utf-8"))
+    return Datasette(immutables=[config["db"]], metadata=metadata_data).app()
 
 
 # Addresses that mean "every interface of this machine".

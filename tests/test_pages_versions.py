@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from datasette.app import Datasette
 
+from rules_db.queries import DIFF_PAGE_SIZE
 from rules_db.serve import metadata
 
 
@@ -125,7 +126,7 @@ async def test_diff_page_counts_sections_and_linked_rows(datasette, connection):
     assert {kind: count for kind, count in data["counts"].items() if count} == stored
     changed = sum(count for kind, count in stored.items() if kind != "unchanged")
     # One page at a time, rules only renumbered (moved with the same text) left out unless asked.
-    assert len(data["rows"]) == min(100, data["total"]) and data["pages"] > 1
+    assert len(data["rows"]) == min(DIFF_PAGE_SIZE, data["total"]) and data["pages"] > 1
     assert data["total"] + data["renumbered_only"] == changed and data["renumbered_only"] > 0
     every = await _every_row(datasette, "renumbered=1")
     assert len(every) == changed and {row["kind"] for row in every} <= set(stored) - {"unchanged"}

@@ -71,20 +71,24 @@ async function networkFirst(request) {
 }
 
 async function offlinePage(request) {
-  const keys = await (await caches.open(PAGES)).keys();
+  const cache = await caches.open(PAGES);
+  const keys = (await cache.keys()).filter((key) => !new URL(key.url).pathname.endsWith(".json")).reverse();
   const escape = (text) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  const items = keys
-    .map((key) => new URL(key.url))
-    .filter((url) => !url.pathname.endsWith(".json"))
-    .reverse()
-    .map((url) => `<li><a href="${escape(url.pathname + url.search)}">${escape(decodeURIComponent(url.pathname + url.search))}</a></li>`)
-    .join("");
+  const items = [];
+  for (const key of keys) {
+    const url = new URL(key.url);
+    const kept = await cache.match(key);
+    // The kept page's own title (already escaped HTML text, and free of "<" by the pattern).
+    const title = kept ? /<title>([^<]*)<\/title>/.exec(await kept.text()) : null;
+    const label = title ? title[1].trim() : escape(decodeURIComponent(url.pathname + url.search));
+    items.push(`<li><a href="${escape(url.pathname + url.search)}">${label}</a></li>`);
+  }
   const styles = CONFIG.assets.filter((asset) => asset.includes(".css")).map((href) => `<link rel="stylesheet" href="${escape(href)}">`).join("");
   const body = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Offline · Judges</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">${styles}</head>
 <body class="judges"><header><nav><p class="crumbs"><a href="${escape(CONFIG.root)}">home</a></p></nav></header>
 <section class="content"><h1>No network</h1>
 <p class="offline-note">${escape(decodeURIComponent(new URL(request.url).pathname))} was not opened on this phone before, so there is no copy of it.</p>
-<h2>Pages kept on this phone</h2><ul class="links">${items || "<li>None yet.</li>"}</ul></section></body></html>`;
+<h2>Pages kept on this phone</h2><ul class="links">${items.join("") || "<li>None yet.</li>"}</ul></section></body></html>`;
   return new Response(body, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
 }
