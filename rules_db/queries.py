@@ -21,7 +21,7 @@ from rapidfuzz import fuzz, process
 from ingest.outline import natural_key
 from rules_db import lineage as correspondence
 from rules_db import versions
-from rules_db.cards import slugify
+from rules_db.store import slugify
 
 # Rule references in lists: enough to name, link and preview a rule. ``rulebook`` is the slug a
 # rule's URL carries: None for the game's default rulebook (/rules/riftbound/2025-12-01/336.1),
