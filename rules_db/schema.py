@@ -406,10 +406,10 @@ SEARCHABLE: dict[str, list[str]] = {
 def create(db: sqlite_utils.Database) -> None:
     db.execute("PRAGMA foreign_keys = ON")
     for name, (columns, pk, foreign_keys, indexes, _) in TABLES.items():
-        db[name].create(columns, pk=pk, foreign_keys=foreign_keys)
+        db.table(name).create(columns, pk=pk, foreign_keys=foreign_keys)
         for index in indexes:
-            db[name].create_index(index)
-    db["rules"].create_index(["document_id", "number"], unique=True)
+            db.table(name).create_index(index)
+    db.table("rules").create_index(["document_id", "number"], unique=True)
     # Rule numbers as a judge types them ("e.1" for E.1): look-ups ignoring case use this index.
     db.execute("create index idx_rules_game_id_number_nocase on rules (game_id, number collate nocase)")
 
@@ -417,8 +417,8 @@ def create(db: sqlite_utils.Database) -> None:
 def enable_search(db: sqlite_utils.Database) -> None:
     """Full-text indexes, built once the tables are filled (the database is read-only afterwards)."""
     for table, columns in SEARCHABLE.items():
-        db[table].enable_fts(columns, tokenize="porter", create_triggers=False)
-        db[table].populate_fts(columns)
+        db.table(table).enable_fts(columns, tokenize="porter", create_triggers=False)
+        db.table(table).populate_fts(columns)
 
 
 def describe(table: str) -> str:
