@@ -112,7 +112,6 @@ def serve(
     os.environ[_SERVE_ENV] = json.dumps(
         {"db": str(Path(db_path).resolve()), "metadata": str(write_metadata(db_path).resolve())}
     )
-    options = {"ssl_certfile": str(certificate[0]), "ssl_keyfile": str(certificate[1])} if certificate else {}
     uvicorn.run(
         "rules_db.serve:asgi_app",
         factory=True,
@@ -121,7 +120,8 @@ def serve(
         workers=workers or default_workers(),
         log_level="warning",
         lifespan="on",
-        **options,
+        ssl_certfile=str(certificate[0]) if certificate else None,
+        ssl_keyfile=str(certificate[1]) if certificate else None,
     )
 
 
