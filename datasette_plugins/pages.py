@@ -250,7 +250,7 @@ def _mention_links(paths: Paths, mentions: list[dict], version: str | None = Non
 def _lineage_diffs(rule: dict, lineage: list[dict]) -> dict:
     """Word diffs against the same rule in other versions, older text first, keyed by rule id."""
     return {
-        other["id"]: render.word_diff(
+        other["id"]: queries.diff_ops(
             *((other["text"], rule["text"]) if other["direction"] == "predecessor" else (rule["text"], other["text"]))
         )
         for other in lineage
@@ -316,11 +316,14 @@ async def card(datasette, request):
         return await _card_not_found(datasette, request, database, slug)
     card = data["card"]
     card["current_text"] = card["current_text"] or card["ability_text"]
-    printed_diff = render.word_diff(card["ability_text"], card["current_text"])
-    if all(op["op"] == "equal" for op in printed_diff):
-        printed_diff = []  # printed in the current wording
+    # Printed in the current wording (spacing aside): no errata diff to show under the text.
+    printed_diff = (
+        queries.diff_ops(card["ability_text"], card["current_text"])
+        if card["ability_text"] and card["current_text"].split() != card["ability_text"].split()
+        else []
+    )
     for erratum in data["errata"]:
-        erratum["diff"] = render.word_diff(erratum["old_text"], erratum["new_text"]) if erratum["new_text"] else []
+        erratum["diff"] = queries.diff_ops(erratum["old_text"], erratum["new_text"]) if erratum["new_text"] else []
     paths = Paths(datasette, database.name)
     keyword_links = [
         render.Link(

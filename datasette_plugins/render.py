@@ -10,7 +10,6 @@ is unescaped, matched, and every piece escaped again on the way out.
 
 from __future__ import annotations
 
-import difflib
 import html
 import re
 from collections.abc import Callable, Iterable
@@ -24,7 +23,6 @@ from rules_db.queries import MARK_END, MARK_START
 ALLOWED_TAGS = {"i", "b", "em", "strong", "sup"}
 _TAG = re.compile(r"(<[^>]*>)")
 _MARKDOWN_BOLD = re.compile(r"\*\*(.+?)\*\*")
-_WORDS = re.compile(r"\S+\s*|\s+")
 
 
 @dataclass(frozen=True)
@@ -162,7 +160,7 @@ def marked(text: str, words: list[str]) -> Markup:
 
 
 def diff(ops: list[dict]) -> Markup:
-    """Word-diff operations (``word_diff``, or ``rules_db.lineage.word_diff`` as dicts) as escaped HTML:
+    """Word-diff operations (``rules_db.queries.diff_ops``) as escaped HTML:
     deleted words in <del>, inserted ones in <ins>."""
     tags = {"delete": "del", "insert": "ins"}
     pieces = [
@@ -172,22 +170,3 @@ def diff(ops: list[dict]) -> Markup:
         for op in ops
     ]
     return Markup(f'<span class="diff">{"".join(pieces)}</span>')
-
-
-def word_diff(old: str, new: str) -> list[dict]:
-    """Word-level changes from ``old`` to ``new``: runs of equal, delete and insert. Words are compared
-    without the spaces around them, so a line break where there was a space is no change."""
-    old_words, new_words = _WORDS.findall(old or ""), _WORDS.findall(new or "")
-    ops = []
-    matcher = difflib.SequenceMatcher(
-        a=[word.strip() for word in old_words], b=[word.strip() for word in new_words], autojunk=False
-    )
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            ops.append({"op": "equal", "text": "".join(new_words[j1:j2])})
-            continue
-        if tag in ("delete", "replace"):
-            ops.append({"op": "delete", "text": "".join(old_words[i1:i2])})
-        if tag in ("insert", "replace"):
-            ops.append({"op": "insert", "text": "".join(new_words[j1:j2])})
-    return ops

@@ -246,6 +246,11 @@ def lineage(conn: sqlite3.Connection, rule_id: int) -> list[dict]:
     )
 
 
+def diff_ops(old: str | None, new: str | None) -> list[dict]:
+    """The word diff (``lineage.word_diff``) as pages and their JSON show it: ``{"op", "text"}`` runs."""
+    return [{"op": op, "text": text} for op, text in correspondence.word_diff(old or "", new or "")]
+
+
 def diff_page(
     conn: sqlite3.Connection,
     game: str,
@@ -281,11 +286,7 @@ def diff_page(
     shown = [{**row} for row in rows[(page - 1) * DIFF_PAGE_SIZE : page * DIFF_PAGE_SIZE]]
     for row in shown:
         changed = row["old_text"] is not None and row["new_text"] is not None and row["old_text"] != row["new_text"]
-        row["diff"] = (
-            [{"op": op, "text": text} for op, text in correspondence.word_diff(row["old_text"], row["new_text"])]
-            if changed
-            else []
-        )
+        row["diff"] = diff_ops(row["old_text"], row["new_text"]) if changed else []
     return {
         **{key: value for key, value in summary.items() if key != "rows"},
         "kinds": list(correspondence.KINDS),
