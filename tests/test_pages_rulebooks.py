@@ -163,7 +163,9 @@ async def test_a_rule_page_shows_the_rules_whole_history(datasette):
 
 
 async def test_the_diff_page_works_for_any_pair(datasette, connection):
-    data = (await _get(datasette, "/diff/riftbound/2025-06-02/2026-06-18.json?kind=moved")).json()
+    data = (
+        await _get(datasette, "/diff/riftbound/2025-06-02/2026-06-18.json?kind=moved&renumbered=1&section=318")
+    ).json()
     assert data["old"]["version"] == "2025-06-02" and data["new"]["version"] == "2026-06-18"
     assert ("518", "318") in {(row["old"], row["new"]) for row in data["rows"]}
     assert data["old_rules_accounted"] == 1.0
