@@ -14,11 +14,11 @@ from functools import lru_cache
 from pathlib import Path
 
 import sqlite_utils
-import yaml
 
 from rules_db import versions
 from rules_db.lineage import equivalents
-from scenarios.cards import Loader, load_library
+from scenarios import schema
+from scenarios.cards import load_library
 
 
 class CitationTranslator:
@@ -172,7 +172,7 @@ def _real_cards(scenario_file: str) -> set[str]:
     if not scenario_file or not Path(scenario_file).is_file():
         return set()
     library = load_library()
-    document = yaml.load(Path(scenario_file).read_text(encoding="utf-8"), Loader=Loader)
+    document = schema.load(Path(scenario_file))[1]  # the replay's own parse, reused
     return {real for name in _card_values(document) if name in library and (real := library[name].real)}
 
 
