@@ -202,7 +202,7 @@ def _mention_links(paths: Paths, mentions: list[dict], version: str | None = Non
 def _lineage_diffs(rule: dict, lineage: list[dict]) -> dict:
     """Word diffs against the same rule in other versions, older text first, keyed by rule id."""
     return {
-        other["id"]: render.word_diff(
+        other["id"]: queries.diff_ops(
             *((other["text"], rule["text"]) if other["direction"] == "predecessor" else (rule["text"], other["text"]))
         )
         for other in lineage
@@ -275,12 +275,12 @@ async def card(datasette, request):
     card = data["card"]
     card["current_text"] = card["current_text"] or card["ability_text"]
     printed_diff = (
-        render.word_diff(card["ability_text"], card["current_text"])
+        queries.diff_ops(card["ability_text"], card["current_text"])
         if card["ability_text"] and card["current_text"] != card["ability_text"]
         else []
     )
     for erratum in data["errata"]:
-        erratum["diff"] = render.word_diff(erratum["old_text"], erratum["new_text"])
+        erratum["diff"] = queries.diff_ops(erratum["old_text"], erratum["new_text"])
     paths = Paths(datasette, database.name)
     keyword_links = [
         render.Link(

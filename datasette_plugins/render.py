@@ -10,7 +10,6 @@ is unescaped, matched, and every piece escaped again on the way out.
 
 from __future__ import annotations
 
-import difflib
 import html
 import re
 from collections.abc import Iterable
@@ -24,7 +23,6 @@ from rules_db.queries import MARK_END, MARK_START
 ALLOWED_TAGS = {"i", "b", "em", "strong", "sup"}
 _TAG = re.compile(r"(<[^>]*>)")
 _MARKDOWN_BOLD = re.compile(r"\*\*(.+?)\*\*")
-_WORDS = re.compile(r"\S+\s*|\s+")
 
 
 @dataclass(frozen=True)
@@ -109,16 +107,3 @@ def highlighted(snippet: str | None) -> Markup:
     """An FTS5 snippet, escaped, with its match markers as <mark>."""
     escaped = html.escape(snippet or "")
     return Markup(escaped.replace(MARK_START, "<mark>").replace(MARK_END, "</mark>"))
-
-
-def word_diff(old: str, new: str) -> list[dict]:
-    """Word-level changes from ``old`` to ``new``: runs of equal, delete and insert."""
-    old_words, new_words = _WORDS.findall(old or ""), _WORDS.findall(new or "")
-    ops = []
-    matcher = difflib.SequenceMatcher(a=old_words, b=new_words, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag in ("equal", "delete", "replace"):
-            ops.append({"op": "equal" if tag == "equal" else "delete", "text": "".join(old_words[i1:i2])})
-        if tag in ("insert", "replace"):
-            ops.append({"op": "insert", "text": "".join(new_words[j1:j2])})
-    return ops

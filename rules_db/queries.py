@@ -235,6 +235,11 @@ def lineage(conn: sqlite3.Connection, rule_id: int) -> list[dict]:
     )
 
 
+def diff_ops(old: str | None, new: str | None) -> list[dict]:
+    """The word diff (``lineage.word_diff``) as pages and their JSON show it: ``{"op", "text"}`` runs."""
+    return [{"op": op, "text": text} for op, text in correspondence.word_diff(old or "", new or "")]
+
+
 def diff_page(
     conn: sqlite3.Connection,
     game: str,
@@ -260,11 +265,7 @@ def diff_page(
     ]
     for row in rows:
         changed = row["old_text"] is not None and row["new_text"] is not None and row["old_text"] != row["new_text"]
-        row["diff"] = (
-            [{"op": op, "text": text} for op, text in correspondence.word_diff(row["old_text"], row["new_text"])]
-            if changed
-            else []
-        )
+        row["diff"] = diff_ops(row["old_text"], row["new_text"]) if changed else []
     return {**summary, "kinds": list(correspondence.KINDS), "kind": kind, "section": section, "rows": rows}
 
 
