@@ -412,7 +412,8 @@ def _judges_pages(real_db) -> dict[str, str]:
         return connection.execute(sql).fetchone()
 
     rule = one("""select d.version, r.number from rules r join documents d on d.id = r.document_id
-        where d.game_id = 'riftbound' and d.is_newest order by (select count(*) from replay_step_citations
+        join rulebooks b on b.id = d.rulebook_id and b.is_default
+        where d.game_id = 'riftbound' and d.is_newest and r.heading is null order by (select count(*) from replay_step_citations
         where rule_id = r.id) + (select count(*) from rule_refs where to_rule_id = r.id) desc limit 1""")
     ruling = one("""select g.id from rulings g order by (select count(*) from ruling_citations where ruling_id = g.id)
         + (select count(*) from ruling_steps where ruling_id = g.id) desc limit 1""")
