@@ -316,12 +316,10 @@ async def card(datasette, request):
         return await _card_not_found(datasette, request, database, slug)
     card = data["card"]
     card["current_text"] = card["current_text"] or card["ability_text"]
-    # Printed in the current wording (spacing aside): no errata diff to show under the text.
-    printed_diff = (
-        queries.diff_ops(card["ability_text"], card["current_text"])
-        if card["ability_text"] and card["current_text"].split() != card["ability_text"].split()
-        else []
-    )
+    # The printed wording against the current one, word by word: line breaks the errata added are no change
+    # (the current text above keeps them). Printed in the current wording: nothing to show.
+    printed, current = (" ".join((card[name] or "").split()) for name in ("ability_text", "current_text"))
+    printed_diff = queries.diff_ops(printed, current) if printed and printed != current else []
     for erratum in data["errata"]:
         erratum["diff"] = queries.diff_ops(erratum["old_text"], erratum["new_text"]) if erratum["new_text"] else []
     paths = Paths(datasette, database.name)
