@@ -286,10 +286,12 @@ async def keyword(datasette, request):
 
 
 async def ruling(datasette, request):
-    ruling_id = int(_url_var(request, "ruling_id"))
+    digits = _url_var(request, "ruling_id")
+    # A number no SQLite row id can be (over 2^63) names no ruling; it is not worth converting.
+    ruling_id = int(digits) if len(digits) <= 18 else None
     database, data = await _ask(datasette, queries.ruling_page, ruling_id)
     if data is None:
-        return await _not_found(datasette, request, database, f"No ruling number {ruling_id}.")
+        return await _not_found(datasette, request, database, f"No ruling number {digits[:40]}.")
     linker = render.Linker(_ruling_links(Paths(datasette, database.name), data), words_once=True)
     return await _respond(datasette, request, database, "ruling.html", data, linker=linker)
 

@@ -285,3 +285,20 @@ async def test_manifest_and_service_worker(datasette):
     home = (await _get(datasette, "/")).text
     assert '<link rel="manifest" href="/manifest.webmanifest">' in home
     assert 'navigator.serviceWorker.register("/sw.js")' in home
+
+
+async def test_numbers_no_page_can_have_answer_404_not_500(datasette):
+    """Ids past SQLite's integers and numbers past Python's digit limit name nothing: 404, never a crash."""
+    for path in (
+        "/rulings/9223372036854775808",
+        "/rulings/" + "9" * 5000,
+        "/rules/riftbound/" + "9" * 5000,
+        "/rules/riftbound/2025-12-01/" + "1." * 3000,
+        "/diff/riftbound/" + "9" * 5000 + "/2025-12-01",
+        "/rules/riftbound?version=" + "9" * 5000,
+    ):
+        await _get(datasette, path, status=404)
+    jump = await _get(datasette, "/rules/riftbound?number=" + "9" * 5000, status=302)
+    await _get(datasette, jump.headers["location"], status=404)
+    for path in ("/rulings?rule=" + "9" * 5000, "/cards?name=" + "%25" * 3000, "/rulings.json?page=" + "9" * 30):
+        await _get(datasette, path)
