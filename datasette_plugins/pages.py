@@ -135,6 +135,11 @@ async def _database(datasette):
     raise NotFound("No rules database is attached")
 
 
+async def database_file(datasette) -> str | None:
+    """The file of the rules database (None for one held in memory)."""
+    return (await _database(datasette)).path
+
+
 async def _ask(datasette, question, *args):
     database = await _database(datasette)
     return database, await database.execute_fn(lambda conn: question(conn, *args))
