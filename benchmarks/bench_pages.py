@@ -101,7 +101,7 @@ def start_server(db_path: Path, port: int) -> subprocess.Popen:
     server = subprocess.Popen(
         command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=PROJECT, start_new_session=True
     )
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
         if server.poll() is not None:
             raise SystemExit(f"rules-db serve stopped:\n{server.stderr.read().decode()[-2000:]}")
@@ -113,7 +113,7 @@ def start_server(db_path: Path, port: int) -> subprocess.Popen:
         except OSError:
             time.sleep(0.2)
     stop_server(server)
-    raise SystemExit("rules-db serve did not answer within 120 s")
+    raise SystemExit("rules-db serve did not answer within 300 s")
 
 
 def stop_server(server: subprocess.Popen) -> None:
