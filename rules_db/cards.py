@@ -10,7 +10,6 @@ rules and rulings are stored, ``link_card_keywords`` and ``link_card_mentions``
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 
 import sqlite_utils
@@ -26,11 +25,7 @@ from ingest.card_names import (
 from ingest.cards import ParsedCard, ParsedCards, ParsedErrata, name_key, render_text
 from ingest.model import ParsedRuling, ParsedStep
 from rules_db import versions
-from rules_db.store import next_id
-
-
-def slugify(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", name.replace("'", "").replace("\u2019", "").lower()).strip("-")
+from rules_db.store import next_id, slugify
 
 
 def store_cards(
