@@ -140,9 +140,9 @@ def _accepts(game, item) -> bool:
 
 
 def _execute(game, item, because: str) -> None:
-    run = calc.resolution(game, item, because)
-    for _ in range(1 + item.repeat):
-        calc.execute(game, run, item.effects)
+    calc.execute(game, calc.resolution(game, item, because), item.effects)
+    for number, targets in enumerate(item.repeat_targets, start=1):
+        calc.repeat_execution(game, item, because, number, targets)
 
 
 # -- passing ----------------------------------------------------------------------------------------------------
@@ -188,7 +188,5 @@ def _pass_on_chain(game, player: str) -> None:
         give_priority_to_newest(game)  # 336.4
     elif game.showdown is not None and game.showdown is showdown_before:
         do.after_chain_emptied(game, because="343")
-    elif game.continuation == "end_of_turn":
-        do.finish_end_of_turn(game, because="317.2")
-    elif game.continuation == "beginning":
-        calc.finish_beginning(game)
+    elif game.continuation:
+        calc.resume_turn(game)
