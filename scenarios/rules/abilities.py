@@ -139,11 +139,7 @@ def activate(game, act: Activate) -> None:
         calc.execute(game, calc.resolution(game, item, "388.2"), item.effects)
         calc.cleanup(game, "an ability added resources", "319.6")
         return
-    calc.add_to_chain(game, item)
-    for refs in chosen.values():
-        for ref in refs:
-            if not isinstance(ref, str):
-                calc.fire_choose(game, player, ref[0], "ability")
+    calc.put_chosen_on_chain(game, item, "ability")
     calc.cleanup(game, "an ability was activated", "319.3")
     if item in game.chain:
         calc.give_priority_to_newest(game)

@@ -124,12 +124,7 @@ def play_card(game, act: Play) -> None:
         repeat=act.repeat,
         repeat_targets=tuple(repeated),
     )
-    calc.add_to_chain(game, item)
-    for choice in every_choice:
-        for refs in choice.values():
-            for ref in refs:
-                if not isinstance(ref, str):
-                    calc.fire_choose(game, player, ref[0], "spell")
+    calc.put_chosen_on_chain(game, item, "spell")
     calc.cleanup(game, "a pending item became a legal item", "319.3")
     calc.give_priority_to_newest(game)
 
