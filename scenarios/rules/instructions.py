@@ -55,7 +55,7 @@ def _still_legal(game, item: ChainItem, slot: str) -> list[str]:
     spec = item.spec(slot)
     targeting = calc.targeting_of(game, item)
     legal = []
-    for reference in item.targets.get(slot, ()):
+    for reference in (item.targets or {}).get(slot, ()):
         if isinstance(reference, str) or spec is None or calc.still_legal(game, reference, spec, targeting):
             legal.append(reference if isinstance(reference, str) else reference[0])
         else:
