@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from datasette_plugins.render import Link, Linker, highlighted, linked, sanitise, word_diff
-from rules_db.queries import MARK_END, MARK_START
+from rules_db.search import MARK_END, MARK_START
 
 HOSTILE = [
     "<script>alert(1)</script>",
