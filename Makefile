@@ -5,7 +5,7 @@ DB ?= data/rules.db
 PORT ?= 8001
 STAMP := $(VENV)/.installed
 
-.PHONY: serve build test bench clean
+.PHONY: serve build test lint bench clean
 
 serve: $(STAMP)
 	$(VENV)/bin/rules-db serve --db $(DB) --port $(PORT)
@@ -15,6 +15,13 @@ build: $(STAMP)
 
 test: $(STAMP) chromium
 	$(PYTHON) -m pytest -q
+
+# Style, types and the layers' import contracts (pyproject.toml); CI runs it before the tests.
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-cache
 
 bench: $(STAMP)
 	for script in benchmarks/bench_*.py; do $(PYTHON) $$script || exit 1; done

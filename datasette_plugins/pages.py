@@ -23,6 +23,8 @@ from rules_db import search as search_db
 # stays Datasette's row page when the database itself is called "rules".
 _GAME = r"(?P<game>(?!(?:{})/)[a-z0-9][a-z0-9-]*)".format("|".join(sorted(schema.TABLES)))
 _FORMAT = r"(?P<format>\.json)?$"
+# A rulebook slug in a URL (/rules/riftbound/tournament/2026-07-16/204.8): a word, never a version.
+_RULEBOOK = r"(?P<rulebook>[a-z][a-z-]*)"
 
 # Search filters, kept on every new question (the header's search box carries them too).
 SEARCH_FILTERS = ("game", "version", "kind")
@@ -32,12 +34,14 @@ ROUTE_PATTERNS = {
     "search": r"^/search" + _FORMAT,
     "rule": rf"^/rules/{_GAME}/(?P<number>[^/]+?){_FORMAT}",
     "versioned_rule": rf"^/rules/{_GAME}/(?P<version>[^/]+)/(?P<number>[^/]+?){_FORMAT}",
+    "rulebook_rule": rf"^/rules/{_GAME}/{_RULEBOOK}/(?P<version>[^/]+)/(?P<number>[^/]+?){_FORMAT}",
     "keyword": rf"^/keywords/{_GAME}/(?P<term>[^/]+?){_FORMAT}",
     "versioned_keyword": rf"^/keywords/{_GAME}/(?P<version>[^/]+)/(?P<term>[^/]+?){_FORMAT}",
     "ruling": r"^/rulings/(?P<ruling_id>\d+)" + _FORMAT,
     "card": r"^/cards/(?P<slug>[^/]+?)" + _FORMAT,
     "replay": r"^/replays/(?P<replay_id>[^/]+?)" + _FORMAT,
     "diff": rf"^/diff/{_GAME}/(?P<old>[^/]+)/(?P<new>[^/]+?){_FORMAT}",
+    "rulebook_diff": rf"^/diff/{_GAME}/{_RULEBOOK}/(?P<old>[^/]+)/(?P<new>[^/]+?){_FORMAT}",
 }
 
 
@@ -48,17 +52,19 @@ class Paths:
         self.datasette = datasette
         self.database_name = database_name
 
-    def _path(self, *parts: str) -> str:
+    def _path(self, *parts: str | int) -> str:
         return self.datasette.urls.path("/".join(quote(str(part), safe="") for part in parts))
 
     def home(self) -> str:
         return self.datasette.urls.path("/")
 
     def rule(self, row: dict) -> str:
-        return self.version_rule(row["game"], row["version"], row["number"])
+        """A rule's permalink from a row carrying ``game``, ``version``, ``number`` and ``rulebook``
+        (the slug, None for the game's default rulebook, whose URLs leave it out)."""
+        return self.version_rule(row["game"], row["version"], row["number"], row.get("rulebook"))
 
-    def version_rule(self, game: str, version: str, number: str) -> str:
-        return self._path("rules", game, version, number)
+    def version_rule(self, game: str, version: str, number: str, rulebook: str | None = None) -> str:
+        return self._path("rules", game, *([rulebook] if rulebook else []), version, number)
 
     def keyword(self, game: str, term: str, version: str | None = None) -> str:
         return self._path("keywords", game, *([version] if version else []), term)
@@ -72,9 +78,9 @@ class Paths:
     def replay(self, replay_id: str) -> str:
         return self._path("replays", replay_id)
 
-    def diff(self, game: str, old: str, new: str, **filters) -> str:
+    def diff(self, game: str, old: str, new: str, rulebook: str | None = None, **filters) -> str:
         query = urlencode({key: value for key, value in filters.items() if value})
-        return self._path("diff", game, old, new) + (f"?{query}" if query else "")
+        return self._path("diff", game, *([rulebook] if rulebook else []), old, new) + (f"?{query}" if query else "")
 
     def search(self, **params) -> str:
         query = urlencode({key: value for key, value in params.items() if value})
@@ -143,10 +149,10 @@ async def home(datasette, request):
 
 async def rule(datasette, request):
     game, number = _url_var(request, "game"), _url_var(request, "number")
-    version = _url_var(request, "version")
-    database, data = await _ask(datasette, queries.rule_page, game, number, version)
+    version, rulebook = _url_var(request, "version"), _url_var(request, "rulebook")
+    database, data = await _ask(datasette, queries.rule_page, game, number, version, rulebook)
     if data is None:
-        what = f"version {version} of {game}'s rules" if version else f"rules for the game {game}"
+        what = f"version {version} of {game}'s {rulebook or 'rules'}" if version else f"rules for the game {game}"
         return await _not_found(datasette, request, database, f"There are no {what}.")
     if data["rule"] is None:
         return await _respond(datasette, request, database, "rule_not_found.html", data, status=404)
@@ -271,6 +277,13 @@ async def card(datasette, request):
             f"No card “{slug}”.",
             search_url=Paths(datasette, database.name).search(q=slug.replace("-", " ")),
         )
+    card = data["card"]
+    card["current_text"] = card["current_text"] or card["ability_text"]
+    printed_diff = (
+        render.word_diff(card["ability_text"], card["current_text"])
+        if card["ability_text"] and card["current_text"] != card["ability_text"]
+        else []
+    )
     for erratum in data["errata"]:
         erratum["diff"] = render.word_diff(erratum["old_text"], erratum["new_text"])
     paths = Paths(datasette, database.name)
@@ -289,7 +302,8 @@ async def card(datasette, request):
         database,
         "card.html",
         data,
-        ability_html=render.linked(data["card"]["ability_text"], keyword_links, formatted=False),
+        current_html=render.linked(card["current_text"], keyword_links, formatted=False),
+        printed_diff=printed_diff,
     )
 
 
@@ -302,11 +316,13 @@ async def replay(datasette, request):
 
 
 async def diff(datasette, request):
-    game, old, new = (_url_var(request, name) for name in ("game", "old", "new"))
+    game, old, new, rulebook = (_url_var(request, name) for name in ("game", "old", "new", "rulebook"))
     kind, section = request.args.get("kind") or None, request.args.get("section") or None
-    database, data = await _ask(datasette, queries.diff_page, game, old, new, kind, section)
+    database, data = await _ask(datasette, queries.diff_page, game, old, new, kind, section, rulebook)
     if data is None:
-        return await _not_found(datasette, request, database, f"{game} has no rules versions {old} and {new}.")
+        return await _not_found(
+            datasette, request, database, f"{game} has no {rulebook or 'rules'} versions {old} and {new}."
+        )
     return await _respond(datasette, request, database, "diff.html", data)
 
 
@@ -380,10 +396,12 @@ VIEWS = {
     "search": search,
     "rule": rule,
     "versioned_rule": rule,
+    "rulebook_rule": rule,
     "keyword": keyword,
     "versioned_keyword": keyword,
     "ruling": ruling,
     "card": card,
     "replay": replay,
     "diff": diff,
+    "rulebook_diff": diff,
 }

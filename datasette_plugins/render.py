@@ -13,6 +13,7 @@ from __future__ import annotations
 import difflib
 import html
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import nh3
@@ -61,7 +62,7 @@ class Linker:
     first appears on the page, so the text does not drown in links.
     """
 
-    def __init__(self, links: list[Link] = (), *, words_once: bool = False):
+    def __init__(self, links: Iterable[Link] = (), *, words_once: bool = False):
         self.words_once = words_once
         self.by_text: dict[str, Link] = {}
         for link in sorted(links, key=lambda link: len(link.text), reverse=True):
@@ -99,7 +100,7 @@ class Linker:
         return "".join(out)
 
 
-def linked(raw: str, links: list[Link] = (), *, formatted: bool = True) -> Markup:
+def linked(raw: str, links: Iterable[Link] = (), *, formatted: bool = True) -> Markup:
     """One text on its own, as safe HTML with ``links`` added (see ``Linker``)."""
     return Linker(links)(raw, formatted=formatted)
 

@@ -247,15 +247,21 @@ def _json_entries(path: str | Path, what: str) -> list[tuple[int, object]]:
     if not isinstance(data, list):
         raise IngestError(path, 1, f"a JSON list of {what}", f"a JSON {type(data).__name__}")
     decoder, position, line, entries = json.JSONDecoder(), text.index("[") + 1, 1, []
-    separator = re.compile(r"[\s,]*")
     for _ in data:
-        start = separator.match(text, position).end()
+        start = _after_separators(text, position)
         line += text.count("\n", position, start)
         value, end = decoder.raw_decode(text, start)
         entries.append((line, value))
         line += text.count("\n", start, end)
         position = end
     return entries
+
+
+def _after_separators(text: str, position: int) -> int:
+    """Where the next JSON value starts after the commas and white space at ``position``."""
+    while position < len(text) and (text[position].isspace() or text[position] == ","):
+        position += 1
+    return position
 
 
 def _validated(model: type[BaseModel], path: str | Path, index: int, line: int, entry: object, what: str):

@@ -26,6 +26,9 @@ class DocumentSpec:
     original_name: str | None = None
     written_against: str | None = None  # rulings: version of the game's rules they cite
     source: Path | None = None  # where to read it; the bundled copy when None
+    rulebook: str | None = None  # rules: which of the game's rulebooks ("core", "tournament")
+    version_label: str | None = None  # the version the document calls itself ("1.4"), where known
+    version_date: str | None = None  # its "Last Updated" date (ISO); read from the text when it gives one
 
     @property
     def path(self) -> Path:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import importlib
-import re
 from dataclasses import replace
 from pathlib import Path
 
 from ingest.documents import DocumentSpec, bundled_spec
 from ingest.errors import IngestError
+from ingest.header import read_header, rulebook_slug
 from ingest.source import read_lines
 
 # format -> (adapter module, game, game name, kind)
@@ -22,8 +22,6 @@ FORMATS: dict[str, tuple[str, str, str, str]] = {
     "cards": ("ingest.cards", "riftbound", "Riftbound", "cards"),
     "errata": ("ingest.cards", "riftbound", "Riftbound", "errata"),
 }
-
-_LAST_UPDATED = re.compile(r"Last Updated:\s*(\S+)")
 
 
 def adapter(format_name: str):
@@ -42,17 +40,23 @@ def spec_for(path: str | Path) -> DocumentSpec:
         )
     lines = read_lines(path)
     for format_name, (_, game, game_name, kind) in FORMATS.items():
-        if kind in ("rules", "rulings") and adapter(format_name).sniff(lines):
+        module = adapter(format_name)
+        if kind in ("rules", "rulings") and module.sniff(lines):
+            header = read_header(lines)
+            titled = getattr(module, "TITLED_RULEBOOKS", False)
             return DocumentSpec(
                 path.stem,
                 game,
                 game_name,
-                _title(lines, path),
-                _version(lines, path),
+                header.title or path.stem,
+                header.version_date or header.version_label or path.stem,
                 kind,
                 format_name,
                 path.name,
                 source=path,
+                rulebook=rulebook_slug(header.title, game_name) if kind == "rules" and titled else None,
+                version_label=header.version_label,
+                version_date=header.version_date,
             )
     raise IngestError(
         path,
@@ -62,16 +66,11 @@ def spec_for(path: str | Path) -> DocumentSpec:
     )
 
 
-def _version(lines: list[str], path: Path) -> str:
-    for line in lines[:20]:
-        match = _LAST_UPDATED.search(line)
-        if match:
-            return match.group(1)
-    return path.stem
-
-
-def _title(lines: list[str], path: Path) -> str:
-    for line in lines[:10]:
-        if line.strip():
-            return line.strip().lstrip("# ").strip()
-    return path.stem
+def complete(spec: DocumentSpec, lines: list[str]) -> DocumentSpec:
+    """A spec with what the text says about itself filled in where the manifest is silent (its date)."""
+    header = read_header(lines)
+    return replace(
+        spec,
+        version_date=spec.version_date or header.version_date,
+        version_label=spec.version_label or header.version_label,
+    )

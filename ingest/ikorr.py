@@ -156,7 +156,7 @@ def _references(rules: list[ParsedRule]) -> list[ParsedReference]:
 
 def _keywords(rules: list[ParsedRule]) -> list[ParsedKeyword]:
     glossary = _glossary(rules)
-    keywords = glossary + _defined_terms(rules, {entry.defining_number for entry in glossary})
+    keywords = glossary + _defined_terms(rules, {entry.defining_number for entry in glossary if entry.defining_number})
     keywords += _keyword_family(rules, glossary)
     return keywords
 
@@ -224,4 +224,4 @@ def _family_examples(rules: list[ParsedRule]) -> list[ParsedRule]:
 def _defining_entry(name: str, glossary: list[ParsedKeyword]) -> ParsedKeyword | None:
     exact = [entry for entry in glossary if _PARAMETER.sub("", entry.term) == name]
     folded = [entry for entry in glossary if _PARAMETER.sub("", entry.term).lower() == name.lower()]
-    return (exact or folded or [None])[0]
+    return next(iter(exact or folded), None)

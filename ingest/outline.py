@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from typing import Protocol
 
 from ingest.model import ParsedRule, ParseIssue, SkippedLine
 
@@ -100,8 +101,14 @@ def _number_order(rules: list[ParsedRule], issues: list[ParseIssue]) -> list[Par
     return ordered
 
 
+class Consumes(Protocol):
+    """An entry parsed from source lines (a rule, a ruling)."""
+
+    lines: list[int]
+
+
 def account_for_lines(
-    lines: list[str], rules: Iterable[ParsedRule], skipped: list[SkippedLine], consumed_elsewhere: Iterable[int] = ()
+    lines: list[str], rules: Iterable[Consumes], skipped: list[SkippedLine], consumed_elsewhere: Iterable[int] = ()
 ) -> list[SkippedLine]:
     """Every non-blank line is ingested or skipped with a reason: anything the
     adapter neither used nor skipped is added as "not recognised"."""

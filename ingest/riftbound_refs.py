@@ -47,6 +47,13 @@ _CLOSING = re.compile(_CLOSING_TAGS)
 _NEXT_TARGET = re.compile(rf"[ \t]*,?[ \t]+(?:and|or)[ \t]+{_TAGS}[Rr]ules?[ \t]+(?={_NUMBER})")
 
 
+def _match_end(pattern: re.Pattern[str], text: str, position: int) -> int:
+    """Where a pattern that also matches the empty string ends its match at ``position``."""
+    found = pattern.match(text, position)
+    assert found is not None, f"{pattern.pattern!r} matches the empty string"
+    return found.end()
+
+
 def find_references(from_number: str, raw_text: str) -> list[ParsedReference]:
     """Every reference in ``raw_text`` (the text of rule ``from_number``), in text order."""
     return [
@@ -82,13 +89,14 @@ def _read_targets(text: str, position: int, *, titled: bool) -> tuple[list[tuple
     targets: list[tuple[list[str], str | None]] = []
     while True:
         target = _TARGET.match(text, position)
+        assert target is not None, "_START and _NEXT_TARGET end where a number follows"
         first, last = target.group("first"), target.group("last")
         position = target.end()
         title = _TITLE.match(text, position) if titled else None
         if title:
             position = title.end()
         targets.append((expand_range(first, last) if last else [first], _title_text(title)))
-        position = _CLOSING.match(text, position).end()
+        position = _match_end(_CLOSING, text, position)
         following = _NEXT_TARGET.match(text, position)
         if following is None:
             return targets, position

@@ -36,6 +36,9 @@ from ingest.outline import account_for_lines, assemble, dotted_parent, natural_k
 from ingest.riftbound_refs import cited_titles, find_references
 from ingest.source import nonblank_count
 
+# The title names the rulebook ("Riftbound Tournament Rules"): see ingest.header.rulebook_slug.
+TITLED_RULEBOOKS = True
+
 _RULE_LINE = re.compile(r"^(?P<number>\d{3}(?:\.(?:\d+|[a-z]))*)(?P<dot>\.?)(?:[ \t]+(?P<text>.*))?$")
 _SPACED_RULE_LINE = re.compile(r"^\d{3}(?:\.(?:\d+|[a-z]))*\.? \S")
 _TABBED_RULE_LINE = re.compile(r"^\d{3}(?:\.(?:\d+|[a-z]))*\.?\t")

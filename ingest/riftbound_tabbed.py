@@ -40,6 +40,9 @@ from ingest.outline import account_for_lines, assemble, dotted_parent, natural_k
 from ingest.riftbound_refs import find_references
 from ingest.source import nonblank_count
 
+# The title names the rulebook ("Riftbound Tournament Rules"): see ingest.header.rulebook_slug.
+TITLED_RULEBOOKS = True
+
 _NUMBER = re.compile(r"\d{3}(?:\.(?:\d+|[a-z]))*\.?")
 _TITLE = re.compile(r"Riftbound Core Rules\s*")
 _LAST_UPDATED = re.compile(r"Last Updated:")

@@ -25,8 +25,7 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 def keywords(rules: list[ParsedRule]) -> list[ParsedKeyword]:
     glossary = glossary_keywords(rules)
     taken = {_base(keyword.term) for keyword in glossary}
-    defined: dict[str, ParsedKeyword] = {}
-    depth = {rule.number: rule.depth for rule in rules}
+    defined: dict[str, tuple[int, ParsedKeyword]] = {}  # base term: (depth of the defining rule, keyword)
     for rule, following in zip(rules, rules[1:]):
         term = rule.heading
         if not term or " " in term or not _opens_with(following.raw_text, term):
@@ -35,9 +34,9 @@ def keywords(rules: list[ParsedRule]) -> list[ParsedKeyword]:
         if key in taken:
             continue
         known = defined.get(key)
-        if known is None or depth[rule.number] < depth[known.defining_number]:
-            defined[key] = ParsedKeyword(term, "defined term", rule.number)
-    return glossary + list(defined.values())
+        if known is None or rule.depth < known[0]:
+            defined[key] = (rule.depth, ParsedKeyword(term, "defined term", rule.number))
+    return glossary + [keyword for _, keyword in defined.values()]
 
 
 def glossary_keywords(rules: list[ParsedRule]) -> list[ParsedKeyword]:

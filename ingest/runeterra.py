@@ -39,7 +39,6 @@ _REF_TOKEN = re.compile(
 _CUE = re.compile(r"\b(?:step|rule|action|phase)s?\s+$", re.IGNORECASE)
 _RANGE_JOIN = re.compile(r"^\.*\s*(?:-|–|to|through)\s*$")
 _LIST_JOIN = re.compile(r"^\.*\s*(?:,|and\s*/\s*or|and|or|,\s*and)\s*$")
-_AFTER_TOKEN = re.compile(r"^\.*")
 
 KEYWORD_SECTION = re.compile(r"\bkeywords?\b", re.IGNORECASE)
 GLOSSARY_SECTION = re.compile(r"\bterms\b|\bglossary\b", re.IGNORECASE)
@@ -158,13 +157,9 @@ def _repair_misnumbered_runs(entries: list[_Entry], issues: list[ParseIssue]) ->
         after = position + 1 + len(run)
         following = entries[after] if after < len(entries) else None
         own = int(heading.parts[0])
-        jumps = (
-            following is not None
-            and _is_heading(following)
-            and following.section == heading.section
-            and int(following.parts[0]) > own + 1
-        )
-        if not jumps or any(int(entry.parts[0]) <= own for entry in run):
+        if following is None or not _is_heading(following) or following.section != heading.section:
+            continue
+        if int(following.parts[0]) <= own + 1 or any(int(entry.parts[0]) <= own for entry in run):
             continue
         for child_index, entry in enumerate(run, start=1):
             printed = entry.printed
@@ -240,7 +235,9 @@ def _expressions(text: str, section: str, sections: set[str], numbers: list[str]
         start = group[0][0].start()
         cue = _CUE.search(text[:start])
         first = cue.start() if cue else start
-        last = group[-1][0].end() + len(_AFTER_TOKEN.match(text[group[-1][0].end() :]).group())
+        last = group[-1][0].end()
+        while text.startswith(".", last):  # the stops that close the last token
+            last += 1
         yield text[first:last], _targets(group, section, numbers)
 
 
@@ -289,12 +286,12 @@ def _heading_terms(rules: list[ParsedRule], section_titles: dict[str, str]) -> l
         kind = _section_kind(title)
         if kind is None:
             continue
-        headings = [rule for rule in rules if rule.parent == letter and rule.heading]
-        names = {_term(rule.heading).lower() for rule in headings}
-        for rule in headings:
-            if _lists_other_headings(rule, rules, names):
+        headings = [(rule, rule.heading) for rule in rules if rule.parent == letter and rule.heading]
+        names = {_term(heading).lower() for _, heading in headings}
+        for rule, heading in headings:
+            if _lists_other_headings(rule, heading, rules, names):
                 continue
-            term = _term(rule.heading)
+            term = _term(heading)
             aliases = [term.replace(" - ", "-")] if " - " in term else []
             keywords.append(ParsedKeyword(term, kind, rule.number, aliases))
     return keywords
@@ -308,10 +305,10 @@ def _section_kind(title: str) -> str | None:
     return "glossary term" if GLOSSARY_SECTION.search(title) else None
 
 
-def _lists_other_headings(heading: ParsedRule, rules: list[ParsedRule], names: set[str]) -> bool:
+def _lists_other_headings(heading: ParsedRule, title: str, rules: list[ParsedRule], names: set[str]) -> bool:
     prefix = heading.number + "."
     listed = {plain_text(rule.raw_text).lower() for rule in rules if rule.number.startswith(prefix)}
-    return len((listed & names) - {_term(heading.heading).lower()}) >= 2
+    return len((listed & names) - {_term(title).lower()}) >= 2
 
 
 def _term(heading: str) -> str:

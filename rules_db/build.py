@@ -20,7 +20,7 @@ import sqlite_utils
 
 from ingest.documents import BUNDLED, DocumentSpec
 from ingest.errors import IngestError
-from ingest.formats import adapter, spec_for
+from ingest.formats import adapter, complete, spec_for
 from ingest.outline import coverage, ingested_share
 from ingest.source import read_lines
 from rules_db import cards, lineage, links, replays, schema, store
@@ -124,7 +124,7 @@ class _Builder:
         result = BuildResult(reports, self.timings, written=False)
         if result.failed and not keep_going:
             raise BuildFailed(result)
-        store.mark_newest_versions(self.db)
+        store.link_versions(self.db)
         with _timed(self.timings, "spaCy tagging and linking"):
             for report in result.reports:
                 if not report.error:
@@ -145,6 +145,8 @@ class _Builder:
         try:
             with _timed(self.timings, "parse"):
                 parsed, lines = _parse(spec)
+            if lines is not None:
+                report.spec = complete(spec, lines)
             with _timed(self.timings, "write"):
                 report.add(self._store(report, parsed, lines))
         except IngestError as error:

@@ -25,8 +25,10 @@ from ingest.cards import (
     find_card_mentions,
     load_aliases,
     name_key,
+    render_text,
 )
 from ingest.model import ParsedRuling, ParsedStep
+from rules_db import versions
 from rules_db.store import next_id
 
 
@@ -60,6 +62,7 @@ def store_cards(
             "might": card.might,
             "ability_raw": card.ability_raw,
             "ability_text": card.ability_text,
+            "current_text": _current_text(card),
             "in_card_list": 1,
             "document_id": document_id,
         }
@@ -102,16 +105,28 @@ def store_cards(
     return counts
 
 
+def _current_text(card: ParsedCard) -> str:
+    """The card's wording in force: the newest erratum the card list gives, else the printed text."""
+    if card.listed_errata:
+        return render_text(card.listed_errata[-1][1], card.domains)
+    return card.ability_text
+
+
 def store_errata(db: sqlite_utils.Database, game_id: str, document_id: str, parsed_errata: ParsedErrata) -> dict:
-    """Errata and FAQs, linked by name to the game's stored cards; an unmatched name keeps card_id null."""
-    by_key = {
-        name_key(row["name"]): row["id"] for row in db.query("select id, name from cards where game_id = ?", [game_id])
+    """Errata and FAQs, linked by name to the game's stored cards; an unmatched name keeps card_id null.
+    A linked erratum's new text becomes its card's current_text (the last erratum in the file wins)."""
+    cards = {
+        name_key(row["name"]): row
+        for row in db.query("select id, name, domain from cards where game_id = ?", [game_id])
     }
-    rows, unmatched = [], []
+    rows, unmatched, current_texts = [], [], {}
     for erratum in parsed_errata.errata:
-        card_id = by_key.get(name_key(erratum.name))
-        if card_id is None:
+        card = cards.get(name_key(erratum.name))
+        card_id = card["id"] if card else None
+        if card is None:
             unmatched.append(erratum.name)
+        elif erratum.new_text is not None:
+            current_texts[card_id] = render_text(erratum.new_text, (card["domain"] or "").split(", "))
         rows.append(
             {
                 "card_id": card_id,
@@ -124,14 +139,15 @@ def store_errata(db: sqlite_utils.Database, game_id: str, document_id: str, pars
             }
         )
     db["card_errata"].insert_all(rows)
+    db.conn.executemany(
+        "update cards set current_text = ? where id = ?", [(text, card_id) for card_id, text in current_texts.items()]
+    )
     return {"errata": len(rows), "errata linked": len(rows) - len(unmatched), "errata unmatched": unmatched}
 
 
 def link_card_keywords(db: sqlite_utils.Database, game_id: str) -> dict:
     """Point card_keywords at the keyword rows of the game's newest rules document (term or alias, any case)."""
-    newest = next(
-        db.query("select id from documents where game_id = ? and kind = 'rules' and is_newest = 1", [game_id]), None
-    )
+    newest = versions.rules_document(db, game_id)
     known: dict[str, int] = {}
     if newest is not None:
         for row in db.query("select id, term, aliases from keywords where document_id = ? order by id", [newest["id"]]):

@@ -53,6 +53,7 @@ from rapidfuzz import fuzz, process
 
 from ingest.outline import natural_key
 from ingest.text import plain_text
+from rules_db import versions
 
 KINDS = ("unchanged", "moved", "edited", "split", "merged", "removed", "new")
 
@@ -498,12 +499,6 @@ def _shift(old_number: str, new_number: str) -> int | None:
 CHANGED_KINDS = ("edited", "split", "merged", "removed", "new")
 
 
-def rules_documents(db: sqlite_utils.Database, game_id: str) -> list[dict]:
-    """The game's rules documents, oldest version first."""
-    documents = list(db.query("select id, version from documents where game_id = ? and kind = 'rules'", [game_id]))
-    return sorted(documents, key=lambda document: natural_key(document["version"]))
-
-
 def document_rules(db: sqlite_utils.Database, document_id: str) -> list[RuleRow]:
     return [
         RuleRow.from_mapping(row)
@@ -515,32 +510,48 @@ def document_rules(db: sqlite_utils.Database, document_id: str) -> list[RuleRow]
 
 
 def store_lineage(db: sqlite_utils.Database, game_id: str) -> dict[str, Counter]:
-    """Compute and store ``rule_lineage`` for each consecutive pair of the game's rules
-    documents (replacing what was stored); returns the rows per kind for each pair,
-    keyed ``"OLD -> NEW"`` by version."""
-    documents = rules_documents(db, game_id)
+    """Link each consecutive pair of versions of each of the game's rulebooks (``documents.previous_id``,
+    set by ``store.link_versions``): pairs already stored are kept, missing pairs are computed, and rows
+    of pairs that are no longer consecutive (a version was added between them) are deleted. Returns the
+    rows per kind for each pair computed, keyed ``"OLD -> NEW"`` by version."""
     figures: dict[str, Counter] = {}
-    for older, newer in zip(documents, documents[1:]):
-        old_rules, new_rules = document_rules(db, older["id"]), document_rules(db, newer["id"])
-        old_ids = {rule.number: rule.id for rule in old_rules}
-        new_ids = {rule.number: rule.id for rule in new_rules}
-        rows = compute_lineage(old_rules, new_rules)
-        db.execute(
-            "delete from rule_lineage where from_document_id = ? and to_document_id = ?", [older["id"], newer["id"]]
-        )
-        db["rule_lineage"].insert_all(
-            {
-                "from_document_id": older["id"],
-                "to_document_id": newer["id"],
-                "from_rule_id": old_ids.get(row.old),
-                "to_rule_id": new_ids.get(row.new),
-                "kind": row.kind,
-                "similarity": row.similarity,
-            }
-            for row in rows
-        )
-        figures[f"{older['version']} -> {newer['version']}"] = Counter(row.kind for row in rows)
+    for book in versions.rulebooks(db, game_id):
+        documents = versions.versions(db, game_id, book["slug"])
+        chain = {(older["id"], newer["id"]) for older, newer in zip(documents, documents[1:])}
+        stored = {
+            (row["from_document_id"], row["to_document_id"])
+            for row in db.query(
+                "select distinct from_document_id, to_document_id from rule_lineage l "
+                "join documents d on d.id = l.to_document_id where d.rulebook_id = ?",
+                [book["id"]],
+            )
+        }
+        for pair in stored - chain:
+            db.execute("delete from rule_lineage where from_document_id = ? and to_document_id = ?", list(pair))
+        for older, newer in zip(documents, documents[1:]):
+            if (older["id"], newer["id"]) not in stored:
+                counts = _store_pair(db, older["id"], newer["id"])
+                figures[f"{older['version']} -> {newer['version']}"] = counts
     return figures
+
+
+def _store_pair(db: sqlite_utils.Database, old_document_id: str, new_document_id: str) -> Counter:
+    old_rules, new_rules = document_rules(db, old_document_id), document_rules(db, new_document_id)
+    old_ids = {rule.number: rule.id for rule in old_rules}
+    new_ids = {rule.number: rule.id for rule in new_rules}
+    rows = compute_lineage(old_rules, new_rules)
+    db["rule_lineage"].insert_all(
+        {
+            "from_document_id": old_document_id,
+            "to_document_id": new_document_id,
+            "from_rule_id": old_ids.get(row.old),
+            "to_rule_id": new_ids.get(row.new),
+            "kind": row.kind,
+            "similarity": row.similarity,
+        }
+        for row in rows
+    )
+    return Counter(row.kind for row in rows)
 
 
 def format_figures(figures: dict[str, Counter]) -> str:
@@ -636,11 +647,15 @@ def diff_summary(
     old_version: str,
     new_version: str,
     top_sections: int = 10,
+    rulebook: str | None = None,
 ) -> dict:
     """Counts per kind, the sections that changed most, and every row with both texts, between
-    two versions of a game's rules. Uses the stored lineage when the pair was stored, else computes it."""
+    two versions of a rulebook (the game's default one unless named). Uses the stored lineage when
+    the pair was stored, else computes it."""
     db = _database(db)
-    old_document, new_document = (_rules_document(db, game, version) for version in (old_version, new_version))
+    old_document, new_document = (
+        _rules_document(db, game, version, rulebook) for version in (old_version, new_version)
+    )
     old_rules = _rules_by_number(db, old_document["id"])
     new_rules = _rules_by_number(db, new_document["id"])
     rows = _stored_rows(db, old_document["id"], new_document["id"]) or compute_lineage(
@@ -652,6 +667,8 @@ def diff_summary(
     accounted = len({row.old for row in rows if row.old is not None})
     return {
         "game": game,
+        "rulebook": old_document["rulebook"],
+        "rulebook_title": old_document["rulebook_title"],
         "old": {"document_id": old_document["id"], "version": old_version, "rules": len(old_rules)},
         "new": {"document_id": new_document["id"], "version": new_version, "rules": len(new_rules)},
         "counts": {kind: counts[kind] for kind in KINDS},
@@ -690,13 +707,12 @@ def _database(db: sqlite_utils.Database | sqlite3.Connection) -> sqlite_utils.Da
     return db if isinstance(db, sqlite_utils.Database) else sqlite_utils.Database(db)
 
 
-def _rules_document(db: sqlite_utils.Database, game: str, version: str) -> dict:
-    documents = rules_documents(db, game)
-    for document in documents:
-        if document["version"] == version:
-            return document
-    known = ", ".join(document["version"] for document in documents) or "none"
-    raise LookupError(f"no {game} rules document at version {version!r} (versions: {known})")
+def _rules_document(db: sqlite_utils.Database, game: str, version: str, rulebook: str | None) -> dict:
+    document = versions.rules_document(db, game, version, rulebook)
+    if document is None:
+        known = ", ".join(document["version"] for document in versions.versions(db, game, rulebook)) or "none"
+        raise LookupError(f"no {game} {rulebook or 'rules'} document at version {version!r} (versions: {known})")
+    return document
 
 
 def _rules_by_number(db: sqlite_utils.Database, document_id: str) -> dict[str, dict]:

@@ -9,6 +9,7 @@ from collections import defaultdict
 import sqlite_utils
 
 from ingest.lemmas import LemmaMatcher
+from rules_db import versions
 
 
 def _keyword_matcher(db: sqlite_utils.Database, document_id: str) -> tuple[LemmaMatcher | None, dict[str, int]]:
@@ -36,15 +37,6 @@ def link_rule_keywords(db: sqlite_utils.Database, document_id: str) -> int:
     return len(rows)
 
 
-def rules_document(db: sqlite_utils.Database, game_id: str, version: str | None) -> str | None:
-    """The rules document of a game in a given version."""
-    row = next(
-        db.query("select id from documents where game_id = ? and kind = 'rules' and version = ?", [game_id, version]),
-        None,
-    )
-    return row["id"] if row else None
-
-
 def ruling_texts(db: sqlite_utils.Database, ruling_id: int) -> str:
     parts = [
         row["text"]
@@ -67,7 +59,8 @@ def link_rulings(db: sqlite_utils.Database, document_id: str, explicit: dict[int
     ``explicit`` maps a ruling id to its (number, raw text) citations.
     """
     document = db["documents"].get(document_id)
-    target = rules_document(db, document["game_id"], document["written_against"])
+    found = versions.rules_document(db, document["game_id"], document["written_against"])
+    target = found["id"] if found else None
     rulings = list(db.query("select id from rulings where document_id = ? order by position", [document_id]))
     citations, mentions = [], []
     for ruling in rulings:

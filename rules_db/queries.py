@@ -15,11 +15,16 @@ import sqlite3
 from collections import defaultdict
 
 from ingest.outline import natural_key
-from rules_db import lineage as versions
+from rules_db import lineage as correspondence
+from rules_db import versions
 
-# Rule references in lists: enough to name, link and preview a rule.
+# Rule references in lists: enough to name, link and preview a rule. ``rulebook`` is the slug a
+# rule's URL carries: None for the game's default rulebook (/rules/riftbound/2025-12-01/336.1),
+# else /rules/riftbound/tournament/2026-07-16/204.8.
 _RULE_REF = """r.id, r.game_id as game, d.version, r.number, r.heading,
-    substr(r.text, 1, 160) as preview"""
+    substr(r.text, 1, 160) as preview, d.is_newest,
+    (select case when b.is_default then null else b.slug end from rulebooks b where b.id = d.rulebook_id)
+        as rulebook"""
 
 
 def _rows(conn: sqlite3.Connection, sql: str, params=()) -> list[dict]:
@@ -42,19 +47,21 @@ def home(conn: sqlite3.Connection) -> dict:
     documents = _rows(
         conn,
         """
-        select d.id, d.game_id, d.title, d.version, d.kind, d.source_file, d.original_name, d.is_newest,
-            d.coverage, d.written_against,
+        select d.id, d.game_id, d.title, d.version, d.version_label, d.version_date, d.kind, d.source_file,
+            d.original_name, d.is_newest, d.coverage, d.written_against, d.rulebook_id, b.title as rulebook_title,
+            case when b.is_default then null else b.slug end as rulebook, previous.version as diff_from,
             (select count(*) from rules where document_id = d.id) as rules,
             (select count(*) from keywords where document_id = d.id) as keywords,
             (select count(*) from rulings where document_id = d.id) as rulings,
             (select count(*) from parse_issues where document_id = d.id) as parse_issues,
             (select count(*) from skipped_lines where document_id = d.id) as skipped_lines
-        from documents d order by d.game_id, d.kind, d.version desc""",
+        from documents d left join rulebooks b on b.id = d.rulebook_id
+        left join documents previous on previous.id = d.previous_id
+        order by d.game_id, d.kind, b.is_default desc, b.slug, coalesce(d.version_date, d.version) desc""",
     )
     by_game = defaultdict(list)
     for document in documents:
         by_game[document["game_id"]].append(document)
-    _mark_previous_versions(documents)
     for game in games:
         game["documents"] = by_game[game["id"]]
         game["cards"] = conn.execute("select count(*) from cards where game_id = ?", [game["id"]]).fetchone()[0]
@@ -70,31 +77,7 @@ def home(conn: sqlite3.Connection) -> dict:
     return {"games": games}
 
 
-def _mark_previous_versions(documents: list[dict]) -> None:
-    """Give each rules document ``diff_from``: the game's previous rules version (None for the first)."""
-    rules_versions = defaultdict(list)
-    for document in documents:
-        if document["kind"] == "rules":
-            rules_versions[document["game_id"]].append(document)
-    for versions_of_game in rules_versions.values():
-        versions_of_game.sort(key=lambda document: natural_key(document["version"]))
-        for previous, document in zip([None, *versions_of_game], versions_of_game):
-            document["diff_from"] = previous["version"] if previous else None
-
-
 # ---------------------------------------------------------------- rules
-
-
-def rules_document(conn: sqlite3.Connection, game: str, version: str | None = None) -> dict | None:
-    """The game's rulebook in that version, or its newest version."""
-    if version is None:
-        return _row(
-            conn,
-            """select * from documents where game_id = ? and kind = 'rules'
-            order by is_newest desc, version desc limit 1""",
-            [game],
-        )
-    return _row(conn, "select * from documents where game_id = ? and kind = 'rules' and version = ?", [game, version])
 
 
 def _find_rule(conn: sqlite3.Connection, document_id: str, number: str) -> dict | None:
@@ -105,13 +88,17 @@ def _find_rule(conn: sqlite3.Connection, document_id: str, number: str) -> dict 
     )
 
 
-def rule_page(conn: sqlite3.Connection, game: str, number: str, version: str | None = None) -> dict | None:
-    """Everything the rule page shows, or None when the game or version does not exist.
+def rule_page(
+    conn: sqlite3.Connection, game: str, number: str, version: str | None = None, rulebook: str | None = None
+) -> dict | None:
+    """Everything the rule page shows, or None when the game, rulebook or version does not exist.
 
+    ``version`` and ``rulebook`` are the URL's segments (``rules_db.versions.resolve_path``): a version
+    of the default rulebook, a rulebook's slug (its newest version), or both.
     An existing document without that number gives ``{"rule": None, ...}`` with the
     nearest rules and the versions that do have the number.
     """
-    document = rules_document(conn, game, version)
+    document = versions.resolve_path(conn, game, *((rulebook, version) if rulebook else (version,)))
     if document is None:
         return None
     page = {"game": _row(conn, "select id, name from games where id = ?", [game]), "document": document}
@@ -245,12 +232,14 @@ def diff_page(
     new_version: str,
     kind: str | None = None,
     section: str | None = None,
+    rulebook: str | None = None,
 ) -> dict | None:
-    """What changed between two versions of a game's rules (``rules_db.lineage.diff_summary``), its
-    rows narrowed to one ``kind`` (every kind but "unchanged" when none is asked) and one ``section``,
-    each with a word-level diff when the text changed. None when either version does not exist."""
+    """What changed between two versions of a rulebook (``rules_db.lineage.diff_summary``; the game's
+    default rulebook unless ``rulebook`` names another), its rows narrowed to one ``kind`` (every kind but
+    "unchanged" when none is asked) and one ``section``, each with a word-level diff when the text
+    changed. None when either version does not exist."""
     try:
-        summary = versions.diff_summary(conn, game, old_version, new_version)
+        summary = correspondence.diff_summary(conn, game, old_version, new_version, rulebook=rulebook)
     except LookupError:
         return None
     rows = [
@@ -262,11 +251,11 @@ def diff_page(
     for row in rows:
         changed = row["old_text"] is not None and row["new_text"] is not None and row["old_text"] != row["new_text"]
         row["diff"] = (
-            [{"op": op, "text": text} for op, text in versions.word_diff(row["old_text"], row["new_text"])]
+            [{"op": op, "text": text} for op, text in correspondence.word_diff(row["old_text"], row["new_text"])]
             if changed
             else []
         )
-    return {**summary, "kinds": list(versions.KINDS), "kind": kind, "section": section, "rows": rows}
+    return {**summary, "kinds": list(correspondence.KINDS), "kind": kind, "section": section, "rows": rows}
 
 
 def renumbered(conn: sqlite3.Connection, game: str, number: str, document_id: str) -> list[dict]:
@@ -314,10 +303,11 @@ def locate_rule(conn: sqlite3.Connection, number: str, game: str | None = None) 
     """Every rules version that has this number, newest first within each game."""
     return _rows(
         conn,
-        """select r.game_id as game, d.version, r.number, r.heading, d.is_newest
-        from rules r join documents d on d.id = r.document_id
+        """select r.game_id as game, d.version, r.number, r.heading, d.is_newest,
+            case when b.is_default then null else b.slug end as rulebook, b.title as rulebook_title
+        from rules r join documents d on d.id = r.document_id left join rulebooks b on b.id = d.rulebook_id
         where r.number = ? collate nocase and d.kind = 'rules' and (? is null or r.game_id = ?)
-        order by r.game_id, d.is_newest desc, d.version desc""",
+        order by r.game_id, b.is_default desc, b.slug, d.is_newest desc, coalesce(d.version_date, d.version) desc""",
         [number.rstrip("."), game, game],
     )
 
@@ -491,10 +481,10 @@ def equivalents(conn: sqlite3.Connection, rule_id: int) -> list[dict]:
     lineage step by step (``rules_db.lineage.equivalents``). ``kind`` is the lineage kind, or
     "ancestor" for a rule new in its version, given its nearest ancestor's equivalent instead."""
     rows = []
-    for document_id, _version, number, kind in versions.equivalents(conn, rule_id):
+    for document_id, _version, number, kind in correspondence.equivalents(conn, rule_id):
         rule = _row(
             conn,
-            f"""select {_RULE_REF}, d.is_newest from rules r join documents d on d.id = r.document_id
+            f"""select {_RULE_REF} from rules r join documents d on d.id = r.document_id
             where r.document_id = ? and r.number = ?""",
             [document_id, number],
         )
@@ -504,18 +494,11 @@ def equivalents(conn: sqlite3.Connection, rule_id: int) -> list[dict]:
 
 
 def with_newest(conn: sqlite3.Connection, rows: list[dict]) -> list[dict]:
-    """Rows pointing at rules, each marked ``stale`` when its rule is in a version that is not the
-    newest, with ``in_newest``: the same rule in the newest version (what the citation means today)."""
-    older = {
-        (row["game"], row["version"])
-        for row in _rows(
-            conn,
-            """select game_id as game, version from documents
-        where kind = 'rules' and is_newest = 0""",
-        )
-    }
+    """Rows pointing at rules (``_RULE_REF``), each marked ``stale`` when its rule is in a version that is
+    not the newest of its rulebook, with ``in_newest``: the same rule in the newest version (what the
+    citation means today)."""
     for row in rows:
-        row["stale"] = row["id"] is not None and (row["game"], row["version"]) in older
+        row["stale"] = row["id"] is not None and not row["is_newest"]
         row["in_newest"] = (
             [other for other in equivalents(conn, row["id"]) if other["is_newest"]] if row["stale"] else []
         )

@@ -10,7 +10,7 @@ from pathlib import Path
 import sqlite_utils
 import yaml
 
-from rules_db.links import rules_document
+from rules_db import versions
 from scenarios.cards import load_library
 
 
@@ -26,7 +26,8 @@ def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "rift
     steps, citations, uncited, used_cards = [], [], set(), []
     card_ids = _card_ids(db, game_id)
     for replay in replays:
-        document_id = rules_document(db, game_id, replay.rules_version)
+        document = versions.rules_document(db, game_id, replay.rules_version)
+        document_id = document["id"] if document else None
         rule_ids = _rule_ids(db, document_id)
         db["replays"].insert(
             {

@@ -17,6 +17,15 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
         [],
         "One row per game.",
     ),
+    "rulebooks": (
+        {"id": str, "game_id": str, "slug": str, "title": str, "is_default": int},
+        "id",
+        [("game_id", "games", "id")],
+        [["game_id", "slug"]],
+        "The rulebooks of a game (Riftbound: Core Rules and Tournament Rules), each with its own versions, "
+        "lineage and newest version. slug names it in URLs (/rules/riftbound/tournament/...); the default "
+        "rulebook (is_default=1, the Core Rules) is left out of URLs (/rules/riftbound/2025-12-01/336.1).",
+    ),
     "documents": (
         {
             "id": str,
@@ -33,13 +42,20 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
             "ingested_share": float,
             "is_newest": int,
             "written_against": str,
+            "rulebook_id": str,
+            "version_label": str,
+            "version_date": str,
+            "previous_id": str,
         },
         "id",
-        [("game_id", "games", "id")],
-        [["game_id", "kind", "version"]],
-        "Every ingested document; two versions of one rulebook are two documents of one game. "
-        "is_newest marks the newest version of each game's rules. coverage is the share of non-blank lines "
-        "ingested or skipped for a recognised reason; ingested_share the share stored as rules or rulings.",
+        [("game_id", "games", "id"), ("rulebook_id", "rulebooks", "id"), ("previous_id", "documents", "id")],
+        [["game_id", "kind", "version"], ["rulebook_id"]],
+        "Every ingested document; two versions of one rulebook are two documents of that rulebook. version "
+        "names it in URLs (the date for dated rulebooks); version_date is its 'Last Updated' date (ISO), "
+        "version_label the version it calls itself ('1.4'), where known. is_newest marks the newest version "
+        "of each rulebook, previous_id the version before it (the lineage chain). coverage is the share of "
+        "non-blank lines ingested or skipped for a recognised reason; ingested_share the share stored as "
+        "rules or rulings.",
     ),
     "rules": (
         {
@@ -89,11 +105,43 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
             "question": str,
             "ruling": str,
             "first_line": int,
+            "ruling_raw": str,
+            "source": str,
+            "category": str,
+            "page": str,
+            "page_title": str,
+            "anchor": str,
+            "url": str,
+            "author": str,
+            "created_at": str,
+            "licence": str,
+            "licence_url": str,
+            "reviewed_version": str,
+            "rules_document_id": str,
+            "parent_ruling_id": int,
         },
         "id",
-        [("game_id", "games", "id"), ("document_id", "documents", "id")],
-        [["document_id", "position"]],
-        "Question-and-answer rulings in file order.",
+        [
+            ("game_id", "games", "id"),
+            ("document_id", "documents", "id"),
+            ("rules_document_id", "documents", "id"),
+            ("parent_ruling_id", "rulings", "id"),
+        ],
+        [["document_id", "position"], ["page", "anchor"]],
+        "Question-and-answer rulings in source order. ruling is the answer as plain text (ruling_raw as "
+        "received). source names who wrote it; page, anchor and url locate it at its source; category is "
+        "'general rules', 'mechanics' or 'card' where the source sorts it; author, created_at, licence and "
+        "licence_url credit it. reviewed_version is the rules version it was written against, as the source "
+        "names it ('1.4', '2025-12-01'), and rules_document_id that version's document, where its citations "
+        "resolve. parent_ruling_id: the question a sub-question belongs to.",
+    ),
+    "ruling_relations": (
+        {"id": int, "ruling_id": int, "related_ruling_id": int, "target": str},
+        "id",
+        [("ruling_id", "rulings", "id"), ("related_ruling_id", "rulings", "id")],
+        [["ruling_id"], ["related_ruling_id"]],
+        "Rulings the source itself relates to a ruling; target as the source writes it ('/cards/baron-nashor'), "
+        "related_ruling_id each ruling it names (null when it names nothing in the database).",
     ),
     "ruling_steps": (
         {"id": int, "ruling_id": int, "branch": str, "position": int, "text": str},
@@ -125,11 +173,19 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
             "target_number": str,
             "raw_text": str,
             "status": str,
+            "target_document_id": str,
         },
         "id",
-        [("document_id", "documents", "id"), ("from_rule_id", "rules", "id"), ("to_rule_id", "rules", "id")],
+        [
+            ("document_id", "documents", "id"),
+            ("from_rule_id", "rules", "id"),
+            ("to_rule_id", "rules", "id"),
+            ("target_document_id", "documents", "id"),
+        ],
         [["from_rule_id"], ["to_rule_id"], ["status"]],
-        "Cross-references from rule to rule, with the text that made them; status is resolved or dangling.",
+        "Cross-references from rule to rule, with the text that made them; status is resolved or dangling. "
+        "target_document_id is the document the target is looked up in: the same one, or for a reference to "
+        "another rulebook ('See CR 110' in the Tournament Rules) that rulebook's newest version.",
     ),
     "ruling_citations": (
         {
@@ -167,6 +223,7 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
             "might": int,
             "ability_raw": str,
             "ability_text": str,
+            "current_text": str,
             "in_card_list": int,
             "document_id": str,
         },
@@ -174,7 +231,8 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
         [("game_id", "games", "id"), ("document_id", "documents", "id")],
         [["game_id", "name"], ["slug"]],
         "One row per card name; in_card_list=0 for a card known only from the rulings. domain joins several "
-        "domains with ', '; ability_text is ability_raw with icon tokens as words ([Might], [Calm rune]).",
+        "domains with ', '; ability_text is ability_raw with icon tokens as words ([Might], [Calm rune]); "
+        "current_text is the wording in force: the newest erratum's text (worded the same way), else ability_text.",
     ),
     "card_aliases": (
         {"id": int, "card_id": int, "alias": str, "how": str},
@@ -280,6 +338,22 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
         [["replay_id"], ["card_id"]],
         "The real cards a replay's scenario puts in play (its card: entries mapped through scenarios/cards.yaml).",
     ),
+    "infractions": (
+        {
+            "id": int,
+            "document_id": str,
+            "rule_id": int,
+            "number": str,
+            "name": str,
+            "penalty": str,
+            "category": str,
+        },
+        "id",
+        [("document_id", "documents", "id"), ("rule_id", "rules", "id")],
+        [["document_id"], ["rule_id"], ["penalty"]],
+        "Infractions a rulebook defines with their penalty ('702.2. Missed Trigger [No Penalty]: ...'): name, "
+        "penalty as printed, and category, the heading of the section that holds it ('Game Play Errors').",
+    ),
     "rule_lineage": (
         {
             "id": int,
@@ -298,7 +372,8 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
             ("to_rule_id", "rules", "id"),
         ],
         [["from_rule_id"], ["to_rule_id"]],
-        "Correspondence between consecutive versions: unchanged, moved, edited, split, merged, removed or new.",
+        "Correspondence between consecutive versions of a rulebook (documents.previous_id): unchanged, moved, "
+        "edited, split, merged, removed or new.",
     ),
     "parse_issues": (
         {"id": int, "document_id": str, "line": int, "kind": str, "number": str, "message": str},
@@ -321,6 +396,7 @@ SEARCHABLE: dict[str, list[str]] = {
     "rules": ["number", "heading", "text"],
     "keywords": ["term", "aliases"],
     "rulings": ["question", "ruling"],
+    "infractions": ["name", "penalty", "category"],
     "cards": ["name", "ability_text"],
 }
 

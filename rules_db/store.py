@@ -11,12 +11,20 @@ from ingest.documents import DocumentSpec
 from ingest.model import ParsedRulebook, ParsedRulings, ParseIssue, SkippedLine
 from ingest.outline import coverage, ingested_share
 from ingest.text import plain_text
+from rules_db import versions
 
 
 def store_document(
     db: sqlite_utils.Database, spec: DocumentSpec, lines: int, nonblank: int, skipped: list[SkippedLine]
 ) -> None:
     db["games"].insert({"id": spec.game, "name": spec.game_name}, ignore=True)
+    rulebook = None
+    if spec.kind == "rules":
+        slug = spec.rulebook or versions.DEFAULT_RULEBOOK
+        rulebook = versions.rulebook_id(spec.game, slug)
+        db["rulebooks"].insert(
+            {"id": rulebook, "game_id": spec.game, "slug": slug, "title": spec.title, "is_default": 0}, ignore=True
+        )
     db["documents"].insert(
         {
             "id": spec.slug,
@@ -33,6 +41,10 @@ def store_document(
             "ingested_share": round(ingested_share(nonblank, skipped), 6),
             "is_newest": 0,
             "written_against": spec.written_against,
+            "rulebook_id": rulebook,
+            "version_label": spec.version_label,
+            "version_date": spec.version_date,
+            "previous_id": None,
         }
     )
 
@@ -148,19 +160,26 @@ def store_rulings(db: sqlite_utils.Database, spec: DocumentSpec, parsed: ParsedR
     return ids
 
 
-def mark_newest_versions(db: sqlite_utils.Database) -> None:
-    """is_newest = 1 on the latest rules document of each game (versions compare as ISO dates or dotted numbers)."""
-    newest: dict[str, tuple] = {}
-    for row in db.query("select id, game_id, version from documents where kind = 'rules'"):
-        key = _version_key(row["version"])
-        if row["game_id"] not in newest or key > newest[row["game_id"]][0]:
-            newest[row["game_id"]] = (key, row["id"])
-    for _, document_id in newest.values():
-        db["documents"].update(document_id, {"is_newest": 1})
-
-
-def _version_key(version: str) -> tuple:
-    return tuple(int(part) if part.isdigit() else 0 for part in version.replace("-", ".").split("."))
+def link_versions(db: sqlite_utils.Database) -> None:
+    """Chain each rulebook's versions in order (previous_id), mark the newest of each rulebook, and make
+    the Core Rules (else the first rulebook) each game's default. Run after every document is stored, so a
+    version added between two others is linked into the chain and the old link between them is gone."""
+    db.execute("update rulebooks set is_default = 0")
+    for game in [row["id"] for row in db.query("select id from games")]:
+        books = list(db.query("select id, slug from rulebooks where game_id = ? order by slug", [game]))
+        if books:
+            default = next((book for book in books if book["slug"] == versions.DEFAULT_RULEBOOK), books[0])
+            db["rulebooks"].update(default["id"], {"is_default": 1})
+        for book in books:
+            documents = versions.versions(db, game, book["slug"])
+            for previous, document in zip([None, *documents], documents):
+                db["documents"].update(
+                    document["id"],
+                    {
+                        "previous_id": previous["id"] if previous else None,
+                        "is_newest": int(document is documents[-1]),
+                    },
+                )
 
 
 def next_id(db: sqlite_utils.Database, table: str) -> int:

@@ -59,7 +59,27 @@ Recalled</a> units stay.
 
 OLD, NEW = "riftbound-core-rules-2025-06-02", "riftbound-core-rules-2025-12-01"
 RULINGS_DOC = "riftbound-qa-rulings"
+TOURNAMENT = "riftbound-tournament-rules-2026-07-16"
 RUNETERRA = "runeterra-unofficial-rulebook"
+
+
+RULEBOOKS = [
+    {"id": "riftbound-core", "game_id": "riftbound", "slug": "core", "title": "Riftbound Core Rules", "is_default": 1},
+    {
+        "id": "riftbound-tournament",
+        "game_id": "riftbound",
+        "slug": "tournament",
+        "title": "Riftbound Tournament Rules",
+        "is_default": 0,
+    },
+    {
+        "id": "runeterra-core",
+        "game_id": "runeterra",
+        "slug": "core",
+        "title": "Legends of Runeterra unofficial Rulebook",
+        "is_default": 1,
+    },
+]
 
 
 def _documents() -> list[dict]:
@@ -75,6 +95,8 @@ def _documents() -> list[dict]:
             "source_file": "corpus/riftbound-core-rules-2025-06-02.txt",
             "is_newest": 0,
             "written_against": None,
+            "rulebook_id": "riftbound-core",
+            "version_date": "2025-06-02",
         },
         {
             **common,
@@ -86,6 +108,22 @@ def _documents() -> list[dict]:
             "source_file": "corpus/riftbound-core-rules-2025-12-01.txt",
             "is_newest": 1,
             "written_against": None,
+            "rulebook_id": "riftbound-core",
+            "version_date": "2025-12-01",
+            "previous_id": OLD,
+        },
+        {
+            **common,
+            "id": TOURNAMENT,
+            "game_id": "riftbound",
+            "title": "Riftbound Tournament Rules",
+            "version": "2026-07-16",
+            "kind": "rules",
+            "source_file": "corpus/riftbound-tournament-rules-2026-07-16.txt",
+            "is_newest": 1,
+            "written_against": None,
+            "rulebook_id": "riftbound-tournament",
+            "version_date": "2026-07-16",
         },
         {
             **common,
@@ -108,6 +146,7 @@ def _documents() -> list[dict]:
             "source_file": "corpus/runeterra-unofficial-rulebook.txt",
             "is_newest": 1,
             "written_against": None,
+            "rulebook_id": "runeterra-core",
         },
     ]
 
@@ -163,6 +202,16 @@ RULES = [
     ),
     (29, NEW, "444", None, "The Resolution Step", "The Resolution Step"),
     (30, NEW, "741", None, "Tank", "Tank: a unit with Tank must be assigned lethal damage first."),
+    (31, TOURNAMENT, "702", None, "Game Play Errors", "Game Play Errors"),
+    (
+        32,
+        TOURNAMENT,
+        "702.2",
+        "702",
+        None,
+        "Missed Trigger [No Penalty]: The accountable player for a triggered ability doesn't demonstrate "
+        "awareness of the trigger. See 702.3 and CR 443.1.",
+    ),
     (40, RUNETERRA, "5", None, "Keywords", "Keywords"),
     (41, RUNETERRA, "5.2", "5", None, "**Recall**: a recalled unit returns to its owner's hand."),
 ]
@@ -234,6 +283,7 @@ def build_fixture_db(path: Path) -> Path:
     db["games"].insert_all(
         [{"id": "riftbound", "name": "Riftbound"}, {"id": "runeterra", "name": "Legends of Runeterra"}]
     )
+    db["rulebooks"].insert_all(RULEBOOKS)
     db["documents"].insert_all(_documents())
     _insert_rules(db)
     db["rule_refs"].insert_all(
@@ -383,8 +433,9 @@ def _insert_cards(db: sqlite_utils.Database) -> None:
                 "energy": 2,
                 "power": 0,
                 "might": None,
-                "ability_raw": "When a friendly unit would die, kill this instead. Heal that unit and recall it.",
-                "ability_text": "When a friendly unit would die, kill this instead. Heal that unit and recall it.",
+                "ability_raw": "When a friendly unit would die, kill this instead. Recall that unit.",
+                "ability_text": "When a friendly unit would die, kill this instead. Recall that unit.",
+                "current_text": "When a friendly unit would die, kill this instead. Heal that unit and recall it.",
                 "in_card_list": 1,
             },
             {
@@ -399,6 +450,7 @@ def _insert_cards(db: sqlite_utils.Database) -> None:
                 "might": 5,
                 "ability_raw": "[Tank] :rb_might:",
                 "ability_text": "[Tank] (I must be assigned combat damage first.)",
+                "current_text": "[Tank] (I must be assigned combat damage first.)",
                 "in_card_list": 1,
             },
         ]

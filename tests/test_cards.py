@@ -446,6 +446,7 @@ def db():
     database = sqlite_utils.Database(memory=True)
     schema.create(database)
     database["games"].insert({"id": "riftbound", "name": "Riftbound"})
+    database["rulebooks"].insert({"id": "riftbound-core", "game_id": "riftbound", "slug": "core", "is_default": 1})
     for slug, kind, newest in [
         ("rules-old", "rules", 0),
         ("rules-new", "rules", 1),
@@ -454,7 +455,14 @@ def db():
         ("errata", "errata", 0),
     ]:
         database["documents"].insert(
-            {"id": slug, "game_id": "riftbound", "kind": kind, "is_newest": newest, "version": slug}
+            {
+                "id": slug,
+                "game_id": "riftbound",
+                "kind": kind,
+                "is_newest": newest,
+                "version": slug,
+                "rulebook_id": "riftbound-core" if kind == "rules" else None,
+            }
         )
     database["keywords"].insert_all(
         [
@@ -504,6 +512,25 @@ def test_errata_stored_separately_link_to_stored_cards(db, cards, errata):
         "Cards that Reduce Might",
         "Cards with Weaponmaster",
     ]
+
+
+def test_current_text_is_the_newest_errata_wording(db, cards, errata):
+    store_cards(db, "riftbound", "card-list", cards)
+    listed = {row["name"]: row for row in db.query("select * from cards")}
+    store_errata(db, "riftbound", "errata", errata)
+    current = {row["name"]: row for row in db.query("select * from cards")}
+    zhonya = current["Zhonya's Hourglass"]
+    assert "Recall that unit exhausted" in zhonya["ability_text"]
+    assert "Heal that unit, exhaust it, and recall it" in zhonya["current_text"]
+    assert "[Any rune]" in zhonya["current_text"] and "[A]" not in zhonya["current_text"]  # worded like ability_text
+    # The errata list's Ava Achiever pays [C]: worded as her own domain's rune, as on the printed card.
+    assert "pay [Mind rune] to play a card" in current["Ava Achiever"]["current_text"]
+    errata_names = {erratum.name for erratum in errata.errata if erratum.new_text}
+    errata_names |= {card.name for card in cards.cards if card.listed_errata}
+    never_errata = [name for name in current if name not in errata_names]
+    assert never_errata and all(current[name]["current_text"] == current[name]["ability_text"] for name in never_errata)
+    # The card list's own errata already apply before the errata list is read.
+    assert listed["Zhonya's Hourglass"]["current_text"].split() == zhonya["current_text"].split()
 
 
 def test_card_keywords_link_to_the_newest_glossary_only(db, cards):

@@ -495,7 +495,17 @@ OLD_DOC, NEW_DOC, NEWER_DOC = "book-2025-06-02", "book-2025-12-01", "book-2026-0
 
 
 def _write_rulebook(db: sqlite_utils.Database, document_id: str, version: str, rules: list[RuleRow]) -> None:
-    db["documents"].insert({"id": document_id, "game_id": "game", "title": "Book", "version": version, "kind": "rules"})
+    db["rulebooks"].insert({"id": "game-core", "game_id": "game", "slug": "core", "is_default": 1}, ignore=True)
+    db["documents"].insert(
+        {
+            "id": document_id,
+            "game_id": "game",
+            "title": "Book",
+            "version": version,
+            "kind": "rules",
+            "rulebook_id": "game-core",
+        }
+    )
     first = (db.execute("select coalesce(max(id), 0) from rules").fetchone()[0]) + 1
     ids = {rule.number: first + index for index, rule in enumerate(rules)}
     db["rules"].insert_all(

@@ -32,7 +32,7 @@ async def test_home_lists_every_document_version_with_counts(datasette):
     data = (await _get(datasette, "/.json")).json()
     riftbound = next(game for game in data["games"] if game["id"] == "riftbound")
     counts = {doc["version"]: doc["rules"] for doc in riftbound["documents"] if doc["kind"] == "rules"}
-    assert counts == {"2025-06-02": 9, "2025-12-01": 11}
+    assert counts == {"2025-06-02": 9, "2025-12-01": 11, "2026-07-16": 2}
     assert riftbound["cards"] == 2 and riftbound["replays"] == 1
 
 
@@ -138,6 +138,8 @@ async def test_ruling_page_sequence_citations_stale_and_related(datasette):
 async def test_card_page_errata_diff_keywords_and_rulings(datasette):
     html = (await _get(datasette, "/cards/zhonyas-hourglass")).text
     assert "<del>Recall </del><ins>Heal </ins>that <del>unit.</del><ins>unit and recall it.</ins>" in html
+    text = html.split('class="card-text">')[1]
+    assert text.startswith("When a friendly unit would die, kill this instead. Heal that unit and recall it.")
     assert 'href="/rulings/1"' in html and 'href="/replays/hourglass-saves-unit"' in html
     assert "javascript:" not in html  # the fixture's image link is not a web address
     garen = (await _get(datasette, "/cards/garen-rugged")).text

@@ -175,6 +175,16 @@ async def test_card_pages_list_their_rulings_and_highlight_errata(datasette, con
         assert "<del>" in html or "<ins>" in html, slug
 
 
+async def test_zhonyas_hourglass_shows_its_current_wording_first(datasette):
+    html = (await _get(datasette, "/cards/zhonyas-hourglass")).text
+    current = html.index("Heal that unit, exhaust it, and recall it")
+    printed = html.index("Recall that unit exhausted")
+    assert html.index('class="card-text"') < current < printed
+    data = (await _get(datasette, "/cards/zhonyas-hourglass.json")).json()
+    assert "Heal that unit, exhaust it, and recall it" in data["card"]["current_text"]
+    assert "Recall that unit exhausted" in data["card"]["ability_text"]
+
+
 async def test_an_old_number_points_to_its_renumbered_rule(datasette):
     data = (await _get(datasette, "/rules/riftbound/518.json", status=404)).json()
     assert ("318", "2025-06-02") in {(row["number"], row["other_version"]) for row in data["renumbered"]}
