@@ -27,7 +27,7 @@ _FORMAT = r"(?P<format>\.json)?$"
 _RULEBOOK = r"(?P<rulebook>[a-z][a-z-]*)"
 
 # Search filters, kept on every new question (the header's search box carries them too).
-SEARCH_FILTERS = ("game", "version", "kind")
+SEARCH_FILTERS = ("game", "rulebook", "version", "kind")
 
 ROUTE_PATTERNS = {
     "home": r"^/" + _FORMAT,
@@ -338,7 +338,9 @@ async def search(datasette, request):
         found = None
         if text and not jump:
             try:
-                found = search_db.search(conn, text, filters["game"], filters["version"], filters["kind"], page)
+                found = search_db.search(
+                    conn, text, filters["game"], filters["version"], filters["kind"], page, rulebook=filters["rulebook"]
+                )
             except search_db.SearchTooSlow as error:
                 found = {"error": f"{error}. Try a shorter question."}
         return numbers, jump, found, search_db.search_options(conn)
@@ -353,6 +355,9 @@ async def search(datasette, request):
         return Response.redirect(jump_to)
     for hit in [*found["results"], *found["best"].values()]:
         hit["url"] = _hit_url(paths, hit)
+        hit["keywords"] = [
+            {"term": term, "url": paths.keyword(hit["game"], term, hit["version"])} for term in hit.get("defines", [])
+        ]
         hit["snippet"] = render.highlighted(hit["snippet"])  # escaped, with <mark> around the matches
     per_page = found.get("per_page") or 1
     pages = max(1, -(-found["total"] // per_page))

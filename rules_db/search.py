@@ -436,9 +436,12 @@ def _match_expression(query: Query, indexed: int) -> str | None:
     return " OR ".join(dict.fromkeys(alternatives)) or None
 
 
+# Rules from the newest version of each rulebook, or the version and rulebook asked for; rulings and cards
+# are not versioned.
 _FILTERS = """(:game is null or d.game_id = :game)
     and (:kind is null or d.kind = :kind)
-    and (case when :version is null then d.current = 1 else d.kind != 'rule' or d.version = :version end)"""
+    and (d.kind != 'rule' or ((:rulebook is null or d.rulebook = :rulebook)
+        and (case when :version is null then d.current = 1 else d.version = :version end)))"""
 
 
 def _candidates(conn: sqlite3.Connection, match: str, filters: dict, limit: int, offset: int = 0) -> list[tuple]:
@@ -453,7 +456,9 @@ def _candidates(conn: sqlite3.Connection, match: str, filters: dict, limit: int,
     ).fetchall()
 
 
-_DOCUMENT_COLUMNS = "id, kind, ref_id, game_id, document_id, version, number, slug, title, terms, path, body"
+_DOCUMENT_COLUMNS = (
+    "id, kind, ref_id, game_id, document_id, rulebook, rulebook_url, version, number, slug, title, terms, path, body"
+)
 
 
 def _documents(conn: sqlite3.Connection, ids: list[int]) -> dict[int, dict]:
@@ -687,6 +692,39 @@ def _complete(conn: sqlite3.Connection, items: list[_Scored]) -> None:
         item.document = documents[item.document["id"]]
 
 
+def _credit_rulings(conn: sqlite3.Connection, items: list[_Scored]) -> None:
+    """Who wrote each ruling shown, and where: a ruling's text is shown with its credit (some are CC BY-SA)."""
+    ids = [item.document["ref_id"] for item in items if item.document["kind"] == "ruling"]
+    if not ids:
+        return
+    cursor = conn.execute(
+        f"""select id, source, url, author, licence, licence_url from rulings
+        where id in ({",".join("?" * len(ids))})""",
+        ids,
+    )
+    names = [column[0] for column in cursor.description]
+    credits = {row[0]: dict(zip(names[1:], row[1:])) for row in cursor.fetchall()}
+    for item in items:
+        if item.document["kind"] == "ruling":
+            item.document["credit"] = credits.get(item.document["ref_id"])
+
+
+def _defined_keywords(conn: sqlite3.Connection, items: list[_Scored]) -> None:
+    """The keywords and glossary terms each rule shown defines (its page links to theirs)."""
+    ids = [item.document["ref_id"] for item in items if item.document["kind"] == "rule"]
+    if not ids:
+        return
+    defined = defaultdict(list)
+    for rule_id, term in conn.execute(
+        f"select rule_id, term from keywords where rule_id in ({','.join('?' * len(ids))}) order by term", ids
+    ):
+        if term not in defined[rule_id]:
+            defined[rule_id].append(term)
+    for item in items:
+        if item.document["kind"] == "rule":
+            item.document["defines"] = defined.get(item.document["ref_id"], [])
+
+
 def _with_proximity(conn: sqlite3.Connection, items: list[_Scored], query: Query, matcher: _Matcher) -> None:
     """Add the proximity feature to the items' scores (their text read for where the concepts stand)."""
     _complete(conn, items)
@@ -765,17 +803,19 @@ def search(
     kind: str | None = None,
     page: int = 1,
     per_page: int = PER_PAGE,
+    rulebook: str | None = None,
 ) -> dict:
     """Rules, rulings and cards answering ``text``, best first, one page of them.
 
-    Rules come from the newest version of each rulebook unless ``version`` names one.
+    Rules come from the newest version of each rulebook unless ``version`` names one, and from
+    every rulebook unless ``rulebook`` names one by its slug ("core", "tournament").
     Returns the page's ``results``, the ``total`` number of matches, the ``best`` rule,
     ruling and card (first page), and what was understood of the question.
     """
     page = max(1, min(int(page or 1), MAX_PAGE))
     per_page = max(1, min(int(per_page or PER_PAGE), 100))
     kind = kind if kind in KINDS else None
-    filters = {"game": game or None, "version": version or None, "kind": kind}
+    filters = {"game": game or None, "version": version or None, "kind": kind, "rulebook": rulebook or None}
     deadline = time.monotonic() + TIME_BUDGET
     conn.set_progress_handler(lambda: time.monotonic() > deadline, 10_000)
     try:
@@ -815,6 +855,8 @@ def _search(conn: sqlite3.Connection, text: str, filters: dict, page: int, per_p
     best = [next((item for item in ranked if item.document["kind"] == kind), None) for kind in KINDS]
     best = [item for item in best if item is not None] if page == 1 else []
     _complete(conn, shown + best)
+    _credit_rulings(conn, shown + best)
+    _defined_keywords(conn, shown + best)
     result["total"] = total
     result["results"] = [_hit(item, matcher) for item in shown]
     result["best"] = {item.document["kind"]: _hit(item, matcher) for item in best}
@@ -853,6 +895,7 @@ def _hit(item: _Scored, matcher: _Matcher) -> dict:
         "kind": document["kind"],
         "id": document["ref_id"],
         "game": document["game_id"],
+        "rulebook": document["rulebook_url"],  # as rule URLs name it: None for the game's default rulebook
         "version": document["version"],
         "number": document["number"],
         "slug": document["slug"],
@@ -863,6 +906,8 @@ def _hit(item: _Scored, matcher: _Matcher) -> dict:
         "snippet": _snippet(item, matcher),
         "score": round(item.score, 4),
         "features": {name: round(value, 3) for name, value in item.features.items()},
+        **({"credit": document.get("credit")} if document["kind"] == "ruling" else {}),
+        **({"defines": document.get("defines", [])} if document["kind"] == "rule" else {}),
     }
 
 
@@ -870,26 +915,36 @@ def _hit(item: _Scored, matcher: _Matcher) -> dict:
 
 
 def jump_target(conn: sqlite3.Connection, query: str, game: str | None = None) -> tuple[list[dict], dict | None]:
-    """For a query that is a rule number alone: the rules of that number (newest version per game),
-    and the one to jump to when a single game has it."""
+    """For a query that is a rule number alone: the rules of that number (the newest version of each
+    rulebook that has it), and the one to jump to when a single rulebook has it."""
     match = _NUMBER_QUERY.match(query or "")
     if match is None:
         return [], None
-    newest_per_game = {}
+    newest = {}
     for hit in queries.locate_rule(conn, match.group("number"), game):
-        newest_per_game.setdefault(hit["game"], hit)
-    hits = list(newest_per_game.values())
+        newest.setdefault((hit["game"], hit["rulebook"]), hit)
+    hits = list(newest.values())
     return hits, hits[0] if len(hits) == 1 else None
 
 
 def search_options(conn: sqlite3.Connection) -> dict:
-    """Games, rulebook versions and kinds of result for the search form's filters."""
+    """Games, rulebooks, their versions and kinds of result for the search form's filters."""
     cursor = conn.execute("select id, name from games order by name")
     games = [{"id": row[0], "name": row[1]} for row in cursor.fetchall()]
     versions = [
-        {"game": row[0], "version": row[1], "is_newest": row[2]}
+        {"game": row[0], "version": row[1], "is_newest": row[2], "rulebook": row[3], "rulebook_title": row[4]}
         for row in conn.execute(
-            "select game_id, version, is_newest from documents where kind = 'rules' order by game_id, version desc"
+            """select d.game_id, d.version, d.is_newest, b.slug, b.title from documents d
+            left join rulebooks b on b.id = d.rulebook_id where d.kind = 'rules'
+            order by d.game_id, b.is_default desc, b.slug, coalesce(d.version_date, d.version) desc"""
         )
     ]
-    return {"games": games, "versions": versions, "kinds": list(KINDS)}
+    # A slug several games share ("core") is named by itself; one game's own rulebook by its title.
+    rulebooks = [
+        {"slug": slug, "title": title if count == 1 else f"{slug.capitalize()} rules"}
+        for slug, title, count in conn.execute(
+            """select slug, min(title), count(*) from rulebooks group by slug
+            order by max(is_default) desc, slug"""
+        )
+    ]
+    return {"games": games, "versions": versions, "rulebooks": rulebooks, "kinds": list(KINDS)}

@@ -22,6 +22,7 @@ aliases, normalised, for recognising a card named anywhere in a question.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections import defaultdict
 
@@ -38,6 +39,9 @@ create table search_documents (
     ref_id integer not null,     -- rules.id, rulings.id or cards.id
     game_id text,
     document_id text,
+    rulebook_id text,            -- a rule's rulebook (rulebooks.id)
+    rulebook text,               -- and its slug ("core", "tournament")
+    rulebook_url text,           -- the slug as URLs carry it: none for the game's default rulebook
     version text,                -- the rulebook version of a rule
     current integer not null,    -- 1: searched by default (the newest version of a rulebook; every ruling and card)
     number text,                 -- a rule's number
@@ -86,9 +90,10 @@ def build(db: sqlite_utils.Database) -> None:
             sorted({tag + stems[word] for tag, field in zip(STEM_TAGS, fields) for word in field if word in stems})
         )
     conn.executemany(
-        """insert into search_documents (kind, ref_id, game_id, document_id, version, current, number, slug,
-            title, terms, path, context, body, position, stems)
-        values (:kind, :ref_id, :game_id, :document_id, :version, :current, :number, :slug,
+        """insert into search_documents (kind, ref_id, game_id, document_id, rulebook_id, rulebook, rulebook_url,
+            version, current, number, slug, title, terms, path, context, body, position, stems)
+        values (:kind, :ref_id, :game_id, :document_id, :rulebook_id, :rulebook, :rulebook_url, :version, :current,
+            :number, :slug,
             :title, :terms, :path, :context, :body, :position, :stems)""",
         rows,
     )
@@ -99,48 +104,56 @@ def build(db: sqlite_utils.Database) -> None:
     _fill_terms(conn, stems, topics)
     _fill_names(conn)
     conn.execute("insert into search_fts (search_fts) values ('optimize')")
+    conn.commit()
 
 
 # ---------------------------------------------------------------- rows
 
 
 def _rule_rows(conn: sqlite3.Connection) -> list[dict]:
-    rules = conn.execute(
+    cursor = conn.execute(
         """select r.id, r.document_id, r.game_id, d.version, d.is_newest, r.number, r.parent_id, r.depth,
-            r.heading, r.text, r.position
-        from rules r join documents d on d.id = r.document_id order by r.document_id, r.position"""
-    ).fetchall()
+            r.heading, r.text, r.position, d.rulebook_id, b.slug as rulebook, b.is_default
+        from rules r join documents d on d.id = r.document_id left join rulebooks b on b.id = d.rulebook_id
+        order by r.document_id, r.position"""
+    )
+    names = [column[0] for column in cursor.description]
+    rules = [dict(zip(names, row)) for row in cursor.fetchall()]
     defined = defaultdict(list)
     for rule_id, term, aliases in conn.execute("select rule_id, term, aliases from keywords where rule_id is not null"):
         defined[rule_id] += [term, *stored_aliases(aliases)]
-    headings = {rule[0]: rule[8] for rule in rules}
-    parents = {rule[0]: rule[6] for rule in rules}
-    texts = {rule[0]: rule[9] for rule in rules}
+    headings = {rule["id"]: rule["heading"] for rule in rules}
+    parents = {rule["id"]: rule["parent_id"] for rule in rules}
+    texts = {rule["id"]: rule["text"] for rule in rules}
     rows, section, document = [], None, None
-    for rule_id, document_id, game, version, newest, number, _parent, depth, heading, text, position in rules:
-        if document_id != document:
-            document, section = document_id, None
+    for rule in rules:
+        rule_id, heading, text = rule["id"], rule["heading"], rule["text"] or ""
+        if rule["document_id"] != document:
+            document, section = rule["document_id"], None
         path = _ancestor_headings(rule_id, parents, headings)
-        if depth == 0 and heading:
+        if rule["depth"] == 0 and heading:
             section = heading  # a heading on a top-level rule names the rules after it (Riftbound: 173 Tokens, 174-181)
-        elif section and (depth == 0 or not _top_has_heading(rule_id, parents, headings)):
+        elif section and (rule["depth"] == 0 or not _top_has_heading(rule_id, parents, headings)):
             path.insert(0, section)
         rows.append(
             {
                 "kind": "rule",
                 "ref_id": rule_id,
-                "game_id": game,
-                "document_id": document_id,
-                "version": version,
-                "current": newest,
-                "number": number,
+                "game_id": rule["game_id"],
+                "document_id": rule["document_id"],
+                "rulebook_id": rule["rulebook_id"],
+                "rulebook": rule["rulebook"],
+                "rulebook_url": None if rule["is_default"] else rule["rulebook"],
+                "version": rule["version"],
+                "current": rule["is_newest"],
+                "number": rule["number"],
                 "slug": None,
                 "title": heading or "",
                 "terms": " ; ".join(dict.fromkeys(defined.get(rule_id, []))),
                 "path": PATH_SEPARATOR.join(path),
                 "context": _parent_statements(rule_id, parents, headings, texts),
-                "body": "" if (text or "") == (heading or "") else text or "",
-                "position": position,
+                "body": "" if text == (heading or "") else text,
+                "position": rule["position"],
             }
         )
     return rows
@@ -190,6 +203,9 @@ def _ruling_rows(conn: sqlite3.Connection) -> list[dict]:
             "ref_id": ruling_id,
             "game_id": game,
             "document_id": document_id,
+            "rulebook_id": None,
+            "rulebook": None,
+            "rulebook_url": None,
             "version": None,
             "current": 1,
             "number": None,
@@ -210,15 +226,18 @@ def _ruling_rows(conn: sqlite3.Connection) -> list[dict]:
 def _card_rows(conn: sqlite3.Connection) -> list[dict]:
     aliases = _grouped(conn, "select card_id, alias from card_aliases order by alias")
     keywords = _grouped(conn, "select card_id, term from card_keywords order by id")
-    errata = _grouped(
-        conn, "select card_id, coalesce(new_text, '') || ' ' || coalesce(faqs, '') from card_errata order by id"
-    )
+    faqs = defaultdict(list)
+    for card_id, stored in conn.execute("select card_id, faqs from card_errata where faqs is not null order by id"):
+        faqs[card_id] += _faq_texts(stored)
     return [
         {
             "kind": "card",
             "ref_id": card_id,
             "game_id": game,
             "document_id": document_id,
+            "rulebook_id": None,
+            "rulebook": None,
+            "rulebook_url": None,
             "version": None,
             "current": 1,
             "number": None,
@@ -229,12 +248,27 @@ def _card_rows(conn: sqlite3.Connection) -> list[dict]:
                 part for part in [card_type, domain, *dict.fromkeys(keywords.get(card_id, []))] if part
             ),
             "context": "",
-            "body": "\n".join([ability or "", *errata.get(card_id, [])]),
+            # the wording in force, the printed one where errata changed it, and the official FAQs
+            "body": "\n".join(dict.fromkeys([current or printed or "", printed or "", *faqs.get(card_id, [])])),
             "position": card_id,
         }
-        for card_id, game, document_id, slug, name, card_type, domain, ability in conn.execute(
-            "select id, game_id, document_id, slug, name, card_type, domain, ability_text from cards order by id"
+        for card_id, game, document_id, slug, name, card_type, domain, printed, current in conn.execute(
+            """select id, game_id, document_id, slug, name, card_type, domain, ability_text, current_text
+            from cards order by id"""
         )
+    ]
+
+
+def _faq_texts(stored: str) -> list[str]:
+    """The questions and answers of an erratum's FAQs (a JSON list of {question, answer})."""
+    try:
+        entries = json.loads(stored)
+    except ValueError:
+        return [stored]
+    return [
+        f"{entry.get('question') or ''} {entry.get('answer') or ''}".strip()
+        for entry in entries
+        if isinstance(entries, list) and isinstance(entry, dict)
     ]
 
 
