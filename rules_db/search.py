@@ -25,6 +25,7 @@ just text, and a time budget interrupts a query that runs too long.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import sqlite3
@@ -57,10 +58,12 @@ CANDIDATES = 120  # rows re-ranked; beyond them the BM25 order continues
 PER_PAGE = 20
 MAX_PAGE = 500
 TIME_BUDGET = 2.0  # seconds a search may run before it is interrupted
-COMMON_SHARE = 0.1  # a concept in more rows than this share only re-ranks (see _match_expression)
+COMMON_SHARE = 0.1  # a concept in more rows than this share only re-ranks (see _retrieval)
+PAIRED_CONCEPTS = 5  # the best rows are sought among rows holding two of this many most specific concepts
+SCORED_MATCHES = 2000  # ... when more rows than this match any concept
 
-# BM25 weights of the index's fields: title, terms, path, context, body.
-FIELD_WEIGHTS = (4.0, 4.0, 1.5, 0.5, 1.0)
+# BM25 weights of the index's fields: title, terms, path, context, body (facets do not score).
+FIELD_WEIGHTS = (4.0, 4.0, 1.5, 0.5, 1.0, 0.0)
 EXPANSION_CREDIT = 0.5  # a synonym found counts for half the judge's own word
 TOPIC_WEIGHT = 2.0  # a word the rules' headings use ("tank", "mulligan") weighs this much more than its rarity
 
@@ -423,37 +426,94 @@ def _row_count(conn: sqlite3.Connection) -> int:
 # ---------------------------------------------------------------- retrieval
 
 
-def _match_expression(query: Query, indexed: int) -> str | None:
-    """The FTS5 query: the concepts' forms and synonyms OR-ed, each quoted (no FTS syntax survives).
-
-    Concepts held by more than ``COMMON_SHARE`` of the rows ("unit" in a rulebook) find rows only when
-    the question has nothing more specific; they still count when the rows found are re-ranked. That
-    keeps the rows scored by BM25 few, at any size of the corpus."""
-    specific = [concept for concept in query.concepts if concept.rows <= COMMON_SHARE * indexed]
-    alternatives = [
-        f'"{form}"' for concept in specific or query.concepts for form in [*concept.forms, *concept.expansions]
-    ]
-    return " OR ".join(dict.fromkeys(alternatives)) or None
+def facet(name: str, value: str) -> str:
+    """A filter as one token of the index's ``facets`` column: ("game", "rush-of-ikorr") -> "gamerushofikorr"."""
+    return name + re.sub(r"[^0-9a-z]", "", str(value).lower())
 
 
-# Rules from the newest version of each rulebook, or the version and rulebook asked for; rulings and cards
-# are not versioned.
+def facets(row: dict) -> list[str]:
+    """The facet tokens of a row of ``search_documents``: what the search filters can ask of it. Rules carry
+    their version and rulebook and, in the newest version, "current"; rulings and cards are always current
+    and match any version or rulebook asked for ("unversioned")."""
+    tokens = [facet("game", row["game_id"] or ""), facet("kind", row["kind"])]
+    if row["kind"] == "rule":
+        tokens += [facet("version", row["version"] or ""), facet("rulebook", row["rulebook"] or "")]
+        return tokens + (["current"] if row["current"] else [])
+    return [*tokens, "unversioned", "current"]
+
+
+def _filter_expression(filters: dict) -> str:
+    """The search filters as an FTS5 condition on the ``facets`` column (tokens only: nothing typed reaches it)."""
+    tokens = ["current"] if not filters["version"] else [f"({facet('version', filters['version'])} OR unversioned)"]
+    if filters["rulebook"]:
+        tokens.append(f"({facet('rulebook', filters['rulebook'])} OR unversioned)")
+    if filters["game"]:
+        tokens.append(facet("game", filters["game"]))
+    if filters["kind"]:
+        tokens.append(facet("kind", filters["kind"]))
+    return "facets : (" + " AND ".join(tokens) + ")"
+
+
+_TEXT_COLUMNS = "{title terms path context body}"
+
+# The same filters in SQL, for the rows a question cites by number (not found through the index).
 _FILTERS = """(:game is null or d.game_id = :game)
     and (:kind is null or d.kind = :kind)
     and (d.kind != 'rule' or ((:rulebook is null or d.rulebook = :rulebook)
         and (case when :version is null then d.current = 1 else d.version = :version end)))"""
 
 
-def _candidates(conn: sqlite3.Connection, match: str, filters: dict, limit: int, offset: int = 0) -> list[tuple]:
-    """(row id, BM25 rank, total matches) of the best matching rows, best first."""
+@dataclass
+class _Retrieval:
+    """The FTS5 queries of a question: ``any`` matches rows holding any of its concepts (what the total
+    counts and paging walks); ``pairs``, rows holding two of its most specific concepts at least (where
+    the best rows are sought first, so that BM25 scores few rows)."""
+
+    any: str | None
+    pairs: str | None
+
+
+def _retrieval(conn: sqlite3.Connection, query: Query, filters: dict) -> _Retrieval:
+    """The FTS5 queries for the question (see ``_Retrieval``); every form quoted, so no FTS syntax survives.
+
+    Concepts (and synonyms) held by more than ``COMMON_SHARE`` of the rows ("unit" in a rulebook) find
+    rows only when the question has nothing more specific; they still count when the rows found are
+    re-ranked. Forms with the same stem are one term to the index and are searched once."""
+    indexed = _row_count(conn)
+    common = COMMON_SHARE * indexed
+    specific = [concept for concept in query.concepts if concept.rows <= common] or sorted(
+        query.concepts, key=lambda concept: -concept.weight
+    )[:2]
+    words = {word for concept in specific for form in concept.forms + concept.expansions for word in form.split()}
+    stem_of, terms = _stems(conn, words), _terms(conn, list(words))
+    groups = []
+    for concept in specific:
+        alternatives = [form for form in concept.forms + concept.expansions if _rows_holding([form], terms) <= common]
+        by_stem = {
+            tuple(stem_of.get(word, word) for word in form.split()): form for form in alternatives or concept.forms
+        }
+        if by_stem:
+            groups.append((concept.weight, "(" + " OR ".join(f'"{form}"' for form in by_stem.values()) + ")"))
+    if not groups:
+        return _Retrieval(None, None)
+    where = _filter_expression(filters)
+    any_ = f"{_TEXT_COLUMNS} : ({' OR '.join(group for _weight, group in groups)}) AND {where}"
+    best = [group for _weight, group in sorted(groups, key=lambda group: -group[0])[:PAIRED_CONCEPTS]]
+    pairs = " OR ".join(f"({first} AND {second})" for first, second in itertools.combinations(best, 2))
+    return _Retrieval(any_, f"{_TEXT_COLUMNS} : ({pairs}) AND {where}" if pairs else None)
+
+
+def _candidates(conn: sqlite3.Connection, match: str, limit: int, offset: int = 0) -> list[tuple]:
+    """(row id, BM25 rank) of the best matching rows, best first."""
     return conn.execute(
-        f"""select id, rank, count(*) over () from (
-            select d.id, bm25(search_fts, {", ".join(map(str, FIELD_WEIGHTS))}) as rank
-            from search_fts join search_documents d on d.id = search_fts.rowid
-            where search_fts match :match and {_FILTERS})
-        order by rank limit :limit offset :offset""",
-        {**filters, "match": match, "limit": limit, "offset": offset},
+        f"""select rowid, bm25(search_fts, {", ".join(map(str, FIELD_WEIGHTS))}) as rank from search_fts
+        where search_fts match ? order by rank limit ? offset ?""",
+        [match, limit, offset],
     ).fetchall()
+
+
+def _count(conn: sqlite3.Connection, match: str) -> int:
+    return conn.execute("select count(*) from search_fts where search_fts match ?", [match]).fetchone()[0]
 
 
 _DOCUMENT_COLUMNS = (
@@ -831,27 +891,28 @@ def search(
 def _search(conn: sqlite3.Connection, text: str, filters: dict, page: int, per_page: int) -> dict:
     query = understand(conn, text, filters["game"])
     result = {"query": _described(query), "total": 0, "page": page, "per_page": per_page, "results": [], "best": {}}
-    match = _match_expression(query, _row_count(conn))
+    retrieval = _retrieval(conn, query, filters) if query.concepts else _Retrieval(None, None)
     numbered = _numbered_rules(conn, query.numbers, filters)
-    if match is None and not numbered:
+    if retrieval.any is None and not numbered:
         return result
     concepts, matcher = _ConceptStems(conn, query), _Matcher(conn, query)
-    rows = _candidates(conn, match, filters, CANDIDATES) if match else []
-    total = rows[0][2] if rows else 0
-    ranked = sorted(_scored(conn, query, rows, concepts), key=lambda item: -item.score)
-    _with_proximity(conn, ranked[:_PROXIMITY_ROWS], query, matcher)
-    ranked[:_PROXIMITY_ROWS] = sorted(ranked[:_PROXIMITY_ROWS], key=lambda item: -item.score)
+    total = _count(conn, retrieval.any) if retrieval.any else 0
+    ranked = _ranked(conn, query, retrieval, total, concepts, matcher)
     if numbered:  # rules the question cites by number come first
+        found = {item.document["id"] for item in ranked}
         ranked = _scored(conn, query, [(row_id, 0.0) for row_id in numbered], concepts) + [
             item for item in ranked if item.document["id"] not in numbered
         ]
-        total += len(set(numbered) - {row[0] for row in rows})
+        total += len(set(numbered) - found)
     start = (page - 1) * per_page
     shown = ranked[start : start + per_page]
-    if len(shown) < per_page and start + len(shown) < total and match:
-        # Past the re-ranked rows the BM25 order goes on, to the last match.
-        offset = max(start, len(rows))
-        shown += _scored(conn, query, _candidates(conn, match, filters, start + per_page - offset, offset), concepts)
+    if len(shown) < per_page and start + len(shown) < total and retrieval.any:
+        # Past the re-ranked rows the BM25 order of every match goes on, to the last one.
+        seen = {item.document["id"] for item in ranked}
+        skip = max(0, start - len(ranked))
+        rows = _candidates(conn, retrieval.any, skip + per_page - len(shown) + len(seen))
+        tail = [row for row in rows if row[0] not in seen][skip : skip + per_page - len(shown)]
+        shown += _scored(conn, query, tail, concepts)
     best = [next((item for item in ranked if item.document["kind"] == kind), None) for kind in KINDS]
     best = [item for item in best if item is not None] if page == 1 else []
     _complete(conn, shown + best)
@@ -861,6 +922,30 @@ def _search(conn: sqlite3.Connection, text: str, filters: dict, page: int, per_p
     result["results"] = [_hit(item, matcher) for item in shown]
     result["best"] = {item.document["kind"]: _hit(item, matcher) for item in best}
     return result
+
+
+def _ranked(
+    conn: sqlite3.Connection,
+    query: Query,
+    retrieval: _Retrieval,
+    matches: int,
+    concepts: _ConceptStems,
+    matcher: _Matcher,
+) -> list[_Scored]:
+    """The best rows, re-ranked. BM25 scores every match when there are at most ``SCORED_MATCHES``;
+    past that, only the rows holding two concepts or more, and the rows holding any only if those are
+    few. So the cost follows the rows that matter, not the size of the corpus."""
+    scored, seen = [], set()
+    for match in (retrieval.pairs if matches > SCORED_MATCHES else None, retrieval.any):
+        if match is None or len(scored) >= CANDIDATES // 2:
+            continue
+        rows = [row for row in _candidates(conn, match, CANDIDATES) if row[0] not in seen][: CANDIDATES - len(scored)]
+        scored += _scored(conn, query, rows, concepts)  # BM25 is relative to the best row of each query
+        seen.update(row[0] for row in rows)
+    scored.sort(key=lambda item: -item.score)
+    _with_proximity(conn, scored[:_PROXIMITY_ROWS], query, matcher)
+    scored[:_PROXIMITY_ROWS] = sorted(scored[:_PROXIMITY_ROWS], key=lambda item: -item.score)
+    return scored
 
 
 def _described(query: Query) -> dict:

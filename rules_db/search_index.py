@@ -30,7 +30,7 @@ import sqlite_utils
 
 from ingest.lemmas import lemma_lookup
 from rules_db.queries import stored_aliases
-from rules_db.search import FIELDS, PATH_SEPARATOR, STEM_TAGS, WORD, normalise_name
+from rules_db.search import FIELDS, PATH_SEPARATOR, STEM_TAGS, WORD, facets, normalise_name
 
 SEARCH_TABLES = """
 create table search_documents (
@@ -52,11 +52,12 @@ create table search_documents (
     context text,                -- what a rule's parents without a heading say
     body text,
     position integer,
+    facets text,                 -- tokens the search filters on (see search.facet)
     stems text                   -- the distinct stems of each field, tagged with the field (see search.STEM_TAGS)
 );
 create index search_documents_ref on search_documents (kind, ref_id);
 create virtual table search_fts using fts5 (
-    title, terms, path, context, body,
+    title, terms, path, context, body, facets,
     content = 'search_documents', content_rowid = 'id',
     tokenize = 'porter unicode61 remove_diacritics 2'
 );
@@ -86,22 +87,20 @@ def build(db: sqlite_utils.Database) -> None:
     words = _words_of(rows)
     stems = stem_words(sorted({word for fields in words for field in fields for word in field}))
     for row, fields in zip(rows, words):
+        row["facets"] = " ".join(facets(row))
         row["stems"] = " ".join(
             sorted({tag + stems[word] for tag, field in zip(STEM_TAGS, fields) for word in field if word in stems})
         )
     conn.executemany(
         """insert into search_documents (kind, ref_id, game_id, document_id, rulebook_id, rulebook, rulebook_url,
-            version, current, number, slug, title, terms, path, context, body, position, stems)
+            version, current, number, slug, title, terms, path, context, body, position, facets, stems)
         values (:kind, :ref_id, :game_id, :document_id, :rulebook_id, :rulebook, :rulebook_url, :version, :current,
             :number, :slug,
-            :title, :terms, :path, :context, :body, :position, :stems)""",
+            :title, :terms, :path, :context, :body, :position, :facets, :stems)""",
         rows,
     )
     conn.execute("insert into search_fts (search_fts) values ('rebuild')")
-    topics = {
-        word for row, fields in zip(rows, words) if row["kind"] == "rule" for field in fields[:2] for word in field
-    }
-    _fill_terms(conn, stems, topics)
+    _fill_terms(conn, stems, _topics(conn, rows))
     _fill_names(conn)
     conn.execute("insert into search_fts (search_fts) values ('optimize')")
     conn.commit()
@@ -265,10 +264,12 @@ def _faq_texts(stored: str) -> list[str]:
         entries = json.loads(stored)
     except ValueError:
         return [stored]
+    if not isinstance(entries, list):
+        return [stored]
     return [
         f"{entry.get('question') or ''} {entry.get('answer') or ''}".strip()
         for entry in entries
-        if isinstance(entries, list) and isinstance(entry, dict)
+        if isinstance(entry, dict)
     ]
 
 
@@ -281,6 +282,19 @@ def _grouped(conn: sqlite3.Connection, sql: str) -> dict[int, list[str]]:
 
 
 # ---------------------------------------------------------------- vocabulary
+
+
+def _topics(conn: sqlite3.Connection, rows: list[dict]) -> set[str]:
+    """Words that name a topic of the rules: a heading of one or two words ("Tank", "Buffs", "Combat
+    Damage") and the keywords and glossary terms, not the words of longer headings ("First Turn Process")."""
+    topics = set()
+    for row in rows:
+        heading = WORD.findall(row["title"].lower()) if row["kind"] == "rule" else []
+        if 0 < len(heading) <= 2:
+            topics.update(word for word in heading if not word.isdigit())
+    for (term,) in conn.execute("select term from keywords"):
+        topics.update(WORD.findall(term.lower()))
+    return topics
 
 
 def _words_of(rows: list[dict]) -> list[list[list[str]]]:

@@ -189,9 +189,26 @@ async def test_a_huge_question_is_cut_with_a_notice_and_bounded(datasette):
 
 def test_the_query_builder_never_lets_fts_syntax_through(fixture_db):
     connection = sqlite3.connect(fixture_db)
-    query = search.understand(connection, 'recall" OR tank NEAR(x) -cleanup*')
-    match = search._match_expression(query, 100)
-    assert match and all(re.fullmatch(r'"[^\W_]+(?: [^\W_]+)*"', part) for part in match.split(" OR "))
+    filters = {"game": "riftbound", "version": None, "kind": None, "rulebook": None}
+    query = search.understand(connection, 'recall" OR tank NEAR(x) -cleanup* {body}: ^hostile')
+    retrieval = search._retrieval(connection, query, filters)
+    for match in (retrieval.any, retrieval.pairs):
+        quoted = re.findall(r'"([^"]*)"', match)
+        assert quoted and all(re.fullmatch(r"[^\W_]+(?: [^\W_]+)*", words) for words in quoted)
+        outside = re.sub(r'"[^"]*"', "", match)
+        assert set(re.findall(r"[^\s():]+", outside)) <= {
+            "{title",
+            "terms",
+            "path",
+            "context",
+            "body}",
+            "AND",
+            "OR",
+            "facets",
+            "current",
+            "gameriftbound",
+        }
+        connection.execute("select count(*) from search_fts where search_fts match ?", [match]).fetchone()
 
 
 # ---------------------------------------------------------------- real database: what a judge types
