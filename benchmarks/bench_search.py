@@ -42,31 +42,39 @@ CUTOFFS = (1, 3, 5)
 # ---------------------------------------------------------------- questions and answers
 
 
-def load_questions(conn: sqlite3.Connection) -> list[dict]:
-    """The questions, each with ``accepted``: the (kind, id) results that answer it."""
+def load_questions(conn: sqlite3.Connection) -> tuple[list[dict], int]:
+    """The questions, each with ``accepted``: the (kind, id) results that answer it, and how many were left
+    out because their answers are in a document this database does not hold."""
     questions = yaml.safe_load(QUESTIONS.read_text(encoding="utf-8"))["questions"]
+    kept = []
     for question in questions:
         question["accepted"] = set()
         for answer in question["answers"]:
             ((kind, reference),) = answer.items()
             question["accepted"] |= _resolve(conn, kind, reference)
-        if not question["accepted"]:
-            raise SystemExit(f"no answer of {question['q']!r} exists in the database: {question['answers']}")
-    return questions
+        if question["accepted"]:
+            kept.append(question)
+    return kept, len(questions) - len(kept)
 
 
 def _resolve(conn: sqlite3.Connection, kind: str, reference: str) -> set[tuple[str, int]]:
     from rules_db import lineage
 
-    if kind == "rule":
-        game, version, number = reference.split("/", 2)
+    if kind == "rule":  # GAME[/RULEBOOK]/VERSION/NUMBER
+        parts = reference.split("/")
+        game, rulebook, version, number = parts if len(parts) == 4 else (parts[0], "core", *parts[1:])
+        document = conn.execute(
+            """select d.id from documents d join rulebooks b on b.id = d.rulebook_id
+            where d.game_id = ? and b.slug = ? and d.version = ? and d.kind = 'rules'""",
+            [game, rulebook, version],
+        ).fetchone()
+        if document is None:
+            return set()  # a document this database does not hold
         row = conn.execute(
-            """select r.id from rules r join documents d on d.id = r.document_id
-            where d.game_id = ? and d.version = ? and d.kind = 'rules' and r.number = ?""",
-            [game, version, number],
+            "select id from rules where document_id = ? and number = ?", [document[0], number]
         ).fetchone()
         if row is None:
-            raise SystemExit(f"benchmark answer rule {reference} is not in the database")
+            raise SystemExit(f"benchmark answer rule {reference} is not in its document")
         same = {
             other[0]
             for document_id, _version, other_number, how in lineage.equivalents(conn, row[0])
@@ -76,10 +84,14 @@ def _resolve(conn: sqlite3.Connection, kind: str, reference: str) -> set[tuple[s
             )
         }
         return {("rule", rule_id) for rule_id in {row[0], *same}}
-    if kind == "ruling":
-        document, position = reference.split("#")
-        row = conn.execute("select id from rulings where document_id = ? and position = ?", [document, int(position)])
-        return {("ruling", found[0]) for found in row}
+    if kind == "ruling":  # DOCUMENT#POSITION, or riftboundfaq-rulings/PAGE#ANCHOR
+        document, place = reference.split("#")
+        if "/" in document:
+            page = document.split("/", 1)[1]
+            rows = conn.execute("select id from rulings where url like ?", [f"%/{page}#{place}"])
+        else:
+            rows = conn.execute("select id from rulings where document_id = ? and position = ?", [document, int(place)])
+        return {("ruling", found[0]) for found in rows}
     if kind == "card":
         return {("card", found[0]) for found in conn.execute("select id from cards where slug = ?", [reference])}
     raise SystemExit(f"unknown kind of answer: {kind}")
@@ -355,7 +367,7 @@ def main() -> None:
         print(f"building {options.db} ...")
         build(options.db)
     conn = sqlite3.connect(f"file:{options.db}?mode=ro", uri=True)
-    questions = load_questions(conn)
+    questions, skipped = load_questions(conn)
     get = datasette_client(options.db)
     baseline = CtrlF(conn)
     for question in questions:
@@ -365,7 +377,10 @@ def main() -> None:
         question["first"] = data["results"][0] if data["results"] else None
     tuned = [question for question in questions if not question.get("heldout")]
     held_out = [question for question in questions if question.get("heldout")]
-    print(f"{len(questions)} judge questions ({len(tuned)} tuned on, {len(held_out)} held out), no game filter")
+    print(
+        f"{len(questions)} judge questions ({len(tuned)} tuned on, {len(held_out)} held out), no game filter;"
+        f" {skipped} left out: their documents are not in this database"
+    )
     print_table("Tuning questions", tuned)
     print_table("Held-out questions (never tuned on)", held_out)
     print_table("All questions", questions)

@@ -54,7 +54,7 @@ KINDS = ("rule", "ruling", "card")
 MAX_QUERY_CHARS = 500  # a question longer than this is cut, with a notice
 MAX_WORDS = 40  # distinct words read from the question
 MAX_CONCEPTS = 12  # concepts searched: the most specific ones
-CANDIDATES = 120  # rows re-ranked; beyond them the BM25 order continues
+CANDIDATES = 80  # rows re-ranked; beyond them the BM25 order continues
 PER_PAGE = 20
 MAX_PAGE = 500
 TIME_BUDGET = 2.0  # seconds a search may run before it is interrupted
@@ -693,7 +693,7 @@ _WEIGHTS = {
 # A ruling's question says what it is about; its answer, sequence and nuances hold many words in passing.
 _TEXT_CREDIT = {"ruling": 0.5}
 _PROXIMITY_CHARACTERS = 80  # about a dozen words
-_PROXIMITY_ROWS = 30  # the best rows whose text is read for proximity
+_PROXIMITY_ROWS = 20  # the best rows whose text is read for proximity
 _PROXIMITY_TEXT = 2000  # characters of it
 
 
