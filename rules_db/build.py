@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import sqlite_utils
 
@@ -71,7 +72,7 @@ class BuildFailed(Exception):
 
     def __init__(self, result: BuildResult):
         self.result = result
-        super().__init__("; ".join(report.error for report in result.failed))
+        super().__init__("; ".join(report.error for report in result.failed if report.error))
 
 
 def bundled_specs() -> list[DocumentSpec]:
@@ -153,7 +154,7 @@ class _Builder:
             report.error = str(error)
         return report
 
-    def _store(self, report: DocumentReport, parsed, lines: list[str] | None) -> dict:
+    def _store(self, report: DocumentReport, parsed, lines: list[str]) -> dict:
         db, spec = self.db, report.spec
         if spec.kind in ("cards", "errata"):
             store.store_document(db, spec, parsed.entries, parsed.entries, [])
@@ -182,9 +183,9 @@ class _Builder:
                 "issues reported": len(parsed.issues),
                 **_coverage(parsed),
             }
-        ids = store.store_rulings(db, spec, parsed)
+        ruling_ids = store.store_rulings(db, spec, parsed)
         for ruling in parsed.rulings:
-            self.explicit_citations[ids[ruling.position]] = [(c.number, c.raw_text) for c in ruling.citations]
+            self.explicit_citations[ruling_ids[ruling.position]] = [(c.number, c.raw_text) for c in ruling.citations]
         return {
             "entries": len(parsed.rulings),
             "steps": sum(len(r.steps) for r in parsed.rulings),
@@ -215,7 +216,7 @@ class _Builder:
             row["version"]
             for row in self.db.query("select version from documents where game_id = 'riftbound' and kind = 'rules'")
         }
-        replayed, missing_versions = [], Counter()
+        replayed, missing_versions = [], Counter[str]()
         for path in library_paths():
             try:
                 replay = replay_file(path)
@@ -239,7 +240,6 @@ class _Builder:
             f"replay cites a rule missing from the database: {number}"
             for number in figures["citations of missing rules"]
         )
-        return figures
 
     def _lineage(self, reports: list[DocumentReport]) -> None:
         """Match each rule to its successor in the next version of the same rulebook."""
@@ -274,9 +274,10 @@ def _coverage(parsed) -> dict[str, float]:
     }
 
 
-def _parse(spec: DocumentSpec):
+def _parse(spec: DocumentSpec) -> tuple[Any, list[str]]:
+    """The parsed document and its text lines (none for the JSON card files)."""
     if spec.kind in ("cards", "errata"):
-        return adapter(spec.format).parse_file(spec.path, spec.kind), None
+        return adapter(spec.format).parse_file(spec.path, spec.kind), []
     lines = read_lines(spec.path)
     return adapter(spec.format).parse(lines, spec.path), lines
 

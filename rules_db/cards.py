@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 
 import sqlite_utils
 
@@ -49,7 +50,7 @@ def store_cards(
     """Cards (one row per name), printings, bracketed keywords and aliases; errata too when given."""
     first_id = next_id(db, "cards")
     ids = {card.name: first_id + offset for offset, card in enumerate(parsed_cards.cards)}
-    db["cards"].insert_all(
+    db.table("cards").insert_all(
         {
             "id": ids[card.name],
             "game_id": game_id,
@@ -68,7 +69,7 @@ def store_cards(
         }
         for card in parsed_cards.cards
     )
-    db["card_printings"].insert_all(
+    db.table("card_printings").insert_all(
         {
             "id": printing.id,
             "card_id": ids[card.name],
@@ -82,17 +83,17 @@ def store_cards(
         for card in parsed_cards.cards
         for printing in card.printings
     )
-    db["card_keywords"].insert_all(
+    db.table("card_keywords").insert_all(
         {"card_id": ids[card.name], "keyword_id": None, "term": keyword.term, "value": keyword.value}
         for card in parsed_cards.cards
         for keyword in card.keywords
     )
     index = card_name_index(parsed_cards.cards, aliases or load_aliases())
-    alias_rows = []
+    alias_rows: list[dict] = []
     for card_name, names in sorted(index.aliases_of().items()):
         card_id = ids.get(card_name) or _card_id(db, game_id, card_name)
         alias_rows.extend({"card_id": card_id, "alias": alias, "how": how} for alias, how in sorted(names))
-    db["card_aliases"].insert_all(alias_rows)
+    db.table("card_aliases").insert_all(alias_rows)
     counts = {
         "cards": len(ids),
         "printings": sum(len(card.printings) for card in parsed_cards.cards),
@@ -138,7 +139,7 @@ def store_errata(db: sqlite_utils.Database, game_id: str, document_id: str, pars
                 "faqs": json.dumps([{"question": q, "answer": a} for q, a in erratum.faqs]) if erratum.faqs else None,
             }
         )
-    db["card_errata"].insert_all(rows)
+    db.table("card_errata").insert_all(rows)
     db.conn.executemany(
         "update cards set current_text = ? where id = ?", [(text, card_id) for card_id, text in current_texts.items()]
     )
@@ -177,7 +178,7 @@ def store_card_mentions(
     db: sqlite_utils.Database,
     game_id: str,
     mentions: list[CardMention],
-    unresolved: list[UnresolvedName] = (),
+    unresolved: Sequence[UnresolvedName] = (),
     *,
     document_id: str | None = None,
 ) -> dict:
@@ -199,8 +200,8 @@ def store_card_mentions(
                 "how": mention.how,
             }
         )
-    db["card_mentions"].insert_all(rows)
-    db["parse_issues"].insert_all(
+    db.table("card_mentions").insert_all(rows)
+    db.table("parse_issues").insert_all(
         {
             "document_id": document_id,
             "line": None,
@@ -277,5 +278,7 @@ def _card_id(db: sqlite_utils.Database, game_id: str, name: str) -> int:
     if row is not None:
         return row["id"]
     card_id = next_id(db, "cards")
-    db["cards"].insert({"id": card_id, "game_id": game_id, "name": name, "slug": slugify(name), "in_card_list": 0})
+    db.table("cards").insert(
+        {"id": card_id, "game_id": game_id, "name": name, "slug": slugify(name), "in_card_list": 0}
+    )
     return card_id

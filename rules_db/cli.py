@@ -112,31 +112,66 @@ def diff_command(game: str, old: str, new: str, db_path: Path, details_path: Pat
 @cli.command("replay")
 @click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--all", "replay_all", is_flag=True, help="Replay the whole scenario library and print a table.")
-def replay_command(files: tuple[Path, ...], replay_all: bool) -> None:
+@click.option(
+    "--db",
+    "db_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=DEFAULT_DB,
+    show_default=True,
+    help="Database whose rule lineage translates citations for a scenario naming another rules version.",
+)
+@click.option("--max-steps", type=int, default=1_000_000, show_default=True, help="Engine steps a replay may take.")
+@click.option("--seconds", type=float, default=60.0, show_default=True, help="Seconds a replay may run.")
+def replay_command(files: tuple[Path, ...], replay_all: bool, db_path: Path, max_steps: int, seconds: float) -> None:
     """Replay scenario FILES step by step with the rules cited; exits non-zero when an outcome differs."""
     from scenarios import library_paths
+    from scenarios.kernel import Budget, BudgetExceeded
     from scenarios.replay import render_tree, replay_file
     from scenarios.schema import ScenarioError
 
     if not files and not replay_all:
         raise click.UsageError("give a scenario FILE or --all")
     try:
-        replays = [replay_file(path) for path in (library_paths() if replay_all else files)]
-    except ScenarioError as error:
+        replays = [
+            replay_file(path, Budget(max_steps=max_steps, seconds=seconds))
+            for path in (library_paths() if replay_all else files)
+        ]
+    except (ScenarioError, BudgetExceeded) as error:
         raise click.ClickException(str(error)) from None
     if replay_all:
         click.echo(_replay_table(replays))
     else:
-        click.echo("\n\n".join(render_tree(replay) for replay in replays))
+        click.echo("\n\n".join(render_tree(replay, cite=_citations(replay, db_path)) for replay in replays))
     if any(replay.verdict != "match" for replay in replays):
         sys.exit(1)
+
+
+def _citations(replay, db_path: Path):
+    """The step citations in the version the scenario names (translated through the stored lineage)."""
+    if replay.rules_version == replay.cited_version:
+        return None
+    import sqlite_utils
+
+    from rules_db.replays import CitationTranslator
+
+    if not db_path.exists():
+        raise click.ClickException(
+            f"{replay.file} cites Core Rules {replay.rules_version}: translating the engine's "
+            f"{replay.cited_version} numbers needs the database ({db_path} is missing: run `rules-db build`)"
+        )
+    try:
+        return CitationTranslator(
+            sqlite_utils.Database(db_path), "riftbound", replay.cited_version, replay.rules_version
+        )
+    except LookupError as error:
+        raise click.ClickException(f"{replay.file}: {error}") from None
 
 
 def _replay_table(replays) -> str:
     rows = [("ruling", "scenario", "verdict", "steps", "time")]
     rows += [
         (
-            str(replay.ruling_position),
+            str(replay.ruling_position or "-"),
             replay.scenario_id,
             replay.verdict,
             str(replay.step_count),

@@ -414,11 +414,13 @@ class _Matcher:
         for i in range(len(old)):
             j = self.forward.get(i)
             if i in self.pieces:
-                successors = sorted({j, *self.pieces[i]} - {None})
+                successors = sorted(k for k in {j, *self.pieces[i]} if k is not None)
                 kind = "split" if len(successors) > 1 else "edited"
                 rows.extend(self._row(kind, i, k) for k in successors)
-            elif i in folded_into or (j is not None and j in self.sources):
-                rows.append(self._row("merged", i, folded_into.get(i, j)))
+            elif i in folded_into:
+                rows.append(self._row("merged", i, folded_into[i]))
+            elif j is not None and j in self.sources:
+                rows.append(self._row("merged", i, j))
             elif j is None:
                 rows.append(LineageRow("removed", old.numbers[i], None, None))
             elif old.keys[i] == new.keys[j]:
@@ -537,10 +539,10 @@ def store_lineage(db: sqlite_utils.Database, game_id: str) -> dict[str, Counter]
 
 def _store_pair(db: sqlite_utils.Database, old_document_id: str, new_document_id: str) -> Counter:
     old_rules, new_rules = document_rules(db, old_document_id), document_rules(db, new_document_id)
-    old_ids = {rule.number: rule.id for rule in old_rules}
-    new_ids = {rule.number: rule.id for rule in new_rules}
+    old_ids: dict[str | None, int | None] = {rule.number: rule.id for rule in old_rules}
+    new_ids: dict[str | None, int | None] = {rule.number: rule.id for rule in new_rules}
     rows = compute_lineage(old_rules, new_rules)
-    db["rule_lineage"].insert_all(
+    db.table("rule_lineage").insert_all(
         {
             "from_document_id": old_document_id,
             "to_document_id": new_document_id,
@@ -726,9 +728,10 @@ def _rules_by_number(db: sqlite_utils.Database, document_id: str) -> dict[str, d
     return {rule["number"]: {**rule, "section": sections[rule["number"]]} for rule in rules}
 
 
-def _heading_sections(rules: list[dict]) -> dict[str, dict]:
+def _heading_sections(rules: list[dict]) -> dict[str, dict | None]:
     """Each rule's section: the nearest top-level heading at or above it in document order."""
-    sections, current = {}, None
+    sections: dict[str, dict | None] = {}
+    current = None
     for rule in rules:
         if rule["parent_number"] is None and (rule["heading"] or current is None):
             current = {"number": rule["number"], "heading": rule["heading"] or rule["text"]}
@@ -756,10 +759,12 @@ def _detail(
     old_rule, new_rule = old_rules.get(row.old), new_rules.get(row.new)
     if new_rule:
         section, version = new_rule["section"], versions[1]
-    elif old_rule["section"]["number"] in successor:
-        section, version = new_rules[successor[old_rule["section"]["number"]]]["section"], versions[1]
     else:
-        section, version = old_rule["section"], versions[0]
+        assert old_rule is not None, "a lineage row names an old rule, a new rule or both"
+        if old_rule["section"]["number"] in successor:
+            section, version = new_rules[successor[old_rule["section"]["number"]]]["section"], versions[1]
+        else:
+            section, version = old_rule["section"], versions[0]
     return {
         **asdict(row),
         "old_text": old_rule["text"] if old_rule else None,

@@ -33,7 +33,7 @@ def link_rule_keywords(db: sqlite_utils.Database, document_id: str) -> int:
         for rule, matches in zip(rules, matcher.find_many(rule["text"] for rule in rules))
         for match in matches
     ]
-    db["keyword_mentions"].insert_all(rows)
+    db.table("keyword_mentions").insert_all(rows)
     return len(rows)
 
 
@@ -58,11 +58,12 @@ def link_rulings(db: sqlite_utils.Database, document_id: str, explicit: dict[int
     mention is also a citation of the keyword's defining rule, marked 'keyword'.
     ``explicit`` maps a ruling id to its (number, raw text) citations.
     """
-    document = db["documents"].get(document_id)
+    document = db.table("documents").get(document_id)
     found = versions.rules_document(db, document["game_id"], document["written_against"])
     target = found["id"] if found else None
     rulings = list(db.query("select id from rulings where document_id = ? order by position", [document_id]))
-    citations, mentions = [], []
+    citations: list[dict] = []
+    mentions: list[dict] = []
     for ruling in rulings:
         for number, raw_text in explicit.get(ruling["id"], []):
             rule = _rule(db, target, number)
@@ -80,18 +81,18 @@ def link_rulings(db: sqlite_utils.Database, document_id: str, explicit: dict[int
             )
     if target is not None:
         matcher, _ = _keyword_matcher(db, target)
-        found = matcher.find_many(ruling_texts(db, ruling["id"]) for ruling in rulings) if matcher else []
-        for ruling, matches in zip(rulings, found):
+        matched = matcher.find_many(ruling_texts(db, ruling["id"]) for ruling in rulings) if matcher else []
+        for ruling, matches in zip(rulings, matched):
             mentions.extend(
                 {"keyword_id": int(match.key), "rule_id": None, "ruling_id": ruling["id"], "matched_text": match.text}
                 for match in matches
             )
-        distinctive = _distinctive_keywords(found, len(rulings))
-        for ruling, matches in zip(rulings, found):
+        distinctive = _distinctive_keywords(matched, len(rulings))
+        for ruling, matches in zip(rulings, matched):
             for key, surface in _first_mentions(matches).items():
                 if key not in distinctive:
                     continue
-                keyword = db["keywords"].get(int(key))
+                keyword = db.table("keywords").get(int(key))
                 citations.append(
                     {
                         "ruling_id": ruling["id"],
@@ -104,8 +105,8 @@ def link_rulings(db: sqlite_utils.Database, document_id: str, explicit: dict[int
                         "written_against": document["written_against"],
                     }
                 )
-    db["ruling_citations"].insert_all(citations)
-    db["keyword_mentions"].insert_all(mentions)
+    db.table("ruling_citations").insert_all(citations)
+    db.table("keyword_mentions").insert_all(mentions)
     return {
         "citations": len(citations),
         "explicit citations": sum(c["how"] == "explicit" for c in citations),

@@ -177,7 +177,7 @@ def rule_page(
 
 def _ancestors(conn: sqlite3.Connection, rule: dict) -> list[dict]:
     """The rule's ancestors, root first."""
-    chain = []
+    chain: list[dict] = []
     parent_id = rule["parent_id"]
     while parent_id is not None and len(chain) < 50:  # bounded, should bad data ever hold a cycle
         parent = _row(
@@ -609,7 +609,7 @@ def replay_page(conn: sqlite3.Connection, replay_id: str) -> dict | None:
 def _nest(steps: list[dict], cited: dict) -> list[dict]:
     """Steps as a tree under their parent steps, in position order."""
     by_id = {step["id"]: {**step, "citations": cited.get(step["id"], []), "children": []} for step in steps}
-    roots = []
+    roots: list[dict] = []
     for step in by_id.values():
         parent = by_id.get(step["parent_step_id"])
         (parent["children"] if parent else roots).append(step)

@@ -1,17 +1,80 @@
 """Storing scenario replays: each replay, its steps in order (nested through
 parent_step_id), the rules each step cites, linked to the rules of the
-version the scenario names, and the real cards its scenario uses."""
+version the scenario names, and the real cards its scenario uses.
+
+The engine cites its own Core Rules version (`scenarios.kernel.RULES_VERSION`). A scenario that names
+another version gets its citations through `CitationTranslator`, the one translator of rule numbers between
+versions: it reads the stored `rule_lineage` (rules_db/lineage.py), never the documents.
+"""
 
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from pathlib import Path
 
 import sqlite_utils
 import yaml
 
 from rules_db import versions
-from scenarios.cards import load_library
+from rules_db.lineage import equivalents
+from scenarios.cards import Loader, load_library
+
+
+class CitationTranslator:
+    """Rule numbers of one version of a game's rules as the numbers of another, from the stored lineage.
+
+    A number maps to its counterpart in the other version; a rule with none (new, or removed) maps to its
+    nearest ancestor's counterpart, else to that of the section heading it sits under; a number nothing
+    corresponds to is dropped (the older Core Rules have no "Deal" rule, for instance)."""
+
+    def __init__(self, db: sqlite_utils.Database, game_id: str, from_version: str, to_version: str):
+        self.db = db
+        self.same = from_version == to_version
+        self.from_document = (versions.rules_document(db, game_id, from_version) or {}).get("id")
+        self.to_document = (versions.rules_document(db, game_id, to_version) or {}).get("id")
+        missing = [v for v, d in ((from_version, self.from_document), (to_version, self.to_document)) if d is None]
+        if missing:
+            raise LookupError(f"the database holds no {game_id} rules version {', '.join(missing)}")
+        rows = list(
+            db.query(
+                "select id, number, parent_number, heading from rules where document_id = ? order by position",
+                [self.from_document],
+            )
+        )
+        self.ids = {row["number"]: row["id"] for row in rows}
+        self.parents = {row["number"]: row["parent_number"] for row in rows}
+        self.sections: dict[str, str | None] = {}
+        current = None
+        for row in rows:
+            if row["heading"]:
+                current = row["number"]
+            self.sections[row["number"]] = current
+        self.number = lru_cache(maxsize=None)(self._number)
+
+    def _number(self, number: str) -> str | None:
+        if self.same:
+            return number
+        candidates: list[str] = []
+        candidate: str | None = number
+        while candidate and candidate not in candidates:
+            candidates.append(candidate)
+            candidate = self.parents.get(candidate)
+        section = self.sections.get(candidates[-1])
+        if section:
+            candidates.append(section)
+        for name in candidates:
+            rule_id = self.ids.get(name)
+            if rule_id is None:
+                continue
+            for document_id, _, other, _ in equivalents(self.db, rule_id):
+                if document_id == self.to_document:
+                    return other
+        return None
+
+    def __call__(self, numbers) -> list[str]:
+        """The numbers translated, in order, without repeats or numbers that have no counterpart."""
+        return list(dict.fromkeys(n for n in map(self.number, numbers) if n))
 
 
 def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "riftbound") -> dict:
@@ -25,11 +88,16 @@ def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "rift
     step_id = db.execute("select coalesce(max(id), 0) from replay_steps").fetchone()[0]
     steps, citations, uncited, used_cards = [], [], set(), []
     card_ids = _card_ids(db, game_id)
+    translators: dict[tuple[str, str], CitationTranslator] = {}
     for replay in replays:
         document = versions.rules_document(db, game_id, replay.rules_version)
         document_id = document["id"] if document else None
         rule_ids = _rule_ids(db, document_id)
-        db["replays"].insert(
+        pair = (replay.cited_version, replay.rules_version)
+        if pair not in translators:
+            translators[pair] = CitationTranslator(db, game_id, *pair)
+        cite = translators[pair]
+        db.table("replays").insert(
             {
                 "id": replay.scenario_id,
                 "ruling_id": rulings.get(replay.ruling_position),
@@ -58,20 +126,20 @@ def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "rift
                     "position": position,
                     "parent_step_id": parents[-1] if parents else None,
                     "depth": depth,
-                    "kind": step.kind,
+                    "kind": str(step.kind),
                     "summary": step.summary,
-                    "objects": json.dumps(step.objects),
+                    "objects": json.dumps(step.object_ids()),
                     "change": json.dumps(step.change, sort_keys=True, default=str),
                 }
             )
             parents.append(step_id)
-            for number in step.rules:
+            for number in cite(step.rules):
                 citations.append({"step_id": step_id, "rule_id": rule_ids.get(number), "number": number})
                 if number not in rule_ids:
                     uncited.add(f"{replay.rules_version} {number}")
-    db["replay_steps"].insert_all(steps)
-    db["replay_step_citations"].insert_all(citations)
-    db["replay_cards"].insert_all(used_cards)
+    db.table("replay_steps").insert_all(steps)
+    db.table("replay_step_citations").insert_all(citations)
+    db.table("replay_cards").insert_all(used_cards)
     return {
         "replays": len(replays),
         "matching": sum(r.verdict == "match" for r in replays),
@@ -104,8 +172,8 @@ def _real_cards(scenario_file: str) -> set[str]:
     if not scenario_file or not Path(scenario_file).is_file():
         return set()
     library = load_library()
-    document = yaml.safe_load(Path(scenario_file).read_text(encoding="utf-8"))
-    return {library[name].real for name in _card_values(document) if name in library and library[name].real}
+    document = yaml.load(Path(scenario_file).read_text(encoding="utf-8"), Loader=Loader)
+    return {real for name in _card_values(document) if name in library and (real := library[name].real)}
 
 
 def _card_values(node) -> set[str]:

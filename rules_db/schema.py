@@ -404,17 +404,17 @@ SEARCHABLE: dict[str, list[str]] = {
 def create(db: sqlite_utils.Database) -> None:
     db.execute("PRAGMA foreign_keys = ON")
     for name, (columns, pk, foreign_keys, indexes, _) in TABLES.items():
-        db[name].create(columns, pk=pk, foreign_keys=foreign_keys)
+        db.table(name).create(columns, pk=pk, foreign_keys=foreign_keys)
         for index in indexes:
-            db[name].create_index(index)
-    db["rules"].create_index(["document_id", "number"], unique=True)
+            db.table(name).create_index(index)
+    db.table("rules").create_index(["document_id", "number"], unique=True)
 
 
 def enable_search(db: sqlite_utils.Database) -> None:
     """Full-text indexes, built once the tables are filled (the database is read-only afterwards): one per
     table for Datasette's search box and judges' SQL, and the judges' search index (``rules_db.search_index``)."""
     for table, columns in SEARCHABLE.items():
-        db[table].enable_fts(columns, tokenize="porter", create_triggers=False)  # creates and fills the index
+        db.table(table).enable_fts(columns, tokenize="porter", create_triggers=False)  # creates and fills the index
     db.execute("create index rules_number_nocase on rules (number collate nocase)")  # rule numbers typed in any case
     from rules_db import search_index  # imports spaCy's lemma data: only builds need it
 

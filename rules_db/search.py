@@ -34,6 +34,7 @@ import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 from typing import NamedTuple
 
@@ -95,7 +96,7 @@ class Vocabulary:
     card_intent: frozenset[tuple[str, ...]]  # phrases showing the judge looks for a card ("spell that")
 
 
-VOCABULARY_FILE = Path(__file__).resolve().parent / "data" / "search_vocabulary.yaml"
+VOCABULARY_FILE = Path(str(resources.files("rules_db") / "data" / "search_vocabulary.yaml"))
 
 
 @lru_cache(maxsize=1)
@@ -231,8 +232,8 @@ def _concepts(conn: sqlite3.Connection, words: list[str], terms: dict, query: Qu
             continue
         lemma = terms.get(word, _UNKNOWN).lemma or word
         expansions = vocabulary().expansions
-        values = expansions.get((word,)) or expansions.get((lemma,)) or ()
-        concepts.append(Concept(word, forms=[word], expansions=list(values)))
+        synonyms = expansions.get((word,)) or expansions.get((lemma,)) or ()
+        concepts.append(Concept(word, forms=[word], expansions=list(synonyms)))
     return concepts
 
 
@@ -241,7 +242,8 @@ def _phrase_expansions(words: list[str], terms: dict) -> list[tuple[int, int, li
     the words or their lemmas, longest first and not overlapping."""
     expansions = vocabulary().expansions
     lemmas = [terms.get(word, _UNKNOWN).lemma or word for word in words]
-    found, taken = [], set()
+    found: list[tuple[int, int, list[str]]] = []
+    taken: set[int] = set()
     for length in range(4, 1, -1):
         for start in range(len(words) - length + 1):
             span = range(start, start + length)
@@ -313,7 +315,7 @@ def _database_key(conn: sqlite3.Connection) -> tuple:
 
 def _card_names(conn: sqlite3.Connection, words: list[str], game: str | None) -> dict[int, tuple[int, tuple]]:
     """Card names and nicknames in the question: start position -> (end position, card ids), longest first."""
-    grams = {}
+    grams: dict[str, list[tuple[int, int]]] = {}
     for start in range(len(words)):
         for end in range(start + 1, min(len(words), start + 6) + 1):
             grams.setdefault(" ".join(words[start:end]), []).append((start, end))
@@ -329,7 +331,8 @@ def _card_names(conn: sqlite3.Connection, words: list[str], game: str | None) ->
         ((start, end, name) for name in names for start, end in grams[name] if name not in filler),
         key=lambda span: (-(span[1] - span[0]), span[0]),
     )
-    spans, taken = {}, set()
+    spans: dict[int, tuple[int, tuple]] = {}
+    taken: set[int] = set()
     for start, end, name in found:
         if taken.isdisjoint(range(start, end)):
             spans[start] = (end, tuple(sorted(names[name])))
@@ -568,7 +571,7 @@ class _Matcher:
             surfaces[stem].add(term)
 
         def spelled(word: str) -> frozenset[str]:
-            return frozenset(surfaces.get(stems.get(word), set()) | {word})
+            return frozenset(surfaces.get(stems.get(word, word), set()) | {word})
 
         # first word -> [(concept index, credit, the following words' spellings)], longest phrases first
         self.first: dict[str, list[tuple[int, float, tuple[frozenset, ...]]]] = defaultdict(list)
@@ -712,7 +715,7 @@ def _scored(conn: sqlite3.Connection, query: Query, rows: list[tuple], concepts:
     total_weight = sum(weights) or 1.0
     best_rank = min((row[1] for row in rows), default=0.0)
     # A card named in the question, by how much of the question its name is ("zhonyas" alone: all of it).
-    named_cards = defaultdict(float)
+    named_cards: dict[int, float] = defaultdict(float)
     for concept in query.concepts:
         for card_id in concept.card_ids:
             named_cards[card_id] += concept.weight / total_weight
@@ -774,7 +777,7 @@ def _defined_keywords(conn: sqlite3.Connection, items: list[_Scored]) -> None:
     ids = [item.document["ref_id"] for item in items if item.document["kind"] == "rule"]
     if not ids:
         return
-    defined = defaultdict(list)
+    defined: dict[int, list[str]] = defaultdict(list)
     for rule_id, term in conn.execute(
         f"select rule_id, term from keywords where rule_id in ({','.join('?' * len(ids))}) order by term", ids
     ):
@@ -913,8 +916,8 @@ def _search(conn: sqlite3.Connection, text: str, filters: dict, page: int, per_p
         rows = _candidates(conn, retrieval.any, skip + per_page - len(shown) + len(seen))
         tail = [row for row in rows if row[0] not in seen][skip : skip + per_page - len(shown)]
         shown += _scored(conn, query, tail, concepts)
-    best = [next((item for item in ranked if item.document["kind"] == kind), None) for kind in KINDS]
-    best = [item for item in best if item is not None] if page == 1 else []
+    firsts = [next((item for item in ranked if item.document["kind"] == kind), None) for kind in KINDS]
+    best = [item for item in firsts if item is not None] if page == 1 else []
     _complete(conn, shown + best)
     _credit_rulings(conn, shown + best)
     _defined_keywords(conn, shown + best)
@@ -935,7 +938,8 @@ def _ranked(
     """The best rows, re-ranked. BM25 scores every match when there are at most ``SCORED_MATCHES``;
     past that, only the rows holding two concepts or more, and the rows holding any only if those are
     few. So the cost follows the rows that matter, not the size of the corpus."""
-    scored, seen = [], set()
+    scored: list[_Scored] = []
+    seen: set[int] = set()
     for match in (retrieval.pairs if matches > SCORED_MATCHES else None, retrieval.any):
         if match is None or len(scored) >= CANDIDATES // 2:
             continue
@@ -1005,7 +1009,7 @@ def jump_target(conn: sqlite3.Connection, query: str, game: str | None = None) -
     match = _NUMBER_QUERY.match(query or "")
     if match is None:
         return [], None
-    newest = {}
+    newest: dict[tuple, dict] = {}
     for hit in queries.locate_rule(conn, match.group("number"), game):
         newest.setdefault((hit["game"], hit["rulebook"]), hit)
     hits = list(newest.values())

@@ -118,7 +118,7 @@ def _rule_rows(conn: sqlite3.Connection) -> list[dict]:
     )
     names = [column[0] for column in cursor.description]
     rules = [dict(zip(names, row)) for row in cursor.fetchall()]
-    defined = defaultdict(list)
+    defined: dict[int, list[str]] = defaultdict(list)
     for rule_id, term, aliases in conn.execute("select rule_id, term, aliases from keywords where rule_id is not null"):
         defined[rule_id] += [term, *stored_aliases(aliases)]
     headings = {rule["id"]: rule["heading"] for rule in rules}
@@ -162,7 +162,8 @@ def _parent_statements(rule_id: int, parents: dict, headings: dict, texts: dict,
     """What the rule's nearest ancestors without a heading say (the start of it): a sub-rule often only makes
     sense under its parent's statement ("117.1 A player may choose up to two cards" under "117 ... perform
     their Mulligan")."""
-    statements, parent = [], parents.get(rule_id)
+    statements: list[str] = []
+    parent = parents.get(rule_id)
     while parent is not None and not headings.get(parent) and len(statements) < levels:
         statements.append((texts.get(parent) or "")[:_CONTEXT_CHARACTERS])
         parent = parents.get(parent)
@@ -174,7 +175,8 @@ _CONTEXT_CHARACTERS = 160
 
 def _ancestor_headings(rule_id: int, parents: dict, headings: dict) -> list[str]:
     """Headings of the rule's ancestors, outermost first (bounded, should bad data hold a cycle)."""
-    path, parent = [], parents.get(rule_id)
+    path: list[str] = []
+    parent = parents.get(rule_id)
     while parent is not None and len(path) < 50:
         if headings.get(parent):
             path.append(headings[parent])
@@ -225,7 +227,7 @@ def _ruling_rows(conn: sqlite3.Connection) -> list[dict]:
 def _card_rows(conn: sqlite3.Connection) -> list[dict]:
     aliases = _grouped(conn, "select card_id, alias from card_aliases order by alias")
     keywords = _grouped(conn, "select card_id, term from card_keywords order by id")
-    faqs = defaultdict(list)
+    faqs: dict[int, list[str]] = defaultdict(list)
     for card_id, stored in conn.execute("select card_id, faqs from card_errata where faqs is not null order by id"):
         faqs[card_id] += _faq_texts(stored)
     return [
@@ -287,7 +289,7 @@ def _grouped(conn: sqlite3.Connection, sql: str) -> dict[int, list[str]]:
 def _topics(conn: sqlite3.Connection, rows: list[dict]) -> set[str]:
     """Words that name a topic of the rules: a heading of one or two words ("Tank", "Buffs", "Combat
     Damage") and the keywords and glossary terms, not the words of longer headings ("First Turn Process")."""
-    topics = set()
+    topics: set[str] = set()
     for row in rows:
         heading = WORD.findall(row["title"].lower()) if row["kind"] == "rule" else []
         if 0 < len(heading) <= 2:
@@ -308,7 +310,9 @@ def _fill_terms(conn: sqlite3.Connection, stems: dict[str, str], topics: set[str
     df = dict(conn.execute("select term, doc from temp.search_fts_rows"))
     conn.execute("drop table temp.search_fts_rows")
     lookup = lemma_lookup()
-    entries = {word: (lookup.get(word, word), stem, df.get(stem, 0), word in topics) for word, stem in stems.items()}
+    entries: dict[str, tuple[str, str | None, int, bool]] = {
+        word: (lookup.get(word, word), stem, df.get(stem, 0), word in topics) for word, stem in stems.items()
+    }
     # Every English form the lemma table knows, so that a real word is never "corrected" as a typo and
     # "tapped" reaches the vocabulary's "tap" even though no document says either.
     for form, lemma in lookup.items():

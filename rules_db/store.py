@@ -17,15 +17,15 @@ from rules_db import versions
 def store_document(
     db: sqlite_utils.Database, spec: DocumentSpec, lines: int, nonblank: int, skipped: list[SkippedLine]
 ) -> None:
-    db["games"].insert({"id": spec.game, "name": spec.game_name}, ignore=True)
+    db.table("games").insert({"id": spec.game, "name": spec.game_name}, ignore=True)
     rulebook = None
     if spec.kind == "rules":
         slug = spec.rulebook or versions.DEFAULT_RULEBOOK
         rulebook = versions.rulebook_id(spec.game, slug)
-        db["rulebooks"].insert(
+        db.table("rulebooks").insert(
             {"id": rulebook, "game_id": spec.game, "slug": slug, "title": spec.title, "is_default": 0}, ignore=True
         )
-    db["documents"].insert(
+    db.table("documents").insert(
         {
             "id": spec.slug,
             "game_id": spec.game,
@@ -52,7 +52,7 @@ def store_document(
 def store_report(
     db: sqlite_utils.Database, document_id: str, issues: list[ParseIssue], skipped: list[SkippedLine]
 ) -> None:
-    db["parse_issues"].insert_all(
+    db.table("parse_issues").insert_all(
         {
             "document_id": document_id,
             "line": issue.line,
@@ -62,7 +62,7 @@ def store_report(
         }
         for issue in issues
     )
-    db["skipped_lines"].insert_all(
+    db.table("skipped_lines").insert_all(
         {"document_id": document_id, "line": entry.line, "text": entry.text, "reason": entry.reason}
         for entry in skipped
     )
@@ -73,7 +73,7 @@ def store_rulebook(db: sqlite_utils.Database, spec: DocumentSpec, parsed: Parsed
     first_id = next_id(db, "rules")
     ids = {rule.number: first_id + index for index, rule in enumerate(parsed.rules)}
     sections = _sections(parsed)
-    db["rules"].insert_all(
+    db.table("rules").insert_all(
         {
             "id": ids[rule.number],
             "document_id": spec.slug,
@@ -92,19 +92,19 @@ def store_rulebook(db: sqlite_utils.Database, spec: DocumentSpec, parsed: Parsed
         }
         for index, rule in enumerate(parsed.rules)
     )
-    db["keywords"].insert_all(
+    db.table("keywords").insert_all(
         {
             "game_id": spec.game,
             "document_id": spec.slug,
             "term": keyword.term,
             "kind": keyword.kind,
-            "rule_id": ids.get(keyword.defining_number),
+            "rule_id": ids.get(keyword.defining_number) if keyword.defining_number else None,
             "defining_number": keyword.defining_number,
             "aliases": json.dumps(keyword.aliases),
         }
         for keyword in parsed.keywords
     )
-    db["rule_refs"].insert_all(
+    db.table("rule_refs").insert_all(
         {
             "document_id": spec.slug,
             "from_rule_id": ids[reference.from_number],
@@ -125,8 +125,8 @@ def _sections(parsed: ParsedRulebook) -> dict[str, str]:
     sections: dict[str, str] = {}
     for rule in parsed.rules:
         number = rule.number
-        while parents.get(number) in parents:
-            number = parents[number]
+        while (parent := parents.get(number)) is not None and parent in parents:
+            number = parent
         sections[rule.number] = sections.get(number, number)
     return sections
 
@@ -135,7 +135,7 @@ def store_rulings(db: sqlite_utils.Database, spec: DocumentSpec, parsed: ParsedR
     """Rulings with their steps and nuances; returns ruling ids by position."""
     first_id = next_id(db, "rulings")
     ids = {ruling.position: first_id + index for index, ruling in enumerate(parsed.rulings)}
-    db["rulings"].insert_all(
+    db.table("rulings").insert_all(
         {
             "id": ids[ruling.position],
             "game_id": spec.game,
@@ -147,12 +147,12 @@ def store_rulings(db: sqlite_utils.Database, spec: DocumentSpec, parsed: ParsedR
         }
         for ruling in parsed.rulings
     )
-    db["ruling_steps"].insert_all(
+    db.table("ruling_steps").insert_all(
         {"ruling_id": ids[ruling.position], "branch": step.branch, "position": step.position, "text": step.text}
         for ruling in parsed.rulings
         for step in ruling.steps
     )
-    db["ruling_nuances"].insert_all(
+    db.table("ruling_nuances").insert_all(
         {"ruling_id": ids[ruling.position], "position": position, "text": text}
         for ruling in parsed.rulings
         for position, text in enumerate(ruling.nuances, start=1)
@@ -169,11 +169,11 @@ def link_versions(db: sqlite_utils.Database) -> None:
         books = list(db.query("select id, slug from rulebooks where game_id = ? order by slug", [game]))
         if books:
             default = next((book for book in books if book["slug"] == versions.DEFAULT_RULEBOOK), books[0])
-            db["rulebooks"].update(default["id"], {"is_default": 1})
+            db.table("rulebooks").update(default["id"], {"is_default": 1})
         for book in books:
             documents = versions.versions(db, game, book["slug"])
             for previous, document in zip([None, *documents], documents):
-                db["documents"].update(
+                db.table("documents").update(
                     document["id"],
                     {
                         "previous_id": previous["id"] if previous else None,

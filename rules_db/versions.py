@@ -76,7 +76,8 @@ def rules_document(db: Connection, game: str, version: str | None = None, slug: 
     documents = versions(db, game, slug)
     if version is None:
         marked = [document for document in documents if document["is_newest"]]
-        return (marked or documents or [None])[-1]
+        candidates = marked or documents
+        return candidates[-1] if candidates else None
     for field in ("version", "version_label", "version_date"):
         for document in documents:
             if document[field] == version:

@@ -1,31 +1,41 @@
-"""The shared card library: every card defined once, declaratively, in `cards.yaml`.
+"""The card library: every card defined once, declaratively, in `cards.yaml`, in a vocabulary read by one engine.
 
-A card names the real card it models (`real:`, a name in corpus/riftbound-cards.json)
-or says it is a made-up test card (`made_up: true`). Behaviour is data in a small
-vocabulary read by one engine (see `effects.py` for the instructions, `triggers.py`
-for trigger conditions, `layers.py` for passive selectors):
+A card names the real card it models (`real:`, a name in corpus/riftbound-cards.json) or says it is a made-up
+test card (`made_up: true`). Behaviour is data:
 
-    triggers:      when <event> [if <condition>], [optional], targets, effects
-    passives:      might +/-N [minimum] for units picked by a selector ("while" effects)
-    replacements:  would <event> for <scope>, instead <effects>
+    triggers:      when: <event filter>, [limit], [optional], [cost], targets, effects   (375-385)
+    passives:      to: <object filter>, might +/-N [minimum], keywords, triggers_also_on   (360-363)
+    replacements:  would: <event>, to: <object filter>, instead: <instructions>   (364-368)
     restrictions:  e.g. no moving from here to base
-    activated:     cost, effects, [only_unattached]
+    activated:     cost, [keywords: Action/Reaction], targets, effects   (369-374)
+
+An *object filter* picks objects or players relative to the card: `who` ("self", "unit", "friendly unit",
+"enemy unit", "other friendly unit", "equipped unit", "you", "opponent", "card", ...), `where` ("here",
+"battlefield", "base", "battlefield you control", "other battlefield", "at <target slot>"), and conditions
+(`stunned`, `damaged`, `role`, `alone`, `mighty`, `zone`, `banished_by`, `less_might_than_me`). An *event
+filter* adds the `event` (see `kernel.EVENT_KINDS`), `by` (the player who acts: you/opponent), `via`
+(spell/ability/combat), `nth` (the Nth such event of its subject this turn) and `card_type` (of a card played). The words are registered by the rule modules (kernel.WHO,
+kernel.WHERE, kernel.INSTRUCTIONS, kernel.EVENT_KINDS); `check_vocabulary` refuses a card using any other.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-LIBRARY = Path(__file__).with_name("cards.yaml")
+from scenarios import kernel
+
+LIBRARY = Path(str(resources.files("scenarios") / "cards.yaml"))
+Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class TargetSpec(Strict):
@@ -41,34 +51,76 @@ class TargetSpec(Strict):
     not_target: str | None = None  # must differ from another slot
 
 
+class ObjectFilter(Strict):
+    who: str = "unit"
+    where: str | None = None
+    stunned: bool | None = None
+    damaged: bool | None = None
+    role: Literal["attacker", "defender"] | None = None
+    alone: bool | None = None  # the only unit of its controller with that role at its location
+    mighty: bool | None = None
+    zone: str | None = None  # default: on the board
+    banished_by: Literal["this"] | None = None
+    less_might_than_me: bool | None = None  # "if it has less Might than me"
+
+
+class EventFilter(ObjectFilter):
+    event: str
+    who: str = "self"
+    by: Literal["you", "opponent"] | None = None
+    via: Literal["spell", "ability", "combat"] | None = None
+    nth: int | None = None
+    card_type: Literal["unit", "gear", "spell"] | None = None  # the kind of card played (card_played events)
+
+
+class Cost(Strict):
+    """A cost: of an activated ability (before its colon), or inside an instruction ("X to Y", 352.10.c.1)."""
+
+    energy: int = 0
+    power: int = 0
+    exhaust: Literal["this"] | None = None
+    banish: Literal["this"] | None = None
+    spend_buff: bool = False
+    discard: int = 0
+
+    def describe(self) -> str:
+        parts = [f"{self.energy} energy" if self.energy else "", f"{self.power} power" if self.power else ""]
+        parts += ["exhaust this" if self.exhaust else "", "banish this" if self.banish else ""]
+        parts += ["spend a buff" if self.spend_buff else "", f"discard {self.discard}" if self.discard else ""]
+        return ", ".join(p for p in parts if p) or "nothing"
+
+
 class Trigger(Strict):
-    when: str
-    condition: str | None = None
+    when: EventFilter
+    limit: Literal["once_per_turn"] | None = None
     optional: bool = False
-    cost: dict[str, int] = Field(default_factory=dict)
+    cost: Cost | None = None
     targets: dict[str, TargetSpec] = Field(default_factory=dict)
     effects: list[dict[str, Any]]
     label: str | None = None
 
 
 class Passive(Strict):
-    selector: str
+    to: ObjectFilter
     might: int = 0
     minimum: int | None = None
-    keyword: str | None = None
+    keywords: dict[str, int] = Field(default_factory=dict)
+    triggers_also_on: dict[str, list[str]] = Field(default_factory=dict)
 
 
 class Replacement(Strict):
-    would: Literal["die"]
-    scope: Literal["friendly_unit", "equipped_unit"]
+    would: str
+    to: ObjectFilter = Field(default_factory=lambda: ObjectFilter(who="unit"))
     instead: list[dict[str, Any]]
+    label: str | None = None
 
 
 class Activated(Strict):
-    cost: dict[str, Any] = Field(default_factory=dict)
+    cost: Cost = Field(default_factory=Cost)
+    keywords: dict[str, int] = Field(default_factory=dict)  # Action / Reaction on the ability (732, 739)
     targets: dict[str, TargetSpec] = Field(default_factory=dict)
     effects: list[dict[str, Any]]
-    only_unattached: bool = False
+    only_unattached: bool = False  # rules text of an attached card is inactive (421.1.e)
     label: str | None = None
 
 
@@ -92,7 +144,6 @@ class Card(Strict):
     replacements: list[Replacement] = Field(default_factory=list)
     restrictions: list[str] = Field(default_factory=list)
     activated: list[Activated] = Field(default_factory=list)
-    grants: list[str] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _provenance(self):
@@ -103,45 +154,65 @@ class Card(Strict):
     def has(self, keyword: str) -> bool:
         return keyword in self.keywords
 
+    @property
+    def object_kind(self) -> str:
+        return "unit" if self.type == "token" else self.type
+
 
 RESTRICTIONS = {"no_move_from_here_to_base"}
-GRANTS = {"conquer_and_hold_both", "tie_recalls_all"}
 
 
-def _instructions(effect_list):
+def instructions_of(effect_list):
+    """Every instruction of a list, including nested ones (`then`, `effects`, `instead`)."""
     for instruction in effect_list:
         yield instruction
-        for key in ("effects", "then"):
-            yield from _instructions(instruction.get(key, []))
+        for key in ("effects", "then", "instead"):
+            value = instruction.get(key)
+            if isinstance(value, list):
+                yield from instructions_of(value)
+
+
+def _filter_words(flt: ObjectFilter) -> list[str]:
+    words = [flt.who.split()[-1]] if flt.who.split() else []
+    if flt.where and not flt.where.startswith("at "):
+        words.append(f"where:{flt.where}")
+    return words
 
 
 def check_vocabulary(card: Card) -> None:
     """Every word a card uses must be one the engine reads, so a typo fails at load, not mid-replay."""
-    from scenarios.effects import OPS
-    from scenarios.layers import SELECTORS
-    from scenarios.triggers import CONDITIONS
-
+    kernel.load_rules()
     lists = (
         [card.effects]
         + [t.effects for t in card.triggers]
         + [r.instead for r in card.replacements]
         + [a.effects for a in card.activated]
     )
-    for instruction in (i for effect_list in lists for i in _instructions(effect_list)):
-        if instruction.get("op") not in OPS:
+    for instruction in (i for effect_list in lists for i in instructions_of(effect_list)):
+        if instruction.get("op") not in kernel.INSTRUCTIONS:
             raise ValueError(f"card {card.name!r}: unknown instruction {instruction.get('op')!r}")
+        if instruction.get("op") in ("delayed", "replace_next"):
+            _check_event(card, instruction.get("when") or instruction.get("would"))
     for trigger in card.triggers:
-        if trigger.when not in CONDITIONS and trigger.when != "die":
-            raise ValueError(f"card {card.name!r}: unknown trigger condition {trigger.when!r}")
-    for passive in card.passives:
-        if passive.selector not in SELECTORS:
-            raise ValueError(f"card {card.name!r}: unknown passive selector {passive.selector!r}")
-    for word, known in ((w, RESTRICTIONS) for w in card.restrictions):
-        if word not in known:
+        _check_event(card, trigger.when.event)
+    for replacement in card.replacements:
+        _check_event(card, replacement.would)
+    filters = [t.when for t in card.triggers] + [p.to for p in card.passives] + [r.to for r in card.replacements]
+    for flt in filters:
+        for word in _filter_words(flt):
+            table, word = (kernel.WHERE, word[6:]) if word.startswith("where:") else (kernel.WHO, word)
+            if word not in table:
+                raise ValueError(f"card {card.name!r}: unknown filter word {word!r}")
+    for word in card.restrictions:
+        if word not in RESTRICTIONS:
             raise ValueError(f"card {card.name!r}: unknown restriction {word!r}")
-    for word in card.grants:
-        if word not in GRANTS:
-            raise ValueError(f"card {card.name!r}: unknown grant {word!r}")
+
+
+def _check_event(card: Card, event) -> None:
+    if isinstance(event, dict):
+        event = event.get("event")
+    if event not in kernel.EVENT_KINDS:
+        raise ValueError(f"card {card.name!r}: unknown event {event!r} (known: {sorted(kernel.EVENT_KINDS)})")
 
 
 class UnknownCard(KeyError):
@@ -150,7 +221,7 @@ class UnknownCard(KeyError):
 
 @lru_cache(maxsize=4)
 def load_library(path: Path = LIBRARY) -> dict[str, Card]:
-    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    raw = yaml.load(path.read_text(encoding="utf-8"), Loader=Loader)
     cards = {}
     for entry in raw["cards"]:
         card = Card.model_validate(entry)

@@ -1,9 +1,12 @@
 """Replaying a scenario file: run its actions through the engine and compare the computed outcome.
 
-`replay_file(path)` returns a `Replay` (verdict "match" or "mismatch", expected and
-computed outcomes, the trace tree, mismatches as "expected X, computed Y" lines).
-`replay_variant(path, variant_id)` replays the same file with one input changed.
-`render_tree(replay)` prints the trace as a readable tree with citations.
+`replay_file(path)` returns a `Replay` (verdict "match" or "mismatch", expected and computed outcomes, the
+trace tree, mismatches as "expected X, computed Y" lines). `replay_variant(path, variant_id)` replays the
+same file with one input changed. `render_tree(replay)` prints the trace as a tree with citations.
+
+The trace cites the engine's Core Rules version (`kernel.RULES_VERSION`). A scenario naming another version
+keeps it in `rules_version`; `rules_db` translates the citations through the stored rule lineage.
+A replay runs under a `Budget` (steps and seconds): a runaway one ends with `BudgetExceeded`.
 """
 
 from __future__ import annotations
@@ -15,20 +18,19 @@ from pathlib import Path
 from typing import Any
 
 from scenarios import schema
-from scenarios.layers import might
-from scenarios.numbering import ENGINE_VERSION, translate
-from scenarios.state import GameState, Refusal, UnansweredChoice
-from scenarios.trace import Step
+from scenarios.kernel import RULES_VERSION, Budget, BudgetExceeded, Refusal, UnansweredChoice, calc
+from scenarios.state import GameState
+from scenarios.trace import Step, plain
 
-ENGINE_ONLY = ("label", "expect_refusal", "note")
+__all__ = ["Replay", "replay_file", "replay_variant", "render_tree", "observe", "compare", "BudgetExceeded"]
 
 
 @dataclass
 class Replay:
     scenario_id: str
-    ruling_position: int
+    ruling_position: int | None  # None: a scenario written from the Core Rules, not from a ruling
     title: str
-    rules_version: str
+    rules_version: str  # the version the scenario asks its citations in
     verdict: str
     expected: dict
     computed: dict
@@ -40,6 +42,7 @@ class Replay:
     seconds: float = 0.0
     action_count: int = 0
     variant: str | None = None
+    cited_version: str = RULES_VERSION  # the version the step citations are numbered in
     state: Any = field(default=None, repr=False)
 
     @property
@@ -47,25 +50,31 @@ class Replay:
         return sum(1 for root in self.steps for _ in root.walk())
 
     def cited_numbers(self) -> set[str]:
-        return {number for root in self.steps for _, step in root.walk() for number in step.rules}
+        return {number for _, step in self.walk() for number in step.rules}
 
     def walk(self):
         for root in self.steps:
             yield from root.walk()
 
 
-def replay_file(path) -> Replay:
-    scenario, raw = schema.load(Path(path))
-    return _replay(scenario, Path(path))
+def replay_file(path, budget: Budget | None = None) -> Replay:
+    scenario, _ = schema.load(Path(path))
+    return _replay(scenario, Path(path), budget)
 
 
-def replay_variant(path, variant_id: str) -> Replay:
+def replay_variant(path, variant_id: str, budget: Budget | None = None) -> Replay:
     scenario, raw = schema.load(Path(path))
     variant = next((v for v in scenario.variants if v.id == variant_id), None)
     if variant is None:
         raise KeyError(f"{path}: no variant {variant_id!r}")
     changed = copy.deepcopy(raw)
-    _set_path(changed, variant.change.path, variant.change.value)
+    try:
+        for change in variant.changes:
+            _set_path(changed, change.path, change.value)
+    except (KeyError, IndexError, TypeError) as error:
+        raise schema.ScenarioError(
+            Path(path), None, f"variants.{variant_id}.change.path", f"no such input: {error}"
+        ) from None
     changed["expect"] = variant.expect
     changed["checkpoints"] = []
     changed.pop("variants", None)
@@ -73,7 +82,7 @@ def replay_variant(path, variant_id: str) -> Replay:
         modified = schema.Scenario.model_validate(changed)
     except Exception as error:
         raise schema.ScenarioError(Path(path), None, f"variants.{variant_id}.change", str(error)) from None
-    result = _replay(modified, Path(path))
+    result = _replay(modified, Path(path), budget)
     result.variant = variant_id
     result.title = f"{scenario.meta.title} [variant: {variant.title}]"
     return result
@@ -87,35 +96,30 @@ def _set_path(data, dotted: str, value) -> None:
     target[parts[-1]] = value
 
 
-def _replay(scenario: schema.Scenario, path: Path) -> Replay:
+def _replay(scenario: schema.Scenario, path: Path, budget: Budget | None) -> Replay:
     started = time.perf_counter()
-    setup = scenario.setup.model_dump(exclude_none=True)
-    game = GameState(setup, scenario.rules.core)
+    game = GameState(scenario.setup.model_dump(exclude_none=True), budget or Budget())
     mismatches: list[str] = []
     checkpoints = {c.after: c for c in scenario.checkpoints}
     computed_checkpoints = {}
     for index, action in enumerate(scenario.actions, start=1):
-        payload = {k: v for k, v in action.model_dump(exclude_none=True).items() if k not in ENGINE_ONLY}
         name = action.label or f"action {index}"
         try:
-            game.push(payload)
+            game.push(action.typed)
             if action.expect_refusal:
                 mismatches.append(
                     f"{name}: expected a refusal citing {action.expect_refusal}, but the engine allowed it"
                 )
         except Refusal as refusal:
             if action.expect_refusal != refusal.rule:
-                mismatches.append(
-                    f"{name}: expected "
-                    + (
-                        f"a refusal citing {action.expect_refusal}"
-                        if action.expect_refusal
-                        else "the action to be allowed"
-                    )
-                    + f", computed: {refusal}"
+                expected = (
+                    f"a refusal citing {action.expect_refusal}" if action.expect_refusal else "the action to be allowed"
                 )
+                mismatches.append(f"{name}: expected {expected}, computed: {refusal}")
                 if not action.expect_refusal:
                     break
+        except BudgetExceeded:
+            raise
         except Exception as error:  # an engine fault is reported against the action that caused it
             mismatches.append(f"{name}: engine error {type(error).__name__}: {error}")
             break
@@ -135,7 +139,6 @@ def _replay(scenario: schema.Scenario, path: Path) -> Replay:
         **({"checkpoints": {c.after: c.expect for c in scenario.checkpoints}} if scenario.checkpoints else {}),
     }
     computed_all = {"outcome": computed, **({"checkpoints": computed_checkpoints} if computed_checkpoints else {})}
-    _cite_version(game.trace.roots, scenario.rules.core)
     return Replay(
         scenario_id=scenario.meta.id,
         ruling_position=scenario.meta.ruling,
@@ -155,17 +158,62 @@ def _replay(scenario: schema.Scenario, path: Path) -> Replay:
     )
 
 
-def _cite_version(roots, version: str) -> None:
-    """Rewrite citations into the numbering of the version the scenario names (see numbering.py)."""
-    if version == ENGINE_VERSION:
-        return
-    for root in roots:
-        for _, step in root.walk():
-            translated = [translate(number, version) for number in step.rules]
-            step.rules = list(dict.fromkeys(n for n in translated if n))
+# -- observing the outcome: every observable key, read by name (never an arbitrary attribute) ----------------
+
+OBJECT_FIELDS = {
+    "zone": lambda g, o: o.where(),
+    "location": lambda g, o: o.location,
+    "damage": lambda g, o: o.damage,
+    "exhausted": lambda g, o: o.exhausted,
+    "might": lambda g, o: calc.might(g, o) if o.zone == "board" else None,
+    "stunned": lambda g, o: o.stunned,
+    "designation": lambda g, o: o.designation,
+    "buffs": lambda g, o: o.buffs,
+    "controller": lambda g, o: o.battlefield_controller if o.kind == "battlefield" else o.controller,
+    "owner": lambda g, o: o.owner,
+    "attached": lambda g, o: sorted(x.id for x in g.attached(o.id)),
+    "attached_to": lambda g, o: o.attached_to,
+    "incarnation": lambda g, o: o.incarnation,
+    "moves_this_turn": lambda g, o: o.moves_this_turn,
+    "contested_by": lambda g, o: o.contested_by,
+    "staged": lambda g, o: o.staged,
+    "banished_by": lambda g, o: o.banished_by,
+    "keywords": lambda g, o: {
+        k: calc.keyword_value(g, o, k) for k in ("Assault", "Shield", "Tank", "Ganking") if calc.keyword_value(g, o, k)
+    },
+}
+PLAYER_FIELDS = {
+    "points": lambda g, name: g.players[name].points,
+    "energy": lambda g, name: g.players[name].energy,
+    "power": lambda g, name: g.players[name].power,
+    "runes": lambda g, name: g.players[name].runes,
+    "cards_played_this_turn": lambda g, name: g.players[name].cards_played_this_turn,
+    "hand": lambda g, name: len(g.hand(name)),
+    "deck": lambda g, name: len(g.deck(name)),
+    "trash": lambda g, name: sorted(o.id for o in g.objects.values() if o.owner == name and o.zone == "trash"),
+}
+GAME_KEYS = {
+    "state": lambda g, spec: g.state_name(),
+    "priority": lambda g, spec: g.priority,
+    "winner": lambda g, spec: g.winner,
+    "turn_player": lambda g, spec: g.turn_player,
+    "chain": lambda g, spec: [item.label for item in g.chain],
+    "log": lambda g, spec: {name: plain(g.log.get(name, [])) for name in spec},
+    "players": lambda g, spec: {
+        name: {f: _field(PLAYER_FIELDS, f, g, name) for f in fields}
+        if name in g.players
+        else {"error": f"no player {name!r}"}
+        for name, fields in spec.items()
+    },
+    "combat": lambda g, spec: None if not g.combat else {k: g.combat.plain().get(k) for k in spec or {}},
+    "showdown": lambda g, spec: None if not g.showdown else {k: g.showdown.plain().get(k) for k in spec or {}},
+    "pending": lambda g, spec: None if not g.pending else {k: g.pending.plain().get(k) for k in spec or {}},
+}
 
 
-# -- observing the outcome --------------------------------------------------------------------------------
+def _field(table: dict, name: str, *args):
+    reader = table.get(name)
+    return plain(reader(*args)) if reader else {"error": f"unknown field {name!r} (known: {', '.join(table)})"}
 
 
 def observe(game: GameState, expected: dict) -> dict:
@@ -173,55 +221,14 @@ def observe(game: GameState, expected: dict) -> dict:
 
 
 def _observe_key(game, key: str, spec):
-    if key == "players":
-        return {name: {f: _player_field(game, name, f) for f in fields} for name, fields in spec.items()}
-    if key == "log":
-        return {name: list(game.log.get(name, [])) for name in spec}
-    if key == "state":
-        return game.state_name()
-    if key == "priority":
-        return game.priority
-    if key == "winner":
-        return game.flags.get("winner")
-    if key == "turn_player":
-        return game.turn_player
-    if key == "chain":
-        return [item["label"] for item in game.chain]
-    if key == "combat":
-        return None if not game.combat else {k: game.combat.get(k) for k in (spec or {})}
-    if key == "showdown":
-        return None if not game.showdown else {k: game.showdown.get(k) for k in (spec or {})}
-    if key == "pending":
-        return None if not game.pending else {k: getattr(game.pending, k) for k in (spec or {})}
-    if key not in game.objects:
+    if key in GAME_KEYS:
+        return GAME_KEYS[key](game, spec)
+    obj = game.objects.get(key)
+    if obj is None:
         return {"error": f"no object {key!r}"}
-    obj = game.objects[key]
-    return {f: _object_field(game, obj, f) for f in spec}
-
-
-def _player_field(game, name: str, f: str):
-    player = game.players[name]
-    if f == "hand":
-        return len(game.hand(name))
-    if f == "trash":
-        return sorted(o.id for o in game.objects.values() if o.owner == name and o.zone == "trash")
-    return getattr(player, f)
-
-
-def _object_field(game, obj, f: str):
-    if f == "zone":
-        return obj.where()
-    if f == "might":
-        return might(game, obj) if obj.zone == "board" else None
-    if f == "attached":
-        return sorted(g.id for g in game.attached(obj.id))
-    if f == "controller" and obj.kind == "battlefield":
-        return obj.battlefield_controller
-    if f == "keywords":
-        from scenarios.layers import keyword_value
-
-        return {k: keyword_value(game, obj, k) for k in ("Assault", "Shield") if keyword_value(game, obj, k)}
-    return getattr(obj, f)
+    if not isinstance(spec, dict):
+        return {"error": f"{key}: expected a mapping of fields"}
+    return {f: _field(OBJECT_FIELDS, f, game, obj) for f in spec}
 
 
 def compare(expected, computed, prefix: str = "") -> list[str]:
@@ -238,11 +245,13 @@ def compare(expected, computed, prefix: str = "") -> list[str]:
 # -- rendering ---------------------------------------------------------------------------------------------
 
 
-def render_tree(replay: Replay, max_depth: int | None = None) -> str:
-    """The trace as a numbered tree with citations; `max_depth=0` gives the judge's short view (actions only)."""
+def render_tree(replay: Replay, max_depth: int | None = None, cite=None) -> str:
+    """The trace as a numbered tree with citations; `max_depth=0` gives the judge's short view (actions only).
+    `cite` maps a step's rule numbers to the ones to print (rules_db translates them into another version)."""
     out = [
         f"{replay.scenario_id}: {replay.title}",
-        f"ruling {replay.ruling_position} | Core Rules {replay.rules_version} | verdict: {replay.verdict.upper()}",
+        (f"ruling {replay.ruling_position}" if replay.ruling_position else "from the Core Rules")
+        + f" | Core Rules {replay.rules_version} | verdict: {replay.verdict.upper()}",
     ]
     if replay.disagreement:
         out.append(f"disagreement: {replay.disagreement}")
@@ -252,7 +261,8 @@ def render_tree(replay: Replay, max_depth: int | None = None) -> str:
             if max_depth is not None and depth > max_depth:
                 continue
             number += 1
-            cites = f"  [{', '.join(step.rules)}]" if step.rules else ""
+            rules = cite(step.rules) if cite else step.rules
+            cites = f"  [{', '.join(rules)}]" if rules else ""
             out.append(f"{number:>4}. {'  ' * depth}{step.kind}: {step.summary}{cites}")
     if replay.mismatches:
         out.append("MISMATCHES (expected vs computed):")

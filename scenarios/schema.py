@@ -7,14 +7,18 @@ line of that node (or of its nearest parent that exists).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
+from scenarios.actions import Action as PlayerAction
+from scenarios.actions import parse_action
 from scenarios.cards import UnknownCard
 from scenarios.cards import card as card_named
+from scenarios.kernel import RULES_VERSION, Refusal
 
 
 class ScenarioError(ValueError):
@@ -37,24 +41,20 @@ def _known_card(name: str) -> str:
 
 
 class Meta(Strict):
+    """`ruling` is the position of the ruling a scenario replays; a scenario written from the Core Rules
+    themselves has none, and its `answer` names the rules that decide the outcome."""
+
     id: str
     title: str
-    ruling: int = Field(ge=1)
+    ruling: int | None = Field(None, ge=1)
     tags: list[str] = Field(default_factory=list)
 
 
 class Rules(Strict):
-    core: str = "2025-12-01"
+    """The Core Rules version a scenario's trace cites: the engine's own, or another version whose numbers
+    `rules_db` translates the citations into through the stored rule lineage."""
 
-    @field_validator("core")
-    @classmethod
-    def _bundled_version(cls, version: str) -> str:
-        from ingest.documents import BUNDLED
-
-        known = sorted(s.version for s in BUNDLED if s.game == "riftbound" and s.kind == "rules")
-        if version not in known:
-            raise ValueError(f"no Riftbound Core Rules version {version!r} (known: {known})")
-        return version
+    core: str = Field(RULES_VERSION, pattern=r"^\d{4}-\d{2}-\d{2}$")
 
 
 class ShowdownSetup(Strict):
@@ -158,35 +158,35 @@ class Setup(Strict):
         return self
 
 
-class Action(Strict):
+ENGINE_FIELDS = ("label", "expect_refusal", "note")
+
+
+class Action(BaseModel):
+    """One action of a scenario: a player action (see scenarios/actions.py) plus the fields only the replay
+    reads: a `label` for checkpoints, the rule an expected refusal cites, a note."""
+
+    model_config = ConfigDict(extra="allow")
     by: str
-    do: Literal["move", "play", "activate", "pass", "choose", "end_turn", "hide"]
+    do: str
     label: str | None = None
-    units: list[str] | None = None
-    to: str | None = None
-    card: str | None = None
-    targets: dict[str, Any] | None = None
-    at: str | None = None
-    accelerate: bool | None = None
-    source: str | None = None
-    ability: int | None = None
-    choice: str | None = None
-    pick: Any = None
     expect_refusal: str | None = None
     note: str | None = None
+    _typed: PlayerAction | None = PrivateAttr(default=None)
+
+    def payload(self) -> dict:
+        return {k: v for k, v in self.model_dump().items() if k not in ENGINE_FIELDS and v is not None}
+
+    @property
+    def typed(self) -> PlayerAction:
+        """The player action, as the engine takes it (validated once, when the scenario is loaded)."""
+        return self._typed
 
     @model_validator(mode="after")
-    def _fields_for_kind(self):
-        needed = {
-            "move": ("units", "to"),
-            "play": ("card",),
-            "activate": ("source",),
-            "choose": ("choice",),
-            "hide": ("card", "at"),
-        }
-        for name in needed.get(self.do, ()):
-            if getattr(self, name) is None:
-                raise ValueError(f"a '{self.do}' action needs '{name}'")
+    def _a_player_action(self):
+        try:
+            self._typed = parse_action(self.payload())
+        except Refusal as refusal:
+            raise ValueError(refusal.message) from None
         return self
 
 
@@ -201,10 +201,16 @@ class Change(Strict):
 
 
 class Variant(Strict):
+    """One input changed (a `change`, or a few that must change together), and the outcome it gives."""
+
     id: str
     title: str
-    change: Change
+    change: Change | list[Change]
     expect: dict[str, Any]
+
+    @property
+    def changes(self) -> list[Change]:
+        return self.change if isinstance(self.change, list) else [self.change]
 
 
 class Scenario(Strict):
@@ -212,6 +218,7 @@ class Scenario(Strict):
     rules: Rules = Field(default_factory=Rules)
     answer: str
     disagreement: str | None = None
+    note: str | None = None  # how the scenario models the ruling, where it had to depart from its wording
     setup: Setup
     actions: list[Action] = Field(default_factory=list)
     checkpoints: list[Checkpoint] = Field(default_factory=list)
@@ -250,11 +257,15 @@ def _line_for(lines: dict, loc: tuple) -> int | None:
     return lines.get(())
 
 
+Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C parser when PyYAML has it
+
+
 def load_text(path: Path) -> tuple[dict, dict]:
+    """The document and the line of every node, from one parse (the C YAML parser where available)."""
     text = Path(path).read_text(encoding="utf-8")
     try:
-        node = yaml.compose(text)
-        data = yaml.safe_load(text)
+        node = yaml.compose(text, Loader=Loader)
+        data = yaml.constructor.SafeConstructor().construct_document(node) if node is not None else None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         raise ScenarioError(Path(path), mark.line + 1 if mark else None, "(yaml)", str(error)) from None
@@ -264,6 +275,13 @@ def load_text(path: Path) -> tuple[dict, dict]:
 
 
 def load(path: Path) -> tuple[Scenario, dict]:
+    """The validated scenario and its raw document; each file is parsed once and reused while unchanged."""
+    stat = Path(path).stat()
+    return _load(Path(path), stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=256)
+def _load(path: Path, mtime: int, size: int) -> tuple[Scenario, dict]:
     data, lines = load_text(path)
     try:
         return Scenario.model_validate(data), data
@@ -271,4 +289,4 @@ def load(path: Path) -> tuple[Scenario, dict]:
         first = error.errors()[0]
         loc = tuple(p for p in first["loc"] if not (isinstance(p, str) and p.startswith("function-")))
         field = ".".join(str(p) for p in loc) or "(document)"
-        raise ScenarioError(Path(path), _line_for(lines, loc), field, first["msg"]) from None
+        raise ScenarioError(path, _line_for(lines, loc), field, first["msg"]) from None

@@ -1,172 +1,158 @@
-"""`GameState`: the whole game in one object; actions are applied by `push`, undone by `pop`.
+"""`GameState`: the whole game in one object, in the manner of python-chess's `Board`.
 
-Like python-chess's Board, the state knows its history: `push(action)` applies one
-player action (or one answer to a pending choice), `pop()` undoes the last one by
-rebuilding from the setup and the remaining history (the engine is deterministic,
-so replaying the log is exact). `to_dict()` / `from_dict()` round-trip the state to
-plain data (YAML/JSON): the setup, the action log, and a readable board.
+* `push(action)` applies one player action (or one answer to the pending question); a refused action
+  raises `Refusal` naming the rule that forbids it and leaves the state exactly as it was.
+* `pop()` restores the state before the last push in one step, from the undo journal (journal.py).
+* `legal_actions()` yields every action some player may take now (the answers, while a question is pending).
+* `outcome()` is a value: winner, points, reason.
+* `to_dict()` / `from_dict()` round-trip the game through plain data (YAML/JSON): the setup and the actions
+  played, like a PGN, plus a readable board.
 
-The engine suspends itself when a player must choose (damage assignment, which
-replacement applies, order of simultaneous triggers, targets): the pending
-`Choice` is visible as `state.pending`, and the next pushed action must answer it.
+When a player must choose, the engine stops with `pending` set to the question and the state as it is at
+that moment; the next push must answer it.
 """
 
 from __future__ import annotations
 
-import copy
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from scenarios.cards import card as card_named
-from scenarios.trace import Tracer
+import scenarios.rules  # noqa: F401  (registers every rule module with the kernel)
+from scenarios import kernel
+from scenarios.actions import Action, Choose, parse_action
+from scenarios.journal import Journal, Journaled
+from scenarios.kernel import Budget, EngineError, NeedChoice, Refusal, Run, UnansweredChoice
+from scenarios.objects import BATTLEFIELD, BOARD, GEAR, UNIT, Obj, Outcome, Player, Zone
+from scenarios.setup import build
+from scenarios.trace import StepKind, Tracer, plain
 
-RULES_VERSION = "2025-12-01"
+__all__ = ["GameState", "Refusal", "UnansweredChoice", "EngineError", "Budget"]
 
-
-class Refusal(Exception):
-    """The rules forbid an action; `rule` is the number that forbids it."""
-
-    def __init__(self, rule: str, message: str):
-        super().__init__(f"refused ({rule}): {message}")
-        self.rule = rule
-        self.message = message
-
-
-class UnansweredChoice(Exception):
-    pass
+_GAME_SHOWN = {"turn_player", "phase", "turn_number", "priority", "winner", "chain", "combat", "showdown"}
 
 
-class UnknownObject(KeyError):
-    """An action names an object id that the game does not have."""
+@dataclass(frozen=True)
+class _Pushed:
+    """What `pop` needs to undo one push: the journal and trace marks to rewind to, and what the push undid
+    (an answer re-runs its action from the action's start) to put back."""
+
+    action: Action
+    journal_mark: int
+    trace_mark: int
+    undone: list
+    dropped: list
 
 
-@dataclass
-class Choice:
-    """A question the engine asks a player; `options` lists the legal answers (None: validated by `check`)."""
-
-    kind: str
-    player: str
-    prompt: str
-    options: list | None = None
-    rule: str = ""
-
-    def to_dict(self) -> dict:
-        return {"kind": self.kind, "player": self.player, "prompt": self.prompt, "options": self.options}
-
-
-@dataclass
-class Obj:
-    """One game object: a unit, gear, spell, battlefield, legend, or a card in a hidden zone."""
-
-    id: str
-    card: str
-    owner: str
-    controller: str
-    kind: str
-    zone: str = "board"  # board, hand, deck, trash, banishment, chain, facedown
-    location: str | None = None  # "base" or a battlefield id, while on the board
-    exhausted: bool = False
-    damage: int = 0
-    stunned: bool = False
-    buffs: int = 0
-    might_base: int | None = None
-    attached_to: str | None = None
-    designation: str | None = None  # attacker / defender
-    moves_this_turn: int = 0
-    incarnation: int = 0
-    timestamp: int = 0
-    order: int = 0
-    granted: list = field(default_factory=list)  # [{keyword, value, until}]
-    modifiers: list = field(default_factory=list)  # fixed might modifiers [{amount, source, timestamp, until}]
-    triggered_in_combat: list = field(default_factory=list)
-    banished_by: str | None = None
-    # battlefields
-    battlefield_controller: str | None = None
-    contested_by: str | None = None
-    staged: str | None = None  # showdown / combat
-    scored_this_turn: list = field(default_factory=list)
-
-    @property
-    def definition(self):
-        return card_named(self.card)
-
-    def where(self) -> str:
-        return self.location if self.zone == "board" else self.zone
-
-
-@dataclass
-class Player:
-    name: str
-    points: int = 0
-    energy: int = 99
-    power: int = 99
-    runes: int = 0
-    cards_played_this_turn: int = 0
-
-
-class GameState:
-    def __init__(self, setup: dict, rules_version: str = RULES_VERSION):
-        from scenarios import setup as setup_module
-
-        self.setup = copy.deepcopy(setup)
-        self.rules_version = rules_version
-        self.history: list[dict] = []
-        self._reset()
-        setup_module.build(self, self.setup)
-
-    # -- construction -------------------------------------------------------------------------------
-    def _reset(self) -> None:
-        self.trace = Tracer()
+class GameState(Journaled):
+    def __init__(self, setup: dict, budget: Budget | None = None):
+        runtime = {
+            "setup": setup,
+            "journal": Journal(),
+            "trace": Tracer(),
+            "budget": budget or Budget(),
+            "run": Run(),
+            "history": [],
+            "objects": {},
+        }
+        for name, value in runtime.items():
+            object.__setattr__(self, name, value)
         self.players: dict[str, Player] = {}
-        self.turn_order: list[str] = []
+        self.unit_objects: tuple[Obj, ...] = ()  # the objects of each kind (an object's kind never changes)
+        self.battlefield_objects: tuple[Obj, ...] = ()
+        self.gear_objects: tuple[Obj, ...] = ()
+        self.listeners: tuple[Obj, ...] = ()  # objects whose cards have triggered abilities
+        self.turn_order: tuple[str, ...] = ()
         self.turn_player = ""
         self.phase = "action"
         self.turn_number = 1
         self.victory_score = 8
-        self.objects: dict[str, Obj] = {}
-        self.chain: list[dict] = []
         self.priority: str | None = None
-        self.passes: list[str] = []
-        self.showdown: dict | None = None
-        self.combat: dict | None = None
-        self.delayed: list[dict] = []
+        self.passes: tuple[str, ...] = ()
+        self.showdown = None
+        self.combat = None
+        self.chain: tuple = ()
+        self.triggered: tuple = ()  # trigger instances waiting to be put on the Chain
+        self.delayed: tuple = ()
+        self.lasting: tuple = ()  # replacement effects created by resolving effects
+        self.trigger_marks: tuple = ()  # (source, ability index, controller) of once-per-turn abilities used
+        self.winner: str | None = None
+        self.continuation: str | None = None
         self.clock = 0
-        self.log: dict[str, list] = {"resolved": [], "triggered": [], "refused": [], "scored": []}
-        self.flags: dict[str, Any] = {}
-        self.pending: Choice | None = None
-        self._suspended = None
-        self._answer = None
-        self._next_id = 0
+        self.next_id = 0
+        self.pending: kernel.Choice | None = None
+        self.current_action: Action | None = None
+        self.answers: tuple = ()
+        self.action_start: tuple[int, int] | None = None
+        build(self, setup)
+        for item in (*self.objects.values(), *self.players.values(), self.combat, self.showdown, self):
+            if item is not None:
+                item.adopt(self.journal)
 
+    def __setattr__(self, name: str, value) -> None:
+        journal = self._journal
+        if journal is not None:  # state made during play (a combat, a chain item) joins the journal
+            if isinstance(value, Journaled):
+                if value._journal is None:
+                    value.adopt(journal)
+            elif type(value) is tuple and value and isinstance(value[-1], Journaled):
+                for part in value:
+                    if part._journal is None:
+                        part.adopt(journal)
+        Journaled.__setattr__(self, name, value)
+
+    def change_label(self, key: str):
+        return ("game", key) if key in _GAME_SHOWN else None
+
+    # -- bookkeeping ---------------------------------------------------------------------------------------
     def tick(self) -> int:
+        """A fresh timestamp (457.1)."""
         self.clock += 1
         return self.clock
 
     def new_id(self, prefix: str) -> str:
-        self._next_id += 1
-        return f"{prefix}#{self._next_id}"
+        self.next_id += 1
+        return f"{prefix}#{self.next_id}"
 
-    # -- queries ------------------------------------------------------------------------------------
+    def add_object(self, obj: Obj) -> Obj:
+        """A new game object (a token, a copy); its creation is journaled like any other change."""
+        if obj.id in self.objects:
+            raise EngineError(f"object id {obj.id!r} used twice")
+        obj.adopt(self.journal)
+        self.journal.record_item(self.objects, obj.id, obj)
+        self.index(obj)
+        return obj
+
+    def index(self, obj: Obj) -> None:
+        """Add `obj` to the list of objects of its kind (and to the listeners, if its card has triggers)."""
+        name = {UNIT: "unit_objects", BATTLEFIELD: "battlefield_objects", GEAR: "gear_objects"}.get(obj.kind)
+        if name is not None:
+            setattr(self, name, (*getattr(self, name), obj))
+        if obj.definition is not None and obj.definition.triggers:
+            self.listeners = (*self.listeners, obj)
+
+    # -- queries -------------------------------------------------------------------------------------------
     def obj(self, object_id: str) -> Obj:
-        if object_id not in self.objects:
-            raise UnknownObject(f"no object {object_id!r}")
-        return self.objects[object_id]
+        try:
+            return self.objects[object_id]
+        except KeyError:
+            raise Refusal("398", f"the action names an object that does not exist: {object_id!r}") from None
 
     def units(self, location: str | None = None, controller: str | None = None) -> list[Obj]:
+        """Units on the board (at `location`, controlled by `controller`)."""
         return [
             o
-            for o in self.objects.values()
-            if o.kind == "unit"
-            and o.zone == "board"
+            for o in self.unit_objects
+            if o.zone == BOARD
             and (location is None or o.location == location)
             and (controller is None or o.controller == controller)
         ]
 
     def battlefields(self) -> list[Obj]:
-        return [o for o in self.objects.values() if o.kind == "battlefield"]
+        return list(self.battlefield_objects)
 
-    def is_battlefield(self, location: str | None) -> bool:
-        return location in self.objects and self.objects[location].kind == "battlefield"
+    def is_battlefield(self, location) -> bool:
+        found = self.objects.get(location) if type(location) is str else None
+        return found is not None and found.kind == BATTLEFIELD
 
     def opponents(self, player: str) -> list[str]:
         return [p for p in self.turn_order if p != player]
@@ -174,151 +160,192 @@ class GameState:
     def in_turn_order(self, players) -> list[str]:
         start = self.turn_order.index(self.turn_player)
         rotation = self.turn_order[start:] + self.turn_order[:start]
-        return [p for p in rotation if p in set(players)]
+        wanted = set(players)
+        return [p for p in rotation if p in wanted]
 
     def next_player(self, player: str) -> str:
-        i = self.turn_order.index(player)
-        return self.turn_order[(i + 1) % len(self.turn_order)]
+        return self.turn_order[(self.turn_order.index(player) + 1) % len(self.turn_order)]
+
+    def cards_in(self, zone: Zone, player: str) -> list[Obj]:
+        return sorted((o for o in self.objects.values() if o.zone == zone and o.owner == player), key=lambda o: o.order)
 
     def hand(self, player: str) -> list[Obj]:
-        return sorted(
-            (o for o in self.objects.values() if o.zone == "hand" and o.owner == player), key=lambda o: o.order
-        )
+        return self.cards_in(Zone.HAND, player)
 
     def deck(self, player: str) -> list[Obj]:
-        return sorted(
-            (o for o in self.objects.values() if o.zone == "deck" and o.owner == player), key=lambda o: o.order
-        )
+        return self.cards_in(Zone.DECK, player)
 
     def attached(self, unit_id: str) -> list[Obj]:
-        return [o for o in self.objects.values() if o.attached_to == unit_id]
+        return [o for o in self.gear_objects if o.attached_to == unit_id and o.zone == BOARD]
 
     def state_name(self) -> str:
         return ("showdown" if self.showdown else "neutral") + ("-closed" if self.chain else "-open")
 
-    def fingerprint(self) -> dict:
-        """A compact view of everything a trace step may change (diffed per step)."""
-        from scenarios.layers import might
+    @property
+    def log(self) -> dict[str, list]:
+        """What resolved, triggered, scored and was refused, in order (read from the trace)."""
+        found: dict[str, list] = {"resolved": [], "triggered": [], "refused": [], "scored": []}
+        for name, entry, _ in sorted((step.log for _, step in self.trace.steps() if step.log), key=lambda log: log[2]):
+            found.setdefault(name, []).append(entry)
+        return found
 
-        view = {}
-        for o in self.objects.values():
-            entry = {"zone": o.where(), "controller": o.controller}
-            if o.kind == "unit" and o.zone == "board":
-                entry.update(
-                    damage=o.damage,
-                    exhausted=o.exhausted,
-                    might=might(self, o),
-                    stunned=o.stunned,
-                    designation=o.designation,
-                    buffs=o.buffs,
-                )
-            elif o.kind == "gear":
-                entry.update(exhausted=o.exhausted, attached_to=o.attached_to)
-            elif o.kind == "battlefield":
-                entry = {"controller": o.battlefield_controller, "contested_by": o.contested_by, "staged": o.staged}
-            elif o.kind == "legend":
-                entry.update(exhausted=o.exhausted)
-            view[o.id] = entry
-        for p in self.players.values():
-            view[f"player {p.name}"] = {"points": p.points, "hand": len(self.hand(p.name)), "runes": p.runes}
-        view["chain"] = {"items": [item["label"] for item in self.chain]}
-        return view
-
-    # -- push / pop ---------------------------------------------------------------------------------
-    def push(self, action: dict) -> None:
-        """Apply one action; on a refusal the state is left exactly as it was and Refusal is raised."""
-        from scenarios import actions
-
-        saved = self._snapshot()
+    # -- push / pop ----------------------------------------------------------------------------------------
+    def push(self, action: Action | dict) -> None:
+        """Apply one action; a refusal leaves the state exactly as it was, and is traced."""
+        typed = parse_action(action)
         try:
-            try:
-                actions.apply(self, action)
-            except UnknownObject as missing:
-                raise Refusal("398", f"the action names an object that does not exist: {missing}") from None
+            self._push(typed)
         except Refusal as refusal:
-            self._restore(saved)
-            self.trace.note(
+            self.budget.logged += 1
+            kernel.note(
+                self,
+                StepKind.REFUSAL,
                 "refusal",
-                f"{action.get('by', '')} {action.get('do', '')}: {refusal.message}",
-                [refusal.rule],
-                objects=_action_objects(action),
+                f"{typed.by} {typed.do}: {refusal.message}",
+                refusal.rule,
+                log=("refused", {"action": typed.do, "rule": refusal.rule}, self.budget.logged),
             )
-            self.log["refused"].append({"action": action.get("do"), "rule": refusal.rule})
             raise
-        self.history.append(copy.deepcopy(action))
 
-    def pop(self) -> dict:
+    def _push(self, action: Action) -> None:
+        journal_mark, trace_mark = self.journal.mark(), self.trace.mark()
+        undone: list = []
+        dropped: list = []
+        base = (journal_mark, trace_mark)
+        try:
+            if self.winner is not None:
+                raise Refusal("449", f"the game is over: {self.winner} won")
+            if self.pending is not None:
+                answer = self._answer(action)
+                current, answers, base = self.current_action, (*self.answers, answer), self.action_start
+                undone = self.journal.rewind(base[0])
+                dropped = self.trace.rewind(base[1])
+                self._run(current, answers, base)
+            elif isinstance(action, Choose):
+                raise Refusal("398.2.b", "there is no pending choice to answer")
+            else:
+                self._run(action, (), base)
+        except Exception:
+            self.journal.rewind(base[0])
+            self.journal.redo(undone)
+            self.trace.restore(base[1], dropped)
+            raise
+        self.history.append(_Pushed(action, base[0], base[1], undone, dropped))
+
+    def _answer(self, action: Action):
+        choice = self.pending
+        if not isinstance(action, Choose):
+            raise Refusal(choice.rule or "312.1.b.1", f"{choice.player} must first answer: {choice.prompt}")
+        if action.by != choice.player:
+            raise Refusal(choice.rule or "312.1.b.1", f"{choice.player} must answer '{choice.prompt}', not {action.by}")
+        if action.choice != choice.kind:
+            raise Refusal(choice.rule, f"the pending choice is {choice.kind}, not {action.choice}")
+        return kernel.check_answer(self, choice, action.pick)
+
+    def _run(self, action: Action, answers: tuple, base: tuple[int, int]) -> None:
+        object.__setattr__(self, "run", Run(answers))
+        try:
+            kernel.run_action(self, action)
+        except NeedChoice as need:  # suspended: remember how to resume (journaled, so `pop` restores it)
+            self.pending, self.current_action, self.answers, self.action_start = need.choice, action, answers, base
+            return
+        if self.run.position != len(answers):
+            raise EngineError(f"{action.describe()}: the answers given did not match the questions asked")
+        if self.pending is not None:
+            self.pending, self.current_action, self.answers, self.action_start = None, None, (), None
+
+    def pop(self) -> Action:
+        """Undo the last push; returns its action."""
         if not self.history:
             raise IndexError("pop from an empty history")
-        last = self.history[-1]
-        rebuilt = GameState(self.setup, self.rules_version)
-        for action in self.history[:-1]:
-            rebuilt.push(action)
-        self.__dict__.update(rebuilt.__dict__)
-        return last
+        pushed = self.history.pop()
+        self.journal.rewind(pushed.journal_mark)
+        self.journal.redo(pushed.undone)
+        self.trace.restore(pushed.trace_mark, pushed.dropped)
+        return pushed.action
 
-    # grow-only records are restored by truncation, so a push costs the same however long the game is
-    _GROWING = ("trace", "_suspended", "history", "log")
+    def accepts(self, action: Action | dict) -> bool:
+        """Would `push` accept this action? (Tried and undone: the state and its trace are unchanged.)"""
+        typed = parse_action(action)
+        try:
+            self._push(typed)
+        except Refusal:
+            return False
+        self.pop()
+        return True
 
-    def _snapshot(self):
-        keep = {k: v for k, v in self.__dict__.items() if k not in self._GROWING}
-        return (
-            copy.deepcopy(keep),
-            self._suspended,
-            len(self.trace.roots),
-            {name: len(entries) for name, entries in self.log.items()},
-        )
+    def legal_actions(self):
+        """Every action some player may take now: generated from what the rules could allow, each kept only
+        if `push` accepts it (so the list and `push` cannot disagree)."""
+        for candidate in self._candidates():
+            if self.accepts(candidate):
+                yield candidate
 
-    def _restore(self, saved) -> None:
-        data, suspended, roots, log_sizes = saved
-        self.__dict__.update(data)
-        self._suspended = suspended
-        self.trace.unwind()
-        del self.trace.roots[roots:]
-        for name, size in log_sizes.items():
-            del self.log[name][size:]
+    def _candidates(self):
+        if self.winner is not None:
+            return
+        if self.pending is not None:
+            choice = self.pending
+            for pick in kernel.answer_candidates(self, choice):
+                yield Choose(by=choice.player, choice=choice.kind, pick=pick)
+            return
+        seen = set()
+        for player in self.turn_order:
+            for spec in kernel.ACTIONS.values():
+                if spec.candidates is None:
+                    continue
+                for candidate in spec.candidates(self, player):
+                    key = repr(candidate.to_dict())
+                    if key not in seen:
+                        seen.add(key)
+                        yield candidate
 
     def finish(self) -> None:
         if self.pending:
             raise UnansweredChoice(
-                f"unanswered choice for {self.pending.player}: {self.pending.prompt} (options: {self.pending.options})"
+                f"unanswered choice for {self.pending.player}: {self.pending.prompt} "
+                f"(options: {plain(self.pending.options)})"
             )
 
-    # -- text round trip ----------------------------------------------------------------------------
+    def outcome(self) -> Outcome:
+        points = {name: player.points for name, player in self.players.items()}
+        if self.winner is not None:
+            reason = f"{self.winner} reached the Victory Score of {self.victory_score} (449)"
+        elif self.pending is not None:
+            reason = f"in progress: {self.pending.player} must choose: {self.pending.prompt}"
+        else:
+            reason = f"in progress: {self.priority or self.turn_player} to act ({self.state_name()})"
+        return Outcome(self.winner, points, reason)
+
+    # -- text round trip -----------------------------------------------------------------------------------
     def to_dict(self) -> dict:
         return {
-            "rules_version": self.rules_version,
-            "setup": copy.deepcopy(self.setup),
-            "history": copy.deepcopy(self.history),
+            "setup": plain(self.setup),
+            "history": [pushed.action.to_dict() for pushed in self.history],
             "board": self.board(),
-            "pending": self.pending.to_dict() if self.pending else None,
+            "pending": self.pending.plain() if self.pending else None,
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> GameState:
-        state = cls(data["setup"], data.get("rules_version", RULES_VERSION))
+    def from_dict(cls, data: dict, budget: Budget | None = None) -> GameState:
+        state = cls(data["setup"], budget)
         for action in data.get("history", []):
             state.push(action)
         return state
 
-    def board(self) -> dict:
+    def board(self) -> dict[str, Any]:
         return {
-            "turn": {"player": self.turn_player, "phase": self.phase, "state": self.state_name()},
-            "players": {p.name: asdict(p) for p in self.players.values()},
-            "objects": {o.id: asdict(o) for o in self.objects.values()},
-            "chain": [
-                {**item, "target_specs": {slot: spec.model_dump() for slot, spec in item["target_specs"].items()}}
-                for item in copy.deepcopy(self.chain)
-            ],
+            "turn": {
+                "player": self.turn_player,
+                "number": self.turn_number,
+                "phase": self.phase,
+                "state": self.state_name(),
+                "priority": self.priority,
+            },
+            "players": {name: player.plain() for name, player in self.players.items()},
+            "objects": {object_id: obj.plain() for object_id, obj in self.objects.items()},
+            "chain": [item.plain() for item in self.chain],
+            "combat": self.combat.plain() if self.combat else None,
+            "showdown": self.showdown.plain() if self.showdown else None,
+            "winner": self.winner,
         }
-
-
-def _action_objects(action: dict) -> list[str]:
-    found = []
-    for key in ("card", "unit", "units", "source"):
-        value = action.get(key)
-        if isinstance(value, str):
-            found.append(value)
-        elif isinstance(value, list):
-            found.extend(map(str, value))
-    return found

@@ -1,49 +1,85 @@
-"""The trace: a tree of steps, each emitted by the dispatcher that applies a rule.
+"""The trace: a tree of steps, each opened by the kernel's dispatcher for one procedure or choice.
 
-Engine procedures are declared with `@procedure(kind, *rule_numbers)`. Calling one
-opens a trace step, runs the body, records which objects changed (a diff of the
-board before and after) and closes the step. Nothing else in the engine writes to
-the trace, so no rule can be applied without being recorded and cited.
-
-Procedures may be generators: a generator procedure suspends the whole engine when
-it needs a player's choice (it yields a `Choice`) and the step stays open until the
-answer arrives.
+A step records what happened (`procedure`, `summary`, `objects`), why it happened (`because`: the rule of
+the turn, combat or chain step that orders it) and what it does (`defines`: the rules that define the
+action), and the state it changed (`change`, computed from the journal entries written while it was open).
+Only the kernel (`scenarios.kernel`) opens and closes steps.
 """
 
 from __future__ import annotations
 
-import functools
-import inspect
-from collections.abc import Callable
-from dataclasses import dataclass, field
+import dataclasses
+import enum
 from typing import Any
 
-KINDS = (
-    "action",
-    "chain item",
-    "trigger",
-    "replacement",
-    "cleanup",
-    "combat step",
-    "layer calculation",
-    "choice",
-    "refusal",
-    "showdown",
-    "effect",
-    "movement",
-    "scoring",
-    "turn",
-)
+from scenarios.journal import MISSING
 
 
-@dataclass
+class StepKind(enum.StrEnum):
+    ACTION = "action"
+    CHAIN_ITEM = "chain item"
+    TRIGGER = "trigger"
+    REPLACEMENT = "replacement"
+    CLEANUP = "cleanup"
+    COMBAT_STEP = "combat step"
+    LAYER_CALCULATION = "layer calculation"
+    CHOICE = "choice"
+    REFUSAL = "refusal"
+    SHOWDOWN = "showdown"
+    EFFECT = "effect"
+    MOVEMENT = "movement"
+    SCORING = "scoring"
+    TURN = "turn"
+
+
 class Step:
-    kind: str
-    summary: str
-    rules: list[str]
-    objects: list[str] = field(default_factory=list)
-    change: dict[str, Any] = field(default_factory=dict)
-    children: list[Step] = field(default_factory=list)
+    """One node of the trace (a plain slotted class: the engine makes thousands of them per replay)."""
+
+    __slots__ = ("kind", "procedure", "summary", "because", "defines", "objects", "children", "entries", "log")
+
+    def __init__(self, kind, procedure: str, summary: str, because: tuple, defines: tuple, objects=(), log=None):
+        self.kind = kind
+        self.procedure = procedure
+        self.summary = summary
+        self.because: tuple[str, ...] = because
+        self.defines: tuple[str, ...] = defines
+        self.objects = objects
+        self.children: list[Step] = []
+        self.entries: list[tuple] = []  # the journal entries written while the step was open
+        self.log = log  # (log name, entry, sequence): what `GameState.log` shows for this step
+
+    def __repr__(self) -> str:
+        return f"Step({self.procedure!r}, {self.summary!r}, because={self.because}, defines={self.defines})"
+
+    def object_ids(self) -> list[str]:
+        return [str(o) for o in self.objects if o is not None]
+
+    @property
+    def rules(self) -> list[str]:
+        """Every rule the step cites: why it happens first, then what defines it."""
+        return list(dict.fromkeys(self.because + self.defines))
+
+    @property
+    def change(self) -> dict[str, dict[str, list]]:
+        """What the step changed: {object: {attribute: [before, after]}}."""
+        first: dict[tuple, tuple] = {}
+        last: dict[tuple, Any] = {}
+        for target, key, old, new in self.entries:
+            slot = (id(target), key)
+            first.setdefault(slot, (target, key, old))
+            last[slot] = new
+        change: dict[str, dict[str, list]] = {}
+        for slot, (target, key, old) in first.items():
+            new = last[slot]
+            if isinstance(target, dict):
+                label = (key, "created") if old is MISSING else None
+                old, new = None, getattr(new, "card", True)
+            else:
+                label = target.change_label(key)
+            if label is None or plain(old) == plain(new):
+                continue
+            change.setdefault(label[0], {})[label[1]] = [plain(old), plain(new)]
+        return change
 
     def walk(self, depth: int = 0):
         yield depth, self
@@ -52,43 +88,68 @@ class Step:
 
     def to_dict(self) -> dict:
         return {
-            "kind": self.kind,
+            "kind": str(self.kind),
+            "procedure": self.procedure,
             "summary": self.summary,
-            "rules": list(self.rules),
-            "objects": list(self.objects),
+            "rules": self.rules,
+            "because": list(self.because),
+            "defines": list(self.defines),
+            "objects": self.object_ids(),
             "change": self.change,
-            "children": [c.to_dict() for c in self.children],
+            "children": [child.to_dict() for child in self.children],
         }
 
 
+def plain(value):
+    """A state value as plain data (for YAML, JSON and comparisons)."""
+    if value is MISSING or value is None or isinstance(value, bool | int | float):
+        return None if value is MISSING else value
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [plain(v) for v in value]
+    if hasattr(value, "plain"):
+        return value.plain()
+    if dataclasses.is_dataclass(value):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value) if not f.name.startswith("_")}
+    if hasattr(value, "model_dump"):
+        return value.model_dump(exclude_none=True, exclude_defaults=True)
+    return str(value)
+
+
 class Tracer:
-    """Holds the forest of steps and the stack of steps currently open."""
+    """The forest of steps and the stack of steps currently open."""
+
+    __slots__ = ("roots", "open_steps")
 
     def __init__(self) -> None:
         self.roots: list[Step] = []
-        self._open: list[Step] = []
+        self.open_steps: list[Step] = []
 
-    def open(self, kind: str, summary: str, rules, objects=()) -> Step:
-        if kind not in KINDS:
-            raise ValueError(f"unknown step kind {kind!r}")
-        step = Step(kind, summary, [str(r) for r in rules], [str(o) for o in objects])
-        (self._open[-1].children if self._open else self.roots).append(step)
-        self._open.append(step)
+    def open(self, step: Step) -> Step:
+        (self.open_steps[-1].children if self.open_steps else self.roots).append(step)
+        self.open_steps.append(step)
         return step
 
     def close(self, step: Step) -> None:
-        if self._open and self._open[-1] is step:
-            self._open.pop()
+        if self.open_steps and self.open_steps[-1] is step:
+            self.open_steps.pop()
 
-    def note(self, kind: str, summary: str, rules, objects=(), change=None) -> Step:
-        """A leaf step (a choice made, a refusal, a layer calculation)."""
-        step = self.open(kind, summary, rules, objects)
-        step.change = change or {}
-        self.close(step)
-        return step
+    def mark(self) -> int:
+        return len(self.roots)
 
-    def unwind(self) -> None:
-        self._open.clear()
+    def rewind(self, mark: int) -> list[Step]:
+        """Drop the root steps after `mark` (returned, for a later `restore`)."""
+        dropped = self.roots[mark:]
+        del self.roots[mark:]
+        self.open_steps.clear()
+        return dropped
+
+    def restore(self, mark: int, dropped: list[Step]) -> None:
+        self.rewind(mark)
+        self.roots.extend(dropped)
 
     def steps(self):
         for root in self.roots:
@@ -96,67 +157,3 @@ class Tracer:
 
     def count(self) -> int:
         return sum(1 for _ in self.steps())
-
-
-def board_diff(before: dict, after: dict) -> dict:
-    """Object -> {attribute: [old, new]} for every attribute that changed."""
-    change = {}
-    for key in before.keys() | after.keys():
-        old, new = before.get(key, {}), after.get(key, {})
-        if old == new:
-            continue
-        fields = {
-            name: [old.get(name), new.get(name)] for name in old.keys() | new.keys() if old.get(name) != new.get(name)
-        }
-        if fields:
-            change[key] = fields
-    return change
-
-
-def procedure(
-    kind: str,
-    *rules: str,
-    summary: Callable[..., str] | str | None = None,
-    objects: Callable[..., list] | None = None,
-    cite: Callable[..., list] | None = None,
-):
-    """Declare an engine procedure: the rule numbers it applies and how to describe a call.
-
-    `cite` adds rule numbers that depend on the call (the same step justified by different rules)."""
-
-    def describe(game, args, kwargs):
-        text = summary(game, *args, **kwargs) if callable(summary) else (summary or "")
-        objs = objects(game, *args, **kwargs) if objects else []
-        extra = cite(game, *args, **kwargs) if cite else []
-        return text, objs, list(rules) + [r for r in extra if r not in rules]
-
-    def decorate(fn):
-        if inspect.isgeneratorfunction(fn):
-
-            @functools.wraps(fn)
-            def generator_wrapper(game, *args, **kwargs):
-                text, objs, cited = describe(game, args, kwargs)
-                step = game.trace.open(kind, text or fn.__name__, cited, objs)
-                before = game.fingerprint()
-                result = yield from fn(game, *args, **kwargs)
-                step.change = board_diff(before, game.fingerprint())
-                game.trace.close(step)
-                return result
-
-            generator_wrapper.rules = rules
-            return generator_wrapper
-
-        @functools.wraps(fn)
-        def wrapper(game, *args, **kwargs):
-            text, objs, cited = describe(game, args, kwargs)
-            step = game.trace.open(kind, text or fn.__name__, cited, objs)
-            before = game.fingerprint()
-            result = fn(game, *args, **kwargs)
-            step.change = board_diff(before, game.fingerprint())
-            game.trace.close(step)
-            return result
-
-        wrapper.rules = rules
-        return wrapper
-
-    return decorate

@@ -10,18 +10,23 @@ links and ``onerror`` attributes. It needs no parser, so page tests run even
 while the real build is broken.
 
 ``real_db`` builds the real database once per session with ``rules-db build``
-(skipped with the build's error when it writes no database). ``hostile_db`` is built
+(failing with the build's error when it writes no database); ``real_build`` holds
+that run and its output. Tests using them are marked ``slow``. ``hostile_db`` is built
 the same way from ``HOSTILE_RULEBOOK``, a document whose rule text attacks the pages.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import sqlite_utils
+from filelock import FileLock
 
 from ingest.text import plain_text
 from rules_db import schema
@@ -558,18 +563,49 @@ def rules_db_build(db_path: Path, *documents: Path) -> subprocess.CompletedProce
     )
 
 
+@dataclass(frozen=True)
+class RealBuild:
+    db: Path
+    returncode: int
+    stdout: str
+    stderr: str
+
+
 @pytest.fixture(scope="session")
-def real_db(tmp_path_factory) -> Path:
-    """The real database, built once per session from the bundled corpus.
+def real_build(tmp_path_factory) -> RealBuild:
+    """``rules-db build`` of the bundled corpus, run once per test run (``real_db`` is its database).
 
     ``--keep-going`` keeps the pages testable when one document fails; the build's own
-    tests are where such a failure shows.
+    tests are where such a failure shows. Under pytest-xdist (``make test`` runs two
+    workers) the first worker that needs it builds it; the others wait for it and share it.
     """
-    path = tmp_path_factory.mktemp("real") / "rules.db"
-    build = rules_db_build(path)
-    if not path.exists():
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # shared by the workers of this run
+    folder, record = root / "real-build", root / "real-build" / "build.json"
+    with FileLock(root / "real-build.lock"):
+        if not record.exists():
+            folder.mkdir(exist_ok=True)
+            run = rules_db_build(folder / "rules.db")
+            outcome = {"returncode": run.returncode, "stdout": run.stdout, "stderr": run.stderr}
+            record.write_text(json.dumps(outcome), encoding="utf-8")
+    build = RealBuild(folder / "rules.db", **json.loads(record.read_text(encoding="utf-8")))
+    if not build.db.exists():
         pytest.fail(f"rules-db build wrote no database:\n{build.stdout[-2000:]}\n{build.stderr[-2000:]}")
-    return path
+    return build
+
+
+@pytest.fixture(scope="session")
+def real_db(real_build) -> Path:
+    """The real database, built once per session from the bundled corpus."""
+    return real_build.db
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that needs the real database is slow: ``make test-fast`` leaves it out."""
+    for item in items:
+        if "real_build" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")

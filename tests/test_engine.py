@@ -263,7 +263,7 @@ def test_turn_cycle_holds_and_clears_this_turn_effects():
     game.push({"by": "B", "do": "end_turn"})
     assert game.turn_player == "A" and game.players["A"].points == 1  # hold (446.2)
     assert not game.obj("u1").exhausted  # awaken (315.1.a)
-    assert game.chain and game.chain[-1]["label"] == "Grove of the God-Willow: draw 1"
+    assert game.chain and game.chain[-1].label == "Grove of the God-Willow: draw 1"
     assert game.phase == "beginning"  # the hold trigger resolves before the Draw Phase
     hand = len(game.hand("A"))
     game.push({"by": "A", "do": "pass"})
@@ -274,7 +274,7 @@ def test_turn_cycle_holds_and_clears_this_turn_effects():
 
 def test_an_action_naming_an_unknown_object_is_refused():
     game = GameState(BASIC)
-    with pytest.raises(Refusal, match="no object 'ghost'"):
+    with pytest.raises(Refusal, match="does not exist: 'ghost'"):
         game.push({"by": "A", "do": "move", "units": ["ghost"], "to": "bf1"})
     assert game.history == []
 
@@ -290,14 +290,15 @@ def test_final_point_by_conquer_needs_every_battlefield_scored():
     game.push({"by": "A", "do": "pass"})
     game.push({"by": "B", "do": "pass"})
     assert game.obj("bf1").battlefield_controller == "A"
-    assert game.players["A"].points == 7  # 448.1.b.2: bf2 not scored this turn
+    assert game.players["A"].points == 7  # 448.1.b.2: bf2 not scored this turn: a card instead of the point
     assert any("448.1.b.2" in step.rules for _, step in game.trace.steps())
     setup["battlefields"][1]["scored_this_turn"] = ["A"]
     game = GameState(setup)
     game.push({"by": "A", "do": "move", "units": ["a1"], "to": "bf1"})
     game.push({"by": "A", "do": "pass"})
     game.push({"by": "B", "do": "pass"})
-    assert game.players["A"].points == 8 and game.flags["winner"] == "A"
+    assert game.players["A"].points == 8 and game.winner == "A"
+    assert game.outcome().winner == "A" and "449" in game.outcome().reason
 
 
 def test_attack_triggers_fire_once_per_combat_not_once_per_turn():
@@ -333,7 +334,7 @@ def test_attack_triggers_fire_once_per_combat_not_once_per_turn():
     game.push({"by": "A", "do": "play", "card": "wind", "targets": {"target": "anivia", "destination": "bf2"}})
     game.push({"by": "A", "do": "pass"})
     game.push({"by": "B", "do": "pass"})
-    assert game.chain and game.chain[-1]["label"] == "Anivia: deal 3 to all enemy units here"
+    assert game.chain and game.chain[-1].label == "Anivia: deal 3 to all enemy units here"
     assert game.log["triggered"].count("Anivia: deal 3 to all enemy units here") == 2
 
 
@@ -350,13 +351,13 @@ def test_equip_is_an_activated_ability_that_uses_the_chain():
     }
     game = GameState(setup)
     game.push({"by": "A", "do": "activate", "source": "ga", "targets": {"unit": "u1"}})
-    assert game.chain[-1]["label"] == "Guardian Angel: Equip" and game.players["A"].power == 0
+    assert game.chain[-1].label == "Guardian Angel: Equip" and game.players["A"].power == 0
     game.push({"by": "A", "do": "pass"})
     game.push({"by": "B", "do": "pass"})
     assert game.obj("ga").attached_to == "u1"
-    from scenarios.layers import might
+    from scenarios.kernel import calc
 
-    assert might(game, game.obj("u1")) == 3  # the Might bonus of attached gear (421.1.d)
+    assert calc.might(game, game.obj("u1")) == 3  # the Might bonus of attached gear (421.1.d)
     with pytest.raises(Refusal) as refusal:  # no power left to pay the Equip cost again
         game.push({"by": "A", "do": "activate", "source": "ga", "targets": {"unit": "u1"}})
     assert refusal.value.rule == "392.1"
@@ -421,7 +422,7 @@ def test_a_scenario_can_start_in_an_open_combat_showdown():
         ],
     }
     game = GameState(setup)
-    assert game.combat == {"battlefield": "bf1", "attacker": "A", "defender": "B", "resolving": False}
+    assert game.combat.plain() == {"battlefield": "bf1", "attacker": "A", "defender": "B"}
     assert game.obj("a1").designation == "attacker" and game.priority == "B"
     game.push({"by": "B", "do": "play", "card": "smoke", "targets": {"target": "a1"}})
     game.push({"by": "B", "do": "pass"})
@@ -460,4 +461,66 @@ def test_second_card_in_a_turn_triggers_darius():
             game.push({"by": game.priority, "do": "pass"})
     assert game.log["triggered"] == ["Darius, Trifarian: give me +2 might and ready me"]
     darius = game.obj("darius")
-    assert not darius.exhausted and darius.might_base == 5 and sum(m["amount"] for m in darius.modifiers) == 6
+    assert not darius.exhausted and darius.might_base == 5 and sum(m.amount for m in darius.modifiers) == 6
+
+
+def _with_heart(**heart):
+    return {
+        "turn": {"player": "A"},
+        "players": {
+            "A": {"base": [{"id": "heart", "card": "Heart of Dark Ice", **heart}, {"id": "u1", "card": "Test Unit"}]},
+            "B": {"hand": [{"id": "jab", "card": "Quick Jab"}], "base": [{"id": "b1", "card": "Test Unit"}]},
+        },
+    }
+
+
+def test_an_activated_ability_needs_reaction_in_a_closed_state_and_its_controllers_turn():
+    game = GameState(_with_heart())
+    game.push({"by": "A", "do": "activate", "source": "heart", "targets": {"unit": "u1"}})
+    assert game.chain[-1].label == "Heart of Dark Ice: +3 might" and game.obj("heart").exhausted  # cost paid
+    game.pop()
+    game.push({"by": "A", "do": "end_turn"})
+    with pytest.raises(Refusal) as refusal:  # B's turn, Neutral Open: only B has Priority (312.2.a)
+        game.push({"by": "A", "do": "activate", "source": "heart", "targets": {"unit": "u1"}})
+    assert refusal.value.rule == "312.1"
+
+
+def test_an_exhaust_cost_that_cannot_be_paid_is_refused_with_its_rule():
+    game = GameState(_with_heart(exhausted=True))
+    with pytest.raises(Refusal) as refusal:
+        game.push({"by": "A", "do": "activate", "source": "heart", "targets": {"unit": "u1"}})
+    assert refusal.value.rule == "401.4"
+    assert not any(a.do == "activate" for a in game.legal_actions())
+
+
+def test_while_the_chain_exists_only_reaction_abilities_may_be_activated():
+    setup = _with_heart()
+    setup["players"]["A"]["hand"] = [{"id": "disc", "card": "Discipline"}]
+    game = GameState(setup)
+    game.push({"by": "A", "do": "play", "card": "disc", "targets": {"target": "u1"}})
+    with pytest.raises(Refusal) as refusal:
+        game.push({"by": "A", "do": "activate", "source": "heart", "targets": {"unit": "u1"}})
+    assert refusal.value.rule == "309.1.a"
+
+
+def test_a_hidden_spell_with_no_target_at_its_battlefield_cannot_be_played():
+    setup = {
+        "turn": {"player": "A"},
+        "players": {"A": {"facedown": [{"id": "flight", "card": "Fight or Flight", "at": "bf1"}]}, "B": {}},
+        "battlefields": [
+            {"id": "bf1", "card": "Neutral Ground", "controller": "A"},
+            {
+                "id": "bf2",
+                "card": "Neutral Ground",
+                "controller": "B",
+                "units": [{"id": "b2", "card": "Test Unit", "controller": "B"}],
+            },
+        ],
+    }
+    game = GameState(setup)
+    with pytest.raises(Refusal) as refusal:
+        game.push({"by": "A", "do": "play", "card": "flight"})
+    assert refusal.value.rule == "737.1.d"
+    with pytest.raises(Refusal) as refusal:
+        game.push({"by": "A", "do": "play", "card": "flight", "targets": {"target": "b2"}})
+    assert refusal.value.rule == "737.1.d.2"

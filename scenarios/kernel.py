@@ -1,0 +1,379 @@
+"""The engine kernel: the registry of procedures and the one dispatcher that applies them and writes the trace.
+
+Rule modules (`scenarios/rules/*.py`) never import each other. Each registers what it implements:
+
+* `@procedure(name, kind, defines=(...))`: a step of the game (deal damage, recall, resolve a chain item).
+  Call it as `do.<name>(game, ..., because="443.1.e")`: `because` is the rule that makes the step happen
+  (the step of the turn, combat or chain that orders it), `defines` the rules that define what it does.
+  The dispatcher opens a trace step citing both, runs the body, and records what changed.
+* `@query(name)`: a computation without a step of its own (a unit's Might, legal targets): `calc.<name>(...)`.
+* `@instruction(op)`: a word of the card vocabulary ("deal", "recall") executed by spells and abilities.
+* `@action(do, Model)`: a player action (`push`ed on the game state), with its typed model.
+* `@event_kind(name)`, `@who(word)`, `@where(word)`: words of the event and object filters cards use.
+
+A new mechanic is a new rule module registering its procedures and vocabulary; nothing here changes.
+
+Choices: `choose(...)` returns the answer a player gave. An action runs top to bottom with the answers given
+so far; when it needs one more, `NeedChoice` suspends it with the state as it is at that moment, and the
+answering `choose` action re-runs it from its start with one more answer (the engine is deterministic).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from scenarios.trace import Step, StepKind
+
+RULES_VERSION = "2025-12-01"  # the Core Rules version whose numbers the engine cites
+
+
+class Refusal(Exception):
+    """The rules forbid an action; `rule` is the number that forbids it."""
+
+    def __init__(self, rule: str, message: str):
+        super().__init__(f"refused ({rule}): {message}")
+        self.rule = rule
+        self.message = message
+
+
+class EngineError(RuntimeError):
+    """The engine reached a state its rules do not cover (a bug or an unsupported card), never a player error."""
+
+
+class BudgetExceeded(RuntimeError):
+    """A replay ran past its step or time budget; the message names the limit."""
+
+
+class UnansweredChoice(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A question the engine asks a player; `options` lists the legal answers (for `assign`: the units and
+    total; for `order`: the items to order)."""
+
+    kind: str
+    player: str
+    prompt: str
+    options: Any
+    rule: str
+
+    def plain(self) -> dict:
+        from scenarios.trace import plain
+
+        return {"kind": self.kind, "player": self.player, "prompt": self.prompt, "options": plain(self.options)}
+
+
+class NeedChoice(Exception):
+    def __init__(self, choice: Choice):
+        super().__init__(choice.prompt)
+        self.choice = choice
+
+
+@dataclass
+class Budget:
+    """Limits on one game: engine steps (procedures, notes and choices) and seconds of wall time."""
+
+    max_steps: int = 1_000_000
+    seconds: float | None = 60.0
+    started: float = field(default_factory=time.monotonic)
+    steps: int = 0
+    logged: int = 0
+
+    def check(self) -> None:
+        """Called by the dispatcher at each step past the limit and every 256 steps (for the clock)."""
+        if self.steps > self.max_steps:
+            raise BudgetExceeded(f"replay stopped: more than {self.max_steps:,} engine steps (the max_steps budget)")
+        if self.seconds is not None and time.monotonic() - self.started > self.seconds:
+            raise BudgetExceeded(f"replay stopped: it ran past its deadline of {self.seconds:g} s (the seconds budget)")
+
+
+# -- registries ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Procedure:
+    name: str
+    kind: StepKind
+    defines: tuple[str, ...]
+    fn: Callable
+    summary: Callable | str | None = None
+    objects: Callable | None = None
+    cite: Callable | None = None
+    module: str = ""
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    do: str
+    model: type
+    procedure: str
+    because: tuple[str, ...] | Callable  # the rules that let a player take it (or game, action -> rules)
+    candidates: Callable | None = None  # game, player -> actions worth trying for `legal_actions`
+
+
+@dataclass(frozen=True)
+class AnswerKind:
+    """How answers to one kind of question are checked (returning the answer as the engine uses it, or
+    raising Refusal) and listed for `legal_actions`."""
+
+    check: Callable
+    candidates: Callable
+
+
+PROCEDURES: dict[str, Procedure] = {}
+ANSWER_KINDS: dict[str, AnswerKind] = {}
+QUERIES: dict[str, Callable] = {}
+INSTRUCTIONS: dict[str, Callable] = {}
+ACTIONS: dict[str, ActionSpec] = {}
+EVENT_KINDS: dict[str, str] = {}  # event name -> the rule that defines it
+WHO: dict[str, Callable] = {}  # filter word -> predicate(game, source, subject) on objects or players
+WHERE: dict[str, Callable] = {}  # filter word -> predicate(game, source, location, item)
+
+
+class _Namespace:
+    """`do.recall(...)`, `calc.might(...)`: the registered callables by name. The namespace's attributes are
+    the registry itself, so a name is found at call time (a replaced entry takes effect at once)."""
+
+    def __init__(self, table: dict, what: str):
+        object.__setattr__(self, "__dict__", table)
+        type(self)._what[id(self)] = what
+
+    _what: dict[int, str] = {}
+
+    def __getattr__(self, name: str):
+        raise AttributeError(f"no {type(self)._what[id(self)]} named {name!r} is registered")
+
+
+_DISPATCHERS: dict[str, Callable] = {}
+do = _Namespace(_DISPATCHERS, "procedure")
+calc = _Namespace(QUERIES, "query")
+
+
+def _register(table: dict, name: str, value, what: str) -> None:
+    if name in table:
+        raise EngineError(f"{what} {name!r} registered twice")
+    table[name] = value
+
+
+def procedure(
+    name: str,
+    kind: StepKind,
+    *,
+    defines: tuple[str, ...] = (),
+    summary: Callable | str | None = None,
+    objects: Callable | None = None,
+    cite: Callable | None = None,
+):
+    """Register a procedure; the decorated name becomes its dispatcher (`because=` required at each call)."""
+
+    def decorate(fn: Callable) -> Callable:
+        _register(
+            PROCEDURES,
+            name,
+            Procedure(name, kind, tuple(defines), fn, summary, objects, cite, fn.__module__),
+            "procedure",
+        )
+
+        dispatch = _dispatcher(name)
+        dispatch.__name__ = dispatch.__qualname__ = name
+        dispatch.__doc__ = fn.__doc__
+        _DISPATCHERS[name] = dispatch
+        return dispatch
+
+    return decorate
+
+
+def query(name: str):
+    def decorate(fn: Callable) -> Callable:
+        _register(QUERIES, name, fn, "query")
+        return fn
+
+    return decorate
+
+
+def instruction(op: str):
+    """Register an instruction of the card vocabulary: fn(game, run, instruction) where `run` is the
+    resolving item's `Resolution` (see rules/instructions.py)."""
+
+    def decorate(fn: Callable) -> Callable:
+        _register(INSTRUCTIONS, op, fn, "instruction")
+        return fn
+
+    return decorate
+
+
+def action(do_name: str, model: type, *, because: tuple[str, ...] | Callable, candidates: Callable | None = None):
+    """Register a player action: `model` is its typed form, the decorated dispatcher its procedure."""
+
+    def decorate(dispatcher: Callable) -> Callable:
+        rules = because if callable(because) else tuple(because)
+        _register(ACTIONS, do_name, ActionSpec(do_name, model, dispatcher.__name__, rules, candidates), "action")
+        return dispatcher
+
+    return decorate
+
+
+def answer_kind(kind: str, check: Callable, candidates: Callable) -> None:
+    _register(ANSWER_KINDS, kind, AnswerKind(check, candidates), "answer kind")
+
+
+def check_answer(game, choice: Choice, pick):
+    """The answer as the engine uses it; Refusal (citing the question's rule) when it is not a legal one."""
+    spec = ANSWER_KINDS.get(choice.kind)
+    if spec is not None:
+        return spec.check(game, choice, pick)
+    if pick not in choice.options:
+        raise Refusal(choice.rule, f"{pick!r} is not a legal answer to '{choice.prompt}' (legal: {choice.options})")
+    return pick
+
+
+def answer_candidates(game, choice: Choice):
+    spec = ANSWER_KINDS.get(choice.kind)
+    yield from spec.candidates(game, choice) if spec is not None else choice.options
+
+
+def event_kind(name: str, rule: str) -> None:
+    _register(EVENT_KINDS, name, rule, "event kind")
+
+
+def who(word: str):
+    def decorate(fn: Callable) -> Callable:
+        _register(WHO, word, fn, "filter word (who)")
+        return fn
+
+    return decorate
+
+
+def where(word: str):
+    def decorate(fn: Callable) -> Callable:
+        _register(WHERE, word, fn, "filter word (where)")
+        return fn
+
+    return decorate
+
+
+# -- the dispatcher -----------------------------------------------------------------------------------------
+
+
+def _dispatcher(name: str) -> Callable:
+    def dispatch(game, *args, because, **kwargs):
+        """Apply the procedure: open its trace step, run it, record the journal entries it wrote."""
+        proc = PROCEDURES[name]
+        budget = game.budget
+        budget.steps += 1
+        if budget.steps > budget.max_steps or not budget.steps & 255:
+            budget.check()
+        summary = proc.summary
+        text = summary(game, *args, **kwargs) if callable(summary) else summary or name.replace("_", " ")
+        reasons = (because,) if type(because) is str else tuple(because)
+        if not reasons:
+            raise EngineError(f"procedure {name!r} called without the rule that makes it happen (because=)")
+        defines = proc.defines
+        if proc.cite:
+            defines = defines + tuple(r for r in proc.cite(game, *args, **kwargs) if r not in defines)
+        step = Step(
+            proc.kind, name, text, reasons, defines, proc.objects(game, *args, **kwargs) if proc.objects else ()
+        )
+        open_steps = game.trace.open_steps
+        (open_steps[-1].children if open_steps else game.trace.roots).append(step)
+        open_steps.append(step)
+        journal = game.journal.entries
+        start = len(journal)
+        try:
+            return proc.fn(game, *args, **kwargs)
+        finally:
+            if len(journal) > start:
+                step.entries = journal[start:]
+            if open_steps and open_steps[-1] is step:
+                open_steps.pop()
+
+    return dispatch
+
+
+def perform(game, name: str, args: tuple, kwargs: dict, because) -> Any:
+    """Apply procedure `name` (what `do.<name>(game, *args, because=..., **kwargs)` does)."""
+    return _DISPATCHERS[name](game, *args, because=because, **kwargs)
+
+
+def note(game, kind: StepKind, name: str, summary: str, because, defines=(), objects=(), log=None) -> Step:
+    """A leaf step: a calculation shown, a choice made, a refusal, an event that changes nothing."""
+    budget = game.budget
+    budget.steps += 1
+    if budget.steps > budget.max_steps or not budget.steps & 255:
+        budget.check()
+    reasons = (because,) if type(because) is str else tuple(because)
+    step = Step(kind, name, summary, reasons, tuple(defines), objects, log)
+    game.trace.open(step)
+    game.trace.close(step)
+    return step
+
+
+def log(game, name: str, entry, because, defines=()) -> None:
+    """Record an entry of the game log (`resolved`, `triggered`, `scored`, `refused`) on the open step (or on a
+    leaf step of its own when the open step already carries one)."""
+    game.budget.logged += 1  # entries are read back in the order they were made
+    open_steps = game.trace.open_steps
+    if open_steps and open_steps[-1].log is None:
+        open_steps[-1].log = (name, entry, game.budget.logged)
+    else:
+        note(game, StepKind.EFFECT, f"log {name}", str(entry), because, defines, log=(name, entry, game.budget.logged))
+
+
+def choose(game, kind: str, player: str, prompt: str, options, rule: str, forced_ok: bool = True):
+    """The answer `player` gives to a question; a question with one legal answer is recorded as forced."""
+    if isinstance(options, list | tuple) and not options:
+        raise EngineError(f"no legal options for {kind}: {prompt}")
+    if forced_ok and isinstance(options, list | tuple) and len(options) == 1:
+        note(
+            game,
+            StepKind.CHOICE,
+            "choice",
+            f"{player}: {prompt} -> {options[0]} (only legal option)",
+            rule,
+            (),
+            [player],
+        )
+        return options[0]
+    run = game.run
+    if run.position < len(run.answers):
+        answer = run.answers[run.position]
+        run.position += 1
+        note(game, StepKind.CHOICE, "choice", f"{player}: {prompt} -> {_show(answer)}", rule, (), [player])
+        return answer
+    question = Choice(kind, player, prompt, options, rule)
+    note(game, StepKind.CHOICE, "question", f"{player} must choose: {prompt}", rule, (), [player])
+    raise NeedChoice(question)
+
+
+def _show(answer) -> str:
+    if isinstance(answer, dict):
+        return ", ".join(f"{k}: {v}" for k, v in answer.items())
+    if isinstance(answer, list | tuple):
+        return ", ".join(map(str, answer))
+    return str(answer)
+
+
+@dataclass
+class Run:
+    """The answers given so far to the current action's questions, and how many it has consumed."""
+
+    answers: tuple = ()
+    position: int = 0
+    replacing: set = field(default_factory=set)  # replacement effects executing now (none applies to its own events)
+
+
+def run_action(game, action) -> None:
+    """Apply a typed player action through its registered procedure (the root step of its trace)."""
+    spec = ACTIONS[action.do]
+    because = spec.because(game, action) if callable(spec.because) else spec.because
+    _DISPATCHERS[spec.procedure](game, action, because=because)
+
+
+def load_rules() -> None:
+    """Import every rule module once, so that the registries are complete."""
+    import scenarios.rules  # noqa: F401  (importing the package registers every module in it)

@@ -1,0 +1,346 @@
+"""The typed pieces of the game state: game objects, players, chain items, trigger instances, combat, showdown.
+
+Everything a game changes is a `Journaled` dataclass (its writes are undoable, see journal.py); values that
+never change once made (an event, a trigger instance, a might modifier) are frozen dataclasses. Lists are
+tuples, replaced on change.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+from scenarios.journal import Journaled
+
+
+class Zone(enum.StrEnum):
+    BOARD = "board"
+    HAND = "hand"
+    DECK = "deck"
+    TRASH = "trash"
+    BANISHMENT = "banishment"
+    CHAIN = "chain"
+    FACEDOWN = "facedown"
+
+
+class Kind(enum.StrEnum):
+    UNIT = "unit"
+    GEAR = "gear"
+    SPELL = "spell"
+    BATTLEFIELD = "battlefield"
+    LEGEND = "legend"
+
+
+class Role(enum.StrEnum):
+    ATTACKER = "attacker"
+    DEFENDER = "defender"
+
+
+# Enum members bound as module constants: looking a member up on its class is slow in the hot paths.
+BOARD, HAND, DECK, TRASH, BANISHMENT, CHAIN, FACEDOWN = Zone
+UNIT, GEAR, SPELL, BATTLEFIELD, LEGEND = Kind
+
+
+class ItemKind(enum.StrEnum):
+    SPELL = "spell"
+    ABILITY = "ability"
+    TRIGGER = "trigger"
+
+
+@dataclass(frozen=True)
+class Modifier:
+    """A Might change created by a resolving effect, fixed when it applied (454.3.b)."""
+
+    amount: int
+    source: str
+    timestamp: int
+    until: str = "turn"
+
+
+@dataclass(frozen=True)
+class Grant:
+    """A keyword given to an object by an effect (727.3.a)."""
+
+    keyword: str
+    value: int
+    until: str = "turn"
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened (or would happen, for a replacement effect), as triggers and replacement
+    effects see it: its kind, the unit it happened to, the player who did it or to whom it happened, where,
+    the object or chain item that caused it, and event-specific details."""
+
+    kind: str
+    unit: str | None = None
+    player: str | None = None
+    location: str | None = None
+    source: str | None = None
+    via: str | None = None  # "spell", "ability" or "combat": what kind of thing caused it
+    units: tuple[str, ...] = ()  # the units taking part (a Conquer's or Hold's units)
+    count: int = 0  # the subject's count of such events this turn (a unit's moves, a player's cards played)
+    amount: int = 0  # damage dealt, cards drawn
+    card: str | None = None  # the card played
+    destination: str | None = None
+    hidden_at: str | None = None  # a permanent played from hidden at this battlefield (737.1.d.2)
+
+
+@dataclass(frozen=True)
+class TriggerInstance:
+    """One triggering of one ability of one object, from the moment it triggers to its resolution (376).
+
+    Two units with the same "When I attack" ability give two instances; a legend whose ability triggers
+    for each attacking unit gives one instance per unit: each keeps its own source, controller and event."""
+
+    id: str
+    source: str
+    incarnation: int
+    index: int | None  # the ability's position on its card (None: a delayed ability)
+    controller: str
+    event: Event
+    label: str
+    rule: str
+    effects: tuple = ()
+    targets: tuple = ()  # (slot, TargetSpec) pairs
+    optional: bool = False
+    cost: Any = None
+    location: str | None = None  # "here" for the ability: its source's location when it triggered
+    hidden_at: str | None = None  # a play effect of a card played from hidden (737.1.d.2)
+    it: str | None = None  # a delayed ability's object ("it")
+
+    def describe(self) -> str:
+        subject = self.event.unit or self.event.player
+        return f"{self.label} ({self.source}" + (f", {self.event.kind} of {subject})" if subject else ")")
+
+
+@dataclass(frozen=True)
+class DelayedAbility:
+    """A delayed triggered ability created by a resolving effect (383): fires on a later event."""
+
+    id: str
+    event: Any  # EventFilter
+    source: str
+    controller: str
+    label: str
+    effects: tuple
+    it: str | None = None  # the object "it" refers to
+    incarnation: int | None = None  # ... as the object it was when the ability was made (356.3.e.4)
+    once: bool = True
+    until: str = "turn"
+
+
+@dataclass(frozen=True)
+class LastingReplacement:
+    """A replacement effect created by a resolving effect ("the next time it would die this turn, ...")."""
+
+    id: str
+    replacement: Any  # cards.Replacement
+    source: str
+    controller: str
+    it: str | None = None
+    incarnation: int | None = None
+    once: bool = True
+    until: str = "turn"
+
+
+@dataclass(eq=False)
+class Obj(Journaled):
+    """One game object: a unit, gear, spell, battlefield, legend, or a card in a non-board zone."""
+
+    id: str
+    card: str
+    owner: str
+    controller: str
+    kind: Kind
+    zone: Zone = Zone.BOARD
+    location: str | None = None  # "base" or a battlefield id while on the board; the battlefield when facedown
+    exhausted: bool = False
+    damage: int = 0
+    stunned: bool = False
+    buffs: int = 0
+    might_base: int | None = None
+    attached_to: str | None = None
+    designation: Role | None = None
+    moves_this_turn: int = 0
+    incarnation: int = 0
+    timestamp: int = 0
+    order: int = 0
+    granted: tuple[Grant, ...] = ()
+    modifiers: tuple[Modifier, ...] = ()
+    triggered_in_combat: tuple[str, ...] = ()  # designations already gained in this combat (376.4.d.2.a)
+    banished_by: str | None = None
+    hidden_turn: int | None = None  # the turn it was hidden (737.1.b: playable from the next turn)
+    # battlefields
+    battlefield_controller: str | None = None
+    contested_by: str | None = None
+    staged: str | None = None
+    scored_this_turn: tuple[str, ...] = ()
+    definition: Any = field(default=None, repr=False, compare=False)
+
+    _SHOWN = {
+        "zone",
+        "location",
+        "controller",
+        "exhausted",
+        "damage",
+        "stunned",
+        "buffs",
+        "might_base",
+        "attached_to",
+        "designation",
+        "moves_this_turn",
+        "granted",
+        "modifiers",
+        "contested_by",
+        "staged",
+        "banished_by",
+    }
+
+    def change_label(self, key: str):
+        if key == "battlefield_controller":
+            return (self.id, "controller")
+        return (self.id, key) if key in self._SHOWN else None
+
+    def where(self) -> str:
+        """The object's location on the board, or its zone elsewhere."""
+        return self.location if self.zone == Zone.BOARD else str(self.zone)
+
+    def plain(self) -> dict:
+        from scenarios.trace import plain
+
+        return {
+            name: plain(getattr(self, name))
+            for name in self.__dataclass_fields__
+            if name != "definition" and not name.startswith("_")
+        }
+
+
+@dataclass(eq=False)
+class Player(Journaled):
+    name: str
+    points: int = 0
+    energy: int = 99
+    power: int = 99
+    runes: int = 0
+    cards_played_this_turn: int = 0
+
+    def change_label(self, key: str):
+        return (f"player {self.name}", key)
+
+    def plain(self) -> dict:
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+
+@dataclass(eq=False)
+class ChainItem(Journaled):
+    """A spell, activated ability or triggered ability on the Chain (327-336)."""
+
+    id: str
+    label: str
+    kind: ItemKind
+    source: str
+    controller: str  # fixed when it goes on the Chain (185.4.b)
+    effects: tuple = ()
+    target_specs: tuple = ()  # (slot, TargetSpec) pairs
+    targets: dict | None = None  # slot -> tuple of (object id, incarnation); None while pending
+    card: str | None = None  # the spell card, while it is on the Chain
+    optional: bool = False
+    cost: Any = None  # a Cost the controller may pay as the item resolves ("you may pay ... to ...")
+    trigger: TriggerInstance | None = None
+    location: str | None = None  # "here" for the item
+    hidden_at: str | None = None  # played from hidden at this battlefield (737.1.d.2)
+    affected: str | None = None  # a replacement effect's subject ("that unit")
+    it: str | None = None  # a delayed ability's object ("it")
+    repeat: int = 0  # extra executions paid for (746)
+
+    @property
+    def pending(self) -> bool:
+        return self.targets is None
+
+    def change_label(self, key: str):
+        return None
+
+    def spec(self, slot: str):
+        return dict(self.target_specs).get(slot)
+
+    def plain(self) -> dict:
+        from scenarios.trace import plain
+
+        return {
+            "id": self.id,
+            "label": self.label,
+            "kind": str(self.kind),
+            "source": self.source,
+            "controller": self.controller,
+            "card": self.card,
+            "pending": self.pending,
+            "targets": plain(self.targets),
+            "trigger": self.trigger.describe() if self.trigger else None,
+        }
+
+
+@dataclass(eq=False)
+class Combat(Journaled):
+    battlefield: str
+    attacker: str
+    defender: str
+    resolving: bool = False
+
+    def change_label(self, key: str):
+        return ("combat", key)
+
+    def plain(self) -> dict:
+        return {"battlefield": self.battlefield, "attacker": self.attacker, "defender": self.defender}
+
+
+@dataclass(eq=False)
+class Showdown(Journaled):
+    battlefield: str
+    combat: bool
+    focus: str
+    passes: tuple[str, ...] = ()
+    initial: bool = False
+
+    def change_label(self, key: str):
+        return ("showdown", key)
+
+    def plain(self) -> dict:
+        return {"battlefield": self.battlefield, "combat": self.combat, "focus": self.focus}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a game so far: the winner (None while it goes on), each player's points, and why."""
+
+    winner: str | None
+    points: dict[str, int]
+    reason: str
+
+
+@dataclass(frozen=True)
+class View:
+    """Card text read from its card's point of view: whose text it is (`source`), who "you" is (a
+    battlefield's controller, 184.6.c, or None when it has none), where "here" is, what "it" names, and the
+    locations of the chain item's target slots (for "at <slot>")."""
+
+    source: str | None = None
+    you: str | None = None
+    here: str | None = None
+    it: str | None = None
+    it_incarnation: int | None = None
+    slots: Any = None  # callable: slot name -> list of object ids or locations
+
+
+@dataclass(frozen=True)
+class Targeting:
+    """What a targeting choice is made for: the card or ability, its controller, where "here" is, the
+    battlefield it was hidden at, and the targets already chosen for its other slots."""
+
+    label: str
+    controller: str
+    source: str
+    here: str | None = None
+    hidden_at: str | None = None
+    chosen: dict = field(default_factory=dict)

@@ -1,0 +1,160 @@
+"""Activated abilities 369-374 and 386-394, and costs: of abilities, and inside instructions ("X to Y").
+
+Timing (374): an activated ability is used on its controller's turn, in an Open State, with Priority; with
+Action it may also be used in a showdown on any player's turn (308.1.a, 732.1.c.2), with Reaction also in a
+Closed State (309.1.a, 739.1.c.3). A cost must be payable to be paid (392.1): exhausting an exhausted object
+(401.4), discarding from an empty hand (409.3), spending a buff no unit has (702.2.b.1) cannot be done.
+"""
+
+from __future__ import annotations
+
+from scenarios.actions import Activate
+from scenarios.cards import Cost
+from scenarios.kernel import Refusal, action, calc, choose, do, instruction, procedure, query
+from scenarios.objects import ChainItem, ItemKind, Kind, Targeting, Zone
+from scenarios.trace import StepKind
+
+
+@query("cost_problem")
+def cost_problem(game, cost, player: str, source_id: str | None) -> Refusal | None:
+    """Why `player` can't pay `cost` now (a Refusal naming the rule), or None when it can be paid."""
+    pool = game.players[player]
+    source = game.objects.get(source_id) if source_id else None
+    if pool.energy < cost.energy or pool.power < cost.power:
+        return Refusal(
+            "392.1",
+            f"{player} can't pay {cost.energy} energy and {cost.power} power (has {pool.energy} and {pool.power})",
+        )
+    if cost.exhaust and (source is None or source.zone != Zone.BOARD or source.exhausted):
+        return Refusal("401.4", f"{source_id} is already exhausted: exhausting it can't be paid")
+    if cost.banish and (source is None or source.zone != Zone.BOARD):
+        return Refusal("414.2", f"{source_id} is not on the board to be banished")
+    if cost.spend_buff and not any(u.buffs for u in game.units(controller=player)):
+        return Refusal("702.2.b.1", f"no unit {player} controls has a buff to spend")
+    if cost.discard and len(game.hand(player)) < cost.discard:
+        return Refusal("409.3", f"{player} has fewer than {cost.discard} cards in hand to discard")
+    return None
+
+
+@procedure(
+    "pay_cost",
+    StepKind.EFFECT,
+    defines=("392.1",),
+    summary=lambda g, cost, player, source, label: f"{label}: {player} pays {cost.describe()}",
+    objects=lambda g, cost, player, source, label: [player, source],
+)
+def pay_cost(game, cost, player: str, source_id: str | None, label: str) -> None:
+    problem = cost_problem(game, cost, player, source_id)
+    if problem is not None:
+        raise problem
+    pool = game.players[player]
+    pool.energy -= cost.energy
+    pool.power -= cost.power
+    if cost.exhaust:
+        game.objects[source_id].exhausted = True
+    if cost.spend_buff:
+        buffed = [u.id for u in game.units(controller=player) if u.buffs]
+        pick = choose(
+            game, "spend_buff", player, "unit whose buff to spend (one you control, 702.2.b.2)", buffed, "352.9"
+        )
+        do.spend_buff(game, pick, label, because="354.2")
+    for _ in range(cost.discard):
+        pick = choose(game, "discard", player, "card to discard (a cost)", [c.id for c in game.hand(player)], "409.1.a")
+        do.discard(game, player, pick, because="354.2")
+    if cost.banish:
+        do.banish(game, source_id, None, because="354.2")
+
+
+def activate_candidates(game, player: str):
+    for source in game.objects.values():
+        if source.zone != Zone.BOARD or source.controller != player or source.definition is None:
+            continue
+        for index, ability in enumerate(source.definition.activated):
+            context = Targeting(ability.label or source.card, player, source.id, _here(source))
+            for targets in calc.target_choices(game, ability.targets, context):
+                yield Activate(by=player, source=source.id, ability=index, targets=targets)
+
+
+def _here(source) -> str | None:
+    return source.id if source.kind == Kind.BATTLEFIELD else source.location
+
+
+@query("ability_timing")
+def check_timing(game, player: str, ability) -> None:
+    """374, with the permissions of Action (308.1.a, 732.1.c.2) and Reaction (309.1.a, 739.1.c.3)."""
+    if game.priority != player:
+        raise Refusal("312.1", f"{player} does not have Priority")
+    reaction = "Reaction" in ability.keywords
+    action_word = "Action" in ability.keywords or reaction  # 739.1.b
+    if game.chain and not reaction:
+        raise Refusal(
+            "309.1.a", "only abilities with Reaction can be activated while the Chain exists (a Closed State)"
+        )
+    if game.showdown and not action_word:
+        raise Refusal("308.1.a", "only abilities with Action or Reaction can be activated during a showdown")
+    if player != game.turn_player and not action_word:
+        raise Refusal("374", "an activated ability without Action or Reaction is activated on its controller's turn")
+
+
+@action("activate", Activate, because=("370.2", "386"), candidates=activate_candidates)
+@procedure(
+    "activate",
+    StepKind.ACTION,
+    defines=("369", "370"),
+    summary=lambda g, a: f"{a.by} activates {a.source}" + (f" (ability {a.ability})" if a.ability else ""),
+    objects=lambda g, a: [a.source],
+)
+def activate(game, act: Activate) -> None:
+    player, source = act.by, game.obj(act.source)
+    abilities = source.definition.activated if source.definition else []
+    if not 0 <= act.ability < len(abilities):
+        raise Refusal("370.1", f"{source.card} has no activated ability number {act.ability}")
+    ability = abilities[act.ability]
+    if source.controller != player or source.zone != Zone.BOARD:
+        raise Refusal("371", f"{player} does not control {source.id} on the board")
+    if ability.only_unattached and source.attached_to:
+        raise Refusal("421.1.e", f"{source.card}'s ability is rules text, inactive while it is attached")
+    calc.ability_timing(game, player, ability)
+    label = ability.label or f"{source.card} ability"
+    here = _here(source)
+    chosen = calc.choose_targets(
+        game, tuple(ability.targets.items()), dict(act.targets), Targeting(label, player, source.id, here)
+    )
+    problem = cost_problem(game, ability.cost, player, source.id)
+    if problem is not None:
+        raise problem
+    do.pay_cost(game, ability.cost, player, source.id, label, because="392")
+    item = ChainItem(
+        game.new_id("item"),
+        label,
+        ItemKind.ABILITY,
+        source.id,
+        player,
+        effects=tuple(ability.effects),
+        target_specs=tuple(ability.targets.items()),
+        targets=chosen,
+        location=here,
+    )
+    calc.add_to_chain(game, item)
+    for refs in chosen.values():
+        for ref in refs:
+            if not isinstance(ref, str):
+                calc.fire_choose(game, player, ref[0], "ability")
+    calc.cleanup(game, "an ability was activated", "319.3")
+    if item in game.chain:
+        calc.give_priority_to_newest(game)
+    calc.settle_priority(game)
+
+
+@instruction("pay_to")
+def op_pay_to(game, run, ins) -> None:
+    """ "You may pay X to Y" inside an instruction (352.10.c.1): offered only when X can be paid now."""
+    cost = Cost.model_validate(ins["cost"])
+    player = run.item.controller
+    problem = cost_problem(game, cost, player, run.item.source)
+    options = ["yes", "no"] if problem is None else ["no"]
+    if problem is not None:
+        calc.impossible(game, run, f"the cost ({cost.describe()}) can't be paid: {problem.message} ({problem.rule})")
+    if choose(game, "may", player, f"{run.item.label}: pay {cost.describe()}?", options, "392.1") == "yes":
+        do.pay_cost(game, cost, player, run.item.source, run.item.label, because=run.because)
+        calc.execute(game, run, ins.get("then", []))

@@ -1,0 +1,194 @@
+"""The Chain 326-336 and Priority 311-313: items are added pending, finalized, and resolve last in, first out.
+
+A chain item's controller is fixed when it goes on the Chain (185.4.b): it does not follow its source's
+controller. After an item goes on the Chain, the controller of the newest item gets Priority (333.1.c.3);
+players then pass in turn order, and when all have passed in succession the newest item resolves (335.1).
+"""
+
+from __future__ import annotations
+
+from scenarios.actions import Pass
+from scenarios.kernel import Refusal, action, calc, choose, do, event_kind, log, note, procedure, query
+from scenarios.objects import Event, ItemKind, Kind, Targeting, Zone
+from scenarios.trace import StepKind
+
+event_kind("choose", "352.6")
+event_kind("card_played", "406.4")
+
+EXECUTES = {ItemKind.SPELL: "356.3.d", ItemKind.ABILITY: "394.5", ItemKind.TRIGGER: "394.5"}
+
+
+@query("add_to_chain")
+def add_to_chain(game, item):
+    game.chain = (*game.chain, item)
+    game.passes = ()  # 335.1: only passes in succession with no item added since let the newest item resolve
+    return item
+
+
+@query("give_priority_to_newest")
+def give_priority_to_newest(game) -> None:
+    """333.1.c.3 / 336.4: the controller of the newest item gains Priority."""
+    game.priority = game.chain[-1].controller
+    game.passes = ()
+
+
+@query("settle_priority")
+def settle_priority(game) -> None:
+    """Who may act after an action: the controller of the newest chain item, the player with Focus, or the
+    turn player in a Neutral Open State (312.2)."""
+    if game.chain:
+        if game.priority is None:
+            give_priority_to_newest(game)
+    elif game.showdown:
+        if game.priority is None:
+            game.priority = game.showdown.focus
+    else:
+        game.priority = game.turn_player
+
+
+@query("fire_choose")
+def fire_choose(game, player: str, unit_id: str, via: str) -> None:
+    """A spell or ability chose a unit (352.6): "when you choose" abilities may trigger."""
+    unit = game.objects[unit_id]
+    if unit.kind == Kind.UNIT:
+        calc.fire(game, Event("choose", unit=unit_id, player=player, location=unit.location, via=via))
+
+
+@procedure(
+    "finalize_pending", StepKind.CHAIN_ITEM, defines=("333.1", "390"), summary="finalize pending items on the Chain"
+)
+def finalize_pending(game) -> None:
+    """Pending triggered abilities get their targets (390.1), in the order they were added (333.1.b); with no
+    legal target they leave the Chain (390.3)."""
+    for item in [i for i in game.chain if i.pending]:
+        chosen: dict = {}
+        here = calc.targeting_of(game, item).here
+        for slot, spec in item.target_specs:
+            context = Targeting(item.label, item.controller, item.source, here, item.hidden_at, chosen)
+            options = calc.legal_targets(game, spec, context)
+            if not options:
+                if spec.optional:
+                    chosen[slot] = ()
+                    continue
+                game.chain = tuple(i for i in game.chain if i is not item)
+                note(
+                    game,
+                    StepKind.CHAIN_ITEM,
+                    "removed",
+                    f"{item.label} has no legal target for {slot}: removed",
+                    "390.3",
+                    objects=[item.source],
+                )
+                break
+            rule = "737.1.d.2" if item.hidden_at else "390.1"  # a hidden card's choices: at its battlefield
+            pick = choose(game, "target", item.controller, f"target for {item.label} ({slot})", options, rule)
+            if pick in game.objects:
+                chosen[slot] = (calc.ref(game, pick),)
+                fire_choose(game, item.controller, pick, "ability")
+            else:
+                chosen[slot] = (pick,)
+        else:
+            item.targets = chosen
+
+
+def _resolving(game) -> str:
+    item = game.chain[-1]
+    return f"resolve {item.label} (controller {item.controller})"
+
+
+@procedure(
+    "resolve", StepKind.CHAIN_ITEM, defines=("336.1",), summary=_resolving, objects=lambda g: [g.chain[-1].source]
+)
+def resolve_top(game) -> None:
+    item = game.chain[-1]
+    executes = EXECUTES[item.kind]
+    if item.optional or item.cost is not None:
+        if _accepts(game, item):
+            if item.cost is not None:
+                do.pay_cost(game, item.cost, item.controller, item.source, item.label, because="392.1")
+            _execute(game, item, executes)
+    else:
+        _execute(game, item, executes)
+    if item in game.chain:
+        game.chain = tuple(i for i in game.chain if i is not item)
+    log(game, "resolved", f"{item.label} [{item.controller}]", "336.1")
+    if item.card is not None:
+        card = game.objects[item.card]
+        if card.zone == Zone.CHAIN:
+            card.zone = Zone.TRASH  # 356.3.d: then placed in its owner's Trash
+        calc.card_played(game, card, item.controller)
+    calc.cleanup(game, "a chain item was removed", "319.4")
+
+
+def _accepts(game, item) -> bool:
+    """An optional ability ("you may ..."), with the cost inside its instruction ("pay X to Y"): offered only
+    if the cost can be paid (401.4, 392.1); the controller may decline (392.2)."""
+    options = ["yes", "no"]
+    if item.cost is not None:
+        problem = calc.cost_problem(game, item.cost, item.controller, item.source)
+        if problem is not None:
+            note(
+                game,
+                StepKind.CHOICE,
+                "cost",
+                f"{item.label}: the cost ({item.cost.describe()}) can't be paid: {problem.message}",
+                problem.rule,
+            )
+            options = ["no"]
+    prompt = f"use optional {item.label}?" + (f" (pay {item.cost.describe()})" if item.cost is not None else "")
+    return choose(game, "may", item.controller, prompt, options, "392.2" if item.cost is not None else "390.1") == "yes"
+
+
+def _execute(game, item, because: str) -> None:
+    run = calc.resolution(game, item, because)
+    for _ in range(1 + item.repeat):
+        calc.execute(game, run, item.effects)
+
+
+# -- passing ----------------------------------------------------------------------------------------------------
+
+
+@action(
+    "pass",
+    Pass,
+    because=lambda game, act: ("334.1.c",) if game.chain else ("344.3",),
+    candidates=lambda game, player: [Pass(by=player)],
+)
+@procedure(
+    "pass",
+    StepKind.ACTION,
+    summary=lambda g, a: f"{a.by} passes " + ("Priority" if g.chain else "Focus"),
+    objects=lambda g, a: [a.by],
+    cite=lambda g, a: ["334.1.c.1", "335"] if g.chain else ["344.3"],
+)
+def pass_priority(game, act: Pass) -> None:
+    player = act.by
+    if game.priority != player:
+        raise Refusal("312.1", f"{player} does not have Priority ({game.priority} has it)")
+    if game.chain:
+        _pass_on_chain(game, player)
+    elif game.showdown:
+        calc.pass_focus(game, player)
+    else:
+        raise Refusal(
+            "316.6", "in a Neutral Open State the turn player acts or ends the turn; there is nothing to pass"
+        )
+    settle_priority(game)
+
+
+def _pass_on_chain(game, player: str) -> None:
+    game.passes = (*game.passes, player)
+    if set(game.passes) < set(game.turn_order):
+        game.priority = game.next_player(player)  # 335.2
+        return
+    showdown_before = game.showdown
+    game.priority = None
+    do.resolve(game, because="335.1")
+    if game.chain:
+        give_priority_to_newest(game)  # 336.4
+    elif game.showdown is not None and game.showdown is showdown_before:
+        do.after_chain_emptied(game, because="343")
+    elif game.continuation == "end_of_turn":
+        do.finish_end_of_turn(game, because="317.2")
+    elif game.continuation == "beginning":
+        calc.finish_beginning(game)

@@ -1,0 +1,141 @@
+"""Cleanups 318-323: the state check performed after every chain item, move, showdown and combat.
+
+The steps run in the order of 322. A cleanup that changes the state is followed by another, until one
+changes nothing (321); a change is any write to the game state (the journal grew). Special cleanups (end of
+turn 317.2, combat 444.1.a) insert their extra steps 2c-2e after step 2, and only once (323.2).
+"""
+
+from __future__ import annotations
+
+from scenarios.kernel import EngineError, calc, do, note, procedure, query
+from scenarios.objects import BOARD, FACEDOWN, TRASH
+from scenarios.trace import StepKind
+
+MAX_REPEATS = 25
+
+
+@query("cleanup")
+def cleanup(game, reason: str, because: str, special: str | None = None) -> None:
+    """Run cleanups until one makes no change (321); `because` is the 319 rule (or another) that calls it."""
+    for round_number in range(MAX_REPEATS):
+        mark = game.journal.mark()
+        if round_number == 0:
+            do.cleanup_pass(game, reason, special, because=because)
+        else:
+            do.cleanup_pass(game, "the last cleanup changed the state", None, because="321")
+        if game.journal.mark() == mark:
+            return
+    raise EngineError(f"cleanups did not settle after {MAX_REPEATS} repeats (321)")
+
+
+def _summary(game, reason, special) -> str:
+    kind = {"combat": "combat special cleanup", "end_of_turn": "end of turn special cleanup"}.get(special, "cleanup")
+    return f"{kind} after {reason}" if reason else kind
+
+
+@procedure(
+    "cleanup_pass",
+    StepKind.CLEANUP,
+    defines=("322",),
+    summary=_summary,
+    cite=lambda g, r, special: ["323"] if special else [],
+)
+def cleanup_pass(game, reason: str, special: str | None) -> None:
+    if game.triggered:
+        calc.place_triggers(game)
+    _victory(game)
+    _lethal_damage(game)
+    if special:
+        _special_steps(game, special)
+    if game.combat:
+        calc.update_designations(game)
+    _uncontrolled(game)
+    _recall_loose_gear(game)
+    _remove_orphaned_hidden_cards(game)
+    calc.stage(game)
+    if game.triggered:
+        calc.place_triggers(game)
+    if any(item.pending for item in game.chain):
+        do.finalize_pending(game, because="322.12")
+    if not game.chain and not game.showdown and not game.combat and not game.continuation:
+        calc.open_staged(game)
+
+
+def _victory(game) -> None:
+    if game.winner is None:
+        for player in game.players.values():
+            if player.points >= game.victory_score:
+                do.wins(game, player.name, because="322.1")
+                return
+
+
+@procedure(
+    "wins",
+    StepKind.SCORING,
+    defines=("449",),
+    summary=lambda g, name: f"{name} has {g.players[name].points} points: wins",
+    objects=lambda g, name: [name],
+)
+def wins(game, name: str) -> None:
+    game.winner = name
+
+
+def _lethal_damage(game) -> None:
+    """2a/2b (322.3-322.4): units with non-zero damage equal to or above their Might die."""
+    doomed = [u for u in game.unit_objects if u.damage > 0 and u.zone == BOARD and u.damage >= calc.might(game, u)]
+    for unit in doomed:
+        note(
+            game,
+            StepKind.LAYER_CALCULATION,
+            "lethal",
+            f"{unit.id}: damage {unit.damage} vs might {calc.explain_might(game, unit)}",
+            "322.4",
+            ("454.3",),
+            [unit.id],
+        )
+    if doomed:
+        calc.kill_all(game, [u.id for u in doomed], True, ("322.3", "322.4"))
+
+
+def _special_steps(game, special: str) -> None:
+    damaged = [u.id for u in game.unit_objects if u.damage and u.zone == BOARD]
+    if damaged:
+        do.heal(game, damaged, because="444.1.a.1" if special == "combat" else "317.2.b")
+    if special == "combat":
+        calc.recall_attackers_if_defenders_remain(game)
+        calc.remove_designations(game)
+
+
+def _uncontrolled(game) -> None:
+    for bf in game.battlefield_objects:
+        if bf.battlefield_controller and not bf.contested_by and not game.units(bf.id):
+            do.lose_control(game, bf, because="322.6")
+
+
+def _recall_loose_gear(game) -> None:
+    for gear in game.gear_objects:
+        if gear.zone == BOARD and not gear.attached_to and game.is_battlefield(gear.location):
+            do.recall(game, gear.id, because=("322.7", "435.1"))
+
+
+def _remove_orphaned_hidden_cards(game) -> None:
+    """322.7: hidden cards at battlefields their owner no longer controls go to the trash."""
+    for card in [
+        o
+        for o in game.objects.values()
+        if o.zone == FACEDOWN
+        and game.is_battlefield(o.location)
+        and game.objects[o.location].battlefield_controller != o.owner
+    ]:
+        do.trash_hidden(game, card, because="322.7")
+
+
+@procedure(
+    "trash_hidden",
+    StepKind.CLEANUP,
+    defines=("106.4.d",),
+    summary=lambda g, card: f"{card.id} is hidden at {card.location}, which its owner no longer controls: trashed",
+    objects=lambda g, card: [card.id],
+)
+def trash_hidden(game, card) -> None:
+    card.zone, card.location = TRASH, None

@@ -1,0 +1,283 @@
+"""Combat 437-444: the showdown step, the combat damage step and the resolution step.
+
+The attacker is the player who applied Contested (442.1.a.1), whoever controls the battlefield. Attack and
+defend triggers fire the first time a unit gains the designation in this combat (376.4.d.2.a, 376.4.e.2.a),
+whether at the start of combat or at a later cleanup (322.5); the players' own designations (442.1.a.1-2) are
+events too ("when you defend here").
+"""
+
+from __future__ import annotations
+
+from scenarios.kernel import Refusal, answer_kind, calc, choose, do, event_kind, note, procedure, query
+from scenarios.objects import Combat, Event, Role, Showdown
+from scenarios.trace import StepKind
+
+event_kind("attack", "376.4.d")
+event_kind("defend", "376.4.e")
+event_kind("recall_attackers", "444.1.a.2")
+
+
+@procedure(
+    "begin_combat",
+    StepKind.COMBAT_STEP,
+    defines=("442", "442.1.a"),
+    summary=lambda g, bf: f"combat begins at {bf}: showdown step",
+    objects=lambda g, bf: [bf],
+)
+def begin_combat(game, bf_id: str) -> None:
+    bf = game.objects[bf_id]
+    bf.staged = None
+    attacker = bf.contested_by
+    defender = next(u.controller for u in game.units(bf_id) if u.controller != attacker)
+    game.combat = Combat(bf_id, attacker, defender)
+    for unit in game.units():
+        unit.triggered_in_combat = ()  # attack and defend triggers: once per combat (376.4.d.2.a)
+    game.showdown = Showdown(bf_id, True, attacker)
+    note(
+        game,
+        StepKind.COMBAT_STEP,
+        "roles",
+        f"{attacker} applied Contested: attacker; {defender}: defender; {attacker} gains Focus",
+        ("442.1.a.1", "442.1.a.1.a", "442.1.a.2"),
+        objects=[attacker, defender],
+    )
+    calc.fire(game, Event("attack", player=attacker, location=bf_id))
+    calc.fire(game, Event("defend", player=defender, location=bf_id))
+    for unit in game.units(bf_id):
+        if unit.controller == attacker:
+            do.designate(game, unit, Role.ATTACKER, because="442.1.a.3")
+        else:
+            do.designate(game, unit, Role.DEFENDER, because="442.1.a.4")
+    calc.place_triggers(game, (attacker,), (defender,), "442.1.b.1")
+    do.finalize_pending(game, because="442.1.b")
+    if game.chain:
+        game.showdown.initial = True  # 442.1.c
+        calc.give_priority_to_newest(game)
+    else:
+        game.priority = attacker  # 442.1.c.1
+
+
+@procedure(
+    "designate",
+    StepKind.COMBAT_STEP,
+    defines=("442.1.a",),
+    summary=lambda g, unit, role: f"{unit.id} gains the {role.capitalize()} designation",
+    objects=lambda g, unit, role: [unit.id],
+)
+def designate(game, unit, role: Role) -> None:
+    unit.designation = role
+    event = "attack" if role == Role.ATTACKER else "defend"
+    if str(role) in unit.triggered_in_combat:
+        note(
+            game,
+            StepKind.TRIGGER,
+            "once per combat",
+            f"{unit.id} already gained the {role} designation in this combat: its {event} triggers do not fire again",
+            "376.4.d.2.a" if role == Role.ATTACKER else "376.4.e.2.a",
+            objects=[unit.id],
+        )
+        return
+    unit.triggered_in_combat = (*unit.triggered_in_combat, str(role))
+    calc.fire(game, Event(event, unit=unit.id, player=unit.controller, location=unit.location))
+
+
+@query("update_designations")
+def update_designations(game) -> None:
+    """322.5: units arriving gain their controller's designation; units that left lose theirs."""
+    if game.combat.resolving:
+        return
+    bf, attacker = game.combat.battlefield, game.combat.attacker
+    for unit in game.units():
+        wanted = (Role.ATTACKER if unit.controller == attacker else Role.DEFENDER) if unit.location == bf else None
+        if unit.designation == wanted:
+            continue
+        if wanted is None:
+            do.lose_designation(game, unit, bf, because="322.5.c")
+        else:
+            do.designate(game, unit, wanted, because="322.5.b" if unit.designation else "322.5.a")
+
+
+@procedure(
+    "lose_designation",
+    StepKind.COMBAT_STEP,
+    defines=("322.5.c",),
+    summary=lambda g, unit, bf: f"{unit.id} left {bf}: loses the {unit.designation} designation",
+    objects=lambda g, unit, bf: [unit.id],
+)
+def lose_designation(game, unit, bf: str) -> None:
+    unit.designation = None
+
+
+@query("remove_designations")
+def remove_designations(game) -> None:
+    if any(u.designation for u in game.units()):
+        do.remove_all_designations(game, because="444.1.a")
+
+
+@procedure(
+    "remove_all_designations",
+    StepKind.COMBAT_STEP,
+    defines=("444.1.a.3",),
+    summary="attacker and defender designations removed",
+)
+def remove_all_designations(game) -> None:
+    for unit in game.units():
+        unit.designation = None
+
+
+@procedure(
+    "combat_damage_step",
+    StepKind.COMBAT_STEP,
+    defines=("443", "443.1"),
+    summary=lambda g: f"combat damage step at {g.combat.battlefield}",
+)
+def combat_damage_step(game) -> None:
+    bf = game.combat.battlefield
+    attackers = [u for u in game.units(bf) if u.designation == Role.ATTACKER]
+    defenders = [u for u in game.units(bf) if u.designation == Role.DEFENDER]
+    if not attackers or not defenders:
+        note(
+            game,
+            StepKind.COMBAT_STEP,
+            "no damage",
+            "attackers or defenders are missing: no combat damage",
+            ("443.1.a", "443.1.a.1"),
+            objects=[bf],
+        )
+        return
+    totals = {}
+    for side, units, rule in (("attacker", attackers, "443.1.b"), ("defender", defenders, "443.1.c")):
+        for unit in units:
+            note(
+                game,
+                StepKind.LAYER_CALCULATION,
+                "might",
+                f"{unit.id} might: {calc.explain_might(game, unit)}"
+                + (" (stunned: deals no damage)" if unit.stunned else ""),
+                rule,
+                ("454.3.d", "410.1.b") if unit.stunned else ("454.3.d",),
+                [unit.id],
+            )
+        totals[side] = sum(max(0, calc.might(game, u)) for u in units if not u.stunned)
+        note(game, StepKind.COMBAT_STEP, "total", f"{side}s' total might: {totals[side]}", rule)
+    assignments = {}
+    assignments.update(_assign(game, game.combat.attacker, totals["attacker"], defenders))
+    assignments.update(_assign(game, game.combat.defender, totals["defender"], attackers))
+    do.deal(game, assignments, "combat", "combat damage", because="443.1.e")
+
+
+def _assign(game, player: str, total: int, units) -> dict:
+    """443.1.d: lethal damage in full before the next unit; Tank units first (741)."""
+    if total == 0:
+        return {}
+    if len(units) == 1:
+        note(
+            game,
+            StepKind.CHOICE,
+            "choice",
+            f"{player} assigns {total} to {units[0].id} (only unit)",
+            "443.1.d",
+            objects=[player],
+        )
+        return {units[0].id: total}
+    info = {
+        "total": total,
+        "units": [{"id": u.id, "lethal": _lethal(game, u), "tank": calc.has_keyword(game, u, "Tank")} for u in units],
+    }
+    return choose(
+        game,
+        "assign",
+        player,
+        f"assign {total} combat damage among {[u.id for u in units]}",
+        info,
+        "443.1.d",
+        forced_ok=False,
+    )
+
+
+def _lethal(game, unit) -> int:
+    return max(1, calc.might(game, unit) - unit.damage)
+
+
+def check_assignment(game, choice, answer) -> dict:
+    info = choice.options
+    if not isinstance(answer, dict):
+        raise Refusal("443.1.d", "a damage assignment maps unit ids to amounts")
+    units = {u["id"]: u for u in info["units"]}
+    if set(answer) - set(units) or any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in answer.values()):
+        raise Refusal("443.1.d", f"assignment {answer} names units outside {list(units)} or negative amounts")
+    if sum(answer.values()) != info["total"]:
+        raise Refusal("443.1.d", f"assignment must total {info['total']}, got {sum(answer.values())}")
+    got = {uid: answer.get(uid, 0) for uid in units}
+    partial = [uid for uid, n in got.items() if 0 < n < units[uid]["lethal"]]
+    over = [uid for uid, n in got.items() if n > units[uid]["lethal"]]
+    if len(partial) > 1:
+        raise Refusal("443.1.d.3", f"{partial} both got non-lethal damage: lethal must be assigned in full first")
+    if over and any(n < units[uid]["lethal"] for uid, n in got.items()):
+        raise Refusal("443.1.d.4", f"{over} got more than lethal while another unit has less than lethal")
+    tanks = [uid for uid in units if units[uid]["tank"]]
+    if any(got[uid] > 0 for uid in units if uid not in tanks) and any(got[t] < units[t]["lethal"] for t in tanks):
+        raise Refusal("741.1.b", f"Tank units {tanks} must be assigned lethal damage first")
+    return {uid: n for uid, n in answer.items()}
+
+
+def assignment_candidates(game, choice):
+    """Every legal assignment (each way to split the total, kept when `check_assignment` accepts it)."""
+    ids = [u["id"] for u in choice.options["units"]]
+
+    def splits(total, count):
+        if count == 1:
+            yield (total,)
+            return
+        for first in range(total + 1):
+            for rest in splits(total - first, count - 1):
+                yield (first, *rest)
+
+    for split in splits(choice.options["total"], len(ids)):
+        answer = {uid: n for uid, n in zip(ids, split) if n}
+        try:
+            yield check_assignment(game, choice, answer)
+        except Refusal:
+            continue
+
+
+answer_kind("assign", check_assignment, assignment_candidates)
+
+
+@procedure(
+    "combat_resolution_step",
+    StepKind.COMBAT_STEP,
+    defines=("444",),
+    summary=lambda g: f"resolution step at {g.combat.battlefield}",
+)
+def combat_resolution_step(game) -> None:
+    game.combat.resolving = True
+    calc.cleanup(game, "combat damage", "444.1.a", special="combat")
+    bf = game.objects[game.combat.battlefield]
+    game.combat = None
+    for unit in game.units():
+        unit.granted = tuple(g for g in unit.granted if g.until != "combat")  # "this combat" effects end
+    if bf.staged is None:
+        present = {u.controller for u in game.units(bf.id)}
+        bf.contested_by = None
+        if len(present) == 1:
+            (player,) = present
+            do.establish_control(game, bf, player, because=("444.2", "444.2.a"))
+        elif not present:
+            do.lose_control(game, bf, because="444.2.d")
+    calc.cleanup(game, "combat ended", "319.2")
+
+
+@query("recall_attackers_if_defenders_remain")
+def recall_attackers_if_defenders_remain(game) -> None:
+    """The combat cleanup's step 2d (444.1.a.2), an event a replacement effect may replace."""
+    bf = game.combat.battlefield
+    attackers = [u for u in game.units(bf) if u.designation == Role.ATTACKER]
+    defenders = [u for u in game.units(bf) if u.designation == Role.DEFENDER]
+    if not (attackers and defenders):
+        return
+    event = Event("recall_attackers", player=game.combat.attacker, location=bf, units=tuple(u.id for u in attackers))
+    if calc.would(game, event):
+        return
+    for unit in attackers:
+        do.recall(game, unit.id, because="444.1.a.2")

@@ -1,0 +1,169 @@
+"""Deal 404, Heal 405, Banish 414, Kill 415: damage is marked, cleared, and kills through Cleanup.
+
+A permanent leaving the board becomes a new object (356.3.e.4): its incarnation changes, its buffs are removed
+(705), attached gear detaches where it was (422.4.b) and it returns to its owner's control.
+"""
+
+from __future__ import annotations
+
+from scenarios.kernel import calc, do, event_kind, instruction, procedure, query
+from scenarios.objects import Event, Kind, Obj, Zone
+from scenarios.trace import StepKind
+
+event_kind("takes_damage", "404.1.b")
+event_kind("die", "415.1")
+
+RESOLVES = "356.3.d"  # default reason when an effect executes outside the Chain
+
+
+def _dealt(game, amounts, source, label=None) -> str:
+    return f"{label or source} deals " + ", ".join(f"{n} to {uid}" for uid, n in amounts.items())
+
+
+@procedure(
+    "deal",
+    StepKind.EFFECT,
+    defines=("404.1.b", "404.1.d"),
+    summary=_dealt,
+    objects=lambda g, amounts, *a, **k: list(amounts),
+)
+def deal(game, amounts: dict, source: str | None, label: str | None = None) -> None:
+    """Mark damage on each unit (simultaneously, 404.1.d), unless a replacement effect replaces it."""
+    dealt = []
+    for unit_id, amount in amounts.items():
+        unit = game.objects[unit_id]
+        if amount <= 0 or unit.zone != Zone.BOARD or unit.kind != Kind.UNIT:
+            continue
+        event = Event(
+            "takes_damage", unit=unit_id, player=unit.controller, location=unit.location, source=source, amount=amount
+        )
+        if calc.would(game, event):
+            continue
+        unit.damage += amount
+        dealt.append(event)
+    for event in dealt:
+        calc.fire(game, event)
+
+
+@procedure(
+    "heal",
+    StepKind.EFFECT,
+    defines=("405.1",),
+    summary=lambda g, ids: f"heal {', '.join(ids)}",
+    objects=lambda g, ids: ids,
+)
+def heal(game, unit_ids) -> None:
+    for unit_id in unit_ids:
+        game.objects[unit_id].damage = 0
+
+
+@query("kill_all")
+def kill_all(game, object_ids, passive: bool, because) -> None:
+    """Kill permanents: each death a replacement effect does not replace happens; the dying see each other
+    die at once (376.2.c.2), and Deathknells go on the Chain pending before the cards reach the Trash (734.1.d.2)."""
+    dying = []
+    for object_id in object_ids:
+        obj = game.objects[object_id]
+        if obj.zone != Zone.BOARD or obj in dying:
+            continue
+        if not calc.would(game, Event("die", unit=obj.id, player=obj.controller, location=obj.location)):
+            dying.append(obj)
+    leaving = frozenset(obj.id for obj in dying)
+    for obj in dying:
+        do.dies(game, obj, passive, leaving, because=because)
+
+
+@procedure(
+    "dies",
+    StepKind.EFFECT,
+    defines=("415.1", "415.2"),
+    summary=lambda g, obj, passive, leaving: (
+        f"{obj.id} is killed " + ("(lethal damage, 322.4)" if passive else "(kill instruction)")
+    ),
+    objects=lambda g, obj, *a: [obj.id],
+    cite=lambda g, obj, passive, leaving: ["322.4"] if passive else ["415.1.a.1"],
+)
+def dies(game, obj: Obj, passive: bool, leaving: frozenset) -> None:
+    calc.fire(game, Event("die", unit=obj.id, player=obj.controller, location=obj.location), leaving=leaving)
+    calc.leave_board(game, obj, Zone.TRASH)
+
+
+@query("leave_board")
+def leave_board(game, obj: Obj, zone: Zone) -> None:
+    """The object leaves the board for `zone` and becomes a new object (356.3.e.4)."""
+    last_location = obj.location
+    for gear in game.attached(obj.id):
+        gear.attached_to = None
+        gear.location = last_location  # 422.4.b: detaches to the last location
+    obj.zone = zone
+    obj.location = None
+    obj.damage = 0
+    obj.buffs = 0  # 705
+    obj.modifiers = ()
+    obj.granted = ()
+    obj.designation = None
+    obj.stunned = False
+    obj.attached_to = None
+    obj.incarnation += 1
+    if obj.controller != obj.owner:
+        obj.controller = obj.owner
+
+
+@procedure(
+    "banish",
+    StepKind.EFFECT,
+    defines=("414.1", "414.2"),
+    summary=lambda g, oid, by=None: f"banish {oid}",
+    objects=lambda g, oid, by=None: [oid],
+)
+def banish(game, object_id: str, by: str | None = None) -> None:
+    obj = game.objects[object_id]
+    if obj.zone == Zone.BOARD:
+        leave_board(game, obj, Zone.BANISHMENT)
+    else:
+        obj.zone = Zone.BANISHMENT
+    obj.banished_by = by  # 414.3: cards banished by the same object
+
+
+# -- instructions --------------------------------------------------------------------------------------------
+
+
+@instruction("deal")
+def op_deal(game, run, ins) -> None:
+    amount = calc.amount(game, run, ins["amount"])
+    targets = [uid for uid in calc.refs(game, run, ins["to"]) if game.objects[uid].zone == Zone.BOARD]
+    if targets:
+        do.deal(game, dict.fromkeys(targets, amount), run.item.source, run.item.label, because=run.because)
+
+
+@instruction("fight")
+def op_fight(game, run, ins) -> None:
+    """404.6.b.3: the two units deal damage equal to their Might to each other (they are the sources)."""
+    a, b = calc.refs(game, run, ins["a"]), calc.refs(game, run, ins["b"])
+    if not a or not b:
+        calc.impossible(game, run, "a unit is missing: nothing happens")
+        return
+    ua, ub = game.objects[a[0]], game.objects[b[0]]
+    amounts = {ua.id: calc.might(game, ub), ub.id: calc.might(game, ua)}
+    do.deal(game, amounts, None, f"{ua.id} and {ub.id}", because=(run.because, "404.6.b.3"))
+
+
+@instruction("kill")
+def op_kill(game, run, ins) -> None:
+    ids = [oid for oid in calc.refs(game, run, ins["what"]) if game.objects[oid].zone == Zone.BOARD]
+    if ids:
+        calc.kill_all(game, ids, False, (run.because, "415.1.a.1"))
+
+
+@instruction("heal")
+def op_heal(game, run, ins) -> None:
+    ids = calc.refs(game, run, ins["what"])
+    if ids:
+        do.heal(game, ids, because=run.because)
+
+
+@instruction("banish")
+def op_banish(game, run, ins) -> None:
+    by = run.item.source if ins.get("by") == "this" else None
+    for object_id in calc.refs(game, run, ins["what"]):
+        do.banish(game, object_id, by, because=run.because)

@@ -1,0 +1,207 @@
+"""Object and event filters: the words cards use to say which objects and events they care about.
+
+`who` words pick objects or players relative to the card's point of view (a `View`): whole phrases ("self",
+"you", "opponent", "equipped unit", "it") or a noun ("unit", "gear", "card", ...) with adjectives
+("friendly", "enemy", "other", "another"). `where` words test a location relative to the card ("here",
+"battlefield", "base", "battlefield you control", "other battlefield", "combat", or "at <target slot>").
+Rules: 352.8.b (targeting restrictions), 376.2 (trigger conditions), 361 (passive abilities), 184.6.c ("you"
+on a battlefield is its controller).
+"""
+
+from __future__ import annotations
+
+from scenarios.kernel import WHERE, WHO, calc, query, where, who
+from scenarios.objects import Event, Kind, Obj, Role, View, Zone
+
+SELF_WORDS = ("self", "me", "this", "i")
+
+
+# -- who ------------------------------------------------------------------------------------------------------
+
+
+@who("self")
+def _self(game, view: View, subject) -> bool:
+    return isinstance(subject, Obj) and subject.id == view.source
+
+
+@who("you")
+def _you(game, view: View, subject) -> bool:
+    return isinstance(subject, str) and view.you is not None and subject == view.you
+
+
+@who("opponent")
+def _opponent(game, view: View, subject) -> bool:
+    return isinstance(subject, str) and view.you is not None and subject != view.you
+
+
+@who("equipped unit")
+def _equipped(game, view: View, subject) -> bool:
+    source = game.objects.get(view.source)
+    return isinstance(subject, Obj) and source is not None and source.attached_to == subject.id
+
+
+@who("it")
+def _it(game, view: View, subject) -> bool:
+    return (
+        isinstance(subject, Obj)
+        and subject.id == view.it
+        and (view.it_incarnation is None or subject.incarnation == view.it_incarnation)
+    )
+
+
+def _of_kind(kind: Kind):
+    return lambda game, view, subject: isinstance(subject, Obj) and subject.kind == kind
+
+
+for _noun, _kind in (("unit", Kind.UNIT), ("gear", Kind.GEAR), ("spell", Kind.SPELL), ("legend", Kind.LEGEND)):
+    who(_noun)(_of_kind(_kind))
+    who(_noun + "s")(_of_kind(_kind))
+who("card")(lambda game, view, subject: isinstance(subject, Obj))
+who("battlefield")(_of_kind(Kind.BATTLEFIELD))
+
+_ADJECTIVES = {
+    "friendly": lambda game, view, obj: view.you is not None and obj.controller == view.you,
+    "enemy": lambda game, view, obj: view.you is not None and obj.controller != view.you,
+    "other": lambda game, view, obj: obj.id != view.source,
+    "another": lambda game, view, obj: obj.id != view.source,
+}
+
+
+@query("matches_who")
+def matches_who(game, view: View, phrase: str, subject) -> bool:
+    if phrase in WHO:
+        return WHO[phrase](game, view, subject)
+    if phrase in SELF_WORDS:
+        return _self(game, view, subject)
+    *adjectives, noun = phrase.split()
+    if noun not in WHO or not WHO[noun](game, view, subject):
+        return False
+    return all(_ADJECTIVES[word](game, view, subject) for word in adjectives)
+
+
+# -- where ----------------------------------------------------------------------------------------------------
+
+
+@where("here")
+def _here(game, view: View, location) -> bool:
+    return location is not None and location == view.here
+
+
+@where("battlefield")
+def _battlefield(game, view: View, location) -> bool:
+    return game.is_battlefield(location)
+
+
+@where("base")
+def _base(game, view: View, location) -> bool:
+    return location == "base"
+
+
+@where("battlefield you control")
+def _your_battlefield(game, view: View, location) -> bool:
+    return game.is_battlefield(location) and game.objects[location].battlefield_controller == view.you
+
+
+@where("other battlefield")
+def _other_battlefield(game, view: View, location) -> bool:
+    return game.is_battlefield(location) and location != view.here
+
+
+@where("combat")
+def _combat(game, view: View, location) -> bool:
+    return game.combat is not None and location == game.combat.battlefield
+
+
+@query("matches_where")
+def matches_where(game, view: View, phrase: str, location) -> bool:
+    if phrase.startswith("at "):
+        slot = phrase[3:]
+        places = view.slots(slot) if view.slots else []
+        return location in {
+            game.objects[p].location if p in game.objects and not game.is_battlefield(p) else p for p in places
+        }
+    return WHERE[phrase](game, view, location)
+
+
+# -- whole filters --------------------------------------------------------------------------------------------
+
+
+@query("view_of")
+def view_of(game, source: Obj, it: str | None = None, it_incarnation: int | None = None, slots=None) -> View:
+    """The point of view of `source`'s text: a battlefield's "you" is its controller (184.6.c), "here" is
+    the battlefield itself; any other object's "you" is its controller and "here" its location."""
+    if source.kind == Kind.BATTLEFIELD:
+        return View(source.id, source.battlefield_controller, source.id, it, it_incarnation, slots)
+    return View(source.id, source.controller, source.location, it, it_incarnation, slots)
+
+
+@query("ability_controller")
+def ability_controller(game, source: Obj) -> str:
+    """Who controls an ability of `source`: its controller (185.4.a); an uncontrolled battlefield's
+    abilities are the turn player's to handle (184.6.b)."""
+    if source.kind == Kind.BATTLEFIELD:
+        return source.battlefield_controller or game.turn_player
+    return source.controller
+
+
+@query("matches_object")
+def matches_object(game, flt, view: View, subject, location=None) -> bool:
+    """Does `subject` (an object, or a player's name) pass the filter? `location` overrides where the
+    subject is considered to be (an event's location)."""
+    if not calc.matches_who(game, view, flt.who, subject):
+        return False
+    if isinstance(subject, str):
+        return flt.where is None or calc.matches_where(game, view, flt.where, location)
+    zone = Zone(flt.zone) if flt.zone else Zone.BOARD
+    if subject.zone != zone:
+        return False
+    if flt.where is not None and not calc.matches_where(game, view, flt.where, location or subject.location):
+        return False
+    if flt.stunned is not None and subject.stunned != flt.stunned:
+        return False
+    if flt.damaged is not None and (subject.damage > 0) != flt.damaged:
+        return False
+    if flt.role is not None and subject.designation != Role(flt.role):
+        return False
+    if flt.alone and not _alone(game, subject):
+        return False
+    if flt.mighty is not None and (calc.might(game, subject) >= 5) != flt.mighty:  # 708
+        return False
+    if flt.less_might_than_me:
+        source = game.objects.get(view.source)
+        if source is None or calc.might(game, subject) >= calc.might(game, source):
+            return False
+    return flt.banished_by is None or subject.banished_by == view.source
+
+
+def _alone(game, unit: Obj) -> bool:
+    """The only unit of its controller with its designation at its location (361.3.a's "alone")."""
+    return [u.id for u in game.units(unit.location, unit.controller) if u.designation == unit.designation] == [unit.id]
+
+
+@query("matches_event")
+def matches_event(game, flt, view: View, event: Event, kinds: frozenset | None = None) -> bool:
+    """Does `event` meet the event filter, read from `view`? `kinds` widens the event kinds it answers
+    (a passive may make an ability trigger on other events too)."""
+    if event.kind != flt.event and not (kinds and event.kind in kinds):
+        return False
+    if flt.by is not None and not calc.matches_who(game, view, "you" if flt.by == "you" else "opponent", event.player):
+        return False
+    if flt.via is not None and event.via != flt.via:
+        return False
+    if flt.nth is not None and event.count != flt.nth:
+        return False
+    if flt.card_type is not None:
+        card = game.objects.get(event.card) if event.card else None
+        if card is None or card.kind != flt.card_type:
+            return False
+    phrase = flt.who
+    if phrase in SELF_WORDS:
+        source = game.objects.get(view.source)
+        if source is None or not (event.unit == source.id or source.id in event.units):
+            return False
+        return flt.where is None or calc.matches_where(game, view, flt.where, event.location)
+    if phrase in ("you", "opponent"):
+        return event.unit is None and calc.matches_object(game, flt, view, event.player, event.location)
+    subject = game.objects.get(event.unit) if event.unit else None
+    return subject is not None and calc.matches_object(game, flt, view, subject, event.location)

@@ -1,0 +1,121 @@
+"""Executing the instructions of a spell or ability, top to bottom (356.3.d, 394.5), and what they refer to.
+
+Each instruction is a mapping with an `op` registered by the rule module that owns the action
+(`kernel.INSTRUCTIONS`). Objects are named by reference: a target slot of the item ("target", "unit", ...),
+`this` (the source), `affected` (the object a replacement effect is about), `it` (a delayed ability's
+object), `trigger_unit` (the unit its triggering event was about), `equipped` (the unit the source is
+attached to), or a group `{all: <object filter>}`. Targets are checked once, as the item begins to resolve
+(356.3.e.2); an illegal target is unaffected (356.3.e.5) and an impossible instruction is ignored (055).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from scenarios.cards import ObjectFilter
+from scenarios.kernel import INSTRUCTIONS, EngineError, StepKind, calc, note, query
+from scenarios.objects import ChainItem, View
+
+
+@dataclass
+class Resolution:
+    """One execution of an item's instructions: the item, the rule it executes under, its legal targets."""
+
+    item: ChainItem
+    because: str
+    legal: dict = field(default_factory=dict)
+    view: View | None = None
+
+
+@query("resolution")
+def resolution(game, item: ChainItem, because: str) -> Resolution:
+    """Start executing `item`: its targets are checked now and kept for all its instructions (356.3.e.2)."""
+    run = Resolution(item, because)
+    source = game.objects.get(item.source)
+    view = calc.view_of(game, source, it=item.it, slots=lambda slot: _slot_ids(game, run, slot)) if source else View()
+    if item.it and item.it in game.objects:
+        view = View(view.source, view.you, view.here, item.it, None, view.slots)
+    if item.location and source is not None and source.location != item.location:
+        view = View(view.source, view.you, item.location, view.it, view.it_incarnation, view.slots)
+    run.view = view
+    run.legal = {slot: _still_legal(game, item, slot) for slot in (item.targets or {})}
+    return run
+
+
+@query("execute")
+def execute(game, run: Resolution, instructions) -> None:
+    for instruction in instructions:
+        handler = INSTRUCTIONS.get(instruction.get("op"))
+        if handler is None:
+            raise EngineError(f"unknown instruction {instruction.get('op')!r}")
+        handler(game, run, instruction)
+
+
+def _still_legal(game, item: ChainItem, slot: str) -> list[str]:
+    spec = item.spec(slot)
+    targeting = calc.targeting_of(game, item)
+    legal = []
+    for reference in item.targets.get(slot, ()):
+        if isinstance(reference, str) or spec is None or calc.still_legal(game, reference, spec, targeting):
+            legal.append(reference if isinstance(reference, str) else reference[0])
+        else:
+            note(
+                game,
+                StepKind.EFFECT,
+                "mistargeted",
+                f"{reference[0]} is no longer a legal target of {item.label}: unaffected",
+                ("356.3.e.2", "356.3.e.5"),
+                objects=[reference[0]],
+            )
+    return legal
+
+
+def _slot_ids(game, run: Resolution, slot: str) -> list[str]:
+    return list(run.legal.get(slot, ()))
+
+
+@query("refs")
+def refs(game, run: Resolution, reference) -> list[str]:
+    """The objects (or locations) an instruction names."""
+    item = run.item
+    if isinstance(reference, dict):
+        flt = ObjectFilter.model_validate(reference["all"])
+        return [o.id for o in game.objects.values() if calc.matches_object(game, flt, run.view, o)]
+    if reference in ("this", "self"):
+        return [item.source]
+    if reference == "affected":
+        return [item.affected] if item.affected else []
+    if reference == "it":
+        return [item.it] if item.it else []
+    if reference == "trigger_unit":
+        event = item.trigger.event if item.trigger else None
+        return [event.unit] if event and event.unit else []
+    if reference == "equipped":
+        source = game.objects.get(item.source)
+        return [source.attached_to] if source is not None and source.attached_to else []
+    if reference in run.legal:
+        return list(run.legal[reference])
+    raise EngineError(f"{item.label}: unknown reference {reference!r}")
+
+
+@query("show_refs")
+def show_refs(game, run: Resolution, reference) -> str:
+    """A reference as the objects it names, for step summaries ("target" -> "d1")."""
+    ids = refs(game, run, reference)
+    return ", ".join(ids) if ids else f"{reference if isinstance(reference, str) else 'no object'} (none)"
+
+
+@query("amount")
+def amount(game, run: Resolution, value) -> int:
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.startswith("might_of:"):
+        ids = refs(game, run, value.split(":", 1)[1])
+        return calc.might(game, game.objects[ids[0]]) if ids else 0
+    raise EngineError(f"unknown amount {value!r}")
+
+
+@query("impossible")
+def impossible(game, run: Resolution, text: str) -> None:
+    """An instruction that can't be followed is ignored (055, 356.3.e.6)."""
+    note(game, StepKind.EFFECT, "impossible", f"{run.item.label}: {text}", run.because, ("055",))

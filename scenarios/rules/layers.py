@@ -1,0 +1,131 @@
+"""Layers 450-457: a unit's keywords (layer 2, 454.2) and its current Might (layer 3, arithmetic, 454.3).
+
+Increases apply first, then decreases (454.3.d), each group in timestamp order (457). Two kinds of modifier:
+continuous ones (passives, Assault/Shield, attached gear's Might bonus, buffs) are recomputed whenever Might
+is read; modifiers created by a resolving effect ("-4 might this turn, to a minimum of 1") are limited once,
+when they apply, and remembered at that level (snapshotting, 454.3.b). A passive decrease with a minimum is
+limited each time the layer is applied, against the running value after all increases.
+
+Passive abilities of permanents are active on the board (362.1). A card's rules text is inactive while it
+is attached (421.1.e); the text it gives "the equipped unit" is its effect text, active only while attached
+(718.3, 724).
+"""
+
+from __future__ import annotations
+
+from scenarios.kernel import calc, query
+from scenarios.objects import Obj, Role, Zone
+
+
+def active_while(source: Obj, flt) -> bool:
+    """Is this ability of `source` active now, given whether `source` is attached?"""
+    effect_text = flt.who == "equipped unit"
+    return source.zone == Zone.BOARD and (bool(source.attached_to) == effect_text)
+
+
+@query("passives")
+def passives(game):
+    """Every active passive ability on the board, with its source and its point of view."""
+    for source in game.objects.values():
+        definition = source.definition
+        if definition is None or not definition.passives or source.zone != Zone.BOARD:
+            continue
+        for passive in definition.passives:
+            if active_while(source, passive.to):
+                yield source, passive, calc.view_of(game, source)
+
+
+@query("ability_is_active")
+def ability_is_active(game, source: Obj, flt) -> bool:
+    return active_while(source, flt)
+
+
+@query("keyword_value")
+def keyword_value(game, obj: Obj, keyword: str) -> int:
+    """Summed value of a keyword from the card, from effects that granted it, and from passives (733.2, 740.2)."""
+    total = obj.definition.keywords.get(keyword, 0) if obj.definition else 0
+    total += sum(g.value for g in obj.granted if g.keyword == keyword)
+    for _source, passive, view in calc.passives(game):
+        if keyword in passive.keywords and calc.matches_object(game, passive.to, view, obj):
+            total += passive.keywords[keyword]
+    return total
+
+
+@query("has_keyword")
+def has_keyword(game, obj: Obj, keyword: str) -> bool:
+    return (obj.definition is not None and keyword in obj.definition.keywords) or keyword_value(game, obj, keyword) > 0
+
+
+@query("event_aliases")
+def event_aliases(game, source: Obj, kind: str) -> frozenset:
+    """Other events an ability of `source` that triggers on `kind` also triggers on, given by passives."""
+    found = set()
+    for _, passive, view in calc.passives(game):
+        if kind in passive.triggers_also_on and calc.matches_object(game, passive.to, view, source):
+            found.update(passive.triggers_also_on[kind])
+    return frozenset(found)
+
+
+def might_parts(game, unit: Obj):
+    """(base, increases, decreases): each modifier as (label, amount, minimum, timestamp)."""
+    increases, decreases = [], []
+    if unit.buffs:
+        increases.append(("buff", unit.buffs, None, 0))  # 703
+    for gear in game.attached(unit.id):
+        if gear.definition.might_bonus:  # 454.3.c
+            increases.append((f"{gear.card} (attached)", gear.definition.might_bonus, None, gear.timestamp))
+    if unit.designation == Role.ATTACKER:
+        assault = keyword_value(game, unit, "Assault")
+        if assault:
+            increases.append(("Assault", assault, None, 0))  # 733.1.c
+    elif unit.designation == Role.DEFENDER:
+        shield = keyword_value(game, unit, "Shield")
+        if shield:
+            increases.append(("Shield", shield, None, 0))  # 740.1.c
+    for source, passive, view in calc.passives(game):
+        if passive.might and calc.matches_object(game, passive.to, view, unit):
+            entry = (source.card, abs(passive.might), passive.minimum, source.timestamp)
+            (increases if passive.might > 0 else decreases).append(entry)
+    for modifier in unit.modifiers:
+        entry = (modifier.source, abs(modifier.amount), None, modifier.timestamp)
+        if modifier.amount > 0:
+            increases.append(entry)
+        elif modifier.amount < 0:
+            decreases.append(entry)
+    return unit.might_base or 0, sorted(increases, key=lambda e: e[3]), sorted(decreases, key=lambda e: e[3])
+
+
+@query("apply_layers")
+def apply_layers(game, unit: Obj) -> tuple[int, str]:
+    """(current Might, the arithmetic written out)."""
+    base, increases, decreases = might_parts(game, unit)
+    value, text = base, [f"base {base}"]
+    for label, amount, _, _ in increases:
+        value += amount
+        text.append(f"+{amount} {label}")
+    for label, amount, minimum, _ in decreases:
+        applied = amount if minimum is None else min(amount, max(0, value - minimum))
+        value -= applied
+        text.append(f"-{applied} {label}" + (f" (of -{amount}, minimum {minimum})" if minimum is not None else ""))
+    return value, " ".join(text) + f" = {value}"
+
+
+@query("might")
+def might(game, unit: Obj) -> int:
+    """Current Might on the board (710); printed Might elsewhere (711)."""
+    if unit.zone != Zone.BOARD:
+        return unit.definition.might or 0
+    return calc.apply_layers(game, unit)[0]
+
+
+@query("explain_might")
+def explain_might(game, unit: Obj) -> str:
+    return calc.apply_layers(game, unit)[1]
+
+
+@query("snapshot_modifier")
+def snapshot_modifier(game, unit: Obj, amount: int, minimum: int | None) -> int:
+    """The fixed amount a resolving might modifier applies (454.3.b): limited now, remembered."""
+    if minimum is None or amount >= 0:
+        return amount
+    return -min(-amount, max(0, calc.might(game, unit) - minimum))

@@ -1,0 +1,177 @@
+"""Movement 423-431 and Recalls 432-436: a Move is a change of location that triggers and contests; a Recall
+is not. The Standard Move (143, 407.3) is the player action that exhausts units to move them.
+
+Restrictions on moving ("Units can't move from here to base") stop moves of every kind (427, 054.1) but never
+a Recall (434.3). A Recall leaves damage, exhaustion, buffs and layer alterations as they were (436.1) unless
+its source says otherwise.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from scenarios.actions import Move
+from scenarios.kernel import Refusal, action, calc, do, event_kind, instruction, note, procedure, query
+from scenarios.objects import Event, Kind, Zone
+from scenarios.trace import StepKind
+
+event_kind("move", "424.1")
+
+
+@query("move_blocked_by")
+def blocked_by(game, unit, destination: str) -> str | None:
+    """The battlefield whose restriction forbids this move, if any (054.1: can't beats can)."""
+    origin = unit.location
+    if (
+        game.is_battlefield(origin)
+        and destination == "base"
+        and "no_move_from_here_to_base" in game.objects[origin].definition.restrictions
+    ):
+        return origin
+    return None
+
+
+@query("check_destination")
+def check_destination(game, unit, destination: str, standard: bool) -> None:
+    if unit.zone != Zone.BOARD or unit.kind != Kind.UNIT:
+        raise Refusal("425.3", f"{unit.id} is not a unit on the board")
+    if destination == unit.location:
+        raise Refusal("425", f"{unit.id} is already at {destination}")
+    if destination != "base" and not game.is_battlefield(destination):
+        raise Refusal("425.2", f"{destination} is not a location")
+    blocker = blocked_by(game, unit, destination)
+    if blocker:
+        raise Refusal("054.1", f"{game.objects[blocker].card}: units can't move from {blocker} to base")
+    between_battlefields = game.is_battlefield(unit.location) and game.is_battlefield(destination)
+    if standard and between_battlefields and not calc.has_keyword(game, unit, "Ganking"):
+        raise Refusal("143.4", f"{unit.id} can't move from a battlefield to another battlefield without Ganking (736)")
+    if destination != "base":
+        others = {u.controller for u in game.units(destination) if u.controller != unit.controller}
+        if len(others) >= 2:
+            raise Refusal("427.2", f"{destination} already has units of two other players")
+
+
+def _moving(game, ids, destination, by) -> str:
+    return f"move {', '.join(ids)} to {destination}" + (" (standard move)" if by == "standard" else f" ({by})")
+
+
+@procedure(
+    "move", StepKind.MOVEMENT, defines=("424.1", "425"), summary=_moving, objects=lambda g, ids, d, by: [*ids, d]
+)
+def move(game, unit_ids, destination: str, by: str) -> None:
+    moved = []
+    for unit_id in unit_ids:
+        unit = game.objects[unit_id]
+        if blocked_by(game, unit, destination):
+            note(
+                game,
+                StepKind.MOVEMENT,
+                "move blocked",
+                f"{unit_id} can't move to {destination}: {game.objects[unit.location].card} forbids it",
+                "054.1",
+                ("055",),
+                [unit_id],
+            )
+            continue
+        origin = unit.location
+        if calc.would(
+            game, Event("move", unit=unit_id, player=unit.controller, location=origin, destination=destination)
+        ):
+            continue
+        unit.location = destination
+        unit.moves_this_turn += 1
+        for gear in game.attached(unit_id):
+            gear.location = destination  # 719.3.a: attached cards move with it
+        moved.append(unit)
+    if moved and game.is_battlefield(destination):
+        calc.contest(game, game.objects[destination], moved[0].controller, "428")
+    for unit in moved:
+        calc.fire(
+            game, Event("move", unit=unit.id, player=unit.controller, location=destination, count=unit.moves_this_turn)
+        )
+
+
+@procedure(
+    "recall",
+    StepKind.MOVEMENT,
+    defines=("433", "434", "436.1"),
+    summary=lambda g, uid: f"recall {uid} to base (not a move)",
+    objects=lambda g, uid: [uid],
+)
+def recall(game, object_id: str) -> None:
+    obj = game.objects[object_id]
+    obj.location = "base"
+    for gear in game.attached(object_id):
+        gear.location = "base"
+
+
+# -- the Standard Move ------------------------------------------------------------------------------------------
+
+
+def standard_moves(game, player: str):
+    """Every group of the player's ready units, to every destination (143.3: one destination per move)."""
+    ready = [u.id for u in game.units(controller=player) if not u.exhausted]
+    destinations = ["base", *(bf.id for bf in game.battlefields())]
+    for size in range(1, len(ready) + 1):
+        for group in itertools.combinations(ready, size):
+            for destination in destinations:
+                yield Move(by=player, units=group, to=destination)
+
+
+@action("move", Move, because=("407.3",), candidates=standard_moves)
+@procedure(
+    "standard_move",
+    StepKind.ACTION,
+    defines=("143", "426"),
+    summary=lambda g, a: f"{a.by} standard-moves {', '.join(a.units)} to {a.to}",
+    objects=lambda g, a: [*a.units, a.to],
+)
+def standard_move(game, act: Move) -> None:
+    player = act.by
+    if game.chain or game.showdown or player != game.turn_player or game.priority != player:
+        raise Refusal(
+            "398.1.a",
+            "the Standard Move is a Discretionary Action: the turn player, in a Neutral Open State, with Priority",
+        )
+    if len(set(act.units)) != len(act.units) or not act.units:
+        raise Refusal("143.3", "a Standard Move names each moving unit once")
+    for unit_id in act.units:
+        unit = game.obj(unit_id)
+        if unit.controller != player:
+            raise Refusal("426", f"{player} does not control {unit_id}")
+        if unit.exhausted:
+            raise Refusal("401.4", f"{unit_id} is exhausted: it can't pay the Standard Move's cost (407.3.a)")
+        check_destination(game, unit, act.to, standard=True)
+    do.exhaust(game, list(act.units), "cost of the Standard Move", because=("407.3.a", "143.3.c"))
+    do.move(game, list(act.units), act.to, "standard", because="407.3.b")
+    calc.cleanup(game, "a move was completed", "431")
+    calc.settle_priority(game)
+
+
+# -- instructions --------------------------------------------------------------------------------------------
+
+
+@instruction("move")
+def op_move(game, run, ins) -> None:
+    ids = [uid for uid in calc.refs(game, run, ins["what"]) if game.objects[uid].zone == Zone.BOARD]
+    destination = ins["to"]
+    if destination != "base":
+        if destination.startswith("location_of:"):
+            places = calc.refs(game, run, destination.split(":", 1)[1])
+            destination = game.objects[places[0]].location if places else None
+        else:
+            places = calc.refs(game, run, destination)
+            destination = places[0] if places else None
+    if not ids or destination is None:
+        calc.impossible(game, run, "nothing to move")
+        return
+    do.move(game, ids, destination, run.item.label, because=run.because)
+    if ins.get("ready"):
+        do.ready(game, ids, run.item.label, because=run.because)
+
+
+@instruction("recall")
+def op_recall(game, run, ins) -> None:
+    for object_id in calc.refs(game, run, ins["what"]):
+        if game.objects[object_id].zone == Zone.BOARD and game.objects[object_id].location != "base":
+            do.recall(game, object_id, because=run.because)

@@ -1,0 +1,149 @@
+"""Replacement effects 364-368: "instead".
+
+Any event the engine models (a death, damage, a move, a draw, the combat's recall of attackers) is offered to
+the replacement effects that apply to it before it happens: the static ones of cards on the board, and those
+a resolving effect created ("the next time it would die this turn, ..."). When several apply, the owner of the
+object being acted on chooses which (368; the player, when a player is acted on, 368.1; the turn player for
+an uncontrolled battlefield, 368.2). The chosen effect's instructions happen instead, and the event does not;
+the other effects have nothing left to replace. An effect does not apply to the events of its own replacement.
+"""
+
+from __future__ import annotations
+
+from scenarios.cards import ObjectFilter, Replacement
+from scenarios.kernel import calc, choose, do, instruction, procedure, query
+from scenarios.objects import ChainItem, Event, ItemKind, Kind, LastingReplacement, View, Zone
+from scenarios.trace import StepKind
+
+
+def _subject(game, event: Event):
+    return game.objects.get(event.unit) if event.unit else event.player
+
+
+def _applicable(game, event: Event) -> list[tuple[str, Replacement, LastingReplacement | None]]:
+    found = []
+    subject = _subject(game, event)
+    busy = game.run.replacing
+    for source in game.objects.values():
+        definition = source.definition
+        if definition is None or not definition.replacements or source.zone != Zone.BOARD:
+            continue
+        for replacement in definition.replacements:
+            if replacement.would != event.kind or (source.id, id(replacement)) in busy:
+                continue
+            if not calc.ability_is_active(game, source, replacement.to):
+                continue
+            if calc.matches_object(game, replacement.to, calc.view_of(game, source), subject, event.location):
+                found.append((source.id, replacement, None))
+    for lasting in game.lasting:
+        replacement = lasting.replacement
+        if replacement.would != event.kind or (lasting.id, id(replacement)) in busy:
+            continue
+        view = View(lasting.source, lasting.controller, None, lasting.it, lasting.incarnation)
+        if calc.matches_object(game, replacement.to, view, subject, event.location):
+            found.append((lasting.source, replacement, lasting))
+    return found
+
+
+def _chooser(game, event: Event) -> str:
+    if event.unit:
+        obj = game.objects[event.unit]
+        if obj.kind == Kind.BATTLEFIELD and obj.battlefield_controller is None:
+            return game.turn_player  # 368.2
+        return obj.owner  # 368
+    return event.player or game.turn_player  # 368.1
+
+
+def _describe(event: Event) -> str:
+    return f"the {event.kind.replace('_', ' ')} of {event.unit or event.player}"
+
+
+@query("would")
+def would(game, event: Event) -> bool:
+    """Offer `event` to the replacement effects; True when one replaced it (the event does not happen)."""
+    options = _applicable(game, event)
+    if not options:
+        return False
+    names = [source for source, _, _ in options]
+    names = [name if names.count(name) == 1 else f"{name} #{i + 1}" for i, name in enumerate(names)]
+    chosen = choose(
+        game,
+        "replacement",
+        _chooser(game, event),
+        f"which replacement effect applies to {_describe(event)}",
+        names,
+        "368",
+    )
+    source, replacement, lasting = options[names.index(chosen)]
+    do.apply_replacement(game, source, replacement, lasting, event, len(options) > 1, because="366")
+    return True
+
+
+@procedure(
+    "apply_replacement",
+    StepKind.REPLACEMENT,
+    defines=("366.1",),
+    summary=lambda g, source, r, lasting, event, chosen: (
+        f"{r.label or g.objects[source].card} replaces {_describe(event)}"
+    ),
+    objects=lambda g, source, r, lasting, event, chosen: [source, event.unit or event.player],
+    cite=lambda g, source, r, lasting, event, chosen: ["368"] if chosen else [],
+)
+def apply_replacement(game, source_id: str, replacement: Replacement, lasting, event: Event, chosen: bool) -> None:
+    source = game.objects[source_id]
+    controller = lasting.controller if lasting else calc.ability_controller(game, source)
+    item = ChainItem(
+        f"replacement:{source_id}",
+        replacement.label or source.card,
+        ItemKind.ABILITY,
+        source_id,
+        controller,
+        effects=tuple(replacement.instead),
+        targets={},
+        location=event.location,
+        affected=event.unit,
+        it=lasting.it if lasting else None,
+    )
+    if lasting is not None and lasting.once:
+        game.lasting = tuple(x for x in game.lasting if x is not lasting)
+    key = ((lasting.id if lasting else source_id), id(replacement))
+    busy = game.run.replacing
+    busy.add(key)
+    try:
+        calc.execute(game, calc.resolution(game, item, "366"), replacement.instead)
+    finally:
+        busy.discard(key)
+
+
+@procedure(
+    "create_lasting_replacement",
+    StepKind.EFFECT,
+    defines=("383.3", "384"),
+    summary=lambda g, lasting: (
+        f"{lasting.replacement.label}: the next time {lasting.it or 'it'} would {lasting.replacement.would.replace('_', ' ')}, instead ..."
+    ),
+    objects=lambda g, lasting: [lasting.it],
+)
+def create_lasting_replacement(game, lasting: LastingReplacement) -> None:
+    game.lasting = (*game.lasting, lasting)
+
+
+@instruction("replace_next")
+def op_replace_next(game, run, ins) -> None:
+    """A delayed replacement effect (383.3): "the next time <it> would <event> this turn, <instead>"."""
+    subjects = calc.refs(game, run, ins["it"]) if ins.get("it") else [None]
+    flt = ObjectFilter.model_validate(ins.get("to", {"who": "it" if ins.get("it") else "unit"}))
+    replacement = Replacement(
+        would=ins["would"], to=flt, instead=ins["instead"], label=ins.get("label", run.item.label)
+    )
+    for subject in subjects:
+        lasting = LastingReplacement(
+            game.new_id("replacement"),
+            replacement,
+            run.item.source,
+            run.item.controller,
+            it=subject,
+            incarnation=game.objects[subject].incarnation if subject else None,
+            once=ins.get("once", True),
+        )
+        do.create_lasting_replacement(game, lasting, because=run.because)

@@ -1,0 +1,109 @@
+"""Scoring 445-449: Conquer and Hold, once per battlefield per turn, and the Final Point.
+
+When the point a score would earn is the Final Point and the player scored by Conquer without having scored
+every battlefield this turn, the player draws a card instead of the point (448.1.b.2). Conquer and Hold
+abilities trigger either way (376.4.b.2.c, 376.4.c.2.c).
+"""
+
+from __future__ import annotations
+
+from scenarios.kernel import calc, do, event_kind, instruction, log, note, procedure
+from scenarios.objects import Event
+from scenarios.trace import StepKind
+
+event_kind("conquer", "376.4.b")
+event_kind("hold", "376.4.c")
+
+
+def _score(game, player: str, bf, how: str) -> bool:
+    """Score `bf` by `how`: the point (or what replaces the Final Point); False when already scored (447)."""
+    if player in bf.scored_this_turn:
+        note(
+            game,
+            StepKind.SCORING,
+            "score",
+            f"{player} already scored {bf.id} this turn: no point",
+            "447",
+            objects=[bf.id],
+        )
+        return False
+    bf.scored_this_turn = (*bf.scored_this_turn, player)
+    final = game.players[player].points == game.victory_score - 1
+    if final and how == "conquer":
+        unscored = [b.id for b in game.battlefields() if player not in b.scored_this_turn]
+        if unscored:
+            do.draw_instead_of_final_point(game, player, unscored, because="448.1.b")
+            return True
+    final_rule = "448.1.b.1" if how == "hold" else "448.1.b.2"
+    do.earn_point(game, player, bf, how, because=("448.1", final_rule) if final else "448.1")
+    return True
+
+
+@procedure(
+    "draw_instead_of_final_point",
+    StepKind.SCORING,
+    defines=("448.1.b.2",),
+    summary=lambda g, player, unscored: (
+        f"{player} would take the Final Point by Conquer without scoring {', '.join(unscored)} this turn: draws a card instead"
+    ),
+    objects=lambda g, player, unscored: [player],
+)
+def draw_instead_of_final_point(game, player: str, unscored) -> None:
+    do.draw(game, player, 1, because="448.1.b.2")
+
+
+@procedure(
+    "earn_point",
+    StepKind.SCORING,
+    defines=("448.1",),
+    summary=lambda g, player, bf, how: f"{player} scores 1 point ({how} {bf.id}): {g.players[player].points + 1}",
+    objects=lambda g, player, bf, how: [player, bf.id],
+    cite=lambda g, player, bf, how: ["446.1" if how == "conquer" else "446.2"],
+)
+def earn_point(game, player: str, bf, how: str) -> None:
+    game.players[player].points += 1
+    log(game, "scored", f"{player}:{how}:{bf.id}", "448.1")
+
+
+@procedure(
+    "conquer",
+    StepKind.SCORING,
+    defines=("446.1", "448.2.a"),
+    summary=lambda g, player, bf: f"{player} conquers {bf.id}",
+    objects=lambda g, player, bf: [bf.id],
+)
+def conquer(game, player: str, bf) -> None:
+    if _score(game, player, bf, "conquer"):
+        units = tuple(u.id for u in game.units(bf.id, player))
+        calc.fire(game, Event("conquer", player=player, location=bf.id, units=units))
+
+
+@procedure(
+    "hold",
+    StepKind.SCORING,
+    defines=("446.2", "448.2.b"),
+    summary=lambda g, player, bf: f"{player} holds {bf.id}",
+    objects=lambda g, player, bf: [bf.id],
+)
+def hold(game, player: str, bf) -> None:
+    if _score(game, player, bf, "hold"):
+        units = tuple(u.id for u in game.units(bf.id, player))
+        calc.fire(game, Event("hold", player=player, location=bf.id, units=units))
+
+
+@procedure(
+    "gain_points",
+    StepKind.SCORING,
+    defines=("448.1.a.1",),
+    summary=lambda g, player, n, label: f"{label}: {player} gains {n} point(s)",
+    objects=lambda g, player, n, label: [player],
+)
+def gain_points(game, player: str, n: int, label: str) -> None:
+    """Points from other sources than Conquer or Hold: no Final Point restriction (448.1.a.1)."""
+    game.players[player].points += n
+    log(game, "scored", f"{player}:{label}", "448.1.a.1")
+
+
+@instruction("score")
+def op_score(game, run, ins) -> None:
+    do.gain_points(game, run.item.controller, ins.get("n", 1), run.item.label, because=run.because)

@@ -1,0 +1,155 @@
+"""Showdowns and Focus 337-345, with the staging of showdowns and combats during Cleanup (322.8-322.14).
+
+The player with Focus acts when the Chain is empty; when every player has passed in sequence the showdown
+ends (344.3.a): a combat proceeds to its damage step (345.1), a showdown without combat settles control (345.2).
+"""
+
+from __future__ import annotations
+
+from scenarios.kernel import calc, choose, do, note, procedure, query
+from scenarios.objects import Showdown
+from scenarios.trace import StepKind
+
+
+@query("stage")
+def stage(game) -> None:
+    """322.8-322.11: mark showdowns and combats as staged, or unstage them."""
+    for bf in game.battlefields():
+        if not bf.contested_by or (game.combat and game.combat.battlefield == bf.id):
+            continue
+        wanted = _wanted_stage(game, bf)
+        if wanted != bf.staged:
+            rule = {"combat": "322.10", "showdown": "322.8"}.get(wanted, "322.11" if bf.staged == "combat" else "322.9")
+            do.set_stage(game, bf, wanted, because=rule)
+
+
+def _wanted_stage(game, bf) -> str | None:
+    controllers = {u.controller for u in game.units(bf.id)}
+    if len(controllers) >= 2:
+        return "combat"  # 322.10
+    if game.showdown and game.showdown.battlefield == bf.id:
+        return None  # the showdown here is already open
+    if bf.battlefield_controller is None and controllers == {bf.contested_by}:
+        return "showdown"  # 322.8, 322.8.a
+    return None  # 322.9, 322.11
+
+
+@procedure(
+    "set_stage",
+    StepKind.SHOWDOWN,
+    defines=("439",),
+    summary=lambda g, bf, wanted: f"{bf.id}: " + (f"{wanted} staged" if wanted else f"{bf.staged} no longer staged"),
+    objects=lambda g, bf, wanted: [bf.id],
+    cite=lambda g, bf, wanted: ["316.5.b"] if wanted == "showdown" or bf.staged == "showdown" else [],
+)
+def set_stage(game, bf, wanted: str | None) -> None:
+    bf.staged = wanted
+
+
+@query("open_staged")
+def open_staged(game) -> None:
+    """322.13-322.14: in a Neutral Open State the turn player picks a staged showdown, then a combat."""
+    for kind, rule in (("showdown", "322.13"), ("combat", "322.14")):
+        staged = [bf.id for bf in game.battlefields() if bf.staged == kind]
+        if staged:
+            where = choose(game, "battlefield", game.turn_player, f"where a {kind} begins", staged, rule)
+            if kind == "showdown":
+                do.begin_showdown(game, where, because=rule)
+            else:
+                do.begin_combat(game, where, because=rule)
+            return
+
+
+@procedure(
+    "begin_showdown",
+    StepKind.SHOWDOWN,
+    defines=("340.2", "341"),
+    summary=lambda g, bf: f"showdown opens at {bf} (no combat)",
+    objects=lambda g, bf: [bf],
+)
+def begin_showdown(game, bf_id: str) -> None:
+    bf = game.objects[bf_id]
+    bf.staged = None
+    game.showdown = Showdown(bf_id, False, bf.contested_by)
+    game.priority = bf.contested_by  # 313.2
+
+
+@query("pass_focus")
+def pass_focus(game, player: str) -> None:
+    """344.3-344.4: the player with Focus passes; when all have passed in sequence the showdown ends."""
+    showdown = game.showdown
+    showdown.passes = (*showdown.passes, player)
+    if set(showdown.passes) >= set(game.turn_order):
+        do.end_showdown(game, because="344.3.a")
+    else:
+        showdown.focus = game.next_player(player)  # 344.4
+        game.priority = showdown.focus
+
+
+@procedure(
+    "after_chain_emptied",
+    StepKind.SHOWDOWN,
+    summary=lambda g: (
+        f"initial chain done: {g.showdown.focus} keeps Focus"
+        if g.showdown.initial
+        else f"Focus passes to {g.next_player(g.showdown.focus)}"
+    ),
+    cite=lambda g: ["343.1", "442.1.e"] if g.showdown.initial else ["343"],
+)
+def after_chain_emptied(game) -> None:
+    """343: Focus passes when the last chain item resolves, except after the Initial Chain (343.1)."""
+    showdown = game.showdown
+    if showdown.initial:
+        showdown.initial = False
+    else:
+        showdown.focus = game.next_player(showdown.focus)
+    showdown.passes = ()
+    game.priority = showdown.focus
+
+
+@procedure(
+    "end_showdown",
+    StepKind.SHOWDOWN,
+    defines=("345",),
+    summary=lambda g: f"all players passed: showdown at {g.showdown.battlefield} ends",
+)
+def end_showdown(game) -> None:
+    showdown = game.showdown
+    game.showdown = None
+    game.priority = None
+    if showdown.combat:
+        calc.cleanup(game, "the showdown ended", "344.3.a.1")
+        do.combat_damage_step(game, because="345.1")
+        do.combat_resolution_step(game, because="345.1")
+    else:
+        # 345.2 settles the battlefield as the showdown closes, before its cleanup could stage it again
+        do.settle_showdown(game, showdown.battlefield, because="345.2")
+
+
+@procedure(
+    "settle_showdown",
+    StepKind.SHOWDOWN,
+    defines=("345.2",),
+    summary=lambda g, bf: f"settle control of {bf} after a showdown without combat",
+    objects=lambda g, bf: [bf],
+)
+def settle_showdown(game, bf_id: str) -> None:
+    bf = game.objects[bf_id]
+    present = {u.controller for u in game.units(bf_id)}
+    if len(present) == 1:
+        (player,) = present
+        if bf.battlefield_controller != player:
+            do.establish_control(game, bf, player, because="345.2.a")
+    elif len(present) >= 2:
+        bf.staged = "combat"
+        note(
+            game,
+            StepKind.SHOWDOWN,
+            "staged",
+            f"two players remain at {bf_id}: stays contested, combat staged ({bf.contested_by} will attack)",
+            ("345.2.b", "345.2.b.1"),
+            objects=[bf_id],
+        )
+    else:
+        bf.contested_by = None
+    calc.cleanup(game, "the showdown ended", "344.3.a.1")

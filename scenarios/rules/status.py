@@ -1,0 +1,229 @@
+"""Exhaust 401, Ready 402, Stun 410, Buff 413 and 701-705, Attach 421, Channel 417, and Might and keyword
+changes made by resolving effects (454.3.b, 727.3.a)."""
+
+from __future__ import annotations
+
+from scenarios.kernel import calc, choose, do, instruction, note, procedure
+from scenarios.objects import Grant, Modifier
+from scenarios.trace import StepKind
+
+
+def _label(game, ids, label) -> str:
+    return f"{label}: " if label else ""
+
+
+@procedure(
+    "exhaust",
+    StepKind.EFFECT,
+    defines=("401.1",),
+    summary=lambda g, ids, label=None: f"{_label(g, ids, label)}exhaust {', '.join(ids)}",
+    objects=lambda g, ids, label=None: ids,
+)
+def exhaust(game, object_ids, label=None) -> None:
+    for object_id in object_ids:
+        game.objects[object_id].exhausted = True  # 401.1.c: already exhausted, nothing more happens
+
+
+@procedure(
+    "ready",
+    StepKind.EFFECT,
+    defines=("402.1",),
+    summary=lambda g, ids, label=None: f"{_label(g, ids, label)}ready {', '.join(ids)}",
+    objects=lambda g, ids, label=None: ids,
+)
+def ready(game, object_ids, label=None) -> None:
+    for object_id in object_ids:
+        game.objects[object_id].exhausted = False
+
+
+@procedure(
+    "stun",
+    StepKind.EFFECT,
+    defines=("410.1",),
+    summary=lambda g, ids, label=None: f"{_label(g, ids, label)}stun {', '.join(ids)}",
+    objects=lambda g, ids, label=None: ids,
+)
+def stun(game, unit_ids, label=None) -> None:
+    for unit_id in unit_ids:
+        game.objects[unit_id].stunned = True
+
+
+@procedure(
+    "buff",
+    StepKind.EFFECT,
+    defines=("413.1", "703"),
+    summary=lambda g, ids, label=None: f"{_label(g, ids, label)}buff {', '.join(ids)}",
+    objects=lambda g, ids, label=None: ids,
+)
+def buff(game, unit_ids, label=None) -> None:
+    for unit_id in unit_ids:
+        unit = game.objects[unit_id]
+        if unit.buffs:
+            note(game, StepKind.EFFECT, "buff", f"{unit_id} already has a buff", "413.1.b.1", objects=[unit_id])
+        else:
+            unit.buffs = 1
+
+
+@procedure(
+    "spend_buff",
+    StepKind.EFFECT,
+    defines=("702.2.b",),
+    summary=lambda g, uid, label=None: f"{_label(g, uid, label)}spend the buff of {uid}",
+    objects=lambda g, uid, label=None: [uid],
+)
+def spend_buff(game, unit_id: str, label=None) -> None:
+    game.objects[unit_id].buffs -= 1
+
+
+@procedure(
+    "give_might",
+    StepKind.EFFECT,
+    defines=("454.3", "454.3.b"),
+    summary=lambda g, ids, amount, minimum, label: (
+        f"{label}: give {', '.join(ids)} {amount:+d} might this turn"
+        + (f", to a minimum of {minimum}" if minimum is not None else "")
+    ),
+    objects=lambda g, ids, *a: ids,
+)
+def give_might(game, unit_ids, amount: int, minimum, label: str) -> None:
+    for unit_id in unit_ids:
+        unit = game.objects[unit_id]
+        fixed = calc.snapshot_modifier(game, unit, amount, minimum)
+        note(
+            game,
+            StepKind.LAYER_CALCULATION,
+            "might",
+            f"{unit_id} might before: {calc.explain_might(game, unit)}; modifier fixed at {fixed:+d}"
+            + (" (snapshot of the limit)" if fixed != amount else ""),
+            "454.3.b",
+            ("454.3.d",),
+            [unit_id],
+        )
+        unit.modifiers = (*unit.modifiers, Modifier(fixed, label, game.tick()))
+
+
+@procedure(
+    "grant_keyword",
+    StepKind.EFFECT,
+    defines=("727.3.a",),
+    summary=lambda g, ids, keyword, value, until, label: (
+        f"{label}: give {', '.join(ids)} [{keyword} {value}]"
+        + (" this combat" if until == "combat" else " this turn" if until == "turn" else "")
+    ),
+    objects=lambda g, ids, *a: ids,
+)
+def grant_keyword(game, unit_ids, keyword: str, value: int, until: str, label: str) -> None:
+    for unit_id in unit_ids:
+        unit = game.objects[unit_id]
+        unit.granted = (*unit.granted, Grant(keyword, value, until))
+
+
+@procedure(
+    "attach",
+    StepKind.EFFECT,
+    defines=("421.1", "421.4", "744.2"),
+    summary=lambda g, gear_ids, unit_id, label: f"{label}: attach {', '.join(gear_ids)} to {unit_id}",
+    objects=lambda g, gear_ids, unit_id, label: [*gear_ids, unit_id],
+)
+def attach(game, gear_ids, unit_id: str, label: str) -> None:
+    """421.1.f: attaching detaches from any previous unit; 421.4: the gear goes where the unit is (not a move)."""
+    unit = game.objects[unit_id]
+    for gear_id in gear_ids:
+        gear = game.objects[gear_id]
+        gear.attached_to = unit_id
+        gear.location = unit.location
+
+
+@procedure(
+    "channel",
+    StepKind.EFFECT,
+    defines=("417.1",),
+    summary=lambda g, player, n, label: f"{label}: {player} channels {n} rune(s) exhausted",
+    objects=lambda g, player, n, label: [player],
+)
+def channel(game, player: str, n: int, label: str) -> None:
+    game.players[player].runes += n
+
+
+# -- instructions --------------------------------------------------------------------------------------------
+
+
+def _ids(game, run, ins, key="what"):
+    return [oid for oid in calc.refs(game, run, ins[key]) if game.objects[oid].zone == "board"]
+
+
+@instruction("exhaust")
+def op_exhaust(game, run, ins) -> None:
+    ids = _ids(game, run, ins)
+    if ids:
+        do.exhaust(game, ids, run.item.label, because=run.because)
+
+
+@instruction("ready")
+def op_ready(game, run, ins) -> None:
+    ids = _ids(game, run, ins)
+    if ids:
+        do.ready(game, ids, run.item.label, because=run.because)
+
+
+@instruction("stun")
+def op_stun(game, run, ins) -> None:
+    ids = _ids(game, run, ins)
+    if ids:
+        do.stun(game, ids, run.item.label, because=run.because)
+
+
+@instruction("buff")
+def op_buff(game, run, ins) -> None:
+    ids = _ids(game, run, ins)
+    if ids:
+        do.buff(game, ids, run.item.label, because=run.because)
+
+
+@instruction("spend_buff")
+def op_spend_buff(game, run, ins) -> None:
+    """Spend a buff of a unit you control (702.2.b.2); the instructions in `then` happen only if one was spent."""
+    buffed = [u.id for u in game.units(controller=run.item.controller) if u.buffs]
+    if not buffed:
+        calc.impossible(game, run, "no friendly unit has a buff to spend (702.2.b.1)")
+        return
+    pick = choose(
+        game,
+        "spend_buff",
+        run.item.controller,
+        "unit whose buff to spend (one you control, 702.2.b.2)",
+        buffed,
+        "352.9",
+    )
+    do.spend_buff(game, pick, run.item.label, because=run.because)
+    calc.execute(game, run, ins.get("then", []))
+
+
+@instruction("might")
+def op_might(game, run, ins) -> None:
+    ids = _ids(game, run, ins, "to")
+    if ids:
+        do.give_might(game, ids, ins["amount"], ins.get("minimum"), run.item.label, because=run.because)
+
+
+@instruction("grant")
+def op_grant(game, run, ins) -> None:
+    ids = _ids(game, run, ins, "to")
+    if ids:
+        until = ins.get("until", "turn")
+        do.grant_keyword(game, ids, ins["keyword"], ins.get("value", 1), until, run.item.label, because=run.because)
+
+
+@instruction("attach")
+def op_attach(game, run, ins) -> None:
+    units = calc.refs(game, run, ins["to"])
+    gear_ids = calc.refs(game, run, ins["what"])
+    if not units or not gear_ids or game.objects[units[0]].zone != "board":
+        calc.impossible(game, run, "nothing to attach")
+        return
+    do.attach(game, gear_ids, units[0], run.item.label, because=run.because)
+
+
+@instruction("channel")
+def op_channel(game, run, ins) -> None:
+    do.channel(game, run.item.controller, ins.get("n", 1), run.item.label, because=run.because)

@@ -1,0 +1,146 @@
+"""Targeting 352.5-352.11 and mistargeting 356.3.e: which objects a choice may pick, and whether it still may.
+
+A chosen target is kept as (object id, incarnation): an object that left the board and came back is a new
+object (356.3.e.4). Choices of a card played from hidden (and of its play effects) are restricted to the
+battlefield where it was hidden, unless the choice's own restriction could never be met there (737.1.d.2).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from scenarios.kernel import Refusal, calc, query
+from scenarios.objects import Kind, Targeting, Zone
+
+
+def _restricted_to_hidden(spec, hidden_at) -> bool:
+    """737.1.d.2: restricted to the hidden battlefield, unless the spec could never be met there."""
+    return (
+        hidden_at is not None
+        and spec.type not in ("spell", "card_in_hand")
+        and spec.where not in ("base", "other_battlefield")
+    )
+
+
+@query("matches_target")
+def matches_target(game, spec, obj, ctx: Targeting) -> bool:
+    if spec.type == "spell":
+        return (
+            obj.zone == Zone.CHAIN
+            and obj.kind == Kind.SPELL
+            and (spec.max_cost is None or obj.definition.energy <= spec.max_cost)
+        )
+    if spec.type == "card_in_hand":
+        return obj.zone == Zone.HAND and obj.owner == ctx.controller
+    if spec.type != obj.kind or obj.zone != Zone.BOARD:
+        return False
+    if spec.side == "friendly" and obj.controller != ctx.controller:
+        return False
+    if spec.side == "enemy" and obj.controller == ctx.controller:
+        return False
+    location = obj.id if obj.kind == Kind.BATTLEFIELD else obj.location
+    if _restricted_to_hidden(spec, ctx.hidden_at) and location != ctx.hidden_at:
+        return False
+    at_battlefield = game.is_battlefield(obj.location)
+    if spec.where == "battlefield" and not at_battlefield:
+        return False
+    if spec.where == "base" and obj.location != "base":
+        return False
+    if spec.where == "here" and obj.location != ctx.here:
+        return False
+    if spec.where == "other_battlefield" and (not at_battlefield or obj.location == ctx.here):
+        return False
+    if spec.max_might is not None and calc.might(game, obj) > spec.max_might:
+        return False
+    return spec.stunned is None or obj.stunned == spec.stunned
+
+
+@query("legal_targets")
+def legal_targets(game, spec, ctx: Targeting) -> list[str]:
+    if spec.type == "location":
+        if _restricted_to_hidden(spec, ctx.hidden_at):
+            return [ctx.hidden_at]
+        return ["base"] + [bf.id for bf in game.battlefields()]
+    taken = {ref[0] for ref in ctx.chosen.get(spec.not_target, ())} if spec.not_target else set()
+    return [o.id for o in game.objects.values() if o.id not in taken and calc.matches_target(game, spec, o, ctx)]
+
+
+@query("ref")
+def ref(game, object_id: str) -> tuple:
+    return (object_id, game.objects[object_id].incarnation)
+
+
+@query("choose_targets")
+def choose_targets(game, specs: tuple, picks: dict, ctx: Targeting) -> dict:
+    """Targets named by a play or activate action, checked now (352.7-352.8, 355.1)."""
+    chosen: dict = {}
+    unknown = set(picks) - {slot for slot, _ in specs}
+    if unknown:
+        raise Refusal("352.7", f"{ctx.label} has no target slot {sorted(unknown)} (slots: {[s for s, _ in specs]})")
+    for slot, spec in specs:
+        value = picks.get(slot)
+        here = Targeting(ctx.label, ctx.controller, ctx.source, ctx.here, ctx.hidden_at, chosen)
+        if value is None:
+            if spec.optional:
+                chosen[slot] = ()
+                continue
+            if ctx.hidden_at and not legal_targets(game, spec, here):
+                raise Refusal("737.1.d", f"{ctx.label} has no legal target at {ctx.hidden_at}, where it was hidden")
+            raise Refusal("352.7", f"{ctx.label} needs a target for '{slot}'")
+        values = value if isinstance(value, list) else [value]
+        if spec.type == "location":
+            legal = legal_targets(game, spec, here)
+            bad = [v for v in values if v not in legal]
+            if bad:
+                rule = "737.1.d.2" if ctx.hidden_at else "352.3"
+                raise Refusal(rule, f"{bad} is not a legal destination for '{slot}' (legal: {legal})")
+            chosen[slot] = tuple(values)
+            continue
+        for v in values:
+            if v not in game.objects or not calc.matches_target(game, spec, game.objects[v], here):
+                hidden = (
+                    ctx.hidden_at
+                    and v in game.objects
+                    and matches_target(
+                        game,
+                        spec,
+                        game.objects[v],
+                        Targeting(ctx.label, ctx.controller, ctx.source, ctx.here, None, chosen),
+                    )
+                )
+                rule = "737.1.d.2" if hidden else "352.8"
+                raise Refusal(rule, f"{v!r} is not a legal target for '{slot}' of {ctx.label}")
+        chosen[slot] = tuple(ref(game, v) for v in values)
+    return chosen
+
+
+@query("still_legal")
+def still_legal(game, reference, spec, ctx: Targeting) -> bool:
+    """356.3.e.2/4: a target that changed zones is a new object; it must still meet the requirements."""
+    if isinstance(reference, str):
+        return True
+    object_id, incarnation = reference
+    obj = game.objects.get(object_id)
+    return obj is not None and obj.incarnation == incarnation and calc.matches_target(game, spec, obj, ctx)
+
+
+@query("targeting_of")
+def targeting_of(game, item) -> Targeting:
+    """The targeting context of a chain item: "here" is the item's location, else its source's."""
+    here = item.location
+    if here is None and item.source in game.objects:
+        source = game.objects[item.source]
+        here = source.id if source.kind == Kind.BATTLEFIELD else source.location
+    return Targeting(item.label, item.controller, item.source, here, item.hidden_at, dict(item.targets or {}))
+
+
+@query("target_choices")
+def target_choices(game, specs: dict, context: Targeting):
+    """Every combination of one legal choice per target slot (or none, for an optional slot)."""
+    slots = list(specs)
+    options = []
+    for slot in slots:
+        legal = legal_targets(game, specs[slot], context)
+        options.append(([None] if specs[slot].optional else []) + legal)
+    for combination in itertools.product(*options):
+        yield {slot: value for slot, value in zip(slots, combination) if value is not None}

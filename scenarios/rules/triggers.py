@@ -1,0 +1,216 @@
+"""Triggered, reflexive and delayed abilities 375-385.
+
+`fire(event)` evaluates every trigger condition right after the event (376.2.c) and makes one trigger
+instance per ability that triggered: two units with the same ability give two instances, and an ability that
+triggers once per unit gives one instance per unit, each with its own source, controller and event.
+`place_triggers` puts them on the Chain as pending items: each player orders their own simultaneous triggers
+(376.3.b, an explicit choice when there are several), players in turn order (376.3.b.1) or, for a combat's
+Initial Chain, attacker first and defender last (442.1.b.1). The controller of an instance is fixed when it
+triggers (185.4.b).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from scenarios.cards import EventFilter
+from scenarios.kernel import Refusal, answer_kind, calc, choose, do, event_kind, instruction, log, procedure, query
+from scenarios.objects import BOARD, ChainItem, DelayedAbility, Event, ItemKind, Kind, TriggerInstance, View
+from scenarios.trace import StepKind
+
+event_kind("end_of_turn", "317.1")
+event_kind("beginning", "315.2.a")
+
+SELF_WORDS = ("self", "me", "this", "i")
+RULE_OF = {
+    "play": "376.4.a",
+    "attack": "376.4.d",
+    "defend": "376.4.e",
+    "conquer": "376.4.b",
+    "hold": "376.4.c",
+    "die": "734.1.c",
+    "card_played": "406.4.a",
+}
+
+
+@query("fire")
+def fire(game, event: Event, leaving: frozenset = frozenset()) -> None:
+    """Every ability whose condition `event` meets triggers now; `leaving` are objects leaving the board in
+    the same action, whose own abilities only see their own departure (376.2.c.2, 734.1.d.2)."""
+    found = []
+    for source in game.listeners:
+        if source.zone != BOARD:
+            continue
+        definition = source.definition
+        view = None
+        for index, trigger in enumerate(definition.triggers):
+            flt = trigger.when
+            kinds = None
+            if flt.event != event.kind:
+                kinds = calc.event_aliases(game, source, flt.event)
+                if event.kind not in kinds:
+                    continue
+            if not calc.ability_is_active(game, source, flt):
+                continue
+            if source.id in leaving and not (flt.who in SELF_WORDS and event.unit == source.id):
+                continue
+            view = view or calc.view_of(game, source)
+            if not calc.matches_event(game, flt, view, event, kinds):
+                continue
+            controller = calc.ability_controller(game, source)
+            if trigger.limit == "once_per_turn":
+                mark = (source.id, index, controller)
+                if mark in game.trigger_marks:
+                    continue
+                game.trigger_marks = (*game.trigger_marks, mark)
+            found.append(_instance(game, source, index, trigger, controller, event))
+    for delayed in game.delayed:
+        view = View(delayed.source, delayed.controller, None, delayed.it, delayed.incarnation)
+        if calc.matches_event(game, delayed.event, view, event):
+            found.append(
+                TriggerInstance(
+                    game.new_id("trigger"),
+                    delayed.source,
+                    0,
+                    None,
+                    delayed.controller,
+                    event,
+                    delayed.label,
+                    "383.2",
+                    effects=delayed.effects,
+                    location=event.location,
+                    it=delayed.it,
+                )
+            )
+            if delayed.once:
+                game.delayed = tuple(d for d in game.delayed if d is not delayed)
+    if found:
+        game.triggered = (*game.triggered, *found)
+
+
+def _instance(game, source, index: int, trigger, controller: str, event: Event) -> TriggerInstance:
+    involved = event.unit == source.id or source.id in event.units
+    if source.kind == Kind.BATTLEFIELD:
+        here = source.id
+    else:
+        here = event.location if involved and event.location else source.location
+    own_play = trigger.when.event == "play" and event.unit == source.id
+    return TriggerInstance(
+        game.new_id("trigger"),
+        source.id,
+        source.incarnation,
+        index,
+        controller,
+        event,
+        trigger.label or f"{source.card}: {trigger.when.event}",
+        RULE_OF.get(trigger.when.event, "376.2"),
+        effects=tuple(trigger.effects),
+        targets=tuple(trigger.targets.items()),
+        optional=trigger.optional,
+        cost=trigger.cost,
+        location=here,
+        hidden_at=event.hidden_at if own_play else None,
+    )
+
+
+def option_labels(instances) -> list[str]:
+    """How a player names each instance when ordering them: label and source, and the event's subject when
+    two instances would otherwise read alike."""
+    short = [f"{t.label} ({t.source})" for t in instances]
+    labels = [t.describe() if short.count(s) > 1 else s for t, s in zip(instances, short)]
+    return [label if labels.count(label) == 1 else f"{label} #{i + 1}" for i, label in enumerate(labels)]
+
+
+@query("place_triggers")
+def place_triggers(game, first=(), last=(), because: str = "376.3.b.1") -> None:
+    found = game.triggered
+    if not found:
+        return
+    game.triggered = ()
+    controllers = {t.controller for t in found}
+    middle = [p for p in game.in_turn_order(controllers) if p not in first and p not in last]
+    for player in [*first, *middle, *last]:
+        own = [t for t in found if t.controller == player]
+        if len(own) > 1:
+            labels = option_labels(own)
+            order = choose(
+                game, "order", player, f"order of simultaneous triggers {labels}", labels, "376.3.b", forced_ok=False
+            )
+            own = [own[labels.index(label)] for label in order]
+        for instance in own:
+            do.put_trigger_on_chain(game, instance, because=(because, "376.3.b") if len(own) > 1 else because)
+
+
+@procedure(
+    "put_trigger_on_chain",
+    StepKind.TRIGGER,
+    defines=("376.3",),
+    summary=lambda g, t: f"{t.label} triggers (controller {t.controller}): pending on the Chain",
+    objects=lambda g, t: [t.source],
+    cite=lambda g, t: [t.rule],
+)
+def put_trigger_on_chain(game, instance: TriggerInstance) -> None:
+    log(game, "triggered", instance.label, instance.rule)
+    item = ChainItem(
+        game.new_id("item"),
+        instance.label,
+        ItemKind.TRIGGER,
+        instance.source,
+        instance.controller,
+        effects=instance.effects,
+        target_specs=instance.targets,
+        targets=None,
+        optional=instance.optional,
+        cost=instance.cost,
+        trigger=instance,
+        location=instance.location,
+        hidden_at=instance.hidden_at,
+        it=instance.it,
+    )
+    calc.add_to_chain(game, item)
+
+
+def check_order(game, choice, answer) -> list:
+    if not isinstance(answer, list) or sorted(answer) != sorted(choice.options):
+        raise Refusal(choice.rule, f"an order must list exactly {choice.options}")
+    return list(answer)
+
+
+answer_kind("order", check_order, lambda game, choice: (list(p) for p in itertools.permutations(choice.options)))
+
+
+# -- delayed abilities ---------------------------------------------------------------------------------------
+
+
+@procedure(
+    "create_delayed",
+    StepKind.EFFECT,
+    defines=("383", "384"),
+    summary=lambda g, d: f"{d.label}: a delayed ability waits for {d.event.event}" + (f" of {d.it}" if d.it else ""),
+    objects=lambda g, d: [d.it],
+)
+def create_delayed(game, delayed: DelayedAbility) -> None:
+    game.delayed = (*game.delayed, delayed)
+
+
+@instruction("delayed")
+def op_delayed(game, run, ins) -> None:
+    """A delayed triggered ability (383.2): `when` is its event filter, `it` the object it is about."""
+    flt = EventFilter.model_validate(ins["when"])
+    subjects = calc.refs(game, run, ins["it"]) if ins.get("it") else [None]
+    for subject in subjects:
+        do.create_delayed(
+            game,
+            DelayedAbility(
+                game.new_id("delayed"),
+                flt,
+                run.item.source,
+                run.item.controller,
+                ins.get("label", f"{run.item.label} (delayed)"),
+                tuple(ins["effects"]),
+                it=subject,
+                incarnation=game.objects[subject].incarnation if subject else None,
+                once=ins.get("once", True),
+            ),
+            because=run.because,
+        )

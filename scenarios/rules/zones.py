@@ -1,0 +1,109 @@
+"""Cards changing zones: Draw 400, Discard 409, Counter 412, and returning a permanent to its owner's hand."""
+
+from __future__ import annotations
+
+from scenarios.kernel import calc, choose, do, event_kind, instruction, log, note, procedure, query
+from scenarios.objects import Event, ItemKind, Zone
+from scenarios.trace import StepKind
+
+event_kind("draw", "400.1")
+event_kind("discard", "409.1")
+
+
+@procedure(
+    "draw",
+    StepKind.EFFECT,
+    defines=("400.1",),
+    summary=lambda g, player, n, label=None: (f"{label}: " if label else "") + f"{player} draws {n}",
+    objects=lambda g, player, n, label=None: [player],
+)
+def draw(game, player: str, n: int, label=None) -> None:
+    """Each card drawn is one event a replacement effect may replace (366)."""
+    for _ in range(n):
+        deck = game.deck(player)
+        if not deck:
+            return  # Burn Out (418) is not modelled: drawing from an empty deck draws nothing
+        if calc.would(game, Event("draw", player=player, amount=1)):
+            continue
+        card = deck[0]
+        card.zone = Zone.HAND
+        card.order = game.tick()
+
+
+@procedure(
+    "discard",
+    StepKind.EFFECT,
+    defines=("409.1",),
+    summary=lambda g, player, card_id: f"{player} discards {card_id}",
+    objects=lambda g, player, card_id: [card_id],
+)
+def discard(game, player: str, card_id: str) -> None:
+    game.objects[card_id].zone = Zone.TRASH
+    calc.fire(game, Event("discard", player=player, card=card_id))
+
+
+@procedure(
+    "return_to_hand",
+    StepKind.EFFECT,
+    defines=("107.6.f", "109"),
+    summary=lambda g, ids, label: f"{label}: return {', '.join(ids)} to its owner's hand",
+    objects=lambda g, ids, label: ids,
+)
+def return_to_hand(game, object_ids, label: str) -> None:
+    for object_id in object_ids:
+        calc.leave_board(game, game.objects[object_id], Zone.HAND)
+
+
+@procedure(
+    "counter",
+    StepKind.EFFECT,
+    defines=("412.1", "412.1.a", "412.1.b"),
+    summary=lambda g, card_id, label: f"{label}: counter {card_id}",
+    objects=lambda g, card_id, label: [card_id],
+)
+def counter(game, card_id: str, label: str) -> None:
+    """A countered card does nothing, goes to the Trash and is not played (no "when you play" trigger)."""
+    for item in game.chain:
+        if item.card == card_id and item.kind == ItemKind.SPELL:
+            game.chain = tuple(i for i in game.chain if i is not item)
+            game.objects[card_id].zone = Zone.TRASH
+            log(game, "resolved", f"{item.label} [countered]", "412.1.a")
+
+
+@query("reveal")
+def reveal(game, player: str, card_ids, because) -> None:
+    note(game, StepKind.EFFECT, "reveal", f"{player} reveals {', '.join(card_ids)}", because, ("411.1",), card_ids)
+
+
+# -- instructions --------------------------------------------------------------------------------------------
+
+
+@instruction("draw")
+def op_draw(game, run, ins) -> None:
+    do.draw(game, run.item.controller, ins.get("n", 1), run.item.label, because=run.because)
+
+
+@instruction("discard")
+def op_discard(game, run, ins) -> None:
+    """409.4: discard as many as possible; the player chooses which (409.1.a)."""
+    player = run.item.controller
+    for _ in range(ins.get("n", 1)):
+        hand = [o.id for o in game.hand(player)]
+        if not hand:
+            calc.impossible(game, run, f"{player} has no card left to discard (409.4)")
+            return
+        pick = choose(game, "discard", player, "card to discard", hand, "409.1.a")
+        do.discard(game, player, pick, because=run.because)
+
+
+@instruction("return_to_hand")
+def op_return_to_hand(game, run, ins) -> None:
+    ids = [oid for oid in calc.refs(game, run, ins["what"]) if game.objects[oid].zone == Zone.BOARD]
+    if ids:
+        do.return_to_hand(game, ids, run.item.label, because=run.because)
+
+
+@instruction("counter")
+def op_counter(game, run, ins) -> None:
+    for card_id in calc.refs(game, run, ins["what"]):
+        do.counter(game, card_id, run.item.label, because=run.because)

@@ -1,0 +1,278 @@
+"""The kernel and the game state's API: the layering of the engine's modules, legal actions, pop, outcome,
+typed actions and the replay budget."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+import scenarios
+from scenarios import kernel, schema
+from scenarios.actions import Choose, EndTurn, Move, Pass, Play, parse_action
+from scenarios.cards import load_library
+from scenarios.kernel import Budget, BudgetExceeded, Refusal
+from scenarios.replay import replay_file
+from scenarios.state import GameState
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "scenarios"
+RULE_MODULES = sorted((PACKAGE / "rules").glob("*.py"))
+SHARED = {
+    "scenarios.kernel",
+    "scenarios.objects",
+    "scenarios.journal",
+    "scenarios.trace",
+    "scenarios.cards",
+    "scenarios.actions",
+}
+
+
+def imported_modules(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names
+
+
+def test_rule_modules_import_only_the_kernel_the_state_types_and_shared_helpers():
+    assert len(RULE_MODULES) > 10
+    for path in RULE_MODULES:
+        if path.name == "__init__.py":
+            continue
+        ours = {name for name in imported_modules(path) if name.split(".")[0] == "scenarios"}
+        siblings = {name for name in ours if name.startswith("scenarios.rules")}
+        assert not siblings, f"{path.name} imports a sibling rule module: {sorted(siblings)}"
+        assert {name for name in ours if not any(name == s or name.startswith(s + ".") for s in SHARED)} == set(), (
+            path.name
+        )
+
+
+def test_the_engine_imports_nothing_from_ingest_or_rules_db():
+    for path in sorted(PACKAGE.rglob("*.py")):
+        layers = {name.split(".")[0] for name in imported_modules(path)}
+        assert not layers & {"ingest", "rules_db", "datasette_plugins"}, f"{path} imports {layers}"
+
+
+def test_no_rule_module_names_a_card():
+    names = {card.name for card in load_library().values()} | {c.real for c in load_library().values() if c.real}
+    for path in [*RULE_MODULES, PACKAGE / "kernel.py", PACKAGE / "state.py", PACKAGE / "objects.py"]:
+        text = path.read_text(encoding="utf-8")
+        found = sorted(name for name in names if re.search(rf"\b{re.escape(name)}\b", text))
+        assert not found, f"{path.name} names cards: {found}"
+
+
+def test_every_procedure_and_query_a_module_calls_is_registered():
+    kernel.load_rules()
+    tables = {"do": kernel._DISPATCHERS, "calc": kernel.QUERIES}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in tables:
+                assert node.attr in tables[node.value.id], f"{path.name}:{node.lineno}: {node.value.id}.{node.attr}"
+
+
+def test_every_procedure_declares_what_it_applies_or_is_given_it():
+    """Each procedure's trace step cites a rule that makes it happen (the dispatcher enforces `because=`)."""
+    game = GameState(BASIC)
+    with pytest.raises(kernel.EngineError, match="because"):
+        kernel.perform(game, "recall", ("a1",), {}, ())
+
+
+BASIC = {
+    "turn": {"player": "A"},
+    "players": {"A": {"base": [{"id": "a1", "card": "Test Unit", "might": 4}]}, "B": {}},
+    "battlefields": [
+        {
+            "id": "bf1",
+            "card": "Neutral Ground",
+            "controller": "B",
+            "units": [
+                {"id": "d1", "card": "Test Defender", "controller": "B", "might": 2},
+                {"id": "d2", "card": "Test Defender", "controller": "B", "might": 2},
+            ],
+        }
+    ],
+}
+
+
+def test_typed_actions_round_trip_to_the_yaml_form():
+    for action in (
+        Move(by="A", units=("a1", "a2"), to="bf1"),
+        Play(by="A", card="seeker", targets={"target": "d1"}),
+        Play(by="B", card="rex", at="bf1", accelerate=True),
+        Pass(by="B"),
+        EndTurn(by="A"),
+        Choose(by="B", choice="assign", pick={"d1": 2, "d2": 2}),
+    ):
+        data = yaml.safe_load(yaml.safe_dump(action.to_dict()))
+        assert parse_action(data) == action
+        assert data["do"] == action.do and "by" in data
+    assert Move(by="A", units=("a1",), to="bf1").to_dict() == {"by": "A", "do": "move", "units": ["a1"], "to": "bf1"}
+
+
+def test_malformed_and_unknown_actions_are_refused_with_a_rule():
+    game = GameState(BASIC)
+    for bad in ({"by": "A", "do": "fly"}, {"by": "A", "do": "move", "units": ["a1"]}, ["move"]):
+        with pytest.raises(Refusal) as refusal:
+            game.push(bad)
+        assert refusal.value.rule == "398"
+    assert game.history == []
+
+
+def test_legal_actions_lists_what_the_player_with_priority_may_do():
+    game = GameState(BASIC)
+    listed = [action.to_dict() for action in game.legal_actions()]
+    assert {"by": "A", "do": "move", "units": ["a1"], "to": "bf1"} in listed
+    assert {"by": "A", "do": "end_turn"} in listed
+    assert all(action["by"] == "A" for action in listed)  # B has no Priority
+    assert {"by": "A", "do": "pass"} not in listed  # 316.6: nothing to pass in a Neutral Open State
+    with pytest.raises(Refusal) as refusal:
+        game.push({"by": "A", "do": "pass"})
+    assert refusal.value.rule == "316.6"
+
+
+def test_legal_actions_while_a_choice_is_pending_are_its_legal_answers():
+    game = GameState(BASIC)
+    for action in (
+        {"by": "A", "do": "move", "units": ["a1"], "to": "bf1"},
+        {"by": "A", "do": "pass"},
+        {"by": "B", "do": "pass"},
+    ):
+        game.push(action)
+    assert game.pending.kind == "assign"
+    answers = [action.pick for action in game.legal_actions()]
+    assert sorted(map(json.dumps, answers)) == sorted(map(json.dumps, [{"d1": 2, "d2": 2}]))
+    with pytest.raises(Refusal) as refusal:
+        game.push({"by": "A", "do": "choose", "choice": "assign", "pick": {"d1": 4}})
+    assert refusal.value.rule == "443.1.d.4"
+
+
+def _states(path: Path, limit: int = 6):
+    """A library scenario's game after each of its first actions (the states a judge steps through)."""
+    scenario, _ = schema.load(path)
+    game = GameState(scenario.setup.model_dump(exclude_none=True))
+    yield game
+    for action in scenario.actions[:limit]:
+        try:
+            game.push(action.payload())
+        except Refusal:
+            continue
+        yield game
+
+
+@pytest.mark.parametrize("path", scenarios.library_paths()[::5], ids=lambda p: p.stem)
+def test_every_listed_action_is_accepted_and_every_other_candidate_refused_with_its_rule(path):
+    known = set()
+    for line in (ROOT / "corpus" / "riftbound-core-rules-2025-12-01.txt").read_text(encoding="utf-8").splitlines():
+        match = re.match(r"^(\d{3}(?:\.\w+)*)\.?\s", line)
+        if match:
+            known.add(match.group(1))
+    for game in _states(path):
+        before = (json.dumps(game.to_dict(), sort_keys=True, default=str), game.trace.count())
+        listed = list(game.legal_actions())
+        assert (json.dumps(game.to_dict(), sort_keys=True, default=str), game.trace.count()) == before
+        for action in listed:
+            game.push(action)
+            game.pop()
+        listed_keys = {json.dumps(a.to_dict(), sort_keys=True) for a in listed}
+        for candidate in game._candidates():
+            if json.dumps(candidate.to_dict(), sort_keys=True) in listed_keys:
+                continue
+            with pytest.raises(Refusal) as refusal:
+                game.push(candidate)
+            assert refusal.value.rule in known, f"{candidate.describe()}: refused citing {refusal.value.rule!r}"
+        assert json.dumps(game.to_dict(), sort_keys=True, default=str) == before[0]
+
+
+def test_pop_restores_the_previous_state_without_replaying():
+    game = GameState(BASIC)
+    boards = [game.to_dict()["board"]]
+    for action in (
+        {"by": "A", "do": "move", "units": ["a1"], "to": "bf1"},
+        {"by": "A", "do": "pass"},
+        {"by": "B", "do": "pass"},
+    ):
+        game.push(action)
+        boards.append(game.to_dict()["board"])
+    game.push({"by": "A", "do": "choose", "choice": "assign", "pick": {"d1": 2, "d2": 2}})
+    steps_taken = game.budget.steps
+    game.pop()
+    assert game.budget.steps == steps_taken  # no engine step ran: the journal was rewound
+    assert game.pending.kind == "assign" and game.to_dict()["board"] == boards[-1]
+    for board in reversed(boards[:-1]):
+        game.pop()
+        assert game.to_dict()["board"] == board
+    assert game.budget.steps == steps_taken and game.trace.roots == [] and game.history == []
+
+
+def test_pop_and_push_again_give_the_same_trace():
+    game = GameState(BASIC)
+    actions = [
+        {"by": "A", "do": "move", "units": ["a1"], "to": "bf1"},
+        {"by": "A", "do": "pass"},
+        {"by": "B", "do": "pass"},
+    ]
+    for action in actions:
+        game.push(action)
+    game.push({"by": "A", "do": "choose", "choice": "assign", "pick": {"d1": 2, "d2": 2}})
+    first = [step.to_dict() for step in game.trace.roots]
+    game.pop()
+    game.push({"by": "A", "do": "choose", "choice": "assign", "pick": {"d1": 2, "d2": 2}})
+    assert [step.to_dict() for step in game.trace.roots] == first
+
+
+def test_outcome_is_a_value():
+    game = GameState(BASIC)
+    outcome = game.outcome()
+    assert outcome.winner is None and outcome.points == {"A": 0, "B": 0} and "A to act" in outcome.reason
+    setup = {**BASIC, "players": {"A": {"points": 7, "base": [{"id": "a1", "card": "Test Unit", "might": 9}]}, "B": {}}}
+    setup["battlefields"] = [
+        {**BASIC["battlefields"][0], "units": [{"id": "d1", "card": "Test Defender", "controller": "B", "might": 2}]}
+    ]
+    game = GameState(setup)
+    for action in (
+        {"by": "A", "do": "move", "units": ["a1"], "to": "bf1"},
+        {"by": "A", "do": "pass"},
+        {"by": "B", "do": "pass"},
+    ):
+        game.push(action)
+    assert game.outcome().winner == "A" and game.outcome().points["A"] == 8
+    assert "Victory Score" in game.outcome().reason
+    with pytest.raises(Refusal) as refusal:
+        game.push({"by": "B", "do": "end_turn"})
+    assert refusal.value.rule == "449"
+
+
+def test_a_runaway_replay_ends_with_the_limit_it_ran_into():
+    path = scenarios.library_paths()[0]
+    with pytest.raises(BudgetExceeded, match="max_steps"):
+        replay_file(path, Budget(max_steps=10))
+    game = GameState({**BASIC, "victory_score": 10**9}, Budget(seconds=0.0))
+    with pytest.raises(BudgetExceeded, match="deadline of 0 s"):
+        for _ in range(200):
+            game.push({"by": "A", "do": "end_turn"})
+            game.push({"by": "B", "do": "end_turn"})
+    assert game.turn_player == ("A" if len(game.history) % 2 == 0 else "B")  # the state is whole: no half action
+
+
+def test_a_trace_step_cites_why_it_happens_and_what_defines_it():
+    game = GameState(BASIC)
+    for action in (
+        {"by": "A", "do": "move", "units": ["a1"], "to": "bf1"},
+        {"by": "A", "do": "pass"},
+        {"by": "B", "do": "pass"},
+    ):
+        game.push(action)
+    game.push({"by": "A", "do": "choose", "choice": "assign", "pick": {"d1": 2, "d2": 2}})
+    steps = {step.procedure: step for _, step in game.trace.steps()}
+    assert steps["deal"].because == ("443.1.e",) and "404.1.b" in steps["deal"].defines
+    assert steps["deal"].change["d1"]["damage"] == [0, 2]
+    assert steps["dies"].because == ("322.3", "322.4")
