@@ -100,10 +100,10 @@ def _resolve(conn: sqlite3.Connection, kind: str, reference: str) -> set[tuple[s
 # ---------------------------------------------------------------- the two searches
 
 
-def ask_search(client_get, question: str) -> tuple[list[tuple[str, int]], tuple[float, float], dict]:
+def ask_search(client_get, question: str, **filters) -> tuple[list[tuple[str, int]], tuple[float, float], dict]:
     """The results' (kind, id), the request's wall-clock and CPU seconds, and the JSON."""
     start, cpu = time.perf_counter(), time.process_time()
-    data = client_get("/search.json?" + urlencode({"q": question}))
+    data = client_get("/search.json?" + urlencode({"q": question, **filters}))
     elapsed = (time.perf_counter() - start, time.process_time() - cpu)
     return [(hit["kind"], hit["id"]) for hit in data["results"]], elapsed, data
 
@@ -158,7 +158,7 @@ def figures(ranks: list[int | None]) -> dict[str, float]:
     return out
 
 
-def print_table(title: str, questions: list[dict]) -> dict:
+def print_table(title: str, questions: list[dict], rank: str = "rank") -> dict:
     print(f"\n{title}")
     print(f"  {'game':<16}{'n':>4}  {'search  @1    @3    @5    MRR':<32}  {'Ctrl-F  @1    @3    @5    MRR'}")
     groups = defaultdict(list)
@@ -167,7 +167,7 @@ def print_table(title: str, questions: list[dict]) -> dict:
     groups["overall"] = questions
     table = {}
     for game, members in groups.items():
-        ours = figures([question["rank"] for question in members])
+        ours = figures([question[rank] for question in members])
         theirs = figures([question["baseline_rank"] for question in members])
         table[game] = ours
         print(
@@ -373,6 +373,9 @@ def main() -> None:
     for question in questions:
         results, _seconds, data = ask_search(get, question["q"])
         question["rank"] = rank_of(results, question["accepted"])
+        question["filtered_rank"] = rank_of(
+            ask_search(get, question["q"], game=question["game"])[0], question["accepted"]
+        )
         question["baseline_rank"] = rank_of(baseline.search(question["q"]), question["accepted"])
         question["first"] = data["results"][0] if data["results"] else None
     tuned = [question for question in questions if not question.get("heldout")]
@@ -384,6 +387,7 @@ def main() -> None:
     print_table("Tuning questions", tuned)
     print_table("Held-out questions (never tuned on)", held_out)
     print_table("All questions", questions)
+    print_table("All questions, the judge having chosen the question's game (game=...)", questions, "filtered_rank")
     if options.misses != "none":
         shown = tuned if options.misses == "tuned" else questions
         print("\nMisses at @1:")

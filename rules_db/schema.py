@@ -416,6 +416,7 @@ def enable_search(db: sqlite_utils.Database) -> None:
     for table, columns in SEARCHABLE.items():
         db.table(table).enable_fts(columns, tokenize="porter", create_triggers=False)  # creates and fills the index
     db.execute("create index rules_number_nocase on rules (number collate nocase)")  # rule numbers typed in any case
+    db.execute("create index keywords_rule on keywords (rule_id)")  # the terms each rule found defines
     from rules_db import search_index  # imports spaCy's lemma data: only builds need it
 
     search_index.build(db)

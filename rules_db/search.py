@@ -55,6 +55,7 @@ KINDS = ("rule", "ruling", "card")
 MAX_QUERY_CHARS = 500  # a question longer than this is cut, with a notice
 MAX_WORDS = 40  # distinct words read from the question
 MAX_CONCEPTS = 12  # concepts searched: the most specific ones
+MAX_CORRECTIONS = 5  # unknown words corrected per question
 CANDIDATES = 80  # rows re-ranked; beyond them the BM25 order continues
 PER_PAGE = 20
 MAX_PAGE = 500
@@ -270,7 +271,13 @@ def _corrected(conn: sqlite3.Connection, words: list[str], terms: dict, query: Q
     filler = vocabulary().filler
     corrected = []
     for word in words:
-        if word in terms or word in filler or len(word) < 4 or not word.isalpha():
+        if (
+            word in terms
+            or word in filler
+            or len(word) < 4
+            or not word.isalpha()
+            or len(query.corrections) >= MAX_CORRECTIONS
+        ):
             corrected.append(word)
             continue
         meant = _nearest_word(conn, word)
@@ -281,25 +288,36 @@ def _corrected(conn: sqlite3.Connection, words: list[str], terms: dict, query: Q
 
 
 def _nearest_word(conn: sqlite3.Connection, word: str) -> str | None:
-    """The corpus word closest to ``word`` (one or two typos, by length), the most used one on a tie."""
-    counts = _corpus(conn)
+    """The corpus word closest to ``word`` (one or two typos, by length), the most used one on a tie.
+    Candidates share its first letter (typos rarely hit it), so the cost does not grow with the corpus."""
+    corpus = _corpus(conn)
     cutoff = 85 if len(word) < 7 else 80
-    matches = process.extract(word, list(counts), scorer=fuzz.ratio, score_cutoff=cutoff, limit=5)
+    choices = corpus.by_initial.get(word[0], [])
+    matches = process.extract(word, choices, scorer=fuzz.ratio, score_cutoff=cutoff, limit=5)
     if not matches:
         return None
-    return max(matches, key=lambda match: (match[1], counts[match[0]]))[0]
+    return max(matches, key=lambda match: (match[1], corpus.counts[match[0]]))[0]
 
 
-_CORPUS: dict[tuple, dict[str, int]] = {}
+@dataclass
+class _CorpusWords:
+    counts: dict[str, int]  # word -> rows holding it
+    by_initial: dict[str, list[str]]  # first letter -> the words starting with it
 
 
-def _corpus(conn: sqlite3.Connection) -> dict[str, int]:
-    """The corpus vocabulary (words of three letters or more that some row holds, with their row counts),
-    read once per database file."""
+_CORPUS: dict[tuple, _CorpusWords] = {}
+
+
+def _corpus(conn: sqlite3.Connection) -> _CorpusWords:
+    """The corpus vocabulary (words of three letters or more that some row holds), read once per database."""
     key = _database_key(conn)
     if key not in _CORPUS:
+        counts = dict(conn.execute("select term, df from search_terms where df > 0 and length(term) >= 3"))
+        by_initial: dict[str, list[str]] = defaultdict(list)
+        for word in counts:
+            by_initial[word[0]].append(word)
         _CORPUS.clear()
-        _CORPUS[key] = dict(conn.execute("select term, df from search_terms where df > 0 and length(term) >= 3"))
+        _CORPUS[key] = _CorpusWords(counts, by_initial)
     return _CORPUS[key]
 
 
