@@ -95,6 +95,7 @@ class Vocabulary:
     expansions: dict[tuple[str, ...], tuple[str, ...]]  # judge's words -> the documents' words or phrases
     games: dict[tuple[str, ...], str]  # a game's name or abbreviation -> its id
     card_intent: frozenset[tuple[str, ...]]  # phrases showing the judge looks for a card ("spell that")
+    number_intent: frozenset[tuple[str, ...]]  # phrases asking for a number ("how many")
 
 
 VOCABULARY_FILE = Path(str(resources.files("rules_db") / "data" / "search_vocabulary.yaml"))
@@ -115,6 +116,7 @@ def vocabulary() -> Vocabulary:
             for name in names
         },
         card_intent=frozenset(tuple(WORD.findall(str(phrase).lower())) for phrase in data.get("card_intent") or []),
+        number_intent=frozenset(tuple(WORD.findall(str(phrase).lower())) for phrase in data.get("number_intent") or []),
     )
 
 
@@ -153,6 +155,7 @@ class Query:
     notices: list[str] = field(default_factory=list)
     games: set[str] = field(default_factory=set)  # games the question names ("in LoR")
     wants_card: bool = False  # the question names a card or asks for one ("which spell deals 3 twice")
+    wants_number: bool = False  # the question asks how many, how much, the most or the least
 
     @property
     def card_only(self) -> tuple[int, ...]:
@@ -193,10 +196,9 @@ def understand(conn: sqlite3.Connection, text: str, game: str | None = None) -> 
     words = _corrected(conn, words, terms, query)
     terms.update(_terms(conn, [word for word in words if word not in terms]))
     query.concepts = _resolved(conn, _concepts(conn, words, terms, query, game), terms, query)
-    intents = vocabulary().card_intent
-    query.wants_card = any(concept.card_ids for concept in query.concepts) or any(
-        tuple(words[start : start + length]) in intents for length in (1, 2, 3) for start in range(len(words))
-    )
+    phrases = {tuple(words[start : start + length]) for length in (1, 2, 3) for start in range(len(words))}
+    query.wants_card = any(concept.card_ids for concept in query.concepts) or bool(phrases & vocabulary().card_intent)
+    query.wants_number = bool(phrases & vocabulary().number_intent)
     return query
 
 
@@ -710,9 +712,11 @@ _WEIGHTS = {
     "card": 3.0,  # the card the question names
     "game": 1.5,  # the game the question names
     "unasked_card": -1.5,  # a card, when the question neither names one nor asks for one
+    "number": 1.0,  # the text says a number, when the question asks how many
 }
 # A ruling's question says what it is about; its answer, sequence and nuances hold many words in passing.
 _TEXT_CREDIT = {"ruling": 0.5}
+_NUMBER_STEM = re.compile(r"(?:^| )[hb]:(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve)(?: |$)")
 _PROXIMITY_CHARACTERS = 80  # about a dozen words
 _PROXIMITY_ROWS = 20  # the best rows whose text is read for proximity
 _PROXIMITY_TEXT = 2000  # characters of it
@@ -758,6 +762,7 @@ def _scored(conn: sqlite3.Connection, query: Query, rows: list[tuple], concepts:
             "card": named_cards.get(ref_id, 0.0) if kind == "card" else 0.0,
             "game": 1.0 if game_id in query.games else 0.0,
             "unasked_card": 1.0 if kind == "card" and not query.wants_card else 0.0,
+            "number": 1.0 if query.wants_number and _NUMBER_STEM.search(stems or "") else 0.0,
         }
         item.score = sum(_WEIGHTS[name] * value for name, value in features.items())
         item.features = features

@@ -4,7 +4,7 @@ box; the filter stays. Screenshots at phone and desktop sizes go to ``test-artif
 from __future__ import annotations
 
 import pytest
-from test_browser import CHROMIUM, _screenshot, browser, real_server  # noqa: F401 (fixtures)
+from test_browser import CHROMIUM, CHROMIUM_ARGS, Server, _screenshot
 
 pytestmark = [
     pytest.mark.browser,
@@ -12,11 +12,32 @@ pytestmark = [
 ]
 
 
+@pytest.fixture(scope="module")
+def search_server(real_db, tmp_path_factory):
+    server = Server(real_db, tmp_path_factory.mktemp("search-server"))
+    try:
+        server.wait_until_ready()
+        yield server.url
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
 @pytest.mark.parametrize("width, height", [(390, 844), (1366, 900)])
-def test_a_judge_keeps_the_game_filter_across_questions(browser, real_server, width, height):  # noqa: F811
+def test_a_judge_keeps_the_game_filter_across_questions(chromium, search_server, width, height):
     from playwright.sync_api import expect
 
-    context = browser.new_context(viewport={"width": width, "height": height})
+    real_server = search_server
+    context = chromium.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     page.set_default_timeout(15_000)
     try:
