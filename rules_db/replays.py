@@ -14,11 +14,11 @@ from functools import lru_cache
 from pathlib import Path
 
 import sqlite_utils
-import yaml
 
 from rules_db import versions
 from rules_db.lineage import equivalents
-from scenarios.cards import Loader, load_library
+from scenarios import schema
+from scenarios.cards import load_library
 
 
 class CitationTranslator:
@@ -171,8 +171,7 @@ def _scenario_document(scenario_file: str) -> dict:
     """The scenario file as YAML data ({} when the replay names no readable file)."""
     if not scenario_file or not Path(scenario_file).is_file():
         return {}
-    document = yaml.load(Path(scenario_file).read_text(encoding="utf-8"), Loader=Loader)
-    return document if isinstance(document, dict) else {}
+    return schema.load(Path(scenario_file))[1]  # the replay's own parse, reused
 
 
 def _tags(document: dict) -> list[str]:

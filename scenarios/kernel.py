@@ -84,8 +84,13 @@ class Budget:
     steps: int = 0
     logged: int = 0
 
+    def tick(self) -> None:
+        """One engine step; the clock is read every 256 steps."""
+        self.steps += 1
+        if self.steps > self.max_steps or not self.steps & 255:
+            self.check()
+
     def check(self) -> None:
-        """Called by the dispatcher at each step past the limit and every 256 steps (for the clock)."""
         if self.steps > self.max_steps:
             raise BudgetExceeded(f"replay stopped: more than {self.max_steps:,} engine steps (the max_steps budget)")
         if self.seconds is not None and time.monotonic() - self.started > self.seconds:
@@ -264,10 +269,7 @@ def _dispatcher(name: str) -> Callable:
     def dispatch(game, *args, because, **kwargs):
         """Apply the procedure: open its trace step, run it, record the journal entries it wrote."""
         proc = PROCEDURES[name]
-        budget = game.budget
-        budget.steps += 1
-        if budget.steps > budget.max_steps or not budget.steps & 255:
-            budget.check()
+        game.budget.tick()
         summary = proc.summary
         text = summary(game, *args, **kwargs) if callable(summary) else summary or name.replace("_", " ")
         reasons = (because,) if type(because) is str else tuple(because)
@@ -302,10 +304,7 @@ def perform(game, name: str, args: tuple, kwargs: dict, because) -> Any:
 
 def note(game, kind: StepKind, name: str, summary: str, because, defines=(), objects=(), log=None) -> Step:
     """A leaf step: a calculation shown, a choice made, a refusal, an event that changes nothing."""
-    budget = game.budget
-    budget.steps += 1
-    if budget.steps > budget.max_steps or not budget.steps & 255:
-        budget.check()
+    game.budget.tick()
     reasons = (because,) if type(because) is str else tuple(because)
     step = Step(kind, name, summary, reasons, tuple(defines), objects, log)
     game.trace.open(step)

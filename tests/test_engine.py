@@ -29,10 +29,15 @@ BASIC = {
 }
 
 
-def attack(game):
-    game.push({"by": "A", "do": "move", "units": ["a1"], "to": "bf1"})
-    game.push({"by": "A", "do": "pass"})
-    game.push({"by": "B", "do": "pass"})
+ATTACK = ({"by": "A", "do": "move", "units": ["a1"], "to": "bf1"}, {"by": "A", "do": "pass"}, {"by": "B", "do": "pass"})
+
+
+def attack(game, boards=None):
+    """A attacks bf1 with a1 and both players pass Focus (the combat damage step asks A to assign)."""
+    for action in ATTACK:
+        game.push(action)
+        if boards is not None:
+            boards.append(game.to_dict()["board"])
 
 
 def test_push_and_pop_restore_the_previous_state():
@@ -141,6 +146,14 @@ def test_timing_refusals_cite_the_rule():
     with pytest.raises(Refusal) as refusal:  # B does not have priority yet
         game.push({"by": "B", "do": "pass"})
     assert refusal.value.rule == "312.1"
+
+
+ENEMY_BATTLEFIELD = {
+    "id": "bf2",
+    "card": "Neutral Ground",
+    "controller": "B",
+    "units": [{"id": "b2", "card": "Test Unit", "controller": "B"}],
+}
 
 
 def write(tmp_path, text):
@@ -380,12 +393,7 @@ def test_hide_then_react_from_facedown_for_free():
                 "controller": "A",
                 "units": [{"id": "a1", "card": "Test Unit", "controller": "A"}],
             },
-            {
-                "id": "bf2",
-                "card": "Neutral Ground",
-                "controller": "B",
-                "units": [{"id": "b2", "card": "Test Unit", "controller": "B"}],
-            },
+            ENEMY_BATTLEFIELD,
         ],
     }
     game = GameState(setup)
@@ -509,12 +517,7 @@ def test_a_hidden_spell_with_no_target_at_its_battlefield_cannot_be_played():
         "players": {"A": {"facedown": [{"id": "flight", "card": "Fight or Flight", "at": "bf1"}]}, "B": {}},
         "battlefields": [
             {"id": "bf1", "card": "Neutral Ground", "controller": "A"},
-            {
-                "id": "bf2",
-                "card": "Neutral Ground",
-                "controller": "B",
-                "units": [{"id": "b2", "card": "Test Unit", "controller": "B"}],
-            },
+            ENEMY_BATTLEFIELD,
         ],
     }
     game = GameState(setup)

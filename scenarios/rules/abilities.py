@@ -135,11 +135,7 @@ def activate(game, act: Activate) -> None:
         targets=chosen,
         location=here,
     )
-    calc.add_to_chain(game, item)
-    for refs in chosen.values():
-        for ref in refs:
-            if not isinstance(ref, str):
-                calc.fire_choose(game, player, ref[0], "ability")
+    calc.put_chosen_on_chain(game, item, "ability")
     calc.cleanup(game, "an ability was activated", "319.3")
     if item in game.chain:
         calc.give_priority_to_newest(game)

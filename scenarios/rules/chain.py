@@ -54,6 +54,16 @@ def fire_choose(game, player: str, unit_id: str, via: str) -> None:
         calc.fire(game, Event("choose", unit=unit_id, player=player, location=unit.location, via=via))
 
 
+@query("put_chosen_on_chain")
+def put_chosen_on_chain(game, item, via: str) -> None:
+    """A spell or activated ability goes on the Chain with its targets, each chosen object an event (352.6)."""
+    add_to_chain(game, item)
+    for refs in item.targets.values():
+        for ref in refs:
+            if not isinstance(ref, str):
+                fire_choose(game, item.controller, ref[0], via)
+
+
 @procedure(
     "finalize_pending", StepKind.CHAIN_ITEM, defines=("333.1", "390"), summary="finalize pending items on the Chain"
 )

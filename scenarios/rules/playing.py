@@ -127,11 +127,7 @@ def play_card(game, act: Play) -> None:
         location=hidden_at,
         hidden_at=hidden_at,
     )
-    calc.add_to_chain(game, item)
-    for refs in chosen.values():
-        for ref in refs:
-            if not isinstance(ref, str):
-                calc.fire_choose(game, player, ref[0], "spell")
+    calc.put_chosen_on_chain(game, item, "spell")
     calc.cleanup(game, "a pending item became a legal item", "319.3")
     calc.give_priority_to_newest(game)
 
