@@ -191,6 +191,17 @@ def _top_has_heading(rule_id: int, parents: dict, headings: dict) -> bool:
     return bool(headings.get(top))
 
 
+# Rulings and cards belong to no rulebook version, and are always searched.
+_UNVERSIONED = {
+    "rulebook_id": None,
+    "rulebook": None,
+    "rulebook_url": None,
+    "version": None,
+    "current": 1,
+    "number": None,
+}
+
+
 def _ruling_rows(conn: sqlite3.Connection) -> list[dict]:
     steps = _grouped(conn, "select ruling_id, coalesce(branch || ': ', '') || text from ruling_steps order by position")
     nuances = _grouped(conn, "select ruling_id, text from ruling_nuances order by position")
@@ -204,12 +215,7 @@ def _ruling_rows(conn: sqlite3.Connection) -> list[dict]:
             "ref_id": ruling_id,
             "game_id": game,
             "document_id": document_id,
-            "rulebook_id": None,
-            "rulebook": None,
-            "rulebook_url": None,
-            "version": None,
-            "current": 1,
-            "number": None,
+            **_UNVERSIONED,
             "slug": None,
             "title": question or "",
             "terms": "",
@@ -236,12 +242,7 @@ def _card_rows(conn: sqlite3.Connection) -> list[dict]:
             "ref_id": card_id,
             "game_id": game,
             "document_id": document_id,
-            "rulebook_id": None,
-            "rulebook": None,
-            "rulebook_url": None,
-            "version": None,
-            "current": 1,
-            "number": None,
+            **_UNVERSIONED,
             "slug": slug,
             "title": name or "",
             "terms": " ; ".join(dict.fromkeys(aliases.get(card_id, []))),
