@@ -193,6 +193,7 @@ PLAYER_FIELDS = {
     "cards_played_this_turn": lambda g, name: g.players[name].cards_played_this_turn,
     "hand": lambda g, name: len(g.hand(name)),
     "deck": lambda g, name: len(g.deck(name)),
+    "deck_top": lambda g, name: g.deck(name)[0].id if g.deck(name) else None,
     "trash": lambda g, name: sorted(o.id for o in g.objects.values() if o.owner == name and o.zone == "trash"),
 }
 GAME_KEYS = {
