@@ -112,10 +112,10 @@ def _replay(scenario: schema.Scenario, path: Path, budget: Budget | None) -> Rep
                 )
         except Refusal as refusal:
             if action.expect_refusal != refusal.rule:
-                expected = (
+                wanted = (
                     f"a refusal citing {action.expect_refusal}" if action.expect_refusal else "the action to be allowed"
                 )
-                mismatches.append(f"{name}: expected {expected}, computed: {refusal}")
+                mismatches.append(f"{name}: expected {wanted}, computed: {refusal}")
                 if not action.expect_refusal:
                     break
         except BudgetExceeded:
