@@ -239,7 +239,8 @@ async def test_judge_slang_reaches_the_rules_words(real):
     data = await _search(real, q="does my unit come into play tapped", game="riftbound")
     concept = next(concept for concept in data["query"]["concepts"] if concept["typed"] == "tapped")
     assert "exhaust" in concept["forms"] or "exhaust" in concept["synonyms"]
-    assert {"142.4", "356.2.c"} & {hit["number"] for hit in data["results"][:5]}
+    # Core Rules v1.4 (the newest): "Units enter the Board exhausted" (142.4 in 2025-12-01), 359.2.c (356.2.c)
+    assert {"143.4", "359.2.c"} & {hit["number"] for hit in data["results"][:5]}
 
 
 async def test_a_card_named_in_a_ruling_question_brings_the_ruling(real, real_connection):
