@@ -42,13 +42,16 @@ class Move(Action):
 
 
 class Play(Action):
-    """Play a card from hand or from facedown (346-356): targets by slot, a unit's location, Accelerate."""
+    """Play a card from hand or from facedown (346-356): targets by slot, a unit's location, Accelerate, and
+    how many Repeat costs are paid with the targets of each extra execution (746)."""
 
     do: Literal["play"] = "play"
     card: str
     targets: dict[str, str | list[str]] = {}
     at: str | None = None
     accelerate: bool = False
+    repeat: int = 0
+    repeat_targets: tuple[dict[str, str | list[str]], ...] = ()
 
 
 class Activate(Action):

@@ -138,6 +138,31 @@ ACTIONS: dict[str, ActionSpec] = {}
 EVENT_KINDS: dict[str, str] = {}  # event name -> the rule that defines it
 WHO: dict[str, Callable] = {}  # filter word -> predicate(game, source, subject) on objects or players
 WHERE: dict[str, Callable] = {}  # filter word -> predicate(game, source, location, item)
+CONDITIONS: dict[str, tuple[Callable, str]] = {}  # condition word -> (predicate(game, Condition), its rule)
+KEYWORD_ABILITIES: dict[str, KeywordAbility] = {}  # keyword -> the triggered ability it stands for
+
+
+@dataclass(frozen=True)
+class Condition:
+    """What a condition word is asked about: the player whose card it is, the card (or object) whose text
+    it is, and whether that text is a spell's or a play effect's (Legion counts cards played before it)."""
+
+    player: str
+    source: str | None
+    own_play: bool
+
+
+@dataclass(frozen=True)
+class KeywordAbility:
+    """A keyword that is short for a triggered ability (Vision 743, Temporary 742, ...): the ability as card
+    data (a `cards.Trigger` mapping), the rule that defines it, whether several instances on one object
+    trigger separately, and keywords it gives its card (Quick-Draw gives Reaction, 745.1.b)."""
+
+    keyword: str
+    rule: str
+    trigger: Any
+    stacks: bool = False
+    implies: tuple[str, ...] = ()
 
 
 class _Namespace:
@@ -260,6 +285,24 @@ def where(word: str):
         return fn
 
     return decorate
+
+
+def condition(word: str, rule: str):
+    """Register a condition word (`condition: legion` on a trigger, a discount or an `if` instruction) and
+    the rule that defines it."""
+
+    def decorate(fn: Callable) -> Callable:
+        _register(CONDITIONS, word, (fn, rule), "condition word")
+        return fn
+
+    return decorate
+
+
+def keyword_ability(keyword: str, rule: str, trigger: dict, *, stacks: bool = False, implies=()) -> None:
+    """Register a keyword that stands for a triggered ability (the rule module's reading of its glossary entry)."""
+    _register(
+        KEYWORD_ABILITIES, keyword, KeywordAbility(keyword, rule, trigger, stacks, tuple(implies)), "keyword ability"
+    )
 
 
 # -- the dispatcher -----------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 
 from scenarios.actions import Action as PlayerAction
 from scenarios.actions import parse_action
-from scenarios.cards import UnknownCard
+from scenarios.cards import Domain, UnknownCard
 from scenarios.cards import card as card_named
 from scenarios.kernel import RULES_VERSION, Refusal
 
@@ -107,12 +107,24 @@ class CardSetup(Strict):
     _card = field_validator("card")(_known_card)
 
 
+class RuneSetup(Strict):
+    id: str
+    card: str
+    exhausted: bool = False
+    _card = field_validator("card")(_known_card)
+
+
 class PlayerSetup(Strict):
+    """A player's points, Rune Pool (Energy, Power of any domain, Power of one domain), zones and runes
+    (`runes` on the board in base, `rune_deck` top first)."""
+
     points: int = Field(0, ge=0)
     energy: int = Field(99, ge=0)
     power: int = Field(99, ge=0)
-    runes: int = 0
+    domain_power: dict[Domain, int] = Field(default_factory=dict)
     cards_played_this_turn: int = 0
+    runes: list[RuneSetup] = Field(default_factory=list)
+    rune_deck: list[CardSetup] = Field(default_factory=list)
     legend: CardSetup | None = None
     base: list[UnitSetup] = Field(default_factory=list)
     hand: list[CardSetup] = Field(default_factory=list)

@@ -250,7 +250,7 @@ def test_turn_cycle_holds_and_clears_this_turn_effects():
                 ],
                 "hand": [{"id": "disc", "card": "Discipline"}],
             },
-            "B": {},
+            "B": {"deck": [{"id": "b1", "card": "Test Unit"}]},  # an empty deck would burn B out (418)
         },
         "battlefields": [
             {
@@ -384,7 +384,7 @@ def test_hide_then_react_from_facedown_for_free():
         "turn": {"player": "A"},
         "players": {
             "A": {"power": 1, "energy": 0, "hand": [{"id": "flight", "card": "Fight or Flight"}]},
-            "B": {"base": [{"id": "b1", "card": "Test Unit"}]},
+            "B": {"base": [{"id": "b1", "card": "Test Unit"}], "deck": [{"id": "b-top", "card": "Test Unit"}]},
         },
         "battlefields": [
             {
@@ -458,6 +458,7 @@ def test_second_card_in_a_turn_triggers_darius():
             "A": {
                 "hand": [{"id": "disc1", "card": "Discipline"}, {"id": "disc2", "card": "Discipline"}],
                 "base": [{"id": "darius", "card": "Darius, Trifarian", "exhausted": True}],
+                "deck": [{"id": "top1", "card": "Test Unit"}, {"id": "top2", "card": "Test Unit"}],  # Discipline draws
             },
             "B": {},
         },
@@ -477,7 +478,11 @@ def _with_heart(**heart):
         "turn": {"player": "A"},
         "players": {
             "A": {"base": [{"id": "heart", "card": "Heart of Dark Ice", **heart}, {"id": "u1", "card": "Test Unit"}]},
-            "B": {"hand": [{"id": "jab", "card": "Quick Jab"}], "base": [{"id": "b1", "card": "Test Unit"}]},
+            "B": {
+                "hand": [{"id": "jab", "card": "Quick Jab"}],
+                "base": [{"id": "b1", "card": "Test Unit"}],
+                "deck": [{"id": "b-top", "card": "Test Unit"}],  # B's Draw Phase (an empty deck burns out, 418)
+            },
         },
     }
 

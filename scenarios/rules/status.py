@@ -1,4 +1,4 @@
-"""Exhaust 401, Ready 402, Stun 410, Buff 413 and 701-705, Attach 421, Channel 417, and Might and keyword
+"""Exhaust 401, Ready 402, Stun 410, Buff 413 and 701-705, Attach 421, and Might and keyword
 changes made by resolving effects (454.3.b, 727.3.a)."""
 
 from __future__ import annotations
@@ -120,17 +120,6 @@ def attach(game, gear_ids, unit_id: str, label: str) -> None:
         gear.location = unit.location
 
 
-@procedure(
-    "channel",
-    StepKind.EFFECT,
-    defines=("417.1",),
-    summary=lambda g, player, n, label: f"{label}: {player} channels {n} rune(s) exhausted",
-    objects=lambda g, player, n, label: [player],
-)
-def channel(game, player: str, n: int, label: str) -> None:
-    game.players[player].runes += n
-
-
 # -- instructions --------------------------------------------------------------------------------------------
 
 
@@ -195,8 +184,3 @@ def op_attach(game, run, ins) -> None:
         calc.impossible(game, run, "nothing to attach")
         return
     do.attach(game, gear_ids, units[0], run.item.label, because=run.because)
-
-
-@instruction("channel")
-def op_channel(game, run, ins) -> None:
-    do.channel(game, run.item.controller, ins.get("n", 1), run.item.label, because=run.because)
