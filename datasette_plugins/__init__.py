@@ -3,7 +3,7 @@ indexes they browse (rule tree, rulings, cards, replays) and what keeps them wor
 
 Registered through the ``datasette`` entry point in pyproject.toml. The URL patterns and page
 views are in ``pages``, the index views in ``indexes``, the web app manifest and service worker
-in ``offline``, the safe rendering of document text in ``render``, the SQL in
+in ``offline``, the rendered pages kept in memory in ``page_cache``, the safe rendering of document text in ``render``, the SQL in
 ``rules_db.queries``; templates extend Datasette's ``base.html``.
 """
 
@@ -15,19 +15,27 @@ from pathlib import Path
 from datasette import hookimpl
 
 from datasette_plugins import indexes, offline, pages
+from datasette_plugins.page_cache import PageCache
 from datasette_plugins.pages import ROUTE_PATTERNS
 from datasette_plugins.raw_tables import render_cell
 
 __all__ = ["register_routes", "extra_css_urls", "render_cell"]
 
 VIEWS = {**pages.VIEWS, **indexes.VIEWS, **offline.VIEWS}
+# Pages kept rendered (page_cache): all but the search (whose answers may end early under load) and the
+# small offline files.
+KEPT = set(pages.VIEWS) - {"search"} | set(indexes.VIEWS)
+CACHE = PageCache()
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 
 @hookimpl
 def register_routes(datasette):
-    return [(ROUTE_PATTERNS[name], VIEWS[name]) for name in ROUTE_PATTERNS]
+    return [
+        (pattern, CACHE.wrap(VIEWS[name], pages.database_file) if name in KEPT else VIEWS[name])
+        for name, pattern in ROUTE_PATTERNS.items()
+    ]
 
 
 @hookimpl
