@@ -298,7 +298,7 @@ def condition(word: str, rule: str):
     return decorate
 
 
-def keyword_ability(keyword: str, rule: str, trigger: dict, *, stacks: bool = False, implies=()) -> None:
+def keyword_ability(keyword: str, rule: str, trigger: Any, *, stacks: bool = False, implies=()) -> None:
     """Register a keyword that stands for a triggered ability (the rule module's reading of its glossary entry)."""
     _register(
         KEYWORD_ABILITIES, keyword, KeywordAbility(keyword, rule, trigger, stacks, tuple(implies)), "keyword ability"

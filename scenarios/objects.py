@@ -207,7 +207,9 @@ class Obj(Journaled):
 
     def where(self) -> str:
         """The object's location on the board, or its zone elsewhere."""
-        return self.location if self.zone == Zone.BOARD else str(self.zone)
+        if self.zone == Zone.BOARD and self.location is not None:
+            return self.location
+        return str(self.zone)
 
     def plain(self) -> dict:
         from scenarios.trace import plain

@@ -112,10 +112,10 @@ def _replay(scenario: schema.Scenario, path: Path, budget: Budget | None) -> Rep
                 )
         except Refusal as refusal:
             if action.expect_refusal != refusal.rule:
-                expected = (
+                wanted = (
                     f"a refusal citing {action.expect_refusal}" if action.expect_refusal else "the action to be allowed"
                 )
-                mismatches.append(f"{name}: expected {expected}, computed: {refusal}")
+                mismatches.append(f"{name}: expected {wanted}, computed: {refusal}")
                 if not action.expect_refusal:
                     break
         except BudgetExceeded:
@@ -193,6 +193,7 @@ PLAYER_FIELDS = {
     "cards_played_this_turn": lambda g, name: g.players[name].cards_played_this_turn,
     "hand": lambda g, name: len(g.hand(name)),
     "deck": lambda g, name: len(g.deck(name)),
+    "deck_top": lambda g, name: g.deck(name)[0].id if g.deck(name) else None,
     "trash": lambda g, name: sorted(o.id for o in g.objects.values() if o.owner == name and o.zone == "trash"),
 }
 GAME_KEYS = {

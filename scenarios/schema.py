@@ -54,7 +54,7 @@ class Rules(Strict):
     """The Core Rules version a scenario's trace cites: the engine's own, or another version whose numbers
     `rules_db` translates the citations into through the stored rule lineage."""
 
-    core: str = Field(RULES_VERSION, pattern=r"^\d{4}-\d{2}-\d{2}$")
+    core: str = Field(default=RULES_VERSION, pattern=r"^\d{4}-\d{2}-\d{2}$")
 
 
 class ShowdownSetup(Strict):
@@ -191,6 +191,7 @@ class Action(BaseModel):
     @property
     def typed(self) -> PlayerAction:
         """The player action, as the engine takes it (validated once, when the scenario is loaded)."""
+        assert self._typed is not None, "set by the validator when the scenario is loaded"
         return self._typed
 
     @model_validator(mode="after")

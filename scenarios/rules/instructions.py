@@ -31,7 +31,7 @@ class Resolution:
 def resolution(game, item: ChainItem, because: str, targets: dict | None = None) -> Resolution:
     """Start executing `item` (with `targets`, the choices of one of its executions, by default its own): its
     targets are checked now and kept for all its instructions (356.3.e.2)."""
-    targets = item.targets if targets is None else targets
+    targets = (item.targets or {}) if targets is None else targets
     run = Resolution(item, because)
     source = game.objects.get(item.source)
     view = calc.view_of(game, source, it=item.it, slots=lambda slot: _slot_ids(game, run, slot)) if source else View()
@@ -40,7 +40,7 @@ def resolution(game, item: ChainItem, because: str, targets: dict | None = None)
     if item.location and source is not None and source.location != item.location:
         view = View(view.source, view.you, item.location, view.it, view.it_incarnation, view.slots)
     run.view = view
-    run.legal = {slot: _still_legal(game, item, slot, targets) for slot in (targets or {})}
+    run.legal = {slot: _still_legal(game, item, slot, targets) for slot in targets}
     return run
 
 

@@ -74,7 +74,8 @@ def event_aliases(game, source: Obj, kind: str) -> frozenset:
 
 def might_parts(game, unit: Obj):
     """(base, increases, decreases): each modifier as (label, amount, minimum, timestamp)."""
-    increases, decreases = [], []
+    increases: list[tuple] = []
+    decreases: list[tuple] = []
     if unit.buffs:
         increases.append(("buff", unit.buffs, None, 0))  # 703
     for gear in game.attached(unit.id):

@@ -12,7 +12,7 @@ trigger separately (747.2).
 from __future__ import annotations
 
 from scenarios.cards import Trigger
-from scenarios.kernel import calc, choose, do, instruction, keyword_ability, note
+from scenarios.kernel import calc, choose, do, instruction, keyword_ability, note, query
 from scenarios.objects import BOARD
 from scenarios.trace import StepKind
 
@@ -28,6 +28,12 @@ keyword_ability(
     ),
     stacks=True,
 )
+
+
+@query("weaponmaster_cost")
+def weaponmaster_cost(cost, any_power: int):
+    """747.1.c: the Equip cost reduced by [A]: only Power of any domain is reduced (747.1.c.3)."""
+    return cost.less(power=any_power)
 
 
 @instruction("equip_to_this")
@@ -57,7 +63,7 @@ def op_equip_to_this(game, run, ins) -> None:
             [pick],
         )
         return
-    cost = equip.cost.less(power=ins.get("reduced_by_any_power", 0))  # 747.1.c.3: only [A] is reduced
+    cost = calc.weaponmaster_cost(equip.cost, ins.get("reduced_by_any_power", 0))
     problem = calc.cost_problem(game, cost, player, pick)
     rule = "747.1.c.3" if equip.cost.domain_power and not equip.cost.power else "747.1.c"
     note(
