@@ -64,7 +64,8 @@ def test_replay_of_another_version_without_a_database_says_what_is_missing(tmp_p
 
 
 def test_a_runaway_replay_stops_with_its_limit(tmp_path):
-    result = CliRunner().invoke(cli, ["replay", "--max-steps", "20", str(library_paths()[0])])
+    ruling = next(p for p in library_paths() if p.name.startswith("ruling-09-"))  # some 60 engine steps
+    result = CliRunner().invoke(cli, ["replay", "--max-steps", "20", str(ruling)])
     assert result.exit_code == 1 and "max_steps" in result.output
 
 
