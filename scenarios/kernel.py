@@ -325,7 +325,10 @@ def _dispatcher(name: str) -> Callable:
             proc.kind, name, text, reasons, defines, proc.objects(game, *args, **kwargs) if proc.objects else ()
         )
         open_steps = game.trace.open_steps
-        (open_steps[-1].children if open_steps else game.trace.roots).append(step)
+        if open_steps:
+            open_steps[-1].add(step)
+        else:
+            game.trace.roots.append(step)
         open_steps.append(step)
         journal = game.journal.entries
         start = len(journal)

@@ -32,6 +32,10 @@ class StepKind(enum.StrEnum):
     TURN = "turn"
 
 
+NO_STEPS: list = []  # shared, never appended to: most steps have no children and write nothing
+NO_ENTRIES: list = []
+
+
 class Step:
     """One node of the trace (a plain slotted class: the engine makes thousands of them per replay)."""
 
@@ -44,12 +48,18 @@ class Step:
         self.because: tuple[str, ...] = because
         self.defines: tuple[str, ...] = defines
         self.objects = objects
-        self.children: list[Step] = []
-        self.entries: list[tuple] = []  # the journal entries written while the step was open
+        self.children: list[Step] = NO_STEPS  # a list of its own once a child is added (see `add`)
+        self.entries: list[tuple] = NO_ENTRIES  # the journal entries written while the step was open
         self.log = log  # (log name, entry, sequence): what `GameState.log` shows for this step
 
     def __repr__(self) -> str:
         return f"Step({self.procedure!r}, {self.summary!r}, because={self.because}, defines={self.defines})"
+
+    def add(self, child: Step) -> None:
+        if self.children is NO_STEPS:
+            self.children = [child]
+        else:
+            self.children.append(child)
 
     def object_ids(self) -> list[str]:
         return [str(o) for o in self.objects if o is not None]
@@ -129,7 +139,10 @@ class Tracer:
         self.open_steps: list[Step] = []
 
     def open(self, step: Step) -> Step:
-        (self.open_steps[-1].children if self.open_steps else self.roots).append(step)
+        if self.open_steps:
+            self.open_steps[-1].add(step)
+        else:
+            self.roots.append(step)
         self.open_steps.append(step)
         return step
 

@@ -44,6 +44,31 @@ def test_replay_needs_a_file_or_all():
     assert result.exit_code == 2 and "--all" in result.output
 
 
+def _older(tmp_path):
+    source = next(p for p in library_paths() if p.name.startswith("ruling-09-"))
+    older = tmp_path / source.name
+    older.write_text(source.read_text(encoding="utf-8").replace("meta:", 'rules: {core: "2025-06-02"}\nmeta:', 1))
+    return older
+
+
+def test_replay_of_another_version_prints_that_versions_numbers(tmp_path, real_db):
+    result = CliRunner().invoke(cli, ["replay", "--db", str(real_db), str(_older(tmp_path))])
+    assert result.exit_code == 0, result.output
+    assert "Core Rules 2025-06-02" in result.output and "[518" in result.output  # the Cleanup rules, 318 now
+    assert "322]" not in result.output and "[322" not in result.output
+
+
+def test_replay_of_another_version_without_a_database_says_what_is_missing(tmp_path):
+    result = CliRunner().invoke(cli, ["replay", "--db", str(tmp_path / "none.db"), str(_older(tmp_path))])
+    assert result.exit_code == 1 and "needs the database" in result.output and "rules-db build" in result.output
+
+
+def test_a_runaway_replay_stops_with_its_limit(tmp_path):
+    ruling = next(p for p in library_paths() if p.name.startswith("ruling-09-"))  # some 60 engine steps
+    result = CliRunner().invoke(cli, ["replay", "--max-steps", "20", str(ruling)])
+    assert result.exit_code == 1 and "max_steps" in result.output
+
+
 def test_diff_prints_the_summary_and_writes_details(real_db, tmp_path):
     details = tmp_path / "diff.csv"
     result = CliRunner().invoke(
