@@ -1,4 +1,5 @@
-"""The layers' import contracts (pyproject.toml, ARCHITECTURE.md) catch a forbidden import.
+"""The layers' import contracts (pyproject.toml, ARCHITECTURE.md) catch a forbidden import, and the
+dependencies in pyproject.toml are exactly the third-party packages the layers import.
 
 ``make lint`` runs ``lint-imports`` on the project. These tests run it on a copy of
 the project: the copy as it is keeps every contract, and the copy with one import
@@ -7,16 +8,20 @@ added from each layer to each layer it must not import breaks exactly those.
 
 from __future__ import annotations
 
+import ast
+import re
 import shutil
 import subprocess
 import sys
 import tomllib
+from importlib.metadata import packages_distributions
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-CONFIG = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+CONFIG = PYPROJECT["tool"]["importlinter"]
 FORBIDDEN = [
     (contract["name"], source, target)
     for contract in CONFIG["contracts"]
@@ -75,3 +80,28 @@ def test_a_forbidden_import_breaks_its_contract(project_copy):
     for name, source, target in FORBIDDEN:
         assert f"{name} BROKEN" in result.stdout
         assert f"{source}._probe_imports_{target} -> {target}" in result.stdout, (source, target)
+
+
+def _distribution(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def test_dependencies_are_declared_exactly_as_imported():
+    layers = set(CONFIG["root_packages"])
+    imported = set()
+    for package in layers:
+        for path in (ROOT / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Import):
+                    imported |= {alias.name.split(".")[0] for alias in node.names}
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    imported.add(node.module.split(".")[0])
+    third_party = imported - layers - set(sys.stdlib_module_names)
+    providers = packages_distributions()
+    assert not third_party - set(providers), "imported, but installed by no distribution"
+    used = {_distribution(dist) for module in third_party for dist in providers[module]}
+    declared = {
+        _distribution(re.match(r"[A-Za-z0-9._-]+", spec).group()) for spec in PYPROJECT["project"]["dependencies"]
+    }
+    assert used - declared == set(), "imported but not declared in pyproject.toml"
+    assert declared - used == set(), "declared but never imported"

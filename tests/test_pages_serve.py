@@ -123,3 +123,21 @@ def test_site_urls_and_the_qr_code():
     # Two modules a character high: a square code is about twice as wide as it is tall, all of it blocks.
     assert 1.8 < len(rows[0]) / len(rows) < 2.2 and set("".join(rows)) <= set("█▀▄ ")
     assert qr_code("http://192.168.1.20:8001/") != qr_code("http://192.168.1.21:8001/")
+
+
+def test_connections_are_accepted_with_nagle_off():
+    """Every worker accepts on one socket made with TCP_NODELAY, which accepted connections inherit: a
+    kept-alive connection then gets a response's body without waiting for the client's delayed ACK."""
+    from rules_db.serve import listening_socket
+
+    server = listening_socket("127.0.0.1", 0)
+    server.listen()
+    client = socket.create_connection(server.getsockname())
+    accepted, _ = server.accept()
+    try:
+        assert server.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+        assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+        assert accepted.proto == socket.IPPROTO_TCP  # asyncio's transports keep Nagle off for it too
+    finally:
+        for open_socket in (accepted, client, server):
+            open_socket.close()
