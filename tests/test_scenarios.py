@@ -4,6 +4,7 @@ and every rule number a trace cites exists in the Core Rules version the scenari
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -17,14 +18,15 @@ PATHS = scenarios.library_paths()
 RULE_LINE = re.compile(r"^(\d{3}(?:\.\d+)*(?:\.[a-z](?:\.\d+)*)*)\.?\s")
 
 
-def corpus_rule_numbers(version: str) -> set[str]:
+@lru_cache(maxsize=8)
+def corpus_rule_numbers(version: str) -> frozenset[str]:
     numbers = set()
     text = (ROOT / "corpus" / f"riftbound-core-rules-{version}.txt").read_text(encoding="utf-8")
     for line in text.splitlines():
         match = RULE_LINE.match(line.strip())
         if match:
             numbers.add(match.group(1).rstrip("."))
-    return numbers
+    return frozenset(numbers)
 
 
 def variant_ids():
@@ -95,3 +97,16 @@ def test_a_scenario_naming_the_older_version_cites_that_versions_numbers(tmp_pat
         row["number"] for row in db.query("select number from rules where document_id = ?", [translate.to_document])
     }
     assert not sorted(cited - stored)
+
+
+ANSWER_RULE = re.compile(r"\b(\d{3}(?:\.[0-9a-z]+)*)\b")
+
+
+@pytest.mark.parametrize("path", PATHS, ids=[p.stem for p in PATHS])
+def test_every_rule_an_answer_names_exists(path):
+    """An answer names the rules that decide its outcome; a scenario written from the Core Rules names some."""
+    scenario, _ = schema.load(path)
+    named = ANSWER_RULE.findall(scenario.answer)
+    assert named or scenario.meta.ruling is not None, f"{path.name}: its answer names no rule"
+    missing = sorted(set(named) - corpus_rule_numbers(scenario.rules.core))
+    assert not missing, f"{path.name}: its answer names rules absent from {scenario.rules.core}: {missing}"

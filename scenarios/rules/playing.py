@@ -61,9 +61,10 @@ def play_candidates(game, player: str):
                 yield Play(by=player, card=card.id, at=None if place == "base" else place, accelerate=fast)
             continue
         context = Targeting(definition.name, player, card.id, hidden_at, hidden_at)
-        yield from (
-            Play(by=player, card=card.id, targets=t) for t in calc.target_choices(game, definition.targets, context)
-        )
+        for targets in calc.target_choices(game, definition.targets, context):
+            yield Play(by=player, card=card.id, targets=targets)
+            for paid in range(1, len(definition.repeat) + 1):  # Repeat paid, the same choices again (746.2)
+                yield Play(by=player, card=card.id, targets=targets, repeat=paid, repeat_targets=(targets,) * paid)
 
 
 @action("play", Play, because=("406.1", "350"), candidates=play_candidates)
