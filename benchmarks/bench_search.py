@@ -3,6 +3,7 @@ baseline, and the latency of /search.json (p50/p99) on the bundled database and 
 N times larger.
 
     .venv/bin/python benchmarks/bench_search.py [--db data/rules.db] [--scale 10] [--misses tuned]
+        [--questions benchmarks/judge_questions_blind.yaml]
 
 The questions and their answers are in ``benchmarks/judge_questions.yaml`` (a third of them held
 out: never looked at while tuning). Every question is searched across all games, with no filter.
@@ -42,10 +43,14 @@ CUTOFFS = (1, 3, 5)
 # ---------------------------------------------------------------- questions and answers
 
 
-def load_questions(conn: sqlite3.Connection) -> tuple[list[dict], int]:
+def load_questions(conn: sqlite3.Connection, path: Path = QUESTIONS) -> tuple[list[dict], int]:
     """The questions, each with ``accepted``: the (kind, id) results that answer it, and how many were left
-    out because their answers are in a document this database does not hold."""
-    questions = yaml.safe_load(QUESTIONS.read_text(encoding="utf-8"))["questions"]
+    out because their answers are in a document this database does not hold. A file other than the tuning
+    set is held out as a whole (judge_questions_blind.yaml: written blind, never tuned on)."""
+    questions = yaml.safe_load(path.read_text(encoding="utf-8"))["questions"]
+    if path != QUESTIONS:
+        for question in questions:
+            question.setdefault("heldout", True)
     kept = []
     for question in questions:
         question["accepted"] = set()
@@ -364,6 +369,7 @@ def main() -> None:
         "--passes", type=int, default=3, help="times each question is asked for the latency (0: no latency)"
     )
     parser.add_argument("--misses", choices=["none", "tuned", "all"], default="none")
+    parser.add_argument("--questions", type=Path, default=QUESTIONS, help="the judge questions (YAML) to ask")
     options = parser.parse_args()
     if not options.db.exists():
         from rules_db.build import build
@@ -371,7 +377,7 @@ def main() -> None:
         print(f"building {options.db} ...")
         build(options.db)
     conn = sqlite3.connect(f"file:{options.db}?mode=ro", uri=True)
-    questions, skipped = load_questions(conn)
+    questions, skipped = load_questions(conn, options.questions.resolve())
     get = datasette_client(options.db)
     baseline = CtrlF(conn)
     for question in questions:
