@@ -284,7 +284,7 @@ def _dispatcher(name: str) -> Callable:
         (open_steps[-1].children if open_steps else game.trace.roots).append(step)
         open_steps.append(step)
         journal = game.journal.entries
-        start = len(journal)
+        start = step.at = len(journal)
         try:
             return proc.fn(game, *args, **kwargs)
         finally:
@@ -309,6 +309,7 @@ def note(game, kind: StepKind, name: str, summary: str, because, defines=(), obj
         budget.check()
     reasons = (because,) if type(because) is str else tuple(because)
     step = Step(kind, name, summary, reasons, tuple(defines), objects, log)
+    step.at = len(game.journal.entries)
     game.trace.open(step)
     game.trace.close(step)
     return step

@@ -1,0 +1,138 @@
+"""The board as a judge sees it: a plain snapshot of the game, and the board after every step of a trace.
+
+`snapshot(game)` reads the state through the engine's own queries (`calc.might`, `calc.keyword_value`), so a
+unit shows the Might the rules compute now, next to the Might it was printed or set up with. `step_boards(game)`
+walks the trace in order and gives, for each step, the board just after it (before the next step opens): the
+undo journal is rewound to each step's mark (`Step.at`, the journal's length when the step opened), read, and
+redone, so the game ends exactly as it was.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scenarios.kernel import calc
+from scenarios.objects import BATTLEFIELD, BOARD, CHAIN, FACEDOWN, LEGEND, UNIT, Obj, Zone
+from scenarios.trace import Step, plain
+
+
+def snapshot(game) -> dict[str, Any]:
+    """The whole board as plain data: the turn, each player's zones, each battlefield, every object."""
+    objects = {obj.id: _object(game, obj) for obj in game.objects.values()}
+    return {
+        "turn": {
+            "player": game.turn_player,
+            "number": game.turn_number,
+            "phase": game.phase,
+            "state": game.state_name(),
+            "priority": game.priority,
+        },
+        "winner": game.winner,
+        "victory_score": game.victory_score,
+        "players": [_player(game, name) for name in game.turn_order],
+        "battlefields": [
+            {
+                "id": bf.id,
+                "units": [o.id for o in game.units(bf.id)],
+                "gear": [o.id for o in _at(game, bf.id) if o.kind != UNIT and not o.attached_to],
+                "hidden": [o.id for o in _hidden(game, bf.id)],
+            }
+            for bf in game.battlefields()
+        ],
+        "chain": [
+            {"label": item.label, "kind": str(item.kind), "controller": item.controller, "source": item.source}
+            for item in game.chain
+        ],
+        "combat": plain(game.combat),
+        "showdown": plain(game.showdown),
+        "pending": game.pending.plain() if game.pending else None,
+        "objects": objects,
+    }
+
+
+def step_boards(game) -> tuple[dict, list[tuple[int, Step, dict]]]:
+    """The board before the first step, and every step of the trace (in order, with its depth) with the board
+    just after it."""
+    walked = list(game.trace.steps())
+    journal = game.journal
+    marks = [step.at for _, step in walked[1:]] + [journal.mark()]
+    boards: list[dict] = [{}] * len(walked)
+    undone: list = []
+    try:
+        for index in reversed(range(len(walked))):
+            undone = journal.rewind(marks[index]) + undone
+            boards[index] = snapshot(game)
+        undone = journal.rewind(0) + undone
+        start = snapshot(game)
+    finally:
+        journal.redo(undone)
+    return start, [(depth, step, board) for (depth, step), board in zip(walked, boards)]
+
+
+def _player(game, name: str) -> dict:
+    player = game.players[name]
+    mine = [o for o in game.objects.values() if o.owner == name]
+    return {
+        "name": name,
+        "points": player.points,
+        "energy": player.energy,
+        "power": player.power,
+        "runes": player.runes,
+        "hand": [o.id for o in game.hand(name)],
+        "deck": len(game.deck(name)),
+        "legend": next((o.id for o in mine if o.kind == LEGEND and o.zone == BOARD), None),
+        "base": [o.id for o in _at(game, "base") if o.controller == name and o.kind != LEGEND and not o.attached_to],
+        "trash": [o.id for o in mine if o.zone == Zone.TRASH],
+        "banishment": [o.id for o in mine if o.zone == Zone.BANISHMENT],
+    }
+
+
+def _at(game, location: str) -> list[Obj]:
+    return [o for o in game.objects.values() if o.zone == BOARD and o.location == location and o.kind != BATTLEFIELD]
+
+
+def _hidden(game, location: str) -> list[Obj]:
+    return [o for o in game.objects.values() if o.zone == FACEDOWN and o.location == location]
+
+
+def _object(game, obj: Obj) -> dict:
+    on_board = obj.zone == BOARD
+    data: dict[str, Any] = {
+        "id": obj.id,
+        "card": obj.card,
+        "kind": str(obj.kind),
+        "owner": obj.owner,
+        "controller": obj.battlefield_controller if obj.kind == BATTLEFIELD else obj.controller,
+        "zone": str(obj.zone),
+        "location": obj.location if on_board or obj.zone == FACEDOWN else None,
+    }
+    if obj.kind == BATTLEFIELD:
+        data.update(contested_by=obj.contested_by, staged=obj.staged)
+        return data
+    if obj.kind == UNIT:
+        data.update(
+            might_base=obj.might_base,
+            might=calc.might(game, obj) if on_board else None,
+            damage=obj.damage,
+            stunned=obj.stunned,
+            buffs=obj.buffs,
+            designation=plain(obj.designation),
+            keywords=keywords(game, obj) if on_board else {},
+            gear=[gear.id for gear in game.attached(obj.id)] if on_board else [],
+        )
+    data.update(
+        exhausted=obj.exhausted,
+        attached_to=obj.attached_to if on_board else None,
+        hidden=obj.zone == FACEDOWN,
+        on_chain=obj.zone == CHAIN,
+    )
+    return data
+
+
+def keywords(game, obj: Obj) -> dict[str, int]:
+    """Every keyword the object has now, with its value: from its card, from effects, from passives."""
+    names = set(obj.definition.keywords if obj.definition else ()) | {grant.keyword for grant in obj.granted}
+    for _source, passive, _view in calc.passives(game):
+        names.update(passive.keywords)
+    found = {name: calc.keyword_value(game, obj, name) for name in sorted(names)}
+    return {name: value for name, value in found.items() if value}
