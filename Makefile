@@ -6,7 +6,7 @@ DB ?= data/rules.db
 PORT ?= 8001
 STAMP := $(VENV)/.installed
 
-.PHONY: serve build test test-fast lint bench clean
+.PHONY: serve build test test-fast lint wheel-check bench clean
 
 serve: $(STAMP)
 	$(VENV)/bin/rules-db serve --db $(DB) --port $(PORT)
@@ -28,13 +28,19 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports --no-cache
 
+# The wheel installed in a fresh virtual environment builds and serves the database (CI runs it).
+wheel-check:
+	.ci/wheel-check
+
 bench: $(STAMP)
 	for script in benchmarks/bench_*.py; do $(PYTHON) $$script || exit 1; done
 
+# setuptools ends every editable install with an information note ("Editable installation")
+# boxed in asterisks like a failure; it is only information, so it is not shown.
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PYTHON) -m pip install --quiet --upgrade pip
-	$(PYTHON) -m pip install --quiet -e '.[test]'
+	PYTHONWARNINGS="ignore:Editable installation" $(PYTHON) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
 # Browser tests drive Debian's chromium (no browser download exists on these machines).

@@ -26,6 +26,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Annotated, NamedTuple
 
@@ -37,7 +38,7 @@ from ingest.lemmas import LemmaMatcher
 from ingest.model import ParsedRuling, ParseIssue
 from ingest.source import read_lines
 
-ALIASES_FILE = Path(__file__).resolve().parent / "data" / "card_aliases.yaml"
+ALIASES_FILE = Path(str(resources.files("ingest") / "data" / "card_aliases.yaml"))
 
 # Icon tokens of the card list (``:rb_might:``) and how they read.
 ICONS: dict[str, str] = {

@@ -8,9 +8,11 @@ line are matched here by file name, else recognised by their format's sniffer.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
-CORPUS_DIR = Path(__file__).resolve().parent.parent / "corpus"
+# The top-level corpus/ folder, shipped inside the package (ingest/corpus links to it).
+CORPUS_DIR = Path(str(resources.files("ingest") / "corpus"))
 
 
 @dataclass(frozen=True)

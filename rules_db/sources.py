@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
 
 from ingest.documents import BUNDLED
+from scenarios import library_paths
+from scenarios.cards import LIBRARY as CARD_LIBRARY
 
-_PROJECT = Path(__file__).resolve().parent.parent
-_DATA_FOLDERS = ("ingest/data", "scenarios/library")
-_DATA_FILES = ("scenarios/cards.yaml",)
+# The folder holding the packages (the checkout, or site-packages), to name files in messages.
+_INSTALLED = Path(str(resources.files("rules_db"))).parent
 
 
 def source_files() -> list[Path]:
-    """The bundled documents and the project's data (card aliases, scenarios, the card library)."""
-    files = [spec.path for spec in BUNDLED]
-    for folder in _DATA_FOLDERS:
-        files += sorted(path for path in (_PROJECT / folder).glob("*") if path.is_file())
-    files += [_PROJECT / name for name in _DATA_FILES if (_PROJECT / name).exists()]
-    return files
+    """The bundled documents and the packages' data (card aliases, scenarios, the card library)."""
+    aliases = Path(str(resources.files("ingest") / "data"))
+    return [
+        *(spec.path for spec in BUNDLED),
+        *sorted(path for path in aliases.glob("*") if path.is_file()),
+        *library_paths(),
+        CARD_LIBRARY,
+    ]
 
 
 def stale_reason(db_path: Path) -> str | None:
@@ -27,7 +31,11 @@ def stale_reason(db_path: Path) -> str | None:
     built = db_path.stat().st_mtime
     newer = [path for path in source_files() if path.stat().st_mtime > built]
     if newer:
-        return f"{newer[0].relative_to(_PROJECT)} changed since it was built" + (
+        return f"{_name(newer[0])} changed since it was built" + (
             f" (and {len(newer) - 1} more)" if len(newer) > 1 else ""
         )
     return None
+
+
+def _name(path: Path) -> str:
+    return str(path.relative_to(_INSTALLED)) if path.is_relative_to(_INSTALLED) else str(path)

@@ -10,9 +10,10 @@ See README.md in this folder.
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
 
-LIBRARY_DIR = Path(__file__).with_name("library")
+LIBRARY_DIR = Path(str(resources.files("scenarios") / "library"))
 
 
 def library_paths() -> list[Path]:

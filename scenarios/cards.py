@@ -21,6 +21,7 @@ kernel.WHERE, kernel.INSTRUCTIONS, kernel.EVENT_KINDS); `check_vocabulary` refus
 from __future__ import annotations
 
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
@@ -29,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from scenarios import kernel
 
-LIBRARY = Path(__file__).with_name("cards.yaml")
+LIBRARY = Path(str(resources.files("scenarios") / "cards.yaml"))
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 

@@ -42,8 +42,20 @@ def project_copy(tmp_path: Path) -> Path:
     """The layers' Python files and the contracts, copied to a folder of their own."""
     shutil.copy(ROOT / "pyproject.toml", tmp_path)
     for package in CONFIG["root_packages"]:
-        shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("*.pyc", "__pycache__"))
+        shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__", "corpus"))
     return tmp_path
+
+
+def test_every_layer_is_bound_by_a_contract():
+    """The house rules: ingest and scenarios import no other layer, the web only rules_db."""
+    forbidden: dict[str, set[str]] = {}
+    for _, source, target in FORBIDDEN:
+        forbidden.setdefault(source, set()).add(target)
+    layers = set(CONFIG["root_packages"])
+    assert forbidden["ingest"] == layers - {"ingest"}
+    assert forbidden["scenarios"] == layers - {"scenarios"}
+    assert forbidden["datasette_plugins"] == layers - {"datasette_plugins", "rules_db"}
+    assert forbidden["rules_db"] == {"datasette_plugins"}
 
 
 def test_the_project_keeps_its_contracts(project_copy):
