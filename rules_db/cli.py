@@ -171,7 +171,7 @@ def _replay_table(replays) -> str:
     rows = [("ruling", "scenario", "verdict", "steps", "time")]
     rows += [
         (
-            str(replay.ruling_position),
+            str(replay.ruling_position or "-"),
             replay.scenario_id,
             replay.verdict,
             str(replay.step_count),

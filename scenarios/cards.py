@@ -12,9 +12,9 @@ test card (`made_up: true`). Behaviour is data:
 An *object filter* picks objects or players relative to the card: `who` ("self", "unit", "friendly unit",
 "enemy unit", "other friendly unit", "equipped unit", "you", "opponent", "card", ...), `where` ("here",
 "battlefield", "base", "battlefield you control", "other battlefield", "at <target slot>"), and conditions
-(`stunned`, `damaged`, `role`, `alone`, `mighty`, `zone`, `banished_by`). An *event filter* adds the `event`
-(see `kernel.EVENT_KINDS`), `by` (the player who acts: you/opponent), `via` (spell/ability/combat) and `nth`
-(the Nth such event of its subject this turn). The words are registered by the rule modules (kernel.WHO,
+(`stunned`, `damaged`, `role`, `alone`, `mighty`, `zone`, `banished_by`, `less_might_than_me`). An *event
+filter* adds the `event` (see `kernel.EVENT_KINDS`), `by` (the player who acts: you/opponent), `via`
+(spell/ability/combat), `nth` (the Nth such event of its subject this turn) and `card_type` (of a card played). The words are registered by the rule modules (kernel.WHO,
 kernel.WHERE, kernel.INSTRUCTIONS, kernel.EVENT_KINDS); `check_vocabulary` refuses a card using any other.
 """
 
@@ -61,6 +61,7 @@ class ObjectFilter(Strict):
     mighty: bool | None = None
     zone: str | None = None  # default: on the board
     banished_by: Literal["this"] | None = None
+    less_might_than_me: bool | None = None  # "if it has less Might than me"
 
 
 class EventFilter(ObjectFilter):
@@ -69,6 +70,7 @@ class EventFilter(ObjectFilter):
     by: Literal["you", "opponent"] | None = None
     via: Literal["spell", "ability", "combat"] | None = None
     nth: int | None = None
+    card_type: Literal["unit", "gear", "spell"] | None = None  # the kind of card played (card_played events)
 
 
 class Cost(Strict):

@@ -112,7 +112,7 @@ class ActionSpec:
     do: str
     model: type
     procedure: str
-    because: tuple[str, ...]
+    because: tuple[str, ...] | Callable  # the rules that let a player take it (or game, action -> rules)
     candidates: Callable | None = None  # game, player -> actions worth trying for `legal_actions`
 
 
@@ -207,13 +207,12 @@ def instruction(op: str):
     return decorate
 
 
-def action(do_name: str, model: type, *, because: tuple[str, ...], candidates: Callable | None = None):
+def action(do_name: str, model: type, *, because: tuple[str, ...] | Callable, candidates: Callable | None = None):
     """Register a player action: `model` is its typed form, the decorated dispatcher its procedure."""
 
     def decorate(dispatcher: Callable) -> Callable:
-        _register(
-            ACTIONS, do_name, ActionSpec(do_name, model, dispatcher.__name__, tuple(because), candidates), "action"
-        )
+        rules = because if callable(because) else tuple(because)
+        _register(ACTIONS, do_name, ActionSpec(do_name, model, dispatcher.__name__, rules, candidates), "action")
         return dispatcher
 
     return decorate
@@ -372,7 +371,8 @@ class Run:
 def run_action(game, action) -> None:
     """Apply a typed player action through its registered procedure (the root step of its trace)."""
     spec = ACTIONS[action.do]
-    _DISPATCHERS[spec.procedure](game, action, because=spec.because)
+    because = spec.because(game, action) if callable(spec.because) else spec.because
+    _DISPATCHERS[spec.procedure](game, action, because=because)
 
 
 def load_rules() -> None:

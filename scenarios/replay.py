@@ -28,7 +28,7 @@ __all__ = ["Replay", "replay_file", "replay_variant", "render_tree", "observe", 
 @dataclass
 class Replay:
     scenario_id: str
-    ruling_position: int
+    ruling_position: int | None  # None: a scenario written from the Core Rules, not from a ruling
     title: str
     rules_version: str  # the version the scenario asks its citations in
     verdict: str
@@ -69,7 +69,8 @@ def replay_variant(path, variant_id: str, budget: Budget | None = None) -> Repla
         raise KeyError(f"{path}: no variant {variant_id!r}")
     changed = copy.deepcopy(raw)
     try:
-        _set_path(changed, variant.change.path, variant.change.value)
+        for change in variant.changes:
+            _set_path(changed, change.path, change.value)
     except (KeyError, IndexError, TypeError) as error:
         raise schema.ScenarioError(
             Path(path), None, f"variants.{variant_id}.change.path", f"no such input: {error}"
@@ -249,7 +250,8 @@ def render_tree(replay: Replay, max_depth: int | None = None, cite=None) -> str:
     `cite` maps a step's rule numbers to the ones to print (rules_db translates them into another version)."""
     out = [
         f"{replay.scenario_id}: {replay.title}",
-        f"ruling {replay.ruling_position} | Core Rules {replay.rules_version} | verdict: {replay.verdict.upper()}",
+        (f"ruling {replay.ruling_position}" if replay.ruling_position else "from the Core Rules")
+        + f" | Core Rules {replay.rules_version} | verdict: {replay.verdict.upper()}",
     ]
     if replay.disagreement:
         out.append(f"disagreement: {replay.disagreement}")

@@ -58,9 +58,12 @@ def _known_card(name: str) -> str:
 
 
 class Meta(Strict):
+    """`ruling` is the position of the ruling a scenario replays; a scenario written from the Core Rules
+    themselves (or typed in as a new dispute) has none, and its `answer` names the rules that decide the outcome."""
+
     id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,79}$")  # the replay's URL
     title: str
-    ruling: int | None = Field(None, ge=1, le=999_999)  # the ruling a library scenario replays; none for a new dispute
+    ruling: int | None = Field(None, ge=1, le=999_999)
     tags: list[str] = Field(default_factory=list)
 
 
@@ -215,10 +218,16 @@ class Change(Strict):
 
 
 class Variant(Strict):
+    """One input changed (a `change`, or a few that must change together), and the outcome it gives."""
+
     id: str
     title: str
-    change: Change
+    change: Change | list[Change]
     expect: dict[str, Any]
+
+    @property
+    def changes(self) -> list[Change]:
+        return self.change if isinstance(self.change, list) else [self.change]
 
 
 class Scenario(Strict):

@@ -462,3 +462,65 @@ def test_second_card_in_a_turn_triggers_darius():
     assert game.log["triggered"] == ["Darius, Trifarian: give me +2 might and ready me"]
     darius = game.obj("darius")
     assert not darius.exhausted and darius.might_base == 5 and sum(m.amount for m in darius.modifiers) == 6
+
+
+def _with_heart(**heart):
+    return {
+        "turn": {"player": "A"},
+        "players": {
+            "A": {"base": [{"id": "heart", "card": "Heart of Dark Ice", **heart}, {"id": "u1", "card": "Test Unit"}]},
+            "B": {"hand": [{"id": "jab", "card": "Quick Jab"}], "base": [{"id": "b1", "card": "Test Unit"}]},
+        },
+    }
+
+
+def test_an_activated_ability_needs_reaction_in_a_closed_state_and_its_controllers_turn():
+    game = GameState(_with_heart())
+    game.push({"by": "A", "do": "activate", "source": "heart", "targets": {"unit": "u1"}})
+    assert game.chain[-1].label == "Heart of Dark Ice: +3 might" and game.obj("heart").exhausted  # cost paid
+    game.pop()
+    game.push({"by": "A", "do": "end_turn"})
+    with pytest.raises(Refusal) as refusal:  # B's turn, Neutral Open: only B has Priority (312.2.a)
+        game.push({"by": "A", "do": "activate", "source": "heart", "targets": {"unit": "u1"}})
+    assert refusal.value.rule == "312.1"
+
+
+def test_an_exhaust_cost_that_cannot_be_paid_is_refused_with_its_rule():
+    game = GameState(_with_heart(exhausted=True))
+    with pytest.raises(Refusal) as refusal:
+        game.push({"by": "A", "do": "activate", "source": "heart", "targets": {"unit": "u1"}})
+    assert refusal.value.rule == "401.4"
+    assert not any(a.do == "activate" for a in game.legal_actions())
+
+
+def test_while_the_chain_exists_only_reaction_abilities_may_be_activated():
+    setup = _with_heart()
+    setup["players"]["A"]["hand"] = [{"id": "disc", "card": "Discipline"}]
+    game = GameState(setup)
+    game.push({"by": "A", "do": "play", "card": "disc", "targets": {"target": "u1"}})
+    with pytest.raises(Refusal) as refusal:
+        game.push({"by": "A", "do": "activate", "source": "heart", "targets": {"unit": "u1"}})
+    assert refusal.value.rule == "309.1.a"
+
+
+def test_a_hidden_spell_with_no_target_at_its_battlefield_cannot_be_played():
+    setup = {
+        "turn": {"player": "A"},
+        "players": {"A": {"facedown": [{"id": "flight", "card": "Fight or Flight", "at": "bf1"}]}, "B": {}},
+        "battlefields": [
+            {"id": "bf1", "card": "Neutral Ground", "controller": "A"},
+            {
+                "id": "bf2",
+                "card": "Neutral Ground",
+                "controller": "B",
+                "units": [{"id": "b2", "card": "Test Unit", "controller": "B"}],
+            },
+        ],
+    }
+    game = GameState(setup)
+    with pytest.raises(Refusal) as refusal:
+        game.push({"by": "A", "do": "play", "card": "flight"})
+    assert refusal.value.rule == "737.1.d"
+    with pytest.raises(Refusal) as refusal:
+        game.push({"by": "A", "do": "play", "card": "flight", "targets": {"target": "b2"}})
+    assert refusal.value.rule == "737.1.d.2"

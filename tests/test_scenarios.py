@@ -64,7 +64,7 @@ def test_every_cited_rule_exists(path):
 def test_library_covers_every_ruling():
     rulings = (ROOT / "corpus" / "riftbound-qa-rulings.txt").read_text(encoding="utf-8")
     count = sum(1 for line in rulings.splitlines() if line.startswith("Ruling:"))
-    positions = sorted(schema.load(p)[0].meta.ruling for p in PATHS)
+    positions = sorted(ruling for p in PATHS if (ruling := schema.load(p)[0].meta.ruling) is not None)
     assert len(positions) == len(set(positions)), "two scenarios replay the same ruling"
     assert positions == list(range(1, count + 1))
 

@@ -54,7 +54,9 @@ def pay_cost(game, cost, player: str, source_id: str | None, label: str) -> None
         game.objects[source_id].exhausted = True
     if cost.spend_buff:
         buffed = [u.id for u in game.units(controller=player) if u.buffs]
-        pick = choose(game, "spend_buff", player, "unit whose buff to spend", buffed, "702.2.b.2")
+        pick = choose(
+            game, "spend_buff", player, "unit whose buff to spend (one you control, 702.2.b.2)", buffed, "352.9"
+        )
         do.spend_buff(game, pick, label, because="354.2")
     for _ in range(cost.discard):
         pick = choose(game, "discard", player, "card to discard (a cost)", [c.id for c in game.hand(player)], "409.1.a")
@@ -77,7 +79,9 @@ def _here(source) -> str | None:
     return source.id if source.kind == Kind.BATTLEFIELD else source.location
 
 
+@query("ability_timing")
 def check_timing(game, player: str, ability) -> None:
+    """374, with the permissions of Action (308.1.a, 732.1.c.2) and Reaction (309.1.a, 739.1.c.3)."""
     if game.priority != player:
         raise Refusal("312.1", f"{player} does not have Priority")
     reaction = "Reaction" in ability.keywords
@@ -110,7 +114,7 @@ def activate(game, act: Activate) -> None:
         raise Refusal("371", f"{player} does not control {source.id} on the board")
     if ability.only_unattached and source.attached_to:
         raise Refusal("421.1.e", f"{source.card}'s ability is rules text, inactive while it is attached")
-    check_timing(game, player, ability)
+    calc.ability_timing(game, player, ability)
     label = ability.label or f"{source.card} ability"
     here = _here(source)
     chosen = calc.choose_targets(

@@ -80,7 +80,8 @@ def finalize_pending(game) -> None:
                     objects=[item.source],
                 )
                 break
-            pick = choose(game, "target", item.controller, f"target for {item.label} ({slot})", options, "390.1")
+            rule = "737.1.d.2" if item.hidden_at else "390.1"  # a hidden card's choices: at its battlefield
+            pick = choose(game, "target", item.controller, f"target for {item.label} ({slot})", options, rule)
             if pick in game.objects:
                 chosen[slot] = (calc.ref(game, pick),)
                 fire_choose(game, item.controller, pick, "ability")
@@ -135,7 +136,7 @@ def _accepts(game, item) -> bool:
             )
             options = ["no"]
     prompt = f"use optional {item.label}?" + (f" (pay {item.cost.describe()})" if item.cost is not None else "")
-    return choose(game, "may", item.controller, prompt, options, "392.2" if item.cost is not None else "376.2") == "yes"
+    return choose(game, "may", item.controller, prompt, options, "392.2" if item.cost is not None else "390.1") == "yes"
 
 
 def _execute(game, item, because: str) -> None:
@@ -147,13 +148,18 @@ def _execute(game, item, because: str) -> None:
 # -- passing ----------------------------------------------------------------------------------------------------
 
 
-@action("pass", Pass, because=("312.1.a",), candidates=lambda game, player: [Pass(by=player)])
+@action(
+    "pass",
+    Pass,
+    because=lambda game, act: ("334.1.c",) if game.chain else ("344.3",),
+    candidates=lambda game, player: [Pass(by=player)],
+)
 @procedure(
     "pass",
     StepKind.ACTION,
     summary=lambda g, a: f"{a.by} passes " + ("Priority" if g.chain else "Focus"),
     objects=lambda g, a: [a.by],
-    cite=lambda g, a: ["334.1.c", "335"] if g.chain else ["344.3"],
+    cite=lambda g, a: ["334.1.c.1", "335"] if g.chain else ["344.3"],
 )
 def pass_priority(game, act: Pass) -> None:
     player = act.by

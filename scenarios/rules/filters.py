@@ -167,6 +167,10 @@ def matches_object(game, flt, view: View, subject, location=None) -> bool:
         return False
     if flt.mighty is not None and (calc.might(game, subject) >= 5) != flt.mighty:  # 708
         return False
+    if flt.less_might_than_me:
+        source = game.objects.get(view.source)
+        if source is None or calc.might(game, subject) >= calc.might(game, source):
+            return False
     return flt.banished_by is None or subject.banished_by == view.source
 
 
@@ -187,6 +191,10 @@ def matches_event(game, flt, view: View, event: Event, kinds: frozenset | None =
         return False
     if flt.nth is not None and event.count != flt.nth:
         return False
+    if flt.card_type is not None:
+        card = game.objects.get(event.card) if event.card else None
+        if card is None or card.kind != flt.card_type:
+            return False
     phrase = flt.who
     if phrase in SELF_WORDS:
         source = game.objects.get(view.source)

@@ -66,7 +66,7 @@ def move(game, unit_ids, destination: str, by: str) -> None:
             note(
                 game,
                 StepKind.MOVEMENT,
-                "move",
+                "move blocked",
                 f"{unit_id} can't move to {destination}: {game.objects[unit.location].card} forbids it",
                 "054.1",
                 ("055",),
@@ -118,7 +118,7 @@ def standard_moves(game, player: str):
                 yield Move(by=player, units=group, to=destination)
 
 
-@action("move", Move, because=("398.1.a", "407.3"), candidates=standard_moves)
+@action("move", Move, because=("407.3",), candidates=standard_moves)
 @procedure(
     "standard_move",
     StepKind.ACTION,

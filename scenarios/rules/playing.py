@@ -20,7 +20,9 @@ from scenarios.trace import StepKind
 event_kind("play", "376.4.a")
 
 
+@query("play_timing")
 def check_timing(game, player: str, definition, facedown: bool) -> None:
+    """When a card may be played (310.1.a, 330.1.a, 339.1.a; Action 732, Reaction 739, hidden 737.6)."""
     if game.priority != player:
         raise Refusal("312.1", f"{player} does not have Priority")
     reaction = definition.has("Reaction") or facedown  # 737.6: a hidden card gains Reaction while facedown
@@ -73,17 +75,17 @@ def play_candidates(game, player: str):
         )
 
 
-@action("play", Play, because=("406.2", "350"), candidates=play_candidates)
+@action("play", Play, because=("406.1", "350"), candidates=play_candidates)
 @procedure("play_card", StepKind.ACTION, defines=("346",), summary=_played, objects=lambda g, a: [a.card])
 def play_card(game, act: Play) -> None:
     player, card = act.by, game.obj(act.card)
     if card.owner != player or card.zone not in (Zone.HAND, Zone.FACEDOWN):
         raise Refusal("351", f"{card.id} is not a card {player} can play from hand or facedown")
     facedown = card.zone == Zone.FACEDOWN
-    if facedown and card.hidden_turn == game.turn_number:
-        raise Refusal("737.1.b", f"{card.id} was hidden this turn: it can be played from the next turn on")
+    if facedown:
+        calc.check_hidden_turn(game, card)
     definition = card.definition
-    check_timing(game, player, definition, facedown)
+    calc.play_timing(game, player, definition, facedown)
     energy, power = (0, 0) if facedown else (definition.energy, definition.power)  # 737.1.b: hidden for [0]
     if act.accelerate:
         if not definition.has("Accelerate"):
@@ -102,7 +104,7 @@ def play_card(game, act: Play) -> None:
         calc.pay_resources(game, player, energy, power)
         card.location = None
         do.enter_board(
-            game, card, player, location, bool(act.accelerate) or definition.enters_ready, hidden_at, because="356.2"
+            game, card, player, location, bool(act.accelerate) or definition.enters_ready, hidden_at, because="356"
         )
         calc.card_played(game, card, player)
         calc.cleanup(game, f"{card.id} entered the board", "319.5")
@@ -132,6 +134,13 @@ def play_card(game, act: Play) -> None:
                 calc.fire_choose(game, player, ref[0], "spell")
     calc.cleanup(game, "a pending item became a legal item", "319.3")
     calc.give_priority_to_newest(game)
+
+
+@query("check_hidden_turn")
+def check_hidden_turn(game, card) -> None:
+    """737.1.b: a hidden card may be played "beginning on the next turn"."""
+    if card.hidden_turn == game.turn_number:
+        raise Refusal("737.1.b", f"{card.id} was hidden this turn: it can be played from the next turn on")
 
 
 def _check_location(game, player: str, location: str, kind: str) -> None:
@@ -218,7 +227,7 @@ def hide_candidates(game, player: str):
                 yield Hide(by=player, card=card.id, at=bf.id)
 
 
-@action("hide", Hide, because=("398.1.a", "408.2"), candidates=hide_candidates)
+@action("hide", Hide, because=("408.2",), candidates=hide_candidates)
 @procedure(
     "hide",
     StepKind.ACTION,
@@ -258,7 +267,7 @@ def op_banish_and_play(game, run, ins) -> None:
 def op_play_banished_by_this(game, run, ins) -> None:
     banished = [o for o in game.objects.values() if o.zone == Zone.BANISHMENT and o.banished_by == run.item.source]
     for unit in banished:
-        do.play_by_effect(game, unit, run.item.controller, "base", run.item.label, because=(run.because, "414.3"))
+        do.play_by_effect(game, unit, run.item.controller, "base", run.item.label, because=run.because)
 
 
 @instruction("reveal_play_unit")

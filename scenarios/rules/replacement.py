@@ -82,7 +82,7 @@ def would(game, event: Event) -> bool:
 @procedure(
     "apply_replacement",
     StepKind.REPLACEMENT,
-    defines=("365", "366.1"),
+    defines=("366.1",),
     summary=lambda g, source, r, lasting, event, chosen: (
         f"{r.label or g.objects[source].card} replaces {_describe(event)}"
     ),

@@ -187,7 +187,14 @@ def op_spend_buff(game, run, ins) -> None:
     if not buffed:
         calc.impossible(game, run, "no friendly unit has a buff to spend (702.2.b.1)")
         return
-    pick = choose(game, "spend_buff", run.item.controller, "unit whose buff to spend", buffed, "702.2.b.2")
+    pick = choose(
+        game,
+        "spend_buff",
+        run.item.controller,
+        "unit whose buff to spend (one you control, 702.2.b.2)",
+        buffed,
+        "352.9",
+    )
     do.spend_buff(game, pick, run.item.label, because=run.because)
     calc.execute(game, run, ins.get("then", []))
 

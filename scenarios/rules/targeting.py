@@ -62,7 +62,7 @@ def legal_targets(game, spec, ctx: Targeting) -> list[str]:
             return [ctx.hidden_at]
         return ["base"] + [bf.id for bf in game.battlefields()]
     taken = {ref[0] for ref in ctx.chosen.get(spec.not_target, ())} if spec.not_target else set()
-    return [o.id for o in game.objects.values() if o.id not in taken and matches_target(game, spec, o, ctx)]
+    return [o.id for o in game.objects.values() if o.id not in taken and calc.matches_target(game, spec, o, ctx)]
 
 
 @query("ref")
@@ -97,7 +97,7 @@ def choose_targets(game, specs: tuple, picks: dict, ctx: Targeting) -> dict:
             chosen[slot] = tuple(values)
             continue
         for v in values:
-            if v not in game.objects or not matches_target(game, spec, game.objects[v], here):
+            if v not in game.objects or not calc.matches_target(game, spec, game.objects[v], here):
                 hidden = (
                     ctx.hidden_at
                     and v in game.objects
@@ -121,7 +121,7 @@ def still_legal(game, reference, spec, ctx: Targeting) -> bool:
         return True
     object_id, incarnation = reference
     obj = game.objects.get(object_id)
-    return obj is not None and obj.incarnation == incarnation and matches_target(game, spec, obj, ctx)
+    return obj is not None and obj.incarnation == incarnation and calc.matches_target(game, spec, obj, ctx)
 
 
 @query("targeting_of")

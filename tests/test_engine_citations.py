@@ -1,0 +1,185 @@
+"""Citations that justify: each step of every library replay cites rules whose text names what the step does.
+
+For each kind of step (the procedure, or the note, that wrote it) this test lists the words its rules must
+use: a damage step cites rules about damage, a recall step rules about recalls. A rule a step `defines` must
+name what the step does; a rule it is done `because` of (the step of the turn, combat or chain that orders it)
+must name what the step does or what orders it (the step it sits in). A rule's text is read with its parent's
+(a list item such as 319.2 "After the game transitions between Phases" is read under 319 "A Cleanup occurs at
+the following times"). The texts come from the corpus (tests may read it; the engine never does).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import scenarios
+from scenarios import kernel, schema
+from scenarios.replay import replay_file, replay_variant
+
+ROOT = Path(__file__).resolve().parents[1]
+CHOOSING = ["choose", "chose", "choice", "select", "decide", "decision", "determines", "order", "assign", "decline"]
+
+# The words a step's rules must use, by the procedure or note that wrote the step (stems, case-insensitive).
+TERMS: dict[str, list[str]] = {
+    # player actions
+    "standard_move": ["mov"],
+    "play_card": ["play"],
+    "activate": ["activat"],
+    "hide": ["hid"],
+    "pass": ["pass"],
+    "end_turn": ["turn", "end"],
+    # the Chain and triggers
+    "resolve": ["resolv", "execut"],
+    "finalize_pending": ["pending", "finaliz", "choice"],
+    "removed": ["remove", "legal option"],
+    "put_trigger_on_chain": ["trigger"],
+    "create_delayed": ["delayed"],
+    "create_lasting_replacement": ["delayed", "replacement"],
+    "apply_replacement": ["replacement", "instead"],
+    "pay_cost": ["pay", "cost"],
+    "cost": ["cost"],
+    # cleanups, showdowns, combat
+    "cleanup_pass": ["cleanup"],
+    "wins": ["win", "victory"],
+    "trash_hidden": ["hidden", "facedown"],
+    "lethal": ["lethal", "damage", "might", "arithmetic"],
+    "set_stage": ["staged"],
+    "staged": ["staged", "combat", "contested", "attacker"],
+    "begin_showdown": ["showdown"],
+    "begin_combat": ["combat", "showdown", "attacker"],
+    "roles": ["attacker", "defender", "focus"],
+    "designate": ["designation", "attacker", "defender"],
+    "lose_designation": ["designation"],
+    "remove_all_designations": ["designation"],
+    "once per combat": ["once per combat"],
+    "after_chain_emptied": ["focus"],
+    "end_showdown": ["showdown"],
+    "settle_showdown": ["control", "showdown"],
+    "combat_damage_step": ["damage"],
+    "combat_resolution_step": ["resol"],
+    "no damage": ["damage"],
+    "total": ["might"],
+    "might": ["might", "arithmetic"],
+    # game actions
+    "deal": ["damage", "deal"],
+    "heal": ["heal"],
+    "dies": ["kill", "die", "trash"],
+    "banish": ["banish"],
+    "exhaust": ["exhaust"],
+    "ready": ["ready", "readies"],
+    "stun": ["stun"],
+    "buff": ["buff"],
+    "spend_buff": ["buff"],
+    "give_might": ["might", "arithmetic"],
+    "grant_keyword": ["keyword"],
+    "attach": ["attach"],
+    "channel": ["channel", "rune"],
+    "draw": ["draw"],
+    "discard": ["discard"],
+    "counter": ["counter"],
+    "return_to_hand": ["hand", "zone"],
+    "reveal": ["reveal"],
+    "move": ["mov"],
+    "move blocked": ["mov", "forbid", "impossible"],
+    "recall": ["recall"],
+    "enter_board": ["board", "enter", "play"],
+    "play_by_effect": ["play"],
+    "impossible": ["impossible", "can't", "ignore"],
+    "mistargeted": ["target"],
+    # control and scoring
+    "apply_contested": ["contested"],
+    "establish_control": ["control"],
+    "lose_control": ["control"],
+    "take_control": ["control"],
+    "conquer": ["conquer"],
+    "hold": ["hold"],
+    "earn_point": ["point", "score"],
+    "draw_instead_of_final_point": ["final point", "draw", "point"],
+    "gain_points": ["point"],
+    # the turn
+    "expire": ["expir", "this turn"],
+    "start_turn": ["turn", "ready", "readies", "start"],
+    "finish_end_of_turn": ["cleanup", "end of turn"],
+    # choices
+    "choice": CHOOSING,
+    "question": CHOOSING,
+}
+NOT_CHECKED = {"refusal"}  # a refusal cites the rule that forbids the action, checked where it is expected
+
+
+def rule_texts(version: str = kernel.RULES_VERSION) -> dict[str, str]:
+    texts: dict[str, str] = {}
+    path = ROOT / "corpus" / f"riftbound-core-rules-{version}.txt"
+    for line in path.read_text(encoding="utf-8").splitlines():
+        match = re.match(r"^(\d{3}(?:\.\w+)*)\.?\s+(.*)$", line.strip())
+        if match:
+            texts.setdefault(match.group(1), match.group(2))
+    return texts
+
+
+TEXTS = rule_texts()
+
+
+def text_of(number: str) -> str:
+    parent = number.rsplit(".", 1)[0] if "." in number else None
+    return (TEXTS.get(number, "") + " " + (TEXTS.get(parent, "") if parent else "")).lower()
+
+
+def names(number: str, terms: list[str]) -> bool:
+    text = text_of(number)
+    return any(term in text for term in terms)
+
+
+def replays():
+    for path in scenarios.library_paths():
+        yield replay_file(path)
+        for variant in schema.load(path)[0].variants:
+            yield replay_variant(path, variant.id)
+
+
+def steps_with_context():
+    """(step, the procedure of the step it sits in) for every step of every replay."""
+    for replay in replays():
+        stack: list = []
+        for depth, step in replay.walk():
+            del stack[depth:]
+            yield step, (stack[-1].procedure if stack else None), replay.scenario_id
+            stack.append(step)
+
+
+STEPS = list(steps_with_context())
+
+
+def test_every_step_kind_has_its_terms():
+    kinds = {step.procedure for step, _, _ in STEPS} - NOT_CHECKED
+    missing = sorted(kind for kind in kinds if kind not in TERMS and not kind.startswith("log "))
+    assert not missing, f"steps without the words their rules must use: {missing}"
+
+
+def test_every_registered_procedure_has_its_terms():
+    kernel.load_rules()
+    assert sorted(set(kernel.PROCEDURES) - set(TERMS)) == []
+
+
+@pytest.mark.parametrize("kind", sorted(TERMS))
+def test_the_rules_a_step_cites_name_what_it_does(kind):
+    wrong = set()
+    for step, parent, scenario in STEPS:
+        if step.procedure != kind:
+            continue
+        for number in step.defines:
+            if not names(number, TERMS[kind]):
+                wrong.add(f"{scenario}: {kind} defines {number} ({TEXTS.get(number, 'missing')[:80]!r})")
+        context = TERMS[kind] + TERMS.get(parent or "", [])
+        for number in step.because:
+            if not names(number, context):
+                wrong.add(f"{scenario}: {kind} because {number} ({TEXTS.get(number, 'missing')[:80]!r})")
+    assert not wrong, "\n".join(sorted(wrong))
+
+
+def test_every_step_cites_a_rule():
+    uncited = sorted({f"{scenario}: {step.procedure}" for step, _, scenario in STEPS if not step.rules})
+    assert not uncited
