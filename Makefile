@@ -4,12 +4,14 @@ VENV ?= .venv
 PYTHON := $(VENV)/bin/python
 DB ?= data/rules.db
 PORT ?= 8001
+# HOST=0.0.0.0 serves the local network too (the address and a QR code for a phone are printed).
+HOST ?= 127.0.0.1
 STAMP := $(VENV)/.installed
 
 .PHONY: serve build test test-fast lint wheel-check bench clean
 
 serve: $(STAMP)
-	$(VENV)/bin/rules-db serve --db $(DB) --port $(PORT)
+	$(VENV)/bin/rules-db serve --db $(DB) --host $(HOST) --port $(PORT)
 
 build: $(STAMP)
 	$(VENV)/bin/rules-db build --db $(DB)

@@ -1,7 +1,9 @@
-"""Datasette plugin: the judges' pages (rule, keyword, ruling, card, replay, search, home).
+"""Datasette plugin: the judges' pages (rule, keyword, ruling, card, replay, search, home), the
+indexes they browse (rule tree, rulings, cards, replays) and what keeps them working offline.
 
-Registered through the ``datasette`` entry point in pyproject.toml. The views are in
-``pages``, the safe rendering of document text in ``render``, the SQL in
+Registered through the ``datasette`` entry point in pyproject.toml. The URL patterns and page
+views are in ``pages``, the index views in ``indexes``, the web app manifest and service worker
+in ``offline``, the safe rendering of document text in ``render``, the SQL in
 ``rules_db.queries``; templates extend Datasette's ``base.html``.
 """
 
@@ -12,7 +14,13 @@ from pathlib import Path
 
 from datasette import hookimpl
 
-from datasette_plugins.pages import ROUTE_PATTERNS, VIEWS
+from datasette_plugins import indexes, offline, pages
+from datasette_plugins.pages import ROUTE_PATTERNS
+from datasette_plugins.raw_tables import render_cell
+
+__all__ = ["register_routes", "extra_css_urls", "render_cell"]
+
+VIEWS = {**pages.VIEWS, **indexes.VIEWS, **offline.VIEWS}
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 

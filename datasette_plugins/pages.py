@@ -25,6 +25,9 @@ _FORMAT = r"(?P<format>\.json)?$"
 # A rulebook slug in a URL (/rules/riftbound/tournament/2026-07-16/204.8): a word, never a version.
 _RULEBOOK = r"(?P<rulebook>[a-z][a-z-]*)"
 
+# The rule tree sits at /rules/<game>; /rules/<table> is still Datasette's table page.
+_TREE_GAME = r"(?P<game>(?!(?:{})(?:[/.]|$))[a-z0-9][a-z0-9-]*)".format("|".join(sorted(schema.TABLES)))
+
 ROUTE_PATTERNS = {
     "home": r"^/" + _FORMAT,
     "search": r"^/search" + _FORMAT,
@@ -38,21 +41,31 @@ ROUTE_PATTERNS = {
     "replay": r"^/replays/(?P<replay_id>[^/]+?)" + _FORMAT,
     "diff": rf"^/diff/{_GAME}/(?P<old>[^/]+)/(?P<new>[^/]+?){_FORMAT}",
     "rulebook_diff": rf"^/diff/{_GAME}/{_RULEBOOK}/(?P<old>[^/]+)/(?P<new>[^/]+?){_FORMAT}",
+    "rule_tree": rf"^/rules/{_TREE_GAME}{_FORMAT}",
+    "rulings_index": r"^/rulings" + _FORMAT,
+    "cards_index": r"^/cards" + _FORMAT,
+    "replays_index": r"^/replays" + _FORMAT,
+    "manifest": r"^/manifest\.webmanifest$",
+    "service_worker": r"^/sw\.js$",
 }
 
 
 class Paths:
-    """URLs of the judges' pages, honouring Datasette's base_url."""
+    """URLs of the judges' pages, honouring Datasette's base_url.
+
+    Each is a plain ``str``: Datasette's own URL strings look up ``dir(str)`` on every method call, which
+    made escaping a page's hundreds of links the largest cost of rendering it."""
 
     def __init__(self, datasette, database_name: str):
         self.datasette = datasette
         self.database_name = database_name
+        self.base_url = str(datasette.urls.path("/"))
 
     def _path(self, *parts: str | int) -> str:
-        return self.datasette.urls.path("/".join(quote(str(part), safe="") for part in parts))
+        return self.base_url + "/".join(quote(str(part), safe="") for part in parts)
 
     def home(self) -> str:
-        return self.datasette.urls.path("/")
+        return self.base_url
 
     def rule(self, row: dict) -> str:
         """A rule's permalink from a row carrying ``game``, ``version``, ``number`` and ``rulebook``
@@ -78,16 +91,40 @@ class Paths:
         query = urlencode({key: value for key, value in filters.items() if value})
         return self._path("diff", game, *([rulebook] if rulebook else []), old, new) + (f"?{query}" if query else "")
 
+    def rules_index(self, game: str, version: str | None = None, rulebook: str | None = None) -> str:
+        """The rule tree of a game's rulebook (its default one unless named): the newest version, or ``version``."""
+        query = urlencode({key: value for key, value in (("rulebook", rulebook), ("version", version)) if value})
+        return self._path("rules", game) + (f"?{query}" if query else "")
+
+    def rulings_index(self, **filters) -> str:
+        return self._index("rulings", filters)
+
+    def cards_index(self, **filters) -> str:
+        return self._index("cards", filters)
+
+    def replays_index(self, **filters) -> str:
+        return self._index("replays", filters)
+
+    def _index(self, name: str, filters: dict) -> str:
+        query = urlencode({key: value for key, value in filters.items() if value not in (None, "")})
+        return self._path(name) + (f"?{query}" if query else "")
+
+    def manifest(self) -> str:
+        return str(self.datasette.urls.path("/manifest.webmanifest"))
+
+    def service_worker(self) -> str:
+        return str(self.datasette.urls.path("/sw.js"))
+
     def search(self, **params) -> str:
         query = urlencode({key: value for key, value in params.items() if value})
-        return self.datasette.urls.path("search") + (f"?{query}" if query else "")
+        return str(self.datasette.urls.path("search")) + (f"?{query}" if query else "")
 
     def database(self) -> str:
-        return self.datasette.urls.database(self.database_name)
+        return str(self.datasette.urls.database(self.database_name))
 
     def table(self, table: str, **filters) -> str:
         query = urlencode(filters)
-        return self.datasette.urls.table(self.database_name, table) + (f"?{query}" if query else "")
+        return str(self.datasette.urls.table(self.database_name, table)) + (f"?{query}" if query else "")
 
 
 async def _database(datasette):
@@ -107,6 +144,12 @@ def _url_var(request, name: str) -> str | None:
     """A part of the path, percent-decoded (Datasette hands them over as received)."""
     value = request.url_vars.get(name)
     return None if value is None else unquote(value)
+
+
+def _page_number(request) -> int:
+    """``?page=`` as a page number; anything but a reasonable whole number means the first page."""
+    page = request.args.get("page", "1")
+    return int(page) if page.isdigit() and len(page) < 7 else 1
 
 
 def _wants_json(request) -> bool:
@@ -139,7 +182,7 @@ def _not_found(datasette, request, database, message: str, **data):
 
 async def home(datasette, request):
     database, data = await _ask(datasette, queries.home)
-    return await _respond(datasette, request, database, "home.html", data)
+    return await _respond(datasette, request, database, "home.html", data, search_autofocus=True)
 
 
 async def rule(datasette, request):
@@ -149,9 +192,14 @@ async def rule(datasette, request):
     if data is None:
         what = f"version {version} of {game}'s {rulebook or 'rules'}" if version else f"rules for the game {game}"
         return await _not_found(datasette, request, database, f"There are no {what}.")
-    if data["rule"] is None:
-        return await _respond(datasette, request, database, "rule_not_found.html", data, status=404)
     paths = Paths(datasette, database.name)
+    if data["rule"] is None:
+        if not rulebook:  # /rules/riftbound/2025-06-02 or /rules/riftbound/tournament: that rule tree
+            segments = [segment for segment in (version, number) if segment]
+            tree = await database.execute_fn(lambda conn: queries.tree_named_by(conn, game, segments))
+            if tree is not None:
+                return Response.redirect(paths.rules_index(game, tree["version"], tree["rulebook"]))
+        return await _respond(datasette, request, database, "rule_not_found.html", data, status=404)
     text_html = render.linked(data["rule"]["raw_text"], _rule_links(paths, data))
     return await _respond(
         datasette,
@@ -202,7 +250,7 @@ def _mention_links(paths: Paths, mentions: list[dict], version: str | None = Non
 def _lineage_diffs(rule: dict, lineage: list[dict]) -> dict:
     """Word diffs against the same rule in other versions, older text first, keyed by rule id."""
     return {
-        other["id"]: render.word_diff(
+        other["id"]: queries.diff_ops(
             *((other["text"], rule["text"]) if other["direction"] == "predecessor" else (rule["text"], other["text"]))
         )
         for other in lineage
@@ -225,7 +273,7 @@ def _version_pairs(version: str, lineage: list[dict]) -> list[tuple[str, str]]:
 async def keyword(datasette, request):
     game, term = _url_var(request, "game"), _url_var(request, "term")
     version = _url_var(request, "version")
-    database, data = await _ask(datasette, queries.keyword_page, game, term, version)
+    database, data = await _ask(datasette, queries.keyword_page, game, term, version, _page_number(request))
     if data is None:
         return await _not_found(
             datasette,
@@ -265,22 +313,17 @@ async def card(datasette, request):
     slug = _url_var(request, "slug")
     database, data = await _ask(datasette, queries.card_page, slug)
     if data is None:
-        return await _not_found(
-            datasette,
-            request,
-            database,
-            f"No card “{slug}”.",
-            search_url=Paths(datasette, database.name).search(q=slug.replace("-", " ")),
-        )
+        return await _card_not_found(datasette, request, database, slug)
     card = data["card"]
     card["current_text"] = card["current_text"] or card["ability_text"]
+    # Printed in the current wording (spacing aside): no errata diff to show under the text.
     printed_diff = (
-        render.word_diff(card["ability_text"], card["current_text"])
-        if card["ability_text"] and card["current_text"] != card["ability_text"]
+        queries.diff_ops(card["ability_text"], card["current_text"])
+        if card["ability_text"] and card["current_text"].split() != card["ability_text"].split()
         else []
     )
     for erratum in data["errata"]:
-        erratum["diff"] = render.word_diff(erratum["old_text"], erratum["new_text"])
+        erratum["diff"] = queries.diff_ops(erratum["old_text"], erratum["new_text"]) if erratum["new_text"] else []
     paths = Paths(datasette, database.name)
     keyword_links = [
         render.Link(
@@ -302,6 +345,31 @@ async def card(datasette, request):
     )
 
 
+async def _card_not_found(datasette, request, database, slug: str):
+    """A nickname or a card's name redirects to the card; a name several cards share (a champion's) lists
+    them; anything else is a 404 with the nearest names."""
+    paths = Paths(datasette, database.name)
+    found = await database.execute_fn(lambda conn: queries.find_cards(conn, slug))
+    if len(found["cards"]) == 1:
+        target = paths.card(found["cards"][0]["slug"])
+        return Response.redirect(target + (".json" if _wants_json(request) else ""))
+    choices = [
+        {"href": paths.card(card["slug"]), "label": card["name"], "note": card.get("matched")}
+        for card in found["cards"] or found["nearest"]
+    ]
+    message = f"“{slug}” names {len(found['cards'])} cards." if found["cards"] else f"No card “{slug}”."
+    data = {
+        "error": message,
+        "choices": choices,
+        "choices_heading": "Which one?" if found["cards"] else "Nearest names",
+        "search_url": paths.search(q=slug.replace("-", " ")),
+        **found,
+    }
+    # 300 Multiple Choices for a name several cards share, 404 for a name no card has.
+    status = 300 if found["cards"] else 404
+    return await _respond(datasette, request, database, "not_found.html", data, status=status)
+
+
 async def replay(datasette, request):
     replay_id = _url_var(request, "replay_id")
     database, data = await _ask(datasette, queries.replay_page, replay_id)
@@ -313,7 +381,11 @@ async def replay(datasette, request):
 async def diff(datasette, request):
     game, old, new, rulebook = (_url_var(request, name) for name in ("game", "old", "new", "rulebook"))
     kind, section = request.args.get("kind") or None, request.args.get("section") or None
-    database, data = await _ask(datasette, queries.diff_page, game, old, new, kind, section, rulebook)
+    show_renumbered = request.args.get("renumbered") == "1"
+    page = _page_number(request)
+    database, data = await _ask(
+        datasette, queries.diff_page, game, old, new, kind, section, show_renumbered, page, rulebook
+    )
     if data is None:
         return await _not_found(
             datasette, request, database, f"{game} has no {rulebook or 'rules'} versions {old} and {new}."

@@ -10,10 +10,9 @@ is unescaped, matched, and every piece escaped again on the way out.
 
 from __future__ import annotations
 
-import difflib
 import html
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import nh3
@@ -24,7 +23,6 @@ from rules_db.queries import MARK_END, MARK_START
 ALLOWED_TAGS = {"i", "b", "em", "strong", "sup"}
 _TAG = re.compile(r"(<[^>]*>)")
 _MARKDOWN_BOLD = re.compile(r"\*\*(.+?)\*\*")
-_WORDS = re.compile(r"\S+\s*|\s+")
 
 
 @dataclass(frozen=True)
@@ -111,14 +109,64 @@ def highlighted(snippet: str | None) -> Markup:
     return Markup(escaped.replace(MARK_START, "<mark>").replace(MARK_END, "</mark>"))
 
 
-def word_diff(old: str, new: str) -> list[dict]:
-    """Word-level changes from ``old`` to ``new``: runs of equal, delete and insert."""
-    old_words, new_words = _WORDS.findall(old or ""), _WORDS.findall(new or "")
-    ops = []
-    matcher = difflib.SequenceMatcher(a=old_words, b=new_words, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag in ("equal", "delete", "replace"):
-            ops.append({"op": "equal" if tag == "equal" else "delete", "text": "".join(old_words[i1:i2])})
-        if tag in ("insert", "replace"):
-            ops.append({"op": "insert", "text": "".join(new_words[j1:j2])})
-    return ops
+def outline(nodes: list[dict], href: Callable[[str], str], preview_length: int = 120) -> Markup:
+    """A rule tree (``rules_db.queries.outline``) as nested lists: every node links to its rule by number
+    (``href``), and a node with children folds open and shut (``<details>``, no script needed). Built here
+    rather than in a template: a rulebook has hundreds of nodes."""
+    out: list[str] = []
+
+    def walk(level: list[dict]) -> None:
+        out.append("<ul>")
+        for node in level:
+            text = (
+                f'<span class="rule-heading">{html.escape(node["heading"])}</span>'
+                if node["heading"]
+                else f'<span class="preview">{html.escape(node["preview"] or "")}'
+                f"{'…' if len(node['preview'] or '') >= preview_length else ''}</span>"
+            )
+            link = (
+                f'<a href="{html.escape(href(node["number"]))}">'
+                f'<span class="rule-number">{html.escape(node["number"])}</span> {text}</a>'
+            )
+            if node["children"]:
+                out.append(f'<li><details><summary>{link} <span class="note">{len(node["children"])}</span></summary>')
+                walk(node["children"])
+                out.append("</details></li>")
+            else:
+                count = node["sub_rules"]
+                note = f' <span class="note">{count} sub-rule{"" if count == 1 else "s"}</span>' if count else ""
+                out.append(f"<li>{link}{note}</li>")
+        out.append("</ul>")
+
+    walk(nodes)
+    return Markup("".join(out))
+
+
+def marked(text: str, words: list[str]) -> Markup:
+    """Plain text, escaped, with every whole-word occurrence of ``words`` (any case) in <mark>."""
+    words = [word for word in words if word]
+    if not words:
+        return Markup(html.escape(text or ""))
+    pattern = re.compile(
+        "|".join(rf"(?<!\w){re.escape(word)}(?!\w)" for word in sorted(words, key=len, reverse=True)), re.IGNORECASE
+    )
+    out, position = [], 0
+    for match in pattern.finditer(text or ""):
+        out.append(html.escape(text[position : match.start()]))
+        out.append(f"<mark>{html.escape(match.group(0))}</mark>")
+        position = match.end()
+    out.append(html.escape((text or "")[position:]))
+    return Markup("".join(out))
+
+
+def diff(ops: list[dict]) -> Markup:
+    """Word-diff operations (``rules_db.queries.diff_ops``) as escaped HTML:
+    deleted words in <del>, inserted ones in <ins>."""
+    tags = {"delete": "del", "insert": "ins"}
+    pieces = [
+        f"<{tags[op['op']]}>{html.escape(op['text'])}</{tags[op['op']]}>"
+        if op["op"] in tags
+        else html.escape(op["text"])
+        for op in ops
+    ]
+    return Markup(f'<span class="diff">{"".join(pieces)}</span>')

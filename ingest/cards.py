@@ -1,5 +1,4 @@
-"""Riftbound cards: the card list and the errata list (both JSON), and the
-card names that rulings use.
+"""Riftbound cards: the card list and the errata list (both JSON).
 
 The card list has one entry per printing; cards are grouped by name, each
 with its printings. Ability text is kept as received (``ability_raw``) and
@@ -8,11 +7,7 @@ shorthand such as ``[C]`` become words (``[Might]``, ``[Order rune]``).
 Bracketed keywords (``[Tank]``, ``[Deflect 2]``) are extracted with their
 values; bracketed icons (``[C]``, ``[2]``) are not keywords.
 
-Rulings name cards loosely: by champion ("Ahri"), by nickname ("GA"), by a
-misspelling ("Stupify"), or by the champion for a Legend printed under a title
-("Ahri Legend" is Nine-Tailed Fox). What can be derived from the card list is
-derived here; the rest is curated data in ``ingest/data/card_aliases.yaml``.
-A name that stays ambiguous or uncertain is reported, never guessed.
+Which card a ruling names is ``ingest.card_names``.
 
 Bad input raises ``IngestError`` naming the file, the line where the entry
 starts and the entry's number.
@@ -20,25 +15,18 @@ starts and the entry's number.
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
-from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
-from typing import Annotated, NamedTuple
+from typing import Annotated
 
-import yaml
 from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError, model_validator
 
 from ingest.errors import IngestError
-from ingest.lemmas import LemmaMatcher
-from ingest.model import ParsedRuling, ParseIssue
+from ingest.model import ParseIssue
 from ingest.source import read_lines
-
-ALIASES_FILE = Path(str(resources.files("ingest") / "data" / "card_aliases.yaml"))
 
 # Icon tokens of the card list (``:rb_might:``) and how they read.
 ICONS: dict[str, str] = {
@@ -69,7 +57,6 @@ _KEYWORD = re.compile(r"^(?P<term>[A-Z][A-Za-z'\-]+(?: [A-Z][A-Za-z'\-]+)*)(?: (
 # A printing's name may carry the product it came in ("Dark Child - Starter").
 PRODUCT_LABELS = ("Starter",)
 _PRODUCT_SUFFIX = re.compile(r"\s+-\s+(?:" + "|".join(map(re.escape, PRODUCT_LABELS)) + r")\s*$")
-_SIGNED_NUMBER = re.compile(r"(?<!\w)[+\-\u2212]\d+")
 
 NonEmpty = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 
@@ -379,255 +366,14 @@ def card_keywords(text: str) -> list[ParsedCardKeyword]:
     return list(found.values())
 
 
-def errata_diff(old: str | None, new: str | None) -> list[tuple[str, str]]:
-    """Word-level differences for highlighting: ("same" | "removed" | "added", words)."""
-    if old is None or new is None:
-        return []
-    old_words, new_words = old.split(), new.split()
-    segments = []
-    matcher = difflib.SequenceMatcher(a=old_words, b=new_words, autojunk=False)
-    for operation, old_start, old_end, new_start, new_end in matcher.get_opcodes():
-        if operation == "equal":
-            segments.append(("same", " ".join(old_words[old_start:old_end])))
-            continue
-        if old_end > old_start:
-            segments.append(("removed", " ".join(old_words[old_start:old_end])))
-        if new_end > new_start:
-            segments.append(("added", " ".join(new_words[new_start:new_end])))
-    return segments
-
-
 # --------------------------------------------------------------------------- names
 
 
 def name_key(name: str) -> str:
     """How names are compared across files: case, curly quotes and product labels ignored."""
-    return _PRODUCT_SUFFIX.sub("", name).replace("\u2019", "'").casefold().strip()
+    return without_product_label(name).replace("\u2019", "'").casefold().strip()
 
 
-class UnmatchedName(NamedTuple):
-    name: str
-    reason: str
-
-
-def link_errata(
-    cards: Iterable[ParsedCard], errata: Iterable[ParsedErratum]
-) -> tuple[dict[int, str], list[UnmatchedName]]:
-    """Erratum index -> card name, and the errata whose name matches no card (kept, reported)."""
-    by_key = {name_key(card.name): card.name for card in cards}
-    linked, unmatched = {}, []
-    for index, erratum in enumerate(errata):
-        card_name = by_key.get(name_key(erratum.name))
-        if card_name is None:
-            kind = "FAQ" if erratum.old_text is None else "erratum"
-            unmatched.append(UnmatchedName(erratum.name, f"{kind} names no card in the card list"))
-        else:
-            linked[index] = card_name
-    return linked, unmatched
-
-
-@dataclass(frozen=True)
-class CardAliases:
-    """The curated part of card naming (see ingest/data/card_aliases.yaml)."""
-
-    legends: dict[str, str]  # champion -> Legend card name
-    champion_names: dict[str, list[str]]  # champion -> other names for the champion
-    aliases: dict[str, list[str]]  # card name -> other names
-    uncertain: dict[str, str]  # name -> why it is not linked
-
-
-def load_aliases(path: str | Path = ALIASES_FILE) -> CardAliases:
-    try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as error:
-        mark = getattr(error, "problem_mark", None)
-        raise IngestError(path, mark.line + 1 if mark else None, "a readable YAML alias file", str(error)) from None
-
-    def mapping(section: str, value_type: type) -> dict:
-        value = data.get(section) or {}
-        if not isinstance(value, dict) or not all(
-            isinstance(key, str) and isinstance(item, value_type) for key, item in value.items()
-        ):
-            raise IngestError(path, None, f"'{section}' as a mapping of names to {value_type.__name__}", repr(value))
-        return value
-
-    return CardAliases(
-        mapping("legends", str), mapping("champion_names", list), mapping("aliases", list), mapping("uncertain", str)
-    )
-
-
-@dataclass
-class CardNameIndex:
-    """Every name a card goes by: surface -> the card names it may stand for."""
-
-    surfaces: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
-    how: dict[str, str] = field(default_factory=dict)  # surface -> name, derived, alias, legend, champion
-    uncertain: dict[str, str] = field(default_factory=dict)
-    not_in_card_list: set[str] = field(default_factory=set)  # alias targets the card list lacks
-    problems: list[UnmatchedName] = field(default_factory=list)
-
-    def add(self, surface: str, card_names: Iterable[str], how: str) -> None:
-        surface = surface.strip()
-        if surface:
-            self.surfaces[surface].update(card_names)
-            self.how.setdefault(surface, how)
-
-    def aliases_of(self) -> dict[str, list[tuple[str, str]]]:
-        """card name -> [(alias, how)], the card's own name left out."""
-        result: dict[str, list[tuple[str, str]]] = defaultdict(list)
-        for surface, names in self.surfaces.items():
-            for name in names:
-                if surface != name:
-                    result[name].append((surface, self.how[surface]))
-        return result
-
-
-def card_name_index(cards: Iterable[ParsedCard], aliases: CardAliases) -> CardNameIndex:
-    cards = list(cards)
-    index = CardNameIndex()
-    by_key = {name_key(card.name): card.name for card in cards}
-    for card in cards:
-        index.add(card.name, [card.name], "name")
-        for variant in _derived_names(card.name):
-            index.add(variant, [card.name], "derived")
-    _add_champions(index, cards, aliases, by_key)
-    for target, others in aliases.aliases.items():
-        card_name = by_key.get(name_key(target))
-        if card_name is None:
-            card_name = target
-            index.not_in_card_list.add(target)
-            index.add(target, [target], "alias")
-            index.problems.append(UnmatchedName(target, "curated alias target is not in the card list"))
-        for other in others:
-            index.add(str(other), [card_name], "alias")
-    index.uncertain.update(aliases.uncertain)
-    return index
-
-
-def _derived_names(name: str) -> set[str]:
-    """Spellings people use for a printed name, derived from its shape."""
-    variants = {_PRODUCT_SUFFIX.sub("", name)}
-    for variant in list(variants):
-        variants.add(variant.replace(", ", " "))  # "Darius, Executioner" -> "Darius Executioner"
-    for variant in list(variants):
-        if variant.startswith("The ") and " " in variant[4:]:
-            variants.add(variant[4:])  # "The Zero Drive" -> "Zero Drive" (not "The Boss" -> "Boss")
-        if "'s " in variant:
-            variants.add(variant.replace("'s ", " "))  # "Dragon's Rage" -> "Dragon Rage"
-            variants.add(variant.replace("'s ", "s "))  # "Zhonya's Hourglass" -> "Zhonyas Hourglass"
-    variants.discard(name)
-    return variants
-
-
-def _add_champions(index: CardNameIndex, cards: list[ParsedCard], aliases: CardAliases, by_key: dict[str, str]) -> None:
-    """A champion's name stands for all of its cards; "<champion> Legend" for its Legend alone."""
-    cards_of: dict[str, set[str]] = defaultdict(set)
-    for card in cards:
-        champion, comma, _ = card.name.partition(", ")
-        if comma and card.card_type != "Legend":
-            cards_of[champion].add(card.name)
-    legend_of: dict[str, str] = {}
-    for champion, title in aliases.legends.items():
-        legend = by_key.get(name_key(title))
-        if legend is None:
-            index.problems.append(UnmatchedName(title, f"the Legend curated for {champion} is not in the card list"))
-            continue
-        legend_of[champion] = legend
-        cards_of[champion].add(legend)
-    for champion, names in cards_of.items():
-        for spoken in [champion, *aliases.champion_names.get(champion, [])]:
-            index.add(spoken, names, "champion")
-            if champion in legend_of:
-                for form in (f"{spoken} Legend", f"{spoken} legend", f"{spoken}'s Legend", f"{spoken}'s legend"):
-                    index.add(form, [legend_of[champion]], "legend")
-
-
-class CardMention(NamedTuple):
-    ruling_position: int
-    card_name: str
-    surface: str
-    how: str  # name, derived, alias, legend, champion, or "context: ..." for a disambiguated name
-
-
-class UnresolvedName(NamedTuple):
-    surface: str
-    rulings: tuple[int, ...]
-    reason: str
-
-
-class CardMentions(NamedTuple):
-    mentions: list[CardMention]
-    unresolved: list[UnresolvedName]
-
-
-def ruling_text(ruling: ParsedRuling) -> str:
-    branches = dict.fromkeys(step.branch for step in ruling.steps if step.branch)
-    return "\n".join(
-        [ruling.question, ruling.ruling, *branches, *(step.text for step in ruling.steps), *ruling.nuances]
-    )
-
-
-def find_card_mentions(
-    rulings: list[ParsedRuling], cards: ParsedCards | Iterable[ParsedCard], aliases: CardAliases | None = None
-) -> CardMentions:
-    """The cards each ruling names, and the names that could not be resolved (with why).
-
-    Matching is case-sensitive on whole words ("Charm" is the card, "charmed"
-    is not). A name that stands for several cards (a bare champion name)
-    resolves only on evidence in the same ruling: one of its cards named
-    outright there, or a signed number ("-1 might") that only one of them
-    prints. Otherwise it is reported.
-    """
-    cards = list(cards.cards if isinstance(cards, ParsedCards) else cards)
-    index = card_name_index(cards, aliases or load_aliases())
-    abilities = {card.name: card.ability_text for card in cards}
-    surfaces = {**{surface: [surface] for surface in index.surfaces}, **{name: [name] for name in index.uncertain}}
-    matcher = LemmaMatcher(surfaces, attr="ORTH")
-    texts = [ruling_text(ruling) for ruling in rulings]
-    mentions: dict[tuple[int, str, str], CardMention] = {}
-    unresolved: dict[tuple[str, str], list[int]] = defaultdict(list)
-    for ruling, text, matches in zip(rulings, texts, matcher.find_many(_straight_quotes(text) for text in texts)):
-        named = {
-            next(iter(index.surfaces[m.key]))
-            for m in matches
-            if m.key in index.surfaces and len(index.surfaces[m.key]) == 1
-        }
-        for match in matches:
-            surface = text[match.start : match.end]
-            if match.key in index.uncertain:
-                unresolved[(match.key, index.uncertain[match.key])].append(ruling.position)
-                continue
-            card_name, how = _resolve(match.key, index, named, text, abilities)
-            if card_name is None:
-                unresolved[(match.key, how)].append(ruling.position)
-            else:
-                mentions.setdefault(
-                    (ruling.position, card_name, surface), CardMention(ruling.position, card_name, surface, how)
-                )
-    return CardMentions(
-        list(mentions.values()),
-        [
-            UnresolvedName(surface, tuple(dict.fromkeys(positions)), reason)
-            for (surface, reason), positions in unresolved.items()
-        ],
-    )
-
-
-def _straight_quotes(text: str) -> str:
-    return text.replace("\u2019", "'")  # same length, so match offsets hold for the original text
-
-
-def _resolve(
-    surface: str, index: CardNameIndex, named: set[str], text: str, abilities: dict[str, str]
-) -> tuple[str | None, str]:
-    candidates = index.surfaces[surface]
-    if len(candidates) == 1:
-        return next(iter(candidates)), index.how[surface]
-    named_here = candidates & named
-    if len(named_here) == 1:
-        return next(iter(named_here)), "context: the card is named outright in the same ruling"
-    numbers = set(_SIGNED_NUMBER.findall(text.replace("\u2212", "-")))
-    printing_them = {name for name in candidates if numbers & set(_SIGNED_NUMBER.findall(abilities.get(name, "")))}
-    if len(printing_them) == 1:
-        return next(iter(printing_them)), "context: the only one of its cards printing a number the ruling uses"
-    return None, f"names {len(candidates)} cards ({', '.join(sorted(candidates))}) and the ruling does not say which"
+def without_product_label(name: str) -> str:
+    """The name without a product label: "Dark Child - Starter" is "Dark Child"."""
+    return _PRODUCT_SUFFIX.sub("", name)

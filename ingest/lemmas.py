@@ -72,9 +72,6 @@ class LemmaMatcher:
             if patterns:
                 self.matcher.add(key, patterns)
 
-    def find(self, text: str) -> list[LemmaMatch]:
-        return self._matches(self.nlp(text))
-
     def find_many(self, texts: Iterable[str]) -> list[list[LemmaMatch]]:
         return [self._matches(doc) for doc in self.nlp.pipe(texts, batch_size=256)]
 

@@ -59,7 +59,6 @@ class DocumentReport:
 class BuildResult:
     reports: list[DocumentReport]
     timings: dict[str, float]
-    written: bool
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -103,7 +102,6 @@ def build(
         builder = _Builder(sqlite_utils.Database(temp_path))
         result = builder.run(specs, keep_going, progress)
         commit()
-        result.written = True
     for report in result.reports:
         echo(report.line())
     for note in result.notes:
@@ -122,7 +120,7 @@ class _Builder:
     def run(self, specs: list[DocumentSpec], keep_going: bool, progress: Callable | None) -> BuildResult:
         schema.create(self.db)
         reports = [self._ingest(spec) for spec in (progress(specs) if progress else specs)]
-        result = BuildResult(reports, self.timings, written=False)
+        result = BuildResult(reports, self.timings)
         if result.failed and not keep_going:
             raise BuildFailed(result)
         store.link_versions(self.db)

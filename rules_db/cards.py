@@ -4,37 +4,28 @@ keywords cards carry and the cards rulings name.
 Call order in a build: ``store_cards`` (card list document), ``store_errata``
 (errata document; links by name to the cards already stored), and once the
 rules and rulings are stored, ``link_card_keywords`` and ``link_card_mentions``
-(or ``store_card_mentions`` with mentions found by ``ingest.cards.find_card_mentions``).
+(or ``store_card_mentions`` with mentions found by ``ingest.card_names.find_card_mentions``).
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 
 import sqlite_utils
 
-from ingest.cards import (
+from ingest.card_names import (
     CardAliases,
     CardMention,
-    ParsedCard,
-    ParsedCards,
-    ParsedErrata,
     UnresolvedName,
     card_name_index,
     find_card_mentions,
     load_aliases,
-    name_key,
-    render_text,
 )
+from ingest.cards import ParsedCard, ParsedCards, ParsedErrata, name_key, render_text
 from ingest.model import ParsedRuling, ParsedStep
 from rules_db import versions
-from rules_db.store import next_id
-
-
-def slugify(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", name.replace("'", "").replace("\u2019", "").lower()).strip("-")
+from rules_db.store import next_id, slugify
 
 
 def store_cards(

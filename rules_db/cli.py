@@ -60,13 +60,34 @@ def _progress(specs):
 
 @cli.command("serve")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB, show_default=True)
-@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on: 0.0.0.0 serves the local network too, so a phone on the same Wi-Fi can open it.",
+)
 @click.option("--port", default=8001, show_default=True, type=int)
-def serve_command(db_path: Path, host: str, port: int) -> None:
+@click.option(
+    "--ssl-certfile",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Serve over HTTPS with this certificate (with --ssl-keyfile): phones keep pages offline only over HTTPS.",
+)
+@click.option("--ssl-keyfile", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Server processes (default: one per core), so one slow page never holds up the others.",
+)
+def serve_command(
+    db_path: Path, host: str, port: int, ssl_certfile: Path | None, ssl_keyfile: Path | None, workers: int | None
+) -> None:
     """Build the database if it is missing or older than its sources, then serve it in Datasette."""
-    from rules_db.serve import serve
+    from rules_db.serve import qr_code, reachable_from_other_devices, serve, site_urls
     from rules_db.sources import stale_reason
 
+    if (ssl_certfile is None) != (ssl_keyfile is None):
+        raise click.UsageError("--ssl-certfile and --ssl-keyfile go together")
     reason = stale_reason(db_path)
     if reason:
         click.echo(f"Building {db_path}: {reason}")
@@ -74,8 +95,15 @@ def serve_command(db_path: Path, host: str, port: int) -> None:
             build(db_path, specs_for([]), echo=click.echo, progress=_progress)
         except BuildFailed as failure:
             raise click.ClickException(str(failure)) from None
-    click.echo(f"Serving {db_path} at http://{host}:{port}/")
-    serve(db_path, host=host, port=port)
+    urls = site_urls(host, port, https=ssl_certfile is not None)
+    click.echo(f"Serving {db_path} at {urls[0]}")
+    if reachable_from_other_devices(host):
+        click.echo(f"On a phone on the same network, open {urls[0]} or scan:")
+        click.echo(qr_code(urls[0]))
+        if len(urls) > 1:
+            click.echo(f"On this machine: {urls[-1]}")
+    certificate = (ssl_certfile, ssl_keyfile) if ssl_certfile and ssl_keyfile else None
+    serve(db_path, host=host, port=port, certificate=certificate, workers=workers)
 
 
 @cli.command("diff")

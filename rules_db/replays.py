@@ -97,6 +97,7 @@ def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "rift
         if pair not in translators:
             translators[pair] = CitationTranslator(db, game_id, *pair)
         cite = translators[pair]
+        scenario = _scenario_document(replay.file)
         db.table("replays").insert(
             {
                 "id": replay.scenario_id,
@@ -109,11 +110,12 @@ def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "rift
                 "computed": json.dumps(replay.computed, sort_keys=True, default=str),
                 "step_count": replay.step_count,
                 "disagreement": replay.disagreement,
+                "tags": json.dumps(_tags(scenario)),
             }
         )
         used_cards += [
             {"replay_id": replay.scenario_id, "card_id": card_id}
-            for card_id in sorted({card_ids[name] for name in _real_cards(replay.file) if name in card_ids})
+            for card_id in sorted({card_ids[name] for name in _real_cards(scenario) if name in card_ids})
         ]
         parents: list[int] = []
         for position, (depth, step) in enumerate(replay.walk(), start=1):
@@ -165,14 +167,27 @@ def _card_ids(db: sqlite_utils.Database, game_id: str) -> dict[str, int]:
     return {row["name"]: row["id"] for row in db.query("select name, id from cards where game_id = ?", [game_id])}
 
 
-def _real_cards(scenario_file: str) -> set[str]:
-    """The real card names a scenario file uses: every ``card:`` value (setup, actions, variants)
+def _scenario_document(scenario_file: str) -> dict:
+    """The scenario file as YAML data ({} when the replay names no readable file)."""
+    if not scenario_file or not Path(scenario_file).is_file():
+        return {}
+    document = yaml.load(Path(scenario_file).read_text(encoding="utf-8"), Loader=Loader)
+    return document if isinstance(document, dict) else {}
+
+
+def _tags(document: dict) -> list[str]:
+    meta = document.get("meta")
+    tags = meta.get("tags") if isinstance(meta, dict) else None
+    return [str(tag) for tag in tags] if isinstance(tags, list) else []
+
+
+def _real_cards(document: dict) -> set[str]:
+    """The real card names a scenario uses: every ``card:`` value (setup, actions, variants)
     that names a library card modelling a real one. Action ``card:`` values are object ids,
     which name no library card, so they drop out; made-up test cards have no real name."""
-    if not scenario_file or not Path(scenario_file).is_file():
+    if not document:
         return set()
     library = load_library()
-    document = yaml.load(Path(scenario_file).read_text(encoding="utf-8"), Loader=Loader)
     return {real for name in _card_values(document) if name in library and (real := library[name].real)}
 
 

@@ -301,11 +301,13 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
             "computed": str,
             "step_count": int,
             "disagreement": str,
+            "tags": str,
         },
         "id",
         [("ruling_id", "rulings", "id"), ("rules_document_id", "documents", "id")],
         [["ruling_id"]],
-        "Scenario replays by the rules engine: verdict is 'match' or 'mismatch'.",
+        "Scenario replays by the rules engine: verdict is 'match' or 'mismatch'; tags is the scenario's "
+        "tags as a JSON list (facet with _facet_array=tags).",
     ),
     "replay_steps": (
         {
@@ -408,6 +410,8 @@ def create(db: sqlite_utils.Database) -> None:
         for index in indexes:
             db.table(name).create_index(index)
     db.table("rules").create_index(["document_id", "number"], unique=True)
+    # Rule numbers as a judge types them ("e.1" for E.1): look-ups ignoring case use this index.
+    db.execute("create index idx_rules_game_id_number_nocase on rules (game_id, number collate nocase)")
 
 
 def enable_search(db: sqlite_utils.Database) -> None:

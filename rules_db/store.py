@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 
 import sqlite_utils
 
@@ -180,6 +181,11 @@ def link_versions(db: sqlite_utils.Database) -> None:
                         "is_newest": int(document is documents[-1]),
                     },
                 )
+
+
+def slugify(name: str) -> str:
+    """A name as it appears in a URL (Zhonya's Hourglass: zhonyas-hourglass)."""
+    return re.sub(r"[^a-z0-9]+", "-", name.replace("'", "").replace("\u2019", "").lower()).strip("-")
 
 
 def next_id(db: sqlite_utils.Database, table: str) -> int:

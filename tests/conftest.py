@@ -502,6 +502,7 @@ def _insert_replay(db: sqlite_utils.Database) -> None:
             "computed": "unit survives in base",
             "step_count": 3,
             "disagreement": None,
+            "tags": '["recall", "combat"]',
         }
     )
     db["replay_steps"].insert_all(

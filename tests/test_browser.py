@@ -1,7 +1,7 @@
-"""The judges' pages in a real browser: Debian's chromium driven by Playwright, against a
-real ``datasette`` server started on a free port.
+"""The judges' pages in a real browser: Debian's chromium driven by Playwright, against real servers
+(``rules_db.serve.serve``) on free ports; one browser for the module, phone and desktop pages reused.
 
-Screenshots go to ``test-artifacts/`` (not committed).
+Screenshots go to ``test-artifacts/`` (not committed): every judges' page at 390x844 and 1366x900.
 """
 
 from __future__ import annotations
@@ -16,8 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from rules_db.serve import datasette_args, write_metadata
-
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 CHROMIUM_ARGS = [
@@ -29,6 +27,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1366, "height": 900}
 
 pytestmark = [
     pytest.mark.browser,
@@ -47,21 +47,16 @@ def _free_port() -> int:
 
 
 class Server:
-    """``datasette serve`` on a database, in a subprocess, until stopped."""
+    """``rules_db.serve.serve`` (what ``rules-db serve`` runs) on a database, in a subprocess, until stopped."""
 
     def __init__(self, db_path: Path, tmp_dir: Path):
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        metadata = write_metadata(db_path, tmp_dir / "metadata.json")
-        datasette = Path(sys.executable).parent / "datasette"
-        self.log = (tmp_dir / "datasette.log").open("w+")
-        self.process = subprocess.Popen(
-            [str(datasette), *datasette_args(db_path, metadata, port=self.port)],
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-        )
+        self.log = (tmp_dir / "server.log").open("w+")
+        code = f"from rules_db.serve import serve; serve({str(db_path)!r}, port={self.port}, workers=1)"
+        self.process = subprocess.Popen([sys.executable, "-c", code], stdout=self.log, stderr=subprocess.STDOUT)
 
-    def wait_until_ready(self, timeout: float = 30) -> None:
+    def wait_until_ready(self, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -73,7 +68,7 @@ class Server:
                 time.sleep(0.2)
         self.stop()
         self.log.seek(0)
-        raise RuntimeError(f"datasette did not start on {self.url}:\n{self.log.read()[-3000:]}")
+        raise RuntimeError(f"the server did not start on {self.url}:\n{self.log.read()[-3000:]}")
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -86,23 +81,35 @@ class Server:
         self.log.close()
 
 
-def _serve(db_path: Path, tmp_dir: Path):
-    server = Server(db_path, tmp_dir)
-    server.wait_until_ready()
+@pytest.fixture(scope="module")
+def servers(fixture_db, real_db, hostile_db, tmp_path_factory):
+    """The fixture, real and hostile databases served side by side (started together: each takes seconds)."""
+    started = {
+        name: Server(db, tmp_path_factory.mktemp(f"{name}-server"))
+        for name, db in (("fixture", fixture_db), ("real", real_db), ("hostile", hostile_db))
+    }
     try:
-        yield server.url
+        for server in started.values():
+            server.wait_until_ready()
+        yield {name: server.url for name, server in started.items()}
     finally:
-        server.stop()
+        for server in started.values():
+            server.stop()
 
 
 @pytest.fixture(scope="module")
-def fixture_server(fixture_db, tmp_path_factory):
-    yield from _serve(fixture_db, tmp_path_factory.mktemp("fixture-server"))
+def fixture_server(servers):
+    return servers["fixture"]
 
 
 @pytest.fixture(scope="module")
-def real_server(real_db, tmp_path_factory):
-    yield from _serve(real_db, tmp_path_factory.mktemp("real-server"))
+def real_server(servers):
+    return servers["real"]
+
+
+@pytest.fixture(scope="module")
+def hostile_server(servers):
+    return servers["hostile"]
 
 
 @pytest.fixture(scope="module")
@@ -115,11 +122,32 @@ def browser():
         chromium.close()
 
 
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
+def _open_page(browser, viewport: dict):
+    context = browser.new_context(viewport=viewport)
     page = context.new_page()
     page.set_default_timeout(15_000)
+    return context, page
+
+
+@pytest.fixture(scope="module")
+def desktop(browser):
+    """One desktop page, reused by the tests (a new page per test costs a second)."""
+    context, page = _open_page(browser, DESKTOP)
+    yield page
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def phone(browser):
+    context, page = _open_page(browser, PHONE)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A desktop page of its own, for a test that listens for dialogs or follows a journey."""
+    context, page = _open_page(browser, DESKTOP)
     yield page
     context.close()
 
@@ -177,7 +205,7 @@ def _judge_journey(page, base_url: str, prefix: str) -> None:
     page.wait_for_load_state()
     expect(page.locator("h1.question")).to_have_text(question)
     citation = page.locator("section.citations a.rule-link").first
-    cited_number = citation.inner_text().strip()
+    cited_number = citation.locator(".rule-number").inner_text().strip()
     _screenshot(page, f"{prefix}-ruling")
     citation.click()
     page.wait_for_load_state()
@@ -193,11 +221,6 @@ def test_judge_journey_on_fixture_database(page, fixture_server):
 
 def test_judge_journey_on_real_database(page, real_server):
     _judge_journey(page, real_server, "real")
-
-
-@pytest.fixture(scope="module")
-def hostile_server(hostile_db, tmp_path_factory):
-    yield from _serve(hostile_db, tmp_path_factory.mktemp("hostile-server"))
 
 
 def _assert_inert(page, url: str) -> None:
@@ -339,3 +362,201 @@ def test_card_page_ruling_and_keyword_links(page, real_server, real_db):
     page.wait_for_load_state()
     expect(page.locator("h1")).to_have_text(term)
     expect(page.locator("section.definition a.rule-link")).to_be_visible()
+
+
+# ---------------------------------------------------------------- phone and desktop layout
+
+# What a thumb taps: rows of link lists, navigation, form controls, fold markers. Each at least 44 px high
+# on a phone; every other link (inside running text) at least 24 px.
+PRIMARY = ", ".join(
+    [
+        "ul.links > li > a:first-child",
+        "ol.links > li > a:first-child",
+        "nav a",
+        "header .crumbs a",
+        "form input[type=submit]",
+        "form input[type=search]",
+        "form input[type=text]",
+        "form select",
+        "summary",
+        ".tree li > a",
+        "ul.diff-counts a",
+        "ol.results > li > a",
+        "td.number a",
+        ".defined-in a.rule-link",
+    ]
+)
+
+_MEASURE = """primary => {
+    const visible = (element) => { const box = element.getBoundingClientRect(); return box.width > 0 && box.height > 0; };
+    const describe = (element) => `${element.tagName} "${(element.innerText || element.value || '').trim().slice(0, 30)}" ${Math.round(element.getBoundingClientRect().height)}px`;
+    const targets = [...document.querySelectorAll(primary)].filter(visible);
+    return {
+        overflow: document.documentElement.scrollWidth - window.innerWidth,
+        primary: targets.length,
+        small_primary: targets.filter((e) => e.getBoundingClientRect().height < 44).map(describe),
+        small_links: [...document.querySelectorAll("a")].filter(visible)
+            .filter((e) => e.getBoundingClientRect().height < 24).map(describe),
+    };
+}"""
+
+
+def _judges_pages(real_db) -> dict[str, str]:
+    """One of every kind of judges' page in the real database, the fullest of each kind."""
+    import sqlite3
+
+    connection = sqlite3.connect(real_db)
+
+    def one(sql: str):
+        return connection.execute(sql).fetchone()
+
+    rule = one("""select d.version, r.number from rules r join documents d on d.id = r.document_id
+        where d.game_id = 'riftbound' and d.is_newest order by (select count(*) from replay_step_citations
+        where rule_id = r.id) + (select count(*) from rule_refs where to_rule_id = r.id) desc limit 1""")
+    ruling = one("""select g.id from rulings g order by (select count(*) from ruling_citations where ruling_id = g.id)
+        + (select count(*) from ruling_steps where ruling_id = g.id) desc limit 1""")
+    keyword = one("""select d.version, k.term from keywords k join documents d on d.id = k.document_id
+        where k.game_id = 'riftbound' and d.is_newest order by (select count(*) from keyword_mentions
+        where keyword_id = k.id) desc limit 1""")
+    replay = one("select id from replays order by step_count desc limit 1")
+    diff = one("""select o.version, n.version from rule_lineage l join documents o on o.id = l.from_document_id
+        join documents n on n.id = l.to_document_id where o.game_id = 'riftbound' and o.rulebook_id = n.rulebook_id
+        group by l.from_document_id, l.to_document_id limit 1""")
+    connection.close()
+    return {
+        "home": "/",
+        "search": "/search?q=recalled",
+        "rule": f"/rules/riftbound/{rule[0]}/{rule[1]}",
+        "ruling": f"/rulings/{ruling[0]}",
+        "card": "/cards/zhonyas-hourglass",
+        "keyword": f"/keywords/riftbound/{keyword[0]}/{keyword[1]}",
+        "replay": f"/replays/{replay[0]}",
+        "diff": f"/diff/riftbound/{diff[0]}/{diff[1]}",
+        "rule-tree": "/rules/riftbound",
+        "rulings": "/rulings",
+        "cards": "/cards",
+        "replays": "/replays",
+        "missing-rule": "/rules/riftbound/9999.9",
+        "missing-card": "/cards/hourglas",
+    }
+
+
+def _unfold(summary) -> None:
+    """Tap a tree node's fold marker (the 44 px square at its left; the rest of the row is its link)."""
+    summary.click(position={"x": 22, "y": 22})
+    assert summary.evaluate("element => element.parentElement.open")
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_every_judges_page_fits_a_phone_and_a_desktop(request, size, real_server, real_db):
+    """No page scrolls sideways; on a phone every primary target is a thumb's height, every link 24 px.
+    Screenshots of each page at each size go to test-artifacts/layout-*.png."""
+    page = request.getfixturevalue(size)
+    problems = {}
+    for name, path in _judges_pages(real_db).items():
+        page.goto(real_server + path)
+        if name == "rule-tree":  # open the first chapter and its first section: the tree as a judge uses it
+            _unfold(page.locator(".tree summary").first)
+            _unfold(page.locator(".tree details[open] details > summary").first)
+        measured = page.evaluate(_MEASURE, PRIMARY)
+        assert measured["primary"] > 0, path
+        faults = []
+        if measured["overflow"] > 0:
+            faults.append(f"{measured['overflow']} px wider than the screen")
+        if size == "phone":
+            faults += [f"primary target {target}" for target in measured["small_primary"]]
+            faults += [f"link {link}" for link in measured["small_links"]]
+        if faults:
+            problems[path] = faults[:5]
+        _screenshot(page, f"layout-{size}-{name}", full_page=False)
+    assert problems == {}
+
+
+def test_home_leads_to_every_index_and_raw_rows_lead_back(phone, real_server):
+    """From home to the rule tree, the rulings, the cards and the replays, and from each raw table row (what
+    SQL users see) back to the judges' page of that rule, ruling, card or replay."""
+    from playwright.sync_api import expect
+
+    page = phone
+    page.goto(real_server + "/")
+    page.locator("nav.browse a", has_text="Rules").first.click()
+    expect(page.locator("h1")).to_contain_text("Rules")
+    _unfold(page.locator(".tree > ul > li > details > summary").first)
+    section = page.locator(".tree details[open] > ul > li a").first
+    number = section.locator(".rule-number").inner_text()
+    section.click()
+    expect(page.locator("h1 .rule-number")).to_have_text(number)
+    for index, heading, item in [
+        ("Rulings", "Rulings", "h1.question"),
+        ("Cards", "Cards", "article.card h1"),
+        ("Replays", "Replays", "h1"),
+    ]:
+        page.goto(real_server + "/")
+        page.locator("nav.browse a", has_text=index).first.click()
+        expect(page.locator("h1")).to_have_text(heading)
+        first = page.locator("ul.links > li > a, ol.links > li > a").first
+        text = first.inner_text().split("\n")[0].strip()
+        first.click()
+        expect(page.locator(item)).to_contain_text(text)
+    for table, judges_heading in [
+        ("rules", "h1 .rule-number"),
+        ("rulings", "h1.question"),
+        ("cards", "article.card h1"),
+        ("replays", "h1"),
+    ]:
+        page.goto(f"{real_server}/rules/{table}?_size=5")
+        link = page.locator("a.judges-page").first
+        text = link.inner_text().strip()
+        link.click()
+        expect(page.locator(judges_heading)).to_contain_text(text[:40])
+
+
+def test_cards_list_finds_a_card_by_nickname_and_the_nickname_address_redirects(phone, real_server):
+    from playwright.sync_api import expect
+
+    page = phone
+    page.goto(real_server + "/cards")
+    page.fill("form.filters input[name=name]", "zhonyas")
+    page.locator("form.filters input[type=submit]").click()
+    page.locator("ul.links > li > a", has_text="Zhonya's Hourglass").click()
+    expect(page.locator("article.card h1")).to_have_text("Zhonya's Hourglass")
+    page.goto(real_server + "/cards/zhonya")
+    assert page.url == real_server + "/cards/zhonyas-hourglass"
+    current = page.locator("div.card-text").inner_text()
+    assert "Heal that unit, exhaust it, and recall it" in current and "Recall that unit exhausted" not in current
+    # The printed wording comes after the current one, with what the errata changed.
+    printed = page.locator("section.printed-text .errata-diff").evaluate(
+        "diff => [...diff.querySelectorAll('.diff')[0].childNodes].filter((node) => node.nodeName !== 'INS')"
+        ".map((node) => node.textContent).join('')"
+    )
+    assert "Recall that unit exhausted" in " ".join(printed.split())
+    assert page.locator("section.printed-text ins").count() and page.locator("section.printed-text del").count()
+
+
+def test_a_page_once_opened_reads_with_no_network(browser, real_server, real_db):
+    """Open a rule page and a search, cut the network, reload: both still read; a page never opened says so
+    and lists the pages the phone keeps."""
+    from playwright.sync_api import expect
+
+    context, page = _open_page(browser, PHONE)
+    try:
+        rule = real_server + _judges_pages(real_db)["rule"]
+        page.goto(rule)
+        text = page.locator("div.rule-text").inner_text()
+        page.wait_for_function("async () => !!(await caches.match(location.href))", polling=100)
+        page.goto(real_server + "/search?q=recalled")
+        page.wait_for_function("async () => !!(await caches.match(location.href))", polling=100)
+        context.set_offline(True)
+        page.goto(rule)
+        response = page.reload()
+        assert response.from_service_worker
+        assert page.locator("div.rule-text").inner_text() == text
+        _screenshot(page, "offline-rule", full_page=False)
+        page.goto(real_server + "/search?q=recalled")
+        expect(page.locator("p.count")).to_contain_text("recalled")
+        page.goto(real_server + "/rulings/1")
+        expect(page.locator("h1")).to_have_text("No network")
+        expect(page.locator("ul.links a", has_text="recalled")).to_be_visible()
+    finally:
+        context.set_offline(False)
+        context.close()

@@ -42,6 +42,7 @@ async def test_rule_page_links_references_keywords_and_shows_context(datasette):
     assert 'href="/keywords/riftbound/2025-12-01/Tank"' in html
     crumbs = html.split('class="crumbs"')[1].split("</p>")[0]
     assert [link for link in _links(crumbs) if link.startswith("/rules/riftbound")] == [
+        "/rules/riftbound",  # the version's rule tree
         "/rules/riftbound/2025-12-01/443",
         "/rules/riftbound/2025-12-01/443.1",
     ]

@@ -178,8 +178,11 @@ async def test_card_pages_list_their_rulings_and_highlight_errata(datasette, con
 async def test_zhonyas_hourglass_shows_its_current_wording_first(datasette):
     html = (await _get(datasette, "/cards/zhonyas-hourglass")).text
     current = html.index("Heal that unit, exhaust it, and recall it")
-    printed = html.index("Recall that unit exhausted")
+    printed = html.index('class="printed-text"')
     assert html.index('class="card-text"') < current < printed
+    # The printed wording is the word diff without what the errata added.
+    as_printed = re.sub(r"<ins>.*?</ins>|<[^>]+>", "", html[printed:].split("</section>")[0])
+    assert "Recall that unit exhausted" in " ".join(as_printed.split())
     data = (await _get(datasette, "/cards/zhonyas-hourglass.json")).json()
     assert "Heal that unit, exhaust it, and recall it" in data["card"]["current_text"]
     assert "Recall that unit exhausted" in data["card"]["ability_text"]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from datasette_plugins.render import Link, Linker, highlighted, linked, sanitise, word_diff
-from rules_db.queries import MARK_END, MARK_START
+from datasette_plugins.render import Link, Linker, highlighted, linked, sanitise
+from rules_db.queries import MARK_END, MARK_START, diff_ops
 
 HOSTILE = [
     "<script>alert(1)</script>",
@@ -84,7 +84,7 @@ def test_snippet_markers_become_marks_and_the_rest_is_escaped():
 
 
 def test_word_diff_marks_changed_words_only():
-    ops = word_diff("Deal 3 damage to a unit.", "Deal 4 damage to each unit.")
+    ops = diff_ops("Deal 3 damage to a unit.", "Deal 4 damage to each unit.")
     assert [(op["op"], op["text"]) for op in ops if op["op"] != "equal"] == [
         ("delete", "3 "),
         ("insert", "4 "),

@@ -45,7 +45,7 @@ def test_metadata_escapes_document_titles(tmp_path, fixture_db):
 
 def test_serve_runs_datasette_with_the_pages(fixture_db, tmp_path):
     port = _free_port()
-    code = f"from rules_db.serve import serve; serve({str(fixture_db)!r}, port={port})"
+    code = f"from rules_db.serve import serve; serve({str(fixture_db)!r}, port={port}, workers=1)"
     server = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         body = _wait_for(f"http://127.0.0.1:{port}/rules/riftbound/443.1.e", server)
@@ -74,3 +74,52 @@ def _wait_for(url: str, server: subprocess.Popen, timeout: float = 30) -> str:
         except OSError:
             time.sleep(0.2)
     raise AssertionError(f"nothing answered at {url}")
+
+
+def _fresh_copy(fixture_db, tmp_path):
+    """The fixture database, newer than every source, so ``rules-db serve`` does not rebuild it."""
+    import os
+    import shutil
+
+    db = tmp_path / "rules.db"
+    shutil.copy(fixture_db, db)
+    future = time.time() + 10**6
+    os.utime(db, (future, future))
+    return db
+
+
+def test_serve_on_the_local_network_prints_the_address_and_a_qr_code(fixture_db, tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from rules_db import serve as serving
+    from rules_db.cli import cli
+
+    started = []
+    monkeypatch.setattr(serving, "serve", lambda *args, **options: started.append(options))
+    monkeypatch.setattr(serving, "local_network_address", lambda: "192.168.1.20")
+    db = _fresh_copy(fixture_db, tmp_path)
+    result = CliRunner().invoke(cli, ["serve", "--db", str(db), "--host", "0.0.0.0", "--port", "8123"])
+    assert result.exit_code == 0, result.output
+    assert "open http://192.168.1.20:8123/ or scan" in result.output
+    assert serving.qr_code("http://192.168.1.20:8123/") in result.output
+    assert "On this machine: http://127.0.0.1:8123/" in result.output
+    assert started == [{"host": "0.0.0.0", "port": 8123, "certificate": None, "workers": None}]
+
+    local = CliRunner().invoke(cli, ["serve", "--db", str(db), "--workers", "1"])
+    assert "Serving" in local.output and "scan" not in local.output and "█" not in local.output
+    assert started[-1]["host"] == "127.0.0.1" and started[-1]["workers"] == 1
+    unpaired = CliRunner().invoke(cli, ["serve", "--db", str(db), "--ssl-certfile", str(db)])
+    assert unpaired.exit_code != 0 and "go together" in unpaired.output
+
+
+def test_site_urls_and_the_qr_code():
+    from rules_db.serve import qr_code, reachable_from_other_devices, site_urls
+
+    assert site_urls("192.168.1.5", 80, https=True) == ["https://192.168.1.5:80/"]
+    assert site_urls("::1", 8001) == ["http://[::1]:8001/"]
+    assert site_urls("0.0.0.0", 8001)[-1] == "http://127.0.0.1:8001/"
+    assert not reachable_from_other_devices("127.0.0.1") and reachable_from_other_devices("0.0.0.0")
+    rows = qr_code("http://192.168.1.20:8001/").splitlines()
+    # Two modules a character high: a square code is about twice as wide as it is tall, all of it blocks.
+    assert 1.8 < len(rows[0]) / len(rows) < 2.2 and set("".join(rows)) <= set("█▀▄ ")
+    assert qr_code("http://192.168.1.20:8001/") != qr_code("http://192.168.1.21:8001/")

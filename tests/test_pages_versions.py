@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from datasette.app import Datasette
 
+from rules_db.queries import DIFF_PAGE_SIZE
 from rules_db.serve import metadata
 
 
@@ -105,6 +106,16 @@ async def test_references_in_an_old_rule_note_the_newest_number(datasette, conne
 DIFF = "/diff/riftbound/2025-06-02/2025-12-01"
 
 
+async def _every_row(datasette, query: str) -> list[dict]:
+    """The rows of every page of a diff page's JSON."""
+    first = (await _get(datasette, DIFF + ".json?" + query)).json()
+    rows = first["rows"]
+    for page in range(2, first["pages"] + 1):
+        rows += (await _get(datasette, DIFF + f".json?{query}&page={page}")).json()["rows"]
+    assert len(rows) == first["total"]
+    return rows
+
+
 async def test_diff_page_counts_sections_and_linked_rows(datasette, connection):
     data = (await _get(datasette, DIFF + ".json")).json()
     stored = dict(
@@ -113,18 +124,25 @@ async def test_diff_page_counts_sections_and_linked_rows(datasette, connection):
           and l.to_document_id = 'riftbound-core-rules-2025-12-01' group by l.kind""").fetchall()
     )
     assert {kind: count for kind, count in data["counts"].items() if count} == stored
-    assert {row["kind"] for row in data["rows"]} <= set(stored) - {"unchanged"}
-    assert len(data["rows"]) == sum(count for kind, count in stored.items() if kind != "unchanged")
+    changed = sum(count for kind, count in stored.items() if kind != "unchanged")
+    # One page at a time, rules only renumbered (moved with the same text) left out unless asked.
+    assert len(data["rows"]) == min(DIFF_PAGE_SIZE, data["total"]) and data["pages"] > 1
+    assert data["total"] + data["renumbered_only"] == changed and data["renumbered_only"] > 0
+    every = await _every_row(datasette, "renumbered=1")
+    assert len(every) == changed and {row["kind"] for row in every} <= set(stored) - {"unchanged"}
+    shown = await _every_row(datasette, "")
+    assert shown == [row for row in every if not (row["kind"] == "moved" and row["old_text"] == row["new_text"])]
     assert data["sections"] and data["sections"][0]["changed"] >= data["sections"][-1]["changed"]
-    cleanups = [row for row in data["rows"] if row["old"] == "518"]
+    cleanups = [row for row in every if row["old"] == "518"]
     assert [row["new"] for row in cleanups] == ["318"]
     html = (await _get(datasette, DIFF)).text
-    for row in data["rows"][:200]:
+    for row in data["rows"]:
         if row["old"]:
             assert f'href="/rules/riftbound/2025-06-02/{row["old"]}"' in html
         if row["new"]:
             assert f'href="/rules/riftbound/2025-12-01/{row["new"]}"' in html
-    edited = [row for row in data["rows"] if row["kind"] == "edited" and row["diff"]]
+    assert f'href="{DIFF}?page=2"' in html and f'href="{DIFF}?renumbered=1"' in html
+    edited = [row for row in shown if row["kind"] == "edited" and row["diff"]]
     assert edited and "<ins>" in html and "<del>" in html
     old_text = "".join(piece["text"] for piece in edited[0]["diff"] if piece["op"] != "insert")
     new_text = "".join(piece["text"] for piece in edited[0]["diff"] if piece["op"] != "delete")

@@ -1,0 +1,196 @@
+"""Benchmark the judges' pages under load: ``rules-db serve`` on the database, then 8 concurrent
+loopback clients (keep-alive connections) asking for a shuffled mix of every kind of judges' page;
+p50, p99 and max latency per kind of page, and the errors.
+
+    .venv/bin/python benchmarks/bench_pages.py [--db data/rules.db] [--clients 8] [--per-kind 200]
+
+The URLs are drawn from the database (rules, rulings, cards, keywords and replays spread over every
+game and version), so the figures cover the pages judges open, not one page cached in a loop.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import queue
+import random
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections import defaultdict
+from pathlib import Path
+from urllib.parse import quote
+
+PROJECT = Path(__file__).resolve().parent.parent
+SEARCHES = ["recalled", "tank", "combat damage", "hidden", "zhonya", "legend", "showdown", "deflect", "626.1.d"]
+
+
+def page_urls(db_path: Path, per_kind: int, seed: int = 1) -> list[tuple[str, str]]:
+    """(kind, url) pairs: ``per_kind`` of each kind of page, drawn at random (fixed seed) from the database."""
+    random.seed(seed)
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+
+    def sample(sql: str) -> list[tuple]:
+        rows = conn.execute(sql).fetchall()
+        return [random.choice(rows) for _ in range(per_kind)] if rows else []
+
+    def path(*parts: str) -> str:
+        return "/" + "/".join(quote(str(part), safe="") for part in parts)
+
+    kinds = {
+        "home": [("/",)] * per_kind,
+        "search": [(f"/search?q={quote(random.choice(SEARCHES))}",) for _ in range(per_kind)],
+        "rule": [
+            (path("rules", game, version, number),)
+            for game, version, number in sample(
+                "select r.game_id, d.version, r.number from rules r join documents d on d.id = r.document_id"
+            )
+        ],
+        "missing rule": [
+            (path("rules", game, f"{number}.9"),)
+            for game, number in sample(
+                "select r.game_id, r.number from rules r join documents d on d.id = r.document_id where d.is_newest"
+            )
+        ],
+        "ruling": [(path("rulings", ruling_id),) for (ruling_id,) in sample("select id from rulings")],
+        "card": [(path("cards", slug),) for (slug,) in sample("select slug from cards")],
+        "keyword": [
+            (path("keywords", game, version, term),)
+            for game, version, term in sample(
+                "select k.game_id, d.version, k.term from keywords k join documents d on d.id = k.document_id"
+            )
+        ],
+        "replay": [(path("replays", replay_id),) for (replay_id,) in sample("select id from replays")],
+        "diff": [
+            (path("diff", game, old, new),)
+            for game, old, new in sample(
+                """select o.game_id, o.version, n.version from rule_lineage l
+                join documents o on o.id = l.from_document_id join documents n on n.id = l.to_document_id
+                group by l.from_document_id, l.to_document_id"""
+            )
+        ],
+        "rule tree": [
+            (path("rules", game),) for (game,) in sample("select distinct game_id from documents where kind = 'rules'")
+        ],
+        "rulings list": [("/rulings",)] * per_kind,
+        "cards list": [("/cards",)] * per_kind,
+        "replays list": [("/replays",)] * per_kind,
+    }
+    conn.close()
+    pairs = [(kind, url) for kind, urls in kinds.items() for (url,) in urls]
+    random.shuffle(pairs)
+    return pairs
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_server(db_path: Path, port: int) -> subprocess.Popen:
+    """``rules-db serve``, as ``make serve`` runs it, answering on ``port``."""
+    command = [str(Path(sys.executable).parent / "rules-db"), "serve", "--db", str(db_path), "--port", str(port)]
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=PROJECT)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"rules-db serve stopped:\n{server.stderr.read().decode()[-2000:]}")
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            connection.request("GET", "/-/versions.json")
+            connection.getresponse().read()
+            return server
+        except OSError:
+            time.sleep(0.2)
+    server.kill()
+    raise SystemExit("rules-db serve did not answer within 120 s")
+
+
+def run_clients(port: int, pairs: list[tuple[str, str]], clients: int) -> tuple[dict, dict, float]:
+    """Each client takes the next URL from a shared queue until it is empty; latency in seconds per kind."""
+    work: queue.Queue = queue.Queue()
+    for pair in pairs:
+        work.put(pair)
+    latencies: dict[str, list[float]] = defaultdict(list)
+    errors: dict[str, list[str]] = defaultdict(list)
+    lock = threading.Lock()
+
+    def client() -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        while True:
+            try:
+                kind, url = work.get_nowait()
+            except queue.Empty:
+                break
+            started = time.perf_counter()
+            try:
+                connection.request("GET", url)
+                response = connection.getresponse()
+                response.read()
+                status = response.status
+            except (OSError, http.client.HTTPException) as error:
+                connection.close()
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                status = str(error)
+            elapsed = time.perf_counter() - started
+            expected = 404 if kind == "missing rule" else 200
+            with lock:
+                latencies[kind].append(elapsed)
+                if status != expected:
+                    errors[kind].append(f"{url}: {status}")
+        connection.close()
+
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return latencies, errors, time.perf_counter() - started
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--db", type=Path, default=PROJECT / "data" / "rules.db")
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--per-kind", type=int, default=200)
+    parser.add_argument("--warm-up", type=int, default=2, help="requests of each kind before measuring")
+    arguments = parser.parse_args()
+
+    port = free_port()
+    server = start_server(arguments.db, port)
+    try:
+        run_clients(port, page_urls(arguments.db, arguments.warm_up, seed=2), arguments.clients)
+        pairs = page_urls(arguments.db, arguments.per_kind)
+        latencies, errors, wall = run_clients(port, pairs, arguments.clients)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+    print(f"{len(pairs)} requests, {arguments.clients} clients, {wall:.1f} s, {len(pairs) / wall:.0f} requests/s")
+    print(f"{'page':14} {'requests':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'errors':>7}")
+    for kind in sorted(latencies, key=lambda kind: -percentile(latencies[kind], 0.99)):
+        values = latencies[kind]
+        print(
+            f"{kind:14} {len(values):>8} {statistics.median(values) * 1000:>8.1f} "
+            f"{percentile(values, 0.99) * 1000:>8.1f} {max(values) * 1000:>8.1f} {len(errors[kind]):>7}"
+        )
+    for kind, failed in errors.items():
+        for line in failed[:3]:
+            print(f"  {kind} error: {line}")
+    if any(errors.values()):
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,86 @@
+"""The indexes a judge browses: the rule tree of each rulebook version, and the lists of rulings,
+cards and replays with their filters. Each answers HTML or JSON like the other pages (``pages``).
+"""
+
+from __future__ import annotations
+
+from datasette.utils.asgi import Response
+
+from datasette_plugins import render
+from datasette_plugins.pages import Paths, _ask, _not_found, _respond, _url_var
+from rules_db import queries
+
+_LARGEST_PAGE = 10**6
+
+
+def _arg(request, name: str) -> str | None:
+    """A filter from the query string, None when absent or blank."""
+    value = (request.args.get(name) or "").strip()
+    return value or None
+
+
+def _number_arg(request, name: str, default: int | None = None) -> int | None:
+    """A whole number from the query string; anything else (words, huge numbers) counts as absent."""
+    value = _arg(request, name)
+    if value is None or not value.isdigit() or len(value) > 7:
+        return default
+    return min(int(value), _LARGEST_PAGE)
+
+
+async def rule_tree(datasette, request):
+    """Chapters, sections and top-level rules of a game's rules; ``?number=`` jumps to a rule of that version."""
+    game, number = _url_var(request, "game"), _arg(request, "number")
+    version, rulebook = _arg(request, "version"), _arg(request, "rulebook")
+    database, data = await _ask(datasette, queries.rule_tree, game, version, rulebook, number is None)
+    if data is None:
+        what = (
+            f"version {version} of {game}'s {rulebook or 'rules'}" if version else f"{rulebook or 'rules'} for {game}"
+        )
+        return await _not_found(datasette, request, database, f"There are no {what}.")
+    if number:
+        paths = Paths(datasette, database.name)
+        document = data["document"]
+        return Response.redirect(
+            paths.version_rule(game, document["version"], number.rstrip("."), document["rulebook"])
+        )
+    paths, document = Paths(datasette, database.name), data["document"]
+    tree_html = render.outline(
+        data["tree"],
+        lambda number: paths.version_rule(game, document["version"], number, document["rulebook"]),
+    )
+    return await _respond(datasette, request, database, "rule_tree.html", data, tree_html=tree_html)
+
+
+async def rulings_index(datasette, request):
+    order = "newest" if request.args.get("order") == "newest" else "position"
+    filters = {name: _arg(request, name) for name in ("game", "document", "source", "category", "card", "rule")}
+    database, data = await _ask(
+        datasette, queries.rulings_index, *filters.values(), order, _number_arg(request, "page", 1)
+    )
+    return await _respond(datasette, request, database, "rulings_index.html", data)
+
+
+async def cards_index(datasette, request):
+    filters = [_arg(request, name) for name in ("game", "name", "set", "type", "domain")]
+    database, data = await _ask(datasette, queries.cards_index, *filters, _number_arg(request, "page", 1))
+    return await _respond(datasette, request, database, "cards_index.html", data)
+
+
+async def replays_index(datasette, request):
+    database, data = await _ask(
+        datasette,
+        queries.replays_index,
+        _arg(request, "verdict"),
+        _number_arg(request, "ruling"),
+        _arg(request, "tag"),
+        _number_arg(request, "page", 1),
+    )
+    return await _respond(datasette, request, database, "replays_index.html", data)
+
+
+VIEWS = {
+    "rule_tree": rule_tree,
+    "rulings_index": rulings_index,
+    "cards_index": cards_index,
+    "replays_index": replays_index,
+}
