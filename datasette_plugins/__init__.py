@@ -2,7 +2,8 @@
 indexes they browse (rule tree, rulings, cards, replays) and what keeps them working offline.
 
 Registered through the ``datasette`` entry point in pyproject.toml. The URL patterns and page
-views are in ``pages``, the index views in ``indexes``, the web app manifest and service worker
+views are in ``pages``, the replay pages (which run the engine) in
+``replay_pages``, the index views in ``indexes``, the web app manifest and service worker
 in ``offline``, the safe rendering of document text in ``render``, the SQL in
 ``rules_db.queries``; templates extend Datasette's ``base.html``.
 """
@@ -14,13 +15,13 @@ from pathlib import Path
 
 from datasette import hookimpl
 
-from datasette_plugins import indexes, offline, pages
-from datasette_plugins.pages import ROUTE_PATTERNS
+from datasette_plugins import indexes, offline, pages, replay_pages
 from datasette_plugins.raw_tables import render_cell
 
-__all__ = ["register_routes", "extra_css_urls", "render_cell"]
+__all__ = ["register_routes", "extra_css_urls", "startup", "skip_csrf", "render_cell"]
 
-VIEWS = {**pages.VIEWS, **indexes.VIEWS, **offline.VIEWS}
+ROUTE_PATTERNS = {**pages.ROUTE_PATTERNS, **replay_pages.ROUTE_PATTERNS}
+VIEWS = {**pages.VIEWS, **indexes.VIEWS, **offline.VIEWS, **replay_pages.VIEWS}
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
@@ -32,7 +33,20 @@ def register_routes(datasette):
 
 @hookimpl
 def extra_css_urls(datasette):
-    return [datasette.urls.static_plugins(_plugin_name(), "judges.css")]
+    return [datasette.urls.static_plugins(_plugin_name(), name) for name in ("judges.css", "replay.css")]
+
+
+@hookimpl
+def startup(datasette):
+    """Spawn the replay sandbox's workers now, so the first replay page does not wait for them."""
+    replay_pages.service().sandbox.start()
+
+
+@hookimpl
+def skip_csrf(datasette, scope):
+    """The dispute page takes a scenario's YAML by POST (it can be longer than a URL) and only renders it:
+    nothing is written anywhere, so there is no request to forge."""
+    return scope["type"] == "http" and scope["path"] == datasette.urls.path("dispute")
 
 
 @cache

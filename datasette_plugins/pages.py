@@ -38,7 +38,6 @@ ROUTE_PATTERNS = {
     "versioned_keyword": rf"^/keywords/{_GAME}/(?P<version>[^/]+)/(?P<term>[^/]+?){_FORMAT}",
     "ruling": r"^/rulings/(?P<ruling_id>\d+)" + _FORMAT,
     "card": r"^/cards/(?P<slug>[^/]+?)" + _FORMAT,
-    "replay": r"^/replays/(?P<replay_id>[^/]+?)" + _FORMAT,
     "diff": rf"^/diff/{_GAME}/(?P<old>[^/]+)/(?P<new>[^/]+?){_FORMAT}",
     "rulebook_diff": rf"^/diff/{_GAME}/{_RULEBOOK}/(?P<old>[^/]+)/(?P<new>[^/]+?){_FORMAT}",
     "rule_tree": rf"^/rules/{_TREE_GAME}{_FORMAT}",
@@ -370,14 +369,6 @@ async def _card_not_found(datasette, request, database, slug: str):
     return await _respond(datasette, request, database, "not_found.html", data, status=status)
 
 
-async def replay(datasette, request):
-    replay_id = _url_var(request, "replay_id")
-    database, data = await _ask(datasette, queries.replay_page, replay_id)
-    if data is None:
-        return await _not_found(datasette, request, database, f"No replay “{replay_id}”.")
-    return await _respond(datasette, request, database, "replay.html", data)
-
-
 async def diff(datasette, request):
     game, old, new, rulebook = (_url_var(request, name) for name in ("game", "old", "new", "rulebook"))
     kind, section = request.args.get("kind") or None, request.args.get("section") or None
@@ -432,7 +423,6 @@ VIEWS = {
     "versioned_keyword": keyword,
     "ruling": ruling,
     "card": card,
-    "replay": replay,
     "diff": diff,
     "rulebook_diff": diff,
 }

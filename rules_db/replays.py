@@ -97,13 +97,14 @@ def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "rift
         if pair not in translators:
             translators[pair] = CitationTranslator(db, game_id, *pair)
         cite = translators[pair]
-        scenario = _scenario_document(replay.file)
+        text = _scenario_text(replay.file)
+        scenario = _scenario_document(text)
         db.table("replays").insert(
             {
                 "id": replay.scenario_id,
                 "ruling_id": rulings.get(replay.ruling_position),
                 "title": replay.title,
-                "file": replay.file,
+                "file": f"scenarios/library/{Path(replay.file).name}",  # never a path of the build machine
                 "rules_document_id": document_id,
                 "verdict": replay.verdict,
                 "expected": json.dumps(replay.expected, sort_keys=True, default=str),
@@ -111,6 +112,7 @@ def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "rift
                 "step_count": replay.step_count,
                 "disagreement": replay.disagreement,
                 "tags": json.dumps(_tags(scenario)),
+                "scenario": text,
             }
         )
         used_cards += [
@@ -167,11 +169,16 @@ def _card_ids(db: sqlite_utils.Database, game_id: str) -> dict[str, int]:
     return {row["name"]: row["id"] for row in db.query("select name, id from cards where game_id = ?", [game_id])}
 
 
-def _scenario_document(scenario_file: str) -> dict:
-    """The scenario file as YAML data ({} when the replay names no readable file)."""
+def _scenario_text(scenario_file: str) -> str | None:
+    """The scenario file's text (None when the replay names no readable file)."""
     if not scenario_file or not Path(scenario_file).is_file():
-        return {}
-    document = yaml.load(Path(scenario_file).read_text(encoding="utf-8"), Loader=Loader)
+        return None
+    return Path(scenario_file).read_text(encoding="utf-8")
+
+
+def _scenario_document(text: str | None) -> dict:
+    """The scenario as YAML data ({} without one)."""
+    document = yaml.load(text, Loader=Loader) if text else None
     return document if isinstance(document, dict) else {}
 
 

@@ -19,6 +19,9 @@ from scenarios.trace import Step, plain
 def snapshot(game) -> dict[str, Any]:
     """The whole board as plain data: the turn, each player's zones, each battlefield, every object."""
     objects = {obj.id: _object(game, obj) for obj in game.objects.values()}
+    owned: dict[str, list[Obj]] = {name: [] for name in game.turn_order}
+    for obj in game.objects.values():
+        owned.setdefault(obj.owner, []).append(obj)
     return {
         "turn": {
             "player": game.turn_player,
@@ -29,11 +32,16 @@ def snapshot(game) -> dict[str, Any]:
         },
         "winner": game.winner,
         "victory_score": game.victory_score,
-        "players": [_player(game, name) for name in game.turn_order],
+        "players": [_player(game, name, owned[name]) for name in game.turn_order],
         "battlefields": [
             {
                 "id": bf.id,
                 "units": [o.id for o in game.units(bf.id)],
+                "sides": [  # the units there, by the player who controls them
+                    {"player": name, "units": [o.id for o in game.units(bf.id, name)]}
+                    for name in game.turn_order
+                    if game.units(bf.id, name)
+                ],
                 "gear": [o.id for o in _at(game, bf.id) if o.kind != UNIT and not o.attached_to],
                 "hidden": [o.id for o in _hidden(game, bf.id)],
             }
@@ -60,6 +68,9 @@ def step_boards(game) -> tuple[dict, list[tuple[int, Step, dict]]]:
     undone: list = []
     try:
         for index in reversed(range(len(walked))):
+            if index + 1 < len(walked) and marks[index] == marks[index + 1]:
+                boards[index] = boards[index + 1]  # nothing was written in between: the same board
+                continue
             undone = journal.rewind(marks[index]) + undone
             boards[index] = snapshot(game)
         undone = journal.rewind(0) + undone
@@ -69,19 +80,26 @@ def step_boards(game) -> tuple[dict, list[tuple[int, Step, dict]]]:
     return start, [(depth, step, board) for (depth, step), board in zip(walked, boards)]
 
 
-def _player(game, name: str) -> dict:
+def _player(game, name: str, mine: list[Obj]) -> dict:
     player = game.players[name]
-    mine = [o for o in game.objects.values() if o.owner == name]
     return {
         "name": name,
         "points": player.points,
         "energy": player.energy,
         "power": player.power,
         "runes": player.runes,
-        "hand": [o.id for o in game.hand(name)],
-        "deck": len(game.deck(name)),
+        "hand": [o.id for o in sorted((o for o in mine if o.zone == Zone.HAND), key=lambda o: o.order)],
+        "deck": sum(1 for o in mine if o.zone == Zone.DECK),
         "legend": next((o.id for o in mine if o.kind == LEGEND and o.zone == BOARD), None),
-        "base": [o.id for o in _at(game, "base") if o.controller == name and o.kind != LEGEND and not o.attached_to],
+        "base": [
+            o.id
+            for o in game.objects.values()
+            if o.zone == BOARD
+            and o.location == "base"
+            and o.controller == name
+            and o.kind not in (LEGEND, BATTLEFIELD)
+            and not o.attached_to
+        ],
         "trash": [o.id for o in mine if o.zone == Zone.TRASH],
         "banishment": [o.id for o in mine if o.zone == Zone.BANISHMENT],
     }

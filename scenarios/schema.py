@@ -13,6 +13,7 @@ of the kind its place needs, and `expect`/`checkpoints` name only what the repla
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -30,7 +31,9 @@ from scenarios.kernel import RULES_VERSION, Refusal
 
 
 class ScenarioError(ValueError):
-    def __init__(self, path: Path, line: int | None, field: str, message: str):
+    """A scenario that cannot be read: where (a file, or the name a page gives what was typed), line, field."""
+
+    def __init__(self, path: Path | str, line: int | None, field: str, message: str):
         where = f"{path}:{line}" if line else str(path)
         super().__init__(f"{where}: {field}: {message}")
         self.path, self.line, self.field, self.message = path, line, field, message
@@ -313,7 +316,7 @@ def parse_text(content: bytes | str, source, limits: Limits = FILE_LIMITS) -> tu
         node = yaml.compose(text, Loader=Loader)
         data = yaml.constructor.SafeConstructor().construct_document(node) if node is not None else None
     except yaml.YAMLError as error:
-        raise ScenarioError(source, _error_line(error, text), "(yaml)", str(error)) from None
+        raise ScenarioError(source, _error_line(error, text), "(yaml)", _yaml_message(error)) from None
     if not isinstance(data, dict):
         raise ScenarioError(source, 1, "(document)", "a scenario is a mapping (meta:, setup:, actions:, expect: ...)")
     return data, _line_map(node)
@@ -336,6 +339,15 @@ def _decoded(content: bytes | str, source, limits: Limits) -> str:
             "(encoding)",
             f"invalid UTF-8 at column {column} (byte {raw[error.start]:#04x}): {error.reason}",
         ) from None
+
+
+def _yaml_message(error: yaml.YAMLError) -> str:
+    """What the YAML parser found, without its name for the text ("<unicode string>")."""
+    if isinstance(error, yaml.MarkedYAMLError) and error.problem:
+        mark = error.problem_mark
+        where = f" (column {mark.column + 1})" if mark is not None else ""
+        return "; ".join(part for part in (error.context, error.problem) if part) + where
+    return str(error)
 
 
 def _error_line(error: yaml.YAMLError, text: str) -> int | None:
@@ -448,6 +460,47 @@ def load(path: Path) -> tuple[Scenario, dict]:
 def _load(path: Path, mtime: int, size: int) -> tuple[Scenario, dict]:
     data, lines = load_text(path)
     return validate(data, lines, path), data
+
+
+# -- changed documents: variants, and a what-if asked from a page -----------------------------------------------
+
+
+def with_changes(data: dict, changes: list[Change], source, where: str = "change") -> dict:
+    """A copy of a scenario document with some inputs changed. A path names an input by its keys and list
+    positions (`setup.battlefields.0.units.0.might`); `-` as the last part appends to a list
+    (`setup.players.A.base.-`), and a missing mapping key on the way is created (`...keywords.Tank`)."""
+    changed = copy.deepcopy(data)
+    for change in changes:
+        try:
+            _set_path(changed, change.path, change.value)
+        except (KeyError, IndexError, TypeError, ValueError) as error:
+            raise ScenarioError(source, None, f"{where}.path", f"no input {change.path!r} ({error})") from None
+    return changed
+
+
+def variant_document(data: dict, variant: Variant, source) -> dict:
+    """The document a variant replays: its changes made, its expectations in place of the scenario's."""
+    changed = with_changes(data, variant.changes, source, f"variants.{variant.id}.change")
+    changed["expect"] = variant.expect
+    changed["checkpoints"] = []
+    changed.pop("variants", None)
+    return changed
+
+
+def _set_path(data, dotted: str, value) -> None:
+    parts = [int(p) if p.isdigit() else p for p in dotted.split(".")]
+    target = data
+    for position, part in enumerate(parts[:-1]):
+        if isinstance(target, dict) and part not in target and not isinstance(parts[position + 1], int):
+            target[part] = {}
+        target = target[part]
+    last = parts[-1]
+    if isinstance(target, list) and last == "-":
+        target.append(value)
+    elif isinstance(target, list | dict) and (isinstance(target, dict) or isinstance(last, int)):
+        target[last] = value
+    else:
+        raise TypeError(f"{last!r} does not name a place in {type(target).__name__}")
 
 
 # -- checks across the document: object ids, and what `expect` and `checkpoints` may observe -------------------
