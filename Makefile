@@ -8,7 +8,7 @@ PORT ?= 8001
 HOST ?= 127.0.0.1
 STAMP := $(VENV)/.installed
 
-.PHONY: serve build test test-fast lint wheel-check bench clean
+.PHONY: serve build test test-fast lint wheel-check dist bench clean
 
 serve: $(STAMP)
 	$(VENV)/bin/rules-db serve --db $(DB) --host $(HOST) --port $(PORT)
@@ -34,6 +34,11 @@ lint: $(STAMP)
 wheel-check:
 	.ci/wheel-check
 
+# What `datasette publish` needs (README, "Serving more judges"): the database, its metadata, the wheel.
+dist: build
+	$(PYTHON) -c "from rules_db.serve import write_metadata; write_metadata('$(DB)')"
+	$(PYTHON) -m pip wheel --quiet --no-deps --wheel-dir dist .
+
 bench: $(STAMP)
 	for script in benchmarks/bench_*.py; do $(PYTHON) $$script || exit 1; done
 
@@ -53,4 +58,4 @@ chromium:
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
 
 clean:
-	rm -rf $(VENV) data test-artifacts
+	rm -rf $(VENV) data dist build test-artifacts

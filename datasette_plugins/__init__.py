@@ -2,9 +2,9 @@
 indexes they browse (rule tree, rulings, cards, replays) and what keeps them working offline.
 
 Registered through the ``datasette`` entry point in pyproject.toml. The URL patterns and page
-views are in ``pages``, the replay pages (which run the engine) in
-``replay_pages``, the index views in ``indexes``, the web app manifest and service worker
-in ``offline``, the safe rendering of document text in ``render``, the SQL in
+views are in ``pages``, the replay pages (which run the engine) in ``replay_pages``, the index
+views in ``indexes``, the web app manifest and service worker in ``offline``, the rendered pages
+kept in memory in ``page_cache``, the safe rendering of document text in ``render``, the SQL in
 ``rules_db.queries``; templates extend Datasette's ``base.html``.
 """
 
@@ -16,19 +16,28 @@ from pathlib import Path
 from datasette import hookimpl
 
 from datasette_plugins import indexes, offline, pages, replay_pages
+from datasette_plugins.page_cache import PageCache
 from datasette_plugins.raw_tables import render_cell
 
 __all__ = ["register_routes", "extra_css_urls", "startup", "skip_csrf", "render_cell"]
 
 ROUTE_PATTERNS = {**pages.ROUTE_PATTERNS, **replay_pages.ROUTE_PATTERNS}
 VIEWS = {**pages.VIEWS, **indexes.VIEWS, **offline.VIEWS, **replay_pages.VIEWS}
+# Pages kept rendered (page_cache): all but the search (whose answers may end early under load), the small
+# offline files and the dispute builder (it answers a POST too); a replay page is kept, a slow or failed replay
+# answers 5xx and is not.
+KEPT = set(pages.VIEWS) - {"search"} | set(indexes.VIEWS) | set(replay_pages.KEPT)
+CACHE = PageCache()
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 
 @hookimpl
 def register_routes(datasette):
-    return [(ROUTE_PATTERNS[name], VIEWS[name]) for name in ROUTE_PATTERNS]
+    return [
+        (pattern, CACHE.wrap(VIEWS[name], pages.database_file) if name in KEPT else VIEWS[name])
+        for name, pattern in ROUTE_PATTERNS.items()
+    ]
 
 
 @hookimpl

@@ -134,6 +134,11 @@ async def _database(datasette):
     raise NotFound("No rules database is attached")
 
 
+async def database_file(datasette) -> str | None:
+    """The file of the rules database (None for one held in memory)."""
+    return (await _database(datasette)).path
+
+
 async def _ask(datasette, question, *args):
     database = await _database(datasette)
     return database, await database.execute_fn(lambda conn: question(conn, *args))
@@ -285,10 +290,12 @@ async def keyword(datasette, request):
 
 
 async def ruling(datasette, request):
-    ruling_id = int(_url_var(request, "ruling_id"))
+    digits = _url_var(request, "ruling_id")
+    # A number no SQLite row id can be (over 2^63) names no ruling; it is not worth converting.
+    ruling_id = int(digits) if len(digits) <= 18 else None
     database, data = await _ask(datasette, queries.ruling_page, ruling_id)
     if data is None:
-        return await _not_found(datasette, request, database, f"No ruling number {ruling_id}.")
+        return await _not_found(datasette, request, database, f"No ruling number {digits[:40]}.")
     linker = render.Linker(_ruling_links(Paths(datasette, database.name), data), words_once=True)
     return await _respond(datasette, request, database, "ruling.html", data, linker=linker)
 
@@ -315,12 +322,10 @@ async def card(datasette, request):
         return await _card_not_found(datasette, request, database, slug)
     card = data["card"]
     card["current_text"] = card["current_text"] or card["ability_text"]
-    # Printed in the current wording (spacing aside): no errata diff to show under the text.
-    printed_diff = (
-        queries.diff_ops(card["ability_text"], card["current_text"])
-        if card["ability_text"] and card["current_text"].split() != card["ability_text"].split()
-        else []
-    )
+    # The printed wording against the current one, word by word: line breaks the errata added are no change
+    # (the current text above keeps them). Printed in the current wording: nothing to show.
+    printed, current = (" ".join((card[name] or "").split()) for name in ("ability_text", "current_text"))
+    printed_diff = queries.diff_ops(printed, current) if printed and printed != current else []
     for erratum in data["errata"]:
         erratum["diff"] = queries.diff_ops(erratum["old_text"], erratum["new_text"]) if erratum["new_text"] else []
     paths = Paths(datasette, database.name)

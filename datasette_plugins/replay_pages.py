@@ -30,6 +30,8 @@ GAME = "riftbound"  # the game the engine plays
 DISPUTE_SOURCE = "your dispute"  # how errors name a scenario typed into the page (never a file of the server)
 _PATH = re.compile(r"^[A-Za-z0-9_.#-]{1,200}$")
 
+KEPT = ("replay", "dispute_replay")  # pages the page cache may keep (GET only; a failed replay answers 503)
+
 ROUTE_PATTERNS = {
     "replay": r"^/replays/(?P<replay_id>[^/]+?)(?P<format>\.json)?$",
     "dispute": r"^/dispute(?P<format>\.json)?$",
@@ -102,18 +104,18 @@ async def _replay_page(datasette, request, database, *, text, source, base, keep
     original = await _run("view", text, source, variant)
     if original.get("error"):
         page = {**extra, "view": original, "error": original["error"], "script_url": _script(datasette)}
-        return await _respond(datasette, request, database, "replay.html", page)
+        return await _respond(datasette, request, database, "replay.html", page, status=_status(original))
     try:
         changes = _what_if_change(request.args, original)
     except ValueError as error:
         changes, what_if_error = None, str(error)
     else:
         what_if_error = None
-    shown, comparison = original, None
+    shown, comparison, status = original, None, 200
     if changes:
         shown = await _run("view", text, source, variant, changes)
         if shown.get("error"):
-            what_if_error, shown = shown["error"]["message"], original
+            what_if_error, status, shown = shown["error"]["message"], _status(shown), original
             changes = None
         else:
             comparison = replay_view.compare(original, shown)
@@ -148,8 +150,14 @@ async def _replay_page(datasette, request, database, *, text, source, base, keep
         "what_if_links": _what_if_links(base, {**keep, **({"variant": variant} if variant else {})}, original),
     }
     if _wants_json(request):
-        return Response.json(_json(page), default=str)
-    return await _respond(datasette, request, database, "replay.html", page)
+        return Response.json(_json(page), status=status, default=str)
+    return await _respond(datasette, request, database, "replay.html", page, status=status)
+
+
+def _status(view: dict) -> int:
+    """503 when a replay failed for a passing reason (the server busy, a deadline under load): the page cache
+    keeps no such page; 200 for a scenario's own error, which is the page's answer."""
+    return 503 if view["error"].get("transient") else 200
 
 
 def _script(datasette) -> str:

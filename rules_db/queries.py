@@ -33,6 +33,9 @@ _RULE_REF = """r.id, r.game_id as game, d.version, r.number, r.heading,
     (select case when b.is_default then null else b.slug end from rulebooks b where b.id = d.rulebook_id)
         as rulebook"""
 
+# A rule number longer than this names no rule (the longest in the bundled documents has 11 characters).
+LONGEST_RULE_NUMBER = 64
+
 # Rows per page of a list; the version comparison's rows carry two texts and a word diff each.
 PAGE_SIZE = 100
 DIFF_PAGE_SIZE = 50
@@ -126,6 +129,8 @@ def rule_page(
         return None
     page = {"game": _row(conn, "select id, name from games where id = ?", [game]), "document": document}
     rule = _find_rule(conn, document["id"], number)
+    if rule is None and len(number) > LONGEST_RULE_NUMBER:  # no rule, and nothing near it worth a look
+        return {**page, "rule": None, "number": number, "nearest": [], "elsewhere": [], "renumbered": []}
     if rule is None:
         return {
             **page,

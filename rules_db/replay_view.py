@@ -429,8 +429,8 @@ class Replays:
                 return self._cache[key]
         try:
             result = self.sandbox.call(function, **arguments)
-        except SandboxError as error:
-            return {"error": {"message": str(error), "line": None, "field": None}}
+        except SandboxError as error:  # not kept: the same request may well succeed in a moment
+            return {"error": {"message": str(error), "line": None, "field": None, "transient": True}}
         with self._lock:
             self._cache[key] = result
             while len(self._cache) > self.size:
@@ -604,18 +604,9 @@ def _add_card(data: dict, args: dict) -> None:
 
 
 def _free_id(data: dict, kind: str) -> str:
-    taken = _ids(data.get("setup", {}))
+    taken = schema.entry_ids(data.get("setup", {}))
     prefix = _PREFIX.get(kind, "c")
     return next(f"{prefix}{n}" for n in range(1, 10_000) if f"{prefix}{n}" not in taken)
-
-
-def _ids(node) -> set[str]:
-    if isinstance(node, dict):
-        found = {str(node["id"])} if "id" in node and "card" in node else set()
-        return found.union(*(_ids(value) for value in node.values()))
-    if isinstance(node, list):
-        return set().union(*(_ids(value) for value in node))
-    return set()
 
 
 def _remove(node, object_id: str) -> bool:

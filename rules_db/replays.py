@@ -14,11 +14,11 @@ from functools import lru_cache
 from pathlib import Path
 
 import sqlite_utils
-import yaml
 
 from rules_db import versions
 from rules_db.lineage import equivalents
-from scenarios.cards import Loader, load_library
+from scenarios import schema
+from scenarios.cards import load_library
 
 
 class CitationTranslator:
@@ -98,7 +98,7 @@ def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "rift
             translators[pair] = CitationTranslator(db, game_id, *pair)
         cite = translators[pair]
         text = _scenario_text(replay.file)
-        scenario = _scenario_document(text)
+        scenario = _scenario_document(replay.file)
         db.table("replays").insert(
             {
                 "id": replay.scenario_id,
@@ -176,10 +176,11 @@ def _scenario_text(scenario_file: str) -> str | None:
     return Path(scenario_file).read_text(encoding="utf-8")
 
 
-def _scenario_document(text: str | None) -> dict:
-    """The scenario as YAML data ({} without one)."""
-    document = yaml.load(text, Loader=Loader) if text else None
-    return document if isinstance(document, dict) else {}
+def _scenario_document(scenario_file: str) -> dict:
+    """The scenario file as YAML data ({} when the replay names no readable file)."""
+    if not scenario_file or not Path(scenario_file).is_file():
+        return {}
+    return schema.load(Path(scenario_file))[1]  # the replay's own parse, reused
 
 
 def _tags(document: dict) -> list[str]:

@@ -89,6 +89,14 @@ def write_metadata(db_path: str | Path, metadata_path: str | Path | None = None)
     return metadata_path
 
 
+def datasette_args(
+    db_path: str | Path, metadata_path: str | Path, host: str = "127.0.0.1", port: int = 8001
+) -> list[str]:
+    """Arguments for ``datasette serve`` (one process, as replicas behind a load balancer run it): the
+    database immutable, with the metadata."""
+    return ["serve", "-i", str(db_path), "--metadata", str(metadata_path), "--host", host, "--port", str(port)]
+
+
 # How a worker process learns what to serve (uvicorn starts workers by importing ``asgi_app``).
 _SERVE_ENV = "RULES_DB_SERVE"
 

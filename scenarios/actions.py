@@ -23,7 +23,7 @@ class Action(BaseModel):
     ENGINE_FIELDS: ClassVar[tuple[str, ...]] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        data = {"by": self.by, "do": self.do}
+        data: dict[str, Any] = {"by": self.by, "do": self.do}
         for name, value in self.model_dump(exclude={"by", "do"}, exclude_defaults=True).items():
             data[name] = list(value) if isinstance(value, tuple) else value
         return data
@@ -42,13 +42,16 @@ class Move(Action):
 
 
 class Play(Action):
-    """Play a card from hand or from facedown (346-356): targets by slot, a unit's location, Accelerate."""
+    """Play a card from hand or from facedown (346-356): targets by slot, a unit's location, Accelerate, and
+    how many Repeat costs are paid with the targets of each extra execution (746)."""
 
     do: Literal["play"] = "play"
     card: str
     targets: dict[str, str | list[str]] = {}
     at: str | None = None
     accelerate: bool = False
+    repeat: int = 0
+    repeat_targets: tuple[dict[str, str | list[str]], ...] = ()
 
 
 class Activate(Action):
@@ -95,7 +98,9 @@ def parse_action(data) -> Action:
     if not isinstance(data, dict):
         raise kernel.Refusal("398", f"an action is a mapping with `by` and `do`, not {data!r}")
     do = data.get("do")
-    model = Choose if do == "choose" else kernel.ACTIONS[do].model if do in kernel.ACTIONS else None
+    model: type[Action] | None = (
+        Choose if do == "choose" else kernel.ACTIONS[do].model if do in kernel.ACTIONS else None
+    )
     if model is None:
         known = sorted([*kernel.ACTIONS, "choose"])
         raise kernel.Refusal("398", f"unknown action {do!r} (known: {', '.join(known)})")

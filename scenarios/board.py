@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from scenarios.kernel import calc
-from scenarios.objects import BATTLEFIELD, BOARD, CHAIN, FACEDOWN, LEGEND, UNIT, Obj, Zone
+from scenarios.objects import BATTLEFIELD, BOARD, CHAIN, FACEDOWN, LEGEND, UNIT, Kind, Obj, Zone
 from scenarios.trace import Step, plain
 
 
@@ -87,7 +87,9 @@ def _player(game, name: str, mine: list[Obj]) -> dict:
         "points": player.points,
         "energy": player.energy,
         "power": player.power,
-        "runes": player.runes,
+        "domain_power": dict(player.domain_power),
+        "runes": [o.id for o in mine if o.kind == Kind.RUNE and o.zone == BOARD],
+        "rune_deck": sum(1 for o in mine if o.zone == Zone.RUNE_DECK),
         "hand": [o.id for o in sorted((o for o in mine if o.zone == Zone.HAND), key=lambda o: o.order)],
         "deck": sum(1 for o in mine if o.zone == Zone.DECK),
         "legend": next((o.id for o in mine if o.kind == LEGEND and o.zone == BOARD), None),
@@ -97,7 +99,7 @@ def _player(game, name: str, mine: list[Obj]) -> dict:
             if o.zone == BOARD
             and o.location == "base"
             and o.controller == name
-            and o.kind not in (LEGEND, BATTLEFIELD)
+            and o.kind not in (LEGEND, BATTLEFIELD, Kind.RUNE)
             and not o.attached_to
         ],
         "trash": [o.id for o in mine if o.zone == Zone.TRASH],

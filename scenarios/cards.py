@@ -73,25 +73,60 @@ class EventFilter(ObjectFilter):
     card_type: Literal["unit", "gear", "spell"] | None = None  # the kind of card played (card_played events)
 
 
+DOMAINS = ("Fury", "Calm", "Mind", "Body", "Chaos", "Order")  # 133.2
+Domain = Literal["Fury", "Calm", "Mind", "Body", "Chaos", "Order"]
+
+
 class Cost(Strict):
-    """A cost: of an activated ability (before its colon), or inside an instruction ("X to Y", 352.10.c.1)."""
+    """A cost: of playing a card (130, 353), of an activated ability (before its colon), or inside an
+    instruction ("X to Y", 352.10.c.1). `power` is Power of any domain ([A], 134.2.e.5); `domain_power`
+    Power of one domain ({Fury: 1} is [R], 133.2)."""
 
     energy: int = 0
     power: int = 0
+    domain_power: dict[Domain, int] = Field(default_factory=dict)
     exhaust: Literal["this"] | None = None
     banish: Literal["this"] | None = None
+    recycle: Literal["this"] | None = None
     spend_buff: bool = False
     discard: int = 0
 
+    def plus(self, other: Cost) -> Cost:
+        """Both costs together (353.2: additional costs are added to the total)."""
+        domains = dict(self.domain_power)
+        for domain, amount in other.domain_power.items():
+            domains[domain] = domains.get(domain, 0) + amount
+        return self.model_copy(
+            update={"energy": self.energy + other.energy, "power": self.power + other.power, "domain_power": domains}
+        )
+
+    def less(self, energy: int = 0, power: int = 0) -> Cost:
+        """The cost reduced, never below 0 (353.4, 353.5)."""
+        return self.model_copy(update={"energy": max(0, self.energy - energy), "power": max(0, self.power - power)})
+
     def describe(self) -> str:
-        parts = [f"{self.energy} energy" if self.energy else "", f"{self.power} power" if self.power else ""]
+        parts = [
+            f"{self.energy} energy" if self.energy else "",
+            f"{self.power} power of any domain" if self.power else "",
+        ]
+        parts += [f"{n} {domain} power" for domain, n in self.domain_power.items() if n]
         parts += ["exhaust this" if self.exhaust else "", "banish this" if self.banish else ""]
+        parts += ["recycle this" if self.recycle else ""]
         parts += ["spend a buff" if self.spend_buff else "", f"discard {self.discard}" if self.discard else ""]
         return ", ".join(p for p in parts if p) or "nothing"
 
 
+class Discount(Strict):
+    """ "This costs [2] less" (353.4), applied while `condition` holds (e.g. Legion)."""
+
+    energy: int = 0
+    power: int = 0
+    condition: str | None = None
+
+
 class Trigger(Strict):
     when: EventFilter
+    condition: str | None = None  # a condition word (kernel.CONDITIONS): the ability triggers only while it holds
     limit: Literal["once_per_turn"] | None = None
     optional: bool = False
     cost: Cost | None = None
@@ -121,7 +156,13 @@ class Activated(Strict):
     targets: dict[str, TargetSpec] = Field(default_factory=dict)
     effects: list[dict[str, Any]]
     only_unattached: bool = False  # rules text of an attached card is inactive (421.1.e)
+    equip: bool = False  # an Equip ability (744): "[Cost]: attach this gear to a unit you control"
     label: str | None = None
+
+    @property
+    def adds(self) -> bool:
+        """An ability that Adds resources resolves at once, without the Chain (388.2, 416.2)."""
+        return bool(self.effects) and all(effect.get("op") == "add" for effect in self.effects)
 
 
 class Card(Strict):
@@ -130,11 +171,15 @@ class Card(Strict):
     made_up: bool = False
     text: str = ""
     note: str = ""
-    type: Literal["unit", "gear", "spell", "battlefield", "legend", "token"]
+    type: Literal["unit", "gear", "spell", "battlefield", "legend", "token", "rune"]
+    domains: list[Domain] = Field(default_factory=list)  # 133.1; a printed Power cost is of the card's domain
+    tags: list[str] = Field(default_factory=list)  # 132.8 (Equipment, Mech, ...)
     might: int | None = None
     energy: int = 0
     power: int = 0
     keywords: dict[str, int] = Field(default_factory=dict)
+    discounts: list[Discount] = Field(default_factory=list)  # 353.4, active wherever the card is played from
+    repeat: list[Cost] = Field(default_factory=list)  # [Repeat] costs, each paid at most once (746.1.c)
     might_bonus: int = 0
     enters_ready: bool = False
     targets: dict[str, TargetSpec] = Field(default_factory=dict)
@@ -155,6 +200,14 @@ class Card(Strict):
         return keyword in self.keywords
 
     @property
+    def cost(self) -> Cost:
+        """The printed cost (130): Energy, and Power of the card's domain ([C]); of any domain ([A]) when the
+        card has no domain or several (134.2.e.6.b)."""
+        if len(self.domains) == 1 and self.power:
+            return Cost(energy=self.energy, domain_power={self.domains[0]: self.power})
+        return Cost(energy=self.energy, power=self.power)
+
+    @property
     def object_kind(self) -> str:
         return "unit" if self.type == "token" else self.type
 
@@ -166,7 +219,7 @@ def instructions_of(effect_list):
     """Every instruction of a list, including nested ones (`then`, `effects`, `instead`)."""
     for instruction in effect_list:
         yield instruction
-        for key in ("effects", "then", "instead"):
+        for key in ("effects", "then", "else", "instead"):
             value = instruction.get(key)
             if isinstance(value, list):
                 yield from instructions_of(value)
@@ -195,6 +248,11 @@ def check_vocabulary(card: Card) -> None:
             _check_event(card, instruction.get("when") or instruction.get("would"))
     for trigger in card.triggers:
         _check_event(card, trigger.when.event)
+    conditions = [t.condition for t in card.triggers] + [d.condition for d in card.discounts]
+    conditions += [i.get("condition") for effect_list in lists for i in instructions_of(effect_list)]
+    for word in conditions:
+        if word is not None and word not in kernel.CONDITIONS:
+            raise ValueError(f"card {card.name!r}: unknown condition {word!r} (known: {sorted(kernel.CONDITIONS)})")
     for replacement in card.replacements:
         _check_event(card, replacement.would)
     filters = [t.when for t in card.triggers] + [p.to for p in card.passives] + [r.to for r in card.replacements]

@@ -84,8 +84,13 @@ class Budget:
     steps: int = 0
     logged: int = 0
 
+    def tick(self) -> None:
+        """One engine step; the clock is read every 256 steps."""
+        self.steps += 1
+        if self.steps > self.max_steps or not self.steps & 255:
+            self.check()
+
     def check(self) -> None:
-        """Called by the dispatcher at each step past the limit and every 256 steps (for the clock)."""
         if self.steps > self.max_steps:
             raise BudgetExceeded(f"replay stopped: more than {self.max_steps:,} engine steps (the max_steps budget)")
         if self.seconds is not None and time.monotonic() - self.started > self.seconds:
@@ -133,6 +138,31 @@ ACTIONS: dict[str, ActionSpec] = {}
 EVENT_KINDS: dict[str, str] = {}  # event name -> the rule that defines it
 WHO: dict[str, Callable] = {}  # filter word -> predicate(game, source, subject) on objects or players
 WHERE: dict[str, Callable] = {}  # filter word -> predicate(game, source, location, item)
+CONDITIONS: dict[str, tuple[Callable, str]] = {}  # condition word -> (predicate(game, Condition), its rule)
+KEYWORD_ABILITIES: dict[str, KeywordAbility] = {}  # keyword -> the triggered ability it stands for
+
+
+@dataclass(frozen=True)
+class Condition:
+    """What a condition word is asked about: the player whose card it is, the card (or object) whose text
+    it is, and whether that text is a spell's or a play effect's (Legion counts cards played before it)."""
+
+    player: str
+    source: str | None
+    own_play: bool
+
+
+@dataclass(frozen=True)
+class KeywordAbility:
+    """A keyword that is short for a triggered ability (Vision 743, Temporary 742, ...): the ability as card
+    data (a `cards.Trigger` mapping), the rule that defines it, whether several instances on one object
+    trigger separately, and keywords it gives its card (Quick-Draw gives Reaction, 745.1.b)."""
+
+    keyword: str
+    rule: str
+    trigger: Any
+    stacks: bool = False
+    implies: tuple[str, ...] = ()
 
 
 class _Namespace:
@@ -257,6 +287,24 @@ def where(word: str):
     return decorate
 
 
+def condition(word: str, rule: str):
+    """Register a condition word (`condition: legion` on a trigger, a discount or an `if` instruction) and
+    the rule that defines it."""
+
+    def decorate(fn: Callable) -> Callable:
+        _register(CONDITIONS, word, (fn, rule), "condition word")
+        return fn
+
+    return decorate
+
+
+def keyword_ability(keyword: str, rule: str, trigger: Any, *, stacks: bool = False, implies=()) -> None:
+    """Register a keyword that stands for a triggered ability (the rule module's reading of its glossary entry)."""
+    _register(
+        KEYWORD_ABILITIES, keyword, KeywordAbility(keyword, rule, trigger, stacks, tuple(implies)), "keyword ability"
+    )
+
+
 # -- the dispatcher -----------------------------------------------------------------------------------------
 
 
@@ -264,10 +312,7 @@ def _dispatcher(name: str) -> Callable:
     def dispatch(game, *args, because, **kwargs):
         """Apply the procedure: open its trace step, run it, record the journal entries it wrote."""
         proc = PROCEDURES[name]
-        budget = game.budget
-        budget.steps += 1
-        if budget.steps > budget.max_steps or not budget.steps & 255:
-            budget.check()
+        game.budget.tick()
         summary = proc.summary
         text = summary(game, *args, **kwargs) if callable(summary) else summary or name.replace("_", " ")
         reasons = (because,) if type(because) is str else tuple(because)
@@ -302,10 +347,7 @@ def perform(game, name: str, args: tuple, kwargs: dict, because) -> Any:
 
 def note(game, kind: StepKind, name: str, summary: str, because, defines=(), objects=(), log=None) -> Step:
     """A leaf step: a calculation shown, a choice made, a refusal, an event that changes nothing."""
-    budget = game.budget
-    budget.steps += 1
-    if budget.steps > budget.max_steps or not budget.steps & 255:
-        budget.check()
+    game.budget.tick()
     reasons = (because,) if type(because) is str else tuple(because)
     step = Step(kind, name, summary, reasons, tuple(defines), objects, log)
     step.at = len(game.journal.entries)

@@ -22,6 +22,7 @@ class Zone(enum.StrEnum):
     BANISHMENT = "banishment"
     CHAIN = "chain"
     FACEDOWN = "facedown"
+    RUNE_DECK = "rune deck"
 
 
 class Kind(enum.StrEnum):
@@ -30,6 +31,7 @@ class Kind(enum.StrEnum):
     SPELL = "spell"
     BATTLEFIELD = "battlefield"
     LEGEND = "legend"
+    RUNE = "rune"
 
 
 class Role(enum.StrEnum):
@@ -38,8 +40,8 @@ class Role(enum.StrEnum):
 
 
 # Enum members bound as module constants: looking a member up on its class is slow in the hot paths.
-BOARD, HAND, DECK, TRASH, BANISHMENT, CHAIN, FACEDOWN = Zone
-UNIT, GEAR, SPELL, BATTLEFIELD, LEGEND = Kind
+BOARD, HAND, DECK, TRASH, BANISHMENT, CHAIN, FACEDOWN, RUNE_DECK = Zone
+UNIT, GEAR, SPELL, BATTLEFIELD, LEGEND, RUNE = Kind
 
 
 class ItemKind(enum.StrEnum):
@@ -205,7 +207,9 @@ class Obj(Journaled):
 
     def where(self) -> str:
         """The object's location on the board, or its zone elsewhere."""
-        return self.location if self.zone == Zone.BOARD else str(self.zone)
+        if self.zone == Zone.BOARD and self.location is not None:
+            return self.location
+        return str(self.zone)
 
     def plain(self) -> dict:
         from scenarios.trace import plain
@@ -219,12 +223,16 @@ class Obj(Journaled):
 
 @dataclass(eq=False)
 class Player(Journaled):
+    """A player: points, and the Rune Pool (161): Energy, Power of any domain (`power`, [A], 159.2.b) and
+    Power of one domain (`domain_power`: (domain, amount) pairs, 159.2.a); the cards played this turn."""
+
     name: str
     points: int = 0
     energy: int = 99
     power: int = 99
-    runes: int = 0
+    domain_power: tuple[tuple[str, int], ...] = ()
     cards_played_this_turn: int = 0
+    played_this_turn: tuple[str, ...] = ()  # the Main Deck cards played this turn (Legion, 738)
 
     def change_label(self, key: str):
         return (f"player {self.name}", key)
@@ -254,6 +262,7 @@ class ChainItem(Journaled):
     affected: str | None = None  # a replacement effect's subject ("that unit")
     it: str | None = None  # a delayed ability's object ("it")
     repeat: int = 0  # extra executions paid for (746)
+    repeat_targets: tuple = ()  # the targets of each extra execution, chosen as the spell was played (746.2)
 
     @property
     def pending(self) -> bool:

@@ -98,10 +98,10 @@ def replay_scenario(scenario: schema.Scenario, path, budget: Budget | None = Non
                 )
         except Refusal as refusal:
             if action.expect_refusal != refusal.rule:
-                expected = (
+                wanted = (
                     f"a refusal citing {action.expect_refusal}" if action.expect_refusal else "the action to be allowed"
                 )
-                mismatches.append(f"{name}: expected {expected}, computed: {refusal}")
+                mismatches.append(f"{name}: expected {wanted}, computed: {refusal}")
                 if not action.expect_refusal:
                     break
         except BudgetExceeded:
@@ -173,10 +173,14 @@ PLAYER_FIELDS = {
     "points": lambda g, name: g.players[name].points,
     "energy": lambda g, name: g.players[name].energy,
     "power": lambda g, name: g.players[name].power,
-    "runes": lambda g, name: g.players[name].runes,
+    "domain_power": lambda g, name: dict(g.players[name].domain_power),
+    "runes": lambda g, name: len(calc.runes_on_board(g, name)),
+    "rune_deck": lambda g, name: len(calc.rune_deck(g, name)),
+    "played_this_turn": lambda g, name: list(g.players[name].played_this_turn),
     "cards_played_this_turn": lambda g, name: g.players[name].cards_played_this_turn,
     "hand": lambda g, name: len(g.hand(name)),
     "deck": lambda g, name: len(g.deck(name)),
+    "deck_top": lambda g, name: g.deck(name)[0].id if g.deck(name) else None,
     "trash": lambda g, name: sorted(o.id for o in g.objects.values() if o.owner == name and o.zone == "trash"),
 }
 GAME_KEYS = {

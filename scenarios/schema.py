@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 
 from scenarios.actions import Action as PlayerAction
 from scenarios.actions import parse_action
-from scenarios.cards import UnknownCard
+from scenarios.cards import Domain, UnknownCard
 from scenarios.cards import card as card_named
 from scenarios.kernel import RULES_VERSION, Refusal
 
@@ -74,7 +74,7 @@ class Rules(Strict):
     """The Core Rules version a scenario's trace cites: the engine's own, or another version whose numbers
     `rules_db` translates the citations into through the stored rule lineage."""
 
-    core: str = Field(RULES_VERSION, pattern=r"^\d{4}-\d{2}-\d{2}$")
+    core: str = Field(default=RULES_VERSION, pattern=r"^\d{4}-\d{2}-\d{2}$")
 
 
 class ShowdownSetup(Strict):
@@ -127,12 +127,24 @@ class CardSetup(Strict):
     _card = field_validator("card")(_known_card)
 
 
+class RuneSetup(Strict):
+    id: ObjectId
+    card: str
+    exhausted: bool = False
+    _card = field_validator("card")(_known_card)
+
+
 class PlayerSetup(Strict):
+    """A player's points, Rune Pool (Energy, Power of any domain, Power of one domain), zones and runes
+    (`runes` on the board in base, `rune_deck` top first)."""
+
     points: Count = 0
     energy: Count = 99
     power: Count = 99
-    runes: Count = 0
+    domain_power: dict[Domain, Count] = Field(default_factory=dict)
     cards_played_this_turn: Count = 0
+    runes: list[RuneSetup] = Field(default_factory=list)
+    rune_deck: list[CardSetup] = Field(default_factory=list)
     legend: CardSetup | None = None
     base: list[UnitSetup] = Field(default_factory=list)
     hand: list[CardSetup] = Field(default_factory=list)
@@ -199,6 +211,7 @@ class Action(BaseModel):
     @property
     def typed(self) -> PlayerAction:
         """The player action, as the engine takes it (validated once, when the scenario is loaded)."""
+        assert self._typed is not None, "set by the validator when the scenario is loaded"
         return self._typed
 
     @model_validator(mode="after")
@@ -515,7 +528,8 @@ def _problems(scenario: Scenario):
     for index, checkpoint in enumerate(scenario.checkpoints):
         yield from _expectation_problems(("checkpoints", index, "expect"), checkpoint.expect, known, players)
     for index, variant in enumerate(scenario.variants):
-        yield from _expectation_problems(("variants", index, "expect"), variant.expect, known, players)
+        added = set().union(*(entry_ids(change.value) for change in variant.changes))  # objects a change adds
+        yield from _expectation_problems(("variants", index, "expect"), variant.expect, known | added, players)
 
 
 def _setup_ids(setup: Setup):
@@ -532,13 +546,24 @@ def _setup_ids(setup: Setup):
             yield (*loc, "legend"), player.legend.id
         for index, entry in enumerate(player.base):
             yield from unit((*loc, "base", index), entry)
-        for zone in ("hand", "deck", "trash", "facedown"):
+        for zone in ("hand", "deck", "trash", "facedown", "runes", "rune_deck"):
             for index, card in enumerate(getattr(player, zone)):
                 yield (*loc, zone, index), card.id
     for index, field in enumerate(setup.battlefields):
         yield ("setup", "battlefields", index), field.id
         for position, entry in enumerate(field.units):
             yield from unit(("setup", "battlefields", index, "units", position), entry)
+
+
+def entry_ids(value) -> set[str]:
+    """The ids of the card entries (mappings with `id` and `card`) in a piece of a scenario document: the objects
+    a setup, or a variant's changed value, puts in the game."""
+    if isinstance(value, dict):
+        found = {str(value["id"])} if "id" in value and "card" in value else set()
+        return found.union(*(entry_ids(item) for item in value.values()))
+    if isinstance(value, list):
+        return set().union(*(entry_ids(item) for item in value))
+    return set()
 
 
 def _duplicate_ids(setup: Setup):

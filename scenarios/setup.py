@@ -20,7 +20,7 @@ def build(game, setup: dict) -> None:
             points=spec.get("points", 0),
             energy=spec.get("energy", 99),
             power=spec.get("power", 99),
-            runes=spec.get("runes", 0),
+            domain_power=tuple(sorted(spec.get("domain_power", {}).items())),
             cards_played_this_turn=spec.get("cards_played_this_turn", 0),
         )
         if spec.get("legend"):
@@ -30,6 +30,10 @@ def build(game, setup: dict) -> None:
         for zone in (Zone.HAND, Zone.DECK, Zone.TRASH, Zone.BANISHMENT):
             for position, entry in enumerate(spec.get(str(zone), [])):
                 _add(game, entry, owner=name, zone=zone).order = position
+        for rune in spec.get("runes", []):  # runes on the board are in their controller's base (106.2.e)
+            _add(game, rune, owner=name, zone=Zone.BOARD, location="base")
+        for position, entry in enumerate(spec.get("rune_deck", [])):
+            _add(game, entry, owner=name, zone=Zone.RUNE_DECK).order = position
         for entry in spec.get("facedown", []):
             hidden = _add(game, entry, owner=name, zone=Zone.FACEDOWN, location=entry["at"])
             hidden.hidden_turn = 0  # hidden on an earlier turn: playable now (737.1.b)

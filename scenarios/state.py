@@ -44,6 +44,15 @@ class _Pushed:
 
 
 class GameState(Journaled):
+    # The runtime around the game, set outside the journal (so pop never rewinds it).
+    setup: dict
+    journal: Journal
+    trace: Tracer
+    budget: Budget
+    run: Run
+    history: list
+    objects: dict[str, Obj]
+
     def __init__(self, setup: dict, budget: Budget | None = None):
         runtime = {
             "setup": setup,
@@ -216,8 +225,10 @@ class GameState(Journaled):
             if self.winner is not None:
                 raise Refusal("449", f"the game is over: {self.winner} won")
             if self.pending is not None:
-                answer = self._answer(action)
-                current, answers, base = self.current_action, (*self.answers, answer), self.action_start
+                answer = self._answer(self.pending, action)
+                current, start = self.current_action, self.action_start
+                assert current is not None and start is not None, "a pending choice keeps the action it suspended"
+                answers, base = (*self.answers, answer), start
                 undone = self.journal.rewind(base[0])
                 dropped = self.trace.rewind(base[1])
                 self._run(current, answers, base)
@@ -232,8 +243,7 @@ class GameState(Journaled):
             raise
         self.history.append(_Pushed(action, base[0], base[1], undone, dropped))
 
-    def _answer(self, action: Action):
-        choice = self.pending
+    def _answer(self, choice: kernel.Choice, action: Action):
         if not isinstance(action, Choose):
             raise Refusal(choice.rule or "312.1.b.1", f"{choice.player} must first answer: {choice.prompt}")
         if action.by != choice.player:

@@ -281,7 +281,8 @@ def test_hostile_document_ingested_by_the_build_is_inert(page, hostile_server, h
 def test_rule_and_ruling_pages_for_the_readme(page, real_server, real_db):
     """The best-connected rule and ruling of the newest Riftbound rules, as judges see them.
 
-    Their screenshots (test-artifacts/readme-*.png) are the README's docs/screenshots.
+    Their screenshots (test-artifacts/readme-*.png) are the README's docs/screenshots/rule.png and
+    ruling.png; its phone pictures are test-artifacts/layout-phone-{rule-tree,card,keyword}.png.
     """
     import sqlite3
 

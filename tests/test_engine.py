@@ -29,10 +29,15 @@ BASIC = {
 }
 
 
-def attack(game):
-    game.push({"by": "A", "do": "move", "units": ["a1"], "to": "bf1"})
-    game.push({"by": "A", "do": "pass"})
-    game.push({"by": "B", "do": "pass"})
+ATTACK = ({"by": "A", "do": "move", "units": ["a1"], "to": "bf1"}, {"by": "A", "do": "pass"}, {"by": "B", "do": "pass"})
+
+
+def attack(game, boards=None):
+    """A attacks bf1 with a1 and both players pass Focus (the combat damage step asks A to assign)."""
+    for action in ATTACK:
+        game.push(action)
+        if boards is not None:
+            boards.append(game.to_dict()["board"])
 
 
 def test_push_and_pop_restore_the_previous_state():
@@ -143,6 +148,14 @@ def test_timing_refusals_cite_the_rule():
     assert refusal.value.rule == "312.1"
 
 
+ENEMY_BATTLEFIELD = {
+    "id": "bf2",
+    "card": "Neutral Ground",
+    "controller": "B",
+    "units": [{"id": "b2", "card": "Test Unit", "controller": "B"}],
+}
+
+
 def write(tmp_path, text):
     path = tmp_path / "scenario.yaml"
     path.write_text(textwrap.dedent(text), encoding="utf-8")
@@ -237,7 +250,7 @@ def test_turn_cycle_holds_and_clears_this_turn_effects():
                 ],
                 "hand": [{"id": "disc", "card": "Discipline"}],
             },
-            "B": {},
+            "B": {"deck": [{"id": "b1", "card": "Test Unit"}]},  # an empty deck would burn B out (418)
         },
         "battlefields": [
             {
@@ -371,7 +384,7 @@ def test_hide_then_react_from_facedown_for_free():
         "turn": {"player": "A"},
         "players": {
             "A": {"power": 1, "energy": 0, "hand": [{"id": "flight", "card": "Fight or Flight"}]},
-            "B": {"base": [{"id": "b1", "card": "Test Unit"}]},
+            "B": {"base": [{"id": "b1", "card": "Test Unit"}], "deck": [{"id": "b-top", "card": "Test Unit"}]},
         },
         "battlefields": [
             {
@@ -380,12 +393,7 @@ def test_hide_then_react_from_facedown_for_free():
                 "controller": "A",
                 "units": [{"id": "a1", "card": "Test Unit", "controller": "A"}],
             },
-            {
-                "id": "bf2",
-                "card": "Neutral Ground",
-                "controller": "B",
-                "units": [{"id": "b2", "card": "Test Unit", "controller": "B"}],
-            },
+            ENEMY_BATTLEFIELD,
         ],
     }
     game = GameState(setup)
@@ -450,6 +458,7 @@ def test_second_card_in_a_turn_triggers_darius():
             "A": {
                 "hand": [{"id": "disc1", "card": "Discipline"}, {"id": "disc2", "card": "Discipline"}],
                 "base": [{"id": "darius", "card": "Darius, Trifarian", "exhausted": True}],
+                "deck": [{"id": "top1", "card": "Test Unit"}, {"id": "top2", "card": "Test Unit"}],  # Discipline draws
             },
             "B": {},
         },
@@ -469,7 +478,11 @@ def _with_heart(**heart):
         "turn": {"player": "A"},
         "players": {
             "A": {"base": [{"id": "heart", "card": "Heart of Dark Ice", **heart}, {"id": "u1", "card": "Test Unit"}]},
-            "B": {"hand": [{"id": "jab", "card": "Quick Jab"}], "base": [{"id": "b1", "card": "Test Unit"}]},
+            "B": {
+                "hand": [{"id": "jab", "card": "Quick Jab"}],
+                "base": [{"id": "b1", "card": "Test Unit"}],
+                "deck": [{"id": "b-top", "card": "Test Unit"}],  # B's Draw Phase (an empty deck burns out, 418)
+            },
         },
     }
 
@@ -509,12 +522,7 @@ def test_a_hidden_spell_with_no_target_at_its_battlefield_cannot_be_played():
         "players": {"A": {"facedown": [{"id": "flight", "card": "Fight or Flight", "at": "bf1"}]}, "B": {}},
         "battlefields": [
             {"id": "bf1", "card": "Neutral Ground", "controller": "A"},
-            {
-                "id": "bf2",
-                "card": "Neutral Ground",
-                "controller": "B",
-                "units": [{"id": "b2", "card": "Test Unit", "controller": "B"}],
-            },
+            ENEMY_BATTLEFIELD,
         ],
     }
     game = GameState(setup)

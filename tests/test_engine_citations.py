@@ -103,6 +103,18 @@ TERMS: dict[str, list[str]] = {
     "expire": ["expir", "this turn"],
     "start_turn": ["turn", "ready", "readies", "start"],
     "finish_end_of_turn": ["cleanup", "end of turn"],
+    # runes, costs and the keyword mechanics (733-747)
+    "add": ["add"],
+    "channel_phase": ["channel", "phase"],
+    "channel short": ["channel", "rune"],
+    "empty_rune_pools": ["rune pool"],
+    "recycle": ["recycl"],
+    "burn_out": ["burn"],
+    "condition": ["legion", "condition"],
+    "look": ["look"],
+    "equip cost": ["equip"],
+    "repeat": ["repeat"],
+    "return_control": ["control"],
     # choices
     "choice": CHOOSING,
     "question": CHOOSING,

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from test_engine import BASIC, attack
 
 import scenarios
 from scenarios import kernel, schema
@@ -86,23 +87,6 @@ def test_every_procedure_declares_what_it_applies_or_is_given_it():
         kernel.perform(game, "recall", ("a1",), {}, ())
 
 
-BASIC = {
-    "turn": {"player": "A"},
-    "players": {"A": {"base": [{"id": "a1", "card": "Test Unit", "might": 4}]}, "B": {}},
-    "battlefields": [
-        {
-            "id": "bf1",
-            "card": "Neutral Ground",
-            "controller": "B",
-            "units": [
-                {"id": "d1", "card": "Test Defender", "controller": "B", "might": 2},
-                {"id": "d2", "card": "Test Defender", "controller": "B", "might": 2},
-            ],
-        }
-    ],
-}
-
-
 def test_typed_actions_round_trip_to_the_yaml_form():
     for action in (
         Move(by="A", units=("a1", "a2"), to="bf1"),
@@ -141,12 +125,7 @@ def test_legal_actions_lists_what_the_player_with_priority_may_do():
 
 def test_legal_actions_while_a_choice_is_pending_are_its_legal_answers():
     game = GameState(BASIC)
-    for action in (
-        {"by": "A", "do": "move", "units": ["a1"], "to": "bf1"},
-        {"by": "A", "do": "pass"},
-        {"by": "B", "do": "pass"},
-    ):
-        game.push(action)
+    attack(game)
     assert game.pending.kind == "assign"
     answers = [action.pick for action in game.legal_actions()]
     assert sorted(map(json.dumps, answers)) == sorted(map(json.dumps, [{"d1": 2, "d2": 2}]))
@@ -195,13 +174,7 @@ def test_every_listed_action_is_accepted_and_every_other_candidate_refused_with_
 def test_pop_restores_the_previous_state_without_replaying():
     game = GameState(BASIC)
     boards = [game.to_dict()["board"]]
-    for action in (
-        {"by": "A", "do": "move", "units": ["a1"], "to": "bf1"},
-        {"by": "A", "do": "pass"},
-        {"by": "B", "do": "pass"},
-    ):
-        game.push(action)
-        boards.append(game.to_dict()["board"])
+    attack(game, boards)
     game.push({"by": "A", "do": "choose", "choice": "assign", "pick": {"d1": 2, "d2": 2}})
     steps_taken = game.budget.steps
     game.pop()
@@ -238,12 +211,7 @@ def test_outcome_is_a_value():
         {**BASIC["battlefields"][0], "units": [{"id": "d1", "card": "Test Defender", "controller": "B", "might": 2}]}
     ]
     game = GameState(setup)
-    for action in (
-        {"by": "A", "do": "move", "units": ["a1"], "to": "bf1"},
-        {"by": "A", "do": "pass"},
-        {"by": "B", "do": "pass"},
-    ):
-        game.push(action)
+    attack(game)
     assert game.outcome().winner == "A" and game.outcome().points["A"] == 8
     assert "Victory Score" in game.outcome().reason
     with pytest.raises(Refusal) as refusal:
@@ -265,12 +233,7 @@ def test_a_runaway_replay_ends_with_the_limit_it_ran_into():
 
 def test_a_trace_step_cites_why_it_happens_and_what_defines_it():
     game = GameState(BASIC)
-    for action in (
-        {"by": "A", "do": "move", "units": ["a1"], "to": "bf1"},
-        {"by": "A", "do": "pass"},
-        {"by": "B", "do": "pass"},
-    ):
-        game.push(action)
+    attack(game)
     game.push({"by": "A", "do": "choose", "choice": "assign", "pick": {"d1": 2, "d2": 2}})
     steps = {step.procedure: step for _, step in game.trace.steps()}
     assert steps["deal"].because == ("443.1.e",) and "404.1.b" in steps["deal"].defines

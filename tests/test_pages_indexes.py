@@ -285,3 +285,57 @@ async def test_manifest_and_service_worker(datasette):
     home = (await _get(datasette, "/")).text
     assert '<link rel="manifest" href="/manifest.webmanifest">' in home
     assert 'navigator.serviceWorker.register("/sw.js")' in home
+
+
+async def test_numbers_no_page_can_have_answer_404_not_500(datasette):
+    """Ids past SQLite's integers and numbers past Python's digit limit name nothing: 404, never a crash."""
+    for path in (
+        "/rulings/9223372036854775808",
+        "/rulings/" + "9" * 5000,
+        "/rules/riftbound/" + "9" * 5000,
+        "/rules/riftbound/2025-12-01/" + "1." * 3000,
+        "/diff/riftbound/" + "9" * 5000 + "/2025-12-01",
+        "/rules/riftbound?version=" + "9" * 5000,
+    ):
+        await _get(datasette, path, status=404)
+    jump = await _get(datasette, "/rules/riftbound?number=" + "9" * 5000, status=302)
+    await _get(datasette, jump.headers["location"], status=404)
+    for path in ("/rulings?rule=" + "9" * 5000, "/cards?name=" + "%25" * 3000, "/rulings.json?page=" + "9" * 30):
+        await _get(datasette, path)
+
+
+async def test_pages_are_kept_per_database_file_and_address(tmp_path):
+    """A page is rendered once per address and database file; a changed file or a visitor with a session
+    gets a page rendered for them."""
+    import os
+    import types
+
+    from datasette.utils.asgi import Response
+
+    from datasette_plugins.page_cache import PageCache
+
+    database = tmp_path / "rules.db"
+    database.write_bytes(b"one")
+    calls = []
+
+    async def view(datasette, request):
+        calls.append(request.path)
+        return Response.html(f"page {len(calls)} of {request.path}")
+
+    async def database_file(datasette):
+        return str(database)
+
+    def request(path, query="", cookies=None):
+        return types.SimpleNamespace(path=path, query_string=query, cookies=cookies or {})
+
+    cached = PageCache(size=2).wrap(view, database_file)
+    first = await cached(None, request("/rulings"))
+    again = await cached(None, request("/rulings"))
+    assert (first.body, again.body, len(calls)) == ("page 1 of /rulings", "page 1 of /rulings", 1)
+    await cached(None, request("/rulings", "page=2"))
+    await cached(None, request("/cards"))  # the third page: the least recently used (/rulings) goes
+    assert (await cached(None, request("/rulings"))).body == "page 4 of /rulings"
+    await cached(None, request("/cards", cookies={"ds_actor": "x"}))
+    assert calls[-1] == "/cards" and len(calls) == 5
+    os.utime(database, (1, 1))  # the database was rebuilt
+    assert (await cached(None, request("/rulings"))).body == "page 6 of /rulings"

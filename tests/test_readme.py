@@ -1,7 +1,9 @@
 """The README is the manual: it must document the schema as it is."""
 
+import re
 from pathlib import Path
 
+from datasette_plugins.pages import ROUTE_PATTERNS
 from rules_db import schema
 
 README = Path(__file__).resolve().parent.parent / "README.md"
@@ -14,3 +16,18 @@ def test_readme_documents_every_table_and_column():
 def test_readme_starts_with_the_two_commands():
     head = README.read_text(encoding="utf-8")[:400]
     assert "make serve" in head and "make test" in head
+
+
+def _pages_table() -> list[str]:
+    """The example URLs in the first column of the README's Pages table."""
+    text = README.read_text(encoding="utf-8")
+    section = text.split("### Pages", 1)[1].split("\n#", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    return [url for row in rows for url in re.findall(r"`([^`]+)`", row.split(" | ")[0])]
+
+
+def test_readme_lists_every_page():
+    urls = [url.split("?")[0] for url in _pages_table()]
+    assert urls, "the README has no Pages table"
+    unlisted = [name for name, pattern in ROUTE_PATTERNS.items() if not any(re.match(pattern, url) for url in urls)]
+    assert not unlisted, f"routes without a row in the README's Pages table: {unlisted}"

@@ -165,6 +165,100 @@ def first_replacement_without_a_choice(original):
     return mutant
 
 
+# -- the mechanics of runes, costs and keywords (156-164, 353, 418, 735-747) ----------------------------------
+
+
+def recycled_runes_add_any_domain(original):
+    """Recycling a rune adds Power of any domain ([A]) rather than of the rune's domain (misreading 160.2.b.1)."""
+    return lambda game, player, energy, power, domain, label: original(game, player, energy, power, None, label)
+
+
+def channel_nothing_when_short(original):
+    """Fewer runes than asked: channel none (misreading 315.3.b.1, "as many as possible")."""
+
+    def mutant(game, player, n, label, exhausted):
+        if len(kernel.calc.rune_deck(game, player)) >= n:
+            original(game, player, n, label, exhausted)
+
+    return mutant
+
+
+def rune_pools_never_empty(original):
+    return lambda game: None
+
+
+def domains_ignored(original):
+    """Every Power pays every cost: domain costs read as [A] (misreading 159.2.a)."""
+
+    def as_any(cost):
+        return cost.model_copy(update={"power": cost.power + sum(cost.domain_power.values()), "domain_power": {}})
+
+    return lambda game, player, cost, rule="354.1": original(game, player, as_any(cost), rule)
+
+
+def drawing_from_an_empty_deck_draws_nothing(original):
+    """The engine before Burn Out: an empty Main Deck simply gives no card."""
+    return lambda game, player: False
+
+
+def legion_counts_every_players_cards(original):
+    """Legion satisfied by a card any player played (misreading 738.1.c.1's "you")."""
+
+    def mutant(game, word, context):
+        if word == "legion":
+            return sum(p.cards_played_this_turn for p in game.players.values()) >= 1
+        return original(game, word, context)
+
+    return mutant
+
+
+def deflect_taxes_everyone(original):
+    """Deflect charged to its controller's own spells too (misreading "an opponent controls", 735.1.c)."""
+
+    def mutant(game, player, choices):
+        others = next(p for p in game.players if p != player)
+        return original(game, others, choices) + original(game, player, choices)
+
+    return mutant
+
+
+def temporary_on_every_turn(original):
+    """Temporary kills at every player's Beginning Phase (misreading "its controller's", 742.1.c)."""
+    when = original.trigger.when.model_copy(update={"who": "player"})
+    return dataclasses.replace(original, trigger=original.trigger.model_copy(update={"when": when}))
+
+
+def vision_triggers_once(original):
+    """Several Vision instances trigger once (misreading 743.2)."""
+    return dataclasses.replace(original, stacks=False)
+
+
+def quick_draw_without_reaction(original):
+    """Quick-Draw attaches but does not give Reaction (misreading 745.1.b)."""
+    return dataclasses.replace(original, implies=())
+
+
+def weaponmaster_reduces_any_power(original):
+    """Weaponmaster reduces a domain's Power as well as [A] (misreading 747.1.c.3)."""
+
+    def mutant(cost, any_power):
+        reduced = dict(cost.domain_power)
+        for domain in list(reduced)[:any_power] if not cost.power else []:
+            reduced[domain] -= 1
+        return original(cost, any_power).model_copy(update={"domain_power": reduced})
+
+    return mutant
+
+
+def repeat_reuses_the_first_choices(original):
+    """The extra execution of a Repeat reuses the first execution's targets (misreading 746.2.a)."""
+    return lambda game, item, because, number, targets: original(game, item, because, number, item.targets)
+
+
+def control_taken_until_end_of_turn_stays(original):
+    return lambda game, unit_id, label: None
+
+
 PLAYED = kernel.QUERIES["card_played"]
 
 # (name, [(registry, entry, mutation)], the scenarios that pin the rule down)
@@ -223,6 +317,47 @@ MUTANTS = [
         [("query", "would", first_replacement_without_a_choice)],
         (9, "rules-11"),
     ),
+    (
+        "a recycled rune adds Power of any domain",
+        [("procedure", "add", recycled_runes_add_any_domain)],
+        ("core-02",),
+    ),
+    ("a short Rune Deck channels nothing", [("procedure", "channel", channel_nothing_when_short)], ("core-04",)),
+    ("Rune Pools never empty", [("procedure", "empty_rune_pools", rune_pools_never_empty)], ("core-05",)),
+    (
+        "any Power pays any domain's cost",
+        [("query", "resource_problem", domains_ignored), ("query", "pay_resources", domains_ignored)],
+        ("core-02", "core-03", "core-25", "core-30"),
+    ),
+    (
+        "drawing from an empty Main Deck draws nothing",
+        [("query", "burn_out_until_a_card", drawing_from_an_empty_deck_draws_nothing)],
+        ("core-06", "core-07", "core-08"),
+    ),
+    (
+        "Legion counts the opponent's cards",
+        [("query", "condition_holds", legion_counts_every_players_cards)],
+        ("core-09", "core-12"),
+    ),
+    ("Deflect taxes its controller too", [("query", "deflect_cost", deflect_taxes_everyone)], ("core-14",)),
+    ("Temporary kills on every turn", [("keyword", "Temporary", temporary_on_every_turn)], ("core-18",)),
+    ("instances of Vision trigger once", [("keyword", "Vision", vision_triggers_once)], ("core-21",)),
+    ("Quick-Draw gives no Reaction", [("keyword", "Quick-Draw", quick_draw_without_reaction)], ("core-26",)),
+    (
+        "Weaponmaster reduces a domain's Power",
+        [("query", "weaponmaster_cost", weaponmaster_reduces_any_power)],
+        ("core-23",),
+    ),
+    (
+        "a Repeat reuses the first choices",
+        [("query", "repeat_execution", repeat_reuses_the_first_choices)],
+        ("core-28",),
+    ),
+    (
+        "control taken until end of turn is never returned",
+        [("procedure", "return_control", control_taken_until_end_of_turn_stays)],
+        ("core-31",),
+    ),
 ]
 
 
@@ -231,6 +366,8 @@ def mutate(monkeypatch, changes) -> None:
         if registry == "procedure":
             procedure = kernel.PROCEDURES[name]
             monkeypatch.setitem(kernel.PROCEDURES, name, dataclasses.replace(procedure, fn=mutation(procedure.fn)))
+        elif registry == "keyword":  # a keyword's reading of its glossary entry (kernel.keyword_ability)
+            monkeypatch.setitem(kernel.KEYWORD_ABILITIES, name, mutation(kernel.KEYWORD_ABILITIES[name]))
         else:
             monkeypatch.setitem(kernel.QUERIES, name, mutation(kernel.QUERIES[name]))
 

@@ -18,17 +18,16 @@ from scenarios.trace import StepKind
 @query("cost_problem")
 def cost_problem(game, cost, player: str, source_id: str | None) -> Refusal | None:
     """Why `player` can't pay `cost` now (a Refusal naming the rule), or None when it can be paid."""
-    pool = game.players[player]
     source = game.objects.get(source_id) if source_id else None
-    if pool.energy < cost.energy or pool.power < cost.power:
-        return Refusal(
-            "392.1",
-            f"{player} can't pay {cost.energy} energy and {cost.power} power (has {pool.energy} and {pool.power})",
-        )
+    problem = calc.resource_problem(game, player, cost, "392.1")
+    if problem is not None:
+        return problem
     if cost.exhaust and (source is None or source.zone != Zone.BOARD or source.exhausted):
         return Refusal("401.4", f"{source_id} is already exhausted: exhausting it can't be paid")
     if cost.banish and (source is None or source.zone != Zone.BOARD):
         return Refusal("414.2", f"{source_id} is not on the board to be banished")
+    if cost.recycle and (source is None or source.zone != Zone.BOARD):
+        return Refusal("403.3", f"{source_id} is not on the board to be recycled")
     if cost.spend_buff and not any(u.buffs for u in game.units(controller=player)):
         return Refusal("702.2.b.1", f"no unit {player} controls has a buff to spend")
     if cost.discard and len(game.hand(player)) < cost.discard:
@@ -47,9 +46,7 @@ def pay_cost(game, cost, player: str, source_id: str | None, label: str) -> None
     problem = cost_problem(game, cost, player, source_id)
     if problem is not None:
         raise problem
-    pool = game.players[player]
-    pool.energy -= cost.energy
-    pool.power -= cost.power
+    calc.pay_resources(game, player, cost, "392.1")
     if cost.exhaust:
         game.objects[source_id].exhausted = True
     if cost.spend_buff:
@@ -63,6 +60,8 @@ def pay_cost(game, cost, player: str, source_id: str | None, label: str) -> None
         do.discard(game, player, pick, because="354.2")
     if cost.banish:
         do.banish(game, source_id, None, because="354.2")
+    if cost.recycle:
+        do.recycle(game, [source_id], label, because="354.2")
 
 
 def activate_candidates(game, player: str):
@@ -120,10 +119,11 @@ def activate(game, act: Activate) -> None:
     chosen = calc.choose_targets(
         game, tuple(ability.targets.items()), dict(act.targets), Targeting(label, player, source.id, here)
     )
-    problem = cost_problem(game, ability.cost, player, source.id)
+    cost = ability.cost.plus(Cost(power=calc.deflect_cost(game, player, [chosen])))  # 735.1.c
+    problem = cost_problem(game, cost, player, source.id)
     if problem is not None:
         raise problem
-    do.pay_cost(game, ability.cost, player, source.id, label, because="392")
+    do.pay_cost(game, cost, player, source.id, label, because="392")
     item = ChainItem(
         game.new_id("item"),
         label,
@@ -135,11 +135,11 @@ def activate(game, act: Activate) -> None:
         targets=chosen,
         location=here,
     )
-    calc.add_to_chain(game, item)
-    for refs in chosen.values():
-        for ref in refs:
-            if not isinstance(ref, str):
-                calc.fire_choose(game, player, ref[0], "ability")
+    if ability.adds:  # 388.2, 416.2: it resolves at once, like a unit or gear, and Priority does not pass
+        calc.execute(game, calc.resolution(game, item, "388.2"), item.effects)
+        calc.cleanup(game, "an ability added resources", "319.6")
+        return
+    calc.put_chosen_on_chain(game, item, "ability")
     calc.cleanup(game, "an ability was activated", "319.3")
     if item in game.chain:
         calc.give_priority_to_newest(game)

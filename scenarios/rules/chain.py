@@ -54,6 +54,18 @@ def fire_choose(game, player: str, unit_id: str, via: str) -> None:
         calc.fire(game, Event("choose", unit=unit_id, player=player, location=unit.location, via=via))
 
 
+@query("put_chosen_on_chain")
+def put_chosen_on_chain(game, item, via: str) -> None:
+    """A spell or activated ability goes on the Chain with its targets (and those of its Repeat executions,
+    746.2), each chosen object an event (352.6)."""
+    add_to_chain(game, item)
+    for targets in (item.targets, *item.repeat_targets):
+        for refs in targets.values():
+            for ref in refs:
+                if not isinstance(ref, str):
+                    fire_choose(game, item.controller, ref[0], via)
+
+
 @procedure(
     "finalize_pending", StepKind.CHAIN_ITEM, defines=("333.1", "390"), summary="finalize pending items on the Chain"
 )
@@ -140,9 +152,9 @@ def _accepts(game, item) -> bool:
 
 
 def _execute(game, item, because: str) -> None:
-    run = calc.resolution(game, item, because)
-    for _ in range(1 + item.repeat):
-        calc.execute(game, run, item.effects)
+    calc.execute(game, calc.resolution(game, item, because), item.effects)
+    for number, targets in enumerate(item.repeat_targets, start=1):
+        calc.repeat_execution(game, item, because, number, targets)
 
 
 # -- passing ----------------------------------------------------------------------------------------------------
@@ -188,7 +200,5 @@ def _pass_on_chain(game, player: str) -> None:
         give_priority_to_newest(game)  # 336.4
     elif game.showdown is not None and game.showdown is showdown_before:
         do.after_chain_emptied(game, because="343")
-    elif game.continuation == "end_of_turn":
-        do.finish_end_of_turn(game, because="317.2")
-    elif game.continuation == "beginning":
-        calc.finish_beginning(game)
+    elif game.continuation:
+        calc.resume_turn(game)

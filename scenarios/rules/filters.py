@@ -34,6 +34,15 @@ def _opponent(game, view: View, subject) -> bool:
     return isinstance(subject, str) and view.you is not None and subject != view.you
 
 
+@who("player")
+def _player(game, view: View, subject) -> bool:
+    """Any player ("at end of turn": whoever's turn it is)."""
+    return isinstance(subject, str)
+
+
+PLAYER_WORDS = ("you", "opponent", "player")
+
+
 @who("equipped unit")
 def _equipped(game, view: View, subject) -> bool:
     source = game.objects.get(view.source)
@@ -201,7 +210,7 @@ def matches_event(game, flt, view: View, event: Event, kinds: frozenset | None =
         if source is None or not (event.unit == source.id or source.id in event.units):
             return False
         return flt.where is None or calc.matches_where(game, view, flt.where, event.location)
-    if phrase in ("you", "opponent"):
+    if phrase in PLAYER_WORDS:
         return event.unit is None and calc.matches_object(game, flt, view, event.player, event.location)
     subject = game.objects.get(event.unit) if event.unit else None
     return subject is not None and calc.matches_object(game, flt, view, subject, event.location)

@@ -28,8 +28,10 @@ class Resolution:
 
 
 @query("resolution")
-def resolution(game, item: ChainItem, because: str) -> Resolution:
-    """Start executing `item`: its targets are checked now and kept for all its instructions (356.3.e.2)."""
+def resolution(game, item: ChainItem, because: str, targets: dict | None = None) -> Resolution:
+    """Start executing `item` (with `targets`, the choices of one of its executions, by default its own): its
+    targets are checked now and kept for all its instructions (356.3.e.2)."""
+    targets = (item.targets or {}) if targets is None else targets
     run = Resolution(item, because)
     source = game.objects.get(item.source)
     view = calc.view_of(game, source, it=item.it, slots=lambda slot: _slot_ids(game, run, slot)) if source else View()
@@ -38,7 +40,7 @@ def resolution(game, item: ChainItem, because: str) -> Resolution:
     if item.location and source is not None and source.location != item.location:
         view = View(view.source, view.you, item.location, view.it, view.it_incarnation, view.slots)
     run.view = view
-    run.legal = {slot: _still_legal(game, item, slot) for slot in (item.targets or {})}
+    run.legal = {slot: _still_legal(game, item, slot, targets) for slot in targets}
     return run
 
 
@@ -51,11 +53,11 @@ def execute(game, run: Resolution, instructions) -> None:
         handler(game, run, instruction)
 
 
-def _still_legal(game, item: ChainItem, slot: str) -> list[str]:
+def _still_legal(game, item: ChainItem, slot: str, targets: dict) -> list[str]:
     spec = item.spec(slot)
     targeting = calc.targeting_of(game, item)
     legal = []
-    for reference in item.targets.get(slot, ()):
+    for reference in targets.get(slot, ()):
         if isinstance(reference, str) or spec is None or calc.still_legal(game, reference, spec, targeting):
             legal.append(reference if isinstance(reference, str) else reference[0])
         else:

@@ -13,7 +13,7 @@ is attached (421.1.e); the text it gives "the equipped unit" is its effect text,
 
 from __future__ import annotations
 
-from scenarios.kernel import calc, query
+from scenarios.kernel import KEYWORD_ABILITIES, calc, query
 from scenarios.objects import Obj, Role, Zone
 
 
@@ -48,7 +48,13 @@ def keyword_value(game, obj: Obj, keyword: str) -> int:
     for _source, passive, view in calc.passives(game):
         if keyword in passive.keywords and calc.matches_object(game, passive.to, view, obj):
             total += passive.keywords[keyword]
+    if not total and any(keyword in a.implies and keyword_value(game, obj, a.keyword) for a in _givers()):
+        total = 1  # a keyword that gives another (Quick-Draw gives Reaction, 745.1.b)
     return total
+
+
+def _givers():
+    return [ability for ability in KEYWORD_ABILITIES.values() if ability.implies]
 
 
 @query("has_keyword")
@@ -68,7 +74,8 @@ def event_aliases(game, source: Obj, kind: str) -> frozenset:
 
 def might_parts(game, unit: Obj):
     """(base, increases, decreases): each modifier as (label, amount, minimum, timestamp)."""
-    increases, decreases = [], []
+    increases: list[tuple] = []
+    decreases: list[tuple] = []
     if unit.buffs:
         increases.append(("buff", unit.buffs, None, 0))  # 703
     for gear in game.attached(unit.id):

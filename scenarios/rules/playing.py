@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 
 from scenarios.actions import Hide, Play
+from scenarios.cards import Cost
 from scenarios.kernel import Refusal, action, calc, choose, do, event_kind, instruction, procedure, query
 from scenarios.objects import ChainItem, Event, ItemKind, Kind, Targeting, Zone
 from scenarios.trace import StepKind
@@ -21,29 +22,19 @@ event_kind("play", "376.4.a")
 
 
 @query("play_timing")
-def check_timing(game, player: str, definition, facedown: bool) -> None:
+def check_timing(game, player: str, card, facedown: bool) -> None:
     """When a card may be played (310.1.a, 330.1.a, 339.1.a; Action 732, Reaction 739, hidden 737.6)."""
     if game.priority != player:
         raise Refusal("312.1", f"{player} does not have Priority")
-    reaction = definition.has("Reaction") or facedown  # 737.6: a hidden card gains Reaction while facedown
-    permitted_in_showdown = definition.has("Action") or reaction  # 739.1.b: Reaction grants Action's permissions
+    name = card.definition.name
+    reaction = calc.has_keyword(game, card, "Reaction") or facedown  # 737.6: a hidden card gains Reaction
+    permitted_in_showdown = calc.has_keyword(game, card, "Action") or reaction  # 739.1.b: Reaction grants Action's
     if game.chain and not reaction:
-        raise Refusal("330.1.a", f"{definition.name} can't be played while the Chain exists (needs Reaction, 739)")
+        raise Refusal("330.1.a", f"{name} can't be played while the Chain exists (needs Reaction, 739)")
     if game.showdown and not game.chain and not permitted_in_showdown:
-        raise Refusal("339.1.a", f"{definition.name} can't be played during a showdown (needs Action, 732)")
+        raise Refusal("339.1.a", f"{name} can't be played during a showdown (needs Action, 732)")
     if not game.showdown and not game.chain and player != game.turn_player:
         raise Refusal("310.1.a", "only the turn player plays cards in a Neutral Open State")
-
-
-@query("pay_resources")
-def pay_resources(game, player: str, energy: int, power: int, rule: str = "354.1") -> None:
-    pool = game.players[player]
-    if pool.energy < energy or pool.power < power:
-        raise Refusal(
-            rule, f"{player} can't pay {energy} energy and {power} power (has {pool.energy} and {pool.power})"
-        )
-    pool.energy -= energy
-    pool.power -= power
 
 
 def _played(game, act: Play) -> str:
@@ -85,12 +76,9 @@ def play_card(game, act: Play) -> None:
     if facedown:
         calc.check_hidden_turn(game, card)
     definition = card.definition
-    calc.play_timing(game, player, definition, facedown)
-    energy, power = (0, 0) if facedown else (definition.energy, definition.power)  # 737.1.b: hidden for [0]
-    if act.accelerate:
-        if not definition.has("Accelerate"):
-            raise Refusal("731.1", f"{card.id} has no Accelerate")
-        energy, power = energy + 1, power + 1
+    calc.play_timing(game, player, card, facedown)
+    if act.accelerate and not definition.has("Accelerate"):
+        raise Refusal("731.1", f"{card.id} has no Accelerate")
     hidden_at = card.location if facedown else None
     if definition.object_kind in ("unit", "gear"):
         location = act.at or "base"
@@ -101,7 +89,11 @@ def play_card(game, act: Play) -> None:
         if facedown and location != hidden_at:
             raise Refusal("737.1.d.1", f"a hidden unit must be played to {hidden_at}, where it was hidden")
         _check_location(game, player, location, definition.object_kind)
-        calc.pay_resources(game, player, energy, power)
+        if act.repeat:
+            raise Refusal("746.1.a", f"{card.id} is not a spell: Repeat is present on spells")
+        # 737.1.b: a hidden card is played ignoring its base cost
+        cost = calc.total_cost(game, card, player, facedown, act.accelerate, 0, [])
+        calc.pay_resources(game, player, cost)
         card.location = None
         do.enter_board(
             game, card, player, location, bool(act.accelerate) or definition.enters_ready, hidden_at, because="356"
@@ -112,7 +104,10 @@ def play_card(game, act: Play) -> None:
         return
     context = Targeting(definition.name, player, card.id, hidden_at, hidden_at)
     chosen = calc.choose_targets(game, tuple(definition.targets.items()), dict(act.targets), context)
-    calc.pay_resources(game, player, energy, power)
+    repeated = calc.repeat_choices(game, card, act, context)
+    every_choice = [chosen, *repeated]
+    cost = calc.total_cost(game, card, player, facedown, act.accelerate, act.repeat, every_choice)
+    calc.pay_resources(game, player, cost)
     card.zone, card.location = Zone.CHAIN, None
     item = ChainItem(
         game.new_id("item"),
@@ -126,12 +121,10 @@ def play_card(game, act: Play) -> None:
         card=card.id,
         location=hidden_at,
         hidden_at=hidden_at,
+        repeat=act.repeat,
+        repeat_targets=tuple(repeated),
     )
-    calc.add_to_chain(game, item)
-    for refs in chosen.values():
-        for ref in refs:
-            if not isinstance(ref, str):
-                calc.fire_choose(game, player, ref[0], "spell")
+    calc.put_chosen_on_chain(game, item, "spell")
     calc.cleanup(game, "a pending item became a legal item", "319.3")
     calc.give_priority_to_newest(game)
 
@@ -183,6 +176,8 @@ def card_played(game, card, player: str) -> None:
     """406.4.a: the card has been played; "when you play" abilities see the count of cards played this turn."""
     pool = game.players[player]
     pool.cards_played_this_turn += 1
+    if card.definition.type != "token":  # 179: tokens are not cards
+        pool.played_this_turn = (*pool.played_this_turn, card.id)
     calc.fire(game, Event("card_played", player=player, card=card.id, count=pool.cards_played_this_turn))
 
 
@@ -199,8 +194,8 @@ def play_by_effect(game, unit, player: str, location: str, label: str) -> None:
     definition = unit.definition
     ready = definition.enters_ready
     if definition.has("Accelerate"):
-        pool = game.players[player]
-        options = ["pay", "decline"] if pool.energy >= 1 and pool.power >= 1 else ["decline"]
+        accelerated = calc.total_cost(game, unit, player, True, True, 0, [])  # 353.1.c: still paid
+        options = ["pay", "decline"] if calc.resource_problem(game, player, accelerated) is None else ["decline"]
         answer = choose(
             game,
             "accelerate",
@@ -211,7 +206,7 @@ def play_by_effect(game, unit, player: str, location: str, label: str) -> None:
             forced_ok=False,
         )
         if answer == "pay":
-            calc.pay_resources(game, player, 1, 1, "353.1.c")
+            calc.pay_resources(game, player, accelerated, "353.1.c")
             ready = True
     do.enter_board(game, unit, player, location, ready, None, because="406.3.b")
     card_played(game, unit, player)
@@ -246,7 +241,7 @@ def hide(game, act: Hide) -> None:
         raise Refusal("408.1", f"cards are hidden at a battlefield their owner controls, not {where}")
     if any(o.zone == Zone.FACEDOWN and o.location == where for o in game.objects.values()):
         raise Refusal("106.4.b", f"{where} already has a facedown card")
-    calc.pay_resources(game, player, 0, 1, "737.1.b")
+    calc.pay_resources(game, player, Cost(power=1), "737.1.b")  # [A]: Power of any domain
     card.zone, card.location, card.hidden_turn = Zone.FACEDOWN, where, game.turn_number
     calc.cleanup(game, "a card was hidden", "319.6")
     calc.settle_priority(game)

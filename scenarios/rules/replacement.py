@@ -21,7 +21,7 @@ def _subject(game, event: Event):
 
 
 def _applicable(game, event: Event) -> list[tuple[str, Replacement, LastingReplacement | None]]:
-    found = []
+    found: list[tuple[str, Replacement, LastingReplacement | None]] = []
     subject = _subject(game, event)
     busy = game.run.replacing
     for source in game.objects.values():

@@ -73,9 +73,7 @@ def earn_point(game, player: str, bf, how: str) -> None:
     objects=lambda g, player, bf: [bf.id],
 )
 def conquer(game, player: str, bf) -> None:
-    if _score(game, player, bf, "conquer"):
-        units = tuple(u.id for u in game.units(bf.id, player))
-        calc.fire(game, Event("conquer", player=player, location=bf.id, units=units))
+    _score_and_trigger(game, player, bf, "conquer")
 
 
 @procedure(
@@ -86,9 +84,14 @@ def conquer(game, player: str, bf) -> None:
     objects=lambda g, player, bf: [bf.id],
 )
 def hold(game, player: str, bf) -> None:
-    if _score(game, player, bf, "hold"):
+    _score_and_trigger(game, player, bf, "hold")
+
+
+def _score_and_trigger(game, player: str, bf, how: str) -> None:
+    """Score, then Conquer or Hold abilities trigger with the player's units there (448.2, 376.4.b-c)."""
+    if _score(game, player, bf, how):
         units = tuple(u.id for u in game.units(bf.id, player))
-        calc.fire(game, Event("hold", player=player, location=bf.id, units=units))
+        calc.fire(game, Event(how, player=player, location=bf.id, units=units))
 
 
 @procedure(

@@ -19,7 +19,9 @@ def stage(game) -> None:
             continue
         wanted = _wanted_stage(game, bf)
         if wanted != bf.staged:
-            rule = {"combat": "322.10", "showdown": "322.8"}.get(wanted, "322.11" if bf.staged == "combat" else "322.9")
+            rule = {"combat": "322.10", "showdown": "322.8"}.get(
+                wanted or "", "322.11" if bf.staged == "combat" else "322.9"
+            )
             do.set_stage(game, bf, wanted, because=rule)
 
 

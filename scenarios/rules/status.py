@@ -1,4 +1,4 @@
-"""Exhaust 401, Ready 402, Stun 410, Buff 413 and 701-705, Attach 421, Channel 417, and Might and keyword
+"""Exhaust 401, Ready 402, Stun 410, Buff 413 and 701-705, Attach 421, and Might and keyword
 changes made by resolving effects (454.3.b, 727.3.a)."""
 
 from __future__ import annotations
@@ -12,40 +12,26 @@ def _label(game, ids, label) -> str:
     return f"{label}: " if label else ""
 
 
-@procedure(
-    "exhaust",
-    StepKind.EFFECT,
-    defines=("401.1",),
-    summary=lambda g, ids, label=None: f"{_label(g, ids, label)}exhaust {', '.join(ids)}",
-    objects=lambda g, ids, label=None: ids,
-)
-def exhaust(game, object_ids, label=None) -> None:
-    for object_id in object_ids:
-        game.objects[object_id].exhausted = True  # 401.1.c: already exhausted, nothing more happens
+def _status(name: str, attribute: str, value: bool, defines: tuple[str, ...]):
+    """A procedure that sets one status of objects: exhausted (401.1), ready (402.1), stunned (410.1).
+    Setting a status an object already has changes nothing (401.1.c, 402.1.c, 410.1.a.1)."""
+
+    def apply(game, object_ids, label=None) -> None:
+        for object_id in object_ids:
+            setattr(game.objects[object_id], attribute, value)
+
+    return procedure(
+        name,
+        StepKind.EFFECT,
+        defines=defines,
+        summary=lambda g, ids, label=None: f"{_label(g, ids, label)}{name} {', '.join(ids)}",
+        objects=lambda g, ids, label=None: ids,
+    )(apply)
 
 
-@procedure(
-    "ready",
-    StepKind.EFFECT,
-    defines=("402.1",),
-    summary=lambda g, ids, label=None: f"{_label(g, ids, label)}ready {', '.join(ids)}",
-    objects=lambda g, ids, label=None: ids,
-)
-def ready(game, object_ids, label=None) -> None:
-    for object_id in object_ids:
-        game.objects[object_id].exhausted = False
-
-
-@procedure(
-    "stun",
-    StepKind.EFFECT,
-    defines=("410.1",),
-    summary=lambda g, ids, label=None: f"{_label(g, ids, label)}stun {', '.join(ids)}",
-    objects=lambda g, ids, label=None: ids,
-)
-def stun(game, unit_ids, label=None) -> None:
-    for unit_id in unit_ids:
-        game.objects[unit_id].stunned = True
+exhaust = _status("exhaust", "exhausted", True, ("401.1",))
+ready = _status("ready", "exhausted", False, ("402.1",))
+stun = _status("stun", "stunned", True, ("410.1",))
 
 
 @procedure(
@@ -134,17 +120,6 @@ def attach(game, gear_ids, unit_id: str, label: str) -> None:
         gear.location = unit.location
 
 
-@procedure(
-    "channel",
-    StepKind.EFFECT,
-    defines=("417.1",),
-    summary=lambda g, player, n, label: f"{label}: {player} channels {n} rune(s) exhausted",
-    objects=lambda g, player, n, label: [player],
-)
-def channel(game, player: str, n: int, label: str) -> None:
-    game.players[player].runes += n
-
-
 # -- instructions --------------------------------------------------------------------------------------------
 
 
@@ -152,32 +127,19 @@ def _ids(game, run, ins, key="what"):
     return [oid for oid in calc.refs(game, run, ins[key]) if game.objects[oid].zone == "board"]
 
 
-@instruction("exhaust")
-def op_exhaust(game, run, ins) -> None:
-    ids = _ids(game, run, ins)
-    if ids:
-        do.exhaust(game, ids, run.item.label, because=run.because)
+def _on_objects(name: str):
+    """The instruction `{op: <name>, what: <objects>}`: the procedure of that name on the objects on the board."""
+
+    def op(game, run, ins) -> None:
+        ids = _ids(game, run, ins)
+        if ids:
+            getattr(do, name)(game, ids, run.item.label, because=run.because)
+
+    return op
 
 
-@instruction("ready")
-def op_ready(game, run, ins) -> None:
-    ids = _ids(game, run, ins)
-    if ids:
-        do.ready(game, ids, run.item.label, because=run.because)
-
-
-@instruction("stun")
-def op_stun(game, run, ins) -> None:
-    ids = _ids(game, run, ins)
-    if ids:
-        do.stun(game, ids, run.item.label, because=run.because)
-
-
-@instruction("buff")
-def op_buff(game, run, ins) -> None:
-    ids = _ids(game, run, ins)
-    if ids:
-        do.buff(game, ids, run.item.label, because=run.because)
+for _name in ("exhaust", "ready", "stun", "buff"):
+    instruction(_name)(_on_objects(_name))
 
 
 @instruction("spend_buff")
@@ -222,8 +184,3 @@ def op_attach(game, run, ins) -> None:
         calc.impossible(game, run, "nothing to attach")
         return
     do.attach(game, gear_ids, units[0], run.item.label, because=run.because)
-
-
-@instruction("channel")
-def op_channel(game, run, ins) -> None:
-    do.channel(game, run.item.controller, ins.get("n", 1), run.item.label, because=run.because)

@@ -58,7 +58,7 @@ def matches_target(game, spec, obj, ctx: Targeting) -> bool:
 @query("legal_targets")
 def legal_targets(game, spec, ctx: Targeting) -> list[str]:
     if spec.type == "location":
-        if _restricted_to_hidden(spec, ctx.hidden_at):
+        if ctx.hidden_at is not None and _restricted_to_hidden(spec, ctx.hidden_at):
             return [ctx.hidden_at]
         return ["base"] + [bf.id for bf in game.battlefields()]
     taken = {ref[0] for ref in ctx.chosen.get(spec.not_target, ())} if spec.not_target else set()

@@ -14,7 +14,19 @@ from __future__ import annotations
 import itertools
 
 from scenarios.cards import EventFilter
-from scenarios.kernel import Refusal, answer_kind, calc, choose, do, event_kind, instruction, log, procedure, query
+from scenarios.kernel import (
+    Condition,
+    Refusal,
+    answer_kind,
+    calc,
+    choose,
+    do,
+    event_kind,
+    instruction,
+    log,
+    procedure,
+    query,
+)
 from scenarios.objects import BOARD, ChainItem, DelayedAbility, Event, ItemKind, Kind, TriggerInstance, View
 from scenarios.trace import StepKind
 
@@ -41,29 +53,15 @@ def fire(game, event: Event, leaving: frozenset = frozenset()) -> None:
     for source in game.listeners:
         if source.zone != BOARD:
             continue
-        definition = source.definition
-        view = None
-        for index, trigger in enumerate(definition.triggers):
-            flt = trigger.when
-            kinds = None
-            if flt.event != event.kind:
-                kinds = calc.event_aliases(game, source, flt.event)
-                if event.kind not in kinds:
-                    continue
-            if not calc.ability_is_active(game, source, flt):
-                continue
-            if source.id in leaving and not (flt.who in SELF_WORDS and event.unit == source.id):
-                continue
-            view = view or calc.view_of(game, source)
-            if not calc.matches_event(game, flt, view, event, kinds):
-                continue
-            controller = calc.ability_controller(game, source)
-            if trigger.limit == "once_per_turn":
-                mark = (source.id, index, controller)
-                if mark in game.trigger_marks:
-                    continue
-                game.trigger_marks = (*game.trigger_marks, mark)
-            found.append(_instance(game, source, index, trigger, controller, event))
+        for index, trigger in enumerate(source.definition.triggers):
+            instance = _triggered(game, source, index, trigger, event, leaving)
+            if instance is not None:
+                found.append(instance)
+    for source, ability, count in calc.keyword_triggers(game, event):
+        for _ in range(count):
+            instance = _triggered(game, source, None, ability.trigger, event, leaving, ability.rule)
+            if instance is not None:
+                found.append(instance)
     for delayed in game.delayed:
         view = View(delayed.source, delayed.controller, None, delayed.it, delayed.incarnation)
         if calc.matches_event(game, delayed.event, view, event):
@@ -79,7 +77,7 @@ def fire(game, event: Event, leaving: frozenset = frozenset()) -> None:
                     "383.2",
                     effects=delayed.effects,
                     location=event.location,
-                    it=delayed.it,
+                    it=_still_the_same(game, delayed),
                 )
             )
             if delayed.once:
@@ -88,7 +86,42 @@ def fire(game, event: Event, leaving: frozenset = frozenset()) -> None:
         game.triggered = (*game.triggered, *found)
 
 
-def _instance(game, source, index: int, trigger, controller: str, event: Event) -> TriggerInstance:
+def _still_the_same(game, delayed) -> str | None:
+    """The delayed ability's object "it", unless it has changed zones since: then it is a new object (356.3.e.4)."""
+    obj = game.objects.get(delayed.it) if delayed.it else None
+    if obj is None or (delayed.incarnation is not None and obj.incarnation != delayed.incarnation):
+        return None
+    return delayed.it
+
+
+def _triggered(game, source, index, trigger, event: Event, leaving, rule=None) -> TriggerInstance | None:
+    """The instance of `trigger` (an ability of `source`) that `event` triggers, or None."""
+    flt = trigger.when
+    kinds = None
+    if flt.event != event.kind:
+        kinds = calc.event_aliases(game, source, flt.event)
+        if event.kind not in kinds:
+            return None
+    if not calc.ability_is_active(game, source, flt):
+        return None
+    if source.id in leaving and not (flt.who in SELF_WORDS and event.unit == source.id):
+        return None
+    if not calc.matches_event(game, flt, calc.view_of(game, source), event, kinds):
+        return None
+    controller = calc.ability_controller(game, source)
+    if trigger.condition is not None:
+        own_play = flt.event == "play" and event.unit == source.id
+        if not calc.condition_holds(game, trigger.condition, Condition(controller, source.id, own_play)):
+            return None
+    if trigger.limit == "once_per_turn":
+        mark = (source.id, index, controller)
+        if mark in game.trigger_marks:
+            return None
+        game.trigger_marks = (*game.trigger_marks, mark)
+    return _instance(game, source, index, trigger, controller, event, rule)
+
+
+def _instance(game, source, index, trigger, controller: str, event: Event, rule=None) -> TriggerInstance:
     involved = event.unit == source.id or source.id in event.units
     if source.kind == Kind.BATTLEFIELD:
         here = source.id
@@ -103,7 +136,7 @@ def _instance(game, source, index: int, trigger, controller: str, event: Event) 
         controller,
         event,
         trigger.label or f"{source.card}: {trigger.when.event}",
-        RULE_OF.get(trigger.when.event, "376.2"),
+        rule or RULE_OF.get(trigger.when.event, "376.2"),
         effects=tuple(trigger.effects),
         targets=tuple(trigger.targets.items()),
         optional=trigger.optional,

@@ -1,4 +1,11 @@
-"""Phases of the turn 314-317: the end of the turn and the start of the next player's turn."""
+"""Phases of the turn 314-317: the end of the turn and the start of the next player's turn.
+
+The Start of Turn runs its phases in order (315): Awaken (ready everything), the Beginning Phase's
+Beginning Step (its "at the start of your Beginning Phase" abilities, such as Temporary's, go on the Chain and
+resolve before scoring) and Scoring Step (Hold), the Channel Phase (315.3), the Draw Phase (315.4), after
+which the Rune Pools empty (315.4.d) and the Action Phase begins. When a step's cleanup leaves items on the
+Chain, the next step waits until the Chain has resolved (`continuation` names it).
+"""
 
 from __future__ import annotations
 
@@ -24,11 +31,7 @@ def end_turn(game, act: EndTurn) -> None:
         unit.stunned = False  # 410.1.a.2: stunned units recover at the beginning of the Ending Step
     calc.fire(game, Event("end_of_turn", player=game.turn_player))
     calc.cleanup(game, "the Ending Step began", "319.2")
-    if game.chain:
-        game.continuation = "end_of_turn"
-        calc.give_priority_to_newest(game)
-        return
-    do.finish_end_of_turn(game, because="317.2")
+    _next_step(game, "end_of_turn")
 
 
 @procedure(
@@ -59,8 +62,8 @@ def expire(game) -> None:
     if game.trigger_marks:
         game.trigger_marks = ()
     for player in game.players.values():
-        if player.cards_played_this_turn:
-            player.cards_played_this_turn = 0
+        player.cards_played_this_turn, player.played_this_turn = 0, ()
+    do.empty_rune_pools(game, because="317.3.b")
 
 
 @procedure(
@@ -78,22 +81,62 @@ def start_turn(game, player: str) -> None:
     for obj in game.objects.values():
         if obj.controller == player and obj.zone == Zone.BOARD and obj.exhausted:
             obj.exhausted = False  # 315.1.a: the Awaken Phase readies everything the turn player controls
-    calc.fire(game, Event("beginning", player=player))  # 315.2.a: effects at the start of the Beginning Phase
+    calc.fire(game, Event("beginning", player=player))  # 315.2.a.1: effects at the start of the Beginning Phase
+    calc.cleanup(game, "the Beginning Step", "319.2")
+    _next_step(game, "scoring")
+
+
+def _next_step(game, step: str) -> None:
+    """Go on to `step` now, or, when the last cleanup left items on the Chain, once they have resolved."""
+    if game.chain:
+        game.continuation = step
+        calc.give_priority_to_newest(game)
+        return
+    game.continuation = None
+    STEPS[step](game)
+
+
+@query("resume_turn")
+def resume_turn(game) -> None:
+    """The Chain a step of the turn made has resolved: the turn goes on where it stopped."""
+    step, game.continuation = game.continuation, None
+    STEPS[step](game)
+
+
+def _scoring_step(game) -> None:
+    """315.2.b: Holding occurs at this time."""
+    player = game.turn_player
     for bf in game.battlefields():
         if bf.battlefield_controller == player:
             do.hold(game, player, bf, because="315.2.b.1")
-    calc.cleanup(game, "the Beginning Phase", "319.2")
-    if game.chain:  # hold triggers resolve before the Draw Phase
-        game.continuation = "beginning"
-        calc.give_priority_to_newest(game)
-        return
-    finish_beginning(game)
+    calc.cleanup(game, "the Scoring Step", "319.2")
+    _next_step(game, "channel")
 
 
-@query("finish_beginning")
-def finish_beginning(game) -> None:
-    game.continuation = None
-    if game.deck(game.turn_player):
-        do.draw(game, game.turn_player, 1, because="315.4.b")
+def _channel_phase(game) -> None:
+    do.channel_phase(game, game.turn_player, because="305")
+    calc.cleanup(game, "the Channel Phase", "319.2")
+    _next_step(game, "draw")
+
+
+def _draw_phase(game) -> None:
+    """315.4.b: the turn player draws 1 (an empty deck burns them out first, 315.4.b.1-2)."""
+    game.phase = "draw"
+    do.draw(game, game.turn_player, 1, because="315.4.b")
+    calc.cleanup(game, "the Draw Phase", "319.2")
+    _next_step(game, "action")
+
+
+def _action_phase(game) -> None:
+    do.empty_rune_pools(game, because="315.4.d")
     game.phase = "action"
     game.priority = game.turn_player  # 312.2.a
+
+
+STEPS = {
+    "end_of_turn": lambda game: do.finish_end_of_turn(game, because="317.2"),
+    "scoring": _scoring_step,
+    "channel": _channel_phase,
+    "draw": _draw_phase,
+    "action": _action_phase,
+}

@@ -1,0 +1,41 @@
+"""Burn Out 418: a player who must draw (or move) more cards from their Main Deck than it holds does as much as
+possible, then burns out (400.4, 418.1.a): they recycle their trash into their Main Deck (418.2.b), choose an
+opponent to gain 1 point (418.2.c), and complete the action (418.2.d). With the trash empty too the deck stays
+empty, and the next attempt burns them out again, until an opponent reaches the Victory Score (418.3). In the
+Draw Phase the turn player burns out and still draws 1 (315.4.b.1-2). Looking at or revealing cards past the
+deck's end never burns out (418.1.c).
+
+The points are gained outside Conquer and Hold, so the Final Point rule does not apply (448.1.a.1); the
+winner is declared by the next Cleanup (322.1).
+"""
+
+from __future__ import annotations
+
+from scenarios.kernel import choose, do, procedure, query
+from scenarios.objects import TRASH
+from scenarios.trace import StepKind
+
+
+@query("burn_out_until_a_card")
+def burn_out_until_a_card(game, player: str) -> bool:
+    """Burn out until the Main Deck holds a card (True) or an opponent has reached the Victory Score."""
+    while not game.deck(player):
+        do.burn_out(game, player, because=("400.4.b", "418.1.a"))
+        if any(game.players[p].points >= game.victory_score for p in game.opponents(player)):
+            return bool(game.deck(player))
+    return True
+
+
+@procedure(
+    "burn_out",
+    StepKind.EFFECT,
+    defines=("418.2",),
+    summary=lambda g, player: f"{player} must draw from an empty Main Deck: burns out",
+    objects=lambda g, player: [player],
+)
+def burn_out(game, player: str) -> None:
+    trash = sorted((o for o in game.objects.values() if o.owner == player and o.zone == TRASH), key=lambda o: o.order)
+    if trash:
+        do.recycle(game, [card.id for card in trash], f"{player} burns out", because="418.2.b")
+    opponent = choose(game, "opponent", player, "the opponent who gains 1 point", game.opponents(player), "418.2.c")
+    do.gain_points(game, opponent, 1, f"{player}'s Burn Out", because="418.2.c")

@@ -1,0 +1,46 @@
+"""Conditional text 361.3 and 738: "if ..., [text]". A condition word (registered by the rule module that
+defines it, e.g. Legion) decides whether a triggered ability triggers (`condition:` on a trigger), whether a
+discount applies (`condition:` on a discount), or which instructions an `if` instruction executes.
+
+An `if` is read from the point of view of the item that executes it: a spell's text and a permanent's play
+effect are their card's own play (Legion counts the cards played before it, 738.1.c.1); any other ability's
+text is not (738.1.c.2).
+"""
+
+from __future__ import annotations
+
+from scenarios.kernel import CONDITIONS, Condition, calc, instruction, note, query
+from scenarios.objects import ItemKind
+from scenarios.trace import StepKind
+
+
+@query("condition_holds")
+def condition_holds(game, word: str, context: Condition) -> bool:
+    predicate, _rule = CONDITIONS[word]
+    return predicate(game, context)
+
+
+def own_play(item) -> bool:
+    """Is this item its card's own play: a spell, or a play effect of the permanent that was played?"""
+    if item.kind == ItemKind.SPELL:
+        return True
+    trigger = item.trigger
+    return trigger is not None and trigger.event.kind == "play" and trigger.event.unit == item.source
+
+
+@instruction("if")
+def op_if(game, run, ins) -> None:
+    """`{op: if, condition: <word>, then: [...], else: [...]}`: "if <condition>, <then>" (361.3.a)."""
+    item = run.item
+    word = ins["condition"]
+    holds = calc.condition_holds(game, word, Condition(item.controller, item.source, own_play(item)))
+    note(
+        game,
+        StepKind.EFFECT,
+        "condition",
+        f"{item.label}: {word} " + ("holds: its text applies" if holds else "does not hold"),
+        run.because,
+        (CONDITIONS[word][1],),
+        [item.controller],
+    )
+    calc.execute(game, run, ins.get("then" if holds else "else", []))

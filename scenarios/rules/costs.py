@@ -1,0 +1,133 @@
+"""Costs 130 and 353-354, domains 133 and 159, and the Rune Pool 161-163: the total cost of playing a card,
+and paying Energy and Power from the pool.
+
+A card's printed cost is Energy and Power of the card's domain (130, 133.1; written [C], of any domain when
+the card has no domain or several, 134.2.e.6.b). Playing it from hidden or "ignoring its cost" sets the base
+cost to zero (353.1, 737.1.b); additional costs are added (353.2: Accelerate 731, Repeat 746, Deflect 735);
+discounts are taken off (353.4, Legion 738); no cost goes below zero (353.5).
+
+Power has a domain (159.2.a): Power of one domain pays that domain's costs, and Power of any domain ([A],
+159.2.b) pays any. A domain cost is paid from that domain's Power first, then from Power of any domain (so
+the more flexible Power is spent only when needed); a cost of any domain ([A], 134.2.e.5.a) is paid from
+the Power the player chooses when the pool holds more than one kind. Pools empty as the Draw Phase ends and
+as each turn's Expiration Step ends (163, 315.4.d, 317.3.b).
+"""
+
+from __future__ import annotations
+
+from scenarios.cards import Cost
+from scenarios.kernel import Condition, Refusal, calc, choose, procedure, query
+from scenarios.trace import StepKind
+
+ANY = "any domain"
+
+
+def domain_pool(player) -> dict[str, int]:
+    return dict(player.domain_power)
+
+
+def set_domain_pool(player, pool: dict[str, int]) -> None:
+    player.domain_power = tuple(sorted((domain, n) for domain, n in pool.items() if n))
+
+
+@query("total_cost")
+def total_cost(game, card, player: str, ignore_base: bool, accelerate: bool, repeat: int, choices: list) -> Cost:
+    """353: the base cost (zero when ignored, 353.1), plus additional costs (353.2), less discounts (353.4)."""
+    definition = card.definition
+    cost = Cost() if ignore_base else definition.cost
+    if accelerate:
+        cost = cost.plus(accelerate_cost(definition))
+    for paid in definition.repeat[:repeat]:
+        cost = cost.plus(paid)
+    deflect = calc.deflect_cost(game, player, choices)
+    if deflect:
+        cost = cost.plus(Cost(power=deflect))  # 735.1.c.1: Power of any domain
+    for discount in definition.discounts:
+        if discount.condition is None or calc.condition_holds(
+            game, discount.condition, Condition(player, card.id, True)
+        ):
+            cost = cost.less(discount.energy, discount.power)
+    return cost
+
+
+def accelerate_cost(definition) -> Cost:
+    """731.1: [1] and one Power of the unit's domain ([A] when it has none or several, 731.1.a.2)."""
+    if len(definition.domains) == 1:
+        return Cost(energy=1, domain_power={definition.domains[0]: 1})
+    return Cost(energy=1, power=1)
+
+
+@query("resource_problem")
+def resource_problem(game, player: str, cost: Cost, rule: str = "354.1") -> Refusal | None:
+    """Why the pool can't pay the Energy and Power of `cost` (a Refusal citing `rule`), or None."""
+    pool = game.players[player]
+    if pool.energy < cost.energy:
+        return Refusal(rule, f"{player} can't pay {cost.energy} energy (has {pool.energy})")
+    domains = domain_pool(pool)
+    flexible = pool.power
+    for domain, amount in cost.domain_power.items():
+        short = max(0, amount - domains.get(domain, 0))
+        if short > flexible:
+            return Refusal(
+                rule,
+                f"{player} can't pay {amount} {domain} power (has {domains.get(domain, 0)} {domain} "
+                f"and {flexible} of any domain; Power pays costs of its own domain, 159.2.a)",
+            )
+        domains[domain] = max(0, domains.get(domain, 0) - amount)
+        flexible -= short
+    if cost.power > flexible + sum(domains.values()):
+        return Refusal(
+            rule, f"{player} can't pay {cost.power} power of any domain (has {flexible + sum(domains.values())})"
+        )
+    return None
+
+
+@query("pay_resources")
+def pay_resources(game, player: str, cost: Cost, rule: str = "354.1") -> None:
+    """Pay the Energy and Power of `cost` from the player's pool (354.1), or refuse citing `rule`."""
+    problem = resource_problem(game, player, cost, rule)
+    if problem is not None:
+        raise problem
+    pool = game.players[player]
+    pool.energy -= cost.energy
+    domains = domain_pool(pool)
+    for domain, amount in cost.domain_power.items():
+        own = min(amount, domains.get(domain, 0))
+        domains[domain] = domains.get(domain, 0) - own
+        pool.power -= amount - own  # 159.2.b: Power of any domain pays what the domain's own Power can't
+    for _ in range(cost.power):  # 134.2.e.5.a: Power of any domain pays [A]; which is the payer's choice
+        kinds = sorted(domain for domain, n in domains.items() if n) + ([ANY] if pool.power else [])
+        pick = (
+            kinds[0]
+            if len(kinds) == 1
+            else choose(game, "power", player, f"which Power pays 1 of any domain ({cost.describe()})", kinds, "354.3")
+        )
+        if pick == ANY:
+            pool.power -= 1
+        else:
+            domains[pick] -= 1
+    set_domain_pool(pool, domains)
+
+
+@query("add_to_pool")
+def add_to_pool(game, player: str, energy: int = 0, power: int = 0, domain: str | None = None) -> None:
+    """416.1, 162.1: resources go to the controlling player's Rune Pool."""
+    pool = game.players[player]
+    pool.energy += energy
+    if domain is None:
+        pool.power += power
+    else:
+        domains = domain_pool(pool)
+        domains[domain] = domains.get(domain, 0) + power
+        set_domain_pool(pool, domains)
+
+
+@procedure(
+    "empty_rune_pools",
+    StepKind.TURN,
+    defines=("163", "163.1"),
+    summary="every player's Rune Pool empties: unspent Energy and Power are lost",
+)
+def empty_rune_pools(game) -> None:
+    for pool in game.players.values():
+        pool.energy, pool.power, pool.domain_power = 0, 0, ()

@@ -1,0 +1,36 @@
+"""Keywords that stand for triggered abilities (727, 742-747): each rule module that reads such a keyword's
+glossary entry registers the ability it is short for (`kernel.keyword_ability`); `keyword_triggers` tells
+the trigger module which objects an event makes it trigger for.
+
+A keyword counts wherever it comes from: printed, granted by an effect, or given by a passive ("Other
+friendly units have [Vision]"). Keywords whose instances trigger separately (Vision 743.2, Weaponmaster
+747.2) trigger once per instance; the others once (Temporary 742.2, Quick-Draw 745.2).
+"""
+
+from __future__ import annotations
+
+from scenarios.kernel import KEYWORD_ABILITIES, calc, query
+from scenarios.objects import BOARD, GEAR, UNIT
+
+SELF_WORDS = ("self", "me", "this", "i")
+PERMANENTS = (UNIT, GEAR)
+
+
+@query("keyword_triggers")
+def keyword_triggers(game, event) -> list:
+    """(object, keyword ability, number of instances) for each keyword ability `event` may trigger."""
+    found = []
+    for ability in KEYWORD_ABILITIES.values():
+        flt = ability.trigger.when
+        if flt.event != event.kind:
+            continue
+        if flt.who in SELF_WORDS:
+            subject = game.objects.get(event.unit) if event.unit else None
+            candidates = [subject] if subject is not None and subject.zone == BOARD else []
+        else:
+            candidates = [o for o in game.objects.values() if o.zone == BOARD and o.kind in PERMANENTS]
+        for obj in candidates:
+            value = calc.keyword_value(game, obj, ability.keyword)
+            if value > 0:
+                found.append((obj, ability, value if ability.stacks else 1))
+    return found

@@ -1,0 +1,39 @@
+"""Recycle 403: a card goes to the bottom of its owner's corresponding deck: a Main Deck card to the Main Deck
+(403.1.a), a rune to the Rune Deck (403.1.b), whoever is told to recycle it (403.1.c). A permanent or rune
+leaving the board this way becomes a new object (356.3.e.4).
+
+Several cards recycled to the Main Deck at once go to the bottom in a random order (403.5); the engine is
+deterministic and keeps the order it is given (a scenario that depends on that order is not a replay of the
+rules). Several runes go in the order their owner chooses (403.5.a), also the order given.
+"""
+
+from __future__ import annotations
+
+from scenarios.kernel import calc, procedure, query
+from scenarios.objects import BOARD, DECK, RUNE, RUNE_DECK
+from scenarios.trace import StepKind
+
+
+@query("bottom_of_deck")
+def bottom_of_deck(game) -> int:
+    """A sort position below every card now in any deck (decks are read top first, by `order`)."""
+    return game.tick() + 1_000_000
+
+
+@procedure(
+    "recycle",
+    StepKind.EFFECT,
+    defines=("403.1",),
+    summary=lambda g, ids, label: f"{label}: recycle {', '.join(ids)} to the bottom of its deck",
+    objects=lambda g, ids, label: list(ids),
+    cite=lambda g, ids, label: sorted({"403.1.b" if g.objects[i].kind == RUNE else "403.1.a" for i in ids}),
+)
+def recycle(game, card_ids, label: str) -> None:
+    for card_id in card_ids:
+        card = game.objects[card_id]
+        deck = RUNE_DECK if card.kind == RUNE else DECK
+        if card.zone == BOARD:
+            calc.leave_board(game, card, deck)
+        else:
+            card.zone, card.location = deck, None
+        card.order = bottom_of_deck(game)

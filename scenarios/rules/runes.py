@@ -1,0 +1,109 @@
+"""Runes 156-164, Add 416, Channel 417 and the Channel Phase 315.3.
+
+Runes are kept in the Rune Deck (157.2) and channeled onto the board, into their controller's base (106.2.e,
+417.1): ready, unless the effect that channels them says otherwise (417.2). They are not permanents and not
+cards for card effects (052, 157.1.a). A Basic Rune has two abilities (160.2): "[E]: [Reaction] — Add [1]"
+and "Recycle this: [Reaction] — Add [C]" (Power of the rune's domain, 160.2.b.1); they are card data in
+cards.yaml. An ability that Adds resolves at once, without the Chain (388.2, 416.2). Added Energy and Power
+go to the Rune Pool (162.1), which empties as the Draw Phase ends and at the end of each turn (163).
+
+In the Channel Phase the turn player channels 2 runes from their Rune Deck, or as many as it holds
+(315.3.b, 315.3.b.1). The first turn's extra rune for the player going second (462.7) belongs to the setup of a
+game, which scenarios start after.
+"""
+
+from __future__ import annotations
+
+from scenarios.kernel import calc, do, instruction, note, procedure, query
+from scenarios.objects import RUNE, RUNE_DECK, Zone
+from scenarios.trace import StepKind
+
+CHANNEL_PHASE_RUNES = 2  # 315.3.b
+
+
+@query("rune_deck")
+def rune_deck(game, player: str) -> list:
+    return game.cards_in(RUNE_DECK, player)
+
+
+@query("runes_on_board")
+def runes_on_board(game, player: str) -> list:
+    return [o for o in game.objects.values() if o.kind == RUNE and o.zone == Zone.BOARD and o.controller == player]
+
+
+def _channeled(game, player, n, label, exhausted) -> str:
+    return f"{label}: {player} channels {n} rune(s)" + (" exhausted" if exhausted else "")
+
+
+@procedure(
+    "channel",
+    StepKind.EFFECT,
+    defines=("417.1",),
+    summary=_channeled,
+    objects=lambda g, player, n, label, exhausted: [player],
+    cite=lambda g, player, n, label, exhausted: ["417.2"] if exhausted else [],
+)
+def channel(game, player: str, n: int, label: str, exhausted: bool) -> None:
+    """Take the top `n` runes of the Rune Deck onto the board (as many as there are, 315.3.b.1)."""
+    deck = rune_deck(game, player)
+    if len(deck) < n:
+        note(
+            game,
+            StepKind.EFFECT,
+            "channel short",
+            f"{player}'s Rune Deck holds {len(deck)} rune(s): channels as many as possible",
+            "315.3.b.1",
+            objects=[player],
+        )
+    for rune in deck[:n]:
+        rune.zone, rune.location, rune.controller = Zone.BOARD, "base", player  # 106.2.e, 185.3
+        rune.exhausted = exhausted
+        rune.timestamp = game.tick()
+
+
+@procedure(
+    "channel_phase",
+    StepKind.TURN,
+    defines=("315.3", "315.3.b"),
+    summary=lambda g, player: f"Channel Phase: {player} channels {CHANNEL_PHASE_RUNES} runes",
+    objects=lambda g, player: [player],
+)
+def channel_phase(game, player: str) -> None:
+    game.phase = "channel"
+    do.channel(game, player, CHANNEL_PHASE_RUNES, "Channel Phase", False, because="315.3.b")
+
+
+def _added(game, player, energy, power, domain, label) -> str:
+    parts = [f"{energy} energy" if energy else "", f"{power} {domain or 'any-domain'} power" if power else ""]
+    return f"{label}: {player} adds " + " and ".join(p for p in parts if p) + " to the Rune Pool"
+
+
+@procedure(
+    "add",
+    StepKind.EFFECT,
+    defines=("416.1", "162.1"),
+    summary=_added,
+    objects=lambda g, player, *a: [player],
+)
+def add(game, player: str, energy: int, power: int, domain: str | None, label: str) -> None:
+    calc.add_to_pool(game, player, energy, power, domain)
+
+
+@instruction("add")
+def op_add(game, run, ins) -> None:
+    """`{op: add, energy: 1}`, `{op: add, power: 1, domain: own}` ([C]: the source's domain, of any domain
+    when it has none or several, 134.2.e.6.b) or `domain: Fury`; no domain is Power of any domain ([A])."""
+    domain = ins.get("domain")
+    if domain == "own":
+        source = game.objects.get(run.item.source)
+        domains = source.definition.domains if source is not None else []
+        domain = domains[0] if len(domains) == 1 else None
+    player = run.item.controller
+    do.add(game, player, ins.get("energy", 0), ins.get("power", 0), domain, run.item.label, because=run.because)
+
+
+@instruction("channel")
+def op_channel(game, run, ins) -> None:
+    """ "Channel N rune(s) [exhausted]" (417.4)."""
+    player = run.item.controller
+    do.channel(game, player, ins.get("n", 1), run.item.label, bool(ins.get("exhausted")), because=run.because)

@@ -1,0 +1,93 @@
+"""Weaponmaster 747: a play effect (747.1.b): "When you play me, choose a card you control with the
+Equipment tag. ... Pay the cost of its Equip ability, reduced by [A], to attach it to this unit" (747.1.c).
+
+The Equipment is chosen as the ability resolves, whether it has Equip or not (747.1.c.1), attached or not
+(it is detached from its unit, 421.1.f). Only Power of any domain ([A]) in the Equip cost is reduced: a
+cost of one domain is paid in full (747.1.c.3). With no Equip cost, or a cost that can't be paid, the
+Equipment stays where it is (747.1.c.4, 747.1.c.5). Paying is optional ("you may [Equip]"). The Equip ability
+is not activated and the unit is not chosen (747.1.c.6): nothing triggers on choosing it. Several instances
+trigger separately (747.2).
+"""
+
+from __future__ import annotations
+
+from scenarios.cards import Trigger
+from scenarios.kernel import calc, choose, do, instruction, keyword_ability, note, query
+from scenarios.objects import BOARD
+from scenarios.trace import StepKind
+
+keyword_ability(
+    "Weaponmaster",
+    "747.1.c",
+    Trigger.model_validate(
+        {
+            "when": {"event": "play", "who": "self"},
+            "label": "Weaponmaster: equip an Equipment to me for [A] less",
+            "effects": [{"op": "equip_to_this", "reduced_by_any_power": 1}],
+        }
+    ),
+    stacks=True,
+)
+
+
+@query("weaponmaster_cost")
+def weaponmaster_cost(cost, any_power: int):
+    """747.1.c: the Equip cost reduced by [A]: only Power of any domain is reduced (747.1.c.3)."""
+    return cost.less(power=any_power)
+
+
+@instruction("equip_to_this")
+def op_equip_to_this(game, run, ins) -> None:
+    player, unit_id, label = run.item.controller, run.item.source, run.item.label
+    if game.objects[unit_id].zone != BOARD:
+        calc.impossible(game, run, f"{unit_id} has left the board: nothing to attach to")
+        return
+    equipment = [
+        g.id
+        for g in game.gear_objects
+        if g.zone == BOARD and g.controller == player and "Equipment" in g.definition.tags
+    ]
+    if not equipment:
+        calc.impossible(game, run, f"{player} controls no Equipment")
+        return
+    pick = choose(game, "equipment", player, f"{label}: choose an Equipment you control", equipment, "747.1.c")
+    equip = next((ability for ability in game.objects[pick].definition.activated if ability.equip), None)
+    if equip is None:
+        note(
+            game,
+            StepKind.EFFECT,
+            "equip cost",
+            f"{pick} has no Equip cost: it can't be paid, it stays",
+            run.because,
+            ("747.1.c.4",),
+            [pick],
+        )
+        return
+    cost = calc.weaponmaster_cost(equip.cost, ins.get("reduced_by_any_power", 0))
+    problem = calc.cost_problem(game, cost, player, pick)
+    rule = "747.1.c.3" if equip.cost.domain_power and not equip.cost.power else "747.1.c"
+    note(
+        game,
+        StepKind.EFFECT,
+        "equip cost",
+        f"{pick}'s Equip cost {equip.cost.describe()} reduced by [A]: {cost.describe()}"
+        + (f"; it can't be paid ({problem.message}): {pick} stays" if problem else ""),
+        run.because,
+        (rule, "747.1.c.5") if problem else (rule,),
+        [pick],
+    )
+    if problem is not None:
+        return
+    if (
+        choose(
+            game,
+            "may",
+            player,
+            f"{label}: pay {cost.describe()} to attach {pick} to {unit_id}?",
+            ["yes", "no"],
+            "747.1.c",
+        )
+        == "yes"
+    ):
+        do.pay_cost(game, cost, player, pick, label, because=run.because)
+        do.attach(game, [pick], unit_id, label, because=run.because)
