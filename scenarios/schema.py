@@ -376,8 +376,12 @@ class _Open:
 
     __slots__ = ("mapping", "wants_key", "key", "items", "name")
 
-    def __init__(self, mapping: bool, name):
-        self.mapping, self.wants_key, self.key, self.items, self.name = mapping, True, None, 0, name
+    def __init__(self, mapping: bool, name: str | None):
+        self.mapping = mapping
+        self.wants_key = True
+        self.key: str | None = None
+        self.items = 0
+        self.name = name
 
 
 def _check_events(events, source, limits: Limits) -> None:
@@ -508,9 +512,11 @@ def _set_path(data, dotted: str, value) -> None:
             target[part] = {}
         target = target[part]
     last = parts[-1]
-    if isinstance(target, list) and last == "-":
+    if isinstance(target, dict):
+        target[last] = value
+    elif isinstance(target, list) and last == "-":
         target.append(value)
-    elif isinstance(target, list | dict) and (isinstance(target, dict) or isinstance(last, int)):
+    elif isinstance(target, list) and isinstance(last, int):
         target[last] = value
     else:
         raise TypeError(f"{last!r} does not name a place in {type(target).__name__}")
