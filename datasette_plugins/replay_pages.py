@@ -69,7 +69,7 @@ async def replay(datasette, request):
         source=(row["file"] or replay_id).rsplit("/", 1)[-1],
         base=paths.replay(replay_id),
         keep={},
-        extra={"replay": row, "steps": stored["steps"]},
+        extra={"replay": row, "steps": stored["steps"], "sequence": stored["sequence"]},
     )
 
 
@@ -168,7 +168,19 @@ def _script(datasette) -> str:
 
 def _json(page: dict) -> dict:
     """The page's data as JSON: the view (with a board for every step), the comparison, the step shown."""
-    keys = ("replay", "steps", "view", "original", "comparison", "step", "cited", "labels", "variant", "what_if_error")
+    keys = (
+        "replay",
+        "steps",
+        "sequence",
+        "view",
+        "original",
+        "comparison",
+        "step",
+        "cited",
+        "labels",
+        "variant",
+        "what_if_error",
+    )
     return {key: page.get(key) for key in keys}
 
 
@@ -241,14 +253,27 @@ class Marks:
         return _rules_of(self.cited, numbers)
 
     def cites(self, numbers: list[str]) -> Markup:
-        links = [
+        links = [self._cite(rule) for rule in self.rules(numbers)]
+        return Markup(f'<span class="cites">{"".join(links)}</span>') if links else Markup("")
+
+    def _cite(self, rule: dict) -> str:
+        """A cited rule: its number linked, its text's start on hover; a rule of a version that is not the newest
+        says so, with its number in the newest version (what the citation means today)."""
+        if rule["id"] is None:
+            return f'<span class="cite">{escape(rule["number"])}</span>'
+        link = (
             f'<a class="cite" href="{escape(self.paths.rule(rule))}" title="{escape(rule["number"])}: '
             f'{escape(rule["quote"])}">{escape(rule["number"])}</a>'
-            if rule["id"] is not None
-            else f'<span class="cite">{escape(rule["number"])}</span>'
-            for rule in self.rules(numbers)
-        ]
-        return Markup(f'<span class="cites">{"".join(links)}</span>') if links else Markup("")
+        )
+        if not rule.get("stale"):
+            return link
+        today = ", ".join(
+            f'<a class="cite" href="{escape(self.paths.rule(other))}">{escape(other["number"])}</a> in '
+            f"{escape(other['version'])}"
+            for other in rule["in_newest"]
+        )
+        note = f"; {today}" if today else "; nothing like it in the newest rules"
+        return f'{link}<span class="stale">({escape(rule["version"])}{Markup(note)})</span>'
 
 
 _PARTS = jinja2.Environment(
@@ -419,8 +444,8 @@ async def dispute(datasette, request):
         "view": view if not view.get("error") else None,
         "legal": legal,
         "document": replay_view.document(text),
-        "cards": replay_view.library_cards(),
-        "card_list": sorted(card_list),
+        "cards": (modelled := replay_view.library_cards()),
+        "unmodelled": sorted(card_list - {card["real"] or card["name"] for card in modelled}),
         "cited": cited,
         "labels": (labels := _labels(paths, names, slugs)),
         "mark": (mark := Marks(paths, labels, cited)),

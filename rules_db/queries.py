@@ -577,14 +577,7 @@ def ruling_page(conn: sqlite3.Connection, ruling_id: int) -> dict | None:
         return None
     return {
         "ruling": ruling,
-        "sequence": _branches(
-            _rows(
-                conn,
-                """select branch, position, text from ruling_steps where ruling_id = ?
-            order by position""",
-                [ruling_id],
-            )
-        ),
+        "sequence": ruling_sequence(conn, ruling_id),
         "nuances": _rows(
             conn, "select position, text from ruling_nuances where ruling_id = ? order by position", [ruling_id]
         ),
@@ -621,6 +614,15 @@ def _cards_named(conn: sqlite3.Connection, ruling_id: int) -> list[dict]:
             )
         ]
     return cards
+
+
+def ruling_sequence(conn: sqlite3.Connection, ruling_id: int) -> list[dict]:
+    """A ruling's Sequence, its steps grouped under their branch headers ('If Guardian Angel is chosen')."""
+    return _branches(
+        _rows(
+            conn, "select branch, position, text from ruling_steps where ruling_id = ? order by position", [ruling_id]
+        )
+    )
 
 
 def _branches(steps: list[dict]) -> list[dict]:
@@ -814,7 +816,8 @@ def replay_page(conn: sqlite3.Connection, replay_id: str) -> dict | None:
         ),
     ):
         cited[citation.pop("step_id")].append(citation)
-    return {"replay": replay, "steps": _nest(steps, cited)}
+    sequence = ruling_sequence(conn, replay["ruling_id"]) if replay["ruling_id"] else []
+    return {"replay": replay, "steps": _nest(steps, cited), "sequence": sequence}
 
 
 def cited_rules(
@@ -838,7 +841,7 @@ def cited_rules(
             [document["id"] if document else None, json.dumps(sorted({n for ns in wanted.values() for n in ns}))],
         )
     }
-    for row in found.values():
+    for row in with_newest(conn, list(found.values())):
         row["quote"] = _quote(row.pop("text") or row["heading"] or "")
     return {number: [found[n] for n in translated if n in found] for number, translated in wanted.items()}
 

@@ -2,8 +2,9 @@
 
 A scenario typed into a page (or a library scenario changed from one) is untrusted: the loader bounds its size
 and the engine its steps and seconds, and this module bounds the rest. Each call goes to a warm worker process
-(`python -m rules_db.sandbox`, started once, with `RLIMIT_AS` set); a call past its deadline gets its worker killed and replaced, and a
-worker that dies (out of memory, say) is replaced too. Callers run `Sandbox.call` in a thread
+(`python -m rules_db.sandbox`, started once, with `RLIMIT_AS` set and a lower priority than the server); a call
+past its deadline gets its worker killed and replaced, and a worker that dies (out of memory, say) is replaced
+too. Callers run `Sandbox.call` in a thread
 (`asyncio.to_thread`), so the web server's event loop keeps answering other pages meanwhile.
 
 The functions a worker may run are the ones `rules_db.replay_view.WORKER_FUNCTIONS` names; arguments and
@@ -132,6 +133,7 @@ def _serve(reader: Connection, writer: Connection, memory_bytes: int) -> None:
     import resource
 
     resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+    os.nice(5)  # a replay yields the processor to the pages the server answers meanwhile
     from rules_db.replay_view import WORKER_FUNCTIONS, warm_up
 
     warm_up()

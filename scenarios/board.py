@@ -89,6 +89,7 @@ def _player(game, name: str, mine: list[Obj]) -> dict:
         "power": player.power,
         "domain_power": dict(player.domain_power),
         "runes": [o.id for o in mine if o.kind == Kind.RUNE and o.zone == BOARD],
+        "runes_exhausted": sum(1 for o in mine if o.kind == Kind.RUNE and o.zone == BOARD and o.exhausted),
         "rune_deck": sum(1 for o in mine if o.zone == Zone.RUNE_DECK),
         "hand": [o.id for o in sorted((o for o in mine if o.zone == Zone.HAND), key=lambda o: o.order)],
         "deck": sum(1 for o in mine if o.zone == Zone.DECK),
