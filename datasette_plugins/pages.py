@@ -10,6 +10,7 @@ Datasette's ``base.html``. Text from the documents reaches the page only through
 from __future__ import annotations
 
 import re
+import weakref
 from urllib.parse import quote, unquote, urlencode
 
 from datasette.utils.asgi import NotFound, Response
@@ -126,10 +127,18 @@ class Paths:
         return str(self.datasette.urls.table(self.database_name, table)) + (f"?{query}" if query else "")
 
 
+# Which attached database holds the rules, found once per Datasette instance.
+_RULES_DATABASES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 async def _database(datasette):
     """The database holding the rules (the first one with a ``rules`` table)."""
+    name = _RULES_DATABASES.get(datasette)
+    if name in datasette.databases:
+        return datasette.databases[name]
     for name, database in datasette.databases.items():
         if name != "_internal" and await database.table_exists("rules"):
+            _RULES_DATABASES[datasette] = name
             return database
     raise NotFound("No rules database is attached")
 

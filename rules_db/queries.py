@@ -684,28 +684,34 @@ def with_newest(conn: sqlite3.Connection, rows: list[dict]) -> list[dict]:
 
 
 def related_rulings(conn: sqlite3.Connection, ruling_id: int, limit: int = 8) -> list[dict]:
-    """Rulings sharing cited rules, keywords or cards with this one, most shared first."""
-    shared = _rows(
+    """Rulings sharing cited rules, keywords or cards with this one, most shared first. Each thing this
+    ruling shares is looked up through its index (citations by rule, mentions by keyword and by card), so
+    the cost follows what the ruling cites, not how many rulings there are."""
+    return _rows(
         conn,
         """
         with mine as (
-            select 'rule ' || r.number as thing, 'rule:' || c.rule_id as link from ruling_citations c
+            select 'rule ' || r.number as thing, 'rule' as kind, c.rule_id as target from ruling_citations c
                 join rules r on r.id = c.rule_id where c.ruling_id = :id
-            union select k.term, 'keyword:' || k.term from keyword_mentions m join keywords k on k.id = m.keyword_id
+            union select k.term, 'keyword', k.term from keyword_mentions m join keywords k on k.id = m.keyword_id
                 where m.ruling_id = :id
-            union select c.name, 'card:' || c.id from card_mentions m join cards c on c.id = m.card_id
+            union select c.name, 'card', c.id from card_mentions m join cards c on c.id = m.card_id
                 where m.ruling_id = :id),
         theirs as (
-            select c.ruling_id, 'rule:' || c.rule_id as link from ruling_citations c where c.ruling_id != :id
-            union select m.ruling_id, 'keyword:' || k.term from keyword_mentions m
-                join keywords k on k.id = m.keyword_id where m.ruling_id is not null and m.ruling_id != :id
-            union select m.ruling_id, 'card:' || m.card_id from card_mentions m where m.ruling_id != :id)
+            select c.ruling_id, 'rule' as kind, c.rule_id as target from ruling_citations c
+                where c.rule_id in (select target from mine where kind = 'rule')
+            union select m.ruling_id, 'keyword', k.term from keywords k join keyword_mentions m on m.keyword_id = k.id
+                where k.game_id = (select game_id from rulings where id = :id)
+                  and k.term in (select target from mine where kind = 'keyword') and m.ruling_id is not null
+            union select m.ruling_id, 'card', m.card_id from card_mentions m
+                where m.card_id in (select target from mine where kind = 'card'))
         select g.id, g.question, count(*) as shared_count, group_concat(mine.thing, ', ') as shared
-        from theirs join mine on mine.link = theirs.link join rulings g on g.id = theirs.ruling_id
+        from theirs join mine on mine.kind = theirs.kind and mine.target = theirs.target
+        join rulings g on g.id = theirs.ruling_id
+        where theirs.ruling_id != :id
         group by g.id order by shared_count desc, g.position limit :limit""",
         {"id": ruling_id, "limit": limit},
     )
-    return shared
 
 
 # ---------------------------------------------------------------- cards and replays

@@ -94,6 +94,23 @@ async def test_an_address_naming_a_version_or_a_rulebook_opens_its_tree(datasett
     await _get(datasette, "/rules/riftbound/9999", status=404)  # a missing rule stays a 404
 
 
+async def test_another_rulebook_has_its_own_tree(datasette):
+    tournament = (await _get(datasette, "/rules/riftbound.json?rulebook=tournament")).json()
+    assert tournament["document"]["rulebook"] == "tournament" and tournament["document"]["version"] == "2026-07-16"
+    assert "702" in str(_numbers(tournament["tree"]))
+    assert {book["slug"] for book in tournament["rulebooks"]} == {None, "tournament"}
+    html = (await _get(datasette, "/rules/riftbound?rulebook=tournament")).text
+    assert 'href="/rules/riftbound/tournament/2026-07-16/702"' in html
+    assert 'href="/rules/riftbound"' in html  # the Core Rules' tree, one tap away
+    jump = await _get(datasette, "/rules/riftbound?rulebook=tournament&number=702", status=302)
+    assert jump.headers["location"] == "/rules/riftbound/tournament/2026-07-16/702"
+    for path in ("/rules/riftbound/tournament", "/rules/riftbound/tournament/2026-07-16"):
+        response = await _get(datasette, path, status=302)
+        assert response.headers["location"] == "/rules/riftbound?rulebook=tournament", path
+    assert 'href="/rules/riftbound?rulebook=tournament"' in (await _get(datasette, "/")).text
+    await _get(datasette, "/rules/riftbound?rulebook=nothing", status=404)
+
+
 async def test_the_raw_tables_stay_datasettes(datasette):
     """/rules is the database: /rules/rules and /rules/rulings are its tables, not a game's rule tree."""
     for table in ("rules", "rulings", "cards", "replays"):
