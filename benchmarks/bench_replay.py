@@ -52,7 +52,14 @@ def generated_setup() -> dict:
     return {
         "turn": {"player": "A"},
         "victory_score": 10**9,
-        "players": {"A": {"base": [{"id": "runner", "card": "Test Unit"}]}, "B": {}},
+        # Each Draw Phase draws a card (315.4.b), and an empty Main Deck burns its player out until the opponent
+        # wins (418.3.a): a game this long would need thousands of cards in each deck. Each player's draws are
+        # replaced instead ("If you would draw a card, instead channel 1 rune exhausted"), so the state stays
+        # the same size however long the game is.
+        "players": {
+            "A": {"base": [{"id": "runner", "card": "Test Unit"}, {"id": "a-ward", "card": "Stasis Ward"}]},
+            "B": {"base": [{"id": "b-ward", "card": "Stasis Ward"}]},
+        },
         "battlefields": [
             {
                 "id": "bf1",

@@ -17,6 +17,7 @@ from datasette.utils.asgi import NotFound, Response
 
 from datasette_plugins import render
 from rules_db import queries, schema
+from rules_db import search as search_db
 
 # A game slug (lower-case letters, digits, hyphens) never names a table: the schema's
 # names are excluded and every other table's has an underscore. So /rules/<table>/<row>
@@ -28,6 +29,9 @@ _RULEBOOK = r"(?P<rulebook>[a-z][a-z-]*)"
 
 # The rule tree sits at /rules/<game>; /rules/<table> is still Datasette's table page.
 _TREE_GAME = r"(?P<game>(?!(?:{})(?:[/.]|$))[a-z0-9][a-z0-9-]*)".format("|".join(sorted(schema.TABLES)))
+
+# Search filters, kept on every new question (the header's search box carries them too).
+SEARCH_FILTERS = ("game", "rulebook", "version", "kind")
 
 ROUTE_PATTERNS = {
     "home": r"^/" + _FORMAT,
@@ -181,6 +185,7 @@ async def _respond(datasette, request, database, template: str, data: dict, stat
         "render": render,
         "json_url": json_url,
         "search_query": request.args.get("q", ""),
+        "search_filters": {name: request.args[name] for name in SEARCH_FILTERS if request.args.get(name)},
     }
     html = await datasette.render_template(f"judges_{template}", context, request=request)
     return Response.html(html, status=status)
@@ -400,31 +405,72 @@ async def diff(datasette, request):
 
 async def search(datasette, request):
     text = request.args.get("q", "").strip()
-    game = request.args.get("game") or None
-    version = request.args.get("version") or None
+    filters = {name: request.args.get(name) or None for name in SEARCH_FILTERS}
+    page = _positive_int(request.args.get("page"))
     database = await _database(datasette)
     paths = Paths(datasette, database.name)
 
     def run(conn):
-        numbers, jump = queries.jump_target(conn, text, game) if text else ([], None)
-        results = [] if jump else queries.search(conn, text, game, version)
-        return numbers, jump, results, queries.search_options(conn)
+        numbers, jump = search_db.jump_target(conn, text, filters["game"]) if text else ([], None)
+        found = None
+        if text and not jump:
+            try:
+                found = search_db.search(
+                    conn, text, filters["game"], filters["version"], filters["kind"], page, rulebook=filters["rulebook"]
+                )
+            except search_db.SearchTooSlow as error:
+                found = {"error": f"{error}. Try a shorter question."}
+        return numbers, jump, found, search_db.search_options(conn)
 
-    numbers, jump, results, options = await database.execute_fn(run)
-    if jump and not _wants_json(request):
-        return Response.redirect(paths.rule(jump))
-    for hit in results:
+    numbers, jump, found, options = await database.execute_fn(run)
+    found = found or {"total": 0, "results": [], "best": {}, "query": None, "page": page, "per_page": 0}
+    jump_to = paths.rule(jump) if jump else None
+    cards = (found.get("query") or {}).get("card_ids") or []
+    if not jump_to and len(cards) == 1 and found["results"] and found["results"][0]["kind"] == "card":
+        jump_to = paths.card(found["results"][0]["slug"])  # a card's name (or nickname) typed alone
+    if jump_to and not _wants_json(request) and page == 1:
+        return Response.redirect(jump_to)
+    for hit in [*found["results"], *found["best"].values()]:
+        hit["url"] = _hit_url(paths, hit)
+        hit["keywords"] = [
+            {"term": term, "url": paths.keyword(hit["game"], term, hit["version"])} for term in hit.get("defines", [])
+        ]
         hit["snippet"] = render.highlighted(hit["snippet"])  # escaped, with <mark> around the matches
+    per_page = found.get("per_page") or 1
+    pages = max(1, -(-found["total"] // per_page))
+    params = {"q": text, **filters}
     data = {
         "q": text,
-        "game": game,
-        "version": version,
-        "jump_to": paths.rule(jump) if jump else None,
+        **filters,
+        "jump_to": jump_to,
         "rule_numbers": numbers,
-        "results": results,
+        "error": found.get("error"),
+        "query": found.get("query"),
+        "total": found["total"],
+        "page": page,
+        "per_page": per_page,
+        "pages": pages,
+        "previous": paths.search(**params, page=page - 1 if page > 2 else None) if page > 1 else None,
+        "next": paths.search(**params, page=page + 1) if page < pages else None,
+        "best": found["best"],
+        "results": found["results"],
         "options": options,
     }
+    if data["query"] and data["query"]["did_you_mean"]:
+        data["query"]["did_you_mean_url"] = paths.search(**{**params, "q": data["query"]["did_you_mean"]})
     return await _respond(datasette, request, database, "search.html", data)
+
+
+def _positive_int(value: str | None) -> int:
+    return int(value) if value and value.isdigit() and 0 < len(value) < 6 and int(value) > 0 else 1
+
+
+def _hit_url(paths: Paths, hit: dict) -> str:
+    if hit["kind"] == "rule":
+        return paths.rule(hit)
+    if hit["kind"] == "ruling":
+        return paths.ruling(hit["id"])
+    return paths.card(hit["slug"])
 
 
 VIEWS = {

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import nh3
 from markupsafe import Markup
 
-from rules_db.queries import MARK_END, MARK_START
+from rules_db.search import MARK_END, MARK_START
 
 ALLOWED_TAGS = {"i", "b", "em", "strong", "sup"}
 _TAG = re.compile(r"(<[^>]*>)")

@@ -8,13 +8,16 @@ form instead.
 
 from __future__ import annotations
 
+import gzip
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import spacy
+import spacy_lookups_data
 from spacy.language import Language
-from spacy.lookups import Table, load_lookups
 from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc
 
@@ -29,7 +32,7 @@ class LemmaMatch:
 
 @Language.factory("lowercase_lookup_lemmatizer")
 def _make_lowercase_lemmatizer(nlp: Language, name: str):
-    table = _lemma_table()
+    table = lemma_lookup()
 
     def lemmatize(doc: Doc) -> Doc:
         for token in doc:
@@ -40,14 +43,20 @@ def _make_lowercase_lemmatizer(nlp: Language, name: str):
 
 
 @lru_cache(maxsize=1)
-def _lemma_table() -> Table:
-    return load_lookups("en", ["lemma_lookup"]).get_table("lemma_lookup")
+def lemma_lookup() -> dict[str, str]:
+    """spacy-lookups-data's English lemma table as {form: lemma} ("died": "die"), read from the package's
+    file: spaCy's own Table keeps only hashes of its keys, and the search index needs the forms."""
+    path = Path(str(spacy_lookups_data.en["lemma_lookup"]))
+    if path.exists():
+        return json.loads(path.read_text(encoding="utf-8"))
+    with gzip.open(path.with_name(path.name + ".gz"), "rt", encoding="utf-8") as table:  # how 1.0.x ships it
+        return json.load(table)
 
 
 def lemma(word: str) -> str:
     """The lookup lemma of one word, case-insensitively ("Recalls" -> "recall")."""
     lower = word.lower()
-    return _lemma_table().get(lower, lower)
+    return lemma_lookup().get(lower, lower)
 
 
 @lru_cache(maxsize=1)

@@ -41,15 +41,6 @@ PAGE_SIZE = 100
 DIFF_PAGE_SIZE = 50
 MENTIONS_PAGE_SIZE = 50
 
-# Snippet highlight markers: control characters that rule text never contains,
-# so the page can escape the snippet and then turn them into <mark> tags.
-MARK_START, MARK_END = "\x02", "\x03"
-
-# A rule number typed on its own: "626.1.d", "rule 318", "318.", "E.1".
-_NUMBER_QUERY = re.compile(
-    r"^\s*(?:(?:rules?|step|§)\s*)?(?P<number>\d+(?:\.[0-9A-Za-z]+)*|[A-Za-z](?:\.[0-9A-Za-z]+)+)\.?\s*$", re.IGNORECASE
-)
-
 
 def _rows(conn: sqlite3.Connection, sql: str, params=()) -> list[dict]:
     cursor = conn.execute(sql, params)
@@ -418,19 +409,6 @@ def locate_rule(conn: sqlite3.Connection, number: str, game: str | None = None) 
     )
 
 
-def jump_target(conn: sqlite3.Connection, query: str, game: str | None = None) -> tuple[list[dict], dict | None]:
-    """For a query that is a rule number alone: the rules of that number (newest version per game),
-    and the one to jump to when a single game has it."""
-    match = _NUMBER_QUERY.match(query)
-    if match is None:
-        return [], None
-    newest_per_game: dict[str, dict] = {}
-    for hit in locate_rule(conn, match.group("number"), game):
-        newest_per_game.setdefault(hit["game"], hit)
-    hits = list(newest_per_game.values())
-    return hits, hits[0] if len(hits) == 1 else None
-
-
 # ---------------------------------------------------------------- keywords
 
 
@@ -450,7 +428,7 @@ def keyword_page(
     if keyword is None:
         return None
     keyword_id = keyword["id"]
-    keyword["aliases"] = _aliases(keyword["aliases"])
+    keyword["aliases"] = stored_aliases(keyword["aliases"])
     return {
         "keyword": keyword,
         "defining_rule": _row(
@@ -551,7 +529,7 @@ def sentence_with(text: str, words: list[str]) -> str:
     return sentences[0].strip() if sentences else ""
 
 
-def _aliases(stored: str | None) -> list[str]:
+def stored_aliases(stored: str | None) -> list[str]:
     """Aliases as stored: a JSON list, or comma-separated text."""
     if not stored:
         return []
@@ -880,100 +858,6 @@ def _nest(steps: list[dict], cited: dict) -> list[dict]:
         parent = by_id.get(step["parent_step_id"])
         (parent["children"] if parent else roots).append(step)
     return roots
-
-
-# ---------------------------------------------------------------- search
-
-
-def fts_query(text: str) -> str | None:
-    """User text as an FTS5 query: every word quoted (so punctuation cannot break the syntax), all required."""
-    words = re.findall(r"\w+", text)
-    return " ".join(f'"{word}"' for word in words) or None
-
-
-# One full-text query per kind of result. bm25 weights favour numbers, headings,
-# terms and questions over body text; a keyword hit is a strong signal, so doubled.
-_SEARCHES = {
-    "rule": """select 'rule' as kind, bm25(rules_fts, 5.0, 3.0, 1.0) as score,
-            snippet(rules_fts, 2, {snippet}) as snippet, r.id, r.game_id as game, d.version, r.number,
-            r.heading, r.heading as title, null as slug
-        from rules_fts join rules r on r.id = rules_fts.rowid join documents d on d.id = r.document_id
-        where rules_fts match :q and (:game is null or r.game_id = :game) and {versions}""",
-    "keyword": """select 'keyword' as kind, bm25(keywords_fts, 10.0, 2.0) * 2 as score,
-            snippet(keywords_fts, 0, {snippet}) as snippet, k.id, k.game_id as game, d.version,
-            k.defining_number as number, k.term as heading, k.term as title, null as slug
-        from keywords_fts join keywords k on k.id = keywords_fts.rowid join documents d on d.id = k.document_id
-        where keywords_fts match :q and (:game is null or k.game_id = :game) and {versions}""",
-    "ruling": """select 'ruling' as kind, bm25(rulings_fts, 2.0, 1.0) as score,
-            snippet(rulings_fts, -1, {snippet}) as snippet, g.id, g.game_id as game, null as version,
-            null as number, null as heading, g.question as title, null as slug
-        from rulings_fts join rulings g on g.id = rulings_fts.rowid
-        where rulings_fts match :q and (:game is null or g.game_id = :game)""",
-    "card": """select 'card' as kind, bm25(cards_fts, 5.0, 1.0) as score,
-            snippet(cards_fts, -1, {snippet}) as snippet, c.id, c.game_id as game, null as version,
-            null as number, null as heading, c.name as title, c.slug
-        from cards_fts join cards c on c.id = cards_fts.rowid
-        where cards_fts match :q and (:game is null or c.game_id = :game)""",
-}
-_VERSIONS = "(:version is null and d.is_newest = 1 or d.version = :version)"
-# The best few of every kind always make the list, so rules cannot crowd out every ruling.
-_RESERVED_PER_KIND = 5
-
-
-def search(
-    conn: sqlite3.Connection, text: str, game: str | None = None, version: str | None = None, limit: int = 50
-) -> list[dict]:
-    """Rules, keywords, rulings and cards matching ``text``, ranked together by bm25 (lowest first).
-
-    Rules and keywords come from the newest version of each rulebook unless ``version``
-    names another. Rules that mention a matching keyword (``recalled`` mentions Recall)
-    are found even when their words do not match, and listed after the rest.
-    """
-    query = fts_query(text)
-    if query is None:
-        return []
-    params = {"q": query, "game": game, "version": version, "limit": limit}
-    snippet = f"'{MARK_START}', '{MARK_END}', '…', 16"
-    by_kind = [
-        _rows(conn, sql.format(snippet=snippet, versions=_VERSIONS) + " order by score limit :limit", params)
-        for sql in _SEARCHES.values()
-    ]
-    reserved = [hit for hits in by_kind for hit in hits[:_RESERVED_PER_KIND]]
-    rest = sorted((hit for hits in by_kind for hit in hits[_RESERVED_PER_KIND:]), key=lambda hit: hit["score"])
-    ranked = sorted(reserved + rest[: max(0, limit - len(reserved))], key=lambda hit: hit["score"])
-    return ranked + _rules_mentioning_matched_keywords(
-        conn, params, {hit["id"] for hit in ranked if hit["kind"] == "rule"}
-    )
-
-
-def _rules_mentioning_matched_keywords(conn: sqlite3.Connection, params: dict, seen: set) -> list[dict]:
-    """Rules the word search missed that mention a keyword the query names; ranked after the rest."""
-    rows = _rows(
-        conn,
-        """
-        select distinct 'rule' as kind, 0.0 as score, m.matched_text as snippet, r.id, r.game_id as game,
-            d.version, r.number, r.heading, r.heading as title, null as slug
-        from keywords_fts join keywords k on k.id = keywords_fts.rowid
-        join keyword_mentions m on m.keyword_id = k.id join rules r on r.id = m.rule_id
-        join documents d on d.id = r.document_id
-        where keywords_fts match :q and (:game is null or r.game_id = :game)
-          and (:version is null and d.is_newest = 1 or d.version = :version)
-        order by r.position limit :limit""",
-        params,
-    )
-    return [row for row in rows if row["id"] not in seen]
-
-
-def search_options(conn: sqlite3.Connection) -> dict:
-    """Games and rulebook versions for the search form's filters."""
-    return {
-        "games": _rows(conn, "select id, name from games order by name"),
-        "versions": _rows(
-            conn,
-            """select game_id as game, version, is_newest from documents where kind = 'rules'
-            order by game_id, version desc""",
-        ),
-    }
 
 
 # ---------------------------------------------------------------- indexes (the lists judges browse)

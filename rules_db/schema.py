@@ -418,10 +418,15 @@ def create(db: sqlite_utils.Database) -> None:
 
 
 def enable_search(db: sqlite_utils.Database) -> None:
-    """Full-text indexes, built once the tables are filled (the database is read-only afterwards)."""
+    """Full-text indexes, built once the tables are filled (the database is read-only afterwards): one per
+    table for Datasette's search box and judges' SQL, and the judges' search index (``rules_db.search_index``)."""
     for table, columns in SEARCHABLE.items():
-        db.table(table).enable_fts(columns, tokenize="porter", create_triggers=False)
-        db.table(table).populate_fts(columns)
+        db.table(table).enable_fts(columns, tokenize="porter", create_triggers=False)  # creates and fills the index
+    db.execute("create index rules_number_nocase on rules (number collate nocase)")  # rule numbers typed in any case
+    db.execute("create index keywords_rule on keywords (rule_id)")  # the terms each rule found defines
+    from rules_db import search_index  # imports spaCy's lemma data: only builds need it
+
+    search_index.build(db)
 
 
 def describe(table: str) -> str:

@@ -178,9 +178,16 @@ def _judge_journey(page, base_url: str, prefix: str) -> None:
     expect(page.locator("mark").first).to_be_visible()
     _screenshot(page, f"{prefix}-search")
 
-    # Open rule results until one whose text cross-references another rule.
-    rule_results = [link.get_attribute("href") for link in page.locator("li.result-rule > a").all()]
+    # Open rule results (of the first pages: "more" goes on) until one whose text cross-references another rule.
+    rule_results = [link.get_attribute("href") for link in page.locator("ol.results li.result-rule > a").all()]
     assert rule_results, "searching 'recalled' found no rule"
+    for _ in range(2):
+        more = page.locator("nav.pager a[rel=next]")
+        if not more.count():
+            break
+        more.first.click()
+        page.wait_for_load_state()
+        rule_results += [link.get_attribute("href") for link in page.locator("ol.results li.result-rule > a").all()]
     page.goto(base_url + rule_results[0])
     expect(page.locator("article.rule")).to_contain_text(re.compile("recall", re.IGNORECASE))
     for href in rule_results:

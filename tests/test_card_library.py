@@ -48,3 +48,17 @@ def test_declared_might_agrees_with_the_printed_card(card):
 )
 def test_declared_energy_agrees_with_the_printed_card(card):
     assert card.energy == PRINTED[card.real].energy
+
+
+@pytest.mark.parametrize("card", [card for card in MODELLED if card.domains], ids=lambda card: card.name)
+def test_declared_domains_agree_with_the_printed_card(card):
+    """A printed Power cost is of the card's domain (133.1, 134.2.e.6): the declared domains are the printed ones."""
+    printed = [domain for domain in PRINTED[card.real].domains if domain != "Colorless"]
+    assert sorted(card.domains) == sorted(printed)
+
+
+@pytest.mark.parametrize(
+    "card", [card for card in MODELLED if card.power and PRINTED[card.real].power], ids=lambda card: card.name
+)
+def test_declared_power_agrees_with_the_printed_card(card):
+    assert card.power == PRINTED[card.real].power

@@ -164,48 +164,6 @@ async def test_replay_page_nests_steps_and_links_citations(datasette):
     await _get(datasette, "/replays/nope", status=404)
 
 
-async def test_search_recalled_finds_recall_rules_and_keyword(datasette):
-    data = (await _get(datasette, "/search.json?q=recalled")).json()
-    found = {(hit["kind"], hit.get("version"), hit["number"]) for hit in data["results"]}
-    assert ("keyword", "2025-12-01", "411") in found
-    assert ("rule", "2025-12-01", "411.1") in found
-    assert ("rule", "unversioned", "5.2") in found
-    assert not any(hit["version"] == "2025-06-02" for hit in data["results"])  # newest version only
-    assert any(hit["kind"] == "ruling" and hit["id"] == 1 for hit in data["results"])
-    scores = [hit["score"] for hit in data["results"]]
-    assert scores == sorted(scores)
-    html = (await _get(datasette, "/search?q=recalled")).text
-    assert "<mark>recalled</mark>" in html
-    assert any("<mark>recalled</mark>" in hit["snippet"] for hit in data["results"])
-    hostile = (await _get(datasette, "/search.json?q=hostile")).json()
-    assert hostile["results"] and all("<script" not in hit["snippet"] for hit in hostile["results"])
-
-
-async def test_search_filters_by_game_and_older_version(datasette):
-    data = (await _get(datasette, "/search.json?q=recalled&game=runeterra")).json()
-    assert {hit["game"] for hit in data["results"]} == {"runeterra"}
-    old = (await _get(datasette, "/search.json?q=recall&game=riftbound&version=2025-06-02")).json()
-    assert {hit["number"] for hit in old["results"] if hit["kind"] == "rule"} == {"616", "616.1"}
-
-
-async def test_search_for_a_rule_number_jumps_to_newest_version_having_it(datasette):
-    for query, target in [
-        ("626.1.d", "/rules/riftbound/2025-06-02/626.1.d"),
-        ("rule 318", "/rules/riftbound/2025-12-01/318"),
-        ("443.1.e.", "/rules/riftbound/2025-12-01/443.1.e"),
-        ("5.2", "/rules/runeterra/unversioned/5.2"),
-    ]:
-        response = await _get(datasette, f"/search?q={query}", status=302)
-        assert response.headers["location"] == target
-    data = (await _get(datasette, "/search.json?q=rule+318")).json()
-    assert data["jump_to"] == "/rules/riftbound/2025-12-01/318"
-
-
-async def test_search_survives_fts_syntax_and_empty_queries(datasette):
-    for query in ['"unbalanced', "NEAR(", "a OR", "*", ""]:
-        await _get(datasette, f"/search?q={query}")
-
-
 async def test_hostile_rule_text_is_inert(datasette):
     html = (await _get(datasette, "/rules/riftbound/050")).text
     text = html.split('class="rule-text">')[1].split("</div>")[0]

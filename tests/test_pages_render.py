@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from datasette_plugins.render import Link, Linker, highlighted, linked, sanitise
-from rules_db.queries import MARK_END, MARK_START, diff_ops
+from rules_db.queries import diff_ops
+from rules_db.search import MARK_END, MARK_START
 
 HOSTILE = [
     "<script>alert(1)</script>",

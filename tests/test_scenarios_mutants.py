@@ -255,6 +255,22 @@ def repeat_reuses_the_first_choices(original):
     return lambda game, item, because, number, targets: original(game, item, because, number, item.targets)
 
 
+def triggered_abilities_choose_deflect_for_free(original):
+    """Deflect charged to spells and activated abilities only, not to a triggered ability's choice (391.2)."""
+    return lambda game, item, chosen: True
+
+
+def delayed_abilities_fire_at_once(original):
+    """A delayed "at the end of this turn" effect done when it is made (misreading 383.2, 385)."""
+
+    def mutant(game, delayed):
+        original(game, delayed)
+        run = kernel.calc.resolution(game, dataclasses.replace(game.chain[-1], it=delayed.it), "394.5")
+        kernel.calc.execute(game, run, delayed.effects)
+
+    return mutant
+
+
 def control_taken_until_end_of_turn_stays(original):
     return lambda game, unit_id, label: None
 
@@ -352,6 +368,16 @@ MUTANTS = [
         "a Repeat reuses the first choices",
         [("query", "repeat_execution", repeat_reuses_the_first_choices)],
         ("core-28",),
+    ),
+    (
+        "a triggered ability's choice pays no Deflect",
+        [("query", "pays_for_its_choices", triggered_abilities_choose_deflect_for_free)],
+        ("core-45",),
+    ),
+    (
+        "a delayed ability at the end of this turn happens at once",
+        [("procedure", "create_delayed", delayed_abilities_fire_at_once)],
+        ("core-31", "core-46"),
     ),
     (
         "control taken until end of turn is never returned",

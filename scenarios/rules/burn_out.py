@@ -7,6 +7,11 @@ deck's end never burns out (418.1.c).
 
 The points are gained outside Conquer and Hold, so the Final Point rule does not apply (448.1.a.1); the
 winner is declared by the next Cleanup (322.1).
+
+Burning out is a replacement effect (418.5). When a card's replacement effect also applies to the draw
+("if you would draw, instead ..."), the owner may choose the order (368.1); the engine applies the card's
+effect first (the draw is then replaced and nothing burns out). The other order, burning out and then having
+the draw replaced, is not offered.
 """
 
 from __future__ import annotations

@@ -71,7 +71,8 @@ def put_chosen_on_chain(game, item, via: str) -> None:
 )
 def finalize_pending(game) -> None:
     """Pending triggered abilities get their targets (390.1), in the order they were added (333.1.b); with no
-    legal target they leave the Chain (390.3)."""
+    legal target they leave the Chain (390.3), and so do those whose controller declines a cost their choices
+    incur (392.2)."""
     for item in [i for i in game.chain if i.pending]:
         chosen: dict = {}
         here = calc.targeting_of(game, item).here
@@ -100,7 +101,10 @@ def finalize_pending(game) -> None:
             else:
                 chosen[slot] = (pick,)
         else:
-            item.targets = chosen
+            if calc.pays_for_its_choices(game, item, chosen):
+                item.targets = chosen
+            else:
+                game.chain = tuple(i for i in game.chain if i is not item)
 
 
 def _resolving(game) -> str:

@@ -3,12 +3,17 @@ Deflect value (735.1.c), a mandatory additional cost (353.2.a.2) paid with Power
 Deflect values from several sources are summed (735.2), whether printed, granted or given by a passive
 ("Friendly units have [Deflect]"). A permanent chosen twice by one spell (a Repeat's extra choices) is one
 permanent that spell chooses.
+
+A triggered ability that chooses such a permanent incurs the cost as it is finalized (391.2): its controller
+pays it, or declines, and the ability leaves the Chain (392.2); one that can't be paid is removed too.
 """
 
 from __future__ import annotations
 
-from scenarios.kernel import calc, query
+from scenarios.cards import Cost
+from scenarios.kernel import calc, choose, note, query
 from scenarios.objects import BOARD
+from scenarios.trace import StepKind
 
 
 @query("deflect_cost")
@@ -21,3 +26,21 @@ def deflect_cost(game, player: str, choices) -> int:
         if obj.zone == BOARD and obj.controller != player:  # only an opponent's spells and abilities pay
             total += calc.keyword_value(game, obj, "Deflect")
     return total
+
+
+@query("pays_for_its_choices")
+def pays_for_its_choices(game, item, chosen: dict) -> bool:
+    """A triggered ability's Deflect cost, paid or declined as it is finalized (391.2, 392.2)."""
+    extra = deflect_cost(game, item.controller, [chosen])
+    if not extra:
+        return True
+    cost = Cost(power=extra)
+    problem = calc.resource_problem(game, item.controller, cost, "392.1")
+    options = ["no"] if problem is not None else ["yes", "no"]
+    prompt = f"{item.label}: pay {cost.describe()} for choosing a permanent with Deflect (735.1.c)?"
+    if choose(game, "may", item.controller, prompt, options, "392.2") == "yes":
+        calc.pay_resources(game, item.controller, cost, "392.1")
+        return True
+    reason = f"can't pay {cost.describe()}" if problem is not None else "its controller declines the Deflect cost"
+    note(game, StepKind.CHAIN_ITEM, "removed", f"{item.label}: {reason}: removed", "392.2", objects=[item.source])
+    return False

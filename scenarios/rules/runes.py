@@ -14,7 +14,7 @@ game, which scenarios start after.
 
 from __future__ import annotations
 
-from scenarios.kernel import calc, do, instruction, note, procedure, query
+from scenarios.kernel import calc, choose, do, instruction, note, procedure, query
 from scenarios.objects import RUNE, RUNE_DECK, Zone
 from scenarios.trace import StepKind
 
@@ -107,3 +107,23 @@ def op_channel(game, run, ins) -> None:
     """ "Channel N rune(s) [exhausted]" (417.4)."""
     player = run.item.controller
     do.channel(game, player, ins.get("n", 1), run.item.label, bool(ins.get("exhausted")), because=run.because)
+
+
+@instruction("ready_runes")
+def op_ready_runes(game, run, ins) -> None:
+    """ "Ready N runes" (402.3.b): N of the player's exhausted runes, chosen as it resolves (352.9)."""
+    player, wanted = run.item.controller, ins.get("n", 1)
+    exhausted = sorted(r.id for r in runes_on_board(game, player) if r.exhausted)
+    picked: list[str] = []
+    while exhausted and len(picked) < wanted:
+        rune = (
+            exhausted[0]
+            if len(exhausted) <= wanted - len(picked)
+            else choose(game, "rune", player, f"{run.item.label}: a rune to ready", exhausted, "352.9")
+        )
+        picked.append(rune)
+        exhausted.remove(rune)
+    if picked:
+        do.ready(game, picked, run.item.label, because=run.because)
+    else:
+        calc.impossible(game, run, f"{player} has no exhausted rune to ready")

@@ -18,15 +18,14 @@ event_kind("discard", "409.1")
     objects=lambda g, player, n, label=None: [player],
 )
 def draw(game, player: str, n: int, label=None) -> None:
-    """Each card drawn is one event a replacement effect may replace (366); drawing from an empty Main Deck
-    burns the player out first, then the draw goes on (400.4, 418.1.a)."""
+    """Each card drawn is one event a replacement effect may replace (366); a draw that happens from an empty
+    Main Deck burns the player out first, then goes on (400.4, 418.1.a)."""
     for _ in range(n):
-        if not game.deck(player) and not calc.burn_out_until_a_card(game, player):
-            return  # an opponent has reached the Victory Score (418.3.a)
-        deck = game.deck(player)
         if calc.would(game, Event("draw", player=player, amount=1)):
             continue
-        card = deck[0]
+        if not game.deck(player) and not calc.burn_out_until_a_card(game, player):
+            return  # an opponent has reached the Victory Score (418.3.a)
+        card = game.deck(player)[0]
         card.zone = Zone.HAND
         card.order = game.tick()
 

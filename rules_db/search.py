@@ -1,0 +1,1062 @@
+"""Search that answers a judge's question: query understanding, candidate retrieval, re-ranking.
+
+A judge types the dispute ("can a unit have two buffs", "zhonyas hourglas", "what
+happens if I draw with a full hand"), not the rule's words. ``search`` answers in three
+steps, over the index that ``rules_db.search_index`` builds into the database:
+
+1. **Understanding** (``understand``): the question's words, bounded in length and
+   number; rule numbers and card names (and nicknames) recognised anywhere in it; filler
+   words left out; every other word a *concept* searched through all its forms (its
+   lemma's other forms, "died" for "die") and the domain synonyms a judge uses ("tap" ~
+   exhaust), from ``data/search_vocabulary.yaml``; a word no document uses corrected
+   against the corpus vocabulary (rapidfuzz), which the page offers as "did you mean".
+2. **Retrieval**: one FTS5 query, every concept OR-ed (no word is required), ranked by
+   BM25 with per-field weights; the best ``CANDIDATES`` rows go on.
+3. **Re-ranking** (``_rerank``): features that matter for rules, computed on those rows:
+   how much of the question's weight (IDF of each concept) a row covers, and in which
+   field (heading, defined terms, heading path, text), how close the matched words stand,
+   a card named in the question. Beyond the re-ranked rows the BM25 order continues, so
+   paging reaches the last match and the total is the true one.
+
+Every query is bounded: at most ``MAX_QUERY_CHARS`` characters, ``MAX_WORDS`` words and
+``MAX_CONCEPTS`` concepts are searched, words are quoted so FTS5 syntax in a question is
+just text, and a time budget interrupts a query that runs too long.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+import sqlite3
+import time
+import unicodedata
+from collections import defaultdict
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import NamedTuple
+
+import yaml
+from rapidfuzz import fuzz, process
+
+from rules_db import queries
+
+# A word as SQLite's unicode61 tokenizer sees it: a run of letters and digits.
+WORD = re.compile(r"[^\W_]+")
+PATH_SEPARATOR = " › "
+
+# Snippet highlight markers: control characters that document text never contains,
+# so the page can escape the snippet and then turn them into <mark> tags.
+MARK_START, MARK_END = "\x02", "\x03"
+
+KINDS = ("rule", "ruling", "card")
+MAX_QUERY_CHARS = 500  # a question longer than this is cut, with a notice
+MAX_WORDS = 40  # distinct words read from the question
+MAX_CONCEPTS = 12  # concepts searched: the most specific ones
+MAX_CORRECTIONS = 5  # unknown words corrected per question
+CANDIDATES = 80  # rows re-ranked; beyond them the BM25 order continues
+PER_PAGE = 20
+MAX_PAGE = 500
+TIME_BUDGET = 2.0  # seconds a search may run before it is interrupted
+COMMON_SHARE = 0.1  # a concept in more rows than this share only re-ranks (see _retrieval)
+PAIRED_CONCEPTS = 5  # the best rows are sought among rows holding two of this many most specific concepts
+SCORED_MATCHES = 2000  # ... when more rows than this match any concept
+
+# BM25 weights of the index's fields: title, terms, path, context, body (facets do not score).
+FIELD_WEIGHTS = (4.0, 4.0, 1.5, 0.5, 1.0, 0.0)
+EXPANSION_CREDIT = 0.5  # a synonym found counts for half the judge's own word
+TOPIC_WEIGHT = 2.0  # a word the rules' headings use ("tank", "mulligan") weighs this much more than its rarity
+
+# A rule number typed on its own: "626.1.d", "rule 318", "318.", "E.1".
+_NUMBER_QUERY = re.compile(
+    r"^\s*(?:(?:rules?|step|§)\s*)?(?P<number>\d+(?:\.[0-9A-Za-z]+)*|[A-Za-z](?:\.[0-9A-Za-z]+)+)\.?\s*$", re.IGNORECASE
+)
+# A rule number inside a question: "is 443.1.d right", "rule 318", "see E.3.6".
+_NUMBER_IN_TEXT = re.compile(
+    r"(?<![\w.])(?:(?:rules?|step|§)\s*(?P<bare>\d+)\b|(?P<dotted>\d+(?:\.[0-9a-z]+)+|[a-z](?:\.[0-9a-z]+)+))\.?(?![\w])",
+    re.IGNORECASE,
+)
+
+
+class SearchTooSlow(Exception):
+    """The search ran past its time budget and was stopped."""
+
+
+# ---------------------------------------------------------------- vocabulary
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The data in ``search_vocabulary.yaml``: filler words, and judges' words with their expansions."""
+
+    filler: frozenset[str]
+    expansions: dict[tuple[str, ...], tuple[str, ...]]  # judge's words -> the documents' words or phrases
+    games: dict[tuple[str, ...], str]  # a game's name or abbreviation -> its id
+    card_intent: frozenset[tuple[str, ...]]  # phrases showing the judge looks for a card ("spell that")
+    number_intent: frozenset[tuple[str, ...]]  # phrases asking for a number ("how many")
+
+
+VOCABULARY_FILE = Path(str(resources.files("rules_db") / "data" / "search_vocabulary.yaml"))
+
+
+@lru_cache(maxsize=1)
+def vocabulary() -> Vocabulary:
+    data = yaml.safe_load(VOCABULARY_FILE.read_text(encoding="utf-8"))
+    return Vocabulary(
+        filler=frozenset(str(word).lower() for word in data.get("filler", [])),
+        expansions={
+            tuple(WORD.findall(str(key).lower())): tuple(str(value).lower() for value in values)
+            for key, values in (data.get("expansions") or {}).items()
+        },
+        games={
+            tuple(WORD.findall(_drop_apostrophes(str(name).lower()))): str(game)
+            for game, names in (data.get("games") or {}).items()
+            for name in names
+        },
+        card_intent=frozenset(tuple(WORD.findall(str(phrase).lower())) for phrase in data.get("card_intent") or []),
+        number_intent=frozenset(tuple(WORD.findall(str(phrase).lower())) for phrase in data.get("number_intent") or []),
+    )
+
+
+def normalise_name(text: str) -> str:
+    """A name as ``search_names`` stores it: "Zhonya's Hourglass" -> "zhonyas hourglass"."""
+    return " ".join(WORD.findall(_drop_apostrophes(text.lower())))
+
+
+def _drop_apostrophes(text: str) -> str:
+    return text.replace("'", "").replace("’", "")
+
+
+# ---------------------------------------------------------------- understanding
+
+
+@dataclass
+class Concept:
+    """One idea of the question, with every way the documents say it."""
+
+    typed: str  # the words as the judge typed them (after any correction)
+    forms: list[str]  # words or phrases (FTS tokens joined by spaces) meaning exactly this
+    expansions: list[str] = field(default_factory=list)  # synonyms, worth EXPANSION_CREDIT
+    weight: float = 1.0  # inverse document frequency: rare words weigh more
+    rows: int = 0  # about how many rows of the index hold it
+    card_ids: tuple[int, ...] = ()  # the cards a recognised name stands for
+
+
+@dataclass
+class Query:
+    text: str  # the question as searched (bounded, corrected)
+    concepts: list[Concept]
+    numbers: list[str] = field(default_factory=list)  # rule numbers typed in the question
+    ignored: list[str] = field(default_factory=list)  # filler words left out
+    unknown: list[str] = field(default_factory=list)  # words no document uses
+    corrections: list[tuple[str, str]] = field(default_factory=list)  # (typed, meant)
+    notices: list[str] = field(default_factory=list)
+    games: set[str] = field(default_factory=set)  # games the question names ("in LoR")
+    wants_card: bool = False  # the question names a card or asks for one ("which spell deals 3 twice")
+    wants_number: bool = False  # the question asks how many, how much, the most or the least
+
+    @property
+    def card_only(self) -> tuple[int, ...]:
+        """The cards the question names, when it names one card and nothing else."""
+        if len(self.concepts) == 1 and self.concepts[0].card_ids and not self.numbers:
+            return self.concepts[0].card_ids
+        return ()
+
+
+class Term(NamedTuple):
+    """What ``search_terms`` knows of a word."""
+
+    lemma: str
+    rows: int  # rows of the index holding its stem (0: an English word no document uses)
+    topic: bool  # the word names a topic of the rules: it is in a rule's heading or defined terms ("tank", "stun")
+
+
+_UNKNOWN = Term("", 0, False)
+
+
+def understand(conn: sqlite3.Connection, text: str, game: str | None = None) -> Query:
+    """The question as concepts to search (see the module's docstring)."""
+    text = unicodedata.normalize("NFKC", text or "").strip()
+    notices = []
+    if len(text) > MAX_QUERY_CHARS:
+        text = text[:MAX_QUERY_CHARS].rsplit(" ", 1)[0]
+        notices.append(f"Only the first {MAX_QUERY_CHARS} characters of the question were searched.")
+    numbers = [match.group("bare") or match.group("dotted") for match in _NUMBER_IN_TEXT.finditer(text)]
+    words = WORD.findall(_drop_apostrophes(_NUMBER_IN_TEXT.sub(" ", text).lower()))
+    if len(dict.fromkeys(words)) > MAX_WORDS:
+        kept = set(list(dict.fromkeys(words))[:MAX_WORDS])
+        words = [word for word in words if word in kept]
+        notices.append(f"Only the first {MAX_WORDS} different words of the question were searched.")
+    query = Query(text=text, concepts=[], numbers=list(dict.fromkeys(numbers)), notices=notices)
+    if not words:
+        return query
+    terms = _terms(conn, words)
+    words = _corrected(conn, words, terms, query)
+    terms.update(_terms(conn, [word for word in words if word not in terms]))
+    query.concepts = _resolved(conn, _concepts(conn, words, terms, query, game), terms, query)
+    phrases = {tuple(words[start : start + length]) for length in (1, 2, 3) for start in range(len(words))}
+    query.wants_card = any(concept.card_ids for concept in query.concepts) or bool(phrases & vocabulary().card_intent)
+    query.wants_number = bool(phrases & vocabulary().number_intent)
+    return query
+
+
+def _concepts(conn: sqlite3.Connection, words: list[str], terms: dict, query: Query, game: str | None) -> list[Concept]:
+    """The question's words as concepts: card names, the judge's phrases the vocabulary expands ("full hand"),
+    and every other word that is not filler (with its expansions); game names are noted."""
+    filler = vocabulary().filler
+    concepts = []
+    phrases = {start: (end, values) for start, end, values in _phrase_expansions(words, terms)}
+    names = _card_names(conn, words, game)
+    position = 0
+    while position < len(words):
+        if position in phrases and position not in names:
+            end, values = phrases[position]
+            concepts.append(
+                Concept(" ".join(words[position:end]), forms=[" ".join(words[position:end])], expansions=values)
+            )
+            position = end
+            continue
+        if position in names:
+            end, card_ids = names[position]
+            concepts.append(_name_concept(conn, words[position:end], card_ids))
+            position = end
+            continue
+        game_name = _game_at(words, position)
+        if game_name:
+            position, game_id = game_name
+            query.games.add(game_id)
+            continue
+        word = words[position]
+        position += 1
+        if word in filler or (len(word) == 1 and not word.isdigit()):
+            query.ignored.append(word)
+            continue
+        lemma = terms.get(word, _UNKNOWN).lemma or word
+        expansions = vocabulary().expansions
+        synonyms = expansions.get((word,)) or expansions.get((lemma,)) or ()
+        concepts.append(Concept(word, forms=[word], expansions=list(synonyms)))
+    return concepts
+
+
+def _phrase_expansions(words: list[str], terms: dict) -> list[tuple[int, int, list[str]]]:
+    """(start, end, expansions) of the vocabulary's phrases of two words or more in the question, matched on
+    the words or their lemmas, longest first and not overlapping."""
+    expansions = vocabulary().expansions
+    lemmas = [terms.get(word, _UNKNOWN).lemma or word for word in words]
+    found: list[tuple[int, int, list[str]]] = []
+    taken: set[int] = set()
+    for length in range(4, 1, -1):
+        for start in range(len(words) - length + 1):
+            span = range(start, start + length)
+            for key in (tuple(words[start : start + length]), tuple(lemmas[start : start + length])):
+                if key in expansions and taken.isdisjoint(span):
+                    found.append((start, start + length, list(expansions[key])))
+                    taken.update(span)
+    return found
+
+
+def _terms(conn: sqlite3.Connection, words: list[str]) -> dict[str, Term]:
+    """word -> Term for the words the index knows (a word of the corpus, or any English word)."""
+    unique = list(dict.fromkeys(words))
+    if not unique:
+        return {}
+    rows = conn.execute(
+        f"select term, lemma, df, topic from search_terms where term in ({','.join('?' * len(unique))})", unique
+    ).fetchall()
+    return {term: Term(lemma, df, bool(topic)) for term, lemma, df, topic in rows}
+
+
+def _corrected(conn: sqlite3.Connection, words: list[str], terms: dict, query: Query) -> list[str]:
+    """The words with each unknown one replaced by the nearest word of the corpus, if one is near enough."""
+    filler = vocabulary().filler
+    corrected = []
+    for word in words:
+        if (
+            word in terms
+            or word in filler
+            or len(word) < 4
+            or not word.isalpha()
+            or len(query.corrections) >= MAX_CORRECTIONS
+        ):
+            corrected.append(word)
+            continue
+        meant = _nearest_word(conn, word)
+        if meant:
+            query.corrections.append((word, meant))
+        corrected.append(meant or word)
+    return corrected
+
+
+def _nearest_word(conn: sqlite3.Connection, word: str) -> str | None:
+    """The corpus word closest to ``word`` (one or two typos, by length), the most used one on a tie.
+    Candidates share its first letter (typos rarely hit it), so the cost does not grow with the corpus."""
+    corpus = _corpus(conn)
+    cutoff = 85 if len(word) < 7 else 80
+    choices = corpus.by_initial.get(word[0], [])
+    matches = process.extract(word, choices, scorer=fuzz.ratio, score_cutoff=cutoff, limit=5)
+    if not matches:
+        return None
+    return max(matches, key=lambda match: (match[1], corpus.counts[match[0]]))[0]
+
+
+@dataclass
+class _CorpusWords:
+    counts: dict[str, int]  # word -> rows holding it
+    by_initial: dict[str, list[str]]  # first letter -> the words starting with it
+
+
+_CORPUS: dict[tuple, _CorpusWords] = {}
+
+
+def _corpus(conn: sqlite3.Connection) -> _CorpusWords:
+    """The corpus vocabulary (words of three letters or more that some row holds), read once per database."""
+    key = _database_key(conn)
+    if key not in _CORPUS:
+        counts = dict(conn.execute("select term, df from search_terms where df > 0 and length(term) >= 3"))
+        by_initial: dict[str, list[str]] = defaultdict(list)
+        for word in counts:
+            by_initial[word[0]].append(word)
+        _CORPUS.clear()
+        _CORPUS[key] = _CorpusWords(counts, by_initial)
+    return _CORPUS[key]
+
+
+def _database_key(conn: sqlite3.Connection) -> tuple:
+    """Identifies the database file and its version, so caches follow a rebuilt database."""
+    path = conn.execute("pragma database_list").fetchone()[2]
+    try:
+        stat = Path(path).stat()
+        return (path, stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        return (path, id(conn))
+
+
+def _card_names(conn: sqlite3.Connection, words: list[str], game: str | None) -> dict[int, tuple[int, tuple]]:
+    """Card names and nicknames in the question: start position -> (end position, card ids), longest first."""
+    grams: dict[str, list[tuple[int, int]]] = {}
+    for start in range(len(words)):
+        for end in range(start + 1, min(len(words), start + 6) + 1):
+            grams.setdefault(" ".join(words[start:end]), []).append((start, end))
+    names = defaultdict(set)
+    for name, card_id in conn.execute(
+        f"""select name, card_id from search_names where name in ({",".join("?" * len(grams))})
+        and (? is null or game_id = ?)""",
+        [*grams, game, game],
+    ):
+        names[name].add(card_id)
+    filler = vocabulary().filler
+    found = sorted(
+        ((start, end, name) for name in names for start, end in grams[name] if name not in filler),
+        key=lambda span: (-(span[1] - span[0]), span[0]),
+    )
+    spans: dict[int, tuple[int, tuple]] = {}
+    taken: set[int] = set()
+    for start, end, name in found:
+        if taken.isdisjoint(range(start, end)):
+            spans[start] = (end, tuple(sorted(names[name])))
+            taken.update(range(start, end))
+    return spans
+
+
+def _name_concept(conn: sqlite3.Connection, typed: list[str], card_ids: tuple) -> Concept:
+    """A card named in the question: found by the words typed, and by each card's printed name."""
+    printed = [
+        " ".join(WORD.findall(name.lower()))
+        for (name,) in conn.execute(
+            f"select name from cards where id in ({','.join('?' * len(card_ids))})", card_ids
+        ).fetchall()
+    ]
+    return Concept(" ".join(typed), forms=list(dict.fromkeys([" ".join(typed), *printed])), card_ids=card_ids)
+
+
+def _game_at(words: list[str], position: int) -> tuple[int, str] | None:
+    """(end, game id) of a game's name starting at ``position``, the longest one."""
+    games = vocabulary().games
+    for length in range(min(4, len(words) - position), 0, -1):
+        game = games.get(tuple(words[position : position + length]))
+        if game:
+            return position + length, game
+    return None
+
+
+def _resolved(conn: sqlite3.Connection, concepts: list[Concept], terms: dict, query: Query) -> list[Concept]:
+    """Each concept with the corpus forms of its words and synonyms, and its weight; concepts that no
+    document can match are reported as unknown and dropped."""
+    words = {word for concept in concepts for form in [*concept.forms, *concept.expansions] for word in form.split()}
+    terms.update(_terms(conn, [word for word in words if word not in terms]))
+    forms_of = _forms_of_lemmas(conn, {terms[word].lemma for word in words if word in terms})
+
+    def corpus_forms(form: str) -> list[str]:
+        if " " in form:
+            return [form] if all(terms.get(word, _UNKNOWN).rows for word in form.split()) else []
+        lemma = terms.get(form, _UNKNOWN).lemma or form
+        # Other forms of the lemma, when they look like the word ("died" and "die", not "might" and "may").
+        others = [other for other in forms_of.get(lemma, []) if other[:2] == form[:2]][:6]
+        return list(dict.fromkeys(([form] if terms.get(form, _UNKNOWN).rows else []) + others))
+
+    total = _row_count(conn)
+    resolved: dict[tuple, Concept] = {}
+    for concept in concepts:
+        forms = concept.forms if concept.card_ids else [found for form in concept.forms for found in corpus_forms(form)]
+        expansions = [found for form in concept.expansions for found in corpus_forms(form) if found not in forms]
+        if not forms and not expansions:
+            query.unknown.append(concept.typed)
+            continue
+        if not forms:  # no document says it the judge's way: the vocabulary's words are what it means
+            forms, expansions = expansions, []
+        concept.forms, concept.expansions = list(dict.fromkeys(forms)), list(dict.fromkeys(expansions))
+        concept.rows = _rows_holding(concept.forms, terms)
+        if concept.card_ids:  # a name is as specific as its rarest word
+            concept.rows = min(
+                (terms.get(word, _UNKNOWN).rows or total for word in concept.typed.split()), default=total
+            )
+        concept.weight = math.log(1 + (total - concept.rows + 0.5) / (concept.rows + 0.5))
+        if any(terms.get(form, _UNKNOWN).topic for form in concept.forms):
+            concept.weight *= TOPIC_WEIGHT
+        resolved.setdefault((tuple(sorted(concept.forms)), tuple(sorted(concept.expansions))), concept)
+    kept = sorted(resolved.values(), key=lambda concept: -concept.weight)[:MAX_CONCEPTS]
+    if len(resolved) > MAX_CONCEPTS:
+        query.notices.append(f"Only the {MAX_CONCEPTS} most specific words of the question were searched.")
+    return [concept for concept in concepts if any(concept is other for other in kept)]
+
+
+def _forms_of_lemmas(conn: sqlite3.Connection, lemmas: set[str]) -> dict[str, list[str]]:
+    """lemma -> the corpus words with that lemma, most used first."""
+    forms_of = defaultdict(list)
+    if lemmas:
+        for lemma, term in conn.execute(
+            f"""select lemma, term from search_terms where lemma in ({",".join("?" * len(lemmas))}) and df > 0
+            order by df desc""",
+            list(lemmas),
+        ):
+            forms_of[lemma].append(term)
+    return forms_of
+
+
+def _rows_holding(forms: list[str], terms: dict) -> int:
+    """About how many rows hold one of the forms: the most common form's count (a phrase: its rarest word)."""
+    return max(
+        (min(terms.get(word, _UNKNOWN).rows for word in form.split()) for form in forms if form.split()), default=0
+    )
+
+
+def _row_count(conn: sqlite3.Connection) -> int:
+    return conn.execute("select coalesce(max(id), 0) from search_documents").fetchone()[0] or 1
+
+
+# ---------------------------------------------------------------- retrieval
+
+
+def facet(name: str, value: str) -> str:
+    """A filter as one token of the index's ``facets`` column: ("game", "rush-of-ikorr") -> "gamerushofikorr"."""
+    return name + re.sub(r"[^0-9a-z]", "", str(value).lower())
+
+
+def facets(row: dict) -> list[str]:
+    """The facet tokens of a row of ``search_documents``: what the search filters can ask of it. Rules carry
+    their version and rulebook and, in the newest version, "current"; rulings and cards are always current
+    and match any version or rulebook asked for ("unversioned")."""
+    tokens = [facet("game", row["game_id"] or ""), facet("kind", row["kind"])]
+    if row["kind"] == "rule":
+        tokens += [facet("version", row["version"] or ""), facet("rulebook", row["rulebook"] or "")]
+        return tokens + (["current"] if row["current"] else [])
+    return [*tokens, "unversioned", "current"]
+
+
+def _filter_expression(filters: dict) -> str:
+    """The search filters as an FTS5 condition on the ``facets`` column (tokens only: nothing typed reaches it)."""
+    tokens = ["current"] if not filters["version"] else [f"({facet('version', filters['version'])} OR unversioned)"]
+    if filters["rulebook"]:
+        tokens.append(f"({facet('rulebook', filters['rulebook'])} OR unversioned)")
+    if filters["game"]:
+        tokens.append(facet("game", filters["game"]))
+    if filters["kind"]:
+        tokens.append(facet("kind", filters["kind"]))
+    return "facets : (" + " AND ".join(tokens) + ")"
+
+
+_TEXT_COLUMNS = "{title terms path context body}"
+
+# The same filters in SQL, for the rows a question cites by number (not found through the index).
+_FILTERS = """(:game is null or d.game_id = :game)
+    and (:kind is null or d.kind = :kind)
+    and (d.kind != 'rule' or ((:rulebook is null or d.rulebook = :rulebook)
+        and (case when :version is null then d.current = 1 else d.version = :version end)))"""
+
+
+@dataclass
+class _Retrieval:
+    """The FTS5 queries of a question: ``any`` matches rows holding any of its concepts (what the total
+    counts and paging walks); ``pairs``, rows holding two of its most specific concepts at least (where
+    the best rows are sought first, so that BM25 scores few rows)."""
+
+    any: str | None
+    pairs: str | None
+
+
+def _retrieval(conn: sqlite3.Connection, query: Query, filters: dict) -> _Retrieval:
+    """The FTS5 queries for the question (see ``_Retrieval``); every form quoted, so no FTS syntax survives.
+
+    Concepts (and synonyms) held by more than ``COMMON_SHARE`` of the rows ("unit" in a rulebook) find
+    rows only when the question has nothing more specific; they still count when the rows found are
+    re-ranked. Forms with the same stem are one term to the index and are searched once."""
+    indexed = _row_count(conn)
+    common = COMMON_SHARE * indexed
+    specific = [concept for concept in query.concepts if concept.rows <= common] or sorted(
+        query.concepts, key=lambda concept: -concept.weight
+    )[:2]
+    words = {word for concept in specific for form in concept.forms + concept.expansions for word in form.split()}
+    stem_of, terms = _stems(conn, words), _terms(conn, list(words))
+    groups = []
+    for concept in specific:
+        alternatives = [form for form in concept.forms + concept.expansions if _rows_holding([form], terms) <= common]
+        by_stem = {
+            tuple(stem_of.get(word, word) for word in form.split()): form for form in alternatives or concept.forms
+        }
+        if by_stem:
+            groups.append((concept.weight, "(" + " OR ".join(f'"{form}"' for form in by_stem.values()) + ")"))
+    if not groups:
+        return _Retrieval(None, None)
+    where = _filter_expression(filters)
+    any_ = f"{_TEXT_COLUMNS} : ({' OR '.join(group for _weight, group in groups)}) AND {where}"
+    best = [group for _weight, group in sorted(groups, key=lambda group: -group[0])[:PAIRED_CONCEPTS]]
+    pairs = " OR ".join(f"({first} AND {second})" for first, second in itertools.combinations(best, 2))
+    return _Retrieval(any_, f"{_TEXT_COLUMNS} : ({pairs}) AND {where}" if pairs else None)
+
+
+def _candidates(conn: sqlite3.Connection, match: str, limit: int, offset: int = 0) -> list[tuple]:
+    """(row id, BM25 rank) of the best matching rows, best first."""
+    return conn.execute(
+        f"""select rowid, bm25(search_fts, {", ".join(map(str, FIELD_WEIGHTS))}) as rank from search_fts
+        where search_fts match ? order by rank limit ? offset ?""",
+        [match, limit, offset],
+    ).fetchall()
+
+
+def _count(conn: sqlite3.Connection, match: str) -> int:
+    return conn.execute("select count(*) from search_fts where search_fts match ?", [match]).fetchone()[0]
+
+
+_DOCUMENT_COLUMNS = (
+    "id, kind, ref_id, game_id, document_id, rulebook, rulebook_url, version, number, slug, title, terms, path, body"
+)
+
+
+def _documents(conn: sqlite3.Connection, ids: list[int]) -> dict[int, dict]:
+    if not ids:
+        return {}
+    cursor = conn.execute(
+        f"select {_DOCUMENT_COLUMNS} from search_documents where id in ({','.join('?' * len(ids))})", ids
+    )
+    names = [column[0] for column in cursor.description]
+    return {row[0]: dict(zip(names, row)) for row in cursor.fetchall()}
+
+
+def _numbered_rules(conn: sqlite3.Connection, numbers: list[str], filters: dict) -> list[int]:
+    """search_documents ids of the rules a question cites by number, in the versions searched."""
+    ids = []
+    for number in numbers:
+        ids += [
+            row[0]
+            for row in conn.execute(
+                f"""select d.id from rules r join search_documents d on d.kind = 'rule' and d.ref_id = r.id
+                where r.number = :number collate nocase and {_FILTERS}""",
+                {**filters, "number": number.rstrip(".")},
+            )
+        ]
+    return list(dict.fromkeys(ids))
+
+
+# ---------------------------------------------------------------- re-ranking
+
+
+class _Matcher:
+    """Finds the question's concepts in a row's text. Each word of a concept's form stands for every corpus
+    word with the same stem (as the index sees it: "buff" finds "buffs", "buffed"), so a row's words are
+    looked up in a table of those surface words, and a phrase checks the words that follow."""
+
+    def __init__(self, conn: sqlite3.Connection, query: Query):
+        forms = [
+            (index, credit, form.split())
+            for index, concept in enumerate(query.concepts)
+            for credit, forms_ in ((1.0, concept.forms), (EXPANSION_CREDIT, concept.expansions))
+            for form in forms_
+        ]
+        words = {word for _index, _credit, form in forms for word in form}
+        stems = _stems(conn, words)
+        surfaces = defaultdict(set)
+        for term, stem in _surfaces(conn, set(stems.values())):
+            surfaces[stem].add(term)
+
+        def spelled(word: str) -> frozenset[str]:
+            return frozenset(surfaces.get(stems.get(word, word), set()) | {word})
+
+        # first word -> [(concept index, credit, the following words' spellings)], longest phrases first
+        self.first: dict[str, list[tuple[int, float, tuple[frozenset, ...]]]] = defaultdict(list)
+        for index, credit, form in sorted(forms, key=lambda entry: -len(entry[2])):
+            rest = tuple(spelled(word) for word in form[1:])
+            for spelling in spelled(form[0]):
+                self.first[spelling].append((index, credit, rest))
+
+    def find(self, text: str | None) -> list[tuple[int, int, float, int]]:
+        """(start, end, credit, concept index) of each match in ``text``, in order."""
+        if not text:
+            return []
+        lower, found, resume = text.lower(), [], 0
+        for match in WORD.finditer(lower):
+            entries = self.first.get(match.group())
+            if entries is None or match.start() < resume:
+                continue
+            for index, credit, rest in entries:
+                end = _phrase_end(lower, match.end(), rest)
+                if end is not None:
+                    found.append((match.start(), end, credit, index))
+                    resume = end
+                    break
+        return found
+
+
+def _phrase_end(text: str, position: int, rest: tuple[frozenset, ...]) -> int | None:
+    """Where a phrase ends whose first word ends at ``position`` and whose next words are ``rest``."""
+    for spellings in rest:
+        following = WORD.search(text, position)
+        if following is None or following.group() not in spellings:
+            return None
+        position = following.end()
+    return position
+
+
+def _stems(conn: sqlite3.Connection, words: set[str]) -> dict[str, str]:
+    if not words:
+        return {}
+    unique = sorted(words)
+    return dict(
+        conn.execute(
+            f"select term, stem from search_terms where term in ({','.join('?' * len(unique))}) and stem is not null",
+            unique,
+        )
+    )
+
+
+def _surfaces(conn: sqlite3.Connection, stems: set[str]) -> list[tuple[str, str]]:
+    """(word, stem) of every corpus word with one of the stems."""
+    if not stems:
+        return []
+    unique = sorted(stems)
+    return conn.execute(
+        f"select term, stem from search_terms where stem in ({','.join('?' * len(unique))})", unique
+    ).fetchall()
+
+
+class _ConceptStems:
+    """The question's concepts as tagged stems, to test a row's stored stems (``search_documents.stems``,
+    where "h:buff" is a stem of the heading, "p:" of the path, "b:" of the body)."""
+
+    def __init__(self, conn: sqlite3.Connection, query: Query):
+        words = {
+            word for concept in query.concepts for form in concept.forms + concept.expansions for word in form.split()
+        }
+        stem_of = _stems(conn, words)
+        self.single: dict[str, list[tuple[int, float]]] = defaultdict(list)  # tagged stem -> [(concept, credit)]
+        self.phrases: list[tuple[str, int, float, frozenset[str]]] = []  # (field, concept, credit, tagged stems)
+        for index, concept in enumerate(query.concepts):
+            for credit, forms in ((1.0, concept.forms), (EXPANSION_CREDIT, concept.expansions)):
+                for form in forms:
+                    stems = [stem_of.get(word, word) for word in form.split()]
+                    for tag in set(STEM_TAGS):
+                        if len(stems) == 1:
+                            self.single[tag + stems[0]].append((index, credit))
+                        else:
+                            self.phrases.append((tag, index, credit, frozenset(tag + stem for stem in stems)))
+        self.stems = frozenset(self.single)
+
+    def found(self, row_stems: str | None) -> dict[str, dict[int, float]]:
+        """field tag -> {concept index: best credit} for the concepts a row's stems hold (a phrase: all its
+        stems in one field)."""
+        stems = set((row_stems or "").split())
+        found: dict[str, dict[int, float]] = defaultdict(dict)
+        for tagged in self.stems & stems:
+            in_field = found[tagged[:2]]
+            for index, credit in self.single[tagged]:
+                if credit > in_field.get(index, 0.0):
+                    in_field[index] = credit
+        for tag, index, credit, phrase in self.phrases:
+            if credit > found[tag].get(index, 0.0) and phrase <= stems:
+                found[tag][index] = credit
+        return found
+
+
+@dataclass
+class _Scored:
+    document: dict
+    rank: float  # BM25 (FTS5's rank: lower is better)
+    score: float = 0.0
+    found: dict = field(default_factory=dict)  # field tag -> {concept index: credit}
+    matched: dict = field(default_factory=dict)  # field -> [(start, end, credit, concept index)], when looked for
+    features: dict = field(default_factory=dict)  # feature -> value (see _WEIGHTS)
+
+
+FIELDS = ("title", "terms", "path", "context", "body")
+STEM_TAGS = ("h:", "h:", "p:", "p:", "b:")  # each field's tag in search_documents.stems: the heading, what the
+# rule sits under (its heading path and its parents' statements), the text
+
+# Weights of the re-ranking features (tuned on the benchmark's tuning questions only).
+_WEIGHTS = {
+    "bm25": 2.0,  # the row's BM25 relative to the best row's
+    "coverage": 6.0,  # share of the question's weight the row matches anywhere
+    "heading": 0.5,  # share matched in its heading, defined terms or card name
+    "path": 0.7,  # share matched in the headings it sits under
+    "proximity": 1.0,  # share matched close together in the text
+    "card": 3.0,  # the card the question names
+    "game": 1.5,  # the game the question names
+    "unasked_card": -1.5,  # a card, when the question neither names one nor asks for one
+    "number": 1.0,  # the text says a number, when the question asks how many
+}
+# A ruling's question says what it is about; its answer, sequence and nuances hold many words in passing.
+_TEXT_CREDIT = {"ruling": 0.5}
+_NUMBER_STEM = re.compile(r"(?:^| )[hb]:(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve)(?: |$)")
+_PROXIMITY_CHARACTERS = 80  # about a dozen words
+_PROXIMITY_ROWS = 20  # the best rows whose text is read for proximity
+_PROXIMITY_TEXT = 2000  # characters of it
+
+
+def _scored(conn: sqlite3.Connection, query: Query, rows: list[tuple], concepts: _ConceptStems) -> list[_Scored]:
+    """The rows (id, BM25 rank, ...) with their re-ranking score from the stems they hold, in the order given.
+    Only what scoring needs is read here; ``_complete`` reads the text of the rows that are shown."""
+    ids = [row[0] for row in rows]
+    found = {
+        row[0]: row
+        for row in conn.execute(
+            f"select id, kind, ref_id, game_id, stems from search_documents where id in ({','.join('?' * len(ids))})",
+            ids,
+        )
+    }
+    weights = [concept.weight for concept in query.concepts]
+    total_weight = sum(weights) or 1.0
+    best_rank = min((row[1] for row in rows), default=0.0)
+    # A card named in the question, by how much of the question its name is ("zhonyas" alone: all of it).
+    named_cards: dict[int, float] = defaultdict(float)
+    for concept in query.concepts:
+        for card_id in concept.card_ids:
+            named_cards[card_id] += concept.weight / total_weight
+    scored = []
+    for row_id, rank, *_ in rows:
+        if row_id not in found:
+            continue
+        _id, kind, ref_id, game_id, stems = found[row_id]
+        item = _Scored({"id": row_id, "kind": kind, "ref_id": ref_id, "game_id": game_id}, rank)
+        item.found = concepts.found(stems)
+        heading, path, body = (item.found.get(tag, {}) for tag in ("h:", "p:", "b:"))
+        text_credit = _TEXT_CREDIT.get(kind, 1.0)
+        coverage = sum(
+            weights[index] * max(heading.get(index, 0.0), path.get(index, 0.0), text_credit * body.get(index, 0.0))
+            for index in {*heading, *path, *body}
+        )
+        features = {
+            "bm25": rank / best_rank if best_rank < 0 else 0.0,
+            "coverage": coverage / total_weight,
+            "heading": sum(weights[index] * credit for index, credit in heading.items()) / total_weight,
+            "path": sum(weights[index] * credit for index, credit in path.items()) / total_weight,
+            "card": named_cards.get(ref_id, 0.0) if kind == "card" else 0.0,
+            "game": 1.0 if game_id in query.games else 0.0,
+            "unasked_card": 1.0 if kind == "card" and not query.wants_card else 0.0,
+            "number": 1.0 if query.wants_number and _NUMBER_STEM.search(stems or "") else 0.0,
+        }
+        item.score = sum(_WEIGHTS[name] * value for name, value in features.items())
+        item.features = features
+        scored.append(item)
+    return scored
+
+
+def _complete(conn: sqlite3.Connection, items: list[_Scored]) -> None:
+    """Read the full rows (text and all) of the items that do not have them yet."""
+    missing = [item for item in items if "body" not in item.document]
+    documents = _documents(conn, [item.document["id"] for item in missing])
+    for item in missing:
+        item.document = documents[item.document["id"]]
+
+
+def _credit_rulings(conn: sqlite3.Connection, items: list[_Scored]) -> None:
+    """Who wrote each ruling shown, and where: a ruling's text is shown with its credit (some are CC BY-SA)."""
+    ids = [item.document["ref_id"] for item in items if item.document["kind"] == "ruling"]
+    if not ids:
+        return
+    cursor = conn.execute(
+        f"""select id, source, url, author, licence, licence_url from rulings
+        where id in ({",".join("?" * len(ids))})""",
+        ids,
+    )
+    names = [column[0] for column in cursor.description]
+    credits = {row[0]: dict(zip(names[1:], row[1:])) for row in cursor.fetchall()}
+    for item in items:
+        if item.document["kind"] == "ruling":
+            item.document["credit"] = credits.get(item.document["ref_id"])
+
+
+def _defined_keywords(conn: sqlite3.Connection, items: list[_Scored]) -> None:
+    """The keywords and glossary terms each rule shown defines (its page links to theirs)."""
+    ids = [item.document["ref_id"] for item in items if item.document["kind"] == "rule"]
+    if not ids:
+        return
+    defined: dict[int, list[str]] = defaultdict(list)
+    for rule_id, term in conn.execute(
+        f"select rule_id, term from keywords where rule_id in ({','.join('?' * len(ids))}) order by term", ids
+    ):
+        if term not in defined[rule_id]:
+            defined[rule_id].append(term)
+    for item in items:
+        if item.document["kind"] == "rule":
+            item.document["defines"] = defined.get(item.document["ref_id"], [])
+
+
+def _with_proximity(conn: sqlite3.Connection, items: list[_Scored], query: Query, matcher: _Matcher) -> None:
+    """Add the proximity feature to the items' scores (their text read for where the concepts stand)."""
+    _complete(conn, items)
+    weights = [concept.weight for concept in query.concepts]
+    total_weight = sum(weights) or 1.0
+    for item in items:
+        item.matched["body"] = matcher.find((item.document["body"] or "")[:_PROXIMITY_TEXT])
+        item.features["proximity"] = _proximity(item.matched["body"], weights) / total_weight
+        item.score += _WEIGHTS["proximity"] * item.features["proximity"]
+
+
+def _proximity(matched: list[tuple[int, int, float, int]], weights: list[float]) -> float:
+    """The most question weight found within ``_PROXIMITY_CHARACTERS`` of the text (two concepts or more)."""
+    best = 0.0
+    for position, (start, *_rest) in enumerate(matched):
+        within: dict[int, float] = {}
+        for other_start, _end, credit, index in matched[position:]:
+            if other_start - start > _PROXIMITY_CHARACTERS:
+                break
+            within[index] = max(within.get(index, 0.0), credit)
+        if len(within) >= 2:
+            best = max(best, sum(weights[index] * credit for index, credit in within.items()))
+    return best
+
+
+# ---------------------------------------------------------------- snippets
+
+_SNIPPET_CHARACTERS = 160
+
+
+def _snippet(item: _Scored, matcher: _Matcher) -> str:
+    """The stretch of the text (the title when there is none) holding most of the question, matches marked."""
+    name = "body" if (item.document["body"] or "").strip() else "title"
+    text = item.document[name] or ""
+    if name not in item.matched:
+        item.matched[name] = matcher.find(text)
+    matched = item.matched[name]
+    if len(text) <= _SNIPPET_CHARACTERS:
+        start, end = 0, len(text)
+    else:
+        start = 0
+        best = -1.0
+        for first, *_rest in matched:
+            value = sum(credit for other, _end, credit, _i in matched if first <= other < first + _SNIPPET_CHARACTERS)
+            if value > best:
+                start, best = first, value
+        start = _word_boundary(text, max(0, start - 30), backwards=True)
+        end = _word_boundary(text, min(len(text), start + _SNIPPET_CHARACTERS), backwards=False)
+    out, cursor = [], start
+    for first, last, *_rest in matched:
+        if first >= cursor and last <= end:
+            out += [text[cursor:first], MARK_START, text[first:last], MARK_END]
+            cursor = last
+    out.append(text[cursor:end])
+    return ("…" if start > 0 else "") + "".join(out).strip() + ("…" if end < len(text.rstrip()) else "")
+
+
+def _word_boundary(text: str, position: int, *, backwards: bool) -> int:
+    """The nearest whitespace at or around ``position`` (so a snippet does not cut a word)."""
+    step = -1 if backwards else 1
+    for _ in range(30):
+        if position <= 0 or position >= len(text) or text[position].isspace():
+            return max(0, min(position, len(text)))
+        position += step
+    return position
+
+
+# ---------------------------------------------------------------- the search
+
+
+def search(
+    conn: sqlite3.Connection,
+    text: str,
+    game: str | None = None,
+    version: str | None = None,
+    kind: str | None = None,
+    page: int = 1,
+    per_page: int = PER_PAGE,
+    rulebook: str | None = None,
+) -> dict:
+    """Rules, rulings and cards answering ``text``, best first, one page of them.
+
+    Rules come from the newest version of each rulebook unless ``version`` names one, and from
+    every rulebook unless ``rulebook`` names one by its slug ("core", "tournament").
+    Returns the page's ``results``, the ``total`` number of matches, the ``best`` rule,
+    ruling and card (first page), and what was understood of the question.
+    """
+    page = max(1, min(int(page or 1), MAX_PAGE))
+    per_page = max(1, min(int(per_page or PER_PAGE), 100))
+    kind = kind if kind in KINDS else None
+    filters = {"game": game or None, "version": version or None, "kind": kind, "rulebook": rulebook or None}
+    deadline = time.monotonic() + TIME_BUDGET
+    conn.set_progress_handler(lambda: time.monotonic() > deadline, 10_000)
+    try:
+        return _search(conn, text, filters, page, per_page)
+    except sqlite3.OperationalError as error:
+        if "interrupted" in str(error):
+            raise SearchTooSlow(f"The search took longer than {TIME_BUDGET:g} s and was stopped") from error
+        raise
+    finally:
+        conn.set_progress_handler(None, 0)
+
+
+def _search(conn: sqlite3.Connection, text: str, filters: dict, page: int, per_page: int) -> dict:
+    query = understand(conn, text, filters["game"])
+    result = {"query": _described(query), "total": 0, "page": page, "per_page": per_page, "results": [], "best": {}}
+    retrieval = _retrieval(conn, query, filters) if query.concepts else _Retrieval(None, None)
+    numbered = _numbered_rules(conn, query.numbers, filters)
+    if retrieval.any is None and not numbered:
+        return result
+    concepts, matcher = _ConceptStems(conn, query), _Matcher(conn, query)
+    total = _count(conn, retrieval.any) if retrieval.any else 0
+    ranked = _ranked(conn, query, retrieval, total, concepts, matcher)
+    if numbered:  # rules the question cites by number come first
+        found = {item.document["id"] for item in ranked}
+        ranked = _scored(conn, query, [(row_id, 0.0) for row_id in numbered], concepts) + [
+            item for item in ranked if item.document["id"] not in numbered
+        ]
+        total += len(set(numbered) - found)
+    start = (page - 1) * per_page
+    shown = ranked[start : start + per_page]
+    if len(shown) < per_page and start + len(shown) < total and retrieval.any:
+        # Past the re-ranked rows the BM25 order of every match goes on, to the last one.
+        seen = {item.document["id"] for item in ranked}
+        skip = max(0, start - len(ranked))
+        rows = _candidates(conn, retrieval.any, skip + per_page - len(shown) + len(seen))
+        tail = [row for row in rows if row[0] not in seen][skip : skip + per_page - len(shown)]
+        shown += _scored(conn, query, tail, concepts)
+    firsts = [next((item for item in ranked if item.document["kind"] == kind), None) for kind in KINDS]
+    best = [item for item in firsts if item is not None] if page == 1 else []
+    _complete(conn, shown + best)
+    _credit_rulings(conn, shown + best)
+    _defined_keywords(conn, shown + best)
+    result["total"] = total
+    result["results"] = [_hit(item, matcher) for item in shown]
+    result["best"] = {item.document["kind"]: _hit(item, matcher) for item in best}
+    return result
+
+
+def _ranked(
+    conn: sqlite3.Connection,
+    query: Query,
+    retrieval: _Retrieval,
+    matches: int,
+    concepts: _ConceptStems,
+    matcher: _Matcher,
+) -> list[_Scored]:
+    """The best rows, re-ranked. BM25 scores every match when there are at most ``SCORED_MATCHES``;
+    past that, only the rows holding two concepts or more, and the rows holding any only if those are
+    few. So the cost follows the rows that matter, not the size of the corpus."""
+    scored: list[_Scored] = []
+    seen: set[int] = set()
+    for match in (retrieval.pairs if matches > SCORED_MATCHES else None, retrieval.any):
+        if match is None or len(scored) >= CANDIDATES // 2:
+            continue
+        rows = [row for row in _candidates(conn, match, CANDIDATES) if row[0] not in seen][: CANDIDATES - len(scored)]
+        scored += _scored(conn, query, rows, concepts)  # BM25 is relative to the best row of each query
+        seen.update(row[0] for row in rows)
+    scored.sort(key=lambda item: -item.score)
+    _with_proximity(conn, scored[:_PROXIMITY_ROWS], query, matcher)
+    scored[:_PROXIMITY_ROWS] = sorted(scored[:_PROXIMITY_ROWS], key=lambda item: -item.score)
+    return scored
+
+
+def _described(query: Query) -> dict:
+    return {
+        "searched": query.text,
+        "concepts": [
+            {"typed": c.typed, "forms": c.forms, "synonyms": c.expansions, "weight": round(c.weight, 2)}
+            for c in query.concepts
+        ],
+        "rule_numbers": query.numbers,
+        "ignored": query.ignored,
+        "unknown": query.unknown,
+        "corrections": [{"typed": typed, "meant": meant} for typed, meant in query.corrections],
+        "did_you_mean": _did_you_mean(query),
+        "notices": query.notices,
+        "card_ids": list(query.card_only),
+    }
+
+
+def _did_you_mean(query: Query) -> str | None:
+    if not query.corrections:
+        return None
+    text = query.text
+    for typed, meant in query.corrections:
+        text = re.sub(rf"(?i)\b{re.escape(typed)}\b", meant, text)
+    return text
+
+
+def _hit(item: _Scored, matcher: _Matcher) -> dict:
+    document = item.document
+    return {
+        "kind": document["kind"],
+        "id": document["ref_id"],
+        "game": document["game_id"],
+        "rulebook": document["rulebook_url"],  # as rule URLs name it: None for the game's default rulebook
+        "version": document["version"],
+        "number": document["number"],
+        "slug": document["slug"],
+        "title": document["title"] or document["number"] or "",
+        "heading_path": document["path"].split(PATH_SEPARATOR)
+        if document["path"] and document["kind"] == "rule"
+        else [],
+        "snippet": _snippet(item, matcher),
+        "score": round(item.score, 4),
+        "features": {name: round(value, 3) for name, value in item.features.items()},
+        **({"credit": document.get("credit")} if document["kind"] == "ruling" else {}),
+        **({"defines": document.get("defines", [])} if document["kind"] == "rule" else {}),
+    }
+
+
+# ---------------------------------------------------------------- jumps and options
+
+
+def jump_target(conn: sqlite3.Connection, query: str, game: str | None = None) -> tuple[list[dict], dict | None]:
+    """For a query that is a rule number alone: the rules of that number (the newest version of each
+    rulebook that has it), and the one to jump to when a single rulebook has it."""
+    match = _NUMBER_QUERY.match(query or "")
+    if match is None:
+        return [], None
+    newest: dict[tuple, dict] = {}
+    for hit in queries.locate_rule(conn, match.group("number"), game):
+        newest.setdefault((hit["game"], hit["rulebook"]), hit)
+    hits = list(newest.values())
+    return hits, hits[0] if len(hits) == 1 else None
+
+
+def search_options(conn: sqlite3.Connection) -> dict:
+    """Games, rulebooks, their versions and kinds of result for the search form's filters."""
+    cursor = conn.execute("select id, name from games order by name")
+    games = [{"id": row[0], "name": row[1]} for row in cursor.fetchall()]
+    versions = [
+        {"game": row[0], "version": row[1], "is_newest": row[2], "rulebook": row[3], "rulebook_title": row[4]}
+        for row in conn.execute(
+            """select d.game_id, d.version, d.is_newest, b.slug, b.title from documents d
+            left join rulebooks b on b.id = d.rulebook_id where d.kind = 'rules'
+            order by d.game_id, b.is_default desc, b.slug, coalesce(d.version_date, d.version) desc"""
+        )
+    ]
+    # A slug several games share ("core") is named by itself; one game's own rulebook by its title.
+    rulebooks = [
+        {"slug": slug, "title": title if count == 1 else f"{slug.capitalize()} rules"}
+        for slug, title, count in conn.execute(
+            """select slug, min(title), count(*) from rulebooks group by slug
+            order by max(is_default) desc, slug"""
+        )
+    ]
+    return {"games": games, "versions": versions, "rulebooks": rulebooks, "kinds": list(KINDS)}

@@ -1,0 +1,354 @@
+"""The search index, built once at the end of a build (the database is read-only afterwards).
+
+Everything a judge can find is one row of ``search_documents`` (rule, ruling or card),
+indexed by one FTS5 table, ``search_fts``, so that a question is one full-text query and
+every kind of result is ranked on the same statistics. Each row has five fields, weighted
+differently when ranking:
+
+- ``title``: a rule's heading, a ruling's question, a card's name;
+- ``terms``: the keywords and glossary terms a rule defines, a card's other names;
+- ``path``: a rule's heading path (the headings it sits under), the cards a ruling names,
+  a card's type, domain and keywords;
+- ``context``: what the parents of a rule say when they have no heading;
+- ``body``: a rule's text, a ruling's answer, sequence and nuances, a card's text, errata
+  and FAQs.
+
+What query understanding needs at query time is computed here, so that a search never
+imports spaCy: ``search_terms`` holds every word of the index with its lookup lemma, its
+porter stem (as SQLite's own tokenizer stems it) and how many rows hold that stem, plus
+the other forms of those lemmas ("died" for "die"); ``search_names`` holds card names and
+aliases, normalised, for recognising a card named anywhere in a question.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import defaultdict
+
+import sqlite_utils
+
+from ingest.lemmas import lemma_lookup
+from rules_db.queries import stored_aliases
+from rules_db.search import FIELDS, PATH_SEPARATOR, STEM_TAGS, WORD, facets, normalise_name
+
+SEARCH_TABLES = """
+create table search_documents (
+    id integer primary key,
+    kind text not null,          -- rule, ruling or card
+    ref_id integer not null,     -- rules.id, rulings.id or cards.id
+    game_id text,
+    document_id text,
+    rulebook_id text,            -- a rule's rulebook (rulebooks.id)
+    rulebook text,               -- and its slug ("core", "tournament")
+    rulebook_url text,           -- the slug as URLs carry it: none for the game's default rulebook
+    version text,                -- the rulebook version of a rule
+    current integer not null,    -- 1: searched by default (the newest version of a rulebook; every ruling and card)
+    number text,                 -- a rule's number
+    slug text,                   -- a card's slug
+    title text,
+    terms text,
+    path text,
+    context text,                -- what a rule's parents without a heading say
+    body text,
+    position integer,
+    facets text,                 -- tokens the search filters on (see search.facet)
+    stems text                   -- the distinct stems of each field, tagged with the field (see search.STEM_TAGS)
+);
+create index search_documents_ref on search_documents (kind, ref_id);
+create virtual table search_fts using fts5 (
+    title, terms, path, context, body, facets,
+    content = 'search_documents', content_rowid = 'id',
+    tokenize = 'porter unicode61 remove_diacritics 2'
+);
+create table search_terms (
+    term text primary key,       -- a word in lower case
+    lemma text not null,
+    stem text,                   -- as the index stores it (null: a form no row uses)
+    df integer not null,         -- rows whose text holds the stem
+    topic integer not null       -- 1: the word names a topic of the rules (it is in a heading or a defined term)
+) without rowid;
+create index search_terms_lemma on search_terms (lemma);
+create index search_terms_stem on search_terms (stem);
+create table search_names (
+    name text not null,          -- normalised: lower case, no apostrophes, words separated by one space
+    card_id integer not null,
+    game_id text
+);
+create index search_names_name on search_names (name);
+"""
+
+
+def build(db: sqlite_utils.Database) -> None:
+    """Create and fill the search tables from the rules, rulings and cards already stored."""
+    conn = db.conn
+    conn.executescript(SEARCH_TABLES)
+    rows = [*_rule_rows(conn), *_ruling_rows(conn), *_card_rows(conn)]
+    words = _words_of(rows)
+    stems = stem_words(sorted({word for fields in words for field in fields for word in field}))
+    for row, fields in zip(rows, words):
+        row["facets"] = " ".join(facets(row))
+        row["stems"] = " ".join(
+            sorted({tag + stems[word] for tag, field in zip(STEM_TAGS, fields) for word in field if word in stems})
+        )
+    conn.executemany(
+        """insert into search_documents (kind, ref_id, game_id, document_id, rulebook_id, rulebook, rulebook_url,
+            version, current, number, slug, title, terms, path, context, body, position, facets, stems)
+        values (:kind, :ref_id, :game_id, :document_id, :rulebook_id, :rulebook, :rulebook_url, :version, :current,
+            :number, :slug,
+            :title, :terms, :path, :context, :body, :position, :facets, :stems)""",
+        rows,
+    )
+    conn.execute("insert into search_fts (search_fts) values ('rebuild')")
+    _fill_terms(conn, stems, _topics(conn, rows))
+    _fill_names(conn)
+    conn.execute("insert into search_fts (search_fts) values ('optimize')")
+    conn.commit()
+
+
+# ---------------------------------------------------------------- rows
+
+
+def _rule_rows(conn: sqlite3.Connection) -> list[dict]:
+    cursor = conn.execute(
+        """select r.id, r.document_id, r.game_id, d.version, d.is_newest, r.number, r.parent_id, r.depth,
+            r.heading, r.text, r.position, d.rulebook_id, b.slug as rulebook, b.is_default
+        from rules r join documents d on d.id = r.document_id left join rulebooks b on b.id = d.rulebook_id
+        order by r.document_id, r.position"""
+    )
+    names = [column[0] for column in cursor.description]
+    rules = [dict(zip(names, row)) for row in cursor.fetchall()]
+    defined: dict[int, list[str]] = defaultdict(list)
+    for rule_id, term, aliases in conn.execute("select rule_id, term, aliases from keywords where rule_id is not null"):
+        defined[rule_id] += [term, *stored_aliases(aliases)]
+    headings = {rule["id"]: rule["heading"] for rule in rules}
+    parents = {rule["id"]: rule["parent_id"] for rule in rules}
+    texts = {rule["id"]: rule["text"] for rule in rules}
+    rows, section, document = [], None, None
+    for rule in rules:
+        rule_id, heading, text = rule["id"], rule["heading"], rule["text"] or ""
+        if rule["document_id"] != document:
+            document, section = rule["document_id"], None
+        path = _ancestor_headings(rule_id, parents, headings)
+        if rule["depth"] == 0 and heading:
+            section = heading  # a heading on a top-level rule names the rules after it (Riftbound: 173 Tokens, 174-181)
+        elif section and (rule["depth"] == 0 or not _top_has_heading(rule_id, parents, headings)):
+            path.insert(0, section)
+        rows.append(
+            {
+                "kind": "rule",
+                "ref_id": rule_id,
+                "game_id": rule["game_id"],
+                "document_id": rule["document_id"],
+                "rulebook_id": rule["rulebook_id"],
+                "rulebook": rule["rulebook"],
+                "rulebook_url": None if rule["is_default"] else rule["rulebook"],
+                "version": rule["version"],
+                "current": rule["is_newest"],
+                "number": rule["number"],
+                "slug": None,
+                "title": heading or "",
+                "terms": " ; ".join(dict.fromkeys(defined.get(rule_id, []))),
+                "path": PATH_SEPARATOR.join(path),
+                "context": _parent_statements(rule_id, parents, headings, texts),
+                "body": "" if text == (heading or "") else text,
+                "position": rule["position"],
+            }
+        )
+    return rows
+
+
+def _parent_statements(rule_id: int, parents: dict, headings: dict, texts: dict, levels: int = 2) -> str:
+    """What the rule's nearest ancestors without a heading say (the start of it): a sub-rule often only makes
+    sense under its parent's statement ("117.1 A player may choose up to two cards" under "117 ... perform
+    their Mulligan")."""
+    statements: list[str] = []
+    parent = parents.get(rule_id)
+    while parent is not None and not headings.get(parent) and len(statements) < levels:
+        statements.append((texts.get(parent) or "")[:_CONTEXT_CHARACTERS])
+        parent = parents.get(parent)
+    return " ".join(statements[::-1])
+
+
+_CONTEXT_CHARACTERS = 160
+
+
+def _ancestor_headings(rule_id: int, parents: dict, headings: dict) -> list[str]:
+    """Headings of the rule's ancestors, outermost first (bounded, should bad data hold a cycle)."""
+    path: list[str] = []
+    parent = parents.get(rule_id)
+    while parent is not None and len(path) < 50:
+        if headings.get(parent):
+            path.append(headings[parent])
+        parent = parents.get(parent)
+    return path[::-1]
+
+
+def _top_has_heading(rule_id: int, parents: dict, headings: dict) -> bool:
+    top, steps = rule_id, 0
+    while parents.get(top) is not None and steps < 50:
+        top, steps = parents[top], steps + 1
+    return bool(headings.get(top))
+
+
+# Rulings and cards belong to no rulebook version, and are always searched.
+_UNVERSIONED = {
+    "rulebook_id": None,
+    "rulebook": None,
+    "rulebook_url": None,
+    "version": None,
+    "current": 1,
+    "number": None,
+}
+
+
+def _ruling_rows(conn: sqlite3.Connection) -> list[dict]:
+    steps = _grouped(conn, "select ruling_id, coalesce(branch || ': ', '') || text from ruling_steps order by position")
+    nuances = _grouped(conn, "select ruling_id, text from ruling_nuances order by position")
+    cards = _grouped(
+        conn,
+        "select distinct m.ruling_id, c.name from card_mentions m join cards c on c.id = m.card_id order by c.name",
+    )
+    return [
+        {
+            "kind": "ruling",
+            "ref_id": ruling_id,
+            "game_id": game,
+            "document_id": document_id,
+            **_UNVERSIONED,
+            "slug": None,
+            "title": question or "",
+            "terms": "",
+            "path": PATH_SEPARATOR.join(cards.get(ruling_id, [])),
+            "context": "",
+            "body": "\n".join([ruling or "", *steps.get(ruling_id, []), *nuances.get(ruling_id, [])]),
+            "position": position,
+        }
+        for ruling_id, game, document_id, position, question, ruling in conn.execute(
+            "select id, game_id, document_id, position, question, ruling from rulings order by document_id, position"
+        )
+    ]
+
+
+def _card_rows(conn: sqlite3.Connection) -> list[dict]:
+    aliases = _grouped(conn, "select card_id, alias from card_aliases order by alias")
+    keywords = _grouped(conn, "select card_id, term from card_keywords order by id")
+    faqs: dict[int, list[str]] = defaultdict(list)
+    for card_id, stored in conn.execute("select card_id, faqs from card_errata where faqs is not null order by id"):
+        faqs[card_id] += _faq_texts(stored)
+    return [
+        {
+            "kind": "card",
+            "ref_id": card_id,
+            "game_id": game,
+            "document_id": document_id,
+            **_UNVERSIONED,
+            "slug": slug,
+            "title": name or "",
+            "terms": " ; ".join(dict.fromkeys(aliases.get(card_id, []))),
+            "path": PATH_SEPARATOR.join(
+                part for part in [card_type, domain, *dict.fromkeys(keywords.get(card_id, []))] if part
+            ),
+            "context": "",
+            # the wording in force, the printed one where errata changed it, and the official FAQs
+            "body": "\n".join(dict.fromkeys([current or printed or "", printed or "", *faqs.get(card_id, [])])),
+            "position": card_id,
+        }
+        for card_id, game, document_id, slug, name, card_type, domain, printed, current in conn.execute(
+            """select id, game_id, document_id, slug, name, card_type, domain, ability_text, current_text
+            from cards order by id"""
+        )
+    ]
+
+
+def _faq_texts(stored: str) -> list[str]:
+    """The questions and answers of an erratum's FAQs (a JSON list of {question, answer})."""
+    try:
+        entries = json.loads(stored)
+    except ValueError:
+        return [stored]
+    if not isinstance(entries, list):
+        return [stored]
+    return [
+        f"{entry.get('question') or ''} {entry.get('answer') or ''}".strip()
+        for entry in entries
+        if isinstance(entry, dict)
+    ]
+
+
+def _grouped(conn: sqlite3.Connection, sql: str) -> dict[int, list[str]]:
+    groups = defaultdict(list)
+    for key, value in conn.execute(sql):
+        if value:
+            groups[key].append(value)
+    return groups
+
+
+# ---------------------------------------------------------------- vocabulary
+
+
+def _topics(conn: sqlite3.Connection, rows: list[dict]) -> set[str]:
+    """Words that name a topic of the rules: a heading of one or two words ("Tank", "Buffs", "Combat
+    Damage") and the keywords and glossary terms, not the words of longer headings ("First Turn Process")."""
+    topics: set[str] = set()
+    for row in rows:
+        heading = WORD.findall(row["title"].lower()) if row["kind"] == "rule" else []
+        if 0 < len(heading) <= 2:
+            topics.update(word for word in heading if not word.isdigit())
+    for (term,) in conn.execute("select term from keywords"):
+        topics.update(WORD.findall(term.lower()))
+    return topics
+
+
+def _words_of(rows: list[dict]) -> list[list[list[str]]]:
+    """Each row's words (lower case), field by field."""
+    return [[WORD.findall(row[field].lower()) for field in FIELDS] for row in rows]
+
+
+def _fill_terms(conn: sqlite3.Connection, stems: dict[str, str], topics: set[str]) -> None:
+    """Every word of the index with its lemma, stem and row count, and the English words of the lemma table."""
+    conn.execute("create virtual table temp.search_fts_rows using fts5vocab (main, search_fts, row)")
+    df = dict(conn.execute("select term, doc from temp.search_fts_rows"))
+    conn.execute("drop table temp.search_fts_rows")
+    lookup = lemma_lookup()
+    entries: dict[str, tuple[str, str | None, int, bool]] = {
+        word: (lookup.get(word, word), stem, df.get(stem, 0), word in topics) for word, stem in stems.items()
+    }
+    # Every English form the lemma table knows, so that a real word is never "corrected" as a typo and
+    # "tapped" reaches the vocabulary's "tap" even though no document says either.
+    for form, lemma in lookup.items():
+        for word in (form, lemma):
+            if word not in entries and WORD.fullmatch(word):
+                entries[word] = (lookup.get(word, word), None, 0, False)
+    conn.executemany(
+        "insert into search_terms (term, lemma, stem, df, topic) values (?, ?, ?, ?, ?)",
+        [(term, *entry) for term, entry in entries.items()],
+    )
+
+
+def stem_words(words: list[str]) -> dict[str, str]:
+    """Each word's porter stem exactly as SQLite's FTS5 tokenizer makes it (read back through fts5vocab)."""
+    memory = sqlite3.connect(":memory:")
+    try:
+        memory.executescript(
+            """create virtual table words using fts5 (word, tokenize = 'porter unicode61 remove_diacritics 2');
+            create virtual table stems using fts5vocab (words, instance);"""
+        )
+        memory.executemany("insert into words (rowid, word) values (?, ?)", enumerate(words, start=1))
+        return {words[rowid - 1]: stem for stem, rowid in memory.execute("select term, doc from stems")}
+    finally:
+        memory.close()
+
+
+def _fill_names(conn: sqlite3.Connection) -> None:
+    names = [
+        (normalise_name(name), card_id, game)
+        for card_id, game, name in conn.execute(
+            """select id, game_id, name from cards
+            union select c.id, c.game_id, a.alias from card_aliases a join cards c on c.id = a.card_id"""
+        )
+    ]
+    conn.executemany(
+        "insert into search_names (name, card_id, game_id) values (?, ?, ?)",
+        sorted({name for name in names if name[0]}),
+    )

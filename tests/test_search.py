@@ -1,0 +1,266 @@
+"""The judges' search (rules_db/search.py, /search and /search.json): a question finds its rule,
+ruling or card; typos, nicknames and filler words; filters, paging, jumps; hostile and huge
+queries. The fixture database for the mechanics, the real one for what a judge types."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from urllib.parse import quote, urlencode
+
+import pytest
+from datasette.app import Datasette
+
+from rules_db import search
+from rules_db.serve import metadata
+
+
+@pytest.fixture
+def datasette(fixture_db):
+    return Datasette(immutables=[str(fixture_db)], metadata=metadata(fixture_db))
+
+
+@pytest.fixture
+def real(real_db):
+    return Datasette(immutables=[str(real_db)], metadata=metadata(real_db))
+
+
+@pytest.fixture(scope="module")
+def real_connection(real_db):
+    connection = sqlite3.connect(f"file:{real_db}?mode=ro", uri=True)
+    yield connection
+    connection.close()
+
+
+async def _get(datasette, path, status=200):
+    response = await datasette.client.get(path)
+    assert response.status_code == status, (path, response.status_code, response.text[:500])
+    return response
+
+
+async def _search(datasette, status=200, **params):
+    return (await _get(datasette, "/search.json?" + urlencode(params), status)).json()
+
+
+def _keys(data: dict) -> list[tuple]:
+    return [(hit["kind"], hit.get("number") or hit["title"]) for hit in data["results"]]
+
+
+# ---------------------------------------------------------------- fixture database
+
+
+async def test_a_word_finds_its_rules_newest_version_only_ranked_best_first(datasette):
+    data = await _search(datasette, q="recalled")
+    found = {(hit["kind"], hit["version"], hit["number"]) for hit in data["results"]}
+    assert {("rule", "2025-12-01", "411"), ("rule", "2025-12-01", "411.1"), ("rule", "unversioned", "5.2")} <= found
+    assert not any(hit["version"] == "2025-06-02" for hit in data["results"])  # the newest version only
+    assert any(hit["kind"] == "ruling" and hit["id"] == 1 for hit in data["results"])
+    assert [hit["score"] for hit in data["results"]] == sorted((hit["score"] for hit in data["results"]), reverse=True)
+    assert data["total"] == len(data["results"])
+    recall = next(hit for hit in data["results"] if hit["number"] == "411")
+    assert recall["defines"] == ["Recall"] and recall["heading_path"] == []
+    assert next(hit for hit in data["results"] if hit["number"] == "411.1")["heading_path"] == ["Recalls"]
+    assert not any(search.MARK_START in hit["snippet"] or search.MARK_END in hit["snippet"] for hit in data["results"])
+    assert any("<mark>recalled</mark>" in hit["snippet"] for hit in data["results"])
+    html = (await _get(datasette, "/search?q=recalled")).text
+    assert "<mark>recalled</mark>" in html and 'href="/keywords/riftbound/2025-12-01/Recall"' in html
+    assert "Recalls" in html  # the heading path of 411.1
+
+
+async def test_document_text_in_snippets_is_escaped(datasette):
+    data = await _search(datasette, q="hostile")
+    assert data["results"]
+    for hit in data["results"]:
+        assert "<script" not in hit["snippet"] and "<img" not in hit["snippet"] and "onerror=" not in hit["snippet"]
+    html = (await _get(datasette, "/search?q=hostile+script+image+written")).text
+    results = re.search(r'<ol class="results".*?</ol>', html, re.S).group()
+    assert "Hostile" in results and "<script" not in results and "<img" not in results and "onerror" not in results
+
+
+async def test_game_rulebook_and_version_filters(datasette):
+    runeterra = await _search(datasette, q="recalled", game="runeterra")
+    assert {hit["game"] for hit in runeterra["results"]} == {"runeterra"}
+    old = await _search(datasette, q="recall", game="riftbound", version="2025-06-02")
+    assert {hit["number"] for hit in old["results"] if hit["kind"] == "rule"} == {"616", "616.1"}
+    tournament = await _search(datasette, q="missed trigger", rulebook="tournament")
+    rules = [hit for hit in tournament["results"] if hit["kind"] == "rule"]
+    assert rules and {hit["rulebook"] for hit in rules} == {"tournament"}
+    assert (await _get(datasette, "/search?q=missed+trigger")).text.count(
+        'href="/rules/riftbound/tournament/2026-07-16/702.2"'
+    )
+    cards_only = await _search(datasette, q="recalled", kind="card")
+    assert cards_only["results"] and {hit["kind"] for hit in cards_only["results"]} == {"card"}
+
+
+async def test_the_filters_survive_a_new_question_typed_in_the_header(datasette):
+    html = (await _get(datasette, "/search?q=recalled&game=runeterra&kind=rule")).text
+    header = re.search(r'<form class="judges-search".*?</form>', html, re.S).group()
+    assert '<input type="hidden" name="game" value="runeterra">' in header
+    assert '<input type="hidden" name="kind" value="rule">' in header
+    assert 'name="version"' not in header  # only the filters chosen
+    filters = re.search(r'<form class="search-filters".*?</form>', html, re.S).group()
+    assert re.search(r'<option value="runeterra" selected>', filters)
+
+
+async def test_a_card_nickname_finds_the_card_and_typed_alone_jumps_to_it(datasette):
+    data = await _search(datasette, q="zhonyas")
+    assert _keys(data)[0] == ("card", "Zhonya's Hourglass")
+    assert data["jump_to"] == "/cards/zhonyas-hourglass"
+    response = await _get(datasette, "/search?q=Zhonyas", status=302)
+    assert response.headers["location"] == "/cards/zhonyas-hourglass"
+    # Named inside a question, the card counts, but the page lists what answers the question.
+    question = await _search(datasette, q="is a unit saved by hourglass fully healed")
+    assert question["jump_to"] is None and question["results"][0]["kind"] == "ruling"
+    await _get(datasette, "/search?q=is+a+unit+saved+by+hourglass+fully+healed")  # no redirect
+
+
+async def test_a_rule_number_typed_alone_jumps_and_inside_a_question_comes_first(datasette):
+    for query, target in [
+        ("626.1.d", "/rules/riftbound/2025-06-02/626.1.d"),
+        ("rule 318", "/rules/riftbound/2025-12-01/318"),
+        ("443.1.e.", "/rules/riftbound/2025-12-01/443.1.e"),
+        ("5.2", "/rules/runeterra/unversioned/5.2"),
+    ]:
+        response = await _get(datasette, f"/search?q={quote(query)}", status=302)
+        assert response.headers["location"] == target
+    assert (await _search(datasette, q="rule 318"))["jump_to"] == "/rules/riftbound/2025-12-01/318"
+    data = await _search(datasette, q="is 443.1.e about tank damage")
+    assert _keys(data)[0] == ("rule", "443.1.e") and data["query"]["rule_numbers"] == ["443.1.e"]
+
+
+async def test_fts_syntax_in_a_question_is_only_text(datasette):
+    for query in [
+        '"unbalanced',
+        "NEAR(",
+        "NEAR(recall tank, 2)",
+        "a OR",
+        "*",
+        "recall*",
+        "-recall",
+        "title:recall",
+        "(recall",
+        "recall)",
+        "^recall",
+        "recall AND NOT tank",
+        "{title body}: recall",
+        "''",
+        "\\",
+        "",
+        "   ",
+        "\x00recall",
+        "💥 recall",
+    ]:
+        await _get(datasette, "/search?" + urlencode({"q": query}))
+        data = await _search(datasette, q=query)
+        assert isinstance(data["results"], list)
+    assert (await _search(datasette, q="recall*"))["results"]  # the word still searched
+    assert (await _search(datasette, q='"recall'))["results"]
+
+
+async def test_paging_reaches_the_last_result(datasette):
+    first = await _search(datasette, q="unit damage recall tank cleanup")
+    total = first["total"]
+    assert total > 5
+    seen = []
+    for page in range(1, 10):
+        data = await _search(datasette, q="unit damage recall tank cleanup", page=page, per_page=2)
+        seen += [(hit["kind"], hit["id"]) for hit in data["results"]]
+        if not data["results"]:
+            break
+    assert len(seen) == len(set(seen)) == total  # every match once, and no more
+    html = (await _get(datasette, "/search?" + urlencode({"q": "unit damage recall tank cleanup"}))).text
+    assert f"{total} results" in html
+    empty = await _search(datasette, q="unit damage recall tank cleanup", page=999)
+    assert empty["results"] == [] and empty["total"] == total
+
+
+async def test_a_huge_question_is_cut_with_a_notice_and_bounded(datasette):
+    huge = " ".join(f"recall{n} tank damage" for n in range(2000))  # about 40 kB
+    assert len(huge) > 15_000
+    data = await _search(datasette, q=huge)
+    notices = " ".join(data["query"]["notices"])
+    assert f"first {search.MAX_QUERY_CHARS} characters" in notices
+    assert len(data["query"]["concepts"]) <= search.MAX_CONCEPTS
+    repeated = await _search(datasette, q=" ".join(["recall"] * 3000))
+    assert [concept["typed"] for concept in repeated["query"]["concepts"]] == ["recall"]
+    html = (await _get(datasette, "/search?" + urlencode({"q": huge}))).text
+    assert "characters of the question were searched" in html
+
+
+def test_the_query_builder_never_lets_fts_syntax_through(fixture_db):
+    connection = sqlite3.connect(fixture_db)
+    filters = {"game": "riftbound", "version": None, "kind": None, "rulebook": None}
+    query = search.understand(connection, 'recall" OR tank NEAR(x) -cleanup* {body}: ^hostile')
+    retrieval = search._retrieval(connection, query, filters)
+    for match in (retrieval.any, retrieval.pairs):
+        quoted = re.findall(r'"([^"]*)"', match)
+        assert quoted and all(re.fullmatch(r"[^\W_]+(?: [^\W_]+)*", words) for words in quoted)
+        outside = re.sub(r'"[^"]*"', "", match)
+        assert set(re.findall(r"[^\s():]+", outside)) <= {
+            "{title",
+            "terms",
+            "path",
+            "context",
+            "body}",
+            "AND",
+            "OR",
+            "facets",
+            "current",
+            "gameriftbound",
+        }
+        connection.execute("select count(*) from search_fts where search_fts match ?", [match]).fetchone()
+
+
+# ---------------------------------------------------------------- real database: what a judge types
+
+
+async def test_a_question_with_filler_words_finds_its_rule(real):
+    data = await _search(real, q="can a unit have two buffs on it at once", game="riftbound")
+    assert "can" in data["query"]["ignored"] and "a" in data["query"]["ignored"]
+    numbers = [hit["number"] for hit in data["results"][:5]]
+    assert "702.3" in numbers or "413.1.b.1" in numbers
+
+
+async def test_a_typo_is_corrected_and_offered(real):
+    data = await _search(real, q="zhonyas hourglas")
+    assert data["query"]["corrections"] == [{"typed": "hourglas", "meant": "hourglass"}]
+    assert data["query"]["did_you_mean"] == "zhonyas hourglass"
+    assert data["results"][0]["kind"] == "card" and data["results"][0]["slug"] == "zhonyas-hourglass"
+    html = (await _get(real, "/search?q=zhonyas+hourglas+ruling+healed")).text
+    assert "Showing results for" in html and "zhonyas hourglass ruling healed" in html
+
+
+async def test_a_real_word_is_never_taken_for_a_typo(real):
+    data = await _search(real, q="steals a unit")  # "steals" is English, though no document says it
+    assert data["query"]["corrections"] == []
+
+
+async def test_judge_slang_reaches_the_rules_words(real):
+    data = await _search(real, q="does my unit come into play tapped", game="riftbound")
+    concept = next(concept for concept in data["query"]["concepts"] if concept["typed"] == "tapped")
+    assert "exhaust" in concept["forms"] or "exhaust" in concept["synonyms"]
+    assert {"142.4", "356.2.c"} & {hit["number"] for hit in data["results"][:5]}
+
+
+async def test_a_card_named_in_a_ruling_question_brings_the_ruling(real, real_connection):
+    data = await _search(real, q="GA equipped and hourglass out, unit dies in combat, which one happens")
+    first = data["results"][0]
+    assert first["kind"] == "ruling" and "Guardian Angel" in first["title"]
+    assert data["best"]["card"]["slug"] in {"guardian-angel", "zhonyas-hourglass"}
+
+
+async def test_the_game_named_in_a_question_comes_first(real):
+    data = await _search(real, q="what happens to a card drawn with a full hand in LoR")
+    assert data["results"][0]["game"] == "runeterra"
+
+
+async def test_a_phrase_only_in_a_cards_current_wording_finds_it(real, real_connection):
+    row = real_connection.execute(
+        "select slug, ability_text, current_text from cards where current_text != ability_text order by id limit 1"
+    ).fetchone()
+    slug, printed, current = row
+    printed_words = set(re.findall(r"[^\W_]+", printed.lower()))
+    new_words = [word for word in re.findall(r"[^\W_]+", current.lower()) if word not in printed_words]
+    assert new_words, "the erratum adds no word"
+    data = await _search(real, q=" ".join(new_words[:3]) + " " + slug.replace("-", " "), kind="card")
+    assert slug in [hit["slug"] for hit in data["results"][:3]]
