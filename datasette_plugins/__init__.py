@@ -2,8 +2,9 @@
 indexes they browse (rule tree, rulings, cards, replays) and what keeps them working offline.
 
 Registered through the ``datasette`` entry point in pyproject.toml. The URL patterns and page
-views are in ``pages``, the index views in ``indexes``, the web app manifest and service worker
-in ``offline``, the rendered pages kept in memory in ``page_cache``, the safe rendering of document text in ``render``, the SQL in
+views are in ``pages``, the replay pages (which run the engine) in ``replay_pages``, the index
+views in ``indexes``, the web app manifest and service worker in ``offline``, the rendered pages
+kept in memory in ``page_cache``, the safe rendering of document text in ``render``, the SQL in
 ``rules_db.queries``; templates extend Datasette's ``base.html``.
 """
 
@@ -14,17 +15,18 @@ from pathlib import Path
 
 from datasette import hookimpl
 
-from datasette_plugins import indexes, offline, pages
+from datasette_plugins import indexes, offline, pages, replay_pages
 from datasette_plugins.page_cache import PageCache
-from datasette_plugins.pages import ROUTE_PATTERNS
 from datasette_plugins.raw_tables import render_cell
 
-__all__ = ["register_routes", "extra_css_urls", "render_cell"]
+__all__ = ["register_routes", "extra_css_urls", "startup", "skip_csrf", "render_cell"]
 
-VIEWS = {**pages.VIEWS, **indexes.VIEWS, **offline.VIEWS}
-# Pages kept rendered (page_cache): all but the search (whose answers may end early under load) and the
-# small offline files.
-KEPT = set(pages.VIEWS) - {"search"} | set(indexes.VIEWS)
+ROUTE_PATTERNS = {**pages.ROUTE_PATTERNS, **replay_pages.ROUTE_PATTERNS}
+VIEWS = {**pages.VIEWS, **indexes.VIEWS, **offline.VIEWS, **replay_pages.VIEWS}
+# Pages kept rendered (page_cache): all but the search (whose answers may end early under load), the small
+# offline files and the dispute builder (it answers a POST too); a replay page is kept, a slow or failed replay
+# answers 5xx and is not.
+KEPT = set(pages.VIEWS) - {"search"} | set(indexes.VIEWS) | set(replay_pages.KEPT)
 CACHE = PageCache()
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -40,7 +42,20 @@ def register_routes(datasette):
 
 @hookimpl
 def extra_css_urls(datasette):
-    return [datasette.urls.static_plugins(_plugin_name(), "judges.css")]
+    return [datasette.urls.static_plugins(_plugin_name(), name) for name in ("judges.css", "replay.css")]
+
+
+@hookimpl
+def startup(datasette):
+    """Spawn the replay sandbox's workers now, so the first replay page does not wait for them."""
+    replay_pages.service().sandbox.start()
+
+
+@hookimpl
+def skip_csrf(datasette, scope):
+    """The dispute page takes a scenario's YAML by POST (it can be longer than a URL) and only renders it:
+    nothing is written anywhere, so there is no request to forge."""
+    return scope["type"] == "http" and scope["path"] == datasette.urls.path("dispute")
 
 
 @cache

@@ -43,7 +43,6 @@ ROUTE_PATTERNS = {
     "versioned_keyword": rf"^/keywords/{_GAME}/(?P<version>[^/]+)/(?P<term>[^/]+?){_FORMAT}",
     "ruling": r"^/rulings/(?P<ruling_id>\d+)" + _FORMAT,
     "card": r"^/cards/(?P<slug>[^/]+?)" + _FORMAT,
-    "replay": r"^/replays/(?P<replay_id>[^/]+?)" + _FORMAT,
     "infractions": rf"^/infractions/{_GAME}{_FORMAT}",
     "diff": rf"^/diff/{_GAME}/(?P<old>[^/]+)/(?P<new>[^/]+?){_FORMAT}",
     "rulebook_diff": rf"^/diff/{_GAME}/{_RULEBOOK}/(?P<old>[^/]+)/(?P<new>[^/]+?){_FORMAT}",
@@ -368,14 +367,6 @@ async def _card_not_found(datasette, request, database, slug: str):
     return await _respond(datasette, request, database, "not_found.html", data, status=status)
 
 
-async def replay(datasette, request):
-    replay_id = _url_var(request, "replay_id")
-    database, data = await _ask(datasette, queries.replay_page, replay_id)
-    if data is None:
-        return await _not_found(datasette, request, database, f"No replay “{replay_id}”.")
-    return await _respond(datasette, request, database, "replay.html", data)
-
-
 async def infractions(datasette, request):
     game = _url_var(request, "game")
     database, data = await _ask(datasette, queries.infractions_page, game, request.args.get("rulebook") or None)
@@ -479,7 +470,6 @@ VIEWS = {
     "versioned_keyword": keyword,
     "ruling": ruling,
     "card": card,
-    "replay": replay,
     "infractions": infractions,
     "diff": diff,
     "rulebook_diff": diff,

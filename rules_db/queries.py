@@ -16,11 +16,13 @@ import re
 import sqlite3
 from collections import Counter, defaultdict
 
+import sqlite_utils
 from rapidfuzz import fuzz, process
 
 from ingest.outline import natural_key
 from rules_db import lineage_store, versions
 from rules_db.lineage import KINDS, word_diff
+from rules_db.replays import CitationTranslator
 from rules_db.store import slugify
 
 # Rule references in lists: enough to name, link and preview a rule. ``rulebook`` is the slug a
@@ -618,14 +620,7 @@ def ruling_page(conn: sqlite3.Connection, ruling_id: int) -> dict | None:
             join rulings g on g.id = x.related_ruling_id where x.ruling_id = ? order by g.position""",
             [ruling_id],
         ),
-        "sequence": _branches(
-            _rows(
-                conn,
-                """select branch, position, text from ruling_steps where ruling_id = ?
-            order by position""",
-                [ruling_id],
-            )
-        ),
+        "sequence": ruling_sequence(conn, ruling_id),
         "nuances": _rows(
             conn, "select position, text from ruling_nuances where ruling_id = ? order by position", [ruling_id]
         ),
@@ -662,6 +657,15 @@ def _cards_named(conn: sqlite3.Connection, ruling_id: int) -> list[dict]:
             )
         ]
     return cards
+
+
+def ruling_sequence(conn: sqlite3.Connection, ruling_id: int) -> list[dict]:
+    """A ruling's Sequence, its steps grouped under their branch headers ('If Guardian Angel is chosen')."""
+    return _branches(
+        _rows(
+            conn, "select branch, position, text from ruling_steps where ruling_id = ? order by position", [ruling_id]
+        )
+    )
 
 
 def _branches(steps: list[dict]) -> list[dict]:
@@ -861,7 +865,54 @@ def replay_page(conn: sqlite3.Connection, replay_id: str) -> dict | None:
         ),
     ):
         cited[citation.pop("step_id")].append(citation)
-    return {"replay": replay, "steps": _nest(steps, cited)}
+    sequence = ruling_sequence(conn, replay["ruling_id"]) if replay["ruling_id"] else []
+    return {"replay": replay, "steps": _nest(steps, cited), "sequence": sequence}
+
+
+def cited_rules(
+    conn: sqlite3.Connection, game: str, cited_version: str, version: str, numbers: list[str]
+) -> dict[str, list[dict]]:
+    """The rules a replay's steps cite, numbered in the engine's version (`cited_version`), as they are in the
+    scenario's `version`: for each cited number, the rule rows (link fields and a short quote of the text) it
+    corresponds to there; a number with no counterpart maps to no row."""
+    try:
+        translate = CitationTranslator(sqlite_utils.Database(conn), game, cited_version, version)
+    except LookupError:
+        return {}
+    document = versions.rules_document(conn, game, version)
+    wanted = {number: translate([number]) for number in dict.fromkeys(numbers)}
+    found = {
+        row["number"]: row
+        for row in _rows(
+            conn,
+            f"""select {_RULE_REF}, r.text from rules r join documents d on d.id = r.document_id
+            where r.document_id = ? and r.number in (select value from json_each(?))""",
+            [document["id"] if document else None, json.dumps(sorted({n for ns in wanted.values() for n in ns}))],
+        )
+    }
+    for row in with_newest(conn, list(found.values())):
+        row["quote"] = _quote(row.pop("text") or row["heading"] or "")
+    return {number: [found[n] for n in translated if n in found] for number, translated in wanted.items()}
+
+
+def _quote(text: str, length: int = 220) -> str:
+    """The start of a rule's text, cut at a word."""
+    text = " ".join(text.split())
+    return text if len(text) <= length else text[:length].rsplit(" ", 1)[0] + " …"
+
+
+def card_slugs(conn: sqlite3.Connection, game: str, names: list[str]) -> dict[str, str]:
+    """The card page (slug) of each of these card names that the card list holds."""
+    rows = conn.execute(
+        "select name, slug from cards where game_id = ? and name in (select value from json_each(?))",
+        [game, json.dumps(sorted(set(names)))],
+    )
+    return dict(rows.fetchall())
+
+
+def engine_card_names(conn: sqlite3.Connection, game: str) -> set[str]:
+    """The card list's names (a dispute's card picker marks the ones the engine models)."""
+    return {row[0] for row in conn.execute("select name from cards where game_id = ?", [game])}
 
 
 def _nest(steps: list[dict], cited: dict) -> list[dict]:

@@ -99,13 +99,14 @@ def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "rift
         if pair not in translators:
             translators[pair] = CitationTranslator(db, game_id, *pair)
         cite = translators[pair]
+        text = _scenario_text(replay.file)
         scenario = _scenario_document(replay.file)
         db.table("replays").insert(
             {
                 "id": replay.scenario_id,
                 "ruling_id": rulings.get(replay.ruling_position),
                 "title": replay.title,
-                "file": replay.file,
+                "file": f"scenarios/library/{Path(replay.file).name}",  # never a path of the build machine
                 "rules_document_id": document_id,
                 "verdict": replay.verdict,
                 "expected": json.dumps(replay.expected, sort_keys=True, default=str),
@@ -113,6 +114,7 @@ def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "rift
                 "step_count": replay.step_count,
                 "disagreement": replay.disagreement,
                 "tags": json.dumps(_tags(scenario)),
+                "scenario": text,
             }
         )
         used_cards += [
@@ -167,6 +169,13 @@ def _rule_ids(db: sqlite_utils.Database, document_id: str | None) -> dict[str, i
 
 def _card_ids(db: sqlite_utils.Database, game_id: str) -> dict[str, int]:
     return {row["name"]: row["id"] for row in db.query("select name, id from cards where game_id = ?", [game_id])}
+
+
+def _scenario_text(scenario_file: str) -> str | None:
+    """The scenario file's text (None when the replay names no readable file)."""
+    if not scenario_file or not Path(scenario_file).is_file():
+        return None
+    return Path(scenario_file).read_text(encoding="utf-8")
 
 
 def _scenario_document(scenario_file: str) -> dict:

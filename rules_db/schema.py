@@ -306,12 +306,15 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
             "step_count": int,
             "disagreement": str,
             "tags": str,
+            "scenario": str,
         },
         "id",
         [("ruling_id", "rulings", "id"), ("rules_document_id", "documents", "id")],
         [["ruling_id"]],
         "Scenario replays by the rules engine: verdict is 'match' or 'mismatch'; tags is the scenario's "
-        "tags as a JSON list (facet with _facet_array=tags).",
+        "tags as a JSON list (facet with _facet_array=tags). file is the scenario's place in the library "
+        "(scenarios/library/...), scenario its YAML text: the replay page replays it to show the board at every "
+        "step and to answer what-ifs.",
     ),
     "replay_steps": (
         {

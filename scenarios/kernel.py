@@ -331,7 +331,7 @@ def _dispatcher(name: str) -> Callable:
             game.trace.roots.append(step)
         open_steps.append(step)
         journal = game.journal.entries
-        start = len(journal)
+        start = step.at = len(journal)
         try:
             return proc.fn(game, *args, **kwargs)
         finally:
@@ -353,6 +353,7 @@ def note(game, kind: StepKind, name: str, summary: str, because, defines=(), obj
     game.budget.tick()
     reasons = (because,) if type(because) is str else tuple(because)
     step = Step(kind, name, summary, reasons, tuple(defines), objects, log)
+    step.at = len(game.journal.entries)
     game.trace.open(step)
     game.trace.close(step)
     return step

@@ -11,16 +11,18 @@ A replay runs under a `Budget` (steps and seconds): a runaway one ends with `Bud
 
 from __future__ import annotations
 
-import copy
 import time
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from scenarios import schema
+from scenarios import kernel, schema
 from scenarios.kernel import RULES_VERSION, Budget, BudgetExceeded, Refusal, UnansweredChoice, calc
 from scenarios.state import GameState
 from scenarios.trace import Step, plain
+
+MAX_ANSWERS_SHOWN = 24  # legal answers kept per question a scenario answers (a what-if offers them)
 
 __all__ = ["Replay", "replay_file", "replay_variant", "render_tree", "observe", "compare", "BudgetExceeded"]
 
@@ -44,6 +46,7 @@ class Replay:
     variant: str | None = None
     cited_version: str = RULES_VERSION  # the version the step citations are numbered in
     state: Any = field(default=None, repr=False)
+    questions: dict[int, dict] = field(default_factory=dict)  # action index (from 0) -> the question it answered
 
     @property
     def step_count(self) -> int:
@@ -59,7 +62,7 @@ class Replay:
 
 def replay_file(path, budget: Budget | None = None) -> Replay:
     scenario, _ = schema.load(Path(path))
-    return _replay(scenario, Path(path), budget)
+    return replay_scenario(scenario, Path(path), budget)
 
 
 def replay_variant(path, variant_id: str, budget: Budget | None = None) -> Replay:
@@ -67,43 +70,26 @@ def replay_variant(path, variant_id: str, budget: Budget | None = None) -> Repla
     variant = next((v for v in scenario.variants if v.id == variant_id), None)
     if variant is None:
         raise KeyError(f"{path}: no variant {variant_id!r}")
-    changed = copy.deepcopy(raw)
-    try:
-        for change in variant.changes:
-            _set_path(changed, change.path, change.value)
-    except (KeyError, IndexError, TypeError) as error:
-        raise schema.ScenarioError(
-            Path(path), None, f"variants.{variant_id}.change.path", f"no such input: {error}"
-        ) from None
-    changed["expect"] = variant.expect
-    changed["checkpoints"] = []
-    changed.pop("variants", None)
-    try:
-        modified = schema.Scenario.model_validate(changed)
-    except Exception as error:
-        raise schema.ScenarioError(Path(path), None, f"variants.{variant_id}.change", str(error)) from None
-    result = _replay(modified, Path(path), budget)
+    modified = schema.validate(schema.variant_document(raw, variant, Path(path)), {}, Path(path))
+    result = replay_scenario(modified, Path(path), budget)
     result.variant = variant_id
     result.title = f"{scenario.meta.title} [variant: {variant.title}]"
     return result
 
 
-def _set_path(data, dotted: str, value) -> None:
-    parts = [int(p) if p.isdigit() else p for p in dotted.split(".")]
-    target = data
-    for part in parts[:-1]:
-        target = target[part]
-    target[parts[-1]] = value
-
-
-def _replay(scenario: schema.Scenario, path: Path, budget: Budget | None) -> Replay:
+def replay_scenario(scenario: schema.Scenario, path, budget: Budget | None = None) -> Replay:
+    """Replay a validated scenario (from a file, a variant or a page) and compare its outcome."""
     started = time.perf_counter()
     game = GameState(scenario.setup.model_dump(exclude_none=True), budget or Budget())
     mismatches: list[str] = []
     checkpoints = {c.after: c for c in scenario.checkpoints}
     computed_checkpoints = {}
+    questions: dict[int, dict] = {}
     for index, action in enumerate(scenario.actions, start=1):
         name = action.label or f"action {index}"
+        if game.pending is not None:  # the question this action answers, and (some of) its legal answers
+            answers = islice(kernel.answer_candidates(game, game.pending), MAX_ANSWERS_SHOWN)
+            questions[index - 1] = {**game.pending.plain(), "answers": plain(list(answers))}
         try:
             game.push(action.typed)
             if action.expect_refusal:
@@ -155,6 +141,7 @@ def _replay(scenario: schema.Scenario, path: Path, budget: Budget | None) -> Rep
         seconds=time.perf_counter() - started,
         action_count=len(scenario.actions),
         state=game,
+        questions=questions,
     )
 
 

@@ -39,7 +39,7 @@ NO_ENTRIES: list = []
 class Step:
     """One node of the trace (a plain slotted class: the engine makes thousands of them per replay)."""
 
-    __slots__ = ("kind", "procedure", "summary", "because", "defines", "objects", "children", "entries", "log")
+    __slots__ = ("kind", "procedure", "summary", "because", "defines", "objects", "children", "entries", "log", "at")
 
     def __init__(self, kind, procedure: str, summary: str, because: tuple, defines: tuple, objects=(), log=None):
         self.kind = kind
@@ -51,6 +51,7 @@ class Step:
         self.children: list[Step] = NO_STEPS  # a list of its own once a child is added (see `add`)
         self.entries: list[tuple] = NO_ENTRIES  # the journal entries written while the step was open
         self.log = log  # (log name, entry, sequence): what `GameState.log` shows for this step
+        self.at = 0  # the journal's length when the step opened: the state just before it (see scenarios/board.py)
 
     def __repr__(self) -> str:
         return f"Step({self.procedure!r}, {self.summary!r}, because={self.because}, defines={self.defines})"

@@ -17,7 +17,7 @@ RESOLVES = "356.3.d"  # default reason when an effect executes outside the Chain
 
 
 def _dealt(game, amounts, source, label=None) -> str:
-    return f"{label or source} deals " + ", ".join(f"{n} to {uid}" for uid, n in amounts.items())
+    return f"{label or source} deals " + ", ".join(f"{n} damage to {uid}" for uid, n in amounts.items())
 
 
 @procedure(

@@ -1,0 +1,500 @@
+"""The replay pages: a library replay or a dispute typed in, the board at every step, what-ifs, the builder.
+
+* `/replays/<id>`: a library replay. `?step=N` shows the board after step N (0: the starting board), `?variant=`
+  one of the scenario's variants, `?path=...&value=...` a what-if (one input of the scenario changed): both runs
+  side by side, their outcomes and the first step where they diverge.
+* `/dispute`: a new dispute, built with forms (cards, places, numbers; then the actions the rules allow, one
+  by one) or typed as YAML; the scenario travels in the URL (`?s=`, see `rules_db.replay_view.encode`).
+  `/dispute/replay?s=` replays it like a library replay; `/dispute/download?s=` gives the library file.
+
+The engine runs in the sandbox (rules_db.sandbox) through `rules_db.replay_view.Replays`, in a thread, so the
+event loop keeps serving other pages. Nothing is written to the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from functools import cache
+from pathlib import Path
+from urllib.parse import urlencode
+
+import jinja2
+from datasette.utils.asgi import Response
+from markupsafe import Markup, escape
+
+from datasette_plugins.pages import Paths, _database, _not_found, _respond, _url_var, _wants_json
+from rules_db import queries, replay_view
+
+GAME = "riftbound"  # the game the engine plays
+DISPUTE_SOURCE = "your dispute"  # how errors name a scenario typed into the page (never a file of the server)
+_PATH = re.compile(r"^[A-Za-z0-9_.#-]{1,200}$")
+
+KEPT = ("replay", "dispute_replay")  # pages the page cache may keep (GET only; a failed replay answers 503)
+
+ROUTE_PATTERNS = {
+    "replay": r"^/replays/(?P<replay_id>[^/]+?)(?P<format>\.json)?$",
+    "dispute": r"^/dispute(?P<format>\.json)?$",
+    "dispute_replay": r"^/dispute/replay(?P<format>\.json)?$",
+    "dispute_download": r"^/dispute/download$",
+}
+
+
+@cache
+def service() -> replay_view.Replays:
+    return replay_view.Replays()
+
+
+async def _run(method: str, *args, **kwargs) -> dict:
+    """A call to the replay service, in a thread: the event loop keeps answering other pages."""
+    return await asyncio.to_thread(getattr(service(), method), *args, **kwargs)
+
+
+# ---------------------------------------------------------------- replays
+
+
+async def replay(datasette, request):
+    replay_id = _url_var(request, "replay_id")
+    database = await _database(datasette)
+    stored = await database.execute_fn(lambda conn: queries.replay_page(conn, replay_id))
+    if stored is None:
+        return await _not_found(datasette, request, database, f"No replay “{replay_id}”.")
+    row = stored["replay"]
+    paths = Paths(datasette, database.name)
+    return await _replay_page(
+        datasette,
+        request,
+        database,
+        text=row["scenario"],
+        source=(row["file"] or replay_id).rsplit("/", 1)[-1],
+        base=paths.replay(replay_id),
+        keep={},
+        extra={"replay": row, "steps": stored["steps"], "sequence": stored["sequence"]},
+    )
+
+
+async def dispute_replay(datasette, request):
+    database = await _database(datasette)
+    try:
+        text = replay_view.decode(request.args.get("s", ""))
+    except ValueError as error:
+        problem = {"message": str(error), "line": None, "field": None}
+        page = {"replay": None, "view": None, "error": problem, "script_url": _script(datasette)}
+        return await _respond(datasette, request, database, "replay.html", page, status=400)
+    return await _replay_page(
+        datasette,
+        request,
+        database,
+        text=text,
+        source=DISPUTE_SOURCE,
+        base=datasette.urls.path("dispute/replay"),
+        keep={"s": request.args.get("s", "")},
+        extra={"replay": None, "dispute_url": _dispute_url(datasette, request.args.get("s", ""))},
+    )
+
+
+async def _replay_page(datasette, request, database, *, text, source, base, keep, extra):
+    """A replay's page: the alternatives (as ruled, each variant), the board at the chosen step, the steps in
+    words, the outcome, the what-if forms and, when one is asked, the what-if beside the original."""
+    paths = Paths(datasette, database.name)
+    variant = request.args.get("variant") or None
+    if text is None:  # a replay stored without its scenario: only its steps, as stored
+        page = {**extra, "view": None, "script_url": _script(datasette)}
+        return await _respond(datasette, request, database, "replay.html", page)
+    original = await _run("view", text, source, variant)
+    if original.get("error"):
+        page = {**extra, "view": original, "error": original["error"], "script_url": _script(datasette)}
+        return await _respond(datasette, request, database, "replay.html", page, status=_status(original))
+    try:
+        changes = _what_if_change(request.args, original)
+    except ValueError as error:
+        changes, what_if_error = None, str(error)
+    else:
+        what_if_error = None
+    shown, comparison, status = original, None, 200
+    if changes:
+        shown = await _run("view", text, source, variant, changes)
+        if shown.get("error"):
+            what_if_error, status, shown = shown["error"]["message"], _status(shown), original
+            changes = None
+        else:
+            comparison = replay_view.compare(original, shown)
+    step = _step_number(request.args.get("step"), len(shown["steps"]), comparison)
+    scenario = shown["scenario"]
+    numbers = [n for view in (original, shown) for s in view["steps"] for n in s["rules"]]
+    cards = [name["real"] or name["card"] for view in (original, shown) for name in view["names"].values()]
+    cited, slugs = await database.execute_fn(
+        lambda conn: (
+            queries.cited_rules(conn, GAME, scenario["cited_version"], scenario["rules_version"], numbers),
+            queries.card_slugs(conn, GAME, cards),
+        )
+    )
+    state = {**keep, **({"variant": variant} if variant else {}), **_change_params(changes)}
+    page = {
+        **extra,
+        "script_url": _script(datasette),
+        "view": shown,
+        "original": original if changes else None,
+        "comparison": comparison,
+        "what_if_error": what_if_error,
+        "step": step,
+        "cited": cited,
+        "labels": (labels := _labels(paths, {**original["names"], **shown["names"]}, slugs)),
+        "mark": (mark := Marks(paths, labels, cited)),
+        "nav": (nav := _nav(base, state, step, len(shown["steps"]), keep, scenario["variants"], variant)),
+        "draw": Drawing(mark=mark, paths=paths, nav=nav),
+        "state": state,
+        "keep": keep,
+        "variant": variant,
+        "change_words": _change_words(changes, original) if changes else None,
+        "what_if_links": _what_if_links(base, {**keep, **({"variant": variant} if variant else {})}, original),
+    }
+    if _wants_json(request):
+        return Response.json(_json(page), status=status, default=str)
+    return await _respond(datasette, request, database, "replay.html", page, status=status)
+
+
+def _status(view: dict) -> int:
+    """503 when a replay failed for a passing reason (the server busy, a deadline under load): the page cache
+    keeps no such page; 200 for a scenario's own error, which is the page's answer."""
+    return 503 if view["error"].get("transient") else 200
+
+
+def _script(datasette) -> str:
+    from datasette_plugins import _plugin_name  # the package imports this module: looked up at call time
+
+    return datasette.urls.static_plugins(_plugin_name(), "replay.js")
+
+
+def _json(page: dict) -> dict:
+    """The page's data as JSON: the view (with a board for every step), the comparison, the step shown."""
+    keys = (
+        "replay",
+        "steps",
+        "sequence",
+        "view",
+        "original",
+        "comparison",
+        "step",
+        "cited",
+        "labels",
+        "variant",
+        "what_if_error",
+    )
+    return {key: page.get(key) for key in keys}
+
+
+def _step_number(raw: str | None, count: int, comparison: dict | None) -> int:
+    if raw is None and comparison and comparison["divergence"]:
+        return comparison["divergence"]
+    try:
+        return max(0, min(int(raw or 0), count))
+    except ValueError:
+        return 0
+
+
+def _nav(base: str, state: dict, step: int, count: int, keep: dict, variants: list[dict], variant) -> dict:
+    def at(number: int, **params) -> str:
+        query = urlencode({**params, **({"step": number} if number else {})})
+        return base + (f"?{query}" if query else "") + "#board"
+
+    return {
+        "step": lambda number: at(number, **state),
+        "prev": at(step - 1, **state) if step > 0 else None,
+        "next": at(step + 1, **state) if step < count else None,
+        "first": at(0, **state),
+        "last": at(count, **state),
+        "permalink": at(step, **state),
+        "original": at(0, **keep, **({"variant": variant} if variant else {})),
+        "alternatives": [{"id": None, "title": "As ruled", "url": at(0, **keep)}]
+        + [{"id": v["id"], "title": v["title"], "url": at(0, **keep, variant=v["id"])} for v in variants],
+        "form_action": base + "#compare",
+    }
+
+
+class Marks:
+    """The replay pages' small repeated pieces as HTML, made in Python (a page has hundreds of them, and a
+    Jinja macro call costs far more than a function): a card named by its object id, a step's words, its
+    citations. Every text is escaped; the only links are ours."""
+
+    def __init__(self, paths: Paths, labels: dict[str, dict], cited: dict[str, list[dict]]):
+        self.paths, self.labels, self.cited = paths, labels, cited
+
+    def card(self, object_id: str, link: bool = True) -> Markup:
+        label = self.labels.get(object_id)
+        if label is None:
+            return escape(object_id)
+        name = escape(label["name"])
+        if link and label["url"]:
+            named = f'<a class="card-ref" href="{escape(label["url"])}">{name}</a>'
+        else:
+            named = f'<span class="card-ref">{name}</span>'
+        return Markup(named + (f' <span class="owner">({escape(label["owner"])})</span>' if label["owner"] else ""))
+
+    def say(self, pieces: list[dict], link: bool = True) -> Markup:
+        """A step's words; `link=False` inside a link of its own (a step of the list), as links do not nest."""
+        return Markup("".join(self.card(p["object"], link) if "object" in p else escape(p["text"]) for p in pieces))
+
+    def value(self, value) -> Markup:
+        """An observed value in words: yes / no / none, an object id as its card, a list item by item."""
+        if value is None:
+            return Markup("none")
+        if isinstance(value, bool):
+            return Markup("yes" if value else "no")
+        if isinstance(value, str) and value in self.labels:
+            return self.card(value)
+        if isinstance(value, list):
+            return Markup(", ").join(self.value(item) for item in value) if value else Markup("none")
+        if isinstance(value, dict):
+            return Markup("; ").join(Markup(f"{escape(key)}: ") + self.value(item) for key, item in value.items())
+        return escape(value)
+
+    def rules(self, numbers: list[str]) -> list[dict]:
+        return _rules_of(self.cited, numbers)
+
+    def cites(self, numbers: list[str]) -> Markup:
+        links = [self._cite(rule) for rule in self.rules(numbers)]
+        return Markup(f'<span class="cites">{"".join(links)}</span>') if links else Markup("")
+
+    def _cite(self, rule: dict) -> str:
+        """A cited rule: its number linked, its text's start on hover; a rule of a version that is not the newest
+        says so, with its number in the newest version (what the citation means today)."""
+        if rule["id"] is None:
+            return f'<span class="cite">{escape(rule["number"])}</span>'
+        link = (
+            f'<a class="cite" href="{escape(self.paths.rule(rule))}" title="{escape(rule["number"])}: '
+            f'{escape(rule["quote"])}">{escape(rule["number"])}</a>'
+        )
+        if not rule.get("stale"):
+            return link
+        today = ", ".join(
+            f'<a class="cite" href="{escape(self.paths.rule(other))}">{escape(other["number"])}</a> in '
+            f"{escape(other['version'])}"
+            for other in rule["in_newest"]
+        )
+        note = f"; {today}" if today else "; nothing like it in the newest rules"
+        return f'{link}<span class="stale">({escape(rule["version"])}{Markup(note)})</span>'
+
+
+_PARTS = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(Path(__file__).resolve().parent / "templates"), autoescape=True
+)
+
+
+class Drawing:
+    """The board and the step lists, drawn by the macros of judges_board.html in a plain Jinja environment."""
+
+    def __init__(self, **context):
+        self.module = _PARTS.get_template("judges_board.html").make_module(vars=context)
+
+    def board(self, board: dict, changed: dict, heading: str) -> Markup:
+        return Markup(self.module.board_view(board, changed, heading))
+
+    def steps(self, steps: list[dict], step: int, divergence: int | None) -> Markup:
+        return Markup(self.module.step_list(steps, step, divergence))
+
+    def engine_steps(self, steps: list[dict]) -> Markup:
+        return Markup(self.module.engine_steps(steps))
+
+    def quotes(self, rules: list[dict]) -> Markup:
+        return Markup(self.module.quotes(rules))
+
+
+def _rules_of(cited: dict[str, list[dict]], numbers: list[str]) -> list[dict]:
+    """The rules a step cites, as link rows with a quote, each once; a number the database cannot place (its
+    rules version is not held) is shown unlinked."""
+    rows: dict[str, dict] = {}
+    for number in numbers:
+        for row in cited.get(number, [] if cited else [{"id": None, "number": number}]):
+            rows.setdefault(row["number"], row)
+    return list(rows.values())
+
+
+def _labels(paths: Paths, names: dict[str, dict], slugs: dict[str, str]) -> dict[str, dict]:
+    """How the page names each object: its card (linked to the card's page when the card list has it) and
+    owner; a battlefield by its card alone."""
+    return {
+        object_id: {
+            "name": name["card"],
+            "owner": None if name["kind"] == "battlefield" else name["owner"],
+            "kind": name["kind"],
+            "url": paths.card(slugs[real]) if (real := name["real"] or name["card"]) in slugs else None,
+        }
+        for object_id, name in names.items()
+    }
+
+
+# ---------------------------------------------------------------- what-ifs
+
+
+def _what_if_change(args, original: dict) -> list[dict] | None:
+    """The change a what-if form asks for, as [{path, value}]; None when none is asked. Compound forms (an extra
+    unit, a keyword) are put together here, so their canonical URL is a plain path and value."""
+    path = args.get("path", "").strip()
+    if not path:
+        return None
+    if not _PATH.match(path):
+        raise ValueError(f"the what-if names no input of this scenario: {path[:80]!r}")
+    if args.get("add_card"):
+        taken = set(original["names"])
+        unit = {"id": next(f"extra{n}" for n in range(1, 1000) if f"extra{n}" not in taken), "card": args["add_card"]}
+        if args.get("add_might", "").strip():
+            unit["might"] = replay_view.parse_value(args["add_might"])
+        if ".battlefields." in path:
+            unit["controller"] = args.get("add_controller") or original["inputs"]["turn_player"]
+        return [{"path": path.removesuffix(".-") + ".-", "value": unit}]
+    if args.get("keyword"):
+        path = f"{path}.{args['keyword']}"
+        return [{"path": path, "value": replay_view.parse_value(args.get("value") or "1")}]
+    return [{"path": path, "value": replay_view.parse_value(args.get("value", ""))}]
+
+
+def _what_if_links(base: str, state: dict, original: dict) -> dict:
+    """What-ifs one tap away: each answered question answered otherwise, and each other player's turn."""
+
+    def url(path: str, value) -> str:
+        return base + "?" + urlencode({**state, "path": path, "value": replay_view.flow(value)}) + "#compare"
+
+    inputs = original["inputs"]
+    return {
+        "choices": [
+            {**choice, "options": [{**alt, "url": url(choice["path"], alt["value"])} for alt in choice["alternatives"]]}
+            for choice in inputs["choices"]
+        ],
+        "turns": [
+            {"player": player, "url": url("setup.turn.player", player)}
+            for player in inputs["players"]
+            if player != inputs["turn_player"]
+        ],
+    }
+
+
+def _change_params(changes: list[dict] | None) -> dict:
+    if not changes:
+        return {}
+    return {"path": changes[0]["path"], "value": replay_view.flow(changes[0]["value"])}
+
+
+def _change_words(changes: list[dict], original: dict) -> str:
+    """The what-if in a sentence: the input (a unit's field, an action's answer, the turn) and its new value."""
+    path, value = changes[0]["path"], changes[0]["value"]
+    inputs = original["inputs"]
+    for unit in inputs["units"]:
+        if path.startswith(unit["path"] + "."):
+            name = original["names"][unit["id"]]
+            return f"{name['card']} ({name['owner']}): {path[len(unit['path']) + 1 :].replace('.', ' ')} = {replay_view.flow(value)}"
+    if path == "setup.turn.player":
+        return f"it is {value}'s turn"
+    if path.startswith("actions.") and path.endswith(".pick"):
+        return f"action {int(path.split('.')[1]) + 1} is answered {replay_view.flow(value)}"
+    if path.endswith(".-") and isinstance(value, dict):
+        return f"an extra {value.get('card')} at {path.removesuffix('.-')}"
+    return f"{path} = {replay_view.flow(value)}"
+
+
+# ---------------------------------------------------------------- a new dispute
+
+
+async def dispute(datasette, request):
+    database = await _database(datasette)
+    token = request.args.get("s", "")
+    yaml_error = None
+    typed = None
+    if request.method == "POST":
+        form = await request.post_vars()
+        typed = form.get("yaml", "")
+        yaml_error = await asyncio.to_thread(replay_view.check_text, typed, DISPUTE_SOURCE)
+        if yaml_error is None:
+            return Response.redirect(_dispute_url(datasette, replay_view.encode(typed)))
+    try:
+        text = replay_view.decode(token) if token else replay_view.NEW_DISPUTE
+    except ValueError as error:
+        text, yaml_error = replay_view.NEW_DISPUTE, {"message": str(error), "line": None, "field": None}
+    op = request.args.get("op")
+    refusal = None
+    if op and request.method != "POST":
+        try:
+            changed, refusal = await _build(text, op, dict(request.args))
+        except ValueError as error:
+            yaml_error = {"message": str(error), "line": None, "field": op}
+        else:
+            if changed is not None:
+                return Response.redirect(_dispute_url(datasette, replay_view.encode(changed), "#build"))
+    token = replay_view.encode(text)
+    view, legal = await asyncio.gather(_run("view", text, DISPUTE_SOURCE), _run("legal", text, DISPUTE_SOURCE))
+    if view.get("error") and yaml_error is None:
+        yaml_error = view["error"]
+    names = view.get("names", {})
+    numbers = [n for s in view.get("steps", []) for n in s["rules"]] + ([refusal["rule"]] if refusal else [])
+    cards = [name["real"] or name["card"] for name in names.values()]
+    cited, slugs, card_list = await database.execute_fn(
+        lambda conn: (
+            queries.cited_rules(conn, GAME, replay_view.RULES_VERSION, replay_view.RULES_VERSION, numbers),
+            queries.card_slugs(conn, GAME, cards),
+            queries.engine_card_names(conn, GAME),
+        )
+    )
+    paths = Paths(datasette, database.name)
+    data = {
+        "script_url": _script(datasette),
+        "text": typed if typed is not None else text,
+        "lines": (typed if typed is not None else text).splitlines(),
+        "yaml_error": yaml_error,
+        "refusal": refusal,
+        "view": view if not view.get("error") else None,
+        "legal": legal,
+        "document": replay_view.document(text),
+        "cards": (modelled := replay_view.library_cards()),
+        "unmodelled": sorted(card_list - {card["real"] or card["name"] for card in modelled}),
+        "cited": cited,
+        "labels": (labels := _labels(paths, names, slugs)),
+        "mark": (mark := Marks(paths, labels, cited)),
+        "draw": Drawing(mark=mark, paths=paths),
+        "token": token,
+        "share_url": _dispute_url(datasette, token),
+        "replay_url": datasette.urls.path("dispute/replay") + "?" + urlencode({"s": token}),
+        "download_url": datasette.urls.path("dispute/download") + "?" + urlencode({"s": token}),
+        "build_url": lambda **params: datasette.urls.path("dispute") + "?" + urlencode({"s": token, **params}),
+    }
+    if _wants_json(request):
+        return Response.json({k: data[k] for k in ("text", "yaml_error", "refusal", "view", "legal")}, default=str)
+    return await _respond(datasette, request, database, "dispute.html", data)
+
+
+async def _build(text: str, op: str, args: dict) -> tuple[str | None, dict | None]:
+    """One builder form applied: (the new scenario text, None), or (None, the refusal) when the form adds an
+    action the rules forbid. An action is tried by the engine before it is added."""
+    if op != "act":
+        return await asyncio.to_thread(replay_view.edit, text, DISPUTE_SOURCE, op, args), None
+    tried = await _run("attempt", text, DISPUTE_SOURCE, replay_view.parse_value(args.get("action", "")))
+    if tried.get("error"):
+        raise ValueError(tried["error"]["message"])
+    if tried.get("refused"):
+        return None, tried["refused"]
+    return await asyncio.to_thread(replay_view.edit, text, DISPUTE_SOURCE, "append", {"action": tried["action"]}), None
+
+
+async def dispute_download(datasette, request):
+    try:
+        text = replay_view.decode(request.args.get("s", ""))
+    except ValueError as error:
+        return Response.text(str(error), status=400)
+    name = replay_view.document(text).get("meta", {}).get("id") or "dispute"
+    filename = re.sub(r"[^A-Za-z0-9_-]", "-", str(name))[:80] + ".yaml"
+    return Response(
+        text,
+        content_type="application/yaml; charset=utf-8",
+        headers={"content-disposition": f'attachment; filename="{filename}"'},
+    )
+
+
+def _dispute_url(datasette, token: str, anchor: str = "") -> str:
+    return datasette.urls.path("dispute") + ("?" + urlencode({"s": token}) if token else "") + anchor
+
+
+VIEWS = {
+    "replay": replay,
+    "dispute": dispute,
+    "dispute_replay": dispute_replay,
+    "dispute_download": dispute_download,
+}

@@ -1,0 +1,628 @@
+"""The judge's view of a replay: the board at every step, every step in words, what-ifs and a dispute typed in.
+
+The engine (scenarios/) replays a scenario's text; this module turns its trace and state into plain data a page
+shows, with no engine id left for the judge to decode:
+
+* `names`: each object id as its card, owner and kind (and the printed card it models), so the page names a
+  card where the trace has `d1`;
+* `start` and every step's `board` (scenarios/board.py: read from the engine's state, journal rewound to each
+  step), with what changed since the step before;
+* every step's `words`: its summary as text pieces and object references, engine notation (`target=d1`,
+  `['a1', 'a2']`, `->`, `takes_damage`) put in words;
+* `inputs`: what a what-if may change (units' numbers and state, each answered question's other legal answers,
+  an extra unit or keyword, whose turn it is), each as a path into the scenario document.
+
+`view`, `legal` and `attempt` take and return plain data: they run in a sandbox worker (rules_db/sandbox.py).
+`Replays` is the page side: a cache in front of the sandbox. `compare` lines up two views (a what-if against
+the original) and finds the first step where they diverge. Scenarios travel in URLs as `encode`/`decode` tokens
+(zlib, then base64url), bounded like any scenario typed into a page.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import re
+import threading
+import zlib
+from collections import OrderedDict
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+import yaml
+
+from rules_db.sandbox import Sandbox, SandboxError
+from scenarios import schema
+from scenarios.actions import parse_action
+from scenarios.board import step_boards
+from scenarios.cards import load_library
+from scenarios.kernel import RULES_VERSION, Budget, BudgetExceeded, Refusal
+from scenarios.replay import observe, replay_scenario
+
+PAGE_STEPS, PAGE_SECONDS = 200_000, 4.0  # one replay asked from a page (the sandbox adds a deadline)
+MAX_URL_TOKEN = 12_000  # characters of a scenario encoded in a URL
+MAX_ALTERNATIVES = 12  # other answers offered per question in the what-if form
+
+# -- running a scenario (in a sandbox worker) -----------------------------------------------------------------
+
+
+def view(text: str, source: str, variant: str | None = None, changes: list[dict] | None = None) -> dict:
+    """Replay a scenario's text (one of its variants, or with a what-if's changes) and describe every step."""
+    try:
+        scenario, data = schema.parse(text, source, schema.PAGE_LIMITS)
+        original = scenario
+        if variant:
+            chosen = next((v for v in scenario.variants if v.id == variant), None)
+            if chosen is None:
+                raise schema.ScenarioError(source, None, "variant", f"this scenario has no variant {variant!r}")
+            data = schema.variant_document(data, chosen, source)
+            scenario = schema.validate(data, {}, source)
+        expect = scenario.expect
+        if changes:
+            changed = schema.with_changes(data, [schema.Change(**c) for c in changes], source, "what-if")
+            changed.update(expect={}, checkpoints=[], variants=[])  # observed below, as in the original
+            scenario = schema.validate(changed, {}, source)
+        replay = replay_scenario(scenario, source, _page_budget())
+    except (schema.ScenarioError, BudgetExceeded) as error:
+        return {"error": _problem(error)}
+    game = replay.state
+    names = _names(game)
+    say = Words(names)
+    start, walked = step_boards(game)
+    steps, before = [], start
+    for number, (depth, step, board) in enumerate(walked, start=1):
+        steps.append(
+            {
+                "number": number,
+                "depth": depth,
+                "kind": str(step.kind),
+                "procedure": step.procedure,
+                "summary": step.summary,
+                "words": say(step.summary),
+                "rules": step.rules,
+                "change": step.change,
+                "board": board,
+                "changed": board_changes(before, board) if board is not before else NO_CHANGE,
+            }
+        )
+        before = board
+    computed = observe(game, expect)
+    return {
+        "error": None,
+        "scenario": {
+            "id": original.meta.id,
+            "title": original.meta.title,
+            "ruling": original.meta.ruling,
+            "answer": original.answer,
+            "disagreement": original.disagreement,
+            "note": original.note,
+            "rules_version": original.rules.core,
+            "cited_version": RULES_VERSION,
+            "variants": [{"id": v.id, "title": v.title} for v in original.variants],
+        },
+        "variant": variant,
+        "changes": changes or [],
+        "verdict": (("mismatch" if replay.mismatches else "match") if expect and not changes else None),
+        "mismatches": [] if changes else replay.mismatches,
+        "names": names,
+        "start": start,
+        "steps": steps,
+        "expected": expect,
+        "computed": computed,
+        "outcome": outcome_rows(expect, computed, names),
+        "pending": game.pending.plain() if game.pending else None,
+        "winner": game.winner,
+        "inputs": _inputs(scenario, data, replay.questions, names),
+    }
+
+
+def legal(text: str, source: str) -> dict:
+    """The actions the rules allow next, after a scenario's actions (the dispute builder offers these)."""
+    try:
+        scenario, _ = schema.parse(text, source, schema.PAGE_LIMITS)
+        replay = replay_scenario(scenario, source, _page_budget())
+    except (schema.ScenarioError, BudgetExceeded) as error:
+        return {"error": _problem(error), "actions": []}
+    game = replay.state
+    names = _names(game)
+    actions = [action.to_dict() for action in game.legal_actions()]
+    return {
+        "error": None,
+        "pending": game.pending.plain() if game.pending else None,
+        "winner": game.winner,
+        "mismatches": replay.mismatches,
+        "actions": [{"action": action, "words": words(describe_action(action), names)} for action in actions],
+    }
+
+
+def attempt(text: str, source: str, action: dict) -> dict:
+    """Try one more action after a scenario's actions: accepted, or refused with the rule that forbids it."""
+    try:
+        scenario, _ = schema.parse(text, source, schema.PAGE_LIMITS)
+        replay = replay_scenario(scenario, source, _page_budget())
+        typed = parse_action(action)
+        replay.state.push(typed)
+    except (schema.ScenarioError, BudgetExceeded) as error:
+        return {"error": _problem(error)}
+    except Refusal as refusal:
+        names = _names(replay.state)
+        return {"error": None, "refused": {"rule": refusal.rule, "words": words(refusal.message, names)}}
+    return {"error": None, "refused": None, "action": typed.to_dict()}
+
+
+def _page_budget() -> Budget:
+    return Budget(max_steps=PAGE_STEPS, seconds=PAGE_SECONDS)
+
+
+def _problem(error: Exception) -> dict:
+    """An error for the page: its message, and the line and field when it is a scenario's."""
+    if isinstance(error, schema.ScenarioError):
+        return {"message": error.message, "line": error.line, "field": error.field}
+    return {"message": str(error), "line": None, "field": "actions"}
+
+
+def warm_up() -> None:
+    """Load what every replay needs (the card library, the rule modules, the models) once per worker."""
+    view(NEW_DISPUTE, "warm-up")
+
+
+WORKER_FUNCTIONS: dict[str, Callable[..., dict]] = {"view": view, "legal": legal, "attempt": attempt}
+
+
+# -- words for judges -------------------------------------------------------------------------------------------
+
+
+def _names(game) -> dict[str, dict]:
+    library = load_library()
+    return {
+        obj.id: {
+            "card": obj.card,
+            "owner": obj.owner,
+            "kind": str(obj.kind),
+            "real": library[obj.card].real if obj.card in library else None,
+        }
+        for obj in game.objects.values()
+    }
+
+
+_LIST = re.compile(r"\[('[^'\[\]]*'(?:, '[^'\[\]]*')*)\]")
+_ASSIGNED = re.compile(r"(?<![\w#-])([A-Za-z0-9][\w#-]*)=")
+
+
+class Words:
+    """Trace summaries as pieces: {"text": ...} and {"object": id}. Object ids become references (the page shows
+    the card's name and owner); the engine's notation is put in words."""
+
+    def __init__(self, names: dict[str, dict]):
+        self.names = names
+        ids = "|".join(re.escape(i) for i in sorted(names, key=len, reverse=True))
+        self.pattern = re.compile(rf"(?<![\w#'-])({ids})(?![\w#-])") if names else None
+
+    def __call__(self, text: str) -> list[dict]:
+        text = _LIST.sub(lambda m: ", ".join(part.strip("'") for part in m.group(1).split(", ")), text)
+        text = _ASSIGNED.sub(r"\1: ", text).replace(" -> ", " → ")
+        if self.pattern is None:
+            return [{"text": _plain(text)}]
+        pieces: list[dict] = []
+        position = 0
+        for match in self.pattern.finditer(text):
+            if match.start() > position:
+                pieces.append({"text": _plain(text[position : match.start()])})
+            object_id = match.group(1)
+            pieces.append({"object": object_id})
+            position = match.end()
+            named = f" ({self.names[object_id]['card']})"
+            if text.startswith(named, position):  # "smoke (Smoke Screen)": the card is named once
+                position += len(named)
+        if position < len(text):
+            pieces.append({"text": _plain(text[position:])})
+        return pieces
+
+
+def words(text: str, names: dict[str, dict]) -> list[dict]:
+    """One summary in words (see `Words`)."""
+    return Words(names)(text)
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"(?<=[a-z])_(?=[a-z])", " ", text)
+
+
+def describe_action(action: dict) -> str:
+    """A player action in words, ids left for `words` to name."""
+    details = {k: v for k, v in action.items() if k not in ("by", "do")}
+    verb = {"move": "moves", "play": "plays", "pass": "passes", "end_turn": "ends the turn", "hide": "hides"}
+    head = f"{action['by']} {verb.get(action['do'], action['do'])}"
+    if action["do"] == "choose":
+        return f"{action['by']} answers the {details['choice']} question: {_value(details.get('pick'))}"
+    if action["do"] == "move":
+        return f"{head} {_value(details['units'])} to {details['to']}"
+    return head + "".join(f", {key} {_value(value)}" for key, value in details.items())
+
+
+def _value(value) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{key}: {_value(v)}" for key, v in value.items())
+    if isinstance(value, list | tuple):
+        return ", ".join(_value(v) for v in value)
+    return str(value)
+
+
+NO_CHANGE: dict = {"objects": {}, "players": {}, "turn": False, "chain": False}
+
+
+def board_changes(before: dict, after: dict) -> dict:
+    """What differs between two boards: for each object and player, the fields that changed."""
+    objects = {}
+    for object_id, now in after["objects"].items():
+        then = before["objects"].get(object_id)
+        fields = [key for key, value in now.items() if then is None or then.get(key) != value]
+        if fields:
+            objects[object_id] = fields
+    players = {}
+    for now, then in zip(after["players"], before["players"]):
+        fields = [key for key, value in now.items() if then.get(key) != value]
+        if fields:
+            players[now["name"]] = fields
+    return {
+        "objects": objects,
+        "players": players,
+        "turn": after["turn"] != before["turn"],
+        "chain": after["chain"] != before["chain"],
+    }
+
+
+def outcome_rows(expect: dict, computed: dict, names: dict[str, dict]) -> list[dict]:
+    """The outcome a scenario looks at, one row per observed value: what (an object and a field, a player's
+    count, a game value), expected and computed."""
+    rows = []
+    for key, spec in expect.items():
+        got = computed.get(key)
+        if key in names and isinstance(spec, dict):
+            for field, value in spec.items():
+                found = got.get(field) if isinstance(got, dict) else None
+                rows.append({"object": key, "field": field, "expected": value, "computed": found})
+        elif key == "players" and isinstance(spec, dict):
+            for player, fields in spec.items():
+                for field, value in (fields or {}).items():
+                    found = ((got or {}).get(player) or {}).get(field) if isinstance(got, dict) else None
+                    rows.append({"player": player, "field": field, "expected": value, "computed": found})
+        else:
+            rows.append({"field": key, "expected": spec, "computed": got})
+    return rows
+
+
+# -- what a what-if may change ----------------------------------------------------------------------------------
+
+
+def _inputs(scenario: schema.Scenario, data: dict, questions: dict[int, dict], names: dict) -> dict:
+    setup = scenario.setup
+    units: list[dict] = []
+    locations: list[dict] = []
+    for name, player in setup.players.items():
+        locations.append({"path": f"setup.players.{name}.base", "label": f"{name}'s base", "controller": name})
+        units += [_unit(f"setup.players.{name}.base.{i}", entry, name) for i, entry in enumerate(player.base)]
+    for index, field in enumerate(setup.battlefields):
+        locations.append({"path": f"setup.battlefields.{index}.units", "object": field.id, "controller": None})
+        units += [
+            _unit(f"setup.battlefields.{index}.units.{i}", entry, entry.controller or "")
+            for i, entry in enumerate(field.units)
+        ]
+    choices = []
+    for index, question in sorted(questions.items()):
+        picked = data["actions"][index].get("pick") if index < len(data.get("actions", [])) else None
+        others = [answer for answer in question.get("answers", []) if answer != picked][:MAX_ALTERNATIVES]
+        if others:
+            choices.append(
+                {
+                    "path": f"actions.{index}.pick",
+                    "action": index + 1,
+                    "player": question["player"],
+                    "prompt": words(question["prompt"], names),
+                    "picked": _answer_words(picked, names),
+                    "alternatives": [{"value": answer, "words": _answer_words(answer, names)} for answer in others],
+                }
+            )
+    return {
+        "units": [unit for unit in units if unit["kind"] == "unit"],
+        "choices": choices,
+        "players": list(setup.players),
+        "turn_player": setup.turn.player,
+        "locations": locations,
+        "keywords": engine_keywords(),
+        "unit_cards": unit_cards(),
+    }
+
+
+def _unit(path: str, entry: schema.UnitSetup, controller: str) -> dict:
+    definition = load_library()[entry.card]
+    return {
+        "path": path,
+        "id": entry.id,
+        "kind": definition.object_kind,
+        "controller": controller,
+        "might": entry.might if entry.might is not None else definition.might,
+        "damage": entry.damage,
+        "exhausted": entry.exhausted,
+        "stunned": entry.stunned,
+        "buff": entry.buff,
+    }
+
+
+def _answer_words(answer, names: dict) -> list[dict]:
+    return words(_value(answer), names)
+
+
+@cache
+def engine_keywords() -> list[str]:
+    """The keywords the engine's cards use (on cards, and given by passives)."""
+    found: set[str] = set()
+    for card in load_library().values():
+        found.update(card.keywords)
+        for passive in card.passives:
+            found.update(passive.keywords)
+    return sorted(found)
+
+
+@cache
+def unit_cards() -> list[str]:
+    return sorted(name for name, card in load_library().items() if card.object_kind == "unit")
+
+
+def library_cards() -> list[dict]:
+    """Every card the engine models, for the dispute builder's pickers."""
+    return [
+        {"name": name, "kind": card.object_kind, "might": card.might, "real": card.real, "text": card.text}
+        for name, card in sorted(load_library().items())
+    ]
+
+
+# -- comparing two runs -----------------------------------------------------------------------------------------
+
+
+def compare(original: dict, what_if: dict) -> dict:
+    """The first step where two views differ in what happened (None when the same steps happen), and their
+    outcomes side by side."""
+    divergence = None
+    for index, (one, other) in enumerate(zip(original["steps"], what_if["steps"])):
+        if one["summary"] != other["summary"]:
+            divergence = index + 1
+            break
+    else:
+        if len(original["steps"]) != len(what_if["steps"]):
+            divergence = min(len(original["steps"]), len(what_if["steps"])) + 1
+    rows = []
+    for mine, theirs in zip(original["outcome"], what_if["outcome"]):
+        rows.append({**mine, "what_if": theirs["computed"], "differs": mine["computed"] != theirs["computed"]})
+    return {"divergence": divergence, "outcome": rows, "flipped": any(row["differs"] for row in rows)}
+
+
+# -- the page side: a cache in front of the sandbox ---------------------------------------------------------------
+
+
+class Replays:
+    """Views of scenarios for pages: computed in the sandbox, kept in a small cache (a judge stepping through a
+    replay asks for the same view at every step)."""
+
+    def __init__(self, sandbox: Sandbox | None = None, size: int = 96):
+        self.sandbox = sandbox or Sandbox()
+        self.size = size
+        self._cache: OrderedDict[str, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def view(self, text: str, source: str, variant: str | None = None, changes: list[dict] | None = None) -> dict:
+        return self._cached("view", text=text, source=source, variant=variant, changes=changes or [])
+
+    def legal(self, text: str, source: str) -> dict:
+        return self._cached("legal", text=text, source=source)
+
+    def attempt(self, text: str, source: str, action: dict) -> dict:
+        return self._cached("attempt", text=text, source=source, action=action)
+
+    def _cached(self, function: str, **arguments) -> dict:
+        key = hashlib.sha256(repr((function, sorted(arguments.items()))).encode()).hexdigest()
+        with self._lock:
+            if key in self._cache:
+                self._cache.move_to_end(key)
+                return self._cache[key]
+        try:
+            result = self.sandbox.call(function, **arguments)
+        except SandboxError as error:  # not kept: the same request may well succeed in a moment
+            return {"error": {"message": str(error), "line": None, "field": None, "transient": True}}
+        with self._lock:
+            self._cache[key] = result
+            while len(self._cache) > self.size:
+                self._cache.popitem(last=False)
+        return result
+
+
+# -- scenarios in URLs, and changes typed into a form ------------------------------------------------------------
+
+
+def encode(text: str) -> str:
+    """A scenario's text as a URL-safe token: zlib-compressed, base64url, no padding."""
+    return base64.urlsafe_b64encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii").rstrip("=")
+
+
+def decode(token: str) -> str:
+    """The scenario text a token holds; ValueError (for the judge) when it is not one or holds too much."""
+    if len(token) > MAX_URL_TOKEN:
+        raise ValueError(f"the shared scenario is {len(token):,} characters long (at most {MAX_URL_TOKEN:,})")
+    try:
+        packed = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+        inflater = zlib.decompressobj()
+        raw = inflater.decompress(packed, schema.PAGE_LIMITS.max_bytes + 1)
+    except (binascii.Error, zlib.error, ValueError):
+        raise ValueError("the shared scenario in this link is damaged (it does not decode)") from None
+    if len(raw) > schema.PAGE_LIMITS.max_bytes or inflater.unconsumed_tail:
+        raise ValueError(f"the shared scenario holds more than {schema.PAGE_LIMITS.max_bytes:,} bytes")
+    return raw.decode("utf-8", errors="replace")
+
+
+def parse_value(text: str):
+    """A value typed into a what-if form (YAML: `3`, `zh`, `[a, b]`, `{card: X}`), bounded like a scenario."""
+    wrapped = f"value: {text}" if "\n" not in text else "value:\n" + text
+    try:
+        data, _ = schema.parse_text(wrapped, "what-if", schema.PAGE_LIMITS)
+    except schema.ScenarioError as error:
+        raise ValueError(f"the value {text!r} is not one the form can read: {error.message}") from None
+    return data.get("value")
+
+
+def dump(data: dict) -> str:
+    """A scenario document as YAML (block style, keys in their order), for the builder and downloads."""
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=110, default_flow_style=None)
+
+
+def flow(value) -> str:
+    """A value as one line of YAML (`3`, `zh`, `[a, b]`, `{card: Test Unit}`): what a what-if URL carries."""
+    text = yaml.safe_dump(value, default_flow_style=True, width=10**6, allow_unicode=True).strip()
+    return text.removesuffix("\n...").removesuffix("...").strip()
+
+
+# -- the dispute builder: a scenario document edited one form at a time --------------------------------------------
+
+NEW_DISPUTE = dump(
+    {
+        "meta": {"id": "dispute", "title": "A new dispute"},
+        "answer": "",
+        "setup": {
+            "turn": {"player": "A"},
+            "players": {"A": {}, "B": {}},
+            "battlefields": [{"id": "bf1", "card": "Neutral Ground"}],
+        },
+        "actions": [],
+    }
+)
+_PREFIX = {"unit": "u", "gear": "g", "spell": "s", "battlefield": "bf", "legend": "l"}
+_ZONES = ("hand", "deck", "trash")
+
+
+def document(text: str) -> dict:
+    """The scenario document a text holds (empty when it does not parse), for the builder's forms."""
+    try:
+        data, _ = schema.parse_text(text, "scenario", schema.PAGE_LIMITS)
+    except schema.ScenarioError:
+        return {}
+    return data
+
+
+def check_text(text: str, source: str) -> dict | None:
+    """None when a scenario's text is valid, else its first problem with its line and field."""
+    try:
+        schema.parse(text, source, schema.PAGE_LIMITS)
+    except schema.ScenarioError as error:
+        return {"message": error.message, "line": error.line, "field": error.field}
+    return None
+
+
+def edit(text: str, source: str, op: str, args: dict) -> str:
+    """The scenario after one builder form: `add` a card (to a base, a battlefield, a hand, deck or trash),
+    `battlefield` (add one), `remove` an object, `turn` (whose turn it is), `title`, `append` an action (checked
+    by the engine first: see `attempt`), `undo` the last action. ValueError names what is wrong."""
+    data, _ = schema.parse_text(text, source, schema.PAGE_LIMITS)
+    setup = data.setdefault("setup", {})
+    players = setup.setdefault("players", {})
+    if op == "add":
+        _add_card(data, args)
+    elif op == "battlefield":
+        card = _card(args.get("card", ""), {"battlefield"})
+        field = {"id": _free_id(data, "battlefield"), "card": card}
+        if args.get("controller") in players:
+            field["controller"] = args["controller"]
+        setup.setdefault("battlefields", []).append(field)
+    elif op == "remove":
+        if not _remove(setup, args.get("id", "")):
+            raise ValueError(f"there is no {args.get('id')!r} to remove")
+    elif op == "turn":
+        if args.get("player") not in players:
+            raise ValueError(f"{args.get('player')!r} is not a player")
+        setup.setdefault("turn", {})["player"] = args["player"]
+    elif op == "title":
+        data.setdefault("meta", {})["title"] = args.get("title", "").strip()[:200] or "A new dispute"
+    elif op == "append":
+        data.setdefault("actions", []).append(args["action"])
+    elif op == "undo":
+        if not data.get("actions"):
+            raise ValueError("there is no action to undo")
+        data["actions"].pop()
+    else:
+        raise ValueError(f"unknown form {op!r}")
+    changed = dump(data)
+    problem = check_text(changed, source)
+    if problem:
+        where = f"line {problem['line']}, " if problem["line"] else ""
+        raise ValueError(f"{where}{problem['field']}: {problem['message']}")
+    return changed
+
+
+def _card(name: str, kinds: set[str]) -> str:
+    library = load_library()
+    card = library.get(name) or next((c for c in library.values() if c.real == name), None)
+    if card is None:
+        raise ValueError(f"the engine does not model a card named {name!r} (its cards are listed in the form)")
+    if card.object_kind not in kinds:
+        raise ValueError(
+            f"{card.name} is a {card.object_kind} card; here the form needs a {' or '.join(sorted(kinds))}"
+        )
+    return card.name
+
+
+def _add_card(data: dict, args: dict) -> None:
+    setup = data["setup"]
+    player, where = args.get("player", ""), args.get("where", "base")
+    if player not in setup["players"]:
+        raise ValueError(f"{player!r} is not a player")
+    mine = setup["players"][player] or {}
+    setup["players"][player] = mine
+    if where in _ZONES:
+        card = _card(args.get("card", ""), {"unit", "gear", "spell", "legend"})
+        mine.setdefault(where, []).append({"id": _free_id(data, load_library()[card].object_kind), "card": card})
+        return
+    card = _card(args.get("card", ""), {"unit", "gear", "legend"} if where == "base" else {"unit"})
+    kind = load_library()[card].object_kind
+    entry: dict = {"id": _free_id(data, kind), "card": card}
+    if kind == "legend":
+        mine["legend"] = entry
+        return
+    for field in ("might", "damage"):
+        if str(args.get(field, "")).strip():
+            try:
+                entry[field] = int(args[field])
+            except ValueError:
+                raise ValueError(f"{field} is a whole number, not {args[field]!r}") from None
+    entry.update({flag: True for flag in ("exhausted", "stunned", "buff") if args.get(flag)})
+    if where == "base":
+        mine.setdefault("base", []).append(entry)
+        return
+    battlefield = next((f for f in setup.get("battlefields", []) if f.get("id") == where), None)
+    if battlefield is None:
+        raise ValueError(f"there is no battlefield {where!r}")
+    battlefield.setdefault("units", []).append({**entry, "controller": player})
+
+
+def _free_id(data: dict, kind: str) -> str:
+    taken = schema.entry_ids(data.get("setup", {}))
+    prefix = _PREFIX.get(kind, "c")
+    return next(f"{prefix}{n}" for n in range(1, 10_000) if f"{prefix}{n}" not in taken)
+
+
+def _remove(node, object_id: str) -> bool:
+    """Remove the entry with this id (and what it carries) wherever it is in the setup."""
+    if isinstance(node, dict):
+        for key, value in list(node.items()):
+            if isinstance(value, dict) and value.get("id") == object_id and "card" in value:
+                del node[key]
+                return True
+            if _remove(value, object_id):
+                return True
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            if isinstance(value, dict) and value.get("id") == object_id:
+                del node[index]
+                return True
+            if _remove(value, object_id):
+                return True
+    return False

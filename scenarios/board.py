@@ -1,0 +1,159 @@
+"""The board as a judge sees it: a plain snapshot of the game, and the board after every step of a trace.
+
+`snapshot(game)` reads the state through the engine's own queries (`calc.might`, `calc.keyword_value`), so a
+unit shows the Might the rules compute now, next to the Might it was printed or set up with. `step_boards(game)`
+walks the trace in order and gives, for each step, the board just after it (before the next step opens): the
+undo journal is rewound to each step's mark (`Step.at`, the journal's length when the step opened), read, and
+redone, so the game ends exactly as it was.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scenarios.kernel import calc
+from scenarios.objects import BATTLEFIELD, BOARD, CHAIN, FACEDOWN, LEGEND, UNIT, Kind, Obj, Zone
+from scenarios.trace import Step, plain
+
+
+def snapshot(game) -> dict[str, Any]:
+    """The whole board as plain data: the turn, each player's zones, each battlefield, every object."""
+    objects = {obj.id: _object(game, obj) for obj in game.objects.values()}
+    owned: dict[str, list[Obj]] = {name: [] for name in game.turn_order}
+    for obj in game.objects.values():
+        owned.setdefault(obj.owner, []).append(obj)
+    return {
+        "turn": {
+            "player": game.turn_player,
+            "number": game.turn_number,
+            "phase": game.phase,
+            "state": game.state_name(),
+            "priority": game.priority,
+        },
+        "winner": game.winner,
+        "victory_score": game.victory_score,
+        "players": [_player(game, name, owned[name]) for name in game.turn_order],
+        "battlefields": [
+            {
+                "id": bf.id,
+                "units": [o.id for o in game.units(bf.id)],
+                "sides": [  # the units there, by the player who controls them
+                    {"player": name, "units": [o.id for o in game.units(bf.id, name)]}
+                    for name in game.turn_order
+                    if game.units(bf.id, name)
+                ],
+                "gear": [o.id for o in _at(game, bf.id) if o.kind != UNIT and not o.attached_to],
+                "hidden": [o.id for o in _hidden(game, bf.id)],
+            }
+            for bf in game.battlefields()
+        ],
+        "chain": [
+            {"label": item.label, "kind": str(item.kind), "controller": item.controller, "source": item.source}
+            for item in game.chain
+        ],
+        "combat": plain(game.combat),
+        "showdown": plain(game.showdown),
+        "pending": game.pending.plain() if game.pending else None,
+        "objects": objects,
+    }
+
+
+def step_boards(game) -> tuple[dict, list[tuple[int, Step, dict]]]:
+    """The board before the first step, and every step of the trace (in order, with its depth) with the board
+    just after it."""
+    walked = list(game.trace.steps())
+    journal = game.journal
+    marks = [step.at for _, step in walked[1:]] + [journal.mark()]
+    boards: list[dict] = [{}] * len(walked)
+    undone: list = []
+    try:
+        for index in reversed(range(len(walked))):
+            if index + 1 < len(walked) and marks[index] == marks[index + 1]:
+                boards[index] = boards[index + 1]  # nothing was written in between: the same board
+                continue
+            undone = journal.rewind(marks[index]) + undone
+            boards[index] = snapshot(game)
+        undone = journal.rewind(0) + undone
+        start = snapshot(game)
+    finally:
+        journal.redo(undone)
+    return start, [(depth, step, board) for (depth, step), board in zip(walked, boards)]
+
+
+def _player(game, name: str, mine: list[Obj]) -> dict:
+    player = game.players[name]
+    return {
+        "name": name,
+        "points": player.points,
+        "energy": player.energy,
+        "power": player.power,
+        "domain_power": dict(player.domain_power),
+        "runes": [o.id for o in mine if o.kind == Kind.RUNE and o.zone == BOARD],
+        "runes_exhausted": sum(1 for o in mine if o.kind == Kind.RUNE and o.zone == BOARD and o.exhausted),
+        "rune_deck": sum(1 for o in mine if o.zone == Zone.RUNE_DECK),
+        "hand": [o.id for o in sorted((o for o in mine if o.zone == Zone.HAND), key=lambda o: o.order)],
+        "deck": sum(1 for o in mine if o.zone == Zone.DECK),
+        "legend": next((o.id for o in mine if o.kind == LEGEND and o.zone == BOARD), None),
+        "base": [
+            o.id
+            for o in game.objects.values()
+            if o.zone == BOARD
+            and o.location == "base"
+            and o.controller == name
+            and o.kind not in (LEGEND, BATTLEFIELD, Kind.RUNE)
+            and not o.attached_to
+        ],
+        "trash": [o.id for o in mine if o.zone == Zone.TRASH],
+        "banishment": [o.id for o in mine if o.zone == Zone.BANISHMENT],
+    }
+
+
+def _at(game, location: str) -> list[Obj]:
+    return [o for o in game.objects.values() if o.zone == BOARD and o.location == location and o.kind != BATTLEFIELD]
+
+
+def _hidden(game, location: str) -> list[Obj]:
+    return [o for o in game.objects.values() if o.zone == FACEDOWN and o.location == location]
+
+
+def _object(game, obj: Obj) -> dict:
+    on_board = obj.zone == BOARD
+    data: dict[str, Any] = {
+        "id": obj.id,
+        "card": obj.card,
+        "kind": str(obj.kind),
+        "owner": obj.owner,
+        "controller": obj.battlefield_controller if obj.kind == BATTLEFIELD else obj.controller,
+        "zone": str(obj.zone),
+        "location": obj.location if on_board or obj.zone == FACEDOWN else None,
+    }
+    if obj.kind == BATTLEFIELD:
+        data.update(contested_by=obj.contested_by, staged=obj.staged)
+        return data
+    if obj.kind == UNIT:
+        data.update(
+            might_base=obj.might_base,
+            might=calc.might(game, obj) if on_board else None,
+            damage=obj.damage,
+            stunned=obj.stunned,
+            buffs=obj.buffs,
+            designation=plain(obj.designation),
+            keywords=keywords(game, obj) if on_board else {},
+            gear=[gear.id for gear in game.attached(obj.id)] if on_board else [],
+        )
+    data.update(
+        exhausted=obj.exhausted,
+        attached_to=obj.attached_to if on_board else None,
+        hidden=obj.zone == FACEDOWN,
+        on_chain=obj.zone == CHAIN,
+    )
+    return data
+
+
+def keywords(game, obj: Obj) -> dict[str, int]:
+    """Every keyword the object has now, with its value: from its card, from effects, from passives."""
+    names = set(obj.definition.keywords if obj.definition else ()) | {grant.keyword for grant in obj.granted}
+    for _source, passive, _view in calc.passives(game):
+        names.update(passive.keywords)
+    found = {name: calc.keyword_value(game, obj, name) for name in sorted(names)}
+    return {name: value for name, value in found.items() if value}

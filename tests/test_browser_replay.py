@@ -1,0 +1,166 @@
+"""The replay pages in Chromium, at 1366x900 and 390x844, as a judge uses them: step through a library replay
+with the keyboard and read the board, ask a what-if that changes the outcome, build a two-unit combat with the
+forms and replay it, paste malformed YAML. Every page fits the screen (no sideways scroll; thumb-sized targets
+on a phone). Screenshots go to test-artifacts/replay-*.png; the README's board is docs/screenshots/replay.png.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from test_browser import _MEASURE, DESKTOP, PHONE, PRIMARY, Server, _open_page, _screenshot, browser  # noqa: F401
+
+from rules_db import replay_view
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not __import__("test_browser").CHROMIUM.exists(), reason="/usr/bin/chromium is missing"),
+]
+
+ZHONYA = "/replays/ruling-03-zhonya-heals-keeps-stat-mods"
+SIZES = {"desktop": DESKTOP, "phone": PHONE}
+
+
+@pytest.fixture(scope="module")
+def server(real_db, tmp_path_factory):
+    started = Server(real_db, tmp_path_factory.mktemp("replay-server"))
+    try:
+        started.wait_until_ready()
+        yield started.url
+    finally:
+        started.stop()
+
+
+@pytest.fixture(scope="module", params=list(SIZES))
+def screen(request, browser):  # noqa: F811 - the browser fixture imported above
+    context, page = _open_page(browser, SIZES[request.param])
+    page.set_default_timeout(60_000)  # a replay page may wait for the engine's first start
+    yield request.param, page
+    context.close()
+
+
+def _fits(page, size: str) -> None:
+    measured = page.evaluate(_MEASURE, PRIMARY)
+    assert measured["overflow"] <= 0, f"{measured['overflow']} px wider than the screen"
+    if size == "phone":
+        assert measured["small_primary"] == [] and measured["small_links"] == [], measured
+
+
+def _unit(page, card: str):
+    return page.locator(f".board .obj[data-card='{card}']").first
+
+
+def _battlefield_of(page, card: str):
+    return page.locator(".board .battlefield", has=page.locator(f".obj[data-card='{card}']")).first
+
+
+def _go(page, key: str, step: int) -> None:
+    page.keyboard.press(key)
+    page.wait_for_url(re.compile(rf"step={step}#board$") if step else re.compile(r"/replays/[^?]+(#board)?$"))
+
+
+def test_step_through_a_library_replay_with_the_keyboard(screen, server):
+    from playwright.sync_api import expect
+
+    size, page = screen
+    page.goto(server + ZHONYA)
+    expect(page.locator(".step-count")).to_have_text("Start")
+    defender = _unit(page, "Test Defender")
+    expect(defender).to_contain_text("Might 5")
+    expect(_battlefield_of(page, "Test Defender")).to_contain_text("Neutral Ground")
+    _go(page, "ArrowRight", 1)
+    _go(page, "ArrowRight", 2)
+    _go(page, "ArrowLeft", 1)
+    expect(page.locator(".now-words")).to_contain_text("A plays Smoke Screen (A) choosing target: Test Defender (B)")
+    dealt = page.locator("ol.judge-steps a.step-link", has_text="Void Seeker deals 4 damage to Test Defender (B)")
+    dealt.click()
+    number = int(re.search(r"step=(\d+)", page.url).group(1))
+    defender = _unit(page, "Test Defender")
+    expect(defender).to_contain_text("4 damage")
+    expect(defender).to_contain_text("Might 1")
+    expect(defender).to_contain_text("(base 5)")
+    expect(defender).to_have_class(re.compile(r"\bchanged\b"))
+    expect(_battlefield_of(page, "Test Defender")).to_contain_text("Neutral Ground")
+    expect(page.locator(".player[data-player='B'] .zone.base")).to_contain_text("Zhonya's Hourglass")
+    expect(page.locator(".now .quotes")).to_contain_text("404.1.b")
+    _fits(page, size)
+    _screenshot(page, f"replay-board-{size}", full_page=False)
+    recalled = page.locator("ol.judge-steps a.step-link", has_text="recall Test Defender (B) to base")
+    recalled.click()
+    defender = _unit(page, "Test Defender")
+    expect(page.locator(".player[data-player='B'] .zone.base .obj[data-card='Test Defender']")).to_be_visible()
+    expect(defender).to_contain_text("0 damage")
+    expect(defender).to_contain_text("exhausted")
+    expect(page.locator(".player[data-player='B'] [data-zone='trash']")).to_contain_text("Zhonya's Hourglass")
+    _go(page, "ArrowLeft", int(re.search(r"step=(\d+)", page.url).group(1)) - 1)
+    assert int(re.search(r"step=(\d+)", page.url).group(1)) > number
+
+
+def test_a_what_if_that_changes_the_outcome(screen, server):
+    from playwright.sync_api import expect
+
+    size, page = screen
+    page.goto(server + ZHONYA + "#what-if")
+    form = page.locator("form.what-if-form", has=page.locator("select[name=path] option", has_text="Might (now 5)"))
+    form.locator("select[name=path]").select_option(label="Test Defender (B): Might (now 5)")
+    form.locator("input[name=value]").fill("9")
+    form.locator("input[type=submit]").click()
+    compare = page.locator("section.compare")
+    expect(compare).to_contain_text("The outcome changes.")
+    divergence = compare.locator(".divergence a")
+    step = int(re.search(r"\d+", divergence.inner_text()).group(0))
+    assert step > 1
+    zone = compare.locator("table.outcome-table tr", has_text="Test Defender (B) zone")
+    expect(zone.locator("td").nth(0)).to_have_text("base")
+    expect(zone.locator("td").nth(1)).to_have_text("Neutral Ground")
+    expect(page.locator("ol.judge-steps li.divergence")).to_contain_text(str(step))
+    expect(page.locator(".side-by-side.boards .board")).to_have_count(2)
+    _fits(page, size)
+    _screenshot(page, f"replay-what-if-{size}")
+    shared = compare.get_by_role("link", name="Share this what-if").get_attribute("href")
+    assert "path=setup.battlefields.0.units.0.might" in shared and "value=9" in shared
+
+
+def test_build_a_two_unit_combat_with_the_forms_and_replay_it(screen, server):
+    from playwright.sync_api import expect
+
+    size, page = screen
+    page.goto(server + "/dispute")
+    for card, owner, where, might in (("Test Unit", "A", "base", "4"), ("Test Defender", "B", "bf1", "3")):
+        add = page.locator("form.builder-form", has=page.locator("input[name=op][value=add]"))
+        add.locator("input[name=card]").fill(card)
+        add.locator("select[name=player]").select_option(owner)
+        add.locator("select[name=where]").select_option(where)
+        add.locator("input[name=might]").fill(might)
+        add.locator("input[type=submit]").click()
+        expect(page.locator("#build .board")).to_contain_text(card)
+    for done, action in enumerate(("A moves Test Unit (A) to Neutral Ground", "A passes", "B passes"), start=1):
+        page.locator(".legal-actions a", has_text=action).first.click()
+        expect(page.locator("#actions ol.judge-steps > li")).to_have_count(done)
+    _fits(page, size)
+    _screenshot(page, f"replay-builder-{size}")
+    page.get_by_role("link", name="Replay this dispute").click()
+    page.locator("ol.judge-steps a.step-link").last.click()
+    expect(page.locator(".player[data-player='B'] [data-zone='trash']")).to_contain_text("Test Defender")
+    attacker = _unit(page, "Test Unit")
+    expect(attacker).to_contain_text("Might 4")
+    expect(_battlefield_of(page, "Test Unit")).to_contain_text("controlled by A")
+    expect(page.locator(".player[data-player='A'] [data-field='points']")).to_contain_text("1 / 8 points")
+    _fits(page, size)
+    _screenshot(page, f"replay-built-combat-{size}")
+
+
+def test_malformed_yaml_names_its_line(screen, server):
+    from playwright.sync_api import expect
+
+    size, page = screen
+    page.goto(server + "/dispute")
+    broken = replay_view.NEW_DISPUTE.replace("turn: {player: A}", "turn: {player: A}\n  victory_score: [8")
+    page.locator("textarea[name=yaml]").fill(broken)
+    page.get_by_role("button", name="Check and use this YAML").click()
+    line = next(n for n, text in enumerate(broken.splitlines(), start=1) if "victory_score" in text)
+    expect(page.locator("#problem")).to_contain_text(re.compile(rf"Line {line}|Line {line + 1}"))
+    expect(page.locator("#error-line")).to_be_visible()
+    _fits(page, size)
+    _screenshot(page, f"replay-yaml-error-{size}")

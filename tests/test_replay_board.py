@@ -1,0 +1,43 @@
+"""The board after every step of a replay, read from the engine's own state (scenarios/board.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scenarios import library_paths
+from scenarios.board import snapshot, step_boards
+from scenarios.replay import replay_file
+
+ZHONYA = next(path for path in library_paths() if path.name.startswith("ruling-03-"))
+
+
+def _board_after(steps, text: str) -> dict:
+    return next(board for _, step, board in steps if text in step.summary)
+
+
+def test_boards_follow_the_steps_of_a_replay():
+    start, steps = step_boards(replay_file(ZHONYA).state)
+    defender = start["objects"]["d1"]
+    assert (defender["location"], defender["might"], defender["damage"]) == ("bf1", 5, 0)
+    assert start["battlefields"][0]["units"] == ["d1"] and start["players"][0]["hand"] == ["smoke", "seeker"]
+    assert _board_after(steps, "modifier fixed at -4")["objects"]["d1"]["might"] == 1
+    dealt = _board_after(steps, "deals 4 damage to d1")["objects"]["d1"]
+    assert (dealt["location"], dealt["damage"], dealt["might_base"], dealt["might"]) == ("bf1", 4, 5, 1)
+    recalled = _board_after(steps, "recall d1 to base")
+    assert (recalled["objects"]["d1"]["location"], recalled["objects"]["d1"]["damage"]) == ("base", 0)
+    assert recalled["objects"]["d1"]["exhausted"] is True
+    assert recalled["objects"]["zh"]["zone"] == "trash" and "zh" in recalled["players"][1]["trash"]
+    assert "d1" in recalled["players"][1]["base"] and recalled["battlefields"][0]["units"] == []
+
+
+@pytest.mark.parametrize("path", library_paths(), ids=lambda path: path.stem[:10])
+def test_every_step_of_every_library_replay_has_a_board_and_the_game_is_left_as_it_was(path):
+    game = replay_file(path).state
+    before, journal_length = json.dumps(snapshot(game), sort_keys=True), len(game.journal.entries)
+    start, steps = step_boards(game)
+    assert len(steps) == game.trace.count() and all(board["objects"] for _, _, board in steps)
+    assert json.dumps(steps[-1][2], sort_keys=True) == before  # the last board is the end of the game
+    assert json.dumps(snapshot(game), sort_keys=True) == before and len(game.journal.entries) == journal_length
+    assert set(start["objects"]) <= set(steps[-1][2]["objects"])

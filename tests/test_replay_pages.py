@@ -1,0 +1,294 @@
+"""The replay pages on the real database: the board at every step, steps in words, what-ifs, the dispute
+builder, and hostile scenarios from a page (they get a clear error; other pages keep answering)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sqlite3
+import time
+from html import unescape
+from pathlib import Path
+from urllib.parse import quote, urlencode
+
+import pytest
+import yaml
+from datasette.app import Datasette
+from markupsafe import escape
+
+from rules_db import replay_view
+from rules_db.serve import metadata
+
+ROOT = Path(__file__).resolve().parent.parent
+ZHONYA = "ruling-03-zhonya-heals-keeps-stat-mods"
+
+
+@pytest.fixture(scope="module")
+def connection(real_db):
+    connection = sqlite3.connect(f"file:{real_db}?mode=ro", uri=True)
+    yield connection
+    connection.close()
+
+
+@pytest.fixture(scope="module")
+def datasette(real_db):
+    return Datasette(immutables=[str(real_db)], metadata=metadata(real_db))
+
+
+async def _get(datasette, path, status=200):
+    response = await datasette.client.get(path)
+    assert response.status_code == status, (path, response.status_code, response.text[:800])
+    return response
+
+
+def _section(html: str, css_class: str) -> str:
+    return html.split(f'class="{css_class}"', 1)[1].split("</section>", 1)[0]
+
+
+def _text(html: str) -> str:
+    return unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html))).strip()
+
+
+def _no_server_path(html: str) -> None:
+    for path in {str(ROOT), str(Path.home()), "/tmp/", "/work/", "scenarios/library/"}:
+        assert path not in html, path
+
+
+async def test_every_library_replay_draws_a_board_at_every_step(datasette, connection):
+    """Every step of every library replay has its board, drawn by the page's own board renderer; the first
+    and last step of each are fetched as pages too, and show no path of the server."""
+    from datasette_plugins.pages import Paths
+    from datasette_plugins.replay_pages import Drawing, Marks
+
+    paths = Paths(datasette, "rules")
+    replays = connection.execute("select id, step_count from replays order by id").fetchall()
+    assert len(replays) >= 50
+    for replay_id, step_count in replays:
+        data = (await _get(datasette, f"/replays/{quote(replay_id)}.json")).json()
+        steps = data["view"]["steps"]
+        assert len(steps) == step_count, replay_id
+        draw = Drawing(mark=Marks(paths, data["labels"], {}), paths=paths)
+        for step in steps:
+            board = step["board"]
+            html = draw.board(board, step["changed"], f"after step {step['number']}")
+            on_board = [unit for field in board["battlefields"] for unit in field["units"]]
+            on_board += [unit for player in board["players"] for unit in player["base"]]
+            names = {data["labels"][unit]["name"] for unit in on_board}
+            assert all(str(escape(name)) in html for name in names), (replay_id, step["number"])
+            assert html.count('class="player') == len(board["players"]), (replay_id, step["number"])
+        for step in (0, step_count):
+            html = (await _get(datasette, f"/replays/{quote(replay_id)}?step={step}")).text
+            assert html.count('class="board"') == 1 and 'class="battlefields"' in html, (replay_id, step)
+            _no_server_path(html)
+
+
+async def test_a_step_names_cards_not_engine_ids_and_quotes_its_rules(datasette):
+    data = (await _get(datasette, f"/replays/{ZHONYA}.json")).json()
+    dealt = next(s for s in data["view"]["steps"] if s["summary"] == "Void Seeker deals 4 damage to d1")
+    html = (await _get(datasette, f"/replays/{ZHONYA}?step={dealt['number']}")).text
+    now = _text(_section(html, "stepper").split('class="board"')[0])
+    assert "Void Seeker deals 4 damage to Test Defender (B)" in now
+    assert "404.1.b" in now and "Deal" in now  # the rule and the start of its text
+    steps = _section(html, "judge-steps-section")
+    words = _text(steps)
+    assert "Test Defender (B)" in words and "Zhonya's Hourglass (B)" in words
+    for engine_id in ("d1", "zh", "bf1", "smoke", "seeker"):
+        assert not re.search(rf"(?<![\w-]){engine_id}(?![\w-])", words), engine_id
+    assert re.search(r'<a class="cite" href="/rules/riftbound/2025-12-01/404\.1\.b" title="404\.1\.b: [^"]+">', steps)
+    board = html.split('class="board"', 1)[1].split('<p class="permalink">')[0]
+    defender = board.split('data-object="d1"', 1)[1].split("data-object=", 1)[0]
+    assert "4 damage" in defender and "Might <b>1</b>" in defender and "(base 5)" in defender
+    assert 'class="obj obj-unit changed"' in board  # what the step changed is highlighted
+    assert 'href="/cards/zhonyas-hourglass"' in board
+
+
+async def test_step_navigation_links_and_permalinks(datasette):
+    data = (await _get(datasette, f"/replays/{ZHONYA}.json")).json()
+    count = len(data["view"]["steps"])
+    html = (await _get(datasette, f"/replays/{ZHONYA}?step=3")).text
+    assert f'rel="prev" href="/replays/{ZHONYA}?step=2#board"' in html
+    assert f'rel="next" href="/replays/{ZHONYA}?step=4#board"' in html
+    last = (await _get(datasette, f"/replays/{ZHONYA}?step={count + 50}")).text
+    assert f"Step <b>{count}</b> of {count}" in last and 'rel="next"' not in last
+    start = (await _get(datasette, f"/replays/{ZHONYA}?step=nonsense")).text
+    assert "The starting board" in start and 'rel="prev"' not in start
+
+
+async def test_variants_are_alternatives_a_judge_switches_between(datasette, connection):
+    (scenario,) = connection.execute("select scenario from replays where id = ?", [ZHONYA]).fetchone()
+    variant = yaml.safe_load(scenario)["variants"][0]
+    html = (await _get(datasette, f"/replays/{ZHONYA}")).text
+    alternatives = _text(html.split('class="alternatives"', 1)[1].split("</nav>", 1)[0])
+    assert "As ruled" in alternatives and variant["title"] in alternatives
+    data = (await _get(datasette, f"/replays/{ZHONYA}.json?variant={variant['id']}")).json()
+    outcome = {(row.get("object"), row["field"]): row["computed"] for row in data["view"]["outcome"]}
+    assert outcome[("d1", "zone")] == "trash" and data["view"]["verdict"] == "match"
+
+
+async def test_a_what_if_flips_the_outcome_and_names_the_divergence(datasette):
+    query = urlencode({"path": "setup.players.B.base", "value": "[]"})
+    data = (await _get(datasette, f"/replays/{ZHONYA}.json?{query}")).json()
+    comparison = data["comparison"]
+    assert comparison["flipped"]
+    zone = next(row for row in comparison["outcome"] if row.get("object") == "d1" and row["field"] == "zone")
+    assert (zone["computed"], zone["what_if"]) == ("base", "trash")
+    divergence = comparison["divergence"]
+    original, what_if = data["original"]["steps"], data["view"]["steps"]
+    assert original[divergence - 1]["summary"] != what_if[divergence - 1]["summary"]
+    assert [s["summary"] for s in original[: divergence - 1]] == [s["summary"] for s in what_if[: divergence - 1]]
+    assert data["step"] == divergence  # the page opens at the divergence
+    html = (await _get(datasette, f"/replays/{ZHONYA}?{query}")).text
+    assert "diverge at <a" in html and f">step {divergence}</a>" in html and "The outcome changes." in html
+    assert html.count('class="board"') == 2  # original and what-if side by side
+
+
+async def test_what_if_forms_cover_numbers_choices_keywords_extra_units_and_the_turn(datasette, connection):
+    data = (await _get(datasette, "/replays/ruling-09-zhonya-or-guardian-angel.json")).json()
+    inputs = data["view"]["inputs"]
+    assert inputs["choices"] and inputs["units"] and "Tank" in inputs["keywords"]
+    choice = inputs["choices"][0]
+    html = (await _get(datasette, "/replays/ruling-09-zhonya-or-guardian-angel")).text
+    what_if = _section(html, "what-if")
+    assert 'name="keyword"' in what_if and 'name="add_card"' in what_if and "s turn?" in what_if
+    alternative = replay_view.flow(choice["alternatives"][0]["value"])
+    flipped = (
+        await _get(
+            datasette,
+            "/replays/ruling-09-zhonya-or-guardian-angel.json?"
+            + urlencode({"path": choice["path"], "value": alternative}),
+        )
+    ).json()
+    assert flipped["comparison"]["divergence"] and flipped["comparison"]["flipped"]
+    unit = inputs["units"][0]
+    stronger = await _get(
+        datasette,
+        "/replays/ruling-09-zhonya-or-guardian-angel.json?"
+        + urlencode({"path": unit["path"] + ".might", "value": "99"}),
+    )
+    assert stronger.json()["view"]["start"]["objects"][unit["id"]]["might"] == 99
+    keyword = (
+        await _get(
+            datasette,
+            "/replays/ruling-09-zhonya-or-guardian-angel.json?"
+            + urlencode({"path": unit["path"] + ".keywords", "keyword": "Tank", "value": "1"}),
+        )
+    ).json()
+    assert keyword["view"]["start"]["objects"][unit["id"]]["keywords"].get("Tank") == 1
+    extra = (
+        await _get(
+            datasette,
+            "/replays/ruling-09-zhonya-or-guardian-angel.json?"
+            + urlencode({"path": inputs["locations"][0]["path"], "add_card": "Test Unit", "add_might": "7"}),
+        )
+    ).json()
+    assert extra["view"]["start"]["objects"]["extra1"]["might"] == 7
+    turn = (
+        await _get(
+            datasette,
+            "/replays/ruling-09-zhonya-or-guardian-angel.json?"
+            + urlencode({"path": "setup.turn.player", "value": "B"}),
+        )
+    ).json()
+    assert turn["view"]["start"]["turn"]["player"] == "B" and turn["comparison"]["divergence"] == 1
+
+
+async def test_a_what_if_naming_no_input_is_a_clear_error(datasette):
+    for query in (
+        {"path": "setup.nowhere.0.might", "value": "3"},
+        {"path": "setup.turn.player", "value": "Z"},
+        {"path": "../../etc", "value": "1"},
+        {"path": "setup.turn.player", "value": "&a [*a]"},
+    ):
+        html = (await _get(datasette, f"/replays/{ZHONYA}?{urlencode(query)}")).text
+        assert "That what-if cannot be replayed" in html and 'class="compare"' not in html
+        _no_server_path(html)
+
+
+def _token(text: str) -> str:
+    return replay_view.encode(text)
+
+
+async def test_the_builder_sets_up_a_two_unit_combat_and_offers_only_legal_actions(datasette):
+    url = "/dispute"
+    steps = [
+        {"op": "add", "card": "Test Unit", "player": "A", "where": "base", "might": "4"},
+        {"op": "add", "card": "Test Defender", "player": "B", "where": "bf1", "might": "3"},
+    ]
+    text = replay_view.NEW_DISPUTE
+    for params in steps:
+        response = await datasette.client.get(f"{url}?{urlencode({'s': _token(text), **params})}")
+        assert response.status_code == 302, response.text[:500]
+        text = replay_view.decode(re.search(r"s=([^#&]+)", response.headers["location"]).group(1))
+    data = (await _get(datasette, f"/dispute.json?{urlencode({'s': _token(text)})}")).json()
+    legal = [choice["action"] for choice in data["legal"]["actions"]]
+    assert {"by": "A", "do": "move", "units": ["u1"], "to": "bf1"} in legal
+    assert all(action["by"] == "A" for action in legal)  # B has no priority
+    html = (await _get(datasette, f"/dispute?{urlencode({'s': _token(text)})}")).text
+    assert "A moves Test Unit (A) to Neutral Ground" in _text(html)
+    refused = (
+        await _get(
+            datasette,
+            "/dispute?"
+            + urlencode({"s": _token(text), "op": "act", "action": "{by: B, do: move, units: [u2], to: base}"}),
+        )
+    ).text
+    assert "The rules forbid that action." in refused and 'class="cite" href="/rules/riftbound/' in refused
+    for action in (
+        {"by": "A", "do": "move", "units": ["u1"], "to": "bf1"},
+        {"by": "A", "do": "pass"},
+        {"by": "B", "do": "pass"},
+    ):
+        response = await datasette.client.get(
+            url + "?" + urlencode({"s": _token(text), "op": "act", "action": replay_view.flow(action)})
+        )
+        assert response.status_code == 302, _text(response.text)[:600]
+        text = replay_view.decode(re.search(r"s=([^#&]+)", response.headers["location"]).group(1))
+    data = (await _get(datasette, f"/dispute/replay.json?{urlencode({'s': _token(text), 'step': 0})}")).json()
+    end = data["view"]["steps"][-1]["board"]
+    assert end["objects"]["u2"]["zone"] == "trash" and end["objects"]["u1"]["location"] == "bf1"
+    assert end["objects"]["bf1"]["controller"] == "A" and end["players"][0]["points"] == 1  # A conquered
+    download = await _get(datasette, f"/dispute/download?{urlencode({'s': _token(text)})}")
+    assert "attachment" in download.headers["content-disposition"] and yaml.safe_load(download.text)["actions"]
+
+
+async def test_yaml_typed_into_the_builder_reports_the_line(datasette):
+    broken = replay_view.NEW_DISPUTE.replace("card: Neutral Ground", "card: Neutral Ground\n    might: [", 1)
+    html = (await datasette.client.post("/dispute", data={"yaml": broken})).text
+    line = next(n for n, text in enumerate(broken.splitlines(), start=1) if "might: [" in text)
+    problem = _text(html.split('id="problem">', 1)[1].split("</div>", 1)[0])
+    assert problem.startswith(f"Line {line + 1}") or problem.startswith(f"Line {line}"), problem
+    assert '<li class="error-line" id="error-line">' in html
+    wrong = replay_view.NEW_DISPUTE.replace("actions: []", "colour: red\nactions: []", 1)
+    html = (await datasette.client.post("/dispute", data={"yaml": wrong})).text
+    problem = _text(html.split('id="problem">', 1)[1].split("</div>", 1)[0])
+    line = next(n for n, text in enumerate(wrong.splitlines(), start=1) if "colour: red" in text)
+    assert problem.startswith(f"Line {line}: colour:"), problem
+    good = await datasette.client.post("/dispute", data={"yaml": replay_view.NEW_DISPUTE})
+    assert good.status_code == 302 and "/dispute?s=" in good.headers["location"]
+
+
+async def test_hostile_scenarios_get_a_clear_error_while_other_pages_answer(datasette):
+    bomb = "a: &a [x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 8)}]\n" for i in range(12)
+    )
+    many = replay_view.NEW_DISPUTE.replace("actions: []\n", "actions:\n" + "- {by: A, do: pass}\n" * 100_000)
+
+    async def hostile(text: str) -> str:
+        started = time.monotonic()
+        response = await datasette.client.get(f"/dispute/replay?{urlencode({'s': _token(text)})}")
+        assert response.status_code in (200, 400)
+        return _text(response.text), time.monotonic() - started
+
+    async def other_pages() -> list[int]:
+        codes = []
+        for _ in range(5):
+            codes.append((await datasette.client.get("/rules/riftbound/443.1.e")).status_code)
+        return codes
+
+    (bomb_text, bomb_time), (many_text, many_time), codes = await asyncio.gather(
+        hostile(bomb), hostile(many), other_pages()
+    )
+    assert "cannot be replayed" in bomb_text and "anchors (&) or aliases (*)" in bomb_text
+    assert "cannot be replayed" in many_text or "holds more than" in many_text
+    assert bomb_time < 10 and many_time < 10  # a guard against a hang; speed is measured in benchmarks/
+    assert codes == [200] * 5
