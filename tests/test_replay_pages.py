@@ -282,7 +282,7 @@ async def test_hostile_scenarios_get_a_clear_error_while_other_pages_answer(data
     async def other_pages() -> list[int]:
         codes = []
         for _ in range(5):
-            codes.append((await datasette.client.get("/rules/riftbound/443.1.e")).status_code)
+            codes.append((await datasette.client.get("/rules/riftbound")).status_code)
         return codes
 
     (bomb_text, bomb_time), (many_text, many_time), codes = await asyncio.gather(
