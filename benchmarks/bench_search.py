@@ -1,6 +1,6 @@
-"""Benchmark the judges' search on judge questions: recall@1/3/5 and MRR per game, against a Ctrl-F
-baseline, and the latency of /search.json (p50/p99) on the bundled database and on a synthetic one
-N times larger.
+"""Benchmark the judges' search on judge questions: recall@1/3/5 and MRR per game, per kind of answer
+(rule, ruling, card) and overall, against a Ctrl-F baseline, and the latency of /search.json
+(p50/p99) on the bundled database and on a synthetic one N times larger.
 
     .venv/bin/python benchmarks/bench_search.py [--db data/rules.db] [--scale 10] [--misses tuned]
         [--questions benchmarks/judge_questions_blind.yaml]

@@ -294,3 +294,16 @@ async def test_a_labelled_rule_is_found_by_its_label(real, real_connection):
         "select count(*) from search_documents where kind = 'rule' and title = 'Example'"
     ).fetchone()[0]
     assert examples == 0
+
+
+async def test_the_best_ruling_and_card_beside_the_rules_answer_nearly_as_well(real):
+    """A ruling or card is offered as the best of its kind only when it scores near the top result; a
+    ruling sharing one word with a question on a tournament penalty is not offered."""
+    data = await _search(real, q="zhonyas hourglas")
+    assert data["best"]["card"]["slug"] == "zhonyas-hourglass"
+    for question in ("penalty for looking at extra cards", "what happens to the gear attached to a unit that dies"):
+        data = await _search(real, q=question)
+        top = data["results"][0]["score"]
+        assert all(hit["score"] >= search.BEST_SHARE * top for hit in data["best"].values())
+    data = await _search(real, q="penalty for looking at extra cards")
+    assert set(data["best"]) == {"rule"}
