@@ -26,8 +26,8 @@ layout; the outline does not, so the outline is what is read:
    first rule, page headers repeating the title, page numbers (numbers alone on their
    line that count up a page apart: ``page_number_lines``), table-of-contents entries,
    horizontal rules, unnumbered headings.
-5. **The damaged one-rule-per-line extraction** whose continuation lines are marked
-   by a leading tab, so that an unmarked line is a rule that lost its number (the
+5. **The damaged one-rule-per-line extraction** (a tab after each number) whose
+   continuation lines are marked by a leading tab, so that an unmarked line is a rule that lost its number (the
    2025-06-02 Core Rules), is read by ``ingest.riftbound_tabbed``, which repairs
    that damage (reversed page blocks, lost and mislabelled numbers).
 
@@ -72,6 +72,7 @@ TITLED_RULEBOOKS = True
 
 _NUMBER = r"\d{3}(?:\.(?:\d+|[a-z]))*"
 _NUMBERED = numbered_line_pattern(_NUMBER)
+_TAB_AFTER_NUMBER = re.compile(rf"{_NUMBER}\.?\t")  # flush left, a tab after the number: the damaged layout
 _MIN_RULES = 10  # a Riftbound rulebook has at least this many rules that form an outline
 _MIN_FIT = 0.8  # ... and this share of its numbered lines fits the outline
 _WRAPPED_SHARE = 0.5  # lines followed by an unnumbered line that stop mid-sentence, in a wrapped layout
@@ -134,12 +135,12 @@ def profile(lines: list[str]) -> Layout:
                 stops_mid_sentence += runs_on(previous)
         previous = numbered[index].text if index in numbered else line
     wrapped = followed > 0 and stops_mid_sentence >= _WRAPPED_SHARE * followed
-    flush_left = sum(1 for index in numbered if lines[index - 1][:1].isdigit())
+    tab_after_number = sum(1 for index in numbered if _TAB_AFTER_NUMBER.match(lines[index - 1]))
     dotted = sum(found.dotted for found in numbered.values())
     return Layout(
         numbered=numbered,
         wrapped=wrapped,
-        marked_continuations=not wrapped and marked >= _MIN_MARKED and flush_left == len(numbered),
+        marked_continuations=not wrapped and marked >= _MIN_MARKED and tab_after_number * 2 >= len(numbered),
         dotted_numbers=dotted * 2 >= len(numbered),
     )
 

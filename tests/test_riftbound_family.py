@@ -319,6 +319,15 @@ def test_numbers_alone_on_their_line_are_text_or_page_numbers_by_the_page_sequen
         _same_rules(_parse(variant), parsed[CORE_1_4])
 
 
+def test_the_damaged_layout_with_spaces_for_its_tabs_is_read_as_an_outline(parsed):
+    """2025-06-02 marks continuation lines with a tab, so a line without one is a rule that lost its
+    number (``ingest.riftbound_tabbed`` repairs those). With a space after each number instead of the
+    tab, the text no longer says which lines lost their number: it is read as any outline, not refused."""
+    variant = _parse(without_trailing_dots(read_lines(CORE_2025_06)))
+    numbers, original = {rule.number for rule in variant.rules}, {rule.number for rule in parsed[CORE_2025_06].rules}
+    assert len(numbers & original) >= 0.97 * len(original)
+
+
 def test_page_numbers_count_up_a_page_apart():
     page = [f"line {index} of a page of rules text, running on and" for index in range(40)]
     lines = [*page, "1", *page, "- 2 -", *page, *page, "Page 4 of 9", "top", "7", "cards", *page, "5", *page]
