@@ -101,7 +101,7 @@ def build(
     db_path = Path(db_path)
     db_path.parent.mkdir(parents=True, exist_ok=True)
     with _temporary_database(db_path) as (temp_path, commit):
-        builder = _Builder(_bulk_loader(temp_path))
+        builder = _Builder(bulk_loader(temp_path))
         result = builder.run(specs, keep_going, progress)
         commit()
     for report in result.reports:
@@ -312,7 +312,7 @@ def _parse(spec: DocumentSpec) -> tuple[Any, list[str]]:
     return adapter(spec.format).parse(lines, spec.path), lines
 
 
-def _bulk_loader(temp_path: str) -> sqlite_utils.Database:
+def bulk_loader(temp_path: str) -> sqlite_utils.Database:
     """The temporary database, written like a bulk loader: it is renamed over the target only once complete,
     so durability during the build buys nothing (sqlite-utils commits every chunk it inserts: without a
     journal on disk and without fsync a commit costs nothing). A killed build leaves the target untouched."""
