@@ -26,11 +26,10 @@ def active_while(source: Obj, flt) -> bool:
 @query("passives")
 def passives(game):
     """Every active passive ability on the board, with its source and its point of view."""
-    for source in game.objects.values():
-        definition = source.definition
-        if definition is None or not definition.passives or source.zone != Zone.BOARD:
+    for source in game.passive_sources:
+        if source.zone != Zone.BOARD:
             continue
-        for passive in definition.passives:
+        for passive in source.definition.passives:
             if active_while(source, passive.to):
                 yield source, passive, calc.view_of(game, source)
 
@@ -44,17 +43,22 @@ def ability_is_active(game, source: Obj, flt) -> bool:
 def keyword_value(game, obj: Obj, keyword: str) -> int:
     """Summed value of a keyword from the card, from effects that granted it, and from passives (733.2, 740.2)."""
     total = obj.definition.keywords.get(keyword, 0) if obj.definition else 0
-    total += sum(g.value for g in obj.granted if g.keyword == keyword)
-    for _source, passive, view in calc.passives(game):
-        if keyword in passive.keywords and calc.matches_object(game, passive.to, view, obj):
-            total += passive.keywords[keyword]
-    if not total and any(keyword in a.implies and keyword_value(game, obj, a.keyword) for a in _givers()):
+    if obj.granted:
+        total += sum(g.value for g in obj.granted if g.keyword == keyword)
+    if _a_passive_gives(game, keyword):
+        for _source, passive, view in calc.passives(game):
+            if keyword in passive.keywords and calc.matches_object(game, passive.to, view, obj):
+                total += passive.keywords[keyword]
+    if not total and any(
+        keyword in a.implies and keyword_value(game, obj, a.keyword) for a in KEYWORD_ABILITIES.values()
+    ):
         total = 1  # a keyword that gives another (Quick-Draw gives Reaction, 745.1.b)
     return total
 
 
-def _givers():
-    return [ability for ability in KEYWORD_ABILITIES.values() if ability.implies]
+def _a_passive_gives(game, keyword: str) -> bool:
+    """Does any passive ability in the game give `keyword`? (Most games have none: no need to read them.)"""
+    return any(keyword in passive.keywords for source in game.passive_sources for passive in source.definition.passives)
 
 
 @query("has_keyword")
