@@ -170,7 +170,10 @@ class GameState(Journaled):
 
     def has_units(self, location: str) -> bool:
         """Is there a unit on the board at `location`? (What `units` answers, without building the list.)"""
-        return any(o.location == location and o.zone == BOARD for o in self.unit_objects)
+        for unit in self.unit_objects:  # noqa: SIM110 (a loop is faster than any(); every cleanup asks)
+            if unit.location == location and unit.zone == BOARD:
+                return True
+        return False
 
     def is_battlefield(self, location) -> bool:
         found = self.objects.get(location) if type(location) is str else None

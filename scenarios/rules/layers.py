@@ -13,6 +13,8 @@ is attached (421.1.e); the text it gives "the equipped unit" is its effect text,
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from scenarios.kernel import KEYWORD_ABILITIES, calc, query
 from scenarios.objects import Obj, Role, Zone
 
@@ -45,7 +47,7 @@ def keyword_value(game, obj: Obj, keyword: str) -> int:
     total = obj.definition.keywords.get(keyword, 0) if obj.definition else 0
     if obj.granted:
         total += sum(g.value for g in obj.granted if g.keyword == keyword)
-    if _a_passive_gives(game, keyword):
+    if keyword in _passive_keywords(game.passive_sources):
         for _source, passive, view in calc.passives(game):
             if keyword in passive.keywords and calc.matches_object(game, passive.to, view, obj):
                 total += passive.keywords[keyword]
@@ -56,9 +58,13 @@ def keyword_value(game, obj: Obj, keyword: str) -> int:
     return total
 
 
-def _a_passive_gives(game, keyword: str) -> bool:
-    """Does any passive ability in the game give `keyword`? (Most games have none: no need to read them.)"""
-    return any(keyword in passive.keywords for source in game.passive_sources for passive in source.definition.passives)
+@lru_cache(maxsize=16)
+def _passive_keywords(sources: tuple[Obj, ...]) -> frozenset[str]:
+    """Every keyword the passive abilities of these objects give (usually none, so a keyword's value needs no
+    passive read). Cached on the objects themselves: an object's card never changes."""
+    return frozenset(
+        keyword for source in sources for passive in source.definition.passives for keyword in passive.keywords
+    )
 
 
 @query("has_keyword")
