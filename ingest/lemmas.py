@@ -21,6 +21,8 @@ from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc
 
+from ingest.limits import bounded_for_tokenizer
+
 
 @dataclass(frozen=True)
 class LemmaMatch:
@@ -82,7 +84,8 @@ class LemmaMatcher:
                 self.matcher.add(key, patterns)
 
     def find_many(self, texts: Iterable[str]) -> list[list[LemmaMatch]]:
-        return [self._matches(doc) for doc in self.nlp.pipe(texts, batch_size=256)]
+        bounded = (bounded_for_tokenizer(text) for text in texts)
+        return [self._matches(doc) for doc in self.nlp.pipe(bounded, batch_size=256)]
 
     def _matches(self, doc: Doc) -> list[LemmaMatch]:
         spans = self.matcher(doc, as_spans=True)
