@@ -43,6 +43,7 @@ def screen(request, browser):  # noqa: F811 - the browser fixture imported above
 def _fits(page, size: str) -> None:
     measured = page.evaluate(_MEASURE, PRIMARY)
     assert measured["overflow"] <= 0, f"{measured['overflow']} px wider than the screen"
+    assert measured["clipped"] == [], f"words spill out of their box: {measured['clipped']}"
     if size == "phone":
         assert measured["small_primary"] == [] and measured["small_links"] == [], measured
 
