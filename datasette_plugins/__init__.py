@@ -44,7 +44,7 @@ STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 @hookimpl
 def register_routes(datasette):
-    return [(errors.HIDDEN_ROUTES, errors.hidden)] + [
+    return [(errors.INTROSPECTION_ROUTE, errors.introspection)] + [
         (pattern, CACHE.wrap(VIEWS[name], pages.database_file) if name in KEPT else VIEWS[name])
         for name, pattern in ROUTE_PATTERNS.items()
     ]

@@ -4,13 +4,14 @@ Datasette's own exception handler prints every exception with its local variable
 unknown sort column (``?_sort=nope``) or a number past Python's 4,300 digits with a 500 that echoes the error.
 ``handle_exception`` wraps that handler and replaces its answer: what the request named that does not exist is
 a 404, a malformed request a 400, with Datasette's message cut short; anything else is a 500 that says only
-that the server failed, and the log gets one line. ``HIDDEN_ROUTES`` are Datasette's introspection pages that
-show the server's file paths (the database's, the plugins'): a judge never needs them.
+that the server failed, and the log gets one line. ``INTROSPECTION_ROUTE`` answers Datasette's pages that list
+the databases and the plugins without the server's file paths (the database's, the plugins' folders).
 """
 
 from __future__ import annotations
 
 import logging
+import sqlite3
 
 from datasette import Response, hookimpl
 from datasette.utils.asgi import Base400
@@ -20,7 +21,10 @@ log = logging.getLogger(__name__)
 
 MAX_MESSAGE = 200  # characters of an error message shown (a request can echo 5,000 digits)
 SERVER_FAILED = "The server could not answer this page; it has been logged."
-HIDDEN_ROUTES = r"^/-/(?:databases|plugins)(?:\.json)?$"
+INTROSPECTION_ROUTE = r"^/-/(?P<listing>databases|plugins)(?:\.json)?$"
+_PATHS = {"path", "static_path", "templates_path"}
+# How SQLite words a query past one of its limits.
+_PAST_A_LIMIT = ("too big", "too complex", "too large", "too many", "tree is too large", "depth")
 
 
 def _client_error(exception: BaseException) -> int | None:
@@ -31,6 +35,8 @@ def _client_error(exception: BaseException) -> int | None:
         return exception.status if exception.status < 500 else 404
     if _number_too_large(exception):
         return 404  # a number no row can have
+    if isinstance(exception, sqlite3.DataError) or any(word in str(exception) for word in _PAST_A_LIMIT):
+        return 400  # a request past one of SQLite's limits (rules_db.guard)
     return None
 
 
@@ -65,5 +71,10 @@ def _responder(datasette, request, status: int, message: str):
     return respond
 
 
-async def hidden(datasette, request):
-    return Response.json({"ok": False, "error": "Not found", "status": 404}, status=404)
+async def introspection(datasette, request):
+    """``/-/databases`` and ``/-/plugins`` as Datasette lists them (as JSON), less every file path."""
+    if request.url_vars["listing"] == "databases":
+        listing = datasette._connected_databases()
+    else:
+        listing = datasette._plugins(request)
+    return Response.json([{key: value for key, value in item.items() if key not in _PATHS} for item in listing])

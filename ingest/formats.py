@@ -40,9 +40,13 @@ def spec_for(path: str | Path) -> DocumentSpec:
         if difference is None:
             return _dated(spec) if spec.kind == "rules" else spec
         warning = f"{path} is named like the bundled {known.title} {known.version}, but {difference}"
+        as_named = replace(spec, warnings=(f"{warning}; read as {known.title} all the same",))
         if path.is_dir() or path.suffix == ".json":  # read as named: validation decides whether it is one
-            return replace(spec, warnings=(f"{warning}; read as {known.title} all the same",))
-        recognised = _recognised(path)
+            return as_named
+        try:
+            recognised = _recognised(path)
+        except IngestError:  # no format recognises it: its own parser says where it goes wrong
+            return as_named
         return replace(
             recognised, warnings=(f"{warning}; read as what its text is: {recognised.title} {recognised.version}",)
         )

@@ -20,7 +20,6 @@ CONNECTION_LIMITS = {
     sqlite3.SQLITE_LIMIT_SQL_LENGTH: 100_000,  # characters of one statement
     sqlite3.SQLITE_LIMIT_EXPR_DEPTH: 100,  # nested expressions
     sqlite3.SQLITE_LIMIT_COMPOUND_SELECT: 50,  # SELECTs joined by UNION and the like
-    sqlite3.SQLITE_LIMIT_LIKE_PATTERN_LENGTH: 1_000,
     sqlite3.SQLITE_LIMIT_FUNCTION_ARG: 32,
     sqlite3.SQLITE_LIMIT_ATTACHED: 0,
 }

@@ -4,6 +4,7 @@ traceback or a file path (``datasette_plugins.errors``), through Datasette's own
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 
 import pytest
 from datasette.app import Datasette
@@ -111,4 +112,69 @@ async def test_a_server_failure_is_a_500_that_shows_nothing_of_the_server(datase
 )
 async def test_no_page_shows_a_file_path(datasette, fixture_db, path):
     response = await datasette.client.get(path.format(db=fixture_db.stem))
-    assert str(fixture_db.parent) not in response.text
+    assert response.status_code == 200
+    assert str(fixture_db.parent) not in response.text and "site-packages" not in response.text
+    if path == "/-/databases.json":
+        assert response.json()[0]["is_mutable"] is False
+
+
+def test_three_long_searches_at_once_leave_the_other_pages_answering(real_db):
+    """Three 15 kB searches (they stopped every page for 13 minutes) sent at once to ``rules-db serve`` with its
+    workers: a rule page still answers within a second (or three times its time on the idle server, on a machine
+    busier than that), and every search ends with a clear message (cut to its first characters, or stopped by
+    its time budget)."""
+    import re
+    import subprocess
+    import sys
+    import threading
+    import time
+    import urllib.parse
+    import urllib.request
+
+    from test_pages_serve import _free_port, _wait_for
+
+    words = re.findall(r"[a-z]{3,}", Path(real_db).read_bytes()[:2_000_000].decode("utf-8", "ignore"))
+    questions = [" ".join(words[offset : offset + 4000])[:15_000] for offset in (0, 5000, 10000)]
+    assert all(len(question) == 15_000 for question in questions)
+    port = _free_port()
+    code = f"from rules_db.serve import serve; serve({str(real_db)!r}, port={port}, workers=2)"
+    server = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    page = f"{base}/rulings/1"
+
+    def timed(url: str) -> tuple[float, str]:
+        started = time.perf_counter()
+        with urllib.request.urlopen(url, timeout=60) as response:
+            return time.perf_counter() - started, response.read().decode()
+
+    try:
+        _wait_for(page, server)
+        idle = min(timed(page)[0] for _ in range(3))
+        answers: list[str] = []
+        searches = [
+            threading.Thread(
+                target=lambda q=q: answers.append(timed(f"{base}/search?{urllib.parse.urlencode({'q': q})}")[1])
+            )
+            for q in questions
+        ]
+        for search in searches:
+            search.start()
+        busy = []
+        for _ in range(3):  # the median of three, spread over the searches: one scheduling hiccup is not a stall
+            time.sleep(0.2)
+            seconds, body = timed(page)
+            busy.append(seconds)
+        for search in searches:
+            search.join(timeout=120)
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+    assert "Ruling" in body or "ruling" in body
+    during = sorted(busy)[1]
+    assert during < max(1.0, 3 * idle), f"a ruling page took {busy} s during the searches ({idle:.3f} s idle)"
+    assert len(answers) == 3
+    for answer in answers:
+        assert (
+            "Only the first 500 characters of the question were searched" in answer
+            or "Try a shorter question" in answer
+        )
