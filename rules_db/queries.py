@@ -15,6 +15,7 @@ import os
 import re
 import sqlite3
 from collections import Counter, defaultdict
+from urllib.parse import urlsplit
 
 import sqlite_utils
 from rapidfuzz import fuzz, process
@@ -54,6 +55,21 @@ def _row(conn: sqlite3.Connection, sql: str, params=()) -> dict | None:
 
 
 # ---------------------------------------------------------------- home
+
+
+def licensed_sources(conn: sqlite3.Connection) -> list[dict]:
+    """The ruling sources shared under a licence (CC BY-SA: their text is credited wherever it is shown), each
+    with its licence, the licence's URL and its site (where its rulings' pages are)."""
+    rows = _rows(
+        conn,
+        """select source, licence, licence_url, min(url) as url from rulings
+        where licence is not null and licence != '' group by source, licence, licence_url order by source""",
+        [],
+    )
+    for row in rows:
+        parts = urlsplit(row.pop("url") or "")
+        row["site"] = f"{parts.scheme}://{parts.netloc}/" if parts.scheme and parts.netloc else None
+    return rows
 
 
 def home(conn: sqlite3.Connection) -> dict:

@@ -88,20 +88,25 @@ def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "rift
     ):
         rulings.setdefault(row["position"], row["id"])
     step_id = db.execute("select coalesce(max(id), 0) from replay_steps").fetchone()[0]
-    steps, citations, uncited, used_cards = [], [], set(), []
+    stored, steps, citations, uncited, used_cards = [], [], [], set(), []
     card_ids = _card_ids(db, game_id)
     translators: dict[tuple[str, str], CitationTranslator] = {}
+    by_version: dict[str, tuple[str | None, dict[str, int]]] = {}  # looked up once per rules version, not per replay
     for replay in replays:
-        document = versions.rules_document(db, game_id, replay.rules_version)
-        document_id = document["id"] if document else None
-        rule_ids = _rule_ids(db, document_id)
+        if replay.rules_version not in by_version:
+            document = versions.rules_document(db, game_id, replay.rules_version)
+            by_version[replay.rules_version] = (
+                document["id"] if document else None,
+                _rule_ids(db, document["id"]) if document else {},
+            )
+        document_id, rule_ids = by_version[replay.rules_version]
         pair = (replay.cited_version, replay.rules_version)
         if pair not in translators:
             translators[pair] = CitationTranslator(db, game_id, *pair)
         cite = translators[pair]
         text = _scenario_text(replay.file)
         scenario = _scenario_document(replay.file)
-        db.table("replays").insert(
+        stored.append(
             {
                 "id": replay.scenario_id,
                 "ruling_id": rulings.get(replay.ruling_position),
@@ -143,6 +148,7 @@ def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "rift
                 citations.append({"step_id": step_id, "rule_id": rule_ids.get(number), "number": number})
                 if number not in rule_ids:
                     uncited.add(f"{replay.rules_version} {number}")
+    db.table("replays").insert_all(stored)
     db.table("replay_steps").insert_all(steps)
     db.table("replay_step_citations").insert_all(citations)
     db.table("replay_cards").insert_all(used_cards)
@@ -156,15 +162,8 @@ def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "rift
     }
 
 
-def _rule_ids(db: sqlite_utils.Database, document_id: str | None) -> dict[str, int]:
-    return (
-        {
-            row["number"]: row["id"]
-            for row in db.query("select number, id from rules where document_id = ?", [document_id])
-        }
-        if document_id
-        else {}
-    )
+def _rule_ids(db: sqlite_utils.Database, document_id: str) -> dict[str, int]:
+    return dict(db.execute("select number, id from rules where document_id = ?", [document_id]).fetchall())
 
 
 def _card_ids(db: sqlite_utils.Database, game_id: str) -> dict[str, int]:
