@@ -86,7 +86,7 @@ _PAGE_NUMBER = re.compile(
 _HORIZONTAL_RULE = re.compile(r"^(?:[-*_=]\s*){3,}$")
 _MARKDOWN_HEADING = re.compile(r"^\s*#{1,6}\s")
 # A table of contents line ends on its page number, after a leader (dots, an ellipsis) or a tab.
-_PAGE_NUMBER = re.compile(r"(?<!\d)\d{1,3}$")
+_TRAILING_PAGE_NUMBER = re.compile(r"(?<!\d)\d{1,3}$")
 _LEADERS = ("...", "\u2026")
 
 # The text's own list numbering ("1. ", "2a. ") or bullet ("* ") after the rule number.
@@ -111,7 +111,7 @@ class Layout:
 def _table_of_contents_entry(text: str) -> bool:
     """Whether the text ends on a page number after a leader or a tab. Read in two linear steps rather than one
     search for "leader, white space, number": that search restarts at every dot or tab of a long run."""
-    page = _PAGE_NUMBER.search(text)
+    page = _TRAILING_PAGE_NUMBER.search(text)
     if page is None:
         return False
     before = text[: page.start()]
