@@ -54,7 +54,11 @@ def _no_server_path(html: str) -> None:
         assert path not in html, path
 
 
-async def test_every_library_replay_draws_a_board_at_every_step(datasette, connection):
+SHARDS = 4  # the library's replays in four tests, so that the workers of `make test` share them
+
+
+@pytest.mark.parametrize("shard", range(SHARDS))
+async def test_every_library_replay_draws_a_board_at_every_step(datasette, connection, shard):
     """Every step of every library replay has its board, drawn by the page's own board renderer; the first
     and last step of each are fetched as pages too, and show no path of the server."""
     from datasette_plugins.pages import Paths
@@ -63,7 +67,7 @@ async def test_every_library_replay_draws_a_board_at_every_step(datasette, conne
     paths = Paths(datasette, "rules")
     replays = connection.execute("select id, step_count from replays order by id").fetchall()
     assert len(replays) >= 50
-    for replay_id, step_count in replays:
+    for replay_id, step_count in replays[shard::SHARDS]:
         data = (await _get(datasette, f"/replays/{quote(replay_id)}.json")).json()
         steps = data["view"]["steps"]
         assert len(steps) == step_count, replay_id
