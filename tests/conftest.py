@@ -661,6 +661,7 @@ def real_db(real_build) -> Path:
     return real_build.db
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups and `-m` deselects by marker
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A test that needs the real database is slow: ``make test-fast`` leaves it out.
 
@@ -680,6 +681,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     modules = list(dict.fromkeys(item.module for item in items))
     rank = {module: 0 if module not in needs_build | browser else 1 if module in browser else 2 for module in modules}
     items.sort(key=lambda item: rank[item.module])
+
+
+@pytest.fixture(scope="session")
+def real_server(real_db, tmp_path_factory):
+    """The real database served by ``rules_db.serve.serve`` for the browser tests, started once (the browser
+    modules run on one worker: ``pytest_collection_modifyitems``)."""
+    from servers import Server
+
+    server = Server(real_db, tmp_path_factory.mktemp("real-server"))
+    try:
+        server.wait_until_ready()
+        yield server.url
+    finally:
+        server.stop()
 
 
 @pytest.fixture(scope="session")

@@ -156,29 +156,6 @@ async def test_every_newest_keyword_page_names_its_defining_rule(datasette, conn
         assert number in defined_in, (game, term)
 
 
-def _count_steps(steps: list[dict]) -> int:
-    return sum(1 + _count_steps(step["children"]) for step in steps)
-
-
-@pytest.mark.parametrize("shard", range(SHARDS))
-async def test_every_replay_page_nests_all_its_steps_and_links_its_citations(datasette, connection, shard):
-    replays = connection.execute(
-        "select id, (select count(*) from replay_steps where replay_id = p.id) from replays p order by id"
-    ).fetchall()
-    assert len(replays) >= 50
-    for replay_id, step_count in replays[shard::SHARDS]:
-        data = (await _get(datasette, f"/replays/{quote(replay_id)}.json")).json()
-        assert _count_steps(data["steps"]) == step_count
-        html = (await _get(datasette, f"/replays/{quote(replay_id)}")).text
-        cited = {
-            f"/rules/{c['game']}/{c['version']}/{c['number']}"
-            for step in data["steps"]
-            for c in step["citations"]
-            if c["id"] is not None
-        }
-        assert all(f'href="{path}"' in html for path in cited)
-
-
 async def test_card_pages_list_their_rulings_and_highlight_errata(datasette, connection):
     named = connection.execute("""select c.slug, group_concat(distinct m.ruling_id) from card_mentions m
         join cards c on c.id = m.card_id group by c.id""").fetchall()
