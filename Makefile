@@ -18,10 +18,10 @@ build: $(STAMP)
 
 # Tests run on every core (pytest-xdist); the workers share one build of the real database.
 test: $(STAMP) chromium
-	$(PYTHON) -m pytest -q -n auto --dist loadgroup
+	$(PYTHON) -m pytest -q -n auto
 
 test-fast: $(STAMP)
-	$(PYTHON) -m pytest -q -n auto --dist loadgroup -m "not slow and not browser"
+	$(PYTHON) -m pytest -q -n auto -m "not slow and not browser"
 
 # Style, types and the layers' import contracts (pyproject.toml); CI runs it before the tests.
 lint: $(STAMP)

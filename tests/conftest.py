@@ -586,7 +586,7 @@ class BackgroundBuild:
     TIMEOUT = 900  # seconds: a build that has not finished by then has hung
 
     def __init__(self, config: pytest.Config):
-        root = config._tmp_path_factory.getbasetemp()  # type: ignore[attr-defined]
+        root = config._tmp_path_factory.getbasetemp()
         if os.environ.get("PYTEST_XDIST_WORKER"):
             root = root.parent  # shared by the workers of this run
         self.folder = root / "real-build"
@@ -610,7 +610,10 @@ class BackgroundBuild:
     def result(self) -> RealBuild:
         self.start()
         status, deadline = self.folder / "status", time.monotonic() + self.TIMEOUT
+        pid = int((self.folder / "pid").read_text(encoding="utf-8"))
         while not status.exists():
+            if not _running(pid) and not status.exists():
+                pytest.fail(f"rules-db build of the corpus ended without an exit status ({self.folder})")
             if time.monotonic() > deadline:
                 pytest.fail(f"rules-db build of the corpus did not finish within {self.TIMEOUT} s ({self.folder})")
             time.sleep(0.2)
@@ -625,7 +628,19 @@ class BackgroundBuild:
                 os.killpg(int(pid.read_text(encoding="utf-8")), signal.SIGTERM)
 
 
-_STARTED: list[subprocess.Popen] = []  # the builds this process started (kept so they are not reaped early)
+_STARTED: list[subprocess.Popen] = []  # the builds this process started (a Popen dropped while it runs warns)
+
+
+def _running(pid: int) -> bool:
+    """Whether the process lives (on Linux, a finished child its parent has not reaped yet does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    with contextlib.suppress(OSError):
+        return stat.read_text(encoding="utf-8").rsplit(")", 1)[1].split()[0] != "Z"
+    return True
 
 
 def _needs_real_build(item: pytest.Item) -> bool:
@@ -661,14 +676,14 @@ def real_db(real_build) -> Path:
     return real_build.db
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups and `-m` deselects by marker
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A test that needs the real database is slow: ``make test-fast`` leaves it out.
 
     The order of the modules changes so that both workers of ``make test`` stay busy: first the modules that
     need neither the real database nor the browser (they run while the database builds), then the browser
-    modules (the longest tests, grouped on one worker so their servers and browser start once), then the
-    rest. Within a module the order stays as written.
+    modules (the longest tests, started first so they do not end the run alone), then the rest. Within a
+    module the order stays as written.
     """
     needs_build, browser = set(), set()
     for item in items:
@@ -676,7 +691,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
             needs_build.add(item.module)
         if item.get_closest_marker("browser"):
-            item.add_marker(pytest.mark.xdist_group("browser"))
             browser.add(item.module)
     modules = list(dict.fromkeys(item.module for item in items))
     rank = {module: 0 if module not in needs_build | browser else 1 if module in browser else 2 for module in modules}
@@ -685,8 +699,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(scope="session")
 def real_server(real_db, tmp_path_factory):
-    """The real database served by ``rules_db.serve.serve`` for the browser tests, started once (the browser
-    modules run on one worker: ``pytest_collection_modifyitems``)."""
+    """The real database served by ``rules_db.serve.serve`` for the browser tests of every module, started once
+    per worker."""
     from servers import Server
 
     server = Server(real_db, tmp_path_factory.mktemp("real-server"))
