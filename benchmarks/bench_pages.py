@@ -25,7 +25,7 @@ import threading
 import time
 from collections import defaultdict
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 PROJECT = Path(__file__).resolve().parent.parent
 SEARCHES = ["recalled", "tank", "combat damage", "hidden", "zhonya", "legend", "showdown", "deflect", "626.1.d"]
@@ -46,10 +46,12 @@ def page_urls(db_path: Path, per_kind: int, seed: int = 1) -> list[tuple[str, st
     kinds = {
         "home": [("/",)] * per_kind,
         "search": [(f"/search?q={quote(random.choice(SEARCHES))}",) for _ in range(per_kind)],
+        # A rule of a rulebook other than the game's default one (the Tournament Rules) names its rulebook.
         "rule": [
-            (path("rules", game, version, number),)
-            for game, version, number in sample(
-                "select r.game_id, d.version, r.number from rules r join documents d on d.id = r.document_id"
+            (path("rules", game, *([rulebook] if rulebook else []), version, number),)
+            for game, rulebook, version, number in sample(
+                """select r.game_id, case when b.is_default then null else b.slug end, d.version, r.number
+                from rules r join documents d on d.id = r.document_id left join rulebooks b on b.id = d.rulebook_id"""
             )
         ],
         "missing rule": [
@@ -76,10 +78,37 @@ def page_urls(db_path: Path, per_kind: int, seed: int = 1) -> list[tuple[str, st
             )
         ],
         "rule tree": [
-            (path("rules", game),) for (game,) in sample("select distinct game_id from documents where kind = 'rules'")
+            (path("rules", game) + "?" + urlencode({"rulebook": rulebook, "version": version}),)
+            for game, rulebook, version in sample(
+                """select d.game_id, b.slug, d.version from documents d join rulebooks b on b.id = d.rulebook_id
+                where d.kind = 'rules'"""
+            )
         ],
-        "rulings list": [("/rulings",)] * per_kind,
-        "cards list": [("/cards",)] * per_kind,
+        "infractions": [
+            (path("infractions", game),)
+            for (game,) in sample(
+                "select distinct d.game_id from infractions i join documents d on d.id = i.document_id"
+            )
+        ],
+        # The lists as a judge narrows them: no filter, one filter, newest first, a later page.
+        "rulings list": [
+            ("/rulings" + ("?" + urlencode(filters) if filters else ""),)
+            for filters in random.choices(
+                [{}, {"order": "newest"}, {"page": 2}]
+                + [{"source": source} for (source,) in conn.execute("select distinct source from rulings")]
+                + [{"category": category} for (category,) in conn.execute("select distinct category from rulings")]
+                + [{"rule": number} for (number,) in conn.execute("select number from ruling_citations limit 20")],
+                k=per_kind,
+            )
+        ],
+        "cards list": [
+            ("/cards" + ("?" + urlencode(filters) if filters else ""),)
+            for filters in random.choices(
+                [{}, {"page": 2}, {"name": "zhonya"}, {"name": "a"}]
+                + [{"type": card_type} for (card_type,) in conn.execute("select distinct card_type from cards")],
+                k=per_kind,
+            )
+        ],
         "replays list": [("/replays",)] * per_kind,
     }
     conn.close()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import socket
 import sqlite3
 import statistics
@@ -107,6 +108,7 @@ def main() -> None:
             server.wait(timeout=30)
     everything = [s for values in timings.values() for s in values]
     print(f"what-if latency, form submit to page, over {len(replay_ids)} library replays (ms)")
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (other work slows every figure)")
     print(f"{'what-if':10} {'count':>5} {'p50':>8} {'p90':>8} {'p99':>8} {'max':>8}")
     for kind, seconds in sorted(timings.items()):
         _report(kind, seconds)

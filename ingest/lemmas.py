@@ -14,12 +14,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import spacy
 import spacy_lookups_data
-from spacy.language import Language
-from spacy.matcher import PhraseMatcher
-from spacy.tokens import Doc
+
+if TYPE_CHECKING:  # spaCy itself is imported by the first pipeline: a command that tags no text never loads it
+    from spacy.language import Language
+    from spacy.tokens import Doc
 
 
 @dataclass(frozen=True)
@@ -28,18 +29,6 @@ class LemmaMatch:
     start: int  # character offsets into the text
     end: int
     text: str
-
-
-@Language.factory("lowercase_lookup_lemmatizer")
-def _make_lowercase_lemmatizer(nlp: Language, name: str):
-    table = lemma_lookup()
-
-    def lemmatize(doc: Doc) -> Doc:
-        for token in doc:
-            token.lemma_ = table.get(token.norm_, token.norm_)
-        return doc
-
-    return lemmatize
 
 
 @lru_cache(maxsize=1)
@@ -61,9 +50,25 @@ def lemma(word: str) -> str:
 
 @lru_cache(maxsize=1)
 def pipeline() -> Language:
+    import spacy
+    from spacy.language import Language
+
+    if not Language.has_factory("lowercase_lookup_lemmatizer"):
+        Language.factory("lowercase_lookup_lemmatizer", func=_make_lowercase_lemmatizer)
     nlp = spacy.blank("en")
     nlp.add_pipe("lowercase_lookup_lemmatizer")
     return nlp
+
+
+def _make_lowercase_lemmatizer(nlp: Language, name: str):
+    table = lemma_lookup()
+
+    def lemmatize(doc: Doc) -> Doc:
+        for token in doc:
+            token.lemma_ = table.get(token.norm_, token.norm_)
+        return doc
+
+    return lemmatize
 
 
 class LemmaMatcher:
@@ -74,6 +79,8 @@ class LemmaMatcher:
     """
 
     def __init__(self, phrases: Mapping[str, Iterable[str]], attr: str = "LEMMA"):
+        from spacy.matcher import PhraseMatcher
+
         self.nlp = pipeline()
         self.matcher = PhraseMatcher(self.nlp.vocab, attr=attr)
         for key, surfaces in phrases.items():
@@ -85,8 +92,10 @@ class LemmaMatcher:
         return [self._matches(doc) for doc in self.nlp.pipe(texts, batch_size=256)]
 
     def _matches(self, doc: Doc) -> list[LemmaMatch]:
+        from spacy.util import filter_spans
+
         spans = self.matcher(doc, as_spans=True)
-        longest = spacy.util.filter_spans(spans)
+        longest = filter_spans(spans)
         return [
             LemmaMatch(self.nlp.vocab.strings[span.label], span.start_char, span.end_char, span.text)
             for span in sorted(longest, key=lambda span: span.start_char)

@@ -32,6 +32,7 @@ repair here is a rule about the *shape* of the damage (HAZARDS.md section 4):
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -386,6 +387,10 @@ def _split_labelled_merges(rules: list[ParsedRule], issues: list[ParseIssue]) ->
     before its label: that sentence is the last child of the previous sibling,
     merged into this line (642.4.b glued to 642.5)."""
     numbers = {rule.number for rule in rules}
+    children: dict[str | None, list[ParsedRule]] = defaultdict(list)  # built once: looking siblings up is linear
+    for rule in rules:
+        if rule.number:
+            children[dotted_parent(rule.number)].append(rule)
     result: list[ParsedRule] = []
     for rule in rules:
         label = _LABELLED.search(rule.raw_text)
@@ -394,7 +399,7 @@ def _split_labelled_merges(rules: list[ParsedRule], issues: list[ParseIssue]) ->
             or label.start() == 0
             or label.group().rstrip(": ") in _NOT_LABELS
             or not rule.raw_text[: label.start()].rstrip().endswith(".")
-            or not _siblings_labelled(rule, rules)
+            or not _siblings_labelled(rule, children[dotted_parent(rule.number)])
         ):
             result.append(rule)
             continue
@@ -419,11 +424,9 @@ def _split_labelled_merges(rules: list[ParsedRule], issues: list[ParseIssue]) ->
     return result
 
 
-def _siblings_labelled(rule: ParsedRule, rules: list[ParsedRule]) -> bool:
-    parent = dotted_parent(rule.number)
-    siblings = [
-        other for other in rules if other is not rule and other.number and dotted_parent(other.number) == parent
-    ]
+def _siblings_labelled(rule: ParsedRule, family: list[ParsedRule]) -> bool:
+    """Most of the rule's siblings (``family``: the children of its parent, itself included) start with a label."""
+    siblings = [other for other in family if other is not rule]
     labelled = [other for other in siblings if _LABELLED.match(other.raw_text)]
     return len(siblings) >= 3 and len(labelled) * 2 > len(siblings)
 

@@ -152,13 +152,10 @@ def link_card_keywords(db: sqlite_utils.Database, game_id: str) -> dict:
             [game_id],
         )
     )
-    unlinked: set[str] = set()
+    links = [(known.get(row["term"].casefold()), row["id"]) for row in rows]
+    unlinked = {row["term"] for row, (keyword_id, _) in zip(rows, links) if keyword_id is None}
     with db.conn:
-        for row in rows:
-            keyword_id = known.get(row["term"].casefold())
-            if keyword_id is None:
-                unlinked.add(row["term"])
-            db.execute("update card_keywords set keyword_id = ? where id = ?", [keyword_id, row["id"]])
+        db.conn.executemany("update card_keywords set keyword_id = ? where id = ?", links)
     return {
         "card keywords linked": sum(1 for row in rows if row["term"] not in unlinked),
         "card keywords not in the glossary": sorted(unlinked),

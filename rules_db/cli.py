@@ -8,7 +8,6 @@ from pathlib import Path
 import click
 
 from ingest.errors import IngestError
-from rules_db.build import BuildFailed, build, specs_for
 
 DEFAULT_DB = Path("data/rules.db")
 
@@ -32,6 +31,8 @@ def cli() -> None:
 @click.argument("documents", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
 def build_command(db_path: Path, keep_going: bool, documents: tuple[Path, ...]) -> None:
     """Ingest the bundled documents, or DOCUMENTS, into the database."""
+    from rules_db.build import BuildFailed, build, specs_for  # the build's imports are heavy: only its commands pay
+
     try:
         specs = specs_for(list(documents))
     except IngestError as error:
@@ -83,6 +84,7 @@ def serve_command(
     db_path: Path, host: str, port: int, ssl_certfile: Path | None, ssl_keyfile: Path | None, workers: int | None
 ) -> None:
     """Build the database if it is missing or older than its sources, then serve it in Datasette."""
+    from rules_db.build import BuildFailed, build, specs_for
     from rules_db.serve import qr_code, reachable_from_other_devices, serve, site_urls
     from rules_db.sources import stale_reason
 

@@ -42,8 +42,8 @@ from __future__ import annotations
 import bisect
 import difflib
 import re
-from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -363,21 +363,25 @@ class _Matcher:
 
     # 4. long-distance moves
     def _match_far(self) -> None:
+        """Unmatched old rules against the unmatched new rules that share a rare word with them (never all
+        pairs: see ``far_candidates``), accepted only at a near-identical score, best first."""
         olds = [i for i in range(len(self.old)) if i not in self.forward and self.old.words[i] >= FAR_MOVE_WORDS]
         news = [j for j in range(len(self.new)) if j not in self.backward and self.new.words[j] >= FAR_MOVE_WORDS]
-        if not olds or not news:
-            return
-        matrix = text_similarity(
-            [self.old.texts[i] for i in olds],
-            [self.new.texts[j] for j in news],
-            self.old.words[olds],
-            self.new.words[news],
-            minimum=FAR_MOVE_TEXT,
-        )
-        rows, columns = np.nonzero(matrix >= FAR_MOVE_TEXT)
-        for _, r, c in sorted(zip(-matrix[rows, columns], rows, columns)):
-            if olds[r] not in self.forward and news[c] not in self.backward:
-                self._pair(olds[r], news[c])
+        found: list[tuple[float, int, int]] = []
+        for i, candidates in far_candidates([self.old.texts[i] for i in olds], [self.new.texts[j] for j in news]):
+            scores = text_similarity(
+                [self.old.texts[olds[i]]],
+                [self.new.texts[news[c]] for c in candidates],
+                self.old.words[[olds[i]]],
+                self.new.words[[news[c] for c in candidates]],
+                minimum=FAR_MOVE_TEXT,
+            )[0]
+            found += [
+                (-float(score), olds[i], news[c]) for score, c in zip(scores, candidates) if score >= FAR_MOVE_TEXT
+            ]
+        for _, i, j in sorted(found):
+            if i not in self.forward and j not in self.backward:
+                self._pair(i, j)
 
     # 5. splits and merges
     def _find_splits(self) -> None:
@@ -476,6 +480,37 @@ def text_similarity(
     partial = process.cdist(olds, news, scorer=fuzz.partial_ratio, score_cutoff=_partial_floor(minimum), workers=1)
     weight = np.where(partial >= CONTAINED_TEXT, CONTAINED_WEIGHT, OVERLAP_WEIGHT)
     return np.where(long_enough, np.maximum(ratio, partial * weight), ratio)
+
+
+def far_candidates(olds: Sequence[str], news: Sequence[str]) -> Iterator[tuple[int, list[int]]]:
+    """For each old text (by position), the new texts that could score ``FAR_MOVE_TEXT`` with it, in order.
+
+    A prefix filter on words: two texts that near-identical (or one found almost whole in the other) share
+    most of the shorter one's words, so they share at least one of the rarest half of those words. Each
+    text is indexed under the rarest half of its distinct words (rarity counted over both versions), and a
+    pair is a candidate when either text's rare words occur in the other. The rare words are few and
+    rarely shared, so the work grows with the number of texts, not with its square."""
+    old_words, new_words = [set(_FAR_WORD.findall(text)) for text in olds], [set(_FAR_WORD.findall(t)) for t in news]
+    frequency: Counter[str] = Counter(word for words in (*old_words, *new_words) for word in words)
+    having_new: dict[str, list[int]] = defaultdict(list)  # word -> new texts holding it
+    rare_new: dict[str, list[int]] = defaultdict(list)  # word -> new texts holding it among their rarest
+    for j, words in enumerate(new_words):
+        for word in words:
+            having_new[word].append(j)
+        for word in _rarest_half(words, frequency):
+            rare_new[word].append(j)
+    for i, words in enumerate(old_words):
+        candidates = {j for word in _rarest_half(words, frequency) for j in having_new.get(word, ())}
+        candidates.update(j for word in words for j in rare_new.get(word, ()))
+        if candidates:
+            yield i, sorted(candidates)
+
+
+def _rarest_half(words: set[str], frequency: Mapping[str, int]) -> list[str]:
+    return sorted(words, key=lambda word: (frequency[word], word))[: len(words) // 2 + 1]
+
+
+_FAR_WORD = re.compile(r"\w+")
 
 
 def _partial_floor(minimum: float) -> float:

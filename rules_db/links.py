@@ -37,17 +37,19 @@ def link_rule_keywords(db: sqlite_utils.Database, document_id: str) -> int:
     return len(rows)
 
 
-def ruling_texts(db: sqlite_utils.Database, ruling_id: int) -> str:
-    parts = [
-        row["text"]
-        for row in db.query(
-            "select question || '\n' || ruling as text from rulings where id = ? "
-            "union all select text from (select text from ruling_steps where ruling_id = ? order by position) "
-            "union all select text from (select text from ruling_nuances where ruling_id = ? order by position)",
-            [ruling_id, ruling_id, ruling_id],
-        )
-    ]
-    return "\n".join(parts)
+def ruling_texts(db: sqlite_utils.Database, document_id: str) -> dict[int, str]:
+    """Each ruling of a rulings document as one text: question, answer, steps and nuances, in order."""
+    parts: dict[int, list[str]] = defaultdict(list)
+    for ruling_id, text, _part, _position in db.execute(
+        "select id, question || '\n' || ruling, 0, 0 from rulings where document_id = :document "
+        "union all select s.ruling_id, s.text, 1, s.position from ruling_steps s join rulings r on r.id = s.ruling_id "
+        "where r.document_id = :document "
+        "union all select n.ruling_id, n.text, 2, n.position from ruling_nuances n join rulings r on r.id = n.ruling_id "
+        "where r.document_id = :document order by 1, 3, 4",
+        {"document": document_id},
+    ).fetchall():
+        parts[ruling_id].append(text)
+    return {ruling_id: "\n".join(texts) for ruling_id, texts in parts.items()}
 
 
 def link_rulings(db: sqlite_utils.Database, document_id: str, explicit: dict[int, list[tuple[str, str]]]) -> dict:
@@ -72,6 +74,7 @@ def link_rulings(db: sqlite_utils.Database, document_id: str, explicit: dict[int
     mentions: list[dict] = []
     unresolved: list[str] = []
     missing_versions: list[str] = []
+    texts = ruling_texts(db, document_id)
     for version, group in by_version.items():
         found = versions.rules_document(db, document["game_id"], version) if version else None
         target = found["id"] if found else None
@@ -90,7 +93,7 @@ def link_rulings(db: sqlite_utils.Database, document_id: str, explicit: dict[int
                 if number not in numbers:
                     unresolved.append(f"{number} in ruling {ruling['position']} (not in the {version} rules)")
         if target is not None:
-            citations_by_keyword, found_mentions = _keyword_citations(db, target, group, version)
+            citations_by_keyword, found_mentions = _keyword_citations(db, target, group, texts, version)
             citations += citations_by_keyword
             mentions += found_mentions
     db.table("ruling_citations").insert_all(citations)
@@ -105,25 +108,29 @@ def link_rulings(db: sqlite_utils.Database, document_id: str, explicit: dict[int
 
 
 def _keyword_citations(
-    db: sqlite_utils.Database, target: str, rulings: list[dict], version: str | None
+    db: sqlite_utils.Database, target: str, rulings: list[dict], texts: dict[int, str], version: str | None
 ) -> tuple[list[dict], list[dict]]:
     """Keyword mentions of these rulings (keywords of the rules document ``target``), and a
     citation of the defining rule for each keyword that is distinctive among them."""
     matcher, _ = _keyword_matcher(db, target)
     if matcher is None:
         return [], []
-    found = matcher.find_many(ruling_texts(db, ruling["id"]) for ruling in rulings)
+    found = matcher.find_many(texts[ruling["id"]] for ruling in rulings)
     mentions = [
         {"keyword_id": int(match.key), "rule_id": None, "ruling_id": ruling["id"], "matched_text": match.text}
         for ruling, matches in zip(rulings, found)
         for match in matches
     ]
     distinctive = _distinctive_keywords(found, len(rulings))
+    keywords = {
+        str(row["id"]): row
+        for row in db.query("select id, rule_id, defining_number from keywords where document_id = ?", [target])
+    }
     citations = []
     for ruling, matches in zip(rulings, found):
         for key, surface in _first_mentions(matches).items():
             if key in distinctive:
-                keyword = db.table("keywords").get(int(key))
+                keyword = keywords[key]
                 citations.append(
                     _citation(
                         ruling["id"],

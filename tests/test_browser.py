@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 from servers import Server
@@ -343,6 +344,7 @@ PRIMARY = ", ".join(
         "ul.diff-counts a",
         "ol.results > li > a",
         "td.number a",
+        "table.infractions td a",
         ".defined-in a.rule-link",
     ]
 )
@@ -357,6 +359,10 @@ _MEASURE = """primary => {
         small_primary: targets.filter((e) => e.getBoundingClientRect().height < 44).map(describe),
         small_links: [...document.querySelectorAll("a")].filter(visible)
             .filter((e) => e.getBoundingClientRect().height < 24).map(describe),
+        // words wider than their own box spill over their neighbours (a label squeezed to a fixed width)
+        clipped: [...document.querySelectorAll("label, a, button, input[type=submit], summary, h1, h2, h3, th, td")]
+            .filter((e) => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== "auto")
+            .map(describe),
     };
 }"""
 
@@ -379,6 +385,11 @@ def _judges_pages(real_db) -> dict[str, str]:
     keyword = one("""select d.version, k.term from keywords k join documents d on d.id = k.document_id
         where k.game_id = 'riftbound' and d.is_newest order by (select count(*) from keyword_mentions
         where keyword_id = k.id) desc limit 1""")
+    tournament_rule = one("""select d.version, b.slug, r.number from rules r join documents d on d.id = r.document_id
+        join rulebooks b on b.id = d.rulebook_id and not b.is_default where d.game_id = 'riftbound' and d.is_newest
+        order by (select count(*) from rules c where c.parent_id = r.id) desc limit 1""")
+    # a ruling of each source (the riftboundfaq ones carry their author and licence)
+    rulings = connection.execute("select min(id), source from rulings group by source order by min(id)").fetchall()
     replay = one("select id from replays order by step_count desc limit 1")
     diff = one("""select o.version, n.version from rule_lineage l join documents o on o.id = l.from_document_id
         join documents n on n.id = l.to_document_id where o.game_id = 'riftbound' and o.rulebook_id = n.rulebook_id
@@ -389,12 +400,18 @@ def _judges_pages(real_db) -> dict[str, str]:
         "search": "/search?q=recalled",
         "rule": f"/rules/riftbound/{rule[0]}/{rule[1]}",
         "ruling": f"/rulings/{ruling[0]}",
+        **{f"ruling-of-source-{n}": f"/rulings/{ruling_id}" for n, (ruling_id, _) in enumerate(rulings, start=1)},
+        "tournament-rule": f"/rules/riftbound/{tournament_rule[1]}/{tournament_rule[0]}/{tournament_rule[2]}",
         "card": "/cards/zhonyas-hourglass",
         "keyword": f"/keywords/riftbound/{keyword[0]}/{keyword[1]}",
         "replay": f"/replays/{replay[0]}",
         "diff": f"/diff/riftbound/{diff[0]}/{diff[1]}",
         "rule-tree": "/rules/riftbound",
+        "tournament-rule-tree": f"/rules/riftbound?rulebook={tournament_rule[1]}",
         "rulings": "/rulings",
+        "rulings-of-a-source": "/rulings?" + urlencode({"source": rulings[-1][1]}),
+        "infractions": "/infractions/riftbound",
+        "dispute": "/dispute",
         "cards": "/cards",
         "replays": "/replays",
         "missing-rule": "/rules/riftbound/9999.9",
@@ -424,6 +441,7 @@ def test_every_judges_page_fits_a_phone_and_a_desktop(request, size, real_server
         faults = []
         if measured["overflow"] > 0:
             faults.append(f"{measured['overflow']} px wider than the screen")
+        faults += [f"spills out of its box: {element}" for element in measured["clipped"]]
         if size == "phone":
             faults += [f"primary target {target}" for target in measured["small_primary"]]
             faults += [f"link {link}" for link in measured["small_links"]]

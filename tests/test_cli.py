@@ -54,7 +54,7 @@ def _older(tmp_path):
 def test_replay_of_another_version_prints_that_versions_numbers(tmp_path, real_db):
     result = CliRunner().invoke(cli, ["replay", "--db", str(real_db), str(_older(tmp_path))])
     assert result.exit_code == 0, result.output
-    assert "Core Rules 2025-06-02" in result.output and "[518" in result.output  # the Cleanup rules, 318 now
+    assert "Core Rules 2025-06-02" in result.output and "520]" in result.output  # cleanup steps: 322 now
     assert "322]" not in result.output and "[322" not in result.output
 
 
@@ -96,3 +96,12 @@ def test_serve_rebuilds_only_when_a_source_is_newer(tmp_path):
     assert stale_reason(db_path) is None
     os.utime(db_path, (newest - 10, newest - 10))
     assert "changed since it was built" in stale_reason(db_path)
+
+
+def test_help_does_not_import_spacy():
+    """Only the commands that tag text pay for spaCy's import (a second or more): `rules-db --help` does not."""
+    import subprocess
+    import sys
+
+    code = "import sys, rules_db.cli; print(sorted(m for m in sys.modules if m.split('.')[0] == 'spacy'))"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "[]\n"

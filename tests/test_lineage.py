@@ -21,7 +21,16 @@ from ingest.outline import dotted_parent
 from ingest.source import read_lines
 from ingest.text import plain_text
 from rules_db import schema
-from rules_db.lineage import KINDS, LineageRow, RuleRow, compose, compute_lineage, normalise, word_diff
+from rules_db.lineage import (
+    KINDS,
+    LineageRow,
+    RuleRow,
+    compose,
+    compute_lineage,
+    far_candidates,
+    normalise,
+    word_diff,
+)
 from rules_db.lineage_report import diff_command_output
 from rules_db.lineage_store import diff_summary, equivalents, history, store_lineage
 
@@ -194,6 +203,23 @@ def test_a_long_rule_moved_to_another_section_is_found():
         ("418.2", text),
     )
     assert kinds_of(compute_lineage(old, new))[("515.2", "418.2")] == "moved"
+
+
+def test_far_move_candidates_come_from_shared_rare_words_not_all_pairs():
+    """A text found again (reworded slightly, grown, or a passage of it) is a candidate; texts sharing only
+    common words with it are not, so the far-move search never scores all pairs."""
+    common = "the player a card of to"
+    moved = "if a player would draw from an empty deck that player burns out instead of drawing a card"
+    olds = [moved, "a unit moves to another battlefield when it is assigned", "a recycled rune returns to the bottom"]
+    news = [
+        *(f"{common} rune{n} in bank{n} at zone{n} for site{n}" for n in range(50)),
+        moved.replace("would", "should"),  # reworded
+        f"deal 3 to a unit. {moved}. then ready it",  # grown around the old text
+        "a recycled rune returns to the bottom of the deck",  # the old text is a passage of it
+    ]
+    found = dict(far_candidates(olds, news))
+    assert set(found[0]) >= {50, 51} and set(found[2]) >= {52}
+    assert all(len(candidates) < 10 for candidates in found.values())
 
 
 def test_split_rule():

@@ -3,7 +3,7 @@
 import re
 from pathlib import Path
 
-from datasette_plugins import ROUTE_PATTERNS
+from datasette_plugins import ROUTE_PATTERNS  # every page of the plugin: pages and replay pages
 from rules_db import schema
 
 README = Path(__file__).resolve().parent.parent / "README.md"

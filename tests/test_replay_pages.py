@@ -106,7 +106,7 @@ async def test_every_library_replay_draws_a_board_at_every_step(datasette, conne
                 assert all(f'href="{path}"' in html for path in cited), replay_id
 
 
-async def test_a_step_names_cards_not_engine_ids_and_quotes_its_rules(datasette):
+async def test_a_step_names_cards_not_engine_ids_and_quotes_its_rules(datasette, connection):
     data = (await _get(datasette, f"/replays/{ZHONYA}.json")).json()
     dealt = next(s for s in data["view"]["steps"] if s["summary"] == "Void Seeker deals 4 damage to d1")
     html = (await _get(datasette, f"/replays/{ZHONYA}?step={dealt['number']}")).text
@@ -119,6 +119,18 @@ async def test_a_step_names_cards_not_engine_ids_and_quotes_its_rules(datasette)
     for engine_id in ("d1", "zh", "bf1", "smoke", "seeker"):
         assert not re.search(rf"(?<![\w-]){engine_id}(?![\w-])", words), engine_id
     assert re.search(r'<a class="cite" href="/rules/riftbound/2025-12-01/404\.1\.b" title="404\.1\.b: [^"]+">', steps)
+    (newest,) = connection.execute(
+        """select d.version from documents d join rulebooks b on b.id = d.rulebook_id
+        where d.game_id = 'riftbound' and b.is_default and d.is_newest"""
+    ).fetchone()
+    if newest != "2025-12-01":  # a rule of an older version is followed by the same rule in the newest one
+        pair = (
+            r'<span class="cite-pair"><a class="cite" href="/rules/riftbound/2025-12-01/404\.1\.b"[^>]*>404\.1\.b</a>'
+        )
+        assert re.search(
+            pair + rf'<span class="to"[^>]*>→</span><a class="cite" href="/rules/riftbound/{newest}/', steps
+        )
+        assert f"as numbered in the newest ones ({newest})" in words
     board = html.split('class="board"', 1)[1].split('<p class="permalink">')[0]
     defender = board.split('data-object="d1"', 1)[1].split("data-object=", 1)[0]
     assert "4 damage" in defender and "Might <b>1</b>" in defender and "(base 5)" in defender

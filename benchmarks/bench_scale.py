@@ -1,0 +1,187 @@
+"""Benchmark the build and the pages at scale: synthetic Riftbound corpora (``benchmarks/synthetic_corpus.py``:
+a rulebook in two versions and a rulings file, with the bundled card list and errata) at 1x, 10x, 30x and
+100x the bundled size, each built by ``rules_db.build`` in a process of its own.
+
+For each scale: seconds (wall clock, and CPU: the machine may be shared), peak memory (the build process's peak resident set at the end of each stage) and
+database size per stage; the whole build's time and how it grows against the corpus (seconds per 1,000
+rules from one scale to the next: flat when the build is linear); then, on the database built, the
+latency (p50, p99) of ``/search.json``, a ruling page, a rule page and the first page of the version
+diff, asked in-process from Datasette with the judges' plugin (no network).
+
+    .venv/bin/python benchmarks/bench_scale.py [--scales 1 10 30 100] [--requests 100] [--keep FOLDER]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import resource
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+from urllib.parse import quote, urlencode
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from synthetic_corpus import KEYWORDS, NEW_DATE, generate  # noqa: E402
+
+BUNDLED_CARDS = ("riftbound-cards.json", "riftbound-errata.json")
+
+
+def build_one(folder: Path, db_path: Path) -> dict:
+    """Build the synthetic corpus in ``folder``; per stage: seconds, peak memory (MB) and database size (MB)."""
+    from ingest.documents import CORPUS_DIR
+    from ingest.formats import spec_for
+    from rules_db import build as build_module
+
+    stages: dict[str, dict[str, float]] = {}
+    cpu_seconds: dict[str, float] = {}
+    original = build_module._timed
+
+    @contextmanager
+    def measured(timings: dict[str, float], stage: str):
+        cpu = time.process_time()
+        with original(timings, stage):
+            yield
+        cpu_seconds[stage] = cpu_seconds.get(stage, 0.0) + time.process_time() - cpu
+        building = list(db_path.parent.glob(f".{db_path.name}.*.building"))
+        stages[stage] = {
+            "seconds": timings[stage],
+            "cpu seconds": cpu_seconds[stage],
+            "peak MB": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "db MB": building[0].stat().st_size / 2**20 if building else 0.0,
+        }
+
+    build_module._timed = measured
+    specs = [
+        spec_for(folder / "synthetic-core-rules-old.txt"),
+        spec_for(folder / "synthetic-core-rules-new.txt"),
+        replace(spec_for(folder / "synthetic-rulings.txt"), written_against=NEW_DATE),
+        *(spec_for(CORPUS_DIR / name) for name in BUNDLED_CARDS),
+    ]
+    start, cpu = time.perf_counter(), time.process_time()
+    result = build_module.build(db_path, specs)
+    total, total_cpu = time.perf_counter() - start, time.process_time() - cpu
+    if result.failed:
+        raise SystemExit("; ".join(report.line() for report in result.failed))
+    conn = sqlite3.connect(db_path)
+    rules = conn.execute("select count(*) from rules").fetchone()[0]
+    rulings = conn.execute("select count(*) from rulings").fetchone()[0]
+    return {
+        "stages": stages,
+        "total": total,
+        "cpu": total_cpu,
+        "peak MB": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "db MB": db_path.stat().st_size / 2**20,
+        "rules": rules,
+        "rulings": rulings,
+    }
+
+
+def latencies(db_path: Path, requests: int, seed: int = 15) -> dict[str, list[float]]:
+    """Seconds per request for each kind of page, URLs drawn at random (fixed seed) from the database."""
+    from datasette.app import Datasette
+
+    rng = random.Random(seed)
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    words = [word for (word,) in conn.execute("select term from search_terms where df > 1 limit 5000")]
+    rulings = [ruling_id for (ruling_id,) in conn.execute("select id from rulings")]
+    rules = conn.execute(
+        "select r.game_id, d.version, r.number from rules r join documents d on d.id = r.document_id "
+        "where d.game_id = 'riftbound'"
+    ).fetchall()
+    old, new = conn.execute(
+        "select o.version, n.version from documents n join documents o on o.id = n.previous_id "
+        "where n.game_id = 'riftbound' and n.kind = 'rules'"
+    ).fetchone()
+
+    def question() -> str:
+        return " ".join([*rng.sample(words, rng.randint(1, 3)), *rng.sample(KEYWORDS, rng.randint(0, 1))])
+
+    urls = {
+        "/search.json": ["/search.json?" + urlencode({"q": question()}) for _ in range(requests)],
+        "ruling page": [f"/rulings/{rng.choice(rulings)}" for _ in range(requests)],
+        "rule page": [
+            "/rules/" + "/".join(quote(str(part), safe="") for part in rng.choice(rules)) for _ in range(requests)
+        ],
+        "diff, first page": [f"/diff/riftbound/{quote(old)}/{quote(new)}"] * max(3, requests // 20),
+    }
+    datasette = Datasette(immutables=[str(db_path)])
+    loop = asyncio.new_event_loop()
+    loop.run_until_complete(datasette.invoke_startup())
+    seconds: dict[str, list[float]] = {}
+    for kind, paths in urls.items():
+        loop.run_until_complete(datasette.client.get(paths[0]))  # warm-up: the first request opens the database
+        seconds[kind] = []
+        for path in paths:
+            start = time.perf_counter()
+            response = loop.run_until_complete(datasette.client.get(path))
+            seconds[kind].append(time.perf_counter() - start)
+            if response.status_code not in (200, 302):
+                raise SystemExit(f"{path} answered {response.status_code}: {response.text[:300]}")
+    return seconds
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--scales", type=float, nargs="+", default=[1, 10, 30, 100])
+    parser.add_argument("--requests", type=int, default=100, help="requests per kind of page")
+    parser.add_argument("--keep", type=Path, help="keep the corpora and databases in this folder")
+    parser.add_argument("--build-one", nargs=2, type=Path, help=argparse.SUPPRESS)  # FOLDER DB: one build, as JSON
+    arguments = parser.parse_args()
+    if arguments.build_one:
+        print(json.dumps(build_one(*arguments.build_one)))
+        return
+    with tempfile.TemporaryDirectory() as scratch:
+        root = arguments.keep or Path(scratch)
+        previous = None
+        for scale in arguments.scales:
+            folder = root / f"scale-{scale:g}"
+            generate(folder, scale)
+            db_path = folder / "rules.db"
+            command = [sys.executable, __file__, "--build-one", str(folder), str(db_path)]
+            figures = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+            report(scale, figures, previous)
+            previous = figures
+            seconds = latencies(db_path, arguments.requests)
+            for kind, values in seconds.items():
+                print(
+                    f"  {kind:<20} p50 {percentile(values, 0.5) * 1000:7.1f} ms   "
+                    f"p99 {percentile(values, 0.99) * 1000:7.1f} ms   ({len(values)} requests)"
+                )
+            sys.stdout.flush()
+
+
+def report(scale: float, figures: dict, previous: dict | None) -> None:
+    rules, total, cpu = figures["rules"], figures["total"], figures["cpu"]
+    print(f"\n{scale:g}x: {rules:,} rules in two versions, {figures['rulings']:,} rulings")
+    for stage, values in figures["stages"].items():
+        print(
+            f"  {stage:<28} {values['seconds']:8.2f} s (cpu {values['cpu seconds']:7.2f} s)   peak {values['peak MB']:7.0f} MB   "
+            f"database {values['db MB']:7.1f} MB"
+        )
+    growth = ""
+    if previous:
+        step = (total / rules) / (previous["total"] / previous["rules"])
+        cpu_step = (cpu / rules) / (previous["cpu"] / previous["rules"])
+        growth = f"; time per rule x{step:.2f} (cpu x{cpu_step:.2f}) against the previous scale (1.00: linear)"
+    print(
+        f"  {'total':<28} {total:8.2f} s (cpu {cpu:7.2f} s)   peak {figures['peak MB']:7.0f} MB   "
+        f"database {figures['db MB']:7.1f} MB\n  {total / rules * 1000:.2f} s per 1,000 rules{growth}"
+    )
+
+
+if __name__ == "__main__":
+    main()
