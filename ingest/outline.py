@@ -147,9 +147,13 @@ def ingested_share(nonblank_lines: int, skipped: list[SkippedLine]) -> float:
 # blockquote, the number in bold or inside an HTML tag, an entity (&nbsp;) for the space. These
 # helpers read past that decoration so that every extraction of one outline gives the same rules.
 
-_DECORATION = r"(?:[ \t\u00a0]+|#{1,6}[ \t]+|>[ \t]*|[-+*\u2022\u25cf\u25aa][ \t]+|\*\*|__|<[A-Za-z/][^<>]*>)*"
+# Any space, the invisible ones too (zero-width space, word joiner, byte-order mark: web and PDF copies).
+_BLANK = r"(?:[^\S\n]|[\u200b\u2060\ufeff])"
+# One token per character or mark, so that a long run of them is read one way only (a pattern that can
+# split a run of spaces many ways takes exponential time on a line that turns out not to be numbered).
+_DECORATION = rf"(?:{_BLANK}|#{{1,6}}(?={_BLANK})|>|[-+*\u2022\u25cf\u25aa](?={_BLANK})|\*\*|__|<[A-Za-z/][^<>]*>)*"
 _CLOSING = r"(?:\*\*|__|</[A-Za-z][A-Za-z0-9]*>)*"
-_SEPARATOR = r"(?:[ \t\u00a0\u2002\u2003\u2009]|&nbsp;|&#160;|&#[xX]0*[aA]0;)+"
+_SEPARATOR = rf"(?:{_BLANK}|&nbsp;|&#160;|&#[xX]0*[aA]0;)+"
 
 
 @dataclass(frozen=True)
@@ -165,7 +169,7 @@ class NumberedLine:
 def numbered_line_pattern(number: str) -> re.Pattern:
     """A pattern for lines that start with a number of the given shape (a regex without groups),
     whatever decoration surrounds it."""
-    return re.compile(rf"^{_DECORATION}(?P<number>{number})(?P<dot>\.?){_CLOSING}(?:{_SEPARATOR}(?P<text>.*?))?[ \t]*$")
+    return re.compile(rf"^{_DECORATION}(?P<number>{number})(?P<dot>\.?){_CLOSING}(?:{_SEPARATOR}(?P<text>.*))?$")
 
 
 def read_numbered(index: int, line: str, pattern: re.Pattern) -> NumberedLine | None:
@@ -179,7 +183,7 @@ def undecorated(line: str) -> str:
     """An unnumbered line without its indentation or heading marks. List bullets are kept (they start a
     paragraph of the rule's text), and so is a leading ">": a wrapped line can start with one
     ("[> A > B\n> C >]" in the Core Rules' turn queues)."""
-    return re.sub(r"^(?:[ \t\u00a0]+|#{1,6}[ \t]+)+", "", line).rstrip()
+    return re.sub(rf"^(?:{_BLANK}|#{{1,6}}(?={_BLANK}))+", "", line).rstrip()
 
 
 def next_component(component: str) -> str:

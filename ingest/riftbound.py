@@ -85,7 +85,7 @@ _PAGE_NUMBER = re.compile(
 )
 _HORIZONTAL_RULE = re.compile(r"^(?:[-*_=]\s*){3,}$")
 _MARKDOWN_HEADING = re.compile(r"^\s*#{1,6}\s")
-_TABLE_OF_CONTENTS = re.compile(r"(?:\.{3,}|\u2026|\t)\s*\d{1,3}$")
+_TABLE_OF_CONTENTS = re.compile(r"(?:(?<!\.)\.{3,}|\u2026|\t)\s*\d{1,3}$")  # a run of dots is tried from its start only
 
 # The text's own list numbering ("1. ", "2a. ") or bullet ("* ") after the rule number.
 _LIST_MARKER = re.compile(r"^(?:\d+[a-z]?\.|[*\u2022])\s+")
