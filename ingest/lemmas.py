@@ -61,11 +61,21 @@ def pipeline() -> Language:
 
 
 def _make_lowercase_lemmatizer(nlp: Language, name: str):
+    import numpy
+    from spacy.attrs import LEMMA, NORM
+
     table = lemma_lookup()
+    strings = nlp.vocab.strings
+    by_norm: dict[int, int] = {}  # a norm's hash -> its lemma's hash: each distinct word is looked up once
+
+    def lemma_of(norm: int) -> int:
+        text = strings[norm]
+        by_norm[norm] = strings.add(table.get(text, text))
+        return by_norm[norm]
 
     def lemmatize(doc: Doc) -> Doc:
-        for token in doc:
-            token.lemma_ = table.get(token.norm_, token.norm_)
+        lemmas = [by_norm.get(norm) or lemma_of(norm) for norm in doc.to_array(NORM).tolist()]
+        doc.from_array([LEMMA], numpy.array(lemmas, dtype="uint64").reshape(-1, 1))
         return doc
 
     return lemmatize
