@@ -1,6 +1,6 @@
-"""Benchmark the judges' search on judge questions: recall@1/3/5 and MRR per game, against a Ctrl-F
-baseline, and the latency of /search.json (p50/p99) on the bundled database and on a synthetic one
-N times larger.
+"""Benchmark the judges' search on judge questions: recall@1/3/5 and MRR per game, per kind of answer
+(rule, ruling, card) and overall, against a Ctrl-F baseline, and the latency of /search.json
+(p50/p99) on the bundled database and on a synthetic one N times larger.
 
     .venv/bin/python benchmarks/bench_search.py [--db data/rules.db] [--scale 10] [--misses tuned]
         [--questions benchmarks/judge_questions_blind.yaml]
@@ -63,7 +63,7 @@ def load_questions(conn: sqlite3.Connection, path: Path = QUESTIONS) -> tuple[li
 
 
 def _resolve(conn: sqlite3.Connection, kind: str, reference: str) -> set[tuple[str, int]]:
-    from rules_db import lineage
+    from rules_db import lineage_store
 
     if kind == "rule":  # GAME[/RULEBOOK]/VERSION/NUMBER
         parts = reference.split("/")
@@ -82,7 +82,7 @@ def _resolve(conn: sqlite3.Connection, kind: str, reference: str) -> set[tuple[s
             raise SystemExit(f"benchmark answer rule {reference} is not in its document")
         same = {
             other[0]
-            for document_id, _version, other_number, how in lineage.equivalents(conn, row[0])
+            for document_id, _version, other_number, how in lineage_store.equivalents(conn, row[0])
             if how != "ancestor"
             for other in conn.execute(
                 "select id from rules where document_id = ? and number = ?", [document_id, other_number]
@@ -167,12 +167,21 @@ def figures(ranks: list[int | None]) -> dict[str, float]:
     return out
 
 
+def answer_kind(question: dict) -> str:
+    """What answers the question: "rule", "ruling" or "card" (the kind of its first answer)."""
+    ((kind, _reference),) = question["answers"][0].items()
+    return kind
+
+
 def print_table(title: str, questions: list[dict], rank: str = "rank", baseline: str = "baseline_rank") -> dict:
+    """Recall and MRR of the search and of the baseline, per game, per kind of answer and overall."""
     print(f"\n{title}")
-    print(f"  {'game':<16}{'n':>4}  {'search  @1    @3    @5    MRR':<32}  {'Ctrl-F  @1    @3    @5    MRR'}")
+    print(f"  {'game / answer':<16}{'n':>4}  {'search  @1    @3    @5    MRR':<32}  {'Ctrl-F  @1    @3    @5    MRR'}")
     groups = defaultdict(list)
     for question in questions:
         groups[question["game"]].append(question)
+    for question in questions:
+        groups[f"answer: {answer_kind(question)}"].append(question)
     groups["overall"] = questions
     table = {}
     for game, members in groups.items():

@@ -151,6 +151,18 @@ async def _database(datasette):
     raise NotFound("No rules database is attached")
 
 
+# The licensed ruling sources each database credits in its pages' footer, read once (it is served read-only).
+_CREDITS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+async def _credits(datasette, database) -> list[dict]:
+    key = (database.name, database.path)
+    held = _CREDITS.get(datasette)
+    if held is None or held[0] != key:
+        held = _CREDITS[datasette] = (key, await database.execute_fn(queries.licensed_sources))
+    return held[1]
+
+
 async def database_file(datasette) -> str | None:
     """The file of the rules database (None for one held in memory)."""
     return (await _database(datasette)).path
@@ -190,6 +202,7 @@ async def _respond(datasette, request, database, template: str, data: dict, stat
         "json_url": json_url,
         "search_query": request.args.get("q", ""),
         "search_filters": {name: request.args[name] for name in SEARCH_FILTERS if request.args.get(name)},
+        "credits": await _credits(datasette, database),
     }
     html = await datasette.render_template(f"judges_{template}", context, request=request)
     return Response.html(html, status=status)

@@ -71,13 +71,22 @@ def read_header(lines: list[str]) -> Header:
         if not text:
             continue
         if title is None:
-            title, title_line = text, index
+            title, title_line = _title(text), index
         updated = _LAST_UPDATED.search(text)
         if date is None and updated and (found := parse_date(updated.group("rest"))):
             date, date_line = found, index
         if label is None and (match := _LABEL.search(text)):
             label = match.group("label")
     return Header(title, date, label, title_line, date_line)
+
+
+def _title(text: str) -> str:
+    """The title line without a date printed on it ("Riftbound Tournament Rules Last Updated 7/16/2026",
+    one line where an extraction joined the header)."""
+    updated = _LAST_UPDATED.search(text)
+    if updated is None or updated.start() == 0:
+        return text
+    return text[: updated.start()].rstrip(" \t|,;:-\u2013\u2014") or text
 
 
 def parse_date(text: str) -> str | None:
@@ -99,6 +108,9 @@ def rulebook_slug(title: str | None, game_name: str) -> str | None:
     "Riftbound Core Rules" -> "core"; None when the title names none beyond the game."""
     if not title:
         return None
-    words = re.findall(r"[a-z]+", title.lower().replace(game_name.lower(), " "))
+    # The version label names no rulebook, and what follows the word "Rules" is a subtitle:
+    # "Core Rules v1.4 “Vendetta”" is the Core Rules.
+    named = re.split(r"(?i)\b(?:rules|rulebook)\b", _LABEL.sub(" ", title), maxsplit=1)[0]
+    words = re.findall(r"[a-z]+", named.lower().replace(game_name.lower(), " "))
     specific = [word for word in words if word not in _GENERIC]
     return "-".join(specific) or None

@@ -23,10 +23,11 @@ layout; the outline does not, so the outline is what is read:
    starts a paragraph (``Example:``, ``See rule``, a bullet) always does. The text of
    a rule (``rules.text``) reads as one paragraph either way.
 4. **Layout that is not text** is skipped with its reason: the header before the
-   first rule, page headers repeating the title, page numbers, table-of-contents
-   entries, horizontal rules, unnumbered headings.
-5. **The damaged one-rule-per-line extraction** whose continuation lines are marked
-   by a leading tab, so that an unmarked line is a rule that lost its number (the
+   first rule, page headers repeating the title, page numbers (numbers alone on their
+   line that count up a page apart: ``page_number_lines``), table-of-contents entries,
+   horizontal rules, unnumbered headings.
+5. **The damaged one-rule-per-line extraction** (a tab after each number) whose
+   continuation lines are marked by a leading tab, so that an unmarked line is a rule that lost its number (the
    2025-06-02 Core Rules), is read by ``ingest.riftbound_tabbed``, which repairs
    that damage (reversed page blocks, lost and mislabelled numbers).
 
@@ -71,10 +72,13 @@ TITLED_RULEBOOKS = True
 
 _NUMBER = r"\d{3}(?:\.(?:\d+|[a-z]))*"
 _NUMBERED = numbered_line_pattern(_NUMBER)
+_TAB_AFTER_NUMBER = re.compile(rf"{_NUMBER}\.?\t")  # flush left, a tab after the number: the damaged layout
 _MIN_RULES = 10  # a Riftbound rulebook has at least this many rules that form an outline
 _MIN_FIT = 0.8  # ... and this share of its numbered lines fits the outline
 _WRAPPED_SHARE = 0.5  # lines followed by an unnumbered line that stop mid-sentence, in a wrapped layout
 _MIN_MARKED = 5  # tab-marked continuation lines that make the damaged one-rule-per-line layout
+_MIN_PAGE_LINES, _MAX_PAGE_LINES = 5, 150  # the lines a page can hold
+_MIN_PAGES = 3  # numbers alone on their line that count up at page intervals: page numbers, not text
 
 _PAGE_NUMBER = re.compile(
     r"^(?:page\s*)?\d{1,3}(?:\s*(?:/|of)\s*\d{1,3})?$|^[-\u2013\u2014]\s*\d{1,3}\s*[-\u2013\u2014]$", re.I
@@ -131,12 +135,12 @@ def profile(lines: list[str]) -> Layout:
                 stops_mid_sentence += runs_on(previous)
         previous = numbered[index].text if index in numbered else line
     wrapped = followed > 0 and stops_mid_sentence >= _WRAPPED_SHARE * followed
-    flush_left = sum(1 for index in numbered if lines[index - 1][:1].isdigit())
+    tab_after_number = sum(1 for index in numbered if _TAB_AFTER_NUMBER.match(lines[index - 1]))
     dotted = sum(found.dotted for found in numbered.values())
     return Layout(
         numbered=numbered,
         wrapped=wrapped,
-        marked_continuations=not wrapped and marked >= _MIN_MARKED and flush_left == len(numbered),
+        marked_continuations=not wrapped and marked >= _MIN_MARKED and tab_after_number * 2 >= len(numbered),
         dotted_numbers=dotted * 2 >= len(numbered),
     )
 
@@ -179,6 +183,7 @@ class _Reader:
         numbered = sorted(layout.numbered)
         self.next_numbered = dict(zip(numbered, numbered[1:]))
         self.last_text: str | None = None  # the last line read, as text
+        self.page_numbers = page_number_lines(lines)
 
     def read(self, path: Path) -> list[ParsedRule]:
         for index, line in enumerate(self.lines, start=1):
@@ -204,7 +209,7 @@ class _Reader:
             self._skip(index, "document header")
         elif text == self.title:
             self._skip(index, "page header (the title repeated)")
-        elif _PAGE_NUMBER.match(text):
+        elif index in self.page_numbers:
             self._skip(index, "page number")
         elif _HORIZONTAL_RULE.match(line.strip()):
             self._skip(index, "layout: horizontal rule")
@@ -250,6 +255,36 @@ class _Reader:
 
     def _skip(self, index: int, reason: str) -> None:
         self.skipped.append(SkippedLine(index, self.lines[index - 1], reason))
+
+
+def page_number_lines(lines: list[str]) -> set[int]:
+    """The lines that hold page numbers: numbers alone on their line ("12", "Page 3 of 40", "- 7 -")
+    that count up one page at a time, a page's worth of lines apart (a page without its number
+    aside). A number a narrow layout wrapped onto a line of its own ("top" / "5" / "cards of your
+    deck") is in no such run, and stays text."""
+    ends: dict[int, tuple[int, int]] = {}  # page -> the longest run ending on it: (its length, its last line)
+    previous: dict[int, int] = {}  # a line of a run -> the line of the page before it
+    best = (0, 0)
+    for index, line in enumerate(lines, start=1):
+        text = clean(line)
+        if not _PAGE_NUMBER.match(text):
+            continue
+        page = int(re.search(r"\d+", text).group())  # type: ignore[union-attr]  # _PAGE_NUMBER holds a number
+        length = 1
+        for step in (1, 2):
+            before, at = ends.get(page - step, (0, 0))
+            if before >= length and _MIN_PAGE_LINES * step <= index - at <= _MAX_PAGE_LINES * step:
+                length, previous[index] = before + 1, at
+        if length >= ends.get(page, (0, 0))[0]:
+            ends[page] = (length, index)
+        best = max(best, (length, index))
+    if best[0] < _MIN_PAGES:
+        return set()
+    found, at = set(), best[1]
+    while at:
+        found.add(at)
+        at = previous.get(at, 0)
+    return found
 
 
 def _report_descents(rules: list[ParsedRule], issues: list[ParseIssue]) -> int:

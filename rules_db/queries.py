@@ -15,6 +15,7 @@ import os
 import re
 import sqlite3
 from collections import Counter, defaultdict
+from urllib.parse import urlsplit
 
 import sqlite_utils
 from rapidfuzz import fuzz, process
@@ -54,6 +55,21 @@ def _row(conn: sqlite3.Connection, sql: str, params=()) -> dict | None:
 
 
 # ---------------------------------------------------------------- home
+
+
+def licensed_sources(conn: sqlite3.Connection) -> list[dict]:
+    """The ruling sources shared under a licence (CC BY-SA: their text is credited wherever it is shown), each
+    with its licence, the licence's URL and its site (where its rulings' pages are)."""
+    rows = _rows(
+        conn,
+        """select source, licence, licence_url, min(url) as url from rulings
+        where licence is not null and licence != '' group by source, licence, licence_url order by source""",
+        [],
+    )
+    for row in rows:
+        parts = urlsplit(row.pop("url") or "")
+        row["site"] = f"{parts.scheme}://{parts.netloc}/" if parts.scheme and parts.netloc else None
+    return rows
 
 
 def home(conn: sqlite3.Connection) -> dict:
@@ -726,6 +742,38 @@ def with_newest(conn: sqlite3.Connection, rows: list[dict]) -> list[dict]:
     return rows
 
 
+def replay_citations_in_newest(conn: sqlite3.Connection, rows: list[dict]) -> list[dict]:
+    """What `with_newest` does for the rules a replay's steps cite, through the one translator of citations
+    (`CitationTranslator`): a rule the newest version removed has nothing like it there, rather than its
+    nearest ancestor, which says something else."""
+    translators: dict[tuple[str, str, str], CitationTranslator] = {}
+    newest_of: dict[tuple[str, str | None], dict | None] = {}
+    for row in rows:
+        row["stale"] = row["id"] is not None and not row["is_newest"]
+        row["in_newest"] = []
+        if not row["stale"]:
+            continue
+        book = (row["game"], row["rulebook"])
+        if book not in newest_of:
+            newest_of[book] = versions.rules_document(conn, row["game"], None, row["rulebook"])
+        newest = newest_of[book]
+        if newest is None:
+            continue
+        key = (row["game"], row["version"], newest["version"])
+        if key not in translators:
+            translators[key] = CitationTranslator(sqlite_utils.Database(conn), *key)
+        number = translators[key].direct(row["number"])
+        found = number and _row(
+            conn,
+            f"select {_RULE_REF} from rules r join documents d on d.id = r.document_id "
+            "where r.document_id = ? and r.number = ?",
+            [newest["id"], number],
+        )
+        if found:
+            row["in_newest"] = [{**found, "is_newest": True, "kind": "translated"}]
+    return rows
+
+
 # A rule, keyword or card that more rulings than this share relates nothing ("Unit" is in nearly every
 # ruling): it is left out like a stop word, which also bounds the work of a ruling page whatever the corpus.
 COMMON_THING = 500
@@ -874,7 +922,7 @@ def replay_page(conn: sqlite3.Connection, replay_id: str) -> dict | None:
         return None
     steps = _rows(conn, "select * from replay_steps where replay_id = ? order by position", [replay_id])
     cited = defaultdict(list)
-    for citation in with_newest(
+    for citation in replay_citations_in_newest(
         conn,
         _rows(
             conn,
@@ -911,7 +959,7 @@ def cited_rules(
             [document["id"] if document else None, json.dumps(sorted({n for ns in wanted.values() for n in ns}))],
         )
     }
-    for row in with_newest(conn, list(found.values())):
+    for row in replay_citations_in_newest(conn, list(found.values())):
         row["quote"] = _quote(row.pop("text") or row["heading"] or "")
     return {number: [found[n] for n in translated if n in found] for number, translated in wanted.items()}
 

@@ -24,9 +24,14 @@ from scenarios.cards import load_library
 class CitationTranslator:
     """Rule numbers of one version of a game's rules as the numbers of another, from the stored lineage.
 
-    A number maps to its counterpart in the other version; a rule with none (new, or removed) maps to its
-    nearest ancestor's counterpart, else to that of the section heading it sits under; a number nothing
-    corresponds to is dropped (the older Core Rules have no "Deal" rule, for instance)."""
+    A number maps to its counterpart in the other version (`direct`). A heading the other version
+    restructured away maps to the counterpart of its first sub-rule that has one ("End of Turn Cleanup" ->
+    "Invoke an Ending Special Cleanup"). A rule the other version removed is dropped: its nearest ancestor
+    there says something else (a removed "Focus does not pass upon closure of the Initial Chain" is not
+    "When Combat opens ..."). Only when none of a step's numbers has a counterpart does the step cite its
+    rules' nearest ancestor's counterpart, else that of the section they sit under, so that it still points
+    to where they would be; a number nothing corresponds to is dropped (the older Core Rules have no "Deal"
+    rule, for instance)."""
 
     def __init__(self, db: sqlite_utils.Database, game_id: str, from_version: str, to_version: str):
         self.db = db
@@ -44,17 +49,42 @@ class CitationTranslator:
         )
         self.ids = {row["number"]: row["id"] for row in rows}
         self.parents = {row["number"]: row["parent_number"] for row in rows}
+        self.children: dict[str, list[str]] = {}
         self.sections: dict[str, str | None] = {}
         current = None
         for row in rows:
             if row["heading"]:
                 current = row["number"]
             self.sections[row["number"]] = current
-        self.number = lru_cache(maxsize=None)(self._number)
+            if row["parent_number"]:
+                self.children.setdefault(row["parent_number"], []).append(row["number"])
+        self.direct = lru_cache(maxsize=None)(self._direct)
+        self.nearest = lru_cache(maxsize=None)(self._nearest)
 
-    def _number(self, number: str) -> str | None:
+    def _counterpart(self, number: str, own: bool = True) -> str | None:
+        """The rule's counterpart in the other version; `own=False` also takes the lineage's stand-in for a rule
+        without one (its nearest ancestor's counterpart, kind "ancestor")."""
+        rule_id = self.ids.get(number)
+        if rule_id is not None:
+            for document_id, _, other, kind in equivalents(self.db, rule_id):
+                if document_id == self.to_document and (kind != "ancestor" or not own):
+                    return other
+        return None
+
+    def _direct(self, number: str) -> str | None:
+        """The rule's own counterpart, or (a heading restructured away) its first sub-rule's."""
         if self.same:
             return number
+        found = self._counterpart(number)
+        pending = list(self.children.get(number, ()))
+        while found is None and pending:
+            child = pending.pop(0)
+            found = self._counterpart(child)
+            pending[:0] = self.children.get(child, ())
+        return found
+
+    def _nearest(self, number: str) -> str | None:
+        """The counterpart of the rule, else of its nearest ancestor, else of its section's heading."""
         candidates: list[str] = []
         candidate: str | None = number
         while candidate and candidate not in candidates:
@@ -63,18 +93,15 @@ class CitationTranslator:
         section = self.sections.get(candidates[-1])
         if section:
             candidates.append(section)
-        for name in candidates:
-            rule_id = self.ids.get(name)
-            if rule_id is None:
-                continue
-            for document_id, _, other, _ in equivalents(self.db, rule_id):
-                if document_id == self.to_document:
-                    return other
-        return None
+        return next((found for found in (self._counterpart(c, own=False) for c in candidates) if found), None)
 
     def __call__(self, numbers) -> list[str]:
-        """The numbers translated, in order, without repeats or numbers that have no counterpart."""
-        return list(dict.fromkeys(n for n in map(self.number, numbers) if n))
+        """One step's numbers translated, in order, without repeats or numbers that have no counterpart."""
+        numbers = list(numbers)
+        translated = [self.direct(n) for n in numbers]
+        if not any(translated):
+            translated = [self.nearest(n) for n in numbers]
+        return list(dict.fromkeys(n for n in translated if n))
 
 
 def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "riftbound") -> dict:

@@ -939,8 +939,7 @@ def _search(conn: sqlite3.Connection, text: str, filters: dict, page: int, per_p
         rows = _candidates(conn, retrieval.any, skip + per_page - len(shown) + len(seen))
         tail = [row for row in rows if row[0] not in seen][skip : skip + per_page - len(shown)]
         shown += _scored(conn, query, tail, concepts)
-    firsts = [next((item for item in ranked if item.document["kind"] == kind), None) for kind in KINDS]
-    best = [item for item in firsts if item is not None] if page == 1 else []
+    best = _best_of_each_kind(ranked) if page == 1 else []
     _complete(conn, shown + best)
     _credit_rulings(conn, shown + best)
     _defined_keywords(conn, shown + best)
@@ -948,6 +947,19 @@ def _search(conn: sqlite3.Connection, text: str, filters: dict, page: int, per_p
     result["results"] = [_hit(item, matcher) for item in shown]
     result["best"] = {item.document["kind"]: _hit(item, matcher) for item in best}
     return result
+
+
+BEST_SHARE = 0.5  # the best ruling or card is offered beside the rules when it scores this share of the top result
+
+
+def _best_of_each_kind(ranked: list[_Scored]) -> list[_Scored]:
+    """The best rule, ruling and card, each only if it answers nearly as well as the best result: a ruling
+    that merely shares a word with the question is not offered as "the best ruling"."""
+    if not ranked:
+        return []
+    floor = BEST_SHARE * ranked[0].score
+    firsts = [next((item for item in ranked if item.document["kind"] == kind), None) for kind in KINDS]
+    return [item for item in firsts if item is not None and (item is ranked[0] or item.score >= floor)]
 
 
 def _ranked(

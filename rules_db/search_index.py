@@ -5,7 +5,8 @@ indexed by one FTS5 table, ``search_fts``, so that a question is one full-text q
 every kind of result is ranked on the same statistics. Each row has five fields, weighted
 differently when ranking:
 
-- ``title``: a rule's heading, a ruling's question, a card's name;
+- ``title``: a rule's heading (or the label its text opens with: "Wagering [Disqualification]: ..."),
+  a ruling's question, a card's name;
 - ``terms``: the keywords and glossary terms a rule defines, a card's other names;
 - ``path``: a rule's heading path (the headings it sits under), the cards a ruling names,
   a card's type, domain and keywords;
@@ -23,8 +24,9 @@ aliases, normalised, for recognising a card named anywhere in a question.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 import sqlite_utils
 
@@ -125,6 +127,8 @@ def _rule_rows(conn: sqlite3.Connection) -> list[dict]:
     headings = {rule["id"]: rule["heading"] for rule in rules}
     parents = {rule["id"]: rule["parent_id"] for rule in rules}
     texts = {rule["id"]: rule["text"] for rule in rules}
+    labels = {rule["id"]: rule_label(rule["text"]) for rule in rules if not rule["heading"]}
+    repeated = Counter((rule["document_id"], labels.get(rule["id"])) for rule in rules)
     rows, section, document = [], None, None
     for rule in rules:
         rule_id, heading, text = rule["id"], rule["heading"], rule["text"] or ""
@@ -148,7 +152,7 @@ def _rule_rows(conn: sqlite3.Connection) -> list[dict]:
                 "current": rule["is_newest"],
                 "number": rule["number"],
                 "slug": None,
-                "title": heading or "",
+                "title": heading or _named_by(rule, labels, repeated),
                 "terms": " ; ".join(dict.fromkeys(defined.get(rule_id, []))),
                 "path": PATH_SEPARATOR.join(path),
                 "context": _parent_statements(rule_id, parents, headings, texts),
@@ -157,6 +161,37 @@ def _rule_rows(conn: sqlite3.Connection) -> list[dict]:
             }
         )
     return rows
+
+
+# A rule that opens by naming its subject: "Wagering [Disqualification]: Tournament attendees may not ...",
+# "Neutral Open: There is no Showdown ...". The label is a few words in title case before a colon.
+_LABEL = re.compile(r"^\s*(?P<label>[A-Z][^:.;!?\n]{0,60}?)\s*:\s+\S")
+_LABEL_SMALL_WORDS = frozenset(
+    ["a", "an", "the", "of", "to", "at", "in", "on", "for", "and", "or", "by", "from", "with", "as", "per", "vs"]
+)
+_LABEL_WORDS = 6
+_LABEL_REPEATS = 2  # a label more rules of one document open with says what kind of text follows ("Example:")
+
+
+def rule_label(text: str | None) -> str | None:
+    """The label a rule's text opens with, if it opens with one (see ``_LABEL``); its bracketed words
+    (a penalty: "[Warning]") are kept but neither counted nor checked."""
+    match = _LABEL.match(text or "")
+    if match is None:
+        return None
+    words = WORD.findall(re.sub(r"\[[^\]]*\]", " ", match.group("label")))
+    if not words or len(words) > _LABEL_WORDS:
+        return None
+    if all(word[0].isupper() or word[0].isdigit() or word in _LABEL_SMALL_WORDS for word in words):
+        return match.group("label")
+    return None
+
+
+def _named_by(rule: dict, labels: dict, repeated: Counter) -> str:
+    """The label the rule's text opens with, as its heading; not a label several rules of its document
+    open with ("Example:", "Format:"), which says what kind of text follows rather than its subject."""
+    label = labels.get(rule["id"])
+    return label if label and repeated[(rule["document_id"], label)] <= _LABEL_REPEATS else ""
 
 
 def _parent_statements(rule_id: int, parents: dict, headings: dict, texts: dict, levels: int = 2) -> str:

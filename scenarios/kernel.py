@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from scenarios.trace import Step, StepKind
+from scenarios.trace import NO_STEPS, Step, StepKind
 
 RULES_VERSION = "2025-12-01"  # the Core Rules version whose numbers the engine cites
 
@@ -309,24 +309,46 @@ def keyword_ability(keyword: str, rule: str, trigger: Any, *, stacks: bool = Fal
 
 
 def _dispatcher(name: str) -> Callable:
+    fixed_summary = name.replace("_", " ")
+
     def dispatch(game, *args, because, **kwargs):
-        """Apply the procedure: open its trace step, run it, record the journal entries it wrote."""
-        proc = PROCEDURES[name]
-        game.budget.tick()
+        """Apply the procedure: open its trace step, run it, record the journal entries it wrote.
+
+        This runs for every step of every replay, so it avoids calls it does not need (the budget is counted
+        inline, a summary or `cite` is called only when the procedure has one)."""
+        proc = PROCEDURES[name]  # looked up at call time: a test may replace the entry
+        budget = game.budget
+        budget.steps += 1
+        if budget.steps > budget.max_steps or not budget.steps & 255:
+            budget.check()
         summary = proc.summary
-        text = summary(game, *args, **kwargs) if callable(summary) else summary or name.replace("_", " ")
-        reasons = (because,) if type(because) is str else tuple(because)
-        if not reasons:
-            raise EngineError(f"procedure {name!r} called without the rule that makes it happen (because=)")
+        if summary is None:
+            text = fixed_summary
+        elif type(summary) is str:
+            text = summary
+        else:
+            text = summary(game, *args, **kwargs)
+        if type(because) is str:
+            reasons: tuple = (because,)
+        else:
+            reasons = tuple(because)
+            if not reasons:
+                raise EngineError(f"procedure {name!r} called without the rule that makes it happen (because=)")
         defines = proc.defines
-        if proc.cite:
-            defines = defines + tuple(r for r in proc.cite(game, *args, **kwargs) if r not in defines)
+        if proc.cite is not None:
+            extra = [r for r in proc.cite(game, *args, **kwargs) if r not in defines]
+            if extra:
+                defines = defines + tuple(extra)
         step = Step(
             proc.kind, name, text, reasons, defines, proc.objects(game, *args, **kwargs) if proc.objects else ()
         )
         open_steps = game.trace.open_steps
         if open_steps:
-            open_steps[-1].add(step)
+            parent = open_steps[-1]
+            if parent.children is NO_STEPS:
+                parent.children = [step]
+            else:
+                parent.children.append(step)
         else:
             game.trace.roots.append(step)
         open_steps.append(step)

@@ -1,17 +1,25 @@
 """The typed pieces of the game state: game objects, players, chain items, trigger instances, combat, showdown.
 
 Everything a game changes is a `Journaled` dataclass (its writes are undoable, see journal.py); values that
-never change once made (an event, a trigger instance, a might modifier) are frozen dataclasses. Lists are
-tuples, replaced on change.
+never change once made (an event, a trigger instance, a might modifier) are `value` dataclasses, compared and
+hashed by their fields. Lists are tuples, replaced on change.
 """
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, dataclass_transform
 
 from scenarios.journal import Journaled
+
+
+@dataclass_transform(eq_default=True)
+def value(cls):
+    """A value type: a dataclass compared and hashed by its fields, never changed once made (nothing assigns to
+    one). Not `frozen=True`: a frozen dataclass's __init__ sets each field through `object.__setattr__`, which
+    made creating one about four times slower, and the engine makes several events and views per action."""
+    return dataclass(unsafe_hash=True)(cls)
 
 
 class Zone(enum.StrEnum):
@@ -50,7 +58,7 @@ class ItemKind(enum.StrEnum):
     TRIGGER = "trigger"
 
 
-@dataclass(frozen=True)
+@value
 class Modifier:
     """A Might change created by a resolving effect, fixed when it applied (454.3.b)."""
 
@@ -60,7 +68,7 @@ class Modifier:
     until: str = "turn"
 
 
-@dataclass(frozen=True)
+@value
 class Grant:
     """A keyword given to an object by an effect (727.3.a)."""
 
@@ -69,7 +77,7 @@ class Grant:
     until: str = "turn"
 
 
-@dataclass(frozen=True)
+@value
 class Event:
     """Something that happened (or would happen, for a replacement effect), as triggers and replacement
     effects see it: its kind, the unit it happened to, the player who did it or to whom it happened, where,
@@ -89,7 +97,7 @@ class Event:
     hidden_at: str | None = None  # a permanent played from hidden at this battlefield (737.1.d.2)
 
 
-@dataclass(frozen=True)
+@value
 class TriggerInstance:
     """One triggering of one ability of one object, from the moment it triggers to its resolution (376).
 
@@ -117,7 +125,7 @@ class TriggerInstance:
         return f"{self.label} ({self.source}" + (f", {self.event.kind} of {subject})" if subject else ")")
 
 
-@dataclass(frozen=True)
+@value
 class DelayedAbility:
     """A delayed triggered ability created by a resolving effect (383): fires on a later event."""
 
@@ -133,7 +141,7 @@ class DelayedAbility:
     until: str = "turn"
 
 
-@dataclass(frozen=True)
+@value
 class LastingReplacement:
     """A replacement effect created by a resolving effect ("the next time it would die this turn, ...")."""
 
@@ -319,7 +327,7 @@ class Showdown(Journaled):
         return {"battlefield": self.battlefield, "combat": self.combat, "focus": self.focus}
 
 
-@dataclass(frozen=True)
+@value
 class Outcome:
     """The result of a game so far: the winner (None while it goes on), each player's points, and why."""
 
@@ -328,7 +336,7 @@ class Outcome:
     reason: str
 
 
-@dataclass(frozen=True)
+@value
 class View:
     """Card text read from its card's point of view: whose text it is (`source`), who "you" is (a
     battlefield's controller, 184.6.c, or None when it has none), where "here" is, what "it" names, and the
@@ -342,7 +350,7 @@ class View:
     slots: Any = None  # callable: slot name -> list of object ids or locations
 
 
-@dataclass(frozen=True)
+@value
 class Targeting:
     """What a targeting choice is made for: the card or ability, its controller, where "here" is, the
     battlefield it was hidden at, and the targets already chosen for its other slots."""

@@ -11,7 +11,10 @@ A replay runs under a `Budget` (steps and seconds): a runaway one ends with `Bud
 
 from __future__ import annotations
 
+import gc
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
@@ -77,8 +80,29 @@ def replay_variant(path, variant_id: str, budget: Budget | None = None) -> Repla
     return result
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for one replay (reference counting still frees everything).
+
+    What a replay allocates (trace steps, journal entries) lives as long as the replay, so the collector's
+    full passes, each over the whole growing heap, free nothing and made the cost per action grow with the
+    game's length (benchmarks/bench_replay.py). The collector resumes, and catches up, when the replay ends."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def replay_scenario(scenario: schema.Scenario, path, budget: Budget | None = None) -> Replay:
     """Replay a validated scenario (from a file, a variant or a page) and compare its outcome."""
+    with collector_paused():
+        return _replay(scenario, path, budget)
+
+
+def _replay(scenario: schema.Scenario, path, budget: Budget | None) -> Replay:
     started = time.perf_counter()
     game = GameState(scenario.setup.model_dump(exclude_none=True), budget or Budget())
     mismatches: list[str] = []

@@ -70,6 +70,8 @@ class GameState(Journaled):
         self.battlefield_objects: tuple[Obj, ...] = ()
         self.gear_objects: tuple[Obj, ...] = ()
         self.listeners: tuple[Obj, ...] = ()  # objects whose cards have triggered abilities
+        self.passive_sources: tuple[Obj, ...] = ()  # ... passive abilities
+        self.replacement_sources: tuple[Obj, ...] = ()  # ... replacement effects
         self.turn_order: tuple[str, ...] = ()
         self.turn_player = ""
         self.phase = "action"
@@ -132,12 +134,19 @@ class GameState(Journaled):
         return obj
 
     def index(self, obj: Obj) -> None:
-        """Add `obj` to the list of objects of its kind (and to the listeners, if its card has triggers)."""
+        """Add `obj` to the list of objects of its kind, and to those of the abilities its card has (an object's
+        kind and card never change), so that a rule reading them never scans every object of the game."""
         name = {UNIT: "unit_objects", BATTLEFIELD: "battlefield_objects", GEAR: "gear_objects"}.get(obj.kind)
         if name is not None:
             setattr(self, name, (*getattr(self, name), obj))
-        if obj.definition is not None and obj.definition.triggers:
-            self.listeners = (*self.listeners, obj)
+        definition = obj.definition
+        if definition is not None:
+            if definition.triggers:
+                self.listeners = (*self.listeners, obj)
+            if definition.passives:
+                self.passive_sources = (*self.passive_sources, obj)
+            if definition.replacements:
+                self.replacement_sources = (*self.replacement_sources, obj)
 
     # -- queries -------------------------------------------------------------------------------------------
     def obj(self, object_id: str) -> Obj:
@@ -156,8 +165,15 @@ class GameState(Journaled):
             and (controller is None or o.controller == controller)
         ]
 
-    def battlefields(self) -> list[Obj]:
-        return list(self.battlefield_objects)
+    def battlefields(self) -> tuple[Obj, ...]:
+        return self.battlefield_objects
+
+    def has_units(self, location: str) -> bool:
+        """Is there a unit on the board at `location`? (What `units` answers, without building the list.)"""
+        for unit in self.unit_objects:  # noqa: SIM110 (a loop is faster than any(); every cleanup asks)
+            if unit.location == location and unit.zone == BOARD:
+                return True
+        return False
 
     def is_battlefield(self, location) -> bool:
         found = self.objects.get(location) if type(location) is str else None

@@ -82,6 +82,19 @@ def test_a_forbidden_import_breaks_its_contract(project_copy):
         assert f"{source}._probe_imports_{target} -> {target}" in result.stdout, (source, target)
 
 
+def test_a_rule_module_importing_another_breaks_the_independence_contract(project_copy):
+    """The engine's rule modules plug into the kernel and never import each other (scenarios/README.md)."""
+    (independent,) = [c for c in CONFIG["contracts"] if c["type"] == "independence"]
+    assert independent["modules"] == ["scenarios.rules.*"]
+    rules = sorted(p.stem for p in (project_copy / "scenarios" / "rules").glob("*.py") if p.stem != "__init__")
+    with (project_copy / "scenarios" / "rules" / f"{rules[0]}.py").open("a", encoding="utf-8") as module:
+        module.write(f"\nfrom scenarios.rules import {rules[-1]}  # noqa\n")
+    result = _lint_imports(project_copy)
+    assert result.returncode != 0
+    assert f"{independent['name']} BROKEN" in result.stdout
+    assert f"scenarios.rules.{rules[0]} -> scenarios.rules.{rules[-1]}" in result.stdout
+
+
 def _distribution(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 

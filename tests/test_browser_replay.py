@@ -85,6 +85,12 @@ def test_step_through_a_library_replay_with_the_keyboard(screen, server):
     expect(_battlefield_of(page, "Test Defender")).to_contain_text("Neutral Ground")
     expect(page.locator(".player[data-player='B'] .zone.base")).to_contain_text("Zhonya's Hourglass")
     expect(page.locator(".now .quotes")).to_contain_text("404.1.b")
+    board, steps = page.locator(".stepper").bounding_box(), page.locator(".judge-steps-section").bounding_box()
+    if size == "desktop":  # the steps beside the board, the step shown scrolled into view
+        assert steps["x"] >= board["x"] + board["width"]
+        expect(page.locator("ol.judge-steps li.current")).to_be_in_viewport()
+    else:  # one column on a phone
+        assert steps["y"] >= board["y"] + board["height"]
     _fits(page, size)
     _screenshot(page, f"replay-board-{size}", full_page=False)
     recalled = page.locator("ol.judge-steps a.step-link", has_text="recall Test Defender (B) to base")

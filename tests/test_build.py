@@ -15,6 +15,7 @@ import sqlite_utils
 from click.testing import CliRunner
 
 from ingest.documents import CORPUS_DIR
+from ingest.source import read_lines
 from rules_db import schema
 from rules_db.build import BuildFailed, build, specs_for
 from rules_db.cli import cli
@@ -151,15 +152,24 @@ def test_cli_prints_a_summary_per_document(real_build):
 
 
 @pytest.mark.slow
-def test_cli_builds_a_new_version_given_by_file(tmp_path):
-    """A Core Rules version under a name the manifest does not know: recognised by its outline, dated by its text."""
+def test_cli_builds_new_versions_given_by_file_each_the_newest_of_its_rulebook(tmp_path):
+    """A Core Rules version and a Tournament Rules version under names the manifest does not know:
+    recognised by their outline, dated by their text, each the newest of its own rulebook. The
+    Tournament Rules are dated after every Core Rules version and still are not the newest Core Rules."""
     received = tmp_path / "CRD-vendetta.txt"
     shutil.copy(CORPUS_DIR / "riftbound-core-rules-2026-06-18.txt", received)
-    result = CliRunner().invoke(cli, ["build", "--db", str(tmp_path / "x.db"), str(received)])
+    tournament = tmp_path / "TR.txt"
+    lines = read_lines(CORPUS_DIR / "riftbound-tournament-rules-2026-07-16.txt")
+    tournament.write_text("\n".join([lines[0], "Last Updated 1/15/2027", *lines[2:]]), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["build", "--db", str(tmp_path / "x.db"), str(received), str(tournament)])
     assert result.exit_code == 0, result.output
-    assert "CRD-vendetta: 2381 rules" in result.output
-    document = sqlite_utils.Database(tmp_path / "x.db").table("documents").get("CRD-vendetta")
-    assert (document["version"], document["rulebook_id"], document["is_newest"]) == ("2026-06-18", "riftbound-core", 1)
+    assert "CRD-vendetta: 2381 rules" in result.output and "TR: 935 rules" in result.output
+    db = sqlite_utils.Database(tmp_path / "x.db")
+    documents = {row["id"]: row for row in db.query("select * from documents")}
+    core, rules = documents["CRD-vendetta"], documents["TR"]
+    assert (core["version"], core["rulebook_id"], core["is_newest"]) == ("2026-06-18", "riftbound-core", 1)
+    assert (rules["version"], rules["rulebook_id"], rules["is_newest"]) == ("2027-01-15", "riftbound-tournament", 1)
+    assert db["rule_lineage"].count == 0  # one version of each rulebook: nothing to link, and never across them
 
 
 def test_an_unknown_file_in_a_known_format_is_recognised(tmp_path):

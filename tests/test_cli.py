@@ -54,7 +54,7 @@ def _older(tmp_path):
 def test_replay_of_another_version_prints_that_versions_numbers(tmp_path, real_db):
     result = CliRunner().invoke(cli, ["replay", "--db", str(real_db), str(_older(tmp_path))])
     assert result.exit_code == 0, result.output
-    assert "Core Rules 2025-06-02" in result.output and "[518" in result.output  # the Cleanup rules, 318 now
+    assert "Core Rules 2025-06-02" in result.output and "520]" in result.output  # cleanup steps: 322 now
     assert "322]" not in result.output and "[322" not in result.output
 
 

@@ -104,6 +104,21 @@ def test_every_dangling_reference_is_listed(db):
     assert db["rule_refs"].count_where("status = 'resolved' and to_rule_id is null") == 0
 
 
+def test_the_riftbound_dangling_reference_report_holds_no_false_alarm(db):
+    """No heading ("Step 2: The Combat Damage Step"), letter ("F" of "For more information") or
+    word is read as a reference: what is left is the one number no Core Rules version holds."""
+    dangling = [
+        (row["document_id"], row["number"], row["target_number"])
+        for row in db.query(
+            "select x.document_id, f.number, x.target_number from rule_refs x join rules f on f.id = x.from_rule_id "
+            "where x.status = 'dangling' and x.document_id like 'riftbound-%'"
+        )
+    ]
+    # 502.11 cites 484.8.e (2v2 hands are Private) for a rule that is 489.8.f in v1.4
+    assert dangling == [("riftbound-tournament-rules-2026-07-16", "502.11", "484.8.e")]
+    assert db["rule_refs"].count_where("document_id like 'riftbound-core-rules-%' and status = 'resolved'") >= 400
+
+
 def test_riftbound_glossary_keywords_have_their_defining_rule(db):
     rows = list(
         db.query(

@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 
 import scenarios
+from rules_db import versions
+from rules_db.replays import CitationTranslator
 from scenarios import kernel, schema
 from scenarios.replay import replay_file, replay_variant
 
@@ -135,13 +137,13 @@ def rule_texts(version: str = kernel.RULES_VERSION) -> dict[str, str]:
 TEXTS = rule_texts()
 
 
-def text_of(number: str) -> str:
-    parent = number.rsplit(".", 1)[0] if "." in number else None
-    return (TEXTS.get(number, "") + " " + (TEXTS.get(parent, "") if parent else "")).lower()
+def text_of(number: str, texts: dict[str, str] = TEXTS, parents: dict | None = None) -> str:
+    parent = (parents or {}).get(number) or (number.rsplit(".", 1)[0] if "." in number else None)
+    return (texts.get(number, "") + " " + (texts.get(parent, "") if parent else "")).lower()
 
 
-def names(number: str, terms: list[str]) -> bool:
-    text = text_of(number)
+def names(number: str, terms: list[str], texts: dict[str, str] = TEXTS, parents: dict | None = None) -> bool:
+    text = text_of(number, texts, parents)
     return any(term in text for term in terms)
 
 
@@ -195,3 +197,39 @@ def test_the_rules_a_step_cites_name_what_it_does(kind):
 def test_every_step_cites_a_rule():
     uncited = sorted({f"{scenario}: {step.procedure}" for step, _, scenario in STEPS if not step.rules})
     assert not uncited
+
+
+def test_citations_translated_into_the_newest_core_rules_still_name_what_each_step_does(real_db):
+    """The engine cites its own version; a scenario naming the newest Core Rules gets its citations through the
+    stored lineage (`CitationTranslator`). Each translated rule must still pass the step-kind text check, read
+    in the database (the newest version's document wraps its lines), and every step must keep a citation."""
+    import sqlite_utils
+
+    db = sqlite_utils.Database(real_db)
+    newest = versions.rules_document(db, "riftbound")
+    assert newest is not None and newest["version"] != kernel.RULES_VERSION, "the test needs a newer version"
+    translate = CitationTranslator(db, "riftbound", kernel.RULES_VERSION, newest["version"])
+    rows = list(
+        db.query("select number, parent_number, heading, text from rules where document_id = ?", [newest["id"]])
+    )
+    texts = {row["number"]: f"{row['heading'] or ''} {row['text'] or ''}" for row in rows}
+    parents = {row["number"]: row["parent_number"] for row in rows}
+    wrong, uncited = set(), set()
+    for step, parent, scenario in STEPS:
+        kind = step.procedure
+        if kind in NOT_CHECKED or kind.startswith("log "):
+            continue
+        if step.rules and not translate(step.rules):
+            uncited.add(f"{scenario}: {kind} {step.rules}")
+        # the translation the replay stores: each rule's counterpart, or (none has one) their nearest ancestors'
+        counterpart = translate.direct if any(map(translate.direct, step.rules)) else translate.nearest
+        for role, numbers, terms in (
+            ("defines", step.defines, TERMS[kind]),
+            ("because", step.because, TERMS[kind] + TERMS.get(parent or "", [])),
+        ):
+            for number in numbers:
+                other = counterpart(number)
+                if other is not None and not names(other, terms, texts, parents):
+                    wrong.add(f"{scenario}: {kind} {role} {number} -> {other} ({texts.get(other, '')[:80]!r})")
+    assert not uncited, "steps left without a citation in " + newest["version"] + ":\n" + "\n".join(sorted(uncited))
+    assert not wrong, "\n".join(sorted(wrong))

@@ -42,8 +42,20 @@ def test_version_label():
         ("Riftbound Core Rules", "core"),
         ("RIFTBOUND CORE RULES", "core"),
         ("Riftbound Comprehensive Rules", None),
+        ("Riftbound Core Rules v1.4 \u201cVendetta\u201d", "core"),  # a label and a subtitle name no rulebook
+        ("Version 1.3 Riftbound Core Rules", "core"),
         (None, None),
     ],
 )
 def test_rulebook_from_title(title, slug):
     assert rulebook_slug(title, "Riftbound") == slug
+
+
+@pytest.mark.parametrize(
+    "joined", ["Last Updated 7/16/2026", "\u2014 Last Updated: 2026-07-16", "| updated 16 July 2026"]
+)
+def test_a_date_printed_on_the_title_line_is_not_part_of_the_title(joined):
+    """Extractions that join the header into one line."""
+    header = read_header([f"Riftbound Tournament Rules {joined}", "000. Golden Rule"])
+    assert (header.title, header.version_date, header.date_line) == ("Riftbound Tournament Rules", "2026-07-16", 1)
+    assert rulebook_slug(header.title, "Riftbound") == "tournament"

@@ -35,6 +35,7 @@ async def test_home_lists_every_document_version_with_counts(datasette):
     html = (await _get(datasette, "/")).text
     assert "2025-06-02" in html and "2025-12-01" in html and "Legends of Runeterra" in html
     assert 'name="q"' in html
+    assert "site-credit" not in html  # no ruling here is shared under a licence that asks for credit
     data = (await _get(datasette, "/.json")).json()
     riftbound = next(game for game in data["games"] if game["id"] == "riftbound")
     counts = {doc["version"]: doc["rules"] for doc in riftbound["documents"] if doc["kind"] == "rules"}

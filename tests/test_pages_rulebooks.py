@@ -6,6 +6,7 @@ from __future__ import annotations
 import html as html_module
 import re
 import sqlite3
+from urllib.parse import urlencode
 
 import pytest
 from datasette.app import Datasette
@@ -190,3 +191,18 @@ async def test_tournament_rules_are_browsable_and_their_references_resolve(datas
         "select i.name from infractions_fts f join infractions i on i.rowid = f.rowid where infractions_fts match 'trigger'"
     ).fetchall()
     assert ("Missed Trigger",) in hits
+
+
+async def test_pages_listing_riftboundfaq_rulings_credit_them(datasette, connection):
+    """A list showing the FAQ's questions (a card's rulings, the rulings list) credits the FAQ and its licence."""
+    (slug,) = connection.execute(
+        """select c.slug from card_mentions m join cards c on c.id = m.card_id join rulings g on g.id = m.ruling_id
+        where g.document_id = ? order by c.id limit 1""",
+        [FAQ],
+    ).fetchone()
+    (source,) = connection.execute("select source from rulings where document_id = ? limit 1", [FAQ]).fetchone()
+    for path in (f"/cards/{slug}", "/rulings?" + urlencode({"source": source})):
+        html = (await _get(datasette, path)).text
+        credit = html.split('class="credit note site-credit"', 1)[1].split("</p>", 1)[0]
+        assert 'href="https://www.riftboundfaq.com/"' in credit and source in credit
+        assert 'href="https://creativecommons.org/licenses/by-sa/4.0/"' in credit and "CC BY-SA 4.0" in credit

@@ -213,9 +213,39 @@ def narrow(lines: list[str]) -> list[str]:
     return lines[:2] + rewrapped(unwrapped(lines[2:]), width=45)
 
 
+def lone_numbers(lines: list[str]) -> list[str]:
+    """A number that ends a wrapped line ("gain 1" / "point.") wrapped onto a line of its own, as a
+    narrow column prints it: text, not a page number."""
+    out = []
+    for line in lines:
+        match = re.match(r"^(?P<text>.*[a-z,]) (?P<number>\d{1,2})$", line)
+        out += [match["text"], match["number"]] if match and not _numbered(line) else [line]
+    return out
+
+
 def straight_quotes(lines: list[str]) -> list[str]:
     table = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
     return [line.translate(table) for line in lines]
+
+
+def curly_quotes(lines: list[str]) -> list[str]:
+    """Typographic quotes and apostrophes where the text has straight ones (a word processor's export)."""
+    out = []
+    for line in lines:
+        line = re.sub(r"(?<=\w)'(?=\w)", "\u2019", line)
+        line = re.sub(r'"(?=[\w\[(])', "\u201c", line)
+        out.append(line.replace('"', "\u201d"))
+    return out
+
+
+def bulleted(lines: list[str]) -> list[str]:
+    """Every sub-rule led by a bullet (a word processor's outline list): ``• 103.1.a. text``."""
+    return [("\u2022 " + line if (m := _numbered(line)) and "." in m["number"] else line) for line in lines]
+
+
+def bullet_glyphs(lines: list[str]) -> list[str]:
+    """The text's own ``*`` list bullets printed as ``•``."""
+    return [re.sub(r"(?<=[ \t])\*(?=[ \t])|^\*(?=[ \t])", "\u2022", line) for line in lines]
 
 
 def _same_rules(variant, original, *, normalise=lambda text: text) -> None:
@@ -231,17 +261,18 @@ def _same_rules(variant, original, *, normalise=lambda text: text) -> None:
 
 
 def _quotes(text: str) -> str:
-    return straight_quotes([html.unescape(text)])[0]
+    """Text compared the way a reader sees it: entities decoded, quotes and bullets in one form."""
+    return straight_quotes([html.unescape(text)])[0].replace("\u2022", "*")
 
 
 @pytest.mark.parametrize(
     "extract",
-    [rewrapped, tabbed, without_trailing_dots, markdown, indented, with_page_furniture, html_entities],
+    [rewrapped, tabbed, without_trailing_dots, markdown, indented, with_page_furniture, html_entities, curly_quotes],
 )
 def test_re_extractions_of_2025_12_01_give_the_same_rules(parsed, extract):
     variant = _parse(extract(read_lines(CORE_2025_12)))
     assert riftbound.sniff(extract(read_lines(CORE_2025_12)))
-    _same_rules(variant, parsed[CORE_2025_12])
+    _same_rules(variant, parsed[CORE_2025_12], normalise=_quotes)
 
 
 @pytest.mark.parametrize(
@@ -256,6 +287,8 @@ def test_re_extractions_of_2025_12_01_give_the_same_rules(parsed, extract):
         with_page_furniture,
         html_entities,
         straight_quotes,
+        bulleted,
+        bullet_glyphs,
     ],
 )
 def test_re_extractions_of_1_4_give_the_same_rules(parsed, extract):
@@ -270,16 +303,60 @@ def test_a_narrow_rewrap_of_the_tournament_rules_gives_the_same_rules(parsed):
     _same_rules(variant, parsed[TOURNAMENT])
 
 
+@pytest.mark.parametrize("extract", [unwrapped, tabbed, without_trailing_dots, markdown, indented, bulleted])
+def test_re_extractions_of_the_tournament_rules_give_the_same_rules(parsed, extract, tmp_path):
+    lines = extract(read_lines(TOURNAMENT))
+    received = tmp_path / "received.txt"
+    received.write_text("\n".join(lines), encoding="utf-8")
+    assert (spec_for(received).rulebook, spec_for(received).version) == ("tournament", "2026-07-16")
+    _same_rules(_parse(lines), parsed[TOURNAMENT], normalise=_quotes)
+
+
+def test_numbers_alone_on_their_line_are_text_or_page_numbers_by_the_page_sequence(parsed):
+    lines = lone_numbers(read_lines(CORE_1_4))
+    assert sum(line.isdigit() for line in lines) >= 10
+    for variant in (lines, with_page_furniture(lines)):
+        _same_rules(_parse(variant), parsed[CORE_1_4])
+
+
+def test_the_damaged_layout_with_spaces_for_its_tabs_is_read_as_an_outline(parsed):
+    """2025-06-02 marks continuation lines with a tab, so a line without one is a rule that lost its
+    number (``ingest.riftbound_tabbed`` repairs those). With a space after each number instead of the
+    tab, the text no longer says which lines lost their number: it is read as any outline, not refused."""
+    variant = _parse(without_trailing_dots(read_lines(CORE_2025_06)))
+    numbers, original = {rule.number for rule in variant.rules}, {rule.number for rule in parsed[CORE_2025_06].rules}
+    assert len(numbers & original) >= 0.97 * len(original)
+
+
+def test_page_numbers_count_up_a_page_apart():
+    page = [f"line {index} of a page of rules text, running on and" for index in range(40)]
+    lines = [*page, "1", *page, "- 2 -", *page, *page, "Page 4 of 9", "top", "7", "cards", *page, "5", *page]
+    assert {lines[index - 1] for index in riftbound.page_number_lines(lines)} == {"1", "- 2 -", "Page 4 of 9", "5"}
+    assert riftbound.page_number_lines([*page, "1", *page, "2"]) == set()  # two are not yet a run of pages
+
+
 def test_combined_damage_still_gives_the_same_rules(parsed):
     lines = read_lines(CORE_2025_12)
     variant = with_page_furniture(indented(without_trailing_dots(tabbed(rewrapped(lines, 60)))), every=45)
     _same_rules(_parse(variant), parsed[CORE_2025_12])
 
 
-def test_the_header_date_in_any_form(tmp_path):
-    lines = read_lines(TOURNAMENT)
-    for written, date in [("Last Updated 7/16/2026", "2026-07-16"), ("Last updated: July 16, 2026", "2026-07-16")]:
-        path = tmp_path / "tournament.md"
-        path.write_text("\n".join(["# Riftbound Tournament Rules", f"**{written}**", *lines[2:]]), encoding="utf-8")
-        spec = spec_for(path)
-        assert (spec.rulebook, spec.version) == ("tournament", date)
+@pytest.mark.parametrize(
+    "written",
+    [
+        "Last Updated 7/16/2026",
+        "Last Updated: 7/16/2026",
+        "Last Updated: 2026-07-16",
+        "Last Updated 2026-07-16",
+        "**Last updated:** July 16, 2026",
+        "<p>Last&nbsp;Updated 16 July 2026</p>",
+    ],
+)
+@pytest.mark.parametrize("source, rulebook", [(TOURNAMENT, "tournament"), (CORE_1_4, "core")])
+def test_the_header_date_in_any_form(tmp_path, written, source, rulebook):
+    lines = read_lines(source)
+    path = tmp_path / "received.md"
+    title = f"# Riftbound {rulebook.title()} Rules"
+    path.write_text("\n".join([title, written, *lines[2:]]), encoding="utf-8")
+    spec = spec_for(path)
+    assert (spec.rulebook, spec.version, spec.version_date) == (rulebook, "2026-07-16", "2026-07-16")

@@ -99,6 +99,41 @@ def test_a_scenario_naming_the_older_version_cites_that_versions_numbers(tmp_pat
     assert not sorted(cited - stored)
 
 
+def test_a_replay_page_gives_each_cited_rule_its_translation_into_the_newest_version(real_db):
+    """What a stored replay's citation means in the newest Core Rules comes from the one translator: a rule
+    the newest version removed has nothing like it there (not its nearest ancestor, which says something else)."""
+    import sqlite3
+
+    import sqlite_utils
+
+    from rules_db import queries
+    from rules_db.replays import CitationTranslator
+
+    conn = sqlite3.connect(real_db)
+    db = sqlite_utils.Database(conn)
+    newest = queries.versions.rules_document(conn, "riftbound")
+    removed = translated = 0
+    translators: dict[str, CitationTranslator] = {}
+    for (replay_id,) in conn.execute("select id from replays order by id"):
+        page = queries.replay_page(conn, replay_id)
+        stack = list(page["steps"])
+        while stack:
+            step = stack.pop()
+            stack.extend(step["children"])
+            for cited in step["citations"]:
+                if not cited["stale"]:
+                    continue
+                if cited["version"] not in translators:
+                    translators[cited["version"]] = CitationTranslator(
+                        db, "riftbound", cited["version"], newest["version"]
+                    )
+                counterpart = translators[cited["version"]].direct(cited["number"])
+                assert [other["number"] for other in cited["in_newest"]] == ([counterpart] if counterpart else [])
+                removed += counterpart is None
+                translated += counterpart is not None
+    assert translated and removed  # the bundled 1.4 renumbers most rules and removes some the engine cites
+
+
 ANSWER_RULE = re.compile(r"\b(\d{3}(?:\.[0-9a-z]+)*)\b")
 
 

@@ -11,7 +11,7 @@ from urllib.parse import quote, urlencode
 import pytest
 from datasette.app import Datasette
 
-from rules_db import search
+from rules_db import search, search_index
 from rules_db.serve import metadata
 
 
@@ -265,3 +265,45 @@ async def test_a_phrase_only_in_a_cards_current_wording_finds_it(real, real_conn
     assert new_words, "the erratum adds no word"
     data = await _search(real, q=" ".join(new_words[:3]) + " " + slug.replace("-", " "), kind="card")
     assert slug in [hit["slug"] for hit in data["results"][:3]]
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("Wagering [Disqualification]: Tournament attendees may not wager.", "Wagering [Disqualification]"),
+        ("Neutral Open: There is no Showdown or Combat in progress.", "Neutral Open"),
+        ("Looking at Extra Cards [Warning]: While taking a game action ...", "Looking at Extra Cards [Warning]"),
+        ("Units have multiple Intrinsic Properties unique to them: Tag, Might.", None),  # a sentence, not a label
+        ("This section may contain:", None),
+        ("A Very Long Capitalised Phrase That Goes On And On: text", None),  # more than a few words
+        ("No colon here at all.", None),
+        (None, None),
+    ],
+)
+def test_a_rule_opening_with_a_label_is_named_by_it(text, label):
+    assert search_index.rule_label(text) == label
+
+
+async def test_a_labelled_rule_is_found_by_its_label(real, real_connection):
+    """The Tournament Rules name each infraction before a colon; the search finds the rule by that name
+    before its sub-rules, and a label many rules open with ("Example:") names none of them."""
+    data = await _search(real, q="penalty for looking at extra cards")
+    first = data["results"][0]
+    assert (first["kind"], first["title"]) == ("rule", "Looking at Extra Cards [Warning]")
+    examples = real_connection.execute(
+        "select count(*) from search_documents where kind = 'rule' and title = 'Example'"
+    ).fetchone()[0]
+    assert examples == 0
+
+
+async def test_the_best_ruling_and_card_beside_the_rules_answer_nearly_as_well(real):
+    """A ruling or card is offered as the best of its kind only when it scores near the top result; a
+    ruling sharing one word with a question on a tournament penalty is not offered."""
+    data = await _search(real, q="zhonyas hourglas")
+    assert data["best"]["card"]["slug"] == "zhonyas-hourglass"
+    for question in ("penalty for looking at extra cards", "what happens to the gear attached to a unit that dies"):
+        data = await _search(real, q=question)
+        top = data["results"][0]["score"]
+        assert all(hit["score"] >= search.BEST_SHARE * top for hit in data["best"].values())
+    data = await _search(real, q="penalty for looking at extra cards")
+    assert set(data["best"]) == {"rule"}

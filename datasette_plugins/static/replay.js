@@ -10,3 +10,10 @@ document.addEventListener("keydown", (event) => {
     window.location.assign(link.href);
   }
 });
+
+// Where the steps scroll on their own (beside the board, on a wide screen), the step shown is scrolled into view.
+document.addEventListener("DOMContentLoaded", () => {
+  const current = document.querySelector(".replay-main .judge-steps li.current");
+  const list = current && current.closest(".judge-steps-section");
+  if (list && list.scrollHeight > list.clientHeight) list.scrollTop = current.offsetTop - list.clientHeight / 3;
+});

@@ -28,8 +28,11 @@ def cleanup(game, reason: str, because: str, special: str | None = None) -> None
     raise EngineError(f"cleanups did not settle after {MAX_REPEATS} repeats (321)")
 
 
+SPECIAL_CLEANUPS = {"combat": "combat special cleanup", "end_of_turn": "end of turn special cleanup"}
+
+
 def _summary(game, reason, special) -> str:
-    kind = {"combat": "combat special cleanup", "end_of_turn": "end of turn special cleanup"}.get(special, "cleanup")
+    kind = SPECIAL_CLEANUPS[special] if special else "cleanup"
     return f"{kind} after {reason}" if reason else kind
 
 
@@ -55,7 +58,7 @@ def cleanup_pass(game, reason: str, special: str | None) -> None:
     calc.stage(game)
     if game.triggered:
         calc.place_triggers(game)
-    if any(item.pending for item in game.chain):
+    if game.chain and any(item.pending for item in game.chain):
         do.finalize_pending(game, because="322.12")
     if not game.chain and not game.showdown and not game.combat and not game.continuation:
         calc.open_staged(game)
@@ -108,7 +111,7 @@ def _special_steps(game, special: str) -> None:
 
 def _uncontrolled(game) -> None:
     for bf in game.battlefield_objects:
-        if bf.battlefield_controller and not bf.contested_by and not game.units(bf.id):
+        if bf.battlefield_controller and not bf.contested_by and not game.has_units(bf.id):
             do.lose_control(game, bf, because="322.6")
 
 

@@ -13,6 +13,8 @@ is attached (421.1.e); the text it gives "the equipped unit" is its effect text,
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from scenarios.kernel import KEYWORD_ABILITIES, calc, query
 from scenarios.objects import Obj, Role, Zone
 
@@ -26,11 +28,10 @@ def active_while(source: Obj, flt) -> bool:
 @query("passives")
 def passives(game):
     """Every active passive ability on the board, with its source and its point of view."""
-    for source in game.objects.values():
-        definition = source.definition
-        if definition is None or not definition.passives or source.zone != Zone.BOARD:
+    for source in game.passive_sources:
+        if source.zone != Zone.BOARD:
             continue
-        for passive in definition.passives:
+        for passive in source.definition.passives:
             if active_while(source, passive.to):
                 yield source, passive, calc.view_of(game, source)
 
@@ -44,17 +45,26 @@ def ability_is_active(game, source: Obj, flt) -> bool:
 def keyword_value(game, obj: Obj, keyword: str) -> int:
     """Summed value of a keyword from the card, from effects that granted it, and from passives (733.2, 740.2)."""
     total = obj.definition.keywords.get(keyword, 0) if obj.definition else 0
-    total += sum(g.value for g in obj.granted if g.keyword == keyword)
-    for _source, passive, view in calc.passives(game):
-        if keyword in passive.keywords and calc.matches_object(game, passive.to, view, obj):
-            total += passive.keywords[keyword]
-    if not total and any(keyword in a.implies and keyword_value(game, obj, a.keyword) for a in _givers()):
+    if obj.granted:
+        total += sum(g.value for g in obj.granted if g.keyword == keyword)
+    if keyword in _passive_keywords(game.passive_sources):
+        for _source, passive, view in calc.passives(game):
+            if keyword in passive.keywords and calc.matches_object(game, passive.to, view, obj):
+                total += passive.keywords[keyword]
+    if not total and any(
+        keyword in a.implies and keyword_value(game, obj, a.keyword) for a in KEYWORD_ABILITIES.values()
+    ):
         total = 1  # a keyword that gives another (Quick-Draw gives Reaction, 745.1.b)
     return total
 
 
-def _givers():
-    return [ability for ability in KEYWORD_ABILITIES.values() if ability.implies]
+@lru_cache(maxsize=16)
+def _passive_keywords(sources: tuple[Obj, ...]) -> frozenset[str]:
+    """Every keyword the passive abilities of these objects give (usually none, so a keyword's value needs no
+    passive read). Cached on the objects themselves: an object's card never changes."""
+    return frozenset(
+        keyword for source in sources for passive in source.definition.passives for keyword in passive.keywords
+    )
 
 
 @query("has_keyword")

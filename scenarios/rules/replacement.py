@@ -24,11 +24,10 @@ def _applicable(game, event: Event) -> list[tuple[str, Replacement, LastingRepla
     found: list[tuple[str, Replacement, LastingReplacement | None]] = []
     subject = _subject(game, event)
     busy = game.run.replacing
-    for source in game.objects.values():
-        definition = source.definition
-        if definition is None or not definition.replacements or source.zone != Zone.BOARD:
+    for source in game.replacement_sources:
+        if source.zone != Zone.BOARD:
             continue
-        for replacement in definition.replacements:
+        for replacement in source.definition.replacements:
             if replacement.would != event.kind or (source.id, id(replacement)) in busy:
                 continue
             if not calc.ability_is_active(game, source, replacement.to):

@@ -14,7 +14,7 @@ from scenarios.trace import StepKind
 @query("stage")
 def stage(game) -> None:
     """322.8-322.11: mark showdowns and combats as staged, or unstage them."""
-    for bf in game.battlefields():
+    for bf in game.battlefield_objects:
         if not bf.contested_by or (game.combat and game.combat.battlefield == bf.id):
             continue
         wanted = _wanted_stage(game, bf)
@@ -51,6 +51,8 @@ def set_stage(game, bf, wanted: str | None) -> None:
 @query("open_staged")
 def open_staged(game) -> None:
     """322.13-322.14: in a Neutral Open State the turn player picks a staged showdown, then a combat."""
+    if not any(bf.staged for bf in game.battlefield_objects):
+        return
     for kind, rule in (("showdown", "322.13"), ("combat", "322.14")):
         staged = [bf.id for bf in game.battlefields() if bf.staged == kind]
         if staged:
