@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import spacy_lookups_data
 
@@ -62,7 +62,6 @@ def pipeline() -> Language:
 
 def _make_lowercase_lemmatizer(nlp: Language, name: str):
     import numpy
-    from spacy.attrs import LEMMA, NORM
 
     table = lemma_lookup()
     strings = nlp.vocab.strings
@@ -74,8 +73,9 @@ def _make_lowercase_lemmatizer(nlp: Language, name: str):
         return by_norm[norm]
 
     def lemmatize(doc: Doc) -> Doc:
-        lemmas = [by_norm.get(norm) or lemma_of(norm) for norm in doc.to_array(NORM).tolist()]
-        doc.from_array([LEMMA], numpy.array(lemmas, dtype="uint64").reshape(-1, 1))
+        lemmas = [by_norm.get(norm) or lemma_of(norm) for norm in doc.to_array("NORM").tolist()]
+        column: Any = numpy.array(lemmas, dtype="uint64").reshape(-1, 1)  # spaCy's stubs want its own array type
+        doc.from_array(["LEMMA"], column)
         return doc
 
     return lemmatize
