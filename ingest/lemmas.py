@@ -22,6 +22,8 @@ if TYPE_CHECKING:  # spaCy itself is imported by the first pipeline: a command t
     from spacy.language import Language
     from spacy.tokens import Doc
 
+from ingest.limits import bounded_for_tokenizer
+
 
 @dataclass(frozen=True)
 class LemmaMatch:
@@ -99,7 +101,8 @@ class LemmaMatcher:
                 self.matcher.add(key, patterns)
 
     def find_many(self, texts: Iterable[str]) -> list[list[LemmaMatch]]:
-        return [self._matches(doc) for doc in self.nlp.pipe(texts, batch_size=256)]
+        bounded = (bounded_for_tokenizer(text) for text in texts)
+        return [self._matches(doc) for doc in self.nlp.pipe(bounded, batch_size=256)]
 
     def _matches(self, doc: Doc) -> list[LemmaMatch]:
         from spacy.util import filter_spans

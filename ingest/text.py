@@ -7,13 +7,15 @@ import re
 
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>")
 _MARKDOWN_EMPHASIS = re.compile(r"\*\*|__")
-_SPACES = re.compile(r"[ \t\u00a0]+")
+_SPACES = re.compile(r"[^\S\n]+")  # any space but a line break: no-break, narrow, ideographic, ...
+_INVISIBLE = re.compile(r"[\u200b\u2060\ufeff]")  # zero-width space, word joiner, byte-order mark
 
 
 def plain_text(raw: str) -> str:
-    """Markup stripped, entities decoded, runs of spaces collapsed; line breaks kept."""
+    """Markup stripped, entities decoded, invisible characters dropped, runs of spaces collapsed; line
+    breaks kept."""
     text = html.unescape(_TAG.sub("", raw))
-    text = _MARKDOWN_EMPHASIS.sub("", text)
+    text = _INVISIBLE.sub("", _MARKDOWN_EMPHASIS.sub("", text))
     return "\n".join(_SPACES.sub(" ", line).strip() for line in text.split("\n")).strip()
 
 

@@ -717,17 +717,25 @@ def equivalents(conn: sqlite3.Connection, rule_id: int) -> list[dict]:
     """The same rule in every other version of its rulebook, oldest first, followed through the
     lineage step by step (``rules_db.lineage_store.equivalents``). ``kind`` is the lineage kind, or
     "ancestor" for a rule new in its version, given its nearest ancestor's equivalent instead."""
-    rows = []
-    for document_id, _version, number, kind in lineage_store.equivalents(conn, rule_id):
-        rule = _row(
+    found = lineage_store.equivalents(conn, rule_id)
+    if not found:
+        return []
+    wanted = json.dumps([[document_id, number] for document_id, _version, number, _kind in found])
+    rules = {
+        (rule["document_id"], rule["number"]): rule
+        for rule in _rows(
             conn,
-            f"""select {_RULE_REF} from rules r join documents d on d.id = r.document_id
-            where r.document_id = ? and r.number = ?""",
-            [document_id, number],
+            f"""select {_RULE_REF} from json_each(?) w join rules r
+            on r.document_id = json_extract(w.value, '$[0]') and r.number = json_extract(w.value, '$[1]')
+            join documents d on d.id = r.document_id""",
+            [wanted],
         )
-        if rule is not None:
-            rows.append({**rule, "is_newest": bool(rule["is_newest"]), "kind": kind})
-    return rows
+    }
+    return [
+        {**rule, "is_newest": bool(rule["is_newest"]), "kind": kind}
+        for document_id, _version, number, kind in found
+        if (rule := rules.get((document_id, number))) is not None
+    ]
 
 
 def with_newest(conn: sqlite3.Connection, rows: list[dict]) -> list[dict]:

@@ -41,12 +41,9 @@ class CitationTranslator:
         missing = [v for v, d in ((from_version, self.from_document), (to_version, self.to_document)) if d is None]
         if missing:
             raise LookupError(f"the database holds no {game_id} rules version {', '.join(missing)}")
-        rows = list(
-            db.query(
-                "select id, number, parent_number, heading from rules where document_id = ? order by position",
-                [self.from_document],
-            )
-        )
+        outline = "select id, number, parent_number, heading from rules where document_id = ? order by position"
+        # The same version translates nothing, so its outline is not read.
+        rows = [] if self.same else list(db.query(outline, [self.from_document]))
         self.ids = {row["number"]: row["id"] for row in rows}
         self.parents = {row["number"]: row["parent_number"] for row in rows}
         self.children: dict[str, list[str]] = {}

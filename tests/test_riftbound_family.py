@@ -157,6 +157,16 @@ def tabbed(lines: list[str]) -> list[str]:
     return [(f"{m['number']}{m['dot']}\t{m['text']}" if (m := _numbered(line)) else line) for line in lines]
 
 
+def unusual_spaces(lines: list[str]) -> list[str]:
+    """A zero-width space before the number and a narrow, figure, ideographic or zero-width space after
+    it (web and word-processor copies)."""
+    spaces = ["\u202f", "\u2007", "\u3000", "\u200b"]
+    return [
+        (f"\u200b{m['number']}{m['dot']}{spaces[index % 4]}{m['text']}" if (m := _numbered(line)) else line)
+        for index, line in enumerate(lines)
+    ]
+
+
 def without_trailing_dots(lines: list[str]) -> list[str]:
     return [(f"{m['number']} {m['text']}" if (m := _numbered(line)) else line) for line in lines]
 
@@ -267,7 +277,17 @@ def _quotes(text: str) -> str:
 
 @pytest.mark.parametrize(
     "extract",
-    [rewrapped, tabbed, without_trailing_dots, markdown, indented, with_page_furniture, html_entities, curly_quotes],
+    [
+        rewrapped,
+        tabbed,
+        unusual_spaces,
+        without_trailing_dots,
+        markdown,
+        indented,
+        with_page_furniture,
+        html_entities,
+        curly_quotes,
+    ],
 )
 def test_re_extractions_of_2025_12_01_give_the_same_rules(parsed, extract):
     variant = _parse(extract(read_lines(CORE_2025_12)))
@@ -326,6 +346,27 @@ def test_the_damaged_layout_with_spaces_for_its_tabs_is_read_as_an_outline(parse
     variant = _parse(without_trailing_dots(read_lines(CORE_2025_06)))
     numbers, original = {rule.number for rule in variant.rules}, {rule.number for rule in parsed[CORE_2025_06].rules}
     assert len(numbers & original) >= 0.97 * len(original)
+
+
+def test_long_runs_of_spaces_dots_and_marks_are_read_in_one_pass():
+    """Centred titles, dot leaders, padded lines: each run is read one way, so it costs its length and
+    not an exponent of it (with a pattern that could split a run of spaces many ways, this test would
+    not finish)."""
+    lines = [
+        "Riftbound Core Rules",
+        "Contents " + "." * 20000 + " 3",
+        "000. Golden Rules",
+        "001. Golden Rule",
+        " " * 60 + "Centred Title",
+        "> " * 60 + "quoted",
+        "002. Card text" + " " * 20000 + "supersedes rules text.",
+        "Contents " + "." * 20000 + "x",
+        "#" * 60 + " " * 60 + "*" * 60,
+        "003. The last rule.",
+    ]
+    book = _parse(lines)
+    assert [rule.number for rule in book.rules] == ["000", "001", "002", "003"]
+    assert paragraph(book.rules[2].raw_text).startswith("Card text supersedes rules text.")
 
 
 def test_page_numbers_count_up_a_page_apart():
