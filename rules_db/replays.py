@@ -15,7 +15,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from rules_db import versions
+from rules_db import store, versions
 from rules_db.lineage_store import equivalents
 from scenarios import schema
 from scenarios.cards import load_library
@@ -173,8 +173,8 @@ def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "rift
                 if number not in rule_ids:
                     uncited.add(f"{replay.rules_version} {number}")
     db.table("replays").insert_all(stored)
-    db.table("replay_steps").insert_all(steps)
-    db.table("replay_step_citations").insert_all(citations)
+    store.insert_rows(db, "replay_steps", steps)
+    store.insert_rows(db, "replay_step_citations", citations)
     db.table("replay_cards").insert_all(used_cards)
     return {
         "replays": len(replays),
