@@ -722,10 +722,12 @@ _WEIGHTS = {
     "game": 1.5,  # the game the question names
     "unasked_card": -1.5,  # a card, when the question neither names one nor asks for one
     "number": 1.0,  # the text says a number, when the question asks how many
+    "example": -1.0,  # share matched only in an example the text gives (see _only_in_example)
 }
 # A ruling's question says what it is about; its answer, sequence and nuances hold many words in passing.
 _TEXT_CREDIT = {"ruling": 0.5}
 _NUMBER_STEM = re.compile(r"(?:^| )[hb]:(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve)(?: |$)")
+_EXAMPLE = re.compile(r"\b(?:examples?:|e\.g\.|for example\b)", re.IGNORECASE)
 _PROXIMITY_CHARACTERS = 80  # about a dozen words
 _PROXIMITY_ROWS = 20  # the best rows whose text is read for proximity
 _PROXIMITY_TEXT = 2000  # characters of it
@@ -828,7 +830,19 @@ def _with_proximity(conn: sqlite3.Connection, items: list[_Scored], query: Query
     for item in items:
         item.matched["body"] = matcher.find((item.document["body"] or "")[:_PROXIMITY_TEXT])
         item.features["proximity"] = _proximity(item.matched["body"], weights) / total_weight
-        item.score += _WEIGHTS["proximity"] * item.features["proximity"]
+        item.features["example"] = _only_in_example(item, weights) / total_weight
+        item.score += sum(_WEIGHTS[name] * item.features[name] for name in ("proximity", "example"))
+
+
+def _only_in_example(item: _Scored, weights: list[float]) -> float:
+    """The question's weight a row holds only in the example its text gives ("Example: A deck could
+    include ..."): an example mentions what the rule it illustrates says."""
+    example = _EXAMPLE.search(item.document["body"] or "")
+    if example is None:
+        return 0.0
+    before = {index for start, _end, _credit, index in item.matched["body"] if start < example.start()}
+    elsewhere = before | set(item.found.get("h:", {})) | set(item.found.get("p:", {}))
+    return sum(weights[index] for index in {index for *_rest, index in item.matched["body"]} - elsewhere)
 
 
 def _proximity(matched: list[tuple[int, int, float, int]], weights: list[float]) -> float:

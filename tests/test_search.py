@@ -258,6 +258,19 @@ def test_a_phrase_of_the_vocabulary_matches_across_filler_words(real_connection)
     ]
 
 
+def test_a_concept_found_only_in_an_example_counts_against_the_row():
+    body = "Your deck can include up to 3 copies. Example: A deck could include a champion unit."
+    champion, deck = body.index("champion"), body.index("deck")
+    item = search._Scored({"body": body}, rank=-1.0)
+    item.matched["body"] = [(deck, deck + 4, 1.0, 0), (champion, champion + 8, 1.0, 1)]
+    assert search._only_in_example(item, [2.0, 3.0]) == 3.0  # "deck" is said before the example too
+    item.found = {"p:": {1: 1.0}}  # ... unless what the rule sits under says it
+    assert search._only_in_example(item, [2.0, 3.0]) == 0.0
+    item.document["body"] = body.replace("Example:", "So")
+    item.found = {}
+    assert search._only_in_example(item, [2.0, 3.0]) == 0.0
+
+
 async def test_a_card_named_in_a_ruling_question_brings_the_ruling(real, real_connection):
     data = await _search(real, q="GA equipped and hourglass out, unit dies in combat, which one happens")
     first = data["results"][0]
