@@ -30,6 +30,7 @@ from urllib.parse import quote, urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bench_pages import percentile  # noqa: E402
 from synthetic_corpus import KEYWORDS, NEW_DATE, generate  # noqa: E402
 
 BUNDLED_CARDS = ("riftbound-cards.json", "riftbound-errata.json")
@@ -132,11 +133,6 @@ def latencies(db_path: Path, requests: int, seed: int = 15) -> dict[str, tuple[l
             if response.status_code not in (200, 302):
                 raise SystemExit(f"{path} answered {response.status_code}: {response.text[:300]}")
     return seconds
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
 
 
 def main() -> None:
