@@ -15,11 +15,21 @@ from pathlib import Path
 
 from datasette import hookimpl
 
-from datasette_plugins import indexes, offline, pages, replay_pages
+from datasette_plugins import errors, indexes, offline, pages, replay_pages
 from datasette_plugins.page_cache import PageCache
 from datasette_plugins.raw_tables import render_cell
+from rules_db import guard
 
-__all__ = ["register_routes", "extra_css_urls", "startup", "skip_csrf", "render_cell"]
+__all__ = [
+    "register_routes",
+    "extra_css_urls",
+    "startup",
+    "skip_csrf",
+    "render_cell",
+    "prepare_connection",
+    "handle_exception",
+]
+handle_exception = errors.handle_exception
 
 ROUTE_PATTERNS = {**pages.ROUTE_PATTERNS, **replay_pages.ROUTE_PATTERNS}
 VIEWS = {**pages.VIEWS, **indexes.VIEWS, **offline.VIEWS, **replay_pages.VIEWS}
@@ -34,7 +44,7 @@ STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 @hookimpl
 def register_routes(datasette):
-    return [
+    return [(errors.INTROSPECTION_ROUTE, errors.introspection)] + [
         (pattern, CACHE.wrap(VIEWS[name], pages.database_file) if name in KEPT else VIEWS[name])
         for name, pattern in ROUTE_PATTERNS.items()
     ]
@@ -43,6 +53,12 @@ def register_routes(datasette):
 @hookimpl
 def extra_css_urls(datasette):
     return [datasette.urls.static_plugins(_plugin_name(), name) for name in ("judges.css", "replay.css")]
+
+
+@hookimpl
+def prepare_connection(conn):
+    """Every connection bounded: SQLite's limits and an authorizer (``rules_db.guard``)."""
+    guard.harden(conn)
 
 
 @hookimpl

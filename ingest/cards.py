@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
 
 from ingest.errors import IngestError
+from ingest.limits import check_json_nesting
 from ingest.model import ParseIssue
 from ingest.source import read_lines
 
@@ -56,9 +57,13 @@ _KEYWORD = re.compile(r"^(?P<term>[A-Z][A-Za-z'\-]+(?: [A-Z][A-Za-z'\-]+)*)(?: (
 
 # A printing's name may carry the product it came in ("Dark Child - Starter").
 PRODUCT_LABELS = ("Starter",)
-_PRODUCT_SUFFIX = re.compile(r"\s+-\s+(?:" + "|".join(map(re.escape, PRODUCT_LABELS)) + r")\s*$")
+_PRODUCT_SUFFIX = re.compile(r"(?<!\s)\s+-\s+(?:" + "|".join(map(re.escape, PRODUCT_LABELS)) + r")\s*$")
 
 NonEmpty = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+# A card's numbers (energy, power, might, collector number): SQLite stores at most 64-bit integers, and no card
+# comes near this bound.
+CARD_NUMBER_BOUND = 999_999
+CardNumber = Annotated[int, Field(ge=-CARD_NUMBER_BOUND, le=CARD_NUMBER_BOUND)]
 
 
 # --------------------------------------------------------------------------- parsed data
@@ -132,12 +137,12 @@ class _CardEntry(BaseModel):
     card_type: NonEmpty
     domain: str | list[str]
     card_set: NonEmpty
-    collector_number: int | str
+    collector_number: CardNumber | str
     rarity: str | None = None
     image_url: str | None = None
-    energy: int | None = None
-    power: int | None = None
-    might: int | None = None
+    energy: CardNumber | None = None
+    power: CardNumber | None = None
+    might: CardNumber | None = None
     ability: str = ""
     errata_old_text: str | None = None
     errata_text: str | None = None
@@ -182,8 +187,17 @@ def parse_cards(path: str | Path) -> ParsedCards:
     raw = _json_entries(path, "card entries")
     by_name: dict[str, ParsedCard] = {}
     issues: list[ParseIssue] = []
+    first_line: dict[str, int] = {}  # printing id -> the line of the entry that has it
     for index, (line, value) in enumerate(raw, start=1):
         entry = _validated(_CardEntry, path, index, line, value, "card")
+        if entry.id in first_line:
+            raise IngestError(
+                path,
+                line,
+                f"card entry {index} to have a printing id of its own",
+                f"{entry.id!r}, as on line {first_line[entry.id]}",
+            )
+        first_line[entry.id] = line
         card = by_name.get(entry.name)
         if card is None:
             card = by_name[entry.name] = _card(entry)
@@ -227,7 +241,8 @@ def parse_errata(path: str | Path) -> ParsedErrata:
 
 def _json_entries(path: str | Path, what: str) -> list[tuple[int, object]]:
     """The list's entries, each with the line it starts on."""
-    text = "\n".join(read_lines(path))
+    text = "\n".join(read_lines(path, max_line=None))  # a JSON list may be written on one line
+    check_json_nesting(path, text)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:

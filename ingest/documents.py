@@ -31,6 +31,7 @@ class DocumentSpec:
     rulebook: str | None = None  # rules: which of the game's rulebooks ("core", "tournament")
     version_label: str | None = None  # the version the document calls itself ("1.4"), where known
     version_date: str | None = None  # its "Last Updated" date (ISO); read from the text when it gives one
+    warnings: tuple[str, ...] = ()  # what the build should tell about how the file was recognised
 
     @property
     def path(self) -> Path:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 from dataclasses import replace
 from pathlib import Path
 
-from ingest.documents import DocumentSpec, bundled_spec
+from ingest.documents import CORPUS_DIR, DocumentSpec, bundled_spec
 from ingest.errors import IngestError
 from ingest.header import read_header, rulebook_slug
 from ingest.source import read_lines
@@ -29,12 +30,68 @@ def adapter(format_name: str):
 
 
 def spec_for(path: str | Path) -> DocumentSpec:
-    """The bundled manifest entry for this file name, else the format its text looks like."""
+    """The bundled manifest entry for this file name if the content agrees (see ``_differs``), else the format
+    its text looks like."""
     path = Path(path)
     known = bundled_spec(path)
     if known is not None:
         spec = replace(known, source=path)
-        return _dated(spec) if spec.kind == "rules" else spec
+        difference = _differs(known, path)
+        if difference is None:
+            return _dated(spec) if spec.kind == "rules" else spec
+        warning = f"{path} is named like the bundled {known.title} {known.version}, but {difference}"
+        as_named = replace(spec, warnings=(f"{warning}; read as {known.title} all the same",))
+        if path.is_dir() or path.suffix == ".json":  # read as named: validation decides whether it is one
+            return as_named
+        try:
+            recognised = _recognised(path)
+        except IngestError:  # no format recognises it: its own parser says where it goes wrong
+            return as_named
+        return replace(
+            recognised, warnings=(f"{warning}; read as what its text is: {recognised.title} {recognised.version}",)
+        )
+    return _recognised(path)
+
+
+def _differs(known: DocumentSpec, path: Path) -> str | None:
+    """What tells the file at ``path`` apart from the bundled document of its name, or None when it is that
+    document: the same bytes as the bundled copy, or a rulebook whose title and ``Last Updated`` date are the
+    manifest's (another extraction of the same version)."""
+    bundled = CORPUS_DIR / known.filename
+    if _digest(path) == _digest(bundled):
+        return None
+    if path.is_dir() or path.suffix == ".json" or known.kind != "rules":
+        return "its content differs from the bundled copy"
+    try:
+        header = read_header(read_lines(path))
+    except IngestError:
+        return None  # the build reports the unreadable file with every other document
+    expected = read_header(read_lines(bundled))
+    found = [
+        f"its {what} is {mine!r} (expected {theirs!r})"
+        for what, mine, theirs in (
+            ("title", header.title, expected.title),
+            ("date", header.version_date, expected.version_date),
+        )
+        if mine != theirs
+    ]
+    return " and ".join(found) or None
+
+
+def _digest(path: Path) -> str | None:
+    """The sha256 of a file, or of a folder's files (their names and bytes, in name order)."""
+    if not path.exists():
+        return None
+    digest = hashlib.sha256()
+    for part in sorted(path.rglob("*")) if path.is_dir() else [path]:
+        if part.is_file():
+            digest.update(part.relative_to(path).as_posix().encode() if path.is_dir() else b"")
+            digest.update(part.read_bytes())
+    return digest.hexdigest()
+
+
+def _recognised(path: Path) -> DocumentSpec:
+    """The document at ``path`` by its format: a folder by its adapter's ``sniff_path``, a text by ``sniff``."""
     if path.is_dir():
         return _folder_spec(path)
     if path.suffix == ".json":

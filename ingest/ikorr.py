@@ -31,7 +31,7 @@ _RUN = re.compile(r"\d+|[A-Za-z]+")
 _REFERENCE = re.compile(r"\((?P<number>\d+(?:\.[0-9A-Za-z]+)+)\)")
 _WHOLE_BOLD = re.compile(r"^<b>(?P<term>[^<]+)</b>$")
 _BOLD = re.compile(r"<b>(?P<terms>[^<]+)</b>")
-_PARAMETER = re.compile(r"\s+[NX]\b")
+_PARAMETER = re.compile(r"(?<!\s)\s+[NX]\b")  # from a run's start: linear in a long run
 _TITLE_END = re.compile(r"[.:;!?\"”]$")
 
 GLOSSARY_CHAPTER = re.compile(r"\bglossary\b", re.IGNORECASE)

@@ -14,13 +14,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import spacy_lookups_data
 
 if TYPE_CHECKING:  # spaCy itself is imported by the first pipeline: a command that tags no text never loads it
     from spacy.language import Language
     from spacy.tokens import Doc
+
+from ingest.limits import bounded_for_tokenizer
 
 
 @dataclass(frozen=True)
@@ -61,11 +63,21 @@ def pipeline() -> Language:
 
 
 def _make_lowercase_lemmatizer(nlp: Language, name: str):
+    import numpy
+
     table = lemma_lookup()
+    strings = nlp.vocab.strings
+    by_norm: dict[int, int] = {}  # a norm's hash -> its lemma's hash: each distinct word is looked up once
+
+    def lemma_of(norm: int) -> int:
+        text = strings[norm]
+        by_norm[norm] = strings.add(table.get(text, text))
+        return by_norm[norm]
 
     def lemmatize(doc: Doc) -> Doc:
-        for token in doc:
-            token.lemma_ = table.get(token.norm_, token.norm_)
+        lemmas = [by_norm.get(norm) or lemma_of(norm) for norm in doc.to_array("NORM").tolist()]
+        column: Any = numpy.array(lemmas, dtype="uint64").reshape(-1, 1)  # spaCy's stubs want its own array type
+        doc.from_array(["LEMMA"], column)
         return doc
 
     return lemmatize
@@ -89,7 +101,8 @@ class LemmaMatcher:
                 self.matcher.add(key, patterns)
 
     def find_many(self, texts: Iterable[str]) -> list[list[LemmaMatch]]:
-        return [self._matches(doc) for doc in self.nlp.pipe(texts, batch_size=256)]
+        bounded = (bounded_for_tokenizer(text) for text in texts)
+        return [self._matches(doc) for doc in self.nlp.pipe(bounded, batch_size=256)]
 
     def _matches(self, doc: Doc) -> list[LemmaMatch]:
         from spacy.util import filter_spans

@@ -26,7 +26,16 @@ def natural_key(number: str) -> tuple:
 
     Leading zeros are kept in the number but ignored in the order (``053`` = 53).
     """
-    return tuple((0, int(run), "") if run.isdigit() else (1, 0, run.lower()) for run in _RUN.findall(number))
+    return tuple(_run_key(run) for run in _RUN.findall(number))
+
+
+def _run_key(run: str) -> tuple[int, int, str]:
+    """A run of digits orders by its value (compared as its length without leading zeros, then its digits:
+    no conversion to ``int``, so a number of any length sorts), a run of letters after every number."""
+    if run.isdigit():
+        digits = run.lstrip("0")
+        return (0, len(digits), digits)
+    return (1, 0, run.lower())
 
 
 def dotted_parent(number: str) -> str | None:
@@ -48,6 +57,7 @@ def assemble(
     if reorder:
         merged = _number_order(merged, issues)
     known = {rule.number for rule in merged}
+    merged = _parents_first(merged, parent_of, known, issues)
     for rule in merged:
         rule.parent = parent_of(rule.number)
         rule.depth = _depth(rule.number, parent_of)
@@ -61,6 +71,36 @@ def assemble(
                 )
             )
     return merged
+
+
+def _parents_first(
+    rules: list[ParsedRule], parent_of: ParentOf, known: set[str], issues: list[ParseIssue]
+) -> list[ParsedRule]:
+    """The rules with every rule after its parent (the database refers to a parent by its row): a rule printed
+    before its parent is moved to just after it (with its own children), and reported."""
+    waiting: dict[str, list[ParsedRule]] = {}  # parent number -> rules printed before it
+    placed: set[str] = set()
+    ordered: list[ParsedRule] = []
+    for rule in rules:
+        parent = parent_of(rule.number)
+        if parent in known and parent not in placed:
+            waiting.setdefault(parent, []).append(rule)
+            issues.append(
+                ParseIssue(
+                    "reordered",
+                    f"{rule.number} is printed before its parent {parent}; moved after it",
+                    line=rule.lines[0] if rule.lines else None,
+                    number=rule.number,
+                )
+            )
+            continue
+        stack = [rule]
+        while stack:
+            current = stack.pop()
+            ordered.append(current)
+            placed.add(current.number)
+            stack.extend(reversed(waiting.pop(current.number, [])))
+    return ordered
 
 
 def _depth(number: str, parent_of: ParentOf) -> int:
@@ -150,10 +190,12 @@ def ingested_share(nonblank_lines: int, skipped: list[SkippedLine]) -> float:
 # Any space, the invisible ones too (zero-width space, word joiner, byte-order mark: web and PDF copies).
 _BLANK = r"(?:[^\S\n]|[\u200b\u2060\ufeff])"
 # One token per character or mark, so that a long run of them is read one way only (a pattern that can
-# split a run of spaces many ways takes exponential time on a line that turns out not to be numbered).
-_DECORATION = rf"(?:{_BLANK}|#{{1,6}}(?={_BLANK})|>|[-+*\u2022\u25cf\u25aa](?={_BLANK})|\*\*|__|<[A-Za-z/][^<>]*>)*"
+# split a run of spaces many ways takes exponential time on a line that turns out not to be numbered), and
+# possessive ("*+", "++") where two quantifiers meet on white space, so a line that does not match fails in
+# linear time.
+_DECORATION = rf"(?:{_BLANK}|#{{1,6}}(?={_BLANK})|>|[-+*\u2022\u25cf\u25aa](?={_BLANK})|\*\*|__|<[A-Za-z/][^<>]*>)*+"
 _CLOSING = r"(?:\*\*|__|</[A-Za-z][A-Za-z0-9]*>)*"
-_SEPARATOR = rf"(?:{_BLANK}|&nbsp;|&#160;|&#[xX]0*[aA]0;)+"
+_SEPARATOR = rf"(?:{_BLANK}|&nbsp;|&#160;|&#[xX]0*[aA]0;)++"
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from ingest.source import nonblank_count
 from ingest.text import plain_text
 
 _SECTION = re.compile(r"^(?P<number>\d+)\.\s+(?P<title>\S.*?)\s*$")
-_ITEM = re.compile(r"^(?P<indent>\s*)-\s+(?P<label>[a-z]+)\.\s+(?P<text>.*?)\s*$")
+_ITEM = re.compile(r"^(?P<indent>\s*+)-\s++(?P<label>[a-z]+)\.\s++(?P<text>(?:.*\S)?)\s*$")
 _ROMAN = re.compile(r"^(?=[ivxl])l?x{0,3}(?:ix|iv|v?i{0,3})$")
 # "Attack Chain: ...", "Failed -- ...": a short capitalised name opening an item, then ':' or '--'.
 _INLINE_TERM = re.compile(r"^(?P<term>[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})\s*(?::|--)\s")

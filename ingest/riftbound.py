@@ -85,7 +85,9 @@ _PAGE_NUMBER = re.compile(
 )
 _HORIZONTAL_RULE = re.compile(r"^(?:[-*_=]\s*){3,}$")
 _MARKDOWN_HEADING = re.compile(r"^\s*#{1,6}\s")
-_TABLE_OF_CONTENTS = re.compile(r"(?:(?<!\.)\.{3,}|\u2026|\t)\s*\d{1,3}$")  # a run of dots is tried from its start only
+# A table of contents line ends on its page number, after a leader (dots, an ellipsis) or a tab.
+_TRAILING_PAGE_NUMBER = re.compile(r"(?<!\d)\d{1,3}$")
+_LEADERS = ("...", "\u2026")
 
 # The text's own list numbering ("1. ", "2a. ") or bullet ("* ") after the rule number.
 _LIST_MARKER = re.compile(r"^(?:\d+[a-z]?\.|[*\u2022])\s+")
@@ -104,6 +106,16 @@ class Layout:
     wrapped: bool  # long rules run over several lines
     marked_continuations: bool  # continuation lines are tab-led; unmarked lines are rules that lost their number
     dotted_numbers: bool  # most numbers are printed with their trailing dot
+
+
+def _table_of_contents_entry(text: str) -> bool:
+    """Whether the text ends on a page number after a leader or a tab. Read in two linear steps rather than one
+    search for "leader, white space, number": that search restarts at every dot or tab of a long run."""
+    page = _TRAILING_PAGE_NUMBER.search(text)
+    if page is None:
+        return False
+    before = text[: page.start()]
+    return "\t" in before[len(before.rstrip()) :] or before.rstrip().endswith(_LEADERS)
 
 
 def sniff(lines: list[str]) -> bool:
@@ -192,7 +204,7 @@ class _Reader:
                 continue
             if found is None:
                 self._unnumbered(index, line)
-            elif not self.rules and _TABLE_OF_CONTENTS.search(found.text):
+            elif not self.rules and _table_of_contents_entry(found.text):
                 self._skip(index, "table of contents")
             elif self._is_rule(found, self.layout.numbered.get(self.next_numbered.get(index, 0))):
                 self._add_rule(found)

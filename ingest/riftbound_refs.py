@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+from ingest.limits import MAX_RANGE
 from ingest.model import ParsedReference
 
 # A component after the first must not run on into a word: ".i" of ". is" is not one.
@@ -38,7 +39,9 @@ _START = re.compile(
     rf"(?={_NUMBER})"
 )
 # "484.8.e. in the Core Rules": a number the text places in the Core Rules, with no "See" before it.
-_IN_CORE_RULES = r"(?:[ \t]*\.)?[ \t]+(?:in|of)[ \t]+the[ \t]+(?:Riftbound[ \t]+)?Core[ \t]+Rules\b"
+# It starts where a run of white space starts (the lookbehind), so a search through a long run of spaces tries
+# it once, not at every space.
+_IN_CORE_RULES = r"(?<![ \t])(?:[ \t]*+\.)?[ \t]++(?:in|of)[ \t]+the[ \t]+(?:Riftbound[ \t]+)?Core[ \t]+Rules\b"
 _BARE_CORE = re.compile(rf"(?<![\w.])(?={_NUMBER}{_IN_CORE_RULES})")
 _CORE_AFTER = re.compile(_IN_CORE_RULES)
 CORE_RULEBOOK = "core"  # the slug of the rulebook "CR" names
@@ -50,12 +53,13 @@ _TARGET = re.compile(
 # where the sentence goes on: "for more information", "and rule …", a stop or the line's end
 # ("See rule 447.2. For more information" cites no title).
 _TITLE = re.compile(
-    rf"(?:[ \t]*\.)?[ \t]+(?!For\b){_TITLE_WORD}(?:(?:[ \t]+{_TITLE_LINK})*[ \t]+{_TITLE_WORD})*"
+    rf"(?<![ \t])(?:[ \t]*+\.)?[ \t]++(?!For\b){_TITLE_WORD}(?:(?:[ \t]+{_TITLE_LINK})*[ \t]+{_TITLE_WORD})*"
     rf"(?={_CLOSING_TAGS}(?:[ \t]+(?:for|and|or)\b|[ \t]*(?:[.,;:]|$)))",
     re.MULTILINE,
 )
 _CLOSING = re.compile(_CLOSING_TAGS)
-_NEXT_TARGET = re.compile(rf"[ \t]*,?[ \t]+(?:and|or)[ \t]+{_TAGS}[Rr]ules?[ \t]+(?={_NUMBER})")
+# Read where a target ends (never after white space: the lookbehind lets a search skip a run of it in one step).
+_NEXT_TARGET = re.compile(rf"(?<![ \t])(?:[ \t]*+,)?[ \t]++(?:and|or)[ \t]+{_TAGS}[Rr]ules?[ \t]+(?={_NUMBER})")
 
 
 def _match_end(pattern: re.Pattern[str], text: str, position: int) -> int:
@@ -92,7 +96,8 @@ def _scan(raw_text: str) -> list[tuple[str, list[tuple[list[str], str | None]], 
     rulebook it points into (None: the same one), in text order."""
     found = []
     position = 0
-    while (start := _next_start(raw_text, position)) is not None:
+    starts = _Starts(raw_text)
+    while (start := starts.next(position)) is not None:
         core = start.re is _BARE_CORE or bool(start.groupdict().get("see_core") or start.groupdict().get("core"))
         titled = start.re is _START and (start.group("see") or start.group("core")) is not None
         targets, end = _read_targets(raw_text, start.end(), titled=titled)
@@ -103,10 +108,28 @@ def _scan(raw_text: str) -> list[tuple[str, list[tuple[list[str], str | None]], 
     return found
 
 
-def _next_start(text: str, position: int) -> re.Match | None:
-    """The earlier of the next "See rule"-style start and the next number placed "in the Core Rules"."""
-    starts = [match for pattern in (_START, _BARE_CORE) if (match := pattern.search(text, position))]
-    return min(starts, key=lambda match: match.start(), default=None)
+class _Starts:
+    """The next reference start at or after a position: the earlier of the next "See rule"-style start and the
+    next number placed "in the Core Rules". Each pattern's next match is kept until the scan passes it, so a
+    text with thousands of references is searched once per pattern, not once per reference."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.ahead: dict[re.Pattern, re.Match | None] = {}
+        self.searched_from: dict[re.Pattern, int] = {}
+
+    def next(self, position: int) -> re.Match | None:
+        starts = [match for pattern in (_START, _BARE_CORE) if (match := self._next(pattern, position))]
+        return min(starts, key=lambda match: match.start(), default=None)
+
+    def _next(self, pattern: re.Pattern, position: int) -> re.Match | None:
+        kept = self.ahead.get(pattern)
+        known = pattern in self.ahead and self.searched_from[pattern] <= position
+        if known and (kept is None or kept.start() >= position):
+            return kept
+        self.ahead[pattern] = pattern.search(self.text, position)
+        self.searched_from[pattern] = position
+        return self.ahead[pattern]
 
 
 def _read_targets(text: str, position: int, *, titled: bool) -> tuple[list[tuple[list[str], str | None]], int]:
@@ -140,14 +163,15 @@ def expand_range(first: str, last: str) -> list[str]:
     """Every number from ``first`` to ``last``, counting at the last component.
 
     ``557``..``563`` gives 557, 558, …, 563; ``103.2.a``..``103.2.d`` gives a to d.
-    Endpoints that do not share a parent (or run backwards) are returned as they are.
+    Endpoints that do not share a parent (or run backwards), or that span more than ``MAX_RANGE`` numbers
+    (``101.1 through 101.99999999`` is damage, not a range), are returned as they are.
     """
     head_first, _, tail_first = first.rpartition(".")
     head_last, _, tail_last = last.rpartition(".")
     if head_first != head_last:
         return [first, last]
     prefix = f"{head_first}." if head_first else ""
-    if tail_first.isdigit() and tail_last.isdigit() and int(tail_first) <= int(tail_last):
+    if tail_first.isdigit() and tail_last.isdigit() and 0 <= int(tail_last) - int(tail_first) < MAX_RANGE:
         width = len(tail_first) if tail_first.startswith("0") else 0
         return [f"{prefix}{value:0{width}d}" for value in range(int(tail_first), int(tail_last) + 1)]
     if tail_first.isalpha() and tail_last.isalpha() and tail_first <= tail_last:

@@ -501,7 +501,9 @@ _NOT_A_VERB = _ARTICLES | {
     "there",
 }
 _POINTS_BACK = {"subsequent", "corresponding", "such"}
-_TITLE_AFTER_NUMBER = re.compile(r"^\s*\.?\s*(?:<[^>]+>\s*)*(?P<title>[A-Z][^<]*?)\s*(?:</[^>]+>)*\s*$")
+# Possessive quantifiers: no run of white space is shared between two of them, so a title that does not match
+# fails in linear time (the title keeps its trailing white space; ``_title_key`` strips it).
+_TITLE_AFTER_NUMBER = re.compile(r"^\s*+\.?\s*+(?:<[^>]+>\s*+)*+(?P<title>[A-Z][^<]*+)(?:</[^>]+>)*+\s*$")
 
 
 @dataclass

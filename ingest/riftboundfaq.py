@@ -41,7 +41,7 @@ _LICENCES = {  # the first line of a Creative Commons LICENSE file -> its short 
 }
 
 _HEADING = re.compile(r"^(?P<marks>#{2,3})\s+(?P<title>.*?)\s*(?:\[#(?P<anchor>[^\]\s]+)\])?\s*$")
-_RULE_TAGS = re.compile(r'[ \t]*((?:<Rule\s+number="[^"]*"\s*/>[ \t]*)+)')
+_RULE_TAGS = re.compile(r'(?<![ \t])[ \t]*((?:<Rule\s+number="[^"]*"\s*/>[ \t]*)+)')  # from a run's start: linear
 _RULE_NUMBER = re.compile(r'<Rule\s+number="([^"]*)"\s*/>')
 _CARD = re.compile(r'<Card\s+name="([^"]*)"\s*/>')
 _VALUED = re.compile(r"<(?P<name>[A-Z][A-Za-z]*)\s+value=\{(?P<value>[^}]*)\}\s*/>")

@@ -5,16 +5,19 @@ from __future__ import annotations
 from pathlib import Path
 
 from ingest.errors import IngestError
+from ingest.limits import MAX_LINE_CHARS, check_lines, check_size
 
 
-def read_lines(path: str | Path) -> list[str]:
+def read_lines(path: str | Path, max_line: int | None = MAX_LINE_CHARS) -> list[str]:
     """The file's lines without their line endings; ``lines[i]`` is line i+1.
 
-    A file without a final newline keeps its last line (four corpus files end so).
+    A file without a final newline keeps its last line (four corpus files end so). A file past a limit of
+    ``ingest.limits`` (its size, a line's length up to ``max_line``, a number's digits) is an error naming the line.
     """
     path = Path(path)
     if not path.exists():
         raise IngestError(path, None, "an existing file", "no such file")
+    check_size(path, path.stat().st_size)
     data = path.read_bytes()
     try:
         text = data.decode("utf-8")
@@ -23,7 +26,9 @@ def read_lines(path: str | Path) -> list[str]:
         raise IngestError(path, line, "UTF-8 text", f"byte 0x{data[error.start]:02x}") from None
     if not text.strip():
         raise IngestError(path, None, "a non-empty document", "an empty file")
-    return text.lstrip("\ufeff").splitlines()
+    lines = text.lstrip("\ufeff").splitlines()
+    check_lines(path, lines, max_line)
+    return lines
 
 
 def nonblank_count(lines: list[str]) -> int:

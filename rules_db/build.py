@@ -2,7 +2,8 @@
 
 The database is written to a temporary file beside the target and renamed
 over it only when everything succeeded, so a failed build leaves the previous
-database exactly as it was.
+database exactly as it was. The temporary file's name carries the building
+process's id: one left behind by a killed build is removed by the next build.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ingest.card_names import CardMention
 from ingest.documents import BUNDLED, DocumentSpec
 from ingest.errors import IngestError
 from ingest.formats import adapter, complete, spec_for
+from ingest.limits import check_rules
 from ingest.outline import coverage, ingested_share
 from ingest.source import read_lines
 from rules_db import cards, lineage_store, links, replays, schema, store
@@ -145,7 +147,7 @@ class _Builder:
         return result
 
     def _ingest(self, spec: DocumentSpec) -> DocumentReport:
-        report = DocumentReport(spec)
+        report = DocumentReport(spec, notes=list(spec.warnings))
         try:
             with _timed(self.timings, "parse"):
                 parsed, lines = _parse(spec)
@@ -309,7 +311,10 @@ def _parse(spec: DocumentSpec) -> tuple[Any, list[str]]:
     if hasattr(module := adapter(spec.format), "parse_path"):  # a document that is a folder of files
         return module.parse_path(spec.path), []
     lines = read_lines(spec.path)
-    return adapter(spec.format).parse(lines, spec.path), lines
+    parsed = adapter(spec.format).parse(lines, spec.path)
+    if spec.kind == "rules":
+        check_rules(spec.path, parsed.rules)
+    return parsed, lines
 
 
 def bulk_loader(temp_path: str) -> sqlite_utils.Database:
@@ -331,10 +336,18 @@ def _timed(timings: dict[str, float], stage: str) -> Iterator[None]:
         timings[stage] = timings.get(stage, 0.0) + time.perf_counter() - start
 
 
+# A temporary build file whose owner is still running is left alone unless it is older than this (the owner's
+# id may have been reused by another process since).
+STALE_BUILD_SECONDS = 3600
+
+
 @contextmanager
 def _temporary_database(db_path: Path):
     """Yields a temporary path beside db_path and a commit() that renames it over db_path."""
-    handle, temp_name = tempfile.mkstemp(prefix=f".{db_path.name}.", suffix=".building", dir=db_path.parent)
+    remove_stale_builds(db_path)
+    handle, temp_name = tempfile.mkstemp(
+        prefix=_temporary_prefix(db_path, os.getpid()), suffix=".building", dir=db_path.parent
+    )
     os.close(handle)
     os.unlink(temp_name)
     committed = False
@@ -347,5 +360,37 @@ def _temporary_database(db_path: Path):
     try:
         yield temp_name, commit
     finally:
-        if not committed and os.path.exists(temp_name):
-            os.unlink(temp_name)
+        for leftover in ([] if committed else [temp_name]) + [f"{temp_name}-journal"]:
+            if os.path.exists(leftover):
+                os.unlink(leftover)
+
+
+def _temporary_prefix(db_path: Path, pid: int) -> str:
+    return f".{db_path.name}.{pid}."
+
+
+def remove_stale_builds(db_path: Path) -> list[Path]:
+    """Remove the temporary files (and their SQLite journals) of builds of ``db_path`` that were killed before
+    they could clean up: those whose building process is gone, or that are older than ``STALE_BUILD_SECONDS``."""
+    removed = []
+    for path in db_path.parent.glob(f".{db_path.name}.*.building*"):
+        owner = path.name.removeprefix(f".{db_path.name}.").split(".", 1)[0]
+        try:
+            age = time.time() - path.stat().st_mtime
+        except FileNotFoundError:  # its build finished meanwhile
+            continue
+        if owner.isdigit() and _running(int(owner)) and age < STALE_BUILD_SECONDS:
+            continue
+        path.unlink(missing_ok=True)
+        removed.append(path)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True

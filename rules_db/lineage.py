@@ -485,29 +485,36 @@ def text_similarity(
 def far_candidates(olds: Sequence[str], news: Sequence[str]) -> Iterator[tuple[int, list[int]]]:
     """For each old text (by position), the new texts that could score ``FAR_MOVE_TEXT`` with it, in order.
 
-    A prefix filter on words: two texts that near-identical (or one found almost whole in the other) share
-    most of the shorter one's words, so they share at least one of the rarest half of those words. Each
-    text is indexed under the rarest half of its distinct words (rarity counted over both versions), and a
-    pair is a candidate when either text's rare words occur in the other. The rare words are few and
-    rarely shared, so the work grows with the number of texts, not with its square."""
-    old_words, new_words = [set(_FAR_WORD.findall(text)) for text in olds], [set(_FAR_WORD.findall(t)) for t in news]
-    frequency: Counter[str] = Counter(word for words in (*old_words, *new_words) for word in words)
-    having_new: dict[str, list[int]] = defaultdict(list)  # word -> new texts holding it
-    rare_new: dict[str, list[int]] = defaultdict(list)  # word -> new texts holding it among their rarest
-    for j, words in enumerate(new_words):
-        for word in words:
-            having_new[word].append(j)
-        for word in _rarest_half(words, frequency):
-            rare_new[word].append(j)
-    for i, words in enumerate(old_words):
-        candidates = {j for word in _rarest_half(words, frequency) for j in having_new.get(word, ())}
-        candidates.update(j for word in words for j in rare_new.get(word, ()))
+    A prefix filter on pairs of consecutive words: two texts that are near-identical (or one found almost
+    whole in the other) share most of the shorter one's word pairs, so they share at least one of the rarest
+    half of them. Each text is indexed under the rarest half of its distinct pairs (rarity counted over both
+    versions), and a pair of texts is a candidate when either text's rare pairs occur in the other. Rare
+    pairs are rarely shared, so the work grows with the number of texts, not with its square."""
+    old_pairs, new_pairs = [_word_pairs(text) for text in olds], [_word_pairs(text) for text in news]
+    frequency: Counter[str] = Counter(pair for pairs in (*old_pairs, *new_pairs) for pair in pairs)
+    having_new: dict[str, list[int]] = defaultdict(list)  # word pair -> new texts holding it
+    rare_new: dict[str, list[int]] = defaultdict(list)  # word pair -> new texts holding it among their rarest
+    for j, pairs in enumerate(new_pairs):
+        for pair in pairs:
+            having_new[pair].append(j)
+        for pair in _rarest_half(pairs, frequency):
+            rare_new[pair].append(j)
+    for i, pairs in enumerate(old_pairs):
+        candidates = {j for pair in _rarest_half(pairs, frequency) for j in having_new.get(pair, ())}
+        candidates.update(j for pair in pairs for j in rare_new.get(pair, ()))
         if candidates:
             yield i, sorted(candidates)
 
 
-def _rarest_half(words: set[str], frequency: Mapping[str, int]) -> list[str]:
-    return sorted(words, key=lambda word: (frequency[word], word))[: len(words) // 2 + 1]
+def _word_pairs(text: str) -> set[str]:
+    """The text's pairs of consecutive words: unlike single words, a vocabulary does not run out of them, so
+    they stay rare however many rules there are."""
+    words = _FAR_WORD.findall(text)
+    return {f"{first} {second}" for first, second in zip(words, words[1:])}
+
+
+def _rarest_half(pairs: set[str], frequency: Mapping[str, int]) -> list[str]:
+    return sorted(pairs, key=lambda pair: (frequency[pair], pair))[: len(pairs) // 2 + 1]
 
 
 _FAR_WORD = re.compile(r"\w+")

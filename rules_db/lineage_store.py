@@ -17,7 +17,7 @@ from dataclasses import asdict
 import sqlite_utils
 
 from ingest.outline import natural_key
-from rules_db import versions
+from rules_db import store, versions
 from rules_db.lineage import CHANGED_KINDS, KINDS, LineageRow, RuleRow, compose, compute_lineage
 
 Connection = sqlite_utils.Database | sqlite3.Connection
@@ -63,30 +63,36 @@ def _store_pair(db: sqlite_utils.Database, old_document_id: str, new_document_id
     old_ids: dict[str | None, int | None] = {rule.number: rule.id for rule in old_rules}
     new_ids: dict[str | None, int | None] = {rule.number: rule.id for rule in new_rules}
     rows = compute_lineage(old_rules, new_rules)
-    db.table("rule_lineage").insert_all(
-        {
-            "from_document_id": old_document_id,
-            "to_document_id": new_document_id,
-            "from_rule_id": old_ids.get(row.old),
-            "to_rule_id": new_ids.get(row.new),
-            "kind": row.kind,
-            "similarity": row.similarity,
-        }
-        for row in rows
+    store.insert_rows(
+        db,
+        "rule_lineage",
+        [
+            {
+                "from_document_id": old_document_id,
+                "to_document_id": new_document_id,
+                "from_rule_id": old_ids.get(row.old),
+                "to_rule_id": new_ids.get(row.new),
+                "kind": row.kind,
+                "similarity": row.similarity,
+            }
+            for row in rows
+        ],
     )
     return Counter(row.kind for row in rows)
 
 
-def equivalents(db: Connection, rule_id: int) -> list[tuple[str, str, str, str]]:
+def equivalents(
+    db: Connection, rule_id: int, directions: tuple[str, ...] = ("forward", "backward")
+) -> list[tuple[str, str, str, str]]:
     """The same rule in the game's other versions: ``(document_id, version, number, kind)``,
     oldest version first, following the lineage transitively (forwards to newer
     versions, backwards to older ones). A rule that is new (or removed) in the next
     step has no equivalent of its own there; the nearest ancestor's equivalent is
     given instead, with kind ``"ancestor"`` (443.1.e is new in 2025-12-01, and sits
-    under 443.1, which was 626.1)."""
+    under 443.1, which was 626.1). ``directions=("forward",)`` gives only the newer versions."""
     db = _database(db)
     found: dict[int, str] = {}
-    for direction in ("forward", "backward"):
+    for direction in directions:
         found.update(_walk(db, rule_id, direction))
     if not found:
         return []

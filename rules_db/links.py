@@ -9,7 +9,7 @@ from collections import defaultdict
 import sqlite_utils
 
 from ingest.lemmas import LemmaMatcher
-from rules_db import versions
+from rules_db import store, versions
 
 
 def _keyword_matcher(db: sqlite_utils.Database, document_id: str) -> tuple[LemmaMatcher | None, dict[str, int]]:
@@ -33,7 +33,7 @@ def link_rule_keywords(db: sqlite_utils.Database, document_id: str) -> int:
         for rule, matches in zip(rules, matcher.find_many(rule["text"] for rule in rules))
         for match in matches
     ]
-    db.table("keyword_mentions").insert_all(rows)
+    store.insert_rows(db, "keyword_mentions", rows)
     return len(rows)
 
 
@@ -96,8 +96,8 @@ def link_rulings(db: sqlite_utils.Database, document_id: str, explicit: dict[int
             citations_by_keyword, found_mentions = _keyword_citations(db, target, group, texts, version)
             citations += citations_by_keyword
             mentions += found_mentions
-    db.table("ruling_citations").insert_all(citations)
-    db.table("keyword_mentions").insert_all(mentions)
+    store.insert_rows(db, "ruling_citations", citations)
+    store.insert_rows(db, "keyword_mentions", mentions)
     return {
         "citations": len(citations),
         "explicit citations": sum(c["how"] == "explicit" for c in citations),

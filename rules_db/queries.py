@@ -209,7 +209,9 @@ def rule_page(
         ),
         "lineage": lineage(conn, rule_id),
         "history": _with_diffs(lineage_store.history(conn, rule_id)),
-        "in_newest": [] if document["is_newest"] else [row for row in equivalents(conn, rule_id) if row["is_newest"]],
+        "in_newest": []
+        if document["is_newest"]
+        else [row for row in equivalents(conn, rule_id, ("forward",)) if row["is_newest"]],
     }
 
 
@@ -713,31 +715,43 @@ def citations(conn: sqlite3.Connection, ruling_id: int) -> list[dict]:
     return rows
 
 
-def equivalents(conn: sqlite3.Connection, rule_id: int) -> list[dict]:
-    """The same rule in every other version of its rulebook, oldest first, followed through the
-    lineage step by step (``rules_db.lineage_store.equivalents``). ``kind`` is the lineage kind, or
-    "ancestor" for a rule new in its version, given its nearest ancestor's equivalent instead."""
-    rows = []
-    for document_id, _version, number, kind in lineage_store.equivalents(conn, rule_id):
-        rule = _row(
+def equivalents(
+    conn: sqlite3.Connection, rule_id: int, directions: tuple[str, ...] = ("forward", "backward")
+) -> list[dict]:
+    """The same rule in every other version of its rulebook (or only the newer ones: ``directions``), oldest
+    first, followed through the lineage step by step (``rules_db.lineage_store.equivalents``). ``kind`` is the
+    lineage kind, or "ancestor" for a rule new in its version, given its nearest ancestor's equivalent instead."""
+    found = lineage_store.equivalents(conn, rule_id, directions)
+    if not found:
+        return []
+    wanted = json.dumps([[document_id, number] for document_id, _version, number, _kind in found])
+    rules = {
+        (rule["document_id"], rule["number"]): rule
+        for rule in _rows(
             conn,
-            f"""select {_RULE_REF} from rules r join documents d on d.id = r.document_id
-            where r.document_id = ? and r.number = ?""",
-            [document_id, number],
+            f"""select {_RULE_REF} from json_each(?) w join rules r
+            on r.document_id = json_extract(w.value, '$[0]') and r.number = json_extract(w.value, '$[1]')
+            join documents d on d.id = r.document_id""",
+            [wanted],
         )
-        if rule is not None:
-            rows.append({**rule, "is_newest": bool(rule["is_newest"]), "kind": kind})
-    return rows
+    }
+    return [
+        {**rule, "is_newest": bool(rule["is_newest"]), "kind": kind}
+        for document_id, _version, number, kind in found
+        if (rule := rules.get((document_id, number))) is not None
+    ]
 
 
 def with_newest(conn: sqlite3.Connection, rows: list[dict]) -> list[dict]:
     """Rows pointing at rules (``_RULE_REF``), each marked ``stale`` when its rule is in a version that is
     not the newest of its rulebook, with ``in_newest``: the same rule in the newest version (what the
-    citation means today)."""
+    citation means today; the newest version lies ahead of a stale rule, so only the newer versions are walked)."""
     for row in rows:
         row["stale"] = row["id"] is not None and not row["is_newest"]
         row["in_newest"] = (
-            [other for other in equivalents(conn, row["id"]) if other["is_newest"]] if row["stale"] else []
+            [other for other in equivalents(conn, row["id"], ("forward",)) if other["is_newest"]]
+            if row["stale"]
+            else []
         )
     return rows
 
@@ -774,35 +788,56 @@ def replay_citations_in_newest(conn: sqlite3.Connection, rows: list[dict]) -> li
     return rows
 
 
+# A rule, keyword or card that more rulings than this share relates nothing ("Unit" is in nearly every
+# ruling): it is left out like a stop word, which also bounds the work of a ruling page whatever the corpus.
+COMMON_THING = 500
+
+_SHARED_BY = {
+    "rule": "select distinct ruling_id from ruling_citations where rule_id = :target",
+    "keyword": """select distinct m.ruling_id from keywords k join keyword_mentions m on m.keyword_id = k.id
+        where k.game_id = :game and k.term = :target and m.ruling_id is not null""",
+    "card": "select distinct ruling_id from card_mentions where card_id = :target",
+}
+
+
 def related_rulings(conn: sqlite3.Connection, ruling_id: int, limit: int = 8) -> list[dict]:
     """Rulings sharing cited rules, keywords or cards with this one, most shared first. Each thing this
-    ruling shares is looked up through its index (citations by rule, mentions by keyword and by card), so
-    the cost follows what the ruling cites, not how many rulings there are."""
-    return _rows(
+    ruling shares is looked up through its index (citations by rule, mentions by keyword and by card), at
+    most ``COMMON_THING`` rulings each, so the cost follows what the ruling cites, not how many rulings
+    there are."""
+    mine = conn.execute(
+        """select 'rule ' || r.number, 'rule', c.rule_id, g.game_id from rulings g
+            join ruling_citations c on c.ruling_id = g.id join rules r on r.id = c.rule_id where g.id = :id
+        union select k.term, 'keyword', k.term, g.game_id from rulings g
+            join keyword_mentions m on m.ruling_id = g.id join keywords k on k.id = m.keyword_id where g.id = :id
+        union select c.name, 'card', c.id, g.game_id from rulings g
+            join card_mentions m on m.ruling_id = g.id join cards c on c.id = m.card_id where g.id = :id""",
+        {"id": ruling_id},
+    ).fetchall()
+    shared: dict[int, list[str]] = defaultdict(list)
+    for thing, kind, target, game in mine:
+        sharing = conn.execute(
+            _SHARED_BY[kind] + " limit :most", {"target": target, "game": game, "most": COMMON_THING + 1}
+        ).fetchall()
+        if len(sharing) <= COMMON_THING:
+            for (other,) in sharing:
+                if other != ruling_id:
+                    shared[other].append(thing)
+    rows = _rows(
         conn,
-        """
-        with mine as (
-            select 'rule ' || r.number as thing, 'rule' as kind, c.rule_id as target from ruling_citations c
-                join rules r on r.id = c.rule_id where c.ruling_id = :id
-            union select k.term, 'keyword', k.term from keyword_mentions m join keywords k on k.id = m.keyword_id
-                where m.ruling_id = :id
-            union select c.name, 'card', c.id from card_mentions m join cards c on c.id = m.card_id
-                where m.ruling_id = :id),
-        theirs as (
-            select c.ruling_id, 'rule' as kind, c.rule_id as target from ruling_citations c
-                where c.rule_id in (select target from mine where kind = 'rule')
-            union select m.ruling_id, 'keyword', k.term from keywords k join keyword_mentions m on m.keyword_id = k.id
-                where k.game_id = (select game_id from rulings where id = :id)
-                  and k.term in (select target from mine where kind = 'keyword') and m.ruling_id is not null
-            union select m.ruling_id, 'card', m.card_id from card_mentions m
-                where m.card_id in (select target from mine where kind = 'card'))
-        select g.id, g.question, count(*) as shared_count, group_concat(mine.thing, ', ') as shared
-        from theirs join mine on mine.kind = theirs.kind and mine.target = theirs.target
-        join rulings g on g.id = theirs.ruling_id
-        where theirs.ruling_id != :id
-        group by g.id order by shared_count desc, g.position limit :limit""",
-        {"id": ruling_id, "limit": limit},
+        f"select id, question, position from rulings where id in ({', '.join('?' for _ in shared)})",
+        list(shared),
     )
+    rows.sort(key=lambda row: (-len(shared[row["id"]]), row["position"], row["id"]))
+    return [
+        {
+            "id": row["id"],
+            "question": row["question"],
+            "shared_count": len(shared[row["id"]]),
+            "shared": ", ".join(shared[row["id"]]),
+        }
+        for row in rows[:limit]
+    ]
 
 
 # ---------------------------------------------------------------- cards and replays

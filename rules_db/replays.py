@@ -15,7 +15,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from rules_db import versions
+from rules_db import store, versions
 from rules_db.lineage_store import equivalents
 from scenarios import schema
 from scenarios.cards import load_library
@@ -41,12 +41,9 @@ class CitationTranslator:
         missing = [v for v, d in ((from_version, self.from_document), (to_version, self.to_document)) if d is None]
         if missing:
             raise LookupError(f"the database holds no {game_id} rules version {', '.join(missing)}")
-        rows = list(
-            db.query(
-                "select id, number, parent_number, heading from rules where document_id = ? order by position",
-                [self.from_document],
-            )
-        )
+        outline = "select id, number, parent_number, heading from rules where document_id = ? order by position"
+        # The same version translates nothing, so its outline is not read.
+        rows = [] if self.same else list(db.query(outline, [self.from_document]))
         self.ids = {row["number"]: row["id"] for row in rows}
         self.parents = {row["number"]: row["parent_number"] for row in rows}
         self.children: dict[str, list[str]] = {}
@@ -176,8 +173,8 @@ def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "rift
                 if number not in rule_ids:
                     uncited.add(f"{replay.rules_version} {number}")
     db.table("replays").insert_all(stored)
-    db.table("replay_steps").insert_all(steps)
-    db.table("replay_step_citations").insert_all(citations)
+    store.insert_rows(db, "replay_steps", steps)
+    store.insert_rows(db, "replay_step_citations", citations)
     db.table("replay_cards").insert_all(used_cards)
     return {
         "replays": len(replays),

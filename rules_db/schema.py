@@ -162,7 +162,8 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
         {"id": int, "keyword_id": int, "rule_id": int, "ruling_id": int, "matched_text": str},
         "id",
         [("keyword_id", "keywords", "id"), ("rule_id", "rules", "id"), ("ruling_id", "rulings", "id")],
-        [["keyword_id"], ["rule_id"], ["ruling_id"]],
+        # (keyword, ruling): the rulings mentioning a keyword, without reading its mentions in every rule
+        [["keyword_id", "ruling_id"], ["rule_id"], ["ruling_id"]],
         "A keyword mentioned in a rule or a ruling, matched on lemmas ('recalled' mentions Recall).",
     ),
     "rule_refs": (

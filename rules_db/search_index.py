@@ -86,9 +86,10 @@ def build(db: sqlite_utils.Database) -> None:
     conn = db.conn
     conn.executescript(SEARCH_TABLES)
     rows = [*_rule_rows(conn), *_ruling_rows(conn), *_card_rows(conn)]
-    words = _words_of(rows)
-    stems = stem_words(sorted({word for fields in words for field in fields for word in field}))
-    for row, fields in zip(rows, words):
+    # The words are read twice rather than kept: held for every row, they take more memory than the rows.
+    stems = stem_words(sorted({word for row in rows for field in _words_of(row) for word in field}))
+    for row in rows:
+        fields = _words_of(row)
         row["facets"] = " ".join(facets(row))
         row["stems"] = " ".join(
             sorted({tag + stems[word] for tag, field in zip(STEM_TAGS, fields) for word in field if word in stems})
@@ -335,9 +336,9 @@ def _topics(conn: sqlite3.Connection, rows: list[dict]) -> set[str]:
     return topics
 
 
-def _words_of(rows: list[dict]) -> list[list[list[str]]]:
-    """Each row's words (lower case), field by field."""
-    return [[WORD.findall(row[field].lower()) for field in FIELDS] for row in rows]
+def _words_of(row: dict) -> list[set[str]]:
+    """The row's distinct words (lower case), field by field."""
+    return [set(WORD.findall(row[field].lower())) for field in FIELDS]
 
 
 def _fill_terms(conn: sqlite3.Connection, stems: dict[str, str], topics: set[str]) -> None:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 import sqlite_utils
@@ -62,22 +64,44 @@ def _digest(path: Path) -> str:
     return digest.hexdigest()
 
 
+def insert_rows(db: sqlite_utils.Database, table: str, rows: Iterable[dict]) -> None:
+    """Rows (dicts with the same keys, plain values) into a table the schema created, in one executemany.
+    sqlite-utils' insert_all checks and converts every value of every chunk in Python, which costs the build
+    more than the inserts themselves once the rows number in the hundreds of thousands."""
+    rows = iter(rows)
+    first = next(rows, None)
+    if first is None:
+        return
+    columns = ", ".join(f"[{column}]" for column in first)
+    values = ", ".join(f":{column}" for column in first)
+    with db.conn:  # committed, as insert_all would: other connections see the rows
+        db.conn.executemany(f"insert into [{table}] ({columns}) values ({values})", itertools.chain([first], rows))
+
+
 def store_report(
     db: sqlite_utils.Database, document_id: str, issues: list[ParseIssue], skipped: list[SkippedLine]
 ) -> None:
-    db.table("parse_issues").insert_all(
-        {
-            "document_id": document_id,
-            "line": issue.line,
-            "kind": issue.kind,
-            "number": issue.number,
-            "message": issue.message,
-        }
-        for issue in issues
+    insert_rows(
+        db,
+        "parse_issues",
+        [
+            {
+                "document_id": document_id,
+                "line": issue.line,
+                "kind": issue.kind,
+                "number": issue.number,
+                "message": issue.message,
+            }
+            for issue in issues
+        ],
     )
-    db.table("skipped_lines").insert_all(
-        {"document_id": document_id, "line": entry.line, "text": entry.text, "reason": entry.reason}
-        for entry in skipped
+    insert_rows(
+        db,
+        "skipped_lines",
+        [
+            {"document_id": document_id, "line": entry.line, "text": entry.text, "reason": entry.reason}
+            for entry in skipped
+        ],
     )
 
 
@@ -86,64 +110,80 @@ def store_rulebook(db: sqlite_utils.Database, spec: DocumentSpec, parsed: Parsed
     first_id = next_id(db, "rules")
     ids = {rule.number: first_id + index for index, rule in enumerate(parsed.rules)}
     sections = _sections(parsed)
-    db.table("rules").insert_all(
-        {
-            "id": ids[rule.number],
-            "document_id": spec.slug,
-            "game_id": spec.game,
-            "number": rule.number,
-            "parent_number": rule.parent,
-            "parent_id": ids.get(rule.parent) if rule.parent else None,
-            "depth": rule.depth,
-            "position": index + 1,
-            "section": sections[rule.number],
-            "heading": rule.heading,
-            "text": paragraph(rule.raw_text),
-            "raw_text": rule.raw_text,
-            "inferred": int(rule.inferred),
-            "source_lines": ",".join(map(str, sorted(rule.lines))),
-        }
-        for index, rule in enumerate(parsed.rules)
+    insert_rows(
+        db,
+        "rules",
+        [
+            {
+                "id": ids[rule.number],
+                "document_id": spec.slug,
+                "game_id": spec.game,
+                "number": rule.number,
+                "parent_number": rule.parent,
+                "parent_id": ids.get(rule.parent) if rule.parent else None,
+                "depth": rule.depth,
+                "position": index + 1,
+                "section": sections[rule.number],
+                "heading": rule.heading,
+                "text": paragraph(rule.raw_text),
+                "raw_text": rule.raw_text,
+                "inferred": int(rule.inferred),
+                "source_lines": ",".join(map(str, sorted(rule.lines))),
+            }
+            for index, rule in enumerate(parsed.rules)
+        ],
     )
-    db.table("keywords").insert_all(
-        {
-            "game_id": spec.game,
-            "document_id": spec.slug,
-            "term": keyword.term,
-            "kind": keyword.kind,
-            "rule_id": ids.get(keyword.defining_number) if keyword.defining_number else None,
-            "defining_number": keyword.defining_number,
-            "aliases": json.dumps(keyword.aliases),
-        }
-        for keyword in parsed.keywords
+    insert_rows(
+        db,
+        "keywords",
+        [
+            {
+                "game_id": spec.game,
+                "document_id": spec.slug,
+                "term": keyword.term,
+                "kind": keyword.kind,
+                "rule_id": ids.get(keyword.defining_number) if keyword.defining_number else None,
+                "defining_number": keyword.defining_number,
+                "aliases": json.dumps(keyword.aliases),
+            }
+            for keyword in parsed.keywords
+        ],
     )
     rulebook = versions.rulebook_id(spec.game, spec.rulebook)
-    db.table("rule_refs").insert_all(
-        {
-            "document_id": spec.slug,
-            "from_rule_id": ids[reference.from_number],
-            "to_rule_id": None if reference.rulebook else ids.get(target),
-            "target_number": target,
-            "raw_text": reference.raw_text,
-            "status": "dangling" if reference.rulebook or target not in ids else "resolved",
-            "target_rulebook_id": versions.rulebook_id(spec.game, reference.rulebook)
-            if reference.rulebook
-            else rulebook,
-            "target_document_id": None if reference.rulebook else spec.slug,
-        }
-        for reference in parsed.references
-        for target in reference.target_numbers
+    insert_rows(
+        db,
+        "rule_refs",
+        [
+            {
+                "document_id": spec.slug,
+                "from_rule_id": ids[reference.from_number],
+                "to_rule_id": None if reference.rulebook else ids.get(target),
+                "target_number": target,
+                "raw_text": reference.raw_text,
+                "status": "dangling" if reference.rulebook or target not in ids else "resolved",
+                "target_rulebook_id": versions.rulebook_id(spec.game, reference.rulebook)
+                if reference.rulebook
+                else rulebook,
+                "target_document_id": None if reference.rulebook else spec.slug,
+            }
+            for reference in parsed.references
+            for target in reference.target_numbers
+        ],
     )
-    db.table("infractions").insert_all(
-        {
-            "document_id": spec.slug,
-            "rule_id": ids[infraction.number],
-            "number": infraction.number,
-            "name": infraction.name,
-            "penalty": infraction.penalty,
-            "category": infraction.category,
-        }
-        for infraction in parsed.infractions
+    insert_rows(
+        db,
+        "infractions",
+        [
+            {
+                "document_id": spec.slug,
+                "rule_id": ids[infraction.number],
+                "number": infraction.number,
+                "name": infraction.name,
+                "penalty": infraction.penalty,
+                "category": infraction.category,
+            }
+            for infraction in parsed.infractions
+        ],
     )
     return ids
 
@@ -193,44 +233,56 @@ def store_rulings(db: sqlite_utils.Database, spec: DocumentSpec, parsed: ParsedR
     Each ruling's rules version (``rules_document_id``) is set when it is linked (``links.link_rulings``)."""
     first_id = next_id(db, "rulings")
     ids = {ruling.position: first_id + index for index, ruling in enumerate(parsed.rulings)}
-    db.table("rulings").insert_all(
-        {
-            "id": ids[ruling.position],
-            "game_id": spec.game,
-            "document_id": spec.slug,
-            "position": ruling.position,
-            "question": ruling.question,
-            "ruling": ruling.ruling,
-            "first_line": min(ruling.lines, default=None),
-            "ruling_raw": ruling.raw,
-            "source": parsed.source or spec.title,
-            "category": ruling.category,
-            "page": ruling.page,
-            "page_title": ruling.page_title,
-            "anchor": ruling.anchor,
-            "url": ruling.url,
-            "author": ruling.author,
-            "created_at": ruling.created_at,
-            "licence": parsed.licence,
-            "licence_url": parsed.licence_url,
-            "reviewed_version": ruling.reviewed_version or spec.written_against,
-            "rules_document_id": None,
-            "parent_ruling_id": ids.get(ruling.parent_position) if ruling.parent_position else None,
-        }
-        for ruling in parsed.rulings
+    insert_rows(
+        db,
+        "rulings",
+        [
+            {
+                "id": ids[ruling.position],
+                "game_id": spec.game,
+                "document_id": spec.slug,
+                "position": ruling.position,
+                "question": ruling.question,
+                "ruling": ruling.ruling,
+                "first_line": min(ruling.lines, default=None),
+                "ruling_raw": ruling.raw,
+                "source": parsed.source or spec.title,
+                "category": ruling.category,
+                "page": ruling.page,
+                "page_title": ruling.page_title,
+                "anchor": ruling.anchor,
+                "url": ruling.url,
+                "author": ruling.author,
+                "created_at": ruling.created_at,
+                "licence": parsed.licence,
+                "licence_url": parsed.licence_url,
+                "reviewed_version": ruling.reviewed_version or spec.written_against,
+                "rules_document_id": None,
+                "parent_ruling_id": ids.get(ruling.parent_position) if ruling.parent_position else None,
+            }
+            for ruling in parsed.rulings
+        ],
     )
     if spec.written_against is None:
         reviewed = sorted({ruling.reviewed_version for ruling in parsed.rulings if ruling.reviewed_version})
         db.table("documents").update(spec.slug, {"written_against": ", ".join(reviewed) or None})
-    db.table("ruling_steps").insert_all(
-        {"ruling_id": ids[ruling.position], "branch": step.branch, "position": step.position, "text": step.text}
-        for ruling in parsed.rulings
-        for step in ruling.steps
+    insert_rows(
+        db,
+        "ruling_steps",
+        [
+            {"ruling_id": ids[ruling.position], "branch": step.branch, "position": step.position, "text": step.text}
+            for ruling in parsed.rulings
+            for step in ruling.steps
+        ],
     )
-    db.table("ruling_nuances").insert_all(
-        {"ruling_id": ids[ruling.position], "position": position, "text": text}
-        for ruling in parsed.rulings
-        for position, text in enumerate(ruling.nuances, start=1)
+    insert_rows(
+        db,
+        "ruling_nuances",
+        [
+            {"ruling_id": ids[ruling.position], "position": position, "text": text}
+            for ruling in parsed.rulings
+            for position, text in enumerate(ruling.nuances, start=1)
+        ],
     )
     return ids
 

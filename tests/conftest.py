@@ -17,19 +17,29 @@ the same way from ``HOSTILE_RULEBOOK``, a document whose rule text attacks the p
 
 from __future__ import annotations
 
-import json
+import contextlib
 import os
+import signal
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import sqlite_utils
 from filelock import FileLock
+from hypothesis import HealthCheck, settings
 
 from ingest.text import plain_text
 from rules_db import schema
+
+# Property-based tests (tests/test_fuzz.py): a few hundred examples per target in the suite, 10,000 in the long
+# run (``pytest tests/test_fuzz.py --hypothesis-profile=fuzz``). No deadline: the machine is shared.
+_FUZZ = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
+settings.register_profile("suite", max_examples=200, **_FUZZ)
+settings.register_profile("fuzz", max_examples=10_000, **_FUZZ)
+settings.load_profile("suite")
 
 HOSTILE_RAW = (
     '<script>window.__pwned = "script"</script>Hostile text with '
@@ -572,25 +582,97 @@ class RealBuild:
     stderr: str
 
 
+class BackgroundBuild:
+    """The session's ``rules-db build`` of the bundled corpus, run in the background into a folder all the
+    test processes of one run share (the pytest-xdist workers and the controller).
+
+    It starts as soon as collection shows a test that needs it (``pytest_collection_finish``), so the tests
+    that do not need it run meanwhile; the first process to ask starts it, under a file lock. A shell around
+    the build writes its exit status last, so any process can tell it is finished.
+    """
+
+    TIMEOUT = 900  # seconds: a build that has not finished by then has hung
+
+    def __init__(self, config: pytest.Config):
+        root = config._tmp_path_factory.getbasetemp()
+        if os.environ.get("PYTEST_XDIST_WORKER"):
+            root = root.parent  # shared by the workers of this run
+        self.folder = root / "real-build"
+        self.lock = root / "real-build.lock"
+
+    def start(self) -> None:
+        with FileLock(self.lock):
+            if (self.folder / "pid").exists():
+                return
+            self.folder.mkdir(exist_ok=True)
+            command = Path(sys.executable).parent / "rules-db"
+            script = '"$0" build --keep-going --db "$1" >"$2/stdout" 2>"$2/stderr"; echo $? >"$2/status.tmp"; mv "$2/status.tmp" "$2/status"'
+            process = subprocess.Popen(
+                ["sh", "-c", script, str(command), str(self.folder / "rules.db"), str(self.folder)],
+                cwd=Path(__file__).resolve().parent.parent,
+                start_new_session=True,  # its own process group, stopped whole if the run ends first
+            )
+            (self.folder / "pid").write_text(str(process.pid), encoding="utf-8")
+            _STARTED.append(process)
+
+    def result(self) -> RealBuild:
+        self.start()
+        status, deadline = self.folder / "status", time.monotonic() + self.TIMEOUT
+        pid = int((self.folder / "pid").read_text(encoding="utf-8"))
+        while not status.exists():
+            if not _running(pid) and not status.exists():
+                pytest.fail(f"rules-db build of the corpus ended without an exit status ({self.folder})")
+            if time.monotonic() > deadline:
+                pytest.fail(f"rules-db build of the corpus did not finish within {self.TIMEOUT} s ({self.folder})")
+            time.sleep(0.2)
+        output = {name: (self.folder / name).read_text(encoding="utf-8") for name in ("stdout", "stderr")}
+        return RealBuild(self.folder / "rules.db", int(status.read_text(encoding="utf-8")), **output)
+
+    def stop(self) -> None:
+        """End a build still running when the whole run ends (interrupted, or nothing waited for it)."""
+        pid = self.folder / "pid"
+        if pid.exists() and not (self.folder / "status").exists():
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(int(pid.read_text(encoding="utf-8")), signal.SIGTERM)
+
+
+_STARTED: list[subprocess.Popen] = []  # the builds this process started (a Popen dropped while it runs warns)
+
+
+def _running(pid: int) -> bool:
+    """Whether the process lives (on Linux, a finished child its parent has not reaped yet does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    with contextlib.suppress(OSError):
+        return stat.read_text(encoding="utf-8").rsplit(")", 1)[1].split()[0] != "Z"
+    return True
+
+
+def _needs_real_build(item: pytest.Item) -> bool:
+    return "real_build" in getattr(item, "fixturenames", ())
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    if any(_needs_real_build(item) for item in session.items):
+        BackgroundBuild(session.config).start()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if not os.environ.get("PYTEST_XDIST_WORKER"):  # the whole run is over (the controller, or a run without xdist)
+        BackgroundBuild(session.config).stop()
+
+
 @pytest.fixture(scope="session")
-def real_build(tmp_path_factory) -> RealBuild:
+def real_build(pytestconfig) -> RealBuild:
     """``rules-db build`` of the bundled corpus, run once per test run (``real_db`` is its database).
 
     ``--keep-going`` keeps the pages testable when one document fails; the build's own
-    tests are where such a failure shows. Under pytest-xdist (``make test`` runs two
-    workers) the first worker that needs it builds it; the others wait for it and share it.
+    tests are where such a failure shows. Every process of the run shares it (BackgroundBuild).
     """
-    root = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        root = root.parent  # shared by the workers of this run
-    folder, record = root / "real-build", root / "real-build" / "build.json"
-    with FileLock(root / "real-build.lock"):
-        if not record.exists():
-            folder.mkdir(exist_ok=True)
-            run = rules_db_build(folder / "rules.db")
-            outcome = {"returncode": run.returncode, "stdout": run.stdout, "stderr": run.stderr}
-            record.write_text(json.dumps(outcome), encoding="utf-8")
-    build = RealBuild(folder / "rules.db", **json.loads(record.read_text(encoding="utf-8")))
+    build = BackgroundBuild(pytestconfig).result()
     if not build.db.exists():
         pytest.fail(f"rules-db build wrote no database:\n{build.stdout[-2000:]}\n{build.stderr[-2000:]}")
     return build
@@ -602,11 +684,39 @@ def real_db(real_build) -> Path:
     return real_build.db
 
 
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """A test that needs the real database is slow: ``make test-fast`` leaves it out."""
+    """A test that needs the real database is slow: ``make test-fast`` leaves it out.
+
+    The order of the modules changes so that both workers of ``make test`` stay busy: first the modules that
+    need neither the real database nor the browser (they run while the database builds), then the browser
+    modules (the longest tests, started first so they do not end the run alone), then the rest. Within a
+    module the order stays as written.
+    """
+    needs_build, browser = set(), set()
     for item in items:
-        if "real_build" in getattr(item, "fixturenames", ()):
+        if _needs_real_build(item):
             item.add_marker(pytest.mark.slow)
+            needs_build.add(item.module)
+        if item.get_closest_marker("browser"):
+            browser.add(item.module)
+    modules = list(dict.fromkeys(item.module for item in items))
+    rank = {module: 0 if module not in needs_build | browser else 1 if module in browser else 2 for module in modules}
+    items.sort(key=lambda item: rank[item.module])
+
+
+@pytest.fixture(scope="session")
+def real_server(real_db, tmp_path_factory):
+    """The real database served by ``rules_db.serve.serve`` for the browser tests of every module, started once
+    per worker."""
+    from servers import Server
+
+    server = Server(real_db, tmp_path_factory.mktemp("real-server"))
+    try:
+        server.wait_until_ready()
+        yield server.url
+    finally:
+        server.stop()
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_browser import _MEASURE, DESKTOP, PHONE, PRIMARY, Server, _open_page, _screenshot, browser  # noqa: F401
+from test_browser import _MEASURE, DESKTOP, PHONE, PRIMARY, _open_page, _screenshot, browser  # noqa: F401
 
 from rules_db import replay_view
 
@@ -23,13 +23,8 @@ SIZES = {"desktop": DESKTOP, "phone": PHONE}
 
 
 @pytest.fixture(scope="module")
-def server(real_db, tmp_path_factory):
-    started = Server(real_db, tmp_path_factory.mktemp("replay-server"))
-    try:
-        started.wait_until_ready()
-        yield started.url
-    finally:
-        started.stop()
+def server(real_server):
+    return real_server
 
 
 @pytest.fixture(scope="module", params=list(SIZES))

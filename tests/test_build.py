@@ -34,6 +34,14 @@ def _content(path: Path) -> list[str]:
     return list(sqlite_utils.Database(path).conn.iterdump())
 
 
+@pytest.fixture(scope="module")
+def small_build(tmp_path_factory) -> Path:
+    """A database built from SMALL alone, once: the tests copy it as the database a failed build must keep."""
+    path = tmp_path_factory.mktemp("small") / "rules.db"
+    build(path, specs_for([SMALL]))
+    return path
+
+
 @pytest.mark.slow
 def test_building_twice_gives_identical_content(tmp_path):
     first, second = tmp_path / "a.db", tmp_path / "b.db"
@@ -42,9 +50,8 @@ def test_building_twice_gives_identical_content(tmp_path):
     assert _content(first) == _content(second)
 
 
-def test_a_build_failing_midway_leaves_the_previous_database_untouched(tmp_path, monkeypatch):
-    db_path = tmp_path / "rules.db"
-    build(db_path, specs_for([SMALL]))
+def test_a_build_failing_midway_leaves_the_previous_database_untouched(tmp_path, monkeypatch, small_build):
+    db_path = Path(shutil.copy(small_build, tmp_path / "rules.db"))
     before = _sha(db_path)
 
     def explode(db):
@@ -98,10 +105,9 @@ def _write(path: Path, data: bytes) -> Path:
         ),
     ],
 )
-def test_bad_input_names_the_file_and_line_and_loses_nothing_else(tmp_path, name, data, message):
+def test_bad_input_names_the_file_and_line_and_loses_nothing_else(tmp_path, name, data, message, small_build):
     bad = _write(tmp_path / name, data)
-    db_path = tmp_path / "rules.db"
-    build(db_path, specs_for([SMALL]))
+    db_path = Path(shutil.copy(small_build, tmp_path / "rules.db"))
     before = _sha(db_path)
     with pytest.raises(BuildFailed) as failure:
         build(db_path, specs_for([SMALL, bad]))

@@ -92,10 +92,14 @@ async def test_every_resolved_cross_reference_printed_in_riftbound_text_is_a_lin
     assert unlinked == []
 
 
-async def test_every_ruling_page_and_each_citation_target(datasette, connection):
+SHARDS = 4  # an exhaustive walk split in four tests, so that the workers of `make test` share it
+
+
+@pytest.mark.parametrize("shard", range(SHARDS))
+async def test_every_ruling_page_and_each_citation_target(datasette, connection, shard):
     ruling_ids = [row[0] for row in connection.execute("select id from rulings order by id")]
     assert len(ruling_ids) == 50 + 179
-    for ruling_id in ruling_ids:
+    for ruling_id in ruling_ids[shard::SHARDS]:
         data = (await _get(datasette, f"/rulings/{ruling_id}.json")).json()
         html = (await _get(datasette, f"/rulings/{ruling_id}")).text
         for citation in data["citations"]:
@@ -150,27 +154,6 @@ async def test_every_newest_keyword_page_names_its_defining_rule(datasette, conn
         data = (await _get(datasette, f"/keywords/{game}/{version}/{quote(term, safe='')}.json")).json()
         defined_in = [data["defining_rule"]["number"]] + [rule["number"] for rule in data["also_defined"]]
         assert number in defined_in, (game, term)
-
-
-def _count_steps(steps: list[dict]) -> int:
-    return sum(1 + _count_steps(step["children"]) for step in steps)
-
-
-async def test_every_replay_page_nests_all_its_steps_and_links_its_citations(datasette, connection):
-    replays = connection.execute(
-        "select id, (select count(*) from replay_steps where replay_id = p.id) from replays p"
-    ).fetchall()
-    for replay_id, step_count in replays:
-        data = (await _get(datasette, f"/replays/{quote(replay_id)}.json")).json()
-        assert _count_steps(data["steps"]) == step_count
-        html = (await _get(datasette, f"/replays/{quote(replay_id)}")).text
-        cited = {
-            f"/rules/{c['game']}/{c['version']}/{c['number']}"
-            for step in data["steps"]
-            for c in step["citations"]
-            if c["id"] is not None
-        }
-        assert all(f'href="{path}"' in html for path in cited)
 
 
 async def test_card_pages_list_their_rulings_and_highlight_errata(datasette, connection):

@@ -54,17 +54,36 @@ def _no_server_path(html: str) -> None:
         assert path not in html, path
 
 
-async def test_every_library_replay_draws_a_board_at_every_step(datasette, connection):
+SHARDS = 4  # the library's replays in four tests, so that the workers of `make test` share them
+
+
+def _count_steps(steps: list[dict]) -> int:
+    return sum(1 + _count_steps(step["children"]) for step in steps)
+
+
+@pytest.mark.parametrize("shard", range(SHARDS))
+async def test_every_library_replay_draws_a_board_at_every_step(datasette, connection, shard):
     """Every step of every library replay has its board, drawn by the page's own board renderer; the first
-    and last step of each are fetched as pages too, and show no path of the server."""
+    and last step of each are fetched as pages too, and show no path of the server. The stored trace comes
+    with them: all its steps nested, and every rule they cite linked from the page (each page is fetched
+    once for both)."""
     from datasette_plugins.pages import Paths
     from datasette_plugins.replay_pages import Drawing, Marks
 
     paths = Paths(datasette, "rules")
-    replays = connection.execute("select id, step_count from replays order by id").fetchall()
+    replays = connection.execute(
+        "select id, step_count, (select count(*) from replay_steps where replay_id = p.id) from replays p order by id"
+    ).fetchall()
     assert len(replays) >= 50
-    for replay_id, step_count in replays:
+    for replay_id, step_count, stored_steps in replays[shard::SHARDS]:
         data = (await _get(datasette, f"/replays/{quote(replay_id)}.json")).json()
+        assert _count_steps(data["steps"]) == stored_steps, replay_id
+        cited = {
+            f"/rules/{c['game']}/{c['version']}/{c['number']}"
+            for step in data["steps"]
+            for c in step["citations"]
+            if c["id"] is not None
+        }
         steps = data["view"]["steps"]
         assert len(steps) == step_count, replay_id
         draw = Drawing(mark=Marks(paths, data["labels"], {}), paths=paths)
@@ -76,10 +95,15 @@ async def test_every_library_replay_draws_a_board_at_every_step(datasette, conne
             names = {data["labels"][unit]["name"] for unit in on_board}
             assert all(str(escape(name)) in html for name in names), (replay_id, step["number"])
             assert html.count('class="player') == len(board["players"]), (replay_id, step["number"])
-        for step in (0, step_count):
-            html = (await _get(datasette, f"/replays/{quote(replay_id)}?step={step}")).text
+        for step, address in (
+            (0, f"/replays/{quote(replay_id)}"),
+            (step_count, f"/replays/{quote(replay_id)}?step={step_count}"),
+        ):
+            html = (await _get(datasette, address)).text
             assert html.count('class="board"') == 1 and 'class="battlefields"' in html, (replay_id, step)
             _no_server_path(html)
+            if step == 0:
+                assert all(f'href="{path}"' in html for path in cited), replay_id
 
 
 async def test_a_step_names_cards_not_engine_ids_and_quotes_its_rules(datasette, connection):

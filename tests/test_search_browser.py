@@ -4,7 +4,7 @@ box; the filter stays. Screenshots at phone and desktop sizes go to ``test-artif
 from __future__ import annotations
 
 import pytest
-from test_browser import CHROMIUM, CHROMIUM_ARGS, Server, _screenshot
+from test_browser import CHROMIUM, CHROMIUM_ARGS, _screenshot
 
 pytestmark = [
     pytest.mark.browser,
@@ -13,13 +13,8 @@ pytestmark = [
 
 
 @pytest.fixture(scope="module")
-def search_server(real_db, tmp_path_factory):
-    server = Server(real_db, tmp_path_factory.mktemp("search-server"))
-    try:
-        server.wait_until_ready()
-        yield server.url
-    finally:
-        server.stop()
+def search_server(real_server):
+    return real_server
 
 
 @pytest.fixture(scope="module")

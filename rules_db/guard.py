@@ -1,0 +1,43 @@
+"""Every connection a server opens on the database, bounded: SQLite's limits and an authorizer.
+
+Datasette's time limit interrupts a query between steps of SQLite's virtual machine, which one call to a
+function never reaches: ``printf('%.*c', 1e9, 'x')`` builds a gigabyte in one step. ``SQLITE_LIMIT_LENGTH``
+ends it at once ("string or blob too big"), and the other limits keep a query's text, its expressions and its
+compound selects small. The authorizer refuses the functions that reach outside the database or hand out
+native pointers (``fts3_tokenizer``), and attaching other files. Datasette's ``prepare_connection`` hook applies
+``harden`` to every connection it opens (``datasette_plugins``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+# The largest value a query may build: a page's rows are far smaller (the largest rule is under 50,000
+# characters, the largest JSON a page query builds under a megabyte).
+MAX_VALUE_BYTES = 10_000_000
+CONNECTION_LIMITS = {
+    sqlite3.SQLITE_LIMIT_LENGTH: MAX_VALUE_BYTES,
+    sqlite3.SQLITE_LIMIT_SQL_LENGTH: 100_000,  # characters of one statement
+    sqlite3.SQLITE_LIMIT_EXPR_DEPTH: 100,  # nested expressions
+    sqlite3.SQLITE_LIMIT_COMPOUND_SELECT: 50,  # SELECTs joined by UNION and the like
+    sqlite3.SQLITE_LIMIT_FUNCTION_ARG: 32,
+    sqlite3.SQLITE_LIMIT_ATTACHED: 0,
+}
+# Functions no page and no reader's query needs, that reach outside the database or return native pointers.
+DENIED_FUNCTIONS = frozenset({"fts3_tokenizer", "load_extension", "readfile", "writefile", "edit", "fts5"})
+_DENIED_ACTIONS = {sqlite3.SQLITE_ATTACH, sqlite3.SQLITE_DETACH}
+
+
+def harden(conn: sqlite3.Connection) -> None:
+    """Apply ``CONNECTION_LIMITS`` and the authorizer to ``conn``."""
+    for limit, value in CONNECTION_LIMITS.items():
+        conn.setlimit(limit, value)
+    conn.set_authorizer(_authorize)
+
+
+def _authorize(action: int, first: str | None, second: str | None, database: str | None, source: str | None) -> int:
+    if action == sqlite3.SQLITE_FUNCTION and (second or "").lower() in DENIED_FUNCTIONS:
+        return sqlite3.SQLITE_DENY
+    if action in _DENIED_ACTIONS:
+        return sqlite3.SQLITE_DENY
+    return sqlite3.SQLITE_OK

@@ -1,0 +1,180 @@
+"""Hostile requests (issue 16): every connection bounded (``rules_db.guard``), errors answered without a
+traceback or a file path (``datasette_plugins.errors``), through Datasette's own client on the fixture."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from datasette.app import Datasette
+
+from rules_db import guard
+from rules_db.serve import metadata
+
+
+@pytest.fixture
+def datasette(fixture_db):
+    return Datasette(immutables=[str(fixture_db)], metadata=metadata(fixture_db))
+
+
+async def sql(datasette, fixture_db, query: str):
+    return await datasette.client.get(f"/{fixture_db.stem}.json", params={"sql": query})
+
+
+async def test_a_gigabyte_printf_is_bounded_through_the_sql_page(datasette, fixture_db):
+    """One function call is one step of SQLite's machine, which Datasette's time limit never interrupts: it
+    built 1.1 GB in 8.9 s. The length limit ends it at once (SQLite's printf answers NULL past it)."""
+    response = await sql(datasette, fixture_db, "select printf('%.*c', 1e9, 'x') as big")
+    assert response.status_code in (200, 400)
+    assert len(response.content) < 10_000
+    if response.status_code == 200:
+        assert response.json()["rows"] == [[None]]
+    for query in ("select length(zeroblob(1e9))", "select length(replace(hex(zeroblob(5e6)), '0', 'aa'))"):
+        response = await sql(datasette, fixture_db, query)
+        assert response.status_code == 400 and "too big" in response.json()["error"]
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["select fts3_tokenizer('simple')", "select load_extension('/tmp/x')", "select hex(fts3_tokenizer('porter'))"],
+)
+async def test_dangerous_functions_are_refused_through_the_sql_page(datasette, fixture_db, query):
+    response = await sql(datasette, fixture_db, query)
+    assert response.status_code == 400
+    assert "not authorized" in response.json()["error"]
+
+
+async def test_attaching_another_file_is_refused(datasette, fixture_db, tmp_path):
+    response = await sql(datasette, fixture_db, f"attach database '{tmp_path / 'x.db'}' as x")
+    assert response.status_code == 400
+
+
+def test_every_limit_is_applied_to_a_connection():
+    conn = sqlite3.connect(":memory:")
+    guard.harden(conn)
+    for limit, value in guard.CONNECTION_LIMITS.items():
+        assert conn.getlimit(limit) == value
+    with pytest.raises(sqlite3.DataError):
+        conn.execute("select zeroblob(?)", [guard.MAX_VALUE_BYTES + 1]).fetchall()
+    with pytest.raises(sqlite3.OperationalError, match="depth"):
+        conn.execute("select " + " + ".join(["1"] * 200)).fetchall()
+    assert conn.execute("select upper('ordinary queries work')").fetchone() == ("ORDINARY QUERIES WORK",)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/{db}/rules.json?_sort=no_such_column",
+        "/{db}/rules?_sort_desc=no_such_column",
+        "/{db}/rules.json?id__gt=" + "9" * 5000,
+        "/{db}/rules/" + "9" * 5000,
+        "/{db}/rules/9223372036854775808.json",
+        "/rulings/9223372036854775808",
+        "/rulings/" + "9" * 5000,
+        "/rules/riftbound/" + "1" * 5000,
+        "/no/such/page",
+    ],
+)
+async def test_unknown_ids_and_numbers_answer_404_without_a_traceback(datasette, fixture_db, capfd, caplog, path):
+    response = await datasette.client.get(path.format(db=fixture_db.stem))
+    assert response.status_code == 404
+    assert len(response.content) < 100_000 and "Traceback" not in response.text
+    out, err = capfd.readouterr()
+    assert "Traceback" not in out + err + caplog.text
+    assert len(out + err + caplog.text) < 2_000
+
+
+async def test_a_server_failure_is_a_500_that_shows_nothing_of_the_server(datasette, fixture_db, caplog):
+    """The error handler on its own (a pluggy hook wrapper): what a page that fails answers."""
+    from datasette_plugins import errors
+
+    class Request:
+        path, method = "/x.json", "GET"
+
+    class Outcome:
+        def force_result(self, result):
+            self.result = result
+
+    wrapper = errors.handle_exception(datasette, Request(), RuntimeError(f"secret detail at {fixture_db}"))
+    next(wrapper)
+    outcome = Outcome()
+    with pytest.raises(StopIteration):
+        wrapper.send(outcome)
+    response = await outcome.result[0]()
+    assert response.status == 500 and str(fixture_db) not in response.body
+    assert errors.SERVER_FAILED in response.body
+    assert str(fixture_db) in caplog.text and len(caplog.text) < 2_000  # one line in the log, for the operator
+
+
+@pytest.mark.parametrize(
+    "path", ["/", "/{db}", "/{db}/rules", "/-/databases.json", "/-/plugins.json", "/-/metadata.json"]
+)
+async def test_no_page_shows_a_file_path(datasette, fixture_db, path):
+    response = await datasette.client.get(path.format(db=fixture_db.stem))
+    assert response.status_code == 200
+    assert str(fixture_db.parent) not in response.text and "site-packages" not in response.text
+    if path == "/-/databases.json":
+        assert response.json()[0]["is_mutable"] is False
+
+
+def test_three_long_searches_at_once_leave_the_other_pages_answering(real_db):
+    """Three 15 kB searches (they stopped every page for 13 minutes) sent at once to ``rules-db serve`` with its
+    workers: a rule page still answers within a second (or three times its time on the idle server, on a machine
+    busier than that), and every search ends with a clear message (cut to its first characters, or stopped by
+    its time budget)."""
+    import re
+    import subprocess
+    import sys
+    import threading
+    import time
+    import urllib.parse
+    import urllib.request
+
+    from test_pages_serve import _free_port, _wait_for
+
+    words = re.findall(r"[a-z]{3,}", Path(real_db).read_bytes()[:2_000_000].decode("utf-8", "ignore"))
+    questions = [" ".join(words[offset : offset + 4000])[:15_000] for offset in (0, 5000, 10000)]
+    assert all(len(question) == 15_000 for question in questions)
+    port = _free_port()
+    code = f"from rules_db.serve import serve; serve({str(real_db)!r}, port={port}, workers=2)"
+    server = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    page = f"{base}/rulings/1"
+
+    def timed(url: str) -> tuple[float, str]:
+        started = time.perf_counter()
+        with urllib.request.urlopen(url, timeout=60) as response:
+            return time.perf_counter() - started, response.read().decode()
+
+    try:
+        _wait_for(page, server)
+        idle = min(timed(page)[0] for _ in range(3))
+        answers: list[str] = []
+        searches = [
+            threading.Thread(
+                target=lambda q=q: answers.append(timed(f"{base}/search?{urllib.parse.urlencode({'q': q})}")[1])
+            )
+            for q in questions
+        ]
+        for search in searches:
+            search.start()
+        busy = []
+        for _ in range(3):  # the median of three, spread over the searches: one scheduling hiccup is not a stall
+            time.sleep(0.2)
+            seconds, body = timed(page)
+            busy.append(seconds)
+        for search in searches:
+            search.join(timeout=120)
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+    assert "Ruling" in body or "ruling" in body
+    during = sorted(busy)[1]
+    assert during < max(1.0, 3 * idle), f"a ruling page took {busy} s during the searches ({idle:.3f} s idle)"
+    assert len(answers) == 3
+    for answer in answers:
+        assert (
+            "Only the first 500 characters of the question were searched" in answer
+            or "Try a shorter question" in answer
+        )
