@@ -26,6 +26,8 @@ import urllib.request
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
+from bench_pages import server_cpu_seconds  # benchmarks/ is on the path when a benchmark runs as a script
+
 from rules_db.replay_view import flow
 
 
@@ -94,12 +96,15 @@ def main() -> None:
                     time.sleep(0.2)
             _get(base + "/dispute")  # the engine's workers started and warm
             timings: dict[str, list[float]] = {}
+            cpu = 0.0  # the server's and its engine workers' CPU time over the what-ifs alone
             for replay_id in replay_ids:
                 page = f"{base}/replays/{quote(replay_id)}"
                 _, body = _get(page + ".json")  # the judge opens the replay first
                 view = json.loads(body)["view"]
                 for kind, params in _what_ifs(view):
+                    before = server_cpu_seconds(server.pid)
                     seconds, body = _get(page + "?" + urlencode(params))
+                    cpu += server_cpu_seconds(server.pid) - before
                     if b'class="compare"' not in body:
                         raise SystemExit(f"{replay_id}: the what-if {params} gave no comparison")
                     timings.setdefault(kind, []).append(seconds)
@@ -109,6 +114,7 @@ def main() -> None:
     everything = [s for values in timings.values() for s in values]
     print(f"what-if latency, form submit to page, over {len(replay_ids)} library replays (ms)")
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (other work slows every figure)")
+    print(f"server CPU (with its engine workers) {cpu / len(everything) * 1000:.0f} ms a what-if on average")
     print(f"{'what-if':10} {'count':>5} {'p50':>8} {'p90':>8} {'p99':>8} {'max':>8}")
     for kind, seconds in sorted(timings.items()):
         _report(kind, seconds)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections import OrderedDict
 from functools import cache
 from pathlib import Path
 from urllib.parse import urlencode
@@ -123,12 +124,8 @@ async def _replay_page(datasette, request, database, *, text, source, base, keep
     scenario = shown["scenario"]
     numbers = [n for view in (original, shown) for s in view["steps"] for n in s["rules"]]
     cards = [name["real"] or name["card"] for view in (original, shown) for name in view["names"].values()]
-    cited, slugs = await database.execute_fn(
-        lambda conn: (
-            queries.cited_rules(conn, GAME, scenario["cited_version"], scenario["rules_version"], numbers),
-            queries.card_slugs(conn, GAME, cards),
-        )
-    )
+    cited = await CITED.rules(database, scenario["cited_version"], scenario["rules_version"], numbers)
+    slugs = await database.execute_fn(lambda conn: queries.card_slugs(conn, GAME, cards))
     state = {**keep, **({"variant": variant} if variant else {}), **_change_params(changes)}
     page = {
         **extra,
@@ -210,6 +207,39 @@ def _nav(base: str, state: dict, step: int, count: int, keep: dict, variants: li
         + [{"id": v["id"], "title": v["title"], "url": at(0, **keep, variant=v["id"])} for v in variants],
         "form_action": base + "#compare",
     }
+
+
+class CitedRules:
+    """The rules that replay steps cite, kept per cited number (the database is served read-only): a what-if
+    cites mostly what its original does, and following a rule of an older version to the newest one walks
+    the lineage, so each number is looked up once per server process."""
+
+    def __init__(self, size: int = 20_000):
+        self.size = size
+        self.kept: OrderedDict[tuple, list[dict]] = OrderedDict()
+
+    async def rules(self, database, cited_version: str, version: str, numbers: list[str]) -> dict[str, list[dict]]:
+        scope = (database.name, database.path, cited_version, version)
+        wanted = list(dict.fromkeys(numbers))
+        missing = [number for number in wanted if (*scope, number) not in self.kept]
+        if missing:
+            found = await database.execute_fn(
+                lambda conn: queries.cited_rules(conn, GAME, cited_version, version, missing)
+            )
+            if not found:  # the versions cannot be placed: nothing is linked (and nothing kept)
+                return {}
+            for number in missing:
+                self.kept[(*scope, number)] = found.get(number, [])
+        rows = {}
+        for number in wanted:
+            self.kept.move_to_end((*scope, number))
+            rows[number] = self.kept[(*scope, number)]
+        while len(self.kept) > self.size:
+            self.kept.popitem(last=False)
+        return rows
+
+
+CITED = CitedRules()
 
 
 class Marks:
@@ -438,12 +468,9 @@ async def dispute(datasette, request):
     names = view.get("names", {})
     numbers = [n for s in view.get("steps", []) for n in s["rules"]] + ([refusal["rule"]] if refusal else [])
     cards = [name["real"] or name["card"] for name in names.values()]
-    cited, slugs, card_list = await database.execute_fn(
-        lambda conn: (
-            queries.cited_rules(conn, GAME, replay_view.RULES_VERSION, replay_view.RULES_VERSION, numbers),
-            queries.card_slugs(conn, GAME, cards),
-            queries.engine_card_names(conn, GAME),
-        )
+    cited = await CITED.rules(database, replay_view.RULES_VERSION, replay_view.RULES_VERSION, numbers)
+    slugs, card_list = await database.execute_fn(
+        lambda conn: (queries.card_slugs(conn, GAME, cards), queries.engine_card_names(conn, GAME))
     )
     paths = Paths(datasette, database.name)
     data = {

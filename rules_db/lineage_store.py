@@ -81,16 +81,18 @@ def _store_pair(db: sqlite_utils.Database, old_document_id: str, new_document_id
     return Counter(row.kind for row in rows)
 
 
-def equivalents(db: Connection, rule_id: int) -> list[tuple[str, str, str, str]]:
+def equivalents(
+    db: Connection, rule_id: int, directions: tuple[str, ...] = ("forward", "backward")
+) -> list[tuple[str, str, str, str]]:
     """The same rule in the game's other versions: ``(document_id, version, number, kind)``,
     oldest version first, following the lineage transitively (forwards to newer
     versions, backwards to older ones). A rule that is new (or removed) in the next
     step has no equivalent of its own there; the nearest ancestor's equivalent is
     given instead, with kind ``"ancestor"`` (443.1.e is new in 2025-12-01, and sits
-    under 443.1, which was 626.1)."""
+    under 443.1, which was 626.1). ``directions=("forward",)`` gives only the newer versions."""
     db = _database(db)
     found: dict[int, str] = {}
-    for direction in ("forward", "backward"):
+    for direction in directions:
         found.update(_walk(db, rule_id, direction))
     if not found:
         return []

@@ -209,7 +209,9 @@ def rule_page(
         ),
         "lineage": lineage(conn, rule_id),
         "history": _with_diffs(lineage_store.history(conn, rule_id)),
-        "in_newest": [] if document["is_newest"] else [row for row in equivalents(conn, rule_id) if row["is_newest"]],
+        "in_newest": []
+        if document["is_newest"]
+        else [row for row in equivalents(conn, rule_id, ("forward",)) if row["is_newest"]],
     }
 
 
@@ -713,11 +715,13 @@ def citations(conn: sqlite3.Connection, ruling_id: int) -> list[dict]:
     return rows
 
 
-def equivalents(conn: sqlite3.Connection, rule_id: int) -> list[dict]:
-    """The same rule in every other version of its rulebook, oldest first, followed through the
-    lineage step by step (``rules_db.lineage_store.equivalents``). ``kind`` is the lineage kind, or
-    "ancestor" for a rule new in its version, given its nearest ancestor's equivalent instead."""
-    found = lineage_store.equivalents(conn, rule_id)
+def equivalents(
+    conn: sqlite3.Connection, rule_id: int, directions: tuple[str, ...] = ("forward", "backward")
+) -> list[dict]:
+    """The same rule in every other version of its rulebook (or only the newer ones: ``directions``), oldest
+    first, followed through the lineage step by step (``rules_db.lineage_store.equivalents``). ``kind`` is the
+    lineage kind, or "ancestor" for a rule new in its version, given its nearest ancestor's equivalent instead."""
+    found = lineage_store.equivalents(conn, rule_id, directions)
     if not found:
         return []
     wanted = json.dumps([[document_id, number] for document_id, _version, number, _kind in found])
@@ -741,11 +745,13 @@ def equivalents(conn: sqlite3.Connection, rule_id: int) -> list[dict]:
 def with_newest(conn: sqlite3.Connection, rows: list[dict]) -> list[dict]:
     """Rows pointing at rules (``_RULE_REF``), each marked ``stale`` when its rule is in a version that is
     not the newest of its rulebook, with ``in_newest``: the same rule in the newest version (what the
-    citation means today)."""
+    citation means today; the newest version lies ahead of a stale rule, so only the newer versions are walked)."""
     for row in rows:
         row["stale"] = row["id"] is not None and not row["is_newest"]
         row["in_newest"] = (
-            [other for other in equivalents(conn, row["id"]) if other["is_newest"]] if row["stale"] else []
+            [other for other in equivalents(conn, row["id"], ("forward",)) if other["is_newest"]]
+            if row["stale"]
+            else []
         )
     return rows
 

@@ -56,6 +56,7 @@ MAX_QUERY_CHARS = 500  # a question longer than this is cut, with a notice
 MAX_WORDS = 40  # distinct words read from the question
 MAX_CONCEPTS = 12  # concepts searched: the most specific ones
 MAX_CORRECTIONS = 5  # unknown words corrected per question
+MAX_PHRASE_SPAN = 6  # words a phrase of the vocabulary may span in a question, filler words between its words included
 CANDIDATES = 80  # rows re-ranked; beyond them the BM25 order continues
 PER_PAGE = 20
 MAX_PAGE = 500
@@ -242,16 +243,24 @@ def _concepts(conn: sqlite3.Connection, words: list[str], terms: dict, query: Qu
 
 def _phrase_expansions(words: list[str], terms: dict) -> list[tuple[int, int, list[str]]]:
     """(start, end, expansions) of the vocabulary's phrases of two words or more in the question, matched on
-    the words or their lemmas, longest first and not overlapping."""
-    expansions = vocabulary().expansions
+    the words or their lemmas, longest first and not overlapping. A phrase also matches with filler words
+    between its words ("hit it first" is "hit first", "get my energy back" is "energy back")."""
+    vocab = vocabulary()
+    expansions = vocab.expansions
     lemmas = [terms.get(word, _UNKNOWN).lemma or word for word in words]
     found: list[tuple[int, int, list[str]]] = []
     taken: set[int] = set()
-    for length in range(4, 1, -1):
+    for length in range(MAX_PHRASE_SPAN, 1, -1):
         for start in range(len(words) - length + 1):
             span = range(start, start + length)
-            for key in (tuple(words[start : start + length]), tuple(lemmas[start : start + length])):
-                if key in expansions and taken.isdisjoint(span):
+            if not taken.isdisjoint(span):
+                continue
+            raw, lemmatised = tuple(words[start : start + length]), tuple(lemmas[start : start + length])
+            keys = [raw, lemmatised] if length <= 4 else []
+            if raw[0] not in vocab.filler and raw[-1] not in vocab.filler:
+                keys += [tuple(word for word in key if word not in vocab.filler) for key in (raw, lemmatised)]
+            for key in keys:
+                if len(key) > 1 and key in expansions and taken.isdisjoint(span):
                     found.append((start, start + length, list(expansions[key])))
                     taken.update(span)
     return found

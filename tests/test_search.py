@@ -243,6 +243,21 @@ async def test_judge_slang_reaches_the_rules_words(real):
     assert {"143.4", "359.2.c"} & {hit["number"] for hit in data["results"][:5]}
 
 
+def test_a_phrase_of_the_vocabulary_matches_across_filler_words(real_connection):
+    expansions = search.vocabulary().expansions
+    phrase = next(key for key in expansions if len(key) == 2 and not set(key) & search.vocabulary().filler)
+    query = search.understand(real_connection, f"{phrase[0]} it {phrase[1]}")
+    concept = query.concepts[0]
+    assert concept.typed == f"{phrase[0]} it {phrase[1]}" and len(query.concepts) == 1
+    assert set(concept.forms + concept.expansions) & {
+        form for value in expansions[phrase] for form in [value, *value.split()]
+    }
+    # Filler at either end is not part of the phrase's span.
+    assert search._phrase_expansions(["the", phrase[0], "it", phrase[1], "it"], {}) == [
+        (1, 4, list(expansions[phrase]))
+    ]
+
+
 async def test_a_card_named_in_a_ruling_question_brings_the_ruling(real, real_connection):
     data = await _search(real, q="GA equipped and hourglass out, unit dies in combat, which one happens")
     first = data["results"][0]
