@@ -30,6 +30,7 @@ from urllib.parse import quote, urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bench_pages import percentile  # noqa: E402
 from synthetic_corpus import KEYWORDS, NEW_DATE, generate  # noqa: E402
 
 BUNDLED_CARDS = ("riftbound-cards.json", "riftbound-errata.json")
@@ -37,9 +38,16 @@ BUNDLED_CARDS = ("riftbound-cards.json", "riftbound-errata.json")
 
 def build_one(folder: Path, db_path: Path) -> dict:
     """Build the synthetic corpus in ``folder``; per stage: seconds, peak memory (MB) and database size (MB)."""
+    from ingest import limits
     from ingest.documents import CORPUS_DIR
     from ingest.formats import spec_for
     from rules_db import build as build_module
+
+    # A synthetic rulebook at 100x is 11 MB, above the bound a judge's document is held to (the real ones are
+    # under 1 MB): raised here, for this benchmark's process only.
+    limits.MAX_DOCUMENT_BYTES = max(
+        limits.MAX_DOCUMENT_BYTES, 4 * max(path.stat().st_size for path in folder.iterdir())
+    )
 
     stages: dict[str, dict[str, float]] = {}
     cpu_seconds: dict[str, float] = {}
@@ -132,11 +140,6 @@ def latencies(db_path: Path, requests: int, seed: int = 15) -> dict[str, tuple[l
             if response.status_code not in (200, 302):
                 raise SystemExit(f"{path} answered {response.status_code}: {response.text[:300]}")
     return seconds
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
 
 
 def main() -> None:

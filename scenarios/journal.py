@@ -66,12 +66,15 @@ class Journaled:
 
     def __setattr__(self, name: str, value) -> None:
         journal = self._journal
-        if journal is not None:
-            old = self.__dict__.get(name, MISSING)
-            if old is value or (type(old) is type(value) and old == value):
-                return
-            journal.entries.append((self, name, old, value))
-        object.__setattr__(self, name, value)
+        if journal is None:
+            object.__setattr__(self, name, value)
+            return
+        attributes = self.__dict__  # game state is plain attributes (no descriptors): written directly, the hot path
+        old = attributes.get(name, MISSING)
+        if old is value or (type(old) is type(value) and old == value):
+            return
+        journal.entries.append((self, name, old, value))
+        attributes[name] = value
 
     def adopt(self, journal: Journal) -> None:
         object.__setattr__(self, "_journal", journal)

@@ -315,7 +315,9 @@ def _dispatcher(name: str) -> Callable:
         """Apply the procedure: open its trace step, run it, record the journal entries it wrote.
 
         This runs for every step of every replay, so it avoids calls it does not need (the budget is counted
-        inline, a summary or `cite` is called only when the procedure has one)."""
+        inline, a summary or `cite` is called only when the procedure has one, and the arguments are passed on
+        as one tuple, with no keyword dictionary to copy when there is none)."""
+        positional = (game, *args)
         proc = PROCEDURES[name]  # looked up at call time: a test may replace the entry
         budget = game.budget
         budget.steps += 1
@@ -327,21 +329,25 @@ def _dispatcher(name: str) -> Callable:
         elif type(summary) is str:
             text = summary
         else:
-            text = summary(game, *args, **kwargs)
+            text = summary(*positional, **kwargs) if kwargs else summary(*positional)
         if type(because) is str:
-            reasons: tuple = (because,)
+            reasons = _ONE_RULE.get(because) or _one_rule(because)
         else:
             reasons = tuple(because)
             if not reasons:
                 raise EngineError(f"procedure {name!r} called without the rule that makes it happen (because=)")
         defines = proc.defines
         if proc.cite is not None:
-            extra = [r for r in proc.cite(game, *args, **kwargs) if r not in defines]
-            if extra:
-                defines = defines + tuple(extra)
-        step = Step(
-            proc.kind, name, text, reasons, defines, proc.objects(game, *args, **kwargs) if proc.objects else ()
-        )
+            cited = proc.cite(*positional, **kwargs) if kwargs else proc.cite(*positional)
+            if cited:
+                extra = [r for r in cited if r not in defines]
+                if extra:
+                    defines = defines + tuple(extra)
+        if proc.objects is None:
+            objects = ()
+        else:
+            objects = proc.objects(*positional, **kwargs) if kwargs else proc.objects(*positional)
+        step = Step(proc.kind, name, text, reasons, defines, objects)
         open_steps = game.trace.open_steps
         if open_steps:
             parent = open_steps[-1]
@@ -355,7 +361,7 @@ def _dispatcher(name: str) -> Callable:
         journal = game.journal.entries
         start = step.at = len(journal)
         try:
-            return proc.fn(game, *args, **kwargs)
+            return proc.fn(*positional, **kwargs) if kwargs else proc.fn(*positional)
         finally:
             if len(journal) > start:
                 step.entries = journal[start:]
@@ -363,6 +369,13 @@ def _dispatcher(name: str) -> Callable:
                 open_steps.pop()
 
     return dispatch
+
+
+_ONE_RULE: dict[str, tuple[str]] = {}  # rule -> (rule,): one shared tuple per rule, not one per step
+
+
+def _one_rule(rule: str) -> tuple[str]:
+    return _ONE_RULE.setdefault(rule, (rule,))
 
 
 def perform(game, name: str, args: tuple, kwargs: dict, because) -> Any:
@@ -373,11 +386,14 @@ def perform(game, name: str, args: tuple, kwargs: dict, because) -> Any:
 def note(game, kind: StepKind, name: str, summary: str, because, defines=(), objects=(), log=None) -> Step:
     """A leaf step: a calculation shown, a choice made, a refusal, an event that changes nothing."""
     game.budget.tick()
-    reasons = (because,) if type(because) is str else tuple(because)
-    step = Step(kind, name, summary, reasons, tuple(defines), objects, log)
+    reasons = (_ONE_RULE.get(because) or _one_rule(because)) if type(because) is str else tuple(because)
+    step = Step(kind, name, summary, reasons, defines if type(defines) is tuple else tuple(defines), objects, log)
     step.at = len(game.journal.entries)
-    game.trace.open(step)
-    game.trace.close(step)
+    open_steps = game.trace.open_steps  # a leaf: added to the open step (or the roots), never opened itself
+    if open_steps:
+        open_steps[-1].add(step)
+    else:
+        game.trace.roots.append(step)
     return step
 
 

@@ -17,13 +17,14 @@ MAX_REPEATS = 25
 @query("cleanup")
 def cleanup(game, reason: str, because: str, special: str | None = None) -> None:
     """Run cleanups until one makes no change (321); `because` is the 319 rule (or another) that calls it."""
+    entries = game.journal.entries
     for round_number in range(MAX_REPEATS):
-        mark = game.journal.mark()
+        mark = len(entries)
         if round_number == 0:
             do.cleanup_pass(game, reason, special, because=because)
         else:
             do.cleanup_pass(game, "the last cleanup changed the state", None, because="321")
-        if game.journal.mark() == mark:
+        if len(entries) == mark:
             return
     raise EngineError(f"cleanups did not settle after {MAX_REPEATS} repeats (321)")
 

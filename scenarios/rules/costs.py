@@ -130,4 +130,5 @@ def add_to_pool(game, player: str, energy: int = 0, power: int = 0, domain: str 
 )
 def empty_rune_pools(game) -> None:
     for pool in game.players.values():
-        pool.energy, pool.power, pool.domain_power = 0, 0, ()
+        if pool.energy or pool.power or pool.domain_power:  # most pools are empty already: no write to make
+            pool.energy, pool.power, pool.domain_power = 0, 0, ()

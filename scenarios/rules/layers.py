@@ -51,10 +51,10 @@ def keyword_value(game, obj: Obj, keyword: str) -> int:
         for _source, passive, view in calc.passives(game):
             if keyword in passive.keywords and calc.matches_object(game, passive.to, view, obj):
                 total += passive.keywords[keyword]
-    if not total and any(
-        keyword in a.implies and keyword_value(game, obj, a.keyword) for a in KEYWORD_ABILITIES.values()
-    ):
-        total = 1  # a keyword that gives another (Quick-Draw gives Reaction, 745.1.b)
+    if not total:
+        for ability in KEYWORD_ABILITIES.values():  # a loop, not any(): every keyword of every object asks
+            if keyword in ability.implies and keyword_value(game, obj, ability.keyword):
+                return 1  # a keyword that gives another (Quick-Draw gives Reaction, 745.1.b)
     return total
 
 

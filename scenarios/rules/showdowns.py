@@ -51,7 +51,10 @@ def set_stage(game, bf, wanted: str | None) -> None:
 @query("open_staged")
 def open_staged(game) -> None:
     """322.13-322.14: in a Neutral Open State the turn player picks a staged showdown, then a combat."""
-    if not any(bf.staged for bf in game.battlefield_objects):
+    for bf in game.battlefield_objects:  # a loop, not any(): every cleanup asks
+        if bf.staged:
+            break
+    else:
         return
     for kind, rule in (("showdown", "322.13"), ("combat", "322.14")):
         staged = [bf.id for bf in game.battlefields() if bf.staged == kind]

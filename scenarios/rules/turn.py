@@ -28,7 +28,8 @@ def end_turn(game, act: EndTurn) -> None:
         raise Refusal("316.6", "only the turn player ends the turn, from a Neutral Open State in the Action Phase")
     game.phase = "ending"
     for unit in game.units():
-        unit.stunned = False  # 410.1.a.2: stunned units recover at the beginning of the Ending Step
+        if unit.stunned:
+            unit.stunned = False  # 410.1.a.2: stunned units recover at the beginning of the Ending Step
     calc.fire(game, Event("end_of_turn", player=game.turn_player))
     calc.cleanup(game, "the Ending Step began", "319.2")
     _next_step(game, "end_of_turn")
@@ -62,7 +63,8 @@ def expire(game) -> None:
     if game.trigger_marks:
         game.trigger_marks = ()
     for player in game.players.values():
-        player.cards_played_this_turn, player.played_this_turn = 0, ()
+        if player.cards_played_this_turn or player.played_this_turn:
+            player.cards_played_this_turn, player.played_this_turn = 0, ()
     do.empty_rune_pools(game, because="317.3.b")
 
 
@@ -92,7 +94,8 @@ def _next_step(game, step: str) -> None:
         game.continuation = step
         calc.give_priority_to_newest(game)
         return
-    game.continuation = None
+    if game.continuation is not None:
+        game.continuation = None
     STEPS[step](game)
 
 
