@@ -467,15 +467,9 @@ def infractions_page(conn: sqlite3.Connection, game: str, rulebook: str | None =
             if not categories or categories[-1]["category"] != row["category"]:
                 categories.append({"category": row["category"], "infractions": []})
             categories[-1]["infractions"].append(row)
-        books.append({"document": document, "categories": categories, "penalties": _penalty_counts(rows)})
+        penalties = dict(Counter(row["penalty"] for row in rows))
+        books.append({"document": document, "categories": categories, "penalties": penalties})
     return {"game": _row(conn, "select id, name from games where id = ?", [game]), "rulebooks": books}
-
-
-def _penalty_counts(rows: list[dict]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for row in rows:
-        counts[row["penalty"]] = counts.get(row["penalty"], 0) + 1
-    return counts
 
 
 # ---------------------------------------------------------------- keywords
