@@ -339,7 +339,7 @@ _KEPT_ANSWERS: dict[tuple, object] = {}
 _KEPT_ANSWERS_MAX = 32
 
 
-def _once_per_database(conn: sqlite3.Connection, key: tuple, compute):
+def once_per_database(conn: sqlite3.Connection, key: tuple, compute):
     """``compute()``, or its earlier answer for the same database file and ``key``."""
     path = next((row[2] for row in conn.execute("pragma database_list") if row[1] == "main"), "")
     if not path or not os.path.exists(path):
@@ -356,7 +356,7 @@ def _once_per_database(conn: sqlite3.Connection, key: tuple, compute):
 def _diff_summary(
     conn: sqlite3.Connection, game: str, old_version: str, new_version: str, rulebook: str | None
 ) -> dict:
-    return _once_per_database(
+    return once_per_database(
         conn,
         ("diff", game, rulebook, old_version, new_version),
         lambda: lineage_store.diff_summary(conn, game, old_version, new_version, rulebook=rulebook),
@@ -1028,7 +1028,7 @@ def rule_tree(
     document = versions.rules_document(conn, game, version, rulebook)
     if document is None or not with_tree:
         return document and {"document": document}
-    rules, tree = _once_per_database(conn, ("outline", document["id"]), lambda: _document_outline(conn, document["id"]))
+    rules, tree = once_per_database(conn, ("outline", document["id"]), lambda: _document_outline(conn, document["id"]))
     return {
         "game": _row(conn, "select id, name from games where id = ?", [game]),
         "document": document,
