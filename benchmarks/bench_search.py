@@ -34,6 +34,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import yaml
+from bench_pages import percentile
 
 ROOT = Path(__file__).resolve().parent.parent
 QUESTIONS = Path(__file__).resolve().parent / "judge_questions.yaml"
@@ -196,11 +197,6 @@ def print_table(title: str, questions: list[dict], rank: str = "rank", baseline:
             + "  ".join(f"{theirs[name]:.2f}" for name in ("@1", "@3", "@5", "MRR"))
         )
     return table
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
 
 
 # ---------------------------------------------------------------- a synthetic corpus N times larger
