@@ -188,6 +188,13 @@ def store_rulebook(db: sqlite_utils.Database, spec: DocumentSpec, parsed: Parsed
     return ids
 
 
+def rule_ids(db: sqlite_utils.Database, document_id: str | None) -> dict[str, int]:
+    """Each stored rule's id by its number in one rules document (none for no document)."""
+    if document_id is None:
+        return {}
+    return dict(db.execute("select number, id from rules where document_id = ?", [document_id]).fetchall())
+
+
 def resolve_cross_references(db: sqlite_utils.Database) -> None:
     """References into another rulebook of the game ("See CR 110" in the Tournament Rules) resolve in
     that rulebook's newest version (run once every document is stored and the versions are linked)."""
