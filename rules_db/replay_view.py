@@ -510,7 +510,7 @@ def check_text(text: str, source: str) -> dict | None:
     try:
         schema.parse(text, source, schema.PAGE_LIMITS)
     except schema.ScenarioError as error:
-        return {"message": error.message, "line": error.line, "field": error.field}
+        return _problem(error)
     return None
 
 
