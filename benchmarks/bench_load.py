@@ -12,7 +12,6 @@ its workers are stopped at the end. Exits non-zero on any error.
 from __future__ import annotations
 
 import argparse
-import http.client
 import itertools
 import os
 import statistics
@@ -21,49 +20,23 @@ import threading
 import time
 from pathlib import Path
 
-from bench_pages import PROJECT, free_port, page_urls, percentile, start_server, stop_server
-
-# A missing rule answers 404; a search that is only a rule number jumps to the rule (302).
-EXPECTED = {"missing rule": (404,), "search": (200, 302)}
+from bench_pages import PROJECT, drive, free_port, page_urls, percentile, start_server, stop_server
 
 
 def run(port: int, pairs: list[tuple[str, str]], clients: int, seconds: float) -> tuple[list[float], list[str], float]:
     """``clients`` connections, each asking for the next page of the cycled mix until ``seconds`` have passed."""
     pages = itertools.cycle(pairs)
     lock = threading.Lock()
-    latencies: list[float] = []
-    errors: list[str] = []
     stop = time.monotonic() + seconds
 
-    def client() -> None:
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        while time.monotonic() < stop:
-            with lock:
-                kind, url = next(pages)
-            started = time.perf_counter()
-            try:
-                connection.request("GET", url)
-                response = connection.getresponse()
-                response.read()
-                status: int | str = response.status
-            except (OSError, http.client.HTTPException) as error:
-                connection.close()
-                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-                status = f"{type(error).__name__}: {error}"
-            elapsed = time.perf_counter() - started
-            with lock:
-                latencies.append(elapsed)
-                if status not in EXPECTED.get(kind, (200,)):
-                    errors.append(f"{url}: {status}")
-        connection.close()
+    def next_page() -> tuple[str, str] | None:
+        if time.monotonic() >= stop:
+            return None
+        with lock:
+            return next(pages)
 
-    threads = [threading.Thread(target=client) for _ in range(clients)]
-    started = time.perf_counter()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return latencies, errors, time.perf_counter() - started
+    latencies, errors, wall = drive(port, next_page, clients)
+    return [t for times in latencies.values() for t in times], [e for kind in errors.values() for e in kind], wall
 
 
 def main() -> None:

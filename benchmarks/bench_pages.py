@@ -24,6 +24,7 @@ import sys
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
@@ -157,38 +158,35 @@ def stop_server(server: subprocess.Popen) -> None:
         pass
 
 
-def run_clients(port: int, pairs: list[tuple[str, str]], clients: int) -> tuple[dict, dict, float]:
-    """Each client takes the next URL from a shared queue until it is empty; latency in seconds per kind."""
-    work: queue.Queue = queue.Queue()
-    for pair in pairs:
-        work.put(pair)
+# A missing rule is a 404; a search that is only a rule number jumps to the rule (302).
+EXPECTED = {"missing rule": (404,), "search": (200, 302)}
+
+
+def drive(port: int, next_page: Callable[[], tuple[str, str] | None], clients: int) -> tuple[dict, dict, float]:
+    """``clients`` keep-alive connections, each asking for ``next_page()`` (thread-safe) until it returns None;
+    latency in seconds and errors per kind of page, and the wall time of the whole run."""
     latencies: dict[str, list[float]] = defaultdict(list)
     errors: dict[str, list[str]] = defaultdict(list)
     lock = threading.Lock()
 
     def client() -> None:
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        while True:
-            try:
-                kind, url = work.get_nowait()
-            except queue.Empty:
-                break
+        while (page := next_page()) is not None:
+            kind, url = page
             started = time.perf_counter()
             try:
                 connection.request("GET", url)
                 response = connection.getresponse()
                 response.read()
-                status = response.status
+                status: int | str = response.status
             except (OSError, http.client.HTTPException) as error:
                 connection.close()
                 connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-                status = str(error)
+                status = f"{type(error).__name__}: {error}"
             elapsed = time.perf_counter() - started
-            # A missing rule is a 404; a search that is only a rule number jumps to the rule (302).
-            expected = {"missing rule": (404,), "search": (200, 302)}.get(kind, (200,))
             with lock:
                 latencies[kind].append(elapsed)
-                if status not in expected:
+                if status not in EXPECTED.get(kind, (200,)):
                     errors[kind].append(f"{url}: {status}")
         connection.close()
 
@@ -199,6 +197,21 @@ def run_clients(port: int, pairs: list[tuple[str, str]], clients: int) -> tuple[
     for thread in threads:
         thread.join()
     return latencies, errors, time.perf_counter() - started
+
+
+def run_clients(port: int, pairs: list[tuple[str, str]], clients: int) -> tuple[dict, dict, float]:
+    """Each page of ``pairs`` asked once, the clients sharing one queue until it is empty."""
+    work: queue.Queue = queue.Queue()
+    for pair in pairs:
+        work.put(pair)
+
+    def next_page() -> tuple[str, str] | None:
+        try:
+            return work.get_nowait()
+        except queue.Empty:
+            return None
+
+    return drive(port, next_page, clients)
 
 
 def server_cpu_seconds(pid: int) -> float:

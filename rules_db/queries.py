@@ -339,7 +339,7 @@ _KEPT_ANSWERS: dict[tuple, object] = {}
 _KEPT_ANSWERS_MAX = 32
 
 
-def _once_per_database(conn: sqlite3.Connection, key: tuple, compute):
+def once_per_database(conn: sqlite3.Connection, key: tuple, compute):
     """``compute()``, or its earlier answer for the same database file and ``key``."""
     path = next((row[2] for row in conn.execute("pragma database_list") if row[1] == "main"), "")
     if not path or not os.path.exists(path):
@@ -356,7 +356,7 @@ def _once_per_database(conn: sqlite3.Connection, key: tuple, compute):
 def _diff_summary(
     conn: sqlite3.Connection, game: str, old_version: str, new_version: str, rulebook: str | None
 ) -> dict:
-    return _once_per_database(
+    return once_per_database(
         conn,
         ("diff", game, rulebook, old_version, new_version),
         lambda: lineage_store.diff_summary(conn, game, old_version, new_version, rulebook=rulebook),
@@ -467,15 +467,9 @@ def infractions_page(conn: sqlite3.Connection, game: str, rulebook: str | None =
             if not categories or categories[-1]["category"] != row["category"]:
                 categories.append({"category": row["category"], "infractions": []})
             categories[-1]["infractions"].append(row)
-        books.append({"document": document, "categories": categories, "penalties": _penalty_counts(rows)})
+        penalties = dict(Counter(row["penalty"] for row in rows))
+        books.append({"document": document, "categories": categories, "penalties": penalties})
     return {"game": _row(conn, "select id, name from games where id = ?", [game]), "rulebooks": books}
-
-
-def _penalty_counts(rows: list[dict]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for row in rows:
-        counts[row["penalty"]] = counts.get(row["penalty"], 0) + 1
-    return counts
 
 
 # ---------------------------------------------------------------- keywords
@@ -1034,7 +1028,7 @@ def rule_tree(
     document = versions.rules_document(conn, game, version, rulebook)
     if document is None or not with_tree:
         return document and {"document": document}
-    rules, tree = _once_per_database(conn, ("outline", document["id"]), lambda: _document_outline(conn, document["id"]))
+    rules, tree = once_per_database(conn, ("outline", document["id"]), lambda: _document_outline(conn, document["id"]))
     return {
         "game": _row(conn, "select id, name from games where id = ?", [game]),
         "document": document,

@@ -316,30 +316,17 @@ class _CorpusWords:
     by_initial: dict[str, list[str]]  # first letter -> the words starting with it
 
 
-_CORPUS: dict[tuple, _CorpusWords] = {}
-
-
 def _corpus(conn: sqlite3.Connection) -> _CorpusWords:
     """The corpus vocabulary (words of three letters or more that some row holds), read once per database."""
-    key = _database_key(conn)
-    if key not in _CORPUS:
-        counts = dict(conn.execute("select term, df from search_terms where df > 0 and length(term) >= 3"))
-        by_initial: dict[str, list[str]] = defaultdict(list)
-        for word in counts:
-            by_initial[word[0]].append(word)
-        _CORPUS.clear()
-        _CORPUS[key] = _CorpusWords(counts, by_initial)
-    return _CORPUS[key]
+    return queries.once_per_database(conn, ("search corpus",), lambda: _read_corpus(conn))
 
 
-def _database_key(conn: sqlite3.Connection) -> tuple:
-    """Identifies the database file and its version, so caches follow a rebuilt database."""
-    path = conn.execute("pragma database_list").fetchone()[2]
-    try:
-        stat = Path(path).stat()
-        return (path, stat.st_mtime_ns, stat.st_size)
-    except OSError:
-        return (path, id(conn))
+def _read_corpus(conn: sqlite3.Connection) -> _CorpusWords:
+    counts = dict(conn.execute("select term, df from search_terms where df > 0 and length(term) >= 3"))
+    by_initial: dict[str, list[str]] = defaultdict(list)
+    for word in counts:
+        by_initial[word[0]].append(word)
+    return _CorpusWords(counts, by_initial)
 
 
 def _card_names(conn: sqlite3.Connection, words: list[str], game: str | None) -> dict[int, tuple[int, tuple]]:
