@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 from dataclasses import replace
 from pathlib import Path
@@ -10,7 +9,7 @@ from pathlib import Path
 from ingest.documents import CORPUS_DIR, DocumentSpec, bundled_spec
 from ingest.errors import IngestError
 from ingest.header import read_header, rulebook_slug
-from ingest.source import read_lines
+from ingest.source import digest, read_lines
 
 # format -> (adapter module, game, game name, kind)
 FORMATS: dict[str, tuple[str, str, str, str]] = {
@@ -79,15 +78,7 @@ def _differs(known: DocumentSpec, path: Path) -> str | None:
 
 
 def _digest(path: Path) -> str | None:
-    """The sha256 of a file, or of a folder's files (their names and bytes, in name order)."""
-    if not path.exists():
-        return None
-    digest = hashlib.sha256()
-    for part in sorted(path.rglob("*")) if path.is_dir() else [path]:
-        if part.is_file():
-            digest.update(part.relative_to(path).as_posix().encode() if path.is_dir() else b"")
-            digest.update(part.read_bytes())
-    return digest.hexdigest()
+    return digest(path) if path.exists() else None
 
 
 def _recognised(path: Path) -> DocumentSpec:

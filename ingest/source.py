@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 from ingest.errors import IngestError
@@ -33,3 +34,14 @@ def read_lines(path: str | Path, max_line: int | None = MAX_LINE_CHARS) -> list[
 
 def nonblank_count(lines: list[str]) -> int:
     return sum(1 for line in lines if line.strip())
+
+
+def digest(path: Path) -> str:
+    """SHA-256 of a file, or of a folder's files (each relative path and its bytes, in path order)."""
+    sha = hashlib.sha256()
+    if path.is_dir():
+        for file in sorted(entry for entry in path.rglob("*") if entry.is_file()):
+            sha.update(file.relative_to(path).as_posix().encode() + b"\0" + file.read_bytes())
+    else:
+        sha.update(path.read_bytes())
+    return sha.hexdigest()

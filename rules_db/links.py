@@ -84,7 +84,7 @@ def link_rulings(db: sqlite_utils.Database, document_id: str, explicit: dict[int
             f"update rulings set rules_document_id = ? where id in ({', '.join('?' for _ in group)})",
             [target, *(ruling["id"] for ruling in group)],
         )
-        numbers = _rule_ids(db, target)
+        numbers = store.rule_ids(db, target)
         for ruling in group:
             for number, raw_text in explicit.get(ruling["id"], []):
                 citations.append(
@@ -215,12 +215,3 @@ def _distinctive_keywords(found: list[list], ruling_count: int) -> set[str]:
         for key in {match.key for match in matches}:
             counts[key] += 1
     return {key for key, count in counts.items() if count <= max(1, ruling_count // 3)}
-
-
-def _rule_ids(db: sqlite_utils.Database, document_id: str | None) -> dict[str, int]:
-    if document_id is None:
-        return {}
-    return {
-        row["number"]: row["id"]
-        for row in db.query("select id, number from rules where document_id = ?", [document_id])
-    }

@@ -114,7 +114,7 @@ def view(text: str, source: str, variant: str | None = None, changes: list[dict]
         "outcome": outcome_rows(expect, computed, names),
         "pending": game.pending.plain() if game.pending else None,
         "winner": game.winner,
-        "inputs": _inputs(scenario, data, replay.questions, names),
+        "inputs": _inputs(scenario, data, replay.questions, say),
     }
 
 
@@ -126,14 +126,14 @@ def legal(text: str, source: str) -> dict:
     except (schema.ScenarioError, BudgetExceeded) as error:
         return {"error": _problem(error), "actions": []}
     game = replay.state
-    names = _names(game)
+    say = Words(_names(game))
     actions = [action.to_dict() for action in game.legal_actions()]
     return {
         "error": None,
         "pending": game.pending.plain() if game.pending else None,
         "winner": game.winner,
         "mismatches": replay.mismatches,
-        "actions": [{"action": action, "words": words(describe_action(action), names)} for action in actions],
+        "actions": [{"action": action, "words": say(describe_action(action))} for action in actions],
     }
 
 
@@ -297,7 +297,7 @@ def outcome_rows(expect: dict, computed: dict, names: dict[str, dict]) -> list[d
 # -- what a what-if may change ----------------------------------------------------------------------------------
 
 
-def _inputs(scenario: schema.Scenario, data: dict, questions: dict[int, dict], names: dict) -> dict:
+def _inputs(scenario: schema.Scenario, data: dict, questions: dict[int, dict], say: Words) -> dict:
     setup = scenario.setup
     units: list[dict] = []
     locations: list[dict] = []
@@ -320,9 +320,9 @@ def _inputs(scenario: schema.Scenario, data: dict, questions: dict[int, dict], n
                     "path": f"actions.{index}.pick",
                     "action": index + 1,
                     "player": question["player"],
-                    "prompt": words(question["prompt"], names),
-                    "picked": _answer_words(picked, names),
-                    "alternatives": [{"value": answer, "words": _answer_words(answer, names)} for answer in others],
+                    "prompt": say(question["prompt"]),
+                    "picked": say(_value(picked)),
+                    "alternatives": [{"value": answer, "words": say(_value(answer))} for answer in others],
                 }
             )
     return {
@@ -349,10 +349,6 @@ def _unit(path: str, entry: schema.UnitSetup, controller: str) -> dict:
         "stunned": entry.stunned,
         "buff": entry.buff,
     }
-
-
-def _answer_words(answer, names: dict) -> list[dict]:
-    return words(_value(answer), names)
 
 
 @cache
@@ -514,7 +510,7 @@ def check_text(text: str, source: str) -> dict | None:
     try:
         schema.parse(text, source, schema.PAGE_LIMITS)
     except schema.ScenarioError as error:
-        return {"message": error.message, "line": error.line, "field": error.field}
+        return _problem(error)
     return None
 
 

@@ -128,8 +128,7 @@ def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "rift
         if pair not in translators:
             translators[pair] = CitationTranslator(db, game_id, *pair)
         cite = translators[pair]
-        text = _scenario_text(replay.file)
-        scenario = _scenario_document(replay.file)
+        text, scenario = _scenario(replay.file)
         stored.append(
             {
                 "id": replay.scenario_id,
@@ -194,18 +193,12 @@ def _card_ids(db: sqlite_utils.Database, game_id: str) -> dict[str, int]:
     return {row["name"]: row["id"] for row in db.query("select name, id from cards where game_id = ?", [game_id])}
 
 
-def _scenario_text(scenario_file: str) -> str | None:
-    """The scenario file's text (None when the replay names no readable file)."""
+def _scenario(scenario_file: str) -> tuple[str | None, dict]:
+    """The scenario file's text and its YAML data (None and {} when the replay names no readable file)."""
     if not scenario_file or not Path(scenario_file).is_file():
-        return None
-    return Path(scenario_file).read_text(encoding="utf-8")
-
-
-def _scenario_document(scenario_file: str) -> dict:
-    """The scenario file as YAML data ({} when the replay names no readable file)."""
-    if not scenario_file or not Path(scenario_file).is_file():
-        return {}
-    return schema.load(Path(scenario_file))[1]  # the replay's own parse, reused
+        return None, {}
+    path = Path(scenario_file)
+    return path.read_text(encoding="utf-8"), schema.load(path)[1]  # the replay's own parse, reused
 
 
 def _tags(document: dict) -> list[str]:

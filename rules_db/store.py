@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import json
 import re
 from collections.abc import Iterable
-from pathlib import Path
 
 import sqlite_utils
 
 from ingest.documents import DocumentSpec
 from ingest.model import ParsedRulebook, ParsedRulings, ParseIssue, SkippedLine
 from ingest.outline import coverage, ingested_share
+from ingest.source import digest
 from ingest.text import paragraph
 from rules_db import versions
 
@@ -38,7 +37,7 @@ def store_document(
             "kind": spec.kind,
             "source_file": spec.filename,
             "original_name": spec.original_name,
-            "sha256": _digest(spec.path),
+            "sha256": digest(spec.path),
             "lines": lines,
             "nonblank_lines": nonblank,
             "coverage": round(coverage(nonblank, skipped), 6),
@@ -51,17 +50,6 @@ def store_document(
             "previous_id": None,
         }
     )
-
-
-def _digest(path: Path) -> str:
-    """SHA-256 of a file, or of a folder's files (each relative path and its bytes, in path order)."""
-    digest = hashlib.sha256()
-    if path.is_dir():
-        for file in sorted(entry for entry in path.rglob("*") if entry.is_file()):
-            digest.update(file.relative_to(path).as_posix().encode() + b"\0" + file.read_bytes())
-    else:
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
 
 
 def insert_rows(db: sqlite_utils.Database, table: str, rows: Iterable[dict]) -> None:
@@ -186,6 +174,13 @@ def store_rulebook(db: sqlite_utils.Database, spec: DocumentSpec, parsed: Parsed
         ],
     )
     return ids
+
+
+def rule_ids(db: sqlite_utils.Database, document_id: str | None) -> dict[str, int]:
+    """Each stored rule's id by its number in one rules document (none for no document)."""
+    if document_id is None:
+        return {}
+    return dict(db.execute("select number, id from rules where document_id = ?", [document_id]).fetchall())
 
 
 def resolve_cross_references(db: sqlite_utils.Database) -> None:
