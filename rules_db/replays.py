@@ -119,10 +119,8 @@ def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "rift
     for replay in replays:
         if replay.rules_version not in by_version:
             document = versions.rules_document(db, game_id, replay.rules_version)
-            by_version[replay.rules_version] = (
-                document["id"] if document else None,
-                _rule_ids(db, document["id"]) if document else {},
-            )
+            document_id = document["id"] if document else None
+            by_version[replay.rules_version] = (document_id, store.rule_ids(db, document_id))
         document_id, rule_ids = by_version[replay.rules_version]
         pair = (replay.cited_version, replay.rules_version)
         if pair not in translators:
@@ -183,10 +181,6 @@ def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "rift
         "replay cards": len(used_cards),
         "citations of missing rules": sorted(uncited),
     }
-
-
-def _rule_ids(db: sqlite_utils.Database, document_id: str) -> dict[str, int]:
-    return dict(db.execute("select number, id from rules where document_id = ?", [document_id]).fetchall())
 
 
 def _card_ids(db: sqlite_utils.Database, game_id: str) -> dict[str, int]:
