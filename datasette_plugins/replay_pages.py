@@ -18,6 +18,7 @@ import re
 from collections import OrderedDict
 from functools import cache
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 import jinja2
@@ -337,7 +338,8 @@ class Drawing:
 
     def __init__(self, *, mark: Marks, paths: Paths, nav: dict | None = None):
         self.mark, self.nav = mark, nav
-        self.module = _PARTS.get_template("judges_board.html").make_module(vars={"mark": mark, "paths": paths})
+        # The template's macros, looked up by name (``TemplateModule`` declares no attributes).
+        self.module: Any = _PARTS.get_template("judges_board.html").make_module(vars={"mark": mark, "paths": paths})
 
     def board(self, board: dict, changed: dict, heading: str) -> Markup:
         return Markup(self.module.board_view(board, changed, heading))
