@@ -304,6 +304,8 @@ def _shown_renumbered(row: dict) -> bool:
 
 def _pair_stored(db: sqlite_utils.Database, pair: dict) -> bool:
     """Stored with the sections the diff pages on (a database built before they were has none)."""
+    if "section_rule_id" not in db["rule_lineage"].columns_dict:
+        return False
     found = db.execute(
         "select section_rule_id from rule_lineage where from_document_id = :old and to_document_id = :new limit 1",
         pair,
