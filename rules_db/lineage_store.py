@@ -95,23 +95,23 @@ def equivalents(
     step has no equivalent of its own there; the nearest ancestor's equivalent is
     given instead, with kind ``"ancestor"`` (443.1.e is new in 2025-12-01, and sits
     under 443.1, which was 626.1). ``directions=("forward",)`` gives only the newer versions."""
-    db = _database(db)
+    conn = db.conn if isinstance(db, sqlite_utils.Database) else db  # a page asks this for every citation: no wrapper
     found: dict[int, str] = {}
     for direction in directions:
-        found.update(_walk(db, rule_id, direction))
+        found.update(_walk(conn, rule_id, direction))
     if not found:
         return []
     placeholders = ", ".join("?" for _ in found)
-    rows = db.query(
+    rows = conn.execute(
         f"select rules.id, rules.document_id, documents.version, rules.number from rules "
         f"join documents on documents.id = rules.document_id where rules.id in ({placeholders})",
         list(found),
-    )
-    result = [(row["document_id"], row["version"], row["number"], found[row["id"]]) for row in rows]
+    ).fetchall()
+    result = [(document_id, version, number, found[rule]) for rule, document_id, version, number in rows]
     return sorted(result, key=lambda item: (natural_key(item[1]), natural_key(item[2])))
 
 
-def _walk(db: sqlite_utils.Database, rule_id: int, direction: str) -> dict[int, str]:
+def _walk(conn: sqlite3.Connection, rule_id: int, direction: str) -> dict[int, str]:
     """Rules reached from ``rule_id`` one version step at a time in one direction, with the kind of
     the step that reached them; a step with no counterpart falls back to the nearest ancestor's,
     and whatever is reached through an ancestor stays an "ancestor" equivalent."""
@@ -121,7 +121,7 @@ def _walk(db: sqlite_utils.Database, rule_id: int, direction: str) -> dict[int, 
     while frontier:
         step: dict[int, str] = {}
         for current in frontier:
-            reached = _step(db, current, here, there) or _ancestor_step(db, current, here, there)
+            reached = _step(conn, current, here, there) or _ancestor_step(conn, current, here, there)
             if found.get(current) == "ancestor":
                 reached = dict.fromkeys(reached, "ancestor")
             step.update(reached)
@@ -130,25 +130,28 @@ def _walk(db: sqlite_utils.Database, rule_id: int, direction: str) -> dict[int, 
     return found
 
 
-def _step(db: sqlite_utils.Database, rule_id: int, here: str, there: str) -> dict[int, str]:
-    return {
-        row[there]: row["kind"]
-        for row in db.query(
-            f"select {there}, kind from rule_lineage where {here} = ? and {there} is not null", [rule_id]
-        )
-    }
+def _step(conn: sqlite3.Connection, rule_id: int, here: str, there: str) -> dict[int, str]:
+    return dict(
+        conn.execute(f"select {there}, kind from rule_lineage where {here} = ? and {there} is not null", [rule_id])
+    )
 
 
-def _ancestor_step(db: sqlite_utils.Database, rule_id: int, here: str, there: str) -> dict[int, str]:
+def _ancestor_step(conn: sqlite3.Connection, rule_id: int, here: str, there: str) -> dict[int, str]:
     """Only for a rule the lineage marks as having no counterpart (new or removed)."""
-    unmatched = next(db.query(f"select 1 from rule_lineage where {here} = ? and {there} is null", [rule_id]), None)
-    parent = next(db.query("select parent_id from rules where id = ?", [rule_id]), {}).get("parent_id")
-    while unmatched and parent is not None:
-        step = _step(db, parent, here, there)
+    if conn.execute(f"select 1 from rule_lineage where {here} = ? and {there} is null", [rule_id]).fetchone() is None:
+        return {}
+    parent = _parent(conn, rule_id)
+    while parent is not None:
+        step = _step(conn, parent, here, there)
         if step:
             return {rule: "ancestor" for rule in step}
-        parent = next(db.query("select parent_id from rules where id = ?", [parent]), {}).get("parent_id")
+        parent = _parent(conn, parent)
     return {}
+
+
+def _parent(conn: sqlite3.Connection, rule_id: int) -> int | None:
+    found = conn.execute("select parent_id from rules where id = ?", [rule_id]).fetchone()
+    return found[0] if found else None
 
 
 def diff_summary(

@@ -792,20 +792,23 @@ def related_rulings(conn: sqlite3.Connection, ruling_id: int, limit: int = 8) ->
         {"id": ruling_id},
     ).fetchall()
     shared: dict[int, list[str]] = defaultdict(list)
+    common = once_per_database(conn, ("common things",), dict)  # (kind, target, game) -> more than COMMON_THING?
     for thing, kind, target, game in mine:
-        sharing = conn.execute(
-            _SHARED_BY[kind] + " limit :most", {"target": target, "game": game, "most": COMMON_THING + 1}
-        ).fetchall()
-        if len(sharing) <= COMMON_THING:
-            for (other,) in sharing:
+        parameters = {"target": target, "game": game, "most": COMMON_THING + 1}
+        if (kind, target, game) not in common:  # counted in SQL: a common thing's rulings never reach Python
+            (sharing,) = conn.execute(f"select count(*) from ({_SHARED_BY[kind]} limit :most)", parameters).fetchone()
+            common[(kind, target, game)] = sharing > COMMON_THING
+        if not common[(kind, target, game)]:
+            for (other,) in conn.execute(_SHARED_BY[kind], parameters):
                 if other != ruling_id:
                     shared[other].append(thing)
+    # ranked in SQL, so that only the rulings shown are read
     rows = _rows(
         conn,
-        f"select id, question, position from rulings where id in ({', '.join('?' for _ in shared)})",
-        list(shared),
+        """select r.id, r.question from json_each(:shared) s join rulings r on r.id = json_extract(s.value, '$[0]')
+        order by json_extract(s.value, '$[1]') desc, r.position, r.id limit :limit""",
+        {"shared": json.dumps([[other, len(things)] for other, things in shared.items()]), "limit": limit},
     )
-    rows.sort(key=lambda row: (-len(shared[row["id"]]), row["position"], row["id"]))
     return [
         {
             "id": row["id"],
@@ -813,7 +816,7 @@ def related_rulings(conn: sqlite3.Connection, ruling_id: int, limit: int = 8) ->
             "shared_count": len(shared[row["id"]]),
             "shared": ", ".join(shared[row["id"]]),
         }
-        for row in rows[:limit]
+        for row in rows
     ]
 
 
