@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from scenarios.trace import NO_STEPS, Step, StepKind
+from scenarios.trace import END, LOG, StepKind
 
 RULES_VERSION = "2025-12-01"  # the Core Rules version whose numbers the engine cites
 
@@ -347,25 +347,17 @@ def _dispatcher(name: str) -> Callable:
             objects = ()
         else:
             objects = proc.objects(*positional, **kwargs) if kwargs else proc.objects(*positional)
-        step = Step(proc.kind, name, text, reasons, defines, objects)
-        open_steps = game.trace.open_steps
-        if open_steps:
-            parent = open_steps[-1]
-            if parent.children is NO_STEPS:
-                parent.children = [step]
-            else:
-                parent.children.append(step)
-        else:
-            game.trace.roots.append(step)
-        open_steps.append(step)
+        trace = game.trace
+        open_steps = trace.open_steps
         journal = game.journal.entries
-        start = step.at = len(journal)
+        record = [proc.kind, name, text, reasons, defines, objects, None, len(journal), None, len(open_steps)]
+        trace.records.append(record)
+        open_steps.append(record)
         try:
             return proc.fn(*positional, **kwargs) if kwargs else proc.fn(*positional)
         finally:
-            if len(journal) > start:
-                step.entries = journal[start:]
-            if open_steps and open_steps[-1] is step:
+            record[END] = len(journal)
+            if open_steps and open_steps[-1] is record:
                 open_steps.pop()
 
     return dispatch
@@ -383,18 +375,14 @@ def perform(game, name: str, args: tuple, kwargs: dict, because) -> Any:
     return _DISPATCHERS[name](game, *args, because=because, **kwargs)
 
 
-def note(game, kind: StepKind, name: str, summary: str, because, defines=(), objects=(), log=None) -> Step:
+def note(game, kind: StepKind, name: str, summary: str, because, defines=(), objects=(), log=None) -> None:
     """A leaf step: a calculation shown, a choice made, a refusal, an event that changes nothing."""
     game.budget.tick()
     reasons = (_ONE_RULE.get(because) or _one_rule(because)) if type(because) is str else tuple(because)
-    step = Step(kind, name, summary, reasons, defines if type(defines) is tuple else tuple(defines), objects, log)
-    step.at = len(game.journal.entries)
-    open_steps = game.trace.open_steps  # a leaf: added to the open step (or the roots), never opened itself
-    if open_steps:
-        open_steps[-1].add(step)
-    else:
-        game.trace.roots.append(step)
-    return step
+    trace = game.trace  # a leaf: recorded inside the open step (or as a root), never opened itself
+    at = len(game.journal.entries)
+    defines = defines if type(defines) is tuple else tuple(defines)
+    trace.records.append([kind, name, summary, reasons, defines, objects, log, at, at, len(trace.open_steps)])
 
 
 def log(game, name: str, entry, because, defines=()) -> None:
@@ -402,8 +390,8 @@ def log(game, name: str, entry, because, defines=()) -> None:
     leaf step of its own when the open step already carries one)."""
     game.budget.logged += 1  # entries are read back in the order they were made
     open_steps = game.trace.open_steps
-    if open_steps and open_steps[-1].log is None:
-        open_steps[-1].log = (name, entry, game.budget.logged)
+    if open_steps and open_steps[-1][LOG] is None:
+        open_steps[-1][LOG] = (name, entry, game.budget.logged)
     else:
         note(game, StepKind.EFFECT, f"log {name}", str(entry), because, defines, log=(name, entry, game.budget.logged))
 
