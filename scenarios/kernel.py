@@ -139,7 +139,48 @@ EVENT_KINDS: dict[str, str] = {}  # event name -> the rule that defines it
 WHO: dict[str, Callable] = {}  # filter word -> predicate(game, source, subject) on objects or players
 WHERE: dict[str, Callable] = {}  # filter word -> predicate(game, source, location, item)
 CONDITIONS: dict[str, tuple[Callable, str]] = {}  # condition word -> (predicate(game, Condition), its rule)
-KEYWORD_ABILITIES: dict[str, KeywordAbility] = {}  # keyword -> the triggered ability it stands for
+
+
+class KeywordAbilities(dict[str, "KeywordAbility"]):
+    """keyword -> the triggered ability it stands for, with two look-ups read for every event and every keyword
+    asked: the abilities an event kind may trigger, and the keywords that give a keyword (745.1.b). Both are
+    rebuilt after any change to the table (a test may replace an entry)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._by_event: dict[str, tuple[KeywordAbility, ...]] | None = None
+        self._implied_by: dict[str, tuple[str, ...]] | None = None
+
+    def __setitem__(self, keyword: str, ability: KeywordAbility) -> None:
+        super().__setitem__(keyword, ability)
+        self._by_event = self._implied_by = None
+
+    def __delitem__(self, keyword: str) -> None:
+        super().__delitem__(keyword)
+        self._by_event = self._implied_by = None
+
+    def triggered_by(self, event_kind: str) -> tuple[KeywordAbility, ...]:
+        """The keyword abilities whose trigger names this event kind."""
+        if self._by_event is None:
+            by_event: dict[str, tuple[KeywordAbility, ...]] = {}
+            for ability in self.values():
+                kind = ability.trigger.when.event
+                by_event[kind] = (*by_event.get(kind, ()), ability)
+            self._by_event = by_event
+        return self._by_event.get(event_kind, ())
+
+    def implying(self, keyword: str) -> tuple[str, ...]:
+        """The keywords whose ability gives `keyword` too (Quick-Draw gives Reaction, 745.1.b)."""
+        if self._implied_by is None:
+            implied_by: dict[str, tuple[str, ...]] = {}
+            for ability in self.values():
+                for implied in ability.implies:
+                    implied_by[implied] = (*implied_by.get(implied, ()), ability.keyword)
+            self._implied_by = implied_by
+        return self._implied_by.get(keyword, ())
+
+
+KEYWORD_ABILITIES = KeywordAbilities()
 
 
 @dataclass(frozen=True)
