@@ -15,7 +15,7 @@ steps, over the index that ``rules_db.search_index`` builds into the database:
 3. **Re-ranking** (``_rerank``): features that matter for rules, computed on those rows:
    how much of the question's weight (IDF of each concept) a row covers, and in which
    field (heading, defined terms, heading path, text), how close the matched words stand,
-   a card named in the question. Beyond the re-ranked rows the BM25 order continues, so
+   a card named in the question, the first of several rules found under one heading. Beyond the re-ranked rows the BM25 order continues, so
    paging reaches the last match and the total is the true one.
 
 Every query is bounded: at most ``MAX_QUERY_CHARS`` characters, ``MAX_WORDS`` words and
@@ -697,6 +697,8 @@ class _Scored:
     found: dict = field(default_factory=dict)  # field tag -> {concept index: credit}
     matched: dict = field(default_factory=dict)  # field -> [(start, end, credit, concept index)], when looked for
     features: dict = field(default_factory=dict)  # feature -> value (see _WEIGHTS)
+    section: str | None = None  # a rule's heading path (its section), and its position in its document
+    position: int = 0
 
 
 FIELDS = ("title", "terms", "path", "context", "body")
@@ -715,6 +717,7 @@ _WEIGHTS = {
     "game": 1.5,  # the game the question names
     "unasked_card": -1.5,  # a card, when the question neither names one nor asks for one
     "number": 1.0,  # the text says a number, when the question asks how many
+    "leads": 0.5,  # the first rule found under its heading (see _with_section_leads)
     "example": -1.0,  # share matched only in an example the text gives (see _only_in_example)
 }
 # A ruling's question says what it is about; its answer, sequence and nuances hold many words in passing.
@@ -733,7 +736,8 @@ def _scored(conn: sqlite3.Connection, query: Query, rows: list[tuple], concepts:
     found = {
         row[0]: row
         for row in conn.execute(
-            f"select id, kind, ref_id, game_id, stems from search_documents where id in ({','.join('?' * len(ids))})",
+            f"""select id, kind, ref_id, game_id, stems, document_id, path, position from search_documents
+            where id in ({",".join("?" * len(ids))})""",
             ids,
         )
     }
@@ -749,8 +753,9 @@ def _scored(conn: sqlite3.Connection, query: Query, rows: list[tuple], concepts:
     for row_id, rank, *_ in rows:
         if row_id not in found:
             continue
-        _id, kind, ref_id, game_id, stems = found[row_id]
-        item = _Scored({"id": row_id, "kind": kind, "ref_id": ref_id, "game_id": game_id}, rank)
+        _id, kind, ref_id, game_id, stems, document_id, section, position = found[row_id]
+        document = {"id": row_id, "kind": kind, "ref_id": ref_id, "game_id": game_id, "document_id": document_id}
+        item = _Scored(document, rank, section=section, position=position)
         item.found = concepts.found(stems)
         heading, path, body = item.found["h:"], item.found["p:"], item.found["b:"]
         text_credit = _TEXT_CREDIT.get(kind, 1.0)
@@ -773,6 +778,21 @@ def _scored(conn: sqlite3.Connection, query: Query, rows: list[tuple], concepts:
         item.features = features
         scored.append(item)
     return scored
+
+
+def _with_section_leads(items: list[_Scored]) -> None:
+    """Add the ``leads`` feature: the first of the rules found under one heading (the same document and heading
+    path) states what the rules after it elaborate ("708 A Unit is Mighty as long as ..." before "709 ...
+    Example: ..."); it leads only when another rule of its section was found too."""
+    sections: dict[tuple, list[_Scored]] = defaultdict(list)
+    for item in items:
+        if item.document["kind"] == "rule":
+            sections[(item.document["document_id"], item.section)].append(item)
+    for members in sections.values():
+        if len(members) > 1:
+            first = min(members, key=lambda item: item.position)
+            first.features["leads"] = 1.0
+            first.score += _WEIGHTS["leads"]
 
 
 def _weighed(credits: dict[int, float], weights: list[float]) -> float:
@@ -1006,6 +1026,7 @@ def _ranked(
         rows = [row for row in _candidates(conn, match, CANDIDATES) if row[0] not in seen][: CANDIDATES - len(scored)]
         scored += _scored(conn, query, rows, concepts)  # BM25 is relative to the best row of each query
         seen.update(row[0] for row in rows)
+    _with_section_leads(scored)
     scored.sort(key=lambda item: -item.score)
     _with_proximity(conn, scored[:_PROXIMITY_ROWS], query, matcher)
     scored[:_PROXIMITY_ROWS] = sorted(scored[:_PROXIMITY_ROWS], key=lambda item: -item.score)
