@@ -714,7 +714,15 @@ def equivalents(
 ) -> list[dict]:
     """The same rule in every other version of its rulebook (or only the newer ones: ``directions``), oldest
     first, followed through the lineage step by step (``rules_db.lineage_store.equivalents``). ``kind`` is the
-    lineage kind, or "ancestor" for a rule new in its version, given its nearest ancestor's equivalent instead."""
+    lineage kind, or "ancestor" for a rule new in its version, given its nearest ancestor's equivalent instead.
+    Each rule's are kept for the database's lifetime (it is served read-only): rulings cite the same rules."""
+    kept: dict[tuple, list[dict]] = once_per_database(conn, ("equivalents",), dict)
+    if (rule_id, directions) not in kept:
+        kept[(rule_id, directions)] = _equivalents(conn, rule_id, directions)
+    return [dict(rule) for rule in kept[(rule_id, directions)]]
+
+
+def _equivalents(conn: sqlite3.Connection, rule_id: int, directions: tuple[str, ...]) -> list[dict]:
     found = lineage_store.equivalents(conn, rule_id, directions)
     if not found:
         return []
@@ -754,32 +762,34 @@ def replay_citations_in_newest(conn: sqlite3.Connection, rows: list[dict]) -> li
     """What `with_newest` does for the rules a replay's steps cite, through the one translator of citations
     (`CitationTranslator`): a rule the newest version removed has nothing like it there, rather than its
     nearest ancestor, which says something else."""
+    # Translating walks the lineage: each cited rule's counterpart is kept for the database's lifetime (it is
+    # served read-only), so a replay page reads what the replays citing the same rules before it found.
+    kept: dict[int, list[dict]] = once_per_database(conn, ("replay citations in newest",), dict)
     translators: dict[tuple[str, str, str], CitationTranslator] = {}
-    newest_of: dict[tuple[str, str | None], dict | None] = {}
     for row in rows:
         row["stale"] = row["id"] is not None and not row["is_newest"]
-        row["in_newest"] = []
-        if not row["stale"]:
-            continue
-        book = (row["game"], row["rulebook"])
-        if book not in newest_of:
-            newest_of[book] = versions.rules_document(conn, row["game"], None, row["rulebook"])
-        newest = newest_of[book]
-        if newest is None:
-            continue
-        key = (row["game"], row["version"], newest["version"])
-        if key not in translators:
-            translators[key] = CitationTranslator(sqlite_utils.Database(conn), *key)
-        number = translators[key].direct(row["number"])
-        found = number and _row(
-            conn,
-            f"select {_RULE_REF} from rules r join documents d on d.id = r.document_id "
-            "where r.document_id = ? and r.number = ?",
-            [newest["id"], number],
-        )
-        if found:
-            row["in_newest"] = [{**found, "is_newest": True, "kind": "translated"}]
+        if row["stale"] and row["id"] not in kept:
+            kept[row["id"]] = _translated_to_newest(conn, row, translators)
+        row["in_newest"] = [dict(other) for other in kept[row["id"]]] if row["stale"] else []
     return rows
+
+
+def _translated_to_newest(conn: sqlite3.Connection, row: dict, translators: dict) -> list[dict]:
+    """The rule of the newest version of its rulebook that a rule of an older one translates to (none or one)."""
+    newest = versions.rules_document(conn, row["game"], None, row["rulebook"])
+    if newest is None:
+        return []
+    key = (row["game"], row["version"], newest["version"])
+    if key not in translators:
+        translators[key] = CitationTranslator(sqlite_utils.Database(conn), *key)
+    number = translators[key].direct(row["number"])
+    found = number and _row(
+        conn,
+        f"select {_RULE_REF} from rules r join documents d on d.id = r.document_id "
+        "where r.document_id = ? and r.number = ?",
+        [newest["id"], number],
+    )
+    return [{**found, "is_newest": True, "kind": "translated"}] if found else []
 
 
 # A rule, keyword or card that more rulings than this share relates nothing ("Unit" is in nearly every
