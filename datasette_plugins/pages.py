@@ -423,7 +423,8 @@ async def search(datasette, request):
         return numbers, jump, found, search_db.search_options(conn)
 
     numbers, jump, found, options = await database.execute_fn(run)
-    found = found or {"total": 0, "results": [], "best": {}, "query": None, "page": page, "per_page": 0}
+    # No question, or a search stopped by its time budget (only its error): a page of no results.
+    found = {"total": 0, "results": [], "best": {}, "query": None, "page": page, "per_page": 0, **(found or {})}
     jump_to = paths.rule(jump) if jump else None
     cards = (found.get("query") or {}).get("card_ids") or []
     if not jump_to and len(cards) == 1 and found["results"] and found["results"][0]["kind"] == "card":
