@@ -720,6 +720,22 @@ def real_server(real_db, tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def browser():
+    """Debian's chromium driven by Playwright, started once per test process for every browser module (a start
+    costs seconds); each test opens contexts of its own in it (pages, storage and service workers apart).
+    Playwright's assertions wait as long as pages may take on a machine this busy (``servers.patience``)."""
+    from playwright.sync_api import expect, sync_playwright
+    from servers import patience
+    from test_browser import CHROMIUM, CHROMIUM_ARGS
+
+    expect.set_options(timeout=patience(5) * 1000)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="session")
 def hostile_db(tmp_path_factory) -> Path:
     """A database built by ``rules-db build`` from ``HOSTILE_RULEBOOK`` alone."""
     folder = tmp_path_factory.mktemp("hostile")
