@@ -22,6 +22,7 @@ async def sql(datasette, fixture_db, query: str):
     return await datasette.client.get(f"/{fixture_db.stem}.json", params={"sql": query})
 
 
+@pytest.mark.stress
 async def test_a_gigabyte_printf_is_bounded_through_the_sql_page(datasette, fixture_db):
     """One function call is one step of SQLite's machine, which Datasette's time limit never interrupts: it
     built 1.1 GB in 8.9 s. The length limit ends it at once (SQLite's printf answers NULL past it)."""
