@@ -26,7 +26,7 @@ import urllib.request
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
-from bench_pages import server_cpu_seconds  # benchmarks/ is on the path when a benchmark runs as a script
+from bench_pages import percentile, server_cpu_seconds  # benchmarks/ is on the path when a benchmark runs as a script
 
 from rules_db.replay_view import flow
 
@@ -58,16 +58,11 @@ def _what_ifs(view: dict) -> list[tuple[str, dict]]:
     return asked
 
 
-def _percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
-
-
 def _report(label: str, seconds: list[float]) -> None:
     ms = [s * 1000 for s in seconds]
     print(
-        f"{label:10} {len(ms):>5} {statistics.median(ms):>8.0f} {_percentile(ms, 0.9):>8.0f} "
-        f"{_percentile(ms, 0.99):>8.0f} {max(ms):>8.0f}"
+        f"{label:10} {len(ms):>5} {statistics.median(ms):>8.0f} {percentile(ms, 0.9):>8.0f} "
+        f"{percentile(ms, 0.99):>8.0f} {max(ms):>8.0f}"
     )
 
 
@@ -119,7 +114,7 @@ def main() -> None:
     for kind, seconds in sorted(timings.items()):
         _report(kind, seconds)
     _report("all", everything)
-    p99 = _percentile([s * 1000 for s in everything], 0.99)
+    p99 = percentile([s * 1000 for s in everything], 0.99)
     print(f"target p99 < 300 ms: {'met' if p99 < 300 else 'NOT met'} ({p99:.0f} ms)")
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from datasette import hookimpl
 
-from datasette_plugins import errors, indexes, offline, pages, replay_pages
+from datasette_plugins import cancellation, errors, indexes, offline, pages, replay_pages
 from datasette_plugins.page_cache import PageCache
 from datasette_plugins.raw_tables import render_cell
 from rules_db import guard
@@ -27,6 +27,7 @@ __all__ = [
     "skip_csrf",
     "render_cell",
     "prepare_connection",
+    "asgi_wrapper",
     "handle_exception",
 ]
 handle_exception = errors.handle_exception
@@ -57,8 +58,17 @@ def extra_css_urls(datasette):
 
 @hookimpl
 def prepare_connection(conn):
-    """Every connection bounded: SQLite's limits and an authorizer (``rules_db.guard``)."""
+    """Every connection bounded: SQLite's limits and an authorizer (``rules_db.guard``); one opened by a thread of
+    the pool is interrupted when its request's client leaves (``cancellation``)."""
     guard.harden(conn)
+    cancellation.adopt(conn)
+
+
+@hookimpl
+def asgi_wrapper(datasette):
+    """A request whose client disconnects is cancelled, and its SQLite work interrupted (``cancellation``)."""
+    cancellation.install(datasette)
+    return cancellation.cancel_on_disconnect
 
 
 @hookimpl

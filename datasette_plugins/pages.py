@@ -423,7 +423,7 @@ async def search(datasette, request):
         return numbers, jump, found, search_db.search_options(conn)
 
     numbers, jump, found, options = await database.execute_fn(run)
-    # No question, or a search stopped by its time budget (only its error): a page of no results.
+    # No question, or a search stopped by its time budget (then only its error): a page of no results.
     found = {"total": 0, "results": [], "best": {}, "query": None, "page": page, "per_page": 0, **(found or {})}
     jump_to = paths.rule(jump) if jump else None
     cards = (found.get("query") or {}).get("card_ids") or []

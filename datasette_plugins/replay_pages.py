@@ -18,10 +18,12 @@ import re
 from collections import OrderedDict
 from functools import cache
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 import jinja2
 from datasette.utils.asgi import Response
+from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup, escape
 
 from datasette_plugins.pages import Paths, _database, _not_found, _respond, _url_var, _wants_json
@@ -71,6 +73,7 @@ async def replay(datasette, request):
         base=paths.replay(replay_id),
         keep={},
         extra={"replay": row, "steps": stored["steps"], "sequence": stored["sequence"]},
+        trusted=True,
     )
 
 
@@ -94,15 +97,16 @@ async def dispute_replay(datasette, request):
     )
 
 
-async def _replay_page(datasette, request, database, *, text, source, base, keep, extra):
+async def _replay_page(datasette, request, database, *, text, source, base, keep, extra, trusted=False):
     """A replay's page: the alternatives (as ruled, each variant), the board at the chosen step, the steps in
-    words, the outcome, the what-if forms and, when one is asked, the what-if beside the original."""
+    words, the outcome, the what-if forms and, when one is asked, the what-if beside the original. ``trusted``:
+    the scenario is the library's (``Replays.view``); a what-if of it is not."""
     paths = Paths(datasette, database.name)
     variant = request.args.get("variant") or None
     if text is None:  # a replay stored without its scenario: only its steps, as stored
         page = {**extra, "view": None, "script_url": _script(datasette)}
         return await _respond(datasette, request, database, "replay.html", page)
-    original = await _run("view", text, source, variant)
+    original = await _run("view", text, source, variant, trusted=trusted)
     if original.get("error"):
         page = {**extra, "view": original, "error": original["error"], "script_url": _script(datasette)}
         return await _respond(datasette, request, database, "replay.html", page, status=_status(original))
@@ -249,6 +253,7 @@ class Marks:
 
     def __init__(self, paths: Paths, labels: dict[str, dict], cited: dict[str, list[dict]]):
         self.paths, self.labels, self.cited = paths, labels, cited
+        self._cites: dict[tuple[str, int | None], Markup] = {}
 
     def card(self, object_id: str, link: bool = True) -> Markup:
         label = self.labels.get(object_id)
@@ -289,7 +294,14 @@ class Marks:
     def cite(self, rule: dict) -> Markup:
         """A cited rule: its number linked, its text's start on hover; a rule of a version that is not the newest
         is followed by the same rule in the newest one (what the citation means today: `406.1 → 419.1`), kept
-        together on one line, so a step citing five rules stays a row or two on a phone."""
+        together on one line, so a step citing five rules stays a row or two on a phone. Made once per rule
+        and page: a replay's steps cite the same few rules again and again."""
+        key = (rule["number"], rule["id"])
+        if key not in self._cites:
+            self._cites[key] = self._cite(rule)
+        return self._cites[key]
+
+    def _cite(self, rule: dict) -> Markup:
         if rule["id"] is None:
             return Markup(f'<span class="cite">{escape(rule["number"])}</span>')
         link = (
@@ -323,19 +335,51 @@ _PARTS = jinja2.Environment(
 
 
 class Drawing:
-    """The board and the step lists, drawn by the macros of judges_board.html in a plain Jinja environment."""
+    """The board, drawn by the macros of judges_board.html in a plain Jinja environment, and the step lists, built
+    here: a replay has dozens of steps, and a macro call for each cost more than the rest of the page."""
 
-    def __init__(self, **context):
-        self.module = _PARTS.get_template("judges_board.html").make_module(vars=context)
+    def __init__(self, *, mark: Marks, paths: Paths, nav: dict | None = None):
+        self.mark, self.nav = mark, nav
+        # The template's macros, looked up by name (``TemplateModule`` declares no attributes).
+        self.module: Any = _PARTS.get_template("judges_board.html").make_module(vars={"mark": mark, "paths": paths})
 
     def board(self, board: dict, changed: dict, heading: str) -> Markup:
         return Markup(self.module.board_view(board, changed, heading))
 
     def steps(self, steps: list[dict], step: int, divergence: int | None) -> Markup:
-        return Markup(self.module.step_list(steps, step, divergence))
+        """The steps in words, each a link to the board after it, with the rules it cites; the starting board first."""
+        assert self.nav is not None, "a step list links to the steps of a replay"
+        current = ' aria-current="step"'
+        out = [
+            f'<ol class="judge-steps">\n<li class="depth-0{"" if step else " current"}"><a class="step-link" '
+            f'href="{escape(self.nav["first"])}"{"" if step else current}><span class="n">0</span> The starting board'
+            "</a></li>"
+        ]
+        for s in steps:
+            shown, number = s["number"] == step, s["number"]
+            out.append(
+                f'\n<li class="depth-{min(s["depth"], 4)} kind-{escape(s["kind"].replace(" ", "-"))}'
+                f'{" current" if shown else ""}{" divergence" if divergence == number else ""}">'
+                f'<a class="step-link" href="{escape(self.nav["step"](number))}"{current if shown else ""}>'
+                f'<span class="n">{number}</span> <span class="words">{self.mark.say(s["words"], False)}</span></a>'
+                f"{self.mark.cites(s['rules'])}</li>"
+            )
+        out.append("\n</ol>")
+        return Markup("".join(out))
 
     def engine_steps(self, steps: list[dict]) -> Markup:
-        return Markup(self.module.engine_steps(steps))
+        """The trace as the engine wrote it: each step's kind, procedure, summary, cited numbers and change."""
+        out = ['<ol class="engine-steps">']
+        for s in steps:
+            rules = f' <span class="note">[{escape(", ".join(s["rules"]))}]</span>' if s["rules"] else ""
+            change = f'<br><code class="change">{htmlsafe_json_dumps(s["change"])}</code>' if s["change"] else ""
+            out.append(
+                f'<li class="depth-{min(s["depth"], 6)}"><span class="n">{s["number"]}</span> '
+                f'<span class="kind">{escape(s["kind"])}</span> <code>{escape(s["procedure"])}</code> '
+                f"{escape(s['summary'])}{rules}{change}</li>"
+            )
+        out.append("</ol>")
+        return Markup("".join(out))
 
     def quotes(self, rules: list[dict]) -> Markup:
         return Markup(self.module.quotes(rules))

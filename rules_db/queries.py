@@ -289,7 +289,7 @@ def diff_page(
     page: int = 1,
     rulebook: str | None = None,
 ) -> dict | None:
-    """What changed between two versions of a rulebook (``rules_db.lineage_store.diff_summary``; the game's
+    """What changed between two versions of a rulebook (``rules_db.lineage_store.stored_diff_summary``; the game's
     default rulebook unless ``rulebook`` names another): the counts and sections of the whole comparison,
     and one page of its rows narrowed to one ``kind`` (every kind but "unchanged" when none is asked) and
     one ``section``, each with a word-level diff when the text changed. Rules only renumbered (moved, same
@@ -299,37 +299,20 @@ def diff_page(
         summary = _diff_summary(conn, game, old_version, new_version, rulebook)
     except LookupError:
         return None
-    rows = [
-        row
-        for row in summary["rows"]
-        if (row["kind"] == kind if kind else row["kind"] != "unchanged")
-        and (section is None or row["section"] == section)
-    ]
-    renumbered_only = [row for row in rows if _only_renumbered(row)]
-    if not show_renumbered:
-        rows = [row for row in rows if not _only_renumbered(row)]
-    pages = max(1, -(-len(rows) // DIFF_PAGE_SIZE))
-    page = min(max(1, page), pages)
-    shown = [{**row} for row in rows[(page - 1) * DIFF_PAGE_SIZE : page * DIFF_PAGE_SIZE]]
+    paged = lineage_store.diff_rows(conn, summary, kind, section, show_renumbered, page, DIFF_PAGE_SIZE)
+    shown = [{**row} for row in paged["rows"]]
     for row in shown:
         changed = row["old_text"] is not None and row["new_text"] is not None and row["old_text"] != row["new_text"]
         row["diff"] = diff_ops(row["old_text"], row["new_text"]) if changed else []
     return {
-        **{key: value for key, value in summary.items() if key != "rows"},
+        **{key: value for key, value in summary.items() if key not in ("rows", "stored")},
         "kinds": list(KINDS),
         "kind": kind,
         "section": section,
         "show_renumbered": show_renumbered,
-        "renumbered_only": len(renumbered_only),
-        "total": len(rows),
-        "page": page,
-        "pages": pages,
+        **paged,
         "rows": shown,
     }
-
-
-def _only_renumbered(row: dict) -> bool:
-    return row["kind"] == "moved" and row["old_text"] == row["new_text"]
 
 
 # Some answers read a whole rulebook (the comparison of two versions, a version's outline). The database
@@ -359,7 +342,7 @@ def _diff_summary(
     return once_per_database(
         conn,
         ("diff", game, rulebook, old_version, new_version),
-        lambda: lineage_store.diff_summary(conn, game, old_version, new_version, rulebook=rulebook),
+        lambda: lineage_store.stored_diff_summary(conn, game, old_version, new_version, rulebook=rulebook),
     )
 
 
@@ -714,7 +697,15 @@ def equivalents(
 ) -> list[dict]:
     """The same rule in every other version of its rulebook (or only the newer ones: ``directions``), oldest
     first, followed through the lineage step by step (``rules_db.lineage_store.equivalents``). ``kind`` is the
-    lineage kind, or "ancestor" for a rule new in its version, given its nearest ancestor's equivalent instead."""
+    lineage kind, or "ancestor" for a rule new in its version, given its nearest ancestor's equivalent instead.
+    Each rule's are kept for the database's lifetime (it is served read-only): rulings cite the same rules."""
+    kept: dict[tuple, list[dict]] = once_per_database(conn, ("equivalents",), dict)
+    if (rule_id, directions) not in kept:
+        kept[(rule_id, directions)] = _equivalents(conn, rule_id, directions)
+    return [dict(rule) for rule in kept[(rule_id, directions)]]
+
+
+def _equivalents(conn: sqlite3.Connection, rule_id: int, directions: tuple[str, ...]) -> list[dict]:
     found = lineage_store.equivalents(conn, rule_id, directions)
     if not found:
         return []
@@ -754,32 +745,34 @@ def replay_citations_in_newest(conn: sqlite3.Connection, rows: list[dict]) -> li
     """What `with_newest` does for the rules a replay's steps cite, through the one translator of citations
     (`CitationTranslator`): a rule the newest version removed has nothing like it there, rather than its
     nearest ancestor, which says something else."""
+    # Translating walks the lineage: each cited rule's counterpart is kept for the database's lifetime (it is
+    # served read-only), so a replay page reads what the replays citing the same rules before it found.
+    kept: dict[int, list[dict]] = once_per_database(conn, ("replay citations in newest",), dict)
     translators: dict[tuple[str, str, str], CitationTranslator] = {}
-    newest_of: dict[tuple[str, str | None], dict | None] = {}
     for row in rows:
         row["stale"] = row["id"] is not None and not row["is_newest"]
-        row["in_newest"] = []
-        if not row["stale"]:
-            continue
-        book = (row["game"], row["rulebook"])
-        if book not in newest_of:
-            newest_of[book] = versions.rules_document(conn, row["game"], None, row["rulebook"])
-        newest = newest_of[book]
-        if newest is None:
-            continue
-        key = (row["game"], row["version"], newest["version"])
-        if key not in translators:
-            translators[key] = CitationTranslator(sqlite_utils.Database(conn), *key)
-        number = translators[key].direct(row["number"])
-        found = number and _row(
-            conn,
-            f"select {_RULE_REF} from rules r join documents d on d.id = r.document_id "
-            "where r.document_id = ? and r.number = ?",
-            [newest["id"], number],
-        )
-        if found:
-            row["in_newest"] = [{**found, "is_newest": True, "kind": "translated"}]
+        if row["stale"] and row["id"] not in kept:
+            kept[row["id"]] = _translated_to_newest(conn, row, translators)
+        row["in_newest"] = [dict(other) for other in kept[row["id"]]] if row["stale"] else []
     return rows
+
+
+def _translated_to_newest(conn: sqlite3.Connection, row: dict, translators: dict) -> list[dict]:
+    """The rule of the newest version of its rulebook that a rule of an older one translates to (none or one)."""
+    newest = versions.rules_document(conn, row["game"], None, row["rulebook"])
+    if newest is None:
+        return []
+    key = (row["game"], row["version"], newest["version"])
+    if key not in translators:
+        translators[key] = CitationTranslator(sqlite_utils.Database(conn), *key)
+    number = translators[key].direct(row["number"])
+    found = number and _row(
+        conn,
+        f"select {_RULE_REF} from rules r join documents d on d.id = r.document_id "
+        "where r.document_id = ? and r.number = ?",
+        [newest["id"], number],
+    )
+    return [{**found, "is_newest": True, "kind": "translated"}] if found else []
 
 
 # A rule, keyword or card that more rulings than this share relates nothing ("Unit" is in nearly every
@@ -809,20 +802,23 @@ def related_rulings(conn: sqlite3.Connection, ruling_id: int, limit: int = 8) ->
         {"id": ruling_id},
     ).fetchall()
     shared: dict[int, list[str]] = defaultdict(list)
+    common = once_per_database(conn, ("common things",), dict)  # (kind, target, game) -> more than COMMON_THING?
     for thing, kind, target, game in mine:
-        sharing = conn.execute(
-            _SHARED_BY[kind] + " limit :most", {"target": target, "game": game, "most": COMMON_THING + 1}
-        ).fetchall()
-        if len(sharing) <= COMMON_THING:
-            for (other,) in sharing:
+        parameters = {"target": target, "game": game, "most": COMMON_THING + 1}
+        if (kind, target, game) not in common:  # counted in SQL: a common thing's rulings never reach Python
+            (sharing,) = conn.execute(f"select count(*) from ({_SHARED_BY[kind]} limit :most)", parameters).fetchone()
+            common[(kind, target, game)] = sharing > COMMON_THING
+        if not common[(kind, target, game)]:
+            for (other,) in conn.execute(_SHARED_BY[kind], parameters):
                 if other != ruling_id:
                     shared[other].append(thing)
+    # ranked in SQL, so that only the rulings shown are read
     rows = _rows(
         conn,
-        f"select id, question, position from rulings where id in ({', '.join('?' for _ in shared)})",
-        list(shared),
+        """select r.id, r.question from json_each(:shared) s join rulings r on r.id = json_extract(s.value, '$[0]')
+        order by json_extract(s.value, '$[1]') desc, r.position, r.id limit :limit""",
+        {"shared": json.dumps([[other, len(things)] for other, things in shared.items()]), "limit": limit},
     )
-    rows.sort(key=lambda row: (-len(shared[row["id"]]), row["position"], row["id"]))
     return [
         {
             "id": row["id"],
@@ -830,7 +826,7 @@ def related_rulings(conn: sqlite3.Connection, ruling_id: int, limit: int = 8) ->
             "shared_count": len(shared[row["id"]]),
             "shared": ", ".join(shared[row["id"]]),
         }
-        for row in rows[:limit]
+        for row in rows
     ]
 
 

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from scenarios.trace import NO_STEPS, Step, StepKind
+from scenarios.trace import END, LOG, StepKind
 
 RULES_VERSION = "2025-12-01"  # the Core Rules version whose numbers the engine cites
 
@@ -139,7 +139,48 @@ EVENT_KINDS: dict[str, str] = {}  # event name -> the rule that defines it
 WHO: dict[str, Callable] = {}  # filter word -> predicate(game, source, subject) on objects or players
 WHERE: dict[str, Callable] = {}  # filter word -> predicate(game, source, location, item)
 CONDITIONS: dict[str, tuple[Callable, str]] = {}  # condition word -> (predicate(game, Condition), its rule)
-KEYWORD_ABILITIES: dict[str, KeywordAbility] = {}  # keyword -> the triggered ability it stands for
+
+
+class KeywordAbilities(dict[str, "KeywordAbility"]):
+    """keyword -> the triggered ability it stands for, with two look-ups read for every event and every keyword
+    asked: the abilities an event kind may trigger, and the keywords that give a keyword (745.1.b). Both are
+    rebuilt after any change to the table (a test may replace an entry)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._by_event: dict[str, tuple[KeywordAbility, ...]] | None = None
+        self._implied_by: dict[str, tuple[str, ...]] | None = None
+
+    def __setitem__(self, keyword: str, ability: KeywordAbility) -> None:
+        super().__setitem__(keyword, ability)
+        self._by_event = self._implied_by = None
+
+    def __delitem__(self, keyword: str) -> None:
+        super().__delitem__(keyword)
+        self._by_event = self._implied_by = None
+
+    def triggered_by(self, event_kind: str) -> tuple[KeywordAbility, ...]:
+        """The keyword abilities whose trigger names this event kind."""
+        if self._by_event is None:
+            by_event: dict[str, tuple[KeywordAbility, ...]] = {}
+            for ability in self.values():
+                kind = ability.trigger.when.event
+                by_event[kind] = (*by_event.get(kind, ()), ability)
+            self._by_event = by_event
+        return self._by_event.get(event_kind, ())
+
+    def implying(self, keyword: str) -> tuple[str, ...]:
+        """The keywords whose ability gives `keyword` too (Quick-Draw gives Reaction, 745.1.b)."""
+        if self._implied_by is None:
+            implied_by: dict[str, tuple[str, ...]] = {}
+            for ability in self.values():
+                for implied in ability.implies:
+                    implied_by[implied] = (*implied_by.get(implied, ()), ability.keyword)
+            self._implied_by = implied_by
+        return self._implied_by.get(keyword, ())
+
+
+KEYWORD_ABILITIES = KeywordAbilities()
 
 
 @dataclass(frozen=True)
@@ -347,25 +388,17 @@ def _dispatcher(name: str) -> Callable:
             objects = ()
         else:
             objects = proc.objects(*positional, **kwargs) if kwargs else proc.objects(*positional)
-        step = Step(proc.kind, name, text, reasons, defines, objects)
-        open_steps = game.trace.open_steps
-        if open_steps:
-            parent = open_steps[-1]
-            if parent.children is NO_STEPS:
-                parent.children = [step]
-            else:
-                parent.children.append(step)
-        else:
-            game.trace.roots.append(step)
-        open_steps.append(step)
+        trace = game.trace
+        open_steps = trace.open_steps
         journal = game.journal.entries
-        start = step.at = len(journal)
+        record = [proc.kind, name, text, reasons, defines, objects, None, len(journal), None, len(open_steps)]
+        trace.records.append(record)
+        open_steps.append(record)
         try:
             return proc.fn(*positional, **kwargs) if kwargs else proc.fn(*positional)
         finally:
-            if len(journal) > start:
-                step.entries = journal[start:]
-            if open_steps and open_steps[-1] is step:
+            record[END] = len(journal)
+            if open_steps and open_steps[-1] is record:
                 open_steps.pop()
 
     return dispatch
@@ -383,18 +416,14 @@ def perform(game, name: str, args: tuple, kwargs: dict, because) -> Any:
     return _DISPATCHERS[name](game, *args, because=because, **kwargs)
 
 
-def note(game, kind: StepKind, name: str, summary: str, because, defines=(), objects=(), log=None) -> Step:
+def note(game, kind: StepKind, name: str, summary: str, because, defines=(), objects=(), log=None) -> None:
     """A leaf step: a calculation shown, a choice made, a refusal, an event that changes nothing."""
     game.budget.tick()
     reasons = (_ONE_RULE.get(because) or _one_rule(because)) if type(because) is str else tuple(because)
-    step = Step(kind, name, summary, reasons, defines if type(defines) is tuple else tuple(defines), objects, log)
-    step.at = len(game.journal.entries)
-    open_steps = game.trace.open_steps  # a leaf: added to the open step (or the roots), never opened itself
-    if open_steps:
-        open_steps[-1].add(step)
-    else:
-        game.trace.roots.append(step)
-    return step
+    trace = game.trace  # a leaf: recorded inside the open step (or as a root), never opened itself
+    at = len(game.journal.entries)
+    defines = defines if type(defines) is tuple else tuple(defines)
+    trace.records.append([kind, name, summary, reasons, defines, objects, log, at, at, len(trace.open_steps)])
 
 
 def log(game, name: str, entry, because, defines=()) -> None:
@@ -402,8 +431,8 @@ def log(game, name: str, entry, because, defines=()) -> None:
     leaf step of its own when the open step already carries one)."""
     game.budget.logged += 1  # entries are read back in the order they were made
     open_steps = game.trace.open_steps
-    if open_steps and open_steps[-1].log is None:
-        open_steps[-1].log = (name, entry, game.budget.logged)
+    if open_steps and open_steps[-1][LOG] is None:
+        open_steps[-1][LOG] = (name, entry, game.budget.logged)
     else:
         note(game, StepKind.EFFECT, f"log {name}", str(entry), because, defines, log=(name, entry, game.budget.logged))
 

@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -39,7 +40,6 @@ class Replay:
     verdict: str
     expected: dict
     computed: dict
-    steps: list[Step]
     mismatches: list[str]
     disagreement: str | None
     file: str = ""
@@ -50,10 +50,12 @@ class Replay:
     cited_version: str = RULES_VERSION  # the version the step citations are numbered in
     state: Any = field(default=None, repr=False)
     questions: dict[int, dict] = field(default_factory=dict)  # action index (from 0) -> the question it answered
+    step_count: int = 0  # the steps of the trace (the game's first `step_count` trace records)
 
-    @property
-    def step_count(self) -> int:
-        return sum(1 for root in self.steps for _ in root.walk())
+    @cached_property
+    def steps(self) -> list[Step]:
+        """The trace as a tree, built when first read (most replays are only compared, never read step by step)."""
+        return self.state.trace.tree(self.step_count)
 
     def cited_numbers(self) -> set[str]:
         return {number for _, step in self.walk() for number in step.rules}
@@ -157,7 +159,6 @@ def _replay(scenario: schema.Scenario, path, budget: Budget | None) -> Replay:
         verdict="mismatch" if mismatches else "match",
         expected=expected,
         computed=computed_all,
-        steps=list(game.trace.roots),
         mismatches=mismatches,
         disagreement=scenario.disagreement,
         file=str(path),
@@ -166,6 +167,7 @@ def _replay(scenario: schema.Scenario, path, budget: Budget | None) -> Replay:
         action_count=len(scenario.actions),
         state=game,
         questions=questions,
+        step_count=game.trace.mark(),
     )
 
 

@@ -54,10 +54,11 @@ class GameState(Journaled):
     objects: dict[str, Obj]
 
     def __init__(self, setup: dict, budget: Budget | None = None):
+        journal = Journal()
         runtime = {
             "setup": setup,
-            "journal": Journal(),
-            "trace": Tracer(),
+            "journal": journal,
+            "trace": Tracer(journal.entries),
             "budget": budget or Budget(),
             "run": Run(),
             "history": [],
@@ -210,7 +211,7 @@ class GameState(Journaled):
     def log(self) -> dict[str, list]:
         """What resolved, triggered, scored and was refused, in order (read from the trace)."""
         found: dict[str, list] = {"resolved": [], "triggered": [], "refused": [], "scored": []}
-        for name, entry, _ in sorted((step.log for _, step in self.trace.steps() if step.log), key=lambda log: log[2]):
+        for name, entry, _ in sorted(self.trace.logs(), key=lambda log: log[2]):
             found.setdefault(name, []).append(entry)
         return found
 

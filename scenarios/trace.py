@@ -130,44 +130,71 @@ def plain(value):
     return str(value)
 
 
+# A step as the engine writes it: one flat record per step, in the order the steps opened (see `Tracer`).
+KIND, PROCEDURE, SUMMARY, BECAUSE, DEFINES, OBJECTS, LOG, AT, END, DEPTH = range(10)
+
+
 class Tracer:
-    """The forest of steps and the stack of steps currently open."""
+    """The steps of a game as flat records (lists indexed by KIND ... DEPTH above), in the order they opened,
+    and the stack of records currently open. The tree of `Step`s is built from them only when it is read
+    (`roots`, `steps()`): a replay writes thousands of steps and most are never read one by one.
 
-    __slots__ = ("roots", "open_steps")
+    A record's journal entries are `journal[AT:END]` (END is set when the step closes); a record's parent is
+    the nearest earlier record one level less deep."""
 
-    def __init__(self) -> None:
-        self.roots: list[Step] = []
-        self.open_steps: list[Step] = []
+    __slots__ = ("records", "open_steps", "journal")
 
-    def open(self, step: Step) -> Step:
-        if self.open_steps:
-            self.open_steps[-1].add(step)
-        else:
-            self.roots.append(step)
-        self.open_steps.append(step)
-        return step
-
-    def close(self, step: Step) -> None:
-        if self.open_steps and self.open_steps[-1] is step:
-            self.open_steps.pop()
+    def __init__(self, journal: list) -> None:
+        self.records: list[list] = []
+        self.open_steps: list[list] = []
+        self.journal = journal  # the game's journal entries (one list, rewound and extended in place)
 
     def mark(self) -> int:
-        return len(self.roots)
+        return len(self.records)
 
-    def rewind(self, mark: int) -> list[Step]:
-        """Drop the root steps after `mark` (returned, for a later `restore`)."""
-        dropped = self.roots[mark:]
-        del self.roots[mark:]
+    def rewind(self, mark: int) -> list[list]:
+        """Drop the records after `mark` (returned, for a later `restore`)."""
+        dropped = self.records[mark:]
+        del self.records[mark:]
         self.open_steps.clear()
         return dropped
 
-    def restore(self, mark: int, dropped: list[Step]) -> None:
+    def restore(self, mark: int, dropped: list[list]) -> None:
         self.rewind(mark)
-        self.roots.extend(dropped)
+        self.records.extend(dropped)
+
+    @property
+    def roots(self) -> list[Step]:
+        """The trace as a forest of steps (built from the records)."""
+        return self.tree(len(self.records))
+
+    def tree(self, end: int) -> list[Step]:
+        """The forest of the first `end` records' steps."""
+        roots: list[Step] = []
+        path: list[Step] = []  # the last step built at each depth
+        journal = self.journal
+        for record in self.records[:end]:
+            step = Step(*record[: LOG + 1])
+            step.at = at = record[AT]
+            end = record[END]
+            if end is not None and end > at:
+                step.entries = journal[at:end]
+            depth = record[DEPTH]
+            del path[depth:]
+            if depth:
+                path[-1].add(step)
+            else:
+                roots.append(step)
+            path.append(step)
+        return roots
+
+    def logs(self):
+        """The game-log entries of the steps, (name, entry, sequence), in the order the steps opened."""
+        return (record[LOG] for record in self.records if record[LOG])
 
     def steps(self):
         for root in self.roots:
             yield from root.walk()
 
     def count(self) -> int:
-        return sum(1 for _ in self.steps())
+        return len(self.records)

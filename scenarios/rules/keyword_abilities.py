@@ -20,10 +20,8 @@ PERMANENTS = (UNIT, GEAR)
 def keyword_triggers(game, event) -> list:
     """(object, keyword ability, number of instances) for each keyword ability `event` may trigger."""
     found = []
-    for ability in KEYWORD_ABILITIES.values():
+    for ability in KEYWORD_ABILITIES.triggered_by(event.kind):
         flt = ability.trigger.when
-        if flt.event != event.kind:
-            continue
         if flt.who in SELF_WORDS:
             subject = game.objects.get(event.unit) if event.unit else None
             candidates = [subject] if subject is not None and subject.zone == BOARD else []

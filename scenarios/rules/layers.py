@@ -52,8 +52,8 @@ def keyword_value(game, obj: Obj, keyword: str) -> int:
             if keyword in passive.keywords and calc.matches_object(game, passive.to, view, obj):
                 total += passive.keywords[keyword]
     if not total:
-        for ability in KEYWORD_ABILITIES.values():  # a loop, not any(): every keyword of every object asks
-            if keyword in ability.implies and keyword_value(game, obj, ability.keyword):
+        for giver in KEYWORD_ABILITIES.implying(keyword):  # a loop, not any(): every keyword of every object asks
+            if keyword_value(game, obj, giver):
                 return 1  # a keyword that gives another (Quick-Draw gives Reaction, 745.1.b)
     return total
 

@@ -1,0 +1,102 @@
+"""CPU time of each kind of judges' page, rendered in-process: what one request costs the server, apart from
+waiting for a machine other work keeps busy (the latency benchmark, bench_pages.py, measures under load).
+
+    .venv/bin/python benchmarks/bench_page_cpu.py [--db data/rules.db] [--per-kind 30] [--profile KIND]
+
+Each URL (bench_pages.page_urls: the same mix of pages) is asked through Datasette's own client, as the served
+application is built (rules_db.serve), with the page cache emptied before every request, so the figure is the
+cost of rendering the page, not of answering it from memory. The CPU time counts the replay sandbox's worker
+processes too (Linux /proc). ``--profile KIND`` prints where that kind's time goes (cProfile, cumulative).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import os
+import pstats
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_pages import EXPECTED, PROJECT, page_urls, percentile  # noqa: E402
+
+
+def application(db_path: Path):
+    """Datasette on the database as ``rules-db serve`` builds it (immutable, with its metadata)."""
+    from datasette.app import Datasette
+
+    from rules_db.serve import metadata
+
+    return Datasette(immutables=[str(db_path)], metadata=metadata(db_path))
+
+
+def cpu_now() -> float:
+    """CPU time of this process and of its child processes still running (the replay sandbox's workers),
+    read from /proc for the children (whose time getrusage counts only once they end)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    children = 0
+    for listing in Path("/proc/self/task").glob("*/children"):
+        for pid in listing.read_text().split():
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            children += int(fields[11]) + int(fields[12])
+    return time.process_time() + children / ticks
+
+
+async def measure(db_path: Path, per_kind: int, profile: str | None, kinds: list[str] | None) -> dict[str, list[float]]:
+    from datasette_plugins import CACHE
+
+    datasette = application(db_path)
+    await datasette.invoke_startup()
+    for _kind, url in page_urls(db_path, 2, seed=2):  # warm up: templates compiled, sandbox started
+        await datasette.client.get(url)
+    costs: dict[str, list[float]] = defaultdict(list)
+    profiler = cProfile.Profile() if profile else None
+    for kind, url in sorted(page_urls(db_path, per_kind)):
+        if kinds and kind not in kinds:
+            continue
+        CACHE.pages.clear()
+        if profiler and kind == profile:
+            profiler.enable()
+        started = cpu_now()
+        response = await datasette.client.get(url)
+        costs[kind].append(cpu_now() - started)
+        if profiler and kind == profile:
+            profiler.disable()
+        if response.status_code not in EXPECTED.get(kind, (200,)):
+            print(f"  {kind} {url}: {response.status_code}", file=sys.stderr)
+    if profiler:
+        pstats.Stats(profiler).sort_stats(os.environ.get("SORT", "cumulative")).print_stats(
+            int(os.environ.get("LINES", "45"))
+        )
+    return costs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--db", type=Path, default=PROJECT / "data" / "rules.db")
+    parser.add_argument("--per-kind", type=int, default=30)
+    parser.add_argument("--profile", help="a kind of page (as printed) to profile")
+    parser.add_argument("--kind", action="append", help="measure only this kind of page (may be repeated)")
+    arguments = parser.parse_args()
+    costs = asyncio.run(measure(arguments.db, arguments.per_kind, arguments.profile, arguments.kind))
+    print(f"CPU ms per request, page cache emptied before each; load average {os.getloadavg()[0]:.1f}")
+    print(f"{'page':14} {'requests':>8} {'mean':>7} {'p50':>7} {'p99':>7} {'max':>7}")
+    for kind in sorted(costs, key=lambda kind: -statistics.mean(costs[kind])):
+        values = [value * 1000 for value in costs[kind]]
+        print(
+            f"{kind:14} {len(values):>8} {statistics.mean(values):>7.1f} {statistics.median(values):>7.1f} "
+            f"{percentile(values, 0.99):>7.1f} {max(values):>7.1f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
