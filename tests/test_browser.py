@@ -1,6 +1,6 @@
 """The judges' pages in a real browser: Debian's chromium driven by Playwright, against real servers
-(``rules_db.serve.serve``) on free ports; the run's browser (``browser``, tests/conftest.py), phone and desktop
-pages reused.
+(``rules_db.serve.serve``) on free ports; one browser for the module (``browser``, tests/conftest.py), phone
+and desktop pages reused.
 
 Screenshots go to ``test-artifacts/`` (not committed): every judges' page at 390x844 and 1366x900.
 """
