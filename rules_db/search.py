@@ -15,7 +15,7 @@ steps, over the index that ``rules_db.search_index`` builds into the database:
 3. **Re-ranking** (``_rerank``): features that matter for rules, computed on those rows:
    how much of the question's weight (IDF of each concept) a row covers, and in which
    field (heading, defined terms, heading path, text), how close the matched words stand,
-   a card named in the question. Beyond the re-ranked rows the BM25 order continues, so
+   a card named in the question, the first of several rules found under one heading. Beyond the re-ranked rows the BM25 order continues, so
    paging reaches the last match and the total is the true one.
 
 Every query is bounded: at most ``MAX_QUERY_CHARS`` characters, ``MAX_WORDS`` words and
@@ -570,8 +570,8 @@ def _numbered_rules(conn: sqlite3.Connection, numbers: list[str], filters: dict)
 
 class _Matcher:
     """Finds the question's concepts in a row's text. Each word of a concept's form stands for every corpus
-    word with the same stem (as the index sees it: "buff" finds "buffs", "buffed"), so a row's words are
-    looked up in a table of those surface words, and a phrase checks the words that follow."""
+    word with the same stem (as the index sees it: "buff" finds "buffs", "buffed"), so the text is scanned for
+    those surface words (one regular expression), and a phrase checks the words that follow."""
 
     def __init__(self, conn: sqlite3.Connection, query: Query):
         forms = [
@@ -595,17 +595,22 @@ class _Matcher:
             rest = tuple(spelled(word) for word in form[1:])
             for spelling in spelled(form[0]):
                 self.first[spelling].append((index, credit, rest))
+        # The first words as whole words (a run of letters and digits, as WORD reads them): the regular
+        # expression engine skips the other words, instead of a dictionary look-up of each word in Python.
+        spellings = sorted(self.first, key=lambda word: (-len(word), word))
+        self.first_words = re.compile(
+            r"(?<![^\W_])(?:" + "|".join(map(re.escape, spellings)) + r")(?![^\W_])" if spellings else r"(?!)"
+        )
 
     def find(self, text: str | None) -> list[tuple[int, int, float, int]]:
         """(start, end, credit, concept index) of each match in ``text``, in order."""
         if not text:
             return []
         lower, found, resume = text.lower(), [], 0
-        for match in WORD.finditer(lower):
-            entries = self.first.get(match.group())
-            if entries is None or match.start() < resume:
+        for match in self.first_words.finditer(lower):
+            if match.start() < resume:
                 continue
-            for index, credit, rest in entries:
+            for index, credit, rest in self.first[match.group()]:
                 end = _phrase_end(lower, match.end(), rest)
                 if end is not None:
                     found.append((match.start(), end, credit, index))
@@ -672,14 +677,14 @@ class _ConceptStems:
         """field tag -> {concept index: best credit} for the concepts a row's stems hold (a phrase: all its
         stems in one field)."""
         stems = set((row_stems or "").split())
-        found: dict[str, dict[int, float]] = defaultdict(dict)
-        for tagged in self.stems & stems:
+        found: dict[str, dict[int, float]] = {tag: {} for tag in _FIELD_TAGS}
+        for tagged in self.stems.intersection(stems):
             in_field = found[tagged[:2]]
             for index, credit in self.single[tagged]:
                 if credit > in_field.get(index, 0.0):
                     in_field[index] = credit
         for tag, index, credit, phrase in self.phrases:
-            if credit > found[tag].get(index, 0.0) and phrase <= stems:
+            if phrase.issubset(stems) and credit > found[tag].get(index, 0.0):
                 found[tag][index] = credit
         return found
 
@@ -692,11 +697,14 @@ class _Scored:
     found: dict = field(default_factory=dict)  # field tag -> {concept index: credit}
     matched: dict = field(default_factory=dict)  # field -> [(start, end, credit, concept index)], when looked for
     features: dict = field(default_factory=dict)  # feature -> value (see _WEIGHTS)
+    section: str | None = None  # a rule's heading path (its section), and its position in its document
+    position: int = 0
 
 
 FIELDS = ("title", "terms", "path", "context", "body")
 STEM_TAGS = ("h:", "h:", "p:", "p:", "b:")  # each field's tag in search_documents.stems: the heading, what the
 # rule sits under (its heading path and its parents' statements), the text
+_FIELD_TAGS = tuple(dict.fromkeys(STEM_TAGS))
 
 # Weights of the re-ranking features (tuned on the benchmark's tuning questions only).
 _WEIGHTS = {
@@ -709,6 +717,7 @@ _WEIGHTS = {
     "game": 1.5,  # the game the question names
     "unasked_card": -1.5,  # a card, when the question neither names one nor asks for one
     "number": 1.0,  # the text says a number, when the question asks how many
+    "leads": 0.5,  # the first rule found under its heading (see _with_section_leads)
     "example": -1.0,  # share matched only in an example the text gives (see _only_in_example)
 }
 # A ruling's question says what it is about; its answer, sequence and nuances hold many words in passing.
@@ -727,7 +736,8 @@ def _scored(conn: sqlite3.Connection, query: Query, rows: list[tuple], concepts:
     found = {
         row[0]: row
         for row in conn.execute(
-            f"select id, kind, ref_id, game_id, stems from search_documents where id in ({','.join('?' * len(ids))})",
+            f"""select id, kind, ref_id, game_id, stems, document_id, path, position from search_documents
+            where id in ({",".join("?" * len(ids))})""",
             ids,
         )
     }
@@ -743,20 +753,22 @@ def _scored(conn: sqlite3.Connection, query: Query, rows: list[tuple], concepts:
     for row_id, rank, *_ in rows:
         if row_id not in found:
             continue
-        _id, kind, ref_id, game_id, stems = found[row_id]
-        item = _Scored({"id": row_id, "kind": kind, "ref_id": ref_id, "game_id": game_id}, rank)
+        _id, kind, ref_id, game_id, stems, document_id, section, position = found[row_id]
+        document = {"id": row_id, "kind": kind, "ref_id": ref_id, "game_id": game_id, "document_id": document_id}
+        item = _Scored(document, rank, section=section, position=position)
         item.found = concepts.found(stems)
-        heading, path, body = (item.found.get(tag, {}) for tag in ("h:", "p:", "b:"))
+        heading, path, body = item.found["h:"], item.found["p:"], item.found["b:"]
         text_credit = _TEXT_CREDIT.get(kind, 1.0)
-        coverage = sum(
-            weights[index] * max(heading.get(index, 0.0), path.get(index, 0.0), text_credit * body.get(index, 0.0))
-            for index in {*heading, *path, *body}
-        )
+        best = {index: text_credit * credit for index, credit in body.items()}
+        for in_field in (heading, path):
+            for index, credit in in_field.items():
+                if credit > best.get(index, 0.0):
+                    best[index] = credit
         features = {
             "bm25": rank / best_rank if best_rank < 0 else 0.0,
-            "coverage": coverage / total_weight,
-            "heading": sum(weights[index] * credit for index, credit in heading.items()) / total_weight,
-            "path": sum(weights[index] * credit for index, credit in path.items()) / total_weight,
+            "coverage": _weighed(best, weights) / total_weight,
+            "heading": _weighed(heading, weights) / total_weight,
+            "path": _weighed(path, weights) / total_weight,
             "card": named_cards.get(ref_id, 0.0) if kind == "card" else 0.0,
             "game": 1.0 if game_id in query.games else 0.0,
             "unasked_card": 1.0 if kind == "card" and not query.wants_card else 0.0,
@@ -766,6 +778,26 @@ def _scored(conn: sqlite3.Connection, query: Query, rows: list[tuple], concepts:
         item.features = features
         scored.append(item)
     return scored
+
+
+def _with_section_leads(items: list[_Scored]) -> None:
+    """Add the ``leads`` feature: the first of the rules found under one heading (the same document and heading
+    path) states what the rules after it elaborate ("708 A Unit is Mighty as long as ..." before "709 ...
+    Example: ..."); it leads only when another rule of its section was found too."""
+    sections: dict[tuple, list[_Scored]] = defaultdict(list)
+    for item in items:
+        if item.document["kind"] == "rule":
+            sections[(item.document["document_id"], item.section)].append(item)
+    for members in sections.values():
+        if len(members) > 1:
+            first = min(members, key=lambda item: item.position)
+            first.features["leads"] = 1.0
+            first.score += _WEIGHTS["leads"]
+
+
+def _weighed(credits: dict[int, float], weights: list[float]) -> float:
+    """The question's weight of the concepts found, each by its credit."""
+    return sum([weights[index] * credit for index, credit in credits.items()])
 
 
 def _complete(conn: sqlite3.Connection, items: list[_Scored]) -> None:
@@ -861,12 +893,14 @@ def _snippet(item: _Scored, matcher: _Matcher) -> str:
     if len(text) <= _SNIPPET_CHARACTERS:
         start, end = 0, len(text)
     else:
-        start = 0
-        best = -1.0
-        for first, *_rest in matched:
-            value = sum(credit for other, _end, credit, _i in matched if first <= other < first + _SNIPPET_CHARACTERS)
+        start, best, value, last = 0, -1.0, 0.0, 0
+        for position, (first, *_rest) in enumerate(matched):  # the window opening at each match, slid along
+            while last < len(matched) and matched[last][0] < first + _SNIPPET_CHARACTERS:
+                value += matched[last][2]
+                last += 1
             if value > best:
                 start, best = first, value
+            value -= matched[position][2]
         start = _word_boundary(text, max(0, start - 30), backwards=True)
         end = _word_boundary(text, min(len(text), start + _SNIPPET_CHARACTERS), backwards=False)
     out, cursor = [], start
@@ -953,9 +987,10 @@ def _search(conn: sqlite3.Connection, text: str, filters: dict, page: int, per_p
     _complete(conn, shown + best)
     _credit_rulings(conn, shown + best)
     _defined_keywords(conn, shown + best)
+    hits = {id(item): _hit(item, matcher) for item in [*shown, *best]}  # the best are often shown too
     result["total"] = total
-    result["results"] = [_hit(item, matcher) for item in shown]
-    result["best"] = {item.document["kind"]: _hit(item, matcher) for item in best}
+    result["results"] = [hits[id(item)] for item in shown]
+    result["best"] = {item.document["kind"]: dict(hits[id(item)]) for item in best}  # a copy: pages rewrite hits
     return result
 
 
@@ -991,6 +1026,7 @@ def _ranked(
         rows = [row for row in _candidates(conn, match, CANDIDATES) if row[0] not in seen][: CANDIDATES - len(scored)]
         scored += _scored(conn, query, rows, concepts)  # BM25 is relative to the best row of each query
         seen.update(row[0] for row in rows)
+    _with_section_leads(scored)
     scored.sort(key=lambda item: -item.score)
     _with_proximity(conn, scored[:_PROXIMITY_ROWS], query, matcher)
     scored[:_PROXIMITY_ROWS] = sorted(scored[:_PROXIMITY_ROWS], key=lambda item: -item.score)

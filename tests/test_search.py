@@ -271,6 +271,24 @@ def test_a_concept_found_only_in_an_example_counts_against_the_row():
     assert search._only_in_example(item, [2.0, 3.0]) == 0.0
 
 
+def test_the_first_rule_found_under_a_heading_leads_its_section():
+    def rule(row_id, document, section, position, score):
+        item = search._Scored({"id": row_id, "kind": "rule", "document_id": document}, rank=-1.0, score=score)
+        item.section, item.position = section, position
+        return item
+
+    later, first, alone = (
+        rule(1, "core", "Mighty", 9, 5.0),
+        rule(2, "core", "Mighty", 8, 4.0),
+        rule(3, "core", "Tank", 1, 3.0),
+    )
+    other_document = rule(4, "old", "Mighty", 1, 2.0)
+    search._with_section_leads([later, first, alone, other_document])
+    assert first.features == {"leads": 1.0} and first.score == 4.0 + search._WEIGHTS["leads"]
+    assert later.features == alone.features == other_document.features == {}  # alone in its section: no lead
+    assert (later.score, alone.score, other_document.score) == (5.0, 3.0, 2.0)
+
+
 async def test_a_card_named_in_a_ruling_question_brings_the_ruling(real, real_connection):
     data = await _search(real, q="GA equipped and hourglass out, unit dies in combat, which one happens")
     first = data["results"][0]
