@@ -33,9 +33,9 @@ from bench_pages import (
     free_port,
     page_urls,
     percentile,
-    server_cpu_seconds,
     start_server,
     stop_server,
+    worker_cpu_seconds,
 )
 
 CLIENTS_PER_PROCESS = 8
@@ -111,25 +111,29 @@ def main() -> None:
         run(port, pairs, 8, 5)  # warm-up: every worker has opened its connections and filled its page cache a little
         for clients in arguments.clients:
             load = os.getloadavg()[0]
-            server_cpu = server_cpu_seconds(server.pid)
+            before = worker_cpu_seconds(server.pid)
             latencies, errors, wall, client_cpu = run(port, pairs, clients, arguments.seconds)
-            server_cpu = server_cpu_seconds(server.pid) - server_cpu
-            rows.append((clients, len(latencies), wall, latencies, len(errors), load, server_cpu, client_cpu))
+            spread = {worker: cpu - before.get(worker, 0.0) for worker, cpu in worker_cpu_seconds(server.pid).items()}
+            server_cpu = sum(spread.values())
+            shares = sorted((cpu / server_cpu for worker, cpu in spread.items() if worker != server.pid), reverse=True)
+            rows.append((clients, len(latencies), wall, latencies, len(errors), load, server_cpu, client_cpu, shares))
             failed.extend(errors)
     finally:
         stop_server(server)
 
     print(f"{len(pairs)} distinct pages, {arguments.seconds:g} s a run, {os.cpu_count()} cores")
-    print("CPU ms/req: CPU time per request of the server (workers, sandboxes) and of the clients")
+    print("CPU ms/req: CPU time per request of the server (workers, sandboxes) and of the clients;")
+    print("workers: each server worker's share of the server's CPU time (one at 100%: one core served everything)")
     print(
         f"{'clients':>7} {'requests':>8} {'req/s':>7} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'errors':>6} "
-        f"{'server CPU ms/req':>17} {'client CPU ms/req':>17} {'load':>5}"
+        f"{'server CPU ms/req':>17} {'client CPU ms/req':>17} {'load':>5}  workers"
     )
-    for clients, count, wall, latencies, errors, load, server_cpu, client_cpu in rows:
+    for clients, count, wall, latencies, errors, load, server_cpu, client_cpu, shares in rows:
         print(
             f"{clients:>7} {count:>8} {count / wall:>7.0f} {statistics.median(latencies) * 1000:>8.1f} "
             f"{percentile(latencies, 0.99) * 1000:>8.1f} {max(latencies) * 1000:>8.1f} {errors:>6} "
-            f"{server_cpu / count * 1000:>17.1f} {client_cpu / count * 1000:>17.1f} {load:>5.1f}"
+            f"{server_cpu / count * 1000:>17.1f} {client_cpu / count * 1000:>17.1f} {load:>5.1f}  "
+            + " ".join(f"{share:.0%}" for share in shares)
         )
     for line in failed[:5]:
         print(f"  error: {line}")

@@ -219,6 +219,12 @@ def server_cpu_seconds(pid: int) -> float:
     """CPU time (user and system) of the server and every process under it so far (its workers and their replay
     sandboxes; Linux /proc), so the cost of a page can be told apart from waiting for a machine other work keeps
     busy; 0 where /proc is absent."""
+    return sum(worker_cpu_seconds(pid).values())
+
+
+def worker_cpu_seconds(pid: int) -> dict[int, float]:
+    """CPU time so far of the server ``pid`` itself and of each of its worker processes, every process under a
+    worker (its replay sandboxes) counted with it: how the work is spread over the workers."""
     ticks = os.sysconf("SC_CLK_TCK")
     parents, cpu = {}, {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
@@ -229,12 +235,25 @@ def server_cpu_seconds(pid: int) -> float:
         parents[int(stat.parent.name)] = int(fields[1])
         cpu[int(stat.parent.name)] = (int(fields[11]) + int(fields[12])) / ticks
 
-    def under_server(process: int) -> bool:
-        while process > 1 and process != pid:
+    def branch(process: int) -> int | None:
+        """The server, or the worker of the server that ``process`` runs under; None outside the server."""
+        while process > 1 and process != pid and parents.get(process) != pid:
             process = parents.get(process, 0)
-        return process == pid
+        return process if process == pid or parents.get(process) == pid else None
 
-    return sum(seconds for process, seconds in cpu.items() if under_server(process))
+    spread: dict[int, float] = defaultdict(float)
+    for process, seconds in cpu.items():
+        if (worker := branch(process)) is not None:
+            spread[worker] += seconds
+    return {worker: seconds for worker, seconds in spread.items() if not _resource_tracker(worker)}
+
+
+def _resource_tracker(pid: int) -> bool:
+    """multiprocessing's resource tracker: a child of the server that serves no page."""
+    try:
+        return b"resource_tracker" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
 
 
 def percentile(values: list[float], share: float) -> float:
