@@ -461,17 +461,17 @@ def facets(row: dict) -> list[str]:
     return [*tokens, "unversioned", "current"]
 
 
-def _filter_expression(filters: dict, current_by_rowid: bool) -> str | None:
+def _filter_expression(filters: dict, by_rowid: bool) -> str | None:
     """The search filters as an FTS5 condition on the ``facets`` column (tokens only: nothing typed reaches it);
-    none when there is nothing to filter on. ``current_by_rowid``: the rows searched by default are sought by
-    their ids (see ``_current_rows``), not by their token."""
+    none when there is nothing to filter on. ``by_rowid``: the current rows (of the game filtered on) are sought
+    by their ids (see ``_current_rows``), not by tokens."""
     if filters["version"]:
         tokens = [f"({facet('version', filters['version'])} OR unversioned)"]
     else:
-        tokens = [] if current_by_rowid else ["current"]
+        tokens = [] if by_rowid else ["current"]
     if filters["rulebook"]:
         tokens.append(f"({facet('rulebook', filters['rulebook'])} OR unversioned)")
-    if filters["game"]:
+    if filters["game"] and not by_rowid:
         tokens.append(facet("game", filters["game"]))
     if filters["kind"]:
         tokens.append(facet("kind", filters["kind"]))
@@ -481,18 +481,20 @@ def _filter_expression(filters: dict, current_by_rowid: bool) -> str | None:
 ALL_ROWS = (0, 2**62)
 
 
-def _current_rows(conn: sqlite3.Connection) -> tuple[int, int] | None:
-    """The first and last id of the rows searched by default (``search_documents.current``), when they are one
-    run of ids (the index stores them first). FTS5 then seeks to those ids instead of reading the list of every
-    row holding the ``current`` token, a cost that grows with the corpus, not with the question."""
+def _current_rows(conn: sqlite3.Connection, game: str | None) -> tuple[int, int] | None:
+    """The first and last id of the rows searched by default (``search_documents.current``), of ``game`` if one
+    is given, when they are one run of ids (the index stores the current rows first, game by game). FTS5 then
+    seeks to those ids instead of reading the list of every row holding the ``current`` (or the game's) token,
+    a cost that grows with the corpus, not with the question."""
 
     def read() -> tuple[int, int] | None:
         low, high, count = conn.execute(
-            "select min(id), max(id), count(*) from search_documents where current = 1"
+            "select min(id), max(id), count(*) from search_documents where current = 1 and (? is null or game_id = ?)",
+            [game, game],
         ).fetchone()
         return (low, high) if count and high - low + 1 == count else None
 
-    return queries.once_per_database(conn, ("search current rows",), read)
+    return queries.once_per_database(conn, ("search current rows", game), read)
 
 
 _TEXT_COLUMNS = "{title terms path context body}"
@@ -538,8 +540,8 @@ def _retrieval(conn: sqlite3.Connection, query: Query, filters: dict) -> _Retrie
             groups.append((concept.weight, "(" + " OR ".join(f'"{form}"' for form in by_stem.values()) + ")"))
     if not groups:
         return _Retrieval(None, None)
-    current = None if filters["version"] else _current_rows(conn)
-    where = _filter_expression(filters, current_by_rowid=current is not None)
+    current = None if filters["version"] else _current_rows(conn, filters["game"])
+    where = _filter_expression(filters, by_rowid=current is not None)
 
     def filtered(text: str) -> str:
         return f"{_TEXT_COLUMNS} : ({text})" + (f" AND {where}" if where else "")

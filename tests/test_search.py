@@ -271,19 +271,22 @@ def test_a_concept_found_only_in_an_example_counts_against_the_row():
     assert search._only_in_example(item, [2.0, 3.0]) == 0.0
 
 
-def test_the_rows_searched_by_default_are_sought_by_their_ids(real_connection):
-    """The index stores the current rows first, so a search seeks to their ids instead of reading the list of
-    every row holding the ``current`` token; an index not stored that way still filters on the token."""
-    first, last = search._current_rows(real_connection)
+@pytest.mark.parametrize("game", [None, "riftbound", "runeterra", "rush-of-ikorr", "pox-nora"])
+def test_the_rows_searched_by_default_are_sought_by_their_ids(real_connection, game):
+    """The index stores the current rows first, game by game, so a search seeks to their ids instead of reading
+    the list of every row holding the ``current`` or game token; an index not stored that way filters on tokens."""
+    first, last = search._current_rows(real_connection, game)
     outside = real_connection.execute(
-        "select count(*) from search_documents where (id between ? and ?) != current", [first, last]
+        """select count(*) from search_documents
+        where (id between ? and ?) != (current = 1 and (? is null or game_id = ?))""",
+        [first, last, game, game],
     ).fetchone()[0]
     assert outside == 0
-    no_filters = {"game": None, "version": None, "kind": None, "rulebook": None}
-    assert search._filter_expression(no_filters, current_by_rowid=True) is None
-    assert search._filter_expression(no_filters, current_by_rowid=False) == "facets : (current)"
-    assert search._filter_expression({**no_filters, "game": "runeterra"}, current_by_rowid=True) == (
-        "facets : (gameruneterra)"
+    filters = {"game": game, "version": None, "kind": "rule", "rulebook": None}
+    assert search._filter_expression(filters, by_rowid=True) == "facets : (kindrule)"
+    assert (
+        search._filter_expression(filters, by_rowid=False)
+        == "facets : (" + " AND ".join(["current", *([search.facet("game", game)] if game else []), "kindrule"]) + ")"
     )
 
 
