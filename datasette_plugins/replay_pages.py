@@ -73,6 +73,7 @@ async def replay(datasette, request):
         base=paths.replay(replay_id),
         keep={},
         extra={"replay": row, "steps": stored["steps"], "sequence": stored["sequence"]},
+        trusted=True,
     )
 
 
@@ -96,15 +97,16 @@ async def dispute_replay(datasette, request):
     )
 
 
-async def _replay_page(datasette, request, database, *, text, source, base, keep, extra):
+async def _replay_page(datasette, request, database, *, text, source, base, keep, extra, trusted=False):
     """A replay's page: the alternatives (as ruled, each variant), the board at the chosen step, the steps in
-    words, the outcome, the what-if forms and, when one is asked, the what-if beside the original."""
+    words, the outcome, the what-if forms and, when one is asked, the what-if beside the original. ``trusted``:
+    the scenario is the library's (``Replays.view``); a what-if of it is not."""
     paths = Paths(datasette, database.name)
     variant = request.args.get("variant") or None
     if text is None:  # a replay stored without its scenario: only its steps, as stored
         page = {**extra, "view": None, "script_url": _script(datasette)}
         return await _respond(datasette, request, database, "replay.html", page)
-    original = await _run("view", text, source, variant)
+    original = await _run("view", text, source, variant, trusted=trusted)
     if original.get("error"):
         page = {**extra, "view": original, "error": original["error"], "script_url": _script(datasette)}
         return await _respond(datasette, request, database, "replay.html", page, status=_status(original))

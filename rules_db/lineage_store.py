@@ -10,8 +10,10 @@ any two versions (``diff_summary``, composed over the versions between them).
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 
 import sqlite_utils
 
@@ -58,26 +60,29 @@ def store_lineage(db: sqlite_utils.Database, game_id: str) -> dict[tuple[str, st
 
 
 def _store_pair(db: sqlite_utils.Database, old_document_id: str, new_document_id: str) -> Counter:
+    """The pair's rows, each with what the diff page pages on: the section it counts in (``_Sections``)
+    and whether the rule was only renumbered (moved, same text)."""
     old_rules, new_rules = document_rules(db, old_document_id), document_rules(db, new_document_id)
-    old_ids: dict[str | None, int | None] = {rule.number: rule.id for rule in old_rules}
-    new_ids: dict[str | None, int | None] = {rule.number: rule.id for rule in new_rules}
     rows = compute_lineage(old_rules, new_rules)
-    store.insert_rows(
-        db,
-        "rule_lineage",
-        [
-            {
-                "from_document_id": old_document_id,
-                "to_document_id": new_document_id,
-                "from_rule_id": old_ids.get(row.old),
-                "to_rule_id": new_ids.get(row.new),
-                "kind": row.kind,
-                "similarity": row.similarity,
-            }
-            for row in rows
-        ],
-    )
+    stored = [
+        {
+            "from_document_id": old_document_id,
+            "to_document_id": new_document_id,
+            "from_rule_id": old_rule.id if old_rule else None,
+            "to_rule_id": new_rule.id if new_rule else None,
+            "kind": row.kind,
+            "similarity": row.similarity,
+            "section_rule_id": section_rule.id,
+            "renumbered": int(_only_renumbered(row.kind, old_rule, new_rule)),
+        }
+        for row, old_rule, new_rule, _, section_rule in _with_rules(rows, old_rules, new_rules)
+    ]
+    store.insert_rows(db, "rule_lineage", stored)
     return Counter(row.kind for row in rows)
+
+
+def _only_renumbered(kind: str, old_rule: RuleRow | None, new_rule: RuleRow | None) -> bool:
+    return kind == "moved" and old_rule is not None and new_rule is not None and old_rule.text == new_rule.text
 
 
 def equivalents(
@@ -89,23 +94,23 @@ def equivalents(
     step has no equivalent of its own there; the nearest ancestor's equivalent is
     given instead, with kind ``"ancestor"`` (443.1.e is new in 2025-12-01, and sits
     under 443.1, which was 626.1). ``directions=("forward",)`` gives only the newer versions."""
-    db = _database(db)
+    conn = db.conn if isinstance(db, sqlite_utils.Database) else db  # a page asks this for every citation: no wrapper
     found: dict[int, str] = {}
     for direction in directions:
-        found.update(_walk(db, rule_id, direction))
+        found.update(_walk(conn, rule_id, direction))
     if not found:
         return []
     placeholders = ", ".join("?" for _ in found)
-    rows = db.query(
+    rows = conn.execute(
         f"select rules.id, rules.document_id, documents.version, rules.number from rules "
         f"join documents on documents.id = rules.document_id where rules.id in ({placeholders})",
         list(found),
-    )
-    result = [(row["document_id"], row["version"], row["number"], found[row["id"]]) for row in rows]
+    ).fetchall()
+    result = [(document_id, version, number, found[rule]) for rule, document_id, version, number in rows]
     return sorted(result, key=lambda item: (natural_key(item[1]), natural_key(item[2])))
 
 
-def _walk(db: sqlite_utils.Database, rule_id: int, direction: str) -> dict[int, str]:
+def _walk(conn: sqlite3.Connection, rule_id: int, direction: str) -> dict[int, str]:
     """Rules reached from ``rule_id`` one version step at a time in one direction, with the kind of
     the step that reached them; a step with no counterpart falls back to the nearest ancestor's,
     and whatever is reached through an ancestor stays an "ancestor" equivalent."""
@@ -115,7 +120,7 @@ def _walk(db: sqlite_utils.Database, rule_id: int, direction: str) -> dict[int, 
     while frontier:
         step: dict[int, str] = {}
         for current in frontier:
-            reached = _step(db, current, here, there) or _ancestor_step(db, current, here, there)
+            reached = _step(conn, current, here, there) or _ancestor_step(conn, current, here, there)
             if found.get(current) == "ancestor":
                 reached = dict.fromkeys(reached, "ancestor")
             step.update(reached)
@@ -124,25 +129,28 @@ def _walk(db: sqlite_utils.Database, rule_id: int, direction: str) -> dict[int, 
     return found
 
 
-def _step(db: sqlite_utils.Database, rule_id: int, here: str, there: str) -> dict[int, str]:
-    return {
-        row[there]: row["kind"]
-        for row in db.query(
-            f"select {there}, kind from rule_lineage where {here} = ? and {there} is not null", [rule_id]
-        )
-    }
+def _step(conn: sqlite3.Connection, rule_id: int, here: str, there: str) -> dict[int, str]:
+    return dict(
+        conn.execute(f"select {there}, kind from rule_lineage where {here} = ? and {there} is not null", [rule_id])
+    )
 
 
-def _ancestor_step(db: sqlite_utils.Database, rule_id: int, here: str, there: str) -> dict[int, str]:
+def _ancestor_step(conn: sqlite3.Connection, rule_id: int, here: str, there: str) -> dict[int, str]:
     """Only for a rule the lineage marks as having no counterpart (new or removed)."""
-    unmatched = next(db.query(f"select 1 from rule_lineage where {here} = ? and {there} is null", [rule_id]), None)
-    parent = next(db.query("select parent_id from rules where id = ?", [rule_id]), {}).get("parent_id")
-    while unmatched and parent is not None:
-        step = _step(db, parent, here, there)
+    if conn.execute(f"select 1 from rule_lineage where {here} = ? and {there} is null", [rule_id]).fetchone() is None:
+        return {}
+    parent = _parent(conn, rule_id)
+    while parent is not None:
+        step = _step(conn, parent, here, there)
         if step:
             return {rule: "ancestor" for rule in step}
-        parent = next(db.query("select parent_id from rules where id = ?", [parent]), {}).get("parent_id")
+        parent = _parent(conn, parent)
     return {}
+
+
+def _parent(conn: sqlite3.Connection, rule_id: int) -> int | None:
+    found = conn.execute("select parent_id from rules where id = ?", [rule_id]).fetchone()
+    return found[0] if found else None
 
 
 def diff_summary(
@@ -159,24 +167,184 @@ def diff_summary(
     old_document, new_document = (
         _rules_document(db, game, version, rulebook) for version in (old_version, new_version)
     )
-    old_rules = _rules_by_number(db, old_document["id"])
-    new_rules = _rules_by_number(db, new_document["id"])
+    old_rules, new_rules = document_rules(db, old_document["id"]), document_rules(db, new_document["id"])
     rows = rows_between(db, old_document, new_document)
-    successor = {row.old: row.new for row in reversed(rows) if row.old and row.new}
-    details = [_detail(row, old_rules, new_rules, successor, (old_version, new_version)) for row in rows]
-    counts = Counter(row.kind for row in rows)
-    accounted = len({row.old for row in rows if row.old is not None})
+    details = _details(rows, old_rules, new_rules, (old_version, new_version))
+    sections: dict[tuple, Counter] = defaultdict(Counter)
+    for detail in details:
+        sections[(detail["section_version"], detail["section"], detail["section_heading"])][detail["kind"]] += 1
     return {
-        "game": game,
-        "rulebook": old_document["rulebook"],
-        "rulebook_title": old_document["rulebook_title"],
-        "old": {"document_id": old_document["id"], "version": old_version, "rules": len(old_rules)},
-        "new": {"document_id": new_document["id"], "version": new_version, "rules": len(new_rules)},
-        "counts": {kind: counts[kind] for kind in KINDS},
-        "old_rules_accounted": accounted / len(old_rules) if old_rules else 1.0,
-        "sections": _changed_sections(details)[:top_sections],
+        **_overview(game, old_document, new_document, (old_version, new_version), (len(old_rules), len(new_rules))),
+        "counts": _all_kinds(Counter(row.kind for row in rows)),
+        "old_rules_accounted": _share(len({row.old for row in rows if row.old is not None}), len(old_rules)),
+        "sections": _changed_sections(sections)[:top_sections],
         "rows": details,
     }
+
+
+def stored_diff_summary(
+    db: Connection, game: str, old_version: str, new_version: str, top_sections: int = 10, rulebook: str | None = None
+) -> dict:
+    """``diff_summary`` without its rows, from SQL over the stored lineage when the two versions are
+    consecutive (``stored`` true: ``diff_rows`` pages the rows in SQL), else the whole ``diff_summary``."""
+    db = _database(db)
+    old_document, new_document = (
+        _rules_document(db, game, version, rulebook) for version in (old_version, new_version)
+    )
+    pair = {"old": old_document["id"], "new": new_document["id"]}
+    if new_document["previous_id"] != old_document["id"] or not _pair_stored(db, pair):
+        return {**diff_summary(db, game, old_version, new_version, top_sections, rulebook), "stored": False}
+    counts: Counter = Counter()
+    by_section: dict[int, Counter] = defaultdict(Counter)
+    for kind, section_id, count in db.execute(
+        "select kind, section_rule_id, count(*) from rule_lineage "
+        "where from_document_id = :old and to_document_id = :new group by kind, section_rule_id",
+        pair,
+    ).fetchall():
+        counts[kind] += count
+        by_section[section_id][kind] += count
+    names = _section_names(db, list(by_section), old_document["id"], (old_version, new_version))
+    sections = {names[section_id]: kinds for section_id, kinds in by_section.items()}
+    sizes = [
+        db.execute("select count(*) from rules where document_id = ?", [pair[side]]).fetchone()[0] for side in pair
+    ]
+    accounted = db.execute(
+        "select count(distinct from_rule_id) from rule_lineage where from_document_id = :old and to_document_id = :new",
+        pair,
+    ).fetchone()[0]
+    return {
+        **_overview(game, old_document, new_document, (old_version, new_version), (sizes[0], sizes[1])),
+        "counts": _all_kinds(counts),
+        "old_rules_accounted": _share(accounted, sizes[0]),
+        "sections": _changed_sections(sections)[:top_sections],
+        "stored": True,
+    }
+
+
+def diff_rows(
+    db: Connection,
+    summary: dict,
+    kind: str | None,
+    section: str | None,
+    show_renumbered: bool,
+    page: int,
+    size: int,
+) -> dict:
+    """One page of a diff's rows (``stored_diff_summary``), narrowed to one ``kind`` (every kind but
+    "unchanged" when none) and one ``section``, rules only renumbered left out unless ``show_renumbered``:
+    ``rows``, and over every page ``total``, ``renumbered_only`` and ``pages``; ``page`` is kept in range."""
+    if not summary["stored"]:
+        rows = [
+            row
+            for row in summary["rows"]
+            if (row["kind"] == kind if kind else row["kind"] != "unchanged")
+            and (section is None or row["section"] == section)
+        ]
+        renumbered = sum(1 for row in rows if _shown_renumbered(row))
+        if not show_renumbered:
+            rows = [row for row in rows if not _shown_renumbered(row)]
+        pages, page = _page_in_range(len(rows), page, size)
+        shown = rows[(page - 1) * size : page * size]
+        return {"rows": shown, "total": len(rows), "renumbered_only": renumbered, "page": page, "pages": pages}
+    db = _database(db)
+    where = (
+        "l.from_document_id = :old and l.to_document_id = :new "
+        + ("and l.kind = :kind " if kind else "and l.kind != 'unchanged' ")
+        + (
+            "and l.section_rule_id in (select id from rules where document_id in (:old, :new) and number = :section) "
+            if section
+            else ""
+        )
+    )
+    parameters = {
+        "old": summary["old"]["document_id"],
+        "new": summary["new"]["document_id"],
+        "kind": kind,
+        "section": section,
+        "renumbered": int(show_renumbered),
+    }
+    matching, renumbered = db.execute(
+        f"select count(*), coalesce(sum(l.renumbered), 0) from rule_lineage l where {where}", parameters
+    ).fetchone()
+    total = matching - (0 if show_renumbered else renumbered)
+    pages, page = _page_in_range(total, page, size)
+    parameters.update(limit=size, offset=(page - 1) * size)
+    cursor = db.execute(
+        f"""select l.kind, o.number as old, n.number as new, l.similarity, o.text as old_text, n.text as new_text,
+            s.document_id = :new as section_is_new, s.number as section,
+            coalesce(nullif(s.heading, ''), s.text) as section_heading
+        from rule_lineage l left join rules o on o.id = l.from_rule_id left join rules n on n.id = l.to_rule_id
+        join rules s on s.id = l.section_rule_id
+        where {where} and (:renumbered or not l.renumbered) order by l.id limit :limit offset :offset""",
+        parameters,
+    )
+    names = [column[0] for column in cursor.description]
+    versions_shown = (summary["old"]["version"], summary["new"]["version"])
+    rows = []
+    for values in cursor.fetchall():
+        row = dict(zip(names, values))
+        rows.append(
+            {
+                **{key: row[key] for key in ("kind", "old", "new", "similarity", "old_text", "new_text")},
+                "section_version": versions_shown[bool(row["section_is_new"])],
+                "section": row["section"],
+                "section_heading": row["section_heading"],
+            }
+        )
+    return {"rows": rows, "total": total, "renumbered_only": renumbered, "page": page, "pages": pages}
+
+
+def _page_in_range(rows: int, page: int, size: int) -> tuple[int, int]:
+    """(the number of pages, ``page`` brought within them)."""
+    pages = max(1, -(-rows // size))
+    return pages, min(max(1, page), pages)
+
+
+def _shown_renumbered(row: dict) -> bool:
+    return row["kind"] == "moved" and row["old_text"] == row["new_text"]
+
+
+def _pair_stored(db: sqlite_utils.Database, pair: dict) -> bool:
+    """Stored with the sections the diff pages on (a database built before they were has none)."""
+    if "section_rule_id" not in db["rule_lineage"].columns_dict:
+        return False
+    found = db.execute(
+        "select section_rule_id from rule_lineage where from_document_id = :old and to_document_id = :new limit 1",
+        pair,
+    ).fetchone()
+    return found is not None and found[0] is not None
+
+
+def _section_names(
+    db: sqlite_utils.Database, section_ids: list[int], old_document_id: str, versions_shown: tuple[str, str]
+) -> dict[int, tuple[str, str, str]]:
+    """(version, number, heading) of each section rule, the version as the diff was asked for."""
+    return {
+        rule_id: (versions_shown[document_id != old_document_id], number, heading)
+        for rule_id, document_id, number, heading in db.execute(
+            "select r.id, r.document_id, r.number, coalesce(nullif(r.heading, ''), r.text) "
+            "from json_each(?) w join rules r on r.id = w.value",
+            [json.dumps(section_ids)],
+        ).fetchall()
+    }
+
+
+def _overview(game: str, old: dict, new: dict, versions_shown: tuple[str, str], sizes: tuple[int, int]) -> dict:
+    return {
+        "game": game,
+        "rulebook": old["rulebook"],
+        "rulebook_title": old["rulebook_title"],
+        "old": {"document_id": old["id"], "version": versions_shown[0], "rules": sizes[0]},
+        "new": {"document_id": new["id"], "version": versions_shown[1], "rules": sizes[1]},
+    }
+
+
+def _all_kinds(counts: Counter) -> dict[str, int]:
+    return {kind: counts[kind] for kind in KINDS}
+
+
+def _share(accounted: int, total: int) -> float:
+    return accounted / total if total else 1.0
 
 
 def rows_between(db: sqlite_utils.Database, old_document: dict, new_document: dict) -> list[LineageRow]:
@@ -301,26 +469,34 @@ def _rules_document(db: sqlite_utils.Database, game: str, version: str, rulebook
     return document
 
 
-def _rules_by_number(db: sqlite_utils.Database, document_id: str) -> dict[str, dict]:
-    rules = list(
-        db.query(
-            "select number, parent_number, heading, text from rules where document_id = ? order by position",
-            [document_id],
-        )
-    )
-    sections = _heading_sections(rules)
-    return {rule["number"]: {**rule, "section": sections[rule["number"]]} for rule in rules}
-
-
-def _heading_sections(rules: list[dict]) -> dict[str, dict | None]:
-    """Each rule's section: the nearest top-level heading at or above it in document order."""
-    sections: dict[str, dict | None] = {}
+def _heading_sections(rules: list[RuleRow]) -> dict[str, str]:
+    """Each rule's section: the number of the nearest top-level heading at or above it in document order."""
+    sections: dict[str, str] = {}
     current = None
     for rule in rules:
-        if rule["parent_number"] is None and (rule["heading"] or current is None):
-            current = {"number": rule["number"], "heading": rule["heading"] or rule["text"]}
-        sections[rule["number"]] = current
+        if rule.parent is None and (rule.heading or current is None):
+            current = rule.number
+        sections[rule.number] = current or rule.number
     return sections
+
+
+class _Sections:
+    """The section each row of a correspondence counts in, in the newer numbering where there is one: a
+    removed rule counts in the section that its old section became."""
+
+    def __init__(self, rows: list[LineageRow], old_sections: dict[str, str], new_sections: dict[str, str]):
+        self.old_sections, self.new_sections = old_sections, new_sections
+        self.successor = {row.old: row.new for row in reversed(rows) if row.old and row.new}
+
+    def of(self, row: LineageRow) -> tuple[bool, str]:
+        """(True for the newer version, False for the older one; the section's rule number)."""
+        if row.new is not None:
+            return True, self.new_sections[row.new]
+        assert row.old is not None, "a lineage row names an old rule, a new rule or both"
+        section = self.old_sections[row.old]
+        if section in self.successor:
+            return True, self.new_sections[self.successor[section]]
+        return False, section
 
 
 def _stored_rows(db: sqlite_utils.Database, old_document_id: str, new_document_id: str) -> list[LineageRow]:
@@ -335,34 +511,39 @@ def _stored_rows(db: sqlite_utils.Database, old_document_id: str, new_document_i
     ]
 
 
-def _detail(
-    row: LineageRow, old_rules: dict, new_rules: dict, successor: dict[str, str], versions: tuple[str, str]
-) -> dict:
-    """A row with both texts and its section, in the newer numbering where there is one: a
-    removed rule counts in the section that its old section became."""
-    old_rule, new_rule = old_rules.get(row.old), new_rules.get(row.new)
-    if new_rule:
-        section, version = new_rule["section"], versions[1]
-    else:
-        assert old_rule is not None, "a lineage row names an old rule, a new rule or both"
-        if old_rule["section"]["number"] in successor:
-            section, version = new_rules[successor[old_rule["section"]["number"]]]["section"], versions[1]
-        else:
-            section, version = old_rule["section"], versions[0]
-    return {
-        **vars(row),  # its four plain fields (asdict's deep copy was most of a diff's cost)
-        "old_text": old_rule["text"] if old_rule else None,
-        "new_text": new_rule["text"] if new_rule else None,
-        "section_version": version,
-        "section": section["number"],
-        "section_heading": section["heading"],
-    }
+def _details(
+    rows: list[LineageRow], old_rules: list[RuleRow], new_rules: list[RuleRow], versions_shown: tuple[str, str]
+) -> list[dict]:
+    """Each row with both texts and its section (``_Sections``)."""
+    return [
+        {
+            **vars(row),  # its four plain fields (asdict's deep copy was most of a diff's cost)
+            "old_text": old_rule.text if old_rule else None,
+            "new_text": new_rule.text if new_rule else None,
+            "section_version": versions_shown[in_new],
+            "section": section_rule.number,
+            "section_heading": section_rule.heading or section_rule.text,
+        }
+        for row, old_rule, new_rule, in_new, section_rule in _with_rules(rows, old_rules, new_rules)
+    ]
 
 
-def _changed_sections(details: list[dict]) -> list[dict]:
-    sections: dict[tuple, Counter] = defaultdict(Counter)
-    for detail in details:
-        sections[(detail["section_version"], detail["section"], detail["section_heading"])][detail["kind"]] += 1
+def _with_rules(
+    rows: list[LineageRow], old_rules: list[RuleRow], new_rules: list[RuleRow]
+) -> Iterator[tuple[LineageRow, RuleRow | None, RuleRow | None, bool, RuleRow]]:
+    """Each row with its old and new rules, and its section's rule (``_Sections``) and whether that is in the
+    newer version."""
+    by_number = ({rule.number: rule for rule in old_rules}, {rule.number: rule for rule in new_rules})
+    sections = _Sections(rows, _heading_sections(old_rules), _heading_sections(new_rules))
+    for row in rows:
+        in_new, section = sections.of(row)
+        old_rule = by_number[0].get(row.old) if row.old is not None else None
+        new_rule = by_number[1].get(row.new) if row.new is not None else None
+        yield row, old_rule, new_rule, in_new, by_number[in_new][section]
+
+
+def _changed_sections(sections: dict[tuple, Counter]) -> list[dict]:
+    """The sections with changes, most changed first, from the kinds counted per (version, number, heading)."""
     ranked = [
         {
             "version": version,

@@ -289,7 +289,7 @@ def diff_page(
     page: int = 1,
     rulebook: str | None = None,
 ) -> dict | None:
-    """What changed between two versions of a rulebook (``rules_db.lineage_store.diff_summary``; the game's
+    """What changed between two versions of a rulebook (``rules_db.lineage_store.stored_diff_summary``; the game's
     default rulebook unless ``rulebook`` names another): the counts and sections of the whole comparison,
     and one page of its rows narrowed to one ``kind`` (every kind but "unchanged" when none is asked) and
     one ``section``, each with a word-level diff when the text changed. Rules only renumbered (moved, same
@@ -299,37 +299,20 @@ def diff_page(
         summary = _diff_summary(conn, game, old_version, new_version, rulebook)
     except LookupError:
         return None
-    rows = [
-        row
-        for row in summary["rows"]
-        if (row["kind"] == kind if kind else row["kind"] != "unchanged")
-        and (section is None or row["section"] == section)
-    ]
-    renumbered_only = [row for row in rows if _only_renumbered(row)]
-    if not show_renumbered:
-        rows = [row for row in rows if not _only_renumbered(row)]
-    pages = max(1, -(-len(rows) // DIFF_PAGE_SIZE))
-    page = min(max(1, page), pages)
-    shown = [{**row} for row in rows[(page - 1) * DIFF_PAGE_SIZE : page * DIFF_PAGE_SIZE]]
+    paged = lineage_store.diff_rows(conn, summary, kind, section, show_renumbered, page, DIFF_PAGE_SIZE)
+    shown = [{**row} for row in paged["rows"]]
     for row in shown:
         changed = row["old_text"] is not None and row["new_text"] is not None and row["old_text"] != row["new_text"]
         row["diff"] = diff_ops(row["old_text"], row["new_text"]) if changed else []
     return {
-        **{key: value for key, value in summary.items() if key != "rows"},
+        **{key: value for key, value in summary.items() if key not in ("rows", "stored")},
         "kinds": list(KINDS),
         "kind": kind,
         "section": section,
         "show_renumbered": show_renumbered,
-        "renumbered_only": len(renumbered_only),
-        "total": len(rows),
-        "page": page,
-        "pages": pages,
+        **paged,
         "rows": shown,
     }
-
-
-def _only_renumbered(row: dict) -> bool:
-    return row["kind"] == "moved" and row["old_text"] == row["new_text"]
 
 
 # Some answers read a whole rulebook (the comparison of two versions, a version's outline). The database
@@ -359,7 +342,7 @@ def _diff_summary(
     return once_per_database(
         conn,
         ("diff", game, rulebook, old_version, new_version),
-        lambda: lineage_store.diff_summary(conn, game, old_version, new_version, rulebook=rulebook),
+        lambda: lineage_store.stored_diff_summary(conn, game, old_version, new_version, rulebook=rulebook),
     )
 
 
@@ -819,20 +802,23 @@ def related_rulings(conn: sqlite3.Connection, ruling_id: int, limit: int = 8) ->
         {"id": ruling_id},
     ).fetchall()
     shared: dict[int, list[str]] = defaultdict(list)
+    common = once_per_database(conn, ("common things",), dict)  # (kind, target, game) -> more than COMMON_THING?
     for thing, kind, target, game in mine:
-        sharing = conn.execute(
-            _SHARED_BY[kind] + " limit :most", {"target": target, "game": game, "most": COMMON_THING + 1}
-        ).fetchall()
-        if len(sharing) <= COMMON_THING:
-            for (other,) in sharing:
+        parameters = {"target": target, "game": game, "most": COMMON_THING + 1}
+        if (kind, target, game) not in common:  # counted in SQL: a common thing's rulings never reach Python
+            (sharing,) = conn.execute(f"select count(*) from ({_SHARED_BY[kind]} limit :most)", parameters).fetchone()
+            common[(kind, target, game)] = sharing > COMMON_THING
+        if not common[(kind, target, game)]:
+            for (other,) in conn.execute(_SHARED_BY[kind], parameters):
                 if other != ruling_id:
                     shared[other].append(thing)
+    # ranked in SQL, so that only the rulings shown are read
     rows = _rows(
         conn,
-        f"select id, question, position from rulings where id in ({', '.join('?' for _ in shared)})",
-        list(shared),
+        """select r.id, r.question from json_each(:shared) s join rulings r on r.id = json_extract(s.value, '$[0]')
+        order by json_extract(s.value, '$[1]') desc, r.position, r.id limit :limit""",
+        {"shared": json.dumps([[other, len(things)] for other, things in shared.items()]), "limit": limit},
     )
-    rows.sort(key=lambda row: (-len(shared[row["id"]]), row["position"], row["id"]))
     return [
         {
             "id": row["id"],
@@ -840,7 +826,7 @@ def related_rulings(conn: sqlite3.Connection, ruling_id: int, limit: int = 8) ->
             "shared_count": len(shared[row["id"]]),
             "shared": ", ".join(shared[row["id"]]),
         }
-        for row in rows[:limit]
+        for row in rows
     ]
 
 

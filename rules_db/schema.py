@@ -373,6 +373,8 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
             "to_rule_id": int,
             "kind": str,
             "similarity": float,
+            "section_rule_id": int,
+            "renumbered": int,
         },
         "id",
         [
@@ -380,10 +382,13 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
             ("to_document_id", "documents", "id"),
             ("from_rule_id", "rules", "id"),
             ("to_rule_id", "rules", "id"),
+            ("section_rule_id", "rules", "id"),
         ],
-        [["from_rule_id"], ["to_rule_id"]],
+        [["from_rule_id"], ["to_rule_id"], ["from_document_id", "to_document_id", "kind", "section_rule_id"]],
         "Correspondence between consecutive versions of a rulebook (documents.previous_id): unchanged, moved, "
-        "edited, split, merged, removed or new.",
+        "edited, split, merged, removed or new. section_rule_id is the section the row counts in on the diff "
+        "page (the newer version's; for a removed rule, the section its old section became), renumbered marks "
+        "a rule only renumbered (moved, same text).",
     ),
     "parse_issues": (
         {"id": int, "document_id": str, "line": int, "kind": str, "number": str, "message": str},
