@@ -382,13 +382,9 @@ def renumbered(conn: sqlite3.Connection, game: str, number: str, document_id: st
 def nearest_rules(conn: sqlite3.Connection, document_id: str, number: str, around: int = 3) -> list[dict]:
     """Existing rules closest to a missing number: its nearest existing ancestor and its neighbours in order.
     Rules are in number order in their document, so a binary search finds the place (a few keys computed)."""
-    numbers = [
-        row[0]
-        for row in conn.execute("select number from rules where document_id = ? order by position", [document_id])
-    ]
+    numbers, known = once_per_database(conn, ("rule numbers", document_id), lambda: _rule_numbers(conn, document_id))
     at = bisect.bisect_left(numbers, natural_key(number), key=natural_key)
     chosen = numbers[max(0, at - around) : at + around]
-    known = {known.lower(): known for known in numbers}
     prefix = number.rstrip(".").lower()
     while "." in prefix:
         prefix = prefix.rsplit(".", 1)[0]
@@ -406,6 +402,13 @@ def nearest_rules(conn: sqlite3.Connection, document_id: str, number: str, aroun
         )
     }
     return [rules[found] for found in chosen if found in rules]
+
+
+def _rule_numbers(conn: sqlite3.Connection, document_id: str) -> tuple[list[str], dict[str, str]]:
+    """A document's rule numbers in order, and each by its lower-case spelling."""
+    rows = conn.execute("select number from rules where document_id = ? order by position", [document_id])
+    numbers = [row[0] for row in rows]
+    return numbers, {number.lower(): number for number in numbers}
 
 
 def locate_rule(conn: sqlite3.Connection, number: str, game: str | None = None) -> list[dict]:
