@@ -3,31 +3,79 @@ judges' pages of ``bench_pages`` (rules, rulings, cards, keywords, replays, sear
 and version). Prints per client count the requests per second, p50, p99 and max latency and the errors, with the
 load average the machine had (other work on a shared machine slows every figure).
 
-    .venv/bin/python benchmarks/bench_load.py [--db data/rules.db] [--clients 8 32 64] [--seconds 20]
+    .venv/bin/python benchmarks/bench_load.py [--db data/rules.db] [--clients 8 32 64] [--seconds 20] [--workers N]
 
 Bounded: every client is a keep-alive connection on 127.0.0.1, each run stops at its time, and the server and
 its workers are stopped at the end. Exits non-zero on any error.
+
+The clients run in processes of their own, at most ``CLIENTS_PER_PROCESS`` threads each, so that at 64 clients a
+response does not wait for one interpreter's lock before its time is taken. The CPU time of the server (its
+workers and replay sandboxes) and of the clients is printed per request: on a machine other work keeps busy, the
+latencies grow but these stay what a page costs.
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import math
 import os
 import statistics
 import sys
 import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from bench_pages import PROJECT, drive, free_port, page_urls, percentile, start_server, stop_server
+from bench_pages import (
+    PROJECT,
+    drive,
+    free_port,
+    page_urls,
+    percentile,
+    server_cpu_seconds,
+    start_server,
+    stop_server,
+)
+
+CLIENTS_PER_PROCESS = 8
+START_DELAY = 1.0  # seconds for every client process to be ready before the run starts
 
 
-def run(port: int, pairs: list[tuple[str, str]], clients: int, seconds: float) -> tuple[list[float], list[str], float]:
-    """``clients`` connections, each asking for the next page of the cycled mix until ``seconds`` have passed."""
+def run(
+    port: int, pairs: list[tuple[str, str]], clients: int, seconds: float
+) -> tuple[list[float], list[str], float, float]:
+    """``clients`` connections, each asking for the next page of the cycled mix until ``seconds`` have passed,
+    spread over client processes (each starting at its own place in the mix). Returns the latencies, the errors,
+    the run's length and the clients' CPU time."""
+    processes = math.ceil(clients / CLIENTS_PER_PROCESS)
+    shares = [clients // processes + (index < clients % processes) for index in range(processes)]
+    start = time.monotonic() + START_DELAY  # one clock for every process (CLOCK_MONOTONIC is system-wide)
+    with ProcessPoolExecutor(processes) as pool:
+        results = list(
+            pool.map(
+                _client_process,
+                itertools.repeat(port),
+                [
+                    pairs[index * len(pairs) // processes :] + pairs[: index * len(pairs) // processes]
+                    for index in range(processes)
+                ],
+                shares,
+                itertools.repeat(start),
+                itertools.repeat(seconds),
+            )
+        )
+    latencies = [t for result in results for t in result[0]]
+    errors = [e for result in results for e in result[1]]
+    return latencies, errors, max(result[2] for result in results), sum(result[3] for result in results)
+
+
+def _client_process(
+    port: int, pairs: list[tuple[str, str]], clients: int, start: float, seconds: float
+) -> tuple[list[float], list[str], float, float]:
     pages = itertools.cycle(pairs)
     lock = threading.Lock()
-    stop = time.monotonic() + seconds
+    stop = start + seconds
 
     def next_page() -> tuple[str, str] | None:
         if time.monotonic() >= stop:
@@ -35,8 +83,15 @@ def run(port: int, pairs: list[tuple[str, str]], clients: int, seconds: float) -
         with lock:
             return next(pages)
 
+    time.sleep(max(0.0, start - time.monotonic()))
+    cpu = time.process_time()
     latencies, errors, wall = drive(port, next_page, clients)
-    return [t for times in latencies.values() for t in times], [e for kind in errors.values() for e in kind], wall
+    return (
+        [t for times in latencies.values() for t in times],
+        [e for kind in errors.values() for e in kind],
+        wall,
+        time.process_time() - cpu,
+    )
 
 
 def main() -> None:
@@ -45,30 +100,36 @@ def main() -> None:
     parser.add_argument("--clients", type=int, nargs="+", default=[8, 32, 64])
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--per-kind", type=int, default=100, help="distinct pages of each kind in the mix")
+    parser.add_argument("--workers", type=int, help="server processes (default: rules-db serve's, one per core)")
     arguments = parser.parse_args()
 
     pairs = page_urls(arguments.db, arguments.per_kind)
     port = free_port()
-    server = start_server(arguments.db, port)
+    server = start_server(arguments.db, port, arguments.workers)
     rows, failed = [], []
     try:
         run(port, pairs, 8, 5)  # warm-up: every worker has opened its connections and filled its page cache a little
         for clients in arguments.clients:
             load = os.getloadavg()[0]
-            latencies, errors, wall = run(port, pairs, clients, arguments.seconds)
-            rows.append((clients, len(latencies), wall, latencies, len(errors), load))
+            server_cpu = server_cpu_seconds(server.pid)
+            latencies, errors, wall, client_cpu = run(port, pairs, clients, arguments.seconds)
+            server_cpu = server_cpu_seconds(server.pid) - server_cpu
+            rows.append((clients, len(latencies), wall, latencies, len(errors), load, server_cpu, client_cpu))
             failed.extend(errors)
     finally:
         stop_server(server)
 
     print(f"{len(pairs)} distinct pages, {arguments.seconds:g} s a run, {os.cpu_count()} cores")
+    print("CPU ms/req: CPU time per request of the server (workers, sandboxes) and of the clients")
     print(
-        f"{'clients':>7} {'requests':>8} {'req/s':>7} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'errors':>6} {'load':>5}"
+        f"{'clients':>7} {'requests':>8} {'req/s':>7} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'errors':>6} "
+        f"{'server CPU ms/req':>17} {'client CPU ms/req':>17} {'load':>5}"
     )
-    for clients, count, wall, latencies, errors, load in rows:
+    for clients, count, wall, latencies, errors, load, server_cpu, client_cpu in rows:
         print(
             f"{clients:>7} {count:>8} {count / wall:>7.0f} {statistics.median(latencies) * 1000:>8.1f} "
-            f"{percentile(latencies, 0.99) * 1000:>8.1f} {max(latencies) * 1000:>8.1f} {errors:>6} {load:>5.1f}"
+            f"{percentile(latencies, 0.99) * 1000:>8.1f} {max(latencies) * 1000:>8.1f} {errors:>6} "
+            f"{server_cpu / count * 1000:>17.1f} {client_cpu / count * 1000:>17.1f} {load:>5.1f}"
         )
     for line in failed[:5]:
         print(f"  error: {line}")

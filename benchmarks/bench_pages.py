@@ -124,9 +124,10 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_server(db_path: Path, port: int) -> subprocess.Popen:
-    """``rules-db serve``, as ``make serve`` runs it, answering on ``port``."""
+def start_server(db_path: Path, port: int, workers: int | None = None) -> subprocess.Popen:
+    """``rules-db serve``, as ``make serve`` runs it (or with ``workers`` processes), answering on ``port``."""
     command = [str(Path(sys.executable).parent / "rules-db"), "serve", "--db", str(db_path), "--port", str(port)]
+    command += ["--workers", str(workers)] if workers else []
     # Its own process group: stopping the server stops its worker processes too.
     server = subprocess.Popen(
         command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=PROJECT, start_new_session=True
@@ -215,18 +216,25 @@ def run_clients(port: int, pairs: list[tuple[str, str]], clients: int) -> tuple[
 
 
 def server_cpu_seconds(pid: int) -> float:
-    """CPU time (user and system) of the server and its worker processes so far (Linux /proc), so the cost
-    of a page can be told apart from waiting for a machine other work keeps busy; 0 where /proc is absent."""
+    """CPU time (user and system) of the server and every process under it so far (its workers and their replay
+    sandboxes; Linux /proc), so the cost of a page can be told apart from waiting for a machine other work keeps
+    busy; 0 where /proc is absent."""
     ticks = os.sysconf("SC_CLK_TCK")
-    total = 0.0
+    parents, cpu = {}, {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(stat.parent.name) == pid or int(fields[1]) == pid:  # the server, or one of its workers
-            total += (int(fields[11]) + int(fields[12])) / ticks
-    return total
+        parents[int(stat.parent.name)] = int(fields[1])
+        cpu[int(stat.parent.name)] = (int(fields[11]) + int(fields[12])) / ticks
+
+    def under_server(process: int) -> bool:
+        while process > 1 and process != pid:
+            process = parents.get(process, 0)
+        return process == pid
+
+    return sum(seconds for process, seconds in cpu.items() if under_server(process))
 
 
 def percentile(values: list[float], share: float) -> float:

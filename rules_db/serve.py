@@ -5,11 +5,12 @@ description per table (from ``rules_db.schema``), the source and date of every
 document, full-text search on rules, keywords, rulings and cards, facets, and the
 canned queries of ``rules_db.queries``. ``serve(db_path)`` runs Datasette on it,
 immutable, with the judges' plugin (installed through its entry point), in one worker process
-per core; ``site_urls`` and ``qr_code`` tell a phone where to find it.
+per core, each accepting on its own socket of the port; ``site_urls`` and ``qr_code`` tell a phone where to find it.
 """
 
 from __future__ import annotations
 
+import errno
 import html
 import io
 import json
@@ -116,8 +117,9 @@ def serve(
     certificate: tuple[str | Path, str | Path] | None = None,
     workers: int | None = None,
 ) -> None:
-    """Run Datasette on the database until interrupted, in ``workers`` processes (uvicorn servers) sharing
-    one listening socket, over HTTPS when given a ``(certificate file, key file)`` pair."""
+    """Run Datasette on the database until interrupted, in ``workers`` processes (uvicorn servers) each
+    accepting on its own socket of the port (``listening_sockets``), over HTTPS when given a
+    ``(certificate file, key file)`` pair."""
     import uvicorn
 
     os.environ[_SERVE_ENV] = json.dumps(
@@ -127,17 +129,20 @@ def serve(
         "rules_db.serve:asgi_app",
         factory=True,
         log_level="warning",
+        access_log=False,  # a line per request is CPU taken from the pages (and was never shown: level warning)
         lifespan="on",
         ssl_certfile=str(certificate[0]) if certificate else None,
         ssl_keyfile=str(certificate[1]) if certificate else None,
     )
-    sock = listening_socket(host, port)
     workers = workers or default_workers()
     if workers == 1:
-        uvicorn.Server(config).run(sockets=[sock])
+        uvicorn.Server(config).run(sockets=[listening_socket(host, port)])
         return
     spawn = multiprocessing.get_context("spawn")
-    processes = [spawn.Process(target=_serve_worker, args=(config, sock), daemon=True) for _ in range(workers)]
+    processes = [
+        spawn.Process(target=_serve_worker, args=(config, sock), daemon=True)
+        for sock in listening_sockets(host, port, workers)
+    ]
     # SIGTERM ends the parent through ``finally`` (as Ctrl-C does), so its workers never outlive it.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
@@ -154,17 +159,38 @@ def serve(
             process.join(timeout=10)
 
 
-def listening_socket(host: str, port: int) -> socket.socket:
-    """The socket every worker accepts on. It is made here rather than by uvicorn so that it can carry
+def listening_socket(host: str, port: int, share_port: bool = False) -> socket.socket:
+    """A socket a worker accepts on. It is made here rather than by uvicorn so that it can carry
     TCP_NODELAY, which the connections accepted on it inherit: without it a kept-alive connection waits
-    for the browser's delayed acknowledgement (40 ms) between a response's headers and its body."""
+    for the browser's delayed acknowledgement (40 ms) between a response's headers and its body.
+    ``share_port``: other sockets may listen on the port too (SO_REUSEPORT, see ``listening_sockets``)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if share_port:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     sock.bind((host, port))
     sock.set_inheritable(True)
     return sock
+
+
+def listening_sockets(host: str, port: int, count: int) -> list[socket.socket]:
+    """``count`` sockets on one port, one per worker, among which the kernel spreads new connections.
+
+    One socket shared by every worker sent every connection to one of them: the first worker woken by a burst of
+    connections accepts all of them (asyncio accepts up to its backlog at a time), and a kept-alive connection
+    stays where it was accepted, so 8 judges' connections all landed on one worker, one core, while the others
+    idled. SO_REUSEPORT gives each worker its own queue, and the kernel hashes each new connection to one.
+    It also lets another server of this user listen on the port and take a share of its connections, so a port
+    something already answers on is refused here as an ordinary bind would refuse it."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.settimeout(1)
+        if port and probe.connect_ex((host, port)) == 0:
+            raise OSError(errno.EADDRINUSE, f"something already answers on {host}:{port}")
+    first = listening_socket(host, port, share_port=True)
+    port = first.getsockname()[1]  # port 0: the port the system chose, shared by the others
+    return [first] + [listening_socket(host, port, share_port=True) for _ in range(count - 1)]
 
 
 def _serve_worker(config, sock: socket.socket) -> None:

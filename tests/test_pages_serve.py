@@ -8,6 +8,8 @@ import sys
 import time
 import urllib.request
 
+import pytest
+
 from rules_db import schema
 from rules_db.queries import CANNED_QUERIES
 from rules_db.serve import metadata, write_metadata
@@ -140,4 +142,34 @@ def test_connections_are_accepted_with_nagle_off():
         assert accepted.proto == socket.IPPROTO_TCP  # asyncio's transports keep Nagle off for it too
     finally:
         for open_socket in (accepted, client, server):
+            open_socket.close()
+
+
+def test_the_workers_sockets_share_the_connections_of_a_burst():
+    """One socket shared by the workers gave every connection of a burst to the first worker woken (8 judges on one
+    core): each worker now listens on its own socket of the port, and the kernel spreads the connections."""
+    from rules_db.serve import listening_sockets
+
+    sockets = listening_sockets("127.0.0.1", 0, 2)
+    clients = []
+    try:
+        for sock in sockets:
+            sock.listen()
+            sock.setblocking(False)
+        assert len({sock.getsockname() for sock in sockets}) == 1
+        clients = [socket.create_connection(sockets[0].getsockname()) for _ in range(40)]
+        accepted = [0, 0]
+        deadline = time.monotonic() + 5
+        while sum(accepted) < len(clients) and time.monotonic() < deadline:
+            for index, sock in enumerate(sockets):
+                try:
+                    sock.accept()[0].close()
+                    accepted[index] += 1
+                except BlockingIOError:
+                    time.sleep(0.001)
+        assert sum(accepted) == 40 and min(accepted) > 0, accepted  # all on one socket: 1 chance in 2^39
+        with pytest.raises(OSError, match="already answers"):
+            listening_sockets("127.0.0.1", sockets[0].getsockname()[1], 2)  # as a plain bind would refuse it
+    finally:
+        for open_socket in clients + sockets:
             open_socket.close()
