@@ -308,7 +308,7 @@ def diff_page(
         changed = row["old_text"] is not None and row["new_text"] is not None and row["old_text"] != row["new_text"]
         row["diff"] = diff_ops(row["old_text"], row["new_text"]) if changed else []
     return {
-        **{key: value for key, value in summary.items() if key not in ("rows", "stored")},
+        **{key: value for key, value in summary.items() if key not in ("rows", "stored", "groups")},
         "kinds": list(KINDS),
         "kind": kind,
         "section": section,
