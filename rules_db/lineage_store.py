@@ -194,17 +194,17 @@ def stored_diff_summary(
     pair = {"old": old_document["id"], "new": new_document["id"]}
     if new_document["previous_id"] != old_document["id"] or not _pair_stored(db, pair):
         return {**diff_summary(db, game, old_version, new_version, top_sections, rulebook), "stored": False}
-    counts: Counter = Counter()
-    by_section: dict[int, Counter] = defaultdict(Counter)
-    for kind, section_id, count in db.execute(
-        "select kind, section_rule_id, count(*) from rule_lineage "
+    groups = db.execute(
+        "select kind, section_rule_id, count(*), sum(renumbered) from rule_lineage "
         "where from_document_id = :old and to_document_id = :new group by kind, section_rule_id",
         pair,
-    ).fetchall():
+    ).fetchall()
+    names = _section_names(db, list({group[1] for group in groups}), old_document["id"], (old_version, new_version))
+    counts: Counter = Counter()
+    sections: dict[tuple, Counter] = defaultdict(Counter)
+    for kind, section_id, count, _ in groups:
         counts[kind] += count
-        by_section[section_id][kind] += count
-    names = _section_names(db, list(by_section), old_document["id"], (old_version, new_version))
-    sections = {names[section_id]: kinds for section_id, kinds in by_section.items()}
+        sections[names[section_id]][kind] += count
     sizes = [
         db.execute("select count(*) from rules where document_id = ?", [pair[side]]).fetchone()[0] for side in pair
     ]
@@ -218,6 +218,8 @@ def stored_diff_summary(
         "old_rules_accounted": _share(accounted, sizes[0]),
         "sections": _changed_sections(sections)[:top_sections],
         "stored": True,
+        # (kind, section number, rows, rows only renumbered): what every page of the diff counts
+        "groups": [(kind, names[section_id][1], count, renumbered) for kind, section_id, count, renumbered in groups],
     }
 
 
@@ -246,37 +248,37 @@ def diff_rows(
         pages, page = _page_in_range(len(rows), page, size)
         shown = rows[(page - 1) * size : page * size]
         return {"rows": shown, "total": len(rows), "renumbered_only": renumbered, "page": page, "pages": pages}
-    db = _database(db)
-    where = (
-        "l.from_document_id = :old and l.to_document_id = :new "
-        + ("and l.kind = :kind " if kind else "and l.kind != 'unchanged' ")
-        + (
-            "and l.section_rule_id in (select id from rules where document_id in (:old, :new) and number = :section) "
-            if section
-            else ""
-        )
-    )
-    parameters = {
-        "old": summary["old"]["document_id"],
-        "new": summary["new"]["document_id"],
-        "kind": kind,
-        "section": section,
-        "renumbered": int(show_renumbered),
-    }
-    matching, renumbered = db.execute(
-        f"select count(*), coalesce(sum(l.renumbered), 0) from rule_lineage l where {where}", parameters
-    ).fetchone()
-    total = matching - (0 if show_renumbered else renumbered)
+    matching = [
+        (count, only_renumbered)
+        for group_kind, group_section, count, only_renumbered in summary["groups"]
+        if (group_kind == kind if kind else group_kind != "unchanged") and section in (None, group_section)
+    ]
+    renumbered = sum(only_renumbered for _, only_renumbered in matching)
+    total = sum(count for count, _ in matching) - (0 if show_renumbered else renumbered)
     pages, page = _page_in_range(total, page, size)
-    parameters.update(limit=size, offset=(page - 1) * size)
+    db = _database(db)
+    # The page's ids first (from the index, sorted alone), then their rules' texts: only the page's rows are read.
     cursor = db.execute(
         f"""select l.kind, o.number as old, n.number as new, l.similarity, o.text as old_text, n.text as new_text,
             s.document_id = :new as section_is_new, s.number as section,
             coalesce(nullif(s.heading, ''), s.text) as section_heading
         from rule_lineage l left join rules o on o.id = l.from_rule_id left join rules n on n.id = l.to_rule_id
         join rules s on s.id = l.section_rule_id
-        where {where} and (:renumbered or not l.renumbered) order by l.id limit :limit offset :offset""",
-        parameters,
+        where l.id in (
+            select l.id from rule_lineage l where l.from_document_id = :old and l.to_document_id = :new
+            {"and l.kind = :kind" if kind else "and l.kind != 'unchanged'"}
+            {"and l.section_rule_id in (select id from rules where document_id in (:old, :new) and number = :section)" if section else ""}
+            and (:renumbered or not l.renumbered) order by l.id limit :limit offset :offset
+        ) order by l.id""",
+        {
+            "old": summary["old"]["document_id"],
+            "new": summary["new"]["document_id"],
+            "kind": kind,
+            "section": section,
+            "renumbered": int(show_renumbered),
+            "limit": size,
+            "offset": (page - 1) * size,
+        },
     )
     names = [column[0] for column in cursor.description]
     versions_shown = (summary["old"]["version"], summary["new"]["version"])

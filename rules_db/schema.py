@@ -384,7 +384,13 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
             ("to_rule_id", "rules", "id"),
             ("section_rule_id", "rules", "id"),
         ],
-        [["from_rule_id"], ["to_rule_id"], ["from_document_id", "to_document_id", "kind", "section_rule_id"]],
+        [
+            ["from_rule_id"],
+            ["to_rule_id"],
+            # the diff page: its counts and pages, and the old rules it accounts for
+            ["from_document_id", "to_document_id", "kind", "section_rule_id", "renumbered"],
+            ["from_document_id", "to_document_id", "from_rule_id"],
+        ],
         "Correspondence between consecutive versions of a rulebook (documents.previous_id): unchanged, moved, "
         "edited, split, merged, removed or new. section_rule_id is the section the row counts in on the diff "
         "page (the newer version's; for a removed rule, the section its old section became), renumbered marks "

@@ -110,6 +110,28 @@ class Procedure:
     objects: Callable | None = None
     cite: Callable | None = None
     module: str = ""
+    pure: bool = False  # summary, objects and cite read only the arguments: worked out when the trace is read
+
+    def describe(self, positional: tuple, kwargs: dict) -> tuple[str, tuple[str, ...], Any]:
+        """What a step of this procedure says: its summary, the rules that define it (with those `cite` adds for
+        these arguments) and the objects it names. Keyword arguments are passed on only when there are any."""
+        summary = self.summary
+        if summary is None:
+            text = self.name.replace("_", " ")
+        elif isinstance(summary, str):
+            text = summary
+        else:
+            text = summary(*positional, **kwargs) if kwargs else summary(*positional)
+        defines = self.defines
+        if self.cite is not None:
+            cited = self.cite(*positional, **kwargs) if kwargs else self.cite(*positional)
+            if cited:
+                extra = [r for r in cited if r not in defines]
+                if extra:
+                    defines = defines + tuple(extra)
+        if self.objects is None:
+            return text, defines, ()
+        return text, defines, self.objects(*positional, **kwargs) if kwargs else self.objects(*positional)
 
 
 @dataclass(frozen=True)
@@ -239,14 +261,20 @@ def procedure(
     summary: Callable | str | None = None,
     objects: Callable | None = None,
     cite: Callable | None = None,
+    pure: bool = False,
 ):
-    """Register a procedure; the decorated name becomes its dispatcher (`because=` required at each call)."""
+    """Register a procedure; the decorated name becomes its dispatcher (`because=` required at each call).
+
+    `pure=True` says that its summary, objects and cite read nothing but the procedure's arguments (names,
+    numbers, labels, actions, events, an object's id or card: values that never change), so the trace works them
+    out only when it is read (most steps of a replay are never read one by one). One that reads the game state
+    (a player's points, an object's location) must be worked out as the step happens: leave `pure` False."""
 
     def decorate(fn: Callable) -> Callable:
         _register(
             PROCEDURES,
             name,
-            Procedure(name, kind, tuple(defines), fn, summary, objects, cite, fn.__module__),
+            Procedure(name, kind, tuple(defines), fn, summary, objects, cite, fn.__module__, pure),
             "procedure",
         )
 
@@ -350,48 +378,32 @@ def keyword_ability(keyword: str, rule: str, trigger: Any, *, stacks: bool = Fal
 
 
 def _dispatcher(name: str) -> Callable:
-    fixed_summary = name.replace("_", " ")
-
     def dispatch(game, *args, because, **kwargs):
         """Apply the procedure: open its trace step, run it, record the journal entries it wrote.
 
         This runs for every step of every replay, so it avoids calls it does not need (the budget is counted
-        inline, a summary or `cite` is called only when the procedure has one, and the arguments are passed on
-        as one tuple, with no keyword dictionary to copy when there is none)."""
+        inline, and a pure procedure's step is described only when the trace is read)."""
         positional = (game, *args)
         proc = PROCEDURES[name]  # looked up at call time: a test may replace the entry
         budget = game.budget
         budget.steps += 1
         if budget.steps > budget.max_steps or not budget.steps & 255:
             budget.check()
-        summary = proc.summary
-        if summary is None:
-            text = fixed_summary
-        elif type(summary) is str:
-            text = summary
-        else:
-            text = summary(*positional, **kwargs) if kwargs else summary(*positional)
         if type(because) is str:
             reasons = _ONE_RULE.get(because) or _one_rule(because)
         else:
             reasons = tuple(because)
             if not reasons:
                 raise EngineError(f"procedure {name!r} called without the rule that makes it happen (because=)")
-        defines = proc.defines
-        if proc.cite is not None:
-            cited = proc.cite(*positional, **kwargs) if kwargs else proc.cite(*positional)
-            if cited:
-                extra = [r for r in cited if r not in defines]
-                if extra:
-                    defines = defines + tuple(extra)
-        if proc.objects is None:
-            objects = ()
-        else:
-            objects = proc.objects(*positional, **kwargs) if kwargs else proc.objects(*positional)
         trace = game.trace
         open_steps = trace.open_steps
         journal = game.journal.entries
-        record = [proc.kind, name, text, reasons, defines, objects, None, len(journal), None, len(open_steps)]
+        if proc.pure:  # described when the trace is read: (procedure, arguments) in the DESCRIBE field
+            describe = (proc, positional, kwargs)
+            record = [proc.kind, name, None, reasons, None, None, None, len(journal), None, len(open_steps), describe]
+        else:
+            text, defines, objects = proc.describe(positional, kwargs)
+            record = [proc.kind, name, text, reasons, defines, objects, None, len(journal), None, len(open_steps), None]
         trace.records.append(record)
         open_steps.append(record)
         try:
@@ -423,7 +435,7 @@ def note(game, kind: StepKind, name: str, summary: str, because, defines=(), obj
     trace = game.trace  # a leaf: recorded inside the open step (or as a root), never opened itself
     at = len(game.journal.entries)
     defines = defines if type(defines) is tuple else tuple(defines)
-    trace.records.append([kind, name, summary, reasons, defines, objects, log, at, at, len(trace.open_steps)])
+    trace.records.append([kind, name, summary, reasons, defines, objects, log, at, at, len(trace.open_steps), None])
 
 
 def log(game, name: str, entry, because, defines=()) -> None:

@@ -131,16 +131,17 @@ def plain(value):
 
 
 # A step as the engine writes it: one flat record per step, in the order the steps opened (see `Tracer`).
-KIND, PROCEDURE, SUMMARY, BECAUSE, DEFINES, OBJECTS, LOG, AT, END, DEPTH = range(10)
+KIND, PROCEDURE, SUMMARY, BECAUSE, DEFINES, OBJECTS, LOG, AT, END, DEPTH, DESCRIBE = range(11)
 
 
 class Tracer:
-    """The steps of a game as flat records (lists indexed by KIND ... DEPTH above), in the order they opened,
+    """The steps of a game as flat records (lists indexed by KIND ... DESCRIBE above), in the order they opened,
     and the stack of records currently open. The tree of `Step`s is built from them only when it is read
     (`roots`, `steps()`): a replay writes thousands of steps and most are never read one by one.
 
     A record's journal entries are `journal[AT:END]` (END is set when the step closes); a record's parent is
-    the nearest earlier record one level less deep."""
+    the nearest earlier record one level less deep. A pure procedure's record leaves SUMMARY, DEFINES and
+    OBJECTS empty and keeps DESCRIBE, (procedure, arguments, keyword arguments), to work them out when read."""
 
     __slots__ = ("records", "open_steps", "journal")
 
@@ -174,7 +175,12 @@ class Tracer:
         path: list[Step] = []  # the last step built at each depth
         journal = self.journal
         for record in self.records[:end]:
-            step = Step(*record[: LOG + 1])
+            if record[DESCRIBE] is None:
+                step = Step(*record[: LOG + 1])
+            else:
+                procedure, positional, kwargs = record[DESCRIBE]
+                summary, defines, objects = procedure.describe(positional, kwargs)
+                step = Step(record[KIND], record[PROCEDURE], summary, record[BECAUSE], defines, objects, record[LOG])
             step.at = at = record[AT]
             end = record[END]
             if end is not None and end > at:

@@ -34,9 +34,11 @@ from hypothesis import HealthCheck, settings
 from ingest.text import plain_text
 from rules_db import schema
 
-# Property-based tests (tests/test_fuzz.py): a few hundred examples per target in the suite, 10,000 in the long
-# run (``pytest tests/test_fuzz.py --hypothesis-profile=fuzz``). No deadline: the machine is shared.
+# Property-based tests (tests/test_fuzz.py): a few hundred examples per target in the suite, 50 in the edit-run
+# loop (``make test-fast`` chooses the ``quick`` profile), 10,000 in the long run (``pytest tests/test_fuzz.py
+# --hypothesis-profile=fuzz``). No deadline: the machine is shared.
 _FUZZ = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
+settings.register_profile("quick", max_examples=50, **_FUZZ)
 settings.register_profile("suite", max_examples=200, **_FUZZ)
 settings.register_profile("fuzz", max_examples=10_000, **_FUZZ)
 settings.load_profile("suite")
@@ -717,6 +719,24 @@ def real_server(real_db, tmp_path_factory):
         yield server.url
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's chromium driven by Playwright, for the browser modules; each test opens contexts of its own in it
+    (pages, storage and service workers apart). One per module, not per session: Playwright's sync API holds
+    the thread's event loop as running while it lives, and the async tests of other modules then fail
+    ("Runner.run() cannot be called from a running event loop"). Playwright's assertions wait as long as pages
+    may take on a machine this busy (``servers.patience``)."""
+    from playwright.sync_api import expect, sync_playwright
+    from servers import patience
+    from test_browser import CHROMIUM, CHROMIUM_ARGS
+
+    expect.set_options(timeout=patience(5) * 1000)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
 
 
 @pytest.fixture(scope="session")

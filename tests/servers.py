@@ -1,13 +1,23 @@
-"""A judges' server for the browser tests: ``rules_db.serve.serve`` (what ``rules-db serve`` runs) on a free port."""
+"""A judges' server for the tests that need a real port: ``rules_db.serve.serve`` (what ``rules-db serve`` runs)
+in a subprocess on a free port. ``patience`` gives the tests' waits their deadlines."""
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
+
+
+def patience(seconds: float) -> float:
+    """``seconds`` of waiting on a quiet machine, stretched by how many runnable processes share each core: the
+    suite runs beside other work, and a server that starts in 5 s at load 1 takes 40 s at load 16 on two cores
+    with nothing wrong. A wait still ends early when what it waits for has died."""
+    return seconds * max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
 
 
 def _free_port() -> int:
@@ -17,34 +27,46 @@ def _free_port() -> int:
 
 
 class Server:
-    """``rules_db.serve.serve`` (what ``rules-db serve`` runs) on a database, in a subprocess, until stopped."""
+    """``rules_db.serve.serve`` (what ``rules-db serve`` runs) on a database, in a subprocess with ``workers``
+    worker processes, until stopped; its output goes to ``server.log`` in ``tmp_dir``, shown when it fails."""
 
-    def __init__(self, db_path: Path, tmp_dir: Path):
+    def __init__(self, db_path: Path, tmp_dir: Path, workers: int = 1):
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = (tmp_dir / "server.log").open("w+")
-        code = f"from rules_db.serve import serve; serve({str(db_path)!r}, port={self.port}, workers=1)"
+        code = f"from rules_db.serve import serve; serve({str(db_path)!r}, port={self.port}, workers={workers})"
         self.process = subprocess.Popen([sys.executable, "-c", code], stdout=self.log, stderr=subprocess.STDOUT)
 
-    def wait_until_ready(self, timeout: float = 60) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                break
+    def wait_until_ready(self, path: str = "/-/versions.json", timeout: float = 60) -> str:
+        """The body of ``path`` once the server answers it (the first answer may take a while: it starts)."""
+        deadline = time.monotonic() + patience(timeout)
+        while time.monotonic() < deadline and self.process.poll() is None:
             try:
-                with urllib.request.urlopen(f"{self.url}/-/versions.json", timeout=2):
-                    return
-            except OSError:
+                return self.get(path, timeout=2)
+            except OSError:  # not listening yet (an error status is not an OSError here: it fails at once)
                 time.sleep(0.2)
+        status = (
+            "ended" if self.process.poll() is not None else f"did not answer {path} within {patience(timeout):.0f} s"
+        )
         self.stop()
-        self.log.seek(0)
-        raise RuntimeError(f"the server did not start on {self.url}:\n{self.log.read()[-3000:]}")
+        raise RuntimeError(f"the server on {self.url} {status}:\n{self.output()}")
+
+    def get(self, path: str, timeout: float = 60) -> str:
+        """The body of ``path``; an error status fails with the server's output (its log has the cause)."""
+        try:
+            with urllib.request.urlopen(self.url + path, timeout=patience(timeout)) as response:
+                return response.read().decode()
+        except urllib.error.HTTPError as error:
+            raise AssertionError(f"{path[:200]} answered {error.code}; the server said:\n{self.output()}") from error
+
+    def output(self) -> str:
+        return Path(self.log.name).read_text(encoding="utf-8", errors="replace")[-3000:]
 
     def stop(self) -> None:
         if self.process.poll() is None:
-            self.process.terminate()
+            self.process.terminate()  # its worker processes end with it (rules_db.serve.serve)
             try:
-                self.process.wait(timeout=10)
+                self.process.wait(timeout=patience(10))
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()

@@ -1,5 +1,6 @@
 """The judges' pages in a real browser: Debian's chromium driven by Playwright, against real servers
-(``rules_db.serve.serve``) on free ports; one browser for the module, phone and desktop pages reused.
+(``rules_db.serve.serve``) on free ports; one browser for the module (``browser``, tests/conftest.py), phone
+and desktop pages reused.
 
 Screenshots go to ``test-artifacts/`` (not committed): every judges' page at 390x844 and 1366x900.
 """
@@ -7,11 +8,12 @@ Screenshots go to ``test-artifacts/`` (not committed): every judges' page at 390
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
-from servers import Server
+from servers import Server, patience
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
@@ -64,20 +66,10 @@ def hostile_server(servers):
     return servers["hostile"]
 
 
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
 def _open_page(browser, viewport: dict):
     context = browser.new_context(viewport=viewport)
     page = context.new_page()
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(patience(15) * 1000)
     return context, page
 
 
@@ -512,6 +504,15 @@ def test_cards_list_finds_a_card_by_nickname_and_the_nickname_address_redirects(
     assert page.locator("section.printed-text ins").count() and page.locator("section.printed-text del").count()
 
 
+def _wait_until_kept(page, timeout: float = 15) -> None:
+    """Until the service worker holds its copy of the page shown. (``page.wait_for_function`` cannot wait on
+    ``caches.match``: it takes the promise an async function returns as a true answer and returns at once.)"""
+    deadline = time.monotonic() + patience(timeout)
+    while not page.evaluate("async () => !!(await caches.match(location.href))"):
+        assert time.monotonic() < deadline, f"the service worker kept no copy of {page.url}"
+        page.wait_for_timeout(100)
+
+
 def test_a_page_once_opened_reads_with_no_network(browser, real_server, real_db):
     """Open a rule page and a search, cut the network, reload: both still read; a page never opened says so
     and lists the pages the phone keeps."""
@@ -522,9 +523,9 @@ def test_a_page_once_opened_reads_with_no_network(browser, real_server, real_db)
         rule = real_server + _judges_pages(real_db)["rule"]
         page.goto(rule)
         text = page.locator("div.rule-text").inner_text()
-        page.wait_for_function("async () => !!(await caches.match(location.href))", polling=100)
+        _wait_until_kept(page)
         page.goto(real_server + "/search?q=recalled")
-        page.wait_for_function("async () => !!(await caches.match(location.href))", polling=100)
+        _wait_until_kept(page)
         context.set_offline(True)
         page.goto(rule)
         response = page.reload()

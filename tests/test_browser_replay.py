@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_browser import _MEASURE, DESKTOP, PHONE, PRIMARY, _open_page, _screenshot, browser  # noqa: F401
+from servers import patience
+from test_browser import _MEASURE, DESKTOP, PHONE, PRIMARY, _open_page, _screenshot
 
 from rules_db import replay_view
 
@@ -28,9 +29,9 @@ def server(real_server):
 
 
 @pytest.fixture(scope="module", params=list(SIZES))
-def screen(request, browser):  # noqa: F811 - the browser fixture imported above
+def screen(request, browser):
     context, page = _open_page(browser, SIZES[request.param])
-    page.set_default_timeout(60_000)  # a replay page may wait for the engine's first start
+    page.set_default_timeout(patience(60) * 1000)  # a replay page may wait for the engine's first start
     yield request.param, page
     context.close()
 

@@ -164,11 +164,15 @@ def steps_with_context():
             stack.append(step)
 
 
-STEPS = list(steps_with_context())
+@pytest.fixture(scope="module")
+def steps() -> list:
+    """Every step of the library's replays, replayed once by the process that runs these tests (not at
+    collection, which every test process does)."""
+    return list(steps_with_context())
 
 
-def test_every_step_kind_has_its_terms():
-    kinds = {step.procedure for step, _, _ in STEPS} - NOT_CHECKED
+def test_every_step_kind_has_its_terms(steps):
+    kinds = {step.procedure for step, _, _ in steps} - NOT_CHECKED
     missing = sorted(kind for kind in kinds if kind not in TERMS and not kind.startswith("log "))
     assert not missing, f"steps without the words their rules must use: {missing}"
 
@@ -179,9 +183,9 @@ def test_every_registered_procedure_has_its_terms():
 
 
 @pytest.mark.parametrize("kind", sorted(TERMS))
-def test_the_rules_a_step_cites_name_what_it_does(kind):
+def test_the_rules_a_step_cites_name_what_it_does(steps, kind):
     wrong = set()
-    for step, parent, scenario in STEPS:
+    for step, parent, scenario in steps:
         if step.procedure != kind:
             continue
         for number in step.defines:
@@ -194,12 +198,12 @@ def test_the_rules_a_step_cites_name_what_it_does(kind):
     assert not wrong, "\n".join(sorted(wrong))
 
 
-def test_every_step_cites_a_rule():
-    uncited = sorted({f"{scenario}: {step.procedure}" for step, _, scenario in STEPS if not step.rules})
+def test_every_step_cites_a_rule(steps):
+    uncited = sorted({f"{scenario}: {step.procedure}" for step, _, scenario in steps if not step.rules})
     assert not uncited
 
 
-def test_citations_translated_into_the_newest_core_rules_still_name_what_each_step_does(real_db):
+def test_citations_translated_into_the_newest_core_rules_still_name_what_each_step_does(steps, real_db):
     """The engine cites its own version; a scenario naming the newest Core Rules gets its citations through the
     stored lineage (`CitationTranslator`). Each translated rule must still pass the step-kind text check, read
     in the database (the newest version's document wraps its lines), and every step must keep a citation."""
@@ -215,7 +219,7 @@ def test_citations_translated_into_the_newest_core_rules_still_name_what_each_st
     texts = {row["number"]: f"{row['heading'] or ''} {row['text'] or ''}" for row in rows}
     parents = {row["number"]: row["parent_number"] for row in rows}
     wrong, uncited = set(), set()
-    for step, parent, scenario in STEPS:
+    for step, parent, scenario in steps:
         kind = step.procedure
         if kind in NOT_CHECKED or kind.startswith("log "):
             continue

@@ -4,6 +4,7 @@ typed actions and the replay budget."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -13,7 +14,7 @@ import yaml
 from test_engine import BASIC, attack
 
 import scenarios
-from scenarios import kernel, schema
+from scenarios import kernel, schema, trace
 from scenarios.actions import Choose, EndTurn, Move, Pass, Play, parse_action
 from scenarios.cards import load_library
 from scenarios.kernel import Budget, BudgetExceeded, Refusal
@@ -240,3 +241,28 @@ def test_a_trace_step_cites_why_it_happens_and_what_defines_it():
     assert steps["deal"].because == ("443.1.e",) and "404.1.b" in steps["deal"].defines
     assert steps["deal"].change["d1"]["damage"] == [0, 2]
     assert steps["dies"].because == ("322.3", "322.4")
+
+
+def test_a_pure_procedure_reads_only_its_arguments_so_its_steps_read_later_say_what_they_said_when_taken(
+    monkeypatch,
+):
+    """A `pure=True` procedure's step is described when the trace is read; described as it is taken instead (every
+    procedure made impure), every replay of the library must show exactly the same trace. A pure procedure whose
+    summary, objects or cite read the game state would tell a later state, and fail here."""
+    pure = sorted(name for name, proc in kernel.PROCEDURES.items() if proc.pure)
+    assert {"cleanup_pass", "start_turn", "end_turn", "move", "draw"} <= set(pure)
+    lazy = {path.name: [step.to_dict() for step in replay_file(path).steps] for path in scenarios.library_paths()}
+    for name in pure:
+        monkeypatch.setitem(kernel.PROCEDURES, name, dataclasses.replace(kernel.PROCEDURES[name], pure=False))
+    for path in scenarios.library_paths():
+        assert [step.to_dict() for step in replay_file(path).steps] == lazy[path.name], path.name
+
+
+def test_a_pure_procedure_step_is_described_from_the_arguments_it_was_taken_with():
+    game = GameState(BASIC)
+    game.push({"by": "A", "do": "move", "units": ["a1"], "to": "bf1"})
+    records = game.trace.records
+    assert records[0][trace.DESCRIBE] is not None and records[0][trace.SUMMARY] is None  # standard_move is pure
+    step = game.trace.roots[0]
+    assert (step.summary, step.objects) == ("A standard-moves a1 to bf1", ["a1", "bf1"])
+    assert step.rules == ["407.3", "143", "426"]

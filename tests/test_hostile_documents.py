@@ -198,6 +198,7 @@ def test_a_range_of_a_hundred_million_numbers_cites_its_ends():
     assert len(expand_range("1", str(limits.MAX_RANGE))) == limits.MAX_RANGE
 
 
+@pytest.mark.stress
 def test_a_line_with_thousands_of_references_is_read_in_linear_time():
     text = " ".join(f"See rule 101.{n}." for n in range(20_000))
     with deadline():
@@ -206,6 +207,7 @@ def test_a_line_with_thousands_of_references_is_read_in_linear_time():
     assert len(references) == 20_000 and len(chained[0].target_numbers) == 20_000
 
 
+@pytest.mark.stress
 def test_spacy_sees_bounded_texts():
     """Long runs of punctuation made spaCy's tokenizer quadratic; the runs are cut, offsets kept."""
     matcher = LemmaMatcher({"recall": ["Recall"]})
@@ -265,6 +267,7 @@ def _patterns():
     return patterns
 
 
+@pytest.mark.stress
 @pytest.mark.parametrize("pattern", _patterns())
 def test_regular_expressions_are_linear_on_100k_runs(pattern):
     """Each pattern searched through (and matched at the start of) 100,000-character runs that lead nowhere:

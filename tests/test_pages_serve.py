@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import socket
-import subprocess
-import sys
 import time
-import urllib.request
 
 import pytest
 
@@ -46,36 +43,16 @@ def test_metadata_escapes_document_titles(tmp_path, fixture_db):
 
 
 def test_serve_runs_datasette_with_the_pages(fixture_db, tmp_path):
-    port = _free_port()
-    code = f"from rules_db.serve import serve; serve({str(fixture_db)!r}, port={port}, workers=1)"
-    server = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    from servers import Server
+
+    server = Server(fixture_db, tmp_path)
     try:
-        body = _wait_for(f"http://127.0.0.1:{port}/rules/riftbound/443.1.e", server)
+        body = server.wait_until_ready("/rules/riftbound/443.1.e")
         assert "Deal Damage to each unit" in body
-        settings = _wait_for(f"http://127.0.0.1:{port}/-/databases.json", server)
-        assert '"is_mutable": false' in settings
+        assert '"is_mutable": false' in server.get("/-/databases.json")
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        server.stop()
     assert write_metadata(fixture_db).exists()
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _wait_for(url: str, server: subprocess.Popen, timeout: float = 30) -> str:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        assert server.poll() is None, server.stderr.read().decode()[-2000:]
-        try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                return response.read().decode()
-        except OSError:
-            time.sleep(0.2)
-    raise AssertionError(f"nothing answered at {url}")
 
 
 def _fresh_copy(fixture_db, tmp_path):

@@ -4,7 +4,8 @@ box; the filter stays. Screenshots at phone and desktop sizes go to ``test-artif
 from __future__ import annotations
 
 import pytest
-from test_browser import CHROMIUM, CHROMIUM_ARGS, _screenshot
+from servers import patience
+from test_browser import CHROMIUM, _screenshot
 
 pytestmark = [
     pytest.mark.browser,
@@ -17,24 +18,14 @@ def search_server(real_server):
     return real_server
 
 
-@pytest.fixture(scope="module")
-def chromium():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
 @pytest.mark.parametrize("width, height", [(390, 844), (1366, 900)])
-def test_a_judge_keeps_the_game_filter_across_questions(chromium, search_server, width, height):
+def test_a_judge_keeps_the_game_filter_across_questions(browser, search_server, width, height):
     from playwright.sync_api import expect
 
     real_server = search_server
-    context = chromium.new_context(viewport={"width": width, "height": height})
+    context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(patience(15) * 1000)
     try:
         page.goto(real_server + "/search?q=full+hand")
         page.select_option("form.search-filters select[name=game]", "runeterra")

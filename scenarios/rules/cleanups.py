@@ -43,6 +43,7 @@ def _summary(game, reason, special) -> str:
     defines=("322",),
     summary=_summary,
     cite=lambda g, r, special: ["323"] if special else [],
+    pure=True,
 )
 def cleanup_pass(game, reason: str, special: str | None) -> None:
     if game.triggered:

@@ -56,7 +56,12 @@ def _moving(game, ids, destination, by) -> str:
 
 
 @procedure(
-    "move", StepKind.MOVEMENT, defines=("424.1", "425"), summary=_moving, objects=lambda g, ids, d, by: [*ids, d]
+    "move",
+    StepKind.MOVEMENT,
+    defines=("424.1", "425"),
+    summary=_moving,
+    objects=lambda g, ids, d, by: [*ids, d],
+    pure=True,
 )
 def move(game, unit_ids, destination: str, by: str) -> None:
     moved = []
@@ -125,6 +130,7 @@ def standard_moves(game, player: str):
     defines=("143", "426"),
     summary=lambda g, a: f"{a.by} standard-moves {', '.join(a.units)} to {a.to}",
     objects=lambda g, a: [*a.units, a.to],
+    pure=True,
 )
 def standard_move(game, act: Move) -> None:
     player = act.by

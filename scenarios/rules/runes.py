@@ -42,6 +42,7 @@ def _channeled(game, player, n, label, exhausted) -> str:
     summary=_channeled,
     objects=lambda g, player, n, label, exhausted: [player],
     cite=lambda g, player, n, label, exhausted: ["417.2"] if exhausted else [],
+    pure=True,
 )
 def channel(game, player: str, n: int, label: str, exhausted: bool) -> None:
     """Take the top `n` runes of the Rune Deck onto the board (as many as there are, 315.3.b.1)."""
@@ -67,6 +68,7 @@ def channel(game, player: str, n: int, label: str, exhausted: bool) -> None:
     defines=("315.3", "315.3.b"),
     summary=lambda g, player: f"Channel Phase: {player} channels {CHANNEL_PHASE_RUNES} runes",
     objects=lambda g, player: [player],
+    pure=True,
 )
 def channel_phase(game, player: str) -> None:
     game.phase = "channel"

@@ -71,6 +71,7 @@ def earn_point(game, player: str, bf, how: str) -> None:
     defines=("446.1", "448.2.a"),
     summary=lambda g, player, bf: f"{player} conquers {bf.id}",
     objects=lambda g, player, bf: [bf.id],
+    pure=True,
 )
 def conquer(game, player: str, bf) -> None:
     _score_and_trigger(game, player, bf, "conquer")
@@ -82,6 +83,7 @@ def conquer(game, player: str, bf) -> None:
     defines=("446.2", "448.2.b"),
     summary=lambda g, player, bf: f"{player} holds {bf.id}",
     objects=lambda g, player, bf: [bf.id],
+    pure=True,
 )
 def hold(game, player: str, bf) -> None:
     _score_and_trigger(game, player, bf, "hold")
@@ -100,6 +102,7 @@ def _score_and_trigger(game, player: str, bf, how: str) -> None:
     defines=("448.1.a.1",),
     summary=lambda g, player, n, label: f"{label}: {player} gains {n} point(s)",
     objects=lambda g, player, n, label: [player],
+    pure=True,
 )
 def gain_points(game, player: str, n: int, label: str) -> None:
     """Points from other sources than Conquer or Hold: no Final Point restriction (448.1.a.1)."""

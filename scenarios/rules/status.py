@@ -26,6 +26,7 @@ def _status(name: str, attribute: str, value: bool, defines: tuple[str, ...]):
         defines=defines,
         summary=lambda g, ids, label=None: f"{_label(g, ids, label)}{name} {', '.join(ids)}",
         objects=lambda g, ids, label=None: ids,
+        pure=True,
     )(apply)
 
 

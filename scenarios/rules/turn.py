@@ -22,6 +22,7 @@ from scenarios.trace import StepKind
     defines=("316.6.b", "317.1"),
     summary=lambda g, a: f"{a.by} ends the turn",
     objects=lambda g, a: [a.by],
+    pure=True,
 )
 def end_turn(game, act: EndTurn) -> None:
     if act.by != game.turn_player or game.chain or game.showdown or game.combat or game.phase != "action":
@@ -74,6 +75,7 @@ def expire(game) -> None:
     defines=("315", "315.1.a"),
     summary=lambda g, player: f"{player}'s turn begins",
     objects=lambda g, p: [p],
+    pure=True,
 )
 def start_turn(game, player: str) -> None:
     game.turn_player = player

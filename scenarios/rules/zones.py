@@ -16,6 +16,7 @@ event_kind("discard", "409.1")
     defines=("400.1",),
     summary=lambda g, player, n, label=None: (f"{label}: " if label else "") + f"{player} draws {n}",
     objects=lambda g, player, n, label=None: [player],
+    pure=True,
 )
 def draw(game, player: str, n: int, label=None) -> None:
     """Each card drawn is one event a replacement effect may replace (366); a draw that happens from an empty
@@ -36,6 +37,7 @@ def draw(game, player: str, n: int, label=None) -> None:
     defines=("409.1",),
     summary=lambda g, player, card_id: f"{player} discards {card_id}",
     objects=lambda g, player, card_id: [card_id],
+    pure=True,
 )
 def discard(game, player: str, card_id: str) -> None:
     game.objects[card_id].zone = Zone.TRASH
@@ -60,6 +62,7 @@ def return_to_hand(game, object_ids, label: str) -> None:
     defines=("412.1", "412.1.a", "412.1.b"),
     summary=lambda g, card_id, label: f"{label}: counter {card_id}",
     objects=lambda g, card_id, label: [card_id],
+    pure=True,
 )
 def counter(game, card_id: str, label: str) -> None:
     """A countered card does nothing, goes to the Trash and is not played (no "when you play" trigger)."""
