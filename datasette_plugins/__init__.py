@@ -3,19 +3,17 @@ indexes they browse (rule tree, rulings, cards, replays) and what keeps them wor
 
 Registered through the ``datasette`` entry point in pyproject.toml. The URL patterns and page
 views are in ``pages``, the replay pages (which run the engine) in ``replay_pages``, the index
-views in ``indexes``, the web app manifest and service worker in ``offline``, the rendered pages
-kept in memory in ``page_cache``, the safe rendering of document text in ``render``, the SQL in
-``rules_db.queries``; templates extend Datasette's ``base.html``.
+views in ``indexes``, the web app manifest and service worker in ``offline``, our static files
+(named by their content, cached for a year) in ``assets``, the rendered pages kept in memory in
+``page_cache``, the safe rendering of document text in ``render``, the SQL in ``rules_db.queries``;
+templates extend Datasette's ``base.html``.
 """
 
 from __future__ import annotations
 
-from functools import cache
-from pathlib import Path
-
 from datasette import hookimpl
 
-from datasette_plugins import cancellation, errors, indexes, offline, pages, replay_pages
+from datasette_plugins import assets, cancellation, errors, indexes, offline, pages, replay_pages
 from datasette_plugins.page_cache import PageCache
 from datasette_plugins.raw_tables import render_cell
 from rules_db import guard
@@ -40,12 +38,10 @@ VIEWS = {**pages.VIEWS, **indexes.VIEWS, **offline.VIEWS, **replay_pages.VIEWS}
 KEPT = set(pages.VIEWS) - {"search"} | set(indexes.VIEWS) | set(replay_pages.KEPT)
 CACHE = PageCache()
 
-STATIC_DIR = Path(__file__).resolve().parent / "static"
-
 
 @hookimpl
 def register_routes(datasette):
-    return [(errors.INTROSPECTION_ROUTE, errors.introspection)] + [
+    return [(errors.INTROSPECTION_ROUTE, errors.introspection), (assets.ROUTE, assets.static_file)] + [
         (pattern, CACHE.wrap(VIEWS[name], pages.database_file) if name in KEPT else VIEWS[name])
         for name, pattern in ROUTE_PATTERNS.items()
     ]
@@ -53,7 +49,7 @@ def register_routes(datasette):
 
 @hookimpl
 def extra_css_urls(datasette):
-    return [datasette.urls.static_plugins(_plugin_name(), name) for name in ("judges.css", "replay.css")]
+    return [assets.url(datasette, name) for name in ("judges.css", "replay.css")]
 
 
 @hookimpl
@@ -82,14 +78,3 @@ def skip_csrf(datasette, scope):
     """The dispute page takes a scenario's YAML by POST (it can be longer than a URL) and only renders it:
     nothing is written anywhere, so there is no request to forge."""
     return scope["type"] == "http" and scope["path"] == datasette.urls.path("dispute")
-
-
-@cache
-def _plugin_name() -> str:
-    """The name Datasette serves our static files under (the distribution's name when installed)."""
-    from datasette.plugins import get_plugins  # imported late: datasette.plugins is importing us
-
-    for plugin in get_plugins():
-        if plugin["static_path"] and Path(plugin["static_path"]).resolve() == STATIC_DIR:
-            return plugin["name"]
-    return __name__

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from pathlib import Path
 
 from datasette.utils.asgi import Response
 
+from datasette_plugins import assets
 from datasette_plugins.pages import ROUTE_PATTERNS, Paths
 
-STATIC_DIR = Path(__file__).resolve().parent / "static"
 # Pages the worker keeps: every judges' page (the manifest and the worker itself are not pages).
 KEPT_PAGES = [name for name in ROUTE_PATTERNS if name not in ("manifest", "service_worker")]
 MAX_KEPT_PAGES = 300
@@ -38,14 +37,14 @@ def style_sheets(datasette) -> list[str]:
 
 
 def worker_script(datasette) -> str:
-    source = (STATIC_DIR / "sw.js").read_text(encoding="utf-8")
-    assets = style_sheets(datasette)
-    style = (STATIC_DIR / "judges.css").read_text(encoding="utf-8")
-    version = hashlib.sha256("\n".join([source, style, *assets]).encode()).hexdigest()
+    source = (assets.STATIC_DIR / "sw.js").read_text(encoding="utf-8")
+    sheets = style_sheets(datasette)
+    style = (assets.STATIC_DIR / "judges.css").read_text(encoding="utf-8")
+    version = hashlib.sha256("\n".join([source, style, *sheets]).encode()).hexdigest()
     config = {
         "root": datasette.urls.path("/"),
         "patterns": [_js_pattern(ROUTE_PATTERNS[name]) for name in KEPT_PAGES],
-        "assets": assets,
+        "assets": sheets,
         "version": version[:16],
         "max_pages": MAX_KEPT_PAGES,
         "patience_ms": PATIENCE_MS,
@@ -63,7 +62,7 @@ async def service_worker(datasette, request):
 
 async def manifest(datasette, request):
     paths = Paths(datasette, None)
-    icon = datasette.urls.static_plugins(_plugin_name(), "icon.svg")
+    icon = assets.url(datasette, "icon.svg")
     return Response(
         json.dumps(
             {
@@ -80,12 +79,6 @@ async def manifest(datasette, request):
         ),
         content_type="application/manifest+json",
     )
-
-
-def _plugin_name() -> str:
-    from datasette_plugins import _plugin_name as name
-
-    return name()
 
 
 VIEWS = {"manifest": manifest, "service_worker": service_worker}

@@ -26,6 +26,7 @@ from datasette.utils.asgi import Response
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup, escape
 
+from datasette_plugins import assets
 from datasette_plugins.pages import Paths, _database, _not_found, _respond, _url_var, _wants_json
 from rules_db import queries, replay_view
 
@@ -162,9 +163,7 @@ def _status(view: dict) -> int:
 
 
 def _script(datasette) -> str:
-    from datasette_plugins import _plugin_name  # the package imports this module: looked up at call time
-
-    return datasette.urls.static_plugins(_plugin_name(), "replay.js")
+    return assets.url(datasette, "replay.js")
 
 
 def _json(page: dict) -> dict:

@@ -14,7 +14,10 @@ import json
 import os
 import re
 import sqlite3
+import threading
 from collections import Counter, defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from urllib.parse import urlsplit
 
 import sqlite_utils
@@ -382,13 +385,9 @@ def renumbered(conn: sqlite3.Connection, game: str, number: str, document_id: st
 def nearest_rules(conn: sqlite3.Connection, document_id: str, number: str, around: int = 3) -> list[dict]:
     """Existing rules closest to a missing number: its nearest existing ancestor and its neighbours in order.
     Rules are in number order in their document, so a binary search finds the place (a few keys computed)."""
-    numbers = [
-        row[0]
-        for row in conn.execute("select number from rules where document_id = ? order by position", [document_id])
-    ]
+    numbers, known = once_per_database(conn, ("rule numbers", document_id), lambda: _rule_numbers(conn, document_id))
     at = bisect.bisect_left(numbers, natural_key(number), key=natural_key)
     chosen = numbers[max(0, at - around) : at + around]
-    known = {known.lower(): known for known in numbers}
     prefix = number.rstrip(".").lower()
     while "." in prefix:
         prefix = prefix.rsplit(".", 1)[0]
@@ -406,6 +405,13 @@ def nearest_rules(conn: sqlite3.Connection, document_id: str, number: str, aroun
         )
     }
     return [rules[found] for found in chosen if found in rules]
+
+
+def _rule_numbers(conn: sqlite3.Connection, document_id: str) -> tuple[list[str], dict[str, str]]:
+    """A document's rule numbers in order, and each by its lower-case spelling."""
+    rows = conn.execute("select number from rules where document_id = ? order by position", [document_id])
+    numbers = [row[0] for row in rows]
+    return numbers, {number.lower(): number for number in numbers}
 
 
 def locate_rule(conn: sqlite3.Connection, number: str, game: str | None = None) -> list[dict]:
@@ -741,6 +747,26 @@ def with_newest(conn: sqlite3.Connection, rows: list[dict]) -> list[dict]:
     return rows
 
 
+_TRANSLATING = threading.Lock()
+
+
+@contextmanager
+def _translator(
+    conn: sqlite3.Connection, game: str, from_version: str, to_version: str
+) -> Iterator[CitationTranslator]:
+    """The translator of citations between two versions, kept per database (reading the older version's outline
+    is most of its cost, and it remembers what it translated), lent to one request at a time and reading through
+    that request's connection. LookupError when the database lacks either version."""
+    translator = once_per_database(
+        conn,
+        ("citation translator", game, from_version, to_version),
+        lambda: CitationTranslator(sqlite_utils.Database(conn), game, from_version, to_version),
+    )
+    with _TRANSLATING:
+        translator.db = sqlite_utils.Database(conn)
+        yield translator
+
+
 def replay_citations_in_newest(conn: sqlite3.Connection, rows: list[dict]) -> list[dict]:
     """What `with_newest` does for the rules a replay's steps cite, through the one translator of citations
     (`CitationTranslator`): a rule the newest version removed has nothing like it there, rather than its
@@ -748,24 +774,21 @@ def replay_citations_in_newest(conn: sqlite3.Connection, rows: list[dict]) -> li
     # Translating walks the lineage: each cited rule's counterpart is kept for the database's lifetime (it is
     # served read-only), so a replay page reads what the replays citing the same rules before it found.
     kept: dict[int, list[dict]] = once_per_database(conn, ("replay citations in newest",), dict)
-    translators: dict[tuple[str, str, str], CitationTranslator] = {}
     for row in rows:
         row["stale"] = row["id"] is not None and not row["is_newest"]
         if row["stale"] and row["id"] not in kept:
-            kept[row["id"]] = _translated_to_newest(conn, row, translators)
+            kept[row["id"]] = _translated_to_newest(conn, row)
         row["in_newest"] = [dict(other) for other in kept[row["id"]]] if row["stale"] else []
     return rows
 
 
-def _translated_to_newest(conn: sqlite3.Connection, row: dict, translators: dict) -> list[dict]:
+def _translated_to_newest(conn: sqlite3.Connection, row: dict) -> list[dict]:
     """The rule of the newest version of its rulebook that a rule of an older one translates to (none or one)."""
     newest = versions.rules_document(conn, row["game"], None, row["rulebook"])
     if newest is None:
         return []
-    key = (row["game"], row["version"], newest["version"])
-    if key not in translators:
-        translators[key] = CitationTranslator(sqlite_utils.Database(conn), *key)
-    number = translators[key].direct(row["number"])
+    with _translator(conn, row["game"], row["version"], newest["version"]) as translator:
+        number = translator.direct(row["number"])
     found = number and _row(
         conn,
         f"select {_RULE_REF} from rules r join documents d on d.id = r.document_id "
@@ -949,11 +972,11 @@ def cited_rules(
     scenario's `version`: for each cited number, the rule rows (link fields and a short quote of the text) it
     corresponds to there; a number with no counterpart maps to no row."""
     try:
-        translate = CitationTranslator(sqlite_utils.Database(conn), game, cited_version, version)
+        with _translator(conn, game, cited_version, version) as translate:
+            wanted = {number: translate([number]) for number in dict.fromkeys(numbers)}
     except LookupError:
         return {}
     document = versions.rules_document(conn, game, version)
-    wanted = {number: translate([number]) for number in dict.fromkeys(numbers)}
     found = {
         row["number"]: row
         for row in _rows(

@@ -84,7 +84,7 @@ async def test_a_search_whose_client_leaves_stops_and_the_server_keeps_answering
     writer.close()  # the judge closed the tab
     left_at = time.monotonic()
     assert await asyncio.to_thread(slow.ended.wait, 5), "the search's query went on after its client left"
-    assert slow.ended_at - left_at < 1.0
+    assert slow.ended_at - left_at < 2.0  # its budget was 20 s (a busy machine may take a moment to notice)
     assert "interrupted" in str(slow.error)
 
     monkeypatch.undo()  # the next search is an ordinary one, on the one SQL thread the slow one held

@@ -356,3 +356,18 @@ async def test_pages_are_kept_per_database_file_and_address(tmp_path):
     assert calls[-1] == "/cards" and len(calls) == 5
     os.utime(database, (1, 1))  # the database was rebuilt
     assert (await cached(None, request("/rulings"))).body == "page 6 of /rulings"
+
+
+async def test_static_files_are_named_by_their_content_and_kept_for_a_year(datasette):
+    """Every page links our style sheets at URLs carrying their content's hash, served with a year-long immutable
+    cache (a phone asks once, not on every page); an older hash is sent to the file as it is now."""
+    html = (await _get(datasette, "/")).text
+    links = re.findall(r'href="(/-/judges-static/[0-9a-f]{16}/judges\.css)"', html)
+    assert links, "the home page links judges.css by its hash"
+    sheet = await _get(datasette, links[0])
+    assert sheet.headers["content-type"].startswith("text/css")
+    assert "immutable" in sheet.headers["cache-control"] and "max-age=31536000" in sheet.headers["cache-control"]
+    assert "judges" in sheet.text
+    stale = await _get(datasette, "/-/judges-static/0000000000000000/judges.css", status=302)
+    assert stale.headers["location"] == links[0]
+    await _get(datasette, "/-/judges-static/0000000000000000/missing.css", status=404)
