@@ -461,16 +461,40 @@ def facets(row: dict) -> list[str]:
     return [*tokens, "unversioned", "current"]
 
 
-def _filter_expression(filters: dict) -> str:
-    """The search filters as an FTS5 condition on the ``facets`` column (tokens only: nothing typed reaches it)."""
-    tokens = ["current"] if not filters["version"] else [f"({facet('version', filters['version'])} OR unversioned)"]
+def _filter_expression(filters: dict, by_rowid: bool) -> str | None:
+    """The search filters as an FTS5 condition on the ``facets`` column (tokens only: nothing typed reaches it);
+    none when there is nothing to filter on. ``by_rowid``: the current rows (of the game filtered on) are sought
+    by their ids (see ``_current_rows``), not by tokens."""
+    if filters["version"]:
+        tokens = [f"({facet('version', filters['version'])} OR unversioned)"]
+    else:
+        tokens = [] if by_rowid else ["current"]
     if filters["rulebook"]:
         tokens.append(f"({facet('rulebook', filters['rulebook'])} OR unversioned)")
-    if filters["game"]:
+    if filters["game"] and not by_rowid:
         tokens.append(facet("game", filters["game"]))
     if filters["kind"]:
         tokens.append(facet("kind", filters["kind"]))
-    return "facets : (" + " AND ".join(tokens) + ")"
+    return "facets : (" + " AND ".join(tokens) + ")" if tokens else None
+
+
+ALL_ROWS = (0, 2**62)
+
+
+def _current_rows(conn: sqlite3.Connection, game: str | None) -> tuple[int, int] | None:
+    """The first and last id of the rows searched by default (``search_documents.current``), of ``game`` if one
+    is given, when they are one run of ids (the index stores the current rows first, game by game). FTS5 then
+    seeks to those ids instead of reading the list of every row holding the ``current`` (or the game's) token,
+    a cost that grows with the corpus, not with the question."""
+
+    def read() -> tuple[int, int] | None:
+        low, high, count = conn.execute(
+            "select min(id), max(id), count(*) from search_documents where current = 1 and (? is null or game_id = ?)",
+            [game, game],
+        ).fetchone()
+        return (low, high) if count and high - low + 1 == count else None
+
+    return queries.once_per_database(conn, ("search current rows", game), read)
 
 
 _TEXT_COLUMNS = "{title terms path context body}"
@@ -490,6 +514,7 @@ class _Retrieval:
 
     any: str | None
     pairs: str | None
+    rows: tuple[int, int] = ALL_ROWS  # the first and last id of the rows searched (see _current_rows)
 
 
 def _retrieval(conn: sqlite3.Connection, query: Query, filters: dict) -> _Retrieval:
@@ -515,24 +540,34 @@ def _retrieval(conn: sqlite3.Connection, query: Query, filters: dict) -> _Retrie
             groups.append((concept.weight, "(" + " OR ".join(f'"{form}"' for form in by_stem.values()) + ")"))
     if not groups:
         return _Retrieval(None, None)
-    where = _filter_expression(filters)
-    any_ = f"{_TEXT_COLUMNS} : ({' OR '.join(group for _weight, group in groups)}) AND {where}"
+    current = None if filters["version"] else _current_rows(conn, filters["game"])
+    where = _filter_expression(filters, by_rowid=current is not None)
+
+    def filtered(text: str) -> str:
+        return f"{_TEXT_COLUMNS} : ({text})" + (f" AND {where}" if where else "")
+
     best = [group for _weight, group in sorted(groups, key=lambda group: -group[0])[:PAIRED_CONCEPTS]]
     pairs = " OR ".join(f"({first} AND {second})" for first, second in itertools.combinations(best, 2))
-    return _Retrieval(any_, f"{_TEXT_COLUMNS} : ({pairs}) AND {where}" if pairs else None)
+    return _Retrieval(
+        filtered(" OR ".join(group for _weight, group in groups)),
+        filtered(pairs) if pairs else None,
+        current or ALL_ROWS,
+    )
 
 
-def _candidates(conn: sqlite3.Connection, match: str, limit: int, offset: int = 0) -> list[tuple]:
-    """(row id, BM25 rank) of the best matching rows, best first."""
+def _candidates(conn: sqlite3.Connection, match: str, rows: tuple[int, int], limit: int) -> list[tuple]:
+    """(row id, BM25 rank) of the best matching rows among the ids ``rows`` (first, last), best first."""
     return conn.execute(
         f"""select rowid, bm25(search_fts, {", ".join(map(str, FIELD_WEIGHTS))}) as rank from search_fts
-        where search_fts match ? order by rank limit ? offset ?""",
-        [match, limit, offset],
+        where search_fts match ? and rowid between ? and ? order by rank limit ?""",
+        [match, *rows, limit],
     ).fetchall()
 
 
-def _count(conn: sqlite3.Connection, match: str) -> int:
-    return conn.execute("select count(*) from search_fts where search_fts match ?", [match]).fetchone()[0]
+def _count(conn: sqlite3.Connection, match: str, rows: tuple[int, int]) -> int:
+    return conn.execute(
+        "select count(*) from search_fts where search_fts match ? and rowid between ? and ?", [match, *rows]
+    ).fetchone()[0]
 
 
 _DOCUMENT_COLUMNS = (
@@ -595,11 +630,13 @@ class _Matcher:
             rest = tuple(spelled(word) for word in form[1:])
             for spelling in spelled(form[0]):
                 self.first[spelling].append((index, credit, rest))
-        # The first words as whole words (a run of letters and digits, as WORD reads them): the regular
+        # The first words, ending a word (a run of letters and digits, as WORD reads them): the regular
         # expression engine skips the other words, instead of a dictionary look-up of each word in Python.
+        # Nothing precedes the words in the pattern, so the engine jumps between their first letters; a
+        # match that does not start a word is passed over in ``find``.
         spellings = sorted(self.first, key=lambda word: (-len(word), word))
         self.first_words = re.compile(
-            r"(?<![^\W_])(?:" + "|".join(map(re.escape, spellings)) + r")(?![^\W_])" if spellings else r"(?!)"
+            "(?:" + "|".join(map(re.escape, spellings)) + r")(?![^\W_])" if spellings else r"(?!)"
         )
 
     def find(self, text: str | None) -> list[tuple[int, int, float, int]]:
@@ -608,7 +645,7 @@ class _Matcher:
             return []
         lower, found, resume = text.lower(), [], 0
         for match in self.first_words.finditer(lower):
-            if match.start() < resume:
+            if match.start() < resume or (match.start() and _WORD_CHARACTER.match(lower, match.start() - 1)):
                 continue
             for index, credit, rest in self.first[match.group()]:
                 end = _phrase_end(lower, match.end(), rest)
@@ -617,6 +654,9 @@ class _Matcher:
                     resume = end
                     break
         return found
+
+
+_WORD_CHARACTER = re.compile(r"[^\W_]")
 
 
 def _phrase_end(text: str, position: int, rest: tuple[frozenset, ...]) -> int | None:
@@ -966,7 +1006,7 @@ def _search(conn: sqlite3.Connection, text: str, filters: dict, page: int, per_p
     if retrieval.any is None and not numbered:
         return result
     concepts, matcher = _ConceptStems(conn, query), _Matcher(conn, query)
-    total = _count(conn, retrieval.any) if retrieval.any else 0
+    total = _count(conn, retrieval.any, retrieval.rows) if retrieval.any else 0
     ranked = _ranked(conn, query, retrieval, total, concepts, matcher)
     if numbered:  # rules the question cites by number come first
         found = {item.document["id"] for item in ranked}
@@ -980,7 +1020,7 @@ def _search(conn: sqlite3.Connection, text: str, filters: dict, page: int, per_p
         # Past the re-ranked rows the BM25 order of every match goes on, to the last one.
         seen = {item.document["id"] for item in ranked}
         skip = max(0, start - len(ranked))
-        rows = _candidates(conn, retrieval.any, skip + per_page - len(shown) + len(seen))
+        rows = _candidates(conn, retrieval.any, retrieval.rows, skip + per_page - len(shown) + len(seen))
         tail = [row for row in rows if row[0] not in seen][skip : skip + per_page - len(shown)]
         shown += _scored(conn, query, tail, concepts)
     best = _best_of_each_kind(ranked) if page == 1 else []
@@ -1023,7 +1063,8 @@ def _ranked(
     for match in (retrieval.pairs if matches > SCORED_MATCHES else None, retrieval.any):
         if match is None or len(scored) >= CANDIDATES // 2:
             continue
-        rows = [row for row in _candidates(conn, match, CANDIDATES) if row[0] not in seen][: CANDIDATES - len(scored)]
+        found = _candidates(conn, match, retrieval.rows, CANDIDATES)
+        rows = [row for row in found if row[0] not in seen][: CANDIDATES - len(scored)]
         scored += _scored(conn, query, rows, concepts)  # BM25 is relative to the best row of each query
         seen.update(row[0] for row in rows)
     _with_section_leads(scored)

@@ -85,7 +85,11 @@ def build(db: sqlite_utils.Database) -> None:
     """Create and fill the search tables from the rules, rulings and cards already stored."""
     conn = db.conn
     conn.executescript(SEARCH_TABLES)
-    rows = [*_rule_rows(conn), *_ruling_rows(conn), *_card_rows(conn)]
+    # The rows searched by default (current) first, game by game: runs of ids a search seeks to (search._current_rows).
+    rows = sorted(
+        [*_rule_rows(conn), *_ruling_rows(conn), *_card_rows(conn)],
+        key=lambda row: (not row["current"], row["game_id"] or ""),
+    )
     # The words are read twice rather than kept: held for every row, they take more memory than the rows.
     stems = stem_words(sorted({word for row in rows for field in _words_of(row) for word in field}))
     for row in rows:

@@ -271,6 +271,25 @@ def test_a_concept_found_only_in_an_example_counts_against_the_row():
     assert search._only_in_example(item, [2.0, 3.0]) == 0.0
 
 
+@pytest.mark.parametrize("game", [None, "riftbound", "runeterra", "rush-of-ikorr", "pox-nora"])
+def test_the_rows_searched_by_default_are_sought_by_their_ids(real_connection, game):
+    """The index stores the current rows first, game by game, so a search seeks to their ids instead of reading
+    the list of every row holding the ``current`` or game token; an index not stored that way filters on tokens."""
+    first, last = search._current_rows(real_connection, game)
+    outside = real_connection.execute(
+        """select count(*) from search_documents
+        where (id between ? and ?) != (current = 1 and (? is null or game_id = ?))""",
+        [first, last, game, game],
+    ).fetchone()[0]
+    assert outside == 0
+    filters = {"game": game, "version": None, "kind": "rule", "rulebook": None}
+    assert search._filter_expression(filters, by_rowid=True) == "facets : (kindrule)"
+    assert (
+        search._filter_expression(filters, by_rowid=False)
+        == "facets : (" + " AND ".join(["current", *([search.facet("game", game)] if game else []), "kindrule"]) + ")"
+    )
+
+
 def test_the_first_rule_found_under_a_heading_leads_its_section():
     def rule(row_id, document, section, position, score):
         item = search._Scored({"id": row_id, "kind": "rule", "document_id": document}, rank=-1.0, score=score)
