@@ -565,17 +565,6 @@ def fixture_db(tmp_path_factory) -> Path:
     return build_fixture_db(tmp_path_factory.mktemp("fixture") / "rules.db")
 
 
-def rules_db_build(db_path: Path, *documents: Path) -> subprocess.CompletedProcess:
-    """Run ``rules-db build`` (the installed command) into ``db_path``."""
-    command = Path(sys.executable).parent / "rules-db"
-    return subprocess.run(
-        [str(command), "build", "--keep-going", "--db", str(db_path), *map(str, documents)],
-        capture_output=True,
-        text=True,
-        cwd=Path(__file__).resolve().parent.parent,
-    )
-
-
 @dataclass(frozen=True)
 class RealBuild:
     db: Path
@@ -741,11 +730,16 @@ def browser():
 
 @pytest.fixture(scope="session")
 def hostile_db(tmp_path_factory) -> Path:
-    """A database built by ``rules-db build`` from ``HOSTILE_RULEBOOK`` alone."""
+    """A database built by ``rules-db build`` from ``HOSTILE_RULEBOOK`` alone (the command run in this process:
+    a process of its own would start Python and import spaCy again)."""
+    from click.testing import CliRunner
+
+    from rules_db.cli import cli
+
     folder = tmp_path_factory.mktemp("hostile")
     document = folder / "hostile-rules.txt"
     document.write_text(HOSTILE_RULEBOOK)
     path = folder / "rules.db"
-    build = rules_db_build(path, document)
-    assert path.exists(), build.stderr[-2000:]
+    build = CliRunner().invoke(cli, ["build", "--keep-going", "--db", str(path), str(document)])
+    assert path.exists(), build.output[-2000:]
     return path

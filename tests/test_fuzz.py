@@ -25,7 +25,7 @@ from ingest.limits import check_rules
 from ingest.outline import natural_key
 from rules_db import search
 from scenarios import library_paths
-from scenarios.schema import ScenarioError
+from scenarios.schema import Loader, ScenarioError
 from scenarios.schema import parse as parse_scenario
 
 RULEBOOK_FORMATS = [name for name, (_, _, _, kind) in FORMATS.items() if kind == "rules"]
@@ -87,7 +87,7 @@ def test_outline_parsers_answer_or_raise_a_clear_error(format_name, lines):
 
 
 def _library_documents() -> list[dict]:
-    return [yaml.safe_load(path.read_text(encoding="utf-8")) for path in library_paths()[:12]]
+    return [yaml.load(path.read_text(encoding="utf-8"), Loader=Loader) for path in library_paths()[:12]]
 
 
 LIBRARY = _library_documents()
