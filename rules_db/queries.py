@@ -323,6 +323,8 @@ def diff_page(
 # of change), a few of them kept.
 _KEPT_ANSWERS: dict[tuple, object] = {}
 _KEPT_ANSWERS_MAX = 32
+_KEPT_ANSWERS_LOCK = threading.Lock()
+_NOT_KEPT = object()
 
 
 def once_per_database(conn: sqlite3.Connection, key: tuple, compute):
@@ -332,11 +334,15 @@ def once_per_database(conn: sqlite3.Connection, key: tuple, compute):
         return compute()
     stat = os.stat(path)
     full_key = (path, stat.st_size, stat.st_mtime_ns, *key)
-    if full_key not in _KEPT_ANSWERS:
-        if len(_KEPT_ANSWERS) >= _KEPT_ANSWERS_MAX:
+    kept = _KEPT_ANSWERS.get(full_key, _NOT_KEPT)  # one read: another thread may evict between two
+    if kept is not _NOT_KEPT:
+        return kept
+    answer = compute()
+    with _KEPT_ANSWERS_LOCK:  # the server's threads evict and insert at once: never the same key twice
+        while len(_KEPT_ANSWERS) >= _KEPT_ANSWERS_MAX:
             _KEPT_ANSWERS.pop(next(iter(_KEPT_ANSWERS)))
-        _KEPT_ANSWERS[full_key] = compute()
-    return _KEPT_ANSWERS[full_key]
+        _KEPT_ANSWERS[full_key] = answer
+    return answer
 
 
 def _diff_summary(
