@@ -1,10 +1,12 @@
 """Every connection a server opens on the database, bounded: SQLite's limits and an authorizer.
 
 Datasette's time limit interrupts a query between steps of SQLite's virtual machine, which one call to a
-function never reaches: ``printf('%.*c', 1e9, 'x')`` builds a gigabyte in one step. ``SQLITE_LIMIT_LENGTH``
-ends it at once ("string or blob too big"), and the other limits keep a query's text, its expressions and its
-compound selects small. The authorizer refuses the functions that reach outside the database or hand out
-native pointers (``fts3_tokenizer``), and attaching other files. Datasette's ``prepare_connection`` hook applies
+function never reaches: ``zeroblob(1e9)`` would build a gigabyte in one step. ``SQLITE_LIMIT_LENGTH`` ends
+such a call at once ("string or blob too big"), and the other limits keep a query's text, its expressions and
+its compound selects small. The authorizer refuses the functions that reach outside the database or hand out
+native pointers (``fts3_tokenizer``), attaching other files, and ``printf``/``format``: past the length limit
+``printf('%.*c', 1e9, 'x')`` still loops once per character it cannot add, eight seconds of one thread that
+nothing interrupts (no page of ours formats in SQL). Datasette's ``prepare_connection`` hook applies
 ``harden`` to every connection it opens (``datasette_plugins``).
 """
 
@@ -23,8 +25,11 @@ CONNECTION_LIMITS = {
     sqlite3.SQLITE_LIMIT_FUNCTION_ARG: 32,
     sqlite3.SQLITE_LIMIT_ATTACHED: 0,
 }
-# Functions no page and no reader's query needs, that reach outside the database or return native pointers.
-DENIED_FUNCTIONS = frozenset({"fts3_tokenizer", "load_extension", "readfile", "writefile", "edit", "fts5"})
+# Functions no page and no reader's query needs, that reach outside the database, return native pointers or
+# run unbounded inside one step (printf, format: see above).
+DENIED_FUNCTIONS = frozenset(
+    {"fts3_tokenizer", "load_extension", "readfile", "writefile", "edit", "fts5", "printf", "format"}
+)
 _DENIED_ACTIONS = {sqlite3.SQLITE_ATTACH, sqlite3.SQLITE_DETACH}
 
 
