@@ -51,7 +51,7 @@ def check_lines(path: str | Path, lines: list[str], max_line: int | None = MAX_L
 def check_rules(path: str | Path, rules: Iterable[ParsedRule]) -> None:
     """Every rule's number within ``MAX_RULE_NUMBER_CHARS`` and its text within ``MAX_RULE_CHARS``."""
     for rule in rules:
-        line = rule.lines[0] if rule.lines else None
+        line = rule.first_line
         if len(rule.number) > MAX_RULE_NUMBER_CHARS:
             raise IngestError(
                 path,

@@ -29,6 +29,11 @@ class ParsedRule:
     parent: str | None = None
     depth: int = 0
 
+    @property
+    def first_line(self) -> int | None:
+        """The source line the rule starts on (None for a rule no line printed, e.g. an inferred heading)."""
+        return self.lines[0] if self.lines else None
+
 
 @dataclass
 class ParsedReference:
@@ -80,6 +85,11 @@ class ParseIssue:
     message: str
     line: int | None = None
     number: str | None = None
+
+    @classmethod
+    def about(cls, rule: ParsedRule, kind: str, message: str) -> ParseIssue:
+        """An issue reported at ``rule``'s first line and number."""
+        return cls(kind, message, rule.first_line, rule.number)
 
 
 @dataclass

@@ -63,12 +63,7 @@ def assemble(
         rule.depth = _depth(rule.number, parent_of)
         if rule.parent is not None and rule.parent not in known:
             issues.append(
-                ParseIssue(
-                    "orphan",
-                    f"parent {rule.parent} of {rule.number} is not in the document",
-                    line=rule.lines[0] if rule.lines else None,
-                    number=rule.number,
-                )
+                ParseIssue.about(rule, "orphan", f"parent {rule.parent} of {rule.number} is not in the document")
             )
     return merged
 
@@ -86,11 +81,8 @@ def _parents_first(
         if parent in known and parent not in placed:
             waiting.setdefault(parent, []).append(rule)
             issues.append(
-                ParseIssue(
-                    "reordered",
-                    f"{rule.number} is printed before its parent {parent}; moved after it",
-                    line=rule.lines[0] if rule.lines else None,
-                    number=rule.number,
+                ParseIssue.about(
+                    rule, "reordered", f"{rule.number} is printed before its parent {parent}; moved after it"
                 )
             )
             continue

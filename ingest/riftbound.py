@@ -319,7 +319,7 @@ def _report_descents(rules: list[ParsedRule], issues: list[ParseIssue]) -> int:
 def _report_empty(rules: list[ParsedRule], issues: list[ParseIssue]) -> None:
     for rule in rules:
         if not rule.raw_text:
-            issues.append(ParseIssue("empty", f"{rule.number} has no text", line=rule.lines[0], number=rule.number))
+            issues.append(ParseIssue.about(rule, "empty", f"{rule.number} has no text"))
 
 
 def _mark_headings(rules: list[ParsedRule]) -> None:

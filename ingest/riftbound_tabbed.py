@@ -323,25 +323,20 @@ def _repair_numbering(
         after = following[0] if following else None
         if not rule.number or not _out_of_sequence(rule, before, following):
             if rule.number and not rule.raw_text:
-                issues.append(ParseIssue("empty", f"{rule.number} is printed without text", rule.lines[0], rule.number))
+                issues.append(ParseIssue.about(rule, "empty", f"{rule.number} is printed without text"))
             kept.append(rule)
         elif before and rule.raw_text and fuzz.ratio(rule.raw_text, before.raw_text) >= _NEAR_DUPLICATE:
             issues.append(
-                ParseIssue(
+                ParseIssue.about(
+                    rule,
                     "duplicate",
                     f"{rule.number} repeats the text of {before.number} (a corrected copy); merged into it",
-                    rule.lines[0],
-                    rule.number,
                 )
             )
             before.raw_text += "\n" + rule.raw_text
             before.lines.extend(rule.lines)
         elif not rule.raw_text:
-            issues.append(
-                ParseIssue(
-                    "garbage", f"empty number {rule.number} out of sequence; skipped", rule.lines[0], rule.number
-                )
-            )
+            issues.append(ParseIssue.about(rule, "garbage", f"empty number {rule.number} out of sequence; skipped"))
             skipped.append(
                 SkippedLine(rule.lines[0], rule.printed_number or rule.number, "garbage: empty number out of sequence")
             )
@@ -357,9 +352,7 @@ def _repair_numbering(
             rule.number, rule.inferred = renamed, True
             kept.append(rule)
         else:
-            issues.append(
-                ParseIssue("malformed", f"{rule.number} is printed out of sequence", rule.lines[0], rule.number)
-            )
+            issues.append(ParseIssue.about(rule, "malformed", f"{rule.number} is printed out of sequence"))
             kept.append(rule)
     return kept
 
