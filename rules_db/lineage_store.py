@@ -73,7 +73,9 @@ def _store_pair(db: sqlite_utils.Database, old_document_id: str, new_document_id
             "kind": row.kind,
             "similarity": row.similarity,
             "section_rule_id": section_rule.id,
-            "renumbered": int(_only_renumbered(row.kind, old_rule, new_rule)),
+            "renumbered": int(
+                _only_renumbered(row.kind, old_rule.text if old_rule else None, new_rule.text if new_rule else None)
+            ),
         }
         for row, old_rule, new_rule, _, section_rule in _with_rules(rows, old_rules, new_rules)
     ]
@@ -81,8 +83,15 @@ def _store_pair(db: sqlite_utils.Database, old_document_id: str, new_document_id
     return Counter(row.kind for row in rows)
 
 
-def _only_renumbered(kind: str, old_rule: RuleRow | None, new_rule: RuleRow | None) -> bool:
-    return kind == "moved" and old_rule is not None and new_rule is not None and old_rule.text == new_rule.text
+def _only_renumbered(kind: str, old_text: str | None, new_text: str | None) -> bool:
+    """A rule that moved to another number with its text unchanged (the diff hides these unless asked)."""
+    return kind == "moved" and old_text is not None and old_text == new_text
+
+
+def _wanted(kind: str | None, section: str | None, row_kind: str, row_section: str | None) -> bool:
+    """A diff row (or group of rows) of the ``kind`` asked for (every kind but "unchanged" when none) and in
+    the ``section`` asked for (any when none)."""
+    return (row_kind == kind if kind else row_kind != "unchanged") and section in (None, row_section)
 
 
 def equivalents(
@@ -236,22 +245,17 @@ def diff_rows(
     "unchanged" when none) and one ``section``, rules only renumbered left out unless ``show_renumbered``:
     ``rows``, and over every page ``total``, ``renumbered_only`` and ``pages``; ``page`` is kept in range."""
     if not summary["stored"]:
-        rows = [
-            row
-            for row in summary["rows"]
-            if (row["kind"] == kind if kind else row["kind"] != "unchanged")
-            and (section is None or row["section"] == section)
-        ]
-        renumbered = sum(1 for row in rows if _shown_renumbered(row))
+        rows = [row for row in summary["rows"] if _wanted(kind, section, row["kind"], row["section"])]
+        renumbered = sum(1 for row in rows if _only_renumbered(row["kind"], row["old_text"], row["new_text"]))
         if not show_renumbered:
-            rows = [row for row in rows if not _shown_renumbered(row)]
+            rows = [row for row in rows if not _only_renumbered(row["kind"], row["old_text"], row["new_text"])]
         pages, page = _page_in_range(len(rows), page, size)
         shown = rows[(page - 1) * size : page * size]
         return {"rows": shown, "total": len(rows), "renumbered_only": renumbered, "page": page, "pages": pages}
     matching = [
         (count, only_renumbered)
         for group_kind, group_section, count, only_renumbered in summary["groups"]
-        if (group_kind == kind if kind else group_kind != "unchanged") and section in (None, group_section)
+        if _wanted(kind, section, group_kind, group_section)
     ]
     renumbered = sum(only_renumbered for _, only_renumbered in matching)
     total = sum(count for count, _ in matching) - (0 if show_renumbered else renumbered)
@@ -300,10 +304,6 @@ def _page_in_range(rows: int, page: int, size: int) -> tuple[int, int]:
     """(the number of pages, ``page`` brought within them)."""
     pages = max(1, -(-rows // size))
     return pages, min(max(1, page), pages)
-
-
-def _shown_renumbered(row: dict) -> bool:
-    return row["kind"] == "moved" and row["old_text"] == row["new_text"]
 
 
 def _pair_stored(db: sqlite_utils.Database, pair: dict) -> bool:
