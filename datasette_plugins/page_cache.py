@@ -10,11 +10,12 @@ session (Datasette's actor or messages cookies) always gets a page of their own.
 
 from __future__ import annotations
 
-import os
 from collections import OrderedDict
 from functools import wraps
 
 from datasette.utils.asgi import Response
+
+from rules_db import queries
 
 PAGES_KEPT = 500
 _PERSONAL_COOKIES = ("ds_actor", "ds_messages")
@@ -34,11 +35,10 @@ class PageCache:
         async def cached_view(datasette, request):
             if any(name in request.cookies for name in _PERSONAL_COOKIES):
                 return await view(datasette, request)
-            path = await database_file(datasette)
-            if not path or not os.path.exists(path):
+            identity = queries.file_identity(await database_file(datasette))
+            if identity is None:
                 return await view(datasette, request)
-            stat = os.stat(path)
-            key = (path, stat.st_size, stat.st_mtime_ns, request.path, request.query_string)
+            key = (*identity, request.path, request.query_string)
             kept = self.pages.get(key)
             if kept is not None:
                 self.pages.move_to_end(key)

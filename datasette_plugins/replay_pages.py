@@ -213,16 +213,16 @@ def _nav(base: str, state: dict, step: int, count: int, keep: dict, variants: li
 
 
 class CitedRules:
-    """The rules that replay steps cite, kept per cited number (the database is served read-only): a what-if
-    cites mostly what its original does, and following a rule of an older version to the newest one walks
-    the lineage, so each number is looked up once per server process."""
+    """The rules that replay steps cite, kept per cited number and database file (``queries.file_identity``):
+    a what-if cites mostly what its original does, and following a rule of an older version to the newest one
+    walks the lineage, so each number is looked up once per server process."""
 
     def __init__(self, size: int = 20_000):
         self.size = size
         self.kept: OrderedDict[tuple, list[dict]] = OrderedDict()
 
     async def rules(self, database, cited_version: str, version: str, numbers: list[str]) -> dict[str, list[dict]]:
-        scope = (database.name, database.path, cited_version, version)
+        scope = (queries.file_identity(database.path) or database.name, cited_version, version)
         wanted = list(dict.fromkeys(numbers))
         missing = [number for number in wanted if (*scope, number) not in self.kept]
         if missing:

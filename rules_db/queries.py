@@ -327,13 +327,25 @@ _KEPT_ANSWERS_LOCK = threading.Lock()
 _NOT_KEPT = object()
 
 
+def file_identity(path: str | None) -> tuple | None:
+    """A database file's path, size and time of change, the key of every answer kept for it: a rebuilt database
+    (or another database in the same process) never gets an answer of the old one. None for a database held in
+    memory, whose answers are never kept."""
+    if not path:
+        return None
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return (path, stat.st_size, stat.st_mtime_ns)
+
+
 def once_per_database(conn: sqlite3.Connection, key: tuple, compute):
     """``compute()``, or its earlier answer for the same database file and ``key``."""
-    path = next((row[2] for row in conn.execute("pragma database_list") if row[1] == "main"), "")
-    if not path or not os.path.exists(path):
+    identity = file_identity(next((row[2] for row in conn.execute("pragma database_list") if row[1] == "main"), ""))
+    if identity is None:
         return compute()
-    stat = os.stat(path)
-    full_key = (path, stat.st_size, stat.st_mtime_ns, *key)
+    full_key = (*identity, *key)
     kept = _KEPT_ANSWERS.get(full_key, _NOT_KEPT)  # one read: another thread may evict between two
     if kept is not _NOT_KEPT:
         return kept
