@@ -192,9 +192,8 @@ def store_replays(db: sqlite_utils.Database, records: list[ReplayRecord], game_i
             translators[pair] = CitationTranslator(db, game_id, *pair)
         cite = translators[pair]
         replay_id = record.row["id"]
-        stored.append(
-            {**record.row, "ruling_id": rulings.get(record.ruling_position), "rules_document_id": document_id}
-        )
+        ruling_id = rulings.get(record.ruling_position) if record.ruling_position is not None else None
+        stored.append({**record.row, "ruling_id": ruling_id, "rules_document_id": document_id})
         used_cards += [
             {"replay_id": replay_id, "card_id": card_id}
             for card_id in sorted({card_ids[name] for name in record.real_cards if name in card_ids})
