@@ -759,6 +759,7 @@ _WEIGHTS = {
     "unasked_card": -1.5,  # a card, when the question neither names one nor asks for one
     "number": 1.0,  # the text says a number, when the question asks how many
     "leads": 0.5,  # the first rule found under its heading (see _with_section_leads)
+    "section": 1.0,  # share of the question's weight the rules found under its heading hold (see _with_section_coverage)
     "example": -1.0,  # share matched only in an example the text gives (see _only_in_example)
 }
 # A ruling's question says what it is about; its answer, sequence and nuances hold many words in passing.
@@ -821,19 +822,41 @@ def _scored(conn: sqlite3.Connection, query: Query, rows: list[tuple], concepts:
     return scored
 
 
-def _with_section_leads(items: list[_Scored]) -> None:
-    """Add the ``leads`` feature: the first of the rules found under one heading (the same document and heading
-    path) states what the rules after it elaborate ("708 A Unit is Mighty as long as ..." before "709 ...
-    Example: ..."); it leads only when another rule of its section was found too."""
+def _sections(items: list[_Scored]) -> list[list[_Scored]]:
+    """The rules among the items grouped by the heading they sit under (the same document and heading path)."""
     sections: dict[tuple, list[_Scored]] = defaultdict(list)
     for item in items:
         if item.document["kind"] == "rule":
             sections[(item.document["document_id"], item.section)].append(item)
-    for members in sections.values():
+    return list(sections.values())
+
+
+def _with_section_leads(items: list[_Scored]) -> None:
+    """Add the ``leads`` feature: the first of the rules found under one heading (the same document and heading
+    path) states what the rules after it elaborate ("708 A Unit is Mighty as long as ..." before "709 ...
+    Example: ..."); it leads only when another rule of its section was found too."""
+    for members in _sections(items):
         if len(members) > 1:
             first = min(members, key=lambda item: item.position)
             first.features["leads"] = 1.0
             first.score += _WEIGHTS["leads"]
+
+
+def _with_section_coverage(items: list[_Scored], weights: list[float]) -> None:
+    """Add the ``section`` feature: the share of the question's weight that the rules found under the item's
+    heading hold between them. A judge's question often spreads over a section (its heading names the topic,
+    a sibling rule the case, the rule itself the answer), where a stray rule elsewhere holds many of its words."""
+    total_weight = sum(weights) or 1.0
+    for members in _sections(items):
+        held: dict[int, float] = {}
+        for item in members:
+            for in_field in item.found.values():
+                for index, credit in in_field.items():
+                    held[index] = max(held.get(index, 0.0), credit)
+        share = _weighed(held, weights) / total_weight
+        for item in members:
+            item.features["section"] = share
+            item.score += _WEIGHTS["section"] * share
 
 
 def _weighed(credits: dict[int, float], weights: list[float]) -> float:
@@ -1069,6 +1092,7 @@ def _ranked(
         scored += _scored(conn, query, rows, concepts)  # BM25 is relative to the best row of each query
         seen.update(row[0] for row in rows)
     _with_section_leads(scored)
+    _with_section_coverage(scored, [concept.weight for concept in query.concepts])
     scored.sort(key=lambda item: -item.score)
     _with_proximity(conn, scored[:_PROXIMITY_ROWS], query, matcher)
     scored[:_PROXIMITY_ROWS] = sorted(scored[:_PROXIMITY_ROWS], key=lambda item: -item.score)
