@@ -369,6 +369,17 @@ async def test_the_game_named_in_a_question_comes_first(real):
     assert data["results"][0]["game"] == "runeterra"
 
 
+def test_a_game_named_in_a_question_has_candidates_of_its_own(real_connection):
+    # Another game's rules say "goes first" more often: without its own candidates, Pox Nora's rows never compete.
+    question = "who goes first in pox nora"
+    query = search.understand(real_connection, question)
+    unfiltered = {"game": None, "version": None, "kind": None, "rulebook": None}
+    retrieval = search._retrieval(real_connection, query, unfiltered)
+    assert retrieval.named == [search._current_rows(real_connection, "pox-nora")]
+    assert search._retrieval(real_connection, query, {**unfiltered, "game": "pox-nora"}).named == []
+    assert search.search(real_connection, question)["results"][0]["game"] == "pox-nora"
+
+
 async def test_a_phrase_only_in_a_cards_current_wording_finds_it(real, real_connection):
     row = real_connection.execute(
         "select slug, ability_text, current_text from cards where current_text != ability_text order by id limit 1"
