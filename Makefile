@@ -76,4 +76,4 @@ chromium:
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
 
 clean:
-	rm -rf $(VENV) data dist build test-artifacts
+	rm -rf $(VENV) data dist build test-artifacts .pytest_cache
