@@ -7,6 +7,9 @@ Each URL (bench_pages.page_urls: the same mix of pages) is asked through Dataset
 application is built (rules_db.serve), with the page cache emptied before every request, so the figure is the
 cost of rendering the page, not of answering it from memory. The CPU time counts the replay sandbox's worker
 processes too (Linux /proc). ``--profile KIND`` prints where that kind's time goes (cProfile, cumulative).
+``--first`` measures instead the first page of each kind in an application started as a server starts it (the
+ASGI lifespan, which ``datasette_plugins.warm_up`` answers), over ``--per-kind`` fresh applications: what a
+worker's first judges pay, the slow tail of the latency benchmark when a worker starts cold.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import multiprocessing
 import os
 import pstats
 import statistics
@@ -80,15 +84,66 @@ async def measure(db_path: Path, per_kind: int, profile: str | None, kinds: list
     return costs
 
 
+def first_pages(db_path: Path, starts: int) -> dict[str, list[float]]:
+    """CPU time of the first page of each kind (in a shuffled order) in each of ``starts`` fresh applications, each
+    in a new process as a server's worker is (nothing loaded by an earlier one)."""
+    costs: dict[str, list[float]] = defaultdict(list)
+    with multiprocessing.get_context("spawn").Pool(1, maxtasksperchild=1) as pool:
+        for start in range(starts):
+            for kind, seconds in pool.apply(_first_pages_of_one_start, (db_path, start)).items():
+                costs[kind].append(seconds)
+    return costs
+
+
+def _first_pages_of_one_start(db_path: Path, seed: int) -> dict[str, float]:
+    from datasette_plugins import replay_pages
+
+    async def run() -> dict[str, float]:
+        datasette = application(db_path)
+        await served_startup(datasette)
+        costs = {}
+        for kind, url in page_urls(db_path, 1, seed=seed):
+            started = cpu_now()
+            await datasette.client.get(url)
+            costs[kind] = cpu_now() - started
+        return costs
+
+    try:
+        return asyncio.run(run())
+    finally:
+        replay_pages.service().sandbox.close()
+
+
+async def served_startup(datasette) -> None:
+    """The ASGI lifespan's startup, as uvicorn runs it before serving."""
+    messages = [{"type": "lifespan.shutdown"}, {"type": "lifespan.startup"}]
+    finished = asyncio.Event()
+
+    async def receive() -> dict:
+        return messages.pop() if messages else await finished.wait()
+
+    async def send(message: dict) -> None:
+        if message["type"] == "lifespan.startup.complete":
+            finished.set()
+
+    await datasette.app()({"type": "lifespan", "asgi": {"version": "3.0"}}, receive, send)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--db", type=Path, default=PROJECT / "data" / "rules.db")
     parser.add_argument("--per-kind", type=int, default=30)
     parser.add_argument("--profile", help="a kind of page (as printed) to profile")
     parser.add_argument("--kind", action="append", help="measure only this kind of page (may be repeated)")
+    parser.add_argument("--first", action="store_true", help="each kind's first page in a freshly started application")
     arguments = parser.parse_args()
-    costs = asyncio.run(measure(arguments.db, arguments.per_kind, arguments.profile, arguments.kind))
-    print(f"CPU ms per request, page cache emptied before each; load average {os.getloadavg()[0]:.1f}")
+    if arguments.first:
+        costs = first_pages(arguments.db, arguments.per_kind)
+        print(f"CPU ms of each kind's first page in {arguments.per_kind} fresh applications", end="")
+    else:
+        costs = asyncio.run(measure(arguments.db, arguments.per_kind, arguments.profile, arguments.kind))
+        print("CPU ms per request, page cache emptied before each", end="")
+    print(f"; load average {os.getloadavg()[0]:.1f}")
     print(f"{'page':14} {'requests':>8} {'mean':>7} {'p50':>7} {'p99':>7} {'max':>7}")
     for kind in sorted(costs, key=lambda kind: -statistics.mean(costs[kind])):
         values = [value * 1000 for value in costs[kind]]

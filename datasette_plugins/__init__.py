@@ -5,15 +5,16 @@ Registered through the ``datasette`` entry point in pyproject.toml. The URL patt
 views are in ``pages``, the replay pages (which run the engine) in ``replay_pages``, the index
 views in ``indexes``, the web app manifest and service worker in ``offline``, our static files
 (named by their content, cached for a year) in ``assets``, the rendered pages kept in memory in
-``page_cache``, the safe rendering of document text in ``render``, the SQL in ``rules_db.queries``;
-templates extend Datasette's ``base.html``.
+``page_cache``, a served worker's first page of each kind rendered before it serves in ``warm_up``,
+the safe rendering of document text in ``render``, the SQL in ``rules_db.queries``; templates extend
+Datasette's ``base.html``.
 """
 
 from __future__ import annotations
 
 from datasette import hookimpl
 
-from datasette_plugins import assets, cancellation, errors, indexes, offline, pages, replay_pages
+from datasette_plugins import assets, cancellation, errors, indexes, offline, pages, replay_pages, warm_up
 from datasette_plugins.page_cache import PageCache
 from datasette_plugins.raw_tables import render_cell
 from rules_db import guard
@@ -62,9 +63,10 @@ def prepare_connection(conn):
 
 @hookimpl
 def asgi_wrapper(datasette):
-    """A request whose client disconnects is cancelled, and its SQLite work interrupted (``cancellation``)."""
+    """A request whose client disconnects is cancelled, and its SQLite work interrupted (``cancellation``); a
+    server's worker renders a page of each kind before it serves (``warm_up``)."""
     cancellation.install(datasette)
-    return cancellation.cancel_on_disconnect
+    return lambda app: warm_up.before_serving(datasette, cancellation.cancel_on_disconnect(app))
 
 
 @hookimpl

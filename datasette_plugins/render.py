@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 import nh3
 from markupsafe import Markup
@@ -64,12 +65,9 @@ class Linker:
         self.words_once = words_once
         self.by_text: dict[str, Link] = {}
         for link in sorted(links, key=lambda link: len(link.text), reverse=True):
-            self.by_text.setdefault(link.text.lower(), link)
-        self.pattern = (
-            re.compile("|".join(link.pattern() for link in self.by_text.values()), re.IGNORECASE)
-            if self.by_text
-            else None
-        )
+            if link.text:
+                self.by_text.setdefault(link.text.lower(), link)
+        self.patterns = [_compiled(link.pattern()) for link in self.by_text.values()]
         self.linked_targets: set[str] = set()
 
     def __call__(self, raw: str, *, formatted: bool = True) -> Markup:
@@ -82,10 +80,8 @@ class Linker:
         return Markup("".join(pieces).replace("\n", "<br>\n"))
 
     def _link_text(self, text: str) -> str:
-        if self.pattern is None:
-            return html.escape(text)
         out, position = [], 0
-        for match in self.pattern.finditer(text):
+        for match in self._occurrences(text):
             link = self.by_text[match.group(0).lower()]
             if self.words_once and not link.number and link.href in self.linked_targets:
                 continue
@@ -96,6 +92,27 @@ class Linker:
             position = match.end()
         out.append(html.escape(text[position:]))
         return "".join(out)
+
+    def _occurrences(self, text: str) -> Iterator[re.Match]:
+        """The links' texts in ``text``, left to right and never overlapping, the longest where several start at
+        one place: what one pattern of all the links would find. Each link's own pattern is compiled once per
+        process (``_compiled``); compiling their alternation anew for every page was most of a ruling page's cost."""
+        upcoming = {index: found for index, pattern in enumerate(self.patterns) if (found := pattern.search(text))}
+        while upcoming:
+            index, match = min(upcoming.items(), key=lambda item: (item[1].start(), item[0]))
+            yield match
+            for other, found in list(upcoming.items()):
+                if found.start() < match.end():
+                    if later := self.patterns[other].search(text, match.end()):
+                        upcoming[other] = later
+                    else:
+                        del upcoming[other]
+
+
+@lru_cache(maxsize=8192)
+def _compiled(pattern: str) -> re.Pattern:
+    """A link's pattern, compiled once: pages of one database link the same rule numbers and words again and again."""
+    return re.compile(pattern, re.IGNORECASE)
 
 
 def linked(raw: str, links: Iterable[Link] = (), *, formatted: bool = True) -> Markup:

@@ -60,7 +60,8 @@ async def _run(method: str, *args, **kwargs) -> dict:
 async def replay(datasette, request):
     replay_id = _url_var(request, "replay_id")
     database = await _database(datasette)
-    stored = await database.execute_fn(lambda conn: queries.replay_page(conn, replay_id))
+    # The steps as the build stored them are part of the page's JSON; its HTML shows the engine's.
+    stored = await database.execute_fn(lambda conn: queries.replay_page(conn, replay_id, _wants_json(request)))
     if stored is None:
         return await _not_found(datasette, request, database, f"No replay “{replay_id}”.")
     row = stored["replay"]
@@ -142,7 +143,7 @@ async def _replay_page(datasette, request, database, *, text, source, base, keep
         "step": step,
         "cited": cited,
         "labels": (labels := _labels(paths, {**original["names"], **shown["names"]}, slugs)),
-        "mark": (mark := Marks(paths, labels, cited)),
+        "mark": (mark := Marks(paths, labels, cited, CITED.links(database, paths))),
         "nav": (nav := _nav(base, state, step, len(shown["steps"]), keep, scenario["variants"], variant)),
         "draw": Drawing(mark=mark, paths=paths, nav=nav),
         "state": state,
@@ -220,6 +221,19 @@ class CitedRules:
     def __init__(self, size: int = 20_000):
         self.size = size
         self.kept: OrderedDict[tuple, list[dict]] = OrderedDict()
+        self._links: OrderedDict[tuple, dict] = OrderedDict()
+
+    def links(self, database, paths: Paths) -> dict:
+        """The cited rules' links as HTML (``Marks.cite``), kept per database file and site URL: a rule's link is
+        the same on every replay page citing it, and making them was a fifth of a replay page's CPU."""
+        scope = (queries.file_identity(database.path) or database.name, paths.base_url)
+        kept = self._links.setdefault(scope, {})
+        self._links.move_to_end(scope)
+        while len(self._links) > 4:  # a server serves one database; the tests build many
+            self._links.popitem(last=False)
+        if len(kept) > self.size:
+            kept.clear()
+        return kept
 
     async def rules(self, database, cited_version: str, version: str, numbers: list[str]) -> dict[str, list[dict]]:
         scope = (queries.file_identity(database.path) or database.name, cited_version, version)
@@ -250,9 +264,10 @@ class Marks:
     Jinja macro call costs far more than a function): a card named by its object id, a step's words, its
     citations. Every text is escaped; the only links are ours."""
 
-    def __init__(self, paths: Paths, labels: dict[str, dict], cited: dict[str, list[dict]]):
+    def __init__(self, paths: Paths, labels: dict[str, dict], cited: dict[str, list[dict]], links: dict | None = None):
         self.paths, self.labels, self.cited = paths, labels, cited
-        self._cites: dict[tuple[str, int | None], Markup] = {}
+        # A rule's link, by number and id; ``links`` keeps them beyond this page (``CitedRules.links``).
+        self._cites: dict[tuple[str, int | None], Markup] = {} if links is None else links
 
     def card(self, object_id: str, link: bool = True) -> Markup:
         label = self.labels.get(object_id)
@@ -293,8 +308,8 @@ class Marks:
     def cite(self, rule: dict) -> Markup:
         """A cited rule: its number linked, its text's start on hover; a rule of a version that is not the newest
         is followed by the same rule in the newest one (what the citation means today: `406.1 → 419.1`), kept
-        together on one line, so a step citing five rules stays a row or two on a phone. Made once per rule
-        and page: a replay's steps cite the same few rules again and again."""
+        together on one line, so a step citing five rules stays a row or two on a phone. Made once per rule:
+        a replay's steps cite the same few rules again and again."""
         key = (rule["number"], rule["id"])
         if key not in self._cites:
             self._cites[key] = self._cite(rule)
@@ -529,7 +544,7 @@ async def dispute(datasette, request):
         "unmodelled": sorted(card_list - {card["real"] or card["name"] for card in modelled}),
         "cited": cited,
         "labels": (labels := _labels(paths, names, slugs)),
-        "mark": (mark := Marks(paths, labels, cited)),
+        "mark": (mark := Marks(paths, labels, cited, CITED.links(database, paths))),
         "draw": Drawing(mark=mark, paths=paths),
         "token": token,
         "share_url": _dispute_url(datasette, token),

@@ -955,7 +955,11 @@ def find_cards(conn: sqlite3.Connection, text: str, nearest: int = 5) -> dict:
     return {"cards": [], "nearest": list(closest.values())[:nearest]}
 
 
-def replay_page(conn: sqlite3.Connection, replay_id: str) -> dict | None:
+def replay_page(conn: sqlite3.Connection, replay_id: str, stored_steps: bool = True) -> dict | None:
+    """A library replay: its row, the ruling's sequence, and the steps the build stored, each with the rules it
+    cites as numbered in the newest version. Without ``stored_steps`` they are left out (None) unless the replay
+    has no scenario (they are then all a page can show): a page that replays the scenario shows the engine's
+    steps, and following the stored steps' citations to the newest version was most of its database work."""
     replay = _row(
         conn,
         """select p.*, g.question, d.version as rules_version, d.game_id as game from replays p
@@ -965,6 +969,9 @@ def replay_page(conn: sqlite3.Connection, replay_id: str) -> dict | None:
     )
     if replay is None:
         return None
+    sequence = ruling_sequence(conn, replay["ruling_id"]) if replay["ruling_id"] else []
+    if not stored_steps and replay["scenario"] is not None:
+        return {"replay": replay, "steps": None, "sequence": sequence}
     steps = _rows(conn, "select * from replay_steps where replay_id = ? order by position", [replay_id])
     cited = defaultdict(list)
     for citation in replay_citations_in_newest(
@@ -979,7 +986,6 @@ def replay_page(conn: sqlite3.Connection, replay_id: str) -> dict | None:
         ),
     ):
         cited[citation.pop("step_id")].append(citation)
-    sequence = ruling_sequence(conn, replay["ruling_id"]) if replay["ruling_id"] else []
     return {"replay": replay, "steps": _nest(steps, cited), "sequence": sequence}
 
 
@@ -1301,6 +1307,38 @@ def replays_index(
                 )
             ],
         },
+    }
+
+
+def page_samples(conn: sqlite3.Connection) -> dict:
+    """One of each thing a judges' page shows, the first in the database's order (None where there is none): what
+    a server asks for once before it serves, so that a judge's first page does not pay for loading what every
+    page of its kind needs. ``question``: a ruling's question, as a judge would type one into search."""
+    return {
+        "rule": _row(
+            conn,
+            f"select {_RULE_REF} from rules r join documents d on d.id = r.document_id where d.is_newest "
+            "order by r.id limit 1",
+        ),
+        "ruling": _row(conn, "select id, question from rulings order by id limit 1"),
+        "card": _row(conn, "select slug from cards order by id limit 1"),
+        "keyword": _row(
+            conn,
+            """select k.game_id as game, d.version, k.term from keywords k join documents d on d.id = k.document_id
+            order by k.id limit 1""",
+        ),
+        "replay": _row(conn, "select id from replays where scenario is not null order by id limit 1"),
+        "diff": _row(
+            conn,
+            """select o.game_id as game, o.version as old, n.version as new,
+                (select case when b.is_default then null else b.slug end from rulebooks b where b.id = n.rulebook_id)
+                    as rulebook
+            from rule_lineage l join documents o on o.id = l.from_document_id join documents n on n.id = l.to_document_id
+            order by l.rowid limit 1""",
+        ),
+        "infractions": _row(
+            conn, "select d.game_id as game from infractions i join documents d on d.id = i.document_id limit 1"
+        ),
     }
 
 

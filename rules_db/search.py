@@ -445,6 +445,7 @@ def _row_count(conn: sqlite3.Connection) -> int:
 # ---------------------------------------------------------------- retrieval
 
 
+@lru_cache(maxsize=4096)  # the index build asks it for every row, of a few games, versions and rulebooks
 def facet(name: str, value: str) -> str:
     """A filter as one token of the index's ``facets`` column: ("game", "rush-of-ikorr") -> "gamerushofikorr"."""
     return name + re.sub(r"[^0-9a-z]", "", str(value).lower())
@@ -515,6 +516,7 @@ class _Retrieval:
     any: str | None
     pairs: str | None
     rows: tuple[int, int] = ALL_ROWS  # the first and last id of the rows searched (see _current_rows)
+    named: list[tuple[int, int]] = field(default_factory=list)  # the same, of each game the question names
 
 
 def _retrieval(conn: sqlite3.Connection, query: Query, filters: dict) -> _Retrieval:
@@ -548,10 +550,14 @@ def _retrieval(conn: sqlite3.Connection, query: Query, filters: dict) -> _Retrie
 
     best = [group for _weight, group in sorted(groups, key=lambda group: -group[0])[:PAIRED_CONCEPTS]]
     pairs = " OR ".join(f"({first} AND {second})" for first, second in itertools.combinations(best, 2))
+    # A game named in the question ("in pox nora") has its own candidates: the words may be far more
+    # common in another game's rules, whose rows would fill every place.
+    named = [_current_rows(conn, game) for game in sorted(query.games)] if current and not filters["game"] else []
     return _Retrieval(
         filtered(" OR ".join(group for _weight, group in groups)),
         filtered(pairs) if pairs else None,
         current or ALL_ROWS,
+        [rows for rows in named if rows],
     )
 
 
@@ -754,10 +760,11 @@ _WEIGHTS = {
     "path": 0.7,  # share matched in the headings it sits under
     "proximity": 1.0,  # share matched close together in the text
     "card": 3.0,  # the card the question names
-    "game": 1.5,  # the game the question names
+    "game": 6.0,  # the game the question names ("in LoR"): as much as most of its words, so that game comes first
     "unasked_card": -1.5,  # a card, when the question neither names one nor asks for one
     "number": 1.0,  # the text says a number, when the question asks how many
     "leads": 0.5,  # the first rule found under its heading (see _with_section_leads)
+    "section": 1.0,  # share of the question's weight the rules found under its heading hold (see _with_section_coverage)
     "example": -1.0,  # share matched only in an example the text gives (see _only_in_example)
 }
 # A ruling's question says what it is about; its answer, sequence and nuances hold many words in passing.
@@ -769,9 +776,12 @@ _PROXIMITY_ROWS = 20  # the best rows whose text is read for proximity
 _PROXIMITY_TEXT = 2000  # characters of it
 
 
-def _scored(conn: sqlite3.Connection, query: Query, rows: list[tuple], concepts: _ConceptStems) -> list[_Scored]:
-    """The rows (id, BM25 rank, ...) with their re-ranking score from the stems they hold, in the order given.
-    Only what scoring needs is read here; ``_complete`` reads the text of the rows that are shown."""
+def _scored(
+    conn: sqlite3.Connection, query: Query, rows: list[tuple], concepts: _ConceptStems, best_rank: float | None = None
+) -> list[_Scored]:
+    """The rows (id, BM25 rank, ...) with their re-ranking score from the stems they hold, in the order given;
+    BM25 relative to ``best_rank``, by default the best of the rows. Only what scoring needs is read here;
+    ``_complete`` reads the text of the rows that are shown."""
     ids = [row[0] for row in rows]
     found = {
         row[0]: row
@@ -783,7 +793,7 @@ def _scored(conn: sqlite3.Connection, query: Query, rows: list[tuple], concepts:
     }
     weights = [concept.weight for concept in query.concepts]
     total_weight = sum(weights) or 1.0
-    best_rank = min((row[1] for row in rows), default=0.0)
+    best_rank = min([row[1] for row in rows] + ([best_rank] if best_rank is not None else []), default=0.0)
     # A card named in the question, by how much of the question its name is ("zhonyas" alone: all of it).
     named_cards: dict[int, float] = defaultdict(float)
     for concept in query.concepts:
@@ -820,19 +830,41 @@ def _scored(conn: sqlite3.Connection, query: Query, rows: list[tuple], concepts:
     return scored
 
 
-def _with_section_leads(items: list[_Scored]) -> None:
-    """Add the ``leads`` feature: the first of the rules found under one heading (the same document and heading
-    path) states what the rules after it elaborate ("708 A Unit is Mighty as long as ..." before "709 ...
-    Example: ..."); it leads only when another rule of its section was found too."""
+def _sections(items: list[_Scored]) -> list[list[_Scored]]:
+    """The rules among the items grouped by the heading they sit under (the same document and heading path)."""
     sections: dict[tuple, list[_Scored]] = defaultdict(list)
     for item in items:
         if item.document["kind"] == "rule":
             sections[(item.document["document_id"], item.section)].append(item)
-    for members in sections.values():
+    return list(sections.values())
+
+
+def _with_section_leads(items: list[_Scored]) -> None:
+    """Add the ``leads`` feature: the first of the rules found under one heading (the same document and heading
+    path) states what the rules after it elaborate ("708 A Unit is Mighty as long as ..." before "709 ...
+    Example: ..."); it leads only when another rule of its section was found too."""
+    for members in _sections(items):
         if len(members) > 1:
             first = min(members, key=lambda item: item.position)
             first.features["leads"] = 1.0
             first.score += _WEIGHTS["leads"]
+
+
+def _with_section_coverage(items: list[_Scored], weights: list[float]) -> None:
+    """Add the ``section`` feature: the share of the question's weight that the rules found under the item's
+    heading hold between them. A judge's question often spreads over a section (its heading names the topic,
+    a sibling rule the case, the rule itself the answer), where a stray rule elsewhere holds many of its words."""
+    total_weight = sum(weights) or 1.0
+    for members in _sections(items):
+        held: dict[int, float] = {}
+        for item in members:
+            for in_field in item.found.values():
+                for index, credit in in_field.items():
+                    held[index] = max(held.get(index, 0.0), credit)
+        share = _weighed(held, weights) / total_weight
+        for item in members:
+            item.features["section"] = share
+            item.score += _WEIGHTS["section"] * share
 
 
 def _weighed(credits: dict[int, float], weights: list[float]) -> float:
@@ -1067,7 +1099,13 @@ def _ranked(
         rows = [row for row in found if row[0] not in seen][: CANDIDATES - len(scored)]
         scored += _scored(conn, query, rows, concepts)  # BM25 is relative to the best row of each query
         seen.update(row[0] for row in rows)
+    for game_rows in retrieval.named:  # BM25 relative to the best row of any game, as its rows compete with them
+        found = _candidates(conn, retrieval.any, game_rows, CANDIDATES // 4) if retrieval.any else []
+        rows = [row for row in found if row[0] not in seen]
+        scored += _scored(conn, query, rows, concepts, min((item.rank for item in scored), default=None))
+        seen.update(row[0] for row in rows)
     _with_section_leads(scored)
+    _with_section_coverage(scored, [concept.weight for concept in query.concepts])
     scored.sort(key=lambda item: -item.score)
     _with_proximity(conn, scored[:_PROXIMITY_ROWS], query, matcher)
     scored[:_PROXIMITY_ROWS] = sorted(scored[:_PROXIMITY_ROWS], key=lambda item: -item.score)

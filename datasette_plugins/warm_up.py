@@ -1,0 +1,76 @@
+"""A served worker renders one page of each kind before it answers judges.
+
+A worker process's first page of a kind pays for what every later one reuses: the template compiled, the engine
+and its card library loaded for a replay, search's vocabulary read, the database's pages read from the disk. On a
+fresh server that made the first pages of each kind the slowest by far (a first replay took 400 ms, a search or a
+rule 200 ms), so under 8 judges the slow tail of every kind was a worker's first requests. ``before_serving``
+holds the server's start (the ASGI lifespan's ``startup.complete``) until the worker has asked for one page of
+each kind (``urls``) through Datasette's own client; a page that fails is logged and the worker serves anyway.
+Only a server sends lifespan events, so an application built in a test warms nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from datasette_plugins.pages import Paths, _database
+from rules_db import queries
+
+log = logging.getLogger(__name__)
+
+
+def before_serving(datasette, app):
+    """ASGI middleware: the lifespan's startup completes once ``warm`` has run."""
+
+    async def warmed_first(scope, receive, send):
+        if scope["type"] != "lifespan":
+            return await app(scope, receive, send)
+
+        async def send_when_warm(message) -> None:
+            if message["type"] == "lifespan.startup.complete":
+                await warm(datasette)
+            await send(message)
+
+        return await app(scope, receive, send_when_warm)
+
+    return warmed_first
+
+
+async def warm(datasette) -> None:
+    """One page of each kind asked once, the page cache keeping them like any other."""
+    for url in await urls(datasette):
+        try:
+            response = await datasette.client.get(url)
+        except Exception:  # a warm-up is an optimisation: the worker serves whatever happened here
+            log.exception("warming up %s failed", url)
+            continue
+        if response.status_code >= 500:
+            log.warning("warming up %s answered %s", url, response.status_code)
+
+
+async def urls(datasette) -> list[str]:
+    """A page of each kind the judges open, drawn from the database (``queries.page_samples``)."""
+    database = await _database(datasette)
+    sample = await database.execute_fn(queries.page_samples)
+    paths = Paths(datasette, database.name)
+    found = [paths.home(), paths.rulings_index(), paths.cards_index(), paths.replays_index()]
+    if rule := sample["rule"]:
+        found += [
+            paths.rule(rule),
+            paths.version_rule(rule["game"], rule["version"], rule["number"] + ".999.9", rule["rulebook"]),
+            paths.rules_index(rule["game"]),
+            paths.search(q=rule["number"]),
+        ]
+    if ruling := sample["ruling"]:
+        found += [paths.ruling(ruling["id"]), paths.search(q=ruling["question"])]
+    if card := sample["card"]:
+        found.append(paths.card(card["slug"]))
+    if keyword := sample["keyword"]:
+        found.append(paths.keyword(keyword["game"], keyword["term"], keyword["version"]))
+    if replay := sample["replay"]:
+        found.append(paths.replay(replay["id"]))
+    if diff := sample["diff"]:
+        found.append(paths.diff(diff["game"], diff["old"], diff["new"], diff["rulebook"]))
+    if infractions := sample["infractions"]:
+        found.append(paths.infractions(infractions["game"]))
+    return found
