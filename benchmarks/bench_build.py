@@ -9,11 +9,16 @@ the files, insert the same rows (every table the build wrote, the search index's
 search index over its rows), and run spaCy's pipeline over the same texts (every rule and ruling). The
 ratio of the two medians says how much the build spends beyond that floor. CPU seconds are printed
 beside wall-clock ones: on a shared machine they say what the build costs, whatever else runs.
+
+The build uses two processes (the second replays the scenarios and matches the versions' lineage while the
+first parses and tags text): its CPU seconds are both processes' together, and a stage's figure is the first
+process's wall-clock time in it, waiting for the second included. The floor is one process.
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import tempfile
 import time
@@ -33,10 +38,10 @@ def main() -> None:
     totals, cpus, floors, floor_cpus = [], [], [], []
     with tempfile.TemporaryDirectory() as folder:
         for run in range(runs):
-            start, cpu = time.perf_counter(), time.process_time()
+            start, cpu = time.perf_counter(), _cpu_seconds()
             result = build(Path(folder) / f"bench-{run}.db")
             totals.append(time.perf_counter() - start)
-            cpus.append(time.process_time() - cpu)
+            cpus.append(_cpu_seconds() - cpu)
             for stage, seconds in result.timings.items():
                 stages.setdefault(stage, []).append(seconds)
         tables, texts = _same_data(Path(folder) / "bench-0.db")
@@ -46,7 +51,7 @@ def main() -> None:
             floors.append(time.perf_counter() - start)
             floor_cpus.append(time.process_time() - cpu)
     rows = sum(len(table) for table in tables.values())
-    print(f"build of {len(result.reports)} bundled documents, median of {runs} runs")
+    print(f"build of {len(result.reports)} bundled documents in 2 processes, median of {runs} runs")
     for stage, seconds in stages.items():
         print(f"  {stage:<28} {statistics.median(seconds):7.3f} s")
     build_wall, build_cpu = statistics.median(totals), statistics.median(cpus)
@@ -56,8 +61,14 @@ def main() -> None:
         f"floor (read the files, {rows:,} rows in {len(tables)} insert_all, one FTS index, "
         f"spaCy over {len(texts):,} texts)"
     )
-    print(f"  {'total (wall clock)':<28} {floor_wall:7.3f} s   cpu {floor_cpu:7.3f} s")
+    print(f"  {'total (wall clock)':<28} {floor_wall:7.3f} s   cpu {floor_cpu:7.3f} s   (one process)")
     print(f"build / floor: {build_wall / floor_wall:.2f}x wall clock, {build_cpu / floor_cpu:.2f}x cpu")
+
+
+def _cpu_seconds() -> float:
+    """CPU seconds of this process and of its children that have ended (the build's second process)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def _same_data(db_path: Path) -> tuple[dict[str, list[dict]], list[str]]:

@@ -23,6 +23,7 @@ from ingest.cards import ParsedCard, ParsedCards, name_key, without_product_labe
 from ingest.errors import IngestError
 from ingest.lemmas import LemmaMatcher
 from ingest.model import ParsedRuling
+from ingest.source import load_yaml
 
 ALIASES_FILE = Path(str(resources.files("ingest") / "data" / "card_aliases.yaml"))
 _SIGNED_NUMBER = re.compile(r"(?<!\w)[+\-\u2212]\d+")  # +2, -1: a ruling's numbers point at the card printing them
@@ -45,7 +46,7 @@ class CardAliases:
 
 def load_aliases(path: str | Path = ALIASES_FILE) -> CardAliases:
     try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+        data = load_yaml(Path(path).read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as error:
         mark = getattr(error, "problem_mark", None)
         raise IngestError(path, mark.line + 1 if mark else None, "a readable YAML alias file", str(error)) from None

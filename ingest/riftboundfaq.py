@@ -31,7 +31,7 @@ import yaml
 
 from ingest.errors import IngestError
 from ingest.model import ParsedCitation, ParsedRuling, ParsedRulings, ParseIssue, SkippedLine
-from ingest.source import read_lines
+from ingest.source import load_yaml, read_lines
 
 SITE = "https://www.riftboundfaq.com/"
 SOURCE = "Riftbound FAQ"
@@ -187,7 +187,7 @@ class _Page:
         for index, line in enumerate(self.lines[1:], start=1):
             if line.strip() == "---":
                 try:
-                    meta = yaml.safe_load("\n".join(self.lines[1:index])) or {}
+                    meta = load_yaml("\n".join(self.lines[1:index])) or {}
                 except yaml.YAMLError as error:
                     mark = getattr(error, "problem_mark", None)
                     raise IngestError(

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import Any
+
+import yaml
 
 from ingest.errors import IngestError
 from ingest.limits import MAX_LINE_CHARS, check_lines, check_size
@@ -45,3 +48,13 @@ def digest(path: Path) -> str:
     else:
         sha.update(path.read_bytes())
     return sha.hexdigest()
+
+
+# The C parser when PyYAML was built with it: the pure-Python one costs the build a tenth of a second per
+# hundred small files.
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def load_yaml(text: str) -> Any:
+    """``yaml.safe_load`` with the fastest safe loader installed (the same values and errors)."""
+    return yaml.load(text, Loader=_YAML_LOADER)

@@ -8,11 +8,13 @@ process's id: one left behind by a killed build is removed by the next build.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +30,8 @@ from ingest.limits import check_rules
 from ingest.outline import coverage, ingested_share
 from ingest.source import read_lines
 from rules_db import cards, lineage_store, links, replays, schema, store
-from rules_db.lineage import KINDS
+from rules_db.lineage import KINDS, compute_lineage
+from rules_db.lineage_store import VersionPair
 
 Echo = Callable[[str], None]
 
@@ -93,17 +96,20 @@ def build(
     keep_going: bool = False,
     echo: Echo = lambda message: None,
     progress: Callable | None = None,
+    processes: int = 2,
 ) -> BuildResult:
     """Build the database at ``db_path`` from ``specs`` (the bundled documents by default).
 
     A document that cannot be parsed is reported with its file and line; the
     database is then left untouched unless ``keep_going`` asks for one without it.
+    With ``processes=2`` the scenario replays and the version lineage are computed in a second process while
+    this one parses and tags text; only this one writes the database. ``processes=1`` does everything here.
     """
     specs = bundled_specs() if specs is None else specs
     db_path = Path(db_path)
     db_path.parent.mkdir(parents=True, exist_ok=True)
-    with _temporary_database(db_path) as (temp_path, commit):
-        builder = _Builder(bulk_loader(temp_path))
+    with _temporary_database(db_path) as (temp_path, commit), _second_process(processes) as helper:
+        builder = _Builder(bulk_loader(temp_path), helper)
         result = builder.run(specs, keep_going, progress)
         commit()
     for report in result.reports:
@@ -116,8 +122,9 @@ def build(
 class _Builder:
     """One build: the database being written, stage timings, and what waits for linking."""
 
-    def __init__(self, db: sqlite_utils.Database):
+    def __init__(self, db: sqlite_utils.Database, helper: Executor):
         self.db = db
+        self.helper = helper  # runs the work that needs nothing from the database being written
         self.timings: dict[str, float] = {}
         self.explicit_citations: dict[int, list[tuple[str, str]]] = {}
         self.related: dict[str, dict[int, list[str]]] = {}  # rulings document -> ruling id -> related targets
@@ -125,21 +132,23 @@ class _Builder:
 
     def run(self, specs: list[DocumentSpec], keep_going: bool, progress: Callable | None) -> BuildResult:
         schema.create(self.db)
+        replaying = self._start_replays(specs)
         reports = [self._ingest(spec) for spec in (progress(specs) if progress else specs)]
         result = BuildResult(reports, self.timings)
         if result.failed and not keep_going:
             raise BuildFailed(result)
         store.link_versions(self.db)
         store.resolve_cross_references(self.db)
+        lineages = self._start_lineage(result.reports)
         with _timed(self.timings, "spaCy tagging and linking"):
             for report in result.reports:
                 if not report.error:
                     self._link(report)
             self._link_cards(result.reports)
         with _timed(self.timings, "version lineage"):
-            self._lineage(result.reports)
+            self._store_lineage(result.reports, lineages)
         with _timed(self.timings, "scenario replays"):
-            self._replay_scenarios(result)
+            self._replay_scenarios(result, replaying)
         with _timed(self.timings, "search index"):
             schema.enable_search(self.db)
         self.db.conn.commit()
@@ -231,30 +240,26 @@ class _Builder:
             if self.related.get(spec.slug):
                 report.add(links.link_relations(self.db, spec.slug, self.related[spec.slug]))
 
-    def _replay_scenarios(self, result: BuildResult) -> None:
-        """Replay the scenario library into the database when the Riftbound rules are in it;
-        a scenario file that cannot be read is reported and left out."""
-        if not self.db["documents"].count_where("game_id = 'riftbound' and kind = 'rules'"):
-            return
-        from scenarios import library_paths
-        from scenarios.replay import replay_file
-        from scenarios.schema import ScenarioError
+    def _start_replays(self, specs: list[DocumentSpec]) -> Future | None:
+        """The scenario library replayed in the helper (it needs nothing from the database), if the build
+        holds Riftbound rules for the replays to cite."""
+        if not any(spec.game == "riftbound" and spec.kind == "rules" for spec in specs):
+            return None
+        return self.helper.submit(replays.replay_library)
 
+    def _replay_scenarios(self, result: BuildResult, started: Future | None) -> None:
+        """Store the replays of the scenario library when the Riftbound rules are in the database;
+        a scenario file that cannot be read is reported and left out."""
+        if started is None or not self.db["documents"].count_where("game_id = 'riftbound' and kind = 'rules'"):
+            return
         versions = {
             row["version"]
             for row in self.db.query("select version from documents where game_id = 'riftbound' and kind = 'rules'")
         }
-        replayed, missing_versions = [], Counter[str]()
-        for path in library_paths():
-            try:
-                replay = replay_file(path)
-            except ScenarioError as error:
-                result.notes.append(f"scenario not replayed: {error}")
-                continue
-            if replay.rules_version in versions:
-                replayed.append(replay)
-            else:
-                missing_versions[replay.rules_version] += 1
+        records, unreadable = started.result()
+        result.notes.extend(f"scenario not replayed: {error}" for error in unreadable)
+        replayed = [record for record in records if record.rules_version in versions]
+        missing_versions = Counter(record.rules_version for record in records if record.rules_version not in versions)
         result.notes.extend(
             f"{count} scenarios not stored: they cite the {version} rules, which this build does not hold"
             for version, count in missing_versions.items()
@@ -269,17 +274,26 @@ class _Builder:
             for number in figures["citations of missing rules"]
         )
 
-    def _lineage(self, reports: list[DocumentReport]) -> None:
-        """Match each rule to its successor in the next version of the same rulebook; the counts go
-        to the newer version's report."""
+    def _start_lineage(self, reports: list[DocumentReport]) -> list[tuple[VersionPair, Future]]:
+        """Each pair of consecutive versions of a rulebook still to match, its matching under way in the
+        helper (it needs only the rules, read here)."""
         games = {report.spec.game for report in reports if report.spec.kind == "rules" and not report.error}
+        return [
+            (pair, self.helper.submit(compute_lineage, pair.old_rules, pair.new_rules))
+            for game in sorted(games)
+            for pair in lineage_store.pairs_to_link(self.db, game)
+        ]
+
+    def _store_lineage(self, reports: list[DocumentReport], lineages: list[tuple[VersionPair, Future]]) -> None:
+        """Store which rule of each version became which rule of the next; the counts go to the newer
+        version's report."""
         by_slug = {report.spec.slug: report for report in reports}
-        for game in sorted(games):
-            for (older, newer), counts in lineage_store.store_lineage(self.db, game).items():
-                old_version = self.db.table("documents").get(older)["version"]
-                by_slug[newer].notes.append(
-                    f"lineage from {old_version}: " + ", ".join(f"{counts[kind]} {kind}" for kind in KINDS)
-                )
+        for pair, rows in lineages:
+            counts = lineage_store.store_pair(self.db, pair, rows.result())
+            old_version = self.db.table("documents").get(pair.old_document_id)["version"]
+            by_slug[pair.new_document_id].notes.append(
+                f"lineage from {old_version}: " + ", ".join(f"{counts[kind]} {kind}" for kind in KINDS)
+            )
 
     def _link_cards(self, reports: list[DocumentReport]) -> None:
         """Card keywords link to the newest glossary, and rulings to the cards they name."""
@@ -315,6 +329,26 @@ def _parse(spec: DocumentSpec) -> tuple[Any, list[str]]:
     if spec.kind == "rules":
         check_rules(spec.path, parsed.rules)
     return parsed, lines
+
+
+class _InThisProcess(Executor):
+    """Runs each task as it is submitted: the build in one process."""
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        future: Future = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except Exception as error:
+            future.set_exception(error)
+        return future
+
+
+def _second_process(processes: int) -> Executor:
+    """Where the work that needs nothing from the database being written runs: a second process (forked,
+    so it starts with this one's modules loaded; tasks and results travel as plain data), or this one."""
+    if processes < 2:
+        return _InThisProcess()
+    return ProcessPoolExecutor(max_workers=processes - 1, mp_context=multiprocessing.get_context("fork"))
 
 
 def bulk_loader(temp_path: str) -> sqlite_utils.Database:

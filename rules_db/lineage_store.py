@@ -14,6 +14,7 @@ import json
 import sqlite3
 from collections import Counter, defaultdict
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import sqlite_utils
 
@@ -40,6 +41,27 @@ def store_lineage(db: sqlite_utils.Database, game_id: str) -> dict[tuple[str, st
     of pairs that are no longer consecutive (a version was added between them) are deleted. Returns
     the rows per kind for each pair computed, keyed by (old, new) document id."""
     figures: dict[tuple[str, str], Counter] = {}
+    for pair in pairs_to_link(db, game_id):
+        rows = compute_lineage(pair.old_rules, pair.new_rules)
+        figures[(pair.old_document_id, pair.new_document_id)] = store_pair(db, pair, rows)
+    return figures
+
+
+@dataclass
+class VersionPair:
+    """Two consecutive versions of a rulebook and their rules, in document order: what ``compute_lineage``
+    matches (plain data: the build sends it to its second process) and ``store_pair`` stores."""
+
+    old_document_id: str
+    new_document_id: str
+    old_rules: list[RuleRow]
+    new_rules: list[RuleRow]
+
+
+def pairs_to_link(db: sqlite_utils.Database, game_id: str) -> list[VersionPair]:
+    """The consecutive pairs of versions of the game's rulebooks whose lineage is not stored yet; the stored
+    rows of pairs that are no longer consecutive (a version was added between them) are deleted."""
+    pairs = []
     for book in versions.rulebooks(db, game_id):
         documents = versions.versions(db, game_id, book["slug"])
         chain = {(older["id"], newer["id"]) for older, newer in zip(documents, documents[1:])}
@@ -53,21 +75,21 @@ def store_lineage(db: sqlite_utils.Database, game_id: str) -> dict[tuple[str, st
         }
         for pair in stored - chain:
             db.execute("delete from rule_lineage where from_document_id = ? and to_document_id = ?", list(pair))
-        for older, newer in zip(documents, documents[1:]):
-            if (older["id"], newer["id"]) not in stored:
-                figures[(older["id"], newer["id"])] = _store_pair(db, older["id"], newer["id"])
-    return figures
+        pairs += [
+            VersionPair(older["id"], newer["id"], document_rules(db, older["id"]), document_rules(db, newer["id"]))
+            for older, newer in zip(documents, documents[1:])
+            if (older["id"], newer["id"]) not in stored
+        ]
+    return pairs
 
 
-def _store_pair(db: sqlite_utils.Database, old_document_id: str, new_document_id: str) -> Counter:
+def store_pair(db: sqlite_utils.Database, pair: VersionPair, rows: list[LineageRow]) -> Counter:
     """The pair's rows, each with what the diff page pages on: the section it counts in (``_Sections``)
     and whether the rule was only renumbered (moved, same text)."""
-    old_rules, new_rules = document_rules(db, old_document_id), document_rules(db, new_document_id)
-    rows = compute_lineage(old_rules, new_rules)
     stored = [
         {
-            "from_document_id": old_document_id,
-            "to_document_id": new_document_id,
+            "from_document_id": pair.old_document_id,
+            "to_document_id": pair.new_document_id,
             "from_rule_id": old_rule.id if old_rule else None,
             "to_rule_id": new_rule.id if new_rule else None,
             "kind": row.kind,
@@ -77,7 +99,7 @@ def _store_pair(db: sqlite_utils.Database, old_document_id: str, new_document_id
                 _only_renumbered(row.kind, old_rule.text if old_rule else None, new_rule.text if new_rule else None)
             ),
         }
-        for row, old_rule, new_rule, _, section_rule in _with_rules(rows, old_rules, new_rules)
+        for row, old_rule, new_rule, _, section_rule in _with_rules(rows, pair.old_rules, pair.new_rules)
     ]
     store.insert_rows(db, "rule_lineage", stored)
     return Counter(row.kind for row in rows)

@@ -10,6 +10,7 @@ versions: it reads the stored `rule_lineage` (rules_db/lineage_store.py), never 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -101,7 +102,71 @@ class CitationTranslator:
         return list(dict.fromkeys(n for n in translated if n))
 
 
-def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "riftbound") -> dict:
+@dataclass
+class ReplayRecord:
+    """One replay as the database keeps it, before it is linked to the rulings, rules and cards of the
+    database: plain data, made where the replay ran (the build's second process)."""
+
+    row: dict  # its ``replays`` row but for ruling_id and rules_document_id
+    ruling_position: int | None
+    rules_version: str
+    cited_version: str
+    steps: list[tuple[int, dict, list[str]]]  # each step: its depth, its ``replay_steps`` columns, the numbers it cites
+    real_cards: list[str]  # the real cards its scenario uses
+
+
+def replay_library() -> tuple[list[ReplayRecord], list[str]]:
+    """Every scenario of the library replayed, and why each file that could not be read was left out
+    (its file and line)."""
+    from scenarios import library_paths
+    from scenarios.replay import replay_file
+    from scenarios.schema import ScenarioError
+
+    records, errors = [], []
+    for path in library_paths():
+        try:
+            records.append(replay_record(replay_file(path)))
+        except ScenarioError as error:
+            errors.append(str(error))
+    return records, errors
+
+
+def replay_record(replay) -> ReplayRecord:
+    text, scenario = _scenario(replay.file)
+    return ReplayRecord(
+        row={
+            "id": replay.scenario_id,
+            "title": replay.title,
+            "file": f"scenarios/library/{Path(replay.file).name}",  # never a path of the build machine
+            "verdict": replay.verdict,
+            "expected": json.dumps(replay.expected, sort_keys=True, default=str),
+            "computed": json.dumps(replay.computed, sort_keys=True, default=str),
+            "step_count": replay.step_count,
+            "disagreement": replay.disagreement,
+            "tags": json.dumps(_tags(scenario)),
+            "scenario": text,
+        },
+        ruling_position=replay.ruling_position,
+        rules_version=replay.rules_version,
+        cited_version=replay.cited_version,
+        steps=[
+            (
+                depth,
+                {
+                    "kind": str(step.kind),
+                    "summary": step.summary,
+                    "objects": json.dumps(step.object_ids()),
+                    "change": json.dumps(step.change, sort_keys=True, default=str),
+                },
+                list(step.rules),
+            )
+            for depth, step in replay.walk()
+        ],
+        real_cards=sorted(_real_cards(scenario)),
+    )
+
+
+def store_replays(db: sqlite_utils.Database, records: list[ReplayRecord], game_id: str = "riftbound") -> dict:
     # A scenario's meta.ruling numbers the rulings of the game's first rulings document (the Q&A rulings
     # the library was written for); later rulings documents (the Riftbound FAQ) number theirs from 1 too.
     rulings: dict[int, int] = {}
@@ -116,66 +181,49 @@ def store_replays(db: sqlite_utils.Database, replays: list, game_id: str = "rift
     card_ids = _card_ids(db, game_id)
     translators: dict[tuple[str, str], CitationTranslator] = {}
     by_version: dict[str, tuple[str | None, dict[str, int]]] = {}  # looked up once per rules version, not per replay
-    for replay in replays:
-        if replay.rules_version not in by_version:
-            document = versions.rules_document(db, game_id, replay.rules_version)
+    for record in records:
+        if record.rules_version not in by_version:
+            document = versions.rules_document(db, game_id, record.rules_version)
             document_id = document["id"] if document else None
-            by_version[replay.rules_version] = (document_id, store.rule_ids(db, document_id))
-        document_id, rule_ids = by_version[replay.rules_version]
-        pair = (replay.cited_version, replay.rules_version)
+            by_version[record.rules_version] = (document_id, store.rule_ids(db, document_id))
+        document_id, rule_ids = by_version[record.rules_version]
+        pair = (record.cited_version, record.rules_version)
         if pair not in translators:
             translators[pair] = CitationTranslator(db, game_id, *pair)
         cite = translators[pair]
-        text, scenario = _scenario(replay.file)
-        stored.append(
-            {
-                "id": replay.scenario_id,
-                "ruling_id": rulings.get(replay.ruling_position),
-                "title": replay.title,
-                "file": f"scenarios/library/{Path(replay.file).name}",  # never a path of the build machine
-                "rules_document_id": document_id,
-                "verdict": replay.verdict,
-                "expected": json.dumps(replay.expected, sort_keys=True, default=str),
-                "computed": json.dumps(replay.computed, sort_keys=True, default=str),
-                "step_count": replay.step_count,
-                "disagreement": replay.disagreement,
-                "tags": json.dumps(_tags(scenario)),
-                "scenario": text,
-            }
-        )
+        replay_id = record.row["id"]
+        ruling_id = rulings.get(record.ruling_position) if record.ruling_position is not None else None
+        stored.append({**record.row, "ruling_id": ruling_id, "rules_document_id": document_id})
         used_cards += [
-            {"replay_id": replay.scenario_id, "card_id": card_id}
-            for card_id in sorted({card_ids[name] for name in _real_cards(scenario) if name in card_ids})
+            {"replay_id": replay_id, "card_id": card_id}
+            for card_id in sorted({card_ids[name] for name in record.real_cards if name in card_ids})
         ]
         parents: list[int] = []
-        for position, (depth, step) in enumerate(replay.walk(), start=1):
+        for position, (depth, step, numbers) in enumerate(record.steps, start=1):
             step_id += 1
             del parents[depth:]
             steps.append(
                 {
                     "id": step_id,
-                    "replay_id": replay.scenario_id,
+                    "replay_id": replay_id,
                     "position": position,
                     "parent_step_id": parents[-1] if parents else None,
                     "depth": depth,
-                    "kind": str(step.kind),
-                    "summary": step.summary,
-                    "objects": json.dumps(step.object_ids()),
-                    "change": json.dumps(step.change, sort_keys=True, default=str),
+                    **step,
                 }
             )
             parents.append(step_id)
-            for number in cite(step.rules):
+            for number in cite(numbers):
                 citations.append({"step_id": step_id, "rule_id": rule_ids.get(number), "number": number})
                 if number not in rule_ids:
-                    uncited.add(f"{replay.rules_version} {number}")
+                    uncited.add(f"{record.rules_version} {number}")
     db.table("replays").insert_all(stored)
     store.insert_rows(db, "replay_steps", steps)
     store.insert_rows(db, "replay_step_citations", citations)
     db.table("replay_cards").insert_all(used_cards)
     return {
-        "replays": len(replays),
-        "matching": sum(r.verdict == "match" for r in replays),
+        "replays": len(records),
+        "matching": sum(record.row["verdict"] == "match" for record in records),
         "replay steps": len(steps),
         "step citations": len(citations),
         "replay cards": len(used_cards),

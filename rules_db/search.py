@@ -445,6 +445,7 @@ def _row_count(conn: sqlite3.Connection) -> int:
 # ---------------------------------------------------------------- retrieval
 
 
+@lru_cache(maxsize=4096)  # the index build asks it for every row, of a few games, versions and rulebooks
 def facet(name: str, value: str) -> str:
     """A filter as one token of the index's ``facets`` column: ("game", "rush-of-ikorr") -> "gamerushofikorr"."""
     return name + re.sub(r"[^0-9a-z]", "", str(value).lower())

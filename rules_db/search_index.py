@@ -27,6 +27,7 @@ import json
 import re
 import sqlite3
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 
 import sqlite_utils
 
@@ -90,14 +91,9 @@ def build(db: sqlite_utils.Database) -> None:
         [*_rule_rows(conn), *_ruling_rows(conn), *_card_rows(conn)],
         key=lambda row: (not row["current"], row["game_id"] or ""),
     )
-    # The words are read twice rather than kept: held for every row, they take more memory than the rows.
-    stems = stem_words(sorted({word for row in rows for field in _words_of(row) for word in field}))
-    for row in rows:
-        fields = _words_of(row)
-        row["facets"] = " ".join(facets(row))
-        row["stems"] = " ".join(
-            sorted({tag + stems[word] for tag, field in zip(STEM_TAGS, fields) for word in field if word in stems})
-        )
+    stems: dict[str, str] = {}
+    for chunk in _chunks(rows, _ROWS_PER_CHUNK):
+        _add_stems(chunk, stems)
     conn.executemany(
         """insert into search_documents (kind, ref_id, game_id, document_id, rulebook_id, rulebook, rulebook_url,
             version, current, number, slug, title, terms, path, context, body, position, facets, stems)
@@ -111,6 +107,28 @@ def build(db: sqlite_utils.Database) -> None:
     _fill_names(conn)
     conn.execute("insert into search_fts (search_fts) values ('optimize')")
     conn.commit()
+
+
+# The rows' words are read once, a chunk at a time: held for every row at once, they would take more memory
+# than the rows themselves.
+_ROWS_PER_CHUNK = 4096
+
+
+def _chunks(rows: list[dict], size: int) -> Iterator[list[dict]]:
+    for start in range(0, len(rows), size):
+        yield rows[start : start + size]
+
+
+def _add_stems(rows: list[dict], stems: dict[str, str]) -> None:
+    """Each row's facets and tagged stems (``search_documents.stems``); the stems of words not seen
+    before are added to ``stems``."""
+    words = [_words_of(row) for row in rows]
+    stems.update(stem_words(sorted({word for fields in words for field in fields for word in field} - stems.keys())))
+    for row, fields in zip(rows, words):
+        row["facets"] = " ".join(facets(row))
+        row["stems"] = " ".join(
+            sorted({tag + stems[word] for tag, field in zip(STEM_TAGS, fields) for word in field if word in stems})
+        )
 
 
 # ---------------------------------------------------------------- rows
@@ -356,13 +374,12 @@ def _fill_terms(conn: sqlite3.Connection, stems: dict[str, str], topics: set[str
     }
     # Every English form the lemma table knows, so that a real word is never "corrected" as a typo and
     # "tapped" reaches the vocabulary's "tap" even though no document says either.
-    for form, lemma in lookup.items():
-        for word in (form, lemma):
-            if word not in entries and WORD.fullmatch(word):
-                entries[word] = (lookup.get(word, word), None, 0, False)
-    conn.executemany(
+    for word in {*lookup, *lookup.values()} - entries.keys():
+        if WORD.fullmatch(word):
+            entries[word] = (lookup.get(word, word), None, 0, False)
+    conn.executemany(  # in key order: the table is its primary key's b-tree
         "insert into search_terms (term, lemma, stem, df, topic) values (?, ?, ?, ?, ?)",
-        [(term, *entry) for term, entry in entries.items()],
+        [(term, *entries[term]) for term in sorted(entries)],
     )
 
 
