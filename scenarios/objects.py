@@ -22,6 +22,19 @@ def value(cls):
     return dataclass(unsafe_hash=True)(cls)
 
 
+@dataclass_transform(eq_default=False)
+def journaled(cls):
+    """A piece of game state (a `Journaled` dataclass, compared by identity) whose __init__ sets its fields
+    directly. A new object belongs to no game yet, so there is nothing to journal while it is built (the game
+    journals its arrival once); a plain dataclass __init__ would still call `Journaled.__setattr__` for each
+    field, a Python call per field (a chain item has 18). `frozen=True` makes dataclass write the fields with
+    `object.__setattr__`; its refusing __setattr__ and __delattr__ are then removed, so that writes to the
+    object go through the journal as before."""
+    cls = dataclass(eq=False, frozen=True)(cls)
+    del cls.__setattr__, cls.__delattr__
+    return cls
+
+
 class Zone(enum.StrEnum):
     BOARD = "board"
     HAND = "hand"
@@ -155,7 +168,7 @@ class LastingReplacement:
     until: str = "turn"
 
 
-@dataclass(eq=False)
+@journaled
 class Obj(Journaled):
     """One game object: a unit, gear, spell, battlefield, legend, or a card in a non-board zone."""
 
@@ -229,7 +242,7 @@ class Obj(Journaled):
         }
 
 
-@dataclass(eq=False)
+@journaled
 class Player(Journaled):
     """A player: points, and the Rune Pool (161): Energy, Power of any domain (`power`, [A], 159.2.b) and
     Power of one domain (`domain_power`: (domain, amount) pairs, 159.2.a); the cards played this turn."""
@@ -249,7 +262,7 @@ class Player(Journaled):
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
 
 
-@dataclass(eq=False)
+@journaled
 class ChainItem(Journaled):
     """A spell, activated ability or triggered ability on the Chain (327-336)."""
 
@@ -298,7 +311,7 @@ class ChainItem(Journaled):
         }
 
 
-@dataclass(eq=False)
+@journaled
 class Combat(Journaled):
     battlefield: str
     attacker: str
@@ -312,7 +325,7 @@ class Combat(Journaled):
         return {"battlefield": self.battlefield, "attacker": self.attacker, "defender": self.defender}
 
 
-@dataclass(eq=False)
+@journaled
 class Showdown(Journaled):
     battlefield: str
     combat: bool

@@ -3,6 +3,10 @@
 The steps run in the order of 322. A cleanup that changes the state is followed by another, until one
 changes nothing (321); a change is any write to the game state (the journal grew). Special cleanups (end of
 turn 317.2, combat 444.1.a) insert their extra steps 2c-2e after step 2, and only once (323.2).
+
+Most cleanups find nothing to do, and most of what a turn writes (the phase, the clock, a point) is not what the
+checks of control and of cards left behind read: those are skipped while nothing they read has changed
+(`_board_checks`).
 """
 
 from __future__ import annotations
@@ -54,9 +58,7 @@ def cleanup_pass(game, reason: str, special: str | None) -> None:
         _special_steps(game, special)
     if game.combat:
         calc.update_designations(game)
-    _uncontrolled(game)
-    _recall_loose_gear(game)
-    _remove_orphaned_hidden_cards(game)
+    _board_checks(game)
     calc.stage(game)
     if game.triggered:
         calc.place_triggers(game)
@@ -109,6 +111,48 @@ def _special_steps(game, special: str) -> None:
     if special == "combat":
         calc.recall_attackers_if_defenders_remain(game)
         calc.remove_designations(game)
+
+
+# What the board checks read: the attributes journal entries name ("objects" for an object created; "kind" and
+# "owner" too, although they never change).
+BOARD_CHECKS_READ = frozenset(
+    (
+        "objects",
+        "kind",
+        "owner",
+        "zone",
+        "location",
+        "attached_to",
+        "battlefield_controller",
+        "contested_by",
+        "unit_objects",
+        "gear_objects",
+        "battlefield_objects",
+    )
+)
+
+
+def _board_checks(game) -> None:
+    """322.6-322.7: control lost, gear left at a battlefield, hidden cards left behind. They read nothing but
+    BOARD_CHECKS_READ, so once they have found nothing to do they would find nothing again until the journal
+    records a write to one of those: until then they are skipped. `game.run.memo` keeps the journal's length
+    when they last found nothing to do (it starts empty with each run of an action, in which the journal only
+    grows)."""
+    entries, records, memo = game.journal.entries, game.trace.records, game.run.memo
+    quiet_since = memo.get("board checks")
+    if quiet_since is not None:
+        written = {key if type(target) is not dict else "objects" for target, key, _, _ in entries[quiet_since:]}
+        if written.isdisjoint(BOARD_CHECKS_READ):  # (the objects table's keys are object ids)
+            memo["board checks"] = len(entries)
+            return
+    journal_mark, trace_mark = len(entries), len(records)
+    _uncontrolled(game)
+    _recall_loose_gear(game)
+    _remove_orphaned_hidden_cards(game)
+    if len(entries) == journal_mark and len(records) == trace_mark:
+        memo["board checks"] = journal_mark
+    else:
+        memo.pop("board checks", None)
 
 
 def _uncontrolled(game) -> None:
