@@ -1144,7 +1144,8 @@ def _ranked(
         scored += _scored(conn, query, rows, concepts)  # BM25 is relative to the best row of each query
         seen.update(row[0] for row in rows)
     for game_rows in retrieval.named:  # BM25 relative to the best row of any game, as its rows compete with them
-        found = _candidates(conn, retrieval.any, game_rows, CANDIDATES // 4) if retrieval.any else []
+        match = retrieval.bounded if many else retrieval.any
+        found = _candidates(conn, match, game_rows, CANDIDATES // 4) if match else []
         rows = [row for row in found if row[0] not in seen]
         scored += _scored(conn, query, rows, concepts, min((item.rank for item in scored), default=None))
         seen.update(row[0] for row in rows)

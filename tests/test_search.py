@@ -223,8 +223,9 @@ def test_a_question_matching_many_rows_ranks_a_bounded_set(fixture_db, monkeypat
     monkeypatch.setattr(search, "SCORED_MATCHES", 2)
     connection = sqlite3.connect(fixture_db)
     filters = {"game": None, "version": None, "kind": None, "rulebook": None}
-    query = search.understand(connection, "unit damage recall tank cleanup")
+    query = search.understand(connection, "unit damage recall tank cleanup in riftbound")
     retrieval = search._retrieval(connection, query, filters)
+    assert retrieval.named  # the game named has candidates of its own, bounded too
     total = search._count(connection, retrieval.any, retrieval.rows)
     ranked = search._candidates
     asked = []
