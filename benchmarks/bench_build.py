@@ -38,10 +38,10 @@ def main() -> None:
     totals, cpus, floors, floor_cpus = [], [], [], []
     with tempfile.TemporaryDirectory() as folder:
         for run in range(runs):
-            start, cpu = time.perf_counter(), _cpu_seconds()
+            start, cpu = time.perf_counter(), cpu_seconds()
             result = build(Path(folder) / f"bench-{run}.db")
             totals.append(time.perf_counter() - start)
-            cpus.append(_cpu_seconds() - cpu)
+            cpus.append(cpu_seconds() - cpu)
             for stage, seconds in result.timings.items():
                 stages.setdefault(stage, []).append(seconds)
         tables, texts = _same_data(Path(folder) / "bench-0.db")
@@ -65,7 +65,7 @@ def main() -> None:
     print(f"build / floor: {build_wall / floor_wall:.2f}x wall clock, {build_cpu / floor_cpu:.2f}x cpu")
 
 
-def _cpu_seconds() -> float:
+def cpu_seconds() -> float:
     """CPU seconds of this process and of its children that have ended (the build's second process)."""
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     return time.process_time() + children.ru_utime + children.ru_stime

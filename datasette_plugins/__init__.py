@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from datasette import hookimpl
 
-from datasette_plugins import assets, cancellation, errors, indexes, offline, pages, replay_pages, warm_up
+from datasette_plugins import assets, cancellation, errors, indexes, offline, pages, render, replay_pages, warm_up
 from datasette_plugins.page_cache import PageCache
 from datasette_plugins.raw_tables import render_cell
 from rules_db import guard
@@ -28,6 +28,7 @@ __all__ = [
     "prepare_connection",
     "asgi_wrapper",
     "handle_exception",
+    "prepare_jinja2_environment",
 ]
 handle_exception = errors.handle_exception
 
@@ -46,6 +47,12 @@ def register_routes(datasette):
         (pattern, CACHE.wrap(VIEWS[name], pages.database_file) if name in KEPT else VIEWS[name])
         for name, pattern in ROUTE_PATTERNS.items()
     ]
+
+
+@hookimpl
+def prepare_jinja2_environment(env, datasette):
+    """The links to rules the templates call, made in Python (``render.TEMPLATE_GLOBALS``)."""
+    env.globals.update(render.TEMPLATE_GLOBALS)
 
 
 @hookimpl

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import nh3
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from rules_db.search import MARK_END, MARK_START
 
@@ -187,3 +187,71 @@ def diff(ops: list[dict]) -> Markup:
         for op in ops
     ]
     return Markup(f'<span class="diff">{"".join(pieces)}</span>')
+
+
+# ---------------------------------------------------------------- links to rules
+# The pages' most repeated pieces, made here rather than as Jinja macros (a rule page lists dozens of rules, and an
+# async macro call cost more than the rest of its line); the templates call them as globals (``TEMPLATE_GLOBALS``).
+# ``paths`` is the page's ``pages.Paths``; a row points at a rule as ``rules_db.queries`` rows do.
+
+
+def rule_link(paths, row: dict, show_version: bool = False, show_preview: bool = False) -> Markup:
+    """A rule's number linked to its page, with its heading (or, ``show_preview``, the start of its text)."""
+    label = ""
+    if row.get("heading"):
+        label = f' <span class="rule-heading">{escape(row["heading"])}</span>'
+    elif show_preview and row.get("preview"):
+        more = "…" if len(row["preview"]) >= 160 else ""
+        label = f' <span class="preview">{escape(row["preview"])}{more}</span>'
+    version = f' <span class="version">({escape(row.get("version", ""))})</span>' if show_version else ""
+    return Markup(
+        f'<a class="rule-link" href="{escape(paths.rule(row))}"><span class="rule-number">'
+        f"{escape(row.get('number', ''))}</span>{label}{version}</a>"
+    )
+
+
+def equivalents(paths, cited: dict) -> Markup:
+    """The same rule in the rulebook's other versions, one line each."""
+    if not cited.get("equivalents"):
+        return Markup("")
+    lines = "".join(
+        f"<li>{escape(cited.get('number', ''))} ({escape(cited.get('version', ''))}) is {rule_link(paths, other)} in "
+        f'{escape(other["version"])} <span class="note">'
+        f"({'nearest ancestor' if other['kind'] == 'ancestor' else escape(other['kind'])})</span></li>"
+        for other in cited["equivalents"]
+    )
+    return Markup(f'<ul class="equivalents">{lines}</ul>')
+
+
+def version_note(paths, cited: dict) -> Markup:
+    """A cited rule's version and, when it is not the newest, what the citation means in the newest rules."""
+    note = f'<span class="version">({escape(cited.get("version", ""))})</span>'
+    if cited.get("stale"):
+        newest = "".join(
+            f'; in {escape(other["version"])} this is <a class="rule-link" href="{escape(paths.rule(other))}">'
+            f"{escape(other['number'])}</a>{' (nearest ancestor)' if other['kind'] == 'ancestor' else ''}"
+            for other in cited.get("in_newest") or []
+        )
+        note += (
+            f' <span class="stale">cites the {escape(cited.get("version", ""))} rules'
+            f"{newest or '; nothing like it in the newest rules'}</span>"
+        )
+    return Markup(note)
+
+
+def rule_list(paths, rows: list[dict], show_preview: bool = True, show_version: bool = False) -> Markup:
+    """Rules as a list of links, each stale one with its version note."""
+    items = "".join(
+        f"\n  <li>{rule_link(paths, row, show_version, show_preview)}"
+        f"{' ' + version_note(paths, row) if row.get('stale') else ''}</li>\n"
+        for row in rows
+    )
+    return Markup(f'<ul class="rule-list links">\n{items}\n</ul>')
+
+
+TEMPLATE_GLOBALS = {
+    "rule_link": rule_link,
+    "equivalents": equivalents,
+    "version_note": version_note,
+    "rule_list": rule_list,
+}

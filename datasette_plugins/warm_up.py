@@ -1,12 +1,13 @@
 """A served worker renders one page of each kind before it answers judges.
 
 A worker process's first page of a kind pays for what every later one reuses: the template compiled, the engine
-and its card library loaded for a replay, search's vocabulary read, the database's pages read from the disk. On a
-fresh server that made the first pages of each kind the slowest by far (a first replay took 400 ms, a search or a
-rule 200 ms), so under 8 judges the slow tail of every kind was a worker's first requests. ``before_serving``
-holds the server's start (the ASGI lifespan's ``startup.complete``) until the worker has asked for one page of
-each kind (``urls``) through Datasette's own client; a page that fails is logged and the worker serves anyway.
-Only a server sends lifespan events, so an application built in a test warms nothing.
+and its card library loaded for a replay, search's vocabulary read, the database's pages read from the disk, the
+replays' cited rules followed to the newest version. On a fresh server that made the first pages of each kind the
+slowest by far (a first replay took 400 ms, a search or a rule 200 ms), so under 8 judges the slow tail of every
+kind was a worker's first requests. ``before_serving`` holds the server's start (the ASGI lifespan's
+``startup.complete``) until the worker has translated the replays' citations and asked for one page of each kind
+(``urls``) through Datasette's own client; what fails is logged and the worker serves anyway. Only a server sends
+lifespan events, so an application built in a test warms nothing.
 """
 
 from __future__ import annotations
@@ -37,11 +38,17 @@ def before_serving(datasette, app):
 
 
 async def warm(datasette) -> None:
-    """One page of each kind asked once, the page cache keeping them like any other."""
+    """The replays' cited rules translated to the newest version, then one page of each kind asked once, the page
+    cache keeping them like any other."""
+    database = await _database(datasette)
+    try:
+        await database.execute_fn(queries.translate_replay_citations)
+    except Exception:  # a warm-up is an optimisation: the worker serves whatever happened here
+        log.exception("translating the replays' citations failed")
     for url in await urls(datasette):
         try:
             response = await datasette.client.get(url)
-        except Exception:  # a warm-up is an optimisation: the worker serves whatever happened here
+        except Exception:
             log.exception("warming up %s failed", url)
             continue
         if response.status_code >= 500:

@@ -83,6 +83,12 @@ def _make_lowercase_lemmatizer(nlp: Language, name: str):
     return lemmatize
 
 
+def find_phrases(phrases: Mapping[str, Iterable[str]], texts: Iterable[str]) -> list[list[LemmaMatch]]:
+    """Each text's matches of the phrases by lemma (``LemmaMatcher``), none at all without phrases: one call
+    with plain data in and out, which a second process can run."""
+    return LemmaMatcher(phrases).find_many(texts) if phrases else []
+
+
 class LemmaMatcher:
     """Matches phrases (grouped under a key, e.g. a keyword and its aliases) in texts.
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Protocol
 
 from ingest.model import ParsedRule, ParseIssue, SkippedLine
@@ -21,6 +22,7 @@ ParentOf = Callable[[str], "str | None"]
 _RUN = re.compile(r"\d+|[A-Za-z]+")
 
 
+@lru_cache(maxsize=1 << 16)  # a build sorts and compares the same numbers many times over
 def natural_key(number: str) -> tuple:
     """Sort key for dotted numbers: ``103.2`` < ``103.10`` < ``103.10.a``.
 

@@ -16,7 +16,7 @@ def plain_text(raw: str) -> str:
     breaks kept."""
     text = html.unescape(_TAG.sub("", raw))
     text = _INVISIBLE.sub("", _MARKDOWN_EMPHASIS.sub("", text))
-    return "\n".join(_SPACES.sub(" ", line).strip() for line in text.split("\n")).strip()
+    return "\n".join(line.strip() for line in _SPACES.sub(" ", text).split("\n")).strip()  # no run spans lines
 
 
 def paragraph(raw: str) -> str:

@@ -26,6 +26,7 @@ from ingest.card_names import CardMention
 from ingest.documents import BUNDLED, DocumentSpec
 from ingest.errors import IngestError
 from ingest.formats import adapter, complete, spec_for
+from ingest.lemmas import find_phrases, pipeline
 from ingest.limits import check_rules
 from ingest.outline import coverage, ingested_share
 from ingest.source import read_lines
@@ -102,8 +103,9 @@ def build(
 
     A document that cannot be parsed is reported with its file and line; the
     database is then left untouched unless ``keep_going`` asks for one without it.
-    With ``processes=2`` the scenario replays and the version lineage are computed in a second process while
-    this one parses and tags text; only this one writes the database. ``processes=1`` does everything here.
+    With ``processes=2`` the scenario replays, the keywords in each rulebook's rules and the version lineage
+    are computed in a second process while this one parses, tags rulings and indexes; only this one writes
+    the database. ``processes=1`` does everything here.
     """
     specs = bundled_specs() if specs is None else specs
     db_path = Path(db_path)
@@ -129,6 +131,7 @@ class _Builder:
         self.explicit_citations: dict[int, list[tuple[str, str]]] = {}
         self.related: dict[str, dict[int, list[str]]] = {}  # rulings document -> ruling id -> related targets
         self.tagged_cards: dict[str, list[CardMention]] = {}  # rulings document -> cards its source tags
+        self.rule_keywords: dict[str, Future] = {}  # rules document -> its keywords found in its rules, by the helper
 
     def run(self, specs: list[DocumentSpec], keep_going: bool, progress: Callable | None) -> BuildResult:
         schema.create(self.db)
@@ -145,12 +148,12 @@ class _Builder:
                 if not report.error:
                     self._link(report)
             self._link_cards(result.reports)
+        with _timed(self.timings, "search index"):  # first: the helper is still matching the versions' rules
+            schema.enable_search(self.db)
         with _timed(self.timings, "version lineage"):
             self._store_lineage(result.reports, lineages)
         with _timed(self.timings, "scenario replays"):
             self._replay_scenarios(result, replaying)
-        with _timed(self.timings, "search index"):
-            schema.enable_search(self.db)
         self.db.conn.commit()
         self.db.close()
         return result
@@ -181,6 +184,11 @@ class _Builder:
         store.store_report(db, spec.slug, parsed.issues, parsed.skipped)
         if spec.kind == "rules":
             ids = store.store_rulebook(db, spec, parsed)
+            self.rule_keywords[spec.slug] = self.helper.submit(
+                find_phrases,
+                links.keyword_phrases(db, spec.slug),
+                [text for _, text in links.rule_texts(db, spec.slug)],
+            )
             return {
                 "rules": len(ids),
                 "keywords": len(parsed.keywords),
@@ -226,7 +234,9 @@ class _Builder:
                             [spec.slug],
                         )
                     ],
-                    "keyword mentions": links.link_rule_keywords(self.db, spec.slug),
+                    "keyword mentions": links.link_rule_keywords(
+                        self.db, spec.slug, self.rule_keywords[spec.slug].result()
+                    ),
                 }
             )
         elif spec.kind == "rulings":
@@ -348,6 +358,7 @@ def _second_process(processes: int) -> Executor:
     so it starts with this one's modules loaded; tasks and results travel as plain data), or this one."""
     if processes < 2:
         return _InThisProcess()
+    pipeline()  # loaded before the fork: both processes tag text, and the second then starts with spaCy loaded
     return ProcessPoolExecutor(max_workers=processes - 1, mp_context=multiprocessing.get_context("fork"))
 
 

@@ -8,29 +8,33 @@ from collections import defaultdict
 
 import sqlite_utils
 
-from ingest.lemmas import LemmaMatcher
+from ingest.lemmas import LemmaMatch, find_phrases
 from rules_db import store, versions
 
 
-def _keyword_matcher(db: sqlite_utils.Database, document_id: str) -> tuple[LemmaMatcher | None, dict[str, int]]:
-    phrases: dict[str, list[str]] = defaultdict(list)
-    ids: dict[str, int] = {}
-    for row in db.query("select id, term, aliases from keywords where document_id = ? order by id", [document_id]):
-        key = str(row["id"])
-        ids[key] = row["id"]
-        phrases[key] = [row["term"], *json.loads(row["aliases"] or "[]")]
-    return (LemmaMatcher(phrases) if phrases else None), ids
+def keyword_phrases(db: sqlite_utils.Database, document_id: str) -> dict[str, list[str]]:
+    """Each keyword a rules document defines, by its id as text: its term and aliases."""
+    return {
+        str(row["id"]): [row["term"], *json.loads(row["aliases"] or "[]")]
+        for row in db.query("select id, term, aliases from keywords where document_id = ? order by id", [document_id])
+    }
 
 
-def link_rule_keywords(db: sqlite_utils.Database, document_id: str) -> int:
-    """keyword_mentions from every rule of a rulebook to the keywords that rulebook defines."""
-    matcher, _ = _keyword_matcher(db, document_id)
-    if matcher is None:
-        return 0
-    rules = list(db.query("select id, text from rules where document_id = ? order by id", [document_id]))
+def rule_texts(db: sqlite_utils.Database, document_id: str) -> list[tuple[int, str]]:
+    """Each rule of a rules document, in id order: its id and text."""
+    return db.execute("select id, text from rules where document_id = ? order by id", [document_id]).fetchall()
+
+
+def link_rule_keywords(db: sqlite_utils.Database, document_id: str, found: list[list[LemmaMatch]] | None = None) -> int:
+    """keyword_mentions from every rule of a rulebook to the keywords that rulebook defines; ``found``: the
+    matches in each rule of ``rule_texts`` when they were already searched (the build searches them in its
+    second process)."""
+    rules = rule_texts(db, document_id)
+    if found is None:
+        found = find_phrases(keyword_phrases(db, document_id), [text for _, text in rules])
     rows = [
-        {"keyword_id": int(match.key), "rule_id": rule["id"], "ruling_id": None, "matched_text": match.text}
-        for rule, matches in zip(rules, matcher.find_many(rule["text"] for rule in rules))
+        {"keyword_id": int(match.key), "rule_id": rule_id, "ruling_id": None, "matched_text": match.text}
+        for (rule_id, _), matches in zip(rules, found)
         for match in matches
     ]
     store.insert_rows(db, "keyword_mentions", rows)
@@ -112,10 +116,9 @@ def _keyword_citations(
 ) -> tuple[list[dict], list[dict]]:
     """Keyword mentions of these rulings (keywords of the rules document ``target``), and a
     citation of the defining rule for each keyword that is distinctive among them."""
-    matcher, _ = _keyword_matcher(db, target)
-    if matcher is None:
+    found = find_phrases(keyword_phrases(db, target), [texts[ruling["id"]] for ruling in rulings])
+    if not found:
         return [], []
-    found = matcher.find_many(texts[ruling["id"]] for ruling in rulings)
     mentions = [
         {"keyword_id": int(match.key), "rule_id": None, "ruling_id": ruling["id"], "matched_text": match.text}
         for ruling, matches in zip(rulings, found)

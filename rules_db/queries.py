@@ -710,9 +710,10 @@ def citations(conn: sqlite3.Connection, ruling_id: int) -> list[dict]:
         where c.ruling_id = ? group by c.number, c.document_id, c.how order by min(c.id)""",
         [ruling_id],
     )
+    found = equivalents_of(conn, [row["id"] for row in rows if row["id"] is not None])
     for row in rows:
         row["stale"] = bool(row["stale"])
-        row["equivalents"] = equivalents(conn, row["id"]) if row["id"] is not None else []
+        row["equivalents"] = found.get(row["id"], [])
     return rows
 
 
@@ -721,12 +722,20 @@ def equivalents(
 ) -> list[dict]:
     """The same rule in every other version of its rulebook (or only the newer ones: ``directions``), oldest
     first, followed through the lineage step by step (``rules_db.lineage_store.equivalents``). ``kind`` is the
-    lineage kind, or "ancestor" for a rule new in its version, given its nearest ancestor's equivalent instead.
-    Each rule's are kept for the database's lifetime (it is served read-only): rulings cite the same rules."""
+    lineage kind, or "ancestor" for a rule new in its version, given its nearest ancestor's equivalent instead."""
+    return equivalents_of(conn, [rule_id], directions)[rule_id]
+
+
+def equivalents_of(
+    conn: sqlite3.Connection, rule_ids: list[int], directions: tuple[str, ...] = ("forward", "backward")
+) -> dict[int, list[dict]]:
+    """``equivalents`` of each rule. Each rule's are kept for the database's lifetime (it is served read-only):
+    rulings cite the same rules. The kept answers are looked up once for all the rows of a page."""
     kept: dict[tuple, list[dict]] = once_per_database(conn, ("equivalents",), dict)
-    if (rule_id, directions) not in kept:
-        kept[(rule_id, directions)] = _equivalents(conn, rule_id, directions)
-    return [dict(rule) for rule in kept[(rule_id, directions)]]
+    for rule_id in rule_ids:
+        if (rule_id, directions) not in kept:
+            kept[(rule_id, directions)] = _equivalents(conn, rule_id, directions)
+    return {rule_id: [dict(rule) for rule in kept[(rule_id, directions)]] for rule_id in rule_ids}
 
 
 def _equivalents(conn: sqlite3.Connection, rule_id: int, directions: tuple[str, ...]) -> list[dict]:
@@ -757,11 +766,9 @@ def with_newest(conn: sqlite3.Connection, rows: list[dict]) -> list[dict]:
     citation means today; the newest version lies ahead of a stale rule, so only the newer versions are walked)."""
     for row in rows:
         row["stale"] = row["id"] is not None and not row["is_newest"]
-        row["in_newest"] = (
-            [other for other in equivalents(conn, row["id"], ("forward",)) if other["is_newest"]]
-            if row["stale"]
-            else []
-        )
+    later = equivalents_of(conn, [row["id"] for row in rows if row["stale"]], ("forward",))
+    for row in rows:
+        row["in_newest"] = [other for other in later[row["id"]] if other["is_newest"]] if row["stale"] else []
     return rows
 
 
@@ -798,6 +805,21 @@ def replay_citations_in_newest(conn: sqlite3.Connection, rows: list[dict]) -> li
             kept[row["id"]] = _translated_to_newest(conn, row)
         row["in_newest"] = [dict(other) for other in kept[row["id"]]] if row["stale"] else []
     return rows
+
+
+def translate_replay_citations(conn: sqlite3.Connection) -> None:
+    """Every rule the stored replays cite followed to the newest version of its rulebook, once, for a server to
+    do before it serves: a replay page reads what it finds (``replay_citations_in_newest`` keeps it for the
+    database's lifetime), and translating a replay's rules there took a first replay page 20-50 ms. Bounded by
+    the rules the library cites, not by its replays."""
+    replay_citations_in_newest(
+        conn,
+        _rows(
+            conn,
+            f"""select {_RULE_REF} from rules r join documents d on d.id = r.document_id
+            where r.id in (select rule_id from replay_step_citations)""",
+        ),
+    )
 
 
 def _translated_to_newest(conn: sqlite3.Connection, row: dict) -> list[dict]:

@@ -12,14 +12,17 @@ steps, over the index that ``rules_db.search_index`` builds into the database:
    against the corpus vocabulary (rapidfuzz), which the page offers as "did you mean".
 2. **Retrieval**: one FTS5 query, every concept OR-ed (no word is required), ranked by
    BM25 with per-field weights; the best ``CANDIDATES`` rows go on, and the best rows of a
-   game the question names ("in LoR"), sought apart.
+   game the question names ("in LoR"), sought apart. When more than ``SCORED_MATCHES`` rows
+   match, BM25 ranks a bounded set instead (see ``_ranked``), so the cost follows the
+   question, not the size of the corpus.
 3. **Re-ranking** (``_ranked``): features that matter for rules, computed on those rows:
    how much of the question's weight (IDF of each concept) a row covers, and in which
    field (heading, defined terms, heading path, text), how much the rules found under its
    heading cover between them, how close the matched words stand, a card or a game named
    in the question, the first of several rules found under one heading. Beyond the
    re-ranked rows the BM25 order continues, so paging reaches the last match and the total
-   is the true one.
+   is the true one (the index's order, when more than ``SCORED_MATCHES`` rows match:
+   ranking them all would cost what the corpus costs).
 
 Every query is bounded: at most ``MAX_QUERY_CHARS`` characters, ``MAX_WORDS`` words and
 ``MAX_CONCEPTS`` concepts are searched, words are quoted so FTS5 syntax in a question is
@@ -66,7 +69,8 @@ MAX_PAGE = 500
 TIME_BUDGET = 2.0  # seconds a search may run before it is interrupted
 COMMON_SHARE = 0.1  # a concept in more rows than this share only re-ranks (see _retrieval)
 PAIRED_CONCEPTS = 5  # the best rows are sought among rows holding two of this many most specific concepts
-SCORED_MATCHES = 2000  # ... when more rows than this match any concept
+SCORED_MATCHES = 2000  # ... when more rows than this match any concept; and at most about this many rows are
+# ranked for the concepts searched in every field (the more common ones are sought in headings only)
 
 # BM25 weights of the index's fields: title, terms, path, context, body (facets do not score).
 FIELD_WEIGHTS = (4.0, 4.0, 1.5, 0.5, 1.0, 0.0)
@@ -510,14 +514,19 @@ _FILTERS = """(:game is null or d.game_id = :game)
         and (case when :version is null then d.current = 1 else d.version = :version end)))"""
 
 
+_HEADING_COLUMNS = "{title terms}"
+
+
 @dataclass
 class _Retrieval:
     """The FTS5 queries of a question: ``any`` matches rows holding any of its concepts (what the total
-    counts and paging walks); ``pairs``, rows holding two of its most specific concepts at least (where
-    the best rows are sought first, so that BM25 scores few rows)."""
+    counts and paging walks); ``pairs``, rows holding two of its most specific concepts at least, and
+    ``bounded``, rows holding a rare concept anywhere or a common one in their headings (where the best
+    rows are sought when many rows match, so that BM25 scores few rows)."""
 
     any: str | None
     pairs: str | None
+    bounded: str | None = None
     rows: tuple[int, int] = ALL_ROWS  # the first and last id of the rows searched (see _current_rows)
     named: list[tuple[int, int]] = field(default_factory=list)  # the same, of each game the question names
 
@@ -535,14 +544,15 @@ def _retrieval(conn: sqlite3.Connection, query: Query, filters: dict) -> _Retrie
     )[:2]
     words = {word for concept in specific for form in concept.forms + concept.expansions for word in form.split()}
     stem_of, terms = _stems(conn, words), _terms(conn, list(words))
-    groups = []
+    groups = []  # (weight, rows holding it at most, the concept's forms OR-ed)
     for concept in specific:
         alternatives = [form for form in concept.forms + concept.expansions if _rows_holding([form], terms) <= common]
         by_stem = {
             tuple(stem_of.get(word, word) for word in form.split()): form for form in alternatives or concept.forms
         }
         if by_stem:
-            groups.append((concept.weight, "(" + " OR ".join(f'"{form}"' for form in by_stem.values()) + ")"))
+            rows = sum(_rows_holding([form], terms) for form in by_stem.values())
+            groups.append((concept.weight, rows, "(" + " OR ".join(f'"{form}"' for form in by_stem.values()) + ")"))
     if not groups:
         return _Retrieval(None, None)
     current = None if filters["version"] else _current_rows(conn, filters["game"])
@@ -551,17 +561,30 @@ def _retrieval(conn: sqlite3.Connection, query: Query, filters: dict) -> _Retrie
     def filtered(text: str) -> str:
         return f"{_TEXT_COLUMNS} : ({text})" + (f" AND {where}" if where else "")
 
-    best = [group for _weight, group in sorted(groups, key=lambda group: -group[0])[:PAIRED_CONCEPTS]]
+    best = [group for _weight, _rows, group in sorted(groups, key=lambda group: -group[0])[:PAIRED_CONCEPTS]]
     pairs = " OR ".join(f"({first} AND {second})" for first, second in itertools.combinations(best, 2))
     # A game named in the question ("in pox nora") has its own candidates: the words may be far more
     # common in another game's rules, whose rows would fill every place.
     named = [_current_rows(conn, game) for game in sorted(query.games)] if current and not filters["game"] else []
     return _Retrieval(
-        filtered(" OR ".join(group for _weight, group in groups)),
+        filtered(" OR ".join(group for _weight, _rows, group in groups)),
         filtered(pairs) if pairs else None,
+        filtered(_common_in_headings(groups)),
         current or ALL_ROWS,
         [rows for rows in named if rows],
     )
+
+
+def _common_in_headings(groups: list[tuple[float, int, str]]) -> str:
+    """The concepts' groups OR-ed, the rarest sought in every field while together they hold at most
+    ``SCORED_MATCHES`` rows, the others in headings and defined terms only: the rows a common word
+    heads are the ones that answer it, and BM25 then ranks a number of rows that does not grow with
+    the corpus as every row holding the word would."""
+    parts, held = [], 0
+    for _weight, rows, group in sorted(groups, key=lambda group: group[1]):
+        held += rows
+        parts.append(group if held <= SCORED_MATCHES else f"{_HEADING_COLUMNS} : {group}")
+    return " OR ".join(parts)
 
 
 def _candidates(conn: sqlite3.Connection, match: str, rows: tuple[int, int], limit: int) -> list[tuple]:
@@ -569,6 +592,14 @@ def _candidates(conn: sqlite3.Connection, match: str, rows: tuple[int, int], lim
     return conn.execute(
         f"""select rowid, bm25(search_fts, {", ".join(map(str, FIELD_WEIGHTS))}) as rank from search_fts
         where search_fts match ? and rowid between ? and ? order by rank limit ?""",
+        [match, *rows, limit],
+    ).fetchall()
+
+
+def _in_index_order(conn: sqlite3.Connection, match: str, rows: tuple[int, int], limit: int) -> list[tuple]:
+    """(row id, no rank) of the first matching rows among the ids ``rows``, in the index's order: nothing ranked."""
+    return conn.execute(
+        "select rowid, 0.0 from search_fts where search_fts match ? and rowid between ? and ? limit ?",
         [match, *rows, limit],
     ).fetchall()
 
@@ -1052,10 +1083,11 @@ def _search(conn: sqlite3.Connection, text: str, filters: dict, page: int, per_p
     start = (page - 1) * per_page
     shown = ranked[start : start + per_page]
     if len(shown) < per_page and start + len(shown) < total and retrieval.any:
-        # Past the re-ranked rows the BM25 order of every match goes on, to the last one.
+        # Past the re-ranked rows every match follows, to the last one: in BM25 order, or the index's when many.
         seen = {item.document["id"] for item in ranked}
         skip = max(0, start - len(ranked))
-        rows = _candidates(conn, retrieval.any, retrieval.rows, skip + per_page - len(shown) + len(seen))
+        following = _candidates if total <= SCORED_MATCHES else _in_index_order
+        rows = following(conn, retrieval.any, retrieval.rows, skip + per_page - len(shown) + len(seen))
         tail = [row for row in rows if row[0] not in seen][skip : skip + per_page - len(shown)]
         shown += _scored(conn, query, tail, concepts)
     best = _best_of_each_kind(ranked) if page == 1 else []
@@ -1091,11 +1123,13 @@ def _ranked(
     matcher: _Matcher,
 ) -> list[_Scored]:
     """The best rows, re-ranked. BM25 scores every match when there are at most ``SCORED_MATCHES``;
-    past that, only the rows holding two concepts or more, and the rows holding any only if those are
-    few. So the cost follows the rows that matter, not the size of the corpus."""
+    past that, only the rows holding two concepts or more, and if those are few the rows holding a rare
+    concept or a common one in their headings (``_common_in_headings``). So the cost follows the rows
+    that matter, not the size of the corpus."""
     scored: list[_Scored] = []
     seen: set[int] = set()
-    for match in (retrieval.pairs if matches > SCORED_MATCHES else None, retrieval.any):
+    many = matches > SCORED_MATCHES
+    for match in (retrieval.pairs, retrieval.bounded) if many else (retrieval.any,):
         if match is None or len(scored) >= CANDIDATES // 2:
             continue
         found = _candidates(conn, match, retrieval.rows, CANDIDATES)

@@ -60,7 +60,8 @@ class Journaled:
     """A piece of game state whose attribute writes are journaled once `adopt` ties it to a game's journal.
 
     A write of an equal value is not a change and is not recorded: a Cleanup that changes nothing leaves the
-    journal as it was (321)."""
+    journal as it was (321). State made during play (a combat, a chain item, a tuple of them) joins the journal
+    when it is first written into journaled state."""
 
     _journal: Journal | None = None
 
@@ -73,6 +74,13 @@ class Journaled:
         old = attributes.get(name, MISSING)
         if old is value or (type(old) is type(value) and old == value):
             return
+        if isinstance(value, Journaled):
+            if value._journal is None:
+                value.adopt(journal)
+        elif type(value) is tuple and value and isinstance(value[-1], Journaled):
+            for part in value:
+                if part._journal is None:
+                    part.adopt(journal)
         journal.entries.append((self, name, old, value))
         attributes[name] = value
 

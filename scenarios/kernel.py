@@ -268,7 +268,9 @@ def procedure(
     `pure=True` says that its summary, objects and cite read nothing but the procedure's arguments (names,
     numbers, labels, actions, events, an object's id or card: values that never change), so the trace works them
     out only when it is read (most steps of a replay are never read one by one). One that reads the game state
-    (a player's points, an object's location) must be worked out as the step happens: leave `pure` False."""
+    (a player's points, an object's location) must be worked out as the step happens: leave `pure` False.
+    A procedure whose summary is fixed text, with no objects or extra citations, reads nothing: it is pure."""
+    pure = pure or (not callable(summary) and objects is None and cite is None)
 
     def decorate(fn: Callable) -> Callable:
         _register(

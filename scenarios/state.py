@@ -100,18 +100,6 @@ class GameState(Journaled):
             if item is not None:
                 item.adopt(self.journal)
 
-    def __setattr__(self, name: str, value) -> None:
-        journal = self._journal
-        if journal is not None:  # state made during play (a combat, a chain item) joins the journal
-            if isinstance(value, Journaled):
-                if value._journal is None:
-                    value.adopt(journal)
-            elif type(value) is tuple and value and isinstance(value[-1], Journaled):
-                for part in value:
-                    if part._journal is None:
-                        part.adopt(journal)
-        Journaled.__setattr__(self, name, value)
-
     def change_label(self, key: str):
         return ("game", key) if key in _GAME_SHOWN else None
 

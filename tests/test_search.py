@@ -157,7 +157,11 @@ async def test_fts_syntax_in_a_question_is_only_text(datasette):
     assert (await _search(datasette, q='"recall'))["results"]
 
 
-async def test_paging_reaches_the_last_result(datasette):
+@pytest.mark.parametrize("scored_matches", [search.SCORED_MATCHES, 2])
+async def test_paging_reaches_the_last_result(datasette, monkeypatch, scored_matches):
+    """Every match once, to the last one; also when more rows match than BM25 ranks (then the rows past the
+    re-ranked ones follow in the index's order)."""
+    monkeypatch.setattr(search, "SCORED_MATCHES", scored_matches)
     first = await _search(datasette, q="unit damage recall tank cleanup")
     total = first["total"]
     assert total > 5
@@ -187,12 +191,39 @@ async def test_a_huge_question_is_cut_with_a_notice_and_bounded(datasette):
     assert "characters of the question were searched" in html
 
 
+def test_common_concepts_find_rows_by_their_headings_when_many_rows_match(monkeypatch):
+    """The rarest concepts are sought in every field while together they hold at most SCORED_MATCHES rows;
+    the others only in headings and defined terms, so BM25 ranks a bounded number of rows."""
+    monkeypatch.setattr(search, "SCORED_MATCHES", 100)
+    groups = [(5.0, 90, '("common")'), (9.0, 8, '("rare")'), (7.0, 30, '("middling")')]
+    assert search._common_in_headings(groups) == '("rare") OR ("middling") OR {title terms} : ("common")'
+    assert search._common_in_headings([(1.0, 500, '("everywhere")')]) == '{title terms} : ("everywhere")'
+
+
+def test_a_question_matching_many_rows_ranks_a_bounded_set(fixture_db, monkeypatch):
+    monkeypatch.setattr(search, "SCORED_MATCHES", 2)
+    connection = sqlite3.connect(fixture_db)
+    filters = {"game": None, "version": None, "kind": None, "rulebook": None}
+    query = search.understand(connection, "unit damage recall tank cleanup")
+    retrieval = search._retrieval(connection, query, filters)
+    total = search._count(connection, retrieval.any, retrieval.rows)
+    ranked = search._candidates
+    asked = []
+    monkeypatch.setattr(search, "_candidates", lambda *args: asked.append(args[1]) or ranked(*args))
+    items = search._ranked(
+        connection, query, retrieval, total, search._ConceptStems(connection, query), search._Matcher(connection, query)
+    )
+    assert asked and retrieval.any not in asked and asked[-1] == retrieval.bounded
+    assert "{title terms} :" in retrieval.bounded
+    assert 0 < len(items) < total
+
+
 def test_the_query_builder_never_lets_fts_syntax_through(fixture_db):
     connection = sqlite3.connect(fixture_db)
     filters = {"game": "riftbound", "version": None, "kind": None, "rulebook": None}
     query = search.understand(connection, 'recall" OR tank NEAR(x) -cleanup* {body}: ^hostile')
     retrieval = search._retrieval(connection, query, filters)
-    for match in (retrieval.any, retrieval.pairs):
+    for match in (retrieval.any, retrieval.pairs, retrieval.bounded):
         quoted = re.findall(r'"([^"]*)"', match)
         assert quoted and all(re.fullmatch(r"[^\W_]+(?: [^\W_]+)*", words) for words in quoted)
         outside = re.sub(r'"[^"]*"', "", match)

@@ -113,11 +113,10 @@ def _special_steps(game, special: str) -> None:
         calc.remove_designations(game)
 
 
-# What the board checks read: the attributes journal entries name ("objects" for an object created; "kind" and
-# "owner" too, although they never change).
+# What the board checks read besides the objects table: the attributes journal entries name ("kind" and "owner"
+# too, although they never change).
 BOARD_CHECKS_READ = frozenset(
     (
-        "objects",
         "kind",
         "owner",
         "zone",
@@ -134,15 +133,17 @@ BOARD_CHECKS_READ = frozenset(
 
 def _board_checks(game) -> None:
     """322.6-322.7: control lost, gear left at a battlefield, hidden cards left behind. They read nothing but
-    BOARD_CHECKS_READ, so once they have found nothing to do they would find nothing again until the journal
+    the objects table and BOARD_CHECKS_READ, so once they have found nothing to do they would find nothing again until the journal
     records a write to one of those: until then they are skipped. `game.run.memo` keeps the journal's length
     when they last found nothing to do (it starts empty with each run of an action, in which the journal only
     grows)."""
     entries, records, memo = game.journal.entries, game.trace.records, game.run.memo
     quiet_since = memo.get("board checks")
     if quiet_since is not None:
-        written = {key if type(target) is not dict else "objects" for target, key, _, _ in entries[quiet_since:]}
-        if written.isdisjoint(BOARD_CHECKS_READ):  # (the objects table's keys are object ids)
+        for target, key, _, _ in entries[quiet_since:]:
+            if key in BOARD_CHECKS_READ or type(target) is dict:  # an entry of the objects table: an object created
+                break
+        else:
             memo["board checks"] = len(entries)
             return
     journal_mark, trace_mark = len(entries), len(records)

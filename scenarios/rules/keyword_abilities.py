@@ -27,8 +27,6 @@ def keyword_triggers(game, event) -> list:
             candidates = [subject] if subject is not None and subject.zone == BOARD else []
         else:
             candidates = [o for o in game.objects.values() if o.zone == BOARD and o.kind in PERMANENTS]
-        for obj in candidates:
-            value = calc.keyword_value(game, obj, ability.keyword)
-            if value > 0:
-                found.append((obj, ability, value if ability.stacks else 1))
+        for obj, value in calc.keyword_holders(game, candidates, ability.keyword):
+            found.append((obj, ability, value if ability.stacks else 1))
     return found

@@ -58,6 +58,21 @@ def keyword_value(game, obj: Obj, keyword: str) -> int:
     return total
 
 
+@query("keyword_holders")
+def keyword_holders(game, objects, keyword: str) -> list[tuple[Obj, int]]:
+    """(object, value) for each of `objects` that has `keyword` now. An object that neither prints it nor was
+    granted a keyword is passed over without working out its value, unless a passive may give the keyword or
+    another keyword gives it (an event asks this of every permanent for each keyword ability it may trigger)."""
+    given = keyword in _passive_keywords(game.passive_sources) or bool(KEYWORD_ABILITIES.implying(keyword))
+    found = []
+    for obj in objects:
+        if given or obj.granted or (obj.definition is not None and keyword in obj.definition.keywords):
+            value = keyword_value(game, obj, keyword)
+            if value > 0:
+                found.append((obj, value))
+    return found
+
+
 @lru_cache(maxsize=16)
 def _passive_keywords(sources: tuple[Obj, ...]) -> frozenset[str]:
     """Every keyword the passive abilities of these objects give (usually none, so a keyword's value needs no
