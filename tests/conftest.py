@@ -11,14 +11,19 @@ while the real build is broken.
 
 ``real_db`` builds the real database once per session with ``rules-db build``
 (failing with the build's error when it writes no database); ``real_build`` holds
-that run and its output. Tests using them are marked ``slow``. ``hostile_db`` is built
+that run and its output. A successful build is kept in pytest's cache under a digest of
+what it reads, so the next run with the same code, corpus and packages copies it instead
+of building again. Tests using them are marked ``slow``. ``hostile_db`` is built
 the same way from ``HOSTILE_RULEBOOK``, a document whose rule text attacks the pages.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import importlib.metadata
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -573,16 +578,39 @@ class RealBuild:
     stderr: str
 
 
+ROOT = Path(__file__).resolve().parent.parent
+BUILD_INPUTS = ["ingest", "rules_db", "scenarios", "corpus", "pyproject.toml"]  # everything the build reads
+
+
+def _build_digest(command: list[str]) -> str:
+    """A digest of what a build of the bundled corpus reads: the command, the code and data of the layers it
+    runs and the corpus (``BUILD_INPUTS``), Python and the installed distributions (spaCy's lemmas are data)."""
+    digest = hashlib.sha256(repr([sys.version, command]).encode())
+    distributions = sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions())
+    digest.update(repr(distributions).encode())
+    for name in BUILD_INPUTS:
+        paths = [ROOT / name] if (ROOT / name).is_file() else sorted((ROOT / name).rglob("*"))
+        for path in paths:
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(f"{path.relative_to(ROOT)}\0{path.stat().st_size}\0".encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
 class BackgroundBuild:
     """The session's ``rules-db build`` of the bundled corpus, run in the background into a folder all the
     test processes of one run share (the pytest-xdist workers and the controller).
 
     It starts as soon as collection shows a test that needs it (``pytest_collection_finish``), so the tests
     that do not need it run meanwhile; the first process to ask starts it, under a file lock. A shell around
-    the build writes its exit status last, so any process can tell it is finished.
+    the build writes its exit status last, so any process can tell it is finished. A build that succeeded is
+    kept in pytest's cache (``.pytest_cache``) under the digest of what it read (``_build_digest``): a later
+    run with the same digest copies it instead of building (the tests may read the copy, never the kept one).
     """
 
     TIMEOUT = 900  # seconds: a build that has not finished by then has hung
+    COMMAND = ["build", "--keep-going", "--db"]  # followed by the database's path
+    FILES = ["rules.db", "stdout", "stderr"]  # what the build leaves; its "status" is written last
 
     def __init__(self, config: pytest.Config):
         root = config._tmp_path_factory.getbasetemp()
@@ -590,17 +618,26 @@ class BackgroundBuild:
             root = root.parent  # shared by the workers of this run
         self.folder = root / "real-build"
         self.lock = root / "real-build.lock"
+        cache = getattr(config, "cache", None)  # None when the cache provider is turned off (-p no:cacheprovider)
+        self.kept = cache.mkdir("real-build") if cache else None
 
     def start(self) -> None:
         with FileLock(self.lock):
             if (self.folder / "pid").exists():
                 return
             self.folder.mkdir(exist_ok=True)
+            digest = _build_digest(self.COMMAND)
+            (self.folder / "digest").write_text(digest, encoding="utf-8")
+            if self.kept and (self.kept / digest / "status").exists():
+                self._copy(self.kept / digest, self.folder)
+                (self.folder / "pid").write_text(str(os.getpid()), encoding="utf-8")
+                return
             command = Path(sys.executable).parent / "rules-db"
-            script = '"$0" build --keep-going --db "$1" >"$2/stdout" 2>"$2/stderr"; echo $? >"$2/status.tmp"; mv "$2/status.tmp" "$2/status"'
+            script = '"$0" "$@" "$DB" >"$OUT/stdout" 2>"$OUT/stderr"; echo $? >"$OUT/status.tmp"; mv "$OUT/status.tmp" "$OUT/status"'
             process = subprocess.Popen(
-                ["sh", "-c", script, str(command), str(self.folder / "rules.db"), str(self.folder)],
-                cwd=Path(__file__).resolve().parent.parent,
+                ["sh", "-c", script, str(command), *self.COMMAND],
+                cwd=ROOT,
+                env={**os.environ, "DB": str(self.folder / "rules.db"), "OUT": str(self.folder)},
                 start_new_session=True,  # its own process group, stopped whole if the run ends first
             )
             (self.folder / "pid").write_text(str(process.pid), encoding="utf-8")
@@ -617,7 +654,31 @@ class BackgroundBuild:
                 pytest.fail(f"rules-db build of the corpus did not finish within {self.TIMEOUT} s ({self.folder})")
             time.sleep(0.2)
         output = {name: (self.folder / name).read_text(encoding="utf-8") for name in ("stdout", "stderr")}
-        return RealBuild(self.folder / "rules.db", int(status.read_text(encoding="utf-8")), **output)
+        build = RealBuild(self.folder / "rules.db", int(status.read_text(encoding="utf-8")), **output)
+        if build.returncode == 0:
+            self._keep()
+        return build
+
+    def _keep(self) -> None:
+        """The finished build copied into the cache under its digest (built aside, then renamed, so a run that
+        reads the cache meanwhile sees all of it or nothing), in place of the builds of other digests."""
+        digest = (self.folder / "digest").read_text(encoding="utf-8")
+        if not self.kept or (self.kept / digest).exists():
+            return
+        aside = self.kept / f"{digest}.{os.getpid()}.tmp"
+        self._copy(self.folder, aside)
+        with contextlib.suppress(OSError):  # another run kept the same build first
+            aside.rename(self.kept / digest)
+        for other in self.kept.iterdir():
+            if other.name != digest:
+                shutil.rmtree(other, ignore_errors=True)
+
+    @classmethod
+    def _copy(cls, source: Path, target: Path) -> None:
+        """A finished build's files, its exit status last (written last, it tells the build is complete)."""
+        target.mkdir(exist_ok=True)
+        for name in [*cls.FILES, "status"]:
+            shutil.copyfile(source / name, target / name)
 
     def stop(self) -> None:
         """End a build still running when the whole run ends (interrupted, or nothing waited for it)."""
