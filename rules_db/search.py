@@ -31,7 +31,6 @@ just text, and a time budget interrupts a query that runs too long.
 
 from __future__ import annotations
 
-import itertools
 import math
 import re
 import sqlite3
@@ -496,9 +495,11 @@ def _current_rows(conn: sqlite3.Connection, game: str | None) -> tuple[int, int]
     a cost that grows with the corpus, not with the question."""
 
     def read() -> tuple[int, int] | None:
+        # Read from the index's list of the rows holding those tokens: no scan of every row's text.
+        searched = "current" + (f" AND {facet('game', game)}" if game else "")
         low, high, count = conn.execute(
-            "select min(id), max(id), count(*) from search_documents where current = 1 and (? is null or game_id = ?)",
-            [game, game],
+            "select min(rowid), max(rowid), count(*) from search_fts where search_fts match ?",
+            [f"facets : ({searched})"],
         ).fetchone()
         return (low, high) if count and high - low + 1 == count else None
 
@@ -561,8 +562,7 @@ def _retrieval(conn: sqlite3.Connection, query: Query, filters: dict) -> _Retrie
     def filtered(text: str) -> str:
         return f"{_TEXT_COLUMNS} : ({text})" + (f" AND {where}" if where else "")
 
-    best = [group for _weight, _rows, group in sorted(groups, key=lambda group: -group[0])[:PAIRED_CONCEPTS]]
-    pairs = " OR ".join(f"({first} AND {second})" for first, second in itertools.combinations(best, 2))
+    pairs = _two_of(sorted(groups, key=lambda group: -group[0])[:PAIRED_CONCEPTS])
     # A game named in the question ("in pox nora") has its own candidates: the words may be far more
     # common in another game's rules, whose rows would fill every place.
     named = [_current_rows(conn, game) for game in sorted(query.games)] if current and not filters["game"] else []
@@ -572,6 +572,16 @@ def _retrieval(conn: sqlite3.Connection, query: Query, filters: dict) -> _Retrie
         filtered(_common_in_headings(groups)),
         current or ALL_ROWS,
         [rows for rows in named if rows],
+    )
+
+
+def _two_of(groups: list[tuple[float, int, str]]) -> str:
+    """Rows holding two of the groups at least: (A AND (B OR C)) OR (B AND C), each group written fewer times
+    than in every pair spelled out. BM25 reads the rows of each phrase once per time it is written (for its
+    rarity), so the commonest group leads and is written once."""
+    ordered = [group for _weight, _rows, group in sorted(groups, key=lambda group: -group[1])]
+    return " OR ".join(
+        f"({head} AND ({' OR '.join(ordered[position + 1 :])}))" for position, head in enumerate(ordered[:-1])
     )
 
 
@@ -1214,7 +1224,12 @@ def jump_target(conn: sqlite3.Connection, query: str, game: str | None = None) -
 
 
 def search_options(conn: sqlite3.Connection) -> dict:
-    """Games, rulebooks, their versions and kinds of result for the search form's filters."""
+    """Games, rulebooks, their versions and kinds of result for the search form's filters (read once per
+    database: every search page shows them; the answer is shared, so read it, never change it)."""
+    return queries.once_per_database(conn, ("search options",), lambda: _read_search_options(conn))
+
+
+def _read_search_options(conn: sqlite3.Connection) -> dict:
     cursor = conn.execute("select id, name from games order by name")
     games = [{"id": row[0], "name": row[1]} for row in cursor.fetchall()]
     versions = [

@@ -4,6 +4,7 @@ queries. The fixture database for the mechanics, the real one for what a judge t
 
 from __future__ import annotations
 
+import itertools
 import re
 import sqlite3
 from urllib.parse import quote, urlencode
@@ -198,6 +199,24 @@ def test_common_concepts_find_rows_by_their_headings_when_many_rows_match(monkey
     groups = [(5.0, 90, '("common")'), (9.0, 8, '("rare")'), (7.0, 30, '("middling")')]
     assert search._common_in_headings(groups) == '("rare") OR ("middling") OR {title terms} : ("common")'
     assert search._common_in_headings([(1.0, 500, '("everywhere")')]) == '{title terms} : ("everywhere")'
+
+
+def test_rows_holding_two_concepts_are_those_of_every_pair(real_connection):
+    """``_two_of`` writes "two of these concepts at least" with each concept fewer times than every pair spelled
+    out, and matches the same rows."""
+    groups = [(1.0, 50, '("unit")'), (2.0, 40, '("damage")'), (3.0, 30, '("combat")'), (4.0, 10, '("tank")')]
+    expression = search._two_of(groups)
+    assert expression.count('("unit")') == 1 and expression.count('("tank")') == 3
+    spelled_out = " OR ".join(
+        f"({first} AND {second})" for first, second in itertools.combinations([group for *_, group in groups], 2)
+    )
+
+    def rows(match: str) -> set[int]:
+        return {
+            row for (row,) in real_connection.execute("select rowid from search_fts where search_fts match ?", [match])
+        }
+
+    assert rows(expression) == rows(spelled_out) and rows(expression)
 
 
 def test_a_question_matching_many_rows_ranks_a_bounded_set(fixture_db, monkeypatch):
