@@ -16,3 +16,6 @@ class IngestError(Exception):
         if found is not None:
             message += f", found {found!r}"
         super().__init__(message)
+
+    def __reduce__(self):  # rebuilt from its parts when it crosses to another process (the build's second)
+        return IngestError, (self.path, self.line, self.expected, self.found)

@@ -103,9 +103,9 @@ def build(
 
     A document that cannot be parsed is reported with its file and line; the
     database is then left untouched unless ``keep_going`` asks for one without it.
-    With ``processes=2`` the scenario replays, the keywords in each rulebook's rules and the version lineage
-    are computed in a second process while this one parses, tags rulings and indexes; only this one writes
-    the database. ``processes=1`` does everything here.
+    With ``processes=2`` the scenario replays, the parsing of half the documents, the keywords in each
+    rulebook's rules and the version lineage are computed in a second process while this one parses the
+    other half, tags rulings and indexes; only this one writes the database. ``processes=1`` does everything here.
     """
     specs = bundled_specs() if specs is None else specs
     db_path = Path(db_path)
@@ -136,7 +136,10 @@ class _Builder:
     def run(self, specs: list[DocumentSpec], keep_going: bool, progress: Callable | None) -> BuildResult:
         schema.create(self.db)
         replaying = self._start_replays(specs)
-        reports = [self._ingest(spec) for spec in (progress(specs) if progress else specs)]
+        parsing = self._start_parses(specs)
+        reports = [
+            self._ingest(spec, parsing.get(index)) for index, spec in enumerate(progress(specs) if progress else specs)
+        ]
         result = BuildResult(reports, self.timings)
         if result.failed and not keep_going:
             raise BuildFailed(result)
@@ -158,11 +161,17 @@ class _Builder:
         self.db.close()
         return result
 
-    def _ingest(self, spec: DocumentSpec) -> DocumentReport:
+    def _start_parses(self, specs: list[DocumentSpec]) -> dict[int, Future]:
+        """The second half of the documents parsed in the helper (by their place in ``specs``), while this
+        process parses the first half: by the time it reaches them, they are parsed."""
+        return {index: self.helper.submit(_parse, specs[index]) for index in range(len(specs) // 2, len(specs))}
+
+    def _ingest(self, spec: DocumentSpec, parsing: Future | None) -> DocumentReport:
+        """Parse (unless the helper is parsing it) and store one document; its error, if any, in the report."""
         report = DocumentReport(spec, notes=list(spec.warnings))
         try:
             with _timed(self.timings, "parse"):
-                parsed, lines = _parse(spec)
+                parsed, lines = parsing.result() if parsing else _parse(spec)
             if lines:
                 report.spec = complete(spec, lines)
             with _timed(self.timings, "write"):

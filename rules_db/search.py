@@ -11,15 +11,18 @@ steps, over the index that ``rules_db.search_index`` builds into the database:
    exhaust), from ``data/search_vocabulary.yaml``; a word no document uses corrected
    against the corpus vocabulary (rapidfuzz), which the page offers as "did you mean".
 2. **Retrieval**: one FTS5 query, every concept OR-ed (no word is required), ranked by
-   BM25 with per-field weights; the best ``CANDIDATES`` rows go on. When more than
-   ``SCORED_MATCHES`` rows match, BM25 ranks a bounded set instead (see ``_ranked``), so
-   the cost follows the question, not the size of the corpus.
-3. **Re-ranking** (``_rerank``): features that matter for rules, computed on those rows:
+   BM25 with per-field weights; the best ``CANDIDATES`` rows go on, and the best rows of a
+   game the question names ("in LoR"), sought apart. When more than ``SCORED_MATCHES`` rows
+   match, BM25 ranks a bounded set instead (see ``_ranked``), so the cost follows the
+   question, not the size of the corpus.
+3. **Re-ranking** (``_ranked``): features that matter for rules, computed on those rows:
    how much of the question's weight (IDF of each concept) a row covers, and in which
-   field (heading, defined terms, heading path, text), how close the matched words stand,
-   a card named in the question, the first of several rules found under one heading. Beyond the re-ranked rows the BM25 order continues, so
-   paging reaches the last match and the total is the true one (the index's order, when more than
-   ``SCORED_MATCHES`` rows match: ranking them all would cost what the corpus costs).
+   field (heading, defined terms, heading path, text), how much the rules found under its
+   heading cover between them, how close the matched words stand, a card or a game named
+   in the question, the first of several rules found under one heading. Beyond the
+   re-ranked rows the BM25 order continues, so paging reaches the last match and the total
+   is the true one (the index's order, when more than ``SCORED_MATCHES`` rows match:
+   ranking them all would cost what the corpus costs).
 
 Every query is bounded: at most ``MAX_QUERY_CHARS`` characters, ``MAX_WORDS`` words and
 ``MAX_CONCEPTS`` concepts are searched, words are quoted so FTS5 syntax in a question is

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from datasette_plugins import render
 from datasette_plugins.render import Link, Linker, highlighted, linked, sanitise
 from rules_db.queries import diff_ops
 from rules_db.search import MARK_END, MARK_START
@@ -109,3 +110,29 @@ def test_prose_links_each_word_target_once_and_rule_numbers_every_time():
 def test_rule_text_links_every_mention():
     html = str(linked("A unit and units.", [Link("unit", "/k/unit"), Link("units", "/k/unit")]))
     assert html == 'A <a href="/k/unit">unit</a> and <a href="/k/unit">units</a>.'
+
+
+class _Paths:
+    """The one URL the links to rules ask for: a rule's, with a character that must be escaped in an attribute."""
+
+    def rule(self, row):
+        return f"/rules/{row['number']}?a=1&b=2"
+
+
+def test_links_to_rules_escape_what_the_documents_hold():
+    hostile = {"number": "1<b>", "heading": "<script>x</script>", "version": '"v"', "stale": True}
+    hostile["in_newest"] = [{"number": "2&", "version": "<new>", "kind": "ancestor"}]
+    hostile["equivalents"] = [{**hostile["in_newest"][0], "heading": None}]
+    html = "".join(
+        str(piece)
+        for piece in (
+            render.rule_link(_Paths(), hostile, show_version=True),
+            render.version_note(_Paths(), hostile),
+            render.equivalents(_Paths(), hostile),
+            render.rule_list(_Paths(), [hostile]),
+        )
+    )
+    assert "<script>" not in html and "<b>" not in html and "<new>" not in html
+    assert "&lt;script&gt;x&lt;/script&gt;" in html and 'href="/rules/1&lt;b&gt;?a=1&amp;b=2"' in html
+    assert "in &lt;new&gt; this is" in html and "(nearest ancestor)" in html
+    assert render.equivalents(_Paths(), {"equivalents": []}) == ""
