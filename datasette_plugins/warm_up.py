@@ -29,7 +29,10 @@ def before_serving(datasette, app):
 
         async def send_when_warm(message) -> None:
             if message["type"] == "lifespan.startup.complete":
-                await warm(datasette)
+                try:
+                    await warm(datasette)
+                except Exception:  # a warm-up is an optimisation: a database without our tables still serves
+                    log.exception("warming up the worker failed")
             await send(message)
 
         return await app(scope, receive, send_when_warm)
@@ -43,7 +46,7 @@ async def warm(datasette) -> None:
     database = await _database(datasette)
     try:
         await database.execute_fn(queries.translate_replay_citations)
-    except Exception:  # a warm-up is an optimisation: the worker serves whatever happened here
+    except Exception:  # the pages work it out themselves
         log.exception("translating the replays' citations failed")
     for url in await urls(datasette):
         try:

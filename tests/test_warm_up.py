@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 
 from datasette.app import Datasette
 
@@ -58,3 +59,19 @@ async def test_an_application_that_receives_no_lifespan_renders_nothing_ahead(fi
     CACHE.pages.clear()
     await datasette.client.get("/-/versions.json")
     assert not CACHE.pages
+
+
+async def test_a_database_without_our_tables_still_completes_its_startup(tmp_path):
+    plain = tmp_path / "plain.db"
+    sqlite3.connect(plain).execute("create table notes (text)").connection.commit()
+    app = Datasette(immutables=[str(plain)]).app()
+    messages: asyncio.Queue = asyncio.Queue()
+    sent = []
+
+    async def send(message):
+        sent.append(message["type"])
+
+    await messages.put({"type": "lifespan.startup"})
+    await messages.put({"type": "lifespan.shutdown"})
+    await app({"type": "lifespan", "asgi": {"version": "3.0"}}, messages.get, send)
+    assert "lifespan.startup.complete" in sent and "lifespan.startup.failed" not in sent
