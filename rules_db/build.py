@@ -138,7 +138,8 @@ class _Builder:
         replaying = self._start_replays(specs)
         parsing = self._start_parses(specs)
         reports = [
-            self._ingest(spec, parsing.get(index)) for index, spec in enumerate(progress(specs) if progress else specs)
+            self._ingest(spec, parsing.pop(index, None))
+            for index, spec in enumerate(progress(specs) if progress else specs)
         ]
         result = BuildResult(reports, self.timings)
         if result.failed and not keep_going:
@@ -151,10 +152,10 @@ class _Builder:
                 if not report.error:
                     self._link(report)
             self._link_cards(result.reports)
-        with _timed(self.timings, "search index"):  # first: the helper is still matching the versions' rules
-            schema.enable_search(self.db)
-        with _timed(self.timings, "version lineage"):
+        with _timed(self.timings, "version lineage"):  # before the index: the rows are let go once stored
             self._store_lineage(result.reports, lineages)
+        with _timed(self.timings, "search index"):
+            schema.enable_search(self.db)
         with _timed(self.timings, "scenario replays"):
             self._replay_scenarios(result, replaying)
         self.db.conn.commit()
@@ -244,7 +245,7 @@ class _Builder:
                         )
                     ],
                     "keyword mentions": links.link_rule_keywords(
-                        self.db, spec.slug, self.rule_keywords[spec.slug].result()
+                        self.db, spec.slug, self.rule_keywords.pop(spec.slug).result()
                     ),
                 }
             )
@@ -307,7 +308,8 @@ class _Builder:
         """Store which rule of each version became which rule of the next; the counts go to the newer
         version's report."""
         by_slug = {report.spec.slug: report for report in reports}
-        for pair, rows in lineages:
+        while lineages:  # each pair's rows let go once stored
+            pair, rows = lineages.pop(0)
             counts = lineage_store.store_pair(self.db, pair, rows.result())
             old_version = self.db.table("documents").get(pair.old_document_id)["version"]
             by_slug[pair.new_document_id].notes.append(
