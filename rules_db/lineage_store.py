@@ -61,7 +61,13 @@ class VersionPair:
 def pairs_to_link(db: sqlite_utils.Database, game_id: str) -> list[VersionPair]:
     """The consecutive pairs of versions of the game's rulebooks whose lineage is not stored yet; the stored
     rows of pairs that are no longer consecutive (a version was added between them) are deleted."""
-    pairs = []
+    pairs, rules = [], {}  # a middle version's rules, read once for both of its pairs
+
+    def rules_of(document_id: str) -> list:
+        if document_id not in rules:
+            rules[document_id] = document_rules(db, document_id)
+        return rules[document_id]
+
     for book in versions.rulebooks(db, game_id):
         documents = versions.versions(db, game_id, book["slug"])
         chain = {(older["id"], newer["id"]) for older, newer in zip(documents, documents[1:])}
@@ -76,7 +82,7 @@ def pairs_to_link(db: sqlite_utils.Database, game_id: str) -> list[VersionPair]:
         for pair in stored - chain:
             db.execute("delete from rule_lineage where from_document_id = ? and to_document_id = ?", list(pair))
         pairs += [
-            VersionPair(older["id"], newer["id"], document_rules(db, older["id"]), document_rules(db, newer["id"]))
+            VersionPair(older["id"], newer["id"], rules_of(older["id"]), rules_of(newer["id"]))
             for older, newer in zip(documents, documents[1:])
             if (older["id"], newer["id"]) not in stored
         ]
@@ -268,9 +274,10 @@ def diff_rows(
     ``rows``, and over every page ``total``, ``renumbered_only`` and ``pages``; ``page`` is kept in range."""
     if not summary["stored"]:
         rows = [row for row in summary["rows"] if _wanted(kind, section, row["kind"], row["section"])]
-        renumbered = sum(1 for row in rows if _only_renumbered(row["kind"], row["old_text"], row["new_text"]))
+        only_renumbered = [_only_renumbered(row["kind"], row["old_text"], row["new_text"]) for row in rows]
+        renumbered = sum(only_renumbered)
         if not show_renumbered:
-            rows = [row for row in rows if not _only_renumbered(row["kind"], row["old_text"], row["new_text"])]
+            rows = [row for row, only in zip(rows, only_renumbered) if not only]
         pages, page = _page_in_range(len(rows), page, size)
         shown = rows[(page - 1) * size : page * size]
         return {"rows": shown, "total": len(rows), "renumbered_only": renumbered, "page": page, "pages": pages}
