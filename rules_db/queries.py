@@ -772,22 +772,20 @@ def with_newest(conn: sqlite3.Connection, rows: list[dict]) -> list[dict]:
     return rows
 
 
-_TRANSLATING = threading.Lock()
-
-
 @contextmanager
 def _translator(
     conn: sqlite3.Connection, game: str, from_version: str, to_version: str
 ) -> Iterator[CitationTranslator]:
     """The translator of citations between two versions, kept per database (reading the older version's outline
     is most of its cost, and it remembers what it translated), lent to one request at a time and reading through
-    that request's connection. LookupError when the database lacks either version."""
-    translator = once_per_database(
+    that request's connection (each translator has its lock: requests for other versions do not wait). LookupError
+    when the database lacks either version."""
+    translator, lent = once_per_database(
         conn,
         ("citation translator", game, from_version, to_version),
-        lambda: CitationTranslator(sqlite_utils.Database(conn), game, from_version, to_version),
+        lambda: (CitationTranslator(sqlite_utils.Database(conn), game, from_version, to_version), threading.Lock()),
     )
-    with _TRANSLATING:
+    with lent:
         translator.db = sqlite_utils.Database(conn)
         yield translator
 
