@@ -131,7 +131,8 @@ class _Builder:
         self.explicit_citations: dict[int, list[tuple[str, str]]] = {}
         self.related: dict[str, dict[int, list[str]]] = {}  # rulings document -> ruling id -> related targets
         self.tagged_cards: dict[str, list[CardMention]] = {}  # rulings document -> cards its source tags
-        self.rule_keywords: dict[str, Future] = {}  # rules document -> its keywords found in its rules, by the helper
+        # rules document -> its rules' ids, and the keywords the helper is finding in their texts
+        self.rule_keywords: dict[str, tuple[list[int], Future]] = {}
 
     def run(self, specs: list[DocumentSpec], keep_going: bool, progress: Callable | None) -> BuildResult:
         schema.create(self.db)
@@ -194,10 +195,10 @@ class _Builder:
         store.store_report(db, spec.slug, parsed.issues, parsed.skipped)
         if spec.kind == "rules":
             ids = store.store_rulebook(db, spec, parsed)
-            self.rule_keywords[spec.slug] = self.helper.submit(
-                find_phrases,
-                links.keyword_phrases(db, spec.slug),
-                [text for _, text in links.rule_texts(db, spec.slug)],
+            rules = links.rule_texts(db, spec.slug)
+            self.rule_keywords[spec.slug] = (
+                [rule_id for rule_id, _ in rules],
+                self.helper.submit(find_phrases, links.keyword_phrases(db, spec.slug), [text for _, text in rules]),
             )
             return {
                 "rules": len(ids),
@@ -244,9 +245,7 @@ class _Builder:
                             [spec.slug],
                         )
                     ],
-                    "keyword mentions": links.link_rule_keywords(
-                        self.db, spec.slug, self.rule_keywords.pop(spec.slug).result()
-                    ),
+                    "keyword mentions": self._link_rule_keywords(spec.slug),
                 }
             )
         elif spec.kind == "rulings":
@@ -259,6 +258,11 @@ class _Builder:
             )
             if self.related.get(spec.slug):
                 report.add(links.link_relations(self.db, spec.slug, self.related[spec.slug]))
+
+    def _link_rule_keywords(self, slug: str) -> int:
+        """The keyword mentions the helper found in a rulebook's rules, stored (and let go)."""
+        rule_ids, finding = self.rule_keywords.pop(slug)
+        return links.link_rule_keywords(self.db, zip(rule_ids, finding.result()))
 
     def _start_replays(self, specs: list[DocumentSpec]) -> Future | None:
         """The scenario library replayed in the helper (it needs nothing from the database), if the build

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Iterable
 
 import sqlite_utils
 
@@ -25,16 +26,13 @@ def rule_texts(db: sqlite_utils.Database, document_id: str) -> list[tuple[int, s
     return db.execute("select id, text from rules where document_id = ? order by id", [document_id]).fetchall()
 
 
-def link_rule_keywords(db: sqlite_utils.Database, document_id: str, found: list[list[LemmaMatch]] | None = None) -> int:
-    """keyword_mentions from every rule of a rulebook to the keywords that rulebook defines; ``found``: the
-    matches in each rule of ``rule_texts`` when they were already searched (the build searches them in its
-    second process)."""
-    rules = rule_texts(db, document_id)
-    if found is None:
-        found = find_phrases(keyword_phrases(db, document_id), [text for _, text in rules])
+def link_rule_keywords(db: sqlite_utils.Database, found: Iterable[tuple[int, list[LemmaMatch]]]) -> int:
+    """keyword_mentions from rules to the keywords their rulebook defines: ``found``, each rule's id and its
+    matches of those keywords (``find_phrases`` over ``keyword_phrases`` and ``rule_texts``; the build runs
+    it in its second process)."""
     rows = [
         {"keyword_id": int(match.key), "rule_id": rule_id, "ruling_id": None, "matched_text": match.text}
-        for (rule_id, _), matches in zip(rules, found)
+        for rule_id, matches in found
         for match in matches
     ]
     store.insert_rows(db, "keyword_mentions", rows)
