@@ -278,7 +278,7 @@ def diff_rows(
         renumbered = sum(only_renumbered)
         if not show_renumbered:
             rows = [row for row, only in zip(rows, only_renumbered) if not only]
-        pages, page = _page_in_range(len(rows), page, size)
+        pages, page = page_in_range(len(rows), page, size)
         shown = rows[(page - 1) * size : page * size]
         return {"rows": shown, "total": len(rows), "renumbered_only": renumbered, "page": page, "pages": pages}
     matching = [
@@ -288,7 +288,7 @@ def diff_rows(
     ]
     renumbered = sum(only_renumbered for _, only_renumbered in matching)
     total = sum(count for count, _ in matching) - (0 if show_renumbered else renumbered)
-    pages, page = _page_in_range(total, page, size)
+    pages, page = page_in_range(total, page, size)
     db = _database(db)
     # The page's ids first (from the index, sorted alone), then their rules' texts: only the page's rows are read.
     cursor = db.execute(
@@ -329,7 +329,7 @@ def diff_rows(
     return {"rows": rows, "total": total, "renumbered_only": renumbered, "page": page, "pages": pages}
 
 
-def _page_in_range(rows: int, page: int, size: int) -> tuple[int, int]:
+def page_in_range(rows: int, page: int, size: int) -> tuple[int, int]:
     """(the number of pages, ``page`` brought within them)."""
     pages = max(1, -(-rows // size))
     return pages, min(max(1, page), pages)

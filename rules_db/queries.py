@@ -1071,8 +1071,7 @@ def _nest(steps: list[dict], cited: dict) -> list[dict]:
 def _paged(conn: sqlite3.Connection, sql: str, params: dict, page: int, size: int = PAGE_SIZE) -> dict:
     """One page of a query's rows, with the total and the number of pages (page numbers start at 1)."""
     total = conn.execute(f"select count(*) from ({sql})", params).fetchone()[0]
-    pages = max(1, -(-total // size))
-    page = min(max(1, page), pages)
+    pages, page = lineage_store.page_in_range(total, page, size)
     rows = _rows(conn, f"{sql} limit :_limit offset :_offset", {**params, "_limit": size, "_offset": (page - 1) * size})
     return {"total": total, "page": page, "pages": pages, "rows": rows}
 
