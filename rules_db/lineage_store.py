@@ -131,7 +131,7 @@ def equivalents(
     step has no equivalent of its own there; the nearest ancestor's equivalent is
     given instead, with kind ``"ancestor"`` (443.1.e is new in 2025-12-01, and sits
     under 443.1, which was 626.1). ``directions=("forward",)`` gives only the newer versions."""
-    conn = db.conn if isinstance(db, sqlite_utils.Database) else db  # a page asks this for every citation: no wrapper
+    conn = versions.connection(db)
     found: dict[int, str] = {}
     for direction in directions:
         found.update(_walk(conn, rule_id, direction))
