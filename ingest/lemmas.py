@@ -281,7 +281,8 @@ def _in_spacy_order(phrase: str, keys: list[str], attr: str) -> list[str]:
 def _longest_first(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
     """spaCy's ``filter_spans`` over (start, end, key) token spans: the longest first, the earliest of equally
     long ones (the first found of the same span), each kept unless it overlaps one kept before; in text order."""
-    kept, taken = [], set()
+    kept: list[tuple[int, int, str]] = []
+    taken: set[int] = set()
     for start, end, key in sorted(spans, key=lambda span: (span[1] - span[0], -span[0]), reverse=True):
         if start not in taken and end - 1 not in taken:
             kept.append((start, end, key))
