@@ -163,6 +163,16 @@ class Query:
     games: set[str] = field(default_factory=set)  # games the question names ("in LoR")
     wants_card: bool = False  # the question names a card or asks for one ("which spell deals 3 twice")
     wants_number: bool = False  # the question asks how many, how much, the most or the least
+    terms: dict[str, Term] = field(default_factory=dict)  # what the index knows of the words of the concepts' forms
+    indexed: int = 1  # rows of the index (the concepts' weights are relative to it)
+
+    def stems(self) -> dict[str, str]:
+        """word -> its stem as the index stores it, for each word of the concepts' forms and synonyms that some
+        row holds."""
+        words = {
+            word for concept in self.concepts for form in concept.forms + concept.expansions for word in form.split()
+        }
+        return {word: stem for word in words if (stem := self.terms.get(word, _UNKNOWN).stem)}
 
     @property
     def card_only(self) -> tuple[int, ...]:
@@ -178,9 +188,10 @@ class Term(NamedTuple):
     lemma: str
     rows: int  # rows of the index holding its stem (0: an English word no document uses)
     topic: bool  # the word names a topic of the rules: it is in a rule's heading or defined terms ("tank", "stun")
+    stem: str | None  # as the index stores it (None: a form no row uses)
 
 
-_UNKNOWN = Term("", 0, False)
+_UNKNOWN = Term("", 0, False, None)
 
 
 def understand(conn: sqlite3.Connection, text: str, game: str | None = None) -> Query:
@@ -278,9 +289,9 @@ def _terms(conn: sqlite3.Connection, words: list[str]) -> dict[str, Term]:
     if not unique:
         return {}
     rows = conn.execute(
-        f"select term, lemma, df, topic from search_terms where term in ({','.join('?' * len(unique))})", unique
+        f"select term, lemma, df, topic, stem from search_terms where term in ({','.join('?' * len(unique))})", unique
     ).fetchall()
-    return {term: Term(lemma, df, bool(topic)) for term, lemma, df, topic in rows}
+    return {term: Term(lemma, df, bool(topic), stem) for term, lemma, df, topic, stem in rows}
 
 
 def _corrected(conn: sqlite3.Connection, words: list[str], terms: dict, query: Query) -> list[str]:
@@ -385,10 +396,12 @@ def _game_at(words: list[str], position: int) -> tuple[int, str] | None:
 
 def _resolved(conn: sqlite3.Connection, concepts: list[Concept], terms: dict, query: Query) -> list[Concept]:
     """Each concept with the corpus forms of its words and synonyms, and its weight; concepts that no
-    document can match are reported as unknown and dropped."""
+    document can match are reported as unknown and dropped. ``query.terms`` holds every word of their forms."""
     words = {word for concept in concepts for form in [*concept.forms, *concept.expansions] for word in form.split()}
     terms.update(_terms(conn, [word for word in words if word not in terms]))
-    forms_of = _forms_of_lemmas(conn, {terms[word].lemma for word in words if word in terms})
+    other_forms: dict[str, Term] = {}  # kept apart: a concept's rows and topic are those of the words typed
+    forms_of = _forms_of_lemmas(conn, {terms[word].lemma for word in words if word in terms}, other_forms)
+    query.terms = {**other_forms, **terms}
 
     def corpus_forms(form: str) -> list[str]:
         if " " in form:
@@ -398,7 +411,7 @@ def _resolved(conn: sqlite3.Connection, concepts: list[Concept], terms: dict, qu
         others = [other for other in forms_of.get(lemma, []) if other[:2] == form[:2]][:6]
         return list(dict.fromkeys(([form] if terms.get(form, _UNKNOWN).rows else []) + others))
 
-    total = _row_count(conn)
+    total = query.indexed = _row_count(conn)
     resolved: dict[tuple, Concept] = {}
     for concept in concepts:
         forms = concept.forms if concept.card_ids else [found for form in concept.forms for found in corpus_forms(form)]
@@ -424,16 +437,17 @@ def _resolved(conn: sqlite3.Connection, concepts: list[Concept], terms: dict, qu
     return [concept for concept in concepts if any(concept is other for other in kept)]
 
 
-def _forms_of_lemmas(conn: sqlite3.Connection, lemmas: set[str]) -> dict[str, list[str]]:
-    """lemma -> the corpus words with that lemma, most used first."""
+def _forms_of_lemmas(conn: sqlite3.Connection, lemmas: set[str], terms: dict[str, Term]) -> dict[str, list[str]]:
+    """lemma -> the corpus words with that lemma, most used first (``terms`` gains what the index knows of them)."""
     forms_of = defaultdict(list)
     if lemmas:
-        for lemma, term in conn.execute(
-            f"""select lemma, term from search_terms where lemma in ({",".join("?" * len(lemmas))}) and df > 0
-            order by df desc""",
+        for term, lemma, df, topic, stem in conn.execute(
+            f"""select term, lemma, df, topic, stem from search_terms where lemma in ({",".join("?" * len(lemmas))})
+            and df > 0 order by df desc""",
             list(lemmas),
         ):
             forms_of[lemma].append(term)
+            terms[term] = Term(lemma, df, bool(topic), stem)
     return forms_of
 
 
@@ -538,13 +552,11 @@ def _retrieval(conn: sqlite3.Connection, query: Query, filters: dict) -> _Retrie
     Concepts (and synonyms) held by more than ``COMMON_SHARE`` of the rows ("unit" in a rulebook) find
     rows only when the question has nothing more specific; they still count when the rows found are
     re-ranked. Forms with the same stem are one term to the index and are searched once."""
-    indexed = _row_count(conn)
-    common = COMMON_SHARE * indexed
+    common = COMMON_SHARE * query.indexed
     specific = [concept for concept in query.concepts if concept.rows <= common] or sorted(
         query.concepts, key=lambda concept: -concept.weight
     )[:2]
-    words = {word for concept in specific for form in concept.forms + concept.expansions for word in form.split()}
-    stem_of, terms = _stems(conn, words), _terms(conn, list(words))
+    stem_of, terms = query.stems(), query.terms
     groups = []  # (weight, rows holding it at most, the concept's forms OR-ed)
     for concept in specific:
         alternatives = [form for form in concept.forms + concept.expansions if _rows_holding([form], terms) <= common]
@@ -665,8 +677,7 @@ class _Matcher:
             for credit, forms_ in ((1.0, concept.forms), (EXPANSION_CREDIT, concept.expansions))
             for form in forms_
         ]
-        words = {word for _index, _credit, form in forms for word in form}
-        stems = _stems(conn, words)
+        stems = query.stems()
         surfaces = defaultdict(set)
         for term, stem in _surfaces(conn, set(stems.values())):
             surfaces[stem].add(term)
@@ -719,18 +730,6 @@ def _phrase_end(text: str, position: int, rest: tuple[frozenset, ...]) -> int | 
     return position
 
 
-def _stems(conn: sqlite3.Connection, words: set[str]) -> dict[str, str]:
-    if not words:
-        return {}
-    unique = sorted(words)
-    return dict(
-        conn.execute(
-            f"select term, stem from search_terms where term in ({','.join('?' * len(unique))}) and stem is not null",
-            unique,
-        )
-    )
-
-
 def _surfaces(conn: sqlite3.Connection, stems: set[str]) -> list[tuple[str, str]]:
     """(word, stem) of every corpus word with one of the stems."""
     if not stems:
@@ -745,11 +744,8 @@ class _ConceptStems:
     """The question's concepts as tagged stems, to test a row's stored stems (``search_documents.stems``,
     where "h:buff" is a stem of the heading, "p:" of the path, "b:" of the body)."""
 
-    def __init__(self, conn: sqlite3.Connection, query: Query):
-        words = {
-            word for concept in query.concepts for form in concept.forms + concept.expansions for word in form.split()
-        }
-        stem_of = _stems(conn, words)
+    def __init__(self, query: Query):
+        stem_of = query.stems()
         self.single: dict[str, list[tuple[int, float]]] = defaultdict(list)  # tagged stem -> [(concept, credit)]
         self.phrases: list[tuple[str, int, float, frozenset[str]]] = []  # (field, concept, credit, tagged stems)
         for index, concept in enumerate(query.concepts):
@@ -1081,7 +1077,7 @@ def _search(conn: sqlite3.Connection, text: str, filters: dict, page: int, per_p
     numbered = _numbered_rules(conn, query.numbers, filters)
     if retrieval.any is None and not numbered:
         return result
-    concepts, matcher = _ConceptStems(conn, query), _Matcher(conn, query)
+    concepts, matcher = _ConceptStems(query), _Matcher(conn, query)
     total = _count(conn, retrieval.any, retrieval.rows) if retrieval.any else 0
     ranked = _ranked(conn, query, retrieval, total, concepts, matcher)
     if numbered:  # rules the question cites by number come first
