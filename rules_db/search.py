@@ -746,31 +746,33 @@ class _ConceptStems:
 
     def __init__(self, query: Query):
         stem_of = query.stems()
-        self.single: dict[str, list[tuple[int, float]]] = defaultdict(list)  # tagged stem -> [(concept, credit)]
+        self.single: dict[str, dict[int, float]] = defaultdict(dict)  # tagged stem -> {concept: best credit}
         self.phrases: list[tuple[str, int, float, frozenset[str]]] = []  # (field, concept, credit, tagged stems)
         for index, concept in enumerate(query.concepts):
             for credit, forms in ((1.0, concept.forms), (EXPANSION_CREDIT, concept.expansions)):
                 for form in forms:
                     stems = [stem_of.get(word, word) for word in form.split()]
-                    for tag in set(STEM_TAGS):
+                    for tag in _FIELD_TAGS:
                         if len(stems) == 1:
-                            self.single[tag + stems[0]].append((index, credit))
+                            credits = self.single[tag + stems[0]]
+                            credits[index] = max(credits.get(index, 0.0), credit)
                         else:
                             self.phrases.append((tag, index, credit, frozenset(tag + stem for stem in stems)))
-        self.stems = frozenset(self.single)
+        # Every tagged stem the question asks for: a row's stems are only looked up in it, never made a set.
+        self.wanted = frozenset(self.single).union(*(phrase for *_rest, phrase in self.phrases))
 
     def found(self, row_stems: str | None) -> dict[str, dict[int, float]]:
         """field tag -> {concept index: best credit} for the concepts a row's stems hold (a phrase: all its
         stems in one field)."""
-        stems = set((row_stems or "").split())
+        held = self.wanted.intersection((row_stems or "").split())
         found: dict[str, dict[int, float]] = {tag: {} for tag in _FIELD_TAGS}
-        for tagged in self.stems.intersection(stems):
+        for tagged in held:
             in_field = found[tagged[:2]]
-            for index, credit in self.single[tagged]:
+            for index, credit in self.single.get(tagged, {}).items():
                 if credit > in_field.get(index, 0.0):
                     in_field[index] = credit
         for tag, index, credit, phrase in self.phrases:
-            if phrase.issubset(stems) and credit > found[tag].get(index, 0.0):
+            if phrase <= held and credit > found[tag].get(index, 0.0):
                 found[tag][index] = credit
         return found
 
