@@ -980,12 +980,15 @@ def _only_in_example(item: _Scored, weights: list[float]) -> float:
 
 def _proximity(matched: list[tuple[int, int, float, int]], weights: list[float]) -> float:
     """The most question weight found within ``_PROXIMITY_CHARACTERS`` of the text (two concepts or more)."""
-    best = 0.0
+    best, end = 0.0, 0
     for position, (start, *_rest) in enumerate(matched):
+        last_end = end
+        while end < len(matched) and matched[end][0] - start <= _PROXIMITY_CHARACTERS:
+            end += 1
+        if end == last_end or end - position < 2:
+            continue  # the window holds no match the one before it did not, or one match alone
         within: dict[int, float] = {}
-        for other_start, _end, credit, index in matched[position:]:
-            if other_start - start > _PROXIMITY_CHARACTERS:
-                break
+        for _start, _end, credit, index in matched[position:end]:
             within[index] = max(within.get(index, 0.0), credit)
         if len(within) >= 2:
             best = max(best, sum(weights[index] * credit for index, credit in within.items()))
