@@ -746,7 +746,7 @@ class _ConceptStems:
 
     def __init__(self, query: Query):
         stem_of = query.stems()
-        self.single: dict[str, dict[int, float]] = defaultdict(dict)  # tagged stem -> {concept: best credit}
+        single: dict[str, dict[int, float]] = defaultdict(dict)  # tagged stem -> {concept: best credit}
         self.phrases: list[tuple[str, int, float, frozenset[str]]] = []  # (field, concept, credit, tagged stems)
         for index, concept in enumerate(query.concepts):
             for credit, forms in ((1.0, concept.forms), (EXPANSION_CREDIT, concept.expansions)):
@@ -754,10 +754,11 @@ class _ConceptStems:
                     stems = [stem_of.get(word, word) for word in form.split()]
                     for tag in _FIELD_TAGS:
                         if len(stems) == 1:
-                            credits = self.single[tag + stems[0]]
+                            credits = single[tag + stems[0]]
                             credits[index] = max(credits.get(index, 0.0), credit)
                         else:
                             self.phrases.append((tag, index, credit, frozenset(tag + stem for stem in stems)))
+        self.single = {tagged: tuple(credits.items()) for tagged, credits in single.items()}
         # Every tagged stem the question asks for: a row's stems are only looked up in it, never made a set.
         self.wanted = frozenset(self.single).union(*(phrase for *_rest, phrase in self.phrases))
 
@@ -768,7 +769,7 @@ class _ConceptStems:
         found: dict[str, dict[int, float]] = {tag: {} for tag in _FIELD_TAGS}
         for tagged in held:
             in_field = found[tagged[:2]]
-            for index, credit in self.single.get(tagged, {}).items():
+            for index, credit in self.single.get(tagged, ()):
                 if credit > in_field.get(index, 0.0):
                     in_field[index] = credit
         for tag, index, credit, phrase in self.phrases:
@@ -847,9 +848,8 @@ def _scored(
             continue
         _id, kind, ref_id, game_id, stems, document_id, section, position = found[row_id]
         document = {"id": row_id, "kind": kind, "ref_id": ref_id, "game_id": game_id, "document_id": document_id}
-        item = _Scored(document, rank, section=section, position=position)
-        item.found = concepts.found(stems)
-        heading, path, body = item.found["h:"], item.found["p:"], item.found["b:"]
+        found_in = concepts.found(stems)
+        heading, path, body = found_in["h:"], found_in["p:"], found_in["b:"]
         text_credit = _TEXT_CREDIT.get(kind, 1.0)
         best = {index: text_credit * credit for index, credit in body.items()}
         for in_field in (heading, path):
@@ -866,9 +866,8 @@ def _scored(
             "unasked_card": 1.0 if kind == "card" and not query.wants_card else 0.0,
             "number": 1.0 if query.wants_number and _NUMBER_STEM.search(stems or "") else 0.0,
         }
-        item.score = sum(_WEIGHTS[name] * value for name, value in features.items())
-        item.features = features
-        scored.append(item)
+        score = sum([_WEIGHTS[name] * value for name, value in features.items()])
+        scored.append(_Scored(document, rank, score, found_in, features=features, section=section, position=position))
     return scored
 
 
