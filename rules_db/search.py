@@ -813,7 +813,9 @@ _WEIGHTS = {
 # A ruling's question says what it is about; its answer, sequence and nuances hold many words in passing.
 _TEXT_CREDIT = {"ruling": 0.5}
 _NUMBER_STEM = re.compile(r"(?:^| )[hb]:(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve)(?: |$)")
-_EXAMPLE = re.compile(r"\b(?:examples?:|e\.g\.|for example\b)", re.IGNORECASE)
+# "Example:", "e.g.", "for example" starting a word; its first letter written first, so that the regular expression
+# engine skips to the letters that can start it.
+_EXAMPLE = re.compile(r"[ef](?<=\b[ef])(?:xamples?:|\.g\.|or example\b)", re.IGNORECASE)
 _PROXIMITY_CHARACTERS = 80  # about a dozen words
 _PROXIMITY_ROWS = 20  # the best rows whose text is read for proximity
 _PROXIMITY_TEXT = 2000  # characters of it
@@ -969,12 +971,15 @@ def _with_proximity(conn: sqlite3.Connection, items: list[_Scored], query: Query
 def _only_in_example(item: _Scored, weights: list[float]) -> float:
     """The question's weight a row holds only in the example its text gives ("Example: A deck could
     include ..."): an example mentions what the rule it illustrates says."""
+    in_text = {index for *_rest, index in item.matched["body"]}
+    in_headings = set(item.found.get("h:", {})) | set(item.found.get("p:", {}))
+    if in_text <= in_headings:
+        return 0.0  # the text holds nothing its headings do not: no need to look for an example
     example = _EXAMPLE.search(item.document["body"] or "")
     if example is None:
         return 0.0
     before = {index for start, _end, _credit, index in item.matched["body"] if start < example.start()}
-    elsewhere = before | set(item.found.get("h:", {})) | set(item.found.get("p:", {}))
-    return sum(weights[index] for index in {index for *_rest, index in item.matched["body"]} - elsewhere)
+    return sum(weights[index] for index in in_text - (before | in_headings))
 
 
 def _proximity(matched: list[tuple[int, int, float, int]], weights: list[float]) -> float:
