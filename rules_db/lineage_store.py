@@ -131,7 +131,7 @@ def equivalents(
     step has no equivalent of its own there; the nearest ancestor's equivalent is
     given instead, with kind ``"ancestor"`` (443.1.e is new in 2025-12-01, and sits
     under 443.1, which was 626.1). ``directions=("forward",)`` gives only the newer versions."""
-    conn = db.conn if isinstance(db, sqlite_utils.Database) else db  # a page asks this for every citation: no wrapper
+    conn = versions.connection(db)
     found: dict[int, str] = {}
     for direction in directions:
         found.update(_walk(conn, rule_id, direction))
@@ -205,7 +205,7 @@ def diff_summary(
         _rules_document(db, game, version, rulebook) for version in (old_version, new_version)
     )
     old_rules, new_rules = document_rules(db, old_document["id"]), document_rules(db, new_document["id"])
-    rows = rows_between(db, old_document, new_document)
+    rows = rows_between(db, old_document, new_document, old_rules, new_rules)
     details = _details(rows, old_rules, new_rules, (old_version, new_version))
     sections: dict[tuple, Counter] = defaultdict(Counter)
     for detail in details:
@@ -378,19 +378,25 @@ def _share(accounted: int, total: int) -> float:
     return accounted / total if total else 1.0
 
 
-def rows_between(db: sqlite_utils.Database, old_document: dict, new_document: dict) -> list[LineageRow]:
-    """The correspondence between two versions of one rulebook: stored for consecutive versions,
-    composed over the stored steps for versions further apart, computed when the chain between them
-    is not stored."""
+def rows_between(
+    db: sqlite_utils.Database,
+    old_document: dict,
+    new_document: dict,
+    old_rules: list[RuleRow],
+    new_rules: list[RuleRow],
+) -> list[LineageRow]:
+    """The correspondence between two versions of one rulebook (whose rules the caller has read): stored for
+    consecutive versions, composed over the stored steps for versions further apart, computed when the chain
+    between them is not stored."""
     chain = versions.versions(db, old_document["game_id"], old_document["rulebook_slug"])
     ids = [document["id"] for document in chain]
     start, stop = ids.index(old_document["id"]), ids.index(new_document["id"])
     steps = [_stored_rows(db, older, newer) for older, newer in zip(ids[start:stop], ids[start + 1 : stop + 1])]
     if stop <= start or not all(steps):
-        return compute_lineage(document_rules(db, old_document["id"]), document_rules(db, new_document["id"]))
+        return compute_lineage(old_rules, new_rules)
     if len(steps) == 1:
         return steps[0]
-    return compose(steps, document_rules(db, old_document["id"]), document_rules(db, new_document["id"]))
+    return compose(steps, old_rules, new_rules)
 
 
 def history(db: Connection, rule_id: int) -> list[dict]:

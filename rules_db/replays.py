@@ -56,18 +56,26 @@ class CitationTranslator:
             self.sections[row["number"]] = current
             if row["parent_number"]:
                 self.children.setdefault(row["parent_number"], []).append(row["number"])
+        self.in_other_version = lru_cache(maxsize=None)(self._in_other_version)
         self.direct = lru_cache(maxsize=None)(self._direct)
         self.nearest = lru_cache(maxsize=None)(self._nearest)
+
+    def _in_other_version(self, number: str) -> list[tuple[str, str]]:
+        """The rule's equivalents in the other version, ``(number, kind)``: the lineage is walked once per rule,
+        though both `direct` and `nearest` may ask."""
+        rule_id = self.ids.get(number)
+        if rule_id is None:
+            return []
+        return [
+            (other, kind)
+            for document_id, _, other, kind in equivalents(self.db, rule_id)
+            if document_id == self.to_document
+        ]
 
     def _counterpart(self, number: str, own: bool = True) -> str | None:
         """The rule's counterpart in the other version; `own=False` also takes the lineage's stand-in for a rule
         without one (its nearest ancestor's counterpart, kind "ancestor")."""
-        rule_id = self.ids.get(number)
-        if rule_id is not None:
-            for document_id, _, other, kind in equivalents(self.db, rule_id):
-                if document_id == self.to_document and (kind != "ancestor" or not own):
-                    return other
-        return None
+        return next((other for other, kind in self.in_other_version(number) if kind != "ancestor" or not own), None)
 
     def _direct(self, number: str) -> str | None:
         """The rule's own counterpart, or (a heading restructured away) its first sub-rule's."""

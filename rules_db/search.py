@@ -422,7 +422,9 @@ def _resolved(conn: sqlite3.Connection, concepts: list[Concept], terms: dict, qu
         if not forms:  # no document says it the judge's way: the vocabulary's words are what it means
             forms, expansions = expansions, []
         concept.forms, concept.expansions = list(dict.fromkeys(forms)), list(dict.fromkeys(expansions))
-        concept.rows = _rows_holding(concept.forms, terms)
+        # As common as the commonest word it is searched by: a rare word of the judge's whose synonym the
+        # documents use far more ("die": "kill") finds as many rows as that synonym, and says as little.
+        concept.rows = _rows_holding(concept.forms + concept.expansions, terms)
         if concept.card_ids:  # a name is as specific as its rarest word
             concept.rows = min(
                 (terms.get(word, _UNKNOWN).rows or total for word in concept.typed.split()), default=total

@@ -29,9 +29,13 @@ from documents d join rulebooks b on b.id = d.rulebook_id
 where d.kind = 'rules' and d.game_id = ?"""
 
 
+def connection(db: Connection) -> sqlite3.Connection:
+    """The plain connection under either kind (a page asks for every citation: no wrapper made per call)."""
+    return db.conn if isinstance(db, sqlite_utils.Database) else db
+
+
 def _rows(db: Connection, sql: str, params=()) -> list[dict]:
-    conn = db.conn if isinstance(db, sqlite_utils.Database) else db
-    cursor = conn.execute(sql, params)
+    cursor = connection(db).execute(sql, params)
     names = [column[0] for column in cursor.description]
     return [dict(zip(names, row)) for row in cursor.fetchall()]
 

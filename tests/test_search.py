@@ -294,6 +294,14 @@ async def test_judge_slang_reaches_the_rules_words(real):
     assert {"143.4", "359.2.c"} & {hit["number"] for hit in data["results"][:5]}
 
 
+def test_a_concept_is_as_common_as_the_commonest_word_it_is_searched_by(real_connection):
+    # "dies": the vocabulary expands it to "kill", which the rules say far more often than "die".
+    (concept,) = search.understand(real_connection, "dies").concepts
+    rows = dict(real_connection.execute("select term, df from search_terms where term in ('die', 'kill')"))
+    assert concept.expansions and rows["kill"] > rows["die"] > 0
+    assert concept.rows == max(rows.values())
+
+
 def test_a_phrase_of_the_vocabulary_matches_across_filler_words(real_connection):
     expansions = search.vocabulary().expansions
     phrase = next(key for key in expansions if len(key) == 2 and not set(key) & search.vocabulary().filler)
