@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sys
 from collections import OrderedDict
 from functools import cache
 from pathlib import Path
@@ -108,7 +109,10 @@ async def _replay_page(datasette, request, database, *, text, source, base, keep
     if text is None:  # a replay stored without its scenario: only its steps, as stored
         page = {**extra, "view": None, "script_url": _script(datasette)}
         return await _respond(datasette, request, database, "replay.html", page)
-    original = await _run("view", text, source, variant, trusted=trusted)
+    # A library replay's page reads only the boards of the step it shows; its JSON and a what-if read every one.
+    lazy = trusted and not _wants_json(request) and not request.args.get("path")
+    asked = _step_number(request.args.get("step"), sys.maxsize, None)
+    original = await _run("view", text, source, variant, trusted=trusted, boards=_boards(lazy, asked))
     if original.get("error"):
         page = {**extra, "view": original, "error": original["error"], "script_url": _script(datasette)}
         return await _respond(datasette, request, database, "replay.html", page, status=_status(original))
@@ -127,6 +131,8 @@ async def _replay_page(datasette, request, database, *, text, source, base, keep
         else:
             comparison = replay_view.compare(original, shown)
     step = _step_number(request.args.get("step"), len(shown["steps"]), comparison)
+    if lazy and step != asked:  # a step past the last: the last one's boards
+        original = shown = await _run("view", text, source, variant, trusted=trusted, boards=_boards(lazy, step))
     scenario = shown["scenario"]
     numbers = [n for view in (original, shown) for s in view["steps"] for n in s["rules"]]
     cards = [name["real"] or name["card"] for view in (original, shown) for name in view["names"].values()]
@@ -155,6 +161,11 @@ async def _replay_page(datasette, request, database, *, text, source, base, keep
     if _wants_json(request):
         return Response.json(_json(page), status=status, default=str)
     return await _respond(datasette, request, database, "replay.html", page, status=status)
+
+
+def _boards(lazy: bool, step: int) -> list[int] | None:
+    """The boards a replay page asks the view for: those of the step shown, or (None) every one."""
+    return replay_view.shown_boards(step) if lazy else None
 
 
 def _status(view: dict) -> int:

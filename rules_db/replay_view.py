@@ -27,7 +27,7 @@ import re
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from functools import cache
 from typing import Any
 
@@ -40,6 +40,7 @@ from scenarios.board import step_boards
 from scenarios.cards import load_library
 from scenarios.kernel import RULES_VERSION, Budget, BudgetExceeded, Refusal
 from scenarios.replay import observe, replay_scenario
+from scenarios.state import GameState
 
 PAGE_STEPS, PAGE_SECONDS = 200_000, 4.0  # one replay asked from a page (the sandbox adds a deadline)
 MAX_URL_TOKEN = 12_000  # characters of a scenario encoded in a URL
@@ -49,7 +50,17 @@ MAX_ALTERNATIVES = 12  # other answers offered per question in the what-if form
 
 
 def view(text: str, source: str, variant: str | None = None, changes: list[dict] | None = None) -> dict:
-    """Replay a scenario's text (one of its variants, or with a what-if's changes) and describe every step."""
+    """Replay a scenario's text (one of its variants, or with a what-if's changes) and describe every step, with
+    the board after each."""
+    described, game = replayed_view(text, source, variant, changes)
+    return described if game is None else with_boards(described, game)
+
+
+def replayed_view(
+    text: str, source: str, variant: str | None = None, changes: list[dict] | None = None
+) -> tuple[dict, GameState | None]:
+    """The view of a replay without its boards, and the replayed game to read them from (``with_boards``); the
+    error and None when the scenario cannot be replayed."""
     try:
         scenario, data = schema.parse(text, source, schema.PAGE_LIMITS)
         original = scenario
@@ -66,30 +77,25 @@ def view(text: str, source: str, variant: str | None = None, changes: list[dict]
             scenario = schema.validate(changed, {}, source)
         replay = replay_scenario(scenario, source, _page_budget())
     except (schema.ScenarioError, BudgetExceeded) as error:
-        return {"error": _problem(error)}
+        return {"error": _problem(error)}, None
     game = replay.state
     names = _names(game)
     say = Words(names)
-    start, walked = step_boards(game)
-    steps, before = [], start
-    for number, (depth, step, board) in enumerate(walked, start=1):
-        steps.append(
-            {
-                "number": number,
-                "depth": depth,
-                "kind": str(step.kind),
-                "procedure": step.procedure,
-                "summary": step.summary,
-                "words": say(step.summary),
-                "rules": step.rules,
-                "change": step.change,
-                "board": board,
-                "changed": board_changes(before, board) if board is not before else NO_CHANGE,
-            }
-        )
-        before = board
+    steps = [
+        {
+            "number": number,
+            "depth": depth,
+            "kind": str(step.kind),
+            "procedure": step.procedure,
+            "summary": step.summary,
+            "words": say(step.summary),
+            "rules": step.rules,
+            "change": step.change,
+        }
+        for number, (depth, step) in enumerate(game.trace.steps(), start=1)
+    ]
     computed = observe(game, expect)
-    return {
+    described = {
         "error": None,
         "scenario": {
             "id": original.meta.id,
@@ -107,7 +113,6 @@ def view(text: str, source: str, variant: str | None = None, changes: list[dict]
         "verdict": (("mismatch" if replay.mismatches else "match") if expect and not changes else None),
         "mismatches": [] if changes else replay.mismatches,
         "names": names,
-        "start": start,
         "steps": steps,
         "expected": expect,
         "computed": computed,
@@ -116,6 +121,35 @@ def view(text: str, source: str, variant: str | None = None, changes: list[dict]
         "winner": game.winner,
         "inputs": _inputs(scenario, data, replay.questions, say),
     }
+    return described, game
+
+
+def with_boards(described: dict, game: GameState, steps: Collection[int] | None = None) -> dict:
+    """A view (``replayed_view``) with ``start``, the starting board, and each step's ``board`` and ``changed``
+    (what differs from the board before), read from its replayed game; only for ``steps`` (step numbers, 0 the
+    start) when given: a page shows one board, and reading one per step was a third of a replay's cost."""
+    start, walked = step_boards(game, None if steps is None else set(steps))
+    shown, before = [], start
+    for step, (_, _, board) in zip(described["steps"], walked):
+        read = _board_and_changes(before, board)
+        shown.append({**step, **read} if read else step)
+        before = board
+    return {**described, "start": start, "steps": shown}
+
+
+def shown_boards(step: int) -> list[int]:
+    """The boards a page showing ``step`` reads (``with_boards``): that step's, and the one before it, which tells
+    what the step changed."""
+    return [step - 1, step] if step > 0 else [0]
+
+
+def _board_and_changes(before: dict | None, board: dict | None) -> dict:
+    """A step's board and what changed since the step before, where both were read."""
+    if board is None:
+        return {}
+    if before is None:
+        return {"board": board}
+    return {"board": board, "changed": board_changes(before, board) if board is not before else NO_CHANGE}
 
 
 def legal(text: str, source: str) -> dict:
@@ -399,12 +433,14 @@ def compare(original: dict, what_if: dict) -> dict:
 
 
 class Replays:
-    """Views of scenarios for pages: computed in the sandbox, kept in a small cache (a judge stepping through a
-    replay asks for the same view at every step). A scenario of the library as it is (``trusted``: the build
-    replayed it already, and a page can only pick one of its variants) is replayed in this process instead: the
-    sandbox's workers yield to the server's pages, so under load they kept a library replay waiting longest."""
+    """Views of scenarios for pages, kept in a small cache (a judge stepping through a replay asks for the same view
+    at every step). A scenario typed in, or changed by a what-if, is replayed in the sandbox. A scenario of the
+    library as it is (``trusted``: the build replayed it already, and a page can only pick one of its variants)
+    is replayed in this process instead, as the sandbox's workers yield to the server's pages (under load they
+    kept a library replay waiting longest); its replayed game is kept with its view, so that a page reads only
+    the boards it shows (``boards``, see ``with_boards``), at any step, without replaying again."""
 
-    def __init__(self, sandbox: Sandbox | None = None, size: int = 96):
+    def __init__(self, sandbox: Sandbox | None = None, size: int = 128):
         self.sandbox = sandbox or Sandbox()
         self.size = size
         self._cache: OrderedDict[str, Any] = OrderedDict()
@@ -418,9 +454,13 @@ class Replays:
         changes: list[dict] | None = None,
         *,
         trusted: bool = False,
+        boards: Collection[int] | None = None,
     ) -> dict:
-        arguments = {"text": text, "source": source, "variant": variant, "changes": changes or []}
-        return self._cached("view", trusted=trusted and not changes, **arguments)
+        """The view of a scenario, with the boards after the steps numbered in ``boards`` (every board when
+        None; a view from the sandbox always has every board)."""
+        if trusted and not changes:
+            return self._library_view(text, source, variant, boards)
+        return self._cached("view", text=text, source=source, variant=variant, changes=changes or [])
 
     def legal(self, text: str, source: str) -> dict:
         return self._cached("legal", text=text, source=source)
@@ -428,21 +468,46 @@ class Replays:
     def attempt(self, text: str, source: str, action: dict) -> dict:
         return self._cached("attempt", text=text, source=source, action=action)
 
-    def _cached(self, function: str, trusted: bool = False, **arguments) -> dict:
-        key = hashlib.sha256(repr((function, sorted(arguments.items()))).encode()).hexdigest()
+    def _library_view(self, text: str, source: str, variant: str | None, boards: Collection[int] | None) -> dict:
+        key = self._key("library view", text=text, source=source, variant=variant)
+        kept = self._kept(key)
+        if kept is None:
+            described, game = replayed_view(text, source, variant)
+            kept = self._keep(key, (described, game, threading.Lock()))
+        described, game, reading = kept
+        if game is None:  # the scenario's own error
+            return described
+        with reading:  # reading a board rewinds the game's journal: one page at a time
+            return with_boards(described, game, boards)
+
+    def _cached(self, function: str, **arguments) -> dict:
+        key = self._key(function, **arguments)
+        kept = self._kept(key)
+        if kept is not None:
+            return kept
+        try:
+            result = self.sandbox.call(function, **arguments)
+        except SandboxError as error:  # not kept: the same request may well succeed in a moment
+            return {"error": {"message": str(error), "line": None, "field": None, "transient": True}}
+        return self._keep(key, result)
+
+    @staticmethod
+    def _key(function: str, **arguments) -> str:
+        return hashlib.sha256(repr((function, sorted(arguments.items()))).encode()).hexdigest()
+
+    def _kept(self, key: str) -> Any:
         with self._lock:
             if key in self._cache:
                 self._cache.move_to_end(key)
                 return self._cache[key]
-        try:
-            result = WORKER_FUNCTIONS[function](**arguments) if trusted else self.sandbox.call(function, **arguments)
-        except SandboxError as error:  # not kept: the same request may well succeed in a moment
-            return {"error": {"message": str(error), "line": None, "field": None, "transient": True}}
+        return None
+
+    def _keep(self, key: str, value: Any) -> Any:
         with self._lock:
-            self._cache[key] = result
+            self._cache[key] = value
             while len(self._cache) > self.size:
                 self._cache.popitem(last=False)
-        return result
+        return value
 
 
 # -- scenarios in URLs, and changes typed into a form ------------------------------------------------------------

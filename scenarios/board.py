@@ -2,13 +2,14 @@
 
 `snapshot(game)` reads the state through the engine's own queries (`calc.might`, `calc.keyword_value`), so a
 unit shows the Might the rules compute now, next to the Might it was printed or set up with. `step_boards(game)`
-walks the trace in order and gives, for each step, the board just after it (before the next step opens): the
-undo journal is rewound to each step's mark (`Step.at`, the journal's length when the step opened), read, and
-redone, so the game ends exactly as it was.
+walks the trace in order and gives, for each step (or only the steps asked for), the board just after it (before
+the next step opens): the undo journal is rewound to each step's mark (`Step.at`, the journal's length when the
+step opened), read, and redone, so the game ends exactly as it was.
 """
 
 from __future__ import annotations
 
+from collections.abc import Container
 from typing import Any
 
 from scenarios.kernel import calc
@@ -58,23 +59,28 @@ def snapshot(game) -> dict[str, Any]:
     }
 
 
-def step_boards(game) -> tuple[dict, list[tuple[int, Step, dict]]]:
+def step_boards(game, wanted: Container[int] | None = None) -> tuple[dict | None, list[tuple[int, Step, dict | None]]]:
     """The board before the first step, and every step of the trace (in order, with its depth) with the board
-    just after it."""
+    just after it. With ``wanted`` (step numbers: 1 the first step, 0 the board before it) only those boards
+    are read and the others are None: a page showing one step reads one or two boards, not one per step."""
     walked = list(game.trace.steps())
     journal = game.journal
     marks = [step.at for _, step in walked[1:]] + [journal.mark()]
-    boards: list[dict] = [{}] * len(walked)
+    boards: list[dict | None] = [None] * len(walked)
     undone: list = []
+    start = None
     try:
         for index in reversed(range(len(walked))):
-            if index + 1 < len(walked) and marks[index] == marks[index + 1]:
+            if wanted is not None and index + 1 not in wanted:
+                continue
+            if index + 1 < len(walked) and marks[index] == marks[index + 1] and boards[index + 1] is not None:
                 boards[index] = boards[index + 1]  # nothing was written in between: the same board
                 continue
             undone = journal.rewind(marks[index]) + undone
             boards[index] = snapshot(game)
-        undone = journal.rewind(0) + undone
-        start = snapshot(game)
+        if wanted is None or 0 in wanted:
+            undone = journal.rewind(0) + undone
+            start = snapshot(game)
     finally:
         journal.redo(undone)
     return start, [(depth, step, board) for (depth, step), board in zip(walked, boards)]

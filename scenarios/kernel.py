@@ -492,7 +492,6 @@ class Run:
     answers: tuple = ()
     position: int = 0
     replacing: set = field(default_factory=set)  # replacement effects executing now (none applies to its own events)
-    memo: dict = field(default_factory=dict)  # what rule modules remember during this run (see rules/cleanups.py)
 
 
 def run_action(game, action) -> None:

@@ -41,3 +41,17 @@ def test_every_step_of_every_library_replay_has_a_board_and_the_game_is_left_as_
     assert json.dumps(steps[-1][2], sort_keys=True) == before  # the last board is the end of the game
     assert json.dumps(snapshot(game), sort_keys=True) == before and len(game.journal.entries) == journal_length
     assert set(start["objects"]) <= set(steps[-1][2]["objects"])
+
+
+def test_the_boards_asked_for_are_those_of_every_step_and_the_others_are_not_read():
+    game = replay_file(ZHONYA).state
+    before, journal_length = json.dumps(snapshot(game), sort_keys=True), len(game.journal.entries)
+    start, steps = step_boards(game)
+    wanted = {0, 2, 3, len(steps)}
+    some_start, some = step_boards(game, wanted)
+    assert some_start == start
+    assert [board for _, _, board in some] == [
+        board if number in wanted else None for number, (_, _, board) in enumerate(steps, start=1)
+    ]
+    assert step_boards(game, {4})[0] is None
+    assert json.dumps(snapshot(game), sort_keys=True) == before and len(game.journal.entries) == journal_length

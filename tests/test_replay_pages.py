@@ -138,6 +138,24 @@ async def test_a_step_names_cards_not_engine_ids_and_quotes_its_rules(datasette,
     assert 'href="/cards/zhonyas-hourglass"' in board
 
 
+async def test_each_step_page_draws_the_board_and_changes_of_that_step(datasette):
+    """A step's page reads only the boards it shows (``replay_view.with_boards``): the same board, changes
+    highlighted, as the view with every board (the page's JSON) has at that step."""
+    from datasette_plugins.pages import Paths
+    from datasette_plugins.replay_pages import Drawing, Marks
+
+    data = (await _get(datasette, f"/replays/{ZHONYA}.json")).json()
+    draw = Drawing(mark=Marks(Paths(datasette, "rules"), data["labels"], {}), paths=Paths(datasette, "rules"))
+    shown = [(0, data["view"]["start"], replay_view.NO_CHANGE)]
+    shown += [(step["number"], step["board"], step["changed"]) for step in data["view"]["steps"]]
+    for number, board, changed in shown:
+        html = (await _get(datasette, f"/replays/{ZHONYA}?step={number}")).text
+        page_board = html.split('<div class="board"', 1)[1].split(">", 1)[1].split('<p class="permalink">')[0]
+        expected = str(draw.board(board, changed, "")).split('<div class="board"', 1)[1].split(">", 1)[1]
+        assert _text(page_board) == _text(expected), number
+        assert page_board.count("changed") == expected.count("changed"), number
+
+
 async def test_step_navigation_links_and_permalinks(datasette):
     data = (await _get(datasette, f"/replays/{ZHONYA}.json")).json()
     count = len(data["view"]["steps"])
