@@ -26,7 +26,7 @@ from ingest.card_names import CardMention
 from ingest.documents import BUNDLED, DocumentSpec
 from ingest.errors import IngestError
 from ingest.formats import adapter, complete, spec_for
-from ingest.lemmas import find_phrases, pipeline
+from ingest.lemmas import find_phrases, pipeline, token_memo
 from ingest.limits import check_rules
 from ingest.outline import coverage, ingested_share
 from ingest.source import read_lines
@@ -108,6 +108,7 @@ def build(
     other half, tags rulings and indexes; only this one writes the database. ``processes=1`` does everything here.
     """
     specs = bundled_specs() if specs is None else specs
+    token_memo.cache_clear()  # this build's texts tokenized afresh: memory holds one build's vocabulary at most
     db_path = Path(db_path)
     db_path.parent.mkdir(parents=True, exist_ok=True)
     with _temporary_database(db_path) as (temp_path, commit), _second_process(processes) as helper:
