@@ -11,7 +11,7 @@ on a battlefield is its controller).
 from __future__ import annotations
 
 from scenarios.kernel import WHERE, WHO, calc, query, where, who
-from scenarios.objects import Event, Kind, Obj, Role, View, Zone
+from scenarios.objects import BATTLEFIELD, BOARD, Event, Kind, Obj, Role, View, Zone
 
 SELF_WORDS = ("self", "me", "this", "i")
 
@@ -139,7 +139,7 @@ def matches_where(game, view: View, phrase: str, location) -> bool:
 def view_of(game, source: Obj, it: str | None = None, it_incarnation: int | None = None, slots=None) -> View:
     """The point of view of `source`'s text: a battlefield's "you" is its controller (184.6.c), "here" is
     the battlefield itself; any other object's "you" is its controller and "here" its location."""
-    if source.kind == Kind.BATTLEFIELD:
+    if source.kind == BATTLEFIELD:
         return View(source.id, source.battlefield_controller, source.id, it, it_incarnation, slots)
     return View(source.id, source.controller, source.location, it, it_incarnation, slots)
 
@@ -148,7 +148,7 @@ def view_of(game, source: Obj, it: str | None = None, it_incarnation: int | None
 def ability_controller(game, source: Obj) -> str:
     """Who controls an ability of `source`: its controller (185.4.a); an uncontrolled battlefield's
     abilities are the turn player's to handle (184.6.b)."""
-    if source.kind == Kind.BATTLEFIELD:
+    if source.kind == BATTLEFIELD:
         return source.battlefield_controller or game.turn_player
     return source.controller
 
@@ -161,7 +161,7 @@ def matches_object(game, flt, view: View, subject, location=None) -> bool:
         return False
     if isinstance(subject, str):
         return flt.where is None or calc.matches_where(game, view, flt.where, location)
-    zone = Zone(flt.zone) if flt.zone else Zone.BOARD
+    zone = Zone(flt.zone) if flt.zone else BOARD
     if subject.zone != zone:
         return False
     if flt.where is not None and not calc.matches_where(game, view, flt.where, location or subject.location):

@@ -16,20 +16,20 @@ from __future__ import annotations
 from functools import lru_cache
 
 from scenarios.kernel import KEYWORD_ABILITIES, calc, query
-from scenarios.objects import Obj, Role, Zone
+from scenarios.objects import BOARD, Obj, Role, Zone
 
 
 def active_while(source: Obj, flt) -> bool:
     """Is this ability of `source` active now, given whether `source` is attached?"""
     effect_text = flt.who == "equipped unit"
-    return source.zone == Zone.BOARD and (bool(source.attached_to) == effect_text)
+    return source.zone == BOARD and (bool(source.attached_to) == effect_text)
 
 
 @query("passives")
 def passives(game):
     """Every active passive ability on the board, with its source and its point of view."""
     for source in game.passive_sources:
-        if source.zone != Zone.BOARD:
+        if source.zone != BOARD:
             continue
         for passive in source.definition.passives:
             if active_while(source, passive.to):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from scenarios.cards import ObjectFilter, Replacement
 from scenarios.kernel import calc, choose, do, instruction, procedure, query
-from scenarios.objects import ChainItem, Event, ItemKind, Kind, LastingReplacement, View, Zone
+from scenarios.objects import BATTLEFIELD, BOARD, ChainItem, Event, ItemKind, LastingReplacement, View
 from scenarios.trace import StepKind
 
 
@@ -25,7 +25,7 @@ def _applicable(game, event: Event) -> list[tuple[str, Replacement, LastingRepla
     subject = _subject(game, event)
     busy = game.run.replacing
     for source in game.replacement_sources:
-        if source.zone != Zone.BOARD:
+        if source.zone != BOARD:
             continue
         for replacement in source.definition.replacements:
             if replacement.would != event.kind or (source.id, id(replacement)) in busy:
@@ -47,7 +47,7 @@ def _applicable(game, event: Event) -> list[tuple[str, Replacement, LastingRepla
 def _chooser(game, event: Event) -> str:
     if event.unit:
         obj = game.objects[event.unit]
-        if obj.kind == Kind.BATTLEFIELD and obj.battlefield_controller is None:
+        if obj.kind == BATTLEFIELD and obj.battlefield_controller is None:
             return game.turn_player  # 368.2
         return obj.owner  # 368
     return event.player or game.turn_player  # 368.1

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from scenarios.actions import EndTurn
 from scenarios.kernel import Refusal, action, calc, do, procedure, query
-from scenarios.objects import Event, Zone
+from scenarios.objects import BOARD, Event
 from scenarios.trace import StepKind
 
 
@@ -83,7 +83,7 @@ def start_turn(game, player: str) -> None:
     game.turn_number += 1
     game.phase = "beginning"
     for obj in game.objects.values():
-        if obj.controller == player and obj.zone == Zone.BOARD and obj.exhausted:
+        if obj.controller == player and obj.zone == BOARD and obj.exhausted:
             obj.exhausted = False  # 315.1.a: the Awaken Phase readies everything the turn player controls
     calc.fire(game, Event("beginning", player=player))  # 315.2.a.1: effects at the start of the Beginning Phase
     calc.cleanup(game, "the Beginning Step", "319.2")
