@@ -7,7 +7,8 @@ slowest by far (a first replay took 400 ms, a search or a rule 200 ms), so under
 kind was a worker's first requests. ``before_serving`` holds the server's start (the ASGI lifespan's
 ``startup.complete``) until the worker has translated the replays' citations and asked for one page of each kind
 (``urls``) through Datasette's own client; what fails is logged and the worker serves anyway. Only a server sends
-lifespan events, so an application built in a test warms nothing.
+lifespan events, so an application built in a test warms nothing; a server started with ``serve(warm_up=False)``
+(the plugin's ``warm_up`` setting false, as the tests' servers run) neither.
 """
 
 from __future__ import annotations
@@ -16,12 +17,15 @@ import logging
 
 from datasette_plugins.pages import Paths, _database
 from rules_db import queries
+from rules_db.serve import PLUGIN
 
 log = logging.getLogger(__name__)
 
 
 def before_serving(datasette, app):
     """ASGI middleware: the lifespan's startup completes once ``warm`` has run."""
+    if not (datasette.plugin_config(PLUGIN) or {}).get("warm_up", True):
+        return app
 
     async def warmed_first(scope, receive, send):
         if scope["type"] != "lifespan":

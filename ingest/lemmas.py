@@ -4,17 +4,27 @@ spaCy without a model: a blank English pipeline whose lemmas come from the
 lookup tables of spacy-lookups-data. Those tables are keyed by exact token
 text ("Kills" would stay "Kills"), so lemmas are looked up on the lower-cased
 form instead.
+
+A build matches thousands of texts: rather than running each through spaCy, each
+distinct piece of text (a word and the space after it) is tokenized once per
+process (``TokenMemo``) and phrases are matched on the pieces' tokens as spaCy's
+own matcher would (``LemmaMatcher``): the same matches, a fraction of the work.
 """
 
 from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import Iterable, Mapping
+import re
+from bisect import bisect_right
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate, chain, compress, count
+from operator import attrgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import spacy_lookups_data
 
@@ -46,8 +56,13 @@ def lemma_lookup() -> dict[str, str]:
 
 def lemma(word: str) -> str:
     """The lookup lemma of one word, case-insensitively ("Recalls" -> "recall")."""
-    lower = word.lower()
-    return lemma_lookup().get(lower, lower)
+    return lemma_of_norm(word.lower())
+
+
+def lemma_of_norm(norm: str) -> str:
+    """The lookup lemma of a token's norm: its lower-cased form, or what a tokenizer exception says it stands
+    for ("n't" -> "not")."""
+    return lemma_lookup().get(norm, norm)
 
 
 @lru_cache(maxsize=1)
@@ -65,13 +80,11 @@ def pipeline() -> Language:
 def _make_lowercase_lemmatizer(nlp: Language, name: str):
     import numpy
 
-    table = lemma_lookup()
     strings = nlp.vocab.strings
     by_norm: dict[int, int] = {}  # a norm's hash -> its lemma's hash: each distinct word is looked up once
 
     def lemma_of(norm: int) -> int:
-        text = strings[norm]
-        by_norm[norm] = strings.add(table.get(text, text))
+        by_norm[norm] = strings.add(lemma_of_norm(strings[norm]))
         return by_norm[norm]
 
     def lemmatize(doc: Doc) -> Doc:
@@ -83,6 +96,76 @@ def _make_lowercase_lemmatizer(nlp: Language, name: str):
     return lemmatize
 
 
+class PieceTokens(NamedTuple):
+    """spaCy's tokens of one piece of text: their texts, their lemmas, and where each is in the piece."""
+
+    orth: tuple[str, ...]
+    lemma: tuple[str, ...]
+    offsets: tuple[tuple[int, int], ...]
+    length: int  # the piece's characters
+
+
+# A text's pieces: the white space opening it, then each run of non-space with the white space after it.
+_PIECES = re.compile(r"^\s+|\S+\s*")
+
+
+class TokenMemo:
+    """Each distinct piece's tokens, cut by spaCy's tokenizer the first time the piece is seen.
+
+    The tokenizer splits a text wherever white space starts or ends and tokenizes each run on its own (a
+    single space after a run is that run's trailing space, not a token), so a piece always has the same
+    tokens, whatever text it is in: a text's tokens are its pieces' tokens, one after the other, and the
+    pieces not seen before are tokenized together, as one text."""
+
+    def __init__(self) -> None:
+        self.known: dict[str, PieceTokens] = {}
+
+    def pieces(self, texts: list[str]) -> list[list[PieceTokens]]:
+        """Each text's pieces, with their tokens."""
+        pieces = [_PIECES.findall(text) for text in texts]
+        self._learn(list(dict.fromkeys(piece for text in pieces for piece in text if piece not in self.known)))
+        return [list(map(self.known.__getitem__, text)) for text in pieces]
+
+    def _learn(self, pieces: list[str]) -> None:
+        tokenizer = pipeline().tokenizer
+        for opening in (piece for piece in pieces if piece[0].isspace()):  # white space opening a text: one run
+            self.known[opening] = _piece_tokens(list(tokenizer(opening)), 0, len(opening))
+        words = [piece for piece in pieces if not piece[0].isspace()]
+        for start in range(0, len(words), _PIECES_PER_CALL):
+            batch = words[start : start + _PIECES_PER_CALL]
+            # a space closes a piece that closes its text: the run's own trailing space, never a token
+            padded = [piece if piece[-1].isspace() else piece + " " for piece in batch]
+            starts = list(accumulate(map(len, padded), initial=0))
+            tokens: list[list] = [[] for _ in batch]
+            index = 0
+            for token in tokenizer("".join(padded)):
+                while token.idx >= starts[index + 1]:
+                    index += 1
+                tokens[index].append(token)
+            for piece, at, found in zip(batch, starts, tokens):
+                self.known[piece] = _piece_tokens(found, at, len(piece))
+
+
+_PIECES_PER_CALL = 10_000  # pieces tokenized as one text: few calls, a spaCy document of bounded size
+
+
+def _piece_tokens(tokens: list, start: int, length: int) -> PieceTokens:
+    """A piece's spaCy tokens, the piece starting at ``start`` in the text they were cut from."""
+    return PieceTokens(
+        tuple(token.orth_ for token in tokens),
+        tuple(lemma_of_norm(token.norm_) for token in tokens),
+        tuple((token.idx - start, token.idx - start + len(token)) for token in tokens),
+        length,
+    )
+
+
+@lru_cache(maxsize=1)
+def token_memo() -> TokenMemo:
+    """This process's pieces and their tokens, each distinct piece tokenized once; a build starts a new one
+    (``token_memo.cache_clear()``), so that memory holds one build's vocabulary."""
+    return TokenMemo()
+
+
 def find_phrases(phrases: Mapping[str, Iterable[str]], texts: Iterable[str]) -> list[list[LemmaMatch]]:
     """Each text's matches of the phrases by lemma (``LemmaMatcher``), none at all without phrases: one call
     with plain data in and out, which a second process can run."""
@@ -90,32 +173,118 @@ def find_phrases(phrases: Mapping[str, Iterable[str]], texts: Iterable[str]) -> 
 
 
 class LemmaMatcher:
-    """Matches phrases (grouped under a key, e.g. a keyword and its aliases) in texts.
+    """Matches phrases (grouped under a key, e.g. a keyword and its aliases) in texts, token by token as
+    spaCy's ``PhraseMatcher`` does, keeping the longest of overlapping matches (``_longest_first``).
 
-    ``attr`` is "LEMMA" (inflections match: Recall/recalled/recalls), "LOWER"
-    (exact words, any case) or "ORTH" (exact words and case: Charm, not charm).
+    ``attr`` is "LEMMA" (inflections match: Recall/recalled/recalls) or "ORTH" (exact words and case: Charm,
+    not charm).
     """
 
     def __init__(self, phrases: Mapping[str, Iterable[str]], attr: str = "LEMMA"):
-        from spacy.matcher import PhraseMatcher
+        self.tokens = token_memo()
+        self.attr = attr
+        self.values_of = attrgetter(attr.lower())
+        by_first: dict[str, list[tuple[tuple[str, ...], list[str]]]] = defaultdict(list)
+        for pattern, keys in self._patterns(phrases).items():
+            by_first[pattern[0]].append((pattern, keys))
+        # the patterns starting with each token, shortest first: the order spaCy reports matches starting at a token
+        self.patterns = {first: sorted(found, key=lambda item: len(item[0])) for first, found in by_first.items()}
 
-        self.nlp = pipeline()
-        self.matcher = PhraseMatcher(self.nlp.vocab, attr=attr)
-        for key, surfaces in phrases.items():
-            patterns = list(self.nlp.pipe(surface for surface in surfaces if surface.strip()))
-            if patterns:
-                self.matcher.add(key, patterns)
+    def _patterns(self, phrases: Mapping[str, Iterable[str]]) -> dict[tuple[str, ...], list[str]]:
+        """Each phrase's tokens (their lemmas or texts), and the keys it stands for: several when phrases of
+        different keys have the same tokens ("Stun" and "Stunned" by lemma), in the order spaCy reports them."""
+        keys: dict[tuple[str, ...], list[str]] = {}
+        surfaces: dict[tuple[str, ...], str] = {}
+        named = [(key, surface) for key, group in phrases.items() for surface in group if surface.strip()]
+        for (key, phrase), pieces in zip(named, self.tokens.pieces([surface for _, surface in named])):
+            if pattern := tuple(self._values(pieces)):
+                surfaces.setdefault(pattern, phrase)
+                keys.setdefault(pattern, [])
+                keys[pattern] += [] if key in keys[pattern] else [key]
+        for pattern, shared in keys.items():
+            if len(shared) > 1:
+                keys[pattern] = _in_spacy_order(surfaces[pattern], shared, self.attr)
+        return keys
 
     def find_many(self, texts: Iterable[str]) -> list[list[LemmaMatch]]:
-        bounded = (bounded_for_tokenizer(text) for text in texts)
-        return [self._matches(doc) for doc in self.nlp.pipe(bounded, batch_size=256)]
+        found: list[list[LemmaMatch]] = []
+        for batch in _batches(map(bounded_for_tokenizer, texts), _TEXTS_PER_BATCH):
+            found += [self._matches(text, pieces) for text, pieces in zip(batch, self.tokens.pieces(batch))]
+        return found
 
-    def _matches(self, doc: Doc) -> list[LemmaMatch]:
-        from spacy.util import filter_spans
+    def _values(self, pieces: list[PieceTokens]) -> list[str]:
+        return list(chain.from_iterable(map(self.values_of, pieces)))
 
-        spans = self.matcher(doc, as_spans=True)
-        longest = filter_spans(spans)
-        return [
-            LemmaMatch(self.nlp.vocab.strings[span.label], span.start_char, span.end_char, span.text)
-            for span in sorted(longest, key=lambda span: span.start_char)
+    def _matches(self, text: str, pieces: list[PieceTokens]) -> list[LemmaMatch]:
+        values = self._values(pieces)
+        spans = [
+            (start, start + len(pattern), key)
+            for start in compress(count(), map(self.patterns.__contains__, values))  # where a phrase may start
+            for pattern, keys in self.patterns[values[start]]
+            if tuple(values[start : start + len(pattern)]) == pattern
+            for key in keys
         ]
+        if not spans:
+            return []
+        offsets = _TokenOffsets(pieces)
+        return [
+            LemmaMatch(key, begin, finish, text[begin:finish])
+            for start, end, key in _longest_first(spans)
+            for begin, finish in [(offsets.start(start), offsets.end(end - 1))]
+        ]
+
+
+# Texts whose pieces are looked up at once: few tokenizer calls, and a bounded list of pieces in memory.
+_TEXTS_PER_BATCH = 2048
+
+
+def _batches(items: Iterable[str], size: int) -> Iterator[list[str]]:
+    batch: list[str] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+class _TokenOffsets:
+    """Where each token of a text's pieces is in the text."""
+
+    def __init__(self, pieces: list[PieceTokens]):
+        self.pieces = pieces
+        self.piece_starts = list(accumulate(map(attrgetter("length"), pieces), initial=0))
+        self.tokens_before = list(accumulate(map(len, map(attrgetter("orth"), pieces)), initial=0))
+
+    def start(self, token: int) -> int:
+        piece = bisect_right(self.tokens_before, token) - 1
+        return self.piece_starts[piece] + self.pieces[piece].offsets[token - self.tokens_before[piece]][0]
+
+    def end(self, token: int) -> int:
+        piece = bisect_right(self.tokens_before, token) - 1
+        return self.piece_starts[piece] + self.pieces[piece].offsets[token - self.tokens_before[piece]][1]
+
+
+def _in_spacy_order(phrase: str, keys: list[str], attr: str) -> list[str]:
+    """The keys of one phrase in the order spaCy's ``PhraseMatcher`` reports a match of it (its hash table's
+    order), which decides the key of a match where the keys tie: spaCy's matcher made the same choice."""
+    from spacy.matcher import PhraseMatcher
+
+    doc = pipeline()(phrase)
+    matcher = PhraseMatcher(doc.vocab, attr=attr)
+    for key in keys:
+        matcher.add(key, [doc])
+    return [doc.vocab.strings[key] for key, start, end in matcher(doc) if (start, end) == (0, len(doc))]
+
+
+def _longest_first(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """spaCy's ``filter_spans`` over (start, end, key) token spans: the longest first, the earliest of equally
+    long ones (the first found of the same span), each kept unless it overlaps one kept before; in text order."""
+    kept: list[tuple[int, int, str]] = []
+    taken: set[int] = set()
+    for start, end, key in sorted(spans, key=lambda span: (span[1] - span[0], -span[0]), reverse=True):
+        if start not in taken and end - 1 not in taken:
+            kept.append((start, end, key))
+            taken.update(range(start, end))
+    return sorted(kept)

@@ -58,6 +58,8 @@ _TITLE = re.compile(
     re.MULTILINE,
 )
 _CLOSING = re.compile(_CLOSING_TAGS)
+# Every reference names a number of three digits: most rules print none, and their text is not searched further.
+_THREE_DIGITS = re.compile(r"\d{3}")
 # Read where a target ends (never after white space: the lookbehind lets a search skip a run of it in one step).
 _NEXT_TARGET = re.compile(rf"(?<![ \t])(?:[ \t]*+,)?[ \t]++(?:and|or)[ \t]+{_TAGS}[Rr]ules?[ \t]+(?={_NUMBER})")
 
@@ -94,6 +96,8 @@ def cited_titles(raw_text: str) -> list[tuple[str, str]]:
 def _scan(raw_text: str) -> list[tuple[str, list[tuple[list[str], str | None]], str | None]]:
     """Each reference's text, its targets (numbers, title or None per cited number or range) and the
     rulebook it points into (None: the same one), in text order."""
+    if not _THREE_DIGITS.search(raw_text):
+        return []
     found = []
     position = 0
     starts = _Starts(raw_text)

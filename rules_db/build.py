@@ -26,7 +26,7 @@ from ingest.card_names import CardMention
 from ingest.documents import BUNDLED, DocumentSpec
 from ingest.errors import IngestError
 from ingest.formats import adapter, complete, spec_for
-from ingest.lemmas import find_phrases, pipeline
+from ingest.lemmas import find_phrases, pipeline, token_memo
 from ingest.limits import check_rules
 from ingest.outline import coverage, ingested_share
 from ingest.source import read_lines
@@ -108,6 +108,7 @@ def build(
     other half, tags rulings and indexes; only this one writes the database. ``processes=1`` does everything here.
     """
     specs = bundled_specs() if specs is None else specs
+    token_memo.cache_clear()  # this build's texts tokenized afresh: memory holds one build's vocabulary at most
     db_path = Path(db_path)
     db_path.parent.mkdir(parents=True, exist_ok=True)
     with _temporary_database(db_path) as (temp_path, commit), _second_process(processes) as helper:
@@ -136,8 +137,8 @@ class _Builder:
 
     def run(self, specs: list[DocumentSpec], keep_going: bool, progress: Callable | None) -> BuildResult:
         schema.create(self.db)
+        parsing = self._start_parses(specs)  # first in the second process's queue: this one soon needs them
         replaying = self._start_replays(specs)
-        parsing = self._start_parses(specs)
         reports = [
             self._ingest(spec, parsing.pop(index, None))
             for index, spec in enumerate(progress(specs) if progress else specs)
@@ -153,10 +154,10 @@ class _Builder:
                 if not report.error:
                     self._link(report)
             self._link_cards(result.reports)
-        with _timed(self.timings, "version lineage"):  # before the index: the rows are let go once stored
-            self._store_lineage(result.reports, lineages)
-        with _timed(self.timings, "search index"):
+        with _timed(self.timings, "search index"):  # while the second process still matches the versions
             schema.enable_search(self.db)
+        with _timed(self.timings, "version lineage"):
+            self._store_lineage(result.reports, lineages)
         with _timed(self.timings, "scenario replays"):
             self._replay_scenarios(result, replaying)
         self.db.conn.commit()

@@ -163,6 +163,16 @@ class Query:
     games: set[str] = field(default_factory=set)  # games the question names ("in LoR")
     wants_card: bool = False  # the question names a card or asks for one ("which spell deals 3 twice")
     wants_number: bool = False  # the question asks how many, how much, the most or the least
+    terms: dict[str, Term] = field(default_factory=dict)  # what the index knows of the words of the concepts' forms
+    indexed: int = 1  # rows of the index (the concepts' weights are relative to it)
+
+    def stems(self) -> dict[str, str]:
+        """word -> its stem as the index stores it, for each word of the concepts' forms and synonyms that some
+        row holds."""
+        words = {
+            word for concept in self.concepts for form in concept.forms + concept.expansions for word in form.split()
+        }
+        return {word: stem for word in words if (stem := self.terms.get(word, _UNKNOWN).stem)}
 
     @property
     def card_only(self) -> tuple[int, ...]:
@@ -178,9 +188,10 @@ class Term(NamedTuple):
     lemma: str
     rows: int  # rows of the index holding its stem (0: an English word no document uses)
     topic: bool  # the word names a topic of the rules: it is in a rule's heading or defined terms ("tank", "stun")
+    stem: str | None  # as the index stores it (None: a form no row uses)
 
 
-_UNKNOWN = Term("", 0, False)
+_UNKNOWN = Term("", 0, False, None)
 
 
 def understand(conn: sqlite3.Connection, text: str, game: str | None = None) -> Query:
@@ -278,9 +289,9 @@ def _terms(conn: sqlite3.Connection, words: list[str]) -> dict[str, Term]:
     if not unique:
         return {}
     rows = conn.execute(
-        f"select term, lemma, df, topic from search_terms where term in ({','.join('?' * len(unique))})", unique
+        f"select term, lemma, df, topic, stem from search_terms where term in ({','.join('?' * len(unique))})", unique
     ).fetchall()
-    return {term: Term(lemma, df, bool(topic)) for term, lemma, df, topic in rows}
+    return {term: Term(lemma, df, bool(topic), stem) for term, lemma, df, topic, stem in rows}
 
 
 def _corrected(conn: sqlite3.Connection, words: list[str], terms: dict, query: Query) -> list[str]:
@@ -385,10 +396,12 @@ def _game_at(words: list[str], position: int) -> tuple[int, str] | None:
 
 def _resolved(conn: sqlite3.Connection, concepts: list[Concept], terms: dict, query: Query) -> list[Concept]:
     """Each concept with the corpus forms of its words and synonyms, and its weight; concepts that no
-    document can match are reported as unknown and dropped."""
+    document can match are reported as unknown and dropped. ``query.terms`` holds every word of their forms."""
     words = {word for concept in concepts for form in [*concept.forms, *concept.expansions] for word in form.split()}
     terms.update(_terms(conn, [word for word in words if word not in terms]))
-    forms_of = _forms_of_lemmas(conn, {terms[word].lemma for word in words if word in terms})
+    other_forms: dict[str, Term] = {}  # kept apart: a concept's rows and topic are those of the words typed
+    forms_of = _forms_of_lemmas(conn, {terms[word].lemma for word in words if word in terms}, other_forms)
+    query.terms = {**other_forms, **terms}
 
     def corpus_forms(form: str) -> list[str]:
         if " " in form:
@@ -398,7 +411,7 @@ def _resolved(conn: sqlite3.Connection, concepts: list[Concept], terms: dict, qu
         others = [other for other in forms_of.get(lemma, []) if other[:2] == form[:2]][:6]
         return list(dict.fromkeys(([form] if terms.get(form, _UNKNOWN).rows else []) + others))
 
-    total = _row_count(conn)
+    total = query.indexed = _row_count(conn)
     resolved: dict[tuple, Concept] = {}
     for concept in concepts:
         forms = concept.forms if concept.card_ids else [found for form in concept.forms for found in corpus_forms(form)]
@@ -426,16 +439,17 @@ def _resolved(conn: sqlite3.Connection, concepts: list[Concept], terms: dict, qu
     return [concept for concept in concepts if any(concept is other for other in kept)]
 
 
-def _forms_of_lemmas(conn: sqlite3.Connection, lemmas: set[str]) -> dict[str, list[str]]:
-    """lemma -> the corpus words with that lemma, most used first."""
+def _forms_of_lemmas(conn: sqlite3.Connection, lemmas: set[str], terms: dict[str, Term]) -> dict[str, list[str]]:
+    """lemma -> the corpus words with that lemma, most used first (``terms`` gains what the index knows of them)."""
     forms_of = defaultdict(list)
     if lemmas:
-        for lemma, term in conn.execute(
-            f"""select lemma, term from search_terms where lemma in ({",".join("?" * len(lemmas))}) and df > 0
-            order by df desc""",
+        for term, lemma, df, topic, stem in conn.execute(
+            f"""select term, lemma, df, topic, stem from search_terms where lemma in ({",".join("?" * len(lemmas))})
+            and df > 0 order by df desc""",
             list(lemmas),
         ):
             forms_of[lemma].append(term)
+            terms[term] = Term(lemma, df, bool(topic), stem)
     return forms_of
 
 
@@ -540,13 +554,11 @@ def _retrieval(conn: sqlite3.Connection, query: Query, filters: dict) -> _Retrie
     Concepts (and synonyms) held by more than ``COMMON_SHARE`` of the rows ("unit" in a rulebook) find
     rows only when the question has nothing more specific; they still count when the rows found are
     re-ranked. Forms with the same stem are one term to the index and are searched once."""
-    indexed = _row_count(conn)
-    common = COMMON_SHARE * indexed
+    common = COMMON_SHARE * query.indexed
     specific = [concept for concept in query.concepts if concept.rows <= common] or sorted(
         query.concepts, key=lambda concept: -concept.weight
     )[:2]
-    words = {word for concept in specific for form in concept.forms + concept.expansions for word in form.split()}
-    stem_of, terms = _stems(conn, words), _terms(conn, list(words))
+    stem_of, terms = query.stems(), query.terms
     groups = []  # (weight, rows holding it at most, the concept's forms OR-ed)
     for concept in specific:
         alternatives = [form for form in concept.forms + concept.expansions if _rows_holding([form], terms) <= common]
@@ -667,8 +679,7 @@ class _Matcher:
             for credit, forms_ in ((1.0, concept.forms), (EXPANSION_CREDIT, concept.expansions))
             for form in forms_
         ]
-        words = {word for _index, _credit, form in forms for word in form}
-        stems = _stems(conn, words)
+        stems = query.stems()
         surfaces = defaultdict(set)
         for term, stem in _surfaces(conn, set(stems.values())):
             surfaces[stem].add(term)
@@ -721,18 +732,6 @@ def _phrase_end(text: str, position: int, rest: tuple[frozenset, ...]) -> int | 
     return position
 
 
-def _stems(conn: sqlite3.Connection, words: set[str]) -> dict[str, str]:
-    if not words:
-        return {}
-    unique = sorted(words)
-    return dict(
-        conn.execute(
-            f"select term, stem from search_terms where term in ({','.join('?' * len(unique))}) and stem is not null",
-            unique,
-        )
-    )
-
-
 def _surfaces(conn: sqlite3.Connection, stems: set[str]) -> list[tuple[str, str]]:
     """(word, stem) of every corpus word with one of the stems."""
     if not stems:
@@ -747,36 +746,36 @@ class _ConceptStems:
     """The question's concepts as tagged stems, to test a row's stored stems (``search_documents.stems``,
     where "h:buff" is a stem of the heading, "p:" of the path, "b:" of the body)."""
 
-    def __init__(self, conn: sqlite3.Connection, query: Query):
-        words = {
-            word for concept in query.concepts for form in concept.forms + concept.expansions for word in form.split()
-        }
-        stem_of = _stems(conn, words)
-        self.single: dict[str, list[tuple[int, float]]] = defaultdict(list)  # tagged stem -> [(concept, credit)]
+    def __init__(self, query: Query):
+        stem_of = query.stems()
+        single: dict[str, dict[int, float]] = defaultdict(dict)  # tagged stem -> {concept: best credit}
         self.phrases: list[tuple[str, int, float, frozenset[str]]] = []  # (field, concept, credit, tagged stems)
         for index, concept in enumerate(query.concepts):
             for credit, forms in ((1.0, concept.forms), (EXPANSION_CREDIT, concept.expansions)):
                 for form in forms:
                     stems = [stem_of.get(word, word) for word in form.split()]
-                    for tag in set(STEM_TAGS):
+                    for tag in _FIELD_TAGS:
                         if len(stems) == 1:
-                            self.single[tag + stems[0]].append((index, credit))
+                            credits = single[tag + stems[0]]
+                            credits[index] = max(credits.get(index, 0.0), credit)
                         else:
                             self.phrases.append((tag, index, credit, frozenset(tag + stem for stem in stems)))
-        self.stems = frozenset(self.single)
+        self.single = {tagged: tuple(credits.items()) for tagged, credits in single.items()}
+        # Every tagged stem the question asks for: a row's stems are only looked up in it, never made a set.
+        self.wanted = frozenset(self.single).union(*(phrase for *_rest, phrase in self.phrases))
 
     def found(self, row_stems: str | None) -> dict[str, dict[int, float]]:
         """field tag -> {concept index: best credit} for the concepts a row's stems hold (a phrase: all its
         stems in one field)."""
-        stems = set((row_stems or "").split())
+        held = self.wanted.intersection((row_stems or "").split())
         found: dict[str, dict[int, float]] = {tag: {} for tag in _FIELD_TAGS}
-        for tagged in self.stems.intersection(stems):
+        for tagged in held:
             in_field = found[tagged[:2]]
-            for index, credit in self.single[tagged]:
+            for index, credit in self.single.get(tagged, ()):
                 if credit > in_field.get(index, 0.0):
                     in_field[index] = credit
         for tag, index, credit, phrase in self.phrases:
-            if phrase.issubset(stems) and credit > found[tag].get(index, 0.0):
+            if phrase <= held and credit > found[tag].get(index, 0.0):
                 found[tag][index] = credit
         return found
 
@@ -816,7 +815,9 @@ _WEIGHTS = {
 # A ruling's question says what it is about; its answer, sequence and nuances hold many words in passing.
 _TEXT_CREDIT = {"ruling": 0.5}
 _NUMBER_STEM = re.compile(r"(?:^| )[hb]:(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve)(?: |$)")
-_EXAMPLE = re.compile(r"\b(?:examples?:|e\.g\.|for example\b)", re.IGNORECASE)
+# "Example:", "e.g.", "for example" starting a word; its first letter written first, so that the regular expression
+# engine skips to the letters that can start it.
+_EXAMPLE = re.compile(r"[ef](?<=\b[ef])(?:xamples?:|\.g\.|or example\b)", re.IGNORECASE)
 _PROXIMITY_CHARACTERS = 80  # about a dozen words
 _PROXIMITY_ROWS = 20  # the best rows whose text is read for proximity
 _PROXIMITY_TEXT = 2000  # characters of it
@@ -851,9 +852,8 @@ def _scored(
             continue
         _id, kind, ref_id, game_id, stems, document_id, section, position = found[row_id]
         document = {"id": row_id, "kind": kind, "ref_id": ref_id, "game_id": game_id, "document_id": document_id}
-        item = _Scored(document, rank, section=section, position=position)
-        item.found = concepts.found(stems)
-        heading, path, body = item.found["h:"], item.found["p:"], item.found["b:"]
+        found_in = concepts.found(stems)
+        heading, path, body = found_in["h:"], found_in["p:"], found_in["b:"]
         text_credit = _TEXT_CREDIT.get(kind, 1.0)
         best = {index: text_credit * credit for index, credit in body.items()}
         for in_field in (heading, path):
@@ -870,9 +870,8 @@ def _scored(
             "unasked_card": 1.0 if kind == "card" and not query.wants_card else 0.0,
             "number": 1.0 if query.wants_number and _NUMBER_STEM.search(stems or "") else 0.0,
         }
-        item.score = sum(_WEIGHTS[name] * value for name, value in features.items())
-        item.features = features
-        scored.append(item)
+        score = sum([_WEIGHTS[name] * value for name, value in features.items()])
+        scored.append(_Scored(document, rank, score, found_in, features=features, section=section, position=position))
     return scored
 
 
@@ -974,22 +973,28 @@ def _with_proximity(conn: sqlite3.Connection, items: list[_Scored], query: Query
 def _only_in_example(item: _Scored, weights: list[float]) -> float:
     """The question's weight a row holds only in the example its text gives ("Example: A deck could
     include ..."): an example mentions what the rule it illustrates says."""
+    in_text = {index for *_rest, index in item.matched["body"]}
+    in_headings = set(item.found.get("h:", {})) | set(item.found.get("p:", {}))
+    if in_text <= in_headings:
+        return 0.0  # the text holds nothing its headings do not: no need to look for an example
     example = _EXAMPLE.search(item.document["body"] or "")
     if example is None:
         return 0.0
     before = {index for start, _end, _credit, index in item.matched["body"] if start < example.start()}
-    elsewhere = before | set(item.found.get("h:", {})) | set(item.found.get("p:", {}))
-    return sum(weights[index] for index in {index for *_rest, index in item.matched["body"]} - elsewhere)
+    return sum(weights[index] for index in in_text - (before | in_headings))
 
 
 def _proximity(matched: list[tuple[int, int, float, int]], weights: list[float]) -> float:
     """The most question weight found within ``_PROXIMITY_CHARACTERS`` of the text (two concepts or more)."""
-    best = 0.0
+    best, end = 0.0, 0
     for position, (start, *_rest) in enumerate(matched):
+        last_end = end
+        while end < len(matched) and matched[end][0] - start <= _PROXIMITY_CHARACTERS:
+            end += 1
+        if end == last_end or end - position < 2:
+            continue  # the window holds no match the one before it did not, or one match alone
         within: dict[int, float] = {}
-        for other_start, _end, credit, index in matched[position:]:
-            if other_start - start > _PROXIMITY_CHARACTERS:
-                break
+        for _start, _end, credit, index in matched[position:end]:
             within[index] = max(within.get(index, 0.0), credit)
         if len(within) >= 2:
             best = max(best, sum(weights[index] * credit for index, credit in within.items()))
@@ -1083,7 +1088,7 @@ def _search(conn: sqlite3.Connection, text: str, filters: dict, page: int, per_p
     numbered = _numbered_rules(conn, query.numbers, filters)
     if retrieval.any is None and not numbered:
         return result
-    concepts, matcher = _ConceptStems(conn, query), _Matcher(conn, query)
+    concepts, matcher = _ConceptStems(query), _Matcher(conn, query)
     total = _count(conn, retrieval.any, retrieval.rows) if retrieval.any else 0
     ranked = _ranked(conn, query, retrieval, total, concepts, matcher)
     if numbered:  # rules the question cites by number come first

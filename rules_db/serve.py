@@ -103,6 +103,8 @@ def datasette_args(
 
 # How a worker process learns what to serve (uvicorn starts workers by importing ``asgi_app``).
 _SERVE_ENV = "RULES_DB_SERVE"
+# The judges' plugin's name (its entry point in pyproject.toml): its settings are metadata's ``plugins`` under it.
+PLUGIN = "judges"
 
 
 def default_workers() -> int:
@@ -116,14 +118,16 @@ def serve(
     port: int = 8001,
     certificate: tuple[str | Path, str | Path] | None = None,
     workers: int | None = None,
+    warm_up: bool = True,
 ) -> None:
     """Run Datasette on the database until interrupted, in ``workers`` processes (uvicorn servers) each
     accepting on its own socket of the port (``listening_sockets``), over HTTPS when given a
-    ``(certificate file, key file)`` pair."""
+    ``(certificate file, key file)`` pair. ``warm_up=False`` serves without first rendering a page of each
+    kind in every worker (``datasette_plugins.warm_up``): a test's server then renders only the pages it asks for."""
     import uvicorn
 
     os.environ[_SERVE_ENV] = json.dumps(
-        {"db": str(Path(db_path).resolve()), "metadata": str(write_metadata(db_path).resolve())}
+        {"db": str(Path(db_path).resolve()), "metadata": str(write_metadata(db_path).resolve()), "warm_up": warm_up}
     )
     config = uvicorn.Config(
         "rules_db.serve:asgi_app",
@@ -206,6 +210,7 @@ def asgi_app():
 
     config = json.loads(os.environ[_SERVE_ENV])
     metadata_data = json.loads(Path(config["metadata"]).read_text(encoding="utf-8"))
+    metadata_data.setdefault("plugins", {}).setdefault(PLUGIN, {})["warm_up"] = config["warm_up"]
     return Datasette(immutables=[config["db"]], metadata=metadata_data).app()
 
 

@@ -7,20 +7,46 @@ applies them again. `GameState.pop()` is one rewind (and, after an answered choi
 trace step's `change` is the journal entries written while the step was open.
 
 Lists inside the state are tuples that are replaced on change, so a list change is one recorded write.
+
+A check that reads a few attributes (a cleanup's victory check reads points) can skip its work while none of
+them has changed: `watch(attributes)` gives it a bit of `Journal.changed`, which the write path sets whenever one
+of those attributes is written. Rewinding, redoing and creating an object set every bit (they bypass the write
+path, or change what exists), so a skipped check never misses a change.
 """
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING"})()
 
+EVERY_CHECK = -1  # all bits set: every watching check is due
+WATCHERS: dict[str, int] = {}  # attribute name -> the bits of the checks that read it
+_BIT_NUMBERS = itertools.count()
+
+
+def watch(attributes) -> int:
+    """A new bit of `Journal.changed`, set whenever one of `attributes` is written (see the module docstring)."""
+    bit = 1 << next(_BIT_NUMBERS)
+    for name in attributes:
+        WATCHERS[name] = WATCHERS.get(name, 0) | bit
+    return bit
+
 
 class Journal:
-    __slots__ = ("entries",)
+    __slots__ = ("entries", "changed")
 
     def __init__(self) -> None:
         self.entries: list[tuple] = []
+        self.changed = EVERY_CHECK  # the bits of the checks due (see `watch`): all, until each has run once
+
+    def due(self, bit: int) -> bool:
+        """Has something the check with this bit reads changed since it last ran? If so it runs now: clear it."""
+        if self.changed & bit:
+            self.changed &= ~bit
+            return True
+        return False
 
     def mark(self) -> int:
         return len(self.entries)
@@ -31,17 +57,20 @@ class Journal:
         del self.entries[mark:]
         for target, key, old, _ in reversed(undone):
             _write(target, key, old)
+        self.changed = EVERY_CHECK
         return undone
 
     def redo(self, entries: list[tuple]) -> None:
         for target, key, _, new in entries:
             _write(target, key, new)
         self.entries.extend(entries)
+        self.changed = EVERY_CHECK
 
     def record_item(self, mapping: dict, key, value) -> None:
         """Set `mapping[key]` (the game's object table), journaled."""
         self.entries.append((mapping, key, mapping.get(key, MISSING), value))
         _write(mapping, key, value)
+        self.changed = EVERY_CHECK
 
 
 def _write(target, key, value) -> None:
@@ -82,6 +111,7 @@ class Journaled:
                 if part._journal is None:
                     part.adopt(journal)
         journal.entries.append((self, name, old, value))
+        journal.changed |= WATCHERS.get(name, 0)
         attributes[name] = value
 
     def adopt(self, journal: Journal) -> None:

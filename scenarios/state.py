@@ -14,13 +14,12 @@ that moment; the next push must answer it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import scenarios.rules  # noqa: F401  (registers every rule module with the kernel)
 from scenarios import kernel
 from scenarios.actions import Action, Choose, parse_action
-from scenarios.journal import Journal, Journaled
+from scenarios.journal import Journal, Journaled, watch
 from scenarios.kernel import Budget, EngineError, NeedChoice, Refusal, Run, UnansweredChoice
 from scenarios.objects import BATTLEFIELD, BOARD, GEAR, UNIT, Obj, Outcome, Player, Zone
 from scenarios.setup import build
@@ -28,13 +27,16 @@ from scenarios.trace import StepKind, Tracer, plain
 
 __all__ = ["GameState", "Refusal", "UnansweredChoice", "EngineError", "Budget"]
 
+PERMANENT_KINDS = (UNIT, GEAR)
+ZONE_CONTENTS_READS = watch(("zone", "owner", "order"))  # what `cards_in` reads (a new object, too)
+
 _GAME_SHOWN = {"turn_player", "phase", "turn_number", "priority", "winner", "chain", "combat", "showdown"}
 
 
-@dataclass(frozen=True)
-class _Pushed:
+class _Pushed(NamedTuple):
     """What `pop` needs to undo one push: the journal and trace marks to rewind to, and what the push undid
-    (an answer re-runs its action from the action's start) to put back."""
+    (an answer re-runs its action from the action's start) to put back. (A named tuple: one is made per action,
+    and a frozen dataclass is several times slower to make.)"""
 
     action: Action
     journal_mark: int
@@ -52,6 +54,7 @@ class GameState(Journaled):
     run: Run
     history: list
     objects: dict[str, Obj]
+    zone_contents: dict[tuple[Zone, str], list[Obj]]
 
     def __init__(self, setup: dict, budget: Budget | None = None):
         journal = Journal()
@@ -63,6 +66,7 @@ class GameState(Journaled):
             "run": Run(),
             "history": [],
             "objects": {},
+            "zone_contents": {},  # (zone, player) -> cards_in's answer, until a card changes zone (see cards_in)
         }
         for name, value in runtime.items():
             object.__setattr__(self, name, value)
@@ -70,6 +74,7 @@ class GameState(Journaled):
         self.unit_objects: tuple[Obj, ...] = ()  # the objects of each kind (an object's kind never changes)
         self.battlefield_objects: tuple[Obj, ...] = ()
         self.gear_objects: tuple[Obj, ...] = ()
+        self.permanent_objects: tuple[Obj, ...] = ()  # units and gear, in the order they were made
         self.listeners: tuple[Obj, ...] = ()  # objects whose cards have triggered abilities
         self.passive_sources: tuple[Obj, ...] = ()  # ... passive abilities
         self.replacement_sources: tuple[Obj, ...] = ()  # ... replacement effects
@@ -128,6 +133,8 @@ class GameState(Journaled):
         name = {UNIT: "unit_objects", BATTLEFIELD: "battlefield_objects", GEAR: "gear_objects"}.get(obj.kind)
         if name is not None:
             setattr(self, name, (*getattr(self, name), obj))
+        if obj.kind in PERMANENT_KINDS:
+            self.permanent_objects = (*self.permanent_objects, obj)
         definition = obj.definition
         if definition is not None:
             if definition.triggers:
@@ -181,7 +188,17 @@ class GameState(Journaled):
         return self.turn_order[(self.turn_order.index(player) + 1) % len(self.turn_order)]
 
     def cards_in(self, zone: Zone, player: str) -> list[Obj]:
-        return sorted((o for o in self.objects.values() if o.zone == zone and o.owner == player), key=lambda o: o.order)
+        """The cards `player` owns in `zone`, in order. Kept per zone and player while no card changes zone,
+        owner or order (a deck is read at every draw and channel; sorting every object each time was costly)."""
+        zone_contents = self.zone_contents
+        if self.journal.due(ZONE_CONTENTS_READS):
+            zone_contents.clear()
+        found = zone_contents.get((zone, player))
+        if found is None:
+            found = zone_contents[zone, player] = sorted(
+                (o for o in self.objects.values() if o.zone == zone and o.owner == player), key=lambda o: o.order
+            )
+        return list(found)  # a copy: the kept list must not change under a caller
 
     def hand(self, player: str) -> list[Obj]:
         return self.cards_in(Zone.HAND, player)

@@ -28,13 +28,19 @@ def _free_port() -> int:
 
 class Server:
     """``rules_db.serve.serve`` (what ``rules-db serve`` runs) on a database, in a subprocess with ``workers``
-    worker processes, until stopped; its output goes to ``server.log`` in ``tmp_dir``, shown when it fails."""
+    worker processes, until stopped; its output goes to ``server.log`` in ``tmp_dir``, shown when it fails.
 
-    def __init__(self, db_path: Path, tmp_dir: Path, workers: int = 1):
+    It starts without the warm-up (a page of each kind rendered by every worker before it serves: seconds of CPU
+    for pages most tests never open) unless ``warm_up`` asks for it, as the test of serving itself does."""
+
+    def __init__(self, db_path: Path, tmp_dir: Path, workers: int = 1, warm_up: bool = False):
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = (tmp_dir / "server.log").open("w+")
-        code = f"from rules_db.serve import serve; serve({str(db_path)!r}, port={self.port}, workers={workers})"
+        code = (
+            f"from rules_db.serve import serve; "
+            f"serve({str(db_path)!r}, port={self.port}, workers={workers}, warm_up={warm_up})"
+        )
         self.process = subprocess.Popen([sys.executable, "-c", code], stdout=self.log, stderr=subprocess.STDOUT)
 
     def wait_until_ready(self, path: str = "/-/versions.json", timeout: float = 60) -> str:

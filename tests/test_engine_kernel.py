@@ -17,7 +17,9 @@ import scenarios
 from scenarios import kernel, schema, trace
 from scenarios.actions import Choose, EndTurn, Move, Pass, Play, parse_action
 from scenarios.cards import load_library
+from scenarios.journal import Journal
 from scenarios.kernel import Budget, BudgetExceeded, Refusal
+from scenarios.objects import Kind, Obj, Zone
 from scenarios.replay import replay_file
 from scenarios.state import GameState
 
@@ -256,6 +258,32 @@ def test_a_pure_procedure_reads_only_its_arguments_so_its_steps_read_later_say_w
         monkeypatch.setitem(kernel.PROCEDURES, name, dataclasses.replace(kernel.PROCEDURES[name], pure=False))
     for path in scenarios.library_paths():
         assert [step.to_dict() for step in replay_file(path).steps] == lazy[path.name], path.name
+
+
+def test_a_check_skipped_while_nothing_it_watches_changed_would_have_found_nothing(monkeypatch):
+    """The cleanup's checks and a zone's cards are worked out again only when the journal's write path says that
+    something they read has changed (`journal.watch`); made due every time instead, every replay of the library
+    must show exactly the same trace and outcome. A check watching too few attributes would fail here."""
+    kept = {path.name: replay_file(path) for path in scenarios.library_paths()}
+    monkeypatch.setattr(Journal, "due", lambda journal, bit: True)
+    for path in scenarios.library_paths():
+        always = replay_file(path)
+        assert [step.to_dict() for step in always.steps] == [step.to_dict() for step in kept[path.name].steps]
+        assert always.computed == kept[path.name].computed, path.name
+
+
+def test_a_zones_cards_are_read_afresh_after_a_write_a_pop_and_a_new_object():
+    setup = {**BASIC, "players": {**BASIC["players"], "B": {"deck": [{"id": "c1", "card": "Test Unit"}]}}}
+    game = GameState(setup)
+    assert [card.id for card in game.deck("B")] == ["c1"] and game.hand("B") == []
+    game.push({"by": "A", "do": "end_turn"})  # B's Draw Phase draws c1
+    assert game.deck("B") == [] and [card.id for card in game.hand("B")] == ["c1"]
+    game.pop()
+    assert [card.id for card in game.deck("B")] == ["c1"] and game.hand("B") == []
+    game.obj("c1").zone = Zone.TRASH
+    assert game.deck("B") == []
+    game.add_object(Obj("c2", "Test Unit", "B", "B", Kind.UNIT, zone=Zone.HAND, order=-1))
+    assert [card.id for card in game.hand("B")] == ["c2"]
 
 
 def test_a_pure_procedure_step_is_described_from_the_arguments_it_was_taken_with():

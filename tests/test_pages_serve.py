@@ -45,7 +45,7 @@ def test_metadata_escapes_document_titles(tmp_path, fixture_db):
 def test_serve_runs_datasette_with_the_pages(fixture_db, tmp_path):
     from servers import Server
 
-    server = Server(fixture_db, tmp_path)
+    server = Server(fixture_db, tmp_path, warm_up=True)  # as `rules-db serve` runs it
     try:
         body = server.wait_until_ready("/rules/riftbound/443.1.e")
         assert "Deal Damage to each unit" in body

@@ -231,7 +231,7 @@ def test_a_question_matching_many_rows_ranks_a_bounded_set(fixture_db, monkeypat
     asked = []
     monkeypatch.setattr(search, "_candidates", lambda *args: asked.append(args[1]) or ranked(*args))
     items = search._ranked(
-        connection, query, retrieval, total, search._ConceptStems(connection, query), search._Matcher(connection, query)
+        connection, query, retrieval, total, search._ConceptStems(query), search._Matcher(connection, query)
     )
     assert asked and retrieval.any not in asked and asked[-1] == retrieval.bounded
     assert "{title terms} :" in retrieval.bounded

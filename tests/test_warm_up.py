@@ -8,7 +8,7 @@ import sqlite3
 from datasette.app import Datasette
 
 from datasette_plugins import CACHE, warm_up
-from rules_db.serve import metadata
+from rules_db.serve import PLUGIN, metadata
 
 
 def _datasette(db_path) -> Datasette:
@@ -75,3 +75,22 @@ async def test_a_database_without_our_tables_still_completes_its_startup(tmp_pat
     await messages.put({"type": "lifespan.shutdown"})
     await app({"type": "lifespan", "asgi": {"version": "3.0"}}, messages.get, send)
     assert "lifespan.startup.complete" in sent and "lifespan.startup.failed" not in sent
+
+
+async def test_a_server_started_without_warm_up_renders_nothing_ahead(fixture_db):
+    """``serve(warm_up=False)`` (the tests' servers): the plugin's ``warm_up`` setting false, the startup
+    completes with no page rendered."""
+    settings = metadata(fixture_db)
+    settings["plugins"] = {PLUGIN: {"warm_up": False}}
+    app = Datasette(immutables=[str(fixture_db)], metadata=settings).app()
+    messages: asyncio.Queue = asyncio.Queue()
+    sent = []
+
+    async def send(message):
+        sent.append(message["type"])
+
+    CACHE.pages.clear()
+    await messages.put({"type": "lifespan.startup"})
+    await messages.put({"type": "lifespan.shutdown"})
+    await app({"type": "lifespan", "asgi": {"version": "3.0"}}, messages.get, send)
+    assert "lifespan.startup.complete" in sent and not CACHE.pages

@@ -5,12 +5,13 @@ changes nothing (321); a change is any write to the game state (the journal grew
 turn 317.2, combat 444.1.a) insert their extra steps 2c-2e after step 2, and only once (323.2).
 
 Most cleanups find nothing to do, and most of what a turn writes (the phase, the clock, a point) is not what the
-checks of control and of cards left behind read: those are skipped while nothing they read has changed
-(`_board_checks`).
+checks read: the victory, lethal-damage and board checks each watch the attributes they read
+(`journal.watch`) and are skipped while none of those has been written since they last ran.
 """
 
 from __future__ import annotations
 
+from scenarios.journal import watch
 from scenarios.kernel import EngineError, calc, do, note, procedure, query
 from scenarios.objects import BOARD, FACEDOWN, TRASH
 from scenarios.trace import StepKind
@@ -50,15 +51,19 @@ def _summary(game, reason, special) -> str:
     pure=True,
 )
 def cleanup_pass(game, reason: str, special: str | None) -> None:
+    journal = game.journal
     if game.triggered:
         calc.place_triggers(game)
-    _victory(game)
-    _lethal_damage(game)
+    if journal.due(VICTORY_READS):
+        _victory(game)
+    if journal.due(LETHAL_READS):
+        _lethal_damage(game)
     if special:
         _special_steps(game, special)
     if game.combat:
         calc.update_designations(game)
-    _board_checks(game)
+    if journal.due(BOARD_CHECKS_READS):
+        _board_checks(game)
     calc.stage(game)
     if game.triggered:
         calc.place_triggers(game)
@@ -66,6 +71,9 @@ def cleanup_pass(game, reason: str, special: str | None) -> None:
         do.finalize_pending(game, because="322.12")
     if not game.chain and not game.showdown and not game.combat and not game.continuation:
         calc.open_staged(game)
+
+
+VICTORY_READS = watch(("winner", "points", "victory_score"))
 
 
 def _victory(game) -> None:
@@ -87,9 +95,17 @@ def wins(game, name: str) -> None:
     game.winner = name
 
 
+# While no unit on the board is damaged, only a write of damage or zone (or a new object) can make one lethal.
+LETHAL_READS = watch(("damage", "zone", "unit_objects"))
+
+
 def _lethal_damage(game) -> None:
     """2a/2b (322.3-322.4): units with non-zero damage equal to or above their Might die."""
-    doomed = [u for u in game.unit_objects if u.damage > 0 and u.zone == BOARD and u.damage >= calc.might(game, u)]
+    damaged = [u for u in game.unit_objects if u.damage > 0 and u.zone == BOARD]
+    if not damaged:
+        return
+    game.journal.changed |= LETHAL_READS  # any change may lower a damaged unit's Might: checked at every cleanup
+    doomed = [u for u in damaged if u.damage >= calc.might(game, u)]
     for unit in doomed:
         note(
             game,
@@ -113,9 +129,8 @@ def _special_steps(game, special: str) -> None:
         calc.remove_designations(game)
 
 
-# What the board checks read besides the objects table: the attributes journal entries name ("kind" and "owner"
-# too, although they never change).
-BOARD_CHECKS_READ = frozenset(
+# What the board checks read (a new object, too, makes them due): "kind" and "owner" never change, but are read.
+BOARD_CHECKS_READS = watch(
     (
         "kind",
         "owner",
@@ -132,28 +147,15 @@ BOARD_CHECKS_READ = frozenset(
 
 
 def _board_checks(game) -> None:
-    """322.6-322.7: control lost, gear left at a battlefield, hidden cards left behind. They read nothing but
-    the objects table and BOARD_CHECKS_READ, so once they have found nothing to do they would find nothing again until the journal
-    records a write to one of those: until then they are skipped. `game.run.memo` keeps the journal's length
-    when they last found nothing to do (it starts empty with each run of an action, in which the journal only
-    grows)."""
-    entries, records, memo = game.journal.entries, game.trace.records, game.run.memo
-    quiet_since = memo.get("board checks")
-    if quiet_since is not None:
-        for target, key, _, _ in entries[quiet_since:]:
-            if key in BOARD_CHECKS_READ or type(target) is dict:  # an entry of the objects table: an object created
-                break
-        else:
-            memo["board checks"] = len(entries)
-            return
-    journal_mark, trace_mark = len(entries), len(records)
+    """322.6-322.7: control lost, gear left at a battlefield, hidden cards left behind. When they do something
+    they are due again at the next cleanup (what they did may call for more)."""
+    journal, records = game.journal, game.trace.records
+    journal_mark, trace_mark = len(journal.entries), len(records)
     _uncontrolled(game)
     _recall_loose_gear(game)
     _remove_orphaned_hidden_cards(game)
-    if len(entries) == journal_mark and len(records) == trace_mark:
-        memo["board checks"] = journal_mark
-    else:
-        memo.pop("board checks", None)
+    if len(journal.entries) != journal_mark or len(records) != trace_mark:
+        journal.changed |= BOARD_CHECKS_READS
 
 
 def _uncontrolled(game) -> None:

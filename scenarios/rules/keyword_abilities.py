@@ -10,10 +10,9 @@ friendly units have [Vision]"). Keywords whose instances trigger separately (Vis
 from __future__ import annotations
 
 from scenarios.kernel import KEYWORD_ABILITIES, calc, query
-from scenarios.objects import BOARD, GEAR, UNIT
+from scenarios.objects import BOARD
 
 SELF_WORDS = ("self", "me", "this", "i")
-PERMANENTS = (UNIT, GEAR)
 
 
 @query("keyword_triggers")
@@ -26,7 +25,7 @@ def keyword_triggers(game, event) -> list:
             subject = game.objects.get(event.unit) if event.unit else None
             candidates = [subject] if subject is not None and subject.zone == BOARD else []
         else:
-            candidates = [o for o in game.objects.values() if o.zone == BOARD and o.kind in PERMANENTS]
+            candidates = [o for o in game.permanent_objects if o.zone == BOARD]
         for obj, value in calc.keyword_holders(game, candidates, ability.keyword):
             found.append((obj, ability, value if ability.stacks else 1))
     return found

@@ -6,14 +6,35 @@ ends (344.3.a): a combat proceeds to its damage step (345.1), a showdown without
 
 from __future__ import annotations
 
+from scenarios.journal import watch
 from scenarios.kernel import calc, choose, do, note, procedure, query
 from scenarios.objects import Showdown
 from scenarios.trace import StepKind
 
+# What staging reads: battlefields, the units there, the open showdown or combat (a new object, too, makes it due).
+STAGING_READS = watch(
+    (
+        "contested_by",
+        "staged",
+        "battlefield_controller",
+        "combat",
+        "showdown",
+        "battlefield",
+        "unit_objects",
+        "zone",
+        "location",
+        "controller",
+    )
+)
+STAGED = watch(("staged",))
+
 
 @query("stage")
 def stage(game) -> None:
-    """322.8-322.11: mark showdowns and combats as staged, or unstage them."""
+    """322.8-322.11: mark showdowns and combats as staged, or unstage them (nothing to do while nothing staging
+    reads has changed since it last ran)."""
+    if not game.journal.due(STAGING_READS):
+        return
     for bf in game.battlefield_objects:
         if not bf.contested_by or (game.combat and game.combat.battlefield == bf.id):
             continue
@@ -50,12 +71,16 @@ def set_stage(game, bf, wanted: str | None) -> None:
 
 @query("open_staged")
 def open_staged(game) -> None:
-    """322.13-322.14: in a Neutral Open State the turn player picks a staged showdown, then a combat."""
+    """322.13-322.14: in a Neutral Open State the turn player picks a staged showdown, then a combat. (Nothing
+    to do until a battlefield is staged: while none is, it is asked again only once one's stage is written.)"""
+    if not game.journal.due(STAGED):
+        return
     for bf in game.battlefield_objects:  # a loop, not any(): every cleanup asks
         if bf.staged:
             break
     else:
         return
+    game.journal.changed |= STAGED  # one staged battlefield may remain once the other opens
     for kind, rule in (("showdown", "322.13"), ("combat", "322.14")):
         staged = [bf.id for bf in game.battlefields() if bf.staged == kind]
         if staged:
