@@ -137,8 +137,8 @@ class _Builder:
 
     def run(self, specs: list[DocumentSpec], keep_going: bool, progress: Callable | None) -> BuildResult:
         schema.create(self.db)
+        parsing = self._start_parses(specs)  # first in the second process's queue: this one soon needs them
         replaying = self._start_replays(specs)
-        parsing = self._start_parses(specs)
         reports = [
             self._ingest(spec, parsing.pop(index, None))
             for index, spec in enumerate(progress(specs) if progress else specs)
@@ -154,10 +154,10 @@ class _Builder:
                 if not report.error:
                     self._link(report)
             self._link_cards(result.reports)
-        with _timed(self.timings, "version lineage"):  # before the index: the rows are let go once stored
-            self._store_lineage(result.reports, lineages)
-        with _timed(self.timings, "search index"):
+        with _timed(self.timings, "search index"):  # while the second process still matches the versions
             schema.enable_search(self.db)
+        with _timed(self.timings, "version lineage"):
+            self._store_lineage(result.reports, lineages)
         with _timed(self.timings, "scenario replays"):
             self._replay_scenarios(result, replaying)
         self.db.conn.commit()

@@ -384,28 +384,27 @@ def _dispatcher(name: str) -> Callable:
         """Apply the procedure: open its trace step, run it, record the journal entries it wrote.
 
         This runs for every step of every replay, so it avoids calls it does not need (the budget is counted
-        inline, and a pure procedure's step is described only when the trace is read)."""
+        inline, a single rule is kept as given, and a pure procedure's step is described only when the trace
+        is read)."""
         positional = (game, *args)
         proc = PROCEDURES[name]  # looked up at call time: a test may replace the entry
         budget = game.budget
-        budget.steps += 1
-        if budget.steps > budget.max_steps or not budget.steps & 255:
+        steps = budget.steps = budget.steps + 1
+        if steps > budget.max_steps or not steps & 255:
             budget.check()
-        if type(because) is str:
-            reasons = _ONE_RULE.get(because) or _one_rule(because)
-        else:
-            reasons = tuple(because)
-            if not reasons:
+        if type(because) is not str:
+            because = tuple(because)
+            if not because:
                 raise EngineError(f"procedure {name!r} called without the rule that makes it happen (because=)")
         trace = game.trace
         open_steps = trace.open_steps
         journal = game.journal.entries
         if proc.pure:  # described when the trace is read: (procedure, arguments) in the DESCRIBE field
             describe = (proc, positional, kwargs)
-            record = [proc.kind, name, None, reasons, None, None, None, len(journal), None, len(open_steps), describe]
+            record = [proc.kind, name, None, because, None, None, None, len(journal), None, len(open_steps), describe]
         else:
             text, defines, objects = proc.describe(positional, kwargs)
-            record = [proc.kind, name, text, reasons, defines, objects, None, len(journal), None, len(open_steps), None]
+            record = [proc.kind, name, text, because, defines, objects, None, len(journal), None, len(open_steps), None]
         trace.records.append(record)
         open_steps.append(record)
         try:
@@ -418,13 +417,6 @@ def _dispatcher(name: str) -> Callable:
     return dispatch
 
 
-_ONE_RULE: dict[str, tuple[str]] = {}  # rule -> (rule,): one shared tuple per rule, not one per step
-
-
-def _one_rule(rule: str) -> tuple[str]:
-    return _ONE_RULE.setdefault(rule, (rule,))
-
-
 def perform(game, name: str, args: tuple, kwargs: dict, because) -> Any:
     """Apply procedure `name` (what `do.<name>(game, *args, because=..., **kwargs)` does)."""
     return _DISPATCHERS[name](game, *args, because=because, **kwargs)
@@ -433,11 +425,11 @@ def perform(game, name: str, args: tuple, kwargs: dict, because) -> Any:
 def note(game, kind: StepKind, name: str, summary: str, because, defines=(), objects=(), log=None) -> None:
     """A leaf step: a calculation shown, a choice made, a refusal, an event that changes nothing."""
     game.budget.tick()
-    reasons = (_ONE_RULE.get(because) or _one_rule(because)) if type(because) is str else tuple(because)
+    because = because if type(because) is str else tuple(because)
     trace = game.trace  # a leaf: recorded inside the open step (or as a root), never opened itself
     at = len(game.journal.entries)
     defines = defines if type(defines) is tuple else tuple(defines)
-    trace.records.append([kind, name, summary, reasons, defines, objects, log, at, at, len(trace.open_steps), None])
+    trace.records.append([kind, name, summary, because, defines, objects, log, at, at, len(trace.open_steps), None])
 
 
 def log(game, name: str, entry, because, defines=()) -> None:

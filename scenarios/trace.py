@@ -141,7 +141,8 @@ class Tracer:
 
     A record's journal entries are `journal[AT:END]` (END is set when the step closes); a record's parent is
     the nearest earlier record one level less deep. A pure procedure's record leaves SUMMARY, DEFINES and
-    OBJECTS empty and keeps DESCRIBE, (procedure, arguments, keyword arguments), to work them out when read."""
+    OBJECTS empty and keeps DESCRIBE, (procedure, arguments, keyword arguments), to work them out when read.
+    BECAUSE is one rule (a string) or a tuple of them."""
 
     __slots__ = ("records", "open_steps", "journal")
 
@@ -175,12 +176,15 @@ class Tracer:
         path: list[Step] = []  # the last step built at each depth
         journal = self.journal
         for record in self.records[:end]:
+            because = record[BECAUSE]
+            if type(because) is str:  # one rule, kept as given while the game ran
+                because = (because,)
             if record[DESCRIBE] is None:
-                step = Step(*record[: LOG + 1])
+                summary, defines, objects = record[SUMMARY], record[DEFINES], record[OBJECTS]
             else:
                 procedure, positional, kwargs = record[DESCRIBE]
                 summary, defines, objects = procedure.describe(positional, kwargs)
-                step = Step(record[KIND], record[PROCEDURE], summary, record[BECAUSE], defines, objects, record[LOG])
+            step = Step(record[KIND], record[PROCEDURE], summary, because, defines, objects, record[LOG])
             step.at = at = record[AT]
             end = record[END]
             if end is not None and end > at:

@@ -87,6 +87,7 @@ def would(game, event: Event) -> bool:
     ),
     objects=lambda g, source, r, lasting, event, chosen: [source, event.unit or event.player],
     cite=lambda g, source, r, lasting, event, chosen: ["368"] if chosen else [],
+    pure=True,  # the summary reads the source's card, which never changes
 )
 def apply_replacement(game, source_id: str, replacement: Replacement, lasting, event: Event, chosen: bool) -> None:
     source = game.objects[source_id]
