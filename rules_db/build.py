@@ -103,9 +103,9 @@ def build(
 
     A document that cannot be parsed is reported with its file and line; the
     database is then left untouched unless ``keep_going`` asks for one without it.
-    With ``processes=2`` the scenario replays, the parsing of half the documents, the keywords in each
-    rulebook's rules and the version lineage are computed in a second process while this one parses the
-    other half, tags rulings and indexes; only this one writes the database. ``processes=1`` does everything here.
+    With ``processes=2`` the parsing of every document but the first, the keywords in each rulebook's rules,
+    the version lineage and the scenario replays are computed in a second process while this one stores the
+    documents, tags rulings and indexes; only this one writes the database. ``processes=1`` does everything here.
     """
     specs = bundled_specs() if specs is None else specs
     token_memo.cache_clear()  # this build's texts tokenized afresh: memory holds one build's vocabulary at most
@@ -137,7 +137,6 @@ class _Builder:
 
     def run(self, specs: list[DocumentSpec], keep_going: bool, progress: Callable | None) -> BuildResult:
         schema.create(self.db)
-        replaying = self._start_replays(specs)
         parsing = self._start_parses(specs)
         reports = [
             self._ingest(spec, parsing.pop(index, None))
@@ -149,15 +148,16 @@ class _Builder:
         store.link_versions(self.db)
         store.resolve_cross_references(self.db)
         lineages = self._start_lineage(result.reports)
+        replaying = self._start_replays(specs)  # last in the second process's queue: stored last
         with _timed(self.timings, "spaCy tagging and linking"):
             for report in result.reports:
                 if not report.error:
                     self._link(report)
             self._link_cards(result.reports)
-        with _timed(self.timings, "version lineage"):  # before the index: the rows are let go once stored
-            self._store_lineage(result.reports, lineages)
-        with _timed(self.timings, "search index"):
+        with _timed(self.timings, "search index"):  # while the second process still matches the versions
             schema.enable_search(self.db)
+        with _timed(self.timings, "version lineage"):
+            self._store_lineage(result.reports, lineages)
         with _timed(self.timings, "scenario replays"):
             self._replay_scenarios(result, replaying)
         self.db.conn.commit()
@@ -165,9 +165,10 @@ class _Builder:
         return result
 
     def _start_parses(self, specs: list[DocumentSpec]) -> dict[int, Future]:
-        """The second half of the documents parsed in the helper (by their place in ``specs``), while this
-        process parses the first half: by the time it reaches them, they are parsed."""
-        return {index: self.helper.submit(_parse, specs[index]) for index in range(len(specs) // 2, len(specs))}
+        """Every document but the first parsed in the helper (by their place in ``specs``), in order, while
+        this process parses the first: it has more to do after the parsing (tagging, the search index), so
+        the helper parses the most, and stays ahead of this process storing the documents."""
+        return {index: self.helper.submit(_parse, specs[index]) for index in range(1, len(specs))}
 
     def _ingest(self, spec: DocumentSpec, parsing: Future | None) -> DocumentReport:
         """Parse (unless the helper is parsing it) and store one document; its error, if any, in the report."""

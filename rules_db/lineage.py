@@ -171,6 +171,7 @@ class _Matcher:
         self.backward: dict[int, int] = {}
         self.pieces: dict[int, set[int]] = defaultdict(set)  # old -> extra new (split)
         self.sources: dict[int, set[int]] = defaultdict(set)  # new -> extra old (merged)
+        self.scores: dict[tuple[int, int], float] = {}  # (old, new) -> the text similarity it was paired on
 
     def run(self) -> list[LineageRow]:
         self._match_exact()
@@ -282,7 +283,7 @@ class _Matcher:
                 if i in self.forward or j in self.backward:
                     continue
                 if self._acceptable(i, j, text, self._support(i, j, expected), mutual):
-                    self._pair(i, j)
+                    self._pair(i, j, text)
                     accepted += 1
             if not accepted:
                 return
@@ -379,9 +380,9 @@ class _Matcher:
             found += [
                 (-float(score), olds[i], news[c]) for score, c in zip(scores, candidates) if score >= FAR_MOVE_TEXT
             ]
-        for _, i, j in sorted(found):
+        for negated, i, j in sorted(found):
             if i not in self.forward and j not in self.backward:
-                self._pair(i, j)
+                self._pair(i, j, -negated)
 
     # 5. splits and merges
     def _find_splits(self) -> None:
@@ -423,8 +424,10 @@ class _Matcher:
         )
         return longer[found[2]] if found else None
 
-    def _pair(self, i: int, j: int) -> None:
+    def _pair(self, i: int, j: int, score: float | None = None) -> None:
         self.forward[i], self.backward[j] = j, i
+        if score is not None:
+            self.scores[i, j] = score
 
     # the result
     def _rows(self) -> list[LineageRow]:
@@ -456,7 +459,8 @@ class _Matcher:
         return rows
 
     def _row(self, kind: str, i: int, j: int) -> LineageRow:
-        return LineageRow(kind, self.old.numbers[i], self.new.numbers[j], _similarity(self.old, self.new, i, j))
+        similarity = _similarity(self.old, self.new, i, j, self.scores.get((i, j)))
+        return LineageRow(kind, self.old.numbers[i], self.new.numbers[j], similarity)
 
 
 def text_similarity(
@@ -616,8 +620,11 @@ def _successors(step: Sequence[LineageRow]) -> dict[str, list[tuple[str | None, 
     return found
 
 
-def _similarity(old: _Version, new: _Version, i: int, j: int) -> float:
+def _similarity(old: _Version, new: _Version, i: int, j: int, score: float | None = None) -> float:
+    """0..1 similarity of old rule i and new rule j; ``score``, if given, is their text similarity as matching
+    computed it (scores at or above a cut-off are exact, and a pair is matched only above one)."""
     if old.keys[i] == new.keys[j]:
         return 1.0
-    score = text_similarity([old.texts[i]], [new.texts[j]], old.words[[i]], new.words[[j]])[0, 0]
+    if score is None:
+        score = text_similarity([old.texts[i]], [new.texts[j]], old.words[[i]], new.words[[j]])[0, 0]
     return round(float(score) / 100, 3)

@@ -243,7 +243,7 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
         {"id": int, "card_id": int, "alias": str, "how": str},
         "id",
         [("card_id", "cards", "id")],
-        [["alias"]],
+        [["alias"], ["card_id"]],
         "Other names a card goes by (Zhonyas, Hourglass, Ahri Legend); how is derived (from the printed name), "
         "alias (curated), legend or champion (a champion's name stands for each of its cards).",
     ),

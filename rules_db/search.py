@@ -37,6 +37,7 @@ import sqlite3
 import time
 import unicodedata
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -697,10 +698,7 @@ class _Matcher:
         # expression engine skips the other words, instead of a dictionary look-up of each word in Python.
         # Nothing precedes the words in the pattern, so the engine jumps between their first letters; a
         # match that does not start a word is passed over in ``find``.
-        spellings = sorted(self.first, key=lambda word: (-len(word), word))
-        self.first_words = re.compile(
-            "(?:" + "|".join(map(re.escape, spellings)) + r")(?![^\W_])" if spellings else r"(?!)"
-        )
+        self.first_words = re.compile(_any_of(self.first) + r"(?![^\W_])" if self.first else r"(?!)")
 
     def find(self, text: str | None) -> list[tuple[int, int, float, int]]:
         """(start, end, credit, concept index) of each match in ``text``, in order."""
@@ -720,6 +718,15 @@ class _Matcher:
 
 
 _WORD_CHARACTER = re.compile(r"[^\W_]")
+
+
+def _any_of(words: Iterable[str]) -> str:
+    """A regular expression matching any of the words, longest first, grouped by their first letter
+    ("a(?:fter|nd)|b(?:uff|ase)"): at each place of a text the engine tries the words of one letter, not all."""
+    by_initial: dict[str, list[str]] = defaultdict(list)
+    for word in sorted(words, key=lambda word: (-len(word), word)):
+        by_initial[word[0]].append(re.escape(word[1:]))
+    return "(?:" + "|".join(f"{re.escape(initial)}(?:{'|'.join(rests)})" for initial, rests in by_initial.items()) + ")"
 
 
 def _phrase_end(text: str, position: int, rest: tuple[frozenset, ...]) -> int | None:

@@ -28,6 +28,7 @@ import re
 import sqlite3
 from collections import Counter, defaultdict
 from collections.abc import Iterator
+from functools import lru_cache
 
 import sqlite_utils
 
@@ -71,14 +72,17 @@ create table search_terms (
     df integer not null,         -- rows whose text holds the stem
     topic integer not null       -- 1: the word names a topic of the rules (it is in a heading or a defined term)
 ) without rowid;
-create index search_terms_lemma on search_terms (lemma);
-create index search_terms_stem on search_terms (stem);
 create table search_names (
     name text not null,          -- normalised: lower case, no apostrophes, words separated by one space
     card_id integer not null,
     game_id text
 );
 create index search_names_name on search_names (name);
+"""
+# Made once the vocabulary is filled: sorting the rows once costs less than inserting each into the index.
+SEARCH_TERMS_INDEXES = """
+create index search_terms_lemma on search_terms (lemma);
+create index search_terms_stem on search_terms (stem);
 """
 
 
@@ -369,18 +373,25 @@ def _fill_terms(conn: sqlite3.Connection, stems: dict[str, str], topics: set[str
     df = dict(conn.execute("select term, doc from temp.search_fts_rows"))
     conn.execute("drop table temp.search_fts_rows")
     lookup = lemma_lookup()
-    entries: dict[str, tuple[str, str | None, int, bool]] = {
-        word: (lookup.get(word, word), stem, df.get(stem, 0), word in topics) for word, stem in stems.items()
-    }
+    conn.executemany(  # each batch in key order: the table is its primary key's b-tree
+        "insert into search_terms (term, lemma, stem, df, topic) values (?, ?, ?, ?, ?)",
+        [(word, lookup.get(word, word), stems[word], df.get(stems[word], 0), word in topics) for word in sorted(stems)],
+    )
     # Every English form the lemma table knows, so that a real word is never "corrected" as a typo and
     # "tapped" reaches the vocabulary's "tap" even though no document says either.
-    for word in {*lookup, *lookup.values()} - entries.keys():
-        if WORD.fullmatch(word):
-            entries[word] = (lookup.get(word, word), None, 0, False)
-    conn.executemany(  # in key order: the table is its primary key's b-tree
-        "insert into search_terms (term, lemma, stem, df, topic) values (?, ?, ?, ?, ?)",
-        [(term, *entries[term]) for term in sorted(entries)],
+    conn.executemany(
+        "insert into search_terms (term, lemma, stem, df, topic) values (?, ?, null, 0, 0)",
+        [(word, lemma) for word, lemma in english_forms() if word not in stems],
     )
+    conn.executescript(SEARCH_TERMS_INDEXES)
+
+
+@lru_cache(maxsize=1)
+def english_forms() -> list[tuple[str, str]]:
+    """Each word of the lemma table (its forms and its lemmas) with its lemma, in order: the same for every
+    build."""
+    lookup = lemma_lookup()
+    return [(word, lookup.get(word, word)) for word in sorted({*lookup, *lookup.values()}) if WORD.fullmatch(word)]
 
 
 def stem_words(words: list[str]) -> dict[str, str]:

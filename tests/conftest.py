@@ -20,6 +20,7 @@ the same way from ``HOSTILE_RULEBOOK``, a document whose rule text attacks the p
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import importlib.metadata
 import os
@@ -563,6 +564,21 @@ def _insert_replay(db: sqlite_utils.Database) -> None:
         [{"step_id": 2, "rule_id": 28, "number": "443.1.e"}, {"step_id": 3, "rule_id": 24, "number": "411.1"}]
     )
     db["replay_cards"].insert({"replay_id": "hourglass-saves-unit", "card_id": 1})
+
+
+@pytest.fixture(scope="session")
+def parsed_riftbound():
+    """``parsed_riftbound(path)``: a bundled Riftbound rulebook read by its adapter (``ingest.riftbound``), once per
+    test process for the modules that read the same books (a parse takes a third of a second). Read it, never
+    change it."""
+    from ingest import riftbound
+    from ingest.source import read_lines
+
+    @functools.cache
+    def parsed(path: Path):
+        return riftbound.parse(read_lines(path), Path(path.name))
+
+    return parsed
 
 
 @pytest.fixture(scope="session")

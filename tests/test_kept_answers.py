@@ -27,3 +27,25 @@ def test_threads_filling_and_evicting_the_kept_answers_each_get_their_own_answer
     finally:
         sys.setswitchinterval(interval)
     assert all(answer % (_KEPT_ANSWERS_MAX * 3) == key % (_KEPT_ANSWERS_MAX * 3) for key, answer in enumerate(answers))
+
+
+def test_an_answer_in_use_is_kept_while_others_come_and_go(tmp_path):
+    """The least recently used answer is dropped first: one a server reads on every page (a warm-up's) stays."""
+    path = tmp_path / "kept.db"
+    sqlite3.connect(path).execute("create table t (x)").connection.commit()
+    conn = sqlite3.connect(path)
+    computed: list[str] = []
+
+    def ask(key: str) -> str:
+        return once_per_database(conn, ("lru", key), lambda: computed.append(key) or key)
+
+    try:
+        ask("in use")
+        for other in range(_KEPT_ANSWERS_MAX * 2):
+            ask(f"other {other}")
+            ask("in use")
+        assert computed.count("in use") == 1
+        ask("other 0")  # long unused: dropped, computed again
+        assert computed.count("other 0") == 2
+    finally:
+        conn.close()

@@ -16,9 +16,7 @@ from pathlib import Path
 import pytest
 import sqlite_utils
 
-from ingest import riftbound as riftbound_family
 from ingest.outline import dotted_parent
-from ingest.source import read_lines
 from ingest.text import plain_text
 from rules_db import schema
 from rules_db.lineage import (
@@ -310,18 +308,14 @@ def test_word_diff_marks_changed_words():
 # --- the two real Riftbound versions -------------------------------------------------------------
 
 
-def _parsed(adapter, name: str) -> list[RuleRow]:
-    path = CORPUS / name
-    return [
-        RuleRow(rule.number, plain_text(rule.raw_text), rule.parent, rule.heading)
-        for rule in adapter.parse(read_lines(path), path).rules
-    ]
+def _rule_rows(book) -> list[RuleRow]:
+    return [RuleRow(rule.number, plain_text(rule.raw_text), rule.parent, rule.heading) for rule in book.rules]
 
 
 @pytest.fixture(scope="module")
-def riftbound() -> tuple[list[RuleRow], list[RuleRow], list[LineageRow]]:
-    old = _parsed(riftbound_family, "riftbound-core-rules-2025-06-02.txt")
-    new = _parsed(riftbound_family, "riftbound-core-rules-2025-12-01.txt")
+def riftbound(parsed_riftbound) -> tuple[list[RuleRow], list[RuleRow], list[LineageRow]]:
+    old = _rule_rows(parsed_riftbound(CORPUS / "riftbound-core-rules-2025-06-02.txt"))
+    new = _rule_rows(parsed_riftbound(CORPUS / "riftbound-core-rules-2025-12-01.txt"))
     return old, new, compute_lineage(old, new)
 
 
@@ -478,9 +472,9 @@ def test_riftbound_every_old_rule_has_a_successor_or_is_removed(riftbound):
 
 
 @pytest.fixture(scope="module")
-def riftbound_1_4(riftbound) -> tuple[list[RuleRow], list[RuleRow], list[LineageRow]]:
+def riftbound_1_4(riftbound, parsed_riftbound) -> tuple[list[RuleRow], list[RuleRow], list[LineageRow]]:
     old = riftbound[1]
-    new = _parsed(riftbound_family, "riftbound-core-rules-2026-06-18.txt")
+    new = _rule_rows(parsed_riftbound(CORPUS / "riftbound-core-rules-2026-06-18.txt"))
     return old, new, compute_lineage(old, new)
 
 

@@ -202,3 +202,15 @@ async def test_datasette_search_box_facets_and_canned_queries(datasette):
 async def test_datasette_row_pages_are_not_taken_by_rule_routes(datasette):
     data = (await _get(datasette, "/rules/rules/28.json?_shape=objects")).json()
     assert data["rows"][0]["number"] == "443.1.e"
+
+
+async def test_a_judges_page_shows_datasettes_menu_to_an_actor_who_has_one(fixture_db):
+    """The judges' templates are rendered at once (``pages._RenderedAtOnce``): Datasette's menu links, which it
+    computes asynchronously, are still there for an actor allowed to see them, and absent for anyone else."""
+    datasette = Datasette(immutables=[str(fixture_db)], metadata=metadata(fixture_db))
+    datasette.root_enabled = True
+    anonymous = (await _get(datasette, "/")).text
+    root = await datasette.client.get("/", cookies={"ds_actor": datasette.sign({"a": {"id": "root"}}, "actor")})
+    assert root.status_code == 200
+    assert "Debug permissions" in root.text and 'class="nav-menu"' in root.text
+    assert "Debug permissions" not in anonymous and 'class="nav-menu"' not in anonymous

@@ -26,6 +26,9 @@ def datasette(real_db):
 
 # A rule's URL part before its number: "2025-12-01" for the default rulebook, "tournament/2026-07-16" else.
 _URL_VERSION = """case when b.is_default then d.version else b.slug || '/' || d.version end"""
+# A walk over hundreds of pages is split in four tests (every fourth page each), so that the workers of `make test`
+# share it and none is left alone with a long one at the end of the run.
+SHARDS = 4
 
 
 async def _get(datasette, path, status=200):
@@ -71,7 +74,8 @@ async def test_rulings_citing_443_1_e_are_on_its_page(datasette, connection):
         assert f'href="/rulings/{ruling_id}"' in html
 
 
-async def test_every_resolved_cross_reference_printed_in_riftbound_text_is_a_link(datasette, connection):
+@pytest.mark.parametrize("shard", range(SHARDS))
+async def test_every_resolved_cross_reference_printed_in_riftbound_text_is_a_link(datasette, connection, shard):
     """Every other rule with references, in every rulebook (a sample across the books, to keep the test quick);
     a reference into another rulebook ("See CR 110") links to that rulebook's URL."""
     rules = connection.execute(f"""select distinct {_URL_VERSION}, r.number from rule_refs x
@@ -80,7 +84,7 @@ async def test_every_resolved_cross_reference_printed_in_riftbound_text_is_a_lin
         where x.status = 'resolved' and r.game_id = 'riftbound' and r.position % 2 = 0""").fetchall()
     assert len(rules) > 100
     unlinked = []
-    for version, number in rules:
+    for version, number in rules[shard::SHARDS]:
         data = (await _get(datasette, f"/rules/riftbound/{version}/{number}.json")).json()
         html = (await _get(datasette, f"/rules/riftbound/{version}/{number}")).text
         text = html.split('class="rule-text">')[1].split("</div>")[0]
@@ -90,9 +94,6 @@ async def test_every_resolved_cross_reference_printed_in_riftbound_text_is_a_lin
             if ref["id"] is not None and printed and f'href="{target}"' not in text:
                 unlinked.append((version, number, ref["target_number"]))
     assert unlinked == []
-
-
-SHARDS = 4  # an exhaustive walk split in four tests, so that the workers of `make test` share it
 
 
 @pytest.mark.parametrize("shard", range(SHARDS))
@@ -190,14 +191,15 @@ async def test_an_old_number_points_to_its_renumbered_rule(datasette):
     assert 'href="/rules/riftbound/2026-06-18/318"' in html and 'href="/rules/riftbound/2025-06-02/518"' in html
 
 
-async def test_keyword_mentions_in_rule_text_are_links(datasette, connection):
+@pytest.mark.parametrize("shard", range(SHARDS))
+async def test_keyword_mentions_in_rule_text_are_links(datasette, connection, shard):
     """Every seventh Riftbound rule with mentions (a sample across the book, to keep the test quick)."""
     rules = connection.execute(f"""select {_URL_VERSION}, r.number, d.version from rules r
         join documents d on d.id = r.document_id join rulebooks b on b.id = d.rulebook_id
         where r.game_id = 'riftbound' and r.id in (select rule_id from keyword_mentions)
         and r.position % 7 = 0""").fetchall()
     assert len(rules) > 100
-    for version, number, keyword_version in rules:
+    for version, number, keyword_version in rules[shard::SHARDS]:
         data = (await _get(datasette, f"/rules/riftbound/{version}/{number}.json")).json()
         html = (await _get(datasette, f"/rules/riftbound/{version}/{number}")).text
         text = html.split('class="rule-text">')[1].split("</div>")[0] if 'class="rule-text"' in html else ""

@@ -36,8 +36,8 @@ def _parse(lines: list[str], name: str = "variant.txt"):
 
 
 @pytest.fixture(scope="module")
-def parsed():
-    return {path: _parse(read_lines(path), path.name) for path in (CORE_2025_06, CORE_2025_12, CORE_1_4, TOURNAMENT)}
+def parsed(parsed_riftbound):
+    return {path: parsed_riftbound(path) for path in (CORE_2025_06, CORE_2025_12, CORE_1_4, TOURNAMENT)}
 
 
 def _outline(book) -> list[tuple[str, str | None, str]]:
