@@ -27,8 +27,10 @@ import re
 from ingest.limits import MAX_RANGE
 from ingest.model import ParsedReference
 
-# A component after the first must not run on into a word: ".i" of ". is" is not one.
-_NUMBER = r"\d{3}(?![\d])(?:\.(?:\d+|[a-z])(?![A-Za-z0-9]))*"
+# A rule number opens with its section's three digits; a component after the first must not run on into a
+# word: ".i" of ". is" is not one.
+_SECTION = r"\d{3}"
+_NUMBER = rf"{_SECTION}(?![\d])(?:\.(?:\d+|[a-z])(?![A-Za-z0-9]))*"
 _TAGS = r"(?:<[A-Za-z][^<>]*>[ \t]*)*"
 _CLOSING_TAGS = r"(?:[ \t]*</[A-Za-z]+>)*"
 _TITLE_WORD = r"[A-Z][\w'’-]*"
@@ -58,8 +60,9 @@ _TITLE = re.compile(
     re.MULTILINE,
 )
 _CLOSING = re.compile(_CLOSING_TAGS)
-# Every reference names a number of three digits: most rules print none, and their text is not searched further.
-_THREE_DIGITS = re.compile(r"\d{3}")
+# Every reference names a rule number, which opens with a section: most rules print none, and their text is not
+# searched further.
+_ANY_SECTION = re.compile(_SECTION)
 # Read where a target ends (never after white space: the lookbehind lets a search skip a run of it in one step).
 _NEXT_TARGET = re.compile(rf"(?<![ \t])(?:[ \t]*+,)?[ \t]++(?:and|or)[ \t]+{_TAGS}[Rr]ules?[ \t]+(?={_NUMBER})")
 
@@ -96,7 +99,7 @@ def cited_titles(raw_text: str) -> list[tuple[str, str]]:
 def _scan(raw_text: str) -> list[tuple[str, list[tuple[list[str], str | None]], str | None]]:
     """Each reference's text, its targets (numbers, title or None per cited number or range) and the
     rulebook it points into (None: the same one), in text order."""
-    if not _THREE_DIGITS.search(raw_text):
+    if not _ANY_SECTION.search(raw_text):
         return []
     found = []
     position = 0
