@@ -4,8 +4,8 @@ typed actions and the replay budget."""
 from __future__ import annotations
 
 import ast
-import gc
 import dataclasses
+import gc
 import json
 import re
 import weakref
