@@ -873,7 +873,7 @@ def related_rulings(conn: sqlite3.Connection, ruling_id: int, limit: int = 8) ->
     ).fetchall()
     kept: dict[tuple, frozenset[int]] = once_per_database(conn, ("rulings sharing",), dict)
     things = [(thing, _rulings_sharing(conn, kept, kind, target, game)) for thing, kind, target, game in mine]
-    counts = Counter()
+    counts: Counter[int] = Counter()
     for _thing, sharing in things:
         counts.update(sharing)
     counts.pop(ruling_id, None)
