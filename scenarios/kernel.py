@@ -3,8 +3,9 @@
 Rule modules (`scenarios/rules/*.py`) never import each other. Each registers what it implements:
 
 * `@procedure(name, kind, defines=(...))`: a step of the game (deal damage, recall, resolve a chain item).
-  Call it as `do.<name>(game, ..., because="443.1.e")`: `because` is the rule that makes the step happen
-  (the step of the turn, combat or chain that orders it), `defines` the rules that define what it does.
+  Call it as `do.<name>(game, ..., because="443.1.e")`, its arguments by position: `because` is the rule that
+  makes the step happen (the step of the turn, combat or chain that orders it), `defines` the rules that define
+  what it does.
   The dispatcher opens a trace step citing both, runs the body, and records what changed.
 * `@query(name)`: a computation without a step of its own (a unit's Might, legal targets): `calc.<name>(...)`.
 * `@instruction(op)`: a word of the card vocabulary ("deal", "recall") executed by spells and abilities.
@@ -112,26 +113,26 @@ class Procedure:
     module: str = ""
     pure: bool = False  # summary, objects and cite read only the arguments: worked out when the trace is read
 
-    def describe(self, positional: tuple, kwargs: dict) -> tuple[str, tuple[str, ...], Any]:
+    def describe(self, positional: tuple) -> tuple[str, tuple[str, ...], Any]:
         """What a step of this procedure says: its summary, the rules that define it (with those `cite` adds for
-        these arguments) and the objects it names. Keyword arguments are passed on only when there are any."""
+        these arguments) and the objects it names."""
         summary = self.summary
         if summary is None:
             text = self.name.replace("_", " ")
         elif isinstance(summary, str):
             text = summary
         else:
-            text = summary(*positional, **kwargs) if kwargs else summary(*positional)
+            text = summary(*positional)
         defines = self.defines
         if self.cite is not None:
-            cited = self.cite(*positional, **kwargs) if kwargs else self.cite(*positional)
+            cited = self.cite(*positional)
             if cited:
                 extra = [r for r in cited if r not in defines]
                 if extra:
                     defines = defines + tuple(extra)
         if self.objects is None:
             return text, defines, ()
-        return text, defines, self.objects(*positional, **kwargs) if kwargs else self.objects(*positional)
+        return text, defines, self.objects(*positional)
 
 
 @dataclass(frozen=True)
@@ -380,12 +381,12 @@ def keyword_ability(keyword: str, rule: str, trigger: Any, *, stacks: bool = Fal
 
 
 def _dispatcher(name: str) -> Callable:
-    def dispatch(game, *args, because, **kwargs):
+    def dispatch(game, *args, because):
         """Apply the procedure: open its trace step, run it, record the journal entries it wrote.
 
-        This runs for every step of every replay, so it avoids calls it does not need (the budget is counted
-        inline, a single rule is kept as given, and a pure procedure's step is described only when the trace
-        is read)."""
+        This runs for every step of every replay, so it avoids work it does not need (arguments are positional:
+        a `**kwargs` dict would be made at every call; the budget is counted inline, a single rule is kept as
+        given, and a pure procedure's step is described only when the trace is read)."""
         positional = (game, *args)
         proc = PROCEDURES[name]  # looked up at call time: a test may replace the entry
         budget = game.budget
@@ -400,15 +401,15 @@ def _dispatcher(name: str) -> Callable:
         open_steps = trace.open_steps
         journal = game.journal.entries
         if proc.pure:  # described when the trace is read: (procedure, arguments) in the DESCRIBE field
-            describe = (proc, positional, kwargs)
+            describe = (proc, positional)
             record = [proc.kind, name, None, because, None, None, None, len(journal), None, len(open_steps), describe]
         else:
-            text, defines, objects = proc.describe(positional, kwargs)
+            text, defines, objects = proc.describe(positional)
             record = [proc.kind, name, text, because, defines, objects, None, len(journal), None, len(open_steps), None]
         trace.records.append(record)
         open_steps.append(record)
         try:
-            return proc.fn(*positional, **kwargs) if kwargs else proc.fn(*positional)
+            return proc.fn(*positional)
         finally:
             record[END] = len(journal)
             if open_steps and open_steps[-1] is record:
@@ -417,9 +418,9 @@ def _dispatcher(name: str) -> Callable:
     return dispatch
 
 
-def perform(game, name: str, args: tuple, kwargs: dict, because) -> Any:
-    """Apply procedure `name` (what `do.<name>(game, *args, because=..., **kwargs)` does)."""
-    return _DISPATCHERS[name](game, *args, because=because, **kwargs)
+def perform(game, name: str, args: tuple, because) -> Any:
+    """Apply procedure `name` (what `do.<name>(game, *args, because=...)` does)."""
+    return _DISPATCHERS[name](game, *args, because=because)
 
 
 def note(game, kind: StepKind, name: str, summary: str, because, defines=(), objects=(), log=None) -> None:

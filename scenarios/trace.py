@@ -141,7 +141,7 @@ class Tracer:
 
     A record's journal entries are `journal[AT:END]` (END is set when the step closes); a record's parent is
     the nearest earlier record one level less deep. A pure procedure's record leaves SUMMARY, DEFINES and
-    OBJECTS empty and keeps DESCRIBE, (procedure, arguments, keyword arguments), to work them out when read.
+    OBJECTS empty and keeps DESCRIBE, (procedure, arguments), to work them out when read.
     BECAUSE is one rule (a string) or a tuple of them."""
 
     __slots__ = ("records", "open_steps", "journal")
@@ -182,8 +182,8 @@ class Tracer:
             if record[DESCRIBE] is None:
                 summary, defines, objects = record[SUMMARY], record[DEFINES], record[OBJECTS]
             else:
-                procedure, positional, kwargs = record[DESCRIBE]
-                summary, defines, objects = procedure.describe(positional, kwargs)
+                procedure, positional = record[DESCRIBE]
+                summary, defines, objects = procedure.describe(positional)
             step = Step(record[KIND], record[PROCEDURE], summary, because, defines, objects, record[LOG])
             step.at = at = record[AT]
             end = record[END]

@@ -90,7 +90,7 @@ def test_every_procedure_declares_what_it_applies_or_is_given_it():
     """Each procedure's trace step cites a rule that makes it happen (the dispatcher enforces `because=`)."""
     game = GameState(BASIC)
     with pytest.raises(kernel.EngineError, match="because"):
-        kernel.perform(game, "recall", ("a1",), {}, ())
+        kernel.perform(game, "recall", ("a1",), ())
 
 
 def test_typed_actions_round_trip_to_the_yaml_form():
