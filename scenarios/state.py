@@ -77,6 +77,7 @@ class GameState(Journaled):
         self.permanent_objects: tuple[Obj, ...] = ()  # units and gear, in the order they were made
         self.listeners: tuple[Obj, ...] = ()  # objects whose cards have triggered abilities
         self.passive_sources: tuple[Obj, ...] = ()  # ... passive abilities
+        self.passive_keywords: frozenset[str] = frozenset()  # every keyword their passives give (usually none)
         self.replacement_sources: tuple[Obj, ...] = ()  # ... replacement effects
         self.turn_order: tuple[str, ...] = ()
         self.turn_player = ""
@@ -141,6 +142,8 @@ class GameState(Journaled):
                 self.listeners = (*self.listeners, obj)
             if definition.passives:
                 self.passive_sources = (*self.passive_sources, obj)
+                given = (keyword for passive in definition.passives for keyword in passive.keywords)
+                self.passive_keywords = self.passive_keywords.union(given)
             if definition.replacements:
                 self.replacement_sources = (*self.replacement_sources, obj)
 

@@ -318,3 +318,12 @@ def test_a_resolution_is_freed_as_soon_as_it_is_dropped(monkeypatch):
         assert all(replay.verdict == "match" for replay in replays)
     finally:
         gc.enable()
+
+
+def test_a_dropped_replay_leaves_nothing_behind():
+    """No cache of the engine keeps a game alive once its replay is dropped (a long game holds a large trace)."""
+    replays = [replay_file(path) for path in scenarios.library_paths()]
+    games = [weakref.ref(replay.state) for replay in replays]
+    del replays
+    gc.collect()
+    assert [game for game in games if game() is not None] == []

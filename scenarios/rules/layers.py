@@ -13,8 +13,6 @@ is attached (421.1.e); the text it gives "the equipped unit" is its effect text,
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from scenarios.kernel import KEYWORD_ABILITIES, calc, query
 from scenarios.objects import BOARD, Obj, Role, Zone
 
@@ -47,7 +45,7 @@ def keyword_value(game, obj: Obj, keyword: str) -> int:
     total = obj.definition.keywords.get(keyword, 0) if obj.definition else 0
     if obj.granted:
         total += sum(g.value for g in obj.granted if g.keyword == keyword)
-    if keyword in _passive_keywords(game.passive_sources):
+    if keyword in game.passive_keywords:
         for _source, passive, view in calc.passives(game):
             if keyword in passive.keywords and calc.matches_object(game, passive.to, view, obj):
                 total += passive.keywords[keyword]
@@ -63,7 +61,7 @@ def keyword_holders(game, objects, keyword: str) -> list[tuple[Obj, int]]:
     """(object, value) for each of `objects` that has `keyword` now. An object that neither prints it nor was
     granted a keyword is passed over without working out its value, unless a passive may give the keyword or
     another keyword gives it (an event asks this of every permanent for each keyword ability it may trigger)."""
-    given = keyword in _passive_keywords(game.passive_sources) or bool(KEYWORD_ABILITIES.implying(keyword))
+    given = keyword in game.passive_keywords or bool(KEYWORD_ABILITIES.implying(keyword))
     found = []
     for obj in objects:
         if given or obj.granted or (obj.definition is not None and keyword in obj.definition.keywords):
@@ -71,15 +69,6 @@ def keyword_holders(game, objects, keyword: str) -> list[tuple[Obj, int]]:
             if value > 0:
                 found.append((obj, value))
     return found
-
-
-@lru_cache(maxsize=16)
-def _passive_keywords(sources: tuple[Obj, ...]) -> frozenset[str]:
-    """Every keyword the passive abilities of these objects give (usually none, so a keyword's value needs no
-    passive read). Cached on the objects themselves: an object's card never changes."""
-    return frozenset(
-        keyword for source in sources for passive in source.definition.passives for keyword in passive.keywords
-    )
 
 
 @query("has_keyword")
