@@ -248,6 +248,14 @@ def worker_cpu_seconds(pid: int) -> dict[int, float]:
     return {worker: seconds for worker, seconds in spread.items() if not _resource_tracker(worker)}
 
 
+def worker_shares(pid: int, before: dict[int, float]) -> tuple[float, list[float]]:
+    """The server's CPU time since ``before`` (``worker_cpu_seconds`` then), and each worker's share of it, largest
+    first: kept-alive connections stay on the worker that accepted them, so one worker may serve most clients."""
+    spread = {worker: cpu - before.get(worker, 0.0) for worker, cpu in worker_cpu_seconds(pid).items()}
+    total = sum(spread.values())
+    return total, sorted((cpu / total for worker, cpu in spread.items() if worker != pid and total), reverse=True)
+
+
 def _resource_tracker(pid: int) -> bool:
     """multiprocessing's resource tracker: a child of the server that serves no page."""
     try:
@@ -274,16 +282,17 @@ def main() -> None:
     try:
         run_clients(port, page_urls(arguments.db, arguments.warm_up, seed=2), arguments.clients)
         pairs = page_urls(arguments.db, arguments.per_kind)
-        cpu_before = server_cpu_seconds(server.pid)
+        cpu_before = worker_cpu_seconds(server.pid)
         latencies, errors, wall = run_clients(port, pairs, arguments.clients)
-        server_cpu = server_cpu_seconds(server.pid) - cpu_before
+        server_cpu, shares = worker_shares(server.pid, cpu_before)
     finally:
         stop_server(server)
 
     print(f"{len(pairs)} requests, {arguments.clients} clients, {wall:.1f} s, {len(pairs) / wall:.0f} requests/s")
     print(
         f"server CPU {server_cpu:.1f} s: {server_cpu / len(pairs) * 1000:.1f} ms a request on average; "
-        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (other work slows every figure)"
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (other work slows every figure); "
+        "workers' shares " + " ".join(f"{share:.0%}" for share in shares)
     )
     print(f"{'page':14} {'requests':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'errors':>7}")
     for kind in sorted(latencies, key=lambda kind: -percentile(latencies[kind], 0.99)):
