@@ -125,7 +125,11 @@ def free_port() -> int:
 
 
 def start_server(db_path: Path, port: int, workers: int | None = None) -> subprocess.Popen:
-    """``rules-db serve``, as ``make serve`` runs it (or with ``workers`` processes), answering on ``port``."""
+    """``rules-db serve``, as ``make serve`` runs it (or with ``workers`` processes), answering on ``port`` with
+    every worker (``rules_db.serve.listening_on``): clients that connect while one still warms up stay on the
+    others, and the figures would be those of fewer workers."""
+    from rules_db.serve import default_workers, listening_on
+
     command = [str(Path(sys.executable).parent / "rules-db"), "serve", "--db", str(db_path), "--port", str(port)]
     command += ["--workers", str(workers)] if workers else []
     # Its own process group: stopping the server stops its worker processes too.
@@ -140,7 +144,10 @@ def start_server(db_path: Path, port: int, workers: int | None = None) -> subpro
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
             connection.request("GET", "/-/versions.json")
             connection.getresponse().read()
-            return server
+            listening = listening_on(port)
+            if listening is None or listening >= (workers or default_workers()):
+                return server
+            time.sleep(0.2)
         except OSError:
             time.sleep(0.2)
     stop_server(server)

@@ -6,11 +6,11 @@ replays' cited rules followed to the newest version. On a fresh server that made
 slowest by far (a first replay took 400 ms, a search or a rule 200 ms), so under 8 judges the slow tail of every
 kind was a worker's first requests. ``before_serving`` holds the server's start (the ASGI lifespan's
 ``startup.complete``) until the worker has worked out what depends only on the database and is bounded by it (the
-replays' citations translated, every rulebook version's outline, every library replay run by the engine) and asked
-for one page of each kind (``urls``) through Datasette's own client; what fails is logged and the worker serves
-anyway. Only a server sends
-lifespan events, so an application built in a test warms nothing; a server started with ``serve(warm_up=False)``
-(the plugin's ``warm_up`` setting false, as the tests' servers run) neither.
+replays' citations translated, every rulebook version's outline, every pair of versions compared, every library
+replay run by the engine) and asked for one page of each kind (``urls``) through Datasette's own client; what fails
+is logged and the worker serves anyway. Only a server sends lifespan events, so an application built in a test
+warms nothing; a server started with ``serve(warm_up=False)`` (the plugin's ``warm_up`` setting false, as the tests'
+servers run) neither.
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ async def warm(datasette) -> None:
     for name, work in (
         ("translating the replays' citations", lambda: database.execute_fn(queries.translate_replay_citations)),
         ("outlining the rulebooks", lambda: database.execute_fn(queries.outline_every_rulebook)),
+        ("comparing the versions", lambda: database.execute_fn(queries.compare_every_version_pair)),
         ("replaying the library", lambda: replay_pages.replay_library(database)),
     ):
         try:

@@ -342,9 +342,10 @@ def file_identity(path: str | None) -> tuple | None:
 
 
 def once_per_database(conn: sqlite3.Connection, key: tuple, compute):
-    """``compute()``, or its earlier answer for the same database file and ``key``."""
+    """``compute()``, or its earlier answer for the same database file and ``key``. A connection in the middle of
+    writing sees what the file does not hold yet: it gets an answer of its own."""
     identity = file_identity(next((row[2] for row in conn.execute("pragma database_list") if row[1] == "main"), ""))
-    if identity is None:
+    if identity is None or conn.in_transaction:
         return compute()
     full_key = (*identity, *key)
     with _KEPT_ANSWERS_LOCK:  # the server's threads read, reorder, evict and insert at once
@@ -368,6 +369,21 @@ def _diff_summary(
         ("diff", game, rulebook, old_version, new_version),
         lambda: lineage_store.stored_diff_summary(conn, game, old_version, new_version, rulebook=rulebook),
     )
+
+
+def compare_every_version_pair(conn: sqlite3.Connection) -> None:
+    """Each pair of versions the lineage links compared once (``_diff_summary``), for a server to do before it
+    serves: a comparison's first page counted the changes of two whole rulebooks (15-25 ms). At most a quarter of
+    the answers kept per database."""
+    pairs = conn.execute(
+        """select o.game_id, case when b.is_default then null else b.slug end, o.version, n.version
+        from (select distinct from_document_id, to_document_id from rule_lineage) l
+        join documents o on o.id = l.from_document_id join documents n on n.id = l.to_document_id
+        left join rulebooks b on b.id = n.rulebook_id order by n.is_newest desc, n.id limit ?""",
+        [_KEPT_ANSWERS_MAX // 4],
+    ).fetchall()
+    for game, rulebook, old_version, new_version in pairs:
+        _diff_summary(conn, game, old_version, new_version, rulebook)
 
 
 def renumbered(conn: sqlite3.Connection, game: str, number: str, document_id: str) -> list[dict]:
@@ -967,23 +983,11 @@ def find_cards(conn: sqlite3.Connection, text: str, nearest: int = 5) -> dict:
     """What a card address or a typed name means when it is no card's slug: ``cards``, the cards whose name
     or nickname it is (several for a champion's name), or else ``nearest``, the closest names (rapidfuzz)."""
     wanted = slugify(text)
-    names = _rows(
-        conn,
-        """select slug, name, name as matched from cards
-        union all select c.slug, c.name, a.alias from card_aliases a join cards c on c.id = a.card_id""",
-    )
-    matches = {
-        row["slug"]: {"slug": row["slug"], "name": row["name"]} for row in names if slugify(row["matched"]) == wanted
-    }
+    names, by_slug, choices = once_per_database(conn, ("card names",), lambda: _card_names(conn))
+    matches = {row["slug"]: {"slug": row["slug"], "name": row["name"]} for row in by_slug.get(wanted, [])}
     if matches or not wanted:
         return {"cards": sorted(matches.values(), key=lambda card: card["name"]), "nearest": []}
-    scored = process.extract(
-        wanted.replace("-", " "),
-        [slugify(row["matched"]).replace("-", " ") for row in names],
-        scorer=fuzz.ratio,
-        score_cutoff=60,
-        limit=nearest * 4,
-    )
+    scored = process.extract(wanted.replace("-", " "), choices, scorer=fuzz.ratio, score_cutoff=60, limit=nearest * 4)
     closest: dict[str, dict] = {}
     for _text, score, index in scored:
         row = names[index]
@@ -991,6 +995,22 @@ def find_cards(conn: sqlite3.Connection, text: str, nearest: int = 5) -> dict:
             row["slug"], {"slug": row["slug"], "name": row["name"], "matched": row["matched"], "score": round(score, 1)}
         )
     return {"cards": [], "nearest": list(closest.values())[:nearest]}
+
+
+def _card_names(conn: sqlite3.Connection) -> tuple[list[dict], dict[str, list[dict]], list[str]]:
+    """Every card's name and nicknames (``matched``), by the slug each makes, and each as the words rapidfuzz
+    compares (a slug's hyphens as spaces): worked out once per database, as slugging them all was most of the
+    cost of an unknown card's page."""
+    names = _rows(
+        conn,
+        """select slug, name, name as matched from cards
+        union all select c.slug, c.name, a.alias from card_aliases a join cards c on c.id = a.card_id""",
+    )
+    slugs = [slugify(row["matched"]) for row in names]
+    by_slug: dict[str, list[dict]] = defaultdict(list)
+    for row, slug in zip(names, slugs):
+        by_slug[slug].append(row)
+    return names, dict(by_slug), [slug.replace("-", " ") for slug in slugs]
 
 
 def replay_page(conn: sqlite3.Connection, replay_id: str, stored_steps: bool = True) -> dict | None:

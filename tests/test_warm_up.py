@@ -64,9 +64,12 @@ async def test_the_lifespan_startup_completes_once_the_pages_are_rendered(fixtur
     assert rule_url in kept_pages and "/" in kept_pages
 
 
-async def test_a_warmed_worker_serves_a_replay_and_a_rule_tree_from_what_it_kept(fixture_db, tmp_path, monkeypatch):
-    """Every library replay run by the engine and every rulebook version outlined before the startup completes:
-    a judge's first replay page runs no engine, a rule tree of any version outlines nothing."""
+async def test_a_warmed_worker_serves_replays_rule_trees_and_comparisons_from_what_it_kept(
+    fixture_db, tmp_path, monkeypatch
+):
+    """Every library replay run by the engine, every rulebook version outlined and every pair of versions compared
+    before the startup completes: a judge's first replay page runs no engine, a rule tree of any version outlines
+    nothing, a comparison counts nothing."""
     db_path = tmp_path / "rules.db"
     shutil.copy(fixture_db, db_path)
     library = sorted((PROJECT / "scenarios" / "library").glob("*.yaml"))[:2]
@@ -82,9 +85,13 @@ async def test_a_warmed_worker_serves_a_replay_and_a_rule_tree_from_what_it_kept
         "select d.game_id, d.version, b.slug from documents d join rulebooks b on b.id = d.rulebook_id "
         "where d.kind = 'rules'"
     ).fetchall()
+    comparisons = connection.execute(
+        """select distinct o.game_id, o.version, n.version from rule_lineage l
+        join documents o on o.id = l.from_document_id join documents n on n.id = l.to_document_id"""
+    ).fetchall()
     connection.commit()
     connection.close()
-    assert replays and len(trees) > 1
+    assert replays and len(trees) > 1 and comparisons
     datasette = _datasette(db_path)
     replay_pages.service()._cache.clear()  # nothing kept by an earlier test of this process
 
@@ -96,8 +103,10 @@ async def test_a_warmed_worker_serves_a_replay_and_a_rule_tree_from_what_it_kept
     worked_out = []
     monkeypatch.setattr(replay_view, "replayed_view", lambda *args, **kwargs: worked_out.append(args))
     monkeypatch.setattr(queries, "_document_outline", lambda *args: worked_out.append(args))
+    monkeypatch.setattr(queries.lineage_store, "stored_diff_summary", lambda *args, **kwargs: worked_out.append(args))
     pages = [f"/replays/{replay_id}" for replay_id in replays]
     pages += [f"/rules/{game}?version={version}&rulebook={rulebook}" for game, version, rulebook in trees]
+    pages += [f"/diff/{game}/{old}/{new}" for game, old, new in comparisons]
     statuses = {url: (await datasette.client.get(url)).status_code for url in pages}
     assert set(statuses.values()) == {200}, statuses
     assert not worked_out
