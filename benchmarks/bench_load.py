@@ -36,6 +36,7 @@ from bench_pages import (
     start_server,
     stop_server,
     worker_cpu_seconds,
+    worker_shares,
 )
 
 CLIENTS_PER_PROCESS = 8
@@ -113,9 +114,7 @@ def main() -> None:
             load = os.getloadavg()[0]
             before = worker_cpu_seconds(server.pid)
             latencies, errors, wall, client_cpu = run(port, pairs, clients, arguments.seconds)
-            spread = {worker: cpu - before.get(worker, 0.0) for worker, cpu in worker_cpu_seconds(server.pid).items()}
-            server_cpu = sum(spread.values())
-            shares = sorted((cpu / server_cpu for worker, cpu in spread.items() if worker != server.pid), reverse=True)
+            server_cpu, shares = worker_shares(server.pid, before)
             rows.append((clients, len(latencies), wall, latencies, len(errors), load, server_cpu, client_cpu, shares))
             failed.extend(errors)
     finally:

@@ -125,7 +125,11 @@ def free_port() -> int:
 
 
 def start_server(db_path: Path, port: int, workers: int | None = None) -> subprocess.Popen:
-    """``rules-db serve``, as ``make serve`` runs it (or with ``workers`` processes), answering on ``port``."""
+    """``rules-db serve``, as ``make serve`` runs it (or with ``workers`` processes), answering on ``port`` with
+    every worker (``rules_db.serve.listening_on``): clients that connect while one still warms up stay on the
+    others, and the figures would be those of fewer workers."""
+    from rules_db.serve import default_workers, listening_on
+
     command = [str(Path(sys.executable).parent / "rules-db"), "serve", "--db", str(db_path), "--port", str(port)]
     command += ["--workers", str(workers)] if workers else []
     # Its own process group: stopping the server stops its worker processes too.
@@ -140,7 +144,10 @@ def start_server(db_path: Path, port: int, workers: int | None = None) -> subpro
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
             connection.request("GET", "/-/versions.json")
             connection.getresponse().read()
-            return server
+            listening = listening_on(port)
+            if listening is None or listening >= (workers or default_workers()):
+                return server
+            time.sleep(0.2)
         except OSError:
             time.sleep(0.2)
     stop_server(server)
@@ -248,6 +255,14 @@ def worker_cpu_seconds(pid: int) -> dict[int, float]:
     return {worker: seconds for worker, seconds in spread.items() if not _resource_tracker(worker)}
 
 
+def worker_shares(pid: int, before: dict[int, float]) -> tuple[float, list[float]]:
+    """The server's CPU time since ``before`` (``worker_cpu_seconds`` then), and each worker's share of it, largest
+    first: kept-alive connections stay on the worker that accepted them, so one worker may serve most clients."""
+    spread = {worker: cpu - before.get(worker, 0.0) for worker, cpu in worker_cpu_seconds(pid).items()}
+    total = sum(spread.values())
+    return total, sorted((cpu / total for worker, cpu in spread.items() if worker != pid and total), reverse=True)
+
+
 def _resource_tracker(pid: int) -> bool:
     """multiprocessing's resource tracker: a child of the server that serves no page."""
     try:
@@ -274,16 +289,17 @@ def main() -> None:
     try:
         run_clients(port, page_urls(arguments.db, arguments.warm_up, seed=2), arguments.clients)
         pairs = page_urls(arguments.db, arguments.per_kind)
-        cpu_before = server_cpu_seconds(server.pid)
+        cpu_before = worker_cpu_seconds(server.pid)
         latencies, errors, wall = run_clients(port, pairs, arguments.clients)
-        server_cpu = server_cpu_seconds(server.pid) - cpu_before
+        server_cpu, shares = worker_shares(server.pid, cpu_before)
     finally:
         stop_server(server)
 
     print(f"{len(pairs)} requests, {arguments.clients} clients, {wall:.1f} s, {len(pairs) / wall:.0f} requests/s")
     print(
         f"server CPU {server_cpu:.1f} s: {server_cpu / len(pairs) * 1000:.1f} ms a request on average; "
-        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (other work slows every figure)"
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (other work slows every figure); "
+        "workers' shares " + " ".join(f"{share:.0%}" for share in shares)
     )
     print(f"{'page':14} {'requests':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'errors':>7}")
     for kind in sorted(latencies, key=lambda kind: -percentile(latencies[kind], 0.99)):

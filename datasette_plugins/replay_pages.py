@@ -72,12 +72,25 @@ async def replay(datasette, request):
         request,
         database,
         text=row["scenario"],
-        source=(row["file"] or replay_id).rsplit("/", 1)[-1],
+        source=_library_source(row),
         base=paths.replay(replay_id),
         keep={},
         extra={"replay": row, "steps": stored["steps"], "sequence": stored["sequence"]},
         trusted=True,
     )
+
+
+def _library_source(row: dict) -> str:
+    """How errors name a library replay's scenario: its file's name (never the server's path to it)."""
+    return (row["file"] or row["id"]).rsplit("/", 1)[-1]
+
+
+async def replay_library(database) -> None:
+    """Every library replay (as ruled) replayed once and kept (``Replays``), as many as its cache holds: a server's
+    worker does this before it serves (``warm_up``), so that a judge's first view of a replay does not wait for its
+    YAML to be parsed and checked and the engine to run (half of that page's CPU, 8 ms)."""
+    for row in await database.execute_fn(lambda conn: queries.library_scenarios(conn, service().size)):
+        await _run("view", row["scenario"], _library_source(row), trusted=True, boards=_boards(True, 0))
 
 
 async def dispute_replay(datasette, request):

@@ -5,16 +5,19 @@ and its card library loaded for a replay, search's vocabulary read, the database
 replays' cited rules followed to the newest version. On a fresh server that made the first pages of each kind the
 slowest by far (a first replay took 400 ms, a search or a rule 200 ms), so under 8 judges the slow tail of every
 kind was a worker's first requests. ``before_serving`` holds the server's start (the ASGI lifespan's
-``startup.complete``) until the worker has translated the replays' citations and asked for one page of each kind
-(``urls``) through Datasette's own client; what fails is logged and the worker serves anyway. Only a server sends
-lifespan events, so an application built in a test warms nothing; a server started with ``serve(warm_up=False)``
-(the plugin's ``warm_up`` setting false, as the tests' servers run) neither.
+``startup.complete``) until the worker has worked out what depends only on the database and is bounded by it (the
+replays' citations translated, every rulebook version's outline, every pair of versions compared, every library
+replay run by the engine) and asked for one page of each kind (``urls``) through Datasette's own client; what fails
+is logged and the worker serves anyway. Only a server sends lifespan events, so an application built in a test
+warms nothing; a server started with ``serve(warm_up=False)`` (the plugin's ``warm_up`` setting false, as the tests'
+servers run) neither.
 """
 
 from __future__ import annotations
 
 import logging
 
+from datasette_plugins import replay_pages
 from datasette_plugins.pages import Paths, _database
 from rules_db import queries
 from rules_db.serve import PLUGIN
@@ -45,13 +48,19 @@ def before_serving(datasette, app):
 
 
 async def warm(datasette) -> None:
-    """The replays' cited rules translated to the newest version, then one page of each kind asked once, the page
-    cache keeping them like any other."""
+    """What the pages read and depends only on the database worked out (each bounded by what its cache keeps), then
+    one page of each kind asked once, the page cache keeping them like any other."""
     database = await _database(datasette)
-    try:
-        await database.execute_fn(queries.translate_replay_citations)
-    except Exception:  # the pages work it out themselves
-        log.exception("translating the replays' citations failed")
+    for name, work in (
+        ("translating the replays' citations", lambda: database.execute_fn(queries.translate_replay_citations)),
+        ("outlining the rulebooks", lambda: database.execute_fn(queries.outline_every_rulebook)),
+        ("comparing the versions", lambda: database.execute_fn(queries.compare_every_version_pair)),
+        ("replaying the library", lambda: replay_pages.replay_library(database)),
+    ):
+        try:
+            await work()
+        except Exception:  # the pages work it out themselves
+            log.exception("%s failed", name)
     for url in await urls(datasette):
         try:
             response = await datasette.client.get(url)

@@ -77,6 +77,11 @@ def pipeline() -> Language:
     return nlp
 
 
+def load_pipeline() -> None:
+    """Load spaCy now, ahead of the first text to tag: a build's second process does so while the first parses."""
+    pipeline()
+
+
 def _make_lowercase_lemmatizer(nlp: Language, name: str):
     import numpy
 

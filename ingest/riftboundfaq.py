@@ -75,9 +75,12 @@ def parse_path(path: str | Path) -> ParsedRulings:
     skipped: list[SkippedLine] = []
     issues: list[ParseIssue] = []
     offset = nonblank = 0
+    categories: dict[Path, str] = {}  # each folder's, read once (a card folder's every page is read to tell)
     for page in pages:
         lines = read_lines(page)
-        _Page(root, page, lines, offset).read(rulings, skipped, issues)
+        if page.parent not in categories:
+            categories[page.parent] = _category(page.parent) if page.parent != root else "about"
+        _Page(root, page, lines, offset, categories[page.parent]).read(rulings, skipped, issues)
         offset += len(lines)
         nonblank += sum(1 for line in lines if line.strip())
     licence, licence_url = _licence(root)
@@ -133,12 +136,11 @@ def _licence(root: Path) -> tuple[str | None, str | None]:
 class _Page:
     """One MDX page read into rulings."""
 
-    def __init__(self, root: Path, path: Path, lines: list[str], offset: int):
+    def __init__(self, root: Path, path: Path, lines: list[str], offset: int, category: str):
         self.root, self.path, self.lines, self.offset = root, path, lines, offset
         self.slug = path.relative_to(root).with_suffix("").as_posix()
         self.meta, self.body_start = self._front_matter()
-        folder = path.parent
-        self.category = self._category(folder) if folder != root else "about"
+        self.category = category
 
     def read(self, rulings: list[ParsedRuling], skipped: list[SkippedLine], issues: list[ParseIssue]) -> None:
         sections = self._sections(skipped)
@@ -218,14 +220,15 @@ class _Page:
                 )
         return sections
 
-    def _category(self, folder: Path) -> str:
-        """A folder of pages about one card each is "card"; any other is named by its meta.json title."""
-        pages = list(folder.glob("*.mdx"))
-        if pages and all("galleryLink:" in page.read_text(encoding="utf-8") for page in pages):
-            return "card"
-        meta = folder / "meta.json"
-        title = json.loads(meta.read_text(encoding="utf-8")).get("title") if meta.exists() else None
-        return (title or folder.name.replace("-", " ")).lower()
+
+def _category(folder: Path) -> str:
+    """A folder of pages about one card each is "card"; any other is named by its meta.json title."""
+    pages = list(folder.glob("*.mdx"))
+    if pages and all("galleryLink:" in page.read_text(encoding="utf-8") for page in pages):
+        return "card"
+    meta = folder / "meta.json"
+    title = json.loads(meta.read_text(encoding="utf-8")).get("title") if meta.exists() else None
+    return (title or folder.name.replace("-", " ")).lower()
 
 
 def _answer(body: list[str]) -> tuple[str, list[ParsedCitation], list[str], list[str]]:

@@ -22,11 +22,11 @@ from typing import Any
 
 import sqlite_utils
 
-from ingest.card_names import CardMention
+from ingest.card_names import CardMention, find_card_mentions
 from ingest.documents import BUNDLED, DocumentSpec
 from ingest.errors import IngestError
 from ingest.formats import adapter, complete, spec_for
-from ingest.lemmas import find_phrases, pipeline, token_memo
+from ingest.lemmas import find_phrases, load_pipeline, token_memo
 from ingest.limits import check_rules
 from ingest.outline import coverage, ingested_share
 from ingest.source import read_lines
@@ -103,9 +103,10 @@ def build(
 
     A document that cannot be parsed is reported with its file and line; the
     database is then left untouched unless ``keep_going`` asks for one without it.
-    With ``processes=2`` the parsing of every document but the first, the keywords in each rulebook's rules,
-    the version lineage and the scenario replays are computed in a second process while this one stores the
-    documents, tags rulings and indexes; only this one writes the database. ``processes=1`` does everything here.
+    With ``processes=2`` the text tagging (spaCy, loaded there while this process parses: the keywords in each
+    rulebook's rules and in the rulings, the cards the rulings name), the version lineage and the scenario
+    replays are computed in a second process while this one parses and stores the documents, links them and
+    indexes; only this one writes the database, and it never loads spaCy. ``processes=1`` does everything here.
     """
     specs = bundled_specs() if specs is None else specs
     token_memo.cache_clear()  # this build's texts tokenized afresh: memory holds one build's vocabulary at most
@@ -134,19 +135,19 @@ class _Builder:
         self.tagged_cards: dict[str, list[CardMention]] = {}  # rulings document -> cards its source tags
         # rules document -> its rules' ids, and the keywords the helper is finding in their texts
         self.rule_keywords: dict[str, tuple[list[int], Future]] = {}
+        self.ruling_keywords: dict[str, Future] = {}  # rulings document -> the keywords found in its rulings
+        self.card_mentions: dict[str, Future] = {}  # rulings document the source does not tag -> the cards found
 
     def run(self, specs: list[DocumentSpec], keep_going: bool, progress: Callable | None) -> BuildResult:
         schema.create(self.db)
-        parsing = self._start_parses(specs)
-        reports = [
-            self._ingest(spec, parsing.pop(index, None))
-            for index, spec in enumerate(progress(specs) if progress else specs)
-        ]
+        self.helper.submit(load_pipeline)  # spaCy loads in the helper while this process parses
+        reports = [self._ingest(spec) for spec in (progress(specs) if progress else specs)]
         result = BuildResult(reports, self.timings)
         if result.failed and not keep_going:
             raise BuildFailed(result)
         store.link_versions(self.db)
         store.resolve_cross_references(self.db)
+        self._start_ruling_tags(result.reports)
         lineages = self._start_lineage(result.reports)
         replaying = self._start_replays(specs)  # last in the second process's queue: stored last
         with _timed(self.timings, "spaCy tagging and linking"):
@@ -164,18 +165,12 @@ class _Builder:
         self.db.close()
         return result
 
-    def _start_parses(self, specs: list[DocumentSpec]) -> dict[int, Future]:
-        """Every document but the first parsed in the helper (by their place in ``specs``), in order, while
-        this process parses the first: it has more to do after the parsing (tagging, the search index), so
-        the helper parses the most, and stays ahead of this process storing the documents."""
-        return {index: self.helper.submit(_parse, specs[index]) for index in range(1, len(specs))}
-
-    def _ingest(self, spec: DocumentSpec, parsing: Future | None) -> DocumentReport:
-        """Parse (unless the helper is parsing it) and store one document; its error, if any, in the report."""
+    def _ingest(self, spec: DocumentSpec) -> DocumentReport:
+        """Parse and store one document; its error, if any, in the report."""
         report = DocumentReport(spec, notes=list(spec.warnings))
         try:
             with _timed(self.timings, "parse"):
-                parsed, lines = parsing.result() if parsing else _parse(spec)
+                parsed, lines = _parse(spec)
             if lines:
                 report.spec = complete(spec, lines)
             with _timed(self.timings, "write"):
@@ -251,7 +246,8 @@ class _Builder:
                 }
             )
         elif spec.kind == "rulings":
-            figures = links.link_rulings(self.db, spec.slug, self.explicit_citations)
+            found = self.ruling_keywords.pop(spec.slug).result()
+            figures = links.link_rulings(self.db, spec.slug, self.explicit_citations, found)
             report.add(
                 {
                     name: figures[name]
@@ -265,6 +261,19 @@ class _Builder:
         """The keyword mentions the helper found in a rulebook's rules, stored (and let go)."""
         rule_ids, finding = self.rule_keywords.pop(slug)
         return links.link_rule_keywords(self.db, zip(rule_ids, finding.result()))
+
+    def _start_ruling_tags(self, reports: list[DocumentReport]) -> None:
+        """The keywords in each rulings document's rulings, and the cards named in those its source does not
+        tag, found in the helper (from the rulings, keywords and cards already stored)."""
+        for report in reports:
+            if report.spec.kind == "rulings" and not report.error:
+                searches = links.ruling_keyword_searches(self.db, report.spec.slug)
+                self.ruling_keywords[report.spec.slug] = self.helper.submit(links.find_ruling_keywords, searches)
+        for report in _card_lists(reports):
+            for rulings in _rulings_of(reports, report.spec.game):
+                if rulings.spec.slug not in self.tagged_cards:
+                    searched = cards.card_mention_search(self.db, report.spec.game, rulings.spec.slug)
+                    self.card_mentions[rulings.spec.slug] = self.helper.submit(find_card_mentions, *searched)
 
     def _start_replays(self, specs: list[DocumentSpec]) -> Future | None:
         """The scenario library replayed in the helper (it needs nothing from the database), if the build
@@ -324,18 +333,26 @@ class _Builder:
 
     def _link_cards(self, reports: list[DocumentReport]) -> None:
         """Card keywords link to the newest glossary, and rulings to the cards they name."""
-        for report in reports:
-            if report.spec.kind == "cards" and not report.error:
-                game = report.spec.game
-                report.add(cards.link_card_keywords(self.db, game))
-                for rulings in reports:
-                    if rulings.spec.kind != "rulings" or rulings.spec.game != game or rulings.error:
-                        continue
-                    slug = rulings.spec.slug
-                    if slug in self.tagged_cards:
-                        rulings.add(cards.link_tagged_card_mentions(self.db, game, slug, self.tagged_cards[slug]))
-                    else:
-                        rulings.add(cards.link_card_mentions(self.db, game, document_id=slug))
+        for report in _card_lists(reports):
+            game = report.spec.game
+            report.add(cards.link_card_keywords(self.db, game))
+            for rulings in _rulings_of(reports, game):
+                slug = rulings.spec.slug
+                if slug in self.tagged_cards:
+                    rulings.add(cards.link_tagged_card_mentions(self.db, game, slug, self.tagged_cards[slug]))
+                else:
+                    found = self.card_mentions[slug].result()
+                    rulings.add(cards.link_card_mentions(self.db, game, document_id=slug, found=found))
+
+
+def _card_lists(reports: list[DocumentReport]) -> list[DocumentReport]:
+    return [report for report in reports if report.spec.kind == "cards" and not report.error]
+
+
+def _rulings_of(reports: list[DocumentReport], game: str) -> list[DocumentReport]:
+    return [
+        report for report in reports if report.spec.kind == "rulings" and report.spec.game == game and not report.error
+    ]
 
 
 def _coverage(parsed) -> dict[str, float]:
@@ -375,7 +392,6 @@ def _second_process(processes: int) -> Executor:
     so it starts with this one's modules loaded; tasks and results travel as plain data), or this one."""
     if processes < 2:
         return _InThisProcess()
-    pipeline()  # loaded before the fork: both processes tag text, and the second then starts with spaCy loaded
     return ProcessPoolExecutor(max_workers=processes - 1, mp_context=multiprocessing.get_context("fork"))
 
 

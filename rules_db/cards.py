@@ -18,6 +18,7 @@ import sqlite_utils
 from ingest.card_names import (
     CardAliases,
     CardMention,
+    CardMentions,
     UnresolvedName,
     card_name_index,
     find_card_mentions,
@@ -212,12 +213,19 @@ def store_card_mentions(
 
 
 def link_card_mentions(
-    db: sqlite_utils.Database, game_id: str, *, document_id: str | None = None, aliases: CardAliases | None = None
+    db: sqlite_utils.Database,
+    game_id: str,
+    *,
+    document_id: str | None = None,
+    aliases: CardAliases | None = None,
+    found: CardMentions | None = None,
 ) -> dict:
-    """Find and store the cards each stored ruling names, from the rulings and cards already in the database."""
+    """Find and store the cards each stored ruling names, from the rulings and cards already in the database;
+    ``found``, if given, is what ``find_card_mentions`` found over ``card_mention_search`` (a build finds it in
+    its second process)."""
     document_id = document_id or _rulings_document(db, game_id)
-    rulings = _stored_rulings(db, document_id)
-    found = find_card_mentions(rulings, _card_list(db, game_id), aliases)
+    if found is None:
+        found = find_card_mentions(*card_mention_search(db, game_id, document_id), aliases)
     return store_card_mentions(db, game_id, found.mentions, found.unresolved, document_id=document_id)
 
 
@@ -251,6 +259,14 @@ def link_tagged_card_mentions(
         for name, positions in sorted(missing.items())
     ]
     return figures
+
+
+def card_mention_search(
+    db: sqlite_utils.Database, game_id: str, document_id: str
+) -> tuple[list[ParsedRuling], list[ParsedCard]]:
+    """What ``find_card_mentions`` reads for a rulings document: its rulings and the game's card list, as stored
+    (plain data, which a second process can take)."""
+    return _stored_rulings(db, document_id), _card_list(db, game_id)
 
 
 def _card_list(db: sqlite_utils.Database, game_id: str) -> list[ParsedCard]:

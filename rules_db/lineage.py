@@ -127,10 +127,13 @@ def normalise(text: str) -> str:
 class _Version:
     """One version's rules in document order, prepared for matching."""
 
-    def __init__(self, rules: Sequence[RuleRow]):
+    def __init__(self, rules: Sequence[RuleRow], normalised: dict[str, str] | None = None):
+        """``normalised``: texts already normalised (another version's), added to: a text both versions hold
+        (most of them) is normalised once."""
+        normalised = {} if normalised is None else normalised
         self.rules = list(rules)
         self.numbers = [rule.number for rule in self.rules]
-        self.texts = [normalise(rule.text or rule.heading or "") for rule in self.rules]
+        self.texts = [_normalised(rule.text or rule.heading or "", normalised) for rule in self.rules]
         # Identity ignores spacing: extraction leaves "Card ," and "\" Main" in one version only.
         self.keys = [text.replace(" ", "") for text in self.texts]
         self.words = np.array([len(text.split()) for text in self.texts])
@@ -147,14 +150,21 @@ class _Version:
         return len(self.rules)
 
 
+def _normalised(text: str, known: dict[str, str]) -> str:
+    if text not in known:
+        known[text] = normalise(text)
+    return known[text]
+
+
 def compute_lineage(old_rules: Iterable[RuleRow | Mapping], new_rules: Iterable[RuleRow | Mapping]) -> list[LineageRow]:
     """The correspondence from ``old_rules`` to ``new_rules`` (each in document order).
 
     Every old rule appears in at least one row (a successor, or ``removed``) and
     every new rule in at least one row (a predecessor, or ``new``).
     """
-    old = _Version([_as_rule(rule) for rule in old_rules])
-    new = _Version([_as_rule(rule) for rule in new_rules])
+    normalised: dict[str, str] = {}
+    old = _Version([_as_rule(rule) for rule in old_rules], normalised)
+    new = _Version([_as_rule(rule) for rule in new_rules], normalised)
     return _Matcher(old, new).run()
 
 

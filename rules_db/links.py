@@ -54,32 +54,68 @@ def ruling_texts(db: sqlite_utils.Database, document_id: str) -> dict[int, str]:
     return {ruling_id: "\n".join(texts) for ruling_id, texts in parts.items()}
 
 
-def link_rulings(db: sqlite_utils.Database, document_id: str, explicit: dict[int, list[tuple[str, str]]]) -> dict:
+# For each rules version a rulings document's rulings were written against (by how they name it): that
+# version's rules document, or None, and the rulings written against it, in order.
+VersionGroups = list[tuple[str | None, str | None, list[dict]]]
+
+
+def _by_version(db: sqlite_utils.Database, document_id: str) -> VersionGroups:
+    document = db.table("documents").get(document_id)
+    by_version: dict[str | None, list[dict]] = defaultdict(list)
+    for ruling in db.query(
+        "select id, position, reviewed_version from rulings where document_id = ? order by position", [document_id]
+    ):
+        by_version[ruling["reviewed_version"]].append(ruling)
+    groups: VersionGroups = []
+    for version, group in by_version.items():
+        found = versions.rules_document(db, document["game_id"], version) if version else None
+        groups.append((version, found["id"] if found else None, group))
+    return groups
+
+
+def ruling_keyword_searches(
+    db: sqlite_utils.Database, document_id: str
+) -> dict[str | None, tuple[dict[str, list[str]], list[str]]]:
+    """What ``link_rulings`` looks for in a rulings document: for each rules version its rulings were written
+    against and the database holds, the keyword phrases of that version and the texts of those rulings
+    (``find_phrases``' arguments: plain data, which a second process can take)."""
+    texts = ruling_texts(db, document_id)
+    return {
+        version: (keyword_phrases(db, target), [texts[ruling["id"]] for ruling in group])
+        for version, target, group in _by_version(db, document_id)
+        if target is not None
+    }
+
+
+def find_ruling_keywords(
+    searches: dict[str | None, tuple[dict[str, list[str]], list[str]]],
+) -> dict[str | None, list[list[LemmaMatch]]]:
+    """Each ``ruling_keyword_searches`` version's matches, ruling by ruling."""
+    return {version: find_phrases(phrases, texts) for version, (phrases, texts) in searches.items()}
+
+
+def link_rulings(
+    db: sqlite_utils.Database,
+    document_id: str,
+    explicit: dict[int, list[tuple[str, str]]],
+    found: dict[str | None, list[list[LemmaMatch]]] | None = None,
+) -> dict:
     """Keyword mentions and citations of every ruling in a rulings document.
 
     A ruling cites the rules version it was written against (``rulings.reviewed_version``, a
     version of the game's default rulebook named by version, label or date: "2025-12-01", "1.4");
     ``rulings.rules_document_id`` is set to it here, and a number is looked up in that version
     only, never in another. A keyword mention is also a citation of the keyword's defining rule,
-    marked 'keyword'. ``explicit`` maps a ruling id to its (number, raw text) citations.
+    marked 'keyword'. ``explicit`` maps a ruling id to its (number, raw text) citations; ``found``, if given,
+    is ``find_ruling_keywords`` over ``ruling_keyword_searches`` (a build finds them in its second process).
     """
-    document = db.table("documents").get(document_id)
-    rulings = list(
-        db.query(
-            "select id, position, reviewed_version from rulings where document_id = ? order by position", [document_id]
-        )
-    )
-    by_version: dict[str | None, list[dict]] = defaultdict(list)
-    for ruling in rulings:
-        by_version[ruling["reviewed_version"]].append(ruling)
+    if found is None:
+        found = find_ruling_keywords(ruling_keyword_searches(db, document_id))
     citations: list[dict] = []
     mentions: list[dict] = []
     unresolved: list[str] = []
     missing_versions: list[str] = []
-    texts = ruling_texts(db, document_id)
-    for version, group in by_version.items():
-        found = versions.rules_document(db, document["game_id"], version) if version else None
-        target = found["id"] if found else None
+    for version, target, group in _by_version(db, document_id):
         if version and target is None:
             missing_versions.append(f"{version} (cited by {len(group)} rulings)")
         db.execute(
@@ -95,7 +131,7 @@ def link_rulings(db: sqlite_utils.Database, document_id: str, explicit: dict[int
                 if number not in numbers:
                     unresolved.append(f"{number} in ruling {ruling['position']} (not in the {version} rules)")
         if target is not None:
-            citations_by_keyword, found_mentions = _keyword_citations(db, target, group, texts, version)
+            citations_by_keyword, found_mentions = _keyword_citations(db, target, group, found[version], version)
             citations += citations_by_keyword
             mentions += found_mentions
     store.insert_rows(db, "ruling_citations", citations)
@@ -110,11 +146,10 @@ def link_rulings(db: sqlite_utils.Database, document_id: str, explicit: dict[int
 
 
 def _keyword_citations(
-    db: sqlite_utils.Database, target: str, rulings: list[dict], texts: dict[int, str], version: str | None
+    db: sqlite_utils.Database, target: str, rulings: list[dict], found: list[list[LemmaMatch]], version: str | None
 ) -> tuple[list[dict], list[dict]]:
-    """Keyword mentions of these rulings (keywords of the rules document ``target``), and a
-    citation of the defining rule for each keyword that is distinctive among them."""
-    found = find_phrases(keyword_phrases(db, target), [texts[ruling["id"]] for ruling in rulings])
+    """Keyword mentions of these rulings (``found``: each one's matches of the keywords of the rules document
+    ``target``), and a citation of the defining rule for each keyword that is distinctive among them."""
     if not found:
         return [], []
     mentions = [

@@ -10,6 +10,7 @@ Datasette metadata offers as canned queries.
 from __future__ import annotations
 
 import bisect
+import heapq
 import json
 import os
 import re
@@ -341,9 +342,10 @@ def file_identity(path: str | None) -> tuple | None:
 
 
 def once_per_database(conn: sqlite3.Connection, key: tuple, compute):
-    """``compute()``, or its earlier answer for the same database file and ``key``."""
+    """``compute()``, or its earlier answer for the same database file and ``key``. A connection in the middle of
+    writing sees what the file does not hold yet: it gets an answer of its own."""
     identity = file_identity(next((row[2] for row in conn.execute("pragma database_list") if row[1] == "main"), ""))
-    if identity is None:
+    if identity is None or conn.in_transaction:
         return compute()
     full_key = (*identity, *key)
     with _KEPT_ANSWERS_LOCK:  # the server's threads read, reorder, evict and insert at once
@@ -367,6 +369,21 @@ def _diff_summary(
         ("diff", game, rulebook, old_version, new_version),
         lambda: lineage_store.stored_diff_summary(conn, game, old_version, new_version, rulebook=rulebook),
     )
+
+
+def compare_every_version_pair(conn: sqlite3.Connection) -> None:
+    """Each pair of versions the lineage links compared once (``_diff_summary``), for a server to do before it
+    serves: a comparison's first page counted the changes of two whole rulebooks (15-25 ms). At most a quarter of
+    the answers kept per database."""
+    pairs = conn.execute(
+        """select o.game_id, case when b.is_default then null else b.slug end, o.version, n.version
+        from (select distinct from_document_id, to_document_id from rule_lineage) l
+        join documents o on o.id = l.from_document_id join documents n on n.id = l.to_document_id
+        left join rulebooks b on b.id = n.rulebook_id order by n.is_newest desc, n.id limit ?""",
+        [_KEPT_ANSWERS_MAX // 4],
+    ).fetchall()
+    for game, rulebook, old_version, new_version in pairs:
+        _diff_summary(conn, game, old_version, new_version, rulebook)
 
 
 def renumbered(conn: sqlite3.Connection, game: str, number: str, document_id: str) -> list[dict]:
@@ -823,6 +840,11 @@ def translate_replay_citations(conn: sqlite3.Connection) -> None:
     )
 
 
+def library_scenarios(conn: sqlite3.Connection, limit: int) -> list[dict]:
+    """The first ``limit`` library replays that hold their scenario: id, file and the scenario's text."""
+    return _rows(conn, "select id, file, scenario from replays where scenario is not null order by id limit ?", [limit])
+
+
 def _translated_to_newest(conn: sqlite3.Connection, row: dict) -> list[dict]:
     """The rule of the newest version of its rulebook that a rule of an older one translates to (none or one)."""
     newest = versions.rules_document(conn, row["game"], None, row["rulebook"])
@@ -852,10 +874,10 @@ _SHARED_BY = {
 
 
 def related_rulings(conn: sqlite3.Connection, ruling_id: int, limit: int = 8) -> list[dict]:
-    """Rulings sharing cited rules, keywords or cards with this one, most shared first. Each thing this
-    ruling shares is looked up through its index (citations by rule, mentions by keyword and by card), at
-    most ``COMMON_THING`` rulings each, so the cost follows what the ruling cites, not how many rulings
-    there are."""
+    """Rulings sharing cited rules, keywords or cards with this one, most shared first (then by their place in
+    their documents). Each thing this ruling shares is looked up through its index (citations by rule, mentions
+    by keyword and by card) once per database (``_rulings_sharing``), so the cost follows what the ruling cites,
+    not how many rulings there are, and a page counts from memory what every ruling citing the same rule asked."""
     mine = conn.execute(
         """select 'rule ' || r.number, 'rule', c.rule_id, g.game_id from rulings g
             join ruling_citations c on c.ruling_id = g.id join rules r on r.id = c.rule_id where g.id = :id
@@ -865,33 +887,42 @@ def related_rulings(conn: sqlite3.Connection, ruling_id: int, limit: int = 8) ->
             join card_mentions m on m.ruling_id = g.id join cards c on c.id = m.card_id where g.id = :id""",
         {"id": ruling_id},
     ).fetchall()
-    shared: dict[int, list[str]] = defaultdict(list)
-    common = once_per_database(conn, ("common things",), dict)  # (kind, target, game) -> more than COMMON_THING?
-    for thing, kind, target, game in mine:
-        parameters = {"target": target, "game": game, "most": COMMON_THING + 1}
-        if (kind, target, game) not in common:  # counted in SQL: a common thing's rulings never reach Python
-            (sharing,) = conn.execute(f"select count(*) from ({_SHARED_BY[kind]} limit :most)", parameters).fetchone()
-            common[(kind, target, game)] = sharing > COMMON_THING
-        if not common[(kind, target, game)]:
-            for (other,) in conn.execute(_SHARED_BY[kind], parameters):
-                if other != ruling_id:
-                    shared[other].append(thing)
-    # ranked in SQL, so that only the rulings shown are read
-    rows = _rows(
-        conn,
-        """select r.id, r.question from json_each(:shared) s join rulings r on r.id = json_extract(s.value, '$[0]')
-        order by json_extract(s.value, '$[1]') desc, r.position, r.id limit :limit""",
-        {"shared": json.dumps([[other, len(things)] for other, things in shared.items()]), "limit": limit},
+    kept: dict[tuple, frozenset[int]] = once_per_database(conn, ("rulings sharing",), dict)
+    things = [(thing, _rulings_sharing(conn, kept, kind, target, game)) for thing, kind, target, game in mine]
+    counts: Counter[int] = Counter()
+    for _thing, sharing in things:
+        counts.update(sharing)
+    counts.pop(ruling_id, None)
+    position = once_per_database(
+        conn, ("ruling positions",), lambda: dict(conn.execute("select id, coalesce(position, -1) from rulings"))
+    )
+    ranked = heapq.nsmallest(limit, counts, key=lambda other: (-counts[other], position[other], other))
+    questions = dict(
+        conn.execute(
+            "select id, question from rulings where id in (select value from json_each(?))", [json.dumps(ranked)]
+        )
     )
     return [
         {
-            "id": row["id"],
-            "question": row["question"],
-            "shared_count": len(shared[row["id"]]),
-            "shared": ", ".join(shared[row["id"]]),
+            "id": other,
+            "question": questions[other],
+            "shared_count": counts[other],
+            "shared": ", ".join(thing for thing, sharing in things if other in sharing),
         }
-        for row in rows
+        for other in ranked
     ]
+
+
+def _rulings_sharing(conn: sqlite3.Connection, kept: dict, kind: str, target, game: str) -> frozenset[int]:
+    """The rulings that cite a rule, mention a keyword or name a card; none for a thing more than ``COMMON_THING``
+    rulings share (a common thing's rulings stop at one more than that in SQL). ``kept``: the answers so far, for
+    the database's lifetime."""
+    key = (kind, target, game)
+    if key not in kept:
+        parameters = {"target": target, "game": game, "most": COMMON_THING + 1}
+        found = [other for (other,) in conn.execute(f"{_SHARED_BY[kind]} limit :most", parameters)]
+        kept[key] = frozenset(found if len(found) <= COMMON_THING else ())
+    return kept[key]
 
 
 # ---------------------------------------------------------------- cards and replays
@@ -952,23 +983,11 @@ def find_cards(conn: sqlite3.Connection, text: str, nearest: int = 5) -> dict:
     """What a card address or a typed name means when it is no card's slug: ``cards``, the cards whose name
     or nickname it is (several for a champion's name), or else ``nearest``, the closest names (rapidfuzz)."""
     wanted = slugify(text)
-    names = _rows(
-        conn,
-        """select slug, name, name as matched from cards
-        union all select c.slug, c.name, a.alias from card_aliases a join cards c on c.id = a.card_id""",
-    )
-    matches = {
-        row["slug"]: {"slug": row["slug"], "name": row["name"]} for row in names if slugify(row["matched"]) == wanted
-    }
+    names, by_slug, choices = once_per_database(conn, ("card names",), lambda: _card_names(conn))
+    matches = {row["slug"]: {"slug": row["slug"], "name": row["name"]} for row in by_slug.get(wanted, [])}
     if matches or not wanted:
         return {"cards": sorted(matches.values(), key=lambda card: card["name"]), "nearest": []}
-    scored = process.extract(
-        wanted.replace("-", " "),
-        [slugify(row["matched"]).replace("-", " ") for row in names],
-        scorer=fuzz.ratio,
-        score_cutoff=60,
-        limit=nearest * 4,
-    )
+    scored = process.extract(wanted.replace("-", " "), choices, scorer=fuzz.ratio, score_cutoff=60, limit=nearest * 4)
     closest: dict[str, dict] = {}
     for _text, score, index in scored:
         row = names[index]
@@ -976,6 +995,22 @@ def find_cards(conn: sqlite3.Connection, text: str, nearest: int = 5) -> dict:
             row["slug"], {"slug": row["slug"], "name": row["name"], "matched": row["matched"], "score": round(score, 1)}
         )
     return {"cards": [], "nearest": list(closest.values())[:nearest]}
+
+
+def _card_names(conn: sqlite3.Connection) -> tuple[list[dict], dict[str, list[dict]], list[str]]:
+    """Every card's name and nicknames (``matched``), by the slug each makes, and each as the words rapidfuzz
+    compares (a slug's hyphens as spaces): worked out once per database, as slugging them all was most of the
+    cost of an unknown card's page."""
+    names = _rows(
+        conn,
+        """select slug, name, name as matched from cards
+        union all select c.slug, c.name, a.alias from card_aliases a join cards c on c.id = a.card_id""",
+    )
+    slugs = [slugify(row["matched"]) for row in names]
+    by_slug: dict[str, list[dict]] = defaultdict(list)
+    for row, slug in zip(names, slugs):
+        by_slug[slug].append(row)
+    return names, dict(by_slug), [slug.replace("-", " ") for slug in slugs]
 
 
 def replay_page(conn: sqlite3.Connection, replay_id: str, stored_steps: bool = True) -> dict | None:
@@ -1115,7 +1150,7 @@ def rule_tree(
     document = versions.rules_document(conn, game, version, rulebook)
     if document is None or not with_tree:
         return document and {"document": document}
-    rules, tree = once_per_database(conn, ("outline", document["id"]), lambda: _document_outline(conn, document["id"]))
+    rules, tree = _kept_outline(conn, document["id"])
     return {
         "game": _row(conn, "select id, name from games where id = ?", [game]),
         "document": document,
@@ -1130,6 +1165,20 @@ def rule_tree(
         "rules": rules,
         "tree": tree,
     }
+
+
+def outline_every_rulebook(conn: sqlite3.Connection) -> None:
+    """Every rulebook version's outline worked out once, for a server to do before it serves: a rule tree's first
+    page read and arranged its thousands of rules (8-30 ms). At most half the answers kept per database, so that
+    a corpus of many versions does not push out what the other pages keep."""
+    for (document_id,) in conn.execute(
+        "select id from documents where kind = 'rules' order by is_newest desc, id limit ?", [_KEPT_ANSWERS_MAX // 2]
+    ).fetchall():
+        _kept_outline(conn, document_id)
+
+
+def _kept_outline(conn: sqlite3.Connection, document_id: str) -> tuple[int, list[dict]]:
+    return once_per_database(conn, ("outline", document_id), lambda: _document_outline(conn, document_id))
 
 
 def _document_outline(conn: sqlite3.Connection, document_id: str) -> tuple[int, list[dict]]:

@@ -197,6 +197,22 @@ def listening_sockets(host: str, port: int, count: int) -> list[socket.socket]:
     return [first] + [listening_socket(host, port, share_port=True) for _ in range(count - 1)]
 
 
+def listening_on(port: int) -> int | None:
+    """How many sockets listen on ``port`` (IPv4 or IPv6), read from Linux's /proc/net/tcp tables; None where there
+    are none to read. A worker listens once its warm-up is done, so a caller that waits for ``workers`` of them
+    knows every worker serves: the first answer only tells that one does, and a kept-alive connection opened while
+    the others warm up stays on that one for good."""
+    tables = [table for table in (Path("/proc/net/tcp"), Path("/proc/net/tcp6")) if table.exists()]
+    if not tables:
+        return None
+    count = 0
+    for table in tables:
+        for line in table.read_text().splitlines()[1:]:
+            _slot, local, _remote, state, *_ = line.split()
+            count += state == "0A" and int(local.rsplit(":", 1)[1], 16) == port  # 0A: LISTEN
+    return count
+
+
 def _serve_worker(config, sock: socket.socket) -> None:
     import uvicorn
 

@@ -353,14 +353,14 @@ class Outcome:
 class View:
     """Card text read from its card's point of view: whose text it is (`source`), who "you" is (a
     battlefield's controller, 184.6.c, or None when it has none), where "here" is, what "it" names, and the
-    locations of the chain item's target slots (for "at <slot>")."""
+    legal targets of the resolving item's slots (for "at <slot>": their locations)."""
 
     source: str | None = None
     you: str | None = None
     here: str | None = None
     it: str | None = None
     it_incarnation: int | None = None
-    slots: Any = None  # callable: slot name -> list of object ids or locations
+    slots: dict | None = None  # slot name -> the object ids or locations still legal for it
 
 
 @value

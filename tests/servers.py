@@ -12,6 +12,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from rules_db.serve import listening_on
+
 
 def patience(seconds: float) -> float:
     """``seconds`` of waiting on a quiet machine, stretched by how many runnable processes share each core: the
@@ -42,15 +44,22 @@ class Server:
             f"serve({str(db_path)!r}, port={self.port}, workers={workers}, warm_up={warm_up})"
         )
         self.process = subprocess.Popen([sys.executable, "-c", code], stdout=self.log, stderr=subprocess.STDOUT)
+        self.workers = workers
 
     def wait_until_ready(self, path: str = "/-/versions.json", timeout: float = 60) -> str:
-        """The body of ``path`` once the server answers it (the first answer may take a while: it starts)."""
+        """The body of ``path`` once every worker serves (the first answer may take a while: it starts; and a worker
+        still warming up leaves the connections to the others)."""
         deadline = time.monotonic() + patience(timeout)
         while time.monotonic() < deadline and self.process.poll() is None:
             try:
-                return self.get(path, timeout=2)
+                body = self.get(path, timeout=2)
             except OSError:  # not listening yet (an error status is not an OSError here: it fails at once)
                 time.sleep(0.2)
+                continue
+            listening = listening_on(self.port)
+            if listening is None or listening >= self.workers:
+                return body
+            time.sleep(0.2)
         status = (
             "ended" if self.process.poll() is not None else f"did not answer {path} within {patience(timeout):.0f} s"
         )

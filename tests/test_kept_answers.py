@@ -49,3 +49,23 @@ def test_an_answer_in_use_is_kept_while_others_come_and_go(tmp_path):
         assert computed.count("other 0") == 2
     finally:
         conn.close()
+
+
+def test_a_connection_in_the_middle_of_writing_gets_an_answer_of_its_own(tmp_path):
+    """What a connection has written and not committed is not in the file yet: the answer kept for the file would
+    hide it from that connection, and its answer would show it to every other one."""
+    path = tmp_path / "kept.db"
+    sqlite3.connect(path).execute("create table t (x)").connection.commit()
+    conn = sqlite3.connect(path)
+
+    def rows() -> int:
+        return once_per_database(conn, ("rows",), lambda: conn.execute("select count(*) from t").fetchone()[0])
+
+    try:
+        assert rows() == 0
+        conn.execute("insert into t values (1)")
+        assert rows() == 1
+        conn.rollback()
+        assert rows() == 0
+    finally:
+        conn.close()

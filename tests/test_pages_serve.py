@@ -150,3 +150,23 @@ def test_the_workers_sockets_share_the_connections_of_a_burst():
     finally:
         for open_socket in clients + sockets:
             open_socket.close()
+
+
+def test_a_worker_counts_as_serving_once_it_listens():
+    """A worker's socket is bound before the worker warms up and listens after (uvicorn listens once the lifespan's
+    startup completes): ``listening_on`` counts only the listening ones, so a caller can wait for every worker."""
+    from rules_db.serve import listening_on, listening_sockets
+
+    sockets = listening_sockets("127.0.0.1", 0, 2)
+    port = sockets[0].getsockname()[1]
+    try:
+        counted = [listening_on(port)]
+        for sock in sockets:
+            sock.listen()
+            counted.append(listening_on(port))
+    finally:
+        for sock in sockets:
+            sock.close()
+    if counted[0] is None:
+        pytest.skip("no /proc/net/tcp to read here")
+    assert counted == [0, 1, 2]

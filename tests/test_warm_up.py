@@ -3,16 +3,29 @@
 from __future__ import annotations
 
 import asyncio
+import shutil
 import sqlite3
+from pathlib import Path
 
 from datasette.app import Datasette
 
-from datasette_plugins import CACHE, warm_up
+from datasette_plugins import CACHE, replay_pages, warm_up
+from rules_db import queries, replay_view
 from rules_db.serve import PLUGIN, metadata
+
+PROJECT = Path(__file__).resolve().parent.parent
 
 
 def _datasette(db_path) -> Datasette:
     return Datasette(immutables=[str(db_path)], metadata=metadata(db_path))
+
+
+async def _start_and_stop(app, send) -> None:
+    """The ASGI lifespan as a server runs it: startup (where the warm-up runs), then shutdown."""
+    messages: asyncio.Queue = asyncio.Queue()
+    await messages.put({"type": "lifespan.startup"})
+    await messages.put({"type": "lifespan.shutdown"})
+    await app({"type": "lifespan", "asgi": {"version": "3.0"}}, messages.get, send)
 
 
 async def test_a_page_of_each_kind_answers(fixture_db):
@@ -37,7 +50,6 @@ async def test_a_page_of_each_kind_answers(fixture_db):
 async def test_the_lifespan_startup_completes_once_the_pages_are_rendered(fixture_db):
     datasette = _datasette(fixture_db)
     app = datasette.app()
-    messages: asyncio.Queue = asyncio.Queue()
     kept_at_startup = []
 
     async def send(message):
@@ -45,13 +57,59 @@ async def test_the_lifespan_startup_completes_once_the_pages_are_rendered(fixtur
             kept_at_startup.append(len(CACHE.pages))
 
     CACHE.pages.clear()
-    await messages.put({"type": "lifespan.startup"})
-    await messages.put({"type": "lifespan.shutdown"})
-    await app({"type": "lifespan", "asgi": {"version": "3.0"}}, messages.get, send)
+    await _start_and_stop(app, send)
     kept_pages = [key[-2] for key in CACHE.pages]  # (file identity..., path, query)
     rule_url = next(url for url in await warm_up.urls(datasette) if url.startswith("/rules/") and "999" not in url)
     assert kept_at_startup and kept_at_startup[0] >= 8
     assert rule_url in kept_pages and "/" in kept_pages
+
+
+async def test_a_warmed_worker_serves_replays_rule_trees_and_comparisons_from_what_it_kept(
+    fixture_db, tmp_path, monkeypatch
+):
+    """Every library replay run by the engine, every rulebook version outlined and every pair of versions compared
+    before the startup completes: a judge's first replay page runs no engine, a rule tree of any version outlines
+    nothing, a comparison counts nothing."""
+    db_path = tmp_path / "rules.db"
+    shutil.copy(fixture_db, db_path)
+    library = sorted((PROJECT / "scenarios" / "library").glob("*.yaml"))[:2]
+    connection = sqlite3.connect(db_path)
+    for path in library:  # two: the warm-up's page of each kind opens one
+        connection.execute(
+            """insert into replays (id, title, file, rules_document_id, verdict, scenario)
+            select ?, title, ?, rules_document_id, verdict, ? from replays limit 1""",
+            [path.stem, path.name, path.read_text(encoding="utf-8")],
+        )
+    replays = [row[0] for row in connection.execute("select id from replays where scenario is not null")]
+    trees = connection.execute(
+        "select d.game_id, d.version, b.slug from documents d join rulebooks b on b.id = d.rulebook_id "
+        "where d.kind = 'rules'"
+    ).fetchall()
+    comparisons = connection.execute(
+        """select distinct o.game_id, o.version, n.version from rule_lineage l
+        join documents o on o.id = l.from_document_id join documents n on n.id = l.to_document_id"""
+    ).fetchall()
+    connection.commit()
+    connection.close()
+    assert replays and len(trees) > 1 and comparisons
+    datasette = _datasette(db_path)
+    replay_pages.service()._cache.clear()  # nothing kept by an earlier test of this process
+
+    async def send(message):
+        pass
+
+    await _start_and_stop(datasette.app(), send)
+    CACHE.pages.clear()
+    worked_out = []
+    monkeypatch.setattr(replay_view, "replayed_view", lambda *args, **kwargs: worked_out.append(args))
+    monkeypatch.setattr(queries, "_document_outline", lambda *args: worked_out.append(args))
+    monkeypatch.setattr(queries.lineage_store, "stored_diff_summary", lambda *args, **kwargs: worked_out.append(args))
+    pages = [f"/replays/{replay_id}" for replay_id in replays]
+    pages += [f"/rules/{game}?version={version}&rulebook={rulebook}" for game, version, rulebook in trees]
+    pages += [f"/diff/{game}/{old}/{new}" for game, old, new in comparisons]
+    statuses = {url: (await datasette.client.get(url)).status_code for url in pages}
+    assert set(statuses.values()) == {200}, statuses
+    assert not worked_out
 
 
 async def test_an_application_that_receives_no_lifespan_renders_nothing_ahead(fixture_db):
@@ -65,15 +123,12 @@ async def test_a_database_without_our_tables_still_completes_its_startup(tmp_pat
     plain = tmp_path / "plain.db"
     sqlite3.connect(plain).execute("create table notes (text)").connection.commit()
     app = Datasette(immutables=[str(plain)]).app()
-    messages: asyncio.Queue = asyncio.Queue()
     sent = []
 
     async def send(message):
         sent.append(message["type"])
 
-    await messages.put({"type": "lifespan.startup"})
-    await messages.put({"type": "lifespan.shutdown"})
-    await app({"type": "lifespan", "asgi": {"version": "3.0"}}, messages.get, send)
+    await _start_and_stop(app, send)
     assert "lifespan.startup.complete" in sent and "lifespan.startup.failed" not in sent
 
 
@@ -83,14 +138,11 @@ async def test_a_server_started_without_warm_up_renders_nothing_ahead(fixture_db
     settings = metadata(fixture_db)
     settings["plugins"] = {PLUGIN: {"warm_up": False}}
     app = Datasette(immutables=[str(fixture_db)], metadata=settings).app()
-    messages: asyncio.Queue = asyncio.Queue()
     sent = []
 
     async def send(message):
         sent.append(message["type"])
 
     CACHE.pages.clear()
-    await messages.put({"type": "lifespan.startup"})
-    await messages.put({"type": "lifespan.shutdown"})
-    await app({"type": "lifespan", "asgi": {"version": "3.0"}}, messages.get, send)
+    await _start_and_stop(app, send)
     assert "lifespan.startup.complete" in sent and not CACHE.pages

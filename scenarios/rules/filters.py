@@ -125,7 +125,7 @@ def _combat(game, view: View, location) -> bool:
 def matches_where(game, view: View, phrase: str, location) -> bool:
     if phrase.startswith("at "):
         slot = phrase[3:]
-        places = view.slots(slot) if view.slots else []
+        places = view.slots.get(slot, ()) if view.slots else ()
         return location in {
             game.objects[p].location if p in game.objects and not game.is_battlefield(p) else p for p in places
         }

@@ -32,16 +32,14 @@ def resolution(game, item: ChainItem, because: str, targets: dict | None = None)
     """Start executing `item` (with `targets`, the choices of one of its executions, by default its own): its
     targets are checked now and kept for all its instructions (356.3.e.2)."""
     targets = (item.targets or {}) if targets is None else targets
-    run = Resolution(item, because)
+    legal = {slot: _still_legal(game, item, slot, targets) for slot in targets}
     source = game.objects.get(item.source)
-    view = calc.view_of(game, source, it=item.it, slots=lambda slot: _slot_ids(game, run, slot)) if source else View()
+    view = calc.view_of(game, source, it=item.it, slots=legal) if source else View()
     if item.it and item.it in game.objects:
         view = View(view.source, view.you, view.here, item.it, None, view.slots)
     if item.location and source is not None and source.location != item.location:
         view = View(view.source, view.you, item.location, view.it, view.it_incarnation, view.slots)
-    run.view = view
-    run.legal = {slot: _still_legal(game, item, slot, targets) for slot in targets}
-    return run
+    return Resolution(item, because, legal, view)
 
 
 @query("execute")
@@ -70,10 +68,6 @@ def _still_legal(game, item: ChainItem, slot: str, targets: dict) -> list[str]:
                 objects=[reference[0]],
             )
     return legal
-
-
-def _slot_ids(game, run: Resolution, slot: str) -> list[str]:
-    return list(run.legal.get(slot, ()))
 
 
 @query("refs")
