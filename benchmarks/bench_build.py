@@ -10,9 +10,11 @@ search index over its rows), and run spaCy's pipeline over the same texts (every
 ratio of the two medians says how much the build spends beyond that floor. CPU seconds are printed
 beside wall-clock ones: on a shared machine they say what the build costs, whatever else runs.
 
-The build uses two processes (the second replays the scenarios and matches the versions' lineage while the
-first parses and tags text): its CPU seconds are both processes' together, and a stage's figure is the first
-process's wall-clock time in it, waiting for the second included. The floor is one process.
+The build uses two processes (the second loads spaCy and tags text, then matches the versions' lineage and
+replays the scenarios, while the first parses, stores, links and indexes): its CPU seconds are both processes'
+together, and a stage's figure is the first process's wall-clock time in it, waiting for the second included.
+Each build's second process loads spaCy afresh (the first never does), as a cold build would. The floor is one
+process.
 """
 
 from __future__ import annotations

@@ -1,15 +1,17 @@
 """CPU time of each kind of judges' page, rendered in-process: what one request costs the server, apart from
 waiting for a machine other work keeps busy (the latency benchmark, bench_pages.py, measures under load).
 
-    .venv/bin/python benchmarks/bench_page_cpu.py [--db data/rules.db] [--per-kind 30] [--profile KIND]
+    .venv/bin/python benchmarks/bench_page_cpu.py [--db data/rules.db] [--per-kind 30] [--profile KIND] [--served]
 
 Each URL (bench_pages.page_urls: the same mix of pages) is asked through Datasette's own client, as the served
 application is built (rules_db.serve), with the page cache emptied before every request, so the figure is the
 cost of rendering the page, not of answering it from memory. The CPU time counts the replay sandbox's worker
 processes too (Linux /proc). ``--profile KIND`` prints where that kind's time goes (cProfile, cumulative).
-``--first`` measures instead the first page of each kind in an application started as a server starts it (the
-ASGI lifespan, which ``datasette_plugins.warm_up`` answers), over ``--per-kind`` fresh applications: what a
-worker's first judges pay, the slow tail of the latency benchmark when a worker starts cold.
+``--served`` measures the mix as a served worker answers it: warmed up by the ASGI lifespan as a server starts
+it, its page cache kept (what bench_pages's server does, without the waiting). ``--first`` measures instead the
+first page of each kind in an application started as a server starts it (the ASGI lifespan, which
+``datasette_plugins.warm_up`` answers), over ``--per-kind`` fresh applications: what a worker's first judges pay,
+the slow tail of the latency benchmark when a worker starts cold.
 """
 
 from __future__ import annotations
@@ -55,19 +57,27 @@ def cpu_now() -> float:
     return time.process_time() + children / ticks
 
 
-async def measure(db_path: Path, per_kind: int, profile: str | None, kinds: list[str] | None) -> dict[str, list[float]]:
+async def measure(
+    db_path: Path, per_kind: int, profile: str | None, kinds: list[str] | None, served: bool = False
+) -> dict[str, list[float]]:
     from datasette_plugins import CACHE
 
     datasette = application(db_path)
-    await datasette.invoke_startup()
-    for _kind, url in page_urls(db_path, 2, seed=2):  # warm up: templates compiled, sandbox started
-        await datasette.client.get(url)
+    if served:  # as a server's worker: warmed up by the lifespan, then the mix in its order, its pages kept
+        await served_startup(datasette)
+        pages = page_urls(db_path, per_kind)
+    else:
+        await datasette.invoke_startup()
+        for _kind, url in page_urls(db_path, 2, seed=2):  # warm up: templates compiled, sandbox started
+            await datasette.client.get(url)
+        pages = sorted(page_urls(db_path, per_kind))
     costs: dict[str, list[float]] = defaultdict(list)
     profiler = cProfile.Profile() if profile else None
-    for kind, url in sorted(page_urls(db_path, per_kind)):
+    for kind, url in pages:
         if kinds and kind not in kinds:
             continue
-        CACHE.pages.clear()
+        if not served:
+            CACHE.pages.clear()
         if profiler and kind == profile:
             profiler.enable()
         started = cpu_now()
@@ -136,13 +146,19 @@ def main() -> None:
     parser.add_argument("--profile", help="a kind of page (as printed) to profile")
     parser.add_argument("--kind", action="append", help="measure only this kind of page (may be repeated)")
     parser.add_argument("--first", action="store_true", help="each kind's first page in a freshly started application")
+    parser.add_argument(
+        "--served", action="store_true", help="as a served worker answers the mix: warmed up, its page cache kept"
+    )
     arguments = parser.parse_args()
     if arguments.first:
         costs = first_pages(arguments.db, arguments.per_kind)
         print(f"CPU ms of each kind's first page in {arguments.per_kind} fresh applications", end="")
     else:
-        costs = asyncio.run(measure(arguments.db, arguments.per_kind, arguments.profile, arguments.kind))
-        print("CPU ms per request, page cache emptied before each", end="")
+        costs = asyncio.run(
+            measure(arguments.db, arguments.per_kind, arguments.profile, arguments.kind, arguments.served)
+        )
+        kept = "a served worker's: warmed up, page cache kept" if arguments.served else "page cache emptied before each"
+        print(f"CPU ms per request, {kept}", end="")
     print(f"; load average {os.getloadavg()[0]:.1f}")
     print(f"{'page':14} {'requests':>8} {'mean':>7} {'p50':>7} {'p99':>7} {'max':>7}")
     for kind in sorted(costs, key=lambda kind: -statistics.mean(costs[kind])):

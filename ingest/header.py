@@ -45,6 +45,7 @@ _DATE_FORMS = [
 _LAST_UPDATED = re.compile(r"\b(?:last\s+)?updated\b[\s:*_\-\u2013\u2014]*(?P<rest>.*)", re.IGNORECASE)
 _LABEL = re.compile(r"(?:\bversion\s*|\bv)(?P<label>\d+(?:\.\d+)+)\b", re.IGNORECASE)
 _MARKUP = re.compile(r"<[^>]*>|^[#>\s]+|[*_`]+")
+_MARKUP_CHARACTER = re.compile(r"[<>#*_`]")  # in no line without markup: most lines skip the substitution
 # Words of a title that name no particular rulebook.
 _GENERIC = {"rules", "rule", "rulebook", "document", "comprehensive", "official", "the", "of"}
 
@@ -60,7 +61,8 @@ class Header:
 
 def clean(line: str) -> str:
     """A header line without markup: markdown heading marks, emphasis, HTML tags and entities."""
-    return _MARKUP.sub("", html.unescape(line)).strip()
+    text = html.unescape(line)
+    return _MARKUP.sub("", text).strip() if _MARKUP_CHARACTER.search(text) else text.strip()
 
 
 def read_header(lines: list[str]) -> Header:

@@ -250,7 +250,11 @@ _RUNS_ON = re.compile(r"(?:(?<![\w'\u2019-])[a-z][\w'\u2019-]*|[,;(\[/\u2013\u20
 
 
 def runs_on(text: str) -> bool:
-    return bool(_RUNS_ON.search(text.rstrip()))
+    # Every match lies within the last word (the class of its characters and the words it names hold no space,
+    # and a space before the word passes its look-behind as the start of the text does): searched alone, a line
+    # costs a fifth of searching the whole line, which the parse does for every line.
+    words = text.rsplit(maxsplit=1)
+    return bool(words) and bool(_RUNS_ON.search(words[-1]))
 
 
 # A continuation line that starts a new paragraph of its rule rather than carrying on a wrapped line.

@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 import re
 import sqlite3
+import sys
 import time
 import unicodedata
 from collections import defaultdict
@@ -464,7 +465,12 @@ def _rows_holding(forms: list[str], terms: dict) -> int:
 
 
 def _row_count(conn: sqlite3.Connection) -> int:
-    return conn.execute("select coalesce(max(id), 0) from search_documents").fetchone()[0] or 1
+    """Rows of the index (read once per database)."""
+    return queries.once_per_database(
+        conn,
+        ("search row count",),
+        lambda: conn.execute("select coalesce(max(id), 0) from search_documents").fetchone()[0] or 1,
+    )
 
 
 # ---------------------------------------------------------------- retrieval
@@ -773,10 +779,10 @@ class _ConceptStems:
         # Every tagged stem the question asks for: a row's stems are only looked up in it, never made a set.
         self.wanted = frozenset(self.single).union(*(phrase for *_rest, phrase in self.phrases))
 
-    def found(self, row_stems: str | None) -> dict[str, dict[int, float]]:
+    def found(self, row_stems: tuple[str, ...]) -> dict[str, dict[int, float]]:
         """field tag -> {concept index: best credit} for the concepts a row's stems hold (a phrase: all its
         stems in one field)."""
-        held = self.wanted.intersection((row_stems or "").split())
+        held = self.wanted.intersection(row_stems)
         found: dict[str, dict[int, float]] = {tag: {} for tag in _FIELD_TAGS}
         for tagged in held:
             in_field = found[tagged[:2]]
@@ -838,15 +844,7 @@ def _scored(
     """The rows (id, BM25 rank, ...) with their re-ranking score from the stems they hold, in the order given;
     BM25 relative to ``best_rank``, by default the best of the rows. Only what scoring needs is read here;
     ``_complete`` reads the text of the rows that are shown."""
-    ids = [row[0] for row in rows]
-    found = {
-        row[0]: row
-        for row in conn.execute(
-            f"""select id, kind, ref_id, game_id, stems, document_id, path, position from search_documents
-            where id in ({",".join("?" * len(ids))})""",
-            ids,
-        )
-    }
+    found = _scoring_rows(conn, [row[0] for row in rows])
     weights = [concept.weight for concept in query.concepts]
     total_weight = sum(weights) or 1.0
     best_rank = min([row[1] for row in rows] + ([best_rank] if best_rank is not None else []), default=0.0)
@@ -859,7 +857,7 @@ def _scored(
     for row_id, rank, *_ in rows:
         if row_id not in found:
             continue
-        _id, kind, ref_id, game_id, stems, document_id, section, position = found[row_id]
+        kind, ref_id, game_id, stems, says_number, document_id, section, position = found[row_id]
         document = {"id": row_id, "kind": kind, "ref_id": ref_id, "game_id": game_id, "document_id": document_id}
         found_in = concepts.found(stems)
         heading, path, body = found_in["h:"], found_in["p:"], found_in["b:"]
@@ -877,11 +875,51 @@ def _scored(
             "card": named_cards.get(ref_id, 0.0) if kind == "card" else 0.0,
             "game": 1.0 if game_id in query.games else 0.0,
             "unasked_card": 1.0 if kind == "card" and not query.wants_card else 0.0,
-            "number": 1.0 if query.wants_number and _NUMBER_STEM.search(stems or "") else 0.0,
+            "number": 1.0 if query.wants_number and says_number else 0.0,
         }
         score = sum([_WEIGHTS[name] * value for name, value in features.items()])
         scored.append(_Scored(document, rank, score, found_in, features=features, section=section, position=position))
     return scored
+
+
+class _ScoringRow(NamedTuple):
+    """What scoring reads of a row of ``search_documents``."""
+
+    kind: str
+    ref_id: int
+    game_id: str
+    stems: tuple[str, ...]  # its tagged stems (see _ConceptStems), each string shared by every row holding it
+    says_number: bool  # its heading or text holds a number (see _NUMBER_STEM)
+    document_id: str | None
+    path: str | None
+    position: int
+
+
+_SCORING_ROWS_KEPT = 20_000  # rows kept per database (a few hundred bytes each): most searches find them there
+
+
+def _scoring_rows(conn: sqlite3.Connection, ids: list[int]) -> dict[int, _ScoringRow]:
+    """id -> what scoring reads of the row, kept per database: the candidates of one question are largely
+    those of the last ones (the rules a dispute is about), so most are neither read nor parsed again."""
+    kept: dict[int, _ScoringRow] = queries.once_per_database(conn, ("search scoring rows",), dict)
+    # Read into the answer first: another thread may empty ``kept`` meanwhile.
+    answer = {row_id: row for row_id in ids if (row := kept.get(row_id)) is not None}
+    missing = [row_id for row_id in ids if row_id not in answer]
+    if not missing:
+        return answer
+    if len(kept) + len(missing) > _SCORING_ROWS_KEPT:
+        kept.clear()  # start again rather than keep an order: a search reads 80 rows, the bound is many times that
+    for row_id, kind, ref_id, game_id, stems, document_id, path, position in conn.execute(
+        f"""select id, kind, ref_id, game_id, stems, document_id, path, position from search_documents
+        where id in ({",".join("?" * len(missing))})""",
+        missing,
+    ):
+        tagged = tuple(sys.intern(stem) for stem in (stems or "").split())
+        says_number = bool(_NUMBER_STEM.search(stems or ""))
+        answer[row_id] = kept[row_id] = _ScoringRow(
+            kind, ref_id, game_id, tagged, says_number, document_id, path, position
+        )
+    return answer
 
 
 def _sections(items: list[_Scored]) -> list[list[_Scored]]:

@@ -676,18 +676,23 @@ class BackgroundBuild:
         return build
 
     def _keep(self) -> None:
-        """The finished build copied into the cache under its digest (built aside, then renamed, so a run that
-        reads the cache meanwhile sees all of it or nothing), in place of the builds of other digests."""
-        digest = (self.folder / "digest").read_text(encoding="utf-8")
-        if not self.kept or (self.kept / digest).exists():
+        """The finished build copied into the cache under its digest, in place of the builds of other digests.
+
+        Every process of every run that keeps a build takes the cache's lock first: without it, the first worker
+        to finish its copy removed the copy another worker was still writing. The copy is written aside, then
+        renamed, so a run that reads the cache sees all of it or nothing."""
+        if not self.kept:
             return
-        aside = self.kept / f"{digest}.{os.getpid()}.tmp"
-        self._copy(self.folder, aside)
-        with contextlib.suppress(OSError):  # another run kept the same build first
+        digest = (self.folder / "digest").read_text(encoding="utf-8")
+        with FileLock(self.kept.with_suffix(".lock")):
+            if (self.kept / digest).exists():
+                return
+            aside = self.kept / f"{digest}.tmp"  # left over only by a run killed while copying
+            self._copy(self.folder, aside)
             aside.rename(self.kept / digest)
-        for other in self.kept.iterdir():
-            if other.name != digest:
-                shutil.rmtree(other, ignore_errors=True)
+            for other in self.kept.iterdir():
+                if other.name != digest:
+                    shutil.rmtree(other, ignore_errors=True)
 
     @classmethod
     def _copy(cls, source: Path, target: Path) -> None:

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from ingest.errors import IngestError
 from ingest.formats import FORMATS, adapter
 from ingest.limits import check_rules
-from ingest.outline import natural_key
+from ingest.outline import _RUNS_ON, natural_key, runs_on
 from rules_db import search
 from scenarios import library_paths
 from scenarios.schema import Loader, ScenarioError
@@ -81,6 +81,12 @@ def test_outline_parsers_answer_or_raise_a_clear_error(format_name, lines):
         seen.add(rule.number)
         natural_key(rule.number)
     assert all(1 <= skipped.line <= len(lines) for skipped in parsed.skipped)
+
+
+@given(text=st.one_of(noise, st.text(max_size=40)))
+def test_a_line_runs_on_by_its_last_word_alone(text):
+    """``runs_on`` searches only the last word of a line: its answer is the pattern's over the whole line."""
+    assert runs_on(text) == bool(_RUNS_ON.search(text.rstrip()))
 
 
 # ---------------------------------------------------------------- scenario loader

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import shutil
 import sqlite3
 from pathlib import Path
@@ -57,11 +58,17 @@ async def test_the_lifespan_startup_completes_once_the_pages_are_rendered(fixtur
             kept_at_startup.append(len(CACHE.pages))
 
     CACHE.pages.clear()
-    await _start_and_stop(app, send)
+    gc.unfreeze()
+    try:
+        await _start_and_stop(app, send)
+        frozen = gc.get_freeze_count()
+    finally:
+        gc.unfreeze()  # the rest of the test run collects as it did
     kept_pages = [key[-2] for key in CACHE.pages]  # (file identity..., path, query)
     rule_url = next(url for url in await warm_up.urls(datasette) if url.startswith("/rules/") and "999" not in url)
     assert kept_at_startup and kept_at_startup[0] >= 8
     assert rule_url in kept_pages and "/" in kept_pages
+    assert frozen > 10_000  # what the worker holds, out of the collector's full passes
 
 
 async def test_a_warmed_worker_serves_replays_rule_trees_and_comparisons_from_what_it_kept(
@@ -99,6 +106,7 @@ async def test_a_warmed_worker_serves_replays_rule_trees_and_comparisons_from_wh
         pass
 
     await _start_and_stop(datasette.app(), send)
+    gc.unfreeze()  # the rest of the test run collects as it did
     CACHE.pages.clear()
     worked_out = []
     monkeypatch.setattr(replay_view, "replayed_view", lambda *args, **kwargs: worked_out.append(args))
