@@ -93,16 +93,18 @@ def collector_paused() -> Iterator[None]:
     When the collector resumes, what the replay made is handed to its oldest generation untouched (`gc.freeze`
     then `gc.unfreeze`): resumed as it was, its first young pass would walk every object the replay made, all
     still alive (the Replay keeps its game), at some 25 us per action. The oldest generation's full passes still
-    walk them, and free a dropped game (its objects and its journal refer to each other). Nothing in this
-    project freezes objects for good (`gc.unfreeze` would release them too)."""
+    walk them, and free a dropped game (its objects and its journal refer to each other). When something is
+    frozen for good already (a served worker freezes what it warmed up), the hand-off is skipped: `gc.unfreeze`
+    would release that too, and bring back the full passes over it that the freeze took out of the pages."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if was_enabled:
-            gc.freeze()
-            gc.unfreeze()
+            if not gc.get_freeze_count():
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
 
 

@@ -327,3 +327,18 @@ def test_a_dropped_replay_leaves_nothing_behind():
     del replays
     gc.collect()
     assert [game for game in games if game() is not None] == []
+
+
+def test_a_replay_leaves_what_a_served_worker_froze_frozen():
+    """A served worker freezes what it warmed up, out of the collector's passes (datasette_plugins/warm_up.py); a
+    dispute replayed later must not release it (the replay's own hand-off to the collector uses gc.unfreeze)."""
+    gc.collect()
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        assert frozen > 0
+        replay = replay_file(next(iter(scenarios.library_paths())))
+        assert replay.verdict == "match" and gc.isenabled()
+        assert gc.get_freeze_count() >= frozen
+    finally:
+        gc.unfreeze()  # the rest of the test run collects as it did
