@@ -360,7 +360,8 @@ class View:
     here: str | None = None
     it: str | None = None
     it_incarnation: int | None = None
-    slots: dict | None = None  # slot name -> the object ids or locations still legal for it
+    # slot name -> the object ids or locations still legal for it; left out of the hash (a dict has none), still compared
+    slots: dict | None = field(default=None, hash=False)
 
 
 @value

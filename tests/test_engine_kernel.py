@@ -21,7 +21,7 @@ from scenarios.actions import Choose, EndTurn, Move, Pass, Play, parse_action
 from scenarios.cards import load_library
 from scenarios.journal import Journal
 from scenarios.kernel import Budget, BudgetExceeded, Refusal
-from scenarios.objects import Kind, Obj, Zone
+from scenarios.objects import Kind, Obj, View, Zone
 from scenarios.replay import replay_file
 from scenarios.state import GameState
 
@@ -342,3 +342,11 @@ def test_a_replay_leaves_what_a_served_worker_froze_frozen():
         assert gc.get_freeze_count() >= frozen
     finally:
         gc.unfreeze()  # the rest of the test run collects as it did
+
+
+def test_a_view_with_legal_targets_is_a_value():
+    """A view is a value type (objects.value): it hashes, and compares by its fields, legal targets included."""
+    view = View("s1", "p1", "bf1", None, None, {"target": ["u1"]})
+    assert hash(view) == hash(View("s1", "p1", "bf1", None, None, {"target": ["u1"]}))
+    assert view == View("s1", "p1", "bf1", None, None, {"target": ["u1"]})
+    assert view != View("s1", "p1", "bf1", None, None, {"target": ["u2"]})
