@@ -644,8 +644,7 @@ class BackgroundBuild:
             self.folder.mkdir(exist_ok=True)
             digest = _build_digest(self.COMMAND)
             (self.folder / "digest").write_text(digest, encoding="utf-8")
-            if self.kept and (self.kept / digest / "status").exists():
-                self._copy(self.kept / digest, self.folder)
+            if self._copy_kept(digest):
                 (self.folder / "pid").write_text(str(os.getpid()), encoding="utf-8")
                 return
             command = Path(sys.executable).parent / "rules-db"
@@ -693,6 +692,17 @@ class BackgroundBuild:
             for other in self.kept.iterdir():
                 if other.name != digest:
                     shutil.rmtree(other, ignore_errors=True)
+
+    def _copy_kept(self, digest: str) -> bool:
+        """The build kept under this digest copied into this run's folder, if there is one; under the cache's lock,
+        so another run keeping a build of another digest does not remove it mid-copy."""
+        if not self.kept:
+            return False
+        with FileLock(self.kept.with_suffix(".lock")):
+            if not (self.kept / digest / "status").exists():
+                return False
+            self._copy(self.kept / digest, self.folder)
+            return True
 
     @classmethod
     def _copy(cls, source: Path, target: Path) -> None:

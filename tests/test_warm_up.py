@@ -105,8 +105,10 @@ async def test_a_warmed_worker_serves_replays_rule_trees_and_comparisons_from_wh
     async def send(message):
         pass
 
-    await _start_and_stop(datasette.app(), send)
-    gc.unfreeze()  # the rest of the test run collects as it did
+    try:
+        await _start_and_stop(datasette.app(), send)
+    finally:
+        gc.unfreeze()  # the rest of the test run collects as it did
     CACHE.pages.clear()
     worked_out = []
     monkeypatch.setattr(replay_view, "replayed_view", lambda *args, **kwargs: worked_out.append(args))
