@@ -63,8 +63,9 @@ async def measure(
     from datasette_plugins import CACHE
 
     datasette = application(db_path)
-    if served:  # as a server's worker: warmed up by the lifespan, then the mix in its order, its pages kept
-        await served_startup(datasette)
+    # as a server's worker: warmed up by the lifespan, then the mix in its order, its pages kept
+    lifespan = await served_startup(datasette) if served else None
+    if served:
         pages = page_urls(db_path, per_kind)
     else:
         await datasette.invoke_startup()
@@ -91,6 +92,8 @@ async def measure(
         pstats.Stats(profiler).sort_stats(os.environ.get("SORT", "cumulative")).print_stats(
             int(os.environ.get("LINES", "45"))
         )
+    if lifespan:
+        lifespan.cancel()
     return costs
 
 
@@ -110,12 +113,13 @@ def _first_pages_of_one_start(db_path: Path, seed: int) -> dict[str, float]:
 
     async def run() -> dict[str, float]:
         datasette = application(db_path)
-        await served_startup(datasette)
+        lifespan = await served_startup(datasette)
         costs = {}
         for kind, url in page_urls(db_path, 1, seed=seed):
             started = cpu_now()
             await datasette.client.get(url)
             costs[kind] = cpu_now() - started
+        lifespan.cancel()
         return costs
 
     try:
@@ -124,19 +128,25 @@ def _first_pages_of_one_start(db_path: Path, seed: int) -> dict[str, float]:
         replay_pages.service().sandbox.close()
 
 
-async def served_startup(datasette) -> None:
-    """The ASGI lifespan's startup, as uvicorn runs it before serving."""
-    messages = [{"type": "lifespan.shutdown"}, {"type": "lifespan.startup"}]
-    finished = asyncio.Event()
+async def served_startup(datasette) -> asyncio.Task:
+    """The ASGI lifespan's startup, as uvicorn runs it before serving: the lifespan then waits for a shutdown that
+    never comes while the pages are measured (the caller cancels the task it is given once done)."""
+    messages = [{"type": "lifespan.startup"}]
+    started = asyncio.Event()
 
     async def receive() -> dict:
-        return messages.pop() if messages else await finished.wait()
+        if messages:
+            return messages.pop()
+        await asyncio.Event().wait()  # serving: no shutdown
+        raise AssertionError("unreachable")
 
     async def send(message: dict) -> None:
         if message["type"] == "lifespan.startup.complete":
-            finished.set()
+            started.set()
 
-    await datasette.app()({"type": "lifespan", "asgi": {"version": "3.0"}}, receive, send)
+    lifespan = asyncio.create_task(datasette.app()({"type": "lifespan", "asgi": {"version": "3.0"}}, receive, send))
+    await started.wait()
+    return lifespan
 
 
 def main() -> None:
