@@ -1313,13 +1313,8 @@ def _rulings_options(conn: sqlite3.Connection) -> dict:
             """select d.id, d.title, d.version, count(*) as rulings from rulings g
             join documents d on d.id = g.document_id group by d.id order by d.title""",
         ),
-        "sources": [
-            row[0] for row in conn.execute("select distinct source from rulings where source is not null order by 1")
-        ],
-        "categories": [
-            row[0]
-            for row in conn.execute("select distinct category from rulings where category is not null order by 1")
-        ],
+        "sources": _distinct_values(conn, "rulings", "source"),
+        "categories": _distinct_values(conn, "rulings", "category"),
         "cards": _rows(
             conn,
             """select c.slug, c.name, count(distinct m.ruling_id) as rulings from card_mentions m
@@ -1365,6 +1360,13 @@ _CARD_DETAILS = """select c.id,
     from cards c where c.id in (select value from json_each(:_ids))"""
 
 
+def _distinct_values(conn: sqlite3.Connection, table: str, column: str) -> list:
+    """The values a column holds (not null), sorted: the choices of a list's filter on it."""
+    return [
+        row[0] for row in conn.execute(f"select distinct {column} from {table} where {column} is not null order by 1")
+    ]
+
+
 def _cards_options(conn: sqlite3.Connection) -> dict:
     """The choices of the cards list's filters (the same for every request: kept per database)."""
     domains = {
@@ -1376,10 +1378,7 @@ def _cards_options(conn: sqlite3.Connection) -> dict:
     return {
         "games": _rows(conn, "select id, name from games where id in (select game_id from cards) order by name"),
         "sets": [row[0] for row in conn.execute("select distinct card_set from card_printings order by 1")],
-        "types": [
-            row[0]
-            for row in conn.execute("select distinct card_type from cards where card_type is not null order by 1")
-        ],
+        "types": _distinct_values(conn, "cards", "card_type"),
         "domains": sorted(domains),
     }
 
