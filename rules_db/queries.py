@@ -319,13 +319,47 @@ def diff_page(
     }
 
 
-# Some answers read a whole rulebook (the comparison of two versions, a version's outline). The database
-# is read-only while it is served, so each is worked out once per database file (its path, size and time
-# of change), a few of them kept.
-_KEPT_ANSWERS: OrderedDict[tuple, object] = OrderedDict()  # least recently used first
+# What the pages read of a database that is served read-only is worked out once per database file (its path, size
+# and time of change) and kept, in two bounded caches, least recently used dropped first, so that neither pushes
+# out the other: answers that read a whole rulebook version or a pair of them (a version's outline, the comparison
+# of two versions, a pair's citation translator), one per version a judge browses; and lookup tables, a fixed few
+# per database (search's vocabulary and scoring rows, card names, the rulings sharing a rule, the lists' filter
+# choices), which pages of every version read.
 _KEPT_ANSWERS_MAX = 32
-_KEPT_ANSWERS_LOCK = threading.Lock()
+_LOOKUP_TABLES_MAX = 24  # at most 16 on the bundled database (search's current rows are kept per game)
 _NOT_KEPT = object()
+
+
+class _KeptPerDatabase:
+    """At most ``size`` values, each computed once per database file and key; shared by the server's threads."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.kept: OrderedDict[tuple, object] = OrderedDict()  # least recently used first
+        self.lock = threading.Lock()  # the server's threads read, reorder, evict and insert at once
+
+    def get(self, conn: sqlite3.Connection, key: tuple, compute):
+        """``compute()``, or its earlier answer for the same database file and ``key``. A connection in the middle
+        of writing sees what the file does not hold yet: it gets an answer of its own."""
+        identity = file_identity(next((row[2] for row in conn.execute("pragma database_list") if row[1] == "main"), ""))
+        if identity is None or conn.in_transaction:
+            return compute()
+        full_key = (*identity, *key)
+        with self.lock:
+            kept = self.kept.get(full_key, _NOT_KEPT)
+            if kept is not _NOT_KEPT:
+                self.kept.move_to_end(full_key)
+                return kept
+        answer = compute()
+        with self.lock:
+            while len(self.kept) >= self.size:
+                self.kept.popitem(last=False)  # the least recently used: a warm-up's answers stay while in use
+            self.kept[full_key] = answer
+        return answer
+
+
+_KEPT_ANSWERS = _KeptPerDatabase(_KEPT_ANSWERS_MAX)
+_LOOKUP_TABLES = _KeptPerDatabase(_LOOKUP_TABLES_MAX)
 
 
 def file_identity(path: str | None) -> tuple | None:
@@ -342,23 +376,15 @@ def file_identity(path: str | None) -> tuple | None:
 
 
 def once_per_database(conn: sqlite3.Connection, key: tuple, compute):
-    """``compute()``, or its earlier answer for the same database file and ``key``. A connection in the middle of
-    writing sees what the file does not hold yet: it gets an answer of its own."""
-    identity = file_identity(next((row[2] for row in conn.execute("pragma database_list") if row[1] == "main"), ""))
-    if identity is None or conn.in_transaction:
-        return compute()
-    full_key = (*identity, *key)
-    with _KEPT_ANSWERS_LOCK:  # the server's threads read, reorder, evict and insert at once
-        kept = _KEPT_ANSWERS.get(full_key, _NOT_KEPT)
-        if kept is not _NOT_KEPT:
-            _KEPT_ANSWERS.move_to_end(full_key)
-            return kept
-    answer = compute()
-    with _KEPT_ANSWERS_LOCK:
-        while len(_KEPT_ANSWERS) >= _KEPT_ANSWERS_MAX:
-            _KEPT_ANSWERS.popitem(last=False)  # the least recently used: a warm-up's answers stay while in use
-        _KEPT_ANSWERS[full_key] = answer
-    return answer
+    """``compute()`` (an answer that reads a whole rulebook version or a pair of them), worked out once per database
+    file and ``key``; at most ``_KEPT_ANSWERS_MAX`` kept."""
+    return _KEPT_ANSWERS.get(conn, key, compute)
+
+
+def lookup_table(conn: sqlite3.Connection, key: tuple, build):
+    """``build()`` (a lookup table of the whole database, not of one version), built once per database file and
+    ``key``; at most ``_LOOKUP_TABLES_MAX`` kept, apart from the answers browsing versions cycles through."""
+    return _LOOKUP_TABLES.get(conn, key, build)
 
 
 def _diff_summary(
@@ -751,7 +777,7 @@ def equivalents_of(
 ) -> dict[int, list[dict]]:
     """``equivalents`` of each rule. Each rule's are kept for the database's lifetime (it is served read-only):
     rulings cite the same rules. The kept answers are looked up once for all the rows of a page."""
-    kept: dict[tuple, list[dict]] = once_per_database(conn, ("equivalents",), dict)
+    kept: dict[tuple, list[dict]] = lookup_table(conn, ("equivalents",), dict)
     for rule_id in rule_ids:
         if (rule_id, directions) not in kept:
             kept[(rule_id, directions)] = _equivalents(conn, rule_id, directions)
@@ -816,7 +842,7 @@ def replay_citations_in_newest(conn: sqlite3.Connection, rows: list[dict]) -> li
     nearest ancestor, which says something else."""
     # Translating walks the lineage: each cited rule's counterpart is kept for the database's lifetime (it is
     # served read-only), so a replay page reads what the replays citing the same rules before it found.
-    kept: dict[int, list[dict]] = once_per_database(conn, ("replay citations in newest",), dict)
+    kept: dict[int, list[dict]] = lookup_table(conn, ("replay citations in newest",), dict)
     for row in rows:
         row["stale"] = row["id"] is not None and not row["is_newest"]
         if row["stale"] and row["id"] not in kept:
@@ -887,13 +913,13 @@ def related_rulings(conn: sqlite3.Connection, ruling_id: int, limit: int = 8) ->
             join card_mentions m on m.ruling_id = g.id join cards c on c.id = m.card_id where g.id = :id""",
         {"id": ruling_id},
     ).fetchall()
-    kept: dict[tuple, frozenset[int]] = once_per_database(conn, ("rulings sharing",), dict)
+    kept: dict[tuple, frozenset[int]] = lookup_table(conn, ("rulings sharing",), dict)
     things = [(thing, _rulings_sharing(conn, kept, kind, target, game)) for thing, kind, target, game in mine]
     counts: Counter[int] = Counter()
     for _thing, sharing in things:
         counts.update(sharing)
     counts.pop(ruling_id, None)
-    position = once_per_database(
+    position = lookup_table(
         conn, ("ruling positions",), lambda: dict(conn.execute("select id, coalesce(position, -1) from rulings"))
     )
     ranked = heapq.nsmallest(limit, counts, key=lambda other: (-counts[other], position[other], other))
@@ -983,7 +1009,7 @@ def find_cards(conn: sqlite3.Connection, text: str, nearest: int = 5) -> dict:
     """What a card address or a typed name means when it is no card's slug: ``cards``, the cards whose name
     or nickname it is (several for a champion's name), or else ``nearest``, the closest names (rapidfuzz)."""
     wanted = slugify(text)
-    names, by_slug, choices = once_per_database(conn, ("card names",), lambda: _card_names(conn))
+    names, by_slug, choices = lookup_table(conn, ("card names",), lambda: _card_names(conn))
     matches = {row["slug"]: {"slug": row["slug"], "name": row["name"]} for row in by_slug.get(wanted, [])}
     if matches or not wanted:
         return {"cards": sorted(matches.values(), key=lambda card: card["name"]), "nearest": []}
@@ -1291,7 +1317,7 @@ def rulings_index(
     return {
         **_paged(conn, sql, order_by, params, page, details=_RULING_DETAILS),
         "filters": {**params, "order": order},
-        "options": once_per_database(conn, ("rulings index options",), lambda: _rulings_options(conn)),
+        "options": lookup_table(conn, ("rulings index options",), lambda: _rulings_options(conn)),
     }
 
 
@@ -1346,7 +1372,7 @@ def cards_index(
     return {
         **_paged(conn, sql, "c.name collate nocase", params, page, details=_CARD_DETAILS),
         "filters": params,
-        "options": once_per_database(conn, ("cards index options",), lambda: _cards_options(conn)),
+        "options": lookup_table(conn, ("cards index options",), lambda: _cards_options(conn)),
     }
 
 

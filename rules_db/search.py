@@ -337,7 +337,7 @@ class _CorpusWords:
 
 def _corpus(conn: sqlite3.Connection) -> _CorpusWords:
     """The corpus vocabulary (words of three letters or more that some row holds), read once per database."""
-    return queries.once_per_database(conn, ("search corpus",), lambda: _read_corpus(conn))
+    return queries.lookup_table(conn, ("search corpus",), lambda: _read_corpus(conn))
 
 
 def _read_corpus(conn: sqlite3.Connection) -> _CorpusWords:
@@ -466,7 +466,7 @@ def _rows_holding(forms: list[str], terms: dict) -> int:
 
 def _row_count(conn: sqlite3.Connection) -> int:
     """Rows of the index (read once per database)."""
-    return queries.once_per_database(
+    return queries.lookup_table(
         conn,
         ("search row count",),
         lambda: conn.execute("select coalesce(max(id), 0) from search_documents").fetchone()[0] or 1,
@@ -528,7 +528,7 @@ def _current_rows(conn: sqlite3.Connection, game: str | None) -> tuple[int, int]
         ).fetchone()
         return (low, high) if count and high - low + 1 == count else None
 
-    return queries.once_per_database(conn, ("search current rows", game), read)
+    return queries.lookup_table(conn, ("search current rows", game), read)
 
 
 _TEXT_COLUMNS = "{title terms path context body}"
@@ -901,7 +901,7 @@ _SCORING_ROWS_KEPT = 20_000  # rows kept per database (a few hundred bytes each)
 def _scoring_rows(conn: sqlite3.Connection, ids: list[int]) -> dict[int, _ScoringRow]:
     """id -> what scoring reads of the row, kept per database: the candidates of one question are largely
     those of the last ones (the rules a dispute is about), so most are neither read nor parsed again."""
-    kept: dict[int, _ScoringRow] = queries.once_per_database(conn, ("search scoring rows",), dict)
+    kept: dict[int, _ScoringRow] = queries.lookup_table(conn, ("search scoring rows",), dict)
     # Read into the answer first: another thread may empty ``kept`` meanwhile.
     answer = {row_id: row for row_id in ids if (row := kept.get(row_id)) is not None}
     missing = [row_id for row_id in ids if row_id not in answer]
@@ -1281,7 +1281,7 @@ def jump_target(conn: sqlite3.Connection, query: str, game: str | None = None) -
 def search_options(conn: sqlite3.Connection) -> dict:
     """Games, rulebooks, their versions and kinds of result for the search form's filters (read once per
     database: every search page shows them; the answer is shared, so read it, never change it)."""
-    return queries.once_per_database(conn, ("search options",), lambda: _read_search_options(conn))
+    return queries.lookup_table(conn, ("search options",), lambda: _read_search_options(conn))
 
 
 def _read_search_options(conn: sqlite3.Connection) -> dict:

@@ -5,7 +5,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from rules_db.queries import _KEPT_ANSWERS_MAX, once_per_database
+from rules_db.queries import _KEPT_ANSWERS_MAX, lookup_table, once_per_database
 
 
 def test_threads_filling_and_evicting_the_kept_answers_each_get_their_own_answer(tmp_path):
@@ -47,6 +47,28 @@ def test_an_answer_in_use_is_kept_while_others_come_and_go(tmp_path):
         assert computed.count("in use") == 1
         ask("other 0")  # long unused: dropped, computed again
         assert computed.count("other 0") == 2
+    finally:
+        conn.close()
+
+
+def test_browsing_many_versions_keeps_the_lookup_tables(tmp_path):
+    """A judge browsing version after version fills the answers kept per version (outlines, comparisons) many times
+    over: the lookup tables every page reads (search's vocabulary, card names) are kept apart and stay."""
+    path = tmp_path / "kept.db"
+    sqlite3.connect(path).execute("create table t (x)").connection.commit()
+    conn = sqlite3.connect(path)
+    built: list[str] = []
+
+    def card_names() -> dict:
+        return lookup_table(conn, ("card names",), lambda: built.append("card names") or {})
+
+    try:
+        card_names()
+        for version in range(_KEPT_ANSWERS_MAX * 3):
+            once_per_database(conn, ("outline", f"version {version}"), list)
+        card_names()
+        assert built == ["card names"]
+        assert once_per_database(conn, ("outline", "version 0"), lambda: "worked out again") == "worked out again"
     finally:
         conn.close()
 
