@@ -387,14 +387,50 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
         [
             ["from_rule_id"],
             ["to_rule_id"],
-            # the diff page: its counts and pages, and the old rules it accounts for
-            ["from_document_id", "to_document_id", "kind", "section_rule_id", "renumbered"],
-            ["from_document_id", "to_document_id", "from_rule_id"],
+            ["from_document_id", "to_document_id"],  # a pair's rows: versions further apart composed step by step
         ],
         "Correspondence between consecutive versions of a rulebook (documents.previous_id): unchanged, moved, "
         "edited, split, merged, removed or new. section_rule_id is the section the row counts in on the diff "
         "page (the newer version's; for a removed rule, the section its old section became), renumbered marks "
         "a rule only renumbered (moved, same text).",
+    ),
+    "rule_lineage_pairs": (
+        {
+            "id": int,
+            "from_document_id": str,
+            "to_document_id": str,
+            "old_rules": int,
+            "new_rules": int,
+            "old_rules_accounted": int,
+            "first_lineage_id": int,
+            "last_lineage_id": int,
+        },
+        "id",
+        [("from_document_id", "documents", "id"), ("to_document_id", "documents", "id")],
+        [["from_document_id", "to_document_id"]],
+        "One row per pair of consecutive versions rule_lineage links, with what the diff page shows of the whole "
+        "pair: the rules of each version, the old rules the lineage accounts for, and the pair's rows in "
+        "rule_lineage (ids first_lineage_id to last_lineage_id, one run).",
+    ),
+    "rule_lineage_counts": (
+        {
+            "id": int,
+            "from_document_id": str,
+            "to_document_id": str,
+            "kind": str,
+            "section_rule_id": int,
+            "rows": int,
+            "renumbered": int,
+        },
+        "id",
+        [
+            ("from_document_id", "documents", "id"),
+            ("to_document_id", "documents", "id"),
+            ("section_rule_id", "rules", "id"),
+        ],
+        [["from_document_id", "to_document_id"]],
+        "The rule_lineage rows of each pair of versions counted per kind and section (rows, and of them the rules "
+        "only renumbered): the diff page's counts, sections and page totals without reading every row.",
     ),
     "parse_issues": (
         {"id": int, "document_id": str, "line": int, "kind": str, "number": str, "message": str},

@@ -18,7 +18,7 @@ import sqlite_utils
 
 from ingest.outline import dotted_parent
 from ingest.text import plain_text
-from rules_db import schema
+from rules_db import schema, store
 from rules_db.lineage import (
     KINDS,
     LineageRow,
@@ -30,7 +30,7 @@ from rules_db.lineage import (
     word_diff,
 )
 from rules_db.lineage_report import diff_command_output
-from rules_db.lineage_store import diff_summary, equivalents, history, store_lineage
+from rules_db.lineage_store import diff_rows, diff_summary, equivalents, history, store_lineage, stored_diff_summary
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 
@@ -660,8 +660,8 @@ def _newer_book() -> list[RuleRow]:
     ]
 
 
-def _pairs(db: sqlite_utils.Database) -> set[tuple[str, str]]:
-    return {(row["from_document_id"], row["to_document_id"]) for row in db["rule_lineage"].rows}
+def _pairs(db: sqlite_utils.Database, table: str = "rule_lineage") -> set[tuple[str, str]]:
+    return {(row["from_document_id"], row["to_document_id"]) for row in db[table].rows}
 
 
 def test_equivalents_are_transitive_over_three_versions(book_db):
@@ -695,6 +695,7 @@ def test_a_version_added_between_two_others_relinks_the_chain(tmp_path):
     _write_rulebook(db, NEW_DOC, "2025-12-01", NEW_BOOK)
     assert list(store_lineage(db, "game")) == [(OLD_DOC, NEW_DOC), (NEW_DOC, NEWER_DOC)]
     assert _pairs(db) == {(OLD_DOC, NEW_DOC), (NEW_DOC, NEWER_DOC)}  # the link that skipped a version is gone
+    assert _pairs(db, "rule_lineage_pairs") == _pairs(db, "rule_lineage_counts") == _pairs(db)  # and its counts
     assert equivalents(db, _rule_id(db, OLD_DOC, "518")) == [
         (NEW_DOC, "2025-12-01", "318", "moved"),
         (NEWER_DOC, "2026-03-01", "218", "moved"),
@@ -767,6 +768,31 @@ def test_diff_summary_counts_sections_and_rows(book_db):
     assert ("2025-12-01", "326", "Chains") not in sections  # nothing changed there
     edited = next(row for row in summary["rows"] if row["old"] == "519.3")
     assert edited["new"] == "319.4" and edited["old_text"].startswith("Pending")
+
+
+def test_a_stored_comparison_counts_and_pages_as_the_one_computed_from_every_row(book_db):
+    """The diff page reads what the build counted per pair (``rule_lineage_pairs``, ``rule_lineage_counts``) and
+    reads a page from the pair's run of rows: the same figures and pages as the comparison worked out from every
+    row, whatever is asked, for the second pair too (its rows numbered after the first's)."""
+    _write_rulebook(book_db, NEWER_DOC, "2026-03-01", _newer_book())
+    store.link_versions(book_db)  # as a build does: each version names the one before it
+    store_lineage(book_db, "game")
+    for old, new in (("2025-06-02", "2025-12-01"), ("2025-12-01", "2026-03-01")):
+        stored = stored_diff_summary(book_db, "game", old, new)
+        computed = {**diff_summary(book_db, "game", old, new), "stored": False}
+        assert stored["stored"]
+        shown = ("old", "new", "counts", "old_rules_accounted", "sections")
+        assert {key: stored[key] for key in shown} == {key: computed[key] for key in shown}
+        sections = {row["section"] for row in computed["rows"]}
+        for kind in (None, *KINDS):
+            for section in (None, *sorted(sections)):
+                for renumbered in (False, True):
+                    asked = (kind, section, renumbered)
+                    first = diff_rows(book_db, computed, *asked, 1, 2)
+                    for page in range(1, first["pages"] + 2):  # one past the last: kept in range
+                        assert diff_rows(book_db, stored, *asked, page, 2) == diff_rows(
+                            book_db, computed, *asked, page, 2
+                        )
 
 
 def test_diff_summary_computes_an_unstored_pair(book_db):
