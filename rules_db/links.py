@@ -79,10 +79,16 @@ def ruling_keyword_searches(
     """What ``link_rulings`` looks for in a rulings document: for each rules version its rulings were written
     against and the database holds, the keyword phrases of that version and the texts of those rulings
     (``find_phrases``' arguments: plain data, which a second process can take)."""
+    return _keyword_searches(db, document_id, _by_version(db, document_id))
+
+
+def _keyword_searches(
+    db: sqlite_utils.Database, document_id: str, groups: VersionGroups
+) -> dict[str | None, tuple[dict[str, list[str]], list[str]]]:
     texts = ruling_texts(db, document_id)
     return {
         version: (keyword_phrases(db, target), [texts[ruling["id"]] for ruling in group])
-        for version, target, group in _by_version(db, document_id)
+        for version, target, group in groups
         if target is not None
     }
 
@@ -109,13 +115,14 @@ def link_rulings(
     marked 'keyword'. ``explicit`` maps a ruling id to its (number, raw text) citations; ``found``, if given,
     is ``find_ruling_keywords`` over ``ruling_keyword_searches`` (a build finds them in its second process).
     """
+    groups = _by_version(db, document_id)
     if found is None:
-        found = find_ruling_keywords(ruling_keyword_searches(db, document_id))
+        found = find_ruling_keywords(_keyword_searches(db, document_id, groups))
     citations: list[dict] = []
     mentions: list[dict] = []
     unresolved: list[str] = []
     missing_versions: list[str] = []
-    for version, target, group in _by_version(db, document_id):
+    for version, target, group in groups:
         if version and target is None:
             missing_versions.append(f"{version} (cited by {len(group)} rulings)")
         db.execute(
