@@ -72,7 +72,7 @@ def store_report(
     insert_rows(
         db,
         "parse_issues",
-        [
+        (
             {
                 "document_id": document_id,
                 "line": issue.line,
@@ -81,15 +81,15 @@ def store_report(
                 "message": issue.message,
             }
             for issue in issues
-        ],
+        ),
     )
     insert_rows(
         db,
         "skipped_lines",
-        [
+        (
             {"document_id": document_id, "line": entry.line, "text": entry.text, "reason": entry.reason}
             for entry in skipped
-        ],
+        ),
     )
 
 
@@ -101,7 +101,7 @@ def store_rulebook(db: sqlite_utils.Database, spec: DocumentSpec, parsed: Parsed
     insert_rows(
         db,
         "rules",
-        [
+        (
             {
                 "id": ids[rule.number],
                 "document_id": spec.slug,
@@ -119,12 +119,12 @@ def store_rulebook(db: sqlite_utils.Database, spec: DocumentSpec, parsed: Parsed
                 "source_lines": ",".join(map(str, sorted(rule.lines))),
             }
             for index, rule in enumerate(parsed.rules)
-        ],
+        ),
     )
     insert_rows(
         db,
         "keywords",
-        [
+        (
             {
                 "game_id": spec.game,
                 "document_id": spec.slug,
@@ -135,13 +135,13 @@ def store_rulebook(db: sqlite_utils.Database, spec: DocumentSpec, parsed: Parsed
                 "aliases": json.dumps(keyword.aliases),
             }
             for keyword in parsed.keywords
-        ],
+        ),
     )
     rulebook = versions.rulebook_id(spec.game, spec.rulebook)
     insert_rows(
         db,
         "rule_refs",
-        [
+        (
             {
                 "document_id": spec.slug,
                 "from_rule_id": ids[reference.from_number],
@@ -156,12 +156,12 @@ def store_rulebook(db: sqlite_utils.Database, spec: DocumentSpec, parsed: Parsed
             }
             for reference in parsed.references
             for target in reference.target_numbers
-        ],
+        ),
     )
     insert_rows(
         db,
         "infractions",
-        [
+        (
             {
                 "document_id": spec.slug,
                 "rule_id": ids[infraction.number],
@@ -171,7 +171,7 @@ def store_rulebook(db: sqlite_utils.Database, spec: DocumentSpec, parsed: Parsed
                 "category": infraction.category,
             }
             for infraction in parsed.infractions
-        ],
+        ),
     )
     return ids
 
@@ -231,7 +231,7 @@ def store_rulings(db: sqlite_utils.Database, spec: DocumentSpec, parsed: ParsedR
     insert_rows(
         db,
         "rulings",
-        [
+        (
             {
                 "id": ids[ruling.position],
                 "game_id": spec.game,
@@ -256,7 +256,7 @@ def store_rulings(db: sqlite_utils.Database, spec: DocumentSpec, parsed: ParsedR
                 "parent_ruling_id": ids.get(ruling.parent_position) if ruling.parent_position else None,
             }
             for ruling in parsed.rulings
-        ],
+        ),
     )
     if spec.written_against is None:
         reviewed = sorted({ruling.reviewed_version for ruling in parsed.rulings if ruling.reviewed_version})
@@ -264,20 +264,20 @@ def store_rulings(db: sqlite_utils.Database, spec: DocumentSpec, parsed: ParsedR
     insert_rows(
         db,
         "ruling_steps",
-        [
+        (
             {"ruling_id": ids[ruling.position], "branch": step.branch, "position": step.position, "text": step.text}
             for ruling in parsed.rulings
             for step in ruling.steps
-        ],
+        ),
     )
     insert_rows(
         db,
         "ruling_nuances",
-        [
+        (
             {"ruling_id": ids[ruling.position], "position": position, "text": text}
             for ruling in parsed.rulings
             for position, text in enumerate(ruling.nuances, start=1)
-        ],
+        ),
     )
     return ids
 
