@@ -50,6 +50,7 @@ class Server:
         """The body of ``path`` once every worker serves (the first answer may take a while: it starts; and a worker
         still warming up leaves the connections to the others)."""
         deadline = time.monotonic() + patience(timeout)
+        listening = None  # workers listening when it last answered; None until it answers
         while time.monotonic() < deadline and self.process.poll() is None:
             try:
                 body = self.get(path, timeout=2)
@@ -60,9 +61,12 @@ class Server:
             if listening is None or listening >= self.workers:
                 return body
             time.sleep(0.2)
-        status = (
-            "ended" if self.process.poll() is not None else f"did not answer {path} within {patience(timeout):.0f} s"
-        )
+        if self.process.poll() is not None:
+            status = "ended"
+        elif listening is None:
+            status = f"did not answer {path} within {patience(timeout):.0f} s"
+        else:
+            status = f"had {listening} of {self.workers} workers listening after {patience(timeout):.0f} s"
         self.stop()
         raise RuntimeError(f"the server on {self.url} {status}:\n{self.output()}")
 
