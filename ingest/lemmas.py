@@ -179,7 +179,9 @@ def find_phrases(phrases: Mapping[str, Iterable[str]], texts: Iterable[str]) -> 
 
 class LemmaMatcher:
     """Matches phrases (grouped under a key, e.g. a keyword and its aliases) in texts, token by token as
-    spaCy's ``PhraseMatcher`` does, keeping the longest of overlapping matches (``_longest_first``).
+    spaCy's ``PhraseMatcher`` does, keeping the longest of overlapping matches (``_longest_first``). Where the
+    phrases of several keys match the same words, the key is chosen by the words as written (``_mentioned_key``),
+    not by the order of spaCy's hash table.
 
     ``attr`` is "LEMMA" (inflections match: Recall/recalled/recalls) or "ORTH" (exact words and case: Charm,
     not charm).
@@ -187,28 +189,22 @@ class LemmaMatcher:
 
     def __init__(self, phrases: Mapping[str, Iterable[str]], attr: str = "LEMMA"):
         self.tokens = token_memo()
-        self.attr = attr
         self.values_of = attrgetter(attr.lower())
-        by_first: dict[str, list[tuple[tuple[str, ...], list[str]]]] = defaultdict(list)
+        by_first: dict[str, list[tuple[tuple[str, ...], dict[str, list[str]]]]] = defaultdict(list)
         for pattern, keys in self._patterns(phrases).items():
             by_first[pattern[0]].append((pattern, keys))
         # the patterns starting with each token, shortest first: the order spaCy reports matches starting at a token
         self.patterns = {first: sorted(found, key=lambda item: len(item[0])) for first, found in by_first.items()}
 
-    def _patterns(self, phrases: Mapping[str, Iterable[str]]) -> dict[tuple[str, ...], list[str]]:
-        """Each phrase's tokens (their lemmas or texts), and the keys it stands for: several when phrases of
-        different keys have the same tokens ("Stun" and "Stunned" by lemma), in the order spaCy reports them."""
-        keys: dict[tuple[str, ...], list[str]] = {}
-        surfaces: dict[tuple[str, ...], str] = {}
+    def _patterns(self, phrases: Mapping[str, Iterable[str]]) -> dict[tuple[str, ...], dict[str, list[str]]]:
+        """Each phrase's tokens (their lemmas or texts), and the keys it stands for with their phrases of those
+        tokens: several keys when phrases of different keys have the same tokens ("Stun" and "Stunned" by lemma;
+        ``_mentioned_key`` chooses among them)."""
+        keys: dict[tuple[str, ...], dict[str, list[str]]] = {}
         named = [(key, surface) for key, group in phrases.items() for surface in group if surface.strip()]
         for (key, phrase), pieces in zip(named, self.tokens.pieces([surface for _, surface in named])):
             if pattern := tuple(self._values(pieces)):
-                surfaces.setdefault(pattern, phrase)
-                keys.setdefault(pattern, [])
-                keys[pattern] += [] if key in keys[pattern] else [key]
-        for pattern, shared in keys.items():
-            if len(shared) > 1:
-                keys[pattern] = _in_spacy_order(surfaces[pattern], shared, self.attr)
+                keys.setdefault(pattern, {}).setdefault(key, []).append(phrase)
         return keys
 
     def find_many(self, texts: Iterable[str]) -> list[list[LemmaMatch]]:
@@ -223,18 +219,17 @@ class LemmaMatcher:
     def _matches(self, text: str, pieces: list[PieceTokens]) -> list[LemmaMatch]:
         values = self._values(pieces)
         spans = [
-            (start, start + len(pattern), key)
+            (start, start + len(pattern), keys)
             for start in compress(count(), map(self.patterns.__contains__, values))  # where a phrase may start
             for pattern, keys in self.patterns[values[start]]
             if tuple(values[start : start + len(pattern)]) == pattern
-            for key in keys
         ]
         if not spans:
             return []
         offsets = _TokenOffsets(pieces)
         return [
-            LemmaMatch(key, begin, finish, text[begin:finish])
-            for start, end, key in _longest_first(spans)
+            LemmaMatch(_mentioned_key(keys, text[begin:finish]), begin, finish, text[begin:finish])
+            for start, end, keys in _longest_first(spans)
             for begin, finish in [(offsets.start(start), offsets.end(end - 1))]
         ]
 
@@ -271,25 +266,32 @@ class _TokenOffsets:
         return self.piece_starts[piece] + self.pieces[piece].offsets[token - self.tokens_before[piece]][1]
 
 
-def _in_spacy_order(phrase: str, keys: list[str], attr: str) -> list[str]:
-    """The keys of one phrase in the order spaCy's ``PhraseMatcher`` reports a match of it (its hash table's
-    order), which decides the key of a match where the keys tie: spaCy's matcher made the same choice."""
-    from spacy.matcher import PhraseMatcher
+def _mentioned_key(keys: dict[str, list[str]], mention: str) -> str:
+    """The key a match stands for, of the keys whose phrases have its tokens (each with those phrases): the key of
+    the phrase written as mentioned (in the same case first, then in any case and spacing: "stunned" is Stunned,
+    not Stun), else the key of the phrase first in alphabetical order ("stuns" is Stun), else the key given first
+    (a term defined twice)."""
+    if len(keys) == 1:
+        return next(iter(keys))
+    plain = _plain(mention)
 
-    doc = pipeline()(phrase)
-    matcher = PhraseMatcher(doc.vocab, attr=attr)
-    for key in keys:
-        matcher.add(key, [doc])
-    return [doc.vocab.strings[key] for key, start, end in matcher(doc) if (start, end) == (0, len(doc))]
+    def rank(key: str) -> tuple[bool, bool, str]:
+        return mention not in keys[key], plain not in map(_plain, keys[key]), min(map(_plain, keys[key]))
+
+    return min(keys, key=rank)
 
 
-def _longest_first(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
-    """spaCy's ``filter_spans`` over (start, end, key) token spans: the longest first, the earliest of equally
-    long ones (the first found of the same span), each kept unless it overlaps one kept before; in text order."""
-    kept: list[tuple[int, int, str]] = []
+def _plain(phrase: str) -> str:
+    return " ".join(phrase.split()).casefold()
+
+
+def _longest_first(spans: list[tuple[int, int, dict]]) -> list[tuple[int, int, dict]]:
+    """spaCy's ``filter_spans`` over (start, end, keys) token spans: the longest first, the earliest of equally
+    long ones, each kept unless it overlaps one kept before; in text order."""
+    kept: list[tuple[int, int, dict]] = []
     taken: set[int] = set()
     for start, end, key in sorted(spans, key=lambda span: (span[1] - span[0], -span[0]), reverse=True):
         if start not in taken and end - 1 not in taken:
             kept.append((start, end, key))
             taken.update(range(start, end))
-    return sorted(kept)
+    return sorted(kept, key=lambda span: span[0])
