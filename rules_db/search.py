@@ -778,11 +778,21 @@ class _ConceptStems:
         self.single = {tagged: tuple(credits.items()) for tagged, credits in single.items()}
         # Every tagged stem the question asks for: a row's stems are only looked up in it, never made a set.
         self.wanted = frozenset(self.single).union(*(phrase for *_rest, phrase in self.phrases))
+        self.weights = [concept.weight for concept in query.concepts]
+        self.total_weight = sum(self.weights) or 1.0
+        self._matched: dict[tuple[frozenset[str], float], _Matched] = {}
 
-    def found(self, row_stems: tuple[str, ...]) -> dict[str, dict[int, float]]:
-        """field tag -> {concept index: best credit} for the concepts a row's stems hold (a phrase: all its
-        stems in one field)."""
+    def matched(self, row_stems: tuple[str, ...], text_credit: float) -> _Matched:
+        """What a row's stems hold of the question, its text credited ``text_credit`` (see ``_TEXT_CREDIT``). Rows
+        holding the same of the question's stems hold the same: worked out once per search (half the candidates
+        share another's)."""
         held = self.wanted.intersection(row_stems)
+        known = self._matched.get((held, text_credit))
+        if known is None:
+            known = self._matched[held, text_credit] = self._matched_by(held, text_credit)
+        return known
+
+    def _matched_by(self, held: frozenset[str], text_credit: float) -> _Matched:
         found: dict[str, dict[int, float]] = {tag: {} for tag in _FIELD_TAGS}
         for tagged in held:
             in_field = found[tagged[:2]]
@@ -792,7 +802,24 @@ class _ConceptStems:
         for tag, index, credit, phrase in self.phrases:
             if phrase <= held and credit > found[tag].get(index, 0.0):
                 found[tag][index] = credit
-        return found
+        heading, path, body = found["h:"], found["p:"], found["b:"]
+        best = {index: text_credit * credit for index, credit in body.items()}
+        for in_field in (heading, path):
+            for index, credit in in_field.items():
+                if credit > best.get(index, 0.0):
+                    best[index] = credit
+        share = [_weighed(credits, self.weights) / self.total_weight for credits in (best, heading, path)]
+        return _Matched(found, *share)
+
+
+class _Matched(NamedTuple):
+    """What a row holds of the question. ``found``: field tag -> {concept index: best credit} (a phrase: all its
+    stems in one field)."""
+
+    found: dict[str, dict[int, float]]
+    coverage: float  # share of the question's weight held anywhere (the text by its kind's credit)
+    heading: float  # ... in the heading, defined terms or card name
+    path: float  # ... in the headings it sits under
 
 
 @dataclass
@@ -845,40 +872,33 @@ def _scored(
     BM25 relative to ``best_rank``, by default the best of the rows. Only what scoring needs is read here;
     ``_complete`` reads the text of the rows that are shown."""
     found = _scoring_rows(conn, [row[0] for row in rows])
-    weights = [concept.weight for concept in query.concepts]
-    total_weight = sum(weights) or 1.0
     best_rank = min([row[1] for row in rows] + ([best_rank] if best_rank is not None else []), default=0.0)
     # A card named in the question, by how much of the question its name is ("zhonyas" alone: all of it).
     named_cards: dict[int, float] = defaultdict(float)
     for concept in query.concepts:
         for card_id in concept.card_ids:
-            named_cards[card_id] += concept.weight / total_weight
+            named_cards[card_id] += concept.weight / concepts.total_weight
     scored = []
     for row_id, rank, *_ in rows:
         if row_id not in found:
             continue
         kind, ref_id, game_id, stems, says_number, document_id, section, position = found[row_id]
         document = {"id": row_id, "kind": kind, "ref_id": ref_id, "game_id": game_id, "document_id": document_id}
-        found_in = concepts.found(stems)
-        heading, path, body = found_in["h:"], found_in["p:"], found_in["b:"]
-        text_credit = _TEXT_CREDIT.get(kind, 1.0)
-        best = {index: text_credit * credit for index, credit in body.items()}
-        for in_field in (heading, path):
-            for index, credit in in_field.items():
-                if credit > best.get(index, 0.0):
-                    best[index] = credit
+        matched = concepts.matched(stems, _TEXT_CREDIT.get(kind, 1.0))
         features = {
             "bm25": rank / best_rank if best_rank < 0 else 0.0,
-            "coverage": _weighed(best, weights) / total_weight,
-            "heading": _weighed(heading, weights) / total_weight,
-            "path": _weighed(path, weights) / total_weight,
+            "coverage": matched.coverage,
+            "heading": matched.heading,
+            "path": matched.path,
             "card": named_cards.get(ref_id, 0.0) if kind == "card" else 0.0,
             "game": 1.0 if game_id in query.games else 0.0,
             "unasked_card": 1.0 if kind == "card" and not query.wants_card else 0.0,
             "number": 1.0 if query.wants_number and says_number else 0.0,
         }
         score = sum([_WEIGHTS[name] * value for name, value in features.items()])
-        scored.append(_Scored(document, rank, score, found_in, features=features, section=section, position=position))
+        scored.append(
+            _Scored(document, rank, score, matched.found, features=features, section=section, position=position)
+        )
     return scored
 
 
