@@ -1,6 +1,6 @@
 """The judges' pages in a real browser: Debian's chromium driven by Playwright, against real servers
-(``rules_db.serve.serve``) on free ports; one browser for the module (``browser``, tests/conftest.py), phone
-and desktop pages reused.
+(``rules_db.serve.serve``) on free ports; one browser for the module (``browser``, tests/conftest.py), a phone
+page reused.
 
 Screenshots go to ``test-artifacts/`` (not committed): every judges' page at 390x844 and 1366x900.
 """
@@ -74,15 +74,8 @@ def _open_page(browser, viewport: dict):
 
 
 @pytest.fixture(scope="module")
-def desktop(browser):
-    """One desktop page, reused by the tests (a new page per test costs a second)."""
-    context, page = _open_page(browser, DESKTOP)
-    yield page
-    context.close()
-
-
-@pytest.fixture(scope="module")
 def phone(browser):
+    """One phone page, reused by the tests (a new page per test costs a second)."""
     context, page = _open_page(browser, PHONE)
     yield page
     context.close()
@@ -428,29 +421,41 @@ def _unfold(summary) -> None:
     assert summary.evaluate("element => element.parentElement.open")
 
 
-@pytest.mark.parametrize("size", ["phone", "desktop"])
-def test_every_judges_page_fits_a_phone_and_a_desktop(request, size, real_server, real_db):
+def _layout_faults(page, size: str) -> list[str]:
+    """What does not fit the screen the page is shown on; on a phone, also the targets too small for a thumb."""
+    measured = page.evaluate(_MEASURE, PRIMARY)
+    assert measured["primary"] > 0, page.url
+    faults = []
+    if measured["overflow"] > 0:
+        faults.append(f"{measured['overflow']} px wider than the screen")
+    faults += [f"spills out of its box: {element}" for element in measured["clipped"]]
+    if size == "phone":
+        faults += [f"primary target {target}" for target in measured["small_primary"]]
+        faults += [f"link {link}" for link in measured["small_links"]]
+    return faults
+
+
+def test_every_judges_page_fits_a_phone_and_a_desktop(phone, real_server, real_db):
     """No page scrolls sideways; on a phone every primary target is a thumb's height, every link 24 px.
-    Screenshots of each page at each size go to test-artifacts/layout-*.png."""
-    page = request.getfixturevalue(size)
-    problems = {}
-    for name, path in _judges_pages(real_db).items():
-        page.goto(real_server + path)
-        if name == "rule-tree":  # open the first chapter and its first section: the tree as a judge uses it
-            _unfold(page.locator(".tree summary").first)
-            _unfold(page.locator(".tree details[open] details > summary").first)
-        measured = page.evaluate(_MEASURE, PRIMARY)
-        assert measured["primary"] > 0, path
-        faults = []
-        if measured["overflow"] > 0:
-            faults.append(f"{measured['overflow']} px wider than the screen")
-        faults += [f"spills out of its box: {element}" for element in measured["clipped"]]
-        if size == "phone":
-            faults += [f"primary target {target}" for target in measured["small_primary"]]
-            faults += [f"link {link}" for link in measured["small_links"]]
-        if faults:
-            problems[path] = faults[:5]
-        _screenshot(page, f"layout-{size}-{name}", full_page=False)
+    Each page loads once and is measured at both sizes, the screen resized in between: the layout is the style
+    sheet's alone (no script reads the screen's size), and the screenshots are byte for byte those of a page
+    loaded at each size, for half the pages rendered. Screenshots of each page at each size go to
+    test-artifacts/layout-*.png."""
+    page, problems = phone, {}
+    try:
+        for name, path in _judges_pages(real_db).items():
+            page.set_viewport_size(PHONE)
+            page.goto(real_server + path)
+            if name == "rule-tree":  # open the first chapter and its first section: the tree as a judge uses it
+                _unfold(page.locator(".tree summary").first)
+                _unfold(page.locator(".tree details[open] details > summary").first)
+            for size, screen in (("phone", PHONE), ("desktop", DESKTOP)):
+                page.set_viewport_size(screen)
+                if faults := _layout_faults(page, size):
+                    problems[f"{path} ({size})"] = faults[:5]
+                _screenshot(page, f"layout-{size}-{name}", full_page=False)
+    finally:
+        page.set_viewport_size(PHONE)  # the page is the module's phone
     assert problems == {}
 
 
