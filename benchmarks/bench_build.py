@@ -1,7 +1,7 @@
 """Benchmark the build: time per stage (parse, write, spaCy tagging and linking, search index, ...) and in
 total, median of several runs over the bundled documents, against the minimal work on the same data.
 
-    .venv/bin/python benchmarks/bench_build.py [--runs 3]
+    .venv/bin/python benchmarks/bench_build.py [--runs 3] [--timeline]
 
 The floor is what any build of these documents must do at least, measured in the same process: read
 the files, insert the same rows (every table the build wrote, the search index's included) with one
@@ -14,12 +14,14 @@ The build uses two processes (the second loads spaCy and tags text, then matches
 replays the scenarios, while the first parses, stores, links and indexes): its CPU seconds are both processes'
 together, and a stage's figure is the first process's wall-clock time in it, waiting for the second included.
 Each build's second process loads spaCy afresh (the first never does), as a cold build would. The floor is one
-process.
+process. ``--timeline`` prints, for the last build, when each stage of each process started and ended and its
+CPU seconds, and when the first process waited for the second (``rules_db.timeline``).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import statistics
 import tempfile
@@ -30,12 +32,15 @@ import sqlite_utils
 
 from ingest.lemmas import pipeline
 from rules_db.build import build, bulk_loader, bundled_specs
+from rules_db.timeline import table
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3)
-    runs = parser.parse_args().runs
+    parser.add_argument("--timeline", action="store_true", help="print the last build's stages in both processes")
+    arguments = parser.parse_args()
+    runs = arguments.runs
     stages: dict[str, list[float]] = {}
     totals, cpus, floors, floor_cpus = [], [], [], []
     with tempfile.TemporaryDirectory() as folder:
@@ -65,6 +70,8 @@ def main() -> None:
     )
     print(f"  {'total (wall clock)':<28} {floor_wall:7.3f} s   cpu {floor_cpu:7.3f} s   (one process)")
     print(f"build / floor: {build_wall / floor_wall:.2f}x wall clock, {build_cpu / floor_cpu:.2f}x cpu")
+    if arguments.timeline:
+        print(f"\ntimeline of the last build (seconds from its first stage)\n{table(result.timeline, os.getpid())}")
 
 
 def cpu_seconds() -> float:

@@ -12,7 +12,7 @@ import multiprocessing
 import os
 import tempfile
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
@@ -33,6 +33,7 @@ from ingest.source import read_lines
 from rules_db import cards, lineage_store, links, replays, schema, store
 from rules_db.lineage import KINDS, compute_lineage
 from rules_db.lineage_store import VersionPair
+from rules_db.timeline import Span, Timeline
 
 Echo = Callable[[str], None]
 
@@ -68,6 +69,7 @@ class BuildResult:
     reports: list[DocumentReport]
     timings: dict[str, float]
     notes: list[str] = field(default_factory=list)
+    timeline: list[Span] = field(default_factory=list)  # each stage and task of both processes (rules_db.timeline)
 
     @property
     def failed(self) -> list[DocumentReport]:
@@ -130,6 +132,7 @@ class _Builder:
         self.db = db
         self.helper = helper  # runs the work that needs nothing from the database being written
         self.timings: dict[str, float] = {}
+        self.timeline = Timeline()
         self.explicit_citations: dict[int, list[tuple[str, str]]] = {}
         self.related: dict[str, dict[int, list[str]]] = {}  # rulings document -> ruling id -> related targets
         self.tagged_cards: dict[str, list[CardMention]] = {}  # rulings document -> cards its source tags
@@ -140,40 +143,51 @@ class _Builder:
 
     def run(self, specs: list[DocumentSpec], keep_going: bool, progress: Callable | None) -> BuildResult:
         schema.create(self.db)
-        self.helper.submit(load_pipeline)  # spaCy loads in the helper while this process parses
+        self._submit("load spaCy", load_pipeline)  # in the helper while this process parses
         reports = [self._ingest(spec) for spec in (progress(specs) if progress else specs)]
-        result = BuildResult(reports, self.timings)
+        result = BuildResult(reports, self.timings, timeline=self.timeline.spans)
         if result.failed and not keep_going:
             raise BuildFailed(result)
-        store.link_versions(self.db)
-        store.resolve_cross_references(self.db)
-        self._start_ruling_tags(result.reports)
-        lineages = self._start_lineage(result.reports)
-        replaying = self._start_replays(specs)  # last in the second process's queue: stored last
-        with _timed(self.timings, "spaCy tagging and linking"):
+        with self.timeline.stage("link versions and cross-references"):
+            store.link_versions(self.db)
+            store.resolve_cross_references(self.db)
+            self._start_ruling_tags(result.reports)
+            lineages = self._start_lineage(result.reports)
+            replaying = self._start_replays(specs)  # last in the second process's queue: stored last
+        with self._stage("spaCy tagging and linking"):
             for report in result.reports:
                 if not report.error:
                     self._link(report)
             self._link_cards(result.reports)
-        with _timed(self.timings, "search index"):  # while the second process still matches the versions
+        with self._stage("search index"):  # while the second process still matches the versions
             schema.enable_search(self.db)
-        with _timed(self.timings, "version lineage"):
+        with self._stage("version lineage"):
             self._store_lineage(result.reports, lineages)
-        with _timed(self.timings, "scenario replays"):
+        with self._stage("scenario replays"):
             self._replay_scenarios(result, replaying)
         self.db.conn.commit()
         self.db.close()
         return result
 
+    @contextmanager
+    def _stage(self, stage: str, detail: str = "") -> Iterator[None]:
+        """A stage of this process: its seconds add up in the timings, and it joins the timeline."""
+        with _timed(self.timings, stage), self.timeline.stage(f"{stage} {detail}".strip()):
+            yield
+
+    def _submit(self, task: str, fn: Callable, *args) -> Future:
+        """``fn(*args)`` run by the helper, on the timeline as ``task``."""
+        return self.timeline.submit(self.helper, task, fn, *args)
+
     def _ingest(self, spec: DocumentSpec) -> DocumentReport:
         """Parse and store one document; its error, if any, in the report."""
         report = DocumentReport(spec, notes=list(spec.warnings))
         try:
-            with _timed(self.timings, "parse"):
+            with self._stage("parse", spec.slug):
                 parsed, lines = _parse(spec)
             if lines:
                 report.spec = complete(spec, lines)
-            with _timed(self.timings, "write"):
+            with self._stage("write", spec.slug):
                 report.add(self._store(report, parsed, lines))
         except IngestError as error:
             report.error = str(error)
@@ -195,7 +209,12 @@ class _Builder:
             rules = links.rule_texts(db, spec.slug)
             self.rule_keywords[spec.slug] = (
                 [rule_id for rule_id, _ in rules],
-                self.helper.submit(find_phrases, links.keyword_phrases(db, spec.slug), [text for _, text in rules]),
+                self._submit(
+                    f"keywords in {spec.slug}",
+                    find_phrases,
+                    links.keyword_phrases(db, spec.slug),
+                    [t for _, t in rules],
+                ),
             )
             return {
                 "rules": len(ids),
@@ -268,19 +287,23 @@ class _Builder:
         for report in reports:
             if report.spec.kind == "rulings" and not report.error:
                 searches = links.ruling_keyword_searches(self.db, report.spec.slug)
-                self.ruling_keywords[report.spec.slug] = self.helper.submit(links.find_ruling_keywords, searches)
+                self.ruling_keywords[report.spec.slug] = self._submit(
+                    f"keywords in {report.spec.slug}", links.find_ruling_keywords, searches
+                )
         for report in _card_lists(reports):
             for rulings in _rulings_of(reports, report.spec.game):
                 if rulings.spec.slug not in self.tagged_cards:
                     searched = cards.card_mention_search(self.db, report.spec.game, rulings.spec.slug)
-                    self.card_mentions[rulings.spec.slug] = self.helper.submit(find_card_mentions, *searched)
+                    self.card_mentions[rulings.spec.slug] = self._submit(
+                        f"cards in {rulings.spec.slug}", find_card_mentions, *searched
+                    )
 
     def _start_replays(self, specs: list[DocumentSpec]) -> Future | None:
         """The scenario library replayed in the helper (it needs nothing from the database), if the build
         holds Riftbound rules for the replays to cite."""
         if not any(spec.game == "riftbound" and spec.kind == "rules" for spec in specs):
             return None
-        return self.helper.submit(replays.replay_library)
+        return self._submit("replay the scenarios", replays.replay_library)
 
     def _replay_scenarios(self, result: BuildResult, started: Future | None) -> None:
         """Store the replays of the scenario library when the Riftbound rules are in the database;
@@ -309,22 +332,22 @@ class _Builder:
             for number in figures["citations of missing rules"]
         )
 
-    def _start_lineage(self, reports: list[DocumentReport]) -> list[tuple[VersionPair, Future]]:
+    def _start_lineage(self, reports: list[DocumentReport]) -> deque[tuple[VersionPair, Future]]:
         """Each pair of consecutive versions of a rulebook still to match, its matching under way in the
         helper (it needs only the rules, read here)."""
         games = {report.spec.game for report in reports if report.spec.kind == "rules" and not report.error}
-        return [
-            (pair, self.helper.submit(compute_lineage, pair.old_rules, pair.new_rules))
+        return deque(
+            (pair, self._submit(f"lineage of {pair.new_document_id}", compute_lineage, pair.old_rules, pair.new_rules))
             for game in sorted(games)
             for pair in lineage_store.pairs_to_link(self.db, game)
-        ]
+        )
 
-    def _store_lineage(self, reports: list[DocumentReport], lineages: list[tuple[VersionPair, Future]]) -> None:
+    def _store_lineage(self, reports: list[DocumentReport], lineages: deque[tuple[VersionPair, Future]]) -> None:
         """Store which rule of each version became which rule of the next; the counts go to the newer
         version's report."""
         by_slug = {report.spec.slug: report for report in reports}
         while lineages:  # each pair's rows let go once stored
-            pair, rows = lineages.pop(0)
+            pair, rows = lineages.popleft()
             counts = lineage_store.store_pair(self.db, pair, rows.result())
             old_version = self.db.table("documents").get(pair.old_document_id)["version"]
             by_slug[pair.new_document_id].notes.append(

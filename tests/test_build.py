@@ -23,8 +23,10 @@ from rules_db.cli import cli
 RULINGS = CORPUS_DIR / "riftbound-qa-rulings.txt"
 RULES_2025_12 = CORPUS_DIR / "riftbound-core-rules-2025-12-01.txt"
 RULES_2025_06 = CORPUS_DIR / "riftbound-core-rules-2025-06-02.txt"
-# Two small rulebooks of games without scenarios: a build of them takes a second.
+# Two small rulebooks of games without scenarios: a build of them takes half a second.
 SMALL, OTHER_SMALL = CORPUS_DIR / "pox-nora-rules.txt", CORPUS_DIR / "rush-of-ikorr-comprehensive-rules-1.1.txt"
+
+pytestmark = pytest.mark.usefixtures("spacy_loaded")  # the builds' second processes start with spaCy loaded
 
 
 def _sha(path: Path) -> str:
