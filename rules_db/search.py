@@ -105,6 +105,8 @@ class Vocabulary:
     games: dict[tuple[str, ...], str]  # a game's name or abbreviation -> its id
     card_intent: frozenset[tuple[str, ...]]  # phrases showing the judge looks for a card ("spell that")
     number_intent: frozenset[tuple[str, ...]]  # phrases asking for a number ("how many")
+    permission_intent: frozenset[tuple[str, ...]]  # phrases asking whether something is allowed or required
+    permission_words: frozenset[str]  # the documents' words that allow, forbid or require ("can", "must")
 
 
 VOCABULARY_FILE = Path(str(resources.files("rules_db") / "data" / "search_vocabulary.yaml"))
@@ -126,6 +128,11 @@ def vocabulary() -> Vocabulary:
         },
         card_intent=frozenset(tuple(WORD.findall(str(phrase).lower())) for phrase in data.get("card_intent") or []),
         number_intent=frozenset(tuple(WORD.findall(str(phrase).lower())) for phrase in data.get("number_intent") or []),
+        permission_intent=frozenset(
+            tuple(WORD.findall(_drop_apostrophes(str(phrase).lower())))
+            for phrase in data.get("permission_intent") or []
+        ),
+        permission_words=frozenset(str(word).lower() for word in data.get("permission_words") or []),
     )
 
 
@@ -165,6 +172,7 @@ class Query:
     games: set[str] = field(default_factory=set)  # games the question names ("in LoR")
     wants_card: bool = False  # the question names a card or asks for one ("which spell deals 3 twice")
     wants_number: bool = False  # the question asks how many, how much, the most or the least
+    asks_permission: bool = False  # the question asks whether something may, can or must be done
     terms: dict[str, Term] = field(default_factory=dict)  # what the index knows of the words of the concepts' forms
     indexed: int = 1  # rows of the index (the concepts' weights are relative to it)
 
@@ -219,6 +227,7 @@ def understand(conn: sqlite3.Connection, text: str, game: str | None = None) -> 
     phrases = {tuple(words[start : start + length]) for length in (1, 2, 3) for start in range(len(words))}
     query.wants_card = any(concept.card_ids for concept in query.concepts) or bool(phrases & vocabulary().card_intent)
     query.wants_number = bool(phrases & vocabulary().number_intent)
+    query.asks_permission = bool(phrases & vocabulary().permission_intent)
     return query
 
 
@@ -823,6 +832,7 @@ _WEIGHTS = {
     "game": 6.5,  # the game the question names ("in LoR"): as much as most of its words, so that game comes first
     "unasked_card": -1.5,  # a card, when the question neither names one nor asks for one
     "number": 1.0,  # the text says a number, when the question asks how many
+    "permission": 0.8,  # the text allows, forbids or requires, when the question asks "can I", "do I have to"
     "leads": 0.5,  # the first rule found under its heading (see _with_section_leads)
     "section": 1.0,  # share of the question's weight the rules found under its heading hold (see _with_section_coverage)
     "example": -1.0,  # share matched only in an example the text gives (see _only_in_example)
@@ -857,9 +867,10 @@ def _scored(
     for row_id, rank, *_ in rows:
         if row_id not in found:
             continue
-        kind, ref_id, game_id, stems, says_number, document_id, section, position = found[row_id]
-        document = {"id": row_id, "kind": kind, "ref_id": ref_id, "game_id": game_id, "document_id": document_id}
-        found_in = concepts.found(stems)
+        row = found[row_id]
+        kind, ref_id, game_id = row.kind, row.ref_id, row.game_id
+        document = {"id": row_id, "kind": kind, "ref_id": ref_id, "game_id": game_id, "document_id": row.document_id}
+        found_in = concepts.found(row.stems)
         heading, path, body = found_in["h:"], found_in["p:"], found_in["b:"]
         text_credit = _TEXT_CREDIT.get(kind, 1.0)
         best = {index: text_credit * credit for index, credit in body.items()}
@@ -875,10 +886,13 @@ def _scored(
             "card": named_cards.get(ref_id, 0.0) if kind == "card" else 0.0,
             "game": 1.0 if game_id in query.games else 0.0,
             "unasked_card": 1.0 if kind == "card" and not query.wants_card else 0.0,
-            "number": 1.0 if query.wants_number and says_number else 0.0,
+            "number": 1.0 if query.wants_number and row.says_number else 0.0,
+            "permission": 1.0 if query.asks_permission and row.says_permission else 0.0,
         }
         score = sum([_WEIGHTS[name] * value for name, value in features.items()])
-        scored.append(_Scored(document, rank, score, found_in, features=features, section=section, position=position))
+        scored.append(
+            _Scored(document, rank, score, found_in, features=features, section=row.path, position=row.position)
+        )
     return scored
 
 
@@ -890,6 +904,7 @@ class _ScoringRow(NamedTuple):
     game_id: str
     stems: tuple[str, ...]  # its tagged stems (see _ConceptStems), each string shared by every row holding it
     says_number: bool  # its heading or text holds a number (see _NUMBER_STEM)
+    says_permission: bool  # its heading or text allows, forbids or requires (see _permission_stems)
     document_id: str | None
     path: str | None
     position: int
@@ -909,6 +924,7 @@ def _scoring_rows(conn: sqlite3.Connection, ids: list[int]) -> dict[int, _Scorin
         return answer
     if len(kept) + len(missing) > _SCORING_ROWS_KEPT:
         kept.clear()  # start again rather than keep an order: a search reads 80 rows, the bound is many times that
+    permission = _permission_stems(conn)
     for row_id, kind, ref_id, game_id, stems, document_id, path, position in conn.execute(
         f"""select id, kind, ref_id, game_id, stems, document_id, path, position from search_documents
         where id in ({",".join("?" * len(missing))})""",
@@ -916,10 +932,25 @@ def _scoring_rows(conn: sqlite3.Connection, ids: list[int]) -> dict[int, _Scorin
     ):
         tagged = tuple(sys.intern(stem) for stem in (stems or "").split())
         says_number = bool(_NUMBER_STEM.search(stems or ""))
+        says_permission = not permission.isdisjoint(tagged)
         answer[row_id] = kept[row_id] = _ScoringRow(
-            kind, ref_id, game_id, tagged, says_number, document_id, path, position
+            kind, ref_id, game_id, tagged, says_number, says_permission, document_id, path, position
         )
     return answer
+
+
+def _permission_stems(conn: sqlite3.Connection) -> frozenset[str]:
+    """The vocabulary's permission words ("can", "must", "only") as tagged stems of a row's heading or text,
+    read once per database (the stems are the index's)."""
+
+    def read() -> frozenset[str]:
+        words = sorted(vocabulary().permission_words)
+        stems = conn.execute(
+            f"select stem from search_terms where stem is not null and term in ({','.join('?' * len(words))})", words
+        ).fetchall()
+        return frozenset(tag + stem for (stem,) in stems for tag in ("h:", "b:"))
+
+    return queries.once_per_database(conn, ("search permission stems",), read)
 
 
 def _sections(items: list[_Scored]) -> list[list[_Scored]]:

@@ -460,3 +460,26 @@ async def test_the_best_ruling_and_card_beside_the_rules_answer_nearly_as_well(r
         assert all(hit["score"] >= search.BEST_SHARE * top for hit in data["best"].values())
     data = await _search(real, q="penalty for looking at extra cards")
     assert set(data["best"]) == {"rule"}
+
+
+def test_a_question_asking_whether_something_is_allowed_favours_texts_that_allow_forbid_or_require(real_connection):
+    asking = search.understand(real_connection, "can't I rearrange the cards in my trash")
+    telling = search.understand(real_connection, "what is the trash")
+    assert asking.asks_permission and not telling.asks_permission
+
+    def rule_whose_stems(condition: str) -> int:
+        return real_connection.execute(
+            f"select id from search_documents where kind = 'rule' and current = 1 and {condition} limit 1"
+        ).fetchone()[0]
+
+    allowing = rule_whose_stems("' ' || stems || ' ' like '% b:mai %'")  # "may"
+    permission_stems = search_index.stem_words(sorted(search.vocabulary().permission_words)).values()
+    describing = rule_whose_stems(
+        " and ".join(
+            f"' ' || stems || ' ' not like '% {tag}{stem} %'" for tag in ("h:", "b:") for stem in permission_stems
+        )
+    )
+    for query, expected in ((asking, {allowing: 1.0, describing: 0.0}), (telling, {allowing: 0.0, describing: 0.0})):
+        rows = [(allowing, -1.0), (describing, -1.0)]
+        scored = search._scored(real_connection, query, rows, search._ConceptStems(query))
+        assert {item.document["id"]: item.features["permission"] for item in scored} == expected
