@@ -490,8 +490,9 @@ def text_similarity(
     ratio = process.cdist(olds, news, scorer=fuzz.ratio, score_cutoff=minimum, workers=1)
     # a pair is long enough when both texts are: the long olds by the long news, a block of the matrix, is all
     # the partial ratio (the costly scorer) needs to see
-    long_olds, long_news = np.flatnonzero(old_words >= CONTAINED_WORDS), np.flatnonzero(new_words >= CONTAINED_WORDS)
-    if not len(long_olds) or not len(long_news):
+    long_olds = np.flatnonzero(old_words >= CONTAINED_WORDS).tolist()
+    long_news = np.flatnonzero(new_words >= CONTAINED_WORDS).tolist()
+    if not long_olds or not long_news:
         return ratio
     partial = process.cdist(
         [olds[i] for i in long_olds],
