@@ -97,6 +97,14 @@ class SearchTooSlow(Exception):
 
 
 @dataclass(frozen=True)
+class QuestionForm:
+    """A kind of question ("can I ...", "which comes first") and the words of the texts that answer it."""
+
+    asked_by: frozenset[tuple[str, ...]]  # phrases of the question
+    answered_by: frozenset[str]  # words of the documents ("can", "must"; "before", "order")
+
+
+@dataclass(frozen=True)
 class Vocabulary:
     """The data in ``search_vocabulary.yaml``: filler words, and judges' words with their expansions."""
 
@@ -105,8 +113,7 @@ class Vocabulary:
     games: dict[tuple[str, ...], str]  # a game's name or abbreviation -> its id
     card_intent: frozenset[tuple[str, ...]]  # phrases showing the judge looks for a card ("spell that")
     number_intent: frozenset[tuple[str, ...]]  # phrases asking for a number ("how many")
-    permission_intent: frozenset[tuple[str, ...]]  # phrases asking whether something is allowed or required
-    permission_words: frozenset[str]  # the documents' words that allow, forbid or require ("can", "must")
+    question_forms: dict[str, QuestionForm]  # name -> a kind of question and the texts that answer it
 
 
 VOCABULARY_FILE = Path(str(resources.files("rules_db") / "data" / "search_vocabulary.yaml"))
@@ -128,11 +135,13 @@ def vocabulary() -> Vocabulary:
         },
         card_intent=frozenset(tuple(WORD.findall(str(phrase).lower())) for phrase in data.get("card_intent") or []),
         number_intent=frozenset(tuple(WORD.findall(str(phrase).lower())) for phrase in data.get("number_intent") or []),
-        permission_intent=frozenset(
-            tuple(WORD.findall(_drop_apostrophes(str(phrase).lower())))
-            for phrase in data.get("permission_intent") or []
-        ),
-        permission_words=frozenset(str(word).lower() for word in data.get("permission_words") or []),
+        question_forms={
+            str(name): QuestionForm(
+                asked_by=frozenset(tuple(WORD.findall(_drop_apostrophes(str(p).lower()))) for p in form["asked_by"]),
+                answered_by=frozenset(str(word).lower() for word in form["answered_by"]),
+            )
+            for name, form in (data.get("question_forms") or {}).items()
+        },
     )
 
 
@@ -172,7 +181,7 @@ class Query:
     games: set[str] = field(default_factory=set)  # games the question names ("in LoR")
     wants_card: bool = False  # the question names a card or asks for one ("which spell deals 3 twice")
     wants_number: bool = False  # the question asks how many, how much, the most or the least
-    asks_permission: bool = False  # the question asks whether something may, can or must be done
+    forms: frozenset[str] = frozenset()  # the question forms it has (see QuestionForm): "permission", "order"
     terms: dict[str, Term] = field(default_factory=dict)  # what the index knows of the words of the concepts' forms
     indexed: int = 1  # rows of the index (the concepts' weights are relative to it)
 
@@ -227,7 +236,7 @@ def understand(conn: sqlite3.Connection, text: str, game: str | None = None) -> 
     phrases = {tuple(words[start : start + length]) for length in (1, 2, 3) for start in range(len(words))}
     query.wants_card = any(concept.card_ids for concept in query.concepts) or bool(phrases & vocabulary().card_intent)
     query.wants_number = bool(phrases & vocabulary().number_intent)
-    query.asks_permission = bool(phrases & vocabulary().permission_intent)
+    query.forms = frozenset(name for name, form in vocabulary().question_forms.items() if phrases & form.asked_by)
     return query
 
 
@@ -859,7 +868,7 @@ _WEIGHTS = {
     "game": 6.5,  # the game the question names ("in LoR"): as much as most of its words, so that game comes first
     "unasked_card": -1.5,  # a card, when the question neither names one nor asks for one
     "number": 1.0,  # the text says a number, when the question asks how many
-    "permission": 0.8,  # the text allows, forbids or requires, when the question asks "can I", "do I have to"
+    "form": 0.8,  # the text is of the kind that answers the question's form (see QuestionForm)
     "leads": 0.5,  # the first rule found under its heading (see _with_section_leads)
     "section": 1.0,  # share of the question's weight the rules found under its heading hold (see _with_section_coverage)
     "example": -1.0,  # share matched only in an example the text gives (see _only_in_example)
@@ -905,7 +914,7 @@ def _scored(
             "game": 1.0 if game_id in query.games else 0.0,
             "unasked_card": 1.0 if kind == "card" and not query.wants_card else 0.0,
             "number": 1.0 if query.wants_number and row.says_number else 0.0,
-            "permission": 1.0 if query.asks_permission and row.says_permission else 0.0,
+            "form": 1.0 if not query.forms.isdisjoint(row.answers_forms) else 0.0,
         }
         score = sum([_WEIGHTS[name] * value for name, value in features.items()])
         scored.append(
@@ -922,7 +931,7 @@ class _ScoringRow(NamedTuple):
     game_id: str
     stems: tuple[str, ...]  # its tagged stems (see _ConceptStems), each string shared by every row holding it
     says_number: bool  # its heading or text holds a number (see _NUMBER_STEM)
-    says_permission: bool  # its heading or text allows, forbids or requires (see _permission_stems)
+    answers_forms: frozenset[str]  # the question forms its heading or text answers (see _form_stems)
     document_id: str | None
     path: str | None
     position: int
@@ -942,7 +951,7 @@ def _scoring_rows(conn: sqlite3.Connection, ids: list[int]) -> dict[int, _Scorin
         return answer
     if len(kept) + len(missing) > _SCORING_ROWS_KEPT:
         kept.clear()  # start again rather than keep an order: a search reads 80 rows, the bound is many times that
-    permission = _permission_stems(conn)
+    form_stems = _form_stems(conn)
     for row_id, kind, ref_id, game_id, stems, document_id, path, position in conn.execute(
         f"""select id, kind, ref_id, game_id, stems, document_id, path, position from search_documents
         where id in ({",".join("?" * len(missing))})""",
@@ -950,25 +959,32 @@ def _scoring_rows(conn: sqlite3.Connection, ids: list[int]) -> dict[int, _Scorin
     ):
         tagged = tuple(sys.intern(stem) for stem in (stems or "").split())
         says_number = bool(_NUMBER_STEM.search(stems or ""))
-        says_permission = not permission.isdisjoint(tagged)
+        answers_forms = frozenset(name for name, stems in form_stems.items() if not stems.isdisjoint(tagged))
         answer[row_id] = kept[row_id] = _ScoringRow(
-            kind, ref_id, game_id, tagged, says_number, says_permission, document_id, path, position
+            kind, ref_id, game_id, tagged, says_number, answers_forms, document_id, path, position
         )
     return answer
 
 
-def _permission_stems(conn: sqlite3.Connection) -> frozenset[str]:
-    """The vocabulary's permission words ("can", "must", "only") as tagged stems of a row's heading or text,
-    read once per database (the stems are the index's)."""
+def _form_stems(conn: sqlite3.Connection) -> dict[str, frozenset[str]]:
+    """Each question form's answering words ("can", "must"; "before", "order") as tagged stems of a row's heading
+    or text, read once per database (the stems are the index's)."""
 
-    def read() -> frozenset[str]:
-        words = sorted(vocabulary().permission_words)
-        stems = conn.execute(
-            f"select stem from search_terms where stem is not null and term in ({','.join('?' * len(words))})", words
-        ).fetchall()
-        return frozenset(tag + stem for (stem,) in stems for tag in ("h:", "b:"))
+    def read() -> dict[str, frozenset[str]]:
+        forms = vocabulary().question_forms
+        words = sorted({word for form in forms.values() for word in form.answered_by})
+        stem_of = dict(
+            conn.execute(
+                f"select term, stem from search_terms where stem is not null and term in ({','.join('?' * len(words))})",
+                words,
+            ).fetchall()
+        )
+        return {
+            name: frozenset(tag + stem_of[word] for word in form.answered_by if word in stem_of for tag in ("h:", "b:"))
+            for name, form in forms.items()
+        }
 
-    return queries.once_per_database(conn, ("search permission stems",), read)
+    return queries.once_per_database(conn, ("search question form stems",), read)
 
 
 def _sections(items: list[_Scored]) -> list[list[_Scored]]:
