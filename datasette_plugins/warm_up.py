@@ -75,7 +75,7 @@ async def warm(datasette) -> None:
     # replays' games, the outlines, the compiled templates), 50-90 ms in the middle of some judge's page. Frozen,
     # they are left out of every pass: only what the pages make from now on is looked at. The price, bounded by what
     # was warmed: a kept replay pushed out of its cache later is never collected (a game is a reference cycle), and
-    # the replays this worker runs skip their hand-off to the collector (scenarios/replay.py, collector_paused).
+    # the replays this worker runs skip their hand-off to the collector (scenarios/collector.py, collector_paused).
     gc.collect()
     gc.freeze()
 

@@ -488,12 +488,24 @@ def text_similarity(
     Scores below ``minimum`` may come back as 0 (rapidfuzz then skips the work).
     """
     ratio = process.cdist(olds, news, scorer=fuzz.ratio, score_cutoff=minimum, workers=1)
-    long_enough = np.minimum.outer(old_words, new_words) >= CONTAINED_WORDS
-    if not long_enough.any():
+    # a pair is long enough when both texts are: the long olds by the long news, a block of the matrix, is all
+    # the partial ratio (the costly scorer) needs to see
+    long_olds = np.flatnonzero(old_words >= CONTAINED_WORDS).tolist()
+    long_news = np.flatnonzero(new_words >= CONTAINED_WORDS).tolist()
+    if not long_olds or not long_news:
         return ratio
-    partial = process.cdist(olds, news, scorer=fuzz.partial_ratio, score_cutoff=_partial_floor(minimum), workers=1)
+    partial = process.cdist(
+        [olds[i] for i in long_olds],
+        [news[j] for j in long_news],
+        scorer=fuzz.partial_ratio,
+        score_cutoff=_partial_floor(minimum),
+        workers=1,
+    )
     weight = np.where(partial >= CONTAINED_TEXT, CONTAINED_WEIGHT, OVERLAP_WEIGHT)
-    return np.where(long_enough, np.maximum(ratio, partial * weight), ratio)
+    scores = ratio.astype(np.float64)  # the weighted partial ratios' precision
+    block = np.ix_(long_olds, long_news)
+    scores[block] = np.maximum(ratio[block], partial * weight)
+    return scores
 
 
 def far_candidates(olds: Sequence[str], news: Sequence[str]) -> Iterator[tuple[int, list[int]]]:

@@ -97,6 +97,14 @@ class SearchTooSlow(Exception):
 
 
 @dataclass(frozen=True)
+class QuestionForm:
+    """A kind of question ("can I ...", "which comes first") and the words of the texts that answer it."""
+
+    asked_by: frozenset[tuple[str, ...]]  # phrases of the question
+    answered_by: frozenset[str]  # words of the documents ("can", "must"; "before", "order")
+
+
+@dataclass(frozen=True)
 class Vocabulary:
     """The data in ``search_vocabulary.yaml``: filler words, and judges' words with their expansions."""
 
@@ -105,8 +113,7 @@ class Vocabulary:
     games: dict[tuple[str, ...], str]  # a game's name or abbreviation -> its id
     card_intent: frozenset[tuple[str, ...]]  # phrases showing the judge looks for a card ("spell that")
     number_intent: frozenset[tuple[str, ...]]  # phrases asking for a number ("how many")
-    permission_intent: frozenset[tuple[str, ...]]  # phrases asking whether something is allowed or required
-    permission_words: frozenset[str]  # the documents' words that allow, forbid or require ("can", "must")
+    question_forms: dict[str, QuestionForm]  # name -> a kind of question and the texts that answer it
 
 
 VOCABULARY_FILE = Path(str(resources.files("rules_db") / "data" / "search_vocabulary.yaml"))
@@ -128,11 +135,13 @@ def vocabulary() -> Vocabulary:
         },
         card_intent=frozenset(tuple(WORD.findall(str(phrase).lower())) for phrase in data.get("card_intent") or []),
         number_intent=frozenset(tuple(WORD.findall(str(phrase).lower())) for phrase in data.get("number_intent") or []),
-        permission_intent=frozenset(
-            tuple(WORD.findall(_drop_apostrophes(str(phrase).lower())))
-            for phrase in data.get("permission_intent") or []
-        ),
-        permission_words=frozenset(str(word).lower() for word in data.get("permission_words") or []),
+        question_forms={
+            str(name): QuestionForm(
+                asked_by=frozenset(tuple(WORD.findall(_drop_apostrophes(str(p).lower()))) for p in form["asked_by"]),
+                answered_by=frozenset(str(word).lower() for word in form["answered_by"]),
+            )
+            for name, form in (data.get("question_forms") or {}).items()
+        },
     )
 
 
@@ -172,7 +181,7 @@ class Query:
     games: set[str] = field(default_factory=set)  # games the question names ("in LoR")
     wants_card: bool = False  # the question names a card or asks for one ("which spell deals 3 twice")
     wants_number: bool = False  # the question asks how many, how much, the most or the least
-    asks_permission: bool = False  # the question asks whether something may, can or must be done
+    forms: frozenset[str] = frozenset()  # the question forms it has (see QuestionForm): "permission", "order"
     terms: dict[str, Term] = field(default_factory=dict)  # what the index knows of the words of the concepts' forms
     indexed: int = 1  # rows of the index (the concepts' weights are relative to it)
 
@@ -227,7 +236,7 @@ def understand(conn: sqlite3.Connection, text: str, game: str | None = None) -> 
     phrases = {tuple(words[start : start + length]) for length in (1, 2, 3) for start in range(len(words))}
     query.wants_card = any(concept.card_ids for concept in query.concepts) or bool(phrases & vocabulary().card_intent)
     query.wants_number = bool(phrases & vocabulary().number_intent)
-    query.asks_permission = bool(phrases & vocabulary().permission_intent)
+    query.forms = frozenset(name for name, form in vocabulary().question_forms.items() if phrases & form.asked_by)
     return query
 
 
@@ -787,11 +796,21 @@ class _ConceptStems:
         self.single = {tagged: tuple(credits.items()) for tagged, credits in single.items()}
         # Every tagged stem the question asks for: a row's stems are only looked up in it, never made a set.
         self.wanted = frozenset(self.single).union(*(phrase for *_rest, phrase in self.phrases))
+        self.weights = [concept.weight for concept in query.concepts]
+        self.total_weight = sum(self.weights) or 1.0
+        self._matched: dict[tuple[frozenset[str], float], _Matched] = {}
 
-    def found(self, row_stems: tuple[str, ...]) -> dict[str, dict[int, float]]:
-        """field tag -> {concept index: best credit} for the concepts a row's stems hold (a phrase: all its
-        stems in one field)."""
+    def matched(self, row_stems: tuple[str, ...], text_credit: float) -> _Matched:
+        """What a row's stems hold of the question, its text credited ``text_credit`` (see ``_TEXT_CREDIT``). Rows
+        holding the same of the question's stems hold the same: worked out once per search (half the candidates
+        share another's)."""
         held = self.wanted.intersection(row_stems)
+        known = self._matched.get((held, text_credit))
+        if known is None:
+            known = self._matched[held, text_credit] = self._matched_by(held, text_credit)
+        return known
+
+    def _matched_by(self, held: frozenset[str], text_credit: float) -> _Matched:
         found: dict[str, dict[int, float]] = {tag: {} for tag in _FIELD_TAGS}
         for tagged in held:
             in_field = found[tagged[:2]]
@@ -801,7 +820,24 @@ class _ConceptStems:
         for tag, index, credit, phrase in self.phrases:
             if phrase <= held and credit > found[tag].get(index, 0.0):
                 found[tag][index] = credit
-        return found
+        heading, path, body = found["h:"], found["p:"], found["b:"]
+        best = {index: text_credit * credit for index, credit in body.items()}
+        for in_field in (heading, path):
+            for index, credit in in_field.items():
+                if credit > best.get(index, 0.0):
+                    best[index] = credit
+        share = [_weighed(credits, self.weights) / self.total_weight for credits in (best, heading, path)]
+        return _Matched(found, *share)
+
+
+class _Matched(NamedTuple):
+    """What a row holds of the question. ``found``: field tag -> {concept index: best credit} (a phrase: all its
+    stems in one field)."""
+
+    found: dict[str, dict[int, float]]
+    coverage: float  # share of the question's weight held anywhere (the text by its kind's credit)
+    heading: float  # ... in the heading, defined terms or card name
+    path: float  # ... in the headings it sits under
 
 
 @dataclass
@@ -832,7 +868,7 @@ _WEIGHTS = {
     "game": 6.5,  # the game the question names ("in LoR"): as much as most of its words, so that game comes first
     "unasked_card": -1.5,  # a card, when the question neither names one nor asks for one
     "number": 1.0,  # the text says a number, when the question asks how many
-    "permission": 0.8,  # the text allows, forbids or requires, when the question asks "can I", "do I have to"
+    "form": 0.8,  # the text is of the kind that answers the question's form (see QuestionForm)
     "leads": 0.5,  # the first rule found under its heading (see _with_section_leads)
     "section": 1.0,  # share of the question's weight the rules found under its heading hold (see _with_section_coverage)
     "example": -1.0,  # share matched only in an example the text gives (see _only_in_example)
@@ -855,14 +891,12 @@ def _scored(
     BM25 relative to ``best_rank``, by default the best of the rows. Only what scoring needs is read here;
     ``_complete`` reads the text of the rows that are shown."""
     found = _scoring_rows(conn, [row[0] for row in rows])
-    weights = [concept.weight for concept in query.concepts]
-    total_weight = sum(weights) or 1.0
     best_rank = min([row[1] for row in rows] + ([best_rank] if best_rank is not None else []), default=0.0)
     # A card named in the question, by how much of the question its name is ("zhonyas" alone: all of it).
     named_cards: dict[int, float] = defaultdict(float)
     for concept in query.concepts:
         for card_id in concept.card_ids:
-            named_cards[card_id] += concept.weight / total_weight
+            named_cards[card_id] += concept.weight / concepts.total_weight
     scored = []
     for row_id, rank, *_ in rows:
         if row_id not in found:
@@ -870,28 +904,21 @@ def _scored(
         row = found[row_id]
         kind, ref_id, game_id = row.kind, row.ref_id, row.game_id
         document = {"id": row_id, "kind": kind, "ref_id": ref_id, "game_id": game_id, "document_id": row.document_id}
-        found_in = concepts.found(row.stems)
-        heading, path, body = found_in["h:"], found_in["p:"], found_in["b:"]
-        text_credit = _TEXT_CREDIT.get(kind, 1.0)
-        best = {index: text_credit * credit for index, credit in body.items()}
-        for in_field in (heading, path):
-            for index, credit in in_field.items():
-                if credit > best.get(index, 0.0):
-                    best[index] = credit
+        matched = concepts.matched(row.stems, _TEXT_CREDIT.get(kind, 1.0))
         features = {
             "bm25": rank / best_rank if best_rank < 0 else 0.0,
-            "coverage": _weighed(best, weights) / total_weight,
-            "heading": _weighed(heading, weights) / total_weight,
-            "path": _weighed(path, weights) / total_weight,
+            "coverage": matched.coverage,
+            "heading": matched.heading,
+            "path": matched.path,
             "card": named_cards.get(ref_id, 0.0) if kind == "card" else 0.0,
             "game": 1.0 if game_id in query.games else 0.0,
             "unasked_card": 1.0 if kind == "card" and not query.wants_card else 0.0,
             "number": 1.0 if query.wants_number and row.says_number else 0.0,
-            "permission": 1.0 if query.asks_permission and row.says_permission else 0.0,
+            "form": 1.0 if not query.forms.isdisjoint(row.answers_forms) else 0.0,
         }
         score = sum([_WEIGHTS[name] * value for name, value in features.items()])
         scored.append(
-            _Scored(document, rank, score, found_in, features=features, section=row.path, position=row.position)
+            _Scored(document, rank, score, matched.found, features=features, section=row.path, position=row.position)
         )
     return scored
 
@@ -904,7 +931,7 @@ class _ScoringRow(NamedTuple):
     game_id: str
     stems: tuple[str, ...]  # its tagged stems (see _ConceptStems), each string shared by every row holding it
     says_number: bool  # its heading or text holds a number (see _NUMBER_STEM)
-    says_permission: bool  # its heading or text allows, forbids or requires (see _permission_stems)
+    answers_forms: frozenset[str]  # the question forms its heading or text answers (see _form_stems)
     document_id: str | None
     path: str | None
     position: int
@@ -924,7 +951,7 @@ def _scoring_rows(conn: sqlite3.Connection, ids: list[int]) -> dict[int, _Scorin
         return answer
     if len(kept) + len(missing) > _SCORING_ROWS_KEPT:
         kept.clear()  # start again rather than keep an order: a search reads 80 rows, the bound is many times that
-    permission = _permission_stems(conn)
+    form_stems = _form_stems(conn)
     for row_id, kind, ref_id, game_id, stems, document_id, path, position in conn.execute(
         f"""select id, kind, ref_id, game_id, stems, document_id, path, position from search_documents
         where id in ({",".join("?" * len(missing))})""",
@@ -932,25 +959,32 @@ def _scoring_rows(conn: sqlite3.Connection, ids: list[int]) -> dict[int, _Scorin
     ):
         tagged = tuple(sys.intern(stem) for stem in (stems or "").split())
         says_number = bool(_NUMBER_STEM.search(stems or ""))
-        says_permission = not permission.isdisjoint(tagged)
+        answers_forms = frozenset(name for name, stems in form_stems.items() if not stems.isdisjoint(tagged))
         answer[row_id] = kept[row_id] = _ScoringRow(
-            kind, ref_id, game_id, tagged, says_number, says_permission, document_id, path, position
+            kind, ref_id, game_id, tagged, says_number, answers_forms, document_id, path, position
         )
     return answer
 
 
-def _permission_stems(conn: sqlite3.Connection) -> frozenset[str]:
-    """The vocabulary's permission words ("can", "must", "only") as tagged stems of a row's heading or text,
-    read once per database (the stems are the index's)."""
+def _form_stems(conn: sqlite3.Connection) -> dict[str, frozenset[str]]:
+    """Each question form's answering words ("can", "must"; "before", "order") as tagged stems of a row's heading
+    or text, read once per database (the stems are the index's)."""
 
-    def read() -> frozenset[str]:
-        words = sorted(vocabulary().permission_words)
-        stems = conn.execute(
-            f"select stem from search_terms where stem is not null and term in ({','.join('?' * len(words))})", words
-        ).fetchall()
-        return frozenset(tag + stem for (stem,) in stems for tag in ("h:", "b:"))
+    def read() -> dict[str, frozenset[str]]:
+        forms = vocabulary().question_forms
+        words = sorted({word for form in forms.values() for word in form.answered_by})
+        stem_of = dict(
+            conn.execute(
+                f"select term, stem from search_terms where stem is not null and term in ({','.join('?' * len(words))})",
+                words,
+            ).fetchall()
+        )
+        return {
+            name: frozenset(tag + stem_of[word] for word in form.answered_by if word in stem_of for tag in ("h:", "b:"))
+            for name, form in forms.items()
+        }
 
-    return queries.once_per_database(conn, ("search permission stems",), read)
+    return queries.once_per_database(conn, ("search question form stems",), read)
 
 
 def _sections(items: list[_Scored]) -> list[list[_Scored]]:

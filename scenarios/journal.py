@@ -23,14 +23,18 @@ MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING"})()
 
 EVERY_CHECK = -1  # all bits set: every watching check is due
 WATCHERS: dict[str, int] = {}  # attribute name -> the bits of the checks that read it
+WATCH_GROUPS: dict[str, int] = {}  # group name -> the bits of the checks in it (see `watch`)
 _BIT_NUMBERS = itertools.count()
 
 
-def watch(attributes) -> int:
-    """A new bit of `Journal.changed`, set whenever one of `attributes` is written (see the module docstring)."""
+def watch(attributes, group: str | None = None) -> int:
+    """A new bit of `Journal.changed`, set whenever one of `attributes` is written (see the module docstring).
+    The checks of one `group` (a Cleanup's, "cleanup") can be tested at once: `changed & WATCH_GROUPS[group]`."""
     bit = 1 << next(_BIT_NUMBERS)
     for name in attributes:
         WATCHERS[name] = WATCHERS.get(name, 0) | bit
+    if group is not None:
+        WATCH_GROUPS[group] = WATCH_GROUPS.get(group, 0) | bit
     return bit
 
 

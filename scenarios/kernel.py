@@ -381,13 +381,14 @@ def keyword_ability(keyword: str, rule: str, trigger: Any, *, stacks: bool = Fal
 
 
 def _dispatcher(name: str) -> Callable:
-    def dispatch(game, *args, because):
+    def dispatch(*positional, because):
         """Apply the procedure: open its trace step, run it, record the journal entries it wrote.
 
-        This runs for every step of every replay, so it avoids work it does not need (arguments are positional:
-        a `**kwargs` dict would be made at every call; the budget is counted inline, a single rule is kept as
-        given, and a pure procedure's step is described only when the trace is read)."""
-        positional = (game, *args)
+        This runs for every step of every replay, so it avoids work it does not need: the arguments, the game
+        first, arrive as one tuple that is passed on and kept as it is (no keyword dict, no second tuple); the
+        budget is counted inline; a single rule is kept as given; a pure procedure's step is described only
+        when the trace is read."""
+        game = positional[0]
         proc = PROCEDURES[name]  # looked up at call time: a test may replace the entry
         budget = game.budget
         steps = budget.steps = budget.steps + 1
@@ -399,7 +400,7 @@ def _dispatcher(name: str) -> Callable:
                 raise EngineError(f"procedure {name!r} called without the rule that makes it happen (because=)")
         trace = game.trace
         open_steps = trace.open_steps
-        journal = game.journal.entries
+        journal = trace.journal
         if proc.pure:  # described when the trace is read: (procedure, arguments) in the DESCRIBE field
             describe = (proc, positional)
             record = [proc.kind, name, None, because, None, None, None, len(journal), None, len(open_steps), describe]

@@ -11,10 +11,7 @@ A replay runs under a `Budget` (steps and seconds): a runaway one ends with `Bud
 
 from __future__ import annotations
 
-import gc
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import islice
@@ -22,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from scenarios import kernel, schema
+from scenarios.collector import collector_paused
 from scenarios.kernel import RULES_VERSION, Budget, BudgetExceeded, Refusal, UnansweredChoice, calc
 from scenarios.state import GameState
 from scenarios.trace import Step, plain
@@ -80,32 +78,6 @@ def replay_variant(path, variant_id: str, budget: Budget | None = None) -> Repla
     result.variant = variant_id
     result.title = f"{scenario.meta.title} [variant: {variant.title}]"
     return result
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector for one replay (reference counting still frees everything).
-
-    What a replay allocates (trace steps, journal entries) lives as long as the replay, so the collector's
-    full passes, each over the whole growing heap, free nothing and made the cost per action grow with the
-    game's length (benchmarks/bench_replay.py).
-
-    When the collector resumes, what the replay made is handed to its oldest generation untouched (`gc.freeze`
-    then `gc.unfreeze`): resumed as it was, its first young pass would walk every object the replay made, all
-    still alive (the Replay keeps its game), at some 25 us per action. The oldest generation's full passes still
-    walk them, and free a dropped game (its objects and its journal refer to each other). When something is
-    frozen for good already (a served worker freezes what it warmed up), the hand-off is skipped: `gc.unfreeze`
-    would release that too, and bring back the full passes over it that the freeze took out of the pages."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            if not gc.get_freeze_count():
-                gc.freeze()
-                gc.unfreeze()
-            gc.enable()
 
 
 def replay_scenario(scenario: schema.Scenario, path, budget: Budget | None = None) -> Replay:

@@ -27,6 +27,7 @@ from scenarios.actions import Action as PlayerAction
 from scenarios.actions import parse_action
 from scenarios.cards import Domain, UnknownCard
 from scenarios.cards import card as card_named
+from scenarios.collector import collector_paused
 from scenarios.kernel import RULES_VERSION, Refusal
 
 
@@ -477,8 +478,9 @@ def load(path: Path) -> tuple[Scenario, dict]:
 
 @lru_cache(maxsize=256)
 def _load(path: Path, mtime: int, size: int) -> tuple[Scenario, dict]:
-    data, lines = load_text(path)
-    return validate(data, lines, path), data
+    with collector_paused():  # all it builds is kept with the scenario: the collector's passes would free nothing
+        data, lines = load_text(path)
+        return validate(data, lines, path), data
 
 
 # -- changed documents: variants, and a what-if asked from a page -----------------------------------------------

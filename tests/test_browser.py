@@ -1,12 +1,13 @@
 """The judges' pages in a real browser: Debian's chromium driven by Playwright, against real servers
-(``rules_db.serve.serve``) on free ports; one browser for the module (``browser``, tests/conftest.py), phone
-and desktop pages reused.
+(``rules_db.serve.serve``) on free ports; one browser for the module (``browser``, tests/conftest.py), a phone
+page and a desktop page the tests share.
 
 Screenshots go to ``test-artifacts/`` (not committed): every judges' page at 390x844 and 1366x900.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from pathlib import Path
@@ -74,26 +75,36 @@ def _open_page(browser, viewport: dict):
 
 
 @pytest.fixture(scope="module")
-def desktop(browser):
-    """One desktop page, reused by the tests (a new page per test costs a second)."""
-    context, page = _open_page(browser, DESKTOP)
-    yield page
-    context.close()
-
-
-@pytest.fixture(scope="module")
 def phone(browser):
+    """One phone page, reused by the tests (a new page per test costs a second)."""
     context, page = _open_page(browser, PHONE)
     yield page
     context.close()
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def page(browser):
-    """A desktop page of its own, for a test that listens for dialogs or follows a journey."""
+    """The desktop page the module's tests share (a page of its own per test costs most of a second of CPU); a
+    test that changes it (a dialog listener, the screen's size) puts it back."""
     context, page = _open_page(browser, DESKTOP)
     yield page
     context.close()
+
+
+@contextlib.contextmanager
+def _dialogs(page):
+    """The messages of the dialogs (alerts) the page opens within the block, each dismissed."""
+    messages = []
+
+    def dismiss(dialog) -> None:
+        messages.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", dismiss)
+    try:
+        yield messages
+    finally:
+        page.remove_listener("dialog", dismiss)
 
 
 def _screenshot(page, name: str, *, full_page: bool = True) -> None:
@@ -206,15 +217,14 @@ def _assert_inert(page, url: str) -> None:
 
 
 def test_hostile_rule_text_is_inert_in_the_browser(page, fixture_server):
-    dialogs = []
-    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
-    _assert_inert(page, fixture_server + "/rules/riftbound/050")
-    page.locator("div.rule-text b").click()
-    page.locator("div.rule-text", has_text="a javascript link").click()
-    assert page.locator("div.rule-text").inner_text().startswith("Hostile text with a javascript link")
-    assert page.evaluate("typeof window.__pwned") == "undefined"
-    _screenshot(page, "hostile-rule")
-    _assert_inert(page, fixture_server + "/search?q=hostile")
+    with _dialogs(page) as dialogs:
+        _assert_inert(page, fixture_server + "/rules/riftbound/050")
+        page.locator("div.rule-text b").click()
+        page.locator("div.rule-text", has_text="a javascript link").click()
+        assert page.locator("div.rule-text").inner_text().startswith("Hostile text with a javascript link")
+        assert page.evaluate("typeof window.__pwned") == "undefined"
+        _screenshot(page, "hostile-rule")
+        _assert_inert(page, fixture_server + "/search?q=hostile")
     assert dialogs == []
 
 
@@ -225,18 +235,17 @@ def test_hostile_document_ingested_by_the_build_is_inert(page, hostile_server, h
     numbers = [row[0] for row in connection.execute("select number from rules order by position")]
     connection.close()
     assert len(numbers) >= 10
-    dialogs = []
-    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
-    for number in numbers:
-        _assert_inert(page, f"{hostile_server}/rules/riftbound/{number}")
-    page.goto(f"{hostile_server}/rules/riftbound/101")
-    expect_text = page.locator("div.rule-text").inner_text()
-    assert "A Unit is a card." in expect_text and "window.__pwned" not in expect_text
-    page.locator("div.rule-text a", has_text="103").click()
-    page.wait_for_load_state()
-    assert page.locator("h1 .rule-number").inner_text() == "103"
-    for path in ["/", "/search?q=recalled", "/rules/rules", "/keywords/riftbound/Tank"]:
-        _assert_inert(page, hostile_server + path)
+    with _dialogs(page) as dialogs:
+        for number in numbers:
+            _assert_inert(page, f"{hostile_server}/rules/riftbound/{number}")
+        page.goto(f"{hostile_server}/rules/riftbound/101")
+        expect_text = page.locator("div.rule-text").inner_text()
+        assert "A Unit is a card." in expect_text and "window.__pwned" not in expect_text
+        page.locator("div.rule-text a", has_text="103").click()
+        page.wait_for_load_state()
+        assert page.locator("h1 .rule-number").inner_text() == "103"
+        for path in ["/", "/search?q=recalled", "/rules/rules", "/keywords/riftbound/Tank"]:
+            _assert_inert(page, hostile_server + path)
     assert dialogs == []
 
 
@@ -274,14 +283,16 @@ def test_rule_and_ruling_pages_for_the_readme(page, real_server, real_db):
     expect(page.locator("div.rule-text a[href*='/keywords/']").first).to_be_visible()
     expect(page.locator("h2", has_text="Refers to")).to_be_visible()
     expect(page.locator("h2", has_text=re.compile("(Rulings|Replays) citing this rule")).first).to_be_visible()
-    page.set_viewport_size({"width": 1100, "height": 1300})
-    _screenshot(page, "readme-rule", full_page=False)
-
-    page.goto(f"{real_server}/rulings/{ruling_id}")
-    expect(page.locator("h1.question")).to_have_text(question)
-    for heading in ["Sequence", "Citations", "Cards named", "Related rulings"]:
-        expect(page.locator("h2", has_text=heading)).to_be_visible()
-    _screenshot(page, "readme-ruling", full_page=False)
+    page.set_viewport_size({"width": 1100, "height": 1300})  # the README's pictures' size
+    try:
+        _screenshot(page, "readme-rule", full_page=False)
+        page.goto(f"{real_server}/rulings/{ruling_id}")
+        expect(page.locator("h1.question")).to_have_text(question)
+        for heading in ["Sequence", "Citations", "Cards named", "Related rulings"]:
+            expect(page.locator("h2", has_text=heading)).to_be_visible()
+        _screenshot(page, "readme-ruling", full_page=False)
+    finally:
+        page.set_viewport_size(DESKTOP)
 
 
 def test_card_page_ruling_and_keyword_links(page, real_server, real_db):
@@ -428,29 +439,41 @@ def _unfold(summary) -> None:
     assert summary.evaluate("element => element.parentElement.open")
 
 
-@pytest.mark.parametrize("size", ["phone", "desktop"])
-def test_every_judges_page_fits_a_phone_and_a_desktop(request, size, real_server, real_db):
+def _layout_faults(page, size: str) -> list[str]:
+    """What does not fit the screen the page is shown on; on a phone, also the targets too small for a thumb."""
+    measured = page.evaluate(_MEASURE, PRIMARY)
+    assert measured["primary"] > 0, page.url
+    faults = []
+    if measured["overflow"] > 0:
+        faults.append(f"{measured['overflow']} px wider than the screen")
+    faults += [f"spills out of its box: {element}" for element in measured["clipped"]]
+    if size == "phone":
+        faults += [f"primary target {target}" for target in measured["small_primary"]]
+        faults += [f"link {link}" for link in measured["small_links"]]
+    return faults
+
+
+def test_every_judges_page_fits_a_phone_and_a_desktop(phone, real_server, real_db):
     """No page scrolls sideways; on a phone every primary target is a thumb's height, every link 24 px.
-    Screenshots of each page at each size go to test-artifacts/layout-*.png."""
-    page = request.getfixturevalue(size)
-    problems = {}
-    for name, path in _judges_pages(real_db).items():
-        page.goto(real_server + path)
-        if name == "rule-tree":  # open the first chapter and its first section: the tree as a judge uses it
-            _unfold(page.locator(".tree summary").first)
-            _unfold(page.locator(".tree details[open] details > summary").first)
-        measured = page.evaluate(_MEASURE, PRIMARY)
-        assert measured["primary"] > 0, path
-        faults = []
-        if measured["overflow"] > 0:
-            faults.append(f"{measured['overflow']} px wider than the screen")
-        faults += [f"spills out of its box: {element}" for element in measured["clipped"]]
-        if size == "phone":
-            faults += [f"primary target {target}" for target in measured["small_primary"]]
-            faults += [f"link {link}" for link in measured["small_links"]]
-        if faults:
-            problems[path] = faults[:5]
-        _screenshot(page, f"layout-{size}-{name}", full_page=False)
+    Each page loads once and is measured at both sizes, the screen resized in between: the layout is the style
+    sheet's alone (no script reads the screen's size), and the screenshots are byte for byte those of a page
+    loaded at each size, for half the pages rendered. Screenshots of each page at each size go to
+    test-artifacts/layout-*.png."""
+    page, problems = phone, {}
+    try:
+        for name, path in _judges_pages(real_db).items():
+            page.set_viewport_size(PHONE)
+            page.goto(real_server + path)
+            if name == "rule-tree":  # open the first chapter and its first section: the tree as a judge uses it
+                _unfold(page.locator(".tree summary").first)
+                _unfold(page.locator(".tree details[open] details > summary").first)
+            for size, screen in (("phone", PHONE), ("desktop", DESKTOP)):
+                page.set_viewport_size(screen)
+                if faults := _layout_faults(page, size):
+                    problems[f"{path} ({size})"] = faults[:5]
+                _screenshot(page, f"layout-{size}-{name}", full_page=False)
+    finally:
+        page.set_viewport_size(PHONE)  # the page is the module's phone
     assert problems == {}
 
 

@@ -465,7 +465,7 @@ async def test_the_best_ruling_and_card_beside_the_rules_answer_nearly_as_well(r
 def test_a_question_asking_whether_something_is_allowed_favours_texts_that_allow_forbid_or_require(real_connection):
     asking = search.understand(real_connection, "can't I rearrange the cards in my trash")
     telling = search.understand(real_connection, "what is the trash")
-    assert asking.asks_permission and not telling.asks_permission
+    assert asking.forms == {"permission"} and not telling.forms
 
     def rule_whose_stems(condition: str) -> int:
         return real_connection.execute(
@@ -473,7 +473,9 @@ def test_a_question_asking_whether_something_is_allowed_favours_texts_that_allow
         ).fetchone()[0]
 
     allowing = rule_whose_stems("' ' || stems || ' ' like '% b:mai %'")  # "may"
-    permission_stems = search_index.stem_words(sorted(search.vocabulary().permission_words)).values()
+    permission_stems = search_index.stem_words(
+        sorted(search.vocabulary().question_forms["permission"].answered_by)
+    ).values()
     describing = rule_whose_stems(
         " and ".join(
             f"' ' || stems || ' ' not like '% {tag}{stem} %'" for tag in ("h:", "b:") for stem in permission_stems
@@ -482,4 +484,4 @@ def test_a_question_asking_whether_something_is_allowed_favours_texts_that_allow
     for query, expected in ((asking, {allowing: 1.0, describing: 0.0}), (telling, {allowing: 0.0, describing: 0.0})):
         rows = [(allowing, -1.0), (describing, -1.0)]
         scored = search._scored(real_connection, query, rows, search._ConceptStems(query))
-        assert {item.document["id"]: item.features["permission"] for item in scored} == expected
+        assert {item.document["id"]: item.features["form"] for item in scored} == expected

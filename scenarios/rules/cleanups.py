@@ -11,7 +11,7 @@ checks read: the victory, lethal-damage and board checks each watch the attribut
 
 from __future__ import annotations
 
-from scenarios.journal import watch
+from scenarios.journal import WATCH_GROUPS, watch
 from scenarios.kernel import EngineError, calc, do, note, procedure, query
 from scenarios.objects import BOARD, FACEDOWN, TRASH
 from scenarios.trace import StepKind
@@ -52,6 +52,8 @@ def _summary(game, reason, special) -> str:
 )
 def cleanup_pass(game, reason: str, special: str | None) -> None:
     journal = game.journal
+    if not (journal.changed & WATCH_GROUPS["cleanup"] or special or game.triggered or game.combat or game.chain):
+        return  # every check below would find nothing: each reads only what is unchanged since it last ran
     if game.triggered:
         calc.place_triggers(game)
     if journal.due(VICTORY_READS):
@@ -73,7 +75,7 @@ def cleanup_pass(game, reason: str, special: str | None) -> None:
         calc.open_staged(game)
 
 
-VICTORY_READS = watch(("winner", "points", "victory_score"))
+VICTORY_READS = watch(("winner", "points", "victory_score"), "cleanup")
 
 
 def _victory(game) -> None:
@@ -96,7 +98,7 @@ def wins(game, name: str) -> None:
 
 
 # While no unit on the board is damaged, only a write of damage or zone (or a new object) can make one lethal.
-LETHAL_READS = watch(("damage", "zone", "unit_objects"))
+LETHAL_READS = watch(("damage", "zone", "unit_objects"), "cleanup")
 
 
 def _lethal_damage(game) -> None:
@@ -142,7 +144,8 @@ BOARD_CHECKS_READS = watch(
         "unit_objects",
         "gear_objects",
         "battlefield_objects",
-    )
+    ),
+    "cleanup",
 )
 
 

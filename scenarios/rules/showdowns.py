@@ -24,9 +24,10 @@ STAGING_READS = watch(
         "zone",
         "location",
         "controller",
-    )
+    ),
+    "cleanup",  # staging is a step of the Cleanup (322.8-322.14)
 )
-STAGED = watch(("staged",))
+STAGED = watch(("staged",), "cleanup")
 
 
 @query("stage")

@@ -28,8 +28,8 @@ def end_turn(game, act: EndTurn) -> None:
     if act.by != game.turn_player or game.chain or game.showdown or game.combat or game.phase != "action":
         raise Refusal("316.6", "only the turn player ends the turn, from a Neutral Open State in the Action Phase")
     game.phase = "ending"
-    for unit in game.units():
-        if unit.stunned:
+    for unit in game.unit_objects:
+        if unit.stunned and unit.zone == BOARD:
             unit.stunned = False  # 410.1.a.2: stunned units recover at the beginning of the Ending Step
     calc.fire(game, Event("end_of_turn", player=game.turn_player))
     calc.cleanup(game, "the Ending Step began", "319.2")
