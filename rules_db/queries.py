@@ -326,7 +326,7 @@ def diff_page(
 # per database (search's vocabulary and scoring rows, card names, the rulings sharing a rule, the lists' filter
 # choices), which pages of every version read.
 _KEPT_ANSWERS_MAX = 32
-_LOOKUP_TABLES_MAX = 24  # at most 16 on the bundled database (search's current rows are kept per game)
+_LOOKUP_TABLES_MAX = 24  # at most 17 on the bundled database (search's current rows are kept per game)
 _NOT_KEPT = object()
 
 

@@ -984,7 +984,7 @@ def _form_stems(conn: sqlite3.Connection) -> dict[str, frozenset[str]]:
             for name, form in forms.items()
         }
 
-    return queries.once_per_database(conn, ("search question form stems",), read)
+    return queries.lookup_table(conn, ("search question form stems",), read)
 
 
 def _sections(items: list[_Scored]) -> list[list[_Scored]]:

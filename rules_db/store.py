@@ -55,7 +55,9 @@ def store_document(
 def insert_rows(db: sqlite_utils.Database, table: str, rows: Iterable[dict]) -> None:
     """Rows (dicts with the same keys, plain values) into a table the schema created, in one executemany.
     sqlite-utils' insert_all checks and converts every value of every chunk in Python, which costs the build
-    more than the inserts themselves once the rows number in the hundreds of thousands."""
+    more than the inserts themselves once the rows number in the hundreds of thousands. A generator is consumed
+    inside the transaction: an error raised while making its rows rolls back what the connection had not committed
+    (a build writes a temporary file that a failure throws away, so nothing is lost)."""
     rows = iter(rows)
     first = next(rows, None)
     if first is None:

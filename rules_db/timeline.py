@@ -64,6 +64,10 @@ class _TimedTask(Future):
         self.timeline, self.name = timeline, name
 
     def settle(self, timed: Future) -> None:
+        if timed.cancelled():  # exception() would raise inside this callback, leaving every waiter blocked
+            self.cancel()
+            self.set_running_or_notify_cancel()
+            return
         if error := timed.exception():
             self.set_exception(error)
             return

@@ -462,26 +462,33 @@ async def test_the_best_ruling_and_card_beside_the_rules_answer_nearly_as_well(r
     assert set(data["best"]) == {"rule"}
 
 
-def test_a_question_asking_whether_something_is_allowed_favours_texts_that_allow_forbid_or_require(real_connection):
-    asking = search.understand(real_connection, "can't I rearrange the cards in my trash")
+@pytest.mark.parametrize(
+    "form, asking, answer_word",
+    [
+        ("permission", "can't I rearrange the cards in my trash", "may"),
+        ("order", "which of the two triggers resolves first", "before"),
+    ],
+)
+def test_a_question_of_a_form_favours_texts_that_answer_that_form(real_connection, form, asking, answer_word):
+    """Asking whether something is allowed favours texts that allow, forbid or require; asking which comes first
+    favours texts that order; a question that asks neither gives no credit."""
+    asking = search.understand(real_connection, asking)
     telling = search.understand(real_connection, "what is the trash")
-    assert asking.forms == {"permission"} and not telling.forms
+    assert form in asking.forms and not telling.forms
 
     def rule_whose_stems(condition: str) -> int:
         return real_connection.execute(
             f"select id from search_documents where kind = 'rule' and current = 1 and {condition} limit 1"
         ).fetchone()[0]
 
-    allowing = rule_whose_stems("' ' || stems || ' ' like '% b:mai %'")  # "may"
-    permission_stems = search_index.stem_words(
-        sorted(search.vocabulary().question_forms["permission"].answered_by)
-    ).values()
+    answer_stems = search_index.stem_words(sorted(search.vocabulary().question_forms[form].answered_by))
+    answering = rule_whose_stems(f"' ' || stems || ' ' like '% b:{answer_stems[answer_word]} %'")
     describing = rule_whose_stems(
         " and ".join(
-            f"' ' || stems || ' ' not like '% {tag}{stem} %'" for tag in ("h:", "b:") for stem in permission_stems
+            f"' ' || stems || ' ' not like '% {tag}{stem} %'" for tag in ("h:", "b:") for stem in answer_stems.values()
         )
     )
-    for query, expected in ((asking, {allowing: 1.0, describing: 0.0}), (telling, {allowing: 0.0, describing: 0.0})):
-        rows = [(allowing, -1.0), (describing, -1.0)]
+    for query, expected in ((asking, {answering: 1.0, describing: 0.0}), (telling, {answering: 0.0, describing: 0.0})):
+        rows = [(answering, -1.0), (describing, -1.0)]
         scored = search._scored(real_connection, query, rows, search._ConceptStems(query))
         assert {item.document["id"]: item.features["form"] for item in scored} == expected
