@@ -84,9 +84,10 @@ class _TimedTask(Future):
 
 def _timed_call(name: str, fn: Callable, *args):
     """``fn(*args)`` and the span of its run (in whatever process runs it)."""
-    start, cpu = time.perf_counter(), time.process_time()
-    value = fn(*args)
-    return value, Span(name, os.getpid(), start, time.perf_counter(), time.process_time() - cpu)
+    timeline = Timeline()
+    with timeline.stage(name):
+        value = fn(*args)
+    return value, timeline.spans[0]
 
 
 def table(spans: list[Span], first_pid: int) -> str:
