@@ -18,7 +18,7 @@ import json
 import re
 from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, chain, compress, count
@@ -30,7 +30,6 @@ import spacy_lookups_data
 
 if TYPE_CHECKING:  # spaCy itself is imported by the first pipeline: a command that tags no text never loads it
     from spacy.language import Language
-    from spacy.tokenizer import Tokenizer
     from spacy.tokens import Doc
 
 from ingest.limits import bounded_for_tokenizer
@@ -81,7 +80,7 @@ def pipeline() -> Language:
 
 
 @lru_cache(maxsize=1)
-def tokenizer() -> Tokenizer:
+def tokenizer() -> Callable[[str], Doc]:
     """The pipeline's tokenizer (the same rules, the same tokens and norms), over a vocabulary that works out only
     a new word's norm: the token memo reads nothing else of a word, and spaCy's English vocabulary computes 23
     attributes of each new word, each by a Python function (a third of the time a build spends tokenizing)."""
@@ -91,7 +90,7 @@ def tokenizer() -> Tokenizer:
     from spacy.vocab import create_vocab
 
     vocab = create_vocab("en", English.Defaults)
-    vocab.lex_attr_getters = {NORM: vocab.lex_attr_getters[NORM]}
+    vocab.lex_attr_getters = {NORM: vocab.lex_attr_getters[NORM]}  # type: ignore[attr-defined]  # not in spaCy's stubs
     return spacy.blank("en", vocab=vocab).tokenizer
 
 
