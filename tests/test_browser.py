@@ -381,6 +381,36 @@ _MEASURE = """primary => {
 }"""
 
 
+# Installed before a page's own scripts run: records every way a script can read the screen's size or follow its
+# changes (the window's and the screen's sizes, media queries, resize events and observers, an element's size), so
+# the layout test can hold that a page resized in place lays out as one loaded at that size. Reads made while the
+# test measures (``window.__measuring``) are the test's own.
+_SCREEN_SIZE_PROBE = """(() => {
+    const reads = window.__screenSizeReads = [];
+    const note = (what) => { if (!window.__measuring) reads.push(what); };
+    const watch = (target, name) => {
+        const descriptor = Object.getOwnPropertyDescriptor(target, name);
+        if (!descriptor) return;
+        if (descriptor.get) {
+            Object.defineProperty(target, name, {...descriptor, get() { note(name); return descriptor.get.call(this); }});
+        } else if (typeof descriptor.value === "function") {
+            const original = descriptor.value;
+            Object.defineProperty(target, name, {...descriptor, value: function (...args) { note(name); return original.apply(this, args); }});
+        }
+    };
+    for (const name of ["innerWidth", "innerHeight", "outerWidth", "outerHeight", "matchMedia", "visualViewport", "ResizeObserver"]) watch(window, name);
+    for (const name of ["width", "height", "availWidth", "availHeight"]) watch(Screen.prototype, name);
+    for (const name of ["clientWidth", "clientHeight", "scrollWidth", "scrollHeight", "getBoundingClientRect", "getClientRects"]) watch(Element.prototype, name);
+    for (const name of ["offsetWidth", "offsetHeight", "offsetTop", "offsetLeft"]) watch(HTMLElement.prototype, name);
+    const listen = EventTarget.prototype.addEventListener;
+    EventTarget.prototype.addEventListener = function (type, ...rest) {
+        if (type === "resize") reads.push("resize listener");
+        return listen.call(this, type, ...rest);
+    };
+    watch(window, "onresize");
+})()"""
+
+
 def _judges_pages(real_db) -> dict[str, str]:
     """One of every kind of judges' page in the real database, the fullest of each kind."""
     import sqlite3
@@ -441,6 +471,7 @@ def _unfold(summary) -> None:
 
 def _layout_faults(page, size: str) -> list[str]:
     """What does not fit the screen the page is shown on; on a phone, also the targets too small for a thumb."""
+    page.evaluate("window.__measuring = true")
     measured = page.evaluate(_MEASURE, PRIMARY)
     assert measured["primary"] > 0, page.url
     faults = []
@@ -455,26 +486,38 @@ def _layout_faults(page, size: str) -> list[str]:
 
 def test_every_judges_page_fits_a_phone_and_a_desktop(phone, real_server, real_db):
     """No page scrolls sideways; on a phone every primary target is a thumb's height, every link 24 px.
-    Each page loads once and is measured at both sizes, the screen resized in between: the layout is the style
-    sheet's alone (no script reads the screen's size), and the screenshots are byte for byte those of a page
-    loaded at each size, for half the pages rendered. Screenshots of each page at each size go to
+    A page is loaded once and measured at both sizes, the screen resized in between, when its scripts neither read
+    the screen's size nor follow its changes (``_SCREEN_SIZE_PROBE``): its layout is then the style sheet's alone,
+    the same resized as loaded at that size (half the pages rendered). One whose scripts do (the replay scrolls its
+    steps to the current one) is loaded again at the desktop's size. Screenshots of each page at each size go to
     test-artifacts/layout-*.png."""
     page, problems = phone, {}
+    page.add_init_script(_SCREEN_SIZE_PROBE)
     try:
         for name, path in _judges_pages(real_db).items():
-            page.set_viewport_size(PHONE)
-            page.goto(real_server + path)
-            if name == "rule-tree":  # open the first chapter and its first section: the tree as a judge uses it
-                _unfold(page.locator(".tree summary").first)
-                _unfold(page.locator(".tree details[open] details > summary").first)
+            reads_the_size = True
             for size, screen in (("phone", PHONE), ("desktop", DESKTOP)):
                 page.set_viewport_size(screen)
+                if reads_the_size:
+                    reads_the_size = _open_as_a_judge(page, real_server + path, name)
                 if faults := _layout_faults(page, size):
                     problems[f"{path} ({size})"] = faults[:5]
                 _screenshot(page, f"layout-{size}-{name}", full_page=False)
+        probed = page.evaluate("window.__measuring = false; window.innerWidth; window.__screenSizeReads")
+        assert "innerWidth" in probed, "the probe does not see a script read the screen's size"
     finally:
         page.set_viewport_size(PHONE)  # the page is the module's phone
     assert problems == {}
+
+
+def _open_as_a_judge(page, url: str, name: str) -> bool:
+    """Load a page as a judge uses it (the rule tree with its first chapter and section open); whether its scripts
+    read the screen's size or follow its changes."""
+    page.goto(url)
+    if name == "rule-tree":
+        _unfold(page.locator(".tree summary").first)
+        _unfold(page.locator(".tree details[open] details > summary").first)
+    return bool(page.evaluate("window.__screenSizeReads"))
 
 
 def test_home_leads_to_every_index_and_raw_rows_lead_back(phone, real_server):
