@@ -18,7 +18,7 @@ import jinja2
 from datasette.utils.asgi import NotFound, Response
 
 from datasette_plugins import render
-from rules_db import lineage_store, queries, schema
+from rules_db import queries, schema
 from rules_db import search as search_db
 
 # A game slug (lower-case letters, digits, hyphens) never names a table: the schema's
@@ -475,7 +475,7 @@ async def search(datasette, request):
         ]
         hit["snippet"] = render.highlighted(hit["snippet"])  # escaped, with <mark> around the matches
     per_page = found.get("per_page") or 1
-    pages, _ = lineage_store.page_in_range(found["total"], page, per_page)  # the page asked is shown, even past the end
+    pages, _ = queries.page_in_range(found["total"], page, per_page)  # the page asked is shown, even past the end
     params = {"q": text, **filters}
     data = {
         "q": text,

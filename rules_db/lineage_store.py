@@ -300,35 +300,43 @@ def stored_diff_summary(
     }
 
 
-def diff_rows(
-    db: Connection,
-    summary: dict,
-    kind: str | None,
-    section: str | None,
-    show_renumbered: bool,
-    page: int,
-    size: int,
-) -> dict:
-    """One page of a diff's rows (``stored_diff_summary``), narrowed to one ``kind`` (every kind but
-    "unchanged" when none) and one ``section``, rules only renumbered left out unless ``show_renumbered``:
-    ``rows``, and over every page ``total``, ``renumbered_only`` and ``pages``; ``page`` is kept in range."""
+def diff_count(summary: dict, kind: str | None, section: str | None, show_renumbered: bool) -> tuple[int, int]:
+    """How many of a diff's rows (``stored_diff_summary``) ``diff_rows`` pages through, and how many of them are
+    rules only renumbered (counted whether they are shown or not)."""
     if not summary["stored"]:
-        rows = [row for row in summary["rows"] if _wanted(kind, section, row["kind"], row["section"])]
-        only_renumbered = [_only_renumbered(row["kind"], row["old_text"], row["new_text"]) for row in rows]
-        renumbered = sum(only_renumbered)
-        if not show_renumbered:
-            rows = [row for row, only in zip(rows, only_renumbered) if not only]
-        pages, page = page_in_range(len(rows), page, size)
-        shown = rows[(page - 1) * size : page * size]
-        return {"rows": shown, "total": len(rows), "renumbered_only": renumbered, "page": page, "pages": pages}
+        rows, renumbered = _computed_rows(summary, kind, section, show_renumbered)
+        return len(rows), renumbered
     matching = [
         (count, only_renumbered)
         for group_kind, group_section, count, only_renumbered in summary["groups"]
         if _wanted(kind, section, group_kind, group_section)
     ]
     renumbered = sum(only_renumbered for _, only_renumbered in matching)
-    total = sum(count for count, _ in matching) - (0 if show_renumbered else renumbered)
-    pages, page = page_in_range(total, page, size)
+    return sum(count for count, _ in matching) - (0 if show_renumbered else renumbered), renumbered
+
+
+def _computed_rows(summary: dict, kind: str | None, section: str | None, show_renumbered: bool) -> tuple[list, int]:
+    """The rows of a computed diff wanted, and how many rules only renumbered there are among all they narrow to."""
+    rows = [row for row in summary["rows"] if _wanted(kind, section, row["kind"], row["section"])]
+    only_renumbered = [_only_renumbered(row["kind"], row["old_text"], row["new_text"]) for row in rows]
+    if not show_renumbered:
+        rows = [row for row, only in zip(rows, only_renumbered) if not only]
+    return rows, sum(only_renumbered)
+
+
+def diff_rows(
+    db: Connection,
+    summary: dict,
+    kind: str | None,
+    section: str | None,
+    show_renumbered: bool,
+    offset: int,
+    limit: int,
+) -> list[dict]:
+    """``limit`` of a diff's rows (``stored_diff_summary``) from ``offset``, narrowed to one ``kind`` (every kind but
+    "unchanged" when none) and one ``section``, rules only renumbered left out unless ``show_renumbered``."""
+    if not summary["stored"]:
+        return _computed_rows(summary, kind, section, show_renumbered)[0][offset : offset + limit]
     db = _database(db)
     # The page's ids first, then their rules' texts: only the page's rows are read. The pair's rows are one run of
     # ids, read in order until the page is full: no sort of every row of the pair.
@@ -352,8 +360,8 @@ def diff_rows(
             "kind": kind,
             "section": section,
             "renumbered": int(show_renumbered),
-            "limit": size,
-            "offset": (page - 1) * size,
+            "limit": limit,
+            "offset": offset,
         },
     )
     names = [column[0] for column in cursor.description]
@@ -369,20 +377,11 @@ def diff_rows(
                 "section_heading": row["section_heading"],
             }
         )
-    return {"rows": rows, "total": total, "renumbered_only": renumbered, "page": page, "pages": pages}
-
-
-def page_in_range(rows: int, page: int, size: int) -> tuple[int, int]:
-    """(the number of pages, ``page`` brought within them)."""
-    pages = max(1, -(-rows // size))
-    return pages, min(max(1, page), pages)
+    return rows
 
 
 def _pair_figures(db: sqlite_utils.Database, pair: dict) -> dict | None:
-    """The pair's row of ``rule_lineage_pairs``; None for a pair the lineage does not link, or a database built
-    before the build counted the pairs."""
-    if not db["rule_lineage_pairs"].exists():
-        return None
+    """The pair's row of ``rule_lineage_pairs``; None for a pair the lineage does not link."""
     return next(
         db.query("select * from rule_lineage_pairs where from_document_id = :old and to_document_id = :new", pair),
         None,

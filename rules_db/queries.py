@@ -303,8 +303,12 @@ def diff_page(
         summary = _diff_summary(conn, game, old_version, new_version, rulebook)
     except LookupError:
         return None
-    paged = lineage_store.diff_rows(conn, summary, kind, section, show_renumbered, page, DIFF_PAGE_SIZE)
-    shown = [{**row} for row in paged["rows"]]
+    total, renumbered = lineage_store.diff_count(summary, kind, section, show_renumbered)
+    pages, page = page_in_range(total, page, DIFF_PAGE_SIZE)
+    rows = lineage_store.diff_rows(
+        conn, summary, kind, section, show_renumbered, (page - 1) * DIFF_PAGE_SIZE, DIFF_PAGE_SIZE
+    )
+    shown = [{**row} for row in rows]
     for row in shown:
         changed = row["old_text"] is not None and row["new_text"] is not None and row["old_text"] != row["new_text"]
         row["diff"] = diff_ops(row["old_text"], row["new_text"]) if changed else []
@@ -314,8 +318,11 @@ def diff_page(
         "kind": kind,
         "section": section,
         "show_renumbered": show_renumbered,
-        **paged,
         "rows": shown,
+        "total": total,
+        "renumbered_only": renumbered,
+        "page": page,
+        "pages": pages,
     }
 
 
@@ -413,13 +420,12 @@ def _diff_summary(
 
 
 def compare_every_version_pair(conn: sqlite3.Connection) -> None:
-    """Each pair of versions the lineage links compared once (``_diff_summary``), for a server to do before it
-    serves: a comparison's first page reads the counts of two whole rulebooks' changes and their sections (a few ms,
-    more at 100 times the bundled rulebooks). At most a quarter of the answers kept per database."""
+    """Each pair of versions the lineage links (``rule_lineage_pairs``) compared once (``_diff_summary``), for a server
+    to do before it serves: a comparison's first page reads the counts of two whole rulebooks' changes and their
+    sections (a few ms, more at 100 times the bundled rulebooks). At most a quarter of the answers kept per database."""
     pairs = conn.execute(
         """select o.game_id, case when b.is_default then null else b.slug end, o.version, n.version
-        from (select distinct from_document_id, to_document_id from rule_lineage) l
-        join documents o on o.id = l.from_document_id join documents n on n.id = l.to_document_id
+        from rule_lineage_pairs l join documents o on o.id = l.from_document_id join documents n on n.id = l.to_document_id
         left join rulebooks b on b.id = n.rulebook_id order by n.is_newest desc, n.id limit ?""",
         [_KEPT_ANSWERS_MAX // 4],
     ).fetchall()
@@ -1147,6 +1153,12 @@ def _nest(steps: list[dict], cited: dict) -> list[dict]:
 # ---------------------------------------------------------------- indexes (the lists judges browse)
 
 
+def page_in_range(rows: int, page: int, size: int) -> tuple[int, int]:
+    """(the number of pages of ``rows`` rows, ``size`` a page, and ``page`` brought within them)."""
+    pages = max(1, -(-rows // size))
+    return pages, min(max(1, page), pages)
+
+
 def _paged(
     conn: sqlite3.Connection,
     sql: str,
@@ -1163,7 +1175,7 @@ def _paged(
     and those columns, for the ids in the JSON list ``:_ids``): in the page's query they were computed for every
     row before sorting."""
     total = conn.execute(f"select count(*) from ({sql})", params).fetchone()[0]
-    pages, page = lineage_store.page_in_range(total, page, size)
+    pages, page = page_in_range(total, page, size)
     rows = _rows(
         conn,
         f"{sql} order by {order} limit :_limit offset :_offset",
@@ -1418,7 +1430,7 @@ def _cards_options(conn: sqlite3.Connection) -> dict:
     }
     return {
         "games": _rows(conn, "select id, name from games where id in (select game_id from cards) order by name"),
-        "sets": [row[0] for row in conn.execute("select distinct card_set from card_printings order by 1")],
+        "sets": _distinct_values(conn, "card_printings", "card_set"),
         "types": _distinct_values(conn, "cards", "card_type"),
         "domains": sorted(domains),
     }
@@ -1446,15 +1458,20 @@ def replays_index(
     return {
         **listed,
         "filters": params,
-        "options": {
-            "verdicts": [row[0] for row in conn.execute("select distinct verdict from replays order by 1")],
-            "tags": [
-                row[0]
-                for row in conn.execute(
-                    "select distinct value from replays, json_each(coalesce(replays.tags, '[]')) order by 1"
-                )
-            ],
-        },
+        "options": lookup_table(conn, ("replays index options",), lambda: _replays_options(conn)),
+    }
+
+
+def _replays_options(conn: sqlite3.Connection) -> dict:
+    """The choices of the replays list's filters (the same for every request: kept per database)."""
+    return {
+        "verdicts": _distinct_values(conn, "replays", "verdict"),
+        "tags": [
+            row[0]
+            for row in conn.execute(
+                "select distinct value from replays, json_each(coalesce(replays.tags, '[]')) order by 1"
+            )
+        ],
     }
 
 
@@ -1481,8 +1498,8 @@ def page_samples(conn: sqlite3.Connection) -> dict:
             """select o.game_id as game, o.version as old, n.version as new,
                 (select case when b.is_default then null else b.slug end from rulebooks b where b.id = n.rulebook_id)
                     as rulebook
-            from rule_lineage l join documents o on o.id = l.from_document_id join documents n on n.id = l.to_document_id
-            order by l.rowid limit 1""",
+            from rule_lineage_pairs l join documents o on o.id = l.from_document_id
+            join documents n on n.id = l.to_document_id order by l.id limit 1""",
         ),
         "infractions": _row(
             conn, "select d.game_id as game from infractions i join documents d on d.id = i.document_id limit 1"

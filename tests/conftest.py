@@ -39,6 +39,8 @@ from hypothesis import HealthCheck, settings
 
 from ingest.text import plain_text
 from rules_db import schema
+from rules_db.lineage import LineageRow
+from rules_db.lineage_store import VersionPair, document_rules, store_pair
 
 # Property-based tests (tests/test_fuzz.py): a few hundred examples per target in the suite, 50 in the edit-run
 # loop (``make test-fast`` chooses the ``quick`` profile), 10,000 in the long run (``pytest tests/test_fuzz.py
@@ -364,53 +366,28 @@ def build_fixture_db(path: Path) -> Path:
     )
     _insert_cards(db)
     _insert_replay(db)
-    db["rule_lineage"].insert_all(
-        [
-            {
-                "from_document_id": OLD,
-                "to_document_id": NEW,
-                "from_rule_id": 1,
-                "to_rule_id": 21,
-                "kind": "moved",
-                "similarity": 1.0,
-            },
-            {
-                "from_document_id": OLD,
-                "to_document_id": NEW,
-                "from_rule_id": 2,
-                "to_rule_id": 22,
-                "kind": "edited",
-                "similarity": 0.9,
-            },
-            {
-                "from_document_id": OLD,
-                "to_document_id": NEW,
-                "from_rule_id": 9,
-                "to_rule_id": 27,
-                "kind": "moved",
-                "similarity": 1.0,
-            },
-            {
-                "from_document_id": OLD,
-                "to_document_id": NEW,
-                "from_rule_id": 8,
-                "to_rule_id": None,
-                "kind": "removed",
-                "similarity": None,
-            },
-            {
-                "from_document_id": OLD,
-                "to_document_id": NEW,
-                "from_rule_id": None,
-                "to_rule_id": 30,
-                "kind": "new",
-                "similarity": None,
-            },
-        ]
-    )
+    _store_lineage(db)
     schema.enable_search(db)
     db.close()
     return path
+
+
+# The lineage of the two core versions, picked by hand (old rule id, new rule id, kind, similarity): a rule moved, one
+# edited, one moved under another heading, one removed, one new.
+LINEAGE = [
+    (1, 21, "moved", 1.0),
+    (2, 22, "edited", 0.9),
+    (9, 27, "moved", 1.0),
+    (8, None, "removed", None),
+    (None, 30, "new", None),
+]
+
+
+def _store_lineage(db: sqlite_utils.Database) -> None:
+    """``LINEAGE`` stored by the build's own writer, with what it counts for the diff pages."""
+    number = {rule_id: rule_number for rule_id, _document, rule_number, *_ in RULES}
+    rows = [LineageRow(kind, number.get(old), number.get(new), similarity) for old, new, kind, similarity in LINEAGE]
+    store_pair(db, VersionPair(OLD, NEW, document_rules(db, OLD), document_rules(db, NEW)), rows)
 
 
 def _insert_rules(db: sqlite_utils.Database) -> None:
