@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import sqlite3
 from importlib import resources
 from pathlib import Path
 
 from ingest.documents import BUNDLED
+from rules_db import schema
 from scenarios import library_paths
 from scenarios.cards import LIBRARY as CARD_LIBRARY
 
@@ -34,7 +36,22 @@ def stale_reason(db_path: Path) -> str | None:
         return f"{_name(newer[0])} changed since it was built" + (
             f" (and {len(newer) - 1} more)" if len(newer) > 1 else ""
         )
+    if missing := _missing_tables(db_path):
+        return f"an older version built it (it has no table {missing[0]})"
     return None
+
+
+def _missing_tables(db_path: Path) -> list[str]:
+    """The schema's tables the database lacks: the pages read them, and a database built before they existed would
+    fail where they are read."""
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    try:
+        present = {name for (name,) in conn.execute("select name from sqlite_master where type = 'table'")}
+    except sqlite3.DatabaseError:  # not a database at all
+        present = set()
+    finally:
+        conn.close()
+    return [name for name in schema.TABLES if name not in present]
 
 
 def _name(path: Path) -> str:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import os
 
+import sqlite_utils
 import yaml
 from click.testing import CliRunner
 
+from rules_db import schema
 from rules_db.cli import cli
 from rules_db.sources import source_files, stale_reason
 from scenarios import library_paths
@@ -87,15 +89,18 @@ def test_diff_names_the_known_versions_for_an_unknown_one(real_db, tmp_path):
     assert result.exit_code == 1 and "2025-06-02" in result.output
 
 
-def test_serve_rebuilds_only_when_a_source_is_newer(tmp_path):
+def test_serve_rebuilds_only_when_a_source_is_newer_or_a_table_is_missing(tmp_path):
     db_path = tmp_path / "rules.db"
     assert stale_reason(db_path) == "it does not exist yet"
-    db_path.write_bytes(b"")
+    schema.create(sqlite_utils.Database(db_path))
     newest = max(path.stat().st_mtime for path in source_files())
     os.utime(db_path, (newest + 10, newest + 10))
     assert stale_reason(db_path) is None
     os.utime(db_path, (newest - 10, newest - 10))
     assert "changed since it was built" in stale_reason(db_path)
+    sqlite_utils.Database(db_path).execute("drop table rule_lineage_pairs")  # as a database built before it existed
+    os.utime(db_path, (newest + 10, newest + 10))
+    assert stale_reason(db_path) == "an older version built it (it has no table rule_lineage_pairs)"
 
 
 def test_help_does_not_import_spacy():
