@@ -583,12 +583,12 @@ def parsed_riftbound():
 
 @pytest.fixture(scope="session")
 def spacy_loaded() -> None:
-    """spaCy's pipeline loaded in this test process, once, for the tests that build. A build forks its second
+    """spaCy's tokenizer loaded in this test process, once, for the tests that build. A build forks its second
     process from the process that runs it (``rules_db.build``), so each build a test runs then starts its second
     process with spaCy loaded, instead of loading it again (a second of CPU per build)."""
-    from ingest.lemmas import load_pipeline
+    from ingest.lemmas import load_tokenizer
 
-    load_pipeline()
+    load_tokenizer()
 
 
 @pytest.fixture(scope="session")
