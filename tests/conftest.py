@@ -40,11 +40,11 @@ from hypothesis import HealthCheck, settings
 from ingest.text import plain_text
 from rules_db import schema
 
-# Property-based tests (tests/test_fuzz.py): a few hundred examples per target in the suite, 50 in the edit-run
+# Property-based tests (tests/test_fuzz.py): a few hundred examples per target in the suite, 20 in the edit-run
 # loop (``make test-fast`` chooses the ``quick`` profile), 10,000 in the long run (``pytest tests/test_fuzz.py
 # --hypothesis-profile=fuzz``). No deadline: the machine is shared.
 _FUZZ = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
-settings.register_profile("quick", max_examples=50, **_FUZZ)
+settings.register_profile("quick", max_examples=20, **_FUZZ)
 settings.register_profile("suite", max_examples=200, **_FUZZ)
 settings.register_profile("fuzz", max_examples=10_000, **_FUZZ)
 settings.load_profile("suite")
