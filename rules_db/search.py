@@ -868,7 +868,7 @@ _WEIGHTS = {
     "game": 6.5,  # the game the question names ("in LoR"): as much as most of its words, so that game comes first
     "unasked_card": -1.5,  # a card, when the question neither names one nor asks for one
     "number": 1.0,  # the text says a number, when the question asks how many
-    "form": 0.8,  # the text is of the kind that answers the question's form (see QuestionForm)
+    "form": 1.2,  # share of the question's forms (see QuestionForm) the text is of the kind that answers
     "leads": 0.5,  # the first rule found under its heading (see _with_section_leads)
     "section": 1.0,  # share of the question's weight the rules found under its heading hold (see _with_section_coverage)
     "example": -1.0,  # share matched only in an example the text gives (see _only_in_example)
@@ -914,7 +914,7 @@ def _scored(
             "game": 1.0 if game_id in query.games else 0.0,
             "unasked_card": 1.0 if kind == "card" and not query.wants_card else 0.0,
             "number": 1.0 if query.wants_number and row.says_number else 0.0,
-            "form": 1.0 if not query.forms.isdisjoint(row.answers_forms) else 0.0,
+            "form": len(query.forms & row.answers_forms) / len(query.forms) if query.forms else 0.0,
         }
         score = sum([_WEIGHTS[name] * value for name, value in features.items()])
         scored.append(

@@ -467,6 +467,8 @@ async def test_the_best_ruling_and_card_beside_the_rules_answer_nearly_as_well(r
     [
         ("permission", "can't I rearrange the cards in my trash", "may"),
         ("order", "which of the two triggers resolves first", "before"),
+        ("limit", "a player channeled runes twice", "once"),
+        ("identity", "is recycling the same as discarding", "subset"),
     ],
 )
 def test_a_question_of_a_form_favours_texts_that_answer_that_form(real_connection, form, asking, answer_word):
@@ -492,3 +494,28 @@ def test_a_question_of_a_form_favours_texts_that_answer_that_form(real_connectio
         rows = [(answering, -1.0), (describing, -1.0)]
         scored = search._scored(real_connection, query, rows, search._ConceptStems(query))
         assert {item.document["id"]: item.features["form"] for item in scored} == expected
+
+
+def test_a_question_of_two_forms_favours_texts_that_answer_both(real_connection):
+    """ "can I score twice" asks whether it is allowed and how often: a text that says "may ... only once"
+    answers both, a text that only says "may" half of it."""
+    query = search.understand(real_connection, "can a player score twice")
+    assert query.forms == {"permission", "limit"}
+    limit_words = sorted(search.vocabulary().question_forms["limit"].answered_by)
+    stems = search_index.stem_words(["may", *limit_words])
+
+    def rule_holding(held: list[str], lacking: list[str]) -> int:
+        conditions = [f"' ' || stems || ' ' like '% b:{stems[word]} %'" for word in held]
+        conditions += [
+            f"' ' || stems || ' ' not like '% {tag}{stems[word]} %'" for word in lacking for tag in ("h:", "b:")
+        ]
+        return real_connection.execute(
+            f"select id from search_documents where kind = 'rule' and current = 1 and {' and '.join(conditions)} limit 1"
+        ).fetchone()[0]
+
+    both = rule_holding(["may", "once"], [])
+    permission_only = rule_holding(["may"], limit_words)
+    scored = search._scored(
+        real_connection, query, [(both, -1.0), (permission_only, -1.0)], search._ConceptStems(query)
+    )
+    assert {item.document["id"]: item.features["form"] for item in scored} == {both: 1.0, permission_only: 0.5}
