@@ -26,7 +26,7 @@ from ingest.card_names import CardMention, find_card_mentions
 from ingest.documents import BUNDLED, DocumentSpec
 from ingest.errors import IngestError
 from ingest.formats import adapter, complete, spec_for
-from ingest.lemmas import find_phrases, load_pipeline, token_memo
+from ingest.lemmas import find_phrases, load_tokenizer, token_memo
 from ingest.limits import check_rules
 from ingest.outline import coverage, ingested_share
 from ingest.source import read_lines
@@ -143,7 +143,7 @@ class _Builder:
 
     def run(self, specs: list[DocumentSpec], keep_going: bool, progress: Callable | None) -> BuildResult:
         schema.create(self.db)
-        self._submit("load spaCy", load_pipeline)  # in the helper while this process parses
+        self._submit("load spaCy", load_tokenizer)  # in the helper while this process parses
         reports = [self._ingest(spec) for spec in (progress(specs) if progress else specs)]
         result = BuildResult(reports, self.timings, timeline=self.timeline.spans)
         if result.failed and not keep_going:

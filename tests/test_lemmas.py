@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.lemmas import LemmaMatcher, pipeline, token_memo
+from ingest.lemmas import LemmaMatcher, pipeline, token_memo, tokenizer
 
 PHRASES = {
     "recall": ["Recall"],
@@ -89,3 +89,12 @@ def test_texts_seen_before_match_the_same():
     """The second time, every piece of text is known: the matches do not change."""
     matcher = LemmaMatcher(PHRASES)
     assert matcher.find_many(TEXTS) == matcher.find_many(TEXTS) == LemmaMatcher(PHRASES).find_many(TEXTS[::-1])[::-1]
+
+
+def test_the_tokenizer_cuts_and_normalises_as_the_pipeline_does():
+    """The matcher's tokenizer computes only what it reads of a word: the same tokens, offsets and norms as the
+    pipeline's, special cases ("don't", "U.S.") and punctuation included."""
+    for text in TEXTS:
+        assert [(t.orth_, t.idx, t.norm_, t.whitespace_) for t in tokenizer()(text)] == [
+            (t.orth_, t.idx, t.norm_, t.whitespace_) for t in pipeline()(text)
+        ]
