@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import weakref
+from functools import lru_cache
 from urllib.parse import quote, unquote, urlencode
 
 import jinja2
@@ -68,7 +69,7 @@ class Paths:
         self.base_url = str(datasette.urls.path("/"))
 
     def _path(self, *parts: str | int) -> str:
-        return self.base_url + "/".join(quote(str(part), safe="") for part in parts)
+        return self.base_url + "/".join([_quoted(str(part)) for part in parts])
 
     def home(self) -> str:
         return self.base_url
@@ -134,6 +135,13 @@ class Paths:
     def table(self, table: str, **filters) -> str:
         query = urlencode(filters)
         return str(self.datasette.urls.table(self.database_name, table)) + (f"?{query}" if query else "")
+
+
+@lru_cache(maxsize=8192)
+def _quoted(part: str) -> str:
+    """One segment of a path, percent-encoded. Kept: a page's links repeat the same games, versions, rulebooks and
+    rule numbers, and quoting them anew was most of what a search answer cost outside the search."""
+    return quote(part, safe="")
 
 
 # Which attached database holds the rules, found once per Datasette instance.

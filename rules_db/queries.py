@@ -320,22 +320,26 @@ def diff_page(
 
 
 # What the pages read of a database that is served read-only is worked out once per database file (its path, size
-# and time of change) and kept, in two bounded caches, least recently used dropped first, so that neither pushes
-# out the other: answers that read a whole rulebook version or a pair of them (a version's outline, the comparison
-# of two versions, a pair's citation translator), one per version a judge browses; and lookup tables, a fixed few
-# per database (search's vocabulary and scoring rows, card names, the rulings sharing a rule, the lists' filter
-# choices), which pages of every version read.
+# and time of change) and kept, in two caches, so that neither pushes out the other: answers that read a whole
+# rulebook version or a pair of them (a version's outline, the comparison of two versions, a pair's citation
+# translator), one per version a judge browses, at most ``_KEPT_ANSWERS_MAX`` per database, least recently used
+# dropped first; and lookup tables (search's vocabulary and scoring rows, card names, the rulings sharing a rule, the
+# lists' filter choices), which pages of every version read: a fixed few per database and one per game (search's
+# current rows), so as many as the database itself asks for, none dropped while the database is in use. Each cache
+# holds the answers of the last ``_DATABASES_KEPT`` database files read (a test process reads many).
 _KEPT_ANSWERS_MAX = 32
-_LOOKUP_TABLES_MAX = 24  # at most 17 on the bundled database (search's current rows are kept per game)
+_DATABASES_KEPT = 4
 _NOT_KEPT = object()
 
 
 class _KeptPerDatabase:
-    """At most ``size`` values, each computed once per database file and key; shared by the server's threads."""
+    """Values computed once per database file and key, for the last ``_DATABASES_KEPT`` files; at most
+    ``per_database`` per file, least recently used dropped first (None: every value kept). Shared by the server's
+    threads."""
 
-    def __init__(self, size: int):
-        self.size = size
-        self.kept: OrderedDict[tuple, object] = OrderedDict()  # least recently used first
+    def __init__(self, per_database: int | None):
+        self.per_database = per_database
+        self.databases: OrderedDict[tuple, OrderedDict[tuple, object]] = OrderedDict()  # least recently used first
         self.lock = threading.Lock()  # the server's threads read, reorder, evict and insert at once
 
     def get(self, conn: sqlite3.Connection, key: tuple, compute):
@@ -344,22 +348,33 @@ class _KeptPerDatabase:
         identity = file_identity(next((row[2] for row in conn.execute("pragma database_list") if row[1] == "main"), ""))
         if identity is None or conn.in_transaction:
             return compute()
-        full_key = (*identity, *key)
         with self.lock:
-            kept = self.kept.get(full_key, _NOT_KEPT)
+            answers = self._answers(identity)
+            kept = answers.get(key, _NOT_KEPT)
             if kept is not _NOT_KEPT:
-                self.kept.move_to_end(full_key)
+                answers.move_to_end(key)
                 return kept
         answer = compute()
         with self.lock:
-            while len(self.kept) >= self.size:
-                self.kept.popitem(last=False)  # the least recently used: a warm-up's answers stay while in use
-            self.kept[full_key] = answer
+            answers = self._answers(identity)
+            while self.per_database is not None and len(answers) >= self.per_database:
+                answers.popitem(last=False)  # the least recently used: a warm-up's answers stay while in use
+            answers[key] = answer
         return answer
+
+    def _answers(self, identity: tuple) -> OrderedDict[tuple, object]:
+        """The answers kept for the database file ``identity``, now its most recently used (under the lock)."""
+        answers = self.databases.get(identity)
+        if answers is None:
+            answers = self.databases[identity] = OrderedDict()
+            while len(self.databases) > _DATABASES_KEPT:
+                self.databases.popitem(last=False)
+        self.databases.move_to_end(identity)
+        return answers
 
 
 _KEPT_ANSWERS = _KeptPerDatabase(_KEPT_ANSWERS_MAX)
-_LOOKUP_TABLES = _KeptPerDatabase(_LOOKUP_TABLES_MAX)
+_LOOKUP_TABLES = _KeptPerDatabase(None)
 
 
 def file_identity(path: str | None) -> tuple | None:
@@ -383,7 +398,7 @@ def once_per_database(conn: sqlite3.Connection, key: tuple, compute):
 
 def lookup_table(conn: sqlite3.Connection, key: tuple, build):
     """``build()`` (a lookup table of the whole database, not of one version), built once per database file and
-    ``key``; at most ``_LOOKUP_TABLES_MAX`` kept, apart from the answers browsing versions cycles through."""
+    ``key``, and kept while the database is open, apart from the answers browsing versions cycles through."""
     return _LOOKUP_TABLES.get(conn, key, build)
 
 

@@ -5,7 +5,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from rules_db.queries import _KEPT_ANSWERS_MAX, lookup_table, once_per_database
+from rules_db.queries import _DATABASES_KEPT, _KEPT_ANSWERS_MAX, lookup_table, once_per_database
 
 
 def test_threads_filling_and_evicting_the_kept_answers_each_get_their_own_answer(tmp_path):
@@ -71,6 +71,52 @@ def test_browsing_many_versions_keeps_the_lookup_tables(tmp_path):
         assert once_per_database(conn, ("outline", "version 0"), lambda: "worked out again") == "worked out again"
     finally:
         conn.close()
+
+
+def test_a_database_of_many_games_keeps_every_lookup_table(tmp_path):
+    """Search keeps a table per game (its current rows): a database of many more games than the bundled four builds
+    each once, however often the judges go from one game to another."""
+    path = tmp_path / "kept.db"
+    sqlite3.connect(path).execute("create table t (x)").connection.commit()
+    conn = sqlite3.connect(path)
+    built: list[str] = []
+    games = [f"game {number}" for number in range(_KEPT_ANSWERS_MAX * 3)]
+
+    def current_rows(game: str) -> str:
+        return lookup_table(conn, ("current rows", game), lambda: built.append(game) or game)
+
+    try:
+        for _ in range(3):
+            assert [current_rows(game) for game in games] == games
+        assert built == games
+    finally:
+        conn.close()
+
+
+def test_the_database_in_use_keeps_its_lookup_tables_while_other_files_come_and_go(tmp_path):
+    """The tables of the last few database files read are kept: the served one stays while a process reads other
+    files (a test run, a rebuilt database); one unread for that long is dropped with all its tables."""
+    paths = [tmp_path / f"kept{number}.db" for number in range(_DATABASES_KEPT + 1)]
+    for path in paths:
+        sqlite3.connect(path).execute("create table t (x)").connection.commit()
+    connections = [sqlite3.connect(path) for path in paths]
+    built: list[int] = []
+
+    def table(number: int) -> int:
+        return lookup_table(connections[number], ("card names",), lambda: built.append(number) or number)
+
+    try:
+        for other in range(1, len(paths)):
+            assert table(0) == 0
+            assert table(other) == other
+        assert table(0) == 0
+        assert built == list(range(len(paths)))  # the one in use built once, though more files than are kept
+        table(len(paths) - 1)
+        table(1)  # unread while as many other files as are kept were read: dropped, built again
+        assert built == [*range(len(paths)), 1]
+    finally:
+        for conn in connections:
+            conn.close()
 
 
 def test_a_connection_in_the_middle_of_writing_gets_an_answer_of_its_own(tmp_path):
