@@ -108,7 +108,9 @@ def build(
     With ``processes=2`` the text tagging (spaCy, loaded there while this process parses: the keywords in each
     rulebook's rules and in the rulings, the cards the rulings name), the version lineage and the scenario
     replays are computed in a second process while this one parses and stores the documents, links them and
-    indexes; only this one writes the database, and it never loads spaCy. ``processes=1`` does everything here.
+    indexes; only this one writes the database, and it never loads spaCy. When this one would wait for the second,
+    it replays the batches of scenarios still queued there itself (``Timeline.take_over``): small tasks that need no
+    spaCy, so that neither process idles while the other has work either can do. ``processes=1`` does everything here.
     """
     specs = bundled_specs() if specs is None else specs
     token_memo.cache_clear()  # this build's texts tokenized afresh: memory holds one build's vocabulary at most
@@ -175,9 +177,10 @@ class _Builder:
         with _timed(self.timings, stage), self.timeline.stage(f"{stage} {detail}".strip()):
             yield
 
-    def _submit(self, task: str, fn: Callable, *args) -> Future:
-        """``fn(*args)`` run by the helper, on the timeline as ``task``."""
-        return self.timeline.submit(self.helper, task, fn, *args)
+    def _submit(self, task: str, fn: Callable, *args, movable: bool = False) -> Future:
+        """``fn(*args)`` run by the helper, on the timeline as ``task``; a ``movable`` task (a short one that needs
+        no spaCy: this process never loads it) may be taken over by this process while it waits for the helper."""
+        return self.timeline.submit(self.helper, task, fn, *args, movable=movable)
 
     def _ingest(self, spec: DocumentSpec) -> DocumentReport:
         """Parse and store one document; its error, if any, in the report."""
@@ -298,23 +301,31 @@ class _Builder:
                         f"cards in {rulings.spec.slug}", find_card_mentions, *searched
                     )
 
-    def _start_replays(self, specs: list[DocumentSpec]) -> Future | None:
-        """The scenario library replayed in the helper (it needs nothing from the database), if the build
-        holds Riftbound rules for the replays to cite."""
+    def _start_replays(self, specs: list[DocumentSpec]) -> list[Future]:
+        """The scenario library replayed in the helper, batch by batch (it needs nothing from the database), if
+        the build holds Riftbound rules for the replays to cite."""
         if not any(spec.game == "riftbound" and spec.kind == "rules" for spec in specs):
-            return None
-        return self._submit("replay the scenarios", replays.replay_library)
+            return []
+        batches = replays.library_batches()
+        return [
+            self._submit(f"replay scenarios batch {number}/{len(batches)}", replays.replay_files, batch, movable=True)
+            for number, batch in enumerate(batches, start=1)
+        ]
 
-    def _replay_scenarios(self, result: BuildResult, started: Future | None) -> None:
+    def _replay_scenarios(self, result: BuildResult, started: list[Future]) -> None:
         """Store the replays of the scenario library when the Riftbound rules are in the database;
         a scenario file that cannot be read is reported and left out."""
-        if started is None or not self.db["documents"].count_where("game_id = 'riftbound' and kind = 'rules'"):
+        if not started or not self.db["documents"].count_where("game_id = 'riftbound' and kind = 'rules'"):
             return
         versions = {
             row["version"]
             for row in self.db.query("select version from documents where game_id = 'riftbound' and kind = 'rules'")
         }
-        records, unreadable = started.result()
+        records, unreadable = [], []
+        for batch in started:
+            found, errors = batch.result()
+            records += found
+            unreadable += errors
         result.notes.extend(f"scenario not replayed: {error}" for error in unreadable)
         replayed = [record for record in records if record.rules_version in versions]
         missing_versions = Counter(record.rules_version for record in records if record.rules_version not in versions)

@@ -123,15 +123,26 @@ class ReplayRecord:
     real_cards: list[str]  # the real cards its scenario uses
 
 
-def replay_library() -> tuple[list[ReplayRecord], list[str]]:
-    """Every scenario of the library replayed, and why each file that could not be read was left out
-    (its file and line)."""
+def library_batches() -> list[list[Path]]:
+    """The scenario library's files in batches, in ruling order: each batch one task of a build, so that whichever
+    of its processes is free replays the next (``Timeline.take_over``)."""
     from scenarios import library_paths
+
+    paths = library_paths()
+    return [paths[start : start + SCENARIOS_PER_TASK] for start in range(0, len(paths), SCENARIOS_PER_TASK)]
+
+
+SCENARIOS_PER_TASK = 8  # a few hundredths of a second of replaying: a process taking one over never waits long
+
+
+def replay_files(paths: list[Path]) -> tuple[list[ReplayRecord], list[str]]:
+    """The scenarios of ``paths`` replayed, and why each file that could not be read was left out (its file
+    and line)."""
     from scenarios.replay import replay_file
     from scenarios.schema import ScenarioError
 
     records, errors = [], []
-    for path in library_paths():
+    for path in paths:
         try:
             records.append(replay_record(replay_file(path)))
         except ScenarioError as error:

@@ -798,19 +798,20 @@ class _ConceptStems:
         self.wanted = frozenset(self.single).union(*(phrase for *_rest, phrase in self.phrases))
         self.weights = [concept.weight for concept in query.concepts]
         self.total_weight = sum(self.weights) or 1.0
-        self._matched: dict[tuple[frozenset[str], float], _Matched] = {}
+        self._matched: dict[tuple[frozenset[str], float, float], _Matched] = {}
 
-    def matched(self, row_stems: tuple[str, ...], text_credit: float) -> _Matched:
-        """What a row's stems hold of the question, its text credited ``text_credit`` (see ``_TEXT_CREDIT``). Rows
-        holding the same of the question's stems hold the same: worked out once per search (half the candidates
-        share another's)."""
+    def matched(self, row_stems: tuple[str, ...], text_credit: float, heading_credit: float = 1.0) -> _Matched:
+        """What a row's stems hold of the question, its text credited ``text_credit`` (see ``_TEXT_CREDIT``) and its
+        heading ``heading_credit`` (see ``_heading_credit``). Rows holding the same of the question's stems hold the
+        same: worked out once per search (half the candidates share another's)."""
         held = self.wanted.intersection(row_stems)
-        known = self._matched.get((held, text_credit))
+        key = (held, text_credit, heading_credit)
+        known = self._matched.get(key)
         if known is None:
-            known = self._matched[held, text_credit] = self._matched_by(held, text_credit)
+            known = self._matched[key] = self._matched_by(held, text_credit, heading_credit)
         return known
 
-    def _matched_by(self, held: frozenset[str], text_credit: float) -> _Matched:
+    def _matched_by(self, held: frozenset[str], text_credit: float, heading_credit: float) -> _Matched:
         found: dict[str, dict[int, float]] = {tag: {} for tag in _FIELD_TAGS}
         for tagged in held:
             in_field = found[tagged[:2]]
@@ -820,6 +821,8 @@ class _ConceptStems:
         for tag, index, credit, phrase in self.phrases:
             if phrase <= held and credit > found[tag].get(index, 0.0):
                 found[tag][index] = credit
+        if heading_credit < 1.0:
+            found["h:"] = {index: heading_credit * credit for index, credit in found["h:"].items()}
         heading, path, body = found["h:"], found["p:"], found["b:"]
         best = {index: text_credit * credit for index, credit in body.items()}
         for in_field in (heading, path):
@@ -892,6 +895,7 @@ def _scored(
     ``_complete`` reads the text of the rows that are shown."""
     found = _scoring_rows(conn, [row[0] for row in rows])
     best_rank = min([row[1] for row in rows] + ([best_rank] if best_rank is not None else []), default=0.0)
+    long_question = _long_ruling_question(conn)
     # A card named in the question, by how much of the question its name is ("zhonyas" alone: all of it).
     named_cards: dict[int, float] = defaultdict(float)
     for concept in query.concepts:
@@ -904,7 +908,7 @@ def _scored(
         row = found[row_id]
         kind, ref_id, game_id = row.kind, row.ref_id, row.game_id
         document = {"id": row_id, "kind": kind, "ref_id": ref_id, "game_id": game_id, "document_id": row.document_id}
-        matched = concepts.matched(row.stems, _TEXT_CREDIT.get(kind, 1.0))
+        matched = concepts.matched(row.stems, _TEXT_CREDIT.get(kind, 1.0), _heading_credit(row, long_question))
         features = {
             "bm25": rank / best_rank if best_rank < 0 else 0.0,
             "coverage": matched.coverage,
@@ -931,6 +935,7 @@ class _ScoringRow(NamedTuple):
     game_id: str
     stems: tuple[str, ...]  # its tagged stems (see _ConceptStems), each string shared by every row holding it
     says_number: bool  # its heading or text holds a number (see _NUMBER_STEM)
+    heading_words: int  # distinct stems of its heading (a ruling's: its question)
     answers_forms: frozenset[str]  # the question forms its heading or text answers (see _form_stems)
     document_id: str | None
     path: str | None
@@ -960,10 +965,34 @@ def _scoring_rows(conn: sqlite3.Connection, ids: list[int]) -> dict[int, _Scorin
         tagged = tuple(sys.intern(stem) for stem in (stems or "").split())
         says_number = bool(_NUMBER_STEM.search(stems or ""))
         answers_forms = frozenset(name for name, stems in form_stems.items() if not stems.isdisjoint(tagged))
+        heading_words = sum(1 for stem in tagged if stem.startswith("h:"))
         answer[row_id] = kept[row_id] = _ScoringRow(
-            kind, ref_id, game_id, tagged, says_number, answers_forms, document_id, path, position
+            kind, ref_id, game_id, tagged, says_number, heading_words, answers_forms, document_id, path, position
         )
     return answer
+
+
+def _heading_credit(row: _ScoringRow, long_question: int) -> float:
+    """A ruling whose question is longer than most asks about many things in passing ("When a unit with 1 base
+    Might has +1 Might from two different sources ... and Smoke Screen reduces it ..."): the question's words
+    found in it count for less, by how much longer it is."""
+    if row.kind != "ruling" or row.heading_words <= long_question:
+        return 1.0
+    return long_question / row.heading_words
+
+
+def _long_ruling_question(conn: sqlite3.Connection) -> int:
+    """The heading words (distinct stems) of a long ruling question: three rulings in four ask in as few, read
+    once per database."""
+
+    def read() -> int:
+        lengths = sorted(
+            sum(1 for stem in (stems or "").split() if stem.startswith("h:"))
+            for (stems,) in conn.execute("select stems from search_documents where kind = 'ruling'")
+        )
+        return lengths[3 * len(lengths) // 4] if lengths else 0
+
+    return queries.lookup_table(conn, ("search long ruling question",), read)
 
 
 def _form_stems(conn: sqlite3.Connection) -> dict[str, frozenset[str]]:

@@ -378,10 +378,11 @@ def _fill_terms(conn: sqlite3.Connection, stems: dict[str, str], topics: set[str
         [(word, lookup.get(word, word), stems[word], df.get(stems[word], 0), word in topics) for word in sorted(stems)],
     )
     # Every English form the lemma table knows, so that a real word is never "corrected" as a typo and
-    # "tapped" reaches the vocabulary's "tap" even though no document says either.
-    conn.executemany(
-        "insert into search_terms (term, lemma, stem, df, topic) values (?, ?, null, 0, 0)",
-        [(word, lemma) for word, lemma in english_forms() if word not in stems],
+    # "tapped" reaches the vocabulary's "tap" even though no document says either. Some 60k rows: passed as one
+    # JSON object that SQLite reads in one statement, in key order (half the cost of a row-by-row executemany).
+    conn.execute(
+        "insert into search_terms (term, lemma, stem, df, topic) select key, value, null, 0, 0 from json_each(?)",
+        [json.dumps({word: lemma for word, lemma in english_forms() if word not in stems})],
     )
     conn.executescript(SEARCH_TERMS_INDEXES)
 

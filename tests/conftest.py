@@ -42,11 +42,11 @@ from rules_db import schema
 from rules_db.lineage import LineageRow
 from rules_db.lineage_store import VersionPair, document_rules, store_pair
 
-# Property-based tests (tests/test_fuzz.py): a few hundred examples per target in the suite, 50 in the edit-run
+# Property-based tests (tests/test_fuzz.py): a few hundred examples per target in the suite, 20 in the edit-run
 # loop (``make test-fast`` chooses the ``quick`` profile), 10,000 in the long run (``pytest tests/test_fuzz.py
 # --hypothesis-profile=fuzz``). No deadline: the machine is shared.
 _FUZZ = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
-settings.register_profile("quick", max_examples=50, **_FUZZ)
+settings.register_profile("quick", max_examples=20, **_FUZZ)
 settings.register_profile("suite", max_examples=200, **_FUZZ)
 settings.register_profile("fuzz", max_examples=10_000, **_FUZZ)
 settings.load_profile("suite")
@@ -789,22 +789,75 @@ def real_server(real_db, tmp_path_factory):
         server.stop()
 
 
-@pytest.fixture(scope="module")
-def browser():
-    """Debian's chromium driven by Playwright, for the browser modules; each test opens contexts of its own in it
-    (pages, storage and service workers apart). One per module, not per session: Playwright's sync API holds
-    the thread's event loop as running while it lives, and the async tests of other modules then fail
-    ("Runner.run() cannot be called from a running event loop"). Playwright's assertions wait as long as pages
-    may take on a machine this busy (``servers.patience``)."""
-    from playwright.sync_api import expect, sync_playwright
-    from servers import patience
-    from test_browser import CHROMIUM, CHROMIUM_ARGS
+class Chromium:
+    """Debian's chromium driven by Playwright for the browser tests of one test process, with one page per screen
+    size that the tests of every browser module share (each browser costs seconds of CPU to start, each context a
+    renderer of its own; a test that changes its page, a dialog listener or the screen's size, puts it back).
 
-    expect.set_options(timeout=patience(5) * 1000)
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+    It starts when a test first asks for it and stops as soon as the process's next test is not a browser test
+    (``pytest_runtest_teardown``): Playwright's sync API holds the thread's event loop as running while it lives,
+    and the async tests of other modules would fail ("Runner.run() cannot be called from a running event loop").
+    The browser modules run one after the other (``pytest_collection_modifyitems``), so a process usually starts
+    it once. Playwright's assertions wait as long as pages may take on a machine this busy
+    (``servers.patience``)."""
+
+    def __init__(self) -> None:
+        self._playwright = None
+        self._browser = None
+        self._pages: dict[tuple[int, int], object] = {}
+
+    @property
+    def browser(self):
+        if self._browser is None:
+            from playwright.sync_api import expect, sync_playwright
+            from servers import patience
+            from test_browser import CHROMIUM, CHROMIUM_ARGS
+
+            expect.set_options(timeout=patience(5) * 1000)
+            self._playwright = sync_playwright().start()
+            self._browser = self._playwright.chromium.launch(
+                executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+            )
+        return self._browser
+
+    def page(self, viewport: dict):
+        """The shared page of this screen size (its context is the size's own)."""
+        from test_browser import _open_page
+
+        size = (viewport["width"], viewport["height"])
+        if size not in self._pages:
+            self._pages[size] = _open_page(self.browser, viewport)[1]
+        return self._pages[size]
+
+    def stop(self) -> None:
+        if self._browser is not None:
+            self._browser.close()  # its contexts and pages with it
+            self._playwright.stop()
+        self._playwright, self._browser, self._pages = None, None, {}
+
+
+_CHROMIUM = Chromium()
+
+
+@pytest.fixture
+def chromium() -> Chromium:
+    """This test process's browser and its shared pages (``Chromium``)."""
+    return _CHROMIUM
+
+
+@pytest.fixture
+def browser(chromium):
+    """The browser, for a test that opens a context of its own (pages, storage and service workers apart)."""
+    return chromium.browser
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None):
+    """The browser stops once the fixtures are torn down, when the next test of this process needs none."""
+    result = yield
+    if nextitem is None or not nextitem.get_closest_marker("browser"):
+        _CHROMIUM.stop()
+    return result
 
 
 @pytest.fixture(scope="session")

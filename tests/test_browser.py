@@ -1,6 +1,6 @@
 """The judges' pages in a real browser: Debian's chromium driven by Playwright, against real servers
-(``rules_db.serve.serve``) on free ports; one browser for the module (``browser``, tests/conftest.py), a phone
-page and a desktop page the tests share.
+(``rules_db.serve.serve``) on free ports; one browser for the test process (``Chromium``, tests/conftest.py), a
+phone page and a desktop page the tests share.
 
 Screenshots go to ``test-artifacts/`` (not committed): every judges' page at 390x844 and 1366x900.
 """
@@ -74,21 +74,18 @@ def _open_page(browser, viewport: dict):
     return context, page
 
 
-@pytest.fixture(scope="module")
-def phone(browser):
-    """One phone page, reused by the tests (a new page per test costs a second)."""
-    context, page = _open_page(browser, PHONE)
-    yield page
-    context.close()
+@pytest.fixture
+def phone(chromium):
+    """The phone page the browser tests share (``Chromium``, tests/conftest.py: a page of its own per test costs
+    most of a second of CPU)."""
+    return chromium.page(PHONE)
 
 
-@pytest.fixture(scope="module")
-def page(browser):
-    """The desktop page the module's tests share (a page of its own per test costs most of a second of CPU); a
-    test that changes it (a dialog listener, the screen's size) puts it back."""
-    context, page = _open_page(browser, DESKTOP)
-    yield page
-    context.close()
+@pytest.fixture
+def page(chromium):
+    """The desktop page the browser tests share; a test that changes it (a dialog listener, the screen's size)
+    puts it back."""
+    return chromium.page(DESKTOP)
 
 
 @contextlib.contextmanager

@@ -10,7 +10,7 @@ import re
 
 import pytest
 from servers import patience
-from test_browser import _MEASURE, DESKTOP, PHONE, PRIMARY, _open_page, _screenshot
+from test_browser import _MEASURE, DESKTOP, PHONE, PRIMARY, _screenshot
 
 from rules_db import replay_view
 
@@ -28,12 +28,13 @@ def server(real_server):
     return real_server
 
 
-@pytest.fixture(scope="module", params=list(SIZES))
-def screen(request, browser):
-    context, page = _open_page(browser, SIZES[request.param])
+@pytest.fixture(params=list(SIZES))
+def screen(request, chromium):
+    """The shared page of each screen size (tests/conftest.py), waiting longer while the test runs."""
+    page = chromium.page(SIZES[request.param])
     page.set_default_timeout(patience(60) * 1000)  # a replay page may wait for the engine's first start
     yield request.param, page
-    context.close()
+    page.set_default_timeout(patience(15) * 1000)
 
 
 def _fits(page, size: str) -> None:

@@ -23,6 +23,7 @@ from scenarios.journal import Journal
 from scenarios.kernel import Budget, BudgetExceeded, Refusal
 from scenarios.objects import Kind, Obj, View, Zone
 from scenarios.replay import replay_file
+from scenarios.rules import cleanups
 from scenarios.state import GameState
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -264,10 +265,23 @@ def test_a_pure_procedure_reads_only_its_arguments_so_its_steps_read_later_say_w
 
 def test_a_check_skipped_while_nothing_it_watches_changed_would_have_found_nothing(monkeypatch):
     """The cleanup's checks and a zone's cards are worked out again only when the journal's write path says that
-    something they read has changed (`journal.watch`); made due every time instead, every replay of the library
-    must show exactly the same trace and outcome. A check watching too few attributes would fail here."""
+    something they read has changed (`journal.watch`), and a Cleanup asks no check at all when none is due and
+    nothing waits (`cleanup_pass`; the library's replays take both ways). With every check made due every time
+    and every Cleanup running its checks (`run_checks`), every replay of the library must show exactly the same
+    trace and outcome. A check watching too few attributes, or a Cleanup passing over a waiting trigger or a
+    changed board, would fail here."""
+    asked = []
+    due = Journal.due
+    monkeypatch.setattr(Journal, "due", lambda journal, bit: asked.append(bit) or due(journal, bit))
     kept = {path.name: replay_file(path) for path in scenarios.library_paths()}
+    passes = sum(step.procedure == "cleanup_pass" for replay in kept.values() for _, step in replay.walk())
+    full_passes = asked.count(cleanups.VICTORY_READS)  # a Cleanup that does not return early asks this once
+    assert 0 < full_passes < passes  # both ways are taken in the runs compared below
     monkeypatch.setattr(Journal, "due", lambda journal, bit: True)
+    every_check = dataclasses.replace(
+        kernel.PROCEDURES["cleanup_pass"], fn=lambda game, _, special: cleanups.run_checks(game, special)
+    )
+    monkeypatch.setitem(kernel.PROCEDURES, "cleanup_pass", every_check)
     for path in scenarios.library_paths():
         always = replay_file(path)
         assert [step.to_dict() for step in always.steps] == [step.to_dict() for step in kept[path.name].steps]

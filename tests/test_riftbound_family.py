@@ -275,6 +275,9 @@ def _quotes(text: str) -> str:
     return straight_quotes([html.unescape(text)])[0].replace("\u2022", "*")
 
 
+# The re-extractions of the two big core rulebooks take seconds of CPU: make test runs them, make test-fast leaves
+# them out (it re-extracts the tournament rules below, in the same ways).
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "extract",
     [
@@ -295,6 +298,7 @@ def test_re_extractions_of_2025_12_01_give_the_same_rules(parsed, extract):
     _same_rules(variant, parsed[CORE_2025_12], normalise=_quotes)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "extract",
     [

@@ -519,3 +519,25 @@ def test_a_question_of_two_forms_favours_texts_that_answer_both(real_connection)
         real_connection, query, [(both, -1.0), (permission_only, -1.0)], search._ConceptStems(query)
     )
     assert {item.document["id"]: item.features["form"] for item in scored} == {both: 1.0, permission_only: 0.5}
+
+
+def test_a_long_ruling_question_counts_its_words_for_less(real_connection):
+    """A ruling's question longer than three in four asks about many things in passing: the judge's words found in
+    it count for less, by how much longer it is; a short ruling question and a rule's heading count in full."""
+    long_question = search._long_ruling_question(real_connection)
+    ids = [row_id for (row_id,) in real_connection.execute("select id from search_documents where kind = 'ruling'")]
+    rulings = search._scoring_rows(real_connection, ids)
+    lengths = [row.heading_words for row in rulings.values()]
+    assert sum(length <= long_question for length in lengths) >= 0.75 * len(lengths) > 0
+    longest_id = max(rulings, key=lambda row_id: rulings[row_id].heading_words)
+    longest = rulings[longest_id]
+    assert longest.heading_words > long_question
+    title = real_connection.execute("select title from search_documents where id = ?", [longest_id]).fetchone()[0]
+    query = search.understand(real_connection, title)
+    concepts = search._ConceptStems(query)
+    (scored,) = search._scored(real_connection, query, [(longest_id, -1.0)], concepts)
+    in_full = concepts.matched(longest.stems, search._TEXT_CREDIT["ruling"]).heading
+    assert in_full > 0
+    assert scored.features["heading"] == pytest.approx(in_full * long_question / longest.heading_words)
+    short = next(row for row in rulings.values() if row.heading_words <= long_question)
+    assert search._heading_credit(short, long_question) == 1.0

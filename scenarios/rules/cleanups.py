@@ -51,9 +51,15 @@ def _summary(game, reason, special) -> str:
     pure=True,
 )
 def cleanup_pass(game, reason: str, special: str | None) -> None:
+    """One Cleanup. Most find nothing to do: when every check reads only what is unchanged since it last ran and
+    no trigger, chain, combat or special step waits, none is asked."""
+    if game.journal.changed & WATCH_GROUPS["cleanup"] or special or game.triggered or game.combat or game.chain:
+        run_checks(game, special)
+
+
+def run_checks(game, special: str | None) -> None:
+    """The steps of one Cleanup (322), each check run when something it reads has changed since it last ran."""
     journal = game.journal
-    if not (journal.changed & WATCH_GROUPS["cleanup"] or special or game.triggered or game.combat or game.chain):
-        return  # every check below would find nothing: each reads only what is unchanged since it last ran
     if game.triggered:
         calc.place_triggers(game)
     if journal.due(VICTORY_READS):
