@@ -732,18 +732,17 @@ class _Matcher:
             return []
         lower, found, resume = text.lower(), [], 0
         for match in self.first_words.finditer(lower):
-            if match.start() < resume or (match.start() and _WORD_CHARACTER.match(lower, match.start() - 1)):
+            start = match.start()
+            # Not at the start of a word: a letter or digit before it (``str.isalnum`` is the same test as WORD's)
+            if start < resume or (start and lower[start - 1].isalnum()):
                 continue
             for index, credit, rest in self.first[match.group()]:
-                end = _phrase_end(lower, match.end(), rest)
+                end = _phrase_end(lower, match.end(), rest) if rest else match.end()
                 if end is not None:
-                    found.append((match.start(), end, credit, index))
+                    found.append((start, end, credit, index))
                     resume = end
                     break
         return found
-
-
-_WORD_CHARACTER = re.compile(r"[^\W_]")
 
 
 def _any_of(words: Iterable[str]) -> str:
@@ -1127,18 +1126,20 @@ def _only_in_example(item: _Scored, weights: list[float]) -> float:
 
 def _proximity(matched: list[tuple[int, int, float, int]], weights: list[float]) -> float:
     """The most question weight found within ``_PROXIMITY_CHARACTERS`` of the text (two concepts or more)."""
-    best, end = 0.0, 0
-    for position, (start, *_rest) in enumerate(matched):
+    best, end, count = 0.0, 0, len(matched)
+    starts = [start for start, *_rest in matched]
+    for position, start in enumerate(starts):
         last_end = end
-        while end < len(matched) and matched[end][0] - start <= _PROXIMITY_CHARACTERS:
+        while end < count and starts[end] - start <= _PROXIMITY_CHARACTERS:
             end += 1
         if end == last_end or end - position < 2:
             continue  # the window holds no match the one before it did not, or one match alone
         within: dict[int, float] = {}
         for _start, _end, credit, index in matched[position:end]:
-            within[index] = max(within.get(index, 0.0), credit)
+            if credit > within.get(index, -1.0):
+                within[index] = credit
         if len(within) >= 2:
-            best = max(best, sum(weights[index] * credit for index, credit in within.items()))
+            best = max(best, sum([weights[index] * credit for index, credit in within.items()]))
     return best
 
 
