@@ -31,6 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_pages import EXPECTED, PROJECT, page_urls, percentile  # noqa: E402
+from bench_search import skip_trio_probe  # noqa: E402
 
 
 def application(db_path: Path):
@@ -39,6 +40,7 @@ def application(db_path: Path):
 
     from rules_db.serve import metadata
 
+    skip_trio_probe()
     return Datasette(immutables=[str(db_path)], metadata=metadata(db_path))
 
 

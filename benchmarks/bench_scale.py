@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_build import cpu_seconds  # noqa: E402
 from bench_pages import percentile  # noqa: E402
+from bench_search import skip_trio_probe  # noqa: E402
 from synthetic_corpus import KEYWORDS, NEW_DATE, generate  # noqa: E402
 
 BUNDLED_CARDS = ("riftbound-cards.json", "riftbound-errata.json")
@@ -106,6 +107,7 @@ def latencies(db_path: Path, requests: int, seed: int = 15) -> dict[str, tuple[l
     drawn at random (fixed seed) from the database."""
     from datasette.app import Datasette
 
+    skip_trio_probe()
     rng = random.Random(seed)
     conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
     words = [word for (word,) in conn.execute("select term from search_terms where df > 1 limit 5000")]

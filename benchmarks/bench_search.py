@@ -310,7 +310,7 @@ def datasette_client(db_path: Path):
     """A function that GETs a path from Datasette (the judges' plugin loaded) and returns its JSON."""
     from datasette.app import Datasette
 
-    _skip_trio_probe()
+    skip_trio_probe()
     datasette = Datasette([str(db_path)], immutables=[])
     loop = asyncio.new_event_loop()
     loop.run_until_complete(datasette.invoke_startup())
@@ -324,7 +324,7 @@ def datasette_client(db_path: Path):
     return get
 
 
-def _skip_trio_probe() -> None:
+def skip_trio_probe() -> None:
     """Make httpx's per-request ``import sniffio`` (its test for trio) fail at once when sniffio is not installed.
     A failed import is not remembered: every request searched the whole ``sys.path`` again (a stat per entry,
     0.2 ms of CPU and up to a millisecond of wall clock on a busy machine), time the figures counted as the
