@@ -96,7 +96,7 @@ def tokenizer() -> Callable[[str], Doc]:
 
 def load_tokenizer() -> None:
     """Load spaCy's tokenizer now, ahead of the first text to tag: a build's second process does so while the
-    first parses."""
+    first parses. It returns nothing: the tokenizer stays in that process (sent back, it would be pickled)."""
     tokenizer()
 
 

@@ -331,9 +331,9 @@ def diff_page(
 # rulebook version or a pair of them (a version's outline, the comparison of two versions, a pair's citation
 # translator), one per version a judge browses, at most ``_KEPT_ANSWERS_MAX`` per database, least recently used
 # dropped first; and lookup tables (search's vocabulary and scoring rows, card names, the rulings sharing a rule, the
-# lists' filter choices), which pages of every version read: a fixed few per database and one per game (search's
-# current rows), so as many as the database itself asks for, none dropped while the database is in use. Each cache
-# holds the answers of the last ``_DATABASES_KEPT`` database files read (a test process reads many).
+# lists' filter choices), which pages of every version read: a fixed few per database, each keyed by what it is and
+# never by what a request typed (a request could then grow it without end), none dropped while the database is in
+# use. Each cache holds the answers of the last ``_DATABASES_KEPT`` database files read (a test process reads many).
 _KEPT_ANSWERS_MAX = 32
 _DATABASES_KEPT = 4
 _NOT_KEPT = object()

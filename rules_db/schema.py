@@ -6,6 +6,9 @@ table is created here, in dependency order, with its foreign keys and indexes.
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
+
 import sqlite_utils
 
 # name -> (columns, primary key, foreign keys (column, table, column), indexes, description)
@@ -456,6 +459,12 @@ SEARCHABLE: dict[str, list[str]] = {
     "infractions": ["name", "penalty", "category"],
     "cards": ["name", "ability_text"],
 }
+
+
+def read_only(db_path: str | Path) -> sqlite3.Connection:
+    """A read-only connection to the database file ``db_path`` (named by its URI: a "?", "#" or "%" in the path is
+    the file's, not the URI's)."""
+    return sqlite3.connect(Path(db_path).resolve().as_uri() + "?mode=ro", uri=True)
 
 
 def create(db: sqlite_utils.Database) -> None:

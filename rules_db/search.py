@@ -68,6 +68,7 @@ CANDIDATES = 80  # rows re-ranked; beyond them the BM25 order continues
 PER_PAGE = 20
 MAX_PAGE = 500
 TIME_BUDGET = 2.0  # seconds of CPU a search may spend before it is interrupted
+WAIT_BUDGET = 5 * TIME_BUDGET  # seconds on the clock, waits included: a search never holds a server thread longer
 COMMON_SHARE = 0.1  # a concept in more rows than this share only re-ranks (see _retrieval)
 PAIRED_CONCEPTS = 5  # the best rows are sought among rows holding two of this many most specific concepts
 SCORED_MATCHES = 2000  # ... when more rows than this match any concept; and at most about this many rows are
@@ -535,18 +536,24 @@ def _current_rows(conn: sqlite3.Connection, game: str | None) -> tuple[int, int]
     """The first and last id of the rows searched by default (``search_documents.current``), of ``game`` if one
     is given, when they are one run of ids (the index stores the current rows first, game by game). FTS5 then
     seeks to those ids instead of reading the list of every row holding the ``current`` (or the game's) token,
-    a cost that grows with the corpus, not with the question."""
+    a cost that grows with the corpus, not with the question. A game the database does not hold has none."""
+    return queries.lookup_table(conn, ("search current rows",), lambda: _read_current_rows(conn)).get(game)
 
-    def read() -> tuple[int, int] | None:
+
+def _read_current_rows(conn: sqlite3.Connection) -> dict[str | None, tuple[int, int] | None]:
+    """``_current_rows`` of every game of the database and of all of them (None), read at once: one table per
+    database, whatever game a request names."""
+    games = [game for (game,) in conn.execute("select distinct game_id from search_documents")]
+    runs: dict[str | None, tuple[int, int] | None] = {}
+    for game in [None, *games]:
         # Read from the index's list of the rows holding those tokens: no scan of every row's text.
         searched = "current" + (f" AND {facet('game', game)}" if game else "")
         low, high, count = conn.execute(
             "select min(rowid), max(rowid), count(*) from search_fts where search_fts match ?",
             [f"facets : ({searched})"],
         ).fetchone()
-        return (low, high) if count and high - low + 1 == count else None
-
-    return queries.lookup_table(conn, ("search current rows", game), read)
+        runs[game] = (low, high) if count and high - low + 1 == count else None
+    return runs
 
 
 _TEXT_COLUMNS = "{title terms path context body}"
@@ -975,8 +982,8 @@ def _heading_credit(row: _ScoringRow, long_question: int) -> float:
     """A ruling whose question is longer than most asks about many things in passing ("When a unit with 1 base
     Might has +1 Might from two different sources ... and Smoke Screen reduces it ..."): the question's words
     found in it count for less, by how much longer it is."""
-    if row.kind != "ruling" or row.heading_words <= long_question:
-        return 1.0
+    if row.kind != "ruling" or not long_question or row.heading_words <= long_question:
+        return 1.0  # (a database whose rulings mostly ask nothing has no long question)
     return long_question / row.heading_words
 
 
@@ -1211,15 +1218,18 @@ def search(
     per_page = max(1, min(int(per_page or PER_PAGE), 100))
     kind = kind if kind in KINDS else None
     filters = {"game": game or None, "version": version or None, "kind": kind, "rulebook": rulebook or None}
-    # The search's own CPU time (its thread's), not the clock's: on a loaded machine a search waits for the CPU, and
-    # the wait (ten times its work at a load of 20) cut ordinary questions short. A hostile question still spends it.
-    deadline = time.thread_time() + TIME_BUDGET
-    conn.set_progress_handler(lambda: time.thread_time() > deadline, 10_000)
+    # The search's own CPU time (its thread's) is what is budgeted: on a loaded machine a search waits for the CPU,
+    # and the wait (ten times its work at a load of 20) cut ordinary questions short. A hostile question still spends
+    # it; a generous clock limit still bounds a search that waits on something else (a cold disk).
+    deadline, clock_deadline = time.thread_time() + TIME_BUDGET, time.monotonic() + WAIT_BUDGET
+    conn.set_progress_handler(lambda: time.thread_time() > deadline or time.monotonic() > clock_deadline, 10_000)
     try:
         return _search(conn, text, filters, page, per_page)
     except sqlite3.OperationalError as error:
         if "interrupted" in str(error):
-            raise SearchTooSlow(f"The search took longer than {TIME_BUDGET:g} s and was stopped") from error
+            raise SearchTooSlow(
+                f"The search took more than {TIME_BUDGET:g} s of CPU (or {WAIT_BUDGET:g} s in all) and was stopped"
+            ) from error
         raise
     finally:
         conn.set_progress_handler(None, 0)

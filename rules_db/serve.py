@@ -18,7 +18,6 @@ import multiprocessing
 import os
 import signal
 import socket
-import sqlite3
 import sys
 from pathlib import Path
 
@@ -51,7 +50,7 @@ def metadata(db_path: str | Path) -> dict:
 
 
 def _documents(db_path: Path) -> list[dict]:
-    connection = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    connection = schema.read_only(db_path)
     try:
         cursor = connection.execute(
             "select title, version, kind, source_file from documents order by game_id, kind, version desc"

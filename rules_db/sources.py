@@ -44,7 +44,10 @@ def stale_reason(db_path: Path) -> str | None:
 def _missing_tables(db_path: Path) -> list[str]:
     """The schema's tables the database lacks: the pages read them, and a database built before they existed would
     fail where they are read."""
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    try:
+        conn = schema.read_only(db_path)
+    except sqlite3.Error:  # a file that cannot be opened
+        return list(schema.TABLES)
     try:
         present = {name for (name,) in conn.execute("select name from sqlite_master where type = 'table'")}
     except sqlite3.DatabaseError:  # not a database at all

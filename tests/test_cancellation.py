@@ -133,6 +133,10 @@ def test_a_search_waiting_for_the_cpu_is_not_charged_for_the_wait(fixture_db, mo
     conn = sqlite3.connect(fixture_db)
     try:
         assert search_db.search(conn, "combat damage")["total"] > 0
+        # ... up to a limit on the clock: a search waiting on something (a cold disk) holds its thread no longer
+        monkeypatch.setattr(search_db, "WAIT_BUDGET", 0.5)
+        with pytest.raises(search_db.SearchTooSlow, match="s in all"):
+            search_db.search(conn, "combat damage")
     finally:
         conn.close()
 

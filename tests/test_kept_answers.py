@@ -74,8 +74,8 @@ def test_browsing_many_versions_keeps_the_lookup_tables(tmp_path):
 
 
 def test_a_database_of_many_games_keeps_every_lookup_table(tmp_path):
-    """Search keeps a table per game (its current rows): a database of many more games than the bundled four builds
-    each once, however often the judges go from one game to another."""
+    """Lookup tables are never dropped while their database is in use: however many a database has (more than the
+    answers kept per version), each is built once, however often the judges go from one page to another."""
     path = tmp_path / "kept.db"
     sqlite3.connect(path).execute("create table t (x)").connection.commit()
     conn = sqlite3.connect(path)

@@ -117,6 +117,9 @@ async def _every_row(datasette, query: str) -> list[dict]:
     for page in range(2, first["pages"] + 1):
         rows += (await _get(datasette, DIFF + f".json?{query}&page={page}")).json()["rows"]
     assert len(rows) == first["total"]
+    past_the_end = (await _get(datasette, DIFF + f".json?{query}&page={first['pages'] + 1}")).json()
+    assert past_the_end["page"] == first["pages"], "a page past the end is the last page"
+    assert past_the_end["rows"] == rows[(first["pages"] - 1) * DIFF_PAGE_SIZE :]
     return rows
 
 

@@ -349,6 +349,22 @@ def test_the_rows_searched_by_default_are_sought_by_their_ids(real_connection, g
     )
 
 
+def test_a_game_the_database_does_not_hold_keeps_nothing_for_it(fixture_db):
+    """What a search keeps per database (``queries.lookup_table``) is keyed by the database, never by what a request
+    typed: games it does not hold, however many, find nothing and add no kept table."""
+    from rules_db import queries
+
+    connection = sqlite3.connect(fixture_db)
+    try:
+        search.search(connection, "tank", game="riftbound")
+        kept = dict(queries._LOOKUP_TABLES._answers(queries.file_identity(str(fixture_db))))
+        for number in range(50):
+            assert search.search(connection, "tank", game=f"no such game {number}")["total"] == 0
+        assert dict(queries._LOOKUP_TABLES._answers(queries.file_identity(str(fixture_db)))).keys() == kept.keys()
+    finally:
+        connection.close()
+
+
 def test_the_first_rule_found_under_a_heading_leads_its_section():
     def rule(row_id, document, section, position, score):
         item = search._Scored({"id": row_id, "kind": "rule", "document_id": document}, rank=-1.0, score=score)
@@ -460,6 +476,15 @@ async def test_the_best_ruling_and_card_beside_the_rules_answer_nearly_as_well(r
         assert all(hit["score"] >= search.BEST_SHARE * top for hit in data["best"].values())
     data = await _search(real, q="penalty for looking at extra cards")
     assert set(data["best"]) == {"rule"}
+
+
+@pytest.mark.parametrize(
+    "question", ["how do additional costs work", "what is the additional cost of this spell", "what is the trash"]
+)
+def test_a_question_in_the_games_own_words_asks_no_form(real_connection, question):
+    """A form is asked by how a judge phrases the dispute, not by a word the rules use for a thing ("additional
+    cost" is a kind of cost, not a question of limits)."""
+    assert not search.understand(real_connection, question).forms
 
 
 @pytest.mark.parametrize(
