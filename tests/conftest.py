@@ -793,6 +793,10 @@ class Chromium:
     """Debian's chromium driven by Playwright for the browser tests of one test process, with one page per screen
     size that the tests of every browser module share (each browser costs seconds of CPU to start, each context a
     renderer of its own; a test that changes its page, a dialog listener or the screen's size, puts it back).
+    The shared pages' contexts block service workers: a judges' page registers one that answers from its saved
+    copy when the network is slow, and a page must not be served from an earlier module's copy (the offline test
+    opens a context of its own). A test that fails may leave its page broken: the shared pages are dropped then,
+    and opened again when a test next asks (``pytest_runtest_teardown``).
 
     It starts when a test first asks for it and stops as soon as the process's next test is not a browser test
     (``pytest_runtest_teardown``): Playwright's sync API holds the thread's event loop as running while it lives,
@@ -808,35 +812,51 @@ class Chromium:
 
     @property
     def browser(self):
-        if self._browser is None:
+        if self._browser is None or not self._browser.is_connected():
             from playwright.sync_api import expect, sync_playwright
             from servers import patience
             from test_browser import CHROMIUM, CHROMIUM_ARGS
 
             expect.set_options(timeout=patience(5) * 1000)
-            self._playwright = sync_playwright().start()
+            if self._playwright is None:  # still running when a launch failed or the browser died
+                self._playwright = sync_playwright().start()
+            self._pages = {}
             self._browser = self._playwright.chromium.launch(
                 executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
             )
         return self._browser
 
     def page(self, viewport: dict):
-        """The shared page of this screen size (its context is the size's own)."""
+        """The shared page of this screen size (its context is the size's own), opened again if it was closed."""
         from test_browser import _open_page
 
         size = (viewport["width"], viewport["height"])
-        if size not in self._pages:
-            self._pages[size] = _open_page(self.browser, viewport)[1]
+        browser = self.browser
+        if size not in self._pages or self._pages[size].is_closed():
+            self._pages[size] = _open_page(browser, viewport, service_workers="block")[1]
         return self._pages[size]
 
+    def drop_pages(self) -> None:
+        """Close the shared pages (and their contexts): the next test that asks opens them anew."""
+        pages, self._pages = self._pages, {}
+        if self._browser is not None and self._browser.is_connected():
+            for page in pages.values():
+                page.context.close()
+
     def stop(self) -> None:
-        if self._browser is not None:
-            self._browser.close()  # its contexts and pages with it
-            self._playwright.stop()
+        """Close the browser and stop Playwright, each that was started (a launch may have failed)."""
+        browser, playwright = self._browser, self._playwright
         self._playwright, self._browser, self._pages = None, None, {}
+        try:
+            if browser is not None:
+                browser.close()  # its contexts and pages with it
+        finally:
+            if playwright is not None:
+                playwright.stop()
 
 
 _CHROMIUM = Chromium()
+_FAILED = pytest.StashKey[bool]()
 
 
 @pytest.fixture
@@ -852,12 +872,25 @@ def browser(chromium):
 
 
 @pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    """Whether the test failed (its setup or its call), for ``pytest_runtest_teardown``."""
+    report = yield
+    if report.failed:
+        item.stash[_FAILED] = True
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None):
-    """The browser stops once the fixtures are torn down, when the next test of this process needs none."""
-    result = yield
-    if nextitem is None or not nextitem.get_closest_marker("browser"):
-        _CHROMIUM.stop()
-    return result
+    """Once the fixtures are torn down: the browser stops when the next test of this process needs none; the
+    shared pages are dropped when the test failed (it may have left its page broken)."""
+    try:
+        return (yield)
+    finally:
+        if nextitem is None or not nextitem.get_closest_marker("browser"):
+            _CHROMIUM.stop()
+        elif item.stash.get(_FAILED, False):
+            _CHROMIUM.drop_pages()
 
 
 @pytest.fixture(scope="session")

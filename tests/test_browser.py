@@ -67,8 +67,8 @@ def hostile_server(servers):
     return servers["hostile"]
 
 
-def _open_page(browser, viewport: dict):
-    context = browser.new_context(viewport=viewport)
+def _open_page(browser, viewport: dict, service_workers: str = "allow"):
+    context = browser.new_context(viewport=viewport, service_workers=service_workers)
     page = context.new_page()
     page.set_default_timeout(patience(15) * 1000)
     return context, page
@@ -489,21 +489,22 @@ def test_every_judges_page_fits_a_phone_and_a_desktop(phone, real_server, real_d
     steps to the current one) is loaded again at the desktop's size. Screenshots of each page at each size go to
     test-artifacts/layout-*.png."""
     page, problems = phone, {}
-    page.add_init_script(_SCREEN_SIZE_PROBE)
-    try:
-        for name, path in _judges_pages(real_db).items():
-            reads_the_size = True
-            for size, screen in (("phone", PHONE), ("desktop", DESKTOP)):
-                page.set_viewport_size(screen)
-                if reads_the_size:
-                    reads_the_size = _open_as_a_judge(page, real_server + path, name)
-                if faults := _layout_faults(page, size):
-                    problems[f"{path} ({size})"] = faults[:5]
-                _screenshot(page, f"layout-{size}-{name}", full_page=False)
-        probed = page.evaluate("window.__measuring = false; window.innerWidth; window.__screenSizeReads")
-        assert "innerWidth" in probed, "the probe does not see a script read the screen's size"
-    finally:
-        page.set_viewport_size(PHONE)  # the page is the module's phone
+    # the probe is removed when the test ends: the later tests on the shared page run the pages' scripts as they are
+    with page.add_init_script(_SCREEN_SIZE_PROBE):
+        try:
+            for name, path in _judges_pages(real_db).items():
+                reads_the_size = True
+                for size, screen in (("phone", PHONE), ("desktop", DESKTOP)):
+                    page.set_viewport_size(screen)
+                    if reads_the_size:
+                        reads_the_size = _open_as_a_judge(page, real_server + path, name)
+                    if faults := _layout_faults(page, size):
+                        problems[f"{path} ({size})"] = faults[:5]
+                    _screenshot(page, f"layout-{size}-{name}", full_page=False)
+            probed = page.evaluate("window.__measuring = false; window.innerWidth; window.__screenSizeReads")
+            assert "innerWidth" in probed, "the probe does not see a script read the screen's size"
+        finally:
+            page.set_viewport_size(PHONE)  # the page is the shared phone
     assert problems == {}
 
 
