@@ -131,7 +131,8 @@ async def test_a_search_stopped_by_its_time_budget_answers_with_a_clear_message(
     for path in ("/search", "/search.json"):
         response = await datasette.client.get(path, params={"q": "what happens when a unit is recalled"})
         assert response.status_code == 200
-        assert f"longer than {search.TIME_BUDGET:g} s and was stopped. Try a shorter question." in response.text
+        said = f"more than {search.TIME_BUDGET:g} s of CPU (or {search.WAIT_BUDGET:g} s in all) and was stopped."
+        assert said + " Try a shorter question." in response.text
 
 
 def test_three_long_searches_at_once_leave_the_other_pages_answering(real_db, tmp_path):
