@@ -971,7 +971,7 @@ def _scoring_rows(conn: sqlite3.Connection, ids: list[int]) -> dict[int, _Scorin
         tagged = tuple(sys.intern(stem) for stem in (stems or "").split())
         says_number = bool(_NUMBER_STEM.search(stems or ""))
         answers_forms = frozenset(name for name, stems in form_stems.items() if not stems.isdisjoint(tagged))
-        heading_words = sum(1 for stem in tagged if stem.startswith("h:"))
+        heading_words = _heading_words(tagged)
         answer[row_id] = kept[row_id] = _ScoringRow(
             kind, ref_id, game_id, tagged, says_number, heading_words, answers_forms, document_id, path, position
         )
@@ -993,12 +993,17 @@ def _long_ruling_question(conn: sqlite3.Connection) -> int:
 
     def read() -> int:
         lengths = sorted(
-            sum(1 for stem in (stems or "").split() if stem.startswith("h:"))
+            _heading_words((stems or "").split())
             for (stems,) in conn.execute("select stems from search_documents where kind = 'ruling'")
         )
         return lengths[3 * len(lengths) // 4] if lengths else 0
 
     return queries.lookup_table(conn, ("search long ruling question",), read)
+
+
+def _heading_words(tagged_stems: Iterable[str]) -> int:
+    """Distinct stems of a row's heading (its tagged stems "h:..."; a ruling's heading is its question)."""
+    return sum(1 for stem in tagged_stems if stem.startswith("h:"))
 
 
 def _form_stems(conn: sqlite3.Connection) -> dict[str, frozenset[str]]:

@@ -73,22 +73,22 @@ def test_browsing_many_versions_keeps_the_lookup_tables(tmp_path):
         conn.close()
 
 
-def test_a_database_of_many_games_keeps_every_lookup_table(tmp_path):
+def test_a_database_of_many_lookup_tables_keeps_every_one(tmp_path):
     """Lookup tables are never dropped while their database is in use: however many a database has (more than the
     answers kept per version), each is built once, however often the judges go from one page to another."""
     path = tmp_path / "kept.db"
     sqlite3.connect(path).execute("create table t (x)").connection.commit()
     conn = sqlite3.connect(path)
     built: list[str] = []
-    games = [f"game {number}" for number in range(_KEPT_ANSWERS_MAX * 3)]
+    names = [f"table {number}" for number in range(_KEPT_ANSWERS_MAX * 3)]
 
-    def current_rows(game: str) -> str:
-        return lookup_table(conn, ("current rows", game), lambda: built.append(game) or game)
+    def table(name: str) -> str:
+        return lookup_table(conn, (name,), lambda: built.append(name) or name)
 
     try:
         for _ in range(3):
-            assert [current_rows(game) for game in games] == games
-        assert built == games
+            assert [table(name) for name in names] == names
+        assert built == names
     finally:
         conn.close()
 
