@@ -179,7 +179,18 @@ async def database_file(datasette) -> str | None:
 
 async def _ask(datasette, question, *args):
     database = await _database(datasette)
-    return database, await database.execute_fn(lambda conn: question(conn, *args))
+    return database, await read(database, lambda conn: question(conn, *args))
+
+
+async def read(database, reading):
+    """``reading(conn)`` on Datasette's connection, in a thread of its pool, as one request
+    (``queries.one_request``: the database's identity read once, not at every table it looks up)."""
+
+    def in_one_request(conn):
+        with queries.one_request(conn):
+            return reading(conn)
+
+    return await database.execute_fn(in_one_request)
 
 
 def _url_var(request, name: str) -> str | None:
@@ -287,7 +298,7 @@ async def rule(datasette, request):
     if data["rule"] is None:
         if not rulebook:  # /rules/riftbound/2025-06-02 or /rules/riftbound/tournament: that rule tree
             segments = [segment for segment in (version, number) if segment]
-            tree = await database.execute_fn(lambda conn: queries.tree_named_by(conn, game, segments))
+            tree = await read(database, lambda conn: queries.tree_named_by(conn, game, segments))
             if tree is not None:
                 return Response.redirect(paths.rules_index(game, tree["version"], tree["rulebook"]))
         return await _respond(datasette, request, database, "rule_not_found.html", data, status=404)
@@ -415,7 +426,7 @@ async def _card_not_found(datasette, request, database, slug: str):
     """A nickname or a card's name redirects to the card; a name several cards share (a champion's) lists
     them; anything else is a 404 with the nearest names."""
     paths = Paths(datasette, database.name)
-    found = await database.execute_fn(lambda conn: queries.find_cards(conn, slug))
+    found = await read(database, lambda conn: queries.find_cards(conn, slug))
     if len(found["cards"]) == 1:
         target = paths.card(found["cards"][0]["slug"])
         return Response.redirect(target + (".json" if _wants_json(request) else ""))
@@ -479,7 +490,7 @@ async def search(datasette, request):
                 found = {"error": f"{error}. Try a shorter question."}
         return numbers, jump, found, search_db.search_options(conn)
 
-    numbers, jump, found, options = await database.execute_fn(run)
+    numbers, jump, found, options = await read(database, run)
     # No question, or a search stopped by its time budget (then only its error): a page of no results.
     found = {"total": 0, "results": [], "best": {}, "query": None, "page": page, "per_page": 0, **(found or {})}
     jump_to = paths.rule(jump) if jump else None
