@@ -150,9 +150,8 @@ def test_one_request_reads_the_database_identity_once(tmp_path, monkeypatch):
     read = queries.file_identity
     monkeypatch.setattr(queries, "file_identity", lambda file: reads.append(file) or read(file))
     try:
-        with queries.one_request(conn):
-            with queries.one_request(conn):  # a request's helper opening its own: the same reading
-                assert [lookup_table(conn, (name,), lambda name=name: name) for name in "abc"] == ["a", "b", "c"]
+        with queries.one_request(conn), queries.one_request(conn):  # a helper opening its own: the same reading
+            assert [lookup_table(conn, (name,), lambda name=name: name) for name in "abc"] == ["a", "b", "c"]
         assert len(reads) == 1
         lookup_table(conn, ("a",), lambda: "a")
         lookup_table(conn, ("b",), lambda: "b")
