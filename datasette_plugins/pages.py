@@ -279,6 +279,24 @@ def _not_found(datasette, request, database, message: str, **data):
     return _respond(datasette, request, database, "not_found.html", {"error": message, **data}, status=404)
 
 
+# What an error page calls the failure, by its status.
+_ERROR_TITLES = {400: "Not understood", 404: "Not found", 500: "Server error"}
+_ADDRESS_WORDS = 100  # characters of an address searched for on its error page
+
+
+async def error_page(datasette, request, status: int, message: str):
+    """A page Datasette or a view could not answer, in the judges' look: the search box, a way home, and for an
+    address that names nothing, its words searched (``/cards/zhonyas-hourglas`` offers "cards zhonyas hourglas")."""
+    database = await _database(datasette)
+    words = " ".join(re.findall(r"[^\W_]+", unquote(request.path)))[:_ADDRESS_WORDS]
+    data = {
+        "error": message,
+        "title": _ERROR_TITLES.get(status, "Not found" if status < 500 else "Server error"),
+        "search_url": Paths(datasette, database.name).search(q=words) if status == 404 and words else None,
+    }
+    return await _respond(datasette, request, database, "not_found.html", data, status=status)
+
+
 # ---------------------------------------------------------------- views
 
 
