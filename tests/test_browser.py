@@ -366,12 +366,15 @@ _MEASURE = """primary => {
     const targets = [...document.querySelectorAll(primary)].filter(visible);
     // a field's hint wider than the room for its text (Chromium keeps a number field's spin buttons' room)
     const measure = document.createElement("canvas").getContext("2d");
-    const hintCutShort = (input) => {
-        const style = getComputedStyle(input);
+    const cutShort = (field, text, controls) => {
+        const style = getComputedStyle(field);
         measure.font = style.font;
-        const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-        return measure.measureText(input.placeholder).width > room - (input.type === "number" ? 16 : 0) + 1;
+        const room = field.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        return measure.measureText(text).width > room - controls + 1;
     };
+    const hintCutShort = (input) => cutShort(input, input.placeholder, input.type === "number" ? 16 : 0);
+    // a closed list's chosen option wider than the room beside its arrow
+    const choiceCutShort = (select) => select.selectedOptions.length > 0 && cutShort(select, select.selectedOptions[0].text, 20);
     return {
         overflow: document.documentElement.scrollWidth - window.innerWidth,
         primary: targets.length,
@@ -383,7 +386,9 @@ _MEASURE = """primary => {
             .filter((e) => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== "auto")
             .map(describe)
             .concat([...document.querySelectorAll("input[placeholder]")].filter(visible).filter(hintCutShort)
-                .map((e) => `the hint "${e.placeholder}" of ${e.name}`)),
+                .map((e) => `the hint "${e.placeholder}" of ${e.name}`))
+            .concat([...document.querySelectorAll("select")].filter(visible).filter(choiceCutShort)
+                .map((e) => `the choice "${e.selectedOptions[0].text}" of ${e.name}`)),
     };
 }"""
 

@@ -365,6 +365,16 @@ def test_a_game_the_database_does_not_hold_keeps_nothing_for_it(fixture_db):
         connection.close()
 
 
+async def test_an_empty_search_says_what_to_type(datasette):
+    """Search tapped with nothing typed: the page says what the box takes, not a bare form."""
+    for path in ("/search", "/search?q=", "/search?q=+++"):
+        html = (await _get(datasette, path)).text
+        assert "Ask a question in a player's words, or type a card's name or a rule number" in html.replace(
+            "&#39;", "'"
+        )
+    assert "search-hint" not in (await _get(datasette, "/search?q=recalled")).text
+
+
 async def test_a_search_page_reads_the_database_identity_once(datasette, monkeypatch):
     """A question naming several games looks up several kept tables (the vocabulary, the rows of each game): the
     database file's identity they are kept under is read once for the whole request, not at each look-up."""
