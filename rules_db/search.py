@@ -284,7 +284,7 @@ def _concepts(conn: sqlite3.Connection, words: list[str], terms: dict, query: Qu
 def _phrase_expansions(words: list[str], terms: dict) -> list[tuple[int, int, list[str]]]:
     """(start, end, expansions) of the vocabulary's phrases of two words or more in the question, matched on
     the words or their lemmas, longest first and not overlapping. A phrase also matches with filler words
-    between its words ("hit it first" is "hit first", "get my energy back" is "energy back")."""
+    between its words ("declare my attackers" is "declare attackers", "damage in order" is "damage order")."""
     vocab = vocabulary()
     expansions = vocab.expansions
     lemmas = [terms.get(word, _UNKNOWN).lemma or word for word in words]
