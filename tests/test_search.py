@@ -16,12 +16,12 @@ from rules_db import search, search_index
 from rules_db.serve import metadata
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def datasette(fixture_db):
     return Datasette(immutables=[str(fixture_db)], metadata=metadata(fixture_db))
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def real(real_db):
     return Datasette(immutables=[str(real_db)], metadata=metadata(real_db))
 
