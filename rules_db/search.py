@@ -534,17 +534,16 @@ def _filter_expression(filters: dict, by_rowid: bool) -> str | None:
 ALL_ROWS = (0, 2**62)
 
 
-def _current_rows(conn: sqlite3.Connection, game: str | None) -> tuple[int, int] | None:
-    """The first and last id of the rows searched by default (``search_documents.current``), of ``game`` if one
-    is given, when they are one run of ids (the index stores the current rows first, game by game). FTS5 then
-    seeks to those ids instead of reading the list of every row holding the ``current`` (or the game's) token,
+def _current_rows(conn: sqlite3.Connection) -> dict[str | None, tuple[int, int] | None]:
+    """The first and last id of the rows searched by default (``search_documents.current``), of each game and of
+    all of them (None), when they are one run of ids (the index stores the current rows first, game by game). FTS5
+    then seeks to those ids instead of reading the list of every row holding the ``current`` (or the game's) token,
     a cost that grows with the corpus, not with the question. A game the database does not hold has none."""
-    return queries.lookup_table(conn, ("search current rows",), lambda: _read_current_rows(conn)).get(game)
+    return queries.lookup_table(conn, ("search current rows",), lambda: _read_current_rows(conn))
 
 
 def _read_current_rows(conn: sqlite3.Connection) -> dict[str | None, tuple[int, int] | None]:
-    """``_current_rows`` of every game of the database and of all of them (None), read at once: one table per
-    database, whatever game a request names."""
+    """``_current_rows`` read at once: one table per database, whatever game a request names."""
     games = [game for (game,) in conn.execute("select distinct game_id from search_documents")]
     runs: dict[str | None, tuple[int, int] | None] = {}
     for game in [None, *games]:
@@ -606,7 +605,8 @@ def _retrieval(conn: sqlite3.Connection, query: Query, filters: dict) -> _Retrie
             groups.append((concept.weight, rows, "(" + " OR ".join(f'"{form}"' for form in by_stem.values()) + ")"))
     if not groups:
         return _Retrieval(None, None)
-    current = None if filters["version"] else _current_rows(conn, filters["game"])
+    runs = _current_rows(conn)  # one look-up per question, however many games it names
+    current = None if filters["version"] else runs.get(filters["game"])
     where = _filter_expression(filters, by_rowid=current is not None)
 
     def filtered(text: str) -> str:
@@ -615,7 +615,7 @@ def _retrieval(conn: sqlite3.Connection, query: Query, filters: dict) -> _Retrie
     pairs = _two_of(sorted(groups, key=lambda group: -group[0])[:PAIRED_CONCEPTS])
     # A game named in the question ("in pox nora") has its own candidates: the words may be far more
     # common in another game's rules, whose rows would fill every place.
-    named = [_current_rows(conn, game) for game in sorted(query.games)] if current and not filters["game"] else []
+    named = [runs.get(game) for game in sorted(query.games)] if current and not filters["game"] else []
     return _Retrieval(
         filtered(" OR ".join(group for _weight, _rows, group in groups)),
         filtered(pairs) if pairs else None,

@@ -11,7 +11,7 @@ from datasette.app import Datasette
 from rules_db.serve import metadata
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def datasette(fixture_db):
     return Datasette(immutables=[str(fixture_db)], metadata=metadata(fixture_db))
 
@@ -91,6 +91,21 @@ async def test_heading_rule_lists_keywords_defined_and_referrers(datasette):
     data = (await _get(datasette, "/rules/riftbound/411.json")).json()
     assert [keyword["term"] for keyword in data["keywords_defined"]] == ["Recall"]
     assert [row["number"] for row in data["referenced_by"]] == ["443.1.e"]
+
+
+@pytest.mark.parametrize("path", ["/no/such/page", "/{db}/rules?_sort=<i>nope</i>"])
+async def test_an_address_that_names_nothing_answers_in_the_judges_look(datasette, fixture_db, path):
+    """Datasette's own 404 ("Database not found") named its parts and left the judge no search box and no way home:
+    the page says what was not found, escaped, with the search box, the way home and the address's words searched."""
+    response = await datasette.client.get(path.format(db=fixture_db.stem))
+    assert response.status_code in (400, 404)
+    html = response.text
+    assert 'class="judges-search"' in html and '<a href="/">home</a>' in html
+    assert "<i>nope" not in html and "Database not found" not in html
+    if path.startswith("/no/such"):
+        assert "Nothing is at the address /no/such/page." in html and 'href="/search?q=no+such+page"' in html
+    else:
+        assert "&lt;i&gt;nope" in html
 
 
 async def test_unknown_rule_is_404_with_nearest_rules_and_other_versions(datasette):

@@ -16,12 +16,12 @@ from rules_db import search, search_index
 from rules_db.serve import metadata
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def datasette(fixture_db):
     return Datasette(immutables=[str(fixture_db)], metadata=metadata(fixture_db))
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def real(real_db):
     return Datasette(immutables=[str(real_db)], metadata=metadata(real_db))
 
@@ -334,7 +334,7 @@ def test_a_concept_found_only_in_an_example_counts_against_the_row():
 def test_the_rows_searched_by_default_are_sought_by_their_ids(real_connection, game):
     """The index stores the current rows first, game by game, so a search seeks to their ids instead of reading
     the list of every row holding the ``current`` or game token; an index not stored that way filters on tokens."""
-    first, last = search._current_rows(real_connection, game)
+    first, last = search._current_rows(real_connection)[game]
     outside = real_connection.execute(
         """select count(*) from search_documents
         where (id between ? and ?) != (current = 1 and (? is null or game_id = ?))""",
@@ -363,6 +363,20 @@ def test_a_game_the_database_does_not_hold_keeps_nothing_for_it(fixture_db):
         assert dict(queries._LOOKUP_TABLES._answers(queries.file_identity(str(fixture_db)))).keys() == kept.keys()
     finally:
         connection.close()
+
+
+async def test_a_search_page_reads_the_database_identity_once(datasette, monkeypatch):
+    """A question naming several games looks up several kept tables (the vocabulary, the rows of each game): the
+    database file's identity they are kept under is read once for the whole request, not at each look-up."""
+    from rules_db import queries
+
+    question = "recalled in runeterra, riftbound and pox nora"
+    await _search(datasette, q=question)  # the tables built
+    reads: list[str] = []
+    read = queries.file_identity
+    monkeypatch.setattr(queries, "file_identity", lambda file: reads.append(file) or read(file))
+    await _get(datasette, "/search?" + urlencode({"q": question}))
+    assert len(reads) == 1
 
 
 def test_the_first_rule_found_under_a_heading_leads_its_section():
@@ -419,7 +433,7 @@ def test_a_game_named_in_a_question_has_candidates_of_its_own(real_connection):
     query = search.understand(real_connection, question)
     unfiltered = {"game": None, "version": None, "kind": None, "rulebook": None}
     retrieval = search._retrieval(real_connection, query, unfiltered)
-    assert retrieval.named == [search._current_rows(real_connection, "pox-nora")]
+    assert retrieval.named == [search._current_rows(real_connection)["pox-nora"]]
     assert search._retrieval(real_connection, query, {**unfiltered, "game": "pox-nora"}).named == []
     assert search.search(real_connection, question)["results"][0]["game"] == "pox-nora"
 
