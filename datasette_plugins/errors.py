@@ -14,8 +14,10 @@ import logging
 import sqlite3
 
 from datasette import Response, hookimpl
-from datasette.utils.asgi import Base400
+from datasette.utils.asgi import Base400, NotFound
 from datasette.views.base import DatasetteError
+
+from datasette_plugins import pages
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +56,8 @@ def handle_exception(datasette, request, exception):
         message = SERVER_FAILED
     elif _number_too_large(exception):
         message = "No row has a number that large."
+    elif isinstance(exception, NotFound):  # Datasette's words name its own parts ("Database not found")
+        message = f"Nothing is at the address {request.path[:MAX_MESSAGE]}."
     else:
         message = str(exception.args[0] if exception.args else exception)[:MAX_MESSAGE]
     outcome.force_result([_responder(datasette, request, status, message)])
@@ -64,6 +68,10 @@ def _responder(datasette, request, status: int, message: str):
         info = {"ok": False, "error": message, "status": status, "title": None}
         if request.path.endswith(".json"):
             return Response.json(info, status=status)
+        try:
+            return await pages.error_page(datasette, request, status, message)
+        except NotFound:  # no rules database attached: Datasette's own error page
+            pass
         template = datasette.jinja_env.select_template([f"{status}.html", "error.html"])
         context = {**info, "urls": datasette.urls, "app_css_hash": datasette.app_css_hash(), "menu_links": list}
         return Response.html(await template.render_async(context), status=status)

@@ -179,7 +179,18 @@ async def database_file(datasette) -> str | None:
 
 async def _ask(datasette, question, *args):
     database = await _database(datasette)
-    return database, await database.execute_fn(lambda conn: question(conn, *args))
+    return database, await read(database, lambda conn: question(conn, *args))
+
+
+async def read(database, reading):
+    """``reading(conn)`` on Datasette's connection, in a thread of its pool, as one request
+    (``queries.one_request``: the database's identity read once, not at every table it looks up)."""
+
+    def in_one_request(conn):
+        with queries.one_request(conn):
+            return reading(conn)
+
+    return await database.execute_fn(in_one_request)
 
 
 def _url_var(request, name: str) -> str | None:
@@ -268,6 +279,24 @@ def _not_found(datasette, request, database, message: str, **data):
     return _respond(datasette, request, database, "not_found.html", {"error": message, **data}, status=404)
 
 
+# What an error page calls the failure, by its status.
+_ERROR_TITLES = {400: "Not understood", 404: "Not found", 500: "Server error"}
+_ADDRESS_WORDS = 100  # characters of an address searched for on its error page
+
+
+async def error_page(datasette, request, status: int, message: str):
+    """A page Datasette or a view could not answer, in the judges' look: the search box, a way home, and for an
+    address that names nothing, its words searched (``/cards/zhonyas-hourglas`` offers "cards zhonyas hourglas")."""
+    database = await _database(datasette)
+    words = " ".join(re.findall(r"[^\W_]+", unquote(request.path)))[:_ADDRESS_WORDS]
+    data = {
+        "error": message,
+        "title": _ERROR_TITLES.get(status, "Not found" if status < 500 else "Server error"),
+        "search_url": Paths(datasette, database.name).search(q=words) if status == 404 and words else None,
+    }
+    return await _respond(datasette, request, database, "not_found.html", data, status=status)
+
+
 # ---------------------------------------------------------------- views
 
 
@@ -287,7 +316,7 @@ async def rule(datasette, request):
     if data["rule"] is None:
         if not rulebook:  # /rules/riftbound/2025-06-02 or /rules/riftbound/tournament: that rule tree
             segments = [segment for segment in (version, number) if segment]
-            tree = await database.execute_fn(lambda conn: queries.tree_named_by(conn, game, segments))
+            tree = await read(database, lambda conn: queries.tree_named_by(conn, game, segments))
             if tree is not None:
                 return Response.redirect(paths.rules_index(game, tree["version"], tree["rulebook"]))
         return await _respond(datasette, request, database, "rule_not_found.html", data, status=404)
@@ -415,7 +444,7 @@ async def _card_not_found(datasette, request, database, slug: str):
     """A nickname or a card's name redirects to the card; a name several cards share (a champion's) lists
     them; anything else is a 404 with the nearest names."""
     paths = Paths(datasette, database.name)
-    found = await database.execute_fn(lambda conn: queries.find_cards(conn, slug))
+    found = await read(database, lambda conn: queries.find_cards(conn, slug))
     if len(found["cards"]) == 1:
         target = paths.card(found["cards"][0]["slug"])
         return Response.redirect(target + (".json" if _wants_json(request) else ""))
@@ -479,7 +508,7 @@ async def search(datasette, request):
                 found = {"error": f"{error}. Try a shorter question."}
         return numbers, jump, found, search_db.search_options(conn)
 
-    numbers, jump, found, options = await database.execute_fn(run)
+    numbers, jump, found, options = await read(database, run)
     # No question, or a search stopped by its time budget (then only its error): a page of no results.
     found = {"total": 0, "results": [], "best": {}, "query": None, "page": page, "per_page": 0, **(found or {})}
     jump_to = paths.rule(jump) if jump else None

@@ -28,7 +28,7 @@ from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup, escape
 
 from datasette_plugins import assets
-from datasette_plugins.pages import Paths, _database, _not_found, _respond, _url_var, _wants_json
+from datasette_plugins.pages import Paths, _database, _not_found, _respond, _url_var, _wants_json, read
 from rules_db import queries, replay_view
 
 GAME = "riftbound"  # the game the engine plays
@@ -62,7 +62,7 @@ async def replay(datasette, request):
     replay_id = _url_var(request, "replay_id")
     database = await _database(datasette)
     # The steps as the build stored them are part of the page's JSON; its HTML shows the engine's.
-    stored = await database.execute_fn(lambda conn: queries.replay_page(conn, replay_id, _wants_json(request)))
+    stored = await read(database, lambda conn: queries.replay_page(conn, replay_id, _wants_json(request)))
     if stored is None:
         return await _not_found(datasette, request, database, f"No replay “{replay_id}”.")
     row = stored["replay"]
@@ -89,7 +89,7 @@ async def replay_library(database) -> None:
     """Every library replay (as ruled) replayed once and kept (``Replays``), as many as its cache holds: a server's
     worker does this before it serves (``warm_up``), so that a judge's first view of a replay does not wait for its
     YAML to be parsed and checked and the engine to run (half of that page's CPU, 8 ms)."""
-    for row in await database.execute_fn(lambda conn: queries.library_scenarios(conn, service().size)):
+    for row in await read(database, lambda conn: queries.library_scenarios(conn, service().size)):
         await _run("view", row["scenario"], _library_source(row), trusted=True, boards=_boards(True, 0))
 
 
@@ -150,7 +150,7 @@ async def _replay_page(datasette, request, database, *, text, source, base, keep
     numbers = [n for view in (original, shown) for s in view["steps"] for n in s["rules"]]
     cards = [name["real"] or name["card"] for view in (original, shown) for name in view["names"].values()]
     cited = await CITED.rules(database, scenario["cited_version"], scenario["rules_version"], numbers)
-    slugs = await database.execute_fn(lambda conn: queries.card_slugs(conn, GAME, cards))
+    slugs = await read(database, lambda conn: queries.card_slugs(conn, GAME, cards))
     state = {**keep, **({"variant": variant} if variant else {}), **_change_params(changes)}
     page = {
         **extra,
@@ -264,9 +264,7 @@ class CitedRules:
         wanted = list(dict.fromkeys(numbers))
         missing = [number for number in wanted if (*scope, number) not in self.kept]
         if missing:
-            found = await database.execute_fn(
-                lambda conn: queries.cited_rules(conn, GAME, cited_version, version, missing)
-            )
+            found = await read(database, lambda conn: queries.cited_rules(conn, GAME, cited_version, version, missing))
             if not found:  # the versions cannot be placed: nothing is linked (and nothing kept)
                 return {}
             for number in missing:
@@ -551,8 +549,8 @@ async def dispute(datasette, request):
     numbers = [n for s in view.get("steps", []) for n in s["rules"]] + ([refusal["rule"]] if refusal else [])
     cards = [name["real"] or name["card"] for name in names.values()]
     cited = await CITED.rules(database, replay_view.RULES_VERSION, replay_view.RULES_VERSION, numbers)
-    slugs, card_list = await database.execute_fn(
-        lambda conn: (queries.card_slugs(conn, GAME, cards), queries.engine_card_names(conn, GAME))
+    slugs, card_list = await read(
+        database, lambda conn: (queries.card_slugs(conn, GAME, cards), queries.engine_card_names(conn, GAME))
     )
     paths = Paths(datasette, database.name)
     data = {

@@ -26,12 +26,11 @@ from itertools import accumulate, chain, compress, count
 from operator import attrgetter
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import spacy_lookups_data
 
-if TYPE_CHECKING:  # spaCy itself is imported by the first pipeline: a command that tags no text never loads it
-    from spacy.language import Language
+if TYPE_CHECKING:  # spaCy itself is imported by the first tokenizer: a command that tags no text never loads it
     from spacy.tokens import Doc
 
 from ingest.limits import bounded_for_tokenizer
@@ -68,22 +67,8 @@ def lemma_of_norm(norm: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def pipeline() -> Language:
-    """spaCy's blank English pipeline with lemmas from the lookup table: what the matcher's results are checked
-    against (``tests/test_lemmas.py``); the matcher itself needs only the ``tokenizer``."""
-    spacy = import_spacy()
-    from spacy.language import Language
-
-    if not Language.has_factory("lowercase_lookup_lemmatizer"):
-        Language.factory("lowercase_lookup_lemmatizer", func=_make_lowercase_lemmatizer)
-    nlp = spacy.blank("en")
-    nlp.add_pipe("lowercase_lookup_lemmatizer")
-    return nlp
-
-
-@lru_cache(maxsize=1)
 def tokenizer() -> Callable[[str], Doc]:
-    """The pipeline's tokenizer (the same rules, the same tokens and norms), over a vocabulary that works out only
+    """spaCy's English tokenizer (the blank pipeline's rules, tokens and norms), over a vocabulary that works out only
     a new word's norm: the token memo reads nothing else of a word, and spaCy's English vocabulary computes 23
     attributes of each new word, each by a Python function (a third of the time a build spends tokenizing)."""
     spacy = import_spacy()
@@ -129,25 +114,6 @@ def load_tokenizer() -> None:
     """Load spaCy's tokenizer now, ahead of the first text to tag: a build's second process does so while the
     first parses. It returns nothing: the tokenizer stays in that process (sent back, it would be pickled)."""
     tokenizer()
-
-
-def _make_lowercase_lemmatizer(nlp: Language, name: str):
-    import numpy
-
-    strings = nlp.vocab.strings
-    by_norm: dict[int, int] = {}  # a norm's hash -> its lemma's hash: each distinct word is looked up once
-
-    def lemma_of(norm: int) -> int:
-        by_norm[norm] = strings.add(lemma_of_norm(strings[norm]))
-        return by_norm[norm]
-
-    def lemmatize(doc: Doc) -> Doc:
-        lemmas = [by_norm.get(norm) or lemma_of(norm) for norm in doc.to_array("NORM").tolist()]
-        column: Any = numpy.array(lemmas, dtype="uint64").reshape(-1, 1)  # spaCy's stubs want its own array type
-        doc.from_array(["LEMMA"], column)
-        return doc
-
-    return lemmatize
 
 
 class PieceTokens(NamedTuple):

@@ -352,7 +352,7 @@ class _KeptPerDatabase:
     def get(self, conn: sqlite3.Connection, key: tuple, compute):
         """``compute()``, or its earlier answer for the same database file and ``key``. A connection in the middle
         of writing sees what the file does not hold yet: it gets an answer of its own."""
-        identity = file_identity(next((row[2] for row in conn.execute("pragma database_list") if row[1] == "main"), ""))
+        identity = _database_identity(conn)
         if identity is None or conn.in_transaction:
             return compute()
         with self.lock:
@@ -382,6 +382,36 @@ class _KeptPerDatabase:
 
 _KEPT_ANSWERS = _KeptPerDatabase(_KEPT_ANSWERS_MAX)
 _LOOKUP_TABLES = _KeptPerDatabase(None)
+
+
+# The identity of the database a request reads, held on the thread running it (``one_request``).
+_REQUEST = threading.local()
+
+
+@contextmanager
+def one_request(conn: sqlite3.Connection):
+    """One request's reading of ``conn``: the identity of its database file, which every kept answer is keyed by,
+    is read once here rather than at each look-up (a pragma and a file's stat, several times a search). The file
+    does not change under a request that only reads. Within another request on the same connection, that one's."""
+    outer = getattr(_REQUEST, "held", None)
+    if outer is not None and outer[0] is conn:
+        yield
+        return
+    _REQUEST.held = (conn, _read_database_identity(conn))
+    try:
+        yield
+    finally:
+        _REQUEST.held = outer
+
+
+def _database_identity(conn: sqlite3.Connection) -> tuple | None:
+    """``file_identity`` of the database ``conn`` reads: the one its request read (``one_request``), else read now."""
+    held = getattr(_REQUEST, "held", None)
+    return held[1] if held is not None and held[0] is conn else _read_database_identity(conn)
+
+
+def _read_database_identity(conn: sqlite3.Connection) -> tuple | None:
+    return file_identity(next((row[2] for row in conn.execute("pragma database_list") if row[1] == "main"), ""))
 
 
 def file_identity(path: str | None) -> tuple | None:

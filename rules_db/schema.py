@@ -8,28 +8,35 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import NamedTuple
 
 import sqlite_utils
 
-# name -> (columns, primary key, foreign keys (column, table, column), indexes, description)
-TABLES: dict[str, tuple[dict, str, list, list, str]] = {
-    "games": (
+
+class Table(NamedTuple):
+    """One table: its columns (``id`` is the primary key), what it holds (README.md's words), the table whose ids
+    each of its reference columns holds, and its indexes."""
+
+    columns: dict[str, type]
+    description: str
+    references: dict[str, str] = {}
+    indexes: list[list[str]] = []
+
+
+TABLES: dict[str, Table] = {
+    "games": Table(
         {"id": str, "name": str},
-        "id",
-        [],
-        [],
-        "One row per game.",
+        description="One row per game.",
     ),
-    "rulebooks": (
+    "rulebooks": Table(
         {"id": str, "game_id": str, "slug": str, "title": str, "is_default": int},
-        "id",
-        [("game_id", "games", "id")],
-        [["game_id", "slug"]],
-        "The rulebooks of a game (Riftbound: Core Rules and Tournament Rules), each with its own versions, "
+        references={"game_id": "games"},
+        indexes=[["game_id", "slug"]],
+        description="The rulebooks of a game (Riftbound: Core Rules and Tournament Rules), each with its own versions, "
         "lineage and newest version. slug names it in URLs (/rules/riftbound/tournament/...); the default "
         "rulebook (is_default=1, the Core Rules) is left out of URLs (/rules/riftbound/2025-12-01/336.1).",
     ),
-    "documents": (
+    "documents": Table(
         {
             "id": str,
             "game_id": str,
@@ -50,17 +57,16 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
             "version_date": str,
             "previous_id": str,
         },
-        "id",
-        [("game_id", "games", "id"), ("rulebook_id", "rulebooks", "id"), ("previous_id", "documents", "id")],
-        [["game_id", "kind", "version"], ["rulebook_id"]],
-        "Every ingested document; two versions of one rulebook are two documents of that rulebook. version "
+        references={"game_id": "games", "rulebook_id": "rulebooks", "previous_id": "documents"},
+        indexes=[["game_id", "kind", "version"], ["rulebook_id"]],
+        description="Every ingested document; two versions of one rulebook are two documents of that rulebook. version "
         "names it in URLs (the date for dated rulebooks); version_date is its 'Last Updated' date (ISO), "
         "version_label the version it calls itself ('1.4'), where known. is_newest marks the newest version "
         "of each rulebook, previous_id the version before it (the lineage chain). coverage is the share of "
         "non-blank lines ingested or skipped for a recognised reason; ingested_share the share stored as "
         "rules or rulings.",
     ),
-    "rules": (
+    "rules": Table(
         {
             "id": int,
             "document_id": str,
@@ -77,14 +83,13 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
             "inferred": int,
             "source_lines": str,
         },
-        "id",
-        [("document_id", "documents", "id"), ("game_id", "games", "id"), ("parent_id", "rules", "id")],
-        [["parent_id"], ["game_id", "number"], ["document_id", "position"]],
-        "One row per rule, unique per document and canonical number. text is plain (markup stripped) and "
+        references={"document_id": "documents", "game_id": "games", "parent_id": "rules"},
+        indexes=[["parent_id"], ["game_id", "number"], ["document_id", "position"]],
+        description="One row per rule, unique per document and canonical number. text is plain (markup stripped) and "
         "reads as one paragraph; raw_text is as received, a line break between paragraphs (a wrapped line "
         "joins its paragraph); inferred=1 when the number was recovered rather than printed.",
     ),
-    "keywords": (
+    "keywords": Table(
         {
             "id": int,
             "game_id": str,
@@ -95,12 +100,11 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
             "defining_number": str,
             "aliases": str,
         },
-        "id",
-        [("game_id", "games", "id"), ("document_id", "documents", "id"), ("rule_id", "rules", "id")],
-        [["game_id", "term"]],
-        "Keywords, glossary terms and defined terms, each with the rule that defines it.",
+        references={"game_id": "games", "document_id": "documents", "rule_id": "rules"},
+        indexes=[["game_id", "term"]],
+        description="Keywords, glossary terms and defined terms, each with the rule that defines it.",
     ),
-    "rulings": (
+    "rulings": Table(
         {
             "id": int,
             "game_id": str,
@@ -124,52 +128,47 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
             "rules_document_id": str,
             "parent_ruling_id": int,
         },
-        "id",
-        [
-            ("game_id", "games", "id"),
-            ("document_id", "documents", "id"),
-            ("rules_document_id", "documents", "id"),
-            ("parent_ruling_id", "rulings", "id"),
-        ],
-        [["document_id", "position"], ["page", "anchor"]],
-        "Question-and-answer rulings in source order. ruling is the answer as plain text (ruling_raw as "
+        references={
+            "game_id": "games",
+            "document_id": "documents",
+            "rules_document_id": "documents",
+            "parent_ruling_id": "rulings",
+        },
+        indexes=[["document_id", "position"], ["page", "anchor"]],
+        description="Question-and-answer rulings in source order. ruling is the answer as plain text (ruling_raw as "
         "received). source names who wrote it; page, anchor and url locate it at its source; category is "
         "'general rules', 'mechanics' or 'card' where the source sorts it; author, created_at, licence and "
         "licence_url credit it. reviewed_version is the rules version it was written against, as the source "
         "names it ('1.4', '2025-12-01'), and rules_document_id that version's document, where its citations "
         "resolve. parent_ruling_id: the question a sub-question belongs to.",
     ),
-    "ruling_relations": (
+    "ruling_relations": Table(
         {"id": int, "ruling_id": int, "related_ruling_id": int, "target": str},
-        "id",
-        [("ruling_id", "rulings", "id"), ("related_ruling_id", "rulings", "id")],
-        [["ruling_id"], ["related_ruling_id"]],
-        "Rulings the source itself relates to a ruling; target as the source writes it ('/cards/baron-nashor'), "
+        references={"ruling_id": "rulings", "related_ruling_id": "rulings"},
+        indexes=[["ruling_id"], ["related_ruling_id"]],
+        description="Rulings the source itself relates to a ruling; target as the source writes it ('/cards/baron-nashor'), "
         "related_ruling_id each ruling it names (null when it names nothing in the database).",
     ),
-    "ruling_steps": (
+    "ruling_steps": Table(
         {"id": int, "ruling_id": int, "branch": str, "position": int, "text": str},
-        "id",
-        [("ruling_id", "rulings", "id")],
-        [["ruling_id", "position"]],
-        "The Sequence of a ruling; branch holds a header such as 'If Guardian Angel is chosen'.",
+        references={"ruling_id": "rulings"},
+        indexes=[["ruling_id", "position"]],
+        description="The Sequence of a ruling; branch holds a header such as 'If Guardian Angel is chosen'.",
     ),
-    "ruling_nuances": (
+    "ruling_nuances": Table(
         {"id": int, "ruling_id": int, "position": int, "text": str},
-        "id",
-        [("ruling_id", "rulings", "id")],
-        [["ruling_id", "position"]],
-        "The Nuances of a ruling.",
+        references={"ruling_id": "rulings"},
+        indexes=[["ruling_id", "position"]],
+        description="The Nuances of a ruling.",
     ),
-    "keyword_mentions": (
+    "keyword_mentions": Table(
         {"id": int, "keyword_id": int, "rule_id": int, "ruling_id": int, "matched_text": str},
-        "id",
-        [("keyword_id", "keywords", "id"), ("rule_id", "rules", "id"), ("ruling_id", "rulings", "id")],
+        references={"keyword_id": "keywords", "rule_id": "rules", "ruling_id": "rulings"},
         # (keyword, ruling): the rulings mentioning a keyword, without reading its mentions in every rule
-        [["keyword_id", "ruling_id"], ["rule_id"], ["ruling_id"]],
-        "A keyword mentioned in a rule or a ruling, matched on lemmas ('recalled' mentions Recall).",
+        indexes=[["keyword_id", "ruling_id"], ["rule_id"], ["ruling_id"]],
+        description="A keyword mentioned in a rule or a ruling, matched on lemmas ('recalled' mentions Recall).",
     ),
-    "rule_refs": (
+    "rule_refs": Table(
         {
             "id": int,
             "document_id": str,
@@ -181,21 +180,20 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
             "target_rulebook_id": str,
             "target_document_id": str,
         },
-        "id",
-        [
-            ("document_id", "documents", "id"),
-            ("from_rule_id", "rules", "id"),
-            ("to_rule_id", "rules", "id"),
-            ("target_rulebook_id", "rulebooks", "id"),
-            ("target_document_id", "documents", "id"),
-        ],
-        [["from_rule_id"], ["to_rule_id"], ["status"]],
-        "Cross-references from rule to rule, with the text that made them; status is resolved or dangling. "
+        references={
+            "document_id": "documents",
+            "from_rule_id": "rules",
+            "to_rule_id": "rules",
+            "target_rulebook_id": "rulebooks",
+            "target_document_id": "documents",
+        },
+        indexes=[["from_rule_id"], ["to_rule_id"], ["status"]],
+        description="Cross-references from rule to rule, with the text that made them; status is resolved or dangling. "
         "target_rulebook_id is the rulebook the reference points into (another one for 'See CR 110' in the "
         "Tournament Rules), target_document_id the version the target is looked up in: the same document, "
         "or the newest version of the other rulebook.",
     ),
-    "ruling_citations": (
+    "ruling_citations": Table(
         {
             "id": int,
             "ruling_id": int,
@@ -207,18 +205,12 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
             "document_id": str,
             "written_against": str,
         },
-        "id",
-        [
-            ("ruling_id", "rulings", "id"),
-            ("rule_id", "rules", "id"),
-            ("keyword_id", "keywords", "id"),
-            ("document_id", "documents", "id"),
-        ],
-        [["ruling_id"], ["rule_id"]],
-        "Ruling to rule. how is 'explicit' (a number in the text) or 'keyword' (inferred from a keyword "
+        references={"ruling_id": "rulings", "rule_id": "rules", "keyword_id": "keywords", "document_id": "documents"},
+        indexes=[["ruling_id"], ["rule_id"]],
+        description="Ruling to rule. how is 'explicit' (a number in the text) or 'keyword' (inferred from a keyword "
         "mention); document_id is the rules version the number resolves in.",
     ),
-    "cards": (
+    "cards": Table(
         {
             "id": int,
             "game_id": str,
@@ -235,29 +227,26 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
             "in_card_list": int,
             "document_id": str,
         },
-        "id",
-        [("game_id", "games", "id"), ("document_id", "documents", "id")],
-        [["game_id", "name"], ["slug"]],
-        "One row per card name; in_card_list=0 for a card known only from the rulings. domain joins several "
+        references={"game_id": "games", "document_id": "documents"},
+        indexes=[["game_id", "name"], ["slug"]],
+        description="One row per card name; in_card_list=0 for a card known only from the rulings. domain joins several "
         "domains with ', '; ability_text is ability_raw with icon tokens as words ([Might], [Calm rune]); "
         "current_text is the wording in force: the newest erratum's text (worded the same way), else ability_text.",
     ),
-    "card_aliases": (
+    "card_aliases": Table(
         {"id": int, "card_id": int, "alias": str, "how": str},
-        "id",
-        [("card_id", "cards", "id")],
-        [["alias"], ["card_id"]],
-        "Other names a card goes by (Zhonyas, Hourglass, Ahri Legend); how is derived (from the printed name), "
+        references={"card_id": "cards"},
+        indexes=[["alias"], ["card_id"]],
+        description="Other names a card goes by (Zhonyas, Hourglass, Ahri Legend); how is derived (from the printed name), "
         "alias (curated), legend or champion (a champion's name stands for each of its cards).",
     ),
-    "card_mentions": (
+    "card_mentions": Table(
         {"id": int, "card_id": int, "ruling_id": int, "surface": str, "how": str},
-        "id",
-        [("card_id", "cards", "id"), ("ruling_id", "rulings", "id")],
-        [["card_id"], ["ruling_id"]],
-        "A card named in a ruling, with the name as written and how that name was resolved.",
+        references={"card_id": "cards", "ruling_id": "rulings"},
+        indexes=[["card_id"], ["ruling_id"]],
+        description="A card named in a ruling, with the name as written and how that name was resolved.",
     ),
-    "card_printings": (
+    "card_printings": Table(
         {
             "id": str,
             "card_id": int,
@@ -268,12 +257,11 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
             "printed_name": str,
             "ability_raw": str,
         },
-        "id",
-        [("card_id", "cards", "id")],
-        [["card_id"]],
-        "Every printing of a card, with its name and text as printed (a few printings differ).",
+        references={"card_id": "cards"},
+        indexes=[["card_id"]],
+        description="Every printing of a card, with its name and text as printed (a few printings differ).",
     ),
-    "card_errata": (
+    "card_errata": Table(
         {
             "id": int,
             "card_id": int,
@@ -284,20 +272,18 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
             "faqs": str,
             "document_id": str,
         },
-        "id",
-        [("card_id", "cards", "id"), ("document_id", "documents", "id")],
-        [["card_id"]],
-        "Official text changes and FAQs (faqs: JSON list of {question, answer}); card_id is null when the "
+        references={"card_id": "cards", "document_id": "documents"},
+        indexes=[["card_id"]],
+        description="Official text changes and FAQs (faqs: JSON list of {question, answer}); card_id is null when the "
         "name matches no card (name keeps it).",
     ),
-    "card_keywords": (
+    "card_keywords": Table(
         {"id": int, "card_id": int, "keyword_id": int, "term": str, "value": int},
-        "id",
-        [("card_id", "cards", "id"), ("keyword_id", "keywords", "id")],
-        [["card_id"], ["keyword_id"]],
-        "Bracketed keywords in card text ([Tank], [Deflect 2]) linked to their glossary rule.",
+        references={"card_id": "cards", "keyword_id": "keywords"},
+        indexes=[["card_id"], ["keyword_id"]],
+        description="Bracketed keywords in card text ([Tank], [Deflect 2]) linked to their glossary rule.",
     ),
-    "replays": (
+    "replays": Table(
         {
             "id": str,
             "ruling_id": int,
@@ -312,15 +298,14 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
             "tags": str,
             "scenario": str,
         },
-        "id",
-        [("ruling_id", "rulings", "id"), ("rules_document_id", "documents", "id")],
-        [["ruling_id"]],
-        "Scenario replays by the rules engine: verdict is 'match' or 'mismatch'; tags is the scenario's "
+        references={"ruling_id": "rulings", "rules_document_id": "documents"},
+        indexes=[["ruling_id"]],
+        description="Scenario replays by the rules engine: verdict is 'match' or 'mismatch'; tags is the scenario's "
         "tags as a JSON list (facet with _facet_array=tags). file is the scenario's place in the library "
         "(scenarios/library/...), scenario its YAML text: the replay page replays it to show the board at every "
         "step and to answer what-ifs.",
     ),
-    "replay_steps": (
+    "replay_steps": Table(
         {
             "id": int,
             "replay_id": str,
@@ -332,26 +317,23 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
             "objects": str,
             "change": str,
         },
-        "id",
-        [("replay_id", "replays", "id"), ("parent_step_id", "replay_steps", "id")],
-        [["replay_id", "position"]],
-        "Each step of a replay, nested under its parent step.",
+        references={"replay_id": "replays", "parent_step_id": "replay_steps"},
+        indexes=[["replay_id", "position"]],
+        description="Each step of a replay, nested under its parent step.",
     ),
-    "replay_step_citations": (
+    "replay_step_citations": Table(
         {"id": int, "step_id": int, "rule_id": int, "number": str},
-        "id",
-        [("step_id", "replay_steps", "id"), ("rule_id", "rules", "id")],
-        [["step_id"], ["rule_id"]],
-        "The rules a replay step cites.",
+        references={"step_id": "replay_steps", "rule_id": "rules"},
+        indexes=[["step_id"], ["rule_id"]],
+        description="The rules a replay step cites.",
     ),
-    "replay_cards": (
+    "replay_cards": Table(
         {"id": int, "replay_id": str, "card_id": int},
-        "id",
-        [("replay_id", "replays", "id"), ("card_id", "cards", "id")],
-        [["replay_id"], ["card_id"]],
-        "The real cards a replay's scenario puts in play (its card: entries mapped through scenarios/cards.yaml).",
+        references={"replay_id": "replays", "card_id": "cards"},
+        indexes=[["replay_id"], ["card_id"]],
+        description="The real cards a replay's scenario puts in play (its card: entries mapped through scenarios/cards.yaml).",
     ),
-    "infractions": (
+    "infractions": Table(
         {
             "id": int,
             "document_id": str,
@@ -361,13 +343,12 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
             "penalty": str,
             "category": str,
         },
-        "id",
-        [("document_id", "documents", "id"), ("rule_id", "rules", "id")],
-        [["document_id"], ["rule_id"], ["penalty"]],
-        "Infractions a rulebook defines with their penalty ('702.2. Missed Trigger [No Penalty]: ...'): name, "
+        references={"document_id": "documents", "rule_id": "rules"},
+        indexes=[["document_id"], ["rule_id"], ["penalty"]],
+        description="Infractions a rulebook defines with their penalty ('702.2. Missed Trigger [No Penalty]: ...'): name, "
         "penalty as printed, and category, the heading of the section that holds it ('Game Play Errors').",
     ),
-    "rule_lineage": (
+    "rule_lineage": Table(
         {
             "id": int,
             "from_document_id": str,
@@ -379,25 +360,24 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
             "section_rule_id": int,
             "renumbered": int,
         },
-        "id",
-        [
-            ("from_document_id", "documents", "id"),
-            ("to_document_id", "documents", "id"),
-            ("from_rule_id", "rules", "id"),
-            ("to_rule_id", "rules", "id"),
-            ("section_rule_id", "rules", "id"),
-        ],
-        [
+        references={
+            "from_document_id": "documents",
+            "to_document_id": "documents",
+            "from_rule_id": "rules",
+            "to_rule_id": "rules",
+            "section_rule_id": "rules",
+        },
+        indexes=[
             ["from_rule_id"],
             ["to_rule_id"],
             ["from_document_id", "to_document_id"],  # a pair's rows: versions further apart composed step by step
         ],
-        "Correspondence between consecutive versions of a rulebook (documents.previous_id): unchanged, moved, "
+        description="Correspondence between consecutive versions of a rulebook (documents.previous_id): unchanged, moved, "
         "edited, split, merged, removed or new. section_rule_id is the section the row counts in on the diff "
         "page (the newer version's; for a removed rule, the section its old section became), renumbered marks "
         "a rule only renumbered (moved, same text).",
     ),
-    "rule_lineage_pairs": (
+    "rule_lineage_pairs": Table(
         {
             "id": int,
             "from_document_id": str,
@@ -408,14 +388,13 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
             "first_lineage_id": int,
             "last_lineage_id": int,
         },
-        "id",
-        [("from_document_id", "documents", "id"), ("to_document_id", "documents", "id")],
-        [["from_document_id", "to_document_id"]],
-        "One row per pair of consecutive versions rule_lineage links, with what the diff page shows of the whole "
+        references={"from_document_id": "documents", "to_document_id": "documents"},
+        indexes=[["from_document_id", "to_document_id"]],
+        description="One row per pair of consecutive versions rule_lineage links, with what the diff page shows of the whole "
         "pair: the rules of each version, the old rules the lineage accounts for, and the pair's rows in "
         "rule_lineage (ids first_lineage_id to last_lineage_id, one run).",
     ),
-    "rule_lineage_counts": (
+    "rule_lineage_counts": Table(
         {
             "id": int,
             "from_document_id": str,
@@ -425,29 +404,22 @@ TABLES: dict[str, tuple[dict, str, list, list, str]] = {
             "rows": int,
             "renumbered": int,
         },
-        "id",
-        [
-            ("from_document_id", "documents", "id"),
-            ("to_document_id", "documents", "id"),
-            ("section_rule_id", "rules", "id"),
-        ],
-        [["from_document_id", "to_document_id"]],
-        "The rule_lineage rows of each pair of versions counted per kind and section (rows, and of them the rules "
+        references={"from_document_id": "documents", "to_document_id": "documents", "section_rule_id": "rules"},
+        indexes=[["from_document_id", "to_document_id"]],
+        description="The rule_lineage rows of each pair of versions counted per kind and section (rows, and of them the rules "
         "only renumbered): the diff page's counts, sections and page totals without reading every row.",
     ),
-    "parse_issues": (
+    "parse_issues": Table(
         {"id": int, "document_id": str, "line": int, "kind": str, "number": str, "message": str},
-        "id",
-        [("document_id", "documents", "id")],
-        [["document_id", "kind"]],
-        "What the parsers repaired or reported: duplicates, malformed and empty numbers, orphans, reordering.",
+        references={"document_id": "documents"},
+        indexes=[["document_id", "kind"]],
+        description="What the parsers repaired or reported: duplicates, malformed and empty numbers, orphans, reordering.",
     ),
-    "skipped_lines": (
+    "skipped_lines": Table(
         {"id": int, "document_id": str, "line": int, "text": str, "reason": str},
-        "id",
-        [("document_id", "documents", "id")],
-        [["document_id"]],
-        "Every non-blank source line that was not ingested, with the reason.",
+        references={"document_id": "documents"},
+        indexes=[["document_id"]],
+        description="Every non-blank source line that was not ingested, with the reason.",
     ),
 }
 
@@ -479,9 +451,10 @@ def bulk_loader(temp_path: str) -> sqlite_utils.Database:
 
 def create(db: sqlite_utils.Database) -> None:
     db.execute("PRAGMA foreign_keys = ON")
-    for name, (columns, pk, foreign_keys, indexes, _) in TABLES.items():
-        db.table(name).create(columns, pk=pk, foreign_keys=foreign_keys)
-        for index in indexes:
+    for name, table in TABLES.items():
+        references = [(column, other, "id") for column, other in table.references.items()]
+        db.table(name).create(table.columns, pk="id", foreign_keys=references)
+        for index in table.indexes:
             db.table(name).create_index(index)
     db.table("rules").create_index(["document_id", "number"], unique=True)
     # Rule numbers as a judge types them ("e.1" for E.1): look-ups ignoring case use this index.
@@ -501,14 +474,16 @@ def enable_search(db: sqlite_utils.Database) -> None:
 
 
 def describe(table: str) -> str:
-    return TABLES[table][4]
+    return TABLES[table].description
 
 
 def markdown() -> str:
     """The schema as the README documents it (a test keeps the two in step)."""
     out = []
-    for name, (columns, _pk, foreign_keys, _, description) in TABLES.items():
-        links = {column: f"{table}.{other}" for column, table, other in foreign_keys}
-        cells = ", ".join(f"`{column}`" + (f" → {links[column]}" if column in links else "") for column in columns)
-        out.append(f"| `{name}` | {description} | {cells} |")
+    for name, table in TABLES.items():
+        links = {column: f"{other}.id" for column, other in table.references.items()}
+        cells = ", ".join(
+            f"`{column}`" + (f" → {links[column]}" if column in links else "") for column in table.columns
+        )
+        out.append(f"| `{name}` | {table.description} | {cells} |")
     return "| table | what it holds | columns |\n|---|---|---|\n" + "\n".join(out)

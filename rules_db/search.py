@@ -17,9 +17,11 @@ steps, over the index that ``rules_db.search_index`` builds into the database:
    question, not the size of the corpus.
 3. **Re-ranking** (``_ranked``): features that matter for rules, computed on those rows:
    how much of the question's weight (IDF of each concept) a row covers, and in which
-   field (heading, defined terms, heading path, text), how much the rules found under its
-   heading cover between them, how close the matched words stand, a card or a game named
-   in the question, the first of several rules found under one heading. Beyond the
+   field (heading, defined terms, heading path, text), how close the matched words stand,
+   a card or a game named in the question, the first of several rules found under one
+   heading, the kind of text a question's form asks for. Each feature was measured on the
+   held-out questions (turned off one at a time): one that helped only the tuning ones was
+   removed. Beyond the
    re-ranked rows the BM25 order continues, so paging reaches the last match and the total
    is the true one (the index's order, when more than ``SCORED_MATCHES`` rows match:
    ranking them all would cost what the corpus costs).
@@ -99,10 +101,10 @@ class SearchTooSlow(Exception):
 
 @dataclass(frozen=True)
 class QuestionForm:
-    """A kind of question ("can I ...", "which comes first") and the words of the texts that answer it."""
+    """A kind of question ("can I ...", "can I do it twice") and the words of the texts that answer it."""
 
     asked_by: frozenset[tuple[str, ...]]  # phrases of the question
-    answered_by: frozenset[str]  # words of the documents ("can", "must"; "before", "order")
+    answered_by: frozenset[str]  # words of the documents ("can", "must"; "once", "only")
 
 
 @dataclass(frozen=True)
@@ -182,7 +184,7 @@ class Query:
     games: set[str] = field(default_factory=set)  # games the question names ("in LoR")
     wants_card: bool = False  # the question names a card or asks for one ("which spell deals 3 twice")
     wants_number: bool = False  # the question asks how many, how much, the most or the least
-    forms: frozenset[str] = frozenset()  # the question forms it has (see QuestionForm): "permission", "order"
+    forms: frozenset[str] = frozenset()  # the question forms it has (see QuestionForm): "permission", "limit"
     terms: dict[str, Term] = field(default_factory=dict)  # what the index knows of the words of the concepts' forms
     indexed: int = 1  # rows of the index (the concepts' weights are relative to it)
 
@@ -532,17 +534,16 @@ def _filter_expression(filters: dict, by_rowid: bool) -> str | None:
 ALL_ROWS = (0, 2**62)
 
 
-def _current_rows(conn: sqlite3.Connection, game: str | None) -> tuple[int, int] | None:
-    """The first and last id of the rows searched by default (``search_documents.current``), of ``game`` if one
-    is given, when they are one run of ids (the index stores the current rows first, game by game). FTS5 then
-    seeks to those ids instead of reading the list of every row holding the ``current`` (or the game's) token,
+def _current_rows(conn: sqlite3.Connection) -> dict[str | None, tuple[int, int] | None]:
+    """The first and last id of the rows searched by default (``search_documents.current``), of each game and of
+    all of them (None), when they are one run of ids (the index stores the current rows first, game by game). FTS5
+    then seeks to those ids instead of reading the list of every row holding the ``current`` (or the game's) token,
     a cost that grows with the corpus, not with the question. A game the database does not hold has none."""
-    return queries.lookup_table(conn, ("search current rows",), lambda: _read_current_rows(conn)).get(game)
+    return queries.lookup_table(conn, ("search current rows",), lambda: _read_current_rows(conn))
 
 
 def _read_current_rows(conn: sqlite3.Connection) -> dict[str | None, tuple[int, int] | None]:
-    """``_current_rows`` of every game of the database and of all of them (None), read at once: one table per
-    database, whatever game a request names."""
+    """``_current_rows`` read at once: one table per database, whatever game a request names."""
     games = [game for (game,) in conn.execute("select distinct game_id from search_documents")]
     runs: dict[str | None, tuple[int, int] | None] = {}
     for game in [None, *games]:
@@ -604,7 +605,8 @@ def _retrieval(conn: sqlite3.Connection, query: Query, filters: dict) -> _Retrie
             groups.append((concept.weight, rows, "(" + " OR ".join(f'"{form}"' for form in by_stem.values()) + ")"))
     if not groups:
         return _Retrieval(None, None)
-    current = None if filters["version"] else _current_rows(conn, filters["game"])
+    runs = _current_rows(conn)  # one look-up per question, however many games it names
+    current = None if filters["version"] else runs.get(filters["game"])
     where = _filter_expression(filters, by_rowid=current is not None)
 
     def filtered(text: str) -> str:
@@ -613,7 +615,7 @@ def _retrieval(conn: sqlite3.Connection, query: Query, filters: dict) -> _Retrie
     pairs = _two_of(sorted(groups, key=lambda group: -group[0])[:PAIRED_CONCEPTS])
     # A game named in the question ("in pox nora") has its own candidates: the words may be far more
     # common in another game's rules, whose rows would fill every place.
-    named = [_current_rows(conn, game) for game in sorted(query.games)] if current and not filters["game"] else []
+    named = [runs.get(game) for game in sorted(query.games)] if current and not filters["game"] else []
     return _Retrieval(
         filtered(" OR ".join(group for _weight, _rows, group in groups)),
         filtered(pairs) if pairs else None,
@@ -879,7 +881,6 @@ _WEIGHTS = {
     "number": 1.0,  # the text says a number, when the question asks how many
     "form": 1.2,  # share of the question's forms (see QuestionForm) the text is of the kind that answers
     "leads": 0.5,  # the first rule found under its heading (see _with_section_leads)
-    "section": 1.0,  # share of the question's weight the rules found under its heading hold (see _with_section_coverage)
     "example": -1.0,  # share matched only in an example the text gives (see _only_in_example)
 }
 # A ruling's question says what it is about; its answer, sequence and nuances hold many words in passing.
@@ -1007,7 +1008,7 @@ def _heading_words(tagged_stems: Iterable[str]) -> int:
 
 
 def _form_stems(conn: sqlite3.Connection) -> dict[str, frozenset[str]]:
-    """Each question form's answering words ("can", "must"; "before", "order") as tagged stems of a row's heading
+    """Each question form's answering words ("can", "must"; "once", "only") as tagged stems of a row's heading
     or text, read once per database (the stems are the index's)."""
 
     def read() -> dict[str, frozenset[str]]:
@@ -1045,23 +1046,6 @@ def _with_section_leads(items: list[_Scored]) -> None:
             first = min(members, key=lambda item: item.position)
             first.features["leads"] = 1.0
             first.score += _WEIGHTS["leads"]
-
-
-def _with_section_coverage(items: list[_Scored], weights: list[float]) -> None:
-    """Add the ``section`` feature: the share of the question's weight that the rules found under the item's
-    heading hold between them. A judge's question often spreads over a section (its heading names the topic,
-    a sibling rule the case, the rule itself the answer), where a stray rule elsewhere holds many of its words."""
-    total_weight = sum(weights) or 1.0
-    for members in _sections(items):
-        held: dict[int, float] = {}
-        for item in members:
-            for in_field in item.found.values():
-                for index, credit in in_field.items():
-                    held[index] = max(held.get(index, 0.0), credit)
-        share = _weighed(held, weights) / total_weight
-        for item in members:
-            item.features["section"] = share
-            item.score += _WEIGHTS["section"] * share
 
 
 def _weighed(credits: dict[int, float], weights: list[float]) -> float:
@@ -1319,7 +1303,6 @@ def _ranked(
         scored += _scored(conn, query, rows, concepts, min((item.rank for item in scored), default=None))
         seen.update(row[0] for row in rows)
     _with_section_leads(scored)
-    _with_section_coverage(scored, [concept.weight for concept in query.concepts])
     scored.sort(key=lambda item: -item.score)
     _with_proximity(conn, scored[:_PROXIMITY_ROWS], query, matcher)
     scored[:_PROXIMITY_ROWS] = sorted(scored[:_PROXIMITY_ROWS], key=lambda item: -item.score)

@@ -72,11 +72,11 @@ def _documents_html(documents: list[dict]) -> str:
 
 def _tables() -> dict:
     tables = {}
-    for name, (columns, _pk, _fks, _indexes, description) in schema.TABLES.items():
+    for name, declared in schema.TABLES.items():
         table = {
             "title": name.replace("_", " ").capitalize(),
-            "description": description,
-            "facets": [column for column in _FACETS if column in columns],
+            "description": declared.description,
+            "facets": [column for column in _FACETS if column in declared.columns],
         }
         if name in schema.SEARCHABLE:
             table.update({"fts_table": f"{name}_fts", "fts_pk": "id", "searchmode": "escaped"})

@@ -511,9 +511,9 @@ def variant_document(data: dict, variant: Variant, source) -> dict:
 def _set_path(data, dotted: str, value) -> None:
     parts = [int(p) if p.isdigit() else p for p in dotted.split(".")]
     target = data
-    for position, part in enumerate(parts[:-1]):
-        if isinstance(target, dict) and part not in target and not isinstance(parts[position + 1], int):
-            target[part] = {}
+    for part, following in zip(parts, parts[1:]):
+        if isinstance(target, dict) and part not in target and not isinstance(following, int):
+            target[part] = [] if following == "-" else {}  # appended to: a list the document left out
         target = target[part]
     last = parts[-1]
     if isinstance(target, dict):

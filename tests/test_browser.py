@@ -364,6 +364,14 @@ _MEASURE = """primary => {
     const visible = (element) => { const box = element.getBoundingClientRect(); return box.width > 0 && box.height > 0; };
     const describe = (element) => `${element.tagName} "${(element.innerText || element.value || '').trim().slice(0, 30)}" ${Math.round(element.getBoundingClientRect().height)}px`;
     const targets = [...document.querySelectorAll(primary)].filter(visible);
+    // a field's hint wider than the room for its text (Chromium keeps a number field's spin buttons' room)
+    const measure = document.createElement("canvas").getContext("2d");
+    const hintCutShort = (input) => {
+        const style = getComputedStyle(input);
+        measure.font = style.font;
+        const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        return measure.measureText(input.placeholder).width > room - (input.type === "number" ? 16 : 0) + 1;
+    };
     return {
         overflow: document.documentElement.scrollWidth - window.innerWidth,
         primary: targets.length,
@@ -373,7 +381,9 @@ _MEASURE = """primary => {
         // words wider than their own box spill over their neighbours (a label squeezed to a fixed width)
         clipped: [...document.querySelectorAll("label, a, button, input[type=submit], summary, h1, h2, h3, th, td")]
             .filter((e) => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== "auto")
-            .map(describe),
+            .map(describe)
+            .concat([...document.querySelectorAll("input[placeholder]")].filter(visible).filter(hintCutShort)
+                .map((e) => `the hint "${e.placeholder}" of ${e.name}`)),
     };
 }"""
 
@@ -457,6 +467,7 @@ def _judges_pages(real_db) -> dict[str, str]:
         "replays": "/replays",
         "missing-rule": "/rules/riftbound/9999.9",
         "missing-card": "/cards/hourglas",
+        "missing-address": "/no/such/page",
     }
 
 

@@ -5,6 +5,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from rules_db import queries
 from rules_db.queries import _DATABASES_KEPT, _KEPT_ANSWERS_MAX, lookup_table, once_per_database
 
 
@@ -135,5 +136,25 @@ def test_a_connection_in_the_middle_of_writing_gets_an_answer_of_its_own(tmp_pat
         assert rows() == 1
         conn.rollback()
         assert rows() == 0
+    finally:
+        conn.close()
+
+
+def test_one_request_reads_the_database_identity_once(tmp_path, monkeypatch):
+    """Every look-up of a kept answer is keyed by the database file's identity (a pragma and a stat): within one
+    request it is read once; outside one, at each look-up, so a rebuilt file is never answered from the old one."""
+    path = tmp_path / "kept.db"
+    sqlite3.connect(path).execute("create table t (x)").connection.commit()
+    conn = sqlite3.connect(path)
+    reads: list[str] = []
+    read = queries.file_identity
+    monkeypatch.setattr(queries, "file_identity", lambda file: reads.append(file) or read(file))
+    try:
+        with queries.one_request(conn), queries.one_request(conn):  # a helper opening its own: the same reading
+            assert [lookup_table(conn, (name,), lambda name=name: name) for name in "abc"] == ["a", "b", "c"]
+        assert len(reads) == 1
+        lookup_table(conn, ("a",), lambda: "a")
+        lookup_table(conn, ("b",), lambda: "b")
+        assert len(reads) == 3
     finally:
         conn.close()

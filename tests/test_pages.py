@@ -93,6 +93,21 @@ async def test_heading_rule_lists_keywords_defined_and_referrers(datasette):
     assert [row["number"] for row in data["referenced_by"]] == ["443.1.e"]
 
 
+@pytest.mark.parametrize("path", ["/no/such/page", "/{db}/rules?_sort=<i>nope</i>"])
+async def test_an_address_that_names_nothing_answers_in_the_judges_look(datasette, fixture_db, path):
+    """Datasette's own 404 ("Database not found") named its parts and left the judge no search box and no way home:
+    the page says what was not found, escaped, with the search box, the way home and the address's words searched."""
+    response = await datasette.client.get(path.format(db=fixture_db.stem))
+    assert response.status_code in (400, 404)
+    html = response.text
+    assert 'class="judges-search"' in html and '<a href="/">home</a>' in html
+    assert "<i>nope" not in html and "Database not found" not in html
+    if path.startswith("/no/such"):
+        assert "Nothing is at the address /no/such/page." in html and 'href="/search?q=no+such+page"' in html
+    else:
+        assert "&lt;i&gt;nope" in html
+
+
 async def test_unknown_rule_is_404_with_nearest_rules_and_other_versions(datasette):
     renumbered = (await _get(datasette, "/rules/riftbound/626.1.d.2.json", status=404)).json()
     assert [(row["number"], row["other_version"]) for row in renumbered["renumbered"]] == [("443.1.d", "2025-06-02")]

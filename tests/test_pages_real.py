@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import pytest
 from datasette.app import Datasette
@@ -215,3 +215,30 @@ async def test_keyword_mentions_in_rule_text_are_links(datasette, connection, sh
         for term, matched_text in mentions:
             if matched_text.lower() in rule_text.lower() and text:
                 assert f'href="/keywords/riftbound/{keyword_version}/{quote(term)}"' in text, (number, term)
+
+
+async def test_a_card_known_only_from_the_rulings_shows_no_missing_facts(datasette, connection):
+    """Its type, domain, cost and stats are unknown: the page says so, never "None"."""
+    (slug,) = connection.execute(
+        "select slug from cards where not in_card_list and card_type is null limit 1"
+    ).fetchone()
+    html = (await _get(datasette, f"/cards/{slug}")).text
+    meta = html.split('<p class="meta">', 1)[1].split("</p>", 1)[0]
+    assert re.sub(r"<[^>]+>", "", meta).strip() == "known only from the rulings"
+    slug, energy = connection.execute(
+        "select slug, energy from cards where in_card_list and energy is not null"
+    ).fetchone()
+    meta = (await _get(datasette, f"/cards/{slug}")).text.split('<p class="meta">', 1)[1].split("</p>", 1)[0]
+    assert f"energy {energy}" in meta and "None" not in meta and "known only" not in meta
+
+
+async def test_a_long_hostile_question_is_echoed_short_and_escaped_each_word_once(datasette):
+    """A pasted page (5,000 characters) is echoed in a line, not in full above the results; the words no document
+    uses and the ones left out are each named once; none of it is markup."""
+    question = "<b>wibblezork</b> " * 2 + "can a unit block " * 300
+    html = (await _get(datasette, "/search?" + urlencode({"q": question}))).text
+    count = html.split('<p class="count">', 1)[1].split("</p>", 1)[0]
+    assert len(count) < 600 and "<b>" not in count and "&lt;b&gt;wibblezork" in count
+    assert len(html.split("<title>", 1)[1].split("</title>", 1)[0]) < 200
+    unknown = html.split("No document uses: ", 1)[1].split("</p>", 1)[0]
+    assert unknown.count("wibblezork") == 1

@@ -196,6 +196,23 @@ async def test_a_what_if_flips_the_outcome_and_names_the_divergence(datasette):
     assert html.count('class="board"') == 2  # original and what-if side by side
 
 
+async def test_an_extra_unit_goes_to_every_place_the_what_if_form_offers(datasette, connection):
+    """The form offers each player's base even where the scenario lists none: the unit is added there (appending to
+    a list the document left out made a mapping of it, and the page said "Input should be a valid list")."""
+    bare = [
+        replay_id
+        for replay_id, scenario in connection.execute("select id, scenario from replays")
+        if any("base" not in (player or {}) for player in yaml.safe_load(scenario)["setup"]["players"].values())
+    ]
+    assert bare
+    data = (await _get(datasette, f"/replays/{bare[0]}.json")).json()
+    for location in data["view"]["inputs"]["locations"]:
+        query = urlencode({"path": location["path"], "add_card": "Test Unit", "add_might": "7"})
+        extra = (await _get(datasette, f"/replays/{bare[0]}.json?{query}")).json()
+        assert extra.get("what_if_error") is None, (location, extra["what_if_error"])
+        assert extra["view"]["start"]["objects"]["extra1"]["might"] == 7
+
+
 async def test_what_if_forms_cover_numbers_choices_keywords_extra_units_and_the_turn(datasette, connection):
     data = (await _get(datasette, "/replays/ruling-09-zhonya-or-guardian-angel.json")).json()
     inputs = data["view"]["inputs"]
