@@ -78,8 +78,10 @@ def asgi_wrapper(datasette):
 
 @hookimpl
 def startup(datasette):
-    """Spawn the replay sandbox's workers now, so the first replay page does not wait for them."""
-    replay_pages.service().sandbox.start()
+    """Spawn the replay sandbox's workers now, so the first replay page does not wait for them; a server started
+    without its warm-up (``serve(warm_up=False)``, as the tests' servers are) spawns them on its first replay."""
+    if warm_up.wanted(datasette):
+        replay_pages.service().sandbox.start()
 
 
 @hookimpl

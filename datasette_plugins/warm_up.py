@@ -10,7 +10,7 @@ replays' citations translated, every rulebook version's outline, every pair of v
 replay run by the engine) and asked for one page of each kind (``urls``) through Datasette's own client; what fails
 is logged and the worker serves anyway. Only a server sends lifespan events, so an application built in a test
 warms nothing; a server started with ``serve(warm_up=False)`` (the plugin's ``warm_up`` setting false, as the tests'
-servers run) neither.
+servers run) neither, and starts the replay sandbox's workers on its first replay instead of at startup.
 """
 
 from __future__ import annotations
@@ -26,9 +26,14 @@ from rules_db.serve import PLUGIN
 log = logging.getLogger(__name__)
 
 
+def wanted(datasette) -> bool:
+    """The plugin's ``warm_up`` setting: true unless a server is started with ``serve(warm_up=False)``."""
+    return (datasette.plugin_config(PLUGIN) or {}).get("warm_up", True)
+
+
 def before_serving(datasette, app):
     """ASGI middleware: the lifespan's startup completes once ``warm`` has run."""
-    if not (datasette.plugin_config(PLUGIN) or {}).get("warm_up", True):
+    if not wanted(datasette):
         return app
 
     async def warmed_first(scope, receive, send):

@@ -24,7 +24,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scenarios.trace import END, LOG, StepKind
 
@@ -231,21 +231,29 @@ class KeywordAbility:
 
 class _Namespace:
     """`do.recall(...)`, `calc.might(...)`: the registered callables by name. The namespace's attributes are
-    the registry itself, so a name is found at call time (a replaced entry takes effect at once)."""
+    the registry itself, so a name is found at call time (a replaced entry takes effect at once). An unknown
+    name raises AttributeError naming the namespace (`Procedures`, `Queries`). No `__getattr__` on purpose:
+    Python looks a name up on a class without one some four times faster, and an action asks ~40 names."""
 
-    def __init__(self, table: dict, what: str):
+    def __init__(self, table: dict):
         object.__setattr__(self, "__dict__", table)
-        type(self)._what[id(self)] = what
 
-    _what: dict[int, str] = {}
+    if TYPE_CHECKING:  # for the type checker only: every registered name is a callable
 
-    def __getattr__(self, name: str):
-        raise AttributeError(f"no {type(self)._what[id(self)]} named {name!r} is registered")
+        def __getattr__(self, name: str) -> Callable[..., Any]: ...
+
+
+class Procedures(_Namespace):
+    """`do`: the dispatchers of the registered procedures."""
+
+
+class Queries(_Namespace):
+    """`calc`: the registered queries."""
 
 
 _DISPATCHERS: dict[str, Callable] = {}
-do = _Namespace(_DISPATCHERS, "procedure")
-calc = _Namespace(QUERIES, "query")
+do = Procedures(_DISPATCHERS)
+calc = Queries(QUERIES)
 
 
 def _register(table: dict, name: str, value, what: str) -> None:
@@ -399,22 +407,20 @@ def _dispatcher(name: str) -> Callable:
             if not because:
                 raise EngineError(f"procedure {name!r} called without the rule that makes it happen (because=)")
         trace = game.trace
-        open_steps = trace.open_steps
         journal = trace.journal
+        depth = trace.depth
         if proc.pure:  # described when the trace is read: (procedure, arguments) in the DESCRIBE field
-            describe = (proc, positional)
-            record = [proc.kind, name, None, because, None, None, None, len(journal), None, len(open_steps), describe]
+            record = [proc.kind, name, None, because, None, None, None, len(journal), None, depth, (proc, positional)]
         else:
             text, defines, objects = proc.describe(positional)
-            record = [proc.kind, name, text, because, defines, objects, None, len(journal), None, len(open_steps), None]
+            record = [proc.kind, name, text, because, defines, objects, None, len(journal), None, depth, None]
         trace.records.append(record)
-        open_steps.append(record)
+        trace.depth = depth + 1
         try:
             return proc.fn(*positional)
         finally:
             record[END] = len(journal)
-            if open_steps and open_steps[-1] is record:
-                open_steps.pop()
+            trace.depth = depth
 
     return dispatch
 
@@ -431,16 +437,16 @@ def note(game, kind: StepKind, name: str, summary: str, because, defines=(), obj
     trace = game.trace  # a leaf: recorded inside the open step (or as a root), never opened itself
     at = len(game.journal.entries)
     defines = defines if type(defines) is tuple else tuple(defines)
-    trace.records.append([kind, name, summary, because, defines, objects, log, at, at, len(trace.open_steps), None])
+    trace.records.append([kind, name, summary, because, defines, objects, log, at, at, trace.depth, None])
 
 
 def log(game, name: str, entry, because, defines=()) -> None:
     """Record an entry of the game log (`resolved`, `triggered`, `scored`, `refused`) on the open step (or on a
     leaf step of its own when the open step already carries one)."""
     game.budget.logged += 1  # entries are read back in the order they were made
-    open_steps = game.trace.open_steps
-    if open_steps and open_steps[-1][LOG] is None:
-        open_steps[-1][LOG] = (name, entry, game.budget.logged)
+    step = game.trace.open_step()
+    if step is not None and step[LOG] is None:
+        step[LOG] = (name, entry, game.budget.logged)
     else:
         note(game, StepKind.EFFECT, f"log {name}", str(entry), because, defines, log=(name, entry, game.budget.logged))
 

@@ -136,19 +136,20 @@ KIND, PROCEDURE, SUMMARY, BECAUSE, DEFINES, OBJECTS, LOG, AT, END, DEPTH, DESCRI
 
 class Tracer:
     """The steps of a game as flat records (lists indexed by KIND ... DESCRIBE above), in the order they opened,
-    and the stack of records currently open. The tree of `Step`s is built from them only when it is read
+    and how many of them are open now (`depth`, the depth of the next record). The tree of `Step`s is built from them only when it is read
     (`roots`, `steps()`): a replay writes thousands of steps and most are never read one by one.
 
     A record's journal entries are `journal[AT:END]` (END is set when the step closes); a record's parent is
-    the nearest earlier record one level less deep. A pure procedure's record leaves SUMMARY, DEFINES and
+    the nearest earlier record one level less deep; the innermost open step is the last record whose END is not
+    set yet (see `open_step`). A pure procedure's record leaves SUMMARY, DEFINES and
     OBJECTS empty and keeps DESCRIBE, (procedure, arguments), to work them out when read.
     BECAUSE is one rule (a string) or a tuple of them."""
 
-    __slots__ = ("records", "open_steps", "journal")
+    __slots__ = ("records", "depth", "journal")
 
     def __init__(self, journal: list) -> None:
         self.records: list[list] = []
-        self.open_steps: list[list] = []
+        self.depth = 0
         self.journal = journal  # the game's journal entries (one list, rewound and extended in place)
 
     def mark(self) -> int:
@@ -158,12 +159,21 @@ class Tracer:
         """Drop the records after `mark` (returned, for a later `restore`)."""
         dropped = self.records[mark:]
         del self.records[mark:]
-        self.open_steps.clear()
+        self.depth = 0
         return dropped
 
     def restore(self, mark: int, dropped: list[list]) -> None:
         self.rewind(mark)
         self.records.extend(dropped)
+
+    def open_step(self) -> list | None:
+        """The record of the innermost step still open (None at the top level). Asked only when a log entry is
+        made, so no stack of open records is kept for it: a step's dispatcher only counts the depth."""
+        if self.depth:
+            for record in reversed(self.records):
+                if record[END] is None:
+                    return record
+        return None
 
     @property
     def roots(self) -> list[Step]:

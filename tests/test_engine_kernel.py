@@ -21,7 +21,7 @@ from scenarios.actions import Choose, EndTurn, Move, Pass, Play, parse_action
 from scenarios.cards import load_library
 from scenarios.journal import Journal
 from scenarios.kernel import Budget, BudgetExceeded, Refusal
-from scenarios.objects import Kind, Obj, View, Zone
+from scenarios.objects import ChainItem, Combat, ItemKind, Kind, Obj, Role, View, Zone
 from scenarios.replay import replay_file
 from scenarios.rules import cleanups
 from scenarios.state import GameState
@@ -261,6 +261,35 @@ def test_a_pure_procedure_reads_only_its_arguments_so_its_steps_read_later_say_w
         monkeypatch.setitem(kernel.PROCEDURES, name, dataclasses.replace(kernel.PROCEDURES[name], pure=False))
     for path in scenarios.library_paths():
         assert [step.to_dict() for step in replay_file(path).steps] == lazy[path.name], path.name
+
+
+def _idle_cleanup(game) -> None:
+    """A Cleanup run when none of its checks' watched attributes has changed and no trigger waits: what it does
+    then is only what the Chain and the combat as they are now call for."""
+    game.journal.changed = 0
+    assert not game.triggered
+    kernel.calc.cleanup(game, "a test", "319.2")
+
+
+def test_a_cleanup_with_no_check_due_still_finalizes_a_pending_item_on_the_chain():
+    """The Chain alone (nothing watched written, no trigger waiting) makes a Cleanup finalize its pending items
+    (322.12): an early return that read the Chain as it was before, or not at all, leaves the item pending."""
+    game = GameState(BASIC)
+    item = ChainItem("trigger#1", "a test ability", ItemKind.TRIGGER, "a1", "A")
+    game.chain = (item,)
+    _idle_cleanup(game)
+    assert not item.pending and item.targets == {}
+    assert "finalize_pending" in [step.procedure for _, step in game.trace.steps()]
+
+
+def test_a_cleanup_with_no_check_due_still_updates_the_combat_designations():
+    """A combat alone (nothing watched written) makes a Cleanup update its designations (322.5): a unit at the
+    combat's battlefield gains its controller's. An early return that passed over the combat leaves it without."""
+    game = GameState(BASIC)
+    game.combat = Combat("bf1", "A", "B")
+    _idle_cleanup(game)
+    assert [game.obj(unit).designation for unit in ("d1", "d2")] == [Role.DEFENDER, Role.DEFENDER]
+    assert game.obj("a1").designation is None  # in its base, not at the combat's battlefield
 
 
 def test_a_check_skipped_while_nothing_it_watches_changed_would_have_found_nothing(monkeypatch):

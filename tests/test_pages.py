@@ -11,7 +11,7 @@ from datasette.app import Datasette
 from rules_db.serve import metadata
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def datasette(fixture_db):
     return Datasette(immutables=[str(fixture_db)], metadata=metadata(fixture_db))
 

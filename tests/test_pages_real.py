@@ -19,7 +19,7 @@ def connection(real_db):
     connection.close()
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def datasette(real_db):
     return Datasette(immutables=[str(real_db)], metadata=metadata(real_db))
 

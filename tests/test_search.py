@@ -16,12 +16,12 @@ from rules_db import search, search_index
 from rules_db.serve import metadata
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def datasette(fixture_db):
     return Datasette(immutables=[str(fixture_db)], metadata=metadata(fixture_db))
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def real(real_db):
     return Datasette(immutables=[str(real_db)], metadata=metadata(real_db))
 
@@ -395,6 +395,36 @@ def test_the_first_rule_found_under_a_heading_leads_its_section():
     assert first.features == {"leads": 1.0} and first.score == 4.0 + search._WEIGHTS["leads"]
     assert later.features == alone.features == other_document.features == {}  # alone in its section: no lead
     assert (later.score, alone.score, other_document.score) == (5.0, 3.0, 2.0)
+
+
+def test_a_rule_is_credited_with_what_the_rules_found_under_its_heading_hold():
+    def rule(row_id, document, section, found):
+        item = search._Scored({"id": row_id, "kind": "rule", "document_id": document}, rank=-1.0, section=section)
+        item.found = {"h:": {}, "p:": found, "b:": {}}
+        return item
+
+    weights = [3.0, 1.0]  # the question's two concepts
+    topic, case, stray = (
+        rule(1, "core", "Recalls", {0: 1.0}),
+        rule(2, "core", "Recalls", {1: 0.5}),
+        rule(3, "core", "Tokens", {1: 1.0}),
+    )
+    search._with_section_coverage([topic, case, stray], weights)
+    assert topic.features["section"] == case.features["section"] == (3.0 * 1.0 + 1.0 * 0.5) / 4.0
+    assert stray.features["section"] == 1.0 / 4.0  # alone under its heading: what it holds itself
+    assert topic.score == search._WEIGHTS["section"] * topic.features["section"]
+
+
+async def test_a_card_named_in_a_ruling_question_brings_the_ruling(real, real_connection):
+    data = await _search(real, q="GA equipped and hourglass out, unit dies in combat, which one happens")
+    first = data["results"][0]
+    assert first["kind"] == "ruling" and "Guardian Angel" in first["title"]
+    assert data["best"]["card"]["slug"] in {"guardian-angel", "zhonyas-hourglass"}
+
+
+async def test_the_game_named_in_a_question_comes_first(real):
+    data = await _search(real, q="what happens to a card drawn with a full hand in LoR")
+    assert data["results"][0]["game"] == "runeterra"
 
 
 def test_a_game_named_in_a_question_has_candidates_of_its_own(real_connection):

@@ -12,6 +12,7 @@ from datasette.app import Datasette
 
 from datasette_plugins import CACHE, replay_pages, warm_up
 from rules_db import queries, replay_view
+from rules_db.sandbox import Sandbox
 from rules_db.serve import PLUGIN, metadata
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -156,3 +157,27 @@ async def test_a_server_started_without_warm_up_renders_nothing_ahead(fixture_db
     CACHE.pages.clear()
     await _start_and_stop(app, send)
     assert "lifespan.startup.complete" in sent and not CACHE.pages
+
+
+class _CountedSandbox(Sandbox):
+    """A sandbox that counts the calls to start its workers, and starts none."""
+
+    def __init__(self):
+        super().__init__()
+        self.starts = 0
+
+    def start(self) -> None:
+        self.starts += 1
+
+
+async def test_the_replay_sandbox_starts_with_the_server_unless_it_serves_without_warm_up(fixture_db, monkeypatch):
+    """A judges' server spawns the sandbox's workers at startup, so the first replay page does not wait for them;
+    one started with ``serve(warm_up=False)`` (the tests' servers) spawns them on its first replay (``Sandbox.call``
+    starts them), as most of its tests replay nothing."""
+    for warm, starts in ((True, 1), (False, 0)):
+        sandbox = _CountedSandbox()
+        monkeypatch.setattr(replay_pages, "service", lambda sandbox=sandbox: replay_view.Replays(sandbox))
+        settings = metadata(fixture_db)
+        settings["plugins"] = {PLUGIN: {"warm_up": warm}}
+        await Datasette(immutables=[str(fixture_db)], metadata=settings).invoke_startup()
+        assert sandbox.starts == starts, f"warm_up={warm}"

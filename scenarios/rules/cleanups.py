@@ -23,15 +23,15 @@ MAX_REPEATS = 25
 def cleanup(game, reason: str, because: str, special: str | None = None) -> None:
     """Run cleanups until one makes no change (321); `because` is the 319 rule (or another) that calls it."""
     entries = game.journal.entries
-    for round_number in range(MAX_REPEATS):
+    mark = len(entries)
+    do.cleanup_pass(game, reason, special, because=because)
+    repeats = 0
+    while len(entries) != mark:
+        repeats += 1
+        if repeats == MAX_REPEATS:
+            raise EngineError(f"cleanups did not settle after {MAX_REPEATS} repeats (321)")
         mark = len(entries)
-        if round_number == 0:
-            do.cleanup_pass(game, reason, special, because=because)
-        else:
-            do.cleanup_pass(game, "the last cleanup changed the state", None, because="321")
-        if len(entries) == mark:
-            return
-    raise EngineError(f"cleanups did not settle after {MAX_REPEATS} repeats (321)")
+        do.cleanup_pass(game, "the last cleanup changed the state", None, because="321")
 
 
 SPECIAL_CLEANUPS = {"combat": "combat special cleanup", "end_of_turn": "end of turn special cleanup"}
