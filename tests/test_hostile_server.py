@@ -7,15 +7,14 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from datasette.app import Datasette
+from servers import in_process
 
 from rules_db import guard
-from rules_db.serve import metadata
 
 
 @pytest.fixture(scope="module")
 def datasette(fixture_db):
-    return Datasette(immutables=[str(fixture_db)], metadata=metadata(fixture_db))
+    return in_process(fixture_db)
 
 
 async def sql(datasette, fixture_db, query: str):
