@@ -23,15 +23,16 @@ def patience(seconds: float) -> float:
     return seconds * max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
 
 
-def in_process(db_path: Path):
-    """The judges' site on ``db_path`` in this test process, for Datasette's own client: immutable, with its
-    metadata, and the plugin's ``warm_up`` setting off as on the tests' servers, so the replay sandbox's workers are
-    spawned by the first replay that needs them rather than by the site's startup (most page tests replay nothing)."""
+def in_process(db_path: Path, **settings):
+    """The judges' site on ``db_path`` in this test process, for Datasette's own client (with Datasette's
+    ``settings``): immutable, with its metadata, and the plugin's ``warm_up`` setting off as on the tests' servers, so
+    the replay sandbox's workers are spawned by the first replay that needs them rather than by the site's startup
+    (most page tests replay nothing)."""
     from datasette.app import Datasette
 
-    settings = metadata(db_path)
-    settings["plugins"] = {PLUGIN: {"warm_up": False}}
-    return Datasette(immutables=[str(db_path)], metadata=settings)
+    described = metadata(db_path)
+    described["plugins"] = {PLUGIN: {"warm_up": False}}
+    return Datasette(immutables=[str(db_path)], metadata=described, settings=settings or None)
 
 
 def _free_port() -> int:
