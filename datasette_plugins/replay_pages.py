@@ -509,8 +509,16 @@ def _change_words(changes: list[dict], original: dict) -> str:
     if path.startswith("actions.") and path.endswith(".pick"):
         return f"action {int(path.split('.')[1]) + 1} is answered {replay_view.flow(value)}"
     if path.endswith(".-") and isinstance(value, dict):
-        return f"an extra {value.get('card')} at {path.removesuffix('.-')}"
+        return f"an extra {value.get('card')} at {_location_words(path.removesuffix('.-'), original)}"
     return f"{path} = {replay_view.flow(value)}"
+
+
+def _location_words(path: str, original: dict) -> str:
+    """Where an extra unit goes, as the what-if form names it ("A's base", a battlefield's card), not its path."""
+    for location in original["inputs"]["locations"]:
+        if location["path"] == path:
+            return location.get("label") or original["names"][location["object"]]["card"]
+    return path
 
 
 # ---------------------------------------------------------------- a new dispute

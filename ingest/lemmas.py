@@ -16,6 +16,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
+import sys
 from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -24,6 +25,7 @@ from functools import lru_cache
 from itertools import accumulate, chain, compress, count
 from operator import attrgetter
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, NamedTuple
 
 import spacy_lookups_data
@@ -69,7 +71,7 @@ def tokenizer() -> Callable[[str], Doc]:
     """spaCy's English tokenizer (the blank pipeline's rules, tokens and norms), over a vocabulary that works out only
     a new word's norm: the token memo reads nothing else of a word, and spaCy's English vocabulary computes 23
     attributes of each new word, each by a Python function (a third of the time a build spends tokenizing)."""
-    import spacy
+    spacy = import_spacy()
     from spacy.attrs import NORM
     from spacy.lang.en import English
     from spacy.vocab import create_vocab
@@ -77,6 +79,35 @@ def tokenizer() -> Callable[[str], Doc]:
     vocab = create_vocab("en", English.Defaults)
     vocab.lex_attr_getters = {NORM: vocab.lex_attr_getters[NORM]}  # type: ignore[attr-defined]  # not in spaCy's stubs
     return spacy.blank("en", vocab=vocab).tokenizer
+
+
+def import_spacy() -> ModuleType:
+    """spaCy, imported without its command line, which its package imports only to offer ``spacy.info``: typer,
+    HTTP clients, weasel, rich, a third of the cost of ``import spacy``, in every build and none of it used.
+    While the package imports, ``spacy.cli`` is a stand-in whose ``info`` imports the real one when called; the
+    stand-in is gone once the package is imported, so ``import spacy.cli`` then finds the real command line."""
+    if "spacy" in sys.modules:
+        return sys.modules["spacy"]
+    command_line = ModuleType("spacy.cli")
+    command_line.__path__ = []  # a package, as the real one is
+    info_module = ModuleType("spacy.cli.info")
+    info_module.info = _spacy_info  # type: ignore[attr-defined]
+    stand_ins = {"spacy.cli": command_line, "spacy.cli.info": info_module}
+    sys.modules.update(stand_ins)
+    try:
+        import spacy
+    finally:
+        for name, module in stand_ins.items():
+            if sys.modules.get(name) is module:
+                del sys.modules[name]
+    return spacy
+
+
+def _spacy_info(*args, **kwargs):
+    """``spacy.info``: spaCy's own, from its command line, imported now."""
+    from spacy.cli.info import info
+
+    return info(*args, **kwargs)
 
 
 def load_tokenizer() -> None:

@@ -117,7 +117,7 @@ def build(
     db_path = Path(db_path)
     db_path.parent.mkdir(parents=True, exist_ok=True)
     with _temporary_database(db_path) as (temp_path, commit), _second_process(processes) as helper:
-        builder = _Builder(bulk_loader(temp_path), helper)
+        builder = _Builder(schema.bulk_loader(temp_path), helper)
         result = builder.run(specs, keep_going, progress)
         commit()
     for report in result.reports:
@@ -427,16 +427,6 @@ def _second_process(processes: int) -> Executor:
     if processes < 2:
         return _InThisProcess()
     return ProcessPoolExecutor(max_workers=processes - 1, mp_context=multiprocessing.get_context("fork"))
-
-
-def bulk_loader(temp_path: str) -> sqlite_utils.Database:
-    """The temporary database, written like a bulk loader: it is renamed over the target only once complete,
-    so durability during the build buys nothing (sqlite-utils commits every chunk it inserts: without a
-    journal on disk and without fsync a commit costs nothing). A killed build leaves the target untouched."""
-    db = sqlite_utils.Database(temp_path)
-    db.execute("pragma journal_mode = memory")
-    db.execute("pragma synchronous = off")
-    return db
 
 
 @contextmanager

@@ -17,11 +17,11 @@ steps, over the index that ``rules_db.search_index`` builds into the database:
    question, not the size of the corpus.
 3. **Re-ranking** (``_ranked``): features that matter for rules, computed on those rows:
    how much of the question's weight (IDF of each concept) a row covers, and in which
-   field (heading, defined terms, heading path, text), how close the matched words stand,
-   a card or a game named in the question, the first of several rules found under one
-   heading, the kind of text a question's form asks for. Each feature was measured on the
-   held-out questions (turned off one at a time): one that helped only the tuning ones was
-   removed. Beyond the
+   field (heading, defined terms, heading path, text), how much the rules found under its
+   heading cover between them, how close the matched words stand, a card or a game named
+   in the question, the first of several rules found under one heading, the kind of text a
+   question's form asks for. Each was measured turned off on the held-out and fresh
+   questions: what helped the tuning questions alone was removed. Beyond the
    re-ranked rows the BM25 order continues, so paging reaches the last match and the total
    is the true one (the index's order, when more than ``SCORED_MATCHES`` rows match:
    ranking them all would cost what the corpus costs).
@@ -284,7 +284,7 @@ def _concepts(conn: sqlite3.Connection, words: list[str], terms: dict, query: Qu
 def _phrase_expansions(words: list[str], terms: dict) -> list[tuple[int, int, list[str]]]:
     """(start, end, expansions) of the vocabulary's phrases of two words or more in the question, matched on
     the words or their lemmas, longest first and not overlapping. A phrase also matches with filler words
-    between its words ("hit it first" is "hit first", "get my energy back" is "energy back")."""
+    between its words ("declare my attackers" is "declare attackers", "damage in order" is "damage order")."""
     vocab = vocabulary()
     expansions = vocab.expansions
     lemmas = [terms.get(word, _UNKNOWN).lemma or word for word in words]
@@ -881,6 +881,7 @@ _WEIGHTS = {
     "number": 1.0,  # the text says a number, when the question asks how many
     "form": 1.2,  # share of the question's forms (see QuestionForm) the text is of the kind that answers
     "leads": 0.5,  # the first rule found under its heading (see _with_section_leads)
+    "section": 1.0,  # share of the question's weight the rules found under its heading hold (see _with_section_coverage)
     "example": -1.0,  # share matched only in an example the text gives (see _only_in_example)
 }
 # A ruling's question says what it is about; its answer, sequence and nuances hold many words in passing.
@@ -1046,6 +1047,23 @@ def _with_section_leads(items: list[_Scored]) -> None:
             first = min(members, key=lambda item: item.position)
             first.features["leads"] = 1.0
             first.score += _WEIGHTS["leads"]
+
+
+def _with_section_coverage(items: list[_Scored], weights: list[float]) -> None:
+    """Add the ``section`` feature: the share of the question's weight that the rules found under the item's
+    heading hold between them. A judge's question often spreads over a section (its heading names the topic,
+    a sibling rule the case, the rule itself the answer), where a stray rule elsewhere holds many of its words."""
+    total_weight = sum(weights) or 1.0
+    for members in _sections(items):
+        held: dict[int, float] = {}
+        for item in members:
+            for in_field in item.found.values():
+                for index, credit in in_field.items():
+                    held[index] = max(held.get(index, 0.0), credit)
+        share = _weighed(held, weights) / total_weight
+        for item in members:
+            item.features["section"] = share
+            item.score += _WEIGHTS["section"] * share
 
 
 def _weighed(credits: dict[int, float], weights: list[float]) -> float:
@@ -1303,6 +1321,7 @@ def _ranked(
         scored += _scored(conn, query, rows, concepts, min((item.rank for item in scored), default=None))
         seen.update(row[0] for row in rows)
     _with_section_leads(scored)
+    _with_section_coverage(scored, [concept.weight for concept in query.concepts])
     scored.sort(key=lambda item: -item.score)
     _with_proximity(conn, scored[:_PROXIMITY_ROWS], query, matcher)
     scored[:_PROXIMITY_ROWS] = sorted(scored[:_PROXIMITY_ROWS], key=lambda item: -item.score)

@@ -33,6 +33,7 @@ from functools import lru_cache
 import sqlite_utils
 
 from ingest.lemmas import lemma_lookup
+from rules_db import store
 from rules_db.queries import stored_aliases
 from rules_db.search import FIELDS, PATH_SEPARATOR, STEM_TAGS, WORD, facets, normalise_name
 
@@ -98,14 +99,7 @@ def build(db: sqlite_utils.Database) -> None:
     stems: dict[str, str] = {}
     for chunk in _chunks(rows, _ROWS_PER_CHUNK):
         _add_stems(chunk, stems)
-    conn.executemany(
-        """insert into search_documents (kind, ref_id, game_id, document_id, rulebook_id, rulebook, rulebook_url,
-            version, current, number, slug, title, terms, path, context, body, position, facets, stems)
-        values (:kind, :ref_id, :game_id, :document_id, :rulebook_id, :rulebook, :rulebook_url, :version, :current,
-            :number, :slug,
-            :title, :terms, :path, :context, :body, :position, :facets, :stems)""",
-        rows,
-    )
+    store.insert_rows(db, "search_documents", rows)
     conn.execute("insert into search_fts (search_fts) values ('rebuild')")
     _fill_terms(conn, stems, _topics(conn, rows))
     _fill_names(conn)

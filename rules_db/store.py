@@ -6,6 +6,7 @@ import itertools
 import json
 import re
 from collections.abc import Iterable
+from operator import itemgetter
 
 import sqlite_utils
 
@@ -62,10 +63,15 @@ def insert_rows(db: sqlite_utils.Database, table: str, rows: Iterable[dict]) -> 
     first = next(rows, None)
     if first is None:
         return
-    columns = ", ".join(f"[{column}]" for column in first)
-    values = ", ".join(f":{column}" for column in first)
+    columns = list(first)
+    names = ", ".join(f"[{column}]" for column in columns)
+    # each row's values as a tuple, in the columns' order (named parameters cost SQLite a dict look-up each)
+    values = map(itemgetter(*columns), itertools.chain([first], rows))
     with db.conn:  # committed, as insert_all would: other connections see the rows
-        db.conn.executemany(f"insert into [{table}] ({columns}) values ({values})", itertools.chain([first], rows))
+        db.conn.executemany(
+            f"insert into [{table}] ({names}) values ({', '.join('?' * len(columns))})",
+            values if len(columns) > 1 else zip(values),  # one column: itemgetter gives the value, not a tuple
+        )
 
 
 def store_report(

@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from ingest.lemmas import lemma_of_norm
+from ingest.lemmas import import_spacy, lemma_of_norm
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 @lru_cache(maxsize=1)
 def pipeline() -> Language:
     """spaCy's blank English pipeline with lemmas from the lookup table, looked up on the lower-cased form."""
-    import spacy
+    spacy = import_spacy()  # as a build imports it
     from spacy.language import Language
 
     if not Language.has_factory("lowercase_lookup_lemmatizer"):

@@ -366,12 +366,29 @@ _MEASURE = """primary => {
     const targets = [...document.querySelectorAll(primary)].filter(visible);
     // a field's hint wider than the room for its text (Chromium keeps a number field's spin buttons' room)
     const measure = document.createElement("canvas").getContext("2d");
-    const hintCutShort = (input) => {
-        const style = getComputedStyle(input);
+    const cutShort = (field, text, controls) => {
+        const style = getComputedStyle(field);
         measure.font = style.font;
-        const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-        return measure.measureText(input.placeholder).width > room - (input.type === "number" ? 16 : 0) + 1;
+        const room = field.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        return measure.measureText(text).width > room - controls + 1;
     };
+    const hintCutShort = (input) => cutShort(input, input.placeholder, input.type === "number" ? 16 : 0);
+    // a column too narrow for a word of its header, which goes on over two lines ("Origina" / "l")
+    const wordCut = (cell) => {
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const word of node.data.matchAll(/[^\\s-]+/g)) {
+                const range = document.createRange();
+                range.setStart(node, word.index);
+                range.setEnd(node, word.index + word[0].length);
+                const lines = new Set([...range.getClientRects()].map((box) => Math.round(box.top)));
+                if (lines.size > 1) return true;
+            }
+        }
+        return false;
+    };
+    // a closed list's chosen option wider than the room beside its arrow
+    const choiceCutShort = (select) => select.selectedOptions.length > 0 && cutShort(select, select.selectedOptions[0].text, 20);
     return {
         overflow: document.documentElement.scrollWidth - window.innerWidth,
         primary: targets.length,
@@ -383,7 +400,10 @@ _MEASURE = """primary => {
             .filter((e) => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== "auto")
             .map(describe)
             .concat([...document.querySelectorAll("input[placeholder]")].filter(visible).filter(hintCutShort)
-                .map((e) => `the hint "${e.placeholder}" of ${e.name}`)),
+                .map((e) => `the hint "${e.placeholder}" of ${e.name}`))
+            .concat([...document.querySelectorAll("select")].filter(visible).filter(choiceCutShort)
+                .map((e) => `the choice "${e.selectedOptions[0].text}" of ${e.name}`))
+            .concat([...document.querySelectorAll("th")].filter(visible).filter(wordCut).map((e) => `a word cut in ${describe(e)}`)),
     };
 }"""
 
@@ -442,6 +462,7 @@ def _judges_pages(real_db) -> dict[str, str]:
     # a ruling of each source (the riftboundfaq ones carry their author and licence)
     rulings = connection.execute("select min(id), source from rulings group by source order by min(id)").fetchall()
     replay = one("select id from replays order by step_count desc limit 1")
+    fullest_outcome = one("select id from replays order by length(computed) desc limit 1")  # the widest comparison
     diff = one("""select o.version, n.version from rule_lineage l join documents o on o.id = l.from_document_id
         join documents n on n.id = l.to_document_id where o.game_id = 'riftbound' and o.rulebook_id = n.rulebook_id
         group by l.from_document_id, l.to_document_id limit 1""")
@@ -456,6 +477,8 @@ def _judges_pages(real_db) -> dict[str, str]:
         "card": "/cards/zhonyas-hourglass",
         "keyword": f"/keywords/riftbound/{keyword[0]}/{keyword[1]}",
         "replay": f"/replays/{replay[0]}",
+        "what-if": f"/replays/{fullest_outcome[0]}?"
+        + urlencode({"path": "setup.players.A.base", "add_card": "Test Unit"}),
         "diff": f"/diff/riftbound/{diff[0]}/{diff[1]}",
         "rule-tree": "/rules/riftbound",
         "tournament-rule-tree": f"/rules/riftbound?rulebook={tournament_rule[1]}",

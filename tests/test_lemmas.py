@@ -99,3 +99,18 @@ def test_the_tokenizer_cuts_and_normalises_as_the_pipeline_does():
         assert [(t.orth_, t.idx, t.norm_, t.whitespace_) for t in tokenizer()(text)] == [
             (t.orth_, t.idx, t.norm_, t.whitespace_) for t in pipeline()(text)
         ]
+
+
+def test_the_tokenizer_loads_without_spacys_command_line():
+    """A build's tokenizer imports spaCy without its command line (typer, HTTP clients): a fresh process that loads
+    it holds none of ``spacy.cli``; ``spacy.info`` still answers, importing the command line when called."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from ingest.lemmas import tokenizer; tokenizer(); "
+        "print(sorted(m for m in sys.modules if m.startswith('spacy.cli'))); "
+        "import spacy; print(spacy.info()['spacy_version'] == spacy.__version__)"
+    )
+    output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert output == "[]\nTrue\n"

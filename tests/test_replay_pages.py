@@ -211,6 +211,8 @@ async def test_an_extra_unit_goes_to_every_place_the_what_if_form_offers(dataset
         extra = (await _get(datasette, f"/replays/{bare[0]}.json?{query}")).json()
         assert extra.get("what_if_error") is None, (location, extra["what_if_error"])
         assert extra["view"]["start"]["objects"]["extra1"]["might"] == 7
+        heading = _text(_section((await _get(datasette, f"/replays/{bare[0]}?{query}")).text, "compare"))
+        assert f"What if an extra Test Unit at {location.get('label') or ''}" in heading and "setup." not in heading
 
 
 async def test_what_if_forms_cover_numbers_choices_keywords_extra_units_and_the_turn(datasette, connection):

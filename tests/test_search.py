@@ -364,6 +364,16 @@ def test_a_game_the_database_does_not_hold_keeps_nothing_for_it(fixture_db):
         connection.close()
 
 
+async def test_an_empty_search_says_what_to_type(datasette):
+    """Search tapped with nothing typed: the page says what the box takes, not a bare form."""
+    for path in ("/search", "/search?q=", "/search?q=+++"):
+        html = (await _get(datasette, path)).text
+        assert "Ask a question in a player's words, or type a card's name or a rule number" in html.replace(
+            "&#39;", "'"
+        )
+    assert "search-hint" not in (await _get(datasette, "/search?q=recalled")).text
+
+
 async def test_a_search_page_reads_the_database_identity_once(datasette, monkeypatch):
     """A question naming several games looks up several kept tables (the vocabulary, the rows of each game): the
     database file's identity they are kept under is read once for the whole request, not at each look-up."""
@@ -394,6 +404,36 @@ def test_the_first_rule_found_under_a_heading_leads_its_section():
     assert first.features == {"leads": 1.0} and first.score == 4.0 + search._WEIGHTS["leads"]
     assert later.features == alone.features == other_document.features == {}  # alone in its section: no lead
     assert (later.score, alone.score, other_document.score) == (5.0, 3.0, 2.0)
+
+
+def test_a_rule_is_credited_with_what_the_rules_found_under_its_heading_hold():
+    def rule(row_id, document, section, found):
+        item = search._Scored({"id": row_id, "kind": "rule", "document_id": document}, rank=-1.0, section=section)
+        item.found = {"h:": {}, "p:": found, "b:": {}}
+        return item
+
+    weights = [3.0, 1.0]  # the question's two concepts
+    topic, case, stray = (
+        rule(1, "core", "Recalls", {0: 1.0}),
+        rule(2, "core", "Recalls", {1: 0.5}),
+        rule(3, "core", "Tokens", {1: 1.0}),
+    )
+    search._with_section_coverage([topic, case, stray], weights)
+    assert topic.features["section"] == case.features["section"] == (3.0 * 1.0 + 1.0 * 0.5) / 4.0
+    assert stray.features["section"] == 1.0 / 4.0  # alone under its heading: what it holds itself
+    assert topic.score == search._WEIGHTS["section"] * topic.features["section"]
+
+
+async def test_a_card_named_in_a_ruling_question_brings_the_ruling(real, real_connection):
+    data = await _search(real, q="GA equipped and hourglass out, unit dies in combat, which one happens")
+    first = data["results"][0]
+    assert first["kind"] == "ruling" and "Guardian Angel" in first["title"]
+    assert data["best"]["card"]["slug"] in {"guardian-angel", "zhonyas-hourglass"}
+
+
+async def test_the_game_named_in_a_question_comes_first(real):
+    data = await _search(real, q="what happens to a card drawn with a full hand in LoR")
+    assert data["results"][0]["game"] == "runeterra"
 
 
 def test_a_game_named_in_a_question_has_candidates_of_its_own(real_connection):
