@@ -1,5 +1,6 @@
 """A judges' server for the tests that need a real port: ``rules_db.serve.serve`` (what ``rules-db serve`` runs)
-in a subprocess on a free port. ``patience`` gives the tests' waits their deadlines."""
+in a subprocess on a free port; ``in_process`` the site for Datasette's own client. ``patience`` gives the tests'
+waits their deadlines."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from rules_db.serve import listening_on
+from rules_db.serve import PLUGIN, listening_on, metadata
 
 
 def patience(seconds: float) -> float:
@@ -20,6 +21,18 @@ def patience(seconds: float) -> float:
     suite runs beside other work, and a server that starts in 5 s at load 1 takes 40 s at load 16 on two cores
     with nothing wrong. A wait still ends early when what it waits for has died."""
     return seconds * max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+
+
+def in_process(db_path: Path, **settings):
+    """The judges' site on ``db_path`` in this test process, for Datasette's own client (with Datasette's
+    ``settings``): immutable, with its metadata, and the plugin's ``warm_up`` setting off as on the tests' servers, so
+    the replay sandbox's workers are spawned by the first replay that needs them rather than by the site's startup
+    (most page tests replay nothing)."""
+    from datasette.app import Datasette
+
+    described = metadata(db_path)
+    described["plugins"] = {PLUGIN: {"warm_up": False}}
+    return Datasette(immutables=[str(db_path)], metadata=described, settings=settings or None)
 
 
 def _free_port() -> int:

@@ -13,11 +13,10 @@ import time
 
 import pytest
 import uvicorn
-from datasette.app import Datasette
+from servers import in_process
 
 from datasette_plugins import cancellation
 from rules_db import search as search_db
-from rules_db.serve import metadata
 
 # A query that runs for minutes unless it is interrupted: it counts to ten billion.
 ENDLESS = "with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) from c where x < 1e10"
@@ -63,7 +62,7 @@ class SlowSearch:
 async def server(fixture_db):
     """uvicorn serving Datasette on the fixture with ONE thread for SQL: a query left running would hold every
     page up."""
-    datasette = Datasette(immutables=[str(fixture_db)], metadata=metadata(fixture_db), settings={"num_sql_threads": 1})
+    datasette = in_process(fixture_db, num_sql_threads=1)
     port = _free_port()
     uvicorn_server = uvicorn.Server(uvicorn.Config(datasette.app(), port=port, log_level="warning", lifespan="off"))
     serving = asyncio.create_task(uvicorn_server.serve())
@@ -110,7 +109,7 @@ async def test_a_page_read_to_its_end_is_not_cancelled(server):
 async def test_a_search_past_its_time_budget_says_so(fixture_db, monkeypatch):
     """Its client still there, the search is stopped by its own budget: the page says so (it was a 500)."""
     slow = SlowSearch(monkeypatch, budget=0.2)
-    datasette = Datasette(immutables=[str(fixture_db)], metadata=metadata(fixture_db))
+    datasette = in_process(fixture_db)
     response = await datasette.client.get("/search?q=combat+damage")
     assert response.status_code == 200
     assert "Try a shorter question" in response.text and "interrupted" in str(slow.error)

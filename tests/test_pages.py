@@ -6,14 +6,12 @@ import html as html_module
 import re
 
 import pytest
-from datasette.app import Datasette
-
-from rules_db.serve import metadata
+from servers import in_process
 
 
 @pytest.fixture(scope="module")
 def datasette(fixture_db):
-    return Datasette(immutables=[str(fixture_db)], metadata=metadata(fixture_db))
+    return in_process(fixture_db)
 
 
 async def _get(datasette, path, status=200):
@@ -222,7 +220,7 @@ async def test_datasette_row_pages_are_not_taken_by_rule_routes(datasette):
 async def test_a_judges_page_shows_datasettes_menu_to_an_actor_who_has_one(fixture_db):
     """The judges' templates are rendered at once (``pages._RenderedAtOnce``): Datasette's menu links, which it
     computes asynchronously, are still there for an actor allowed to see them, and absent for anyone else."""
-    datasette = Datasette(immutables=[str(fixture_db)], metadata=metadata(fixture_db))
+    datasette = in_process(fixture_db)
     datasette.root_enabled = True
     anonymous = (await _get(datasette, "/")).text
     root = await datasette.client.get("/", cookies={"ds_actor": datasette.sign({"a": {"id": "root"}}, "actor")})

@@ -8,15 +8,14 @@ import json
 import re
 
 import pytest
-from datasette.app import Datasette
+from servers import in_process
 
 from rules_db import queries
-from rules_db.serve import metadata
 
 
 @pytest.fixture(scope="module")
 def datasette(fixture_db):
-    return Datasette(immutables=[str(fixture_db)], metadata=metadata(fixture_db))
+    return in_process(fixture_db)
 
 
 async def _get(datasette, path, status=200):

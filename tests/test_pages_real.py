@@ -7,9 +7,7 @@ import sqlite3
 from urllib.parse import quote, urlencode
 
 import pytest
-from datasette.app import Datasette
-
-from rules_db.serve import metadata
+from servers import in_process
 
 
 @pytest.fixture(scope="module")
@@ -21,7 +19,7 @@ def connection(real_db):
 
 @pytest.fixture(scope="module")
 def datasette(real_db):
-    return Datasette(immutables=[str(real_db)], metadata=metadata(real_db))
+    return in_process(real_db)
 
 
 # A rule's URL part before its number: "2025-12-01" for the default rulebook, "tournament/2026-07-16" else.

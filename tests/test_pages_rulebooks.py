@@ -9,10 +9,9 @@ import sqlite3
 from urllib.parse import urlencode
 
 import pytest
-from datasette.app import Datasette
+from servers import in_process
 
 from rules_db import versions
-from rules_db.serve import metadata
 
 FAQ = "riftboundfaq-rulings"
 QA = "riftbound-qa-rulings"
@@ -27,7 +26,7 @@ def connection(real_db):
 
 @pytest.fixture(scope="module")
 def datasette(real_db):
-    return Datasette(immutables=[str(real_db)], metadata=metadata(real_db))
+    return in_process(real_db)
 
 
 async def _get(datasette, path, status=200):

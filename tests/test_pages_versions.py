@@ -7,10 +7,9 @@ import re
 import sqlite3
 
 import pytest
-from datasette.app import Datasette
+from servers import in_process
 
 from rules_db.queries import DIFF_PAGE_SIZE
-from rules_db.serve import metadata
 
 
 @pytest.fixture(scope="module")
@@ -22,7 +21,7 @@ def connection(real_db):
 
 @pytest.fixture(scope="module")
 def datasette(real_db):
-    return Datasette(immutables=[str(real_db)], metadata=metadata(real_db))
+    return in_process(real_db)
 
 
 async def _get(datasette, path, status=200):
@@ -75,7 +74,7 @@ def fixture_with_an_old_replay_citation(fixture_db, tmp_path):
     with sqlite3.connect(path) as connection:
         connection.execute("insert into replay_step_citations (step_id, rule_id, number) values (3, 1, '518')")
     connection.close()
-    return Datasette(immutables=[str(path)], metadata=metadata(path))
+    return in_process(path)
 
 
 async def test_replay_citations_show_their_version_and_note_an_old_one(fixture_with_an_old_replay_citation):

@@ -5,15 +5,14 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from datasette.app import Datasette
+from servers import in_process
 
 from rules_db import versions
-from rules_db.serve import metadata
 
 
 @pytest.fixture(scope="module")
 def datasette(fixture_db):
-    return Datasette(immutables=[str(fixture_db)], metadata=metadata(fixture_db))
+    return in_process(fixture_db)
 
 
 @pytest.fixture

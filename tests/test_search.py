@@ -10,20 +10,19 @@ import sqlite3
 from urllib.parse import quote, urlencode
 
 import pytest
-from datasette.app import Datasette
+from servers import in_process
 
 from rules_db import search, search_index
-from rules_db.serve import metadata
 
 
 @pytest.fixture(scope="module")
 def datasette(fixture_db):
-    return Datasette(immutables=[str(fixture_db)], metadata=metadata(fixture_db))
+    return in_process(fixture_db)
 
 
 @pytest.fixture(scope="module")
 def real(real_db):
-    return Datasette(immutables=[str(real_db)], metadata=metadata(real_db))
+    return in_process(real_db)
 
 
 @pytest.fixture(scope="module")
