@@ -303,7 +303,7 @@ CITATIONS = [
 
 
 def build_fixture_db(path: Path) -> Path:
-    db = sqlite_utils.Database(path)
+    db = schema.bulk_loader(str(path))
     schema.create(db)
     db["games"].insert_all(
         [{"id": "riftbound", "name": "Riftbound"}, {"id": "runeterra", "name": "Legends of Runeterra"}]

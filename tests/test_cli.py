@@ -92,7 +92,7 @@ def test_diff_names_the_known_versions_for_an_unknown_one(real_db, tmp_path):
 def test_serve_rebuilds_only_when_a_source_is_newer_or_a_table_is_missing(tmp_path):
     db_path = tmp_path / "rules ?#%20.db"  # characters a URI would read as its own
     assert stale_reason(db_path) == "it does not exist yet"
-    schema.create(sqlite_utils.Database(db_path))
+    schema.create(schema.bulk_loader(str(db_path)))
     newest = max(path.stat().st_mtime for path in source_files())
     os.utime(db_path, (newest + 10, newest + 10))
     assert stale_reason(db_path) is None

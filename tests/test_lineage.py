@@ -618,7 +618,7 @@ def _write_rulebook(db: sqlite_utils.Database, document_id: str, version: str, r
 
 @pytest.fixture
 def book_db(tmp_path) -> sqlite_utils.Database:
-    db = sqlite_utils.Database(tmp_path / "rules.db")
+    db = schema.bulk_loader(str(tmp_path / "rules.db"))
     schema.create(db)
     db["games"].insert({"id": "game", "name": "Game"})
     _write_rulebook(db, NEW_DOC, "2025-12-01", NEW_BOOK)  # inserted out of order on purpose
@@ -693,7 +693,7 @@ def test_equivalents_are_transitive_over_three_versions(book_db):
 
 def test_a_version_added_between_two_others_relinks_the_chain(tmp_path):
     """Built with the oldest and the newest version, then the one between them arrives (a judge adds v1.3)."""
-    db = sqlite_utils.Database(tmp_path / "rules.db")
+    db = schema.bulk_loader(str(tmp_path / "rules.db"))
     schema.create(db)
     db["games"].insert({"id": "game", "name": "Game"})
     _write_rulebook(db, OLD_DOC, "2025-06-02", OLD_BOOK)
@@ -832,7 +832,7 @@ def test_diff_command_prints_the_summary_and_writes_the_details(book_db, tmp_pat
 def test_riftbound_rulings_citations_have_2025_06_02_equivalents(tmp_path, riftbound):
     """Ruling citations 443.1.e and 444 (2025-12-01) show their 2025-06-02 equivalents."""
     old_rules, new_rules, _ = riftbound
-    db = sqlite_utils.Database(tmp_path / "riftbound.db")
+    db = schema.bulk_loader(str(tmp_path / "riftbound.db"))
     schema.create(db)
     db["games"].insert({"id": "game", "name": "Riftbound"})
     _write_rulebook(db, OLD_DOC, "2025-06-02", old_rules)
