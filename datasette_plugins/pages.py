@@ -545,7 +545,8 @@ async def search(datasette, request):
     }
     if data["query"] and data["query"]["did_you_mean"]:
         data["query"]["did_you_mean_url"] = paths.search(**{**params, "q": data["query"]["did_you_mean"]})
-    return await _respond(datasette, request, database, "search.html", data)
+    game_names = {game["id"]: game["name"] for game in options["games"]}  # a hit names its game as the home page does
+    return await _respond(datasette, request, database, "search.html", data, game_names=game_names)
 
 
 def _positive_int(value: str | None) -> int:

@@ -364,6 +364,13 @@ def test_a_game_the_database_does_not_hold_keeps_nothing_for_it(fixture_db):
         connection.close()
 
 
+async def test_a_hit_names_its_game_as_the_home_page_does(datasette):
+    """ "Legends of Runeterra", not its URL slug "runeterra", beside each rule found."""
+    html = (await _get(datasette, "/search?q=recalled&game=runeterra")).text
+    notes = re.findall(r'<span class="note">([^<]*)</span>', html.split('<ol class="results"', 1)[1])
+    assert notes and all(note.startswith("Legends of Runeterra") for note in notes)
+
+
 async def test_an_empty_search_says_what_to_type(datasette):
     """Search tapped with nothing typed: the page says what the box takes, not a bare form."""
     for path in ("/search", "/search?q=", "/search?q=+++"):

@@ -34,7 +34,7 @@ def test_a_judge_keeps_the_game_filter_across_questions(chromium, search_server,
     assert "game=runeterra" in page.url
     expect(page.locator("form.search-filters select[name=game]")).to_have_value("runeterra")
     first = page.locator("ol.results li.result").first
-    expect(first).to_contain_text("runeterra")
+    expect(first).to_contain_text("Legends of Runeterra")  # the game filtered on, by its name
     expect(first.locator("mark").first).to_be_visible()
     _screenshot(page, f"search-{width}x{height}")
     page.fill("form.judges-search input[name=q]", "zhonyas hourglas")
