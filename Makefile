@@ -1,7 +1,8 @@
 # Two commands: `make serve` builds the database and serves it; `make test` runs every test.
 # For the edit-run cycle, `make test-fast` leaves out the browser, the full-corpus builds, the full-size
-# hostile inputs and the re-extractions of the two big core rulebooks (it keeps those of the tournament
-# rules), and tries 20 examples per property instead of 200.
+# hostile inputs, the re-extractions of the two big core rulebooks (it keeps those of the tournament
+# rules) and the two tests that start a fresh process importing spaCy or serving with the warm-up, and tries
+# 20 examples per property instead of 200.
 VENV ?= .venv
 PYTHON := $(VENV)/bin/python
 DB ?= data/rules.db

@@ -101,6 +101,7 @@ def test_the_tokenizer_cuts_and_normalises_as_the_pipeline_does():
         ]
 
 
+@pytest.mark.slow  # a fresh process importing spaCy: seconds of CPU
 def test_the_tokenizer_loads_without_spacys_command_line():
     """A build's tokenizer imports spaCy without its command line (typer, HTTP clients): a fresh process that loads
     it holds none of ``spacy.cli``; ``spacy.info`` still answers, importing the command line when called."""

@@ -42,6 +42,7 @@ def test_metadata_escapes_document_titles(tmp_path, fixture_db):
     assert "<script>" not in metadata(copy)["description_html"]
 
 
+@pytest.mark.slow  # a server process of its own, warming up: seconds of CPU
 def test_serve_runs_datasette_with_the_pages(fixture_db, tmp_path):
     from servers import Server
 
