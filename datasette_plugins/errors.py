@@ -60,18 +60,22 @@ def handle_exception(datasette, request, exception):
         message = f"Nothing is at the address {request.path[:MAX_MESSAGE]}."
     else:
         message = str(exception.args[0] if exception.args else exception)[:MAX_MESSAGE]
-    outcome.force_result([_responder(datasette, request, status, message)])
+    names_nothing = isinstance(exception, NotFound) or _number_too_large(exception)
+    outcome.force_result([_responder(datasette, request, status, message, names_nothing)])
 
 
-def _responder(datasette, request, status: int, message: str):
+def _responder(datasette, request, status: int, message: str, names_nothing: bool):
     async def respond() -> Response:
         info = {"ok": False, "error": message, "status": status, "title": None}
-        if request.path.endswith(".json"):
+        if request.path.endswith(".json") or request.args.get("_format") == "json":  # one shape for every client
             return Response.json(info, status=status)
         try:
-            return await pages.error_page(datasette, request, status, message)
-        except Exception:  # no rules database, or what failed the page fails the judges' look too: Datasette's own
+            return await pages.error_page(datasette, request, status, message, names_nothing)
+        except NotFound:  # no rules database is attached: Datasette's own look
             pass
+        except Exception as failure:  # what failed the page fails its error page too: Datasette's look, one log line
+            what = f"{type(failure).__name__}: {str(failure)[:500]}"
+            log.error("the error page of %s %s failed: %s", request.method, request.path[:200], what)
         template = datasette.jinja_env.select_template([f"{status}.html", "error.html"])
         context = {**info, "urls": datasette.urls, "app_css_hash": datasette.app_css_hash(), "menu_links": list}
         return Response.html(await template.render_async(context), status=status)

@@ -168,7 +168,7 @@ async def _credits(datasette, database) -> list[dict]:
     key = (database.name, database.path)
     held = _CREDITS.get(datasette)
     if held is None or held[0] != key:
-        held = _CREDITS[datasette] = (key, await database.execute_fn(queries.licensed_sources))
+        held = _CREDITS[datasette] = (key, await read(database, queries.licensed_sources))
     return held[1]
 
 
@@ -279,20 +279,19 @@ def _not_found(datasette, request, database, message: str, **data):
     return _respond(datasette, request, database, "not_found.html", {"error": message, **data}, status=404)
 
 
-# What an error page calls the failure, by its status.
-_ERROR_TITLES = {400: "Not understood", 404: "Not found", 500: "Server error"}
 _ADDRESS_WORDS = 100  # characters of an address searched for on its error page
 
 
-async def error_page(datasette, request, status: int, message: str):
+async def error_page(datasette, request, status: int, message: str, names_nothing: bool):
     """A page Datasette or a view could not answer, in the judges' look: the search box, a way home, and for an
-    address that names nothing, its words searched (``/cards/zhonyas-hourglas`` offers "cards zhonyas hourglas")."""
+    address that names nothing, its words searched (``/cards/zhonyas-hourglas`` offers "cards zhonyas hourglas").
+    Any other request the server could not take (``?_sort=nope``) is "not understood", its words not searched."""
     database = await _database(datasette)
     words = " ".join(re.findall(r"[^\W_]+", unquote(request.path)))[:_ADDRESS_WORDS]
     data = {
         "error": message,
-        "title": _ERROR_TITLES.get(status, "Not found" if status < 500 else "Server error"),
-        "search_url": Paths(datasette, database.name).search(q=words) if status == 404 and words else None,
+        "title": "Server error" if status >= 500 else "Not found" if names_nothing else "Not understood",
+        "search_url": Paths(datasette, database.name).search(q=words) if names_nothing and words else None,
     }
     return await _respond(datasette, request, database, "not_found.html", data, status=status)
 

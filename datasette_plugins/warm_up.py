@@ -19,7 +19,7 @@ import gc
 import logging
 
 from datasette_plugins import replay_pages
-from datasette_plugins.pages import Paths, _database
+from datasette_plugins.pages import Paths, _database, read
 from rules_db import queries
 from rules_db.serve import PLUGIN
 
@@ -59,9 +59,9 @@ async def warm(datasette) -> None:
     frozen out of the garbage collector's passes."""
     database = await _database(datasette)
     for name, work in (
-        ("translating the replays' citations", lambda: database.execute_fn(queries.translate_replay_citations)),
-        ("outlining the rulebooks", lambda: database.execute_fn(queries.outline_every_rulebook)),
-        ("comparing the versions", lambda: database.execute_fn(queries.compare_every_version_pair)),
+        ("translating the replays' citations", lambda: read(database, queries.translate_replay_citations)),
+        ("outlining the rulebooks", lambda: read(database, queries.outline_every_rulebook)),
+        ("comparing the versions", lambda: read(database, queries.compare_every_version_pair)),
         ("replaying the library", lambda: replay_pages.replay_library(database)),
     ):
         try:
@@ -88,7 +88,7 @@ async def warm(datasette) -> None:
 async def urls(datasette) -> list[str]:
     """A page of each kind the judges open, drawn from the database (``queries.page_samples``)."""
     database = await _database(datasette)
-    sample = await database.execute_fn(queries.page_samples)
+    sample = await read(database, queries.page_samples)
     paths = Paths(datasette, database.name)
     found = [paths.home(), paths.rulings_index(), paths.cards_index(), paths.replays_index()]
     if rule := sample["rule"]:

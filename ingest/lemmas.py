@@ -85,9 +85,13 @@ def import_spacy() -> ModuleType:
     """spaCy, imported without its command line, which its package imports only to offer ``spacy.info``: typer,
     HTTP clients, weasel, rich, a third of the cost of ``import spacy``, in every build and none of it used.
     While the package imports, ``spacy.cli`` is a stand-in whose ``info`` imports the real one when called; the
-    stand-in is gone once the package is imported, so ``import spacy.cli`` then finds the real command line."""
+    stand-in is gone once the package is imported, so ``import spacy.cli`` then finds the real command line.
+    The stand-ins are the whole process's while spaCy imports: call it where one thread loads spaCy (a build's
+    process), not from a server's threads."""
     if "spacy" in sys.modules:
-        return sys.modules["spacy"]
+        import spacy  # not sys.modules' entry: an import still running elsewhere is waited for
+
+        return spacy
     command_line = ModuleType("spacy.cli")
     command_line.__path__ = []  # a package, as the real one is
     info_module = ModuleType("spacy.cli.info")
@@ -135,7 +139,9 @@ class TokenMemo:
     The tokenizer splits a text wherever white space starts or ends and tokenizes each run on its own (a
     single space after a run is that run's trailing space, not a token), so a piece always has the same
     tokens, whatever text it is in: a text's tokens are its pieces' tokens, one after the other, and the
-    pieces not seen before are tokenized together, as one text."""
+    pieces not seen before are tokenized together, as one text. One known exception: spaCy's emoticon special
+    cases (``:)``) may be cut otherwise next to other text (``( :)"(s``); the rules documents hold none, and the
+    memo keeps the cut of the piece seen first."""
 
     def __init__(self) -> None:
         self.known: dict[str, PieceTokens] = {}

@@ -31,7 +31,8 @@ def in_process(db_path: Path, **settings):
     from datasette.app import Datasette
 
     described = metadata(db_path)
-    described["plugins"] = {PLUGIN: {"warm_up": False}}
+    described.setdefault("plugins", {}).setdefault(PLUGIN, {})["warm_up"] = False  # as serve(warm_up=False) does
+    # One site per module serves tests that each run their own event loop: no two requests at once on it.
     return Datasette(immutables=[str(db_path)], metadata=described, settings=settings or None)
 
 

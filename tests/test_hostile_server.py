@@ -92,7 +92,7 @@ async def _error_response(datasette, path: str, exception: Exception):
         def force_result(self, result):
             self.result = result
 
-    wrapper = errors.handle_exception(datasette, SimpleNamespace(path=path, method="GET"), exception)
+    wrapper = errors.handle_exception(datasette, SimpleNamespace(path=path, method="GET", args={}), exception)
     next(wrapper)
     outcome = Outcome()
     with pytest.raises(StopIteration):
@@ -110,7 +110,7 @@ async def test_a_server_failure_is_a_500_that_shows_nothing_of_the_server(datase
     assert str(fixture_db) in caplog.text and len(caplog.text) < 2_000  # one line in the log, for the operator
 
 
-async def test_a_failure_that_breaks_the_judges_look_still_gets_an_error_page(datasette, monkeypatch):
+async def test_a_failure_that_breaks_the_judges_look_still_gets_an_error_page(datasette, monkeypatch, caplog):
     """What failed a page (the database, a template) may fail its error page in the judges' look too: the
     judge still gets a 500 that says the server failed, in Datasette's own look."""
     from datasette_plugins import errors, pages
@@ -121,6 +121,7 @@ async def test_a_failure_that_breaks_the_judges_look_still_gets_an_error_page(da
     monkeypatch.setattr(pages, "error_page", broken)
     response = await _error_response(datasette, "/rules/riftbound/1", RuntimeError("a page failed"))
     assert response.status == 500 and errors.SERVER_FAILED in response.body
+    assert "the error page of GET /rules/riftbound/1 failed: RuntimeError: the database is gone" in caplog.text
 
 
 @pytest.mark.parametrize(

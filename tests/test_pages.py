@@ -104,6 +104,17 @@ async def test_an_address_that_names_nothing_answers_in_the_judges_look(datasett
         assert "Nothing is at the address /no/such/page." in html and 'href="/search?q=no+such+page"' in html
     else:
         assert "&lt;i&gt;nope" in html
+        assert "Not understood" in html and "/search?q=" not in html  # a bad request: its words are no search
+
+
+@pytest.mark.parametrize("suffix", [".json", "?_format=json"])
+async def test_an_error_answers_every_json_client_in_one_shape(datasette, suffix):
+    """A program asking for JSON by the suffix or by ``?_format=json`` gets the same fields."""
+    response = await datasette.client.get("/no/such/page" + suffix)
+    answer = response.json()
+    assert response.status_code == 404 and answer["status"] == 404 and answer["ok"] is False
+    assert set(answer) == {"ok", "error", "status", "title"}
+    assert answer["error"].startswith("Nothing is at the address /no/such/page")
 
 
 async def test_unknown_rule_is_404_with_nearest_rules_and_other_versions(datasette):

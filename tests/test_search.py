@@ -594,3 +594,12 @@ def test_a_long_ruling_question_counts_its_words_for_less(real_connection):
     assert scored.features["heading"] == pytest.approx(in_full * long_question / longest.heading_words)
     short = next(row for row in rulings.values() if row.heading_words <= long_question)
     assert search._heading_credit(short, long_question) == 1.0
+
+
+@pytest.mark.parametrize("question", ["i can't attack with it", "why cant i play this spell", "can’t block"])
+def test_a_negation_the_judge_types_is_searched_not_dropped(real_connection, question):
+    """ "can't" is read as "cant" (apostrophes dropped), a word no document uses: the vocabulary says it is
+    "cannot", so the question keeps its negation and no word is reported unknown."""
+    query = search.understand(real_connection, question)
+    assert query.unknown == []
+    assert any("cannot" in concept.forms + concept.expansions for concept in query.concepts)
