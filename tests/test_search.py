@@ -603,3 +603,9 @@ def test_a_negation_the_judge_types_is_searched_not_dropped(real_connection, que
     query = search.understand(real_connection, question)
     assert query.unknown == []
     assert any("cannot" in concept.forms + concept.expansions for concept in query.concepts)
+
+
+def test_a_negative_contraction_is_not_corrected_into_another_word(real_connection):
+    """ "won't" read as "wont" is a negation left out, not a typo of "won" (which would search for winning)."""
+    query = search.understand(real_connection, "it won't resolve")
+    assert [concept.typed for concept in query.concepts] == ["resolve"] and "wont" in query.ignored
