@@ -1,16 +1,19 @@
 """A judges' server for the tests that need a real port: ``rules_db.serve.serve`` (what ``rules-db serve`` runs)
-in a subprocess on a free port; ``in_process`` the site for Datasette's own client. ``patience`` gives the tests'
-waits their deadlines."""
+in a subprocess on a free port, or ``in_a_thread`` the site served by uvicorn in this process; ``in_process`` the
+site for Datasette's own client. ``patience`` gives the tests' waits their deadlines."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 from rules_db.serve import PLUGIN, listening_on, metadata
@@ -34,6 +37,30 @@ def in_process(db_path: Path, **settings):
     described.setdefault("plugins", {}).setdefault(PLUGIN, {})["warm_up"] = False  # as serve(warm_up=False) does
     # One site per module serves tests that each run their own event loop: no two requests at once on it.
     return Datasette(immutables=[str(db_path)], metadata=described, settings=settings or None)
+
+
+@contextlib.contextmanager
+def in_a_thread(db_path: Path) -> Iterator[str]:
+    """The judges' site on ``db_path`` (``in_process``) served over HTTP on a free port by uvicorn in a thread of
+    this test process, as one worker of ``rules-db serve`` serves it; its address, until the block ends. A server
+    process of its own would spend a second and a half of CPU importing Datasette again."""
+    import uvicorn
+
+    port = _free_port()
+    config = uvicorn.Config(in_process(db_path).app(), port=port, log_level="warning", access_log=False)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, name=f"server of {db_path.name}", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + patience(30)
+    while not server.started and thread.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    try:
+        if not server.started:
+            raise RuntimeError(f"uvicorn did not start serving {db_path} on port {port}")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=patience(10))
 
 
 def _free_port() -> int:

@@ -1,6 +1,6 @@
-"""The judges' pages in a real browser: Debian's chromium driven by Playwright, against real servers
-(``rules_db.serve.serve``) on free ports; one browser for the test process (``Chromium``, tests/conftest.py), a
-phone page and a desktop page the tests share.
+"""The judges' pages in a real browser: Debian's chromium driven by Playwright, against real servers on free ports
+(``rules_db.serve.serve`` for the real database, uvicorn in a thread of the test process for the small ones); one
+browser for the test process (``Chromium``, tests/conftest.py), a phone page and a desktop page the tests share.
 
 Screenshots go to ``test-artifacts/`` (not committed): every judges' page at 390x844 and 1366x900.
 """
@@ -14,7 +14,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
-from servers import Server, patience
+from servers import in_a_thread, patience
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
@@ -41,20 +41,12 @@ pytestmark = [
 
 
 @pytest.fixture(scope="module")
-def servers(fixture_db, hostile_db, tmp_path_factory):
-    """The fixture and hostile databases served side by side (started together: each takes seconds); the real
-    database's server is the run's (``real_server``, tests/conftest.py)."""
-    started = {
-        name: Server(db, tmp_path_factory.mktemp(f"{name}-server"))
-        for name, db in (("fixture", fixture_db), ("hostile", hostile_db))
-    }
-    try:
-        for server in started.values():
-            server.wait_until_ready()
-        yield {name: server.url for name, server in started.items()}
-    finally:
-        for server in started.values():
-            server.stop()
+def servers(fixture_db, hostile_db):
+    """The fixture and hostile databases served side by side, each by uvicorn in a thread of this process
+    (``in_a_thread``); the real database's server is the run's ``rules-db serve`` (``real_server``,
+    tests/conftest.py)."""
+    with in_a_thread(fixture_db) as fixture, in_a_thread(hostile_db) as hostile:
+        yield {"fixture": fixture, "hostile": hostile}
 
 
 @pytest.fixture(scope="module")
