@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import re
-import sqlite3
 from urllib.parse import quote, urlencode
 
 import pytest
 from servers import in_process
 
+from rules_db import schema
+
 
 @pytest.fixture(scope="module")
 def connection(real_db):
-    connection = sqlite3.connect(f"file:{real_db}?mode=ro", uri=True)
+    connection = schema.read_only(real_db)
     yield connection
     connection.close()
 

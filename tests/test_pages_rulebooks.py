@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import html as html_module
 import re
-import sqlite3
 from urllib.parse import urlencode
 
 import pytest
 from servers import in_process
 
-from rules_db import versions
+from rules_db import schema, versions
 
 FAQ = "riftboundfaq-rulings"
 QA = "riftbound-qa-rulings"
@@ -19,7 +18,7 @@ QA = "riftbound-qa-rulings"
 
 @pytest.fixture(scope="module")
 def connection(real_db):
-    connection = sqlite3.connect(f"file:{real_db}?mode=ro", uri=True)
+    connection = schema.read_only(real_db)
     yield connection
     connection.close()
 

@@ -9,12 +9,13 @@ import sqlite3
 import pytest
 from servers import in_process
 
+from rules_db import schema
 from rules_db.queries import DIFF_PAGE_SIZE
 
 
 @pytest.fixture(scope="module")
 def connection(real_db):
-    connection = sqlite3.connect(f"file:{real_db}?mode=ro", uri=True)
+    connection = schema.read_only(real_db)
     yield connection
     connection.close()
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import sqlite3
 import time
 from html import unescape
 from pathlib import Path
@@ -16,7 +15,7 @@ import yaml
 from datasette.app import Datasette
 from markupsafe import escape
 
-from rules_db import replay_view
+from rules_db import replay_view, schema
 from rules_db.serve import metadata
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,7 +24,7 @@ ZHONYA = "ruling-03-zhonya-heals-keeps-stat-mods"
 
 @pytest.fixture(scope="module")
 def connection(real_db):
-    connection = sqlite3.connect(f"file:{real_db}?mode=ro", uri=True)
+    connection = schema.read_only(real_db)
     yield connection
     connection.close()
 

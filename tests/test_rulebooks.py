@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 from servers import in_process
 
-from rules_db import versions
+from rules_db import schema, versions
 
 
 @pytest.fixture(scope="module")
@@ -17,7 +15,7 @@ def datasette(fixture_db):
 
 @pytest.fixture
 def conn(fixture_db):
-    connection = sqlite3.connect(f"file:{fixture_db}?mode=ro", uri=True)
+    connection = schema.read_only(fixture_db)
     yield connection
     connection.close()
 

@@ -12,7 +12,7 @@ from urllib.parse import quote, urlencode
 import pytest
 from servers import in_process
 
-from rules_db import search, search_index
+from rules_db import schema, search, search_index
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +27,7 @@ def real(real_db):
 
 @pytest.fixture(scope="module")
 def real_connection(real_db):
-    connection = sqlite3.connect(f"file:{real_db}?mode=ro", uri=True)
+    connection = schema.read_only(real_db)
     yield connection
     connection.close()
 
