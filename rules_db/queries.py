@@ -303,12 +303,9 @@ def diff_page(
         summary = _diff_summary(conn, game, old_version, new_version, rulebook)
     except LookupError:
         return None
-    total, renumbered = lineage_store.diff_count(summary, kind, section, show_renumbered)
-    pages, page = page_in_range(total, page, DIFF_PAGE_SIZE)
-    rows = lineage_store.diff_rows(
-        conn, summary, kind, section, show_renumbered, (page - 1) * DIFF_PAGE_SIZE, DIFF_PAGE_SIZE
-    )
-    shown = [{**row} for row in rows]
+    selection = lineage_store.DiffSelection(conn, summary, kind, section, show_renumbered)
+    pages, page = page_in_range(selection.total, page, DIFF_PAGE_SIZE)
+    shown = [{**row} for row in selection.rows((page - 1) * DIFF_PAGE_SIZE, DIFF_PAGE_SIZE)]
     for row in shown:
         changed = row["old_text"] is not None and row["new_text"] is not None and row["old_text"] != row["new_text"]
         row["diff"] = diff_ops(row["old_text"], row["new_text"]) if changed else []
@@ -319,8 +316,8 @@ def diff_page(
         "section": section,
         "show_renumbered": show_renumbered,
         "rows": shown,
-        "total": total,
-        "renumbered_only": renumbered,
+        "total": selection.total,
+        "renumbered_only": selection.renumbered,
         "page": page,
         "pages": pages,
     }
