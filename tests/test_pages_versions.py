@@ -32,8 +32,10 @@ async def _get(datasette, path, status=200):
 
 
 def _visible(html: str) -> str:
-    """The page's text as a reader sees it: tags dropped, entities decoded, spaces collapsed."""
-    return re.sub(r"\s+", " ", html_module.unescape(re.sub(r"<[^>]+>", " ", html)))
+    """The page's text as a reader sees it: tags dropped (an element inside a line, a date's or a link's, with no
+    space for it), entities decoded, spaces collapsed."""
+    inline = re.sub(r"</?(?:a|span|time|b|i|em|strong|mark|sup)\b[^>]*>", "", html)
+    return re.sub(r"\s+", " ", html_module.unescape(re.sub(r"<[^>]+>", " ", inline)))
 
 
 def _ruling_citing(connection, number: str, version: str) -> int:
