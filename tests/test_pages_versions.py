@@ -153,6 +153,7 @@ async def test_diff_page_counts_sections_and_linked_rows(datasette, connection):
     assert f'href="{DIFF}?page=2"' in html and f'href="{DIFF}?renumbered=1"' in html
     edited = [row for row in shown if row["kind"] == "edited" and row["diff"]]
     assert edited and "<ins>" in html and "<del>" in html
+    assert f"{edited[0]['similarity'] * 100:.0f}% alike" in html  # said in words, not a bare 0.92
     old_text = "".join(piece["text"] for piece in edited[0]["diff"] if piece["op"] != "insert")
     new_text = "".join(piece["text"] for piece in edited[0]["diff"] if piece["op"] != "delete")
     assert (old_text, new_text) == (edited[0]["old_text"], edited[0]["new_text"])
