@@ -275,6 +275,17 @@ def control_taken_until_end_of_turn_stays(original):
     return lambda game, unit_id, label: None
 
 
+def showdowns_only_at_uncontrolled_battlefields(original):
+    """A showdown is staged only where the contested battlefield is uncontrolled, leaving one whose
+    controller lost its last unit contested for ever (misreading 322.8 without 322.8.a)."""
+
+    def mutant(game, bf):
+        wanted = original(game, bf)
+        return None if wanted == "showdown" and bf.battlefield_controller is not None else wanted
+
+    return mutant
+
+
 PLAYED = kernel.QUERIES["card_played"]
 
 # (name, [(registry, entry, mutation)], the scenarios that pin the rule down)
@@ -378,6 +389,11 @@ MUTANTS = [
         "a delayed ability at the end of this turn happens at once",
         [("procedure", "create_delayed", delayed_abilities_fire_at_once)],
         ("core-31", "core-46"),
+    ),
+    (
+        "showdowns only at uncontrolled battlefields",
+        [("query", "wanted_stage", showdowns_only_at_uncontrolled_battlefields)],
+        ("dispute-14",),
     ),
     (
         "control taken until end of turn is never returned",
