@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import shutil
+import sqlite3
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -192,3 +194,27 @@ def test_an_unknown_file_in_a_known_format_is_recognised(tmp_path):
     (spec,) = specs_for([copy])
     assert spec.format == "riftbound" and spec.game == "riftbound"
     assert spec.version == "2025-12-01"  # from its "Last Updated:" line
+
+
+def test_the_read_only_connection_opens_a_path_holding_uri_characters_and_writes_nothing(tmp_path):
+    folder = tmp_path / "a?b#c%20d"  # each a URI's character, here the file's
+    folder.mkdir()
+    path = folder / "rules.db"
+    sqlite_utils.Database(path)["notes"].insert({"text": "kept"})
+    connection = schema.read_only(path)
+    assert connection.execute("select text from notes").fetchall() == [("kept",)]
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        connection.execute("insert into notes (text) values ('lost')")
+
+
+def test_the_read_only_connection_serves_other_threads_only_when_asked(tmp_path):
+    path = tmp_path / "rules.db"
+    sqlite_utils.Database(path)["notes"].insert({"text": "kept"})
+
+    def count_in_another_thread(connection: sqlite3.Connection) -> int:
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(lambda: connection.execute("select count(*) from notes").fetchone()[0]).result()
+
+    assert count_in_another_thread(schema.read_only(path, check_same_thread=False)) == 1
+    with pytest.raises(sqlite3.ProgrammingError, match="thread"):
+        count_in_another_thread(schema.read_only(path))

@@ -131,6 +131,9 @@ def banish(game, object_id: str, by: str | None = None) -> None:
 @instruction("deal")
 def op_deal(game, run, ins) -> None:
     amount = calc.amount(game, run, ins["amount"])
+    if amount is None:
+        calc.impossible(game, run, "the amount is null (356.3.e.12): no damage is dealt")
+        return
     targets = [uid for uid in calc.refs(game, run, ins["to"]) if game.objects[uid].zone == Zone.BOARD]
     if targets:
         do.deal(game, dict.fromkeys(targets, amount), run.item.source, run.item.label, because=run.because)
