@@ -609,3 +609,18 @@ def test_a_negative_contraction_is_not_corrected_into_another_word(real_connecti
     """ "won't" read as "wont" is a negation left out, not a typo of "won" (which would search for winning)."""
     query = search.understand(real_connection, "it won't resolve")
     assert [concept.typed for concept in query.concepts] == ["resolve"] and "wont" in query.ignored
+
+
+def test_a_card_holding_a_word_of_the_question_in_its_name_is_not_held_back(real_connection):
+    """A question that neither names a card nor asks for one holds cards back, unless a card's name holds one of its
+    words: "the fan that kills itself" describes Overzealous Fan without naming it whole."""
+    named, other = real_connection.execute(
+        "select id, title from search_documents where kind = 'card' and title like '% %' order by id limit 2"
+    ).fetchall()
+    name_word = max(search.WORD.findall(named[1].lower()), key=len)
+    other_words = set(search.WORD.findall(other[1].lower()))
+    assert name_word not in other_words
+    query = search.understand(real_connection, f"does {name_word} resolve")
+    assert not query.wants_card and not query.card_only
+    scored = search._scored(real_connection, query, [(named[0], -1.0), (other[0], -1.0)], search._ConceptStems(query))
+    assert {item.document["id"]: item.features["unasked_card"] for item in scored} == {named[0]: 0.0, other[0]: 1.0}
