@@ -495,6 +495,23 @@ async def test_a_labelled_rule_is_found_by_its_label(real, real_connection):
     assert examples == 0
 
 
+def test_an_infraction_rule_is_found_by_its_penalty(real_connection):
+    """A rule that defines an infraction (the infractions table) is indexed with the infraction and its penalty
+    among the terms it defines, so "what penalty" reaches it whatever its label says ("... [Warning]")."""
+    rows = real_connection.execute(
+        """select d.id, i.penalty from infractions i join search_documents d on d.kind = 'rule' and d.ref_id = i.rule_id
+        where d.title not like '%penalty%'"""
+    ).fetchall()
+    assert rows
+    query = search.understand(real_connection, "penalty infraction")
+    concepts = search._ConceptStems(query)
+    scoring = search._scoring_rows(real_connection, [row_id for row_id, _penalty in rows])
+    for row_id, penalty in rows:
+        assert concepts.matched(scoring[row_id].stems, 1.0).heading == 1.0
+        terms = real_connection.execute("select terms from search_documents where id = ?", [row_id]).fetchone()[0]
+        assert f"{penalty} penalty" in terms
+
+
 async def test_the_best_ruling_and_card_beside_the_rules_answer_nearly_as_well(real):
     """A ruling or card is offered as the best of its kind only when it scores near the top result; a
     ruling sharing one word with a question on a tournament penalty is not offered."""
