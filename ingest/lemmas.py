@@ -48,11 +48,18 @@ class LemmaMatch:
 def lemma_lookup() -> dict[str, str]:
     """spacy-lookups-data's English lemma table as {form: lemma} ("died": "die"), read from the package's
     file: spaCy's own Table keeps only hashes of its keys, and the search index needs the forms."""
+    return json.loads(lemma_table_json())
+
+
+@lru_cache(maxsize=1)
+def lemma_table_json() -> str:
+    """The English lemma table as the package ships it: one JSON object {form: lemma}, which SQLite can read
+    (``json_each``) without Python building the dictionary."""
     path = Path(str(spacy_lookups_data.en["lemma_lookup"]))
     if path.exists():
-        return json.loads(path.read_text(encoding="utf-8"))
+        return path.read_text(encoding="utf-8")
     with gzip.open(path.with_name(path.name + ".gz"), "rt", encoding="utf-8") as table:  # how 1.0.x ships it
-        return json.load(table)
+        return table.read()
 
 
 def lemma(word: str) -> str:
