@@ -304,6 +304,11 @@ def showdowns_only_at_uncontrolled_battlefields(original):
     return mutant
 
 
+def deathknells_read_the_trash(original):
+    """A Deathknell's "if I was ..." reads the card in the trash, not the unit as it died (misreading 734.1.d.3)."""
+    return lambda game, word, context: original(game, word, dataclasses.replace(context, noted_might=None))
+
+
 PLAYED = kernel.QUERIES["card_played"]
 
 # (name, [(registry, entry, mutation)], the scenarios that pin the rule down)
@@ -418,6 +423,11 @@ MUTANTS = [
         "showdowns only at uncontrolled battlefields",
         [("query", "wanted_stage", showdowns_only_at_uncontrolled_battlefields)],
         ("dispute-14",),
+    ),
+    (
+        "a Deathknell reads the card in the trash",
+        [("query", "condition_holds", deathknells_read_the_trash)],
+        ("dispute-30",),
     ),
     (
         "control taken until end of turn is never returned",
