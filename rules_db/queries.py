@@ -63,16 +63,23 @@ def _row(conn: sqlite3.Connection, sql: str, params=()) -> dict | None:
 
 def licensed_sources(conn: sqlite3.Connection) -> list[dict]:
     """The ruling sources shared under a licence (CC BY-SA: their text is credited wherever it is shown), each
-    with its licence, the licence's URL and its site (where its rulings' pages are)."""
+    with its licence, the licence's URL, its site (where its rulings' pages are) and what it writes about itself
+    (``notes``, from ``source_notes``: not rulings, shown with its credit)."""
     rows = _rows(
         conn,
-        """select source, licence, licence_url, min(url) as url from rulings
-        where licence is not null and licence != '' group by source, licence, licence_url order by source""",
+        """select source, licence, licence_url, min(url) as url, json_group_array(distinct document_id) as documents
+        from rulings where licence is not null and licence != '' group by source, licence, licence_url order by source""",
         [],
     )
     for row in rows:
         parts = urlsplit(row.pop("url") or "")
         row["site"] = f"{parts.scheme}://{parts.netloc}/" if parts.scheme and parts.netloc else None
+        row["notes"] = _rows(
+            conn,
+            """select n.title, n.text, n.url from json_each(?) d join source_notes n on n.document_id = d.value
+            order by n.document_id, n.position""",
+            [row.pop("documents")],
+        )
     return rows
 
 
@@ -303,12 +310,9 @@ def diff_page(
         summary = _diff_summary(conn, game, old_version, new_version, rulebook)
     except LookupError:
         return None
-    total, renumbered = lineage_store.diff_count(summary, kind, section, show_renumbered)
-    pages, page = page_in_range(total, page, DIFF_PAGE_SIZE)
-    rows = lineage_store.diff_rows(
-        conn, summary, kind, section, show_renumbered, (page - 1) * DIFF_PAGE_SIZE, DIFF_PAGE_SIZE
-    )
-    shown = [{**row} for row in rows]
+    selection = lineage_store.DiffSelection(conn, summary, kind, section, show_renumbered)
+    pages, page = page_in_range(selection.total, page, DIFF_PAGE_SIZE)
+    shown = [{**row} for row in selection.rows((page - 1) * DIFF_PAGE_SIZE, DIFF_PAGE_SIZE)]
     for row in shown:
         changed = row["old_text"] is not None and row["new_text"] is not None and row["old_text"] != row["new_text"]
         row["diff"] = diff_ops(row["old_text"], row["new_text"]) if changed else []
@@ -319,8 +323,8 @@ def diff_page(
         "section": section,
         "show_renumbered": show_renumbered,
         "rows": shown,
-        "total": total,
-        "renumbered_only": renumbered,
+        "total": selection.total,
+        "renumbered_only": selection.renumbered,
         "page": page,
         "pages": pages,
     }
