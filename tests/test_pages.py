@@ -164,7 +164,8 @@ async def test_ruling_page_sequence_citations_stale_and_related(datasette):
     assert [card["name"] for card in data["cards"]] == ["Zhonya's Hourglass"]
     assert [related["id"] for related in data["related"]] == [2]
     assert [replay["id"] for replay in data["replays"]] == ["hourglass-saves-unit"]
-    await _get(datasette, "/rulings/999", status=404)
+    missing = (await _get(datasette, "/rulings/999", status=404)).text
+    assert '<a href="/rulings">Every ruling</a>' in missing  # somewhere to go on from a dead link
 
 
 async def test_card_page_errata_diff_keywords_and_rulings(datasette):
@@ -192,7 +193,8 @@ async def test_replay_page_nests_steps_and_links_citations(datasette):
     ]
     child = data["steps"][0]["children"][0]
     assert child["citations"][0]["number"] == "443.1.e"
-    await _get(datasette, "/replays/nope", status=404)
+    missing = (await _get(datasette, "/replays/nope", status=404)).text
+    assert '<a href="/replays">Every replay</a>' in missing
 
 
 async def test_hostile_rule_text_is_inert(datasette):
