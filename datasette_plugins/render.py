@@ -225,6 +225,13 @@ def rule_link(paths, row: dict, show_version: bool = False, show_preview: bool =
     )
 
 
+def ruling_link(paths, row: dict) -> Markup:
+    """A ruling's question linked to its page, with the question it is part of when it is a sub-question
+    (``part_of``, ``queries._PART_OF``)."""
+    part_of = f' <span class="note">part of “{escape(row["part_of"])}”</span>' if row.get("part_of") else ""
+    return Markup(f'<a href="{escape(paths.ruling(row["id"]))}">{escape(row["question"])}</a>{part_of}')
+
+
 def equivalents(paths, cited: dict) -> Markup:
     """The same rule in the rulebook's other versions, one line each."""
     if not cited.get("equivalents"):
@@ -266,6 +273,7 @@ def rule_list(paths, rows: list[dict], show_preview: bool = True, show_version: 
 
 TEMPLATE_GLOBALS = {
     "rule_link": rule_link,
+    "ruling_link": ruling_link,
     "equivalents": equivalents,
     "version_note": version_note,
     "rule_list": rule_list,

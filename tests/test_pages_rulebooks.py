@@ -230,3 +230,20 @@ async def test_pages_listing_riftboundfaq_rulings_credit_them(datasette, connect
         credit = html.split('class="credit note site-credit"', 1)[1].split("</p>", 1)[0]
         assert 'href="https://www.riftboundfaq.com/"' in credit and source in credit
         assert 'href="https://creativecommons.org/licenses/by-sa/4.0/"' in credit and "CC BY-SA 4.0" in credit
+
+
+async def test_a_sub_question_listed_says_which_question_it_is_part_of(datasette, connection):
+    """Several FAQ pages ask "Resolution Sequence" under a question of their own: a list of rulings (a rule's, a
+    card's, the rulings list) names the question each is part of, or a judge cannot tell them apart."""
+    ruling_id, parent, rule_id, number, version, slug = connection.execute(
+        """select g.id, p.question, r.id, r.number, d.version, c.slug from rulings g
+        join rulings p on p.id = g.parent_ruling_id join ruling_citations rc on rc.ruling_id = g.id
+        join rules r on r.id = rc.rule_id join documents d on d.id = r.document_id
+        join card_mentions m on m.ruling_id = g.id join cards c on c.id = m.card_id
+        where d.rulebook_id = 'riftbound-core' order by g.id limit 1"""
+    ).fetchone()
+    part_of = f'<a href="/rulings/{ruling_id}">'
+    for path in (f"/rules/riftbound/{version}/{number}", f"/cards/{slug}", f"/rulings?card={slug}"):
+        html = (await _get(datasette, path)).text
+        listed = html.split(part_of, 1)[1].split("</li>", 1)[0]
+        assert f"part of “{parent}”" in html_module.unescape(listed), (path, listed)
