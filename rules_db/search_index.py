@@ -7,7 +7,8 @@ differently when ranking:
 
 - ``title``: a rule's heading (or the label its text opens with: "Wagering [Disqualification]: ..."),
   a ruling's question, a card's name;
-- ``terms``: the keywords and glossary terms a rule defines, a card's other names;
+- ``terms``: the keywords and glossary terms a rule defines (and the infraction, with its penalty: a judge
+  asks "what penalty", a label says "[Warning]"), a card's other names;
 - ``path``: a rule's heading path (the headings it sits under), the cards a ruling names,
   a card's type, domain and keywords;
 - ``context``: what the parents of a rule say when they have no heading;
@@ -150,6 +151,10 @@ def _rule_rows(conn: sqlite3.Connection) -> list[dict]:
     defined: dict[int, list[str]] = defaultdict(list)
     for rule_id, term, aliases in conn.execute("select rule_id, term, aliases from keywords where rule_id is not null"):
         defined[rule_id] += [term, *stored_aliases(aliases)]
+    for rule_id, name, penalty in conn.execute(
+        "select rule_id, name, penalty from infractions where rule_id is not null"
+    ):
+        defined[rule_id] += [f"{name} infraction", f"{penalty} penalty"]
     headings = {rule["id"]: rule["heading"] for rule in rules}
     parents = {rule["id"]: rule["parent_id"] for rule in rules}
     texts = {rule["id"]: rule["text"] for rule in rules}

@@ -152,7 +152,7 @@ async def test_ruling_page_sequence_citations_stale_and_related(datasette):
     assert "If Guardian Angel is chosen" in html
     assert 'href="/rules/riftbound/2025-12-01/443.1.e"' in html
     assert 'href="/cards/zhonyas-hourglass"' in html
-    assert "stale: cites 2025-06-02" in html
+    assert 'stale: cites <time datetime="2025-06-02">2025-06-02</time>' in html
     assert 'href="/rulings/2"' in html  # shares the citation of 443.1.e
     data = (await _get(datasette, "/rulings/1.json")).json()
     assert [group["branch"] for group in data["sequence"]] == [None, "If Guardian Angel is chosen"]

@@ -304,6 +304,22 @@ def showdowns_only_at_uncontrolled_battlefields(original):
     return mutant
 
 
+def deathknells_read_the_trash(original):
+    """A Deathknell's "if I was ..." reads the card in the trash, not the unit as it died (misreading 734.1.d.3)."""
+    return lambda game, word, context: original(game, word, dataclasses.replace(context, noted_might=None))
+
+
+def here_is_where_it_triggered(original):
+    """An ability's "here" stays where its source was when it triggered, though the source has moved since
+    (misreading 356.3.e.12; 359.3.f.2 in Core Rules 1.4)."""
+
+    def mutant(game, item):
+        targeting = original(game, item)
+        return dataclasses.replace(targeting, here=item.location) if item.location else targeting
+
+    return mutant
+
+
 PLAYED = kernel.QUERIES["card_played"]
 
 # (name, [(registry, entry, mutation)], the scenarios that pin the rule down)
@@ -418,6 +434,16 @@ MUTANTS = [
         "showdowns only at uncontrolled battlefields",
         [("query", "wanted_stage", showdowns_only_at_uncontrolled_battlefields)],
         ("dispute-14",),
+    ),
+    (
+        "a Deathknell reads the card in the trash",
+        [("query", "condition_holds", deathknells_read_the_trash)],
+        ("dispute-30",),
+    ),
+    (
+        "an ability's here is where it triggered",
+        [("query", "targeting_of", here_is_where_it_triggered)],
+        ("dispute-42",),
     ),
     (
         "control taken until end of turn is never returned",

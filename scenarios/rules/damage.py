@@ -84,7 +84,9 @@ def kill_all(game, object_ids, passive: bool, because) -> None:
     cite=lambda g, obj, passive, leaving: ["322.4"] if passive else ["415.1.a.1"],
 )
 def dies(game, obj: Obj, passive: bool, leaving: frozenset) -> None:
-    calc.fire(game, Event("die", unit=obj.id, player=obj.controller, location=obj.location), leaving=leaving)
+    noted = calc.might(game, obj) if obj.kind == Kind.UNIT else None  # 734.1.d.3
+    event = Event("die", unit=obj.id, player=obj.controller, location=obj.location, might=noted)
+    calc.fire(game, event, leaving=leaving)
     calc.leave_board(game, obj, Zone.TRASH)
 
 

@@ -41,7 +41,8 @@ def resolution(game, item: ChainItem, because: str, targets: dict | None = None)
     gone = calc.source_gone(game, item, source)
     if gone:
         view = View(view.source, view.you, None, view.it, view.it_incarnation, view.slots)
-    elif item.location and source is not None and source.location != item.location:
+    elif item.location and source is not None and source.zone != Zone.BOARD:
+        # a trigger of its source's own death: "here" is where the source died, noted (734.1.d.3)
         view = View(view.source, view.you, item.location, view.it, view.it_incarnation, view.slots)
     return Resolution(item, because, legal, view, gone)
 
