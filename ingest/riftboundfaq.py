@@ -73,26 +73,22 @@ def parse_path(path: str | Path) -> ParsedRulings:
     pages = ordered_pages(root)
     if not pages:
         raise IngestError(root, None, "MDX pages (*.mdx) in the folder", "none")
-    rulings: list[ParsedRuling] = []
-    about: list[ParsedRuling] = []  # the sections of the pages outside every category: the source's notes
+    sections: list[ParsedRuling] = []  # numbered in source order, the notes' and the rulings' alike
     skipped: list[SkippedLine] = []
     issues: list[ParseIssue] = []
     offset = nonblank = 0
-    categories: dict[Path, str] = {}  # each folder's, read once (a card folder's every page is read to tell)
+    categories: dict[Path, str | None] = {root: None}  # each folder's, read once (a card folder's pages tell)
     for page in pages:
         lines = read_lines(page)
-        if page.parent == root:
-            _Page(root, page, lines, offset, None).read(about, skipped, issues)
-        else:
-            if page.parent not in categories:
-                categories[page.parent] = _category(page.parent)
-            _Page(root, page, lines, offset, categories[page.parent]).read(rulings, skipped, issues)
+        if page.parent not in categories:
+            categories[page.parent] = _category(page.parent)
+        _Page(root, page, lines, offset, categories[page.parent]).read(sections, skipped, issues)
         offset += len(lines)
         nonblank += sum(1 for line in lines if line.strip())
     licence, licence_url = _licence(root)
     return ParsedRulings(
-        rulings=rulings,
-        notes=[_note(section) for section in about],
+        rulings=[section for section in sections if section.category is not None],
+        notes=[_note(section) for section in sections if section.category is None],  # outside every category
         skipped=skipped,
         issues=issues,
         nonblank_lines=nonblank,

@@ -256,7 +256,7 @@ def test_a_faq_sites_pages_outside_every_category_are_its_notes_not_rulings(tmp_
     )
     parsed = riftboundfaq.parse_path(tmp_path)
     assert [(ruling.position, ruling.question, ruling.category) for ruling in parsed.rulings] == [
-        (1, "Who goes first?", "basics")
+        (3, "Who goes first?", "basics")  # numbered in source order, after the notes
     ]
     assert [(note.position, note.title, note.text, note.url) for note in parsed.notes] == [
         (1, "How to read it", "Read it slowly.", "https://www.riftboundfaq.com/welcome#reading"),
