@@ -506,6 +506,10 @@ async def search(datasette, request):
                 )
             except search_db.SearchTooSlow as error:
                 found = {"error": f"{error}. Try a shorter question."}
+        rulings = [hit for hit in (found or {}).get("results", []) if hit["kind"] == "ruling"]
+        parts = queries.parts_of(conn, [hit["id"] for hit in rulings])
+        for hit in rulings:
+            hit["part_of"] = parts.get(hit["id"])
         return numbers, jump, found, search_db.search_options(conn)
 
     numbers, jump, found, options = await read(database, run)

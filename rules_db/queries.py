@@ -66,6 +66,18 @@ def _row(conn: sqlite3.Connection, sql: str, params=()) -> dict | None:
 _PART_OF = "(select question from rulings where id = g.parent_ruling_id) as part_of"
 
 
+def parts_of(conn: sqlite3.Connection, ruling_ids: list[int]) -> dict[int, str]:
+    """The question each sub-question among ``ruling_ids`` is part of (``_PART_OF``), for lists that do not read the
+    rulings themselves (search hits)."""
+    return dict(
+        conn.execute(
+            f"""select g.id, {_PART_OF} from json_each(?) w join rulings g on g.id = w.value
+            where g.parent_ruling_id is not null""",
+            [json.dumps(ruling_ids)],
+        ).fetchall()
+    )
+
+
 def licensed_sources(conn: sqlite3.Connection) -> list[dict]:
     """The ruling sources shared under a licence (CC BY-SA: their text is credited wherever it is shown), each
     with its licence, the licence's URL, its site (where its rulings' pages are) and what it writes about itself

@@ -247,3 +247,16 @@ async def test_a_sub_question_listed_says_which_question_it_is_part_of(datasette
         html = (await _get(datasette, path)).text
         listed = html.split(part_of, 1)[1].split("</li>", 1)[0]
         assert f"part of “{parent}”" in html_module.unescape(listed), (path, listed)
+
+
+async def test_a_sub_question_found_by_search_says_which_question_it_is_part_of(datasette, connection):
+    ruling_id, question, parent = connection.execute(
+        """select g.id, g.question, p.question from rulings g join rulings p on p.id = g.parent_ruling_id
+        order by g.id limit 1"""
+    ).fetchone()
+    asked = urlencode({"q": question, "kind": "ruling"})
+    hits = (await _get(datasette, f"/search.json?{asked}")).json()["results"]
+    assert {hit["id"]: hit.get("part_of") for hit in hits}.get(ruling_id) == parent
+    html = (await _get(datasette, f"/search?{asked}")).text
+    listed = html.split(f'<a href="/rulings/{ruling_id}">', 1)[1].split("</li>", 1)[0]
+    assert f"part of “{parent}”" in html_module.unescape(listed)
