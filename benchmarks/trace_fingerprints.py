@@ -1,6 +1,6 @@
 """Check that a change to the engine leaves every trace as it was: each replay of the library (every scenario and
 every variant) and each generated long game is reduced to a fingerprint (a SHA-256 of its whole trace tree, every
-step's kind, summary, rules, objects and change, with its outcome, its final board, the legal actions then, and the
+step's kind, summary, rules, objects and change, with its outcome, its game log, its final board, the legal actions then, and the
 board after popping every action), and the fingerprints of this tree are compared with those of another revision.
 
     .venv/bin/python benchmarks/trace_fingerprints.py --against main      # exit status 1 when any differs
@@ -35,6 +35,7 @@ def fingerprint(replay) -> str:
         "trace": [root.to_dict() for root in replay.steps],
         "outcome": [game.outcome().winner, game.outcome().points, game.outcome().reason],
         "board": game.board(),
+        "log": game.log,
         "legal": [action.to_dict() for action in game.legal_actions()],
     }
     while game.history:
