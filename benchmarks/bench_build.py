@@ -158,10 +158,8 @@ def _same_data(db) -> tuple[dict[str, list[dict]], list[str]]:
 
 def _floor(db_path: Path, tables: dict[str, list[dict]], texts: list[str]) -> None:
     from ingest.documents import BUNDLED
+    from ingest.spacy_reference import pipeline  # spaCy's own pipeline: the floor's tagging
     from rules_db.schema import bulk_loader
-
-    sys.path.insert(0, str(_REPOSITORY / "tests"))
-    from spacy_reference import pipeline  # spaCy's own pipeline: the floor's tagging
 
     for spec in BUNDLED:
         files = sorted(spec.path.rglob("*")) if spec.path.is_dir() else [spec.path]

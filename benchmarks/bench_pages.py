@@ -17,7 +17,6 @@ import queue
 import random
 import signal
 import socket
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -28,6 +27,8 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
+from rules_db.schema import read_only
+
 PROJECT = Path(__file__).resolve().parent.parent
 SEARCHES = ["recalled", "tank", "combat damage", "hidden", "zhonya", "legend", "showdown", "deflect", "626.1.d"]
 
@@ -35,7 +36,7 @@ SEARCHES = ["recalled", "tank", "combat damage", "hidden", "zhonya", "legend", "
 def page_urls(db_path: Path, per_kind: int, seed: int = 1) -> list[tuple[str, str]]:
     """(kind, url) pairs: ``per_kind`` of each kind of page, drawn at random (fixed seed) from the database."""
     random.seed(seed)
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    conn = read_only(db_path)
 
     def sample(sql: str) -> list[tuple]:
         rows = conn.execute(sql).fetchall()

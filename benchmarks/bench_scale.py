@@ -37,6 +37,8 @@ from bench_pages import percentile  # noqa: E402
 from bench_search import skip_trio_probe  # noqa: E402
 from synthetic_corpus import KEYWORDS, NEW_DATE, generate  # noqa: E402
 
+from rules_db.schema import read_only  # noqa: E402
+
 BUNDLED_CARDS = ("riftbound-cards.json", "riftbound-errata.json")
 
 
@@ -109,7 +111,7 @@ def latencies(db_path: Path, requests: int, seed: int = 15) -> dict[str, tuple[l
 
     skip_trio_probe()
     rng = random.Random(seed)
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    conn = read_only(db_path)
     words = [word for (word,) in conn.execute("select term from search_terms where df > 1 limit 5000")]
     rulings = [ruling_id for (ruling_id,) in conn.execute("select id from rulings")]
     rules = conn.execute(

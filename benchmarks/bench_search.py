@@ -38,6 +38,8 @@ from urllib.parse import urlencode
 import yaml
 from bench_pages import percentile
 
+from rules_db.schema import read_only
+
 ROOT = Path(__file__).resolve().parent.parent
 QUESTIONS = Path(__file__).resolve().parent / "judge_questions.yaml"
 CUTOFFS = (1, 3, 5)
@@ -352,7 +354,7 @@ def latency(db_path: Path, questions: list[dict], passes: int) -> dict[str, list
     """Seconds per /search.json request (wall clock and CPU) and per raw FTS5 query, every question
     asked ``passes`` times."""
     get = datasette_client(db_path)
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    conn = read_only(db_path)
     times: dict[str, list[float]] = {"wall": [], "cpu": [], "raw": []}
     for question in questions[:3]:
         get("/search.json?" + urlencode({"q": question["q"]}))  # warm the caches
@@ -393,7 +395,7 @@ def main() -> None:
 
         print(f"building {options.db} ...")
         build(options.db)
-    conn = sqlite3.connect(f"file:{options.db}?mode=ro", uri=True)
+    conn = read_only(options.db)
     questions, skipped = load_questions(conn, options.questions.resolve())
     get = datasette_client(options.db)
     baseline = CtrlF(conn)

@@ -16,7 +16,6 @@ import argparse
 import json
 import os
 import socket
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -29,6 +28,7 @@ from urllib.parse import quote, urlencode
 from bench_pages import percentile, server_cpu_seconds  # benchmarks/ is on the path when a benchmark runs as a script
 
 from rules_db.replay_view import flow
+from rules_db.schema import read_only
 
 
 def _free_port() -> int:
@@ -74,7 +74,7 @@ def main() -> None:
     if not args.db.exists():
         print(f"{args.db} does not exist: building it (rules-db build)")
         subprocess.run([str(Path(sys.executable).parent / "rules-db"), "build", "--db", str(args.db)], check=True)
-    connection = sqlite3.connect(f"file:{args.db}?mode=ro", uri=True)
+    connection = read_only(args.db)
     replay_ids = [row[0] for row in connection.execute("select id from replays order by id")][: args.limit]
     connection.close()
     port = _free_port()

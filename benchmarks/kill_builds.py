@@ -17,12 +17,13 @@ import argparse
 import hashlib
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from rules_db.schema import read_only
 
 COMMAND = [str(Path(sys.executable).parent / "rules-db"), "build"]
 
@@ -36,7 +37,7 @@ def digest(path: Path) -> str:
 
 
 def intact(db: Path) -> bool:
-    connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    connection = read_only(db)
     try:
         return connection.execute("pragma integrity_check").fetchone()[0] == "ok"
     finally:

@@ -385,7 +385,8 @@ async def ruling(datasette, request):
     ruling_id = int(digits) if len(digits) <= 18 else None
     database, data = await _ask(datasette, queries.ruling_page, ruling_id)
     if data is None:
-        return await _not_found(datasette, request, database, f"No ruling number {digits[:40]}.")
+        every = {"href": Paths(datasette, database.name).rulings_index(), "label": "Every ruling"}
+        return await _not_found(datasette, request, database, f"No ruling number {digits[:40]}.", every=every)
     linker = render.Linker(_ruling_links(Paths(datasette, database.name), data), words_once=True)
     return await _respond(datasette, request, database, "ruling.html", data, linker=linker)
 

@@ -189,6 +189,21 @@ def diff(ops: list[dict]) -> Markup:
     return Markup(f'<span class="diff">{"".join(pieces)}</span>')
 
 
+# ---------------------------------------------------------------- dates
+
+# A date as ISO 8601 writes it (a year, a month or a day, perhaps with its time): what <time datetime> accepts.
+_ISO_DATE = re.compile(r"\d{4}(-\d{2}(-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?)?)?")
+
+
+def date(value: object) -> Markup:
+    """A date (a version's, a ruling's) as a ``<time>`` element, which the style sheet keeps on one line: a phone
+    broke "2026-06-18" at its hyphens. Any other value (a version named "1.1" or "unversioned") is only escaped."""
+    text = "" if value is None else str(value)
+    if _ISO_DATE.fullmatch(text):
+        return Markup(f'<time datetime="{text}">{text}</time>')
+    return escape(text)
+
+
 # ---------------------------------------------------------------- links to rules
 # The pages' most repeated pieces, made here rather than as Jinja macros (a rule page lists dozens of rules, and an
 # async macro call cost more than the rest of its line); the templates call them as globals (``TEMPLATE_GLOBALS``).
@@ -203,11 +218,18 @@ def rule_link(paths, row: dict, show_version: bool = False, show_preview: bool =
     elif show_preview and row.get("preview"):
         more = "…" if len(row["preview"]) >= 160 else ""
         label = f' <span class="preview">{escape(row["preview"])}{more}</span>'
-    version = f' <span class="version">({escape(row.get("version", ""))})</span>' if show_version else ""
+    version = f' <span class="version">({date(row.get("version", ""))})</span>' if show_version else ""
     return Markup(
         f'<a class="rule-link" href="{escape(paths.rule(row))}"><span class="rule-number">'
         f"{escape(row.get('number', ''))}</span>{label}{version}</a>"
     )
+
+
+def ruling_link(paths, row: dict) -> Markup:
+    """A ruling's question linked to its page, with the question it is part of when it is a sub-question
+    (``part_of``, ``queries._PART_OF``)."""
+    part_of = f' <span class="note">part of “{escape(row["part_of"])}”</span>' if row.get("part_of") else ""
+    return Markup(f'<a href="{escape(paths.ruling(row["id"]))}">{escape(row["question"])}</a>{part_of}')
 
 
 def equivalents(paths, cited: dict) -> Markup:
@@ -215,8 +237,8 @@ def equivalents(paths, cited: dict) -> Markup:
     if not cited.get("equivalents"):
         return Markup("")
     lines = "".join(
-        f"<li>{escape(cited.get('number', ''))} ({escape(cited.get('version', ''))}) is {rule_link(paths, other)} in "
-        f'{escape(other["version"])} <span class="note">'
+        f"<li>{escape(cited.get('number', ''))} ({date(cited.get('version', ''))}) is {rule_link(paths, other)} in "
+        f'{date(other["version"])} <span class="note">'
         f"({'nearest ancestor' if other['kind'] == 'ancestor' else escape(other['kind'])})</span></li>"
         for other in cited["equivalents"]
     )
@@ -225,15 +247,15 @@ def equivalents(paths, cited: dict) -> Markup:
 
 def version_note(paths, cited: dict) -> Markup:
     """A cited rule's version and, when it is not the newest, what the citation means in the newest rules."""
-    note = f'<span class="version">({escape(cited.get("version", ""))})</span>'
+    note = f'<span class="version">({date(cited.get("version", ""))})</span>'
     if cited.get("stale"):
         newest = "".join(
-            f'; in {escape(other["version"])} this is <a class="rule-link" href="{escape(paths.rule(other))}">'
+            f'; in {date(other["version"])} this is <a class="rule-link" href="{escape(paths.rule(other))}">'
             f"{escape(other['number'])}</a>{' (nearest ancestor)' if other['kind'] == 'ancestor' else ''}"
             for other in cited.get("in_newest") or []
         )
         note += (
-            f' <span class="stale">cites the {escape(cited.get("version", ""))} rules'
+            f' <span class="stale">cites the {date(cited.get("version", ""))} rules'
             f"{newest or '; nothing like it in the newest rules'}</span>"
         )
     return Markup(note)
@@ -251,6 +273,7 @@ def rule_list(paths, rows: list[dict], show_preview: bool = True, show_version: 
 
 TEMPLATE_GLOBALS = {
     "rule_link": rule_link,
+    "ruling_link": ruling_link,
     "equivalents": equivalents,
     "version_note": version_note,
     "rule_list": rule_list,

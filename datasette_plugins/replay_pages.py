@@ -64,7 +64,8 @@ async def replay(datasette, request):
     # The steps as the build stored them are part of the page's JSON; its HTML shows the engine's.
     stored = await read(database, lambda conn: queries.replay_page(conn, replay_id, _wants_json(request)))
     if stored is None:
-        return await _not_found(datasette, request, database, f"No replay “{replay_id}”.")
+        every = {"href": Paths(datasette, database.name).replays_index(), "label": "Every replay"}
+        return await _not_found(datasette, request, database, f"No replay “{replay_id}”.", every=every)
     row = stored["replay"]
     paths = Paths(datasette, database.name)
     return await _replay_page(

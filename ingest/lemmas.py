@@ -48,11 +48,18 @@ class LemmaMatch:
 def lemma_lookup() -> dict[str, str]:
     """spacy-lookups-data's English lemma table as {form: lemma} ("died": "die"), read from the package's
     file: spaCy's own Table keeps only hashes of its keys, and the search index needs the forms."""
+    return json.loads(lemma_table_json())
+
+
+@lru_cache(maxsize=1)
+def lemma_table_json() -> str:
+    """The English lemma table as the package ships it: one JSON object {form: lemma}, which SQLite can read
+    (``json_each``) without Python building the dictionary."""
     path = Path(str(spacy_lookups_data.en["lemma_lookup"]))
     if path.exists():
-        return json.loads(path.read_text(encoding="utf-8"))
+        return path.read_text(encoding="utf-8")
     with gzip.open(path.with_name(path.name + ".gz"), "rt", encoding="utf-8") as table:  # how 1.0.x ships it
-        return json.load(table)
+        return table.read()
 
 
 def lemma(word: str) -> str:
@@ -155,19 +162,19 @@ class TokenMemo:
     def _learn(self, pieces: list[str]) -> None:
         tokenize = tokenizer()
         for opening in (piece for piece in pieces if piece[0].isspace()):  # white space opening a text: one run
-            self.known[opening] = _piece_tokens(list(tokenize(opening)), 0, len(opening))
+            self.known[opening] = _piece_tokens(list(map(_token_values, tokenize(opening))), 0, len(opening))
         words = [piece for piece in pieces if not piece[0].isspace()]
         for start in range(0, len(words), _PIECES_PER_CALL):
             batch = words[start : start + _PIECES_PER_CALL]
             # a space closes a piece that closes its text: the run's own trailing space, never a token
             padded = [piece if piece[-1].isspace() else piece + " " for piece in batch]
             starts = list(accumulate(map(len, padded), initial=0))
-            tokens: list[list] = [[] for _ in batch]
+            tokens: list[list[tuple[int, str, str]]] = [[] for _ in batch]
             index = 0
-            for token in tokenize("".join(padded)):
-                while token.idx >= starts[index + 1]:
+            for values in map(_token_values, tokenize("".join(padded))):
+                while values[0] >= starts[index + 1]:
                     index += 1
-                tokens[index].append(token)
+                tokens[index].append(values)
             for piece, at, found in zip(batch, starts, tokens):
                 self.known[piece] = _piece_tokens(found, at, len(piece))
 
@@ -175,12 +182,18 @@ class TokenMemo:
 _PIECES_PER_CALL = 10_000  # pieces tokenized as one text: few calls, a spaCy document of bounded size
 
 
-def _piece_tokens(tokens: list, start: int, length: int) -> PieceTokens:
-    """A piece's spaCy tokens, the piece starting at ``start`` in the text they were cut from."""
+def _token_values(token) -> tuple[int, str, str]:
+    """What the memo reads of a spaCy token, read once (each attribute is a call into spaCy): where it starts
+    in the text, its text and its norm."""
+    return token.idx, token.orth_, token.norm_
+
+
+def _piece_tokens(tokens: list[tuple[int, str, str]], start: int, length: int) -> PieceTokens:
+    """A piece's spaCy tokens (``_token_values``), the piece starting at ``start`` in the text they were cut from."""
     return PieceTokens(
-        tuple(token.orth_ for token in tokens),
-        tuple(lemma_of_norm(token.norm_) for token in tokens),
-        tuple((token.idx - start, token.idx - start + len(token)) for token in tokens),
+        tuple(orth for _, orth, _ in tokens),
+        tuple(lemma_of_norm(norm) for _, _, norm in tokens),
+        tuple((idx - start, idx - start + len(orth)) for idx, orth, _ in tokens),
         length,
     )
 

@@ -148,11 +148,26 @@ class ParsedRuling:
 
 
 @dataclass
+class ParsedNote:
+    """A section a source writes about itself (how to use it, its legal notice), not a ruling: kept with the
+    source's rulings, never counted or searched among them."""
+
+    position: int
+    title: str
+    text: str
+    lines: list[int] = field(default_factory=list)
+    page: str | None = None
+    anchor: str | None = None
+    url: str | None = None
+
+
+@dataclass
 class ParsedRulings:
     """Rulings of one source; ``source``, ``licence`` and ``licence_url`` credit it where it asks to be
     credited. ``line_count`` is the lines read when the source is several files (else the build counts)."""
 
     rulings: list[ParsedRuling]
+    notes: list[ParsedNote] = field(default_factory=list)
     skipped: list[SkippedLine] = field(default_factory=list)
     issues: list[ParseIssue] = field(default_factory=list)
     nonblank_lines: int = 0

@@ -13,12 +13,14 @@ that order them, and a ``LICENSE``. Each page is:
   ``<Card name="Azir, Ascendant" />`` mentions, keyword and icon components
   (``<Deathknell />``, ``<Energy value={1} />``) and markdown links.
 
-Every section becomes a ruling: its heading is the question, its answer plain text
+Every section of a page in a category's folder becomes a ruling: its heading is the question, its answer plain text
 (a paragraph per line; citations written ``(rule 355.4)``, components as their names),
 with its page, anchor, category, URL, author, date, reviewed version, citations, tagged
 cards and related rulings (``rulingRelations`` and links to other questions). A page
 about a card names that card in every ruling it holds. Text before a page's first
-question is its introduction, skipped with that reason.
+question is its introduction, skipped with that reason. The sections of a page outside
+every category's folder (the site's own "About this site": using it, its legal notice)
+are the source's notes about itself, not rulings (``ParsedRulings.notes``).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from pathlib import Path
 import yaml
 
 from ingest.errors import IngestError
-from ingest.model import ParsedCitation, ParsedRuling, ParsedRulings, ParseIssue, SkippedLine
+from ingest.model import ParsedCitation, ParsedNote, ParsedRuling, ParsedRulings, ParseIssue, SkippedLine
 from ingest.source import load_yaml, read_lines
 
 SITE = "https://www.riftboundfaq.com/"
@@ -71,21 +73,22 @@ def parse_path(path: str | Path) -> ParsedRulings:
     pages = ordered_pages(root)
     if not pages:
         raise IngestError(root, None, "MDX pages (*.mdx) in the folder", "none")
-    rulings: list[ParsedRuling] = []
+    sections: list[ParsedRuling] = []  # numbered in source order, the notes' and the rulings' alike
     skipped: list[SkippedLine] = []
     issues: list[ParseIssue] = []
     offset = nonblank = 0
-    categories: dict[Path, str] = {}  # each folder's, read once (a card folder's every page is read to tell)
+    categories: dict[Path, str | None] = {root: None}  # each folder's, read once (a card folder's pages tell)
     for page in pages:
         lines = read_lines(page)
         if page.parent not in categories:
-            categories[page.parent] = _category(page.parent) if page.parent != root else "about"
-        _Page(root, page, lines, offset, categories[page.parent]).read(rulings, skipped, issues)
+            categories[page.parent] = _category(page.parent)
+        _Page(root, page, lines, offset, categories[page.parent]).read(sections, skipped, issues)
         offset += len(lines)
         nonblank += sum(1 for line in lines if line.strip())
     licence, licence_url = _licence(root)
     return ParsedRulings(
-        rulings=rulings,
+        rulings=[section for section in sections if section.category is not None],
+        notes=[_note(section) for section in sections if section.category is None],  # outside every category
         skipped=skipped,
         issues=issues,
         nonblank_lines=nonblank,
@@ -93,6 +96,18 @@ def parse_path(path: str | Path) -> ParsedRulings:
         licence=licence,
         licence_url=licence_url,
         line_count=offset,
+    )
+
+
+def _note(section: ParsedRuling) -> ParsedNote:
+    return ParsedNote(
+        position=section.position,
+        title=section.question,
+        text=section.ruling,
+        lines=section.lines,
+        page=section.page,
+        anchor=section.anchor,
+        url=section.url,
     )
 
 
@@ -136,7 +151,7 @@ def _licence(root: Path) -> tuple[str | None, str | None]:
 class _Page:
     """One MDX page read into rulings."""
 
-    def __init__(self, root: Path, path: Path, lines: list[str], offset: int, category: str):
+    def __init__(self, root: Path, path: Path, lines: list[str], offset: int, category: str | None):
         self.root, self.path, self.lines, self.offset = root, path, lines, offset
         self.slug = path.relative_to(root).with_suffix("").as_posix()
         self.meta, self.body_start = self._front_matter()

@@ -243,6 +243,7 @@ class _Builder:
             self.tagged_cards[spec.slug] = tagged
         return {
             "entries": len(parsed.rulings),
+            **({"notes about the source": len(parsed.notes)} if parsed.notes else {}),  # not rulings
             "steps": sum(len(r.steps) for r in parsed.rulings),
             "nuances": sum(len(r.nuances) for r in parsed.rulings),
             "citations": sum(len(r.citations) for r in parsed.rulings),

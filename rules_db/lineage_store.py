@@ -265,7 +265,7 @@ def stored_diff_summary(
     db: Connection, game: str, old_version: str, new_version: str, top_sections: int = 10, rulebook: str | None = None
 ) -> dict:
     """``diff_summary`` without its rows, from what the build counted (``rule_lineage_pairs`` and
-    ``rule_lineage_counts``) when the two versions are consecutive (``stored`` true: ``diff_rows`` pages the rows in
+    ``rule_lineage_counts``) when the two versions are consecutive (``stored`` true: ``DiffSelection`` pages the rows in
     SQL), else the whole ``diff_summary``."""
     db = _database(db)
     old_document, new_document = (
@@ -300,19 +300,32 @@ def stored_diff_summary(
     }
 
 
-def diff_count(summary: dict, kind: str | None, section: str | None, show_renumbered: bool) -> tuple[int, int]:
-    """How many of a diff's rows (``stored_diff_summary``) ``diff_rows`` pages through, and how many of them are
-    rules only renumbered (counted whether they are shown or not)."""
-    if not summary["stored"]:
-        rows, renumbered = _computed_rows(summary, kind, section, show_renumbered)
-        return len(rows), renumbered
-    matching = [
-        (count, only_renumbered)
-        for group_kind, group_section, count, only_renumbered in summary["groups"]
-        if _wanted(kind, section, group_kind, group_section)
-    ]
-    renumbered = sum(only_renumbered for _, only_renumbered in matching)
-    return sum(count for count, _ in matching) - (0 if show_renumbered else renumbered), renumbered
+class DiffSelection:
+    """A diff's rows (``stored_diff_summary``) narrowed to one ``kind`` (every kind but "unchanged" when none) and one
+    ``section``, rules only renumbered left out unless ``show_renumbered``: how many there are (``total``), how many
+    rules only renumbered it narrows to, shown or not (``renumbered``), and any page of them (``rows``). A computed
+    diff's rows are narrowed once, here; a stored diff's are counted from the build's counts and paged in SQL."""
+
+    def __init__(self, db: Connection, summary: dict, kind: str | None, section: str | None, show_renumbered: bool):
+        self._db, self._summary, self._asked = db, summary, (kind, section, show_renumbered)
+        self._computed: list[dict] | None = None
+        if not summary["stored"]:
+            self._computed, self.renumbered = _computed_rows(summary, kind, section, show_renumbered)
+            self.total = len(self._computed)
+            return
+        matching = [
+            (count, only_renumbered)
+            for group_kind, group_section, count, only_renumbered in summary["groups"]
+            if _wanted(kind, section, group_kind, group_section)
+        ]
+        self.renumbered = sum(only_renumbered for _, only_renumbered in matching)
+        self.total = sum(count for count, _ in matching) - (0 if show_renumbered else self.renumbered)
+
+    def rows(self, offset: int, limit: int) -> list[dict]:
+        """``limit`` of the rows from ``offset``."""
+        if self._computed is not None:
+            return self._computed[offset : offset + limit]
+        return _stored_page(self._db, self._summary, *self._asked, offset, limit)
 
 
 def _computed_rows(summary: dict, kind: str | None, section: str | None, show_renumbered: bool) -> tuple[list, int]:
@@ -324,7 +337,7 @@ def _computed_rows(summary: dict, kind: str | None, section: str | None, show_re
     return rows, sum(only_renumbered)
 
 
-def diff_rows(
+def _stored_page(
     db: Connection,
     summary: dict,
     kind: str | None,
@@ -333,10 +346,7 @@ def diff_rows(
     offset: int,
     limit: int,
 ) -> list[dict]:
-    """``limit`` of a diff's rows (``stored_diff_summary``) from ``offset``, narrowed to one ``kind`` (every kind but
-    "unchanged" when none) and one ``section``, rules only renumbered left out unless ``show_renumbered``."""
-    if not summary["stored"]:
-        return _computed_rows(summary, kind, section, show_renumbered)[0][offset : offset + limit]
+    """A page of a stored diff's rows, narrowed as ``DiffSelection`` says."""
     db = _database(db)
     # The page's ids first, then their rules' texts: only the page's rows are read. The pair's rows are one run of
     # ids, read in order until the page is full: no sort of every row of the pair.

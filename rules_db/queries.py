@@ -61,18 +61,30 @@ def _row(conn: sqlite3.Connection, sql: str, params=()) -> dict | None:
 # ---------------------------------------------------------------- home
 
 
+# A ruling's question as lists show it: a sub-question (one the source asks under another, "Resolution Sequence")
+# names nothing alone, so a list also gives the question it is part of (null for any other).
+_PART_OF = "(select question from rulings where id = g.parent_ruling_id) as part_of"
+
+
 def licensed_sources(conn: sqlite3.Connection) -> list[dict]:
     """The ruling sources shared under a licence (CC BY-SA: their text is credited wherever it is shown), each
-    with its licence, the licence's URL and its site (where its rulings' pages are)."""
+    with its licence, the licence's URL, its site (where its rulings' pages are) and what it writes about itself
+    (``notes``, from ``source_notes``: not rulings, shown with its credit)."""
     rows = _rows(
         conn,
-        """select source, licence, licence_url, min(url) as url from rulings
-        where licence is not null and licence != '' group by source, licence, licence_url order by source""",
+        """select source, licence, licence_url, min(url) as url, json_group_array(distinct document_id) as documents
+        from rulings where licence is not null and licence != '' group by source, licence, licence_url order by source""",
         [],
     )
     for row in rows:
         parts = urlsplit(row.pop("url") or "")
         row["site"] = f"{parts.scheme}://{parts.netloc}/" if parts.scheme and parts.netloc else None
+        row["notes"] = _rows(
+            conn,
+            """select n.title, n.text, n.url from json_each(?) d join source_notes n on n.document_id = d.value
+            order by n.document_id, n.position""",
+            [row.pop("documents")],
+        )
     return rows
 
 
@@ -200,7 +212,7 @@ def rule_page(
         ),
         "rulings": _rows(
             conn,
-            """select g.id, g.question, c.number, c.raw_text, c.how from ruling_citations c
+            f"""select g.id, g.question, {_PART_OF}, c.number, c.raw_text, c.how from ruling_citations c
             join rulings g on g.id = c.ruling_id where c.rule_id = ? group by g.id order by g.position""",
             [rule_id],
         ),
@@ -303,12 +315,9 @@ def diff_page(
         summary = _diff_summary(conn, game, old_version, new_version, rulebook)
     except LookupError:
         return None
-    total, renumbered = lineage_store.diff_count(summary, kind, section, show_renumbered)
-    pages, page = page_in_range(total, page, DIFF_PAGE_SIZE)
-    rows = lineage_store.diff_rows(
-        conn, summary, kind, section, show_renumbered, (page - 1) * DIFF_PAGE_SIZE, DIFF_PAGE_SIZE
-    )
-    shown = [{**row} for row in rows]
+    selection = lineage_store.DiffSelection(conn, summary, kind, section, show_renumbered)
+    pages, page = page_in_range(selection.total, page, DIFF_PAGE_SIZE)
+    shown = [{**row} for row in selection.rows((page - 1) * DIFF_PAGE_SIZE, DIFF_PAGE_SIZE)]
     for row in shown:
         changed = row["old_text"] is not None and row["new_text"] is not None and row["old_text"] != row["new_text"]
         row["diff"] = diff_ops(row["old_text"], row["new_text"]) if changed else []
@@ -319,8 +328,8 @@ def diff_page(
         "section": section,
         "show_renumbered": show_renumbered,
         "rows": shown,
-        "total": total,
-        "renumbered_only": renumbered,
+        "total": selection.total,
+        "renumbered_only": selection.renumbered,
         "page": page,
         "pages": pages,
     }
@@ -607,7 +616,7 @@ def keyword_page(
         **_mentioning_rules(conn, keyword_id, page),
         "rulings": _rows(
             conn,
-            """select g.id, g.question, group_concat(distinct x.how) as how from (
+            f"""select g.id, g.question, {_PART_OF}, group_concat(distinct x.how) as how from (
                 select ruling_id, 'mention' as how from keyword_mentions where keyword_id = ? and ruling_id is not null
                 union all select ruling_id, 'citation' from ruling_citations where keyword_id = ?) x
             join rulings g on g.id = x.ruling_id group by g.id order by g.position""",
@@ -1042,7 +1051,7 @@ def card_page(conn: sqlite3.Connection, slug: str) -> dict | None:
         ],
         "rulings": _rows(
             conn,
-            """select g.id, g.question, group_concat(distinct m.surface) as surfaces
+            f"""select g.id, g.question, {_PART_OF}, group_concat(distinct m.surface) as surfaces
             from card_mentions m join rulings g on g.id = m.ruling_id where m.card_id = ? group by g.id
             order by g.position""",
             [card_id],
@@ -1360,8 +1369,8 @@ def rulings_index(
         if order == "newest"
         else "d.title, d.version, g.position"
     )
-    sql = """
-        select g.id, g.question, g.position, g.game_id as game, d.id as document, d.title as document_title,
+    sql = f"""
+        select g.id, g.question, {_PART_OF}, g.position, g.game_id as game, d.id as document, d.title as document_title,
             g.source, g.category, g.created_at
         from rulings g join documents d on d.id = g.document_id
         where (:game is null or g.game_id = :game) and (:document is null or g.document_id = :document)

@@ -18,8 +18,6 @@ import sqlite_utils
 
 from rules_db import store, versions
 from rules_db.lineage_store import equivalents
-from scenarios import schema
-from scenarios.cards import load_library
 
 
 class CitationTranslator:
@@ -259,6 +257,8 @@ def _scenario(scenario_file: str) -> tuple[str | None, dict]:
     if not scenario_file or not Path(scenario_file).is_file():
         return None, {}
     path = Path(scenario_file)
+    from scenarios import schema  # the engine's modules are loaded by the process that replays, not the one storing
+
     return path.read_text(encoding="utf-8"), schema.load(path)[1]  # the replay's own parse, reused
 
 
@@ -274,6 +274,8 @@ def _real_cards(document: dict) -> set[str]:
     which name no library card, so they drop out; made-up test cards have no real name."""
     if not document:
         return set()
+    from scenarios.cards import load_library
+
     library = load_library()
     return {real for name in _card_values(document) if name in library and (real := library[name].real)}
 

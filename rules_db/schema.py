@@ -142,6 +142,24 @@ TABLES: dict[str, Table] = {
         "names it ('1.4', '2025-12-01'), and rules_document_id that version's document, where its citations "
         "resolve. parent_ruling_id: the question a sub-question belongs to.",
     ),
+    "source_notes": Table(
+        {
+            "id": int,
+            "document_id": str,
+            "position": int,
+            "title": str,
+            "text": str,
+            "first_line": int,
+            "page": str,
+            "anchor": str,
+            "url": str,
+        },
+        references={"document_id": "documents"},
+        indexes=[["document_id", "position"]],
+        description="What a source of rulings writes about itself, not rulings (the Riftbound FAQ's 'Using this FAQ', "
+        "'Legal'), in source order: title, text as plain text, and where it is at its source (page, anchor, url). "
+        "Never counted or searched among the rulings; shown with the source's rulings, under its licence.",
+    ),
     "ruling_relations": Table(
         {"id": int, "ruling_id": int, "related_ruling_id": int, "target": str},
         references={"ruling_id": "rulings", "related_ruling_id": "rulings"},
@@ -433,10 +451,10 @@ SEARCHABLE: dict[str, list[str]] = {
 }
 
 
-def read_only(db_path: str | Path) -> sqlite3.Connection:
+def read_only(db_path: str | Path, *, check_same_thread: bool = True) -> sqlite3.Connection:
     """A read-only connection to the database file ``db_path`` (named by its URI: a "?", "#" or "%" in the path is
-    the file's, not the URI's)."""
-    return sqlite3.connect(Path(db_path).resolve().as_uri() + "?mode=ro", uri=True)
+    the file's, not the URI's). ``check_same_thread=False`` lets other threads use it (sqlite3's own option)."""
+    return sqlite3.connect(Path(db_path).resolve().as_uri() + "?mode=ro", uri=True, check_same_thread=check_same_thread)
 
 
 def bulk_loader(temp_path: str) -> sqlite_utils.Database:

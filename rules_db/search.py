@@ -877,7 +877,7 @@ _WEIGHTS = {
     "proximity": 1.0,  # share matched close together in the text
     "card": 3.0,  # the card the question names
     "game": 6.5,  # the game the question names ("in LoR"): as much as most of its words, so that game comes first
-    "unasked_card": -1.5,  # a card, when the question neither names one nor asks for one
+    "unasked_card": -1.5,  # a card, when the question neither names one nor asks for one, nor holds a word of its name
     "number": 1.0,  # the text says a number, when the question asks how many
     "form": 1.2,  # share of the question's forms (see QuestionForm) the text is of the kind that answers
     "leads": 0.5,  # the first rule found under its heading (see _with_section_leads)
@@ -924,7 +924,8 @@ def _scored(
             "path": matched.path,
             "card": named_cards.get(ref_id, 0.0) if kind == "card" else 0.0,
             "game": 1.0 if game_id in query.games else 0.0,
-            "unasked_card": 1.0 if kind == "card" and not query.wants_card else 0.0,
+            # a card whose name holds words of the question may be the one described ("the fan that kills itself")
+            "unasked_card": 1.0 if kind == "card" and not query.wants_card and not matched.heading else 0.0,
             "number": 1.0 if query.wants_number and row.says_number else 0.0,
             "form": len(query.forms & row.answers_forms) / len(query.forms) if query.forms else 0.0,
         }

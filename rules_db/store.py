@@ -232,7 +232,8 @@ def _sections(parsed: ParsedRulebook) -> dict[str, str]:
 
 
 def store_rulings(db: sqlite_utils.Database, spec: DocumentSpec, parsed: ParsedRulings) -> dict[int, int]:
-    """Rulings with their steps and nuances, credited to their source; returns ruling ids by position.
+    """Rulings with their steps and nuances, credited to their source, and the source's notes about itself; returns
+    ruling ids by position.
     Each ruling's rules version (``rules_document_id``) is set when it is linked (``links.link_rulings``)."""
     first_id = next_id(db, "rulings")
     ids = {ruling.position: first_id + index for index, ruling in enumerate(parsed.rulings)}
@@ -264,6 +265,23 @@ def store_rulings(db: sqlite_utils.Database, spec: DocumentSpec, parsed: ParsedR
                 "parent_ruling_id": ids.get(ruling.parent_position) if ruling.parent_position else None,
             }
             for ruling in parsed.rulings
+        ),
+    )
+    insert_rows(
+        db,
+        "source_notes",
+        (
+            {
+                "document_id": spec.slug,
+                "position": note.position,
+                "title": note.title,
+                "text": note.text,
+                "first_line": min(note.lines, default=None),
+                "page": note.page,
+                "anchor": note.anchor,
+                "url": note.url,
+            }
+            for note in parsed.notes
         ),
     )
     if spec.written_against is None:

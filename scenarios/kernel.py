@@ -214,6 +214,7 @@ class Condition:
     player: str
     source: str | None
     own_play: bool
+    noted_might: int | None = None  # the source's Might noted as it died, for its Deathknell (734.1.d.3)
 
 
 @dataclass(frozen=True)

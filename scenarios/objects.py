@@ -105,6 +105,7 @@ class Event:
     units: tuple[str, ...] = ()  # the units taking part (a Conquer's or Hold's units)
     count: int = 0  # the subject's count of such events this turn (a unit's moves, a player's cards played)
     amount: int = 0  # damage dealt, cards drawn
+    might: int | None = None  # a dying unit's Might, noted before it goes to the trash (734.1.d.3)
     card: str | None = None  # the card played
     destination: str | None = None
     hidden_at: str | None = None  # a permanent played from hidden at this battlefield (737.1.d.2)

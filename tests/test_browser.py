@@ -379,6 +379,24 @@ _MEASURE = """primary => {
         }
         return false;
     };
+    // a date shown where a line may break (at its hyphens: "2026-" / "06-18"), or broken; a file's name holding one
+    // ("rules-2026-06-18.txt") is a name, not a date
+    const breakableDates = () => {
+        const found = [];
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const day of node.data.matchAll(/(?<![\\w-])\\d{4}-\\d{2}-\\d{2}(?![\\w-])/g)) {
+                const range = document.createRange();
+                range.setStart(node, day.index);
+                range.setEnd(node, day.index + day[0].length);
+                const lines = new Set([...range.getClientRects()].map((box) => Math.round(box.top)));
+                if (lines.size === 0) continue;  // not shown (a closed list's options)
+                const whiteSpace = getComputedStyle(node.parentElement).whiteSpace;
+                if (lines.size > 1 || !["nowrap", "pre"].includes(whiteSpace)) found.push(`${day[0]} in ${describe(node.parentElement)}`);
+            }
+        }
+        return found;
+    };
     // a closed list's chosen option wider than the room beside its arrow
     const choiceCutShort = (select) => select.selectedOptions.length > 0 && cutShort(select, select.selectedOptions[0].text, 20);
     return {
@@ -396,6 +414,7 @@ _MEASURE = """primary => {
             .concat([...document.querySelectorAll("select")].filter(visible).filter(choiceCutShort)
                 .map((e) => `the choice "${e.selectedOptions[0].text}" of ${e.name}`))
             .concat([...document.querySelectorAll("th")].filter(visible).filter(wordCut).map((e) => `a word cut in ${describe(e)}`)),
+        breakable_dates: breakableDates(),
     };
 }"""
 
@@ -501,6 +520,7 @@ def _layout_faults(page, size: str) -> list[str]:
     if measured["overflow"] > 0:
         faults.append(f"{measured['overflow']} px wider than the screen")
     faults += [f"spills out of its box: {element}" for element in measured["clipped"]]
+    faults += [f"a date may break across lines: {date}" for date in measured["breakable_dates"]]
     if size == "phone":
         faults += [f"primary target {target}" for target in measured["small_primary"]]
         faults += [f"link {link}" for link in measured["small_links"]]
@@ -508,7 +528,8 @@ def _layout_faults(page, size: str) -> list[str]:
 
 
 def test_every_judges_page_fits_a_phone_and_a_desktop(phone, real_server, real_db):
-    """No page scrolls sideways; on a phone every primary target is a thumb's height, every link 24 px.
+    """No page scrolls sideways, no date breaks across lines; on a phone every primary target is a thumb's height,
+    every link 24 px.
     A page is loaded once and measured at both sizes, the screen resized in between, when its scripts neither read
     the screen's size nor follow its changes (``_SCREEN_SIZE_PROBE``): its layout is then the style sheet's alone,
     the same resized as loaded at that size (half the pages rendered). One whose scripts do (the replay scrolls its

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import shutil
+import sqlite3
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -160,7 +162,11 @@ def test_cli_prints_a_summary_per_document(real_build):
     assert "935 rules" in summary["riftbound-tournament-rules-2026-07-16"]
     assert "32 infractions" in summary["riftbound-tournament-rules-2026-07-16"]
     faq = summary["riftboundfaq-rulings"]
-    assert "179 entries" in faq and "0 unresolved citations" in faq and "cards not in the card list" in faq
+    assert (
+        "175 entries, 4 notes about the source" in faq
+        and "0 unresolved citations" in faq
+        and "cards not in the card list" in faq
+    )
     assert any(line.startswith("  cards not in the card list: Temporal Breach (rulings ") for line in lines)
     assert any(line.startswith("  lineage from 2025-12-01:") for line in lines)
 
@@ -192,3 +198,27 @@ def test_an_unknown_file_in_a_known_format_is_recognised(tmp_path):
     (spec,) = specs_for([copy])
     assert spec.format == "riftbound" and spec.game == "riftbound"
     assert spec.version == "2025-12-01"  # from its "Last Updated:" line
+
+
+def test_the_read_only_connection_opens_a_path_holding_uri_characters_and_writes_nothing(tmp_path):
+    folder = tmp_path / "a?b#c%20d"  # each a URI's character, here the file's
+    folder.mkdir()
+    path = folder / "rules.db"
+    sqlite_utils.Database(path)["notes"].insert({"text": "kept"})
+    connection = schema.read_only(path)
+    assert connection.execute("select text from notes").fetchall() == [("kept",)]
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        connection.execute("insert into notes (text) values ('lost')")
+
+
+def test_the_read_only_connection_serves_other_threads_only_when_asked(tmp_path):
+    path = tmp_path / "rules.db"
+    sqlite_utils.Database(path)["notes"].insert({"text": "kept"})
+
+    def count_in_another_thread(connection: sqlite3.Connection) -> int:
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(lambda: connection.execute("select count(*) from notes").fetchone()[0]).result()
+
+    assert count_in_another_thread(schema.read_only(path, check_same_thread=False)) == 1
+    with pytest.raises(sqlite3.ProgrammingError, match="thread"):
+        count_in_another_thread(schema.read_only(path))

@@ -101,6 +101,7 @@ TERMS: dict[str, list[str]] = {
     "earn_point": ["point", "score"],
     "draw_instead_of_final_point": ["final point", "draw", "point"],
     "gain_points": ["point"],
+    "score": ["score"],
     # the turn
     "expire": ["expir", "this turn"],
     "start_turn": ["turn", "ready", "readies", "start"],
@@ -112,7 +113,7 @@ TERMS: dict[str, list[str]] = {
     "empty_rune_pools": ["rune pool"],
     "recycle": ["recycl"],
     "burn_out": ["burn"],
-    "condition": ["legion", "condition"],
+    "condition": ["legion", "condition", "mighty"],
     "look": ["look"],
     "equip cost": ["equip"],
     "repeat": ["repeat"],

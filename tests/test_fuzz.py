@@ -24,6 +24,7 @@ from ingest.formats import FORMATS, adapter
 from ingest.limits import check_rules
 from ingest.outline import _RUNS_ON, natural_key, runs_on
 from rules_db import search
+from rules_db.schema import read_only
 from scenarios import library_paths
 from scenarios.schema import Loader, ScenarioError
 from scenarios.schema import parse as parse_scenario
@@ -165,7 +166,7 @@ def test_scenario_loader_answers_or_raises_a_clear_error(text):
 
 @pytest.fixture(scope="module")
 def search_connection(fixture_db) -> sqlite3.Connection:
-    conn = sqlite3.connect(f"file:{fixture_db}?mode=ro", uri=True, check_same_thread=False)
+    conn = read_only(fixture_db, check_same_thread=False)
     yield conn
     conn.close()
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from spacy_reference import pipeline
 
 from ingest.lemmas import LemmaMatcher, token_memo, tokenizer
+from ingest.spacy_reference import pipeline
 
 PHRASES = {
     "recall": ["Recall"],

@@ -18,7 +18,7 @@ import sqlite_utils
 
 from ingest.outline import dotted_parent
 from ingest.text import plain_text
-from rules_db import schema, store
+from rules_db import lineage_store, queries, schema, store
 from rules_db.lineage import (
     KINDS,
     LineageRow,
@@ -31,8 +31,7 @@ from rules_db.lineage import (
 )
 from rules_db.lineage_report import diff_command_output
 from rules_db.lineage_store import (
-    diff_count,
-    diff_rows,
+    DiffSelection,
     diff_summary,
     equivalents,
     history,
@@ -796,12 +795,28 @@ def test_a_stored_comparison_counts_and_pages_as_the_one_computed_from_every_row
             for section in (None, *sorted(sections)):
                 for renumbered in (False, True):
                     asked = (kind, section, renumbered)
-                    counted = diff_count(computed, *asked)
-                    assert diff_count(stored, *asked) == counted
+                    from_counts, from_rows = (
+                        DiffSelection(book_db, stored, *asked),
+                        DiffSelection(book_db, computed, *asked),
+                    )
+                    counted = (from_rows.total, from_rows.renumbered)
+                    assert (from_counts.total, from_counts.renumbered) == counted
                     for offset in range(0, counted[0] + 2, 2):  # page after page of two, one past the last
-                        assert diff_rows(book_db, stored, *asked, offset, 2) == diff_rows(
-                            book_db, computed, *asked, offset, 2
-                        )
+                        assert from_counts.rows(offset, 2) == from_rows.rows(offset, 2)
+
+
+def test_a_page_of_a_computed_comparison_narrows_its_rows_once(book_db, monkeypatch):
+    """Versions that are not consecutive are compared from every row: a page counts them and shows its part of
+    them from one narrowing of the rows, not one for the count and another for the page."""
+    _write_rulebook(book_db, NEWER_DOC, "2026-03-01", _newer_book())
+    store.link_versions(book_db)
+    store_lineage(book_db, "game")
+    narrowed = []
+    real = lineage_store._computed_rows
+    monkeypatch.setattr(lineage_store, "_computed_rows", lambda *asked: narrowed.append(asked) or real(*asked))
+    page = queries.diff_page(book_db.conn, "game", "2025-06-02", "2026-03-01", show_renumbered=True)
+    assert page["total"] == len(page["rows"]) > 0
+    assert len(narrowed) == 1
 
 
 def test_diff_summary_computes_an_unstored_pair(book_db):

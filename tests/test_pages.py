@@ -152,7 +152,7 @@ async def test_ruling_page_sequence_citations_stale_and_related(datasette):
     assert "If Guardian Angel is chosen" in html
     assert 'href="/rules/riftbound/2025-12-01/443.1.e"' in html
     assert 'href="/cards/zhonyas-hourglass"' in html
-    assert "stale: cites 2025-06-02" in html
+    assert 'stale: cites <time datetime="2025-06-02">2025-06-02</time>' in html
     assert 'href="/rulings/2"' in html  # shares the citation of 443.1.e
     data = (await _get(datasette, "/rulings/1.json")).json()
     assert [group["branch"] for group in data["sequence"]] == [None, "If Guardian Angel is chosen"]
@@ -164,7 +164,8 @@ async def test_ruling_page_sequence_citations_stale_and_related(datasette):
     assert [card["name"] for card in data["cards"]] == ["Zhonya's Hourglass"]
     assert [related["id"] for related in data["related"]] == [2]
     assert [replay["id"] for replay in data["replays"]] == ["hourglass-saves-unit"]
-    await _get(datasette, "/rulings/999", status=404)
+    missing = (await _get(datasette, "/rulings/999", status=404)).text
+    assert '<a href="/rulings">Every ruling</a>' in missing  # somewhere to go on from a dead link
 
 
 async def test_card_page_errata_diff_keywords_and_rulings(datasette):
@@ -192,7 +193,8 @@ async def test_replay_page_nests_steps_and_links_citations(datasette):
     ]
     child = data["steps"][0]["children"][0]
     assert child["citations"][0]["number"] == "443.1.e"
-    await _get(datasette, "/replays/nope", status=404)
+    missing = (await _get(datasette, "/replays/nope", status=404)).text
+    assert '<a href="/replays">Every replay</a>' in missing
 
 
 async def test_hostile_rule_text_is_inert(datasette):

@@ -90,7 +90,8 @@ async def test_an_address_naming_a_version_or_a_rulebook_opens_its_tree(datasett
     assert newest.headers["location"] == "/rules/riftbound"
     core = await _get(datasette, "/rules/riftbound/core", status=302)
     assert core.headers["location"] == "/rules/riftbound"
-    await _get(datasette, "/rules/riftbound/9999", status=404)  # a missing rule stays a 404
+    missing = (await _get(datasette, "/rules/riftbound/9999", status=404)).text  # a missing rule stays a 404
+    assert '<p class="error">Riftbound Core Rules, version' in missing  # the title names the game once
 
 
 async def test_another_rulebook_has_its_own_tree(datasette):

@@ -136,3 +136,16 @@ def test_links_to_rules_escape_what_the_documents_hold():
     assert "&lt;script&gt;x&lt;/script&gt;" in html and 'href="/rules/1&lt;b&gt;?a=1&amp;b=2"' in html
     assert "in &lt;new&gt; this is" in html and "(nearest ancestor)" in html
     assert render.equivalents(_Paths(), {"equivalents": []}) == ""
+
+
+@pytest.mark.parametrize("shown", ["2026-06-18", "2025", "2026-01", "2026-01-22T09:30:00Z"])
+def test_a_date_is_a_time_element(shown):
+    assert render.date(shown) == f'<time datetime="{shown}">{shown}</time>'
+
+
+@pytest.mark.parametrize(
+    "value, shown",
+    [("1.1", "1.1"), ("unversioned", "unversioned"), (None, ""), ('2026-06-18"><b>', "2026-06-18&#34;&gt;&lt;b&gt;")],
+)
+def test_what_is_not_a_date_is_only_escaped(value, shown):
+    assert render.date(value) == shown

@@ -64,11 +64,37 @@ def test_every_riftboundfaq_question_is_a_ruling(connection):
         "where document_id = ?",
         [FAQ],
     ).fetchone()
-    assert rows == (179, 179, 16)
+    assert rows == (175, 175, 16)
     categories = dict(
         connection.execute("select category, count(*) from rulings where document_id = ? group by category", [FAQ])
     )
-    assert categories == {"about": 4, "card": 125, "general rules": 27, "mechanics": 23}
+    assert categories == {"card": 125, "general rules": 27, "mechanics": 23}
+
+
+def test_what_the_faq_writes_about_itself_is_its_notes_not_rulings(connection):
+    notes = connection.execute("select title, url from source_notes where document_id = ? order by position", [FAQ])
+    assert [title for title, _ in notes] == [
+        "Using this FAQ",
+        "About rule references",
+        "Feedback and corrections",
+        "Legal",
+    ]
+    for table, column in (("rulings", "question"), ("search_documents", "title")):
+        assert not connection.execute(f"select 1 from {table} where {column} in ('Legal', 'Using this FAQ')").fetchall()
+
+
+async def test_the_faqs_notes_are_shown_with_its_credit_where_its_rulings_are(datasette, connection):
+    (ruling_id,) = connection.execute("select min(id) from rulings where document_id = ?", [FAQ]).fetchone()
+    for path in (f"/rulings/{ruling_id}", "/rulings?document=" + FAQ):
+        html = (await _get(datasette, path)).text
+        notes = html.split('class="credit note source-notes"', 1)[1].split("</details>", 1)[0]
+        assert ">Legal</a>" in notes and 'href="https://www.riftboundfaq.com/#legal"' in notes
+        assert "not affiliated with, endorsed by, or sponsored by Riot Games" in _visible(notes)
+        assert 'href="https://creativecommons.org/licenses/by-sa/4.0/"' in html
+    listed = (await _get(datasette, "/rulings?" + urlencode({"document": FAQ, "category": "about"}))).text
+    assert "0 rulings" in _visible(listed)
+    searched = (await _get(datasette, "/search.json?" + urlencode({"q": "Legal Jibber Jabber policy"}))).json()
+    assert not any("Jibber" in (hit.get("snippet") or "") for hit in searched.get("results", []))
 
 
 def test_riftboundfaq_citations_resolve_in_the_version_they_were_reviewed_against(connection):
@@ -204,3 +230,20 @@ async def test_pages_listing_riftboundfaq_rulings_credit_them(datasette, connect
         credit = html.split('class="credit note site-credit"', 1)[1].split("</p>", 1)[0]
         assert 'href="https://www.riftboundfaq.com/"' in credit and source in credit
         assert 'href="https://creativecommons.org/licenses/by-sa/4.0/"' in credit and "CC BY-SA 4.0" in credit
+
+
+async def test_a_sub_question_listed_says_which_question_it_is_part_of(datasette, connection):
+    """Several FAQ pages ask "Resolution Sequence" under a question of their own: a list of rulings (a rule's, a
+    card's, the rulings list) names the question each is part of, or a judge cannot tell them apart."""
+    ruling_id, parent, rule_id, number, version, slug = connection.execute(
+        """select g.id, p.question, r.id, r.number, d.version, c.slug from rulings g
+        join rulings p on p.id = g.parent_ruling_id join ruling_citations rc on rc.ruling_id = g.id
+        join rules r on r.id = rc.rule_id join documents d on d.id = r.document_id
+        join card_mentions m on m.ruling_id = g.id join cards c on c.id = m.card_id
+        where d.rulebook_id = 'riftbound-core' order by g.id limit 1"""
+    ).fetchone()
+    part_of = f'<a href="/rulings/{ruling_id}">'
+    for path in (f"/rules/riftbound/{version}/{number}", f"/cards/{slug}", f"/rulings?card={slug}"):
+        html = (await _get(datasette, path)).text
+        listed = html.split(part_of, 1)[1].split("</li>", 1)[0]
+        assert f"part of “{parent}”" in html_module.unescape(listed), (path, listed)

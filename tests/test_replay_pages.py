@@ -165,6 +165,7 @@ async def test_step_navigation_links_and_permalinks(datasette):
     assert f"Step <b>{count}</b> of {count}" in last and 'rel="next"' not in last
     start = (await _get(datasette, f"/replays/{ZHONYA}?step=nonsense")).text
     assert "The starting board" in start and 'rel="prev"' not in start
+    assert "Step through with Next and Previous" in start  # a phone has no arrow keys
 
 
 async def test_variants_are_alternatives_a_judge_switches_between(datasette, connection):

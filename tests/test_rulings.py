@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from ingest import riftboundfaq
 from ingest.documents import CORPUS_DIR
 from ingest.errors import IngestError
 from ingest.rulings import find_citations, parse, sniff
@@ -236,3 +237,33 @@ def test_a_list_item_without_a_header_is_kept_and_reported():
     parsed = parse(["When a unit moves, what happens?", "Ruling: It moves.", "- Even when exhausted"], FAKE)
     assert parsed.rulings[0].nuances == ["Even when exhausted"]
     assert [(issue.kind, issue.line) for issue in parsed.issues] == [("malformed", 3)]
+
+
+def test_a_faq_sites_pages_outside_every_category_are_its_notes_not_rulings(tmp_path):
+    """A folder of MDX pages: the sections of a page in a category's folder are rulings, those of a page beside
+    the folders (the site writing about itself) are its notes, in order, with their text and address."""
+    (tmp_path / "meta.json").write_text('{"pages": ["welcome", "basics"]}', encoding="utf-8")
+    (tmp_path / "welcome.mdx").write_text(
+        '---\ntitle: "Welcome"\n---\n\n## How to read it [#reading]\n\nRead it slowly.\n\n'
+        "## Small print [#small-print]\n\nNot endorsed by anyone.\nShared freely.\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "basics").mkdir()
+    (tmp_path / "basics" / "meta.json").write_text('{"title": "Basics"}', encoding="utf-8")
+    (tmp_path / "basics" / "turns.mdx").write_text(
+        '---\ntitle: "Turns"\ncreatedAt: "2026-02-01"\n---\n\n## Who goes first? [#first]\n\nThe winner of the toss.\n',
+        encoding="utf-8",
+    )
+    parsed = riftboundfaq.parse_path(tmp_path)
+    assert [(ruling.position, ruling.question, ruling.category) for ruling in parsed.rulings] == [
+        (3, "Who goes first?", "basics")  # numbered in source order, after the notes
+    ]
+    assert [(note.position, note.title, note.text, note.url) for note in parsed.notes] == [
+        (1, "How to read it", "Read it slowly.", "https://www.riftboundfaq.com/welcome#reading"),
+        (
+            2,
+            "Small print",
+            "Not endorsed by anyone. Shared freely.",  # one sentence a line, one paragraph
+            "https://www.riftboundfaq.com/welcome#small-print",
+        ),
+    ]

@@ -275,6 +275,51 @@ def control_taken_until_end_of_turn_stays(original):
     return lambda game, unit_id, label: None
 
 
+def a_gone_source_keeps_its_place(original):
+    """An ability whose source has left the board still finds "here" where the source was (last known
+    information, misreading 356.3.e.12)."""
+    return lambda game, item, source: False
+
+
+def a_gone_unit_keeps_its_might(original):
+    """A "damage equal to my Might" reads the Might of a unit no longer on the board (misreading 356.3.e.12)."""
+
+    def mutant(game, run, value):
+        if isinstance(value, str) and value.startswith("might_of:"):
+            ids = kernel.calc.refs(game, run, value.split(":", 1)[1])
+            return kernel.calc.might(game, game.objects[ids[0]]) if ids else None
+        return original(game, run, value)
+
+    return mutant
+
+
+def showdowns_only_at_uncontrolled_battlefields(original):
+    """A showdown is staged only where the contested battlefield is uncontrolled, leaving one whose
+    controller lost its last unit contested for ever (misreading 322.8 without 322.8.a)."""
+
+    def mutant(game, bf):
+        wanted = original(game, bf)
+        return None if wanted == "showdown" and bf.battlefield_controller is not None else wanted
+
+    return mutant
+
+
+def deathknells_read_the_trash(original):
+    """A Deathknell's "if I was ..." reads the card in the trash, not the unit as it died (misreading 734.1.d.3)."""
+    return lambda game, word, context: original(game, word, dataclasses.replace(context, noted_might=None))
+
+
+def here_is_where_it_triggered(original):
+    """An ability's "here" stays where its source was when it triggered, though the source has moved since
+    (misreading 356.3.e.12; 359.3.f.2 in Core Rules 1.4)."""
+
+    def mutant(game, item):
+        targeting = original(game, item)
+        return dataclasses.replace(targeting, here=item.location) if item.location else targeting
+
+    return mutant
+
+
 PLAYED = kernel.QUERIES["card_played"]
 
 # (name, [(registry, entry, mutation)], the scenarios that pin the rule down)
@@ -378,6 +423,27 @@ MUTANTS = [
         "a delayed ability at the end of this turn happens at once",
         [("procedure", "create_delayed", delayed_abilities_fire_at_once)],
         ("core-31", "core-46"),
+    ),
+    (
+        "an ability whose source left the board still has a place",
+        [("query", "source_gone", a_gone_source_keeps_its_place)],
+        ("dispute-02",),
+    ),
+    ("a unit off the board keeps its Might", [("query", "amount", a_gone_unit_keeps_its_might)], ("dispute-03",)),
+    (
+        "showdowns only at uncontrolled battlefields",
+        [("query", "wanted_stage", showdowns_only_at_uncontrolled_battlefields)],
+        ("dispute-14",),
+    ),
+    (
+        "a Deathknell reads the card in the trash",
+        [("query", "condition_holds", deathknells_read_the_trash)],
+        ("dispute-30",),
+    ),
+    (
+        "an ability's here is where it triggered",
+        [("query", "targeting_of", here_is_where_it_triggered)],
+        ("dispute-42",),
     ),
     (
         "control taken until end of turn is never returned",

@@ -10,6 +10,7 @@ import sqlite3
 from urllib.parse import quote, urlencode
 
 import pytest
+import yaml
 from servers import in_process
 
 from rules_db import schema, search, search_index
@@ -495,6 +496,23 @@ async def test_a_labelled_rule_is_found_by_its_label(real, real_connection):
     assert examples == 0
 
 
+def test_an_infraction_rule_is_found_by_its_penalty(real_connection):
+    """A rule that defines an infraction (the infractions table) is indexed with the infraction and its penalty
+    among the terms it defines, so "what penalty" reaches it whatever its label says ("... [Warning]")."""
+    rows = real_connection.execute(
+        """select d.id, i.penalty from infractions i join search_documents d on d.kind = 'rule' and d.ref_id = i.rule_id
+        where d.title not like '%penalty%'"""
+    ).fetchall()
+    assert rows
+    query = search.understand(real_connection, "penalty infraction")
+    concepts = search._ConceptStems(query)
+    scoring = search._scoring_rows(real_connection, [row_id for row_id, _penalty in rows])
+    for row_id, penalty in rows:
+        assert concepts.matched(scoring[row_id].stems, 1.0).heading == 1.0
+        terms = real_connection.execute("select terms from search_documents where id = ?", [row_id]).fetchone()[0]
+        assert f"{penalty} penalty" in terms
+
+
 async def test_the_best_ruling_and_card_beside_the_rules_answer_nearly_as_well(real):
     """A ruling or card is offered as the best of its kind only when it scores near the top result; a
     ruling sharing one word with a question on a tournament penalty is not offered."""
@@ -609,3 +627,45 @@ def test_a_negative_contraction_is_not_corrected_into_another_word(real_connecti
     """ "won't" read as "wont" is a negation left out, not a typo of "won" (which would search for winning)."""
     query = search.understand(real_connection, "it won't resolve")
     assert [concept.typed for concept in query.concepts] == ["resolve"] and "wont" in query.ignored
+
+
+def test_a_card_holding_a_word_of_the_question_in_its_name_is_not_held_back(real_connection):
+    """A question that neither names a card nor asks for one holds cards back, unless a card's name holds one of its
+    words: "the fan that kills itself" describes Overzealous Fan without naming it whole."""
+    named, other = real_connection.execute(
+        "select id, title from search_documents where kind = 'card' and title like '% %' order by id limit 2"
+    ).fetchall()
+    name_word = max(search.WORD.findall(named[1].lower()), key=len)
+    other_words = set(search.WORD.findall(other[1].lower()))
+    assert name_word not in other_words
+    query = search.understand(real_connection, f"does {name_word} resolve")
+    assert not query.wants_card and not query.card_only
+    scored = search._scored(real_connection, query, [(named[0], -1.0), (other[0], -1.0)], search._ConceptStems(query))
+    assert {item.document["id"]: item.features["unasked_card"] for item in scored} == {named[0]: 0.0, other[0]: 1.0}
+
+
+def test_every_word_of_the_vocabulary_is_read_as_a_word():
+    """YAML reads an unquoted on, off, yes or no as a boolean: such a word would silently be "false"."""
+
+    def values(node):
+        if isinstance(node, dict):
+            yield from node
+            for value in node.values():
+                yield from values(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from values(value)
+        else:
+            yield node
+
+    read = list(values(yaml.safe_load(search.VOCABULARY_FILE.read_text(encoding="utf-8"))))
+    assert read and not any(isinstance(value, bool) for value in read)
+
+
+@pytest.mark.parametrize("question", ["when does stun wear off", "does unspent energy carry over", "i put down a unit"])
+def test_the_particle_of_a_phrasal_verb_is_not_searched(real_connection, question):
+    """ "off", "over", "down" after a verb ("wear off") carry no meaning of their own: searched, they weigh as
+    rare words and favour rules that say them in another sense ("go off", "over the top")."""
+    query = search.understand(real_connection, question)
+    assert set(query.ignored) & {"off", "over", "down"}
+    assert not {"off", "over", "down"} & {concept.typed for concept in query.concepts}

@@ -84,7 +84,9 @@ def kill_all(game, object_ids, passive: bool, because) -> None:
     cite=lambda g, obj, passive, leaving: ["322.4"] if passive else ["415.1.a.1"],
 )
 def dies(game, obj: Obj, passive: bool, leaving: frozenset) -> None:
-    calc.fire(game, Event("die", unit=obj.id, player=obj.controller, location=obj.location), leaving=leaving)
+    noted = calc.might(game, obj) if obj.kind == Kind.UNIT else None  # 734.1.d.3
+    event = Event("die", unit=obj.id, player=obj.controller, location=obj.location, might=noted)
+    calc.fire(game, event, leaving=leaving)
     calc.leave_board(game, obj, Zone.TRASH)
 
 
@@ -131,6 +133,9 @@ def banish(game, object_id: str, by: str | None = None) -> None:
 @instruction("deal")
 def op_deal(game, run, ins) -> None:
     amount = calc.amount(game, run, ins["amount"])
+    if amount is None:
+        calc.impossible(game, run, "the amount is null (356.3.e.12): no damage is dealt")
+        return
     targets = [uid for uid in calc.refs(game, run, ins["to"]) if game.objects[uid].zone == Zone.BOARD]
     if targets:
         do.deal(game, dict.fromkeys(targets, amount), run.item.source, run.item.label, because=run.because)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from scenarios.cards import ObjectFilter
 from scenarios.kernel import INSTRUCTIONS, EngineError, StepKind, calc, note, query
-from scenarios.objects import ChainItem, View
+from scenarios.objects import ChainItem, ItemKind, View, Zone
 
 
 @dataclass
@@ -25,6 +25,7 @@ class Resolution:
     because: str
     legal: dict = field(default_factory=dict)
     view: View | None = None
+    source_gone: bool = False  # the ability's source has left the board: its information is null (356.3.e.12)
 
 
 @query("resolution")
@@ -37,9 +38,27 @@ def resolution(game, item: ChainItem, because: str, targets: dict | None = None)
     view = calc.view_of(game, source, it=item.it, slots=legal) if source else View()
     if item.it and item.it in game.objects:
         view = View(view.source, view.you, view.here, item.it, None, view.slots)
-    if item.location and source is not None and source.location != item.location:
+    gone = calc.source_gone(game, item, source)
+    if gone:
+        view = View(view.source, view.you, None, view.it, view.it_incarnation, view.slots)
+    elif item.location and source is not None and source.zone != Zone.BOARD:
+        # a trigger of its source's own death: "here" is where the source died, noted (734.1.d.3)
         view = View(view.source, view.you, item.location, view.it, view.it_incarnation, view.slots)
-    return Resolution(item, because, legal, view)
+    return Resolution(item, because, legal, view, gone)
+
+
+@query("source_gone")
+def source_gone(game, item: ChainItem, source) -> bool:
+    """Has the permanent whose ability this is left the board since the ability was made? Then it has no
+    location ("here" is null) and no Might, and what is computed from them is ignored (356.3.e.12, 394.5).
+    A trigger of the source's own death keeps what was noted as it died (734.1.d.3)."""
+    if item.kind == ItemKind.SPELL or source is None:
+        return False
+    trigger = item.trigger
+    if trigger is not None and trigger.event.kind == "die" and trigger.event.unit == source.id:
+        return False
+    moved = trigger is not None and trigger.index is not None and source.incarnation != trigger.incarnation
+    return source.zone != Zone.BOARD or moved
 
 
 @query("execute")
@@ -102,12 +121,18 @@ def show_refs(game, run: Resolution, reference) -> str:
 
 
 @query("amount")
-def amount(game, run: Resolution, value) -> int:
+def amount(game, run: Resolution, value) -> int | None:
     if isinstance(value, int):
         return value
     if isinstance(value, str) and value.startswith("might_of:"):
         ids = refs(game, run, value.split(":", 1)[1])
-        return calc.might(game, game.objects[ids[0]]) if ids else 0
+        unit = game.objects[ids[0]] if ids else None
+        gone = (
+            run.source_gone
+            if unit is not None and unit.id == run.item.source
+            else unit is None or unit.zone != Zone.BOARD
+        )
+        return None if gone else calc.might(game, unit)  # a unit no longer on the board has null Might (356.3.e.12)
     raise EngineError(f"unknown amount {value!r}")
 
 

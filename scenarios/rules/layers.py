@@ -13,7 +13,7 @@ is attached (421.1.e); the text it gives "the equipped unit" is its effect text,
 
 from __future__ import annotations
 
-from scenarios.kernel import KEYWORD_ABILITIES, calc, query
+from scenarios.kernel import KEYWORD_ABILITIES, calc, condition, query
 from scenarios.objects import BOARD, Obj, Role, Zone
 
 
@@ -150,3 +150,13 @@ def snapshot_modifier(game, unit: Obj, amount: int, minimum: int | None) -> int:
     if minimum is None or amount >= 0:
         return amount
     return -min(-amount, max(0, calc.might(game, unit) - minimum))
+
+
+@condition("mighty", "708")
+def _mighty(game, context) -> bool:
+    """ "If I am (was) Mighty": 5 Might or more (708), as noted when the unit died for its Deathknell
+    (734.1.d.3); a unit no longer on the board has no Might (356.3.e.12)."""
+    if context.noted_might is not None:
+        return context.noted_might >= 5
+    source = game.objects.get(context.source)
+    return source is not None and source.zone == BOARD and calc.might(game, source) >= 5

@@ -39,7 +39,7 @@ def stage(game) -> None:
     for bf in game.battlefield_objects:
         if not bf.contested_by or (game.combat and game.combat.battlefield == bf.id):
             continue
-        wanted = _wanted_stage(game, bf)
+        wanted = calc.wanted_stage(game, bf)
         if wanted != bf.staged:
             rule = {"combat": "322.10", "showdown": "322.8"}.get(
                 wanted or "", "322.11" if bf.staged == "combat" else "322.9"
@@ -47,14 +47,17 @@ def stage(game) -> None:
             do.set_stage(game, bf, wanted, because=rule)
 
 
-def _wanted_stage(game, bf) -> str | None:
+@query("wanted_stage")
+def wanted_stage(game, bf) -> str | None:
     controllers = {u.controller for u in game.units(bf.id)}
     if len(controllers) >= 2:
         return "combat"  # 322.10
     if game.showdown and game.showdown.battlefield == bf.id:
         return None  # the showdown here is already open
-    if bf.battlefield_controller is None and controllers == {bf.contested_by}:
-        return "showdown"  # 322.8, 322.8.a
+    if controllers == {bf.contested_by}:
+        # 322.8, and 322.8.a: also where the contested battlefield's controller has no unit left (its units
+        # died or changed sides): only a showdown there can establish control (184.3.b, 184.4)
+        return "showdown"
     return None  # 322.9, 322.11
 
 

@@ -126,10 +126,12 @@ def still_legal(game, reference, spec, ctx: Targeting) -> bool:
 
 @query("targeting_of")
 def targeting_of(game, item) -> Targeting:
-    """The targeting context of a chain item: "here" is the item's location, else its source's."""
+    """The targeting context of a chain item: "here" is where its source is now, information from the source
+    being checked as the item executes (356.3.e.12; 359.3.f.2 in Core Rules 1.4), else the item's location
+    (a source that has left the board: where it died, 734.1.d.3)."""
     here = item.location
-    if here is None and item.source in game.objects:
-        source = game.objects[item.source]
+    source = game.objects.get(item.source)
+    if source is not None and source.zone == Zone.BOARD:
         here = source.id if source.kind == Kind.BATTLEFIELD else source.location
     return Targeting(item.label, item.controller, item.source, here, item.hidden_at, dict(item.targets or {}))
 

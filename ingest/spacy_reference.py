@@ -1,6 +1,8 @@
 """spaCy's own pipeline with the product's lemmas: the reference the phrase matcher (``ingest.lemmas``) is checked
-against (``test_lemmas``) and the floor a build's tagging is measured against (``benchmarks/bench_build.py``).
-The product never runs it: a build tokenizes each distinct piece of text once and matches on the tokens."""
+against (``tests/test_lemmas.py``) and the floor a build's tagging is measured against (``benchmarks/bench_build.py``).
+The product never runs it: a build tokenizes each distinct piece of text once and matches on the tokens. It lives
+beside the matcher, in the lowest layer, so that tests and benchmarks both import it without one reaching into
+the other."""
 
 from __future__ import annotations
 
