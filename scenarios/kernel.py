@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from scenarios.trace import END, LOG, StepKind
+from scenarios.trace import END, StepKind
 
 RULES_VERSION = "2025-12-01"  # the Core Rules version whose numbers the engine cites
 
@@ -408,13 +408,11 @@ def _dispatcher(name: str) -> Callable:
             if not because:
                 raise EngineError(f"procedure {name!r} called without the rule that makes it happen (because=)")
         trace = game.trace
-        journal = trace.journal
-        depth = trace.depth
-        if proc.pure:  # described when the trace is read: (procedure, arguments) in the DESCRIBE field
-            record = [proc.kind, name, None, because, None, None, None, len(journal), None, depth, (proc, positional)]
+        journal, depth = trace.journal, trace.depth
+        if proc.pure:  # described when the trace is read, from the procedure and its arguments
+            record = [proc, positional, because, len(journal), depth, None]
         else:
-            text, defines, objects = proc.describe(positional)
-            record = [proc.kind, name, text, because, defines, objects, None, len(journal), None, depth, None]
+            record = [None, (proc.kind, name, *proc.describe(positional)), because, len(journal), depth, None]
         trace.records.append(record)
         trace.depth = depth + 1
         try:
@@ -438,16 +436,19 @@ def note(game, kind: StepKind, name: str, summary: str, because, defines=(), obj
     trace = game.trace  # a leaf: recorded inside the open step (or as a root), never opened itself
     at = len(game.journal.entries)
     defines = defines if type(defines) is tuple else tuple(defines)
-    trace.records.append([kind, name, summary, because, defines, objects, log, at, at, trace.depth, None])
+    if log is not None:
+        trace.log_entries[len(trace.records)] = log
+    trace.records.append([None, (kind, name, summary, defines, objects), because, at, trace.depth, at])
 
 
 def log(game, name: str, entry, because, defines=()) -> None:
     """Record an entry of the game log (`resolved`, `triggered`, `scored`, `refused`) on the open step (or on a
     leaf step of its own when the open step already carries one)."""
     game.budget.logged += 1  # entries are read back in the order they were made
-    step = game.trace.open_step()
-    if step is not None and step[LOG] is None:
-        step[LOG] = (name, entry, game.budget.logged)
+    trace = game.trace
+    step = trace.open_step()
+    if step is not None and step not in trace.log_entries:
+        trace.log_entries[step] = (name, entry, game.budget.logged)
     else:
         note(game, StepKind.EFFECT, f"log {name}", str(entry), because, defines, log=(name, entry, game.budget.logged))
 

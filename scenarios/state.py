@@ -42,7 +42,7 @@ class _Pushed(NamedTuple):
     journal_mark: int
     trace_mark: int
     undone: list
-    dropped: list
+    dropped: tuple | None
 
 
 class GameState(Journaled):
@@ -244,7 +244,7 @@ class GameState(Journaled):
     def _push(self, action: Action) -> None:
         journal_mark, trace_mark = self.journal.mark(), self.trace.mark()
         undone: list = []
-        dropped: list = []
+        dropped: tuple | None = None
         base = (journal_mark, trace_mark)
         try:
             if self.winner is not None:

@@ -130,49 +130,66 @@ def plain(value):
     return str(value)
 
 
-# A step as the engine writes it: one flat record per step, in the order the steps opened (see `Tracer`).
-KIND, PROCEDURE, SUMMARY, BECAUSE, DEFINES, OBJECTS, LOG, AT, END, DEPTH, DESCRIBE = range(11)
+# A step as the engine writes it: a list [procedure, detail, because, at, depth, end] (see `Tracer`).
+END = 5
 
 
 class Tracer:
-    """The steps of a game as flat records (lists indexed by KIND ... DESCRIBE above), in the order they opened,
-    and how many of them are open now (`depth`, the depth of the next record). The tree of `Step`s is built from them only when it is read
-    (`roots`, `steps()`): a replay writes thousands of steps and most are never read one by one.
+    """The steps of a game as flat records, in the order they opened, and how many of them are open now (`depth`,
+    the depth of the next record). The tree of `Step`s is built from them only when it is read (`roots`,
+    `steps()`): a replay writes thousands of steps and most are never read one by one.
 
-    A record's journal entries are `journal[AT:END]` (END is set when the step closes); a record's parent is
-    the nearest earlier record one level less deep; the innermost open step is the last record whose END is not
-    set yet (see `open_step`). A pure procedure's record leaves SUMMARY, DEFINES and
-    OBJECTS empty and keeps DESCRIBE, (procedure, arguments), to work them out when read.
-    BECAUSE is one rule (a string) or a tuple of them."""
+    A record is a list `[procedure, detail, because, at, depth, end]`. A pure procedure's step keeps the procedure
+    and its arguments as detail, and is described when read; any other step has None and its description made
+    already, `(kind, name, summary, defines, objects)`. BECAUSE is one rule (a string) or a tuple of them; AT and
+    END the journal's length when the step opened and closed (END is None while it is open): its journal entries
+    are `journal[at:end]`. A step's game-log entry, rare, is kept in `log_entries` under its record's index.
+    (Six fields rather than one for each attribute of a `Step`: a record is made some 16 times per action and kept
+    for the whole game; a 20,000-action game's process held 191 MB with eleven, 157 MB with six.)
 
-    __slots__ = ("records", "depth", "journal")
+    A record's parent is the nearest earlier record one level less deep; the innermost open step is the last
+    record whose END is not set yet (see `open_step`)."""
+
+    __slots__ = ("records", "log_entries", "depth", "journal")
 
     def __init__(self, journal: list) -> None:
         self.records: list[list] = []
+        self.log_entries: dict[int, tuple] = {}  # record index -> (log name, entry, sequence)
         self.depth = 0
         self.journal = journal  # the game's journal entries (one list, rewound and extended in place)
 
     def mark(self) -> int:
         return len(self.records)
 
-    def rewind(self, mark: int) -> list[list]:
-        """Drop the records after `mark` (returned, for a later `restore`)."""
+    def rewind(self, mark: int) -> tuple[list, dict]:
+        """Drop the records after `mark` (returned with their log entries, for a later `restore`). A mark is taken
+        between actions, when no step is open, so the log entries of the records after it were all made after
+        those of the records before it: they are the newest entries of `log_entries`."""
+        logs = self.log_entries
+        dropped_logs = {}
+        while logs and next(reversed(logs)) >= mark:
+            index, entry = logs.popitem()
+            dropped_logs[index] = entry
         dropped = self.records[mark:]
         del self.records[mark:]
         self.depth = 0
-        return dropped
+        return dropped, dropped_logs
 
-    def restore(self, mark: int, dropped: list[list]) -> None:
+    def restore(self, mark: int, dropped: tuple[list, dict] | None) -> None:
         self.rewind(mark)
-        self.records.extend(dropped)
+        if dropped:
+            records, logs = dropped
+            self.records.extend(records)
+            self.log_entries.update(sorted(logs.items()))
 
-    def open_step(self) -> list | None:
-        """The record of the innermost step still open (None at the top level). Asked only when a log entry is
+    def open_step(self) -> int | None:
+        """The index of the innermost step still open (None at the top level). Asked only when a log entry is
         made, so no stack of open records is kept for it: a step's dispatcher only counts the depth."""
         if self.depth:
-            for record in reversed(self.records):
-                if record[END] is None:
-                    return record
+            records = self.records
+            for index in range(len(records) - 1, -1, -1):
+                if records[index][END] is None:
+                    return index
         return None
 
     @property
@@ -184,22 +201,19 @@ class Tracer:
         """The forest of the first `end` records' steps."""
         roots: list[Step] = []
         path: list[Step] = []  # the last step built at each depth
-        journal = self.journal
-        for record in self.records[:end]:
-            because = record[BECAUSE]
+        journal, logs = self.journal, self.log_entries
+        for index, (procedure, detail, because, at, depth, closed) in enumerate(self.records[:end]):
             if type(because) is str:  # one rule, kept as given while the game ran
                 because = (because,)
-            if record[DESCRIBE] is None:
-                summary, defines, objects = record[SUMMARY], record[DEFINES], record[OBJECTS]
+            if procedure is None:
+                kind, name, summary, defines, objects = detail
             else:
-                procedure, positional = record[DESCRIBE]
-                summary, defines, objects = procedure.describe(positional)
-            step = Step(record[KIND], record[PROCEDURE], summary, because, defines, objects, record[LOG])
-            step.at = at = record[AT]
-            end = record[END]
-            if end is not None and end > at:
-                step.entries = journal[at:end]
-            depth = record[DEPTH]
+                kind, name = procedure.kind, procedure.name
+                summary, defines, objects = procedure.describe(detail)
+            step = Step(kind, name, summary, because, defines, objects, logs.get(index))
+            step.at = at
+            if closed is not None and closed > at:
+                step.entries = journal[at:closed]
             del path[depth:]
             if depth:
                 path[-1].add(step)
@@ -210,7 +224,7 @@ class Tracer:
 
     def logs(self):
         """The game-log entries of the steps, (name, entry, sequence), in the order the steps opened."""
-        return (record[LOG] for record in self.records if record[LOG])
+        return (self.log_entries[index] for index in sorted(self.log_entries))
 
     def steps(self):
         for root in self.roots:
