@@ -112,6 +112,7 @@ class Vocabulary:
     """The data in ``search_vocabulary.yaml``: filler words, and judges' words with their expansions."""
 
     filler: frozenset[str]
+    contraction_endings: tuple[str, ...]  # "s" of "what's": a filler word with one is filler
     expansions: dict[tuple[str, ...], tuple[str, ...]]  # judge's words -> the documents' words or phrases
     games: dict[tuple[str, ...], str]  # a game's name or abbreviation -> its id
     card_intent: frozenset[tuple[str, ...]]  # phrases showing the judge looks for a card ("spell that")
@@ -127,6 +128,7 @@ def vocabulary() -> Vocabulary:
     data = yaml.safe_load(VOCABULARY_FILE.read_text(encoding="utf-8"))
     return Vocabulary(
         filler=frozenset(str(word).lower() for word in data.get("filler", [])),
+        contraction_endings=tuple(str(ending).lower() for ending in data.get("contraction_endings") or []),
         expansions={
             tuple(WORD.findall(str(key).lower())): tuple(str(value).lower() for value in values)
             for key, values in (data.get("expansions") or {}).items()
@@ -318,10 +320,14 @@ def _terms(conn: sqlite3.Connection, words: list[str]) -> dict[str, Term]:
 
 
 def _corrected(conn: sqlite3.Connection, words: list[str], terms: dict, query: Query) -> list[str]:
-    """The words with each unknown one replaced by the nearest word of the corpus, if one is near enough."""
+    """The words with each unknown one replaced by the nearest word of the corpus, if one is near enough; a
+    contraction of a filler word ("whats") is that filler word, not a typo."""
     filler = vocabulary().filler
     corrected = []
     for word in words:
+        if word not in terms and word not in filler and (contracted := _contracted_filler(word)):
+            corrected.append(contracted)
+            continue
         if (
             word in terms
             or word in filler
@@ -336,6 +342,15 @@ def _corrected(conn: sqlite3.Connection, words: list[str], terms: dict, query: Q
             query.corrections.append((word, meant))
         corrected.append(meant or word)
     return corrected
+
+
+def _contracted_filler(word: str) -> str | None:
+    """The filler word ``word`` contracts with its apostrophe dropped ("whats" -> "what", "doesnt" -> "doesn")."""
+    vocab = vocabulary()
+    for ending in vocab.contraction_endings:
+        if word.endswith(ending) and word[: -len(ending)] in vocab.filler:
+            return word[: -len(ending)]
+    return None
 
 
 def _nearest_word(conn: sqlite3.Connection, word: str) -> str | None:

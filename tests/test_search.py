@@ -669,3 +669,19 @@ def test_the_particle_of_a_phrasal_verb_is_not_searched(real_connection, questio
     query = search.understand(real_connection, question)
     assert set(query.ignored) & {"off", "over", "down"}
     assert not {"off", "over", "down"} & {concept.typed for concept in query.concepts}
+
+
+@pytest.mark.parametrize(
+    ("typed", "as_written"),
+    [
+        ("whats the penalty for drawing extra cards", "what's the penalty for drawing extra cards"),
+        ("doesnt it die", "doesn’t it die"),
+        ("youre attacking there", "you're attacking there"),
+    ],
+)
+def test_a_contraction_typed_without_its_apostrophe_is_no_typo(real_connection, typed, as_written):
+    """ "whats" is "what's" with its apostrophe dropped: the filler word "what", not a typo offered back to the judge
+    ("did you mean: what the penalty"); the question searches what it searches with the apostrophe."""
+    query, written = search.understand(real_connection, typed), search.understand(real_connection, as_written)
+    assert query.corrections == [] and written.corrections == []
+    assert [concept.forms for concept in query.concepts] == [concept.forms for concept in written.concepts]
