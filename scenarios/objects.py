@@ -121,7 +121,7 @@ class TriggerInstance:
     id: str
     source: str
     incarnation: int
-    index: int | None  # the ability's position on its card (None: a delayed ability)
+    index: int | None  # the ability's position on its card (None: a delayed or keyword ability)
     controller: str
     event: Event
     label: str
@@ -133,6 +133,7 @@ class TriggerInstance:
     location: str | None = None  # "here" for the ability: its source's location when it triggered
     hidden_at: str | None = None  # a play effect of a card played from hidden (737.1.d.2)
     it: str | None = None  # a delayed ability's object ("it")
+    delayed: bool = False  # a delayed ability (383.2), made by an effect, not by its source's text
 
     def describe(self) -> str:
         subject = self.event.unit or self.event.player
@@ -295,6 +296,19 @@ class ChainItem(Journaled):
 
     def spec(self, slot: str):
         return dict(self.target_specs).get(slot)
+
+    @property
+    def of_its_sources_death(self) -> bool:
+        """Is this item a trigger of its own source's death (a Deathknell)? Then it keeps what was noted as
+        the source died: where it died and its Might (734.1.d.3)."""
+        trigger = self.trigger
+        return trigger is not None and trigger.event.kind == "die" and trigger.event.unit == self.source
+
+    @property
+    def noted_might(self) -> int | None:
+        """The Might its source had as it died, when the item is that death's trigger (734.1.d.3)."""
+        trigger = self.trigger
+        return trigger.event.might if trigger is not None and self.of_its_sources_death else None
 
     def plain(self) -> dict:
         from scenarios.trace import plain

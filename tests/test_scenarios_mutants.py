@@ -320,6 +320,55 @@ def here_is_where_it_triggered(original):
     return mutant
 
 
+def a_gone_sources_here_is_where_it_triggered(original):
+    """An ability whose source has left the board targets where the source was when it triggered (last known
+    information, misreading 356.3.e.12)."""
+
+    def mutant(game, item):
+        targeting = original(game, item)
+        return dataclasses.replace(targeting, here=item.location) if targeting.here is None else targeting
+
+    return mutant
+
+
+def deathknells_deal_the_might_in_the_trash(original):
+    """A Deathknell's "damage equal to my Might" reads the card in the trash (misreading 734.1.d.3)."""
+
+    def mutant(game, run, value):
+        if value == "might_of:this" and run.item.of_its_sources_death:
+            return kernel.calc.might(game, game.objects[run.item.source])
+        return original(game, run, value)
+
+    return mutant
+
+
+def deathknells_have_no_place(original):
+    """A Deathknell's source is gone like any other, so "here" is null (misreading 734.1.d.3)."""
+
+    def mutant(game, item, source):
+        if item.of_its_sources_death:
+            return source.zone != Zone.BOARD
+        return original(game, item, source)
+
+    return mutant
+
+
+def a_source_played_again_is_the_same_object(original):
+    """A unit that left the board and came back is still the source of its earlier triggers (misreading
+    356.3.e.4)."""
+
+    def mutant(game, item, source):
+        gone = original(game, item, source)
+        return gone and source.zone != Zone.BOARD
+
+    return mutant
+
+
+def mighty_above_five(original):
+    """A unit is Mighty only above 5 Might (misreading 708's "5 or more")."""
+    return lambda game, unit: kernel.calc.might(game, unit) > 5
+
+
 PLAYED = kernel.QUERIES["card_played"]
 
 # (name, [(registry, entry, mutation)], the scenarios that pin the rule down)
@@ -427,8 +476,25 @@ MUTANTS = [
     (
         "an ability whose source left the board still has a place",
         [("query", "source_gone", a_gone_source_keeps_its_place)],
-        ("dispute-02",),
+        ("dispute-02", "dispute-44"),
     ),
+    (
+        "an ability whose source left the board targets where it triggered",
+        [("query", "targeting_of", a_gone_sources_here_is_where_it_triggered)],
+        ("dispute-44",),
+    ),
+    (
+        "a Deathknell deals the Might of the card in the trash",
+        [("query", "amount", deathknells_deal_the_might_in_the_trash)],
+        ("dispute-45",),
+    ),
+    ("a Deathknell has no place", [("query", "source_gone", deathknells_have_no_place)], ("dispute-45",)),
+    (
+        "a unit banished and played again is the same object",
+        [("query", "source_gone", a_source_played_again_is_the_same_object)],
+        ("dispute-47",),
+    ),
+    ("Mighty means more than 5 Might", [("query", "is_mighty", mighty_above_five)], ("dispute-46",)),
     ("a unit off the board keeps its Might", [("query", "amount", a_gone_unit_keeps_its_might)], ("dispute-03",)),
     (
         "showdowns only at uncontrolled battlefields",

@@ -28,20 +28,12 @@ def own_play(item) -> bool:
     return trigger is not None and trigger.event.kind == "play" and trigger.event.unit == item.source
 
 
-def noted_might(item) -> int | None:
-    """The Might its source had as it died, when the item is that death's trigger (734.1.d.3)."""
-    trigger = item.trigger
-    if trigger is not None and trigger.event.kind == "die" and trigger.event.unit == item.source:
-        return trigger.event.might
-    return None
-
-
 @instruction("if")
 def op_if(game, run, ins) -> None:
     """`{op: if, condition: <word>, then: [...], else: [...]}`: "if <condition>, <then>" (361.3.a)."""
     item = run.item
     word = ins["condition"]
-    holds = calc.condition_holds(game, word, Condition(item.controller, item.source, own_play(item), noted_might(item)))
+    holds = calc.condition_holds(game, word, Condition(item.controller, item.source, own_play(item), item.noted_might))
     note(
         game,
         StepKind.EFFECT,

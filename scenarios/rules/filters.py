@@ -174,7 +174,7 @@ def matches_object(game, flt, view: View, subject, location=None) -> bool:
         return False
     if flt.alone and not _alone(game, subject):
         return False
-    if flt.mighty is not None and (calc.might(game, subject) >= 5) != flt.mighty:  # 708
+    if flt.mighty is not None and calc.is_mighty(game, subject) != flt.mighty:
         return False
     if flt.less_might_than_me:
         source = game.objects.get(view.source)

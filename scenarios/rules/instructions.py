@@ -38,26 +38,24 @@ def resolution(game, item: ChainItem, because: str, targets: dict | None = None)
     view = calc.view_of(game, source, it=item.it, slots=legal) if source else View()
     if item.it and item.it in game.objects:
         view = View(view.source, view.you, view.here, item.it, None, view.slots)
-    gone = calc.source_gone(game, item, source)
-    if gone:
-        view = View(view.source, view.you, None, view.it, view.it_incarnation, view.slots)
-    elif item.location and source is not None and source.zone != Zone.BOARD:
-        # a trigger of its source's own death: "here" is where the source died, noted (734.1.d.3)
-        view = View(view.source, view.you, item.location, view.it, view.it_incarnation, view.slots)
-    return Resolution(item, because, legal, view, gone)
+    here = calc.targeting_of(game, item).here
+    view = View(view.source, view.you, here, view.it, view.it_incarnation, view.slots)
+    return Resolution(item, because, legal, view, calc.source_gone(game, item, source))
 
 
 @query("source_gone")
 def source_gone(game, item: ChainItem, source) -> bool:
-    """Has the permanent whose ability this is left the board since the ability was made? Then it has no
-    location ("here" is null) and no Might, and what is computed from them is ignored (356.3.e.12, 394.5).
-    A trigger of the source's own death keeps what was noted as it died (734.1.d.3)."""
-    if item.kind == ItemKind.SPELL or source is None:
+    """Has the permanent whose ability this is left the board since the ability was made (a unit that left and
+    came back is a new object, 356.3.e.4)? Then it has no location ("here" is null) and no Might, and what is
+    computed from them is ignored (356.3.e.12, 394.5). A trigger of the source's own death keeps what was
+    noted as it died (734.1.d.3); a delayed ability's information is taken as it is made, not from the
+    source as it executes (359.3.f.3.a in Core Rules 1.4)."""
+    if item.kind == ItemKind.SPELL or source is None or item.of_its_sources_death:
         return False
     trigger = item.trigger
-    if trigger is not None and trigger.event.kind == "die" and trigger.event.unit == source.id:
+    if trigger is not None and trigger.delayed:
         return False
-    moved = trigger is not None and trigger.index is not None and source.incarnation != trigger.incarnation
+    moved = trigger is not None and source.incarnation != trigger.incarnation
     return source.zone != Zone.BOARD or moved
 
 
@@ -127,11 +125,12 @@ def amount(game, run: Resolution, value) -> int | None:
     if isinstance(value, str) and value.startswith("might_of:"):
         ids = refs(game, run, value.split(":", 1)[1])
         unit = game.objects[ids[0]] if ids else None
-        gone = (
-            run.source_gone
-            if unit is not None and unit.id == run.item.source
-            else unit is None or unit.zone != Zone.BOARD
-        )
+        if unit is not None and unit.id == run.item.source:
+            if run.item.of_its_sources_death:
+                return run.item.noted_might  # a Deathknell reads its unit as it died (734.1.d.3)
+            gone = run.source_gone
+        else:
+            gone = unit is None or unit.zone != Zone.BOARD
         return None if gone else calc.might(game, unit)  # a unit no longer on the board has null Might (356.3.e.12)
     raise EngineError(f"unknown amount {value!r}")
 

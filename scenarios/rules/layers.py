@@ -152,11 +152,21 @@ def snapshot_modifier(game, unit: Obj, amount: int, minimum: int | None) -> int:
     return -min(-amount, max(0, calc.might(game, unit) - minimum))
 
 
+def _mighty(might: int) -> bool:
+    """Mighty: 5 Might or more (708)."""
+    return might >= 5
+
+
+@query("is_mighty")
+def is_mighty(game, unit: Obj) -> bool:
+    return _mighty(calc.might(game, unit))
+
+
 @condition("mighty", "708")
-def _mighty(game, context) -> bool:
-    """ "If I am (was) Mighty": 5 Might or more (708), as noted when the unit died for its Deathknell
-    (734.1.d.3); a unit no longer on the board has no Might (356.3.e.12)."""
+def _is_source_mighty(game, context) -> bool:
+    """ "If I am (was) Mighty": as noted when the unit died for its Deathknell (734.1.d.3); a unit no longer
+    on the board has no Might (356.3.e.12)."""
     if context.noted_might is not None:
-        return context.noted_might >= 5
+        return _mighty(context.noted_might)
     source = game.objects.get(context.source)
-    return source is not None and source.zone == BOARD and calc.might(game, source) >= 5
+    return source is not None and source.zone == BOARD and calc.is_mighty(game, source)

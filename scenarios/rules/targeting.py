@@ -127,12 +127,16 @@ def still_legal(game, reference, spec, ctx: Targeting) -> bool:
 @query("targeting_of")
 def targeting_of(game, item) -> Targeting:
     """The targeting context of a chain item: "here" is where its source is now, information from the source
-    being checked as the item executes (356.3.e.12; 359.3.f.2 in Core Rules 1.4), else the item's location
-    (a source that has left the board: where it died, 734.1.d.3)."""
-    here = item.location
+    being checked as the item executes (356.3.e.12; 359.3.f.2 in Core Rules 1.4); a source that has left the
+    board has no "here" (null), except for the trigger of its own death, which keeps where it died
+    (734.1.d.3). A spell's "here" is the item's own location."""
     source = game.objects.get(item.source)
-    if source is not None and source.zone == Zone.BOARD:
+    if calc.source_gone(game, item, source):
+        here = None
+    elif source is not None and source.zone == Zone.BOARD:
         here = source.id if source.kind == Kind.BATTLEFIELD else source.location
+    else:
+        here = item.location
     return Targeting(item.label, item.controller, item.source, here, item.hidden_at, dict(item.targets or {}))
 
 

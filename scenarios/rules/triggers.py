@@ -78,6 +78,7 @@ def fire(game, event: Event, leaving: frozenset = frozenset()) -> None:
                     effects=delayed.effects,
                     location=event.location,
                     it=_still_the_same(game, delayed),
+                    delayed=True,
                 )
             )
             if delayed.once:
