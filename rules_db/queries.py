@@ -62,7 +62,8 @@ def _row(conn: sqlite3.Connection, sql: str, params=()) -> dict | None:
 
 
 # A ruling's question as lists show it: a sub-question (one the source asks under another, "Resolution Sequence")
-# names nothing alone, so a list also gives the question it is part of (null for any other).
+# names nothing alone, so a list also gives the question it is part of (null for any other). A column of a query
+# that names its rulings table ``g``, as every list of rulings here does.
 _PART_OF = "(select question from rulings where id = g.parent_ruling_id) as part_of"
 
 

@@ -90,6 +90,7 @@ async def test_the_faqs_notes_are_shown_with_its_credit_where_its_rulings_are(da
         notes = html.split('class="credit note source-notes"', 1)[1].split("</details>", 1)[0]
         assert ">Legal</a>" in notes and 'href="https://www.riftboundfaq.com/#legal"' in notes
         assert "not affiliated with, endorsed by, or sponsored by Riot Games" in _visible(notes)
+        assert "<h" not in notes  # at the foot of every page: no headings in the page's outline
         assert 'href="https://creativecommons.org/licenses/by-sa/4.0/"' in html
     listed = (await _get(datasette, "/rulings?" + urlencode({"document": FAQ, "category": "about"}))).text
     assert "0 rulings" in _visible(listed)

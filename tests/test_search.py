@@ -685,3 +685,16 @@ def test_a_contraction_typed_without_its_apostrophe_is_no_typo(real_connection, 
     query, written = search.understand(real_connection, typed), search.understand(real_connection, as_written)
     assert query.corrections == [] and written.corrections == []
     assert [concept.forms for concept in query.concepts] == [concept.forms for concept in written.concepts]
+
+
+def test_a_text_in_two_fields_is_stemmed_under_each_fields_tag():
+    """The index reads each distinct text once, but a text standing in two fields (a heading that is also a
+    sibling's path, a ruling's question in its body) gives each field its own tagged stems."""
+    text = "attacking units"
+    first = {"game_id": "g", "kind": "ruling", **dict.fromkeys(search.FIELDS, ""), "title": text}
+    second = {**first, "title": "", "body": text}
+    stems: dict[str, str] = {}
+    search_index._add_stems([first, second], stems)
+    heading, body = search.STEM_TAGS[search.FIELDS.index("title")], search.STEM_TAGS[search.FIELDS.index("body")]
+    assert set(first["stems"].split()) == {heading + stems[word] for word in ("attacking", "units")}
+    assert set(second["stems"].split()) == {body + stems[word] for word in ("attacking", "units")}
