@@ -153,12 +153,20 @@ class AnswerKind:
     candidates: Callable
 
 
+@dataclass(frozen=True)
+class EventKind:
+    """An event kind: the rule that defines it, and the words for "would <do it>" (a replacement's summary)."""
+
+    rule: str
+    would: str
+
+
 PROCEDURES: dict[str, Procedure] = {}
 ANSWER_KINDS: dict[str, AnswerKind] = {}
 QUERIES: dict[str, Callable] = {}
 INSTRUCTIONS: dict[str, Callable] = {}
 ACTIONS: dict[str, ActionSpec] = {}
-EVENT_KINDS: dict[str, str] = {}  # event name -> the rule that defines it
+EVENT_KINDS: dict[str, EventKind] = {}  # event name -> its rule and its verb phrase
 WHO: dict[str, Callable] = {}  # filter word -> predicate(game, source, subject) on objects or players
 WHERE: dict[str, Callable] = {}  # filter word -> predicate(game, source, location, item)
 CONDITIONS: dict[str, tuple[Callable, str]] = {}  # condition word -> (predicate(game, Condition), its rule)
@@ -348,8 +356,10 @@ def answer_candidates(game, choice: Choice):
     yield from spec.candidates(game, choice) if spec is not None else choice.options
 
 
-def event_kind(name: str, rule: str) -> None:
-    _register(EVENT_KINDS, name, rule, "event kind")
+def event_kind(name: str, rule: str, would: str | None = None) -> None:
+    """An event cards may name; `would` is what it is said to do after "would" in step summaries ("take
+    damage"), by default its name in words."""
+    _register(EVENT_KINDS, name, EventKind(rule, would or name.replace("_", " ")), "event kind")
 
 
 def who(word: str):

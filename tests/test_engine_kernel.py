@@ -393,3 +393,12 @@ def test_a_view_with_legal_targets_is_a_value():
     assert hash(view) == hash(View("s1", "p1", "bf1", None, None, {"target": ["u1"]}))
     assert view == View("s1", "p1", "bf1", None, None, {"target": ["u1"]})
     assert view != View("s1", "p1", "bf1", None, None, {"target": ["u2"]})
+
+
+def test_a_waiting_replacement_says_what_the_event_would_do_in_words():
+    """A "next time it would ..." summary takes its verb from the event kind's registration: "would take damage",
+    never the event's identifier ("would takes damage")."""
+    replay = replay_file(next(p for p in scenarios.library_paths() if p.name.startswith("rules-10-")))
+    summaries = [step.summary for _, step in replay.walk() if "the next time" in step.summary]
+    assert summaries and all("would take damage, instead" in s for s in summaries), summaries
+    assert all("_" not in kind.would for kind in kernel.EVENT_KINDS.values())

@@ -13,7 +13,7 @@ from scenarios.objects import Event, ItemKind, Kind, Targeting, Zone
 from scenarios.trace import StepKind
 
 event_kind("choose", "352.6")
-event_kind("card_played", "406.4")
+event_kind("card_played", "406.4", would="play a card")
 
 EXECUTES = {ItemKind.SPELL: "356.3.d", ItemKind.ABILITY: "394.5", ItemKind.TRIGGER: "394.5"}
 

@@ -14,7 +14,7 @@ from scenarios.trace import StepKind
 
 event_kind("attack", "376.4.d")
 event_kind("defend", "376.4.e")
-event_kind("recall_attackers", "444.1.a.2")
+event_kind("recall_attackers", "444.1.a.2", would="recall the attackers")
 
 
 @procedure(

@@ -10,7 +10,7 @@ from scenarios.kernel import calc, do, event_kind, instruction, procedure, query
 from scenarios.objects import Event, Kind, Obj, Zone
 from scenarios.trace import StepKind
 
-event_kind("takes_damage", "404.1.b")
+event_kind("takes_damage", "404.1.b", would="take damage")
 event_kind("die", "415.1")
 
 RESOLVES = "356.3.d"  # default reason when an effect executes outside the Chain

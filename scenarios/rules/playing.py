@@ -18,7 +18,7 @@ from scenarios.kernel import Refusal, action, calc, choose, do, event_kind, inst
 from scenarios.objects import ChainItem, Event, ItemKind, Kind, Targeting, Zone
 from scenarios.trace import StepKind
 
-event_kind("play", "376.4.a")
+event_kind("play", "376.4.a", would="be played")
 
 
 @query("play_timing")

@@ -11,7 +11,7 @@ the other effects have nothing left to replace. An effect does not apply to the 
 from __future__ import annotations
 
 from scenarios.cards import ObjectFilter, Replacement
-from scenarios.kernel import calc, choose, do, instruction, procedure, query
+from scenarios.kernel import EVENT_KINDS, calc, choose, do, instruction, procedure, query
 from scenarios.objects import BATTLEFIELD, BOARD, ChainItem, Event, ItemKind, LastingReplacement, View
 from scenarios.trace import StepKind
 
@@ -120,7 +120,7 @@ def apply_replacement(game, source_id: str, replacement: Replacement, lasting, e
     StepKind.EFFECT,
     defines=("383.3", "384"),
     summary=lambda g, lasting: (
-        f"{lasting.replacement.label}: the next time {lasting.it or 'it'} would {lasting.replacement.would.replace('_', ' ')}, instead ..."
+        f"{lasting.replacement.label}: the next time {lasting.it or 'it'} would {EVENT_KINDS[lasting.replacement.would].would}, instead ..."
     ),
     objects=lambda g, lasting: [lasting.it],
 )

@@ -30,8 +30,8 @@ from scenarios.kernel import (
 from scenarios.objects import BOARD, ChainItem, DelayedAbility, Event, ItemKind, Kind, TriggerInstance, View
 from scenarios.trace import StepKind
 
-event_kind("end_of_turn", "317.1")
-event_kind("beginning", "315.2.a")
+event_kind("end_of_turn", "317.1", would="reach the end of the turn")
+event_kind("beginning", "315.2.a", would="begin a turn")
 
 SELF_WORDS = ("self", "me", "this", "i")
 RULE_OF = {
