@@ -274,6 +274,7 @@ class ChainItem(Journaled):
     source: str
     controller: str  # fixed when it goes on the Chain (185.4.b)
     effects: tuple = ()
+    source_incarnation: int | None = None  # the source as the item was made (None: a delayed ability's)
     target_specs: tuple = ()  # (slot, TargetSpec) pairs
     targets: dict | None = None  # slot -> tuple of (object id, incarnation); None while pending
     card: str | None = None  # the spell card, while it is on the Chain

@@ -21,7 +21,7 @@ from scenarios.actions import Choose, EndTurn, Move, Pass, Play, parse_action
 from scenarios.cards import load_library
 from scenarios.journal import Journal
 from scenarios.kernel import Budget, BudgetExceeded, Refusal
-from scenarios.objects import ChainItem, Combat, ItemKind, Kind, Obj, Role, View, Zone
+from scenarios.objects import ChainItem, Combat, Event, ItemKind, Kind, Obj, Role, TriggerInstance, View, Zone
 from scenarios.replay import replay_file
 from scenarios.rules import cleanups
 from scenarios.state import GameState
@@ -402,3 +402,19 @@ def test_a_waiting_replacement_says_what_the_event_would_do_in_words():
     summaries = [step.summary for _, step in replay.walk() if "the next time" in step.summary]
     assert summaries and all("would take damage, instead" in s for s in summaries), summaries
     assert all("_" not in kind.would for kind in kernel.EVENT_KINDS.values())
+
+
+def test_a_delayed_ability_made_by_a_spell_in_the_trash_keeps_its_source():
+    """A delayed ability's information is taken as it is made (359.3.f.3.a in Core Rules 1.4): its source in the
+    trash (a spell that resolved) does not make it "gone", as it does an ability of a unit that died since."""
+    game = GameState(BASIC)
+    game.obj("a1").zone = Zone.TRASH
+    event = Event("end_of_turn", player="A")
+
+    def item(delayed: bool) -> ChainItem:
+        instance = TriggerInstance("trigger#1", "a1", 0, None, "A", event, "a test ability", "383.2", delayed=delayed)
+        return ChainItem("item#1", "a test ability", ItemKind.TRIGGER, "a1", "A", trigger=instance)
+
+    assert not kernel.calc.source_gone(game, item(delayed=True), game.obj("a1"))
+    assert kernel.calc.source_gone(game, item(delayed=False), game.obj("a1"))
+    assert kernel.calc.targeting_of(game, item(delayed=False)).here is None

@@ -492,7 +492,7 @@ MUTANTS = [
     (
         "a unit banished and played again is the same object",
         [("query", "source_gone", a_source_played_again_is_the_same_object)],
-        ("dispute-47",),
+        ("dispute-47", "dispute-48"),
     ),
     ("Mighty means more than 5 Might", [("query", "is_mighty", mighty_above_five)], ("dispute-46",)),
     ("a unit off the board keeps its Might", [("query", "amount", a_gone_unit_keeps_its_might)], ("dispute-03",)),

@@ -134,6 +134,7 @@ def activate(game, act: Activate) -> None:
         target_specs=tuple(ability.targets.items()),
         targets=chosen,
         location=here,
+        source_incarnation=source.incarnation,
     )
     if ability.adds:  # 388.2, 416.2: it resolves at once, like a unit or gear, and Priority does not pass
         calc.execute(game, calc.resolution(game, item, "388.2"), item.effects)

@@ -52,10 +52,9 @@ def source_gone(game, item: ChainItem, source) -> bool:
     source as it executes (359.3.f.3.a in Core Rules 1.4)."""
     if item.kind == ItemKind.SPELL or source is None or item.of_its_sources_death:
         return False
-    trigger = item.trigger
-    if trigger is not None and trigger.delayed:
+    if item.trigger is not None and item.trigger.delayed:
         return False
-    moved = trigger is not None and source.incarnation != trigger.incarnation
+    moved = item.source_incarnation is not None and source.incarnation != item.source_incarnation
     return source.zone != Zone.BOARD or moved
 
 

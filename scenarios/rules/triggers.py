@@ -192,6 +192,7 @@ def put_trigger_on_chain(game, instance: TriggerInstance) -> None:
         instance.source,
         instance.controller,
         effects=instance.effects,
+        source_incarnation=None if instance.delayed else instance.incarnation,
         target_specs=instance.targets,
         targets=None,
         optional=instance.optional,
