@@ -369,6 +369,20 @@ def mighty_above_five(original):
     return lambda game, unit: kernel.calc.might(game, unit) > 5
 
 
+def effects_read_here_from_the_source_as_it_is_now(original):
+    """An executing item's "here" is its source's location now even for a Deathknell, whose unit is in the
+    trash with no location (misreading 734.1.d.3): its effects find nothing "here"."""
+
+    def mutant(game, item, because, targets=None):
+        run = original(game, item, because, targets)
+        source = game.objects.get(item.source)
+        here = kernel.calc.view_of(game, source).here if source is not None else None
+        run.view = dataclasses.replace(run.view, here=here)
+        return run
+
+    return mutant
+
+
 PLAYED = kernel.QUERIES["card_played"]
 
 # (name, [(registry, entry, mutation)], the scenarios that pin the rule down)
@@ -488,7 +502,12 @@ MUTANTS = [
         [("query", "amount", deathknells_deal_the_might_in_the_trash)],
         ("dispute-45",),
     ),
-    ("a Deathknell has no place", [("query", "source_gone", deathknells_have_no_place)], ("dispute-45",)),
+    ("a Deathknell has no place", [("query", "source_gone", deathknells_have_no_place)], ("dispute-45", "dispute-49")),
+    (
+        "an executing item's here is its source's location now",
+        [("query", "resolution", effects_read_here_from_the_source_as_it_is_now)],
+        ("dispute-49",),
+    ),
     (
         "a unit banished and played again is the same object",
         [("query", "source_gone", a_source_played_again_is_the_same_object)],
