@@ -382,7 +382,9 @@ def test_a_replay_leaves_what_a_served_worker_froze_frozen():
         assert frozen > 0
         replay = replay_file(next(iter(scenarios.library_paths())))
         assert replay.verdict == "match" and gc.isenabled()
-        assert gc.get_freeze_count() >= frozen
+        # a frozen object that dies meanwhile (another test's cache entry) leaves the count, so it may drop by a few
+        # (212,484 -> 212,481 seen once); an unfreeze would drop it to nothing
+        assert gc.get_freeze_count() > frozen // 2
     finally:
         gc.unfreeze()  # the rest of the test run collects as it did
 
