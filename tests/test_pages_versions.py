@@ -213,3 +213,12 @@ def test_replay_cards_are_real_cards_modelled_in_the_library(connection):
     every_replay = connection.execute("select count(*) from replays").fetchone()[0]
     with_cards = connection.execute("select count(distinct replay_id) from replay_cards").fetchone()[0]
     assert with_cards > every_replay / 2
+
+
+@pytest.mark.parametrize("query", ["", "?kind=edited", "?renumbered=1", "?kind=moved&renumbered=1"])
+async def test_the_diff_pages_notes_are_parts_the_style_sheet_separates(datasette, query):
+    """What the rows leave out is said in parts, the dots between them drawn by the style sheet: a filtered page
+    with nothing only renumbered read "Every changed rule · ." with a dot for each part not shown."""
+    html = (await _get(datasette, DIFF + query)).text
+    notes = re.search(r'</h2>\n<p class="note">((?:<span class="part">.*?</span>)+)</p>', html)
+    assert notes is not None and "·" not in notes.group(1)
