@@ -602,6 +602,32 @@ def test_a_long_page_name_keeps_the_breadcrumb_on_its_lines(phone, real_server, 
         page.set_viewport_size(PHONE)
 
 
+# The baseline of each cell's first line in a comparison table's rows: an empty inline-block put at the start of a
+# cell's first text sits on that line's baseline (its bottom is the baseline).
+_ROW_BASELINES = """rows => rows.map((row) => [...row.cells].map((cell) => {
+    const first = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT, (node) => node.data.trim() ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP).nextNode();
+    if (!first) return null;
+    const probe = document.createElement("span");
+    probe.style.display = "inline-block";
+    first.parentNode.insertBefore(probe, first);
+    const baseline = probe.getBoundingClientRect().bottom;
+    probe.remove();
+    return baseline;
+}).filter((baseline) => baseline !== null))"""
+
+
+def test_a_comparison_rows_numbers_sit_on_its_texts_first_line(page, real_server, real_db):
+    """On a wide screen a comparison table's rule numbers (44 px targets) read on the line of the text beside
+    them, not centred below it; every cell of a row starts on one baseline."""
+    page.goto(real_server + _judges_pages(real_db)["diff"] + "?kind=edited")
+    rows = page.locator("table.diff-rows tbody tr")
+    assert rows.count() > 5
+    baselines = rows.evaluate_all(_ROW_BASELINES)
+    off = [row for row in baselines if len(row) > 2 and max(row) - min(row) > 1]
+    assert off == []
+    assert page.locator("table.diff-rows td.number a").first.bounding_box()["height"] >= 44
+
+
 def _open_as_a_judge(page, url: str, name: str) -> bool:
     """Load a page as a judge uses it (the rule tree with its first chapter and section open); whether its scripts
     read the screen's size or follow its changes."""
