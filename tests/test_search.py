@@ -520,7 +520,33 @@ def test_an_infraction_rule_is_found_by_its_penalty(real_connection):
     for row_id, penalty in rows:
         assert concepts.matched(scoring[row_id].stems, 1.0).heading == 1.0
         terms = real_connection.execute("select terms from search_documents where id = ?", [row_id]).fetchone()[0]
-        assert f"{penalty} penalty" in terms
+        assert search_index.penalty_phrase(penalty) in terms
+
+
+@pytest.mark.parametrize(
+    ("penalty", "phrase"),
+    [
+        ("Warning", "Warning penalty"),
+        ("Game Loss", "Game Loss penalty"),
+        ("Warning or Match Loss", "Warning or Match Loss penalty"),
+        ("No Penalty", "No Penalty"),
+        ("Minor penalty", "Minor penalty"),
+        ("Penalty Box", "Penalty Box penalty"),
+    ],
+)
+def test_a_penalty_is_named_a_penalty_once(penalty, phrase):
+    assert search_index.penalty_phrase(penalty) == phrase
+
+
+def test_no_infraction_is_indexed_with_penalty_twice(real_connection):
+    """Every infraction's terms name its penalty, and none says "penalty penalty" (the "[No Penalty]" label)."""
+    rows = real_connection.execute(
+        """select d.terms, i.penalty from infractions i join search_documents d on d.kind = 'rule' and d.ref_id = i.rule_id"""
+    ).fetchall()
+    assert any(penalty == "No Penalty" for _terms, penalty in rows)
+    for terms, penalty in rows:
+        assert penalty in terms
+        assert not re.search(r"\bpenalty\s+penalty\b", terms, re.IGNORECASE), terms
 
 
 async def test_the_best_ruling_and_card_beside_the_rules_answer_nearly_as_well(real):
