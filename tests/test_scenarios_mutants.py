@@ -393,6 +393,17 @@ def the_first_player_at_the_victory_score_wins(original):
     return mutant
 
 
+def tokens_go_to_the_trash_like_cards(original):
+    """A token killed stays in the trash, to be recycled and drawn later (misreading 180.1: it ceases to exist)."""
+
+    def mutant(game, obj, zone):
+        original(game, obj, zone)
+        if obj.zone == Zone.CEASED:
+            obj.zone = zone
+
+    return mutant
+
+
 PLAYED = kernel.QUERIES["card_played"]
 
 # (name, [(registry, entry, mutation)], the scenarios that pin the rule down)
@@ -549,6 +560,11 @@ MUTANTS = [
         "the first player at the Victory Score wins a tie",
         [("query", "victor", the_first_player_at_the_victory_score_wins)],
         ("dispute-50",),
+    ),
+    (
+        "a token goes to the trash like a card",
+        [("query", "leave_board", tokens_go_to_the_trash_like_cards)],
+        ("dispute-51",),
     ),
 ]
 
