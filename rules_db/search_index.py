@@ -162,7 +162,7 @@ def _rule_rows(conn: sqlite3.Connection) -> list[dict]:
     for rule_id, name, penalty in conn.execute(
         "select rule_id, name, penalty from infractions where rule_id is not null"
     ):
-        defined[rule_id] += [f"{name} infraction", f"{penalty} penalty"]
+        defined[rule_id] += [f"{name} infraction", penalty_phrase(penalty)]
     headings = {rule["id"]: rule["heading"] for rule in rules}
     parents = {rule["id"]: rule["parent_id"] for rule in rules}
     texts = {rule["id"]: rule["text"] for rule in rules}
@@ -210,6 +210,14 @@ _LABEL_SMALL_WORDS = frozenset(
 )
 _LABEL_WORDS = 6
 _LABEL_REPEATS = 2  # a label more rules of one document open with says what kind of text follows ("Example:")
+
+
+def penalty_phrase(penalty: str) -> str:
+    """An infraction's penalty as a phrase naming it a penalty: "Warning penalty", but "No Penalty" as it is (a
+    label that already ends in the word is not given it twice)."""
+    if re.search(r"\bpenalty\s*$", penalty, re.IGNORECASE):
+        return penalty
+    return f"{penalty} penalty"
 
 
 def rule_label(text: str | None) -> str | None:

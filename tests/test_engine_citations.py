@@ -46,6 +46,7 @@ TERMS: dict[str, list[str]] = {
     # cleanups, showdowns, combat
     "cleanup_pass": ["cleanup"],
     "wins": ["win", "victory"],
+    "token ceases to exist": ["token"],
     "trash_hidden": ["hidden", "facedown"],
     "lethal": ["lethal", "damage", "might", "arithmetic"],
     "set_stage": ["staged"],

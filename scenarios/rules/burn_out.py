@@ -16,17 +16,18 @@ the draw replaced, is not offered.
 
 from __future__ import annotations
 
-from scenarios.kernel import choose, do, procedure, query
+from scenarios.kernel import calc, choose, do, procedure, query
 from scenarios.objects import TRASH
 from scenarios.trace import StepKind
 
 
 @query("burn_out_until_a_card")
 def burn_out_until_a_card(game, player: str) -> bool:
-    """Burn out until the Main Deck holds a card (True) or an opponent has reached the Victory Score."""
+    """Burn out until the Main Deck holds a card (True) or an opponent would win (418.3.a; 431.3.c in Core Rules
+    1.4: reaching the Victory Score wins only with more points than any other player)."""
     while not game.deck(player):
         do.burn_out(game, player, because=("400.4.b", "418.1.a"))
-        if any(game.players[p].points >= game.victory_score for p in game.opponents(player)):
+        if calc.victor(game) in game.opponents(player):
             return bool(game.deck(player))
     return True
 
