@@ -324,6 +324,25 @@ async def test_the_builder_sets_up_a_two_unit_combat_and_offers_only_legal_actio
     assert "attachment" in download.headers["content-disposition"] and yaml.safe_load(download.text)["actions"]
 
 
+@pytest.mark.parametrize(
+    ("action", "words"),
+    [
+        ({"by": "A", "do": "play", "card": "s1", "targets": {"target": "u2"}}, "A plays s1 choosing target: u2"),
+        (
+            {"by": "A", "do": "play", "card": "u1", "at": "bf1", "accelerate": True},
+            "A plays u1 at bf1, accelerate True",
+        ),
+        ({"by": "B", "do": "activate", "source": "r1", "ability": 1}, "B activates r1, ability 1"),
+        ({"by": "A", "do": "move", "units": ["u1", "u2"], "to": "bf1"}, "A moves u1, u2 to bf1"),
+        ({"by": "A", "do": "hide", "card": "h1", "at": "bf2"}, "A hides h1 at bf2"),
+        ({"by": "B", "do": "pass"}, "B passes"),
+        ({"by": "B", "do": "choose", "choice": "replacement", "pick": "ga"}, "B answers the replacement question: ga"),
+    ],
+)
+def test_an_action_offered_is_said_as_a_step_is(action, words):
+    assert replay_view.describe_action(action) == words
+
+
 async def test_yaml_typed_into_the_builder_reports_the_line(datasette):
     broken = replay_view.NEW_DISPUTE.replace("card: Neutral Ground", "card: Neutral Ground\n    might: [", 1)
     html = (await datasette.client.post("/dispute", data={"yaml": broken})).text
