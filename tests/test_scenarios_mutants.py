@@ -198,7 +198,7 @@ def domains_ignored(original):
 
 def drawing_from_an_empty_deck_draws_nothing(original):
     """The engine before Burn Out: an empty Main Deck simply gives no card."""
-    return lambda game, player: False
+    return lambda game, player, because: False
 
 
 def legion_counts_every_players_cards(original):
@@ -400,6 +400,17 @@ def tokens_go_to_the_trash_like_cards(original):
         original(game, obj, zone)
         if obj.zone == Zone.CEASED:
             obj.zone = zone
+
+    return mutant
+
+
+def a_short_deck_put_into_the_trash_never_burns_out(original):
+    """Cards put from the Main Deck into the trash stop when it is empty (misreading 418.1.b: burn out, then
+    complete the instruction)."""
+
+    def mutant(game, player, n, label):
+        for card in game.deck(player)[:n]:
+            card.zone = Zone.TRASH
 
     return mutant
 
