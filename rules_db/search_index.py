@@ -125,15 +125,23 @@ def _add_stems(rows: list[dict], stems: dict[str, str]) -> None:
         text: _words(text) for text in dict.fromkeys(text for row in rows for text in map(row.__getitem__, FIELDS))
     }
     stems.update(stem_words(sorted(set().union(*words.values()) - stems.keys())))
-    tagged: dict[tuple[str, str], set[str]] = {}  # (tag, text) -> the text's stems, tagged
+    # a word the index's tokenizer reads as no token has no stem
+    text_stems = {text: {stems[word] for word in found if word in stems} for text, found in words.items()}
     for row in rows:
         row["facets"] = " ".join(facets(row))
-        row_stems: set[str] = set()
-        for tag, text in zip(STEM_TAGS, map(row.__getitem__, FIELDS)):
-            if (tag, text) not in tagged:
-                tagged[tag, text] = {tag + stems[word] for word in words[text] if word in stems}
-            row_stems |= tagged[tag, text]
-        row["stems"] = " ".join(sorted(row_stems))
+        row["stems"] = " ".join(
+            tag + f" {tag}".join(sorted(found))
+            for tag, fields in _TAGGED_FIELDS
+            if (found := set().union(*(text_stems[row[field]] for field in fields)))
+        )
+
+
+# Each tag with its fields, the tags in sorted order: no tag begins another, so a row's tagged stems sorted are
+# its stems sorted tag by tag, which ``str.join`` puts together without a string made per stem.
+_TAGGED_FIELDS = tuple(
+    (tag, tuple(field for field, field_tag in zip(FIELDS, STEM_TAGS) if field_tag == tag))
+    for tag in sorted(set(STEM_TAGS))
+)
 
 
 # ---------------------------------------------------------------- rows
@@ -154,7 +162,7 @@ def _rule_rows(conn: sqlite3.Connection) -> list[dict]:
     for rule_id, name, penalty in conn.execute(
         "select rule_id, name, penalty from infractions where rule_id is not null"
     ):
-        defined[rule_id] += [f"{name} infraction", f"{penalty} penalty"]
+        defined[rule_id] += [f"{name} infraction", penalty_phrase(penalty)]
     headings = {rule["id"]: rule["heading"] for rule in rules}
     parents = {rule["id"]: rule["parent_id"] for rule in rules}
     texts = {rule["id"]: rule["text"] for rule in rules}
@@ -202,6 +210,14 @@ _LABEL_SMALL_WORDS = frozenset(
 )
 _LABEL_WORDS = 6
 _LABEL_REPEATS = 2  # a label more rules of one document open with says what kind of text follows ("Example:")
+
+
+def penalty_phrase(penalty: str) -> str:
+    """An infraction's penalty as a phrase naming it a penalty: "Warning penalty", but "No Penalty" as it is (a
+    label that already ends in the word is not given it twice)."""
+    if re.search(r"\bpenalty\s*$", penalty, re.IGNORECASE):
+        return penalty
+    return f"{penalty} penalty"
 
 
 def rule_label(text: str | None) -> str | None:

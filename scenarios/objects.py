@@ -44,6 +44,7 @@ class Zone(enum.StrEnum):
     CHAIN = "chain"
     FACEDOWN = "facedown"
     RUNE_DECK = "rune deck"
+    CEASED = "ceased to exist"  # a token put into a Non-Board Zone (180.1): in no zone at all
 
 
 class Kind(enum.StrEnum):
@@ -61,7 +62,7 @@ class Role(enum.StrEnum):
 
 
 # Enum members bound as module constants: looking a member up on its class is slow in the hot paths.
-BOARD, HAND, DECK, TRASH, BANISHMENT, CHAIN, FACEDOWN, RUNE_DECK = Zone
+BOARD, HAND, DECK, TRASH, BANISHMENT, CHAIN, FACEDOWN, RUNE_DECK, CEASED = Zone
 UNIT, GEAR, SPELL, BATTLEFIELD, LEGEND, RUNE = Kind
 
 

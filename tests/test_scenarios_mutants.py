@@ -198,7 +198,7 @@ def domains_ignored(original):
 
 def drawing_from_an_empty_deck_draws_nothing(original):
     """The engine before Burn Out: an empty Main Deck simply gives no card."""
-    return lambda game, player: False
+    return lambda game, player, because: False
 
 
 def legion_counts_every_players_cards(original):
@@ -383,6 +383,38 @@ def effects_read_here_from_the_source_as_it_is_now(original):
     return mutant
 
 
+def the_first_player_at_the_victory_score_wins(original):
+    """Reaching the Victory Score wins though another player has as many points (misreading 194.2.b in Core
+    Rules 1.4: tied players play on until one has more)."""
+
+    def mutant(game):
+        return next((p.name for p in game.players.values() if p.points >= game.victory_score), None)
+
+    return mutant
+
+
+def tokens_go_to_the_trash_like_cards(original):
+    """A token killed stays in the trash, to be recycled and drawn later (misreading 180.1: it ceases to exist)."""
+
+    def mutant(game, obj, zone):
+        original(game, obj, zone)
+        if obj.zone == Zone.CEASED:
+            obj.zone = zone
+
+    return mutant
+
+
+def a_short_deck_put_into_the_trash_never_burns_out(original):
+    """Cards put from the Main Deck into the trash stop when it is empty (misreading 418.1.b: burn out, then
+    complete the instruction)."""
+
+    def mutant(game, player, n, label):
+        for card in game.deck(player)[:n]:
+            card.zone = Zone.TRASH
+
+    return mutant
+
+
 PLAYED = kernel.QUERIES["card_played"]
 
 # (name, [(registry, entry, mutation)], the scenarios that pin the rule down)
@@ -534,6 +566,16 @@ MUTANTS = [
         "control taken until end of turn is never returned",
         [("procedure", "return_control", control_taken_until_end_of_turn_stays)],
         ("core-31",),
+    ),
+    (
+        "the first player at the Victory Score wins a tie",
+        [("query", "victor", the_first_player_at_the_victory_score_wins)],
+        ("dispute-50",),
+    ),
+    (
+        "a token goes to the trash like a card",
+        [("query", "leave_board", tokens_go_to_the_trash_like_cards)],
+        ("dispute-51",),
     ),
 ]
 

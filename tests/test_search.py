@@ -5,6 +5,7 @@ queries. The fixture database for the mechanics, the real one for what a judge t
 from __future__ import annotations
 
 import itertools
+import math
 import re
 import sqlite3
 from urllib.parse import quote, urlencode
@@ -302,6 +303,15 @@ def test_a_concept_is_as_common_as_the_commonest_word_it_is_searched_by(real_con
     assert concept.rows == max(rows.values())
 
 
+def test_a_number_in_a_question_weighs_half_its_rarity(real_connection):
+    # "39 cards": the judge's case, not a word the rule that answers it says.
+    query = search.understand(real_connection, "decklist with 39 cards")
+    number = next(concept for concept in query.concepts if concept.typed == "39")
+    rarity = math.log(1 + (query.indexed - number.rows + 0.5) / (number.rows + 0.5))
+    assert number.rows and number.weight == pytest.approx(search.NUMBER_WEIGHT * rarity)
+    assert search.NUMBER_WEIGHT < 1
+
+
 def test_a_phrase_of_the_vocabulary_matches_across_filler_words(real_connection):
     expansions = search.vocabulary().expansions
     phrase = next(key for key in expansions if len(key) == 2 and not set(key) & search.vocabulary().filler)
@@ -510,7 +520,33 @@ def test_an_infraction_rule_is_found_by_its_penalty(real_connection):
     for row_id, penalty in rows:
         assert concepts.matched(scoring[row_id].stems, 1.0).heading == 1.0
         terms = real_connection.execute("select terms from search_documents where id = ?", [row_id]).fetchone()[0]
-        assert f"{penalty} penalty" in terms
+        assert search_index.penalty_phrase(penalty) in terms
+
+
+@pytest.mark.parametrize(
+    ("penalty", "phrase"),
+    [
+        ("Warning", "Warning penalty"),
+        ("Game Loss", "Game Loss penalty"),
+        ("Warning or Match Loss", "Warning or Match Loss penalty"),
+        ("No Penalty", "No Penalty"),
+        ("Minor penalty", "Minor penalty"),
+        ("Penalty Box", "Penalty Box penalty"),
+    ],
+)
+def test_a_penalty_is_named_a_penalty_once(penalty, phrase):
+    assert search_index.penalty_phrase(penalty) == phrase
+
+
+def test_no_infraction_is_indexed_with_penalty_twice(real_connection):
+    """Every infraction's terms name its penalty, and none says "penalty penalty" (the "[No Penalty]" label)."""
+    rows = real_connection.execute(
+        """select d.terms, i.penalty from infractions i join search_documents d on d.kind = 'rule' and d.ref_id = i.rule_id"""
+    ).fetchall()
+    assert any(penalty == "No Penalty" for _terms, penalty in rows)
+    for terms, penalty in rows:
+        assert penalty in terms
+        assert not re.search(r"\bpenalty\s+penalty\b", terms, re.IGNORECASE), terms
 
 
 async def test_the_best_ruling_and_card_beside_the_rules_answer_nearly_as_well(real):

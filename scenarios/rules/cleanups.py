@@ -86,17 +86,28 @@ VICTORY_READS = watch(("winner", "points", "victory_score"), "cleanup")
 
 def _victory(game) -> None:
     if game.winner is None:
-        for player in game.players.values():
-            if player.points >= game.victory_score:
-                do.wins(game, player.name, because="322.1")
-                return
+        winner = calc.victor(game)
+        if winner is not None:
+            do.wins(game, winner, because="322.1")
+
+
+@query("victor")
+def victor(game) -> str | None:
+    """The player who wins in a Cleanup: at or above the Victory Score with more points than any other player.
+    Players tied for the most points win nothing yet; play continues until one has more (194.2, 323.1 in Core
+    Rules 1.4; 322.1 here)."""
+    ranked = sorted(game.players.values(), key=lambda p: p.points, reverse=True)
+    leader = ranked[0]
+    if leader.points < game.victory_score or ranked[1].points == leader.points:
+        return None
+    return leader.name
 
 
 @procedure(
     "wins",
     StepKind.SCORING,
     defines=("449",),
-    summary=lambda g, name: f"{name} has {g.players[name].points} points: wins",
+    summary=lambda g, name: f"{name} has {g.players[name].points} points, more than any other player: wins",
     objects=lambda g, name: [name],
 )
 def wins(game, name: str) -> None:
@@ -119,7 +130,7 @@ def _lethal_damage(game) -> None:
             game,
             StepKind.LAYER_CALCULATION,
             "lethal",
-            f"{unit.id}: damage {unit.damage} vs might {calc.explain_might(game, unit)}",
+            f"{unit.id} has {unit.damage} damage and {calc.explain_might(game, unit)}: lethal, it dies",
             "322.4",
             ("454.3",),
             [unit.id],

@@ -6,7 +6,7 @@ A permanent leaving the board becomes a new object (356.3.e.4): its incarnation 
 
 from __future__ import annotations
 
-from scenarios.kernel import calc, do, event_kind, instruction, procedure, query
+from scenarios.kernel import calc, do, event_kind, instruction, note, procedure, query
 from scenarios.objects import Event, Kind, Obj, Zone
 from scenarios.trace import StepKind
 
@@ -92,7 +92,8 @@ def dies(game, obj: Obj, passive: bool, leaving: frozenset) -> None:
 
 @query("leave_board")
 def leave_board(game, obj: Obj, zone: Zone) -> None:
-    """The object leaves the board for `zone` and becomes a new object (356.3.e.4)."""
+    """The object leaves the board for `zone` and becomes a new object (356.3.e.4); a token leaving for any zone
+    but the Chain ceases to exist there (180.1)."""
     last_location = obj.location
     for gear in game.attached(obj.id):
         gear.attached_to = None
@@ -109,6 +110,16 @@ def leave_board(game, obj: Obj, zone: Zone) -> None:
     obj.incarnation += 1
     if obj.controller != obj.owner:
         obj.controller = obj.owner
+    if obj.definition.type == "token" and zone != Zone.CHAIN:
+        obj.zone = Zone.CEASED
+        note(
+            game,
+            StepKind.EFFECT,
+            "token ceases to exist",
+            f"{obj.id} is a token put into the {zone}: it ceases to exist",
+            "180.1",
+            objects=[obj.id],
+        )
 
 
 @procedure(
