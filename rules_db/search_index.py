@@ -125,15 +125,23 @@ def _add_stems(rows: list[dict], stems: dict[str, str]) -> None:
         text: _words(text) for text in dict.fromkeys(text for row in rows for text in map(row.__getitem__, FIELDS))
     }
     stems.update(stem_words(sorted(set().union(*words.values()) - stems.keys())))
-    tagged: dict[tuple[str, str], set[str]] = {}  # (tag, text) -> the text's stems, tagged
+    # a word the index's tokenizer reads as no token has no stem
+    text_stems = {text: {stems[word] for word in found if word in stems} for text, found in words.items()}
     for row in rows:
         row["facets"] = " ".join(facets(row))
-        row_stems: set[str] = set()
-        for tag, text in zip(STEM_TAGS, map(row.__getitem__, FIELDS)):
-            if (tag, text) not in tagged:
-                tagged[tag, text] = {tag + stems[word] for word in words[text] if word in stems}
-            row_stems |= tagged[tag, text]
-        row["stems"] = " ".join(sorted(row_stems))
+        row["stems"] = " ".join(
+            tag + f" {tag}".join(sorted(found))
+            for tag, fields in _TAGGED_FIELDS
+            if (found := set().union(*(text_stems[row[field]] for field in fields)))
+        )
+
+
+# Each tag with its fields, the tags in sorted order: no tag begins another, so a row's tagged stems sorted are
+# its stems sorted tag by tag, which ``str.join`` puts together without a string made per stem.
+_TAGGED_FIELDS = tuple(
+    (tag, tuple(field for field, field_tag in zip(FIELDS, STEM_TAGS) if field_tag == tag))
+    for tag in sorted(set(STEM_TAGS))
+)
 
 
 # ---------------------------------------------------------------- rows

@@ -198,7 +198,7 @@ def domains_ignored(original):
 
 def drawing_from_an_empty_deck_draws_nothing(original):
     """The engine before Burn Out: an empty Main Deck simply gives no card."""
-    return lambda game, player: False
+    return lambda game, player, because: False
 
 
 def legion_counts_every_players_cards(original):
@@ -404,6 +404,30 @@ def tokens_go_to_the_trash_like_cards(original):
     return mutant
 
 
+def a_short_deck_put_into_the_trash_never_burns_out(original):
+    """Cards put from the Main Deck into the trash stop when it is empty (misreading 418.1.b: burn out, then
+    complete the instruction)."""
+
+    def mutant(game, player, n, label):
+        for card in game.deck(player)[:n]:
+            card.zone = Zone.TRASH
+
+    return mutant
+
+
+def alone_read_as_the_deathknell_resolves(original):
+    """ "If I died alone" asks who is still there as the Deathknell resolves, so the friendly units that died
+    with it do not count (misreading 808.1.d.3 in Core Rules 1.4: noted before the card moved to the trash)."""
+
+    def mutant(game, word, context):
+        if word == "alone" and context.noted_company is not None:
+            still_there = tuple(u for u in context.noted_company if game.objects[u].zone == Zone.BOARD)
+            context = dataclasses.replace(context, noted_company=still_there)
+        return original(game, word, context)
+
+    return mutant
+
+
 def a_spells_cost_limit_reads_only_its_energy(original):
     """ "Counter a spell that costs no more than [4] and no more than [A]" ignores the Power limit (206)."""
 
@@ -569,6 +593,11 @@ MUTANTS = [
         "the first player at the Victory Score wins a tie",
         [("query", "victor", the_first_player_at_the_victory_score_wins)],
         ("dispute-50",),
+    ),
+    (
+        "died alone is read as the Deathknell resolves",
+        [("query", "condition_holds", alone_read_as_the_deathknell_resolves)],
+        ("dispute-60",),
     ),
     (
         "a token goes to the trash like a card",
