@@ -35,7 +35,16 @@ import sqlite_utils
 from ingest.lemmas import lemma_lookup, lemma_table_json
 from rules_db import store
 from rules_db.queries import stored_aliases
-from rules_db.search import FIELDS, PATH_SEPARATOR, STEM_TAGS, WORD, facets, normalise_name
+from rules_db.search import (
+    EXAMPLE,
+    EXAMPLE_TAG,
+    FIELDS,
+    PATH_SEPARATOR,
+    STEM_TAGS,
+    WORD,
+    facets,
+    normalise_name,
+)
 
 SEARCH_TABLES = """
 create table search_documents (
@@ -58,7 +67,8 @@ create table search_documents (
     body text,
     position integer,
     facets text,                 -- tokens the search filters on (see search.facet)
-    stems text                   -- the distinct stems of each field, tagged with the field (see search.STEM_TAGS)
+    stems text                   -- the distinct stems of each field, tagged with the field (see search.STEM_TAGS;
+                                 -- a text's example apart, see search.EXAMPLE_TAG)
 );
 create index search_documents_ref on search_documents (kind, ref_id);
 create virtual table search_fts using fts5 (
@@ -120,20 +130,35 @@ def _chunks(rows: list[dict], size: int) -> Iterator[list[dict]]:
 def _add_stems(rows: list[dict], stems: dict[str, str]) -> None:
     """Each row's facets and tagged stems (``search_documents.stems``); the stems of words not seen
     before are added to ``stems``. Each distinct text is read once: sibling rules repeat their parents'
-    headings and statements, and a rule unchanged across versions its text."""
-    words = {
-        text: _words(text) for text in dict.fromkeys(text for row in rows for text in map(row.__getitem__, FIELDS))
-    }
+    headings and statements, and a rule unchanged across versions its text. A text's example is tagged
+    apart (see ``search.EXAMPLE_TAG``)."""
+    examples = {text: _example_split(text) for text in dict.fromkeys(row["body"] for row in rows)}
+    texts = dict.fromkeys(row[name] for row in rows for name in FIELDS if name != "body" or not examples[row[name]])
+    texts.update(dict.fromkeys(part for split in examples.values() if split for part in split))
+    words = {text: _words(text) for text in texts}
     stems.update(stem_words(sorted(set().union(*words.values()) - stems.keys())))
     tagged: dict[tuple[str, str], set[str]] = {}  # (tag, text) -> the text's stems, tagged
     for row in rows:
         row["facets"] = " ".join(facets(row))
         row_stems: set[str] = set()
-        for tag, text in zip(STEM_TAGS, map(row.__getitem__, FIELDS)):
+        fields = [*zip(STEM_TAGS, map(row.__getitem__, FIELDS))]
+        if (parts := examples[row["body"]]) is not None:  # the text without its example, then the example
+            fields[_BODY] = (STEM_TAGS[_BODY], parts[0])
+            fields.append((EXAMPLE_TAG, parts[1]))
+        for tag, text in fields:
             if (tag, text) not in tagged:
                 tagged[tag, text] = {tag + stems[word] for word in words[text] if word in stems}
             row_stems |= tagged[tag, text]
         row["stems"] = " ".join(sorted(row_stems))
+
+
+_BODY = FIELDS.index("body")
+
+
+def _example_split(text: str | None) -> tuple[str, str] | None:
+    """(what the text says, the example it gives) when it gives one ("Example: ...", "e.g.")."""
+    example = EXAMPLE.search(text or "")
+    return None if text is None or example is None else (text[: example.start()], text[example.start() :])
 
 
 # ---------------------------------------------------------------- rows
