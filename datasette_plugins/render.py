@@ -232,6 +232,16 @@ def ruling_link(paths, row: dict) -> Markup:
     return Markup(f'<a href="{escape(paths.ruling(row["id"]))}">{escape(row["question"])}</a>{part_of}')
 
 
+def citation_note(citation: dict) -> Markup:
+    """How a ruling cites a rule, in a judge's words: by the keyword it mentions, or by the words that give the
+    number; nothing when the number is all it wrote (the FAQ's markup ``<Rule number="355.5" />`` says no more)."""
+    if citation["how"] == "keyword":
+        return Markup(f"by the keyword “{escape(citation['raw_text'])}”")
+    words = html.unescape(nh3.clean(citation["raw_text"] or "", tags=set())).strip()
+    number = citation.get("cited_number") or citation.get("number")
+    return Markup(f"cited as “{escape(words)}”") if words and words != number else Markup("")
+
+
 def equivalents(paths, cited: dict) -> Markup:
     """The same rule in the rulebook's other versions, one line each."""
     if not cited.get("equivalents"):
@@ -272,6 +282,7 @@ def rule_list(paths, rows: list[dict], show_preview: bool = True, show_version: 
 
 
 TEMPLATE_GLOBALS = {
+    "citation_note": citation_note,
     "rule_link": rule_link,
     "ruling_link": ruling_link,
     "equivalents": equivalents,

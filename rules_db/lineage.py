@@ -498,16 +498,12 @@ def text_similarity(
     long_news = np.flatnonzero(new_words >= CONTAINED_WORDS).tolist()
     if not long_olds or not long_news:
         return ratio
-    partial = process.cdist(
-        [olds[i] for i in long_olds],
-        [news[j] for j in long_news],
-        scorer=fuzz.partial_ratio,
-        score_cutoff=_partial_floor(minimum),
-        workers=1,
+    block = np.ix_(long_olds, long_news)
+    partial = _partial_ratios(
+        [olds[i] for i in long_olds], [news[j] for j in long_news], np.maximum(ratio[block], minimum)
     )
     weight = np.where(partial >= CONTAINED_TEXT, CONTAINED_WEIGHT, OVERLAP_WEIGHT)
     scores = ratio.astype(np.float64)  # the weighted partial ratios' precision
-    block = np.ix_(long_olds, long_news)
     scores[block] = np.maximum(ratio[block], partial * weight)
     return scores
 
@@ -548,6 +544,22 @@ def _rarest_half(pairs: set[str], frequency: Mapping[str, int]) -> list[str]:
 
 
 _FAR_WORD = re.compile(r"\w+")
+
+
+def _partial_ratios(olds: Sequence[str], news: Sequence[str], floors: np.ndarray) -> np.ndarray:
+    """The partial ratio of each old text with each new one where it can still weigh in above ``floors`` (the
+    pair's ratio, or the minimum asked for), 0 elsewhere. A partial ratio is costly for long texts (every
+    alignment of the shorter in the longer is scored), and rapidfuzz skips most of that work under a higher
+    cut-off: the pair's own floor is that cut-off, a little lowered so that float rounding never decides."""
+    partial = np.zeros((len(olds), len(news)), dtype=np.float32)  # cdist's type: the same scores to the bit
+    for i, old in enumerate(olds):
+        for j, new in enumerate(news):
+            cutoff = _partial_floor(float(floors[i, j])) - _ROUNDING_MARGIN
+            partial[i, j] = fuzz.partial_ratio(old, new, score_cutoff=cutoff)
+    return partial
+
+
+_ROUNDING_MARGIN = 1e-3  # far above float32's rounding of a 0-100 score, far below any threshold's spacing
 
 
 def _partial_floor(minimum: float) -> float:

@@ -264,16 +264,23 @@ def _plain(text: str) -> str:
     return re.sub(r"(?<=[a-z])_(?=[a-z])", " ", text)
 
 
+_VERBS = {"move": "moves", "play": "plays", "pass": "passes", "end_turn": "ends the turn", "hide": "hides"}
+_ACTED_ON = ("card", "source", "units")  # what the verb acts on: named right after it
+_PLACES = ("to", "at")  # where it goes: after that
+
+
 def describe_action(action: dict) -> str:
-    """A player action in words, ids left for `words` to name."""
+    """A player action in words, ids left for `words` to name, in the order a judge says it: "A plays smoke at
+    bf1 choosing target: d1", as the trace says a step."""
     details = {k: v for k, v in action.items() if k not in ("by", "do")}
-    verb = {"move": "moves", "play": "plays", "pass": "passes", "end_turn": "ends the turn", "hide": "hides"}
-    head = f"{action['by']} {verb.get(action['do'], action['do'])}"
     if action["do"] == "choose":
         return f"{action['by']} answers the {details['choice']} question: {_value(details.get('pick'))}"
-    if action["do"] == "move":
-        return f"{head} {_value(details['units'])} to {details['to']}"
-    return head + "".join(f", {key} {_value(value)}" for key, value in details.items())
+    words = [action["by"], _VERBS.get(action["do"], action["do"] + "s")]
+    words += [_value(details.pop(key)) for key in _ACTED_ON if key in details]
+    words += [f"{key} {_value(details.pop(key))}" for key in _PLACES if key in details]
+    if "targets" in details:
+        words.append(f"choosing {_value(details.pop('targets'))}")
+    return " ".join(words) + "".join(f", {key} {_value(value)}" for key, value in details.items())
 
 
 def _value(value) -> str:

@@ -137,22 +137,26 @@ def _add_stems(rows: list[dict], stems: dict[str, str]) -> None:
     texts.update(dict.fromkeys(part for split in examples.values() if split for part in split))
     words = {text: _words(text) for text in texts}
     stems.update(stem_words(sorted(set().union(*words.values()) - stems.keys())))
-    tagged: dict[tuple[str, str], set[str]] = {}  # (tag, text) -> the text's stems, tagged
+    # a word the index's tokenizer reads as no token has no stem
+    text_stems = {text: {stems[word] for word in found if word in stems} for text, found in words.items()}
     for row in rows:
         row["facets"] = " ".join(facets(row))
-        row_stems: set[str] = set()
-        fields = [*zip(STEM_TAGS, map(row.__getitem__, FIELDS))]
-        if (parts := examples[row["body"]]) is not None:  # the text without its example, then the example
-            fields[_BODY] = (STEM_TAGS[_BODY], parts[0])
-            fields.append((EXAMPLE_TAG, parts[1]))
-        for tag, text in fields:
-            if (tag, text) not in tagged:
-                tagged[tag, text] = {tag + stems[word] for word in words[text] if word in stems}
-            row_stems |= tagged[tag, text]
-        row["stems"] = " ".join(sorted(row_stems))
+        split = examples[row["body"]]
+        fields = row if split is None else {**row, "body": split[0], _EXAMPLE: split[1]}
+        row["stems"] = " ".join(
+            tag + f" {tag}".join(sorted(found))
+            for tag, names in _TAGGED_FIELDS
+            if (found := set().union(*(text_stems[fields[name]] for name in names if name in fields)))
+        )
 
 
-_BODY = FIELDS.index("body")
+_EXAMPLE = "example"  # the example a row's text gives, apart from it (not a column: only its stems are stored)
+# Each tag with its fields, the tags in sorted order: no tag begins another, so a row's tagged stems sorted are
+# its stems sorted tag by tag, which ``str.join`` puts together without a string made per stem.
+_TAGGED_FIELDS = tuple(
+    (tag, tuple(name for name, name_tag in [*zip(FIELDS, STEM_TAGS), (_EXAMPLE, EXAMPLE_TAG)] if name_tag == tag))
+    for tag in sorted({*STEM_TAGS, EXAMPLE_TAG})
+)
 
 
 def _example_split(text: str | None) -> tuple[str, str] | None:

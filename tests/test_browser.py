@@ -397,6 +397,28 @@ _MEASURE = """primary => {
         }
         return found;
     };
+    // the breadcrumb: a crumb broken across lines or running off the screen, crumbs and slashes off one line
+    const crumbFaults = () => {
+        const crumbs = document.querySelector("header .crumbs");
+        if (!crumbs) return [];
+        const found = [], bottoms = [];
+        const walker = document.createTreeWalker(crumbs, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            if (!node.data.trim()) continue;
+            const range = document.createRange();
+            range.selectNodeContents(node);
+            const boxes = [...range.getClientRects()].filter((box) => box.width > 0);
+            if (new Set(boxes.map((box) => Math.round(box.top))).size > 1) found.push(`"${node.data.trim().slice(0, 30)}" breaks across lines`);
+            if (node.parentElement.getBoundingClientRect().right > window.innerWidth) found.push(`${describe(node.parentElement)} runs off the screen`);
+            bottoms.push(...boxes.map((box) => box.bottom));
+        }
+        bottoms.sort((a, b) => a - b);
+        for (let i = 1; i < bottoms.length; i++) {
+            const apart = bottoms[i] - bottoms[i - 1];
+            if (apart > 1 && apart < 16) found.push(`crumbs ${Math.round(apart)} px off one line`);
+        }
+        return found;
+    };
     // a closed list's chosen option wider than the room beside its arrow
     const choiceCutShort = (select) => select.selectedOptions.length > 0 && cutShort(select, select.selectedOptions[0].text, 20);
     return {
@@ -415,6 +437,7 @@ _MEASURE = """primary => {
                 .map((e) => `the choice "${e.selectedOptions[0].text}" of ${e.name}`))
             .concat([...document.querySelectorAll("th")].filter(visible).filter(wordCut).map((e) => `a word cut in ${describe(e)}`)),
         breakable_dates: breakableDates(),
+        crumbs: crumbFaults(),
     };
 }"""
 
@@ -521,6 +544,7 @@ def _layout_faults(page, size: str) -> list[str]:
         faults.append(f"{measured['overflow']} px wider than the screen")
     faults += [f"spills out of its box: {element}" for element in measured["clipped"]]
     faults += [f"a date may break across lines: {date}" for date in measured["breakable_dates"]]
+    faults += [f"breadcrumb: {fault}" for fault in measured["crumbs"]]
     if size == "phone":
         faults += [f"primary target {target}" for target in measured["small_primary"]]
         faults += [f"link {link}" for link in measured["small_links"]]
@@ -553,6 +577,55 @@ def test_every_judges_page_fits_a_phone_and_a_desktop(phone, real_server, real_d
         finally:
             page.set_viewport_size(PHONE)  # the page is the shared phone
     assert problems == {}
+
+
+def test_a_long_page_name_keeps_the_breadcrumb_on_its_lines(phone, real_server, real_db):
+    """The crumb naming the page (a replay's slug, the longest) stays on one line of a phone, cut short with an
+    ellipsis, and every crumb and slash sits on its line's baseline; at both sizes the page fits."""
+    import sqlite3
+
+    connection = sqlite3.connect(real_db)
+    slug = connection.execute("select id from replays order by length(id) desc limit 1").fetchone()[0]
+    connection.close()
+    page = phone
+    page.goto(f"{real_server}/replays/{slug}")
+    try:
+        for size, screen in (("phone", PHONE), ("desktop", DESKTOP)):
+            page.set_viewport_size(screen)
+            assert _layout_faults(page, size) == [], size
+            _screenshot(page, f"breadcrumb-{size}", full_page=False)
+        page.set_viewport_size(PHONE)
+        crumb = page.locator("header .crumbs > span").last
+        assert crumb.inner_text() == slug
+        assert crumb.evaluate("crumb => crumb.scrollWidth > crumb.clientWidth"), "the slug fits: not the case tested"
+    finally:
+        page.set_viewport_size(PHONE)
+
+
+# The baseline of each cell's first line in a comparison table's rows: an empty inline-block put at the start of a
+# cell's first text sits on that line's baseline (its bottom is the baseline).
+_ROW_BASELINES = """rows => rows.map((row) => [...row.cells].map((cell) => {
+    const first = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT, (node) => node.data.trim() ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP).nextNode();
+    if (!first) return null;
+    const probe = document.createElement("span");
+    probe.style.display = "inline-block";
+    first.parentNode.insertBefore(probe, first);
+    const baseline = probe.getBoundingClientRect().bottom;
+    probe.remove();
+    return baseline;
+}).filter((baseline) => baseline !== null))"""
+
+
+def test_a_comparison_rows_numbers_sit_on_its_texts_first_line(page, real_server, real_db):
+    """On a wide screen a comparison table's rule numbers (44 px targets) read on the line of the text beside
+    them, not centred below it; every cell of a row starts on one baseline."""
+    page.goto(real_server + _judges_pages(real_db)["diff"] + "?kind=edited")
+    rows = page.locator("table.diff-rows tbody tr")
+    assert rows.count() > 5
+    baselines = rows.evaluate_all(_ROW_BASELINES)
+    off = [row for row in baselines if len(row) > 2 and max(row) - min(row) > 1]
+    assert off == []
+    assert page.locator("table.diff-rows td.number a").first.bounding_box()["height"] >= 44
 
 
 def _open_as_a_judge(page, url: str, name: str) -> bool:

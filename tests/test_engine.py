@@ -8,6 +8,7 @@ import textwrap
 import pytest
 import yaml
 
+import scenarios
 from scenarios import schema
 from scenarios.replay import render_tree, replay_file
 from scenarios.state import GameState, Refusal, UnansweredChoice
@@ -532,3 +533,26 @@ def test_a_hidden_spell_with_no_target_at_its_battlefield_cannot_be_played():
     with pytest.raises(Refusal) as refusal:
         game.push({"by": "A", "do": "play", "card": "flight", "targets": {"target": "b2"}})
     assert refusal.value.rule == "737.1.d.2"
+
+
+def _summaries(name: str) -> list[str]:
+    path = next(p for p in scenarios.library_paths() if p.name.startswith(name))
+    return [step.summary for root in replay_file(path).steps for _, step in root.walk()]
+
+
+def test_might_steps_read_as_a_judge_says_them():
+    """Might in words: what a unit has and where each part comes from, what a limited modifier gives and why,
+    what lethal damage is measured against, what each side deals in combat."""
+    tank = _summaries("core-36-")
+    assert "a1 has 5 Might" in tank and "guard has 4 Might (base 3, +1 from Shield)" in tank
+    assert "the defenders deal 7 damage in all" in tank
+    assert "guard has 4 damage and 4 Might (base 3, +1 from Shield): lethal, it dies" in tank
+    smoke = _summaries("ruling-10-")
+    assert (
+        "u1 has 4 Might (base 2, +1 from Trifarian War Camp, +1 from Darius, Executioner): "
+        "the -4 can take it only to 1, so it gives -3 for the turn"
+    ) in smoke
+    assert (
+        "u1 has 1 Might (base 2, +1 from Trifarian War Camp, +1 from Darius, Executioner, -3 from Smoke Screen): it gets +2"
+        in smoke
+    )

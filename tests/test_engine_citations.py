@@ -46,6 +46,8 @@ TERMS: dict[str, list[str]] = {
     # cleanups, showdowns, combat
     "cleanup_pass": ["cleanup"],
     "wins": ["win", "victory"],
+    "token ceases to exist": ["token"],
+    "trash_from_deck": ["trash"],
     "trash_hidden": ["hidden", "facedown"],
     "lethal": ["lethal", "damage", "might", "arithmetic"],
     "set_stage": ["staged"],

@@ -13,8 +13,10 @@ import random
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 import sqlite_utils
+from rapidfuzz import fuzz
 
 from ingest.outline import dotted_parent
 from ingest.text import plain_text
@@ -27,6 +29,7 @@ from rules_db.lineage import (
     compute_lineage,
     far_candidates,
     normalise,
+    text_similarity,
     word_diff,
 )
 from rules_db.lineage_report import diff_command_output
@@ -286,6 +289,45 @@ def test_normalise_ignores_markup_spacing_quotes_list_markers_and_reference_numb
     )
     assert normalise("* Gear say \u201cthis.\u201d") == normalise('Gear say "this."')
     assert normalise("2b. All Units are killed .") == normalise("All units are killed.")
+
+
+def test_text_similarity_is_the_best_of_ratio_and_weighted_partial_ratio_at_every_cutoff():
+    """Each pair's partial ratio is cut off at the pair's own floor: no score at or above the minimum moves, for
+    texts that contain each other, overlap, or share nothing but common words."""
+    random.seed(7)
+    words = [
+        "the",
+        "unit",
+        "player",
+        "deals",
+        "damage",
+        "to",
+        "each",
+        "attacker",
+        "when",
+        "a",
+        "card",
+        "is",
+        "played",
+        "from",
+        "hand",
+        "during",
+        "combat",
+    ]
+    texts = [" ".join(random.choice(words) for _ in range(random.randint(6, 160))) for _ in range(40)]
+    texts += [text[: len(text) // 2] for text in texts[:10]] + [texts[0] + " and more words"]
+    olds, news = texts[::2], texts[1::2]
+    count = np.array([len(text.split()) for text in texts])
+    for minimum in (0, 45, 88):
+        scores = text_similarity(olds, news, count[::2], count[1::2], minimum=minimum)
+        for i, old in enumerate(olds):
+            for j, new in enumerate(news):
+                partial = fuzz.partial_ratio(old, new) if min(count[::2][i], count[1::2][j]) >= 6 else 0
+                weight = 0.95 if partial >= 90 else 0.8
+                best = max(
+                    float(np.float32(fuzz.ratio(old, new))), float(np.float32(partial)) * weight
+                )  # as cdist stores
+                assert scores[i, j] == best or (best < minimum and scores[i, j] < minimum)
 
 
 @pytest.mark.parametrize(

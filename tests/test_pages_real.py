@@ -73,6 +73,22 @@ async def test_rulings_citing_443_1_e_are_on_its_page(datasette, connection):
         assert f'href="/rulings/{ruling_id}"' in html
 
 
+async def test_a_citation_reads_as_words_not_as_the_sources_markup(datasette, connection):
+    """The FAQ writes its citations as markup (``<Rule number="355.5" />``): the pages of the rulings and of the
+    rules they cite show the citation's words, never that markup nor the column's value ("explicit")."""
+    cited = connection.execute(f"""select c.ruling_id, {_URL_VERSION}, r.number from ruling_citations c
+        join rules r on r.id = c.rule_id join documents d on d.id = r.document_id join rulebooks b on b.id = d.rulebook_id
+        where c.raw_text like '<%' and r.game_id = 'riftbound' group by c.ruling_id order by c.ruling_id limit 12""").fetchall()
+    assert cited
+    for ruling_id, version, number in cited:
+        for path in (f"/rulings/{ruling_id}", f"/rules/riftbound/{version}/{number}"):
+            html = (await _get(datasette, path)).text
+            assert "&lt;Rule" not in html and "explicit:" not in html, path
+    by_keyword = connection.execute("select ruling_id, raw_text from ruling_citations where how = 'keyword'").fetchone()
+    html = (await _get(datasette, f"/rulings/{by_keyword[0]}")).text
+    assert f"by the keyword “{by_keyword[1]}" in html
+
+
 @pytest.mark.parametrize("shard", range(SHARDS))
 async def test_every_resolved_cross_reference_printed_in_riftbound_text_is_a_link(datasette, connection, shard):
     """Every other rule with references, in every rulebook (a sample across the books, to keep the test quick);

@@ -149,3 +149,26 @@ def test_a_date_is_a_time_element(shown):
 )
 def test_what_is_not_a_date_is_only_escaped(value, shown):
     assert render.date(value) == shown
+
+
+@pytest.mark.parametrize(
+    ("citation", "note"),
+    [
+        ({"how": "keyword", "raw_text": "stunned", "number": "409"}, "by the keyword “stunned”"),
+        ({"how": "explicit", "raw_text": "step 443.1.e", "cited_number": "443.1.e"}, "cited as “step 443.1.e”"),
+        ({"how": "explicit", "raw_text": "443.1.e", "cited_number": "443.1.e"}, ""),
+        ({"how": "explicit", "raw_text": '<Rule number="355.5" />', "number": "355.5"}, ""),
+        ({"how": "explicit", "raw_text": "rule <b>318</b> &amp; on", "number": "318"}, "cited as “rule 318 &amp; on”"),
+    ],
+)
+def test_a_citation_is_said_in_words_without_markup(citation, note):
+    """How a ruling cites a rule reads as words a judge knows: never the column's value ("explicit") nor the
+    source's markup; a number written alone needs no note."""
+    assert str(render.citation_note(citation)) == note
+
+
+@pytest.mark.parametrize("raw", HOSTILE)
+def test_a_hostile_citation_text_is_inert(raw):
+    for how in ("keyword", "explicit"):
+        lowered = str(render.citation_note({"how": how, "raw_text": raw, "number": "1"})).lower()
+        assert "<script" not in lowered and "<a " not in lowered and "<img" not in lowered and "<iframe" not in lowered

@@ -22,7 +22,7 @@ def test_boards_follow_the_steps_of_a_replay():
     defender = start["objects"]["d1"]
     assert (defender["location"], defender["might"], defender["damage"]) == ("bf1", 5, 0)
     assert start["battlefields"][0]["units"] == ["d1"] and start["players"][0]["hand"] == ["smoke", "seeker"]
-    assert _board_after(steps, "modifier fixed at -4")["objects"]["d1"]["might"] == 1
+    assert _board_after(steps, "it gets -4")["objects"]["d1"]["might"] == 1
     dealt = _board_after(steps, "deals 4 damage to d1")["objects"]["d1"]
     assert (dealt["location"], dealt["damage"], dealt["might_base"], dealt["might"]) == ("bf1", 4, 5, 1)
     recalled = _board_after(steps, "recall d1 to base")

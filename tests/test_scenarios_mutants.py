@@ -198,7 +198,7 @@ def domains_ignored(original):
 
 def drawing_from_an_empty_deck_draws_nothing(original):
     """The engine before Burn Out: an empty Main Deck simply gives no card."""
-    return lambda game, player: False
+    return lambda game, player, because: False
 
 
 def legion_counts_every_players_cards(original):
@@ -393,6 +393,41 @@ def the_first_player_at_the_victory_score_wins(original):
     return mutant
 
 
+def tokens_go_to_the_trash_like_cards(original):
+    """A token killed stays in the trash, to be recycled and drawn later (misreading 180.1: it ceases to exist)."""
+
+    def mutant(game, obj, zone):
+        original(game, obj, zone)
+        if obj.zone == Zone.CEASED:
+            obj.zone = zone
+
+    return mutant
+
+
+def a_short_deck_put_into_the_trash_never_burns_out(original):
+    """Cards put from the Main Deck into the trash stop when it is empty (misreading 418.1.b: burn out, then
+    complete the instruction)."""
+
+    def mutant(game, player, n, label):
+        for card in game.deck(player)[:n]:
+            card.zone = Zone.TRASH
+
+    return mutant
+
+
+def alone_read_as_the_deathknell_resolves(original):
+    """ "If I died alone" asks who is still there as the Deathknell resolves, so the friendly units that died
+    with it do not count (misreading 808.1.d.3 in Core Rules 1.4: noted before the card moved to the trash)."""
+
+    def mutant(game, word, context):
+        if word == "alone" and context.noted_company is not None:
+            still_there = tuple(u for u in context.noted_company if game.objects[u].zone == Zone.BOARD)
+            context = dataclasses.replace(context, noted_company=still_there)
+        return original(game, word, context)
+
+    return mutant
+
+
 PLAYED = kernel.QUERIES["card_played"]
 
 # (name, [(registry, entry, mutation)], the scenarios that pin the rule down)
@@ -549,6 +584,16 @@ MUTANTS = [
         "the first player at the Victory Score wins a tie",
         [("query", "victor", the_first_player_at_the_victory_score_wins)],
         ("dispute-50",),
+    ),
+    (
+        "died alone is read as the Deathknell resolves",
+        [("query", "condition_holds", alone_read_as_the_deathknell_resolves)],
+        ("dispute-60",),
+    ),
+    (
+        "a token goes to the trash like a card",
+        [("query", "leave_board", tokens_go_to_the_trash_like_cards)],
+        ("dispute-51",),
     ),
 ]
 

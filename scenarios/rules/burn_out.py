@@ -1,5 +1,5 @@
 """Burn Out 418: a player who must draw (or move) more cards from their Main Deck than it holds does as much as
-possible, then burns out (400.4, 418.1.a): they recycle their trash into their Main Deck (418.2.b), choose an
+possible, then burns out (400.4, 418.1.a; 418.1.b for cards put from the deck into the trash): they recycle their trash into their Main Deck (418.2.b), choose an
 opponent to gain 1 point (418.2.c), and complete the action (418.2.d). With the trash empty too the deck stays
 empty, and the next attempt burns them out again, until an opponent reaches the Victory Score (418.3). In the
 Draw Phase the turn player burns out and still draws 1 (315.4.b.1-2). Looking at or revealing cards past the
@@ -22,11 +22,12 @@ from scenarios.trace import StepKind
 
 
 @query("burn_out_until_a_card")
-def burn_out_until_a_card(game, player: str) -> bool:
-    """Burn out until the Main Deck holds a card (True) or an opponent would win (418.3.a; 431.3.c in Core Rules
+def burn_out_until_a_card(game, player: str, because) -> bool:
+    """Burn out (`because`: the draw or move that found the Main Deck short) until the Main Deck holds a card
+    (True) or an opponent would win (418.3.a; 431.3.c in Core Rules
     1.4: reaching the Victory Score wins only with more points than any other player)."""
     while not game.deck(player):
-        do.burn_out(game, player, because=("400.4.b", "418.1.a"))
+        do.burn_out(game, player, because=because)
         if calc.victor(game) in game.opponents(player):
             return bool(game.deck(player))
     return True
@@ -36,7 +37,7 @@ def burn_out_until_a_card(game, player: str) -> bool:
     "burn_out",
     StepKind.EFFECT,
     defines=("418.2",),
-    summary=lambda g, player: f"{player} must draw from an empty Main Deck: burns out",
+    summary=lambda g, player: f"{player} must take a card from an empty Main Deck: burns out",
     objects=lambda g, player: [player],
 )
 def burn_out(game, player: str) -> None:

@@ -130,7 +130,7 @@ def _lethal_damage(game) -> None:
             game,
             StepKind.LAYER_CALCULATION,
             "lethal",
-            f"{unit.id}: damage {unit.damage} vs might {calc.explain_might(game, unit)}",
+            f"{unit.id} has {unit.damage} damage and {calc.explain_might(game, unit)}: lethal, it dies",
             "322.4",
             ("454.3",),
             [unit.id],

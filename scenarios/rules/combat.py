@@ -152,14 +152,14 @@ def combat_damage_step(game) -> None:
                 game,
                 StepKind.LAYER_CALCULATION,
                 "might",
-                f"{unit.id} might: {calc.explain_might(game, unit)}"
-                + (" (stunned: deals no damage)" if unit.stunned else ""),
+                f"{unit.id} has {calc.explain_might(game, unit)}"
+                + (", but is stunned: it deals no damage" if unit.stunned else ""),
                 rule,
                 ("454.3.d", "410.1.b") if unit.stunned else ("454.3.d",),
                 [unit.id],
             )
         totals[side] = sum(max(0, calc.might(game, u)) for u in units if not u.stunned)
-        note(game, StepKind.COMBAT_STEP, "total", f"{side}s' total might: {totals[side]}", rule)
+        note(game, StepKind.COMBAT_STEP, "total", f"the {side}s deal {totals[side]} damage in all", rule)
     assignments = {}
     assignments.update(_assign(game, game.combat.attacker, totals["attacker"], defenders))
     assignments.update(_assign(game, game.combat.defender, totals["defender"], attackers))

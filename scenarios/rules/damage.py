@@ -6,7 +6,7 @@ A permanent leaving the board becomes a new object (356.3.e.4): its incarnation 
 
 from __future__ import annotations
 
-from scenarios.kernel import calc, do, event_kind, instruction, procedure, query
+from scenarios.kernel import calc, do, event_kind, instruction, note, procedure, query
 from scenarios.objects import Event, Kind, Obj, Zone
 from scenarios.trace import StepKind
 
@@ -69,30 +69,33 @@ def kill_all(game, object_ids, passive: bool, because) -> None:
         if not calc.would(game, Event("die", unit=obj.id, player=obj.controller, location=obj.location)):
             dying.append(obj)
     leaving = frozenset(obj.id for obj in dying)
-    for obj in dying:
-        do.dies(game, obj, passive, leaving, because=because)
+    companies = [tuple(u.id for u in game.units(obj.location, obj.controller) if u is not obj) for obj in dying]
+    for obj, company in zip(dying, companies):  # noted before any leaves: units dying together were there
+        do.dies(game, obj, passive, leaving, company, because=because)
 
 
 @procedure(
     "dies",
     StepKind.EFFECT,
     defines=("415.1", "415.2"),
-    summary=lambda g, obj, passive, leaving: (
+    summary=lambda g, obj, passive, *a: (
         f"{obj.id} is killed " + ("(lethal damage, 322.4)" if passive else "(kill instruction)")
     ),
     objects=lambda g, obj, *a: [obj.id],
-    cite=lambda g, obj, passive, leaving: ["322.4"] if passive else ["415.1.a.1"],
+    cite=lambda g, obj, passive, *a: ["322.4"] if passive else ["415.1.a.1"],
 )
-def dies(game, obj: Obj, passive: bool, leaving: frozenset) -> None:
-    noted = calc.might(game, obj) if obj.kind == Kind.UNIT else None  # 734.1.d.3
-    event = Event("die", unit=obj.id, player=obj.controller, location=obj.location, might=noted)
+def dies(game, obj: Obj, passive: bool, leaving: frozenset, company: tuple) -> None:
+    """Its Might and the other friendly units where it died are noted for its Deathknell (734.1.d.3)."""
+    noted = calc.might(game, obj) if obj.kind == Kind.UNIT else None
+    event = Event("die", unit=obj.id, player=obj.controller, location=obj.location, might=noted, company=company)
     calc.fire(game, event, leaving=leaving)
     calc.leave_board(game, obj, Zone.TRASH)
 
 
 @query("leave_board")
 def leave_board(game, obj: Obj, zone: Zone) -> None:
-    """The object leaves the board for `zone` and becomes a new object (356.3.e.4)."""
+    """The object leaves the board for `zone` and becomes a new object (356.3.e.4); a token leaving for any zone
+    but the Chain ceases to exist there (180.1)."""
     last_location = obj.location
     for gear in game.attached(obj.id):
         gear.attached_to = None
@@ -109,6 +112,16 @@ def leave_board(game, obj: Obj, zone: Zone) -> None:
     obj.incarnation += 1
     if obj.controller != obj.owner:
         obj.controller = obj.owner
+    if obj.definition.type == "token" and zone != Zone.CHAIN:
+        obj.zone = Zone.CEASED
+        note(
+            game,
+            StepKind.EFFECT,
+            "token ceases to exist",
+            f"{obj.id} is a token put into the {zone}: it ceases to exist",
+            "180.1",
+            objects=[obj.id],
+        )
 
 
 @procedure(

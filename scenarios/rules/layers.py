@@ -118,17 +118,19 @@ def might_parts(game, unit: Obj):
 
 @query("apply_layers")
 def apply_layers(game, unit: Obj) -> tuple[int, str]:
-    """(current Might, the arithmetic written out)."""
+    """(current Might, how it is made up in words): "4 Might (base 2, +1 from <a passive>, ...)";
+    increases apply before decreases (454.3.d), a decrease limited by its minimum says so (454.3.b)."""
     base, increases, decreases = might_parts(game, unit)
-    value, text = base, [f"base {base}"]
+    value, parts = base, []
     for label, amount, _, _ in increases:
         value += amount
-        text.append(f"+{amount} {label}")
+        parts.append(f"+{amount} from {label}")
     for label, amount, minimum, _ in decreases:
         applied = amount if minimum is None else min(amount, max(0, value - minimum))
         value -= applied
-        text.append(f"-{applied} {label}" + (f" (of -{amount}, minimum {minimum})" if minimum is not None else ""))
-    return value, " ".join(text) + f" = {value}"
+        limited = f" (its -{amount} stopped at the minimum of {minimum})" if applied != amount else ""
+        parts.append(f"-{applied} from {label}{limited}")
+    return value, f"{value} Might" + (f" (base {base}, {', '.join(parts)})" if parts else "")
 
 
 @query("might")

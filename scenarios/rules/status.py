@@ -80,8 +80,12 @@ def give_might(game, unit_ids, amount: int, minimum, label: str) -> None:
             game,
             StepKind.LAYER_CALCULATION,
             "might",
-            f"{unit_id} might before: {calc.explain_might(game, unit)}; modifier fixed at {fixed:+d}"
-            + (" (snapshot of the limit)" if fixed != amount else ""),
+            f"{unit_id} has {calc.explain_might(game, unit)}: "
+            + (
+                f"the {amount:+d} can take it only to {minimum}, so it gives {fixed:+d} for the turn"
+                if fixed != amount
+                else f"it gets {fixed:+d}"
+            ),
             "454.3.b",
             ("454.3.d",),
             [unit_id],

@@ -24,11 +24,33 @@ def draw(game, player: str, n: int, label=None) -> None:
     for _ in range(n):
         if calc.would(game, Event("draw", player=player, amount=1)):
             continue
-        if not game.deck(player) and not calc.burn_out_until_a_card(game, player):
+        if not game.deck(player) and not calc.burn_out_until_a_card(game, player, ("400.4.b", "418.1.a")):
             return  # an opponent has reached the Victory Score (418.3.a)
         card = game.deck(player)[0]
         card.zone = Zone.HAND
         card.order = game.tick()
+
+
+@procedure(
+    "trash_from_deck",
+    StepKind.EFFECT,
+    defines=("107.1.a",),
+    summary=lambda g, player, n, label: f"{label}: {player} puts the top {n} card(s) of its Main Deck into its trash",
+    objects=lambda g, player, n, label: [player],
+    pure=True,
+)
+def trash_from_deck(game, player: str, n: int, label: str) -> None:
+    """One card at a time; a Main Deck that runs out burns the player out, then the rest is completed from the
+    deck the Burn Out refilled (418.1.b)."""
+    for _ in range(n):
+        if not game.deck(player) and not calc.burn_out_until_a_card(game, player, "418.1.b"):
+            return  # an opponent would win (418.3.a)
+        game.deck(player)[0].zone = Zone.TRASH
+
+
+@instruction("trash_from_deck")
+def op_trash_from_deck(game, run, ins) -> None:
+    do.trash_from_deck(game, run.item.controller, ins.get("n", 1), run.item.label, because=run.because)
 
 
 @procedure(
