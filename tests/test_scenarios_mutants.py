@@ -428,6 +428,15 @@ def alone_read_as_the_deathknell_resolves(original):
     return mutant
 
 
+def a_spells_cost_limit_reads_only_its_energy(original):
+    """ "Counter a spell that costs no more than [4] and no more than [A]" ignores the Power limit (206)."""
+
+    def mutant(game, spec, obj, ctx):
+        return original(game, spec.model_copy(update={"max_power": None}), obj, ctx)
+
+    return mutant
+
+
 PLAYED = kernel.QUERIES["card_played"]
 
 # (name, [(registry, entry, mutation)], the scenarios that pin the rule down)
@@ -594,6 +603,11 @@ MUTANTS = [
         "a token goes to the trash like a card",
         [("query", "leave_board", tokens_go_to_the_trash_like_cards)],
         ("dispute-51",),
+    ),
+    (
+        "a spell's cost limit reads only its Energy",
+        [("query", "matches_target", a_spells_cost_limit_reads_only_its_energy)],
+        ("dispute-111",),
     ),
 ]
 
