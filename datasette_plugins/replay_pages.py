@@ -76,9 +76,21 @@ async def replay(datasette, request):
         source=_library_source(row),
         base=paths.replay(replay_id),
         keep={},
-        extra={"replay": row, "steps": stored["steps"], "sequence": stored["sequence"]},
+        extra={
+            "replay": row,
+            "steps": stored["steps"],
+            "sequence": stored["sequence"],
+            "copy_url": _copy_url(datasette, row),
+        },
         trusted=True,
     )
+
+
+def _copy_url(datasette, row: dict) -> str | None:
+    """The dispute builder holding a copy of a library replay's scenario, for a judge to edit (none when the
+    scenario is not stored or too long for an address)."""
+    token = replay_view.encode(row["scenario"]) if row["scenario"] else ""
+    return _dispute_url(datasette, token) if token and len(token) <= replay_view.MAX_URL_TOKEN else None
 
 
 def _library_source(row: dict) -> str:

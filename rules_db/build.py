@@ -144,8 +144,9 @@ class _Builder:
         self.card_mentions: dict[str, Future] = {}  # rulings document the source does not tag -> the cards found
 
     def run(self, specs: list[DocumentSpec], keep_going: bool, progress: Callable | None) -> BuildResult:
+        # The helper first, forked as early as can be: it loads spaCy while this process creates the tables and parses.
+        self._submit("load spaCy", load_tokenizer)
         schema.create(self.db)
-        self._submit("load spaCy", load_tokenizer)  # in the helper while this process parses
         reports = [self._ingest(spec) for spec in (progress(specs) if progress else specs)]
         result = BuildResult(reports, self.timings, timeline=self.timeline.spans)
         if result.failed and not keep_going:
@@ -328,8 +329,9 @@ class _Builder:
             records += found
             unreadable += errors
         result.notes.extend(f"scenario not replayed: {error}" for error in unreadable)
-        replayed = [record for record in records if record.rules_version in versions]
-        missing_versions = Counter(record.rules_version for record in records if record.rules_version not in versions)
+        lacking = [_version_not_held(record, versions) for record in records]
+        replayed = [record for record, version in zip(records, lacking) if version is None]
+        missing_versions = Counter(version for version in lacking if version is not None)
         result.notes.extend(
             f"{count} scenarios not stored: they cite the {version} rules, which this build does not hold"
             for version, count in missing_versions.items()
@@ -378,6 +380,12 @@ class _Builder:
                 else:
                     found = self.card_mentions[slug].result()
                     rulings.add(cards.link_card_mentions(self.db, game, document_id=slug, found=found))
+
+
+def _version_not_held(record: replays.ReplayRecord, versions: set[str]) -> str | None:
+    """The rules version a replay needs that the build does not hold: the one it is played under, or the one its
+    steps' rule numbers are written in (translated into the first through the lineage), if either is missing."""
+    return next((version for version in (record.rules_version, record.cited_version) if version not in versions), None)
 
 
 def _card_lists(reports: list[DocumentReport]) -> list[DocumentReport]:

@@ -264,16 +264,23 @@ def _plain(text: str) -> str:
     return re.sub(r"(?<=[a-z])_(?=[a-z])", " ", text)
 
 
+_VERBS = {"move": "moves", "play": "plays", "pass": "passes", "end_turn": "ends the turn", "hide": "hides"}
+_ACTED_ON = ("card", "source", "units")  # what the verb acts on: named right after it
+_PLACES = ("to", "at")  # where it goes: after that
+
+
 def describe_action(action: dict) -> str:
-    """A player action in words, ids left for `words` to name."""
+    """A player action in words, ids left for `words` to name, in the order a judge says it: "A plays smoke at
+    bf1 choosing target: d1", as the trace says a step."""
     details = {k: v for k, v in action.items() if k not in ("by", "do")}
-    verb = {"move": "moves", "play": "plays", "pass": "passes", "end_turn": "ends the turn", "hide": "hides"}
-    head = f"{action['by']} {verb.get(action['do'], action['do'])}"
     if action["do"] == "choose":
         return f"{action['by']} answers the {details['choice']} question: {_value(details.get('pick'))}"
-    if action["do"] == "move":
-        return f"{head} {_value(details['units'])} to {details['to']}"
-    return head + "".join(f", {key} {_value(value)}" for key, value in details.items())
+    words = [action["by"], _VERBS.get(action["do"], action["do"] + "s")]
+    words += [_value(details.pop(key)) for key in _ACTED_ON if key in details]
+    words += [f"{key} {_value(details.pop(key))}" for key in _PLACES if key in details]
+    if "targets" in details:
+        words.append(f"choosing {_value(details.pop('targets'))}")
+    return " ".join(words) + "".join(f", {key} {_value(value)}" for key, value in details.items())
 
 
 def _value(value) -> str:
@@ -519,17 +526,30 @@ def encode(text: str) -> str:
 
 
 def decode(token: str) -> str:
-    """The scenario text a token holds; ValueError (for the judge) when it is not one or holds too much."""
+    """The scenario text a token holds; ValueError (for the judge: what is wrong and what to do) when it is not
+    one or holds too much."""
     if len(token) > MAX_URL_TOKEN:
-        raise ValueError(f"the shared scenario is {len(token):,} characters long (at most {MAX_URL_TOKEN:,})")
+        raise ValueError(
+            f"The dispute in this link is {len(token):,} characters long, more than a link may hold "
+            f"({MAX_URL_TOKEN:,}): paste the scenario's YAML into the dispute builder instead."
+        )
+    damaged = ValueError(
+        "The dispute in this link is damaged (it does not decode; was the link cut short?): copy the whole link "
+        "again, or paste the scenario's YAML into the dispute builder."
+    )
     try:
         packed = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
         inflater = zlib.decompressobj()
         raw = inflater.decompress(packed, schema.PAGE_LIMITS.max_bytes + 1)
     except (binascii.Error, zlib.error, ValueError):
-        raise ValueError("the shared scenario in this link is damaged (it does not decode)") from None
+        raise damaged from None
     if len(raw) > schema.PAGE_LIMITS.max_bytes or inflater.unconsumed_tail:
-        raise ValueError(f"the shared scenario holds more than {schema.PAGE_LIMITS.max_bytes:,} bytes")
+        raise ValueError(
+            f"The dispute in this link holds more than {schema.PAGE_LIMITS.max_bytes:,} bytes, more than a page "
+            "replays: shorten the scenario."
+        )
+    if not inflater.eof:  # a link cut short inflates to the start of its scenario, which would read as a YAML error
+        raise damaged
     return raw.decode("utf-8", errors="replace")
 
 

@@ -45,7 +45,8 @@ class TargetSpec(Strict):
     side: Literal["friendly", "enemy", "any"] = "any"
     where: Literal["here", "battlefield", "base", "any", "same_as_source", "other_battlefield"] = "any"
     max_might: int | None = None
-    max_cost: int | None = None
+    max_cost: int | None = None  # printed Energy cost (206)
+    max_power: int | None = None  # printed Power cost, of any domain (206)
     stunned: bool | None = None
     optional: bool = False
     not_target: str | None = None  # must differ from another slot

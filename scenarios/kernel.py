@@ -223,6 +223,7 @@ class Condition:
     source: str | None
     own_play: bool
     noted_might: int | None = None  # the source's Might noted as it died, for its Deathknell (734.1.d.3)
+    noted_company: tuple[str, ...] | None = None  # the other friendly units where it died, likewise
 
 
 @dataclass(frozen=True)

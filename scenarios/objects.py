@@ -107,6 +107,7 @@ class Event:
     count: int = 0  # the subject's count of such events this turn (a unit's moves, a player's cards played)
     amount: int = 0  # damage dealt, cards drawn
     might: int | None = None  # a dying unit's Might, noted before it goes to the trash (734.1.d.3)
+    company: tuple[str, ...] = ()  # the other friendly units where it died, noted likewise
     card: str | None = None  # the card played
     destination: str | None = None
     hidden_at: str | None = None  # a permanent played from hidden at this battlefield (737.1.d.2)
@@ -311,6 +312,12 @@ class ChainItem(Journaled):
         """The Might its source had as it died, when the item is that death's trigger (734.1.d.3)."""
         trigger = self.trigger
         return trigger.event.might if trigger is not None and self.of_its_sources_death else None
+
+    @property
+    def noted_company(self) -> tuple[str, ...] | None:
+        """The other friendly units where its source died, when the item is that death's trigger (734.1.d.3)."""
+        trigger = self.trigger
+        return trigger.event.company if trigger is not None and self.of_its_sources_death else None
 
     def plain(self) -> dict:
         from scenarios.trace import plain

@@ -168,3 +168,31 @@ def test_malformed_yaml_names_its_line(screen, server):
     expect(page.locator("#error-line")).to_be_visible()
     _fits(page, size)
     _screenshot(page, f"replay-yaml-error-{size}")
+
+
+def test_a_library_replay_copied_into_the_builder_reads_on_its_buttons(screen, server):
+    """A judge copies a library replay into the builder: each action offered reads as one sentence on its button
+    (the words keep their spaces, a card's owner is as legible as its name) and each card set up keeps its Remove
+    button on its own row."""
+    from playwright.sync_api import expect
+
+    size, page = screen
+    page.goto(server + ZHONYA)
+    page.get_by_role("link", name="Edit a copy in the dispute builder").click()
+    offered = page.locator(".legal-actions a.button", has_text="Smoke Screen")
+    expect(offered).to_be_visible()
+    # as rendered (not the text of the markup, which keeps its spaces even where the layout drops them)
+    assert offered.inner_text() == "A plays Smoke Screen (A) choosing target: Test Defender (B)"
+    colours = offered.evaluate(
+        "button => [getComputedStyle(button).color, getComputedStyle(button.querySelector('.owner')).color]"
+    )
+    assert colours[0] == colours[1]
+    rows = page.locator(".setup-list li").evaluate_all(
+        """items => items.map((item) => {
+            const [name, remove] = [item.querySelector(':scope > span'), item.querySelector(':scope > .button')];
+            return remove.getBoundingClientRect().top < name.getBoundingClientRect().bottom;
+        })"""
+    )
+    assert len(rows) >= 4 and all(rows)
+    _fits(page, size)
+    _screenshot(page, f"replay-builder-copy-{size}")

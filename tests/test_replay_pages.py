@@ -324,6 +324,73 @@ async def test_the_builder_sets_up_a_two_unit_combat_and_offers_only_legal_actio
     assert "attachment" in download.headers["content-disposition"] and yaml.safe_load(download.text)["actions"]
 
 
+def _labels(html: str) -> list[str]:
+    """The words of every form label of a page, markup left out."""
+    return [_text(label) for label in re.findall(r"<label[^>]*>(.*?)</label>", html, re.DOTALL)]
+
+
+async def test_the_builder_and_the_what_if_forms_label_in_capitals_and_point_only_to_served_pages(datasette):
+    """Every label of the builder and of a replay's what-if forms starts with a capital, as the site's other
+    forms do; the builder explains its YAML where it is, linking to pages the site serves (no README)."""
+    dispute = (await _get(datasette, "/dispute")).text
+    replay = (await _get(datasette, f"/replays/{ZHONYA}")).text
+    labels = _labels(dispute) + _labels(replay)
+    assert len(labels) > 15
+    assert [label for label in labels if not label[:1].isupper()] == []
+    assert "README" not in dispute
+    note = dispute.split('for="scenario-yaml"', 1)[1].split("</label>", 1)[0]
+    for href in re.findall(r'href="([^"]+)"', note):
+        await _get(datasette, unescape(href))
+
+
+async def test_a_library_replay_opens_as_a_copy_in_the_builder(datasette, connection):
+    """A replay's page offers its scenario to the builder: the copy holds the scenario and offers the actions
+    the rules allow next, said as a judge says them."""
+    html = (await _get(datasette, f"/replays/{ZHONYA}")).text
+    link = re.search(r'<a href="([^"]+)">Edit a copy in the dispute builder</a>', html)
+    assert link
+    stored = connection.execute("select scenario from replays where id = ?", [ZHONYA]).fetchone()[0]
+    assert replay_view.decode(re.search(r"s=([^&#]+)", unescape(link.group(1))).group(1)) == stored
+    copy = _text((await _get(datasette, unescape(link.group(1)))).text)
+    assert "A plays Smoke Screen (A) choosing target: Test Defender (B)" in copy.split("What the rules allow now")[1]
+
+
+@pytest.mark.parametrize(
+    ("action", "words"),
+    [
+        ({"by": "A", "do": "play", "card": "s1", "targets": {"target": "u2"}}, "A plays s1 choosing target: u2"),
+        (
+            {"by": "A", "do": "play", "card": "u1", "at": "bf1", "accelerate": True},
+            "A plays u1 at bf1, accelerate True",
+        ),
+        ({"by": "B", "do": "activate", "source": "r1", "ability": 1}, "B activates r1, ability 1"),
+        ({"by": "A", "do": "move", "units": ["u1", "u2"], "to": "bf1"}, "A moves u1, u2 to bf1"),
+        ({"by": "A", "do": "hide", "card": "h1", "at": "bf2"}, "A hides h1 at bf2"),
+        ({"by": "B", "do": "pass"}, "B passes"),
+        ({"by": "B", "do": "choose", "choice": "replacement", "pick": "ga"}, "B answers the replacement question: ga"),
+    ],
+)
+def test_an_action_offered_is_said_as_a_step_is(action, words):
+    assert replay_view.describe_action(action) == words
+
+
+@pytest.mark.parametrize("cut", [3, 0.5])
+async def test_a_link_cut_short_says_so_and_what_to_do(datasette, cut):
+    """A shared dispute's link cut short (as a message or a chat may do) is a damaged link, not a YAML error at
+    some line of half a scenario: each page it reaches says so and what to do, and the replay page links onward
+    to the builder."""
+    token = _token(replay_view.NEW_DISPUTE.replace("actions: []", "actions:\n- {by: A, do: pass}"))
+    short = token[: len(token) - cut] if isinstance(cut, int) else token[: int(len(token) * cut)]
+    with pytest.raises(ValueError, match="damaged"):
+        replay_view.decode(short)
+    builder = _text((await _get(datasette, f"/dispute?s={short}")).text)
+    replay = (await _get(datasette, f"/dispute/replay?s={short}", status=400)).text
+    download = await _get(datasette, f"/dispute/download?s={short}", status=400)
+    for said in (builder, _text(replay), download.text):
+        assert "link is damaged" in said and "copy the whole link again" in said and "Line " not in said
+    assert '<a class="button" href="/dispute">Start a new dispute</a>' in replay
+
+
 async def test_yaml_typed_into_the_builder_reports_the_line(datasette):
     broken = replay_view.NEW_DISPUTE.replace("card: Neutral Ground", "card: Neutral Ground\n    might: [", 1)
     html = (await datasette.client.post("/dispute", data={"yaml": broken})).text

@@ -415,6 +415,28 @@ def a_short_deck_put_into_the_trash_never_burns_out(original):
     return mutant
 
 
+def alone_read_as_the_deathknell_resolves(original):
+    """ "If I died alone" asks who is still there as the Deathknell resolves, so the friendly units that died
+    with it do not count (misreading 808.1.d.3 in Core Rules 1.4: noted before the card moved to the trash)."""
+
+    def mutant(game, word, context):
+        if word == "alone" and context.noted_company is not None:
+            still_there = tuple(u for u in context.noted_company if game.objects[u].zone == Zone.BOARD)
+            context = dataclasses.replace(context, noted_company=still_there)
+        return original(game, word, context)
+
+    return mutant
+
+
+def a_spells_cost_limit_reads_only_its_energy(original):
+    """ "Counter a spell that costs no more than [4] and no more than [A]" ignores the Power limit (206)."""
+
+    def mutant(game, spec, obj, ctx):
+        return original(game, spec.model_copy(update={"max_power": None}), obj, ctx)
+
+    return mutant
+
+
 PLAYED = kernel.QUERIES["card_played"]
 
 # (name, [(registry, entry, mutation)], the scenarios that pin the rule down)
@@ -573,9 +595,19 @@ MUTANTS = [
         ("dispute-50",),
     ),
     (
+        "died alone is read as the Deathknell resolves",
+        [("query", "condition_holds", alone_read_as_the_deathknell_resolves)],
+        ("dispute-60",),
+    ),
+    (
         "a token goes to the trash like a card",
         [("query", "leave_board", tokens_go_to_the_trash_like_cards)],
         ("dispute-51",),
+    ),
+    (
+        "a spell's cost limit reads only its Energy",
+        [("query", "matches_target", a_spells_cost_limit_reads_only_its_energy)],
+        ("dispute-111",),
     ),
 ]
 

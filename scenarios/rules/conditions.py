@@ -33,7 +33,9 @@ def op_if(game, run, ins) -> None:
     """`{op: if, condition: <word>, then: [...], else: [...]}`: "if <condition>, <then>" (361.3.a)."""
     item = run.item
     word = ins["condition"]
-    holds = calc.condition_holds(game, word, Condition(item.controller, item.source, own_play(item), item.noted_might))
+    holds = calc.condition_holds(
+        game, word, Condition(item.controller, item.source, own_play(item), item.noted_might, item.noted_company)
+    )
     note(
         game,
         StepKind.EFFECT,

@@ -69,23 +69,25 @@ def kill_all(game, object_ids, passive: bool, because) -> None:
         if not calc.would(game, Event("die", unit=obj.id, player=obj.controller, location=obj.location)):
             dying.append(obj)
     leaving = frozenset(obj.id for obj in dying)
-    for obj in dying:
-        do.dies(game, obj, passive, leaving, because=because)
+    companies = [tuple(u.id for u in game.units(obj.location, obj.controller) if u is not obj) for obj in dying]
+    for obj, company in zip(dying, companies):  # noted before any leaves: units dying together were there
+        do.dies(game, obj, passive, leaving, company, because=because)
 
 
 @procedure(
     "dies",
     StepKind.EFFECT,
     defines=("415.1", "415.2"),
-    summary=lambda g, obj, passive, leaving: (
+    summary=lambda g, obj, passive, *a: (
         f"{obj.id} is killed " + ("(lethal damage, 322.4)" if passive else "(kill instruction)")
     ),
     objects=lambda g, obj, *a: [obj.id],
-    cite=lambda g, obj, passive, leaving: ["322.4"] if passive else ["415.1.a.1"],
+    cite=lambda g, obj, passive, *a: ["322.4"] if passive else ["415.1.a.1"],
 )
-def dies(game, obj: Obj, passive: bool, leaving: frozenset) -> None:
-    noted = calc.might(game, obj) if obj.kind == Kind.UNIT else None  # 734.1.d.3
-    event = Event("die", unit=obj.id, player=obj.controller, location=obj.location, might=noted)
+def dies(game, obj: Obj, passive: bool, leaving: frozenset, company: tuple) -> None:
+    """Its Might and the other friendly units where it died are noted for its Deathknell (734.1.d.3)."""
+    noted = calc.might(game, obj) if obj.kind == Kind.UNIT else None
+    event = Event("die", unit=obj.id, player=obj.controller, location=obj.location, might=noted, company=company)
     calc.fire(game, event, leaving=leaving)
     calc.leave_board(game, obj, Zone.TRASH)
 

@@ -10,7 +10,7 @@ on a battlefield is its controller).
 
 from __future__ import annotations
 
-from scenarios.kernel import WHERE, WHO, calc, query, where, who
+from scenarios.kernel import WHERE, WHO, calc, condition, query, where, who
 from scenarios.objects import BATTLEFIELD, BOARD, Event, Kind, Obj, Role, View, Zone
 
 SELF_WORDS = ("self", "me", "this", "i")
@@ -186,6 +186,18 @@ def matches_object(game, flt, view: View, subject, location=None) -> bool:
 def _alone(game, unit: Obj) -> bool:
     """The only unit of its controller with its designation at its location (361.3.a's "alone")."""
     return [u.id for u in game.units(unit.location, unit.controller) if u.designation == unit.designation] == [unit.id]
+
+
+@condition("alone", "361.3.a")
+def _is_source_alone(game, context) -> bool:
+    """ "If I'm (I died) alone": no other friendly unit at its location (740.2.a in Core Rules 1.4), as noted when
+    it died for its Deathknell (734.1.d.3), counting the friendly units that died with it."""
+    if context.noted_company is not None:
+        return not context.noted_company
+    source = game.objects.get(context.source)
+    if source is None or source.zone != BOARD:
+        return False
+    return all(u is source for u in game.units(source.location, source.controller))
 
 
 @query("matches_event")

@@ -29,6 +29,7 @@ def matches_target(game, spec, obj, ctx: Targeting) -> bool:
             obj.zone == Zone.CHAIN
             and obj.kind == Kind.SPELL
             and (spec.max_cost is None or obj.definition.energy <= spec.max_cost)
+            and (spec.max_power is None or obj.definition.power <= spec.max_power)
         )
     if spec.type == "card_in_hand":
         return obj.zone == Zone.HAND and obj.owner == ctx.controller
