@@ -583,17 +583,30 @@ def encode(text: str) -> str:
 
 
 def decode(token: str) -> str:
-    """The scenario text a token holds; ValueError (for the judge) when it is not one or holds too much."""
+    """The scenario text a token holds; ValueError (for the judge: what is wrong and what to do) when it is not
+    one or holds too much."""
     if len(token) > MAX_URL_TOKEN:
-        raise ValueError(f"the shared scenario is {len(token):,} characters long (at most {MAX_URL_TOKEN:,})")
+        raise ValueError(
+            f"The dispute in this link is {len(token):,} characters long, more than a link may hold "
+            f"({MAX_URL_TOKEN:,}): paste the scenario's YAML into the dispute builder instead."
+        )
+    damaged = ValueError(
+        "The dispute in this link is damaged (it does not decode; was the link cut short?): copy the whole link "
+        "again, or paste the scenario's YAML into the dispute builder."
+    )
     try:
         packed = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
         inflater = zlib.decompressobj()
         raw = inflater.decompress(packed, schema.PAGE_LIMITS.max_bytes + 1)
     except (binascii.Error, zlib.error, ValueError):
-        raise ValueError("the shared scenario in this link is damaged (it does not decode)") from None
+        raise damaged from None
     if len(raw) > schema.PAGE_LIMITS.max_bytes or inflater.unconsumed_tail:
-        raise ValueError(f"the shared scenario holds more than {schema.PAGE_LIMITS.max_bytes:,} bytes")
+        raise ValueError(
+            f"The dispute in this link holds more than {schema.PAGE_LIMITS.max_bytes:,} bytes, more than a page "
+            "replays: shorten the scenario."
+        )
+    if not inflater.eof:  # a link cut short inflates to the start of its scenario, which would read as a YAML error
+        raise damaged
     return raw.decode("utf-8", errors="replace")
 
 

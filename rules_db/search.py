@@ -805,7 +805,7 @@ def _surfaces(conn: sqlite3.Connection, stems: set[str]) -> list[tuple[str, str]
 
 class _ConceptStems:
     """The question's concepts as tagged stems, to test a row's stored stems (``search_documents.stems``,
-    where "h:buff" is a stem of the heading, "p:" of the path, "b:" of the body)."""
+    where "h:buff" is a stem of the heading, "p:" of the path, "b:" of the body, "e:" of the example it gives)."""
 
     def __init__(self, query: Query):
         stem_of = query.stems()
@@ -853,6 +853,8 @@ class _ConceptStems:
             found["h:"] = {index: heading_credit * credit for index, credit in found["h:"].items()}
         heading, path, body = found["h:"], found["p:"], found["b:"]
         best = {index: text_credit * credit for index, credit in body.items()}
+        for index, credit in found[EXAMPLE_TAG].items():
+            best[index] = max(best.get(index, 0.0), EXAMPLE_CREDIT * text_credit * credit)
         for in_field in (heading, path):
             for index, credit in in_field.items():
                 if credit > best.get(index, 0.0):
@@ -886,7 +888,8 @@ class _Scored:
 FIELDS = ("title", "terms", "path", "context", "body")
 STEM_TAGS = ("h:", "h:", "p:", "p:", "b:")  # each field's tag in search_documents.stems: the heading, what the
 # rule sits under (its heading path and its parents' statements), the text
-_FIELD_TAGS = tuple(dict.fromkeys(STEM_TAGS))
+EXAMPLE_TAG = "e:"  # the example a text gives ("Example: ...", "e.g."), tagged apart from the rest of it
+_FIELD_TAGS = (*dict.fromkeys(STEM_TAGS), EXAMPLE_TAG)
 
 # Weights of the re-ranking features (tuned on the benchmark's tuning questions only).
 _WEIGHTS = {
@@ -902,14 +905,16 @@ _WEIGHTS = {
     "form": 1.2,  # share of the question's forms (see QuestionForm) the text is of the kind that answers
     "leads": 0.5,  # the first rule found under its heading (see _with_section_leads)
     "section": 1.0,  # share of the question's weight the rules found under its heading hold (see _with_section_coverage)
-    "example": -1.0,  # share matched only in an example the text gives (see _only_in_example)
 }
 # A ruling's question says what it is about; its answer, sequence and nuances hold many words in passing.
 _TEXT_CREDIT = {"ruling": 0.5}
+# An example a text gives ("Example: A deck could include ...") mentions what the rule it illustrates says, and often
+# quotes a card: a word found only there counts for half (the index tags its words apart, see EXAMPLE_TAG).
+EXAMPLE_CREDIT = 0.5
 _NUMBER_STEM = re.compile(r"(?:^| )[hb]:(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve)(?: |$)")
 # "Example:", "e.g.", "for example" starting a word; its first letter written first, so that the regular expression
 # engine skips to the letters that can start it.
-_EXAMPLE = re.compile(r"[ef](?<=\b[ef])(?:xamples?:|\.g\.|or example\b)", re.IGNORECASE)
+EXAMPLE = re.compile(r"[ef](?<=\b[ef])(?:xamples?:|\.g\.|or example\b)", re.IGNORECASE)
 _PROXIMITY_CHARACTERS = 80  # about a dozen words
 _PROXIMITY_ROWS = 20  # the best rows whose text is read for proximity
 _PROXIMITY_TEXT = 2000  # characters of it
@@ -1141,22 +1146,7 @@ def _with_proximity(conn: sqlite3.Connection, items: list[_Scored], query: Query
     for item in items:
         item.matched["body"] = matcher.find((item.document["body"] or "")[:_PROXIMITY_TEXT])
         item.features["proximity"] = _proximity(item.matched["body"], weights) / total_weight
-        item.features["example"] = _only_in_example(item, weights) / total_weight
-        item.score += sum(_WEIGHTS[name] * item.features[name] for name in ("proximity", "example"))
-
-
-def _only_in_example(item: _Scored, weights: list[float]) -> float:
-    """The question's weight a row holds only in the example its text gives ("Example: A deck could
-    include ..."): an example mentions what the rule it illustrates says."""
-    in_text = {index for *_rest, index in item.matched["body"]}
-    in_headings = set(item.found.get("h:", {})) | set(item.found.get("p:", {}))
-    if in_text <= in_headings:
-        return 0.0  # the text holds nothing its headings do not: no need to look for an example
-    example = _EXAMPLE.search(item.document["body"] or "")
-    if example is None:
-        return 0.0
-    before = {index for start, _end, _credit, index in item.matched["body"] if start < example.start()}
-    return sum(weights[index] for index in in_text - (before | in_headings))
+        item.score += _WEIGHTS["proximity"] * item.features["proximity"]
 
 
 def _proximity(matched: list[tuple[int, int, float, int]], weights: list[float]) -> float:

@@ -35,7 +35,16 @@ import sqlite_utils
 from ingest.lemmas import lemma_lookup, lemma_table_json
 from rules_db import store
 from rules_db.queries import stored_aliases
-from rules_db.search import FIELDS, PATH_SEPARATOR, STEM_TAGS, WORD, facets, normalise_name
+from rules_db.search import (
+    EXAMPLE,
+    EXAMPLE_TAG,
+    FIELDS,
+    PATH_SEPARATOR,
+    STEM_TAGS,
+    WORD,
+    facets,
+    normalise_name,
+)
 
 SEARCH_TABLES = """
 create table search_documents (
@@ -58,7 +67,8 @@ create table search_documents (
     body text,
     position integer,
     facets text,                 -- tokens the search filters on (see search.facet)
-    stems text                   -- the distinct stems of each field, tagged with the field (see search.STEM_TAGS)
+    stems text                   -- the distinct stems of each field, tagged with the field (see search.STEM_TAGS;
+                                 -- a text's example apart, see search.EXAMPLE_TAG)
 );
 create index search_documents_ref on search_documents (kind, ref_id);
 create virtual table search_fts using fts5 (
@@ -120,28 +130,39 @@ def _chunks(rows: list[dict], size: int) -> Iterator[list[dict]]:
 def _add_stems(rows: list[dict], stems: dict[str, str]) -> None:
     """Each row's facets and tagged stems (``search_documents.stems``); the stems of words not seen
     before are added to ``stems``. Each distinct text is read once: sibling rules repeat their parents'
-    headings and statements, and a rule unchanged across versions its text."""
-    words = {
-        text: _words(text) for text in dict.fromkeys(text for row in rows for text in map(row.__getitem__, FIELDS))
-    }
+    headings and statements, and a rule unchanged across versions its text. A text's example is tagged
+    apart (see ``search.EXAMPLE_TAG``)."""
+    examples = {text: _example_split(text) for text in dict.fromkeys(row["body"] for row in rows)}
+    texts = dict.fromkeys(row[name] for row in rows for name in FIELDS if name != "body" or not examples[row[name]])
+    texts.update(dict.fromkeys(part for split in examples.values() if split for part in split))
+    words = {text: _words(text) for text in texts}
     stems.update(stem_words(sorted(set().union(*words.values()) - stems.keys())))
     # a word the index's tokenizer reads as no token has no stem
     text_stems = {text: {stems[word] for word in found if word in stems} for text, found in words.items()}
     for row in rows:
         row["facets"] = " ".join(facets(row))
+        split = examples[row["body"]]
+        fields = row if split is None else {**row, "body": split[0], _EXAMPLE: split[1]}
         row["stems"] = " ".join(
             tag + f" {tag}".join(sorted(found))
-            for tag, fields in _TAGGED_FIELDS
-            if (found := set().union(*(text_stems[row[field]] for field in fields)))
+            for tag, names in _TAGGED_FIELDS
+            if (found := set().union(*(text_stems[fields[name]] for name in names if name in fields)))
         )
 
 
+_EXAMPLE = "example"  # the example a row's text gives, apart from it (not a column: only its stems are stored)
 # Each tag with its fields, the tags in sorted order: no tag begins another, so a row's tagged stems sorted are
 # its stems sorted tag by tag, which ``str.join`` puts together without a string made per stem.
 _TAGGED_FIELDS = tuple(
-    (tag, tuple(field for field, field_tag in zip(FIELDS, STEM_TAGS) if field_tag == tag))
-    for tag in sorted(set(STEM_TAGS))
+    (tag, tuple(name for name, name_tag in [*zip(FIELDS, STEM_TAGS), (_EXAMPLE, EXAMPLE_TAG)] if name_tag == tag))
+    for tag in sorted({*STEM_TAGS, EXAMPLE_TAG})
 )
+
+
+def _example_split(text: str | None) -> tuple[str, str] | None:
+    """(what the text says, the example it gives) when it gives one ("Example: ...", "e.g.")."""
+    example = EXAMPLE.search(text or "")
+    return None if text is None or example is None else (text[: example.start()], text[example.start() :])
 
 
 # ---------------------------------------------------------------- rows

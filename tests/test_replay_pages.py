@@ -409,6 +409,23 @@ def test_an_action_offered_is_said_as_a_step_is(action, words):
     assert replay_view.describe_action(action) == words
 
 
+@pytest.mark.parametrize("cut", [3, 0.5])
+async def test_a_link_cut_short_says_so_and_what_to_do(datasette, cut):
+    """A shared dispute's link cut short (as a message or a chat may do) is a damaged link, not a YAML error at
+    some line of half a scenario: each page it reaches says so and what to do, and the replay page links onward
+    to the builder."""
+    token = _token(replay_view.NEW_DISPUTE.replace("actions: []", "actions:\n- {by: A, do: pass}"))
+    short = token[: len(token) - cut] if isinstance(cut, int) else token[: int(len(token) * cut)]
+    with pytest.raises(ValueError, match="damaged"):
+        replay_view.decode(short)
+    builder = _text((await _get(datasette, f"/dispute?s={short}")).text)
+    replay = (await _get(datasette, f"/dispute/replay?s={short}", status=400)).text
+    download = await _get(datasette, f"/dispute/download?s={short}", status=400)
+    for said in (builder, _text(replay), download.text):
+        assert "link is damaged" in said and "copy the whole link again" in said and "Line " not in said
+    assert '<a class="button" href="/dispute">Start a new dispute</a>' in replay
+
+
 async def test_yaml_typed_into_the_builder_reports_the_line(datasette):
     broken = replay_view.NEW_DISPUTE.replace("card: Neutral Ground", "card: Neutral Ground\n    might: [", 1)
     html = (await datasette.client.post("/dispute", data={"yaml": broken})).text

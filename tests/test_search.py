@@ -327,17 +327,25 @@ def test_a_phrase_of_the_vocabulary_matches_across_filler_words(real_connection)
     ]
 
 
-def test_a_concept_found_only_in_an_example_counts_against_the_row():
+def test_a_concept_found_only_in_an_example_counts_for_half():
     body = "Your deck can include up to 3 copies. Example: A deck could include a champion unit."
-    champion, deck = body.index("champion"), body.index("deck")
-    item = search._Scored({"body": body}, rank=-1.0)
-    item.matched["body"] = [(deck, deck + 4, 1.0, 0), (champion, champion + 8, 1.0, 1)]
-    assert search._only_in_example(item, [2.0, 3.0]) == 3.0  # "deck" is said before the example too
-    item.found = {"p:": {1: 1.0}}  # ... unless what the rule sits under says it
-    assert search._only_in_example(item, [2.0, 3.0]) == 0.0
-    item.document["body"] = body.replace("Example:", "So")
-    item.found = {}
-    assert search._only_in_example(item, [2.0, 3.0]) == 0.0
+    row = {"game_id": "g", "kind": "ruling", **dict.fromkeys(search.FIELDS, ""), "body": body}
+    stems: dict[str, str] = {}
+    search_index._add_stems([row], stems)
+    tagged = set(row["stems"].split())
+    text = search.STEM_TAGS[search.FIELDS.index("body")]
+    assert {text + stems["deck"], search.EXAMPLE_TAG + stems["deck"]} <= tagged
+    assert search.EXAMPLE_TAG + stems["champion"] in tagged and text + stems["champion"] not in tagged
+    query = search.Query("deck champion", [search.Concept("deck", ["deck"]), search.Concept("champion", ["champion"])])
+    query.terms = {word: search.Term(word, 1, False, stem) for word, stem in stems.items()}
+    query.concepts[0].weight, query.concepts[1].weight = 2.0, 3.0
+    matched = search._ConceptStems(query).matched(tuple(tagged), text_credit=1.0)
+    assert matched.coverage == pytest.approx((2.0 + search.EXAMPLE_CREDIT * 3.0) / 5.0)  # "deck": before it too
+    assert search.EXAMPLE_CREDIT < 1
+    # Without an example, every word is the text's.
+    plain = {**row, "body": body.replace("Example:", "So")}
+    search_index._add_stems([plain], stems)
+    assert not any(stem.startswith(search.EXAMPLE_TAG) for stem in plain["stems"].split())
 
 
 @pytest.mark.parametrize("game", [None, "riftbound", "runeterra", "rush-of-ikorr", "pox-nora"])
@@ -734,3 +742,26 @@ def test_a_text_in_two_fields_is_stemmed_under_each_fields_tag():
     heading, body = search.STEM_TAGS[search.FIELDS.index("title")], search.STEM_TAGS[search.FIELDS.index("body")]
     assert set(first["stems"].split()) == {heading + stems[word] for word in ("attacking", "units")}
     assert set(second["stems"].split()) == {body + stems[word] for word in ("attacking", "units")}
+
+
+def test_a_rows_stems_are_its_fields_tagged_stems_sorted_as_strings():
+    """A row's stems are joined tag by tag (search_index._TAGGED_FIELDS): the result must be exactly every field's
+    tagged stems, distinct and sorted as whole strings, whatever the tags are ("h:" after "b:", before "p:")."""
+    row = {
+        "game_id": "g",
+        "kind": "ruling",
+        "title": "Zebra attacks",
+        "terms": "apple",
+        "path": "Combat ; Attacking",
+        "context": "moves",
+        "body": "an apple attacks a zebra and moves",
+    }
+    stems: dict[str, str] = {}
+    search_index._add_stems([row], stems)
+    expected = {
+        tag + stems[word]
+        for tag, field in zip(search.STEM_TAGS, search.FIELDS)
+        for word in search_index._words(row[field])
+        if word in stems
+    }
+    assert row["stems"].split() == sorted(expected)
