@@ -620,6 +620,12 @@ def parse_value(text: str):
     return data.get("value")
 
 
+def typed_action(text: str):
+    """What a judge typed as an action: a YAML mapping when it is written as one (`{by: A, do: pass}`), else the
+    sentence itself (`A plays Gust choosing target: Test Defender`, which YAML would misread)."""
+    return parse_value(text) if text.lstrip().startswith("{") else text.strip()
+
+
 def dump(data: dict) -> str:
     """A scenario document as YAML (block style, keys in their order), for the builder and downloads."""
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=110, default_flow_style=None)
@@ -751,7 +757,10 @@ def _add_card(data: dict, args: dict) -> None:
     battlefield = next((f for f in setup.get("battlefields", []) if f.get("id") == where), None)
     if battlefield is None:
         raise ValueError(f"there is no battlefield {where!r}")
-    battlefield.setdefault("units", []).append({**entry, "controller": player})
+    units = battlefield.setdefault("units", [])
+    if "controller" not in battlefield and all(unit.get("controller") == player for unit in units):
+        battlefield["controller"] = player  # units alone at a battlefield in an open state control it (190.4 in 1.4)
+    units.append({**entry, "controller": player})
 
 
 def _free_id(data: dict, kind: str) -> str:

@@ -333,6 +333,8 @@ async def test_the_builder_reads_cards_and_actions_as_a_judge_types_them(dataset
         {"op": "add", "card": "zhonyas hourglass", "player": "B", "where": "base"},
         {"op": "add", "card": "test defender", "player": "B", "where": "bf1", "might": "3"},
         {"op": "act", "action": "a moves sunlit guardian (A) to bf1"},
+        {"op": "act", "action": "A passes"},
+        {"op": "act", "action": "B passes"},
     ):
         response = await datasette.client.get(f"/dispute?{urlencode({'s': _token(text), **params})}")
         assert response.status_code == 302, _text(response.text)[:500]
@@ -340,7 +342,20 @@ async def test_the_builder_reads_cards_and_actions_as_a_judge_types_them(dataset
     scenario = yaml.safe_load(text)
     assert [u["card"] for u in scenario["setup"]["players"]["A"]["base"]] == ["Sunlit Guardian"]
     assert scenario["setup"]["players"]["B"]["base"][0]["card"] == "Zhonya's Hourglass"
-    assert scenario["actions"] == [{"by": "A", "do": "move", "units": ["u1"], "to": "bf1"}]
+    assert scenario["actions"][0] == {"by": "A", "do": "move", "units": ["u1"], "to": "bf1"}
+    assert scenario["setup"]["battlefields"][0]["controller"] == "B"  # B's unit alone there controls it
+    spell = {"op": "add", "card": "quick jab", "player": "A", "where": "hand"}
+    text = replay_view.decode(
+        re.search(
+            r"s=([^#&]+)",
+            (await datasette.client.get(f"/dispute?{urlencode({'s': _token(text), **spell})}")).headers["location"],
+        ).group(1)
+    )
+    said = {"op": "act", "action": "A plays Quick Jab choosing target: Test Defender"}  # a colon YAML misreads
+    response = await datasette.client.get(f"/dispute?{urlencode({'s': _token(text), **said})}")
+    assert response.status_code == 302, _text(response.text)[:500]
+    played = yaml.safe_load(replay_view.decode(re.search(r"s=([^#&]+)", response.headers["location"]).group(1)))
+    assert played["actions"][-1] == {"by": "A", "do": "play", "card": "s1", "targets": {"target": "u2"}}
     html = (await _get(datasette, f"/dispute?{urlencode({'s': _token(text), 'op': 'act', 'action': 'A dances'})}")).text
     problem = _text(html.split('id="problem">', 1)[1].split("</div>", 1)[0])
     assert "no action the rules allow now reads 'A dances'" in problem
