@@ -206,9 +206,13 @@ def _said_action(game: GameState, sentence: str):
     def spoken(text: str) -> str:
         return folded("".join(p["text"] if "text" in p else names[p["object"]]["card"] for p in say(text)))
 
-    offered = [(action, describe_action(action.to_dict())) for action in game.legal_actions()]
-    said = [action for action, plain in offered if folded(plain) == folded(sentence)]  # by ids
-    said = said or [action for action, plain in offered if spoken(plain) == spoken(sentence)]
+    said: list = []
+    for actions in (game.legal_actions, game.candidates):  # one the rules forbid is tried, to say which rule
+        offered = [(action, describe_action(action.to_dict())) for action in actions()]
+        said = [action for action, plain in offered if folded(plain) == folded(sentence)]  # by ids
+        said = said or [action for action, plain in offered if spoken(plain) == spoken(sentence)]
+        if said:
+            break
     if len(said) == 1:
         return said[0]
     if said:
@@ -217,9 +221,8 @@ def _said_action(game: GameState, sentence: str):
             "YAML with the objects' ids ({by: A, do: move, units: [u1], to: bf1})"
         )
     raise ValueError(
-        f"no action the rules allow now reads {sentence!r}: type one as the list says it "
-        "(“A moves Test Unit to Neutral Ground”), or as YAML ({by: A, do: move, units: [u1], to: bf1}) to see "
-        "the rule that forbids it"
+        f"no action reads {sentence!r}: type one as the list says it (“A moves Test Unit to Neutral Ground”), "
+        "or as YAML ({by: A, do: move, units: [u1], to: bf1})"
     )
 
 
