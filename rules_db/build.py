@@ -144,8 +144,9 @@ class _Builder:
         self.card_mentions: dict[str, Future] = {}  # rulings document the source does not tag -> the cards found
 
     def run(self, specs: list[DocumentSpec], keep_going: bool, progress: Callable | None) -> BuildResult:
+        # The helper first, forked as early as can be: it loads spaCy while this process creates the tables and parses.
+        self._submit("load spaCy", load_tokenizer)
         schema.create(self.db)
-        self._submit("load spaCy", load_tokenizer)  # in the helper while this process parses
         reports = [self._ingest(spec) for spec in (progress(specs) if progress else specs)]
         result = BuildResult(reports, self.timings, timeline=self.timeline.spans)
         if result.failed and not keep_going:

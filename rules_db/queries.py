@@ -336,6 +336,7 @@ def diff_page(
         row["diff"] = diff_ops(row["old_text"], row["new_text"]) if changed else []
     return {
         **{key: value for key, value in summary.items() if key not in ("rows", "stored", "groups", "lineage_ids")},
+        "game_name": conn.execute("select name from games where id = ?", [game]).fetchone()[0],
         "kinds": list(KINDS),
         "kind": kind,
         "section": section,

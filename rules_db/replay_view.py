@@ -176,14 +176,71 @@ def attempt(text: str, source: str, action: dict) -> dict:
     try:
         scenario, _ = schema.parse(text, source, schema.PAGE_LIMITS)
         replay = replay_scenario(scenario, source, _page_budget())
-        typed = parse_action(action)
+        typed = _typed_action(replay.state, action)
         replay.state.push(typed)
-    except (schema.ScenarioError, BudgetExceeded) as error:
+    except (schema.ScenarioError, BudgetExceeded, ValueError) as error:
         return {"error": _problem(error)}
     except Refusal as refusal:
         names = _names(replay.state)
         return {"error": None, "refused": {"rule": refusal.rule, "words": words(refusal.message, names)}}
     return {"error": None, "refused": None, "action": typed.to_dict()}
+
+
+def _typed_action(game: GameState, typed):
+    """The action a judge typed: a sentence as the list of legal actions says it, or a YAML mapping whose objects
+    may be named by their cards. A malformed one is a ValueError (its form is wrong, no rule forbids it)."""
+    if isinstance(typed, str):
+        return _said_action(game, typed)
+    try:
+        return parse_action(_ids_for_names(game, typed))
+    except Refusal as malformed:
+        raise ValueError(malformed.message) from None
+
+
+def _said_action(game: GameState, sentence: str):
+    """The legal action whose words, as the builder lists them, are the sentence (objects named by their card or
+    their id, in any case)."""
+    names = _names(game)
+    say = Words(names)
+
+    def spoken(text: str) -> str:
+        return folded("".join(p["text"] if "text" in p else names[p["object"]]["card"] for p in say(text)))
+
+    offered = [(action, describe_action(action.to_dict())) for action in game.legal_actions()]
+    said = [action for action, plain in offered if folded(plain) == folded(sentence)]  # by ids
+    said = said or [action for action, plain in offered if spoken(plain) == spoken(sentence)]
+    if len(said) == 1:
+        return said[0]
+    if said:
+        raise ValueError(
+            f"{sentence!r} reads as {len(said)} actions the rules allow (their objects share a card): type it as "
+            "YAML with the objects' ids ({by: A, do: move, units: [u1], to: bf1})"
+        )
+    raise ValueError(
+        f"no action the rules allow now reads {sentence!r}: type one as the list says it "
+        "(“A moves Test Unit to Neutral Ground”), or as YAML ({by: A, do: move, units: [u1], to: bf1}) to see "
+        "the rule that forbids it"
+    )
+
+
+def _ids_for_names(game: GameState, node):
+    """A typed action with each card name that names exactly one object replaced by that object's id."""
+    if isinstance(node, dict):
+        return {key: value if key in ("by", "do") else _ids_for_names(game, value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_ids_for_names(game, value) for value in node]
+    if not isinstance(node, str) or node in game.objects:
+        return node
+    named = [obj.id for obj in game.objects.values() if folded(obj.card) == folded(node)]
+    if len(named) > 1:
+        raise ValueError(f"{node!r} names {len(named)} objects ({', '.join(named)}): name one by its id")
+    return named[0] if named else node
+
+
+def folded(text: str) -> str:
+    """A name or sentence as a judge may type it: any case, without punctuation or the owner in brackets."""
+    text = re.sub(r"\([^)]*\)", " ", text.casefold())
+    return " ".join(re.sub(r"[^\w\s]", "", text).split())
 
 
 def _page_budget() -> Budget:
@@ -526,17 +583,30 @@ def encode(text: str) -> str:
 
 
 def decode(token: str) -> str:
-    """The scenario text a token holds; ValueError (for the judge) when it is not one or holds too much."""
+    """The scenario text a token holds; ValueError (for the judge: what is wrong and what to do) when it is not
+    one or holds too much."""
     if len(token) > MAX_URL_TOKEN:
-        raise ValueError(f"the shared scenario is {len(token):,} characters long (at most {MAX_URL_TOKEN:,})")
+        raise ValueError(
+            f"The dispute in this link is {len(token):,} characters long, more than a link may hold "
+            f"({MAX_URL_TOKEN:,}): paste the scenario's YAML into the dispute builder instead."
+        )
+    damaged = ValueError(
+        "The dispute in this link is damaged (it does not decode; was the link cut short?): copy the whole link "
+        "again, or paste the scenario's YAML into the dispute builder."
+    )
     try:
         packed = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
         inflater = zlib.decompressobj()
         raw = inflater.decompress(packed, schema.PAGE_LIMITS.max_bytes + 1)
     except (binascii.Error, zlib.error, ValueError):
-        raise ValueError("the shared scenario in this link is damaged (it does not decode)") from None
+        raise damaged from None
     if len(raw) > schema.PAGE_LIMITS.max_bytes or inflater.unconsumed_tail:
-        raise ValueError(f"the shared scenario holds more than {schema.PAGE_LIMITS.max_bytes:,} bytes")
+        raise ValueError(
+            f"The dispute in this link holds more than {schema.PAGE_LIMITS.max_bytes:,} bytes, more than a page "
+            "replays: shorten the scenario."
+        )
+    if not inflater.eof:  # a link cut short inflates to the start of its scenario, which would read as a YAML error
+        raise damaged
     return raw.decode("utf-8", errors="replace")
 
 
@@ -639,7 +709,9 @@ def edit(text: str, source: str, op: str, args: dict) -> str:
 
 def _card(name: str, kinds: set[str]) -> str:
     library = load_library()
-    card = library.get(name) or next((c for c in library.values() if c.real == name), None)
+    card = library.get(name) or next(
+        (c for c in library.values() if folded(name) in (folded(c.name), folded(c.real or ""))), None
+    )
     if card is None:
         raise ValueError(f"the engine does not model a card named {name!r} (its cards are listed in the form)")
     if card.object_kind not in kinds:

@@ -165,6 +165,16 @@ async def test_diff_page_counts_sections_and_linked_rows(datasette, connection):
     assert (old_text, new_text) == (edited[0]["old_text"], edited[0]["new_text"])
 
 
+@pytest.mark.parametrize(
+    "path", [DIFF, "/rules/riftbound/2025-12-01/443.1.e", "/infractions/riftbound", "/cards/zhonyas-hourglass"]
+)
+async def test_a_pages_breadcrumb_names_the_game_as_the_home_page_does(datasette, connection, path):
+    """The breadcrumb's game is the game's name ("Riftbound"), on the comparison page as on the others."""
+    name = connection.execute("select name from games where id = 'riftbound'").fetchone()[0]
+    crumbs = (await _get(datasette, path)).text.split('class="crumbs"', 1)[1].split("</p>", 1)[0]
+    assert re.search(r'<a href="/#riftbound">([^<]*)</a>', crumbs).group(1) == name
+
+
 async def test_diff_page_filters_by_kind_and_section(datasette):
     edited = (await _get(datasette, DIFF + ".json?kind=edited")).json()["rows"]
     assert edited and {row["kind"] for row in edited} == {"edited"}

@@ -324,6 +324,41 @@ async def test_the_builder_sets_up_a_two_unit_combat_and_offers_only_legal_actio
     assert "attachment" in download.headers["content-disposition"] and yaml.safe_load(download.text)["actions"]
 
 
+async def test_the_builder_reads_cards_and_actions_as_a_judge_types_them(datasette):
+    """A card in any case and without its apostrophe, an action typed as the list says it (objects by card or
+    id), and a YAML action naming its units by card; words that are no action get an error, not a rule."""
+    text = replay_view.NEW_DISPUTE
+    for params in (
+        {"op": "add", "card": "sunlit guardian", "player": "A", "where": "base"},
+        {"op": "add", "card": "zhonyas hourglass", "player": "B", "where": "base"},
+        {"op": "add", "card": "test defender", "player": "B", "where": "bf1", "might": "3"},
+        {"op": "act", "action": "a moves sunlit guardian (A) to bf1"},
+    ):
+        response = await datasette.client.get(f"/dispute?{urlencode({'s': _token(text), **params})}")
+        assert response.status_code == 302, _text(response.text)[:500]
+        text = replay_view.decode(re.search(r"s=([^#&]+)", response.headers["location"]).group(1))
+    scenario = yaml.safe_load(text)
+    assert [u["card"] for u in scenario["setup"]["players"]["A"]["base"]] == ["Sunlit Guardian"]
+    assert scenario["setup"]["players"]["B"]["base"][0]["card"] == "Zhonya's Hourglass"
+    assert scenario["actions"] == [{"by": "A", "do": "move", "units": ["u1"], "to": "bf1"}]
+    html = (await _get(datasette, f"/dispute?{urlencode({'s': _token(text), 'op': 'act', 'action': 'A dances'})}")).text
+    problem = _text(html.split('id="problem">', 1)[1].split("</div>", 1)[0])
+    assert "no action the rules allow now reads 'A dances'" in problem
+    assert "The rules forbid that action." not in html
+
+
+def test_an_action_typed_with_a_shared_card_name_asks_for_ids():
+    text = replay_view.NEW_DISPUTE
+    for _ in range(2):
+        text = replay_view.edit(text, "test", "add", {"card": "Test Unit", "player": "A", "where": "base"})
+    by_name = {"by": "A", "do": "move", "units": ["Test Unit"], "to": "bf1"}
+    assert "names 2 objects (u1, u2)" in replay_view.attempt(text, "test", by_name)["error"]["message"]
+    said = replay_view.attempt(text, "test", "A moves Test Unit to Neutral Ground")["error"]["message"]
+    assert "reads as 2 actions" in said
+    by_id = replay_view.attempt(text, "test", "A moves u2 to bf1")
+    assert by_id["action"] == {"by": "A", "do": "move", "units": ["u2"], "to": "bf1"}
+
+
 def _labels(html: str) -> list[str]:
     """The words of every form label of a page, markup left out."""
     return [_text(label) for label in re.findall(r"<label[^>]*>(.*?)</label>", html, re.DOTALL)]
@@ -372,6 +407,23 @@ async def test_a_library_replay_opens_as_a_copy_in_the_builder(datasette, connec
 )
 def test_an_action_offered_is_said_as_a_step_is(action, words):
     assert replay_view.describe_action(action) == words
+
+
+@pytest.mark.parametrize("cut", [3, 0.5])
+async def test_a_link_cut_short_says_so_and_what_to_do(datasette, cut):
+    """A shared dispute's link cut short (as a message or a chat may do) is a damaged link, not a YAML error at
+    some line of half a scenario: each page it reaches says so and what to do, and the replay page links onward
+    to the builder."""
+    token = _token(replay_view.NEW_DISPUTE.replace("actions: []", "actions:\n- {by: A, do: pass}"))
+    short = token[: len(token) - cut] if isinstance(cut, int) else token[: int(len(token) * cut)]
+    with pytest.raises(ValueError, match="damaged"):
+        replay_view.decode(short)
+    builder = _text((await _get(datasette, f"/dispute?s={short}")).text)
+    replay = (await _get(datasette, f"/dispute/replay?s={short}", status=400)).text
+    download = await _get(datasette, f"/dispute/download?s={short}", status=400)
+    for said in (builder, _text(replay), download.text):
+        assert "link is damaged" in said and "copy the whole link again" in said and "Line " not in said
+    assert '<a class="button" href="/dispute">Start a new dispute</a>' in replay
 
 
 async def test_yaml_typed_into_the_builder_reports_the_line(datasette):

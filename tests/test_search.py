@@ -742,3 +742,26 @@ def test_a_text_in_two_fields_is_stemmed_under_each_fields_tag():
     heading, body = search.STEM_TAGS[search.FIELDS.index("title")], search.STEM_TAGS[search.FIELDS.index("body")]
     assert set(first["stems"].split()) == {heading + stems[word] for word in ("attacking", "units")}
     assert set(second["stems"].split()) == {body + stems[word] for word in ("attacking", "units")}
+
+
+def test_a_rows_stems_are_its_fields_tagged_stems_sorted_as_strings():
+    """A row's stems are joined tag by tag (search_index._TAGGED_FIELDS): the result must be exactly every field's
+    tagged stems, distinct and sorted as whole strings, whatever the tags are ("h:" after "b:", before "p:")."""
+    row = {
+        "game_id": "g",
+        "kind": "ruling",
+        "title": "Zebra attacks",
+        "terms": "apple",
+        "path": "Combat ; Attacking",
+        "context": "moves",
+        "body": "an apple attacks a zebra and moves",
+    }
+    stems: dict[str, str] = {}
+    search_index._add_stems([row], stems)
+    expected = {
+        tag + stems[word]
+        for tag, field in zip(search.STEM_TAGS, search.FIELDS)
+        for word in search_index._words(row[field])
+        if word in stems
+    }
+    assert row["stems"].split() == sorted(expected)
