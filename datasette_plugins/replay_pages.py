@@ -516,7 +516,7 @@ def _change_words(changes: list[dict], original: dict) -> str:
     for unit in inputs["units"]:
         if path.startswith(unit["path"] + "."):
             name = original["names"][unit["id"]]
-            return f"{name['card']} ({name['owner']}): {path[len(unit['path']) + 1 :].replace('.', ' ')} = {replay_view.flow(value)}"
+            return f"{name['card']} ({name['owner']}) {_unit_field_words(path[len(unit['path']) + 1 :], value)}"
     if path == "setup.turn.player":
         return f"it is {value}'s turn"
     if path.startswith("actions.") and path.endswith(".pick"):
@@ -524,6 +524,22 @@ def _change_words(changes: list[dict], original: dict) -> str:
     if path.endswith(".-") and isinstance(value, dict):
         return f"an extra {value.get('card')} at {_location_words(path.removesuffix('.-'), original)}"
     return f"{path} = {replay_view.flow(value)}"
+
+
+_STATES = {"exhausted": "exhausted", "stunned": "stunned", "buff": "buffed"}  # a unit's yes-or-no fields, as said
+
+
+def _unit_field_words(field: str, value) -> str:
+    """A unit's input changed, said of the unit ("had Might 9", "were not exhausted", "had Assault 2")."""
+    if field == "might":
+        return f"had Might {replay_view.flow(value)}"
+    if field == "damage":
+        return f"had {replay_view.flow(value)} damage"
+    if field in _STATES and isinstance(value, bool):
+        return f"were {'' if value else 'not '}{_STATES[field]}"
+    if field.startswith("keywords."):
+        return f"had {field.removeprefix('keywords.')} {replay_view.flow(value)}"
+    return f"{field.replace('.', ' ')} = {replay_view.flow(value)}"
 
 
 def _location_words(path: str, original: dict) -> str:
