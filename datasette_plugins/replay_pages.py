@@ -574,7 +574,7 @@ async def dispute(datasette, request):
         try:
             changed, refusal = await _build(text, op, dict(request.args))
         except ValueError as error:
-            yaml_error = {"message": str(error), "line": None, "field": op}
+            yaml_error = {"message": str(error), "line": None, "field": None}
         else:
             if changed is not None:
                 return Response.redirect(_dispute_url(datasette, replay_view.encode(changed), "#build"))
@@ -592,6 +592,9 @@ async def dispute(datasette, request):
     paths = Paths(datasette, database.name)
     data = {
         "script_url": _script(datasette),
+        "problem_section": _problem_section(typed, op),
+        # an action typed and refused, or not read, stays in its field to be mended
+        "tried_action": request.args.get("action", "") if op == "act" and (refusal or yaml_error) else "",
         "text": typed if typed is not None else text,
         "lines": (typed if typed is not None else text).splitlines(),
         "yaml_error": yaml_error,
@@ -614,6 +617,16 @@ async def dispute(datasette, request):
     if _wants_json(request):
         return Response.json({k: data[k] for k in ("text", "yaml_error", "refusal", "view", "legal")}, default=str)
     return await _respond(datasette, request, database, "dispute.html", data)
+
+
+def _problem_section(typed: str | None, op: str | None) -> str:
+    """Where the builder's page says a problem: in the section its form opens the page at (YAML typed: "yaml";
+    an action tried or undone: "actions"; the other forms: "build"), else at the top (a damaged link)."""
+    if typed is not None:
+        return "yaml"
+    if op:
+        return "actions" if op in ("act", "undo") else "build"
+    return "top"
 
 
 async def _build(text: str, op: str, args: dict) -> tuple[str | None, dict | None]:
