@@ -176,14 +176,74 @@ def attempt(text: str, source: str, action: dict) -> dict:
     try:
         scenario, _ = schema.parse(text, source, schema.PAGE_LIMITS)
         replay = replay_scenario(scenario, source, _page_budget())
-        typed = parse_action(action)
+        typed = _typed_action(replay.state, action)
         replay.state.push(typed)
-    except (schema.ScenarioError, BudgetExceeded) as error:
+    except (schema.ScenarioError, BudgetExceeded, ValueError) as error:
         return {"error": _problem(error)}
     except Refusal as refusal:
         names = _names(replay.state)
         return {"error": None, "refused": {"rule": refusal.rule, "words": words(refusal.message, names)}}
     return {"error": None, "refused": None, "action": typed.to_dict()}
+
+
+def _typed_action(game: GameState, typed):
+    """The action a judge typed: a sentence as the list of legal actions says it, or a YAML mapping whose objects
+    may be named by their cards. A malformed one is a ValueError (its form is wrong, no rule forbids it)."""
+    if isinstance(typed, str):
+        return _said_action(game, typed)
+    try:
+        return parse_action(_ids_for_names(game, typed))
+    except Refusal as malformed:
+        raise ValueError(malformed.message) from None
+
+
+def _said_action(game: GameState, sentence: str):
+    """The legal action whose words, as the builder lists them, are the sentence (objects named by their card or
+    their id, in any case)."""
+    names = _names(game)
+    say = Words(names)
+
+    def spoken(text: str) -> str:
+        return folded("".join(p["text"] if "text" in p else names[p["object"]]["card"] for p in say(text)))
+
+    said: list = []
+    for actions in (game.legal_actions, game.candidates):  # one the rules forbid is tried, to say which rule
+        offered = [(action, describe_action(action.to_dict())) for action in actions()]
+        said = [action for action, plain in offered if folded(plain) == folded(sentence)]  # by ids
+        said = said or [action for action, plain in offered if spoken(plain) == spoken(sentence)]
+        if said:
+            break
+    if len(said) == 1:
+        return said[0]
+    if said:
+        raise ValueError(
+            f"{sentence!r} reads as {len(said)} actions the rules allow (their objects share a card): type it as "
+            "YAML with the objects' ids ({by: A, do: move, units: [u1], to: bf1})"
+        )
+    raise ValueError(
+        f"no action reads {sentence!r}: type one as the list says it (“A moves Test Unit to Neutral Ground”), "
+        "or as YAML ({by: A, do: move, units: [u1], to: bf1})"
+    )
+
+
+def _ids_for_names(game: GameState, node):
+    """A typed action with each card name that names exactly one object replaced by that object's id."""
+    if isinstance(node, dict):
+        return {key: value if key in ("by", "do") else _ids_for_names(game, value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_ids_for_names(game, value) for value in node]
+    if not isinstance(node, str) or node in game.objects:
+        return node
+    named = [obj.id for obj in game.objects.values() if folded(obj.card) == folded(node)]
+    if len(named) > 1:
+        raise ValueError(f"{node!r} names {len(named)} objects ({', '.join(named)}): name one by its id")
+    return named[0] if named else node
+
+
+def folded(text: str) -> str:
+    """A name or sentence as a judge may type it: any case, without punctuation or the owner in brackets."""
+    text = re.sub(r"\([^)]*\)", " ", text.casefold())
+    return " ".join(re.sub(r"[^\w\s]", "", text).split())
 
 
 def _page_budget() -> Budget:
@@ -563,6 +623,12 @@ def parse_value(text: str):
     return data.get("value")
 
 
+def typed_action(text: str):
+    """What a judge typed as an action: a YAML mapping when it is written as one (`{by: A, do: pass}`), else the
+    sentence itself (`A plays Gust choosing target: Test Defender`, which YAML would misread)."""
+    return parse_value(text) if text.lstrip().startswith("{") else text.strip()
+
+
 def dump(data: dict) -> str:
     """A scenario document as YAML (block style, keys in their order), for the builder and downloads."""
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=110, default_flow_style=None)
@@ -652,7 +718,9 @@ def edit(text: str, source: str, op: str, args: dict) -> str:
 
 def _card(name: str, kinds: set[str]) -> str:
     library = load_library()
-    card = library.get(name) or next((c for c in library.values() if c.real == name), None)
+    card = library.get(name) or next(
+        (c for c in library.values() if folded(name) in (folded(c.name), folded(c.real or ""))), None
+    )
     if card is None:
         raise ValueError(f"the engine does not model a card named {name!r} (its cards are listed in the form)")
     if card.object_kind not in kinds:
@@ -692,7 +760,10 @@ def _add_card(data: dict, args: dict) -> None:
     battlefield = next((f for f in setup.get("battlefields", []) if f.get("id") == where), None)
     if battlefield is None:
         raise ValueError(f"there is no battlefield {where!r}")
-    battlefield.setdefault("units", []).append({**entry, "controller": player})
+    units = battlefield.setdefault("units", [])
+    if "controller" not in battlefield and all(unit.get("controller") == player for unit in units):
+        battlefield["controller"] = player  # units alone at a battlefield in an open state control it (190.4 in 1.4)
+    units.append({**entry, "controller": player})
 
 
 def _free_id(data: dict, kind: str) -> str:

@@ -156,8 +156,8 @@ def replay_record(replay) -> ReplayRecord:
             "title": replay.title,
             "file": f"scenarios/library/{Path(replay.file).name}",  # never a path of the build machine
             "verdict": replay.verdict,
-            "expected": json.dumps(replay.expected, sort_keys=True, default=str),
-            "computed": json.dumps(replay.computed, sort_keys=True, default=str),
+            "expected": _as_json(replay.expected),
+            "computed": _as_json(replay.computed),
             "step_count": replay.step_count,
             "disagreement": replay.disagreement,
             "tags": json.dumps(_tags(scenario)),
@@ -173,7 +173,7 @@ def replay_record(replay) -> ReplayRecord:
                     "kind": str(step.kind),
                     "summary": step.summary,
                     "objects": json.dumps(step.object_ids()),
-                    "change": json.dumps(step.change, sort_keys=True, default=str),
+                    "change": _as_json(step.change),
                 },
                 list(step.rules),
             )
@@ -181,6 +181,10 @@ def replay_record(replay) -> ReplayRecord:
         ],
         real_cards=sorted(_real_cards(scenario)),
     )
+
+
+# A replay's values as JSON, keys sorted (one encoder for all: json.dumps makes one per call when given options)
+_as_json = json.JSONEncoder(sort_keys=True, default=str).encode
 
 
 def store_replays(db: sqlite_utils.Database, records: list[ReplayRecord], game_id: str = "riftbound") -> dict:

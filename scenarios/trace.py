@@ -87,9 +87,11 @@ class Step:
                 old, new = None, getattr(new, "card", True)
             else:
                 label = target.change_label(key)
-            if label is None or plain(old) == plain(new):
+            if label is None:
                 continue
-            change.setdefault(label[0], {})[label[1]] = [plain(old), plain(new)]
+            before, after = plain(old), plain(new)
+            if before != after:
+                change.setdefault(label[0], {})[label[1]] = [before, after]
         return change
 
     def walk(self, depth: int = 0):

@@ -546,7 +546,10 @@ def test_might_steps_read_as_a_judge_says_them():
     tank = _summaries("core-36-")
     assert "a1 has 5 Might" in tank and "guard has 4 Might (base 3, +1 from Shield)" in tank
     assert "the defenders deal 7 damage in all" in tank
+    assert "A: assign 5 combat damage among guard, d2 -> guard: 4, d2: 1" in tank
+    assert "B assigns all 7 damage to a1, the only unit" in tank
     assert "guard has 4 damage and 4 Might (base 3, +1 from Shield): lethal, it dies" in tank
+    assert "A applied Contested, so A attacks and B defends; A gains Focus" in _summaries("dispute-55-")
     smoke = _summaries("ruling-10-")
     assert (
         "u1 has 4 Might (base 2, +1 from Trifarian War Camp, +1 from Darius, Executioner): "

@@ -37,7 +37,7 @@ def begin_combat(game, bf_id: str) -> None:
         game,
         StepKind.COMBAT_STEP,
         "roles",
-        f"{attacker} applied Contested: attacker; {defender}: defender; {attacker} gains Focus",
+        f"{attacker} applied Contested, so {attacker} attacks and {defender} defends; {attacker} gains Focus",
         ("442.1.a.1", "442.1.a.1.a", "442.1.a.2"),
         objects=[attacker, defender],
     )
@@ -175,7 +175,7 @@ def _assign(game, player: str, total: int, units) -> dict:
             game,
             StepKind.CHOICE,
             "choice",
-            f"{player} assigns {total} to {units[0].id} (only unit)",
+            f"{player} assigns all {total} damage to {units[0].id}, the only unit",
             "443.1.d",
             objects=[player],
         )
@@ -188,7 +188,7 @@ def _assign(game, player: str, total: int, units) -> dict:
         game,
         "assign",
         player,
-        f"assign {total} combat damage among {[u.id for u in units]}",
+        f"assign {total} combat damage among {', '.join(u.id for u in units)}",
         info,
         "443.1.d",
         forced_ok=False,
