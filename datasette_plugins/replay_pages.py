@@ -605,7 +605,7 @@ async def _build(text: str, op: str, args: dict) -> tuple[str | None, dict | Non
     action the rules forbid. An action is tried by the engine before it is added."""
     if op != "act":
         return await asyncio.to_thread(replay_view.edit, text, DISPUTE_SOURCE, op, args), None
-    tried = await _run("attempt", text, DISPUTE_SOURCE, replay_view.parse_value(args.get("action", "")))
+    tried = await _run("attempt", text, DISPUTE_SOURCE, replay_view.typed_action(args.get("action", "")))
     if tried.get("error"):
         raise ValueError(tried["error"]["message"])
     if tried.get("refused"):

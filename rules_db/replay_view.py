@@ -206,9 +206,13 @@ def _said_action(game: GameState, sentence: str):
     def spoken(text: str) -> str:
         return folded("".join(p["text"] if "text" in p else names[p["object"]]["card"] for p in say(text)))
 
-    offered = [(action, describe_action(action.to_dict())) for action in game.legal_actions()]
-    said = [action for action, plain in offered if folded(plain) == folded(sentence)]  # by ids
-    said = said or [action for action, plain in offered if spoken(plain) == spoken(sentence)]
+    said: list = []
+    for actions in (game.legal_actions, game.candidates):  # one the rules forbid is tried, to say which rule
+        offered = [(action, describe_action(action.to_dict())) for action in actions()]
+        said = [action for action, plain in offered if folded(plain) == folded(sentence)]  # by ids
+        said = said or [action for action, plain in offered if spoken(plain) == spoken(sentence)]
+        if said:
+            break
     if len(said) == 1:
         return said[0]
     if said:
@@ -217,9 +221,8 @@ def _said_action(game: GameState, sentence: str):
             "YAML with the objects' ids ({by: A, do: move, units: [u1], to: bf1})"
         )
     raise ValueError(
-        f"no action the rules allow now reads {sentence!r}: type one as the list says it "
-        "(“A moves Test Unit to Neutral Ground”), or as YAML ({by: A, do: move, units: [u1], to: bf1}) to see "
-        "the rule that forbids it"
+        f"no action reads {sentence!r}: type one as the list says it (“A moves Test Unit to Neutral Ground”), "
+        "or as YAML ({by: A, do: move, units: [u1], to: bf1})"
     )
 
 
@@ -620,6 +623,12 @@ def parse_value(text: str):
     return data.get("value")
 
 
+def typed_action(text: str):
+    """What a judge typed as an action: a YAML mapping when it is written as one (`{by: A, do: pass}`), else the
+    sentence itself (`A plays Gust choosing target: Test Defender`, which YAML would misread)."""
+    return parse_value(text) if text.lstrip().startswith("{") else text.strip()
+
+
 def dump(data: dict) -> str:
     """A scenario document as YAML (block style, keys in their order), for the builder and downloads."""
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=110, default_flow_style=None)
@@ -751,7 +760,10 @@ def _add_card(data: dict, args: dict) -> None:
     battlefield = next((f for f in setup.get("battlefields", []) if f.get("id") == where), None)
     if battlefield is None:
         raise ValueError(f"there is no battlefield {where!r}")
-    battlefield.setdefault("units", []).append({**entry, "controller": player})
+    units = battlefield.setdefault("units", [])
+    if "controller" not in battlefield and all(unit.get("controller") == player for unit in units):
+        battlefield["controller"] = player  # units alone at a battlefield in an open state control it (190.4 in 1.4)
+    units.append({**entry, "controller": player})
 
 
 def _free_id(data: dict, kind: str) -> str:

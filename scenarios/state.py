@@ -312,11 +312,12 @@ class GameState(Journaled):
     def legal_actions(self):
         """Every action some player may take now: generated from what the rules could allow, each kept only
         if `push` accepts it (so the list and `push` cannot disagree)."""
-        for candidate in self._candidates():
+        for candidate in self.candidates():
             if self.accepts(candidate):
                 yield candidate
 
-    def _candidates(self):
+    def candidates(self):
+        """What the rules could allow now, unchecked (`legal_actions` keeps those `push` accepts)."""
         if self.winner is not None:
             return
         if self.pending is not None:

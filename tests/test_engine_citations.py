@@ -91,7 +91,7 @@ TERMS: dict[str, list[str]] = {
     "recall": ["recall"],
     "enter_board": ["board", "enter", "play"],
     "play_by_effect": ["play"],
-    "impossible": ["impossible", "can't", "ignore"],
+    "impossible": ["impossible", "can't", "cannot", "ignore"],
     "mistargeted": ["target"],
     # control and scoring
     "apply_contested": ["contested"],
@@ -199,6 +199,17 @@ def test_the_rules_a_step_cites_name_what_it_does(steps, kind):
             if not names(number, context):
                 wrong.add(f"{scenario}: {kind} because {number} ({TEXTS.get(number, 'missing')[:80]!r})")
     assert not wrong, "\n".join(sorted(wrong))
+
+
+def test_an_impossible_instruction_cites_why_rather_than_writing_a_number(steps):
+    """A number written into a step's words is never translated into the newest Core Rules; a cited one is."""
+    written = sorted(
+        f"{scenario}: {step.summary}"
+        for step, _, scenario in steps
+        if step.procedure == "impossible" and re.search(r"\(\d{3}(\.\w+)*\)", step.summary)
+    )
+    assert not written
+    assert any(step.procedure == "impossible" and "409.4" in step.defines for step, _, _ in steps)
 
 
 def test_every_step_cites_a_rule(steps):

@@ -169,7 +169,7 @@ def test_every_listed_action_is_accepted_and_every_other_candidate_refused_with_
             game.push(action)
             game.pop()
         listed_keys = {json.dumps(a.to_dict(), sort_keys=True) for a in listed}
-        for candidate in game._candidates():
+        for candidate in game.candidates():
             if json.dumps(candidate.to_dict(), sort_keys=True) in listed_keys:
                 continue
             with pytest.raises(Refusal) as refusal:

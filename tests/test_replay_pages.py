@@ -333,6 +333,8 @@ async def test_the_builder_reads_cards_and_actions_as_a_judge_types_them(dataset
         {"op": "add", "card": "zhonyas hourglass", "player": "B", "where": "base"},
         {"op": "add", "card": "test defender", "player": "B", "where": "bf1", "might": "3"},
         {"op": "act", "action": "a moves sunlit guardian (A) to bf1"},
+        {"op": "act", "action": "A passes"},
+        {"op": "act", "action": "B passes"},
     ):
         response = await datasette.client.get(f"/dispute?{urlencode({'s': _token(text), **params})}")
         assert response.status_code == 302, _text(response.text)[:500]
@@ -340,10 +342,23 @@ async def test_the_builder_reads_cards_and_actions_as_a_judge_types_them(dataset
     scenario = yaml.safe_load(text)
     assert [u["card"] for u in scenario["setup"]["players"]["A"]["base"]] == ["Sunlit Guardian"]
     assert scenario["setup"]["players"]["B"]["base"][0]["card"] == "Zhonya's Hourglass"
-    assert scenario["actions"] == [{"by": "A", "do": "move", "units": ["u1"], "to": "bf1"}]
+    assert scenario["actions"][0] == {"by": "A", "do": "move", "units": ["u1"], "to": "bf1"}
+    assert scenario["setup"]["battlefields"][0]["controller"] == "B"  # B's unit alone there controls it
+    spell = {"op": "add", "card": "quick jab", "player": "A", "where": "hand"}
+    text = replay_view.decode(
+        re.search(
+            r"s=([^#&]+)",
+            (await datasette.client.get(f"/dispute?{urlencode({'s': _token(text), **spell})}")).headers["location"],
+        ).group(1)
+    )
+    said = {"op": "act", "action": "A plays Quick Jab choosing target: Test Defender"}  # a colon YAML misreads
+    response = await datasette.client.get(f"/dispute?{urlencode({'s': _token(text), **said})}")
+    assert response.status_code == 302, _text(response.text)[:500]
+    played = yaml.safe_load(replay_view.decode(re.search(r"s=([^#&]+)", response.headers["location"]).group(1)))
+    assert played["actions"][-1] == {"by": "A", "do": "play", "card": "s1", "targets": {"target": "u2"}}
     html = (await _get(datasette, f"/dispute?{urlencode({'s': _token(text), 'op': 'act', 'action': 'A dances'})}")).text
     problem = _text(html.split('id="problem">', 1)[1].split("</div>", 1)[0])
-    assert "no action the rules allow now reads 'A dances'" in problem
+    assert "no action reads 'A dances'" in problem
     assert "The rules forbid that action." not in html
 
 
@@ -357,6 +372,18 @@ def test_an_action_typed_with_a_shared_card_name_asks_for_ids():
     assert "reads as 2 actions" in said
     by_id = replay_view.attempt(text, "test", "A moves u2 to bf1")
     assert by_id["action"] == {"by": "A", "do": "move", "units": ["u2"], "to": "bf1"}
+
+
+def test_an_action_the_rules_forbid_typed_as_a_sentence_says_the_rule():
+    text = replay_view.NEW_DISPUTE
+    for card, player, where in (("Test Unit", "A", "base"), ("Heart of Dark Ice", "B", "base")):
+        text = replay_view.edit(text, "test", "add", {"card": card, "player": player, "where": where})
+    text = replay_view.edit(text, "test", "add", {"card": "Test Defender", "player": "B", "where": "bf1"})
+    for said in ("A moves Test Unit to bf1", "A passes"):
+        action = replay_view.attempt(text, "test", said)["action"]
+        text = replay_view.edit(text, "test", "append", {"action": action})
+    tried = replay_view.attempt(text, "test", "B activates Heart of Dark Ice choosing unit: Test Defender")
+    assert tried["refused"]["rule"] == "308.1.a"  # no [Action]: not in a showdown
 
 
 def _labels(html: str) -> list[str]:

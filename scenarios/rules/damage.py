@@ -147,7 +147,7 @@ def banish(game, object_id: str, by: str | None = None) -> None:
 def op_deal(game, run, ins) -> None:
     amount = calc.amount(game, run, ins["amount"])
     if amount is None:
-        calc.impossible(game, run, "the amount is null (356.3.e.12): no damage is dealt")
+        calc.impossible(game, run, "the amount is null: no damage is dealt", "356.3.e.12")
         return
     targets = [uid for uid in calc.refs(game, run, ins["to"]) if game.objects[uid].zone == Zone.BOARD]
     if targets:

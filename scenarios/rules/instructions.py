@@ -135,6 +135,8 @@ def amount(game, run: Resolution, value) -> int | None:
 
 
 @query("impossible")
-def impossible(game, run: Resolution, text: str) -> None:
-    """An instruction that can't be followed is ignored (055, 356.3.e.6)."""
-    note(game, StepKind.EFFECT, "impossible", f"{run.item.label}: {text}", run.because, ("055",))
+def impossible(game, run: Resolution, text: str, rule: str | None = None) -> None:
+    """An instruction that can't be followed is ignored (055, 356.3.e.6); `rule` is the one that says why, cited
+    with the step (so a trace in another version's numbers cites its counterpart)."""
+    defines = ("055", rule) if rule else ("055",)
+    note(game, StepKind.EFFECT, "impossible", f"{run.item.label}: {text}", run.because, defines)

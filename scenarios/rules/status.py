@@ -152,7 +152,7 @@ def op_spend_buff(game, run, ins) -> None:
     """Spend a buff of a unit you control (702.2.b.2); the instructions in `then` happen only if one was spent."""
     buffed = [u.id for u in game.units(controller=run.item.controller) if u.buffs]
     if not buffed:
-        calc.impossible(game, run, "no friendly unit has a buff to spend (702.2.b.1)")
+        calc.impossible(game, run, "no friendly unit has a buff to spend", "702.2.b.1")
         return
     pick = choose(
         game,

@@ -115,7 +115,7 @@ def op_discard(game, run, ins) -> None:
     for _ in range(ins.get("n", 1)):
         hand = [o.id for o in game.hand(player)]
         if not hand:
-            calc.impossible(game, run, f"{player} has no card left to discard (409.4)")
+            calc.impossible(game, run, f"{player} has no card left to discard", "409.4")
             return
         pick = choose(game, "discard", player, "card to discard", hand, "409.1.a")
         do.discard(game, player, pick, because=run.because)
