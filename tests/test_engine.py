@@ -550,6 +550,9 @@ def test_might_steps_read_as_a_judge_says_them():
     assert "B assigns all 7 damage to a1, the only unit" in tank
     assert "guard has 4 damage and 4 Might (base 3, +1 from Shield): lethal, it dies" in tank
     assert "A applied Contested, so A attacks and B defends; A gains Focus" in _summaries("dispute-55-")
+    saved = _summaries("dispute-17-")
+    assert "Guardian Angel replaces the event: sentry would die" in saved
+    assert "A: which replacement effect applies as sentry would die -> angel (only legal option)" in saved
     smoke = _summaries("ruling-10-")
     assert (
         "u1 has 4 Might (base 2, +1 from Trifarian War Camp, +1 from Darius, Executioner): "

@@ -437,6 +437,12 @@ def a_spells_cost_limit_reads_only_its_energy(original):
     return mutant
 
 
+def control_lapses_while_the_chain_exists(original):
+    """A battlefield left without units is lost at once, Chain or not (misreading 323.6 in Core Rules 1.4: only
+    in an Open State with no Showdown or Combat there)."""
+    return lambda game, bf_id: True
+
+
 PLAYED = kernel.QUERIES["card_played"]
 
 # (name, [(registry, entry, mutation)], the scenarios that pin the rule down)
@@ -598,6 +604,11 @@ MUTANTS = [
         "died alone is read as the Deathknell resolves",
         [("query", "condition_holds", alone_read_as_the_deathknell_resolves)],
         ("dispute-60",),
+    ),
+    (
+        "control lapses while the Chain exists",
+        [("query", "control_can_lapse", control_lapses_while_the_chain_exists)],
+        ("dispute-67",),
     ),
     (
         "a token goes to the trash like a card",

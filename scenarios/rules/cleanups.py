@@ -179,9 +179,23 @@ def _board_checks(game) -> None:
 
 
 def _uncontrolled(game) -> None:
+    """A battlefield left without units and not contested is lost only in an Open State, with no Showdown or
+    Combat there (323.6 in Core Rules 1.4): while the Chain exists its controller keeps it (and its facedown
+    cards), and the check is due again at the next Cleanup."""
     for bf in game.battlefield_objects:
         if bf.battlefield_controller and not bf.contested_by and not game.has_units(bf.id):
-            do.lose_control(game, bf, because="322.6")
+            if calc.control_can_lapse(game, bf.id):
+                do.lose_control(game, bf, because="322.6")
+            else:
+                game.journal.changed |= BOARD_CHECKS_READS
+
+
+@query("control_can_lapse")
+def control_can_lapse(game, bf_id: str) -> bool:
+    """An Open State (no Chain), and no Showdown or Combat at the battlefield (323.6 in Core Rules 1.4)."""
+    return not game.chain and all(
+        ongoing is None or ongoing.battlefield != bf_id for ongoing in (game.showdown, game.combat)
+    )
 
 
 def _recall_loose_gear(game) -> None:

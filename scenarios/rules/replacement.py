@@ -54,7 +54,8 @@ def _chooser(game, event: Event) -> str:
 
 
 def _describe(event: Event) -> str:
-    return f"the {event.kind.replace('_', ' ')} of {event.unit or event.player}"
+    """The event in words, as its kind's registration says it: "sentry would die", "d1 would take damage"."""
+    return f"{event.unit or event.player} would {EVENT_KINDS[event.kind].would}"
 
 
 @query("would")
@@ -69,7 +70,7 @@ def would(game, event: Event) -> bool:
         game,
         "replacement",
         _chooser(game, event),
-        f"which replacement effect applies to {_describe(event)}",
+        f"which replacement effect applies as {_describe(event)}",
         names,
         "368",
     )
@@ -83,7 +84,7 @@ def would(game, event: Event) -> bool:
     StepKind.REPLACEMENT,
     defines=("366.1",),
     summary=lambda g, source, r, lasting, event, chosen: (
-        f"{r.label or g.objects[source].card} replaces {_describe(event)}"
+        f"{r.label or g.objects[source].card} replaces the event: {_describe(event)}"
     ),
     objects=lambda g, source, r, lasting, event, chosen: [source, event.unit or event.player],
     cite=lambda g, source, r, lasting, event, chosen: ["368"] if chosen else [],

@@ -168,7 +168,13 @@ def place_triggers(game, first=(), last=(), because: str = "376.3.b.1") -> None:
         if len(own) > 1:
             labels = option_labels(own)
             order = choose(
-                game, "order", player, f"order of simultaneous triggers {labels}", labels, "376.3.b", forced_ok=False
+                game,
+                "order",
+                player,
+                f"order of simultaneous triggers: {'; '.join(labels)}",
+                labels,
+                "376.3.b",
+                forced_ok=False,
             )
             own = [own[labels.index(label)] for label in order]
         for instance in own:
