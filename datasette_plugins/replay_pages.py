@@ -516,7 +516,7 @@ def _change_words(changes: list[dict], original: dict) -> str:
     for unit in inputs["units"]:
         if path.startswith(unit["path"] + "."):
             name = original["names"][unit["id"]]
-            return f"{name['card']} ({name['owner']}): {path[len(unit['path']) + 1 :].replace('.', ' ')} = {replay_view.flow(value)}"
+            return f"{name['card']} ({name['owner']}) {_unit_field_words(path[len(unit['path']) + 1 :], value)}"
     if path == "setup.turn.player":
         return f"it is {value}'s turn"
     if path.startswith("actions.") and path.endswith(".pick"):
@@ -524,6 +524,22 @@ def _change_words(changes: list[dict], original: dict) -> str:
     if path.endswith(".-") and isinstance(value, dict):
         return f"an extra {value.get('card')} at {_location_words(path.removesuffix('.-'), original)}"
     return f"{path} = {replay_view.flow(value)}"
+
+
+_STATES = {"exhausted": "exhausted", "stunned": "stunned", "buff": "buffed"}  # a unit's yes-or-no fields, as said
+
+
+def _unit_field_words(field: str, value) -> str:
+    """A unit's input changed, said of the unit ("had Might 9", "were not exhausted", "had Assault 2")."""
+    if field == "might":
+        return f"had Might {replay_view.flow(value)}"
+    if field == "damage":
+        return f"had {replay_view.flow(value)} damage"
+    if field in _STATES and isinstance(value, bool):
+        return f"were {'' if value else 'not '}{_STATES[field]}"
+    if field.startswith("keywords."):
+        return f"had {field.removeprefix('keywords.')} {replay_view.flow(value)}"
+    return f"{field.replace('.', ' ')} = {replay_view.flow(value)}"
 
 
 def _location_words(path: str, original: dict) -> str:
@@ -558,7 +574,7 @@ async def dispute(datasette, request):
         try:
             changed, refusal = await _build(text, op, dict(request.args))
         except ValueError as error:
-            yaml_error = {"message": str(error), "line": None, "field": op}
+            yaml_error = {"message": str(error), "line": None, "field": None}
         else:
             if changed is not None:
                 return Response.redirect(_dispute_url(datasette, replay_view.encode(changed), "#build"))
@@ -576,6 +592,9 @@ async def dispute(datasette, request):
     paths = Paths(datasette, database.name)
     data = {
         "script_url": _script(datasette),
+        "problem_section": _problem_section(typed, op),
+        # an action typed and refused, or not read, stays in its field to be mended
+        "tried_action": request.args.get("action", "") if op == "act" and (refusal or yaml_error) else "",
         "text": typed if typed is not None else text,
         "lines": (typed if typed is not None else text).splitlines(),
         "yaml_error": yaml_error,
@@ -598,6 +617,16 @@ async def dispute(datasette, request):
     if _wants_json(request):
         return Response.json({k: data[k] for k in ("text", "yaml_error", "refusal", "view", "legal")}, default=str)
     return await _respond(datasette, request, database, "dispute.html", data)
+
+
+def _problem_section(typed: str | None, op: str | None) -> str:
+    """Where the builder's page says a problem: in the section its form opens the page at (YAML typed: "yaml";
+    an action tried or undone: "actions"; the other forms: "build"), else at the top (a damaged link)."""
+    if typed is not None:
+        return "yaml"
+    if op:
+        return "actions" if op in ("act", "undo") else "build"
+    return "top"
 
 
 async def _build(text: str, op: str, args: dict) -> tuple[str | None, dict | None]:

@@ -196,3 +196,24 @@ def test_a_library_replay_copied_into_the_builder_reads_on_its_buttons(screen, s
     assert len(rows) >= 4 and all(rows)
     _fits(page, size)
     _screenshot(page, f"replay-builder-copy-{size}")
+
+
+def test_a_problem_is_said_where_the_page_opens(screen, server):
+    """A form of the builder opens the page at its own section: a refused action, an action the form cannot read
+    and YAML in error are each said there, on screen, not at the top of a page scrolled past them."""
+    from playwright.sync_api import expect
+
+    size, page = screen
+    page.goto(server + "/dispute")
+    act = page.locator("form.builder-form", has=page.locator("input[name=op][value=act]"))
+    for typed, said in (("{by: B, do: move, units: [bf1], to: base}", "The rules forbid that action."), ("{by: A", "")):
+        act.locator("input[name=action]").fill(typed)
+        act.locator("input[type=submit]").click()
+        expect(page.locator("#actions [role=alert]")).to_be_in_viewport()
+        expect(page.locator("#actions [role=alert]")).to_contain_text(said)
+        expect(act.locator("input[name=action]")).to_have_value(typed)  # kept, to be mended
+    page.locator("textarea[name=yaml]").fill(replay_view.NEW_DISPUTE.replace("title: A new dispute", "titel: x"))
+    page.get_by_role("button", name="Check and use this YAML").click()
+    expect(page.locator("#yaml #problem")).to_be_in_viewport()
+    assert page.locator("[role=alert]").count() == 1
+    _screenshot(page, f"replay-builder-problem-{size}", full_page=False)

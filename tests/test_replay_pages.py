@@ -196,6 +196,24 @@ async def test_a_what_if_flips_the_outcome_and_names_the_divergence(datasette):
     assert html.count('class="board"') == 2  # original and what-if side by side
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "words"),
+    [
+        ("might", "9", "had Might 9"),
+        ("damage", "2", "had 2 damage"),
+        ("exhausted", "yes", "were exhausted"),
+        ("stunned", "no", "were not stunned"),
+        ("buff", "yes", "were buffed"),
+    ],
+)
+async def test_a_what_if_on_a_unit_is_asked_in_words(datasette, field, value, words):
+    """The what-if's heading asks its question as a judge would ("What if Test Defender (B) had Might 9?"), not
+    in the form's notation ("might = 9")."""
+    query = urlencode({"path": f"setup.battlefields.0.units.0.{field}", "value": value})
+    html = (await _get(datasette, f"/replays/{ZHONYA}?{query}")).text
+    assert f"<h2>What if Test Defender (B) {words}?</h2>" in html
+
+
 async def test_an_extra_unit_goes_to_every_place_the_what_if_form_offers(datasette, connection):
     """The form offers each player's base even where the scenario lists none: the unit is added there (appending to
     a list the document left out made a mapping of it, and the page said "Input should be a valid list")."""
