@@ -217,3 +217,27 @@ def test_a_problem_is_said_where_the_page_opens(screen, server):
     expect(page.locator("#yaml #problem")).to_be_in_viewport()
     assert page.locator("[role=alert]").count() == 1
     _screenshot(page, f"replay-builder-problem-{size}", full_page=False)
+
+
+# For each step's citations, the room between the texts of the two numbers of each pair ("406.1 → 419.1") and
+# between neighbouring pairs on one line.
+_CITE_ROOM = """steps => steps.flatMap((cites) => {
+    const text = (element) => { const range = document.createRange(); range.selectNodeContents(element); return range.getBoundingClientRect(); };
+    const shown = [...cites.querySelectorAll(':scope > .cite-pair')].filter((pair) => pair.getClientRects().length);
+    const pairs = shown.map((pair) => {
+        const [from, to] = [text(pair.firstElementChild), text(pair.lastElementChild)];
+        return {top: Math.round(from.top), left: from.left, right: to.right, inside: to.left - from.right};
+    });
+    return pairs.slice(1).map((pair, i) => [pairs[i], pair]).filter(([before, pair]) => pair.top === before.top)
+        .map(([before, pair]) => ({between: pair.left - before.right, inside: Math.max(pair.inside, before.inside)}));
+})"""
+
+
+def test_a_steps_citation_pairs_read_as_pairs(screen, server):
+    """A step citing rules of an older version shows each beside its number today (334.1.c → 338.1.b); two such
+    pairs on one line stand further apart than the numbers of a pair, so a judge reads which goes with which."""
+    size, page = screen
+    page.goto(server + ZHONYA)
+    rooms = page.locator("ol.judge-steps .cites").evaluate_all(_CITE_ROOM)
+    assert rooms, "no two citation pairs share a line: not the case tested"
+    assert [room for room in rooms if room["between"] <= room["inside"]] == []

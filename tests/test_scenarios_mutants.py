@@ -598,7 +598,7 @@ MUTANTS = [
     (
         "the first player at the Victory Score wins a tie",
         [("query", "victor", the_first_player_at_the_victory_score_wins)],
-        ("dispute-50",),
+        ("dispute-50", "dispute-69"),
     ),
     (
         "died alone is read as the Deathknell resolves",
