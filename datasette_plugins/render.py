@@ -243,7 +243,8 @@ def citation_note(citation: dict) -> Markup:
 
 
 def equivalents(paths, cited: dict) -> Markup:
-    """The same rule in the rulebook's other versions, one line each."""
+    """The same rule in the rulebook's other versions, one line each: shown when the citation is not of the newest
+    rules (the newest one says what it means today), folded when it is (older numbers are seldom asked)."""
     if not cited.get("equivalents"):
         return Markup("")
     lines = "".join(
@@ -252,7 +253,14 @@ def equivalents(paths, cited: dict) -> Markup:
         f"({'nearest ancestor' if other['kind'] == 'ancestor' else escape(other['kind'])})</span></li>"
         for other in cited["equivalents"]
     )
-    return Markup(f'<ul class="equivalents">{lines}</ul>')
+    listed = f'<ul class="equivalents">{lines}</ul>'
+    if cited.get("stale"):
+        return Markup(listed)
+    count = len(cited["equivalents"])
+    return Markup(
+        f'<details class="equivalents"><summary>In {count} older version{"s" if count > 1 else ""}</summary>'
+        f"{listed}</details>"
+    )
 
 
 def version_note(paths, cited: dict) -> Markup:

@@ -89,6 +89,21 @@ async def test_a_citation_reads_as_words_not_as_the_sources_markup(datasette, co
     assert f"by the keyword “{by_keyword[1]}" in html
 
 
+async def test_a_ruling_lists_older_numbers_only_when_it_cites_older_rules(datasette, connection):
+    """A citation of an older version lists what its rule is in the others (the newest says what it means today);
+    one of the newest rules folds its older numbers away, so a ruling citing six rules is not twice as long."""
+    newest, stale = (
+        connection.execute(f"""select c.ruling_id from ruling_citations c join documents d on d.id = c.document_id
+        where d.is_newest = {flag} and d.game_id = 'riftbound' order by c.ruling_id limit 1""").fetchone()[0]
+        for flag in (1, 0)
+    )
+    folded = (await _get(datasette, f"/rulings/{newest}")).text.split('class="citations"', 1)[1]
+    listed = (await _get(datasette, f"/rulings/{stale}")).text.split('class="citations"', 1)[1]
+    assert '<details class="equivalents"><summary>In ' in folded
+    assert folded.count('<ul class="equivalents">') == folded.count('<details class="equivalents">')
+    assert '<ul class="equivalents">' in listed and '<details class="equivalents">' not in listed
+
+
 @pytest.mark.parametrize("shard", range(SHARDS))
 async def test_every_resolved_cross_reference_printed_in_riftbound_text_is_a_link(datasette, connection, shard):
     """Every other rule with references, in every rulebook (a sample across the books, to keep the test quick);
