@@ -49,7 +49,7 @@ TERMS: dict[str, list[str]] = {
     "token ceases to exist": ["token"],
     "trash_from_deck": ["trash"],
     "trash_hidden": ["hidden", "facedown"],
-    "lethal": ["lethal", "damage", "might", "arithmetic"],
+    "lethal": ["lethal", "damage", "might", "[m]", "arithmetic"],  # [M]: the Might symbol
     "set_stage": ["staged"],
     "staged": ["staged", "combat", "contested", "attacker"],
     "begin_showdown": ["showdown"],
@@ -66,7 +66,7 @@ TERMS: dict[str, list[str]] = {
     "combat_resolution_step": ["resol"],
     "no damage": ["damage"],
     "total": ["might"],
-    "might": ["might", "arithmetic"],
+    "might": ["might", "[m]", "arithmetic"],
     # game actions
     "deal": ["damage", "deal"],
     "heal": ["heal"],
@@ -211,6 +211,14 @@ def test_a_step_cites_its_rules_rather_than_writing_their_numbers(steps):
     )
     assert not written
     assert any(step.procedure == "impossible" and "409.4" in step.defines for step, _, _ in steps)
+
+
+def test_a_might_shown_cites_the_rule_of_each_keyword_or_buff_in_it(steps):
+    """'+4 from Assault' is there because of Assault's rule (733.1.c): the step cites it beside the layers."""
+    wanted = {"from Assault": "733.1.c", "from Shield": "740.1.c", "from buff": "703"}
+    shown = [(step, words) for step, _, _ in steps for words in wanted if words in step.summary]
+    assert {words for _, words in shown} == set(wanted)
+    assert [step.summary for step, words in shown if wanted[words] not in step.defines] == []
 
 
 def test_every_step_cites_a_rule(steps):

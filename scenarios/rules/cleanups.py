@@ -132,7 +132,7 @@ def _lethal_damage(game) -> None:
             "lethal",
             f"{unit.id} has {unit.damage} damage and {calc.explain_might(game, unit)}: lethal, it dies",
             "322.4",
-            ("454.3",),
+            ("454.3", *calc.might_rules(game, unit)),
             [unit.id],
         )
     if doomed:

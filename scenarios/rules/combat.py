@@ -155,7 +155,7 @@ def combat_damage_step(game) -> None:
                 f"{unit.id} has {calc.explain_might(game, unit)}"
                 + (", but is stunned: it deals no damage" if unit.stunned else ""),
                 rule,
-                ("454.3.d", "410.1.b") if unit.stunned else ("454.3.d",),
+                (("454.3.d", "410.1.b") if unit.stunned else ("454.3.d",)) + calc.might_rules(game, unit),
                 [unit.id],
             )
         totals[side] = sum(max(0, calc.might(game, u)) for u in units if not u.stunned)

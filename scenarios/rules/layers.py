@@ -116,6 +116,16 @@ def might_parts(game, unit: Obj):
     return unit.might_base or 0, sorted(increases, key=lambda e: e[3]), sorted(decreases, key=lambda e: e[3])
 
 
+PART_RULES = {"buff": "703", "Assault": "733.1.c", "Shield": "740.1.c"}  # the rule behind each such part
+
+
+@query("might_rules")
+def might_rules(game, unit: Obj) -> tuple[str, ...]:
+    """The rules that give a unit the parts of its Might its buff and keywords add, cited where it is shown."""
+    increases = might_parts(game, unit)[1]
+    return tuple(PART_RULES[label] for label, _, _, timestamp in increases if not timestamp and label in PART_RULES)
+
+
 @query("apply_layers")
 def apply_layers(game, unit: Obj) -> tuple[int, str]:
     """(current Might, how it is made up in words): "4 Might (base 2, +1 from <a passive>, ...)";

@@ -87,7 +87,7 @@ def give_might(game, unit_ids, amount: int, minimum, label: str) -> None:
                 else f"it gets {fixed:+d}"
             ),
             "454.3.b",
-            ("454.3.d",),
+            ("454.3.d", *calc.might_rules(game, unit)),
             [unit_id],
         )
         unit.modifiers = (*unit.modifiers, Modifier(fixed, label, game.tick()))
