@@ -65,7 +65,10 @@ class _Words:
         return words
 
     def title(self) -> list[str]:
-        return [word.capitalize() for word in self.rng.choices(self.words, self.weights, k=self.rng.randint(1, 3))]
+        """Two or three drawn words: a one-word title whose next rule happens to open with the same word would
+        define a term (``ingest.riftbound_terms``), and the sections that grow with the scale would make "The"
+        or "Be" terms, mentioned in most rules."""
+        return [word.capitalize() for word in self.rng.choices(self.words, self.weights, k=self.rng.randint(2, 3))]
 
 
 def rulebook(scale: float, rng: random.Random) -> list[Rule]:
@@ -73,23 +76,26 @@ def rulebook(scale: float, rng: random.Random) -> list[Rule]:
     words = _Words(rng)
     per_chapter = max(1, int(RULES_PER_VERSION * scale) // (len(CHAPTERS) + 1))
     sections = min(90, max(3, int(per_chapter**0.5)))
-    chapters = []
-    for _ in [*CHAPTERS, "glossary"]:
-        chapter = Rule(words.title(), heading=True)
-        for _ in range(sections):
-            section = Rule(words.title(), heading=True)
-            _grow(section, per_chapter // sections - 1, words)
-            chapter.children.append(section)
-        chapters.append(chapter)
-    glossary = chapters[-1]
-    glossary.parts = ["Keyword", "Glossary"]
-    for section, keyword in zip(glossary.children, KEYWORDS):
-        section.parts = [keyword]
+    chapters = [
+        Rule(words.title(), True, [_section(words.title(), per_chapter // sections, words) for _ in range(sections)])
+        for _ in CHAPTERS
+    ]
+    # The glossary defines the game's keywords, as many at every scale: a longer rulebook does not give a game more
+    # keywords (extra sections titled with drawn words made "Be" or "Card" keywords at 30x, mentioned in most rules).
+    glossary = [_section([keyword], per_chapter // len(KEYWORDS), words) for keyword in KEYWORDS]
+    chapters.append(Rule(["Keyword", "Glossary"], True, glossary))
     everything = [rule for chapter in chapters for rule in walk(chapter)]
     for rule in rng.sample(everything, len(everything) // 12):  # cross-references
         if not rule.heading:
             rule.parts += ["See", "rule", rng.choice(everything), "for", "more", "information."]
     return chapters
+
+
+def _section(title: list[str], size: int, words: _Words) -> Rule:
+    """A titled section of about ``size`` rules, itself included."""
+    section = Rule(title, heading=True)
+    _grow(section, size - 1, words)
+    return section
 
 
 def _grow(rule: Rule, budget: int, words: _Words) -> None:
@@ -123,9 +129,7 @@ def updated(chapters: list[Rule], rng: random.Random) -> list[Rule]:
     for rule in (rule for chapter in new for rule in walk(chapter)):  # citations follow the copy
         rule.parts = [copies.get(id(part), part) if isinstance(part, Rule) else part for part in rule.parts]
     for chapter in new[:-1]:
-        section = Rule(words.title(), heading=True)
-        _grow(section, 5, words)
-        chapter.children.insert(0, section)
+        chapter.children.insert(0, _section(words.title(), 6, words))
     parents = {id(child): rule for chapter in new for rule in walk(chapter) for child in rule.children}
     sentences = [rule for chapter in new[:-1] for rule in walk(chapter) if not rule.heading and not rule.children]
     rng.shuffle(sentences)

@@ -71,7 +71,7 @@ def resource_problem(game, player: str, cost: Cost, rule: str = "354.1") -> Refu
             return Refusal(
                 rule,
                 f"{player} can't pay {amount} {domain} power (has {domains.get(domain, 0)} {domain} "
-                f"and {flexible} of any domain; Power pays costs of its own domain, 159.2.a)",
+                f"and {flexible} of any domain; Power pays costs of its own domain)",
             )
         domains[domain] = max(0, domains.get(domain, 0) - amount)
         flexible -= short

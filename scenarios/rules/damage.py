@@ -79,7 +79,7 @@ def kill_all(game, object_ids, passive: bool, because) -> None:
     StepKind.EFFECT,
     defines=("415.1", "415.2"),
     summary=lambda g, obj, passive, *a: (
-        f"{obj.id} is killed " + ("(lethal damage, 322.4)" if passive else "(kill instruction)")
+        f"{obj.id} is killed " + ("(lethal damage)" if passive else "(kill instruction)")
     ),
     objects=lambda g, obj, *a: [obj.id],
     cite=lambda g, obj, passive, *a: ["322.4"] if passive else ["415.1.a.1"],

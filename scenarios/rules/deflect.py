@@ -37,7 +37,7 @@ def pays_for_its_choices(game, item, chosen: dict) -> bool:
     cost = Cost(power=extra)
     problem = calc.resource_problem(game, item.controller, cost, "392.1")
     options = ["no"] if problem is not None else ["yes", "no"]
-    prompt = f"{item.label}: pay {cost.describe()} for choosing a permanent with Deflect (735.1.c)?"
+    prompt = f"{item.label}: pay {cost.describe()} for choosing a permanent with Deflect?"
     if choose(game, "may", item.controller, prompt, options, "392.2") == "yes":
         calc.pay_resources(game, item.controller, cost, "392.1")
         return True

@@ -158,7 +158,7 @@ def op_spend_buff(game, run, ins) -> None:
         game,
         "spend_buff",
         run.item.controller,
-        "unit whose buff to spend (one you control, 702.2.b.2)",
+        "unit whose buff to spend (one you control)",
         buffed,
         "352.9",
     )

@@ -30,7 +30,7 @@ def op_look_at_top(game, run, ins) -> None:
     player = run.item.controller
     deck = game.deck(player)
     if not deck:
-        calc.impossible(game, run, f"{player}'s Main Deck is empty: nothing to look at (no Burn Out, 418.1.c)")
+        calc.impossible(game, run, f"{player}'s Main Deck is empty: nothing to look at (no Burn Out)", "418.1.c")
         return
     top = deck[0]
     note(
