@@ -52,9 +52,10 @@ def register_routes(datasette):
 @hookimpl
 def prepare_jinja2_environment(env, datasette):
     """The links to rules the templates call, made in Python (``render.TEMPLATE_GLOBALS``), and the one way a date
-    is shown (``render.date``)."""
+    is shown (``render.date``; ``render.dates`` for those in a message)."""
     env.globals.update(render.TEMPLATE_GLOBALS)
     env.filters["date"] = render.date
+    env.filters["dates"] = render.dates
 
 
 @hookimpl

@@ -482,8 +482,18 @@ async def diff(datasette, request):
         datasette, queries.diff_page, game, old, new, kind, section, show_renumbered, page, rulebook
     )
     if data is None:
+        known = await read(database, lambda conn: queries.comparisons(conn, game))
+        paths = Paths(datasette, database.name)
+        message = f"{known['game_name']} has no {rulebook or 'rules'} versions {old} and {new} to compare."
+        choices = [
+            {
+                "href": paths.diff(game, pair["old"], pair["new"], pair["rulebook"]),
+                "label": f"{pair['rulebook_title']} {pair['old']} → {pair['new']}",
+            }
+            for pair in known["pairs"]
+        ]
         return await _not_found(
-            datasette, request, database, f"{game} has no {rulebook or 'rules'} versions {old} and {new}."
+            datasette, request, database, message, choices=choices, choices_heading="The comparisons there are"
         )
     return await _respond(datasette, request, database, "diff.html", data)
 

@@ -193,6 +193,7 @@ def diff(ops: list[dict]) -> Markup:
 
 # A date as ISO 8601 writes it (a year, a month or a day, perhaps with its time): what <time datetime> accepts.
 _ISO_DATE = re.compile(r"\d{4}(-\d{2}(-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?)?)?")
+_ISO_DATE_IN_TEXT = re.compile(r"(?<![\w-])\d{4}-\d{2}-\d{2}(?![\w-])")  # a day in a message; not in a file's name
 
 
 def date(value: object) -> Markup:
@@ -202,6 +203,12 @@ def date(value: object) -> Markup:
     if _ISO_DATE.fullmatch(text):
         return Markup(f'<time datetime="{text}">{text}</time>')
     return escape(text)
+
+
+def dates(text: object) -> Markup:
+    """A plain text (a message) escaped, each date in it kept on one line as ``date`` keeps one."""
+    escaped = str(escape("" if text is None else text))
+    return Markup(_ISO_DATE_IN_TEXT.sub(lambda found: date(found.group(0)), escaped))
 
 
 # ---------------------------------------------------------------- links to rules

@@ -472,6 +472,21 @@ def _diff_summary(
     )
 
 
+def comparisons(conn: sqlite3.Connection, game: str) -> dict:
+    """The game's name and each pair of its rulebooks' versions the lineage compares, newest first: what a
+    comparison that does not exist offers instead."""
+    found = _rows(
+        conn,
+        """select o.version as old, n.version as new, b.title as rulebook_title,
+            case when b.is_default then null else b.slug end as rulebook
+        from rule_lineage_pairs l join documents o on o.id = l.from_document_id join documents n on n.id = l.to_document_id
+        left join rulebooks b on b.id = n.rulebook_id where n.game_id = ? order by n.version desc""",
+        [game],
+    )
+    name = conn.execute("select name from games where id = ?", [game]).fetchone()
+    return {"game_name": name[0] if name else game, "pairs": found}
+
+
 def compare_every_version_pair(conn: sqlite3.Connection) -> None:
     """Each pair of versions the lineage links (``rule_lineage_pairs``) compared once (``_diff_summary``), for a server
     to do before it serves: a comparison's first page reads the counts of two whole rulebooks' changes and their

@@ -525,6 +525,7 @@ def _judges_pages(real_db) -> dict[str, str]:
         "missing-rule": "/rules/riftbound/9999.9",
         "missing-card": "/cards/hourglas",
         "missing-address": "/no/such/page",
+        "missing-diff": f"/diff/riftbound/{diff[0]}/2999-12-31",
     }
 
 

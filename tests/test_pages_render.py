@@ -172,3 +172,11 @@ def test_a_hostile_citation_text_is_inert(raw):
     for how in ("keyword", "explicit"):
         lowered = str(render.citation_note({"how": how, "raw_text": raw, "number": "1"})).lower()
         assert "<script" not in lowered and "<a " not in lowered and "<img" not in lowered and "<iframe" not in lowered
+
+
+def test_dates_in_a_message_stay_on_one_line_and_the_rest_is_escaped():
+    said = str(render.dates("<b>Riftbound</b> has no versions 2025-12-01 and 2030-01-01 (rules-2026-06-18.txt)."))
+    assert said == (
+        '&lt;b&gt;Riftbound&lt;/b&gt; has no versions <time datetime="2025-12-01">2025-12-01</time> and '
+        '<time datetime="2030-01-01">2030-01-01</time> (rules-2026-06-18.txt).'
+    )

@@ -175,6 +175,17 @@ async def test_a_pages_breadcrumb_names_the_game_as_the_home_page_does(datasette
     assert re.search(r'<a href="/#riftbound">([^<]*)</a>', crumbs).group(1) == name
 
 
+async def test_a_comparison_that_does_not_exist_offers_those_that_do(datasette, connection):
+    """A comparison of versions the game does not have names the game as a judge knows it and links to each
+    comparison there is, every one of which answers."""
+    response = await _get(datasette, "/diff/riftbound/2025-12-01/2030-01-01", status=404)
+    pairs = connection.execute("select count(*) from rule_lineage_pairs").fetchone()[0]
+    links = re.findall(r'<li><a href="(/diff/riftbound/[^"]+)">', response.text)
+    assert "Riftbound has no rules versions" in response.text and len(links) == pairs > 0
+    for link in links:
+        await _get(datasette, link)
+
+
 async def test_diff_page_filters_by_kind_and_section(datasette):
     edited = (await _get(datasette, DIFF + ".json?kind=edited")).json()["rows"]
     assert edited and {row["kind"] for row in edited} == {"edited"}
