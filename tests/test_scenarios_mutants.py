@@ -601,6 +601,11 @@ MUTANTS = [
         ("dispute-50", "dispute-69"),
     ),
     (
+        "a short Main Deck put into the trash never burns out",
+        [("procedure", "trash_from_deck", a_short_deck_put_into_the_trash_never_burns_out)],
+        ("dispute-59",),
+    ),
+    (
         "died alone is read as the Deathknell resolves",
         [("query", "condition_holds", alone_read_as_the_deathknell_resolves)],
         ("dispute-60",),
