@@ -89,6 +89,20 @@ async def test_a_citation_reads_as_words_not_as_the_sources_markup(datasette, co
     assert f"by the keyword “{by_keyword[1]}" in html
 
 
+async def test_a_rule_cited_twice_in_other_words_reads_as_a_list_not_one_text_with_a_comma(datasette, connection):
+    """A ruling citing one rule in two texts ("step 443.1.e" and "(443.1.e)") says each text on its own; the
+    texts were joined by SQL's comma into one quoted text, "step 443.1.e,(443.1.e)"."""
+    twice = connection.execute(f"""select c.ruling_id, {_URL_VERSION}, r.number, group_concat(distinct c.raw_text)
+        from ruling_citations c join rules r on r.id = c.rule_id join documents d on d.id = r.document_id
+        join rulebooks b on b.id = d.rulebook_id where c.how = 'explicit' and r.game_id = 'riftbound'
+        group by c.ruling_id, c.rule_id having count(distinct c.raw_text) > 1""").fetchall()
+    assert twice, "a ruling cites a rule in two texts"
+    for ruling_id, version, number, joined in twice:
+        for path in (f"/rulings/{ruling_id}", f"/rules/riftbound/{version}/{number}"):
+            html = (await _get(datasette, path)).text
+            assert "cited as" in html and f"“{joined}”" not in html, path
+
+
 async def test_a_ruling_lists_older_numbers_only_when_it_cites_older_rules(datasette, connection):
     """A citation of an older version lists what its rule is in the others (the newest says what it means today);
     one of the newest rules folds its older numbers away, so a ruling citing six rules is not twice as long."""
