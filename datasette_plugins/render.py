@@ -261,8 +261,9 @@ def _quoted(texts: list[str]) -> str:
 
 
 def equivalents(paths, cited: dict) -> Markup:
-    """The same rule in the rulebook's other versions, one line each: shown when the citation is not of the newest
-    rules (the newest one says what it means today), folded when it is (older numbers are seldom asked)."""
+    """The same rule in the rulebook's other versions (``queries.citations``), one line each: shown when the
+    citation is not of the newest rules (then only the newest, what it means today), folded when it is (older
+    numbers are seldom asked)."""
     if not cited.get("equivalents"):
         return Markup("")
     lines = "".join(

@@ -836,8 +836,9 @@ def _branches(steps: list[dict]) -> list[dict]:
 
 
 def citations(conn: sqlite3.Connection, ruling_id: int) -> list[dict]:
-    """A ruling's citations; ``stale`` when the cited version is not the newest, with the
-    equivalent rules in the other versions."""
+    """A ruling's citations; ``stale`` when the cited version is not the newest, with its equivalent rules: in
+    the newest version when stale (what it means today; the other older ones would only crowd it), else in every
+    other version."""
     rows = _rows(
         conn,
         f"""select min(c.id) as citation_id, c.number as cited_number,
@@ -851,7 +852,8 @@ def citations(conn: sqlite3.Connection, ruling_id: int) -> list[dict]:
     found = equivalents_of(conn, [row["id"] for row in _with_raw_texts(rows) if row["id"] is not None])
     for row in rows:
         row["stale"] = bool(row["stale"])
-        row["equivalents"] = found.get(row["id"], [])
+        others = found.get(row["id"], [])
+        row["equivalents"] = [other for other in others if other["is_newest"]] if row["stale"] else others
     return rows
 
 
