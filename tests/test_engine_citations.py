@@ -202,15 +202,16 @@ def test_the_rules_a_step_cites_name_what_it_does(steps, kind):
 
 
 def test_a_step_cites_its_rules_rather_than_writing_their_numbers(steps):
-    """A number written into a step's words is never translated into the newest Core Rules; a cited one is
-    (a refusal's words may name the rule it explains, beside the rule it cites)."""
+    """A number written into a step's words is never translated into the newest Core Rules; a cited one is.
+    Refusals too: the keyword a card lacks is cited beside the rule that forbids its play."""
     written = sorted(
         f"{scenario}: {step.summary}"
         for step, _, scenario in steps
-        if step.procedure != "refusal" and re.search(r"\b\d{3}(\.\w+)+\b|\(\d{3}\)", step.summary)
+        if re.search(r"\b\d{3}(\.\w+)+\b|\(\d{3}\)|, \d{3}\)", step.summary)
     )
     assert not written
     assert any(step.procedure == "impossible" and "409.4" in step.defines for step, _, _ in steps)
+    assert any(step.procedure == "refusal" and "732" in step.defines for step, _, _ in steps)
 
 
 def test_a_might_shown_cites_the_rule_of_each_keyword_or_buff_in_it(steps):
