@@ -445,7 +445,12 @@ def control_lapses_while_the_chain_exists(original):
 
 PLAYED = kernel.QUERIES["card_played"]
 
+
 # (name, [(registry, entry, mutation)], the scenarios that pin the rule down)
+def assigned_last_ignored(original):
+    return lambda game, unit: False
+
+
 MUTANTS = [
     ("a cleanup never repeats", [("query", "cleanup", cleanup_never_repeats)], (29,)),
     (
@@ -624,6 +629,11 @@ MUTANTS = [
         "a spell's cost limit reads only its Energy",
         [("query", "matches_target", a_spells_cost_limit_reads_only_its_energy)],
         ("dispute-111",),
+    ),
+    (
+        "a unit assigned combat damage last is assigned like any other",
+        [("query", "assigned_last", assigned_last_ignored)],
+        ("dispute-201",),
     ),
 ]
 
