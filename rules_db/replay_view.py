@@ -654,7 +654,7 @@ NEW_DISPUTE = dump(
         "actions": [],
     }
 )
-_PREFIX = {"unit": "u", "gear": "g", "spell": "s", "battlefield": "bf", "legend": "l"}
+_PREFIX = {"unit": "u", "gear": "g", "spell": "s", "battlefield": "bf", "legend": "l", "rune": "r"}
 _ZONES = ("hand", "deck", "trash")
 
 
@@ -678,7 +678,8 @@ def check_text(text: str, source: str) -> dict | None:
 
 def edit(text: str, source: str, op: str, args: dict) -> str:
     """The scenario after one builder form: `add` a card (to a base, a battlefield, a hand, deck or trash),
-    `battlefield` (add one), `remove` an object, `turn` (whose turn it is), `title`, `append` an action (checked
+    `battlefield` (add one), `remove` an object, `turn` (whose turn it is), `score` (the Victory Score), `pool` (a
+    player's points and Rune Pool), `rune` (a rune on the board, ready or exhausted), `title`, `append` an action (checked
     by the engine first: see `attempt`), `undo` the last action. ValueError names what is wrong."""
     data, _ = schema.parse_text(text, source, schema.PAGE_LIMITS)
     setup = data.setdefault("setup", {})
@@ -695,9 +696,19 @@ def edit(text: str, source: str, op: str, args: dict) -> str:
         if not _remove(setup, args.get("id", "")):
             raise ValueError(f"there is no {args.get('id')!r} to remove")
     elif op == "turn":
-        if args.get("player") not in players:
-            raise ValueError(f"{args.get('player')!r} is not a player")
-        setup.setdefault("turn", {})["player"] = args["player"]
+        setup.setdefault("turn", {})["player"] = _player(players, args)
+    elif op == "score":
+        _set_numbers(setup, args, ("victory_score",))
+    elif op == "pool":
+        player = _player(players, args)
+        players[player] = players[player] or {}
+        _set_numbers(players[player], args, ("points", "energy", "power"))
+    elif op == "rune":
+        rune: dict = {"id": _free_id(data, "rune"), "card": _card(args.get("card", ""), {"rune"})}
+        rune.update({"exhausted": True} if args.get("exhausted") else {})
+        player = _player(players, args)
+        players[player] = players[player] or {}
+        players[player].setdefault("runes", []).append(rune)
     elif op == "title":
         data.setdefault("meta", {})["title"] = args.get("title", "").strip()[:200] or "A new dispute"
     elif op == "append":
@@ -714,6 +725,22 @@ def edit(text: str, source: str, op: str, args: dict) -> str:
         where = f"line {problem['line']}, " if problem["line"] else ""
         raise ValueError(f"{where}{problem['field']}: {problem['message']}")
     return changed
+
+
+def _player(players: dict, args: dict) -> str:
+    if args.get("player") not in players:
+        raise ValueError(f"{args.get('player')!r} is not a player")
+    return args["player"]
+
+
+def _set_numbers(entry: dict, args: dict, fields: tuple[str, ...]) -> None:
+    """The fields a form filled in, each a whole number (a field left blank keeps its value)."""
+    for field in fields:
+        if str(args.get(field, "")).strip():
+            try:
+                entry[field] = int(args[field])
+            except ValueError:
+                raise ValueError(f"{field.replace('_', ' ')} is a whole number, not {args[field]!r}") from None
 
 
 def _card(name: str, kinds: set[str]) -> str:
@@ -747,12 +774,7 @@ def _add_card(data: dict, args: dict) -> None:
     if kind == "legend":
         mine["legend"] = entry
         return
-    for field in ("might", "damage"):
-        if str(args.get(field, "")).strip():
-            try:
-                entry[field] = int(args[field])
-            except ValueError:
-                raise ValueError(f"{field} is a whole number, not {args[field]!r}") from None
+    _set_numbers(entry, args, ("might", "damage"))
     entry.update({flag: True for flag in ("exhausted", "stunned", "buff") if args.get(flag)})
     if where == "base":
         mine.setdefault("base", []).append(entry)

@@ -342,6 +342,49 @@ async def test_the_builder_sets_up_a_two_unit_combat_and_offers_only_legal_actio
     assert "attachment" in download.headers["content-disposition"] and yaml.safe_load(download.text)["actions"]
 
 
+async def _built(datasette, text: str, params: dict) -> str:
+    response = await datasette.client.get(f"/dispute?{urlencode({'s': _token(text), **params})}")
+    assert response.status_code == 302, _text(response.text)[:600]
+    return replay_view.decode(re.search(r"s=([^#&]+)", response.headers["location"]).group(1))
+
+
+async def test_the_builder_sets_up_a_score_dispute_with_its_forms(datasette):
+    """Points, the Victory Score, the Rune Pool and runes are set with the builder's forms (they were YAML only),
+    and the board names each object by the id the YAML and typed actions use: A at 7 of 8 points conquers and wins."""
+    html = (await _get(datasette, "/dispute")).text
+    for op, fields in {
+        "pool": ("player", "points", "energy", "power"),
+        "rune": ("player", "card", "exhausted"),
+        "score": ("victory_score",),
+    }.items():
+        form = next(form for form in html.split("<form")[1:] if f'name="op" value="{op}"' in form)
+        assert all(f'name="{field}"' in form for field in fields), op
+    text = replay_view.NEW_DISPUTE
+    for params in (
+        {"op": "pool", "player": "A", "points": "7", "energy": "", "power": "2"},
+        {"op": "score", "victory_score": "8"},
+        {"op": "rune", "player": "A", "card": "calm rune", "exhausted": "1"},
+        {"op": "add", "card": "Test Unit", "player": "A", "where": "base"},
+        {"op": "act", "action": "A moves Test Unit to bf1"},
+        {"op": "act", "action": "A passes"},  # the showdown opened there
+        {"op": "act", "action": "B passes"},
+    ):
+        text = await _built(datasette, text, params)
+    data = (await _get(datasette, f"/dispute/replay.json?{urlencode({'s': _token(text), 'step': 0})}")).json()
+    start, end = data["view"]["start"], data["view"]["steps"][-1]["board"]
+    a = start["players"][0]
+    assert (a["points"], a["energy"], a["power"], len(a["runes"]), a["runes_exhausted"]) == (7, 99, 2, 1, 1)
+    assert start["victory_score"] == 8 and end["winner"] == "A" and end["players"][0]["points"] == 8
+    page = (await _get(datasette, f"/dispute?{urlencode({'s': _token(text)})}")).text
+    board = page.split('id="build"', 1)[1].split('id="setup"', 1)[0]
+    assert '<code class="object-id" title="Its id in the YAML">u1</code>' in board
+    assert '<code class="object-id" title="Its id in the YAML">bf1</code>' in board
+    problem = (
+        await _get(datasette, f"/dispute?{urlencode({'s': _token(text), 'op': 'pool', 'player': 'A', 'points': 'x'})}")
+    ).text
+    assert "points is a whole number, not &#39;x&#39;" in problem
+
+
 async def test_the_builder_reads_cards_and_actions_as_a_judge_types_them(datasette):
     """A card in any case and without its apostrophe, an action typed as the list says it (objects by card or
     id), and a YAML action naming its units by card; words that are no action get an error, not a rule."""
