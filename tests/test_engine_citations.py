@@ -49,7 +49,7 @@ TERMS: dict[str, list[str]] = {
     "token ceases to exist": ["token"],
     "trash_from_deck": ["trash"],
     "trash_hidden": ["hidden", "facedown"],
-    "lethal": ["lethal", "damage", "might", "[m]", "arithmetic"],  # [M]: the Might symbol
+    "lethal": ["lethal", "damage", "might", "[m]", "arithmetic", "summed"],  # [M]: the Might symbol
     "set_stage": ["staged"],
     "staged": ["staged", "combat", "contested", "attacker"],
     "begin_showdown": ["showdown"],
@@ -66,7 +66,7 @@ TERMS: dict[str, list[str]] = {
     "combat_resolution_step": ["resol"],
     "no damage": ["damage"],
     "total": ["might"],
-    "might": ["might", "[m]", "arithmetic"],
+    "might": ["might", "[m]", "arithmetic", "summed"],
     # game actions
     "deal": ["damage", "deal"],
     "heal": ["heal"],
@@ -261,3 +261,14 @@ def test_citations_translated_into_the_newest_core_rules_still_name_what_each_st
                     wrong.add(f"{scenario}: {kind} {role} {number} -> {other} ({texts.get(other, '')[:80]!r})")
     assert not uncited, "steps left without a citation in " + newest["version"] + ":\n" + "\n".join(sorted(uncited))
     assert not wrong, "\n".join(sorted(wrong))
+
+
+def test_a_keyword_summed_from_several_sources_cites_the_summing_rule(steps):
+    """Petty Officer's Assault and Cleave's Assault 3 make '+4 from Assault': summed by 733.2 (807.2 in Core
+    Rules 1.4), Shields by 740.2; a single instance cites only the keyword's own rule."""
+    summing = {"Assault": "733.2", "Shield": "740.2"}
+    for keyword, rule in summing.items():
+        shown = [step for step, _, _ in steps if f"from {keyword}" in step.summary]
+        summed = [step for step in shown if rule in step.defines]
+        assert summed, f"no Might shown sums two {keyword} instances"
+        assert len(summed) < len(shown), f"every {keyword} shown cites {rule}, even a single instance"

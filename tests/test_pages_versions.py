@@ -126,6 +126,21 @@ async def _every_row(datasette, query: str) -> list[dict]:
     return rows
 
 
+async def test_a_sections_changed_count_is_the_sum_of_the_kinds_it_lists_as_changed(datasette):
+    """ "353 The Process of Play: 73 changed" was followed by "75 moved, 34 edited, 4 removed, 35 new": the moved
+    rules (same text) are not among the changed, so they are said apart, after the kinds that add up to it."""
+    page = (await _get(datasette, DIFF + "?page=2")).text
+    sections = page.split('class="links diff-sections"', 1)[1].split("</ol>", 1)[0]
+    lines = [_visible(item) for item in sections.split("<li>")[1:]]
+    assert lines
+    for line in lines:
+        changed = int(re.search(r": (\d+) changed", line).group(1))
+        listed = line.split(" changed", 1)[1].split("; numbered", 1)[0]
+        kinds, _, same = listed.partition("; the same text: ")
+        assert sum(int(n) for n in re.findall(r"(\d+) \w+", kinds)) == changed, line
+        assert set(re.findall(r"\d+ (\w+)", same)) <= {"moved", "unchanged"}, line
+
+
 async def test_diff_page_counts_sections_and_linked_rows(datasette, connection):
     data = (await _get(datasette, DIFF + ".json")).json()
     stored = dict(
