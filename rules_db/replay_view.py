@@ -745,8 +745,9 @@ def _set_numbers(entry: dict, args: dict, fields: tuple[str, ...]) -> None:
 
 def _card(name: str, kinds: set[str]) -> str:
     library = load_library()
+    typed = folded(name)  # empty for a blank or punctuation-only name, which names no card
     card = library.get(name) or next(
-        (c for c in library.values() if folded(name) in (folded(c.name), folded(c.real or ""))), None
+        (c for c in library.values() if typed and typed in (folded(c.name), folded(c.real or ""))), None
     )
     if card is None:
         raise ValueError(f"the engine does not model a card named {name!r} (its cards are listed in the form)")

@@ -423,6 +423,14 @@ async def test_the_builder_reads_cards_and_actions_as_a_judge_types_them(dataset
     assert "The rules forbid that action." not in html
 
 
+@pytest.mark.parametrize("name", ["", "?!", "()", "  "])
+def test_a_blank_or_punctuation_only_card_name_adds_no_card(name):
+    """A name that folds to nothing names no card (it once matched the first card whose real name is blank)."""
+    for op, args in (("add", {"player": "A", "where": "base"}), ("battlefield", {}), ("rune", {"player": "A"})):
+        with pytest.raises(ValueError, match="does not model a card named"):
+            replay_view.edit(replay_view.NEW_DISPUTE, "test", op, {**args, "card": name})
+
+
 def test_an_action_typed_with_a_shared_card_name_asks_for_ids():
     text = replay_view.NEW_DISPUTE
     for _ in range(2):
