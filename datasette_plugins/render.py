@@ -275,7 +275,7 @@ def equivalents(paths, cited: dict) -> Markup:
     listed = f'<ul class="equivalents">{lines}</ul>'
     if cited.get("stale"):
         return Markup(listed)
-    count = len(cited["equivalents"])
+    count = len({other["version"] for other in cited["equivalents"]})  # a rule split in two is one version
     return Markup(
         f'<details class="equivalents"><summary>In {count} older version{"s" if count > 1 else ""}</summary>'
         f"{listed}</details>"

@@ -138,6 +138,16 @@ def test_links_to_rules_escape_what_the_documents_hold():
     assert render.equivalents(_Paths(), {"equivalents": []}) == ""
 
 
+def test_the_folded_equivalents_count_versions_not_rules():
+    """A rule that became two rules in one older version is "In 1 older version", listing both."""
+    split = [{"number": number, "version": "2025-06-02", "kind": "split"} for number in ("518", "519")]
+    html = str(render.equivalents(_Paths(), {"number": "318", "version": "2025-12-01", "equivalents": split}))
+    assert "<summary>In 1 older version</summary>" in html and html.count("<li>") == 2
+    older = [*split, {"number": "418", "version": "2025-01-01", "kind": "moved"}]
+    html = str(render.equivalents(_Paths(), {"number": "318", "version": "2025-12-01", "equivalents": older}))
+    assert "<summary>In 2 older versions</summary>" in html and html.count("<li>") == 3
+
+
 @pytest.mark.parametrize("shown", ["2026-06-18", "2025", "2026-01", "2026-01-22T09:30:00Z"])
 def test_a_date_is_a_time_element(shown):
     assert render.date(shown) == f'<time datetime="{shown}">{shown}</time>'
