@@ -380,6 +380,7 @@ async def test_the_builder_sets_up_a_score_dispute_with_its_forms(datasette):
     board = page.split('id="build"', 1)[1].split('id="setup"', 1)[0]
     assert '<code class="object-id" title="Its id in the YAML">u1</code>' in board
     assert '<code class="object-id" title="Its id in the YAML">bf1</code>' in board
+    assert "<b>1</b> rune, 1 exhausted" in board  # not "1 runes"
     problem = (
         await _get(datasette, f"/dispute?{urlencode({'s': _token(text), 'op': 'pool', 'player': 'A', 'points': 'x'})}")
     ).text

@@ -447,6 +447,14 @@ PLAYED = kernel.QUERIES["card_played"]
 
 
 # (name, [(registry, entry, mutation)], the scenarios that pin the rule down)
+def discretionary_actions_in_a_showdown(original):
+    def mutant(game, player, what):
+        if not (game.showdown and not game.chain and game.priority == player == game.turn_player):
+            original(game, player, what)
+
+    return mutant
+
+
 def assigned_last_ignored(original):
     return lambda game, unit: False
 
@@ -634,6 +642,11 @@ MUTANTS = [
         "a unit assigned combat damage last is assigned like any other",
         [("query", "assigned_last", assigned_last_ignored)],
         ("dispute-201",),
+    ),
+    (
+        "a Discretionary Action is taken in a showdown's Open State",
+        [("query", "check_discretionary", discretionary_actions_in_a_showdown)],
+        ("dispute-209",),
     ),
 ]
 

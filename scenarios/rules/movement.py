@@ -136,11 +136,7 @@ def standard_moves(game, player: str):
 )
 def standard_move(game, act: Move) -> None:
     player = act.by
-    if game.chain or game.showdown or player != game.turn_player or game.priority != player:
-        raise Refusal(
-            "398.1.a",
-            "the Standard Move is a Discretionary Action: the turn player, in a Neutral Open State, with Priority",
-        )
+    calc.check_discretionary(game, player, "the Standard Move")
     if len(set(act.units)) != len(act.units) or not act.units:
         raise Refusal("143.3", "a Standard Move names each moving unit once")
     for unit_id in act.units:

@@ -236,8 +236,7 @@ def hide(game, act: Hide) -> None:
     player, card, where = act.by, game.obj(act.card), act.at
     if card.owner != player or card.zone != Zone.HAND or not card.definition.has("Hidden"):
         raise Refusal("737.1", f"{card.id} is not a card with [Hidden] in {player}'s hand")
-    if player != game.turn_player or game.chain or game.priority != player:
-        raise Refusal("737.1.b", "hiding is done on your turn, in an Open State, with Priority")
+    calc.check_discretionary(game, player, "hiding")
     if not game.is_battlefield(where) or game.objects[where].battlefield_controller != player:
         raise Refusal("408.1", f"cards are hidden at a battlefield their owner controls, not {where}")
     if any(o.zone == Zone.FACEDOWN and o.location == where for o in game.objects.values()):
