@@ -241,17 +241,29 @@ def ruling_link(paths, row: dict) -> Markup:
 
 def citation_note(citation: dict) -> Markup:
     """How a ruling cites a rule, in a judge's words: by the keyword it mentions, or by the words that give the
-    number; nothing when the number is all it wrote (the FAQ's markup ``<Rule number="355.5" />`` says no more)."""
+    number, each quoted when a ruling cites the rule in several (``raw_texts``); nothing when the number is all
+    it wrote (the FAQ's markup ``<Rule number="355.5" />`` or "(443.1.e)" says no more)."""
+    texts = [html.unescape(nh3.clean(raw or "", tags=set())).strip() for raw in citation["raw_texts"]]
     if citation["how"] == "keyword":
-        return Markup(f"by the keyword “{escape(citation['raw_text'])}”")
-    words = html.unescape(nh3.clean(citation["raw_text"] or "", tags=set())).strip()
+        return Markup(f"by the keyword {_quoted(texts)}")
     number = citation.get("cited_number") or citation.get("number")
-    return Markup(f"cited as “{escape(words)}”") if words and words != number else Markup("")
+    words = [text for text in texts if text.strip(_AROUND_A_NUMBER) not in ("", number)]
+    return Markup(f"cited as {_quoted(words)}") if words else Markup("")
+
+
+_AROUND_A_NUMBER = " ()[].,;:"
+
+
+def _quoted(texts: list[str]) -> str:
+    """Texts each in quotes, escaped, and read as a list: “a”, “b” and “c”."""
+    quoted = [f"“{escape(text)}”" for text in dict.fromkeys(texts)]
+    return " and ".join([", ".join(quoted[:-1]), quoted[-1]] if len(quoted) > 1 else quoted)
 
 
 def equivalents(paths, cited: dict) -> Markup:
-    """The same rule in the rulebook's other versions, one line each: shown when the citation is not of the newest
-    rules (the newest one says what it means today), folded when it is (older numbers are seldom asked)."""
+    """The same rule in the rulebook's other versions (``queries.citations``), one line each: shown when the
+    citation is not of the newest rules (then only the newest, what it means today), folded when it is (older
+    numbers are seldom asked)."""
     if not cited.get("equivalents"):
         return Markup("")
     lines = "".join(
@@ -263,7 +275,7 @@ def equivalents(paths, cited: dict) -> Markup:
     listed = f'<ul class="equivalents">{lines}</ul>'
     if cited.get("stale"):
         return Markup(listed)
-    count = len(cited["equivalents"])
+    count = len({other["version"] for other in cited["equivalents"]})  # a rule split in two is one version
     return Markup(
         f'<details class="equivalents"><summary>In {count} older version{"s" if count > 1 else ""}</summary>'
         f"{listed}</details>"

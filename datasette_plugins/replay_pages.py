@@ -395,6 +395,10 @@ class Drawing:
     def board(self, board: dict, changed: dict, heading: str) -> Markup:
         return Markup(self.module.board_view(board, changed, heading))
 
+    def object_ref(self, object_id: str) -> Markup:
+        """An object's id as the board shows it (the YAML's and a typed action's name for it)."""
+        return Markup(self.module.object_ref(object_id))
+
     def steps(self, steps: list[dict], step: int, divergence: int | None) -> Markup:
         """The steps in words, each a link to the board after it, with the rules it cites; the starting board first."""
         assert self.nav is not None, "a step list links to the steps of a replay"

@@ -640,6 +640,8 @@ def _changed_sections(sections: dict[tuple, Counter]) -> list[dict]:
             "heading": heading,
             "changed": sum(counts[kind] for kind in CHANGED_KINDS),
             "counts": {kind: counts[kind] for kind in KINDS if counts[kind]},
+            # not among the changed: the rules of the section whose text stayed the same (moved, unchanged)
+            "same_text": {kind: counts[kind] for kind in KINDS if counts[kind] and kind not in CHANGED_KINDS},
         }
         for (version, number, heading), counts in sections.items()
     ]

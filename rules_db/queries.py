@@ -223,11 +223,14 @@ def rule_page(
             where rule_id = ? order by term""",
             [rule_id],
         ),
-        "rulings": _rows(
-            conn,
-            f"""select g.id, g.question, {_PART_OF}, c.number, c.raw_text, c.how from ruling_citations c
-            join rulings g on g.id = c.ruling_id where c.rule_id = ? group by g.id order by g.position""",
-            [rule_id],
+        "rulings": _with_raw_texts(
+            _rows(
+                conn,
+                f"""select g.id, g.question, {_PART_OF}, c.number, json_group_array(distinct c.raw_text) as raw_texts,
+            c.how from ruling_citations c join rulings g on g.id = c.ruling_id where c.rule_id = ?
+            group by g.id order by g.position""",
+                [rule_id],
+            )
         ),
         "replays": _rows(
             conn,
@@ -833,22 +836,31 @@ def _branches(steps: list[dict]) -> list[dict]:
 
 
 def citations(conn: sqlite3.Connection, ruling_id: int) -> list[dict]:
-    """A ruling's citations; ``stale`` when the cited version is not the newest, with the
-    equivalent rules in the other versions."""
+    """A ruling's citations; ``stale`` when the cited version is not the newest, with its equivalent rules: in
+    the newest version when stale (what it means today; the other older ones would only crowd it), else in every
+    other version."""
     rows = _rows(
         conn,
         f"""select min(c.id) as citation_id, c.number as cited_number,
-            group_concat(distinct c.raw_text) as raw_text, c.how, c.written_against, cd.version as cited_version,
+            json_group_array(distinct c.raw_text) as raw_texts, c.how, c.written_against, cd.version as cited_version,
             coalesce(cd.is_newest, 1) = 0 as stale, c.keyword_id, {_RULE_REF}
         from ruling_citations c left join documents cd on cd.id = c.document_id
         left join rules r on r.id = c.rule_id left join documents d on d.id = r.document_id
         where c.ruling_id = ? group by c.number, c.document_id, c.how order by min(c.id)""",
         [ruling_id],
     )
-    found = equivalents_of(conn, [row["id"] for row in rows if row["id"] is not None])
+    found = equivalents_of(conn, [row["id"] for row in _with_raw_texts(rows) if row["id"] is not None])
     for row in rows:
         row["stale"] = bool(row["stale"])
-        row["equivalents"] = found.get(row["id"], [])
+        others = found.get(row["id"], [])
+        row["equivalents"] = [other for other in others if other["is_newest"]] if row["stale"] else others
+    return rows
+
+
+def _with_raw_texts(rows: list[dict]) -> list[dict]:
+    """Rows whose ``raw_texts`` (``json_group_array``: a ruling may cite one rule in several words) become lists."""
+    for row in rows:
+        row["raw_texts"] = json.loads(row["raw_texts"])
     return rows
 
 

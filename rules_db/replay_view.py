@@ -171,6 +171,10 @@ def legal(text: str, source: str) -> dict:
     }
 
 
+class MalformedAction(ValueError):
+    """An action typed in a form that reads as no action: its form is wrong, no rule forbids it."""
+
+
 def attempt(text: str, source: str, action: dict) -> dict:
     """Try one more action after a scenario's actions: accepted, or refused with the rule that forbids it."""
     try:
@@ -178,7 +182,7 @@ def attempt(text: str, source: str, action: dict) -> dict:
         replay = replay_scenario(scenario, source, _page_budget())
         typed = _typed_action(replay.state, action)
         replay.state.push(typed)
-    except (schema.ScenarioError, BudgetExceeded, ValueError) as error:
+    except (schema.ScenarioError, BudgetExceeded, MalformedAction) as error:  # an engine's ValueError is a bug
         return {"error": _problem(error)}
     except Refusal as refusal:
         names = _names(replay.state)
@@ -188,13 +192,13 @@ def attempt(text: str, source: str, action: dict) -> dict:
 
 def _typed_action(game: GameState, typed):
     """The action a judge typed: a sentence as the list of legal actions says it, or a YAML mapping whose objects
-    may be named by their cards. A malformed one is a ValueError (its form is wrong, no rule forbids it)."""
+    may be named by their cards. A malformed one is a `MalformedAction`."""
     if isinstance(typed, str):
         return _said_action(game, typed)
     try:
         return parse_action(_ids_for_names(game, typed))
     except Refusal as malformed:
-        raise ValueError(malformed.message) from None
+        raise MalformedAction(malformed.message) from None
 
 
 def _said_action(game: GameState, sentence: str):
@@ -216,11 +220,11 @@ def _said_action(game: GameState, sentence: str):
     if len(said) == 1:
         return said[0]
     if said:
-        raise ValueError(
+        raise MalformedAction(
             f"{sentence!r} reads as {len(said)} actions the rules allow (their objects share a card): type it as "
             "YAML with the objects' ids ({by: A, do: move, units: [u1], to: bf1})"
         )
-    raise ValueError(
+    raise MalformedAction(
         f"no action reads {sentence!r}: type one as the list says it (“A moves Test Unit to Neutral Ground”), "
         "or as YAML ({by: A, do: move, units: [u1], to: bf1})"
     )
@@ -236,7 +240,7 @@ def _ids_for_names(game: GameState, node):
         return node
     named = [obj.id for obj in game.objects.values() if folded(obj.card) == folded(node)]
     if len(named) > 1:
-        raise ValueError(f"{node!r} names {len(named)} objects ({', '.join(named)}): name one by its id")
+        raise MalformedAction(f"{node!r} names {len(named)} objects ({', '.join(named)}): name one by its id")
     return named[0] if named else node
 
 
@@ -654,7 +658,7 @@ NEW_DISPUTE = dump(
         "actions": [],
     }
 )
-_PREFIX = {"unit": "u", "gear": "g", "spell": "s", "battlefield": "bf", "legend": "l"}
+_PREFIX = {"unit": "u", "gear": "g", "spell": "s", "battlefield": "bf", "legend": "l", "rune": "r"}
 _ZONES = ("hand", "deck", "trash")
 
 
@@ -678,7 +682,8 @@ def check_text(text: str, source: str) -> dict | None:
 
 def edit(text: str, source: str, op: str, args: dict) -> str:
     """The scenario after one builder form: `add` a card (to a base, a battlefield, a hand, deck or trash),
-    `battlefield` (add one), `remove` an object, `turn` (whose turn it is), `title`, `append` an action (checked
+    `battlefield` (add one), `remove` an object, `turn` (whose turn it is), `score` (the Victory Score), `pool` (a
+    player's points and Rune Pool), `rune` (a rune on the board, ready or exhausted), `title`, `append` an action (checked
     by the engine first: see `attempt`), `undo` the last action. ValueError names what is wrong."""
     data, _ = schema.parse_text(text, source, schema.PAGE_LIMITS)
     setup = data.setdefault("setup", {})
@@ -695,9 +700,19 @@ def edit(text: str, source: str, op: str, args: dict) -> str:
         if not _remove(setup, args.get("id", "")):
             raise ValueError(f"there is no {args.get('id')!r} to remove")
     elif op == "turn":
-        if args.get("player") not in players:
-            raise ValueError(f"{args.get('player')!r} is not a player")
-        setup.setdefault("turn", {})["player"] = args["player"]
+        setup.setdefault("turn", {})["player"] = _player(players, args)
+    elif op == "score":
+        _set_numbers(setup, args, ("victory_score",))
+    elif op == "pool":
+        player = _player(players, args)
+        players[player] = players[player] or {}
+        _set_numbers(players[player], args, ("points", "energy", "power"))
+    elif op == "rune":
+        rune: dict = {"id": _free_id(data, "rune"), "card": _card(args.get("card", ""), {"rune"})}
+        rune.update({"exhausted": True} if args.get("exhausted") else {})
+        player = _player(players, args)
+        players[player] = players[player] or {}
+        players[player].setdefault("runes", []).append(rune)
     elif op == "title":
         data.setdefault("meta", {})["title"] = args.get("title", "").strip()[:200] or "A new dispute"
     elif op == "append":
@@ -716,10 +731,27 @@ def edit(text: str, source: str, op: str, args: dict) -> str:
     return changed
 
 
+def _player(players: dict, args: dict) -> str:
+    if args.get("player") not in players:
+        raise ValueError(f"{args.get('player')!r} is not a player")
+    return args["player"]
+
+
+def _set_numbers(entry: dict, args: dict, fields: tuple[str, ...]) -> None:
+    """The fields a form filled in, each a whole number (a field left blank keeps its value)."""
+    for field in fields:
+        if str(args.get(field, "")).strip():
+            try:
+                entry[field] = int(args[field])
+            except ValueError:
+                raise ValueError(f"{field.replace('_', ' ')} is a whole number, not {args[field]!r}") from None
+
+
 def _card(name: str, kinds: set[str]) -> str:
     library = load_library()
+    typed = folded(name)  # empty for a blank or punctuation-only name, which names no card
     card = library.get(name) or next(
-        (c for c in library.values() if folded(name) in (folded(c.name), folded(c.real or ""))), None
+        (c for c in library.values() if typed and typed in (folded(c.name), folded(c.real or ""))), None
     )
     if card is None:
         raise ValueError(f"the engine does not model a card named {name!r} (its cards are listed in the form)")
@@ -747,12 +779,7 @@ def _add_card(data: dict, args: dict) -> None:
     if kind == "legend":
         mine["legend"] = entry
         return
-    for field in ("might", "damage"):
-        if str(args.get(field, "")).strip():
-            try:
-                entry[field] = int(args[field])
-            except ValueError:
-                raise ValueError(f"{field} is a whole number, not {args[field]!r}") from None
+    _set_numbers(entry, args, ("might", "damage"))
     entry.update({flag: True for flag in ("exhausted", "stunned", "buff") if args.get(flag)})
     if where == "base":
         mine.setdefault("base", []).append(entry)

@@ -80,9 +80,6 @@ SCORED_MATCHES = 2000  # ... when more rows than this match any concept; and at 
 FIELD_WEIGHTS = (4.0, 4.0, 1.5, 0.5, 1.0, 0.0)
 EXPANSION_CREDIT = 0.5  # a synonym found counts for half the judge's own word
 TOPIC_WEIGHT = 2.0  # a word the rules' headings use ("tank", "mulligan") weighs this much more than its rarity
-# A number in a question is mostly the judge's case ("39 cards", "at 7 points"), which a rule says only when it is
-# the limit asked about: it weighs half its rarity.
-NUMBER_WEIGHT = 0.5
 
 # A rule number typed on its own: "626.1.d", "rule 318", "318.", "E.1".
 _NUMBER_QUERY = re.compile(
@@ -475,8 +472,6 @@ def _resolved(conn: sqlite3.Connection, concepts: list[Concept], terms: dict, qu
         concept.weight = math.log(1 + (total - concept.rows + 0.5) / (concept.rows + 0.5))
         if any(terms.get(form, _UNKNOWN).topic for form in concept.forms):
             concept.weight *= TOPIC_WEIGHT
-        if concept.typed.isdigit():
-            concept.weight *= NUMBER_WEIGHT
         resolved.setdefault((tuple(sorted(concept.forms)), tuple(sorted(concept.expansions))), concept)
     kept = sorted(resolved.values(), key=lambda concept: -concept.weight)[:MAX_CONCEPTS]
     if len(resolved) > MAX_CONCEPTS:

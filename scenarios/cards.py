@@ -6,7 +6,7 @@ test card (`made_up: true`). Behaviour is data:
     triggers:      when: <event filter>, [limit], [optional], [cost], targets, effects   (375-385)
     passives:      to: <object filter>, might +/-N [minimum], keywords, triggers_also_on   (360-363)
     replacements:  would: <event>, to: <object filter>, instead: <instructions>   (364-368)
-    restrictions:  e.g. no moving from here to base
+    restrictions:  e.g. no moving from here to base, assigned combat damage last
     activated:     cost, [keywords: Action/Reaction], targets, effects   (369-374)
 
 An *object filter* picks objects or players relative to the card: `who` ("self", "unit", "friendly unit",
@@ -213,7 +213,10 @@ class Card(Strict):
         return "unit" if self.type == "token" else self.type
 
 
-RESTRICTIONS = {"no_move_from_here_to_base"}
+RESTRICTIONS = {
+    "no_move_from_here_to_base",
+    "assigned_combat_damage_last",  # "I must be assigned combat damage last" (443.1.d.2, 443.1.d.5)
+}
 
 
 def instructions_of(effect_list):

@@ -32,12 +32,15 @@ RULES_VERSION = "2025-12-01"  # the Core Rules version whose numbers the engine 
 
 
 class Refusal(Exception):
-    """The rules forbid an action; `rule` is the number that forbids it."""
+    """The rules forbid an action; `rule` is the number that forbids it, `also` the rules the message names
+    (a keyword it lacks, a cost it can't pay): cited beside it, never written into the words, which are not
+    translated into the version a trace cites."""
 
-    def __init__(self, rule: str, message: str):
+    def __init__(self, rule: str, message: str, also: tuple[str, ...] = ()):
         super().__init__(f"refused ({rule}): {message}")
         self.rule = rule
         self.message = message
+        self.also = also
 
 
 class EngineError(RuntimeError):

@@ -237,6 +237,7 @@ class GameState(Journaled):
                 "refusal",
                 f"{typed.by} {typed.do}: {refusal.message}",
                 refusal.rule,
+                refusal.also,
                 log=("refused", {"action": typed.do, "rule": refusal.rule}, self.budget.logged),
             )
             raise

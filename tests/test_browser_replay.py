@@ -219,6 +219,17 @@ def test_a_problem_is_said_where_the_page_opens(screen, server):
     _screenshot(page, f"replay-builder-problem-{size}", full_page=False)
 
 
+def test_a_builder_menu_is_as_wide_as_its_choices_and_the_action_field_takes_the_row(chromium, server):
+    """On a desktop the "Whose turn" menu (A or B) stood across the whole page, as wide as the typed action's field;
+    a menu keeps the width of its choices, the form's only text field still takes the row."""
+    page = chromium.page(DESKTOP)
+    page.goto(server + "/dispute")
+    turn = page.locator("form.builder-form", has=page.locator("input[name=op][value=turn]")).locator("select")
+    action = page.locator("form.builder-form input[name=action]")
+    assert turn.bounding_box()["width"] < 160
+    assert action.bounding_box()["width"] > 600
+
+
 # For each step's citations, the room between the texts of the two numbers of each pair ("406.1 → 419.1") and
 # between neighbouring pairs on one line.
 _CITE_ROOM = """steps => steps.flatMap((cites) => {

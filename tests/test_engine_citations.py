@@ -49,7 +49,7 @@ TERMS: dict[str, list[str]] = {
     "token ceases to exist": ["token"],
     "trash_from_deck": ["trash"],
     "trash_hidden": ["hidden", "facedown"],
-    "lethal": ["lethal", "damage", "might", "[m]", "arithmetic"],  # [M]: the Might symbol
+    "lethal": ["lethal", "damage", "might", "[m]", "arithmetic", "summed"],  # [M]: the Might symbol
     "set_stage": ["staged"],
     "staged": ["staged", "combat", "contested", "attacker"],
     "begin_showdown": ["showdown"],
@@ -66,7 +66,7 @@ TERMS: dict[str, list[str]] = {
     "combat_resolution_step": ["resol"],
     "no damage": ["damage"],
     "total": ["might"],
-    "might": ["might", "[m]", "arithmetic"],
+    "might": ["might", "[m]", "arithmetic", "summed"],
     # game actions
     "deal": ["damage", "deal"],
     "heal": ["heal"],
@@ -202,15 +202,16 @@ def test_the_rules_a_step_cites_name_what_it_does(steps, kind):
 
 
 def test_a_step_cites_its_rules_rather_than_writing_their_numbers(steps):
-    """A number written into a step's words is never translated into the newest Core Rules; a cited one is
-    (a refusal's words may name the rule it explains, beside the rule it cites)."""
+    """A number written into a step's words is never translated into the newest Core Rules; a cited one is.
+    Refusals too: the keyword a card lacks is cited beside the rule that forbids its play."""
     written = sorted(
         f"{scenario}: {step.summary}"
         for step, _, scenario in steps
-        if step.procedure != "refusal" and re.search(r"\b\d{3}(\.\w+)+\b|\(\d{3}\)", step.summary)
+        if re.search(r"\b\d{3}(\.\w+)+\b|\(\d{3}\)|, \d{3}\)", step.summary)
     )
     assert not written
     assert any(step.procedure == "impossible" and "409.4" in step.defines for step, _, _ in steps)
+    assert any(step.procedure == "refusal" and "732" in step.defines for step, _, _ in steps)
 
 
 def test_a_might_shown_cites_the_rule_of_each_keyword_or_buff_in_it(steps):
@@ -260,3 +261,14 @@ def test_citations_translated_into_the_newest_core_rules_still_name_what_each_st
                     wrong.add(f"{scenario}: {kind} {role} {number} -> {other} ({texts.get(other, '')[:80]!r})")
     assert not uncited, "steps left without a citation in " + newest["version"] + ":\n" + "\n".join(sorted(uncited))
     assert not wrong, "\n".join(sorted(wrong))
+
+
+def test_a_keyword_summed_from_several_sources_cites_the_summing_rule(steps):
+    """Petty Officer's Assault and Cleave's Assault 3 make '+4 from Assault': summed by 733.2 (807.2 in Core
+    Rules 1.4), Shields by 740.2; a single instance cites only the keyword's own rule."""
+    summing = {"Assault": "733.2", "Shield": "740.2"}
+    for keyword, rule in summing.items():
+        shown = [step for step, _, _ in steps if f"from {keyword}" in step.summary]
+        summed = [step for step in shown if rule in step.defines]
+        assert summed, f"no Might shown sums two {keyword} instances"
+        assert len(summed) < len(shown), f"every {keyword} shown cites {rule}, even a single instance"

@@ -89,9 +89,24 @@ async def test_a_citation_reads_as_words_not_as_the_sources_markup(datasette, co
     assert f"by the keyword “{by_keyword[1]}" in html
 
 
+async def test_a_rule_cited_twice_in_other_words_reads_as_a_list_not_one_text_with_a_comma(datasette, connection):
+    """A ruling citing one rule in two texts ("step 443.1.e" and "(443.1.e)") says each text on its own; the
+    texts were joined by SQL's comma into one quoted text, "step 443.1.e,(443.1.e)"."""
+    twice = connection.execute(f"""select c.ruling_id, {_URL_VERSION}, r.number, group_concat(distinct c.raw_text)
+        from ruling_citations c join rules r on r.id = c.rule_id join documents d on d.id = r.document_id
+        join rulebooks b on b.id = d.rulebook_id where c.how = 'explicit' and r.game_id = 'riftbound'
+        group by c.ruling_id, c.rule_id having count(distinct c.raw_text) > 1""").fetchall()
+    assert twice, "a ruling cites a rule in two texts"
+    for ruling_id, version, number, joined in twice:
+        for path in (f"/rulings/{ruling_id}", f"/rules/riftbound/{version}/{number}"):
+            html = (await _get(datasette, path)).text
+            assert "cited as" in html and f"“{joined}”" not in html, path
+
+
 async def test_a_ruling_lists_older_numbers_only_when_it_cites_older_rules(datasette, connection):
-    """A citation of an older version lists what its rule is in the others (the newest says what it means today);
-    one of the newest rules folds its older numbers away, so a ruling citing six rules is not twice as long."""
+    """A citation of an older version lists what its rule is in the newest version (what it means today), not in
+    the other older ones; one of the newest rules folds its older numbers away, so a ruling citing six rules is not
+    twice as long."""
     newest, stale = (
         connection.execute(f"""select c.ruling_id from ruling_citations c join documents d on d.id = c.document_id
         where d.is_newest = {flag} and d.game_id = 'riftbound' order by c.ruling_id limit 1""").fetchone()[0]
@@ -102,6 +117,14 @@ async def test_a_ruling_lists_older_numbers_only_when_it_cites_older_rules(datas
     assert '<details class="equivalents"><summary>In ' in folded
     assert folded.count('<ul class="equivalents">') == folded.count('<details class="equivalents">')
     assert '<ul class="equivalents">' in listed and '<details class="equivalents">' not in listed
+    newest_versions = {row[0] for row in connection.execute("select version from documents where is_newest = 1")}
+    shown = re.findall(r'<ul class="equivalents">.*?</ul>', listed, re.S)
+    in_versions = {
+        version
+        for block in shown
+        for version in re.findall(r"\) is <a[^>]*>.*?</a> in <time datetime=\"([^\"]+)", block)
+    }
+    assert in_versions and in_versions <= newest_versions, in_versions - newest_versions
 
 
 @pytest.mark.parametrize("shard", range(SHARDS))

@@ -138,6 +138,16 @@ def test_links_to_rules_escape_what_the_documents_hold():
     assert render.equivalents(_Paths(), {"equivalents": []}) == ""
 
 
+def test_the_folded_equivalents_count_versions_not_rules():
+    """A rule that became two rules in one older version is "In 1 older version", listing both."""
+    split = [{"number": number, "version": "2025-06-02", "kind": "split"} for number in ("518", "519")]
+    html = str(render.equivalents(_Paths(), {"number": "318", "version": "2025-12-01", "equivalents": split}))
+    assert "<summary>In 1 older version</summary>" in html and html.count("<li>") == 2
+    older = [*split, {"number": "418", "version": "2025-01-01", "kind": "moved"}]
+    html = str(render.equivalents(_Paths(), {"number": "318", "version": "2025-12-01", "equivalents": older}))
+    assert "<summary>In 2 older versions</summary>" in html and html.count("<li>") == 3
+
+
 @pytest.mark.parametrize("shown", ["2026-06-18", "2025", "2026-01", "2026-01-22T09:30:00Z"])
 def test_a_date_is_a_time_element(shown):
     assert render.date(shown) == f'<time datetime="{shown}">{shown}</time>'
@@ -154,11 +164,24 @@ def test_what_is_not_a_date_is_only_escaped(value, shown):
 @pytest.mark.parametrize(
     ("citation", "note"),
     [
-        ({"how": "keyword", "raw_text": "stunned", "number": "409"}, "by the keyword “stunned”"),
-        ({"how": "explicit", "raw_text": "step 443.1.e", "cited_number": "443.1.e"}, "cited as “step 443.1.e”"),
-        ({"how": "explicit", "raw_text": "443.1.e", "cited_number": "443.1.e"}, ""),
-        ({"how": "explicit", "raw_text": '<Rule number="355.5" />', "number": "355.5"}, ""),
-        ({"how": "explicit", "raw_text": "rule <b>318</b> &amp; on", "number": "318"}, "cited as “rule 318 &amp; on”"),
+        ({"how": "keyword", "raw_texts": ["stunned"], "number": "409"}, "by the keyword “stunned”"),
+        ({"how": "explicit", "raw_texts": ["step 443.1.e"], "cited_number": "443.1.e"}, "cited as “step 443.1.e”"),
+        ({"how": "explicit", "raw_texts": ["443.1.e"], "cited_number": "443.1.e"}, ""),
+        ({"how": "explicit", "raw_texts": ['<Rule number="355.5" />'], "number": "355.5"}, ""),
+        (
+            {"how": "explicit", "raw_texts": ["rule <b>318</b> &amp; on"], "number": "318"},
+            "cited as “rule 318 &amp; on”",
+        ),
+        # a ruling citing one rule twice: each text once, a bare number in brackets saying no more than the number
+        (
+            {"how": "explicit", "raw_texts": ["step 443.1.e", "(443.1.e)"], "number": "443.1.e"},
+            "cited as “step 443.1.e”",
+        ),
+        ({"how": "explicit", "raw_texts": ["(443.1.e)", "[443.1.e]."], "number": "443.1.e"}, ""),
+        (
+            {"how": "explicit", "raw_texts": ["step 444", "rule 444", "see 444"], "number": "444"},
+            "cited as “step 444”, “rule 444” and “see 444”",
+        ),
     ],
 )
 def test_a_citation_is_said_in_words_without_markup(citation, note):
@@ -170,7 +193,7 @@ def test_a_citation_is_said_in_words_without_markup(citation, note):
 @pytest.mark.parametrize("raw", HOSTILE)
 def test_a_hostile_citation_text_is_inert(raw):
     for how in ("keyword", "explicit"):
-        lowered = str(render.citation_note({"how": how, "raw_text": raw, "number": "1"})).lower()
+        lowered = str(render.citation_note({"how": how, "raw_texts": [raw, raw + " 1"], "number": "1"})).lower()
         assert "<script" not in lowered and "<a " not in lowered and "<img" not in lowered and "<iframe" not in lowered
 
 

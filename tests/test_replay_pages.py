@@ -17,6 +17,7 @@ from markupsafe import escape
 
 from rules_db import replay_view, schema
 from rules_db.serve import metadata
+from scenarios.state import GameState
 
 ROOT = Path(__file__).resolve().parent.parent
 ZHONYA = "ruling-03-zhonya-heals-keeps-stat-mods"
@@ -342,6 +343,50 @@ async def test_the_builder_sets_up_a_two_unit_combat_and_offers_only_legal_actio
     assert "attachment" in download.headers["content-disposition"] and yaml.safe_load(download.text)["actions"]
 
 
+async def _built(datasette, text: str, params: dict) -> str:
+    response = await datasette.client.get(f"/dispute?{urlencode({'s': _token(text), **params})}")
+    assert response.status_code == 302, _text(response.text)[:600]
+    return replay_view.decode(re.search(r"s=([^#&]+)", response.headers["location"]).group(1))
+
+
+async def test_the_builder_sets_up_a_score_dispute_with_its_forms(datasette):
+    """Points, the Victory Score, the Rune Pool and runes are set with the builder's forms (they were YAML only),
+    and the board names each object by the id the YAML and typed actions use: A at 7 of 8 points conquers and wins."""
+    html = (await _get(datasette, "/dispute")).text
+    for op, fields in {
+        "pool": ("player", "points", "energy", "power"),
+        "rune": ("player", "card", "exhausted"),
+        "score": ("victory_score",),
+    }.items():
+        form = next(form for form in html.split("<form")[1:] if f'name="op" value="{op}"' in form)
+        assert all(f'name="{field}"' in form for field in fields), op
+    text = replay_view.NEW_DISPUTE
+    for params in (
+        {"op": "pool", "player": "A", "points": "7", "energy": "", "power": "2"},
+        {"op": "score", "victory_score": "8"},
+        {"op": "rune", "player": "A", "card": "calm rune", "exhausted": "1"},
+        {"op": "add", "card": "Test Unit", "player": "A", "where": "base"},
+        {"op": "act", "action": "A moves Test Unit to bf1"},
+        {"op": "act", "action": "A passes"},  # the showdown opened there
+        {"op": "act", "action": "B passes"},
+    ):
+        text = await _built(datasette, text, params)
+    data = (await _get(datasette, f"/dispute/replay.json?{urlencode({'s': _token(text), 'step': 0})}")).json()
+    start, end = data["view"]["start"], data["view"]["steps"][-1]["board"]
+    a = start["players"][0]
+    assert (a["points"], a["energy"], a["power"], len(a["runes"]), a["runes_exhausted"]) == (7, 99, 2, 1, 1)
+    assert start["victory_score"] == 8 and end["winner"] == "A" and end["players"][0]["points"] == 8
+    page = (await _get(datasette, f"/dispute?{urlencode({'s': _token(text)})}")).text
+    board = page.split('id="build"', 1)[1].split('id="setup"', 1)[0]
+    assert '<code class="object-id" title="Its id in the YAML">u1</code>' in board
+    assert '<code class="object-id" title="Its id in the YAML">bf1</code>' in board
+    assert "<b>1</b> rune, 1 exhausted" in board  # not "1 runes"
+    problem = (
+        await _get(datasette, f"/dispute?{urlencode({'s': _token(text), 'op': 'pool', 'player': 'A', 'points': 'x'})}")
+    ).text
+    assert "points is a whole number, not &#39;x&#39;" in problem
+
+
 async def test_the_builder_reads_cards_and_actions_as_a_judge_types_them(datasette):
     """A card in any case and without its apostrophe, an action typed as the list says it (objects by card or
     id), and a YAML action naming its units by card; words that are no action get an error, not a rule."""
@@ -380,6 +425,14 @@ async def test_the_builder_reads_cards_and_actions_as_a_judge_types_them(dataset
     assert "The rules forbid that action." not in html
 
 
+@pytest.mark.parametrize("name", ["", "?!", "()", "  "])
+def test_a_blank_or_punctuation_only_card_name_adds_no_card(name):
+    """A name that folds to nothing names no card (it once matched the first card whose real name is blank)."""
+    for op, args in (("add", {"player": "A", "where": "base"}), ("battlefield", {}), ("rune", {"player": "A"})):
+        with pytest.raises(ValueError, match="does not model a card named"):
+            replay_view.edit(replay_view.NEW_DISPUTE, "test", op, {**args, "card": name})
+
+
 def test_an_action_typed_with_a_shared_card_name_asks_for_ids():
     text = replay_view.NEW_DISPUTE
     for _ in range(2):
@@ -390,6 +443,26 @@ def test_an_action_typed_with_a_shared_card_name_asks_for_ids():
     assert "reads as 2 actions" in said
     by_id = replay_view.attempt(text, "test", "A moves u2 to bf1")
     assert by_id["action"] == {"by": "A", "do": "move", "units": ["u2"], "to": "bf1"}
+
+
+@pytest.mark.parametrize("engine_call", ["replay_scenario", "push"])
+def test_an_engine_value_error_is_not_reported_as_a_malformed_action(monkeypatch, engine_call):
+    """Only the judge's typing is reported as a malformed action; a ValueError the engine raises is a bug, which
+    the sandbox reports as such (it once read "your action is malformed" on the page)."""
+    text = replay_view.edit(
+        replay_view.NEW_DISPUTE, "test", "add", {"card": "Test Unit", "player": "A", "where": "base"}
+    )
+    assert "no action reads 'A dances'" in replay_view.attempt(text, "test", "A dances")["error"]["message"]
+
+    def engine_bug(*args, **kwargs):
+        raise ValueError("engine bug")
+
+    if engine_call == "push":
+        monkeypatch.setattr(GameState, "push", engine_bug)
+    else:
+        monkeypatch.setattr(replay_view, "replay_scenario", engine_bug)
+    with pytest.raises(ValueError, match="engine bug"):
+        replay_view.attempt(text, "test", "A moves Test Unit to bf1")
 
 
 def test_an_action_the_rules_forbid_typed_as_a_sentence_says_the_rule():

@@ -445,7 +445,20 @@ def control_lapses_while_the_chain_exists(original):
 
 PLAYED = kernel.QUERIES["card_played"]
 
+
 # (name, [(registry, entry, mutation)], the scenarios that pin the rule down)
+def discretionary_actions_in_a_showdown(original):
+    def mutant(game, player, what):
+        if not (game.showdown and not game.chain and game.priority == player == game.turn_player):
+            original(game, player, what)
+
+    return mutant
+
+
+def assigned_last_ignored(original):
+    return lambda game, unit: False
+
+
 MUTANTS = [
     ("a cleanup never repeats", [("query", "cleanup", cleanup_never_repeats)], (29,)),
     (
@@ -601,6 +614,11 @@ MUTANTS = [
         ("dispute-50", "dispute-69"),
     ),
     (
+        "a short Main Deck put into the trash never burns out",
+        [("procedure", "trash_from_deck", a_short_deck_put_into_the_trash_never_burns_out)],
+        ("dispute-59",),
+    ),
+    (
         "died alone is read as the Deathknell resolves",
         [("query", "condition_holds", alone_read_as_the_deathknell_resolves)],
         ("dispute-60",),
@@ -619,6 +637,16 @@ MUTANTS = [
         "a spell's cost limit reads only its Energy",
         [("query", "matches_target", a_spells_cost_limit_reads_only_its_energy)],
         ("dispute-111",),
+    ),
+    (
+        "a unit assigned combat damage last is assigned like any other",
+        [("query", "assigned_last", assigned_last_ignored)],
+        ("dispute-201",),
+    ),
+    (
+        "a Discretionary Action is taken in a showdown's Open State",
+        [("query", "check_discretionary", discretionary_actions_in_a_showdown)],
+        ("dispute-209",),
     ),
 ]
 

@@ -5,7 +5,6 @@ queries. The fixture database for the mechanics, the real one for what a judge t
 from __future__ import annotations
 
 import itertools
-import math
 import re
 import sqlite3
 from urllib.parse import quote, urlencode
@@ -301,15 +300,6 @@ def test_a_concept_is_as_common_as_the_commonest_word_it_is_searched_by(real_con
     rows = dict(real_connection.execute("select term, df from search_terms where term in ('die', 'kill')"))
     assert concept.expansions and rows["kill"] > rows["die"] > 0
     assert concept.rows == max(rows.values())
-
-
-def test_a_number_in_a_question_weighs_half_its_rarity(real_connection):
-    # "39 cards": the judge's case, not a word the rule that answers it says.
-    query = search.understand(real_connection, "decklist with 39 cards")
-    number = next(concept for concept in query.concepts if concept.typed == "39")
-    rarity = math.log(1 + (query.indexed - number.rows + 0.5) / (number.rows + 0.5))
-    assert number.rows and number.weight == pytest.approx(search.NUMBER_WEIGHT * rarity)
-    assert search.NUMBER_WEIGHT < 1
 
 
 def test_a_phrase_of_the_vocabulary_matches_across_filler_words(real_connection):

@@ -51,9 +51,7 @@ def pay_cost(game, cost, player: str, source_id: str | None, label: str) -> None
         game.objects[source_id].exhausted = True
     if cost.spend_buff:
         buffed = [u.id for u in game.units(controller=player) if u.buffs]
-        pick = choose(
-            game, "spend_buff", player, "unit whose buff to spend (one you control, 702.2.b.2)", buffed, "352.9"
-        )
+        pick = choose(game, "spend_buff", player, "unit whose buff to spend (one you control)", buffed, "702.2.b.2")
         do.spend_buff(game, pick, label, because="354.2")
     for _ in range(cost.discard):
         pick = choose(game, "discard", player, "card to discard (a cost)", [c.id for c in game.hand(player)], "409.1.a")

@@ -167,7 +167,8 @@ def combat_damage_step(game) -> None:
 
 
 def _assign(game, player: str, total: int, units) -> dict:
-    """443.1.d: lethal damage in full before the next unit; Tank units first (741)."""
+    """443.1.d: lethal damage in full before the next unit; Tank units first (741), units "assigned combat
+    damage last" after every other (443.1.d.5)."""
     if total == 0:
         return {}
     if len(units) == 1:
@@ -182,7 +183,15 @@ def _assign(game, player: str, total: int, units) -> dict:
         return {units[0].id: total}
     info = {
         "total": total,
-        "units": [{"id": u.id, "lethal": _lethal(game, u), "tank": calc.has_keyword(game, u, "Tank")} for u in units],
+        "units": [
+            {
+                "id": u.id,
+                "lethal": _lethal(game, u),
+                "tank": calc.has_keyword(game, u, "Tank"),
+                "last": calc.assigned_last(game, u),
+            }
+            for u in units
+        ],
     }
     return choose(
         game,
@@ -193,6 +202,12 @@ def _assign(game, player: str, total: int, units) -> dict:
         "443.1.d",
         forced_ok=False,
     )
+
+
+@query("assigned_last")
+def assigned_last(game, unit) -> bool:
+    """ "I must be assigned combat damage last" (443.1.d.2): a restriction on damage assignment (443.1.d.5)."""
+    return "assigned_combat_damage_last" in unit.definition.restrictions
 
 
 def _lethal(game, unit) -> int:
@@ -218,6 +233,10 @@ def check_assignment(game, choice, answer) -> dict:
     tanks = [uid for uid in units if units[uid]["tank"]]
     if any(got[uid] > 0 for uid in units if uid not in tanks) and any(got[t] < units[t]["lethal"] for t in tanks):
         raise Refusal("741.1.b", f"Tank units {tanks} must be assigned lethal damage first")
+    last = [uid for uid in units if units[uid]["last"]]
+    others = [uid for uid in units if uid not in last]
+    if any(got[uid] > 0 for uid in last) and any(got[uid] < units[uid]["lethal"] for uid in others):
+        raise Refusal("443.1.d.5", f"{last} must be assigned combat damage last, after lethal damage to {others}")
     return {uid: n for uid, n in answer.items()}
 
 

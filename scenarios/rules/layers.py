@@ -40,15 +40,23 @@ def ability_is_active(game, source: Obj, flt) -> bool:
 
 
 @query("keyword_value")
-def keyword_value(game, obj: Obj, keyword: str) -> int:
-    """Summed value of a keyword from the card, from effects that granted it, and from passives (733.2, 740.2)."""
+def keyword_value(game, obj: Obj, keyword: str, sources: list | None = None) -> int:
+    """Summed value of a keyword from the card, from effects that granted it, and from passives (733.2, 740.2);
+    `sources`, when given, receives the value of each instance summed."""
     total = obj.definition.keywords.get(keyword, 0) if obj.definition else 0
-    if obj.granted:
-        total += sum(g.value for g in obj.granted if g.keyword == keyword)
+    if sources is not None and total:
+        sources.append(total)
+    for grant in obj.granted:
+        if grant.keyword == keyword:
+            total += grant.value
+            if sources is not None:
+                sources.append(grant.value)
     if keyword in game.passive_keywords:
         for _source, passive, view in calc.passives(game):
             if keyword in passive.keywords and calc.matches_object(game, passive.to, view, obj):
                 total += passive.keywords[keyword]
+                if sources is not None:
+                    sources.append(passive.keywords[keyword])
     if not total:
         for giver in KEYWORD_ABILITIES.implying(keyword):  # a loop, not any(): every keyword of every object asks
             if keyword_value(game, obj, giver):
@@ -117,13 +125,26 @@ def might_parts(game, unit: Obj):
 
 
 PART_RULES = {"buff": "703", "Assault": "733.1.c", "Shield": "740.1.c"}  # the rule behind each such part
+SUMMED_RULES = {"Assault": "733.2", "Shield": "740.2"}  # a keyword's values from several sources are summed
 
 
 @query("might_rules")
 def might_rules(game, unit: Obj) -> tuple[str, ...]:
     """The rules that give a unit the parts of its Might its buff and keywords add, cited where it is shown."""
-    increases = might_parts(game, unit)[1]
-    return tuple(PART_RULES[label] for label, _, _, timestamp in increases if not timestamp and label in PART_RULES)
+    rules = []
+    for label, _, _, timestamp in might_parts(game, unit)[1]:
+        if not timestamp and label in PART_RULES:
+            rules.append(PART_RULES[label])
+            if label in SUMMED_RULES and _instances(game, unit, label) > 1:
+                rules.append(SUMMED_RULES[label])
+    return tuple(rules)
+
+
+def _instances(game, unit: Obj, keyword: str) -> int:
+    """How many instances of `keyword` (printed, granted, given by passives) the unit's value sums."""
+    sources: list[int] = []
+    keyword_value(game, unit, keyword, sources)
+    return len(sources)
 
 
 @query("apply_layers")

@@ -44,7 +44,9 @@ def check_destination(game, unit, destination: str, standard: bool) -> None:
         raise Refusal("054.1", f"{game.objects[blocker].card}: units can't move from {blocker} to base")
     between_battlefields = game.is_battlefield(unit.location) and game.is_battlefield(destination)
     if standard and between_battlefields and not calc.has_keyword(game, unit, "Ganking"):
-        raise Refusal("143.4", f"{unit.id} can't move from a battlefield to another battlefield without Ganking (736)")
+        raise Refusal(
+            "143.4", f"{unit.id} can't move from a battlefield to another battlefield without Ganking", ("736",)
+        )
     if destination != "base":
         others = {u.controller for u in game.units(destination) if u.controller != unit.controller}
         if len(others) >= 2:
@@ -134,11 +136,7 @@ def standard_moves(game, player: str):
 )
 def standard_move(game, act: Move) -> None:
     player = act.by
-    if game.chain or game.showdown or player != game.turn_player or game.priority != player:
-        raise Refusal(
-            "398.1.a",
-            "the Standard Move is a Discretionary Action: the turn player, in a Neutral Open State, with Priority",
-        )
+    calc.check_discretionary(game, player, "the Standard Move")
     if len(set(act.units)) != len(act.units) or not act.units:
         raise Refusal("143.3", "a Standard Move names each moving unit once")
     for unit_id in act.units:
@@ -146,7 +144,7 @@ def standard_move(game, act: Move) -> None:
         if unit.controller != player:
             raise Refusal("426", f"{player} does not control {unit_id}")
         if unit.exhausted:
-            raise Refusal("401.4", f"{unit_id} is exhausted: it can't pay the Standard Move's cost (407.3.a)")
+            raise Refusal("401.4", f"{unit_id} is exhausted: it can't pay the Standard Move's cost", ("407.3.a",))
         check_destination(game, unit, act.to, standard=True)
     do.exhaust(game, list(act.units), "cost of the Standard Move", because=("407.3.a", "143.3.c"))
     do.move(game, list(act.units), act.to, "standard", because="407.3.b")

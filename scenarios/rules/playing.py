@@ -30,9 +30,9 @@ def check_timing(game, player: str, card, facedown: bool) -> None:
     reaction = calc.has_keyword(game, card, "Reaction") or facedown  # 737.6: a hidden card gains Reaction
     permitted_in_showdown = calc.has_keyword(game, card, "Action") or reaction  # 739.1.b: Reaction grants Action's
     if game.chain and not reaction:
-        raise Refusal("330.1.a", f"{name} can't be played while the Chain exists (needs Reaction, 739)")
+        raise Refusal("330.1.a", f"{name} can't be played while the Chain exists: it needs Reaction", ("739",))
     if game.showdown and not game.chain and not permitted_in_showdown:
-        raise Refusal("339.1.a", f"{name} can't be played during a showdown (needs Action, 732)")
+        raise Refusal("339.1.a", f"{name} can't be played during a showdown: it needs Action", ("732",))
     if not game.showdown and not game.chain and player != game.turn_player:
         raise Refusal("310.1.a", "only the turn player plays cards in a Neutral Open State")
 
@@ -126,7 +126,7 @@ def play_card(game, act: Play) -> None:
         repeat_targets=tuple(repeated),
     )
     calc.put_chosen_on_chain(game, item, "spell")
-    calc.cleanup(game, "a pending item became a legal item", "319.3")
+    calc.cleanup(game, f"{definition.name} was put on the Chain", "319.3")
     calc.give_priority_to_newest(game)
 
 
@@ -236,8 +236,7 @@ def hide(game, act: Hide) -> None:
     player, card, where = act.by, game.obj(act.card), act.at
     if card.owner != player or card.zone != Zone.HAND or not card.definition.has("Hidden"):
         raise Refusal("737.1", f"{card.id} is not a card with [Hidden] in {player}'s hand")
-    if player != game.turn_player or game.chain or game.priority != player:
-        raise Refusal("737.1.b", "hiding is done on your turn, in an Open State, with Priority")
+    calc.check_discretionary(game, player, "hiding")
     if not game.is_battlefield(where) or game.objects[where].battlefield_controller != player:
         raise Refusal("408.1", f"cards are hidden at a battlefield their owner controls, not {where}")
     if any(o.zone == Zone.FACEDOWN and o.location == where for o in game.objects.values()):

@@ -15,6 +15,16 @@ from scenarios.objects import BOARD, Event
 from scenarios.trace import StepKind
 
 
+@query("check_discretionary")
+def check_discretionary(game, player: str, what: str) -> None:
+    """398.1.a: a Discretionary Action (the Standard Move 407, hiding 408.2) is taken by the turn player, in a
+    Neutral Open State (no Chain, no showdown), with Priority."""
+    if game.chain or game.showdown or player != game.turn_player or game.priority != player:
+        raise Refusal(
+            "398.1.a", f"{what} is a Discretionary Action: the turn player, in a Neutral Open State, with Priority"
+        )
+
+
 @action("end_turn", EndTurn, because=("316.6",), candidates=lambda game, player: [EndTurn(by=player)])
 @procedure(
     "end_turn",
