@@ -171,6 +171,10 @@ def legal(text: str, source: str) -> dict:
     }
 
 
+class MalformedAction(ValueError):
+    """An action typed in a form that reads as no action: its form is wrong, no rule forbids it."""
+
+
 def attempt(text: str, source: str, action: dict) -> dict:
     """Try one more action after a scenario's actions: accepted, or refused with the rule that forbids it."""
     try:
@@ -178,7 +182,7 @@ def attempt(text: str, source: str, action: dict) -> dict:
         replay = replay_scenario(scenario, source, _page_budget())
         typed = _typed_action(replay.state, action)
         replay.state.push(typed)
-    except (schema.ScenarioError, BudgetExceeded, ValueError) as error:
+    except (schema.ScenarioError, BudgetExceeded, MalformedAction) as error:  # an engine's ValueError is a bug
         return {"error": _problem(error)}
     except Refusal as refusal:
         names = _names(replay.state)
@@ -188,13 +192,13 @@ def attempt(text: str, source: str, action: dict) -> dict:
 
 def _typed_action(game: GameState, typed):
     """The action a judge typed: a sentence as the list of legal actions says it, or a YAML mapping whose objects
-    may be named by their cards. A malformed one is a ValueError (its form is wrong, no rule forbids it)."""
+    may be named by their cards. A malformed one is a `MalformedAction`."""
     if isinstance(typed, str):
         return _said_action(game, typed)
     try:
         return parse_action(_ids_for_names(game, typed))
     except Refusal as malformed:
-        raise ValueError(malformed.message) from None
+        raise MalformedAction(malformed.message) from None
 
 
 def _said_action(game: GameState, sentence: str):
@@ -216,11 +220,11 @@ def _said_action(game: GameState, sentence: str):
     if len(said) == 1:
         return said[0]
     if said:
-        raise ValueError(
+        raise MalformedAction(
             f"{sentence!r} reads as {len(said)} actions the rules allow (their objects share a card): type it as "
             "YAML with the objects' ids ({by: A, do: move, units: [u1], to: bf1})"
         )
-    raise ValueError(
+    raise MalformedAction(
         f"no action reads {sentence!r}: type one as the list says it (“A moves Test Unit to Neutral Ground”), "
         "or as YAML ({by: A, do: move, units: [u1], to: bf1})"
     )
@@ -236,7 +240,7 @@ def _ids_for_names(game: GameState, node):
         return node
     named = [obj.id for obj in game.objects.values() if folded(obj.card) == folded(node)]
     if len(named) > 1:
-        raise ValueError(f"{node!r} names {len(named)} objects ({', '.join(named)}): name one by its id")
+        raise MalformedAction(f"{node!r} names {len(named)} objects ({', '.join(named)}): name one by its id")
     return named[0] if named else node
 
 

@@ -17,6 +17,7 @@ from markupsafe import escape
 
 from rules_db import replay_view, schema
 from rules_db.serve import metadata
+from scenarios.state import GameState
 
 ROOT = Path(__file__).resolve().parent.parent
 ZHONYA = "ruling-03-zhonya-heals-keeps-stat-mods"
@@ -379,6 +380,7 @@ async def test_the_builder_sets_up_a_score_dispute_with_its_forms(datasette):
     board = page.split('id="build"', 1)[1].split('id="setup"', 1)[0]
     assert '<code class="object-id" title="Its id in the YAML">u1</code>' in board
     assert '<code class="object-id" title="Its id in the YAML">bf1</code>' in board
+    assert "<b>1</b> rune, 1 exhausted" in board  # not "1 runes"
     problem = (
         await _get(datasette, f"/dispute?{urlencode({'s': _token(text), 'op': 'pool', 'player': 'A', 'points': 'x'})}")
     ).text
@@ -441,6 +443,26 @@ def test_an_action_typed_with_a_shared_card_name_asks_for_ids():
     assert "reads as 2 actions" in said
     by_id = replay_view.attempt(text, "test", "A moves u2 to bf1")
     assert by_id["action"] == {"by": "A", "do": "move", "units": ["u2"], "to": "bf1"}
+
+
+@pytest.mark.parametrize("engine_call", ["replay_scenario", "push"])
+def test_an_engine_value_error_is_not_reported_as_a_malformed_action(monkeypatch, engine_call):
+    """Only the judge's typing is reported as a malformed action; a ValueError the engine raises is a bug, which
+    the sandbox reports as such (it once read "your action is malformed" on the page)."""
+    text = replay_view.edit(
+        replay_view.NEW_DISPUTE, "test", "add", {"card": "Test Unit", "player": "A", "where": "base"}
+    )
+    assert "no action reads 'A dances'" in replay_view.attempt(text, "test", "A dances")["error"]["message"]
+
+    def engine_bug(*args, **kwargs):
+        raise ValueError("engine bug")
+
+    if engine_call == "push":
+        monkeypatch.setattr(GameState, "push", engine_bug)
+    else:
+        monkeypatch.setattr(replay_view, "replay_scenario", engine_bug)
+    with pytest.raises(ValueError, match="engine bug"):
+        replay_view.attempt(text, "test", "A moves Test Unit to bf1")
 
 
 def test_an_action_the_rules_forbid_typed_as_a_sentence_says_the_rule():
