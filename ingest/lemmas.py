@@ -78,14 +78,14 @@ def tokenizer() -> Callable[[str], Doc]:
     """spaCy's English tokenizer (the blank pipeline's rules, tokens and norms), over a vocabulary that works out only
     a new word's norm: the token memo reads nothing else of a word, and spaCy's English vocabulary computes 23
     attributes of each new word, each by a Python function (a third of the time a build spends tokenizing)."""
-    spacy = import_spacy()
+    import_spacy()  # before any of spaCy's modules: without its command line
     from spacy.attrs import NORM
     from spacy.lang.en import English
     from spacy.vocab import create_vocab
 
     vocab = create_vocab("en", English.Defaults)
     vocab.lex_attr_getters = {NORM: vocab.lex_attr_getters[NORM]}  # type: ignore[attr-defined]  # not in spaCy's stubs
-    return spacy.blank("en", vocab=vocab).tokenizer
+    return English(vocab=vocab).tokenizer  # the blank pipeline, without spacy.blank's config resolution
 
 
 def import_spacy() -> ModuleType:
