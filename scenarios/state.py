@@ -164,6 +164,10 @@ class GameState(Journaled):
             and (controller is None or o.controller == controller)
         ]
 
+    def friendly_others(self, unit: Obj) -> list[Obj]:
+        """The other units on the board at a unit's location that its controller controls."""
+        return [o for o in self.units(unit.location, unit.controller) if o is not unit]
+
     def battlefields(self) -> tuple[Obj, ...]:
         return self.battlefield_objects
 

@@ -69,7 +69,7 @@ def kill_all(game, object_ids, passive: bool, because) -> None:
         if not calc.would(game, Event("die", unit=obj.id, player=obj.controller, location=obj.location)):
             dying.append(obj)
     leaving = frozenset(obj.id for obj in dying)
-    companies = [tuple(u.id for u in game.units(obj.location, obj.controller) if u is not obj) for obj in dying]
+    companies = [tuple(u.id for u in game.friendly_others(obj)) for obj in dying]
     for obj, company in zip(dying, companies):  # noted before any leaves: units dying together were there
         do.dies(game, obj, passive, leaving, company, because=because)
 

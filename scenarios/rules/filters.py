@@ -172,7 +172,7 @@ def matches_object(game, flt, view: View, subject, location=None) -> bool:
         return False
     if flt.role is not None and subject.designation != Role(flt.role):
         return False
-    if flt.alone and not _alone(game, subject):
+    if flt.alone and not _alone_in_its_role(game, subject):
         return False
     if flt.mighty is not None and calc.is_mighty(game, subject) != flt.mighty:
         return False
@@ -183,9 +183,10 @@ def matches_object(game, flt, view: View, subject, location=None) -> bool:
     return flt.banished_by is None or subject.banished_by == view.source
 
 
-def _alone(game, unit: Obj) -> bool:
-    """The only unit of its controller with its designation at its location (361.3.a's "alone")."""
-    return [u.id for u in game.units(unit.location, unit.controller) if u.designation == unit.designation] == [unit.id]
+def _alone_in_its_role(game, unit: Obj) -> bool:
+    """The only unit of its controller attacking, or defending, at its location (361.3.a's "alone"); without a
+    designation, the only one without."""
+    return unit.zone == BOARD and all(u.designation != unit.designation for u in game.friendly_others(unit))
 
 
 @condition("alone", "361.3.a")
@@ -197,7 +198,7 @@ def _is_source_alone(game, context) -> bool:
     source = game.objects.get(context.source)
     if source is None or source.zone != BOARD:
         return False
-    return all(u is source for u in game.units(source.location, source.controller))
+    return not game.friendly_others(source)
 
 
 @query("matches_event")

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 from scenarios.kernel import calc, choose, do, event_kind, instruction, log, note, procedure, query
-from scenarios.objects import Event, ItemKind, Zone
+from scenarios.objects import Event, ItemKind, Obj, Zone
 from scenarios.trace import StepKind
 
 event_kind("draw", "400.1")
 event_kind("discard", "409.1")
+
+
+def _top_card(game, player: str, because) -> Obj | None:
+    """The top card of a Main Deck, the player burned out first while it is empty (`because`: the rules of the
+    draw or move that found it so); None when an opponent would win first (418.3.a)."""
+    if not game.deck(player) and not calc.burn_out_until_a_card(game, player, because):
+        return None
+    return game.deck(player)[0]
 
 
 @procedure(
@@ -24,9 +32,9 @@ def draw(game, player: str, n: int, label=None) -> None:
     for _ in range(n):
         if calc.would(game, Event("draw", player=player, amount=1)):
             continue
-        if not game.deck(player) and not calc.burn_out_until_a_card(game, player, ("400.4.b", "418.1.a")):
-            return  # an opponent has reached the Victory Score (418.3.a)
-        card = game.deck(player)[0]
+        card = _top_card(game, player, ("400.4.b", "418.1.a"))
+        if card is None:
+            return
         card.zone = Zone.HAND
         card.order = game.tick()
 
@@ -43,9 +51,10 @@ def trash_from_deck(game, player: str, n: int, label: str) -> None:
     """One card at a time; a Main Deck that runs out burns the player out, then the rest is completed from the
     deck the Burn Out refilled (418.1.b)."""
     for _ in range(n):
-        if not game.deck(player) and not calc.burn_out_until_a_card(game, player, "418.1.b"):
-            return  # an opponent would win (418.3.a)
-        game.deck(player)[0].zone = Zone.TRASH
+        card = _top_card(game, player, "418.1.b")
+        if card is None:
+            return
+        card.zone = Zone.TRASH
 
 
 @instruction("trash_from_deck")
