@@ -145,14 +145,15 @@ class _Builder:
         self.card_mentions: dict[str, Future] = {}  # rulings document the source does not tag -> the cards found
 
     def run(self, specs: list[DocumentSpec], keep_going: bool, progress: Callable | None) -> BuildResult:
-        # The helper first, forked as early as can be: it loads spaCy while this process creates the tables and parses.
-        self._submit("load spaCy", load_tokenizer)
-        # Then the collector is paused here (the helper, forked, keeps its own): all this process builds stays alive
-        # until the database is written, so its passes, each over the whole growing heap, would free nothing.
+        # The collector is paused in both processes (the helper, forked inside, is forked paused): what either builds
+        # stays alive until the database is written, so their passes, each over a whole growing heap, would free
+        # nothing (a full pass walks spaCy's and the engine's modules in the helper, the documents here).
         with collector_paused():
             return self._stages(specs, keep_going, progress)
 
     def _stages(self, specs: list[DocumentSpec], keep_going: bool, progress: Callable | None) -> BuildResult:
+        # The helper first, forked as early as can be: it loads spaCy while this process creates the tables and parses.
+        self._submit("load spaCy", load_tokenizer)
         schema.create(self.db)
         reports = [self._ingest(spec) for spec in (progress(specs) if progress else specs)]
         result = BuildResult(reports, self.timings, timeline=self.timeline.spans)

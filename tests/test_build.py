@@ -10,6 +10,7 @@ import gc
 import hashlib
 import shutil
 import sqlite3
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -17,7 +18,9 @@ import pytest
 import sqlite_utils
 from click.testing import CliRunner
 
+import rules_db.build
 from ingest.documents import CORPUS_DIR
+from ingest.lemmas import load_tokenizer
 from ingest.source import read_lines
 from rules_db import schema
 from rules_db.build import BuildFailed, build, specs_for
@@ -75,9 +78,17 @@ def test_a_build_failing_midway_leaves_the_previous_database_untouched(tmp_path,
     assert [path.name for path in tmp_path.iterdir()] == ["rules.db"], "the temporary database was not removed"
 
 
-def test_the_collector_is_paused_while_a_build_stores_and_resumed_after_even_a_failed_build(tmp_path, monkeypatch):
-    """The building process's collector would walk a heap that only grows (everything stays alive until the
-    database is written): it is paused for the stages, and the process gets it back however the build ends."""
+_HELPER_NOTE: list[Path] = []  # where the helper process writes whether its collector runs (set before it forks)
+
+
+def _load_tokenizer_noting_the_collector() -> None:
+    _HELPER_NOTE[0].write_text(str(gc.isenabled()))
+    load_tokenizer()
+
+
+def test_the_collector_is_paused_while_a_build_runs_and_resumed_after_even_a_failed_build(tmp_path, monkeypatch):
+    """A build's processes' collectors would walk heaps that only grow (everything stays alive until the database
+    is written): both are paused for the build, and the calling process gets its back however the build ends."""
     indexing = schema.enable_search
     collecting_while_indexing = []
 
@@ -86,8 +97,11 @@ def test_the_collector_is_paused_while_a_build_stores_and_resumed_after_even_a_f
         indexing(db)
 
     monkeypatch.setattr(schema, "enable_search", watched)
-    build(tmp_path / "built.db", specs_for([SMALL]))
+    monkeypatch.setattr(rules_db.build, "load_tokenizer", _load_tokenizer_noting_the_collector)
+    monkeypatch.setattr(sys.modules[__name__], "_HELPER_NOTE", [tmp_path / "helper collecting"])
+    build(tmp_path / "built.db", specs_for([SMALL]), processes=2)
     assert collecting_while_indexing == [False] and gc.isenabled()
+    assert (tmp_path / "helper collecting").read_text() == "False"
 
     def explode(db):
         raise RuntimeError("injected failure while indexing")
