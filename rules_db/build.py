@@ -34,6 +34,7 @@ from rules_db import cards, lineage_store, links, replays, schema, store
 from rules_db.lineage import KINDS, compute_lineage
 from rules_db.lineage_store import VersionPair
 from rules_db.timeline import Span, Timeline
+from scenarios.collector import collector_paused
 
 Echo = Callable[[str], None]
 
@@ -146,6 +147,12 @@ class _Builder:
     def run(self, specs: list[DocumentSpec], keep_going: bool, progress: Callable | None) -> BuildResult:
         # The helper first, forked as early as can be: it loads spaCy while this process creates the tables and parses.
         self._submit("load spaCy", load_tokenizer)
+        # Then the collector is paused here (the helper, forked, keeps its own): all this process builds stays alive
+        # until the database is written, so its passes, each over the whole growing heap, would free nothing.
+        with collector_paused():
+            return self._stages(specs, keep_going, progress)
+
+    def _stages(self, specs: list[DocumentSpec], keep_going: bool, progress: Callable | None) -> BuildResult:
         schema.create(self.db)
         reports = [self._ingest(spec) for spec in (progress(specs) if progress else specs)]
         result = BuildResult(reports, self.timings, timeline=self.timeline.spans)

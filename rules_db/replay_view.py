@@ -210,11 +210,12 @@ def _said_action(game: GameState, sentence: str):
     def spoken(text: str) -> str:
         return folded("".join(p["text"] if "text" in p else names[p["object"]]["card"] for p in say(text)))
 
+    by_ids, by_cards = folded(sentence), spoken(sentence)  # once, not once for each action offered
     said: list = []
     for actions in (game.legal_actions, game.candidates):  # one the rules forbid is tried, to say which rule
         offered = [(action, describe_action(action.to_dict())) for action in actions()]
-        said = [action for action, plain in offered if folded(plain) == folded(sentence)]  # by ids
-        said = said or [action for action, plain in offered if spoken(plain) == spoken(sentence)]
+        said = [action for action, plain in offered if folded(plain) == by_ids]
+        said = said or [action for action, plain in offered if spoken(plain) == by_cards]
         if said:
             break
     if len(said) == 1:
@@ -246,7 +247,7 @@ def _ids_for_names(game: GameState, node):
 
 def folded(text: str) -> str:
     """A name or sentence as a judge may type it: any case, without punctuation or the owner in brackets."""
-    text = re.sub(r"\([^)]*\)", " ", text.casefold())
+    text = re.sub(r"\([^()]*\)", " ", text.casefold())  # innermost brackets: linear on a run of "("
     return " ".join(re.sub(r"[^\w\s]", "", text).split())
 
 
@@ -629,8 +630,17 @@ def parse_value(text: str):
 
 def typed_action(text: str):
     """What a judge typed as an action: a YAML mapping when it is written as one (`{by: A, do: pass}`), else the
-    sentence itself (`A plays Gust choosing target: Test Defender`, which YAML would misread)."""
-    return parse_value(text) if text.lstrip().startswith("{") else text.strip()
+    sentence itself (`A plays Gust choosing target: Test Defender`, which YAML would misread), as long as a
+    value of a scenario may be."""
+    if text.lstrip().startswith("{"):
+        return parse_value(text)
+    sentence = text.strip()
+    if len(sentence) > schema.PAGE_LIMITS.max_text:
+        raise ValueError(
+            f"the action typed is {len(sentence):,} characters long, more than an action may be "
+            f"({schema.PAGE_LIMITS.max_text:,}): type it as the list of actions says it"
+        )
+    return sentence
 
 
 def dump(data: dict) -> str:

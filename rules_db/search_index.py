@@ -127,6 +127,15 @@ def _chunks(rows: list[dict], size: int) -> Iterator[list[dict]]:
         yield rows[start : start + size]
 
 
+_EXAMPLE_FIELD = "example"  # the example a row's text gives, apart from it (no column: only its stems are stored)
+# Each tag with its fields, the tags in sorted order: no tag begins another, so a row's tagged stems sorted are
+# its stems sorted tag by tag (``_tagged_stems``).
+_TAGGED_FIELDS = tuple(
+    (tag, tuple(name for name, name_tag in [*zip(FIELDS, STEM_TAGS), (_EXAMPLE_FIELD, EXAMPLE_TAG)] if name_tag == tag))
+    for tag in sorted({*STEM_TAGS, EXAMPLE_TAG})
+)
+
+
 def _add_stems(rows: list[dict], stems: dict[str, str]) -> None:
     """Each row's facets and tagged stems (``search_documents.stems``); the stems of words not seen
     before are added to ``stems``. Each distinct text is read once: sibling rules repeat their parents'
@@ -142,21 +151,19 @@ def _add_stems(rows: list[dict], stems: dict[str, str]) -> None:
     for row in rows:
         row["facets"] = " ".join(facets(row))
         split = examples[row["body"]]
-        fields = row if split is None else {**row, "body": split[0], _EXAMPLE: split[1]}
-        row["stems"] = " ".join(
-            tag + f" {tag}".join(sorted(found))
-            for tag, names in _TAGGED_FIELDS
-            if (found := set().union(*(text_stems[fields[name]] for name in names if name in fields)))
-        )
+        fields = row if split is None else {**row, "body": split[0], _EXAMPLE_FIELD: split[1]}
+        row["stems"] = _tagged_stems(fields, text_stems)
 
 
-_EXAMPLE = "example"  # the example a row's text gives, apart from it (not a column: only its stems are stored)
-# Each tag with its fields, the tags in sorted order: no tag begins another, so a row's tagged stems sorted are
-# its stems sorted tag by tag, which ``str.join`` puts together without a string made per stem.
-_TAGGED_FIELDS = tuple(
-    (tag, tuple(name for name, name_tag in [*zip(FIELDS, STEM_TAGS), (_EXAMPLE, EXAMPLE_TAG)] if name_tag == tag))
-    for tag in sorted({*STEM_TAGS, EXAMPLE_TAG})
-)
+def _tagged_stems(fields: dict, text_stems: dict[str, set[str]]) -> str:
+    """The stems of a row's fields, each behind its field's tag, tag by tag and sorted ("ha hb ta")."""
+    tagged = []
+    for tag, names in _TAGGED_FIELDS:
+        found = set().union(*(text_stems[fields[name]] for name in names if name in fields))
+        if found:
+            # "ha hb": the tag before the first stem, and " h" between stems, without a string made per stem
+            tagged.append(tag + f" {tag}".join(sorted(found)))
+    return " ".join(tagged)
 
 
 def _example_split(text: str | None) -> tuple[str, str] | None:

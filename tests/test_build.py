@@ -6,6 +6,7 @@ library); the others read the session's real database or build small documents.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import shutil
 import sqlite3
@@ -72,6 +73,29 @@ def test_a_build_failing_midway_leaves_the_previous_database_untouched(tmp_path,
         build(db_path, specs_for([SMALL, OTHER_SMALL]))
     assert _sha(db_path) == before
     assert [path.name for path in tmp_path.iterdir()] == ["rules.db"], "the temporary database was not removed"
+
+
+def test_the_collector_is_paused_while_a_build_stores_and_resumed_after_even_a_failed_build(tmp_path, monkeypatch):
+    """The building process's collector would walk a heap that only grows (everything stays alive until the
+    database is written): it is paused for the stages, and the process gets it back however the build ends."""
+    indexing = schema.enable_search
+    collecting_while_indexing = []
+
+    def watched(db):
+        collecting_while_indexing.append(gc.isenabled())
+        indexing(db)
+
+    monkeypatch.setattr(schema, "enable_search", watched)
+    build(tmp_path / "built.db", specs_for([SMALL]))
+    assert collecting_while_indexing == [False] and gc.isenabled()
+
+    def explode(db):
+        raise RuntimeError("injected failure while indexing")
+
+    monkeypatch.setattr(schema, "enable_search", explode)
+    with pytest.raises(RuntimeError, match="injected"):
+        build(tmp_path / "failed.db", specs_for([SMALL]))
+    assert gc.isenabled()
 
 
 def test_rulings_cite_the_version_they_were_written_against(real_db):

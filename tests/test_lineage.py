@@ -22,7 +22,11 @@ from ingest.outline import dotted_parent
 from ingest.text import plain_text
 from rules_db import lineage_store, queries, schema, store
 from rules_db.lineage import (
+    CONTAINED_TEXT,
+    CONTAINED_WEIGHT,
+    CONTAINED_WORDS,
     KINDS,
+    OVERLAP_WEIGHT,
     LineageRow,
     RuleRow,
     compose,
@@ -322,8 +326,8 @@ def test_text_similarity_is_the_best_of_ratio_and_weighted_partial_ratio_at_ever
         scores = text_similarity(olds, news, count[::2], count[1::2], minimum=minimum)
         for i, old in enumerate(olds):
             for j, new in enumerate(news):
-                partial = fuzz.partial_ratio(old, new) if min(count[::2][i], count[1::2][j]) >= 6 else 0
-                weight = 0.95 if partial >= 90 else 0.8
+                partial = fuzz.partial_ratio(old, new) if min(count[::2][i], count[1::2][j]) >= CONTAINED_WORDS else 0
+                weight = CONTAINED_WEIGHT if partial >= CONTAINED_TEXT else OVERLAP_WEIGHT
                 best = max(
                     float(np.float32(fuzz.ratio(old, new))), float(np.float32(partial)) * weight
                 )  # as cdist stores

@@ -17,6 +17,7 @@ from markupsafe import escape
 
 from rules_db import replay_view, schema
 from rules_db.serve import metadata
+from scenarios.schema import PAGE_LIMITS
 from scenarios.state import GameState
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -443,6 +444,36 @@ def test_an_action_typed_with_a_shared_card_name_asks_for_ids():
     assert "reads as 2 actions" in said
     by_id = replay_view.attempt(text, "test", "A moves u2 to bf1")
     assert by_id["action"] == {"by": "A", "do": "move", "units": ["u2"], "to": "bf1"}
+
+
+async def test_a_typed_action_longer_than_a_value_is_refused_with_its_length(datasette):
+    """A sentence is bounded as a scenario's value is (a YAML action always was): 8,000 "(" once stopped a
+    sandbox worker; now the page says how long it is and how long it may be, and the engine never sees it."""
+    most = PAGE_LIMITS.max_text
+    assert replay_view.typed_action("(" * most) == "(" * most
+    with pytest.raises(ValueError, match=f"{most + 1:,} characters long, more than an action may be"):
+        replay_view.typed_action("(" * (most + 1))
+    long = {"s": _token(replay_view.NEW_DISPUTE), "op": "act", "action": "(" * 8_000}
+    html = (await _get(datasette, f"/dispute?{urlencode(long)}")).text
+    assert "8,000 characters long" in _text(html.split('id="problem">', 1)[1].split("</div>", 1)[0])
+
+
+def test_a_typed_sentence_is_folded_once_whatever_the_actions_offered(monkeypatch):
+    """A sentence is folded once, not once for each action offered and each forbidden candidate."""
+    text = replay_view.NEW_DISPUTE
+    for card, where in (("Test Unit", "base"), ("Test Unit", "base"), ("Sunlit Guardian", "base")):
+        text = replay_view.edit(text, "test", "add", {"card": card, "player": "A", "where": where})
+    hostile = "(" * PAGE_LIMITS.max_text
+    folded, sizes = replay_view.folded, []
+
+    def counted(name: str) -> str:
+        sizes.append(len(name))
+        return folded(name)
+
+    monkeypatch.setattr(replay_view, "folded", counted)
+    assert "no action reads" in replay_view.attempt(text, "test", hostile)["error"]["message"]
+    assert len(sizes) > 10  # the offered actions were folded
+    assert len([size for size in sizes if size >= len(hostile)]) == 2  # the sentence: by ids and by cards
 
 
 @pytest.mark.parametrize("engine_call", ["replay_scenario", "push"])
