@@ -34,6 +34,7 @@ from rules_db import cards, lineage_store, links, replays, schema, store
 from rules_db.lineage import KINDS, compute_lineage
 from rules_db.lineage_store import VersionPair
 from rules_db.timeline import Span, Timeline
+from scenarios.collector import collector_paused
 
 Echo = Callable[[str], None]
 
@@ -144,6 +145,13 @@ class _Builder:
         self.card_mentions: dict[str, Future] = {}  # rulings document the source does not tag -> the cards found
 
     def run(self, specs: list[DocumentSpec], keep_going: bool, progress: Callable | None) -> BuildResult:
+        # The collector is paused in both processes (the helper, forked inside, is forked paused): what either builds
+        # stays alive until the database is written, so their passes, each over a whole growing heap, would free
+        # nothing (a full pass walks spaCy's and the engine's modules in the helper, the documents here).
+        with collector_paused():
+            return self._stages(specs, keep_going, progress)
+
+    def _stages(self, specs: list[DocumentSpec], keep_going: bool, progress: Callable | None) -> BuildResult:
         # The helper first, forked as early as can be: it loads spaCy while this process creates the tables and parses.
         self._submit("load spaCy", load_tokenizer)
         schema.create(self.db)

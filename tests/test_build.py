@@ -6,9 +6,11 @@ library); the others read the session's real database or build small documents.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import shutil
 import sqlite3
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -16,7 +18,9 @@ import pytest
 import sqlite_utils
 from click.testing import CliRunner
 
+import rules_db.build
 from ingest.documents import CORPUS_DIR
+from ingest.lemmas import load_tokenizer
 from ingest.source import read_lines
 from rules_db import schema
 from rules_db.build import BuildFailed, build, specs_for
@@ -72,6 +76,40 @@ def test_a_build_failing_midway_leaves_the_previous_database_untouched(tmp_path,
         build(db_path, specs_for([SMALL, OTHER_SMALL]))
     assert _sha(db_path) == before
     assert [path.name for path in tmp_path.iterdir()] == ["rules.db"], "the temporary database was not removed"
+
+
+_HELPER_NOTE: list[Path] = []  # where the helper process writes whether its collector runs (set before it forks)
+
+
+def _load_tokenizer_noting_the_collector() -> None:
+    _HELPER_NOTE[0].write_text(str(gc.isenabled()))
+    load_tokenizer()
+
+
+def test_the_collector_is_paused_while_a_build_runs_and_resumed_after_even_a_failed_build(tmp_path, monkeypatch):
+    """A build's processes' collectors would walk heaps that only grow (everything stays alive until the database
+    is written): both are paused for the build, and the calling process gets its back however the build ends."""
+    indexing = schema.enable_search
+    collecting_while_indexing = []
+
+    def watched(db):
+        collecting_while_indexing.append(gc.isenabled())
+        indexing(db)
+
+    monkeypatch.setattr(schema, "enable_search", watched)
+    monkeypatch.setattr(rules_db.build, "load_tokenizer", _load_tokenizer_noting_the_collector)
+    monkeypatch.setattr(sys.modules[__name__], "_HELPER_NOTE", [tmp_path / "helper collecting"])
+    build(tmp_path / "built.db", specs_for([SMALL]), processes=2)
+    assert collecting_while_indexing == [False] and gc.isenabled()
+    assert (tmp_path / "helper collecting").read_text() == "False"
+
+    def explode(db):
+        raise RuntimeError("injected failure while indexing")
+
+    monkeypatch.setattr(schema, "enable_search", explode)
+    with pytest.raises(RuntimeError, match="injected"):
+        build(tmp_path / "failed.db", specs_for([SMALL]))
+    assert gc.isenabled()
 
 
 def test_rulings_cite_the_version_they_were_written_against(real_db):
