@@ -339,7 +339,7 @@ def diff_page(
         row["diff"] = diff_ops(row["old_text"], row["new_text"]) if changed else []
     return {
         **{key: value for key, value in summary.items() if key not in ("rows", "stored", "groups", "lineage_ids")},
-        "game_name": conn.execute("select name from games where id = ?", [game]).fetchone()[0],
+        "game_name": _game_name(conn, game),
         "kinds": list(KINDS),
         "kind": kind,
         "section": section,
@@ -486,8 +486,13 @@ def comparisons(conn: sqlite3.Connection, game: str) -> dict:
         left join rulebooks b on b.id = n.rulebook_id where n.game_id = ? order by n.version desc""",
         [game],
     )
+    return {"game_name": _game_name(conn, game), "pairs": found}
+
+
+def _game_name(conn: sqlite3.Connection, game: str) -> str:
+    """A game's name, or its id when the database does not know the game."""
     name = conn.execute("select name from games where id = ?", [game]).fetchone()
-    return {"game_name": name[0] if name else game, "pairs": found}
+    return name[0] if name else game
 
 
 def compare_every_version_pair(conn: sqlite3.Connection) -> None:
@@ -839,17 +844,19 @@ def citations(conn: sqlite3.Connection, ruling_id: int) -> list[dict]:
     """A ruling's citations; ``stale`` when the cited version is not the newest, with its equivalent rules: in
     the newest version when stale (what it means today; the other older ones would only crowd it), else in every
     other version."""
-    rows = _rows(
-        conn,
-        f"""select min(c.id) as citation_id, c.number as cited_number,
+    rows = _with_raw_texts(
+        _rows(
+            conn,
+            f"""select min(c.id) as citation_id, c.number as cited_number,
             json_group_array(distinct c.raw_text) as raw_texts, c.how, c.written_against, cd.version as cited_version,
             coalesce(cd.is_newest, 1) = 0 as stale, c.keyword_id, {_RULE_REF}
         from ruling_citations c left join documents cd on cd.id = c.document_id
         left join rules r on r.id = c.rule_id left join documents d on d.id = r.document_id
         where c.ruling_id = ? group by c.number, c.document_id, c.how order by min(c.id)""",
-        [ruling_id],
+            [ruling_id],
+        )
     )
-    found = equivalents_of(conn, [row["id"] for row in _with_raw_texts(rows) if row["id"] is not None])
+    found = equivalents_of(conn, [row["id"] for row in rows if row["id"] is not None])
     for row in rows:
         row["stale"] = bool(row["stale"])
         others = found.get(row["id"], [])
