@@ -239,7 +239,8 @@ def _ids_for_names(game: GameState, node):
         return [_ids_for_names(game, value) for value in node]
     if not isinstance(node, str) or node in game.objects:
         return node
-    named = [obj.id for obj in game.objects.values() if folded(obj.card) == folded(node)]
+    name = folded(node)
+    named = [obj.id for obj in game.objects.values() if folded(obj.card) == name]
     if len(named) > 1:
         raise MalformedAction(f"{node!r} names {len(named)} objects ({', '.join(named)}): name one by its id")
     return named[0] if named else node
@@ -714,15 +715,11 @@ def edit(text: str, source: str, op: str, args: dict) -> str:
     elif op == "score":
         _set_numbers(setup, args, ("victory_score",))
     elif op == "pool":
-        player = _player(players, args)
-        players[player] = players[player] or {}
-        _set_numbers(players[player], args, ("points", "energy", "power"))
+        _set_numbers(_player_setup(players, args), args, ("points", "energy", "power"))
     elif op == "rune":
         rune: dict = {"id": _free_id(data, "rune"), "card": _card(args.get("card", ""), {"rune"})}
         rune.update({"exhausted": True} if args.get("exhausted") else {})
-        player = _player(players, args)
-        players[player] = players[player] or {}
-        players[player].setdefault("runes", []).append(rune)
+        _player_setup(players, args).setdefault("runes", []).append(rune)
     elif op == "title":
         data.setdefault("meta", {})["title"] = args.get("title", "").strip()[:200] or "A new dispute"
     elif op == "append":
@@ -745,6 +742,13 @@ def _player(players: dict, args: dict) -> str:
     if args.get("player") not in players:
         raise ValueError(f"{args.get('player')!r} is not a player")
     return args["player"]
+
+
+def _player_setup(players: dict, args: dict) -> dict:
+    """The setup of the player a form names, made a mapping when the scenario left it empty (``B:``)."""
+    player = _player(players, args)
+    players[player] = players[player] or {}
+    return players[player]
 
 
 def _set_numbers(entry: dict, args: dict, fields: tuple[str, ...]) -> None:
