@@ -449,6 +449,17 @@ def the_final_point_only_from_one_below(original):
     return lambda game, player: game.players[player].points == game.victory_score - 1
 
 
+def units_killed_together_die_one_by_one(original):
+    """Permanents killed by one game action die one after another, each noted after the earlier ones left
+    (misreading 370.1.a.2 and 808.1.d.3 in Core Rules 1.4: they die simultaneously, noted before any leaves)."""
+
+    def mutant(game, object_ids, passive, because):
+        for object_id in object_ids:
+            original(game, [object_id], passive, because)
+
+    return mutant
+
+
 PLAYED = kernel.QUERIES["card_played"]
 
 
@@ -658,6 +669,11 @@ MUTANTS = [
         "the Final Point is at stake only one point below the Victory Score",
         [("query", "final_point_at_stake", the_final_point_only_from_one_below)],
         ("dispute-301",),
+    ),
+    (
+        "units killed together die one by one",
+        [("query", "kill_all", units_killed_together_die_one_by_one)],
+        ("dispute-302",),
     ),
 ]
 
