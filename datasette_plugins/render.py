@@ -211,6 +211,12 @@ def dates(text: object) -> Markup:
     return Markup(_ISO_DATE_IN_TEXT.sub(lambda found: date(found.group(0)), escaped))
 
 
+def sentence(text: str) -> str:
+    """A message shown alone, as a sentence: its first letter a capital, the rest as written (a card's name, a
+    rule number and an id keep their case). Messages are written to follow a colon ("line 3: …")."""
+    return text[:1].upper() + text[1:]
+
+
 # ---------------------------------------------------------------- links to rules
 # The pages' most repeated pieces, made here rather than as Jinja macros (a rule page lists dozens of rules, and an
 # async macro call cost more than the rest of its line); the templates call them as globals (``TEMPLATE_GLOBALS``).

@@ -443,6 +443,12 @@ def control_lapses_while_the_chain_exists(original):
     return lambda game, bf_id: True
 
 
+def the_final_point_only_from_one_below(original):
+    """The Final Point's restriction applies only at exactly one point below the Victory Score, so a player tied
+    at it gains a ninth point by any conquest (misreading 471.1.b in Core Rules 1.4: "or higher")."""
+    return lambda game, player: game.players[player].points == game.victory_score - 1
+
+
 PLAYED = kernel.QUERIES["card_played"]
 
 
@@ -647,6 +653,11 @@ MUTANTS = [
         "a Discretionary Action is taken in a showdown's Open State",
         [("query", "check_discretionary", discretionary_actions_in_a_showdown)],
         ("dispute-209",),
+    ),
+    (
+        "the Final Point is at stake only one point below the Victory Score",
+        [("query", "final_point_at_stake", the_final_point_only_from_one_below)],
+        ("dispute-301",),
     ),
 ]
 
