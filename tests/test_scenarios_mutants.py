@@ -455,6 +455,23 @@ def control_lapses_while_the_chain_exists(original):
     return lambda game, bf_id: True
 
 
+def the_final_point_only_from_one_below(original):
+    """The Final Point's restriction applies only at exactly one point below the Victory Score, so a player tied
+    at it gains a ninth point by any conquest (misreading 471.1.b in Core Rules 1.4: "or higher")."""
+    return lambda game, player: game.players[player].points == game.victory_score - 1
+
+
+def units_killed_together_die_one_by_one(original):
+    """Permanents killed by one game action die one after another, each noted after the earlier ones left
+    (misreading 370.1.a.2 and 808.1.d.3 in Core Rules 1.4: they die simultaneously, noted before any leaves)."""
+
+    def mutant(game, object_ids, passive, because):
+        for object_id in object_ids:
+            original(game, [object_id], passive, because)
+
+    return mutant
+
+
 PLAYED = kernel.QUERIES["card_played"]
 
 
@@ -669,6 +686,16 @@ MUTANTS = [
         "a Discretionary Action is taken in a showdown's Open State",
         [("query", "check_discretionary", discretionary_actions_in_a_showdown)],
         ("dispute-209",),
+    ),
+    (
+        "the Final Point is at stake only one point below the Victory Score",
+        [("query", "final_point_at_stake", the_final_point_only_from_one_below)],
+        ("dispute-301",),
+    ),
+    (
+        "units killed together die one by one",
+        [("query", "kill_all", units_killed_together_die_one_by_one)],
+        ("dispute-302",),
     ),
 ]
 
