@@ -15,7 +15,9 @@ distinct words first, then most occurrences, then document order.
 own, every word of five letters or more altered in a quarter of its places, so the vocabulary grows
 too), rebuilds the search index, and times the same questions there. ``--misses tuned`` prints the
 tuning questions that miss the first place, with what came first (never the held-out ones unless
-asked with ``--misses all``).
+asked with ``--misses all``). ``--why`` counts why the questions missing the first place missed it (what came
+first, in relation to the answer, and the features it beat the answer on), in counts only, so that it can be run on
+the validation sets without reading their questions.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ import sys
 import tempfile
 import time
 import zlib
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -201,6 +203,96 @@ def print_table(title: str, questions: list[dict], rank: str = "rank", baseline:
             + "  ".join(f"{theirs[name]:.2f}" for name in ("@1", "@3", "@5", "MRR"))
         )
     return table
+
+
+# ---------------------------------------------------------------- why a question missed
+
+
+class MissReasons:
+    """Why the answer of a question was not first: where it was, what came first in relation to it (a rule's
+    parent, child, sibling, ... in the same rulebook; another rulebook or game; a ruling or a card), and which
+    re-ranking features the first result scored higher on. Counts only: never one question's entry."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.rules = {
+            rule_id: (parent_id, document_id)
+            for rule_id, parent_id, document_id in conn.execute("select id, parent_id, document_id from rules")
+        }
+        self.defining = {
+            rule_id for (rule_id,) in conn.execute("select rule_id from keywords where rule_id is not null")
+        }
+        self.counts: dict[str, Counter] = defaultdict(Counter)
+        self.lost_on: Counter = Counter()
+        self.compared = 0
+
+    def add(self, question: dict, results: list[dict]) -> None:
+        rank = question["rank"]
+        if rank == 1:
+            return
+        self.counts["the answer's rank"][
+            "2-5" if rank and rank <= 5 else "6-20" if rank else "not in the first 20"
+        ] += 1
+        self.counts["what answers"][answer_kind(question)] += 1
+        if not results:
+            self.counts["what came first"]["nothing"] += 1
+            return
+        first = results[0]
+        self.counts["what came first"][self.relation(first, question)] += 1
+        if first["kind"] == "rule":
+            defines = (
+                "a defining rule (keyword, glossary or defined term)"
+                if first["id"] in self.defining
+                else "not a defining rule"
+            )
+            self.counts["the first rule"][defines] += 1
+        answer = next((hit for hit in results if (hit["kind"], hit["id"]) in question["accepted"]), None)
+        if answer is not None:
+            self.compared += 1
+            for name, value in first["features"].items():
+                if value > answer["features"].get(name, 0.0) + 1e-9:
+                    self.lost_on[name] += 1
+
+    def relation(self, first: dict, question: dict) -> str:
+        """What the first result is to the nearest of the question's answers."""
+        if first["game"] != question["game"]:
+            return f"another game's {first['kind']}"
+        if first["kind"] != "rule":
+            return f"a {first['kind']} of the game"
+        ranks = ["parent", "child", "sibling", "ancestor", "descendant", "same section", "elsewhere in the rulebook"]
+        found = [self._related(first["id"], rule_id) for kind, rule_id in question["accepted"] if kind == "rule"]
+        if not found:
+            return f"a rule of the game (the answer is a {answer_kind(question)})"
+        if all(how == "another rulebook or version" for how in found):
+            return "another rulebook or version of the game"
+        return min((how for how in found if how in ranks), key=ranks.index)
+
+    def _related(self, first: int, answer: int) -> str:
+        if self.rules[first][1] != self.rules[answer][1]:
+            return "another rulebook or version"
+        above_first, above_answer = self._ancestors(first), self._ancestors(answer)
+        if above_answer[:1] == [first] or above_first[:1] == [answer]:
+            return "parent" if above_answer[:1] == [first] else "child"
+        if first in above_answer or answer in above_first:
+            return "ancestor" if first in above_answer else "descendant"
+        if above_first[:1] == above_answer[:1] and above_first:
+            return "sibling"
+        return "same section" if set(above_first) & set(above_answer) else "elsewhere in the rulebook"
+
+    def _ancestors(self, rule_id: int) -> list[int]:
+        out = []
+        while (parent := self.rules[rule_id][0]) is not None:
+            out.append(parent)
+            rule_id = parent
+        return out
+
+    def print(self, title: str) -> None:
+        print(f"\nWhy the first place was missed ({title}; counts of questions):")
+        for heading, counts in self.counts.items():
+            print(f"  {heading}: " + ", ".join(f"{label} {count}" for label, count in counts.most_common()))
+        print(
+            f"  the first result scored higher than the answer (when the answer was in the first 20, {self.compared}"
+            " questions) on: " + ", ".join(f"{name} {count}" for name, count in self.lost_on.most_common())
+        )
 
 
 # ---------------------------------------------------------------- a synthetic corpus N times larger
@@ -388,6 +480,9 @@ def main() -> None:
         "--passes", type=int, default=3, help="times each question is asked for the latency (0: no latency)"
     )
     parser.add_argument("--misses", choices=["none", "tuned", "all"], default="none")
+    parser.add_argument(
+        "--why", action="store_true", help="count why questions missed the first place (what came first, and why)"
+    )
     parser.add_argument("--questions", type=Path, default=QUESTIONS, help="the judge questions (YAML) to ask")
     options = parser.parse_args()
     if not options.db.exists():
@@ -410,6 +505,7 @@ def main() -> None:
             baseline.search(question["q"], question["game"]), question["accepted"]
         )
         question["first"] = data["results"][0] if data["results"] else None
+        question["results"] = data["results"]
     tuned = [question for question in questions if not question.get("heldout")]
     held_out = [question for question in questions if question.get("heldout")]
     print(
@@ -425,6 +521,13 @@ def main() -> None:
         "filtered_rank",
         "filtered_baseline_rank",
     )
+    if options.why:
+        for title, members in (("tuning questions", tuned), ("held-out questions", held_out)):
+            reasons = MissReasons(conn)
+            for question in members:
+                reasons.add(question, question["results"])
+            if members:
+                reasons.print(title)
     if options.misses != "none":
         shown = tuned if options.misses == "tuned" else questions
         print("\nMisses at @1:")

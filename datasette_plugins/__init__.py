@@ -52,10 +52,12 @@ def register_routes(datasette):
 @hookimpl
 def prepare_jinja2_environment(env, datasette):
     """The links to rules the templates call, made in Python (``render.TEMPLATE_GLOBALS``), and the one way a date
-    is shown (``render.date``; ``render.dates`` for those in a message)."""
+    is shown (``render.date``; ``render.dates`` for those in a message); a message shown alone as a sentence
+    (``render.sentence``)."""
     env.globals.update(render.TEMPLATE_GLOBALS)
     env.filters["date"] = render.date
     env.filters["dates"] = render.dates
+    env.filters["sentence"] = render.sentence
 
 
 @hookimpl

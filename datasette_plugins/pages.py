@@ -338,7 +338,24 @@ def _rule_links(paths: Paths, data: dict) -> list[render.Link]:
             links.append(
                 render.Link(printed, paths.rule(ref), f"{ref['number']} {ref['heading'] or ''}".strip(), number=True)
             )
-    return links + _mention_links(paths, data["mentions"], data["document"]["version"])
+    return links + _mention_links(paths, data["mentions"], data["document"]["version"]) + _symbol_links(paths, data)
+
+
+_LETTER_IN_BRACKETS = re.compile(r"\[[A-Z]\]")
+
+
+def _symbol_links(paths: Paths, data: dict) -> list[render.Link]:
+    """The symbols' shorthand the rules define (``queries.symbols``), glossed wherever the rule's text prints it;
+    none in a rule that (or whose section) prints a bracketed letter the rules do not define: it uses bracketed
+    letters as variables ("formatted as “Replace [X] with [Y]”"), where [Y] is not Order."""
+    defined = {symbol["shorthand"] for symbol in data["symbols"]}
+    texts = [data["rule"]["text"] or "", *(ancestor["preview"] or "" for ancestor in data["breadcrumb"])]
+    if any(letter not in defined for text in texts for letter in _LETTER_IN_BRACKETS.findall(text)):
+        return []
+    return [
+        render.Link(symbol["shorthand"], paths.rule(symbol), symbol["meaning"], defined_in=symbol["number"])
+        for symbol in data["symbols"]
+    ]
 
 
 def _printed_number(target: str, reference_text: str) -> str | None:

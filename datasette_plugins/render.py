@@ -28,14 +28,19 @@ _MARKDOWN_BOLD = re.compile(r"\*\*(.+?)\*\*")
 
 @dataclass(frozen=True)
 class Link:
-    """Link every occurrence of ``text`` (a whole word or rule number) to ``href``."""
+    """Link every occurrence of ``text`` (a whole word or rule number) to ``href``; with ``defined_in`` (a rule's
+    number), ``text`` is a symbol's shorthand (``[A]``) and ``title`` what it stands for: the shorthand stays as
+    printed, glossed (``Linker.gloss``), and the gloss links to the defining rule at ``href``."""
 
     text: str
     href: str
     title: str = ""
     number: bool = False  # a rule number: must not run on into a longer number (411 in 411.1)
+    defined_in: str = ""
 
     def pattern(self) -> str:
+        if self.defined_in:  # a shorthand's brackets delimit it, also run on to a number ("1[C]")
+            return re.escape(self.text)
         if self.number:
             return rf"(?<![\w.]){re.escape(self.text)}(?![\w]|\.[0-9A-Za-z])"
         return rf"(?<!\w){re.escape(self.text)}(?!\w)"
@@ -83,15 +88,30 @@ class Linker:
         out, position = [], 0
         for match in self._occurrences(text):
             link = self.by_text[match.group(0).lower()]
-            if self.words_once and not link.number and link.href in self.linked_targets:
+            if self.words_once and not link.number and not link.defined_in and link.href in self.linked_targets:
                 continue
             self.linked_targets.add(link.href)
-            title = f' title="{html.escape(link.title)}"' if link.title else ""
             out.append(html.escape(text[position : match.start()]))
-            out.append(f'<a href="{html.escape(link.href)}"{title}>{html.escape(match.group(0))}</a>')
+            out.append(self.gloss(link, match.group(0)) if link.defined_in else self.anchor(link, match.group(0)))
             position = match.end()
         out.append(html.escape(text[position:]))
         return "".join(out)
+
+    @staticmethod
+    def anchor(link: Link, printed: str) -> str:
+        title = f' title="{html.escape(link.title)}"' if link.title else ""
+        return f'<a href="{html.escape(link.href)}"{title}>{html.escape(printed)}</a>'
+
+    @staticmethod
+    def gloss(link: Link, printed: str) -> str:
+        """A symbol's shorthand as printed, with what it stands for: on hover (``abbr``'s title), read aloud by a
+        screen reader and shown where a tap or the keyboard focuses it (the ``gloss``, hidden until then by the
+        style sheet), linking to the rule that defines it."""
+        meaning, number = html.escape(link.title), html.escape(link.defined_in)
+        return (
+            f'<span class="symbol" tabindex="0"><abbr title="{meaning}">{html.escape(printed)}</abbr>'
+            f'<span class="gloss"> ({meaning}, <a href="{html.escape(link.href)}">rule {number}</a>)</span></span>'
+        )
 
     def _occurrences(self, text: str) -> Iterator[re.Match]:
         """The links' texts in ``text``, left to right and never overlapping, the longest where several start at
@@ -209,6 +229,12 @@ def dates(text: object) -> Markup:
     """A plain text (a message) escaped, each date in it kept on one line as ``date`` keeps one."""
     escaped = str(escape("" if text is None else text))
     return Markup(_ISO_DATE_IN_TEXT.sub(lambda found: date(found.group(0)), escaped))
+
+
+def sentence(text: str) -> str:
+    """A message shown alone, as a sentence: its first letter a capital, the rest as written (a card's name, a
+    rule number and an id keep their case). Messages are written to follow a colon ("line 3: …")."""
+    return text[:1].upper() + text[1:]
 
 
 # ---------------------------------------------------------------- links to rules

@@ -27,7 +27,7 @@ from datasette.utils.asgi import Response
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup, escape
 
-from datasette_plugins import assets
+from datasette_plugins import assets, render
 from datasette_plugins.pages import Paths, _database, _not_found, _respond, _url_var, _wants_json, read
 from rules_db import queries, replay_view
 
@@ -315,8 +315,11 @@ class Marks:
             named = f'<span class="card-ref">{name}</span>'
         return Markup(named + (f' <span class="owner">({escape(label["owner"])})</span>' if label["owner"] else ""))
 
-    def say(self, pieces: list[dict], link: bool = True) -> Markup:
-        """A step's words; `link=False` inside a link of its own (a step of the list), as links do not nest."""
+    def say(self, pieces: list[dict], link: bool = True, sentence: bool = False) -> Markup:
+        """A step's words; `link=False` inside a link of its own (a step of the list), as links do not nest;
+        `sentence`: said alone, starting with a capital (``render.sentence``)."""
+        if sentence and pieces and "text" in pieces[0]:
+            pieces = [{"text": render.sentence(pieces[0]["text"])}, *pieces[1:]]
         return Markup("".join(self.card(p["object"], link) if "object" in p else escape(p["text"]) for p in pieces))
 
     def value(self, value) -> Markup:
@@ -587,7 +590,7 @@ async def dispute(datasette, request):
     if view.get("error") and yaml_error is None:
         yaml_error = view["error"]
     names = view.get("names", {})
-    numbers = [n for s in view.get("steps", []) for n in s["rules"]] + ([refusal["rule"]] if refusal else [])
+    numbers = [n for s in view.get("steps", []) for n in s["rules"]] + _refusal_rules(refusal)
     cards = [name["real"] or name["card"] for name in names.values()]
     cited = await CITED.rules(database, replay_view.RULES_VERSION, replay_view.RULES_VERSION, numbers)
     slugs, card_list = await read(
@@ -603,6 +606,7 @@ async def dispute(datasette, request):
         "lines": (typed if typed is not None else text).splitlines(),
         "yaml_error": yaml_error,
         "refusal": refusal,
+        "refusal_rules": _refusal_rules(refusal),
         "view": view if not view.get("error") else None,
         "legal": legal,
         "document": replay_view.document(text),
@@ -621,6 +625,11 @@ async def dispute(datasette, request):
     if _wants_json(request):
         return Response.json({k: data[k] for k in ("text", "yaml_error", "refusal", "view", "legal")}, default=str)
     return await _respond(datasette, request, database, "dispute.html", data)
+
+
+def _refusal_rules(refusal: dict | None) -> list[str]:
+    """The rules a refusal cites: the one that forbids the action, then those its message names (``Refusal.also``)."""
+    return [refusal["rule"], *refusal.get("also", [])] if refusal else []
 
 
 def _problem_section(typed: str | None, op: str | None) -> str:

@@ -69,6 +69,16 @@ class ParsedInfraction:
 
 
 @dataclass
+class ParsedSymbol:
+    """A symbol's shorthand a rulebook defines (``Its shorthand is [A].``), what it stands for ("Power of any
+    Domain") and the rule that says so."""
+
+    shorthand: str
+    meaning: str
+    number: str
+
+
+@dataclass
 class SkippedLine:
     line: int
     text: str
@@ -101,6 +111,7 @@ class ParsedRulebook:
     issues: list[ParseIssue] = field(default_factory=list)
     nonblank_lines: int = 0
     infractions: list[ParsedInfraction] = field(default_factory=list)
+    symbols: list[ParsedSymbol] = field(default_factory=list)
 
 
 @dataclass

@@ -34,7 +34,8 @@ layout; the outline does not, so the outline is what is read:
 The title names the rulebook (``Riftbound Tournament Rules``: see
 ``ingest.header.rulebook_slug``). Headings are found by shape (``looks_like_heading``);
 the Keyword Glossary's entries and defined terms come from ``ingest.riftbound_terms``,
-infractions and their penalties from ``ingest.infractions``, cross-references (also
+infractions and their penalties from ``ingest.infractions``, the symbols' shorthand
+(``[A]``, ``[E]``) from ``ingest.symbols``, cross-references (also
 into another rulebook: ``See CR 110. Setup``) from ``ingest.riftbound_refs``.
 
 Canonical numbers are the printed ones without the trailing dot, leading zeros
@@ -47,7 +48,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ingest import infractions, riftbound_tabbed, riftbound_terms
+from ingest import infractions, riftbound_tabbed, riftbound_terms, symbols
 from ingest.errors import IngestError
 from ingest.header import clean, read_header
 from ingest.model import ParsedRule, ParsedRulebook, ParseIssue, SkippedLine
@@ -162,6 +163,7 @@ def parse(lines: list[str], path: Path) -> ParsedRulebook:
     marked = layout.marked_continuations
     book = riftbound_tabbed.parse(lines, path) if marked else _parse_outline(lines, path, layout)
     book.infractions = infractions.find(book.rules)
+    book.symbols = symbols.find(book.rules)
     return book
 
 

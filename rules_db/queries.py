@@ -239,12 +239,32 @@ def rule_page(
             where c.rule_id = ?) order by p.id""",
             [rule_id],
         ),
+        "symbols": symbols(conn, game, document["id"]),
         "lineage": lineage(conn, rule_id),
         "history": _with_diffs(lineage_store.history(conn, rule_id)),
         "in_newest": []
         if document["is_newest"]
         else [row for row in equivalents(conn, rule_id, ("forward",)) if row["is_newest"]],
     }
+
+
+def symbols(conn: sqlite3.Connection, game: str, document_id: str | None = None) -> list[dict]:
+    """The shorthand a text of the game may print for its symbols (``[A]``, ``[E]``), each with what it stands for
+    and the rule that defines it (a rule row): the definitions of the document the text is in, else those of the
+    game's newest version that defines any (a ruling's or a card's text, an older version defining none)."""
+    source = conn.execute(
+        """select s.document_id from symbols s join documents d on d.id = s.document_id where s.game_id = ?
+        order by s.document_id is ? desc, d.is_newest desc, d.version desc limit 1""",
+        [game, document_id],
+    ).fetchone()
+    if source is None:
+        return []
+    return _rows(
+        conn,
+        f"""select s.shorthand, s.meaning, {_RULE_REF} from symbols s join rules r on r.id = s.rule_id
+        join documents d on d.id = r.document_id where s.document_id = ? order by s.id""",
+        [source[0]],
+    )
 
 
 def _with_diffs(history: list[dict]) -> list[dict]:

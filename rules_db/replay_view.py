@@ -186,7 +186,8 @@ def attempt(text: str, source: str, action: dict) -> dict:
         return {"error": _problem(error)}
     except Refusal as refusal:
         names = _names(replay.state)
-        return {"error": None, "refused": {"rule": refusal.rule, "words": words(refusal.message, names)}}
+        refused = {"rule": refusal.rule, "also": list(refusal.also), "words": words(refusal.message, names)}
+        return {"error": None, "refused": refused}
     return {"error": None, "refused": None, "action": typed.to_dict()}
 
 
@@ -693,9 +694,10 @@ def check_text(text: str, source: str) -> dict | None:
 
 def edit(text: str, source: str, op: str, args: dict) -> str:
     """The scenario after one builder form: `add` a card (to a base, a battlefield, a hand, deck or trash),
-    `battlefield` (add one), `remove` an object, `turn` (whose turn it is), `score` (the Victory Score), `pool` (a
-    player's points and Rune Pool), `rune` (a rune on the board, ready or exhausted), `title`, `append` an action (checked
-    by the engine first: see `attempt`), `undo` the last action. ValueError names what is wrong."""
+    `battlefield` (add one), `control` (who controls a battlefield, nobody included), `remove` an object, `turn`
+    (whose turn it is), `score` (the Victory Score), `pool` (a player's points and Rune Pool), `rune` (a rune on the
+    board, ready or exhausted), `title`, `append` an action (checked by the engine first: see `attempt`), `undo` the
+    last action. ValueError names what is wrong."""
     data, _ = schema.parse_text(text, source, schema.PAGE_LIMITS)
     setup = data.setdefault("setup", {})
     players = setup.setdefault("players", {})
@@ -707,6 +709,8 @@ def edit(text: str, source: str, op: str, args: dict) -> str:
         if args.get("controller") in players:
             field["controller"] = args["controller"]
         setup.setdefault("battlefields", []).append(field)
+    elif op == "control":
+        _set_controller(setup, players, args)
     elif op == "remove":
         if not _remove(setup, args.get("id", "")):
             raise ValueError(f"there is no {args.get('id')!r} to remove")
@@ -805,6 +809,15 @@ def _add_card(data: dict, args: dict) -> None:
     if "controller" not in battlefield and all(unit.get("controller") == player for unit in units):
         battlefield["controller"] = player  # units alone at a battlefield in an open state control it (190.4 in 1.4)
     units.append({**entry, "controller": player})
+
+
+def _set_controller(setup: dict, players: dict, args: dict) -> None:
+    """A battlefield's controller as the judge sets it, "nobody" written as such (``controller: null``): a unit
+    added there later no longer makes its player the controller (190.4), so a board mid-showdown can be built."""
+    battlefield = next((f for f in setup.get("battlefields", []) if f.get("id") == args.get("id")), None)
+    if battlefield is None:
+        raise ValueError(f"there is no battlefield {args.get('id')!r}")
+    battlefield["controller"] = _player(players, args) if args.get("player") else None
 
 
 def _free_id(data: dict, kind: str) -> str:

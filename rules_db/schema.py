@@ -366,6 +366,22 @@ TABLES: dict[str, Table] = {
         description="Infractions a rulebook defines with their penalty ('702.2. Missed Trigger [No Penalty]: ...'): name, "
         "penalty as printed, and category, the heading of the section that holds it ('Game Play Errors').",
     ),
+    "symbols": Table(
+        {
+            "id": int,
+            "document_id": str,
+            "game_id": str,
+            "shorthand": str,
+            "meaning": str,
+            "rule_id": int,
+            "number": str,
+        },
+        references={"document_id": "documents", "game_id": "games", "rule_id": "rules"},
+        indexes=[["document_id"], ["game_id"]],
+        description="The shorthand a rulebook gives its symbols in written text ('[A]', '[E]', '[>]'), with what each "
+        "stands for, the subject of the rule that defines it ('Power of any Domain'): rule text keeps the shorthand "
+        "as printed, and pages gloss it with this.",
+    ),
     "rule_lineage": Table(
         {
             "id": int,

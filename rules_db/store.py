@@ -102,7 +102,8 @@ def store_report(
 
 
 def store_rulebook(db: sqlite_utils.Database, spec: DocumentSpec, parsed: ParsedRulebook) -> dict[str, int]:
-    """Rules, keywords and unresolved references of one rulebook; returns rule ids by number."""
+    """Rules, keywords, unresolved references, infractions and symbols of one rulebook; returns rule ids by
+    number."""
     first_id = next_id(db, "rules")
     ids = {rule.number: first_id + index for index, rule in enumerate(parsed.rules)}
     sections = _sections(parsed)
@@ -179,6 +180,21 @@ def store_rulebook(db: sqlite_utils.Database, spec: DocumentSpec, parsed: Parsed
                 "category": infraction.category,
             }
             for infraction in parsed.infractions
+        ),
+    )
+    insert_rows(
+        db,
+        "symbols",
+        (
+            {
+                "document_id": spec.slug,
+                "game_id": spec.game,
+                "shorthand": symbol.shorthand,
+                "meaning": symbol.meaning,
+                "rule_id": ids[symbol.number],
+                "number": symbol.number,
+            }
+            for symbol in parsed.symbols
         ),
     )
     return ids

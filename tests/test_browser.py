@@ -736,3 +736,22 @@ def test_a_page_once_opened_reads_with_no_network(browser, real_server, real_db)
     finally:
         context.set_offline(False)
         context.close()
+
+
+def test_a_symbols_meaning_shows_where_a_judge_taps_it(phone, real_server):
+    """On a phone, a rule's shorthand ([>]) shows what it stands for where it is tapped, with the link to the rule
+    defining it; untapped, the gloss takes no room (a screen reader reads it all the same)."""
+    page = phone
+    page.goto(f"{real_server}/rules/riftbound/135.2.e.7.a")
+    symbol = page.locator(".rule-text .symbol").first
+    gloss = symbol.locator(".gloss")
+    assert gloss.bounding_box()["width"] <= 1 and "A keyword associated with an ability" in gloss.text_content()
+    symbol.click()
+    box = gloss.bounding_box()
+    assert box["width"] > 100 and gloss.is_visible()
+    assert symbol.evaluate("s => document.activeElement === s")
+    assert _layout_faults(page, "phone") == []
+    _screenshot(page, "phone-symbol-gloss", full_page=False)
+    gloss.locator("a").click()
+    page.wait_for_load_state()
+    assert page.url.endswith("/rules/riftbound/2026-06-18/135.2.e.7")

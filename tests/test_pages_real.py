@@ -295,3 +295,34 @@ async def test_a_long_hostile_question_is_echoed_short_and_escaped_each_word_onc
     assert len(html.split("<title>", 1)[1].split("</title>", 1)[0]) < 200
     unknown = html.split("No document uses: ", 1)[1].split("</p>", 1)[0]
     assert unknown.count("wibblezork") == 1
+
+
+async def test_a_rules_symbols_are_glossed_from_the_rules_that_define_them(datasette, connection):
+    """Each shorthand the rules print ([>], [C]) is glossed with its meaning from the rule of the same version that
+    defines it (1.4: 135.2.e; 2025-12-01: 134.2.e), or of the newest that does for a version defining none
+    (2025-06-02); a rule using bracketed letters as variables ("Replace [X] with [Y]") glosses none; the page's
+    JSON lists the symbols."""
+    defined = dict(
+        connection.execute(
+            "select shorthand, number from symbols where document_id = 'riftbound-core-rules-2026-06-18'"
+        ).fetchall()
+    )
+    assert defined["[>]"].startswith("135.2.e") and defined["[A]"].startswith("135.2.e")
+    for url, shorthand, meaning, defining in (
+        ("/rules/riftbound/135.2.e.7.a", "[&gt;]", "A keyword associated with an ability", "2026-06-18/135.2.e.7"),
+        ("/rules/riftbound/2025-12-01/134.2.e.6.a", "[C]", "Power of a domain", "2025-12-01/134.2.e.6"),
+        ("/rules/riftbound/2025-06-02/717.1.a", "[C]", "Power of a domain", "2026-06-18/135.2.e.6"),
+    ):
+        text = (await _get(datasette, url)).text.split('class="rule-text"', 1)[1].split("</div>", 1)[0]
+        glossed = re.search(
+            rf'<span class="symbol" tabindex="0"><abbr title="({re.escape(meaning)}[^"]*)">{re.escape(shorthand)}'
+            rf'</abbr><span class="gloss"> \(\1, <a href="/rules/riftbound/{defining}">rule ',
+            text,
+        )
+        assert glossed, (url, text[:600])
+    variables = (await _get(datasette, "/rules/riftbound/438.3.b")).text
+    assert "[Y]" in variables and 'class="symbol"' not in variables
+    data = (await _get(datasette, "/rules/riftbound/135.2.e.7.a.json")).json()
+    assert {"shorthand": "[A]", "meaning": "Power of any Domain"}.items() <= next(
+        s for s in data["symbols"] if s["shorthand"] == "[A]"
+    ).items()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from html import escape as html_escape
+
 import pytest
 
 from datasette_plugins import render
@@ -203,3 +205,22 @@ def test_dates_in_a_message_stay_on_one_line_and_the_rest_is_escaped():
         '&lt;b&gt;Riftbound&lt;/b&gt; has no versions <time datetime="2025-12-01">2025-12-01</time> and '
         '<time datetime="2030-01-01">2030-01-01</time> (rules-2026-06-18.txt).'
     )
+
+
+@pytest.mark.parametrize("hostile", HOSTILE)
+def test_a_symbols_gloss_keeps_the_shorthand_as_printed_and_escapes_everything(hostile):
+    """A shorthand is glossed where it is printed, also run on to a number ("1[C]"), with its meaning in the
+    abbreviation's title and in the text beside it, linking to the rule that defines it; every piece escaped."""
+    symbol = Link("[C]", "/rules/x/135.2.e.6", f"Power {hostile}", defined_in=f"135.2.e.6{hostile}")
+    page = str(linked(f"Pay 1[C] or [c]{hostile}.", [symbol]))
+    assert "<script" not in page.lower() and "<img" not in page.lower() and "<iframe" not in page.lower()
+    assert page.count('<span class="symbol" tabindex="0">') == 2  # "[c]": the link's text matches in any case
+    title = html_escape(f"Power {hostile}")
+    assert f'<abbr title="{title}">[C]</abbr><span class="gloss"> ({title}, <a href="/rules/x/135.2.e.6">' in page
+    assert page.startswith("Pay 1<span")
+
+
+def test_a_symbol_is_glossed_every_time_where_words_are_linked_once():
+    linker = Linker([Link("[E]", "/r/1", "Exhausting", defined_in="1"), Link("Tank", "/k/tank")], words_once=True)
+    html = str(linker("[E]: Tank. [E]: Tank."))
+    assert html.count('class="symbol"') == 2 and html.count('href="/k/tank"') == 1

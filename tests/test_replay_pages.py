@@ -385,7 +385,79 @@ async def test_the_builder_sets_up_a_score_dispute_with_its_forms(datasette):
     problem = (
         await _get(datasette, f"/dispute?{urlencode({'s': _token(text), 'op': 'pool', 'player': 'A', 'points': 'x'})}")
     ).text
-    assert "points is a whole number, not &#39;x&#39;" in problem
+    assert "Points is a whole number, not &#39;x&#39;" in problem  # said alone: a sentence
+
+
+def _form(html: str, op: str, hidden: str = "") -> str:
+    """The builder's form for one op (and one hidden value: a player's, a battlefield's)."""
+    return next(f for f in html.split("<form")[1:] if f'value="{op}"' in f and hidden in f.split("</form>")[0])
+
+
+async def test_the_builder_forms_hold_each_players_values_and_each_battlefields_controller(datasette):
+    """A player's points, Energy and Power start as they are now (the engine's defaults included), one form a
+    player; a battlefield's controller is set outright, "nobody" too, and a unit added there later leaves it so
+    (a unit added alone to an uncontrolled battlefield takes it, 190.4): a board mid-showdown can be built."""
+    text = replay_view.NEW_DISPUTE
+    for params in (
+        {"op": "pool", "player": "B", "points": "6", "power": "3"},
+        {"op": "add", "card": "Test Unit", "player": "A", "where": "bf1"},
+    ):
+        text = await _built(datasette, text, params)
+    assert yaml.safe_load(text)["setup"]["battlefields"][0]["controller"] == "A"
+    html = (await _get(datasette, f"/dispute?{urlencode({'s': _token(text)})}")).text
+    values = {
+        name: re.search(rf'name="{name}"[^>]*value="(\d+)"', _form(html, "pool", 'value="B"')).group(1)
+        for name in ("points", "energy", "power")
+    }
+    assert values == {"points": "6", "energy": "99", "power": "3"}
+    assert 'value="0"' in _form(html, "pool", 'name="player" value="A"').split('name="points"', 1)[1][:40]
+    assert "<option selected>A</option>" in _form(html, "control", 'value="bf1"')
+    for params in (
+        {"op": "control", "id": "bf1", "player": ""},
+        {"op": "add", "card": "Test Unit", "player": "A", "where": "bf1"},
+    ):
+        text = await _built(datasette, text, params)
+    assert yaml.safe_load(text)["setup"]["battlefields"][0]["controller"] is None
+    data = (await _get(datasette, f"/dispute/replay.json?{urlencode({'s': _token(text), 'step': 0})}")).json()
+    assert data["view"]["start"]["objects"]["bf1"]["controller"] is None
+    html = (await _get(datasette, f"/dispute?{urlencode({'s': _token(text)})}")).text
+    assert '<option value="" selected>nobody</option>' in _form(html, "control", 'value="bf1"')
+    text = await _built(datasette, text, {"op": "control", "id": "bf1", "player": "B"})
+    assert yaml.safe_load(text)["setup"]["battlefields"][0]["controller"] == "B"
+    for wrong, message in (
+        ({"id": "bf9", "player": "A"}, "no battlefield"),
+        ({"id": "bf1", "player": "Z"}, "not a player"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            replay_view.edit(text, "test", "control", wrong)
+
+
+async def test_a_refusal_reads_as_a_sentence_and_cites_every_rule_it_names(datasette):
+    """A refusal shown alone starts with a capital, and the rules its message names (``Refusal.also``: the cost
+    it cannot pay) are quoted beside the rule that forbids it."""
+    text = replay_view.edit(
+        replay_view.NEW_DISPUTE, "test", "add", {"card": "Test Unit", "player": "A", "where": "base", "exhausted": "1"}
+    )
+    move = {"by": "A", "do": "move", "units": ["u1"], "to": "bf1"}
+    refused = replay_view.attempt(text, "test", move)["refused"]
+    assert refused["rule"] and refused["also"], refused
+    html = (
+        await _get(
+            datasette, f"/dispute?{urlencode({'s': _token(text), 'op': 'act', 'action': replay_view.flow(move)})}"
+        )
+    ).text
+    shown = html.split('id="refusal"', 1)[1].split("</div>", 1)[0]
+    cited = re.findall(r'class="cite" href="[^"]+"[^>]*>([^<]+)</a>', shown)
+    assert len(cited) >= 2, shown  # the rule that forbids it and the one it names
+    text = replay_view.edit(text, "test", "add", {"card": "Heart of Dark Ice", "player": "B", "where": "base"})
+    text = replay_view.edit(text, "test", "add", {"card": "Test Defender", "player": "B", "where": "bf1"})
+    text = replay_view.edit(text, "test", "add", {"card": "Test Unit", "player": "A", "where": "base"})
+    for said in ("A moves u3 to bf1", "A passes"):
+        text = replay_view.edit(text, "test", "append", {"action": replay_view.attempt(text, "test", said)["action"]})
+    tried = {"op": "act", "action": "B activates Heart of Dark Ice choosing unit: Test Defender"}
+    html = (await _get(datasette, f"/dispute?{urlencode({'s': _token(text), **tried})}")).text
+    words = _text(html.split('id="refusal"', 1)[1].split("</p>", 1)[0])
+    assert re.search(r"The rules forbid that action\. [A-Z]", words), words
 
 
 async def test_the_builder_reads_cards_and_actions_as_a_judge_types_them(datasette):
@@ -422,7 +494,7 @@ async def test_the_builder_reads_cards_and_actions_as_a_judge_types_them(dataset
     assert played["actions"][-1] == {"by": "A", "do": "play", "card": "s1", "targets": {"target": "u2"}}
     html = (await _get(datasette, f"/dispute?{urlencode({'s': _token(text), 'op': 'act', 'action': 'A dances'})}")).text
     problem = _text(html.split('id="problem">', 1)[1].split("</div>", 1)[0])
-    assert "no action reads 'A dances'" in problem
+    assert "No action reads 'A dances'" in problem  # said alone: a sentence
     assert "The rules forbid that action." not in html
 
 

@@ -279,3 +279,44 @@ def test_every_cited_title_but_the_stale_one_matches_its_target_heading(book, ru
         if title.lower().removeprefix("the ") != (rules[number].heading or "").lower().removeprefix("the ")
     }
     assert unmatched == {("179", "Control")}
+
+
+def test_symbols_shorthand_is_read_off_the_rules_that_define_it():
+    """A rule saying a symbol's shorthand ("Its shorthand is [A].", "indicated by the [>] symbol", a former
+    shorthand "given its shorthand as [T]") defines it, meaning the subject of its first sentence; a rule naming a
+    shorthand without defining anything, or a second definition of one, adds nothing; text stays as written."""
+    from ingest import symbols
+    from ingest.model import ParsedRule
+
+    rules = [
+        ParsedRule("1.1", "Power of any Domain is represented by a swirl. Its shorthand is [A].", [1]),
+        ParsedRule(
+            "1.2",
+            "The <b>cost</b> of Exhausting is represented by a card turning. Its shorthand is [E]. "
+            "(Some previous rules information has given its shorthand as [T].)",
+            [2],
+        ),
+        ParsedRule("1.3", "A keyword associated with an ability is indicated by the [>] symbol.", [3]),
+        ParsedRule("1.4", "<script>x</script> is associated with red. Its shorthand is [<i>].", [4]),
+        ParsedRule("1.5", "Pay [A] to draw. Its shorthand is [Q].", [5]),  # no subject: no definition
+        ParsedRule("1.6", "Anything else is represented by a star. Its shorthand is [A].", [6]),  # [A] again
+    ]
+    found = {(s.shorthand, s.meaning, s.number) for s in symbols.find(rules)}
+    assert found == {
+        ("[A]", "Power of any Domain", "1.1"),
+        ("[E]", "The cost of Exhausting", "1.2"),
+        ("[T]", "The cost of Exhausting", "1.2"),
+        ("[>]", "A keyword associated with an ability", "1.3"),
+    }
+
+
+def test_the_core_rules_define_their_symbols_and_the_domains_shorthand():
+    """The bundled Core Rules that define shorthand (1.4: 135.2.e; 2025-12-01: 134.2.e) define the symbols and the
+    domains' shorthand; each meaning is a few words, never the whole rule."""
+    for name in ("riftbound-core-rules-2025-12-01.txt", "riftbound-core-rules-2026-06-18.txt"):
+        path = CORPUS / name
+        book = riftbound.parse(read_lines(path), path)
+        defined = {symbol.shorthand: symbol for symbol in book.symbols}
+        assert {"[A]", "[C]", "[E]", "[M]", "[R]", "[G]", "[B]", "[O]", "[P]", "[Y]"} <= set(defined), name
+        assert defined["[A]"].meaning == "Power of any Domain"
+        assert all(len(symbol.meaning.split()) <= 12 for symbol in book.symbols)

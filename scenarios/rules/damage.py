@@ -69,9 +69,14 @@ def kill_all(game, object_ids, passive: bool, because) -> None:
         if not calc.would(game, Event("die", unit=obj.id, player=obj.controller, location=obj.location)):
             dying.append(obj)
     leaving = frozenset(obj.id for obj in dying)
-    companies = [tuple(u.id for u in game.friendly_others(obj)) for obj in dying]
-    for obj, company in zip(dying, companies):  # noted before any leaves: units dying together were there
-        do.dies(game, obj, passive, leaving, company, because=because)
+    # noted before any leaves (808.1.d.3): units dying together were there, and their passives still applied
+    noted = [(_might_as_it_dies(game, obj), tuple(u.id for u in game.friendly_others(obj))) for obj in dying]
+    for obj, (might, company) in zip(dying, noted):
+        do.dies(game, obj, passive, leaving, might, company, because=because)
+
+
+def _might_as_it_dies(game, obj: Obj) -> int | None:
+    return calc.might(game, obj) if obj.kind == Kind.UNIT else None
 
 
 @procedure(
@@ -84,10 +89,9 @@ def kill_all(game, object_ids, passive: bool, because) -> None:
     objects=lambda g, obj, *a: [obj.id],
     cite=lambda g, obj, passive, *a: ["322.4"] if passive else ["415.1.a.1"],
 )
-def dies(game, obj: Obj, passive: bool, leaving: frozenset, company: tuple) -> None:
-    """Its Might and the other friendly units where it died are noted for its Deathknell (734.1.d.3)."""
-    noted = calc.might(game, obj) if obj.kind == Kind.UNIT else None
-    event = Event("die", unit=obj.id, player=obj.controller, location=obj.location, might=noted, company=company)
+def dies(game, obj: Obj, passive: bool, leaving: frozenset, might: int | None, company: tuple) -> None:
+    """Its Might and the other friendly units where it died, noted for its Deathknell (734.1.d.3)."""
+    event = Event("die", unit=obj.id, player=obj.controller, location=obj.location, might=might, company=company)
     calc.fire(game, event, leaving=leaving)
     calc.leave_board(game, obj, Zone.TRASH)
 

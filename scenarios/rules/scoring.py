@@ -7,7 +7,7 @@ abilities trigger either way (376.4.b.2.c, 376.4.c.2.c).
 
 from __future__ import annotations
 
-from scenarios.kernel import calc, do, event_kind, instruction, log, note, procedure
+from scenarios.kernel import calc, do, event_kind, instruction, log, note, procedure, query
 from scenarios.objects import Event
 from scenarios.trace import StepKind
 
@@ -28,7 +28,7 @@ def _score(game, player: str, bf, how: str) -> bool:
         )
         return False
     bf.scored_this_turn = (*bf.scored_this_turn, player)
-    final = game.players[player].points == game.victory_score - 1
+    final = calc.final_point_at_stake(game, player)
     if final and how == "conquer":
         unscored = [b.id for b in game.battlefields() if player not in b.scored_this_turn]
         if unscored:
@@ -37,6 +37,13 @@ def _score(game, player: str, bf, how: str) -> bool:
     final_rule = "448.1.b.1" if how == "hold" else "448.1.b.2"
     do.earn_point(game, player, bf, how, because=("448.1", final_rule) if final else "448.1")
     return True
+
+
+@query("final_point_at_stake")
+def final_point_at_stake(game, player: str) -> bool:
+    """Is the point a score would earn the Final Point: the player is 1 point from the Victory Score or higher
+    (471.1.b in Core Rules 1.4), as a player tied at the Victory Score is (no one has won, 472)."""
+    return game.players[player].points >= game.victory_score - 1
 
 
 @procedure(
