@@ -26,6 +26,8 @@ def find(rules: list[ParsedRule]) -> list[ParsedSymbol]:
     """Every shorthand the rules define, in document order, each once (its first definition)."""
     found: dict[str, ParsedSymbol] = {}
     for rule in rules:
+        if "shorthand" not in rule.raw_text and "symbol" not in rule.raw_text:  # most rules: no text to clean
+            continue
         text = " ".join(plain_text(rule.raw_text).split())
         shorthands = _NAMED.findall(text) + _INDICATED.findall(text)
         subject = _SUBJECT.match(text)

@@ -12,7 +12,7 @@ import dataclasses
 import pytest
 
 import scenarios
-from scenarios import kernel, schema
+from scenarios import kernel, schema, versions
 from scenarios.objects import Zone
 from scenarios.replay import replay_file, replay_variant
 
@@ -210,6 +210,18 @@ def legion_counts_every_players_cards(original):
         return original(game, word, context)
 
     return mutant
+
+
+def every_version_read_as(version):
+    """A behaviour the Core Rules versions disagree on read the same under every version: the engine ignores
+    the version a game is judged under (only the rule numbers would follow it)."""
+
+    def mutation(behaviour):
+        choice = behaviour.under(version).choice
+        readings = tuple(dataclasses.replace(reading, choice=choice) for reading in behaviour.readings)
+        return dataclasses.replace(behaviour, readings=readings)
+
+    return mutation
 
 
 def deflect_taxes_everyone(original):
@@ -563,6 +575,16 @@ MUTANTS = [
         [("query", "condition_holds", legion_counts_every_players_cards)],
         ("core-09", "core-12"),
     ),
+    (
+        "a countered card is never counted as played, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "cards_played_as_checked", every_version_read_as("2025-12-01"))],
+        ("dispute-250",),
+    ),
+    (
+        "a countered card is always counted as played, whatever the version (Core Rules 1.4 read everywhere)",
+        [("behaviour", "cards_played_as_checked", every_version_read_as("2026-06-18"))],
+        ("core-12", "dispute-20"),
+    ),
     ("Deflect taxes its controller too", [("query", "deflect_cost", deflect_taxes_everyone)], ("core-14",)),
     ("Temporary kills on every turn", [("keyword", "Temporary", temporary_on_every_turn)], ("core-18",)),
     ("instances of Vision trigger once", [("keyword", "Vision", vision_triggers_once)], ("core-21",)),
@@ -700,6 +722,8 @@ def mutate(monkeypatch, changes) -> None:
             monkeypatch.setitem(kernel.PROCEDURES, name, dataclasses.replace(procedure, fn=mutation(procedure.fn)))
         elif registry == "keyword":  # a keyword's reading of its glossary entry (kernel.keyword_ability)
             monkeypatch.setitem(kernel.KEYWORD_ABILITIES, name, mutation(kernel.KEYWORD_ABILITIES[name]))
+        elif registry == "behaviour":  # a behaviour the versions disagree on (scenarios/versions.py)
+            monkeypatch.setitem(versions.BEHAVIOURS, name, mutation(versions.BEHAVIOURS[name]))
         else:
             monkeypatch.setitem(kernel.QUERIES, name, mutation(kernel.QUERIES[name]))
 

@@ -93,6 +93,7 @@ def play_card(game, act: Play) -> None:
         # 737.1.b: a hidden card is played ignoring its base cost
         cost = calc.total_cost(game, card, player, facedown, act.accelerate, 0, [])
         calc.pay_resources(game, player, cost)
+        card_finalized(game, card, player)
         card.location = None
         do.enter_board(
             game, card, player, location, bool(act.accelerate) or definition.enters_ready, hidden_at, because="356"
@@ -124,6 +125,7 @@ def play_card(game, act: Play) -> None:
         repeat_targets=tuple(repeated),
     )
     calc.put_chosen_on_chain(game, item, "spell")
+    card_finalized(game, card, player)
     calc.cleanup(game, f"{definition.name} was put on the Chain", "319.3")
     calc.give_priority_to_newest(game)
 
@@ -173,6 +175,15 @@ def enter_board(game, card, player: str, location: str, ready: bool, hidden_at: 
     calc.fire(game, Event("play", unit=card.id, player=player, location=location, card=card.id, hidden_at=hidden_at))
 
 
+def card_finalized(game, card, player: str) -> None:
+    """Its costs paid and its choices made, the card's play is Finalized (337, 419.4.b in Core Rules 1.4): a
+    countered card was Finalized too, though it was never played."""
+    pool = game.players[player]
+    pool.cards_finalized_this_turn += 1
+    if card.definition.type != "token":  # 179: tokens are not cards
+        pool.finalized_this_turn = (*pool.finalized_this_turn, card.id)
+
+
 @query("card_played")
 def card_played(game, card, player: str) -> None:
     """406.4.a: the card has been played; "when you play" abilities see the count of cards played this turn."""
@@ -210,6 +221,7 @@ def play_by_effect(game, unit, player: str, location: str, label: str) -> None:
         if answer == "pay":
             calc.pay_resources(game, player, accelerated, "353.1.c")
             ready = True
+    card_finalized(game, unit, player)
     do.enter_board(game, unit, player, location, ready, None, because="406.3.b")
     card_played(game, unit, player)
 
