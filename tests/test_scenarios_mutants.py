@@ -455,12 +455,6 @@ def control_lapses_while_the_chain_exists(original):
     return lambda game, bf_id: True
 
 
-def the_final_point_only_from_one_below(original):
-    """The Final Point's restriction applies only at exactly one point below the Victory Score, so a player tied
-    at it gains a ninth point by any conquest (misreading 471.1.b in Core Rules 1.4: "or higher")."""
-    return lambda game, player: game.players[player].points == game.victory_score - 1
-
-
 def units_killed_together_die_one_by_one(original):
     """Permanents killed by one game action die one after another, each noted after the earlier ones left
     (misreading 370.1.a.2 and 808.1.d.3 in Core Rules 1.4: they die simultaneously, noted before any leaves)."""
@@ -698,8 +692,13 @@ MUTANTS = [
         ("dispute-209",),
     ),
     (
-        "the Final Point is at stake only one point below the Victory Score",
-        [("query", "final_point_at_stake", the_final_point_only_from_one_below)],
+        "the Final Point is at stake only at one point below the Victory Score (2025-12-01 read everywhere)",
+        [("behaviour", "final_point_from", every_version_read_as("2025-12-01"))],
+        ("dispute-301",),
+    ),
+    (
+        "the Final Point is at stake from one point below the Victory Score up (Core Rules 1.4 read everywhere)",
+        [("behaviour", "final_point_from", every_version_read_as("2026-06-18"))],
         ("dispute-301",),
     ),
     (
