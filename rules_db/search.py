@@ -249,8 +249,9 @@ def _concepts(conn: sqlite3.Connection, words: list[str], terms: dict, query: Qu
     """The question's words as concepts: card names, the judge's phrases the vocabulary expands ("full hand"),
     and every other word that is not filler (with its expansions); game names are noted."""
     filler = vocabulary().filler
+    expansions = _expansions(conn, game)
     concepts = []
-    phrases = {start: (end, values) for start, end, values in _phrase_expansions(words, terms)}
+    phrases = {start: (end, values) for start, end, values in _phrase_expansions(words, terms, expansions)}
     names = _card_names(conn, words, game)
     position = 0
     while position < len(words):
@@ -277,18 +278,37 @@ def _concepts(conn: sqlite3.Connection, words: list[str], terms: dict, query: Qu
             query.ignored.append(word)
             continue
         lemma = terms.get(word, _UNKNOWN).lemma or word
-        expansions = vocabulary().expansions
         synonyms = expansions.get((word,)) or expansions.get((lemma,)) or ()
         concepts.append(Concept(word, forms=[word], expansions=list(synonyms)))
     return concepts
 
 
-def _phrase_expansions(words: list[str], terms: dict) -> list[tuple[int, int, list[str]]]:
-    """(start, end, expansions) of the vocabulary's phrases of two words or more in the question, matched on
-    the words or their lemmas, longest first and not overlapping. A phrase also matches with filler words
-    between its words ("declare my attackers" is "declare attackers", "damage in order" is "damage order")."""
+def _expansions(conn: sqlite3.Connection, game: str | None) -> dict[tuple[str, ...], tuple[str, ...]]:
+    """Words and phrases -> the documents' words for them: the vocabulary's expansions, and the aliases mined from
+    the documents (``search_aliases``, see ``rules_db.aliases``) of the game searched, or of every game."""
+    by_game = queries.lookup_table(conn, ("search expansions",), lambda: _read_expansions(conn))
+    return by_game.get(game, vocabulary().expansions)
+
+
+def _read_expansions(conn: sqlite3.Connection) -> dict[str | None, dict[tuple[str, ...], tuple[str, ...]]]:
+    """``_expansions`` of every game the aliases are of, and of all of them (None): one table per database."""
+    by_game: dict[str | None, dict[tuple[str, ...], tuple[str, ...]]] = {None: dict(vocabulary().expansions)}
+    for game, alias, term in conn.execute("select game_id, alias, term from search_aliases order by id"):
+        key = tuple(WORD.findall(alias))
+        if game not in by_game:
+            by_game[game] = dict(vocabulary().expansions)
+        for expansions in (by_game[None], by_game[game]):
+            expansions[key] = tuple(dict.fromkeys([*expansions.get(key, ()), term]))
+    return by_game
+
+
+def _phrase_expansions(
+    words: list[str], terms: dict, expansions: dict[tuple[str, ...], tuple[str, ...]]
+) -> list[tuple[int, int, list[str]]]:
+    """(start, end, expansions) of the phrases of two words or more in the question that ``expansions`` has,
+    matched on the words or their lemmas, longest first and not overlapping. A phrase also matches with filler
+    words between its words ("declare my attackers" is "declare attackers", "damage in order" is "damage order")."""
     vocab = vocabulary()
-    expansions = vocab.expansions
     lemmas = [terms.get(word, _UNKNOWN).lemma or word for word in words]
     found: list[tuple[int, int, list[str]]] = []
     taken: set[int] = set()

@@ -472,6 +472,16 @@ def units_killed_together_die_one_by_one(original):
     return mutant
 
 
+def hidden_gear_is_played_only_to_base(original):
+    """Only units are played at a battlefield, so a gear hidden there can't be played at all (misreading 811.1.d.1.a
+    in Core Rules 1.4: a hidden permanent, gear included, is played where it was hidden)."""
+
+    def mutant(game, player, location, kind, hidden_at):
+        original(game, player, location, kind, None if kind == "gear" else hidden_at)
+
+    return mutant
+
+
 PLAYED = kernel.QUERIES["card_played"]
 
 
@@ -696,6 +706,11 @@ MUTANTS = [
         "units killed together die one by one",
         [("query", "kill_all", units_killed_together_die_one_by_one)],
         ("dispute-302",),
+    ),
+    (
+        "a hidden gear is played only to base",
+        [("query", "check_play_location", hidden_gear_is_played_only_to_base)],
+        ("dispute-310",),
     ),
 ]
 
