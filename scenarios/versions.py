@@ -82,6 +82,17 @@ BEHAVIOURS: dict[str, Behaviour] = {
                 Reading("2026-06-18", "finalized", ("419.4.b", "812.1.c")),
             ),
         ),
+        Behaviour(
+            "final_point_from",
+            "From which point total is a point scored the Final Point, withheld from a Conquer that leaves a "
+            "battlefield unscored this turn: exactly 1 point below the Victory Score, or 1 below or higher (so "
+            "a player tied at the Victory Score too)?",
+            (
+                Reading("2025-06-02", "one_below", ("632.1.b",)),
+                Reading("2025-12-01", "one_below", ("448.1.b",)),
+                Reading("2026-06-18", "one_below_or_higher", ("471.1.b",)),
+            ),
+        ),
     )
 }
 
