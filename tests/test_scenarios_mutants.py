@@ -585,6 +585,16 @@ MUTANTS = [
         [("behaviour", "cards_played_as_checked", every_version_read_as("2026-06-18"))],
         ("core-12", "dispute-20"),
     ),
+    (
+        "control of an empty battlefield lapses in any Cleanup, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "control_of_a_battlefield_left_empty", every_version_read_as("2025-12-01"))],
+        ("dispute-67",),
+    ),
+    (
+        "control of an empty battlefield lapses only in an Open State, whatever the version (1.4 read everywhere)",
+        [("behaviour", "control_of_a_battlefield_left_empty", every_version_read_as("2026-06-18"))],
+        ("dispute-251",),
+    ),
     ("Deflect taxes its controller too", [("query", "deflect_cost", deflect_taxes_everyone)], ("core-14",)),
     ("Temporary kills on every turn", [("keyword", "Temporary", temporary_on_every_turn)], ("core-18",)),
     ("instances of Vision trigger once", [("keyword", "Vision", vision_triggers_once)], ("core-21",)),
