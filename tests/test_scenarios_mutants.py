@@ -455,12 +455,6 @@ def control_lapses_while_the_chain_exists(original):
     return lambda game, bf_id: True
 
 
-def the_final_point_only_from_one_below(original):
-    """The Final Point's restriction applies only at exactly one point below the Victory Score, so a player tied
-    at it gains a ninth point by any conquest (misreading 471.1.b in Core Rules 1.4: "or higher")."""
-    return lambda game, player: game.players[player].points == game.victory_score - 1
-
-
 def units_killed_together_die_one_by_one(original):
     """Permanents killed by one game action die one after another, each noted after the earlier ones left
     (misreading 370.1.a.2 and 808.1.d.3 in Core Rules 1.4: they die simultaneously, noted before any leaves)."""
@@ -596,6 +590,16 @@ MUTANTS = [
         ("dispute-251",),
     ),
     ("Deflect taxes its controller too", [("query", "deflect_cost", deflect_taxes_everyone)], ("core-14",)),
+    (
+        "Deflect is paid once per spell, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "deflect_charged", every_version_read_as("2025-12-01"))],
+        ("dispute-311",),
+    ),
+    (
+        "Deflect is paid for each choice, whatever the version (Core Rules 1.4 read everywhere)",
+        [("behaviour", "deflect_charged", every_version_read_as("2026-06-18"))],
+        ("dispute-04", "dispute-311"),
+    ),
     ("Temporary kills on every turn", [("keyword", "Temporary", temporary_on_every_turn)], ("core-18",)),
     ("instances of Vision trigger once", [("keyword", "Vision", vision_triggers_once)], ("core-21",)),
     ("Quick-Draw gives no Reaction", [("keyword", "Quick-Draw", quick_draw_without_reaction)], ("core-26",)),
@@ -708,8 +712,13 @@ MUTANTS = [
         ("dispute-209",),
     ),
     (
-        "the Final Point is at stake only one point below the Victory Score",
-        [("query", "final_point_at_stake", the_final_point_only_from_one_below)],
+        "the Final Point is at stake only at one point below the Victory Score (2025-12-01 read everywhere)",
+        [("behaviour", "final_point_from", every_version_read_as("2025-12-01"))],
+        ("dispute-301",),
+    ),
+    (
+        "the Final Point is at stake from one point below the Victory Score up (Core Rules 1.4 read everywhere)",
+        [("behaviour", "final_point_from", every_version_read_as("2026-06-18"))],
         ("dispute-301",),
     ),
     (
