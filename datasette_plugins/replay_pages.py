@@ -99,10 +99,10 @@ def _library_source(row: dict) -> str:
 
 
 async def replay_library(database) -> None:
-    """Every library replay (as ruled) replayed once and kept (``Replays``), as many as its cache holds: a server's
+    """Every library replay (as ruled) replayed once and kept (``Replays``), the whole library: a server's
     worker does this before it serves (``warm_up``), so that a judge's first view of a replay does not wait for its
     YAML to be parsed and checked and the engine to run (half of that page's CPU, 8 ms)."""
-    for row in await read(database, lambda conn: queries.library_scenarios(conn, service().size)):
+    for row in await read(database, lambda conn: queries.library_scenarios(conn, service().library_size)):
         await _run("view", row["scenario"], _library_source(row), trusted=True, boards=_boards(True, 0))
 
 
