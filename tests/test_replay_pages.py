@@ -727,3 +727,18 @@ def test_library_replays_are_kept_apart_from_what_ifs_and_disputes(monkeypatch, 
         missing = service.view(library[0]["scenario"], "s", "no-such-variant", trusted=True)
         assert "no variant" in missing["error"]["message"]
     assert len(service._library) == 5 and len(replayed) == 8
+
+
+async def test_a_replay_pages_card_links_are_looked_up_once_per_server(datasette, monkeypatch):
+    """The card pages a replay links to are read once and kept (a thread's round trip to the database a page,
+    under load a queue's wait), and the page links them as before."""
+    from rules_db import queries
+
+    calls = []
+    real = queries.card_slugs
+    monkeypatch.setattr(queries, "card_slugs", lambda *a: calls.append(a[2]) or real(*a))
+    first = (await _get(datasette, f"/replays/{ZHONYA}?once=1")).text
+    before = len(calls)
+    again = (await _get(datasette, f"/replays/{ZHONYA}?once=2")).text
+    assert len(calls) == before and 'href="/cards/zhonyas-hourglass"' in again
+    assert first.count('href="/cards/') == again.count('href="/cards/') > 0
