@@ -10,6 +10,7 @@ import gc
 import hashlib
 import shutil
 import sqlite3
+import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -260,3 +261,35 @@ def test_the_read_only_connection_serves_other_threads_only_when_asked(tmp_path)
     assert count_in_another_thread(schema.read_only(path, check_same_thread=False)) == 1
     with pytest.raises(sqlite3.ProgrammingError, match="thread"):
         count_in_another_thread(schema.read_only(path))
+
+
+_BUILD_THEN_LEAVE_A_CYCLE = """
+import os, sys
+from rules_db.build import build, specs_for
+
+build(sys.argv[1], specs_for([sys.argv[2]]))
+
+
+class Cycle:
+    def __del__(self, write=os.write):
+        write(1, b"collected at exit")
+
+
+cycle = Cycle()
+cycle.itself = cycle
+del cycle
+"""
+
+
+@pytest.mark.slow  # a fresh process, whose helper imports spaCy
+def test_a_process_that_built_leaves_its_heap_to_the_system_at_exit(tmp_path):
+    """The interpreter's last collection would walk and free a build's whole heap after the database is written:
+    a process that built exits without it, so garbage it leaves is never collected (its finalizer never runs)."""
+    finished = subprocess.run(
+        [sys.executable, "-c", _BUILD_THEN_LEAVE_A_CYCLE, str(tmp_path / "rules.db"), str(SMALL)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert (tmp_path / "rules.db").exists()
+    assert "collected at exit" not in finished.stdout
