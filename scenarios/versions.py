@@ -93,6 +93,16 @@ BEHAVIOURS: dict[str, Behaviour] = {
                 Reading("2026-06-18", "one_below_or_higher", ("471.1.b",)),
             ),
         ),
+        Behaviour(
+            "deflect_charged",
+            "Does a spell or ability that chooses a permanent with Deflect more than once (a Repeat's extra "
+            "choices) pay the Deflect Value once, or once for each time it chooses it?",
+            (
+                Reading("2025-06-02", "once_per_item", ("721.1.c",)),
+                Reading("2025-12-01", "once_per_item", ("735.1.c",)),
+                Reading("2026-06-18", "per_choice", ("809.1.c",)),
+            ),
+        ),
     )
 }
 

@@ -580,6 +580,16 @@ MUTANTS = [
         ("core-12", "dispute-20"),
     ),
     ("Deflect taxes its controller too", [("query", "deflect_cost", deflect_taxes_everyone)], ("core-14",)),
+    (
+        "Deflect is paid once per spell, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "deflect_charged", every_version_read_as("2025-12-01"))],
+        ("dispute-311",),
+    ),
+    (
+        "Deflect is paid for each choice, whatever the version (Core Rules 1.4 read everywhere)",
+        [("behaviour", "deflect_charged", every_version_read_as("2026-06-18"))],
+        ("dispute-04", "dispute-311"),
+    ),
     ("Temporary kills on every turn", [("keyword", "Temporary", temporary_on_every_turn)], ("core-18",)),
     ("instances of Vision trigger once", [("keyword", "Vision", vision_triggers_once)], ("core-21",)),
     ("Quick-Draw gives no Reaction", [("keyword", "Quick-Draw", quick_draw_without_reaction)], ("core-26",)),
