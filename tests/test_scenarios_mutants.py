@@ -589,6 +589,16 @@ MUTANTS = [
         [("behaviour", "cards_played_as_checked", every_version_read_as("2026-06-18"))],
         ("core-12", "dispute-20"),
     ),
+    (
+        "control of an empty battlefield lapses in any Cleanup, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "control_of_a_battlefield_left_empty", every_version_read_as("2025-12-01"))],
+        ("dispute-67",),
+    ),
+    (
+        "control of an empty battlefield lapses only in an Open State, whatever the version (1.4 read everywhere)",
+        [("behaviour", "control_of_a_battlefield_left_empty", every_version_read_as("2026-06-18"))],
+        ("dispute-251",),
+    ),
     ("Deflect taxes its controller too", [("query", "deflect_cost", deflect_taxes_everyone)], ("core-14",)),
     (
         "Deflect is paid once per spell, whatever the version (2025-12-01 read everywhere)",
