@@ -83,6 +83,17 @@ BEHAVIOURS: dict[str, Behaviour] = {
             ),
         ),
         Behaviour(
+            "control_of_a_battlefield_left_empty",
+            "When does a player lose control of a battlefield where they have no units left (not contested): in "
+            "the next Cleanup, also while the Chain exists, or only in an Open State with no Showdown or Combat "
+            "there?",
+            (
+                Reading("2025-06-02", "any_cleanup", ("181.4.d",)),
+                Reading("2025-12-01", "any_cleanup", ("184.4.c", "322.6")),
+                Reading("2026-06-18", "open_state", ("190.4.c", "323.6")),
+            ),
+        ),
+        Behaviour(
             "final_point_from",
             "From which point total is a point scored the Final Point, withheld from a Conquer that leaves a "
             "battlefield unscored this turn: exactly 1 point below the Victory Score, or 1 below or higher (so "

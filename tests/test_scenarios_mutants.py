@@ -476,6 +476,16 @@ def hidden_gear_is_played_only_to_base(original):
     return mutant
 
 
+def my_buff_read_as_any_buff(original):
+    """ "Spend my buff" spends a buff of any unit its controller controls (misreading the cost's "my": only the
+    source's own buff pays it, 702.2.b)."""
+
+    def mutant(game, cost, player, source_id):
+        return original(game, cost.model_copy(update={"spend_buff": "friendly"}), player, source_id)
+
+    return mutant
+
+
 PLAYED = kernel.QUERIES["card_played"]
 
 
@@ -578,6 +588,16 @@ MUTANTS = [
         "a countered card is always counted as played, whatever the version (Core Rules 1.4 read everywhere)",
         [("behaviour", "cards_played_as_checked", every_version_read_as("2026-06-18"))],
         ("core-12", "dispute-20"),
+    ),
+    (
+        "control of an empty battlefield lapses in any Cleanup, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "control_of_a_battlefield_left_empty", every_version_read_as("2025-12-01"))],
+        ("dispute-67",),
+    ),
+    (
+        "control of an empty battlefield lapses only in an Open State, whatever the version (1.4 read everywhere)",
+        [("behaviour", "control_of_a_battlefield_left_empty", every_version_read_as("2026-06-18"))],
+        ("dispute-251",),
     ),
     ("Deflect taxes its controller too", [("query", "deflect_cost", deflect_taxes_everyone)], ("core-14",)),
     (
@@ -720,6 +740,11 @@ MUTANTS = [
         "a hidden gear is played only to base",
         [("query", "check_play_location", hidden_gear_is_played_only_to_base)],
         ("dispute-310",),
+    ),
+    (
+        '"spend my buff" spends any friendly buff',
+        [("query", "buffs_to_spend", my_buff_read_as_any_buff)],
+        ("dispute-312",),
     ),
 ]
 
