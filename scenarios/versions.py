@@ -82,6 +82,17 @@ BEHAVIOURS: dict[str, Behaviour] = {
                 Reading("2026-06-18", "finalized", ("419.4.b", "812.1.c")),
             ),
         ),
+        Behaviour(
+            "optional_trigger_decided",
+            'When does the controller of a triggered ability whose effect begins with "you may" (or with a cost '
+            'within instructions, "pay X to Y") decide, and pay that cost: as the ability resolves, or as it is '
+            "finalized to the Chain (declining removes it, as if it had not triggered)?",
+            (
+                Reading("2025-06-02", "resolved", ("583.2",)),
+                Reading("2025-12-01", "resolved", ("376.2.b", "392.1")),
+                Reading("2026-06-18", "finalized", ("383.3.a", "383.3.b.1", "204.3.a")),
+            ),
+        ),
     )
 }
 

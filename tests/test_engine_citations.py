@@ -129,12 +129,22 @@ NOT_CHECKED = {"refusal"}  # a refusal cites the rule that forbids the action, c
 
 
 def rule_texts(version: str = kernel.RULES_VERSION) -> dict[str, str]:
+    """Each rule's own text: its line, and the lines it wraps onto (Core Rules 1.4 wraps them), without the
+    examples and cross-references that follow it."""
     texts: dict[str, str] = {}
     path = ROOT / "corpus" / f"riftbound-core-rules-{version}.txt"
+    current = None
     for line in path.read_text(encoding="utf-8").splitlines():
-        match = re.match(r"^(\d{3}(?:\.\w+)*)\.?\s+(.*)$", line.strip())
+        line = line.strip()
+        match = re.match(r"^(\d{3}(?:\.\w+)*)\.?\s+(.*)$", line)
         if match:
-            texts.setdefault(match.group(1), match.group(2))
+            current = match.group(1) if match.group(1) not in texts else None
+            if current:
+                texts[current] = match.group(2)
+        elif line.startswith(("Example", "See rule", "e.g.")):
+            current = None
+        elif current and line:
+            texts[current] += " " + line
     return texts
 
 

@@ -575,6 +575,16 @@ MUTANTS = [
         [("behaviour", "cards_played_as_checked", every_version_read_as("2026-06-18"))],
         ("core-12", "dispute-20"),
     ),
+    (
+        "an optional trigger is decided as it resolves, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "optional_trigger_decided", every_version_read_as("2025-12-01"))],
+        ("dispute-401",),
+    ),
+    (
+        "an optional trigger is decided as it is finalized, whatever the version (Core Rules 1.4 read everywhere)",
+        [("behaviour", "optional_trigger_decided", every_version_read_as("2026-06-18"))],
+        ("dispute-33",),
+    ),
     ("Deflect taxes its controller too", [("query", "deflect_cost", deflect_taxes_everyone)], ("core-14",)),
     ("Temporary kills on every turn", [("keyword", "Temporary", temporary_on_every_turn)], ("core-18",)),
     ("instances of Vision trigger once", [("keyword", "Vision", vision_triggers_once)], ("core-21",)),
