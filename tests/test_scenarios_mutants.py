@@ -585,6 +585,16 @@ MUTANTS = [
         [("behaviour", "optional_trigger_decided", every_version_read_as("2026-06-18"))],
         ("dispute-33",),
     ),
+    (
+        "a combat staged in an open showdown waits for it to close, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "combat_joins_open_showdown", every_version_read_as("2025-12-01"))],
+        ("dispute-402",),
+    ),
+    (
+        "a combat staged in an open showdown joins it at once, whatever the version (Core Rules 1.4 read everywhere)",
+        [("behaviour", "combat_joins_open_showdown", every_version_read_as("2026-06-18"))],
+        (32,),
+    ),
     ("Deflect taxes its controller too", [("query", "deflect_cost", deflect_taxes_everyone)], ("core-14",)),
     ("Temporary kills on every turn", [("keyword", "Temporary", temporary_on_every_turn)], ("core-18",)),
     ("instances of Vision trigger once", [("keyword", "Vision", vision_triggers_once)], ("core-21",)),
