@@ -571,14 +571,18 @@ async def dispute(datasette, request):
         yaml_error = await asyncio.to_thread(replay_view.check_text, typed, DISPUTE_SOURCE)
         if yaml_error is None:
             return Response.redirect(_dispute_url(datasette, replay_view.encode(typed)))
+    judged_under = await read(database, lambda conn: queries.rules_versions(conn, GAME))
+    new_dispute = replay_view.new_dispute(judged_under[-1]) if judged_under else replay_view.NEW_DISPUTE
     try:
-        text = replay_view.decode(token) if token else replay_view.NEW_DISPUTE
+        text = replay_view.decode(token) if token else new_dispute
     except ValueError as error:
-        text, yaml_error = replay_view.NEW_DISPUTE, {"message": str(error), "line": None, "field": None}
+        text, yaml_error = new_dispute, {"message": str(error), "line": None, "field": None}
     op = request.args.get("op")
     refusal = None
     if op and request.method != "POST":
         try:
+            if op == "version" and request.args.get("version") not in judged_under:
+                raise ValueError(f"the database holds no Core Rules {request.args.get('version')!r} to judge under")
             changed, refusal = await _build(text, op, dict(request.args))
         except ValueError as error:
             yaml_error = {"message": str(error), "line": None, "field": None}
@@ -592,7 +596,8 @@ async def dispute(datasette, request):
     names = view.get("names", {})
     numbers = [n for s in view.get("steps", []) for n in s["rules"]] + _refusal_rules(refusal)
     cards = [name["real"] or name["card"] for name in names.values()]
-    cited = await CITED.rules(database, replay_view.RULES_VERSION, replay_view.RULES_VERSION, numbers)
+    version = view["scenario"]["rules_version"] if view.get("scenario") else replay_view.RULES_VERSION
+    cited = await CITED.rules(database, replay_view.RULES_VERSION, version, numbers)
     slugs, card_list = await read(
         database, lambda conn: (queries.card_slugs(conn, GAME, cards), queries.engine_card_names(conn, GAME))
     )
@@ -607,6 +612,8 @@ async def dispute(datasette, request):
         "yaml_error": yaml_error,
         "refusal": refusal,
         "refusal_rules": _refusal_rules(refusal),
+        "judged_under": judged_under,  # the Core Rules versions a dispute may be judged under
+        "version": version,
         "view": view if not view.get("error") else None,
         "legal": legal,
         "document": replay_view.document(text),

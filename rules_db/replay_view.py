@@ -41,6 +41,7 @@ from scenarios.cards import load_library
 from scenarios.kernel import RULES_VERSION, Budget, BudgetExceeded, Refusal
 from scenarios.replay import observe, replay_scenario
 from scenarios.state import GameState
+from scenarios.versions import NEWEST_VERSION
 
 PAGE_STEPS, PAGE_SECONDS = 200_000, 4.0  # one replay asked from a page (the sandbox adds a deadline)
 MAX_URL_TOKEN = 12_000  # characters of a scenario encoded in a URL
@@ -104,7 +105,7 @@ def replayed_view(
             "answer": original.answer,
             "disagreement": original.disagreement,
             "note": original.note,
-            "rules_version": original.rules.core,
+            "rules_version": scenario.rules.core,  # the version it is judged under (a variant may change it)
             "cited_version": RULES_VERSION,
             "variants": [{"id": v.id, "title": v.title} for v in original.variants],
         },
@@ -658,18 +659,25 @@ def flow(value) -> str:
 
 # -- the dispute builder: a scenario document edited one form at a time --------------------------------------------
 
-NEW_DISPUTE = dump(
-    {
-        "meta": {"id": "dispute", "title": "A new dispute"},
-        "answer": "",
-        "setup": {
-            "turn": {"player": "A"},
-            "players": {"A": {}, "B": {}},
-            "battlefields": [{"id": "bf1", "card": "Neutral Ground"}],
-        },
-        "actions": [],
-    }
-)
+
+def new_dispute(version: str = NEWEST_VERSION) -> str:
+    """An empty dispute, judged under the Core Rules `version` (a page gives the newest its database holds)."""
+    return dump(
+        {
+            "meta": {"id": "dispute", "title": "A new dispute"},
+            "rules": {"core": version},
+            "answer": "",
+            "setup": {
+                "turn": {"player": "A"},
+                "players": {"A": {}, "B": {}},
+                "battlefields": [{"id": "bf1", "card": "Neutral Ground"}],
+            },
+            "actions": [],
+        }
+    )
+
+
+NEW_DISPUTE = new_dispute()
 _PREFIX = {"unit": "u", "gear": "g", "spell": "s", "battlefield": "bf", "legend": "l", "rune": "r"}
 _ZONES = ("hand", "deck", "trash")
 
@@ -724,6 +732,8 @@ def edit(text: str, source: str, op: str, args: dict) -> str:
         rune: dict = {"id": _free_id(data, "rune"), "card": _card(args.get("card", ""), {"rune"})}
         rune.update({"exhausted": True} if args.get("exhausted") else {})
         _player_setup(players, args).setdefault("runes", []).append(rune)
+    elif op == "version":
+        data["rules"] = {"core": str(args.get("version", "")).strip()}
     elif op == "title":
         data.setdefault("meta", {})["title"] = args.get("title", "").strip()[:200] or "A new dispute"
     elif op == "append":

@@ -189,6 +189,7 @@ class Query:
     forms: frozenset[str] = frozenset()  # the question forms it has (see QuestionForm): "permission", "limit"
     terms: dict[str, Term] = field(default_factory=dict)  # what the index knows of the words of the concepts' forms
     indexed: int = 1  # rows of the index (the concepts' weights are relative to it)
+    renamed: list[dict] = field(default_factory=list)  # older wordings the question uses, and their names now
 
     def stems(self) -> dict[str, str]:
         """word -> its stem as the index stores it, for each word of the concepts' forms and synonyms that some
@@ -238,6 +239,7 @@ def understand(conn: sqlite3.Connection, text: str, game: str | None = None) -> 
     words = _corrected(conn, words, terms, query)
     terms.update(_terms(conn, [word for word in words if word not in terms]))
     query.concepts = _resolved(conn, _concepts(conn, words, terms, query, game), terms, query)
+    query.renamed = _renamed(conn, query, game)
     phrases = {tuple(words[start : start + length]) for length in (1, 2, 3) for start in range(len(words))}
     query.wants_card = any(concept.card_ids for concept in query.concepts) or bool(phrases & vocabulary().card_intent)
     query.wants_number = bool(phrases & vocabulary().number_intent)
@@ -283,23 +285,56 @@ def _concepts(conn: sqlite3.Connection, words: list[str], terms: dict, query: Qu
     return concepts
 
 
+class _Aliases(NamedTuple):
+    """The aliases of ``search_aliases`` (see ``rules_db.aliases``), read once per database."""
+
+    expansions: dict[str | None, dict[tuple[str, ...], tuple[str, ...]]]  # game (None: every game) -> the expansions
+    renamed: dict[tuple[str, ...], list[dict]]  # an older wording -> {game, term, evidence} of each rename
+
+
+def _aliases(conn: sqlite3.Connection) -> _Aliases:
+    return queries.lookup_table(conn, ("search aliases",), lambda: _read_aliases(conn))
+
+
 def _expansions(conn: sqlite3.Connection, game: str | None) -> dict[tuple[str, ...], tuple[str, ...]]:
     """Words and phrases -> the documents' words for them: the vocabulary's expansions, and the aliases mined from
-    the documents (``search_aliases``, see ``rules_db.aliases``) of the game searched, or of every game."""
-    by_game = queries.lookup_table(conn, ("search expansions",), lambda: _read_expansions(conn))
-    return by_game.get(game, vocabulary().expansions)
+    the documents of the game searched, or of every game."""
+    return _aliases(conn).expansions.get(game, vocabulary().expansions)
 
 
-def _read_expansions(conn: sqlite3.Connection) -> dict[str | None, dict[tuple[str, ...], tuple[str, ...]]]:
-    """``_expansions`` of every game the aliases are of, and of all of them (None): one table per database."""
-    by_game: dict[str | None, dict[tuple[str, ...], tuple[str, ...]]] = {None: dict(vocabulary().expansions)}
-    for game, alias, term in conn.execute("select game_id, alias, term from search_aliases order by id"):
-        key = tuple(WORD.findall(alias))
-        if game not in by_game:
-            by_game[game] = dict(vocabulary().expansions)
-        for expansions in (by_game[None], by_game[game]):
-            expansions[key] = tuple(dict.fromkeys([*expansions.get(key, ()), term]))
-    return by_game
+def _read_aliases(conn: sqlite3.Connection) -> _Aliases:
+    """Each alias under its words and under their lemmas (a question's phrase matches either: "pending combat" is
+    the alias "pending combats")."""
+    aliases = _Aliases({None: dict(vocabulary().expansions)}, defaultdict(list))
+    rows = conn.execute("select game_id, alias, term, source, evidence from search_aliases order by id").fetchall()
+    terms = _terms(conn, [word for row in rows for word in WORD.findall(row[1])])
+    for game, alias, term, source, evidence in rows:
+        words = tuple(WORD.findall(alias))
+        keys = dict.fromkeys([words, _lemmas(words, terms)])
+        if game not in aliases.expansions:
+            aliases.expansions[game] = dict(vocabulary().expansions)
+        for expansions in (aliases.expansions[None], aliases.expansions[game]):
+            for key in keys:
+                expansions[key] = tuple(dict.fromkeys([*expansions.get(key, ()), term]))
+        if source == "renamed":
+            aliases.renamed[_lemmas(words, terms)].append({"game": game, "term": term, "evidence": evidence})
+    return aliases
+
+
+def _lemmas(words: Iterable[str], terms: dict[str, Term]) -> tuple[str, ...]:
+    return tuple(terms.get(word, _UNKNOWN).lemma or word for word in words)
+
+
+def _renamed(conn: sqlite3.Connection, query: Query, game: str | None) -> list[dict]:
+    """The older wordings the question uses, each with what the rules of its game call it now and the evidence."""
+    filler = vocabulary().filler
+    renamed = _aliases(conn).renamed
+    return [
+        {"typed": concept.typed, **rename}
+        for concept in query.concepts
+        for rename in renamed.get(_lemmas((w for w in concept.typed.split() if w not in filler), query.terms), [])
+        if game is None or rename["game"] == game
+    ]
 
 
 def _phrase_expansions(
@@ -1365,6 +1400,7 @@ def _described(query: Query) -> dict:
         "ignored": query.ignored,
         "unknown": query.unknown,
         "corrections": [{"typed": typed, "meant": meant} for typed, meant in query.corrections],
+        "renamed": query.renamed,
         "did_you_mean": _did_you_mean(query),
         "notices": query.notices,
         "card_ids": list(query.card_only),

@@ -83,6 +83,17 @@ BEHAVIOURS: dict[str, Behaviour] = {
             ),
         ),
         Behaviour(
+            "final_point_from",
+            "From which point total is a point scored the Final Point, withheld from a Conquer that leaves a "
+            "battlefield unscored this turn: exactly 1 point below the Victory Score, or 1 below or higher (so "
+            "a player tied at the Victory Score too)?",
+            (
+                Reading("2025-06-02", "one_below", ("632.1.b",)),
+                Reading("2025-12-01", "one_below", ("448.1.b",)),
+                Reading("2026-06-18", "one_below_or_higher", ("471.1.b",)),
+            ),
+        ),
+        Behaviour(
             "optional_trigger_decided",
             'When does the controller of a triggered ability whose effect begins with "you may" (or with a cost '
             'within instructions, "pay X to Y") decide, and pay that cost: as the ability resolves, or as it is '

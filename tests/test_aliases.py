@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import html
 import re
+from urllib.parse import urlencode
 
 import pytest
 import sqlite_utils
+from servers import in_process
 
 from rules_db import aliases, schema, search
 
@@ -152,3 +155,19 @@ def _stems_of(conn, text: str) -> set[str]:
         ).fetchall()
     )
     return {stems.get(word) or word for word in words}
+
+
+async def test_the_search_page_says_an_older_wording_is_renamed(real_db, real_connection):
+    """The judge sees their older words named as such, with the newest name searched too and the evidence; in
+    another game's search, where nothing renamed them, nothing is said."""
+    datasette = in_process(real_db)
+    game, alias, term, evidence = real_connection.execute(
+        "select game_id, alias, term, evidence from search_aliases where source = 'renamed' order by rules desc"
+    ).fetchone()
+    data = (await datasette.client.get("/search.json?" + urlencode({"q": f"two {alias} at once"}))).json()
+    assert [(note["typed"], note["term"], note["game"]) for note in data["query"]["renamed"]] == [(alias, term, game)]
+    page = (await datasette.client.get("/search?" + urlencode({"q": alias, "game": game}))).text
+    assert f"“{alias}” is an older wording" in page and f"now say “{term}”" in page and html.escape(evidence) in page
+    other = real_connection.execute("select id from games where id != ? order by id", [game]).fetchone()[0]
+    data = (await datasette.client.get("/search.json?" + urlencode({"q": alias, "game": other}))).json()
+    assert data["query"]["renamed"] == []

@@ -691,3 +691,29 @@ async def test_hostile_scenarios_get_a_clear_error_while_other_pages_answer(data
     assert "cannot be replayed" in many_text or "holds more than" in many_text
     assert bomb_time < 10 and many_time < 10  # a guard against a hang; speed is measured in benchmarks/
     assert codes == [200] * 5
+
+
+async def test_the_builder_judges_under_the_version_a_judge_chooses_the_newest_first(datasette):
+    """A new dispute is judged under the newest Core Rules the database holds; the version form offers each one
+    and changes the outcome where the versions rule differently (a countered card and Legion: Noxus Hopeful costs
+    2 under 1.4, where the countered Discipline was Finalized, and 4 under 2025-12-01), citing that version's rule."""
+    html = (await _get(datasette, "/dispute")).text
+    form = _form(html, "version")
+    options = re.findall(r'<option value="([^"]+)"( selected)?>', form)
+    assert [value for value, _ in options] == ["2025-06-02", "2025-12-01", "2026-06-18"]
+    assert [value for value, selected in options if selected] == ["2026-06-18"]
+    text = (ROOT / "scenarios/library/dispute-250-a-countered-card-is-finalized-for-legion.yaml").read_text()
+    judged = {}
+    for version in ("2025-12-01", "2026-06-18"):
+        text = await _built(datasette, text, {"op": "version", "version": version})
+        data = (await _get(datasette, f"/dispute/replay.json?{urlencode({'s': _token(text)})}")).json()
+        assert data["view"]["scenario"]["rules_version"] == version
+        judged[version] = data["view"]["steps"][-1]["board"]["players"][0]["energy"]
+        page = (await _get(datasette, f"/dispute/replay?{urlencode({'s': _token(text)})}")).text
+        rule = {"2025-12-01": "412.1.b", "2026-06-18": "419.4.b"}[version]  # a countered card: not played, Finalized
+        assert f'href="/rules/riftbound/{version}/{rule}"' in page
+    assert judged == {"2025-12-01": 0, "2026-06-18": 2}
+    refused = (
+        await _get(datasette, f"/dispute?{urlencode({'s': _token(text), 'op': 'version', 'version': '1999-01-01'})}")
+    ).text
+    assert "holds no Core Rules" in refused

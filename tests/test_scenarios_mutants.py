@@ -455,12 +455,6 @@ def control_lapses_while_the_chain_exists(original):
     return lambda game, bf_id: True
 
 
-def the_final_point_only_from_one_below(original):
-    """The Final Point's restriction applies only at exactly one point below the Victory Score, so a player tied
-    at it gains a ninth point by any conquest (misreading 471.1.b in Core Rules 1.4: "or higher")."""
-    return lambda game, player: game.players[player].points == game.victory_score - 1
-
-
 def units_killed_together_die_one_by_one(original):
     """Permanents killed by one game action die one after another, each noted after the earlier ones left
     (misreading 370.1.a.2 and 808.1.d.3 in Core Rules 1.4: they die simultaneously, noted before any leaves)."""
@@ -468,6 +462,16 @@ def units_killed_together_die_one_by_one(original):
     def mutant(game, object_ids, passive, because):
         for object_id in object_ids:
             original(game, [object_id], passive, because)
+
+    return mutant
+
+
+def hidden_gear_is_played_only_to_base(original):
+    """Only units are played at a battlefield, so a gear hidden there can't be played at all (misreading 811.1.d.1.a
+    in Core Rules 1.4: a hidden permanent, gear included, is played where it was hidden)."""
+
+    def mutant(game, player, location, kind, hidden_at):
+        original(game, player, location, kind, None if kind == "gear" else hidden_at)
 
     return mutant
 
@@ -708,14 +712,24 @@ MUTANTS = [
         ("dispute-209",),
     ),
     (
-        "the Final Point is at stake only one point below the Victory Score",
-        [("query", "final_point_at_stake", the_final_point_only_from_one_below)],
+        "the Final Point is at stake only at one point below the Victory Score (2025-12-01 read everywhere)",
+        [("behaviour", "final_point_from", every_version_read_as("2025-12-01"))],
+        ("dispute-301",),
+    ),
+    (
+        "the Final Point is at stake from one point below the Victory Score up (Core Rules 1.4 read everywhere)",
+        [("behaviour", "final_point_from", every_version_read_as("2026-06-18"))],
         ("dispute-301",),
     ),
     (
         "units killed together die one by one",
         [("query", "kill_all", units_killed_together_die_one_by_one)],
         ("dispute-302",),
+    ),
+    (
+        "a hidden gear is played only to base",
+        [("query", "check_play_location", hidden_gear_is_played_only_to_base)],
+        ("dispute-310",),
     ),
 ]
 
