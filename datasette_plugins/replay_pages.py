@@ -99,10 +99,10 @@ def _library_source(row: dict) -> str:
 
 
 async def replay_library(database) -> None:
-    """Every library replay (as ruled) replayed once and kept (``Replays``), as many as its cache holds: a server's
+    """Every library replay (as ruled) replayed once and kept (``Replays``), the whole library: a server's
     worker does this before it serves (``warm_up``), so that a judge's first view of a replay does not wait for its
     YAML to be parsed and checked and the engine to run (half of that page's CPU, 8 ms)."""
-    for row in await read(database, lambda conn: queries.library_scenarios(conn, service().size)):
+    for row in await read(database, lambda conn: queries.library_scenarios(conn, service().library_size)):
         await _run("view", row["scenario"], _library_source(row), trusted=True, boards=_boards(True, 0))
 
 
@@ -163,7 +163,7 @@ async def _replay_page(datasette, request, database, *, text, source, base, keep
     numbers = [n for view in (original, shown) for s in view["steps"] for n in s["rules"]]
     cards = [name["real"] or name["card"] for view in (original, shown) for name in view["names"].values()]
     cited = await CITED.rules(database, scenario["cited_version"], scenario["rules_version"], numbers)
-    slugs = await read(database, lambda conn: queries.card_slugs(conn, GAME, cards))
+    slugs = await CITED.card_slugs(database, cards)
     state = {**keep, **({"variant": variant} if variant else {}), **_change_params(changes)}
     page = {
         **extra,
@@ -251,13 +251,14 @@ def _nav(base: str, state: dict, step: int, count: int, keep: dict, variants: li
 
 
 class CitedRules:
-    """The rules that replay steps cite, kept per cited number and database file (``queries.file_identity``):
-    a what-if cites mostly what its original does, and following a rule of an older version to the newest one
-    walks the lineage, so each number is looked up once per server process."""
+    """What replay pages look up in the database, kept per database file (``queries.file_identity``): the rules
+    that replay steps cite, by cited number (a what-if cites mostly what its original does, and following a rule
+    of an older version to the newest one walks the lineage), and the card pages of the engine's cards, by name
+    (every replay page names a few of the same cards); each is looked up once per server process."""
 
     def __init__(self, size: int = 20_000):
         self.size = size
-        self.kept: OrderedDict[tuple, list[dict]] = OrderedDict()
+        self.kept: OrderedDict[tuple, Any] = OrderedDict()
         self._links: OrderedDict[tuple, dict] = OrderedDict()
 
     def links(self, database, paths: Paths) -> dict:
@@ -273,19 +274,36 @@ class CitedRules:
         return kept
 
     async def rules(self, database, cited_version: str, version: str, numbers: list[str]) -> dict[str, list[dict]]:
-        scope = (queries.file_identity(database.path) or database.name, cited_version, version)
-        wanted = list(dict.fromkeys(numbers))
-        missing = [number for number in wanted if (*scope, number) not in self.kept]
+        def look_up(conn, missing: list[str]) -> dict | None:
+            return queries.cited_rules(conn, GAME, cited_version, version, missing) or None
+
+        rows = await self._kept_or_read(database, ("rules", cited_version, version), numbers, look_up)
+        # None: the versions cannot be placed, so nothing is linked (and nothing kept)
+        return {} if rows is None else {number: found or [] for number, found in rows.items()}
+
+    async def card_slugs(self, database, names: list[str]) -> dict[str, str]:
+        """The card page (slug) of each of these card names that the card list holds (``queries.card_slugs``)."""
+        rows = await self._kept_or_read(
+            database, ("card slugs",), names, lambda conn, missing: queries.card_slugs(conn, GAME, missing)
+        )
+        return {name: slug for name, slug in (rows or {}).items() if slug}
+
+    async def _kept_or_read(self, database, scope: tuple, keys: list[str], look_up) -> dict | None:
+        """Each key's value in ``scope``, read (``look_up(conn, missing)``: a mapping, or None when it finds
+        nothing to keep) only for the keys not kept; a key the mapping lacks is kept as None."""
+        scope = (queries.file_identity(database.path) or database.name, *scope)
+        wanted = list(dict.fromkeys(keys))
+        missing = [key for key in wanted if (*scope, key) not in self.kept]
         if missing:
-            found = await read(database, lambda conn: queries.cited_rules(conn, GAME, cited_version, version, missing))
-            if not found:  # the versions cannot be placed: nothing is linked (and nothing kept)
-                return {}
-            for number in missing:
-                self.kept[(*scope, number)] = found.get(number, [])
+            found = await read(database, lambda conn: look_up(conn, missing))
+            if found is None:
+                return None
+            for key in missing:
+                self.kept[(*scope, key)] = found.get(key)
         rows = {}
-        for number in wanted:
-            self.kept.move_to_end((*scope, number))
-            rows[number] = self.kept[(*scope, number)]
+        for key in wanted:
+            self.kept.move_to_end((*scope, key))
+            rows[key] = self.kept[(*scope, key)]
         while len(self.kept) > self.size:
             self.kept.popitem(last=False)
         return rows

@@ -83,6 +83,17 @@ BEHAVIOURS: dict[str, Behaviour] = {
             ),
         ),
         Behaviour(
+            "control_of_a_battlefield_left_empty",
+            "When does a player lose control of a battlefield where they have no units left (not contested): in "
+            "the next Cleanup, also while the Chain exists, or only in an Open State with no Showdown or Combat "
+            "there?",
+            (
+                Reading("2025-06-02", "any_cleanup", ("181.4.d",)),
+                Reading("2025-12-01", "any_cleanup", ("184.4.c", "322.6")),
+                Reading("2026-06-18", "open_state", ("190.4.c", "323.6")),
+            ),
+        ),
+        Behaviour(
             "final_point_from",
             "From which point total is a point scored the Final Point, withheld from a Conquer that leaves a "
             "battlefield unscored this turn: exactly 1 point below the Victory Score, or 1 below or higher (so "
@@ -91,6 +102,16 @@ BEHAVIOURS: dict[str, Behaviour] = {
                 Reading("2025-06-02", "one_below", ("632.1.b",)),
                 Reading("2025-12-01", "one_below", ("448.1.b",)),
                 Reading("2026-06-18", "one_below_or_higher", ("471.1.b",)),
+            ),
+        ),
+        Behaviour(
+            "deflect_charged",
+            "Does a spell or ability that chooses a permanent with Deflect more than once (a Repeat's extra "
+            "choices) pay the Deflect Value once, or once for each time it chooses it?",
+            (
+                Reading("2025-06-02", "once_per_item", ("721.1.c",)),
+                Reading("2025-12-01", "once_per_item", ("735.1.c",)),
+                Reading("2026-06-18", "per_choice", ("809.1.c",)),
             ),
         ),
         Behaviour(

@@ -476,6 +476,16 @@ def hidden_gear_is_played_only_to_base(original):
     return mutant
 
 
+def my_buff_read_as_any_buff(original):
+    """ "Spend my buff" spends a buff of any unit its controller controls (misreading the cost's "my": only the
+    source's own buff pays it, 702.2.b)."""
+
+    def mutant(game, cost, player, source_id):
+        return original(game, cost.model_copy(update={"spend_buff": "friendly"}), player, source_id)
+
+    return mutant
+
+
 PLAYED = kernel.QUERIES["card_played"]
 
 
@@ -580,6 +590,16 @@ MUTANTS = [
         ("core-12", "dispute-20"),
     ),
     (
+        "control of an empty battlefield lapses in any Cleanup, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "control_of_a_battlefield_left_empty", every_version_read_as("2025-12-01"))],
+        ("dispute-67",),
+    ),
+    (
+        "control of an empty battlefield lapses only in an Open State, whatever the version (1.4 read everywhere)",
+        [("behaviour", "control_of_a_battlefield_left_empty", every_version_read_as("2026-06-18"))],
+        ("dispute-251",),
+    ),
+    (
         "an optional trigger is decided as it resolves, whatever the version (2025-12-01 read everywhere)",
         [("behaviour", "optional_trigger_decided", every_version_read_as("2025-12-01"))],
         ("dispute-401",),
@@ -600,6 +620,16 @@ MUTANTS = [
         (32,),
     ),
     ("Deflect taxes its controller too", [("query", "deflect_cost", deflect_taxes_everyone)], ("core-14",)),
+    (
+        "Deflect is paid once per spell, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "deflect_charged", every_version_read_as("2025-12-01"))],
+        ("dispute-311",),
+    ),
+    (
+        "Deflect is paid for each choice, whatever the version (Core Rules 1.4 read everywhere)",
+        [("behaviour", "deflect_charged", every_version_read_as("2026-06-18"))],
+        ("dispute-04", "dispute-311"),
+    ),
     ("Temporary kills on every turn", [("keyword", "Temporary", temporary_on_every_turn)], ("core-18",)),
     ("instances of Vision trigger once", [("keyword", "Vision", vision_triggers_once)], ("core-21",)),
     ("Quick-Draw gives no Reaction", [("keyword", "Quick-Draw", quick_draw_without_reaction)], ("core-26",)),
@@ -730,6 +760,11 @@ MUTANTS = [
         "a hidden gear is played only to base",
         [("query", "check_play_location", hidden_gear_is_played_only_to_base)],
         ("dispute-310",),
+    ),
+    (
+        '"spend my buff" spends any friendly buff',
+        [("query", "buffs_to_spend", my_buff_read_as_any_buff)],
+        ("dispute-312",),
     ),
 ]
 
