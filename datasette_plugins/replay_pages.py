@@ -99,10 +99,10 @@ def _library_source(row: dict) -> str:
 
 
 async def replay_library(database) -> None:
-    """Every library replay (as ruled) replayed once and kept (``Replays``), as many as its cache holds: a server's
+    """Every library replay (as ruled) replayed once and kept (``Replays``), the whole library: a server's
     worker does this before it serves (``warm_up``), so that a judge's first view of a replay does not wait for its
     YAML to be parsed and checked and the engine to run (half of that page's CPU, 8 ms)."""
-    for row in await read(database, lambda conn: queries.library_scenarios(conn, service().size)):
+    for row in await read(database, lambda conn: queries.library_scenarios(conn, service().library_size)):
         await _run("view", row["scenario"], _library_source(row), trusted=True, boards=_boards(True, 0))
 
 
@@ -163,7 +163,7 @@ async def _replay_page(datasette, request, database, *, text, source, base, keep
     numbers = [n for view in (original, shown) for s in view["steps"] for n in s["rules"]]
     cards = [name["real"] or name["card"] for view in (original, shown) for name in view["names"].values()]
     cited = await CITED.rules(database, scenario["cited_version"], scenario["rules_version"], numbers)
-    slugs = await read(database, lambda conn: queries.card_slugs(conn, GAME, cards))
+    slugs = await CITED.card_slugs(database, cards)
     state = {**keep, **({"variant": variant} if variant else {}), **_change_params(changes)}
     page = {
         **extra,
@@ -251,13 +251,14 @@ def _nav(base: str, state: dict, step: int, count: int, keep: dict, variants: li
 
 
 class CitedRules:
-    """The rules that replay steps cite, kept per cited number and database file (``queries.file_identity``):
-    a what-if cites mostly what its original does, and following a rule of an older version to the newest one
-    walks the lineage, so each number is looked up once per server process."""
+    """What replay pages look up in the database, kept per database file (``queries.file_identity``): the rules
+    that replay steps cite, by cited number (a what-if cites mostly what its original does, and following a rule
+    of an older version to the newest one walks the lineage), and the card pages of the engine's cards, by name
+    (every replay page names a few of the same cards); each is looked up once per server process."""
 
     def __init__(self, size: int = 20_000):
         self.size = size
-        self.kept: OrderedDict[tuple, list[dict]] = OrderedDict()
+        self.kept: OrderedDict[tuple, Any] = OrderedDict()
         self._links: OrderedDict[tuple, dict] = OrderedDict()
 
     def links(self, database, paths: Paths) -> dict:
@@ -273,19 +274,36 @@ class CitedRules:
         return kept
 
     async def rules(self, database, cited_version: str, version: str, numbers: list[str]) -> dict[str, list[dict]]:
-        scope = (queries.file_identity(database.path) or database.name, cited_version, version)
-        wanted = list(dict.fromkeys(numbers))
-        missing = [number for number in wanted if (*scope, number) not in self.kept]
+        def look_up(conn, missing: list[str]) -> dict | None:
+            return queries.cited_rules(conn, GAME, cited_version, version, missing) or None
+
+        rows = await self._kept_or_read(database, ("rules", cited_version, version), numbers, look_up)
+        # None: the versions cannot be placed, so nothing is linked (and nothing kept)
+        return {} if rows is None else {number: found or [] for number, found in rows.items()}
+
+    async def card_slugs(self, database, names: list[str]) -> dict[str, str]:
+        """The card page (slug) of each of these card names that the card list holds (``queries.card_slugs``)."""
+        rows = await self._kept_or_read(
+            database, ("card slugs",), names, lambda conn, missing: queries.card_slugs(conn, GAME, missing)
+        )
+        return {name: slug for name, slug in (rows or {}).items() if slug}
+
+    async def _kept_or_read(self, database, scope: tuple, keys: list[str], look_up) -> dict | None:
+        """Each key's value in ``scope``, read (``look_up(conn, missing)``: a mapping, or None when it finds
+        nothing to keep) only for the keys not kept; a key the mapping lacks is kept as None."""
+        scope = (queries.file_identity(database.path) or database.name, *scope)
+        wanted = list(dict.fromkeys(keys))
+        missing = [key for key in wanted if (*scope, key) not in self.kept]
         if missing:
-            found = await read(database, lambda conn: queries.cited_rules(conn, GAME, cited_version, version, missing))
-            if not found:  # the versions cannot be placed: nothing is linked (and nothing kept)
-                return {}
-            for number in missing:
-                self.kept[(*scope, number)] = found.get(number, [])
+            found = await read(database, lambda conn: look_up(conn, missing))
+            if found is None:
+                return None
+            for key in missing:
+                self.kept[(*scope, key)] = found.get(key)
         rows = {}
-        for number in wanted:
-            self.kept.move_to_end((*scope, number))
-            rows[number] = self.kept[(*scope, number)]
+        for key in wanted:
+            self.kept.move_to_end((*scope, key))
+            rows[key] = self.kept[(*scope, key)]
         while len(self.kept) > self.size:
             self.kept.popitem(last=False)
         return rows
@@ -571,14 +589,18 @@ async def dispute(datasette, request):
         yaml_error = await asyncio.to_thread(replay_view.check_text, typed, DISPUTE_SOURCE)
         if yaml_error is None:
             return Response.redirect(_dispute_url(datasette, replay_view.encode(typed)))
+    judged_under = await read(database, lambda conn: queries.rules_versions(conn, GAME))
+    new_dispute = replay_view.new_dispute(judged_under[-1]) if judged_under else replay_view.NEW_DISPUTE
     try:
-        text = replay_view.decode(token) if token else replay_view.NEW_DISPUTE
+        text = replay_view.decode(token) if token else new_dispute
     except ValueError as error:
-        text, yaml_error = replay_view.NEW_DISPUTE, {"message": str(error), "line": None, "field": None}
+        text, yaml_error = new_dispute, {"message": str(error), "line": None, "field": None}
     op = request.args.get("op")
     refusal = None
     if op and request.method != "POST":
         try:
+            if op == "version" and request.args.get("version") not in judged_under:
+                raise ValueError(f"the database holds no Core Rules {request.args.get('version')!r} to judge under")
             changed, refusal = await _build(text, op, dict(request.args))
         except ValueError as error:
             yaml_error = {"message": str(error), "line": None, "field": None}
@@ -592,7 +614,8 @@ async def dispute(datasette, request):
     names = view.get("names", {})
     numbers = [n for s in view.get("steps", []) for n in s["rules"]] + _refusal_rules(refusal)
     cards = [name["real"] or name["card"] for name in names.values()]
-    cited = await CITED.rules(database, replay_view.RULES_VERSION, replay_view.RULES_VERSION, numbers)
+    version = view["scenario"]["rules_version"] if view.get("scenario") else replay_view.RULES_VERSION
+    cited = await CITED.rules(database, replay_view.RULES_VERSION, version, numbers)
     slugs, card_list = await read(
         database, lambda conn: (queries.card_slugs(conn, GAME, cards), queries.engine_card_names(conn, GAME))
     )
@@ -607,6 +630,8 @@ async def dispute(datasette, request):
         "yaml_error": yaml_error,
         "refusal": refusal,
         "refusal_rules": _refusal_rules(refusal),
+        "judged_under": judged_under,  # the Core Rules versions a dispute may be judged under
+        "version": version,
         "view": view if not view.get("error") else None,
         "legal": legal,
         "document": replay_view.document(text),

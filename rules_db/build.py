@@ -32,7 +32,7 @@ from ingest.lemmas import find_phrases, load_tokenizer, token_memo
 from ingest.limits import check_rules
 from ingest.outline import coverage, ingested_share
 from ingest.source import read_lines
-from rules_db import cards, lineage_store, links, replays, schema, store
+from rules_db import aliases, cards, lineage_store, links, replays, schema, store
 from rules_db.lineage import KINDS, compute_lineage
 from rules_db.lineage_store import VersionPair
 from rules_db.timeline import Span, Timeline
@@ -186,6 +186,8 @@ class _Builder:
             schema.enable_search(self.db)
         with self._stage("version lineage"):
             self._store_lineage(result.reports, lineages)
+        with self._stage("search aliases"):  # mined from the rules and their lineage
+            aliases.build(self.db)
         with self._stage("scenario replays"):
             self._replay_scenarios(result, replaying)
         self.db.conn.commit()

@@ -1201,6 +1201,12 @@ def replay_page(conn: sqlite3.Connection, replay_id: str, stored_steps: bool = T
     return {"replay": replay, "steps": _nest(steps, cited), "sequence": sequence}
 
 
+def rules_versions(conn: sqlite3.Connection, game: str) -> list[str]:
+    """The versions of the game's default rulebook (its Core Rules) the database holds, oldest first: those a
+    dispute may be judged under."""
+    return [document["version"] for document in versions.versions(conn, game)]
+
+
 def cited_rules(
     conn: sqlite3.Connection, game: str, cited_version: str, version: str, numbers: list[str]
 ) -> dict[str, list[dict]]:

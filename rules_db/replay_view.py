@@ -41,6 +41,7 @@ from scenarios.cards import load_library
 from scenarios.kernel import RULES_VERSION, Budget, BudgetExceeded, Refusal
 from scenarios.replay import observe, replay_scenario
 from scenarios.state import GameState
+from scenarios.versions import NEWEST_VERSION
 
 PAGE_STEPS, PAGE_SECONDS = 200_000, 4.0  # one replay asked from a page (the sandbox adds a deadline)
 MAX_URL_TOKEN = 12_000  # characters of a scenario encoded in a URL
@@ -104,7 +105,7 @@ def replayed_view(
             "answer": original.answer,
             "disagreement": original.disagreement,
             "note": original.note,
-            "rules_version": original.rules.core,
+            "rules_version": scenario.rules.core,  # the version it is judged under (a variant may change it)
             "cited_version": RULES_VERSION,
             "variants": [{"id": v.id, "title": v.title} for v in original.variants],
         },
@@ -512,12 +513,17 @@ class Replays:
     library as it is (``trusted``: the build replayed it already, and a page can only pick one of its variants)
     is replayed in this process instead, as the sandbox's workers yield to the server's pages (under load they
     kept a library replay waiting longest); its replayed game is kept with its view, so that a page reads only
-    the boards it shows (``boards``, see ``with_boards``), at any step, without replaying again."""
+    the boards it shows (``boards``, see ``with_boards``), at any step, without replaying again. Library replays
+    are kept apart (``library_size``, more than the library holds): each is a scenario of the database as ruled or
+    one of its variants, never a request's text, and pushed out by what-ifs and disputes, or by each other in a
+    cache smaller than the library, a replay's page ran the engine again (a tenth of a millisecond kept against
+    8-15 ms replayed: bench_pages.py's replay page p99)."""
 
-    def __init__(self, sandbox: Sandbox | None = None, size: int = 128):
+    def __init__(self, sandbox: Sandbox | None = None, size: int = 128, library_size: int = 1024):
         self.sandbox = sandbox or Sandbox()
-        self.size = size
+        self.size, self.library_size = size, library_size
         self._cache: OrderedDict[str, Any] = OrderedDict()
+        self._library: OrderedDict[str, Any] = OrderedDict()
         self._lock = threading.Lock()
 
     def view(
@@ -544,43 +550,43 @@ class Replays:
 
     def _library_view(self, text: str, source: str, variant: str | None, boards: Collection[int] | None) -> dict:
         key = self._key("library view", text=text, source=source, variant=variant)
-        kept = self._kept(key)
+        kept = self._kept(key, self._library)
         if kept is None:
             described, game = replayed_view(text, source, variant)
-            kept = self._keep(key, (described, game, threading.Lock()))
+            if game is None:  # the scenario's own error, or a variant it does not have: not kept
+                return described
+            kept = self._keep(key, (described, game, threading.Lock()), self._library, self.library_size)
         described, game, reading = kept
-        if game is None:  # the scenario's own error
-            return described
         with reading:  # reading a board rewinds the game's journal: one page at a time
             return with_boards(described, game, boards)
 
     def _cached(self, function: str, **arguments) -> dict:
         key = self._key(function, **arguments)
-        kept = self._kept(key)
+        kept = self._kept(key, self._cache)
         if kept is not None:
             return kept
         try:
             result = self.sandbox.call(function, **arguments)
         except SandboxError as error:  # not kept: the same request may well succeed in a moment
             return {"error": {"message": str(error), "line": None, "field": None, "transient": True}}
-        return self._keep(key, result)
+        return self._keep(key, result, self._cache, self.size)
 
     @staticmethod
     def _key(function: str, **arguments) -> str:
         return hashlib.sha256(repr((function, sorted(arguments.items()))).encode()).hexdigest()
 
-    def _kept(self, key: str) -> Any:
+    def _kept(self, key: str, cache: OrderedDict[str, Any]) -> Any:
         with self._lock:
-            if key in self._cache:
-                self._cache.move_to_end(key)
-                return self._cache[key]
+            if key in cache:
+                cache.move_to_end(key)
+                return cache[key]
         return None
 
-    def _keep(self, key: str, value: Any) -> Any:
+    def _keep(self, key: str, value: Any, cache: OrderedDict[str, Any], size: int) -> Any:
         with self._lock:
-            self._cache[key] = value
-            while len(self._cache) > self.size:
-                self._cache.popitem(last=False)
+            cache[key] = value
+            while len(cache) > size:
+                cache.popitem(last=False)
         return value
 
 
@@ -658,18 +664,25 @@ def flow(value) -> str:
 
 # -- the dispute builder: a scenario document edited one form at a time --------------------------------------------
 
-NEW_DISPUTE = dump(
-    {
-        "meta": {"id": "dispute", "title": "A new dispute"},
-        "answer": "",
-        "setup": {
-            "turn": {"player": "A"},
-            "players": {"A": {}, "B": {}},
-            "battlefields": [{"id": "bf1", "card": "Neutral Ground"}],
-        },
-        "actions": [],
-    }
-)
+
+def new_dispute(version: str = NEWEST_VERSION) -> str:
+    """An empty dispute, judged under the Core Rules `version` (a page gives the newest its database holds)."""
+    return dump(
+        {
+            "meta": {"id": "dispute", "title": "A new dispute"},
+            "rules": {"core": version},
+            "answer": "",
+            "setup": {
+                "turn": {"player": "A"},
+                "players": {"A": {}, "B": {}},
+                "battlefields": [{"id": "bf1", "card": "Neutral Ground"}],
+            },
+            "actions": [],
+        }
+    )
+
+
+NEW_DISPUTE = new_dispute()
 _PREFIX = {"unit": "u", "gear": "g", "spell": "s", "battlefield": "bf", "legend": "l", "rune": "r"}
 _ZONES = ("hand", "deck", "trash")
 
@@ -724,6 +737,8 @@ def edit(text: str, source: str, op: str, args: dict) -> str:
         rune: dict = {"id": _free_id(data, "rune"), "card": _card(args.get("card", ""), {"rune"})}
         rune.update({"exhausted": True} if args.get("exhausted") else {})
         _player_setup(players, args).setdefault("runes", []).append(rune)
+    elif op == "version":
+        data["rules"] = {"core": str(args.get("version", "")).strip()}
     elif op == "title":
         data.setdefault("meta", {})["title"] = args.get("title", "").strip()[:200] or "A new dispute"
     elif op == "append":

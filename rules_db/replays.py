@@ -18,6 +18,7 @@ import sqlite_utils
 
 from rules_db import store, versions
 from rules_db.lineage_store import equivalents
+from scenarios.versions import split_versioned
 
 
 class CitationTranslator:
@@ -30,10 +31,15 @@ class CitationTranslator:
     "When Combat opens ..."). Only when none of a step's numbers has a counterpart does the step cite its
     rules' nearest ancestor's counterpart, else that of the section they sit under, so that it still points
     to where they would be; a number nothing corresponds to is dropped (the older Core Rules have no "Deal"
-    rule, for instance)."""
+    rule, for instance).
+
+    A number the engine cites in another version (`419.4.b@2026-06-18`, scenarios/versions.py: a behaviour the
+    versions disagree on) is that version's own: kept as it is in that version, translated from it into any
+    other."""
 
     def __init__(self, db: sqlite_utils.Database, game_id: str, from_version: str, to_version: str):
         self.db = db
+        self.game_id, self.from_version, self.to_version = game_id, from_version, to_version
         self.same = from_version == to_version
         self.from_document = (versions.rules_document(db, game_id, from_version) or {}).get("id")
         self.to_document = (versions.rules_document(db, game_id, to_version) or {}).get("id")
@@ -55,8 +61,25 @@ class CitationTranslator:
             if row["parent_number"]:
                 self.children.setdefault(row["parent_number"], []).append(row["number"])
         self.in_other_version = lru_cache(maxsize=None)(self._in_other_version)
-        self.direct = lru_cache(maxsize=None)(self._direct)
-        self.nearest = lru_cache(maxsize=None)(self._nearest)
+        self.direct = lru_cache(maxsize=None)(self._versioned(self._direct, "direct"))
+        self.nearest = lru_cache(maxsize=None)(self._versioned(self._nearest, "nearest"))
+        self.from_others: dict[str, CitationTranslator] = {}
+
+    def _versioned(self, translate, name: str):
+        """`translate` for the engine's numbers; a number cited in another version goes through that version's
+        own translator (itself when it is the version translated into)."""
+
+        def translated(citation: str) -> str | None:
+            number, version = split_versioned(citation)
+            if version is None or version == self.from_version:
+                return translate(number)
+            if version == self.to_version:
+                return number
+            if version not in self.from_others:
+                self.from_others[version] = CitationTranslator(self.db, self.game_id, version, self.to_version)
+            return getattr(self.from_others[version], name)(number)
+
+        return translated
 
     def _in_other_version(self, number: str) -> list[tuple[str, str]]:
         """The rule's equivalents in the other version, ``(number, kind)``: the lineage is walked once per rule,

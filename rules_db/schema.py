@@ -443,6 +443,25 @@ TABLES: dict[str, Table] = {
         description="The rule_lineage rows of each pair of versions counted per kind and section (rows, and of them the rules "
         "only renumbered): the diff page's counts, sections and page totals without reading every row.",
     ),
+    "search_aliases": Table(
+        {
+            "id": int,
+            "game_id": str,
+            "alias": str,
+            "term": str,
+            "source": str,
+            "rules": int,
+            "rule_id": int,
+            "evidence": str,
+        },
+        references={"game_id": "games", "rule_id": "rules"},
+        indexes=[["alias"]],
+        description="Other wordings of a term, mined from the documents (rules_db/aliases.py); the search looks for the "
+        "term when a question says the alias. source says how it was found: renamed (a rules update rewrote the alias "
+        "as the term in several aligned rules and no longer says it: a judge's older words find the newest rule); "
+        "rules counts the rules that show it, rule_id is one of them (the newer version's), evidence names them. "
+        "rules_db/data/alias_vetoes.yaml vetoes a wrong one.",
+    ),
     "parse_issues": Table(
         {"id": int, "document_id": str, "line": int, "kind": str, "number": str, "message": str},
         references={"document_id": "documents"},

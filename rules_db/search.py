@@ -189,6 +189,7 @@ class Query:
     forms: frozenset[str] = frozenset()  # the question forms it has (see QuestionForm): "permission", "limit"
     terms: dict[str, Term] = field(default_factory=dict)  # what the index knows of the words of the concepts' forms
     indexed: int = 1  # rows of the index (the concepts' weights are relative to it)
+    renamed: list[dict] = field(default_factory=list)  # older wordings the question uses, and their names now
 
     def stems(self) -> dict[str, str]:
         """word -> its stem as the index stores it, for each word of the concepts' forms and synonyms that some
@@ -238,6 +239,7 @@ def understand(conn: sqlite3.Connection, text: str, game: str | None = None) -> 
     words = _corrected(conn, words, terms, query)
     terms.update(_terms(conn, [word for word in words if word not in terms]))
     query.concepts = _resolved(conn, _concepts(conn, words, terms, query, game), terms, query)
+    query.renamed = _renamed(conn, query, game)
     phrases = {tuple(words[start : start + length]) for length in (1, 2, 3) for start in range(len(words))}
     query.wants_card = any(concept.card_ids for concept in query.concepts) or bool(phrases & vocabulary().card_intent)
     query.wants_number = bool(phrases & vocabulary().number_intent)
@@ -249,8 +251,9 @@ def _concepts(conn: sqlite3.Connection, words: list[str], terms: dict, query: Qu
     """The question's words as concepts: card names, the judge's phrases the vocabulary expands ("full hand"),
     and every other word that is not filler (with its expansions); game names are noted."""
     filler = vocabulary().filler
+    expansions = _expansions(conn, game)
     concepts = []
-    phrases = {start: (end, values) for start, end, values in _phrase_expansions(words, terms)}
+    phrases = {start: (end, values) for start, end, values in _phrase_expansions(words, terms, expansions)}
     names = _card_names(conn, words, game)
     position = 0
     while position < len(words):
@@ -277,18 +280,70 @@ def _concepts(conn: sqlite3.Connection, words: list[str], terms: dict, query: Qu
             query.ignored.append(word)
             continue
         lemma = terms.get(word, _UNKNOWN).lemma or word
-        expansions = vocabulary().expansions
         synonyms = expansions.get((word,)) or expansions.get((lemma,)) or ()
         concepts.append(Concept(word, forms=[word], expansions=list(synonyms)))
     return concepts
 
 
-def _phrase_expansions(words: list[str], terms: dict) -> list[tuple[int, int, list[str]]]:
-    """(start, end, expansions) of the vocabulary's phrases of two words or more in the question, matched on
-    the words or their lemmas, longest first and not overlapping. A phrase also matches with filler words
-    between its words ("declare my attackers" is "declare attackers", "damage in order" is "damage order")."""
+class _Aliases(NamedTuple):
+    """The aliases of ``search_aliases`` (see ``rules_db.aliases``), read once per database."""
+
+    expansions: dict[str | None, dict[tuple[str, ...], tuple[str, ...]]]  # game (None: every game) -> the expansions
+    renamed: dict[tuple[str, ...], list[dict]]  # an older wording -> {game, term, evidence} of each rename
+
+
+def _aliases(conn: sqlite3.Connection) -> _Aliases:
+    return queries.lookup_table(conn, ("search aliases",), lambda: _read_aliases(conn))
+
+
+def _expansions(conn: sqlite3.Connection, game: str | None) -> dict[tuple[str, ...], tuple[str, ...]]:
+    """Words and phrases -> the documents' words for them: the vocabulary's expansions, and the aliases mined from
+    the documents of the game searched, or of every game."""
+    return _aliases(conn).expansions.get(game, vocabulary().expansions)
+
+
+def _read_aliases(conn: sqlite3.Connection) -> _Aliases:
+    """Each alias under its words and under their lemmas (a question's phrase matches either: "pending combat" is
+    the alias "pending combats")."""
+    aliases = _Aliases({None: dict(vocabulary().expansions)}, defaultdict(list))
+    rows = conn.execute("select game_id, alias, term, source, evidence from search_aliases order by id").fetchall()
+    terms = _terms(conn, [word for row in rows for word in WORD.findall(row[1])])
+    for game, alias, term, source, evidence in rows:
+        words = tuple(WORD.findall(alias))
+        keys = dict.fromkeys([words, _lemmas(words, terms)])
+        if game not in aliases.expansions:
+            aliases.expansions[game] = dict(vocabulary().expansions)
+        for expansions in (aliases.expansions[None], aliases.expansions[game]):
+            for key in keys:
+                expansions[key] = tuple(dict.fromkeys([*expansions.get(key, ()), term]))
+        if source == "renamed":
+            aliases.renamed[_lemmas(words, terms)].append({"game": game, "term": term, "evidence": evidence})
+    return aliases
+
+
+def _lemmas(words: Iterable[str], terms: dict[str, Term]) -> tuple[str, ...]:
+    return tuple(terms.get(word, _UNKNOWN).lemma or word for word in words)
+
+
+def _renamed(conn: sqlite3.Connection, query: Query, game: str | None) -> list[dict]:
+    """The older wordings the question uses, each with what the rules of its game call it now and the evidence."""
+    filler = vocabulary().filler
+    renamed = _aliases(conn).renamed
+    return [
+        {"typed": concept.typed, **rename}
+        for concept in query.concepts
+        for rename in renamed.get(_lemmas((w for w in concept.typed.split() if w not in filler), query.terms), [])
+        if game is None or rename["game"] == game
+    ]
+
+
+def _phrase_expansions(
+    words: list[str], terms: dict, expansions: dict[tuple[str, ...], tuple[str, ...]]
+) -> list[tuple[int, int, list[str]]]:
+    """(start, end, expansions) of the phrases of two words or more in the question that ``expansions`` has,
+    matched on the words or their lemmas, longest first and not overlapping. A phrase also matches with filler
+    words between its words ("declare my attackers" is "declare attackers", "damage in order" is "damage order")."""
     vocab = vocabulary()
-    expansions = vocab.expansions
     lemmas = [terms.get(word, _UNKNOWN).lemma or word for word in words]
     found: list[tuple[int, int, list[str]]] = []
     taken: set[int] = set()
@@ -1345,6 +1400,7 @@ def _described(query: Query) -> dict:
         "ignored": query.ignored,
         "unknown": query.unknown,
         "corrections": [{"typed": typed, "meant": meant} for typed, meant in query.corrections],
+        "renamed": query.renamed,
         "did_you_mean": _did_you_mean(query),
         "notices": query.notices,
         "card_ids": list(query.card_only),

@@ -16,11 +16,12 @@ _INSTALLED = Path(str(resources.files("rules_db"))).parent
 
 
 def source_files() -> list[Path]:
-    """The bundled documents and the packages' data (card aliases, scenarios, the card library)."""
-    aliases = Path(str(resources.files("ingest") / "data"))
+    """The bundled documents and the packages' data (card aliases; the search vocabulary and vetoed aliases, which
+    the search aliases are mined with; scenarios, the card library)."""
+    data = [Path(str(resources.files(package) / "data")) for package in ("ingest", "rules_db")]
     return [
         *(spec.path for spec in BUNDLED),
-        *sorted(path for path in aliases.glob("*") if path.is_file()),
+        *sorted(path for folder in data for path in folder.glob("*") if path.is_file()),
         *library_paths(),
         CARD_LIBRARY,
     ]

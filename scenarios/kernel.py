@@ -172,7 +172,8 @@ ACTIONS: dict[str, ActionSpec] = {}
 EVENT_KINDS: dict[str, EventKind] = {}  # event name -> its rule and its verb phrase
 WHO: dict[str, Callable] = {}  # filter word -> predicate(game, source, subject) on objects or players
 WHERE: dict[str, Callable] = {}  # filter word -> predicate(game, source, location, item)
-CONDITIONS: dict[str, tuple[Callable, str]] = {}  # condition word -> (predicate(game, Condition), its rule)
+# condition word -> (predicate(game, Condition), its rule, the version-dependent behaviour it reads or None)
+CONDITIONS: dict[str, tuple[Callable, str, str | None]] = {}
 
 
 class KeywordAbilities(dict[str, "KeywordAbility"]):
@@ -382,12 +383,13 @@ def where(word: str):
     return decorate
 
 
-def condition(word: str, rule: str):
-    """Register a condition word (`condition: legion` on a trigger, a discount or an `if` instruction) and
-    the rule that defines it."""
+def condition(word: str, rule: str, reads: str | None = None):
+    """Register a condition word (`condition: legion` on a trigger, a discount or an `if` instruction), the
+    rule that defines it, and the version-dependent behaviour it reads (`scenarios/versions.py`), whose
+    reading's rules a step deciding it cites too."""
 
     def decorate(fn: Callable) -> Callable:
-        _register(CONDITIONS, word, (fn, rule), "condition word")
+        _register(CONDITIONS, word, (fn, rule, reads), "condition word")
         return fn
 
     return decorate

@@ -258,6 +258,8 @@ class Player(Journaled):
     domain_power: tuple[tuple[str, int], ...] = ()
     cards_played_this_turn: int = 0
     played_this_turn: tuple[str, ...] = ()  # the Main Deck cards played this turn (Legion, 738)
+    cards_finalized_this_turn: int = 0  # those played or being played, countered ones too (419.4.b in 1.4)
+    finalized_this_turn: tuple[str, ...] = ()
 
     def change_label(self, key: str):
         return (f"player {self.name}", key)

@@ -88,7 +88,7 @@ def replay_scenario(scenario: schema.Scenario, path, budget: Budget | None = Non
 
 def _replay(scenario: schema.Scenario, path, budget: Budget | None) -> Replay:
     started = time.perf_counter()
-    game = GameState(scenario.setup.model_dump(exclude_none=True), budget or Budget())
+    game = GameState(scenario.setup.model_dump(exclude_none=True), budget or Budget(), scenario.rules.core)
     mismatches: list[str] = []
     checkpoints = {c.after: c for c in scenario.checkpoints}
     computed_checkpoints = {}
@@ -250,7 +250,7 @@ def render_tree(replay: Replay, max_depth: int | None = None, cite=None) -> str:
     out = [
         f"{replay.scenario_id}: {replay.title}",
         (f"ruling {replay.ruling_position}" if replay.ruling_position else "from the Core Rules")
-        + f" | Core Rules {replay.rules_version} | verdict: {replay.verdict.upper()}",
+        + f" | judged under Core Rules {replay.rules_version} | verdict: {replay.verdict.upper()}",
     ]
     if replay.disagreement:
         out.append(f"disagreement: {replay.disagreement}")

@@ -22,6 +22,7 @@ def build(game, setup: dict) -> None:
             power=spec.get("power", 99),
             domain_power=tuple(sorted(spec.get("domain_power", {}).items())),
             cards_played_this_turn=spec.get("cards_played_this_turn", 0),
+            cards_finalized_this_turn=spec.get("cards_played_this_turn", 0),  # a card played was Finalized
         )
         if spec.get("legend"):
             _add(game, spec["legend"], owner=name, zone=Zone.BOARD, location="base")

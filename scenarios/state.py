@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import scenarios.rules  # noqa: F401  (registers every rule module with the kernel)
-from scenarios import kernel
+from scenarios import kernel, versions
 from scenarios.actions import Action, Choose, parse_action
 from scenarios.journal import Journal, Journaled, watch
 from scenarios.kernel import Budget, EngineError, NeedChoice, Refusal, Run, UnansweredChoice
@@ -55,11 +55,15 @@ class GameState(Journaled):
     history: list
     objects: dict[str, Obj]
     zone_contents: dict[tuple[Zone, str], list[Obj]]
+    rules_version: str  # the Core Rules version the game is judged under (scenarios/versions.py)
+    readings: dict[str, versions.Reading]  # each version-dependent behaviour's reading under it
 
-    def __init__(self, setup: dict, budget: Budget | None = None):
+    def __init__(self, setup: dict, budget: Budget | None = None, rules_version: str = kernel.RULES_VERSION):
         journal = Journal()
         runtime = {
             "setup": setup,
+            "rules_version": rules_version,
+            "readings": versions.readings_under(rules_version),
             "journal": journal,
             "trace": Tracer(journal.entries),
             "budget": budget or Budget(),
@@ -108,6 +112,10 @@ class GameState(Journaled):
 
     def change_label(self, key: str):
         return ("game", key) if key in _GAME_SHOWN else None
+
+    def reading(self, behaviour: str) -> versions.Reading:
+        """How the version the game is judged under reads a behaviour the versions disagree on."""
+        return self.readings[behaviour]
 
     # -- bookkeeping ---------------------------------------------------------------------------------------
     def tick(self) -> int:
@@ -362,6 +370,7 @@ class GameState(Journaled):
     def to_dict(self) -> dict:
         return {
             "setup": plain(self.setup),
+            "rules_version": self.rules_version,
             "history": [pushed.action.to_dict() for pushed in self.history],
             "board": self.board(),
             "pending": self.pending.plain() if self.pending else None,
@@ -369,7 +378,7 @@ class GameState(Journaled):
 
     @classmethod
     def from_dict(cls, data: dict, budget: Budget | None = None) -> GameState:
-        state = cls(data["setup"], budget)
+        state = cls(data["setup"], budget, data.get("rules_version", kernel.RULES_VERSION))
         for action in data.get("history", []):
             state.push(action)
         return state

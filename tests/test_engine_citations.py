@@ -19,6 +19,7 @@ import scenarios
 from rules_db import versions
 from rules_db.replays import CitationTranslator
 from scenarios import kernel, schema
+from scenarios import versions as versions_module
 from scenarios.replay import replay_file, replay_variant
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -115,7 +116,7 @@ TERMS: dict[str, list[str]] = {
     "empty_rune_pools": ["rune pool"],
     "recycle": ["recycl"],
     "burn_out": ["burn"],
-    "condition": ["legion", "condition", "mighty"],
+    "condition": ["legion", "condition", "mighty", "played"],  # which cards count as played (Legion)
     "look": ["look"],
     "equip cost": ["equip"],
     "repeat": ["repeat"],
@@ -138,9 +139,15 @@ def rule_texts(version: str = kernel.RULES_VERSION) -> dict[str, str]:
 
 
 TEXTS = rule_texts()
+OTHER_TEXTS = {version: rule_texts(version) for version in versions_module.KNOWN_VERSIONS}
 
 
 def text_of(number: str, texts: dict[str, str] = TEXTS, parents: dict | None = None) -> str:
+    """A rule's text with its parent's; a number the engine cites in another version (`419.4.b@2026-06-18`, a
+    behaviour the versions disagree on) is read in that version."""
+    number, version = versions_module.split_versioned(number)
+    if version is not None:
+        texts, parents = OTHER_TEXTS[version], None
     parent = (parents or {}).get(number) or (number.rsplit(".", 1)[0] if "." in number else None)
     return (texts.get(number, "") + " " + (texts.get(parent, "") if parent else "")).lower()
 

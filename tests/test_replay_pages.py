@@ -691,3 +691,80 @@ async def test_hostile_scenarios_get_a_clear_error_while_other_pages_answer(data
     assert "cannot be replayed" in many_text or "holds more than" in many_text
     assert bomb_time < 10 and many_time < 10  # a guard against a hang; speed is measured in benchmarks/
     assert codes == [200] * 5
+
+
+class _AnsweringSandbox:
+    """A sandbox that answers every call at once, with the arguments it was given (no worker process)."""
+
+    def call(self, function, **arguments):
+        return {"error": None, "function": function, **arguments}
+
+
+def test_library_replays_are_kept_apart_from_what_ifs_and_disputes(monkeypatch, connection):
+    """A library replay is replayed once and kept while what-ifs and disputes (the sandbox's answers) come and go,
+    and the whole library fits (it pushed itself out of a 128-view cache: 8-15 ms of engine a page); a variant the
+    scenario does not have is answered, not kept."""
+    from datasette_plugins.replay_pages import _library_source
+    from rules_db import queries
+
+    rows = queries.library_scenarios(connection, 10_000)
+    service = replay_view.Replays(_AnsweringSandbox(), size=2)
+    assert service.library_size > len(rows)
+    replayed = []
+    real = replay_view.replayed_view
+    monkeypatch.setattr(replay_view, "replayed_view", lambda *a: replayed.append(a[1]) or real(*a))
+    library = rows[:5]
+    for row in library:
+        service.view(row["scenario"], _library_source(row), trusted=True, boards=[0])
+    for number in range(5):  # what-ifs of them, and disputes typed in
+        service.view(library[0]["scenario"], "x", changes=[{"path": "setup.turn.player", "value": f"P{number}"}])
+        service.legal(f"dispute {number}", "your dispute")
+    for row in library:
+        view = service.view(row["scenario"], _library_source(row), trusted=True, boards=[1])
+        assert view["error"] is None and view["steps"]
+    assert len(replayed) == 5  # each once
+    for _ in range(3):
+        missing = service.view(library[0]["scenario"], "s", "no-such-variant", trusted=True)
+        assert "no variant" in missing["error"]["message"]
+    assert len(service._library) == 5 and len(replayed) == 8
+
+
+async def test_a_replay_pages_card_links_are_looked_up_once_per_server(datasette, monkeypatch):
+    """The card pages a replay links to are read once and kept (a thread's round trip to the database a page,
+    under load a queue's wait), and the page links them as before."""
+    from rules_db import queries
+
+    calls = []
+    real = queries.card_slugs
+    monkeypatch.setattr(queries, "card_slugs", lambda *a: calls.append(a[2]) or real(*a))
+    first = (await _get(datasette, f"/replays/{ZHONYA}?once=1")).text
+    before = len(calls)
+    again = (await _get(datasette, f"/replays/{ZHONYA}?once=2")).text
+    assert len(calls) == before and 'href="/cards/zhonyas-hourglass"' in again
+    assert first.count('href="/cards/') == again.count('href="/cards/') > 0
+
+
+async def test_the_builder_judges_under_the_version_a_judge_chooses_the_newest_first(datasette):
+    """A new dispute is judged under the newest Core Rules the database holds; the version form offers each one
+    and changes the outcome where the versions rule differently (a countered card and Legion: Noxus Hopeful costs
+    2 under 1.4, where the countered Discipline was Finalized, and 4 under 2025-12-01), citing that version's rule."""
+    html = (await _get(datasette, "/dispute")).text
+    form = _form(html, "version")
+    options = re.findall(r'<option value="([^"]+)"( selected)?>', form)
+    assert [value for value, _ in options] == ["2025-06-02", "2025-12-01", "2026-06-18"]
+    assert [value for value, selected in options if selected] == ["2026-06-18"]
+    text = (ROOT / "scenarios/library/dispute-250-a-countered-card-is-finalized-for-legion.yaml").read_text()
+    judged = {}
+    for version in ("2025-12-01", "2026-06-18"):
+        text = await _built(datasette, text, {"op": "version", "version": version})
+        data = (await _get(datasette, f"/dispute/replay.json?{urlencode({'s': _token(text)})}")).json()
+        assert data["view"]["scenario"]["rules_version"] == version
+        judged[version] = data["view"]["steps"][-1]["board"]["players"][0]["energy"]
+        page = (await _get(datasette, f"/dispute/replay?{urlencode({'s': _token(text)})}")).text
+        rule = {"2025-12-01": "412.1.b", "2026-06-18": "419.4.b"}[version]  # a countered card: not played, Finalized
+        assert f'href="/rules/riftbound/{version}/{rule}"' in page
+    assert judged == {"2025-12-01": 0, "2026-06-18": 2}
+    refused = (
+        await _get(datasette, f"/dispute?{urlencode({'s': _token(text), 'op': 'version', 'version': '1999-01-01'})}")
+    ).text
+    assert "holds no Core Rules" in refused

@@ -12,7 +12,7 @@ import dataclasses
 import pytest
 
 import scenarios
-from scenarios import kernel, schema
+from scenarios import kernel, schema, versions
 from scenarios.objects import Zone
 from scenarios.replay import replay_file, replay_variant
 
@@ -210,6 +210,18 @@ def legion_counts_every_players_cards(original):
         return original(game, word, context)
 
     return mutant
+
+
+def every_version_read_as(version):
+    """A behaviour the Core Rules versions disagree on read the same under every version: the engine ignores
+    the version a game is judged under (only the rule numbers would follow it)."""
+
+    def mutation(behaviour):
+        choice = behaviour.under(version).choice
+        readings = tuple(dataclasses.replace(reading, choice=choice) for reading in behaviour.readings)
+        return dataclasses.replace(behaviour, readings=readings)
+
+    return mutation
 
 
 def deflect_taxes_everyone(original):
@@ -443,12 +455,6 @@ def control_lapses_while_the_chain_exists(original):
     return lambda game, bf_id: True
 
 
-def the_final_point_only_from_one_below(original):
-    """The Final Point's restriction applies only at exactly one point below the Victory Score, so a player tied
-    at it gains a ninth point by any conquest (misreading 471.1.b in Core Rules 1.4: "or higher")."""
-    return lambda game, player: game.players[player].points == game.victory_score - 1
-
-
 def units_killed_together_die_one_by_one(original):
     """Permanents killed by one game action die one after another, each noted after the earlier ones left
     (misreading 370.1.a.2 and 808.1.d.3 in Core Rules 1.4: they die simultaneously, noted before any leaves)."""
@@ -456,6 +462,26 @@ def units_killed_together_die_one_by_one(original):
     def mutant(game, object_ids, passive, because):
         for object_id in object_ids:
             original(game, [object_id], passive, because)
+
+    return mutant
+
+
+def hidden_gear_is_played_only_to_base(original):
+    """Only units are played at a battlefield, so a gear hidden there can't be played at all (misreading 811.1.d.1.a
+    in Core Rules 1.4: a hidden permanent, gear included, is played where it was hidden)."""
+
+    def mutant(game, player, location, kind, hidden_at):
+        original(game, player, location, kind, None if kind == "gear" else hidden_at)
+
+    return mutant
+
+
+def my_buff_read_as_any_buff(original):
+    """ "Spend my buff" spends a buff of any unit its controller controls (misreading the cost's "my": only the
+    source's own buff pays it, 702.2.b)."""
+
+    def mutant(game, cost, player, source_id):
+        return original(game, cost.model_copy(update={"spend_buff": "friendly"}), player, source_id)
 
     return mutant
 
@@ -553,7 +579,37 @@ MUTANTS = [
         [("query", "condition_holds", legion_counts_every_players_cards)],
         ("core-09", "core-12"),
     ),
+    (
+        "a countered card is never counted as played, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "cards_played_as_checked", every_version_read_as("2025-12-01"))],
+        ("dispute-250",),
+    ),
+    (
+        "a countered card is always counted as played, whatever the version (Core Rules 1.4 read everywhere)",
+        [("behaviour", "cards_played_as_checked", every_version_read_as("2026-06-18"))],
+        ("core-12", "dispute-20"),
+    ),
+    (
+        "control of an empty battlefield lapses in any Cleanup, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "control_of_a_battlefield_left_empty", every_version_read_as("2025-12-01"))],
+        ("dispute-67",),
+    ),
+    (
+        "control of an empty battlefield lapses only in an Open State, whatever the version (1.4 read everywhere)",
+        [("behaviour", "control_of_a_battlefield_left_empty", every_version_read_as("2026-06-18"))],
+        ("dispute-251",),
+    ),
     ("Deflect taxes its controller too", [("query", "deflect_cost", deflect_taxes_everyone)], ("core-14",)),
+    (
+        "Deflect is paid once per spell, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "deflect_charged", every_version_read_as("2025-12-01"))],
+        ("dispute-311",),
+    ),
+    (
+        "Deflect is paid for each choice, whatever the version (Core Rules 1.4 read everywhere)",
+        [("behaviour", "deflect_charged", every_version_read_as("2026-06-18"))],
+        ("dispute-04", "dispute-311"),
+    ),
     ("Temporary kills on every turn", [("keyword", "Temporary", temporary_on_every_turn)], ("core-18",)),
     ("instances of Vision trigger once", [("keyword", "Vision", vision_triggers_once)], ("core-21",)),
     ("Quick-Draw gives no Reaction", [("keyword", "Quick-Draw", quick_draw_without_reaction)], ("core-26",)),
@@ -666,14 +722,29 @@ MUTANTS = [
         ("dispute-209",),
     ),
     (
-        "the Final Point is at stake only one point below the Victory Score",
-        [("query", "final_point_at_stake", the_final_point_only_from_one_below)],
+        "the Final Point is at stake only at one point below the Victory Score (2025-12-01 read everywhere)",
+        [("behaviour", "final_point_from", every_version_read_as("2025-12-01"))],
+        ("dispute-301",),
+    ),
+    (
+        "the Final Point is at stake from one point below the Victory Score up (Core Rules 1.4 read everywhere)",
+        [("behaviour", "final_point_from", every_version_read_as("2026-06-18"))],
         ("dispute-301",),
     ),
     (
         "units killed together die one by one",
         [("query", "kill_all", units_killed_together_die_one_by_one)],
         ("dispute-302",),
+    ),
+    (
+        "a hidden gear is played only to base",
+        [("query", "check_play_location", hidden_gear_is_played_only_to_base)],
+        ("dispute-310",),
+    ),
+    (
+        '"spend my buff" spends any friendly buff',
+        [("query", "buffs_to_spend", my_buff_read_as_any_buff)],
+        ("dispute-312",),
     ),
 ]
 
@@ -685,6 +756,8 @@ def mutate(monkeypatch, changes) -> None:
             monkeypatch.setitem(kernel.PROCEDURES, name, dataclasses.replace(procedure, fn=mutation(procedure.fn)))
         elif registry == "keyword":  # a keyword's reading of its glossary entry (kernel.keyword_ability)
             monkeypatch.setitem(kernel.KEYWORD_ABILITIES, name, mutation(kernel.KEYWORD_ABILITIES[name]))
+        elif registry == "behaviour":  # a behaviour the versions disagree on (scenarios/versions.py)
+            monkeypatch.setitem(versions.BEHAVIOURS, name, mutation(versions.BEHAVIOURS[name]))
         else:
             monkeypatch.setitem(kernel.QUERIES, name, mutation(kernel.QUERIES[name]))
 

@@ -312,7 +312,7 @@ def test_a_phrase_of_the_vocabulary_matches_across_filler_words(real_connection)
         form for value in expansions[phrase] for form in [value, *value.split()]
     }
     # Filler at either end is not part of the phrase's span.
-    assert search._phrase_expansions(["the", phrase[0], "it", phrase[1], "it"], {}) == [
+    assert search._phrase_expansions(["the", phrase[0], "it", phrase[1], "it"], {}, expansions) == [
         (1, 4, list(expansions[phrase]))
     ]
 

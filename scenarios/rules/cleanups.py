@@ -179,20 +179,26 @@ def _board_checks(game) -> None:
 
 
 def _uncontrolled(game) -> None:
-    """A battlefield left without units and not contested is lost only in an Open State, with no Showdown or
-    Combat there (323.6 in Core Rules 1.4): while the Chain exists its controller keeps it (and its facedown
-    cards), and the check is due again at the next Cleanup."""
+    """A battlefield left without units and not contested is lost in a Cleanup; when, the versions disagree
+    (`control_of_a_battlefield_left_empty`): in any Cleanup up to 2025-12-01 (184.4.c, 322.6), only in an Open
+    State with no Showdown or Combat there from Core Rules 1.4 (323.6): while the Chain exists its controller
+    keeps it (and its facedown cards), and the check is due again at the next Cleanup."""
     for bf in game.battlefield_objects:
         if bf.battlefield_controller and not bf.contested_by and not game.has_units(bf.id):
             if calc.control_can_lapse(game, bf.id):
-                do.lose_control(game, bf, because="322.6")
+                do.lose_control(game, bf, because=game.reading(EMPTY_BATTLEFIELD).cited)
             else:
                 game.journal.changed |= BOARD_CHECKS_READS
 
 
+EMPTY_BATTLEFIELD = "control_of_a_battlefield_left_empty"
+
+
 @query("control_can_lapse")
 def control_can_lapse(game, bf_id: str) -> bool:
-    """An Open State (no Chain), and no Showdown or Combat at the battlefield (323.6 in Core Rules 1.4)."""
+    """Any Cleanup, or (Core Rules 1.4, 323.6) an Open State (no Chain) with no Showdown or Combat there."""
+    if game.reading(EMPTY_BATTLEFIELD).choice == "any_cleanup":
+        return True
     return not game.chain and all(
         ongoing is None or ongoing.battlefield != bf_id for ongoing in (game.showdown, game.combat)
     )

@@ -16,8 +16,26 @@ from scenarios.trace import StepKind
 
 @query("condition_holds")
 def condition_holds(game, word: str, context: Condition) -> bool:
-    predicate, _rule = CONDITIONS[word]
+    predicate, _rule, _reads = CONDITIONS[word]
     return predicate(game, context)
+
+
+@query("decide_condition")
+def decide_condition(game, word: str, context: Condition, label: str, applies: str, because) -> bool:
+    """Whether a condition holds, shown as a step citing the rule that defines it and, for a condition the
+    versions read differently, the rules of the version the game is judged under."""
+    holds = calc.condition_holds(game, word, context)
+    _predicate, rule, reads = CONDITIONS[word]
+    note(
+        game,
+        StepKind.EFFECT,
+        "condition",
+        f"{label}: {word} " + (f"holds: {applies}" if holds else "does not hold"),
+        because,
+        (rule, *(game.reading(reads).cited if reads else ())),
+        [context.player],
+    )
+    return holds
 
 
 def own_play(item) -> bool:
@@ -33,16 +51,6 @@ def op_if(game, run, ins) -> None:
     """`{op: if, condition: <word>, then: [...], else: [...]}`: "if <condition>, <then>" (361.3.a)."""
     item = run.item
     word = ins["condition"]
-    holds = calc.condition_holds(
-        game, word, Condition(item.controller, item.source, own_play(item), item.noted_might, item.noted_company)
-    )
-    note(
-        game,
-        StepKind.EFFECT,
-        "condition",
-        f"{item.label}: {word} " + ("holds: its text applies" if holds else "does not hold"),
-        run.because,
-        (CONDITIONS[word][1],),
-        [item.controller],
-    )
+    context = Condition(item.controller, item.source, own_play(item), item.noted_might, item.noted_company)
+    holds = calc.decide_condition(game, word, context, item.label, "its text applies", run.because)
     calc.execute(game, run, ins.get("then" if holds else "else", []))

@@ -43,8 +43,8 @@ def total_cost(game, card, player: str, ignore_base: bool, accelerate: bool, rep
     if deflect:
         cost = cost.plus(Cost(power=deflect))  # 735.1.c.1: Power of any domain
     for discount in definition.discounts:
-        if discount.condition is None or calc.condition_holds(
-            game, discount.condition, Condition(player, card.id, True)
+        if discount.condition is None or calc.decide_condition(
+            game, discount.condition, Condition(player, card.id, True), definition.name, "it costs less", "353.4.a"
         ):
             cost = cost.less(discount.energy, discount.power)
     return cost

@@ -2,7 +2,8 @@
 Deflect value (735.1.c), a mandatory additional cost (353.2.a.2) paid with Power of any domain (735.1.c.1).
 Deflect values from several sources are summed (735.2), whether printed, granted or given by a passive
 ("Friendly units have [Deflect]"). A permanent chosen twice by one spell (a Repeat's extra choices) is one
-permanent that spell chooses.
+permanent that spell chooses under Core Rules 2025-12-01; 1.4 charges "for each time they choose" it (809.1.c;
+the behaviour `deflect_charged` of scenarios/versions.py).
 
 A triggered ability that chooses such a permanent incurs the cost as it is finalized (391.2): its controller
 pays it, or declines, and the ability leaves the Chain (392.2); one that can't be paid is removed too.
@@ -19,9 +20,11 @@ from scenarios.trace import StepKind
 @query("deflect_cost")
 def deflect_cost(game, player: str, choices) -> int:
     """The Power of any domain that `player`'s spell or ability pays for choosing these targets."""
-    chosen = {ref[0] for choice in choices for refs in choice.values() for ref in refs if not isinstance(ref, str)}
+    chosen = [ref[0] for choice in choices for refs in choice.values() for ref in refs if not isinstance(ref, str)]
+    if game.reading("deflect_charged").choice == "once_per_item":
+        chosen = sorted(set(chosen))
     total = 0
-    for object_id in sorted(chosen):
+    for object_id in chosen:
         obj = game.objects[object_id]
         if obj.zone == BOARD and obj.controller != player:  # only an opponent's spells and abilities pay
             total += calc.keyword_value(game, obj, "Deflect")

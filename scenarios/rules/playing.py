@@ -51,12 +51,10 @@ def play_candidates(game, player: str):
         definition = card.definition
         hidden_at = card.location if card.zone == Zone.FACEDOWN else None
         accelerations = (False, True) if definition.has("Accelerate") else (False,)
-        if definition.object_kind == "unit":
-            places = (
-                [hidden_at]
-                if hidden_at
-                else ["base", *(b.id for b in game.battlefields() if b.battlefield_controller == player)]
-            )
+        if definition.object_kind in ("unit", "gear"):
+            places = [hidden_at] if hidden_at else ["base"]
+            if definition.object_kind == "unit" and not hidden_at:
+                places += [b.id for b in game.battlefields() if b.battlefield_controller == player]
             for place, fast in itertools.product(places, accelerations):
                 yield Play(by=player, card=card.id, at=None if place == "base" else place, accelerate=fast)
             continue
@@ -88,13 +86,14 @@ def play_card(game, act: Play) -> None:
                 "352.4.b", f"{card.id} chooses no targets as it is played (its abilities choose when they trigger)"
             )
         if facedown and location != hidden_at:
-            raise Refusal("737.1.d.1", f"a hidden unit must be played to {hidden_at}, where it was hidden")
-        _check_location(game, player, location, definition.object_kind)
+            raise Refusal("737.1.d.1", f"a hidden permanent must be played to {hidden_at}, where it was hidden")
+        calc.check_play_location(game, player, location, definition.object_kind, hidden_at)
         if act.repeat:
             raise Refusal("746.1.a", f"{card.id} is not a spell: Repeat is present on spells")
         # 737.1.b: a hidden card is played ignoring its base cost
         cost = calc.total_cost(game, card, player, facedown, act.accelerate, 0, [])
         calc.pay_resources(game, player, cost)
+        card_finalized(game, card, player)
         card.location = None
         do.enter_board(
             game, card, player, location, bool(act.accelerate) or definition.enters_ready, hidden_at, because="356"
@@ -126,6 +125,7 @@ def play_card(game, act: Play) -> None:
         repeat_targets=tuple(repeated),
     )
     calc.put_chosen_on_chain(game, item, "spell")
+    card_finalized(game, card, player)
     calc.cleanup(game, f"{definition.name} was put on the Chain", "319.3")
     calc.give_priority_to_newest(game)
 
@@ -137,8 +137,11 @@ def check_hidden_turn(game, card) -> None:
         raise Refusal("737.1.b", f"{card.id} was hidden this turn: it can be played from the next turn on")
 
 
-def _check_location(game, player: str, location: str, kind: str) -> None:
-    if location == "base":
+@query("check_play_location")
+def check_play_location(game, player: str, location: str, kind: str, hidden_at: str | None) -> None:
+    """352.2.a: a permanent is played to its controller's base, a unit also to a battlefield they control; a
+    hidden permanent, gear included, where it was hidden (811.1.d.1.a in Core Rules 1.4)."""
+    if location == "base" or (hidden_at is not None and location == hidden_at):
         return
     if kind != "unit" or not game.is_battlefield(location) or game.objects[location].battlefield_controller != player:
         raise Refusal(
@@ -150,7 +153,7 @@ def _check_location(game, player: str, location: str, kind: str) -> None:
     "enter_board",
     StepKind.EFFECT,
     summary=lambda g, card, player, location, ready, hidden_at: (
-        f"{card.id} enters the board at {location} " + ("ready" if ready else "exhausted")
+        f"{card.id} enters the board at {location} " + ("ready" if ready or card.kind != Kind.UNIT else "exhausted")
     ),
     objects=lambda g, card, *a: [card.id],
     cite=lambda g, card, player, location, ready, hidden_at: (
@@ -170,6 +173,15 @@ def enter_board(game, card, player: str, location: str, ready: bool, hidden_at: 
     if game.is_battlefield(location):
         calc.contest(game, game.objects[location], player, "184.3.a.1")
     calc.fire(game, Event("play", unit=card.id, player=player, location=location, card=card.id, hidden_at=hidden_at))
+
+
+def card_finalized(game, card, player: str) -> None:
+    """Its costs paid and its choices made, the card's play is Finalized (337, 419.4.b in Core Rules 1.4): a
+    countered card was Finalized too, though it was never played."""
+    pool = game.players[player]
+    pool.cards_finalized_this_turn += 1
+    if card.definition.type != "token":  # 179: tokens are not cards
+        pool.finalized_this_turn = (*pool.finalized_this_turn, card.id)
 
 
 @query("card_played")
@@ -209,6 +221,7 @@ def play_by_effect(game, unit, player: str, location: str, label: str) -> None:
         if answer == "pay":
             calc.pay_resources(game, player, accelerated, "353.1.c")
             ready = True
+    card_finalized(game, unit, player)
     do.enter_board(game, unit, player, location, ready, None, because="406.3.b")
     card_played(game, unit, player)
 

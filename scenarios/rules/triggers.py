@@ -112,7 +112,9 @@ def _triggered(game, source, index, trigger, event: Event, leaving, rule=None) -
     controller = calc.ability_controller(game, source)
     if trigger.condition is not None:
         own_play = flt.event == "play" and event.unit == source.id
-        if not calc.condition_holds(game, trigger.condition, Condition(controller, source.id, own_play)):
+        context = Condition(controller, source.id, own_play)
+        because = rule or RULE_OF.get(trigger.when.event, "376.2")
+        if not calc.decide_condition(game, trigger.condition, context, source.card, "its ability triggers", because):
             return None
     if trigger.limit == "once_per_turn":
         mark = (source.id, index, controller)

@@ -76,6 +76,8 @@ def expire(game) -> None:
     for player in game.players.values():
         if player.cards_played_this_turn or player.played_this_turn:
             player.cards_played_this_turn, player.played_this_turn = 0, ()
+        if player.cards_finalized_this_turn:
+            player.cards_finalized_this_turn, player.finalized_this_turn = 0, ()
     do.empty_rune_pools(game, because="317.3.b")
 
 

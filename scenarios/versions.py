@@ -1,0 +1,123 @@
+"""The Core Rules versions the engine knows, and the one table of the behaviours that changed between them.
+
+The engine cites its own version's numbers (`kernel.RULES_VERSION`) and `rules_db` translates them into the
+version a scenario names. Numbers follow the version, but where two versions disagree on an outcome the
+behaviour must follow it too: each such behaviour is declared once here, with the rules that say it in each
+version and the engine's choice under each. A game is judged under one version (`GameState.rules_version`, a
+scenario's `rules: {core: ...}`); a rule module asks `game.reading(name)` for the reading it applies, and cites
+`reading.cited`, that version's own rules (a number of a version other than the engine's is written
+`number@version`, and the translator takes it as it is).
+
+A version the engine does not know is judged by the readings of the newest known version not after it (the
+oldest known when it is older than all of them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scenarios.kernel import RULES_VERSION, EngineError
+
+KNOWN_VERSIONS = ("2025-06-02", "2025-12-01", "2026-06-18")  # oldest first; versions are dates
+NEWEST_VERSION = KNOWN_VERSIONS[-1]
+VERSION_MARK = "@"  # "419.4.b@2026-06-18": a rule numbered in a version other than the engine's
+
+
+def versioned(number: str, version: str) -> str:
+    """A rule number as the engine cites it: plain in its own version, marked with any other."""
+    return number if version == RULES_VERSION else f"{number}{VERSION_MARK}{version}"
+
+
+def split_versioned(citation: str) -> tuple[str, str | None]:
+    """(number, the version it is numbered in, None for a plain number: the citing side's own version)."""
+    number, _, version = citation.partition(VERSION_MARK)
+    return number, version or None
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What one version says about a behaviour: the engine's choice, and the rules (in that version's
+    numbers) that say it."""
+
+    version: str
+    choice: str
+    rules: tuple[str, ...]
+
+    @property
+    def cited(self) -> tuple[str, ...]:
+        return tuple(versioned(number, self.version) for number in self.rules)
+
+
+@dataclass(frozen=True)
+class Behaviour:
+    """A behaviour the versions disagree on: `question` says what is decided, `readings` one per known version."""
+
+    name: str
+    question: str
+    readings: tuple[Reading, ...]
+
+    def __post_init__(self) -> None:
+        if tuple(reading.version for reading in self.readings) != KNOWN_VERSIONS:
+            raise EngineError(f"behaviour {self.name!r}: one reading per known version, oldest first {KNOWN_VERSIONS}")
+        if not all(reading.rules for reading in self.readings):
+            raise EngineError(f"behaviour {self.name!r}: every reading cites the rules that say it")
+
+    def under(self, version: str) -> Reading:
+        """The reading a game judged under `version` applies."""
+        known = [reading for reading in self.readings if reading.version <= version]
+        return known[-1] if known else self.readings[0]
+
+
+BEHAVIOURS: dict[str, Behaviour] = {
+    behaviour.name: behaviour
+    for behaviour in (
+        Behaviour(
+            "cards_played_as_checked",
+            "Which of its player's cards an ability that checks cards played (Legion, a discount) counts: those "
+            "whose play is complete (a countered card was not played), or every card Finalized (a countered one "
+            "too)?",
+            (
+                Reading("2025-06-02", "completed", ("601.1.b", "724.1.c")),
+                Reading("2025-12-01", "completed", ("412.1.b", "738.1.c.1")),
+                Reading("2026-06-18", "finalized", ("419.4.b", "812.1.c")),
+            ),
+        ),
+        Behaviour(
+            "control_of_a_battlefield_left_empty",
+            "When does a player lose control of a battlefield where they have no units left (not contested): in "
+            "the next Cleanup, also while the Chain exists, or only in an Open State with no Showdown or Combat "
+            "there?",
+            (
+                Reading("2025-06-02", "any_cleanup", ("181.4.d",)),
+                Reading("2025-12-01", "any_cleanup", ("184.4.c", "322.6")),
+                Reading("2026-06-18", "open_state", ("190.4.c", "323.6")),
+            ),
+        ),
+        Behaviour(
+            "final_point_from",
+            "From which point total is a point scored the Final Point, withheld from a Conquer that leaves a "
+            "battlefield unscored this turn: exactly 1 point below the Victory Score, or 1 below or higher (so "
+            "a player tied at the Victory Score too)?",
+            (
+                Reading("2025-06-02", "one_below", ("632.1.b",)),
+                Reading("2025-12-01", "one_below", ("448.1.b",)),
+                Reading("2026-06-18", "one_below_or_higher", ("471.1.b",)),
+            ),
+        ),
+        Behaviour(
+            "deflect_charged",
+            "Does a spell or ability that chooses a permanent with Deflect more than once (a Repeat's extra "
+            "choices) pay the Deflect Value once, or once for each time it chooses it?",
+            (
+                Reading("2025-06-02", "once_per_item", ("721.1.c",)),
+                Reading("2025-12-01", "once_per_item", ("735.1.c",)),
+                Reading("2026-06-18", "per_choice", ("809.1.c",)),
+            ),
+        ),
+    )
+}
+
+
+def readings_under(version: str) -> dict[str, Reading]:
+    """Every behaviour's reading under `version` (a game works them out once)."""
+    return {name: behaviour.under(version) for name, behaviour in BEHAVIOURS.items()}

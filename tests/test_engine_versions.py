@@ -1,0 +1,57 @@
+"""The engine judges under the Core Rules version a game names: one table of the behaviours the versions
+disagree on (scenarios/versions.py), read by the rule modules, cited in the version that says it."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from scenarios import kernel, versions
+from scenarios.state import GameState
+
+PLAYED = "cards_played_as_checked"
+SETUP = {"turn": {"player": "A"}, "players": {"A": {}, "B": {}}}
+
+
+def test_a_game_reads_each_behaviour_under_the_version_it_is_judged_under():
+    older, newer = GameState(SETUP), GameState(SETUP, rules_version="2026-06-18")
+    assert older.rules_version == kernel.RULES_VERSION and older.reading(PLAYED).choice == "completed"
+    assert newer.reading(PLAYED).choice == "finalized"
+    assert newer.reading(PLAYED).cited == ("419.4.b@2026-06-18", "812.1.c@2026-06-18")
+    assert older.reading(PLAYED).cited == ("412.1.b", "738.1.c.1")  # the engine's own numbers stay plain
+
+
+def test_a_version_the_engine_does_not_know_is_read_as_the_newest_known_before_it():
+    behaviour = versions.BEHAVIOURS[PLAYED]
+    assert behaviour.under("2027-03-01").version == "2026-06-18"
+    assert behaviour.under("2026-01-15").version == "2025-12-01"
+    assert behaviour.under("2024-01-01").version == versions.KNOWN_VERSIONS[0]
+
+
+def test_a_behaviour_must_read_every_known_version_and_cite_a_rule_in_each():
+    behaviour = versions.BEHAVIOURS[PLAYED]
+    with pytest.raises(kernel.EngineError, match="one reading per known version"):
+        dataclasses.replace(behaviour, readings=behaviour.readings[1:])
+    emptied = (dataclasses.replace(behaviour.readings[0], rules=()), *behaviour.readings[1:])
+    with pytest.raises(kernel.EngineError, match="cites the rules"):
+        dataclasses.replace(behaviour, readings=emptied)
+
+
+def test_a_game_keeps_its_version_through_plain_data():
+    game = GameState(SETUP, rules_version="2026-06-18")
+    assert GameState.from_dict(game.to_dict()).rules_version == "2026-06-18"
+
+
+def test_a_number_cited_in_its_own_version_is_kept_there_and_translated_elsewhere(real_db):
+    import sqlite_utils
+
+    from rules_db.replays import CitationTranslator
+
+    db = sqlite_utils.Database(real_db)
+    into_newest = CitationTranslator(db, "riftbound", kernel.RULES_VERSION, "2026-06-18")
+    assert into_newest(["738.1.c", "419.4.b@2026-06-18"]) == [into_newest.direct("738.1.c"), "419.4.b"]
+    into_oldest = CitationTranslator(db, "riftbound", kernel.RULES_VERSION, "2025-06-02")
+    # 425.1.b of 1.4 ("not considered to have been played") is 412.1.b of 2025-12-01 and 601.1.b of 2025-06-02
+    assert into_oldest(["425.1.b@2026-06-18"]) == ["601.1.b"]
+    assert CitationTranslator(db, "riftbound", "2025-06-02", "2025-06-02")(["601.1.b"]) == ["601.1.b"]
