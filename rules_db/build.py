@@ -345,7 +345,7 @@ class _Builder:
             row["version"]
             for row in self.db.query("select version from documents where game_id = 'riftbound' and kind = 'rules'")
         }
-        stored, unreadable, missing_versions = replays.ReplayStore(self.db), [], Counter()
+        stored, unreadable, missing_versions = replays.ReplayStore(self.db), [], Counter[str]()
         for batch in started:  # each stored once replayed, while the helper replays the next (or this one, queued)
             found, errors = batch.result()
             unreadable += errors
