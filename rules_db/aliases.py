@@ -40,8 +40,8 @@ class _Rewrite:
 
     old: str
     new: str
-    pairs: dict[int, tuple[str, str, int]] = field(default_factory=dict)  # lineage id -> (old number, new number,
-    # new rule id)
+    # lineage id -> (old number, new number, new rule id) of each aligned pair of rules showing it
+    pairs: dict[int, tuple[str, str, int]] = field(default_factory=dict)
 
 
 def build(db: sqlite_utils.Database) -> int:
@@ -57,12 +57,13 @@ def vetoes() -> set[tuple[str, str, str]]:
     """(game, alias, term) of every alias ``alias_vetoes.yaml`` vetoes, in lower case."""
     data = yaml.safe_load(VETO_FILE.read_text(encoding="utf-8")) or {}
     return {
-        (str(entry["game"]), " ".join(WORD.findall(str(entry["alias"]).lower())), _words(str(entry["term"])))
+        (str(entry["game"]), _words(str(entry["alias"])), _words(str(entry["term"])))
         for entry in data.get("vetoed") or []
     }
 
 
 def _words(text: str) -> str:
+    """The text's words in lower case, one space between them (as ``search_aliases`` holds them)."""
     return " ".join(WORD.findall(text.lower()))
 
 

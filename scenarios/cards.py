@@ -89,7 +89,7 @@ class Cost(Strict):
     exhaust: Literal["this"] | None = None
     banish: Literal["this"] | None = None
     recycle: Literal["this"] | None = None
-    spend_buff: bool = False
+    spend_buff: Literal["friendly", "this"] | None = None  # "spend a buff" (of a unit you control), "spend my buff"
     discard: int = 0
 
     def plus(self, other: Cost) -> Cost:
@@ -113,7 +113,8 @@ class Cost(Strict):
         parts += [f"{n} {domain} power" for domain, n in self.domain_power.items() if n]
         parts += ["exhaust this" if self.exhaust else "", "banish this" if self.banish else ""]
         parts += ["recycle this" if self.recycle else ""]
-        parts += ["spend a buff" if self.spend_buff else "", f"discard {self.discard}" if self.discard else ""]
+        spent = {"friendly": "spend a buff", "this": "spend this unit's buff", None: ""}[self.spend_buff]
+        parts += [spent, f"discard {self.discard}" if self.discard else ""]
         return ", ".join(p for p in parts if p) or "nothing"
 
 

@@ -230,6 +230,19 @@ def test_a_builder_menu_is_as_wide_as_its_choices_and_the_action_field_takes_the
     assert action.bounding_box()["width"] > 600
 
 
+def test_a_builders_numbers_share_a_row_on_a_phone(chromium, server):
+    """On a phone a player's points, Energy and Power stand side by side (each a whole row, a player's form filled
+    most of the screen), as do a card's Might and damage; each field still shows the value it holds."""
+    page = chromium.page(PHONE)
+    page.goto(server + "/dispute")
+    for op, fields in (("pool", ("points", "energy", "power")), ("add", ("might", "damage"))):
+        form = page.locator("form.builder-form", has=page.locator(f"input[name=op][value={op}]")).first
+        boxes = [form.locator(f"input[name={field}]").bounding_box() for field in fields]
+        assert len({round(box["y"]) for box in boxes}) == 1, (op, boxes)
+        assert all(box["width"] >= 80 for box in boxes), (op, boxes)
+    _fits(page, "phone")
+
+
 # For each step's citations, the room between the texts of the two numbers of each pair ("406.1 → 419.1") and
 # between neighbouring pairs on one line.
 _CITE_ROOM = """steps => steps.flatMap((cites) => {

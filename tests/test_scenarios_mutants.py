@@ -476,6 +476,16 @@ def hidden_gear_is_played_only_to_base(original):
     return mutant
 
 
+def my_buff_read_as_any_buff(original):
+    """ "Spend my buff" spends a buff of any unit its controller controls (misreading the cost's "my": only the
+    source's own buff pays it, 702.2.b)."""
+
+    def mutant(game, cost, player, source_id):
+        return original(game, cost.model_copy(update={"spend_buff": "friendly"}), player, source_id)
+
+    return mutant
+
+
 PLAYED = kernel.QUERIES["card_played"]
 
 
@@ -740,6 +750,11 @@ MUTANTS = [
         "a hidden gear is played only to base",
         [("query", "check_play_location", hidden_gear_is_played_only_to_base)],
         ("dispute-310",),
+    ),
+    (
+        '"spend my buff" spends any friendly buff',
+        [("query", "buffs_to_spend", my_buff_read_as_any_buff)],
+        ("dispute-312",),
     ),
 ]
 

@@ -28,8 +28,9 @@ def cost_problem(game, cost, player: str, source_id: str | None) -> Refusal | No
         return Refusal("414.2", f"{source_id} is not on the board to be banished")
     if cost.recycle and (source is None or source.zone != Zone.BOARD):
         return Refusal("403.3", f"{source_id} is not on the board to be recycled")
-    if cost.spend_buff and not any(u.buffs for u in game.units(controller=player)):
-        return Refusal("702.2.b.1", f"no unit {player} controls has a buff to spend")
+    if cost.spend_buff and not calc.buffs_to_spend(game, cost, player, source_id):
+        whose = f"{source_id} has no buff" if cost.spend_buff == "this" else f"no unit {player} controls has a buff"
+        return Refusal("702.2.b.1", f"{whose} to spend")
     if cost.discard and len(game.hand(player)) < cost.discard:
         return Refusal("409.3", f"{player} has fewer than {cost.discard} cards in hand to discard")
     return None
@@ -50,8 +51,8 @@ def pay_cost(game, cost, player: str, source_id: str | None, label: str) -> None
     if cost.exhaust:
         game.objects[source_id].exhausted = True
     if cost.spend_buff:
-        buffed = [u.id for u in game.units(controller=player) if u.buffs]
-        pick = choose(game, "spend_buff", player, "unit whose buff to spend (one you control)", buffed, "702.2.b.2")
+        buffed = calc.buffs_to_spend(game, cost, player, source_id)
+        pick = choose(game, "spend_buff", player, "unit whose buff to spend (one you control)", buffed, "352.9")
         do.spend_buff(game, pick, label, because="354.2")
     for _ in range(cost.discard):
         pick = choose(game, "discard", player, "card to discard (a cost)", [c.id for c in game.hand(player)], "409.1.a")
@@ -60,6 +61,14 @@ def pay_cost(game, cost, player: str, source_id: str | None, label: str) -> None
         do.banish(game, source_id, None, because="354.2")
     if cost.recycle:
         do.recycle(game, [source_id], label, because="354.2")
+
+
+@query("buffs_to_spend")
+def buffs_to_spend(game, cost, player: str, source_id: str | None) -> list[str]:
+    """The units whose buff the cost may spend: its source's own ("spend my buff"), or any unit the player controls
+    (702.2.b.2)."""
+    units = game.units(controller=player)
+    return [u.id for u in units if u.buffs and (cost.spend_buff != "this" or u.id == source_id)]
 
 
 def activate_candidates(game, player: str):
