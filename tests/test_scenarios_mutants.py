@@ -599,6 +599,16 @@ MUTANTS = [
         [("behaviour", "control_of_a_battlefield_left_empty", every_version_read_as("2026-06-18"))],
         ("dispute-251",),
     ),
+    (
+        "a permanent's owner chooses among replacement effects, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "replacements_ordered_by", every_version_read_as("2025-12-01"))],
+        ("dispute-252",),
+    ),
+    (
+        "a permanent's controller chooses among replacement effects, whatever the version (1.4 read everywhere)",
+        [("behaviour", "replacements_ordered_by", every_version_read_as("2026-06-18"))],
+        ("dispute-252",),
+    ),
     ("Deflect taxes its controller too", [("query", "deflect_cost", deflect_taxes_everyone)], ("core-14",)),
     (
         "Deflect is paid once per spell, whatever the version (2025-12-01 read everywhere)",
