@@ -94,6 +94,16 @@ BEHAVIOURS: dict[str, Behaviour] = {
             ),
         ),
         Behaviour(
+            "replacements_ordered_by",
+            "When several replacement effects apply to an event acting on a permanent, who chooses the one that "
+            "applies: the permanent's owner, or its controller (they differ once control was taken)?",
+            (
+                Reading("2025-06-02", "owner", ("575",)),
+                Reading("2025-12-01", "owner", ("368",)),
+                Reading("2026-06-18", "controller", ("372",)),
+            ),
+        ),
+        Behaviour(
             "final_point_from",
             "From which point total is a point scored the Final Point, withheld from a Conquer that leaves a "
             "battlefield unscored this turn: exactly 1 point below the Victory Score, or 1 below or higher (so "

@@ -128,28 +128,24 @@ TERMS: dict[str, list[str]] = {
 NOT_CHECKED = {"refusal"}  # a refusal cites the rule that forbids the action, checked where it is expected
 
 
-def rule_texts(version: str = kernel.RULES_VERSION) -> dict[str, str]:
-    """Each rule's own text: its line, and the lines it wraps onto (Core Rules 1.4 wraps them), without the
-    examples and cross-references that follow it."""
+def rule_texts(version: str = kernel.RULES_VERSION, wrapped: bool = False) -> dict[str, str]:
+    """Each rule's text by number; `wrapped`: a line that starts no rule continues the one before (Core Rules 1.4
+    wraps its rules' lines)."""
     texts: dict[str, str] = {}
     path = ROOT / "corpus" / f"riftbound-core-rules-{version}.txt"
-    current = None
+    number = None
     for line in path.read_text(encoding="utf-8").splitlines():
-        line = line.strip()
-        match = re.match(r"^(\d{3}(?:\.\w+)*)\.?\s+(.*)$", line)
+        match = re.match(r"^(\d{3}(?:\.\w+)*)\.?\s+(.*)$", line.strip())
         if match:
-            current = match.group(1) if match.group(1) not in texts else None
-            if current:
-                texts[current] = match.group(2)
-        elif line.startswith(("Example", "See rule", "e.g.")):
-            current = None
-        elif current and line:
-            texts[current] += " " + line
+            number = match.group(1)
+            texts.setdefault(number, match.group(2))
+        elif wrapped and number is not None and line.strip():
+            texts[number] += " " + line.strip()
     return texts
 
 
 TEXTS = rule_texts()
-OTHER_TEXTS = {version: rule_texts(version) for version in versions_module.KNOWN_VERSIONS}
+OTHER_TEXTS = {version: rule_texts(version, wrapped=True) for version in versions_module.KNOWN_VERSIONS}
 
 
 def text_of(number: str, texts: dict[str, str] = TEXTS, parents: dict | None = None) -> str:

@@ -600,6 +600,16 @@ MUTANTS = [
         ("dispute-251",),
     ),
     (
+        "a permanent's owner chooses among replacement effects, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "replacements_ordered_by", every_version_read_as("2025-12-01"))],
+        ("dispute-252",),
+    ),
+    (
+        "a permanent's controller chooses among replacement effects, whatever the version (1.4 read everywhere)",
+        [("behaviour", "replacements_ordered_by", every_version_read_as("2026-06-18"))],
+        ("dispute-252",),
+    ),
+    (
         "an optional trigger is decided as it resolves, whatever the version (2025-12-01 read everywhere)",
         [("behaviour", "optional_trigger_decided", every_version_read_as("2025-12-01"))],
         ("dispute-401",),
