@@ -146,6 +146,17 @@ BEHAVIOURS: dict[str, Behaviour] = {
                 Reading("2026-06-18", "at_once", ("323.14", "460.1", "464.1")),
             ),
         ),
+        Behaviour(
+            "contested_without_its_contester",
+            "A battlefield is Contested, but the player who applied Contested has no unit left there and no "
+            "Showdown or Combat is ongoing there: does it stay Contested until control is established, or does "
+            "a Cleanup remove the status?",
+            (
+                Reading("2025-06-02", "kept", ("181.3.b",)),
+                Reading("2025-12-01", "kept", ("184.3.b",)),
+                Reading("2026-06-18", "removed", ("323.11", "323.11.a")),
+            ),
+        ),
     )
 }
 

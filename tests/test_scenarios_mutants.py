@@ -629,6 +629,16 @@ MUTANTS = [
         [("behaviour", "combat_joins_open_showdown", every_version_read_as("2026-06-18"))],
         (32,),
     ),
+    (
+        "a battlefield stays Contested without its contester, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "contested_without_its_contester", every_version_read_as("2025-12-01"))],
+        ("dispute-410",),
+    ),
+    (
+        "a battlefield's Contested status lapses with its contester's units, whatever the version (1.4 everywhere)",
+        [("behaviour", "contested_without_its_contester", every_version_read_as("2026-06-18"))],
+        ("dispute-410",),
+    ),
     ("Deflect taxes its controller too", [("query", "deflect_cost", deflect_taxes_everyone)], ("core-14",)),
     (
         "Deflect is paid once per spell, whatever the version (2025-12-01 read everywhere)",
