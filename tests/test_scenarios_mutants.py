@@ -632,7 +632,7 @@ MUTANTS = [
     (
         "a battlefield stays Contested without its contester, whatever the version (2025-12-01 read everywhere)",
         [("behaviour", "contested_without_its_contester", every_version_read_as("2025-12-01"))],
-        ("dispute-410",),
+        ("dispute-410", "dispute-412"),
     ),
     (
         "a battlefield's Contested status lapses with its contester's units, whatever the version (1.4 everywhere)",
