@@ -124,6 +124,28 @@ BEHAVIOURS: dict[str, Behaviour] = {
                 Reading("2026-06-18", "per_choice", ("809.1.c",)),
             ),
         ),
+        Behaviour(
+            "optional_trigger_decided",
+            'When does the controller of a triggered ability whose effect begins with "you may" (or with a cost '
+            'within instructions, "pay X to Y") decide, and pay that cost: as the ability resolves, or as it is '
+            "finalized to the Chain (declining removes it, as if it had not triggered)?",
+            (
+                Reading("2025-06-02", "resolved", ("583.2",)),
+                Reading("2025-12-01", "resolved", ("376.2.b", "392.1")),
+                Reading("2026-06-18", "finalized", ("383.3.a", "383.3.b.1", "204.3.a")),
+            ),
+        ),
+        Behaviour(
+            "combat_joins_open_showdown",
+            "A Combat is staged where a non-combat showdown is ongoing (the opponent's units arrived during it): "
+            "does it wait until that showdown closes (then it is staged and begins), or does that showdown become "
+            "a Combat Showdown at once, in the Showdown Open State?",
+            (
+                Reading("2025-06-02", "after", ("548", "548.1")),
+                Reading("2025-12-01", "after", ("345.2.b", "345.2.b.1")),
+                Reading("2026-06-18", "at_once", ("323.14", "460.1", "464.1")),
+            ),
+        ),
     )
 }
 

@@ -77,8 +77,11 @@ def run_checks(game, special: str | None) -> None:
         calc.place_triggers(game)
     if game.chain and any(item.pending for item in game.chain):
         do.finalize_pending(game, because="322.12")
-    if not game.chain and not game.showdown and not game.combat and not game.continuation:
-        calc.open_staged(game)
+    if not game.chain and not game.combat and not game.continuation:
+        if game.showdown:
+            calc.combat_joins_open_showdown(game)
+        else:
+            calc.open_staged(game)
 
 
 VICTORY_READS = watch(("winner", "points", "victory_score"), "cleanup")
