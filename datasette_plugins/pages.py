@@ -338,23 +338,27 @@ def _rule_links(paths: Paths, data: dict) -> list[render.Link]:
             links.append(
                 render.Link(printed, paths.rule(ref), f"{ref['number']} {ref['heading'] or ''}".strip(), number=True)
             )
-    return links + _mention_links(paths, data["mentions"], data["document"]["version"]) + _symbol_links(paths, data)
+    context = [data["rule"]["text"] or "", *(ancestor["preview"] or "" for ancestor in data["breadcrumb"])]
+    return (
+        links
+        + _mention_links(paths, data["mentions"], data["document"]["version"])
+        + _symbol_links(paths, data["symbols"], context)
+    )
 
 
 _LETTER_IN_BRACKETS = re.compile(r"\[[A-Z]\]")
 
 
-def _symbol_links(paths: Paths, data: dict) -> list[render.Link]:
-    """The symbols' shorthand the rules define (``queries.symbols``), glossed wherever the rule's text prints it;
-    none in a rule that (or whose section) prints a bracketed letter the rules do not define: it uses bracketed
-    letters as variables ("formatted as “Replace [X] with [Y]”"), where [Y] is not Order."""
-    defined = {symbol["shorthand"] for symbol in data["symbols"]}
-    texts = [data["rule"]["text"] or "", *(ancestor["preview"] or "" for ancestor in data["breadcrumb"])]
-    if any(letter not in defined for text in texts for letter in _LETTER_IN_BRACKETS.findall(text)):
+def _symbol_links(paths: Paths, symbols: list[dict], context: list[str]) -> list[render.Link]:
+    """The symbols' shorthand the rules define (``queries.symbols``), glossed wherever a text prints it; none where
+    the text's ``context`` (the rule and its section, a keyword's definition) prints a bracketed letter the rules do
+    not define: it uses bracketed letters as variables ("formatted as “Replace [X] with [Y]”"), [Y] is not Order."""
+    defined = {symbol["shorthand"] for symbol in symbols}
+    if any(letter not in defined for text in context for letter in _LETTER_IN_BRACKETS.findall(text)):
         return []
     return [
         render.Link(symbol["shorthand"], paths.rule(symbol), symbol["meaning"], defined_in=symbol["number"])
-        for symbol in data["symbols"]
+        for symbol in symbols
     ]
 
 
@@ -393,7 +397,9 @@ async def keyword(datasette, request):
             f"No keyword “{term}” in {game}'s rules.",
             search_url=Paths(datasette, database.name).search(q=term, game=game),
         )
-    return await _respond(datasette, request, database, "keyword.html", data)
+    definition = [data["defining_rule"], *data["definition"]] if data["defining_rule"] else data["definition"]
+    symbol_links = _symbol_links(Paths(datasette, database.name), data["symbols"], [r["raw_text"] for r in definition])
+    return await _respond(datasette, request, database, "keyword.html", data, symbol_links=symbol_links)
 
 
 async def ruling(datasette, request):

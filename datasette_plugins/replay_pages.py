@@ -138,7 +138,7 @@ async def _replay_page(datasette, request, database, *, text, source, base, keep
     # A library replay's page reads only the boards of the step it shows; its JSON and a what-if read every one.
     lazy = trusted and not _wants_json(request) and not request.args.get("path")
     asked = _step_number(request.args.get("step"), sys.maxsize, None)
-    original = await _run("view", text, source, variant, trusted=trusted, boards=_boards(lazy, asked))
+    original = await _view(text, source, variant, trusted, _boards(lazy, asked))
     if original.get("error"):
         page = {**extra, "view": original, "error": original["error"], "script_url": _script(datasette)}
         return await _respond(datasette, request, database, "replay.html", page, status=_status(original))
@@ -158,7 +158,7 @@ async def _replay_page(datasette, request, database, *, text, source, base, keep
             comparison = replay_view.compare(original, shown)
     step = _step_number(request.args.get("step"), len(shown["steps"]), comparison)
     if lazy and step != asked:  # a step past the last: the last one's boards
-        original = shown = await _run("view", text, source, variant, trusted=trusted, boards=_boards(lazy, step))
+        original = shown = await _view(text, source, variant, trusted, _boards(lazy, step))
     scenario = shown["scenario"]
     numbers = [n for view in (original, shown) for s in view["steps"] for n in s["rules"]]
     cards = [name["real"] or name["card"] for view in (original, shown) for name in view["names"].values()]
@@ -187,6 +187,12 @@ async def _replay_page(datasette, request, database, *, text, source, base, keep
     if _wants_json(request):
         return Response.json(_json(page), status=status, default=str)
     return await _respond(datasette, request, database, "replay.html", page, status=status)
+
+
+async def _view(text: str, source: str, variant: str | None, trusted: bool, boards: list[int] | None) -> dict:
+    """A replay's view: a library replay kept already read here, on the event loop, anything else in a thread."""
+    kept = service().kept_view(text, source, variant, boards=boards) if trusted else None
+    return kept if kept is not None else await _run("view", text, source, variant, trusted=trusted, boards=boards)
 
 
 def _boards(lazy: bool, step: int) -> list[int] | None:

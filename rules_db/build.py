@@ -345,20 +345,19 @@ class _Builder:
             row["version"]
             for row in self.db.query("select version from documents where game_id = 'riftbound' and kind = 'rules'")
         }
-        records, unreadable = [], []
-        for batch in started:
+        stored, unreadable, missing_versions = replays.ReplayStore(self.db), [], Counter[str]()
+        for batch in started:  # each stored once replayed, while the helper replays the next (or this one, queued)
             found, errors = batch.result()
-            records += found
             unreadable += errors
+            lacking = [_version_not_held(record, versions) for record in found]
+            stored.add([record for record, version in zip(found, lacking) if version is None])
+            missing_versions.update(version for version in lacking if version is not None)
         result.notes.extend(f"scenario not replayed: {error}" for error in unreadable)
-        lacking = [_version_not_held(record, versions) for record in records]
-        replayed = [record for record, version in zip(records, lacking) if version is None]
-        missing_versions = Counter(version for version in lacking if version is not None)
         result.notes.extend(
             f"{count} scenarios not stored: they cite the {version} rules, which this build does not hold"
             for version, count in missing_versions.items()
         )
-        figures = replays.store_replays(self.db, replayed)
+        figures = stored.figures()
         result.notes.append(
             "scenarios: "
             + ", ".join(f"{value} {name}" for name, value in figures.items() if not isinstance(value, list))

@@ -203,11 +203,12 @@ def _citations(replay, db_path: Path):
 
 
 def _replay_table(replays) -> str:
-    rows = [("ruling", "scenario", "verdict", "steps", "time")]
+    rows = [("ruling", "scenario", "judged under", "verdict", "steps", "time")]
     rows += [
         (
             str(replay.ruling_position or "-"),
             replay.scenario_id,
+            replay.rules_version,
             replay.verdict,
             str(replay.step_count),
             f"{replay.seconds * 1000:.1f} ms",

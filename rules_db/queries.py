@@ -663,6 +663,7 @@ def keyword_page(
     keyword["aliases"] = stored_aliases(keyword["aliases"])
     return {
         "keyword": keyword,
+        "symbols": symbols(conn, game, keyword["document_id"]),
         "defining_rule": _row(
             conn,
             f"""select {_RULE_REF}, r.text, r.raw_text from rules r

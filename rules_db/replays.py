@@ -210,69 +210,94 @@ def replay_record(replay) -> ReplayRecord:
 _as_json = json.JSONEncoder(sort_keys=True, default=str).encode
 
 
-def store_replays(db: sqlite_utils.Database, records: list[ReplayRecord], game_id: str = "riftbound") -> dict:
-    # A scenario's meta.ruling numbers the rulings of the game's first rulings document (the Q&A rulings
-    # the library was written for); later rulings documents (the Riftbound FAQ) number theirs from 1 too.
-    rulings: dict[int, int] = {}
-    for row in db.query(
-        "select r.position, r.id from rulings r join documents d on d.id = r.document_id where d.game_id = ? "
-        "order by r.id",
-        [game_id],
-    ):
-        rulings.setdefault(row["position"], row["id"])
-    step_id = db.execute("select coalesce(max(id), 0) from replay_steps").fetchone()[0]
-    stored, steps, citations, uncited, used_cards = [], [], [], set(), []
-    card_ids = _card_ids(db, game_id)
-    translators: dict[tuple[str, str], CitationTranslator] = {}
-    by_version: dict[str, tuple[str | None, dict[str, int]]] = {}  # looked up once per rules version, not per replay
-    for record in records:
-        if record.rules_version not in by_version:
-            document = versions.rules_document(db, game_id, record.rules_version)
+class ReplayStore:
+    """Replays stored as they come, batch by batch in the order given (a build stores each batch while its second
+    process still replays the next): the steps' ids follow on from one batch to the next, and each rules version and
+    pair of versions is looked up once for them all."""
+
+    def __init__(self, db: sqlite_utils.Database, game_id: str = "riftbound"):
+        self.db, self.game_id = db, game_id
+        # A scenario's meta.ruling numbers the rulings of the game's first rulings document (the Q&A rulings
+        # the library was written for); later rulings documents (the Riftbound FAQ) number theirs from 1 too.
+        self.rulings: dict[int, int] = {}
+        for row in db.query(
+            "select r.position, r.id from rulings r join documents d on d.id = r.document_id where d.game_id = ? "
+            "order by r.id",
+            [game_id],
+        ):
+            self.rulings.setdefault(row["position"], row["id"])
+        self.step_id = db.execute("select coalesce(max(id), 0) from replay_steps").fetchone()[0]
+        self.card_ids = _card_ids(db, game_id)
+        self.translators: dict[tuple[str, str], CitationTranslator] = {}
+        # looked up once per rules version, not per replay
+        self.by_version: dict[str, tuple[str | None, dict[str, int]]] = {}
+        self.counts = dict.fromkeys(["replays", "matching", "replay steps", "step citations", "replay cards"], 0)
+        self.uncited: set[str] = set()
+
+    def add(self, records: list[ReplayRecord]) -> None:
+        """Store a batch of replays."""
+        if not records:
+            return
+        stored, steps, citations, used_cards = [], [], [], []
+        for record in records:
+            document_id, rule_ids = self._version(record.rules_version)
+            cite = self._translator(record.cited_version, record.rules_version)
+            replay_id = record.row["id"]
+            ruling_id = self.rulings.get(record.ruling_position) if record.ruling_position is not None else None
+            stored.append({**record.row, "ruling_id": ruling_id, "rules_document_id": document_id})
+            used_cards += [
+                {"replay_id": replay_id, "card_id": card_id}
+                for card_id in sorted({self.card_ids[name] for name in record.real_cards if name in self.card_ids})
+            ]
+            parents: list[int] = []
+            for position, (depth, step, numbers) in enumerate(record.steps, start=1):
+                self.step_id += 1
+                del parents[depth:]
+                steps.append(
+                    {
+                        "id": self.step_id,
+                        "replay_id": replay_id,
+                        "position": position,
+                        "parent_step_id": parents[-1] if parents else None,
+                        "depth": depth,
+                        **step,
+                    }
+                )
+                parents.append(self.step_id)
+                for number in cite(numbers):
+                    citations.append({"step_id": self.step_id, "rule_id": rule_ids.get(number), "number": number})
+                    if number not in rule_ids:
+                        self.uncited.add(f"{record.rules_version} {number}")
+        self.db.table("replays").insert_all(stored)
+        store.insert_rows(self.db, "replay_steps", steps)
+        store.insert_rows(self.db, "replay_step_citations", citations)
+        self.db.table("replay_cards").insert_all(used_cards)
+        for name, added in (
+            ("replays", len(records)),
+            ("matching", sum(record.row["verdict"] == "match" for record in records)),
+            ("replay steps", len(steps)),
+            ("step citations", len(citations)),
+            ("replay cards", len(used_cards)),
+        ):
+            self.counts[name] += added
+
+    def figures(self) -> dict:
+        """What was stored in all: the counts, and the citations of rules the database lacks."""
+        return {**self.counts, "citations of missing rules": sorted(self.uncited)}
+
+    def _version(self, version: str) -> tuple[str | None, dict[str, int]]:
+        """The rules document of a version and its rules' ids by number."""
+        if version not in self.by_version:
+            document = versions.rules_document(self.db, self.game_id, version)
             document_id = document["id"] if document else None
-            by_version[record.rules_version] = (document_id, store.rule_ids(db, document_id))
-        document_id, rule_ids = by_version[record.rules_version]
-        pair = (record.cited_version, record.rules_version)
-        if pair not in translators:
-            translators[pair] = CitationTranslator(db, game_id, *pair)
-        cite = translators[pair]
-        replay_id = record.row["id"]
-        ruling_id = rulings.get(record.ruling_position) if record.ruling_position is not None else None
-        stored.append({**record.row, "ruling_id": ruling_id, "rules_document_id": document_id})
-        used_cards += [
-            {"replay_id": replay_id, "card_id": card_id}
-            for card_id in sorted({card_ids[name] for name in record.real_cards if name in card_ids})
-        ]
-        parents: list[int] = []
-        for position, (depth, step, numbers) in enumerate(record.steps, start=1):
-            step_id += 1
-            del parents[depth:]
-            steps.append(
-                {
-                    "id": step_id,
-                    "replay_id": replay_id,
-                    "position": position,
-                    "parent_step_id": parents[-1] if parents else None,
-                    "depth": depth,
-                    **step,
-                }
-            )
-            parents.append(step_id)
-            for number in cite(numbers):
-                citations.append({"step_id": step_id, "rule_id": rule_ids.get(number), "number": number})
-                if number not in rule_ids:
-                    uncited.add(f"{record.rules_version} {number}")
-    db.table("replays").insert_all(stored)
-    store.insert_rows(db, "replay_steps", steps)
-    store.insert_rows(db, "replay_step_citations", citations)
-    db.table("replay_cards").insert_all(used_cards)
-    return {
-        "replays": len(records),
-        "matching": sum(record.row["verdict"] == "match" for record in records),
-        "replay steps": len(steps),
-        "step citations": len(citations),
-        "replay cards": len(used_cards),
-        "citations of missing rules": sorted(uncited),
-    }
+            self.by_version[version] = (document_id, store.rule_ids(self.db, document_id))
+        return self.by_version[version]
+
+    def _translator(self, cited_version: str, rules_version: str) -> CitationTranslator:
+        pair = (cited_version, rules_version)
+        if pair not in self.translators:
+            self.translators[pair] = CitationTranslator(self.db, self.game_id, *pair)
+        return self.translators[pair]
 
 
 def _card_ids(db: sqlite_utils.Database, game_id: str) -> dict[str, int]:

@@ -94,6 +94,16 @@ BEHAVIOURS: dict[str, Behaviour] = {
             ),
         ),
         Behaviour(
+            "replacements_ordered_by",
+            "When several replacement effects apply to an event acting on a permanent, who chooses the one that "
+            "applies: the permanent's owner, or its controller (they differ once control was taken)?",
+            (
+                Reading("2025-06-02", "owner", ("575",)),
+                Reading("2025-12-01", "owner", ("368",)),
+                Reading("2026-06-18", "controller", ("372",)),
+            ),
+        ),
+        Behaviour(
             "final_point_from",
             "From which point total is a point scored the Final Point, withheld from a Conquer that leaves a "
             "battlefield unscored this turn: exactly 1 point below the Victory Score, or 1 below or higher (so "
@@ -112,6 +122,39 @@ BEHAVIOURS: dict[str, Behaviour] = {
                 Reading("2025-06-02", "once_per_item", ("721.1.c",)),
                 Reading("2025-12-01", "once_per_item", ("735.1.c",)),
                 Reading("2026-06-18", "per_choice", ("809.1.c",)),
+            ),
+        ),
+        Behaviour(
+            "optional_trigger_decided",
+            'When does the controller of a triggered ability whose effect begins with "you may" (or with a cost '
+            'within instructions, "pay X to Y") decide, and pay that cost: as the ability resolves, or as it is '
+            "finalized to the Chain (declining removes it, as if it had not triggered)?",
+            (
+                Reading("2025-06-02", "resolved", ("583.2",)),
+                Reading("2025-12-01", "resolved", ("376.2.b", "392.1")),
+                Reading("2026-06-18", "finalized", ("383.3.a", "383.3.b.1", "204.3.a")),
+            ),
+        ),
+        Behaviour(
+            "combat_joins_open_showdown",
+            "A Combat is staged where a non-combat showdown is ongoing (the opponent's units arrived during it): "
+            "does it wait until that showdown closes (then it is staged and begins), or does that showdown become "
+            "a Combat Showdown at once, in the Showdown Open State?",
+            (
+                Reading("2025-06-02", "after", ("548", "548.1")),
+                Reading("2025-12-01", "after", ("345.2.b", "345.2.b.1")),
+                Reading("2026-06-18", "at_once", ("323.14", "460.1", "464.1")),
+            ),
+        ),
+        Behaviour(
+            "contested_without_its_contester",
+            "A battlefield is Contested, but the player who applied Contested has no unit left there and no "
+            "Showdown or Combat is ongoing there: does it stay Contested until control is established, or does "
+            "a Cleanup remove the status?",
+            (
+                Reading("2025-06-02", "kept", ("181.3.b",)),
+                Reading("2025-12-01", "kept", ("184.3.b",)),
+                Reading("2026-06-18", "removed", ("323.11", "323.11.a")),
             ),
         ),
     )

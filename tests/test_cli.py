@@ -39,6 +39,9 @@ def test_replay_all_prints_a_table():
     result = CliRunner().invoke(cli, ["replay", "--all"])
     assert "ruling" in result.output.splitlines()[0] and "verdict" in result.output.splitlines()[0]
     assert f"of {len(library_paths())} scenarios match" in result.output
+    # each row says the Core Rules version that judged it (scenarios/versions.py)
+    judged = {line.split()[2] for line in result.output.splitlines()[1:-1]}
+    assert {"2025-12-01", "2026-06-18"} <= judged
 
 
 def test_replay_needs_a_file_or_all():

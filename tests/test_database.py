@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 import sqlite_utils
 
@@ -230,6 +232,30 @@ def test_every_replay_is_stored_and_every_cited_rule_exists_in_its_version(db):
         )
     )
     assert wrong_version == []
+
+
+_REPLAY_TABLES = ["replay_step_citations", "replay_cards", "replay_steps", "replays"]  # those referring first
+
+
+def test_replays_stored_in_batches_split_anywhere_give_the_rows_the_build_stored(real_db, tmp_path):
+    """A build stores the library's replays batch by batch as they are replayed (``ReplayStore``): however the
+    library is split, each row is the same, the steps' ids following on from one batch to the next."""
+    from rules_db.replays import ReplayStore, replay_files
+    from scenarios import library_paths
+
+    copy = sqlite_utils.Database(shutil.copy(real_db, tmp_path / "rules.db"))
+    built = {table: sorted(copy.execute(f"select * from {table}").fetchall()) for table in _REPLAY_TABLES}
+    for table in _REPLAY_TABLES:
+        copy.execute(f"delete from {table}")
+    records, unreadable = replay_files(library_paths())
+    assert unreadable == [] and len(records) > 100
+    stored = ReplayStore(copy)
+    for batch in (records[:1], records[1:100], [], records[100:]):
+        stored.add(batch)
+    assert {table: sorted(copy.execute(f"select * from {table}").fetchall()) for table in _REPLAY_TABLES} == built
+    assert stored.figures()["replays"] == len(records) and stored.figures()["replay steps"] == len(
+        built["replay_steps"]
+    )
 
 
 def test_replay_steps_nest_under_their_parents(db):

@@ -96,6 +96,7 @@ TERMS: dict[str, list[str]] = {
     "mistargeted": ["target"],
     # control and scoring
     "apply_contested": ["contested"],
+    "lift_contested": ["contested"],
     "establish_control": ["control"],
     "lose_control": ["control"],
     "take_control": ["control"],
@@ -128,18 +129,24 @@ TERMS: dict[str, list[str]] = {
 NOT_CHECKED = {"refusal"}  # a refusal cites the rule that forbids the action, checked where it is expected
 
 
-def rule_texts(version: str = kernel.RULES_VERSION) -> dict[str, str]:
+def rule_texts(version: str = kernel.RULES_VERSION, wrapped: bool = False) -> dict[str, str]:
+    """Each rule's text by number; `wrapped`: a line that starts no rule continues the one before (Core Rules 1.4
+    wraps its rules' lines)."""
     texts: dict[str, str] = {}
     path = ROOT / "corpus" / f"riftbound-core-rules-{version}.txt"
+    number = None
     for line in path.read_text(encoding="utf-8").splitlines():
         match = re.match(r"^(\d{3}(?:\.\w+)*)\.?\s+(.*)$", line.strip())
         if match:
-            texts.setdefault(match.group(1), match.group(2))
+            number = match.group(1)
+            texts.setdefault(number, match.group(2))
+        elif wrapped and number is not None and line.strip():
+            texts[number] += " " + line.strip()
     return texts
 
 
 TEXTS = rule_texts()
-OTHER_TEXTS = {version: rule_texts(version) for version in versions_module.KNOWN_VERSIONS}
+OTHER_TEXTS = {version: rule_texts(version, wrapped=True) for version in versions_module.KNOWN_VERSIONS}
 
 
 def text_of(number: str, texts: dict[str, str] = TEXTS, parents: dict | None = None) -> str:

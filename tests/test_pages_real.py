@@ -298,7 +298,7 @@ async def test_a_long_hostile_question_is_echoed_short_and_escaped_each_word_onc
 
 
 async def test_a_rules_symbols_are_glossed_from_the_rules_that_define_them(datasette, connection):
-    """Each shorthand the rules print ([>], [C]) is glossed with its meaning from the rule of the same version that
+    """Each shorthand a rule or a keyword's definition prints ([>], [C]) is glossed with its meaning from the rule of the same version that
     defines it (1.4: 135.2.e; 2025-12-01: 134.2.e), or of the newest that does for a version defining none
     (2025-06-02); a rule using bracketed letters as variables ("Replace [X] with [Y]") glosses none; the page's
     JSON lists the symbols."""
@@ -320,6 +320,12 @@ async def test_a_rules_symbols_are_glossed_from_the_rules_that_define_them(datas
             text,
         )
         assert glossed, (url, text[:600])
+    keyword = (await _get(datasette, "/keywords/riftbound/Accelerate")).text  # "[1][C]" in its definition
+    definition = keyword.split('class="definition-text"', 1)[1].split("</div>", 1)[0]
+    assert (
+        '<abbr title="Power of a domain' in definition
+        and '<a href="/rules/riftbound/2026-06-18/135.2.e.6">' in definition
+    )
     variables = (await _get(datasette, "/rules/riftbound/438.3.b")).text
     assert "[Y]" in variables and 'class="symbol"' not in variables
     data = (await _get(datasette, "/rules/riftbound/135.2.e.7.a.json")).json()

@@ -768,3 +768,18 @@ async def test_the_builder_judges_under_the_version_a_judge_chooses_the_newest_f
         await _get(datasette, f"/dispute?{urlencode({'s': _token(text), 'op': 'version', 'version': '1999-01-01'})}")
     ).text
     assert "holds no Core Rules" in refused
+
+
+async def test_a_kept_library_replay_is_read_without_a_threads_round_trip(datasette, monkeypatch):
+    """Once a library replay is kept, its pages read their boards on the event loop (a tenth of a millisecond)
+    rather than in a thread; a replay not kept yet, and a what-if, still go to a thread."""
+    from datasette_plugins import replay_pages
+
+    await _get(datasette, f"/replays/{ZHONYA}?kept=1")
+    ran = []
+    real = replay_pages._run
+    monkeypatch.setattr(replay_pages, "_run", lambda *a, **k: ran.append(a[0]) or real(*a, **k))
+    html = (await _get(datasette, f"/replays/{ZHONYA}?step=3&kept=2")).text
+    assert ran == [] and "Step <b>3</b>" in html
+    await _get(datasette, f"/replays/{ZHONYA}?path=setup.turn.player&value=B&kept=3")
+    assert ran == ["view"]

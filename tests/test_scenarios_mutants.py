@@ -605,6 +605,46 @@ MUTANTS = [
         [("behaviour", "control_of_a_battlefield_left_empty", every_version_read_as("2026-06-18"))],
         ("dispute-251",),
     ),
+    (
+        "a permanent's owner chooses among replacement effects, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "replacements_ordered_by", every_version_read_as("2025-12-01"))],
+        ("dispute-252",),
+    ),
+    (
+        "a permanent's controller chooses among replacement effects, whatever the version (1.4 read everywhere)",
+        [("behaviour", "replacements_ordered_by", every_version_read_as("2026-06-18"))],
+        ("dispute-252",),
+    ),
+    (
+        "an optional trigger is decided as it resolves, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "optional_trigger_decided", every_version_read_as("2025-12-01"))],
+        ("dispute-401",),
+    ),
+    (
+        "an optional trigger is decided as it is finalized, whatever the version (Core Rules 1.4 read everywhere)",
+        [("behaviour", "optional_trigger_decided", every_version_read_as("2026-06-18"))],
+        ("dispute-33",),
+    ),
+    (
+        "a combat staged in an open showdown waits for it to close, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "combat_joins_open_showdown", every_version_read_as("2025-12-01"))],
+        ("dispute-402",),
+    ),
+    (
+        "a combat staged in an open showdown joins it at once, whatever the version (Core Rules 1.4 read everywhere)",
+        [("behaviour", "combat_joins_open_showdown", every_version_read_as("2026-06-18"))],
+        (32,),
+    ),
+    (
+        "a battlefield stays Contested without its contester, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "contested_without_its_contester", every_version_read_as("2025-12-01"))],
+        ("dispute-410", "dispute-412"),
+    ),
+    (
+        "a battlefield's Contested status lapses with its contester's units, whatever the version (1.4 everywhere)",
+        [("behaviour", "contested_without_its_contester", every_version_read_as("2026-06-18"))],
+        ("dispute-410",),
+    ),
     ("Deflect taxes its controller too", [("query", "deflect_cost", deflect_taxes_everyone)], ("core-14",)),
     (
         "Deflect is paid once per spell, whatever the version (2025-12-01 read everywhere)",

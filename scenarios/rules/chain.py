@@ -101,10 +101,36 @@ def finalize_pending(game) -> None:
             else:
                 chosen[slot] = (pick,)
         else:
-            if calc.pays_for_its_choices(game, item, chosen):
+            if calc.pays_for_its_choices(game, item, chosen) and _decided_as_finalized(game, item):
                 item.targets = chosen
             else:
                 game.chain = tuple(i for i in game.chain if i is not item)
+
+
+def _decided_as_finalized(game, item) -> bool:
+    """A triggered ability whose effect begins with "you may" or a cost within instructions: from Core Rules 1.4
+    its controller decides, and pays that cost as its base cost, while finalizing it (383.3.a, 383.3.b.1,
+    204.3.a); declined, it leaves the Chain as if it had not triggered (383.3.a.2). Earlier versions decide as
+    it resolves (`optional_trigger_decided`). False when the item leaves the Chain."""
+    if item.kind != ItemKind.TRIGGER or not (item.optional or item.cost is not None):
+        return True
+    reading = game.reading("optional_trigger_decided")
+    if reading.choice != "finalized":
+        return True
+    if _accepts(game, item, reading.cited[0]):
+        if item.cost is not None:
+            do.pay_cost(game, item.cost, item.controller, item.source, item.label, because=reading.cited)
+        item.optional, item.cost = False, None  # decided: nothing is left to ask as it resolves
+        return True
+    note(
+        game,
+        StepKind.CHAIN_ITEM,
+        "removed",
+        f"{item.label}: declined as it is finalized: removed, as if it had not triggered",
+        reading.cited,
+        objects=[item.source],
+    )
+    return False
 
 
 def _resolving(game) -> str:
@@ -136,7 +162,7 @@ def resolve_top(game) -> None:
     calc.cleanup(game, "a chain item was removed", "319.4")
 
 
-def _accepts(game, item) -> bool:
+def _accepts(game, item, rule: str | None = None) -> bool:
     """An optional ability ("you may ..."), with the cost inside its instruction ("pay X to Y"): offered only
     if the cost can be paid (401.4, 392.1); the controller may decline (392.2)."""
     options = ["yes", "no"]
@@ -152,7 +178,8 @@ def _accepts(game, item) -> bool:
             )
             options = ["no"]
     prompt = f"use optional {item.label}?" + (f" (pay {item.cost.describe()})" if item.cost is not None else "")
-    return choose(game, "may", item.controller, prompt, options, "392.2" if item.cost is not None else "390.1") == "yes"
+    rule = rule or ("392.2" if item.cost is not None else "390.1")
+    return choose(game, "may", item.controller, prompt, options, rule) == "yes"
 
 
 def _execute(game, item, because: str) -> None:

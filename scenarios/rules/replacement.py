@@ -3,8 +3,8 @@
 Any event the engine models (a death, damage, a move, a draw, the combat's recall of attackers) is offered to
 the replacement effects that apply to it before it happens: the static ones of cards on the board, and those
 a resolving effect created ("the next time it would die this turn, ..."). When several apply, the owner of the
-object being acted on chooses which (368; the player, when a player is acted on, 368.1; the turn player for
-an uncontrolled battlefield, 368.2). The chosen effect's instructions happen instead, and the event does not;
+object being acted on chooses which (368; its controller from Core Rules 1.4, 372; the player, when a player is
+acted on, 368.1; the turn player for an uncontrolled battlefield, 368.2). The chosen effect's instructions happen instead, and the event does not;
 the other effects have nothing left to replace. An effect does not apply to the events of its own replacement.
 """
 
@@ -44,13 +44,17 @@ def _applicable(game, event: Event) -> list[tuple[str, Replacement, LastingRepla
     return found
 
 
-def _chooser(game, event: Event) -> str:
+def _chooser(game, event: Event) -> tuple[str, str]:
+    """Who chooses among the replacement effects, and the rule that says so. For a permanent the versions
+    disagree (`replacements_ordered_by`): its owner up to 2025-12-01 (368), its controller from Core Rules 1.4
+    (372)."""
     if event.unit:
         obj = game.objects[event.unit]
         if obj.kind == BATTLEFIELD and obj.battlefield_controller is None:
-            return game.turn_player  # 368.2
-        return obj.owner  # 368
-    return event.player or game.turn_player  # 368.1
+            return game.turn_player, "368.2"
+        reading = game.reading("replacements_ordered_by")
+        return (obj.controller if reading.choice == "controller" else obj.owner), reading.cited[0]
+    return event.player or game.turn_player, "368.1"
 
 
 def _describe(event: Event) -> str:
@@ -66,13 +70,9 @@ def would(game, event: Event) -> bool:
         return False
     names = [source for source, _, _ in options]
     names = [name if names.count(name) == 1 else f"{name} #{i + 1}" for i, name in enumerate(names)]
+    chooser, rule = _chooser(game, event)
     chosen = choose(
-        game,
-        "replacement",
-        _chooser(game, event),
-        f"which replacement effect applies as {_describe(event)}",
-        names,
-        "368",
+        game, "replacement", chooser, f"which replacement effect applies as {_describe(event)}", names, rule
     )
     source, replacement, lasting = options[names.index(chosen)]
     do.apply_replacement(game, source, replacement, lasting, event, len(options) > 1, because="366")

@@ -96,6 +96,19 @@ def open_staged(game) -> None:
             return
 
 
+@query("combat_joins_open_showdown")
+def combat_joins_open_showdown(game) -> None:
+    """A Combat staged where a non-combat showdown is ongoing, in the Showdown Open State: from Core Rules 1.4
+    that showdown becomes a Combat Showdown now (323.14, 460.1); earlier versions let it close first and stage
+    the combat then (345.2.b, `combat_joins_open_showdown` in scenarios/versions.py)."""
+    showdown = game.showdown
+    if showdown.combat or game.objects[showdown.battlefield].staged != "combat":
+        return
+    reading = game.reading("combat_joins_open_showdown")
+    if reading.choice == "at_once":
+        do.begin_combat(game, showdown.battlefield, because=reading.cited)
+
+
 @procedure(
     "begin_showdown",
     StepKind.SHOWDOWN,
