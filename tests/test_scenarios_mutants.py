@@ -486,6 +486,12 @@ def my_buff_read_as_any_buff(original):
     return mutant
 
 
+def the_turn_goes_on_after_a_win(original):
+    """The turn's steps go on after a player has won in a Cleanup (misreading 472 in Core Rules 1.4: the player
+    wins the game, which ends)."""
+    return lambda game: True
+
+
 PLAYED = kernel.QUERIES["card_played"]
 
 
