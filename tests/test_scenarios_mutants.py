@@ -645,6 +645,16 @@ MUTANTS = [
         [("behaviour", "contested_without_its_contester", every_version_read_as("2026-06-18"))],
         ("dispute-410",),
     ),
+    (
+        "combat damage assignment ignores a prevention, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "assignment_counts_prevention", every_version_read_as("2025-12-01"))],
+        ("dispute-413",),
+    ),
+    (
+        "combat damage assignment counts a prevention, whatever the version (Core Rules 1.4 read everywhere)",
+        [("behaviour", "assignment_counts_prevention", every_version_read_as("2026-06-18"))],
+        ("dispute-413",),
+    ),
     ("Deflect taxes its controller too", [("query", "deflect_cost", deflect_taxes_everyone)], ("core-14",)),
     (
         "Deflect is paid once per spell, whatever the version (2025-12-01 read everywhere)",
