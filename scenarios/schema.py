@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -270,6 +271,29 @@ class Scenario(Strict):
         return self
 
 
+class _LineMap(Mapping):
+    """The line of every node of a composed document, mapped when first read: only a document found wrong names a
+    line, and mapping each one cost a valid scenario's load a twelfth of its YAML's reading."""
+
+    def __init__(self, node: yaml.Node | None):
+        self._node: yaml.Node | None = node
+        self._lines: dict[tuple, int] = {}
+
+    def _mapped(self) -> dict[tuple, int]:
+        if self._node is not None:
+            self._lines, self._node = _line_map(self._node), None
+        return self._lines
+
+    def __getitem__(self, path: tuple) -> int:
+        return self._mapped()[path]
+
+    def __iter__(self) -> Iterator[tuple]:
+        return iter(self._mapped())
+
+    def __len__(self) -> int:
+        return len(self._mapped())
+
+
 def _line_map(node, path=(), lines=None) -> dict[tuple, int]:
     lines = {} if lines is None else lines
     lines[path] = node.start_mark.line + 1
@@ -285,7 +309,7 @@ def _line_map(node, path=(), lines=None) -> dict[tuple, int]:
     return lines
 
 
-def _line_for(lines: dict, loc: tuple) -> int | None:
+def _line_for(lines: Mapping[tuple, int], loc: tuple) -> int | None:
     """The line of the deepest node of `loc` present in the document (a key 1 is written "1" in YAML)."""
     found: tuple = ()
     for part in loc:
@@ -322,7 +346,7 @@ PAGE_LIMITS = Limits(max_bytes=64_000, max_nodes=8_000, max_actions=400, max_tex
 _NUMBER = re.compile(r"[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?")
 
 
-def parse_text(content: bytes | str, source, limits: Limits = FILE_LIMITS) -> tuple[dict, dict]:
+def parse_text(content: bytes | str, source, limits: Limits = FILE_LIMITS) -> tuple[dict, Mapping[tuple, int]]:
     """The document and the line of every node. Refuses, naming the line: invalid UTF-8, a document over the
     size limits, nesting deeper than allowed, anchors and aliases (no scenario needs them, and they are how a
     small file expands into a huge one), over-long values and numbers, more actions than allowed."""
@@ -335,7 +359,7 @@ def parse_text(content: bytes | str, source, limits: Limits = FILE_LIMITS) -> tu
         raise ScenarioError(source, _error_line(error, text), "(yaml)", _yaml_message(error)) from None
     if not isinstance(data, dict):
         raise ScenarioError(source, 1, "(document)", "a scenario is a mapping (meta:, setup:, actions:, expect: ...)")
-    return data, _line_map(node)
+    return data, _LineMap(node)
 
 
 def _decoded(content: bytes | str, source, limits: Limits) -> str:
@@ -444,7 +468,7 @@ def _check_scalar(event, source, line: int, limits: Limits) -> None:
         )
 
 
-def load_text(path: Path) -> tuple[dict, dict]:
+def load_text(path: Path) -> tuple[dict, Mapping[tuple, int]]:
     """The document and the line of every node, from one parse (the C YAML parser where available)."""
     return parse_text(Path(path).read_bytes(), Path(path))
 
@@ -455,7 +479,7 @@ def parse(content: bytes | str, source="scenario", limits: Limits = PAGE_LIMITS)
     return validate(data, lines, source), data
 
 
-def validate(data: dict, lines: dict, source) -> Scenario:
+def validate(data: dict, lines: Mapping[tuple, int], source) -> Scenario:
     """The scenario model of a parsed document, with every check a scenario must pass; the first problem is
     raised as a ScenarioError naming its line and field."""
     try:

@@ -146,6 +146,28 @@ BEHAVIOURS: dict[str, Behaviour] = {
                 Reading("2026-06-18", "at_once", ("323.14", "460.1", "464.1")),
             ),
         ),
+        Behaviour(
+            "contested_without_its_contester",
+            "A battlefield is Contested, but the player who applied Contested has no unit left there and no "
+            "Showdown or Combat is ongoing there: does it stay Contested until control is established, or does "
+            "a Cleanup remove the status?",
+            (
+                Reading("2025-06-02", "kept", ("181.3.b",)),
+                Reading("2025-12-01", "kept", ("184.3.b",)),
+                Reading("2026-06-18", "removed", ("323.11", "323.11.a")),
+            ),
+        ),
+        Behaviour(
+            "assignment_counts_prevention",
+            "Assigning combat damage to a unit whose next damage a replacement effect would prevent entirely: is "
+            "lethal still its Might less its damage, or does the prevention count, so that no amount is lethal "
+            "and the unit can take any amount (yet, not exempt, lethal must reach it in full before the next)?",
+            (
+                Reading("2025-06-02", "ignored", ("626.1.d.1.a", "626.1.d.2")),
+                Reading("2025-12-01", "ignored", ("443.1.d.2", "443.1.d.3")),
+                Reading("2026-06-18", "counted", ("437.5.a", "465.2.c.5", "465.2.c.10")),
+            ),
+        ),
     )
 }
 

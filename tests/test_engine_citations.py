@@ -96,6 +96,7 @@ TERMS: dict[str, list[str]] = {
     "mistargeted": ["target"],
     # control and scoring
     "apply_contested": ["contested"],
+    "lift_contested": ["contested"],
     "establish_control": ["control"],
     "lose_control": ["control"],
     "take_control": ["control"],

@@ -486,6 +486,12 @@ def my_buff_read_as_any_buff(original):
     return mutant
 
 
+def the_turn_goes_on_after_a_win(original):
+    """The turn's steps go on after a player has won in a Cleanup (misreading 472 in Core Rules 1.4: the player
+    wins the game, which ends)."""
+    return lambda game: True
+
+
 PLAYED = kernel.QUERIES["card_played"]
 
 
@@ -628,6 +634,26 @@ MUTANTS = [
         "a combat staged in an open showdown joins it at once, whatever the version (Core Rules 1.4 read everywhere)",
         [("behaviour", "combat_joins_open_showdown", every_version_read_as("2026-06-18"))],
         (32,),
+    ),
+    (
+        "a battlefield stays Contested without its contester, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "contested_without_its_contester", every_version_read_as("2025-12-01"))],
+        ("dispute-410", "dispute-412"),
+    ),
+    (
+        "a battlefield's Contested status lapses with its contester's units, whatever the version (1.4 everywhere)",
+        [("behaviour", "contested_without_its_contester", every_version_read_as("2026-06-18"))],
+        ("dispute-410",),
+    ),
+    (
+        "combat damage assignment ignores a prevention, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "assignment_counts_prevention", every_version_read_as("2025-12-01"))],
+        ("dispute-413",),
+    ),
+    (
+        "combat damage assignment counts a prevention, whatever the version (Core Rules 1.4 read everywhere)",
+        [("behaviour", "assignment_counts_prevention", every_version_read_as("2026-06-18"))],
+        ("dispute-413",),
     ),
     ("Deflect taxes its controller too", [("query", "deflect_cost", deflect_taxes_everyone)], ("core-14",)),
     (

@@ -161,6 +161,7 @@ BOARD_CHECKS_READS = watch(
         "attached_to",
         "battlefield_controller",
         "contested_by",
+        "controller",
         "unit_objects",
         "gear_objects",
         "battlefield_objects",
@@ -177,6 +178,7 @@ def _board_checks(game) -> None:
     _uncontrolled(game)
     _recall_loose_gear(game)
     _remove_orphaned_hidden_cards(game)
+    _lift_contested(game)
     if len(journal.entries) != journal_mark or len(records) != trace_mark:
         journal.changed |= BOARD_CHECKS_READS
 
@@ -205,6 +207,36 @@ def control_can_lapse(game, bf_id: str) -> bool:
     return not game.chain and all(
         ongoing is None or ongoing.battlefield != bf_id for ongoing in (game.showdown, game.combat)
     )
+
+
+def _lift_contested(game) -> None:
+    """From Core Rules 1.4 a battlefield whose contesting player has no unit left there, with no Showdown or
+    Combat ongoing there, stops being Contested (323.11); then units there of a player who does not control it
+    contest it anew (323.11.a). Earlier versions keep it Contested until control is established (184.3.b,
+    `contested_without_its_contester`)."""
+    for bf in game.battlefield_objects:
+        if not bf.contested_by or any(u.controller == bf.contested_by for u in game.units(bf.id)):
+            continue
+        if any(ongoing is not None and ongoing.battlefield == bf.id for ongoing in (game.showdown, game.combat)):
+            continue
+        reading = game.reading("contested_without_its_contester")
+        if reading.choice != "removed":
+            continue
+        do.lift_contested(game, bf, because=reading.cited[0])
+        others = {u.controller for u in game.units(bf.id)} - {bf.battlefield_controller}
+        if len(others) == 1:
+            do.apply_contested(game, bf, others.pop(), because=reading.cited[1])
+
+
+@procedure(
+    "lift_contested",
+    StepKind.CLEANUP,
+    summary=lambda g, bf: f"{bf.contested_by}, who contested {bf.id}, has no unit left there: no longer Contested",
+    objects=lambda g, bf: [bf.id],
+)
+def lift_contested(game, bf) -> None:
+    bf.contested_by = None
+    bf.staged = None
 
 
 def _recall_loose_gear(game) -> None:

@@ -186,7 +186,7 @@ def _assign(game, player: str, total: int, units) -> dict:
         "units": [
             {
                 "id": u.id,
-                "lethal": _lethal(game, u),
+                "lethal": _lethal(game, u, total),
                 "tank": calc.has_keyword(game, u, "Tank"),
                 "last": calc.assigned_last(game, u),
             }
@@ -210,7 +210,12 @@ def assigned_last(game, unit) -> bool:
     return "assigned_combat_damage_last" in unit.definition.restrictions
 
 
-def _lethal(game, unit) -> int:
+def _lethal(game, unit, total: int) -> int:
+    """The damage that is lethal to `unit` (142.4.b). From Core Rules 1.4 a replacement effect that would
+    prevent all of its next damage counts in the assignment (437.5.a, 465.2.c.5): no amount is lethal, yet the
+    unit is not exempt (465.2.c.10), so lethal is more than the whole total (`assignment_counts_prevention`)."""
+    if game.reading("assignment_counts_prevention").choice == "counted" and calc.prevents_all_damage(game, unit):
+        return total + 1
     return max(1, calc.might(game, unit) - unit.damage)
 
 

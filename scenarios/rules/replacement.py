@@ -44,6 +44,15 @@ def _applicable(game, event: Event) -> list[tuple[str, Replacement, LastingRepla
     return found
 
 
+@query("prevents_all_damage")
+def prevents_all_damage(game, unit) -> bool:
+    """Would the replacement effects applying to `unit`'s next damage prevent all of it (each replaces it with
+    nothing, as "prevent it" does)?"""
+    event = Event("takes_damage", unit=unit.id, player=unit.controller, location=unit.location)
+    options = _applicable(game, event)
+    return bool(options) and all(not replacement.instead for _, replacement, _ in options)
+
+
 def _chooser(game, event: Event) -> tuple[str, str]:
     """Who chooses among the replacement effects, and the rule that says so. For a permanent the versions
     disagree (`replacements_ordered_by`): its owner up to 2025-12-01 (368), its controller from Core Rules 1.4

@@ -104,6 +104,9 @@ def start_turn(game, player: str) -> None:
 
 def _next_step(game, step: str) -> None:
     """Go on to `step` now, or, when the last cleanup left items on the Chain, once they have resolved."""
+    if not calc.game_goes_on(game):
+        game.continuation = None
+        return
     if game.chain:
         game.continuation = step
         calc.give_priority_to_newest(game)
@@ -117,7 +120,14 @@ def _next_step(game, step: str) -> None:
 def resume_turn(game) -> None:
     """The Chain a step of the turn made has resolved: the turn goes on where it stopped."""
     step, game.continuation = game.continuation, None
-    STEPS[step](game)
+    if calc.game_goes_on(game):
+        STEPS[step](game)
+
+
+@query("game_goes_on")
+def game_goes_on(game) -> bool:
+    """A player who wins in a Cleanup wins the game (472 in Core Rules 1.4): the turn goes no further."""
+    return game.winner is None
 
 
 def _scoring_step(game) -> None:
