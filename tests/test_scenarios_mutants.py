@@ -12,7 +12,7 @@ import dataclasses
 import pytest
 
 import scenarios
-from scenarios import kernel, schema, versions
+from scenarios import kernel, schema, state, versions
 from scenarios.objects import Zone
 from scenarios.replay import replay_file, replay_variant
 
@@ -508,6 +508,42 @@ def assigned_last_ignored(original):
     return lambda game, unit: False
 
 
+def legion_counts_its_own_play(original):
+    """Under Core Rules 1.4, the Legion card's own Finalized play satisfies its Legion (misreading 812.1.c's
+    "a card other than me")."""
+
+    def mutant(game, word, context):
+        if word == "legion" and game.reading("cards_played_as_checked").choice == "finalized":
+            return game.players[context.player].cards_finalized_this_turn >= 1
+        return original(game, word, context)
+
+    return mutant
+
+
+def finalized_count_kept(original):
+    """A call that leaves each player's count of cards Finalized this turn as it found it: the count not reset
+    as the turn ends, or a card played by an effect not counted."""
+
+    def mutant(game, *args):
+        kept = {name: (p.cards_finalized_this_turn, p.finalized_this_turn) for name, p in game.players.items()}
+        original(game, *args)
+        for name, (count, ids) in kept.items():
+            game.players[name].cards_finalized_this_turn, game.players[name].finalized_this_turn = count, ids
+
+    return mutant
+
+
+def finalized_count_not_set_up(original):
+    """A setup's cards played this turn not counted as Finalized (Core Rules 1.4's Legion reads that count)."""
+
+    def mutant(game, setup):
+        original(game, setup)
+        for player in game.players.values():
+            player.cards_finalized_this_turn = 0
+
+    return mutant
+
+
 MUTANTS = [
     ("a cleanup never repeats", [("query", "cleanup", cleanup_never_repeats)], (29,)),
     (
@@ -802,6 +838,26 @@ MUTANTS = [
         [("query", "buffs_to_spend", my_buff_read_as_any_buff)],
         ("dispute-312",),
     ),
+    (
+        "under Core Rules 1.4 a Legion card's own play satisfies its Legion",
+        [("query", "condition_holds", legion_counts_its_own_play)],
+        ("dispute-451",),
+    ),
+    (
+        "the cards Finalized are still counted after the turn ends",
+        [("procedure", "expire", finalized_count_kept)],
+        ("dispute-452",),
+    ),
+    (
+        "a unit played by an effect is not counted as Finalized",
+        [("procedure", "play_by_effect", finalized_count_kept)],
+        ("dispute-453",),
+    ),
+    (
+        "a setup's cards played this turn are not counted as Finalized",
+        [("setup", "build", finalized_count_not_set_up)],
+        ("dispute-451",),
+    ),
 ]
 
 
@@ -812,6 +868,8 @@ def mutate(monkeypatch, changes) -> None:
             monkeypatch.setitem(kernel.PROCEDURES, name, dataclasses.replace(procedure, fn=mutation(procedure.fn)))
         elif registry == "keyword":  # a keyword's reading of its glossary entry (kernel.keyword_ability)
             monkeypatch.setitem(kernel.KEYWORD_ABILITIES, name, mutation(kernel.KEYWORD_ABILITIES[name]))
+        elif registry == "setup":  # how a game is built from a scenario's setup
+            monkeypatch.setattr(state, "build", mutation(state.build))
         elif registry == "behaviour":  # a behaviour the versions disagree on (scenarios/versions.py)
             monkeypatch.setitem(versions.BEHAVIOURS, name, mutation(versions.BEHAVIOURS[name]))
         else:
