@@ -77,3 +77,22 @@ def test_a_translator_for_another_version_reads_through_the_connection_lent_to_i
         with pytest.raises(AttributeError, match="reads through the translator that made it"):
             inner.db = translate.db
     second.close()
+
+
+@pytest.mark.parametrize("rules_version", [kernel.RULES_VERSION, "2026-06-18"])
+def test_a_token_played_is_no_card_played_or_finalized(rules_version):
+    """Tokens are played like cards (179.1.a) but are not cards (179): neither count of a player's cards this
+    turn (Legion's "a card", 812.1.c and 738.1.c) takes one in, while a card played is in both."""
+    from scenarios.rules.playing import card_finalized, card_played
+
+    setup = {
+        "turn": {"player": "A"},
+        "players": {"A": {"base": [{"id": "sprite", "card": "Sprite"}, {"id": "u1", "card": "Test Unit"}]}, "B": {}},
+    }
+    game = GameState(setup, rules_version=rules_version)
+    player = game.players["A"]
+    for object_id in ("sprite", "u1"):
+        card_finalized(game, game.objects[object_id], "A")
+        card_played(game, game.objects[object_id], "A")
+    assert (player.cards_finalized_this_turn, player.finalized_this_turn) == (1, ("u1",))
+    assert (player.cards_played_this_turn, player.played_this_turn) == (1, ("u1",))

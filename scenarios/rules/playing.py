@@ -179,19 +179,28 @@ def card_finalized(game, card, player: str) -> None:
     """Its costs paid and its choices made, the card's play is Finalized (337, 419.4.b in Core Rules 1.4): a
     countered card was Finalized too, though it was never played."""
     pool = game.players[player]
-    pool.cards_finalized_this_turn += 1
-    if card.definition.type != "token":  # 179: tokens are not cards
-        pool.finalized_this_turn = (*pool.finalized_this_turn, card.id)
+    pool.cards_finalized_this_turn, pool.finalized_this_turn = _with_card(
+        card, pool.cards_finalized_this_turn, pool.finalized_this_turn
+    )
 
 
 @query("card_played")
 def card_played(game, card, player: str) -> None:
     """406.4.a: the card has been played; "when you play" abilities see the count of cards played this turn."""
     pool = game.players[player]
-    pool.cards_played_this_turn += 1
-    if card.definition.type != "token":  # 179: tokens are not cards
-        pool.played_this_turn = (*pool.played_this_turn, card.id)
+    pool.cards_played_this_turn, pool.played_this_turn = _with_card(
+        card, pool.cards_played_this_turn, pool.played_this_turn
+    )
     calc.fire(game, Event("card_played", player=player, card=card.id, count=pool.cards_played_this_turn))
+
+
+def _with_card(card, count: int, ids: tuple[str, ...]) -> tuple[int, tuple[str, ...]]:
+    """A count of the cards a player played (or Finalized) this turn and their ids, with `card` added. A token
+    is played like a card (179.1.a) but is not a card (179): what counts "cards" (Legion's "a card", 812.1.c;
+    738.1.c) counts no token, so it is in neither."""
+    if card.definition.type == "token":
+        return count, ids
+    return count + 1, (*ids, card.id)
 
 
 @procedure(
