@@ -342,22 +342,28 @@ def _rule_links(paths: Paths, data: dict) -> list[render.Link]:
     return (
         links
         + _mention_links(paths, data["mentions"], data["document"]["version"])
-        + _symbol_links(paths, data["symbols"], context)
+        + _symbol_links(paths, data["symbols"], context, data["document"]["version"])
     )
 
 
 _LETTER_IN_BRACKETS = re.compile(r"\[[A-Z]\]")
 
 
-def _symbol_links(paths: Paths, symbols: list[dict], context: list[str]) -> list[render.Link]:
+def _symbol_links(paths: Paths, symbols: list[dict], context: list[str], version: str | None) -> list[render.Link]:
     """The symbols' shorthand the rules define (``queries.symbols``), glossed wherever a text prints it; none where
     the text's ``context`` (the rule and its section, a keyword's definition) prints a bracketed letter the rules do
-    not define: it uses bracketed letters as variables ("formatted as “Replace [X] with [Y]”"), [Y] is not Order."""
+    not define: it uses bracketed letters as variables ("formatted as “Replace [X] with [Y]”"), [Y] is not Order. A
+    definition from another version than the text's ``version`` (one defining none) names its version."""
     defined = {symbol["shorthand"] for symbol in symbols}
     if any(letter not in defined for text in context for letter in _LETTER_IN_BRACKETS.findall(text)):
         return []
     return [
-        render.Link(symbol["shorthand"], paths.rule(symbol), symbol["meaning"], defined_in=symbol["number"])
+        render.Link(
+            symbol["shorthand"],
+            paths.rule(symbol),
+            symbol["meaning"],
+            defined_in=symbol["number"] + ("" if symbol["version"] == version else f" of {symbol['version']}"),
+        )
         for symbol in symbols
     ]
 
@@ -398,7 +404,8 @@ async def keyword(datasette, request):
             search_url=Paths(datasette, database.name).search(q=term, game=game),
         )
     definition = [data["defining_rule"], *data["definition"]] if data["defining_rule"] else data["definition"]
-    symbol_links = _symbol_links(Paths(datasette, database.name), data["symbols"], [r["raw_text"] for r in definition])
+    texts = [rule["raw_text"] for rule in definition]
+    symbol_links = _symbol_links(Paths(datasette, database.name), data["symbols"], texts, data["keyword"]["version"])
     return await _respond(datasette, request, database, "keyword.html", data, symbol_links=symbol_links)
 
 

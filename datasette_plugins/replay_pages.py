@@ -451,7 +451,7 @@ class Drawing:
         """The trace as the engine wrote it: each step's kind, procedure, summary, cited numbers and change."""
         out = ['<ol class="engine-steps">']
         for s in steps:
-            rules = f' <span class="note">[{escape(", ".join(s["rules"]))}]</span>' if s["rules"] else ""
+            rules = f' <span class="note">[{render.dates(", ".join(s["rules"]))}]</span>' if s["rules"] else ""
             change = f'<br><code class="change">{htmlsafe_json_dumps(s["change"])}</code>' if s["change"] else ""
             out.append(
                 f'<li class="depth-{min(s["depth"], 6)}"><span class="n">{s["number"]}</span> '

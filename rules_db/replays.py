@@ -37,8 +37,15 @@ class CitationTranslator:
     versions disagree on) is that version's own: kept as it is in that version, translated from it into any
     other."""
 
-    def __init__(self, db: sqlite_utils.Database, game_id: str, from_version: str, to_version: str):
-        self.db = db
+    def __init__(
+        self,
+        db: sqlite_utils.Database,
+        game_id: str,
+        from_version: str,
+        to_version: str,
+        outer: CitationTranslator | None = None,
+    ):
+        self._db, self.outer = db, outer
         self.game_id, self.from_version, self.to_version = game_id, from_version, to_version
         self.same = from_version == to_version
         self.from_document = (versions.rules_document(db, game_id, from_version) or {}).get("id")
@@ -65,6 +72,18 @@ class CitationTranslator:
         self.nearest = lru_cache(maxsize=None)(self._versioned(self._nearest, "nearest"))
         self.from_others: dict[str, CitationTranslator] = {}
 
+    @property
+    def db(self) -> sqlite_utils.Database:
+        """The connection read through: a translator made for a number cited in another version (`outer` is the
+        translator that made it) reads through its maker's, whichever connection that was lent since."""
+        return self.outer.db if self.outer is not None else self._db
+
+    @db.setter
+    def db(self, db: sqlite_utils.Database) -> None:
+        if self.outer is not None:
+            raise AttributeError("a translator made for another version reads through the translator that made it")
+        self._db = db
+
     def _versioned(self, translate, name: str):
         """`translate` for the engine's numbers; a number cited in another version goes through that version's
         own translator (itself when it is the version translated into)."""
@@ -76,7 +95,9 @@ class CitationTranslator:
             if version == self.to_version:
                 return number
             if version not in self.from_others:
-                self.from_others[version] = CitationTranslator(self.db, self.game_id, version, self.to_version)
+                self.from_others[version] = CitationTranslator(
+                    self.db, self.game_id, version, self.to_version, outer=self
+                )
             return getattr(self.from_others[version], name)(number)
 
         return translated

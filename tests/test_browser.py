@@ -755,3 +755,26 @@ def test_a_symbols_meaning_shows_where_a_judge_taps_it(phone, real_server):
     gloss.locator("a").click()
     page.wait_for_load_state()
     assert page.url.endswith("/rules/riftbound/2026-06-18/135.2.e.7")
+
+
+def test_every_folded_section_shows_it_opens(phone, real_server):
+    """A summary laid out as a row lost the browser's triangle: the replay's full trace read as a line of plain
+    text. Every folded section of the judges' pages shows a triangle, turned when open, in the colour of a link."""
+    page = phone
+    marker = "summary => getComputedStyle(summary, '::before').content"
+    for url in ("/replays/ruling-03-zhonya-heals-keeps-stat-mods", "/"):
+        page.goto(real_server + url)
+        summaries = page.locator("details:not(.tree details) > summary")
+        assert summaries.count() > 0, url
+        for index in range(summaries.count()):
+            summary = summaries.nth(index)
+            if not summary.is_visible():
+                continue
+            opened = summary.evaluate("summary => summary.parentElement.open")
+            assert summary.evaluate(marker) == ('"▾"' if opened else '"▸"'), (url, summary.inner_text())
+            color = summary.evaluate("summary => getComputedStyle(summary).color")
+            assert color != page.evaluate("getComputedStyle(document.body).color"), (url, summary.inner_text())
+    page.goto(real_server + "/replays/ruling-03-zhonya-heals-keeps-stat-mods")
+    trace = page.locator("details.full-tree > summary")
+    trace.click()
+    assert trace.evaluate(marker) == '"▾"' and page.locator("ol.engine-steps").is_visible()

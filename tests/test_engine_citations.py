@@ -43,6 +43,8 @@ TERMS: dict[str, list[str]] = {
     "create_lasting_replacement": ["delayed", "replacement"],
     "apply_replacement": ["replacement", "instead"],
     "pay_cost": ["pay", "cost"],
+    "decided_as_it_resolves": ["effect", "pay", "cost"],
+    "deflect_cost": ["deflect", "cost", "choose"],
     "cost": ["cost"],
     # cleanups, showdowns, combat
     "cleanup_pass": ["cleanup"],
@@ -97,6 +99,7 @@ TERMS: dict[str, list[str]] = {
     # control and scoring
     "apply_contested": ["contested"],
     "lift_contested": ["contested"],
+    "contested_kept": ["contested"],
     "establish_control": ["control"],
     "lose_control": ["control"],
     "take_control": ["control"],

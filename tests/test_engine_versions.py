@@ -55,3 +55,25 @@ def test_a_number_cited_in_its_own_version_is_kept_there_and_translated_elsewher
     # 425.1.b of 1.4 ("not considered to have been played") is 412.1.b of 2025-12-01 and 601.1.b of 2025-06-02
     assert into_oldest(["425.1.b@2026-06-18"]) == ["601.1.b"]
     assert CitationTranslator(db, "riftbound", "2025-06-02", "2025-06-02")(["601.1.b"]) == ["601.1.b"]
+
+
+def test_a_translator_for_another_version_reads_through_the_connection_lent_to_its_maker(real_db):
+    """A server lends its kept translator to one request at a time, each with its own connection: the
+    translator it made for numbers cited in 1.4 must read through the connection lent now, not the first."""
+    import sqlite3
+
+    from rules_db.queries import _translator
+
+    first = sqlite3.connect(real_db)
+    with _translator(first, "riftbound", kernel.RULES_VERSION, "2025-06-02") as translate:
+        assert translate(["425.1.b@2026-06-18"]) == ["601.1.b"]
+        inner = translate.from_others["2026-06-18"]
+    first.close()
+    second = sqlite3.connect(real_db)
+    with _translator(second, "riftbound", kernel.RULES_VERSION, "2025-06-02") as translate:
+        assert translate.from_others["2026-06-18"] is inner
+        assert translate(["812.1.c@2026-06-18"]) == [translate.nearest("812.1.c@2026-06-18")]
+        assert inner.db.conn is second
+        with pytest.raises(AttributeError, match="reads through the translator that made it"):
+            inner.db = translate.db
+    second.close()

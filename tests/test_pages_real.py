@@ -308,18 +308,31 @@ async def test_a_rules_symbols_are_glossed_from_the_rules_that_define_them(datas
         ).fetchall()
     )
     assert defined["[>]"].startswith("135.2.e") and defined["[A]"].startswith("135.2.e")
-    for url, shorthand, meaning, defining in (
-        ("/rules/riftbound/135.2.e.7.a", "[&gt;]", "A keyword associated with an ability", "2026-06-18/135.2.e.7"),
-        ("/rules/riftbound/2025-12-01/134.2.e.6.a", "[C]", "Power of a domain", "2025-12-01/134.2.e.6"),
-        ("/rules/riftbound/2025-06-02/717.1.a", "[C]", "Power of a domain", "2026-06-18/135.2.e.6"),
+    for url, shorthand, meaning, defining, named in (
+        (
+            "/rules/riftbound/135.2.e.7.a",
+            "[&gt;]",
+            "A keyword associated with an ability",
+            "2026-06-18/135.2.e.7",
+            "135.2.e.7",
+        ),
+        ("/rules/riftbound/2025-12-01/134.2.e.6.a", "[C]", "Power of a domain", "2025-12-01/134.2.e.6", "134.2.e.6"),
+        (
+            "/rules/riftbound/2025-06-02/717.1.a",
+            "[C]",
+            "Power of a domain",
+            "2026-06-18/135.2.e.6",
+            "135.2.e.6 of 2026-06-18",
+        ),
     ):
         text = (await _get(datasette, url)).text.split('class="rule-text"', 1)[1].split("</div>", 1)[0]
         glossed = re.search(
             rf'<span class="symbol" tabindex="0"><abbr title="({re.escape(meaning)}[^"]*)">{re.escape(shorthand)}'
-            rf'</abbr><span class="gloss"> \(\1, <a href="/rules/riftbound/{defining}">rule ',
+            rf'</abbr><span class="gloss"> \(\1, <a href="/rules/riftbound/{defining}">rule ([^<]+)</a>',
             text,
         )
         assert glossed, (url, text[:600])
+        assert glossed.group(2) == named  # the version named where the text's own defines none
     keyword = (await _get(datasette, "/keywords/riftbound/Accelerate")).text  # "[1][C]" in its definition
     definition = keyword.split('class="definition-text"', 1)[1].split("</div>", 1)[0]
     assert (

@@ -783,3 +783,19 @@ async def test_a_kept_library_replay_is_read_without_a_threads_round_trip(datase
     assert ran == [] and "Step <b>3</b>" in html
     await _get(datasette, f"/replays/{ZHONYA}?path=setup.turn.player&value=B&kept=3")
     assert ran == ["view"]
+
+
+async def test_the_engines_trace_keeps_a_citations_version_on_one_line(datasette, connection):
+    """The full trace cites a rule of another version as the engine writes it ("372@2026-06-18"); its date is a
+    ``<time>``, which the style sheet keeps on one line (it broke across lines on a phone), the rest escaped."""
+    replay_id = connection.execute(
+        """select p.id from replays p join documents d on d.id = p.rules_document_id
+        where d.version != ? order by p.id limit 1""",
+        [replay_view.RULES_VERSION],
+    ).fetchone()[0]
+    html = (await _get(datasette, f"/replays/{quote(replay_id)}")).text
+    trace = html.split('<ol class="engine-steps">', 1)[1].split("</ol>", 1)[0]
+    notes = re.findall(r'<span class="note">\[(.*?)\]</span>', trace)
+    versioned = [note for note in notes if "@" in note]
+    assert versioned, notes[:5]
+    assert all(re.search(r'@<time datetime="\d{4}-\d{2}-\d{2}">', note) for note in versioned), versioned[:3]

@@ -149,3 +149,30 @@ def test_every_rule_an_answer_names_exists(path):
     assert named or scenario.meta.ruling is not None, f"{path.name}: its answer names no rule"
     missing = sorted(set(named) - corpus_rule_numbers(scenario.rules.core))
     assert not missing, f"{path.name}: its answer names rules absent from {scenario.rules.core}: {missing}"
+
+
+def test_every_reading_of_a_behaviour_is_cited_by_a_library_scenario_judged_under_its_version():
+    """Each behaviour the versions disagree on (scenarios/versions.py), under each known version: some library
+    scenario judged under that version cites every rule of the reading applied, and those rules exist in that
+    version. A reading the engine chooses by but never cites (or cites wrongly) fails here."""
+    from scenarios import versions
+    from scenarios.replay import replay_scenario
+
+    for behaviour in versions.BEHAVIOURS.values():
+        for reading in behaviour.readings:
+            absent = set(reading.rules) - corpus_rule_numbers(reading.version)
+            assert not absent, f"{behaviour.name} under {reading.version} names rules it lacks: {sorted(absent)}"
+    uncited = {
+        (name, version): set(behaviour.under(version).cited)
+        for name, behaviour in versions.BEHAVIOURS.items()
+        for version in versions.KNOWN_VERSIONS
+    }
+    for path in PATHS:
+        scenario, _ = schema.load(path)
+        for version in versions.KNOWN_VERSIONS:
+            judged = scenario.model_copy(update={"rules": scenario.rules.model_copy(update={"core": version})})
+            cited = replay_scenario(judged, path).cited_numbers()
+            uncited = {key: rules for key, rules in uncited.items() if key[1] != version or not rules <= cited}
+        if not uncited:
+            return
+    assert not uncited, f"readings no library scenario judged under their version cites in full: {uncited}"

@@ -145,6 +145,14 @@ def resolve_top(game) -> None:
     item = game.chain[-1]
     executes = EXECUTES[item.kind]
     if item.optional or item.cost is not None:
+        note(
+            game,
+            StepKind.CHOICE,
+            "decided_as_it_resolves",
+            f'{item.label}: its "you may" (and the cost within it) is part of its effect, decided as it resolves',
+            game.reading("optional_trigger_decided").cited,  # the versions before Core Rules 1.4
+            objects=[item.source],
+        )
         if _accepts(game, item):
             if item.cost is not None:
                 do.pay_cost(game, item.cost, item.controller, item.source, item.label, because="392.1")

@@ -223,6 +223,15 @@ def _lift_contested(game) -> None:
             continue
         reading = game.reading("contested_without_its_contester")
         if reading.choice != "removed":
+            note(
+                game,
+                StepKind.CLEANUP,
+                "contested_kept",
+                f"{bf.contested_by}, who contested {bf.id}, has no unit left there: it stays Contested until "
+                "control is established",
+                reading.cited,
+                objects=[bf.id],
+            )
             continue
         do.lift_contested(game, bf, because=reading.cited[0])
         others = {u.controller for u in game.units(bf.id)} - {bf.battlefield_controller}

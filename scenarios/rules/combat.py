@@ -181,12 +181,13 @@ def _assign(game, player: str, total: int, units) -> dict:
             objects=[player],
         )
         return {units[0].id: total}
+    counted = _prevention_counted(game, units)
     info = {
         "total": total,
         "units": [
             {
                 "id": u.id,
-                "lethal": _lethal(game, u, total),
+                "lethal": total + 1 if u.id in counted else max(1, calc.might(game, u) - u.damage),
                 "tank": calc.has_keyword(game, u, "Tank"),
                 "last": calc.assigned_last(game, u),
             }
@@ -210,13 +211,26 @@ def assigned_last(game, unit) -> bool:
     return "assigned_combat_damage_last" in unit.definition.restrictions
 
 
-def _lethal(game, unit, total: int) -> int:
-    """The damage that is lethal to `unit` (142.4.b). From Core Rules 1.4 a replacement effect that would
-    prevent all of its next damage counts in the assignment (437.5.a, 465.2.c.5): no amount is lethal, yet the
-    unit is not exempt (465.2.c.10), so lethal is more than the whole total (`assignment_counts_prevention`)."""
-    if game.reading("assignment_counts_prevention").choice == "counted" and calc.prevents_all_damage(game, unit):
-        return total + 1
-    return max(1, calc.might(game, unit) - unit.damage)
+def _prevention_counted(game, units) -> set[str]:
+    """The units no amount of damage is lethal to (142.4.b): from Core Rules 1.4 a replacement effect that would
+    prevent all of a unit's next damage counts in the assignment (437.5.a, 465.2.c.5), yet the unit is not exempt
+    (465.2.c.10), so lethal is more than the whole total (`assignment_counts_prevention`). The reading applied is
+    shown, citing its rules, whenever such a unit is assigned damage."""
+    prevented = [u.id for u in units if calc.prevents_all_damage(game, u)]
+    if not prevented:
+        return set()
+    reading = game.reading("assignment_counts_prevention")
+    counted = reading.choice == "counted"
+    lethal = "no amount is lethal, yet lethal must reach it in full" if counted else "lethal stays Might less damage"
+    note(
+        game,
+        StepKind.CHOICE,
+        "lethal",
+        f"all of the next damage to {', '.join(prevented)} would be prevented: {lethal}",
+        reading.cited,
+        objects=prevented,
+    )
+    return set(prevented) if counted else set()
 
 
 def check_assignment(game, choice, answer) -> dict:

@@ -21,13 +21,26 @@ from scenarios.trace import StepKind
 def deflect_cost(game, player: str, choices) -> int:
     """The Power of any domain that `player`'s spell or ability pays for choosing these targets."""
     chosen = [ref[0] for choice in choices for refs in choice.values() for ref in refs if not isinstance(ref, str)]
-    if game.reading("deflect_charged").choice == "once_per_item":
+    reading = game.reading("deflect_charged")
+    if reading.choice == "once_per_item":
         chosen = sorted(set(chosen))
-    total = 0
-    for object_id in chosen:
-        obj = game.objects[object_id]
-        if obj.zone == BOARD and obj.controller != player:  # only an opponent's spells and abilities pay
-            total += calc.keyword_value(game, obj, "Deflect")
+    charged = [
+        (object_id, calc.keyword_value(game, obj, "Deflect"))
+        for object_id in chosen
+        if (obj := game.objects[object_id]).zone == BOARD and obj.controller != player  # only an opponent's pay
+    ]
+    total = sum(value for _, value in charged)
+    if total:
+        counted = "once for each time chosen" if reading.choice == "per_choice" else "once for each permanent"
+        charges = ", ".join(f"{object_id} {value}" for object_id, value in charged if value)
+        note(
+            game,
+            StepKind.EFFECT,
+            "deflect_cost",
+            f"Deflect costs {player} {total} more Power of any domain ({charges}; {counted})",
+            reading.cited,
+            objects=[object_id for object_id, value in charged if value],
+        )
     return total
 
 

@@ -29,13 +29,14 @@ def _score(game, player: str, bf, how: str) -> bool:
         return False
     bf.scored_this_turn = (*bf.scored_this_turn, player)
     final = calc.final_point_at_stake(game, player)
+    from_total = game.reading("final_point_from").cited  # which totals the Final Point is scored from
     if final and how == "conquer":
         unscored = [b.id for b in game.battlefields() if player not in b.scored_this_turn]
         if unscored:
-            do.draw_instead_of_final_point(game, player, unscored, because="448.1.b")
+            do.draw_instead_of_final_point(game, player, unscored, because=from_total)
             return True
     final_rule = "448.1.b.1" if how == "hold" else "448.1.b.2"
-    do.earn_point(game, player, bf, how, because=("448.1", final_rule) if final else "448.1")
+    do.earn_point(game, player, bf, how, because=("448.1", final_rule, *from_total) if final else "448.1")
     return True
 
 

@@ -107,6 +107,15 @@ def combat_joins_open_showdown(game) -> None:
     reading = game.reading("combat_joins_open_showdown")
     if reading.choice == "at_once":
         do.begin_combat(game, showdown.battlefield, because=reading.cited)
+    else:
+        note(
+            game,
+            StepKind.SHOWDOWN,
+            "staged",
+            f"combat staged at {showdown.battlefield}: it begins once the showdown there closes",
+            reading.cited,
+            objects=[showdown.battlefield],
+        )
 
 
 @procedure(
