@@ -654,7 +654,7 @@ MUTANTS = [
     (
         "an optional trigger is decided as it resolves, whatever the version (2025-12-01 read everywhere)",
         [("behaviour", "optional_trigger_decided", every_version_read_as("2025-12-01"))],
-        ("dispute-401",),
+        ("dispute-401", "dispute-414"),
     ),
     (
         "an optional trigger is decided as it is finalized, whatever the version (Core Rules 1.4 read everywhere)",

@@ -204,9 +204,11 @@ def control_can_lapse(game, bf_id: str) -> bool:
     """Any Cleanup, or (Core Rules 1.4, 323.6) an Open State (no Chain) with no Showdown or Combat there."""
     if game.reading(EMPTY_BATTLEFIELD).choice == "any_cleanup":
         return True
-    return not game.chain and all(
-        ongoing is None or ongoing.battlefield != bf_id for ongoing in (game.showdown, game.combat)
-    )
+    return not game.chain and not _showdown_or_combat_at(game, bf_id)
+
+
+def _showdown_or_combat_at(game, bf_id: str) -> bool:
+    return any(ongoing is not None and ongoing.battlefield == bf_id for ongoing in (game.showdown, game.combat))
 
 
 def _lift_contested(game) -> None:
@@ -217,7 +219,7 @@ def _lift_contested(game) -> None:
     for bf in game.battlefield_objects:
         if not bf.contested_by or any(u.controller == bf.contested_by for u in game.units(bf.id)):
             continue
-        if any(ongoing is not None and ongoing.battlefield == bf.id for ongoing in (game.showdown, game.combat)):
+        if _showdown_or_combat_at(game, bf.id):
             continue
         reading = game.reading("contested_without_its_contester")
         if reading.choice != "removed":
