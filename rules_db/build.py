@@ -8,8 +8,6 @@ process's id: one left behind by a killed build is removed by the next build.
 
 from __future__ import annotations
 
-import atexit
-import gc
 import multiprocessing
 import os
 import tempfile
@@ -116,7 +114,6 @@ def build(
     spaCy, so that neither process idles while the other has work either can do. ``processes=1`` does everything here.
     """
     specs = bundled_specs() if specs is None else specs
-    _left_to_the_system_at_exit()
     token_memo.cache_clear()  # this build's texts tokenized afresh: memory holds one build's vocabulary at most
     db_path = Path(db_path)
     db_path.parent.mkdir(parents=True, exist_ok=True)
@@ -129,15 +126,6 @@ def build(
     for note in result.notes:
         echo(note)
     return result
-
-
-def _left_to_the_system_at_exit() -> None:
-    """This process's heap is left to the operating system when it exits (``gc.freeze`` at exit), not walked and
-    freed object by object by the interpreter's last collection: after a build, that pass took 0.11-0.17 CPU-s
-    (the modules, caches and replayed games of a build), all of it after the database was written. Registered once
-    however many builds a process runs; it changes nothing before the exit (a test's process goes on collecting)."""
-    atexit.unregister(gc.freeze)
-    atexit.register(gc.freeze)
 
 
 class _Builder:
