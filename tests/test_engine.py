@@ -562,3 +562,22 @@ def test_might_steps_read_as_a_judge_says_them():
         "u1 has 1 Might (base 2, +1 from Trifarian War Camp, +1 from Darius, Executioner, -3 from Smoke Screen): it gets +2"
         in smoke
     )
+
+
+def test_a_gear_is_shown_entering_the_board_ready_and_a_unit_exhausted():
+    """Only units enter exhausted (356.2.c); a gear played enters ready (356.2.d), and its step says so."""
+    setup = {
+        "turn": {"player": "A"},
+        "players": {
+            "A": {"hand": [{"id": "hourglass", "card": "Zhonya's Hourglass"}, {"id": "u1", "card": "Test Unit"}]},
+            "B": {},
+        },
+    }
+    game = GameState(setup)
+    game.push({"by": "A", "do": "play", "card": "hourglass"})
+    game.push({"by": "A", "do": "play", "card": "u1"})
+    steps = game.trace.tree(len(game.trace.records))
+    summaries = [step.summary for root in steps for _, step in root.walk()]
+    assert "hourglass enters the board at base ready" in summaries
+    assert "u1 enters the board at base exhausted" in summaries
+    assert game.obj("hourglass").exhausted is False and game.obj("u1").exhausted is True
