@@ -14,6 +14,7 @@ judge who learned the old name then finds the newest rule.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -32,6 +33,8 @@ VETO_FILE = Path(str(resources.files("rules_db") / "data" / "alias_vetoes.yaml")
 MAX_WORDS = 3  # words of a rewritten wording, either side (longer rewrites are rewordings, not names)
 RECURRING = 2  # aligned rules that must show the same rewrite: one rewrite is an edit, a repeated one a rename
 EXAMPLES = 3  # aligned rules named in an alias's evidence
+SEPARATOR = re.compile(r"[,;:.!?()]")  # between items of a list or parts of a sentence: no name spans one
+TOKEN = re.compile(rf"{WORD.pattern}|{SEPARATOR.pattern}")  # a text's words and separators, in order
 
 
 @dataclass
@@ -136,7 +139,7 @@ def renames(
     rewrites: dict[tuple[str, str], _Rewrite] = {}
     places: list[list[tuple[str, str]]] = []  # each place rewritten: its wordings, least context first
     for lineage_id, old_number, new_number, new_rule, old, new in aligned:
-        for wordings in _rewritten(WORD.findall(old.lower()), WORD.findall(new.lower()), stems):
+        for wordings in _rewritten(TOKEN.findall(old.lower()), TOKEN.findall(new.lower()), stems):
             places.append(wordings)
             for wording in wordings:
                 rewrites.setdefault(wording, _Rewrite(*wording)).pairs[lineage_id] = (old_number, new_number, new_rule)
@@ -151,8 +154,10 @@ def renames(
 
 
 def _rewritten(old: list[str], new: list[str], stems: dict[str, str]) -> Iterator[list[tuple[str, str]]]:
-    """Each place where ``new`` rewrites ``old``: its (old wording, new wording) with no context, then with the
-    word before, then with the word after, filler words at either end left out."""
+    """Each place where ``new`` rewrites ``old`` (their words and separators): its (old wording, new wording) with
+    no context, then with the word before, then with the word after, filler words at either end left out. A
+    wording never spans a separator: "Spells, Units, Rune Abilities" -> "Cards, Rune Abilities" rewords a list,
+    it renames nothing."""
     if old == new:
         return
     for old_start, old_stop, new_start, new_stop in _changes(old, new):
@@ -164,8 +169,10 @@ def _rewritten(old: list[str], new: list[str], stems: dict[str, str]) -> Iterato
         for before, after in ((0, 0), (1, 0), (0, 1)):
             if old_start < before or old_stop + after > len(old) or new_stop + after > len(new):
                 continue
-            was = _trimmed(old[old_start - before : old_stop + after])
-            now = _trimmed(new[new_start - before : new_stop + after])
+            old_span, new_span = old[old_start - before : old_stop + after], new[new_start - before : new_stop + after]
+            if any(SEPARATOR.fullmatch(token) for token in (*old_span, *new_span)):
+                continue
+            was, now = _trimmed(old_span), _trimmed(new_span)
             if was and now and _differ(was, now, stems):
                 wordings.append((" ".join(was), " ".join(now)))
         if wordings:
