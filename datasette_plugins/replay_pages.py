@@ -621,6 +621,8 @@ async def dispute(datasette, request):
     numbers = [n for s in view.get("steps", []) for n in s["rules"]] + _refusal_rules(refusal)
     cards = [name["real"] or name["card"] for name in names.values()]
     version = view["scenario"]["rules_version"] if view.get("scenario") else replay_view.RULES_VERSION
+    # a version the database lacks is shown as the one chosen, with the version the engine judges it as
+    readings_of = view["scenario"]["readings_of"] if view.get("scenario") else version
     cited = await CITED.rules(database, replay_view.RULES_VERSION, version, numbers)
     slugs, card_list = await read(
         database, lambda conn: (queries.card_slugs(conn, GAME, cards), queries.engine_card_names(conn, GAME))
@@ -638,6 +640,7 @@ async def dispute(datasette, request):
         "refusal_rules": _refusal_rules(refusal),
         "judged_under": judged_under,  # the Core Rules versions a dispute may be judged under
         "version": version,
+        "readings_of": readings_of,
         "view": view if not view.get("error") else None,
         "legal": legal,
         "document": replay_view.document(text),

@@ -41,7 +41,7 @@ from scenarios.cards import load_library
 from scenarios.kernel import RULES_VERSION, Budget, BudgetExceeded, Refusal
 from scenarios.replay import observe, replay_scenario
 from scenarios.state import GameState
-from scenarios.versions import NEWEST_VERSION
+from scenarios.versions import NEWEST_VERSION, reading_version
 
 PAGE_STEPS, PAGE_SECONDS = 200_000, 4.0  # one replay asked from a page (the sandbox adds a deadline)
 MAX_URL_TOKEN = 12_000  # characters of a scenario encoded in a URL
@@ -106,6 +106,7 @@ def replayed_view(
             "disagreement": original.disagreement,
             "note": original.note,
             "rules_version": scenario.rules.core,  # the version it is judged under (a variant may change it)
+            "readings_of": reading_version(scenario.rules.core),  # the known version whose rulings the engine applies
             "cited_version": RULES_VERSION,
             "variants": [{"id": v.id, "title": v.title} for v in original.variants],
         },

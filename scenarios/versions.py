@@ -34,6 +34,12 @@ def split_versioned(citation: str) -> tuple[str, str | None]:
     return number, version or None
 
 
+def reading_version(version: str) -> str:
+    """The known version whose readings a game judged under `version` applies: the newest known not after it, or
+    the oldest known for a version older than all of them."""
+    return next((known for known in reversed(KNOWN_VERSIONS) if known <= version), KNOWN_VERSIONS[0])
+
+
 @dataclass(frozen=True)
 class Reading:
     """What one version says about a behaviour: the engine's choice, and the rules (in that version's
@@ -64,8 +70,8 @@ class Behaviour:
 
     def under(self, version: str) -> Reading:
         """The reading a game judged under `version` applies."""
-        known = [reading for reading in self.readings if reading.version <= version]
-        return known[-1] if known else self.readings[0]
+        applied = reading_version(version)
+        return next(reading for reading in self.readings if reading.version == applied)
 
 
 BEHAVIOURS: dict[str, Behaviour] = {

@@ -770,6 +770,22 @@ async def test_the_builder_judges_under_the_version_a_judge_chooses_the_newest_f
     assert "holds no Core Rules" in refused
 
 
+async def test_a_dispute_naming_a_version_the_database_lacks_shows_the_version_it_is_judged_as(datasette):
+    """A dispute's YAML may name a valid date the database holds no Core Rules of: the version form shows it chosen,
+    saying which version's rulings the engine applies (the newest it knows before it), rather than nothing chosen
+    (which a browser shows as the oldest)."""
+    text = (ROOT / "scenarios/library/dispute-250-a-countered-card-is-finalized-for-legion.yaml").read_text()
+    text = text.replace('rules: {core: "2026-06-18"}', 'rules: {core: "2026-01-15"}')
+    html = (await _get(datasette, f"/dispute?{urlencode({'s': _token(text)})}")).text
+    options = re.findall(r'<option value="([^"]+)"( selected)?>(.*?)</option>', _form(html, "version"))
+    assert [(value, re.sub("<[^>]+>", "", label)) for value, selected, label in options if selected] == [
+        ("2026-01-15", "2026-01-15 (not in this database: judged as 2025-12-01)")
+    ]
+    assert [value for value, _, _ in options] == ["2026-01-15", "2025-06-02", "2025-12-01", "2026-06-18"]
+    data = (await _get(datasette, f"/dispute/replay.json?{urlencode({'s': _token(text)})}")).json()
+    assert data["view"]["scenario"]["readings_of"] == "2025-12-01"
+
+
 async def test_a_kept_library_replay_is_read_without_a_threads_round_trip(datasette, monkeypatch):
     """Once a library replay is kept, its pages read their boards on the event loop (a tenth of a millisecond)
     rather than in a thread; a replay not kept yet, and a what-if, still go to a thread."""
