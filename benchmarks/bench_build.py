@@ -111,11 +111,13 @@ def cpu_seconds() -> float:
 
 
 def _build_once(db_path: Path) -> None:
-    """One build (``rules_db.build``), its figures printed as JSON."""
+    """One build (``rules_db.build``), its figures printed as JSON; the process exits as ``rules-db build`` does."""
     from dataclasses import asdict
 
     from rules_db.build import build
+    from rules_db.cli import heap_left_to_the_system_at_exit
 
+    heap_left_to_the_system_at_exit()
     result = build(db_path)
     figures = {
         "documents": len(result.reports),

@@ -33,7 +33,7 @@ def cli() -> None:
 @click.argument("documents", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
 def build_command(db_path: Path, keep_going: bool, documents: tuple[Path, ...]) -> None:
     """Ingest the bundled documents, or DOCUMENTS, into the database."""
-    _heap_left_to_the_system_at_exit()
+    heap_left_to_the_system_at_exit()
     from rules_db.build import BuildFailed, build, specs_for  # the build's imports are heavy: only its commands pay
 
     try:
@@ -55,11 +55,12 @@ def build_command(db_path: Path, keep_going: bool, documents: tuple[Path, ...]) 
         sys.exit(1)
 
 
-def _heap_left_to_the_system_at_exit() -> None:
+def heap_left_to_the_system_at_exit() -> None:
     """The `build` command's process leaves its heap to the operating system when it exits (``gc.freeze`` at
     exit): the interpreter's last collection would walk and free the modules, caches and replayed games of the
-    build object by object after the database is written (0.11-0.17 CPU-s). Only this command's process: a
-    process that calls `rules_db.build.build` as a library (tests, benchmarks) goes on collecting to its end."""
+    build object by object after the database is written (0.11-0.17 CPU-s). Only this command's process (and
+    ``benchmarks/bench_build.py``'s, which stands for it): a process that calls `rules_db.build.build` as a
+    library (a test) goes on collecting to its end."""
     atexit.register(gc.freeze)
 
 
