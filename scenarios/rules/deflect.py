@@ -21,6 +21,8 @@ from scenarios.trace import StepKind
 def deflect_cost(game, player: str, choices) -> int:
     """The Power of any domain that `player`'s spell or ability pays for choosing these targets."""
     chosen = [ref[0] for choice in choices for refs in choice.values() for ref in refs if not isinstance(ref, str)]
+    if not chosen:
+        return 0
     reading = game.reading("deflect_charged")
     if reading.choice == "once_per_item":
         chosen = sorted(set(chosen))

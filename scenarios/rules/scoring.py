@@ -29,7 +29,7 @@ def _score(game, player: str, bf, how: str) -> bool:
         return False
     bf.scored_this_turn = (*bf.scored_this_turn, player)
     final = calc.final_point_at_stake(game, player)
-    from_total = game.reading("final_point_from").cited  # which totals the Final Point is scored from
+    from_total = game.reading("final_point_from").cited if final else ()  # the totals it is scored from
     if final and how == "conquer":
         unscored = [b.id for b in game.battlefields() if player not in b.scored_this_turn]
         if unscored:
