@@ -37,7 +37,7 @@ import yaml
 
 from rules_db.sandbox import Sandbox, SandboxError
 from scenarios import kernel, schema
-from scenarios.actions import parse_action
+from scenarios.actions import Choose, parse_action
 from scenarios.board import step_boards
 from scenarios.cards import load_library
 from scenarios.kernel import RULES_VERSION, Budget, BudgetExceeded, Refusal
@@ -224,19 +224,26 @@ class _SentenceReader:
 
     def __init__(self, game: GameState, sentence: str):
         self.game, self.sentence = game, sentence
-        named = _objects_by_name(game)
-        longest = max(map(len, named), default=0)
-        words = folded(sentence).split()
-        self.tokens: list[str | tuple[str, list[str]]] = []  # a word, or (the name typed, the objects it names)
+        self.named = _objects_by_name(game)
+        self.longest = max(map(len, self.named), default=0)
+        self.tokens = self.tokens_of(sentence)
+
+    def tokens_of(self, text: str) -> list[str | tuple[str, list[str]]]:
+        """Each word of the text, or (the name typed, the objects it names) for each name of an object."""
+        words = folded(text).split()
+        tokens: list[str | tuple[str, list[str]]] = []
         position = 0
         while position < len(words):
-            size = next((n for n in range(longest, 0, -1) if tuple(words[position : position + n]) in named), 0)
+            size = next(
+                (n for n in range(self.longest, 0, -1) if tuple(words[position : position + n]) in self.named), 0
+            )
             if size:
                 name = tuple(words[position : position + size])
-                self.tokens.append((" ".join(name), named[name]))
+                tokens.append((" ".join(name), self.named[name]))
             else:
-                self.tokens.append(words[position])
+                tokens.append(words[position])
             position += size or 1
+        return tokens
 
     def not_read(self, why: str) -> MalformedAction:
         return MalformedAction(
@@ -312,7 +319,17 @@ class _SentenceReader:
         return [_one_object(self.game, ids) for _, ids in named]
 
     def pick(self, tokens: list):
-        """An answer: objects, players or values; objects each followed by a number are an assignment."""
+        """An answer: the one the question offers that the words say (an order of abilities, said by their
+        labels), else objects, players or values (objects each followed by a number are an assignment)."""
+        offered = [c.pick for c in self.game.candidates() if isinstance(c, Choose)]
+        said = [pick for pick in offered if _says(tokens, self.tokens_of(_value(pick)))]
+        if len(said) > 1:
+            raise self.not_read(
+                f"it says {len(said)} of the answers offered, told apart only in brackets: type it as YAML "
+                "({by: A, do: choose, choice: order, pick: [...]}) with the pick the list's YAML gives"
+            )
+        if said:
+            return said[0]
         values = [self.objects_from([token])[0] if isinstance(token, tuple) else self.word(token) for token in tokens]
         if len(values) > 1 and len(values) % 2 == 0 and all(isinstance(v, int) for v in values[1::2]):
             return dict(zip(values[::2], values[1::2], strict=True))
@@ -327,6 +344,14 @@ class _SentenceReader:
     @staticmethod
     def typed(tokens: list) -> str:
         return " ".join(token[0] if isinstance(token, tuple) else token for token in tokens)
+
+
+def _says(typed: list, offered: list) -> bool:
+    """Whether typed words say the offered ones: the same words, each object named by its id or its card."""
+    return len(typed) == len(offered) and all(
+        t == o if isinstance(t, str) or isinstance(o, str) else set(o[1]) <= set(t[1])
+        for t, o in zip(typed, offered, strict=True)
+    )
 
 
 def _field_named(model, words: list[str]) -> tuple[str | None, int]:

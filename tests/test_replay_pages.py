@@ -610,6 +610,27 @@ def test_every_action_the_rules_could_offer_reads_back_from_its_words():
     assert read > 1000
 
 
+def test_every_answer_a_question_offers_reads_back_from_its_words():
+    """Each answer offered to every question the library's scenarios ask (orders of abilities said by their
+    labels among them) reads back from its words as that answer, or says it cannot tell the answers apart."""
+    read = apart = 0
+    for path in library_paths():
+        scenario, _ = schema_engine.parse(path.read_text(), str(path), PAGE_LIMITS)
+        game = GameState(scenario.setup.model_dump(exclude_none=True), rules_version=scenario.rules.core)
+        for action in scenario.actions:
+            for answer in game.candidates() if game.pending else ():
+                said = replay_view.describe_action(answer.to_dict())
+                try:
+                    assert replay_view._said_action(game, said) == answer, said
+                    read += 1
+                except replay_view.MalformedAction as alike:
+                    assert "told apart only in brackets" in str(alike), said
+                    apart += 1
+            if not action.expect_refusal:  # a refused action leaves the game as it was
+                game.push(action.typed)
+    assert read > 100 and apart < read / 10
+
+
 @pytest.mark.parametrize("engine_call", ["replay_scenario", "push"])
 def test_an_engine_value_error_is_not_reported_as_a_malformed_action(monkeypatch, engine_call):
     """Only the judge's typing is reported as a malformed action; a ValueError the engine raises is a bug, which
