@@ -291,11 +291,16 @@ class _SentenceReader:
                 slots, key = field, key[size:]
             if not key:
                 raise self.not_read("a target is said with its name (“choosing target: Test Unit”)")
+            name = "_".join(key)
             if slots is not None and all(isinstance(value, str) and value in self.game.objects for value in values):
                 per_execution = isinstance(model.model_fields[slots].default, tuple)
-                _add_slot(data, slots, per_execution, "_".join(key), _one_or_all(values))
+                if not per_execution and name in data.get(slots, {}):
+                    raise self.not_read(f"{' '.join(key)!r} is said twice")
+                _add_slot(data, slots, per_execution, name, _one_or_all(values))
+            elif name in data:
+                raise self.not_read(f"{' '.join(key)!r} is said twice")
             else:
-                data["_".join(key)] = _one_or_all(values)
+                data[name] = _one_or_all(values)
         return data
 
     def group(self, tokens: list) -> tuple[list[str], list, list]:

@@ -540,8 +540,9 @@ async def test_a_typed_action_longer_than_a_value_is_refused_with_its_length(dat
         ("A moves ((((" + "Test Unit (A" * 300 + " to bf1", "names 2 objects"),
         ("<script>alert(1)</script> moves u1 to bf1", "starts with no player"),
         ("A moves u1 to <b>bf1</b> <i>", "'i' names no object"),
+        ("A moves u1" + " to bf1" * 500, "'to' is said twice"),
     ],
-    ids=["long", "unbalanced", "script", "markup"],
+    ids=["long", "unbalanced", "script", "markup", "repeated"],
 )
 async def test_hostile_typing_is_refused_after_one_reading_and_shown_escaped(datasette, monkeypatch, hostile, not_read):
     """Long, unbalanced or markup typing reads as no action: the sentence is folded once (its reading is linear,
