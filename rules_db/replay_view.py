@@ -23,8 +23,10 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import itertools
 import re
 import threading
+import typing
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Collection
@@ -34,8 +36,8 @@ from typing import Any
 import yaml
 
 from rules_db.sandbox import Sandbox, SandboxError
-from scenarios import schema
-from scenarios.actions import parse_action
+from scenarios import kernel, schema
+from scenarios.actions import Choose, parse_action
 from scenarios.board import step_boards
 from scenarios.cards import load_library
 from scenarios.kernel import RULES_VERSION, Budget, BudgetExceeded, Refusal
@@ -205,48 +207,218 @@ def _typed_action(game: GameState, typed):
 
 
 def _said_action(game: GameState, sentence: str):
-    """The legal action whose words, as the builder lists them, are the sentence (objects named by their card or
-    their id, in any case)."""
-    names = _names(game)
-    say = Words(names)
+    """The action a sentence names, whether or not the rules allow it (so the engine's refusal says which rule
+    forbids it): the sentence read back into the YAML form `describe_action` says it in, objects named by their
+    card or their id in any case, then parsed as a YAML action is."""
+    data = _SentenceReader(game, sentence).action()
+    try:
+        return parse_action(data)
+    except Refusal as malformed:
+        raise MalformedAction(f"{sentence!r} does not read as an action: {malformed.message}") from None
 
-    def spoken(text: str) -> str:
-        return folded("".join(p["text"] if "text" in p else names[p["object"]]["card"] for p in say(text)))
 
-    by_ids, by_cards = folded(sentence), spoken(sentence)  # once, not once for each action offered
-    said: list = []
-    for actions in (game.legal_actions, game.candidates):  # one the rules forbid is tried, to say which rule
-        offered = [(action, describe_action(action.to_dict())) for action in actions()]
-        said = [action for action, plain in offered if folded(plain) == by_ids]
-        said = said or [action for action, plain in offered if spoken(plain) == by_cards]
-        if said:
-            break
-    if len(said) == 1:
-        return said[0]
-    if said:
-        raise MalformedAction(
-            f"{sentence!r} reads as {len(said)} actions the rules allow (their objects share a card): type it as "
-            "YAML with the objects' ids ({by: A, do: move, units: [u1], to: bf1})"
+class _SentenceReader:
+    """A sentence as `describe_action` says an action ("A plays Quick Jab at bf1 choosing target: u2, accelerate
+    True"), read as words (folded: case and punctuation dropped) and objects (an id or a card's name, longest
+    first), then back into the fields of its action."""
+
+    def __init__(self, game: GameState, sentence: str):
+        self.game, self.sentence = game, sentence
+        self.named = _objects_by_name(game)
+        self.longest = max(map(len, self.named), default=0)
+        self.tokens = self.tokens_of(sentence)
+
+    def tokens_of(self, text: str) -> list[str | tuple[str, list[str]]]:
+        """Each word of the text, or (the name typed, the objects it names) for each name of an object."""
+        words = folded(text).split()
+        tokens: list[str | tuple[str, list[str]]] = []
+        position = 0
+        while position < len(words):
+            size = next(
+                (n for n in range(self.longest, 0, -1) if tuple(words[position : position + n]) in self.named), 0
+            )
+            if size:
+                name = tuple(words[position : position + size])
+                tokens.append((" ".join(name), self.named[name]))
+            else:
+                tokens.append(words[position])
+            position += size or 1
+        return tokens
+
+    def not_read(self, why: str) -> MalformedAction:
+        return MalformedAction(
+            f"no action reads {self.sentence!r}: {why}. Type one as the list says it (“A moves Test Unit to Neutral "
+            "Ground”), or as YAML ({by: A, do: move, units: [u1], to: bf1})"
         )
-    raise MalformedAction(
-        f"no action reads {sentence!r}: type one as the list says it (“A moves Test Unit to Neutral Ground”), "
-        "or as YAML ({by: A, do: move, units: [u1], to: bf1})"
+
+    def action(self) -> dict:
+        if not self.tokens:
+            raise self.not_read("it holds no words")
+        first = self.tokens[0]
+        by = next((p for p in self.game.players if isinstance(first, str) and folded(p) == first), None)
+        if by is None:
+            raise self.not_read(f"it starts with no player ({', '.join(self.game.players)})")
+        rest = self.tokens[1:]
+        if rest[:2] == ["answers", "the"] and "question" in rest:
+            asked = rest.index("question")
+            return {
+                "by": by,
+                "do": "choose",
+                "choice": "_".join(map(str, rest[2:asked])),
+                "pick": self.pick(rest[asked + 1 :]),
+            }
+        verbs = {do: folded(_VERBS.get(do, do + "s")).split() for do in kernel.ACTIONS}
+        do = next((do for do, verb in verbs.items() if rest[: len(verb)] == verb), None)
+        if do is None:
+            said = ", ".join(" ".join(verb) for verb in verbs.values())
+            raise self.not_read(f"{self.typed(rest[:1]) or 'nothing'!r} after the player names no action ({said})")
+        return {"by": by, "do": do, **self.fields(kernel.ACTIONS[do].model, rest[len(verbs[do]) :])}
+
+    def fields(self, model, tokens: list) -> dict:
+        """The fields after the verb: what it acts on, then groups of words each followed by objects or a value
+        ("to bf1", "choosing target: u2", "accelerate True", "repeat_targets target: u3")."""
+        data: dict[str, Any] = {}
+        acted = self.objects_from(tokens)
+        if acted:
+            acted_on = next(f for f in _ACTED_ON if f in model.model_fields)
+            listed = typing.get_origin(model.model_fields[acted_on].annotation) is tuple  # `units`: always a list
+            data[acted_on] = acted if listed else _one_or_all(acted)
+        rest, slots = tokens[len(acted) :], None
+        while rest:
+            key, values, rest = self.group(rest)
+            field, size = ("targets", 1) if key[0] == "choosing" else _field_named(model, key)
+            if field is not None and isinstance(model.model_fields[field].default, dict | tuple):
+                slots, key = field, key[size:]
+            if not key:
+                raise self.not_read("a target is said with its name (“choosing target: Test Unit”)")
+            if slots is not None and all(isinstance(value, str) and value in self.game.objects for value in values):
+                per_execution = isinstance(model.model_fields[slots].default, tuple)
+                _add_slot(data, slots, per_execution, "_".join(key), _one_or_all(values))
+            else:
+                data["_".join(key)] = _one_or_all(values)
+        return data
+
+    def group(self, tokens: list) -> tuple[list[str], list, list]:
+        """The words at the start of tokens, the objects (or the one value) after them, and what follows."""
+        key = list(itertools.takewhile(lambda token: isinstance(token, str) and _scalar(token) is None, tokens))
+        unnamed = list(itertools.takewhile(lambda word: word not in _KEYWORDS, key))
+        if unnamed and (len(unnamed) < len(key) or len(key) == len(tokens)):  # "Foo to bf1", or "Foo" at the end
+            raise self.not_read(f"{' '.join(unnamed)!r} names no object of this dispute")
+        if key and key[0] in _PLACES:  # a place: an object, or a word ("base")
+            key = key[:1]
+        if len(key) == len(tokens):
+            raise self.not_read(f"no object of this dispute follows {key[-1]!r}")
+        if not key:
+            raise self.not_read(f"{self.typed(tokens[:1])!r} follows no word saying what it is")
+        values = self.objects_from(tokens[len(key) :]) or [self.word(tokens[len(key)])]
+        return key, values, tokens[len(key) + len(values) :]
+
+    def objects_from(self, tokens: list) -> list[str]:
+        """The ids of the objects named at the start of tokens (a name shared by several objects is refused)."""
+        named = itertools.takewhile(lambda token: isinstance(token, tuple), tokens)
+        return [_one_object(self.game, ids) for _, ids in named]
+
+    def pick(self, tokens: list):
+        """An answer: the one the question offers that the words say (an order of abilities, said by their
+        labels), else objects, players or values (objects each followed by a number are an assignment)."""
+        offered = [c.pick for c in self.game.candidates() if isinstance(c, Choose)]
+        said = [pick for pick in offered if _says(tokens, self.tokens_of(_value(pick)))]
+        if len(said) > 1:
+            raise self.not_read(
+                f"it says {len(said)} of the answers offered, told apart only in brackets: type it as YAML "
+                "({by: A, do: choose, choice: order, pick: [...]}) with the pick the list's YAML gives"
+            )
+        if said:
+            return said[0]
+        values = [self.objects_from([token])[0] if isinstance(token, tuple) else self.word(token) for token in tokens]
+        if len(values) > 1 and len(values) % 2 == 0 and all(isinstance(v, int) for v in values[1::2]):
+            return dict(zip(values[::2], values[1::2], strict=True))
+        return _one_or_all(values)
+
+    def word(self, word: str):
+        """A word of an answer: a player's name, a value, or the word itself."""
+        player = next((p for p in self.game.players if folded(p) == word), None)
+        scalar = _scalar(word)
+        return player if player is not None else word if scalar is None else scalar
+
+    @staticmethod
+    def typed(tokens: list) -> str:
+        return " ".join(token[0] if isinstance(token, tuple) else token for token in tokens)
+
+
+def _says(typed: list, offered: list) -> bool:
+    """Whether typed words say the offered ones: the same words, each object named by its id or its card."""
+    return len(typed) == len(offered) and all(
+        t == o if isinstance(t, str) or isinstance(o, str) else set(o[1]) <= set(t[1])
+        for t, o in zip(typed, offered, strict=True)
     )
 
 
+def _field_named(model, words: list[str]) -> tuple[str | None, int]:
+    """The field of an action model the first words name (`repeat targets` or `repeat_targets`), and how many
+    words name it; (None, 0) when they name none."""
+    for size in range(len(words), 0, -1):
+        if (field := "_".join(words[:size])) in model.model_fields:
+            return field, size
+    return None, 0
+
+
+def _add_slot(data: dict, field: str, per_execution: bool, slot: str, value) -> None:
+    """A target said for a slot: into the field's mapping, or (a field of one mapping per execution, as
+    `repeat_targets`) into a new mapping when the last one has that slot already."""
+    if not per_execution:
+        data.setdefault(field, {})[slot] = value
+        return
+    executions = data.setdefault(field, [])
+    if not executions or slot in executions[-1]:
+        executions.append({})
+    executions[-1][slot] = value
+
+
+def _one_or_all(values: list):
+    return values[0] if len(values) == 1 else values
+
+
+def _scalar(word: str):
+    """A value word said in a sentence (`True`, `2`) as YAML reads it, or None."""
+    if word in ("true", "false"):
+        return word == "true"
+    return int(word) if word.isdigit() else None
+
+
 def _ids_for_names(game: GameState, node):
-    """A typed action with each card name that names exactly one object replaced by that object's id."""
-    if isinstance(node, dict):
-        return {key: value if key in ("by", "do") else _ids_for_names(game, value) for key, value in node.items()}
-    if isinstance(node, list):
-        return [_ids_for_names(game, value) for value in node]
-    if not isinstance(node, str) or node in game.objects:
-        return node
-    name = folded(node)
-    named = [obj.id for obj in game.objects.values() if folded(obj.card) == name]
-    if len(named) > 1:
-        raise MalformedAction(f"{node!r} names {len(named)} objects ({', '.join(named)}): name one by its id")
-    return named[0] if named else node
+    """A typed action with each card name (or id, in any case) that names an object replaced by that object's id."""
+    named = _objects_by_name(game)
+
+    def replaced(node):
+        if isinstance(node, dict):
+            return {key: value if key in ("by", "do") else replaced(value) for key, value in node.items()}
+        if isinstance(node, list):
+            return [replaced(value) for value in node]
+        if not isinstance(node, str) or node in game.objects:
+            return node
+        ids = named.get(tuple(folded(node).split()))
+        return _one_object(game, ids) if ids else node
+
+    return replaced(node)
+
+
+def _objects_by_name(game: GameState) -> dict[tuple[str, ...], list[str]]:
+    """The objects each name names, a name as its folded words: every object's id and its card's name."""
+    named: dict[tuple[str, ...], list[str]] = {}
+    for obj in game.objects.values():
+        for name in {folded(obj.id), folded(obj.card)}:
+            named.setdefault(tuple(name.split()), []).append(obj.id)
+    named.pop((), None)
+    return named
+
+
+def _one_object(game: GameState, ids: list[str]) -> str:
+    """The one object a name names; a name several objects share asks for an id."""
+    if len(ids) > 1:
+        card = game.objects[ids[0]].card
+        raise MalformedAction(f"{card!r} names {len(ids)} objects ({', '.join(ids)}): name one by its id")
+    return ids[0]
 
 
 def folded(text: str) -> str:
@@ -336,6 +508,7 @@ def _plain(text: str) -> str:
 _VERBS = {"move": "moves", "play": "plays", "pass": "passes", "end_turn": "ends the turn", "hide": "hides"}
 _ACTED_ON = ("card", "source", "units")  # what the verb acts on: named right after it
 _PLACES = ("to", "at")  # where it goes: after that
+_KEYWORDS = {*_PLACES, "choosing"}  # the words before a place or the targets (how `_SentenceReader` tells them)
 
 
 def describe_action(action: dict) -> str:

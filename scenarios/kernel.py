@@ -457,6 +457,21 @@ def note(game, kind: StepKind, name: str, summary: str, because, defines=(), obj
     trace.records.append([None, (kind, name, summary, defines, objects), because, at, trace.depth, at])
 
 
+def standing_notes(game, kind: StepKind, name: str, situations: dict[str, str], because) -> None:
+    """Note the lasting situations a check finds now (the object each is about -> its summary), each once: when
+    it begins or what it says changes, not again at every check while it lasts. A situation the check no longer
+    finds has ended, and is noted again if it comes back."""
+    trace = game.trace
+    standing = trace.standing
+    if standing:
+        for key in [key for key in standing if key[0] == name and key[1] not in situations]:
+            trace.set_standing(key, None)
+    for about, summary in situations.items():
+        if standing.get((name, about)) != summary:
+            trace.set_standing((name, about), summary)
+            note(game, kind, name, summary, because, objects=[about])
+
+
 def log(game, name: str, entry, because, defines=()) -> None:
     """Record an entry of the game log (`resolved`, `triggered`, `scored`, `refused`) on the open step (or on a
     leaf step of its own when the open step already carries one)."""

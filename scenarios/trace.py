@@ -152,37 +152,60 @@ class Tracer:
     A record's parent is the nearest earlier record one level less deep; the innermost open step is the last
     record whose END is not set yet (see `open_step`)."""
 
-    __slots__ = ("records", "log_entries", "depth", "journal")
+    __slots__ = ("records", "log_entries", "depth", "journal", "standing", "standing_changes")
 
     def __init__(self, journal: list) -> None:
         self.records: list[list] = []
         self.log_entries: dict[int, tuple] = {}  # record index -> (log name, entry, sequence)
         self.depth = 0
         self.journal = journal  # the game's journal entries (one list, rewound and extended in place)
+        self.standing: dict[tuple, str] = {}  # (note name, object) -> summary of a lasting situation noted
+        self.standing_changes: list[tuple] = []  # (record count, key, old, new) of each change, rewound with them
 
     def mark(self) -> int:
         return len(self.records)
 
-    def rewind(self, mark: int) -> tuple[list, dict]:
-        """Drop the records after `mark` (returned with their log entries, for a later `restore`). A mark is taken
-        between actions, when no step is open, so the log entries of the records after it were all made after
-        those of the records before it: they are the newest entries of `log_entries`."""
+    def rewind(self, mark: int) -> tuple[list, dict, list]:
+        """Drop the records after `mark` (returned with their log entries and standing changes, for a later
+        `restore`). A mark is taken between actions, when no step is open, so the log entries of the records after
+        it were all made after those of the records before it: they are the newest entries of `log_entries`."""
         logs = self.log_entries
         dropped_logs = {}
         while logs and next(reversed(logs)) >= mark:
             index, entry = logs.popitem()
             dropped_logs[index] = entry
+        changes = self.standing_changes
+        dropped_changes = []
+        while changes and changes[-1][0] >= mark:
+            change = changes.pop()
+            self._set_standing(change[1], change[2])
+            dropped_changes.append(change)
+        dropped_changes.reverse()
         dropped = self.records[mark:]
         del self.records[mark:]
         self.depth = 0
-        return dropped, dropped_logs
+        return dropped, dropped_logs, dropped_changes
 
-    def restore(self, mark: int, dropped: tuple[list, dict] | None) -> None:
+    def restore(self, mark: int, dropped: tuple[list, dict, list] | None) -> None:
         self.rewind(mark)
         if dropped:
-            records, logs = dropped
+            records, logs, changes = dropped
             self.records.extend(records)
             self.log_entries.update(sorted(logs.items()))
+            for change in changes:
+                self._set_standing(change[1], change[3])
+            self.standing_changes.extend(changes)
+
+    def set_standing(self, key: tuple, summary: str | None) -> None:
+        """Remember the summary noted for a lasting situation (None: it has ended), rewound with the records."""
+        self.standing_changes.append((len(self.records), key, self.standing.get(key), summary))
+        self._set_standing(key, summary)
+
+    def _set_standing(self, key: tuple, summary: str | None) -> None:
+        if summary is None:
+            self.standing.pop(key, None)
+        else:
+            self.standing[key] = summary
 
     def open_step(self) -> int | None:
         """The index of the innermost step still open (None at the top level). Asked only when a log entry is

@@ -420,3 +420,21 @@ def test_a_delayed_ability_made_by_a_spell_in_the_trash_keeps_its_source():
     assert not kernel.calc.source_gone(game, item(delayed=True), game.obj("a1"))
     assert kernel.calc.source_gone(game, item(delayed=False), game.obj("a1"))
     assert kernel.calc.targeting_of(game, item(delayed=False)).here is None
+
+
+def test_a_lasting_situations_note_is_rewound_and_restored_with_the_trace():
+    """What `standing_notes` remembers of a lasting situation follows the trace through an undone push (`pop`)
+    and a redone one: a situation noted, or ended, after the mark is as it was at the mark once rewound."""
+    from scenarios.trace import Tracer
+
+    tracer = Tracer([])
+    begun, ended = ("staged", "bf1"), ("contested_kept", "bf2")
+    tracer.set_standing(ended, "kept Contested")
+    tracer.records.append([None, ("cleanup", "contested_kept", "kept Contested", (), ()), "184.3.b", 0, 0, 0])
+    mark = tracer.mark()  # between two actions: after the note's record
+    tracer.set_standing(begun, "combat waits")
+    tracer.set_standing(ended, None)
+    dropped = tracer.rewind(mark)
+    assert tracer.standing == {ended: "kept Contested"}
+    tracer.restore(mark, dropped)
+    assert tracer.standing == {begun: "combat waits"}

@@ -17,6 +17,9 @@ from markupsafe import escape
 
 from rules_db import replay_view, schema
 from rules_db.serve import metadata
+from scenarios import library_paths
+from scenarios import schema as schema_engine
+from scenarios.replay import replay_scenario
 from scenarios.schema import PAGE_LIMITS
 from scenarios.state import GameState
 
@@ -513,7 +516,7 @@ def test_an_action_typed_with_a_shared_card_name_asks_for_ids():
     by_name = {"by": "A", "do": "move", "units": ["Test Unit"], "to": "bf1"}
     assert "names 2 objects (u1, u2)" in replay_view.attempt(text, "test", by_name)["error"]["message"]
     said = replay_view.attempt(text, "test", "A moves Test Unit to Neutral Ground")["error"]["message"]
-    assert "reads as 2 actions" in said
+    assert "'Test Unit' names 2 objects (u1, u2): name one by its id" in said
     by_id = replay_view.attempt(text, "test", "A moves u2 to bf1")
     assert by_id["action"] == {"by": "A", "do": "move", "units": ["u2"], "to": "bf1"}
 
@@ -530,12 +533,22 @@ async def test_a_typed_action_longer_than_a_value_is_refused_with_its_length(dat
     assert "8,000 characters long" in _text(html.split('id="problem">', 1)[1].split("</div>", 1)[0])
 
 
-def test_a_typed_sentence_is_folded_once_whatever_the_actions_offered(monkeypatch):
-    """A sentence is folded once, not once for each action offered and each forbidden candidate."""
+@pytest.mark.parametrize(
+    ("hostile", "not_read"),
+    [
+        ("(" * PAGE_LIMITS.max_text, "it holds no words"),
+        ("A moves ((((" + "Test Unit (A" * 300 + " to bf1", "names 2 objects"),
+        ("<script>alert(1)</script> moves u1 to bf1", "starts with no player"),
+        ("A moves u1 to <b>bf1</b> <i>", "'i' names no object"),
+    ],
+    ids=["long", "unbalanced", "script", "markup"],
+)
+async def test_hostile_typing_is_refused_after_one_reading_and_shown_escaped(datasette, monkeypatch, hostile, not_read):
+    """Long, unbalanced or markup typing reads as no action: the sentence is folded once (its reading is linear,
+    not once for each action the rules allow), and the page shows it as text."""
     text = replay_view.NEW_DISPUTE
     for card, where in (("Test Unit", "base"), ("Test Unit", "base"), ("Sunlit Guardian", "base")):
         text = replay_view.edit(text, "test", "add", {"card": card, "player": "A", "where": where})
-    hostile = "(" * PAGE_LIMITS.max_text
     folded, sizes = replay_view.folded, []
 
     def counted(name: str) -> str:
@@ -543,9 +556,79 @@ def test_a_typed_sentence_is_folded_once_whatever_the_actions_offered(monkeypatc
         return folded(name)
 
     monkeypatch.setattr(replay_view, "folded", counted)
-    assert "no action reads" in replay_view.attempt(text, "test", hostile)["error"]["message"]
-    assert len(sizes) > 10  # the offered actions were folded
-    assert len([size for size in sizes if size >= len(hostile)]) == 2  # the sentence: by ids and by cards
+    assert not_read in replay_view.attempt(text, "test", hostile)["error"]["message"]
+    assert len([size for size in sizes if size >= len(hostile)]) == 1
+    html = (await _get(datasette, f"/dispute?{urlencode({'s': _token(text), 'op': 'act', 'action': hostile})}")).text
+    problem = html.split('id="problem">', 1)[1].split("</div>", 1)[0]
+    assert not_read in unescape(problem)
+    assert "<script>" not in problem and "<b>" not in problem and "<i>" not in problem
+
+
+async def test_a_forbidden_action_typed_as_a_sentence_is_refused_as_its_yaml_is(datasette):
+    """A sentence reads as the action it names whether or not the rules allow it, so the engine's refusal and
+    every rule it cites are shown as for the YAML form: an exhausted unit's move (401.4, the cost 407.3.a), a
+    card its player cannot pay for (354.1)."""
+    text = replay_view.edit(
+        replay_view.NEW_DISPUTE, "test", "add", {"card": "Test Unit", "player": "A", "where": "base", "exhausted": "1"}
+    )
+    text = replay_view.edit(text, "test", "add", {"card": "Sunlit Guardian", "player": "A", "where": "hand"})
+    text = replay_view.edit(text, "test", "pool", {"player": "A", "energy": "0"})
+    for said, action, rule in (
+        ("A moves Test Unit to bf1", {"by": "A", "do": "move", "units": ["u1"], "to": "bf1"}, "401.4"),
+        ("a plays sunlit guardian (A)", {"by": "A", "do": "play", "card": "u2"}, "354.1"),  # 3 energy, has 0
+    ):
+        refused = replay_view.attempt(text, "test", said)["refused"]
+        assert refused == replay_view.attempt(text, "test", action)["refused"]
+        assert refused["rule"] == rule
+        html = (await _get(datasette, f"/dispute?{urlencode({'s': _token(text), 'op': 'act', 'action': said})}")).text
+        shown = html.split('id="refusal"', 1)[1].split("</div>", 1)[0]
+        cited = re.findall(r'class="cite" href="[^"]+"[^>]*>([^<]+)</a>', shown)
+        assert len(cited) == 1 + len(refused["also"]), shown  # cited as the page's rules version numbers them
+        assert refused["words"][-1]["text"] in unescape(shown)
+    assert replay_view.attempt(text, "test", "A moves Test Unit to bf1")["refused"]["also"] == ["407.3.a"]
+
+
+def test_every_action_the_rules_could_offer_reads_back_from_its_words():
+    """Each action the engine could offer at the end of every library scenario, said as the builder lists it
+    (by ids, or by cards with their owners as the page shows them), reads back as that action; a card two objects
+    share asks for an id."""
+    read = 0
+    for path in library_paths():
+        scenario, _ = schema_engine.parse(path.read_text(), str(path), PAGE_LIMITS)
+        game = replay_scenario(scenario, str(path), replay_view._page_budget()).state
+        names = replay_view._names(game)
+        for action in game.candidates():
+            said = replay_view.describe_action(action.to_dict())
+            assert replay_view._said_action(game, said) == action, said
+            pieces = replay_view.words(said, names)
+            spoken = "".join(p.get("text") or "{card} ({owner})".format(**names[p["object"]]) for p in pieces)
+            try:
+                assert replay_view._said_action(game, spoken) == action, spoken
+            except replay_view.MalformedAction as shared:
+                assert re.search(r"names \d+ objects", str(shared)), spoken
+            read += 1
+    assert read > 1000
+
+
+def test_every_answer_a_question_offers_reads_back_from_its_words():
+    """Each answer offered to every question the library's scenarios ask (orders of abilities said by their
+    labels among them) reads back from its words as that answer, or says it cannot tell the answers apart."""
+    read = apart = 0
+    for path in library_paths():
+        scenario, _ = schema_engine.parse(path.read_text(), str(path), PAGE_LIMITS)
+        game = GameState(scenario.setup.model_dump(exclude_none=True), rules_version=scenario.rules.core)
+        for action in scenario.actions:
+            for answer in game.candidates() if game.pending else ():
+                said = replay_view.describe_action(answer.to_dict())
+                try:
+                    assert replay_view._said_action(game, said) == answer, said
+                    read += 1
+                except replay_view.MalformedAction as alike:
+                    assert "told apart only in brackets" in str(alike), said
+                    apart += 1
+            if not action.expect_refusal:  # a refused action leaves the game as it was
+                game.push(action.typed)
+    assert read > 100 and apart < read / 10
 
 
 @pytest.mark.parametrize("engine_call", ["replay_scenario", "push"])

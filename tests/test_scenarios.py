@@ -176,3 +176,29 @@ def test_every_reading_of_a_behaviour_is_cited_by_a_library_scenario_judged_unde
         if not uncited:
             return
     assert not uncited, f"readings no library scenario judged under their version cites in full: {uncited}"
+
+
+@pytest.mark.parametrize("version", ["2025-12-01"])
+def test_a_lasting_situation_is_noted_once_not_at_every_cleanup(version):
+    """Under the older versions a combat staged where a non-combat showdown is open waits for it (345.2.b) and a
+    battlefield stays Contested without its contester (184.3.b); the checks that find these run at every Cleanup
+    while they last. The judge reads each situation once, when it begins: no library scenario judged under such a
+    version states the same note about the same object twice in a row of Cleanups, and some scenario shows each."""
+    from collections import Counter
+
+    from scenarios.replay import replay_scenario
+
+    lasting = {"staged": "it begins once the showdown there closes", "contested_kept": "it stays Contested"}
+    shown = Counter()
+    for path in PATHS:
+        scenario, _ = schema.load(path)
+        judged = scenario.model_copy(update={"rules": scenario.rules.model_copy(update={"core": version})})
+        notes = Counter(
+            (step.procedure, tuple(step.objects), step.summary)
+            for _, step in replay_scenario(judged, path).walk()
+            if lasting.get(step.procedure, "\0") in step.summary
+        )
+        repeated = {note: count for note, count in notes.items() if count > 1}
+        assert not repeated, f"{path.name} under {version} restates a lasting situation: {repeated}"
+        shown.update(procedure for procedure, _, _ in notes)
+    assert set(shown) == set(lasting), f"some lasting situation no library scenario shows: {shown}"

@@ -12,7 +12,7 @@ checks read: the victory, lethal-damage and board checks each watch the attribut
 from __future__ import annotations
 
 from scenarios.journal import WATCH_GROUPS, watch
-from scenarios.kernel import EngineError, calc, do, note, procedure, query
+from scenarios.kernel import EngineError, calc, do, note, procedure, query, standing_notes
 from scenarios.objects import BOARD, FACEDOWN, TRASH
 from scenarios.trace import StepKind
 
@@ -215,7 +215,8 @@ def _lift_contested(game) -> None:
     """From Core Rules 1.4 a battlefield whose contesting player has no unit left there, with no Showdown or
     Combat ongoing there, stops being Contested (323.11); then units there of a player who does not control it
     contest it anew (323.11.a). Earlier versions keep it Contested until control is established (184.3.b,
-    `contested_without_its_contester`)."""
+    `contested_without_its_contester`), noted once while that lasts."""
+    kept = {}
     for bf in game.battlefield_objects:
         if not bf.contested_by or any(u.controller == bf.contested_by for u in game.units(bf.id)):
             continue
@@ -223,20 +224,17 @@ def _lift_contested(game) -> None:
             continue
         reading = game.reading("contested_without_its_contester")
         if reading.choice != "removed":
-            note(
-                game,
-                StepKind.CLEANUP,
-                "contested_kept",
+            kept[bf.id] = (
                 f"{bf.contested_by}, who contested {bf.id}, has no unit left there: it stays Contested until "
-                "control is established",
-                reading.cited,
-                objects=[bf.id],
+                "control is established"
             )
             continue
         do.lift_contested(game, bf, because=reading.cited[0])
         others = {u.controller for u in game.units(bf.id)} - {bf.battlefield_controller}
         if len(others) == 1:
             do.apply_contested(game, bf, others.pop(), because=reading.cited[1])
+    because = game.reading("contested_without_its_contester").cited if kept else ()
+    standing_notes(game, StepKind.CLEANUP, "contested_kept", kept, because)
 
 
 @procedure(

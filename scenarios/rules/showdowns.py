@@ -7,7 +7,7 @@ ends (344.3.a): a combat proceeds to its damage step (345.1), a showdown without
 from __future__ import annotations
 
 from scenarios.journal import watch
-from scenarios.kernel import calc, choose, do, note, procedure, query
+from scenarios.kernel import calc, choose, do, note, procedure, query, standing_notes
 from scenarios.objects import Showdown
 from scenarios.trace import StepKind
 
@@ -77,6 +77,7 @@ def set_stage(game, bf, wanted: str | None) -> None:
 def open_staged(game) -> None:
     """322.13-322.14: in a Neutral Open State the turn player picks a staged showdown, then a combat. (Nothing
     to do until a battlefield is staged: while none is, it is asked again only once one's stage is written.)"""
+    standing_notes(game, StepKind.SHOWDOWN, COMBAT_STAGED, {}, ())  # no showdown open: no combat waits for one
     if not game.journal.due(STAGED):
         return
     for bf in game.battlefield_objects:  # a loop, not any(): every cleanup asks
@@ -103,19 +104,17 @@ def combat_joins_open_showdown(game) -> None:
     the combat then (345.2.b, `combat_joins_open_showdown` in scenarios/versions.py)."""
     showdown = game.showdown
     if showdown.combat or game.objects[showdown.battlefield].staged != "combat":
+        standing_notes(game, StepKind.SHOWDOWN, COMBAT_STAGED, {}, ())
         return
     reading = game.reading("combat_joins_open_showdown")
     if reading.choice == "at_once":
         do.begin_combat(game, showdown.battlefield, because=reading.cited)
     else:
-        note(
-            game,
-            StepKind.SHOWDOWN,
-            "staged",
-            f"combat staged at {showdown.battlefield}: it begins once the showdown there closes",
-            reading.cited,
-            objects=[showdown.battlefield],
-        )
+        waiting = f"combat staged at {showdown.battlefield}: it begins once the showdown there closes"
+        standing_notes(game, StepKind.SHOWDOWN, COMBAT_STAGED, {showdown.battlefield: waiting}, reading.cited)
+
+
+COMBAT_STAGED = "staged"  # the note of a combat waiting for the showdown at its battlefield to close
 
 
 @procedure(
