@@ -40,7 +40,7 @@ import sys
 import time
 import unicodedata
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -172,6 +172,9 @@ class Concept:
     weight: float = 1.0  # inverse document frequency: rare words weigh more
     rows: int = 0  # about how many rows of the index hold it
     card_ids: tuple[int, ...] = ()  # the cards a recognised name stands for
+    # A form mined from one game's rules (see rules_db.aliases) -> the games whose rows it counts for; a form not
+    # here counts for every game's rows. "static" is "passive" in Riftbound's rules, not in every game's.
+    scopes: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -251,17 +254,16 @@ def _concepts(conn: sqlite3.Connection, words: list[str], terms: dict, query: Qu
     """The question's words as concepts: card names, the judge's phrases the vocabulary expands ("full hand"),
     and every other word that is not filler (with its expansions); game names are noted."""
     filler = vocabulary().filler
-    expansions = _expansions(conn, game)
+    expansions, scopes = _expansions(conn, game)
     concepts = []
-    phrases = {start: (end, values) for start, end, values in _phrase_expansions(words, terms, expansions)}
+    phrases = {start: (end, key) for start, end, key in _phrase_expansions(words, terms, expansions)}
     names = _card_names(conn, words, game)
     position = 0
     while position < len(words):
         if position in phrases and position not in names:
-            end, values = phrases[position]
-            concepts.append(
-                Concept(" ".join(words[position:end]), forms=[" ".join(words[position:end])], expansions=values)
-            )
+            end, key = phrases[position]
+            typed = " ".join(words[position:end])
+            concepts.append(Concept(typed, [typed], list(expansions[key]), scopes=scopes.get(key, {})))
             position = end
             continue
         if position in names:
@@ -280,8 +282,8 @@ def _concepts(conn: sqlite3.Connection, words: list[str], terms: dict, query: Qu
             query.ignored.append(word)
             continue
         lemma = terms.get(word, _UNKNOWN).lemma or word
-        synonyms = expansions.get((word,)) or expansions.get((lemma,)) or ()
-        concepts.append(Concept(word, forms=[word], expansions=list(synonyms)))
+        key = (word,) if expansions.get((word,)) else (lemma,)
+        concepts.append(Concept(word, [word], list(expansions.get(key, ())), scopes=scopes.get(key, {})))
     return concepts
 
 
@@ -289,6 +291,9 @@ class _Aliases(NamedTuple):
     """The aliases of ``search_aliases`` (see ``rules_db.aliases``), read once per database."""
 
     expansions: dict[str | None, dict[tuple[str, ...], tuple[str, ...]]]  # game (None: every game) -> the expansions
+    # Of every game's expansions: words and phrases -> their aliases' terms the vocabulary does not give them ->
+    # the games whose rules the alias was mined from.
+    scopes: dict[tuple[str, ...], dict[str, frozenset[str]]]
     renamed: dict[tuple[str, ...], list[dict]]  # an older wording -> {game, term, evidence} of each rename
 
 
@@ -296,16 +301,20 @@ def _aliases(conn: sqlite3.Connection) -> _Aliases:
     return queries.lookup_table(conn, ("search aliases",), lambda: _read_aliases(conn))
 
 
-def _expansions(conn: sqlite3.Connection, game: str | None) -> dict[tuple[str, ...], tuple[str, ...]]:
+def _expansions(
+    conn: sqlite3.Connection, game: str | None
+) -> tuple[dict[tuple[str, ...], tuple[str, ...]], dict[tuple[str, ...], dict[str, frozenset[str]]]]:
     """Words and phrases -> the documents' words for them: the vocabulary's expansions, and the aliases mined from
-    the documents of the game searched, or of every game."""
-    return _aliases(conn).expansions.get(game, vocabulary().expansions)
+    the documents of the game searched, or of every game; and, searching every game, the games each alias's
+    term counts for (see ``Concept.scopes``)."""
+    aliases = _aliases(conn)
+    return aliases.expansions.get(game, vocabulary().expansions), aliases.scopes if game is None else {}
 
 
 def _read_aliases(conn: sqlite3.Connection) -> _Aliases:
     """Each alias under its words and under their lemmas (a question's phrase matches either: "pending combat" is
     the alias "pending combats")."""
-    aliases = _Aliases({None: dict(vocabulary().expansions)}, defaultdict(list))
+    aliases = _Aliases({None: dict(vocabulary().expansions)}, defaultdict(dict), defaultdict(list))
     rows = conn.execute("select game_id, alias, term, source, evidence from search_aliases order by id").fetchall()
     terms = _terms(conn, [word for row in rows for word in WORD.findall(row[1])])
     for game, alias, term, source, evidence in rows:
@@ -316,6 +325,9 @@ def _read_aliases(conn: sqlite3.Connection) -> _Aliases:
         for expansions in (aliases.expansions[None], aliases.expansions[game]):
             for key in keys:
                 expansions[key] = tuple(dict.fromkeys([*expansions.get(key, ()), term]))
+        for key in keys:
+            if term not in vocabulary().expansions.get(key, ()):
+                aliases.scopes[key][term] = aliases.scopes[key].get(term, frozenset()) | {game}
         if source == "renamed":
             aliases.renamed[_lemmas(words, terms)].append({"game": game, "term": term, "evidence": evidence})
     return aliases
@@ -339,13 +351,13 @@ def _renamed(conn: sqlite3.Connection, query: Query, game: str | None) -> list[d
 
 def _phrase_expansions(
     words: list[str], terms: dict, expansions: dict[tuple[str, ...], tuple[str, ...]]
-) -> list[tuple[int, int, list[str]]]:
-    """(start, end, expansions) of the phrases of two words or more in the question that ``expansions`` has,
+) -> list[tuple[int, int, tuple[str, ...]]]:
+    """(start, end, key in ``expansions``) of the phrases of two words or more in the question that it has,
     matched on the words or their lemmas, longest first and not overlapping. A phrase also matches with filler
     words between its words ("declare my attackers" is "declare attackers", "damage in order" is "damage order")."""
     vocab = vocabulary()
     lemmas = [terms.get(word, _UNKNOWN).lemma or word for word in words]
-    found: list[tuple[int, int, list[str]]] = []
+    found: list[tuple[int, int, tuple[str, ...]]] = []
     taken: set[int] = set()
     for length in range(MAX_PHRASE_SPAN, 1, -1):
         for start in range(len(words) - length + 1):
@@ -358,7 +370,7 @@ def _phrase_expansions(
                 keys += [tuple(word for word in key if word not in vocab.filler) for key in (raw, lemmatised)]
             for key in keys:
                 if len(key) > 1 and key in expansions and taken.isdisjoint(span):
-                    found.append((start, start + length, list(expansions[key])))
+                    found.append((start, start + length, key))
                     taken.update(span)
     return found
 
@@ -511,6 +523,7 @@ def _resolved(conn: sqlite3.Connection, concepts: list[Concept], terms: dict, qu
     for concept in concepts:
         forms = concept.forms if concept.card_ids else [found for form in concept.forms for found in corpus_forms(form)]
         expansions = [found for form in concept.expansions for found in corpus_forms(form) if found not in forms]
+        concept.scopes = _found_scopes(concept, corpus_forms, forms)
         if not forms and not expansions:
             query.unknown.append(concept.typed)
             continue
@@ -532,6 +545,23 @@ def _resolved(conn: sqlite3.Connection, concepts: list[Concept], terms: dict, qu
     if len(resolved) > MAX_CONCEPTS:
         query.notices.append(f"Only the {MAX_CONCEPTS} most specific words of the question were searched.")
     return [concept for concept in concepts if any(concept is other for other in kept)]
+
+
+def _found_scopes(
+    concept: Concept, corpus_forms: Callable[[str], list[str]], forms: list[str]
+) -> dict[str, frozenset[str]]:
+    """The concept's scopes carried to the corpus forms its expansions are searched by: a form the judge typed, or
+    that an expansion counting for every game also finds, counts for every game."""
+    scopes: dict[str, frozenset[str]] = {}
+    everywhere = set(forms)
+    for form in concept.expansions:
+        games = concept.scopes.get(form)
+        for found in corpus_forms(form):
+            if games is None:
+                everywhere.add(found)
+            else:
+                scopes[found] = scopes.get(found, frozenset()) | games
+    return {form: games for form, games in scopes.items() if form not in everywhere}
 
 
 def _forms_of_lemmas(conn: sqlite3.Connection, lemmas: set[str], terms: dict[str, Term]) -> dict[str, list[str]]:
@@ -664,15 +694,17 @@ def _retrieval(conn: sqlite3.Connection, query: Query, filters: dict) -> _Retrie
         query.concepts, key=lambda concept: -concept.weight
     )[:2]
     stem_of, terms = query.stems(), query.terms
-    groups = []  # (weight, rows holding it at most, the concept's forms OR-ed)
+    groups = []  # (weight, rows holding it at most, the concept's forms OR-ed in the text, ... in the headings)
     for concept in specific:
         alternatives = [form for form in concept.forms + concept.expansions if _rows_holding([form], terms) <= common]
         by_stem = {
-            tuple(stem_of.get(word, word) for word in form.split()): form for form in alternatives or concept.forms
+            (tuple(stem_of.get(word, word) for word in form.split()), concept.scopes.get(form)): form
+            for form in alternatives or concept.forms
         }
         if by_stem:
             rows = sum(_rows_holding([form], terms) for form in by_stem.values())
-            groups.append((concept.weight, rows, "(" + " OR ".join(f'"{form}"' for form in by_stem.values()) + ")"))
+            scoped = {form: concept.scopes.get(form) for form in by_stem.values()}
+            groups.append((concept.weight, rows, _any_form(scoped, _TEXT_COLUMNS), _any_form(scoped, _HEADING_COLUMNS)))
     if not groups:
         return _Retrieval(None, None)
     runs = _current_rows(conn)  # one look-up per question, however many games it names
@@ -680,14 +712,14 @@ def _retrieval(conn: sqlite3.Connection, query: Query, filters: dict) -> _Retrie
     where = _filter_expression(filters, by_rowid=current is not None)
 
     def filtered(text: str) -> str:
-        return f"{_TEXT_COLUMNS} : ({text})" + (f" AND {where}" if where else "")
+        return f"({text}) AND {where}" if where else text
 
     pairs = _two_of(sorted(groups, key=lambda group: -group[0])[:PAIRED_CONCEPTS])
     # A game named in the question ("in pox nora") has its own candidates: the words may be far more
     # common in another game's rules, whose rows would fill every place.
     named = [runs.get(game) for game in sorted(query.games)] if current and not filters["game"] else []
     return _Retrieval(
-        filtered(" OR ".join(group for _weight, _rows, group in groups)),
+        filtered(" OR ".join(group for _weight, _rows, group, _heading in groups)),
         filtered(pairs) if pairs else None,
         filtered(_common_in_headings(groups)),
         current or ALL_ROWS,
@@ -695,25 +727,38 @@ def _retrieval(conn: sqlite3.Connection, query: Query, filters: dict) -> _Retrie
     )
 
 
-def _two_of(groups: list[tuple[float, int, str]]) -> str:
+def _any_form(scopes: dict[str, frozenset[str] | None], columns: str) -> str:
+    """An FTS5 expression matching the forms (quoted, so no FTS syntax survives) in the columns, a form of
+    ``scopes`` that counts for some games only (see ``Concept.scopes``) in those games' rows."""
+    everywhere = " OR ".join(f'"{form}"' for form, games in scopes.items() if games is None)
+    parts = [f"{columns} : ({everywhere})"] if everywhere else []
+    for form, games in scopes.items():
+        if games is not None:
+            parts.append(
+                f'({columns} : "{form}" AND facets : ({" OR ".join(facet("game", game) for game in sorted(games))}))'
+            )
+    return parts[0] if len(parts) == 1 else "(" + " OR ".join(parts) + ")"
+
+
+def _two_of(groups: list[tuple[float, int, str, str]]) -> str:
     """Rows holding two of the groups at least: (A AND (B OR C)) OR (B AND C), each group written fewer times
     than in every pair spelled out. BM25 reads the rows of each phrase once per time it is written (for its
     rarity), so the commonest group leads and is written once."""
-    ordered = [group for _weight, _rows, group in sorted(groups, key=lambda group: -group[1])]
+    ordered = [group for _weight, _rows, group, _heading in sorted(groups, key=lambda group: -group[1])]
     return " OR ".join(
         f"({head} AND ({' OR '.join(ordered[position + 1 :])}))" for position, head in enumerate(ordered[:-1])
     )
 
 
-def _common_in_headings(groups: list[tuple[float, int, str]]) -> str:
+def _common_in_headings(groups: list[tuple[float, int, str, str]]) -> str:
     """The concepts' groups OR-ed, the rarest sought in every field while together they hold at most
     ``SCORED_MATCHES`` rows, the others in headings and defined terms only: the rows a common word
     heads are the ones that answer it, and BM25 then ranks a number of rows that does not grow with
     the corpus as every row holding the word would."""
     parts, held = [], 0
-    for _weight, rows, group in sorted(groups, key=lambda group: group[1]):
+    for _weight, rows, group, in_headings in sorted(groups, key=lambda group: group[1]):
         held += rows
-        parts.append(group if held <= SCORED_MATCHES else f"{_HEADING_COLUMNS} : {group}")
+        parts.append(group if held <= SCORED_MATCHES else in_headings)
     return " OR ".join(parts)
 
 
@@ -776,11 +821,12 @@ def _numbered_rules(conn: sqlite3.Connection, numbers: list[str], filters: dict)
 class _Matcher:
     """Finds the question's concepts in a row's text. Each word of a concept's form stands for every corpus
     word with the same stem (as the index sees it: "buff" finds "buffs", "buffed"), so the text is scanned for
-    those surface words (one regular expression), and a phrase checks the words that follow."""
+    those surface words (one regular expression), and a phrase checks the words that follow. A form that counts
+    for some games only (see ``Concept.scopes``) is found in their rows only."""
 
     def __init__(self, conn: sqlite3.Connection, query: Query):
         forms = [
-            (index, credit, form.split())
+            (index, credit, form.split(), concept.scopes.get(form))
             for index, concept in enumerate(query.concepts)
             for credit, forms_ in ((1.0, concept.forms), (EXPANSION_CREDIT, concept.expansions))
             for form in forms_
@@ -793,20 +839,21 @@ class _Matcher:
         def spelled(word: str) -> frozenset[str]:
             return frozenset(surfaces.get(stems.get(word, word), set()) | {word})
 
-        # first word -> [(concept index, credit, the following words' spellings)], longest phrases first
-        self.first: dict[str, list[tuple[int, float, tuple[frozenset, ...]]]] = defaultdict(list)
-        for index, credit, form in sorted(forms, key=lambda entry: -len(entry[2])):
+        # first word -> [(concept index, credit, the following words' spellings, the games it counts for or None)],
+        # longest phrases first
+        self.first: dict[str, list[tuple[int, float, tuple[frozenset, ...], frozenset[str] | None]]] = defaultdict(list)
+        for index, credit, form, games in sorted(forms, key=lambda entry: -len(entry[2])):
             rest = tuple(spelled(word) for word in form[1:])
             for spelling in spelled(form[0]):
-                self.first[spelling].append((index, credit, rest))
+                self.first[spelling].append((index, credit, rest, games))
         # The first words, ending a word (a run of letters and digits, as WORD reads them): the regular
         # expression engine skips the other words, instead of a dictionary look-up of each word in Python.
         # Nothing precedes the words in the pattern, so the engine jumps between their first letters; a
         # match that does not start a word is passed over in ``find``.
         self.first_words = re.compile(_any_of(self.first) + r"(?![^\W_])" if self.first else r"(?!)")
 
-    def find(self, text: str | None) -> list[tuple[int, int, float, int]]:
-        """(start, end, credit, concept index) of each match in ``text``, in order."""
+    def find(self, text: str | None, game: str | None) -> list[tuple[int, int, float, int]]:
+        """(start, end, credit, concept index) of each match in ``text``, a row's of ``game``, in order."""
         if not text:
             return []
         lower, found, resume = text.lower(), [], 0
@@ -815,7 +862,9 @@ class _Matcher:
             # Not at the start of a word: a letter or digit before it (``str.isalnum`` is the same test as WORD's)
             if start < resume or (start and lower[start - 1].isalnum()):
                 continue
-            for index, credit, rest in self.first[match.group()]:
+            for index, credit, rest, games in self.first[match.group()]:
+                if games is not None and game not in games:
+                    continue
                 end = _phrase_end(lower, match.end(), rest) if rest else match.end()
                 if end is not None:
                     found.append((start, end, credit, index))
@@ -855,48 +904,43 @@ def _surfaces(conn: sqlite3.Connection, stems: set[str]) -> list[tuple[str, str]
 
 class _ConceptStems:
     """The question's concepts as tagged stems, to test a row's stored stems (``search_documents.stems``,
-    where "h:buff" is a stem of the heading, "p:" of the path, "b:" of the body, "e:" of the example it gives)."""
+    where "h:buff" is a stem of the heading, "p:" of the path, "b:" of the body, "e:" of the example it gives).
+    A form that counts for some games only (see ``Concept.scopes``) is sought in their rows only."""
 
     def __init__(self, query: Query):
-        stem_of = query.stems()
-        single: dict[str, dict[int, float]] = defaultdict(dict)  # tagged stem -> {concept: best credit}
-        self.phrases: list[tuple[str, int, float, frozenset[str]]] = []  # (field, concept, credit, tagged stems)
-        for index, concept in enumerate(query.concepts):
-            for credit, forms in ((1.0, concept.forms), (EXPANSION_CREDIT, concept.expansions)):
-                for form in forms:
-                    stems = [stem_of.get(word, word) for word in form.split()]
-                    for tag in _FIELD_TAGS:
-                        if len(stems) == 1:
-                            credits = single[tag + stems[0]]
-                            credits[index] = max(credits.get(index, 0.0), credit)
-                        else:
-                            self.phrases.append((tag, index, credit, frozenset(tag + stem for stem in stems)))
-        self.single = {tagged: tuple(credits.items()) for tagged, credits in single.items()}
-        # Every tagged stem the question asks for: a row's stems are only looked up in it, never made a set.
-        self.wanted = frozenset(self.single).union(*(phrase for *_rest, phrase in self.phrases))
+        scoped = {game for concept in query.concepts for games in concept.scopes.values() for game in games}
+        # game -> the question's stems in its rows (None: a game no form is scoped to)
+        self._of_game = {game: _GameStems(query, game) for game in [None, *sorted(scoped)]}
         self.weights = [concept.weight for concept in query.concepts]
         self.total_weight = sum(self.weights) or 1.0
-        self._matched: dict[tuple[frozenset[str], float, float], _Matched] = {}
+        self._matched: dict[tuple[str | None, frozenset[str], float, float], _Matched] = {}
 
-    def matched(self, row_stems: tuple[str, ...], text_credit: float, heading_credit: float = 1.0) -> _Matched:
-        """What a row's stems hold of the question, its text credited ``text_credit`` (see ``_TEXT_CREDIT``) and its
-        heading ``heading_credit`` (see ``_heading_credit``). Rows holding the same of the question's stems hold the
-        same: worked out once per search (half the candidates share another's)."""
-        held = self.wanted.intersection(row_stems)
-        key = (held, text_credit, heading_credit)
+    def matched(
+        self, row_stems: tuple[str, ...], game: str | None, text_credit: float, heading_credit: float = 1.0
+    ) -> _Matched:
+        """What the stems of a row of ``game`` hold of the question, its text credited ``text_credit`` (see
+        ``_TEXT_CREDIT``) and its heading ``heading_credit`` (see ``_heading_credit``). Rows holding the same of the
+        question's stems hold the same: worked out once per search (half the candidates share another's)."""
+        if game not in self._of_game:
+            game = None
+        stems = self._of_game[game]
+        held = stems.wanted.intersection(row_stems)
+        key = (game, held, text_credit, heading_credit)
         known = self._matched.get(key)
         if known is None:
-            known = self._matched[key] = self._matched_by(held, text_credit, heading_credit)
+            known = self._matched[key] = self._matched_by(stems, held, text_credit, heading_credit)
         return known
 
-    def _matched_by(self, held: frozenset[str], text_credit: float, heading_credit: float) -> _Matched:
+    def _matched_by(
+        self, stems: _GameStems, held: frozenset[str], text_credit: float, heading_credit: float
+    ) -> _Matched:
         found: dict[str, dict[int, float]] = {tag: {} for tag in _FIELD_TAGS}
         for tagged in held:
             in_field = found[tagged[:2]]
-            for index, credit in self.single.get(tagged, ()):
+            for index, credit in stems.single.get(tagged, ()):
                 if credit > in_field.get(index, 0.0):
                     in_field[index] = credit
-        for tag, index, credit, phrase in self.phrases:
+        for tag, index, credit, phrase in stems.phrases:
             if phrase <= held and credit > found[tag].get(index, 0.0):
                 found[tag][index] = credit
         if heading_credit < 1.0:
@@ -911,6 +955,31 @@ class _ConceptStems:
                     best[index] = credit
         share = [_weighed(credits, self.weights) / self.total_weight for credits in (best, heading, path)]
         return _Matched(found, *share)
+
+
+class _GameStems:
+    """The tagged stems of the forms of the question that count for the rows of one game (None: of a game no
+    form is scoped to)."""
+
+    def __init__(self, query: Query, game: str | None):
+        stem_of = query.stems()
+        single: dict[str, dict[int, float]] = defaultdict(dict)  # tagged stem -> {concept: best credit}
+        self.phrases: list[tuple[str, int, float, frozenset[str]]] = []  # (field, concept, credit, tagged stems)
+        for index, concept in enumerate(query.concepts):
+            for credit, forms in ((1.0, concept.forms), (EXPANSION_CREDIT, concept.expansions)):
+                for form in forms:
+                    if form in concept.scopes and game not in concept.scopes[form]:
+                        continue
+                    stems = [stem_of.get(word, word) for word in form.split()]
+                    for tag in _FIELD_TAGS:
+                        if len(stems) == 1:
+                            credits = single[tag + stems[0]]
+                            credits[index] = max(credits.get(index, 0.0), credit)
+                        else:
+                            self.phrases.append((tag, index, credit, frozenset(tag + stem for stem in stems)))
+        self.single = {tagged: tuple(credits.items()) for tagged, credits in single.items()}
+        # Every tagged stem the question asks for: a row's stems are only looked up in it, never made a set.
+        self.wanted = frozenset(self.single).union(*(phrase for *_rest, phrase in self.phrases))
 
 
 class _Matched(NamedTuple):
@@ -991,7 +1060,7 @@ def _scored(
         row = found[row_id]
         kind, ref_id, game_id = row.kind, row.ref_id, row.game_id
         document = {"id": row_id, "kind": kind, "ref_id": ref_id, "game_id": game_id, "document_id": row.document_id}
-        matched = concepts.matched(row.stems, _TEXT_CREDIT.get(kind, 1.0), _heading_credit(row, long_question))
+        matched = concepts.matched(row.stems, game_id, _TEXT_CREDIT.get(kind, 1.0), _heading_credit(row, long_question))
         features = {
             "bm25": rank / best_rank if best_rank < 0 else 0.0,
             "coverage": matched.coverage,
@@ -1194,7 +1263,7 @@ def _with_proximity(conn: sqlite3.Connection, items: list[_Scored], query: Query
     weights = [concept.weight for concept in query.concepts]
     total_weight = sum(weights) or 1.0
     for item in items:
-        item.matched["body"] = matcher.find((item.document["body"] or "")[:_PROXIMITY_TEXT])
+        item.matched["body"] = matcher.find((item.document["body"] or "")[:_PROXIMITY_TEXT], item.document["game_id"])
         item.features["proximity"] = _proximity(item.matched["body"], weights) / total_weight
         item.score += _WEIGHTS["proximity"] * item.features["proximity"]
 
@@ -1228,7 +1297,7 @@ def _snippet(item: _Scored, matcher: _Matcher) -> str:
     name = "body" if (item.document["body"] or "").strip() else "title"
     text = item.document[name] or ""
     if name not in item.matched:
-        item.matched[name] = matcher.find(text)
+        item.matched[name] = matcher.find(text, item.document["game_id"])
     matched = item.matched[name]
     if len(text) <= _SNIPPET_CHARACTERS:
         start, end = 0, len(text)

@@ -210,3 +210,34 @@ async def test_the_search_page_says_an_older_wording_is_renamed(real_db, real_co
     other = real_connection.execute("select id from games where id != ? order by id", [game]).fetchone()[0]
     data = (await datasette.client.get("/search.json?" + urlencode({"q": alias, "game": other}))).json()
     assert data["query"]["renamed"] == []
+
+
+def test_searching_every_game_an_alias_counts_only_for_the_rows_of_its_game(real_connection):
+    """Asked with no game filter, a renamed wording's newest name finds and credits the rows of the game that
+    renamed it only: a row of another game saying the new name but not the old wording is neither found nor
+    credited for it, in its stems or its text; the same row read as the renaming game's is."""
+    renames = real_connection.execute("select game_id, alias, term from search_aliases where source = 'renamed'")
+    every_game = {"game": None, "version": None, "kind": None, "rulebook": None}
+    checked = 0
+    for game, alias, term in renames.fetchall():
+        saying_term = real_connection.execute(
+            """select d.id, d.game_id, d.body from search_documents d join search_fts f on f.rowid = d.id
+            where search_fts match ? and d.current and d.game_id != ?""",
+            [f'{{body}} : "{term}" NOT {{title terms path context body}} : "{alias}"', game],
+        ).fetchall()
+        shown = {hit["id"] for hit in search.search(real_connection, alias)["results"]}
+        assert not shown & {row_id for row_id, *_rest in saying_term}, (alias, term)
+        query = search.understand(real_connection, alias)
+        [index] = [index for index, concept in enumerate(query.concepts) if term in concept.expansions]
+        retrieval = search._retrieval(real_connection, query, every_game)
+        found = {row_id for row_id, _rank in search._candidates(real_connection, retrieval.any, retrieval.rows, 10**6)}
+        stems, matcher = search._ConceptStems(query), search._Matcher(real_connection, query)
+        for row_id, other, body in saying_term:
+            row = search._scoring_rows(real_connection, [row_id])[row_id]
+            assert row_id not in found
+            assert index not in stems.matched(row.stems, other, 1.0).found["b:"]
+            assert index in stems.matched(row.stems, game, 1.0).found["b:"]
+            assert all(concept != index for *_span, _credit, concept in matcher.find(body, other))
+            assert any(concept == index for *_span, _credit, concept in matcher.find(body, game))
+            checked += 1
+    assert checked, "Rush of Ikorr's rules say 'passive', a term Riftbound renamed 'static' to"

@@ -196,19 +196,29 @@ def test_common_concepts_find_rows_by_their_headings_when_many_rows_match(monkey
     """The rarest concepts are sought in every field while together they hold at most SCORED_MATCHES rows;
     the others only in headings and defined terms, so BM25 ranks a bounded number of rows."""
     monkeypatch.setattr(search, "SCORED_MATCHES", 100)
-    groups = [(5.0, 90, '("common")'), (9.0, 8, '("rare")'), (7.0, 30, '("middling")')]
-    assert search._common_in_headings(groups) == '("rare") OR ("middling") OR {title terms} : ("common")'
-    assert search._common_in_headings([(1.0, 500, '("everywhere")')]) == '{title terms} : ("everywhere")'
+    groups = [
+        (weight, rows, f'{{text}} : ("{word}")', f'{{title terms}} : ("{word}")')
+        for weight, rows, word in ((5.0, 90, "common"), (9.0, 8, "rare"), (7.0, 30, "middling"))
+    ]
+    expected = '{text} : ("rare") OR {text} : ("middling") OR {title terms} : ("common")'
+    assert search._common_in_headings(groups) == expected
+    assert search._common_in_headings([(1.0, 500, "everywhere", "in headings")]) == "in headings"
 
 
 def test_rows_holding_two_concepts_are_those_of_every_pair(real_connection):
     """``_two_of`` writes "two of these concepts at least" with each concept fewer times than every pair spelled
     out, and matches the same rows."""
-    groups = [(1.0, 50, '("unit")'), (2.0, 40, '("damage")'), (3.0, 30, '("combat")'), (4.0, 10, '("tank")')]
+    groups = [
+        (1.0, 50, '("unit")', ""),
+        (2.0, 40, '("damage")', ""),
+        (3.0, 30, '("combat")', ""),
+        (4.0, 10, '("tank")', ""),
+    ]
     expression = search._two_of(groups)
     assert expression.count('("unit")') == 1 and expression.count('("tank")') == 3
     spelled_out = " OR ".join(
-        f"({first} AND {second})" for first, second in itertools.combinations([group for *_, group in groups], 2)
+        f"({first} AND {second})"
+        for first, second in itertools.combinations([group for _weight, _rows, group, _heading in groups], 2)
     )
 
     def rows(match: str) -> set[int]:
@@ -312,9 +322,7 @@ def test_a_phrase_of_the_vocabulary_matches_across_filler_words(real_connection)
         form for value in expansions[phrase] for form in [value, *value.split()]
     }
     # Filler at either end is not part of the phrase's span.
-    assert search._phrase_expansions(["the", phrase[0], "it", phrase[1], "it"], {}, expansions) == [
-        (1, 4, list(expansions[phrase]))
-    ]
+    assert search._phrase_expansions(["the", phrase[0], "it", phrase[1], "it"], {}, expansions) == [(1, 4, phrase)]
 
 
 def test_a_concept_found_only_in_an_example_counts_for_half():
@@ -329,7 +337,7 @@ def test_a_concept_found_only_in_an_example_counts_for_half():
     query = search.Query("deck champion", [search.Concept("deck", ["deck"]), search.Concept("champion", ["champion"])])
     query.terms = {word: search.Term(word, 1, False, stem) for word, stem in stems.items()}
     query.concepts[0].weight, query.concepts[1].weight = 2.0, 3.0
-    matched = search._ConceptStems(query).matched(tuple(tagged), text_credit=1.0)
+    matched = search._ConceptStems(query).matched(tuple(tagged), "g", text_credit=1.0)
     assert matched.coverage == pytest.approx((2.0 + search.EXAMPLE_CREDIT * 3.0) / 5.0)  # "deck": before it too
     assert search.EXAMPLE_CREDIT < 1
     # Without an example, every word is the text's.
@@ -516,7 +524,7 @@ def test_an_infraction_rule_is_found_by_its_penalty(real_connection):
     concepts = search._ConceptStems(query)
     scoring = search._scoring_rows(real_connection, [row_id for row_id, _penalty in rows])
     for row_id, penalty in rows:
-        assert concepts.matched(scoring[row_id].stems, 1.0).heading == 1.0
+        assert concepts.matched(scoring[row_id].stems, scoring[row_id].game_id, 1.0).heading == 1.0
         terms = real_connection.execute("select terms from search_documents where id = ?", [row_id]).fetchone()[0]
         assert search_index.penalty_phrase(penalty) in terms
 
@@ -641,7 +649,7 @@ def test_a_long_ruling_question_counts_its_words_for_less(real_connection):
     query = search.understand(real_connection, title)
     concepts = search._ConceptStems(query)
     (scored,) = search._scored(real_connection, query, [(longest_id, -1.0)], concepts)
-    in_full = concepts.matched(longest.stems, search._TEXT_CREDIT["ruling"]).heading
+    in_full = concepts.matched(longest.stems, longest.game_id, search._TEXT_CREDIT["ruling"]).heading
     assert in_full > 0
     assert scored.features["heading"] == pytest.approx(in_full * long_question / longest.heading_words)
     short = next(row for row in rulings.values() if row.heading_words <= long_question)
