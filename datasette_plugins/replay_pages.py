@@ -624,9 +624,8 @@ async def dispute(datasette, request):
     # a version the database lacks is shown as the one chosen, with the version the engine judges it as
     readings_of = view["scenario"]["readings_of"] if view.get("scenario") else version
     cited = await CITED.rules(database, replay_view.RULES_VERSION, version, numbers)
-    slugs, card_list = await read(
-        database, lambda conn: (queries.card_slugs(conn, GAME, cards), queries.engine_card_names(conn, GAME))
-    )
+    slugs = await CITED.card_slugs(database, cards)
+    card_list = await read(database, lambda conn: queries.engine_card_names(conn, GAME))
     paths = Paths(datasette, database.name)
     data = {
         "script_url": _script(datasette),
