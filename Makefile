@@ -16,7 +16,11 @@ STAMP := $(VENV)/.installed
 # up to about 0.4 CPU-s on it; pytest's rewriting of the test modules costs each worker seconds).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: serve build test test-fast lint wheel-check dist bench clean
+# The exact versions of every package the suite was last run with (`make lock` writes it): `make` installs them,
+# so a fresh machine runs what CI ran; pyproject.toml keeps the compatible ranges a wheel's users install from.
+LOCK := requirements.lock
+
+.PHONY: serve build test test-fast test-latest lock lint subjects wheel-check dist bench clean
 
 serve: $(STAMP)
 	$(VENV)/bin/rules-db serve --db $(DB) --host $(HOST) --port $(PORT)
@@ -34,12 +38,32 @@ test: $(STAMP) chromium
 test-fast: $(STAMP)
 	$(PYTEST) -m "not slow and not browser and not stress" --hypothesis-profile=quick
 
+# The suite against the newest versions pyproject.toml's ranges allow, in a virtual environment of its own, so an
+# upstream change is met on purpose (then `make lock` takes the new versions in), not by surprise on a fresh machine.
+LATEST := .venv-latest
+test-latest: chromium
+	rm -rf $(LATEST) && python3 -m venv $(LATEST) && $(LATEST)/bin/python -m pip install --quiet --upgrade pip
+	PYTHONWARNINGS="ignore:Editable installation" $(LATEST)/bin/python -m pip install --quiet --upgrade -e '.[test]'
+	$(LATEST)/bin/python -m pip freeze --exclude-editable | diff $(LOCK) - || true
+	$(LATEST)/bin/python -m pytest -q -n auto --dist worksteal
+
+# Writes $(LOCK) anew: the newest versions the ranges allow, installed in a scratch virtual environment and frozen.
+# Run the suite on them (`make test-latest`) before committing the new lock.
+lock:
+	rm -rf $(LATEST) && python3 -m venv $(LATEST) && $(LATEST)/bin/python -m pip install --quiet --upgrade pip
+	PYTHONWARNINGS="ignore:Editable installation" $(LATEST)/bin/python -m pip install --quiet -e '.[test]'
+	$(LATEST)/bin/python -m pip freeze --exclude-editable > $(LOCK)
+
 # Style, types and the layers' import contracts (pyproject.toml); CI runs it before the tests.
-lint: $(STAMP)
+lint: $(STAMP) subjects
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports --no-cache
+
+# Commit subjects say what changed in at most 72 characters (the body says why): every commit since the check came in.
+subjects:
+	.ci/check-subjects
 
 # The wheel installed in a fresh virtual environment builds and serves the database (CI runs it).
 wheel-check:
@@ -59,16 +83,16 @@ bench: $(STAMP)
 # its pip are made once. setuptools ends every editable install with an information note ("Editable
 # installation") boxed in asterisks like a failure; it is only information, so it is not shown.
 INSTALL_DIGEST := python3 -c 'import hashlib, tomllib; toml = tomllib.load(open("pyproject.toml", "rb")); \
-	read = [toml.get("build-system"), toml.get("project"), toml.get("tool", {}).get("setuptools")]; \
+	read = [toml.get("build-system"), toml.get("project"), toml.get("tool", {}).get("setuptools"), open("$(LOCK)").read()]; \
 	print(hashlib.sha256(repr(read).encode()).hexdigest())'
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(LOCK)
 	@digest=$$($(INSTALL_DIGEST)); \
 	if [ "$$(cat $(STAMP) 2>/dev/null)" = "$$digest" ]; then touch $(STAMP); else \
 	  set -e; \
 	  test -x $(PYTHON) || { python3 -m venv $(VENV) && $(PYTHON) -m pip install --quiet --upgrade pip; }; \
 	  echo "installing the project and its test tools into $(VENV)"; \
-	  PYTHONWARNINGS="ignore:Editable installation" $(PYTHON) -m pip install --quiet -e '.[test]'; \
+	  PYTHONWARNINGS="ignore:Editable installation" $(PYTHON) -m pip install --quiet --constraint $(LOCK) -e '.[test]'; \
 	  echo "$$digest" > $(STAMP); \
 	fi
 
@@ -80,4 +104,4 @@ chromium:
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
 
 clean:
-	rm -rf $(VENV) data dist build test-artifacts .pytest_cache
+	rm -rf $(VENV) $(LATEST) data dist build test-artifacts .pytest_cache

@@ -351,6 +351,7 @@ def parse_text(content: bytes | str, source, limits: Limits = FILE_LIMITS) -> tu
     size limits, nesting deeper than allowed, anchors and aliases (no scenario needs them, and they are how a
     small file expands into a huge one), over-long values and numbers, more actions than allowed."""
     text = _decoded(content, source, limits)
+    _check_flow_nesting(text, source, limits)
     try:
         _check_events(yaml.parse(text, Loader=Loader), source, limits)
         node = yaml.compose(text, Loader=Loader)
@@ -396,6 +397,35 @@ def _error_line(error: yaml.YAMLError, text: str) -> int | None:
         return mark.line + 1
     position = getattr(error, "position", None)  # a ReaderError: a character YAML does not allow
     return text[:position].count("\n") + 1 if isinstance(position, int) else None
+
+
+_FLOW_OPEN, _FLOW_CLOSE = "[{", "]}"
+_NODE_START = re.compile(r"(?:^|[:,?\-\[{])\s*$")  # what may stand before a node on its line
+
+
+def _check_flow_nesting(text: str, source, limits: Limits) -> None:
+    """Refuses flow collections (`[[[...]]]`) nested past the limit, at their line, before YAML reads them: a
+    YAML scanner reads a whole flow collection ahead before it emits an event, so the event check below would
+    only see the library's own limit, whose wording and depth change between versions."""
+    depth = 0
+    for number, line in enumerate(text.split("\n"), start=1):
+        quote, escaped = "", False
+        for column, char in enumerate(line):
+            if quote:
+                escaped = quote == '"' and char == "\\" and not escaped
+                quote = "" if char == quote and not escaped else quote
+            elif char == "#" and (column == 0 or line[column - 1] in " \t"):
+                break
+            elif char in "'\"" and (depth or _NODE_START.search(line[:column])):
+                quote = char
+            elif char in _FLOW_OPEN and (depth or _NODE_START.search(line[:column])):
+                depth += 1
+                if depth > limits.max_depth:
+                    raise ScenarioError(
+                        source, number, "(document)", f"nested more than {limits.max_depth} levels deep"
+                    )
+            elif char in _FLOW_CLOSE and depth:
+                depth -= 1
 
 
 class _Open:

@@ -57,6 +57,15 @@ def test_thousand_deep_nesting_is_refused_at_its_line():
     assert "nested more than" in error.message
 
 
+def test_flow_nesting_is_refused_by_our_own_limit_not_the_yaml_librarys():
+    deep = "[" * 25 + "]" * 25
+    assert _error(VALID + f"note:\n  - {deep}\n").line == 17  # 25 levels: past our 24, far below any library's
+    shallow = "[" * 23 + "]" * 23  # and the mapping it stands in: 24
+    assert schema.parse_text(VALID + f"note: {shallow}\n", "typed")[0]["note"]
+    for text in (f"'{deep}'", f'"a \\" {deep}"', f"plain {deep}", f"t  # {deep}"):  # brackets that open nothing
+        assert schema.parse(VALID.replace("answer: t", f"answer: {text}"))[1]["answer"]
+
+
 def test_an_alias_bomb_is_refused_at_once():
     bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
         f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 10)}]\n" for i in range(9)
