@@ -1,5 +1,5 @@
-"""The indexes a judge browses: the rule tree of each rulebook version, and the lists of rulings,
-cards and replays with their filters. Each answers HTML or JSON like the other pages (``pages``).
+"""The indexes a judge browses: the rule tree of each rulebook version, the lists of rulings,
+cards and replays with their filters, and a game's bans. Each answers HTML or JSON like the other pages (``pages``).
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from datasette.utils.asgi import Response
 
 from datasette_plugins import render
 from datasette_plugins.pages import Paths, _ask, _not_found, _respond, _url_var
-from rules_db import queries
+from rules_db import card_status, queries
 
 _LARGEST_PAGE = 10**6
 
@@ -62,8 +62,23 @@ async def rulings_index(datasette, request):
 
 async def cards_index(datasette, request):
     filters = [_arg(request, name) for name in ("game", "name", "set", "type", "domain")]
-    database, data = await _ask(datasette, queries.cards_index, *filters, _number_arg(request, "page", 1))
+    database, data = await _ask(
+        datasette,
+        queries.cards_index,
+        *filters,
+        _number_arg(request, "page", 1),
+        _arg(request, "legality"),
+        _arg(request, "format"),
+    )
     return await _respond(datasette, request, database, "cards_index.html", data)
+
+
+async def bans(datasette, request):
+    game = _url_var(request, "game")
+    database, data = await _ask(datasette, card_status.bans_page, game)
+    if data is None or not (data["formats"] or data["sets"]):
+        return await _not_found(datasette, request, database, f"No bans are known for {game}.")
+    return await _respond(datasette, request, database, "bans.html", data)
 
 
 async def replays_index(datasette, request):
@@ -83,4 +98,5 @@ VIEWS = {
     "rulings_index": rulings_index,
     "cards_index": cards_index,
     "replays_index": replays_index,
+    "bans": bans,
 }

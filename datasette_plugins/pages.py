@@ -46,6 +46,7 @@ ROUTE_PATTERNS = {
     "ruling": r"^/rulings/(?P<ruling_id>\d+)" + _FORMAT,
     "card": r"^/cards/(?P<slug>[^/]+?)" + _FORMAT,
     "infractions": rf"^/infractions/{_GAME}{_FORMAT}",
+    "bans": rf"^/bans/{_GAME}{_FORMAT}",
     "diff": rf"^/diff/{_GAME}/(?P<old>[^/]+)/(?P<new>[^/]+?){_FORMAT}",
     "rulebook_diff": rf"^/diff/{_GAME}/{_RULEBOOK}/(?P<old>[^/]+)/(?P<new>[^/]+?){_FORMAT}",
     "rule_tree": rf"^/rules/{_TREE_GAME}{_FORMAT}",
@@ -108,6 +109,9 @@ class Paths:
 
     def rulings_index(self, **filters) -> str:
         return self._index("rulings", filters)
+
+    def bans(self, game: str) -> str:
+        return self._path("bans", game)
 
     def cards_index(self, **filters) -> str:
         return self._index("cards", filters)
@@ -449,6 +453,8 @@ async def card(datasette, request):
     printed_diff = queries.diff_ops(printed, current) if printed and printed != current else []
     for erratum in data["errata"]:
         erratum["diff"] = queries.diff_ops(erratum["old_text"], erratum["new_text"]) if erratum["new_text"] else []
+    for erratum in data["dated_errata"]:
+        erratum["diff"] = queries.diff_ops(erratum["old_text"] or "", erratum["new_text"])
     paths = Paths(datasette, database.name)
     keyword_links = [
         render.Link(

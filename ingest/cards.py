@@ -57,7 +57,8 @@ _KEYWORD = re.compile(r"^(?P<term>[A-Z][A-Za-z'\-]+(?: [A-Z][A-Za-z'\-]+)*)(?: (
 
 # A printing's name may carry the product it came in ("Dark Child - Starter").
 PRODUCT_LABELS = ("Starter",)
-_PRODUCT_SUFFIX = re.compile(r"(?<!\s)\s+-\s+(?:" + "|".join(map(re.escape, PRODUCT_LABELS)) + r")\s*$")
+# ("Dark Child, Starter" in an errata list).
+_PRODUCT_SUFFIX = re.compile(r"(?<!\s)(?:\s+-\s+|,\s+)(?:" + "|".join(map(re.escape, PRODUCT_LABELS)) + r")\s*$")
 
 NonEmpty = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 # A card's numbers (energy, power, might, collector number): SQLite stores at most 64-bit integers, and no card
@@ -79,6 +80,8 @@ class ParsedPrinting:
     printed_name: str
     ability_raw: str
     line: int
+    set_id: str | None = None  # the set's code ("OGN"): the export's, else the printing id's prefix
+    code: str | None = None  # the collector code printed on the card ("UNL-131/219"), where the export gives it
 
 
 @dataclass
@@ -101,6 +104,8 @@ class ParsedCard:
     printings: list[ParsedPrinting] = field(default_factory=list)
     keywords: list[ParsedCardKeyword] = field(default_factory=list)
     listed_errata: list[tuple[str, str]] = field(default_factory=list)  # (old, new) given in the card list
+    tags: list[str] = field(default_factory=list)  # the card's tags (champion, region: "Ahri", "Ionia")
+    might_bonus: int | None = None  # the Might an Equipment gives ("+2")
 
 
 @dataclass
@@ -108,6 +113,8 @@ class ParsedCards:
     cards: list[ParsedCard]
     issues: list[ParseIssue] = field(default_factory=list)
     entries: int = 0
+    tokens: list[ParsedCard] = field(default_factory=list)  # token printings an export lists: not cards
+    generated_on: str | None = None  # the date the export says it was made, where it says one
 
 
 @dataclass
@@ -118,6 +125,11 @@ class ParsedErratum:
     card_set: str | None
     faqs: list[tuple[str, str]]  # (question, answer)
     line: int
+    announced_on: str | None = None  # the date Riot announced it (ISO), where the list gives one
+    announcement: str | None = None  # the announcement's title
+    url: str | None = None  # the announcement's address
+    printing_ids: list[str] = field(default_factory=list)  # the printings the list names ("OGN-107"; "OGN-?" kept)
+    note: str | None = None
 
 
 @dataclass
@@ -125,13 +137,14 @@ class ParsedErrata:
     errata: list[ParsedErratum]
     issues: list[ParseIssue] = field(default_factory=list)
     entries: int = 0
+    dated: bool = False  # every erratum carries its announcement date (a list that supersedes undated ones)
 
 
 # --------------------------------------------------------------------------- validation models
 
 
 class _CardEntry(BaseModel):
-    model_config = ConfigDict(strict=True, extra="ignore")
+    model_config = ConfigDict(strict=True, extra="forbid")
     id: NonEmpty
     name: NonEmpty
     card_type: NonEmpty
@@ -175,7 +188,13 @@ class _ErratumEntry(BaseModel):
 
 
 def parse_file(path: str | Path, kind: str) -> ParsedCards | ParsedErrata:
-    """The build's entry point: ``kind`` is "cards" or "errata" (the manifest's kind)."""
+    """The build's entry point: ``kind`` is "cards" or "errata" (the manifest's kind). Each comes in two
+    shapes: a JSON list of entries (read here) or an object holding them (an official export, read by
+    ``ingest.card_exports``); the file's own shape decides."""
+    from ingest import card_exports  # it builds on this module's readers
+
+    if kind in ("cards", "errata") and card_exports.is_export(path):
+        return card_exports.parse_cards(path) if kind == "cards" else card_exports.parse_errata(path)
     if kind == "cards":
         return parse_cards(path)
     if kind == "errata":
@@ -189,7 +208,7 @@ def parse_cards(path: str | Path) -> ParsedCards:
     issues: list[ParseIssue] = []
     first_line: dict[str, int] = {}  # printing id -> the line of the entry that has it
     for index, (line, value) in enumerate(raw, start=1):
-        entry = _validated(_CardEntry, path, index, line, value, "card")
+        entry = validated(_CardEntry, path, index, line, value, "card")
         if entry.id in first_line:
             raise IngestError(
                 path,
@@ -213,6 +232,7 @@ def parse_cards(path: str | Path) -> ParsedCards:
                 entry.name,
                 entry.ability,
                 line,
+                set_id=entry.id.split("-", 1)[0].upper(),
             )
         )
         if entry.errata_text is not None and (entry.errata_old_text or "", entry.errata_text) not in card.listed_errata:
@@ -225,7 +245,7 @@ def parse_errata(path: str | Path) -> ParsedErrata:
     errata = []
     raw = _json_entries(path, "errata")
     for index, (line, value) in enumerate(raw, start=1):
-        model = _validated(_ErratumEntry, path, index, line, value, "erratum")
+        model = validated(_ErratumEntry, path, index, line, value, "erratum")
         errata.append(
             ParsedErratum(
                 model.name,
@@ -239,17 +259,28 @@ def parse_errata(path: str | Path) -> ParsedErrata:
     return ParsedErrata(errata, [], len(raw))
 
 
-def _json_entries(path: str | Path, what: str) -> list[tuple[int, object]]:
-    """The list's entries, each with the line it starts on."""
+def json_text(path: str | Path, what: str) -> tuple[str, object]:
+    """The file's text and its JSON value; an error naming the line where it is not JSON."""
     text = "\n".join(read_lines(path, max_line=None))  # a JSON list may be written on one line
     check_json_nesting(path, text)
     try:
-        data = json.loads(text)
+        return text, json.loads(text)
     except json.JSONDecodeError as error:
-        raise IngestError(path, error.lineno, f"JSON text (a list of {what})", error.msg) from None
+        raise IngestError(path, error.lineno, f"JSON text ({what})", error.msg) from None
+
+
+def _json_entries(path: str | Path, what: str) -> list[tuple[int, object]]:
+    """The list's entries, each with the line it starts on."""
+    text, data = json_text(path, f"a list of {what}")
     if not isinstance(data, list):
         raise IngestError(path, 1, f"a JSON list of {what}", f"a JSON {type(data).__name__}")
-    decoder, position, line, entries = json.JSONDecoder(), text.index("[") + 1, 1, []
+    return list_entries(text, text.index("[") + 1, data)
+
+
+def list_entries(text: str, position: int, data: list) -> list[tuple[int, object]]:
+    """The entries of the JSON list ``data`` whose text starts after its ``[`` at ``position``, each with the line
+    it starts on."""
+    decoder, line, entries = json.JSONDecoder(), text.count("\n", 0, position) + 1, []
     for _ in data:
         start = _after_separators(text, position)
         line += text.count("\n", position, start)
@@ -267,7 +298,7 @@ def _after_separators(text: str, position: int) -> int:
     return position
 
 
-def _validated(model: type[BaseModel], path: str | Path, index: int, line: int, entry: object, what: str):
+def validated(model: type[BaseModel], path: str | Path, index: int, line: int, entry: object, what: str):
     """The entry as ``model``, or an error naming the file, the entry's line and number, and the field."""
     label = f"{what} entry {index}"
     if not isinstance(entry, dict):

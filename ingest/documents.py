@@ -22,7 +22,7 @@ class DocumentSpec:
     game_name: str
     title: str
     version: str
-    kind: str  # "rules", "rulings", "cards" or "errata"
+    kind: str  # "rules", "rulings", "cards", "errata" or "bans" (ban lists, set release dates)
     format: str
     filename: str
     original_name: str | None = None
@@ -156,6 +156,65 @@ BUNDLED: tuple[DocumentSpec, ...] = (
         "errata",
         "errata",
         "riftbound-errata.json",
+    ),
+    # The official card gallery of all five sets (another shape: ingest.card_exports); newer than the card list
+    # above, so where the two disagree its wording wins (rules_db.cards).
+    DocumentSpec(
+        "riftbound-card-gallery-2026-07-20",
+        "riftbound",
+        "Riftbound",
+        "Riftbound Card Gallery",
+        "2026-07-20",
+        "cards",
+        "cards",
+        "riftbound-card-gallery-2026-07-20.json",
+        version_date="2026-07-20",
+    ),
+    # Riot's dated errata (63): supersedes riftbound-errata.json, which is read for what this one lacks.
+    DocumentSpec(
+        "riftbound-errata-2026-08-17",
+        "riftbound",
+        "Riftbound",
+        "Riftbound Card Errata (dated)",
+        "2026-08-17",
+        "errata",
+        "errata",
+        "riftbound-errata-2026-08-17.json",
+        version_date="2026-08-17",
+    ),
+    # Three ban-list sources, each one's claims kept as its own (they disagree on two dates: rules_db.bans).
+    DocumentSpec(
+        "riftbound-banned-2026-08-30",
+        "riftbound",
+        "Riftbound",
+        "Riftbound Ban List (card database export)",
+        "2026-08-30",
+        "bans",
+        "bans",
+        "riftbound-banned-2026-08-30.json",
+        version_date="2026-08-30",
+    ),
+    DocumentSpec(
+        "riftbound-banlist-2026-09-18",
+        "riftbound",
+        "Riftbound",
+        "Riftbound Ban List (Korean rules hub)",
+        "2026-09-18",
+        "bans",
+        "bans",
+        "riftbound-banlist-2026-09-18.md",
+        version_date="2026-09-18",
+    ),
+    DocumentSpec(
+        "riftbound-sets-and-bans-2026-09-27",
+        "riftbound",
+        "Riftbound",
+        "Riftbound Sets and Bans",
+        "2026-09-27",
+        "bans",
+        "bans",
+        "riftbound-sets-and-bans-2026-09-27.txt",
+        version_date="2026-09-27",
     ),
 )
 

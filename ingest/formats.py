@@ -21,6 +21,7 @@ FORMATS: dict[str, tuple[str, str, str, str]] = {
     "poxnora": ("ingest.poxnora", "pox-nora", "Pox Nora", "rules"),
     "cards": ("ingest.cards", "riftbound", "Riftbound", "cards"),
     "errata": ("ingest.cards", "riftbound", "Riftbound", "errata"),
+    "bans": ("ingest.bans", "riftbound", "Riftbound", "bans"),
 }
 
 

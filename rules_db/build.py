@@ -30,13 +30,16 @@ from ingest.lemmas import find_phrases, load_tokenizer, token_memo
 from ingest.limits import check_rules
 from ingest.outline import coverage, ingested_share
 from ingest.source import read_lines
-from rules_db import aliases, cards, lineage_store, links, replays, schema, store
+from rules_db import aliases, bans, cards, lineage_store, links, replays, schema, store
 from rules_db.lineage import KINDS, compute_lineage
 from rules_db.lineage_store import VersionPair
 from rules_db.timeline import Span, Timeline
 from scenarios.collector import collector_paused
 
 Echo = Callable[[str], None]
+
+# Documents that are data (JSON or tables), not text read line by line: card lists, errata, ban and set lists.
+DATA_KINDS = ("cards", "errata", "bans")
 
 
 @dataclass
@@ -209,11 +212,13 @@ class _Builder:
 
     def _store(self, report: DocumentReport, parsed, lines: list[str]) -> dict:
         db, spec = self.db, report.spec
-        if spec.kind in ("cards", "errata"):
+        if spec.kind in DATA_KINDS:
             store.store_document(db, spec, parsed.entries, parsed.entries, [])
             store.store_report(db, spec.slug, parsed.issues, [])
             if spec.kind == "cards":
                 return cards.store_cards(db, spec.game, spec.slug, parsed)
+            if spec.kind == "bans":
+                return bans.store_bans(db, spec.game, spec.slug, parsed)
             return cards.store_errata(db, spec.game, spec.slug, parsed)
         line_count = len(lines) or parsed.line_count
         store.store_document(db, spec, line_count, parsed.nonblank_lines, parsed.skipped)
@@ -398,7 +403,10 @@ def _version_not_held(record: replays.ReplayRecord, versions: set[str]) -> str |
 
 
 def _card_lists(reports: list[DocumentReport]) -> list[DocumentReport]:
-    return [report for report in reports if report.spec.kind == "cards" and not report.error]
+    """One card list per game (the last: the cards of a game's lists are merged by then), which reports the links
+    from the game's cards."""
+    last = {report.spec.game: report for report in reports if report.spec.kind == "cards" and not report.error}
+    return list(last.values())
 
 
 def _rulings_of(reports: list[DocumentReport], game: str) -> list[DocumentReport]:
@@ -416,7 +424,7 @@ def _coverage(parsed) -> dict[str, float]:
 
 def _parse(spec: DocumentSpec) -> tuple[Any, list[str]]:
     """The parsed document and its text lines (none for the JSON card files)."""
-    if spec.kind in ("cards", "errata"):
+    if spec.kind in DATA_KINDS:
         return adapter(spec.format).parse_file(spec.path, spec.kind), []
     if hasattr(module := adapter(spec.format), "parse_path"):  # a document that is a folder of files
         return module.parse_path(spec.path), []

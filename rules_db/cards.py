@@ -24,9 +24,9 @@ from ingest.card_names import (
     find_card_mentions,
     load_aliases,
 )
-from ingest.cards import ParsedCard, ParsedCards, ParsedErrata, name_key, render_text
+from ingest.cards import ParsedCard, ParsedCards, ParsedErrata
 from ingest.model import ParsedRuling, ParsedStep
-from rules_db import versions
+from rules_db import card_merge, errata, versions
 from rules_db.store import next_id, slugify
 
 
@@ -40,103 +40,35 @@ def store_cards(
     errata_document_id: str | None = None,
     aliases: CardAliases | None = None,
 ) -> dict:
-    """Cards (one row per name), printings, bracketed keywords and aliases; errata too when given."""
-    first_id = next_id(db, "cards")
-    ids = {card.name: first_id + offset for offset, card in enumerate(parsed_cards.cards)}
-    db.table("cards").insert_all(
-        {
-            "id": ids[card.name],
-            "game_id": game_id,
-            "name": card.name,
-            "slug": slugify(card.name),
-            "card_type": card.card_type,
-            "domain": ", ".join(card.domains),
-            "energy": card.energy,
-            "power": card.power,
-            "might": card.might,
-            "ability_raw": card.ability_raw,
-            "ability_text": card.ability_text,
-            "current_text": _current_text(card),
-            "in_card_list": 1,
-            "document_id": document_id,
-        }
-        for card in parsed_cards.cards
-    )
-    db.table("card_printings").insert_all(
-        {
-            "id": printing.id,
-            "card_id": ids[card.name],
-            "card_set": printing.card_set,
-            "collector_number": printing.collector_number,
-            "rarity": printing.rarity,
-            "image_url": printing.image_url,
-            "printed_name": printing.printed_name,
-            "ability_raw": printing.ability_raw,
-        }
-        for card in parsed_cards.cards
-        for printing in card.printings
-    )
-    db.table("card_keywords").insert_all(
-        {"card_id": ids[card.name], "keyword_id": None, "term": keyword.term, "value": keyword.value}
-        for card in parsed_cards.cards
-        for keyword in card.keywords
-    )
-    index = card_name_index(parsed_cards.cards, aliases or load_aliases())
+    """Cards, printings, bracketed keywords and aliases; errata too when given.
+
+    A card list stored after another of the same game merges into it (``rules_db.card_merge``): one card per
+    name, one printing per printing id; where they disagree the newer list wins, and card_texts keeps each
+    list's wording."""
+    figures = card_merge.merge_cards(db, game_id, document_id, parsed_cards)
+    index = card_name_index(_card_list(db, game_id), aliases or load_aliases())
+    db.execute("delete from card_aliases where card_id in (select id from cards where game_id = ?)", [game_id])
     alias_rows: list[dict] = []
     for card_name, names in sorted(index.aliases_of().items()):
-        card_id = ids.get(card_name) or _card_id(db, game_id, card_name)
+        card_id = _card_id(db, game_id, card_name)
         alias_rows.extend({"card_id": card_id, "alias": alias, "how": how} for alias, how in sorted(names))
     db.table("card_aliases").insert_all(alias_rows)
-    counts = {
-        "cards": len(ids),
-        "printings": sum(len(card.printings) for card in parsed_cards.cards),
-        "card keywords": sum(len(card.keywords) for card in parsed_cards.cards),
-        "aliases": len(alias_rows),
-        "alias problems": [f"{problem.name}: {problem.reason}" for problem in index.problems],
-    }
+    figures.update(
+        {
+            "aliases": len(alias_rows),
+            "alias problems": [f"{problem.name}: {problem.reason}" for problem in index.problems],
+        }
+    )
     if parsed_errata is not None:
-        counts.update(store_errata(db, game_id, errata_document_id or document_id, parsed_errata))
-    return counts
-
-
-def _current_text(card: ParsedCard) -> str:
-    """The card's wording in force: the newest erratum the card list gives, else the printed text."""
-    if card.listed_errata:
-        return render_text(card.listed_errata[-1][1], card.domains)
-    return card.ability_text
+        figures.update(store_errata(db, game_id, errata_document_id or document_id, parsed_errata))
+    else:
+        errata.refresh_current_text(db, game_id)
+    return figures
 
 
 def store_errata(db: sqlite_utils.Database, game_id: str, document_id: str, parsed_errata: ParsedErrata) -> dict:
-    """Errata and FAQs, linked by name to the game's stored cards; an unmatched name keeps card_id null.
-    A linked erratum's new text becomes its card's current_text (the last erratum in the file wins)."""
-    cards = {
-        name_key(row["name"]): row
-        for row in db.query("select id, name, domain from cards where game_id = ?", [game_id])
-    }
-    rows, unmatched, current_texts = [], [], {}
-    for erratum in parsed_errata.errata:
-        card = cards.get(name_key(erratum.name))
-        card_id = card["id"] if card else None
-        if card is None:
-            unmatched.append(erratum.name)
-        elif erratum.new_text is not None:
-            current_texts[card_id] = render_text(erratum.new_text, (card["domain"] or "").split(", "))
-        rows.append(
-            {
-                "card_id": card_id,
-                "old_text": erratum.old_text,
-                "new_text": erratum.new_text,
-                "card_set": erratum.card_set,
-                "name": erratum.name,
-                "document_id": document_id,
-                "faqs": json.dumps([{"question": q, "answer": a} for q, a in erratum.faqs]) if erratum.faqs else None,
-            }
-        )
-    db.table("card_errata").insert_all(rows)
-    db.conn.executemany(
-        "update cards set current_text = ? where id = ?", [(text, card_id) for card_id, text in current_texts.items()]
-    )
-    return {"errata": len(rows), "errata linked": len(rows) - len(unmatched), "errata unmatched": unmatched}
+    """Errata and FAQs, linked to the game's stored cards (``rules_db.errata``)."""
+    return errata.store_errata(db, game_id, document_id, parsed_errata)
 
 
 def link_card_keywords(db: sqlite_utils.Database, game_id: str) -> dict:

@@ -25,7 +25,7 @@ import sqlite_utils
 from rapidfuzz import fuzz, process
 
 from ingest.outline import natural_key
-from rules_db import lineage_store, versions
+from rules_db import card_status, lineage_store, versions
 from rules_db.lineage import KINDS, word_diff
 from rules_db.replays import CitationTranslator
 from rules_db.store import slugify
@@ -1118,6 +1118,9 @@ def card_page(conn: sqlite3.Connection, slug: str) -> dict | None:
                 [card_id],
             )
         ],
+        "dated_errata": card_status.card_errata(conn, card_id),
+        "bans": card_status.card_bans(conn, card_id),
+        "sources": card_status.card_sources(conn, card_id),
         "rulings": _rows(
             conn,
             f"""select g.id, g.question, {_PART_OF}, group_concat(distinct m.surface) as surfaces
@@ -1498,16 +1501,31 @@ def cards_index(
     card_type: str | None = None,
     domain: str | None = None,
     page: int = 1,
+    legality: str | None = None,
+    format_name: str | None = None,
 ) -> dict:
-    """Cards by name, narrowed by game, a piece of their name or of a nickname, set, type and domain."""
-    params = {"game": game, "name": (name or "").strip() or None, "set": card_set, "type": card_type, "domain": domain}
-    sql = """
+    """Cards by name, narrowed by game, a piece of their name or of a nickname, set, type, domain and legality
+    ('banned' or 'legal' in a format: Constructed unless ``format_name`` says 2v2)."""
+    legality = legality if legality in ("banned", "legal") else None
+    format_name = format_name if format_name in card_status.FORMATS else None
+    params = {
+        "game": game,
+        "name": (name or "").strip() or None,
+        "set": card_set,
+        "type": card_type,
+        "domain": domain,
+        "legality": legality,
+        "format": format_name,
+    }
+    sql = f"""
         select c.id, c.name, c.slug, c.game_id as game, c.card_type, c.domain, c.energy, c.might, c.power,
             c.in_card_list, substr(coalesce(c.current_text, c.ability_text), 1, 140) as preview
         from cards c
         where (:game is null or c.game_id = :game) and (:type is null or c.card_type = :type)
           and (:domain is null or ', ' || c.domain || ', ' like '%, ' || :domain || ', %')
           and (:set is null or c.id in (select card_id from card_printings where card_set = :set))
+          and (:legality is null or (:legality = 'banned') = {_BANNED}
+              and (:legality = 'banned' or c.in_card_list = 1))
           and (:name is null or c.name like '%' || :name || '%'
               or c.id in (select card_id from card_aliases where alias like '%' || :name || '%'))"""
     return {
@@ -1519,8 +1537,10 @@ def cards_index(
 
 # What the cards list shows of each card beside its own columns: whether it has errata, how many rulings name it,
 # which of its nicknames match the name asked for.
+_BANNED = card_status.banned_sql("c.id", "coalesce(:format, 'Constructed')")
 _CARD_DETAILS = """select c.id,
     exists (select 1 from card_errata where card_id = c.id and new_text is not null) as has_errata,
+    (select group_concat(distinct format) from bans where card_id = c.id) as banned_in,
     (select count(distinct ruling_id) from card_mentions where card_id = c.id) as rulings,
     (select group_concat(alias, ', ') from card_aliases a where a.card_id = c.id and :name is not null
         and a.alias like '%' || :name || '%') as matched_aliases

@@ -244,12 +244,74 @@ TABLES: dict[str, Table] = {
             "current_text": str,
             "in_card_list": int,
             "document_id": str,
+            "tags": str,
+            "might_bonus": int,
         },
         references={"game_id": "games", "document_id": "documents"},
         indexes=[["game_id", "name"], ["slug"]],
-        description="One row per card name; in_card_list=0 for a card known only from the rulings. domain joins several "
-        "domains with ', '; ability_text is ability_raw with icon tokens as words ([Might], [Calm rune]); "
-        "current_text is the wording in force: the newest erratum's text (worded the same way), else ability_text.",
+        description="One row per card name, merged from every card list (card_texts keeps each list's wording; where "
+        "they disagree the newest list's wins and document_id names it); in_card_list=0 for a card known only from "
+        "the rulings. domain and tags join several with ', '; ability_text is ability_raw with icon tokens as words "
+        "([Might], [Calm rune]); current_text is the wording in force: the newest erratum applied (card_errata."
+        "applied_as says how), else ability_text. might_bonus is the Might an Equipment gives.",
+    ),
+    "card_texts": Table(
+        {
+            "id": int,
+            "card_id": int,
+            "document_id": str,
+            "card_type": str,
+            "domain": str,
+            "energy": int,
+            "power": int,
+            "might": int,
+            "ability_raw": str,
+            "ability_text": str,
+            "errata_text": str,
+        },
+        references={"card_id": "cards", "document_id": "documents"},
+        indexes=[["card_id"]],
+        description="A card as each card list gives it (one row per card and list): where a card's text came from, "
+        "and where the lists disagree. errata_text is an erratum the list itself gives (riftbound-cards.json's "
+        "errata_text), used when no errata list has one.",
+    ),
+    "card_tokens": Table(
+        {
+            "id": str,
+            "game_id": str,
+            "name": str,
+            "card_set": str,
+            "set_id": str,
+            "ability_text": str,
+            "document_id": str,
+        },
+        references={"game_id": "games", "document_id": "documents"},
+        description="Token printings a card list includes (Buff, XP Tracker): not cards, kept apart.",
+    ),
+    "sets": Table(
+        {"id": str, "game_id": str, "name": str, "release_date": str, "document_id": str},
+        references={"game_id": "games", "document_id": "documents"},
+        description="A game's card sets: id is the set's code (OGN, UNL), release_date the date it released "
+        "(ISO), document_id the source that dates it; name from the card lists, else ingest/data/card_sets.yaml.",
+    ),
+    "bans": Table(
+        {
+            "id": int,
+            "game_id": str,
+            "card_id": int,
+            "name": str,
+            "format": str,
+            "effective_date": str,
+            "document_id": str,
+            "line": int,
+            "note": str,
+        },
+        references={"game_id": "games", "card_id": "cards", "document_id": "documents"},
+        indexes=[["card_id"], ["game_id", "format"]],
+        description="Bans as each source states them: one row per card, format ('Constructed' or '2v2') and source "
+        "(document_id, line): effective_date is the date that source gives (null where it gives none). Sources may "
+        "disagree on a date: every claim is kept. name is as the source writes it; card_id null when it names no "
+        "card. A 2v2 row is an extra ban: 2v2 also bans every Constructed ban.",
     ),
     "card_aliases": Table(
         {"id": int, "card_id": int, "alias": str, "how": str},
@@ -274,10 +336,15 @@ TABLES: dict[str, Table] = {
             "image_url": str,
             "printed_name": str,
             "ability_raw": str,
+            "set_id": str,
+            "code": str,
+            "document_id": str,
         },
-        references={"card_id": "cards"},
+        references={"card_id": "cards", "document_id": "documents"},
         indexes=[["card_id"]],
-        description="Every printing of a card, with its name and text as printed (a few printings differ).",
+        description="Every printing of a card, once (the card lists share printing ids), with its name and text as "
+        "printed (a few printings differ); set_id is its set's code (sets.id), code the collector code printed on "
+        "it where a list gives it (UNL-131/219), document_id the newest card list that has it.",
     ),
     "card_errata": Table(
         {
@@ -289,11 +356,23 @@ TABLES: dict[str, Table] = {
             "name": str,
             "faqs": str,
             "document_id": str,
+            "announced_on": str,
+            "announcement": str,
+            "url": str,
+            "printing_ids": str,
+            "note": str,
+            "superseded_by": int,
+            "applied_as": str,
         },
-        references={"card_id": "cards", "document_id": "documents"},
+        references={"card_id": "cards", "document_id": "documents", "superseded_by": "card_errata"},
         indexes=[["card_id"]],
         description="Official text changes and FAQs (faqs: JSON list of {question, answer}); card_id is null when the "
-        "name matches no card (name keeps it).",
+        "name matches no card (name keeps it). announced_on, announcement and url: the Riot announcement and its "
+        "date (a dated list; null in an undated one); printing_ids the printings it names (JSON list). "
+        "superseded_by: the dated erratum of the same card that replaces this one from an older list. applied_as: "
+        "how the card's current_text was made from it ('replaced' the old words in the printed text; 'patched' its "
+        "word changes made in the printed text where the erratum quotes it shortened; 'already printed' the new "
+        "wording; 'whole text' the new text as the wording) or null when another erratum applies.",
     ),
     "card_keywords": Table(
         {"id": int, "card_id": int, "keyword_id": int, "term": str, "value": int},
