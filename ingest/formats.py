@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -87,9 +88,7 @@ def _recognised(path: Path) -> DocumentSpec:
     if path.is_dir():
         return _folder_spec(path)
     if path.suffix == ".json":
-        raise IngestError(
-            path, None, "a bundled card file name (riftbound-cards.json or riftbound-errata.json)", path.name
-        )
+        return _json_spec(path)
     lines = read_lines(path)
     for format_name, (_, game, game_name, kind) in FORMATS.items():
         module = adapter(format_name)
@@ -116,6 +115,39 @@ def _recognised(path: Path) -> DocumentSpec:
         f"a document in one of the known formats ({', '.join(FORMATS)})",
         "text that none of them recognises",
     )
+
+
+# What tells the JSON data files apart: a key their entries (a list's) or their object (an export's) has.
+_JSON_KINDS = (
+    ("cards", ("card_type", "cards")),
+    ("errata", ("oldText", "faqs", "entries")),
+    ("bans", ("constructed", "banned", "byFormat", "sets")),
+)
+
+
+def _json_spec(path: Path) -> DocumentSpec:
+    """A JSON data file by its shape: a card list, an errata list or a ban list, in either shape (a list of
+    entries, or an export's object holding them); its adapter validates it when the build reads it."""
+    text = "\n".join(read_lines(path, max_line=None))
+    try:
+        kind = _json_kind(json.loads(text))
+    except (json.JSONDecodeError, RecursionError):  # broken, or cut short: by the keys it names (its adapter says)
+        kind = next((kind for kind, marks in _JSON_KINDS if any(f'"{mark}"' in text for mark in marks)), None)
+    if kind is None:
+        raise IngestError(path, None, "a card list, an errata list or a ban list (JSON)", "none of their shapes")
+    _, game, game_name, _ = FORMATS[kind]
+    return DocumentSpec(path.stem, game, game_name, path.stem, path.stem, kind, kind, path.name, source=path)
+
+
+def _json_kind(data: object) -> str | None:
+    keys = (
+        set(data)
+        if isinstance(data, dict)
+        else set(data[0])
+        if isinstance(data, list) and data and isinstance(data[0], dict)
+        else set()
+    )
+    return next((kind for kind, marks in _JSON_KINDS if keys & set(marks)), None)
 
 
 def _folder_spec(path: Path) -> DocumentSpec:

@@ -79,7 +79,7 @@ def card_errata(conn: sqlite3.Connection, card_id: int) -> list[dict]:
         conn,
         """select e.id, e.old_text, e.new_text, e.card_set, e.announced_on, e.announcement, e.url, e.applied_as,
             e.document_id, d.title as document_title
-        from card_errata e join documents d on d.id = e.document_id
+        from card_errata e left join documents d on d.id = e.document_id
         where e.card_id = ? and e.new_text is not null
             and (e.superseded_by is null or e.announced_on is not null)
         order by e.announced_on desc, e.id desc""",
