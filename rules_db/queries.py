@@ -128,9 +128,13 @@ def home(conn: sqlite3.Connection) -> dict:
     for game in games:
         game["documents"] = by_game[game["id"]]
         game["cards"] = conn.execute("select count(*) from cards where game_id = ?", [game["id"]]).fetchone()[0]
-        game["errata"] = conn.execute(
-            "select count(*) from card_errata join cards on cards.id = card_errata.card_id where cards.game_id = ?",
+        game["errata"] = conn.execute(  # the text changes in force: not those a newer list replaces, nor FAQs
+            "select count(*) from card_errata join cards on cards.id = card_errata.card_id where cards.game_id = ? "
+            "and card_errata.new_text is not null and card_errata.superseded_by is null",
             [game["id"]],
+        ).fetchone()[0]
+        game["banned"] = conn.execute(
+            "select count(distinct card_id) from bans where game_id = ? and format = 'Constructed'", [game["id"]]
         ).fetchone()[0]
         game["replays"] = conn.execute(
             "select count(*) from replays join documents on documents.id = replays.rules_document_id "

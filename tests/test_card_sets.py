@@ -9,7 +9,6 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-import sqlite_utils
 from servers import in_process
 
 from ingest import bans as ban_lists
