@@ -142,12 +142,28 @@ def _add_champions(index: CardNameIndex, cards: list[ParsedCard], aliases: CardA
             continue
         legend_of[champion] = legend
         cards_of[champion].add(legend)
+    # A card list that tags cards (the gallery: a Legend tagged "Ahri", "Ionia") says whose Legend it is: a tag
+    # that is a champion's name. The curated champion keeps its Legend; one with several tagged Legends has each
+    # (a name for both stays ambiguous, and is reported where it is used).
+    curated = set(legend_of) | {name for champion in legend_of for name in aliases.champion_names.get(champion, [])}
+    tagged: dict[str, set[str]] = defaultdict(set)
+    for card in cards:
+        if card.card_type == "Legend":
+            for tag in card.tags:
+                if tag in cards_of and tag not in curated:
+                    tagged[tag].add(card.name)
+    legends_of = {champion: {legend} for champion, legend in legend_of.items()} | dict(tagged)
+    for champion, legends in tagged.items():
+        cards_of[champion] |= legends
     for champion, names in cards_of.items():
         for spoken in [champion, *aliases.champion_names.get(champion, [])]:
             index.add(spoken, names, "champion")
-            if champion in legend_of:
+            for legend in legends_of.get(champion, ()):
+                # "Master Yi, Wuju Bladesman": the champion's name before the Legend's title, as a ban list writes it
+                index.add(f"{spoken}, {without_product_label(legend)}", [legend], "legend")
+            if champion in legends_of:
                 for form in (f"{spoken} Legend", f"{spoken} legend", f"{spoken}'s Legend", f"{spoken}'s legend"):
-                    index.add(form, [legend_of[champion]], "legend")
+                    index.add(form, legends_of[champion], "legend")
 
 
 class CardMention(NamedTuple):

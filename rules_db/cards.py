@@ -213,6 +213,7 @@ def _card_list(db: sqlite_utils.Database, game_id: str) -> list[ParsedCard]:
             might=row["might"],
             ability_raw=row["ability_raw"] or "",
             ability_text=row["ability_text"] or "",
+            tags=[tag for tag in (row["tags"] or "").split(", ") if tag],
         )
         for row in db.query("select * from cards where game_id = ? and in_card_list = 1", [game_id])
     ]
