@@ -8,6 +8,8 @@ manifest gives it) wins; ``card_texts`` keeps every list's wording so a card's p
 
 from __future__ import annotations
 
+import json
+
 import sqlite_utils
 
 from ingest.cards import ParsedCard, ParsedCards, name_key
@@ -83,10 +85,18 @@ def merge_cards(db: sqlite_utils.Database, game_id: str, document_id: str, parse
         else:
             kept += 1
     db.table("cards").insert_all(new_cards)
-    for card, card_id in updated:
-        row = _card_row(card, game_id, document_id)
-        db.table("cards").update(card_id, row)
-        db.execute("delete from card_keywords where card_id = ?", [card_id])
+    if updated:
+        columns = list(_card_row(updated[0][0], game_id, document_id))
+        assignments = ", ".join(f"[{column}] = ?" for column in columns)
+        with db.conn:  # one statement for every card the newer list rewords
+            db.conn.executemany(
+                f"update cards set {assignments} where id = ?",
+                [[*_card_row(card, game_id, document_id).values(), card_id] for card, card_id in updated],
+            )
+            db.conn.execute(
+                "delete from card_keywords where card_id in (select value from json_each(?))",
+                [json.dumps([card_id for _, card_id in updated])],
+            )
     newer_ids = {card_id for _, card_id in updated} | {row["id"] for row in new_cards}
     for card in parsed.cards:
         card_id = card_ids[card.name]

@@ -98,7 +98,12 @@ def refresh_current_text(db: sqlite_utils.Database, game_id: str) -> dict:
     superseded: list[tuple[int | None, str | None, int]] = []
     applied: list[tuple[int | None, str | None, int]] = []
     updates, kept_undated = [], []
-    for card in db.query("select id, name, domain, ability_text from cards where game_id = ?", [game_id]):
+    # A card no erratum touches reads as printed (one statement); only the others are worked out one by one.
+    db.execute("update cards set current_text = ability_text where game_id = ?", [game_id])
+    touched = json.dumps(sorted(set(errata) | set(listed)))
+    for card in db.query(
+        "select id, name, domain, ability_text from cards where id in (select value from json_each(?))", [touched]
+    ):
         domains = (card["domain"] or "").split(", ")
         rows = errata.get(card["id"], [])
         dated = sorted((row for row in rows if row["announced_on"]), key=lambda row: (row["announced_on"], row["id"]))
