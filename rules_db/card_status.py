@@ -97,9 +97,10 @@ def card_sources(conn: sqlite3.Connection, card_id: int) -> list[dict]:
         where t.card_id = ? order by date desc""",
         [card_id],
     )
-    texts = {" ".join((row["ability_text"] or "").split()) for row in rows}
+    facts = ("card_type", "domain", "energy", "power", "might")
+    versions = {(" ".join((row["ability_text"] or "").split()), *(row[fact] for fact in facts)) for row in rows}
     for row in rows:
-        row["differs"] = len(texts) > 1
+        row["differs"] = len(versions) > 1
     return rows
 
 

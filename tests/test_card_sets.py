@@ -360,3 +360,15 @@ async def test_search_finds_new_cards_and_errata(datasette):
     # A word only the erratum's wording has ("uncontrolled": its printed text has none) finds the card.
     errata = (await datasette.client.get("/search.json?q=uncontrolled+battlefield&kind=card&game=riftbound")).json()
     assert [hit["slug"] for hit in errata["results"]] == ["yone-blademaster"]
+
+
+async def test_a_card_the_lists_word_differently_shows_where_each_wording_came_from(datasette):
+    data = (await datasette.client.get("/cards/baited-hook.json")).json()
+    assert [(source["document_id"], source["current"]) for source in data["sources"]] == [
+        ("riftbound-card-gallery-2026-07-20", 1),
+        ("riftbound-cards", 0),
+    ]
+    html = (await datasette.client.get("/cards/baited-hook")).text
+    section = html[html.index("Where the text comes from") :]
+    assert "Riftbound Card Gallery" in section and "Riftbound Card List" in section
+    assert "You may play a unit from among them" in section  # the older list's wording, before the erratum
