@@ -30,18 +30,17 @@ def cli() -> None:
     help="Database to write (replaced atomically at the end).",
 )
 @click.option("--keep-going", is_flag=True, help="Write the database even if some documents fail, without them.")
-@click.argument("documents", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("documents", nargs=-1, type=click.Path(path_type=Path))
 def build_command(db_path: Path, keep_going: bool, documents: tuple[Path, ...]) -> None:
-    """Ingest the bundled documents, or DOCUMENTS, into the database."""
+    """Ingest the bundled documents, or DOCUMENTS (files and folders, in any order), into the database."""
     heap_left_to_the_system_at_exit()
     from rules_db.build import BuildFailed, build, specs_for  # the build's imports are heavy: only its commands pay
 
     try:
         specs = specs_for(list(documents))
+        result = build(db_path, specs, keep_going=keep_going, echo=click.echo, progress=_progress)
     except IngestError as error:
         raise click.ClickException(str(error)) from None
-    try:
-        result = build(db_path, specs, keep_going=keep_going, echo=click.echo, progress=_progress)
     except BuildFailed as failure:
         for report in failure.result.reports:
             click.echo(report.line(), err=bool(report.error))
