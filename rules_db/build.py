@@ -8,8 +8,10 @@ process's id: one left behind by a killed build is removed by the next build.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
+import signal
 import tempfile
 import time
 from collections import Counter, deque
@@ -187,7 +189,7 @@ def build(
     token_memo.cache_clear()  # this build's texts tokenized afresh: memory holds one build's vocabulary at most
     db_path = Path(db_path)
     db_path.parent.mkdir(parents=True, exist_ok=True)
-    with _temporary_database(db_path) as (temp_path, commit), _second_process(processes) as helper:
+    with _temporary_database(db_path) as (temp_path, commit), _second_process(processes, temp_path) as helper:
         builder = _Builder(schema.bulk_loader(temp_path), helper)
         result = builder.run(specs, keep_going, progress)
         result.notes[:0] = notes
@@ -510,12 +512,41 @@ class _InThisProcess(Executor):
         return future
 
 
-def _second_process(processes: int) -> Executor:
+def _second_process(processes: int, temp_path: str) -> Executor:
     """Where the work that needs nothing from the database being written runs: a second process (forked,
     so it starts with this one's modules loaded; tasks and results travel as plain data), or this one."""
     if processes < 2:
         return _InThisProcess()
-    return ProcessPoolExecutor(max_workers=processes - 1, mp_context=multiprocessing.get_context("fork"))
+    return ProcessPoolExecutor(
+        max_workers=processes - 1,
+        mp_context=multiprocessing.get_context("fork"),
+        initializer=_ends_with_its_builder,
+        initargs=(temp_path, os.getpid()),
+    )
+
+
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _ends_with_its_builder(temp_path: str, builder: int) -> None:
+    """The second process ends when the building process does, however that one ends (kill -9 included, which
+    runs none of its clean-up): the kernel sends it SIGTERM (Linux's parent-death signal), and it removes the
+    temporary database the build left, so neither a process nor a file outlives a killed build. Elsewhere the next
+    build removes the file (``remove_stale_builds``)."""
+
+    def clean_up(signum, frame) -> None:
+        if not _running(builder) or os.getppid() != builder:
+            for leftover in (temp_path, f"{temp_path}-journal"):
+                Path(leftover).unlink(missing_ok=True)
+        os._exit(1)
+
+    signal.signal(signal.SIGTERM, clean_up)
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):  # not Linux: the next build removes what a killed one left
+        return
+    if os.getppid() != builder:  # the builder died before the signal was asked for
+        clean_up(signal.SIGTERM, None)
 
 
 @contextmanager

@@ -149,3 +149,81 @@ def test_lines_are_counted_at_newlines_only(tmp_path):
     text = tmp_path / "t.txt"
     text.write_bytes("one\x0cstill one\u2028and\x85one\r\ntwo\rthree\n".encode())
     assert read_lines(text) == ["one\x0cstill one\u2028and\x85one", "two", "three"]
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        children = (task / "children").read_text().split() if (task / "children").exists() else []
+        found.extend(int(child) for child in children)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.slow
+def test_a_build_killed_with_sigkill_leaves_no_second_process_and_no_temporary_file(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    rules_db = Path(sys.executable).parent / "rules-db"
+    builder = subprocess.Popen([str(rules_db), "build", "--db", str(tmp_path / "x.db"), str(TOURNAMENT)])
+    deadline = time.monotonic() + 60
+    while not _children(builder.pid) and time.monotonic() < deadline and builder.poll() is None:
+        time.sleep(0.02)
+    helpers = _children(builder.pid)
+    assert helpers, "the build never started its second process"
+    os.kill(builder.pid, signal.SIGKILL)
+    builder.wait()
+    deadline = time.monotonic() + 20
+    while any(_alive(helper) for helper in helpers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(_alive(helper) for helper in helpers)
+    assert not list(tmp_path.glob(".x.db.*")), "the killed build's temporary database is left behind"
+
+
+def _build_cli(tmp_path: Path, db: Path):
+    return CliRunner().invoke(cli, ["build", "--db", str(db), str(SMALL)])
+
+
+def test_a_file_where_the_databases_folder_should_be_is_one_clear_line(tmp_path):
+    (tmp_path / "afile").write_text("not a folder")
+    result = _build_cli(tmp_path, tmp_path / "afile" / "x.db")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.output.strip().splitlines()[-1] == (
+        f"Error: cannot write {tmp_path / 'afile' / 'x.db'}: a file stands where a folder should be "
+        f"({tmp_path / 'afile'}); the previous database was kept"
+    )
+
+
+@pytest.mark.parametrize(
+    ("failure", "reason"),
+    [
+        (sqlite3.OperationalError("database or disk is full"), "database or disk is full"),
+        (PermissionError(13, "Permission denied", "data"), "Permission denied (data)"),
+        (OSError(28, "No space left on device"), "No space left on device"),
+    ],
+)
+def test_a_full_disk_or_a_read_only_folder_is_one_clear_line_and_the_old_database_is_kept(
+    tmp_path, monkeypatch, failure, reason
+):
+    db = tmp_path / "x.db"
+    assert _build_cli(tmp_path, db).exit_code == 0
+    before = db.read_bytes()
+
+    def fails(*args, **kwargs):
+        raise failure
+
+    monkeypatch.setattr("rules_db.build._Builder.run", fails)
+    result = _build_cli(tmp_path, db)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"cannot write {db}: {reason}; the previous database was kept" in result.output
+    assert db.read_bytes() == before and not list(tmp_path.glob(".x.db.*"))
