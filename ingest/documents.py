@@ -147,16 +147,6 @@ BUNDLED: tuple[DocumentSpec, ...] = (
         "cards",
         "riftbound-cards.json",
     ),
-    DocumentSpec(
-        "riftbound-errata",
-        "riftbound",
-        "Riftbound",
-        "Riftbound Card Errata",
-        "2025",
-        "errata",
-        "errata",
-        "riftbound-errata.json",
-    ),
     # The official card gallery of all five sets (another shape: ingest.card_exports); newer than the card list
     # above, so where the two disagree its wording wins (rules_db.cards).
     DocumentSpec(
@@ -169,6 +159,16 @@ BUNDLED: tuple[DocumentSpec, ...] = (
         "cards",
         "riftbound-card-gallery-2026-07-20.json",
         version_date="2026-07-20",
+    ),
+    DocumentSpec(
+        "riftbound-errata",
+        "riftbound",
+        "Riftbound",
+        "Riftbound Card Errata",
+        "2025",
+        "errata",
+        "errata",
+        "riftbound-errata.json",
     ),
     # Riot's dated errata (63): supersedes riftbound-errata.json, which is read for what this one lacks.
     DocumentSpec(
