@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import re
+import shutil
 from urllib.parse import quote, urlencode
 
 import pytest
+import sqlite_utils
 from servers import in_process
 
-from rules_db import schema
+from ingest.card_names import CardMention
+from rules_db import cards, schema
 
 
 @pytest.fixture(scope="module")
@@ -270,12 +273,23 @@ async def test_keyword_mentions_in_rule_text_are_links(datasette, connection, sh
                 assert f'href="/keywords/riftbound/{keyword_version}/{quote(term)}"' in text, (number, term)
 
 
-async def test_a_card_known_only_from_the_rulings_shows_no_missing_facts(datasette, connection):
-    """Its type, domain, cost and stats are unknown: the page says so, never "None"."""
-    (slug,) = connection.execute(
-        "select slug from cards where not in_card_list and card_type is null limit 1"
-    ).fetchone()
-    html = (await _get(datasette, f"/cards/{slug}")).text
+async def test_a_card_known_only_from_the_rulings_shows_no_missing_facts(datasette, connection, real_db, tmp_path):
+    """Its type, domain, cost and stats are unknown: the page says so, never "None". The card lists now hold
+    every card of the released sets, so a ruling naming a card of a set to come is added to a copy of the
+    database, as the build adds one (``link_tagged_card_mentions``)."""
+    copy = tmp_path / "rules.db"
+    shutil.copy(real_db, copy)
+    db = sqlite_utils.Database(copy)
+    document, position = next(
+        db.query("select document_id, position from rulings where source is not null limit 1")
+    ).values()
+    figures = cards.link_tagged_card_mentions(
+        db, "riftbound", document, [CardMention(position, "Lantern of a Set to Come", "Lantern", "tagged")]
+    )
+    assert figures["cards not in the card list"] == [f"Lantern of a Set to Come (rulings {position})"]
+    db.conn.commit()
+    db.close()
+    html = (await _get(in_process(copy), "/cards/lantern-of-a-set-to-come")).text
     meta = html.split('<p class="meta">', 1)[1].split("</p>", 1)[0]
     assert re.sub(r"<[^>]+>", "", meta).strip() == "known only from the rulings"
     slug, energy = connection.execute(
