@@ -569,6 +569,17 @@ def _second_process(processes: int, temp_path: str) -> Executor:
 
 
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
+BUILDER_EXIT_WAIT = 5.0  # seconds a second process waits for its signalled builder to be gone
+
+
+def _gone(pid: int) -> bool:
+    """Whether the process has ended: no such process, or one that only waits to be reaped (a zombie)."""
+    if not _running(pid):
+        return True
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except (OSError, IndexError):
+        return False
 
 
 def _ends_with_its_builder(temp_path: str, builder: int) -> None:
@@ -578,7 +589,12 @@ def _ends_with_its_builder(temp_path: str, builder: int) -> None:
     build removes the file (``remove_stale_builds``)."""
 
     def clean_up(signum, frame) -> None:
-        if not _running(builder) or os.getppid() != builder:
+        # The signal comes as the builder's thread that forked this process ends: its other threads may still be
+        # ending (the process not gone yet), so give it a moment before telling a dying builder from a live one.
+        deadline = time.monotonic() + BUILDER_EXIT_WAIT
+        while not _gone(builder) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if _gone(builder):
             for leftover in (temp_path, f"{temp_path}-journal"):
                 Path(leftover).unlink(missing_ok=True)
         os._exit(1)
@@ -588,7 +604,7 @@ def _ends_with_its_builder(temp_path: str, builder: int) -> None:
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
     except (OSError, AttributeError):  # not Linux: the next build removes what a killed one left
         return
-    if os.getppid() != builder:  # the builder died before the signal was asked for
+    if _gone(builder):  # the builder died before the signal was asked for
         clean_up(signal.SIGTERM, None)
 
 
