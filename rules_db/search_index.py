@@ -35,7 +35,7 @@ import sqlite_utils
 from ingest.lemmas import lemma_lookup, lemma_table_json
 from rules_db import store
 from rules_db.queries import stored_aliases
-from rules_db.search import (
+from rules_db.search.index_format import (
     EXAMPLE,
     EXAMPLE_TAG,
     FIELDS,
