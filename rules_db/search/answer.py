@@ -8,7 +8,7 @@ import sqlite3
 import time
 
 from rules_db import queries
-from rules_db.search import retrieve
+from rules_db.search import retrieve, semantic
 from rules_db.search.index_format import KINDS, PATH_SEPARATOR
 from rules_db.search.rank import (
     _best_of_each_kind,
@@ -21,6 +21,7 @@ from rules_db.search.rank import (
     _Scored,
     _scored,
 )
+from rules_db.search.refine import refine_in_process
 from rules_db.search.retrieve import (
     _count,
     _in_index_order,
@@ -28,6 +29,7 @@ from rules_db.search.retrieve import (
     _Retrieval,
     _retrieval,
 )
+from rules_db.search.sections import with_sub_rules
 from rules_db.search.snippets import _snippet
 from rules_db.search.understand import Query, understand
 
@@ -59,13 +61,18 @@ def search(
     page: int = 1,
     per_page: int = PER_PAGE,
     rulebook: str | None = None,
+    semantic: bool = True,
+    refine: bool = False,
 ) -> dict:
     """Rules, rulings and cards answering ``text``, best first, one page of them.
 
     Rules come from the newest version of each rulebook unless ``version`` names one, and from
     every rulebook unless ``rulebook`` names one by its slug ("core", "tournament").
     Returns the page's ``results``, the ``total`` number of matches, the ``best`` rule,
-    ruling and card (first page), and what was understood of the question.
+    ruling and card (first page), what was understood of the question, and whether the semantic stage took part
+    (``semantic``: its rows fused with the lexical ranking, see ``rules_db.search.semantic``; False: lexical only).
+    ``refine``: the first results of the first page in the cross-encoder's refined order, computed here (a server asks
+    ``rules_db.search.refine.Refiner`` instead, in bounded capacity).
     """
     page = max(1, min(int(page or 1), MAX_PAGE))
     per_page = max(1, min(int(per_page or PER_PAGE), 100))
@@ -77,7 +84,7 @@ def search(
     deadline, clock_deadline = time.thread_time() + TIME_BUDGET, time.monotonic() + WAIT_BUDGET
     conn.set_progress_handler(lambda: time.thread_time() > deadline or time.monotonic() > clock_deadline, 10_000)
     try:
-        return _search(conn, text, filters, page, per_page)
+        result = _search(conn, text, filters, page, per_page, semantic)
     except sqlite3.OperationalError as error:
         if "interrupted" in str(error):
             raise SearchTooSlow(
@@ -86,18 +93,34 @@ def search(
         raise
     finally:
         conn.set_progress_handler(None, 0)
+    return refine_in_process(conn, result) if refine else result
 
 
-def _search(conn: sqlite3.Connection, text: str, filters: dict, page: int, per_page: int) -> dict:
+def _search(
+    conn: sqlite3.Connection, text: str, filters: dict, page: int, per_page: int, use_semantic: bool = True
+) -> dict:
     query = understand(conn, text, filters["game"])
-    result = {"query": _described(query), "total": 0, "page": page, "per_page": per_page, "results": [], "best": {}}
+    stage = semantic.state(conn) if use_semantic else semantic.State(False, None, "not asked for")
+    result = {
+        "query": _described(query),
+        "total": 0,
+        "page": page,
+        "per_page": per_page,
+        "results": [],
+        "best": {},
+        "semantic": stage.described(),
+    }
     retrieval = _retrieval(conn, query, filters) if query.concepts else _Retrieval(None, None)
     numbered = _numbered_rules(conn, query.numbers, filters)
-    if retrieval.any is None and not numbered:
+    nearest = semantic.dense(conn, query.text, filters) if stage.on else []
+    if retrieval.any is None and not numbered and not nearest:
         return result
     concepts, matcher = _ConceptStems(query), _Matcher(conn, query)
     total = _count(conn, retrieval.any, retrieval.rows) if retrieval.any else 0
-    ranked = _ranked(conn, query, retrieval, total, concepts, matcher)
+    ranked = _ranked(conn, query, retrieval, total, concepts, matcher) if retrieval.any else []
+    if nearest:
+        ranked, added = _fused(conn, query, ranked, nearest, concepts)
+        total += added
     if numbered:  # rules the question cites by number come first
         found = {item.document["id"] for item in ranked}
         ranked = _scored(conn, query, [(row_id, 0.0) for row_id in numbered], concepts) + [
@@ -119,10 +142,35 @@ def _search(conn: sqlite3.Connection, text: str, filters: dict, page: int, per_p
     _credit_rulings(conn, shown + best)
     _defined_keywords(conn, shown + best)
     hits = {id(item): _hit(item, matcher) for item in [*shown, *best]}  # the best are often shown too
+    sub_rules = with_sub_rules(conn, shown, concepts, matcher) if page == 1 else {}
+    for item in [*shown, *best]:
+        hits[id(item)]["also"] = sub_rules.get(id(item), [])
+        hits[id(item)]["also_shows"] = [sub["id"] for sub in hits[id(item)]["also"]]
     result["total"] = total
     result["results"] = [hits[id(item)] for item in shown]
     result["best"] = {item.document["kind"]: dict(hits[id(item)]) for item in best}  # a copy: pages rewrite hits
     return result
+
+
+def _fused(
+    conn: sqlite3.Connection,
+    query: Query,
+    ranked: list[_Scored],
+    nearest: list[tuple[int, float]],
+    concepts: _ConceptStems,
+) -> tuple[list[_Scored], int]:
+    """The lexical ranking and the dense one fused (``semantic.fuse``), and how many rows the dense one added."""
+    by_id = {item.document["id"]: item for item in ranked}
+    added = [row_id for row_id, _cosine in nearest if row_id not in by_id]
+    lexical = [(item.document["id"], item.score) for item in ranked]
+    for item in _scored(conn, query, [(row_id, 0.0) for row_id in added], concepts):
+        by_id[item.document["id"]] = item
+    cosines = dict(nearest)
+    for row_id, item in by_id.items():
+        if row_id in cosines:
+            item.features["dense"] = cosines[row_id]
+    order = semantic.fuse(lexical, nearest)
+    return [by_id[row_id] for row_id in order if row_id in by_id], len(added)
 
 
 def _described(query: Query) -> dict:

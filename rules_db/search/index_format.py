@@ -54,3 +54,26 @@ _FIELD_TAGS = (*dict.fromkeys(STEM_TAGS), EXAMPLE_TAG)
 # "Example:", "e.g.", "for example" starting a word; its first letter written first, so that the regular expression
 # engine skips to the letters that can start it.
 EXAMPLE = re.compile(r"[ef](?<=\b[ef])(?:xamples?:|\.g\.|or example\b)", re.IGNORECASE)
+
+
+# The semantic stage's vectors (see rules_db.search_vectors): one per row of search_documents, of the text
+# ``embedded_text`` gives, by the encoder ``search_vector_model`` names.
+VECTOR_TABLES = """
+create table search_vectors (
+    id integer primary key,      -- search_documents.id
+    vector blob not null         -- float16, unit length, of the row's embedded_text
+);
+create table search_vector_model (
+    name text not null,          -- the encoder (rules_db.search.models), loaded again by name to embed questions
+    dimensions integer not null,
+    rows integer not null,       -- rows embedded
+    texts integer not null       -- distinct texts among them (a rule unchanged across versions is one)
+);
+"""
+VECTOR_DTYPE = "<f2"
+
+
+def embedded_text(title: str | None, terms: str | None, path: str | None, body: str | None) -> str:
+    """The text of a row the encoder reads: its heading, what it defines, the headings it sits under, its text."""
+    head = " · ".join(part for part in (title, terms) if part)
+    return "\n".join(part for part in (head, path, body) if part and part.strip())
