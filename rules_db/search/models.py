@@ -232,11 +232,25 @@ def unavailable(name: str | None) -> str | None:
     return _errors.get(name or "")
 
 
+DEFAULT_DIMENSIONS = 384
+
+
+def default_encoder(threads: int = 1) -> OnnxEncoder:
+    """The bundled bi-encoder (bge asks a question to be introduced as one)."""
+    return OnnxEncoder(
+        DEFAULT_ENCODER,
+        BGE_SMALL,
+        DEFAULT_DIMENSIONS,
+        "Represent this sentence for searching relevant passages: ",
+        threads,
+    )
+
+
 def _load(name: str) -> Encoder:
     if name == "stand-in":
         return HashingEncoder()
     if name == DEFAULT_ENCODER:
-        return OnnxEncoder(name, BGE_SMALL, 384, "Represent this sentence for searching relevant passages: ")
+        return default_encoder()
     raise ModelUnavailable(f"no encoder is called {name!r}")
 
 

@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 from rules_db.search import models
 from rules_db.search.index_format import embedded_text
 
-CANDIDATES = 12  # the first results the cross-encoder reads again
+CANDIDATES = 5  # the first results the cross-encoder reads again
 BATCH = 4  # texts scored at once: a cancelled job stops between two batches
 # The refined score: the cross-encoder's logit plus PRIOR_WEIGHT / (its first-order rank): the fused order keeps a
 # say where the cross-encoder hesitates (chosen on the tuning questions only, bench_semantic.py --tune-refine).
-PRIOR_WEIGHT = 4.0
+PRIOR_WEIGHT = 16.0
 MAX_TEXT_CHARACTERS = 1200
 
 
