@@ -19,6 +19,7 @@ import jinja2
 from datasette.utils.asgi import NotFound, Response
 
 from datasette_plugins import render
+from datasette_plugins.request_limits import whole_number
 from rules_db import queries, schema
 from rules_db import search as search_db
 from rules_db.search import refine as search_refine
@@ -203,9 +204,8 @@ def _url_var(request, name: str) -> str | None:
 
 
 def _page_number(request) -> int:
-    """``?page=`` as a page number; anything but a reasonable whole number means the first page."""
-    page = request.args.get("page", "1")
-    return int(page) if page.isdigit() and len(page) < 7 else 1
+    """``?page=`` as a page number (the first when absent)."""
+    return whole_number(request, "page", 1) or 1
 
 
 def _wants_json(request) -> bool:
@@ -535,7 +535,7 @@ async def search(datasette, request):
     args = request.args  # parsed from the query string at each use: once here
     text = args.get("q", "").strip()
     filters = {name: args.get(name) or None for name in SEARCH_FILTERS}
-    page = _positive_int(args.get("page"))
+    page = _page_number(request)
     use_semantic = args.get("semantic") != "0"  # semantic=0: the lexical ranking alone
     database = await _database(datasette)
     paths = Paths(datasette, database.name)
@@ -636,10 +636,6 @@ async def _refined(database, found: dict) -> str:
         return "off"
     search_refine.apply(found, logits)
     return "refined"
-
-
-def _positive_int(value: str | None) -> int:
-    return int(value) if value and value.isdigit() and 0 < len(value) < 6 and int(value) > 0 else 1
 
 
 def _hit_url(paths: Paths, hit: dict) -> str:

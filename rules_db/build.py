@@ -8,8 +8,11 @@ process's id: one left behind by a killed build is removed by the next build.
 
 from __future__ import annotations
 
+import ctypes
+import hashlib
 import multiprocessing
 import os
+import signal
 import tempfile
 import time
 from collections import Counter, deque
@@ -29,7 +32,8 @@ from ingest.formats import adapter, complete, spec_for
 from ingest.lemmas import find_phrases, load_tokenizer, token_memo
 from ingest.limits import check_rules
 from ingest.outline import coverage, ingested_share
-from ingest.source import read_lines
+from ingest.source import digest, read_lines
+from ingest.text import paragraph
 from rules_db import aliases, cards, lineage_store, links, replays, schema, search_vectors, store
 from rules_db.lineage import KINDS, compute_lineage
 from rules_db.lineage_store import VersionPair
@@ -45,6 +49,7 @@ class DocumentReport:
     counts: dict[str, int | float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # what a judge should look at: dangling references, unknown names
     error: str | None = None
+    reissue_of: str | None = None  # the stored version whose rules this document repeats word for word
 
     def line(self) -> str:
         if self.error:
@@ -76,6 +81,11 @@ class BuildResult:
     def failed(self) -> list[DocumentReport]:
         return [report for report in self.reports if report.error]
 
+    @property
+    def stored(self) -> list[DocumentReport]:
+        """The documents stored as documents of their own: not a reissue of a version already stored."""
+        return [report for report in self.reports if not report.reissue_of]
+
 
 class BuildFailed(Exception):
     """Some documents could not be ingested; the previous database was kept."""
@@ -90,7 +100,86 @@ def bundled_specs() -> list[DocumentSpec]:
 
 
 def specs_for(paths: list[str | Path]) -> list[DocumentSpec]:
-    return [spec_for(path) for path in paths] if paths else bundled_specs()
+    """The documents at ``paths`` (files, document folders, folders of documents), or the bundled ones."""
+    return [spec for path in paths for spec in _specs_at(Path(path))] if paths else bundled_specs()
+
+
+def _specs_at(path: Path) -> list[DocumentSpec]:
+    """A file or a folder that is one document (a rulings folder), else each document inside a folder; a folder's
+    entry that no format recognises (its README) is left out, a named file never."""
+    if not path.is_dir():
+        return [spec_for(path)]
+    try:
+        return [spec_for(path)]
+    except IngestError:
+        found = []
+        for entry in sorted(path.iterdir()):
+            if entry.name.startswith(".") or entry.is_symlink():
+                continue
+            try:
+                found.append(spec_for(entry))
+            except IngestError:
+                continue
+        if not found:
+            raise
+        return found
+
+
+# What a document needs stored before it: a game's default rulebook before its others (their references point
+# into it), its rules before its rulings (cited there), its cards before their errata.
+_NEEDS = {"rules": 1, "rulings": 2, "cards": 3, "errata": 4}
+
+
+def _rank(spec: DocumentSpec) -> int:
+    return 0 if spec.kind == "rules" and spec.rulebook in (None, "core") else _NEEDS.get(spec.kind, 5)
+
+
+def in_build_order(specs: list[DocumentSpec]) -> tuple[list[DocumentSpec], list[str]]:
+    """The documents in an order where each comes after what it needs (stable: the bundled manifest, already in
+    such an order, is unchanged), each stored once: the same document given twice (the same content, or the same
+    path) is kept once, with a note. Two different documents claiming one name are refused."""
+    unique: dict[str, DocumentSpec] = {}
+    notes = []
+    for spec in specs:
+        kept = unique.get(spec.slug)
+        if kept is None:
+            unique[spec.slug] = spec
+        elif _same_document(kept, spec):
+            notes.append(f"{spec.path} was given twice: stored once")
+        else:
+            raise IngestError(
+                spec.path, None, f"one document named {spec.slug!r}", f"a second one beside {kept.path}, another text"
+            )
+    waiting, ordered = list(unique.values()), []
+    while waiting:
+        ready = next(spec for spec in waiting if not any(_needs(spec, other) for other in waiting))
+        waiting.remove(ready)
+        ordered.append(ready)
+    return ordered, notes
+
+
+def _needs(spec: DocumentSpec, other: DocumentSpec) -> bool:
+    """Whether ``other`` is to be stored before ``spec``: what ``spec`` needs, or an earlier version of its
+    rulebook (so that a reissue of a version, the same rules under a later date, is recognised as one)."""
+    if other.game != spec.game:
+        return False
+    earlier_version = (
+        spec.kind == other.kind == "rules"
+        and spec.rulebook == other.rulebook
+        and (other.version_date or other.version) < (spec.version_date or spec.version)
+    )
+    return _rank(other) < _rank(spec) or earlier_version
+
+
+def _same_document(one: DocumentSpec, other: DocumentSpec) -> bool:
+    return one.path.resolve() == other.path.resolve() or _digest_or_none(one.path) == _digest_or_none(other.path)
+
+
+def _digest_or_none(path: Path) -> str | None:
+    try:
+        return digest(path)
+    except OSError:
+        return None
 
 
 def build(
@@ -113,13 +202,14 @@ def build(
     it replays the batches of scenarios still queued there itself (``Timeline.take_over``): small tasks that need no
     spaCy, so that neither process idles while the other has work either can do. ``processes=1`` does everything here.
     """
-    specs = bundled_specs() if specs is None else specs
+    specs, notes = in_build_order(bundled_specs() if specs is None else specs)
     token_memo.cache_clear()  # this build's texts tokenized afresh: memory holds one build's vocabulary at most
     db_path = Path(db_path)
     db_path.parent.mkdir(parents=True, exist_ok=True)
-    with _temporary_database(db_path) as (temp_path, commit), _second_process(processes) as helper:
+    with _temporary_database(db_path) as (temp_path, commit), _second_process(processes, temp_path) as helper:
         builder = _Builder(schema.bulk_loader(temp_path), helper)
         result = builder.run(specs, keep_going, progress)
+        result.notes[:0] = notes
         commit()
     for report in result.reports:
         echo(report.line())
@@ -143,6 +233,7 @@ class _Builder:
         self.rule_keywords: dict[str, tuple[list[int], Future]] = {}
         self.ruling_keywords: dict[str, Future] = {}  # rulings document -> the keywords found in its rulings
         self.card_mentions: dict[str, Future] = {}  # rulings document the source does not tag -> the cards found
+        self.rulebook_texts: dict[tuple[str, str], dict[str, str]] = {}  # (game, rulebook) -> rules' digest -> slug
 
     def run(self, specs: list[DocumentSpec], keep_going: bool, progress: Callable | None) -> BuildResult:
         # The collector is paused in both processes (the helper, forked inside, is forked paused): what either builds
@@ -159,23 +250,24 @@ class _Builder:
         result = BuildResult(reports, self.timings, timeline=self.timeline.spans)
         if result.failed and not keep_going:
             raise BuildFailed(result)
+        stored = result.stored
         with self.timeline.stage("link versions and cross-references"):
             store.link_versions(self.db)
             store.resolve_cross_references(self.db)
-            self._start_ruling_tags(result.reports)
-            lineages = self._start_lineage(result.reports)
+            self._start_ruling_tags(stored)
+            lineages = self._start_lineage(stored)
             replaying = self._start_replays(specs)  # last in the second process's queue: stored last
         with self._stage("spaCy tagging and linking"):
-            for report in result.reports:
+            for report in stored:
                 if not report.error:
                     self._link(report)
-            self._link_cards(result.reports)
+            self._link_cards(stored)
         with self._stage("search index"):  # while the second process still matches the versions
             schema.enable_search(self.db)
         with self._stage("search vectors"):  # each text no build embedded before (none, on a rebuild)
             search_vectors.build(self.db, result.notes.append)
         with self._stage("version lineage"):
-            self._store_lineage(result.reports, lineages)
+            self._store_lineage(stored, lineages)
         with self._stage("search aliases"):  # mined from the rules and their lineage
             aliases.build(self.db)
         with self._stage("scenario replays"):
@@ -209,6 +301,17 @@ class _Builder:
             report.error = str(error)
         return report
 
+    def _reissued(self, spec: DocumentSpec, parsed) -> str | None:
+        """The version of the same rulebook already stored whose rules are these, word for word (Riot reissues a
+        version with a new "Last Updated" date and the same rules), else None; this one is then remembered."""
+        rules = "\n".join(f"{rule.number}\t{paragraph(rule.raw_text)}" for rule in parsed.rules)
+        stored = self.rulebook_texts.setdefault((spec.game, spec.rulebook or "core"), {})
+        key = hashlib.sha256(rules.encode()).hexdigest()
+        if key in stored:
+            return stored[key]
+        stored[key] = spec.slug
+        return None
+
     def _store(self, report: DocumentReport, parsed, lines: list[str]) -> dict:
         db, spec = self.db, report.spec
         if spec.kind in ("cards", "errata"):
@@ -217,6 +320,11 @@ class _Builder:
             if spec.kind == "cards":
                 return cards.store_cards(db, spec.game, spec.slug, parsed)
             return cards.store_errata(db, spec.game, spec.slug, parsed)
+        if spec.kind == "rules" and (stored_as := self._reissued(spec, parsed)):
+            report.reissue_of = stored_as
+            store.store_reissue(db, stored_as, spec)
+            report.notes.append(f"the same rules as {stored_as}: stored as its reissue dated {spec.version_date}")
+            return {"rules": len(parsed.rules)}
         line_count = len(lines) or parsed.line_count
         store.store_document(db, spec, line_count, parsed.nonblank_lines, parsed.skipped)
         store.store_report(db, spec.slug, parsed.issues, parsed.skipped)
@@ -441,12 +549,41 @@ class _InThisProcess(Executor):
         return future
 
 
-def _second_process(processes: int) -> Executor:
+def _second_process(processes: int, temp_path: str) -> Executor:
     """Where the work that needs nothing from the database being written runs: a second process (forked,
     so it starts with this one's modules loaded; tasks and results travel as plain data), or this one."""
     if processes < 2:
         return _InThisProcess()
-    return ProcessPoolExecutor(max_workers=processes - 1, mp_context=multiprocessing.get_context("fork"))
+    return ProcessPoolExecutor(
+        max_workers=processes - 1,
+        mp_context=multiprocessing.get_context("fork"),
+        initializer=_ends_with_its_builder,
+        initargs=(temp_path, os.getpid()),
+    )
+
+
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _ends_with_its_builder(temp_path: str, builder: int) -> None:
+    """The second process ends when the building process does, however that one ends (kill -9 included, which
+    runs none of its clean-up): the kernel sends it SIGTERM (Linux's parent-death signal), and it removes the
+    temporary database the build left, so neither a process nor a file outlives a killed build. Elsewhere the next
+    build removes the file (``remove_stale_builds``)."""
+
+    def clean_up(signum, frame) -> None:
+        if not _running(builder) or os.getppid() != builder:
+            for leftover in (temp_path, f"{temp_path}-journal"):
+                Path(leftover).unlink(missing_ok=True)
+        os._exit(1)
+
+    signal.signal(signal.SIGTERM, clean_up)
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):  # not Linux: the next build removes what a killed one left
+        return
+    if os.getppid() != builder:  # the builder died before the signal was asked for
+        clean_up(signal.SIGTERM, None)
 
 
 @contextmanager

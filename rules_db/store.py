@@ -53,6 +53,18 @@ def store_document(
     )
 
 
+def store_reissue(db: sqlite_utils.Database, document_id: str, spec: DocumentSpec) -> None:
+    """Another issue of a stored version, the same rules under another date: a row of its own, not a document."""
+    db.table("document_reissues").insert(
+        {
+            "document_id": document_id,
+            "version_date": spec.version_date or spec.version,
+            "source_file": spec.filename,
+            "sha256": digest(spec.path),
+        }
+    )
+
+
 def insert_rows(db: sqlite_utils.Database, table: str, rows: Iterable[dict]) -> None:
     """Rows (dicts with the same keys, plain values) into a table the schema created, in one executemany.
     sqlite-utils' insert_all checks and converts every value of every chunk in Python, which costs the build
@@ -147,6 +159,14 @@ def store_rulebook(db: sqlite_utils.Database, spec: DocumentSpec, parsed: Parsed
         ),
     )
     rulebook = versions.rulebook_id(spec.game, spec.rulebook)
+    stored_rulebooks = {row[0] for row in db.execute("select id from rulebooks where game_id = ?", [spec.game])}
+
+    def target_rulebook(slug: str | None) -> str | None:
+        """The rulebook a reference points into, where it is in this database (a Tournament Rules text built
+        without the Core Rules keeps its references into them, dangling)."""
+        target = versions.rulebook_id(spec.game, slug) if slug else rulebook
+        return target if target in stored_rulebooks else None
+
     insert_rows(
         db,
         "rule_refs",
@@ -158,9 +178,7 @@ def store_rulebook(db: sqlite_utils.Database, spec: DocumentSpec, parsed: Parsed
                 "target_number": target,
                 "raw_text": reference.raw_text,
                 "status": "dangling" if reference.rulebook or target not in ids else "resolved",
-                "target_rulebook_id": versions.rulebook_id(spec.game, reference.rulebook)
-                if reference.rulebook
-                else rulebook,
+                "target_rulebook_id": target_rulebook(reference.rulebook),
                 "target_document_id": None if reference.rulebook else spec.slug,
             }
             for reference in parsed.references
