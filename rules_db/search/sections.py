@@ -43,9 +43,10 @@ def with_sub_rules(conn: sqlite3.Connection, items: list[_Scored], concepts: _Co
 def _best_sub_rules(conn: sqlite3.Connection, parent: dict, concepts: _ConceptStems) -> list[dict]:
     rows = conn.execute(
         """select id, kind, ref_id, game_id, document_id, rulebook, rulebook_url, version, number, slug, title, terms,
-        path, body from search_documents where kind = 'rule' and document_id = ? and number like ? escape '\\'
+        path, body from search_documents where document_id = ? and number > ? and number < ? and kind = 'rule'
         order by position limit ?""",
-        [parent["document_id"], _escaped(parent["number"]) + ".%", SUB_RULES_READ],
+        # "443." < every number under 443 < "443/" ("/" follows "." in code points): a range of the index
+        [parent["document_id"], parent["number"] + ".", parent["number"] + "/", SUB_RULES_READ],
     )
     names = [column[0] for column in rows.description]
     subs = [dict(zip(names, row)) for row in rows.fetchall()]
@@ -68,7 +69,3 @@ def _best_sub_rules(conn: sqlite3.Connection, parent: dict, concepts: _ConceptSt
     rarest = max((index for _sub, indexes, _cov, _order in held for index in indexes), key=lambda i: weights[i])
     held.sort(key=lambda entry: (rarest not in entry[1], -entry[2], entry[3]))
     return [sub for sub, _indexes, _coverage, _order in held[:ALSO_SHOWN]]
-
-
-def _escaped(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
