@@ -137,6 +137,7 @@ async def test_also_shows_in_the_json_and_on_the_page(fixture_db):
     assert parent["also_shows"][0] == 28 and parent["also"][0]["url"].endswith("/443.1.e")
     page = await datasette.client.get("/search?" + urlencode({"q": "combat damage step tank"}))
     assert 'class="also-shows"' in page.text and "<mark>Tank</mark>" in page.text
+    assert "&lt;mark&gt;" not in page.text  # escaped once (the best rule's copy shares nothing with the result)
 
 
 class _SlowCrossEncoder:

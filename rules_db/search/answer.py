@@ -148,7 +148,10 @@ def _search(
         hits[id(item)]["also_shows"] = [sub["id"] for sub in hits[id(item)]["also"]]
     result["total"] = total
     result["results"] = [hits[id(item)] for item in shown]
-    result["best"] = {item.document["kind"]: dict(hits[id(item)]) for item in best}  # a copy: pages rewrite hits
+    result["best"] = {  # a copy: pages rewrite hits
+        item.document["kind"]: {**hits[id(item)], "also": [dict(sub) for sub in hits[id(item)]["also"]]}
+        for item in best
+    }
     return result
 
 

@@ -3,7 +3,7 @@ result, the sub-rules under it that best match the question are shown inline, th
 reads the answering sentence without opening the rule (/search.json: ``also_shows``, the sub-rules' ids in the order
 shown, and ``also``, each with its number and snippet).
 
-A sub-rule is shown when it holds some of the question's weight; they come by whether they hold the rarest concept any
+A sub-rule is shown when its own text (not the heading it shares with its section) holds some of the question; they come by whether they hold the rarest concept any
 of them holds, then by how much of the question's weight they hold (the concepts' IDF weights, as the ranking counts
 them), then in document order.
 """
@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import sqlite3
 
+from rules_db.search.index_format import EXAMPLE_TAG, STEM_TAGS
 from rules_db.search.rank import _ConceptStems, _Matcher, _Scored, _scoring_rows
 from rules_db.search.snippets import _snippet
 
+BODY_TAG = STEM_TAGS[-1]  # a rule's own text (see index_format.FIELDS)
 ALSO_SHOWN = 2  # sub-rules shown under a result
 RESULTS_WITH_SECTIONS = 5  # the first results of a page that may show theirs
 SUB_RULES_READ = 400  # sub-rules of one rule read at most
@@ -58,11 +60,17 @@ def _best_sub_rules(conn: sqlite3.Connection, parent: dict, concepts: _ConceptSt
         row = scoring.get(sub["id"])
         if row is None:
             continue
-        matched = concepts.matched(row.stems, row.game_id, 1.0)
-        if matched.coverage <= 0:
+        # Its own text, not the heading every sub-rule of the section shares.
+        found = concepts.matched(row.stems, row.game_id, 1.0).found
+        credits: dict[int, float] = {}
+        for tag in (BODY_TAG, EXAMPLE_TAG):
+            for index, credit in found.get(tag, {}).items():
+                credits[index] = max(credits.get(index, 0.0), credit)
+        if not credits:
             continue
-        indexes = {index for in_field in matched.found.values() for index, credit in in_field.items() if credit > 0}
-        held.append((sub, indexes, matched.coverage, order))
+        held.append(
+            (sub, set(credits), sum(concepts.weights[index] * credit for index, credit in credits.items()), order)
+        )
     if not held:
         return []
     weights = concepts.weights
