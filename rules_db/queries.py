@@ -25,7 +25,7 @@ import sqlite_utils
 from rapidfuzz import fuzz, process
 
 from ingest.outline import natural_key
-from rules_db import lineage_store, versions
+from rules_db import faqs, lineage_store, versions
 from rules_db.lineage import KINDS, word_diff
 from rules_db.replays import CitationTranslator
 from rules_db.store import slugify
@@ -240,6 +240,7 @@ def rule_page(
             [rule_id],
         ),
         "symbols": symbols(conn, game, document["id"]),
+        "clarified_by": faqs.clarifications(conn, rule_id),
         "lineage": lineage(conn, rule_id),
         "history": _with_diffs(lineage_store.history(conn, rule_id)),
         "in_newest": []
@@ -818,6 +819,7 @@ def ruling_page(conn: sqlite3.Connection, ruling_id: int) -> dict | None:
         "cards": _cards_named(conn, ruling_id),
         "related": related_rulings(conn, ruling_id),
         "replays": _rows(conn, "select id, title, verdict from replays where ruling_id = ? order by id", [ruling_id]),
+        "faq": faqs.article_of(conn, ruling["document_id"]),
     }
 
 
