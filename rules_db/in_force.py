@@ -311,3 +311,45 @@ def patch_notes_between(conn, game: str, old_version: str, new_version: str, rul
     if start is None or end is None or end <= start:
         return []
     return [row for row in listed[start + 1 : end + 1] if row["patch_notes"]]
+
+
+def card_bans_on(conn, card_id: int, day: str) -> dict:
+    """A card's bans on ``day``: each format with every source's effective date, those in effect that day and
+    those to come (None for ``known`` when the database holds no ban list)."""
+    if not has_table(conn, "bans", ("card_id", "format", "effective_date", "source")):
+        return {"known": False, "day": day, "formats": []}
+    claims = _rows(
+        conn,
+        "select format, effective_date, source from bans where card_id = ? order by format, effective_date, source",
+        [card_id],
+    )
+    formats: dict[str, dict] = {}
+    for claim in claims:
+        entry = formats.setdefault(claim["format"], {"format": claim["format"], "claims": [], "banned": False})
+        entry["claims"].append(claim)
+        if claim["effective_date"] and claim["effective_date"] <= day:
+            entry["banned"] = True
+    return {"known": True, "day": day, "formats": list(formats.values())}
+
+
+def patch_notes_page(conn, game: str, slug: str) -> dict | None:
+    """A version's patch notes (``patch_notes``), with the version's effective date and the stored versions
+    whose diff it describes, or None."""
+    if not has_table(conn, "patch_notes"):
+        return None
+    found = _rows(conn, "select * from patch_notes where game_id = ? and slug = ?", [game, slug])
+    if not found:
+        return None
+    notes = found[0]
+    listed = listed_versions(conn, game)
+    version = next((row for row in listed if row["label"] == notes["label"]), None)
+    documents = versions.versions(conn, game)
+    diffs = [
+        {"old": old["version"], "new": new["version"]}
+        for old, new in zip(documents, documents[1:])
+        if any(
+            row["label"] == notes["label"] for row in patch_notes_between(conn, game, old["version"], new["version"])
+        )
+    ]
+    game_row = _rows(conn, "select id, name from games where id = ?", [game])
+    return {"notes": notes, "text": notes["text"], "version": version, "diffs": diffs, "game": game_row[0]}
