@@ -460,6 +460,9 @@ async def card(datasette, request):
     database, data = await _ask(datasette, queries.card_page, slug)
     if data is None:
         return await _card_not_found(datasette, request, database, slug)
+    if day := on_day(request):  # ?on=2026-05-01: the card's bans that day
+        card_id = data["card"]["id"]
+        data["on"] = await read(database, lambda conn: in_force.card_bans_on(conn, card_id, day))
     card = data["card"]
     card["current_text"] = card["current_text"] or card["ability_text"]
     # The printed wording against the current one, word by word: line breaks the errata added are no change
@@ -554,6 +557,11 @@ async def search(datasette, request):
     page = _positive_int(args.get("page"))
     database = await _database(datasette)
     paths = Paths(datasette, database.name)
+    day = on_day(request)
+    on = None
+    if day and not filters["version"]:  # ?on=2026-05-01: the rules in force that day (rulings and cards are kept)
+        on = await read(database, lambda conn: in_force.search_on(conn, day, filters["game"], filters["rulebook"]))
+        filters["version"] = on["version"]["reading"]["version"] if on and on["version"] else None
 
     def run(conn):
         numbers, jump = search_db.jump_target(conn, text, filters["game"]) if text else ([], None)
@@ -605,6 +613,7 @@ async def search(datasette, request):
         "best": found["best"],
         "results": found["results"],
         "options": options,
+        "on": on,
     }
     if data["query"] and data["query"]["did_you_mean"]:
         data["query"]["did_you_mean_url"] = paths.search(**{**params, "q": data["query"]["did_you_mean"]})

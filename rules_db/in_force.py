@@ -353,3 +353,18 @@ def patch_notes_page(conn, game: str, slug: str) -> dict | None:
     ]
     game_row = _rows(conn, "select id, name from games where id = ?", [game])
     return {"notes": notes, "text": notes["text"], "version": version, "diffs": diffs, "game": game_row[0]}
+
+
+def search_on(conn, day: str, game: str | None = None, rulebook: str | None = None) -> dict | None:
+    """What a search asked for a day (``?on=``) reads: the version of the rulebook in force that day, of the game
+    asked for, else of the one game whose versions are dated (None when that is not one game)."""
+    if game is None:
+        dated = (
+            [row["game_id"] for row in _rows(conn, "select distinct game_id from effective_dates")]
+            if has_table(conn, "effective_dates")
+            else []
+        )
+        if len(dated) != 1:
+            return None
+        game = dated[0]
+    return {"day": day, "game": game, "version": version_on(conn, game, day, rulebook)}
