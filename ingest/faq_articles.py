@@ -43,10 +43,11 @@ _LIST_ITEM = re.compile(r"^\s*(?:[-*+\u2022]|\d+[.)])\s")
 _LINK = re.compile(r"\[(?P<text>[^\]]+)\]\((?P<target>[^)\s]+)\)")
 _RELEVANT = re.compile(r"^\s*Relevant\s+Rules?\s*:\s*(?P<numbers>.*)$", re.IGNORECASE)
 # A rule number of the Core Rules: three digits (000-999), then dotted parts (.1, .e). Written with at least one
-# part (``438.1``), with a dot after it (``375.``, the way Riot writes ``Relevant Rules``), or after the word rule.
+# part (``438.1``), with a dot after it (``375.``, the way Riot writes ``Relevant Rules``), or after the word rule;
+# a rule the article quotes is glued to its text, even to the sentence before (``wins.467.When a cleanup``).
 _NUMBER = r"\d{3}(?:\.(?:\d+|[a-z]))*"
 _CITED = re.compile(
-    rf"(?<![\w.\-/$])(?P<glued>\d{{3}}(?:\.(?:\d+|[a-z]))*)\.(?=[A-Z][a-z])"
+    rf"(?<![\w\-/$])(?<!\d\.)(?P<glued>\d{{3}}(?:\.(?:\d+|[a-z]))*)\.(?=[A-Z][a-z])"
     rf"|(?<![\w.\-/$])(?:(?P<word>\b(?:[Rr]ules?|[Pp]er)\s+)?)(?P<number>{_NUMBER})(?P<dot>\.)?(?![\d\w-])",
 )
 _PRECEDENCE = re.compile(r"[^.]*\btakes? precedence\b[^.]*\.", re.IGNORECASE)
