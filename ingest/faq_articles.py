@@ -167,7 +167,7 @@ def _ruling(article: Article, unit: _Unit, position: int, anchor: str) -> Parsed
         lines=[unit.line, *(number for number, _ in unit.prose())],
         raw="\n".join(text for _, text in unit.body).strip(),
         page=article.id,
-        page_title=unit.topic or unit.section,
+        page_title=unit.topic or unit.section or article.title,
         category="question" if unit.kind == "question" else "clarification",
         anchor=anchor,
         url=article.url,
