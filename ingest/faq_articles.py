@@ -233,7 +233,8 @@ def _answer(lines: list[str]) -> str:
 
 
 def find_citations(text: str) -> list[ParsedCitation]:
-    """Rule numbers an article cites, in order, each with the words as written (``359.3.f.1.``)."""
+    """Rule numbers an article cites, in order, each with the words as written (``rule 187.4.c``), without the dot
+    that ends the number or the sentence (``359.3.f.1.`` cites 359.3.f.1, as ``359.3.f.1`` does)."""
     found: list[ParsedCitation] = []
     for line in text.split("\n"):
         relevant = _RELEVANT.match(line)
@@ -242,7 +243,9 @@ def find_citations(text: str) -> list[ParsedCitation]:
             said = bool(relevant or match.group("word") or match.group("glued"))
             # a bare "123." ends a sentence more often than it cites: only in a list of rules, or at the line's end
             if "." in number or said or (match.group("dot") and _ends_rule_like(line, match.end())):
-                found.append(ParsedCitation(number, match.group(0).strip()))
+                found.append(
+                    ParsedCitation(number, match.group(0).strip().rstrip("."))
+                )  # the sentence's dot is not its
     return found
 
 
