@@ -17,7 +17,7 @@ from pathlib import PurePosixPath
 from urllib.parse import quote, unquote, urlencode
 
 import jinja2
-from datasette.utils.asgi import NotFound, Response
+from datasette.utils.asgi import BadRequest, NotFound, Response
 
 from datasette_plugins import render
 from datasette_plugins.request_limits import whole_number
@@ -306,8 +306,15 @@ async def error_page(datasette, request, status: int, message: str, names_nothin
 
 
 def on_day(request) -> str | None:
-    """The day a page is asked for (``?on=2026-05-01``: an earlier event's), if the query string gives one."""
-    return in_force.iso_date(request.args.get("on"))
+    """The day a page is asked for (``?on=2026-05-01``: an earlier event's), if the query string gives one; any
+    other value is a 400 that says what was expected."""
+    value = (request.args.get("on") or "").strip()
+    if not value:
+        return None
+    day = in_force.iso_date(value)
+    if day is None:
+        raise BadRequest(f"?on= takes a day written YYYY-MM-DD (2026-05-01), not {value[:20]!r}")
+    return day
 
 
 async def home(datasette, request):

@@ -62,6 +62,12 @@ async def test_home_for_an_earlier_event_day(datasette):
     assert not any(game["in_force"] for game in data["games"] if game["id"] != "riftbound")
 
 
+async def test_a_day_not_written_as_a_day_is_refused_saying_what_was_expected(datasette):
+    for path in ("/?on=yesterday", "/rules/riftbound/375?on=2026-02-30", "/search?q=x&on=2026-5-1"):
+        response = await _get(datasette, path, status=400)
+        assert "YYYY-MM-DD" in response.text
+
+
 async def test_a_faq_ruling_is_credited_to_riot_with_date_link_and_rules_in_force(datasette, connection):
     found = faqs.faq_citation(connection, "faq:2026-08-14#q2")
     html = (await _get(datasette, found["path"])).text
