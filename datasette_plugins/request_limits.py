@@ -16,7 +16,7 @@ from urllib.parse import parse_qsl
 from datasette.utils.asgi import BadRequest
 
 METHODS = frozenset({"GET", "HEAD", "POST", "OPTIONS"})
-MAX_TARGET_BYTES = 32_768  # path and query string: a dispute's scenario travels in ?s=, a question in ?q=
+MAX_TARGET_BYTES = 60_000  # path and query string: a dispute's scenario travels in ?s=, a question in ?q=
 MAX_PARAMETERS = 64  # query parameters: a page needs a handful, Datasette's filters a few dozen at most
 MAX_BODY_BYTES = 262_144  # a scenario typed into the builder is at most 64,000 bytes, form-encoded up to 3 times
 # Datasette's options whose value, when it starts with "{", must be a JSON object.

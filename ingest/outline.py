@@ -147,12 +147,36 @@ def account_for_lines(
 ) -> list[SkippedLine]:
     """Every non-blank line is ingested or skipped with a reason: anything the
     adapter neither used nor skipped is added as "not recognised"."""
+    rules = list(rules)
     used = {line for rule in rules for line in rule.lines} | set(consumed_elsewhere)
     used |= {entry.line for entry in skipped}
     for index, text in enumerate(lines, start=1):
         if text.strip() and index not in used:
             skipped.append(SkippedLine(index, text, UNRECOGNISED))
-    return sorted(skipped, key=lambda entry: entry.line)
+    return sorted(_contents_checked(skipped, rules), key=lambda entry: entry.line)
+
+
+CONTENTS = "table of contents"
+_LISTED_NUMBER = re.compile(r"\d+(?:\.[0-9A-Za-z]+)*")
+
+
+def _contents_checked(skipped: list[SkippedLine], rules: list) -> list[SkippedLine]:
+    """A table of contents lists numbers the body has: an entry whose number no rule has was not recognised
+    (a rulebook whose rules all look like entries is not 100% read because its lines were set aside)."""
+    numbers: set[str] = {number for rule in rules if (number := getattr(rule, "number", None))}
+    if not numbers:
+        return skipped
+    return [
+        SkippedLine(entry.line, entry.text, UNRECOGNISED)
+        if entry.reason == CONTENTS and not _lists_a_rule(entry.text, numbers)
+        else entry
+        for entry in skipped
+    ]
+
+
+def _lists_a_rule(text: str, numbers: set[str]) -> bool:
+    listed = _LISTED_NUMBER.search(text)
+    return listed is None or listed.group() in numbers
 
 
 UNRECOGNISED = "not recognised as a rule, heading or continuation"

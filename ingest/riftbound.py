@@ -53,6 +53,7 @@ from ingest.errors import IngestError
 from ingest.header import clean, read_header
 from ingest.model import ParsedRule, ParsedRulebook, ParseIssue, SkippedLine
 from ingest.outline import (
+    CONTENTS,
     NumberedLine,
     account_for_lines,
     assemble,
@@ -217,7 +218,7 @@ class _Reader:
             if found is None:
                 self._unnumbered(index, line)
             elif not self.rules and _table_of_contents_entry(found.text):
-                self._skip(index, "table of contents")
+                self._skip(index, CONTENTS)
             elif self._is_rule(found, self.layout.numbered.get(self.next_numbered.get(index, 0))):
                 self._add_rule(found)
             else:

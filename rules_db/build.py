@@ -28,13 +28,13 @@ import sqlite_utils
 from ingest.card_names import CardMention, find_card_mentions
 from ingest.documents import BUNDLED, DocumentSpec
 from ingest.errors import IngestError
-from ingest.formats import adapter, complete, spec_for
+from ingest.formats import adapter, complete, expand, spec_for
 from ingest.lemmas import find_phrases, load_tokenizer, token_memo
 from ingest.limits import check_rules
 from ingest.outline import coverage, ingested_share
 from ingest.source import digest, read_lines
 from ingest.text import paragraph
-from rules_db import aliases, cards, lineage_store, links, replays, schema, search_vectors, store
+from rules_db import aliases, cards, in_force, lineage_store, links, replays, schema, search_vectors, store
 from rules_db.lineage import KINDS, compute_lineage
 from rules_db.lineage_store import VersionPair
 from rules_db.timeline import Span, Timeline
@@ -202,7 +202,8 @@ def build(
     it replays the batches of scenarios still queued there itself (``Timeline.take_over``): small tasks that need no
     spaCy, so that neither process idles while the other has work either can do. ``processes=1`` does everything here.
     """
-    specs, notes = in_build_order(bundled_specs() if specs is None else specs)
+    given = [each for spec in (bundled_specs() if specs is None else specs) for each in expand(spec)]
+    specs, notes = in_build_order(given)  # a file of several articles is one document per article (expand)
     token_memo.cache_clear()  # this build's texts tokenized afresh: memory holds one build's vocabulary at most
     db_path = Path(db_path)
     db_path.parent.mkdir(parents=True, exist_ok=True)
@@ -253,6 +254,7 @@ class _Builder:
         stored = result.stored
         with self.timeline.stage("link versions and cross-references"):
             store.link_versions(self.db)
+            in_force.store(self.db, games={row["id"] for row in self.db.query("select id from games")})
             store.resolve_cross_references(self.db)
             self._start_ruling_tags(stored)
             lineages = self._start_lineage(stored)
@@ -350,6 +352,8 @@ class _Builder:
                 **_coverage(parsed),
             }
         ruling_ids = store.store_rulings(db, spec, parsed)
+        if parsed.published:
+            store.store_faq_article(db, spec, parsed)
         for ruling in parsed.rulings:
             self.explicit_citations[ruling_ids[ruling.position]] = [(c.number, c.raw_text) for c in ruling.citations]
         self.related[spec.slug] = {
@@ -528,6 +532,8 @@ def _parse(spec: DocumentSpec) -> tuple[Any, list[str]]:
     """The parsed document and its text lines (none for the JSON card files)."""
     if spec.kind in ("cards", "errata"):
         return adapter(spec.format).parse_file(spec.path, spec.kind), []
+    if spec.part is not None:  # one article of a file that holds several
+        return adapter(spec.format).parse_part(spec.path, spec.part), []
     if hasattr(module := adapter(spec.format), "parse_path"):  # a document that is a folder of files
         return module.parse_path(spec.path), []
     lines = read_lines(spec.path)
@@ -563,6 +569,17 @@ def _second_process(processes: int, temp_path: str) -> Executor:
 
 
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
+BUILDER_EXIT_WAIT = 5.0  # seconds a second process waits for its signalled builder to be gone
+
+
+def _gone(pid: int) -> bool:
+    """Whether the process has ended: no such process, or one that only waits to be reaped (a zombie)."""
+    if not _running(pid):
+        return True
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except (OSError, IndexError):
+        return False
 
 
 def _ends_with_its_builder(temp_path: str, builder: int) -> None:
@@ -572,7 +589,12 @@ def _ends_with_its_builder(temp_path: str, builder: int) -> None:
     build removes the file (``remove_stale_builds``)."""
 
     def clean_up(signum, frame) -> None:
-        if not _running(builder) or os.getppid() != builder:
+        # The signal comes as the builder's thread that forked this process ends: its other threads may still be
+        # ending (the process not gone yet), so give it a moment before telling a dying builder from a live one.
+        deadline = time.monotonic() + BUILDER_EXIT_WAIT
+        while not _gone(builder) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if _gone(builder):
             for leftover in (temp_path, f"{temp_path}-journal"):
                 Path(leftover).unlink(missing_ok=True)
         os._exit(1)
@@ -582,7 +604,7 @@ def _ends_with_its_builder(temp_path: str, builder: int) -> None:
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
     except (OSError, AttributeError):  # not Linux: the next build removes what a killed one left
         return
-    if os.getppid() != builder:  # the builder died before the signal was asked for
+    if _gone(builder):  # the builder died before the signal was asked for
         clean_up(signal.SIGTERM, None)
 
 

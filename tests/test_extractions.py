@@ -127,3 +127,15 @@ def test_a_reissue_with_the_same_rules_and_a_later_date_is_stored_as_that_versio
             ("riftbound-tournament-rules-2026-07-16", "2026-08-01")
         ]
         assert any("stored as its reissue dated 2026-08-01" in report.line() for report in result.reports)
+
+
+def test_a_table_of_contents_entry_whose_number_no_rule_has_counts_as_not_recognised():
+    from ingest.model import ParsedRule, SkippedLine
+    from ingest.outline import CONTENTS, UNRECOGNISED, account_for_lines, coverage
+
+    lines = ["# Contents", "- 1.1. Number of Players", "- 2.3. Rules set aside as contents", "1.1\tNumber of Players"]
+    rules = [ParsedRule("1.1", "Number of Players", [4])]
+    skipped = [SkippedLine(line, lines[line - 1], CONTENTS) for line in (1, 2, 3)]
+    accounted = account_for_lines(lines, rules, skipped)
+    assert [entry.reason for entry in accounted] == [CONTENTS, CONTENTS, UNRECOGNISED]
+    assert coverage(4, accounted) == 0.75
