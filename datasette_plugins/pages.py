@@ -9,18 +9,23 @@ Datasette's ``base.html``. Text from the documents reaches the page only through
 
 from __future__ import annotations
 
+import asyncio
+import datetime
 import re
 import weakref
 from functools import lru_cache
+from pathlib import PurePosixPath
 from urllib.parse import quote, unquote, urlencode
 
 import jinja2
-from datasette.utils.asgi import NotFound, Response
+from datasette.utils.asgi import BadRequest, NotFound, Response
 
 from datasette_plugins import render
 from datasette_plugins.request_limits import whole_number
-from rules_db import queries, schema
+from rules_db import in_force, queries, schema
 from rules_db import search as search_db
+from rules_db.search import refine as search_refine
+from rules_db.search.models import ModelUnavailable
 
 # A game slug (lower-case letters, digits, hyphens) never names a table: the schema's
 # names are excluded and every other table's has an underscore. So /rules/<table>/<row>
@@ -89,6 +94,10 @@ class Paths:
 
     def infractions(self, game: str) -> str:
         return self._path("infractions", game)
+
+    def patch_notes(self, game: str, file: str) -> str:
+        """The page of a version's patch notes (``file`` as ``effective_dates.patch_notes`` names it)."""
+        return self._path("patch-notes", game, PurePosixPath(file).stem)
 
     def ruling(self, ruling_id: int) -> str:
         return self._path("rulings", ruling_id)
@@ -303,15 +312,35 @@ async def error_page(datasette, request, status: int, message: str, names_nothin
 # ---------------------------------------------------------------- views
 
 
+def on_day(request) -> str | None:
+    """The day a page is asked for (``?on=2026-05-01``: an earlier event's), if the query string gives one; any
+    other value is a 400 that says what was expected."""
+    value = (request.args.get("on") or "").strip()
+    if not value:
+        return None
+    day = in_force.iso_date(value)
+    if day is None:
+        raise BadRequest(f"?on= takes a day written YYYY-MM-DD (2026-05-01), not {value[:20]!r}")
+    return day
+
+
 async def home(datasette, request):
-    database, data = await _ask(datasette, queries.home)
+    today = datetime.date.today().isoformat()
+    database, data = await _ask(datasette, queries.home, on_day(request) or today, today)
     return await _respond(datasette, request, database, "home.html", data, search_autofocus=True)
 
 
 async def rule(datasette, request):
     game, number = _url_var(request, "game"), _url_var(request, "number")
     version, rulebook = _url_var(request, "version"), _url_var(request, "rulebook")
+    day, on = on_day(request), None
+    if day and version is None:  # /rules/riftbound/359.3?on=2026-05-01: the version in force that day
+        database = await _database(datasette)
+        on = await read(database, lambda conn: {"day": day, "version": in_force.version_on(conn, game, day)})
+        version = on["version"]["reading"]["version"] if on["version"] else None
     database, data = await _ask(datasette, queries.rule_page, game, number, version, rulebook)
+    if data is not None and on is not None:
+        data["on"] = on
     if data is None:
         what = f"version {version} of {game}'s {rulebook or 'rules'}" if version else f"rules for the game {game}"
         return await _not_found(datasette, request, database, f"There are no {what}.")
@@ -445,6 +474,9 @@ async def card(datasette, request):
     database, data = await _ask(datasette, queries.card_page, slug)
     if data is None:
         return await _card_not_found(datasette, request, database, slug)
+    if day := on_day(request):  # ?on=2026-05-01: the card's bans that day
+        card_id = data["card"]["id"]
+        data["on"] = await read(database, lambda conn: in_force.card_bans_on(conn, card_id, day))
     card = data["card"]
     card["current_text"] = card["current_text"] or card["ability_text"]
     # The printed wording against the current one, word by word: line breaks the errata added are no change
@@ -539,8 +571,14 @@ async def search(datasette, request):
     text = args.get("q", "").strip()
     filters = {name: args.get(name) or None for name in SEARCH_FILTERS}
     page = _page_number(request)
+    use_semantic = args.get("semantic") != "0"  # semantic=0: the lexical ranking alone
     database = await _database(datasette)
     paths = Paths(datasette, database.name)
+    day = on_day(request)
+    on = None
+    if day and not filters["version"]:  # ?on=2026-05-01: the rules in force that day (rulings and cards are kept)
+        on = await read(database, lambda conn: in_force.search_on(conn, day, filters["game"], filters["rulebook"]))
+        filters["version"] = on["version"]["reading"]["version"] if on and on["version"] else None
 
     def run(conn):
         numbers, jump = search_db.jump_target(conn, text, filters["game"]) if text else ([], None)
@@ -548,7 +586,14 @@ async def search(datasette, request):
         if text and not jump:
             try:
                 found = search_db.search(
-                    conn, text, filters["game"], filters["version"], filters["kind"], page, rulebook=filters["rulebook"]
+                    conn,
+                    text,
+                    filters["game"],
+                    filters["version"],
+                    filters["kind"],
+                    page,
+                    rulebook=filters["rulebook"],
+                    semantic=use_semantic,
                 )
             except search_db.SearchTooSlow as error:
                 found = {"error": f"{error}. Try a shorter question."}
@@ -559,6 +604,8 @@ async def search(datasette, request):
         return numbers, jump, found, search_db.search_options(conn)
 
     numbers, jump, found, options = await read(database, run)
+    if found and args.get("refine") == "1" and use_semantic:
+        found["refine"] = await _refined(database, found)
     # No question, or a search stopped by its time budget (then only its error): a page of no results.
     found = {"total": 0, "results": [], "best": {}, "query": None, "page": page, "per_page": 0, **(found or {})}
     jump_to = paths.rule(jump) if jump else None
@@ -573,6 +620,9 @@ async def search(datasette, request):
             {"term": term, "url": paths.keyword(hit["game"], term, hit["version"])} for term in hit.get("defines", [])
         ]
         hit["snippet"] = render.highlighted(hit["snippet"])  # escaped, with <mark> around the matches
+        for sub in hit.get("also", []):  # the sub-rules shown inside the result (rules_db.search.sections)
+            sub["url"] = paths.version_rule(hit["game"], hit["version"], sub["number"], hit["rulebook"])
+            sub["snippet"] = render.highlighted(sub["snippet"])
     per_page = found.get("per_page") or 1
     pages, _ = queries.page_in_range(found["total"], page, per_page)  # the page asked is shown, even past the end
     params = {"q": text, **filters}
@@ -592,11 +642,41 @@ async def search(datasette, request):
         "best": found["best"],
         "results": found["results"],
         "options": options,
+        "semantic": found.get("semantic"),
+        "refine": found.get("refine"),
+        "on": on,
     }
     if data["query"] and data["query"]["did_you_mean"]:
         data["query"]["did_you_mean_url"] = paths.search(**{**params, "q": data["query"]["did_you_mean"]})
     game_names = {game["id"]: game["name"] for game in options["games"]}  # a hit names its game as the home page does
     return await _respond(datasette, request, database, "search.html", data, game_names=game_names)
+
+
+REFINER = search_refine.Refiner()  # bounded capacity for the refined orders of every request of this server
+
+
+async def _refined(database, found: dict) -> str:
+    """Put the first results of ``found`` in the cross-encoder's refined order, in ``REFINER``'s bounded capacity;
+    what became of it: "refined", "busy" (the fused order stands), "off" (no cross-encoder) or "not needed". A request
+    whose client leaves is cancelled by the server (``cancellation.cancel_on_disconnect``): its job is dropped."""
+    if found.get("page", 1) != 1 or len(found["results"]) < 2:
+        return "not needed"
+    hits = found["results"][: search_refine.CANDIDATES]
+    texts = await read(database, lambda conn: search_refine.candidate_texts(conn, hits))
+    try:
+        job = REFINER.submit(found["query"]["searched"], texts)
+    except search_refine.RefineBusy:
+        return "busy"
+    try:
+        logits = await asyncio.wrap_future(job.future)
+    except asyncio.CancelledError:
+        job.cancelled.set()
+        job.future.cancel()
+        raise
+    except (ModelUnavailable, ImportError):
+        return "off"
+    search_refine.apply(found, logits)
+    return "refined"
 
 
 def _hit_url(paths: Paths, hit: dict) -> str:

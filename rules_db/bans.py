@@ -18,6 +18,7 @@ from ingest.cards import name_key
 
 def store_bans(db: sqlite_utils.Database, game_id: str, document_id: str, parsed: ParsedBans) -> dict:
     find = _CardFinder(db, game_id)
+    title = db.execute("select title from documents where id = ?", [document_id]).fetchone()
     rows, unmatched = [], []
     for ban in parsed.bans:
         card_id = find(ban.name, ban.printing_codes)
@@ -31,6 +32,7 @@ def store_bans(db: sqlite_utils.Database, game_id: str, document_id: str, parsed
                 "format": ban.format,
                 "effective_date": ban.effective_date,
                 "document_id": document_id,
+                "source": title[0] if title else document_id,
                 "line": ban.line,
                 "note": ban.note,
             }
