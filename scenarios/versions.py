@@ -178,6 +178,23 @@ BEHAVIOURS: dict[str, Behaviour] = {
 }
 
 
+# Words a version renamed: the engine's own word (its version's) -> the word of each older version that said
+# otherwise, oldest first; a version uses the word of the newest entry not after it. 1.4 calls the phase in which
+# the turn player acts the Main Phase (316); 2025-12-01 and before called it the Action Phase.
+RENAMED: dict[str, tuple[tuple[str, str], ...]] = {
+    "main": (("2025-06-02", "action"), ("2026-06-18", "main")),
+}
+
+
+def word(engine_word: str, version: str) -> str:
+    """The word a game judged under `version` says for the engine's `engine_word` (a phase's name, ...)."""
+    said = engine_word
+    for since, words in RENAMED.get(engine_word, ()):
+        if since <= version:
+            said = words
+    return said
+
+
 def readings_under(version: str) -> dict[str, Reading]:
     """Every behaviour's reading under `version` (a game works them out once)."""
     return {name: behaviour.under(version) for name, behaviour in BEHAVIOURS.items()}

@@ -148,7 +148,7 @@ def rule_texts(version: str = kernel.RULES_VERSION, wrapped: bool = False) -> di
     return texts
 
 
-TEXTS = rule_texts()
+TEXTS = rule_texts(wrapped=True)
 OTHER_TEXTS = {version: rule_texts(version, wrapped=True) for version in versions_module.KNOWN_VERSIONS}
 
 
@@ -174,13 +174,19 @@ def replays():
             yield replay_variant(path, variant.id)
 
 
+JUDGED_UNDER: dict[str, str] = {}  # scenario id -> the Core Rules version its replay is judged under
+
+
 def steps_with_context():
-    """(step, the procedure of the step it sits in) for every step of every replay."""
+    """(step, the procedure of the step it sits in, the replay's name: its scenario and variant) for every step of
+    every replay."""
     for replay in replays():
+        name = f"{replay.scenario_id} [{replay.variant}]" if replay.variant else replay.scenario_id
+        JUDGED_UNDER[name] = replay.rules_version
         stack: list = []
         for depth, step in replay.walk():
             del stack[depth:]
-            yield step, (stack[-1].procedure if stack else None), replay.scenario_id
+            yield step, (stack[-1].procedure if stack else None), name
             stack.append(step)
 
 
@@ -227,13 +233,13 @@ def test_a_step_cites_its_rules_rather_than_writing_their_numbers(steps):
         if re.search(r"\b\d{3}(\.\w+)+\b|\(\d{3}\)|, \d{3}\)", step.summary)
     )
     assert not written
-    assert any(step.procedure == "impossible" and "409.4" in step.defines for step, _, _ in steps)
-    assert any(step.procedure == "refusal" and "732" in step.defines for step, _, _ in steps)
+    assert any(step.procedure == "impossible" and "422.4" in step.defines for step, _, _ in steps)
+    assert any(step.procedure == "refusal" and "806" in step.defines for step, _, _ in steps)
 
 
 def test_a_might_shown_cites_the_rule_of_each_keyword_or_buff_in_it(steps):
-    """'+4 from Assault' is there because of Assault's rule (733.1.c): the step cites it beside the layers."""
-    wanted = {"from Assault": "733.1.c", "from Shield": "740.1.c", "from buff": "703"}
+    """'+4 from Assault' is there because of Assault's rule (807.1.c): the step cites it beside the layers."""
+    wanted = {"from Assault": "807.1.c", "from Shield": "814.1.c", "from buff": "703"}
     shown = [(step, words) for step, _, _ in steps for words in wanted if words in step.summary]
     assert {words for _, words in shown} == set(wanted)
     assert [step.summary for step, words in shown if wanted[words] not in step.defines] == []
@@ -244,15 +250,15 @@ def test_every_step_cites_a_rule(steps):
     assert not uncited
 
 
-def test_citations_translated_into_the_newest_core_rules_still_name_what_each_step_does(steps, real_db):
-    """The engine cites its own version; a scenario naming the newest Core Rules gets its citations through the
-    stored lineage (`CitationTranslator`). Each translated rule must still pass the step-kind text check, read
-    in the database (the newest version's document wraps its lines), and every step must keep a citation."""
+def test_citations_translated_into_the_older_core_rules_still_name_what_each_step_does(steps, real_db):
+    """The engine cites its own version (Core Rules 1.4); a scenario judged under 2025-12-01 gets its citations
+    through the stored lineage (`CitationTranslator`). Each translated rule must still pass the step-kind text
+    check, read in the database, and every step must keep a citation."""
     import sqlite_utils
 
     db = sqlite_utils.Database(real_db)
-    newest = versions.rules_document(db, "riftbound")
-    assert newest is not None and newest["version"] != kernel.RULES_VERSION, "the test needs a newer version"
+    newest = versions.rules_document(db, "riftbound", kernel.DEFAULT_VERSION)
+    assert newest is not None and newest["version"] != kernel.RULES_VERSION, "the test needs an older version"
     translate = CitationTranslator(db, "riftbound", kernel.RULES_VERSION, newest["version"])
     rows = list(
         db.query("select number, parent_number, heading, text from rules where document_id = ?", [newest["id"]])
@@ -262,7 +268,7 @@ def test_citations_translated_into_the_newest_core_rules_still_name_what_each_st
     wrong, uncited = set(), set()
     for step, parent, scenario in steps:
         kind = step.procedure
-        if kind in NOT_CHECKED or kind.startswith("log "):
+        if kind in NOT_CHECKED or kind.startswith("log ") or JUDGED_UNDER[scenario] != newest["version"]:
             continue
         if step.rules and not translate(step.rules):
             uncited.add(f"{scenario}: {kind} {step.rules}")
@@ -281,9 +287,9 @@ def test_citations_translated_into_the_newest_core_rules_still_name_what_each_st
 
 
 def test_a_keyword_summed_from_several_sources_cites_the_summing_rule(steps):
-    """Petty Officer's Assault and Cleave's Assault 3 make '+4 from Assault': summed by 733.2 (807.2 in Core
-    Rules 1.4), Shields by 740.2; a single instance cites only the keyword's own rule."""
-    summing = {"Assault": "733.2", "Shield": "740.2"}
+    """Petty Officer's Assault and Cleave's Assault 3 make '+4 from Assault': summed by 807.2 (733.2 in Core
+    Rules 2025-12-01), Shields by 814.2; a single instance cites only the keyword's own rule."""
+    summing = {"Assault": "807.2", "Shield": "814.2"}
     for keyword, rule in summing.items():
         shown = [step for step, _, _ in steps if f"from {keyword}" in step.summary]
         summed = [step for step in shown if rule in step.defines]
