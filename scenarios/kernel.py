@@ -487,8 +487,14 @@ def log(game, name: str, entry, because, defines=()) -> None:
         note(game, StepKind.EFFECT, f"log {name}", str(entry), because, defines, log=(name, entry, game.budget.logged))
 
 
-def choose(game, kind: str, player: str, prompt: str, options, rule: str, forced_ok: bool = True):
-    """The answer `player` gives to a question; a question with one legal answer is recorded as forced."""
+def choose(game, kind: str, player: str, prompt: str, options, rule: str, forced_ok: bool = True, also=()):
+    """The answer `player` gives to a question; a question with one legal answer is recorded as forced. The step
+    cites `rule`, the rule that gives the choice, and `also`: the rules of what restricts the choice here (a
+    keyword such as Tank that decides which answers are legal)."""
+    if also:
+        rule_cited = (rule, *also)
+    else:
+        rule_cited = rule
     if isinstance(options, list | tuple) and not options:
         raise EngineError(f"no legal options for {kind}: {prompt}")
     if forced_ok and isinstance(options, list | tuple) and len(options) == 1:
@@ -497,7 +503,7 @@ def choose(game, kind: str, player: str, prompt: str, options, rule: str, forced
             StepKind.CHOICE,
             "choice",
             f"{player}: {prompt} -> {options[0]} (only legal option)",
-            rule,
+            rule_cited,
             (),
             [player],
         )
@@ -506,10 +512,10 @@ def choose(game, kind: str, player: str, prompt: str, options, rule: str, forced
     if run.position < len(run.answers):
         answer = run.answers[run.position]
         run.position += 1
-        note(game, StepKind.CHOICE, "choice", f"{player}: {prompt} -> {_show(answer)}", rule, (), [player])
+        note(game, StepKind.CHOICE, "choice", f"{player}: {prompt} -> {_show(answer)}", rule_cited, (), [player])
         return answer
     question = Choice(kind, player, prompt, options, rule)
-    note(game, StepKind.CHOICE, "question", f"{player} must choose: {prompt}", rule, (), [player])
+    note(game, StepKind.CHOICE, "question", f"{player} must choose: {prompt}", rule_cited, (), [player])
     raise NeedChoice(question)
 
 

@@ -157,7 +157,9 @@ def _states(path: Path, limit: int = 6):
 @pytest.mark.parametrize("path", scenarios.library_paths()[::5], ids=lambda p: p.stem)
 def test_every_listed_action_is_accepted_and_every_other_candidate_refused_with_its_rule(path):
     known = set()
-    for line in (ROOT / "corpus" / f"riftbound-core-rules-{kernel.RULES_VERSION}.txt").read_text(encoding="utf-8").splitlines():
+    for line in (
+        (ROOT / "corpus" / f"riftbound-core-rules-{kernel.RULES_VERSION}.txt").read_text(encoding="utf-8").splitlines()
+    ):
         match = re.match(r"^(\d{3}(?:\.\w+)*)\.?\s", line)
         if match:
             known.add(match.group(1))

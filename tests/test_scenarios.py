@@ -90,7 +90,11 @@ def test_a_scenario_naming_the_older_version_cites_that_versions_numbers(tmp_pat
     older = tmp_path / source.name
     older.write_text(text.replace("meta:", 'rules: {core: "2025-06-02"}\nmeta:', 1), encoding="utf-8")
     replay = replay_file(older)
-    assert replay.verdict == "match" and replay.rules_version == "2025-06-02" and replay.cited_version == kernel.RULES_VERSION
+    assert (
+        replay.verdict == "match"
+        and replay.rules_version == "2025-06-02"
+        and replay.cited_version == kernel.RULES_VERSION
+    )
     db = sqlite_utils.Database(real_db)
     translate = CitationTranslator(db, "riftbound", replay.cited_version, replay.rules_version)
     cited = {number for _, step in replay.walk() for number in translate(step.rules)}

@@ -102,11 +102,21 @@ def check_timing(game, player: str, ability) -> None:
         raise Refusal("381", "an activated ability without Action or Reaction is activated on its controller's turn")
 
 
-@action("activate", Activate, because=("377.3", "398"), candidates=activate_candidates)
+def _activate_because(game, act: Activate) -> tuple[str, ...]:
+    """Why this activation happens here: its timing in this state of the turn (`timing_rules`), and that
+    Activated Abilities use the Chain (377.3)."""
+    source = game.objects.get(act.source)
+    abilities = source.definition.activated if source is not None and source.definition else []
+    if not 0 <= act.ability < len(abilities):
+        return ("377.3",)
+    return (*calc.timing_rules(game, abilities[act.ability].keywords, "ability"), "377.3")
+
+
+@action("activate", Activate, because=_activate_because, candidates=activate_candidates)
 @procedure(
     "activate",
     StepKind.ACTION,
-    defines=("376", "377"),
+    defines=("377", "377.3.a"),
     summary=lambda g, a: f"{a.by} activates {a.source}" + (f" (ability {a.ability})" if a.ability else ""),
     objects=lambda g, a: [a.source],
 )
@@ -130,7 +140,7 @@ def activate(game, act: Activate) -> None:
     problem = cost_problem(game, cost, player, source.id)
     if problem is not None:
         raise problem
-    do.pay_cost(game, cost, player, source.id, label, because="404")
+    do.pay_cost(game, cost, player, source.id, label, because="404.1")
     item = ChainItem(
         game.new_id("item"),
         label,

@@ -67,7 +67,7 @@ def put_chosen_on_chain(game, item, via: str) -> None:
 
 
 @procedure(
-    "finalize_pending", StepKind.CHAIN_ITEM, defines=("337.1", "402"), summary="finalize pending items on the Chain"
+    "finalize_pending", StepKind.CHAIN_ITEM, defines=("337.1", "402.2"), summary="finalize pending items on the Chain"
 )
 def finalize_pending(game) -> None:
     """Pending triggered abilities get their targets (402.2), in the order they were added (337.1.b); with no
@@ -202,7 +202,7 @@ def _execute(game, item, because: str) -> None:
 @action(
     "pass",
     Pass,
-    because=lambda game, act: ("338.1.b",) if game.chain else ("347.2",),
+    because=lambda game, act: ("338.1.b.1",) if game.chain else ("347.2",),
     candidates=lambda game, player: [Pass(by=player)],
 )
 @procedure(
@@ -210,7 +210,7 @@ def _execute(game, item, because: str) -> None:
     StepKind.ACTION,
     summary=lambda g, a: f"{a.by} passes " + ("Priority" if g.chain else "Focus"),
     objects=lambda g, a: [a.by],
-    cite=lambda g, a: ["338.1.b.1", "339"] if g.chain else ["347.2"],
+    cite=lambda g, a: ["338.1.b.1", "339.2"] if g.chain else ["347.2", "347.2.b"],
 )
 def pass_priority(game, act: Pass) -> None:
     player = act.by

@@ -135,7 +135,7 @@ def _lethal_damage(game) -> None:
             "lethal",
             f"{unit.id} has {unit.damage} damage and {calc.explain_might(game, unit)}: lethal, it dies",
             "323.5",
-            ("477.3", *calc.might_rules(game, unit)),
+            ("477.3.a", *calc.might_rules(game, unit)),
             [unit.id],
         )
     if doomed:

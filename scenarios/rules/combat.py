@@ -20,7 +20,7 @@ event_kind("recall_attackers", "466.1.a.2", would="recall the attackers")
 @procedure(
     "begin_combat",
     StepKind.COMBAT_STEP,
-    defines=("464", "464.2.c"),
+    defines=("464.2", "464.2.c"),
     summary=lambda g, bf: f"combat begins at {bf}: showdown step",
     objects=lambda g, bf: [bf],
 )
@@ -48,7 +48,7 @@ def begin_combat(game, bf_id: str) -> None:
             do.designate(game, unit, Role.ATTACKER, because="464.2.c.3")
         else:
             do.designate(game, unit, Role.DEFENDER, because="464.2.c.3")
-    calc.place_triggers(game, (attacker,), (defender,), "464.2.e.1")
+    calc.place_triggers(game, (attacker,), (defender,), ("464.2.e", "464.2.e.1"))
     do.finalize_pending(game, because="464.2.e")
     if game.chain:
         game.showdown.initial = True  # 464.2.f
@@ -128,7 +128,7 @@ def remove_all_designations(game) -> None:
 @procedure(
     "combat_damage_step",
     StepKind.COMBAT_STEP,
-    defines=("465", "465.2"),
+    defines=("465.1", "465.2"),
     summary=lambda g: f"combat damage step at {g.combat.battlefield}",
 )
 def combat_damage_step(game) -> None:
@@ -141,7 +141,9 @@ def combat_damage_step(game) -> None:
             StepKind.COMBAT_STEP,
             "no damage",
             "attackers or defenders are missing: no combat damage",
-            ("465.1", "465.1"),
+            # 465.1 is new in 1.4 and its lineage reaches only the old step's heading: the rule 2025-12-01 said it in
+            ("465.1", "443.1.a@2025-12-01"),
+            ("465.1",),
             objects=[bf],
         )
         return
@@ -194,6 +196,9 @@ def _assign(game, player: str, total: int, units) -> dict:
             for u in units
         ],
     }
+    restricted = (("815.1.c",) if any(u["tank"] for u in info["units"]) else ()) + (
+        ("465.2.c.6",) if any(u["last"] for u in info["units"]) else ()
+    )  # Tank, or "assigned combat damage last", decides which assignments are legal
     return choose(
         game,
         "assign",
@@ -202,6 +207,7 @@ def _assign(game, player: str, total: int, units) -> dict:
         info,
         "465.2.c",
         forced_ok=False,
+        also=restricted,
     )
 
 
@@ -285,7 +291,7 @@ answer_kind("assign", check_assignment, assignment_candidates)
 @procedure(
     "combat_resolution_step",
     StepKind.COMBAT_STEP,
-    defines=("466",),
+    defines=("466.1", "466.5"),
     summary=lambda g: f"resolution step at {g.combat.battlefield}",
 )
 def combat_resolution_step(game) -> None:

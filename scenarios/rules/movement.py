@@ -45,7 +45,7 @@ def check_destination(game, unit, destination: str, standard: bool) -> None:
     between_battlefields = game.is_battlefield(unit.location) and game.is_battlefield(destination)
     if standard and between_battlefields and not calc.has_keyword(game, unit, "Ganking"):
         raise Refusal(
-            "144.4", f"{unit.id} can't move from a battlefield to another battlefield without Ganking", ("810",)
+            "144.4", f"{unit.id} can't move from a battlefield to another battlefield without Ganking", ("810.1.b",)
         )
     if destination != "base":
         others = {u.controller for u in game.units(destination) if u.controller != unit.controller}
@@ -146,8 +146,12 @@ def standard_move(game, act: Move) -> None:
         if unit.exhausted:
             raise Refusal("414.4", f"{unit_id} is exhausted: it can't pay the Standard Move's cost", ("420.3.a",))
         check_destination(game, unit, act.to, standard=True)
+    ganking = game.is_battlefield(act.to) and any(game.is_battlefield(game.obj(u).location) for u in act.units)
     do.exhaust(game, list(act.units), "cost of the Standard Move", because=("420.3.a", "144.3.c"))
-    do.move(game, list(act.units), act.to, "standard", because="420.3.b")
+    # from a battlefield to another, Ganking is what permits the move (144.4.c.1, 810.1.b)
+    do.move(
+        game, list(act.units), act.to, "standard", because=("420.3.b", "144.4.c.1", "810.1.b") if ganking else "420.3.b"
+    )
     calc.cleanup(game, "a move was completed", "453")
     calc.settle_priority(game)
 

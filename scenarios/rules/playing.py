@@ -30,11 +30,40 @@ def check_timing(game, player: str, card, facedown: bool) -> None:
     reaction = calc.has_keyword(game, card, "Reaction") or facedown  # 811.6: a hidden card gains Reaction
     permitted_in_showdown = calc.has_keyword(game, card, "Action") or reaction  # 813.1.b: Reaction grants Action's
     if game.chain and not reaction:
-        raise Refusal("331.1.a", f"{name} can't be played while the Chain exists: it needs Reaction", ("813",))
+        raise Refusal("331.1.a", f"{name} can't be played while the Chain exists: it needs Reaction", ("813.1.c.1",))
     if game.showdown and not game.chain and not permitted_in_showdown:
-        raise Refusal("343.1.a", f"{name} can't be played during a showdown: it needs Action", ("806",))
+        raise Refusal("343.1.a", f"{name} can't be played during a showdown: it needs Action", ("806.1.c.1",))
     if not game.showdown and not game.chain and player != game.turn_player:
         raise Refusal("310.1.a", "only the turn player plays cards in a Neutral Open State")
+
+
+@query("timing_rules")
+def timing_rules(game, keywords, on: str = "card") -> tuple[str, ...]:
+    """The rules that let a card (`on="card"`) or an activated ability (`on="ability"`) with `keywords` be played
+    now, in the state the turn is in: on a Chain (a Closed State) a legally timed play with Reaction (338.1.a,
+    309.1.a, 813.1.c); in a showdown with Focus, one with Action, or Reaction which grants Action's permissions
+    (347.1, 308.1.a, 806.1.c);
+    else the turn player's Main Phase, a Neutral Open State (316.5.b). The keyword that permits the play is
+    cited with the timing it permits; none is cited where no keyword is needed."""
+    which = "1" if on == "card" else "2"
+    if game.chain:
+        return ("338.1.a", "309.1.a", *(("813.1.c." + which,) if "Reaction" in keywords else ()))
+    if game.showdown:
+        permits = ("806.1.c." + which,) if "Action" in keywords or "Reaction" in keywords else ()
+        return ("347.1", "308.1.a", *permits)
+    return ("316.5.b",)
+
+
+def _play_because(game, act: Play) -> tuple[str, ...]:
+    """Why this play happens here: its timing in this state of the turn (`timing_rules`), and Play (419.1)."""
+    card = game.objects.get(act.card)
+    if card is None or card.definition is None:
+        return ("419.1",)
+    keywords = [k for k in ("Action", "Reaction") if calc.has_keyword(game, card, k)]
+    hidden = card.zone == Zone.FACEDOWN and "Reaction" not in keywords and (game.chain or game.showdown)
+    if hidden:  # played from facedown it has Reaction, with Reaction's timing (811.6)
+        return (*calc.timing_rules(game, ["Reaction"])[:2], "811.6", "419.1")
+    return (*calc.timing_rules(game, keywords), "419.1")
 
 
 def _played(game, act: Play) -> str:
@@ -65,8 +94,8 @@ def play_candidates(game, player: str):
                 yield Play(by=player, card=card.id, targets=targets, repeat=paid, repeat_targets=(targets,) * paid)
 
 
-@action("play", Play, because=("419.1", "353"), candidates=play_candidates)
-@procedure("play_card", StepKind.ACTION, defines=("349",), summary=_played, objects=lambda g, a: [a.card])
+@action("play", Play, because=_play_because, candidates=play_candidates)
+@procedure("play_card", StepKind.ACTION, defines=("350", "350.1"), summary=_played, objects=lambda g, a: [a.card])
 def play_card(game, act: Play) -> None:
     player, card = act.by, game.obj(act.card)
     if card.owner != player or card.zone not in (Zone.HAND, Zone.FACEDOWN):

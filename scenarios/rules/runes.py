@@ -65,7 +65,7 @@ def channel(game, player: str, n: int, label: str, exhausted: bool) -> None:
 @procedure(
     "channel_phase",
     StepKind.TURN,
-    defines=("315.3", "315.3.b"),
+    defines=("315.3.b",),
     summary=lambda g, player: f"Channel Phase: {player} channels {CHANNEL_PHASE_RUNES} runes",
     objects=lambda g, player: [player],
     pure=True,

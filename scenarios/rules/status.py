@@ -65,7 +65,7 @@ def spend_buff(game, unit_id: str, label=None) -> None:
 @procedure(
     "give_might",
     StepKind.EFFECT,
-    defines=("477.3", "477.3.b"),
+    defines=("477.3.a", "477.3.b"),
     summary=lambda g, ids, amount, minimum, label: (
         f"{label}: give {', '.join(ids)} {amount:+d} might this turn"
         + (f", to a minimum of {minimum}" if minimum is not None else "")

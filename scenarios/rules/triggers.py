@@ -30,8 +30,8 @@ from scenarios.kernel import (
 from scenarios.objects import BOARD, ChainItem, DelayedAbility, Event, ItemKind, Kind, TriggerInstance, View
 from scenarios.trace import StepKind
 
-event_kind("end_of_turn", "317.1", would="reach the end of the turn")
-event_kind("beginning", "315.2.a", would="begin a turn")
+event_kind("end_of_turn", "317.1.a", would="reach the end of the turn")
+event_kind("beginning", "315.2.a.1", would="begin a turn")
 
 SELF_WORDS = ("self", "me", "this", "i")
 RULE_OF = {
@@ -158,12 +158,17 @@ def option_labels(instances) -> list[str]:
 
 
 @query("place_triggers")
-def place_triggers(game, first=(), last=(), because: str = "383.3.d.1") -> None:
+def place_triggers(game, first=(), last=(), because: tuple[str, str] = ("383.3", "383.3.d.1")) -> None:
+    """Put the abilities that triggered on the Chain. Each is put there because of the rule that orders it in
+    this context: `because` is (the rule for triggers of one player, the rule for several players' simultaneous
+    triggers): by default a triggered ability is placed on the Chain (383.3), several players' in turn order
+    (383.3.d.1); a player's own several triggers in the order they choose (383.3.d)."""
     found = game.triggered
     if not found:
         return
     game.triggered = ()
     controllers = {t.controller for t in found}
+    because = because[1] if len(controllers) > 1 else because[0]
     middle = [p for p in game.in_turn_order(controllers) if p not in first and p not in last]
     for player in [*first, *middle, *last]:
         own = [t for t in found if t.controller == player]

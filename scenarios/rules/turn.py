@@ -29,7 +29,7 @@ def check_discretionary(game, player: str, what: str) -> None:
 @procedure(
     "end_turn",
     StepKind.TURN,
-    defines=("316.9.b", "317.1"),
+    defines=("316.9.b", "317.1.a"),
     summary=lambda g, a: f"{a.by} ends the turn",
     objects=lambda g, a: [a.by],
     pure=True,
@@ -53,7 +53,7 @@ def end_turn(game, act: EndTurn) -> None:
 def finish_end_of_turn(game) -> None:
     game.continuation = None
     calc.cleanup(game, "End of Turn", "317.2.a", special="end_of_turn")
-    do.expire(game, because="317.2")
+    do.expire(game, because="317.2.c")
     do.start_turn(game, game.next_player(game.turn_player), because="317.3")
 
 
@@ -85,7 +85,7 @@ def expire(game) -> None:
 @procedure(
     "start_turn",
     StepKind.TURN,
-    defines=("315", "315.1.b"),
+    defines=("315.1.b",),
     summary=lambda g, player: f"{player}'s turn begins",
     objects=lambda g, p: [p],
     pure=True,
