@@ -491,10 +491,7 @@ def choose(game, kind: str, player: str, prompt: str, options, rule: str, forced
     """The answer `player` gives to a question; a question with one legal answer is recorded as forced. The step
     cites `rule`, the rule that gives the choice, and `also`: the rules of what restricts the choice here (a
     keyword such as Tank that decides which answers are legal)."""
-    if also:
-        rule_cited = (rule, *also)
-    else:
-        rule_cited = rule
+    rule_cited = (rule, *also) if also else rule
     if isinstance(options, list | tuple) and not options:
         raise EngineError(f"no legal options for {kind}: {prompt}")
     if forced_ok and isinstance(options, list | tuple) and len(options) == 1:

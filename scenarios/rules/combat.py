@@ -8,6 +8,8 @@ events too ("when you defend here").
 
 from __future__ import annotations
 
+from typing import Any
+
 from scenarios.kernel import Refusal, answer_kind, calc, choose, do, event_kind, note, procedure, query
 from scenarios.objects import Combat, Event, Role, Showdown
 from scenarios.trace import StepKind
@@ -184,7 +186,7 @@ def _assign(game, player: str, total: int, units) -> dict:
         )
         return {units[0].id: total}
     counted = _prevention_counted(game, units)
-    info = {
+    info: dict[str, Any] = {
         "total": total,
         "units": [
             {

@@ -168,7 +168,7 @@ def place_triggers(game, first=(), last=(), because: tuple[str, str] = ("383.3",
         return
     game.triggered = ()
     controllers = {t.controller for t in found}
-    because = because[1] if len(controllers) > 1 else because[0]
+    placed = because[1] if len(controllers) > 1 else because[0]
     middle = [p for p in game.in_turn_order(controllers) if p not in first and p not in last]
     for player in [*first, *middle, *last]:
         own = [t for t in found if t.controller == player]
@@ -185,7 +185,7 @@ def place_triggers(game, first=(), last=(), because: tuple[str, str] = ("383.3",
             )
             own = [own[labels.index(label)] for label in order]
         for instance in own:
-            do.put_trigger_on_chain(game, instance, because=(because, "383.3.d") if len(own) > 1 else because)
+            do.put_trigger_on_chain(game, instance, because=(placed, "383.3.d") if len(own) > 1 else placed)
 
 
 @procedure(
