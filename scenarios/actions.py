@@ -42,7 +42,7 @@ class Move(Action):
 
 
 class Play(Action):
-    """Play a card from hand or from facedown (346-356): targets by slot, a unit's location, Accelerate, and
+    """Play a card from hand or from facedown (349-359): targets by slot, a unit's location, Accelerate, and
     how many Repeat costs are paid with the targets of each extra execution (820)."""
 
     do: Literal["play"] = "play"

@@ -147,7 +147,7 @@ class Tracer:
     END the journal's length when the step opened and closed (END is None while it is open): its journal entries
     are `journal[at:end]`. A step's game-log entry, rare, is kept in `log_entries` under its record's index.
     (Six fields rather than one for each attribute of a `Step`: a record is made some 16 times per action and kept
-    for the whole game; a 20,000-action game's process held 191 MB with eleven, 161 MB with six.)
+    for the whole game; a 20,000-action game's process held 191 MB with eleven, 157 MB with six.)
 
     A record's parent is the nearest earlier record one level less deep; the innermost open step is the last
     record whose END is not set yet (see `open_step`)."""

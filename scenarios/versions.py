@@ -180,9 +180,12 @@ BEHAVIOURS: dict[str, Behaviour] = {
 
 # Words a version renamed: the engine's own word (its version's) -> the word of each older version that said
 # otherwise, oldest first; a version uses the word of the newest entry not after it. 1.4 calls the phase in which
-# the turn player acts the Main Phase (316); 2025-12-01 and before called it the Action Phase.
+# the turn player acts the Main Phase (316); 2025-12-01 and before called it the Action Phase. The chain that
+# triggers of attacking and defending make as a combat opens is the Combat Chain (464.2.e), the Initial Chain
+# before.
 RENAMED: dict[str, tuple[tuple[str, str], ...]] = {
     "main": (("2025-06-02", "action"), ("2026-06-18", "main")),
+    "combat chain": (("2025-06-02", "initial chain"), ("2026-06-18", "combat chain")),
 }
 
 

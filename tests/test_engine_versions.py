@@ -107,3 +107,13 @@ def test_the_board_speaks_the_words_of_the_version_judged_under():
     assert snapshot(GameState(SETUP, rules_version="2025-12-01"))["turn"]["phase"] == "action"
     assert snapshot(GameState(SETUP, rules_version="2025-06-02"))["turn"]["phase"] == "action"
     assert snapshot(GameState(SETUP, rules_version="2027-01-01"))["turn"]["phase"] == "main"
+
+
+def test_the_steps_speak_the_words_of_the_version_judged_under():
+    """1.4 calls the chain a combat's attack and defend triggers make the Combat Chain (464.2.e); 2025-12-01 the
+    Initial Chain. A step's words follow the version its game is judged under."""
+    assert versions.word("combat chain", "2026-06-18") == "combat chain"
+    assert versions.word("combat chain", "2025-12-01") == "initial chain"
+    assert versions.word("unrenamed", "2025-12-01") == "unrenamed"
+    setup = {"turn": {"player": "A"}, "players": {"A": {}, "B": {}}}
+    assert GameState(setup, rules_version="2025-12-01").word("combat chain") == "initial chain"

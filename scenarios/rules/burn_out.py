@@ -24,8 +24,8 @@ from scenarios.trace import StepKind
 @query("burn_out_until_a_card")
 def burn_out_until_a_card(game, player: str, because) -> bool:
     """Burn out (`because`: the draw or move that found the Main Deck short) until the Main Deck holds a card
-    (True) or an opponent would win (431.3.a; 431.3.c in Core Rules
-    1.4: reaching the Victory Score wins only with more points than any other player)."""
+    (True) or an opponent would win (431.3.a, 431.3.c: reaching the Victory Score wins only with more points than
+    any other player)."""
     while not game.deck(player):
         do.burn_out(game, player, because=because)
         if calc.victor(game) in game.opponents(player):

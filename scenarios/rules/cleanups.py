@@ -97,8 +97,8 @@ def _victory(game) -> None:
 @query("victor")
 def victor(game) -> str | None:
     """The player who wins in a Cleanup: at or above the Victory Score with more points than any other player.
-    Players tied for the most points win nothing yet; play continues until one has more (194.2, 324.1 in Core
-    Rules 1.4; 323.1 here)."""
+    Players tied for the most points win nothing yet; play continues until one has more (194.2,
+    323.1)."""
     ranked = sorted(game.players.values(), key=lambda p: p.points, reverse=True)
     leader = ranked[0]
     if leader.points < game.victory_score or ranked[1].points == leader.points:
@@ -185,7 +185,7 @@ def _board_checks(game) -> None:
 
 def _uncontrolled(game) -> None:
     """A battlefield left without units and not contested is lost in a Cleanup; when, the versions disagree
-    (`control_of_a_battlefield_left_empty`): in any Cleanup up to 2025-12-01 (190.4.c, 323), only in an Open
+    (`control_of_a_battlefield_left_empty`): in any Cleanup up to 2025-12-01 (its 184.4.c, 322.6), only in an Open
     State with no Showdown or Combat there from Core Rules 1.4 (323.6): while the Chain exists its controller
     keeps it (and its facedown cards), and the check is due again at the next Cleanup."""
     for bf in game.battlefield_objects:
@@ -214,7 +214,7 @@ def _showdown_or_combat_at(game, bf_id: str) -> bool:
 def _lift_contested(game) -> None:
     """From Core Rules 1.4 a battlefield whose contesting player has no unit left there, with no Showdown or
     Combat ongoing there, stops being Contested (323.11); then units there of a player who does not control it
-    contest it anew (323.11.a). Earlier versions keep it Contested until control is established (190.3.b,
+    contest it anew (323.11.a). Earlier versions keep it Contested until control is established (184.3.b of 2025-12-01,
     `contested_without_its_contester`), noted once while that lasts."""
     kept = {}
     for bf in game.battlefield_objects:

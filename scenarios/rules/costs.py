@@ -1,4 +1,4 @@
-"""Costs 131 and 353-354, domains 134 and 163, and the Rune Pool 161-163: the total cost of playing a card,
+"""Costs 131 and 356-357, domains 134 and 163, and the Rune Pool 165-167: the total cost of playing a card,
 and paying Energy and Power from the pool.
 
 A card's printed cost is Energy and Power of the card's domain (131, 134.1; written [C], of any domain when

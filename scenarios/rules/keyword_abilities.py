@@ -1,4 +1,4 @@
-"""Keywords that stand for triggered abilities (801, 742-747): each rule module that reads such a keyword's
+"""Keywords that stand for triggered abilities (801, 816-821): each rule module that reads such a keyword's
 glossary entry registers the ability it is short for (`kernel.keyword_ability`); `keyword_triggers` tells
 the trigger module which objects an event makes it trigger for.
 

@@ -1,4 +1,4 @@
-"""Layers 450-457: a unit's keywords (layer 2, 477.2) and its current Might (layer 3, arithmetic, 477.3).
+"""Layers 473-480: a unit's keywords (layer 2, 477.2) and its current Might (layer 3, arithmetic, 477.3).
 
 Increases apply first, then decreases (477.3.e), each group in timestamp order (480). Two kinds of modifier:
 continuous ones (passives, Assault/Shield, attached gear's Might bonus, buffs) are recomputed whenever Might

@@ -1,9 +1,9 @@
 """Legion 812: "Legion — [Text]" applies its text only if its controller has played another card this turn.
 
 Which cards count is a behaviour the Core Rules versions disagree on (`cards_played_as_checked` in
-scenarios/versions.py). Up to 2025-12-01, cards whose play is complete (350.1, 419.4.a; a countered card was
-never played, 425.1.b): on spells and on play effects of permanents another Main Deck card before this one
-(812.1.b.1), on other abilities any card this turn (812.1.b). From Core Rules 1.4, every card Finalized this
+scenarios/versions.py). Up to 2025-12-01, cards whose play is complete (its 347.1, 406.4.a; a countered card was
+never played, 412.1.b): on spells and on play effects of permanents another Main Deck card before this one
+(738.1.c.1), on other abilities any card this turn (738.1.c.2). From Core Rules 1.4, every card Finalized this
 turn other than the one with Legion, a countered one too (419.4.b, 812.1.c). One card played satisfies every
 Legion of its player (812.2).
 

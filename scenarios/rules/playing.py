@@ -1,4 +1,4 @@
-"""Playing cards 346-356 and 419, hiding cards 421 and 811: timing, targets, costs, entering the board.
+"""Playing cards 349-359 and 419, hiding cards 421 and 811: timing, targets, costs, entering the board.
 
 A card is played when the process is complete (350.1): a permanent when it enters the board (359.2), a spell
 when it resolves (359.3.d; a countered spell is not played, 419.4.a.1). "When you play a card" abilities trigger
@@ -205,7 +205,7 @@ def enter_board(game, card, player: str, location: str, ready: bool, hidden_at: 
 
 
 def card_finalized(game, card, player: str) -> None:
-    """Its costs paid and its choices made, the card's play is Finalized (341, 419.4.b in Core Rules 1.4): a
+    """Its costs paid and its choices made, the card's play is Finalized (341, 419.4.b): a
     countered card was Finalized too, though it was never played."""
     pool = game.players[player]
     pool.cards_finalized_this_turn, pool.finalized_this_turn = _with_card(

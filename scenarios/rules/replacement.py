@@ -3,7 +3,7 @@
 Any event the engine models (a death, damage, a move, a draw, the combat's recall of attackers) is offered to
 the replacement effects that apply to it before it happens: the static ones of cards on the board, and those
 a resolving effect created ("the next time it would die this turn, ..."). When several apply, the owner of the
-object being acted on chooses which (372; its controller from Core Rules 1.4, 379; the player, when a player is
+object being acted on chooses which (368 of 2025-12-01; its controller from Core Rules 1.4, 372; the player, when a player is
 acted on, 372.1; the turn player for an uncontrolled battlefield, 372.2). The chosen effect's instructions happen instead, and the event does not;
 the other effects have nothing left to replace. An effect does not apply to the events of its own replacement.
 """
@@ -55,8 +55,8 @@ def prevents_all_damage(game, unit) -> bool:
 
 def _chooser(game, event: Event) -> tuple[str, str]:
     """Who chooses among the replacement effects, and the rule that says so. For a permanent the versions
-    disagree (`replacements_ordered_by`): its owner up to 2025-12-01 (372), its controller from Core Rules 1.4
-    (379)."""
+    disagree (`replacements_ordered_by`): its owner up to 2025-12-01 (its 368), its controller from Core Rules 1.4
+    (372)."""
     if event.unit:
         obj = game.objects[event.unit]
         if obj.kind == BATTLEFIELD and obj.battlefield_controller is None:

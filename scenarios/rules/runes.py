@@ -1,4 +1,4 @@
-"""Runes 156-164, Add 429, Channel 430 and the Channel Phase 315.3.
+"""Runes 160-168, Add 429, Channel 430 and the Channel Phase 315.3.
 
 Runes are kept in the Rune Deck (161.2) and channeled onto the board, into their controller's base (105,
 430.1): ready, unless the effect that channels them says otherwise (430.2). They are not permanents and not

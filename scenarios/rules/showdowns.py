@@ -100,8 +100,8 @@ def open_staged(game) -> None:
 @query("combat_joins_open_showdown")
 def combat_joins_open_showdown(game) -> None:
     """A Combat staged where a non-combat showdown is ongoing, in the Showdown Open State: from Core Rules 1.4
-    that showdown becomes a Combat Showdown now (323.14, 483.1); earlier versions let it close first and stage
-    the combat then (323.9, `combat_joins_open_showdown` in scenarios/versions.py)."""
+    that showdown becomes a Combat Showdown now (323.14, 460.1); earlier versions let it close first and stage
+    the combat then (345.2.b of 2025-12-01, `combat_joins_open_showdown` in scenarios/versions.py)."""
     showdown = game.showdown
     if showdown.combat or game.objects[showdown.battlefield].staged != "combat":
         standing_notes(game, StepKind.SHOWDOWN, COMBAT_STAGED, {}, ())
@@ -147,14 +147,15 @@ def pass_focus(game, player: str) -> None:
     "after_chain_emptied",
     StepKind.SHOWDOWN,
     summary=lambda g: (
-        f"initial chain done: {g.showdown.focus} keeps Focus"
+        f"{g.word('combat chain')} done: {g.showdown.focus} keeps Focus"
         if g.showdown.initial
         else f"Focus passes to {g.next_player(g.showdown.focus)}"
     ),
-    cite=lambda g: ["346.1", "346.1"] if g.showdown.initial else ["346"],
+    cite=lambda g: ["346.1"] if g.showdown.initial else ["346"],
 )
 def after_chain_emptied(game) -> None:
-    """346: Focus passes when the last chain item resolves, except after the Initial Chain (346.1)."""
+    """346: Focus passes when the last chain item resolves, except after the Combat Chain (the Initial Chain of
+    2025-12-01, 346.1)."""
     showdown = game.showdown
     if showdown.initial:
         showdown.initial = False

@@ -128,7 +128,7 @@ def still_legal(game, reference, spec, ctx: Targeting) -> bool:
 @query("targeting_of")
 def targeting_of(game, item) -> Targeting:
     """The targeting context of a chain item: "here" is where its source is now, information from the source
-    being checked as the item executes (359.3.e.12; 359.3.f.2 in Core Rules 1.4); a source that has left the
+    being checked as the item executes (359.3.f.2); a source that has left the
     board has no "here" (null), except for the trigger of its own death, which keeps where it died
     (808.1.d.3). A spell's "here" is the item's own location."""
     source = game.objects.get(item.source)
