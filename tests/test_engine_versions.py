@@ -55,6 +55,8 @@ def test_a_number_cited_in_its_own_version_is_kept_there_and_translated_elsewher
     # 425.1.b of 1.4 ("not considered to have been played") is 412.1.b of 2025-12-01 and 601.1.b of 2025-06-02
     assert into_oldest(["425.1.b"]) == ["601.1.b"]
     assert into_oldest(["412.1.b@2025-12-01"]) == ["601.1.b"]
+    # a number cited in a version the database does not hold has no counterpart: dropped, the build goes on
+    assert into_older(["425.1.b", "101@1999-01-01"]) == ["412.1.b"]
     assert CitationTranslator(db, "riftbound", "2025-06-02", "2025-06-02")(["601.1.b"]) == ["601.1.b"]
 
 
