@@ -17,6 +17,7 @@ from datasette import hookimpl
 from datasette_plugins import (
     assets,
     cancellation,
+    database_watch,
     errors,
     indexes,
     offline,
@@ -87,10 +88,13 @@ def prepare_connection(conn):
 @hookimpl
 def asgi_wrapper(datasette):
     """A request past a limit (its method, length, parameters, body) is answered before any view reads it
-    (``request_limits``); a request whose client disconnects is cancelled, and its SQLite work interrupted
+    (``request_limits``), and every request with a 503 once the database file has changed under the server
+    (``database_watch``); a request whose client disconnects is cancelled, and its SQLite work interrupted
     (``cancellation``); a server's worker renders a page of each kind before it serves (``warm_up``)."""
     cancellation.install(datasette)
-    return lambda app: request_limits.bounded(warm_up.before_serving(datasette, cancellation.cancel_on_disconnect(app)))
+    return lambda app: request_limits.bounded(
+        database_watch.watched(datasette, warm_up.before_serving(datasette, cancellation.cancel_on_disconnect(app)))
+    )
 
 
 @hookimpl

@@ -94,3 +94,18 @@ def test_instr_is_linear_and_answers_as_sqlites_own():
     started = time.monotonic()
     served.execute(f"select instr(hex(zeroblob({size})) || 'b', substr(hex(zeroblob({size})), 1, {size}) || 'b')")
     assert time.monotonic() - started < 5  # SQLite's own takes minutes on these (30 s at 3 MB)
+
+
+async def test_a_database_changed_on_disk_while_served_is_a_503_saying_to_restart(fixture_db, tmp_path, monkeypatch):
+    from datasette_plugins import database_watch
+
+    monkeypatch.setattr(database_watch, "CHECK_EVERY", 0)
+    served = tmp_path / "rules.db"
+    served.write_bytes(fixture_db.read_bytes())
+    datasette = in_process(served)
+    assert (await datasette.client.get("/rulings")).status_code == 200
+    with sqlite3.connect(served) as conn:  # rewritten in place, as a careless copy would
+        conn.execute("create table added (x)")
+    for path in ("/rulings", "/rulings.json", "/"):
+        response = await datasette.client.get(path)
+        assert response.status_code == 503 and "Restart the server" in response.text, path
