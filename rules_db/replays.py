@@ -70,7 +70,7 @@ class CitationTranslator:
         self.in_other_version = lru_cache(maxsize=None)(self._in_other_version)
         self.direct = lru_cache(maxsize=None)(self._versioned(self._direct, "direct"))
         self.nearest = lru_cache(maxsize=None)(self._versioned(self._nearest, "nearest"))
-        self.from_others: dict[str, CitationTranslator] = {}
+        self.from_others: dict[str, CitationTranslator | None] = {}
 
     @property
     def db(self) -> sqlite_utils.Database:
@@ -95,10 +95,14 @@ class CitationTranslator:
             if version == self.to_version:
                 return number
             if version not in self.from_others:
-                self.from_others[version] = CitationTranslator(
-                    self.db, self.game_id, version, self.to_version, outer=self
-                )
-            return getattr(self.from_others[version], name)(number)
+                try:
+                    self.from_others[version] = CitationTranslator(
+                        self.db, self.game_id, version, self.to_version, outer=self
+                    )
+                except LookupError:  # a version the database does not hold: the number has no counterpart here
+                    self.from_others[version] = None
+            other = self.from_others[version]
+            return getattr(other, name)(number) if other is not None else None
 
         return translated
 

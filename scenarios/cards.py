@@ -74,14 +74,14 @@ class EventFilter(ObjectFilter):
     card_type: Literal["unit", "gear", "spell"] | None = None  # the kind of card played (card_played events)
 
 
-DOMAINS = ("Fury", "Calm", "Mind", "Body", "Chaos", "Order")  # 133.2
+DOMAINS = ("Fury", "Calm", "Mind", "Body", "Chaos", "Order")  # 134.2
 Domain = Literal["Fury", "Calm", "Mind", "Body", "Chaos", "Order"]
 
 
 class Cost(Strict):
-    """A cost: of playing a card (130, 353), of an activated ability (before its colon), or inside an
-    instruction ("X to Y", 352.10.c.1). `power` is Power of any domain ([A], 134.2.e.5); `domain_power`
-    Power of one domain ({Fury: 1} is [R], 133.2)."""
+    """A cost: of playing a card (131, 356), of an activated ability (before its colon), or inside an
+    instruction ("X to Y", 355.10.c.1). `power` is Power of any domain ([A], 135.2.e.5); `domain_power`
+    Power of one domain ({Fury: 1} is [R], 134.2)."""
 
     energy: int = 0
     power: int = 0
@@ -93,7 +93,7 @@ class Cost(Strict):
     discard: int = 0
 
     def plus(self, other: Cost) -> Cost:
-        """Both costs together (353.2: additional costs are added to the total)."""
+        """Both costs together (356.2: additional costs are added to the total)."""
         domains = dict(self.domain_power)
         for domain, amount in other.domain_power.items():
             domains[domain] = domains.get(domain, 0) + amount
@@ -102,7 +102,7 @@ class Cost(Strict):
         )
 
     def less(self, energy: int = 0, power: int = 0) -> Cost:
-        """The cost reduced, never below 0 (353.4, 353.5)."""
+        """The cost reduced, never below 0 (356.4, 356.6)."""
         return self.model_copy(update={"energy": max(0, self.energy - energy), "power": max(0, self.power - power)})
 
     def describe(self) -> str:
@@ -119,7 +119,7 @@ class Cost(Strict):
 
 
 class Discount(Strict):
-    """ "This costs [2] less" (353.4), applied while `condition` holds (e.g. Legion)."""
+    """ "This costs [2] less" (356.4), applied while `condition` holds (e.g. Legion)."""
 
     energy: int = 0
     power: int = 0
@@ -154,16 +154,16 @@ class Replacement(Strict):
 
 class Activated(Strict):
     cost: Cost = Field(default_factory=Cost)
-    keywords: dict[str, int] = Field(default_factory=dict)  # Action / Reaction on the ability (732, 739)
+    keywords: dict[str, int] = Field(default_factory=dict)  # Action / Reaction on the ability (806, 813)
     targets: dict[str, TargetSpec] = Field(default_factory=dict)
     effects: list[dict[str, Any]]
-    only_unattached: bool = False  # rules text of an attached card is inactive (421.1.e)
-    equip: bool = False  # an Equip ability (744): "[Cost]: attach this gear to a unit you control"
+    only_unattached: bool = False  # rules text of an attached card is inactive (434.1.e)
+    equip: bool = False  # an Equip ability (818): "[Cost]: attach this gear to a unit you control"
     label: str | None = None
 
     @property
     def adds(self) -> bool:
-        """An ability that Adds resources resolves at once, without the Chain (388.2, 416.2)."""
+        """An ability that Adds resources resolves at once, without the Chain (400.2, 429.2)."""
         return bool(self.effects) and all(effect.get("op") == "add" for effect in self.effects)
 
 
@@ -174,14 +174,14 @@ class Card(Strict):
     text: str = ""
     note: str = ""
     type: Literal["unit", "gear", "spell", "battlefield", "legend", "token", "rune"]
-    domains: list[Domain] = Field(default_factory=list)  # 133.1; a printed Power cost is of the card's domain
-    tags: list[str] = Field(default_factory=list)  # 132.8 (Equipment, Mech, ...)
+    domains: list[Domain] = Field(default_factory=list)  # 134.1; a printed Power cost is of the card's domain
+    tags: list[str] = Field(default_factory=list)  # 133.8 (Equipment, Mech, ...)
     might: int | None = None
     energy: int = 0
     power: int = 0
     keywords: dict[str, int] = Field(default_factory=dict)
-    discounts: list[Discount] = Field(default_factory=list)  # 353.4, active wherever the card is played from
-    repeat: list[Cost] = Field(default_factory=list)  # [Repeat] costs, each paid at most once (746.1.c)
+    discounts: list[Discount] = Field(default_factory=list)  # 356.4, active wherever the card is played from
+    repeat: list[Cost] = Field(default_factory=list)  # [Repeat] costs, each paid at most once (820.1.c)
     might_bonus: int = 0
     enters_ready: bool = False
     targets: dict[str, TargetSpec] = Field(default_factory=dict)
@@ -203,8 +203,8 @@ class Card(Strict):
 
     @property
     def cost(self) -> Cost:
-        """The printed cost (130): Energy, and Power of the card's domain ([C]); of any domain ([A]) when the
-        card has no domain or several (134.2.e.6.b)."""
+        """The printed cost (131): Energy, and Power of the card's domain ([C]); of any domain ([A]) when the
+        card has no domain or several (135.2.e.6.b)."""
         if len(self.domains) == 1 and self.power:
             return Cost(energy=self.energy, domain_power={self.domains[0]: self.power})
         return Cost(energy=self.energy, power=self.power)
@@ -216,7 +216,7 @@ class Card(Strict):
 
 RESTRICTIONS = {
     "no_move_from_here_to_base",
-    "assigned_combat_damage_last",  # "I must be assigned combat damage last" (443.1.d.2, 443.1.d.5)
+    "assigned_combat_damage_last",  # "I must be assigned combat damage last" (465.2.c.2, 465.2.c.6)
 }
 
 

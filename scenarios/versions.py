@@ -1,7 +1,7 @@
 """The Core Rules versions the engine knows, and the one table of the behaviours that changed between them.
 
-The engine cites its own version's numbers (`kernel.RULES_VERSION`) and `rules_db` translates them into the
-version a scenario names. Numbers follow the version, but where two versions disagree on an outcome the
+The engine cites its own version's numbers (`kernel.RULES_VERSION`, Core Rules 1.4, the rules in force) and
+`rules_db` translates them into the version a scenario is judged under. Numbers follow the version, but where two versions disagree on an outcome the
 behaviour must follow it too: each such behaviour is declared once here, with the rules that say it in each
 version and the engine's choice under each. A game is judged under one version (`GameState.rules_version`, a
 scenario's `rules: {core: ...}`); a rule module asks `game.reading(name)` for the reading it applies, and cites
@@ -20,7 +20,7 @@ from scenarios.kernel import RULES_VERSION, EngineError
 
 KNOWN_VERSIONS = ("2025-06-02", "2025-12-01", "2026-06-18")  # oldest first; versions are dates
 NEWEST_VERSION = KNOWN_VERSIONS[-1]
-VERSION_MARK = "@"  # "419.4.b@2026-06-18": a rule numbered in a version other than the engine's
+VERSION_MARK = "@"  # "412.1.b@2025-12-01": a rule numbered in a version other than the engine's (1.4)
 
 
 def versioned(number: str, version: str) -> str:
@@ -176,6 +176,26 @@ BEHAVIOURS: dict[str, Behaviour] = {
         ),
     )
 }
+
+
+# Words a version renamed: the engine's own word (its version's) -> the word of each older version that said
+# otherwise, oldest first; a version uses the word of the newest entry not after it. 1.4 calls the phase in which
+# the turn player acts the Main Phase (316); 2025-12-01 and before called it the Action Phase. The chain that
+# triggers of attacking and defending make as a combat opens is the Combat Chain (464.2.e), the Initial Chain
+# before.
+RENAMED: dict[str, tuple[tuple[str, str], ...]] = {
+    "main": (("2025-06-02", "action"), ("2026-06-18", "main")),
+    "combat chain": (("2025-06-02", "initial chain"), ("2026-06-18", "combat chain")),
+}
+
+
+def word(engine_word: str, version: str) -> str:
+    """The word a game judged under `version` says for the engine's `engine_word` (a phase's name, ...)."""
+    said = engine_word
+    for since, words in RENAMED.get(engine_word, ()):
+        if since <= version:
+            said = words
+    return said
 
 
 def readings_under(version: str) -> dict[str, Reading]:

@@ -48,7 +48,7 @@ def replacements_ignored(original):
 
 
 def triggers_in_reverse_turn_order(original):
-    def mutant(game, first=(), last=(), because="376.3.b.1"):
+    def mutant(game, first=(), last=(), because=("383.3", "383.3.d.1")):
         return original(game, last, first, because)
 
     return mutant
@@ -87,7 +87,7 @@ def decreases_before_increases(original):
 def collapse_identical_triggers(original):
     """Simultaneous triggers that read alike become one (the bug of engines that key triggers by name)."""
 
-    def mutant(game, first=(), last=(), because="376.3.b.1"):
+    def mutant(game, first=(), last=(), because=("383.3", "383.3.d.1")):
         kept = {}
         for instance in game.triggered:
             kept.setdefault(instance.label, instance)
