@@ -174,6 +174,26 @@ BEHAVIOURS: dict[str, Behaviour] = {
                 Reading("2026-06-18", "counted", ("437.5.a", "465.2.c.5", "465.2.c.10")),
             ),
         ),
+        Behaviour(
+            "multi_domain_power",
+            "The Power a card of several domains costs ([C] in its cost, and the Power of its Accelerate cost): "
+            "Power of any domain ([A]), or only Power of one of the card's domains?",
+            (
+                Reading("2025-06-02", "its_domains", ("717.1.b",)),
+                Reading("2025-12-01", "any_domain", ("134.2.e.6.b", "731.1.a.2")),
+                Reading("2026-06-18", "its_domains", ("135.2.e.6.c", "805.1.a.1")),
+            ),
+        ),
+        Behaviour(
+            "stun_ends",
+            "When does a Stunned unit lose the status: at the beginning of the Ending Step (before the effects "
+            "'at the end of the turn'), or with the 'this turn' effects in the end of turn cleanup (after them)?",
+            (
+                Reading("2025-06-02", "ending_step", ("599.1.a.2",)),
+                Reading("2025-12-01", "ending_step", ("410.1.a.2",)),
+                Reading("2026-06-18", "expiration", ("423.1.a.2", "317.2.c")),
+            ),
+        ),
     )
 }
 

@@ -691,6 +691,26 @@ MUTANTS = [
         [("behaviour", "assignment_counts_prevention", every_version_read_as("2026-06-18"))],
         ("dispute-413",),
     ),
+    (
+        "a two-domain card's Power is of any domain, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "multi_domain_power", every_version_read_as("2025-12-01"))],
+        ("dispute-415",),
+    ),
+    (
+        "a two-domain card's Power is of its domains, whatever the version (Core Rules 1.4 read everywhere)",
+        [("behaviour", "multi_domain_power", every_version_read_as("2026-06-18"))],
+        ("dispute-415",),
+    ),
+    (
+        "a stunned unit recovers as the Ending Step begins, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "stun_ends", every_version_read_as("2025-12-01"))],
+        ("dispute-416",),
+    ),
+    (
+        "a stunned unit recovers in the Expiration Step, whatever the version (Core Rules 1.4 read everywhere)",
+        [("behaviour", "stun_ends", every_version_read_as("2026-06-18"))],
+        ("dispute-416",),
+    ),
     ("Deflect taxes its controller too", [("query", "deflect_cost", deflect_taxes_everyone)], ("core-14",)),
     (
         "Deflect is paid once per spell, whatever the version (2025-12-01 read everywhere)",

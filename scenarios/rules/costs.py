@@ -34,9 +34,9 @@ def set_domain_pool(player, pool: dict[str, int]) -> None:
 def total_cost(game, card, player: str, ignore_base: bool, accelerate: bool, repeat: int, choices: list) -> Cost:
     """353: the base cost (zero when ignored, 353.1), plus additional costs (353.2), less discounts (353.4)."""
     definition = card.definition
-    cost = Cost() if ignore_base else definition.cost
+    cost = Cost() if ignore_base else printed_cost(game, definition)
     if accelerate:
-        cost = cost.plus(accelerate_cost(definition))
+        cost = cost.plus(accelerate_cost(game, definition))
     for paid in definition.repeat[:repeat]:
         cost = cost.plus(paid)
     deflect = calc.deflect_cost(game, player, choices)
@@ -50,11 +50,30 @@ def total_cost(game, card, player: str, ignore_base: bool, accelerate: bool, rep
     return cost
 
 
-def accelerate_cost(definition) -> Cost:
-    """731.1: [1] and one Power of the unit's domain ([A] when it has none or several, 731.1.a.2)."""
+def printed_cost(game, definition) -> Cost:
+    """The printed cost (130): Energy, and Power of the card's domain ([C], 133.1); of any domain ([A]) when the
+    card has none; on a card of several domains, as the version judged under reads it (`multi_domain_power`)."""
+    if len(definition.domains) > 1 and definition.power:
+        return Cost(energy=definition.energy).plus(multi_domain_power(game, definition, definition.power))
+    return definition.cost
+
+
+def accelerate_cost(game, definition) -> Cost:
+    """731.1: [1] and one Power of the unit's domain ([A] when it has none, 731.1.a.2); of a unit of several
+    domains, as the version judged under reads it (`multi_domain_power`)."""
     if len(definition.domains) == 1:
         return Cost(energy=1, domain_power={definition.domains[0]: 1})
+    if definition.domains:
+        return Cost(energy=1).plus(multi_domain_power(game, definition, 1))
     return Cost(energy=1, power=1)
+
+
+def multi_domain_power(game, definition, amount: int) -> Cost:
+    """[C] on a card of several domains: Power of any one of its domains, or of any domain at all ([A]), as the
+    version judged under reads it."""
+    if game.reading("multi_domain_power").choice == "any_domain":
+        return Cost(power=amount)
+    return Cost(power_of_domains=((tuple(sorted(definition.domains)), amount),))
 
 
 @query("resource_problem")
@@ -75,6 +94,19 @@ def resource_problem(game, player: str, cost: Cost, rule: str = "354.1") -> Refu
             )
         domains[domain] = max(0, domains.get(domain, 0) - amount)
         flexible -= short
+    for group, amount in cost.power_of_domains:  # 135.2.e.6.c (1.4): Power of any of the card's domains
+        own = sum(domains.get(domain, 0) for domain in group)
+        if amount > own + flexible:
+            return Refusal(
+                rule,
+                f"{player} can't pay {amount} power of {' or '.join(group)} (has {own} of those domains and "
+                f"{flexible} of any domain)",
+            )
+        for domain in group:
+            taken = min(amount, domains.get(domain, 0))
+            domains[domain] = domains.get(domain, 0) - taken
+            amount -= taken
+        flexible -= amount
     if cost.power > flexible + sum(domains.values()):
         return Refusal(
             rule, f"{player} can't pay {cost.power} power of any domain (has {flexible + sum(domains.values())})"
@@ -95,6 +127,18 @@ def pay_resources(game, player: str, cost: Cost, rule: str = "354.1") -> None:
         own = min(amount, domains.get(domain, 0))
         domains[domain] = domains.get(domain, 0) - own
         pool.power -= amount - own  # 159.2.b: Power of any domain pays what the domain's own Power can't
+    for group, amount in cost.power_of_domains:  # 135.2.e.6.c (1.4): Power of any of the card's domains
+        for _ in range(amount):
+            kinds = [domain for domain in group if domains.get(domain, 0)] or [ANY]  # any domain only when needed
+            pick = (
+                kinds[0]
+                if len(kinds) == 1
+                else choose(game, "power", player, f"which Power pays 1 of {' or '.join(group)}", kinds, "354.3")
+            )
+            if pick == ANY:
+                pool.power -= 1
+            else:
+                domains[pick] -= 1
     for _ in range(cost.power):  # 134.2.e.5.a: Power of any domain pays [A]; which is the payer's choice
         kinds = sorted(domain for domain, n in domains.items() if n) + ([ANY] if pool.power else [])
         pick = (

@@ -38,12 +38,17 @@ def end_turn(game, act: EndTurn) -> None:
     if act.by != game.turn_player or game.chain or game.showdown or game.combat or game.phase != "action":
         raise Refusal("316.6", "only the turn player ends the turn, from a Neutral Open State in the Action Phase")
     game.phase = "ending"
-    for unit in game.unit_objects:
-        if unit.stunned and unit.zone == BOARD:
-            unit.stunned = False  # 410.1.a.2: stunned units recover at the beginning of the Ending Step
+    if game.reading("stun_ends").choice == "ending_step":
+        _recover_from_stun(game)  # 410.1.a.2: stunned units recover at the beginning of the Ending Step
     calc.fire(game, Event("end_of_turn", player=game.turn_player))
     calc.cleanup(game, "the Ending Step began", "319.2")
     _next_step(game, "end_of_turn")
+
+
+def _recover_from_stun(game) -> None:
+    for unit in game.unit_objects:
+        if unit.stunned and unit.zone == BOARD:
+            unit.stunned = False
 
 
 @procedure(
@@ -58,6 +63,8 @@ def finish_end_of_turn(game) -> None:
 
 @procedure("expire", StepKind.TURN, defines=("317.3.a",), summary="expiration step: 'this turn' effects expire")
 def expire(game) -> None:
+    if game.reading("stun_ends").choice == "expiration":
+        _recover_from_stun(game)  # 423.1.a.2 (Core Rules 1.4): with the 'this turn' effects, step 3d
     for obj in game.objects.values():
         if obj.modifiers:
             obj.modifiers = tuple(m for m in obj.modifiers if m.until != "turn")
