@@ -194,6 +194,16 @@ BEHAVIOURS: dict[str, Behaviour] = {
                 Reading("2026-06-18", "expiration", ("423.1.a.2", "317.2.c")),
             ),
         ),
+        Behaviour(
+            "focus_after_the_initial_chain",
+            "When the last item of a Combat's Initial Chain (its attack and defend triggers) resolves, does Focus "
+            "pass to the next player, as after any chain in a showdown, or does the player with Focus keep it?",
+            (
+                Reading("2025-06-02", "passes", ("552",)),
+                Reading("2025-12-01", "kept", ("343.1", "442.1.e")),
+                Reading("2026-06-18", "kept", ("346.1", "464.2.d")),
+            ),
+        ),
     )
 }
 

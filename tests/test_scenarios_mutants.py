@@ -711,6 +711,16 @@ MUTANTS = [
         [("behaviour", "stun_ends", every_version_read_as("2026-06-18"))],
         ("dispute-416",),
     ),
+    (
+        "Focus passes after the Initial Chain, whatever the version (2025-06-02 read everywhere)",
+        [("behaviour", "focus_after_the_initial_chain", every_version_read_as("2025-06-02"))],
+        ("dispute-418",),
+    ),
+    (
+        "the attacker keeps Focus after the Initial Chain, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "focus_after_the_initial_chain", every_version_read_as("2025-12-01"))],
+        ("dispute-418",),
+    ),
     ("Deflect taxes its controller too", [("query", "deflect_cost", deflect_taxes_everyone)], ("core-14",)),
     (
         "Deflect is paid once per spell, whatever the version (2025-12-01 read everywhere)",
