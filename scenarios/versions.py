@@ -179,7 +179,7 @@ BEHAVIOURS: dict[str, Behaviour] = {
             "The Power a card of several domains costs ([C] in its cost, and the Power of its Accelerate cost): "
             "Power of any domain ([A]), or only Power of one of the card's domains?",
             (
-                Reading("2025-06-02", "its_domains", ("717.1.b",)),
+                Reading("2025-06-02", "its_domains", ("156.2", "156.2.a")),
                 Reading("2025-12-01", "any_domain", ("134.2.e.6.b", "731.1.a.2")),
                 Reading("2026-06-18", "its_domains", ("135.2.e.6.c", "805.1.a.1")),
             ),

@@ -123,6 +123,8 @@ TERMS: dict[str, list[str]] = {
     "condition": ["legion", "condition", "mighty", "played"],  # which cards count as played (Legion)
     "look": ["look"],
     "equip cost": ["equip"],
+    "domain power": ["domain"],  # the [C] of a card of several domains (versions.py: multi_domain_power)
+    "stun ends": ["stun", "expir"],  # Stunned units recover (versions.py: stun_ends)
     "repeat": ["repeat"],
     "return_control": ["control"],
     # choices

@@ -16,7 +16,7 @@ as each turn's Expiration Step ends (163, 315.4.d, 317.3.b).
 from __future__ import annotations
 
 from scenarios.cards import Cost
-from scenarios.kernel import Condition, Refusal, calc, choose, procedure, query
+from scenarios.kernel import Condition, Refusal, calc, choose, note, procedure, query
 from scenarios.trace import StepKind
 
 ANY = "any domain"
@@ -70,10 +70,22 @@ def accelerate_cost(game, definition) -> Cost:
 
 def multi_domain_power(game, definition, amount: int) -> Cost:
     """[C] on a card of several domains: Power of any one of its domains, or of any domain at all ([A]), as the
-    version judged under reads it."""
-    if game.reading("multi_domain_power").choice == "any_domain":
+    version judged under reads it (a step says which, citing that version's rules)."""
+    reading = game.reading("multi_domain_power")
+    domains = tuple(sorted(definition.domains))
+    any_domain = reading.choice == "any_domain"
+    note(
+        game,
+        StepKind.EFFECT,
+        "domain power",
+        f"{definition.name} is {' and '.join(domains)}: its [C] is "
+        + ("Power of any domain" if any_domain else f"Power of {' or '.join(domains)}"),
+        reading.cited,
+        reading.cited,
+    )
+    if any_domain:
         return Cost(power=amount)
-    return Cost(power_of_domains=((tuple(sorted(definition.domains)), amount),))
+    return Cost(power_of_domains=((domains, amount),))
 
 
 @query("resource_problem")

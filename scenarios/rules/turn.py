@@ -10,7 +10,7 @@ Chain, the next step waits until the Chain has resolved (`continuation` names it
 from __future__ import annotations
 
 from scenarios.actions import EndTurn
-from scenarios.kernel import Refusal, action, calc, do, procedure, query
+from scenarios.kernel import Refusal, action, calc, do, note, procedure, query
 from scenarios.objects import BOARD, Event
 from scenarios.trace import StepKind
 
@@ -46,9 +46,21 @@ def end_turn(game, act: EndTurn) -> None:
 
 
 def _recover_from_stun(game) -> None:
-    for unit in game.unit_objects:
-        if unit.stunned and unit.zone == BOARD:
-            unit.stunned = False
+    """Stunned units lose the status, when the version judged under says (`stun_ends`), citing its rules."""
+    recovered = [unit for unit in game.unit_objects if unit.stunned and unit.zone == BOARD]
+    for unit in recovered:
+        unit.stunned = False
+    if recovered:
+        reading = game.reading("stun_ends")
+        note(
+            game,
+            StepKind.TURN,
+            "stun ends",
+            f"{', '.join(unit.id for unit in recovered)} lose(s) the Stunned status",
+            reading.cited,
+            reading.cited,
+            [unit.id for unit in recovered],
+        )
 
 
 @procedure(
