@@ -157,6 +157,10 @@ OTHER_TEXTS = {version: rule_texts(version, wrapped=True) for version in version
 def text_of(number: str, texts: dict[str, str] = TEXTS, parents: dict | None = None) -> str:
     """A rule's text with its parent's; a number the engine cites in another version (`419.4.b@2026-06-18`, a
     behaviour the versions disagree on) is read in that version."""
+    if versions_module.is_faq(number):  # an official FAQ's entry: its question and answer must say it too
+        from test_scenarios import faq_entry
+
+        return faq_entry(number).lower()
     number, version = versions_module.split_versioned(number)
     if version is not None:
         texts, parents = OTHER_TEXTS[version], None

@@ -141,7 +141,7 @@ def pay_resources(game, player: str, cost: Cost, rule: str = "354.1") -> None:
         pool.power -= amount - own  # 159.2.b: Power of any domain pays what the domain's own Power can't
     for group, amount in cost.power_of_domains:  # 135.2.e.6.c (1.4): Power of any of the card's domains
         for _ in range(amount):
-            kinds = [domain for domain in group if domains.get(domain, 0)] or [ANY]  # any domain only when needed
+            kinds: list[str] = [domain for domain in group if domains.get(domain, 0)] or [ANY]  # [A] only when needed
             pick = (
                 kinds[0]
                 if len(kinds) == 1
