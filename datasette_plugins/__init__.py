@@ -14,7 +14,19 @@ from __future__ import annotations
 
 from datasette import hookimpl
 
-from datasette_plugins import assets, cancellation, errors, indexes, offline, pages, render, replay_pages, warm_up
+from datasette_plugins import (
+    assets,
+    cancellation,
+    database_watch,
+    errors,
+    indexes,
+    offline,
+    pages,
+    render,
+    replay_pages,
+    request_limits,
+    warm_up,
+)
 from datasette_plugins.page_cache import PageCache
 from datasette_plugins.raw_tables import render_cell
 from rules_db import guard
@@ -75,10 +87,14 @@ def prepare_connection(conn):
 
 @hookimpl
 def asgi_wrapper(datasette):
-    """A request whose client disconnects is cancelled, and its SQLite work interrupted (``cancellation``); a
-    server's worker renders a page of each kind before it serves (``warm_up``)."""
+    """A request past a limit (its method, length, parameters, body) is answered before any view reads it
+    (``request_limits``), and every request with a 503 once the database file has changed under the server
+    (``database_watch``); a request whose client disconnects is cancelled, and its SQLite work interrupted
+    (``cancellation``); a server's worker renders a page of each kind before it serves (``warm_up``)."""
     cancellation.install(datasette)
-    return lambda app: warm_up.before_serving(datasette, cancellation.cancel_on_disconnect(app))
+    return lambda app: request_limits.bounded(
+        database_watch.watched(datasette, warm_up.before_serving(datasette, cancellation.cancel_on_disconnect(app)))
+    )
 
 
 @hookimpl

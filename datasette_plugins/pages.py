@@ -18,6 +18,7 @@ import jinja2
 from datasette.utils.asgi import NotFound, Response
 
 from datasette_plugins import render
+from datasette_plugins.request_limits import whole_number
 from rules_db import queries, schema
 from rules_db import search as search_db
 
@@ -200,9 +201,8 @@ def _url_var(request, name: str) -> str | None:
 
 
 def _page_number(request) -> int:
-    """``?page=`` as a page number; anything but a reasonable whole number means the first page."""
-    page = request.args.get("page", "1")
-    return int(page) if page.isdigit() and len(page) < 7 else 1
+    """``?page=`` as a page number (the first when absent)."""
+    return whole_number(request, "page", 1) or 1
 
 
 def _wants_json(request) -> bool:
@@ -532,7 +532,7 @@ async def search(datasette, request):
     args = request.args  # parsed from the query string at each use: once here
     text = args.get("q", "").strip()
     filters = {name: args.get(name) or None for name in SEARCH_FILTERS}
-    page = _positive_int(args.get("page"))
+    page = _page_number(request)
     database = await _database(datasette)
     paths = Paths(datasette, database.name)
 
@@ -591,10 +591,6 @@ async def search(datasette, request):
         data["query"]["did_you_mean_url"] = paths.search(**{**params, "q": data["query"]["did_you_mean"]})
     game_names = {game["id"]: game["name"] for game in options["games"]}  # a hit names its game as the home page does
     return await _respond(datasette, request, database, "search.html", data, game_names=game_names)
-
-
-def _positive_int(value: str | None) -> int:
-    return int(value) if value and value.isdigit() and 0 < len(value) < 6 and int(value) > 0 else 1
 
 
 def _hit_url(paths: Paths, hit: dict) -> str:
