@@ -237,6 +237,18 @@ BEHAVIOURS: dict[str, Behaviour] = {
                 Reading("2026-06-18", "kept", ("346.1", "464.2.d")),
             ),
         ),
+        Behaviour(
+            "instruction_on_a_vanished_object",
+            'An instruction names, other than as a target, an object that is no longer on the board ("kill it" '
+            "of a delayed ability, after the unit died): is the instruction ignored for it (so what is linked to "
+            "it is ignored too), or negated, as the Vendetta FAQ narrows 'ignored' to a mistargeted instruction "
+            "(linked instructions still execute unless they refer to the action)?",
+            (
+                Reading("2025-06-02", "ignored", ("563.2.c.6",)),
+                Reading("2025-12-01", "ignored", ("055", "356.3.e.6")),
+                Reading("2026-06-18", "negated", ("359.3.e.6", faq(VENDETTA_FAQ, 34))),
+            ),
+        ),
     )
 }
 

@@ -735,6 +735,16 @@ MUTANTS = [
         [("query", "still_there", acts_on_whatever_it_names)],
         ("dispute-904",),
     ),
+    (
+        "an instruction on a vanished object is ignored, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "instruction_on_a_vanished_object", every_version_read_as("2025-12-01"))],
+        ("dispute-904",),
+    ),
+    (
+        "an instruction on a vanished object is negated, whatever the version (Vendetta FAQ read everywhere)",
+        [("behaviour", "instruction_on_a_vanished_object", every_version_read_as("2026-06-18"))],
+        ("dispute-904",),
+    ),
     ("Deflect taxes its controller too", [("query", "deflect_cost", deflect_taxes_everyone)], ("core-14",)),
     (
         "Deflect is paid once per spell, whatever the version (2025-12-01 read everywhere)",

@@ -131,16 +131,17 @@ def still_there(game, run: Resolution, reference, doing: str) -> list[str]:
             found.append(object_id)
         elif isinstance(reference, str) and reference not in run.legal:
             where = "is a new object since it changed zones" if moved else "is no longer on the board"
-            game.budget.logged += 1  # the game log's `ignored`: what a judge sees was not done, in order
+            reading = game.reading("instruction_on_a_vanished_object")  # "ignored", or "negated" (Vendetta FAQ)
+            game.budget.logged += 1  # the game log's `ignored` / `negated`: what a judge sees was not done
             note(
                 game,
                 StepKind.EFFECT,
                 "impossible",
-                f"{run.item.label}: {object_id} {where}: {doing} it is ignored",
+                f"{run.item.label}: {object_id} {where}: {doing} it is {reading.choice}",
                 run.because,
-                ("055", "356.3.e.6"),
+                reading.cited,
                 [object_id],
-                log=("ignored", f"{run.item.label}: {doing} {object_id}", game.budget.logged),
+                log=(reading.choice, f"{run.item.label}: {doing} {object_id}", game.budget.logged),
             )
     return found
 
