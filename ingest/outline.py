@@ -270,11 +270,13 @@ def starts_paragraph(text: str) -> bool:
 def join_continuation(text: str, continuation: str, *, wrapped: bool) -> str:
     """A rule's text with a continuation line added: a new paragraph ("\\n") when the line starts one
     or the layout prints one line per paragraph, else the same paragraph (a space; nothing after a
-    hyphen that ends a wrapped line: "non-" + "Board" is "non-Board")."""
+    hyphen that ends a wrapped line: "non-" + "Board" is "non-Board"; and a word a PDF broke over two
+    lines is whole again: "happ-" + "ens." is "happens.")."""
     if not text:
         return continuation
     if starts_paragraph(continuation) or not wrapped:
         return f"{text}\n{continuation}"
     if text.endswith("-") and text[-2:-1].isalpha():
-        return text + continuation
+        broken_word = text[-2:-1].islower() and continuation[:1].islower()
+        return (text[:-1] if broken_word else text) + continuation
     return f"{text} {continuation}"

@@ -9,6 +9,7 @@ process's id: one left behind by a killed build is removed by the next build.
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import multiprocessing
 import os
 import signal
@@ -32,6 +33,7 @@ from ingest.lemmas import find_phrases, load_tokenizer, token_memo
 from ingest.limits import check_rules
 from ingest.outline import coverage, ingested_share
 from ingest.source import digest, read_lines
+from ingest.text import paragraph
 from rules_db import aliases, cards, lineage_store, links, replays, schema, store
 from rules_db.lineage import KINDS, compute_lineage
 from rules_db.lineage_store import VersionPair
@@ -47,6 +49,7 @@ class DocumentReport:
     counts: dict[str, int | float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # what a judge should look at: dangling references, unknown names
     error: str | None = None
+    reissue_of: str | None = None  # the stored version whose rules this document repeats word for word
 
     def line(self) -> str:
         if self.error:
@@ -77,6 +80,11 @@ class BuildResult:
     @property
     def failed(self) -> list[DocumentReport]:
         return [report for report in self.reports if report.error]
+
+    @property
+    def stored(self) -> list[DocumentReport]:
+        """The documents stored as documents of their own: not a reissue of a version already stored."""
+        return [report for report in self.reports if not report.reissue_of]
 
 
 class BuildFailed(Exception):
@@ -144,14 +152,23 @@ def in_build_order(specs: list[DocumentSpec]) -> tuple[list[DocumentSpec], list[
             )
     waiting, ordered = list(unique.values()), []
     while waiting:
-        ready = next(
-            spec
-            for spec in waiting
-            if not any(other.game == spec.game and _rank(other) < _rank(spec) for other in waiting)
-        )
+        ready = next(spec for spec in waiting if not any(_needs(spec, other) for other in waiting))
         waiting.remove(ready)
         ordered.append(ready)
     return ordered, notes
+
+
+def _needs(spec: DocumentSpec, other: DocumentSpec) -> bool:
+    """Whether ``other`` is to be stored before ``spec``: what ``spec`` needs, or an earlier version of its
+    rulebook (so that a reissue of a version, the same rules under a later date, is recognised as one)."""
+    if other.game != spec.game:
+        return False
+    earlier_version = (
+        spec.kind == other.kind == "rules"
+        and spec.rulebook == other.rulebook
+        and (other.version_date or other.version) < (spec.version_date or spec.version)
+    )
+    return _rank(other) < _rank(spec) or earlier_version
 
 
 def _same_document(one: DocumentSpec, other: DocumentSpec) -> bool:
@@ -216,6 +233,7 @@ class _Builder:
         self.rule_keywords: dict[str, tuple[list[int], Future]] = {}
         self.ruling_keywords: dict[str, Future] = {}  # rulings document -> the keywords found in its rulings
         self.card_mentions: dict[str, Future] = {}  # rulings document the source does not tag -> the cards found
+        self.rulebook_texts: dict[tuple[str, str], dict[str, str]] = {}  # (game, rulebook) -> rules' digest -> slug
 
     def run(self, specs: list[DocumentSpec], keep_going: bool, progress: Callable | None) -> BuildResult:
         # The collector is paused in both processes (the helper, forked inside, is forked paused): what either builds
@@ -232,21 +250,22 @@ class _Builder:
         result = BuildResult(reports, self.timings, timeline=self.timeline.spans)
         if result.failed and not keep_going:
             raise BuildFailed(result)
+        stored = result.stored
         with self.timeline.stage("link versions and cross-references"):
             store.link_versions(self.db)
             store.resolve_cross_references(self.db)
-            self._start_ruling_tags(result.reports)
-            lineages = self._start_lineage(result.reports)
+            self._start_ruling_tags(stored)
+            lineages = self._start_lineage(stored)
             replaying = self._start_replays(specs)  # last in the second process's queue: stored last
         with self._stage("spaCy tagging and linking"):
-            for report in result.reports:
+            for report in stored:
                 if not report.error:
                     self._link(report)
-            self._link_cards(result.reports)
+            self._link_cards(stored)
         with self._stage("search index"):  # while the second process still matches the versions
             schema.enable_search(self.db)
         with self._stage("version lineage"):
-            self._store_lineage(result.reports, lineages)
+            self._store_lineage(stored, lineages)
         with self._stage("search aliases"):  # mined from the rules and their lineage
             aliases.build(self.db)
         with self._stage("scenario replays"):
@@ -280,6 +299,17 @@ class _Builder:
             report.error = str(error)
         return report
 
+    def _reissued(self, spec: DocumentSpec, parsed) -> str | None:
+        """The version of the same rulebook already stored whose rules are these, word for word (Riot reissues a
+        version with a new "Last Updated" date and the same rules), else None; this one is then remembered."""
+        rules = "\n".join(f"{rule.number}\t{paragraph(rule.raw_text)}" for rule in parsed.rules)
+        stored = self.rulebook_texts.setdefault((spec.game, spec.rulebook or "core"), {})
+        key = hashlib.sha256(rules.encode()).hexdigest()
+        if key in stored:
+            return stored[key]
+        stored[key] = spec.slug
+        return None
+
     def _store(self, report: DocumentReport, parsed, lines: list[str]) -> dict:
         db, spec = self.db, report.spec
         if spec.kind in ("cards", "errata"):
@@ -288,6 +318,11 @@ class _Builder:
             if spec.kind == "cards":
                 return cards.store_cards(db, spec.game, spec.slug, parsed)
             return cards.store_errata(db, spec.game, spec.slug, parsed)
+        if spec.kind == "rules" and (stored_as := self._reissued(spec, parsed)):
+            report.reissue_of = stored_as
+            store.store_reissue(db, stored_as, spec)
+            report.notes.append(f"the same rules as {stored_as}: stored as its reissue dated {spec.version_date}")
+            return {"rules": len(parsed.rules)}
         line_count = len(lines) or parsed.line_count
         store.store_document(db, spec, line_count, parsed.nonblank_lines, parsed.skipped)
         store.store_report(db, spec.slug, parsed.issues, parsed.skipped)

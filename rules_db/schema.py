@@ -66,6 +66,14 @@ TABLES: dict[str, Table] = {
         "non-blank lines ingested or skipped for a recognised reason; ingested_share the share stored as "
         "rules or rulings.",
     ),
+    "document_reissues": Table(
+        {"document_id": str, "version_date": str, "source_file": str, "sha256": str},
+        references={"document_id": "documents"},
+        indexes=[["document_id"]],
+        description="Another issue of a stored rulebook version: the same rules, word for word, under another "
+        "'Last Updated' date (Riot reissued Core Rules 1.4 of 2026-06-18 dated 2026-07-16). The version keeps its "
+        "first date and URLs; each reissue's date, file and sha256 are here.",
+    ),
     "rules": Table(
         {
             "id": int,
