@@ -86,6 +86,9 @@ class Cost(Strict):
     energy: int = 0
     power: int = 0
     domain_power: dict[Domain, int] = Field(default_factory=dict)
+    # Power of any one of several domains: a multi-domain card's [C] read as "any power of that card's Domains"
+    # (135.2.e.6.c, 805.1.a.1 in Core Rules 1.4), as (domains, amount) pairs
+    power_of_domains: tuple[tuple[tuple[Domain, ...], int], ...] = ()
     exhaust: Literal["this"] | None = None
     banish: Literal["this"] | None = None
     recycle: Literal["this"] | None = None
@@ -97,8 +100,16 @@ class Cost(Strict):
         domains = dict(self.domain_power)
         for domain, amount in other.domain_power.items():
             domains[domain] = domains.get(domain, 0) + amount
+        either = dict(self.power_of_domains)
+        for group, amount in other.power_of_domains:
+            either[group] = either.get(group, 0) + amount
         return self.model_copy(
-            update={"energy": self.energy + other.energy, "power": self.power + other.power, "domain_power": domains}
+            update={
+                "energy": self.energy + other.energy,
+                "power": self.power + other.power,
+                "domain_power": domains,
+                "power_of_domains": tuple(either.items()),
+            }
         )
 
     def less(self, energy: int = 0, power: int = 0) -> Cost:
@@ -111,6 +122,7 @@ class Cost(Strict):
             f"{self.power} power of any domain" if self.power else "",
         ]
         parts += [f"{n} {domain} power" for domain, n in self.domain_power.items() if n]
+        parts += [f"{n} power of {' or '.join(group)}" for group, n in self.power_of_domains if n]
         parts += ["exhaust this" if self.exhaust else "", "banish this" if self.banish else ""]
         parts += ["recycle this" if self.recycle else ""]
         spent = {"friendly": "spend a buff", "this": "spend this unit's buff", None: ""}[self.spend_buff]

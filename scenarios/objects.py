@@ -136,6 +136,7 @@ class TriggerInstance:
     hidden_at: str | None = None  # a play effect of a card played from hidden (811.1.d.2)
     it: str | None = None  # a delayed ability's object ("it")
     delayed: bool = False  # a delayed ability (390.2), made by an effect, not by its source's text
+    it_incarnation: int | None = None  # ... as the object "it" was when the delayed ability was made
 
     def describe(self) -> str:
         subject = self.event.unit or self.event.player
@@ -289,6 +290,7 @@ class ChainItem(Journaled):
     hidden_at: str | None = None  # played from hidden at this battlefield (811.1.d.2)
     affected: str | None = None  # a replacement effect's subject ("that unit")
     it: str | None = None  # a delayed ability's object ("it")
+    it_incarnation: int | None = None  # ... as the object it named (a new object since is not "it", 124)
     repeat: int = 0  # extra executions paid for (820)
     repeat_targets: tuple = ()  # the targets of each extra execution, chosen as the spell was played (820.2)
 

@@ -688,7 +688,7 @@ def _kind(loc: tuple, name: str, kinds: set[str]):
 
 
 # The shapes of what `expect` may name besides objects (see scenarios/replay.py, which reads these keys).
-_LOG_NAMES = {"resolved", "triggered", "refused", "scored"}
+_LOG_NAMES = {"resolved", "triggered", "refused", "scored", "ignored", "negated"}
 _PART_KEYS = {
     "combat": {"battlefield", "attacker", "defender"},
     "showdown": {"battlefield", "combat", "focus"},

@@ -234,8 +234,16 @@ class GameState(Journaled):
 
     @property
     def log(self) -> dict[str, list]:
-        """What resolved, triggered, scored and was refused, in order (read from the trace)."""
-        found: dict[str, list] = {"resolved": [], "triggered": [], "refused": [], "scored": []}
+        """What resolved, triggered, scored, was refused and was ignored (an instruction on an object that had
+        ceased to exist), in order (read from the trace)."""
+        found: dict[str, list] = {
+            "resolved": [],
+            "triggered": [],
+            "refused": [],
+            "scored": [],
+            "ignored": [],
+            "negated": [],
+        }
         for name, entry, _ in sorted(self.trace.logs(), key=lambda log: log[2]):
             found.setdefault(name, []).append(entry)
         return found

@@ -18,7 +18,12 @@ def test_a_game_reads_each_behaviour_under_the_version_it_is_judged_under():
     older, newer = GameState(SETUP), GameState(SETUP, rules_version="2026-06-18")
     assert older.rules_version == kernel.DEFAULT_VERSION and older.reading(PLAYED).choice == "completed"
     assert newer.reading(PLAYED).choice == "finalized"
-    assert newer.reading(PLAYED).cited == ("419.4.b", "812.1.c")  # the engine's own numbers (1.4) stay plain
+    assert newer.reading(PLAYED).cited == (
+        "419.4.b",  # the engine's own numbers (1.4) stay plain
+        "812.1.c",
+        "faq:2026-08-14#q13",  # an official FAQ's entry is cited as it is, in any version
+        "faq:2026-08-14#q18",
+    )
     assert older.reading(PLAYED).cited == ("412.1.b@2025-12-01", "738.1.c.1@2025-12-01")
 
 

@@ -30,6 +30,22 @@ def corpus_rule_numbers(version: str) -> frozenset[str]:
     return frozenset(numbers)
 
 
+def faq_entry(citation: str) -> str:
+    """The question and answer of an official FAQ's entry (``faq:<date>#q<N>``, scenarios/versions.py), from the
+    FAQ in corpus/ (the Nth bold question of its article, in document order), or "" when it has none."""
+    from scenarios import versions
+
+    date, anchor = versions.faq_parts(citation) or ("", "q0")
+    paths = sorted((ROOT / "corpus").glob(f"riftbound-*faq-{date}.md"))
+    if not paths:
+        return ""
+    text = paths[0].read_text(encoding="utf-8")
+    article = text[text.find("*Published " + date) :] if ("*Published " + date) in text else text
+    entries = re.split(r"^\*\*(?=\S)", article, flags=re.MULTILINE)[1:]
+    wanted = int(anchor[1:])
+    return entries[wanted - 1] if 0 < wanted <= len(entries) else ""
+
+
 def variant_ids():
     for path in PATHS:
         scenario, _ = schema.load(path)
@@ -61,6 +77,10 @@ def test_every_cited_rule_exists(path):
     replay = replay_file(path)
     missing = []
     for cited in replay.cited_numbers():
+        if cited.startswith("faq:"):  # an official FAQ's entry (versions.py): its question must exist
+            if not faq_entry(cited):
+                missing.append(cited)
+            continue
         number, version = split_versioned(cited)  # a behaviour's rule cited in its own version (versions.py)
         if number not in corpus_rule_numbers(version or replay.cited_version):
             missing.append(cited)
@@ -164,7 +184,9 @@ def test_every_reading_of_a_behaviour_is_cited_by_a_library_scenario_judged_unde
 
     for behaviour in versions.BEHAVIOURS.values():
         for reading in behaviour.readings:
-            absent = set(reading.rules) - corpus_rule_numbers(reading.version)
+            faqs = {citation for citation in reading.rules if versions.is_faq(citation)}
+            assert all(faq_entry(citation) for citation in faqs), f"{behaviour.name}: no such FAQ entry in {faqs}"
+            absent = set(reading.rules) - faqs - corpus_rule_numbers(reading.version)
             assert not absent, f"{behaviour.name} under {reading.version} names rules it lacks: {sorted(absent)}"
     uncited = {
         (name, version): set(behaviour.under(version).cited)

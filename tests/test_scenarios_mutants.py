@@ -224,6 +224,15 @@ def every_version_read_as(version):
     return mutation
 
 
+def acts_on_whatever_it_names(original):
+    """An instruction acts on every object it names, whether it still exists on the board or not."""
+
+    def mutant(game, run, reference, doing):
+        return kernel.QUERIES["refs"](game, run, reference)
+
+    return mutant
+
+
 def deflect_taxes_everyone(original):
     """Deflect charged to its controller's own spells too (misreading "an opponent controls", 735.1.c)."""
 
@@ -690,6 +699,51 @@ MUTANTS = [
         "combat damage assignment counts a prevention, whatever the version (Core Rules 1.4 read everywhere)",
         [("behaviour", "assignment_counts_prevention", every_version_read_as("2026-06-18"))],
         ("dispute-413",),
+    ),
+    (
+        "a two-domain card's Power is of any domain, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "multi_domain_power", every_version_read_as("2025-12-01"))],
+        ("dispute-901", "dispute-905"),
+    ),
+    (
+        "a two-domain card's Power is of its domains, whatever the version (Core Rules 1.4 read everywhere)",
+        [("behaviour", "multi_domain_power", every_version_read_as("2026-06-18"))],
+        ("dispute-901", "dispute-905"),
+    ),
+    (
+        "a stunned unit recovers as the Ending Step begins, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "stun_ends", every_version_read_as("2025-12-01"))],
+        ("dispute-902",),
+    ),
+    (
+        "a stunned unit recovers in the Expiration Step, whatever the version (Core Rules 1.4 read everywhere)",
+        [("behaviour", "stun_ends", every_version_read_as("2026-06-18"))],
+        ("dispute-902",),
+    ),
+    (
+        "Focus passes after the Initial Chain, whatever the version (2025-06-02 read everywhere)",
+        [("behaviour", "focus_after_the_initial_chain", every_version_read_as("2025-06-02"))],
+        ("dispute-903",),
+    ),
+    (
+        "the attacker keeps Focus after the Initial Chain, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "focus_after_the_initial_chain", every_version_read_as("2025-12-01"))],
+        ("dispute-903",),
+    ),
+    (
+        "an instruction acts on an object that has ceased to exist",
+        [("query", "still_there", acts_on_whatever_it_names)],
+        ("dispute-904",),
+    ),
+    (
+        "an instruction on a vanished object is ignored, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "instruction_on_a_vanished_object", every_version_read_as("2025-12-01"))],
+        ("dispute-904",),
+    ),
+    (
+        "an instruction on a vanished object is negated, whatever the version (Vendetta FAQ read everywhere)",
+        [("behaviour", "instruction_on_a_vanished_object", every_version_read_as("2026-06-18"))],
+        ("dispute-904",),
     ),
     ("Deflect taxes its controller too", [("query", "deflect_cost", deflect_taxes_everyone)], ("core-14",)),
     (

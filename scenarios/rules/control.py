@@ -73,5 +73,5 @@ def take_control(game, unit_id: str, player: str, label: str) -> None:
 
 @instruction("take_control")
 def op_take_control(game, run, ins) -> None:
-    for unit_id in calc.refs(game, run, ins["what"]):
+    for unit_id in calc.still_there(game, run, ins["what"], "taking control of"):
         do.take_control(game, unit_id, run.item.controller, run.item.label, because=run.because)

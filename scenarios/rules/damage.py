@@ -153,7 +153,7 @@ def op_deal(game, run, ins) -> None:
     if amount is None:
         calc.impossible(game, run, "the amount is null: no damage is dealt", "359.3.e.12")
         return
-    targets = [uid for uid in calc.refs(game, run, ins["to"]) if game.objects[uid].zone == Zone.BOARD]
+    targets = calc.still_there(game, run, ins["to"], "dealing damage to")
     if targets:
         do.deal(game, dict.fromkeys(targets, amount), run.item.source, run.item.label, because=run.because)
 
@@ -172,7 +172,7 @@ def op_fight(game, run, ins) -> None:
 
 @instruction("kill")
 def op_kill(game, run, ins) -> None:
-    ids = [oid for oid in calc.refs(game, run, ins["what"]) if game.objects[oid].zone == Zone.BOARD]
+    ids = calc.still_there(game, run, ins["what"], "killing")
     if ids:
         calc.kill_all(game, ids, False, (run.because, "428.1.a.1"))
 

@@ -11,7 +11,6 @@ object and is not affected (359.3.e.4).
 from __future__ import annotations
 
 from scenarios.kernel import calc, do, instruction, procedure
-from scenarios.objects import BOARD
 from scenarios.trace import StepKind
 
 
@@ -29,7 +28,7 @@ def return_control(game, unit_id: str, label: str) -> None:
 
 @instruction("return_control")
 def op_return_control(game, run, ins) -> None:
-    for unit_id in calc.refs(game, run, ins["what"]):
+    for unit_id in calc.still_there(game, run, ins["what"], "returning control of"):
         unit = game.objects[unit_id]
-        if unit.zone == BOARD and unit.controller != unit.owner:
+        if unit.controller != unit.owner:
             do.return_control(game, unit_id, run.item.label, because=run.because)

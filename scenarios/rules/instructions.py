@@ -110,6 +110,42 @@ def refs(game, run: Resolution, reference) -> list[str]:
     raise EngineError(f"{item.label}: unknown reference {reference!r}")
 
 
+@query("still_there")
+def still_there(game, run: Resolution, reference, doing: str) -> list[str]:
+    """The objects an instruction acts on the board with: those it names that still exist as the objects it named,
+    on the board and, for a delayed ability's "it", not a new object since (a zone change makes a new object, 124).
+    An object that has ceased to exist can't be moved, killed, dealt damage or otherwise acted on: for each one
+    named by itself (not a group an instruction selects, nor a target already found illegal) the instruction is
+    ignored for it, and a step says so (055, 359.3.e.6). Every instruction acting on objects on the board asks
+    here, whatever card gives it."""
+    found = []
+    for object_id in refs(game, run, reference):
+        obj = game.objects.get(object_id)
+        moved = (
+            reference == "it"
+            and run.item.it_incarnation is not None
+            and obj is not None
+            and obj.incarnation != run.item.it_incarnation
+        )
+        if obj is not None and obj.zone == Zone.BOARD and not moved:
+            found.append(object_id)
+        elif isinstance(reference, str) and reference not in run.legal:
+            where = "is a new object since it changed zones" if moved else "is no longer on the board"
+            reading = game.reading("instruction_on_a_vanished_object")  # "ignored", or "negated" (Vendetta FAQ)
+            game.budget.logged += 1  # the game log's `ignored` / `negated`: what a judge sees was not done
+            note(
+                game,
+                StepKind.EFFECT,
+                "impossible",
+                f"{run.item.label}: {object_id} {where}: {doing} it is {reading.choice}",
+                run.because,
+                reading.cited,
+                [object_id],
+                log=(reading.choice, f"{run.item.label}: {doing} {object_id}", game.budget.logged),
+            )
+    return found
+
+
 @query("show_refs")
 def show_refs(game, run: Resolution, reference) -> str:
     """A reference as the objects it names, for step summaries ("target" -> "d1")."""

@@ -161,7 +161,7 @@ def standard_move(game, act: Move) -> None:
 
 @instruction("move")
 def op_move(game, run, ins) -> None:
-    ids = [uid for uid in calc.refs(game, run, ins["what"]) if game.objects[uid].zone == Zone.BOARD]
+    ids = calc.still_there(game, run, ins["what"], "moving")
     destination = ins["to"]
     if destination != "base":
         if destination.startswith("location_of:"):
@@ -180,6 +180,6 @@ def op_move(game, run, ins) -> None:
 
 @instruction("recall")
 def op_recall(game, run, ins) -> None:
-    for object_id in calc.refs(game, run, ins["what"]):
-        if game.objects[object_id].zone == Zone.BOARD and game.objects[object_id].location != "base":
+    for object_id in calc.still_there(game, run, ins["what"], "recalling"):
+        if game.objects[object_id].location != "base":
             do.recall(game, object_id, because=run.because)

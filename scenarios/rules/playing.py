@@ -303,7 +303,7 @@ def hide(game, act: Hide) -> None:
 
 @instruction("banish_and_play")
 def op_banish_and_play(game, run, ins) -> None:
-    for unit_id in calc.refs(game, run, ins["what"]):
+    for unit_id in calc.still_there(game, run, ins["what"], "banishing and playing"):
         unit = game.objects[unit_id]
         do.banish(game, unit_id, None, because=run.because)
         do.play_by_effect(game, unit, unit.owner, "base", run.item.label, because=run.because)

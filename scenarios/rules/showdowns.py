@@ -143,23 +143,30 @@ def pass_focus(game, player: str) -> None:
         game.priority = showdown.focus
 
 
+def _keeps_focus(game) -> bool:
+    """After the Initial Chain the player with Focus keeps it, as the version judged under reads it
+    (`focus_after_the_initial_chain`)."""
+    return game.showdown.initial and game.reading("focus_after_the_initial_chain").choice == "kept"
+
+
 @procedure(
     "after_chain_emptied",
     StepKind.SHOWDOWN,
     summary=lambda g: (
         f"{g.word('combat chain')} done: {g.showdown.focus} keeps Focus"
-        if g.showdown.initial
+        if _keeps_focus(g)
         else f"Focus passes to {g.next_player(g.showdown.focus)}"
     ),
-    cite=lambda g: ["346.1"] if g.showdown.initial else ["346"],
+    cite=lambda g: list(g.reading("focus_after_the_initial_chain").cited) if g.showdown.initial else ["346"],
 )
 def after_chain_emptied(game) -> None:
     """346: Focus passes when the last chain item resolves, except after the Combat Chain (the Initial Chain of
-    2025-12-01, 346.1)."""
+    2025-12-01) where the version judged under keeps it (346.1)."""
     showdown = game.showdown
-    if showdown.initial:
+    if _keeps_focus(game):
         showdown.initial = False
     else:
+        showdown.initial = False
         showdown.focus = game.next_player(showdown.focus)
     showdown.passes = ()
     game.priority = showdown.focus

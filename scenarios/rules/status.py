@@ -129,7 +129,7 @@ def attach(game, gear_ids, unit_id: str, label: str) -> None:
 
 
 def _ids(game, run, ins, key="what"):
-    return [oid for oid in calc.refs(game, run, ins[key]) if game.objects[oid].zone == "board"]
+    return calc.still_there(game, run, ins[key], f"the '{ins['op']}' instruction on")
 
 
 def _on_objects(name: str):

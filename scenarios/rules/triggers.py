@@ -79,6 +79,7 @@ def fire(game, event: Event, leaving: frozenset = frozenset()) -> None:
                     location=event.location,
                     it=_still_the_same(game, delayed),
                     delayed=True,
+                    it_incarnation=delayed.incarnation,
                 )
             )
             if delayed.once:
@@ -214,6 +215,7 @@ def put_trigger_on_chain(game, instance: TriggerInstance) -> None:
         location=instance.location,
         hidden_at=instance.hidden_at,
         it=instance.it,
+        it_incarnation=instance.it_incarnation,
     )
     calc.add_to_chain(game, item)
 

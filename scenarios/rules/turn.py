@@ -10,7 +10,7 @@ Chain, the next step waits until the Chain has resolved (`continuation` names it
 from __future__ import annotations
 
 from scenarios.actions import EndTurn
-from scenarios.kernel import Refusal, action, calc, do, procedure, query
+from scenarios.kernel import Refusal, action, calc, do, note, procedure, query
 from scenarios.objects import BOARD, Event
 from scenarios.trace import StepKind
 
@@ -39,12 +39,29 @@ def end_turn(game, act: EndTurn) -> None:
         phase = game.word("main").capitalize()
         raise Refusal("316.9", f"only the turn player ends the turn, from a Neutral Open State in the {phase} Phase")
     game.phase = "ending"
-    for unit in game.unit_objects:
-        if unit.stunned and unit.zone == BOARD:
-            unit.stunned = False  # 423.1.a.2: stunned units recover at the beginning of the Ending Step
+    if game.reading("stun_ends").choice == "ending_step":
+        _recover_from_stun(game)  # up to 2025-12-01 (its 410.1.a.2): as the Ending Step begins
     calc.fire(game, Event("end_of_turn", player=game.turn_player))
     calc.cleanup(game, "the Ending Step began", "319.2")
     _next_step(game, "end_of_turn")
+
+
+def _recover_from_stun(game) -> None:
+    """Stunned units lose the status, when the version judged under says (`stun_ends`), citing its rules."""
+    recovered = [unit for unit in game.unit_objects if unit.stunned and unit.zone == BOARD]
+    for unit in recovered:
+        unit.stunned = False
+    if recovered:
+        reading = game.reading("stun_ends")
+        note(
+            game,
+            StepKind.TURN,
+            "stun ends",
+            f"{', '.join(unit.id for unit in recovered)} lose(s) the Stunned status",
+            reading.cited,
+            reading.cited,
+            [unit.id for unit in recovered],
+        )
 
 
 @procedure(
@@ -59,6 +76,8 @@ def finish_end_of_turn(game) -> None:
 
 @procedure("expire", StepKind.TURN, defines=("317.2.c",), summary="expiration step: 'this turn' effects expire")
 def expire(game) -> None:
+    if game.reading("stun_ends").choice == "expiration":
+        _recover_from_stun(game)  # 423.1.a.2 (Core Rules 1.4): with the 'this turn' effects, step 3d
     for obj in game.objects.values():
         if obj.modifiers:
             obj.modifiers = tuple(m for m in obj.modifiers if m.until != "turn")

@@ -132,7 +132,7 @@ def op_discard(game, run, ins) -> None:
 
 @instruction("return_to_hand")
 def op_return_to_hand(game, run, ins) -> None:
-    ids = [oid for oid in calc.refs(game, run, ins["what"]) if game.objects[oid].zone == Zone.BOARD]
+    ids = calc.still_there(game, run, ins["what"], "returning to hand")
     if ids:
         do.return_to_hand(game, ids, run.item.label, because=run.because)
 
