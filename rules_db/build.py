@@ -28,13 +28,13 @@ import sqlite_utils
 from ingest.card_names import CardMention, find_card_mentions
 from ingest.documents import BUNDLED, DocumentSpec
 from ingest.errors import IngestError
-from ingest.formats import adapter, complete, spec_for
+from ingest.formats import adapter, complete, expand, spec_for
 from ingest.lemmas import find_phrases, load_tokenizer, token_memo
 from ingest.limits import check_rules
 from ingest.outline import coverage, ingested_share
 from ingest.source import digest, read_lines
 from ingest.text import paragraph
-from rules_db import aliases, cards, lineage_store, links, replays, schema, store
+from rules_db import aliases, cards, in_force, lineage_store, links, replays, schema, store
 from rules_db.lineage import KINDS, compute_lineage
 from rules_db.lineage_store import VersionPair
 from rules_db.timeline import Span, Timeline
@@ -202,7 +202,8 @@ def build(
     it replays the batches of scenarios still queued there itself (``Timeline.take_over``): small tasks that need no
     spaCy, so that neither process idles while the other has work either can do. ``processes=1`` does everything here.
     """
-    specs, notes = in_build_order(bundled_specs() if specs is None else specs)
+    given = [each for spec in (bundled_specs() if specs is None else specs) for each in expand(spec)]
+    specs, notes = in_build_order(given)  # a file of several articles is one document per article (expand)
     token_memo.cache_clear()  # this build's texts tokenized afresh: memory holds one build's vocabulary at most
     db_path = Path(db_path)
     db_path.parent.mkdir(parents=True, exist_ok=True)
@@ -253,6 +254,7 @@ class _Builder:
         stored = result.stored
         with self.timeline.stage("link versions and cross-references"):
             store.link_versions(self.db)
+            in_force.store(self.db, games={row["id"] for row in self.db.query("select id from games")})
             store.resolve_cross_references(self.db)
             self._start_ruling_tags(stored)
             lineages = self._start_lineage(stored)
@@ -348,6 +350,8 @@ class _Builder:
                 **_coverage(parsed),
             }
         ruling_ids = store.store_rulings(db, spec, parsed)
+        if parsed.published:
+            store.store_faq_article(db, spec, parsed)
         for ruling in parsed.rulings:
             self.explicit_citations[ruling_ids[ruling.position]] = [(c.number, c.raw_text) for c in ruling.citations]
         self.related[spec.slug] = {
@@ -526,6 +530,8 @@ def _parse(spec: DocumentSpec) -> tuple[Any, list[str]]:
     """The parsed document and its text lines (none for the JSON card files)."""
     if spec.kind in ("cards", "errata"):
         return adapter(spec.format).parse_file(spec.path, spec.kind), []
+    if spec.part is not None:  # one article of a file that holds several
+        return adapter(spec.format).parse_part(spec.path, spec.part), []
     if hasattr(module := adapter(spec.format), "parse_path"):  # a document that is a folder of files
         return module.parse_path(spec.path), []
     lines = read_lines(spec.path)

@@ -342,6 +342,22 @@ def store_rulings(db: sqlite_utils.Database, spec: DocumentSpec, parsed: ParsedR
     return ids
 
 
+def store_faq_article(db: sqlite_utils.Database, spec: DocumentSpec, parsed: ParsedRulings) -> None:
+    """A dated article of rulings (an official FAQ): its date, link, publisher and claimed precedence."""
+    db.table("faq_articles").insert(
+        {
+            "document_id": spec.slug,
+            "game_id": spec.game,
+            "title": spec.title,
+            "published": parsed.published,
+            "url": parsed.url,
+            "publisher": parsed.source,
+            "official": int(bool(parsed.official)),
+            "precedence": parsed.precedence,
+        }
+    )
+
+
 def link_versions(db: sqlite_utils.Database) -> None:
     """Chain each rulebook's versions in order (previous_id), mark the newest of each rulebook, and make
     the Core Rules (else the first rulebook) each game's default. Run after every document is stored, so a
