@@ -19,40 +19,52 @@ CITATION = "faq:2026-08-14#q11"
 
 
 def _copy(real_db, tmp_path, with_ruling: bool):
-    """The real database with (or without) a ruling for the cited FAQ entry."""
+    """The real database with (or without) a ruling for the cited FAQ entry. When the build ingested the FAQ
+    (ingest/documents.py), its own ruling is the one linked; without, the held rulings' anchors are changed so
+    that none answers the citation (deleting them would leave their links to rules and rulings dangling)."""
     path = tmp_path / ("with.db" if with_ruling else "without.db")
     shutil.copy(real_db, path)
     db = sqlite_utils.Database(path)
-    db.execute("pragma foreign_keys = off")
     held = [row[0] for row in db.execute("select id from documents where version = '2026-08-14'").fetchall()]
-    for document_id in held:  # whatever ingested the FAQ, this copy starts without it
-        db.execute("delete from rulings where document_id = ?", [document_id])
+    anchor = CITATION.partition("#")[2]
     ruling_id = None
-    if with_ruling:
-        if not held:
-            db["documents"].insert(
+    if not with_ruling:
+        for document_id in held:
+            db.execute("update rulings set anchor = 'not-' || anchor where document_id = ?", [document_id])
+    else:
+        found = db.execute(
+            f"select id from rulings where anchor = ? and document_id in ({', '.join('?' for _ in held)}) "
+            "order by id limit 1",
+            [anchor, *held],
+        ).fetchone()
+        if found is not None:
+            ruling_id = found[0]
+        else:
+            db.execute("pragma foreign_keys = off")
+            if not held:
+                db["documents"].insert(
+                    {
+                        "id": "test-vendetta-faq",
+                        "game_id": "riftbound",
+                        "title": "FAQ",
+                        "version": "2026-08-14",
+                        "kind": "rulings",
+                    }
+                )
+            document_id = held[0] if held else "test-vendetta-faq"
+            ruling_id = db.execute("select coalesce(max(id), 0) + 1 from rulings").fetchone()[0]
+            db["rulings"].insert(
                 {
-                    "id": "test-vendetta-faq",
+                    "id": ruling_id,
                     "game_id": "riftbound",
-                    "title": "FAQ",
-                    "version": "2026-08-14",
-                    "kind": "rulings",
+                    "document_id": document_id,
+                    "position": 11,
+                    "question": "What happens during combat damage assignment if my unit has Ki Barrier and Lotus Trap?",
+                    "ruling": "You can order the replacement effects on your unit.",
+                    "anchor": anchor,
+                    "source": "Riot Games",
                 }
             )
-        document_id = held[0] if held else "test-vendetta-faq"
-        ruling_id = db.execute("select coalesce(max(id), 0) + 1 from rulings").fetchone()[0]
-        db["rulings"].insert(
-            {
-                "id": ruling_id,
-                "game_id": "riftbound",
-                "document_id": document_id,
-                "position": 11,
-                "question": "What happens during combat damage assignment if my unit has Ki Barrier and Lotus Trap?",
-                "ruling": "You can order the replacement effects on your unit.",
-                "anchor": "q11",
-                "source": "Riot Games",
-            }
-        )
     db.conn.commit()
     db.close()
     return path, ruling_id
