@@ -83,6 +83,26 @@ def check_json_nesting(path: str | Path, text: str) -> None:
             depth -= 1
 
 
+_WHOLE_CHARACTERS, _LONE = "text escapes that make whole characters", "a lone surrogate (\\uD800-\\uDFFF)"
+_JSON_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)", re.DOTALL)  # escapes read left to right: "\\\\" is one
+
+
+def check_json_surrogates(path: str | Path, text: str) -> None:
+    """No JSON escape that decodes into half a character (a \\uD800-\\uDBFF escape not followed at once by a
+    \\uDC00-\\uDFFF one, or the second alone): no UTF-8 text, and so no SQLite text, can hold a lone surrogate."""
+    high_end = None  # where a high surrogate's escape ended, waiting for its low half
+    for escape in _JSON_ESCAPE.finditer(text):
+        code = int(escape.group(1), 16) if escape.group(1) else None
+        low = code is not None and 0xDC00 <= code <= 0xDFFF
+        if (high_end is not None and not (low and escape.start() == high_end)) or (low and high_end is None):
+            lone = high_end if low and high_end is None else escape.start()
+            line = text.count("\n", 0, lone) + 1
+            raise IngestError(path, line, _WHOLE_CHARACTERS, _LONE)
+        high_end = escape.end() if code is not None and 0xD800 <= code <= 0xDBFF else None
+    if high_end is not None:
+        raise IngestError(path, text.count("\n", 0, high_end) + 1, _WHOLE_CHARACTERS, _LONE)
+
+
 def bounded_for_tokenizer(text: str) -> str:
     """The text's first ``MAX_TAGGED_CHARS`` characters, with every run of more than ``MAX_TOKEN_CHARS``
     characters without white space cut to that many and the rest of the run blanked: spaCy's tokenizer takes

@@ -25,6 +25,7 @@ are the source's notes about itself, not rulings (``ParsedRulings.notes``).
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 from pathlib import Path
@@ -32,6 +33,7 @@ from pathlib import Path
 import yaml
 
 from ingest.errors import IngestError
+from ingest.limits import check_json_nesting, check_json_surrogates
 from ingest.model import ParsedCitation, ParsedNote, ParsedRuling, ParsedRulings, ParseIssue, SkippedLine
 from ingest.source import load_yaml, read_lines
 
@@ -54,6 +56,25 @@ _CLOSING_CALLOUT = re.compile(r"</Callout>")
 _LINK = re.compile(r"\[(?P<text>[^\]]+)\]\((?P<target>[^)\s]+)\)")
 _EMPHASIS = re.compile(r"(\*\*|__|\*|`)(?=\S)(.+?)(?<=\S)\1")
 _LIST_ITEM = re.compile(r"^(?:\d+\.|[-*])\s")
+
+
+def _texts(value) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+_SCALAR = (str, int, float, datetime.date)
+# The front-matter keys the pages are read by: what each must hold.
+_FRONT_MATTER = {
+    "title": ("a text", lambda value: isinstance(value, _SCALAR)),
+    "createdAt": ("a date", lambda value: isinstance(value, _SCALAR)),
+    "reviewedCoreRulesVersion": ('a version such as "1.4"', lambda value: isinstance(value, _SCALAR)),
+    "galleryLink": ("a link", lambda value: isinstance(value, str)),
+    "authors": ("a list of names", _texts),
+    "rulingRelations": (
+        "anchors each mapped to a list of related pages",
+        lambda value: isinstance(value, dict) and all(_texts(related) for related in value.values() if related),
+    ),
+}
 
 
 def sniff_path(path: Path) -> bool:
@@ -116,7 +137,12 @@ def ordered_pages(root: Path) -> list[Path]:
     (``"..."`` for the rest, alphabetically; ``---Title---`` entries are separators)."""
     order: list[Path] = []
     names = _meta_pages(root)
-    entries = {entry.stem if entry.suffix == ".mdx" else entry.name: entry for entry in root.iterdir()}
+    # A link is never followed: it could lead out of the folder, and its text into the pages served.
+    entries = {
+        entry.stem if entry.suffix == ".mdx" else entry.name: entry
+        for entry in root.iterdir()
+        if not entry.is_symlink()
+    }
     listed = [name for name in names if name in entries]
     rest = sorted(name for name, entry in entries.items() if name not in listed and _is_page_or_folder(entry))
     for name in listed + rest if "..." in names or not names else listed:
@@ -129,11 +155,27 @@ def _meta_pages(folder: Path) -> list[str]:
     meta = folder / "meta.json"
     if not meta.exists():
         return []
+    pages = _meta(folder).get("pages", [])
+    if not isinstance(pages, list):
+        raise IngestError(meta, None, "'pages': a list of page names", type(pages).__name__)
+    return [page for page in pages if isinstance(page, str) and not page.startswith("---")]
+
+
+def _meta(folder: Path) -> dict:
+    """A folder's meta.json, an object ({} where there is none)."""
+    meta = folder / "meta.json"
+    if not meta.exists() or meta.is_symlink():
+        return {}
+    text = "\n".join(read_lines(meta, max_line=None))
+    check_json_nesting(meta, text)
+    check_json_surrogates(meta, text)
     try:
-        pages = json.loads(meta.read_text(encoding="utf-8")).get("pages", [])
+        data = json.loads(text)
     except ValueError as error:
         raise IngestError(meta, getattr(error, "lineno", None), "JSON", str(error)) from None
-    return [page for page in pages if isinstance(page, str) and not page.startswith("---")]
+    if not isinstance(data, dict):
+        raise IngestError(meta, 1, 'a JSON object ({"title": ..., "pages": [...]})', type(data).__name__)
+    return data
 
 
 def _is_page_or_folder(entry: Path) -> bool:
@@ -212,8 +254,21 @@ class _Page:
                     ) from None
                 if not isinstance(meta, dict):
                     raise IngestError(self.path, 2, "front matter of 'key: value' lines", self.lines[1])
+                self._check_shapes(meta, index)
                 return meta, index + 1
         raise IngestError(self.path, 1, "front matter closed by a '---' line", "no closing '---'")
+
+    def _check_shapes(self, meta: dict, closing: int) -> None:
+        """Each key the pages are read by holds what it should (a title is text, authors a list of names, ...):
+        the error names the key's line, not a type error deep in the build."""
+        for key, (expected, valid) in _FRONT_MATTER.items():
+            value = meta.get(key)
+            if value is not None and not valid(value):
+                line = next(
+                    (number + 1 for number, text in enumerate(self.lines[1:closing], start=1) if text.startswith(key)),
+                    2,
+                )
+                raise IngestError(self.path, line, f"front matter {key!r}: {expected}", repr(value)[:80])
 
     def _sections(self, skipped: list[SkippedLine]) -> list[tuple[int, str, str | None, int, list[str]]]:
         """(level, title, anchor, 1-based heading line, body lines) per ## and ### heading."""
@@ -241,9 +296,8 @@ def _category(folder: Path) -> str:
     pages = list(folder.glob("*.mdx"))
     if pages and all("galleryLink:" in page.read_text(encoding="utf-8") for page in pages):
         return "card"
-    meta = folder / "meta.json"
-    title = json.loads(meta.read_text(encoding="utf-8")).get("title") if meta.exists() else None
-    return (title or folder.name.replace("-", " ")).lower()
+    title = _meta(folder).get("title")
+    return (title if isinstance(title, str) and title else folder.name.replace("-", " ")).lower()
 
 
 def _answer(body: list[str]) -> tuple[str, list[ParsedCitation], list[str], list[str]]:

@@ -30,9 +30,16 @@ def read_lines(path: str | Path, max_line: int | None = MAX_LINE_CHARS) -> list[
         raise IngestError(path, line, "UTF-8 text", f"byte 0x{data[error.start]:02x}") from None
     if not text.strip():
         raise IngestError(path, None, "a non-empty document", "an empty file")
-    lines = text.lstrip("\ufeff").splitlines()
+    lines = split_lines(text.lstrip("\ufeff"))
     check_lines(path, lines, max_line)
     return lines
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines as an editor numbers them: ended by \\n (\\r\\n and a lone \\r too) and nothing else. str.splitlines
+    also ends a line at a form feed, \\x85 or U+2028, so every error after one would name the wrong line."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return lines[:-1] if lines and lines[-1] == "" else lines
 
 
 def nonblank_count(lines: list[str]) -> int:

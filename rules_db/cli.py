@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import atexit
 import gc
+import sqlite3
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -30,18 +33,18 @@ def cli() -> None:
     help="Database to write (replaced atomically at the end).",
 )
 @click.option("--keep-going", is_flag=True, help="Write the database even if some documents fail, without them.")
-@click.argument("documents", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("documents", nargs=-1, type=click.Path(path_type=Path))
 def build_command(db_path: Path, keep_going: bool, documents: tuple[Path, ...]) -> None:
-    """Ingest the bundled documents, or DOCUMENTS, into the database."""
+    """Ingest the bundled documents, or DOCUMENTS (files and folders, in any order), into the database."""
     heap_left_to_the_system_at_exit()
     from rules_db.build import BuildFailed, build, specs_for  # the build's imports are heavy: only its commands pay
 
     try:
         specs = specs_for(list(documents))
+        with _operational_failures(f"cannot write {db_path}", "the previous database was kept"):
+            result = build(db_path, specs, keep_going=keep_going, echo=click.echo, progress=_progress)
     except IngestError as error:
         raise click.ClickException(str(error)) from None
-    try:
-        result = build(db_path, specs, keep_going=keep_going, echo=click.echo, progress=_progress)
     except BuildFailed as failure:
         for report in failure.result.reports:
             click.echo(report.line(), err=bool(report.error))
@@ -53,6 +56,21 @@ def build_command(db_path: Path, keep_going: bool, documents: tuple[Path, ...]) 
     click.echo(f"Wrote {db_path} ({timings})")
     if result.failed:
         sys.exit(1)
+
+
+@contextmanager
+def _operational_failures(what: str, consequence: str = "") -> Iterator[None]:
+    """A failure of the machine rather than of a document (a full disk, a read-only folder, a file where a folder
+    should be) as one line naming the path and the reason, not a traceback."""
+    try:
+        yield
+    except (OSError, sqlite3.OperationalError) as error:
+        if isinstance(error, FileExistsError | NotADirectoryError):
+            reason = "a file stands where a folder should be"
+        else:
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        where = f" ({error.filename})" if isinstance(error, OSError) and error.filename else ""
+        raise click.ClickException(f"{what}: {reason}{where}" + (f"; {consequence}" if consequence else "")) from None
 
 
 def heap_left_to_the_system_at_exit() -> None:
@@ -106,7 +124,8 @@ def serve_command(
     if reason:
         click.echo(f"Building {db_path}: {reason}")
         try:
-            build(db_path, specs_for([]), echo=click.echo, progress=_progress)
+            with _operational_failures(f"cannot write {db_path}", "the previous database was kept"):
+                build(db_path, specs_for([]), echo=click.echo, progress=_progress)
         except BuildFailed as failure:
             raise click.ClickException(str(failure)) from None
     urls = site_urls(host, port, https=ssl_certfile is not None)
@@ -117,7 +136,8 @@ def serve_command(
         if len(urls) > 1:
             click.echo(f"On this machine: {urls[-1]}")
     certificate = (ssl_certfile, ssl_keyfile) if ssl_certfile and ssl_keyfile else None
-    serve(db_path, host=host, port=port, certificate=certificate, workers=workers)
+    with _operational_failures(f"cannot serve {db_path}"):
+        serve(db_path, host=host, port=port, certificate=certificate, workers=workers)
 
 
 @cli.command("diff")

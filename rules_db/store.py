@@ -147,6 +147,14 @@ def store_rulebook(db: sqlite_utils.Database, spec: DocumentSpec, parsed: Parsed
         ),
     )
     rulebook = versions.rulebook_id(spec.game, spec.rulebook)
+    stored_rulebooks = {row[0] for row in db.execute("select id from rulebooks where game_id = ?", [spec.game])}
+
+    def target_rulebook(slug: str | None) -> str | None:
+        """The rulebook a reference points into, where it is in this database (a Tournament Rules text built
+        without the Core Rules keeps its references into them, dangling)."""
+        target = versions.rulebook_id(spec.game, slug) if slug else rulebook
+        return target if target in stored_rulebooks else None
+
     insert_rows(
         db,
         "rule_refs",
@@ -158,9 +166,7 @@ def store_rulebook(db: sqlite_utils.Database, spec: DocumentSpec, parsed: Parsed
                 "target_number": target,
                 "raw_text": reference.raw_text,
                 "status": "dangling" if reference.rulebook or target not in ids else "resolved",
-                "target_rulebook_id": versions.rulebook_id(spec.game, reference.rulebook)
-                if reference.rulebook
-                else rulebook,
+                "target_rulebook_id": target_rulebook(reference.rulebook),
                 "target_document_id": None if reference.rulebook else spec.slug,
             }
             for reference in parsed.references
