@@ -136,6 +136,25 @@ class Trigger(Strict):
     effects: list[dict[str, Any]]
     label: str | None = None
 
+    @model_validator(mode="after")
+    def _cost_after_you_may(self):
+        """ "You may <cost> to <effect>": the cost right after the opening "you may" is the ability's cost (paid
+        as it is finalized from Core Rules 1.4, 383.3.b.1; as it resolves before), declared as `cost:`, never as
+        its first instruction, which would be done whatever the version and even when it can't be paid."""
+        first = self.effects[0] if self.effects else {}
+        if self.optional and _cost_shaped(first):
+            raise ValueError(
+                f"trigger {self.label or self.when.event!r}: optional, its first instruction {first.get('op')!r} is a cost "
+                "right after its \"you may\": declare it as the trigger's `cost:` (383.3.b)"
+            )
+        return self
+
+
+def _cost_shaped(instruction: dict[str, Any]) -> bool:
+    """An instruction a Cost can say: exhausting the source itself, or spending a buff."""
+    op = instruction.get("op")
+    return op == "spend_buff" or (op == "exhaust" and instruction.get("what") == "this")
+
 
 class Passive(Strict):
     to: ObjectFilter

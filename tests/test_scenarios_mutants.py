@@ -654,12 +654,12 @@ MUTANTS = [
     (
         "an optional trigger is decided as it resolves, whatever the version (2025-12-01 read everywhere)",
         [("behaviour", "optional_trigger_decided", every_version_read_as("2025-12-01"))],
-        ("dispute-401", "dispute-414"),
+        ("dispute-401", "dispute-414", "dispute-503", "dispute-524"),
     ),
     (
         "an optional trigger is decided as it is finalized, whatever the version (Core Rules 1.4 read everywhere)",
         [("behaviour", "optional_trigger_decided", every_version_read_as("2026-06-18"))],
-        ("dispute-33",),
+        ("dispute-33", "dispute-503"),
     ),
     (
         "a combat staged in an open showdown waits for it to close, whatever the version (2025-12-01 read everywhere)",
