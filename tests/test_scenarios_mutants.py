@@ -662,6 +662,11 @@ MUTANTS = [
         ("dispute-33", "dispute-503"),
     ),
     (
+        "Weaponmaster is paid or not as it resolves, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "weaponmaster_opens_with_you_may", every_version_read_as("2025-12-01"))],
+        ("dispute-509", "dispute-519"),
+    ),
+    (
         "a combat staged in an open showdown waits for it to close, whatever the version (2025-12-01 read everywhere)",
         [("behaviour", "combat_joins_open_showdown", every_version_read_as("2025-12-01"))],
         ("dispute-402",),
