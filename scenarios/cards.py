@@ -50,6 +50,7 @@ class TargetSpec(Strict):
     stunned: bool | None = None
     optional: bool = False
     not_target: str | None = None  # must differ from another slot
+    of: str | None = None  # a move's destination: the earlier slot whose units move there (not where they are)
 
 
 class ObjectFilter(Strict):
@@ -145,7 +146,7 @@ class Trigger(Strict):
         if self.optional and _cost_shaped(first):
             raise ValueError(
                 f"trigger {self.label or self.when.event!r}: optional, its first instruction {first.get('op')!r} is a cost "
-                "right after its \"you may\": declare it as the trigger's `cost:` (383.3.b)"
+                'right after its "you may": declare it as the trigger\'s `cost:` (383.3.b)'
             )
         return self
 
@@ -288,6 +289,26 @@ def check_vocabulary(card: Card) -> None:
     for word in card.restrictions:
         if word not in RESTRICTIONS:
             raise ValueError(f"card {card.name!r}: unknown restriction {word!r}")
+    for targets, effects in [(card.targets, card.effects)] + [
+        (a.targets, a.effects) for a in (*card.triggers, *card.activated)
+    ]:
+        _check_move_destinations(card, targets, effects)
+
+
+def _check_move_destinations(card: Card, targets: dict[str, TargetSpec], effects) -> None:
+    """A location chosen as a move's destination names the earlier slot whose units move there (`of`), so that
+    it can't be where they already are (355.4.a in Core Rules 1.4; 352.3 "a valid Location" before)."""
+    slots = list(targets)
+    for instruction in instructions_of(effects):
+        spec = targets.get(instruction.get("to")) if instruction.get("op") == "move" else None
+        if spec is None or spec.type != "location":
+            continue
+        moved = instruction.get("what")
+        if spec.of != moved or moved not in slots or slots.index(moved) > slots.index(instruction["to"]):
+            raise ValueError(
+                f"card {card.name!r}: the destination slot {instruction['to']!r} of a move of {moved!r} must say "
+                f"`of: {moved}`, after that slot (a move's destination differs from where the units are, 355.4.a)"
+            )
 
 
 def _check_event(card: Card, event) -> None:

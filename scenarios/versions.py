@@ -145,7 +145,7 @@ BEHAVIOURS: dict[str, Behaviour] = {
             "weaponmaster_opens_with_you_may",
             'Is Weaponmaster short for "When you play me, you may choose an Equipment ... Pay the cost of its Equip '
             'ability, reduced by [A], to attach it" (an opening "you may", decided as it is finalized, the cost then '
-            "paid as it resolves), or for \"When you play me, choose an Equipment ...\" (its one choice, whether to "
+            'paid as it resolves), or for "When you play me, choose an Equipment ..." (its one choice, whether to '
             "pay that cost, made as it resolves)?",
             (
                 Reading("2025-06-02", "pay_on_resolution", ("583.2",)),  # no Weaponmaster yet: as 2025-12-01

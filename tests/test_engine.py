@@ -242,6 +242,19 @@ def test_a_cost_after_you_may_written_as_an_instruction_fails_at_load(first):
     assert Card.model_validate({**spec, "triggers": [declared]}).triggers[0].cost.exhaust == "this"
 
 
+def test_a_move_destination_slot_must_name_the_units_it_moves():
+    """355.4.a: a move's destination is not where the units are; a location slot says whose units (`of`)."""
+    from scenarios.cards import Card, check_vocabulary
+
+    spec = {"name": "Typo", "made_up": True, "type": "spell", "energy": 1}
+    move = [{"op": "move", "what": "target", "to": "destination"}]
+    loose = {"target": {"type": "unit"}, "destination": {"type": "location"}}
+    with pytest.raises(ValueError, match="must say `of: target`"):
+        check_vocabulary(Card.model_validate({**spec, "targets": loose, "effects": move}))
+    tied = {"target": {"type": "unit"}, "destination": {"type": "location", "of": "target"}}
+    check_vocabulary(Card.model_validate({**spec, "targets": tied, "effects": move}))
+
+
 def test_pop_undoes_an_answered_choice():
     game = GameState(BASIC)
     attack(game)
