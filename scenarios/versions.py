@@ -154,6 +154,17 @@ BEHAVIOURS: dict[str, Behaviour] = {
             ),
         ),
         Behaviour(
+            "combat_result_waits_for_the_chain",
+            "After the Combat Cleanup of the Resolution Step put items on the Chain (a Deathknell), is control of "
+            "the battlefield established (and a Conquer scored) at once, with those items still on the Chain, or "
+            "only once the Chain has resolved, as an Outstanding Task?",
+            (
+                Reading("2025-06-02", "at_once", ("627.3",)),
+                Reading("2025-12-01", "at_once", ("444.2",)),
+                Reading("2026-06-18", "after_chain", ("466.2", "466.4", "466.5")),
+            ),
+        ),
+        Behaviour(
             "combat_joins_open_showdown",
             "A Combat is staged where a non-combat showdown is ongoing (the opponent's units arrived during it): "
             "does it wait until that showdown closes (then it is staged and begins), or does that showdown become "

@@ -667,6 +667,16 @@ MUTANTS = [
         ("dispute-509", "dispute-519"),
     ),
     (
+        "control after combat is established before the Chain resolves, whatever the version (2025-12-01 read)",
+        [("behaviour", "combat_result_waits_for_the_chain", every_version_read_as("2025-12-01"))],
+        ("dispute-530",),
+    ),
+    (
+        "control after combat waits for the Chain to resolve, whatever the version (Core Rules 1.4 read everywhere)",
+        [("behaviour", "combat_result_waits_for_the_chain", every_version_read_as("2026-06-18"))],
+        ("dispute-530",),
+    ),
+    (
         "a combat staged in an open showdown waits for it to close, whatever the version (2025-12-01 read everywhere)",
         [("behaviour", "combat_joins_open_showdown", every_version_read_as("2025-12-01"))],
         ("dispute-402",),
