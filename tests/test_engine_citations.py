@@ -67,6 +67,7 @@ TERMS: dict[str, list[str]] = {
     "settle_showdown": ["control", "showdown"],
     "combat_damage_step": ["damage"],
     "combat_resolution_step": ["resol"],
+    "outstanding": ["chain", "control"],
     "no damage": ["damage"],
     "total": ["might"],
     "might": ["might", "[m]", "arithmetic", "summed"],
@@ -123,6 +124,7 @@ TERMS: dict[str, list[str]] = {
     "condition": ["legion", "condition", "mighty", "played"],  # which cards count as played (Legion)
     "look": ["look"],
     "equip cost": ["equip"],
+    "decided as finalized": ["may"],
     "repeat": ["repeat"],
     "return_control": ["control"],
     # choices

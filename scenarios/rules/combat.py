@@ -314,6 +314,8 @@ def settle_combat(game, bf_id: str) -> None:
     """The Resolution Step's last part: with no Showdown or Combat staged there, the player with units remaining
     establishes control (a Conquer if not yet scored this turn), or with none it becomes uncontrolled."""
     bf = game.objects[bf_id]
+    reading = game.reading("combat_result_waits_for_the_chain")
+    because = (*reading.cited, "444.2.a") if reading.choice == "at_once" else ("444.2", "444.2.a")
     game.combat = None
     for unit in game.units():
         unit.granted = tuple(g for g in unit.granted if g.until != "combat")  # "this combat" effects end
@@ -322,7 +324,7 @@ def settle_combat(game, bf_id: str) -> None:
         bf.contested_by = None
         if len(present) == 1:
             (player,) = present
-            do.establish_control(game, bf, player, because=("444.2", "444.2.a"))
+            do.establish_control(game, bf, player, because=because)
         elif not present:
             do.lose_control(game, bf, because="444.2.d")
     calc.cleanup(game, "combat ended", "319.2")

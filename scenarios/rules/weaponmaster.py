@@ -89,6 +89,17 @@ def op_equip_to_this(game, run, ins) -> None:
     )
     if problem is not None:
         return
+    if ins.get("decided"):
+        reading = game.reading("weaponmaster_opens_with_you_may")
+        note(
+            game,
+            StepKind.CHOICE,
+            "decided as finalized",
+            f'{label}: its opening "you may" was decided as it was finalized: {player} pays {cost.describe()}',
+            run.because,
+            reading.cited,
+            [pick],
+        )
     if ins.get("decided") or (
         choose(
             game,
