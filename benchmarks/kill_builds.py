@@ -2,8 +2,8 @@
 
 Builds a database once, then starts ``rules-db build`` over it N times and kills each one with SIGKILL at a
 random moment of its run (parse, write, spaCy tagging, replays, search index). After each kill the old database
-must be byte for byte what it was and pass SQLite's integrity check; at the end one build runs to completion and
-no ``.building`` file (or its journal) may remain beside the database.
+must be byte for byte what it was and pass SQLite's integrity check, and within seconds neither the killed build's
+second process nor a ``.building`` file (or its journal) may remain; at the end one build runs to completion.
 
     .venv/bin/python benchmarks/kill_builds.py [--times 20] [--seed 1] [DOCUMENT ...]
 
@@ -14,6 +14,7 @@ documents (``corpus/pox-nora-rules.txt corpus/runeterra-unofficial-rulebook.txt`
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import random
 import signal
@@ -44,6 +45,22 @@ def intact(db: Path) -> bool:
         connection.close()
 
 
+def children(pid: int) -> list[int]:
+    """The processes ``pid`` has started (its build's second process), from /proc."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            found.extend(int(child) for child in (task / "children").read_text().split())
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
 def leftovers(db: Path) -> list[Path]:
     return sorted(db.parent.glob(f".{db.name}.*"))
 
@@ -70,13 +87,18 @@ def main() -> int:
             victim = build(db, options.documents)
             delay = chance.uniform(0.2, duration * 0.95)
             time.sleep(delay)
+            helpers = children(victim.pid)
             victim.send_signal(signal.SIGKILL)
             victim.wait()  # reaped: its process id is free, as after any killed build
+            gone = time.monotonic() + 10  # its second process ends and cleans up when it learns its builder died
+            while (any(alive(pid) for pid in helpers) or leftovers(db)) and time.monotonic() < gone:
+                time.sleep(0.05)
             same, ok = digest(db) == before, intact(db)
-            failures += not (same and ok)
+            left, living = leftovers(db), [pid for pid in helpers if alive(pid)]
+            failures += not (same and ok) or bool(left) or bool(living)
             print(
                 f"kill {attempt:2}: after {delay:5.1f} s  old database unchanged: {same}  integrity: {ok}  "
-                f"temporary files now: {len(leftovers(db))}"
+                f"temporary files left: {[path.name for path in left]}  processes left: {len(living)} of {len(helpers)}"
             )
         final = build(db, options.documents)
         completed = final.wait() == 0

@@ -14,7 +14,20 @@ from __future__ import annotations
 
 from datasette import hookimpl
 
-from datasette_plugins import assets, cancellation, errors, indexes, offline, pages, render, replay_pages, warm_up
+from datasette_plugins import (
+    assets,
+    cancellation,
+    database_watch,
+    errors,
+    in_force_pages,
+    indexes,
+    offline,
+    pages,
+    render,
+    replay_pages,
+    request_limits,
+    warm_up,
+)
 from datasette_plugins.page_cache import PageCache
 from datasette_plugins.raw_tables import render_cell
 from rules_db import guard
@@ -32,12 +45,12 @@ __all__ = [
 ]
 handle_exception = errors.handle_exception
 
-ROUTE_PATTERNS = {**pages.ROUTE_PATTERNS, **replay_pages.ROUTE_PATTERNS}
-VIEWS = {**pages.VIEWS, **indexes.VIEWS, **offline.VIEWS, **replay_pages.VIEWS}
+ROUTE_PATTERNS = {**pages.ROUTE_PATTERNS, **replay_pages.ROUTE_PATTERNS, **in_force_pages.ROUTE_PATTERNS}
+VIEWS = {**pages.VIEWS, **indexes.VIEWS, **offline.VIEWS, **replay_pages.VIEWS, **in_force_pages.VIEWS}
 # Pages kept rendered (page_cache): all but the search (whose answers may end early under load), the small
 # offline files and the dispute builder (it answers a POST too); a replay page is kept, a slow or failed replay
 # answers 5xx and is not.
-KEPT = set(pages.VIEWS) - {"search"} | set(indexes.VIEWS) | set(replay_pages.KEPT)
+KEPT = set(pages.VIEWS) - {"search"} | set(indexes.VIEWS) | set(replay_pages.KEPT) | set(in_force_pages.VIEWS)
 CACHE = PageCache()
 
 
@@ -75,10 +88,14 @@ def prepare_connection(conn):
 
 @hookimpl
 def asgi_wrapper(datasette):
-    """A request whose client disconnects is cancelled, and its SQLite work interrupted (``cancellation``); a
-    server's worker renders a page of each kind before it serves (``warm_up``)."""
+    """A request past a limit (its method, length, parameters, body) is answered before any view reads it
+    (``request_limits``), and every request with a 503 once the database file has changed under the server
+    (``database_watch``); a request whose client disconnects is cancelled, and its SQLite work interrupted
+    (``cancellation``); a server's worker renders a page of each kind before it serves (``warm_up``)."""
     cancellation.install(datasette)
-    return lambda app: warm_up.before_serving(datasette, cancellation.cancel_on_disconnect(app))
+    return lambda app: request_limits.bounded(
+        database_watch.watched(datasette, warm_up.before_serving(datasette, cancellation.cancel_on_disconnect(app)))
+    )
 
 
 @hookimpl

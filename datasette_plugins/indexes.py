@@ -8,23 +8,14 @@ from datasette.utils.asgi import Response
 
 from datasette_plugins import render
 from datasette_plugins.pages import Paths, _ask, _not_found, _respond, _url_var
+from datasette_plugins.request_limits import whole_number
 from rules_db import queries
-
-_LARGEST_PAGE = 10**6
 
 
 def _arg(request, name: str) -> str | None:
     """A filter from the query string, None when absent or blank."""
     value = (request.args.get(name) or "").strip()
     return value or None
-
-
-def _number_arg(request, name: str, default: int | None = None) -> int | None:
-    """A whole number from the query string; anything else (words, huge numbers) counts as absent."""
-    value = _arg(request, name)
-    if value is None or not value.isdigit() or len(value) > 7:
-        return default
-    return min(int(value), _LARGEST_PAGE)
 
 
 async def rule_tree(datasette, request):
@@ -55,14 +46,14 @@ async def rulings_index(datasette, request):
     order = "newest" if request.args.get("order") == "newest" else "position"
     filters = {name: _arg(request, name) for name in ("game", "document", "source", "category", "card", "rule")}
     database, data = await _ask(
-        datasette, queries.rulings_index, *filters.values(), order, _number_arg(request, "page", 1)
+        datasette, queries.rulings_index, *filters.values(), order, whole_number(request, "page", 1)
     )
     return await _respond(datasette, request, database, "rulings_index.html", data)
 
 
 async def cards_index(datasette, request):
     filters = [_arg(request, name) for name in ("game", "name", "set", "type", "domain")]
-    database, data = await _ask(datasette, queries.cards_index, *filters, _number_arg(request, "page", 1))
+    database, data = await _ask(datasette, queries.cards_index, *filters, whole_number(request, "page", 1))
     return await _respond(datasette, request, database, "cards_index.html", data)
 
 
@@ -71,9 +62,9 @@ async def replays_index(datasette, request):
         datasette,
         queries.replays_index,
         _arg(request, "verdict"),
-        _number_arg(request, "ruling"),
+        whole_number(request, "ruling"),
         _arg(request, "tag"),
-        _number_arg(request, "page", 1),
+        whole_number(request, "page", 1),
     )
     return await _respond(datasette, request, database, "replays_index.html", data)
 

@@ -10,6 +10,7 @@ session (Datasette's actor or messages cookies) always gets a page of their own.
 
 from __future__ import annotations
 
+import datetime
 from collections import OrderedDict
 from functools import wraps
 
@@ -38,7 +39,8 @@ class PageCache:
             identity = queries.file_identity(await database_file(datasette))
             if identity is None:
                 return await view(datasette, request)
-            key = (*identity, request.path, request.query_string)
+            # the day too: a page saying what is in force today (the home page) is rendered anew the next day
+            key = (*identity, datetime.date.today().isoformat(), request.path, request.query_string)
             kept = self.pages.get(key)
             if kept is not None:
                 self.pages.move_to_end(key)

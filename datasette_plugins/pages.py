@@ -9,16 +9,19 @@ Datasette's ``base.html``. Text from the documents reaches the page only through
 
 from __future__ import annotations
 
+import datetime
 import re
 import weakref
 from functools import lru_cache
+from pathlib import PurePosixPath
 from urllib.parse import quote, unquote, urlencode
 
 import jinja2
-from datasette.utils.asgi import NotFound, Response
+from datasette.utils.asgi import BadRequest, NotFound, Response
 
 from datasette_plugins import render
-from rules_db import queries, schema
+from datasette_plugins.request_limits import whole_number
+from rules_db import in_force, queries, schema
 from rules_db import search as search_db
 
 # A game slug (lower-case letters, digits, hyphens) never names a table: the schema's
@@ -87,6 +90,10 @@ class Paths:
 
     def infractions(self, game: str) -> str:
         return self._path("infractions", game)
+
+    def patch_notes(self, game: str, file: str) -> str:
+        """The page of a version's patch notes (``file`` as ``effective_dates.patch_notes`` names it)."""
+        return self._path("patch-notes", game, PurePosixPath(file).stem)
 
     def ruling(self, ruling_id: int) -> str:
         return self._path("rulings", ruling_id)
@@ -200,9 +207,8 @@ def _url_var(request, name: str) -> str | None:
 
 
 def _page_number(request) -> int:
-    """``?page=`` as a page number; anything but a reasonable whole number means the first page."""
-    page = request.args.get("page", "1")
-    return int(page) if page.isdigit() and len(page) < 7 else 1
+    """``?page=`` as a page number (the first when absent)."""
+    return whole_number(request, "page", 1) or 1
 
 
 def _wants_json(request) -> bool:
@@ -299,15 +305,35 @@ async def error_page(datasette, request, status: int, message: str, names_nothin
 # ---------------------------------------------------------------- views
 
 
+def on_day(request) -> str | None:
+    """The day a page is asked for (``?on=2026-05-01``: an earlier event's), if the query string gives one; any
+    other value is a 400 that says what was expected."""
+    value = (request.args.get("on") or "").strip()
+    if not value:
+        return None
+    day = in_force.iso_date(value)
+    if day is None:
+        raise BadRequest(f"?on= takes a day written YYYY-MM-DD (2026-05-01), not {value[:20]!r}")
+    return day
+
+
 async def home(datasette, request):
-    database, data = await _ask(datasette, queries.home)
+    today = datetime.date.today().isoformat()
+    database, data = await _ask(datasette, queries.home, on_day(request) or today, today)
     return await _respond(datasette, request, database, "home.html", data, search_autofocus=True)
 
 
 async def rule(datasette, request):
     game, number = _url_var(request, "game"), _url_var(request, "number")
     version, rulebook = _url_var(request, "version"), _url_var(request, "rulebook")
+    day, on = on_day(request), None
+    if day and version is None:  # /rules/riftbound/359.3?on=2026-05-01: the version in force that day
+        database = await _database(datasette)
+        on = await read(database, lambda conn: {"day": day, "version": in_force.version_on(conn, game, day)})
+        version = on["version"]["reading"]["version"] if on["version"] else None
     database, data = await _ask(datasette, queries.rule_page, game, number, version, rulebook)
+    if data is not None and on is not None:
+        data["on"] = on
     if data is None:
         what = f"version {version} of {game}'s {rulebook or 'rules'}" if version else f"rules for the game {game}"
         return await _not_found(datasette, request, database, f"There are no {what}.")
@@ -441,6 +467,9 @@ async def card(datasette, request):
     database, data = await _ask(datasette, queries.card_page, slug)
     if data is None:
         return await _card_not_found(datasette, request, database, slug)
+    if day := on_day(request):  # ?on=2026-05-01: the card's bans that day
+        card_id = data["card"]["id"]
+        data["on"] = await read(database, lambda conn: in_force.card_bans_on(conn, card_id, day))
     card = data["card"]
     card["current_text"] = card["current_text"] or card["ability_text"]
     # The printed wording against the current one, word by word: line breaks the errata added are no change
@@ -532,9 +561,14 @@ async def search(datasette, request):
     args = request.args  # parsed from the query string at each use: once here
     text = args.get("q", "").strip()
     filters = {name: args.get(name) or None for name in SEARCH_FILTERS}
-    page = _positive_int(args.get("page"))
+    page = _page_number(request)
     database = await _database(datasette)
     paths = Paths(datasette, database.name)
+    day = on_day(request)
+    on = None
+    if day and not filters["version"]:  # ?on=2026-05-01: the rules in force that day (rulings and cards are kept)
+        on = await read(database, lambda conn: in_force.search_on(conn, day, filters["game"], filters["rulebook"]))
+        filters["version"] = on["version"]["reading"]["version"] if on and on["version"] else None
 
     def run(conn):
         numbers, jump = search_db.jump_target(conn, text, filters["game"]) if text else ([], None)
@@ -586,15 +620,12 @@ async def search(datasette, request):
         "best": found["best"],
         "results": found["results"],
         "options": options,
+        "on": on,
     }
     if data["query"] and data["query"]["did_you_mean"]:
         data["query"]["did_you_mean_url"] = paths.search(**{**params, "q": data["query"]["did_you_mean"]})
     game_names = {game["id"]: game["name"] for game in options["games"]}  # a hit names its game as the home page does
     return await _respond(datasette, request, database, "search.html", data, game_names=game_names)
-
-
-def _positive_int(value: str | None) -> int:
-    return int(value) if value and value.isdigit() and 0 < len(value) < 6 and int(value) > 0 else 1
 
 
 def _hit_url(paths: Paths, hit: dict) -> str:

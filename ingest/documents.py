@@ -32,6 +32,7 @@ class DocumentSpec:
     version_label: str | None = None  # the version the document calls itself ("1.4"), where known
     version_date: str | None = None  # its "Last Updated" date (ISO); read from the text when it gives one
     warnings: tuple[str, ...] = ()  # what the build should tell about how the file was recognised
+    part: str | None = None  # one article of a file that holds several (each its own document; ingest.formats.expand)
 
     @property
     def path(self) -> Path:
@@ -103,6 +104,29 @@ BUNDLED: tuple[DocumentSpec, ...] = (
         "rulings",
         "riftboundfaq",
         "riftboundfaq-rulings",
+    ),
+    # Riot's official FAQs, several articles to a file: each article becomes a document of its own, named by its
+    # id and versioned by its publication date (ingest.formats.expand); the event rulings page in the JSON file
+    # too, credited to its author.
+    DocumentSpec(
+        "riftbound-official-faqs",
+        "riftbound",
+        "Riftbound",
+        "Riftbound official FAQs",
+        "articles",
+        "rulings",
+        "riftbound-faq-json",
+        "riftbound-official-faqs.json",
+    ),
+    DocumentSpec(
+        "riftbound-vendetta-faq-2026-08-14",
+        "riftbound",
+        "Riftbound",
+        "Riftbound Vendetta FAQ",
+        "articles",
+        "rulings",
+        "riftbound-faq-md",
+        "riftbound-vendetta-faq-2026-08-14.md",
     ),
     DocumentSpec(
         "runeterra-unofficial-rulebook",

@@ -19,6 +19,8 @@ FORMATS: dict[str, tuple[str, str, str, str]] = {
     "runeterra": ("ingest.runeterra", "runeterra", "Legends of Runeterra", "rules"),
     "ikorr": ("ingest.ikorr", "rush-of-ikorr", "Rush of Ikorr", "rules"),
     "poxnora": ("ingest.poxnora", "pox-nora", "Pox Nora", "rules"),
+    "riftbound-faq-json": ("ingest.riftbound_faq_json", "riftbound", "Riftbound", "rulings"),
+    "riftbound-faq-md": ("ingest.riftbound_faq_md", "riftbound", "Riftbound", "rulings"),
     "cards": ("ingest.cards", "riftbound", "Riftbound", "cards"),
     "errata": ("ingest.cards", "riftbound", "Riftbound", "errata"),
 }
@@ -145,3 +147,27 @@ def complete(spec: DocumentSpec, lines: list[str]) -> DocumentSpec:
         version_date=spec.version_date or header.version_date,
         version_label=spec.version_label or header.version_label,
     )
+
+
+def expand(spec: DocumentSpec) -> list[DocumentSpec]:
+    """A file of several articles (its adapter lists them: ``articles``) as one document per article, named by
+    the article's id, titled and versioned by its title and publication date; any other document as itself.
+    A file that cannot be read is left whole, for the build to report with every other document."""
+    module = adapter(spec.format)
+    if spec.part is not None or not hasattr(module, "articles"):
+        return [spec]
+    try:
+        found = module.articles(spec.path)
+    except IngestError:
+        return [spec]
+    return [
+        replace(
+            spec,
+            slug=article.id,
+            title=article.title,
+            version=article.published,
+            version_date=article.published,
+            part=article.id,
+        )
+        for article in found
+    ]

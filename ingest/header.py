@@ -66,12 +66,9 @@ def clean(line: str) -> str:
 
 
 def read_header(lines: list[str]) -> Header:
-    """Title (the first non-blank line), the ``Last Updated`` date and a version label, if given."""
+    """Title (the first line with text), the ``Last Updated`` date and a version label, if given."""
     title = title_line = date = date_line = label = None
-    for index, line in enumerate(lines[:HEADER_LINES], start=1):
-        text = clean(line)
-        if not text:
-            continue
+    for index, text in _shown_lines(lines[:HEADER_LINES]):
         if title is None:
             title, title_line = _title(text), index
         updated = _LAST_UPDATED.search(text)
@@ -80,6 +77,22 @@ def read_header(lines: list[str]) -> Header:
         if label is None and (match := _LABEL.search(text)):
             label = match.group("label")
     return Header(title, date, label, title_line, date_line)
+
+
+# What a page does not show: a style sheet, a script, a comment, a document type declaration.
+_HIDDEN_BLOCK = re.compile(r"<(style|script)\b[^>]*>.*?</\1\s*>|<!--.*?-->|<![A-Za-z][^>]*>", re.IGNORECASE | re.DOTALL)
+
+
+def _shown_lines(lines: list[str]):
+    """(line number, text) of each line that shows text once markup is gone: an HTML page's style sheet or
+    script is not its title, whatever line it starts on."""
+    text = "\n".join(lines)
+    if "<" in text:  # blanked, not removed: the line numbers stay the file's
+        text = _HIDDEN_BLOCK.sub(lambda block: "\n" * block.group().count("\n"), text)
+    for index, line in enumerate(text.split("\n"), start=1):
+        shown = clean(line)
+        if shown:
+            yield index, shown
 
 
 def _title(text: str) -> str:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ingest.errors import IngestError
 from ingest.model import ParsedKeyword, ParsedReference, ParsedRule, ParsedRulebook, ParseIssue, SkippedLine
-from ingest.outline import account_for_lines, assemble
+from ingest.outline import CONTENTS, account_for_lines, assemble
 from ingest.source import nonblank_count
 from ingest.text import plain_text
 
@@ -85,7 +85,7 @@ def _read_rules(lines: list[str], skipped: list[SkippedLine], issues: list[Parse
             continue
         if _CONTENTS.match(raw) or (in_contents and _CONTENTS_ENTRY.match(raw)):
             in_contents = True
-            skipped.append(SkippedLine(index, raw, "table of contents"))
+            skipped.append(SkippedLine(index, raw, CONTENTS))
             continue
         in_contents = False
         if found := _RULE.match(raw):

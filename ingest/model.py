@@ -186,3 +186,7 @@ class ParsedRulings:
     licence: str | None = None
     licence_url: str | None = None
     line_count: int = 0
+    published: str | None = None  # an article's publication date (ISO), where the source is one dated article
+    url: str | None = None  # where the source is published
+    precedence: str | None = None  # the source's own words where it claims precedence over the rules
+    official: bool = False  # written by the game's publisher (Riot's FAQs), not a third party

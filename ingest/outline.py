@@ -147,12 +147,36 @@ def account_for_lines(
 ) -> list[SkippedLine]:
     """Every non-blank line is ingested or skipped with a reason: anything the
     adapter neither used nor skipped is added as "not recognised"."""
+    rules = list(rules)
     used = {line for rule in rules for line in rule.lines} | set(consumed_elsewhere)
     used |= {entry.line for entry in skipped}
     for index, text in enumerate(lines, start=1):
         if text.strip() and index not in used:
             skipped.append(SkippedLine(index, text, UNRECOGNISED))
-    return sorted(skipped, key=lambda entry: entry.line)
+    return sorted(_contents_checked(skipped, rules), key=lambda entry: entry.line)
+
+
+CONTENTS = "table of contents"
+_LISTED_NUMBER = re.compile(r"\d+(?:\.[0-9A-Za-z]+)*")
+
+
+def _contents_checked(skipped: list[SkippedLine], rules: list) -> list[SkippedLine]:
+    """A table of contents lists numbers the body has: an entry whose number no rule has was not recognised
+    (a rulebook whose rules all look like entries is not 100% read because its lines were set aside)."""
+    numbers: set[str] = {number for rule in rules if (number := getattr(rule, "number", None))}
+    if not numbers:
+        return skipped
+    return [
+        SkippedLine(entry.line, entry.text, UNRECOGNISED)
+        if entry.reason == CONTENTS and not _lists_a_rule(entry.text, numbers)
+        else entry
+        for entry in skipped
+    ]
+
+
+def _lists_a_rule(text: str, numbers: set[str]) -> bool:
+    listed = _LISTED_NUMBER.search(text)
+    return listed is None or listed.group() in numbers
 
 
 UNRECOGNISED = "not recognised as a rule, heading or continuation"
@@ -270,11 +294,13 @@ def starts_paragraph(text: str) -> bool:
 def join_continuation(text: str, continuation: str, *, wrapped: bool) -> str:
     """A rule's text with a continuation line added: a new paragraph ("\\n") when the line starts one
     or the layout prints one line per paragraph, else the same paragraph (a space; nothing after a
-    hyphen that ends a wrapped line: "non-" + "Board" is "non-Board")."""
+    hyphen that ends a wrapped line: "non-" + "Board" is "non-Board"; and a word a PDF broke over two
+    lines is whole again: "happ-" + "ens." is "happens.")."""
     if not text:
         return continuation
     if starts_paragraph(continuation) or not wrapped:
         return f"{text}\n{continuation}"
     if text.endswith("-") and text[-2:-1].isalpha():
-        return text + continuation
+        broken_word = text[-2:-1].islower() and continuation[:1].islower()
+        return (text[:-1] if broken_word else text) + continuation
     return f"{text} {continuation}"

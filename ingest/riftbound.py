@@ -53,6 +53,7 @@ from ingest.errors import IngestError
 from ingest.header import clean, read_header
 from ingest.model import ParsedRule, ParsedRulebook, ParseIssue, SkippedLine
 from ingest.outline import (
+    CONTENTS,
     NumberedLine,
     account_for_lines,
     assemble,
@@ -67,6 +68,7 @@ from ingest.outline import (
 )
 from ingest.riftbound_refs import cited_titles, find_references
 from ingest.source import nonblank_count
+from ingest.text import plain_text
 
 # The title names the rulebook ("Riftbound Tournament Rules"): see ingest.header.rulebook_slug.
 TITLED_RULEBOOKS = True
@@ -107,6 +109,15 @@ class Layout:
     wrapped: bool  # long rules run over several lines
     marked_continuations: bool  # continuation lines are tab-led; unmarked lines are rules that lost their number
     dotted_numbers: bool  # most numbers are printed with their trailing dot
+
+
+def _page_header(text: str, title: str | None) -> bool:
+    """The title repeated at the top of a page, alone or with the page's number ("Riftbound Core Rules — Page 2",
+    "12 | Riftbound Core Rules")."""
+    if not title or title not in text:
+        return False
+    rest = text.replace(title, "", 1).strip(" \t|\u00b7:-\u2013\u2014")
+    return not rest or _PAGE_NUMBER.match(rest) is not None
 
 
 def _table_of_contents_entry(text: str) -> bool:
@@ -207,7 +218,7 @@ class _Reader:
             if found is None:
                 self._unnumbered(index, line)
             elif not self.rules and _table_of_contents_entry(found.text):
-                self._skip(index, "table of contents")
+                self._skip(index, CONTENTS)
             elif self._is_rule(found, self.layout.numbered.get(self.next_numbered.get(index, 0))):
                 self._add_rule(found)
             else:
@@ -221,7 +232,7 @@ class _Reader:
         text = clean(line)
         if not self.rules:
             self._skip(index, "document header")
-        elif text == self.title:
+        elif _page_header(text, self.title):
             self._skip(index, "page header (the title repeated)")
         elif index in self.page_numbers:
             self._skip(index, "page number")
@@ -327,7 +338,7 @@ def _report_empty(rules: list[ParsedRule], issues: list[ParseIssue]) -> None:
 def _mark_headings(rules: list[ParsedRule]) -> None:
     parents = {rule.parent for rule in rules}
     for rule in rules:
-        first_line = rule.raw_text.split("\n", 1)[0].strip()
+        first_line = plain_text(rule.raw_text.split("\n", 1)[0])  # "<td>Accelerate</td>" is the title Accelerate
         if looks_like_heading(first_line, has_children=rule.number in parents):
             rule.heading = first_line.rstrip(":").rstrip()
 

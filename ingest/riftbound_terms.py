@@ -16,6 +16,7 @@ import re
 
 from ingest.lemmas import lemma
 from ingest.model import ParsedKeyword, ParsedRule
+from ingest.text import plain_text
 
 _GLOSSARY_TITLE = re.compile(r"\bkeyword glossary\b", re.IGNORECASE)
 _ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
@@ -55,7 +56,7 @@ def glossary_keywords(rules: list[ParsedRule]) -> list[ParsedKeyword]:
 
 
 def _opens_with(text: str, term: str) -> bool:
-    words = _WORD.findall(_ARTICLE.sub("", text.strip()))
+    words = _WORD.findall(_ARTICLE.sub("", plain_text(text)))
     return bool(words) and _base(words[0]) == _base(term)
 
 

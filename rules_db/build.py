@@ -9,6 +9,7 @@ process's id: one left behind by a killed build is removed by the next build.
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import multiprocessing
 import os
 import signal
@@ -27,12 +28,13 @@ import sqlite_utils
 from ingest.card_names import CardMention, find_card_mentions
 from ingest.documents import BUNDLED, DocumentSpec
 from ingest.errors import IngestError
-from ingest.formats import adapter, complete, spec_for
+from ingest.formats import adapter, complete, expand, spec_for
 from ingest.lemmas import find_phrases, load_tokenizer, token_memo
 from ingest.limits import check_rules
 from ingest.outline import coverage, ingested_share
 from ingest.source import digest, read_lines
-from rules_db import aliases, cards, lineage_store, links, replays, schema, store
+from ingest.text import paragraph
+from rules_db import aliases, cards, in_force, lineage_store, links, replays, schema, store
 from rules_db.lineage import KINDS, compute_lineage
 from rules_db.lineage_store import VersionPair
 from rules_db.timeline import Span, Timeline
@@ -47,6 +49,7 @@ class DocumentReport:
     counts: dict[str, int | float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # what a judge should look at: dangling references, unknown names
     error: str | None = None
+    reissue_of: str | None = None  # the stored version whose rules this document repeats word for word
 
     def line(self) -> str:
         if self.error:
@@ -77,6 +80,11 @@ class BuildResult:
     @property
     def failed(self) -> list[DocumentReport]:
         return [report for report in self.reports if report.error]
+
+    @property
+    def stored(self) -> list[DocumentReport]:
+        """The documents stored as documents of their own: not a reissue of a version already stored."""
+        return [report for report in self.reports if not report.reissue_of]
 
 
 class BuildFailed(Exception):
@@ -144,14 +152,23 @@ def in_build_order(specs: list[DocumentSpec]) -> tuple[list[DocumentSpec], list[
             )
     waiting, ordered = list(unique.values()), []
     while waiting:
-        ready = next(
-            spec
-            for spec in waiting
-            if not any(other.game == spec.game and _rank(other) < _rank(spec) for other in waiting)
-        )
+        ready = next(spec for spec in waiting if not any(_needs(spec, other) for other in waiting))
         waiting.remove(ready)
         ordered.append(ready)
     return ordered, notes
+
+
+def _needs(spec: DocumentSpec, other: DocumentSpec) -> bool:
+    """Whether ``other`` is to be stored before ``spec``: what ``spec`` needs, or an earlier version of its
+    rulebook (so that a reissue of a version, the same rules under a later date, is recognised as one)."""
+    if other.game != spec.game:
+        return False
+    earlier_version = (
+        spec.kind == other.kind == "rules"
+        and spec.rulebook == other.rulebook
+        and (other.version_date or other.version) < (spec.version_date or spec.version)
+    )
+    return _rank(other) < _rank(spec) or earlier_version
 
 
 def _same_document(one: DocumentSpec, other: DocumentSpec) -> bool:
@@ -185,7 +202,8 @@ def build(
     it replays the batches of scenarios still queued there itself (``Timeline.take_over``): small tasks that need no
     spaCy, so that neither process idles while the other has work either can do. ``processes=1`` does everything here.
     """
-    specs, notes = in_build_order(bundled_specs() if specs is None else specs)
+    given = [each for spec in (bundled_specs() if specs is None else specs) for each in expand(spec)]
+    specs, notes = in_build_order(given)  # a file of several articles is one document per article (expand)
     token_memo.cache_clear()  # this build's texts tokenized afresh: memory holds one build's vocabulary at most
     db_path = Path(db_path)
     db_path.parent.mkdir(parents=True, exist_ok=True)
@@ -216,6 +234,7 @@ class _Builder:
         self.rule_keywords: dict[str, tuple[list[int], Future]] = {}
         self.ruling_keywords: dict[str, Future] = {}  # rulings document -> the keywords found in its rulings
         self.card_mentions: dict[str, Future] = {}  # rulings document the source does not tag -> the cards found
+        self.rulebook_texts: dict[tuple[str, str], dict[str, str]] = {}  # (game, rulebook) -> rules' digest -> slug
 
     def run(self, specs: list[DocumentSpec], keep_going: bool, progress: Callable | None) -> BuildResult:
         # The collector is paused in both processes (the helper, forked inside, is forked paused): what either builds
@@ -232,21 +251,23 @@ class _Builder:
         result = BuildResult(reports, self.timings, timeline=self.timeline.spans)
         if result.failed and not keep_going:
             raise BuildFailed(result)
+        stored = result.stored
         with self.timeline.stage("link versions and cross-references"):
             store.link_versions(self.db)
+            in_force.store(self.db, games={row["id"] for row in self.db.query("select id from games")})
             store.resolve_cross_references(self.db)
-            self._start_ruling_tags(result.reports)
-            lineages = self._start_lineage(result.reports)
+            self._start_ruling_tags(stored)
+            lineages = self._start_lineage(stored)
             replaying = self._start_replays(specs)  # last in the second process's queue: stored last
         with self._stage("spaCy tagging and linking"):
-            for report in result.reports:
+            for report in stored:
                 if not report.error:
                     self._link(report)
-            self._link_cards(result.reports)
+            self._link_cards(stored)
         with self._stage("search index"):  # while the second process still matches the versions
             schema.enable_search(self.db)
         with self._stage("version lineage"):
-            self._store_lineage(result.reports, lineages)
+            self._store_lineage(stored, lineages)
         with self._stage("search aliases"):  # mined from the rules and their lineage
             aliases.build(self.db)
         with self._stage("scenario replays"):
@@ -280,6 +301,17 @@ class _Builder:
             report.error = str(error)
         return report
 
+    def _reissued(self, spec: DocumentSpec, parsed) -> str | None:
+        """The version of the same rulebook already stored whose rules are these, word for word (Riot reissues a
+        version with a new "Last Updated" date and the same rules), else None; this one is then remembered."""
+        rules = "\n".join(f"{rule.number}\t{paragraph(rule.raw_text)}" for rule in parsed.rules)
+        stored = self.rulebook_texts.setdefault((spec.game, spec.rulebook or "core"), {})
+        key = hashlib.sha256(rules.encode()).hexdigest()
+        if key in stored:
+            return stored[key]
+        stored[key] = spec.slug
+        return None
+
     def _store(self, report: DocumentReport, parsed, lines: list[str]) -> dict:
         db, spec = self.db, report.spec
         if spec.kind in ("cards", "errata"):
@@ -288,6 +320,11 @@ class _Builder:
             if spec.kind == "cards":
                 return cards.store_cards(db, spec.game, spec.slug, parsed)
             return cards.store_errata(db, spec.game, spec.slug, parsed)
+        if spec.kind == "rules" and (stored_as := self._reissued(spec, parsed)):
+            report.reissue_of = stored_as
+            store.store_reissue(db, stored_as, spec)
+            report.notes.append(f"the same rules as {stored_as}: stored as its reissue dated {spec.version_date}")
+            return {"rules": len(parsed.rules)}
         line_count = len(lines) or parsed.line_count
         store.store_document(db, spec, line_count, parsed.nonblank_lines, parsed.skipped)
         store.store_report(db, spec.slug, parsed.issues, parsed.skipped)
@@ -313,6 +350,8 @@ class _Builder:
                 **_coverage(parsed),
             }
         ruling_ids = store.store_rulings(db, spec, parsed)
+        if parsed.published:
+            store.store_faq_article(db, spec, parsed)
         for ruling in parsed.rulings:
             self.explicit_citations[ruling_ids[ruling.position]] = [(c.number, c.raw_text) for c in ruling.citations]
         self.related[spec.slug] = {
@@ -491,6 +530,8 @@ def _parse(spec: DocumentSpec) -> tuple[Any, list[str]]:
     """The parsed document and its text lines (none for the JSON card files)."""
     if spec.kind in ("cards", "errata"):
         return adapter(spec.format).parse_file(spec.path, spec.kind), []
+    if spec.part is not None:  # one article of a file that holds several
+        return adapter(spec.format).parse_part(spec.path, spec.part), []
     if hasattr(module := adapter(spec.format), "parse_path"):  # a document that is a folder of files
         return module.parse_path(spec.path), []
     lines = read_lines(spec.path)
@@ -526,6 +567,17 @@ def _second_process(processes: int, temp_path: str) -> Executor:
 
 
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
+BUILDER_EXIT_WAIT = 5.0  # seconds a second process waits for its signalled builder to be gone
+
+
+def _gone(pid: int) -> bool:
+    """Whether the process has ended: no such process, or one that only waits to be reaped (a zombie)."""
+    if not _running(pid):
+        return True
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except (OSError, IndexError):
+        return False
 
 
 def _ends_with_its_builder(temp_path: str, builder: int) -> None:
@@ -535,7 +587,12 @@ def _ends_with_its_builder(temp_path: str, builder: int) -> None:
     build removes the file (``remove_stale_builds``)."""
 
     def clean_up(signum, frame) -> None:
-        if not _running(builder) or os.getppid() != builder:
+        # The signal comes as the builder's thread that forked this process ends: its other threads may still be
+        # ending (the process not gone yet), so give it a moment before telling a dying builder from a live one.
+        deadline = time.monotonic() + BUILDER_EXIT_WAIT
+        while not _gone(builder) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if _gone(builder):
             for leftover in (temp_path, f"{temp_path}-journal"):
                 Path(leftover).unlink(missing_ok=True)
         os._exit(1)
@@ -545,7 +602,7 @@ def _ends_with_its_builder(temp_path: str, builder: int) -> None:
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
     except (OSError, AttributeError):  # not Linux: the next build removes what a killed one left
         return
-    if os.getppid() != builder:  # the builder died before the signal was asked for
+    if _gone(builder):  # the builder died before the signal was asked for
         clean_up(signal.SIGTERM, None)
 
 

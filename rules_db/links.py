@@ -10,7 +10,7 @@ from collections.abc import Iterable
 import sqlite_utils
 
 from ingest.lemmas import LemmaMatch, find_phrases
-from rules_db import store, versions
+from rules_db import in_force, store, versions
 
 
 def keyword_phrases(db: sqlite_utils.Database, document_id: str) -> dict[str, list[str]]:
@@ -69,8 +69,21 @@ def _by_version(db: sqlite_utils.Database, document_id: str) -> VersionGroups:
     groups: VersionGroups = []
     for version, group in by_version.items():
         found = versions.rules_document(db, document["game_id"], version) if version else None
+        day = in_force.iso_date(version)
+        if found is None and day:  # a dated article: the rules in force that day
+            found = _in_force_on(db, document, day)
         groups.append((version, found["id"] if found else None, group))
     return groups
+
+
+def _in_force_on(db: sqlite_utils.Database, document: dict, day: str) -> dict | None:
+    """The rules document a ruling dated ``day`` cites (``in_force.version_on``); the rulings document says which
+    version that is (``written_against``: its label)."""
+    found = in_force.version_on(db, document["game_id"], day)
+    if found is None:
+        return None
+    db.table("documents").update(document["id"], {"written_against": found["label"]})
+    return found["reading"]
 
 
 def ruling_keyword_searches(

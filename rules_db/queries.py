@@ -25,7 +25,7 @@ import sqlite_utils
 from rapidfuzz import fuzz, process
 
 from ingest.outline import natural_key
-from rules_db import lineage_store, versions
+from rules_db import faqs, in_force, lineage_store, versions
 from rules_db.lineage import KINDS, word_diff
 from rules_db.replays import CitationTranslator
 from rules_db.store import slugify
@@ -101,8 +101,10 @@ def licensed_sources(conn: sqlite3.Connection) -> list[dict]:
     return rows
 
 
-def home(conn: sqlite3.Connection) -> dict:
-    """Every game with its documents (every version) and what each holds; the game with most documents first."""
+def home(conn: sqlite3.Connection, day: str | None = None, today: str | None = None) -> dict:
+    """Every game with its documents (every version) and what each holds; the game with most documents first.
+    With ``day`` (ISO), each game whose versions are dated says what was in force that day (``in_force``);
+    ``today`` is the day the page calls today."""
     games = _rows(
         conn, "select id, name from games order by (select count(*) from documents where game_id = games.id) desc, name"
     )
@@ -137,7 +139,10 @@ def home(conn: sqlite3.Connection) -> dict:
             "where documents.game_id = ?",
             [game["id"]],
         ).fetchone()[0]
-    return {"games": games}
+        game["in_force"] = None
+        if day and (in_force.listed_versions(conn, game["id"]) or in_force.faqs_on(conn, game["id"], "9999-12-31")):
+            game["in_force"] = {**in_force.in_force_on(conn, game["id"], day), "is_today": day == today}
+    return {"games": games, "day": day, "today": today}
 
 
 # ---------------------------------------------------------------- rules
@@ -240,6 +245,7 @@ def rule_page(
             [rule_id],
         ),
         "symbols": symbols(conn, game, document["id"]),
+        "clarified_by": faqs.clarifications(conn, rule_id),
         "lineage": lineage(conn, rule_id),
         "history": _with_diffs(lineage_store.history(conn, rule_id)),
         "in_newest": []
@@ -359,6 +365,9 @@ def diff_page(
         row["diff"] = diff_ops(row["old_text"], row["new_text"]) if changed else []
     return {
         **{key: value for key, value in summary.items() if key not in ("rows", "stored", "groups", "lineage_ids")},
+        "patch_notes": in_force.patch_notes_between(
+            conn, game, summary["old"]["version"], summary["new"]["version"], rulebook
+        ),
         "game_name": _game_name(conn, game),
         "kinds": list(KINDS),
         "kind": kind,
@@ -818,6 +827,7 @@ def ruling_page(conn: sqlite3.Connection, ruling_id: int) -> dict | None:
         "cards": _cards_named(conn, ruling_id),
         "related": related_rulings(conn, ruling_id),
         "replays": _rows(conn, "select id, title, verdict from replays where ruling_id = ? order by id", [ruling_id]),
+        "faq": faqs.article_of(conn, ruling["document_id"]),
     }
 
 

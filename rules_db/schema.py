@@ -66,6 +66,14 @@ TABLES: dict[str, Table] = {
         "non-blank lines ingested or skipped for a recognised reason; ingested_share the share stored as "
         "rules or rulings.",
     ),
+    "document_reissues": Table(
+        {"document_id": str, "version_date": str, "source_file": str, "sha256": str},
+        references={"document_id": "documents"},
+        indexes=[["document_id"]],
+        description="Another issue of a stored rulebook version: the same rules, word for word, under another "
+        "'Last Updated' date (Riot reissued Core Rules 1.4 of 2026-06-18 dated 2026-07-16). The version keeps its "
+        "first date and URLs; each reissue's date, file and sha256 are here.",
+    ),
     "rules": Table(
         {
             "id": int,
@@ -141,6 +149,50 @@ TABLES: dict[str, Table] = {
         "licence_url credit it. reviewed_version is the rules version it was written against, as the source "
         "names it ('1.4', '2025-12-01'), and rules_document_id that version's document, where its citations "
         "resolve. parent_ruling_id: the question a sub-question belongs to.",
+    ),
+    "faq_articles": Table(
+        {
+            "id": int,
+            "document_id": str,
+            "game_id": str,
+            "title": str,
+            "published": str,
+            "url": str,
+            "publisher": str,
+            "official": int,
+            "precedence": str,
+        },
+        references={"document_id": "documents", "game_id": "games"},
+        indexes=[["game_id", "published"], ["document_id"]],
+        description="Each FAQ article stored as a rulings document (its questions are its rulings, anchors q1, q2, ... "
+        "in document order; 'faq:<published>#q<N>' cites one): title, publication date (ISO), link, publisher "
+        "(official=1 when the game's publisher wrote it, e.g. Riot Games; an event's rulings page is credited to "
+        "its author) and, in the article's own words, the precedence it claims over the rules, if any.",
+    ),
+    "effective_dates": Table(
+        {
+            "id": int,
+            "game_id": str,
+            "rulebook": str,
+            "label": str,
+            "effective_date": str,
+            "document_version": str,
+            "stand_in_version": str,
+            "patch_notes": str,
+        },
+        references={"game_id": "games"},
+        indexes=[["game_id", "rulebook", "effective_date"]],
+        description="When each version of a rulebook took effect (from rules_db/data/in_force.yaml): label ('1.3'), "
+        "effective_date (ISO), the stored document that is that version (document_version, its documents.version) "
+        "or, when it is not stored, the one read in its place (stand_in_version; else the newest stored version "
+        "dated on or before it), and its patch notes (a file of the corpus). What 'in force on day D' is computed from.",
+    ),
+    "patch_notes": Table(
+        {"id": int, "game_id": str, "slug": str, "label": str, "file": str, "title": str, "url": str, "text": str},
+        references={"game_id": "games"},
+        indexes=[["game_id", "slug"]],
+        description="The publisher's patch notes for a rulebook version (label, as in effective_dates): title, link, "
+        "the markdown text as received (file, in corpus/); linked from the diff between the versions they describe.",
     ),
     "source_notes": Table(
         {

@@ -53,6 +53,18 @@ def store_document(
     )
 
 
+def store_reissue(db: sqlite_utils.Database, document_id: str, spec: DocumentSpec) -> None:
+    """Another issue of a stored version, the same rules under another date: a row of its own, not a document."""
+    db.table("document_reissues").insert(
+        {
+            "document_id": document_id,
+            "version_date": spec.version_date or spec.version,
+            "source_file": spec.filename,
+            "sha256": digest(spec.path),
+        }
+    )
+
+
 def insert_rows(db: sqlite_utils.Database, table: str, rows: Iterable[dict]) -> None:
     """Rows (dicts with the same keys, plain values) into a table the schema created, in one executemany.
     sqlite-utils' insert_all checks and converts every value of every chunk in Python, which costs the build
@@ -328,6 +340,22 @@ def store_rulings(db: sqlite_utils.Database, spec: DocumentSpec, parsed: ParsedR
         ),
     )
     return ids
+
+
+def store_faq_article(db: sqlite_utils.Database, spec: DocumentSpec, parsed: ParsedRulings) -> None:
+    """A dated article of rulings (an official FAQ): its date, link, publisher and claimed precedence."""
+    db.table("faq_articles").insert(
+        {
+            "document_id": spec.slug,
+            "game_id": spec.game,
+            "title": spec.title,
+            "published": parsed.published,
+            "url": parsed.url,
+            "publisher": parsed.source,
+            "official": int(bool(parsed.official)),
+            "precedence": parsed.precedence,
+        }
+    )
 
 
 def link_versions(db: sqlite_utils.Database) -> None:

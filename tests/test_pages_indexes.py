@@ -170,11 +170,12 @@ async def test_replays_list_filters_by_verdict_ruling_and_tag(datasette):
     assert 'href="/replays/hourglass-saves-unit"' in html and 'href="/replays?tag=combat"' in html
 
 
-async def test_lists_page_and_ignore_nonsense_page_numbers(datasette, fixture_db):
+async def test_lists_page_and_refuse_nonsense_page_numbers_saying_what_is_expected(datasette, fixture_db):
     assert (await _get(datasette, "/cards.json?page=2")).json()["page"] == 1  # only one page: the last
     for nonsense in ("abc", "-1", "9" * 5000, "1e9"):
-        assert (await _get(datasette, f"/rulings.json?page={nonsense}")).json()["page"] == 1
-        await _get(datasette, f"/replays.json?ruling={nonsense}")
+        refused = await _get(datasette, f"/rulings.json?page={nonsense}", status=400)
+        assert "takes a whole number from 1 to 999,999" in refused.json()["error"]
+        await _get(datasette, f"/replays.json?ruling={nonsense}", status=400)
     import sqlite3
 
     conn = sqlite3.connect(fixture_db)
@@ -320,8 +321,9 @@ async def test_numbers_no_page_can_have_answer_404_not_500(datasette):
         await _get(datasette, path, status=404)
     jump = await _get(datasette, "/rules/riftbound?number=" + "9" * 5000, status=302)
     await _get(datasette, jump.headers["location"], status=404)
-    for path in ("/rulings?rule=" + "9" * 5000, "/cards?name=" + "%25" * 3000, "/rulings.json?page=" + "9" * 30):
+    for path in ("/rulings?rule=" + "9" * 5000, "/cards?name=" + "%25" * 3000):
         await _get(datasette, path)
+    await _get(datasette, "/rulings.json?page=" + "9" * 30, status=400)  # a page number past any page
 
 
 async def test_pages_are_kept_per_database_file_and_address(tmp_path):

@@ -8,8 +8,6 @@ its source says otherwise.
 
 from __future__ import annotations
 
-import itertools
-
 from scenarios.actions import Move
 from scenarios.kernel import Refusal, action, calc, do, event_kind, instruction, note, procedure, query
 from scenarios.objects import Event, Kind, Zone
@@ -116,13 +114,15 @@ def recall(game, object_id: str) -> None:
 
 
 def standard_moves(game, player: str):
-    """Every group of the player's ready units, to every destination (143.3: one destination per move)."""
+    """Each of the player's ready units alone, and all of them together, to every destination (143.3: one
+    destination per move). Any other group is accepted as well, but not listed: the groups of n units number 2^n,
+    so a board of twelve listed thousands (a judge builds a group a unit at a time, or types it)."""
     ready = [u.id for u in game.units(controller=player) if not u.exhausted]
     destinations = ["base", *(bf.id for bf in game.battlefields())]
-    for size in range(1, len(ready) + 1):
-        for group in itertools.combinations(ready, size):
-            for destination in destinations:
-                yield Move(by=player, units=group, to=destination)
+    groups = [(unit,) for unit in ready] + ([tuple(ready)] if len(ready) > 1 else [])
+    for group in groups:
+        for destination in destinations:
+            yield Move(by=player, units=group, to=destination)
 
 
 @action("move", Move, because=("407.3",), candidates=standard_moves)
