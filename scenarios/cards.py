@@ -289,10 +289,11 @@ def check_vocabulary(card: Card) -> None:
     for word in card.restrictions:
         if word not in RESTRICTIONS:
             raise ValueError(f"card {card.name!r}: unknown restriction {word!r}")
-    for targets, effects in [(card.targets, card.effects)] + [
-        (a.targets, a.effects) for a in (*card.triggers, *card.activated)
-    ]:
-        _check_move_destinations(card, targets, effects)
+    _check_move_destinations(card, card.targets, card.effects)
+    for trigger in card.triggers:
+        _check_move_destinations(card, trigger.targets, trigger.effects)
+    for ability in card.activated:
+        _check_move_destinations(card, ability.targets, ability.effects)
 
 
 def _check_move_destinations(card: Card, targets: dict[str, TargetSpec], effects) -> None:
