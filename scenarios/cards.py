@@ -50,6 +50,7 @@ class TargetSpec(Strict):
     stunned: bool | None = None
     optional: bool = False
     not_target: str | None = None  # must differ from another slot
+    of: str | None = None  # a move's destination: the earlier slot whose units move there (not where they are)
 
 
 class ObjectFilter(Strict):
@@ -147,6 +148,25 @@ class Trigger(Strict):
     targets: dict[str, TargetSpec] = Field(default_factory=dict)
     effects: list[dict[str, Any]]
     label: str | None = None
+
+    @model_validator(mode="after")
+    def _cost_after_you_may(self):
+        """ "You may <cost> to <effect>": the cost right after the opening "you may" is the ability's cost (paid
+        as it is finalized from Core Rules 1.4, 383.3.b.1; as it resolves before), declared as `cost:`, never as
+        its first instruction, which would be done whatever the version and even when it can't be paid."""
+        first = self.effects[0] if self.effects else {}
+        if self.optional and _cost_shaped(first):
+            raise ValueError(
+                f"trigger {self.label or self.when.event!r}: optional, its first instruction {first.get('op')!r} is a cost "
+                'right after its "you may": declare it as the trigger\'s `cost:` (383.3.b)'
+            )
+        return self
+
+
+def _cost_shaped(instruction: dict[str, Any]) -> bool:
+    """An instruction a Cost can say: exhausting the source itself, or spending a buff."""
+    op = instruction.get("op")
+    return op == "spend_buff" or (op == "exhaust" and instruction.get("what") == "this")
 
 
 class Passive(Strict):
@@ -281,6 +301,27 @@ def check_vocabulary(card: Card) -> None:
     for word in card.restrictions:
         if word not in RESTRICTIONS:
             raise ValueError(f"card {card.name!r}: unknown restriction {word!r}")
+    _check_move_destinations(card, card.targets, card.effects)
+    for trigger in card.triggers:
+        _check_move_destinations(card, trigger.targets, trigger.effects)
+    for ability in card.activated:
+        _check_move_destinations(card, ability.targets, ability.effects)
+
+
+def _check_move_destinations(card: Card, targets: dict[str, TargetSpec], effects) -> None:
+    """A location chosen as a move's destination names the earlier slot whose units move there (`of`), so that
+    it can't be where they already are (355.4.a in Core Rules 1.4; 352.3 "a valid Location" before)."""
+    slots = list(targets)
+    for instruction in instructions_of(effects):
+        spec = targets.get(instruction.get("to")) if instruction.get("op") == "move" else None
+        if spec is None or spec.type != "location":
+            continue
+        moved = instruction.get("what")
+        if spec.of != moved or moved not in slots or slots.index(moved) > slots.index(instruction["to"]):
+            raise ValueError(
+                f"card {card.name!r}: the destination slot {instruction['to']!r} of a move of {moved!r} must say "
+                f"`of: {moved}`, after that slot (a move's destination differs from where the units are, 355.4.a)"
+            )
 
 
 def _check_event(card: Card, event) -> None:

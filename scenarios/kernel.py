@@ -244,6 +244,15 @@ class KeywordAbility:
     trigger: Any
     stacks: bool = False
     implies: tuple[str, ...] = ()
+    reads: str | None = None  # a behaviour (versions.py) whose reading picks the ability's text ...
+    texts: tuple[tuple[str, Any], ...] = ()  # ... (reading's choice, trigger), when the versions word it differently
+
+    def trigger_under(self, game) -> Any:
+        """The ability as the version the game is judged under words it (`trigger` unless `texts` has its own)."""
+        if self.reads is None:
+            return self.trigger
+        choice = game.reading(self.reads).choice
+        return next((trigger for name, trigger in self.texts if name == choice), self.trigger)
 
 
 class _Namespace:
@@ -398,11 +407,16 @@ def condition(word: str, rule: str, reads: str | None = None):
     return decorate
 
 
-def keyword_ability(keyword: str, rule: str, trigger: Any, *, stacks: bool = False, implies=()) -> None:
-    """Register a keyword that stands for a triggered ability (the rule module's reading of its glossary entry)."""
-    _register(
-        KEYWORD_ABILITIES, keyword, KeywordAbility(keyword, rule, trigger, stacks, tuple(implies)), "keyword ability"
-    )
+def keyword_ability(
+    keyword: str, rule: str, trigger: Any, *, stacks: bool = False, implies=(), reads=None, texts=None
+) -> None:
+    """Register a keyword that stands for a triggered ability (the rule module's reading of its glossary entry);
+    where versions word it differently, `reads` names the behaviour and `texts` maps its choices to triggers."""
+    texts = tuple((texts or {}).items())
+    if any(t.when != trigger.when for _, t in texts):
+        raise EngineError(f"keyword ability {keyword!r}: every version's text triggers on the same event")
+    ability = KeywordAbility(keyword, rule, trigger, stacks, tuple(implies), reads, texts)
+    _register(KEYWORD_ABILITIES, keyword, ability, "keyword ability")
 
 
 # -- the dispatcher -----------------------------------------------------------------------------------------

@@ -175,6 +175,29 @@ BEHAVIOURS: dict[str, Behaviour] = {
             ),
         ),
         Behaviour(
+            "weaponmaster_opens_with_you_may",
+            'Is Weaponmaster short for "When you play me, you may choose an Equipment ... Pay the cost of its Equip '
+            'ability, reduced by [A], to attach it" (an opening "you may", decided as it is finalized, the cost then '
+            'paid as it resolves), or for "When you play me, choose an Equipment ..." (its one choice, whether to '
+            "pay that cost, made as it resolves)?",
+            (
+                Reading("2025-06-02", "pay_on_resolution", ("583.2",)),  # no Weaponmaster yet: as 2025-12-01
+                Reading("2025-12-01", "pay_on_resolution", ("747.1.c",)),
+                Reading("2026-06-18", "you_may_first", ("821.1.c", "383.3.a")),
+            ),
+        ),
+        Behaviour(
+            "combat_result_waits_for_the_chain",
+            "After the Combat Cleanup of the Resolution Step put items on the Chain (a Deathknell), is control of "
+            "the battlefield established (and a Conquer scored) at once, with those items still on the Chain, or "
+            "only once the Chain has resolved, as an Outstanding Task?",
+            (
+                Reading("2025-06-02", "at_once", ("627.3",)),
+                Reading("2025-12-01", "at_once", ("444.2",)),
+                Reading("2026-06-18", "after_chain", ("466.2", "466.4", "466.5")),
+            ),
+        ),
+        Behaviour(
             "combat_joins_open_showdown",
             "A Combat is staged where a non-combat showdown is ongoing (the opponent's units arrived during it): "
             "does it wait until that showdown closes (then it is staged and begins), or does that showdown become "

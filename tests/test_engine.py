@@ -228,6 +228,33 @@ def test_a_card_with_an_unknown_instruction_fails_at_load():
         check_vocabulary(card)
 
 
+@pytest.mark.parametrize("first", [{"op": "exhaust", "what": "this"}, {"op": "spend_buff"}])
+def test_a_cost_after_you_may_written_as_an_instruction_fails_at_load(first):
+    """ "You may exhaust me to ...": the cost is the trigger's `cost:` (paid as it is finalized under 1.4,
+    383.3.b.1), never its first instruction, which would be done even when it can't be paid."""
+    from scenarios.cards import Card
+
+    trigger = {"when": {"event": "play", "who": "self"}, "label": "Typo", "optional": True}
+    spec = {"name": "Typo", "made_up": True, "type": "unit", "might": 1, "energy": 1}
+    with pytest.raises(ValueError, match="declare it as the trigger's `cost:`"):
+        Card.model_validate({**spec, "triggers": [{**trigger, "effects": [first, {"op": "draw", "n": 1}]}]})
+    declared = {**trigger, "cost": {"exhaust": "this"}, "effects": [{"op": "draw", "n": 1}]}
+    assert Card.model_validate({**spec, "triggers": [declared]}).triggers[0].cost.exhaust == "this"
+
+
+def test_a_move_destination_slot_must_name_the_units_it_moves():
+    """355.4.a: a move's destination is not where the units are; a location slot says whose units (`of`)."""
+    from scenarios.cards import Card, check_vocabulary
+
+    spec = {"name": "Typo", "made_up": True, "type": "spell", "energy": 1}
+    move = [{"op": "move", "what": "target", "to": "destination"}]
+    loose = {"target": {"type": "unit"}, "destination": {"type": "location"}}
+    with pytest.raises(ValueError, match="must say `of: target`"):
+        check_vocabulary(Card.model_validate({**spec, "targets": loose, "effects": move}))
+    tied = {"target": {"type": "unit"}, "destination": {"type": "location", "of": "target"}}
+    check_vocabulary(Card.model_validate({**spec, "targets": tied, "effects": move}))
+
+
 def test_pop_undoes_an_answered_choice():
     game = GameState(BASIC)
     attack(game)

@@ -67,6 +67,7 @@ TERMS: dict[str, list[str]] = {
     "settle_showdown": ["control", "showdown"],
     "combat_damage_step": ["damage"],
     "combat_resolution_step": ["resol"],
+    "outstanding": ["chain", "control"],
     "no damage": ["damage"],
     "total": ["might"],
     "might": ["might", "[m]", "arithmetic", "summed"],
@@ -125,6 +126,7 @@ TERMS: dict[str, list[str]] = {
     "equip cost": ["equip"],
     "domain power": ["domain"],  # the [C] of a card of several domains (versions.py: multi_domain_power)
     "stun ends": ["stun", "expir"],  # Stunned units recover (versions.py: stun_ends)
+    "decided as finalized": ["may"],
     "repeat": ["repeat"],
     "return_control": ["control"],
     # choices

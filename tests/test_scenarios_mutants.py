@@ -663,12 +663,32 @@ MUTANTS = [
     (
         "an optional trigger is decided as it resolves, whatever the version (2025-12-01 read everywhere)",
         [("behaviour", "optional_trigger_decided", every_version_read_as("2025-12-01"))],
-        ("dispute-401", "dispute-414"),
+        ("dispute-401", "dispute-414", "dispute-503", "dispute-524"),
     ),
     (
         "an optional trigger is decided as it is finalized, whatever the version (Core Rules 1.4 read everywhere)",
         [("behaviour", "optional_trigger_decided", every_version_read_as("2026-06-18"))],
-        ("dispute-33",),
+        ("dispute-33", "dispute-503"),
+    ),
+    (
+        "Weaponmaster is paid or not as it resolves, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "weaponmaster_opens_with_you_may", every_version_read_as("2025-12-01"))],
+        ("dispute-509", "dispute-519"),
+    ),
+    (
+        "Weaponmaster opens with 'you may', whatever the version (Core Rules 1.4 read everywhere)",
+        [("behaviour", "weaponmaster_opens_with_you_may", every_version_read_as("2026-06-18"))],
+        ("core-23", "core-25"),
+    ),
+    (
+        "control after combat is established before the Chain resolves, whatever the version (2025-12-01 read)",
+        [("behaviour", "combat_result_waits_for_the_chain", every_version_read_as("2025-12-01"))],
+        ("dispute-530",),
+    ),
+    (
+        "control after combat waits for the Chain to resolve, whatever the version (Core Rules 1.4 read everywhere)",
+        [("behaviour", "combat_result_waits_for_the_chain", every_version_read_as("2026-06-18"))],
+        ("dispute-530",),
     ),
     (
         "a combat staged in an open showdown waits for it to close, whatever the version (2025-12-01 read everywhere)",

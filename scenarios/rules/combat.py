@@ -300,6 +300,30 @@ def combat_resolution_step(game) -> None:
     game.combat.resolving = True
     calc.cleanup(game, "combat damage", "466.1.a", special="combat")
     bf = game.objects[game.combat.battlefield]
+    reading = game.reading("combat_result_waits_for_the_chain")
+    if game.chain and reading.choice == "after_chain":
+        # 1.4: the result and control are Outstanding Tasks, the Combat goes on until they are done (466.7); the
+        # Chain the Combat Cleanup left resolves first
+        game.continuation = f"settle_combat:{bf.id}"
+        note(
+            game,
+            StepKind.COMBAT_STEP,
+            "outstanding",
+            f"the Chain resolves before the combat result at {bf.id} is determined and control established",
+            reading.cited,
+            objects=[bf.id],
+        )
+        return
+    settle_combat(game, bf.id)
+
+
+@query("settle_combat")
+def settle_combat(game, bf_id: str) -> None:
+    """The Resolution Step's last part: with no Showdown or Combat staged there, the player with units remaining
+    establishes control (a Conquer if not yet scored this turn), or with none it becomes uncontrolled."""
+    bf = game.objects[bf_id]
+    reading = game.reading("combat_result_waits_for_the_chain")
+    because = (*reading.cited, "466.5.a") if reading.choice == "at_once" else ("466.5", "466.5.a")
     game.combat = None
     for unit in game.units():
         unit.granted = tuple(g for g in unit.granted if g.until != "combat")  # "this combat" effects end
@@ -308,7 +332,7 @@ def combat_resolution_step(game) -> None:
         bf.contested_by = None
         if len(present) == 1:
             (player,) = present
-            do.establish_control(game, bf, player, because=("466.5", "466.5.a"))
+            do.establish_control(game, bf, player, because=because)
         elif not present:
             do.lose_control(game, bf, because="466.5.b")
     calc.cleanup(game, "combat ended", "319.2")

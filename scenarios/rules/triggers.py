@@ -59,7 +59,7 @@ def fire(game, event: Event, leaving: frozenset = frozenset()) -> None:
                 found.append(instance)
     for source, ability, count in calc.keyword_triggers(game, event):
         for _ in range(count):
-            instance = _triggered(game, source, None, ability.trigger, event, leaving, ability.rule)
+            instance = _triggered(game, source, None, ability.trigger_under(game), event, leaving, ability.rule)
             if instance is not None:
                 found.append(instance)
     for delayed in game.delayed:

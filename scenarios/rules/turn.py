@@ -138,10 +138,15 @@ def _next_step(game, step: str) -> None:
 
 @query("resume_turn")
 def resume_turn(game) -> None:
-    """The Chain a step of the turn made has resolved: the turn goes on where it stopped."""
+    """The Chain a step of the turn made has resolved: the turn goes on where it stopped. A continuation that
+    is not a step of the turn names a query of another rule module and its argument ("settle_combat:bf1")."""
     step, game.continuation = game.continuation, None
     if calc.game_goes_on(game):
-        STEPS[step](game)
+        if step in STEPS:
+            STEPS[step](game)
+        else:
+            name, _, argument = step.partition(":")
+            getattr(calc, name)(game, argument)
 
 
 @query("game_goes_on")

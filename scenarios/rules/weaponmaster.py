@@ -4,7 +4,9 @@ Equipment tag. ... Pay the cost of its Equip ability, reduced by [A], to attach 
 The Equipment is chosen as the ability resolves, whether it has Equip or not (821.1.c.1), attached or not
 (it is detached from its unit, 434.1.f). Only Power of any domain ([A]) in the Equip cost is reduced: a
 cost of one domain is paid in full (821.1.c.3). With no Equip cost, or a cost that can't be paid, the
-Equipment stays where it is (821.1.c.4, 821.1.c.5). Paying is optional ("you may [Equip]"). The Equip ability
+Equipment stays where it is (821.1.c.4, 821.1.c.5). Paying is optional ("you may [Equip]"): up to 2025-12-01 asked
+as it resolves; from Core Rules 1.4 the "you may" opens the ability (821.1.c), decided as it is finalized
+(383.3.a), and the cost is then paid as it resolves (`weaponmaster_opens_with_you_may`). The Equip ability
 is not activated and the unit is not chosen (821.1.c.6): nothing triggers on choosing it. Several instances
 trigger separately (821.1.c.7).
 """
@@ -16,17 +18,26 @@ from scenarios.kernel import calc, choose, do, instruction, keyword_ability, not
 from scenarios.objects import BOARD
 from scenarios.trace import StepKind
 
+_ABILITY = {
+    "when": {"event": "play", "who": "self"},
+    "label": "Weaponmaster: equip an Equipment to me for [A] less",
+    "effects": [{"op": "equip_to_this", "reduced_by_any_power": 1}],
+}
 keyword_ability(
     "Weaponmaster",
     "821.1.c",
-    Trigger.model_validate(
-        {
-            "when": {"event": "play", "who": "self"},
-            "label": "Weaponmaster: equip an Equipment to me for [A] less",
-            "effects": [{"op": "equip_to_this", "reduced_by_any_power": 1}],
-        }
-    ),
+    Trigger.model_validate(_ABILITY),
     stacks=True,
+    reads="weaponmaster_opens_with_you_may",
+    texts={  # Core Rules 1.4 (821.1.c): "you may choose ...", decided as it is finalized (383.3.a); then it pays
+        "you_may_first": Trigger.model_validate(
+            {
+                **_ABILITY,
+                "optional": True,
+                "effects": [{"op": "equip_to_this", "reduced_by_any_power": 1, "decided": True}],
+            }
+        )
+    },
 )
 
 
@@ -78,16 +89,31 @@ def op_equip_to_this(game, run, ins) -> None:
     )
     if problem is not None:
         return
-    if (
-        choose(
+    reading = game.reading("weaponmaster_opens_with_you_may")
+    if ins.get("decided"):
+        note(
             game,
-            "may",
-            player,
-            f"{label}: pay {cost.describe()} to attach {pick} to {unit_id}?",
-            ["yes", "no"],
-            "821.1.c",
+            StepKind.CHOICE,
+            "decided as finalized",
+            f'{label}: its opening "you may" was decided as it was finalized: {player} pays {cost.describe()}',
+            run.because,
+            reading.cited,
+            [pick],
         )
-        == "yes"
+    if (
+        ins.get("decided")
+        or (
+            choose(
+                game,
+                "may",
+                player,
+                f"{label}: pay {cost.describe()} to attach {pick} to {unit_id}?",
+                ["yes", "no"],
+                reading.cited[0],  # asked as it resolves: the version's reading says so (821.1.c in 1.4's words)
+                also=reading.cited[1:],
+            )
+            == "yes"
+        )
     ):
         do.pay_cost(game, cost, player, pick, label, because=run.because)
         do.attach(game, [pick], unit_id, label, because=run.because)
