@@ -310,8 +310,11 @@ def scaled_copy(source: Path, factor: int, target: Path) -> None:
     }
     for copy in range(1, factor):
         _copy_rows(conn, copy, base)
+    model = _vector_model(conn)
     for table in ("search_fts", "search_documents", "search_terms", "search_names"):
         conn.execute(f"drop table {table}")
+    conn.execute("drop table if exists search_vectors")
+    conn.execute("drop table if exists search_vector_model")
     conn.commit()
     import sqlite_utils
 
@@ -319,8 +322,36 @@ def scaled_copy(source: Path, factor: int, target: Path) -> None:
 
     db = sqlite_utils.Database(conn)
     search_index.build(db)
+    if model:
+        _random_vectors(conn, *model)
     conn.commit()
     conn.close()
+
+
+def _vector_model(conn: sqlite3.Connection) -> tuple[str, int] | None:
+    try:
+        return conn.execute("select name, dimensions from search_vector_model").fetchone()
+    except sqlite3.OperationalError:
+        return None
+
+
+def _random_vectors(conn: sqlite3.Connection, name: str, dimensions: int) -> None:
+    """Vectors for every row of the scaled index under the source's encoder: random unit vectors, not embeddings
+    (embedding ten times the corpus would cost an hour), so the dense stage costs what it would at that size: the
+    question embedded by the real model, every row's cosine, the nearest rows fused."""
+    import numpy as np
+
+    from rules_db.search.index_format import VECTOR_DTYPE, VECTOR_TABLES
+
+    ids = [row_id for (row_id,) in conn.execute("select id from search_documents order by id")]
+    vectors = np.random.default_rng(0).standard_normal((len(ids), dimensions)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    conn.executescript(VECTOR_TABLES)
+    conn.executemany(
+        "insert into search_vectors values (?, ?)",
+        [(row_id, vector.astype(VECTOR_DTYPE).tobytes()) for row_id, vector in zip(ids, vectors)],
+    )
+    conn.execute("insert into search_vector_model values (?, ?, ?, ?)", [name, dimensions, len(ids), len(ids)])
 
 
 def _alter(text: str | None, copy: int) -> str | None:
@@ -445,6 +476,9 @@ def raw_fts_seconds(conn: sqlite3.Connection, question: str) -> float:
 def latency(db_path: Path, questions: list[dict], passes: int) -> dict[str, list[float]]:
     """Seconds per /search.json request (wall clock and CPU) and per raw FTS5 query, every question
     asked ``passes`` times."""
+    from rules_db.search import semantic
+
+    semantic._QUERY_VECTORS_KEPT = 0  # every pass embeds the question again: no figure flattered by the cache
     get = datasette_client(db_path)
     conn = read_only(db_path)
     times: dict[str, list[float]] = {"wall": [], "cpu": [], "raw": []}

@@ -75,7 +75,7 @@ def prepare_jinja2_environment(env, datasette):
 
 @hookimpl
 def extra_css_urls(datasette):
-    return [assets.url(datasette, name) for name in ("judges.css", "replay.css")]
+    return assets.style_sheet_urls(datasette)
 
 
 @hookimpl

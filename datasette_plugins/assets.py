@@ -41,3 +41,10 @@ async def static_file(datasette, request):
         content_type=content_type + ("; charset=utf-8" if content_type.startswith("text/") else ""),
         headers={"Cache-Control": _FOREVER},
     )
+
+
+STYLE_SHEETS = ("judges.css", "replay.css")  # ours, linked by every page after Datasette's own
+
+
+def style_sheet_urls(datasette) -> list[str]:
+    return [url(datasette, name) for name in STYLE_SHEETS]

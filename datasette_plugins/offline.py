@@ -31,9 +31,7 @@ def _js_pattern(pattern: str) -> str:
 
 def style_sheets(datasette) -> list[str]:
     """The style sheets every page links, as the pages link them (Datasette's, with its hash, and ours)."""
-    from datasette_plugins import extra_css_urls
-
-    return [f"{datasette.urls.static('app.css')}?{datasette.app_css_hash()}", *extra_css_urls(datasette)]
+    return [f"{datasette.urls.static('app.css')}?{datasette.app_css_hash()}", *assets.style_sheet_urls(datasette)]
 
 
 def worker_script(datasette) -> str:

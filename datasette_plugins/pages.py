@@ -9,6 +9,7 @@ Datasette's ``base.html``. Text from the documents reaches the page only through
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import re
 import weakref
@@ -23,6 +24,8 @@ from datasette_plugins import render
 from datasette_plugins.request_limits import whole_number
 from rules_db import in_force, queries, schema
 from rules_db import search as search_db
+from rules_db.search import refine as search_refine
+from rules_db.search.models import ModelUnavailable
 
 # A game slug (lower-case letters, digits, hyphens) never names a table: the schema's
 # names are excluded and every other table's has an underscore. So /rules/<table>/<row>
@@ -562,6 +565,7 @@ async def search(datasette, request):
     text = args.get("q", "").strip()
     filters = {name: args.get(name) or None for name in SEARCH_FILTERS}
     page = _page_number(request)
+    use_semantic = args.get("semantic") != "0"  # semantic=0: the lexical ranking alone
     database = await _database(datasette)
     paths = Paths(datasette, database.name)
     day = on_day(request)
@@ -576,7 +580,14 @@ async def search(datasette, request):
         if text and not jump:
             try:
                 found = search_db.search(
-                    conn, text, filters["game"], filters["version"], filters["kind"], page, rulebook=filters["rulebook"]
+                    conn,
+                    text,
+                    filters["game"],
+                    filters["version"],
+                    filters["kind"],
+                    page,
+                    rulebook=filters["rulebook"],
+                    semantic=use_semantic,
                 )
             except search_db.SearchTooSlow as error:
                 found = {"error": f"{error}. Try a shorter question."}
@@ -587,6 +598,8 @@ async def search(datasette, request):
         return numbers, jump, found, search_db.search_options(conn)
 
     numbers, jump, found, options = await read(database, run)
+    if found and args.get("refine") == "1" and use_semantic:
+        found["refine"] = await _refined(database, found)
     # No question, or a search stopped by its time budget (then only its error): a page of no results.
     found = {"total": 0, "results": [], "best": {}, "query": None, "page": page, "per_page": 0, **(found or {})}
     jump_to = paths.rule(jump) if jump else None
@@ -601,6 +614,9 @@ async def search(datasette, request):
             {"term": term, "url": paths.keyword(hit["game"], term, hit["version"])} for term in hit.get("defines", [])
         ]
         hit["snippet"] = render.highlighted(hit["snippet"])  # escaped, with <mark> around the matches
+        for sub in hit.get("also", []):  # the sub-rules shown inside the result (rules_db.search.sections)
+            sub["url"] = paths.version_rule(hit["game"], hit["version"], sub["number"], hit["rulebook"])
+            sub["snippet"] = render.highlighted(sub["snippet"])
     per_page = found.get("per_page") or 1
     pages, _ = queries.page_in_range(found["total"], page, per_page)  # the page asked is shown, even past the end
     params = {"q": text, **filters}
@@ -620,12 +636,41 @@ async def search(datasette, request):
         "best": found["best"],
         "results": found["results"],
         "options": options,
+        "semantic": found.get("semantic"),
+        "refine": found.get("refine"),
         "on": on,
     }
     if data["query"] and data["query"]["did_you_mean"]:
         data["query"]["did_you_mean_url"] = paths.search(**{**params, "q": data["query"]["did_you_mean"]})
     game_names = {game["id"]: game["name"] for game in options["games"]}  # a hit names its game as the home page does
     return await _respond(datasette, request, database, "search.html", data, game_names=game_names)
+
+
+REFINER = search_refine.Refiner()  # bounded capacity for the refined orders of every request of this server
+
+
+async def _refined(database, found: dict) -> str:
+    """Put the first results of ``found`` in the cross-encoder's refined order, in ``REFINER``'s bounded capacity;
+    what became of it: "refined", "busy" (the fused order stands), "off" (no cross-encoder) or "not needed". A request
+    whose client leaves is cancelled by the server (``cancellation.cancel_on_disconnect``): its job is dropped."""
+    if found.get("page", 1) != 1 or len(found["results"]) < 2:
+        return "not needed"
+    hits = found["results"][: search_refine.CANDIDATES]
+    texts = await read(database, lambda conn: search_refine.candidate_texts(conn, hits))
+    try:
+        job = REFINER.submit(found["query"]["searched"], texts)
+    except search_refine.RefineBusy:
+        return "busy"
+    try:
+        logits = await asyncio.wrap_future(job.future)
+    except asyncio.CancelledError:
+        job.cancelled.set()
+        job.future.cancel()
+        raise
+    except (ModelUnavailable, ImportError):
+        return "off"
+    search_refine.apply(found, logits)
+    return "refined"
 
 
 def _hit_url(paths: Paths, hit: dict) -> str:

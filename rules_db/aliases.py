@@ -26,7 +26,8 @@ import yaml
 from rapidfuzz.distance import Levenshtein
 
 from rules_db import store
-from rules_db.search import WORD, facet, vocabulary
+from rules_db.search.index_format import WORD, facet
+from rules_db.search.vocabulary import vocabulary
 
 VETO_FILE = Path(str(resources.files("rules_db") / "data" / "alias_vetoes.yaml"))
 

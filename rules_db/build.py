@@ -34,7 +34,7 @@ from ingest.limits import check_rules
 from ingest.outline import coverage, ingested_share
 from ingest.source import digest, read_lines
 from ingest.text import paragraph
-from rules_db import aliases, cards, in_force, lineage_store, links, replays, schema, store
+from rules_db import aliases, cards, in_force, lineage_store, links, replays, schema, search_vectors, store
 from rules_db.lineage import KINDS, compute_lineage
 from rules_db.lineage_store import VersionPair
 from rules_db.timeline import Span, Timeline
@@ -266,6 +266,8 @@ class _Builder:
             self._link_cards(stored)
         with self._stage("search index"):  # while the second process still matches the versions
             schema.enable_search(self.db)
+        with self._stage("search vectors"):  # each text no build embedded before (none, on a rebuild)
+            search_vectors.build(self.db, result.notes.append)
         with self._stage("version lineage"):
             self._store_lineage(stored, lineages)
         with self._stage("search aliases"):  # mined from the rules and their lineage

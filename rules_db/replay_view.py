@@ -699,7 +699,7 @@ class Replays:
     8-15 ms replayed: bench_pages.py's replay page p99)."""
 
     def __init__(self, sandbox: Sandbox | None = None, size: int = 128, library_size: int = 1024):
-        self.sandbox = sandbox or Sandbox()
+        self.sandbox = sandbox or Sandbox(__name__)  # its workers run this module's WORKER_FUNCTIONS
         self.size, self.library_size = size, library_size
         self._cache: OrderedDict[str, Any] = OrderedDict()
         self._library: OrderedDict[str, Any] = OrderedDict()

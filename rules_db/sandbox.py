@@ -7,18 +7,21 @@ past its deadline gets its worker killed and replaced, and a worker that dies (o
 too. Callers run `Sandbox.call` in a thread
 (`asyncio.to_thread`), so the web server's event loop keeps answering other pages meanwhile.
 
-The functions a worker may run are the ones `rules_db.replay_view.WORKER_FUNCTIONS` names; arguments and
-results are plain data.
+A sandbox is named its worker module (`rules_db.replay_view` for the replay pages): the module whose
+`WORKER_FUNCTIONS` a worker may run, after its `warm_up()`. The worker imports it by that name, so this module
+imports nothing of its callers. Arguments and results are plain data.
 """
 
 from __future__ import annotations
 
 import atexit
+import importlib
 import os
 import queue
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
@@ -41,7 +44,7 @@ class _Worker:
     """One worker: `python -m rules_db.sandbox` (a fresh interpreter that imports only the engine and this
     layer), talking over two pipes."""
 
-    def __init__(self, limits: SandboxLimits):
+    def __init__(self, module: str, limits: SandboxLimits):
         parent_read, child_write = os.pipe()
         child_read, parent_write = os.pipe()
         command = [
@@ -51,6 +54,7 @@ class _Worker:
             str(child_read),
             str(child_write),
             str(limits.memory_bytes),
+            module,
         ]
         self.process = subprocess.Popen(command, pass_fds=(child_read, child_write), stdin=subprocess.DEVNULL)
         os.close(child_read)
@@ -78,7 +82,8 @@ class _Worker:
 class Sandbox:
     """A small pool of warm worker processes (see the module's docstring)."""
 
-    def __init__(self, limits: SandboxLimits | None = None):
+    def __init__(self, module: str, limits: SandboxLimits | None = None):
+        self.module = module  # the worker module: its WORKER_FUNCTIONS are what a call may name
         self.limits = limits or SandboxLimits()
         self._idle: queue.Queue[_Worker] = queue.Queue()
         self._started = 0
@@ -89,7 +94,7 @@ class Sandbox:
         """Spawn the workers now (a server does it at startup, so the first page does not wait for them)."""
         with self._lock:
             while self._started < self.limits.workers:
-                self._idle.put(_Worker(self.limits))
+                self._idle.put(_Worker(self.module, self.limits))
                 self._started += 1
 
     def call(self, function: str, **arguments: Any) -> Any:
@@ -106,7 +111,7 @@ class Sandbox:
             status, value = worker.reader.recv()
         except (EOFError, OSError, _Replace) as error:
             worker.stop()
-            worker = _Worker(self.limits)
+            worker = _Worker(self.module, self.limits)
             if isinstance(error, _Replace):
                 raise SandboxError(str(error)) from None
             raise SandboxError("the replay used more memory than a page may and was stopped") from None
@@ -128,15 +133,15 @@ class _Replace(Exception):
     pass
 
 
-def _serve(reader: Connection, writer: Connection, memory_bytes: int) -> None:
-    """A worker's loop: run the named function on each request until the parent goes away."""
+def _serve(reader: Connection, writer: Connection, memory_bytes: int, module_name: str) -> None:
+    """A worker's loop: run the named function of the worker module on each request until the parent goes away."""
     import resource
 
     resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
     os.nice(5)  # a replay yields the processor to the pages the server answers meanwhile
-    from rules_db.replay_view import WORKER_FUNCTIONS, warm_up
-
-    warm_up()
+    module = importlib.import_module(module_name)
+    functions: dict[str, Callable[..., Any]] = module.WORKER_FUNCTIONS
+    module.warm_up()
     writer.send(("ready", None))
     while True:
         try:
@@ -144,7 +149,7 @@ def _serve(reader: Connection, writer: Connection, memory_bytes: int) -> None:
         except (EOFError, OSError):
             return
         try:
-            writer.send(("ok", WORKER_FUNCTIONS[function](**arguments)))
+            writer.send(("ok", functions[function](**arguments)))
         except MemoryError:
             return  # the parent sees the worker gone and replaces it
         except Exception as error:  # noqa: BLE001 - reported to the page, never a traceback
@@ -152,4 +157,9 @@ def _serve(reader: Connection, writer: Connection, memory_bytes: int) -> None:
 
 
 if __name__ == "__main__":
-    _serve(Connection(int(sys.argv[1]), writable=False), Connection(int(sys.argv[2]), readable=False), int(sys.argv[3]))
+    _serve(
+        Connection(int(sys.argv[1]), writable=False),
+        Connection(int(sys.argv[2]), readable=False),
+        int(sys.argv[3]),
+        sys.argv[4],
+    )

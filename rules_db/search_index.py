@@ -35,7 +35,7 @@ import sqlite_utils
 from ingest.lemmas import lemma_lookup, lemma_table_json
 from rules_db import store
 from rules_db.queries import stored_aliases
-from rules_db.search import (
+from rules_db.search.index_format import (
     EXAMPLE,
     EXAMPLE_TAG,
     FIELDS,
@@ -71,6 +71,8 @@ create table search_documents (
                                  -- a text's example apart, see search.EXAMPLE_TAG)
 );
 create index search_documents_ref on search_documents (kind, ref_id);
+-- a rule's sub-rules, by number within its document (rules_db.search.sections)
+create index search_documents_number on search_documents (document_id, number);
 create virtual table search_fts using fts5 (
     title, terms, path, context, body, facets,
     content = 'search_documents', content_rowid = 'id',

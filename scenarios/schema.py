@@ -30,6 +30,7 @@ from scenarios.cards import Domain, UnknownCard
 from scenarios.cards import card as card_named
 from scenarios.collector import collector_paused
 from scenarios.kernel import DEFAULT_VERSION, Refusal
+from scenarios.observe import GAME_KEYS, OBJECT_FIELDS, PLAYER_FIELDS
 
 
 class ScenarioError(ValueError):
@@ -687,7 +688,7 @@ def _kind(loc: tuple, name: str, kinds: set[str]):
         yield (*loc, "card"), f"{name} is a {kind} card; here the setup needs a {' or '.join(sorted(kinds))}"
 
 
-# The shapes of what `expect` may name besides objects (see scenarios/replay.py, which reads these keys).
+# The shapes of what `expect` may name besides objects (see scenarios/observe.py, which reads these keys).
 _LOG_NAMES = {"resolved", "triggered", "refused", "scored", "ignored", "negated"}
 _PART_KEYS = {
     "combat": {"battlefield", "attacker", "defender"},
@@ -698,7 +699,6 @@ _SCALARS = {"state", "priority", "winner", "turn_player"}
 
 
 def _expectation_problems(loc: tuple, expect: dict, objects: set[str], players: set[str]):
-    from scenarios.replay import GAME_KEYS, OBJECT_FIELDS, PLAYER_FIELDS  # the reader of these keys
 
     for key, spec in expect.items():
         here = (*loc, key)

@@ -42,6 +42,11 @@ from rules_db import schema
 from rules_db.lineage import LineageRow
 from rules_db.lineage_store import VersionPair, document_rules, store_pair
 
+# The suite's builds embed nothing (the semantic stage's model costs minutes of CPU on a fresh machine): the semantic
+# stage's own tests (tests/test_semantic.py) build their vectors with a stand-in encoder. RULES_DB_ENCODER=stand-in
+# (or the model's name) runs the whole suite with one.
+os.environ.setdefault("RULES_DB_ENCODER", "off")
+
 # Property-based tests (tests/test_fuzz.py): a few hundred examples per target in the suite, 20 in the edit-run
 # loop (``make test-fast`` chooses the ``quick`` profile), 10,000 in the long run (``pytest tests/test_fuzz.py
 # --hypothesis-profile=fuzz``). No deadline: the machine is shared.

@@ -10,15 +10,16 @@ import pytest
 import sqlite_utils
 from servers import in_process
 
-from rules_db import aliases, schema, search
+from rules_db import aliases, schema
+from rules_db.search import answer, index_format, rank, retrieve, understand
 
 
 def _counter(texts: list[str]):
     """How many of the texts say a wording, their punctuation ignored (as the search index's phrase query does)."""
 
     def uses(wording: str) -> int:
-        words = re.escape(" ".join(search.WORD.findall(wording)))
-        return sum(1 for text in texts if re.search(rf"\b{words}\b", " ".join(search.WORD.findall(text.lower()))))
+        words = re.escape(" ".join(index_format.WORD.findall(wording)))
+        return sum(1 for text in texts if re.search(rf"\b{words}\b", " ".join(index_format.WORD.findall(text.lower()))))
 
     return uses
 
@@ -170,10 +171,10 @@ def test_a_judge_using_an_older_versions_words_finds_the_newest_rule(real_connec
     new name: the old wording is said by none of them."""
     renames = real_connection.execute("select game_id, alias, term from search_aliases where source = 'renamed'")
     for game, alias, term in renames.fetchall():
-        found = search.search(real_connection, alias, game=game)["results"][:5]
+        found = answer.search(real_connection, alias, game=game)["results"][:5]
         rules = [hit for hit in found if hit["kind"] == "rule"]
         texts = [
-            " ".join(search.WORD.findall(text.lower()))
+            " ".join(index_format.WORD.findall(text.lower()))
             for (text,) in real_connection.execute(
                 f"""select coalesce(heading, '') || ' ' || coalesce(text, '') from rules
                 where id in ({",".join("?" * len(rules))})""",
@@ -185,7 +186,7 @@ def test_a_judge_using_an_older_versions_words_finds_the_newest_rule(real_connec
 
 
 def _stems_of(conn, text: str) -> set[str]:
-    words = search.WORD.findall(text.lower())
+    words = index_format.WORD.findall(text.lower())
     if not words:
         return set()
     stems = dict(
@@ -225,15 +226,17 @@ def test_searching_every_game_an_alias_counts_only_for_the_rows_of_its_game(real
             where search_fts match ? and d.current and d.game_id != ?""",
             [f'{{body}} : "{term}" NOT {{title terms path context body}} : "{alias}"', game],
         ).fetchall()
-        shown = {hit["id"] for hit in search.search(real_connection, alias)["results"]}
+        shown = {hit["id"] for hit in answer.search(real_connection, alias)["results"]}
         assert not shown & {row_id for row_id, *_rest in saying_term}, (alias, term)
-        query = search.understand(real_connection, alias)
+        query = understand.understand(real_connection, alias)
         [index] = [index for index, concept in enumerate(query.concepts) if term in concept.expansions]
-        retrieval = search._retrieval(real_connection, query, every_game)
-        found = {row_id for row_id, _rank in search._candidates(real_connection, retrieval.any, retrieval.rows, 10**6)}
-        stems, matcher = search._ConceptStems(query), search._Matcher(real_connection, query)
+        retrieval = retrieve._retrieval(real_connection, query, every_game)
+        found = {
+            row_id for row_id, _rank in retrieve._candidates(real_connection, retrieval.any, retrieval.rows, 10**6)
+        }
+        stems, matcher = rank._ConceptStems(query), rank._Matcher(real_connection, query)
         for row_id, other, body in saying_term:
-            row = search._scoring_rows(real_connection, [row_id])[row_id]
+            row = rank._scoring_rows(real_connection, [row_id])[row_id]
             assert row_id not in found
             assert index not in stems.matched(row.stems, other, 1.0).found["b:"]
             assert index in stems.matched(row.stems, game, 1.0).found["b:"]

@@ -16,7 +16,7 @@ import uvicorn
 from servers import in_process
 
 from datasette_plugins import cancellation
-from rules_db import search as search_db
+from rules_db.search import answer
 
 # A query that runs for minutes unless it is interrupted: it counts to ten billion.
 ENDLESS = "with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) from c where x < 1e10"
@@ -33,14 +33,14 @@ def _free_port() -> int:
 
 
 class SlowSearch:
-    """``search_db._search`` preceded by ``ENDLESS`` on the search's own connection: a search that runs until its
+    """``answer._search`` preceded by ``ENDLESS`` on the search's own connection: a search that runs until its
     time budget (20 s). Records when that query ended and how."""
 
     def __init__(self, monkeypatch, budget: float = 20):
         self.started, self.ended = threading.Event(), threading.Event()
         self.error: BaseException | None = None
         self.ended_at = 0.0
-        search = search_db._search
+        search = answer._search
 
         def slow_search(conn, *args):
             self.started.set()
@@ -54,8 +54,8 @@ class SlowSearch:
                 self.ended.set()
             return search(conn, *args)
 
-        monkeypatch.setattr(search_db, "_search", slow_search)
-        monkeypatch.setattr(search_db, "TIME_BUDGET", budget)  # by default far past the second the test allows
+        monkeypatch.setattr(answer, "_search", slow_search)
+        monkeypatch.setattr(answer, "TIME_BUDGET", budget)  # by default far past the second the test allows
 
 
 @pytest.fixture
@@ -118,7 +118,7 @@ async def test_a_search_past_its_time_budget_says_so(fixture_db, monkeypatch):
 def test_a_search_waiting_for_the_cpu_is_not_charged_for_the_wait(fixture_db, monkeypatch):
     """On a loaded machine a search's thread waits for the CPU far longer than it works: the budget counts only the
     work, so the question is answered (under a load of 20 a cold server's first search was cut to no results)."""
-    search = search_db._search
+    search = answer._search
 
     def descheduled_search(conn, *args):
         time.sleep(0.8)  # waiting, as a thread does on a busy machine: no CPU spent
@@ -127,15 +127,15 @@ def test_a_search_waiting_for_the_cpu_is_not_charged_for_the_wait(fixture_db, mo
         ).fetchone()  # steps enough for the budget to be checked, a few ms of CPU
         return search(conn, *args)
 
-    monkeypatch.setattr(search_db, "_search", descheduled_search)
-    monkeypatch.setattr(search_db, "TIME_BUDGET", 0.5)
+    monkeypatch.setattr(answer, "_search", descheduled_search)
+    monkeypatch.setattr(answer, "TIME_BUDGET", 0.5)
     conn = sqlite3.connect(fixture_db)
     try:
-        assert search_db.search(conn, "combat damage")["total"] > 0
+        assert answer.search(conn, "combat damage")["total"] > 0
         # ... up to a limit on the clock: a search waiting on something (a cold disk) holds its thread no longer
-        monkeypatch.setattr(search_db, "WAIT_BUDGET", 0.5)
-        with pytest.raises(search_db.SearchTooSlow, match="s in all"):
-            search_db.search(conn, "combat damage")
+        monkeypatch.setattr(answer, "WAIT_BUDGET", 0.5)
+        with pytest.raises(answer.SearchTooSlow, match="s in all"):
+            answer.search(conn, "combat damage")
     finally:
         conn.close()
 

@@ -23,8 +23,8 @@ from ingest.errors import IngestError
 from ingest.formats import FORMATS, adapter
 from ingest.limits import check_rules
 from ingest.outline import _RUNS_ON, natural_key, runs_on
-from rules_db import search
 from rules_db.schema import read_only
+from rules_db.search import answer
 from scenarios import library_paths
 from scenarios.schema import Loader, ScenarioError
 from scenarios.schema import parse as parse_scenario
@@ -214,9 +214,9 @@ question = st.one_of(
 @given(text=question)
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_search_reads_any_question(search_connection, text):
-    search.jump_target(search_connection, text, None)
+    answer.jump_target(search_connection, text, None)
     try:
-        found = search.search(search_connection, text, None, None, None, 1)
-    except search.SearchTooSlow:
+        found = answer.search(search_connection, text, None, None, None, 1)
+    except answer.SearchTooSlow:
         return
     assert found["total"] >= len(found["results"])

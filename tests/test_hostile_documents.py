@@ -260,7 +260,10 @@ def _patterns():
         "ingest.infractions",
         "ingest.text",
         "ingest.limits",
-        "rules_db.search",
+        "rules_db.search.index_format",
+        "rules_db.search.understand",
+        "rules_db.search.rank",
+        "rules_db.search.answer",
     ]
     patterns = []
     for name in modules:

@@ -140,16 +140,16 @@ async def test_a_search_stopped_by_its_time_budget_answers_with_a_clear_message(
     so, not a server failure (it was a 500)."""
     import sqlite3
 
-    from rules_db import search
+    from rules_db.search import answer
 
     def interrupted(*args):
         raise sqlite3.OperationalError("interrupted")  # what SQLite raises when the budget's handler stops it
 
-    monkeypatch.setattr(search, "_search", interrupted)
+    monkeypatch.setattr(answer, "_search", interrupted)
     for path in ("/search", "/search.json"):
         response = await datasette.client.get(path, params={"q": "what happens when a unit is recalled"})
         assert response.status_code == 200
-        said = f"more than {search.TIME_BUDGET:g} s of CPU (or {search.WAIT_BUDGET:g} s in all) and was stopped."
+        said = f"more than {answer.TIME_BUDGET:g} s of CPU (or {answer.WAIT_BUDGET:g} s in all) and was stopped."
         assert said + " Try a shorter question." in response.text
 
 

@@ -14,7 +14,7 @@ from scenarios import library_paths
 
 @pytest.fixture(scope="module")
 def sandbox():
-    started = Sandbox(SandboxLimits(workers=1))
+    started = Sandbox("rules_db.replay_view", SandboxLimits(workers=1))
     yield started
     started.close()
 

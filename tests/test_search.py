@@ -1,4 +1,4 @@
-"""The judges' search (rules_db/search.py, /search and /search.json): a question finds its rule,
+"""The judges' search (rules_db/search/, /search and /search.json): a question finds its rule,
 ruling or card; typos, nicknames and filler words; filters, paging, jumps; hostile and huge
 queries. The fixture database for the mechanics, the real one for what a judge types."""
 
@@ -13,7 +13,8 @@ import pytest
 import yaml
 from servers import in_process
 
-from rules_db import schema, search, search_index
+from rules_db import schema, search_index
+from rules_db.search import answer, index_format, rank, retrieve, snippets, understand, vocabulary
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +62,9 @@ async def test_a_word_finds_its_rules_newest_version_only_ranked_best_first(data
     recall = next(hit for hit in data["results"] if hit["number"] == "411")
     assert recall["defines"] == ["Recall"] and recall["heading_path"] == []
     assert next(hit for hit in data["results"] if hit["number"] == "411.1")["heading_path"] == ["Recalls"]
-    assert not any(search.MARK_START in hit["snippet"] or search.MARK_END in hit["snippet"] for hit in data["results"])
+    assert not any(
+        snippets.MARK_START in hit["snippet"] or snippets.MARK_END in hit["snippet"] for hit in data["results"]
+    )
     assert any("<mark>recalled</mark>" in hit["snippet"] for hit in data["results"])
     html = (await _get(datasette, "/search?q=recalled")).text
     assert "<mark>recalled</mark>" in html and 'href="/keywords/riftbound/2025-12-01/Recall"' in html
@@ -158,11 +161,11 @@ async def test_fts_syntax_in_a_question_is_only_text(datasette):
     assert (await _search(datasette, q='"recall'))["results"]
 
 
-@pytest.mark.parametrize("scored_matches", [search.SCORED_MATCHES, 2])
+@pytest.mark.parametrize("scored_matches", [retrieve.SCORED_MATCHES, 2])
 async def test_paging_reaches_the_last_result(datasette, monkeypatch, scored_matches):
     """Every match once, to the last one; also when more rows match than BM25 ranks (then the rows past the
     re-ranked ones follow in the index's order)."""
-    monkeypatch.setattr(search, "SCORED_MATCHES", scored_matches)
+    monkeypatch.setattr(retrieve, "SCORED_MATCHES", scored_matches)
     first = await _search(datasette, q="unit damage recall tank cleanup")
     total = first["total"]
     assert total > 5
@@ -180,12 +183,12 @@ async def test_paging_reaches_the_last_result(datasette, monkeypatch, scored_mat
 
 
 async def test_a_huge_question_is_cut_with_a_notice_and_bounded(datasette):
-    huge = " ".join(f"recall{n} tank damage" for n in range(2000))  # about 40 kB
+    huge = " ".join(f"recall{n} tank damage" for n in range(1200))  # about 24 kB: under the 32 kB an address may be
     assert len(huge) > 15_000
     data = await _search(datasette, q=huge)
     notices = " ".join(data["query"]["notices"])
-    assert f"first {search.MAX_QUERY_CHARS} characters" in notices
-    assert len(data["query"]["concepts"]) <= search.MAX_CONCEPTS
+    assert f"first {understand.MAX_QUERY_CHARS} characters" in notices
+    assert len(data["query"]["concepts"]) <= understand.MAX_CONCEPTS
     repeated = await _search(datasette, q=" ".join(["recall"] * 3000))
     assert [concept["typed"] for concept in repeated["query"]["concepts"]] == ["recall"]
     html = (await _get(datasette, "/search?" + urlencode({"q": huge}))).text
@@ -195,14 +198,14 @@ async def test_a_huge_question_is_cut_with_a_notice_and_bounded(datasette):
 def test_common_concepts_find_rows_by_their_headings_when_many_rows_match(monkeypatch):
     """The rarest concepts are sought in every field while together they hold at most SCORED_MATCHES rows;
     the others only in headings and defined terms, so BM25 ranks a bounded number of rows."""
-    monkeypatch.setattr(search, "SCORED_MATCHES", 100)
+    monkeypatch.setattr(retrieve, "SCORED_MATCHES", 100)
     groups = [
         (weight, rows, f'{{text}} : ("{word}")', f'{{title terms}} : ("{word}")')
         for weight, rows, word in ((5.0, 90, "common"), (9.0, 8, "rare"), (7.0, 30, "middling"))
     ]
     expected = '{text} : ("rare") OR {text} : ("middling") OR {title terms} : ("common")'
-    assert search._common_in_headings(groups) == expected
-    assert search._common_in_headings([(1.0, 500, "everywhere", "in headings")]) == "in headings"
+    assert retrieve._common_in_headings(groups) == expected
+    assert retrieve._common_in_headings([(1.0, 500, "everywhere", "in headings")]) == "in headings"
 
 
 def test_rows_holding_two_concepts_are_those_of_every_pair(real_connection):
@@ -214,7 +217,7 @@ def test_rows_holding_two_concepts_are_those_of_every_pair(real_connection):
         (3.0, 30, '("combat")', ""),
         (4.0, 10, '("tank")', ""),
     ]
-    expression = search._two_of(groups)
+    expression = retrieve._two_of(groups)
     assert expression.count('("unit")') == 1 and expression.count('("tank")') == 3
     spelled_out = " OR ".join(
         f"({first} AND {second})"
@@ -230,18 +233,18 @@ def test_rows_holding_two_concepts_are_those_of_every_pair(real_connection):
 
 
 def test_a_question_matching_many_rows_ranks_a_bounded_set(fixture_db, monkeypatch):
-    monkeypatch.setattr(search, "SCORED_MATCHES", 2)
+    monkeypatch.setattr(retrieve, "SCORED_MATCHES", 2)
     connection = sqlite3.connect(fixture_db)
     filters = {"game": None, "version": None, "kind": None, "rulebook": None}
-    query = search.understand(connection, "unit damage recall tank cleanup in riftbound")
-    retrieval = search._retrieval(connection, query, filters)
+    query = understand.understand(connection, "unit damage recall tank cleanup in riftbound")
+    retrieval = retrieve._retrieval(connection, query, filters)
     assert retrieval.named  # the game named has candidates of its own, bounded too
-    total = search._count(connection, retrieval.any, retrieval.rows)
-    ranked = search._candidates
+    total = retrieve._count(connection, retrieval.any, retrieval.rows)
+    ranked = retrieve._candidates
     asked = []
-    monkeypatch.setattr(search, "_candidates", lambda *args: asked.append(args[1]) or ranked(*args))
-    items = search._ranked(
-        connection, query, retrieval, total, search._ConceptStems(query), search._Matcher(connection, query)
+    monkeypatch.setattr(retrieve, "_candidates", lambda *args: asked.append(args[1]) or ranked(*args))
+    items = rank._ranked(
+        connection, query, retrieval, total, rank._ConceptStems(query), rank._Matcher(connection, query)
     )
     assert asked and retrieval.any not in asked and asked[-1] == retrieval.bounded
     assert "{title terms} :" in retrieval.bounded
@@ -251,8 +254,8 @@ def test_a_question_matching_many_rows_ranks_a_bounded_set(fixture_db, monkeypat
 def test_the_query_builder_never_lets_fts_syntax_through(fixture_db):
     connection = sqlite3.connect(fixture_db)
     filters = {"game": "riftbound", "version": None, "kind": None, "rulebook": None}
-    query = search.understand(connection, 'recall" OR tank NEAR(x) -cleanup* {body}: ^hostile')
-    retrieval = search._retrieval(connection, query, filters)
+    query = understand.understand(connection, 'recall" OR tank NEAR(x) -cleanup* {body}: ^hostile')
+    retrieval = retrieve._retrieval(connection, query, filters)
     for match in (retrieval.any, retrieval.pairs, retrieval.bounded):
         quoted = re.findall(r'"([^"]*)"', match)
         assert quoted and all(re.fullmatch(r"[^\W_]+(?: [^\W_]+)*", words) for words in quoted)
@@ -306,51 +309,53 @@ async def test_judge_slang_reaches_the_rules_words(real):
 
 def test_a_concept_is_as_common_as_the_commonest_word_it_is_searched_by(real_connection):
     # "dies": the vocabulary expands it to "kill", which the rules say far more often than "die".
-    (concept,) = search.understand(real_connection, "dies").concepts
+    (concept,) = understand.understand(real_connection, "dies").concepts
     rows = dict(real_connection.execute("select term, df from search_terms where term in ('die', 'kill')"))
     assert concept.expansions and rows["kill"] > rows["die"] > 0
     assert concept.rows == max(rows.values())
 
 
 def test_a_phrase_of_the_vocabulary_matches_across_filler_words(real_connection):
-    expansions = search.vocabulary().expansions
-    phrase = next(key for key in expansions if len(key) == 2 and not set(key) & search.vocabulary().filler)
-    query = search.understand(real_connection, f"{phrase[0]} it {phrase[1]}")
+    expansions = vocabulary.vocabulary().expansions
+    phrase = next(key for key in expansions if len(key) == 2 and not set(key) & vocabulary.vocabulary().filler)
+    query = understand.understand(real_connection, f"{phrase[0]} it {phrase[1]}")
     concept = query.concepts[0]
     assert concept.typed == f"{phrase[0]} it {phrase[1]}" and len(query.concepts) == 1
     assert set(concept.forms + concept.expansions) & {
         form for value in expansions[phrase] for form in [value, *value.split()]
     }
     # Filler at either end is not part of the phrase's span.
-    assert search._phrase_expansions(["the", phrase[0], "it", phrase[1], "it"], {}, expansions) == [(1, 4, phrase)]
+    assert understand._phrase_expansions(["the", phrase[0], "it", phrase[1], "it"], {}, expansions) == [(1, 4, phrase)]
 
 
 def test_a_concept_found_only_in_an_example_counts_for_half():
     body = "Your deck can include up to 3 copies. Example: A deck could include a champion unit."
-    row = {"game_id": "g", "kind": "ruling", **dict.fromkeys(search.FIELDS, ""), "body": body}
+    row = {"game_id": "g", "kind": "ruling", **dict.fromkeys(index_format.FIELDS, ""), "body": body}
     stems: dict[str, str] = {}
     search_index._add_stems([row], stems)
     tagged = set(row["stems"].split())
-    text = search.STEM_TAGS[search.FIELDS.index("body")]
-    assert {text + stems["deck"], search.EXAMPLE_TAG + stems["deck"]} <= tagged
-    assert search.EXAMPLE_TAG + stems["champion"] in tagged and text + stems["champion"] not in tagged
-    query = search.Query("deck champion", [search.Concept("deck", ["deck"]), search.Concept("champion", ["champion"])])
-    query.terms = {word: search.Term(word, 1, False, stem) for word, stem in stems.items()}
+    text = index_format.STEM_TAGS[index_format.FIELDS.index("body")]
+    assert {text + stems["deck"], index_format.EXAMPLE_TAG + stems["deck"]} <= tagged
+    assert index_format.EXAMPLE_TAG + stems["champion"] in tagged and text + stems["champion"] not in tagged
+    query = understand.Query(
+        "deck champion", [understand.Concept("deck", ["deck"]), understand.Concept("champion", ["champion"])]
+    )
+    query.terms = {word: understand.Term(word, 1, False, stem) for word, stem in stems.items()}
     query.concepts[0].weight, query.concepts[1].weight = 2.0, 3.0
-    matched = search._ConceptStems(query).matched(tuple(tagged), "g", text_credit=1.0)
-    assert matched.coverage == pytest.approx((2.0 + search.EXAMPLE_CREDIT * 3.0) / 5.0)  # "deck": before it too
-    assert search.EXAMPLE_CREDIT < 1
+    matched = rank._ConceptStems(query).matched(tuple(tagged), "g", text_credit=1.0)
+    assert matched.coverage == pytest.approx((2.0 + rank.EXAMPLE_CREDIT * 3.0) / 5.0)  # "deck": before it too
+    assert rank.EXAMPLE_CREDIT < 1
     # Without an example, every word is the text's.
     plain = {**row, "body": body.replace("Example:", "So")}
     search_index._add_stems([plain], stems)
-    assert not any(stem.startswith(search.EXAMPLE_TAG) for stem in plain["stems"].split())
+    assert not any(stem.startswith(index_format.EXAMPLE_TAG) for stem in plain["stems"].split())
 
 
 @pytest.mark.parametrize("game", [None, "riftbound", "runeterra", "rush-of-ikorr", "pox-nora"])
 def test_the_rows_searched_by_default_are_sought_by_their_ids(real_connection, game):
     """The index stores the current rows first, game by game, so a search seeks to their ids instead of reading
     the list of every row holding the ``current`` or game token; an index not stored that way filters on tokens."""
-    first, last = search._current_rows(real_connection)[game]
+    first, last = retrieve._current_rows(real_connection)[game]
     outside = real_connection.execute(
         """select count(*) from search_documents
         where (id between ? and ?) != (current = 1 and (? is null or game_id = ?))""",
@@ -358,10 +363,12 @@ def test_the_rows_searched_by_default_are_sought_by_their_ids(real_connection, g
     ).fetchone()[0]
     assert outside == 0
     filters = {"game": game, "version": None, "kind": "rule", "rulebook": None}
-    assert search._filter_expression(filters, by_rowid=True) == "facets : (kindrule)"
+    assert retrieve._filter_expression(filters, by_rowid=True) == "facets : (kindrule)"
     assert (
-        search._filter_expression(filters, by_rowid=False)
-        == "facets : (" + " AND ".join(["current", *([search.facet("game", game)] if game else []), "kindrule"]) + ")"
+        retrieve._filter_expression(filters, by_rowid=False)
+        == "facets : ("
+        + " AND ".join(["current", *([index_format.facet("game", game)] if game else []), "kindrule"])
+        + ")"
     )
 
 
@@ -372,10 +379,10 @@ def test_a_game_the_database_does_not_hold_keeps_nothing_for_it(fixture_db):
 
     connection = sqlite3.connect(fixture_db)
     try:
-        search.search(connection, "tank", game="riftbound")
+        answer.search(connection, "tank", game="riftbound")
         kept = dict(queries._LOOKUP_TABLES._answers(queries.file_identity(str(fixture_db))))
         for number in range(50):
-            assert search.search(connection, "tank", game=f"no such game {number}")["total"] == 0
+            assert answer.search(connection, "tank", game=f"no such game {number}")["total"] == 0
         assert dict(queries._LOOKUP_TABLES._answers(queries.file_identity(str(fixture_db)))).keys() == kept.keys()
     finally:
         connection.close()
@@ -414,7 +421,7 @@ async def test_a_search_page_reads_the_database_identity_once(datasette, monkeyp
 
 def test_the_first_rule_found_under_a_heading_leads_its_section():
     def rule(row_id, document, section, position, score):
-        item = search._Scored({"id": row_id, "kind": "rule", "document_id": document}, rank=-1.0, score=score)
+        item = rank._Scored({"id": row_id, "kind": "rule", "document_id": document}, rank=-1.0, score=score)
         item.section, item.position = section, position
         return item
 
@@ -424,15 +431,15 @@ def test_the_first_rule_found_under_a_heading_leads_its_section():
         rule(3, "core", "Tank", 1, 3.0),
     )
     other_document = rule(4, "old", "Mighty", 1, 2.0)
-    search._with_section_leads([later, first, alone, other_document])
-    assert first.features == {"leads": 1.0} and first.score == 4.0 + search._WEIGHTS["leads"]
+    rank._with_section_leads([later, first, alone, other_document])
+    assert first.features == {"leads": 1.0} and first.score == 4.0 + rank._WEIGHTS["leads"]
     assert later.features == alone.features == other_document.features == {}  # alone in its section: no lead
     assert (later.score, alone.score, other_document.score) == (5.0, 3.0, 2.0)
 
 
 def test_a_rule_is_credited_with_what_the_rules_found_under_its_heading_hold():
     def rule(row_id, document, section, found):
-        item = search._Scored({"id": row_id, "kind": "rule", "document_id": document}, rank=-1.0, section=section)
+        item = rank._Scored({"id": row_id, "kind": "rule", "document_id": document}, rank=-1.0, section=section)
         item.found = {"h:": {}, "p:": found, "b:": {}}
         return item
 
@@ -442,10 +449,10 @@ def test_a_rule_is_credited_with_what_the_rules_found_under_its_heading_hold():
         rule(2, "core", "Recalls", {1: 0.5}),
         rule(3, "core", "Tokens", {1: 1.0}),
     )
-    search._with_section_coverage([topic, case, stray], weights)
+    rank._with_section_coverage([topic, case, stray], weights)
     assert topic.features["section"] == case.features["section"] == (3.0 * 1.0 + 1.0 * 0.5) / 4.0
     assert stray.features["section"] == 1.0 / 4.0  # alone under its heading: what it holds itself
-    assert topic.score == search._WEIGHTS["section"] * topic.features["section"]
+    assert topic.score == rank._WEIGHTS["section"] * topic.features["section"]
 
 
 async def test_a_card_named_in_a_ruling_question_brings_the_ruling(real, real_connection):
@@ -463,12 +470,12 @@ async def test_the_game_named_in_a_question_comes_first(real):
 def test_a_game_named_in_a_question_has_candidates_of_its_own(real_connection):
     # Another game's rules say "goes first" more often: without its own candidates, Pox Nora's rows never compete.
     question = "who goes first in pox nora"
-    query = search.understand(real_connection, question)
+    query = understand.understand(real_connection, question)
     unfiltered = {"game": None, "version": None, "kind": None, "rulebook": None}
-    retrieval = search._retrieval(real_connection, query, unfiltered)
-    assert retrieval.named == [search._current_rows(real_connection)["pox-nora"]]
-    assert search._retrieval(real_connection, query, {**unfiltered, "game": "pox-nora"}).named == []
-    assert search.search(real_connection, question)["results"][0]["game"] == "pox-nora"
+    retrieval = retrieve._retrieval(real_connection, query, unfiltered)
+    assert retrieval.named == [retrieve._current_rows(real_connection)["pox-nora"]]
+    assert retrieve._retrieval(real_connection, query, {**unfiltered, "game": "pox-nora"}).named == []
+    assert answer.search(real_connection, question)["results"][0]["game"] == "pox-nora"
 
 
 async def test_a_phrase_only_in_a_cards_current_wording_finds_it(real, real_connection):
@@ -520,9 +527,9 @@ def test_an_infraction_rule_is_found_by_its_penalty(real_connection):
         where d.title not like '%penalty%'"""
     ).fetchall()
     assert rows
-    query = search.understand(real_connection, "penalty infraction")
-    concepts = search._ConceptStems(query)
-    scoring = search._scoring_rows(real_connection, [row_id for row_id, _penalty in rows])
+    query = understand.understand(real_connection, "penalty infraction")
+    concepts = rank._ConceptStems(query)
+    scoring = rank._scoring_rows(real_connection, [row_id for row_id, _penalty in rows])
     for row_id, penalty in rows:
         assert concepts.matched(scoring[row_id].stems, scoring[row_id].game_id, 1.0).heading == 1.0
         terms = real_connection.execute("select terms from search_documents where id = ?", [row_id]).fetchone()[0]
@@ -563,7 +570,7 @@ async def test_the_best_ruling_and_card_beside_the_rules_answer_nearly_as_well(r
     for question in ("penalty for looking at extra cards", "what happens to the gear attached to a unit that dies"):
         data = await _search(real, q=question)
         top = data["results"][0]["score"]
-        assert all(hit["score"] >= search.BEST_SHARE * top for hit in data["best"].values())
+        assert all(hit["score"] >= rank.BEST_SHARE * top for hit in data["best"].values())
     data = await _search(real, q="penalty for looking at extra cards")
     assert set(data["best"]) == {"rule"}
 
@@ -574,7 +581,7 @@ async def test_the_best_ruling_and_card_beside_the_rules_answer_nearly_as_well(r
 def test_a_question_in_the_games_own_words_asks_no_form(real_connection, question):
     """A form is asked by how a judge phrases the dispute, not by a word the rules use for a thing ("additional
     cost" is a kind of cost, not a question of limits)."""
-    assert not search.understand(real_connection, question).forms
+    assert not understand.understand(real_connection, question).forms
 
 
 @pytest.mark.parametrize(
@@ -587,8 +594,8 @@ def test_a_question_in_the_games_own_words_asks_no_form(real_connection, questio
 def test_a_question_of_a_form_favours_texts_that_answer_that_form(real_connection, form, asking, answer_word):
     """Asking whether something is allowed favours texts that allow, forbid or require; asking which comes first
     favours texts that order; a question that asks neither gives no credit."""
-    asking = search.understand(real_connection, asking)
-    telling = search.understand(real_connection, "what is the trash")
+    asking = understand.understand(real_connection, asking)
+    telling = understand.understand(real_connection, "what is the trash")
     assert form in asking.forms and not telling.forms
 
     def rule_whose_stems(condition: str) -> int:
@@ -596,7 +603,7 @@ def test_a_question_of_a_form_favours_texts_that_answer_that_form(real_connectio
             f"select id from search_documents where kind = 'rule' and current = 1 and {condition} limit 1"
         ).fetchone()[0]
 
-    answer_stems = search_index.stem_words(sorted(search.vocabulary().question_forms[form].answered_by))
+    answer_stems = search_index.stem_words(sorted(vocabulary.vocabulary().question_forms[form].answered_by))
     answering = rule_whose_stems(f"' ' || stems || ' ' like '% b:{answer_stems[answer_word]} %'")
     describing = rule_whose_stems(
         " and ".join(
@@ -605,16 +612,16 @@ def test_a_question_of_a_form_favours_texts_that_answer_that_form(real_connectio
     )
     for query, expected in ((asking, {answering: 1.0, describing: 0.0}), (telling, {answering: 0.0, describing: 0.0})):
         rows = [(answering, -1.0), (describing, -1.0)]
-        scored = search._scored(real_connection, query, rows, search._ConceptStems(query))
+        scored = rank._scored(real_connection, query, rows, rank._ConceptStems(query))
         assert {item.document["id"]: item.features["form"] for item in scored} == expected
 
 
 def test_a_question_of_two_forms_favours_texts_that_answer_both(real_connection):
     """ "can I score twice" asks whether it is allowed and how often: a text that says "may ... only once"
     answers both, a text that only says "may" half of it."""
-    query = search.understand(real_connection, "can a player score twice")
+    query = understand.understand(real_connection, "can a player score twice")
     assert query.forms == {"permission", "limit"}
-    limit_words = sorted(search.vocabulary().question_forms["limit"].answered_by)
+    limit_words = sorted(vocabulary.vocabulary().question_forms["limit"].answered_by)
     stems = search_index.stem_words(["may", *limit_words])
 
     def rule_holding(held: list[str], lacking: list[str]) -> int:
@@ -628,46 +635,44 @@ def test_a_question_of_two_forms_favours_texts_that_answer_both(real_connection)
 
     both = rule_holding(["may", "once"], [])
     permission_only = rule_holding(["may"], limit_words)
-    scored = search._scored(
-        real_connection, query, [(both, -1.0), (permission_only, -1.0)], search._ConceptStems(query)
-    )
+    scored = rank._scored(real_connection, query, [(both, -1.0), (permission_only, -1.0)], rank._ConceptStems(query))
     assert {item.document["id"]: item.features["form"] for item in scored} == {both: 1.0, permission_only: 0.5}
 
 
 def test_a_long_ruling_question_counts_its_words_for_less(real_connection):
     """A ruling's question longer than three in four asks about many things in passing: the judge's words found in
     it count for less, by how much longer it is; a short ruling question and a rule's heading count in full."""
-    long_question = search._long_ruling_question(real_connection)
+    long_question = rank._long_ruling_question(real_connection)
     ids = [row_id for (row_id,) in real_connection.execute("select id from search_documents where kind = 'ruling'")]
-    rulings = search._scoring_rows(real_connection, ids)
+    rulings = rank._scoring_rows(real_connection, ids)
     lengths = [row.heading_words for row in rulings.values()]
     assert sum(length <= long_question for length in lengths) >= 0.75 * len(lengths) > 0
     longest_id = max(rulings, key=lambda row_id: rulings[row_id].heading_words)
     longest = rulings[longest_id]
     assert longest.heading_words > long_question
     title = real_connection.execute("select title from search_documents where id = ?", [longest_id]).fetchone()[0]
-    query = search.understand(real_connection, title)
-    concepts = search._ConceptStems(query)
-    (scored,) = search._scored(real_connection, query, [(longest_id, -1.0)], concepts)
-    in_full = concepts.matched(longest.stems, longest.game_id, search._TEXT_CREDIT["ruling"]).heading
+    query = understand.understand(real_connection, title)
+    concepts = rank._ConceptStems(query)
+    (scored,) = rank._scored(real_connection, query, [(longest_id, -1.0)], concepts)
+    in_full = concepts.matched(longest.stems, longest.game_id, rank._TEXT_CREDIT["ruling"]).heading
     assert in_full > 0
     assert scored.features["heading"] == pytest.approx(in_full * long_question / longest.heading_words)
     short = next(row for row in rulings.values() if row.heading_words <= long_question)
-    assert search._heading_credit(short, long_question) == 1.0
+    assert rank._heading_credit(short, long_question) == 1.0
 
 
 @pytest.mark.parametrize("question", ["i can't attack with it", "why cant i play this spell", "can’t block"])
 def test_a_negation_the_judge_types_is_searched_not_dropped(real_connection, question):
     """ "can't" is read as "cant" (apostrophes dropped), a word no document uses: the vocabulary says it is
     "cannot", so the question keeps its negation and no word is reported unknown."""
-    query = search.understand(real_connection, question)
+    query = understand.understand(real_connection, question)
     assert query.unknown == []
     assert any("cannot" in concept.forms + concept.expansions for concept in query.concepts)
 
 
 def test_a_negative_contraction_is_not_corrected_into_another_word(real_connection):
     """ "won't" read as "wont" is a negation left out, not a typo of "won" (which would search for winning)."""
-    query = search.understand(real_connection, "it won't resolve")
+    query = understand.understand(real_connection, "it won't resolve")
     assert [concept.typed for concept in query.concepts] == ["resolve"] and "wont" in query.ignored
 
 
@@ -677,12 +682,12 @@ def test_a_card_holding_a_word_of_the_question_in_its_name_is_not_held_back(real
     named, other = real_connection.execute(
         "select id, title from search_documents where kind = 'card' and title like '% %' order by id limit 2"
     ).fetchall()
-    name_word = max(search.WORD.findall(named[1].lower()), key=len)
-    other_words = set(search.WORD.findall(other[1].lower()))
+    name_word = max(index_format.WORD.findall(named[1].lower()), key=len)
+    other_words = set(index_format.WORD.findall(other[1].lower()))
     assert name_word not in other_words
-    query = search.understand(real_connection, f"does {name_word} resolve")
+    query = understand.understand(real_connection, f"does {name_word} resolve")
     assert not query.wants_card and not query.card_only
-    scored = search._scored(real_connection, query, [(named[0], -1.0), (other[0], -1.0)], search._ConceptStems(query))
+    scored = rank._scored(real_connection, query, [(named[0], -1.0), (other[0], -1.0)], rank._ConceptStems(query))
     assert {item.document["id"]: item.features["unasked_card"] for item in scored} == {named[0]: 0.0, other[0]: 1.0}
 
 
@@ -700,7 +705,7 @@ def test_every_word_of_the_vocabulary_is_read_as_a_word():
         else:
             yield node
 
-    read = list(values(yaml.safe_load(search.VOCABULARY_FILE.read_text(encoding="utf-8"))))
+    read = list(values(yaml.safe_load(vocabulary.VOCABULARY_FILE.read_text(encoding="utf-8"))))
     assert read and not any(isinstance(value, bool) for value in read)
 
 
@@ -708,7 +713,7 @@ def test_every_word_of_the_vocabulary_is_read_as_a_word():
 def test_the_particle_of_a_phrasal_verb_is_not_searched(real_connection, question):
     """ "off", "over", "down" after a verb ("wear off") carry no meaning of their own: searched, they weigh as
     rare words and favour rules that say them in another sense ("go off", "over the top")."""
-    query = search.understand(real_connection, question)
+    query = understand.understand(real_connection, question)
     assert set(query.ignored) & {"off", "over", "down"}
     assert not {"off", "over", "down"} & {concept.typed for concept in query.concepts}
 
@@ -724,7 +729,7 @@ def test_the_particle_of_a_phrasal_verb_is_not_searched(real_connection, questio
 def test_a_contraction_typed_without_its_apostrophe_is_no_typo(real_connection, typed, as_written):
     """ "whats" is "what's" with its apostrophe dropped: the filler word "what", not a typo offered back to the judge
     ("did you mean: what the penalty"); the question searches what it searches with the apostrophe."""
-    query, written = search.understand(real_connection, typed), search.understand(real_connection, as_written)
+    query, written = understand.understand(real_connection, typed), understand.understand(real_connection, as_written)
     assert query.corrections == [] and written.corrections == []
     assert [concept.forms for concept in query.concepts] == [concept.forms for concept in written.concepts]
 
@@ -733,11 +738,14 @@ def test_a_text_in_two_fields_is_stemmed_under_each_fields_tag():
     """The index reads each distinct text once, but a text standing in two fields (a heading that is also a
     sibling's path, a ruling's question in its body) gives each field its own tagged stems."""
     text = "attacking units"
-    first = {"game_id": "g", "kind": "ruling", **dict.fromkeys(search.FIELDS, ""), "title": text}
+    first = {"game_id": "g", "kind": "ruling", **dict.fromkeys(index_format.FIELDS, ""), "title": text}
     second = {**first, "title": "", "body": text}
     stems: dict[str, str] = {}
     search_index._add_stems([first, second], stems)
-    heading, body = search.STEM_TAGS[search.FIELDS.index("title")], search.STEM_TAGS[search.FIELDS.index("body")]
+    heading, body = (
+        index_format.STEM_TAGS[index_format.FIELDS.index("title")],
+        index_format.STEM_TAGS[index_format.FIELDS.index("body")],
+    )
     assert set(first["stems"].split()) == {heading + stems[word] for word in ("attacking", "units")}
     assert set(second["stems"].split()) == {body + stems[word] for word in ("attacking", "units")}
 
@@ -758,7 +766,7 @@ def test_a_rows_stems_are_its_fields_tagged_stems_sorted_as_strings():
     search_index._add_stems([row], stems)
     expected = {
         tag + stems[word]
-        for tag, field in zip(search.STEM_TAGS, search.FIELDS)
+        for tag, field in zip(index_format.STEM_TAGS, index_format.FIELDS)
         for word in search_index._words(row[field])
         if word in stems
     }
