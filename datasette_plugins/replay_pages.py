@@ -372,12 +372,19 @@ class Marks:
         is followed by the same rule in the newest one (what the citation means today: `406.1 → 419.1`), kept
         together on one line, so a step citing five rules stays a row or two on a phone. Made once per rule:
         a replay's steps cite the same few rules again and again."""
-        key = (rule["number"], rule["id"])
+        key = (rule["number"], rule["id"] if not rule.get("faq") else rule["ruling_id"])
         if key not in self._cites:
             self._cites[key] = self._cite(rule)
         return self._cites[key]
 
     def _cite(self, rule: dict) -> Markup:
+        if rule.get("faq"):  # an official FAQ's entry: its ruling's page when the database holds it
+            if rule["ruling_id"] is None:
+                return Markup(f'<span class="cite faq">{escape(rule["number"])}</span>')
+            return Markup(
+                f'<a class="cite faq" href="{escape(self.paths.ruling(rule["ruling_id"]))}" '
+                f'title="{escape(rule["number"])}: {escape(rule["quote"])}">{escape(rule["number"])}</a>'
+            )
         if rule["id"] is None:
             return Markup(f'<span class="cite">{escape(rule["number"])}</span>')
         link = (

@@ -29,6 +29,7 @@ from rules_db import card_status, faqs, in_force, lineage_store, versions
 from rules_db.lineage import KINDS, word_diff
 from rules_db.replays import CitationTranslator
 from rules_db.store import slugify
+from scenarios.versions import faq_parts, is_faq
 
 # Rule references in lists: enough to name, link and preview a rule. ``rulebook`` is the slug a
 # rule's URL carries: None for the game's default rulebook (/rules/riftbound/2025-12-01/336.1),
@@ -1248,7 +1249,30 @@ def cited_rules(
     }
     for row in replay_citations_in_newest(conn, list(found.values())):
         row["quote"] = _quote(row.pop("text") or row["heading"] or "")
+    rulings = faq_rulings(conn, game, [number for number in wanted if is_faq(number)])
+    found.update(rulings)
     return {number: [found[n] for n in translated if n in found] for number, translated in wanted.items()}
+
+
+def faq_rulings(conn: sqlite3.Connection, game: str, citations: list[str]) -> dict[str, dict]:
+    """Each cited entry of an official FAQ (``faq:<date>#q<N>``, scenarios/versions.py) as a citation row: the
+    ruling it names when the database holds it (the game's document of that version whose ruling has that
+    anchor: ``ruling_id`` and a quote of its question), else the citation alone (shown as text, never a broken
+    link)."""
+    rows: dict[str, dict] = {}
+    for citation in dict.fromkeys(citations):
+        parts = faq_parts(citation)
+        row = {"id": None, "number": citation, "faq": True, "ruling_id": None, "quote": ""}
+        if parts is not None:
+            found = conn.execute(
+                "select g.id, g.question from rulings g join documents d on d.id = g.document_id "
+                "where d.game_id = ? and d.version = ? and g.anchor = ? order by g.id limit 1",
+                [game, *parts],
+            ).fetchone()
+            if found is not None:
+                row["ruling_id"], row["quote"] = found[0], _quote(found[1] or "")
+        rows[citation] = row
+    return rows
 
 
 def _quote(text: str, length: int = 220) -> str:

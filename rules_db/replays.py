@@ -18,7 +18,7 @@ import sqlite_utils
 
 from rules_db import store, versions
 from rules_db.lineage_store import equivalents
-from scenarios.versions import split_versioned
+from scenarios.versions import is_faq, split_versioned
 
 
 class CitationTranslator:
@@ -70,7 +70,7 @@ class CitationTranslator:
         self.in_other_version = lru_cache(maxsize=None)(self._in_other_version)
         self.direct = lru_cache(maxsize=None)(self._versioned(self._direct, "direct"))
         self.nearest = lru_cache(maxsize=None)(self._versioned(self._nearest, "nearest"))
-        self.from_others: dict[str, CitationTranslator] = {}
+        self.from_others: dict[str, CitationTranslator | None] = {}
 
     @property
     def db(self) -> sqlite_utils.Database:
@@ -89,16 +89,22 @@ class CitationTranslator:
         own translator (itself when it is the version translated into)."""
 
         def translated(citation: str) -> str | None:
+            if is_faq(citation):
+                return citation  # an official FAQ's entry is the same in every version (queries.faq_rulings)
             number, version = split_versioned(citation)
             if version is None or version == self.from_version:
                 return translate(number)
             if version == self.to_version:
                 return number
             if version not in self.from_others:
-                self.from_others[version] = CitationTranslator(
-                    self.db, self.game_id, version, self.to_version, outer=self
-                )
-            return getattr(self.from_others[version], name)(number)
+                try:
+                    self.from_others[version] = CitationTranslator(
+                        self.db, self.game_id, version, self.to_version, outer=self
+                    )
+                except LookupError:  # a version the database does not hold: the number has no counterpart here
+                    self.from_others[version] = None
+            other = self.from_others[version]
+            return getattr(other, name)(number) if other is not None else None
 
         return translated
 
@@ -286,8 +292,9 @@ class ReplayStore:
                 )
                 parents.append(self.step_id)
                 for number in cite(numbers):
+                    # a FAQ entry is kept as its citation (no rule_id): pages resolve it to its ruling when held
                     citations.append({"step_id": self.step_id, "rule_id": rule_ids.get(number), "number": number})
-                    if number not in rule_ids:
+                    if number not in rule_ids and not is_faq(number):
                         self.uncited.add(f"{record.rules_version} {number}")
         self.db.table("replays").insert_all(stored)
         store.insert_rows(self.db, "replay_steps", steps)

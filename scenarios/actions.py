@@ -34,7 +34,7 @@ class Action(BaseModel):
 
 
 class Move(Action):
-    """The Standard Move (407.3): exhaust the units, move them to one destination."""
+    """The Standard Move (420.3): exhaust the units, move them to one destination."""
 
     do: Literal["move"] = "move"
     units: tuple[str, ...]
@@ -42,8 +42,8 @@ class Move(Action):
 
 
 class Play(Action):
-    """Play a card from hand or from facedown (346-356): targets by slot, a unit's location, Accelerate, and
-    how many Repeat costs are paid with the targets of each extra execution (746)."""
+    """Play a card from hand or from facedown (349-359): targets by slot, a unit's location, Accelerate, and
+    how many Repeat costs are paid with the targets of each extra execution (820)."""
 
     do: Literal["play"] = "play"
     card: str
@@ -64,7 +64,7 @@ class Activate(Action):
 
 
 class Hide(Action):
-    """Hide a card with [Hidden] facedown at a battlefield you control (408, 737)."""
+    """Hide a card with [Hidden] facedown at a battlefield you control (421, 811)."""
 
     do: Literal["hide"] = "hide"
     card: str
@@ -72,13 +72,13 @@ class Hide(Action):
 
 
 class Pass(Action):
-    """Pass Priority (334.1.c) or Focus (344.3)."""
+    """Pass Priority (338.1.b) or Focus (347.2)."""
 
     do: Literal["pass"] = "pass"
 
 
 class EndTurn(Action):
-    """End the turn (316.6)."""
+    """End the turn (316.9)."""
 
     do: Literal["end_turn"] = "end_turn"
 
@@ -96,17 +96,17 @@ def parse_action(data) -> Action:
     if isinstance(data, Action):
         return data
     if not isinstance(data, dict):
-        raise kernel.Refusal("398", f"an action is a mapping with `by` and `do`, not {data!r}")
+        raise kernel.Refusal("410", f"an action is a mapping with `by` and `do`, not {data!r}")
     do = data.get("do")
     model: type[Action] | None = (
         Choose if do == "choose" else kernel.ACTIONS[do].model if do in kernel.ACTIONS else None
     )
     if model is None:
         known = sorted([*kernel.ACTIONS, "choose"])
-        raise kernel.Refusal("398", f"unknown action {do!r} (known: {', '.join(known)})")
+        raise kernel.Refusal("410", f"unknown action {do!r} (known: {', '.join(known)})")
     try:
         return model.model_validate(data)
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise kernel.Refusal("398", f"malformed {do!r} action: {where}: {first['msg']}") from None
+        raise kernel.Refusal("410", f"malformed {do!r} action: {where}: {first['msg']}") from None

@@ -27,7 +27,7 @@ def snapshot(game) -> dict[str, Any]:
         "turn": {
             "player": game.turn_player,
             "number": game.turn_number,
-            "phase": game.phase,
+            "phase": game.word(game.phase),  # the words of the version judged under
             "state": game.state_name(),
             "priority": game.priority,
         },

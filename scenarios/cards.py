@@ -50,6 +50,7 @@ class TargetSpec(Strict):
     stunned: bool | None = None
     optional: bool = False
     not_target: str | None = None  # must differ from another slot
+    of: str | None = None  # a move's destination: the earlier slot whose units move there (not where they are)
 
 
 class ObjectFilter(Strict):
@@ -74,18 +75,21 @@ class EventFilter(ObjectFilter):
     card_type: Literal["unit", "gear", "spell"] | None = None  # the kind of card played (card_played events)
 
 
-DOMAINS = ("Fury", "Calm", "Mind", "Body", "Chaos", "Order")  # 133.2
+DOMAINS = ("Fury", "Calm", "Mind", "Body", "Chaos", "Order")  # 134.2
 Domain = Literal["Fury", "Calm", "Mind", "Body", "Chaos", "Order"]
 
 
 class Cost(Strict):
-    """A cost: of playing a card (130, 353), of an activated ability (before its colon), or inside an
-    instruction ("X to Y", 352.10.c.1). `power` is Power of any domain ([A], 134.2.e.5); `domain_power`
-    Power of one domain ({Fury: 1} is [R], 133.2)."""
+    """A cost: of playing a card (131, 356), of an activated ability (before its colon), or inside an
+    instruction ("X to Y", 355.10.c.1). `power` is Power of any domain ([A], 135.2.e.5); `domain_power`
+    Power of one domain ({Fury: 1} is [R], 134.2)."""
 
     energy: int = 0
     power: int = 0
     domain_power: dict[Domain, int] = Field(default_factory=dict)
+    # Power of any one of several domains: a multi-domain card's [C] read as "any power of that card's Domains"
+    # (135.2.e.6.c, 805.1.a.1 in Core Rules 1.4), as (domains, amount) pairs
+    power_of_domains: tuple[tuple[tuple[Domain, ...], int], ...] = ()
     exhaust: Literal["this"] | None = None
     banish: Literal["this"] | None = None
     recycle: Literal["this"] | None = None
@@ -93,16 +97,24 @@ class Cost(Strict):
     discard: int = 0
 
     def plus(self, other: Cost) -> Cost:
-        """Both costs together (353.2: additional costs are added to the total)."""
+        """Both costs together (356.2: additional costs are added to the total)."""
         domains = dict(self.domain_power)
         for domain, amount in other.domain_power.items():
             domains[domain] = domains.get(domain, 0) + amount
+        either = dict(self.power_of_domains)
+        for group, amount in other.power_of_domains:
+            either[group] = either.get(group, 0) + amount
         return self.model_copy(
-            update={"energy": self.energy + other.energy, "power": self.power + other.power, "domain_power": domains}
+            update={
+                "energy": self.energy + other.energy,
+                "power": self.power + other.power,
+                "domain_power": domains,
+                "power_of_domains": tuple(either.items()),
+            }
         )
 
     def less(self, energy: int = 0, power: int = 0) -> Cost:
-        """The cost reduced, never below 0 (353.4, 353.5)."""
+        """The cost reduced, never below 0 (356.4, 356.6)."""
         return self.model_copy(update={"energy": max(0, self.energy - energy), "power": max(0, self.power - power)})
 
     def describe(self) -> str:
@@ -111,6 +123,7 @@ class Cost(Strict):
             f"{self.power} power of any domain" if self.power else "",
         ]
         parts += [f"{n} {domain} power" for domain, n in self.domain_power.items() if n]
+        parts += [f"{n} power of {' or '.join(group)}" for group, n in self.power_of_domains if n]
         parts += ["exhaust this" if self.exhaust else "", "banish this" if self.banish else ""]
         parts += ["recycle this" if self.recycle else ""]
         spent = {"friendly": "spend a buff", "this": "spend this unit's buff", None: ""}[self.spend_buff]
@@ -119,7 +132,7 @@ class Cost(Strict):
 
 
 class Discount(Strict):
-    """ "This costs [2] less" (353.4), applied while `condition` holds (e.g. Legion)."""
+    """ "This costs [2] less" (356.4), applied while `condition` holds (e.g. Legion)."""
 
     energy: int = 0
     power: int = 0
@@ -135,6 +148,25 @@ class Trigger(Strict):
     targets: dict[str, TargetSpec] = Field(default_factory=dict)
     effects: list[dict[str, Any]]
     label: str | None = None
+
+    @model_validator(mode="after")
+    def _cost_after_you_may(self):
+        """ "You may <cost> to <effect>": the cost right after the opening "you may" is the ability's cost (paid
+        as it is finalized from Core Rules 1.4, 383.3.b.1; as it resolves before), declared as `cost:`, never as
+        its first instruction, which would be done whatever the version and even when it can't be paid."""
+        first = self.effects[0] if self.effects else {}
+        if self.optional and _cost_shaped(first):
+            raise ValueError(
+                f"trigger {self.label or self.when.event!r}: optional, its first instruction {first.get('op')!r} is a cost "
+                'right after its "you may": declare it as the trigger\'s `cost:` (383.3.b)'
+            )
+        return self
+
+
+def _cost_shaped(instruction: dict[str, Any]) -> bool:
+    """An instruction a Cost can say: exhausting the source itself, or spending a buff."""
+    op = instruction.get("op")
+    return op == "spend_buff" or (op == "exhaust" and instruction.get("what") == "this")
 
 
 class Passive(Strict):
@@ -154,16 +186,16 @@ class Replacement(Strict):
 
 class Activated(Strict):
     cost: Cost = Field(default_factory=Cost)
-    keywords: dict[str, int] = Field(default_factory=dict)  # Action / Reaction on the ability (732, 739)
+    keywords: dict[str, int] = Field(default_factory=dict)  # Action / Reaction on the ability (806, 813)
     targets: dict[str, TargetSpec] = Field(default_factory=dict)
     effects: list[dict[str, Any]]
-    only_unattached: bool = False  # rules text of an attached card is inactive (421.1.e)
-    equip: bool = False  # an Equip ability (744): "[Cost]: attach this gear to a unit you control"
+    only_unattached: bool = False  # rules text of an attached card is inactive (434.1.e)
+    equip: bool = False  # an Equip ability (818): "[Cost]: attach this gear to a unit you control"
     label: str | None = None
 
     @property
     def adds(self) -> bool:
-        """An ability that Adds resources resolves at once, without the Chain (388.2, 416.2)."""
+        """An ability that Adds resources resolves at once, without the Chain (400.2, 429.2)."""
         return bool(self.effects) and all(effect.get("op") == "add" for effect in self.effects)
 
 
@@ -174,14 +206,14 @@ class Card(Strict):
     text: str = ""
     note: str = ""
     type: Literal["unit", "gear", "spell", "battlefield", "legend", "token", "rune"]
-    domains: list[Domain] = Field(default_factory=list)  # 133.1; a printed Power cost is of the card's domain
-    tags: list[str] = Field(default_factory=list)  # 132.8 (Equipment, Mech, ...)
+    domains: list[Domain] = Field(default_factory=list)  # 134.1; a printed Power cost is of the card's domain
+    tags: list[str] = Field(default_factory=list)  # 133.8 (Equipment, Mech, ...)
     might: int | None = None
     energy: int = 0
     power: int = 0
     keywords: dict[str, int] = Field(default_factory=dict)
-    discounts: list[Discount] = Field(default_factory=list)  # 353.4, active wherever the card is played from
-    repeat: list[Cost] = Field(default_factory=list)  # [Repeat] costs, each paid at most once (746.1.c)
+    discounts: list[Discount] = Field(default_factory=list)  # 356.4, active wherever the card is played from
+    repeat: list[Cost] = Field(default_factory=list)  # [Repeat] costs, each paid at most once (820.1.c)
     might_bonus: int = 0
     enters_ready: bool = False
     targets: dict[str, TargetSpec] = Field(default_factory=dict)
@@ -203,8 +235,8 @@ class Card(Strict):
 
     @property
     def cost(self) -> Cost:
-        """The printed cost (130): Energy, and Power of the card's domain ([C]); of any domain ([A]) when the
-        card has no domain or several (134.2.e.6.b)."""
+        """The printed cost (131): Energy, and Power of the card's domain ([C]); of any domain ([A]) when the
+        card has no domain or several (135.2.e.6.b)."""
         if len(self.domains) == 1 and self.power:
             return Cost(energy=self.energy, domain_power={self.domains[0]: self.power})
         return Cost(energy=self.energy, power=self.power)
@@ -216,7 +248,7 @@ class Card(Strict):
 
 RESTRICTIONS = {
     "no_move_from_here_to_base",
-    "assigned_combat_damage_last",  # "I must be assigned combat damage last" (443.1.d.2, 443.1.d.5)
+    "assigned_combat_damage_last",  # "I must be assigned combat damage last" (465.2.c.2, 465.2.c.6)
 }
 
 
@@ -269,6 +301,27 @@ def check_vocabulary(card: Card) -> None:
     for word in card.restrictions:
         if word not in RESTRICTIONS:
             raise ValueError(f"card {card.name!r}: unknown restriction {word!r}")
+    _check_move_destinations(card, card.targets, card.effects)
+    for trigger in card.triggers:
+        _check_move_destinations(card, trigger.targets, trigger.effects)
+    for ability in card.activated:
+        _check_move_destinations(card, ability.targets, ability.effects)
+
+
+def _check_move_destinations(card: Card, targets: dict[str, TargetSpec], effects) -> None:
+    """A location chosen as a move's destination names the earlier slot whose units move there (`of`), so that
+    it can't be where they already are (355.4.a in Core Rules 1.4; 352.3 "a valid Location" before)."""
+    slots = list(targets)
+    for instruction in instructions_of(effects):
+        spec = targets.get(instruction.get("to")) if instruction.get("op") == "move" else None
+        if spec is None or spec.type != "location":
+            continue
+        moved = instruction.get("what")
+        if spec.of != moved or moved not in slots or slots.index(moved) > slots.index(instruction["to"]):
+            raise ValueError(
+                f"card {card.name!r}: the destination slot {instruction['to']!r} of a move of {moved!r} must say "
+                f"`of: {moved}`, after that slot (a move's destination differs from where the units are, 355.4.a)"
+            )
 
 
 def _check_event(card: Card, event) -> None:

@@ -93,7 +93,7 @@ class Journaled:
     """A piece of game state whose attribute writes are journaled once `adopt` ties it to a game's journal.
 
     A write of an equal value is not a change and is not recorded: a Cleanup that changes nothing leaves the
-    journal as it was (321). State made during play (a combat, a chain item, a tuple of them) joins the journal
+    journal as it was (322). State made during play (a combat, a chain item, a tuple of them) joins the journal
     when it is first written into journaled state."""
 
     _journal: Journal | None = None

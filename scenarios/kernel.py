@@ -3,7 +3,7 @@
 Rule modules (`scenarios/rules/*.py`) never import each other. Each registers what it implements:
 
 * `@procedure(name, kind, defines=(...))`: a step of the game (deal damage, recall, resolve a chain item).
-  Call it as `do.<name>(game, ..., because="443.1.e")`, its arguments by position: `because` is the rule that
+  Call it as `do.<name>(game, ..., because="465.2.d")`, its arguments by position: `because` is the rule that
   makes the step happen (the step of the turn, combat or chain that orders it), `defines` the rules that define
   what it does.
   The dispatcher opens a trace step citing both, runs the body, and records what changed.
@@ -28,7 +28,10 @@ from typing import TYPE_CHECKING, Any
 
 from scenarios.trace import END, StepKind
 
-RULES_VERSION = "2025-12-01"  # the Core Rules version whose numbers the engine cites
+RULES_VERSION = "2026-06-18"  # the Core Rules version whose numbers the engine cites: the one in force (1.4)
+# The version a scenario or a game that names none is judged under: the library was first written under it, and
+# its citations are translated into it from the engine's through the stored lineage (rules_db/replays.py).
+DEFAULT_VERSION = "2025-12-01"
 
 
 class Refusal(Exception):
@@ -178,7 +181,7 @@ CONDITIONS: dict[str, tuple[Callable, str, str | None]] = {}
 
 class KeywordAbilities(dict[str, "KeywordAbility"]):
     """keyword -> the triggered ability it stands for, with two look-ups read for every event and every keyword
-    asked: the abilities an event kind may trigger, and the keywords that give a keyword (745.1.b). Both are
+    asked: the abilities an event kind may trigger, and the keywords that give a keyword (819.1.b). Both are
     rebuilt after any change to the table (a test may replace an entry)."""
 
     def __init__(self) -> None:
@@ -205,7 +208,7 @@ class KeywordAbilities(dict[str, "KeywordAbility"]):
         return self._by_event.get(event_kind, ())
 
     def implying(self, keyword: str) -> tuple[str, ...]:
-        """The keywords whose ability gives `keyword` too (Quick-Draw gives Reaction, 745.1.b)."""
+        """The keywords whose ability gives `keyword` too (Quick-Draw gives Reaction, 819.1.b)."""
         if self._implied_by is None:
             implied_by: dict[str, tuple[str, ...]] = {}
             for ability in self.values():
@@ -226,21 +229,30 @@ class Condition:
     player: str
     source: str | None
     own_play: bool
-    noted_might: int | None = None  # the source's Might noted as it died, for its Deathknell (734.1.d.3)
+    noted_might: int | None = None  # the source's Might noted as it died, for its Deathknell (808.1.d.3)
     noted_company: tuple[str, ...] | None = None  # the other friendly units where it died, likewise
 
 
 @dataclass(frozen=True)
 class KeywordAbility:
-    """A keyword that is short for a triggered ability (Vision 743, Temporary 742, ...): the ability as card
+    """A keyword that is short for a triggered ability (Vision 817, Temporary 816, ...): the ability as card
     data (a `cards.Trigger` mapping), the rule that defines it, whether several instances on one object
-    trigger separately, and keywords it gives its card (Quick-Draw gives Reaction, 745.1.b)."""
+    trigger separately, and keywords it gives its card (Quick-Draw gives Reaction, 819.1.b)."""
 
     keyword: str
     rule: str
     trigger: Any
     stacks: bool = False
     implies: tuple[str, ...] = ()
+    reads: str | None = None  # a behaviour (versions.py) whose reading picks the ability's text ...
+    texts: tuple[tuple[str, Any], ...] = ()  # ... (reading's choice, trigger), when the versions word it differently
+
+    def trigger_under(self, game) -> Any:
+        """The ability as the version the game is judged under words it (`trigger` unless `texts` has its own)."""
+        if self.reads is None:
+            return self.trigger
+        choice = game.reading(self.reads).choice
+        return next((trigger for name, trigger in self.texts if name == choice), self.trigger)
 
 
 class _Namespace:
@@ -395,11 +407,16 @@ def condition(word: str, rule: str, reads: str | None = None):
     return decorate
 
 
-def keyword_ability(keyword: str, rule: str, trigger: Any, *, stacks: bool = False, implies=()) -> None:
-    """Register a keyword that stands for a triggered ability (the rule module's reading of its glossary entry)."""
-    _register(
-        KEYWORD_ABILITIES, keyword, KeywordAbility(keyword, rule, trigger, stacks, tuple(implies)), "keyword ability"
-    )
+def keyword_ability(
+    keyword: str, rule: str, trigger: Any, *, stacks: bool = False, implies=(), reads=None, texts=None
+) -> None:
+    """Register a keyword that stands for a triggered ability (the rule module's reading of its glossary entry);
+    where versions word it differently, `reads` names the behaviour and `texts` maps its choices to triggers."""
+    texts = tuple((texts or {}).items())
+    if any(t.when != trigger.when for _, t in texts):
+        raise EngineError(f"keyword ability {keyword!r}: every version's text triggers on the same event")
+    ability = KeywordAbility(keyword, rule, trigger, stacks, tuple(implies), reads, texts)
+    _register(KEYWORD_ABILITIES, keyword, ability, "keyword ability")
 
 
 # -- the dispatcher -----------------------------------------------------------------------------------------
@@ -484,8 +501,11 @@ def log(game, name: str, entry, because, defines=()) -> None:
         note(game, StepKind.EFFECT, f"log {name}", str(entry), because, defines, log=(name, entry, game.budget.logged))
 
 
-def choose(game, kind: str, player: str, prompt: str, options, rule: str, forced_ok: bool = True):
-    """The answer `player` gives to a question; a question with one legal answer is recorded as forced."""
+def choose(game, kind: str, player: str, prompt: str, options, rule: str, forced_ok: bool = True, also=()):
+    """The answer `player` gives to a question; a question with one legal answer is recorded as forced. The step
+    cites `rule`, the rule that gives the choice, and `also`: the rules of what restricts the choice here (a
+    keyword such as Tank that decides which answers are legal)."""
+    rule_cited = (rule, *also) if also else rule
     if isinstance(options, list | tuple) and not options:
         raise EngineError(f"no legal options for {kind}: {prompt}")
     if forced_ok and isinstance(options, list | tuple) and len(options) == 1:
@@ -494,7 +514,7 @@ def choose(game, kind: str, player: str, prompt: str, options, rule: str, forced
             StepKind.CHOICE,
             "choice",
             f"{player}: {prompt} -> {options[0]} (only legal option)",
-            rule,
+            rule_cited,
             (),
             [player],
         )
@@ -503,10 +523,10 @@ def choose(game, kind: str, player: str, prompt: str, options, rule: str, forced
     if run.position < len(run.answers):
         answer = run.answers[run.position]
         run.position += 1
-        note(game, StepKind.CHOICE, "choice", f"{player}: {prompt} -> {_show(answer)}", rule, (), [player])
+        note(game, StepKind.CHOICE, "choice", f"{player}: {prompt} -> {_show(answer)}", rule_cited, (), [player])
         return answer
     question = Choice(kind, player, prompt, options, rule)
-    note(game, StepKind.CHOICE, "question", f"{player} must choose: {prompt}", rule, (), [player])
+    note(game, StepKind.CHOICE, "question", f"{player} must choose: {prompt}", rule_cited, (), [player])
     raise NeedChoice(question)
 
 

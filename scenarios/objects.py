@@ -44,7 +44,7 @@ class Zone(enum.StrEnum):
     CHAIN = "chain"
     FACEDOWN = "facedown"
     RUNE_DECK = "rune deck"
-    CEASED = "ceased to exist"  # a token put into a Non-Board Zone (180.1): in no zone at all
+    CEASED = "ceased to exist"  # a token put into a Non-Board Zone (186.1): in no zone at all
 
 
 class Kind(enum.StrEnum):
@@ -74,7 +74,7 @@ class ItemKind(enum.StrEnum):
 
 @value
 class Modifier:
-    """A Might change created by a resolving effect, fixed when it applied (454.3.b)."""
+    """A Might change created by a resolving effect, fixed when it applied (477.3.b)."""
 
     amount: int
     source: str
@@ -84,7 +84,7 @@ class Modifier:
 
 @value
 class Grant:
-    """A keyword given to an object by an effect (727.3.a)."""
+    """A keyword given to an object by an effect (801.3.a)."""
 
     keyword: str
     value: int
@@ -106,16 +106,16 @@ class Event:
     units: tuple[str, ...] = ()  # the units taking part (a Conquer's or Hold's units)
     count: int = 0  # the subject's count of such events this turn (a unit's moves, a player's cards played)
     amount: int = 0  # damage dealt, cards drawn
-    might: int | None = None  # a dying unit's Might, noted before it goes to the trash (734.1.d.3)
+    might: int | None = None  # a dying unit's Might, noted before it goes to the trash (808.1.d.3)
     company: tuple[str, ...] = ()  # the other friendly units where it died, noted likewise
     card: str | None = None  # the card played
     destination: str | None = None
-    hidden_at: str | None = None  # a permanent played from hidden at this battlefield (737.1.d.2)
+    hidden_at: str | None = None  # a permanent played from hidden at this battlefield (811.1.d.2)
 
 
 @value
 class TriggerInstance:
-    """One triggering of one ability of one object, from the moment it triggers to its resolution (376).
+    """One triggering of one ability of one object, from the moment it triggers to its resolution (383).
 
     Two units with the same "When I attack" ability give two instances; a legend whose ability triggers
     for each attacking unit gives one instance per unit: each keeps its own source, controller and event."""
@@ -133,9 +133,10 @@ class TriggerInstance:
     optional: bool = False
     cost: Any = None
     location: str | None = None  # "here" for the ability: its source's location when it triggered
-    hidden_at: str | None = None  # a play effect of a card played from hidden (737.1.d.2)
+    hidden_at: str | None = None  # a play effect of a card played from hidden (811.1.d.2)
     it: str | None = None  # a delayed ability's object ("it")
-    delayed: bool = False  # a delayed ability (383.2), made by an effect, not by its source's text
+    delayed: bool = False  # a delayed ability (390.2), made by an effect, not by its source's text
+    it_incarnation: int | None = None  # ... as the object "it" was when the delayed ability was made
 
     def describe(self) -> str:
         subject = self.event.unit or self.event.player
@@ -144,7 +145,7 @@ class TriggerInstance:
 
 @value
 class DelayedAbility:
-    """A delayed triggered ability created by a resolving effect (383): fires on a later event."""
+    """A delayed triggered ability created by a resolving effect (390): fires on a later event."""
 
     id: str
     event: Any  # EventFilter
@@ -153,7 +154,7 @@ class DelayedAbility:
     label: str
     effects: tuple
     it: str | None = None  # the object "it" refers to
-    incarnation: int | None = None  # ... as the object it was when the ability was made (356.3.e.4)
+    incarnation: int | None = None  # ... as the object it was when the ability was made (359.3.e.4)
     once: bool = True
     until: str = "turn"
 
@@ -196,9 +197,9 @@ class Obj(Journaled):
     order: int = 0
     granted: tuple[Grant, ...] = ()
     modifiers: tuple[Modifier, ...] = ()
-    triggered_in_combat: tuple[str, ...] = ()  # designations already gained in this combat (376.4.d.2.a)
+    triggered_in_combat: tuple[str, ...] = ()  # designations already gained in this combat (383.4.e.2.a)
     banished_by: str | None = None
-    hidden_turn: int | None = None  # the turn it was hidden (737.1.b: playable from the next turn)
+    hidden_turn: int | None = None  # the turn it was hidden (811.1.b: playable from the next turn)
     # battlefields
     battlefield_controller: str | None = None
     contested_by: str | None = None
@@ -248,8 +249,8 @@ class Obj(Journaled):
 
 @journaled
 class Player(Journaled):
-    """A player: points, and the Rune Pool (161): Energy, Power of any domain (`power`, [A], 159.2.b) and
-    Power of one domain (`domain_power`: (domain, amount) pairs, 159.2.a); the cards played this turn."""
+    """A player: points, and the Rune Pool (165): Energy, Power of any domain (`power`, [A], 163.2.b) and
+    Power of one domain (`domain_power`: (domain, amount) pairs, 163.2.a); the cards played this turn."""
 
     name: str
     points: int = 0
@@ -257,7 +258,7 @@ class Player(Journaled):
     power: int = 99
     domain_power: tuple[tuple[str, int], ...] = ()
     cards_played_this_turn: int = 0
-    played_this_turn: tuple[str, ...] = ()  # the Main Deck cards played this turn (Legion, 738)
+    played_this_turn: tuple[str, ...] = ()  # the Main Deck cards played this turn (Legion, 812)
     cards_finalized_this_turn: int = 0  # those played or being played, countered ones too (419.4.b in 1.4)
     finalized_this_turn: tuple[str, ...] = ()
 
@@ -276,7 +277,7 @@ class ChainItem(Journaled):
     label: str
     kind: ItemKind
     source: str
-    controller: str  # fixed when it goes on the Chain (185.4.b)
+    controller: str  # fixed when it goes on the Chain (191.4.b)
     effects: tuple = ()
     source_incarnation: int | None = None  # the source as the item was made (None: a delayed ability's)
     target_specs: tuple = ()  # (slot, TargetSpec) pairs
@@ -286,11 +287,12 @@ class ChainItem(Journaled):
     cost: Any = None  # a Cost the controller may pay as the item resolves ("you may pay ... to ...")
     trigger: TriggerInstance | None = None
     location: str | None = None  # "here" for the item
-    hidden_at: str | None = None  # played from hidden at this battlefield (737.1.d.2)
+    hidden_at: str | None = None  # played from hidden at this battlefield (811.1.d.2)
     affected: str | None = None  # a replacement effect's subject ("that unit")
     it: str | None = None  # a delayed ability's object ("it")
-    repeat: int = 0  # extra executions paid for (746)
-    repeat_targets: tuple = ()  # the targets of each extra execution, chosen as the spell was played (746.2)
+    it_incarnation: int | None = None  # ... as the object it named (a new object since is not "it", 124)
+    repeat: int = 0  # extra executions paid for (820)
+    repeat_targets: tuple = ()  # the targets of each extra execution, chosen as the spell was played (820.2)
 
     @property
     def pending(self) -> bool:
@@ -305,19 +307,19 @@ class ChainItem(Journaled):
     @property
     def of_its_sources_death(self) -> bool:
         """Is this item a trigger of its own source's death (a Deathknell)? Then it keeps what was noted as
-        the source died: where it died and its Might (734.1.d.3)."""
+        the source died: where it died and its Might (808.1.d.3)."""
         trigger = self.trigger
         return trigger is not None and trigger.event.kind == "die" and trigger.event.unit == self.source
 
     @property
     def noted_might(self) -> int | None:
-        """The Might its source had as it died, when the item is that death's trigger (734.1.d.3)."""
+        """The Might its source had as it died, when the item is that death's trigger (808.1.d.3)."""
         trigger = self.trigger
         return trigger.event.might if trigger is not None and self.of_its_sources_death else None
 
     @property
     def noted_company(self) -> tuple[str, ...] | None:
-        """The other friendly units where its source died, when the item is that death's trigger (734.1.d.3)."""
+        """The other friendly units where its source died, when the item is that death's trigger (808.1.d.3)."""
         trigger = self.trigger
         return trigger.event.company if trigger is not None and self.of_its_sources_death else None
 
@@ -378,7 +380,7 @@ class Outcome:
 @value
 class View:
     """Card text read from its card's point of view: whose text it is (`source`), who "you" is (a
-    battlefield's controller, 184.6.c, or None when it has none), where "here" is, what "it" names, and the
+    battlefield's controller, 190.6.d, or None when it has none), where "here" is, what "it" names, and the
     legal targets of the resolving item's slots (for "at <slot>": their locations)."""
 
     source: str | None = None

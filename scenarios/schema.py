@@ -29,7 +29,7 @@ from scenarios.actions import parse_action
 from scenarios.cards import Domain, UnknownCard
 from scenarios.cards import card as card_named
 from scenarios.collector import collector_paused
-from scenarios.kernel import RULES_VERSION, Refusal
+from scenarios.kernel import DEFAULT_VERSION, Refusal
 from scenarios.observe import GAME_KEYS, OBJECT_FIELDS, PLAYER_FIELDS
 
 
@@ -74,10 +74,11 @@ class Meta(Strict):
 
 
 class Rules(Strict):
-    """The Core Rules version a scenario's trace cites: the engine's own, or another version whose numbers
-    `rules_db` translates the citations into through the stored rule lineage."""
+    """The Core Rules version a scenario is judged under and its trace cites: the engine's own (`RULES_VERSION`), or
+    another version whose numbers `rules_db` translates the citations into through the stored rule lineage. A
+    scenario that names none is judged under `DEFAULT_VERSION`."""
 
-    core: str = Field(default=RULES_VERSION, pattern=r"^\d{4}-\d{2}-\d{2}$")
+    core: str = Field(default=DEFAULT_VERSION, pattern=r"^\d{4}-\d{2}-\d{2}$")
 
 
 class ShowdownSetup(Strict):
@@ -86,11 +87,11 @@ class ShowdownSetup(Strict):
 
 
 class Turn(Strict):
-    """Scenarios start in the Action Phase, either Neutral Open or in an open showdown (a chain is never set up:
-    put items on it with actions)."""
+    """Scenarios start in the Main Phase (the Action Phase of Core Rules 2025-12-01 and before: either word is
+    read), either Neutral Open or in an open showdown (a chain is never set up: put items on it with actions)."""
 
     player: PlayerName
-    phase: Literal["action"] = "action"
+    phase: Literal["main", "action"] = "main"
     state: Literal["neutral-open", "showdown-open"] = "neutral-open"
     showdown: ShowdownSetup | None = None
 
@@ -688,7 +689,7 @@ def _kind(loc: tuple, name: str, kinds: set[str]):
 
 
 # The shapes of what `expect` may name besides objects (see scenarios/observe.py, which reads these keys).
-_LOG_NAMES = {"resolved", "triggered", "refused", "scored"}
+_LOG_NAMES = {"resolved", "triggered", "refused", "scored", "ignored", "negated"}
 _PART_KEYS = {
     "combat": {"battlefield", "attacker", "defender"},
     "showdown": {"battlefield", "combat", "focus"},

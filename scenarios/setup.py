@@ -11,8 +11,8 @@ def build(game, setup: dict) -> None:
     turn = setup["turn"]
     game.turn_order = tuple(setup["players"])
     game.turn_player = turn["player"]
-    game.priority = turn["player"]  # 312.2.a: Neutral Open, the turn player's Action Phase
-    game.phase = turn.get("phase", "action")
+    game.priority = turn["player"]  # 312.2.a: Neutral Open, the turn player's Main Phase
+    game.phase = "main"  # `phase: action`, the word of 2025-12-01, is the same phase
     game.victory_score = setup.get("victory_score", 8)
     for name, spec in setup["players"].items():
         game.players[name] = Player(
@@ -31,13 +31,13 @@ def build(game, setup: dict) -> None:
         for zone in (Zone.HAND, Zone.DECK, Zone.TRASH, Zone.BANISHMENT):
             for position, entry in enumerate(spec.get(str(zone), [])):
                 _add(game, entry, owner=name, zone=zone).order = position
-        for rune in spec.get("runes", []):  # runes on the board are in their controller's base (106.2.e)
+        for rune in spec.get("runes", []):  # runes on the board are in their controller's base (105)
             _add(game, rune, owner=name, zone=Zone.BOARD, location="base")
         for position, entry in enumerate(spec.get("rune_deck", [])):
             _add(game, entry, owner=name, zone=Zone.RUNE_DECK).order = position
         for entry in spec.get("facedown", []):
             hidden = _add(game, entry, owner=name, zone=Zone.FACEDOWN, location=entry["at"])
-            hidden.hidden_turn = 0  # hidden on an earlier turn: playable now (737.1.b)
+            hidden.hidden_turn = 0  # hidden on an earlier turn: playable now (811.1.b)
     for field in setup.get("battlefields", []):
         owner = field.get("controller") or game.turn_order[0]
         bf = _add(game, field, owner=owner, zone=Zone.BOARD, location=field["id"])
@@ -88,7 +88,7 @@ def _add_permanent(game, entry: dict, owner: str, location: str) -> Obj:
 
 def _open_showdown(game, spec: dict) -> None:
     """A scenario that starts mid-showdown: a combat if two players have units there (roles from Contested,
-    442.1.a), with the designations already given, so attack and defend triggers have had their turn."""
+    464.2.c), with the designations already given, so attack and defend triggers have had their turn."""
     bf = game.objects[spec["battlefield"]]
     players = {u.controller for u in game.units(bf.id)}
     focus = spec.get("focus") or bf.contested_by

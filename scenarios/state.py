@@ -58,7 +58,7 @@ class GameState(Journaled):
     rules_version: str  # the Core Rules version the game is judged under (scenarios/versions.py)
     readings: dict[str, versions.Reading]  # each version-dependent behaviour's reading under it
 
-    def __init__(self, setup: dict, budget: Budget | None = None, rules_version: str = kernel.RULES_VERSION):
+    def __init__(self, setup: dict, budget: Budget | None = None, rules_version: str = kernel.DEFAULT_VERSION):
         journal = Journal()
         runtime = {
             "setup": setup,
@@ -85,7 +85,7 @@ class GameState(Journaled):
         self.replacement_sources: tuple[Obj, ...] = ()  # ... replacement effects
         self.turn_order: tuple[str, ...] = ()
         self.turn_player = ""
-        self.phase = "action"
+        self.phase = "main"
         self.turn_number = 1
         self.victory_score = 8
         self.priority: str | None = None
@@ -117,9 +117,14 @@ class GameState(Journaled):
         """How the version the game is judged under reads a behaviour the versions disagree on."""
         return self.readings[behaviour]
 
+    def word(self, engine_word: str) -> str:
+        """What the version the game is judged under calls the engine's `engine_word` ("main": the Action Phase
+        of 2025-12-01)."""
+        return versions.word(engine_word, self.rules_version)
+
     # -- bookkeeping ---------------------------------------------------------------------------------------
     def tick(self) -> int:
-        """A fresh timestamp (457.1)."""
+        """A fresh timestamp (480.1)."""
         self.clock += 1
         return self.clock
 
@@ -160,7 +165,7 @@ class GameState(Journaled):
         try:
             return self.objects[object_id]
         except KeyError:
-            raise Refusal("398", f"the action names an object that does not exist: {object_id!r}") from None
+            raise Refusal("410", f"the action names an object that does not exist: {object_id!r}") from None
 
     def units(self, location: str | None = None, controller: str | None = None) -> list[Obj]:
         """Units on the board (at `location`, controlled by `controller`)."""
@@ -229,8 +234,16 @@ class GameState(Journaled):
 
     @property
     def log(self) -> dict[str, list]:
-        """What resolved, triggered, scored and was refused, in order (read from the trace)."""
-        found: dict[str, list] = {"resolved": [], "triggered": [], "refused": [], "scored": []}
+        """What resolved, triggered, scored, was refused and was ignored (an instruction on an object that had
+        ceased to exist), in order (read from the trace)."""
+        found: dict[str, list] = {
+            "resolved": [],
+            "triggered": [],
+            "refused": [],
+            "scored": [],
+            "ignored": [],
+            "negated": [],
+        }
         for name, entry, _ in sorted(self.trace.logs(), key=lambda log: log[2]):
             found.setdefault(name, []).append(entry)
         return found
@@ -261,7 +274,7 @@ class GameState(Journaled):
         base = (journal_mark, trace_mark)
         try:
             if self.winner is not None:
-                raise Refusal("449", f"the game is over: {self.winner} won")
+                raise Refusal("472", f"the game is over: {self.winner} won")
             if self.pending is not None:
                 answer = self._answer(self.pending, action)
                 current, start = self.current_action, self.action_start
@@ -271,7 +284,7 @@ class GameState(Journaled):
                 dropped = self.trace.rewind(base[1])
                 self._run(current, answers, base)
             elif isinstance(action, Choose):
-                raise Refusal("398.2.b", "there is no pending choice to answer")
+                raise Refusal("410.2.b", "there is no pending choice to answer")
             else:
                 self._run(action, (), base)
         except Exception:
@@ -359,7 +372,7 @@ class GameState(Journaled):
     def outcome(self) -> Outcome:
         points = {name: player.points for name, player in self.players.items()}
         if self.winner is not None:
-            reason = f"{self.winner} reached the Victory Score of {self.victory_score} (449)"
+            reason = f"{self.winner} reached the Victory Score of {self.victory_score} (472)"
         elif self.pending is not None:
             reason = f"in progress: {self.pending.player} must choose: {self.pending.prompt}"
         else:
@@ -378,7 +391,7 @@ class GameState(Journaled):
 
     @classmethod
     def from_dict(cls, data: dict, budget: Budget | None = None) -> GameState:
-        state = cls(data["setup"], budget, data.get("rules_version", kernel.RULES_VERSION))
+        state = cls(data["setup"], budget, data.get("rules_version", kernel.DEFAULT_VERSION))
         for action in data.get("history", []):
             state.push(action)
         return state

@@ -1,7 +1,7 @@
 """The Core Rules versions the engine knows, and the one table of the behaviours that changed between them.
 
-The engine cites its own version's numbers (`kernel.RULES_VERSION`) and `rules_db` translates them into the
-version a scenario names. Numbers follow the version, but where two versions disagree on an outcome the
+The engine cites its own version's numbers (`kernel.RULES_VERSION`, Core Rules 1.4, the rules in force) and
+`rules_db` translates them into the version a scenario is judged under. Numbers follow the version, but where two versions disagree on an outcome the
 behaviour must follow it too: each such behaviour is declared once here, with the rules that say it in each
 version and the engine's choice under each. A game is judged under one version (`GameState.rules_version`, a
 scenario's `rules: {core: ...}`); a rule module asks `game.reading(name)` for the reading it applies, and cites
@@ -20,12 +20,36 @@ from scenarios.kernel import RULES_VERSION, EngineError
 
 KNOWN_VERSIONS = ("2025-06-02", "2025-12-01", "2026-06-18")  # oldest first; versions are dates
 NEWEST_VERSION = KNOWN_VERSIONS[-1]
-VERSION_MARK = "@"  # "419.4.b@2026-06-18": a rule numbered in a version other than the engine's
+VERSION_MARK = "@"  # "412.1.b@2025-12-01": a rule numbered in a version other than the engine's (1.4)
+# An entry of one of Riot's official FAQs, cited as "faq:<the FAQ's date>#q<N>" (the Nth question, 1-based in
+# document order): "faq:2026-08-14#q11" is the 11th question of the Vendetta FAQ. It is no rule number: it is
+# cited as it is in every version, and rules_db resolves it to that ruling (documents.version = the date,
+# rulings.anchor = "q<N>").
+FAQ_MARK = "faq:"
+VENDETTA_FAQ = "2026-08-14"  # in force with Core Rules 1.4, over the rules where they differ (until the next)
+
+
+def faq(date: str, question: int) -> str:
+    """The citation of the `question`th question (1-based) of the official FAQ dated `date`."""
+    return f"{FAQ_MARK}{date}#q{question}"
+
+
+def is_faq(citation: str) -> bool:
+    return citation.startswith(FAQ_MARK)
+
+
+def faq_parts(citation: str) -> tuple[str, str] | None:
+    """(the FAQ's date, the ruling's anchor "q<N>") of a FAQ citation, or None for a rule number."""
+    if not is_faq(citation):
+        return None
+    date, _, anchor = citation[len(FAQ_MARK) :].partition("#")
+    return (date, anchor) if date and anchor.startswith("q") and anchor[1:].isdigit() else None
 
 
 def versioned(number: str, version: str) -> str:
-    """A rule number as the engine cites it: plain in its own version, marked with any other."""
-    return number if version == RULES_VERSION else f"{number}{VERSION_MARK}{version}"
+    """A rule number as the engine cites it: plain in its own version, marked with any other (a FAQ entry is
+    cited as it is)."""
+    return number if version == RULES_VERSION or is_faq(number) else f"{number}{VERSION_MARK}{version}"
 
 
 def split_versioned(citation: str) -> tuple[str, str | None]:
@@ -67,6 +91,13 @@ class Behaviour:
             raise EngineError(f"behaviour {self.name!r}: one reading per known version, oldest first {KNOWN_VERSIONS}")
         if not all(reading.rules for reading in self.readings):
             raise EngineError(f"behaviour {self.name!r}: every reading cites the rules that say it")
+        for reading in self.readings:
+            for citation in reading.rules:
+                parts = faq_parts(citation)
+                if is_faq(citation) and (parts is None or parts[0] < reading.version):
+                    raise EngineError(
+                        f"behaviour {self.name!r}: {citation!r} is no FAQ entry in force in {reading.version}"
+                    )
 
     def under(self, version: str) -> Reading:
         """The reading a game judged under `version` applies."""
@@ -85,7 +116,9 @@ BEHAVIOURS: dict[str, Behaviour] = {
             (
                 Reading("2025-06-02", "completed", ("601.1.b", "724.1.c")),
                 Reading("2025-12-01", "completed", ("412.1.b", "738.1.c.1")),
-                Reading("2026-06-18", "finalized", ("419.4.b", "812.1.c")),
+                Reading(
+                    "2026-06-18", "finalized", ("419.4.b", "812.1.c", faq(VENDETTA_FAQ, 13), faq(VENDETTA_FAQ, 18))
+                ),
             ),
         ),
         Behaviour(
@@ -142,6 +175,29 @@ BEHAVIOURS: dict[str, Behaviour] = {
             ),
         ),
         Behaviour(
+            "weaponmaster_opens_with_you_may",
+            'Is Weaponmaster short for "When you play me, you may choose an Equipment ... Pay the cost of its Equip '
+            'ability, reduced by [A], to attach it" (an opening "you may", decided as it is finalized, the cost then '
+            'paid as it resolves), or for "When you play me, choose an Equipment ..." (its one choice, whether to '
+            "pay that cost, made as it resolves)?",
+            (
+                Reading("2025-06-02", "pay_on_resolution", ("583.2",)),  # no Weaponmaster yet: as 2025-12-01
+                Reading("2025-12-01", "pay_on_resolution", ("747.1.c",)),
+                Reading("2026-06-18", "you_may_first", ("821.1.c", "383.3.a")),
+            ),
+        ),
+        Behaviour(
+            "combat_result_waits_for_the_chain",
+            "After the Combat Cleanup of the Resolution Step put items on the Chain (a Deathknell), is control of "
+            "the battlefield established (and a Conquer scored) at once, with those items still on the Chain, or "
+            "only once the Chain has resolved, as an Outstanding Task?",
+            (
+                Reading("2025-06-02", "at_once", ("627.3",)),
+                Reading("2025-12-01", "at_once", ("444.2",)),
+                Reading("2026-06-18", "after_chain", ("466.2", "466.4", "466.5")),
+            ),
+        ),
+        Behaviour(
             "combat_joins_open_showdown",
             "A Combat is staged where a non-combat showdown is ongoing (the opponent's units arrived during it): "
             "does it wait until that showdown closes (then it is staged and begins), or does that showdown become "
@@ -171,11 +227,73 @@ BEHAVIOURS: dict[str, Behaviour] = {
             (
                 Reading("2025-06-02", "ignored", ("626.1.d.1.a", "626.1.d.2")),
                 Reading("2025-12-01", "ignored", ("443.1.d.2", "443.1.d.3")),
-                Reading("2026-06-18", "counted", ("437.5.a", "465.2.c.5", "465.2.c.10")),
+                Reading("2026-06-18", "counted", ("437.5.a", "465.2.c.5", "465.2.c.10", faq(VENDETTA_FAQ, 11))),
+            ),
+        ),
+        Behaviour(
+            "multi_domain_power",
+            "The Power a card of several domains costs ([C] in its cost, and the Power of its Accelerate cost): "
+            "Power of any domain ([A]), or only Power of one of the card's domains?",
+            (
+                Reading("2025-06-02", "its_domains", ("156.2", "156.2.a")),
+                Reading("2025-12-01", "any_domain", ("134.2.e.6.b", "731.1.a.2")),
+                Reading("2026-06-18", "its_domains", ("135.2.e.6.c", "805.1.a.1")),
+            ),
+        ),
+        Behaviour(
+            "stun_ends",
+            "When does a Stunned unit lose the status: at the beginning of the Ending Step (before the effects "
+            "'at the end of the turn'), or with the 'this turn' effects in the end of turn cleanup (after them)?",
+            (
+                Reading("2025-06-02", "ending_step", ("599.1.a.2",)),
+                Reading("2025-12-01", "ending_step", ("410.1.a.2",)),
+                Reading("2026-06-18", "expiration", ("423.1.a.2", "317.2.c")),
+            ),
+        ),
+        Behaviour(
+            "focus_after_the_initial_chain",
+            "When the last item of a Combat's Initial Chain (its attack and defend triggers) resolves, does Focus "
+            "pass to the next player, as after any chain in a showdown, or does the player with Focus keep it?",
+            (
+                Reading("2025-06-02", "passes", ("552",)),
+                Reading("2025-12-01", "kept", ("343.1", "442.1.e")),
+                Reading("2026-06-18", "kept", ("346.1", "464.2.d")),
+            ),
+        ),
+        Behaviour(
+            "instruction_on_a_vanished_object",
+            'An instruction names, other than as a target, an object that is no longer on the board ("kill it" '
+            "of a delayed ability, after the unit died): is the instruction ignored for it (so what is linked to "
+            "it is ignored too), or negated, as the Vendetta FAQ narrows 'ignored' to a mistargeted instruction "
+            "(linked instructions still execute unless they refer to the action)?",
+            (
+                Reading("2025-06-02", "ignored", ("563.2.c.6",)),
+                Reading("2025-12-01", "ignored", ("055", "356.3.e.6")),
+                Reading("2026-06-18", "negated", ("359.3.e.6", faq(VENDETTA_FAQ, 34))),
             ),
         ),
     )
 }
+
+
+# Words a version renamed: the engine's own word (its version's) -> the word of each older version that said
+# otherwise, oldest first; a version uses the word of the newest entry not after it. 1.4 calls the phase in which
+# the turn player acts the Main Phase (316); 2025-12-01 and before called it the Action Phase. The chain that
+# triggers of attacking and defending make as a combat opens is the Combat Chain (464.2.e), the Initial Chain
+# before.
+RENAMED: dict[str, tuple[tuple[str, str], ...]] = {
+    "main": (("2025-06-02", "action"), ("2026-06-18", "main")),
+    "combat chain": (("2025-06-02", "initial chain"), ("2026-06-18", "combat chain")),
+}
+
+
+def word(engine_word: str, version: str) -> str:
+    """The word a game judged under `version` says for the engine's `engine_word` (a phase's name, ...)."""
+    said = engine_word
+    for since, words in RENAMED.get(engine_word, ()):
+        if since <= version:
+            said = words
+    return said
 
 
 def readings_under(version: str) -> dict[str, Reading]:

@@ -30,6 +30,7 @@ from rules_db.cli import cli
 RULINGS = CORPUS_DIR / "riftbound-qa-rulings.txt"
 RULES_2025_12 = CORPUS_DIR / "riftbound-core-rules-2025-12-01.txt"
 RULES_2025_06 = CORPUS_DIR / "riftbound-core-rules-2025-06-02.txt"
+RULES_1_4 = CORPUS_DIR / "riftbound-core-rules-2026-06-18.txt"  # the engine's own numbers: every replay cites it
 # Two small rulebooks of games without scenarios: a build of them takes half a second.
 SMALL, OTHER_SMALL = CORPUS_DIR / "pox-nora-rules.txt", CORPUS_DIR / "rush-of-ikorr-comprehensive-rules-1.1.txt"
 
@@ -54,11 +55,11 @@ def small_build(tmp_path_factory) -> Path:
 
 @pytest.mark.slow
 def test_building_in_one_process_or_two_gives_identical_content(tmp_path):
-    """Two versions (their lineage), rulings and the scenario replays: the second process computes the
+    """Three versions (their lineage), rulings and the scenario replays: the second process computes the
     lineage and the replays, and every row comes out the same as when one process does it all."""
     first, second = tmp_path / "a.db", tmp_path / "b.db"
-    build(first, specs_for([RULES_2025_06, RULES_2025_12, RULINGS]), processes=1)
-    build(second, specs_for([RULES_2025_06, RULES_2025_12, RULINGS]), processes=2)
+    build(first, specs_for([RULES_2025_06, RULES_2025_12, RULES_1_4, RULINGS]), processes=1)
+    build(second, specs_for([RULES_2025_06, RULES_2025_12, RULES_1_4, RULINGS]), processes=2)
     assert _content(first) == _content(second)
     lineage = sqlite_utils.Database(second)["rule_lineage"]
     assert lineage.count > 1000 and lineage.count_where("kind != 'unchanged'") > 0

@@ -220,7 +220,7 @@ def test_every_replay_is_stored_and_every_cited_rule_exists_in_its_version(db):
     missing = list(
         db.query(
             "select s.replay_id, c.number from replay_step_citations c join replay_steps s on s.id = c.step_id "
-            "where c.rule_id is null"
+            "where c.rule_id is null and c.number not like 'faq:%'"  # an official FAQ's entry cites no rule
         )
     )
     assert missing == []

@@ -86,15 +86,15 @@ def test_another_action_while_a_choice_is_pending_is_refused():
     attack(game)
     with pytest.raises(Refusal) as refusal:
         game.push({"by": "A", "do": "end_turn"})
-    assert refusal.value.rule == "443.1.d"
+    assert refusal.value.rule == "465.2.c"
 
 
 @pytest.mark.parametrize(
     "pick,rule",
     [
-        ({"d1": 3, "d2": 1}, "443.1.d.4"),  # more than lethal on d1 while d2 is short of lethal
-        ({"d1": 1, "d2": 1}, "443.1.d"),  # does not total 4
-        ({"d1": 1, "d2": 3}, "443.1.d.4"),
+        ({"d1": 3, "d2": 1}, "465.2.c.4"),  # more than lethal on d1 while d2 is short of lethal
+        ({"d1": 1, "d2": 1}, "465.2.c"),  # does not total 4
+        ({"d1": 1, "d2": 3}, "465.2.c.4"),
     ],
 )
 def test_illegal_damage_assignments_are_refused_with_their_rule(pick, rule):
@@ -122,7 +122,7 @@ def test_tank_must_take_lethal_damage_first():
     attack(game)
     with pytest.raises(Refusal) as refusal:
         game.push({"by": "A", "do": "choose", "choice": "assign", "pick": {"d1": 3, "d2": 1}})
-    assert refusal.value.rule in ("741.1.b", "443.1.d.4")
+    assert refusal.value.rule in ("815.1.b", "465.2.c.4")
     game.push({"by": "A", "do": "choose", "choice": "assign", "pick": {"d1": 2, "d2": 2}})
 
 
@@ -131,9 +131,9 @@ def test_refusal_leaves_the_state_untouched_and_is_traced():
     before = game.to_dict()
     with pytest.raises(Refusal) as refusal:
         game.push({"by": "B", "do": "move", "units": ["d1"], "to": "base"})
-    assert refusal.value.rule == "398.1.a"
+    assert refusal.value.rule == "410.1.a"
     assert game.to_dict() == before
-    assert game.trace.roots[-1].kind == "refusal" and game.trace.roots[-1].rules == ["398.1.a"]
+    assert game.trace.roots[-1].kind == "refusal" and game.trace.roots[-1].rules == ["410.1.a"]
 
 
 def test_timing_refusals_cite_the_rule():
@@ -143,7 +143,7 @@ def test_timing_refusals_cite_the_rule():
     game.push({"by": "A", "do": "play", "card": "seeker", "targets": {"target": "d1"}})
     with pytest.raises(Refusal) as refusal:  # Charm has no Reaction: not while the Chain exists
         game.push({"by": "A", "do": "play", "card": "charm", "targets": {"target": "d2", "destination": "base"}})
-    assert refusal.value.rule == "330.1.a"
+    assert refusal.value.rule == "331.1.a"
     with pytest.raises(Refusal) as refusal:  # B does not have priority yet
         game.push({"by": "B", "do": "pass"})
     assert refusal.value.rule == "312.1"
@@ -228,6 +228,33 @@ def test_a_card_with_an_unknown_instruction_fails_at_load():
         check_vocabulary(card)
 
 
+@pytest.mark.parametrize("first", [{"op": "exhaust", "what": "this"}, {"op": "spend_buff"}])
+def test_a_cost_after_you_may_written_as_an_instruction_fails_at_load(first):
+    """ "You may exhaust me to ...": the cost is the trigger's `cost:` (paid as it is finalized under 1.4,
+    383.3.b.1), never its first instruction, which would be done even when it can't be paid."""
+    from scenarios.cards import Card
+
+    trigger = {"when": {"event": "play", "who": "self"}, "label": "Typo", "optional": True}
+    spec = {"name": "Typo", "made_up": True, "type": "unit", "might": 1, "energy": 1}
+    with pytest.raises(ValueError, match="declare it as the trigger's `cost:`"):
+        Card.model_validate({**spec, "triggers": [{**trigger, "effects": [first, {"op": "draw", "n": 1}]}]})
+    declared = {**trigger, "cost": {"exhaust": "this"}, "effects": [{"op": "draw", "n": 1}]}
+    assert Card.model_validate({**spec, "triggers": [declared]}).triggers[0].cost.exhaust == "this"
+
+
+def test_a_move_destination_slot_must_name_the_units_it_moves():
+    """355.4.a: a move's destination is not where the units are; a location slot says whose units (`of`)."""
+    from scenarios.cards import Card, check_vocabulary
+
+    spec = {"name": "Typo", "made_up": True, "type": "spell", "energy": 1}
+    move = [{"op": "move", "what": "target", "to": "destination"}]
+    loose = {"target": {"type": "unit"}, "destination": {"type": "location"}}
+    with pytest.raises(ValueError, match="must say `of: target`"):
+        check_vocabulary(Card.model_validate({**spec, "targets": loose, "effects": move}))
+    tied = {"target": {"type": "unit"}, "destination": {"type": "location", "of": "target"}}
+    check_vocabulary(Card.model_validate({**spec, "targets": tied, "effects": move}))
+
+
 def test_pop_undoes_an_answered_choice():
     game = GameState(BASIC)
     attack(game)
@@ -283,7 +310,7 @@ def test_turn_cycle_holds_and_clears_this_turn_effects():
     game.push({"by": "A", "do": "pass"})
     game.push({"by": "B", "do": "pass"})
     assert len(game.hand("A")) == hand + 2  # the Grove's draw, then the turn's draw (315.4.b)
-    assert game.phase == "action" and game.priority == "A"
+    assert game.phase == "main" and game.priority == "A"
 
 
 def test_an_action_naming_an_unknown_object_is_refused():
@@ -305,14 +332,14 @@ def test_final_point_by_conquer_needs_every_battlefield_scored():
     game.push({"by": "B", "do": "pass"})
     assert game.obj("bf1").battlefield_controller == "A"
     assert game.players["A"].points == 7  # 448.1.b.2: bf2 not scored this turn: a card instead of the point
-    assert any("448.1.b.2" in step.rules for _, step in game.trace.steps())
+    assert any("471.1.b.1" in step.rules for _, step in game.trace.steps())
     setup["battlefields"][1]["scored_this_turn"] = ["A"]
     game = GameState(setup)
     game.push({"by": "A", "do": "move", "units": ["a1"], "to": "bf1"})
     game.push({"by": "A", "do": "pass"})
     game.push({"by": "B", "do": "pass"})
     assert game.players["A"].points == 8 and game.winner == "A"
-    assert game.outcome().winner == "A" and "449" in game.outcome().reason
+    assert game.outcome().winner == "A" and "472" in game.outcome().reason
 
 
 def test_attack_triggers_fire_once_per_combat_not_once_per_turn():
@@ -374,10 +401,10 @@ def test_equip_is_an_activated_ability_that_uses_the_chain():
     assert calc.might(game, game.obj("u1")) == 3  # the Might bonus of attached gear (421.1.d)
     with pytest.raises(Refusal) as refusal:  # no power left to pay the Equip cost again
         game.push({"by": "A", "do": "activate", "source": "ga", "targets": {"unit": "u1"}})
-    assert refusal.value.rule == "392.1"
+    assert refusal.value.rule == "404.1"
     with pytest.raises(Refusal) as refusal:
         game.push({"by": "A", "do": "activate", "source": "ga", "ability": 3})
-    assert refusal.value.rule == "370.1"
+    assert refusal.value.rule == "377.1"
 
 
 def test_hide_then_react_from_facedown_for_free():
@@ -400,7 +427,7 @@ def test_hide_then_react_from_facedown_for_free():
     game = GameState(setup)
     with pytest.raises(Refusal) as refusal:
         game.push({"by": "A", "do": "hide", "card": "flight", "at": "bf2"})
-    assert refusal.value.rule == "408.1"
+    assert refusal.value.rule == "421.1"
     game.push({"by": "A", "do": "hide", "card": "flight", "at": "bf1"})
     assert game.obj("flight").zone == "facedown" and game.players["A"].power == 0
     game.push({"by": "A", "do": "end_turn"})
@@ -503,7 +530,7 @@ def test_an_exhaust_cost_that_cannot_be_paid_is_refused_with_its_rule():
     game = GameState(_with_heart(exhausted=True))
     with pytest.raises(Refusal) as refusal:
         game.push({"by": "A", "do": "activate", "source": "heart", "targets": {"unit": "u1"}})
-    assert refusal.value.rule == "401.4"
+    assert refusal.value.rule == "414.4"
     assert not any(a.do == "activate" for a in game.legal_actions())
 
 
@@ -529,10 +556,10 @@ def test_a_hidden_spell_with_no_target_at_its_battlefield_cannot_be_played():
     game = GameState(setup)
     with pytest.raises(Refusal) as refusal:
         game.push({"by": "A", "do": "play", "card": "flight"})
-    assert refusal.value.rule == "737.1.d"
+    assert refusal.value.rule == "811.1.d"
     with pytest.raises(Refusal) as refusal:
         game.push({"by": "A", "do": "play", "card": "flight", "targets": {"target": "b2"}})
-    assert refusal.value.rule == "737.1.d.2"
+    assert refusal.value.rule == "811.1.d.2"
 
 
 def _summaries(name: str) -> list[str]:

@@ -114,7 +114,7 @@ def test_malformed_and_unknown_actions_are_refused_with_a_rule():
     for bad in ({"by": "A", "do": "fly"}, {"by": "A", "do": "move", "units": ["a1"]}, ["move"]):
         with pytest.raises(Refusal) as refusal:
             game.push(bad)
-        assert refusal.value.rule == "398"
+        assert refusal.value.rule == "410"
     assert game.history == []
 
 
@@ -127,7 +127,7 @@ def test_legal_actions_lists_what_the_player_with_priority_may_do():
     assert {"by": "A", "do": "pass"} not in listed  # 316.6: nothing to pass in a Neutral Open State
     with pytest.raises(Refusal) as refusal:
         game.push({"by": "A", "do": "pass"})
-    assert refusal.value.rule == "316.6"
+    assert refusal.value.rule == "316.9"
 
 
 def test_legal_actions_while_a_choice_is_pending_are_its_legal_answers():
@@ -138,7 +138,7 @@ def test_legal_actions_while_a_choice_is_pending_are_its_legal_answers():
     assert sorted(map(json.dumps, answers)) == sorted(map(json.dumps, [{"d1": 2, "d2": 2}]))
     with pytest.raises(Refusal) as refusal:
         game.push({"by": "A", "do": "choose", "choice": "assign", "pick": {"d1": 4}})
-    assert refusal.value.rule == "443.1.d.4"
+    assert refusal.value.rule == "465.2.c.4"
 
 
 def _states(path: Path, limit: int = 6):
@@ -157,7 +157,9 @@ def _states(path: Path, limit: int = 6):
 @pytest.mark.parametrize("path", scenarios.library_paths()[::5], ids=lambda p: p.stem)
 def test_every_listed_action_is_accepted_and_every_other_candidate_refused_with_its_rule(path):
     known = set()
-    for line in (ROOT / "corpus" / "riftbound-core-rules-2025-12-01.txt").read_text(encoding="utf-8").splitlines():
+    for line in (
+        (ROOT / "corpus" / f"riftbound-core-rules-{kernel.RULES_VERSION}.txt").read_text(encoding="utf-8").splitlines()
+    ):
         match = re.match(r"^(\d{3}(?:\.\w+)*)\.?\s", line)
         if match:
             known.add(match.group(1))
@@ -223,7 +225,7 @@ def test_outcome_is_a_value():
     assert "Victory Score" in game.outcome().reason
     with pytest.raises(Refusal) as refusal:
         game.push({"by": "B", "do": "end_turn"})
-    assert refusal.value.rule == "449"
+    assert refusal.value.rule == "472"
 
 
 def test_a_runaway_replay_ends_with_the_limit_it_ran_into():
@@ -243,9 +245,9 @@ def test_a_trace_step_cites_why_it_happens_and_what_defines_it():
     attack(game)
     game.push({"by": "A", "do": "choose", "choice": "assign", "pick": {"d1": 2, "d2": 2}})
     steps = {step.procedure: step for _, step in game.trace.steps()}
-    assert steps["deal"].because == ("443.1.e",) and "404.1.b" in steps["deal"].defines
+    assert steps["deal"].because == ("465.2.d",) and "417.1.b" in steps["deal"].defines
     assert steps["deal"].change["d1"]["damage"] == [0, 2]
-    assert steps["dies"].because == ("322.3", "322.4")
+    assert steps["dies"].because == ("323.4", "323.5")
 
 
 def test_a_pure_procedure_reads_only_its_arguments_so_its_steps_read_later_say_what_they_said_when_taken(
@@ -338,7 +340,7 @@ def test_a_pure_procedure_step_is_described_from_the_arguments_it_was_taken_with
     assert records[0][0] is kernel.PROCEDURES["standard_move"]  # pure: kept as (procedure, arguments, ...)
     step = game.trace.roots[0]
     assert (step.summary, step.objects) == ("A standard-moves a1 to bf1", ["a1", "bf1"])
-    assert step.rules == ["407.3", "143", "426"]
+    assert step.rules == ["420.3", "144", "448"]
 
 
 def test_a_resolution_is_freed_as_soon_as_it_is_dropped(monkeypatch):
@@ -414,7 +416,7 @@ def test_a_delayed_ability_made_by_a_spell_in_the_trash_keeps_its_source():
     event = Event("end_of_turn", player="A")
 
     def item(delayed: bool) -> ChainItem:
-        instance = TriggerInstance("trigger#1", "a1", 0, None, "A", event, "a test ability", "383.2", delayed=delayed)
+        instance = TriggerInstance("trigger#1", "a1", 0, None, "A", event, "a test ability", "390.2", delayed=delayed)
         return ChainItem("item#1", "a test ability", ItemKind.TRIGGER, "a1", "A", trigger=instance)
 
     assert not kernel.calc.source_gone(game, item(delayed=True), game.obj("a1"))
@@ -430,7 +432,7 @@ def test_a_lasting_situations_note_is_rewound_and_restored_with_the_trace():
     tracer = Tracer([])
     begun, ended = ("staged", "bf1"), ("contested_kept", "bf2")
     tracer.set_standing(ended, "kept Contested")
-    tracer.records.append([None, ("cleanup", "contested_kept", "kept Contested", (), ()), "184.3.b", 0, 0, 0])
+    tracer.records.append([None, ("cleanup", "contested_kept", "kept Contested", (), ()), "190.3.b", 0, 0, 0])
     mark = tracer.mark()  # between two actions: after the note's record
     tracer.set_standing(begun, "combat waits")
     tracer.set_standing(ended, None)

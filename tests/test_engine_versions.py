@@ -16,10 +16,15 @@ SETUP = {"turn": {"player": "A"}, "players": {"A": {}, "B": {}}}
 
 def test_a_game_reads_each_behaviour_under_the_version_it_is_judged_under():
     older, newer = GameState(SETUP), GameState(SETUP, rules_version="2026-06-18")
-    assert older.rules_version == kernel.RULES_VERSION and older.reading(PLAYED).choice == "completed"
+    assert older.rules_version == kernel.DEFAULT_VERSION and older.reading(PLAYED).choice == "completed"
     assert newer.reading(PLAYED).choice == "finalized"
-    assert newer.reading(PLAYED).cited == ("419.4.b@2026-06-18", "812.1.c@2026-06-18")
-    assert older.reading(PLAYED).cited == ("412.1.b", "738.1.c.1")  # the engine's own numbers stay plain
+    assert newer.reading(PLAYED).cited == (
+        "419.4.b",  # the engine's own numbers (1.4) stay plain
+        "812.1.c",
+        "faq:2026-08-14#q13",  # an official FAQ's entry is cited as it is, in any version
+        "faq:2026-08-14#q18",
+    )
+    assert older.reading(PLAYED).cited == ("412.1.b@2025-12-01", "738.1.c.1@2025-12-01")
 
 
 def test_a_version_the_engine_does_not_know_is_read_as_the_newest_known_before_it():
@@ -49,37 +54,40 @@ def test_a_number_cited_in_its_own_version_is_kept_there_and_translated_elsewher
     from rules_db.replays import CitationTranslator
 
     db = sqlite_utils.Database(real_db)
-    into_newest = CitationTranslator(db, "riftbound", kernel.RULES_VERSION, "2026-06-18")
-    assert into_newest(["738.1.c", "419.4.b@2026-06-18"]) == [into_newest.direct("738.1.c"), "419.4.b"]
+    into_older = CitationTranslator(db, "riftbound", kernel.RULES_VERSION, "2025-12-01")
+    assert into_older(["425.1.b", "738.1.c.1@2025-12-01"]) == ["412.1.b", "738.1.c.1"]
     into_oldest = CitationTranslator(db, "riftbound", kernel.RULES_VERSION, "2025-06-02")
     # 425.1.b of 1.4 ("not considered to have been played") is 412.1.b of 2025-12-01 and 601.1.b of 2025-06-02
-    assert into_oldest(["425.1.b@2026-06-18"]) == ["601.1.b"]
+    assert into_oldest(["425.1.b"]) == ["601.1.b"]
+    assert into_oldest(["412.1.b@2025-12-01"]) == ["601.1.b"]
+    # a number cited in a version the database does not hold has no counterpart: dropped, the build goes on
+    assert into_older(["425.1.b", "101@1999-01-01"]) == ["412.1.b"]
     assert CitationTranslator(db, "riftbound", "2025-06-02", "2025-06-02")(["601.1.b"]) == ["601.1.b"]
 
 
 def test_a_translator_for_another_version_reads_through_the_connection_lent_to_its_maker(real_db):
     """A server lends its kept translator to one request at a time, each with its own connection: the
-    translator it made for numbers cited in 1.4 must read through the connection lent now, not the first."""
+    translator it made for numbers cited in 2025-12-01 must read through the connection lent now, not the first."""
     import sqlite3
 
     from rules_db.queries import _translator
 
     first = sqlite3.connect(real_db)
     with _translator(first, "riftbound", kernel.RULES_VERSION, "2025-06-02") as translate:
-        assert translate(["425.1.b@2026-06-18"]) == ["601.1.b"]
-        inner = translate.from_others["2026-06-18"]
+        assert translate(["412.1.b@2025-12-01"]) == ["601.1.b"]
+        inner = translate.from_others["2025-12-01"]
     first.close()
     second = sqlite3.connect(real_db)
     with _translator(second, "riftbound", kernel.RULES_VERSION, "2025-06-02") as translate:
-        assert translate.from_others["2026-06-18"] is inner
-        assert translate(["812.1.c@2026-06-18"]) == [translate.nearest("812.1.c@2026-06-18")]
+        assert translate.from_others["2025-12-01"] is inner
+        assert translate(["738.1.c.1@2025-12-01"]) == [translate.nearest("738.1.c.1@2025-12-01")]
         assert inner.db.conn is second
         with pytest.raises(AttributeError, match="reads through the translator that made it"):
             inner.db = translate.db
     second.close()
 
 
-@pytest.mark.parametrize("rules_version", [kernel.RULES_VERSION, "2026-06-18"])
+@pytest.mark.parametrize("rules_version", [kernel.DEFAULT_VERSION, kernel.RULES_VERSION])
 def test_a_token_played_is_no_card_played_or_finalized(rules_version):
     """Tokens are played like cards (179.1.a) but are not cards (179): neither count of a player's cards this
     turn (Legion's "a card", 812.1.c and 738.1.c) takes one in, while a card played is in both."""
@@ -96,3 +104,23 @@ def test_a_token_played_is_no_card_played_or_finalized(rules_version):
         card_played(game, game.objects[object_id], "A")
     assert (player.cards_finalized_this_turn, player.finalized_this_turn) == (1, ("u1",))
     assert (player.cards_played_this_turn, player.played_this_turn) == (1, ("u1",))
+
+
+def test_the_board_speaks_the_words_of_the_version_judged_under():
+    """1.4 calls the phase the turn player acts in the Main Phase (316); 2025-12-01 called it the Action Phase."""
+    from scenarios.board import snapshot
+
+    assert snapshot(GameState(SETUP, rules_version="2026-06-18"))["turn"]["phase"] == "main"
+    assert snapshot(GameState(SETUP, rules_version="2025-12-01"))["turn"]["phase"] == "action"
+    assert snapshot(GameState(SETUP, rules_version="2025-06-02"))["turn"]["phase"] == "action"
+    assert snapshot(GameState(SETUP, rules_version="2027-01-01"))["turn"]["phase"] == "main"
+
+
+def test_the_steps_speak_the_words_of_the_version_judged_under():
+    """1.4 calls the chain a combat's attack and defend triggers make the Combat Chain (464.2.e); 2025-12-01 the
+    Initial Chain. A step's words follow the version its game is judged under."""
+    assert versions.word("combat chain", "2026-06-18") == "combat chain"
+    assert versions.word("combat chain", "2025-12-01") == "initial chain"
+    assert versions.word("unrenamed", "2025-12-01") == "unrenamed"
+    setup = {"turn": {"player": "A"}, "players": {"A": {}, "B": {}}}
+    assert GameState(setup, rules_version="2025-12-01").word("combat chain") == "initial chain"

@@ -567,16 +567,16 @@ async def test_hostile_typing_is_refused_after_one_reading_and_shown_escaped(dat
 
 async def test_a_forbidden_action_typed_as_a_sentence_is_refused_as_its_yaml_is(datasette):
     """A sentence reads as the action it names whether or not the rules allow it, so the engine's refusal and
-    every rule it cites are shown as for the YAML form: an exhausted unit's move (401.4, the cost 407.3.a), a
-    card its player cannot pay for (354.1)."""
+    every rule it cites are shown as for the YAML form: an exhausted unit's move (414.4, the cost 420.3.a), a
+    card its player cannot pay for (357.1)."""
     text = replay_view.edit(
         replay_view.NEW_DISPUTE, "test", "add", {"card": "Test Unit", "player": "A", "where": "base", "exhausted": "1"}
     )
     text = replay_view.edit(text, "test", "add", {"card": "Sunlit Guardian", "player": "A", "where": "hand"})
     text = replay_view.edit(text, "test", "pool", {"player": "A", "energy": "0"})
     for said, action, rule in (
-        ("A moves Test Unit to bf1", {"by": "A", "do": "move", "units": ["u1"], "to": "bf1"}, "401.4"),
-        ("a plays sunlit guardian (A)", {"by": "A", "do": "play", "card": "u2"}, "354.1"),  # 3 energy, has 0
+        ("A moves Test Unit to bf1", {"by": "A", "do": "move", "units": ["u1"], "to": "bf1"}, "414.4"),
+        ("a plays sunlit guardian (A)", {"by": "A", "do": "play", "card": "u2"}, "357.1"),  # 3 energy, has 0
     ):
         refused = replay_view.attempt(text, "test", said)["refused"]
         assert refused == replay_view.attempt(text, "test", action)["refused"]
@@ -586,7 +586,7 @@ async def test_a_forbidden_action_typed_as_a_sentence_is_refused_as_its_yaml_is(
         cited = re.findall(r'class="cite" href="[^"]+"[^>]*>([^<]+)</a>', shown)
         assert len(cited) == 1 + len(refused["also"]), shown  # cited as the page's rules version numbers them
         assert refused["words"][-1]["text"] in unescape(shown)
-    assert replay_view.attempt(text, "test", "A moves Test Unit to bf1")["refused"]["also"] == ["407.3.a"]
+    assert replay_view.attempt(text, "test", "A moves Test Unit to bf1")["refused"]["also"] == ["420.3.a"]
 
 
 def test_every_action_the_rules_could_offer_reads_back_from_its_words():
@@ -886,13 +886,17 @@ async def test_a_kept_library_replay_is_read_without_a_threads_round_trip(datase
 
 
 async def test_the_engines_trace_keeps_a_citations_version_on_one_line(datasette, connection):
-    """The full trace cites a rule of another version as the engine writes it ("372@2026-06-18"); its date is a
+    """The full trace cites a rule of another version as the engine writes it ("368@2025-12-01"); its date is a
     ``<time>``, which the style sheet keeps on one line (it broke across lines on a phone), the rest escaped."""
-    replay_id = connection.execute(
-        """select p.id from replays p join documents d on d.id = p.rules_document_id
-        where d.version != ? order by p.id limit 1""",
-        [replay_view.RULES_VERSION],
-    ).fetchone()[0]
+    from scenarios import library_paths
+    from scenarios.replay import replay_file
+
+    stored = {row[0] for row in connection.execute("select id from replays")}
+    replay_id = next(
+        replay.scenario_id
+        for replay in map(replay_file, library_paths())
+        if replay.scenario_id in stored and any("@" in number for number in replay.cited_numbers())
+    )
     html = (await _get(datasette, f"/replays/{quote(replay_id)}")).text
     trace = html.split('<ol class="engine-steps">', 1)[1].split("</ol>", 1)[0]
     notes = re.findall(r'<span class="note">\[(.*?)\]</span>', trace)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import scenarios
-from scenarios import schema
+from scenarios import kernel, schema
 from scenarios.replay import compare, render_tree, replay_file, replay_variant
 from scenarios.versions import split_versioned
 
@@ -28,6 +28,22 @@ def corpus_rule_numbers(version: str) -> frozenset[str]:
         if match:
             numbers.add(match.group(1).rstrip("."))
     return frozenset(numbers)
+
+
+def faq_entry(citation: str) -> str:
+    """The question and answer of an official FAQ's entry (``faq:<date>#q<N>``, scenarios/versions.py), from the
+    FAQ in corpus/ (the Nth bold question of its article, in document order), or "" when it has none."""
+    from scenarios import versions
+
+    date, anchor = versions.faq_parts(citation) or ("", "q0")
+    paths = sorted((ROOT / "corpus").glob(f"riftbound-*faq-{date}.md"))
+    if not paths:
+        return ""
+    text = paths[0].read_text(encoding="utf-8")
+    article = text[text.find("*Published " + date) :] if ("*Published " + date) in text else text
+    entries = re.split(r"^\*\*(?=\S)", article, flags=re.MULTILINE)[1:]
+    wanted = int(anchor[1:])
+    return entries[wanted - 1] if 0 < wanted <= len(entries) else ""
 
 
 def variant_ids():
@@ -61,6 +77,10 @@ def test_every_cited_rule_exists(path):
     replay = replay_file(path)
     missing = []
     for cited in replay.cited_numbers():
+        if cited.startswith("faq:"):  # an official FAQ's entry (versions.py): its question must exist
+            if not faq_entry(cited):
+                missing.append(cited)
+            continue
         number, version = split_versioned(cited)  # a behaviour's rule cited in its own version (versions.py)
         if number not in corpus_rule_numbers(version or replay.cited_version):
             missing.append(cited)
@@ -90,12 +110,16 @@ def test_a_scenario_naming_the_older_version_cites_that_versions_numbers(tmp_pat
     older = tmp_path / source.name
     older.write_text(text.replace("meta:", 'rules: {core: "2025-06-02"}\nmeta:', 1), encoding="utf-8")
     replay = replay_file(older)
-    assert replay.verdict == "match" and replay.rules_version == "2025-06-02" and replay.cited_version == "2025-12-01"
+    assert (
+        replay.verdict == "match"
+        and replay.rules_version == "2025-06-02"
+        and replay.cited_version == kernel.RULES_VERSION
+    )
     db = sqlite_utils.Database(real_db)
     translate = CitationTranslator(db, "riftbound", replay.cited_version, replay.rules_version)
     cited = {number for _, step in replay.walk() for number in translate(step.rules)}
-    assert "518" in cited or "520" in cited  # the Cleanup section, 318 in 2025-12-01
-    assert not cited & {"318", "322"}
+    assert "518" in cited or "520" in cited  # the Cleanup section, 318 in 2025-12-01 and 1.4
+    assert not cited & {"318", "323"}
     # 2025-06-02 prints some combat rules without numbers (corpus/HAZARDS.md); its parser recovers them
     stored = {
         row["number"] for row in db.query("select number from rules where document_id = ?", [translate.to_document])
@@ -160,7 +184,9 @@ def test_every_reading_of_a_behaviour_is_cited_by_a_library_scenario_judged_unde
 
     for behaviour in versions.BEHAVIOURS.values():
         for reading in behaviour.readings:
-            absent = set(reading.rules) - corpus_rule_numbers(reading.version)
+            faqs = {citation for citation in reading.rules if versions.is_faq(citation)}
+            assert all(faq_entry(citation) for citation in faqs), f"{behaviour.name}: no such FAQ entry in {faqs}"
+            absent = set(reading.rules) - faqs - corpus_rule_numbers(reading.version)
             assert not absent, f"{behaviour.name} under {reading.version} names rules it lacks: {sorted(absent)}"
     uncited = {
         (name, version): set(behaviour.under(version).cited)

@@ -48,7 +48,7 @@ def replacements_ignored(original):
 
 
 def triggers_in_reverse_turn_order(original):
-    def mutant(game, first=(), last=(), because="376.3.b.1"):
+    def mutant(game, first=(), last=(), because=("383.3", "383.3.d.1")):
         return original(game, last, first, because)
 
     return mutant
@@ -87,7 +87,7 @@ def decreases_before_increases(original):
 def collapse_identical_triggers(original):
     """Simultaneous triggers that read alike become one (the bug of engines that key triggers by name)."""
 
-    def mutant(game, first=(), last=(), because="376.3.b.1"):
+    def mutant(game, first=(), last=(), because=("383.3", "383.3.d.1")):
         kept = {}
         for instance in game.triggered:
             kept.setdefault(instance.label, instance)
@@ -222,6 +222,15 @@ def every_version_read_as(version):
         return dataclasses.replace(behaviour, readings=readings)
 
     return mutation
+
+
+def acts_on_whatever_it_names(original):
+    """An instruction acts on every object it names, whether it still exists on the board or not."""
+
+    def mutant(game, run, reference, doing):
+        return kernel.QUERIES["refs"](game, run, reference)
+
+    return mutant
 
 
 def deflect_taxes_everyone(original):
@@ -654,12 +663,32 @@ MUTANTS = [
     (
         "an optional trigger is decided as it resolves, whatever the version (2025-12-01 read everywhere)",
         [("behaviour", "optional_trigger_decided", every_version_read_as("2025-12-01"))],
-        ("dispute-401", "dispute-414"),
+        ("dispute-401", "dispute-414", "dispute-503", "dispute-524"),
     ),
     (
         "an optional trigger is decided as it is finalized, whatever the version (Core Rules 1.4 read everywhere)",
         [("behaviour", "optional_trigger_decided", every_version_read_as("2026-06-18"))],
-        ("dispute-33",),
+        ("dispute-33", "dispute-503"),
+    ),
+    (
+        "Weaponmaster is paid or not as it resolves, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "weaponmaster_opens_with_you_may", every_version_read_as("2025-12-01"))],
+        ("dispute-509", "dispute-519"),
+    ),
+    (
+        "Weaponmaster opens with 'you may', whatever the version (Core Rules 1.4 read everywhere)",
+        [("behaviour", "weaponmaster_opens_with_you_may", every_version_read_as("2026-06-18"))],
+        ("core-23", "core-25"),
+    ),
+    (
+        "control after combat is established before the Chain resolves, whatever the version (2025-12-01 read)",
+        [("behaviour", "combat_result_waits_for_the_chain", every_version_read_as("2025-12-01"))],
+        ("dispute-530",),
+    ),
+    (
+        "control after combat waits for the Chain to resolve, whatever the version (Core Rules 1.4 read everywhere)",
+        [("behaviour", "combat_result_waits_for_the_chain", every_version_read_as("2026-06-18"))],
+        ("dispute-530",),
     ),
     (
         "a combat staged in an open showdown waits for it to close, whatever the version (2025-12-01 read everywhere)",
@@ -690,6 +719,51 @@ MUTANTS = [
         "combat damage assignment counts a prevention, whatever the version (Core Rules 1.4 read everywhere)",
         [("behaviour", "assignment_counts_prevention", every_version_read_as("2026-06-18"))],
         ("dispute-413",),
+    ),
+    (
+        "a two-domain card's Power is of any domain, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "multi_domain_power", every_version_read_as("2025-12-01"))],
+        ("dispute-901", "dispute-905"),
+    ),
+    (
+        "a two-domain card's Power is of its domains, whatever the version (Core Rules 1.4 read everywhere)",
+        [("behaviour", "multi_domain_power", every_version_read_as("2026-06-18"))],
+        ("dispute-901", "dispute-905"),
+    ),
+    (
+        "a stunned unit recovers as the Ending Step begins, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "stun_ends", every_version_read_as("2025-12-01"))],
+        ("dispute-902",),
+    ),
+    (
+        "a stunned unit recovers in the Expiration Step, whatever the version (Core Rules 1.4 read everywhere)",
+        [("behaviour", "stun_ends", every_version_read_as("2026-06-18"))],
+        ("dispute-902",),
+    ),
+    (
+        "Focus passes after the Initial Chain, whatever the version (2025-06-02 read everywhere)",
+        [("behaviour", "focus_after_the_initial_chain", every_version_read_as("2025-06-02"))],
+        ("dispute-903",),
+    ),
+    (
+        "the attacker keeps Focus after the Initial Chain, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "focus_after_the_initial_chain", every_version_read_as("2025-12-01"))],
+        ("dispute-903",),
+    ),
+    (
+        "an instruction acts on an object that has ceased to exist",
+        [("query", "still_there", acts_on_whatever_it_names)],
+        ("dispute-904",),
+    ),
+    (
+        "an instruction on a vanished object is ignored, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "instruction_on_a_vanished_object", every_version_read_as("2025-12-01"))],
+        ("dispute-904",),
+    ),
+    (
+        "an instruction on a vanished object is negated, whatever the version (Vendetta FAQ read everywhere)",
+        [("behaviour", "instruction_on_a_vanished_object", every_version_read_as("2026-06-18"))],
+        ("dispute-904",),
     ),
     ("Deflect taxes its controller too", [("query", "deflect_cost", deflect_taxes_everyone)], ("core-14",)),
     (

@@ -1,9 +1,9 @@
 """Activated abilities 369-374 and 386-394, and costs: of abilities, and inside instructions ("X to Y").
 
-Timing (374): an activated ability is used on its controller's turn, in an Open State, with Priority; with
-Action it may also be used in a showdown on any player's turn (308.1.a, 732.1.c.2), with Reaction also in a
-Closed State (309.1.a, 739.1.c.3). A cost must be payable to be paid (392.1): exhausting an exhausted object
-(401.4), discarding from an empty hand (409.3), spending a buff no unit has (702.2.b.1) cannot be done.
+Timing (381): an activated ability is used on its controller's turn, in an Open State, with Priority; with
+Action it may also be used in a showdown on any player's turn (308.1.a, 806.1.c.2), with Reaction also in a
+Closed State (309.1.a, 813.1.c). A cost must be payable to be paid (404.1): exhausting an exhausted object
+(414.4), discarding from an empty hand (422.3), spending a buff no unit has (702.2.b.1) cannot be done.
 """
 
 from __future__ import annotations
@@ -19,27 +19,27 @@ from scenarios.trace import StepKind
 def cost_problem(game, cost, player: str, source_id: str | None) -> Refusal | None:
     """Why `player` can't pay `cost` now (a Refusal naming the rule), or None when it can be paid."""
     source = game.objects.get(source_id) if source_id else None
-    problem = calc.resource_problem(game, player, cost, "392.1")
+    problem = calc.resource_problem(game, player, cost, "404.1")
     if problem is not None:
         return problem
     if cost.exhaust and (source is None or source.zone != Zone.BOARD or source.exhausted):
-        return Refusal("401.4", f"{source_id} is already exhausted: exhausting it can't be paid")
+        return Refusal("414.4", f"{source_id} is already exhausted: exhausting it can't be paid")
     if cost.banish and (source is None or source.zone != Zone.BOARD):
-        return Refusal("414.2", f"{source_id} is not on the board to be banished")
+        return Refusal("427.2", f"{source_id} is not on the board to be banished")
     if cost.recycle and (source is None or source.zone != Zone.BOARD):
-        return Refusal("403.3", f"{source_id} is not on the board to be recycled")
+        return Refusal("416.3", f"{source_id} is not on the board to be recycled")
     if cost.spend_buff and not calc.buffs_to_spend(game, cost, player, source_id):
         whose = f"{source_id} has no buff" if cost.spend_buff == "this" else f"no unit {player} controls has a buff"
         return Refusal("702.2.b.1", f"{whose} to spend")
     if cost.discard and len(game.hand(player)) < cost.discard:
-        return Refusal("409.3", f"{player} has fewer than {cost.discard} cards in hand to discard")
+        return Refusal("422.3", f"{player} has fewer than {cost.discard} cards in hand to discard")
     return None
 
 
 @procedure(
     "pay_cost",
     StepKind.EFFECT,
-    defines=("392.1",),
+    defines=("404.1",),
     summary=lambda g, cost, player, source, label: f"{label}: {player} pays {cost.describe()}",
     objects=lambda g, cost, player, source, label: [player, source],
 )
@@ -47,20 +47,20 @@ def pay_cost(game, cost, player: str, source_id: str | None, label: str) -> None
     problem = cost_problem(game, cost, player, source_id)
     if problem is not None:
         raise problem
-    calc.pay_resources(game, player, cost, "392.1")
+    calc.pay_resources(game, player, cost, "404.1")
     if cost.exhaust:
         game.objects[source_id].exhausted = True
     if cost.spend_buff:
         buffed = calc.buffs_to_spend(game, cost, player, source_id)
-        pick = choose(game, "spend_buff", player, "unit whose buff to spend (one you control)", buffed, "352.9")
-        do.spend_buff(game, pick, label, because="354.2")
+        pick = choose(game, "spend_buff", player, "unit whose buff to spend (one you control)", buffed, "355.17")
+        do.spend_buff(game, pick, label, because="357.2")
     for _ in range(cost.discard):
-        pick = choose(game, "discard", player, "card to discard (a cost)", [c.id for c in game.hand(player)], "409.1.a")
-        do.discard(game, player, pick, because="354.2")
+        pick = choose(game, "discard", player, "card to discard (a cost)", [c.id for c in game.hand(player)], "422.1.a")
+        do.discard(game, player, pick, because="357.2")
     if cost.banish:
-        do.banish(game, source_id, None, because="354.2")
+        do.banish(game, source_id, None, because="357.2")
     if cost.recycle:
-        do.recycle(game, [source_id], label, because="354.2")
+        do.recycle(game, [source_id], label, because="357.2")
 
 
 @query("buffs_to_spend")
@@ -87,11 +87,11 @@ def _here(source) -> str | None:
 
 @query("ability_timing")
 def check_timing(game, player: str, ability) -> None:
-    """374, with the permissions of Action (308.1.a, 732.1.c.2) and Reaction (309.1.a, 739.1.c.3)."""
+    """381, with the permissions of Action (308.1.a, 806.1.c.2) and Reaction (309.1.a, 813.1.c)."""
     if game.priority != player:
         raise Refusal("312.1", f"{player} does not have Priority")
     reaction = "Reaction" in ability.keywords
-    action_word = "Action" in ability.keywords or reaction  # 739.1.b
+    action_word = "Action" in ability.keywords or reaction  # 813.1.b
     if game.chain and not reaction:
         raise Refusal(
             "309.1.a", "only abilities with Reaction can be activated while the Chain exists (a Closed State)"
@@ -99,14 +99,24 @@ def check_timing(game, player: str, ability) -> None:
     if game.showdown and not action_word:
         raise Refusal("308.1.a", "only abilities with Action or Reaction can be activated during a showdown")
     if player != game.turn_player and not action_word:
-        raise Refusal("374", "an activated ability without Action or Reaction is activated on its controller's turn")
+        raise Refusal("381", "an activated ability without Action or Reaction is activated on its controller's turn")
 
 
-@action("activate", Activate, because=("370.2", "386"), candidates=activate_candidates)
+def _activate_because(game, act: Activate) -> tuple[str, ...]:
+    """Why this activation happens here: its timing in this state of the turn (`timing_rules`), and that
+    Activated Abilities use the Chain (377.3)."""
+    source = game.objects.get(act.source)
+    abilities = source.definition.activated if source is not None and source.definition else []
+    if not 0 <= act.ability < len(abilities):
+        return ("377.3",)
+    return (*calc.timing_rules(game, abilities[act.ability].keywords, "ability"), "377.3")
+
+
+@action("activate", Activate, because=_activate_because, candidates=activate_candidates)
 @procedure(
     "activate",
     StepKind.ACTION,
-    defines=("369", "370"),
+    defines=("377", "377.3.a"),
     summary=lambda g, a: f"{a.by} activates {a.source}" + (f" (ability {a.ability})" if a.ability else ""),
     objects=lambda g, a: [a.source],
 )
@@ -114,23 +124,23 @@ def activate(game, act: Activate) -> None:
     player, source = act.by, game.obj(act.source)
     abilities = source.definition.activated if source.definition else []
     if not 0 <= act.ability < len(abilities):
-        raise Refusal("370.1", f"{source.card} has no activated ability number {act.ability}")
+        raise Refusal("377.1", f"{source.card} has no activated ability number {act.ability}")
     ability = abilities[act.ability]
     if source.controller != player or source.zone != Zone.BOARD:
-        raise Refusal("371", f"{player} does not control {source.id} on the board")
+        raise Refusal("378", f"{player} does not control {source.id} on the board")
     if ability.only_unattached and source.attached_to:
-        raise Refusal("421.1.e", f"{source.card}'s ability is rules text, inactive while it is attached")
+        raise Refusal("434.1.e", f"{source.card}'s ability is rules text, inactive while it is attached")
     calc.ability_timing(game, player, ability)
     label = ability.label or f"{source.card} ability"
     here = _here(source)
     chosen = calc.choose_targets(
         game, tuple(ability.targets.items()), dict(act.targets), Targeting(label, player, source.id, here)
     )
-    cost = ability.cost.plus(Cost(power=calc.deflect_cost(game, player, [chosen])))  # 735.1.c
+    cost = ability.cost.plus(Cost(power=calc.deflect_cost(game, player, [chosen])))  # 809.1.c
     problem = cost_problem(game, cost, player, source.id)
     if problem is not None:
         raise problem
-    do.pay_cost(game, cost, player, source.id, label, because="392")
+    do.pay_cost(game, cost, player, source.id, label, because="404.1")
     item = ChainItem(
         game.new_id("item"),
         label,
@@ -143,12 +153,12 @@ def activate(game, act: Activate) -> None:
         location=here,
         source_incarnation=source.incarnation,
     )
-    if ability.adds:  # 388.2, 416.2: it resolves at once, like a unit or gear, and Priority does not pass
-        calc.execute(game, calc.resolution(game, item, "388.2"), item.effects)
-        calc.cleanup(game, "an ability added resources", "319.6")
+    if ability.adds:  # 400.2, 429.2: it resolves at once, like a unit or gear, and Priority does not pass
+        calc.execute(game, calc.resolution(game, item, "400.2"), item.effects)
+        calc.cleanup(game, "an ability added resources", "319.7")
         return
     calc.put_chosen_on_chain(game, item, "ability")
-    calc.cleanup(game, "an ability was activated", "319.3")
+    calc.cleanup(game, "an ability was activated", "319.4")
     if item in game.chain:
         calc.give_priority_to_newest(game)
     calc.settle_priority(game)
@@ -156,13 +166,13 @@ def activate(game, act: Activate) -> None:
 
 @instruction("pay_to")
 def op_pay_to(game, run, ins) -> None:
-    """ "You may pay X to Y" inside an instruction (352.10.c.1): offered only when X can be paid now."""
+    """ "You may pay X to Y" inside an instruction (355.10.c.1): offered only when X can be paid now."""
     cost = Cost.model_validate(ins["cost"])
     player = run.item.controller
     problem = cost_problem(game, cost, player, run.item.source)
     options = ["yes", "no"] if problem is None else ["no"]
     if problem is not None:
         calc.impossible(game, run, f"the cost ({cost.describe()}) can't be paid: {problem.message} ({problem.rule})")
-    if choose(game, "may", player, f"{run.item.label}: pay {cost.describe()}?", options, "392.1") == "yes":
+    if choose(game, "may", player, f"{run.item.label}: pay {cost.describe()}?", options, "404.1") == "yes":
         do.pay_cost(game, cost, player, run.item.source, run.item.label, because=run.because)
         calc.execute(game, run, ins.get("then", []))

@@ -1,8 +1,8 @@
 """The Chain 326-336 and Priority 311-313: items are added pending, finalized, and resolve last in, first out.
 
-A chain item's controller is fixed when it goes on the Chain (185.4.b): it does not follow its source's
-controller. After an item goes on the Chain, the controller of the newest item gets Priority (333.1.c.3);
-players then pass in turn order, and when all have passed in succession the newest item resolves (335.1).
+A chain item's controller is fixed when it goes on the Chain (191.4.b): it does not follow its source's
+controller. After an item goes on the Chain, the controller of the newest item gets Priority (337.4);
+players then pass in turn order, and when all have passed in succession the newest item resolves (339.1).
 """
 
 from __future__ import annotations
@@ -12,22 +12,22 @@ from scenarios.kernel import Refusal, action, calc, choose, do, event_kind, log,
 from scenarios.objects import Event, ItemKind, Kind, Targeting, Zone
 from scenarios.trace import StepKind
 
-event_kind("choose", "352.6")
-event_kind("card_played", "406.4", would="play a card")
+event_kind("choose", "355.7")
+event_kind("card_played", "419.4", would="play a card")
 
-EXECUTES = {ItemKind.SPELL: "356.3.d", ItemKind.ABILITY: "394.5", ItemKind.TRIGGER: "394.5"}
+EXECUTES = {ItemKind.SPELL: "359.3.d", ItemKind.ABILITY: "406.5", ItemKind.TRIGGER: "406.5"}
 
 
 @query("add_to_chain")
 def add_to_chain(game, item):
     game.chain = (*game.chain, item)
-    game.passes = ()  # 335.1: only passes in succession with no item added since let the newest item resolve
+    game.passes = ()  # 339.1: only passes in succession with no item added since let the newest item resolve
     return item
 
 
 @query("give_priority_to_newest")
 def give_priority_to_newest(game) -> None:
-    """333.1.c.3 / 336.4: the controller of the newest item gains Priority."""
+    """337.4 / 340.4: the controller of the newest item gains Priority."""
     game.priority = game.chain[-1].controller
     game.passes = ()
 
@@ -48,7 +48,7 @@ def settle_priority(game) -> None:
 
 @query("fire_choose")
 def fire_choose(game, player: str, unit_id: str, via: str) -> None:
-    """A spell or ability chose a unit (352.6): "when you choose" abilities may trigger."""
+    """A spell or ability chose a unit (355.7): "when you choose" abilities may trigger."""
     unit = game.objects[unit_id]
     if unit.kind == Kind.UNIT:
         calc.fire(game, Event("choose", unit=unit_id, player=player, location=unit.location, via=via))
@@ -57,7 +57,7 @@ def fire_choose(game, player: str, unit_id: str, via: str) -> None:
 @query("put_chosen_on_chain")
 def put_chosen_on_chain(game, item, via: str) -> None:
     """A spell or activated ability goes on the Chain with its targets (and those of its Repeat executions,
-    746.2), each chosen object an event (352.6)."""
+    820.2), each chosen object an event (355.7)."""
     add_to_chain(game, item)
     for targets in (item.targets, *item.repeat_targets):
         for refs in targets.values():
@@ -67,12 +67,12 @@ def put_chosen_on_chain(game, item, via: str) -> None:
 
 
 @procedure(
-    "finalize_pending", StepKind.CHAIN_ITEM, defines=("333.1", "390"), summary="finalize pending items on the Chain"
+    "finalize_pending", StepKind.CHAIN_ITEM, defines=("337.1", "402.2"), summary="finalize pending items on the Chain"
 )
 def finalize_pending(game) -> None:
-    """Pending triggered abilities get their targets (390.1), in the order they were added (333.1.b); with no
-    legal target they leave the Chain (390.3), and so do those whose controller declines a cost their choices
-    incur (392.2)."""
+    """Pending triggered abilities get their targets (402.2), in the order they were added (337.1.b); with no
+    legal target they leave the Chain (402.4), and so do those whose controller declines a cost their choices
+    incur (404.2)."""
     for item in [i for i in game.chain if i.pending]:
         chosen: dict = {}
         here = calc.targeting_of(game, item).here
@@ -89,11 +89,11 @@ def finalize_pending(game) -> None:
                     StepKind.CHAIN_ITEM,
                     "removed",
                     f"{item.label} has no legal target for {slot}: removed",
-                    "390.3",
+                    "402.4",
                     objects=[item.source],
                 )
                 break
-            rule = "737.1.d.2" if item.hidden_at else "390.1"  # a hidden card's choices: at its battlefield
+            rule = "811.1.d.2" if item.hidden_at else "402.2"  # a hidden card's choices: at its battlefield
             pick = choose(game, "target", item.controller, f"target for {item.label} ({slot})", options, rule)
             if pick in game.objects:
                 chosen[slot] = (calc.ref(game, pick),)
@@ -139,7 +139,7 @@ def _resolving(game) -> str:
 
 
 @procedure(
-    "resolve", StepKind.CHAIN_ITEM, defines=("336.1",), summary=_resolving, objects=lambda g: [g.chain[-1].source]
+    "resolve", StepKind.CHAIN_ITEM, defines=("340.1",), summary=_resolving, objects=lambda g: [g.chain[-1].source]
 )
 def resolve_top(game) -> None:
     item = game.chain[-1]
@@ -155,24 +155,24 @@ def resolve_top(game) -> None:
         )
         if _accepts(game, item):
             if item.cost is not None:
-                do.pay_cost(game, item.cost, item.controller, item.source, item.label, because="392.1")
+                do.pay_cost(game, item.cost, item.controller, item.source, item.label, because="404.1")
             _execute(game, item, executes)
     else:
         _execute(game, item, executes)
     if item in game.chain:
         game.chain = tuple(i for i in game.chain if i is not item)
-    log(game, "resolved", f"{item.label} [{item.controller}]", "336.1")
+    log(game, "resolved", f"{item.label} [{item.controller}]", "340.1")
     if item.card is not None:
         card = game.objects[item.card]
         if card.zone == Zone.CHAIN:
-            card.zone = Zone.TRASH  # 356.3.d: then placed in its owner's Trash
+            card.zone = Zone.TRASH  # 359.3.d: then placed in its owner's Trash
         calc.card_played(game, card, item.controller)
-    calc.cleanup(game, "a chain item was removed", "319.4")
+    calc.cleanup(game, "a chain item was removed", "319.5")
 
 
 def _accepts(game, item, rule: str | None = None) -> bool:
     """An optional ability ("you may ..."), with the cost inside its instruction ("pay X to Y"): offered only
-    if the cost can be paid (401.4, 392.1); the controller may decline (392.2)."""
+    if the cost can be paid (414.4, 404.1); the controller may decline (404.2)."""
     options = ["yes", "no"]
     if item.cost is not None:
         problem = calc.cost_problem(game, item.cost, item.controller, item.source)
@@ -186,7 +186,7 @@ def _accepts(game, item, rule: str | None = None) -> bool:
             )
             options = ["no"]
     prompt = f"use optional {item.label}?" + (f" (pay {item.cost.describe()})" if item.cost is not None else "")
-    rule = rule or ("392.2" if item.cost is not None else "390.1")
+    rule = rule or ("404.2" if item.cost is not None else "402.2")
     return choose(game, "may", item.controller, prompt, options, rule) == "yes"
 
 
@@ -202,7 +202,7 @@ def _execute(game, item, because: str) -> None:
 @action(
     "pass",
     Pass,
-    because=lambda game, act: ("334.1.c",) if game.chain else ("344.3",),
+    because=lambda game, act: ("338.1.b.1",) if game.chain else ("347.2",),
     candidates=lambda game, player: [Pass(by=player)],
 )
 @procedure(
@@ -210,7 +210,7 @@ def _execute(game, item, because: str) -> None:
     StepKind.ACTION,
     summary=lambda g, a: f"{a.by} passes " + ("Priority" if g.chain else "Focus"),
     objects=lambda g, a: [a.by],
-    cite=lambda g, a: ["334.1.c.1", "335"] if g.chain else ["344.3"],
+    cite=lambda g, a: ["338.1.b.1", "339.2"] if g.chain else ["347.2", "347.2.b"],
 )
 def pass_priority(game, act: Pass) -> None:
     player = act.by
@@ -222,7 +222,7 @@ def pass_priority(game, act: Pass) -> None:
         calc.pass_focus(game, player)
     else:
         raise Refusal(
-            "316.6", "in a Neutral Open State the turn player acts or ends the turn; there is nothing to pass"
+            "316.9", "in a Neutral Open State the turn player acts or ends the turn; there is nothing to pass"
         )
     settle_priority(game)
 
@@ -230,14 +230,14 @@ def pass_priority(game, act: Pass) -> None:
 def _pass_on_chain(game, player: str) -> None:
     game.passes = (*game.passes, player)
     if set(game.passes) < set(game.turn_order):
-        game.priority = game.next_player(player)  # 335.2
+        game.priority = game.next_player(player)  # 339.2
         return
     showdown_before = game.showdown
     game.priority = None
-    do.resolve(game, because="335.1")
+    do.resolve(game, because="339.1")
     if game.chain:
-        give_priority_to_newest(game)  # 336.4
+        give_priority_to_newest(game)  # 340.4
     elif game.showdown is not None and game.showdown is showdown_before:
-        do.after_chain_emptied(game, because="343")
+        do.after_chain_emptied(game, because="346")
     elif game.continuation:
         calc.resume_turn(game)

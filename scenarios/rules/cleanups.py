@@ -1,8 +1,8 @@
 """Cleanups 318-323: the state check performed after every chain item, move, showdown and combat.
 
-The steps run in the order of 322. A cleanup that changes the state is followed by another, until one
-changes nothing (321); a change is any write to the game state (the journal grew). Special cleanups (end of
-turn 317.2, combat 444.1.a) insert their extra steps 2c-2e after step 2, and only once (323.2).
+The steps run in the order of 323. A cleanup that changes the state is followed by another, until one
+changes nothing (322); a change is any write to the game state (the journal grew). Special cleanups (end of
+turn 317.2.a, combat 466.1.a) insert their extra steps 2c-2e after step 2, and only once (324.2).
 
 Most cleanups find nothing to do, and most of what a turn writes (the phase, the clock, a point) is not what the
 checks read: the victory, lethal-damage and board checks each watch the attributes they read
@@ -21,7 +21,7 @@ MAX_REPEATS = 25
 
 @query("cleanup")
 def cleanup(game, reason: str, because: str, special: str | None = None) -> None:
-    """Run cleanups until one makes no change (321); `because` is the 319 rule (or another) that calls it."""
+    """Run cleanups until one makes no change (322); `because` is the 319 rule (or another) that calls it."""
     entries = game.journal.entries
     mark = len(entries)
     do.cleanup_pass(game, reason, special, because=because)
@@ -29,9 +29,9 @@ def cleanup(game, reason: str, because: str, special: str | None = None) -> None
     while len(entries) != mark:
         repeats += 1
         if repeats == MAX_REPEATS:
-            raise EngineError(f"cleanups did not settle after {MAX_REPEATS} repeats (321)")
+            raise EngineError(f"cleanups did not settle after {MAX_REPEATS} repeats (322)")
         mark = len(entries)
-        do.cleanup_pass(game, "the last cleanup changed the state", None, because="321")
+        do.cleanup_pass(game, "the last cleanup changed the state", None, because="322")
 
 
 SPECIAL_CLEANUPS = {"combat": "combat special cleanup", "end_of_turn": "end of turn special cleanup"}
@@ -45,9 +45,9 @@ def _summary(game, reason, special) -> str:
 @procedure(
     "cleanup_pass",
     StepKind.CLEANUP,
-    defines=("322",),
+    defines=("323",),
     summary=_summary,
-    cite=lambda g, r, special: ["323"] if special else [],
+    cite=lambda g, r, special: ["324"] if special else [],
     pure=True,
 )
 def cleanup_pass(game, reason: str, special: str | None) -> None:
@@ -58,7 +58,7 @@ def cleanup_pass(game, reason: str, special: str | None) -> None:
 
 
 def run_checks(game, special: str | None) -> None:
-    """The steps of one Cleanup (322), each check run when something it reads has changed since it last ran."""
+    """The steps of one Cleanup (323), each check run when something it reads has changed since it last ran."""
     journal = game.journal
     if game.triggered:
         calc.place_triggers(game)
@@ -76,7 +76,7 @@ def run_checks(game, special: str | None) -> None:
     if game.triggered:
         calc.place_triggers(game)
     if game.chain and any(item.pending for item in game.chain):
-        do.finalize_pending(game, because="322.12")
+        do.finalize_pending(game, because="337.1")
     if not game.chain and not game.combat and not game.continuation:
         if game.showdown:
             calc.combat_joins_open_showdown(game)
@@ -91,14 +91,14 @@ def _victory(game) -> None:
     if game.winner is None:
         winner = calc.victor(game)
         if winner is not None:
-            do.wins(game, winner, because="322.1")
+            do.wins(game, winner, because="323.1")
 
 
 @query("victor")
 def victor(game) -> str | None:
     """The player who wins in a Cleanup: at or above the Victory Score with more points than any other player.
-    Players tied for the most points win nothing yet; play continues until one has more (194.2, 323.1 in Core
-    Rules 1.4; 322.1 here)."""
+    Players tied for the most points win nothing yet; play continues until one has more (194.2,
+    323.1)."""
     ranked = sorted(game.players.values(), key=lambda p: p.points, reverse=True)
     leader = ranked[0]
     if leader.points < game.victory_score or ranked[1].points == leader.points:
@@ -109,7 +109,7 @@ def victor(game) -> str | None:
 @procedure(
     "wins",
     StepKind.SCORING,
-    defines=("449",),
+    defines=("472",),
     summary=lambda g, name: f"{name} has {g.players[name].points} points, more than any other player: wins",
     objects=lambda g, name: [name],
 )
@@ -134,18 +134,18 @@ def _lethal_damage(game) -> None:
             StepKind.LAYER_CALCULATION,
             "lethal",
             f"{unit.id} has {unit.damage} damage and {calc.explain_might(game, unit)}: lethal, it dies",
-            "322.4",
-            ("454.3", *calc.might_rules(game, unit)),
+            "323.5",
+            ("477.3.a", *calc.might_rules(game, unit)),
             [unit.id],
         )
     if doomed:
-        calc.kill_all(game, [u.id for u in doomed], True, ("322.3", "322.4"))
+        calc.kill_all(game, [u.id for u in doomed], True, ("323.4", "323.5"))
 
 
 def _special_steps(game, special: str) -> None:
     damaged = [u.id for u in game.unit_objects if u.damage and u.zone == BOARD]
     if damaged:
-        do.heal(game, damaged, because="444.1.a.1" if special == "combat" else "317.2.b")
+        do.heal(game, damaged, because="466.1.a.1" if special == "combat" else "317.2.b")
     if special == "combat":
         calc.recall_attackers_if_defenders_remain(game)
         calc.remove_designations(game)
@@ -185,7 +185,7 @@ def _board_checks(game) -> None:
 
 def _uncontrolled(game) -> None:
     """A battlefield left without units and not contested is lost in a Cleanup; when, the versions disagree
-    (`control_of_a_battlefield_left_empty`): in any Cleanup up to 2025-12-01 (184.4.c, 322.6), only in an Open
+    (`control_of_a_battlefield_left_empty`): in any Cleanup up to 2025-12-01 (its 184.4.c, 322.6), only in an Open
     State with no Showdown or Combat there from Core Rules 1.4 (323.6): while the Chain exists its controller
     keeps it (and its facedown cards), and the check is due again at the next Cleanup."""
     for bf in game.battlefield_objects:
@@ -214,7 +214,7 @@ def _showdown_or_combat_at(game, bf_id: str) -> bool:
 def _lift_contested(game) -> None:
     """From Core Rules 1.4 a battlefield whose contesting player has no unit left there, with no Showdown or
     Combat ongoing there, stops being Contested (323.11); then units there of a player who does not control it
-    contest it anew (323.11.a). Earlier versions keep it Contested until control is established (184.3.b,
+    contest it anew (323.11.a). Earlier versions keep it Contested until control is established (184.3.b of 2025-12-01,
     `contested_without_its_contester`), noted once while that lasts."""
     kept = {}
     for bf in game.battlefield_objects:
@@ -251,11 +251,11 @@ def lift_contested(game, bf) -> None:
 def _recall_loose_gear(game) -> None:
     for gear in game.gear_objects:
         if gear.zone == BOARD and not gear.attached_to and game.is_battlefield(gear.location):
-            do.recall(game, gear.id, because=("322.7", "435.1"))
+            do.recall(game, gear.id, because=("323.7", "457.1"))
 
 
 def _remove_orphaned_hidden_cards(game) -> None:
-    """322.7: hidden cards at battlefields their owner no longer controls go to the trash."""
+    """323.7: hidden cards at battlefields their owner no longer controls go to the trash."""
     for card in [
         o
         for o in game.objects.values()
@@ -263,13 +263,13 @@ def _remove_orphaned_hidden_cards(game) -> None:
         and game.is_battlefield(o.location)
         and game.objects[o.location].battlefield_controller != o.owner
     ]:
-        do.trash_hidden(game, card, because="322.7")
+        do.trash_hidden(game, card, because="323.7")
 
 
 @procedure(
     "trash_hidden",
     StepKind.CLEANUP,
-    defines=("106.4.d",),
+    defines=("107.3.d",),
     summary=lambda g, card: f"{card.id} is hidden at {card.location}, which its owner no longer controls: trashed",
     objects=lambda g, card: [card.id],
 )

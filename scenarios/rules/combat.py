@@ -1,26 +1,28 @@
 """Combat 437-444: the showdown step, the combat damage step and the resolution step.
 
-The attacker is the player who applied Contested (442.1.a.1), whoever controls the battlefield. Attack and
-defend triggers fire the first time a unit gains the designation in this combat (376.4.d.2.a, 376.4.e.2.a),
-whether at the start of combat or at a later cleanup (322.5); the players' own designations (442.1.a.1-2) are
+The attacker is the player who applied Contested (464.2.c.1), whoever controls the battlefield. Attack and
+defend triggers fire the first time a unit gains the designation in this combat (383.4.e.2.a, 383.4.f.2.a),
+whether at the start of combat or at a later cleanup (323.2); the players' own designations (442.1.a.1-2) are
 events too ("when you defend here").
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from scenarios.kernel import Refusal, answer_kind, calc, choose, do, event_kind, note, procedure, query
 from scenarios.objects import Combat, Event, Role, Showdown
 from scenarios.trace import StepKind
 
-event_kind("attack", "376.4.d")
-event_kind("defend", "376.4.e")
-event_kind("recall_attackers", "444.1.a.2", would="recall the attackers")
+event_kind("attack", "383.4.e")
+event_kind("defend", "383.4.f")
+event_kind("recall_attackers", "466.1.a.2", would="recall the attackers")
 
 
 @procedure(
     "begin_combat",
     StepKind.COMBAT_STEP,
-    defines=("442", "442.1.a"),
+    defines=("464.2", "464.2.c"),
     summary=lambda g, bf: f"combat begins at {bf}: showdown step",
     objects=lambda g, bf: [bf],
 )
@@ -31,36 +33,36 @@ def begin_combat(game, bf_id: str) -> None:
     defender = next(u.controller for u in game.units(bf_id) if u.controller != attacker)
     game.combat = Combat(bf_id, attacker, defender)
     for unit in game.units():
-        unit.triggered_in_combat = ()  # attack and defend triggers: once per combat (376.4.d.2.a)
+        unit.triggered_in_combat = ()  # attack and defend triggers: once per combat (383.4.e.2.a)
     game.showdown = Showdown(bf_id, True, attacker)
     note(
         game,
         StepKind.COMBAT_STEP,
         "roles",
         f"{attacker} applied Contested, so {attacker} attacks and {defender} defends; {attacker} gains Focus",
-        ("442.1.a.1", "442.1.a.1.a", "442.1.a.2"),
+        ("464.2.c.1", "464.2.c.1.a", "464.2.c.2"),
         objects=[attacker, defender],
     )
     calc.fire(game, Event("attack", player=attacker, location=bf_id))
     calc.fire(game, Event("defend", player=defender, location=bf_id))
     for unit in game.units(bf_id):
         if unit.controller == attacker:
-            do.designate(game, unit, Role.ATTACKER, because="442.1.a.3")
+            do.designate(game, unit, Role.ATTACKER, because="464.2.c.3")
         else:
-            do.designate(game, unit, Role.DEFENDER, because="442.1.a.4")
-    calc.place_triggers(game, (attacker,), (defender,), "442.1.b.1")
-    do.finalize_pending(game, because="442.1.b")
+            do.designate(game, unit, Role.DEFENDER, because="464.2.c.3")
+    calc.place_triggers(game, (attacker,), (defender,), ("464.2.e", "464.2.e.1"))
+    do.finalize_pending(game, because="464.2.e")
     if game.chain:
-        game.showdown.initial = True  # 442.1.c
+        game.showdown.initial = True  # 464.2.f
         calc.give_priority_to_newest(game)
     else:
-        game.priority = attacker  # 442.1.c.1
+        game.priority = attacker  # 464.2.f.1
 
 
 @procedure(
     "designate",
     StepKind.COMBAT_STEP,
-    defines=("442.1.a",),
+    defines=("464.2.c",),
     summary=lambda g, unit, role: f"{unit.id} gains the {role.capitalize()} designation",
     objects=lambda g, unit, role: [unit.id],
 )
@@ -73,7 +75,7 @@ def designate(game, unit, role: Role) -> None:
             StepKind.TRIGGER,
             "once per combat",
             f"{unit.id} already gained the {role} designation in this combat: its {event} triggers do not fire again",
-            "376.4.d.2.a" if role == Role.ATTACKER else "376.4.e.2.a",
+            "383.4.e.2.a" if role == Role.ATTACKER else "383.4.f.2.a",
             objects=[unit.id],
         )
         return
@@ -83,7 +85,7 @@ def designate(game, unit, role: Role) -> None:
 
 @query("update_designations")
 def update_designations(game) -> None:
-    """322.5: units arriving gain their controller's designation; units that left lose theirs."""
+    """323.2: units arriving gain their controller's designation; units that left lose theirs."""
     if game.combat.resolving:
         return
     bf, attacker = game.combat.battlefield, game.combat.attacker
@@ -92,15 +94,15 @@ def update_designations(game) -> None:
         if unit.designation == wanted:
             continue
         if wanted is None:
-            do.lose_designation(game, unit, bf, because="322.5.c")
+            do.lose_designation(game, unit, bf, because="323.2.c")
         else:
-            do.designate(game, unit, wanted, because="322.5.b" if unit.designation else "322.5.a")
+            do.designate(game, unit, wanted, because="323.2.b" if unit.designation else "323.2.a")
 
 
 @procedure(
     "lose_designation",
     StepKind.COMBAT_STEP,
-    defines=("322.5.c",),
+    defines=("323.2.c",),
     summary=lambda g, unit, bf: f"{unit.id} left {bf}: loses the {unit.designation} designation",
     objects=lambda g, unit, bf: [unit.id],
 )
@@ -111,13 +113,13 @@ def lose_designation(game, unit, bf: str) -> None:
 @query("remove_designations")
 def remove_designations(game) -> None:
     if any(u.designation for u in game.units()):
-        do.remove_all_designations(game, because="444.1.a")
+        do.remove_all_designations(game, because="466.1.a")
 
 
 @procedure(
     "remove_all_designations",
     StepKind.COMBAT_STEP,
-    defines=("444.1.a.3",),
+    defines=("466.7.a",),
     summary="attacker and defender designations removed",
 )
 def remove_all_designations(game) -> None:
@@ -128,7 +130,7 @@ def remove_all_designations(game) -> None:
 @procedure(
     "combat_damage_step",
     StepKind.COMBAT_STEP,
-    defines=("443", "443.1"),
+    defines=("465.1", "465.2"),
     summary=lambda g: f"combat damage step at {g.combat.battlefield}",
 )
 def combat_damage_step(game) -> None:
@@ -141,12 +143,14 @@ def combat_damage_step(game) -> None:
             StepKind.COMBAT_STEP,
             "no damage",
             "attackers or defenders are missing: no combat damage",
-            ("443.1.a", "443.1.a.1"),
+            # 465.1 is new in 1.4 and its lineage reaches only the old step's heading: the rule 2025-12-01 said it in
+            ("465.1", "443.1.a@2025-12-01"),
+            ("465.1",),
             objects=[bf],
         )
         return
     totals = {}
-    for side, units, rule in (("attacker", attackers, "443.1.b"), ("defender", defenders, "443.1.c")):
+    for side, units, rule in (("attacker", attackers, "465.2.a"), ("defender", defenders, "465.2.b")):
         for unit in units:
             note(
                 game,
@@ -155,7 +159,7 @@ def combat_damage_step(game) -> None:
                 f"{unit.id} has {calc.explain_might(game, unit)}"
                 + (", but is stunned: it deals no damage" if unit.stunned else ""),
                 rule,
-                (("454.3.d", "410.1.b") if unit.stunned else ("454.3.d",)) + calc.might_rules(game, unit),
+                (("477.3.e", "423.1.b") if unit.stunned else ("477.3.e",)) + calc.might_rules(game, unit),
                 [unit.id],
             )
         totals[side] = sum(max(0, calc.might(game, u)) for u in units if not u.stunned)
@@ -163,12 +167,12 @@ def combat_damage_step(game) -> None:
     assignments = {}
     assignments.update(_assign(game, game.combat.attacker, totals["attacker"], defenders))
     assignments.update(_assign(game, game.combat.defender, totals["defender"], attackers))
-    do.deal(game, assignments, "combat", "combat damage", because="443.1.e")
+    do.deal(game, assignments, "combat", "combat damage", because="465.2.d")
 
 
 def _assign(game, player: str, total: int, units) -> dict:
-    """443.1.d: lethal damage in full before the next unit; Tank units first (741), units "assigned combat
-    damage last" after every other (443.1.d.5)."""
+    """465.2.c: lethal damage in full before the next unit; Tank units first (815), units "assigned combat
+    damage last" after every other (465.2.c.6)."""
     if total == 0:
         return {}
     if len(units) == 1:
@@ -177,12 +181,12 @@ def _assign(game, player: str, total: int, units) -> dict:
             StepKind.CHOICE,
             "choice",
             f"{player} assigns all {total} damage to {units[0].id}, the only unit",
-            "443.1.d",
+            "465.2.c",
             objects=[player],
         )
         return {units[0].id: total}
     counted = _prevention_counted(game, units)
-    info = {
+    info: dict[str, Any] = {
         "total": total,
         "units": [
             {
@@ -194,20 +198,24 @@ def _assign(game, player: str, total: int, units) -> dict:
             for u in units
         ],
     }
+    restricted = (("815.1.c",) if any(u["tank"] for u in info["units"]) else ()) + (
+        ("465.2.c.6",) if any(u["last"] for u in info["units"]) else ()
+    )  # Tank, or "assigned combat damage last", decides which assignments are legal
     return choose(
         game,
         "assign",
         player,
         f"assign {total} combat damage among {', '.join(u.id for u in units)}",
         info,
-        "443.1.d",
+        "465.2.c",
         forced_ok=False,
+        also=restricted,
     )
 
 
 @query("assigned_last")
 def assigned_last(game, unit) -> bool:
-    """ "I must be assigned combat damage last" (443.1.d.2): a restriction on damage assignment (443.1.d.5)."""
+    """ "I must be assigned combat damage last" (465.2.c.2): a restriction on damage assignment (465.2.c.6)."""
     return "assigned_combat_damage_last" in unit.definition.restrictions
 
 
@@ -236,26 +244,26 @@ def _prevention_counted(game, units) -> set[str]:
 def check_assignment(game, choice, answer) -> dict:
     info = choice.options
     if not isinstance(answer, dict):
-        raise Refusal("443.1.d", "a damage assignment maps unit ids to amounts")
+        raise Refusal("465.2.c", "a damage assignment maps unit ids to amounts")
     units = {u["id"]: u for u in info["units"]}
     if set(answer) - set(units) or any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in answer.values()):
-        raise Refusal("443.1.d", f"assignment {answer} names units outside {list(units)} or negative amounts")
+        raise Refusal("465.2.c", f"assignment {answer} names units outside {list(units)} or negative amounts")
     if sum(answer.values()) != info["total"]:
-        raise Refusal("443.1.d", f"assignment must total {info['total']}, got {sum(answer.values())}")
+        raise Refusal("465.2.c", f"assignment must total {info['total']}, got {sum(answer.values())}")
     got = {uid: answer.get(uid, 0) for uid in units}
     partial = [uid for uid, n in got.items() if 0 < n < units[uid]["lethal"]]
     over = [uid for uid, n in got.items() if n > units[uid]["lethal"]]
     if len(partial) > 1:
-        raise Refusal("443.1.d.3", f"{partial} both got non-lethal damage: lethal must be assigned in full first")
+        raise Refusal("465.2.c.3", f"{partial} both got non-lethal damage: lethal must be assigned in full first")
     if over and any(n < units[uid]["lethal"] for uid, n in got.items()):
-        raise Refusal("443.1.d.4", f"{over} got more than lethal while another unit has less than lethal")
+        raise Refusal("465.2.c.4", f"{over} got more than lethal while another unit has less than lethal")
     tanks = [uid for uid in units if units[uid]["tank"]]
     if any(got[uid] > 0 for uid in units if uid not in tanks) and any(got[t] < units[t]["lethal"] for t in tanks):
-        raise Refusal("741.1.b", f"Tank units {tanks} must be assigned lethal damage first")
+        raise Refusal("815.1.b", f"Tank units {tanks} must be assigned lethal damage first")
     last = [uid for uid in units if units[uid]["last"]]
     others = [uid for uid in units if uid not in last]
     if any(got[uid] > 0 for uid in last) and any(got[uid] < units[uid]["lethal"] for uid in others):
-        raise Refusal("443.1.d.5", f"{last} must be assigned combat damage last, after lethal damage to {others}")
+        raise Refusal("465.2.c.6", f"{last} must be assigned combat damage last, after lethal damage to {others}")
     return {uid: n for uid, n in answer.items()}
 
 
@@ -285,13 +293,37 @@ answer_kind("assign", check_assignment, assignment_candidates)
 @procedure(
     "combat_resolution_step",
     StepKind.COMBAT_STEP,
-    defines=("444",),
+    defines=("466.1", "466.5"),
     summary=lambda g: f"resolution step at {g.combat.battlefield}",
 )
 def combat_resolution_step(game) -> None:
     game.combat.resolving = True
-    calc.cleanup(game, "combat damage", "444.1.a", special="combat")
+    calc.cleanup(game, "combat damage", "466.1.a", special="combat")
     bf = game.objects[game.combat.battlefield]
+    reading = game.reading("combat_result_waits_for_the_chain")
+    if game.chain and reading.choice == "after_chain":
+        # 1.4: the result and control are Outstanding Tasks, the Combat goes on until they are done (466.7); the
+        # Chain the Combat Cleanup left resolves first
+        game.continuation = f"settle_combat:{bf.id}"
+        note(
+            game,
+            StepKind.COMBAT_STEP,
+            "outstanding",
+            f"the Chain resolves before the combat result at {bf.id} is determined and control established",
+            reading.cited,
+            objects=[bf.id],
+        )
+        return
+    settle_combat(game, bf.id)
+
+
+@query("settle_combat")
+def settle_combat(game, bf_id: str) -> None:
+    """The Resolution Step's last part: with no Showdown or Combat staged there, the player with units remaining
+    establishes control (a Conquer if not yet scored this turn), or with none it becomes uncontrolled."""
+    bf = game.objects[bf_id]
+    reading = game.reading("combat_result_waits_for_the_chain")
+    because = (*reading.cited, "466.5.a") if reading.choice == "at_once" else ("466.5", "466.5.a")
     game.combat = None
     for unit in game.units():
         unit.granted = tuple(g for g in unit.granted if g.until != "combat")  # "this combat" effects end
@@ -300,15 +332,15 @@ def combat_resolution_step(game) -> None:
         bf.contested_by = None
         if len(present) == 1:
             (player,) = present
-            do.establish_control(game, bf, player, because=("444.2", "444.2.a"))
+            do.establish_control(game, bf, player, because=because)
         elif not present:
-            do.lose_control(game, bf, because="444.2.d")
+            do.lose_control(game, bf, because="466.5.b")
     calc.cleanup(game, "combat ended", "319.2")
 
 
 @query("recall_attackers_if_defenders_remain")
 def recall_attackers_if_defenders_remain(game) -> None:
-    """The combat cleanup's step 2d (444.1.a.2), an event a replacement effect may replace."""
+    """The combat cleanup's step 2d (466.1.a.2), an event a replacement effect may replace."""
     bf = game.combat.battlefield
     attackers = [u for u in game.units(bf) if u.designation == Role.ATTACKER]
     defenders = [u for u in game.units(bf) if u.designation == Role.DEFENDER]
@@ -318,4 +350,4 @@ def recall_attackers_if_defenders_remain(game) -> None:
     if calc.would(game, event):
         return
     for unit in attackers:
-        do.recall(game, unit.id, because="444.1.a.2")
+        do.recall(game, unit.id, because="466.1.a.2")

@@ -1,10 +1,10 @@
-"""Conditional text 361.3 and 738: "if ..., [text]". A condition word (registered by the rule module that
+"""Conditional text 364.3 and 812: "if ..., [text]". A condition word (registered by the rule module that
 defines it, e.g. Legion) decides whether a triggered ability triggers (`condition:` on a trigger), whether a
 discount applies (`condition:` on a discount), or which instructions an `if` instruction executes.
 
 An `if` is read from the point of view of the item that executes it: a spell's text and a permanent's play
-effect are their card's own play (Legion counts the cards played before it, 738.1.c.1); any other ability's
-text is not (738.1.c.2).
+effect are their card's own play (Legion counts the cards played before it, 812.1.b.1); any other ability's
+text is not (812.1.b).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def own_play(item) -> bool:
 
 @instruction("if")
 def op_if(game, run, ins) -> None:
-    """`{op: if, condition: <word>, then: [...], else: [...]}`: "if <condition>, <then>" (361.3.a)."""
+    """`{op: if, condition: <word>, then: [...], else: [...]}`: "if <condition>, <then>" (364.3.a)."""
     item = run.item
     word = ins["condition"]
     context = Condition(item.controller, item.source, own_play(item), item.noted_might, item.noted_company)

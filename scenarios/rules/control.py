@@ -8,7 +8,7 @@ from scenarios.trace import StepKind
 
 @query("contest")
 def contest(game, bf, player: str, because: str) -> None:
-    """184.3.a.1: arriving at a battlefield its controller does not control contests it, unless already contested."""
+    """190.3.a.1: arriving at a battlefield its controller does not control contests it, unless already contested."""
     if bf.battlefield_controller != player and not bf.contested_by:
         do.apply_contested(game, bf, player, because=because)
 
@@ -16,7 +16,7 @@ def contest(game, bf, player: str, because: str) -> None:
 @procedure(
     "apply_contested",
     StepKind.EFFECT,
-    defines=("184.3.a", "184.3.a.1"),
+    defines=("190.3.a", "190.3.a.1"),
     summary=lambda g, bf, player: f"{player} applies Contested to {bf.id}",
     objects=lambda g, bf, player: [bf.id, player],
 )
@@ -27,7 +27,7 @@ def apply_contested(game, bf, player: str) -> None:
 @procedure(
     "establish_control",
     StepKind.SCORING,
-    defines=("184.4",),
+    defines=("190.4",),
     summary=lambda g, bf, player: (
         f"{player} keeps control of {bf.id}"
         if bf.battlefield_controller == player
@@ -36,19 +36,19 @@ def apply_contested(game, bf, player: str) -> None:
     objects=lambda g, bf, player: [bf.id, player],
 )
 def establish_control(game, bf, player: str) -> None:
-    """A player who already controls the battlefield keeps it; only gaining control is a Conquer (446.1)."""
+    """A player who already controls the battlefield keeps it; only gaining control is a Conquer (469.1)."""
     gained = bf.battlefield_controller != player
     bf.battlefield_controller = player
     bf.contested_by = None
     bf.staged = None
     if gained:
-        do.conquer(game, player, bf, because="446.1")
+        do.conquer(game, player, bf, because="469.1")
 
 
 @procedure(
     "lose_control",
     StepKind.EFFECT,
-    defines=("184.4.c",),
+    defines=("190.4.c",),
     summary=lambda g, bf: f"{bf.id} has no units and is not contested: uncontrolled",
     objects=lambda g, bf: [bf.id],
 )
@@ -59,7 +59,7 @@ def lose_control(game, bf) -> None:
 @procedure(
     "take_control",
     StepKind.EFFECT,
-    defines=("183",),
+    defines=("189",),
     summary=lambda g, uid, player, label: f"{label}: {player} takes control of {uid}",
     objects=lambda g, uid, player, label: [uid, player],
 )
@@ -68,10 +68,10 @@ def take_control(game, unit_id: str, player: str, label: str) -> None:
     unit = game.objects[unit_id]
     unit.controller = player
     if game.is_battlefield(unit.location):
-        contest(game, game.objects[unit.location], player, "184.3.a")
+        contest(game, game.objects[unit.location], player, "190.3.a")
 
 
 @instruction("take_control")
 def op_take_control(game, run, ins) -> None:
-    for unit_id in calc.refs(game, run, ins["what"]):
+    for unit_id in calc.still_there(game, run, ins["what"], "taking control of"):
         do.take_control(game, unit_id, run.item.controller, run.item.label, because=run.because)

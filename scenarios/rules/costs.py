@@ -1,22 +1,23 @@
-"""Costs 130 and 353-354, domains 133 and 159, and the Rune Pool 161-163: the total cost of playing a card,
+"""Costs 131 and 356-357, domains 134 and 163, and the Rune Pool 165-167: the total cost of playing a card,
 and paying Energy and Power from the pool.
 
-A card's printed cost is Energy and Power of the card's domain (130, 133.1; written [C], of any domain when
-the card has no domain or several, 134.2.e.6.b). Playing it from hidden or "ignoring its cost" sets the base
-cost to zero (353.1, 737.1.b); additional costs are added (353.2: Accelerate 731, Repeat 746, Deflect 735);
-discounts are taken off (353.4, Legion 738); no cost goes below zero (353.5).
+A card's printed cost is Energy and Power of the card's domain (131, 134.1; written [C], of any domain when
+the card has no domain, 135.2.e.6.b; of a card of several, as the version judged under reads it, 135.2.e.6.c).
+Playing it from hidden or "ignoring its cost" sets the base cost to zero (356.1.b, 811.1.b); additional costs
+are added (356.2: Accelerate 805, Repeat 820, Deflect 809); discounts are taken off (356.4, Legion 812); no cost
+goes below zero (356.6).
 
-Power has a domain (159.2.a): Power of one domain pays that domain's costs, and Power of any domain ([A],
-159.2.b) pays any. A domain cost is paid from that domain's Power first, then from Power of any domain (so
-the more flexible Power is spent only when needed); a cost of any domain ([A], 134.2.e.5.a) is paid from
+Power has a domain (163.2.a): Power of one domain pays that domain's costs, and Power of any domain ([A],
+163.2.b) pays any. A domain cost is paid from that domain's Power first, then from Power of any domain (so
+the more flexible Power is spent only when needed); a cost of any domain ([A], 135.2.e.5.a) is paid from
 the Power the player chooses when the pool holds more than one kind. Pools empty as the Draw Phase ends and
-as each turn's Expiration Step ends (163, 315.4.d, 317.3.b).
+as each turn's Expiration Step ends (167, 316.3, 317.2.d).
 """
 
 from __future__ import annotations
 
 from scenarios.cards import Cost
-from scenarios.kernel import Condition, Refusal, calc, choose, procedure, query
+from scenarios.kernel import Condition, Refusal, calc, choose, note, procedure, query
 from scenarios.trace import StepKind
 
 ANY = "any domain"
@@ -32,33 +33,64 @@ def set_domain_pool(player, pool: dict[str, int]) -> None:
 
 @query("total_cost")
 def total_cost(game, card, player: str, ignore_base: bool, accelerate: bool, repeat: int, choices: list) -> Cost:
-    """353: the base cost (zero when ignored, 353.1), plus additional costs (353.2), less discounts (353.4)."""
+    """356: the base cost (zero when ignored, 356.1.b), plus additional costs (356.2), less discounts (356.4)."""
     definition = card.definition
-    cost = Cost() if ignore_base else definition.cost
+    cost = Cost() if ignore_base else printed_cost(game, definition)
     if accelerate:
-        cost = cost.plus(accelerate_cost(definition))
+        cost = cost.plus(accelerate_cost(game, definition))
     for paid in definition.repeat[:repeat]:
         cost = cost.plus(paid)
     deflect = calc.deflect_cost(game, player, choices)
     if deflect:
-        cost = cost.plus(Cost(power=deflect))  # 735.1.c.1: Power of any domain
+        cost = cost.plus(Cost(power=deflect))  # 809.1.c.1: Power of any domain
     for discount in definition.discounts:
         if discount.condition is None or calc.decide_condition(
-            game, discount.condition, Condition(player, card.id, True), definition.name, "it costs less", "353.4.a"
+            game, discount.condition, Condition(player, card.id, True), definition.name, "it costs less", "356.4.a"
         ):
             cost = cost.less(discount.energy, discount.power)
     return cost
 
 
-def accelerate_cost(definition) -> Cost:
-    """731.1: [1] and one Power of the unit's domain ([A] when it has none or several, 731.1.a.2)."""
+def printed_cost(game, definition) -> Cost:
+    """The printed cost (131): Energy, and Power of the card's domain ([C], 134.1); of any domain ([A]) when the
+    card has none; on a card of several domains, as the version judged under reads it (`multi_domain_power`)."""
+    if len(definition.domains) > 1 and definition.power:
+        return Cost(energy=definition.energy).plus(multi_domain_power(game, definition, definition.power))
+    return definition.cost
+
+
+def accelerate_cost(game, definition) -> Cost:
+    """805.1: [1] and one Power of the unit's domain ([A] when it has none, 805.1.a.2); of a unit of several
+    domains, as the version judged under reads it (`multi_domain_power`)."""
     if len(definition.domains) == 1:
         return Cost(energy=1, domain_power={definition.domains[0]: 1})
+    if definition.domains:
+        return Cost(energy=1).plus(multi_domain_power(game, definition, 1))
     return Cost(energy=1, power=1)
 
 
+def multi_domain_power(game, definition, amount: int) -> Cost:
+    """[C] on a card of several domains: Power of any one of its domains, or of any domain at all ([A]), as the
+    version judged under reads it (a step says which, citing that version's rules)."""
+    reading = game.reading("multi_domain_power")
+    domains = tuple(sorted(definition.domains))
+    any_domain = reading.choice == "any_domain"
+    note(
+        game,
+        StepKind.EFFECT,
+        "domain power",
+        f"{definition.name} is {' and '.join(domains)}: its [C] is "
+        + ("Power of any domain" if any_domain else f"Power of {' or '.join(domains)}"),
+        reading.cited,
+        reading.cited,
+    )
+    if any_domain:
+        return Cost(power=amount)
+    return Cost(power_of_domains=((domains, amount),))
+
+
 @query("resource_problem")
-def resource_problem(game, player: str, cost: Cost, rule: str = "354.1") -> Refusal | None:
+def resource_problem(game, player: str, cost: Cost, rule: str = "357.1") -> Refusal | None:
     """Why the pool can't pay the Energy and Power of `cost` (a Refusal citing `rule`), or None."""
     pool = game.players[player]
     if pool.energy < cost.energy:
@@ -75,6 +107,19 @@ def resource_problem(game, player: str, cost: Cost, rule: str = "354.1") -> Refu
             )
         domains[domain] = max(0, domains.get(domain, 0) - amount)
         flexible -= short
+    for group, amount in cost.power_of_domains:  # 135.2.e.6.c (1.4): Power of any of the card's domains
+        own = sum(domains.get(domain, 0) for domain in group)
+        if amount > own + flexible:
+            return Refusal(
+                rule,
+                f"{player} can't pay {amount} power of {' or '.join(group)} (has {own} of those domains and "
+                f"{flexible} of any domain)",
+            )
+        for domain in group:
+            taken = min(amount, domains.get(domain, 0))
+            domains[domain] = domains.get(domain, 0) - taken
+            amount -= taken
+        flexible -= amount
     if cost.power > flexible + sum(domains.values()):
         return Refusal(
             rule, f"{player} can't pay {cost.power} power of any domain (has {flexible + sum(domains.values())})"
@@ -83,8 +128,8 @@ def resource_problem(game, player: str, cost: Cost, rule: str = "354.1") -> Refu
 
 
 @query("pay_resources")
-def pay_resources(game, player: str, cost: Cost, rule: str = "354.1") -> None:
-    """Pay the Energy and Power of `cost` from the player's pool (354.1), or refuse citing `rule`."""
+def pay_resources(game, player: str, cost: Cost, rule: str = "357.1") -> None:
+    """Pay the Energy and Power of `cost` from the player's pool (357.1), or refuse citing `rule`."""
     problem = resource_problem(game, player, cost, rule)
     if problem is not None:
         raise problem
@@ -94,13 +139,25 @@ def pay_resources(game, player: str, cost: Cost, rule: str = "354.1") -> None:
     for domain, amount in cost.domain_power.items():
         own = min(amount, domains.get(domain, 0))
         domains[domain] = domains.get(domain, 0) - own
-        pool.power -= amount - own  # 159.2.b: Power of any domain pays what the domain's own Power can't
-    for _ in range(cost.power):  # 134.2.e.5.a: Power of any domain pays [A]; which is the payer's choice
+        pool.power -= amount - own  # 163.2.b: Power of any domain pays what the domain's own Power can't
+    for group, amount in cost.power_of_domains:  # 135.2.e.6.c (1.4): Power of any of the card's domains
+        for _ in range(amount):
+            kinds: list[str] = [domain for domain in group if domains.get(domain, 0)] or [ANY]  # [A] only when needed
+            pick = (
+                kinds[0]
+                if len(kinds) == 1
+                else choose(game, "power", player, f"which Power pays 1 of {' or '.join(group)}", kinds, "357.3")
+            )
+            if pick == ANY:
+                pool.power -= 1
+            else:
+                domains[pick] -= 1
+    for _ in range(cost.power):  # 135.2.e.5.a: Power of any domain pays [A]; which is the payer's choice
         kinds = sorted(domain for domain, n in domains.items() if n) + ([ANY] if pool.power else [])
         pick = (
             kinds[0]
             if len(kinds) == 1
-            else choose(game, "power", player, f"which Power pays 1 of any domain ({cost.describe()})", kinds, "354.3")
+            else choose(game, "power", player, f"which Power pays 1 of any domain ({cost.describe()})", kinds, "357.3")
         )
         if pick == ANY:
             pool.power -= 1
@@ -111,7 +168,7 @@ def pay_resources(game, player: str, cost: Cost, rule: str = "354.1") -> None:
 
 @query("add_to_pool")
 def add_to_pool(game, player: str, energy: int = 0, power: int = 0, domain: str | None = None) -> None:
-    """416.1, 162.1: resources go to the controlling player's Rune Pool."""
+    """429.1, 166.1: resources go to the controlling player's Rune Pool."""
     pool = game.players[player]
     pool.energy += energy
     if domain is None:
@@ -125,7 +182,7 @@ def add_to_pool(game, player: str, energy: int = 0, power: int = 0, domain: str 
 @procedure(
     "empty_rune_pools",
     StepKind.TURN,
-    defines=("163", "163.1"),
+    defines=("167", "167.1"),
     summary="every player's Rune Pool empties: unspent Energy and Power are lost",
 )
 def empty_rune_pools(game) -> None:

@@ -1,7 +1,7 @@
-"""Deal 404, Heal 405, Banish 414, Kill 415: damage is marked, cleared, and kills through Cleanup.
+"""Deal 417, Heal 418, Banish 427, Kill 428: damage is marked, cleared, and kills through Cleanup.
 
-A permanent leaving the board becomes a new object (356.3.e.4): its incarnation changes, its buffs are removed
-(705), attached gear detaches where it was (422.4.b) and it returns to its owner's control.
+A permanent leaving the board becomes a new object (359.3.e.4): its incarnation changes, its buffs are removed
+(705), attached gear detaches where it was (435.4.b) and it returns to its owner's control.
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from scenarios.kernel import calc, do, event_kind, instruction, note, procedure,
 from scenarios.objects import Event, Kind, Obj, Zone
 from scenarios.trace import StepKind
 
-event_kind("takes_damage", "404.1.b", would="take damage")
-event_kind("die", "415.1")
+event_kind("takes_damage", "417.1.b", would="take damage")
+event_kind("die", "428.1")
 
-RESOLVES = "356.3.d"  # default reason when an effect executes outside the Chain
+RESOLVES = "359.3.d"  # default reason when an effect executes outside the Chain
 
 
 def _dealt(game, amounts, source, label=None) -> str:
@@ -23,12 +23,12 @@ def _dealt(game, amounts, source, label=None) -> str:
 @procedure(
     "deal",
     StepKind.EFFECT,
-    defines=("404.1.b", "404.1.d"),
+    defines=("417.1.b", "417.1.d"),
     summary=_dealt,
     objects=lambda g, amounts, *a, **k: list(amounts),
 )
 def deal(game, amounts: dict, source: str | None, label: str | None = None) -> None:
-    """Mark damage on each unit (simultaneously, 404.1.d), unless a replacement effect replaces it."""
+    """Mark damage on each unit (simultaneously, 417.1.d), unless a replacement effect replaces it."""
     dealt = []
     for unit_id, amount in amounts.items():
         unit = game.objects[unit_id]
@@ -48,7 +48,7 @@ def deal(game, amounts: dict, source: str | None, label: str | None = None) -> N
 @procedure(
     "heal",
     StepKind.EFFECT,
-    defines=("405.1",),
+    defines=("418.1",),
     summary=lambda g, ids: f"heal {', '.join(ids)}",
     objects=lambda g, ids: ids,
 )
@@ -60,7 +60,7 @@ def heal(game, unit_ids) -> None:
 @query("kill_all")
 def kill_all(game, object_ids, passive: bool, because) -> None:
     """Kill permanents: each death a replacement effect does not replace happens; the dying see each other
-    die at once (376.2.c.2), and Deathknells go on the Chain pending before the cards reach the Trash (734.1.d.2)."""
+    die at once (383.2.c.2), and Deathknells go on the Chain pending before the cards reach the Trash (808.1.d.2)."""
     dying = []
     for object_id in object_ids:
         obj = game.objects[object_id]
@@ -82,15 +82,15 @@ def _might_as_it_dies(game, obj: Obj) -> int | None:
 @procedure(
     "dies",
     StepKind.EFFECT,
-    defines=("415.1", "415.2"),
+    defines=("428.1", "428.2"),
     summary=lambda g, obj, passive, *a: (
         f"{obj.id} is killed " + ("(lethal damage)" if passive else "(kill instruction)")
     ),
     objects=lambda g, obj, *a: [obj.id],
-    cite=lambda g, obj, passive, *a: ["322.4"] if passive else ["415.1.a.1"],
+    cite=lambda g, obj, passive, *a: ["323.5"] if passive else ["428.1.a.1"],
 )
 def dies(game, obj: Obj, passive: bool, leaving: frozenset, might: int | None, company: tuple) -> None:
-    """Its Might and the other friendly units where it died, noted for its Deathknell (734.1.d.3)."""
+    """Its Might and the other friendly units where it died, noted for its Deathknell (808.1.d.3)."""
     event = Event("die", unit=obj.id, player=obj.controller, location=obj.location, might=might, company=company)
     calc.fire(game, event, leaving=leaving)
     calc.leave_board(game, obj, Zone.TRASH)
@@ -98,12 +98,12 @@ def dies(game, obj: Obj, passive: bool, leaving: frozenset, might: int | None, c
 
 @query("leave_board")
 def leave_board(game, obj: Obj, zone: Zone) -> None:
-    """The object leaves the board for `zone` and becomes a new object (356.3.e.4); a token leaving for any zone
-    but the Chain ceases to exist there (180.1)."""
+    """The object leaves the board for `zone` and becomes a new object (359.3.e.4); a token leaving for any zone
+    but the Chain ceases to exist there (186.1)."""
     last_location = obj.location
     for gear in game.attached(obj.id):
         gear.attached_to = None
-        gear.location = last_location  # 422.4.b: detaches to the last location
+        gear.location = last_location  # 435.4.b: detaches to the last location
     obj.zone = zone
     obj.location = None
     obj.damage = 0
@@ -123,7 +123,7 @@ def leave_board(game, obj: Obj, zone: Zone) -> None:
             StepKind.EFFECT,
             "token ceases to exist",
             f"{obj.id} is a token put into the {zone}: it ceases to exist",
-            "180.1",
+            "186.1",
             objects=[obj.id],
         )
 
@@ -131,7 +131,7 @@ def leave_board(game, obj: Obj, zone: Zone) -> None:
 @procedure(
     "banish",
     StepKind.EFFECT,
-    defines=("414.1", "414.2"),
+    defines=("427.1", "427.2"),
     summary=lambda g, oid, by=None: f"banish {oid}",
     objects=lambda g, oid, by=None: [oid],
 )
@@ -141,7 +141,7 @@ def banish(game, object_id: str, by: str | None = None) -> None:
         leave_board(game, obj, Zone.BANISHMENT)
     else:
         obj.zone = Zone.BANISHMENT
-    obj.banished_by = by  # 414.3: cards banished by the same object
+    obj.banished_by = by  # 427.3: cards banished by the same object
 
 
 # -- instructions --------------------------------------------------------------------------------------------
@@ -151,30 +151,30 @@ def banish(game, object_id: str, by: str | None = None) -> None:
 def op_deal(game, run, ins) -> None:
     amount = calc.amount(game, run, ins["amount"])
     if amount is None:
-        calc.impossible(game, run, "the amount is null: no damage is dealt", "356.3.e.12")
+        calc.impossible(game, run, "the amount is null: no damage is dealt", "359.3.e.12")
         return
-    targets = [uid for uid in calc.refs(game, run, ins["to"]) if game.objects[uid].zone == Zone.BOARD]
+    targets = calc.still_there(game, run, ins["to"], "dealing damage to")
     if targets:
         do.deal(game, dict.fromkeys(targets, amount), run.item.source, run.item.label, because=run.because)
 
 
 @instruction("fight")
 def op_fight(game, run, ins) -> None:
-    """404.6.b.3: the two units deal damage equal to their Might to each other (they are the sources)."""
+    """417.6.b.3: the two units deal damage equal to their Might to each other (they are the sources)."""
     a, b = calc.refs(game, run, ins["a"]), calc.refs(game, run, ins["b"])
     if not a or not b:
         calc.impossible(game, run, "a unit is missing: nothing happens")
         return
     ua, ub = game.objects[a[0]], game.objects[b[0]]
     amounts = {ua.id: calc.might(game, ub), ub.id: calc.might(game, ua)}
-    do.deal(game, amounts, None, f"{ua.id} and {ub.id}", because=(run.because, "404.6.b.3"))
+    do.deal(game, amounts, None, f"{ua.id} and {ub.id}", because=(run.because, "417.6.b.3"))
 
 
 @instruction("kill")
 def op_kill(game, run, ins) -> None:
-    ids = [oid for oid in calc.refs(game, run, ins["what"]) if game.objects[oid].zone == Zone.BOARD]
+    ids = calc.still_there(game, run, ins["what"], "killing")
     if ids:
-        calc.kill_all(game, ids, False, (run.because, "415.1.a.1"))
+        calc.kill_all(game, ids, False, (run.because, "428.1.a.1"))
 
 
 @instruction("heal")

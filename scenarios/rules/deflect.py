@@ -1,12 +1,12 @@
-"""Deflect 735: "Spells and abilities an opponent controls that choose me cost [A] more" per point of the
-Deflect value (735.1.c), a mandatory additional cost (353.2.a.2) paid with Power of any domain (735.1.c.1).
-Deflect values from several sources are summed (735.2), whether printed, granted or given by a passive
+"""Deflect 809: "Spells and abilities an opponent controls that choose me cost [A] more" per point of the
+Deflect value (809.1.c), a mandatory additional cost (356.2.a.2) paid with Power of any domain (809.1.c.1).
+Deflect values from several sources are summed (809.2), whether printed, granted or given by a passive
 ("Friendly units have [Deflect]"). A permanent chosen twice by one spell (a Repeat's extra choices) is one
 permanent that spell chooses under Core Rules 2025-12-01; 1.4 charges "for each time they choose" it (809.1.c;
 the behaviour `deflect_charged` of scenarios/versions.py).
 
-A triggered ability that chooses such a permanent incurs the cost as it is finalized (391.2): its controller
-pays it, or declines, and the ability leaves the Chain (392.2); one that can't be paid is removed too.
+A triggered ability that chooses such a permanent incurs the cost as it is finalized (403.2): its controller
+pays it, or declines, and the ability leaves the Chain (404.2); one that can't be paid is removed too.
 """
 
 from __future__ import annotations
@@ -48,17 +48,17 @@ def deflect_cost(game, player: str, choices) -> int:
 
 @query("pays_for_its_choices")
 def pays_for_its_choices(game, item, chosen: dict) -> bool:
-    """A triggered ability's Deflect cost, paid or declined as it is finalized (391.2, 392.2)."""
+    """A triggered ability's Deflect cost, paid or declined as it is finalized (403.2, 404.2)."""
     extra = deflect_cost(game, item.controller, [chosen])
     if not extra:
         return True
     cost = Cost(power=extra)
-    problem = calc.resource_problem(game, item.controller, cost, "392.1")
+    problem = calc.resource_problem(game, item.controller, cost, "404.1")
     options = ["no"] if problem is not None else ["yes", "no"]
     prompt = f"{item.label}: pay {cost.describe()} for choosing a permanent with Deflect?"
-    if choose(game, "may", item.controller, prompt, options, "392.2") == "yes":
-        calc.pay_resources(game, item.controller, cost, "392.1")
+    if choose(game, "may", item.controller, prompt, options, "404.2") == "yes":
+        calc.pay_resources(game, item.controller, cost, "404.1")
         return True
     reason = f"can't pay {cost.describe()}" if problem is not None else "its controller declines the Deflect cost"
-    note(game, StepKind.CHAIN_ITEM, "removed", f"{item.label}: {reason}: removed", "392.2", objects=[item.source])
+    note(game, StepKind.CHAIN_ITEM, "removed", f"{item.label}: {reason}: removed", "404.2", objects=[item.source])
     return False

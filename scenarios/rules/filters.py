@@ -4,7 +4,7 @@
 "you", "opponent", "equipped unit", "it") or a noun ("unit", "gear", "card", ...) with adjectives
 ("friendly", "enemy", "other", "another"). `where` words test a location relative to the card ("here",
 "battlefield", "base", "battlefield you control", "other battlefield", "combat", or "at <target slot>").
-Rules: 352.8.b (targeting restrictions), 376.2 (trigger conditions), 361 (passive abilities), 184.6.c ("you"
+Rules: 355.9.b (targeting restrictions), 383.2 (trigger conditions), 364 (passive abilities), 190.6.d ("you"
 on a battlefield is its controller).
 """
 
@@ -137,7 +137,7 @@ def matches_where(game, view: View, phrase: str, location) -> bool:
 
 @query("view_of")
 def view_of(game, source: Obj, it: str | None = None, it_incarnation: int | None = None, slots=None) -> View:
-    """The point of view of `source`'s text: a battlefield's "you" is its controller (184.6.c), "here" is
+    """The point of view of `source`'s text: a battlefield's "you" is its controller (190.6.d), "here" is
     the battlefield itself; any other object's "you" is its controller and "here" its location."""
     if source.kind == BATTLEFIELD:
         return View(source.id, source.battlefield_controller, source.id, it, it_incarnation, slots)
@@ -146,8 +146,8 @@ def view_of(game, source: Obj, it: str | None = None, it_incarnation: int | None
 
 @query("ability_controller")
 def ability_controller(game, source: Obj) -> str:
-    """Who controls an ability of `source`: its controller (185.4.a); an uncontrolled battlefield's
-    abilities are the turn player's to handle (184.6.b)."""
+    """Who controls an ability of `source`: its controller (191.4.a); an uncontrolled battlefield's
+    abilities are the turn player's to handle (190.6.b)."""
     if source.kind == BATTLEFIELD:
         return source.battlefield_controller or game.turn_player
     return source.controller
@@ -184,15 +184,15 @@ def matches_object(game, flt, view: View, subject, location=None) -> bool:
 
 
 def _alone_in_its_role(game, unit: Obj) -> bool:
-    """The only unit of its controller attacking, or defending, at its location (361.3.a's "alone"); without a
+    """The only unit of its controller attacking, or defending, at its location (364.3.a's "alone"); without a
     designation, the only one without."""
     return unit.zone == BOARD and all(u.designation != unit.designation for u in game.friendly_others(unit))
 
 
-@condition("alone", "361.3.a")
+@condition("alone", "364.3.a")
 def _is_source_alone(game, context) -> bool:
     """ "If I'm (I died) alone": no other friendly unit at its location (740.2.a in Core Rules 1.4), as noted when
-    it died for its Deathknell (734.1.d.3), counting the friendly units that died with it."""
+    it died for its Deathknell (808.1.d.3), counting the friendly units that died with it."""
     if context.noted_company is not None:
         return not context.noted_company
     source = game.objects.get(context.source)

@@ -1,11 +1,11 @@
-"""Executing the instructions of a spell or ability, top to bottom (356.3.d, 394.5), and what they refer to.
+"""Executing the instructions of a spell or ability, top to bottom (359.3.d, 406.5), and what they refer to.
 
 Each instruction is a mapping with an `op` registered by the rule module that owns the action
 (`kernel.INSTRUCTIONS`). Objects are named by reference: a target slot of the item ("target", "unit", ...),
 `this` (the source), `affected` (the object a replacement effect is about), `it` (a delayed ability's
 object), `trigger_unit` (the unit its triggering event was about), `equipped` (the unit the source is
 attached to), or a group `{all: <object filter>}`. Targets are checked once, as the item begins to resolve
-(356.3.e.2); an illegal target is unaffected (356.3.e.5) and an impossible instruction is ignored (055).
+(359.3.e.2); an illegal target is unaffected (359.3.e.5) and an impossible instruction is ignored (055).
 """
 
 from __future__ import annotations
@@ -25,13 +25,13 @@ class Resolution:
     because: str
     legal: dict = field(default_factory=dict)
     view: View | None = None
-    source_gone: bool = False  # the ability's source has left the board: its information is null (356.3.e.12)
+    source_gone: bool = False  # the ability's source has left the board: its information is null (359.3.e.12)
 
 
 @query("resolution")
 def resolution(game, item: ChainItem, because: str, targets: dict | None = None) -> Resolution:
     """Start executing `item` (with `targets`, the choices of one of its executions, by default its own): its
-    targets are checked now and kept for all its instructions (356.3.e.2)."""
+    targets are checked now and kept for all its instructions (359.3.e.2)."""
     targets = (item.targets or {}) if targets is None else targets
     legal = {slot: _still_legal(game, item, slot, targets) for slot in targets}
     source = game.objects.get(item.source)
@@ -46,9 +46,9 @@ def resolution(game, item: ChainItem, because: str, targets: dict | None = None)
 @query("source_gone")
 def source_gone(game, item: ChainItem, source) -> bool:
     """Has the permanent whose ability this is left the board since the ability was made (a unit that left and
-    came back is a new object, 356.3.e.4)? Then it has no location ("here" is null) and no Might, and what is
-    computed from them is ignored (356.3.e.12, 394.5). A trigger of the source's own death keeps what was
-    noted as it died (734.1.d.3); a delayed ability's information is taken as it is made, not from the
+    came back is a new object, 359.3.e.4)? Then it has no location ("here" is null) and no Might, and what is
+    computed from them is ignored (359.3.e.12, 406.5). A trigger of the source's own death keeps what was
+    noted as it died (808.1.d.3); a delayed ability's information is taken as it is made, not from the
     source as it executes (359.3.f.3.a in Core Rules 1.4)."""
     if item.kind == ItemKind.SPELL or source is None or item.of_its_sources_death:
         return False
@@ -80,7 +80,7 @@ def _still_legal(game, item: ChainItem, slot: str, targets: dict) -> list[str]:
                 StepKind.EFFECT,
                 "mistargeted",
                 f"{reference[0]} is no longer a legal target of {item.label}: unaffected",
-                ("356.3.e.2", "356.3.e.5"),
+                ("359.3.e.2", "359.3.e.5"),
                 objects=[reference[0]],
             )
     return legal
@@ -110,6 +110,42 @@ def refs(game, run: Resolution, reference) -> list[str]:
     raise EngineError(f"{item.label}: unknown reference {reference!r}")
 
 
+@query("still_there")
+def still_there(game, run: Resolution, reference, doing: str) -> list[str]:
+    """The objects an instruction acts on the board with: those it names that still exist as the objects it named,
+    on the board and, for a delayed ability's "it", not a new object since (a zone change makes a new object, 124).
+    An object that has ceased to exist can't be moved, killed, dealt damage or otherwise acted on: for each one
+    named by itself (not a group an instruction selects, nor a target already found illegal) the instruction is
+    ignored for it, and a step says so (055, 359.3.e.6). Every instruction acting on objects on the board asks
+    here, whatever card gives it."""
+    found = []
+    for object_id in refs(game, run, reference):
+        obj = game.objects.get(object_id)
+        moved = (
+            reference == "it"
+            and run.item.it_incarnation is not None
+            and obj is not None
+            and obj.incarnation != run.item.it_incarnation
+        )
+        if obj is not None and obj.zone == Zone.BOARD and not moved:
+            found.append(object_id)
+        elif isinstance(reference, str) and reference not in run.legal:
+            where = "is a new object since it changed zones" if moved else "is no longer on the board"
+            reading = game.reading("instruction_on_a_vanished_object")  # "ignored", or "negated" (Vendetta FAQ)
+            game.budget.logged += 1  # the game log's `ignored` / `negated`: what a judge sees was not done
+            note(
+                game,
+                StepKind.EFFECT,
+                "impossible",
+                f"{run.item.label}: {object_id} {where}: {doing} it is {reading.choice}",
+                run.because,
+                reading.cited,
+                [object_id],
+                log=(reading.choice, f"{run.item.label}: {doing} {object_id}", game.budget.logged),
+            )
+    return found
+
+
 @query("show_refs")
 def show_refs(game, run: Resolution, reference) -> str:
     """A reference as the objects it names, for step summaries ("target" -> "d1")."""
@@ -126,17 +162,17 @@ def amount(game, run: Resolution, value) -> int | None:
         unit = game.objects[ids[0]] if ids else None
         if unit is not None and unit.id == run.item.source:
             if run.item.of_its_sources_death:
-                return run.item.noted_might  # a Deathknell reads its unit as it died (734.1.d.3)
+                return run.item.noted_might  # a Deathknell reads its unit as it died (808.1.d.3)
             gone = run.source_gone
         else:
             gone = unit is None or unit.zone != Zone.BOARD
-        return None if gone else calc.might(game, unit)  # a unit no longer on the board has null Might (356.3.e.12)
+        return None if gone else calc.might(game, unit)  # a unit no longer on the board has null Might (359.3.e.12)
     raise EngineError(f"unknown amount {value!r}")
 
 
 @query("impossible")
 def impossible(game, run: Resolution, text: str, rule: str | None = None) -> None:
-    """An instruction that can't be followed is ignored (055, 356.3.e.6); `rule` is the one that says why, cited
+    """An instruction that can't be followed is ignored (055, 359.3.e.6); `rule` is the one that says why, cited
     with the step (so a trace in another version's numbers cites its counterpart)."""
     defines = ("055", rule) if rule else ("055",)
     note(game, StepKind.EFFECT, "impossible", f"{run.item.label}: {text}", run.because, defines)

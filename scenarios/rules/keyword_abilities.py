@@ -1,10 +1,10 @@
-"""Keywords that stand for triggered abilities (727, 742-747): each rule module that reads such a keyword's
+"""Keywords that stand for triggered abilities (801, 816-821): each rule module that reads such a keyword's
 glossary entry registers the ability it is short for (`kernel.keyword_ability`); `keyword_triggers` tells
 the trigger module which objects an event makes it trigger for.
 
 A keyword counts wherever it comes from: printed, granted by an effect, or given by a passive ("Other
-friendly units have [Vision]"). Keywords whose instances trigger separately (Vision 743.2, Weaponmaster
-747.2) trigger once per instance; the others once (Temporary 742.2, Quick-Draw 745.2).
+friendly units have [Vision]"). Keywords whose instances trigger separately (Vision 817.2, Weaponmaster
+821.1.c.7) trigger once per instance; the others once (Temporary 816.2, Quick-Draw 819.2).
 """
 
 from __future__ import annotations

@@ -1,13 +1,13 @@
-"""Layers 450-457: a unit's keywords (layer 2, 454.2) and its current Might (layer 3, arithmetic, 454.3).
+"""Layers 473-480: a unit's keywords (layer 2, 477.2) and its current Might (layer 3, arithmetic, 477.3).
 
-Increases apply first, then decreases (454.3.d), each group in timestamp order (457). Two kinds of modifier:
+Increases apply first, then decreases (477.3.e), each group in timestamp order (480). Two kinds of modifier:
 continuous ones (passives, Assault/Shield, attached gear's Might bonus, buffs) are recomputed whenever Might
 is read; modifiers created by a resolving effect ("-4 might this turn, to a minimum of 1") are limited once,
-when they apply, and remembered at that level (snapshotting, 454.3.b). A passive decrease with a minimum is
+when they apply, and remembered at that level (snapshotting, 477.3.b). A passive decrease with a minimum is
 limited each time the layer is applied, against the running value after all increases.
 
-Passive abilities of permanents are active on the board (362.1). A card's rules text is inactive while it
-is attached (421.1.e); the text it gives "the equipped unit" is its effect text, active only while attached
+Passive abilities of permanents are active on the board (365.1). A card's rules text is inactive while it
+is attached (434.1.e); the text it gives "the equipped unit" is its effect text, active only while attached
 (718.3, 724).
 """
 
@@ -41,7 +41,7 @@ def ability_is_active(game, source: Obj, flt) -> bool:
 
 @query("keyword_value")
 def keyword_value(game, obj: Obj, keyword: str, sources: list | None = None) -> int:
-    """Summed value of a keyword from the card, from effects that granted it, and from passives (733.2, 740.2);
+    """Summed value of a keyword from the card, from effects that granted it, and from passives (807.2, 814.2);
     `sources`, when given, receives the value of each instance summed."""
     total = obj.definition.keywords.get(keyword, 0) if obj.definition else 0
     if sources is not None and total:
@@ -60,7 +60,7 @@ def keyword_value(game, obj: Obj, keyword: str, sources: list | None = None) -> 
     if not total:
         for giver in KEYWORD_ABILITIES.implying(keyword):  # a loop, not any(): every keyword of every object asks
             if keyword_value(game, obj, giver):
-                return 1  # a keyword that gives another (Quick-Draw gives Reaction, 745.1.b)
+                return 1  # a keyword that gives another (Quick-Draw gives Reaction, 819.1.b)
     return total
 
 
@@ -101,16 +101,16 @@ def might_parts(game, unit: Obj):
     if unit.buffs:
         increases.append(("buff", unit.buffs, None, 0))  # 703
     for gear in game.attached(unit.id):
-        if gear.definition.might_bonus:  # 454.3.c
+        if gear.definition.might_bonus:  # 477.3.d
             increases.append((f"{gear.card} (attached)", gear.definition.might_bonus, None, gear.timestamp))
     if unit.designation == Role.ATTACKER:
         assault = keyword_value(game, unit, "Assault")
         if assault:
-            increases.append(("Assault", assault, None, 0))  # 733.1.c
+            increases.append(("Assault", assault, None, 0))  # 807.1.c
     elif unit.designation == Role.DEFENDER:
         shield = keyword_value(game, unit, "Shield")
         if shield:
-            increases.append(("Shield", shield, None, 0))  # 740.1.c
+            increases.append(("Shield", shield, None, 0))  # 814.1.c
     for source, passive, view in calc.passives(game):
         if passive.might and calc.matches_object(game, passive.to, view, unit):
             entry = (source.card, abs(passive.might), passive.minimum, source.timestamp)
@@ -124,8 +124,8 @@ def might_parts(game, unit: Obj):
     return unit.might_base or 0, sorted(increases, key=lambda e: e[3]), sorted(decreases, key=lambda e: e[3])
 
 
-PART_RULES = {"buff": "703", "Assault": "733.1.c", "Shield": "740.1.c"}  # the rule behind each such part
-SUMMED_RULES = {"Assault": "733.2", "Shield": "740.2"}  # a keyword's values from several sources are summed
+PART_RULES = {"buff": "703", "Assault": "807.1.c", "Shield": "814.1.c"}  # the rule behind each such part
+SUMMED_RULES = {"Assault": "807.2", "Shield": "814.2"}  # a keyword's values from several sources are summed
 
 
 @query("might_rules")
@@ -150,7 +150,7 @@ def _instances(game, unit: Obj, keyword: str) -> int:
 @query("apply_layers")
 def apply_layers(game, unit: Obj) -> tuple[int, str]:
     """(current Might, how it is made up in words): "4 Might (base 2, +1 from <a passive>, ...)";
-    increases apply before decreases (454.3.d), a decrease limited by its minimum says so (454.3.b)."""
+    increases apply before decreases (477.3.e), a decrease limited by its minimum says so (477.3.b)."""
     base, increases, decreases = might_parts(game, unit)
     value, parts = base, []
     for label, amount, _, _ in increases:
@@ -179,7 +179,7 @@ def explain_might(game, unit: Obj) -> str:
 
 @query("snapshot_modifier")
 def snapshot_modifier(game, unit: Obj, amount: int, minimum: int | None) -> int:
-    """The fixed amount a resolving might modifier applies (454.3.b): limited now, remembered."""
+    """The fixed amount a resolving might modifier applies (477.3.b): limited now, remembered."""
     if minimum is None or amount >= 0:
         return amount
     return -min(-amount, max(0, calc.might(game, unit) - minimum))
@@ -197,8 +197,8 @@ def is_mighty(game, unit: Obj) -> bool:
 
 @condition("mighty", "708")
 def _is_source_mighty(game, context) -> bool:
-    """ "If I am (was) Mighty": as noted when the unit died for its Deathknell (734.1.d.3); a unit no longer
-    on the board has no Might (356.3.e.12)."""
+    """ "If I am (was) Mighty": as noted when the unit died for its Deathknell (808.1.d.3); a unit no longer
+    on the board has no Might (359.3.e.12)."""
     if context.noted_might is not None:
         return _mighty(context.noted_might)
     source = game.objects.get(context.source)

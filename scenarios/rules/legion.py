@@ -1,11 +1,11 @@
-"""Legion 738: "Legion — [Text]" applies its text only if its controller has played another card this turn.
+"""Legion 812: "Legion — [Text]" applies its text only if its controller has played another card this turn.
 
 Which cards count is a behaviour the Core Rules versions disagree on (`cards_played_as_checked` in
-scenarios/versions.py). Up to 2025-12-01, cards whose play is complete (347.1, 406.4.a; a countered card was
+scenarios/versions.py). Up to 2025-12-01, cards whose play is complete (its 347.1, 406.4.a; a countered card was
 never played, 412.1.b): on spells and on play effects of permanents another Main Deck card before this one
 (738.1.c.1), on other abilities any card this turn (738.1.c.2). From Core Rules 1.4, every card Finalized this
 turn other than the one with Legion, a countered one too (419.4.b, 812.1.c). One card played satisfies every
-Legion of its player (738.2).
+Legion of its player (812.2).
 
 The condition word `legion` is read by triggers (`condition: legion`: the ability exists only while it
 holds), discounts ("[Legion] — I cost [2] less") and `if` instructions ("[Legion] — Kill it now instead").
@@ -16,12 +16,12 @@ from __future__ import annotations
 from scenarios.kernel import Condition, condition
 
 
-@condition("legion", "738.1.c", reads="cards_played_as_checked")
+@condition("legion", "812.1.b", reads="cards_played_as_checked")
 def legion(game, context: Condition) -> bool:
     player = game.players[context.player]
     if game.reading("cards_played_as_checked").choice == "finalized":
         return player.cards_finalized_this_turn - (context.source in player.finalized_this_turn) >= 1
     played = player.cards_played_this_turn
     if context.own_play and context.source in player.played_this_turn:
-        played -= 1  # 738.1.c.1: another card, before this one
+        played -= 1  # 812.1.b.1: another card, before this one
     return played >= 1

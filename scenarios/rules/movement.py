@@ -1,8 +1,8 @@
 """Movement 423-431 and Recalls 432-436: a Move is a change of location that triggers and contests; a Recall
-is not. The Standard Move (143, 407.3) is the player action that exhausts units to move them.
+is not. The Standard Move (144, 420.3) is the player action that exhausts units to move them.
 
-Restrictions on moving ("Units can't move from here to base") stop moves of every kind (427, 054.1) but never
-a Recall (434.3). A Recall leaves damage, exhaustion, buffs and layer alterations as they were (436.1) unless
+Restrictions on moving ("Units can't move from here to base") stop moves of every kind (449, 054.1) but never
+a Recall (456.3). A Recall leaves damage, exhaustion, buffs and layer alterations as they were (458.1) unless
 its source says otherwise.
 """
 
@@ -13,7 +13,7 @@ from scenarios.kernel import Refusal, action, calc, do, event_kind, instruction,
 from scenarios.objects import Event, Kind, Zone
 from scenarios.trace import StepKind
 
-event_kind("move", "424.1")
+event_kind("move", "446.1")
 
 
 @query("move_blocked_by")
@@ -32,23 +32,23 @@ def blocked_by(game, unit, destination: str) -> str | None:
 @query("check_destination")
 def check_destination(game, unit, destination: str, standard: bool) -> None:
     if unit.zone != Zone.BOARD or unit.kind != Kind.UNIT:
-        raise Refusal("425.3", f"{unit.id} is not a unit on the board")
+        raise Refusal("447", f"{unit.id} is not a unit on the board")
     if destination == unit.location:
-        raise Refusal("425", f"{unit.id} is already at {destination}")
+        raise Refusal("447", f"{unit.id} is already at {destination}")
     if destination != "base" and not game.is_battlefield(destination):
-        raise Refusal("425.2", f"{destination} is not a location")
+        raise Refusal("447.2", f"{destination} is not a location")
     blocker = blocked_by(game, unit, destination)
     if blocker:
         raise Refusal("054.1", f"{game.objects[blocker].card}: units can't move from {blocker} to base")
     between_battlefields = game.is_battlefield(unit.location) and game.is_battlefield(destination)
     if standard and between_battlefields and not calc.has_keyword(game, unit, "Ganking"):
         raise Refusal(
-            "143.4", f"{unit.id} can't move from a battlefield to another battlefield without Ganking", ("736",)
+            "144.4", f"{unit.id} can't move from a battlefield to another battlefield without Ganking", ("810.1.b",)
         )
     if destination != "base":
         others = {u.controller for u in game.units(destination) if u.controller != unit.controller}
         if len(others) >= 2:
-            raise Refusal("427.2", f"{destination} already has units of two other players")
+            raise Refusal("449.2", f"{destination} already has units of two other players")
 
 
 def _moving(game, ids, destination, by) -> str:
@@ -58,7 +58,7 @@ def _moving(game, ids, destination, by) -> str:
 @procedure(
     "move",
     StepKind.MOVEMENT,
-    defines=("424.1", "425"),
+    defines=("446.1", "447"),
     summary=_moving,
     objects=lambda g, ids, d, by: [*ids, d],
     pure=True,
@@ -89,7 +89,7 @@ def move(game, unit_ids, destination: str, by: str) -> None:
             gear.location = destination  # 719.3.a: attached cards move with it
         moved.append(unit)
     if moved and game.is_battlefield(destination):
-        calc.contest(game, game.objects[destination], moved[0].controller, "428")
+        calc.contest(game, game.objects[destination], moved[0].controller, "450")
     for unit in moved:
         calc.fire(
             game, Event("move", unit=unit.id, player=unit.controller, location=destination, count=unit.moves_this_turn)
@@ -99,7 +99,7 @@ def move(game, unit_ids, destination: str, by: str) -> None:
 @procedure(
     "recall",
     StepKind.MOVEMENT,
-    defines=("433", "434", "436.1"),
+    defines=("455", "456", "458.1"),
     summary=lambda g, uid: f"recall {uid} to base (not a move)",
     objects=lambda g, uid: [uid],
 )
@@ -114,7 +114,7 @@ def recall(game, object_id: str) -> None:
 
 
 def standard_moves(game, player: str):
-    """Each of the player's ready units alone, and all of them together, to every destination (143.3: one
+    """Each of the player's ready units alone, and all of them together, to every destination (144.3: one
     destination per move). Any other group is accepted as well, but not listed: the groups of n units number 2^n,
     so a board of twelve listed thousands (a judge builds a group a unit at a time, or types it)."""
     ready = [u.id for u in game.units(controller=player) if not u.exhausted]
@@ -125,11 +125,11 @@ def standard_moves(game, player: str):
             yield Move(by=player, units=group, to=destination)
 
 
-@action("move", Move, because=("407.3",), candidates=standard_moves)
+@action("move", Move, because=("420.3",), candidates=standard_moves)
 @procedure(
     "standard_move",
     StepKind.ACTION,
-    defines=("143", "426"),
+    defines=("144", "448"),
     summary=lambda g, a: f"{a.by} standard-moves {', '.join(a.units)} to {a.to}",
     objects=lambda g, a: [*a.units, a.to],
     pure=True,
@@ -138,17 +138,21 @@ def standard_move(game, act: Move) -> None:
     player = act.by
     calc.check_discretionary(game, player, "the Standard Move")
     if len(set(act.units)) != len(act.units) or not act.units:
-        raise Refusal("143.3", "a Standard Move names each moving unit once")
+        raise Refusal("144.3", "a Standard Move names each moving unit once")
     for unit_id in act.units:
         unit = game.obj(unit_id)
         if unit.controller != player:
-            raise Refusal("426", f"{player} does not control {unit_id}")
+            raise Refusal("448", f"{player} does not control {unit_id}")
         if unit.exhausted:
-            raise Refusal("401.4", f"{unit_id} is exhausted: it can't pay the Standard Move's cost", ("407.3.a",))
+            raise Refusal("414.4", f"{unit_id} is exhausted: it can't pay the Standard Move's cost", ("420.3.a",))
         check_destination(game, unit, act.to, standard=True)
-    do.exhaust(game, list(act.units), "cost of the Standard Move", because=("407.3.a", "143.3.c"))
-    do.move(game, list(act.units), act.to, "standard", because="407.3.b")
-    calc.cleanup(game, "a move was completed", "431")
+    ganking = game.is_battlefield(act.to) and any(game.is_battlefield(game.obj(u).location) for u in act.units)
+    do.exhaust(game, list(act.units), "cost of the Standard Move", because=("420.3.a", "144.3.c"))
+    # from a battlefield to another, Ganking is what permits the move (144.4.c.1, 810.1.b)
+    do.move(
+        game, list(act.units), act.to, "standard", because=("420.3.b", "144.4.c.1", "810.1.b") if ganking else "420.3.b"
+    )
+    calc.cleanup(game, "a move was completed", "453")
     calc.settle_priority(game)
 
 
@@ -157,7 +161,7 @@ def standard_move(game, act: Move) -> None:
 
 @instruction("move")
 def op_move(game, run, ins) -> None:
-    ids = [uid for uid in calc.refs(game, run, ins["what"]) if game.objects[uid].zone == Zone.BOARD]
+    ids = calc.still_there(game, run, ins["what"], "moving")
     destination = ins["to"]
     if destination != "base":
         if destination.startswith("location_of:"):
@@ -176,6 +180,6 @@ def op_move(game, run, ins) -> None:
 
 @instruction("recall")
 def op_recall(game, run, ins) -> None:
-    for object_id in calc.refs(game, run, ins["what"]):
-        if game.objects[object_id].zone == Zone.BOARD and game.objects[object_id].location != "base":
+    for object_id in calc.still_there(game, run, ins["what"], "recalling"):
+        if game.objects[object_id].location != "base":
             do.recall(game, object_id, because=run.because)

@@ -1,11 +1,11 @@
-"""Playing cards 346-356 and 406, hiding cards 408 and 737: timing, targets, costs, entering the board.
+"""Playing cards 349-359 and 419, hiding cards 421 and 811: timing, targets, costs, entering the board.
 
-A card is played when the process is complete (347.1): a permanent when it enters the board (356.2), a spell
-when it resolves (356.3.d; a countered spell is not played, 406.4.b). "When you play a card" abilities trigger
-then (406.4.a), with the count of cards played this turn as of that moment.
+A card is played when the process is complete (350.1): a permanent when it enters the board (359.2), a spell
+when it resolves (359.3.d; a countered spell is not played, 419.4.a.1). "When you play a card" abilities trigger
+then (419.4.a), with the count of cards played this turn as of that moment.
 
-A card hidden facedown (737) can be played from the next turn on, for [0], with Reaction timing (737.6); its
-choices are restricted to the battlefield where it was hidden (737.1.d).
+A card hidden facedown (811) can be played from the next turn on, for [0], with Reaction timing (811.6); its
+choices are restricted to the battlefield where it was hidden (811.1.d).
 """
 
 from __future__ import annotations
@@ -18,23 +18,52 @@ from scenarios.kernel import Refusal, action, calc, choose, do, event_kind, inst
 from scenarios.objects import ChainItem, Event, ItemKind, Kind, Targeting, Zone
 from scenarios.trace import StepKind
 
-event_kind("play", "376.4.a", would="be played")
+event_kind("play", "383.4.a", would="be played")
 
 
 @query("play_timing")
 def check_timing(game, player: str, card, facedown: bool) -> None:
-    """When a card may be played (310.1.a, 330.1.a, 339.1.a; Action 732, Reaction 739, hidden 737.6)."""
+    """When a card may be played (310.1.a, 331.1.a, 343.1.a; Action 806, Reaction 813, hidden 811.6)."""
     if game.priority != player:
         raise Refusal("312.1", f"{player} does not have Priority")
     name = card.definition.name
-    reaction = calc.has_keyword(game, card, "Reaction") or facedown  # 737.6: a hidden card gains Reaction
-    permitted_in_showdown = calc.has_keyword(game, card, "Action") or reaction  # 739.1.b: Reaction grants Action's
+    reaction = calc.has_keyword(game, card, "Reaction") or facedown  # 811.6: a hidden card gains Reaction
+    permitted_in_showdown = calc.has_keyword(game, card, "Action") or reaction  # 813.1.b: Reaction grants Action's
     if game.chain and not reaction:
-        raise Refusal("330.1.a", f"{name} can't be played while the Chain exists: it needs Reaction", ("739",))
+        raise Refusal("331.1.a", f"{name} can't be played while the Chain exists: it needs Reaction", ("813.1.c.1",))
     if game.showdown and not game.chain and not permitted_in_showdown:
-        raise Refusal("339.1.a", f"{name} can't be played during a showdown: it needs Action", ("732",))
+        raise Refusal("343.1.a", f"{name} can't be played during a showdown: it needs Action", ("806.1.c.1",))
     if not game.showdown and not game.chain and player != game.turn_player:
         raise Refusal("310.1.a", "only the turn player plays cards in a Neutral Open State")
+
+
+@query("timing_rules")
+def timing_rules(game, keywords, on: str = "card") -> tuple[str, ...]:
+    """The rules that let a card (`on="card"`) or an activated ability (`on="ability"`) with `keywords` be played
+    now, in the state the turn is in: on a Chain (a Closed State) a legally timed play with Reaction (338.1.a,
+    309.1.a, 813.1.c); in a showdown with Focus, one with Action, or Reaction which grants Action's permissions
+    (347.1, 308.1.a, 806.1.c);
+    else the turn player's Main Phase, a Neutral Open State (316.5.b). The keyword that permits the play is
+    cited with the timing it permits; none is cited where no keyword is needed."""
+    which = "1" if on == "card" else "2"
+    if game.chain:
+        return ("338.1.a", "309.1.a", *(("813.1.c." + which,) if "Reaction" in keywords else ()))
+    if game.showdown:
+        permits = ("806.1.c." + which,) if "Action" in keywords or "Reaction" in keywords else ()
+        return ("347.1", "308.1.a", *permits)
+    return ("316.5.b",)
+
+
+def _play_because(game, act: Play) -> tuple[str, ...]:
+    """Why this play happens here: its timing in this state of the turn (`timing_rules`), and Play (419.1)."""
+    card = game.objects.get(act.card)
+    if card is None or card.definition is None:
+        return ("419.1",)
+    keywords = [k for k in ("Action", "Reaction") if calc.has_keyword(game, card, k)]
+    hidden = card.zone == Zone.FACEDOWN and "Reaction" not in keywords and (game.chain or game.showdown)
+    if hidden:  # played from facedown it has Reaction, with Reaction's timing (811.6)
+        return (*calc.timing_rules(game, ["Reaction"])[:2], "811.6", "419.1")
+    return (*calc.timing_rules(game, keywords), "419.1")
 
 
 def _played(game, act: Play) -> str:
@@ -61,45 +90,45 @@ def play_candidates(game, player: str):
         context = Targeting(definition.name, player, card.id, hidden_at, hidden_at)
         for targets in calc.target_choices(game, definition.targets, context):
             yield Play(by=player, card=card.id, targets=targets)
-            for paid in range(1, len(definition.repeat) + 1):  # Repeat paid, the same choices again (746.2)
+            for paid in range(1, len(definition.repeat) + 1):  # Repeat paid, the same choices again (820.2)
                 yield Play(by=player, card=card.id, targets=targets, repeat=paid, repeat_targets=(targets,) * paid)
 
 
-@action("play", Play, because=("406.1", "350"), candidates=play_candidates)
-@procedure("play_card", StepKind.ACTION, defines=("346",), summary=_played, objects=lambda g, a: [a.card])
+@action("play", Play, because=_play_because, candidates=play_candidates)
+@procedure("play_card", StepKind.ACTION, defines=("350", "350.1"), summary=_played, objects=lambda g, a: [a.card])
 def play_card(game, act: Play) -> None:
     player, card = act.by, game.obj(act.card)
     if card.owner != player or card.zone not in (Zone.HAND, Zone.FACEDOWN):
-        raise Refusal("351", f"{card.id} is not a card {player} can play from hand or facedown")
+        raise Refusal("354", f"{card.id} is not a card {player} can play from hand or facedown")
     facedown = card.zone == Zone.FACEDOWN
     if facedown:
         calc.check_hidden_turn(game, card)
     definition = card.definition
     calc.play_timing(game, player, card, facedown)
     if act.accelerate and not definition.has("Accelerate"):
-        raise Refusal("731.1", f"{card.id} has no Accelerate")
+        raise Refusal("805.1", f"{card.id} has no Accelerate")
     hidden_at = card.location if facedown else None
     if definition.object_kind in ("unit", "gear"):
         location = act.at or "base"
         if act.targets:
             raise Refusal(
-                "352.4.b", f"{card.id} chooses no targets as it is played (its abilities choose when they trigger)"
+                "355.5.b", f"{card.id} chooses no targets as it is played (its abilities choose when they trigger)"
             )
         if facedown and location != hidden_at:
-            raise Refusal("737.1.d.1", f"a hidden permanent must be played to {hidden_at}, where it was hidden")
+            raise Refusal("811.1.d.1", f"a hidden permanent must be played to {hidden_at}, where it was hidden")
         calc.check_play_location(game, player, location, definition.object_kind, hidden_at)
         if act.repeat:
-            raise Refusal("746.1.a", f"{card.id} is not a spell: Repeat is present on spells")
-        # 737.1.b: a hidden card is played ignoring its base cost
+            raise Refusal("820.1.a", f"{card.id} is not a spell: Repeat is present on spells")
+        # 811.1.b: a hidden card is played ignoring its base cost
         cost = calc.total_cost(game, card, player, facedown, act.accelerate, 0, [])
         calc.pay_resources(game, player, cost)
         card_finalized(game, card, player)
         card.location = None
         do.enter_board(
-            game, card, player, location, bool(act.accelerate) or definition.enters_ready, hidden_at, because="356"
+            game, card, player, location, bool(act.accelerate) or definition.enters_ready, hidden_at, because="359"
         )
         calc.card_played(game, card, player)
-        calc.cleanup(game, f"{card.id} entered the board", "319.5")
+        calc.cleanup(game, f"{card.id} entered the board", "319.6")
         calc.settle_priority(game)
         return
     context = Targeting(definition.name, player, card.id, hidden_at, hidden_at)
@@ -126,26 +155,26 @@ def play_card(game, act: Play) -> None:
     )
     calc.put_chosen_on_chain(game, item, "spell")
     card_finalized(game, card, player)
-    calc.cleanup(game, f"{definition.name} was put on the Chain", "319.3")
+    calc.cleanup(game, f"{definition.name} was put on the Chain", "319.4")
     calc.give_priority_to_newest(game)
 
 
 @query("check_hidden_turn")
 def check_hidden_turn(game, card) -> None:
-    """737.1.b: a hidden card may be played "beginning on the next turn"."""
+    """811.1.b: a hidden card may be played "beginning on the next turn"."""
     if card.hidden_turn == game.turn_number:
-        raise Refusal("737.1.b", f"{card.id} was hidden this turn: it can be played from the next turn on")
+        raise Refusal("811.1.b", f"{card.id} was hidden this turn: it can be played from the next turn on")
 
 
 @query("check_play_location")
 def check_play_location(game, player: str, location: str, kind: str, hidden_at: str | None) -> None:
-    """352.2.a: a permanent is played to its controller's base, a unit also to a battlefield they control; a
+    """355.2.a: a permanent is played to its controller's base, a unit also to a battlefield they control; a
     hidden permanent, gear included, where it was hidden (811.1.d.1.a in Core Rules 1.4)."""
     if location == "base" or (hidden_at is not None and location == hidden_at):
         return
     if kind != "unit" or not game.is_battlefield(location) or game.objects[location].battlefield_controller != player:
         raise Refusal(
-            "352.2.a", f"units are played to their controller's base or a battlefield they control, not {location}"
+            "355.2.a", f"units are played to their controller's base or a battlefield they control, not {location}"
         )
 
 
@@ -157,12 +186,12 @@ def check_play_location(game, player: str, location: str, kind: str, hidden_at: 
     ),
     objects=lambda g, card, *a: [card.id],
     cite=lambda g, card, player, location, ready, hidden_at: (
-        (["356.2.c"] if card.kind == Kind.UNIT else ["356.2.d"])
-        + (["731.6"] if ready and card.kind == Kind.UNIT else [])
+        (["359.2.c"] if card.kind == Kind.UNIT else ["359.2.d"])
+        + (["805.6"] if ready and card.kind == Kind.UNIT else [])
     ),
 )
 def enter_board(game, card, player: str, location: str, ready: bool, hidden_at: str | None) -> None:
-    """356.2: a permanent becomes a game object; a unit enters exhausted (356.2.c) unless it enters ready."""
+    """359.2: a permanent becomes a game object; a unit enters exhausted (359.2.c) unless it enters ready."""
     card.zone, card.location, card.controller = Zone.BOARD, location, player
     card.exhausted = not ready if card.kind == Kind.UNIT else False
     card.damage, card.buffs, card.modifiers, card.granted = 0, 0, (), ()
@@ -171,12 +200,12 @@ def enter_board(game, card, player: str, location: str, ready: bool, hidden_at: 
     card.hidden_turn = None
     card.timestamp = game.tick()
     if game.is_battlefield(location):
-        calc.contest(game, game.objects[location], player, "184.3.a.1")
+        calc.contest(game, game.objects[location], player, "190.3.a.1")
     calc.fire(game, Event("play", unit=card.id, player=player, location=location, card=card.id, hidden_at=hidden_at))
 
 
 def card_finalized(game, card, player: str) -> None:
-    """Its costs paid and its choices made, the card's play is Finalized (337, 419.4.b in Core Rules 1.4): a
+    """Its costs paid and its choices made, the card's play is Finalized (341, 419.4.b): a
     countered card was Finalized too, though it was never played."""
     pool = game.players[player]
     pool.cards_finalized_this_turn, pool.finalized_this_turn = _with_card(
@@ -186,7 +215,7 @@ def card_finalized(game, card, player: str) -> None:
 
 @query("card_played")
 def card_played(game, card, player: str) -> None:
-    """406.4.a: the card has been played; "when you play" abilities see the count of cards played this turn."""
+    """419.4.a: the card has been played; "when you play" abilities see the count of cards played this turn."""
     pool = game.players[player]
     pool.cards_played_this_turn, pool.played_this_turn = _with_card(
         card, pool.cards_played_this_turn, pool.played_this_turn
@@ -196,8 +225,8 @@ def card_played(game, card, player: str) -> None:
 
 def _with_card(card, count: int, ids: tuple[str, ...]) -> tuple[int, tuple[str, ...]]:
     """A count of the cards a player played (or Finalized) this turn and their ids, with `card` added. A token
-    is played like a card (179.1.a) but is not a card (179): what counts "cards" (Legion's "a card", 812.1.c;
-    738.1.c) counts no token, so it is in neither."""
+    is played like a card (185.2.a) but is not a card (185): what counts "cards" (Legion's "a card", 812.1.c;
+    812.1.b) counts no token, so it is in neither."""
     if card.definition.type == "token":
         return count, ids
     return count + 1, (*ids, card.id)
@@ -206,7 +235,7 @@ def _with_card(card, count: int, ids: tuple[str, ...]) -> tuple[int, tuple[str, 
 @procedure(
     "play_by_effect",
     StepKind.EFFECT,
-    defines=("406.3", "353.1.a"),
+    defines=("419.3", "356.1.b.1"),
     summary=lambda g, unit, player, location, label: (
         f"{label}: {player} plays {unit.id} to {location}, ignoring its cost"
     ),
@@ -216,7 +245,7 @@ def play_by_effect(game, unit, player: str, location: str, label: str) -> None:
     definition = unit.definition
     ready = definition.enters_ready
     if definition.has("Accelerate"):
-        accelerated = calc.total_cost(game, unit, player, True, True, 0, [])  # 353.1.c: still paid
+        accelerated = calc.total_cost(game, unit, player, True, True, 0, [])  # 356.1.b.3: still paid
         options = ["pay", "decline"] if calc.resource_problem(game, player, accelerated) is None else ["decline"]
         answer = choose(
             game,
@@ -224,14 +253,14 @@ def play_by_effect(game, unit, player: str, location: str, label: str) -> None:
             player,
             f"pay Accelerate for {unit.id} (an optional additional cost, still paid when the cost is ignored)",
             options,
-            "731.2",
+            "805.2",
             forced_ok=False,
         )
         if answer == "pay":
-            calc.pay_resources(game, player, accelerated, "353.1.c")
+            calc.pay_resources(game, player, accelerated, "356.1.b.3")
             ready = True
     card_finalized(game, unit, player)
-    do.enter_board(game, unit, player, location, ready, None, because="406.3.b")
+    do.enter_board(game, unit, player, location, ready, None, because="419.3.b")
     card_played(game, unit, player)
 
 
@@ -245,27 +274,27 @@ def hide_candidates(game, player: str):
                 yield Hide(by=player, card=card.id, at=bf.id)
 
 
-@action("hide", Hide, because=("408.2",), candidates=hide_candidates)
+@action("hide", Hide, because=("421.2",), candidates=hide_candidates)
 @procedure(
     "hide",
     StepKind.ACTION,
-    defines=("408.1", "737.1.b"),
+    defines=("421.1", "811.1.b"),
     summary=lambda g, a: f"{a.by} hides {a.card} at {a.at}",
     objects=lambda g, a: [a.card, a.at],
 )
 def hide(game, act: Hide) -> None:
-    """408: hide a card with [Hidden] facedown at a battlefield you control, for [A]; no chain (737.1.c.2)."""
+    """421: hide a card with [Hidden] facedown at a battlefield you control, for [A]; no chain (811.1.c.2)."""
     player, card, where = act.by, game.obj(act.card), act.at
     if card.owner != player or card.zone != Zone.HAND or not card.definition.has("Hidden"):
-        raise Refusal("737.1", f"{card.id} is not a card with [Hidden] in {player}'s hand")
+        raise Refusal("811.1", f"{card.id} is not a card with [Hidden] in {player}'s hand")
     calc.check_discretionary(game, player, "hiding")
     if not game.is_battlefield(where) or game.objects[where].battlefield_controller != player:
-        raise Refusal("408.1", f"cards are hidden at a battlefield their owner controls, not {where}")
+        raise Refusal("421.1", f"cards are hidden at a battlefield their owner controls, not {where}")
     if any(o.zone == Zone.FACEDOWN and o.location == where for o in game.objects.values()):
-        raise Refusal("106.4.b", f"{where} already has a facedown card")
-    calc.pay_resources(game, player, Cost(power=1), "737.1.b")  # [A]: Power of any domain
+        raise Refusal("107.3.b", f"{where} already has a facedown card")
+    calc.pay_resources(game, player, Cost(power=1), "811.1.b")  # [A]: Power of any domain
     card.zone, card.location, card.hidden_turn = Zone.FACEDOWN, where, game.turn_number
-    calc.cleanup(game, "a card was hidden", "319.6")
+    calc.cleanup(game, "a card was hidden", "319.7")
     calc.settle_priority(game)
 
 
@@ -274,7 +303,7 @@ def hide(game, act: Hide) -> None:
 
 @instruction("banish_and_play")
 def op_banish_and_play(game, run, ins) -> None:
-    for unit_id in calc.refs(game, run, ins["what"]):
+    for unit_id in calc.still_there(game, run, ins["what"], "banishing and playing"):
         unit = game.objects[unit_id]
         do.banish(game, unit_id, None, because=run.because)
         do.play_by_effect(game, unit, unit.owner, "base", run.item.label, because=run.because)
@@ -289,7 +318,7 @@ def op_play_banished_by_this(game, run, ins) -> None:
 
 @instruction("reveal_play_unit")
 def op_reveal_play_unit(game, run, ins) -> None:
-    """Reveal from the top of the deck until a unit; play it, ignoring its cost; recycle the rest (403)."""
+    """Reveal from the top of the deck until a unit; play it, ignoring its cost; recycle the rest (416)."""
     player = run.item.controller
     revealed = []
     for card in game.deck(player):
@@ -301,4 +330,4 @@ def op_reveal_play_unit(game, run, ins) -> None:
             do.play_by_effect(game, card, player, "base", run.item.label, because=run.because)
             break
     for other in revealed[:-1]:
-        game.objects[other].order = game.tick() + 10_000  # recycled to the bottom (403.1.a)
+        game.objects[other].order = game.tick() + 10_000  # recycled to the bottom (416.1.a)

@@ -1,10 +1,10 @@
-"""Recycle 403: a card goes to the bottom of its owner's corresponding deck: a Main Deck card to the Main Deck
-(403.1.a), a rune to the Rune Deck (403.1.b), whoever is told to recycle it (403.1.c). A permanent or rune
-leaving the board this way becomes a new object (356.3.e.4).
+"""Recycle 416: a card goes to the bottom of its owner's corresponding deck: a Main Deck card to the Main Deck
+(416.1.a), a rune to the Rune Deck (416.1.b), whoever is told to recycle it (416.1.c). A permanent or rune
+leaving the board this way becomes a new object (359.3.e.4).
 
-Several cards recycled to the Main Deck at once go to the bottom in a random order (403.5); the engine is
+Several cards recycled to the Main Deck at once go to the bottom in a random order (416.5); the engine is
 deterministic and keeps the order it is given (a scenario that depends on that order is not a replay of the
-rules). Several runes go in the order their owner chooses (403.5.a), also the order given.
+rules). Several runes go in the order their owner chooses (416.5.a), also the order given.
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ def bottom_of_deck(game) -> int:
 @procedure(
     "recycle",
     StepKind.EFFECT,
-    defines=("403.1",),
+    defines=("416.1",),
     summary=lambda g, ids, label: f"{label}: recycle {', '.join(ids)} to the bottom of its deck",
     objects=lambda g, ids, label: list(ids),
-    cite=lambda g, ids, label: sorted({"403.1.b" if g.objects[i].kind == RUNE else "403.1.a" for i in ids}),
+    cite=lambda g, ids, label: sorted({"416.1.b" if g.objects[i].kind == RUNE else "416.1.a" for i in ids}),
 )
 def recycle(game, card_ids, label: str) -> None:
     for card_id in card_ids:

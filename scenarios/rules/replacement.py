@@ -3,8 +3,8 @@
 Any event the engine models (a death, damage, a move, a draw, the combat's recall of attackers) is offered to
 the replacement effects that apply to it before it happens: the static ones of cards on the board, and those
 a resolving effect created ("the next time it would die this turn, ..."). When several apply, the owner of the
-object being acted on chooses which (368; its controller from Core Rules 1.4, 372; the player, when a player is
-acted on, 368.1; the turn player for an uncontrolled battlefield, 368.2). The chosen effect's instructions happen instead, and the event does not;
+object being acted on chooses which (368 of 2025-12-01; its controller from Core Rules 1.4, 372; the player, when a player is
+acted on, 372.1; the turn player for an uncontrolled battlefield, 372.2). The chosen effect's instructions happen instead, and the event does not;
 the other effects have nothing left to replace. An effect does not apply to the events of its own replacement.
 """
 
@@ -55,15 +55,15 @@ def prevents_all_damage(game, unit) -> bool:
 
 def _chooser(game, event: Event) -> tuple[str, str]:
     """Who chooses among the replacement effects, and the rule that says so. For a permanent the versions
-    disagree (`replacements_ordered_by`): its owner up to 2025-12-01 (368), its controller from Core Rules 1.4
+    disagree (`replacements_ordered_by`): its owner up to 2025-12-01 (its 368), its controller from Core Rules 1.4
     (372)."""
     if event.unit:
         obj = game.objects[event.unit]
         if obj.kind == BATTLEFIELD and obj.battlefield_controller is None:
-            return game.turn_player, "368.2"
+            return game.turn_player, "372.2"
         reading = game.reading("replacements_ordered_by")
         return (obj.controller if reading.choice == "controller" else obj.owner), reading.cited[0]
-    return event.player or game.turn_player, "368.1"
+    return event.player or game.turn_player, "372.1"
 
 
 def _describe(event: Event) -> str:
@@ -84,19 +84,19 @@ def would(game, event: Event) -> bool:
         game, "replacement", chooser, f"which replacement effect applies as {_describe(event)}", names, rule
     )
     source, replacement, lasting = options[names.index(chosen)]
-    do.apply_replacement(game, source, replacement, lasting, event, len(options) > 1, because="366")
+    do.apply_replacement(game, source, replacement, lasting, event, len(options) > 1, because="369")
     return True
 
 
 @procedure(
     "apply_replacement",
     StepKind.REPLACEMENT,
-    defines=("366.1",),
+    defines=("369.1",),
     summary=lambda g, source, r, lasting, event, chosen: (
         f"{r.label or g.objects[source].card} replaces the event: {_describe(event)}"
     ),
     objects=lambda g, source, r, lasting, event, chosen: [source, event.unit or event.player],
-    cite=lambda g, source, r, lasting, event, chosen: ["368"] if chosen else [],
+    cite=lambda g, source, r, lasting, event, chosen: ["372"] if chosen else [],
     pure=True,  # the summary reads the source's card, which never changes
 )
 def apply_replacement(game, source_id: str, replacement: Replacement, lasting, event: Event, chosen: bool) -> None:
@@ -120,7 +120,7 @@ def apply_replacement(game, source_id: str, replacement: Replacement, lasting, e
     busy = game.run.replacing
     busy.add(key)
     try:
-        calc.execute(game, calc.resolution(game, item, "366"), replacement.instead)
+        calc.execute(game, calc.resolution(game, item, "369"), replacement.instead)
     finally:
         busy.discard(key)
 
@@ -128,7 +128,7 @@ def apply_replacement(game, source_id: str, replacement: Replacement, lasting, e
 @procedure(
     "create_lasting_replacement",
     StepKind.EFFECT,
-    defines=("383.3", "384"),
+    defines=("390.3", "391"),
     summary=lambda g, lasting: (
         f"{lasting.replacement.label}: the next time {lasting.it or 'it'} would {EVENT_KINDS[lasting.replacement.would].would}, instead ..."
     ),
@@ -140,7 +140,7 @@ def create_lasting_replacement(game, lasting: LastingReplacement) -> None:
 
 @instruction("replace_next")
 def op_replace_next(game, run, ins) -> None:
-    """A delayed replacement effect (383.3): "the next time <it> would <event> this turn, <instead>"."""
+    """A delayed replacement effect (390.3): "the next time <it> would <event> this turn, <instead>"."""
     subjects = calc.refs(game, run, ins["it"]) if ins.get("it") else [None]
     flt = ObjectFilter.model_validate(ins.get("to", {"who": "it" if ins.get("it") else "unit"}))
     replacement = Replacement(

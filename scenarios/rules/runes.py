@@ -1,14 +1,14 @@
-"""Runes 156-164, Add 416, Channel 417 and the Channel Phase 315.3.
+"""Runes 160-168, Add 429, Channel 430 and the Channel Phase 315.3.
 
-Runes are kept in the Rune Deck (157.2) and channeled onto the board, into their controller's base (106.2.e,
-417.1): ready, unless the effect that channels them says otherwise (417.2). They are not permanents and not
-cards for card effects (052, 157.1.a). A Basic Rune has two abilities (160.2): "[E]: [Reaction] — Add [1]"
-and "Recycle this: [Reaction] — Add [C]" (Power of the rune's domain, 160.2.b.1); they are card data in
-cards.yaml. An ability that Adds resolves at once, without the Chain (388.2, 416.2). Added Energy and Power
-go to the Rune Pool (162.1), which empties as the Draw Phase ends and at the end of each turn (163).
+Runes are kept in the Rune Deck (161.2) and channeled onto the board, into their controller's base (105,
+430.1): ready, unless the effect that channels them says otherwise (430.2). They are not permanents and not
+cards for card effects (052, 161.1.a). A Basic Rune has two abilities (164.2): "[E]: [Reaction] — Add [1]"
+and "Recycle this: [Reaction] — Add [C]" (Power of the rune's domain, 164.2.b.1); they are card data in
+cards.yaml. An ability that Adds resolves at once, without the Chain (400.2, 429.2). Added Energy and Power
+go to the Rune Pool (166.1), which empties as the Draw Phase ends and at the end of each turn (167).
 
 In the Channel Phase the turn player channels 2 runes from their Rune Deck, or as many as it holds
-(315.3.b, 315.3.b.1). The first turn's extra rune for the player going second (462.7) belongs to the setup of a
+(315.3.b, 315.3.b.1). The first turn's extra rune for the player going second (485.7) belongs to the setup of a
 game, which scenarios start after.
 """
 
@@ -38,10 +38,10 @@ def _channeled(game, player, n, label, exhausted) -> str:
 @procedure(
     "channel",
     StepKind.EFFECT,
-    defines=("417.1",),
+    defines=("430.1",),
     summary=_channeled,
     objects=lambda g, player, n, label, exhausted: [player],
-    cite=lambda g, player, n, label, exhausted: ["417.2"] if exhausted else [],
+    cite=lambda g, player, n, label, exhausted: ["430.2"] if exhausted else [],
     pure=True,
 )
 def channel(game, player: str, n: int, label: str, exhausted: bool) -> None:
@@ -57,7 +57,7 @@ def channel(game, player: str, n: int, label: str, exhausted: bool) -> None:
             objects=[player],
         )
     for rune in deck[:n]:
-        rune.zone, rune.location, rune.controller = Zone.BOARD, "base", player  # 106.2.e, 185.3
+        rune.zone, rune.location, rune.controller = Zone.BOARD, "base", player  # 105, 191.3
         rune.exhausted = exhausted
         rune.timestamp = game.tick()
 
@@ -65,7 +65,7 @@ def channel(game, player: str, n: int, label: str, exhausted: bool) -> None:
 @procedure(
     "channel_phase",
     StepKind.TURN,
-    defines=("315.3", "315.3.b"),
+    defines=("315.3.b",),
     summary=lambda g, player: f"Channel Phase: {player} channels {CHANNEL_PHASE_RUNES} runes",
     objects=lambda g, player: [player],
     pure=True,
@@ -83,7 +83,7 @@ def _added(game, player, energy, power, domain, label) -> str:
 @procedure(
     "add",
     StepKind.EFFECT,
-    defines=("416.1", "162.1"),
+    defines=("429.1", "166.1"),
     summary=_added,
     objects=lambda g, player, *a: [player],
 )
@@ -94,7 +94,7 @@ def add(game, player: str, energy: int, power: int, domain: str | None, label: s
 @instruction("add")
 def op_add(game, run, ins) -> None:
     """`{op: add, energy: 1}`, `{op: add, power: 1, domain: own}` ([C]: the source's domain, of any domain
-    when it has none or several, 134.2.e.6.b) or `domain: Fury`; no domain is Power of any domain ([A])."""
+    when it has none or several, 135.2.e.6.b) or `domain: Fury`; no domain is Power of any domain ([A])."""
     domain = ins.get("domain")
     if domain == "own":
         source = game.objects.get(run.item.source)
@@ -106,14 +106,14 @@ def op_add(game, run, ins) -> None:
 
 @instruction("channel")
 def op_channel(game, run, ins) -> None:
-    """ "Channel N rune(s) [exhausted]" (417.4)."""
+    """ "Channel N rune(s) [exhausted]" (430.5)."""
     player = run.item.controller
     do.channel(game, player, ins.get("n", 1), run.item.label, bool(ins.get("exhausted")), because=run.because)
 
 
 @instruction("ready_runes")
 def op_ready_runes(game, run, ins) -> None:
-    """ "Ready N runes" (402.3.b): N of the player's exhausted runes, chosen as it resolves (352.9)."""
+    """ "Ready N runes" (415.3.b): N of the player's exhausted runes, chosen as it resolves (355.17)."""
     player, wanted = run.item.controller, ins.get("n", 1)
     exhausted = sorted(r.id for r in runes_on_board(game, player) if r.exhausted)
     picked: list[str] = []
@@ -121,7 +121,7 @@ def op_ready_runes(game, run, ins) -> None:
         rune = (
             exhausted[0]
             if len(exhausted) <= wanted - len(picked)
-            else choose(game, "rune", player, f"{run.item.label}: a rune to ready", exhausted, "352.9")
+            else choose(game, "rune", player, f"{run.item.label}: a rune to ready", exhausted, "355.17")
         )
         picked.append(rune)
         exhausted.remove(rune)

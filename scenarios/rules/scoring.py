@@ -1,8 +1,8 @@
 """Scoring 445-449: Conquer and Hold, once per battlefield per turn, and the Final Point.
 
 When the point a score would earn is the Final Point and the player scored by Conquer without having scored
-every battlefield this turn, the player draws a card instead of the point (448.1.b.2). Conquer and Hold
-abilities trigger either way (376.4.b.2.c, 376.4.c.2.c).
+every battlefield this turn, the player draws a card instead of the point (471.1.b.1). Conquer and Hold
+abilities trigger either way (383.4.c.2.c, 383.4.d.2.c).
 """
 
 from __future__ import annotations
@@ -11,19 +11,19 @@ from scenarios.kernel import calc, do, event_kind, instruction, log, note, proce
 from scenarios.objects import Event
 from scenarios.trace import StepKind
 
-event_kind("conquer", "376.4.b")
-event_kind("hold", "376.4.c")
+event_kind("conquer", "383.4.c")
+event_kind("hold", "383.4.d")
 
 
 def _score(game, player: str, bf, how: str) -> bool:
-    """Score `bf` by `how`: the point (or what replaces the Final Point); False when already scored (447)."""
+    """Score `bf` by `how`: the point (or what replaces the Final Point); False when already scored (470)."""
     if player in bf.scored_this_turn:
         note(
             game,
             StepKind.SCORING,
             "score",
             f"{player} already scored {bf.id} this turn: no point",
-            "447",
+            "470",
             objects=[bf.id],
         )
         return False
@@ -35,8 +35,8 @@ def _score(game, player: str, bf, how: str) -> bool:
         if unscored:
             do.draw_instead_of_final_point(game, player, unscored, because=from_total)
             return True
-    final_rule = "448.1.b.1" if how == "hold" else "448.1.b.2"
-    do.earn_point(game, player, bf, how, because=("448.1", final_rule, *from_total) if final else "448.1")
+    final_rule = "471.1.b.1" if how == "hold" else "471.1.b.1"
+    do.earn_point(game, player, bf, how, because=("471.1", final_rule, *from_total) if final else "471.1")
     return True
 
 
@@ -51,33 +51,33 @@ def final_point_at_stake(game, player: str) -> bool:
 @procedure(
     "draw_instead_of_final_point",
     StepKind.SCORING,
-    defines=("448.1.b.2",),
+    defines=("471.1.b.1",),
     summary=lambda g, player, unscored: (
         f"{player} would take the Final Point by Conquer without scoring {', '.join(unscored)} this turn: draws a card instead"
     ),
     objects=lambda g, player, unscored: [player],
 )
 def draw_instead_of_final_point(game, player: str, unscored) -> None:
-    do.draw(game, player, 1, because="448.1.b.2")
+    do.draw(game, player, 1, because="471.1.b.1")
 
 
 @procedure(
     "earn_point",
     StepKind.SCORING,
-    defines=("448.1",),
+    defines=("471.1",),
     summary=lambda g, player, bf, how: f"{player} scores 1 point ({how} {bf.id}): {g.players[player].points + 1}",
     objects=lambda g, player, bf, how: [player, bf.id],
-    cite=lambda g, player, bf, how: ["446.1" if how == "conquer" else "446.2"],
+    cite=lambda g, player, bf, how: ["469.1" if how == "conquer" else "469.2"],
 )
 def earn_point(game, player: str, bf, how: str) -> None:
     game.players[player].points += 1
-    log(game, "scored", f"{player}:{how}:{bf.id}", "448.1")
+    log(game, "scored", f"{player}:{how}:{bf.id}", "471.1")
 
 
 @procedure(
     "conquer",
     StepKind.SCORING,
-    defines=("446.1", "448.2.a"),
+    defines=("469.1", "471.2.a"),
     summary=lambda g, player, bf: f"{player} conquers {bf.id}",
     objects=lambda g, player, bf: [bf.id],
     pure=True,
@@ -89,7 +89,7 @@ def conquer(game, player: str, bf) -> None:
 @procedure(
     "hold",
     StepKind.SCORING,
-    defines=("446.2", "448.2.b"),
+    defines=("469.2", "471.2.b"),
     summary=lambda g, player, bf: f"{player} holds {bf.id}",
     objects=lambda g, player, bf: [bf.id],
     pure=True,
@@ -99,7 +99,7 @@ def hold(game, player: str, bf) -> None:
 
 
 def _score_and_trigger(game, player: str, bf, how: str) -> None:
-    """Score, then Conquer or Hold abilities trigger with the player's units there (448.2, 376.4.b-c)."""
+    """Score, then Conquer or Hold abilities trigger with the player's units there (471.2, 383.4.c-c)."""
     if _score(game, player, bf, how):
         units = tuple(u.id for u in game.units(bf.id, player))
         calc.fire(game, Event(how, player=player, location=bf.id, units=units))
@@ -108,15 +108,15 @@ def _score_and_trigger(game, player: str, bf, how: str) -> None:
 @procedure(
     "gain_points",
     StepKind.SCORING,
-    defines=("448.1.a.1",),
+    defines=("471.1.a.1",),
     summary=lambda g, player, n, label: f"{label}: {player} gains {n} point(s)",
     objects=lambda g, player, n, label: [player],
     pure=True,
 )
 def gain_points(game, player: str, n: int, label: str) -> None:
-    """Points from other sources than Conquer or Hold: no Final Point restriction (448.1.a.1)."""
+    """Points from other sources than Conquer or Hold: no Final Point restriction (471.1.a.1)."""
     game.players[player].points += n
-    log(game, "scored", f"{player}:{label}", "448.1.a.1")
+    log(game, "scored", f"{player}:{label}", "471.1.a.1")
 
 
 @instruction("score")

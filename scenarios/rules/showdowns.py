@@ -1,7 +1,7 @@
 """Showdowns and Focus 337-345, with the staging of showdowns and combats during Cleanup (322.8-322.14).
 
 The player with Focus acts when the Chain is empty; when every player has passed in sequence the showdown
-ends (344.3.a): a combat proceeds to its damage step (345.1), a showdown without combat settles control (345.2).
+ends (347.2.a): a combat proceeds to its damage step (348.1), a showdown without combat settles control (348.2).
 """
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ def stage(game) -> None:
             continue
         wanted = calc.wanted_stage(game, bf)
         if wanted != bf.staged:
-            rule = {"combat": "322.10", "showdown": "322.8"}.get(
-                wanted or "", "322.11" if bf.staged == "combat" else "322.9"
+            rule = {"combat": "323.9", "showdown": "323.8"}.get(
+                wanted or "", "323.10" if bf.staged == "combat" else "323.8.a"
             )
             do.set_stage(game, bf, wanted, because=rule)
 
@@ -51,23 +51,23 @@ def stage(game) -> None:
 def wanted_stage(game, bf) -> str | None:
     controllers = {u.controller for u in game.units(bf.id)}
     if len(controllers) >= 2:
-        return "combat"  # 322.10
+        return "combat"  # 323.9
     if game.showdown and game.showdown.battlefield == bf.id:
         return None  # the showdown here is already open
     if controllers == {bf.contested_by}:
-        # 322.8, and 322.8.a: also where the contested battlefield's controller has no unit left (its units
-        # died or changed sides): only a showdown there can establish control (184.3.b, 184.4)
+        # 323.8, and 323.8.a: also where the contested battlefield's controller has no unit left (its units
+        # died or changed sides): only a showdown there can establish control (190.3.b, 190.4)
         return "showdown"
-    return None  # 322.9, 322.11
+    return None  # 323.8.a, 323.10
 
 
 @procedure(
     "set_stage",
     StepKind.SHOWDOWN,
-    defines=("439",),
+    defines=("461",),
     summary=lambda g, bf, wanted: f"{bf.id}: " + (f"{wanted} staged" if wanted else f"{bf.staged} no longer staged"),
     objects=lambda g, bf, wanted: [bf.id],
-    cite=lambda g, bf, wanted: ["316.5.b"] if wanted == "showdown" or bf.staged == "showdown" else [],
+    cite=lambda g, bf, wanted: ["316.8.b"] if wanted == "showdown" or bf.staged == "showdown" else [],
 )
 def set_stage(game, bf, wanted: str | None) -> None:
     bf.staged = wanted
@@ -86,7 +86,7 @@ def open_staged(game) -> None:
     else:
         return
     game.journal.changed |= STAGED  # one staged battlefield may remain once the other opens
-    for kind, rule in (("showdown", "322.13"), ("combat", "322.14")):
+    for kind, rule in (("showdown", "323.12"), ("combat", "323.13")):
         staged = [bf.id for bf in game.battlefields() if bf.staged == kind]
         if staged:
             where = choose(game, "battlefield", game.turn_player, f"where a {kind} begins", staged, rule)
@@ -101,7 +101,7 @@ def open_staged(game) -> None:
 def combat_joins_open_showdown(game) -> None:
     """A Combat staged where a non-combat showdown is ongoing, in the Showdown Open State: from Core Rules 1.4
     that showdown becomes a Combat Showdown now (323.14, 460.1); earlier versions let it close first and stage
-    the combat then (345.2.b, `combat_joins_open_showdown` in scenarios/versions.py)."""
+    the combat then (345.2.b of 2025-12-01, `combat_joins_open_showdown` in scenarios/versions.py)."""
     showdown = game.showdown
     if showdown.combat or game.objects[showdown.battlefield].staged != "combat":
         standing_notes(game, StepKind.SHOWDOWN, COMBAT_STAGED, {}, ())
@@ -120,7 +120,7 @@ COMBAT_STAGED = "staged"  # the note of a combat waiting for the showdown at its
 @procedure(
     "begin_showdown",
     StepKind.SHOWDOWN,
-    defines=("340.2", "341"),
+    defines=("344.2", "345"),
     summary=lambda g, bf: f"showdown opens at {bf} (no combat)",
     objects=lambda g, bf: [bf],
 )
@@ -137,28 +137,36 @@ def pass_focus(game, player: str) -> None:
     showdown = game.showdown
     showdown.passes = (*showdown.passes, player)
     if set(showdown.passes) >= set(game.turn_order):
-        do.end_showdown(game, because="344.3.a")
+        do.end_showdown(game, because="347.2.a")
     else:
-        showdown.focus = game.next_player(player)  # 344.4
+        showdown.focus = game.next_player(player)  # 347.2.b
         game.priority = showdown.focus
+
+
+def _keeps_focus(game) -> bool:
+    """After the Initial Chain the player with Focus keeps it, as the version judged under reads it
+    (`focus_after_the_initial_chain`)."""
+    return game.showdown.initial and game.reading("focus_after_the_initial_chain").choice == "kept"
 
 
 @procedure(
     "after_chain_emptied",
     StepKind.SHOWDOWN,
     summary=lambda g: (
-        f"initial chain done: {g.showdown.focus} keeps Focus"
-        if g.showdown.initial
+        f"{g.word('combat chain')} done: {g.showdown.focus} keeps Focus"
+        if _keeps_focus(g)
         else f"Focus passes to {g.next_player(g.showdown.focus)}"
     ),
-    cite=lambda g: ["343.1", "442.1.e"] if g.showdown.initial else ["343"],
+    cite=lambda g: list(g.reading("focus_after_the_initial_chain").cited) if g.showdown.initial else ["346"],
 )
 def after_chain_emptied(game) -> None:
-    """343: Focus passes when the last chain item resolves, except after the Initial Chain (343.1)."""
+    """346: Focus passes when the last chain item resolves, except after the Combat Chain (the Initial Chain of
+    2025-12-01) where the version judged under keeps it (346.1)."""
     showdown = game.showdown
-    if showdown.initial:
+    if _keeps_focus(game):
         showdown.initial = False
     else:
+        showdown.initial = False
         showdown.focus = game.next_player(showdown.focus)
     showdown.passes = ()
     game.priority = showdown.focus
@@ -167,7 +175,7 @@ def after_chain_emptied(game) -> None:
 @procedure(
     "end_showdown",
     StepKind.SHOWDOWN,
-    defines=("345",),
+    defines=("348",),
     summary=lambda g: f"all players passed: showdown at {g.showdown.battlefield} ends",
 )
 def end_showdown(game) -> None:
@@ -175,18 +183,18 @@ def end_showdown(game) -> None:
     game.showdown = None
     game.priority = None
     if showdown.combat:
-        calc.cleanup(game, "the showdown ended", "344.3.a.1")
-        do.combat_damage_step(game, because="345.1")
-        do.combat_resolution_step(game, because="345.1")
+        calc.cleanup(game, "the showdown ended", "347.2.a")
+        do.combat_damage_step(game, because="348.1")
+        do.combat_resolution_step(game, because="348.1")
     else:
-        # 345.2 settles the battlefield as the showdown closes, before its cleanup could stage it again
-        do.settle_showdown(game, showdown.battlefield, because="345.2")
+        # 348.2 settles the battlefield as the showdown closes, before its cleanup could stage it again
+        do.settle_showdown(game, showdown.battlefield, because="348.2")
 
 
 @procedure(
     "settle_showdown",
     StepKind.SHOWDOWN,
-    defines=("345.2",),
+    defines=("348.2",),
     summary=lambda g, bf: f"settle control of {bf} after a showdown without combat",
     objects=lambda g, bf: [bf],
 )
@@ -196,7 +204,7 @@ def settle_showdown(game, bf_id: str) -> None:
     if len(present) == 1:
         (player,) = present
         if bf.battlefield_controller != player:
-            do.establish_control(game, bf, player, because="345.2.a")
+            do.establish_control(game, bf, player, because="348.2.a")
     elif len(present) >= 2:
         bf.staged = "combat"
         note(
@@ -204,9 +212,9 @@ def settle_showdown(game, bf_id: str) -> None:
             StepKind.SHOWDOWN,
             "staged",
             f"two players remain at {bf_id}: stays contested, combat staged ({bf.contested_by} will attack)",
-            ("345.2.b", "345.2.b.1"),
+            ("323.9", "464.2.c.1"),
             objects=[bf_id],
         )
     else:
         bf.contested_by = None
-    calc.cleanup(game, "the showdown ended", "344.3.a.1")
+    calc.cleanup(game, "the showdown ended", "347.2.a")

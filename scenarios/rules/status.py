@@ -1,5 +1,5 @@
-"""Exhaust 401, Ready 402, Stun 410, Buff 413 and 701-705, Attach 421, and Might and keyword
-changes made by resolving effects (454.3.b, 727.3.a)."""
+"""Exhaust 414, Ready 415, Stun 423, Buff 426 and 701-705, Attach 434, and Might and keyword
+changes made by resolving effects (477.3.b, 801.3.a)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ def _label(game, ids, label) -> str:
 
 
 def _status(name: str, attribute: str, value: bool, defines: tuple[str, ...]):
-    """A procedure that sets one status of objects: exhausted (401.1), ready (402.1), stunned (410.1).
-    Setting a status an object already has changes nothing (401.1.c, 402.1.c, 410.1.a.1)."""
+    """A procedure that sets one status of objects: exhausted (414.1), ready (415.1), stunned (423.1).
+    Setting a status an object already has changes nothing (414.1.c, 415.1.c, 423.1.a.1)."""
 
     def apply(game, object_ids, label=None) -> None:
         for object_id in object_ids:
@@ -30,15 +30,15 @@ def _status(name: str, attribute: str, value: bool, defines: tuple[str, ...]):
     )(apply)
 
 
-exhaust = _status("exhaust", "exhausted", True, ("401.1",))
-ready = _status("ready", "exhausted", False, ("402.1",))
-stun = _status("stun", "stunned", True, ("410.1",))
+exhaust = _status("exhaust", "exhausted", True, ("414.1",))
+ready = _status("ready", "exhausted", False, ("415.1",))
+stun = _status("stun", "stunned", True, ("423.1",))
 
 
 @procedure(
     "buff",
     StepKind.EFFECT,
-    defines=("413.1", "703"),
+    defines=("426.1", "703"),
     summary=lambda g, ids, label=None: f"{_label(g, ids, label)}buff {', '.join(ids)}",
     objects=lambda g, ids, label=None: ids,
 )
@@ -46,7 +46,7 @@ def buff(game, unit_ids, label=None) -> None:
     for unit_id in unit_ids:
         unit = game.objects[unit_id]
         if unit.buffs:
-            note(game, StepKind.EFFECT, "buff", f"{unit_id} already has a buff", "413.1.b.1", objects=[unit_id])
+            note(game, StepKind.EFFECT, "buff", f"{unit_id} already has a buff", "426.1.b.1", objects=[unit_id])
         else:
             unit.buffs = 1
 
@@ -65,7 +65,7 @@ def spend_buff(game, unit_id: str, label=None) -> None:
 @procedure(
     "give_might",
     StepKind.EFFECT,
-    defines=("454.3", "454.3.b"),
+    defines=("477.3.a", "477.3.b"),
     summary=lambda g, ids, amount, minimum, label: (
         f"{label}: give {', '.join(ids)} {amount:+d} might this turn"
         + (f", to a minimum of {minimum}" if minimum is not None else "")
@@ -86,8 +86,8 @@ def give_might(game, unit_ids, amount: int, minimum, label: str) -> None:
                 if fixed != amount
                 else f"it gets {fixed:+d}"
             ),
-            "454.3.b",
-            ("454.3.d", *calc.might_rules(game, unit)),
+            "477.3.b",
+            ("477.3.e", *calc.might_rules(game, unit)),
             [unit_id],
         )
         unit.modifiers = (*unit.modifiers, Modifier(fixed, label, game.tick()))
@@ -96,7 +96,7 @@ def give_might(game, unit_ids, amount: int, minimum, label: str) -> None:
 @procedure(
     "grant_keyword",
     StepKind.EFFECT,
-    defines=("727.3.a",),
+    defines=("801.3.a",),
     summary=lambda g, ids, keyword, value, until, label: (
         f"{label}: give {', '.join(ids)} [{keyword} {value}]"
         + (" this combat" if until == "combat" else " this turn" if until == "turn" else "")
@@ -112,12 +112,12 @@ def grant_keyword(game, unit_ids, keyword: str, value: int, until: str, label: s
 @procedure(
     "attach",
     StepKind.EFFECT,
-    defines=("421.1", "421.4", "744.2"),
+    defines=("434.1", "434.4", "818.2"),
     summary=lambda g, gear_ids, unit_id, label: f"{label}: attach {', '.join(gear_ids)} to {unit_id}",
     objects=lambda g, gear_ids, unit_id, label: [*gear_ids, unit_id],
 )
 def attach(game, gear_ids, unit_id: str, label: str) -> None:
-    """421.1.f: attaching detaches from any previous unit; 421.4: the gear goes where the unit is (not a move)."""
+    """434.1.f: attaching detaches from any previous unit; 434.4: the gear goes where the unit is (not a move)."""
     unit = game.objects[unit_id]
     for gear_id in gear_ids:
         gear = game.objects[gear_id]
@@ -129,7 +129,7 @@ def attach(game, gear_ids, unit_id: str, label: str) -> None:
 
 
 def _ids(game, run, ins, key="what"):
-    return [oid for oid in calc.refs(game, run, ins[key]) if game.objects[oid].zone == "board"]
+    return calc.still_there(game, run, ins[key], f"the '{ins['op']}' instruction on")
 
 
 def _on_objects(name: str):
@@ -160,7 +160,7 @@ def op_spend_buff(game, run, ins) -> None:
         run.item.controller,
         "unit whose buff to spend (one you control)",
         buffed,
-        "352.9",
+        "355.17",
     )
     do.spend_buff(game, pick, run.item.label, because=run.because)
     calc.execute(game, run, ins.get("then", []))

@@ -1,8 +1,8 @@
-"""Targeting 352.5-352.11 and mistargeting 356.3.e: which objects a choice may pick, and whether it still may.
+"""Targeting 352.5-352.11 and mistargeting 359.3.e: which objects a choice may pick, and whether it still may.
 
 A chosen target is kept as (object id, incarnation): an object that left the board and came back is a new
-object (356.3.e.4). Choices of a card played from hidden (and of its play effects) are restricted to the
-battlefield where it was hidden, unless the choice's own restriction could never be met there (737.1.d.2).
+object (359.3.e.4). Choices of a card played from hidden (and of its play effects) are restricted to the
+battlefield where it was hidden, unless the choice's own restriction could never be met there (811.1.d.2).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from scenarios.objects import Kind, Targeting, Zone
 
 
 def _restricted_to_hidden(spec, hidden_at) -> bool:
-    """737.1.d.2: restricted to the hidden battlefield, unless the spec could never be met there."""
+    """811.1.d.2: restricted to the hidden battlefield, unless the spec could never be met there."""
     return (
         hidden_at is not None
         and spec.type not in ("spell", "card_in_hand")
@@ -61,7 +61,8 @@ def legal_targets(game, spec, ctx: Targeting) -> list[str]:
     if spec.type == "location":
         if ctx.hidden_at is not None and _restricted_to_hidden(spec, ctx.hidden_at):
             return [ctx.hidden_at]
-        return ["base"] + [bf.id for bf in game.battlefields()]
+        where = {game.objects[ref[0]].location for ref in ctx.chosen.get(spec.of, ()) if not isinstance(ref, str)}
+        return [place for place in ["base"] + [bf.id for bf in game.battlefields()] if place not in where]
     taken = {ref[0] for ref in ctx.chosen.get(spec.not_target, ())} if spec.not_target else set()
     return [o.id for o in game.objects.values() if o.id not in taken and calc.matches_target(game, spec, o, ctx)]
 
@@ -73,11 +74,11 @@ def ref(game, object_id: str) -> tuple:
 
 @query("choose_targets")
 def choose_targets(game, specs: tuple, picks: dict, ctx: Targeting) -> dict:
-    """Targets named by a play or activate action, checked now (352.7-352.8, 355.1)."""
+    """Targets named by a play or activate action, checked now (352.7-352.8, 358.1)."""
     chosen: dict = {}
     unknown = set(picks) - {slot for slot, _ in specs}
     if unknown:
-        raise Refusal("352.7", f"{ctx.label} has no target slot {sorted(unknown)} (slots: {[s for s, _ in specs]})")
+        raise Refusal("355.8", f"{ctx.label} has no target slot {sorted(unknown)} (slots: {[s for s, _ in specs]})")
     for slot, spec in specs:
         value = picks.get(slot)
         here = Targeting(ctx.label, ctx.controller, ctx.source, ctx.here, ctx.hidden_at, chosen)
@@ -86,14 +87,14 @@ def choose_targets(game, specs: tuple, picks: dict, ctx: Targeting) -> dict:
                 chosen[slot] = ()
                 continue
             if ctx.hidden_at and not legal_targets(game, spec, here):
-                raise Refusal("737.1.d", f"{ctx.label} has no legal target at {ctx.hidden_at}, where it was hidden")
-            raise Refusal("352.7", f"{ctx.label} needs a target for '{slot}'")
+                raise Refusal("811.1.d", f"{ctx.label} has no legal target at {ctx.hidden_at}, where it was hidden")
+            raise Refusal("355.8", f"{ctx.label} needs a target for '{slot}'")
         values = value if isinstance(value, list) else [value]
         if spec.type == "location":
             legal = legal_targets(game, spec, here)
             bad = [v for v in values if v not in legal]
             if bad:
-                rule = "737.1.d.2" if ctx.hidden_at else "352.3"
+                rule = "811.1.d.2" if ctx.hidden_at else "355.4"
                 raise Refusal(rule, f"{bad} is not a legal destination for '{slot}' (legal: {legal})")
             chosen[slot] = tuple(values)
             continue
@@ -109,7 +110,7 @@ def choose_targets(game, specs: tuple, picks: dict, ctx: Targeting) -> dict:
                         Targeting(ctx.label, ctx.controller, ctx.source, ctx.here, None, chosen),
                     )
                 )
-                rule = "737.1.d.2" if hidden else "352.8"
+                rule = "811.1.d.2" if hidden else "355.9"
                 raise Refusal(rule, f"{v!r} is not a legal target for '{slot}' of {ctx.label}")
         chosen[slot] = tuple(ref(game, v) for v in values)
     return chosen
@@ -117,7 +118,7 @@ def choose_targets(game, specs: tuple, picks: dict, ctx: Targeting) -> dict:
 
 @query("still_legal")
 def still_legal(game, reference, spec, ctx: Targeting) -> bool:
-    """356.3.e.2/4: a target that changed zones is a new object; it must still meet the requirements."""
+    """359.3.e.2/4: a target that changed zones is a new object; it must still meet the requirements."""
     if isinstance(reference, str):
         return True
     object_id, incarnation = reference
@@ -128,9 +129,9 @@ def still_legal(game, reference, spec, ctx: Targeting) -> bool:
 @query("targeting_of")
 def targeting_of(game, item) -> Targeting:
     """The targeting context of a chain item: "here" is where its source is now, information from the source
-    being checked as the item executes (356.3.e.12; 359.3.f.2 in Core Rules 1.4); a source that has left the
+    being checked as the item executes (359.3.f.2); a source that has left the
     board has no "here" (null), except for the trigger of its own death, which keeps where it died
-    (734.1.d.3). A spell's "here" is the item's own location."""
+    (808.1.d.3). A spell's "here" is the item's own location."""
     source = game.objects.get(item.source)
     if calc.source_gone(game, item, source):
         here = None

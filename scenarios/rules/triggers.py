@@ -1,12 +1,12 @@
 """Triggered, reflexive and delayed abilities 375-385.
 
-`fire(event)` evaluates every trigger condition right after the event (376.2.c) and makes one trigger
+`fire(event)` evaluates every trigger condition right after the event (383.2.c) and makes one trigger
 instance per ability that triggered: two units with the same ability give two instances, and an ability that
 triggers once per unit gives one instance per unit, each with its own source, controller and event.
 `place_triggers` puts them on the Chain as pending items: each player orders their own simultaneous triggers
-(376.3.b, an explicit choice when there are several), players in turn order (376.3.b.1) or, for a combat's
-Initial Chain, attacker first and defender last (442.1.b.1). The controller of an instance is fixed when it
-triggers (185.4.b).
+(383.3.d, an explicit choice when there are several), players in turn order (383.3.d.1) or, for a combat's
+Initial Chain, attacker first and defender last (464.2.e.1). The controller of an instance is fixed when it
+triggers (191.4.b).
 """
 
 from __future__ import annotations
@@ -30,25 +30,25 @@ from scenarios.kernel import (
 from scenarios.objects import BOARD, ChainItem, DelayedAbility, Event, ItemKind, Kind, TriggerInstance, View
 from scenarios.trace import StepKind
 
-event_kind("end_of_turn", "317.1", would="reach the end of the turn")
-event_kind("beginning", "315.2.a", would="begin a turn")
+event_kind("end_of_turn", "317.1.a", would="reach the end of the turn")
+event_kind("beginning", "315.2.a.1", would="begin a turn")
 
 SELF_WORDS = ("self", "me", "this", "i")
 RULE_OF = {
-    "play": "376.4.a",
-    "attack": "376.4.d",
-    "defend": "376.4.e",
-    "conquer": "376.4.b",
-    "hold": "376.4.c",
-    "die": "734.1.c",
-    "card_played": "406.4.a",
+    "play": "383.4.a",
+    "attack": "383.4.e",
+    "defend": "383.4.f",
+    "conquer": "383.4.c",
+    "hold": "383.4.d",
+    "die": "808.1.c",
+    "card_played": "419.4.a",
 }
 
 
 @query("fire")
 def fire(game, event: Event, leaving: frozenset = frozenset()) -> None:
     """Every ability whose condition `event` meets triggers now; `leaving` are objects leaving the board in
-    the same action, whose own abilities only see their own departure (376.2.c.2, 734.1.d.2)."""
+    the same action, whose own abilities only see their own departure (383.2.c.2, 808.1.d.2)."""
     found = []
     for source in game.listeners:
         if source.zone != BOARD:
@@ -59,7 +59,7 @@ def fire(game, event: Event, leaving: frozenset = frozenset()) -> None:
                 found.append(instance)
     for source, ability, count in calc.keyword_triggers(game, event):
         for _ in range(count):
-            instance = _triggered(game, source, None, ability.trigger, event, leaving, ability.rule)
+            instance = _triggered(game, source, None, ability.trigger_under(game), event, leaving, ability.rule)
             if instance is not None:
                 found.append(instance)
     for delayed in game.delayed:
@@ -74,11 +74,12 @@ def fire(game, event: Event, leaving: frozenset = frozenset()) -> None:
                     delayed.controller,
                     event,
                     delayed.label,
-                    "383.2",
+                    "390.2",
                     effects=delayed.effects,
                     location=event.location,
                     it=_still_the_same(game, delayed),
                     delayed=True,
+                    it_incarnation=delayed.incarnation,
                 )
             )
             if delayed.once:
@@ -88,7 +89,7 @@ def fire(game, event: Event, leaving: frozenset = frozenset()) -> None:
 
 
 def _still_the_same(game, delayed) -> str | None:
-    """The delayed ability's object "it", unless it has changed zones since: then it is a new object (356.3.e.4)."""
+    """The delayed ability's object "it", unless it has changed zones since: then it is a new object (359.3.e.4)."""
     obj = game.objects.get(delayed.it) if delayed.it else None
     if obj is None or (delayed.incarnation is not None and obj.incarnation != delayed.incarnation):
         return None
@@ -113,7 +114,7 @@ def _triggered(game, source, index, trigger, event: Event, leaving, rule=None) -
     if trigger.condition is not None:
         own_play = flt.event == "play" and event.unit == source.id
         context = Condition(controller, source.id, own_play)
-        because = rule or RULE_OF.get(trigger.when.event, "376.2")
+        because = rule or RULE_OF.get(trigger.when.event, "383.2")
         if not calc.decide_condition(game, trigger.condition, context, source.card, "its ability triggers", because):
             return None
     if trigger.limit == "once_per_turn":
@@ -139,7 +140,7 @@ def _instance(game, source, index, trigger, controller: str, event: Event, rule=
         controller,
         event,
         trigger.label or f"{source.card}: {trigger.when.event}",
-        rule or RULE_OF.get(trigger.when.event, "376.2"),
+        rule or RULE_OF.get(trigger.when.event, "383.2"),
         effects=tuple(trigger.effects),
         targets=tuple(trigger.targets.items()),
         optional=trigger.optional,
@@ -158,12 +159,17 @@ def option_labels(instances) -> list[str]:
 
 
 @query("place_triggers")
-def place_triggers(game, first=(), last=(), because: str = "376.3.b.1") -> None:
+def place_triggers(game, first=(), last=(), because: tuple[str, str] = ("383.3", "383.3.d.1")) -> None:
+    """Put the abilities that triggered on the Chain. Each is put there because of the rule that orders it in
+    this context: `because` is (the rule for triggers of one player, the rule for several players' simultaneous
+    triggers): by default a triggered ability is placed on the Chain (383.3), several players' in turn order
+    (383.3.d.1); a player's own several triggers in the order they choose (383.3.d)."""
     found = game.triggered
     if not found:
         return
     game.triggered = ()
     controllers = {t.controller for t in found}
+    placed = because[1] if len(controllers) > 1 else because[0]
     middle = [p for p in game.in_turn_order(controllers) if p not in first and p not in last]
     for player in [*first, *middle, *last]:
         own = [t for t in found if t.controller == player]
@@ -175,18 +181,18 @@ def place_triggers(game, first=(), last=(), because: str = "376.3.b.1") -> None:
                 player,
                 f"order of simultaneous triggers: {'; '.join(labels)}",
                 labels,
-                "376.3.b",
+                "383.3.d",
                 forced_ok=False,
             )
             own = [own[labels.index(label)] for label in order]
         for instance in own:
-            do.put_trigger_on_chain(game, instance, because=(because, "376.3.b") if len(own) > 1 else because)
+            do.put_trigger_on_chain(game, instance, because=(placed, "383.3.d") if len(own) > 1 else placed)
 
 
 @procedure(
     "put_trigger_on_chain",
     StepKind.TRIGGER,
-    defines=("376.3",),
+    defines=("383.3",),
     summary=lambda g, t: f"{t.label} triggers (controller {t.controller}): pending on the Chain",
     objects=lambda g, t: [t.source],
     cite=lambda g, t: [t.rule],
@@ -209,6 +215,7 @@ def put_trigger_on_chain(game, instance: TriggerInstance) -> None:
         location=instance.location,
         hidden_at=instance.hidden_at,
         it=instance.it,
+        it_incarnation=instance.it_incarnation,
     )
     calc.add_to_chain(game, item)
 
@@ -228,7 +235,7 @@ answer_kind("order", check_order, lambda game, choice: (list(p) for p in itertoo
 @procedure(
     "create_delayed",
     StepKind.EFFECT,
-    defines=("383", "384"),
+    defines=("390", "391"),
     summary=lambda g, d: f"{d.label}: a delayed ability waits for {d.event.event}" + (f" of {d.it}" if d.it else ""),
     objects=lambda g, d: [d.it],
 )
@@ -238,7 +245,7 @@ def create_delayed(game, delayed: DelayedAbility) -> None:
 
 @instruction("delayed")
 def op_delayed(game, run, ins) -> None:
-    """A delayed triggered ability (383.2): `when` is its event filter, `it` the object it is about."""
+    """A delayed triggered ability (390.2): `when` is its event filter, `it` the object it is about."""
     flt = EventFilter.model_validate(ins["when"])
     subjects = calc.refs(game, run, ins["it"]) if ins.get("it") else [None]
     for subject in subjects:

@@ -3,47 +3,65 @@
 The Start of Turn runs its phases in order (315): Awaken (ready everything), the Beginning Phase's
 Beginning Step (its "at the start of your Beginning Phase" abilities, such as Temporary's, go on the Chain and
 resolve before scoring) and Scoring Step (Hold), the Channel Phase (315.3), the Draw Phase (315.4), after
-which the Rune Pools empty (315.4.d) and the Action Phase begins. When a step's cleanup leaves items on the
+which the Rune Pools empty (316.3) and the Main Phase begins (the Action Phase before 1.4). When a step's cleanup leaves items on the
 Chain, the next step waits until the Chain has resolved (`continuation` names it).
 """
 
 from __future__ import annotations
 
 from scenarios.actions import EndTurn
-from scenarios.kernel import Refusal, action, calc, do, procedure, query
+from scenarios.kernel import Refusal, action, calc, do, note, procedure, query
 from scenarios.objects import BOARD, Event
 from scenarios.trace import StepKind
 
 
 @query("check_discretionary")
 def check_discretionary(game, player: str, what: str) -> None:
-    """398.1.a: a Discretionary Action (the Standard Move 407, hiding 408.2) is taken by the turn player, in a
+    """410.1.a: a Discretionary Action (the Standard Move 420, hiding 421.2) is taken by the turn player, in a
     Neutral Open State (no Chain, no showdown), with Priority."""
     if game.chain or game.showdown or player != game.turn_player or game.priority != player:
         raise Refusal(
-            "398.1.a", f"{what} is a Discretionary Action: the turn player, in a Neutral Open State, with Priority"
+            "410.1.a", f"{what} is a Discretionary Action: the turn player, in a Neutral Open State, with Priority"
         )
 
 
-@action("end_turn", EndTurn, because=("316.6",), candidates=lambda game, player: [EndTurn(by=player)])
+@action("end_turn", EndTurn, because=("316.9",), candidates=lambda game, player: [EndTurn(by=player)])
 @procedure(
     "end_turn",
     StepKind.TURN,
-    defines=("316.6.b", "317.1"),
+    defines=("316.9.b", "317.1.a"),
     summary=lambda g, a: f"{a.by} ends the turn",
     objects=lambda g, a: [a.by],
     pure=True,
 )
 def end_turn(game, act: EndTurn) -> None:
-    if act.by != game.turn_player or game.chain or game.showdown or game.combat or game.phase != "action":
-        raise Refusal("316.6", "only the turn player ends the turn, from a Neutral Open State in the Action Phase")
+    if act.by != game.turn_player or game.chain or game.showdown or game.combat or game.phase != "main":
+        phase = game.word("main").capitalize()
+        raise Refusal("316.9", f"only the turn player ends the turn, from a Neutral Open State in the {phase} Phase")
     game.phase = "ending"
-    for unit in game.unit_objects:
-        if unit.stunned and unit.zone == BOARD:
-            unit.stunned = False  # 410.1.a.2: stunned units recover at the beginning of the Ending Step
+    if game.reading("stun_ends").choice == "ending_step":
+        _recover_from_stun(game)  # up to 2025-12-01 (its 410.1.a.2): as the Ending Step begins
     calc.fire(game, Event("end_of_turn", player=game.turn_player))
     calc.cleanup(game, "the Ending Step began", "319.2")
     _next_step(game, "end_of_turn")
+
+
+def _recover_from_stun(game) -> None:
+    """Stunned units lose the status, when the version judged under says (`stun_ends`), citing its rules."""
+    recovered = [unit for unit in game.unit_objects if unit.stunned and unit.zone == BOARD]
+    for unit in recovered:
+        unit.stunned = False
+    if recovered:
+        reading = game.reading("stun_ends")
+        note(
+            game,
+            StepKind.TURN,
+            "stun ends",
+            f"{', '.join(unit.id for unit in recovered)} lose(s) the Stunned status",
+            reading.cited,
+            reading.cited,
+            [unit.id for unit in recovered],
+        )
 
 
 @procedure(
@@ -52,12 +70,14 @@ def end_turn(game, act: EndTurn) -> None:
 def finish_end_of_turn(game) -> None:
     game.continuation = None
     calc.cleanup(game, "End of Turn", "317.2.a", special="end_of_turn")
-    do.expire(game, because="317.3")
-    do.start_turn(game, game.next_player(game.turn_player), because="317.4")
+    do.expire(game, because="317.2.c")
+    do.start_turn(game, game.next_player(game.turn_player), because="317.3")
 
 
-@procedure("expire", StepKind.TURN, defines=("317.3.a",), summary="expiration step: 'this turn' effects expire")
+@procedure("expire", StepKind.TURN, defines=("317.2.c",), summary="expiration step: 'this turn' effects expire")
 def expire(game) -> None:
+    if game.reading("stun_ends").choice == "expiration":
+        _recover_from_stun(game)  # 423.1.a.2 (Core Rules 1.4): with the 'this turn' effects, step 3d
     for obj in game.objects.values():
         if obj.modifiers:
             obj.modifiers = tuple(m for m in obj.modifiers if m.until != "turn")
@@ -78,13 +98,13 @@ def expire(game) -> None:
             player.cards_played_this_turn, player.played_this_turn = 0, ()
         if player.cards_finalized_this_turn:
             player.cards_finalized_this_turn, player.finalized_this_turn = 0, ()
-    do.empty_rune_pools(game, because="317.3.b")
+    do.empty_rune_pools(game, because="317.2.d")
 
 
 @procedure(
     "start_turn",
     StepKind.TURN,
-    defines=("315", "315.1.a"),
+    defines=("315.1.b",),
     summary=lambda g, player: f"{player}'s turn begins",
     objects=lambda g, p: [p],
     pure=True,
@@ -96,7 +116,7 @@ def start_turn(game, player: str) -> None:
     game.phase = "beginning"
     for obj in game.objects.values():
         if obj.controller == player and obj.zone == BOARD and obj.exhausted:
-            obj.exhausted = False  # 315.1.a: the Awaken Phase readies everything the turn player controls
+            obj.exhausted = False  # 315.1.b: the Awaken Phase readies everything the turn player controls
     calc.fire(game, Event("beginning", player=player))  # 315.2.a.1: effects at the start of the Beginning Phase
     calc.cleanup(game, "the Beginning Step", "319.2")
     _next_step(game, "scoring")
@@ -118,10 +138,15 @@ def _next_step(game, step: str) -> None:
 
 @query("resume_turn")
 def resume_turn(game) -> None:
-    """The Chain a step of the turn made has resolved: the turn goes on where it stopped."""
+    """The Chain a step of the turn made has resolved: the turn goes on where it stopped. A continuation that
+    is not a step of the turn names a query of another rule module and its argument ("settle_combat:bf1")."""
     step, game.continuation = game.continuation, None
     if calc.game_goes_on(game):
-        STEPS[step](game)
+        if step in STEPS:
+            STEPS[step](game)
+        else:
+            name, _, argument = step.partition(":")
+            getattr(calc, name)(game, argument)
 
 
 @query("game_goes_on")
@@ -135,7 +160,7 @@ def _scoring_step(game) -> None:
     player = game.turn_player
     for bf in game.battlefields():
         if bf.battlefield_controller == player:
-            do.hold(game, player, bf, because="315.2.b.1")
+            do.hold(game, player, bf, because="315.2.b.2")
     calc.cleanup(game, "the Scoring Step", "319.2")
     _next_step(game, "channel")
 
@@ -151,19 +176,19 @@ def _draw_phase(game) -> None:
     game.phase = "draw"
     do.draw(game, game.turn_player, 1, because="315.4.b")
     calc.cleanup(game, "the Draw Phase", "319.2")
-    _next_step(game, "action")
+    _next_step(game, "main")
 
 
-def _action_phase(game) -> None:
-    do.empty_rune_pools(game, because="315.4.d")
-    game.phase = "action"
+def _main_phase(game) -> None:
+    do.empty_rune_pools(game, because="316.3")
+    game.phase = "main"
     game.priority = game.turn_player  # 312.2.a
 
 
 STEPS = {
-    "end_of_turn": lambda game: do.finish_end_of_turn(game, because="317.2"),
+    "end_of_turn": lambda game: do.finish_end_of_turn(game, because="317.2.a"),
     "scoring": _scoring_step,
     "channel": _channel_phase,
     "draw": _draw_phase,
-    "action": _action_phase,
+    "main": _main_phase,
 }

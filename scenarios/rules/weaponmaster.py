@@ -1,12 +1,14 @@
-"""Weaponmaster 747: a play effect (747.1.b): "When you play me, choose a card you control with the
-Equipment tag. ... Pay the cost of its Equip ability, reduced by [A], to attach it to this unit" (747.1.c).
+"""Weaponmaster 821: a play effect (821.1.b): "When you play me, choose a card you control with the
+Equipment tag. ... Pay the cost of its Equip ability, reduced by [A], to attach it to this unit" (821.1.c).
 
-The Equipment is chosen as the ability resolves, whether it has Equip or not (747.1.c.1), attached or not
-(it is detached from its unit, 421.1.f). Only Power of any domain ([A]) in the Equip cost is reduced: a
-cost of one domain is paid in full (747.1.c.3). With no Equip cost, or a cost that can't be paid, the
-Equipment stays where it is (747.1.c.4, 747.1.c.5). Paying is optional ("you may [Equip]"). The Equip ability
-is not activated and the unit is not chosen (747.1.c.6): nothing triggers on choosing it. Several instances
-trigger separately (747.2).
+The Equipment is chosen as the ability resolves, whether it has Equip or not (821.1.c.1), attached or not
+(it is detached from its unit, 434.1.f). Only Power of any domain ([A]) in the Equip cost is reduced: a
+cost of one domain is paid in full (821.1.c.3). With no Equip cost, or a cost that can't be paid, the
+Equipment stays where it is (821.1.c.4, 821.1.c.5). Paying is optional ("you may [Equip]"): up to 2025-12-01 asked
+as it resolves; from Core Rules 1.4 the "you may" opens the ability (821.1.c), decided as it is finalized
+(383.3.a), and the cost is then paid as it resolves (`weaponmaster_opens_with_you_may`). The Equip ability
+is not activated and the unit is not chosen (821.1.c.6): nothing triggers on choosing it. Several instances
+trigger separately (821.1.c.7).
 """
 
 from __future__ import annotations
@@ -16,23 +18,32 @@ from scenarios.kernel import calc, choose, do, instruction, keyword_ability, not
 from scenarios.objects import BOARD
 from scenarios.trace import StepKind
 
+_ABILITY = {
+    "when": {"event": "play", "who": "self"},
+    "label": "Weaponmaster: equip an Equipment to me for [A] less",
+    "effects": [{"op": "equip_to_this", "reduced_by_any_power": 1}],
+}
 keyword_ability(
     "Weaponmaster",
-    "747.1.c",
-    Trigger.model_validate(
-        {
-            "when": {"event": "play", "who": "self"},
-            "label": "Weaponmaster: equip an Equipment to me for [A] less",
-            "effects": [{"op": "equip_to_this", "reduced_by_any_power": 1}],
-        }
-    ),
+    "821.1.c",
+    Trigger.model_validate(_ABILITY),
     stacks=True,
+    reads="weaponmaster_opens_with_you_may",
+    texts={  # Core Rules 1.4 (821.1.c): "you may choose ...", decided as it is finalized (383.3.a); then it pays
+        "you_may_first": Trigger.model_validate(
+            {
+                **_ABILITY,
+                "optional": True,
+                "effects": [{"op": "equip_to_this", "reduced_by_any_power": 1, "decided": True}],
+            }
+        )
+    },
 )
 
 
 @query("weaponmaster_cost")
 def weaponmaster_cost(cost, any_power: int):
-    """747.1.c: the Equip cost reduced by [A]: only Power of any domain is reduced (747.1.c.3)."""
+    """821.1.c: the Equip cost reduced by [A]: only Power of any domain is reduced (821.1.c.3)."""
     return cost.less(power=any_power)
 
 
@@ -50,7 +61,7 @@ def op_equip_to_this(game, run, ins) -> None:
     if not equipment:
         calc.impossible(game, run, f"{player} controls no Equipment")
         return
-    pick = choose(game, "equipment", player, f"{label}: choose an Equipment you control", equipment, "747.1.c")
+    pick = choose(game, "equipment", player, f"{label}: choose an Equipment you control", equipment, "821.1.c")
     equip = next((ability for ability in game.objects[pick].definition.activated if ability.equip), None)
     if equip is None:
         note(
@@ -59,13 +70,13 @@ def op_equip_to_this(game, run, ins) -> None:
             "equip cost",
             f"{pick} has no Equip cost: it can't be paid, it stays",
             run.because,
-            ("747.1.c.4",),
+            ("821.1.c.4",),
             [pick],
         )
         return
     cost = calc.weaponmaster_cost(equip.cost, ins.get("reduced_by_any_power", 0))
     problem = calc.cost_problem(game, cost, player, pick)
-    rule = "747.1.c.3" if equip.cost.domain_power and not equip.cost.power else "747.1.c"
+    rule = "821.1.c.3" if equip.cost.domain_power and not equip.cost.power else "821.1.c"
     note(
         game,
         StepKind.EFFECT,
@@ -73,21 +84,36 @@ def op_equip_to_this(game, run, ins) -> None:
         f"{pick}'s Equip cost {equip.cost.describe()} reduced by [A]: {cost.describe()}"
         + (f"; it can't be paid ({problem.message}): {pick} stays" if problem else ""),
         run.because,
-        (rule, "747.1.c.5") if problem else (rule,),
+        (rule, "821.1.c.5") if problem else (rule,),
         [pick],
     )
     if problem is not None:
         return
-    if (
-        choose(
+    reading = game.reading("weaponmaster_opens_with_you_may")
+    if ins.get("decided"):
+        note(
             game,
-            "may",
-            player,
-            f"{label}: pay {cost.describe()} to attach {pick} to {unit_id}?",
-            ["yes", "no"],
-            "747.1.c",
+            StepKind.CHOICE,
+            "decided as finalized",
+            f'{label}: its opening "you may" was decided as it was finalized: {player} pays {cost.describe()}',
+            run.because,
+            reading.cited,
+            [pick],
         )
-        == "yes"
+    if (
+        ins.get("decided")
+        or (
+            choose(
+                game,
+                "may",
+                player,
+                f"{label}: pay {cost.describe()} to attach {pick} to {unit_id}?",
+                ["yes", "no"],
+                reading.cited[0],  # asked as it resolves: the version's reading says so (821.1.c in 1.4's words)
+                also=reading.cited[1:],
+            )
+            == "yes"
+        )
     ):
         do.pay_cost(game, cost, player, pick, label, because=run.because)
         do.attach(game, [pick], unit_id, label, because=run.because)

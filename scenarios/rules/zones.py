@@ -1,4 +1,4 @@
-"""Cards changing zones: Draw 400, Discard 409, Counter 412, and returning a permanent to its owner's hand."""
+"""Cards changing zones: Draw 413, Discard 422, Counter 425, and returning a permanent to its owner's hand."""
 
 from __future__ import annotations
 
@@ -6,13 +6,13 @@ from scenarios.kernel import calc, choose, do, event_kind, instruction, log, not
 from scenarios.objects import Event, ItemKind, Obj, Zone
 from scenarios.trace import StepKind
 
-event_kind("draw", "400.1")
-event_kind("discard", "409.1")
+event_kind("draw", "413.1")
+event_kind("discard", "422.1")
 
 
 def _top_card(game, player: str, because) -> Obj | None:
     """The top card of a Main Deck, the player burned out first while it is empty (`because`: the rules of the
-    draw or move that found it so); None when an opponent would win first (418.3.a)."""
+    draw or move that found it so); None when an opponent would win first (431.3.a)."""
     if not game.deck(player) and not calc.burn_out_until_a_card(game, player, because):
         return None
     return game.deck(player)[0]
@@ -21,18 +21,18 @@ def _top_card(game, player: str, because) -> Obj | None:
 @procedure(
     "draw",
     StepKind.EFFECT,
-    defines=("400.1",),
+    defines=("413.1",),
     summary=lambda g, player, n, label=None: (f"{label}: " if label else "") + f"{player} draws {n}",
     objects=lambda g, player, n, label=None: [player],
     pure=True,
 )
 def draw(game, player: str, n: int, label=None) -> None:
-    """Each card drawn is one event a replacement effect may replace (366); a draw that happens from an empty
-    Main Deck burns the player out first, then goes on (400.4, 418.1.a)."""
+    """Each card drawn is one event a replacement effect may replace (369); a draw that happens from an empty
+    Main Deck burns the player out first, then goes on (413.4, 431.1.a)."""
     for _ in range(n):
         if calc.would(game, Event("draw", player=player, amount=1)):
             continue
-        card = _top_card(game, player, ("400.4.b", "418.1.a"))
+        card = _top_card(game, player, ("413.4.b", "431.1.a"))
         if card is None:
             return
         card.zone = Zone.HAND
@@ -42,16 +42,16 @@ def draw(game, player: str, n: int, label=None) -> None:
 @procedure(
     "trash_from_deck",
     StepKind.EFFECT,
-    defines=("107.1.a",),
+    defines=("108.2.b",),
     summary=lambda g, player, n, label: f"{label}: {player} puts the top {n} card(s) of its Main Deck into its trash",
     objects=lambda g, player, n, label: [player],
     pure=True,
 )
 def trash_from_deck(game, player: str, n: int, label: str) -> None:
     """One card at a time; a Main Deck that runs out burns the player out, then the rest is completed from the
-    deck the Burn Out refilled (418.1.b)."""
+    deck the Burn Out refilled (431.1.b)."""
     for _ in range(n):
-        card = _top_card(game, player, "418.1.b")
+        card = _top_card(game, player, "431.1.b")
         if card is None:
             return
         card.zone = Zone.TRASH
@@ -65,7 +65,7 @@ def op_trash_from_deck(game, run, ins) -> None:
 @procedure(
     "discard",
     StepKind.EFFECT,
-    defines=("409.1",),
+    defines=("422.1",),
     summary=lambda g, player, card_id: f"{player} discards {card_id}",
     objects=lambda g, player, card_id: [card_id],
     pure=True,
@@ -78,7 +78,7 @@ def discard(game, player: str, card_id: str) -> None:
 @procedure(
     "return_to_hand",
     StepKind.EFFECT,
-    defines=("107.6.f", "109"),
+    defines=("108.7.a", "124.1"),
     summary=lambda g, ids, label: f"{label}: return {', '.join(ids)} to its owner's hand",
     objects=lambda g, ids, label: ids,
 )
@@ -90,7 +90,7 @@ def return_to_hand(game, object_ids, label: str) -> None:
 @procedure(
     "counter",
     StepKind.EFFECT,
-    defines=("412.1", "412.1.a", "412.1.b"),
+    defines=("425.1", "425.1.a", "425.1.b"),
     summary=lambda g, card_id, label: f"{label}: counter {card_id}",
     objects=lambda g, card_id, label: [card_id],
     pure=True,
@@ -101,12 +101,12 @@ def counter(game, card_id: str, label: str) -> None:
         if item.card == card_id and item.kind == ItemKind.SPELL:
             game.chain = tuple(i for i in game.chain if i is not item)
             game.objects[card_id].zone = Zone.TRASH
-            log(game, "resolved", f"{item.label} [countered]", "412.1.a")
+            log(game, "resolved", f"{item.label} [countered]", "425.1.a")
 
 
 @query("reveal")
 def reveal(game, player: str, card_ids, because) -> None:
-    note(game, StepKind.EFFECT, "reveal", f"{player} reveals {', '.join(card_ids)}", because, ("411.1",), card_ids)
+    note(game, StepKind.EFFECT, "reveal", f"{player} reveals {', '.join(card_ids)}", because, ("424.1",), card_ids)
 
 
 # -- instructions --------------------------------------------------------------------------------------------
@@ -119,20 +119,20 @@ def op_draw(game, run, ins) -> None:
 
 @instruction("discard")
 def op_discard(game, run, ins) -> None:
-    """409.4: discard as many as possible; the player chooses which (409.1.a)."""
+    """422.4: discard as many as possible; the player chooses which (422.1.a)."""
     player = run.item.controller
     for _ in range(ins.get("n", 1)):
         hand = [o.id for o in game.hand(player)]
         if not hand:
-            calc.impossible(game, run, f"{player} has no card left to discard", "409.4")
+            calc.impossible(game, run, f"{player} has no card left to discard", "422.4")
             return
-        pick = choose(game, "discard", player, "card to discard", hand, "409.1.a")
+        pick = choose(game, "discard", player, "card to discard", hand, "422.1.a")
         do.discard(game, player, pick, because=run.because)
 
 
 @instruction("return_to_hand")
 def op_return_to_hand(game, run, ins) -> None:
-    ids = [oid for oid in calc.refs(game, run, ins["what"]) if game.objects[oid].zone == Zone.BOARD]
+    ids = calc.still_there(game, run, ins["what"], "returning to hand")
     if ids:
         do.return_to_hand(game, ids, run.item.label, because=run.because)
 
