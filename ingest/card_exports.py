@@ -22,6 +22,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, StringConstraints
 
+from ingest import cards
 from ingest.cards import (
     CardNumber,
     NonEmpty,
@@ -283,3 +284,16 @@ def parse_errata(path: str | Path) -> ParsedErrata:
             )
         )
     return ParsedErrata(errata, [], len(raw), dated=True)
+
+
+def parse_file(path: str | Path, kind: str) -> ParsedCards | ParsedErrata:
+    """The build's entry point: ``kind`` is "cards" or "errata" (the manifest's kind). Each comes in two
+    shapes: a JSON list of entries (``ingest.cards``) or an object holding them (an official export, read
+    here); the file's own shape decides."""
+    if kind in ("cards", "errata") and is_export(path):
+        return parse_cards(path) if kind == "cards" else parse_errata(path)
+    if kind == "cards":
+        return cards.parse_cards(path)
+    if kind == "errata":
+        return cards.parse_errata(path)
+    raise IngestError(path, None, "a card list or an errata list", f"kind {kind!r}")

@@ -187,21 +187,6 @@ class _ErratumEntry(BaseModel):
 # --------------------------------------------------------------------------- reading
 
 
-def parse_file(path: str | Path, kind: str) -> ParsedCards | ParsedErrata:
-    """The build's entry point: ``kind`` is "cards" or "errata" (the manifest's kind). Each comes in two
-    shapes: a JSON list of entries (read here) or an object holding them (an official export, read by
-    ``ingest.card_exports``); the file's own shape decides."""
-    from ingest import card_exports  # it builds on this module's readers
-
-    if kind in ("cards", "errata") and card_exports.is_export(path):
-        return card_exports.parse_cards(path) if kind == "cards" else card_exports.parse_errata(path)
-    if kind == "cards":
-        return parse_cards(path)
-    if kind == "errata":
-        return parse_errata(path)
-    raise IngestError(path, None, "a card list or an errata list", f"kind {kind!r}")
-
-
 def parse_cards(path: str | Path) -> ParsedCards:
     raw = _json_entries(path, "card entries")
     by_name: dict[str, ParsedCard] = {}

@@ -22,8 +22,8 @@ FORMATS: dict[str, tuple[str, str, str, str]] = {
     "poxnora": ("ingest.poxnora", "pox-nora", "Pox Nora", "rules"),
     "riftbound-faq-json": ("ingest.riftbound_faq_json", "riftbound", "Riftbound", "rulings"),
     "riftbound-faq-md": ("ingest.riftbound_faq_md", "riftbound", "Riftbound", "rulings"),
-    "cards": ("ingest.cards", "riftbound", "Riftbound", "cards"),
-    "errata": ("ingest.cards", "riftbound", "Riftbound", "errata"),
+    "cards": ("ingest.card_exports", "riftbound", "Riftbound", "cards"),
+    "errata": ("ingest.card_exports", "riftbound", "Riftbound", "errata"),
     "bans": ("ingest.bans", "riftbound", "Riftbound", "bans"),
 }
 

@@ -13,7 +13,8 @@ from servers import in_process
 
 from ingest import bans as ban_lists
 from ingest import card_exports
-from ingest.cards import name_key, parse_file
+from ingest.card_exports import parse_file
+from ingest.cards import name_key
 from ingest.documents import CORPUS_DIR
 from ingest.errors import IngestError
 from rules_db import schema

@@ -9,6 +9,7 @@ import pytest
 import sqlite_utils
 import yaml
 
+from ingest.card_exports import parse_file
 from ingest.card_names import (
     ALIASES_FILE,
     CardMention,
@@ -17,7 +18,7 @@ from ingest.card_names import (
     find_card_mentions,
     load_aliases,
 )
-from ingest.cards import card_keywords, parse_cards, parse_errata, parse_file, render_text
+from ingest.cards import card_keywords, parse_cards, parse_errata, render_text
 from ingest.documents import CORPUS_DIR
 from ingest.errors import IngestError
 from ingest.rulings import parse as parse_rulings
