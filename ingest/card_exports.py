@@ -34,6 +34,7 @@ from ingest.cards import (
     card_keywords,
     json_text,
     list_entries,
+    note_printing,
     render_text,
     validated,
 )
@@ -146,14 +147,7 @@ def parse_cards(path: str | Path) -> ParsedCards:
     issues: list[ParseIssue] = []
     for index, (line, value) in enumerate(raw, start=1):
         entry = validated(_GalleryCard, path, index, line, value, "card")
-        if entry.id in first_line:
-            raise IngestError(
-                path,
-                line,
-                f"card entry {index} to have a printing id of its own",
-                f"{entry.id!r}, as on line {first_line[entry.id]}",
-            )
-        first_line[entry.id] = line
+        note_printing(path, index, line, entry.id, first_line)
         ability = ability_from_html(entry.abilityHtml, entry.effectHtml)
         group = by_name if entry.type is not None else tokens
         card = group.get(entry.name)

@@ -187,6 +187,18 @@ class _ErratumEntry(BaseModel):
 # --------------------------------------------------------------------------- reading
 
 
+def note_printing(path: str | Path, index: int, line: int, printing: str, first_line: dict[str, int]) -> None:
+    """Records the line of a printing id, refusing one an earlier entry of the file has (either export shape)."""
+    if printing in first_line:
+        raise IngestError(
+            path,
+            line,
+            f"card entry {index} to have a printing id of its own",
+            f"{printing!r}, as on line {first_line[printing]}",
+        )
+    first_line[printing] = line
+
+
 def parse_cards(path: str | Path) -> ParsedCards:
     raw = _json_entries(path, "card entries")
     by_name: dict[str, ParsedCard] = {}
@@ -194,14 +206,7 @@ def parse_cards(path: str | Path) -> ParsedCards:
     first_line: dict[str, int] = {}  # printing id -> the line of the entry that has it
     for index, (line, value) in enumerate(raw, start=1):
         entry = validated(_CardEntry, path, index, line, value, "card")
-        if entry.id in first_line:
-            raise IngestError(
-                path,
-                line,
-                f"card entry {index} to have a printing id of its own",
-                f"{entry.id!r}, as on line {first_line[entry.id]}",
-            )
-        first_line[entry.id] = line
+        note_printing(path, index, line, entry.id, first_line)
         card = by_name.get(entry.name)
         if card is None:
             card = by_name[entry.name] = _card(entry)
