@@ -12,7 +12,7 @@ import pytest
 from servers import patience
 from test_browser import _MEASURE, DESKTOP, PHONE, PRIMARY, _screenshot
 
-from rules_db import replay_view
+from rules_db import dispute
 
 pytestmark = [
     pytest.mark.browser,
@@ -160,7 +160,7 @@ def test_malformed_yaml_names_its_line(screen, server):
 
     size, page = screen
     page.goto(server + "/dispute")
-    broken = replay_view.NEW_DISPUTE.replace("turn: {player: A}", "turn: {player: A}\n  victory_score: [8")
+    broken = dispute.NEW_DISPUTE.replace("turn: {player: A}", "turn: {player: A}\n  victory_score: [8")
     page.locator("textarea[name=yaml]").fill(broken)
     page.get_by_role("button", name="Check and use this YAML").click()
     line = next(n for n, text in enumerate(broken.splitlines(), start=1) if "victory_score" in text)
@@ -212,7 +212,7 @@ def test_a_problem_is_said_where_the_page_opens(screen, server):
         expect(page.locator("#actions [role=alert]")).to_be_in_viewport()
         expect(page.locator("#actions [role=alert]")).to_contain_text(said)
         expect(act.locator("input[name=action]")).to_have_value(typed)  # kept, to be mended
-    page.locator("textarea[name=yaml]").fill(replay_view.NEW_DISPUTE.replace("title: A new dispute", "titel: x"))
+    page.locator("textarea[name=yaml]").fill(dispute.NEW_DISPUTE.replace("title: A new dispute", "titel: x"))
     page.get_by_role("button", name="Check and use this YAML").click()
     expect(page.locator("#yaml #problem")).to_be_in_viewport()
     assert page.locator("[role=alert]").count() == 1
