@@ -10,13 +10,17 @@ of the cards a judge may pick.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from functools import cache
+
 import yaml
 
+from ingest.card_names import load_aliases
 from rules_db.replay_view import Words, object_names, page_budget, problem, words
 from rules_db.typed_actions import MalformedAction, describe_action, folded, read_action
 from scenarios import schema
 from scenarios.cards import load_library
-from scenarios.kernel import BudgetExceeded, Refusal
+from scenarios.kernel import KEYWORDS, BudgetExceeded, Refusal, load_rules
 from scenarios.replay import replay_scenario
 from scenarios.versions import NEWEST_VERSION
 
@@ -62,11 +66,80 @@ def dump(data: dict) -> str:
 
 
 def builder_cards() -> list[dict]:
-    """Every card the engine models, for the dispute builder's pickers."""
+    """Every card the engine can use, for the dispute builder's pickers and the names typed into them: the one
+    list of them (a card the engine learns to read appears here, and in the builder, with nothing else changed)."""
     return [
         {"name": name, "kind": card.object_kind, "might": card.might, "real": card.real, "text": card.text}
         for name, card in sorted(load_library().items())
     ]
+
+
+@cache
+def _nicknames() -> dict[str, list[str]]:
+    """Folded nickname -> the card names it stands for (judges' talk: "GA", "Zhonyas"; ingest/data's curated
+    aliases, which the card pages use too)."""
+    found: dict[str, list[str]] = {}
+    for card, others in load_aliases().aliases.items():
+        for other in others:
+            found.setdefault(folded(str(other)), []).append(card)
+    return found
+
+
+def find_card(name: str, kinds: Collection[str]) -> dict:
+    """The card of `builder_cards` a typed name names: its name or its printed card's, in any case and without
+    punctuation ("darius executioner"), or a nickname; ValueError (naming the field) for none, or one of another
+    kind."""
+    cards = builder_cards()
+    typed = folded(name)  # empty for a blank or punctuation-only name, which names no card
+    if not typed:
+        raise ValueError("Card: type a card's name (the list under the field offers every card the engine can use)")
+    named = [c for c in cards if typed in (folded(c["name"]), folded(c["real"] or ""))]
+    if not named:
+        meant = {folded(card) for card in _nicknames().get(typed, [])}
+        named = [c for c in cards if meant & {folded(c["name"]), folded(c["real"] or "")}]
+    if not named:
+        raise ValueError(f"Card: the engine does not model a card named “{name.strip()}” (pick one from the list)")
+    fitting = [c for c in named if c["kind"] in kinds]
+    if not fitting:
+        card = named[0]
+        raise ValueError(
+            f"Card: {card['name']} is a {card['kind']} card; here the form needs a {' or '.join(sorted(kinds))}"
+        )
+    return fitting[0]
+
+
+def unit_keywords() -> list[dict]:
+    """The keywords a unit may be given (the engine's registry, `kernel.KEYWORDS`): each with its rule and whether
+    it carries a number (Shield 2)."""
+    load_rules()
+    return [{"name": k.name, "rule": k.rule, "valued": k.valued} for k in sorted(KEYWORDS.values(), key=_name)]
+
+
+def _name(keyword) -> str:
+    return keyword.name
+
+
+def _keyword(args: dict) -> tuple[str, int] | None:
+    """The keyword a form gives a unit, and its number (1 when left blank: "Shield" is Shield 1); None for none."""
+    typed = folded(str(args.get("keyword", "")))
+    if not typed:
+        return None
+    load_rules()
+    known = next((k for k in KEYWORDS.values() if folded(k.name) == typed), None)
+    if known is None:
+        raise ValueError(
+            f"Keyword: the engine knows no keyword “{args['keyword']}” (it knows {', '.join(sorted(KEYWORDS))})"
+        )
+    raw = str(args.get("keyword_value", "")).strip()
+    if not known.valued:
+        return known.name, 1
+    try:
+        value = int(raw or 1)
+    except ValueError:
+        raise ValueError(f"Keyword: {known.name}'s number is a whole number, not “{raw}”") from None
+    if value < 1:
+        raise ValueError(f"Keyword: {known.name}'s number is at least 1 (a unit without it has none)")
+    return known.name, value
 
 
 # -- editing the scenario, one form at a time --------------------------------------------------------------------
@@ -114,7 +187,7 @@ def check_text(text: str, source: str) -> dict | None:
 
 def edit(text: str, source: str, op: str, args: dict) -> str:
     """The scenario after one builder form: `add` a card (to a base, a battlefield, a hand, deck or trash),
-    `battlefield` (add one), `control` (who controls a battlefield, nobody included), `remove` an object, `turn`
+    `battlefield` (add one), `keyword` (give a unit a keyword, or take it away), `control` (who controls a battlefield, nobody included), `remove` an object, `turn`
     (whose turn it is), `score` (the Victory Score), `pool` (a player's points and Rune Pool), `rune` (a rune on the
     board, ready or exhausted), `title`, `append` an action (checked by the engine first: see `attempt`), `undo` the
     last action. ValueError names what is wrong."""
@@ -129,6 +202,8 @@ def edit(text: str, source: str, op: str, args: dict) -> str:
         if args.get("controller") in players:
             field["controller"] = args["controller"]
         setup.setdefault("battlefields", []).append(field)
+    elif op == "keyword":
+        _give_keyword(setup, args)
     elif op == "control":
         _set_controller(setup, players, args)
     elif op == "remove":
@@ -188,18 +263,33 @@ def _set_numbers(entry: dict, args: dict, fields: tuple[str, ...]) -> None:
 
 
 def _card(name: str, kinds: set[str]) -> str:
-    library = load_library()
-    typed = folded(name)  # empty for a blank or punctuation-only name, which names no card
-    card = library.get(name) or next(
-        (c for c in library.values() if typed and typed in (folded(c.name), folded(c.real or ""))), None
-    )
-    if card is None:
-        raise ValueError(f"the engine does not model a card named {name!r} (its cards are listed in the form)")
-    if card.object_kind not in kinds:
-        raise ValueError(
-            f"{card.name} is a {card.object_kind} card; here the form needs a {' or '.join(sorted(kinds))}"
-        )
-    return card.name
+    return find_card(name, kinds)["name"]
+
+
+def _give_keyword(setup: dict, args: dict) -> None:
+    """A keyword given to a unit already on the board (``keyword_value`` 0 takes it away)."""
+    unit = _unit_entry(setup, str(args.get("id", "")))
+    if str(args.get("keyword_value", "")).strip() == "0":
+        given = _keyword({**args, "keyword_value": ""})
+        if given:
+            (unit.get("keywords") or {}).pop(given[0], None)
+            if not unit.get("keywords"):
+                unit.pop("keywords", None)
+        return
+    given = _keyword(args)
+    if given is None:
+        raise ValueError("Keyword: pick the keyword to give")
+    unit.setdefault("keywords", {})[given[0]] = given[1]
+
+
+def _unit_entry(setup: dict, object_id: str) -> dict:
+    """The setup entry of a unit on the board (at a base or a battlefield)."""
+    places = [player.get("base", []) for player in (setup.get("players") or {}).values() if player]
+    places += [field.get("units", []) for field in setup.get("battlefields", [])]
+    for entry in (entry for place in places for entry in place):
+        if entry.get("id") == object_id and load_library()[entry["card"]].object_kind == "unit":
+            return entry
+    raise ValueError(f"Unit: there is no unit {object_id!r} on the board")
 
 
 def _add_card(data: dict, args: dict) -> None:
@@ -211,16 +301,20 @@ def _add_card(data: dict, args: dict) -> None:
     setup["players"][player] = mine
     if where in _ZONES:
         card = _card(args.get("card", ""), {"unit", "gear", "spell", "legend"})
-        mine.setdefault(where, []).append({"id": _free_id(data, load_library()[card].object_kind), "card": card})
+        kind = find_card(card, {"unit", "gear", "spell", "legend"})["kind"]
+        mine.setdefault(where, []).append({"id": _free_id(data, kind), "card": card})
         return
     card = _card(args.get("card", ""), {"unit", "gear", "legend"} if where == "base" else {"unit"})
-    kind = load_library()[card].object_kind
+    kind = find_card(card, {"unit", "gear", "legend"})["kind"]
     entry: dict = {"id": _free_id(data, kind), "card": card}
     if kind == "legend":
         mine["legend"] = entry
         return
     _set_numbers(entry, args, ("might", "damage"))
     entry.update({flag: True for flag in ("exhausted", "stunned", "buff") if args.get(flag)})
+    given = _keyword(args) if kind == "unit" else None
+    if given:
+        entry["keywords"] = {given[0]: given[1]}
     if where == "base":
         mine.setdefault("base", []).append(entry)
         return
