@@ -58,15 +58,20 @@ async def dispute(datasette, request):
             yaml_error = {"message": str(error), "line": None, "field": None}
         else:
             if changed is not None:
-                return Response.redirect(Paths(datasette, "").dispute(replay_view.encode(changed), "#build"))
+                kept = {key: request.args[key] for key in _KEPT_FIELDS if op == "add" and request.args.get(key)}
+                url = Paths(datasette, "").dispute(replay_view.encode(changed))
+                return Response.redirect(
+                    url + ("&" + urlencode(kept) if kept else "") + f"#{_SECTIONS.get(op, 'setup')}"
+                )
     token = replay_view.encode(text)
-    view, legal = await asyncio.gather(
+    view, legal = await asyncio.gather(  # legal: the actions allowed now, the ones done, where the last began
         replay_pages.run("view", text, DISPUTE_SOURCE), replay_pages.run("legal", text, DISPUTE_SOURCE)
     )
     if view.get("error") and yaml_error is None:
         yaml_error = view["error"]
     names = view.get("names", {})
     numbers = [n for s in view.get("steps", []) for n in s["rules"]] + _refusal_rules(refusal)
+    numbers += [k["rule"] for k in builder.unit_keywords()]
     cards = [name["real"] or name["card"] for name in names.values()]
     version = view["scenario"]["rules_version"] if view.get("scenario") else replay_view.RULES_VERSION
     # a version the database lacks is shown as the one chosen, with the version the engine judges it as
@@ -90,6 +95,11 @@ async def dispute(datasette, request):
         "readings_of": readings_of,
         "view": view if not view.get("error") else None,
         "legal": legal,
+        # what the actions came to, and the steps of the last one: shown with the board and the actions allowed
+        "verdict": builder.verdict(view) if legal.get("done") and not view.get("error") else None,
+        "just_now": [s for s in view.get("steps", []) if legal.get("since") and s["number"] >= legal["since"]],
+        "keywords": builder.unit_keywords(),
+        "defaults": {key: request.args.get(key, "") for key in _KEPT_FIELDS if not op},
         "document": builder.document(text),
         "cards": (modelled := builder.builder_cards()),
         "unmodelled": sorted(card_list - {card["real"] or card["name"] for card in modelled}),
@@ -113,19 +123,28 @@ def _refusal_rules(refusal: dict | None) -> list[str]:
     return [refusal["rule"], *refusal.get("also", [])] if refusal else []
 
 
+# The section of the page each form opens it at (its anchor), where its problem is said too: an action (tried,
+# undone, or everyone passing) at the board with what just happened and the actions allowed now; a card or a
+# keyword added at that form, to add the next; the other forms at the setup.
+_SECTIONS = {"act": "now", "undo": "now", "pass_round": "now", "add": "add", "keyword": "add"}
+_KEPT_FIELDS = ("player", "where", "card")  # the add form's choices, offered again for the next card
+
+
 def _problem_section(typed: str | None, op: str | None) -> str:
-    """Where the builder's page says a problem: in the section its form opens the page at (YAML typed: "yaml";
-    an action tried or undone: "actions"; the other forms: "build"), else at the top (a damaged link)."""
+    """Where the builder's page says a problem: in the section its form opens the page at (``_SECTIONS``; YAML
+    typed: "yaml"), else at the top (a damaged link)."""
     if typed is not None:
         return "yaml"
     if op:
-        return "actions" if op in ("act", "undo") else "build"
+        return _SECTIONS.get(op, "setup")
     return "top"
 
 
 async def _build(text: str, op: str, args: dict) -> tuple[str | None, dict | None]:
     """One builder form applied: (the new scenario text, None), or (None, the refusal) when the form adds an
     action the rules forbid. An action is tried by the engine before it is added."""
+    if op == "pass_round":
+        return await _everyone_passes(text), None
     if op != "act":
         return await asyncio.to_thread(builder.edit, text, DISPUTE_SOURCE, op, args), None
     tried = await replay_pages.run("attempt", text, DISPUTE_SOURCE, typed_action(args.get("action", "")))
@@ -134,6 +153,23 @@ async def _build(text: str, op: str, args: dict) -> tuple[str | None, dict | Non
     if tried.get("refused"):
         return None, tried["refused"]
     return await asyncio.to_thread(builder.edit, text, DISPUTE_SOURCE, "append", {"action": tried["action"]}), None
+
+
+async def _everyone_passes(text: str) -> str:
+    """Each player passes in turn while the rules offer a pass, one pass a player at most (all players passing in
+    a row ends a showdown or resolves the Chain, 347.2): each pass is an action of the list, as if tapped."""
+    players = len(builder.document(text).get("setup", {}).get("players") or {}) or 2
+    passes = 0
+    for _ in range(players):
+        offered = await replay_pages.run("legal", text, DISPUTE_SOURCE)
+        passing = next((a["action"] for a in offered.get("actions", []) if a["action"]["do"] == "pass"), None)
+        if passing is None:
+            break
+        text = await asyncio.to_thread(builder.edit, text, DISPUTE_SOURCE, "append", {"action": passing})
+        passes += 1
+    if not passes:
+        raise ValueError("Actions: no player may pass now (the list says what the rules allow)")
+    return text
 
 
 async def dispute_download(datasette, request):

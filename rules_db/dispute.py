@@ -41,7 +41,94 @@ def legal(text: str, source: str) -> dict:
         "winner": game.winner,
         "mismatches": replay.mismatches,
         "actions": [{"action": action, "words": say(describe_action(action))} for action in actions],
+        # every action of the scenario in words, an answered question (a damage assignment, an order) included
+        "done": [
+            {"action": a.typed.to_dict(), "words": say(describe_action(a.typed.to_dict()))} for a in scenario.actions
+        ],
+        "since": _last_action_start(scenario, source) if scenario.actions else None,
     }
+
+
+def _last_action_start(scenario: schema.Scenario, source: str) -> int:
+    """The number of the first step the scenario's last action made (the steps before it are those of the same
+    scenario without it): what the page shows as what just happened."""
+    before = replay_scenario(scenario.model_copy(update={"actions": scenario.actions[:-1]}), source, page_budget())
+    return sum(1 for _ in before.state.trace.steps()) + 1
+
+
+def verdict(view: dict) -> dict:
+    """What a dispute's actions came to, from its view (`replay_view.view`, with every step's board): each
+    difference between the starting board and the last one that a ruling is about (a unit that died or moved, a
+    battlefield's controller, a player's points, the winner), with the step that made it and its rules, and the
+    latest answered question naming the same object before it (a damage assignment, a target): the choice that
+    decided it."""
+    steps = view.get("steps") or []
+    if not steps or "board" not in steps[-1]:
+        return {"rows": []}
+    start, end = view["start"], steps[-1]["board"]
+    rows = []
+    for object_id, then in start["objects"].items():
+        now = end["objects"].get(object_id)
+        if now is None:
+            continue
+        for field, said in _OBJECT_CHANGES:
+            if then.get(field) != now.get(field) and (said := said(then, now)):
+                rows.append(_row([{"object": object_id}, {"text": f" {said}"}], steps, object_id, field))
+                break
+    for then, now in zip(start["players"], end["players"], strict=False):
+        if then["points"] != now["points"]:
+            said = f"{now['name']} has {now['points']} points (had {then['points']})"
+            rows.append(_row([{"text": said}], steps, now["name"], "points"))
+    if end.get("winner"):
+        won = next((s for s in reversed(steps) if "wins" in s["summary"]), steps[-1])
+        rows.append({"words": [{"text": f"{end['winner']} wins the game"}], "step": _step(won), "choice": None})
+    return {"rows": sorted(rows, key=lambda row: row["step"]["number"])}
+
+
+def _died(then: dict, now: dict) -> str | None:
+    if then["zone"] == "board" and now["zone"] != "board":
+        return "died" if now["zone"] == "trash" and now["kind"] == "unit" else f"left the board ({now['zone']})"
+    return f"entered the board ({now['location'] or now['zone']})" if now["zone"] == "board" else None
+
+
+def _moved(then: dict, now: dict) -> str | None:
+    return f"moved to {now['location']}" if now["zone"] == "board" and now["kind"] == "unit" else None
+
+
+def _controlled(then: dict, now: dict) -> str | None:
+    if now["kind"] != "battlefield":
+        return None
+    return f"is controlled by {now['controller']}" if now["controller"] else "is controlled by nobody"
+
+
+_OBJECT_CHANGES = (("zone", _died), ("location", _moved), ("controller", _controlled))
+
+
+def _row(words: list[dict], steps: list[dict], subject: str, field: str) -> dict:
+    """An outcome row: its words, the last step that changed the subject's field, and the latest choice naming
+    the subject before it."""
+    made = next(
+        (
+            s
+            for s in reversed(steps)
+            if field in (s.get("changed") or {}).get("objects", {}).get(subject, ())
+            or field in (s.get("changed") or {}).get("players", {}).get(subject, ())
+        ),
+        steps[-1],
+    )
+    choice = next(
+        (
+            s
+            for s in reversed(steps[: made["number"] - 1])
+            if s["kind"] == "choice" and any(piece.get("object") == subject for piece in s["words"])
+        ),
+        None,
+    )
+    return {"words": words, "step": _step(made), "choice": _step(choice) if choice else None}
+
+
+def _step(step: dict) -> dict:
+    return {"number": step["number"], "words": step["words"], "rules": step["rules"]}
 
 
 def attempt(text: str, source: str, action: dict) -> dict:
