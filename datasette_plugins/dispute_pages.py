@@ -80,6 +80,7 @@ async def dispute(datasette, request):
     slugs = await replay_pages.CITED.card_slugs(database, cards)
     card_list = await read(database, lambda conn: queries.engine_card_names(conn, replay_pages.GAME))
     paths = Paths(datasette, database.name)
+    just_now = _since(view, legal)
     data = {
         "script_url": replay_pages.script_url(datasette),
         "problem_section": _problem_section(typed, op),
@@ -97,7 +98,8 @@ async def dispute(datasette, request):
         "legal": legal,
         # what the actions came to, and the steps of the last one: shown with the board and the actions allowed
         "verdict": builder.verdict(view) if legal.get("done") and not view.get("error") else None,
-        "just_now": [s for s in view.get("steps", []) if legal.get("since") and s["number"] >= legal["since"]],
+        "just_now": [step for step in just_now if _telling(step)],
+        "just_now_steps": {"count": len(just_now), "first": just_now[0]["number"] if just_now else None},
         "keywords": builder.unit_keywords(),
         "defaults": {key: request.args.get(key, "") for key in _KEPT_FIELDS if not op},
         "document": builder.document(text),
@@ -116,6 +118,18 @@ async def dispute(datasette, request):
     if wants_json(request):
         return Response.json({k: data[k] for k in ("text", "yaml_error", "refusal", "view", "legal")}, default=str)
     return await respond(datasette, request, database, "dispute.html", data)
+
+
+def _since(view: dict, legal: dict) -> list[dict]:
+    """The steps the last action made (``legal["since"]``: the first of them)."""
+    return [step for step in view.get("steps", []) if legal.get("since") and step["number"] >= legal["since"]]
+
+
+def _telling(step: dict) -> bool:
+    """A step worth showing as what just happened: a choice, a score, or one that changed an object or a player
+    (not the cleanups and checks that changed nothing, a replay's page shows them)."""
+    changed = step.get("changed") or {}
+    return step["kind"] in ("choice", "scoring") or bool(changed.get("objects") or changed.get("players"))
 
 
 def _refusal_rules(refusal: dict | None) -> list[str]:
