@@ -71,14 +71,14 @@ def verdict(view: dict) -> dict:
         now = end["objects"].get(object_id)
         if now is None:
             continue
-        for field, said in _OBJECT_CHANGES:
-            if then.get(field) != now.get(field) and (said := said(then, now)):
-                rows.append(_row([{"object": object_id}, {"text": f" {said}"}], steps, object_id, field))
+        for field, saying in _OBJECT_CHANGES:
+            if then.get(field) != now.get(field) and (words := saying(then, now)):
+                rows.append(_row([{"object": object_id}, {"text": f" {words}"}], steps, object_id, field))
                 break
     for then, now in zip(start["players"], end["players"], strict=False):
         if then["points"] != now["points"]:
-            said = f"{now['name']} has {now['points']} points (had {then['points']})"
-            rows.append(_row([{"text": said}], steps, now["name"], "points"))
+            points = f"{now['name']} has {now['points']} points (had {then['points']})"
+            rows.append(_row([{"text": points}], steps, now["name"], "points"))
     if end.get("winner"):
         won = next((s for s in reversed(steps) if "wins" in s["summary"]), steps[-1])
         rows.append({"words": [{"text": f"{end['winner']} wins the game"}], "step": _step(won), "choice": None})

@@ -10,6 +10,7 @@ kind of error pydantic reports (its ``type``) has its words here, with the numbe
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 # What a collection's entries are called, for "A's base, card 2" rather than "base.1".
@@ -100,7 +101,7 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "…"
 
 
-def _what(error: dict) -> str:
+def _what(error: Mapping[str, Any]) -> str:
     """What is wrong, by the kind of error."""
     kind, ctx, given = error.get("type", ""), error.get("ctx") or {}, error.get("input")
     counted = _COUNTED.get(str(ctx.get("field_type", "")).lower(), "entries")
@@ -143,7 +144,7 @@ def _what(error: dict) -> str:
     return f"is not valid: {error.get('msg', 'check its value')}"
 
 
-def sentence(error: dict, loc: tuple) -> str:
+def sentence(error: Mapping[str, Any], loc: tuple) -> str:
     """One validation error (an entry of pydantic's ``ValidationError.errors()``) as a sentence naming its field."""
     what = _what(error)
     if error.get("type") in ("value_error", "assertion_error"):  # the check's own words, which name what they check
