@@ -116,7 +116,9 @@ async def dispute(datasette, request):
         "build_url": lambda **params: datasette.urls.path("dispute") + "?" + urlencode({"s": token, **params}),
     }
     if wants_json(request):
-        return Response.json({k: data[k] for k in ("text", "yaml_error", "refusal", "view", "legal", "verdict")}, default=str)
+        return Response.json(
+            {k: data[k] for k in ("text", "yaml_error", "refusal", "view", "legal", "verdict")}, default=str
+        )
     return await respond(datasette, request, database, "dispute.html", data)
 
 

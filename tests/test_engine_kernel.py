@@ -451,7 +451,9 @@ def test_every_keyword_the_rule_modules_read_by_name_is_registered():
     from scenarios.kernel import KEYWORDS, load_rules
 
     load_rules()
-    source = "\n".join(path.read_text() for path in (Path(__file__).resolve().parent.parent / "scenarios" / "rules").glob("*.py"))
+    source = "\n".join(
+        path.read_text() for path in (Path(__file__).resolve().parent.parent / "scenarios" / "rules").glob("*.py")
+    )
     read = set(re.findall(r'(?:has_keyword|keyword_value)\([^()]*?"([A-Z][\w-]*)"\)', source))
     read |= set(re.findall(r'definition\.has\("([A-Z][\w-]*)"\)', source))
     assert read and read <= set(KEYWORDS), read - set(KEYWORDS)
