@@ -15,7 +15,8 @@ import json
 from datasette.utils.asgi import Response
 
 from datasette_plugins import assets
-from datasette_plugins.pages import ROUTE_PATTERNS, Paths
+from datasette_plugins.pages import ROUTE_PATTERNS
+from datasette_plugins.web import Paths
 
 # Pages the worker keeps: every judges' page (the manifest and the worker itself are not pages).
 KEPT_PAGES = [name for name in ROUTE_PATTERNS if name not in ("manifest", "service_worker")]
