@@ -541,13 +541,23 @@ async def infractions(datasette, request):
     return await _respond(datasette, request, database, "infractions.html", data)
 
 
+def _rule_number(value: str | None) -> str | None:
+    """A rule or section number as typed into a box: spaces, a trailing dot and a leading
+    "rule" left out; None when empty. A value longer than any rule number is refused."""
+    value = re.sub(r"^(?:rule|section)\s*", "", (value or "").strip(), flags=re.IGNORECASE).rstrip(".").strip()
+    if len(value) > queries.LONGEST_RULE_NUMBER:
+        raise BadRequest(f"No rule number is that long ({len(value)} characters)")
+    return value or None
+
+
 async def diff(datasette, request):
     game, old, new, rulebook = (_url_var(request, name) for name in ("game", "old", "new", "rulebook"))
-    kind, section = request.args.get("kind") or None, request.args.get("section") or None
+    kind = request.args.get("kind") or None
+    section, rule = _rule_number(request.args.get("section")), _rule_number(request.args.get("rule"))
     show_renumbered = request.args.get("renumbered") == "1"
     page = _page_number(request)
     database, data = await _ask(
-        datasette, queries.diff_page, game, old, new, kind, section, show_renumbered, page, rulebook
+        datasette, queries.diff_page, game, old, new, kind, section, show_renumbered, page, rulebook, rule
     )
     if data is None:
         known = await read(database, lambda conn: queries.comparisons(conn, game))
