@@ -45,8 +45,13 @@ __all__ = [
 ]
 handle_exception = errors.handle_exception
 
-ROUTE_PATTERNS = {**pages.ROUTE_PATTERNS, **replay_pages.ROUTE_PATTERNS, **in_force_pages.ROUTE_PATTERNS}
-VIEWS = {**pages.VIEWS, **indexes.VIEWS, **offline.VIEWS, **replay_pages.VIEWS, **in_force_pages.VIEWS}
+ROUTE_PATTERNS = {
+    **pages.ROUTE_PATTERNS,
+    **replay_pages.ROUTE_PATTERNS,
+    **in_force_pages.ROUTE_PATTERNS,
+    **offline.ROUTE_PATTERNS,
+}
+VIEWS = {**pages.VIEWS, **indexes.VIEWS, **offline.views(ROUTE_PATTERNS), **replay_pages.VIEWS, **in_force_pages.VIEWS}
 # Pages kept rendered (page_cache): all but the search (whose answers may end early under load), the small
 # offline files and the dispute builder (it answers a POST too); a replay page is kept, a slow or failed replay
 # answers 5xx and is not.

@@ -139,6 +139,9 @@ class Paths:
     def service_worker(self) -> str:
         return str(self.datasette.urls.path("/sw.js"))
 
+    def offline_pack(self, game: str) -> str:
+        return self._path("offline", game)
+
     def search(self, **params) -> str:
         query = urlencode({key: value for key, value in params.items() if value})
         return str(self.datasette.urls.path("search")) + (f"?{query}" if query else "")
