@@ -2,6 +2,7 @@
 bytes were kept, how long it took, and how many pages answer with no network.
 
     .venv/bin/python benchmarks/bench_offline_pack.py [--db data/rules.db] [--game riftbound] [--workers 2]
+        [--screenshot docs/screenshots/phone-offline-pack.png]
 
 ``rules-db serve`` on the database (``bench_pages.start_server``), Debian's chromium driven by Playwright at a
 phone's size: it opens ``/offline/<game>``, waits for the service worker, presses "Keep ... offline" and waits for
@@ -44,7 +45,7 @@ CHECK_ALL = """async (urls) => {
 }"""
 
 
-def keep_and_check(page, base_url: str, game: str, timeout_s: float = 3600) -> dict:
+def keep_and_check(page, base_url: str, game: str, timeout_s: float = 3600, screenshot: Path | None = None) -> dict:
     """Keep ``game`` offline on ``page`` (its context's service workers allowed), cut the network, check every
     page of the pack: the figures. The network is back on at the end."""
     page.goto(f"{base_url}/offline/{game}")
@@ -58,6 +59,10 @@ def keep_and_check(page, base_url: str, game: str, timeout_s: float = 3600) -> d
     status = page.locator(".pack-status").inner_text()
     storage = page.evaluate("navigator.storage.estimate().then((estimate) => estimate.usage)")
     kept = json.loads(page.evaluate(f"localStorage.getItem('judges-pack-{game}')"))
+    if screenshot:  # the parts with their sizes down to what was kept, as a phone shows them
+        page.locator("h1").scroll_into_view_if_needed()
+        page.evaluate("window.scrollTo(0, document.querySelector('h1').getBoundingClientRect().top + scrollY - 8)")
+        page.screenshot(path=str(screenshot))
     urls = [url for part in pack["parts"] for url in part["urls"]]
     context = page.context
     context.set_offline(True)
@@ -92,6 +97,7 @@ def main() -> None:
     parser.add_argument("--db", type=Path, default=PROJECT / "data" / "rules.db")
     parser.add_argument("--game", default="riftbound")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--screenshot", type=Path, help="save the phone's pack page, once kept, to this PNG")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -103,7 +109,7 @@ def main() -> None:
             context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="allow")
             page = context.new_page()
             page.set_default_timeout(120000)
-            figures = keep_and_check(page, f"http://127.0.0.1:{port}", args.game)
+            figures = keep_and_check(page, f"http://127.0.0.1:{port}", args.game, screenshot=args.screenshot)
             browser.close()
     finally:
         stop_server(server)
