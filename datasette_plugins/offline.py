@@ -100,10 +100,17 @@ SAMPLES = 3  # pages of each part rendered to estimate its size
 _ESTIMATES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
+# What the pack's script follows on a page of a part, as it finds them: a list's next page, a replay's next step.
+NEXT_PAGE = "nav.pages a[rel=next], nav.pager a[rel=next]"
+NEXT_STEP = "a[rel=next]"
+
+
 def pack_parts(datasette, paths: Paths, contents: dict) -> list[dict]:
-    """The pack's parts, each a list of page URLs: the pages that lead to the others (whose lists are followed
-    page by page, ``follow``), the rules in force, older versions of the rules, keywords, rulings, cards and
-    replays. Each URL is the one the pages link to (a rule's permalink names its version)."""
+    """The pack's parts, each a list of page URLs (``follow``: the links its script follows on them as well): the
+    pages that lead to the others (the lists page by page, the comparisons of consecutive versions, patch notes),
+    the rules in force, older versions of the rules, keywords, rulings, cards, replays, and, left out unless chosen
+    (``chosen``: it is large), every step of every replay. Each URL is one the pages link to (a rule's permalink
+    names its version; rulings link a keyword by its term alone, the newest version's page)."""
     game = contents["game"]
     newest = [book for book in contents["rulebooks"] if book["is_newest"]]
     older = [book for book in contents["rulebooks"] if not book["is_newest"]]
@@ -111,44 +118,61 @@ def pack_parts(datasette, paths: Paths, contents: dict) -> list[dict]:
         paths.home(),
         paths.offline_pack(game),
         *(paths.rules_index(game, rulebook=book["rulebook"]) for book in newest),
-        *(paths.rules_index(game, book["version"], book["rulebook"]) for book in older),
+        *(paths.rules_index(game, book["version"], book["rulebook"]) for book in contents["rulebooks"]),
         paths.rulings_index(game=game),
+        *(paths.rulings_index(document=document) for document in contents["rulings_documents"]),
         paths.cards_index(game=game),
+        *(paths.diff(game, pair["old"], pair["new"], pair["rulebook"]) for pair in contents["comparisons"]),
+        *(paths.patch_notes(game, notes) for notes in contents["patch_notes"]),
     ]
     if contents["replays"]:
-        leading += [paths.replays_index(), str(datasette.urls.path("dispute"))]
+        leading += [paths.replays_index(), *(paths.replays_index(tag=tag) for tag in contents["replay_tags"])]
+        leading.append(str(datasette.urls.path("dispute")))
     if contents["has_bans"]:
         leading.append(paths.bans(game))
     if contents["has_infractions"]:
         leading.append(paths.infractions(game))
     rule = lambda row: paths.version_rule(game, row["version"], row["number"], row["rulebook"])  # noqa: E731
     named = lambda books: ", ".join(f"{book['title']} {book['label'] or book['version']}" for book in books)  # noqa: E731
+    keywords = [paths.keyword(game, row["term"], row["version"]) for row in contents["keywords"]] + [
+        paths.keyword(game, row["term"]) for row in contents["keywords"] if row["is_newest"] and not row["rulebook"]
+    ]
+    replays = contents["replays"]
     parts = [
-        ("leading", "Home, rule trees, lists and the dispute builder", leading, True),
+        ("leading", "Home, rule trees, lists, comparisons and the dispute builder", leading, NEXT_PAGE),
         (
             "rules",
             f"Rules in force: {named(newest)}",
             [rule(row) for row in contents["rules"] if row["is_newest"]],
-            False,
+            None,
         ),
         (
             "older_rules",
             f"Older rules: {named(older)}",
             [rule(row) for row in contents["rules"] if not row["is_newest"]],
-            False,
+            None,
         ),
+        ("keywords", "Keywords", keywords, NEXT_PAGE),
+        ("rulings", "Rulings", [paths.ruling(ruling) for ruling in contents["rulings"]], None),
+        ("cards", "Cards", [paths.card(slug) for slug in contents["cards"]], None),
+        ("replays", "Replays", [paths.replay(replay["id"]) for replay in replays], None),
         (
-            "keywords",
-            "Keywords",
-            [paths.keyword(game, row["term"], row["version"]) for row in contents["keywords"]],
-            True,
+            "replay_steps",
+            "Every step of every replay",
+            [paths.replay(replay["id"]) + "?step=1" for replay in replays if replay["step_count"]],
+            NEXT_STEP,
         ),
-        ("rulings", "Rulings", [paths.ruling(ruling) for ruling in contents["rulings"]], False),
-        ("cards", "Cards", [paths.card(slug) for slug in contents["cards"]], False),
-        ("replays", "Replays", [paths.replay(replay) for replay in contents["replays"]], False),
     ]
     return [
-        {"id": part, "label": label, "urls": list(dict.fromkeys(urls)), "follow": follow}
+        {
+            "id": part,
+            "label": label,
+            "urls": list(dict.fromkeys(urls)),
+            "follow": follow,
+            "chosen": part != "replay_steps",
+            # the pages it holds: a part that follows its replays' steps, every step
+            "pages": sum(replay["step_count"] or 0 for replay in replays) if follow == NEXT_STEP else len(urls),
+        }
         for part, label, urls, follow in parts
         if urls
     ]
@@ -164,7 +188,7 @@ async def _estimate(datasette, part: dict) -> int:
         response = await datasette.client.get(urls[index])
         if response.status_code == 200:
             sizes.append(len(response.content))
-    return round(sum(sizes) / len(sizes) * len(urls)) if sizes else 0
+    return round(sum(sizes) / len(sizes) * part["pages"]) if sizes else 0
 
 
 async def _estimates(datasette, database, game: str, parts: list[dict]) -> dict[str, int]:
@@ -187,13 +211,13 @@ async def pack(datasette, request):
     parts = pack_parts(datasette, paths, contents)
     estimates = await _estimates(datasette, database, game, parts)
     for part in parts:
-        part["pages"], part["bytes"] = len(part["urls"]), estimates[part["id"]]
+        part["bytes"] = estimates[part["id"]]
     data = {
         "game": game,
         "name": contents["name"],
         "cache": f"judges-pack-{game}",
-        "pages": sum(part["pages"] for part in parts),
-        "bytes": sum(part["bytes"] for part in parts),
+        "pages": sum(part["pages"] for part in parts if part["chosen"]),
+        "bytes": sum(part["bytes"] for part in parts if part["chosen"]),
         "parts": parts if _wants_json(request) else [{k: v for k, v in part.items() if k != "urls"} for part in parts],
     }
     return await _respond(

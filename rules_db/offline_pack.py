@@ -8,6 +8,7 @@ out), because rulings link the version they were written against.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 
@@ -21,8 +22,9 @@ def pack_contents(conn: sqlite3.Connection, game: str) -> dict | None:
     """The game's name and what its pack holds (None for a game the database does not have): ``rulebooks``
     (each rules document: version, rulebook slug, None for the default rulebook, whether it is the newest),
     ``rules`` (number, version, rulebook, is_newest), ``keywords`` (term, version), ``rulings`` (ids),
-    ``cards`` (slugs), ``replays`` (ids of the scenarios replayed under this game's rules), and whether the
-    game has bans and infractions pages."""
+    ``cards`` (slugs), ``replays`` (id and step count of the scenarios replayed under this game's rules) and their
+    ``replay_tags``, the ``comparisons`` of consecutive versions the lineage links, the ``rulings_documents``, the
+    ``patch_notes`` files, and whether the game has bans and infractions pages."""
     found = conn.execute("select name from games where id = ?", (game,)).fetchone()
     if found is None:
         return None
@@ -46,9 +48,28 @@ def pack_contents(conn: sqlite3.Connection, game: str) -> dict | None:
     )
     keywords = _rows(
         conn,
-        """select distinct k.term, d.version, d.is_newest from keywords k join documents d on d.id = k.document_id
+        f"""select distinct k.term, d.version, d.is_newest, {rulebook} as rulebook
+        from keywords k join documents d on d.id = k.document_id
         where d.game_id = ? and d.kind = 'rules' order by d.is_newest desc, d.version desc, k.term""",
         (game,),
+    )
+    comparisons = _rows(
+        conn,
+        f"""select o.version as old, d.version as new, {rulebook} as rulebook
+        from rule_lineage_pairs l join documents o on o.id = l.from_document_id join documents d on d.id = l.to_document_id
+        where d.game_id = ? order by d.is_newest desc, d.version desc""",
+        (game,),
+    )
+    tags = sorted(
+        {
+            tag
+            for (text,) in conn.execute(
+                """select p.tags from replays p join documents d on d.id = p.rules_document_id
+                where d.game_id = ? and p.tags is not null""",
+                (game,),
+            )
+            for tag in json.loads(text or "[]")
+        }
     )
     column = lambda sql: [row[0] for row in conn.execute(sql, (game,))]  # noqa: E731
     return {
@@ -59,9 +80,21 @@ def pack_contents(conn: sqlite3.Connection, game: str) -> dict | None:
         "keywords": keywords,
         "rulings": column("select id from rulings where game_id = ? order by id"),
         "cards": column("select slug from cards where game_id = ? and slug is not null order by name, slug"),
-        "replays": column(
-            """select p.id from replays p join documents d on d.id = p.rules_document_id
-            where d.game_id = ? order by p.id"""
+        "replays": _rows(
+            conn,
+            """select p.id, p.step_count from replays p join documents d on d.id = p.rules_document_id
+            where d.game_id = ? order by p.id""",
+            (game,),
+        ),
+        "replay_tags": tags,
+        "comparisons": comparisons,
+        "rulings_documents": column(
+            "select id from documents where game_id = ? and kind = 'rulings' and exists "
+            "(select 1 from rulings r where r.document_id = documents.id) order by id"
+        ),
+        "patch_notes": column(
+            "select distinct patch_notes from effective_dates where game_id = ? and patch_notes is not null "
+            "order by effective_date"
         ),
         "has_bans": bool(column("select 1 from bans where game_id = ? limit 1")),
         "has_infractions": bool(

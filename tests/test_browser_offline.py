@@ -14,6 +14,8 @@ import pytest
 from servers import in_a_thread, patience
 from test_browser import DESKTOP, PHONE, _open_page, _screenshot, _wait_until_kept
 
+from datasette_plugins.offline import NEXT_STEP
+
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not __import__("test_browser").CHROMIUM.exists(), reason="/usr/bin/chromium is missing"),
@@ -25,6 +27,12 @@ NOT_ANSWERED = """async (urls) => {
     fetch(url).then((response) => [url, response.status]).catch(() => [url, "network error"])));
   return answers.filter(([, status]) => status !== 200);
 }"""
+
+
+def _amount(bytes_: int, pages: int) -> str:
+    """A size as the pack page says it."""
+    amount = f"{bytes_ / 1e6:.1f} MB" if bytes_ >= 1e5 else f"{math.ceil(bytes_ / 1000)} kB"
+    return f"about {amount}, {pages} pages"
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +50,8 @@ def _controlled(page) -> None:
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_a_replay_and_the_builder_once_opened_read_with_no_network(browser, real_server, size):
     """A replay page (a step of it) and the dispute builder, opened once, open again with the network cut, from the
-    service worker's copy, with their script (the replay's arrow keys step on, to a step opened before)."""
+    service worker's copy, with their script (the replay's arrow keys step on, to a step opened before). A step's
+    first "next" link is the next step, which the pack follows to keep every step."""
     from playwright.sync_api import expect
 
     context, page = _open_page(browser, PHONE if size == "phone" else DESKTOP)
@@ -56,6 +65,8 @@ def test_a_replay_and_the_builder_once_opened_read_with_no_network(browser, real
         page.goto(replay + "?step=1")
         _wait_until_kept(page)
         title = page.title()
+        # What "every step of every replay" follows from a step to the next (offline.py's NEXT_STEP): the first link.
+        assert page.locator(NEXT_STEP).first.get_attribute("href").split("#")[0].endswith("?step=2")
         page.goto(real_server + "/dispute")
         _wait_until_kept(page)
         builder = page.locator("h1").inner_text()
@@ -91,17 +102,28 @@ def test_keep_this_game_offline_then_every_page_opens_with_no_network(browser, f
         page.wait_for_url("**/offline/riftbound")
         _controlled(page)
         pack = page.request.get(fixture_server + "/offline/riftbound.json").json()
-        amount = f"{pack['bytes'] / 1e6:.1f} MB" if pack["bytes"] >= 1e5 else f"{math.ceil(pack['bytes'] / 1000)} kB"
-        total = f"{amount}, {pack['pages']} pages"
-        expect(page.locator("form.offline-pack legend")).to_contain_text(total)
+        expect(page.locator("form.offline-pack legend")).to_contain_text(_amount(pack["bytes"], pack["pages"]))
         sizes = page.locator(".pack-size")
         assert sizes.count() == len(pack["parts"])
+        # Every step of every replay is left out at first; ticked, the size said first counts it.
+        steps = page.locator("input[name=part][value=replay_steps]")
+        assert not steps.is_checked()
+        steps.check()
+        every = [sum(part[key] for part in pack["parts"]) for key in ("bytes", "pages")]
+        expect(page.locator("form.offline-pack legend")).to_contain_text(_amount(*every))
         expect(page.locator(".pack-last")).to_have_text("Not kept on this phone yet.")
         page.click("form.offline-pack button[name=keep]")
         page.wait_for_selector("form.offline-pack[data-kept]")
         kept = json.loads(page.evaluate("localStorage.getItem('judges-pack-riftbound')"))
         urls = [url for part in pack["parts"] for url in part["urls"]]
         assert kept["pages"] >= len(urls) and kept["failed"] == 0 and kept["bytes"] > 0
+        steps_kept = page.evaluate(
+            "caches.open('judges-pack-riftbound').then((cache) => cache.keys())"
+            ".then((keys) => keys.filter((key) => key.url.includes('?step=')).length)"
+        )
+        # The fixture's replay is stored without its scenario: one page, no steps to follow (the real replays' steps
+        # are followed by their Next link: test_a_replay_and_the_builder_once_opened_read_with_no_network).
+        assert steps_kept >= len(next(part["urls"] for part in pack["parts"] if part["id"] == "replay_steps")) > 0
         expect(page.locator(".pack-status")).to_contain_text(f"{kept['pages']} pages kept")
         assert page.locator("progress").evaluate("bar => bar.value === bar.max && bar.max > 0")
         held = page.evaluate("caches.open('judges-pack-riftbound').then((cache) => cache.keys()).then((k) => k.length)")

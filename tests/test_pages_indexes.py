@@ -395,7 +395,7 @@ async def test_a_games_offline_pack_lists_every_page_of_the_game(datasette, fixt
     pack = (await _get(datasette, "/offline/riftbound.json")).json()
     urls = {part["id"]: part["urls"] for part in pack["parts"]}
     every = [url for part in pack["parts"] for url in part["urls"]]
-    assert pack["pages"] == len(every) and pack["cache"] == "judges-pack-riftbound"
+    assert pack["cache"] == "judges-pack-riftbound"
     conn = read_only(fixture_db)
     try:
         count = lambda sql: conn.execute(sql).fetchone()[0]  # noqa: E731
@@ -416,9 +416,15 @@ async def test_a_games_offline_pack_lists_every_page_of_the_game(datasette, fixt
     assert f"/rules/riftbound/{newest[0]}/{newest[1]}" in urls["rules"]
     assert "/" in urls["leading"] and "/dispute" in urls["leading"] and "/offline/riftbound" in urls["leading"]
     assert len(set(every)) == len(every)
+    assert "/keywords/riftbound/Tank" in urls["keywords"]  # as rulings link a keyword: the newest version's page
     for url in every:
         assert (await datasette.client.get(url)).status_code == 200, url
-    assert all(part["bytes"] > 0 for part in pack["parts"]) and pack["bytes"] == sum(p["bytes"] for p in pack["parts"])
+    chosen = [part for part in pack["parts"] if part["chosen"]]
+    assert all(part["bytes"] > 0 for part in pack["parts"]) and pack["bytes"] == sum(p["bytes"] for p in chosen)
+    assert pack["pages"] == sum(part["pages"] for part in chosen)
+    # Every step of every replay is there to choose (large, so not chosen at first), followed from the first step.
+    steps = next(part for part in pack["parts"] if part["id"] == "replay_steps")
+    assert not steps["chosen"] and steps["follow"] == "a[rel=next]" and all("?step=1" in url for url in steps["urls"])
     html = (await _get(datasette, "/offline/riftbound")).text
     assert 'data-pack="/offline/riftbound.json"' in html and "offline.js" in html
     assert all(f'name="part" value="{part["id"]}"' in html for part in pack["parts"])

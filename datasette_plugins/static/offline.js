@@ -22,9 +22,13 @@
     removeButton.hidden = !held;
   }
 
-  function nextPage(html, base) {
-    const found = new DOMParser().parseFromString(html, "text/html").querySelector("nav.pages a[rel=next], nav.pager a[rel=next]");
-    return found ? new URL(found.getAttribute("href"), base).href : null;
+  // The page's link the part follows (a list's next page, a replay's next step), without its #fragment.
+  function following(html, base, selector) {
+    const found = new DOMParser().parseFromString(html, "text/html").querySelector(selector);
+    if (!found) return null;
+    const url = new URL(found.getAttribute("href"), base);
+    url.hash = "";
+    return url.href;
   }
 
   async function keepAll(event) {
@@ -55,10 +59,10 @@
           const body = await response.clone().text();
           await cache.put(item.url, response);
           bytes += new Blob([body]).size;
-          const more = item.follow && nextPage(body, item.url);
+          const more = item.follow && following(body, item.url, item.follow);
           if (more && !seen.has(more)) {
             seen.add(more);
-            queue.push({ url: more, follow: true });
+            queue.push({ url: more, follow: item.follow });
           }
           return true;
         } catch (error) {
@@ -95,6 +99,18 @@
     showLast();
   }
 
+  // The size of what is ticked, said again whenever a part is ticked or not.
+  function showTotal() {
+    let bytes = 0, pages = 0;
+    for (const box of form.querySelectorAll("input[name=part]:checked")) {
+      const size = box.closest("label").querySelector(".pack-size");
+      bytes += Number(size.dataset.bytes);
+      pages += Number(size.dataset.pages);
+    }
+    form.querySelector(".pack-total").textContent = `about ${megabytes(bytes)}, ${pages} pages`;
+  }
+
+  form.addEventListener("change", showTotal);
   button.disabled = false;
   button.addEventListener("click", keepAll);
   removeButton.addEventListener("click", removeAll);
