@@ -7,7 +7,8 @@ bytes were kept, how long it took, and how many pages answer with no network.
 ``rules-db serve`` on the database (``bench_pages.start_server``), Debian's chromium driven by Playwright at a
 phone's size: it opens ``/offline/<game>``, waits for the service worker, presses "Keep ... offline" and waits for
 the end; then with the network cut (Playwright's offline mode) it asks the service worker for every URL of the
-pack (a fetch from the page: the worker answers it as it answers a navigation) and opens one page of each part.
+pack the page ticks at first (a fetch from the page: the worker answers it as it answers a navigation) and opens
+one page of each part.
 Prints the size the pack page estimated, the bytes kept (the pages' bodies, and what the browser reports for the
 site's storage), the time, and the pages that did not answer.
 """
@@ -63,7 +64,8 @@ def keep_and_check(page, base_url: str, game: str, timeout_s: float = 3600, scre
         page.locator("h1").scroll_into_view_if_needed()
         page.evaluate("window.scrollTo(0, document.querySelector('h1').getBoundingClientRect().top + scrollY - 8)")
         page.screenshot(path=str(screenshot))
-    urls = [url for part in pack["parts"] for url in part["urls"]]
+    chosen = [part for part in pack["parts"] if part["chosen"]]  # as the page ticks them at first
+    urls = [url for part in chosen for url in part["urls"]]
     context = page.context
     context.set_offline(True)
     try:
@@ -71,7 +73,7 @@ def keep_and_check(page, base_url: str, game: str, timeout_s: float = 3600, scre
         failed = page.evaluate(CHECK_ALL, urls)
         check_seconds = time.monotonic() - checked
         opened = {}
-        for part in pack["parts"]:
+        for part in chosen:
             url = part["urls"][len(part["urls"]) // 2]
             response = page.goto(base_url + url)
             opened[url] = (response.status if response else None, page.title())
@@ -113,6 +115,7 @@ def main() -> None:
             browser.close()
     finally:
         stop_server(server)
+    figures["failed_offline_count"] = len(figures["failed_offline"])
     figures["failed_offline"] = figures["failed_offline"][:20] + (
         ["..."] if len(figures["failed_offline"]) > 20 else []
     )

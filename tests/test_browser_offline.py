@@ -102,7 +102,7 @@ def test_keep_this_game_offline_then_every_page_opens_with_no_network(browser, f
         page.wait_for_url("**/offline/riftbound")
         _controlled(page)
         pack = page.request.get(fixture_server + "/offline/riftbound.json").json()
-        expect(page.locator("form.offline-pack legend")).to_contain_text(_amount(pack["bytes"], pack["pages"]))
+        expect(page.locator("form.offline-pack .pack-total")).to_contain_text(_amount(pack["bytes"], pack["pages"]))
         sizes = page.locator(".pack-size")
         assert sizes.count() == len(pack["parts"])
         # Every step of every replay is left out at first; ticked, the size said first counts it.
@@ -110,7 +110,7 @@ def test_keep_this_game_offline_then_every_page_opens_with_no_network(browser, f
         assert not steps.is_checked()
         steps.check()
         every = [sum(part[key] for part in pack["parts"]) for key in ("bytes", "pages")]
-        expect(page.locator("form.offline-pack legend")).to_contain_text(_amount(*every))
+        expect(page.locator("form.offline-pack .pack-total")).to_contain_text(_amount(*every))
         expect(page.locator(".pack-last")).to_have_text("Not kept on this phone yet.")
         page.click("form.offline-pack button[name=keep]")
         page.wait_for_selector("form.offline-pack[data-kept]")
