@@ -169,7 +169,7 @@ def pack_parts(datasette, paths: Paths, contents: dict) -> list[dict]:
             "label": label,
             "urls": list(dict.fromkeys(urls)),
             "follow": follow,
-            "chosen": part != "replay_steps",
+            "chosen": follow != NEXT_STEP,  # every step of every replay is ten times the rest: asked for
             # the pages it holds: a part that follows its replays' steps, every step
             "pages": sum(replay["step_count"] or 0 for replay in replays) if follow == NEXT_STEP else len(urls),
         }
