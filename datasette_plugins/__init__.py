@@ -52,11 +52,12 @@ ROUTE_PATTERNS = {
     **replay_pages.ROUTE_PATTERNS,
     **dispute_pages.ROUTE_PATTERNS,
     **in_force_pages.ROUTE_PATTERNS,
+    **offline.ROUTE_PATTERNS,
 }
 VIEWS = {
     **pages.VIEWS,
     **indexes.VIEWS,
-    **offline.VIEWS,
+    **offline.views(ROUTE_PATTERNS),
     **replay_pages.VIEWS,
     **dispute_pages.VIEWS,
     **in_force_pages.VIEWS,

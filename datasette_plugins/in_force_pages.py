@@ -7,11 +7,10 @@ import nh3
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from datasette_plugins.pages import _FORMAT, _GAME
-from datasette_plugins.web import ask, not_found, respond, url_var
+from datasette_plugins.web import FORMAT, GAME, ask, not_found, respond, url_var
 from rules_db import in_force
 
-ROUTE_PATTERNS = {"patch_notes": rf"^/patch-notes/{_GAME}/(?P<name>[a-z0-9][a-z0-9-]*){_FORMAT}"}
+ROUTE_PATTERNS = {"patch_notes": rf"^/patch-notes/{GAME}/(?P<name>[a-z0-9][a-z0-9-]*){FORMAT}"}
 _MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False})
 
 

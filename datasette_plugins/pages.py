@@ -18,6 +18,8 @@ from datasette.utils.asgi import BadRequest, Response
 
 from datasette_plugins import render
 from datasette_plugins.web import (
+    FORMAT,
+    GAME,
     SEARCH_FILTERS,
     Paths,
     ask,
@@ -34,11 +36,6 @@ from rules_db import search as search_db
 from rules_db.search import refine as search_refine
 from rules_db.search.models import ModelUnavailable
 
-# A game slug (lower-case letters, digits, hyphens) never names a table: the schema's
-# names are excluded and every other table's has an underscore. So /rules/<table>/<row>
-# stays Datasette's row page when the database itself is called "rules".
-_GAME = r"(?P<game>(?!(?:{})/)[a-z0-9][a-z0-9-]*)".format("|".join(sorted(schema.TABLES)))
-_FORMAT = r"(?P<format>\.json)?$"
 # A rulebook slug in a URL (/rules/riftbound/tournament/2026-07-16/204.8): a word, never a version.
 _RULEBOOK = r"(?P<rulebook>[a-z][a-z-]*)"
 
@@ -48,23 +45,23 @@ _TREE_GAME = r"(?P<game>(?!(?:{})(?:[/.]|$))[a-z0-9][a-z0-9-]*)".format("|".join
 # Search filters, kept on every new question (the header's search box carries them too).
 
 ROUTE_PATTERNS = {
-    "home": r"^/" + _FORMAT,
-    "search": r"^/search" + _FORMAT,
-    "rule": rf"^/rules/{_GAME}/(?P<number>[^/]+?){_FORMAT}",
-    "versioned_rule": rf"^/rules/{_GAME}/(?P<version>[^/]+)/(?P<number>[^/]+?){_FORMAT}",
-    "rulebook_rule": rf"^/rules/{_GAME}/{_RULEBOOK}/(?P<version>[^/]+)/(?P<number>[^/]+?){_FORMAT}",
-    "keyword": rf"^/keywords/{_GAME}/(?P<term>[^/]+?){_FORMAT}",
-    "versioned_keyword": rf"^/keywords/{_GAME}/(?P<version>[^/]+)/(?P<term>[^/]+?){_FORMAT}",
-    "ruling": r"^/rulings/(?P<ruling_id>\d+)" + _FORMAT,
-    "card": r"^/cards/(?P<slug>[^/]+?)" + _FORMAT,
-    "infractions": rf"^/infractions/{_GAME}{_FORMAT}",
-    "bans": rf"^/bans/{_GAME}{_FORMAT}",
-    "diff": rf"^/diff/{_GAME}/(?P<old>[^/]+)/(?P<new>[^/]+?){_FORMAT}",
-    "rulebook_diff": rf"^/diff/{_GAME}/{_RULEBOOK}/(?P<old>[^/]+)/(?P<new>[^/]+?){_FORMAT}",
-    "rule_tree": rf"^/rules/{_TREE_GAME}{_FORMAT}",
-    "rulings_index": r"^/rulings" + _FORMAT,
-    "cards_index": r"^/cards" + _FORMAT,
-    "replays_index": r"^/replays" + _FORMAT,
+    "home": r"^/" + FORMAT,
+    "search": r"^/search" + FORMAT,
+    "rule": rf"^/rules/{GAME}/(?P<number>[^/]+?){FORMAT}",
+    "versioned_rule": rf"^/rules/{GAME}/(?P<version>[^/]+)/(?P<number>[^/]+?){FORMAT}",
+    "rulebook_rule": rf"^/rules/{GAME}/{_RULEBOOK}/(?P<version>[^/]+)/(?P<number>[^/]+?){FORMAT}",
+    "keyword": rf"^/keywords/{GAME}/(?P<term>[^/]+?){FORMAT}",
+    "versioned_keyword": rf"^/keywords/{GAME}/(?P<version>[^/]+)/(?P<term>[^/]+?){FORMAT}",
+    "ruling": r"^/rulings/(?P<ruling_id>\d+)" + FORMAT,
+    "card": r"^/cards/(?P<slug>[^/]+?)" + FORMAT,
+    "infractions": rf"^/infractions/{GAME}{FORMAT}",
+    "bans": rf"^/bans/{GAME}{FORMAT}",
+    "diff": rf"^/diff/{GAME}/(?P<old>[^/]+)/(?P<new>[^/]+?){FORMAT}",
+    "rulebook_diff": rf"^/diff/{GAME}/{_RULEBOOK}/(?P<old>[^/]+)/(?P<new>[^/]+?){FORMAT}",
+    "rule_tree": rf"^/rules/{_TREE_GAME}{FORMAT}",
+    "rulings_index": r"^/rulings" + FORMAT,
+    "cards_index": r"^/cards" + FORMAT,
+    "replays_index": r"^/replays" + FORMAT,
     "manifest": r"^/manifest\.webmanifest$",
     "service_worker": r"^/sw\.js$",
 }
@@ -319,13 +316,23 @@ async def infractions(datasette, request):
     return await respond(datasette, request, database, "infractions.html", data)
 
 
+def _rule_number(value: str | None) -> str | None:
+    """A rule or section number as typed into a box: spaces, a trailing dot and a leading
+    "rule" left out; None when empty. A value longer than any rule number is refused."""
+    value = re.sub(r"^(?:rule|section)\s*", "", (value or "").strip(), flags=re.IGNORECASE).rstrip(".").strip()
+    if len(value) > queries.LONGEST_RULE_NUMBER:
+        raise BadRequest(f"No rule number is that long ({len(value)} characters)")
+    return value or None
+
+
 async def diff(datasette, request):
     game, old, new, rulebook = (url_var(request, name) for name in ("game", "old", "new", "rulebook"))
-    kind, section = request.args.get("kind") or None, request.args.get("section") or None
+    kind = request.args.get("kind") or None
+    section, rule = _rule_number(request.args.get("section")), _rule_number(request.args.get("rule"))
     show_renumbered = request.args.get("renumbered") == "1"
     page = page_number(request)
     database, data = await ask(
-        datasette, queries.diff_page, game, old, new, kind, section, show_renumbered, page, rulebook
+        datasette, queries.diff_page, game, old, new, kind, section, show_renumbered, page, rulebook, rule
     )
     if data is None:
         known = await read(database, lambda conn: queries.comparisons(conn, game))

@@ -16,9 +16,15 @@ from datasette.utils.asgi import NotFound, Response
 
 from datasette_plugins import render
 from datasette_plugins.request_limits import whole_number
-from rules_db import queries
+from rules_db import queries, schema
 
 SEARCH_FILTERS = ("game", "rulebook", "version", "kind")
+
+# Parts of the views' URL patterns. A game slug (lower-case letters, digits, hyphens) never names a table: the
+# schema's names are excluded and every other table's has an underscore. So /rules/<table>/<row> stays
+# Datasette's row page when the database itself is called "rules".
+GAME = r"(?P<game>(?!(?:{})/)[a-z0-9][a-z0-9-]*)".format("|".join(sorted(schema.TABLES)))
+FORMAT = r"(?P<format>\.json)?$"
 
 
 class Paths:
@@ -99,6 +105,9 @@ class Paths:
 
     def service_worker(self) -> str:
         return str(self.datasette.urls.path("/sw.js"))
+
+    def offline_pack(self, game: str) -> str:
+        return self._path("offline", game)
 
     def search(self, **params) -> str:
         query = urlencode({key: value for key, value in params.items() if value})
