@@ -380,10 +380,10 @@ def test_a_game_the_database_does_not_hold_keeps_nothing_for_it(fixture_db):
     connection = sqlite3.connect(fixture_db)
     try:
         answer.search(connection, "tank", game="riftbound")
-        kept = dict(kept.LOOKUP_TABLES._answers(kept.file_identity(str(fixture_db))))
+        tables = dict(kept.LOOKUP_TABLES._answers(kept.file_identity(str(fixture_db))))
         for number in range(50):
             assert answer.search(connection, "tank", game=f"no such game {number}")["total"] == 0
-        assert dict(kept.LOOKUP_TABLES._answers(kept.file_identity(str(fixture_db)))).keys() == kept.keys()
+        assert dict(kept.LOOKUP_TABLES._answers(kept.file_identity(str(fixture_db)))).keys() == tables.keys()
     finally:
         connection.close()
 
