@@ -15,6 +15,9 @@ from scenarios.journal import Journal
 from scenarios.kernel import Budget, Choice, Run
 from scenarios.objects import Obj, Player, Zone
 from scenarios.trace import Tracer
+from scenarios.versions import BehaviourName
+
+__all__ = ["BehaviourName", "Game"]  # BehaviourName: for a rule module holding a behaviour's name in a registry
 
 
 class Game(Protocol):
@@ -56,7 +59,7 @@ class Game(Protocol):
     continuation: str | None
     pending: Choice | None
 
-    def reading(self, behaviour: str) -> versions.Reading: ...
+    def reading(self, behaviour: versions.BehaviourName) -> versions.Reading: ...
     def word(self, engine_word: str) -> str: ...
     def tick(self) -> int: ...
     def new_id(self, prefix: str) -> str: ...

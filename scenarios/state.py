@@ -114,7 +114,7 @@ class GameState(Journaled):
     def change_label(self, key: str):
         return ("game", key) if key in _GAME_SHOWN else None
 
-    def reading(self, behaviour: str) -> versions.Reading:
+    def reading(self, behaviour: versions.BehaviourName) -> versions.Reading:
         """How the version the game is judged under reads a behaviour the versions disagree on."""
         return self.readings[behaviour]
 

@@ -11,6 +11,8 @@ checks read: the victory, lethal-damage and board checks each watch the attribut
 
 from __future__ import annotations
 
+from typing import Final
+
 from scenarios.game import Game
 from scenarios.journal import WATCH_GROUPS, watch
 from scenarios.kernel import EngineError, calc, do, note, procedure, query, standing_notes
@@ -197,7 +199,7 @@ def _uncontrolled(game: Game) -> None:
                 game.journal.changed |= BOARD_CHECKS_READS
 
 
-EMPTY_BATTLEFIELD = "control_of_a_battlefield_left_empty"
+EMPTY_BATTLEFIELD: Final = "control_of_a_battlefield_left_empty"
 
 
 @query("control_can_lapse")
@@ -230,10 +232,10 @@ def _lift_contested(game: Game) -> None:
                 "control is established"
             )
             continue
-        do.lift_contested(game, bf, because=reading.cited[0])
+        do.lift_contested(game, bf, because=reading.rule("lifted"))
         others = {u.controller for u in game.units(bf.id)} - {bf.battlefield_controller}
         if len(others) == 1:
-            do.apply_contested(game, bf, others.pop(), because=reading.cited[1])
+            do.apply_contested(game, bf, others.pop(), because=reading.rule("contested_by_the_other"))
     because = game.reading("contested_without_its_contester").cited if kept else ()
     standing_notes(game, StepKind.CLEANUP, "contested_kept", kept, because)
 

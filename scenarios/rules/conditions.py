@@ -9,7 +9,9 @@ text is not (812.1.b).
 
 from __future__ import annotations
 
-from scenarios.game import Game
+from typing import cast
+
+from scenarios.game import BehaviourName, Game
 from scenarios.kernel import CONDITIONS, Condition, calc, instruction, note, query
 from scenarios.objects import ItemKind
 from scenarios.trace import StepKind
@@ -33,7 +35,10 @@ def decide_condition(game: Game, word: str, context: Condition, label: str, appl
         "condition",
         f"{label}: {word} " + (f"holds: {applies}" if holds else "does not hold"),
         because,
-        (rule, *(game.reading(reads).cited if reads else ())),
+        (
+            rule,
+            *(game.reading(cast(BehaviourName, reads)).cited if reads else ()),
+        ),  # names checked: test_engine_versions
         [context.player],
     )
     return holds
