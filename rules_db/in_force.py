@@ -244,7 +244,8 @@ def sets_on(conn, game: str, day: str) -> dict:
 
 def bans_on(conn, game: str, day: str) -> dict:
     """The bans in effect on ``day`` by format, each card with every source's date (sources that disagree on a
-    date are each shown), and whether the database knows the bans at all."""
+    date are each shown), and whether the database knows the bans at all. A ban is ``disputed`` only when its
+    sources give different dates: a source that gives no date disputes nothing."""
     if not has_table(conn, "bans", ("card_id", "format", "effective_date", "source")):
         return {"known": False, "formats": []}
     rows = _rows(
@@ -264,7 +265,7 @@ def bans_on(conn, game: str, day: str) -> dict:
     for name, cards in by_format.items():
         banned = []
         for card in cards.values():
-            dates = {claim["effective_date"] for claim in card["claims"]}
+            dates = {claim["effective_date"] for claim in card["claims"] if claim["effective_date"]}
             in_effect = [
                 claim for claim in card["claims"] if claim["effective_date"] and claim["effective_date"] <= day
             ]
