@@ -50,9 +50,25 @@ async def test_home_says_what_is_in_force_today_each_item_linked(datasette):
     assert 'name="on"' in block and 'type="date"' in block
 
 
+async def test_home_in_force_reads_as_sentences_and_disputes_only_differing_dates(datasette, connection):
+    block = _section((await _get(datasette, "/?on=2026-12-01")).text, "in-force")
+    text = " ".join(re.sub(r"<[^>]+>", "", block).split())
+    assert "Core Rules 1.4 (text of 2026-06-18), in force since 2026-07-24 · patch notes" in text
+    assert "Tournament Rules of 2026-07-16, in force since 2026-07-16" in text
+    assert "None" not in text  # a set without a name is named by its code; an undated claim is not listed
+    # a ban is disputed where its sources give different dates, not where one gives none
+    differing = connection.execute(
+        """select count(*) from (select card_id from bans where effective_date is not null and format = 'Constructed'
+        group by card_id having count(distinct effective_date) > 1)"""
+    ).fetchone()[0]
+    undated = connection.execute("select count(*) from bans where effective_date is null").fetchone()[0]
+    assert differing >= 1 and undated >= 1 and text.count("sources disagree") == differing
+    assert "2v2: every Constructed ban" in text
+
+
 async def test_home_for_an_earlier_event_day(datasette):
     block = _section((await _get(datasette, "/?on=2026-05-01")).text, "in-force")
-    assert "In force on <time" in block and "1.3" in block and "not in this database" in block
+    assert "In force on <time" in block and "1.3" in block and "Not in this database" in block
     assert "vendetta-rules-faq" not in block  # published later
     assert "Unleashed Rules FAQ and Clarifications" in block
     data = (await _get(datasette, "/.json?on=2025-11-01")).json()
