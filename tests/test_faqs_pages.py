@@ -97,6 +97,23 @@ async def test_a_faq_ruling_is_credited_to_riot_with_date_link_and_rules_in_forc
     assert 'href="/cards/' in html  # Iascylla and Azir named
 
 
+async def test_a_faq_citation_of_a_version_not_held_links_the_rule_its_quote_names(datasette, connection):
+    """Unleashed FAQ q1 cites Core Rules 1.3's 467 and quotes it; 1.4 numbers that rule 472: the citation links
+    472 and says why, and the number in the ruling's text links there too."""
+    (ruling_id,) = connection.execute(
+        "select id from rulings where document_id = 'unleashed-rules-faq-and-clarifications' and anchor = 'q1'"
+    ).fetchone()
+    html = (await _get(datasette, f"/rulings/{ruling_id}")).text
+    citations = _section(html, "citations")
+    assert 'href="/rules/riftbound/2026-06-18/472"' in citations
+    body = re.search(r'<div class="ruling-text">.*?</div>', html, re.S).group(0)
+    assert re.search(r'href="/rules/riftbound/2026-06-18/472"[^>]*>467<', body)  # "Rules 323.1. and 467."
+    text = " ".join(re.sub(r"<[^>]+>", "", citations).split())
+    assert "cited as “467”, a number of the version it was written against, not stored here" in text
+    assert "carries most of its numbering (a rule the FAQ quotes is read by its text)" in html
+    assert ": not found" not in citations
+
+
 async def test_the_event_rulings_page_is_not_riots(datasette, connection):
     (ruling_id,) = connection.execute(
         "select min(id) from rulings where document_id = 'rq-vegas-2026-rulings'"
