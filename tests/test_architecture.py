@@ -82,17 +82,40 @@ def test_a_forbidden_import_breaks_its_contract(project_copy):
         assert f"{source}._probe_imports_{target} -> {target}" in result.stdout, (source, target)
 
 
-def test_a_rule_module_importing_another_breaks_the_independence_contract(project_copy):
-    """The engine's rule modules plug into the kernel and never import each other (scenarios/README.md)."""
-    (independent,) = [c for c in CONFIG["contracts"] if c["type"] == "independence"]
-    assert independent["modules"] == ["scenarios.rules.*"]
-    rules = sorted(p.stem for p in (project_copy / "scenarios" / "rules").glob("*.py") if p.stem != "__init__")
-    with (project_copy / "scenarios" / "rules" / f"{rules[0]}.py").open("a", encoding="utf-8") as module:
-        module.write(f"\nfrom scenarios.rules import {rules[-1]}  # noqa\n")
+INDEPENDENT = [contract for contract in CONFIG["contracts"] if contract["type"] == "independence"]
+
+
+def _independent_modules(project: Path, patterns: list[str]) -> list[str]:
+    """The modules an independence contract names, its ``package.*`` patterns expanded to the package's modules."""
+    found = []
+    for pattern in patterns:
+        if not pattern.endswith(".*"):
+            found.append(pattern)
+            continue
+        package = pattern[:-2]
+        folder = project.joinpath(*package.split("."))
+        found += [f"{package}.{p.stem}" for p in sorted(folder.glob("*.py")) if p.stem != "__init__"]
+    return found
+
+
+def test_the_engine_rule_modules_and_the_page_queries_are_independent():
+    """The engine's rule modules plug into the kernel and never import each other (scenarios/README.md); nor do
+    the page kinds' query modules (rules_db/queries), which share only what common modules hold."""
+    assert {tuple(contract["modules"]) for contract in INDEPENDENT} >= {("scenarios.rules.*",)}
+    assert any(module.startswith("rules_db.queries.") for contract in INDEPENDENT for module in contract["modules"])
+
+
+@pytest.mark.parametrize("contract", INDEPENDENT, ids=[contract["name"] for contract in INDEPENDENT])
+def test_a_module_importing_an_independent_sibling_breaks_its_contract(project_copy, contract):
+    modules = _independent_modules(project_copy, contract["modules"])
+    assert len(modules) >= 2
+    first, last = modules[0], modules[-1]
+    with project_copy.joinpath(*first.split(".")).with_suffix(".py").open("a", encoding="utf-8") as module:
+        module.write(f"\nimport {last}  # noqa\n")
     result = _lint_imports(project_copy)
     assert result.returncode != 0
-    assert f"{independent['name']} BROKEN" in result.stdout
-    assert f"scenarios.rules.{rules[0]} -> scenarios.rules.{rules[-1]}" in result.stdout
+    assert f"{contract['name']} BROKEN" in result.stdout
+    assert f"{first} -> {last}" in result.stdout
 
 
 def _distribution(name: str) -> str:
