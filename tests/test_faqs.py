@@ -12,7 +12,7 @@ from ingest import faq_articles, riftbound_faq_json, riftbound_faq_md
 from ingest.documents import CORPUS_DIR, bundled_spec
 from ingest.errors import IngestError
 from ingest.formats import expand
-from rules_db import faqs, schema
+from rules_db import faqs, queries, schema
 
 JSON_FILE = CORPUS_DIR / "riftbound-official-faqs.json"
 MD_FILE = CORPUS_DIR / "riftbound-vendetta-faq-2026-08-14.md"
@@ -321,13 +321,21 @@ def test_quoted_rules_are_read_by_their_text_only_when_it_is_sure(tmp_path):
 
 
 def test_a_faq_citation_resolves_to_its_ruling_or_to_nothing(connection):
-    found = faqs.faq_citation(connection, "faq:2026-08-14#q7")
-    assert found["anchor"] == "q7" and "Rebuttal" in found["question"]
-    assert found["path"] == f"/rulings/{found['id']}"
-    assert faqs.faq_citation(connection, "faq:2026-08-14#q999") is None
-    assert faqs.faq_citation(connection, "faq:2026-02-25#c1") is None  # not a question
-    assert faqs.faq_citation(connection, "faq:2026-02-25#q1") is None  # the event page is not Riot's
-    assert faqs.faq_citation(connection, "not a citation") is None
+    cited = [
+        "faq:2026-08-14#q7",
+        "faq:2026-08-14#q999",
+        "faq:2026-02-25#c1",  # not a question
+        "faq:2026-02-25#q1",  # the event page of that date is not Riot's
+        "not a citation",
+    ]
+    found = faqs.faq_entries(connection, "riftbound", cited)
+    assert found["faq:2026-08-14#q7"]["anchor"] == "q7" and "Rebuttal" in found["faq:2026-08-14#q7"]["question"]
+    assert found["faq:2026-08-14#q7"]["path"] == f"/rulings/{found['faq:2026-08-14#q7']['id']}"
+    assert [citation for citation, entry in found.items() if entry is None] == cited[1:]
+    assert faqs.faq_entries(connection, "runeterra", cited[:1]) == {cited[0]: None}  # another game's FAQs
+    # the replay pages' citation rows come from the same look-up
+    rows = queries.faq_rulings(connection, "riftbound", cited)
+    assert {c: row["ruling_id"] for c, row in rows.items()} == {c: e and e["id"] for c, e in found.items()}
 
 
 def test_a_rule_an_faq_cites_says_it_is_clarified(connection):

@@ -85,7 +85,7 @@ async def test_a_day_not_written_as_a_day_is_refused_saying_what_was_expected(da
 
 
 async def test_a_faq_ruling_is_credited_to_riot_with_date_link_and_rules_in_force(datasette, connection):
-    found = faqs.faq_citation(connection, "faq:2026-08-14#q2")
+    found = faqs.faq_entries(connection, "riftbound", ["faq:2026-08-14#q2"])["faq:2026-08-14#q2"]
     html = (await _get(datasette, found["path"])).text
     assert "Official FAQ" in html and "Riot Games" in html
     assert (
