@@ -155,7 +155,7 @@ def link_rulings(
             [target, *(ruling["id"] for ruling in group)],
         )
         numbers = store.rule_ids(db, target)
-        cited = [(ruling, *citation) for ruling in group for citation in explicit.get(ruling["id"], [])]
+        cited: list[tuple] = [(ruling, *citation) for ruling in group for citation in explicit.get(ruling["id"], [])]
         quoted = read_quoted(db, target, cited, numbers) if not_stored and target else {}
         for number, rule in quoted.items():
             read_by_quote.append(f"{number} ({not_stored}) as {rule[1]} of {target}")
