@@ -414,6 +414,17 @@ def unique_slug(db: sqlite_utils.Database, name: str, taken: set[str] | None = N
     raise ValueError(f"no free slug for the card {name!r}")
 
 
+def stored_aliases(stored: str | None) -> list[str]:
+    """A keyword's aliases as stored (``store_document`` writes a JSON list; comma-separated text is read too)."""
+    if not stored:
+        return []
+    try:
+        aliases = json.loads(stored)
+    except ValueError:
+        aliases = stored.split(",")
+    return [alias.strip() for alias in aliases if isinstance(alias, str) and alias.strip()]
+
+
 def next_id(db: sqlite_utils.Database, table: str) -> int:
     """The id after the largest in the table: rows are numbered here so parents can point at them."""
     return (db.execute(f"select coalesce(max(id), 0) from [{table}]").fetchone()[0]) + 1

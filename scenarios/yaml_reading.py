@@ -79,7 +79,7 @@ Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C parser when PyYA
 
 @dataclass(frozen=True)
 class Limits:
-    """What one scenario may hold (README, "Scenarios: limits"). Loading checks the YAML event stream against
+    """What one scenario may hold (docs/limits.md, "Scenarios"). Loading checks the YAML event stream against
     them before anything is built, so a hostile document (an alias bomb, 1,000-deep nesting, 100,000 actions)
     is refused in milliseconds with the line where it went past a limit."""
 
