@@ -272,7 +272,13 @@ def citation_note(citation: dict) -> Markup:
     texts = [html.unescape(nh3.clean(raw or "", tags=set())).strip() for raw in citation["raw_texts"]]
     if citation["how"] == "keyword":
         return Markup(f"by the keyword {_quoted(texts)}")
-    number = citation.get("cited_number") or citation.get("number")
+    number = str(citation.get("cited_number") or citation.get("number") or "")
+    if citation.get("id") is not None and citation.get("number") and number != citation["number"]:
+        # a number of a version the database does not hold, read by the rule text the ruling quotes
+        return Markup(
+            f"cited as {_quoted(texts or [number])}, a number of the version it was written against, "
+            "not stored here: read by the rule text it quotes"
+        )
     words = [text for text in texts if text.strip(_AROUND_A_NUMBER) not in ("", number)]
     return Markup(f"cited as {_quoted(words)}") if words else Markup("")
 

@@ -506,8 +506,9 @@ def _what_if_change(args, original: dict) -> list[dict] | None:
     if not _PATH.match(path):
         raise ValueError(f"the what-if names no input of this scenario: {path[:80]!r}")
     if args.get("add_card"):
-        taken = set(original["names"])
-        unit = {"id": next(f"extra{n}" for n in range(1, 1000) if f"extra{n}" not in taken), "card": args["add_card"]}
+        taken = set(original["names"])  # of len(taken) + 1 ids, one is free: the ids are never used up
+        unit = {"id": next(f"extra{n}" for n in range(1, len(taken) + 2) if f"extra{n}" not in taken)}
+        unit["card"] = args["add_card"]
         if args.get("add_might", "").strip():
             unit["might"] = typed_actions.parse_value(args["add_might"])
         if ".battlefields." in path:

@@ -50,6 +50,13 @@ _CITED = re.compile(
     rf"(?<![\w\-/$])(?<!\d\.)(?P<glued>\d{{3}}(?:\.(?:\d+|[a-z]))*)\.(?=[A-Z][a-z])"
     rf"|(?<![\w.\-/$])(?:(?P<word>\b(?:[Rr]ules?|[Pp]er)\s+)?)(?P<number>{_NUMBER})(?P<dot>\.)?(?![\d\w-])",
 )
+# A rule's text quoted after its number: glued to it (``438.1.Replacing``), after an (OLD)/(NEW) mark, at the start
+# of a line (``323.1.1. If a player ...``), or after "says" / "should read"; it ends where the next quoted rule's
+# number starts (``...wins.467.When``), at a closing quote mark, or at the line's end.
+_QUOTE_MARK = re.compile(r"^\s*\((?:OLD|NEW)\)\s*")
+_SAYS = re.compile(r"^\s*(?:says|should\s+read)\s*[,:]?\s*", re.IGNORECASE)
+_NEXT_QUOTED = re.compile(r"(?<=[.!?\"\u201d])\s*\d{3}(?:\.(?:\d+|[a-z]))*\.")
+_QUOTE_WORDS = 4  # fewer words are not a rule's text
 _PRECEDENCE = re.compile(r"[^.]*\btakes? precedence\b[^.]*\.", re.IGNORECASE)
 _CAPTION_MAX = 60
 _CAPTION_END = tuple(".?!:;,\"'\u201d)")
@@ -243,10 +250,31 @@ def find_citations(text: str) -> list[ParsedCitation]:
             said = bool(relevant or match.group("word") or match.group("glued"))
             # a bare "123." ends a sentence more often than it cites: only in a list of rules, or at the line's end
             if "." in number or said or (match.group("dot") and _ends_rule_like(line, match.end())):
-                found.append(
-                    ParsedCitation(number, match.group(0).strip().rstrip("."))
-                )  # the sentence's dot is not its
+                raw = match.group(0).strip().rstrip(".")  # the sentence's dot is not its
+                found.append(ParsedCitation(number, raw, _quote(line, match)))
     return found
+
+
+def _quote(line: str, match: re.Match) -> str:
+    """The rule's text the line quotes right after this number, or ""."""
+    rest = line[match.end() :]
+    if match.group("glued"):
+        quote = rest
+    elif not match.group("dot"):
+        return ""
+    elif _QUOTE_MARK.match(rest):
+        quote = _QUOTE_MARK.sub("", rest)
+    elif _SAYS.match(rest):
+        quote = _SAYS.sub("", rest)
+        if quote[:1] in '"\u201c':
+            quote = re.split(r"[\"\u201d]", quote[1:], maxsplit=1)[0]
+    elif not match.group("word") and not line[: match.start()].strip() and rest[:1] == " ":
+        quote = rest
+    else:
+        return ""
+    end = _NEXT_QUOTED.search(quote)
+    quote = (quote[: end.start()] if end else quote).strip()
+    return quote if len(quote.split()) >= _QUOTE_WORDS else ""
 
 
 def _ends_rule_like(line: str, end: int) -> bool:

@@ -124,10 +124,13 @@ class ParsedStep:
 
 @dataclass
 class ParsedCitation:
-    """A rule number written in a ruling (``raw_text`` as it appears)."""
+    """A rule number written in a ruling (``raw_text`` as it appears); ``quote``, the rule's text when the ruling
+    quotes it right after the number (``438.1.Replacing is ...``, ``466.1.b. says "when ..."``), else empty: what
+    the number meant can then be checked against the text when the version it names is not at hand."""
 
     number: str
     raw_text: str
+    quote: str = ""
 
 
 @dataclass

@@ -230,7 +230,7 @@ class _Builder:
         self.helper = helper  # runs the work that needs nothing from the database being written
         self.timings: dict[str, float] = {}
         self.timeline = Timeline()
-        self.explicit_citations: dict[int, list[tuple[str, str]]] = {}
+        self.explicit_citations: dict[int, list[tuple[str, ...]]] = {}
         self.related: dict[str, dict[int, list[str]]] = {}  # rulings document -> ruling id -> related targets
         self.tagged_cards: dict[str, list[CardMention]] = {}  # rulings document -> cards its source tags
         # rules document -> its rules' ids, and the keywords the helper is finding in their texts
@@ -360,7 +360,9 @@ class _Builder:
         if parsed.published:
             store.store_faq_article(db, spec, parsed)
         for ruling in parsed.rulings:
-            self.explicit_citations[ruling_ids[ruling.position]] = [(c.number, c.raw_text) for c in ruling.citations]
+            self.explicit_citations[ruling_ids[ruling.position]] = [
+                (c.number, c.raw_text, c.quote) for c in ruling.citations
+            ]
         self.related[spec.slug] = {
             ruling_ids[ruling.position]: ruling.related for ruling in parsed.rulings if ruling.related
         }
@@ -404,7 +406,12 @@ class _Builder:
             report.add(
                 {
                     name: figures[name]
-                    for name in ("citations", "unresolved citations", "rules versions not in the database")
+                    for name in (
+                        "citations",
+                        "unresolved citations",
+                        "citations read by their quoted text",
+                        "rules versions not in the database",
+                    )
                 }
             )
             if self.related.get(spec.slug):

@@ -13,7 +13,7 @@ import json
 import sqlite_utils
 
 from ingest.cards import ParsedCard, ParsedCards, name_key
-from rules_db.store import next_id, slugify
+from rules_db.store import next_id, unique_slug
 
 
 def document_date(db: sqlite_utils.Database, document_id: str) -> str:
@@ -62,6 +62,7 @@ def merge_cards(db: sqlite_utils.Database, game_id: str, document_id: str, parse
     new_cards, updated, kept, new_printings, updated_printings = [], [], 0, [], []
     card_ids: dict[str, int] = {}
     next_card = next_id(db, "cards")
+    new_slugs: set[str] = set()
     for card in parsed.cards:
         match = by_name.get(card.name) or by_key.get(name_key(card.name))
         if match is None:
@@ -73,7 +74,7 @@ def merge_cards(db: sqlite_utils.Database, game_id: str, document_id: str, parse
                 {
                     "id": next_card,
                     "name": card.name,
-                    "slug": slugify(card.name),
+                    "slug": unique_slug(db, card.name, new_slugs),
                     **_card_row(card, game_id, document_id),
                 }
             )

@@ -27,7 +27,7 @@ from ingest.card_names import (
 from ingest.cards import ParsedCard, ParsedCards, ParsedErrata
 from ingest.model import ParsedRuling, ParsedStep
 from rules_db import card_merge, errata, versions
-from rules_db.store import next_id, slugify
+from rules_db.store import next_id, unique_slug
 
 
 def store_cards(
@@ -253,6 +253,6 @@ def _card_id(db: sqlite_utils.Database, game_id: str, name: str) -> int:
         return row["id"]
     card_id = next_id(db, "cards")
     db.table("cards").insert(
-        {"id": card_id, "game_id": game_id, "name": name, "slug": slugify(name), "in_card_list": 0}
+        {"id": card_id, "game_id": game_id, "name": name, "slug": unique_slug(db, name), "in_card_list": 0}
     )
     return card_id

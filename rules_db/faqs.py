@@ -10,11 +10,9 @@ any points that differ from this document").
 from __future__ import annotations
 
 import json
-import re
 
 from rules_db import in_force, versions
-
-_CITATION = re.compile(r"faq:(?P<date>\d{4}-\d{2}-\d{2})#(?P<anchor>q\d+)")
+from scenarios.versions import faq_parts
 
 
 def _rows(conn, sql: str, params=()) -> list[dict]:
@@ -65,21 +63,28 @@ def article_of(conn, document_id: str | None) -> dict | None:
     return faq
 
 
-def faq_citation(conn, citation: str) -> dict | None:
-    """The ruling a citation of an official FAQ entry names (``faq:2026-08-14#q7``: the 7th question of the FAQ
-    Riot published that day), or None when the citation is not of that form or the database holds no such
-    ruling (the caller then shows the citation as text). Returns the ruling's id, question and anchor, the FAQ's
-    title, date and publisher, and the ruling's page path (``/rulings/<id>``)."""
-    match = _CITATION.fullmatch((citation or "").strip())
-    if match is None or not in_force.has_table(conn, "faq_articles"):
-        return None
-    found = _rows(
-        conn,
-        """select r.id, r.question, r.anchor, f.title, f.published, f.publisher from faq_articles f
-        join rulings r on r.document_id = f.document_id
-        where f.published = ? and r.anchor = ? and f.official = 1 order by f.document_id limit 1""",
-        [match.group("date"), match.group("anchor")],
-    )
-    if not found:
-        return None
-    return {**found[0], "path": f"/rulings/{found[0]['id']}"}
+def faq_entries(conn, game: str | None, citations: list[str]) -> dict[str, dict | None]:
+    """The ruling each citation of an official FAQ entry names (``faq:2026-08-14#q7``: the 7th question of the FAQ
+    Riot published that day, ``scenarios.versions.faq_parts``), the one look-up the replay and dispute pages and
+    the ruling pages share: the ruling's id, question and anchor, the FAQ's title, date and publisher, and the
+    ruling's page path (``/rulings/<id>``). None for a citation not of that form, or of an FAQ or question the
+    database does not hold, or of an article that is not the publisher's own (an event's rulings page): the
+    caller then shows the citation as text. ``game`` narrows to one game's FAQs (None: any game's)."""
+    found: dict[str, dict | None] = {citation: None for citation in citations}
+    if not in_force.has_table(conn, "faq_articles"):
+        return found
+    for citation in found:
+        parts = faq_parts(citation)
+        if parts is None:
+            continue
+        rows = _rows(
+            conn,
+            """select r.id, r.question, r.anchor, f.title, f.published, f.publisher from faq_articles f
+            join rulings r on r.document_id = f.document_id
+            where f.published = ? and r.anchor = ? and f.official = 1 and (? is null or f.game_id = ?)
+            order by f.document_id, r.id limit 1""",
+            [*parts, game, game],
+        )
+        if rows:
+            found[citation] = {**rows[0], "path": f"/rulings/{rows[0]['id']}"}
+    return found

@@ -28,6 +28,7 @@ import sqlite_utils
 from ingest.documents import CORPUS_DIR
 from ingest.source import load_yaml
 from rules_db import versions
+from rules_db.card_status import FORMATS, IMPLIED_FORMATS
 
 DATA = Path(str(resources.files("rules_db") / "data" / "in_force.yaml"))
 _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -244,7 +245,9 @@ def sets_on(conn, game: str, day: str) -> dict:
 
 def bans_on(conn, game: str, day: str) -> dict:
     """The bans in effect on ``day`` by format, each card with every source's date (sources that disagree on a
-    date are each shown), and whether the database knows the bans at all."""
+    date are each shown; ``includes`` names the formats whose bans a format also has), and whether the database
+    knows the bans at all. A ban is ``disputed`` only when its sources give different dates: a source that gives
+    no date disputes nothing."""
     if not has_table(conn, "bans", ("card_id", "format", "effective_date", "source")):
         return {"known": False, "formats": []}
     rows = _rows(
@@ -261,10 +264,11 @@ def bans_on(conn, game: str, day: str) -> dict:
         )
         card["claims"].append({"effective_date": row["effective_date"], "source": row["source"]})
     formats = []
-    for name, cards in by_format.items():
+    for name in [*(known for known in FORMATS if known in by_format), *sorted(set(by_format) - set(FORMATS))]:
+        cards = by_format[name]
         banned = []
         for card in cards.values():
-            dates = {claim["effective_date"] for claim in card["claims"]}
+            dates = {claim["effective_date"] for claim in card["claims"] if claim["effective_date"]}
             in_effect = [
                 claim for claim in card["claims"] if claim["effective_date"] and claim["effective_date"] <= day
             ]
@@ -274,7 +278,7 @@ def bans_on(conn, game: str, day: str) -> dict:
                 banned.append(card)
             elif card["claims"] and any(claim["effective_date"] for claim in card["claims"]):
                 pass  # banned only after the day
-        formats.append({"format": name, "cards": banned})
+        formats.append({"format": name, "cards": banned, "includes": IMPLIED_FORMATS.get(name, ())})
     return {"known": True, "formats": formats}
 
 

@@ -7,10 +7,16 @@ import json
 from collections import defaultdict
 from collections.abc import Iterable
 
+import numpy as np
 import sqlite_utils
 
 from ingest.lemmas import LemmaMatch, find_phrases
-from rules_db import in_force, store, versions
+from rules_db import in_force, lineage, store, versions
+
+# A citation with the rule's text quoted is read by that text when the version it names is not stored: the rule of
+# the text read in its place whose text the quote matches as the lineage matches a rule that is its gap's best
+# candidate (``lineage.MUTUAL_TEXT``), clearly ahead of every other rule.
+QUOTE_MARGIN = 5  # points (0-100) the quoted rule must lead the next best by
 
 
 def keyword_phrases(db: sqlite_utils.Database, document_id: str) -> dict[str, list[str]]:
@@ -55,8 +61,10 @@ def ruling_texts(db: sqlite_utils.Database, document_id: str) -> dict[int, str]:
 
 
 # For each rules version a rulings document's rulings were written against (by how they name it): that
-# version's rules document, or None, and the rulings written against it, in order.
-VersionGroups = list[tuple[str | None, str | None, list[dict]]]
+# version's rules document, or None, the rulings written against it, in order, and, when the document is another
+# version's text read in its place (``in_force.version_on``: a stand-in or an earlier text), the label of the
+# version that is not stored.
+VersionGroups = list[tuple[str | None, str | None, list[dict], str | None]]
 
 
 def _by_version(db: sqlite_utils.Database, document_id: str) -> VersionGroups:
@@ -69,21 +77,23 @@ def _by_version(db: sqlite_utils.Database, document_id: str) -> VersionGroups:
     groups: VersionGroups = []
     for version, group in by_version.items():
         found = versions.rules_document(db, document["game_id"], version) if version else None
+        not_stored = None
         day = in_force.iso_date(version)
         if found is None and day:  # a dated article: the rules in force that day
-            found = _in_force_on(db, document, day)
-        groups.append((version, found["id"] if found else None, group))
+            found, not_stored = _in_force_on(db, document, day)
+        groups.append((version, found["id"] if found else None, group, not_stored))
     return groups
 
 
-def _in_force_on(db: sqlite_utils.Database, document: dict, day: str) -> dict | None:
-    """The rules document a ruling dated ``day`` cites (``in_force.version_on``); the rulings document says which
-    version that is (``written_against``: its label)."""
+def _in_force_on(db: sqlite_utils.Database, document: dict, day: str) -> tuple[dict | None, str | None]:
+    """The rules document a ruling dated ``day`` cites (``in_force.version_on``), and the label of the version in
+    force when that document is not it but read in its place; the rulings document says which version it cites
+    (``written_against``: its label)."""
     found = in_force.version_on(db, document["game_id"], day)
     if found is None:
-        return None
+        return None, None
     db.table("documents").update(document["id"], {"written_against": found["label"]})
-    return found["reading"]
+    return found["reading"], None if found["stored"] else found["label"]
 
 
 def ruling_keyword_searches(
@@ -101,7 +111,7 @@ def _keyword_searches(
     texts = ruling_texts(db, document_id)
     return {
         version: (keyword_phrases(db, target), [texts[ruling["id"]] for ruling in group])
-        for version, target, group in groups
+        for version, target, group, _not_stored in groups
         if target is not None
     }
 
@@ -116,7 +126,7 @@ def find_ruling_keywords(
 def link_rulings(
     db: sqlite_utils.Database,
     document_id: str,
-    explicit: dict[int, list[tuple[str, str]]],
+    explicit: dict[int, list[tuple[str, ...]]],
     found: dict[str | None, list[list[LemmaMatch]]] | None = None,
 ) -> dict:
     """Keyword mentions and citations of every ruling in a rulings document.
@@ -124,8 +134,9 @@ def link_rulings(
     A ruling cites the rules version it was written against (``rulings.reviewed_version``, a
     version of the game's default rulebook named by version, label or date: "2025-12-01", "1.4");
     ``rulings.rules_document_id`` is set to it here, and a number is looked up in that version
-    only, never in another. A keyword mention is also a citation of the keyword's defining rule,
-    marked 'keyword'. ``explicit`` maps a ruling id to its (number, raw text) citations; ``found``, if given,
+    only, never in another; when that version is not stored and another text is read in its place, a number
+    whose rule the ruling quotes is read by the quoted text there (``read_quoted``). A keyword mention is also a citation of the keyword's defining rule,
+    marked 'keyword'. ``explicit`` maps a ruling id to its (number, raw text[, quote]) citations; ``found``, if given,
     is ``find_ruling_keywords`` over ``ruling_keyword_searches`` (a build finds them in its second process).
     """
     groups = _by_version(db, document_id)
@@ -134,8 +145,9 @@ def link_rulings(
     citations: list[dict] = []
     mentions: list[dict] = []
     unresolved: list[str] = []
+    read_by_quote: list[str] = []
     missing_versions: list[str] = []
-    for version, target, group in groups:
+    for version, target, group, not_stored in groups:
         if version and target is None:
             missing_versions.append(f"{version} (cited by {len(group)} rulings)")
         db.execute(
@@ -143,13 +155,16 @@ def link_rulings(
             [target, *(ruling["id"] for ruling in group)],
         )
         numbers = store.rule_ids(db, target)
-        for ruling in group:
-            for number, raw_text in explicit.get(ruling["id"], []):
-                citations.append(
-                    _citation(ruling["id"], numbers.get(number), number, raw_text, "explicit", None, target, version)
-                )
-                if number not in numbers:
-                    unresolved.append(f"{number} in ruling {ruling['position']} (not in the {version} rules)")
+        cited: list[tuple] = [(ruling, *citation) for ruling in group for citation in explicit.get(ruling["id"], [])]
+        quoted = read_quoted(db, target, cited, numbers) if not_stored and target else {}
+        for number, rule in quoted.items():
+            read_by_quote.append(f"{number} ({not_stored}) as {rule[1]} of {target}")
+        for ruling, number, raw_text, *_quote in cited:
+            rule_id = quoted[number][0] if number in quoted else numbers.get(number)
+            citations.append(_citation(ruling["id"], rule_id, number, raw_text, "explicit", None, target, version))
+            if rule_id is None:
+                where = f"{version} rules" if not not_stored else f"{target} text read for {not_stored}, not stored"
+                unresolved.append(f"{number} in ruling {ruling['position']} (not in the {where})")
         if target is not None:
             citations_by_keyword, found_mentions = _keyword_citations(db, target, group, found[version], version)
             citations += citations_by_keyword
@@ -160,9 +175,48 @@ def link_rulings(
         "citations": len(citations),
         "explicit citations": sum(c["how"] == "explicit" for c in citations),
         "unresolved citations": unresolved,
+        "citations read by their quoted text": read_by_quote,
         "rules versions not in the database": missing_versions,
         "keyword mentions": len(mentions),
     }
+
+
+def read_quoted(
+    db: sqlite_utils.Database, target: str, cited: list[tuple], numbers: dict[str, int]
+) -> dict[str, tuple[int, str]]:
+    """The rule of ``target`` (the text read in place of a version that is not stored) that each number these
+    citations quote means, by the quoted text, where that differs from the rule the number names there: the
+    version not stored may number it otherwise (Core Rules 1.3's 467 is 1.4's 472). ``cited``: (ruling, number,
+    raw text, quote) rows; a number is read by every quote of it in the document (the same number of the same
+    version means one rule). A number whose own rule there matches its quote, or that is not quoted, or whose
+    quote matches no rule surely, is left to its number. Returns number -> (rule id, rule number)."""
+    quotes: dict[str, list[str]] = defaultdict(list)
+    for _ruling, number, _raw, *quote in cited:
+        if quote and quote[0]:
+            quotes[number].append(lineage.normalise(quote[0]))
+    if not quotes:
+        return {}
+    rules = db.execute(
+        "select id, number, coalesce(nullif(text, ''), heading, '') from rules where document_id = ? order by position",
+        [target],
+    ).fetchall()
+    if len(rules) < 2:
+        return {}
+    texts = [lineage.normalise(text) for _id, _number, text in rules]
+    words = np.array([len(text.split()) for text in texts])
+    position = {number: index for index, (_id, number, _text) in enumerate(rules)}
+    read: dict[str, tuple[int, str]] = {}
+    for number, said in quotes.items():
+        scores = lineage.text_similarity(said, texts, np.array([len(text.split()) for text in said]), words)
+        best_scores = scores.max(axis=0)
+        best, second = np.argsort(-best_scores, kind="stable")[:2]
+        own = position.get(number) if number in numbers else None
+        if own is not None and best_scores[own] >= lineage.MUTUAL_TEXT:
+            continue  # the number's own rule is the text quoted
+        score = best_scores[best]
+        if score >= lineage.MUTUAL_TEXT and score - best_scores[second] >= QUOTE_MARGIN and best != own:
+            read[number] = (rules[best][0], rules[best][1])
+    return read
 
 
 def _keyword_citations(

@@ -305,7 +305,9 @@ TABLES: dict[str, Table] = {
         "they disagree the newest list's wins and document_id names it); in_card_list=0 for a card known only from "
         "the rulings. domain and tags join several with ', '; ability_text is ability_raw with icon tokens as words "
         "([Might], [Calm rune]); current_text is the wording in force: the newest erratum applied (card_errata."
-        "applied_as says how), else ability_text. might_bonus is the Might an Equipment gives.",
+        "applied_as says how), else ability_text. might_bonus is the Might an Equipment gives. slug is the card's "
+        "address (/cards/<slug>), unique: a name whose slug another card holds (names differing only in punctuation "
+        "or accents) gets six hex digits of its hash after it.",
     ),
     "card_texts": Table(
         {

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import re
+import unicodedata
 from collections.abc import Iterable
 from operator import itemgetter
 
@@ -381,8 +383,35 @@ def link_versions(db: sqlite_utils.Database) -> None:
 
 
 def slugify(name: str) -> str:
-    """A name as it appears in a URL (Zhonya's Hourglass: zhonyas-hourglass)."""
-    return re.sub(r"[^a-z0-9]+", "-", name.replace("'", "").replace("\u2019", "").lower()).strip("-")
+    """A name as it appears in a URL (Zhonya's Hourglass: zhonyas-hourglass): lower case, accents dropped
+    (Rhaast, Réveur: rhaast-reveur), a letter of any script kept (ジンクス stays ジンクス, percent-encoded in a
+    link), every run of other characters one hyphen."""
+    text = unicodedata.normalize("NFKC", name.replace("'", "").replace("\u2019", ""))
+    text = "".join(_unaccented(character) for character in text).casefold()
+    return re.sub(r"[\W_]+", "-", text).strip("-")
+
+
+def _unaccented(character: str) -> str:
+    """A Latin letter without its accents (é: e); any other character as it is (ド keeps its mark)."""
+    base = unicodedata.normalize("NFD", character)[0]
+    return base if base.isascii() else character
+
+
+def unique_slug(db: sqlite_utils.Database, name: str, taken: set[str] | None = None) -> str:
+    """The slug of a new card: ``slugify(name)``, or, when another card has it already (names that differ only in
+    punctuation, "A-B" and "A B") or it is empty (a name of punctuation alone), that followed by six hex digits
+    of the name's hash: readable, the same at every build, and never taking an existing card's address.
+    ``taken``: slugs given to cards not stored yet, added to."""
+    slug = slugify(name)
+    base = slug or "card"
+    hashed = (hashlib.sha1((name if n == 0 else f"{name}#{n}").encode()).hexdigest()[:6] for n in range(100))
+    for candidate in itertools.chain([slug] if slug else [], (f"{base}-{digits}" for digits in hashed)):
+        if candidate in (taken or ()) or db.execute("select 1 from cards where slug = ?", [candidate]).fetchone():
+            continue
+        if taken is not None:
+            taken.add(candidate)
+        return candidate
+    raise ValueError(f"no free slug for the card {name!r}")
 
 
 def stored_aliases(stored: str | None) -> list[str]:

@@ -51,7 +51,7 @@ def test_faq_pages_read_on_a_phone_and_a_desktop(chromium, real_server, real_db,
     page.goto(real_server + "/#in-force-riftbound")
     in_force = page.locator("section.in-force")
     expect(in_force.locator("h3")).to_contain_text("In force today")
-    expect(in_force).to_contain_text("Riftbound Core Rules version 1.4")
+    expect(in_force).to_contain_text("Core Rules 1.4 (text of 2026-06-18), in force since 2026-07-24")
     in_force.scroll_into_view_if_needed()
     problems["home"] = _layout_faults(page, size)
     _screenshot(page, f"faqs-{size}-home-in-force", full_page=False)

@@ -6,7 +6,9 @@ import hashlib
 import json
 import shutil
 from collections import Counter
+from html import escape
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from servers import in_process
@@ -373,3 +375,41 @@ async def test_a_card_the_lists_word_differently_shows_where_each_wording_came_f
     section = html[html.index("Where the text comes from") :]
     assert "Riftbound Card Gallery" in section and "Riftbound Card List" in section
     assert "You may play a unit from among them" in section  # the older list's wording, before the erratum
+
+
+# ----------------------------------------------------------------------------- card addresses
+
+
+async def test_cards_whose_names_collide_or_are_not_ascii_get_distinct_stable_addresses(tmp_path, raw_gallery):
+    """Real gallery names beside names that differ from them only in punctuation or accents, in another script,
+    or of punctuation alone: each card its own slug, a working page, and the same slugs at the next build; the
+    gallery's own names keep their plain slugs (the first card to hold a slug keeps it)."""
+    real = ["Back-Alley Bar", "B.F. Sword", "Dr. Mundo, Expert", "Wuju Bladesman - Starter"]
+    entries = [dict(entry) for entry in raw_gallery if entry["name"] in real]
+    assert sorted({entry["name"] for entry in entries}) == sorted(real)
+    entries = list({entry["name"]: entry for entry in entries}.values())
+    others = ["Back Alley Bar", "B F Sword", "Dr. Mündo, Expért", "ドクター・ムンド", "Wuju Bladesman: Starter", "!!!"]
+    for number, name in enumerate(others, start=1):
+        entries.append(
+            {**entries[number % len(real)], "id": f"tst-{number}-9", "code": f"TST-{number}/9", "name": name}
+        )
+    path = _gallery_file(tmp_path, entries)
+    db_path = tmp_path / "cards.db"
+    slugs = []
+    for _ in range(2):
+        build(db_path, specs_for([path]))
+        with schema.read_only(db_path) as connection:
+            slugs.append(dict(connection.execute("select name, slug from cards").fetchall()))
+    assert slugs[0] == slugs[1]
+    assert len(set(slugs[0].values())) == len(slugs[0]) and all(slugs[0].values())  # the engine's cards too
+    found = {name: slugs[0][name] for name in real + others}
+    assert found["Back-Alley Bar"] == "back-alley-bar" and found["B.F. Sword"] == "b-f-sword"
+    assert found["Back Alley Bar"].startswith("back-alley-bar-") and found["Dr. Mündo, Expért"].startswith(
+        "dr-mundo-expert-"
+    )
+    assert found["ドクター・ムンド"] == "ドクター-ムンド"  # letters of any script kept
+    datasette = in_process(db_path)
+    for name, slug in found.items():
+        response = await datasette.client.get("/cards/" + quote(slug))
+        assert response.status_code == 200, (name, slug)
+        assert f"<h1>{escape(name)}" in response.text or escape(name) in response.text

@@ -50,9 +50,25 @@ async def test_home_says_what_is_in_force_today_each_item_linked(datasette):
     assert 'name="on"' in block and 'type="date"' in block
 
 
+async def test_home_in_force_reads_as_sentences_and_disputes_only_differing_dates(datasette, connection):
+    block = _section((await _get(datasette, "/?on=2026-12-01")).text, "in-force")
+    text = " ".join(re.sub(r"<[^>]+>", "", block).split())
+    assert "Core Rules 1.4 (text of 2026-06-18), in force since 2026-07-24 · patch notes" in text
+    assert "Tournament Rules of 2026-07-16, in force since 2026-07-16" in text
+    assert "None" not in text  # a set without a name is named by its code; an undated claim is not listed
+    # a ban is disputed where its sources give different dates, not where one gives none
+    differing = connection.execute(
+        """select count(*) from (select card_id from bans where effective_date is not null and format = 'Constructed'
+        group by card_id having count(distinct effective_date) > 1)"""
+    ).fetchone()[0]
+    undated = connection.execute("select count(*) from bans where effective_date is null").fetchone()[0]
+    assert differing >= 1 and undated >= 1 and text.count("sources disagree") == differing
+    assert "2v2: every Constructed ban" in text
+
+
 async def test_home_for_an_earlier_event_day(datasette):
     block = _section((await _get(datasette, "/?on=2026-05-01")).text, "in-force")
-    assert "In force on <time" in block and "1.3" in block and "not in this database" in block
+    assert "In force on <time" in block and "1.3" in block and "Not in this database" in block
     assert "vendetta-rules-faq" not in block  # published later
     assert "Unleashed Rules FAQ and Clarifications" in block
     data = (await _get(datasette, "/.json?on=2025-11-01")).json()
@@ -69,7 +85,7 @@ async def test_a_day_not_written_as_a_day_is_refused_saying_what_was_expected(da
 
 
 async def test_a_faq_ruling_is_credited_to_riot_with_date_link_and_rules_in_force(datasette, connection):
-    found = faqs.faq_citation(connection, "faq:2026-08-14#q2")
+    found = faqs.faq_entries(connection, "riftbound", ["faq:2026-08-14#q2"])["faq:2026-08-14#q2"]
     html = (await _get(datasette, found["path"])).text
     assert "Official FAQ" in html and "Riot Games" in html
     assert (
@@ -79,6 +95,23 @@ async def test_a_faq_ruling_is_credited_to_riot_with_date_link_and_rules_in_forc
     assert 'Core Rules in force on <time datetime="2026-08-14">2026-08-14</time>: 1.4' in html
     assert 'href="/rules/riftbound/2026-06-18/359.3.f.1"' in html  # its Relevant Rules linked in 1.4
     assert 'href="/cards/' in html  # Iascylla and Azir named
+
+
+async def test_a_faq_citation_of_a_version_not_held_links_the_rule_its_quote_names(datasette, connection):
+    """Unleashed FAQ q1 cites Core Rules 1.3's 467 and quotes it; 1.4 numbers that rule 472: the citation links
+    472 and says why, and the number in the ruling's text links there too."""
+    (ruling_id,) = connection.execute(
+        "select id from rulings where document_id = 'unleashed-rules-faq-and-clarifications' and anchor = 'q1'"
+    ).fetchone()
+    html = (await _get(datasette, f"/rulings/{ruling_id}")).text
+    citations = _section(html, "citations")
+    assert 'href="/rules/riftbound/2026-06-18/472"' in citations
+    body = re.search(r'<div class="ruling-text">.*?</div>', html, re.S).group(0)
+    assert re.search(r'href="/rules/riftbound/2026-06-18/472"[^>]*>467<', body)  # "Rules 323.1. and 467."
+    text = " ".join(re.sub(r"<[^>]+>", "", citations).split())
+    assert "cited as “467”, a number of the version it was written against, not stored here" in text
+    assert "carries most of its numbering (a rule the FAQ quotes is read by its text)" in html
+    assert ": not found" not in citations
 
 
 async def test_the_event_rulings_page_is_not_riots(datasette, connection):

@@ -2,7 +2,7 @@
 bans, on dates across 2025-2026 before and after each Core Rules change and ban wave. The effective dates are the
 real data file (rules_db/data/in_force.yaml); the documents those of the corpus; the sets and bans tables are
 made here in the shape the card pipeline stores them (sets(id, name, release_date), bans(card_id, format,
-effective_date, source)), with a disputed date as the corpus's ban sources have one."""
+effective_date, source)), with a disputed date as the corpus's ban sources have one, and an undated claim that disputes nothing."""
 
 from __future__ import annotations
 
@@ -95,6 +95,8 @@ def db(tmp_path_factory):
             {"card_id": 1, "format": "Constructed", "effective_date": "2026-07-24", "source": "Korean ban list"},
             {"card_id": 3, "format": "Constructed", "effective_date": "2026-09-18", "source": "Korean ban list"},
             {"card_id": 4, "format": "2v2", "effective_date": "2026-09-18", "source": "Korean ban list"},
+            # a wordy ban notice that names the card without a date: it confirms the ban, it disputes no date
+            {"card_id": 4, "format": "2v2", "effective_date": None, "source": "ban notice"},
         ]
     )
     return db

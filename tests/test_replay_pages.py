@@ -15,6 +15,7 @@ import yaml
 from datasette.app import Datasette
 from markupsafe import escape
 
+from datasette_plugins import replay_pages
 from rules_db import dispute, replay_view, schema, typed_actions
 from rules_db.serve import metadata
 from scenarios import library_paths
@@ -901,3 +902,16 @@ async def test_the_engines_trace_keeps_a_citations_version_on_one_line(datasette
     versioned = [note for note in notes if "@" in note]
     assert versioned, notes[:5]
     assert all(re.search(r'@<time datetime="\d{4}-\d{2}-\d{2}">', note) for note in versioned), versioned[:3]
+
+
+def test_an_extra_unit_always_gets_a_free_id():
+    """A what-if adding a unit names it extra<N>, the first N no object of the scenario holds: with extra1 to
+    extra999 taken (the ids the form used to try) it is extra1000, not a server error."""
+    taken = {f"extra{n}": {} for n in range(1, 1000)} | {"A": {}, "B": {}}
+    original = {"names": taken, "inputs": {"turn_player": "A"}}
+    (change,) = replay_pages._what_if_change({"path": "setup.players.A.base", "add_card": "Test Unit"}, original)
+    assert change["value"]["id"] == "extra1000"
+    (change,) = replay_pages._what_if_change(
+        {"path": "setup.players.A.base", "add_card": "Test Unit"}, {**original, "names": {"extra2": {}}}
+    )
+    assert change["value"] == {"id": "extra1", "card": "Test Unit"}

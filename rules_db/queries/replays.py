@@ -7,10 +7,10 @@ import json
 import sqlite3
 from collections import defaultdict
 
-from rules_db import versions
+from rules_db import faqs, versions
 from rules_db.queries.common import RULE_REF, quote, ruling_sequence, select_all, select_one
 from rules_db.queries.equivalents import lent_translator, replay_citations_in_newest
-from scenarios.versions import faq_parts, is_faq
+from scenarios.versions import is_faq
 
 
 def library_scenarios(conn: sqlite3.Connection, limit: int) -> list[dict]:
@@ -89,23 +89,18 @@ def cited_rules(
 
 
 def faq_rulings(conn: sqlite3.Connection, game: str, citations: list[str]) -> dict[str, dict]:
-    """Each cited entry of an official FAQ (``faq:<date>#q<N>``, scenarios/versions.py) as a citation row: the
-    ruling it names when the database holds it (the game's document of that version whose ruling has that
-    anchor: ``ruling_id`` and a quote of its question), else the citation alone (shown as text, never a broken
-    link)."""
+    """Each cited entry of an official FAQ (``faq:<date>#q<N>``) as a citation row: the ruling it names when the
+    database holds it (``faqs.faq_entries``: ``ruling_id`` and a quote of its question), else the citation alone
+    (shown as text, never a broken link)."""
     rows: dict[str, dict] = {}
-    for citation in dict.fromkeys(citations):
-        parts = faq_parts(citation)
-        row = {"id": None, "number": citation, "faq": True, "ruling_id": None, "quote": ""}
-        if parts is not None:
-            found = conn.execute(
-                "select g.id, g.question from rulings g join documents d on d.id = g.document_id "
-                "where d.game_id = ? and d.version = ? and g.anchor = ? order by g.id limit 1",
-                [game, *parts],
-            ).fetchone()
-            if found is not None:
-                row["ruling_id"], row["quote"] = found[0], quote(found[1] or "")
-        rows[citation] = row
+    for citation, entry in faqs.faq_entries(conn, game, list(dict.fromkeys(citations))).items():
+        rows[citation] = {
+            "id": None,
+            "number": citation,
+            "faq": True,
+            "ruling_id": entry["id"] if entry else None,
+            "quote": quote(entry["question"] or "") if entry else "",
+        }
     return rows
 
 
