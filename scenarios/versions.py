@@ -261,6 +261,17 @@ BEHAVIOURS: dict[str, Behaviour] = {
             ),
         ),
         Behaviour(
+            "victory_when",
+            "When does a player who reaches the Victory Score win: at once, as the points are gained (the game "
+            "ends in the middle of what gave them: the rest of a Burn Out's draw is not done), or only in a Cleanup, "
+            "and then only with more points than any opponent (tied players play on)?",
+            (
+                Reading("2025-06-02", "immediately", ("633",)),
+                Reading("2025-12-01", "immediately", ("449", "322.1")),
+                Reading("2026-06-18", "in_a_cleanup", ("323.1", "472")),
+            ),
+        ),
+        Behaviour(
             "instruction_on_a_vanished_object",
             'An instruction names, other than as a target, an object that is no longer on the board ("kill it" '
             "of a delayed ability, after the unit died): is the instruction ignored for it (so what is linked to "

@@ -681,6 +681,16 @@ MUTANTS = [
         ("core-23", "core-25"),
     ),
     (
+        "a player at the Victory Score wins at once, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "victory_when", every_version_read_as("2025-12-01"))],
+        ("dispute-541",),
+    ),
+    (
+        "a player at the Victory Score wins only in a Cleanup, whatever the version (Core Rules 1.4 read everywhere)",
+        [("behaviour", "victory_when", every_version_read_as("2026-06-18"))],
+        ("dispute-541",),
+    ),
+    (
         "control after combat is established before the Chain resolves, whatever the version (2025-12-01 read)",
         [("behaviour", "combat_result_waits_for_the_chain", every_version_read_as("2025-12-01"))],
         ("dispute-530",),
