@@ -272,6 +272,17 @@ BEHAVIOURS: dict[str, Behaviour] = {
             ),
         ),
         Behaviour(
+            "assignment_capped_at_lethal",
+            "Assigning combat damage among several units: may a unit be assigned more than lethal damage while "
+            "another still lacks lethal (only lethal in full before the next is required), or is each capped at "
+            "lethal until no other unit remains?",
+            (
+                Reading("2025-06-02", "uncapped", ("626.1.d", "626.1.d.2")),
+                Reading("2025-12-01", "capped", ("443.1.d.4",)),
+                Reading("2026-06-18", "capped", ("465.2.c.4",)),
+            ),
+        ),
+        Behaviour(
             "instruction_on_a_vanished_object",
             'An instruction names, other than as a target, an object that is no longer on the board ("kill it" '
             "of a delayed ability, after the unit died): is the instruction ignored for it (so what is linked to "

@@ -691,6 +691,16 @@ MUTANTS = [
         ("dispute-541",),
     ),
     (
+        "a unit may be assigned more than lethal while another lacks it, whatever the version (2025-06-02 read)",
+        [("behaviour", "assignment_capped_at_lethal", every_version_read_as("2025-06-02"))],
+        ("dispute-542", "dispute-403"),
+    ),
+    (
+        "combat damage is capped at lethal while another unit lacks it, whatever the version (2025-12-01 read)",
+        [("behaviour", "assignment_capped_at_lethal", every_version_read_as("2025-12-01"))],
+        ("dispute-542",),
+    ),
+    (
         "control after combat is established before the Chain resolves, whatever the version (2025-12-01 read)",
         [("behaviour", "combat_result_waits_for_the_chain", every_version_read_as("2025-12-01"))],
         ("dispute-530",),
