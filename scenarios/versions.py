@@ -283,6 +283,17 @@ BEHAVIOURS: dict[str, Behaviour] = {
             ),
         ),
         Behaviour(
+            "looking_past_the_deck",
+            "An instruction to look at or reveal cards of an empty Main Deck (Vision, Dazzling Aurora): does the "
+            "player burn out first (then look at what was recycled in), or look at as many as there are, none, "
+            "without burning out?",
+            (
+                Reading("2025-06-02", "burns_out", ("607.1.b", "607.2")),
+                Reading("2025-12-01", "no_burn_out", ("418.1.c",)),
+                Reading("2026-06-18", "no_burn_out", ("431.1.c",)),
+            ),
+        ),
+        Behaviour(
             "instruction_on_a_vanished_object",
             'An instruction names, other than as a target, an object that is no longer on the board ("kill it" '
             "of a delayed ability, after the unit died): is the instruction ignored for it (so what is linked to "

@@ -701,6 +701,16 @@ MUTANTS = [
         ("dispute-542",),
     ),
     (
+        "looking at an empty Main Deck burns out, whatever the version (2025-06-02 read everywhere)",
+        [("behaviour", "looking_past_the_deck", every_version_read_as("2025-06-02"))],
+        ("core-22",),
+    ),
+    (
+        "looking at an empty Main Deck never burns out, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "looking_past_the_deck", every_version_read_as("2025-12-01"))],
+        ("core-22",),
+    ),
+    (
         "control after combat is established before the Chain resolves, whatever the version (2025-12-01 read)",
         [("behaviour", "combat_result_waits_for_the_chain", every_version_read_as("2025-12-01"))],
         ("dispute-530",),
