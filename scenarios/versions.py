@@ -83,6 +83,9 @@ BehaviourName = Literal[
     "stun_ends",
     "focus_after_the_initial_chain",
     "instruction_on_a_vanished_object",
+    "victory_when",
+    "assignment_capped_at_lethal",
+    "looking_past_the_deck",
 ]
 
 

@@ -17,6 +17,8 @@ the draw replaced, is not offered.
 
 from __future__ import annotations
 
+from typing import Final
+
 from scenarios.game import Game
 from scenarios.kernel import calc, choose, do, procedure, query
 from scenarios.objects import TRASH
@@ -48,7 +50,7 @@ def deck_to_look_at(game, player: str) -> list:
     return deck
 
 
-LOOKING = "looking_past_the_deck"
+LOOKING: Final = "looking_past_the_deck"
 
 
 @procedure(

@@ -109,7 +109,7 @@ def victor(game: Game) -> str | None:
     return leader.name
 
 
-VICTORY = "victory_when"
+VICTORY: Final = "victory_when"
 
 
 @query("points_gained")

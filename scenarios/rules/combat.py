@@ -8,7 +8,7 @@ events too ("when you defend here").
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from scenarios.game import Game
 from scenarios.kernel import Refusal, answer_kind, calc, choose, do, event_kind, keyword, note, procedure, query
@@ -173,7 +173,7 @@ def combat_damage_step(game: Game) -> None:
     do.deal(game, assignments, "combat", "combat damage", because="465.2.d")
 
 
-OVERKILL = "assignment_capped_at_lethal"
+OVERKILL: Final = "assignment_capped_at_lethal"
 
 
 def _assign(game: Game, player: str, total: int, units) -> dict:
