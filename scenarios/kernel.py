@@ -75,6 +75,11 @@ class Choice:
         return {"kind": self.kind, "player": self.player, "prompt": self.prompt, "options": plain(self.options)}
 
 
+class GameOver(Exception):
+    """A player has won: the game ends at once (196 in Core Rules 1.4), whatever was under way; the action that
+    won it is complete there (`GameState` catches it), and no other is accepted."""
+
+
 class NeedChoice(Exception):
     def __init__(self, choice: Choice):
         super().__init__(choice.prompt)

@@ -21,7 +21,7 @@ from scenarios import kernel, versions
 from scenarios.actions import Action, Choose, parse_action
 from scenarios.game import Game
 from scenarios.journal import Journal, Journaled, watch
-from scenarios.kernel import Budget, EngineError, NeedChoice, Refusal, Run, UnansweredChoice
+from scenarios.kernel import Budget, EngineError, GameOver, NeedChoice, Refusal, Run, UnansweredChoice
 from scenarios.objects import BATTLEFIELD, BOARD, GEAR, UNIT, Obj, Outcome, Player, Zone
 from scenarios.setup import build
 from scenarios.trace import StepKind, Tracer, plain
@@ -310,6 +310,9 @@ class GameState(Journaled):
             kernel.run_action(self, action)
         except NeedChoice as need:  # suspended: remember how to resume (journaled, so `pop` restores it)
             self.pending, self.current_action, self.answers, self.action_start = need.choice, action, answers, base
+            return
+        except GameOver:  # a player won mid-action: the game ends there (196), the rest is not done
+            self.pending, self.current_action, self.answers, self.action_start = None, None, (), None
             return
         if self.run.position != len(answers):
             raise EngineError(f"{action.describe()}: the answers given did not match the questions asked")

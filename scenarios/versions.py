@@ -83,6 +83,9 @@ BehaviourName = Literal[
     "stun_ends",
     "focus_after_the_initial_chain",
     "instruction_on_a_vanished_object",
+    "victory_when",
+    "assignment_capped_at_lethal",
+    "looking_past_the_deck",
 ]
 
 
@@ -300,6 +303,39 @@ BEHAVIOURS: dict[str, Behaviour] = {
                 Reading("2025-06-02", "passes", ("552",)),
                 Reading("2025-12-01", "kept", ("343.1", "442.1.e")),
                 Reading("2026-06-18", "kept", ("346.1", "464.2.d")),
+            ),
+        ),
+        Behaviour(
+            "victory_when",
+            "When does a player who reaches the Victory Score win: at once, as the points are gained (the game "
+            "ends in the middle of what gave them: the rest of a Burn Out's draw is not done), or only in a Cleanup, "
+            "and then only with more points than any opponent (tied players play on)?",
+            (
+                Reading("2025-06-02", "immediately", ("633",)),
+                Reading("2025-12-01", "immediately", ("449", "322.1")),
+                Reading("2026-06-18", "in_a_cleanup", ("323.1", "472")),
+            ),
+        ),
+        Behaviour(
+            "assignment_capped_at_lethal",
+            "Assigning combat damage among several units: may a unit be assigned more than lethal damage while "
+            "another still lacks lethal (only lethal in full before the next is required), or is each capped at "
+            "lethal until no other unit remains?",
+            (
+                Reading("2025-06-02", "uncapped", ("626.1.d", "626.1.d.2")),
+                Reading("2025-12-01", "capped", ("443.1.d.4",)),
+                Reading("2026-06-18", "capped", ("465.2.c.4",)),
+            ),
+        ),
+        Behaviour(
+            "looking_past_the_deck",
+            "An instruction to look at or reveal cards of an empty Main Deck (Vision, Dazzling Aurora): does the "
+            "player burn out first (then look at what was recycled in), or look at as many as there are, none, "
+            "without burning out?",
+            (
+                Reading("2025-06-02", "burns_out", ("607.1.b", "607.2")),
+                Reading("2025-12-01", "no_burn_out", ("418.1.c",)),
+                Reading("2026-06-18", "no_burn_out", ("431.1.c",)),
             ),
         ),
         Behaviour(

@@ -64,6 +64,7 @@ def test_state_round_trips_through_json_even_with_a_pending_choice():
 def test_state_with_a_chain_round_trips_through_yaml():
     setup = json.loads(json.dumps(BASIC))
     setup["players"]["A"]["hand"] = [{"id": "seeker", "card": "Void Seeker"}]
+    setup["players"]["A"]["deck"] = [{"id": "a-top", "card": "Test Unit"}]  # its draw burns no one out
     game = GameState(setup)
     game.push({"by": "A", "do": "play", "card": "seeker", "targets": {"target": "d1"}})
     data = yaml.safe_load(yaml.safe_dump(game.to_dict()))
@@ -71,7 +72,7 @@ def test_state_with_a_chain_round_trips_through_yaml():
     again = GameState.from_dict(data)
     again.push({"by": "A", "do": "pass"})
     again.push({"by": "B", "do": "pass"})
-    assert again.obj("d1").zone == "trash" and again.players["A"].points == 0
+    assert again.obj("d1").zone == "trash" and again.obj("a-top").zone == "hand" and again.players["B"].points == 0
 
 
 def test_unanswered_choice_is_an_error_not_a_default():

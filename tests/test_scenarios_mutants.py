@@ -681,6 +681,36 @@ MUTANTS = [
         ("core-23", "core-25"),
     ),
     (
+        "a player at the Victory Score wins at once, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "victory_when", every_version_read_as("2025-12-01"))],
+        ("dispute-541",),
+    ),
+    (
+        "a player at the Victory Score wins only in a Cleanup, whatever the version (Core Rules 1.4 read everywhere)",
+        [("behaviour", "victory_when", every_version_read_as("2026-06-18"))],
+        ("dispute-541",),
+    ),
+    (
+        "a unit may be assigned more than lethal while another lacks it, whatever the version (2025-06-02 read)",
+        [("behaviour", "assignment_capped_at_lethal", every_version_read_as("2025-06-02"))],
+        ("dispute-542", "dispute-403"),
+    ),
+    (
+        "combat damage is capped at lethal while another unit lacks it, whatever the version (2025-12-01 read)",
+        [("behaviour", "assignment_capped_at_lethal", every_version_read_as("2025-12-01"))],
+        ("dispute-542",),
+    ),
+    (
+        "looking at an empty Main Deck burns out, whatever the version (2025-06-02 read everywhere)",
+        [("behaviour", "looking_past_the_deck", every_version_read_as("2025-06-02"))],
+        ("core-22",),
+    ),
+    (
+        "looking at an empty Main Deck never burns out, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "looking_past_the_deck", every_version_read_as("2025-12-01"))],
+        ("core-22",),
+    ),
+    (
         "control after combat is established before the Chain resolves, whatever the version (2025-12-01 read)",
         [("behaviour", "combat_result_waits_for_the_chain", every_version_read_as("2025-12-01"))],
         ("dispute-530",),

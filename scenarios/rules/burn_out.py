@@ -3,7 +3,8 @@ possible, then burns out (413.4, 431.1.a; 431.1.b for cards put from the deck in
 opponent to gain 1 point (431.2.c), and complete the action (431.2.d). With the trash empty too the deck stays
 empty, and the next attempt burns them out again, until an opponent reaches the Victory Score (431.3). In the
 Draw Phase the turn player burns out and still draws 1 (315.4.b.1-2). Looking at or revealing cards past the
-deck's end never burns out (431.1.c).
+deck's end never burns out (431.1.c); under Core Rules 2025-06-02 looking at or revealing cards of an empty Main
+Deck did (its 607.1.b): `looking_past_the_deck`, read by `deck_to_look_at`.
 
 The points are gained outside Conquer and Hold, so the Final Point rule does not apply (471.1.a.1); the
 winner is declared by the next Cleanup (323.1).
@@ -15,6 +16,8 @@ the draw replaced, is not offered.
 """
 
 from __future__ import annotations
+
+from typing import Final
 
 from scenarios.game import Game
 from scenarios.kernel import calc, choose, do, procedure, query
@@ -32,6 +35,22 @@ def burn_out_until_a_card(game: Game, player: str, because) -> bool:
         if calc.victor(game) in game.opponents(player):
             return bool(game.deck(player))
     return True
+
+
+@query("deck_to_look_at")
+def deck_to_look_at(game, player: str) -> list:
+    """The Main Deck an instruction looks at or reveals cards of: with it empty, the version judged under says
+    whether the player burns out first (`looking_past_the_deck`), citing the rule that makes it burn out."""
+    deck = game.deck(player)
+    if not deck:
+        reading = game.reading(LOOKING)
+        if reading.choice == "burns_out":
+            calc.burn_out_until_a_card(game, player, reading.cited)
+            deck = game.deck(player)
+    return deck
+
+
+LOOKING: Final = "looking_past_the_deck"
 
 
 @procedure(

@@ -15,7 +15,7 @@ from typing import Final
 
 from scenarios.game import Game
 from scenarios.journal import WATCH_GROUPS, watch
-from scenarios.kernel import EngineError, calc, do, note, procedure, query, standing_notes
+from scenarios.kernel import EngineError, GameOver, calc, do, note, procedure, query, standing_notes
 from scenarios.objects import BOARD, FACEDOWN, TRASH
 from scenarios.trace import StepKind
 
@@ -94,7 +94,7 @@ def _victory(game: Game) -> None:
     if game.winner is None:
         winner = calc.victor(game)
         if winner is not None:
-            do.wins(game, winner, because="323.1")
+            do.wins(game, winner, because=game.reading(VICTORY).cited)
 
 
 @query("victor")
@@ -109,6 +109,20 @@ def victor(game: Game) -> str | None:
     return leader.name
 
 
+VICTORY: Final = "victory_when"
+
+
+@query("points_gained")
+def points_gained(game, player: str) -> None:
+    """A player's points went up. Up to 2025-12-01 a player who reaches the Victory Score wins at once (449:
+    "immediately"), in the middle of what gave the points; from Core Rules 1.4 only in a Cleanup and with more
+    points than any opponent (472, 323.1; a first Burn Out's point too, 431.3.c), the behaviour `victory_when`."""
+    if game.winner is None and game.players[player].points >= game.victory_score:
+        reading = game.reading(VICTORY)
+        if reading.choice == "immediately":
+            do.wins(game, player, because=reading.cited)
+
+
 @procedure(
     "wins",
     StepKind.SCORING,
@@ -117,7 +131,9 @@ def victor(game: Game) -> str | None:
     objects=lambda g, name: [name],
 )
 def wins(game: Game, name: str) -> None:
+    """The player wins and the game ends at once (196): nothing after it in the action is done."""
     game.winner = name
+    raise GameOver(name)
 
 
 # While no unit on the board is damaged, only a write of damage or zone (or a new object) can make one lethal.

@@ -8,7 +8,7 @@ events too ("when you defend here").
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from scenarios.game import Game
 from scenarios.kernel import Refusal, answer_kind, calc, choose, do, event_kind, keyword, note, procedure, query
@@ -116,7 +116,7 @@ def lose_designation(game: Game, unit, bf: str) -> None:
 @query("remove_designations")
 def remove_designations(game: Game) -> None:
     if any(u.designation for u in game.units()):
-        do.remove_all_designations(game, because="466.1.a")
+        do.remove_all_designations(game, because="466.7.a")
 
 
 @procedure(
@@ -173,6 +173,9 @@ def combat_damage_step(game: Game) -> None:
     do.deal(game, assignments, "combat", "combat damage", because="465.2.d")
 
 
+OVERKILL: Final = "assignment_capped_at_lethal"
+
+
 def _assign(game: Game, player: str, total: int, units) -> dict:
     """465.2.c: lethal damage in full before the next unit; Tank units first (815), units "assigned combat
     damage last" after every other (465.2.c.6)."""
@@ -189,8 +192,10 @@ def _assign(game: Game, player: str, total: int, units) -> dict:
         )
         return {units[0].id: total}
     counted = _prevention_counted(game, units)
+    cap = game.reading(OVERKILL)  # whether a unit may get more than lethal while another lacks it
     info: dict[str, Any] = {
         "total": total,
+        "capped": cap.choice == "capped",
         "units": [
             {
                 "id": u.id,
@@ -203,7 +208,8 @@ def _assign(game: Game, player: str, total: int, units) -> dict:
     }
     restricted = (("815.1.c",) if any(u["tank"] for u in info["units"]) else ()) + (
         ("465.2.c.6",) if any(u["last"] for u in info["units"]) else ()
-    )  # Tank, or "assigned combat damage last", decides which assignments are legal
+    )  # Tank, or "assigned combat damage last", decides which assignments are legal; so does the cap, or its absence
+    restricted += cap.cited
     return choose(
         game,
         "assign",
@@ -258,7 +264,7 @@ def check_assignment(game: Game, choice, answer) -> dict:
     over = [uid for uid, n in got.items() if n > units[uid]["lethal"]]
     if len(partial) > 1:
         raise Refusal("465.2.c.3", f"{partial} both got non-lethal damage: lethal must be assigned in full first")
-    if over and any(n < units[uid]["lethal"] for uid, n in got.items()):
+    if over and info.get("capped", True) and any(n < units[uid]["lethal"] for uid, n in got.items()):
         raise Refusal("465.2.c.4", f"{over} got more than lethal while another unit has less than lethal")
     tanks = [uid for uid in units if units[uid]["tank"]]
     if any(got[uid] > 0 for uid in units if uid not in tanks) and any(got[t] < units[t]["lethal"] for t in tanks):

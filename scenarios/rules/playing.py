@@ -327,7 +327,7 @@ def op_reveal_play_unit(game: Game, run, ins) -> None:
     """Reveal from the top of the deck until a unit; play it, ignoring its cost; recycle the rest (416)."""
     player = run.item.controller
     revealed = []
-    for card in game.deck(player):
+    for card in calc.deck_to_look_at(game, player):
         revealed.append(card.id)
         if card.kind == Kind.UNIT:
             calc.reveal(game, player, revealed, run.because)

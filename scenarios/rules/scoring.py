@@ -73,6 +73,7 @@ def draw_instead_of_final_point(game: Game, player: str, unscored) -> None:
 def earn_point(game: Game, player: str, bf, how: str) -> None:
     game.players[player].points += 1
     log(game, "scored", f"{player}:{how}:{bf.id}", "471.1")
+    calc.points_gained(game, player)
 
 
 @procedure(
@@ -118,6 +119,7 @@ def gain_points(game: Game, player: str, n: int, label: str) -> None:
     """Points from other sources than Conquer or Hold: no Final Point restriction (471.1.a.1)."""
     game.players[player].points += n
     log(game, "scored", f"{player}:{label}", "471.1.a.1")
+    calc.points_gained(game, player)
 
 
 @instruction("score")

@@ -29,9 +29,16 @@ keyword_ability(
 def op_look_at_top(game: Game, run, ins) -> None:
     """Look at the top card of your Main Deck (128.4: only you); `may_recycle`: you may recycle it (416)."""
     player = run.item.controller
-    deck = game.deck(player)
+    deck = calc.deck_to_look_at(game, player)
     if not deck:
-        calc.impossible(game, run, f"{player}'s Main Deck is empty: nothing to look at (no Burn Out)", "431.1.c")
+        reading = game.reading("looking_past_the_deck")
+        no_burn_out = reading.choice == "no_burn_out"
+        calc.impossible(
+            game,
+            run,
+            f"{player}'s Main Deck is empty: nothing to look at" + (" (no Burn Out)" if no_burn_out else ""),
+            reading.cited[0] if no_burn_out else None,
+        )
         return
     top = deck[0]
     note(
