@@ -3,11 +3,11 @@ rulings and cards."""
 
 from __future__ import annotations
 
-import json
 import re
 import sqlite3
 
 from rules_db.queries.common import PART_OF, RULE_REF, paged, select_all, select_one, symbols
+from rules_db.store import stored_aliases
 
 # Rules mentioning a keyword per page, each with the sentence that does.
 MENTIONS_PAGE_SIZE = 50
@@ -132,14 +132,3 @@ def sentence_with(text: str, words: list[str]) -> str:
         if any(re.search(rf"(?<!\w){re.escape(word)}(?!\w)", sentence, re.IGNORECASE) for word in words):
             return sentence.strip()
     return sentences[0].strip() if sentences else ""
-
-
-def stored_aliases(stored: str | None) -> list[str]:
-    """Aliases as stored: a JSON list, or comma-separated text."""
-    if not stored:
-        return []
-    try:
-        aliases = json.loads(stored)
-    except ValueError:
-        aliases = stored.split(",")
-    return [alias.strip() for alias in aliases if isinstance(alias, str) and alias.strip()]
