@@ -123,7 +123,7 @@ def sign_test(members: list[dict], before: str, after: str, cutoff: int) -> str:
 
 
 def tune(conn: sqlite3.Connection, questions: list[dict]) -> None:
-    """Choose the fusion's DENSE_WEIGHT and COSINE_FLOOR on the tuning questions only: each question's lexical
+    """Choose the fusion's DENSE_WEIGHT, COSINE_FLOOR and RULE_PRIOR on the tuning questions only: each question's lexical
     candidates (with their scores) and dense rows are read once, then fused offline for every pair of the grid."""
     tuning = [q for q in questions if not q.get("heldout")]
     row_keys = {row[0]: (row[1], row[2]) for row in conn.execute("select id, kind, ref_id from search_documents")}
@@ -134,26 +134,30 @@ def tune(conn: sqlite3.Connection, questions: list[dict]) -> None:
         nearest = [(row_keys[row_id], cosine) for row_id, cosine in semantic.dense(conn, question["q"], _no_filters())]
         prepared.append((question, lexical, nearest))
 
-    def ranks(weight: float, floor: float) -> list[int | None]:
+    def ranks(weight: float, floor: float, prior: float = 0.0) -> list[int | None]:
         out = []
         for question, lexical, nearest in prepared:
-            order = [key for key in semantic.fuse(lexical, nearest, weight, floor) if key not in question["excluded"]]
+            rules = {key for key, _score in lexical + nearest if key[0] == "rule"}
+            order = semantic.fuse(lexical, nearest, weight, floor, rules, prior)
+            order = [key for key in order if key not in question["excluded"]]
             out.append(rank_of(order[:DEPTH], question["accepted"]))
         return out
 
     print(f"\nFusion grid on {len(tuning)} tuning questions (@1 / @5 / MRR); lexical alone: {figures(ranks(0.0, 1.0))}")
     best = None
-    for floor in (0.5, 0.6, 0.7):
-        row = []
-        for weight in (0.5, 1.0, 1.5, 2.0, 3.0, 4.0):
-            values = figures(ranks(weight, floor))
-            score = values["@1"] + values["@5"] + values["MRR"]
-            if best is None or score > best[0]:
-                best = (score, weight, floor, values)
-            row.append(f"w={weight:g} {values['@1']:.2f}/{values['@5']:.2f}/{values['MRR']:.2f}")
-        print(f"  floor={floor:<4g} " + "  ".join(row))
+    for prior in (0.0, 0.1, 0.2, 0.3, 0.4):
+        print(f" RULE_PRIOR = {prior:g}")
+        for floor in (0.5, 0.6, 0.7):
+            row = []
+            for weight in (0.5, 1.0, 1.5, 2.0, 3.0, 4.0):
+                values = figures(ranks(weight, floor, prior))
+                score = values["@1"] + values["@5"] + values["MRR"]
+                if best is None or score > best[0] + 1e-9:
+                    best = (score, weight, floor, prior, values)
+                row.append(f"w={weight:g} {values['@1']:.2f}/{values['@5']:.2f}/{values['MRR']:.2f}")
+            print(f"  floor={floor:<4g} " + "  ".join(row))
     assert best is not None
-    print(f"best: DENSE_WEIGHT = {best[1]:g}, COSINE_FLOOR = {best[2]:g} ({best[3]})")
+    print(f"best: DENSE_WEIGHT = {best[1]:g}, COSINE_FLOOR = {best[2]:g}, RULE_PRIOR = {best[3]:g} ({best[4]})")
 
 
 def tune_refine(conn: sqlite3.Connection, questions: list[dict]) -> None:

@@ -382,10 +382,16 @@ async def search(datasette, request):
                 )
             except search_db.SearchTooSlow as error:
                 found = {"error": f"{error}. Try a shorter question."}
-        rulings = [hit for hit in (found or {}).get("results", []) if hit["kind"] == "ruling"]
+        rulings = [
+            hit
+            for hit in [*(found or {}).get("results", []), *(found or {}).get("best", {}).values()]
+            if hit["kind"] == "ruling"
+        ]
         parts = queries.parts_of(conn, [hit["id"] for hit in rulings])
+        answers = queries.answer_lines(conn, [hit["id"] for hit in rulings])
         for hit in rulings:
             hit["part_of"] = parts.get(hit["id"])
+            hit["answer"] = answers.get(hit["id"], "")  # its answer in one line, under its question
         return numbers, jump, found, search_db.search_options(conn)
 
     numbers, jump, found, options = await read(database, run)

@@ -4,6 +4,7 @@ queries. The fixture database for the mechanics, the real one for what a judge t
 
 from __future__ import annotations
 
+import html as html_module
 import itertools
 import re
 import sqlite3
@@ -14,7 +15,9 @@ import yaml
 from servers import in_process
 
 from rules_db import schema, search_index
+from rules_db.queries.common import ANSWER_LINE_CHARACTERS, answer_line
 from rules_db.search import answer, index_format, rank, retrieve, snippets, understand, vocabulary
+from rules_db.search.rank import BEST_SHARE
 
 
 @pytest.fixture(scope="module")
@@ -771,3 +774,55 @@ def test_a_rows_stems_are_its_fields_tagged_stems_sorted_as_strings():
         if word in stems
     }
     assert row["stems"].split() == sorted(expected)
+
+
+async def test_the_best_ruling_and_card_sit_below_the_first_result_only_when_they_match(real, real_connection):
+    """Issue 34: the best rule first, the best ruling and card right below it (never above the results), each
+    ruling with its answer in one line; a question no ruling or card answers nearly as well shows none."""
+    data = await _search(real, q="how does stun work")
+    first = data["results"][0]
+    assert first["kind"] == "rule"
+    shown = {(hit["kind"], hit["id"]) for hit in data["results"][:3]}
+    picks = [hit for kind, hit in data["best"].items() if kind != "rule" and (hit["kind"], hit["id"]) not in shown]
+    assert {hit["kind"] for hit in picks} == {"ruling", "card"}
+    assert all(hit["score"] >= BEST_SHARE * first["score"] for hit in picks)
+    html = (await _get(real, "/search?q=how+does+stun+work")).text
+    results = html.index('<ol class="results">')
+    assert "Also answering" not in html and html.index('class="best-answers"') > results
+    items = re.findall(r'<li class="(result result-\w+|best-answers)"', html[results:])
+    assert items[:2] == [f"result result-{first['kind']}", "best-answers"]
+    ruling = next(hit for hit in picks if hit["kind"] == "ruling")
+    (text,) = real_connection.execute("select ruling from rulings where id = ?", [ruling["id"]]).fetchone()
+    line = html_module.unescape(_answer_line_shown(html, ruling["id"]))
+    assert line and line == answer_line(text) and len(line) <= ANSWER_LINE_CHARACTERS + 1 and text.startswith(line[:20])
+    question = "what happens when I draw with a full hand"  # no ruling or card scores half the first result
+    data = await _search(real, q=question)
+    assert set(data["best"]) == {"rule"}
+    assert 'class="best-answers"' not in (await _get(real, "/search?" + urlencode({"q": question}))).text
+
+
+def _answer_line_shown(html: str, ruling_id: int) -> str:
+    """The one-line answer shown under the ruling's link on a page."""
+    match = re.search(
+        rf'href="/rulings/{ruling_id}">[^<]*</a>(?:\s*<span class="note">[^<]*</span>)?'
+        r'<div class="ruling-answer">([^<]*)</div>',
+        html,
+    )
+    return match.group(1) if match else ""
+
+
+def test_a_rulings_answer_line_is_its_first_sentence_without_its_bullet_cut_at_a_word():
+    assert answer_line("- Yes. It stays.\nMore text") == "Yes."
+    assert answer_line("\n\nNo, because (rule 354.1) it moved. Then more.") == "No, because (rule 354.1) it moved."
+    long = answer_line("word " * 100)
+    assert long.endswith("word…") and len(long) <= ANSWER_LINE_CHARACTERS + 1
+    assert answer_line(None) == "" and answer_line("") == ""
+
+
+async def test_a_cards_rulings_show_their_answers_under_their_questions(real, real_connection):
+    slug, ruling_id, text = real_connection.execute(
+        """select c.slug, g.id, g.ruling from card_mentions m join cards c on c.id = m.card_id
+        join rulings g on g.id = m.ruling_id order by c.slug, g.position limit 1"""
+    ).fetchone()
+    html = (await _get(real, f"/cards/{slug}")).text
+    assert html_module.unescape(_answer_line_shown(html, ruling_id)) == answer_line(text) != ""

@@ -52,6 +52,10 @@ def test_a_question_sharing_no_word_with_its_rule_finds_it_through_the_dense_sta
     first = fused["results"][0]
     assert (first["kind"], first["number"], first["version"]) == ("rule", "411.1", "2025-12-01")
     assert first["features"]["dense"] == max(hit["features"].get("dense", 0.0) for hit in fused["results"]) > 0
+    # Each row's fused score is kept (the best ruling and card are measured by it), in the order of the results
+    assert [hit["features"]["fused"] for hit in fused["results"]] == sorted(
+        (hit["features"]["fused"] for hit in fused["results"]), reverse=True
+    )
     # Filters hold for the dense rows too: no rule of an older version, none of another game.
     assert all(hit["version"] != "2025-06-02" for hit in fused["results"])
     assert all(hit["game"] == "runeterra" for hit in answer.search(conn, question, game="runeterra")["results"])
@@ -63,6 +67,14 @@ def test_the_fusion_keeps_both_rankings_and_the_lexical_order_on_ties():
     assert semantic.fuse(lexical, []) == [1, 2, 3]
     assert semantic.fuse(lexical, [(3, 0.99), (4, 0.95)], dense_weight=100.0) == [3, 4, 1, 2]
     assert semantic.fuse(lexical, [(4, 0.1)]) == [1, 2, 3, 4]  # below the floor: after every lexical row
+
+
+def test_the_fusion_puts_a_rule_before_a_ruling_or_card_that_scores_a_little_more():
+    lexical = [(1, 10.0), (2, 9.0), (3, 5.0)]  # 1 a ruling, 2 and 3 rules
+    scores = semantic.fused_scores(lexical, [], rules={2, 3}, rule_prior=0.4)
+    assert scores == pytest.approx({1: 1.0, 2: 1.3, 3: 0.9})
+    assert semantic.fuse(lexical, [], rules={2, 3}, rule_prior=0.4) == [2, 1, 3]
+    assert semantic.fuse(lexical, [], rules={2, 3}, rule_prior=0.0) == [1, 2, 3]  # no prior: the lexical order
 
 
 def test_a_rebuild_embeds_only_texts_no_build_embedded(fixture_db, tmp_path, monkeypatch):

@@ -9,7 +9,7 @@ from collections import defaultdict
 from rapidfuzz import fuzz, process
 
 from rules_db import card_status
-from rules_db.queries.common import PART_OF, select_all, select_one
+from rules_db.queries.common import PART_OF, answer_line, select_all, select_one
 from rules_db.queries.kept import lookup_table
 from rules_db.store import slugify
 
@@ -52,13 +52,16 @@ def card_page(conn: sqlite3.Connection, slug: str) -> dict | None:
         "dated_errata": card_status.card_errata(conn, card_id),
         "bans": card_status.card_bans(conn, card_id),
         "sources": card_status.card_sources(conn, card_id),
-        "rulings": select_all(
-            conn,
-            f"""select g.id, g.question, {PART_OF}, group_concat(distinct m.surface) as surfaces
-            from card_mentions m join rulings g on g.id = m.ruling_id where m.card_id = ? group by g.id
-            order by g.position""",
-            [card_id],
-        ),
+        "rulings": [
+            {**ruling, "answer": answer_line(ruling.pop("ruling"))}
+            for ruling in select_all(
+                conn,
+                f"""select g.id, g.question, g.ruling, {PART_OF}, group_concat(distinct m.surface) as surfaces
+                from card_mentions m join rulings g on g.id = m.ruling_id where m.card_id = ? group by g.id
+                order by g.position""",
+                [card_id],
+            )
+        ],
         "replays": select_all(
             conn,
             """select p.id, p.title, p.verdict, p.ruling_id from replays p

@@ -5,6 +5,7 @@ show it (``diff_ops``), and the pieces several page kinds show (a game's symbols
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 
 from rules_db.lineage import word_diff
@@ -37,6 +38,32 @@ def select_one(conn: sqlite3.Connection, sql: str, params=()) -> dict | None:
 # names nothing alone, so a list also gives the question it is part of (null for any other). A column of a query
 # that names its rulings table ``g``, as every list of rulings here does.
 PART_OF = "(select question from rulings where id = g.parent_ruling_id) as part_of"
+
+
+# A ruling's answer in one line, as lists show it under the question (search results, a card's rulings): its first
+# sentence, cut at a word past ANSWER_LINE_CHARACTERS. The rule numbers it cites in brackets are kept.
+ANSWER_LINE_CHARACTERS = 160
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(])")
+
+
+def answer_line(text: str | None) -> str:
+    """The first sentence of a ruling's answer (its first line, without a list's bullet), at most about ``ANSWER_LINE_CHARACTERS``."""
+    line = next((line.strip(" \t-*•") for line in (text or "").splitlines() if line.strip(" \t-*•")), "")
+    line = _SENTENCE_END.split(line, maxsplit=1)[0]
+    if len(line) <= ANSWER_LINE_CHARACTERS:
+        return line
+    cut = line.rfind(" ", 0, ANSWER_LINE_CHARACTERS)
+    return line[: cut if cut > 0 else ANSWER_LINE_CHARACTERS].rstrip(" ,;:") + "…"
+
+
+def answer_lines(conn: sqlite3.Connection, ruling_ids: list[int]) -> dict[int, str]:
+    """``answer_line`` of each ruling among ``ruling_ids``, for lists that do not read the rulings (search hits)."""
+    return {
+        ruling_id: answer_line(text)
+        for ruling_id, text in conn.execute(
+            "select g.id, g.ruling from json_each(?) w join rulings g on g.id = w.value", [json.dumps(ruling_ids)]
+        )
+    }
 
 
 def parts_of(conn: sqlite3.Connection, ruling_ids: list[int]) -> dict[int, str]:

@@ -172,7 +172,11 @@ def _fused(
     for row_id, item in by_id.items():
         if row_id in cosines:
             item.features["dense"] = cosines[row_id]
-    order = semantic.fuse(lexical, nearest)
+    rules = {row_id for row_id, item in by_id.items() if item.document["kind"] == "rule"}
+    fused = semantic.fused_scores(lexical, nearest, rules=rules)
+    for row_id, item in by_id.items():
+        item.features["fused"] = fused.get(row_id, 0.0)  # what the best ruling and card are measured by
+    order = semantic.fuse(lexical, nearest, rules=rules)
     return [by_id[row_id] for row_id in order if row_id in by_id], len(added)
 
 

@@ -494,9 +494,13 @@ def _best_of_each_kind(ranked: list[_Scored]) -> list[_Scored]:
     that merely shares a word with the question is not offered as "the best ruling"."""
     if not ranked:
         return []
-    floor = BEST_SHARE * ranked[0].score
+
+    def score(item: _Scored) -> float:  # the fused score when the semantic stage took part, else the lexical one
+        return item.features.get("fused", item.score)
+
+    floor = BEST_SHARE * score(ranked[0])
     firsts = [next((item for item in ranked if item.document["kind"] == kind), None) for kind in KINDS]
-    return [item for item in firsts if item is not None and (item is ranked[0] or item.score >= floor)]
+    return [item for item in firsts if item is not None and (item is ranked[0] or score(item) >= floor)]
 
 
 def _ranked(
