@@ -2,9 +2,9 @@
 
 `snapshot(game)` reads the state through the engine's own queries (`calc.might`, `calc.keyword_value`), so a
 unit shows the Might the rules compute now, next to the Might it was printed or set up with. `step_boards(game)`
-walks the trace in order and gives, for each step (or only the steps asked for), the board just after it (before
-the next step opens): the undo journal is rewound to each step's mark (`Step.at`, the journal's length when the
-step opened), read, and redone, so the game ends exactly as it was.
+walks the trace in order and gives, for each step (or only the steps asked for), the board just after it and
+the steps nested in it (before the next step not nested in it opens): the undo journal is rewound to that mark
+(`Step.at`, the journal's length when a step opened), read, and redone, so the game ends exactly as it was.
 """
 
 from __future__ import annotations
@@ -65,25 +65,36 @@ def step_boards(game, wanted: Container[int] | None = None) -> tuple[dict | None
     are read and the others are None: a page showing one step reads one or two boards, not one per step."""
     walked = list(game.trace.steps())
     journal = game.journal
-    marks = [step.at for _, step in walked[1:]] + [journal.mark()]
+    ends = _ends(walked, journal.mark())
     boards: list[dict | None] = [None] * len(walked)
+    read: dict[int, dict] = {}
     undone: list = []
     start = None
+    chosen = [index for index in range(len(walked)) if wanted is None or index + 1 in wanted]
     try:
-        for index in reversed(range(len(walked))):
-            if wanted is not None and index + 1 not in wanted:
-                continue
-            if index + 1 < len(walked) and marks[index] == marks[index + 1] and boards[index + 1] is not None:
-                boards[index] = boards[index + 1]  # nothing was written in between: the same board
-                continue
-            undone = journal.rewind(marks[index]) + undone
-            boards[index] = snapshot(game)
+        for index in sorted(chosen, key=lambda index: -ends[index]):  # the journal only rewinds backwards
+            if ends[index] not in read:
+                undone = journal.rewind(ends[index]) + undone
+                read[ends[index]] = snapshot(game)
+            boards[index] = read[ends[index]]  # nothing written in between: the same board
         if wanted is None or 0 in wanted:
             undone = journal.rewind(0) + undone
             start = snapshot(game)
     finally:
         journal.redo(undone)
     return start, [(depth, step, board) for (depth, step), board in zip(walked, boards)]
+
+
+def _ends(walked: list[tuple[int, Step]], last: int) -> list[int]:
+    """Each step's end mark: where the next step not nested in it opens (or the journal's end). A step's
+    board is read there, so "give d1 -2 might" shows the -2 although its "d1 has 3 Might" child opens first."""
+    ends = [last] * len(walked)
+    open_steps: list[int] = []  # indexes of steps whose end is not found yet, depths increasing
+    for index, (depth, step) in enumerate(walked):
+        while open_steps and walked[open_steps[-1]][0] >= depth:
+            ends[open_steps.pop()] = step.at
+        open_steps.append(index)
+    return ends
 
 
 def _player(game, name: str, mine: list[Obj]) -> dict:
