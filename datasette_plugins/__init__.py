@@ -18,6 +18,7 @@ from datasette_plugins import (
     assets,
     cancellation,
     database_watch,
+    dispute_pages,
     errors,
     in_force_pages,
     indexes,
@@ -30,6 +31,7 @@ from datasette_plugins import (
 )
 from datasette_plugins.page_cache import PageCache
 from datasette_plugins.raw_tables import render_cell
+from datasette_plugins.web import database_file
 from rules_db import guard
 
 __all__ = [
@@ -45,8 +47,21 @@ __all__ = [
 ]
 handle_exception = errors.handle_exception
 
-ROUTE_PATTERNS = {**pages.ROUTE_PATTERNS, **replay_pages.ROUTE_PATTERNS, **in_force_pages.ROUTE_PATTERNS}
-VIEWS = {**pages.VIEWS, **indexes.VIEWS, **offline.VIEWS, **replay_pages.VIEWS, **in_force_pages.VIEWS}
+ROUTE_PATTERNS = {
+    **pages.ROUTE_PATTERNS,
+    **replay_pages.ROUTE_PATTERNS,
+    **dispute_pages.ROUTE_PATTERNS,
+    **in_force_pages.ROUTE_PATTERNS,
+    **offline.ROUTE_PATTERNS,
+}
+VIEWS = {
+    **pages.VIEWS,
+    **indexes.VIEWS,
+    **offline.views(ROUTE_PATTERNS),
+    **replay_pages.VIEWS,
+    **dispute_pages.VIEWS,
+    **in_force_pages.VIEWS,
+}
 # Pages kept rendered (page_cache): all but the search (whose answers may end early under load), the small
 # offline files and the dispute builder (it answers a POST too); a replay page is kept, a slow or failed replay
 # answers 5xx and is not.
@@ -57,7 +72,7 @@ CACHE = PageCache()
 @hookimpl
 def register_routes(datasette):
     return [(errors.INTROSPECTION_ROUTE, errors.introspection), (assets.ROUTE, assets.static_file)] + [
-        (pattern, CACHE.wrap(VIEWS[name], pages.database_file) if name in KEPT else VIEWS[name])
+        (pattern, CACHE.wrap(VIEWS[name], database_file) if name in KEPT else VIEWS[name])
         for name, pattern in ROUTE_PATTERNS.items()
     ]
 

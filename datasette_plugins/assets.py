@@ -44,6 +44,7 @@ async def static_file(datasette, request):
 
 
 STYLE_SHEETS = ("judges.css", "replay.css")  # ours, linked by every page after Datasette's own
+OTHER_FILES = ("replay.js", "offline.js", "icon.svg")  # the service worker keeps these too
 
 
 def style_sheet_urls(datasette) -> list[str]:

@@ -7,10 +7,10 @@ import nh3
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from datasette_plugins.pages import _FORMAT, _GAME, _ask, _not_found, _respond, _url_var
+from datasette_plugins.web import FORMAT, GAME, ask, not_found, respond, url_var
 from rules_db import in_force
 
-ROUTE_PATTERNS = {"patch_notes": rf"^/patch-notes/{_GAME}/(?P<name>[a-z0-9][a-z0-9-]*){_FORMAT}"}
+ROUTE_PATTERNS = {"patch_notes": rf"^/patch-notes/{GAME}/(?P<name>[a-z0-9][a-z0-9-]*){FORMAT}"}
 _MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False})
 
 
@@ -35,11 +35,11 @@ def rendered(text: str) -> Markup:
 
 
 async def patch_notes(datasette, request):
-    game, name = _url_var(request, "game"), _url_var(request, "name")
-    database, data = await _ask(datasette, in_force.patch_notes_page, game, name)
+    game, name = url_var(request, "game"), url_var(request, "name")
+    database, data = await ask(datasette, in_force.patch_notes_page, game, name)
     if data is None:
-        return await _not_found(datasette, request, database, f"No patch notes “{name}” for {game}.")
-    return await _respond(datasette, request, database, "patch_notes.html", data, text_html=rendered(data["text"]))
+        return await not_found(datasette, request, database, f"No patch notes “{name}” for {game}.")
+    return await respond(datasette, request, database, "patch_notes.html", data, text_html=rendered(data["text"]))
 
 
 VIEWS = {"patch_notes": patch_notes}

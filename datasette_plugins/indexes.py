@@ -7,8 +7,8 @@ from __future__ import annotations
 from datasette.utils.asgi import Response
 
 from datasette_plugins import render
-from datasette_plugins.pages import Paths, _ask, _not_found, _respond, _url_var
 from datasette_plugins.request_limits import whole_number
+from datasette_plugins.web import Paths, ask, not_found, respond, url_var
 from rules_db import card_status, queries
 
 
@@ -20,14 +20,14 @@ def _arg(request, name: str) -> str | None:
 
 async def rule_tree(datasette, request):
     """Chapters, sections and top-level rules of a game's rules; ``?number=`` jumps to a rule of that version."""
-    game, number = _url_var(request, "game"), _arg(request, "number")
+    game, number = url_var(request, "game"), _arg(request, "number")
     version, rulebook = _arg(request, "version"), _arg(request, "rulebook")
-    database, data = await _ask(datasette, queries.rule_tree, game, version, rulebook, number is None)
+    database, data = await ask(datasette, queries.rule_tree, game, version, rulebook, number is None)
     if data is None:
         what = (
             f"version {version} of {game}'s {rulebook or 'rules'}" if version else f"{rulebook or 'rules'} for {game}"
         )
-        return await _not_found(datasette, request, database, f"There are no {what}.")
+        return await not_found(datasette, request, database, f"There are no {what}.")
     if number:
         paths = Paths(datasette, database.name)
         document = data["document"]
@@ -39,21 +39,21 @@ async def rule_tree(datasette, request):
         data["tree"],
         lambda number: paths.version_rule(game, document["version"], number, document["rulebook"]),
     )
-    return await _respond(datasette, request, database, "rule_tree.html", data, tree_html=tree_html)
+    return await respond(datasette, request, database, "rule_tree.html", data, tree_html=tree_html)
 
 
 async def rulings_index(datasette, request):
     order = "newest" if request.args.get("order") == "newest" else "position"
     filters = {name: _arg(request, name) for name in ("game", "document", "source", "category", "card", "rule")}
-    database, data = await _ask(
+    database, data = await ask(
         datasette, queries.rulings_index, *filters.values(), order, whole_number(request, "page", 1)
     )
-    return await _respond(datasette, request, database, "rulings_index.html", data)
+    return await respond(datasette, request, database, "rulings_index.html", data)
 
 
 async def cards_index(datasette, request):
     filters = [_arg(request, name) for name in ("game", "name", "set", "type", "domain")]
-    database, data = await _ask(
+    database, data = await ask(
         datasette,
         queries.cards_index,
         *filters,
@@ -61,19 +61,19 @@ async def cards_index(datasette, request):
         _arg(request, "legality"),
         _arg(request, "format"),
     )
-    return await _respond(datasette, request, database, "cards_index.html", data)
+    return await respond(datasette, request, database, "cards_index.html", data)
 
 
 async def bans(datasette, request):
-    game = _url_var(request, "game")
-    database, data = await _ask(datasette, card_status.bans_page, game)
+    game = url_var(request, "game")
+    database, data = await ask(datasette, card_status.bans_page, game)
     if data is None or not (data["formats"] or data["sets"]):
-        return await _not_found(datasette, request, database, f"No bans are known for {game}.")
-    return await _respond(datasette, request, database, "bans.html", data)
+        return await not_found(datasette, request, database, f"No bans are known for {game}.")
+    return await respond(datasette, request, database, "bans.html", data)
 
 
 async def replays_index(datasette, request):
-    database, data = await _ask(
+    database, data = await ask(
         datasette,
         queries.replays_index,
         _arg(request, "verdict"),
@@ -81,7 +81,7 @@ async def replays_index(datasette, request):
         _arg(request, "tag"),
         whole_number(request, "page", 1),
     )
-    return await _respond(datasette, request, database, "replays_index.html", data)
+    return await respond(datasette, request, database, "replays_index.html", data)
 
 
 VIEWS = {

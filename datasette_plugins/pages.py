@@ -12,26 +12,30 @@ from __future__ import annotations
 import asyncio
 import datetime
 import re
-import weakref
-from functools import lru_cache
-from pathlib import PurePosixPath
-from urllib.parse import quote, unquote, urlencode
+from urllib.parse import unquote
 
-import jinja2
-from datasette.utils.asgi import BadRequest, NotFound, Response
+from datasette.utils.asgi import BadRequest, Response
 
 from datasette_plugins import render
-from datasette_plugins.request_limits import whole_number
+from datasette_plugins.web import (
+    FORMAT,
+    GAME,
+    SEARCH_FILTERS,
+    Paths,
+    ask,
+    not_found,
+    page_number,
+    read,
+    respond,
+    rules_database,
+    url_var,
+    wants_json,
+)
 from rules_db import in_force, queries, schema
 from rules_db import search as search_db
 from rules_db.search import refine as search_refine
 from rules_db.search.models import ModelUnavailable
 
-# A game slug (lower-case letters, digits, hyphens) never names a table: the schema's
-# names are excluded and every other table's has an underscore. So /rules/<table>/<row>
-# stays Datasette's row page when the database itself is called "rules".
-_GAME = r"(?P<game>(?!(?:{})/)[a-z0-9][a-z0-9-]*)".format("|".join(sorted(schema.TABLES)))
-_FORMAT = r"(?P<format>\.json)?$"
 # A rulebook slug in a URL (/rules/riftbound/tournament/2026-07-16/204.8): a word, never a version.
 _RULEBOOK = r"(?P<rulebook>[a-z][a-z-]*)"
 
@@ -39,257 +43,28 @@ _RULEBOOK = r"(?P<rulebook>[a-z][a-z-]*)"
 _TREE_GAME = r"(?P<game>(?!(?:{})(?:[/.]|$))[a-z0-9][a-z0-9-]*)".format("|".join(sorted(schema.TABLES)))
 
 # Search filters, kept on every new question (the header's search box carries them too).
-SEARCH_FILTERS = ("game", "rulebook", "version", "kind")
 
 ROUTE_PATTERNS = {
-    "home": r"^/" + _FORMAT,
-    "search": r"^/search" + _FORMAT,
-    "rule": rf"^/rules/{_GAME}/(?P<number>[^/]+?){_FORMAT}",
-    "versioned_rule": rf"^/rules/{_GAME}/(?P<version>[^/]+)/(?P<number>[^/]+?){_FORMAT}",
-    "rulebook_rule": rf"^/rules/{_GAME}/{_RULEBOOK}/(?P<version>[^/]+)/(?P<number>[^/]+?){_FORMAT}",
-    "keyword": rf"^/keywords/{_GAME}/(?P<term>[^/]+?){_FORMAT}",
-    "versioned_keyword": rf"^/keywords/{_GAME}/(?P<version>[^/]+)/(?P<term>[^/]+?){_FORMAT}",
-    "ruling": r"^/rulings/(?P<ruling_id>\d+)" + _FORMAT,
-    "card": r"^/cards/(?P<slug>[^/]+?)" + _FORMAT,
-    "infractions": rf"^/infractions/{_GAME}{_FORMAT}",
-    "bans": rf"^/bans/{_GAME}{_FORMAT}",
-    "diff": rf"^/diff/{_GAME}/(?P<old>[^/]+)/(?P<new>[^/]+?){_FORMAT}",
-    "rulebook_diff": rf"^/diff/{_GAME}/{_RULEBOOK}/(?P<old>[^/]+)/(?P<new>[^/]+?){_FORMAT}",
-    "rule_tree": rf"^/rules/{_TREE_GAME}{_FORMAT}",
-    "rulings_index": r"^/rulings" + _FORMAT,
-    "cards_index": r"^/cards" + _FORMAT,
-    "replays_index": r"^/replays" + _FORMAT,
+    "home": r"^/" + FORMAT,
+    "search": r"^/search" + FORMAT,
+    "rule": rf"^/rules/{GAME}/(?P<number>[^/]+?){FORMAT}",
+    "versioned_rule": rf"^/rules/{GAME}/(?P<version>[^/]+)/(?P<number>[^/]+?){FORMAT}",
+    "rulebook_rule": rf"^/rules/{GAME}/{_RULEBOOK}/(?P<version>[^/]+)/(?P<number>[^/]+?){FORMAT}",
+    "keyword": rf"^/keywords/{GAME}/(?P<term>[^/]+?){FORMAT}",
+    "versioned_keyword": rf"^/keywords/{GAME}/(?P<version>[^/]+)/(?P<term>[^/]+?){FORMAT}",
+    "ruling": r"^/rulings/(?P<ruling_id>\d+)" + FORMAT,
+    "card": r"^/cards/(?P<slug>[^/]+?)" + FORMAT,
+    "infractions": rf"^/infractions/{GAME}{FORMAT}",
+    "bans": rf"^/bans/{GAME}{FORMAT}",
+    "diff": rf"^/diff/{GAME}/(?P<old>[^/]+)/(?P<new>[^/]+?){FORMAT}",
+    "rulebook_diff": rf"^/diff/{GAME}/{_RULEBOOK}/(?P<old>[^/]+)/(?P<new>[^/]+?){FORMAT}",
+    "rule_tree": rf"^/rules/{_TREE_GAME}{FORMAT}",
+    "rulings_index": r"^/rulings" + FORMAT,
+    "cards_index": r"^/cards" + FORMAT,
+    "replays_index": r"^/replays" + FORMAT,
     "manifest": r"^/manifest\.webmanifest$",
     "service_worker": r"^/sw\.js$",
 }
-
-
-class Paths:
-    """URLs of the judges' pages, honouring Datasette's base_url.
-
-    Each is a plain ``str``: Datasette's own URL strings look up ``dir(str)`` on every method call, which
-    made escaping a page's hundreds of links the largest cost of rendering it."""
-
-    def __init__(self, datasette, database_name: str):
-        self.datasette = datasette
-        self.database_name = database_name
-        self.base_url = str(datasette.urls.path("/"))
-
-    def _path(self, *parts: str | int) -> str:
-        return self.base_url + "/".join([_quoted(str(part)) for part in parts])
-
-    def home(self) -> str:
-        return self.base_url
-
-    def rule(self, row: dict) -> str:
-        """A rule's permalink from a row carrying ``game``, ``version``, ``number`` and ``rulebook``
-        (the slug, None for the game's default rulebook, whose URLs leave it out)."""
-        return self.version_rule(row["game"], row["version"], row["number"], row.get("rulebook"))
-
-    def version_rule(self, game: str, version: str, number: str, rulebook: str | None = None) -> str:
-        return self._path("rules", game, *([rulebook] if rulebook else []), version, number)
-
-    def keyword(self, game: str, term: str, version: str | None = None) -> str:
-        return self._path("keywords", game, *([version] if version else []), term)
-
-    def infractions(self, game: str) -> str:
-        return self._path("infractions", game)
-
-    def patch_notes(self, game: str, file: str) -> str:
-        """The page of a version's patch notes (``file`` as ``effective_dates.patch_notes`` names it)."""
-        return self._path("patch-notes", game, PurePosixPath(file).stem)
-
-    def ruling(self, ruling_id: int) -> str:
-        return self._path("rulings", ruling_id)
-
-    def card(self, slug: str) -> str:
-        return self._path("cards", slug)
-
-    def replay(self, replay_id: str) -> str:
-        return self._path("replays", replay_id)
-
-    def diff(self, game: str, old: str, new: str, rulebook: str | None = None, **filters) -> str:
-        query = urlencode({key: value for key, value in filters.items() if value})
-        return self._path("diff", game, *([rulebook] if rulebook else []), old, new) + (f"?{query}" if query else "")
-
-    def rules_index(self, game: str, version: str | None = None, rulebook: str | None = None) -> str:
-        """The rule tree of a game's rulebook (its default one unless named): the newest version, or ``version``."""
-        query = urlencode({key: value for key, value in (("rulebook", rulebook), ("version", version)) if value})
-        return self._path("rules", game) + (f"?{query}" if query else "")
-
-    def rulings_index(self, **filters) -> str:
-        return self._index("rulings", filters)
-
-    def bans(self, game: str) -> str:
-        return self._path("bans", game)
-
-    def cards_index(self, **filters) -> str:
-        return self._index("cards", filters)
-
-    def replays_index(self, **filters) -> str:
-        return self._index("replays", filters)
-
-    def _index(self, name: str, filters: dict) -> str:
-        query = urlencode({key: value for key, value in filters.items() if value not in (None, "")})
-        return self._path(name) + (f"?{query}" if query else "")
-
-    def manifest(self) -> str:
-        return str(self.datasette.urls.path("/manifest.webmanifest"))
-
-    def service_worker(self) -> str:
-        return str(self.datasette.urls.path("/sw.js"))
-
-    def search(self, **params) -> str:
-        query = urlencode({key: value for key, value in params.items() if value})
-        return str(self.datasette.urls.path("search")) + (f"?{query}" if query else "")
-
-    def database(self) -> str:
-        return str(self.datasette.urls.database(self.database_name))
-
-    def table(self, table: str, **filters) -> str:
-        query = urlencode(filters)
-        return str(self.datasette.urls.table(self.database_name, table)) + (f"?{query}" if query else "")
-
-
-@lru_cache(maxsize=8192)
-def _quoted(part: str) -> str:
-    """One segment of a path, percent-encoded. Kept: a page's links repeat the same games, versions, rulebooks and
-    rule numbers, and quoting them anew was most of what a search answer cost outside the search."""
-    return quote(part, safe="")
-
-
-# Which attached database holds the rules, found once per Datasette instance.
-_RULES_DATABASES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-async def _database(datasette):
-    """The database holding the rules (the first one with a ``rules`` table)."""
-    name = _RULES_DATABASES.get(datasette)
-    if name in datasette.databases:
-        return datasette.databases[name]
-    for name, database in datasette.databases.items():
-        if name != "_internal" and await database.table_exists("rules"):
-            _RULES_DATABASES[datasette] = name
-            return database
-    raise NotFound("No rules database is attached")
-
-
-# The licensed ruling sources each database credits in its pages' footer, read once (it is served read-only).
-_CREDITS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-async def _credits(datasette, database) -> list[dict]:
-    key = (database.name, database.path)
-    held = _CREDITS.get(datasette)
-    if held is None or held[0] != key:
-        held = _CREDITS[datasette] = (key, await read(database, queries.licensed_sources))
-    return held[1]
-
-
-async def database_file(datasette) -> str | None:
-    """The file of the rules database (None for one held in memory)."""
-    return (await _database(datasette)).path
-
-
-async def _ask(datasette, question, *args):
-    database = await _database(datasette)
-    return database, await read(database, lambda conn: question(conn, *args))
-
-
-async def read(database, reading):
-    """``reading(conn)`` on Datasette's connection, in a thread of its pool, as one request
-    (``queries.one_request``: the database's identity read once, not at every table it looks up)."""
-
-    def in_one_request(conn):
-        with queries.one_request(conn):
-            return reading(conn)
-
-    return await database.execute_fn(in_one_request)
-
-
-def _url_var(request, name: str) -> str | None:
-    """A part of the path, percent-decoded (Datasette hands them over as received)."""
-    value = request.url_vars.get(name)
-    return None if value is None else unquote(value)
-
-
-def _page_number(request) -> int:
-    """``?page=`` as a page number (the first when absent)."""
-    return whole_number(request, "page", 1) or 1
-
-
-def _wants_json(request) -> bool:
-    return bool(request.url_vars.get("format")) or request.args.get("_format") == "json"
-
-
-async def _respond(datasette, request, database, template: str, data: dict, status: int = 200, **extra):
-    if _wants_json(request):
-        return Response.json(data, status=status, default=str)
-    paths = Paths(datasette, database.name)
-    json_url = request.path + ".json" + (f"?{request.query_string}" if request.query_string else "")
-    args = request.args  # parsed from the query string at each use: once here
-    context = {
-        **data,
-        **extra,
-        "paths": paths,
-        "render": render,
-        "json_url": json_url,
-        "search_query": args.get("q", ""),
-        "search_filters": {name: args[name] for name in SEARCH_FILTERS if args.get(name)},
-        "credits": await _credits(datasette, database),
-    }
-    html = await datasette.render_template(_template(datasette, f"judges_{template}"), context, request=request)
-    return Response.html(html, status=status)
-
-
-class _RenderedAtOnce(jinja2.Template):
-    """A judges' page's template, rendered in one synchronous pass. Datasette renders its templates asynchronously
-    (an async generator per template and block, every call awaited), and the judges' templates call nothing that
-    waits: rendered at once they cost a quarter to a half less. The one coroutine function in Datasette's context,
-    ``menu_links``, is awaited first."""
-
-    async def render_async(self, *args, **kwargs) -> str:
-        context = dict(*args, **kwargs)
-        links = await context["menu_links"]()
-        return self.render({**context, "menu_links": lambda: links})
-
-
-_DICT_ATTRIBUTES = frozenset(dir(dict))
-
-
-class _JudgesEnvironment(jinja2.Environment):
-    """Jinja's environment, reading ``row.name`` of a page's data (plain dicts) as their key at once. Jinja looks for
-    an attribute first, which a dict has only for its methods: every other name failed, with an exception, before its
-    key was read, hundreds of times a page (a tenth of a search page's rendering). Same answers: a method's name
-    (``.items``) is still the method."""
-
-    def getattr(self, obj, attribute):
-        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
-            try:
-                return obj[attribute]
-            except KeyError:
-                pass
-        return super().getattr(obj, attribute)
-
-
-# The judges' templates, in a synchronous environment beside each Datasette's own (same loader, filters, globals).
-_ENVIRONMENTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _template(datasette, name: str) -> jinja2.Template:
-    environment = _ENVIRONMENTS.get(datasette)
-    if environment is None:
-        environment = _JudgesEnvironment(loader=datasette.jinja_env.loader, autoescape=True)
-        environment.template_class = _RenderedAtOnce
-        environment.filters.update(datasette.jinja_env.filters)
-        environment.tests.update(datasette.jinja_env.tests)
-        environment.globals.update(datasette.jinja_env.globals)
-        _ENVIRONMENTS[datasette] = environment
-    return environment.get_template(name)
-
-
-def _not_found(datasette, request, database, message: str, **data):
-    return _respond(datasette, request, database, "not_found.html", {"error": message, **data}, status=404)
 
 
 _ADDRESS_WORDS = 100  # characters of an address searched for on its error page
@@ -299,14 +74,14 @@ async def error_page(datasette, request, status: int, message: str, names_nothin
     """A page Datasette or a view could not answer, in the judges' look: the search box, a way home, and for an
     address that names nothing, its words searched (``/cards/zhonyas-hourglas`` offers "cards zhonyas hourglas").
     Any other request the server could not take (``?_sort=nope``) is "not understood", its words not searched."""
-    database = await _database(datasette)
+    database = await rules_database(datasette)
     words = " ".join(re.findall(r"[^\W_]+", unquote(request.path)))[:_ADDRESS_WORDS]
     data = {
         "error": message,
         "title": "Server error" if status >= 500 else "Not found" if names_nothing else "Not understood",
         "search_url": Paths(datasette, database.name).search(q=words) if names_nothing and words else None,
     }
-    return await _respond(datasette, request, database, "not_found.html", data, status=status)
+    return await respond(datasette, request, database, "not_found.html", data, status=status)
 
 
 # ---------------------------------------------------------------- views
@@ -326,24 +101,24 @@ def on_day(request) -> str | None:
 
 async def home(datasette, request):
     today = datetime.date.today().isoformat()
-    database, data = await _ask(datasette, queries.home, on_day(request) or today, today)
-    return await _respond(datasette, request, database, "home.html", data, search_autofocus=True)
+    database, data = await ask(datasette, queries.home, on_day(request) or today, today)
+    return await respond(datasette, request, database, "home.html", data, search_autofocus=True)
 
 
 async def rule(datasette, request):
-    game, number = _url_var(request, "game"), _url_var(request, "number")
-    version, rulebook = _url_var(request, "version"), _url_var(request, "rulebook")
+    game, number = url_var(request, "game"), url_var(request, "number")
+    version, rulebook = url_var(request, "version"), url_var(request, "rulebook")
     day, on = on_day(request), None
     if day and version is None:  # /rules/riftbound/359.3?on=2026-05-01: the version in force that day
-        database = await _database(datasette)
+        database = await rules_database(datasette)
         on = await read(database, lambda conn: {"day": day, "version": in_force.version_on(conn, game, day)})
         version = on["version"]["reading"]["version"] if on["version"] else None
-    database, data = await _ask(datasette, queries.rule_page, game, number, version, rulebook)
+    database, data = await ask(datasette, queries.rule_page, game, number, version, rulebook)
     if data is not None and on is not None:
         data["on"] = on
     if data is None:
         what = f"version {version} of {game}'s {rulebook or 'rules'}" if version else f"rules for the game {game}"
-        return await _not_found(datasette, request, database, f"There are no {what}.")
+        return await not_found(datasette, request, database, f"There are no {what}.")
     paths = Paths(datasette, database.name)
     if data["rule"] is None:
         if not rulebook:  # /rules/riftbound/2025-06-02 or /rules/riftbound/tournament: that rule tree
@@ -351,9 +126,9 @@ async def rule(datasette, request):
             tree = await read(database, lambda conn: queries.tree_named_by(conn, game, segments))
             if tree is not None:
                 return Response.redirect(paths.rules_index(game, tree["version"], tree["rulebook"]))
-        return await _respond(datasette, request, database, "rule_not_found.html", data, status=404)
+        return await respond(datasette, request, database, "rule_not_found.html", data, status=404)
     text_html = render.linked(data["rule"]["raw_text"], _rule_links(paths, data))
-    return await _respond(
+    return await respond(
         datasette,
         request,
         database,
@@ -425,11 +200,11 @@ def _mention_links(paths: Paths, mentions: list[dict], version: str | None = Non
 
 
 async def keyword(datasette, request):
-    game, term = _url_var(request, "game"), _url_var(request, "term")
-    version = _url_var(request, "version")
-    database, data = await _ask(datasette, queries.keyword_page, game, term, version, _page_number(request))
+    game, term = url_var(request, "game"), url_var(request, "term")
+    version = url_var(request, "version")
+    database, data = await ask(datasette, queries.keyword_page, game, term, version, page_number(request))
     if data is None:
-        return await _not_found(
+        return await not_found(
             datasette,
             request,
             database,
@@ -439,19 +214,19 @@ async def keyword(datasette, request):
     definition = [data["defining_rule"], *data["definition"]] if data["defining_rule"] else data["definition"]
     texts = [rule["raw_text"] for rule in definition]
     symbol_links = _symbol_links(Paths(datasette, database.name), data["symbols"], texts, data["keyword"]["version"])
-    return await _respond(datasette, request, database, "keyword.html", data, symbol_links=symbol_links)
+    return await respond(datasette, request, database, "keyword.html", data, symbol_links=symbol_links)
 
 
 async def ruling(datasette, request):
-    digits = _url_var(request, "ruling_id")
+    digits = url_var(request, "ruling_id")
     # A number no SQLite row id can be (over 2^63) names no ruling; it is not worth converting.
     ruling_id = int(digits) if len(digits) <= 18 else None
-    database, data = await _ask(datasette, queries.ruling_page, ruling_id)
+    database, data = await ask(datasette, queries.ruling_page, ruling_id)
     if data is None:
         every = {"href": Paths(datasette, database.name).rulings_index(), "label": "Every ruling"}
-        return await _not_found(datasette, request, database, f"No ruling number {digits[:40]}.", every=every)
+        return await not_found(datasette, request, database, f"No ruling number {digits[:40]}.", every=every)
     linker = render.Linker(_ruling_links(Paths(datasette, database.name), data), words_once=True)
-    return await _respond(datasette, request, database, "ruling.html", data, linker=linker)
+    return await respond(datasette, request, database, "ruling.html", data, linker=linker)
 
 
 def _ruling_links(paths: Paths, data: dict) -> list[render.Link]:
@@ -470,8 +245,8 @@ def _ruling_links(paths: Paths, data: dict) -> list[render.Link]:
 
 
 async def card(datasette, request):
-    slug = _url_var(request, "slug")
-    database, data = await _ask(datasette, queries.card_page, slug)
+    slug = url_var(request, "slug")
+    database, data = await ask(datasette, queries.card_page, slug)
     if data is None:
         return await _card_not_found(datasette, request, database, slug)
     if day := on_day(request):  # ?on=2026-05-01: the card's bans that day
@@ -497,7 +272,7 @@ async def card(datasette, request):
         for kw in data["keywords"]
         if kw["keyword"]
     ]
-    return await _respond(
+    return await respond(
         datasette,
         request,
         database,
@@ -515,7 +290,7 @@ async def _card_not_found(datasette, request, database, slug: str):
     found = await read(database, lambda conn: queries.find_cards(conn, slug))
     if len(found["cards"]) == 1:
         target = paths.card(found["cards"][0]["slug"])
-        return Response.redirect(target + (".json" if _wants_json(request) else ""))
+        return Response.redirect(target + (".json" if wants_json(request) else ""))
     choices = [
         {"href": paths.card(card["slug"]), "label": card["name"], "note": card.get("matched")}
         for card in found["cards"] or found["nearest"]
@@ -530,24 +305,34 @@ async def _card_not_found(datasette, request, database, slug: str):
     }
     # 300 Multiple Choices for a name several cards share, 404 for a name no card has.
     status = 300 if found["cards"] else 404
-    return await _respond(datasette, request, database, "not_found.html", data, status=status)
+    return await respond(datasette, request, database, "not_found.html", data, status=status)
 
 
 async def infractions(datasette, request):
-    game = _url_var(request, "game")
-    database, data = await _ask(datasette, queries.infractions_page, game, request.args.get("rulebook") or None)
+    game = url_var(request, "game")
+    database, data = await ask(datasette, queries.infractions_page, game, request.args.get("rulebook") or None)
     if data is None:
-        return await _not_found(datasette, request, database, f"No infractions are defined for {game}.")
-    return await _respond(datasette, request, database, "infractions.html", data)
+        return await not_found(datasette, request, database, f"No infractions are defined for {game}.")
+    return await respond(datasette, request, database, "infractions.html", data)
+
+
+def _rule_number(value: str | None) -> str | None:
+    """A rule or section number as typed into a box: spaces, a trailing dot and a leading
+    "rule" left out; None when empty. A value longer than any rule number is refused."""
+    value = re.sub(r"^(?:rule|section)\s*", "", (value or "").strip(), flags=re.IGNORECASE).rstrip(".").strip()
+    if len(value) > queries.LONGEST_RULE_NUMBER:
+        raise BadRequest(f"No rule number is that long ({len(value)} characters)")
+    return value or None
 
 
 async def diff(datasette, request):
-    game, old, new, rulebook = (_url_var(request, name) for name in ("game", "old", "new", "rulebook"))
-    kind, section = request.args.get("kind") or None, request.args.get("section") or None
+    game, old, new, rulebook = (url_var(request, name) for name in ("game", "old", "new", "rulebook"))
+    kind = request.args.get("kind") or None
+    section, rule = _rule_number(request.args.get("section")), _rule_number(request.args.get("rule"))
     show_renumbered = request.args.get("renumbered") == "1"
-    page = _page_number(request)
-    database, data = await _ask(
-        datasette, queries.diff_page, game, old, new, kind, section, show_renumbered, page, rulebook
+    page = page_number(request)
+    database, data = await ask(
+        datasette, queries.diff_page, game, old, new, kind, section, show_renumbered, page, rulebook, rule
     )
     if data is None:
         known = await read(database, lambda conn: queries.comparisons(conn, game))
@@ -560,19 +345,19 @@ async def diff(datasette, request):
             }
             for pair in known["pairs"]
         ]
-        return await _not_found(
+        return await not_found(
             datasette, request, database, message, choices=choices, choices_heading="The comparisons there are"
         )
-    return await _respond(datasette, request, database, "diff.html", data)
+    return await respond(datasette, request, database, "diff.html", data)
 
 
 async def search(datasette, request):
     args = request.args  # parsed from the query string at each use: once here
     text = args.get("q", "").strip()
     filters = {name: args.get(name) or None for name in SEARCH_FILTERS}
-    page = _page_number(request)
+    page = page_number(request)
     use_semantic = args.get("semantic") != "0"  # semantic=0: the lexical ranking alone
-    database = await _database(datasette)
+    database = await rules_database(datasette)
     paths = Paths(datasette, database.name)
     day = on_day(request)
     on = None
@@ -612,7 +397,7 @@ async def search(datasette, request):
     cards = (found.get("query") or {}).get("card_ids") or []
     if not jump_to and len(cards) == 1 and found["results"] and found["results"][0]["kind"] == "card":
         jump_to = paths.card(found["results"][0]["slug"])  # a card's name (or nickname) typed alone
-    if jump_to and not _wants_json(request) and page == 1:
+    if jump_to and not wants_json(request) and page == 1:
         return Response.redirect(jump_to)
     for hit in [*found["results"], *found["best"].values()]:
         hit["url"] = _hit_url(paths, hit)
@@ -649,7 +434,7 @@ async def search(datasette, request):
     if data["query"] and data["query"]["did_you_mean"]:
         data["query"]["did_you_mean_url"] = paths.search(**{**params, "q": data["query"]["did_you_mean"]})
     game_names = {game["id"]: game["name"] for game in options["games"]}  # a hit names its game as the home page does
-    return await _respond(datasette, request, database, "search.html", data, game_names=game_names)
+    return await respond(datasette, request, database, "search.html", data, game_names=game_names)
 
 
 REFINER = search_refine.Refiner()  # bounded capacity for the refined orders of every request of this server

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datasette import hookimpl
 from markupsafe import Markup, escape
 
-from datasette_plugins.pages import Paths
+from datasette_plugins.web import Paths
 
 # table -> the column whose cell becomes the link to the judges' page
 LINKED_COLUMNS = {"rules": "number", "rulings": "question", "cards": "name", "replays": "title"}

@@ -1,14 +1,14 @@
-"""The replay pages: a library replay or a dispute typed in, the board at every step, what-ifs, the builder.
+"""The replay pages: a library replay or a dispute typed in, the board at every step, what-ifs.
 
 * `/replays/<id>`: a library replay. `?step=N` shows the board after step N (0: the starting board), `?variant=`
   one of the scenario's variants, `?path=...&value=...` a what-if (one input of the scenario changed): both runs
   side by side, their outcomes and the first step where they diverge.
-* `/dispute`: a new dispute, built with forms (cards, places, numbers; then the actions the rules allow, one
-  by one) or typed as YAML; the scenario travels in the URL (`?s=`, see `rules_db.replay_view.encode`).
-  `/dispute/replay?s=` replays it like a library replay; `/dispute/download?s=` gives the library file.
+* `/dispute/replay?s=`: a dispute built in the dispute builder (dispute_pages.py), the scenario in the URL
+  (`rules_db.replay_view.encode`), replayed like a library replay.
 
 The engine runs in the sandbox (rules_db.sandbox) through `rules_db.replay_view.Replays`, in a thread, so the
-event loop keeps serving other pages. Nothing is written to the database.
+event loop keeps serving other pages (`run`, which the dispute builder's pages use too). Nothing is written to
+the database.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup, escape
 
 from datasette_plugins import assets, render
-from datasette_plugins.pages import Paths, _database, _not_found, _respond, _url_var, _wants_json, read
-from rules_db import queries, replay_view
+from datasette_plugins.web import Paths, not_found, read, respond, rules_database, url_var, wants_json
+from rules_db import queries, replay_view, typed_actions
 
 GAME = "riftbound"  # the game the engine plays
 DISPUTE_SOURCE = "your dispute"  # how errors name a scenario typed into the page (never a file of the server)
@@ -39,9 +39,7 @@ KEPT = ("replay", "dispute_replay")  # pages the page cache may keep (GET only; 
 
 ROUTE_PATTERNS = {
     "replay": r"^/replays/(?P<replay_id>[^/]+?)(?P<format>\.json)?$",
-    "dispute": r"^/dispute(?P<format>\.json)?$",
     "dispute_replay": r"^/dispute/replay(?P<format>\.json)?$",
-    "dispute_download": r"^/dispute/download$",
 }
 
 
@@ -50,7 +48,7 @@ def service() -> replay_view.Replays:
     return replay_view.Replays()
 
 
-async def _run(method: str, *args, **kwargs) -> dict:
+async def run(method: str, *args, **kwargs) -> dict:
     """A call to the replay service, in a thread: the event loop keeps answering other pages."""
     return await asyncio.to_thread(getattr(service(), method), *args, **kwargs)
 
@@ -59,13 +57,13 @@ async def _run(method: str, *args, **kwargs) -> dict:
 
 
 async def replay(datasette, request):
-    replay_id = _url_var(request, "replay_id")
-    database = await _database(datasette)
+    replay_id = url_var(request, "replay_id")
+    database = await rules_database(datasette)
     # The steps as the build stored them are part of the page's JSON; its HTML shows the engine's.
-    stored = await read(database, lambda conn: queries.replay_page(conn, replay_id, _wants_json(request)))
+    stored = await read(database, lambda conn: queries.replay_page(conn, replay_id, wants_json(request)))
     if stored is None:
         every = {"href": Paths(datasette, database.name).replays_index(), "label": "Every replay"}
-        return await _not_found(datasette, request, database, f"No replay “{replay_id}”.", every=every)
+        return await not_found(datasette, request, database, f"No replay “{replay_id}”.", every=every)
     row = stored["replay"]
     paths = Paths(datasette, database.name)
     return await _replay_page(
@@ -90,7 +88,7 @@ def _copy_url(datasette, row: dict) -> str | None:
     """The dispute builder holding a copy of a library replay's scenario, for a judge to edit (none when the
     scenario is not stored or too long for an address)."""
     token = replay_view.encode(row["scenario"]) if row["scenario"] else ""
-    return _dispute_url(datasette, token) if token and len(token) <= replay_view.MAX_URL_TOKEN else None
+    return Paths(datasette, "").dispute(token) if token and len(token) <= replay_view.MAX_URL_TOKEN else None
 
 
 def _library_source(row: dict) -> str:
@@ -103,17 +101,17 @@ async def replay_library(database) -> None:
     worker does this before it serves (``warm_up``), so that a judge's first view of a replay does not wait for its
     YAML to be parsed and checked and the engine to run (half of that page's CPU, 8 ms)."""
     for row in await read(database, lambda conn: queries.library_scenarios(conn, service().library_size)):
-        await _run("view", row["scenario"], _library_source(row), trusted=True, boards=_boards(True, 0))
+        await run("view", row["scenario"], _library_source(row), trusted=True, boards=_boards(True, 0))
 
 
 async def dispute_replay(datasette, request):
-    database = await _database(datasette)
+    database = await rules_database(datasette)
     try:
         text = replay_view.decode(request.args.get("s", ""))
     except ValueError as error:
         problem = {"message": str(error), "line": None, "field": None}
-        page = {"replay": None, "view": None, "error": problem, "script_url": _script(datasette)}
-        return await _respond(datasette, request, database, "replay.html", page, status=400)
+        page = {"replay": None, "view": None, "error": problem, "script_url": script_url(datasette)}
+        return await respond(datasette, request, database, "replay.html", page, status=400)
     return await _replay_page(
         datasette,
         request,
@@ -122,7 +120,7 @@ async def dispute_replay(datasette, request):
         source=DISPUTE_SOURCE,
         base=datasette.urls.path("dispute/replay"),
         keep={"s": request.args.get("s", "")},
-        extra={"replay": None, "dispute_url": _dispute_url(datasette, request.args.get("s", ""))},
+        extra={"replay": None, "dispute_url": Paths(datasette, "").dispute(request.args.get("s", ""))},
     )
 
 
@@ -133,15 +131,15 @@ async def _replay_page(datasette, request, database, *, text, source, base, keep
     paths = Paths(datasette, database.name)
     variant = request.args.get("variant") or None
     if text is None:  # a replay stored without its scenario: only its steps, as stored
-        page = {**extra, "view": None, "script_url": _script(datasette)}
-        return await _respond(datasette, request, database, "replay.html", page)
+        page = {**extra, "view": None, "script_url": script_url(datasette)}
+        return await respond(datasette, request, database, "replay.html", page)
     # A library replay's page reads only the boards of the step it shows; its JSON and a what-if read every one.
-    lazy = trusted and not _wants_json(request) and not request.args.get("path")
+    lazy = trusted and not wants_json(request) and not request.args.get("path")
     asked = _step_number(request.args.get("step"), sys.maxsize, None)
     original = await _view(text, source, variant, trusted, _boards(lazy, asked))
     if original.get("error"):
-        page = {**extra, "view": original, "error": original["error"], "script_url": _script(datasette)}
-        return await _respond(datasette, request, database, "replay.html", page, status=_status(original))
+        page = {**extra, "view": original, "error": original["error"], "script_url": script_url(datasette)}
+        return await respond(datasette, request, database, "replay.html", page, status=_status(original))
     try:
         changes = _what_if_change(request.args, original)
     except ValueError as error:
@@ -150,7 +148,7 @@ async def _replay_page(datasette, request, database, *, text, source, base, keep
         what_if_error = None
     shown, comparison, status = original, None, 200
     if changes:
-        shown = await _run("view", text, source, variant, changes)
+        shown = await run("view", text, source, variant, changes)
         if shown.get("error"):
             what_if_error, status, shown = shown["error"]["message"], _status(shown), original
             changes = None
@@ -167,14 +165,14 @@ async def _replay_page(datasette, request, database, *, text, source, base, keep
     state = {**keep, **({"variant": variant} if variant else {}), **_change_params(changes)}
     page = {
         **extra,
-        "script_url": _script(datasette),
+        "script_url": script_url(datasette),
         "view": shown,
         "original": original if changes else None,
         "comparison": comparison,
         "what_if_error": what_if_error,
         "step": step,
         "cited": cited,
-        "labels": (labels := _labels(paths, {**original["names"], **shown["names"]}, slugs)),
+        "labels": (labels := object_labels(paths, {**original["names"], **shown["names"]}, slugs)),
         "mark": (mark := Marks(paths, labels, cited, CITED.links(database, paths))),
         "nav": (nav := _nav(base, state, step, len(shown["steps"]), keep, scenario["variants"], variant)),
         "draw": Drawing(mark=mark, paths=paths, nav=nav),
@@ -184,15 +182,15 @@ async def _replay_page(datasette, request, database, *, text, source, base, keep
         "change_words": _change_words(changes, original) if changes else None,
         "what_if_links": _what_if_links(base, {**keep, **({"variant": variant} if variant else {})}, original),
     }
-    if _wants_json(request):
+    if wants_json(request):
         return Response.json(_json(page), status=status, default=str)
-    return await _respond(datasette, request, database, "replay.html", page, status=status)
+    return await respond(datasette, request, database, "replay.html", page, status=status)
 
 
 async def _view(text: str, source: str, variant: str | None, trusted: bool, boards: list[int] | None) -> dict:
     """A replay's view: a library replay kept already read here, on the event loop, anything else in a thread."""
     kept = service().kept_view(text, source, variant, boards=boards) if trusted else None
-    return kept if kept is not None else await _run("view", text, source, variant, trusted=trusted, boards=boards)
+    return kept if kept is not None else await run("view", text, source, variant, trusted=trusted, boards=boards)
 
 
 def _boards(lazy: bool, step: int) -> list[int] | None:
@@ -206,7 +204,7 @@ def _status(view: dict) -> int:
     return 503 if view["error"].get("transient") else 200
 
 
-def _script(datasette) -> str:
+def script_url(datasette) -> str:
     return assets.url(datasette, "replay.js")
 
 
@@ -482,7 +480,7 @@ def _rules_of(cited: dict[str, list[dict]], numbers: list[str]) -> list[dict]:
     return list(rows.values())
 
 
-def _labels(paths: Paths, names: dict[str, dict], slugs: dict[str, str]) -> dict[str, dict]:
+def object_labels(paths: Paths, names: dict[str, dict], slugs: dict[str, str]) -> dict[str, dict]:
     """How the page names each object: its card (linked to the card's page when the card list has it) and
     owner; a battlefield by its card alone."""
     return {
@@ -511,14 +509,14 @@ def _what_if_change(args, original: dict) -> list[dict] | None:
         taken = set(original["names"])
         unit = {"id": next(f"extra{n}" for n in range(1, 1000) if f"extra{n}" not in taken), "card": args["add_card"]}
         if args.get("add_might", "").strip():
-            unit["might"] = replay_view.parse_value(args["add_might"])
+            unit["might"] = typed_actions.parse_value(args["add_might"])
         if ".battlefields." in path:
             unit["controller"] = args.get("add_controller") or original["inputs"]["turn_player"]
         return [{"path": path.removesuffix(".-") + ".-", "value": unit}]
     if args.get("keyword"):
         path = f"{path}.{args['keyword']}"
-        return [{"path": path, "value": replay_view.parse_value(args.get("value") or "1")}]
-    return [{"path": path, "value": replay_view.parse_value(args.get("value", ""))}]
+        return [{"path": path, "value": typed_actions.parse_value(args.get("value") or "1")}]
+    return [{"path": path, "value": typed_actions.parse_value(args.get("value", ""))}]
 
 
 def _what_if_links(base: str, state: dict, original: dict) -> dict:
@@ -588,134 +586,7 @@ def _location_words(path: str, original: dict) -> str:
     return path
 
 
-# ---------------------------------------------------------------- a new dispute
-
-
-async def dispute(datasette, request):
-    database = await _database(datasette)
-    token = request.args.get("s", "")
-    yaml_error = None
-    typed = None
-    if request.method == "POST":
-        form = await request.post_vars()
-        typed = form.get("yaml", "")
-        yaml_error = await asyncio.to_thread(replay_view.check_text, typed, DISPUTE_SOURCE)
-        if yaml_error is None:
-            return Response.redirect(_dispute_url(datasette, replay_view.encode(typed)))
-    judged_under = await read(database, lambda conn: queries.rules_versions(conn, GAME))
-    new_dispute = replay_view.new_dispute(judged_under[-1]) if judged_under else replay_view.NEW_DISPUTE
-    try:
-        text = replay_view.decode(token) if token else new_dispute
-    except ValueError as error:
-        text, yaml_error = new_dispute, {"message": str(error), "line": None, "field": None}
-    op = request.args.get("op")
-    refusal = None
-    if op and request.method != "POST":
-        try:
-            if op == "version" and request.args.get("version") not in judged_under:
-                raise ValueError(f"the database holds no Core Rules {request.args.get('version')!r} to judge under")
-            changed, refusal = await _build(text, op, dict(request.args))
-        except ValueError as error:
-            yaml_error = {"message": str(error), "line": None, "field": None}
-        else:
-            if changed is not None:
-                return Response.redirect(_dispute_url(datasette, replay_view.encode(changed), "#build"))
-    token = replay_view.encode(text)
-    view, legal = await asyncio.gather(_run("view", text, DISPUTE_SOURCE), _run("legal", text, DISPUTE_SOURCE))
-    if view.get("error") and yaml_error is None:
-        yaml_error = view["error"]
-    names = view.get("names", {})
-    numbers = [n for s in view.get("steps", []) for n in s["rules"]] + _refusal_rules(refusal)
-    cards = [name["real"] or name["card"] for name in names.values()]
-    version = view["scenario"]["rules_version"] if view.get("scenario") else replay_view.RULES_VERSION
-    # a version the database lacks is shown as the one chosen, with the version the engine judges it as
-    readings_of = view["scenario"]["readings_of"] if view.get("scenario") else version
-    cited = await CITED.rules(database, replay_view.RULES_VERSION, version, numbers)
-    slugs = await CITED.card_slugs(database, cards)
-    card_list = await read(database, lambda conn: queries.engine_card_names(conn, GAME))
-    paths = Paths(datasette, database.name)
-    data = {
-        "script_url": _script(datasette),
-        "problem_section": _problem_section(typed, op),
-        # an action typed and refused, or not read, stays in its field to be mended
-        "tried_action": request.args.get("action", "") if op == "act" and (refusal or yaml_error) else "",
-        "text": typed if typed is not None else text,
-        "lines": (typed if typed is not None else text).splitlines(),
-        "yaml_error": yaml_error,
-        "refusal": refusal,
-        "refusal_rules": _refusal_rules(refusal),
-        "judged_under": judged_under,  # the Core Rules versions a dispute may be judged under
-        "version": version,
-        "readings_of": readings_of,
-        "view": view if not view.get("error") else None,
-        "legal": legal,
-        "document": replay_view.document(text),
-        "cards": (modelled := replay_view.library_cards()),
-        "unmodelled": sorted(card_list - {card["real"] or card["name"] for card in modelled}),
-        "cited": cited,
-        "labels": (labels := _labels(paths, names, slugs)),
-        "mark": (mark := Marks(paths, labels, cited, CITED.links(database, paths))),
-        "draw": Drawing(mark=mark, paths=paths),
-        "token": token,
-        "share_url": _dispute_url(datasette, token),
-        "replay_url": datasette.urls.path("dispute/replay") + "?" + urlencode({"s": token}),
-        "download_url": datasette.urls.path("dispute/download") + "?" + urlencode({"s": token}),
-        "build_url": lambda **params: datasette.urls.path("dispute") + "?" + urlencode({"s": token, **params}),
-    }
-    if _wants_json(request):
-        return Response.json({k: data[k] for k in ("text", "yaml_error", "refusal", "view", "legal")}, default=str)
-    return await _respond(datasette, request, database, "dispute.html", data)
-
-
-def _refusal_rules(refusal: dict | None) -> list[str]:
-    """The rules a refusal cites: the one that forbids the action, then those its message names (``Refusal.also``)."""
-    return [refusal["rule"], *refusal.get("also", [])] if refusal else []
-
-
-def _problem_section(typed: str | None, op: str | None) -> str:
-    """Where the builder's page says a problem: in the section its form opens the page at (YAML typed: "yaml";
-    an action tried or undone: "actions"; the other forms: "build"), else at the top (a damaged link)."""
-    if typed is not None:
-        return "yaml"
-    if op:
-        return "actions" if op in ("act", "undo") else "build"
-    return "top"
-
-
-async def _build(text: str, op: str, args: dict) -> tuple[str | None, dict | None]:
-    """One builder form applied: (the new scenario text, None), or (None, the refusal) when the form adds an
-    action the rules forbid. An action is tried by the engine before it is added."""
-    if op != "act":
-        return await asyncio.to_thread(replay_view.edit, text, DISPUTE_SOURCE, op, args), None
-    tried = await _run("attempt", text, DISPUTE_SOURCE, replay_view.typed_action(args.get("action", "")))
-    if tried.get("error"):
-        raise ValueError(tried["error"]["message"])
-    if tried.get("refused"):
-        return None, tried["refused"]
-    return await asyncio.to_thread(replay_view.edit, text, DISPUTE_SOURCE, "append", {"action": tried["action"]}), None
-
-
-async def dispute_download(datasette, request):
-    try:
-        text = replay_view.decode(request.args.get("s", ""))
-    except ValueError as error:
-        return Response.text(str(error), status=400)
-    name = replay_view.document(text).get("meta", {}).get("id") or "dispute"
-    filename = re.sub(r"[^A-Za-z0-9_-]", "-", str(name))[:80] + ".yaml"
-    return Response(
-        text,
-        content_type="application/yaml; charset=utf-8",
-        headers={"content-disposition": f'attachment; filename="{filename}"'},
-    )
-
-
-def _dispute_url(datasette, token: str, anchor: str = "") -> str:
-    return datasette.urls.path("dispute") + ("?" + urlencode({"s": token}) if token else "") + anchor
-
-
 VIEWS = {
     "replay": replay,
-    "dispute": dispute,
     "dispute_replay": dispute_replay,
-    "dispute_download": dispute_download,
 }

@@ -19,7 +19,7 @@ import gc
 import logging
 
 from datasette_plugins import replay_pages
-from datasette_plugins.pages import Paths, _database, read
+from datasette_plugins.web import Paths, read, rules_database
 from rules_db import queries
 from rules_db.serve import PLUGIN
 
@@ -57,7 +57,7 @@ async def warm(datasette) -> None:
     """What the pages read and depends only on the database worked out (each bounded by what its cache keeps), then
     one page of each kind asked once, the page cache keeping them like any other; then what the worker holds is
     frozen out of the garbage collector's passes."""
-    database = await _database(datasette)
+    database = await rules_database(datasette)
     for name, work in (
         ("translating the replays' citations", lambda: read(database, queries.translate_replay_citations)),
         ("outlining the rulebooks", lambda: read(database, queries.outline_every_rulebook)),
@@ -87,7 +87,7 @@ async def warm(datasette) -> None:
 
 async def urls(datasette) -> list[str]:
     """A page of each kind the judges open, drawn from the database (``queries.page_samples``)."""
-    database = await _database(datasette)
+    database = await rules_database(datasette)
     sample = await read(database, queries.page_samples)
     paths = Paths(datasette, database.name)
     found = [paths.home(), paths.rulings_index(), paths.cards_index(), paths.replays_index()]

@@ -300,96 +300,6 @@ def stored_diff_summary(
     }
 
 
-class DiffSelection:
-    """A diff's rows (``stored_diff_summary``) narrowed to one ``kind`` (every kind but "unchanged" when none) and one
-    ``section``, rules only renumbered left out unless ``show_renumbered``: how many there are (``total``), how many
-    rules only renumbered it narrows to, shown or not (``renumbered``), and any page of them (``rows``). A computed
-    diff's rows are narrowed once, here; a stored diff's are counted from the build's counts and paged in SQL."""
-
-    def __init__(self, db: Connection, summary: dict, kind: str | None, section: str | None, show_renumbered: bool):
-        self._db, self._summary, self._asked = db, summary, (kind, section, show_renumbered)
-        self._computed: list[dict] | None = None
-        if not summary["stored"]:
-            self._computed, self.renumbered = _computed_rows(summary, kind, section, show_renumbered)
-            self.total = len(self._computed)
-            return
-        matching = [
-            (count, only_renumbered)
-            for group_kind, group_section, count, only_renumbered in summary["groups"]
-            if _wanted(kind, section, group_kind, group_section)
-        ]
-        self.renumbered = sum(only_renumbered for _, only_renumbered in matching)
-        self.total = sum(count for count, _ in matching) - (0 if show_renumbered else self.renumbered)
-
-    def rows(self, offset: int, limit: int) -> list[dict]:
-        """``limit`` of the rows from ``offset``."""
-        if self._computed is not None:
-            return self._computed[offset : offset + limit]
-        return _stored_page(self._db, self._summary, *self._asked, offset, limit)
-
-
-def _computed_rows(summary: dict, kind: str | None, section: str | None, show_renumbered: bool) -> tuple[list, int]:
-    """The rows of a computed diff wanted, and how many rules only renumbered there are among all they narrow to."""
-    rows = [row for row in summary["rows"] if _wanted(kind, section, row["kind"], row["section"])]
-    only_renumbered = [_only_renumbered(row["kind"], row["old_text"], row["new_text"]) for row in rows]
-    if not show_renumbered:
-        rows = [row for row, only in zip(rows, only_renumbered) if not only]
-    return rows, sum(only_renumbered)
-
-
-def _stored_page(
-    db: Connection,
-    summary: dict,
-    kind: str | None,
-    section: str | None,
-    show_renumbered: bool,
-    offset: int,
-    limit: int,
-) -> list[dict]:
-    """A page of a stored diff's rows, narrowed as ``DiffSelection`` says."""
-    db = _database(db)
-    # The page's ids first, then their rules' texts: only the page's rows are read. The pair's rows are one run of
-    # ids, read in order until the page is full: no sort of every row of the pair.
-    cursor = db.execute(
-        f"""select l.kind, o.number as old, n.number as new, l.similarity, o.text as old_text, n.text as new_text,
-            s.document_id = :new as section_is_new, s.number as section,
-            coalesce(nullif(s.heading, ''), s.text) as section_heading
-        from rule_lineage l left join rules o on o.id = l.from_rule_id left join rules n on n.id = l.to_rule_id
-        join rules s on s.id = l.section_rule_id
-        where l.id in (
-            select l.id from rule_lineage l where l.id between :first and :last
-            {"and l.kind = :kind" if kind else "and l.kind != 'unchanged'"}
-            {"and l.section_rule_id in (select id from rules where document_id in (:old, :new) and number = :section)" if section else ""}
-            and (:renumbered or not l.renumbered) order by l.id limit :limit offset :offset
-        ) order by l.id""",
-        {
-            "old": summary["old"]["document_id"],
-            "new": summary["new"]["document_id"],
-            "first": summary["lineage_ids"][0],
-            "last": summary["lineage_ids"][1],
-            "kind": kind,
-            "section": section,
-            "renumbered": int(show_renumbered),
-            "limit": limit,
-            "offset": offset,
-        },
-    )
-    names = [column[0] for column in cursor.description]
-    versions_shown = (summary["old"]["version"], summary["new"]["version"])
-    rows = []
-    for values in cursor.fetchall():
-        row = dict(zip(names, values))
-        rows.append(
-            {
-                **{key: row[key] for key in ("kind", "old", "new", "similarity", "old_text", "new_text")},
-                "section_version": versions_shown[bool(row["section_is_new"])],
-                "section": row["section"],
-                "section_heading": row["section_heading"],
-            }
-        )
-    return rows
-
-
 def _pair_figures(db: sqlite_utils.Database, pair: dict) -> dict | None:
     """The pair's row of ``rule_lineage_pairs``; None for a pair the lineage does not link."""
     return next(
@@ -469,8 +379,13 @@ def history(db: Connection, rule_id: int) -> list[dict]:
         earlier.insert(0, _event(step, previous, current))
         current = previous
     first = current
-    created = next(db.query("select 1 from rule_lineage where to_rule_id = ? and kind = 'new'", [first["id"]]), None)
+    created = next(
+        db.query("select from_document_id from rule_lineage where to_rule_id = ? and kind = 'new'", [first["id"]]),
+        None,
+    )
     start = {**_ref(first), "event": "created" if created else "first version", "from_number": None, "also": []}
+    if created:
+        start["reused"] = _reused_number(db, first, created["from_document_id"])
     later: list[dict] = []
     current = rule
     while (step := _best_step(db, current["id"], backwards=False)) is not None:
@@ -494,6 +409,33 @@ def history(db: Connection, rule_id: int) -> list[dict]:
         later.append(_event(step, current, following))
         current = following
     return [start, *earlier, *later]
+
+
+def _reused_number(db: sqlite_utils.Database, created: dict, previous_document_id: str) -> dict | None:
+    """When a version gave a new rule the number another rule had in the version before: that rule (its
+    ``number`` and ``version`` then) and what it became in the version that reused its number (``now``: rules with
+    their ``kind`` of change, none when it was removed). None when the number was free."""
+    before = next(
+        db.query(
+            """select r.id, r.number, d.version from rules r join documents d on d.id = r.document_id
+            where r.document_id = ? and r.number = ?""",
+            [previous_document_id, created["number"]],
+        ),
+        None,
+    )
+    if before is None:
+        return None
+    steps = db.query(
+        """select kind, to_rule_id from rule_lineage where from_rule_id = ? and to_document_id = ?
+        order by similarity desc, to_rule_id""",
+        [before["id"], created["document_id"]],
+    )
+    now = [
+        {**_ref(rule), "kind": step["kind"]}
+        for step in steps
+        if step["to_rule_id"] is not None and (rule := _history_rule(db, step["to_rule_id"])) is not None
+    ]
+    return {"number": before["number"], "version": before["version"], "now": now}
 
 
 def _history_rule(db: sqlite_utils.Database, rule_id: int) -> dict | None:

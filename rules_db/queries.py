@@ -25,7 +25,7 @@ import sqlite_utils
 from rapidfuzz import fuzz, process
 
 from ingest.outline import natural_key
-from rules_db import card_status, faqs, in_force, lineage_store, versions
+from rules_db import card_status, faqs, in_force, lineage_diff, lineage_store, versions
 from rules_db.lineage import KINDS, word_diff
 from rules_db.replays import CitationTranslator
 from rules_db.store import slugify
@@ -351,18 +351,20 @@ def diff_page(
     show_renumbered: bool = False,
     page: int = 1,
     rulebook: str | None = None,
+    rule: str | None = None,
 ) -> dict | None:
     """What changed between two versions of a rulebook (``rules_db.lineage_store.stored_diff_summary``; the game's
     default rulebook unless ``rulebook`` names another): the counts and sections of the whole comparison,
     and one page of its rows narrowed to one ``kind`` (every kind but "unchanged" when none is asked) and
-    one ``section``, each with a word-level diff when the text changed. Rules only renumbered (moved, same
+    one ``section`` and one ``rule`` (its number in either version, with its sub-rules), each with a word-level
+    diff when the text changed. Rules only renumbered (moved, same
     text) are left out unless ``show_renumbered``; ``renumbered_only`` counts them. None when either
     version does not exist."""
     try:
         summary = _diff_summary(conn, game, old_version, new_version, rulebook)
     except LookupError:
         return None
-    selection = lineage_store.DiffSelection(conn, summary, kind, section, show_renumbered)
+    selection = lineage_diff.DiffSelection(conn, summary, kind, section, show_renumbered, rule)
     pages, page = page_in_range(selection.total, page, DIFF_PAGE_SIZE)
     shown = [{**row} for row in selection.rows((page - 1) * DIFF_PAGE_SIZE, DIFF_PAGE_SIZE)]
     for row in shown:
@@ -377,6 +379,7 @@ def diff_page(
         "kinds": list(KINDS),
         "kind": kind,
         "section": section,
+        "rule": rule,
         "show_renumbered": show_renumbered,
         "rows": shown,
         "total": selection.total,

@@ -222,6 +222,21 @@ KEYWORD_ABILITIES = KeywordAbilities()
 
 
 @dataclass(frozen=True)
+class Keyword:
+    """A keyword the engine implements that an object has on its own, without a text after it ("Tank",
+    "Shield 2"): the rule that defines it, and whether it carries a number, summed over its instances (Assault,
+    Shield, Deflect: `valued`) or is simply had. A keyword that heads a text (Deathknell, Legion) is its card's
+    ability, not one of these. A scenario's setup may give a unit any of them (`keywords: {Tank: 1}`)."""
+
+    name: str
+    rule: str
+    valued: bool = False
+
+
+KEYWORDS: dict[str, Keyword] = {}
+
+
+@dataclass(frozen=True)
 class Condition:
     """What a condition word is asked about: the player whose card it is, the card (or object) whose text
     it is, and whether that text is a spell's or a play effect's (Legion counts cards played before it)."""
@@ -407,6 +422,12 @@ def condition(word: str, rule: str, reads: str | None = None):
     return decorate
 
 
+def keyword(name: str, rule: str, *, valued: bool = False) -> None:
+    """Register a keyword the rule module implements (`Keyword`): `calc.has_keyword` and `calc.keyword_value` read
+    it, and the pages offer it wherever a unit may be given a keyword."""
+    _register(KEYWORDS, name, Keyword(name, rule, valued), "keyword")
+
+
 def keyword_ability(
     keyword: str, rule: str, trigger: Any, *, stacks: bool = False, implies=(), reads=None, texts=None
 ) -> None:
@@ -417,6 +438,7 @@ def keyword_ability(
         raise EngineError(f"keyword ability {keyword!r}: every version's text triggers on the same event")
     ability = KeywordAbility(keyword, rule, trigger, stacks, tuple(implies), reads, texts)
     _register(KEYWORD_ABILITIES, keyword, ability, "keyword ability")
+    _register(KEYWORDS, keyword, Keyword(keyword, rule), "keyword")
 
 
 # -- the dispatcher -----------------------------------------------------------------------------------------

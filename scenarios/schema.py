@@ -24,6 +24,7 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
+from scenarios import problem_words
 from scenarios.actions import Action as PlayerAction
 from scenarios.actions import parse_action
 from scenarios.cards import Domain, UnknownCard
@@ -520,7 +521,7 @@ def validate(data: dict, lines: Mapping[tuple, int], source) -> Scenario:
         first = error.errors()[0]
         loc = tuple(p for p in first["loc"] if not (isinstance(p, str) and p.startswith("function-")))
         field = ".".join(str(p) for p in loc) or "(document)"
-        raise ScenarioError(source, _line_for(lines, loc), field, first["msg"]) from None
+        raise ScenarioError(source, _line_for(lines, loc), field, problem_words.sentence(first, loc)) from None
     for loc, message in _problems(scenario):
         raise ScenarioError(source, _line_for(lines, loc), ".".join(map(str, loc)), message)
     return scenario

@@ -440,3 +440,22 @@ def test_a_lasting_situations_note_is_rewound_and_restored_with_the_trace():
     assert tracer.standing == {ended: "kept Contested"}
     tracer.restore(mark, dropped)
     assert tracer.standing == {begun: "combat waits"}
+
+
+def test_every_keyword_the_rule_modules_read_by_name_is_registered():
+    """The keywords a page offers come from the engine's registry (`kernel.KEYWORDS`): each keyword a rule module
+    asks about by name is registered there, with the rule defining it; the summed ones carry a number."""
+    import re
+    from pathlib import Path
+
+    from scenarios.kernel import KEYWORDS, load_rules
+
+    load_rules()
+    source = "\n".join(
+        path.read_text() for path in (Path(__file__).resolve().parent.parent / "scenarios" / "rules").glob("*.py")
+    )
+    read = set(re.findall(r'(?:has_keyword|keyword_value)\([^()]*?"([A-Z][\w-]*)"\)', source))
+    read |= set(re.findall(r'definition\.has\("([A-Z][\w-]*)"\)', source))
+    assert read and read <= set(KEYWORDS), read - set(KEYWORDS)
+    assert {name for name, k in KEYWORDS.items() if k.valued} == {"Assault", "Shield", "Deflect"}
+    assert all(re.fullmatch(r"8\d\d(\.\w+)*", k.rule) for k in KEYWORDS.values())

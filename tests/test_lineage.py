@@ -20,7 +20,7 @@ from rapidfuzz import fuzz
 
 from ingest.outline import dotted_parent
 from ingest.text import plain_text
-from rules_db import lineage_store, queries, schema, store
+from rules_db import lineage_diff, queries, schema, store
 from rules_db.lineage import (
     CONTAINED_TEXT,
     CONTAINED_WEIGHT,
@@ -36,9 +36,9 @@ from rules_db.lineage import (
     text_similarity,
     word_diff,
 )
+from rules_db.lineage_diff import DiffSelection
 from rules_db.lineage_report import diff_command_output
 from rules_db.lineage_store import (
-    DiffSelection,
     diff_summary,
     equivalents,
     history,
@@ -837,18 +837,31 @@ def test_a_stored_comparison_counts_and_pages_as_the_one_computed_from_every_row
         shown = ("old", "new", "counts", "old_rules_accounted", "sections")
         assert {key: stored[key] for key in shown} == {key: computed[key] for key in shown}
         sections = {row["section"] for row in computed["rows"]}
+        # Rules asked for: a section's number (its sub-rules with it), numbers of either version, one of neither.
+        numbers = sorted({row[side] for row in computed["rows"] for side in ("old", "new") if row[side]})
+        rules = (None, *sorted(sections)[:2], *numbers[:: max(1, len(numbers) // 4)], "999.9")
+        changed = next(row["new"] or row["old"] for row in computed["rows"] if row["kind"] != "unchanged")
+        assert DiffSelection(book_db, stored, None, None, True, changed).total > 0
+        assert DiffSelection(book_db, stored, None, None, True, "999.9").total == 0
         for kind in (None, *KINDS):
             for section in (None, *sorted(sections)):
                 for renumbered in (False, True):
-                    asked = (kind, section, renumbered)
-                    from_counts, from_rows = (
-                        DiffSelection(book_db, stored, *asked),
-                        DiffSelection(book_db, computed, *asked),
-                    )
-                    counted = (from_rows.total, from_rows.renumbered)
-                    assert (from_counts.total, from_counts.renumbered) == counted
-                    for offset in range(0, counted[0] + 2, 2):  # page after page of two, one past the last
-                        assert from_counts.rows(offset, 2) == from_rows.rows(offset, 2)
+                    for rule in rules:
+                        asked = (kind, section, renumbered, rule)
+                        from_counts, from_rows = (
+                            DiffSelection(book_db, stored, *asked),
+                            DiffSelection(book_db, computed, *asked),
+                        )
+                        counted = (from_rows.total, from_rows.renumbered)
+                        assert (from_counts.total, from_counts.renumbered) == counted, asked
+                        for offset in range(0, counted[0] + 2, 2):  # page after page of two, one past the last
+                            assert from_counts.rows(offset, 2) == from_rows.rows(offset, 2)
+                        for row in from_rows.rows(0, counted[0]):  # each row is the rule's or a sub-rule's
+                            assert rule is None or any(
+                                (row[side] or "").lower() == rule.lower()
+                                or (row[side] or "").lower().startswith(rule.lower() + ".")
+                                for side in ("old", "new")
+                            ), (asked, row)
 
 
 def test_a_page_of_a_computed_comparison_narrows_its_rows_once(book_db, monkeypatch):
@@ -858,8 +871,8 @@ def test_a_page_of_a_computed_comparison_narrows_its_rows_once(book_db, monkeypa
     store.link_versions(book_db)
     store_lineage(book_db, "game")
     narrowed = []
-    real = lineage_store._computed_rows
-    monkeypatch.setattr(lineage_store, "_computed_rows", lambda *asked: narrowed.append(asked) or real(*asked))
+    real = lineage_diff._computed_rows
+    monkeypatch.setattr(lineage_diff, "_computed_rows", lambda *asked: narrowed.append(asked) or real(*asked))
     page = queries.diff_page(book_db.conn, "game", "2025-06-02", "2026-03-01", show_renumbered=True)
     assert page["total"] == len(page["rows"]) > 0
     assert len(narrowed) == 1

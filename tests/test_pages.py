@@ -231,7 +231,7 @@ async def test_datasette_row_pages_are_not_taken_by_rule_routes(datasette):
 
 
 async def test_a_judges_page_shows_datasettes_menu_to_an_actor_who_has_one(fixture_db):
-    """The judges' templates are rendered at once (``pages._RenderedAtOnce``): Datasette's menu links, which it
+    """The judges' templates are rendered at once (``web._RenderedAtOnce``): Datasette's menu links, which it
     computes asynchronously, are still there for an actor allowed to see them, and absent for anyone else."""
     datasette = in_process(fixture_db)
     datasette.root_enabled = True

@@ -299,10 +299,18 @@ async def test_manifest_and_service_worker(datasette):
         "/rules/riftbound",
         "/rulings",
         "/replays",
+        "/replays/ruling-03-zhonya-heals-keeps-stat-mods",  # a replay page, any step
+        "/dispute",  # the dispute builder, any state of it
+        "/dispute/replay",
+        "/offline/riftbound",
     ):
         assert any(pattern.match(path) for pattern in pages), path
-    for path in ("/rules/rules", "/rules", "/-/static/app.css", "/sw.js", "/manifest.webmanifest"):
+    for path in ("/rules/rules", "/rules", "/-/static/app.css", "/sw.js", "/manifest.webmanifest", "/dispute/download"):
         assert not any(pattern.match(path) for pattern in pages), path
+    # Our static files are kept at install: the replay's and the pack's scripts with the style sheets.
+    assert all(any(f"/{name}" in asset for asset in config["assets"]) for name in ("replay.js", "offline.js"))
+    for asset in config["assets"]:
+        assert (await datasette.client.get(asset)).status_code == 200, asset
     home = (await _get(datasette, "/")).text
     assert '<link rel="manifest" href="/manifest.webmanifest">' in home
     assert 'navigator.serviceWorker.register("/sw.js")' in home
@@ -376,3 +384,51 @@ async def test_static_files_are_named_by_their_content_and_kept_for_a_year(datas
     stale = await _get(datasette, "/-/judges-static/0000000000000000/judges.css", status=302)
     assert stale.headers["location"] == links[0]
     await _get(datasette, "/-/judges-static/0000000000000000/missing.css", status=404)
+
+
+async def test_a_games_offline_pack_lists_every_page_of_the_game(datasette, fixture_db):
+    """``/offline/<game>``: every rule of every version, every keyword, ruling, card and replay of the game, and the
+    pages leading to them, each once, each a page the server answers; an estimated size per part; the page's form
+    names each part. Another game's pages are not in it."""
+    from rules_db.schema import read_only
+
+    pack = (await _get(datasette, "/offline/riftbound.json")).json()
+    urls = {part["id"]: part["urls"] for part in pack["parts"]}
+    every = [url for part in pack["parts"] for url in part["urls"]]
+    assert pack["cache"] == "judges-pack-riftbound"
+    conn = read_only(fixture_db)
+    try:
+        count = lambda sql: conn.execute(sql).fetchone()[0]  # noqa: E731
+        rules = count(
+            "select count(*) from rules r join documents d on d.id = r.document_id "
+            "where d.game_id = 'riftbound' and d.kind = 'rules'"
+        )
+        assert len(urls["rules"]) + len(urls.get("older_rules", [])) == rules
+        assert len(urls["rulings"]) == count("select count(*) from rulings where game_id = 'riftbound'")
+        assert len(urls["cards"]) == count("select count(*) from cards where game_id = 'riftbound'")
+        assert len(urls["replays"]) == count("select count(*) from replays") > 0
+        newest = conn.execute(
+            "select d.version, r.number from rules r join documents d on d.id = r.document_id "
+            "where d.game_id = 'riftbound' and d.is_newest and d.kind = 'rules' limit 1"
+        ).fetchone()
+    finally:
+        conn.close()
+    assert f"/rules/riftbound/{newest[0]}/{newest[1]}" in urls["rules"]
+    assert "/" in urls["leading"] and "/dispute" in urls["leading"] and "/offline/riftbound" in urls["leading"]
+    assert len(set(every)) == len(every)
+    assert "/keywords/riftbound/Tank" in urls["keywords"]  # as rulings link a keyword: the newest version's page
+    for url in every:
+        assert (await datasette.client.get(url)).status_code == 200, url
+    chosen = [part for part in pack["parts"] if part["chosen"]]
+    assert all(part["bytes"] > 0 for part in pack["parts"]) and pack["bytes"] == sum(p["bytes"] for p in chosen)
+    assert pack["pages"] == sum(part["pages"] for part in chosen)
+    # Every step of every replay is there to choose (large, so not chosen at first), followed from the first step.
+    steps = next(part for part in pack["parts"] if part["id"] == "replay_steps")
+    assert not steps["chosen"] and steps["follow"] == "a[rel=next]" and all("?step=1" in url for url in steps["urls"])
+    html = (await _get(datasette, "/offline/riftbound")).text
+    assert 'data-pack="/offline/riftbound.json"' in html and "offline.js" in html
+    assert all(f'name="part" value="{part["id"]}"' in html for part in pack["parts"])
+    assert 'href="/offline/riftbound"' in (await _get(datasette, "/")).text
+    other = (await _get(datasette, "/offline/runeterra.json")).json()
+    assert not set(every) & {url for part in other["parts"] for url in part["urls"] if url != "/"}
+    await _get(datasette, "/offline/no-such-game", status=404)

@@ -6,6 +6,7 @@ import html as html_module
 import math
 import re
 import sqlite3
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from servers import in_process
@@ -215,9 +216,66 @@ async def test_diff_page_filters_by_kind_and_section(datasette):
 
 
 async def test_home_and_rule_pages_link_to_the_diff(datasette):
+    """The home page links the whole comparison; a rule's history links each change to the comparison narrowed to
+    that rule, which lists the rule's own row (its number before or after the change)."""
     assert f'href="{DIFF}"' in (await _get(datasette, "/")).text
-    assert f'href="{DIFF}"' in (await _get(datasette, "/rules/riftbound/2025-12-01/318")).text
-    assert f'href="{DIFF}"' in (await _get(datasette, "/rules/riftbound/2025-06-02/518")).text
+    for rule in ("/rules/riftbound/2025-12-01/318", "/rules/riftbound/2025-06-02/518"):
+        html = (await _get(datasette, rule)).text
+        links = [html_module.unescape(link) for link in re.findall(r'class="diff-link" href="([^"]+)"', html)]
+        assert any(link.startswith(DIFF + "?") for link in links), (rule, links)
+        for link in links:
+            number = parse_qs(urlsplit(link).query)["rule"][0]
+            rows = (await _get(datasette, link.replace("?", ".json?", 1))).json()["rows"]
+            assert any(number in (row["old"], row["new"]) for row in rows), (link, rows)
+
+
+async def test_the_diff_narrows_to_a_rule_and_its_sub_rules(datasette):
+    """``?rule=`` keeps the rows whose rule, in either version, is that rule or one of its sub-rules; a section and a
+    rule narrow together; the page's box names them and submits without script (a GET form)."""
+    whole = (await _get(datasette, DIFF + ".json?renumbered=1")).json()
+    narrowed = (await _get(datasette, DIFF + ".json?rule=318&renumbered=1")).json()
+    inside = lambda number: number is not None and (number == "318" or number.startswith("318."))  # noqa: E731
+    assert narrowed["total"] == len(narrowed["rows"]) > 0 and narrowed["total"] < whole["total"]
+    assert all(inside(row["old"]) or inside(row["new"]) for row in narrowed["rows"])
+    typed = (await _get(datasette, DIFF + ".json?rule=Rule+318.&renumbered=1")).json()
+    assert typed["rows"] == narrowed["rows"]
+    nowhere = (await _get(datasette, DIFF + ".json?rule=318&section=999")).json()
+    assert nowhere["total"] == 0 and nowhere["rows"] == []
+    html = (await _get(datasette, DIFF + "?rule=318")).text
+    form = html.split('<form class="diff-narrow"')[1].split("</form>")[0]
+    assert 'method="get"' in form and 'name="rule" value="318"' in form and 'name="section"' in form
+    assert "rule 318 and its sub-rules" in html
+    await _get(datasette, DIFF + "?rule=" + "9" * 100, status=400)
+
+
+async def test_a_reused_number_names_the_rule_that_had_it(datasette, connection):
+    """A number a version gave to a new rule, that another rule had in the version before: the new rule's history
+    says so and links to the old rule's number in that version (from the stored lineage)."""
+    reused = connection.execute(
+        """select d.version, n.number, s.number, sd.version from rule_lineage created
+        join rules n on n.id = created.to_rule_id join documents d on d.id = n.document_id
+        join rules o on o.document_id = created.from_document_id and o.number = n.number
+        join rule_lineage moved on moved.from_rule_id = o.id and moved.to_document_id = d.id
+        join rules s on s.id = moved.to_rule_id join documents sd on sd.id = s.document_id
+        where created.kind = 'new' and d.game_id = 'riftbound' and d.rulebook_id = 'riftbound-core'
+        order by d.version desc, n.position limit 3"""
+    ).fetchall()
+    assert reused, "the real rulebooks reuse numbers (1.4 gave 336 to a new rule)"
+    for version, number, now, now_version in reused:
+        page = (await _get(datasette, f"/rules/riftbound/{version}/{number}.json")).json()
+        assert page["history"][0]["reused"]["number"] == number
+        assert now in [rule["number"] for rule in page["history"][0]["reused"]["now"]]
+        html = (await _get(datasette, f"/rules/riftbound/{version}/{number}")).text
+        note = html.split('<p class="reused">')[1].split("</p>")[0]
+        assert f'href="/rules/riftbound/{now_version}/{now}"' in note and f"Number {number} was another rule" in note
+    free = connection.execute(
+        """select d.version, n.number from rule_lineage created join rules n on n.id = created.to_rule_id
+        join documents d on d.id = n.document_id where created.kind = 'new' and d.rulebook_id = 'riftbound-core'
+        and not exists (select 1 from rules o where o.document_id = created.from_document_id and o.number = n.number)
+        limit 1"""
+    ).fetchone()
+    page = (await _get(datasette, f"/rules/riftbound/{free[0]}/{free[1]}.json")).json()
+    assert page["history"][0]["event"] == "created" and page["history"][0]["reused"] is None
 
 
 async def test_card_page_lists_every_scenario_that_puts_the_card_in_play(datasette, connection):

@@ -111,7 +111,7 @@ def test_a_duplicate_object_id_names_the_second_one():
         ("combat: {winner: A}", "expect.combat.winner", "no observable field 'winner'"),
         ("chain: 3", "expect.chain", "a list"),
         ("state: {a: 1}", "expect.state", "a single value"),
-        ("1: {zone: base}", "expect.1.[key]", "a valid string"),
+        ("1: {zone: base}", "expect.1.[key]", "takes text, not 1"),
     ],
 )
 def test_expectations_name_only_what_a_replay_observes(expect, field, words):
@@ -138,8 +138,8 @@ def test_checkpoints_are_checked_like_the_outcome():
         ("{id: a1, card: Test Unit", "{id: B, card: Test Unit", "setup.players.A.base.0.id", "a player's name"),
         ("{id: a1, card: Test Unit", "{id: a1, card: Smoke Screen", "setup.players.A.base.0.card", "a spell card"),
         ("card: Neutral Ground", "card: Test Unit", "setup.battlefields.0.card", "needs a battlefield"),
-        ("{id: a1, card", "{id: 'a 1', card", "setup.players.A.base.0.id", "should match pattern"),
-        ("    B: {}\n", "", "setup.players", "at least 2 items"),
+        ("{id: a1, card", "{id: 'a 1', card", "setup.players.A.base.0.id", "then 0 to 39 of letters, digits, _ or -"),
+        ("    B: {}\n", "", "setup.players", "players needs at least 2 entries; it has 1"),
     ],
 )
 def test_the_setup_names_only_what_exists(old, new, field, words):

@@ -15,7 +15,7 @@ import yaml
 from datasette.app import Datasette
 from markupsafe import escape
 
-from rules_db import replay_view, schema
+from rules_db import dispute, replay_view, schema, typed_actions
 from rules_db.serve import metadata
 from scenarios import library_paths
 from scenarios import schema as schema_engine
@@ -71,8 +71,8 @@ async def test_every_library_replay_draws_a_board_at_every_step(datasette, conne
     and last step of each are fetched as pages too, and show no path of the server. The stored trace comes
     with them: all its steps nested, and every rule they cite linked from the page (each page is fetched
     once for both)."""
-    from datasette_plugins.pages import Paths
     from datasette_plugins.replay_pages import Drawing, Marks
+    from datasette_plugins.web import Paths
 
     paths = Paths(datasette, "rules")
     replays = connection.execute(
@@ -145,8 +145,8 @@ async def test_a_step_names_cards_not_engine_ids_and_quotes_its_rules(datasette,
 async def test_each_step_page_draws_the_board_and_changes_of_that_step(datasette):
     """A step's page reads only the boards it shows (``replay_view.with_boards``): the same board, changes
     highlighted, as the view with every board (the page's JSON) has at that step."""
-    from datasette_plugins.pages import Paths
     from datasette_plugins.replay_pages import Drawing, Marks
+    from datasette_plugins.web import Paths
 
     data = (await _get(datasette, f"/replays/{ZHONYA}.json")).json()
     draw = Drawing(mark=Marks(Paths(datasette, "rules"), data["labels"], {}), paths=Paths(datasette, "rules"))
@@ -310,7 +310,7 @@ async def test_the_builder_sets_up_a_two_unit_combat_and_offers_only_legal_actio
         {"op": "add", "card": "Test Unit", "player": "A", "where": "base", "might": "4"},
         {"op": "add", "card": "Test Defender", "player": "B", "where": "bf1", "might": "3"},
     ]
-    text = replay_view.NEW_DISPUTE
+    text = dispute.NEW_DISPUTE
     for params in steps:
         response = await datasette.client.get(f"{url}?{urlencode({'s': _token(text), **params})}")
         assert response.status_code == 302, response.text[:500]
@@ -364,7 +364,7 @@ async def test_the_builder_sets_up_a_score_dispute_with_its_forms(datasette):
     }.items():
         form = next(form for form in html.split("<form")[1:] if f'name="op" value="{op}"' in form)
         assert all(f'name="{field}"' in form for field in fields), op
-    text = replay_view.NEW_DISPUTE
+    text = dispute.NEW_DISPUTE
     for params in (
         {"op": "pool", "player": "A", "points": "7", "energy": "", "power": "2"},
         {"op": "score", "victory_score": "8"},
@@ -400,7 +400,7 @@ async def test_the_builder_forms_hold_each_players_values_and_each_battlefields_
     """A player's points, Energy and Power start as they are now (the engine's defaults included), one form a
     player; a battlefield's controller is set outright, "nobody" too, and a unit added there later leaves it so
     (a unit added alone to an uncontrolled battlefield takes it, 190.4): a board mid-showdown can be built."""
-    text = replay_view.NEW_DISPUTE
+    text = dispute.NEW_DISPUTE
     for params in (
         {"op": "pool", "player": "B", "points": "6", "power": "3"},
         {"op": "add", "card": "Test Unit", "player": "A", "where": "bf1"},
@@ -432,17 +432,17 @@ async def test_the_builder_forms_hold_each_players_values_and_each_battlefields_
         ({"id": "bf1", "player": "Z"}, "not a player"),
     ):
         with pytest.raises(ValueError, match=message):
-            replay_view.edit(text, "test", "control", wrong)
+            dispute.edit(text, "test", "control", wrong)
 
 
 async def test_a_refusal_reads_as_a_sentence_and_cites_every_rule_it_names(datasette):
     """A refusal shown alone starts with a capital, and the rules its message names (``Refusal.also``: the cost
     it cannot pay) are quoted beside the rule that forbids it."""
-    text = replay_view.edit(
-        replay_view.NEW_DISPUTE, "test", "add", {"card": "Test Unit", "player": "A", "where": "base", "exhausted": "1"}
+    text = dispute.edit(
+        dispute.NEW_DISPUTE, "test", "add", {"card": "Test Unit", "player": "A", "where": "base", "exhausted": "1"}
     )
     move = {"by": "A", "do": "move", "units": ["u1"], "to": "bf1"}
-    refused = replay_view.attempt(text, "test", move)["refused"]
+    refused = dispute.attempt(text, "test", move)["refused"]
     assert refused["rule"] and refused["also"], refused
     html = (
         await _get(
@@ -452,11 +452,11 @@ async def test_a_refusal_reads_as_a_sentence_and_cites_every_rule_it_names(datas
     shown = html.split('id="refusal"', 1)[1].split("</div>", 1)[0]
     cited = re.findall(r'class="cite" href="[^"]+"[^>]*>([^<]+)</a>', shown)
     assert len(cited) >= 2, shown  # the rule that forbids it and the one it names
-    text = replay_view.edit(text, "test", "add", {"card": "Heart of Dark Ice", "player": "B", "where": "base"})
-    text = replay_view.edit(text, "test", "add", {"card": "Test Defender", "player": "B", "where": "bf1"})
-    text = replay_view.edit(text, "test", "add", {"card": "Test Unit", "player": "A", "where": "base"})
+    text = dispute.edit(text, "test", "add", {"card": "Heart of Dark Ice", "player": "B", "where": "base"})
+    text = dispute.edit(text, "test", "add", {"card": "Test Defender", "player": "B", "where": "bf1"})
+    text = dispute.edit(text, "test", "add", {"card": "Test Unit", "player": "A", "where": "base"})
     for said in ("A moves u3 to bf1", "A passes"):
-        text = replay_view.edit(text, "test", "append", {"action": replay_view.attempt(text, "test", said)["action"]})
+        text = dispute.edit(text, "test", "append", {"action": dispute.attempt(text, "test", said)["action"]})
     tried = {"op": "act", "action": "B activates Heart of Dark Ice choosing unit: Test Defender"}
     html = (await _get(datasette, f"/dispute?{urlencode({'s': _token(text), **tried})}")).text
     words = _text(html.split('id="refusal"', 1)[1].split("</p>", 1)[0])
@@ -466,7 +466,7 @@ async def test_a_refusal_reads_as_a_sentence_and_cites_every_rule_it_names(datas
 async def test_the_builder_reads_cards_and_actions_as_a_judge_types_them(datasette):
     """A card in any case and without its apostrophe, an action typed as the list says it (objects by card or
     id), and a YAML action naming its units by card; words that are no action get an error, not a rule."""
-    text = replay_view.NEW_DISPUTE
+    text = dispute.NEW_DISPUTE
     for params in (
         {"op": "add", "card": "sunlit guardian", "player": "A", "where": "base"},
         {"op": "add", "card": "zhonyas hourglass", "player": "B", "where": "base"},
@@ -505,19 +505,19 @@ async def test_the_builder_reads_cards_and_actions_as_a_judge_types_them(dataset
 def test_a_blank_or_punctuation_only_card_name_adds_no_card(name):
     """A name that folds to nothing names no card (it once matched the first card whose real name is blank)."""
     for op, args in (("add", {"player": "A", "where": "base"}), ("battlefield", {}), ("rune", {"player": "A"})):
-        with pytest.raises(ValueError, match="does not model a card named"):
-            replay_view.edit(replay_view.NEW_DISPUTE, "test", op, {**args, "card": name})
+        with pytest.raises(ValueError, match="^Card: (type a card's name|the engine does not model a card named)"):
+            dispute.edit(dispute.NEW_DISPUTE, "test", op, {**args, "card": name})
 
 
 def test_an_action_typed_with_a_shared_card_name_asks_for_ids():
-    text = replay_view.NEW_DISPUTE
+    text = dispute.NEW_DISPUTE
     for _ in range(2):
-        text = replay_view.edit(text, "test", "add", {"card": "Test Unit", "player": "A", "where": "base"})
+        text = dispute.edit(text, "test", "add", {"card": "Test Unit", "player": "A", "where": "base"})
     by_name = {"by": "A", "do": "move", "units": ["Test Unit"], "to": "bf1"}
-    assert "names 2 objects (u1, u2)" in replay_view.attempt(text, "test", by_name)["error"]["message"]
-    said = replay_view.attempt(text, "test", "A moves Test Unit to Neutral Ground")["error"]["message"]
+    assert "names 2 objects (u1, u2)" in dispute.attempt(text, "test", by_name)["error"]["message"]
+    said = dispute.attempt(text, "test", "A moves Test Unit to Neutral Ground")["error"]["message"]
     assert "'Test Unit' names 2 objects (u1, u2): name one by its id" in said
-    by_id = replay_view.attempt(text, "test", "A moves u2 to bf1")
+    by_id = dispute.attempt(text, "test", "A moves u2 to bf1")
     assert by_id["action"] == {"by": "A", "do": "move", "units": ["u2"], "to": "bf1"}
 
 
@@ -525,10 +525,10 @@ async def test_a_typed_action_longer_than_a_value_is_refused_with_its_length(dat
     """A sentence is bounded as a scenario's value is (a YAML action always was): 8,000 "(" once stopped a
     sandbox worker; now the page says how long it is and how long it may be, and the engine never sees it."""
     most = PAGE_LIMITS.max_text
-    assert replay_view.typed_action("(" * most) == "(" * most
+    assert typed_actions.typed_action("(" * most) == "(" * most
     with pytest.raises(ValueError, match=f"{most + 1:,} characters long, more than an action may be"):
-        replay_view.typed_action("(" * (most + 1))
-    long = {"s": _token(replay_view.NEW_DISPUTE), "op": "act", "action": "(" * 8_000}
+        typed_actions.typed_action("(" * (most + 1))
+    long = {"s": _token(dispute.NEW_DISPUTE), "op": "act", "action": "(" * 8_000}
     html = (await _get(datasette, f"/dispute?{urlencode(long)}")).text
     assert "8,000 characters long" in _text(html.split('id="problem">', 1)[1].split("</div>", 1)[0])
 
@@ -547,17 +547,17 @@ async def test_a_typed_action_longer_than_a_value_is_refused_with_its_length(dat
 async def test_hostile_typing_is_refused_after_one_reading_and_shown_escaped(datasette, monkeypatch, hostile, not_read):
     """Long, unbalanced or markup typing reads as no action: the sentence is folded once (its reading is linear,
     not once for each action the rules allow), and the page shows it as text."""
-    text = replay_view.NEW_DISPUTE
+    text = dispute.NEW_DISPUTE
     for card, where in (("Test Unit", "base"), ("Test Unit", "base"), ("Sunlit Guardian", "base")):
-        text = replay_view.edit(text, "test", "add", {"card": card, "player": "A", "where": where})
-    folded, sizes = replay_view.folded, []
+        text = dispute.edit(text, "test", "add", {"card": card, "player": "A", "where": where})
+    folded, sizes = typed_actions.folded, []
 
     def counted(name: str) -> str:
         sizes.append(len(name))
         return folded(name)
 
-    monkeypatch.setattr(replay_view, "folded", counted)
-    assert not_read in replay_view.attempt(text, "test", hostile)["error"]["message"]
+    monkeypatch.setattr(typed_actions, "folded", counted)
+    assert not_read in dispute.attempt(text, "test", hostile)["error"]["message"]
     assert len([size for size in sizes if size >= len(hostile)]) == 1
     html = (await _get(datasette, f"/dispute?{urlencode({'s': _token(text), 'op': 'act', 'action': hostile})}")).text
     problem = html.split('id="problem">', 1)[1].split("</div>", 1)[0]
@@ -569,24 +569,24 @@ async def test_a_forbidden_action_typed_as_a_sentence_is_refused_as_its_yaml_is(
     """A sentence reads as the action it names whether or not the rules allow it, so the engine's refusal and
     every rule it cites are shown as for the YAML form: an exhausted unit's move (414.4, the cost 420.3.a), a
     card its player cannot pay for (357.1)."""
-    text = replay_view.edit(
-        replay_view.NEW_DISPUTE, "test", "add", {"card": "Test Unit", "player": "A", "where": "base", "exhausted": "1"}
+    text = dispute.edit(
+        dispute.NEW_DISPUTE, "test", "add", {"card": "Test Unit", "player": "A", "where": "base", "exhausted": "1"}
     )
-    text = replay_view.edit(text, "test", "add", {"card": "Sunlit Guardian", "player": "A", "where": "hand"})
-    text = replay_view.edit(text, "test", "pool", {"player": "A", "energy": "0"})
+    text = dispute.edit(text, "test", "add", {"card": "Sunlit Guardian", "player": "A", "where": "hand"})
+    text = dispute.edit(text, "test", "pool", {"player": "A", "energy": "0"})
     for said, action, rule in (
         ("A moves Test Unit to bf1", {"by": "A", "do": "move", "units": ["u1"], "to": "bf1"}, "414.4"),
         ("a plays sunlit guardian (A)", {"by": "A", "do": "play", "card": "u2"}, "357.1"),  # 3 energy, has 0
     ):
-        refused = replay_view.attempt(text, "test", said)["refused"]
-        assert refused == replay_view.attempt(text, "test", action)["refused"]
+        refused = dispute.attempt(text, "test", said)["refused"]
+        assert refused == dispute.attempt(text, "test", action)["refused"]
         assert refused["rule"] == rule
         html = (await _get(datasette, f"/dispute?{urlencode({'s': _token(text), 'op': 'act', 'action': said})}")).text
         shown = html.split('id="refusal"', 1)[1].split("</div>", 1)[0]
         cited = re.findall(r'class="cite" href="[^"]+"[^>]*>([^<]+)</a>', shown)
         assert len(cited) == 1 + len(refused["also"]), shown  # cited as the page's rules version numbers them
         assert refused["words"][-1]["text"] in unescape(shown)
-    assert replay_view.attempt(text, "test", "A moves Test Unit to bf1")["refused"]["also"] == ["420.3.a"]
+    assert dispute.attempt(text, "test", "A moves Test Unit to bf1")["refused"]["also"] == ["420.3.a"]
 
 
 def test_every_action_the_rules_could_offer_reads_back_from_its_words():
@@ -596,16 +596,16 @@ def test_every_action_the_rules_could_offer_reads_back_from_its_words():
     read = 0
     for path in library_paths():
         scenario, _ = schema_engine.parse(path.read_text(), str(path), PAGE_LIMITS)
-        game = replay_scenario(scenario, str(path), replay_view._page_budget()).state
-        names = replay_view._names(game)
+        game = replay_scenario(scenario, str(path), replay_view.page_budget()).state
+        names = replay_view.object_names(game)
         for action in game.candidates():
-            said = replay_view.describe_action(action.to_dict())
-            assert replay_view._said_action(game, said) == action, said
+            said = typed_actions.describe_action(action.to_dict())
+            assert typed_actions._said_action(game, said) == action, said
             pieces = replay_view.words(said, names)
             spoken = "".join(p.get("text") or "{card} ({owner})".format(**names[p["object"]]) for p in pieces)
             try:
-                assert replay_view._said_action(game, spoken) == action, spoken
-            except replay_view.MalformedAction as shared:
+                assert typed_actions._said_action(game, spoken) == action, spoken
+            except typed_actions.MalformedAction as shared:
                 assert re.search(r"names \d+ objects", str(shared)), spoken
             read += 1
     assert read > 1000
@@ -620,11 +620,11 @@ def test_every_answer_a_question_offers_reads_back_from_its_words():
         game = GameState(scenario.setup.model_dump(exclude_none=True), rules_version=scenario.rules.core)
         for action in scenario.actions:
             for answer in game.candidates() if game.pending else ():
-                said = replay_view.describe_action(answer.to_dict())
+                said = typed_actions.describe_action(answer.to_dict())
                 try:
-                    assert replay_view._said_action(game, said) == answer, said
+                    assert typed_actions._said_action(game, said) == answer, said
                     read += 1
-                except replay_view.MalformedAction as alike:
+                except typed_actions.MalformedAction as alike:
                     assert "told apart only in brackets" in str(alike), said
                     apart += 1
             if not action.expect_refusal:  # a refused action leaves the game as it was
@@ -636,10 +636,8 @@ def test_every_answer_a_question_offers_reads_back_from_its_words():
 def test_an_engine_value_error_is_not_reported_as_a_malformed_action(monkeypatch, engine_call):
     """Only the judge's typing is reported as a malformed action; a ValueError the engine raises is a bug, which
     the sandbox reports as such (it once read "your action is malformed" on the page)."""
-    text = replay_view.edit(
-        replay_view.NEW_DISPUTE, "test", "add", {"card": "Test Unit", "player": "A", "where": "base"}
-    )
-    assert "no action reads 'A dances'" in replay_view.attempt(text, "test", "A dances")["error"]["message"]
+    text = dispute.edit(dispute.NEW_DISPUTE, "test", "add", {"card": "Test Unit", "player": "A", "where": "base"})
+    assert "no action reads 'A dances'" in dispute.attempt(text, "test", "A dances")["error"]["message"]
 
     def engine_bug(*args, **kwargs):
         raise ValueError("engine bug")
@@ -647,20 +645,20 @@ def test_an_engine_value_error_is_not_reported_as_a_malformed_action(monkeypatch
     if engine_call == "push":
         monkeypatch.setattr(GameState, "push", engine_bug)
     else:
-        monkeypatch.setattr(replay_view, "replay_scenario", engine_bug)
+        monkeypatch.setattr(dispute, "replay_scenario", engine_bug)
     with pytest.raises(ValueError, match="engine bug"):
-        replay_view.attempt(text, "test", "A moves Test Unit to bf1")
+        dispute.attempt(text, "test", "A moves Test Unit to bf1")
 
 
 def test_an_action_the_rules_forbid_typed_as_a_sentence_says_the_rule():
-    text = replay_view.NEW_DISPUTE
+    text = dispute.NEW_DISPUTE
     for card, player, where in (("Test Unit", "A", "base"), ("Heart of Dark Ice", "B", "base")):
-        text = replay_view.edit(text, "test", "add", {"card": card, "player": player, "where": where})
-    text = replay_view.edit(text, "test", "add", {"card": "Test Defender", "player": "B", "where": "bf1"})
+        text = dispute.edit(text, "test", "add", {"card": card, "player": player, "where": where})
+    text = dispute.edit(text, "test", "add", {"card": "Test Defender", "player": "B", "where": "bf1"})
     for said in ("A moves Test Unit to bf1", "A passes"):
-        action = replay_view.attempt(text, "test", said)["action"]
-        text = replay_view.edit(text, "test", "append", {"action": action})
-    tried = replay_view.attempt(text, "test", "B activates Heart of Dark Ice choosing unit: Test Defender")
+        action = dispute.attempt(text, "test", said)["action"]
+        text = dispute.edit(text, "test", "append", {"action": action})
+    tried = dispute.attempt(text, "test", "B activates Heart of Dark Ice choosing unit: Test Defender")
     assert tried["refused"]["rule"] == "308.1.a"  # no [Action]: not in a showdown
 
 
@@ -711,7 +709,7 @@ async def test_a_library_replay_opens_as_a_copy_in_the_builder(datasette, connec
     ],
 )
 def test_an_action_offered_is_said_as_a_step_is(action, words):
-    assert replay_view.describe_action(action) == words
+    assert typed_actions.describe_action(action) == words
 
 
 @pytest.mark.parametrize("cut", [3, 0.5])
@@ -719,7 +717,7 @@ async def test_a_link_cut_short_says_so_and_what_to_do(datasette, cut):
     """A shared dispute's link cut short (as a message or a chat may do) is a damaged link, not a YAML error at
     some line of half a scenario: each page it reaches says so and what to do, and the replay page links onward
     to the builder."""
-    token = _token(replay_view.NEW_DISPUTE.replace("actions: []", "actions:\n- {by: A, do: pass}"))
+    token = _token(dispute.NEW_DISPUTE.replace("actions: []", "actions:\n- {by: A, do: pass}"))
     short = token[: len(token) - cut] if isinstance(cut, int) else token[: int(len(token) * cut)]
     with pytest.raises(ValueError, match="damaged"):
         replay_view.decode(short)
@@ -732,18 +730,18 @@ async def test_a_link_cut_short_says_so_and_what_to_do(datasette, cut):
 
 
 async def test_yaml_typed_into_the_builder_reports_the_line(datasette):
-    broken = replay_view.NEW_DISPUTE.replace("card: Neutral Ground", "card: Neutral Ground\n    might: [", 1)
+    broken = dispute.NEW_DISPUTE.replace("card: Neutral Ground", "card: Neutral Ground\n    might: [", 1)
     html = (await datasette.client.post("/dispute", data={"yaml": broken})).text
     line = next(n for n, text in enumerate(broken.splitlines(), start=1) if "might: [" in text)
     problem = _text(html.split('id="problem">', 1)[1].split("</div>", 1)[0])
     assert problem.startswith(f"Line {line + 1}") or problem.startswith(f"Line {line}"), problem
     assert '<li class="error-line" id="error-line">' in html
-    wrong = replay_view.NEW_DISPUTE.replace("actions: []", "colour: red\nactions: []", 1)
+    wrong = dispute.NEW_DISPUTE.replace("actions: []", "colour: red\nactions: []", 1)
     html = (await datasette.client.post("/dispute", data={"yaml": wrong})).text
     problem = _text(html.split('id="problem">', 1)[1].split("</div>", 1)[0])
     line = next(n for n, text in enumerate(wrong.splitlines(), start=1) if "colour: red" in text)
     assert problem.startswith(f"Line {line}: colour:"), problem
-    good = await datasette.client.post("/dispute", data={"yaml": replay_view.NEW_DISPUTE})
+    good = await datasette.client.post("/dispute", data={"yaml": dispute.NEW_DISPUTE})
     assert good.status_code == 302 and "/dispute?s=" in good.headers["location"]
 
 
@@ -751,7 +749,7 @@ async def test_hostile_scenarios_get_a_clear_error_while_other_pages_answer(data
     bomb = "a: &a [x, x, x, x, x, x, x, x]\n" + "".join(
         f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 8)}]\n" for i in range(12)
     )
-    many = replay_view.NEW_DISPUTE.replace("actions: []\n", "actions:\n" + "- {by: A, do: pass}\n" * 100_000)
+    many = dispute.NEW_DISPUTE.replace("actions: []\n", "actions:\n" + "- {by: A, do: pass}\n" * 100_000)
 
     async def hostile(text: str) -> str:
         started = time.monotonic()
@@ -877,8 +875,8 @@ async def test_a_kept_library_replay_is_read_without_a_threads_round_trip(datase
 
     await _get(datasette, f"/replays/{ZHONYA}?kept=1")
     ran = []
-    real = replay_pages._run
-    monkeypatch.setattr(replay_pages, "_run", lambda *a, **k: ran.append(a[0]) or real(*a, **k))
+    real = replay_pages.run
+    monkeypatch.setattr(replay_pages, "run", lambda *a, **k: ran.append(a[0]) or real(*a, **k))
     html = (await _get(datasette, f"/replays/{ZHONYA}?step=3&kept=2")).text
     assert ran == [] and "Step <b>3</b>" in html
     await _get(datasette, f"/replays/{ZHONYA}?path=setup.turn.player&value=B&kept=3")

@@ -7,14 +7,14 @@ import dataclasses
 
 import pytest
 
-from rules_db import replay_view
+from rules_db import dispute
 from rules_db.sandbox import Sandbox, SandboxError, SandboxLimits
 from scenarios import library_paths
 
 
 @pytest.fixture(scope="module")
 def sandbox():
-    started = Sandbox("rules_db.replay_view", SandboxLimits(workers=1))
+    started = Sandbox("rules_db.replay_worker", SandboxLimits(workers=1))
     yield started
     started.close()
 
@@ -35,6 +35,6 @@ def test_a_call_past_its_deadline_kills_its_worker_and_the_next_call_is_answered
 
 def test_errors_in_a_worker_come_back_as_messages(sandbox):
     with pytest.raises(SandboxError, match="TypeError"):
-        sandbox.call("view", text=replay_view.NEW_DISPUTE)  # no source: the function's own error
+        sandbox.call("view", text=dispute.NEW_DISPUTE)  # no source: the function's own error
     problem = sandbox.call("view", text="meta: [", source="typed")["error"]
     assert problem["line"] in (1, 2) and problem["field"] == "(yaml)"

@@ -161,7 +161,7 @@ async def test_the_refine_request_is_cancelled_when_its_client_leaves(fixture_db
     monkeypatch.setattr(pages, "REFINER", refine.Refiner(workers=1, waiting=1))
     monkeypatch.setattr(refine, "BATCH", 1)
     datasette = in_process(fixture_db)
-    database = await pages._database(datasette)
+    database = await pages.rules_database(datasette)
     conn = schema.read_only(fixture_db)
     found = answer.search(conn, "damage unit tank lethal recalled base combat")
     conn.close()

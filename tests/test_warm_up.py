@@ -163,7 +163,7 @@ class _CountedSandbox(Sandbox):
     """A sandbox that counts the calls to start its workers, and starts none."""
 
     def __init__(self):
-        super().__init__("rules_db.replay_view")
+        super().__init__("rules_db.replay_worker")
         self.starts = 0
 
     def start(self) -> None:

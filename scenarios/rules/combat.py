@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from scenarios.kernel import Refusal, answer_kind, calc, choose, do, event_kind, note, procedure, query
+from scenarios.kernel import Refusal, answer_kind, calc, choose, do, event_kind, keyword, note, procedure, query
 from scenarios.objects import Combat, Event, Role, Showdown
 from scenarios.trace import StepKind
+
+keyword("Tank", "815")  # its units are assigned lethal damage first (465.2.c)
 
 event_kind("attack", "383.4.e")
 event_kind("defend", "383.4.f")

@@ -12,9 +12,11 @@ pays it, or declines, and the ability leaves the Chain (404.2); one that can't b
 from __future__ import annotations
 
 from scenarios.cards import Cost
-from scenarios.kernel import calc, choose, note, query
+from scenarios.kernel import calc, choose, keyword, note, query
 from scenarios.objects import BOARD
 from scenarios.trace import StepKind
+
+keyword("Deflect", "809", valued=True)
 
 
 @query("deflect_cost")

@@ -13,8 +13,11 @@ is attached (434.1.e); the text it gives "the equipped unit" is its effect text,
 
 from __future__ import annotations
 
-from scenarios.kernel import KEYWORD_ABILITIES, calc, condition, query
+from scenarios.kernel import KEYWORD_ABILITIES, calc, condition, keyword, query
 from scenarios.objects import BOARD, Obj, Role, Zone
+
+keyword("Assault", "807", valued=True)  # read by might_parts, below
+keyword("Shield", "814", valued=True)
 
 
 def active_while(source: Obj, flt) -> bool:

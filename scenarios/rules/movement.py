@@ -9,9 +9,11 @@ its source says otherwise.
 from __future__ import annotations
 
 from scenarios.actions import Move
-from scenarios.kernel import Refusal, action, calc, do, event_kind, instruction, note, procedure, query
+from scenarios.kernel import Refusal, action, calc, do, event_kind, instruction, keyword, note, procedure, query
 from scenarios.objects import Event, Kind, Zone
 from scenarios.trace import StepKind
+
+keyword("Ganking", "810")  # a unit moves from a battlefield to another
 
 event_kind("move", "446.1")
 

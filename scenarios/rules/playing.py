@@ -14,9 +14,14 @@ import itertools
 
 from scenarios.actions import Hide, Play
 from scenarios.cards import Cost
-from scenarios.kernel import Refusal, action, calc, choose, do, event_kind, instruction, procedure, query
+from scenarios.kernel import Refusal, action, calc, choose, do, event_kind, instruction, keyword, procedure, query
 from scenarios.objects import ChainItem, Event, ItemKind, Kind, Targeting, Zone
 from scenarios.trace import StepKind
+
+keyword("Accelerate", "805")
+keyword("Action", "806")
+keyword("Hidden", "811")
+keyword("Reaction", "813")
 
 event_kind("play", "383.4.a", would="be played")
 

@@ -1,0 +1,128 @@
+"""The dispute builder's page (datasette_plugins/dispute_pages.py): linked from the home page, the replays list
+and every search page; each action opens the page where the outcome, the last action's steps, the actions allowed
+and the board are together; every action done is listed (an answered question too); a unit may be given any of
+the engine's keywords; errors name the field in a judge's words."""
+
+from __future__ import annotations
+
+import json
+import re
+from html import unescape
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+import pytest
+from datasette.app import Datasette
+
+from rules_db import dispute, replay_view
+from rules_db.serve import metadata
+
+
+@pytest.fixture(scope="module")
+def datasette(real_db):
+    return Datasette(immutables=[str(real_db)], metadata=metadata(real_db))
+
+
+async def _get(datasette, path, status=200):
+    response = await datasette.client.get(path)
+    assert response.status_code == status, (path, response.status_code, response.text[:800])
+    return response
+
+
+def _text(html: str) -> str:
+    return unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html))).strip()
+
+
+def _between(html: str, start: str, end: str) -> str:
+    return html.split(start, 1)[1].split(end, 1)[0]
+
+
+async def _form(datasette, text: str, **form) -> tuple[str, str]:
+    """A builder form sent as the page sends it: the new scenario and the anchor the page opens at."""
+    response = await _get(datasette, "/dispute?" + urlencode({"s": replay_view.encode(text), **form}), status=302)
+    location = response.headers["location"]
+    return replay_view.decode(parse_qs(urlsplit(location).query)["s"][0]), urlsplit(location).fragment
+
+
+TANK = dispute.NEW_DISPUTE
+for _form_args in (
+    {"card": "Test Unit", "player": "A", "where": "base", "might": "4"},
+    {"card": "Test Unit", "player": "B", "where": "bf1"},
+    {"card": "Test Unit", "player": "B", "where": "bf1", "keyword": "Tank"},
+):
+    TANK = dispute.edit(TANK, "test", "add", _form_args)
+
+
+@pytest.mark.parametrize("path", ["/", "/replays", "/search?q=tank", "/search?q=nothing+at+all+zzz"])
+async def test_the_builder_is_linked_from_home_replays_and_every_search(datasette, path):
+    html = (await _get(datasette, path)).text
+    assert 'href="/dispute"' in html
+
+
+async def test_an_action_opens_the_page_at_the_outcome_the_last_action_the_allowed_actions_and_the_board(datasette):
+    text, anchor = await _form(
+        datasette, TANK, op="act", action='{"by": "A", "do": "move", "units": ["u1"], "to": "bf1"}'
+    )
+    assert anchor == "now"
+    text, anchor = await _form(datasette, text, op="pass_round")
+    assert anchor == "now" and [a["do"] for a in dispute.document(text)["actions"]] == ["move", "pass", "pass"]
+    legal = dispute.legal(text, "test")
+    assignment = next(a for a in legal["actions"] if a["action"]["do"] == "choose")
+    assert assignment["action"]["pick"] == {"u3": 3, "u2": 1}  # Tank first: lethal damage to u3 before u2 (815)
+    text, _ = await _form(datasette, text, op="act", action=json.dumps(assignment["action"]))
+    html = (await _get(datasette, "/dispute?" + urlencode({"s": replay_view.encode(text)}))).text
+    now = _between(html, 'id="now"', '<section id="add"')
+    # the outcome, the actions allowed, what just happened and the board, in that order, in one section
+    order = [now.index(marker) for marker in ('class="verdict"', 'id="actions"', 'class="just-now"', 'class="board')]
+    assert order == sorted(order)
+    verdict = _text(_between(now, 'class="verdict"', 'id="actions"'))
+    assert "Test Unit (B) died" in verdict and "Test Unit (A) died" in verdict
+    assert re.search(r"decided by step \d+: A: assign 4 combat damage .*815\.1\.c", verdict), verdict
+    done = _text(_between(now, 'class="judge-steps done-actions"', "</ol>"))
+    assert "4 A answers the assign question" in done  # the assignment is an action of the list
+    assert "Everyone passes in turn" not in now  # no pass is offered once the combat is over
+
+
+async def test_a_card_is_added_with_a_keyword_and_the_next_card_keeps_the_owner_and_place(datasette):
+    text, anchor = await _form(
+        datasette,
+        dispute.NEW_DISPUTE,
+        op="add",
+        card="test unit",
+        player="B",
+        where="bf1",
+        keyword="Shield",
+        keyword_value="2",
+    )
+    assert anchor == "add"
+    assert dispute.document(text)["setup"]["battlefields"][0]["units"][0]["keywords"] == {"Shield": 2}
+    response = await _get(
+        datasette,
+        "/dispute?"
+        + urlencode(
+            {
+                "s": replay_view.encode(dispute.NEW_DISPUTE),
+                "op": "add",
+                "card": "Test Unit",
+                "player": "B",
+                "where": "bf1",
+            }
+        ),
+        status=302,
+    )
+    html = (await _get(datasette, response.headers["location"].split("#")[0])).text
+    add = _between(html, 'class="builder-form add-card"', "</form>")
+    assert re.search(r'name="player" value="B" checked', add) and re.search(r'name="where" value="bf1" checked', add)
+    assert 'value="Test Unit"' in add
+    offered = re.findall(r'<option value="([^"]+)">', _between(add, 'name="keyword"', "</select>"))
+    assert offered == [k["name"] for k in dispute.unit_keywords()] and {"Tank", "Shield", "Assault"} <= set(offered)
+
+
+async def test_a_forms_error_names_the_field_in_a_judges_words(datasette):
+    query = {"s": replay_view.encode(dispute.NEW_DISPUTE), "op": "add", "card": "Test Unit", "player": "A"}
+    html = (await _get(datasette, "/dispute?" + urlencode({**query, "keyword": "Shield", "keyword_value": "x"}))).text
+    alert = _text(_between(_between(html, 'id="add"', "</section>"), 'role="alert"', "</div>"))
+    assert "Keyword: Shield's number is a whole number, not “x”" in alert
+    broken = dispute.NEW_DISPUTE.replace("    B: {}\n", "")
+    html = (await datasette.client.post("/dispute", data={"yaml": broken}, follow_redirects=False)).text
+    said = _text(_between(html, 'id="yaml"', "</section>"))
+    assert "players needs at least 2 entries; it has 1" in said and "Dictionary" not in said
