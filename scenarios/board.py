@@ -2,9 +2,10 @@
 
 `snapshot(game)` reads the state through the engine's own queries (`calc.might`, `calc.keyword_value`), so a
 unit shows the Might the rules compute now, next to the Might it was printed or set up with. `step_boards(game)`
-walks the trace in order and gives, for each step (or only the steps asked for), the board just after it and
-the steps nested in it (before the next step not nested in it opens): the undo journal is rewound to that mark
-(`Step.at`, the journal's length when a step opened), read, and redone, so the game ends exactly as it was.
+walks the trace in order and gives, for each step (or only the steps asked for), the board just after it (where
+the next step opens, or after the step's own last write when it writes after its nested steps, see `_ends`): the
+undo journal is rewound to that mark (`Step.at`, the journal's length when a step opened), read, and redone, so the
+game ends exactly as it was.
 """
 
 from __future__ import annotations
@@ -86,15 +87,26 @@ def step_boards(game, wanted: Container[int] | None = None) -> tuple[dict | None
 
 
 def _ends(walked: list[tuple[int, Step]], last: int) -> list[int]:
-    """Each step's end mark: where the next step not nested in it opens (or the journal's end). A step's
-    board is read there, so "give d1 -2 might" shows the -2 although its "d1 has 3 Might" child opens first."""
-    ends = [last] * len(walked)
-    open_steps: list[int] = []  # indexes of steps whose end is not found yet, depths increasing
-    for index, (depth, step) in enumerate(walked):
-        while open_steps and walked[open_steps[-1]][0] >= depth:
-            ends[open_steps.pop()] = step.at
-        open_steps.append(index)
+    """Each step's board mark: where the next step opens (the journal's end after the last step), or later when
+    the step writes after a nested step that writes nothing opened (`_own_end`), and never before the step
+    before's mark. So "give d1 -2 might" shows the -2 although its "d1 has 3 Might" child opens before the change is
+    written, a step whose nested steps do the work shows the board before them (each nested step then shows its
+    own part), and stepping forward never goes back in time."""
+    ends = []
+    for index, (_, step) in enumerate(walked):
+        following = walked[index + 1][1].at if index + 1 < len(walked) else last
+        ends.append(max(following, _own_end(step), ends[-1] if ends else 0))
     return ends
+
+
+def _own_end(step: Step) -> int:
+    """The journal's length after the writes the step makes before any nested step of it writes (all of its
+    writes when none does): a nested step that only says something ("d1 has 5 Might: it gets -4") leaves the write
+    it announces to its step, and one that writes does its own part, shown beside it."""
+    for child in step.children:
+        if child.entries:
+            return child.at
+    return step.at + len(step.entries)
 
 
 def _player(game, name: str, mine: list[Obj]) -> dict:

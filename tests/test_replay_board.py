@@ -8,7 +8,7 @@ import re
 import pytest
 
 from scenarios import library_paths
-from scenarios.board import snapshot, step_boards
+from scenarios.board import _ends, snapshot, step_boards
 from scenarios.replay import replay_file
 
 ZHONYA = next(path for path in library_paths() if path.name.startswith("ruling-03-"))
@@ -92,3 +92,18 @@ def test_a_might_change_shows_on_the_board_beside_its_own_step():
                 assert _units(board)[unit] == old + amount, (path.stem, index + 1, step.summary)
                 checked += 1
     assert checked >= 2
+
+
+def test_stepping_forward_never_shows_an_earlier_board_and_a_nested_step_shows_its_own_part():
+    """Each step's board is read no earlier than the step before's (the journal only moves forward as a judge
+    steps), and a step whose nested step does the work shows the board before that work, not after all of it:
+    "A standard-moves a1" does not already show a1's combat designation."""
+    for path in library_paths()[:80]:
+        game = replay_file(path).state
+        walked = list(game.trace.steps())
+        ends = _ends(walked, game.journal.mark())
+        assert ends == sorted(ends), path.stem
+        for index, (_, step) in enumerate(walked):
+            writing = next((child for child in step.children if child.entries), None)
+            if writing is not None and index + 1 < len(walked) and walked[index + 1][1] is writing:
+                assert ends[index] == writing.at, (path.stem, index + 1, step.summary)
