@@ -71,7 +71,7 @@ async def test_every_library_replay_draws_a_board_at_every_step(datasette, conne
     and last step of each are fetched as pages too, and show no path of the server. The stored trace comes
     with them: all its steps nested, and every rule they cite linked from the page (each page is fetched
     once for both)."""
-    from datasette_plugins.replay_pages import Drawing, Marks
+    from datasette_plugins.replay_drawing import Drawing, Marks
     from datasette_plugins.web import Paths
 
     paths = Paths(datasette, "rules")
@@ -145,7 +145,7 @@ async def test_a_step_names_cards_not_engine_ids_and_quotes_its_rules(datasette,
 async def test_each_step_page_draws_the_board_and_changes_of_that_step(datasette):
     """A step's page reads only the boards it shows (``replay_view.with_boards``): the same board, changes
     highlighted, as the view with every board (the page's JSON) has at that step."""
-    from datasette_plugins.replay_pages import Drawing, Marks
+    from datasette_plugins.replay_drawing import Drawing, Marks
     from datasette_plugins.web import Paths
 
     data = (await _get(datasette, f"/replays/{ZHONYA}.json")).json()
