@@ -10,12 +10,14 @@ game ends exactly as it was.
 
 from __future__ import annotations
 
-from collections.abc import Container
-from typing import Any
+from collections.abc import Callable, Container
+from typing import Any, TypeVar
 
 from scenarios.kernel import calc
 from scenarios.objects import BATTLEFIELD, BOARD, CHAIN, FACEDOWN, LEGEND, UNIT, Kind, Obj, Zone
 from scenarios.trace import Step, plain
+
+T = TypeVar("T")
 
 
 def snapshot(game) -> dict[str, Any]:
@@ -64,26 +66,34 @@ def step_boards(game, wanted: Container[int] | None = None) -> tuple[dict | None
     """The board before the first step, and every step of the trace (in order, with its depth) with the board
     just after it. With ``wanted`` (step numbers: 1 the first step, 0 the board before it) only those boards
     are read and the others are None: a page showing one step reads one or two boards, not one per step."""
+    return step_reads(game, snapshot, wanted)
+
+
+def step_reads(
+    game, read: Callable[[Any], T], wanted: Container[int] | None = None
+) -> tuple[T | None, list[tuple[int, Step, T | None]]]:
+    """What ``read(game)`` gives before the first step and just after each step (where its board is read,
+    ``step_boards``); only for the ``wanted`` step numbers when given. The game is left exactly as it was."""
     walked = list(game.trace.steps())
     journal = game.journal
     ends = _ends(walked, journal.mark())
-    boards: list[dict | None] = [None] * len(walked)
-    read: dict[int, dict] = {}
+    found: list[T | None] = [None] * len(walked)
+    kept: dict[int, T] = {}
     undone: list = []
     start = None
     chosen = [index for index in range(len(walked)) if wanted is None or index + 1 in wanted]
     try:
         for index in sorted(chosen, key=lambda index: -ends[index]):  # the journal only rewinds backwards
-            if ends[index] not in read:
+            if ends[index] not in kept:
                 undone = journal.rewind(ends[index]) + undone
-                read[ends[index]] = snapshot(game)
-            boards[index] = read[ends[index]]  # nothing written in between: the same board
+                kept[ends[index]] = read(game)
+            found[index] = kept[ends[index]]  # nothing written in between: the same reading
         if wanted is None or 0 in wanted:
             undone = journal.rewind(0) + undone
-            start = snapshot(game)
+            start = read(game)
     finally:
         journal.redo(undone)
-    return start, [(depth, step, board) for (depth, step), board in zip(walked, boards)]
+    return start, [(depth, step, value) for (depth, step), value in zip(walked, found)]
 
 
 def _ends(walked: list[tuple[int, Step]], last: int) -> list[int]:
@@ -92,7 +102,7 @@ def _ends(walked: list[tuple[int, Step]], last: int) -> list[int]:
     before's mark. So "give d1 -2 might" shows the -2 although its "d1 has 3 Might" child opens before the change is
     written, a step whose nested steps do the work shows the board before them (each nested step then shows its
     own part), and stepping forward never goes back in time."""
-    ends = []
+    ends: list[int] = []
     for index, (_, step) in enumerate(walked):
         following = walked[index + 1][1].at if index + 1 < len(walked) else last
         ends.append(max(following, _own_end(step), ends[-1] if ends else 0))

@@ -1,0 +1,78 @@
+"""The steps that decide a replay's outcome (rules_db/verdict.py): the steps a what-if flips, found by replaying
+what-ifs, and the first step after which a what-if's outcome differs from the original's."""
+
+from __future__ import annotations
+
+import yaml
+
+from rules_db import replay_view, verdict
+from scenarios import library_paths
+
+DAMAGE = next(path for path in library_paths() if path.name.startswith("ruling-44-"))
+
+
+def _view(path, changes=None):
+    return replay_view.view(path.read_text(), path.name, changes=changes)
+
+
+def test_each_deciding_step_is_flipped_by_its_what_ifs_and_sets_an_outcome_value():
+    """Every what-if named beside a deciding step, replayed, changes the outcome; the step is where the original
+    sets a value that the what-if's outcome has otherwise (or where the two runs part)."""
+    checked = 0
+    for path in library_paths()[::15]:
+        original = _view(path)
+        for decided in original["decided"]:
+            assert 1 <= decided["number"] <= len(original["steps"])
+            for change in decided["flips"]:
+                comparison = replay_view.compare(original, _view(path, [change]))
+                assert comparison["flipped"], (path.stem, change)
+                assert comparison["deciding"] is not None
+                checked += 1
+    assert checked >= 5
+
+
+def test_a_combat_is_decided_where_its_units_die():
+    original = _view(DAMAGE)
+    decided = {d["number"]: d for d in original["decided"]}
+    words = {number: original["steps"][number - 1]["summary"] for number in decided}
+    assert any("a1 is killed" in said for said in words.values()), words
+    assert all(1 <= len(d["flips"]) <= verdict.MAX_FLIPS for d in decided.values())
+    assert len(decided) <= verdict.MAX_DECIDING
+
+
+def test_a_what_if_names_the_first_step_whose_outcome_differs_not_only_the_first_different_words():
+    """A stunned defender deals no combat damage: the runs' words part at the first step naming the stun's
+    effect, their outcome only where the attacker would have died."""
+    original = _view(DAMAGE)
+    stunned = _view(DAMAGE, [{"path": "setup.battlefields.0.units.0.stunned", "value": True}])
+    comparison = replay_view.compare(original, stunned)
+    assert comparison["flipped"]
+    number = comparison["deciding"]
+    assert number is not None and comparison["divergence"] is not None
+    assert number >= comparison["divergence"]
+    trail_one, trail_other = original["outcome_trail"], stunned["outcome_trail"]
+    assert trail_one[:number] == trail_other[:number] and trail_one[number] != trail_other[number]
+
+
+def test_first_outcome_difference_keeps_a_finished_run_at_its_end():
+    assert verdict.first_outcome_difference(["a", "b", "c"], ["a", "b", "c"]) is None
+    assert verdict.first_outcome_difference(["a", "b"], ["a", "b", "b", "x"]) == 3
+    assert verdict.first_outcome_difference(["a", "x"], ["a", "b"]) == 1
+
+
+def test_a_dispute_stating_no_outcome_is_judged_on_where_the_cards_end_up():
+    view = replay_view.view(_without_checks(DAMAGE.read_text()), "your dispute")
+    assert view["error"] is None and view["outcome"] == []
+    assert view["decided"], "the board's outcome (units dying) has steps that decide it"
+    assert any("killed" in view["steps"][d["number"] - 1]["summary"] for d in view["decided"])
+
+
+def _without_checks(text: str) -> str:
+    """A library scenario as a dispute typed in: its setup and actions, no expectations, checkpoints or variants."""
+    document = yaml.safe_load(text)
+    for key in ("expect", "checkpoints", "variants"):
+        document.pop(key, None)
+    for action in document["actions"]:
+        action.pop("expect_refusal", None)
+    document["actions"] = [a for a in document["actions"] if a.get("card") != "charm"]
+    return yaml.safe_dump(document, sort_keys=False)
