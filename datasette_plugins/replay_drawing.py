@@ -133,8 +133,42 @@ class Drawing:
         """An object's id as the board shows it (the YAML's and a typed action's name for it)."""
         return Markup(self.module.object_ref(object_id))
 
+    def touched(self, step: dict) -> Markup:
+        """What a step touches, drawn first (before the whole board): each object it changed or names that is on
+        the board after it, and each player whose counts it changed."""
+        board, changed = step.get("board"), step.get("changed") or {}
+        if not board:
+            return Markup("")
+        named = [piece["object"] for piece in step["words"] if "object" in piece]
+        ids = [i for i in dict.fromkeys([*changed.get("objects", {}), *named]) if i in board["objects"]]
+        shown = [i for i in ids if board["objects"][i]["kind"] in ("unit", "gear", "legend", "battlefield")]
+        players = [p for p in board["players"] if p["name"] in changed.get("players", {})]
+        if not shown and not players:
+            return Markup("")
+        out = ['<div class="touched" aria-label="What this step touches">']
+        for object_id in shown[:MAX_TOUCHED]:
+            seen = board["objects"][object_id]
+            if seen["kind"] == "battlefield":
+                out.append(f'<p class="touched-field">{self.mark.card(object_id)} {self.object_ref(object_id)}</p>')
+            elif seen["zone"] != "board":  # gone from the board: where it is now, not its last numbers
+                out.append(
+                    f'<p class="touched-field">{self.mark.card(object_id)} {self.object_ref(object_id)}: now in '
+                    f"{escape(seen['zone'])}</p>"
+                )
+            else:
+                out.append(str(self.module.obj(board, object_id, changed)))
+        for player in players:
+            fields = [f for f in changed["players"][player["name"]] if f in _COUNTS]
+            said = ", ".join(f"{_count(player[f])} {_COUNTS[f]}" for f in fields)
+            if said:
+                out.append(f'<p class="touched-player">Player {escape(player["name"])}: {escape(said)}</p>')
+        out.append("</div>")
+        return Markup("".join(out))
+
     def steps(self, steps: list[dict], step: int, divergence: int | None) -> Markup:
-        """The steps in words, each a link to the board after it, with the rules it cites; the starting board first."""
+        """The steps in words, each a link to the board after it, with the rules it cites; the starting board
+        first. Routine steps (`routine`: a pass, a cleanup with nothing to clean) are folded, one tap to unfold,
+        into a row just before the step that follows them, still numbered and linked (open when one is shown)."""
         assert self.nav is not None, "a step list links to the steps of a replay"
         current = ' aria-current="step"'
         out = [
@@ -142,15 +176,43 @@ class Drawing:
             f'href="{escape(self.nav["first"])}"{"" if step else current}><span class="n">0</span> The starting board'
             "</a></li>"
         ]
-        for s in steps:
-            shown, number = s["number"] == step, s["number"]
+        folded: list[tuple[int, str]] = []
+        open_fold = False
+
+        def fold() -> None:
+            nonlocal open_fold
+            if not folded:
+                return
+            first, last = folded[0][0], folded[-1][0]
+            said = (
+                f"Routine step {first}: a pass or a cleanup with nothing to clean"
+                if first == last
+                else f"{len(folded)} routine steps, {first}–{last}: passes, cleanups with nothing to clean"
+            )
             out.append(
-                f'\n<li class="depth-{min(s["depth"], 4)} kind-{escape(s["kind"].replace(" ", "-"))}'
+                f'\n<li class="folded"><details{" open" if open_fold else ""}><summary>{said}</summary>'
+                f'<ol class="judge-steps">{"".join(row for _, row in folded)}</ol></details></li>'
+            )
+            folded.clear()
+            open_fold = False
+
+        for index, s in enumerate(steps):
+            shown, number = s["number"] == step, s["number"]
+            row = (
+                f'\n<li id="step-{number}" class="depth-{min(s["depth"], 4)} kind-{escape(s["kind"].replace(" ", "-"))}'
                 f'{" current" if shown else ""}{" divergence" if divergence == number else ""}">'
                 f'<a class="step-link" href="{escape(self.nav["step"](number))}"{current if shown else ""}>'
                 f'<span class="n">{number}</span> <span class="words">{self.mark.say(s["words"], False)}</span></a>'
                 f"{self.mark.cites(s['rules'])}</li>"
             )
+            following = steps[index + 1] if index + 1 < len(steps) else None
+            if routine(s, following) and divergence != number:
+                folded.append((number, row))
+                open_fold = open_fold or shown
+                continue
+            fold()
+            out.append(row)
+        fold()
         out.append("\n</ol>")
         return Markup("".join(out))
 
@@ -170,6 +232,25 @@ class Drawing:
 
     def quotes(self, rules: list[dict]) -> Markup:
         return Markup(self.module.quotes(rules))
+
+
+MAX_TOUCHED = 6  # objects drawn first, above the board
+_COUNTS = {"points": "points", "energy": "energy", "power": "power", "hand": "in hand", "deck": "in deck"}
+ROUTINE_FIELDS = frozenset({"priority", "passes", "focus"})  # whose turn to act: what a pass changes
+
+
+def _count(value) -> str:
+    return str(len(value)) if isinstance(value, list) else str(value)
+
+
+def routine(step: dict, following: dict | None) -> bool:
+    """A step a judge need not read to follow the game: a cleanup or a pass with no nested steps that changes
+    nothing but who may act next (a cleanup with nothing to clean, a priority or focus pass)."""
+    if step["kind"] not in ("cleanup", "action") or (following is not None and following["depth"] > step["depth"]):
+        return False
+    if step["kind"] == "action" and step["procedure"] != "pass":
+        return False
+    return all(field in ROUTINE_FIELDS for fields in (step["change"] or {}).values() for field in fields)
 
 
 def _rules_of(cited: dict[str, list[dict]], numbers: list[str]) -> list[dict]:

@@ -26,7 +26,7 @@ from datasette.utils.asgi import Response
 from datasette_plugins import assets
 from datasette_plugins.replay_drawing import Drawing, Marks, object_labels
 from datasette_plugins.web import Paths, not_found, read, respond, rules_database, url_var, wants_json
-from rules_db import queries, replay_view, typed_actions
+from rules_db import dispute, queries, replay_view, typed_actions
 
 GAME = "riftbound"  # the game the engine plays
 DISPUTE_SOURCE = "your dispute"  # how errors name a scenario typed into the page (never a file of the server)
@@ -178,6 +178,9 @@ async def _replay_page(datasette, request, database, *, text, source, base, keep
         "variant": variant,
         "change_words": _change_words(changes, original) if changes else None,
         "what_if_links": _what_if_links(base, {**keep, **({"variant": variant} if variant else {})}, original),
+        "deciding": _deciding(base, {**keep, **({"variant": variant} if variant else {})}, original, nav),
+        # a dispute states no outcome: what its actions came to, as the dispute builder says it
+        "came_to": dispute.verdict(original) if not original["outcome"] and not lazy else None,
     }
     if wants_json(request):
         return Response.json(_json(page), status=status, default=str)
@@ -219,13 +222,14 @@ def _json(page: dict) -> dict:
         "labels",
         "variant",
         "what_if_error",
+        "deciding",
     )
     return {key: page.get(key) for key in keys}
 
 
 def _step_number(raw: str | None, count: int, comparison: dict | None) -> int:
-    if raw is None and comparison and comparison["divergence"]:
-        return comparison["divergence"]
+    if raw is None and comparison and (comparison["deciding"] or comparison["divergence"]):
+        return comparison["deciding"] or comparison["divergence"]  # the difference that decides, else the first
     try:
         return max(0, min(int(raw or 0), count))
     except ValueError:
@@ -356,6 +360,34 @@ def _what_if_links(base: str, state: dict, original: dict) -> dict:
             if player != inputs["turn_player"]
         ],
     }
+
+
+def _deciding(base: str, state: dict, original: dict, nav: dict) -> list[dict]:
+    """The steps that decide the outcome (rules_db.verdict), each with its link and the what-ifs that flip it, in
+    words and linked."""
+    found = []
+    for decided in original.get("decided") or []:
+        number = decided["number"]
+        if not 0 < number <= len(original["steps"]):
+            continue
+        step = original["steps"][number - 1]
+        flips = [
+            {
+                "words": _change_words([change], original),
+                "url": base + "?" + urlencode({**state, **_change_params([change])}) + "#compare",
+            }
+            for change in decided["flips"]
+        ]
+        found.append(
+            {
+                "number": number,
+                "url": nav["step"](number),
+                "words": step["words"],
+                "rules": step["rules"],
+                "flips": flips,
+            }
+        )
+    return found
 
 
 def _change_params(changes: list[dict] | None) -> dict:

@@ -46,19 +46,51 @@ def readings(game: GameState, expect: dict) -> list[dict[Key, Any]]:
     return [start or {}] + [reading or {} for _, _, reading in walked]
 
 
-def trail(found: list[dict[Key, Any]]) -> list[str]:
-    """Each step's outcome values as a short fingerprint (0: before the first step): two runs' outcomes differ
-    after step N when their fingerprints there do (`first_outcome_difference`)."""
-    return [hashlib.blake2b(repr(sorted(values.items())).encode(), digest_size=6).hexdigest() for values in found]
+def trail(found: list[dict[Key, Any]]) -> list[list]:
+    """The outcome's values along a run, as its change points: ``[step, {key: fingerprint}]`` for the values
+    before the first step (step 0) and for those each later step changes (plain and short, for JSON and the
+    sandbox's pipe; `first_outcome_difference` reads two of them)."""
+    points: list[list] = []
+    before: dict[Key, Any] = {}
+    for number, values in enumerate(found):
+        changed = {_said(key): _print(value) for key, value in values.items() if before.get(key, _NONE) != value}
+        if changed or number == 0:
+            points.append([number, changed])
+        before = values
+    return points
 
 
-def first_outcome_difference(one: list[str], other: list[str]) -> int | None:
-    """The first step after which two runs' outcomes differ (a run past its end keeps its last values); None
-    when they never do."""
-    for number in range(1, max(len(one), len(other))):
-        if one[min(number, len(one) - 1)] != other[min(number, len(other) - 1)]:
+def first_outcome_difference(one: list[list], other: list[list]) -> int | None:
+    """The first step after which two runs' outcomes differ otherwise than before the first step (where a what-if
+    of the setup may differ already): a value differs that did not, or differs otherwise; a run past its end keeps
+    its last values. None when no step does."""
+    last = max([number for number, _ in one + other], default=0)
+    mine, theirs = dict(one[0][1]) if one else {}, dict(other[0][1]) if other else {}
+    at_start = _differences(mine, theirs)
+    later_one, later_other = dict(one[1:]), dict(other[1:])
+    for number in range(1, last + 1):
+        mine.update(later_one.get(number, {}))
+        theirs.update(later_other.get(number, {}))
+        if (number in later_one or number in later_other) and _differences(mine, theirs) != at_start:
             return number
     return None
+
+
+_NONE = object()
+
+
+def _differences(mine: dict, theirs: dict) -> dict:
+    return {
+        key: (mine.get(key), theirs.get(key)) for key in mine.keys() | theirs.keys() if mine.get(key) != theirs.get(key)
+    }
+
+
+def _said(key: Key) -> str:
+    return ".".join(str(part) for part in key)
+
+
+def _print(value: Any) -> str:
+    return hashlib.blake2b(repr(value).encode(), digest_size=6).hexdigest()
 
 
 def deciding(data: dict, source: str, game: GameState, inputs: dict, found: list[dict[Key, Any]]) -> list[dict]:

@@ -49,15 +49,24 @@ def test_a_what_if_names_the_first_step_whose_outcome_differs_not_only_the_first
     assert comparison["flipped"]
     number = comparison["deciding"]
     assert number is not None and comparison["divergence"] is not None
-    assert number >= comparison["divergence"]
-    trail_one, trail_other = original["outcome_trail"], stunned["outcome_trail"]
-    assert trail_one[:number] == trail_other[:number] and trail_one[number] != trail_other[number]
+    assert number > comparison["divergence"]  # the words part earlier than the outcome does
+    changed_there = {n for n, _ in original["outcome_trail"]} | {n for n, _ in stunned["outcome_trail"]}
+    assert number in changed_there  # a value of the outcome changes in one of the runs at that very step
+    assert "killed" in original["steps"][number - 1]["summary"] or "killed" in stunned["steps"][number - 1]["summary"]
 
 
-def test_first_outcome_difference_keeps_a_finished_run_at_its_end():
-    assert verdict.first_outcome_difference(["a", "b", "c"], ["a", "b", "c"]) is None
-    assert verdict.first_outcome_difference(["a", "b"], ["a", "b", "b", "x"]) == 3
-    assert verdict.first_outcome_difference(["a", "x"], ["a", "b"]) == 1
+def test_first_outcome_difference_reads_change_points_and_ignores_a_difference_made_in_the_setup():
+    one = verdict.trail([{("d1", "zone"): "bf1"}, {("d1", "zone"): "bf1"}, {("d1", "zone"): "trash"}])
+    assert one == [[0, {"d1.zone": verdict._print("bf1")}], [2, {"d1.zone": verdict._print("trash")}]]
+    assert verdict.first_outcome_difference(one, one) is None
+    lives = verdict.trail([{("d1", "zone"): "bf1"}] * 3)
+    assert verdict.first_outcome_difference(one, lives) == 2
+    # a what-if of the setup (d1's Might) differs before the first step: the step that matters is where d1 dies
+    mighty = verdict.trail([{("d1", "might"): 7, ("d1", "zone"): "bf1"}] * 4)
+    weak = verdict.trail(
+        [{("d1", "might"): 6, ("d1", "zone"): "bf1"}] * 3 + [{("d1", "might"): 6, ("d1", "zone"): "trash"}]
+    )
+    assert verdict.first_outcome_difference(mighty, weak) == 3
 
 
 def test_a_dispute_stating_no_outcome_is_judged_on_where_the_cards_end_up():
