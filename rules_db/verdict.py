@@ -62,7 +62,7 @@ def trail(found: list[dict[Key, Any]]) -> list[list]:
 
 def first_outcome_difference(one: list[list], other: list[list]) -> int | None:
     """The first step after which two runs' outcomes differ otherwise than before the first step (where a what-if
-    of the setup may differ already): a value differs that did not, or differs otherwise; a run past its end keeps
+    of the setup may differ already): a value differs that did not, or no longer differs; a run past its end keeps
     its last values. None when no step does."""
     last = max([number for number, _ in one + other], default=0)
     mine, theirs = dict(one[0][1]) if one else {}, dict(other[0][1]) if other else {}
@@ -79,10 +79,10 @@ def first_outcome_difference(one: list[list], other: list[list]) -> int | None:
 _NONE = object()
 
 
-def _differences(mine: dict, theirs: dict) -> dict:
-    return {
-        key: (mine.get(key), theirs.get(key)) for key in mine.keys() | theirs.keys() if mine.get(key) != theirs.get(key)
-    }
+def _differences(mine: dict, theirs: dict) -> set:
+    """The outcome's values that differ between two runs (which, not how: a Might set otherwise in the setup
+    differs as much after a -4 as before it)."""
+    return {key for key in mine.keys() | theirs.keys() if mine.get(key) != theirs.get(key)}
 
 
 def _said(key: Key) -> str:

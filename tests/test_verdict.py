@@ -26,7 +26,6 @@ def test_each_deciding_step_is_flipped_by_its_what_ifs_and_sets_an_outcome_value
             for change in decided["flips"]:
                 comparison = replay_view.compare(original, _view(path, [change]))
                 assert comparison["flipped"], (path.stem, change)
-                assert comparison["deciding"] is not None
                 checked += 1
     assert checked >= 5
 
