@@ -36,6 +36,7 @@ SHARED = {
     "scenarios.trace",
     "scenarios.cards",
     "scenarios.actions",
+    "scenarios.game",  # the Game protocol the rule functions are annotated with
 }
 
 
