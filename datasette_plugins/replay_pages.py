@@ -18,18 +18,15 @@ import re
 import sys
 from collections import OrderedDict
 from functools import cache
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-import jinja2
 from datasette.utils.asgi import Response
-from jinja2.utils import htmlsafe_json_dumps
-from markupsafe import Markup, escape
 
-from datasette_plugins import assets, render
+from datasette_plugins import assets
+from datasette_plugins.replay_drawing import Drawing, Marks, object_labels
 from datasette_plugins.web import Paths, not_found, read, respond, rules_database, url_var, wants_json
-from rules_db import queries, replay_view, typed_actions
+from rules_db import dispute, queries, replay_view, typed_actions
 
 GAME = "riftbound"  # the game the engine plays
 DISPUTE_SOURCE = "your dispute"  # how errors name a scenario typed into the page (never a file of the server)
@@ -181,6 +178,9 @@ async def _replay_page(datasette, request, database, *, text, source, base, keep
         "variant": variant,
         "change_words": _change_words(changes, original) if changes else None,
         "what_if_links": _what_if_links(base, {**keep, **({"variant": variant} if variant else {})}, original),
+        "deciding": _deciding(base, {**keep, **({"variant": variant} if variant else {})}, original, nav),
+        # a dispute states no outcome: what its actions came to, as the dispute builder says it
+        "came_to": dispute.verdict(original) if not original["outcome"] and not lazy else None,
     }
     if wants_json(request):
         return Response.json(_json(page), status=status, default=str)
@@ -222,13 +222,14 @@ def _json(page: dict) -> dict:
         "labels",
         "variant",
         "what_if_error",
+        "deciding",
     )
     return {key: page.get(key) for key in keys}
 
 
 def _step_number(raw: str | None, count: int, comparison: dict | None) -> int:
-    if raw is None and comparison and comparison["divergence"]:
-        return comparison["divergence"]
+    if raw is None and comparison and (comparison["deciding"] or comparison["divergence"]):
+        return comparison["deciding"] or comparison["divergence"]  # the difference that decides, else the first
     try:
         return max(0, min(int(raw or 0), count))
     except ValueError:
@@ -316,184 +317,6 @@ class CitedRules:
 CITED = CitedRules()
 
 
-class Marks:
-    """The replay pages' small repeated pieces as HTML, made in Python (a page has hundreds of them, and a
-    Jinja macro call costs far more than a function): a card named by its object id, a step's words, its
-    citations. Every text is escaped; the only links are ours."""
-
-    def __init__(self, paths: Paths, labels: dict[str, dict], cited: dict[str, list[dict]], links: dict | None = None):
-        self.paths, self.labels, self.cited = paths, labels, cited
-        # A rule's link, by number and id; ``links`` keeps them beyond this page (``CitedRules.links``).
-        self._cites: dict[tuple[str, int | None], Markup] = {} if links is None else links
-
-    def card(self, object_id: str, link: bool = True) -> Markup:
-        label = self.labels.get(object_id)
-        if label is None:
-            return escape(object_id)
-        name = escape(label["name"])
-        if link and label["url"]:
-            named = f'<a class="card-ref" href="{escape(label["url"])}">{name}</a>'
-        else:
-            named = f'<span class="card-ref">{name}</span>'
-        return Markup(named + (f' <span class="owner">({escape(label["owner"])})</span>' if label["owner"] else ""))
-
-    def say(self, pieces: list[dict], link: bool = True, sentence: bool = False) -> Markup:
-        """A step's words; `link=False` inside a link of its own (a step of the list), as links do not nest;
-        `sentence`: said alone, starting with a capital (``render.sentence``)."""
-        if sentence and pieces and "text" in pieces[0]:
-            pieces = [{"text": render.sentence(pieces[0]["text"])}, *pieces[1:]]
-        return Markup("".join(self.card(p["object"], link) if "object" in p else escape(p["text"]) for p in pieces))
-
-    def value(self, value) -> Markup:
-        """An observed value in words: yes / no / none, an object id as its card, a list item by item."""
-        if value is None:
-            return Markup("none")
-        if isinstance(value, bool):
-            return Markup("yes" if value else "no")
-        if isinstance(value, str) and value in self.labels:
-            return self.card(value)
-        if isinstance(value, list):
-            return Markup(", ").join(self.value(item) for item in value) if value else Markup("none")
-        if isinstance(value, dict):
-            return Markup("; ").join(Markup(f"{escape(key)}: ") + self.value(item) for key, item in value.items())
-        return escape(value)
-
-    def rules(self, numbers: list[str]) -> list[dict]:
-        return _rules_of(self.cited, numbers)
-
-    def cites(self, numbers: list[str]) -> Markup:
-        links = [self.cite(rule) for rule in self.rules(numbers)]
-        return Markup(f'<span class="cites">{"".join(links)}</span>') if links else Markup("")
-
-    def cite(self, rule: dict) -> Markup:
-        """A cited rule: its number linked, its text's start on hover; a rule of a version that is not the newest
-        is followed by the same rule in the newest one (what the citation means today: `406.1 → 419.1`), kept
-        together on one line, so a step citing five rules stays a row or two on a phone. Made once per rule:
-        a replay's steps cite the same few rules again and again."""
-        key = (rule["number"], rule["id"] if not rule.get("faq") else rule["ruling_id"])
-        if key not in self._cites:
-            self._cites[key] = self._cite(rule)
-        return self._cites[key]
-
-    def _cite(self, rule: dict) -> Markup:
-        if rule.get("faq"):  # an official FAQ's entry: its ruling's page when the database holds it
-            if rule["ruling_id"] is None:
-                return Markup(f'<span class="cite faq">{escape(rule["number"])}</span>')
-            return Markup(
-                f'<a class="cite faq" href="{escape(self.paths.ruling(rule["ruling_id"]))}" '
-                f'title="{escape(rule["number"])}: {escape(rule["quote"])}">{escape(rule["number"])}</a>'
-            )
-        if rule["id"] is None:
-            return Markup(f'<span class="cite">{escape(rule["number"])}</span>')
-        link = (
-            f'<a class="cite" href="{escape(self.paths.rule(rule))}" title="{escape(rule["number"])}: '
-            f'{escape(rule["quote"])}">{escape(rule["number"])}</a>'
-        )
-        if not rule.get("stale"):
-            return Markup(link)
-        today = "".join(
-            f'<a class="cite" href="{escape(self.paths.rule(other))}" title="{escape(other["number"])} in '
-            f'{escape(other["version"])}">{escape(other["number"])}</a>'
-            for other in rule["in_newest"]
-        )
-        now = today or '<span class="gone" title="nothing like it in the newest rules">gone</span>'
-        return Markup(
-            f'<span class="cite-pair">{link}<span class="to" title="in the newest rules">→</span>{now}</span>'
-        )
-
-    def newest_version(self) -> str | None:
-        """The newest version that the cited rules' counterparts are in (None when every cited rule is in it)."""
-        for rows in self.cited.values():
-            for row in rows:
-                for other in row.get("in_newest") or []:
-                    return other["version"]
-        return None
-
-
-_PARTS = jinja2.Environment(
-    loader=jinja2.FileSystemLoader(Path(__file__).resolve().parent / "templates"), autoescape=True
-)
-
-
-class Drawing:
-    """The board, drawn by the macros of judges_board.html in a plain Jinja environment, and the step lists, built
-    here: a replay has dozens of steps, and a macro call for each cost more than the rest of the page."""
-
-    def __init__(self, *, mark: Marks, paths: Paths, nav: dict | None = None):
-        self.mark, self.nav = mark, nav
-        # The template's macros, looked up by name (``TemplateModule`` declares no attributes).
-        self.module: Any = _PARTS.get_template("judges_board.html").make_module(vars={"mark": mark, "paths": paths})
-
-    def board(self, board: dict, changed: dict, heading: str) -> Markup:
-        return Markup(self.module.board_view(board, changed, heading))
-
-    def object_ref(self, object_id: str) -> Markup:
-        """An object's id as the board shows it (the YAML's and a typed action's name for it)."""
-        return Markup(self.module.object_ref(object_id))
-
-    def steps(self, steps: list[dict], step: int, divergence: int | None) -> Markup:
-        """The steps in words, each a link to the board after it, with the rules it cites; the starting board first."""
-        assert self.nav is not None, "a step list links to the steps of a replay"
-        current = ' aria-current="step"'
-        out = [
-            f'<ol class="judge-steps">\n<li class="depth-0{"" if step else " current"}"><a class="step-link" '
-            f'href="{escape(self.nav["first"])}"{"" if step else current}><span class="n">0</span> The starting board'
-            "</a></li>"
-        ]
-        for s in steps:
-            shown, number = s["number"] == step, s["number"]
-            out.append(
-                f'\n<li class="depth-{min(s["depth"], 4)} kind-{escape(s["kind"].replace(" ", "-"))}'
-                f'{" current" if shown else ""}{" divergence" if divergence == number else ""}">'
-                f'<a class="step-link" href="{escape(self.nav["step"](number))}"{current if shown else ""}>'
-                f'<span class="n">{number}</span> <span class="words">{self.mark.say(s["words"], False)}</span></a>'
-                f"{self.mark.cites(s['rules'])}</li>"
-            )
-        out.append("\n</ol>")
-        return Markup("".join(out))
-
-    def engine_steps(self, steps: list[dict]) -> Markup:
-        """The trace as the engine wrote it: each step's kind, procedure, summary, cited numbers and change."""
-        out = ['<ol class="engine-steps">']
-        for s in steps:
-            rules = f' <span class="note">[{render.dates(", ".join(s["rules"]))}]</span>' if s["rules"] else ""
-            change = f'<br><code class="change">{htmlsafe_json_dumps(s["change"])}</code>' if s["change"] else ""
-            out.append(
-                f'<li class="depth-{min(s["depth"], 6)}"><span class="n">{s["number"]}</span> '
-                f'<span class="kind">{escape(s["kind"])}</span> <code>{escape(s["procedure"])}</code> '
-                f"{escape(s['summary'])}{rules}{change}</li>"
-            )
-        out.append("</ol>")
-        return Markup("".join(out))
-
-    def quotes(self, rules: list[dict]) -> Markup:
-        return Markup(self.module.quotes(rules))
-
-
-def _rules_of(cited: dict[str, list[dict]], numbers: list[str]) -> list[dict]:
-    """The rules a step cites, as link rows with a quote, each once; a number the database cannot place (its
-    rules version is not held) is shown unlinked."""
-    rows: dict[str, dict] = {}
-    for number in numbers:
-        for row in cited.get(number, [] if cited else [{"id": None, "number": number}]):
-            rows.setdefault(row["number"], row)
-    return list(rows.values())
-
-
-def object_labels(paths: Paths, names: dict[str, dict], slugs: dict[str, str]) -> dict[str, dict]:
-    """How the page names each object: its card (linked to the card's page when the card list has it) and
-    owner; a battlefield by its card alone."""
-    return {
-        object_id: {
-            "name": name["card"],
-            "owner": None if name["kind"] == "battlefield" else name["owner"],
-            "kind": name["kind"],
-            "url": paths.card(slugs[real]) if (real := name["real"] or name["card"]) in slugs else None,
-        }
-        for object_id, name in names.items()
-    }
-
-
 # ---------------------------------------------------------------- what-ifs
 
 
@@ -538,6 +361,34 @@ def _what_if_links(base: str, state: dict, original: dict) -> dict:
             if player != inputs["turn_player"]
         ],
     }
+
+
+def _deciding(base: str, state: dict, original: dict, nav: dict) -> list[dict]:
+    """The steps that decide the outcome (rules_db.verdict), each with its link and the what-ifs that flip it, in
+    words and linked."""
+    found = []
+    for decided in original.get("decided") or []:
+        number = decided["number"]
+        if not 0 < number <= len(original["steps"]):
+            continue
+        step = original["steps"][number - 1]
+        flips = [
+            {
+                "words": _change_words([change], original),
+                "url": base + "?" + urlencode({**state, **_change_params([change])}) + "#compare",
+            }
+            for change in decided["flips"]
+        ]
+        found.append(
+            {
+                "number": number,
+                "url": nav["step"](number),
+                "words": step["words"],
+                "rules": step["rules"],
+                "flips": flips,
+            }
+        )
+    return found
 
 
 def _change_params(changes: list[dict] | None) -> dict:

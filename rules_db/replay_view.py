@@ -34,6 +34,7 @@ from typing import Any
 
 import yaml
 
+from rules_db import verdict
 from rules_db.sandbox import Sandbox, SandboxError
 from rules_db.typed_actions import value_words
 from scenarios import schema
@@ -97,6 +98,7 @@ def replayed_view(
         for number, (depth, step) in enumerate(game.trace.steps(), start=1)
     ]
     computed = observe(game, expect)
+    found = verdict.readings(game, expect)  # the outcome after every step (a what-if: the original's outcome)
     described = {
         "error": None,
         "scenario": {
@@ -122,7 +124,10 @@ def replayed_view(
         "outcome": outcome_rows(expect, computed, names),
         "pending": game.pending.plain() if game.pending else None,
         "winner": game.winner,
-        "inputs": _inputs(scenario, data, replay.questions, say),
+        "inputs": (inputs := _inputs(scenario, data, replay.questions, say)),
+        # the steps a what-if would flip (rules_db.verdict), for the scenario as it is: a what-if has its comparison
+        "decided": [] if changes else verdict.deciding(data, source, game, inputs, found),
+        "outcome_trail": verdict.trail(found),
     }
     return described, game
 
@@ -346,8 +351,8 @@ def unit_cards() -> list[str]:
 
 
 def compare(original: dict, what_if: dict) -> dict:
-    """The first step where two views differ in what happened (None when the same steps happen), and their
-    outcomes side by side."""
+    """The first step where two views differ in what happened (None when the same steps happen), the first step
+    after which their outcomes differ (``deciding``, None when they never do), and their outcomes side by side."""
     divergence = None
     for index, (one, other) in enumerate(zip(original["steps"], what_if["steps"])):
         if one["summary"] != other["summary"]:
@@ -359,7 +364,13 @@ def compare(original: dict, what_if: dict) -> dict:
     rows = []
     for mine, theirs in zip(original["outcome"], what_if["outcome"]):
         rows.append({**mine, "what_if": theirs["computed"], "differs": mine["computed"] != theirs["computed"]})
-    return {"divergence": divergence, "outcome": rows, "flipped": any(row["differs"] for row in rows)}
+    deciding = verdict.first_outcome_difference(original["outcome_trail"], what_if["outcome_trail"])
+    return {
+        "divergence": divergence,
+        "deciding": deciding,  # the first step after which the outcome differs: the difference that decides
+        "outcome": rows,
+        "flipped": any(row["differs"] for row in rows),
+    }
 
 
 # -- the page side: a cache in front of the sandbox ---------------------------------------------------------------

@@ -2,19 +2,22 @@
 
 `snapshot(game)` reads the state through the engine's own queries (`calc.might`, `calc.keyword_value`), so a
 unit shows the Might the rules compute now, next to the Might it was printed or set up with. `step_boards(game)`
-walks the trace in order and gives, for each step (or only the steps asked for), the board just after it (before
-the next step opens): the undo journal is rewound to each step's mark (`Step.at`, the journal's length when the
-step opened), read, and redone, so the game ends exactly as it was.
+walks the trace in order and gives, for each step (or only the steps asked for), the board just after it (where
+the next step opens, or after the step's own last write when it writes after its nested steps, see `_ends`): the
+undo journal is rewound to that mark (`Step.at`, the journal's length when a step opened), read, and redone, so the
+game ends exactly as it was.
 """
 
 from __future__ import annotations
 
-from collections.abc import Container
-from typing import Any
+from collections.abc import Callable, Container
+from typing import Any, TypeVar
 
 from scenarios.kernel import calc
 from scenarios.objects import BATTLEFIELD, BOARD, CHAIN, FACEDOWN, LEGEND, UNIT, Kind, Obj, Zone
 from scenarios.trace import Step, plain
+
+T = TypeVar("T")
 
 
 def snapshot(game) -> dict[str, Any]:
@@ -63,27 +66,57 @@ def step_boards(game, wanted: Container[int] | None = None) -> tuple[dict | None
     """The board before the first step, and every step of the trace (in order, with its depth) with the board
     just after it. With ``wanted`` (step numbers: 1 the first step, 0 the board before it) only those boards
     are read and the others are None: a page showing one step reads one or two boards, not one per step."""
+    return step_reads(game, snapshot, wanted)
+
+
+def step_reads(
+    game, read: Callable[[Any], T], wanted: Container[int] | None = None
+) -> tuple[T | None, list[tuple[int, Step, T | None]]]:
+    """What ``read(game)`` gives before the first step and just after each step (where its board is read,
+    ``step_boards``); only for the ``wanted`` step numbers when given. The game is left exactly as it was."""
     walked = list(game.trace.steps())
     journal = game.journal
-    marks = [step.at for _, step in walked[1:]] + [journal.mark()]
-    boards: list[dict | None] = [None] * len(walked)
+    ends = _ends(walked, journal.mark())
+    found: list[T | None] = [None] * len(walked)
+    kept: dict[int, T] = {}
     undone: list = []
     start = None
+    chosen = [index for index in range(len(walked)) if wanted is None or index + 1 in wanted]
     try:
-        for index in reversed(range(len(walked))):
-            if wanted is not None and index + 1 not in wanted:
-                continue
-            if index + 1 < len(walked) and marks[index] == marks[index + 1] and boards[index + 1] is not None:
-                boards[index] = boards[index + 1]  # nothing was written in between: the same board
-                continue
-            undone = journal.rewind(marks[index]) + undone
-            boards[index] = snapshot(game)
+        for index in sorted(chosen, key=lambda index: -ends[index]):  # the journal only rewinds backwards
+            if ends[index] not in kept:
+                undone = journal.rewind(ends[index]) + undone
+                kept[ends[index]] = read(game)
+            found[index] = kept[ends[index]]  # nothing written in between: the same reading
         if wanted is None or 0 in wanted:
             undone = journal.rewind(0) + undone
-            start = snapshot(game)
+            start = read(game)
     finally:
         journal.redo(undone)
-    return start, [(depth, step, board) for (depth, step), board in zip(walked, boards)]
+    return start, [(depth, step, value) for (depth, step), value in zip(walked, found)]
+
+
+def _ends(walked: list[tuple[int, Step]], last: int) -> list[int]:
+    """Each step's board mark: where the next step opens (the journal's end after the last step), or later when
+    the step writes after a nested step that writes nothing opened (`_own_end`), and never before the step
+    before's mark. So "give d1 -2 might" shows the -2 although its "d1 has 3 Might" child opens before the change is
+    written, a step whose nested steps do the work shows the board before them (each nested step then shows its
+    own part), and stepping forward never goes back in time."""
+    ends: list[int] = []
+    for index, (_, step) in enumerate(walked):
+        following = walked[index + 1][1].at if index + 1 < len(walked) else last
+        ends.append(max(following, _own_end(step), ends[-1] if ends else 0))
+    return ends
+
+
+def _own_end(step: Step) -> int:
+    """The journal's length after the writes the step makes before any nested step of it writes (all of its
+    writes when none does): a nested step that only says something ("d1 has 5 Might: it gets -4") leaves the write
+    it announces to its step, and one that writes does its own part, shown beside it."""
+    for child in step.children:
+        if child.entries:
+            return child.at
+    return step.at + len(step.entries)
 
 
 def _player(game, name: str, mine: list[Obj]) -> dict:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from scenarios import library_paths
-from scenarios.board import snapshot, step_boards
+from scenarios.board import _ends, snapshot, step_boards
 from scenarios.replay import replay_file
 
 ZHONYA = next(path for path in library_paths() if path.name.startswith("ruling-03-"))
@@ -55,3 +56,54 @@ def test_the_boards_asked_for_are_those_of_every_step_and_the_others_are_not_rea
     ]
     assert step_boards(game, {4})[0] is None
     assert json.dumps(snapshot(game), sort_keys=True) == before and len(game.journal.entries) == journal_length
+
+
+def _units(board):
+    """Every unit on a board, found wherever the board nests it, by id."""
+    found = {}
+
+    def walk(value):
+        if isinstance(value, dict):
+            if value.get("kind") == "unit" and value.get("might") is not None:
+                found[value["id"]] = value["might"]
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk(board)
+    return found
+
+
+def test_a_might_change_shows_on_the_board_beside_its_own_step():
+    """The board beside a step is the state after it and its nested steps: a "give -2 might" step whose
+    "d1 has 3 Might: it gets -2" child opens before the change is written shows the changed Might."""
+    checked = 0
+    for path in library_paths():
+        _, rows = step_boards(replay_file(path).state)
+        for index, (depth, step, board) in enumerate(rows):
+            if step.procedure != "give_might" or index + 1 >= len(rows) or rows[index + 1][0] <= depth:
+                continue
+            child = rows[index + 1][1]
+            found = re.fullmatch(r"(\S+) has (-?\d+) Might.*: it gets ([-+]?\d+)", child.summary)
+            if found and found[1] in _units(board):
+                unit, old, amount = found[1], int(found[2]), int(found[3])
+                assert _units(board)[unit] == old + amount, (path.stem, index + 1, step.summary)
+                checked += 1
+    assert checked >= 2
+
+
+def test_stepping_forward_never_shows_an_earlier_board_and_a_nested_step_shows_its_own_part():
+    """Each step's board is read no earlier than the step before's (the journal only moves forward as a judge
+    steps), and a step whose nested step does the work shows the board before that work, not after all of it:
+    "A standard-moves a1" does not already show a1's combat designation."""
+    for path in library_paths()[:80]:
+        game = replay_file(path).state
+        walked = list(game.trace.steps())
+        ends = _ends(walked, game.journal.mark())
+        assert ends == sorted(ends), path.stem
+        for index, (_, step) in enumerate(walked):
+            writing = next((child for child in step.children if child.entries), None)
+            if writing is not None and index + 1 < len(walked) and walked[index + 1][1] is writing:
+                assert ends[index] == writing.at, (path.stem, index + 1, step.summary)

@@ -72,7 +72,7 @@ async def test_every_library_replay_draws_a_board_at_every_step(datasette, conne
     and last step of each are fetched as pages too, and show no path of the server. The stored trace comes
     with them: all its steps nested, and every rule they cite linked from the page (each page is fetched
     once for both)."""
-    from datasette_plugins.replay_pages import Drawing, Marks
+    from datasette_plugins.replay_drawing import Drawing, Marks
     from datasette_plugins.web import Paths
 
     paths = Paths(datasette, "rules")
@@ -146,7 +146,7 @@ async def test_a_step_names_cards_not_engine_ids_and_quotes_its_rules(datasette,
 async def test_each_step_page_draws_the_board_and_changes_of_that_step(datasette):
     """A step's page reads only the boards it shows (``replay_view.with_boards``): the same board, changes
     highlighted, as the view with every board (the page's JSON) has at that step."""
-    from datasette_plugins.replay_pages import Drawing, Marks
+    from datasette_plugins.replay_drawing import Drawing, Marks
     from datasette_plugins.web import Paths
 
     data = (await _get(datasette, f"/replays/{ZHONYA}.json")).json()
@@ -185,7 +185,7 @@ async def test_variants_are_alternatives_a_judge_switches_between(datasette, con
     assert outcome[("d1", "zone")] == "trash" and data["view"]["verdict"] == "match"
 
 
-async def test_a_what_if_flips_the_outcome_and_names_the_divergence(datasette):
+async def test_a_what_if_flips_the_outcome_and_names_the_step_whose_outcome_differs(datasette):
     query = urlencode({"path": "setup.players.B.base", "value": "[]"})
     data = (await _get(datasette, f"/replays/{ZHONYA}.json?{query}")).json()
     comparison = data["comparison"]
@@ -196,9 +196,13 @@ async def test_a_what_if_flips_the_outcome_and_names_the_divergence(datasette):
     original, what_if = data["original"]["steps"], data["view"]["steps"]
     assert original[divergence - 1]["summary"] != what_if[divergence - 1]["summary"]
     assert [s["summary"] for s in original[: divergence - 1]] == [s["summary"] for s in what_if[: divergence - 1]]
-    assert data["step"] == divergence  # the page opens at the divergence
+    # The page opens at the first step after which the outcome differs (Zhonya's Hourglass saving d1 or not).
+    deciding = comparison["deciding"]
+    assert deciding >= divergence and data["step"] == deciding
+    assert "killed" in original[deciding - 1]["summary"] + what_if[deciding - 1]["summary"]
     html = (await _get(datasette, f"/replays/{ZHONYA}?{query}")).text
-    assert "diverge at <a" in html and f">step {divergence}</a>" in html and "The outcome changes." in html
+    assert "The outcome first differs after <a" in html and f">step {deciding}</a>" in html
+    assert "The outcome changes." in html
     assert html.count('class="board"') == 2  # original and what-if side by side
 
 
@@ -915,3 +919,50 @@ def test_an_extra_unit_always_gets_a_free_id():
         {"path": "setup.players.A.base", "add_card": "Test Unit"}, {**original, "names": {"extra2": {}}}
     )
     assert change["value"] == {"id": "extra1", "card": "Test Unit"}
+
+
+async def test_the_verdict_comes_first_with_the_steps_that_decide_it_linked(datasette):
+    """Above the board and the steps: the outcome, then each deciding step linked to its board and each what-if
+    that flips it linked to that what-if; the link a deciding step makes opens that step's board."""
+    html = (await _get(datasette, f"/replays/{ZHONYA}")).text
+    assert html.index('class="verdict-first"') < html.index('class="stepper"') < html.index('class="judge-steps"')
+    verdict = html.split('class="verdict-first"', 1)[1].split("</section>", 1)[0]
+    data = (await _get(datasette, f"/replays/{ZHONYA}.json")).json()
+    deciding = data["deciding"]
+    assert 1 <= len(deciding) <= 3
+    for decided in deciding:
+        assert f'?step={decided["number"]}#board"' in verdict
+        for flip in decided["flips"]:
+            assert flip["url"].replace("&", "&amp;") in verdict and "#compare" in flip["url"]
+    first = deciding[0]
+    page = (await _get(datasette, f"/replays/{ZHONYA}?step={first['number']}")).text
+    assert f"Step <b>{first['number']}</b>" in page
+
+
+async def test_routine_steps_fold_into_a_row_that_opens_with_a_tap_and_stay_numbered(datasette):
+    data = (await _get(datasette, f"/replays/{ZHONYA}.json")).json()
+    steps = data["view"]["steps"]
+    routine = [s["number"] for s in steps if s["kind"] == "cleanup" and not s["change"]]
+    html = (await _get(datasette, f"/replays/{ZHONYA}")).text
+    listed = html.split('class="judge-steps-section"', 1)[1]
+    folds = listed.split('<li class="folded">')[1:]
+    assert folds, "the cleanups with nothing to clean are folded"
+    inside = "".join(fold.split("</details>", 1)[0] for fold in folds)
+    assert all(f'id="step-{n}"' in inside for n in routine if f'id="step-{n}"' in listed)
+    assert "<details open" not in listed  # nothing folded is shown: every fold closed
+    kept = [s["number"] for s in steps if s["kind"] in ("effect", "refusal", "choice")]
+    assert all(f'id="step-{n}"' in listed and f'id="step-{n}"' not in inside for n in kept)
+    # A folded step shown keeps its fold open, so it is seen in the list.
+    shown = (await _get(datasette, f"/replays/{ZHONYA}?step={routine[0]}")).text.split('class="judge-steps-section"')[1]
+    assert "<details open><summary>" in shown
+
+
+async def test_the_board_shows_first_what_the_step_touches(datasette):
+    data = (await _get(datasette, f"/replays/{ZHONYA}.json")).json()
+    dealt = next(s for s in data["view"]["steps"] if "deals 4 damage to d1" in s["summary"])
+    html = (await _get(datasette, f"/replays/{ZHONYA}?step={dealt['number']}")).text
+    stepper = html.split('class="stepper"', 1)[1]
+    touched = stepper.split('class="touched"', 1)[1].split('class="board"', 1)[0]
+    assert 'data-object="d1"' in touched and "4 damage" in _text(touched)
+    assert stepper.index('class="touched"') < stepper.index('class="board"')
+    assert 'href="#what-if"' in stepper.split('class="touched"', 1)[0]  # the what-if one tap from the step
