@@ -228,8 +228,8 @@ def _json(page: dict) -> dict:
 
 
 def _step_number(raw: str | None, count: int, comparison: dict | None) -> int:
-    if raw is None and comparison and (comparison["deciding"] or comparison["divergence"]):
-        return comparison["deciding"] or comparison["divergence"]  # the difference that decides, else the first
+    if raw is None and comparison and comparison["marked"]:
+        return comparison["marked"]
     try:
         return max(0, min(int(raw or 0), count))
     except ValueError:
@@ -249,6 +249,7 @@ def _nav(base: str, state: dict, step: int, count: int, keep: dict, variants: li
         "last": at(count, **state),
         "permalink": at(step, **state),
         "original": at(0, **keep, **({"variant": variant} if variant else {})),
+        "original_step": lambda number: at(number, **keep, **({"variant": variant} if variant else {})),
         "alternatives": [{"id": None, "title": "As ruled", "url": at(0, **keep)}]
         + [{"id": v["id"], "title": v["title"], "url": at(0, **keep, variant=v["id"])} for v in variants],
         "form_action": base + "#compare",

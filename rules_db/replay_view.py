@@ -352,7 +352,8 @@ def unit_cards() -> list[str]:
 
 def compare(original: dict, what_if: dict) -> dict:
     """The first step where two views differ in what happened (None when the same steps happen), the first step
-    after which their outcomes differ (``deciding``, None when they never do), and their outcomes side by side."""
+    after which their outcomes differ (``deciding``, None when they never do; it may be past the what-if's end),
+    the what-if step to show for them (``marked``), and their outcomes side by side."""
     divergence = None
     for index, (one, other) in enumerate(zip(original["steps"], what_if["steps"])):
         if one["summary"] != other["summary"]:
@@ -368,6 +369,8 @@ def compare(original: dict, what_if: dict) -> dict:
     return {
         "divergence": divergence,
         "deciding": deciding,  # the first step after which the outcome differs: the difference that decides
+        # The what-if's step a page opens at and marks: the deciding one, unless the what-if ended before it.
+        "marked": deciding if deciding and deciding <= len(what_if["steps"]) else divergence,
         "outcome": rows,
         "flipped": any(row["differs"] for row in rows),
     }

@@ -966,3 +966,17 @@ async def test_the_board_shows_first_what_the_step_touches(datasette):
     assert 'data-object="d1"' in touched and "4 damage" in _text(touched)
     assert stepper.index('class="touched"') < stepper.index('class="board"')
     assert 'href="#what-if"' in stepper.split('class="touched"', 1)[0]  # the what-if one tap from the step
+
+
+async def test_a_what_if_that_ends_before_the_deciding_step_links_it_in_the_original(datasette):
+    """A Might 9 defender survives, so the what-if ends before the original's step where Zhonya's Hourglass decides
+    the outcome: the sentence links that step in the original, and the page opens at a step the what-if has."""
+    what_if = f"/replays/{ZHONYA}?path=setup.battlefields.0.units.0.might&value=9"
+    data = (await _get(datasette, what_if.replace("?", ".json?"))).json()
+    comparison, count = data["comparison"], len(data["view"]["steps"])
+    assert comparison["deciding"] > count >= comparison["marked"] == comparison["divergence"] > 0
+    sentence = _section((await _get(datasette, what_if)).text, "compare").split('class="divergence">', 1)[1]
+    assert f'step={comparison["deciding"]}#board">step {comparison["deciding"]} of the original</a>' in sentence
+    assert "path=" not in sentence.split(" of the original", 1)[0].rsplit("<a", 1)[1]
+    page = (await _get(datasette, what_if)).text
+    assert f'<li id="step-{comparison["marked"]}" class="' in page and f"Step <b>{comparison['marked']}</b>" in page
