@@ -33,6 +33,11 @@ TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
         lambda m: [{"event": e, "who": "self"} for e in (m["a"], m["b"]) if e],
     ),
     (
+        "when I move to a battlefield",
+        re.compile(r"when i move to a battlefield"),
+        lambda m: [{"event": "move", "who": "self", "where": "battlefield"}],
+    ),
+    (
         "when you play a <card type>",
         re.compile(r"when you play an? (?P<t>spell|unit|gear)"),
         lambda m: [{"event": "card_played", "who": "you", "card_type": m["t"]}],
@@ -59,9 +64,12 @@ TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
     ),
     (
         "when a <side> unit <event>",
-        re.compile(r"when an? (?P<s>friendly|enemy) unit (?P<e>dies|attacks|defends)"),
+        re.compile(r"when (?P<o>another|an?) (?P<s>friendly|enemy) unit (?P<e>dies|attacks|defends)"),
         lambda m: [
-            {"event": {"dies": "die", "attacks": "attack", "defends": "defend"}[m["e"]], "who": f"{m['s']} unit"}
+            {
+                "event": {"dies": "die", "attacks": "attack", "defends": "defend"}[m["e"]],
+                "who": ("other " if m["o"] == "another" else "") + f"{m['s']} unit",
+            }
         ],
     ),
     (
@@ -159,6 +167,7 @@ def read_activated(text: str, card: dict[str, Any], used: list[str]) -> bool:
 _PASSIVE = re.compile(
     r"(?P<who>other friendly units|friendly units|your other units|enemy units|units|other units)"
     r"(?P<where> here| at battlefields)? have (?:(?P<sign>[+-])(?P<n>\d+) might|\[(?P<kw>[a-z-]+)(?: (?P<v>\d+))?\])"
+    r"(?P<where2> here)?"
 )
 _PASSIVE_WHO = {"your other units": "other friendly unit", "other units": "other unit"}
 
@@ -174,7 +183,7 @@ def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
         return False
     who = _PASSIVE_WHO.get(found["who"], found["who"].rstrip("s"))
     to: dict[str, Any] = {"who": who}
-    if found["where"] == " here":
+    if " here" in (found["where"], found["where2"]):
         to["where"] = "here"
     elif found["where"]:
         to["where"] = "battlefield"

@@ -26,10 +26,11 @@ def template(family: str, pattern: str):
     return decorate
 
 
-def _ref(phrase: str, ctx: Context, kind: str = "unit") -> Any:
-    """A reference that must name `kind` objects (a unit by default)."""
+def _ref(phrase: str, ctx: Context, kind: str | None = "unit") -> Any:
+    """A reference that must name `kind` objects (a unit by default; None: a unit or a gear)."""
     ref = reference(phrase, ctx)
-    if isinstance(ref, str) and ref in ctx.targets and ctx.targets[ref].get("type") != kind:
+    kinds = ("unit", "gear") if kind is None else (kind,)
+    if isinstance(ref, str) and ref in ctx.targets and ctx.targets[ref].get("type") not in kinds:
         return None
     return ref
 
@@ -98,7 +99,7 @@ def _score(m, ctx):
 
 @template("status", r"(?P<verb>kill|stun|ready|exhaust|buff|recall|heal) (?P<obj>.+)")
 def _status(m, ctx):
-    what = _ref(m["obj"], ctx)
+    what = _ref(m["obj"], ctx, None if m["verb"] in ("kill", "ready", "exhaust") else "unit")
     if what is None:
         return None
     return [{"op": m["verb"], "what": what}]
@@ -106,7 +107,7 @@ def _status(m, ctx):
 
 @template("banish", r"banish (?P<obj>.+)")
 def _banish(m, ctx):
-    what = _ref(m["obj"], ctx)
+    what = _ref(m["obj"], ctx, None)
     return None if what is None or what == "this" else [{"op": "banish", "what": what}]
 
 

@@ -54,7 +54,7 @@ def keyword_prefix(text: str, card: dict[str, Any]) -> str:
             rest = after[cost_text.end() :]
             continue
         keyword = engine_keyword(word)
-        if keyword is None or after.startswith("—"):
+        if keyword is None or after.startswith(("—", "[>]")):  # "[Reaction][>] cost: ..." is an ability's
             return rest
         card.setdefault("keywords", {})[keyword] = int(found["n"]) if found["n"] else 1
         rest = after
