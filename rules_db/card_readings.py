@@ -162,3 +162,96 @@ def engine_cards() -> dict[str, Card]:
     hand-written one overrides the reading of its card). Installs the read ones for the engine's look-ups."""
     use_read_cards(read_definitions(database_path()))
     return all_cards()
+
+
+# -- the oracle: the hand-written cards of scenarios/cards.yaml against their readings ------------------------
+
+_NOT_BEHAVIOUR = {"name", "real", "made_up", "text", "note", "label", "domains", "tags"}
+
+
+def _canonical(definition: dict[str, Any]) -> Any:
+    """A definition's behaviour, comparable: defaults filled and dropped (the Card model), labels and words left
+    out, and each ability's target slots renamed by their order ("target", "unit" -> "slot1")."""
+    dumped = Card.model_validate(definition).model_dump(exclude_defaults=True)
+    return _strip(_renamed(dumped))
+
+
+def _renamed(node: Any) -> Any:
+    if isinstance(node, list):
+        return [_renamed(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if isinstance(node.get("targets"), dict) and node["targets"]:
+        names = {slot: f"slot{i}" for i, slot in enumerate(node["targets"], 1)}
+        node = _replace(node, names)
+    return {key: _renamed(value) for key, value in node.items()}
+
+
+def _replace(node: Any, names: dict[str, str]) -> Any:
+    if isinstance(node, dict):
+        return {names.get(k, k) if k in names else k: _replace(v, names) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_replace(item, names) for item in node]
+    if isinstance(node, str):
+        if node in names:
+            return names[node]
+        head, colon, tail = node.partition(":")
+        if colon and tail in names:
+            return f"{head}:{names[tail]}"
+    return node
+
+
+def _strip(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {k: _strip(v) for k, v in node.items() if k not in _NOT_BEHAVIOUR}
+    if isinstance(node, list):
+        return [_strip(item) for item in node]
+    return node
+
+
+def oracle(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+    """Each real card of scenarios/cards.yaml: equal (its reading's behaviour is the hand-written one's), or
+    differs (both shown), or unread (the words not read)."""
+    from scenarios.cards import load_library
+
+    readings = {
+        name: (status, definition, unread)
+        for name, status, definition, unread in conn.execute(
+            "select c.name, r.status, r.definition, r.unread from card_readings r join cards c on c.id = r.card_id"
+        )
+    }
+    results = []
+    for card in load_library().values():
+        if not card.real or card.type in ("token", "rune"):  # the five sets' cards: tokens and runes aside
+            continue
+        status, definition, unread = readings.get(card.real, ("missing", None, "[]"))
+        hand = _canonical(card.model_dump(exclude_defaults=True))
+        if status != "read":
+            results.append({"card": card.real, "result": status, "unread": json.loads(unread), "hand": hand})
+            continue
+        read = _canonical(json.loads(definition))
+        fields = sorted(key for key in set(read) | set(hand) if read.get(key) != hand.get(key))
+        results.append(
+            {
+                "card": card.real,
+                "result": "differs" if fields else "equal",
+                "fields": fields,
+                "read": read,
+                "hand": hand,
+            }
+        )
+    return results
+
+
+def oracle_lines(conn: sqlite3.Connection) -> list[str]:
+    """What `rules-db cards --oracle` prints: each real hand-written card not equal to its reading, and the count."""
+    results = oracle(conn)
+    lines = []
+    for result in results:
+        if result["result"] == "differs":
+            lines.append(f"differs  {result['card']}: " + ", ".join(result["fields"]))
+        elif result["result"] != "equal":
+            lines.append(f"{result['result']:8} {result['card']}: " + " | ".join(result.get("unread", [])))
+    equal = sum(r["result"] == "equal" for r in results)
+    lines.append(f"hand-written real cards equal to their reading: {equal} of {len(results)}")
+    return lines

@@ -10,10 +10,12 @@ Legion, Deathknell), `keywords` (keyword lines, Equip, Repeat); `survey` counts 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from scenarios.card_reader.abilities import Unread, read_paragraph
+from scenarios.card_reader.keywords import engine_keyword
 from scenarios.card_reader.phrases import DOMAIN_WORDS, Context
 from scenarios.card_reader.text import normalise, paragraphs
 
@@ -75,13 +77,14 @@ def read_card(card: CardText) -> Reading:
     used: list[str] = []
     spell = Context(kind) if kind == "spell" else None
     for paragraph in paragraphs(card.text):
+        before = {key: len(definition.get(key, [])) for key in ("triggers", "activated")}
         try:
             read_paragraph(normalise(paragraph.text), definition, spell, used)
+            _label(definition, before, f"{card.name}: {paragraph.text}")
         except Unread as refused:
             unread.append(str(refused))
             continue
-        if paragraph.reminders and not _restates_keyword(paragraph.text):
-            unread.extend(f"({reminder})" for reminder in paragraph.reminders)
+        unread.extend(f"({r})" for r in paragraph.reminders if not _restates_keyword(paragraph.text, r))
     if spell is not None and spell.targets:
         definition["targets"] = spell.targets
     if unread:
@@ -93,11 +96,23 @@ def read_card(card: CardText) -> Reading:
     return Reading("read", definition, [], used)
 
 
-def _restates_keyword(text: str) -> bool:
-    """A read paragraph holding a bracketed keyword (not an icon): its reminder restates that keyword."""
-    import re
+def _label(definition: dict[str, Any], before: dict[str, int], label: str) -> None:
+    """The abilities a paragraph made are labelled with its words as printed: a step they make cites them."""
+    for key, count in before.items():
+        for ability in definition.get(key, [])[count:]:
+            if not ability.get("equip"):
+                ability["label"] = label
 
-    return any(
-        not re.match(r"\d|(fury|calm|mind|body|chaos|order|any) rune|exhaust|>", w.lower())
-        for w in re.findall(r"\[([^\]]+)\]", text)
-    )
+
+_ICON = re.compile(r"\d|(fury|calm|mind|body|chaos|order|any) rune|exhaust|>")
+_KEYWORD_ACTIONS = ("stun", "buff")  # keyword actions (glossary) whose reminder restates them
+
+
+def _restates_keyword(text: str, reminder: str) -> bool:
+    """Does a reminder of a read paragraph restate a keyword it holds: a bracketed keyword (not an icon) or a
+    keyword printed bare, or a keyword action the reminder names ("stun ... (A stunned unit ...)")?"""
+    bracketed = [w for w in re.findall(r"\[([^\]]+)\]", text) if not _ICON.match(w.lower())]
+    if bracketed or engine_keyword(text.split(" ")[0]):
+        return True
+    lowered, said = f" {text.lower()}", reminder.lower()
+    return any(f" {action}" in lowered and action in said for action in _KEYWORD_ACTIONS)

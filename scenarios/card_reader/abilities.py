@@ -19,7 +19,7 @@ class Unread(ValueError):
     """Words of a card the reader does not understand (the card is refused, naming them)."""
 
 
-_SELF_EVENTS = ("attack", "defend", "conquer", "hold", "move", "die")
+_NTH = {"second": 2, "third": 3, "fourth": 4}
 TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
     (
         "when you play me",
@@ -36,6 +36,31 @@ TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
         "when I move to a battlefield",
         re.compile(r"when i move to a battlefield"),
         lambda m: [{"event": "move", "who": "self", "where": "battlefield"}],
+    ),
+    (
+        "when I'm played and when I <event>",
+        re.compile(r"when i'm played and when i (?P<e>attack|defend|conquer|hold|move)"),
+        lambda m: [{"event": "play", "who": "self"}, {"event": m["e"], "who": "self"}],
+    ),
+    (
+        "the Nth time I move in a turn",
+        re.compile(r"the (?P<n>second|third|fourth) time i move in a turn"),
+        lambda m: [{"event": "move", "who": "self", "nth": _NTH[m["n"]]}],
+    ),
+    (
+        "when you play your Nth card in a turn",
+        re.compile(r"when you play your (?P<n>second|third|fourth) card in a turn"),
+        lambda m: [{"event": "card_played", "who": "you", "nth": _NTH[m["n"]]}],
+    ),
+    (
+        "when an enemy unit attacks a battlefield you control",
+        re.compile(r"when an enemy unit attacks a battlefield you control"),
+        lambda m: [{"event": "attack", "who": "enemy unit", "where": "battlefield you control"}],
+    ),
+    (
+        "when you play a [mighty] unit",
+        re.compile(r"when you play a \[mighty\] unit"),
+        lambda m: [{"event": "play", "who": "friendly unit", "by": "you", "mighty": True}],
     ),
     (
         "when you play a <card type>",
@@ -78,7 +103,10 @@ TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
         lambda m: [{"event": "choose", "who": f"{m['s']} unit", "by": "you"}],
     ),
 ]
-_YOU_MAY_COST = re.compile(r"you may (?P<cost>exhaust me|pay [^ ]+|spend a buff|spend my buff) to (?P<rest>.+)")
+_YOU_MAY_COST = re.compile(
+    r"you may (?P<cost>(?:exhaust (?:me|this)|pay (?:\[[^\]]+\])+|spend a buff|spend my buff)(?: and (?:exhaust (?:me|this)))?)"
+    r" to (?P<rest>.+)"
+)
 
 
 def _trigger_head(head: str) -> tuple[str, list[dict[str, Any]]] | None:
@@ -150,7 +178,7 @@ def read_activated(text: str, card: dict[str, Any], used: list[str]) -> bool:
     cost = ability_cost(found["cost"])
     if cost is None:
         raise Unread(found["cost"] + ":")
-    ctx = Context(card["type"])
+    ctx = Context(card["type"], first="unit")
     ability: dict[str, Any] = {"cost": cost}
     keyword = found["kw1"] or found["kw2"]
     if keyword:
@@ -172,8 +200,39 @@ _PASSIVE = re.compile(
 _PASSIVE_WHO = {"your other units": "other friendly unit", "other units": "other unit"}
 
 
+_DEFENDS_ALONE = re.compile(
+    r"while an? (?P<s>friendly|enemy) unit (?P<r>attacks|defends) alone, it gets (?P<sign>[+-])(?P<n>\d+) might"
+)
+_STUNNED = re.compile(
+    r"stunned (?P<s>friendly|enemy) units(?P<where> here)? have (?P<sign>[+-])(?P<n>\d+) might(?P<min>, to a minimum of 1 might)?"
+)
+
+
 def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
     text = text.rstrip(".")
+    if text == "units can't move from here to base":
+        card.setdefault("restrictions", []).append("no_move_from_here_to_base")
+        used.append("static: units can't move from here to base")
+        return True
+    alone = _DEFENDS_ALONE.fullmatch(text)
+    if alone:
+        role = {"attacks": "attacker", "defends": "defender"}[alone["r"]]
+        might = int(alone["n"]) * (-1 if alone["sign"] == "-" else 1)
+        to = {"who": f"{alone['s']} unit", "role": role, "alone": True}
+        card.setdefault("passives", []).append({"to": to, "might": might})
+        used.append("static: while a unit attacks/defends alone")
+        return True
+    stunned = _STUNNED.fullmatch(text)
+    if stunned:
+        to = {"who": f"{stunned['s']} unit", "stunned": True}
+        if stunned["where"]:
+            to["where"] = "here"
+        passive = {"to": to, "might": int(stunned["n"]) * (-1 if stunned["sign"] == "-" else 1)}
+        if stunned["min"]:
+            passive["minimum"] = 1
+        card.setdefault("passives", []).append(passive)
+        used.append("static: stunned units have might")
+        return True
     if text in ("i enter ready", "this enters ready"):
         card["enters_ready"] = True
         used.append("static: I enter ready")

@@ -97,7 +97,7 @@ def _score(m, ctx):
     return [{"op": "score", "n": int(m["n"])}]
 
 
-@template("status", r"(?P<verb>kill|stun|ready|exhaust|buff|recall|heal) (?P<obj>.+)")
+@template("status", r"\[?(?P<verb>kill|stun|ready|exhaust|buff|recall|heal)\]? (?P<obj>.+)")
 def _status(m, ctx):
     what = _ref(m["obj"], ctx, None if m["verb"] in ("kill", "ready", "exhaust") else "unit")
     if what is None:
@@ -117,7 +117,7 @@ def _return(m, ctx):
     return None if what is None else [{"op": "return_to_hand", "what": what}]
 
 
-@template("move", r"move (?P<obj>.+?) to (?:its|their|your) base")
+@template("move", r"move (?P<obj>.+?) to (?:its |their |your )?base")
 def _move_base(m, ctx):
     what = _ref(m["obj"], ctx)
     return None if what is None else [{"op": "move", "what": what, "to": "base"}]
@@ -139,11 +139,17 @@ def _move(m, ctx):
     return [ins]
 
 
-@template("counter", r"counter (?P<obj>a spell(?: that costs no more than \[(?P<e>\d+) energy\])?)")
+@template(
+    "counter",
+    r"counter (?P<obj>a spell(?: that costs no more than \[(?P<e>\d+) energy\]"
+    r"(?: and no more than (?P<p>(?:\[any rune\])+))?)?)",
+)
 def _counter(m, ctx):
     spec: dict[str, Any] = {"type": "spell"}
     if m["e"]:
         spec["max_cost"] = int(m["e"])
+    if m["p"]:
+        spec["max_power"] = m["p"].count("[any rune]")
     return [{"op": "counter", "what": ctx.slot(spec)}]
 
 
@@ -173,6 +179,54 @@ def _choose(m, ctx):
 def _fight(m, ctx):
     slots = [s for s, spec in ctx.targets.items() if spec.get("type") == "unit"]
     return None if len(slots) != 2 else [{"op": "fight", "a": slots[0], "b": slots[1]}]
+
+
+@template("move", r"(?:then )?move (?P<obj>it|them) to a battlefield")
+def _move_to_battlefield(m, ctx):
+    what = _ref(m["obj"], ctx)
+    if not isinstance(what, str) or "destination" in ctx.targets:
+        return None
+    ctx.targets["destination"] = {"type": "battlefield"}
+    ctx.it = what
+    return [{"op": "move", "what": what, "to": "destination"}]
+
+
+@template("move", r"(?:you may )?move (?P<obj>an? .+?) to that (?:enemy )?unit's (?:battlefield|location)")
+def _move_to_its_place(m, ctx):
+    there = ctx.it
+    if there not in ctx.targets:
+        return None
+    spec = target_spec(m["obj"])
+    if spec is None:
+        return None
+    if m[0].startswith("you may "):
+        spec["optional"] = True
+    slot = ctx.slot(spec)
+    return [{"op": "move", "what": slot, "to": f"location_of:{there}"}]
+
+
+@template("banish and play", r"banish (?P<obj>an? .+?), then its owner plays it to their base, ignoring its cost")
+def _banish_and_play(m, ctx):
+    what = _ref(m["obj"], ctx)
+    return None if not isinstance(what, str) or what == "this" else [{"op": "banish_and_play", "what": what}]
+
+
+@template("deal", r"deal (?P<n>\d+) to up to one other unit")
+def _deal_other(m, ctx):
+    if ctx.it not in ctx.targets:
+        return None
+    first = ctx.it
+    slot = ctx.slot({"type": "unit", "optional": True, "not_target": first})
+    return [{"op": "deal", "amount": int(m["n"]), "to": slot}]
+
+
+_CONDITIONS = {"i was [mighty]": "mighty", "i'm [mighty]": "mighty", "i died alone": "alone"}
+
+
+@template("if <condition>", r"if (?P<c>i was \[mighty\]|i'm \[mighty\]|i died alone), (?P<rest>.+)")
+def _if(m, ctx):
+    then = instructions(m["rest"], ctx, [])
+    return None if then is None else [{"op": "if", "condition": _CONDITIONS[m["c"]], "then": then}]
 
 
 def _one(clause: str, ctx: Context, used: list[str]) -> Instructions | None:

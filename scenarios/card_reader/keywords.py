@@ -26,6 +26,9 @@ _TOKEN = re.compile(r"\[(?P<kw>[a-z-]+)(?: (?P<n>\d+))?\]\s*")
 
 def keyword_prefix(text: str, card: dict[str, Any]) -> str:
     """Read the plain keywords a paragraph opens with into `card` (keywords, Equip, Repeat); return the rest."""
+    if engine_keyword(text) and not text.startswith("["):  # a keyword printed without its brackets
+        card.setdefault("keywords", {})[engine_keyword(text)] = 1
+        return ""
     rest = text
     while True:
         found = _TOKEN.match(rest)

@@ -31,8 +31,11 @@ class Context:
     it: str | None = None  # the object "it" / "that unit" names: a slot, or trigger_unit
     subject: str = "self"  # the triggering unit when a trigger is about another unit ("it" names it)
 
+    first: str = "target"  # the first slot's name ("unit" for an activated ability's, as in cards.yaml)
+
     def slot(self, spec: dict[str, Any]) -> str:
-        name = "target" if not self.targets else f"target{len(self.targets) + 1}"
+        names = [self.first, "other"] + [f"target{n}" for n in range(3, 10)]
+        name = next(n for n in names if n not in self.targets)
         self.targets[name] = spec
         self.it = name
         return name
