@@ -87,6 +87,8 @@ def read_card(card: CardText) -> Reading:
         unread.extend(f"({r})" for r in paragraph.reminders if not _restates_keyword(paragraph.text, r))
     if spell is not None and spell.targets:
         definition["targets"] = spell.targets
+    if "Equipment" in card.tags:
+        unread += _equipment(definition)
     if unread:
         return Reading("unread", None, unread, used)
     try:
@@ -94,6 +96,23 @@ def read_card(card: CardText) -> Reading:
     except ValueError as error:
         return Reading("unread", None, [f"not a definition the engine accepts: {error}"], used)
     return Reading("read", definition, [], used)
+
+
+_GEAR_KEYWORDS = {"Equip", "Quick-Draw", "Hidden", "Reaction", "Action", "Accelerate"}
+
+
+def _equipment(definition: dict[str, Any]) -> list[str]:
+    """An Equipment's text other than its Equip and its own keywords is what it gives the equipped unit (its
+    keywords: a passive to the equipped unit); its "I" and "me" mean that unit, which the reader does not say
+    yet: such an ability is refused."""
+    given = {k: v for k, v in definition.get("keywords", {}).items() if k not in _GEAR_KEYWORDS}
+    if given:
+        definition["keywords"] = {k: v for k, v in definition["keywords"].items() if k not in given}
+        definition.setdefault("passives", []).append({"to": {"who": "equipped unit"}, "keywords": given})
+    refused = [
+        a["label"] for a in definition.get("triggers", []) + definition.get("activated", []) if not a.get("equip")
+    ]
+    return [f"{label} (an Equipment's ability for the equipped unit)" for label in refused]
 
 
 def _label(definition: dict[str, Any], before: dict[str, int], label: str) -> None:
