@@ -255,3 +255,15 @@ def oracle_lines(conn: sqlite3.Connection) -> list[str]:
     equal = sum(r["result"] == "equal" for r in results)
     lines.append(f"hand-written real cards equal to their reading: {equal} of {len(results)}")
     return lines
+
+
+def coverage_page(conn: sqlite3.Connection, card_set: str | None = None) -> dict[str, Any]:
+    """What the coverage page shows: the coverage per set and in total, and the unread cards (of one set)."""
+    found = coverage(conn, top=20)
+    sets = {s["set"] for s in found["sets"]}
+    chosen = card_set if card_set in sets else None
+    return {
+        "coverage": {**found, "phrases": [{"phrase": p, "cards": n} for p, n in found["phrases"]]},
+        "set": chosen,
+        "unread": unread_cards(conn, chosen),
+    }
