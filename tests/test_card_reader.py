@@ -52,3 +52,89 @@ def test_a_card_with_any_unread_words_is_refused_naming_them(text):
 def test_reminder_text_is_unread_unless_it_restates_a_read_keyword():
     assert read("When I conquer, draw 1. (You may look at it.)").unread == ["(You may look at it.)"]
     assert read("[Tank] (I must be assigned combat damage first.)").status == "read"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "where", "expected"),
+    [
+        (
+            "When I move to a battlefield, draw 1.",
+            "Unit",
+            "triggers",
+            {"event": "move", "who": "self", "where": "battlefield"},
+        ),
+        (
+            "When another friendly unit dies, draw 1.",
+            "Unit",
+            "triggers",
+            {"event": "die", "who": "other friendly unit"},
+        ),
+        ("When I'm played and when I conquer, buff me.", "Unit", "triggers", {"event": "conquer", "who": "self"}),
+        (
+            "The third time I move in a turn, you score 1 point.",
+            "Unit",
+            "triggers",
+            {"event": "move", "who": "self", "nth": 3},
+        ),
+    ],
+)
+def test_trigger_templates(text, kind, where, expected):
+    reading = read(text, kind)
+    assert reading.status == "read", reading.unread
+    assert reading.definition[where][-1]["when"] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "effects", "targets"),
+    [
+        (
+            "Deal 1 to all units at battlefields.",
+            [{"op": "deal", "amount": 1, "to": {"all": {"who": "unit", "where": "battlefield"}}}],
+            None,
+        ),
+        (
+            "Deal 2 to all enemy units in combat.",
+            [{"op": "deal", "amount": 2, "to": {"all": {"who": "enemy unit", "where": "combat"}}}],
+            None,
+        ),
+        ("Kill a gear.", [{"op": "kill", "what": "target"}], {"target": {"type": "gear"}}),
+        (
+            "Give a unit [Shield 2] and [Tank] this turn.",
+            [
+                {"op": "grant", "keyword": "Shield", "to": "target", "value": 2},
+                {"op": "grant", "keyword": "Tank", "to": "target"},
+            ],
+            {"target": {"type": "unit"}},
+        ),
+        ("Ready 2 runes.", [{"op": "ready_runes", "n": 2}], None),
+        (
+            "Counter a spell that costs no more than [4 Energy] and no more than [Any rune].",
+            [{"op": "counter", "what": "target"}],
+            {"target": {"type": "spell", "max_cost": 4, "max_power": 1}},
+        ),
+        (
+            "Deal 2 to a unit at a battlefield, then deal 2 to up to one other unit.",
+            [{"op": "deal", "amount": 2, "to": "target"}, {"op": "deal", "amount": 2, "to": "other"}],
+            {
+                "target": {"type": "unit", "where": "battlefield"},
+                "other": {"type": "unit", "optional": True, "not_target": "target"},
+            },
+        ),
+    ],
+)
+def test_spell_templates(text, effects, targets):
+    reading = read(text, "Spell")
+    assert reading.status == "read", reading.unread
+    assert reading.definition["effects"] == effects
+    assert reading.definition.get("targets") == targets
+
+
+def test_an_equipment_gives_its_keywords_to_the_equipped_unit_and_refuses_its_other_abilities():
+    armor = read_card(
+        CardText("Armor", "Gear", "[Equip] [Calm rune] (reminder)\n[Tank] (reminder)", tags=("Equipment",))
+    )
+    assert armor.status == "read"
+    assert armor.definition["passives"] == [{"to": {"who": "equipped unit"}, "keywords": {"Tank": 1}}]
+    assert armor.definition["activated"][0]["cost"] == {"domain_power": {"Calm": 1}}
+    ring = read_card(CardText("Ring", "Gear", "[Equip] [Calm rune]\nWhen I conquer, draw 1.", tags=("Equipment",)))
+    assert ring.status == "unread" and "equipped unit" in ring.unread[0]

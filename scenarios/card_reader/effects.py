@@ -74,6 +74,29 @@ def _grant(m, ctx):
     return [ins]
 
 
+@template(
+    "grant", r"give (?P<obj>.+?) \[(?P<a>[a-z-]+)(?: (?P<n>\d+))?\] and \[(?P<b>[a-z-]+)(?: (?P<m>\d+))?\] this turn"
+)
+def _grant_two(m, ctx):
+    from scenarios.card_reader.keywords import engine_keyword
+
+    first, second, to = engine_keyword(m["a"]), engine_keyword(m["b"]), _ref(m["obj"], ctx)
+    if first is None or second is None or to is None:
+        return None
+    grants = []
+    for keyword, value in ((first, m["n"]), (second, m["m"])):
+        ins: dict[str, Any] = {"op": "grant", "keyword": keyword, "to": to}
+        if value:
+            ins["value"] = int(value)
+        grants.append(ins)
+    return grants
+
+
+@template("ready runes", r"ready (?P<n>\d+) runes")
+def _ready_runes(m, ctx):
+    return [{"op": "ready_runes", "n": int(m["n"])}]
+
+
 @template("draw", r"(?:you )?draw (?P<n>\d+)")
 def _draw(m, ctx):
     return [{"op": "draw", "n": int(m["n"])}]
@@ -111,7 +134,7 @@ def _banish(m, ctx):
     return None if what is None or what == "this" else [{"op": "banish", "what": what}]
 
 
-@template("return", r"return (?P<obj>.+?) to (?:its|their) owners?'s? hands?")
+@template("return", r"return (?P<obj>.+?) to (?:its|their|my) owners?'s? hands?")
 def _return(m, ctx):
     what = _ref(m["obj"], ctx)
     return None if what is None else [{"op": "return_to_hand", "what": what}]

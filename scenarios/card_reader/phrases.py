@@ -48,6 +48,7 @@ _QUALIFIERS = (
     (r" (?:in|at) (?:your|its owner's|their) base", {"where": "base"}),
     (r" from a battlefield", {"where": "battlefield"}),
     (r" at battlefields", {"where": "battlefield", "plural": True}),
+    (r" in combat", {"where": "combat", "plural": True}),
 )
 _ONE = re.compile(
     r"^(?P<det>an?|up to one|one)\s+(?:(?P<side>friendly|enemy)\s+)?(?P<kind>unit|gear|spell)"
@@ -69,7 +70,7 @@ def _qualify(rest: str, spec: dict[str, Any], plural: bool = False) -> dict[str,
         for pattern, update in _QUALIFIERS:
             found = re.match(pattern, rest)
             if found:
-                if plural != bool(update.get("plural")) and update.get("where") == "battlefield":
+                if plural != bool(update.get("plural")) and update.get("where") in ("battlefield", "combat"):
                     return None  # "all units at a battlefield" picks one battlefield: not a filter word
                 spec.update({k: v for k, v in update.items() if k != "plural"})
                 rest = rest[found.end() :]
