@@ -260,7 +260,7 @@ def rule_link(paths, row: dict, show_version: bool = False, show_preview: bool =
 
 def ruling_link(paths, row: dict) -> Markup:
     """A ruling's question linked to its page, with the question it is part of when it is a sub-question
-    (``part_of``, ``queries._PART_OF``)."""
+    (``part_of``, ``queries.PART_OF``)."""
     part_of = f' <span class="note">part of “{escape(row["part_of"])}”</span>' if row.get("part_of") else ""
     return Markup(f'<a href="{escape(paths.ruling(row["id"]))}">{escape(row["question"])}</a>{part_of}')
 

@@ -1,4 +1,4 @@
-"""What one document may hold (README, "Limits"): the bounds that keep a hostile or damaged file from
+"""What one document may hold (docs/limits.md): the bounds that keep a hostile or damaged file from
 crashing or stalling the build. Exceeding one is an ``IngestError`` naming the file, the line and the limit.
 
 The real documents stay far below every bound (their longest line is about a thousand characters, their

@@ -1,6 +1,6 @@
 """The database schema: a public interface, since judges write SQL against it.
 
-Table and column names are plain and stable; README.md documents them. Every
+Table and column names are plain and stable; docs/database.md documents them. Every
 table is created here, in dependency order, with its foreign keys and indexes.
 """
 
@@ -14,7 +14,7 @@ import sqlite_utils
 
 
 class Table(NamedTuple):
-    """One table: its columns (``id`` is the primary key), what it holds (README.md's words), the table whose ids
+    """One table: its columns (``id`` is the primary key), what it holds (docs/database.md's words), the table whose ids
     each of its reference columns holds, and its indexes."""
 
     columns: dict[str, type]
@@ -680,7 +680,7 @@ def describe(table: str) -> str:
 
 
 def markdown() -> str:
-    """The schema as the README documents it (a test keeps the two in step)."""
+    """The schema as docs/database.md documents it (a test keeps the two in step)."""
     out = []
     for name, table in TABLES.items():
         links = {column: f"{other}.id" for column, other in table.references.items()}

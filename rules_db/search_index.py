@@ -34,7 +34,6 @@ import sqlite_utils
 
 from ingest.lemmas import lemma_lookup, lemma_table_json
 from rules_db import store
-from rules_db.queries import stored_aliases
 from rules_db.search.index_format import (
     EXAMPLE,
     EXAMPLE_TAG,
@@ -188,7 +187,7 @@ def _rule_rows(conn: sqlite3.Connection) -> list[dict]:
     rules = [dict(zip(names, row)) for row in cursor.fetchall()]
     defined: dict[int, list[str]] = defaultdict(list)
     for rule_id, term, aliases in conn.execute("select rule_id, term, aliases from keywords where rule_id is not null"):
-        defined[rule_id] += [term, *stored_aliases(aliases)]
+        defined[rule_id] += [term, *store.stored_aliases(aliases)]
     for rule_id, name, penalty in conn.execute(
         "select rule_id, name, penalty from infractions where rule_id is not null"
     ):

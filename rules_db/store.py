@@ -385,6 +385,17 @@ def slugify(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.replace("'", "").replace("\u2019", "").lower()).strip("-")
 
 
+def stored_aliases(stored: str | None) -> list[str]:
+    """A keyword's aliases as stored (``store_document`` writes a JSON list; comma-separated text is read too)."""
+    if not stored:
+        return []
+    try:
+        aliases = json.loads(stored)
+    except ValueError:
+        aliases = stored.split(",")
+    return [alias.strip() for alias in aliases if isinstance(alias, str) and alias.strip()]
+
+
 def next_id(db: sqlite_utils.Database, table: str) -> int:
     """The id after the largest in the table: rows are numbered here so parents can point at them."""
     return (db.execute(f"select coalesce(max(id), 0) from [{table}]").fetchone()[0]) + 1

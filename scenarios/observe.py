@@ -1,5 +1,5 @@
 """What a scenario's `expect` may name, and reading it off a game: every observable key, read by name (never an
-arbitrary attribute). The loader checks a scenario's expectations against these names (`scenarios.schema`) and
+arbitrary attribute). The loader checks a scenario's expectations against these names (`scenarios.document_checks`) and
 the replay reads them (`scenarios.replay`); both import this module, which imports neither.
 """
 

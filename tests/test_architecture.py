@@ -69,30 +69,93 @@ def test_the_project_keeps_its_contracts(project_copy):
     assert f"Contracts: {len(CONFIG['contracts'])} kept, 0 broken." in result.stdout
 
 
+def _source_file(project: Path, module: str) -> Path:
+    """The file of a module, or the ``__init__.py`` of a package (where an import added to it adds no module)."""
+    path = project.joinpath(*module.split("."))
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+
+
 def test_a_forbidden_import_breaks_its_contract(project_copy):
+    """A layer importing one it must not: a module of its own added to it (``_probe_imports_...``); a module named
+    by a contract importing what it must not: the import added to that module."""
+    chains, probed = [], set()
     for _, source, target in FORBIDDEN:
-        probe = project_copy / source / f"_probe_imports_{target}.py"
-        probe.write_text(f"import {target}\n", encoding="utf-8")
+        if source in CONFIG["root_packages"]:
+            (project_copy / source / f"_probe_imports_{target}.py").write_text(f"import {target}\n", encoding="utf-8")
+            chains.append(f"{source}._probe_imports_{target} -> {target}")
+            probed.add(source)
+        else:
+            with _source_file(project_copy, source).open("a", encoding="utf-8") as module:
+                module.write(f"\nimport {target}  # noqa\n")
+            chains.append(f"{source} -> {target}")
     result = _lint_imports(project_copy)
     assert result.returncode != 0
-    broken = {name for name, _, _ in FORBIDDEN}
+    # An exhaustive layers contract also breaks where a probe module is added: it names every module of its package.
+    unplaced = {c["name"] for c in LAYERED if c.get("exhaustive") and set(c["containers"]) & probed}
+    broken = {name for name, _, _ in FORBIDDEN} | unplaced
     assert f"Contracts: {len(CONFIG['contracts']) - len(broken)} kept, {len(broken)} broken." in result.stdout
-    for name, source, target in FORBIDDEN:
+    for name in broken:
         assert f"{name} BROKEN" in result.stdout
-        assert f"{source}._probe_imports_{target} -> {target}" in result.stdout, (source, target)
+    for chain in chains:
+        assert chain in result.stdout, chain
 
 
-def test_a_rule_module_importing_another_breaks_the_independence_contract(project_copy):
-    """The engine's rule modules plug into the kernel and never import each other (scenarios/README.md)."""
-    (independent,) = [c for c in CONFIG["contracts"] if c["type"] == "independence"]
-    assert independent["modules"] == ["scenarios.rules.*"]
-    rules = sorted(p.stem for p in (project_copy / "scenarios" / "rules").glob("*.py") if p.stem != "__init__")
-    with (project_copy / "scenarios" / "rules" / f"{rules[0]}.py").open("a", encoding="utf-8") as module:
-        module.write(f"\nfrom scenarios.rules import {rules[-1]}  # noqa\n")
+INDEPENDENT = [contract for contract in CONFIG["contracts"] if contract["type"] == "independence"]
+
+
+def _independent_modules(project: Path, patterns: list[str]) -> list[str]:
+    """The modules an independence contract names, its ``package.*`` patterns expanded to the package's modules."""
+    found = []
+    for pattern in patterns:
+        if not pattern.endswith(".*"):
+            found.append(pattern)
+            continue
+        package = pattern[:-2]
+        folder = project.joinpath(*package.split("."))
+        found += [f"{package}.{p.stem}" for p in sorted(folder.glob("*.py")) if p.stem != "__init__"]
+    return found
+
+
+def test_the_engine_rule_modules_and_the_page_queries_are_independent():
+    """The engine's rule modules plug into the kernel and never import each other (scenarios/README.md); nor do
+    the page kinds' query modules (rules_db/queries), which share only what common modules hold."""
+    assert {tuple(contract["modules"]) for contract in INDEPENDENT} >= {("scenarios.rules.*",)}
+    assert any(module.startswith("rules_db.queries.") for contract in INDEPENDENT for module in contract["modules"])
+
+
+@pytest.mark.parametrize("contract", INDEPENDENT, ids=[contract["name"] for contract in INDEPENDENT])
+def test_a_module_importing_an_independent_sibling_breaks_its_contract(project_copy, contract):
+    modules = _independent_modules(project_copy, contract["modules"])
+    assert len(modules) >= 2
+    first, last = modules[0], modules[-1]
+    with project_copy.joinpath(*first.split(".")).with_suffix(".py").open("a", encoding="utf-8") as module:
+        module.write(f"\nimport {last}  # noqa\n")
     result = _lint_imports(project_copy)
     assert result.returncode != 0
-    assert f"{independent['name']} BROKEN" in result.stdout
-    assert f"scenarios.rules.{rules[0]} -> scenarios.rules.{rules[-1]}" in result.stdout
+    assert f"{contract['name']} BROKEN" in result.stdout
+    assert f"{first} -> {last}" in result.stdout
+
+
+LAYERED = [contract for contract in CONFIG["contracts"] if contract["type"] == "layers"]
+
+
+def test_rules_db_and_scenarios_are_layered_inside():
+    assert {container for contract in LAYERED for container in contract["containers"]} >= {"rules_db", "scenarios"}
+
+
+@pytest.mark.parametrize("contract", LAYERED, ids=[contract["name"] for contract in LAYERED])
+def test_a_module_importing_a_tier_above_breaks_its_layers(project_copy, contract):
+    """The first module of the lowest tier importing the first of the highest: an import back up."""
+    (container,) = contract["containers"]
+    top = contract["layers"][0].replace("|", ":").split(":")[0].strip()
+    bottom = contract["layers"][-1].replace("|", ":").split(":")[0].strip()
+    low, high = f"{container}.{bottom}", f"{container}.{top}"
+    with _source_file(project_copy, low).open("a", encoding="utf-8") as module:
+        module.write(f"\nimport {high}  # noqa\n")
+    result = _lint_imports(project_copy)
+    assert result.returncode != 0
+    assert f"{contract['name']} BROKEN" in result.stdout
+    assert f"{low} -> {high}" in result.stdout
 
 
 def _distribution(name: str) -> str:

@@ -1,6 +1,6 @@
 """The judges' pages in a real browser: Debian's chromium driven by Playwright, against real servers on free ports
 (``rules_db.serve.serve`` for the real database, uvicorn in a thread of the test process for the small ones); one
-browser for the test process (``Chromium``, tests/conftest.py), a phone page and a desktop page the tests share.
+browser for the test process (``Chromium``, tests/fixtures/browser.py), a phone page and a desktop page the tests share.
 
 Screenshots go to ``test-artifacts/`` (not committed): every judges' page at 390x844 and 1366x900.
 """
@@ -44,7 +44,7 @@ pytestmark = [
 def servers(fixture_db, hostile_db):
     """The fixture and hostile databases served side by side, each by uvicorn in a thread of this process
     (``in_a_thread``); the real database's server is the run's ``rules-db serve`` (``real_server``,
-    tests/conftest.py)."""
+    tests/fixtures/real_build.py)."""
     with in_a_thread(fixture_db) as fixture, in_a_thread(hostile_db) as hostile:
         yield {"fixture": fixture, "hostile": hostile}
 
@@ -68,7 +68,7 @@ def _open_page(browser, viewport: dict, service_workers: str = "allow"):
 
 @pytest.fixture
 def phone(chromium):
-    """The phone page the browser tests share (``Chromium``, tests/conftest.py: a page of its own per test costs
+    """The phone page the browser tests share (``Chromium``, tests/fixtures/browser.py: a page of its own per test costs
     most of a second of CPU)."""
     return chromium.page(PHONE)
 

@@ -30,7 +30,7 @@ def server(real_server):
 
 @pytest.fixture(params=list(SIZES))
 def screen(request, chromium):
-    """The shared page of each screen size (tests/conftest.py), waiting longer while the test runs."""
+    """The shared page of each screen size (tests/fixtures/browser.py), waiting longer while the test runs."""
     page = chromium.page(SIZES[request.param])
     page.set_default_timeout(patience(60) * 1000)  # a replay page may wait for the engine's first start
     yield request.param, page

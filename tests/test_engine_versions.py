@@ -70,15 +70,15 @@ def test_a_translator_for_another_version_reads_through_the_connection_lent_to_i
     translator it made for numbers cited in 2025-12-01 must read through the connection lent now, not the first."""
     import sqlite3
 
-    from rules_db.queries import _translator
+    from rules_db.queries.equivalents import lent_translator
 
     first = sqlite3.connect(real_db)
-    with _translator(first, "riftbound", kernel.RULES_VERSION, "2025-06-02") as translate:
+    with lent_translator(first, "riftbound", kernel.RULES_VERSION, "2025-06-02") as translate:
         assert translate(["412.1.b@2025-12-01"]) == ["601.1.b"]
         inner = translate.from_others["2025-12-01"]
     first.close()
     second = sqlite3.connect(real_db)
-    with _translator(second, "riftbound", kernel.RULES_VERSION, "2025-06-02") as translate:
+    with lent_translator(second, "riftbound", kernel.RULES_VERSION, "2025-06-02") as translate:
         assert translate.from_others["2025-12-01"] is inner
         assert translate(["738.1.c.1@2025-12-01"]) == [translate.nearest("738.1.c.1@2025-12-01")]
         assert inner.db.conn is second

@@ -5,8 +5,8 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from rules_db import queries
-from rules_db.queries import _DATABASES_KEPT, _KEPT_ANSWERS_MAX, lookup_table, once_per_database
+from rules_db.queries import kept
+from rules_db.queries.kept import DATABASES_KEPT, KEPT_ANSWERS_MAX, lookup_table, once_per_database
 
 
 def test_threads_filling_and_evicting_the_kept_answers_each_get_their_own_answer(tmp_path):
@@ -18,7 +18,7 @@ def test_threads_filling_and_evicting_the_kept_answers_each_get_their_own_answer
     def ask(key: int) -> int:
         conn = sqlite3.connect(path)
         try:
-            return once_per_database(conn, ("test", key % (_KEPT_ANSWERS_MAX * 3)), lambda: time.sleep(0) or key)
+            return once_per_database(conn, ("test", key % (KEPT_ANSWERS_MAX * 3)), lambda: time.sleep(0) or key)
         finally:
             conn.close()
 
@@ -27,7 +27,7 @@ def test_threads_filling_and_evicting_the_kept_answers_each_get_their_own_answer
             answers = list(pool.map(ask, range(4000)))
     finally:
         sys.setswitchinterval(interval)
-    assert all(answer % (_KEPT_ANSWERS_MAX * 3) == key % (_KEPT_ANSWERS_MAX * 3) for key, answer in enumerate(answers))
+    assert all(answer % (KEPT_ANSWERS_MAX * 3) == key % (KEPT_ANSWERS_MAX * 3) for key, answer in enumerate(answers))
 
 
 def test_an_answer_in_use_is_kept_while_others_come_and_go(tmp_path):
@@ -42,7 +42,7 @@ def test_an_answer_in_use_is_kept_while_others_come_and_go(tmp_path):
 
     try:
         ask("in use")
-        for other in range(_KEPT_ANSWERS_MAX * 2):
+        for other in range(KEPT_ANSWERS_MAX * 2):
             ask(f"other {other}")
             ask("in use")
         assert computed.count("in use") == 1
@@ -65,7 +65,7 @@ def test_browsing_many_versions_keeps_the_lookup_tables(tmp_path):
 
     try:
         card_names()
-        for version in range(_KEPT_ANSWERS_MAX * 3):
+        for version in range(KEPT_ANSWERS_MAX * 3):
             once_per_database(conn, ("outline", f"version {version}"), list)
         card_names()
         assert built == ["card names"]
@@ -81,7 +81,7 @@ def test_a_database_of_many_lookup_tables_keeps_every_one(tmp_path):
     sqlite3.connect(path).execute("create table t (x)").connection.commit()
     conn = sqlite3.connect(path)
     built: list[str] = []
-    names = [f"table {number}" for number in range(_KEPT_ANSWERS_MAX * 3)]
+    names = [f"table {number}" for number in range(KEPT_ANSWERS_MAX * 3)]
 
     def table(name: str) -> str:
         return lookup_table(conn, (name,), lambda: built.append(name) or name)
@@ -97,7 +97,7 @@ def test_a_database_of_many_lookup_tables_keeps_every_one(tmp_path):
 def test_the_database_in_use_keeps_its_lookup_tables_while_other_files_come_and_go(tmp_path):
     """The tables of the last few database files read are kept: the served one stays while a process reads other
     files (a test run, a rebuilt database); one unread for that long is dropped with all its tables."""
-    paths = [tmp_path / f"kept{number}.db" for number in range(_DATABASES_KEPT + 1)]
+    paths = [tmp_path / f"kept{number}.db" for number in range(DATABASES_KEPT + 1)]
     for path in paths:
         sqlite3.connect(path).execute("create table t (x)").connection.commit()
     connections = [sqlite3.connect(path) for path in paths]
@@ -147,10 +147,10 @@ def test_one_request_reads_the_database_identity_once(tmp_path, monkeypatch):
     sqlite3.connect(path).execute("create table t (x)").connection.commit()
     conn = sqlite3.connect(path)
     reads: list[str] = []
-    read = queries.file_identity
-    monkeypatch.setattr(queries, "file_identity", lambda file: reads.append(file) or read(file))
+    read = kept.file_identity
+    monkeypatch.setattr(kept, "file_identity", lambda file: reads.append(file) or read(file))
     try:
-        with queries.one_request(conn), queries.one_request(conn):  # a helper opening its own: the same reading
+        with kept.one_request(conn), kept.one_request(conn):  # a helper opening its own: the same reading
             assert [lookup_table(conn, (name,), lambda name=name: name) for name in "abc"] == ["a", "b", "c"]
         assert len(reads) == 1
         lookup_table(conn, ("a",), lambda: "a")

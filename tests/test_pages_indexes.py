@@ -181,12 +181,12 @@ async def test_lists_page_and_refuse_nonsense_page_numbers_saying_what_is_expect
     conn = sqlite3.connect(fixture_db)
     ids = [row[0] for row in conn.execute("select id from rules order by id")]
     details = "select id, number from rules where id in (select value from json_each(:_ids))"
-    listed = queries._paged(conn, "select id from rules", "id", {}, page=2, size=7, details=details)
+    listed = queries.paged(conn, "select id from rules", "id", {}, page=2, size=7, details=details)
     assert (listed["total"], listed["pages"]) == (len(ids), -(-len(ids) // 7))
     assert [row["id"] for row in listed["rows"]] == ids[7:14]
     numbers = dict(conn.execute("select id, number from rules"))
     assert all(row["number"] == numbers[row["id"]] for row in listed["rows"])  # details, for the rows shown
-    last = queries._paged(conn, "select id from rules", "id", {}, page=999, size=7)
+    last = queries.paged(conn, "select id from rules", "id", {}, page=999, size=7)
     assert last["page"] == last["pages"] and [row["id"] for row in last["rows"]] == ids[(last["pages"] - 1) * 7 :]
 
 

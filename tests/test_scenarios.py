@@ -134,12 +134,12 @@ def test_a_replay_page_gives_each_cited_rule_its_translation_into_the_newest_ver
 
     import sqlite_utils
 
-    from rules_db import queries
+    from rules_db import queries, versions
     from rules_db.replays import CitationTranslator
 
     conn = sqlite3.connect(real_db)
     db = sqlite_utils.Database(conn)
-    newest = queries.versions.rules_document(conn, "riftbound")
+    newest = versions.rules_document(conn, "riftbound")
     removed = translated = 0
     translators: dict[str, CitationTranslator] = {}
     for (replay_id,) in conn.execute("select id from replays order by id"):

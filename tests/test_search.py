@@ -375,15 +375,15 @@ def test_the_rows_searched_by_default_are_sought_by_their_ids(real_connection, g
 def test_a_game_the_database_does_not_hold_keeps_nothing_for_it(fixture_db):
     """What a search keeps per database (``queries.lookup_table``) is keyed by the database, never by what a request
     typed: games it does not hold, however many, find nothing and add no kept table."""
-    from rules_db import queries
+    from rules_db.queries import kept
 
     connection = sqlite3.connect(fixture_db)
     try:
         answer.search(connection, "tank", game="riftbound")
-        kept = dict(queries._LOOKUP_TABLES._answers(queries.file_identity(str(fixture_db))))
+        tables = dict(kept.LOOKUP_TABLES._answers(kept.file_identity(str(fixture_db))))
         for number in range(50):
             assert answer.search(connection, "tank", game=f"no such game {number}")["total"] == 0
-        assert dict(queries._LOOKUP_TABLES._answers(queries.file_identity(str(fixture_db)))).keys() == kept.keys()
+        assert dict(kept.LOOKUP_TABLES._answers(kept.file_identity(str(fixture_db)))).keys() == tables.keys()
     finally:
         connection.close()
 
@@ -408,13 +408,13 @@ async def test_an_empty_search_says_what_to_type(datasette):
 async def test_a_search_page_reads_the_database_identity_once(datasette, monkeypatch):
     """A question naming several games looks up several kept tables (the vocabulary, the rows of each game): the
     database file's identity they are kept under is read once for the whole request, not at each look-up."""
-    from rules_db import queries
+    from rules_db.queries import kept
 
     question = "recalled in runeterra, riftbound and pox nora"
     await _search(datasette, q=question)  # the tables built
     reads: list[str] = []
-    read = queries.file_identity
-    monkeypatch.setattr(queries, "file_identity", lambda file: reads.append(file) or read(file))
+    read = kept.file_identity
+    monkeypatch.setattr(kept, "file_identity", lambda file: reads.append(file) or read(file))
     await _get(datasette, "/search?" + urlencode({"q": question}))
     assert len(reads) == 1
 

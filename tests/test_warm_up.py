@@ -11,7 +11,7 @@ from pathlib import Path
 from datasette.app import Datasette
 
 from datasette_plugins import CACHE, replay_pages, warm_up
-from rules_db import queries, replay_view
+from rules_db import lineage_store, queries, replay_view
 from rules_db.sandbox import Sandbox
 from rules_db.serve import PLUGIN, metadata
 
@@ -113,8 +113,8 @@ async def test_a_warmed_worker_serves_replays_rule_trees_and_comparisons_from_wh
     CACHE.pages.clear()
     worked_out = []
     monkeypatch.setattr(replay_view, "replayed_view", lambda *args, **kwargs: worked_out.append(args))
-    monkeypatch.setattr(queries, "_document_outline", lambda *args: worked_out.append(args))
-    monkeypatch.setattr(queries.lineage_store, "stored_diff_summary", lambda *args, **kwargs: worked_out.append(args))
+    monkeypatch.setattr(queries.tree, "_document_outline", lambda *args: worked_out.append(args))
+    monkeypatch.setattr(lineage_store, "stored_diff_summary", lambda *args, **kwargs: worked_out.append(args))
     pages = [f"/replays/{replay_id}" for replay_id in replays]
     pages += [f"/rules/{game}?version={version}&rulebook={rulebook}" for game, version, rulebook in trees]
     pages += [f"/diff/{game}/{old}/{new}" for game, old, new in comparisons]

