@@ -218,19 +218,22 @@ def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
     if alone:
         role = {"attacks": "attacker", "defends": "defender"}[alone["r"]]
         might = int(alone["n"]) * (-1 if alone["sign"] == "-" else 1)
-        to = {"who": f"{alone['s']} unit", "role": role, "alone": True}
-        card.setdefault("passives", []).append({"to": to, "might": might})
+        alone_to = {"who": f"{alone['s']} unit", "role": role, "alone": True}
+        card.setdefault("passives", []).append({"to": alone_to, "might": might})
         used.append("static: while a unit attacks/defends alone")
         return True
     stunned = _STUNNED.fullmatch(text)
     if stunned:
-        to = {"who": f"{stunned['s']} unit", "stunned": True}
+        to_stunned: dict[str, Any] = {"who": f"{stunned['s']} unit", "stunned": True}
         if stunned["where"]:
-            to["where"] = "here"
-        passive = {"to": to, "might": int(stunned["n"]) * (-1 if stunned["sign"] == "-" else 1)}
+            to_stunned["where"] = "here"
+        stunned_passive: dict[str, Any] = {
+            "to": to_stunned,
+            "might": int(stunned["n"]) * (-1 if stunned["sign"] == "-" else 1),
+        }
         if stunned["min"]:
-            passive["minimum"] = 1
-        card.setdefault("passives", []).append(passive)
+            stunned_passive["minimum"] = 1
+        card.setdefault("passives", []).append(stunned_passive)
         used.append("static: stunned units have might")
         return True
     if text in ("i enter ready", "this enters ready"):

@@ -39,7 +39,7 @@ def keyword_prefix(text: str, card: dict[str, Any]) -> str:
         if word in ("equip", "repeat"):
             cost_text = re.match(r"((?:\[[^\]]+\])+)\s*", after)
             cost = icons_cost(cost_text.group(1)) if cost_text and not found["n"] else None
-            if cost is None:
+            if cost is None or cost_text is None:
                 return rest
             if word == "equip":
                 card.setdefault("keywords", {})["Equip"] = 1

@@ -107,10 +107,11 @@ def target_spec(phrase: str) -> dict[str, Any] | None:
 def group_filter(phrase: str) -> dict[str, Any] | None:
     """ "all damaged enemy units here" / "enemy units here" -> an object filter for `{all: ...}`."""
     phrase = phrase.strip()
-    damaged = False
+    states: list[str] = []  # "all damaged enemy units": the states the units are in
     for word in ("damaged", "stunned"):
         phrase, n = re.subn(rf"^(all|each) {word} ", r"\1 ", phrase)
-        damaged = damaged or (n and word)
+        if n:
+            states.append(word)
     found = _ALL.match(phrase) or _PLURAL.match(phrase)
     if not found:
         return None
@@ -119,8 +120,8 @@ def group_filter(phrase: str) -> dict[str, Any] | None:
     side = {"your": "friendly"}.get(found["side"] or "", found["side"] or "")
     who = " ".join(w for w in (found["other"], side, "unit") if w)
     flt: dict[str, Any] = {"who": who}
-    if damaged:
-        flt[damaged] = True
+    for state in states:
+        flt[state] = True
     return _qualify(found["rest"], flt, plural=True)
 
 
@@ -168,7 +169,7 @@ def icons_cost(text: str) -> dict[str, Any] | None:
     return cost
 
 
-_COST_PARTS = {
+_COST_PARTS: dict[str, dict[str, Any]] = {
     "[exhaust]": {"exhaust": "this"},
     "exhaust me": {"exhaust": "this"},
     "exhaust this": {"exhaust": "this"},
@@ -185,7 +186,7 @@ def ability_cost(text: str) -> dict[str, Any] | None:
     cost: dict[str, Any] = {}
     for part in re.split(r",\s*|\s+and\s+", text.strip()):
         part = re.sub(r"^pay ", "", part.strip())
-        known = _COST_PARTS.get(part)
+        known: dict[str, Any] | None = _COST_PARTS.get(part)
         if known is None:
             found = re.fullmatch(r"discard (\d+)", part)
             known = {"discard": int(found.group(1))} if found else icons_cost(part)
