@@ -342,7 +342,7 @@ class ChainItem(Journaled):
 @journaled
 class Combat(Journaled):
     battlefield: str
-    attacker: str
+    attacker: str | None  # the battlefield's contested_by
     defender: str
     resolving: bool = False
 
@@ -357,7 +357,7 @@ class Combat(Journaled):
 class Showdown(Journaled):
     battlefield: str
     combat: bool
-    focus: str
+    focus: str | None  # none: a showdown no player has focus in yet (a scenario may set one up so)
     passes: tuple[str, ...] = ()
     initial: bool = False
 

@@ -5,7 +5,7 @@ the replay reads them (`scenarios.replay`); both import this module, which impor
 
 from __future__ import annotations
 
-from scenarios.kernel import calc
+from scenarios.kernel import KEYWORDS, calc
 from scenarios.state import GameState
 from scenarios.trace import plain
 
@@ -28,7 +28,9 @@ OBJECT_FIELDS = {
     "staged": lambda g, o: o.staged,
     "banished_by": lambda g, o: o.banished_by,
     "keywords": lambda g, o: {
-        k: calc.keyword_value(g, o, k) for k in ("Assault", "Shield", "Tank", "Ganking") if calc.keyword_value(g, o, k)
+        k: value
+        for k in KEYWORDS
+        if (value := calc.keyword_value(g, o, k))  # every keyword the engine registers
     },
 }
 PLAYER_FIELDS = {

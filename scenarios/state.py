@@ -14,11 +14,12 @@ that moment; the next push must answer it.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeGuard
 
 import scenarios.rules  # noqa: F401  (registers every rule module with the kernel)
 from scenarios import kernel, versions
 from scenarios.actions import Action, Choose, parse_action
+from scenarios.game import Game
 from scenarios.journal import Journal, Journaled, watch
 from scenarios.kernel import Budget, EngineError, NeedChoice, Refusal, Run, UnansweredChoice
 from scenarios.objects import BATTLEFIELD, BOARD, GEAR, UNIT, Obj, Outcome, Player, Zone
@@ -113,7 +114,7 @@ class GameState(Journaled):
     def change_label(self, key: str):
         return ("game", key) if key in _GAME_SHOWN else None
 
-    def reading(self, behaviour: str) -> versions.Reading:
+    def reading(self, behaviour: versions.BehaviourName) -> versions.Reading:
         """How the version the game is judged under reads a behaviour the versions disagree on."""
         return self.readings[behaviour]
 
@@ -191,7 +192,7 @@ class GameState(Journaled):
                 return True
         return False
 
-    def is_battlefield(self, location) -> bool:
+    def is_battlefield(self, location) -> TypeGuard[str]:
         found = self.objects.get(location) if type(location) is str else None
         return found is not None and found.kind == BATTLEFIELD
 
@@ -412,3 +413,8 @@ class GameState(Journaled):
             "showdown": self.showdown.plain() if self.showdown else None,
             "winner": self.winner,
         }
+
+
+def _is_a_game(state: GameState) -> Game:
+    """Never called: mypy checks here that `GameState` is the `Game` the rule modules are annotated with."""
+    return state

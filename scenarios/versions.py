@@ -15,6 +15,7 @@ oldest known when it is older than all of them).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 from scenarios.kernel import RULES_VERSION, EngineError
 
@@ -64,6 +65,27 @@ def reading_version(version: str) -> str:
     return next((known for known in reversed(KNOWN_VERSIONS) if known <= version), KNOWN_VERSIONS[0])
 
 
+# The behaviours the versions disagree on, by name (`BEHAVIOURS` defines exactly these, checked as the module loads):
+# `game.reading(name)` takes only these, so mypy fails a misspelt name in a rule module at `make lint`.
+BehaviourName = Literal[
+    "cards_played_as_checked",
+    "control_of_a_battlefield_left_empty",
+    "replacements_ordered_by",
+    "final_point_from",
+    "deflect_charged",
+    "optional_trigger_decided",
+    "weaponmaster_opens_with_you_may",
+    "combat_result_waits_for_the_chain",
+    "combat_joins_open_showdown",
+    "contested_without_its_contester",
+    "assignment_counts_prevention",
+    "multi_domain_power",
+    "stun_ends",
+    "focus_after_the_initial_chain",
+    "instruction_on_a_vanished_object",
+]
+
+
 @dataclass(frozen=True)
 class Reading:
     """What one version says about a behaviour: the engine's choice, and the rules (in that version's
@@ -72,17 +94,27 @@ class Reading:
     version: str
     choice: str
     rules: tuple[str, ...]
+    # (role, rule) for a reading whose steps cite its rules one at a time: each named by what it decides, never by
+    # its place in `rules` (every role's rule is one of `rules`, checked by `Behaviour`).
+    roles: tuple[tuple[str, str], ...] = ()
 
     @property
     def cited(self) -> tuple[str, ...]:
         return tuple(versioned(number, self.version) for number in self.rules)
+
+    def rule(self, role: str) -> str:
+        """The rule this reading gives `role`, cited as `cited` cites it."""
+        for name, number in self.roles:
+            if name == role:
+                return versioned(number, self.version)
+        raise EngineError(f"the {self.version} reading ({self.choice}) names no rule for {role!r}")
 
 
 @dataclass(frozen=True)
 class Behaviour:
     """A behaviour the versions disagree on: `question` says what is decided, `readings` one per known version."""
 
-    name: str
+    name: BehaviourName
     question: str
     readings: tuple[Reading, ...]
 
@@ -91,6 +123,11 @@ class Behaviour:
             raise EngineError(f"behaviour {self.name!r}: one reading per known version, oldest first {KNOWN_VERSIONS}")
         if not all(reading.rules for reading in self.readings):
             raise EngineError(f"behaviour {self.name!r}: every reading cites the rules that say it")
+        for reading in self.readings:
+            if any(number not in reading.rules for _, number in reading.roles):
+                raise EngineError(
+                    f"behaviour {self.name!r}: a role of the {reading.version} reading is not a rule it cites"
+                )
         for reading in self.readings:
             for citation in reading.rules:
                 parts = faq_parts(citation)
@@ -216,7 +253,12 @@ BEHAVIOURS: dict[str, Behaviour] = {
             (
                 Reading("2025-06-02", "kept", ("181.3.b",)),
                 Reading("2025-12-01", "kept", ("184.3.b",)),
-                Reading("2026-06-18", "removed", ("323.11", "323.11.a")),
+                Reading(
+                    "2026-06-18",
+                    "removed",
+                    ("323.11", "323.11.a"),
+                    roles=(("lifted", "323.11"), ("contested_by_the_other", "323.11.a")),
+                ),
             ),
         ),
         Behaviour(
@@ -294,6 +336,12 @@ def word(engine_word: str, version: str) -> str:
         if since <= version:
             said = words
     return said
+
+
+if set(BEHAVIOURS) != set(get_args(BehaviourName)):
+    raise EngineError(
+        f"BehaviourName and BEHAVIOURS name different behaviours: {set(BEHAVIOURS) ^ set(get_args(BehaviourName))}"
+    )
 
 
 def readings_under(version: str) -> dict[str, Reading]:

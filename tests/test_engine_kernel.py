@@ -36,6 +36,7 @@ SHARED = {
     "scenarios.trace",
     "scenarios.cards",
     "scenarios.actions",
+    "scenarios.game",  # the Game protocol the rule functions are annotated with
 }
 
 
@@ -459,3 +460,15 @@ def test_every_keyword_the_rule_modules_read_by_name_is_registered():
     assert read and read <= set(KEYWORDS), read - set(KEYWORDS)
     assert {name for name, k in KEYWORDS.items() if k.valued} == {"Assault", "Shield", "Deflect"}
     assert all(re.fullmatch(r"8\d\d(\.\w+)*", k.rule) for k in KEYWORDS.values())
+
+
+def test_expect_observes_every_keyword_the_engine_registers():
+    """What `expect: {unit: {keywords: ...}}` observes follows the registry (`kernel.KEYWORDS`): a keyword a rule
+    module registers is observable without a list of its own to keep in step (Deflect was never in one)."""
+    from scenarios.observe import OBJECT_FIELDS
+    from scenarios.state import GameState
+
+    assert {"Assault", "Shield", "Deflect"} <= set(kernel.KEYWORDS)
+    unit = {"id": "u1", "card": "Test Unit", "keywords": {"Deflect": 2, "Assault": 1}}
+    game = GameState({"turn": {"player": "A"}, "players": {"A": {"base": [unit]}, "B": {}}})
+    assert OBJECT_FIELDS["keywords"](game, game.objects["u1"]) == {"Assault": 1, "Deflect": 2}

@@ -124,3 +124,28 @@ def test_the_steps_speak_the_words_of_the_version_judged_under():
     assert versions.word("unrenamed", "2025-12-01") == "unrenamed"
     setup = {"turn": {"player": "A"}, "players": {"A": {}, "B": {}}}
     assert GameState(setup, rules_version="2025-12-01").word("combat chain") == "initial chain"
+
+
+def test_every_behaviour_a_registry_reads_is_one_the_versions_define():
+    """Conditions and keyword abilities name the behaviour they read as data (mypy sees a plain string there):
+    each must be a `BehaviourName` that `BEHAVIOURS` defines."""
+    import typing
+
+    import scenarios.rules  # noqa: F401  (registers every rule module)
+
+    named = {reads for _, _, reads in kernel.CONDITIONS.values() if reads}
+    named |= {ability.reads for ability in kernel.KEYWORD_ABILITIES.values() if getattr(ability, "reads", None)}
+    assert named, "no registry reads a behaviour: the check checks nothing"
+    assert named <= set(typing.get_args(versions.BehaviourName)) == set(versions.BEHAVIOURS)
+
+
+def test_a_reading_names_each_rule_its_steps_cite_alone_by_its_role():
+    removed = versions.BEHAVIOURS["contested_without_its_contester"].under("2026-06-18")
+    assert removed.rule("lifted") == versions.versioned("323.11", "2026-06-18")
+    assert removed.rule("contested_by_the_other") == versions.versioned("323.11.a", "2026-06-18")
+    with pytest.raises(kernel.EngineError, match="names no rule for 'kept'"):
+        removed.rule("kept")
+    behaviour = versions.BEHAVIOURS["contested_without_its_contester"]
+    stray = dataclasses.replace(behaviour.readings[-1], roles=(("lifted", "999.9"),))
+    with pytest.raises(kernel.EngineError, match="not a rule it cites"):
+        dataclasses.replace(behaviour, readings=(*behaviour.readings[:-1], stray))

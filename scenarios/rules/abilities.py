@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from scenarios.actions import Activate
 from scenarios.cards import Cost
+from scenarios.game import Game
 from scenarios.kernel import Refusal, action, calc, choose, do, instruction, procedure, query
 from scenarios.objects import ChainItem, ItemKind, Kind, Targeting, Zone
 from scenarios.trace import StepKind
 
 
 @query("cost_problem")
-def cost_problem(game, cost, player: str, source_id: str | None) -> Refusal | None:
+def cost_problem(game: Game, cost, player: str, source_id: str | None) -> Refusal | None:
     """Why `player` can't pay `cost` now (a Refusal naming the rule), or None when it can be paid."""
     source = game.objects.get(source_id) if source_id else None
     problem = calc.resource_problem(game, player, cost, "404.1")
@@ -43,12 +44,13 @@ def cost_problem(game, cost, player: str, source_id: str | None) -> Refusal | No
     summary=lambda g, cost, player, source, label: f"{label}: {player} pays {cost.describe()}",
     objects=lambda g, cost, player, source, label: [player, source],
 )
-def pay_cost(game, cost, player: str, source_id: str | None, label: str) -> None:
+def pay_cost(game: Game, cost, player: str, source_id: str | None, label: str) -> None:
     problem = cost_problem(game, cost, player, source_id)
     if problem is not None:
         raise problem
     calc.pay_resources(game, player, cost, "404.1")
     if cost.exhaust:
+        assert source_id is not None, "a cost that exhausts names its source"
         game.objects[source_id].exhausted = True
     if cost.spend_buff:
         buffed = calc.buffs_to_spend(game, cost, player, source_id)
@@ -64,14 +66,14 @@ def pay_cost(game, cost, player: str, source_id: str | None, label: str) -> None
 
 
 @query("buffs_to_spend")
-def buffs_to_spend(game, cost, player: str, source_id: str | None) -> list[str]:
+def buffs_to_spend(game: Game, cost, player: str, source_id: str | None) -> list[str]:
     """The units whose buff the cost may spend: its source's own ("spend my buff"), or any unit the player controls
     (702.2.b.2)."""
     units = game.units(controller=player)
     return [u.id for u in units if u.buffs and (cost.spend_buff != "this" or u.id == source_id)]
 
 
-def activate_candidates(game, player: str):
+def activate_candidates(game: Game, player: str):
     for source in game.objects.values():
         if source.zone != Zone.BOARD or source.controller != player or source.definition is None:
             continue
@@ -86,7 +88,7 @@ def _here(source) -> str | None:
 
 
 @query("ability_timing")
-def check_timing(game, player: str, ability) -> None:
+def check_timing(game: Game, player: str, ability) -> None:
     """381, with the permissions of Action (308.1.a, 806.1.c.2) and Reaction (309.1.a, 813.1.c)."""
     if game.priority != player:
         raise Refusal("312.1", f"{player} does not have Priority")
@@ -102,7 +104,7 @@ def check_timing(game, player: str, ability) -> None:
         raise Refusal("381", "an activated ability without Action or Reaction is activated on its controller's turn")
 
 
-def _activate_because(game, act: Activate) -> tuple[str, ...]:
+def _activate_because(game: Game, act: Activate) -> tuple[str, ...]:
     """Why this activation happens here: its timing in this state of the turn (`timing_rules`), and that
     Activated Abilities use the Chain (377.3)."""
     source = game.objects.get(act.source)
@@ -120,7 +122,7 @@ def _activate_because(game, act: Activate) -> tuple[str, ...]:
     summary=lambda g, a: f"{a.by} activates {a.source}" + (f" (ability {a.ability})" if a.ability else ""),
     objects=lambda g, a: [a.source],
 )
-def activate(game, act: Activate) -> None:
+def activate(game: Game, act: Activate) -> None:
     player, source = act.by, game.obj(act.source)
     abilities = source.definition.activated if source.definition else []
     if not 0 <= act.ability < len(abilities):
@@ -165,7 +167,7 @@ def activate(game, act: Activate) -> None:
 
 
 @instruction("pay_to")
-def op_pay_to(game, run, ins) -> None:
+def op_pay_to(game: Game, run, ins) -> None:
     """ "You may pay X to Y" inside an instruction (355.10.c.1): offered only when X can be paid now."""
     cost = Cost.model_validate(ins["cost"])
     player = run.item.controller

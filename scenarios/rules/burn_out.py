@@ -16,13 +16,14 @@ the draw replaced, is not offered.
 
 from __future__ import annotations
 
+from scenarios.game import Game
 from scenarios.kernel import calc, choose, do, procedure, query
 from scenarios.objects import TRASH
 from scenarios.trace import StepKind
 
 
 @query("burn_out_until_a_card")
-def burn_out_until_a_card(game, player: str, because) -> bool:
+def burn_out_until_a_card(game: Game, player: str, because) -> bool:
     """Burn out (`because`: the draw or move that found the Main Deck short) until the Main Deck holds a card
     (True) or an opponent would win (431.3.a, 431.3.c: reaching the Victory Score wins only with more points than
     any other player)."""
@@ -40,7 +41,7 @@ def burn_out_until_a_card(game, player: str, because) -> bool:
     summary=lambda g, player: f"{player} must take a card from an empty Main Deck: burns out",
     objects=lambda g, player: [player],
 )
-def burn_out(game, player: str) -> None:
+def burn_out(game: Game, player: str) -> None:
     trash = sorted((o for o in game.objects.values() if o.owner == player and o.zone == TRASH), key=lambda o: o.order)
     if trash:
         do.recycle(game, [card.id for card in trash], f"{player} burns out", because="431.2.b")

@@ -8,6 +8,7 @@ players then pass in turn order, and when all have passed in succession the newe
 from __future__ import annotations
 
 from scenarios.actions import Pass
+from scenarios.game import Game
 from scenarios.kernel import Refusal, action, calc, choose, do, event_kind, log, note, procedure, query
 from scenarios.objects import Event, ItemKind, Kind, Targeting, Zone
 from scenarios.trace import StepKind
@@ -19,21 +20,21 @@ EXECUTES = {ItemKind.SPELL: "359.3.d", ItemKind.ABILITY: "406.5", ItemKind.TRIGG
 
 
 @query("add_to_chain")
-def add_to_chain(game, item):
+def add_to_chain(game: Game, item):
     game.chain = (*game.chain, item)
     game.passes = ()  # 339.1: only passes in succession with no item added since let the newest item resolve
     return item
 
 
 @query("give_priority_to_newest")
-def give_priority_to_newest(game) -> None:
+def give_priority_to_newest(game: Game) -> None:
     """337.4 / 340.4: the controller of the newest item gains Priority."""
     game.priority = game.chain[-1].controller
     game.passes = ()
 
 
 @query("settle_priority")
-def settle_priority(game) -> None:
+def settle_priority(game: Game) -> None:
     """Who may act after an action: the controller of the newest chain item, the player with Focus, or the
     turn player in a Neutral Open State (312.2)."""
     if game.chain:
@@ -47,7 +48,7 @@ def settle_priority(game) -> None:
 
 
 @query("fire_choose")
-def fire_choose(game, player: str, unit_id: str, via: str) -> None:
+def fire_choose(game: Game, player: str, unit_id: str, via: str) -> None:
     """A spell or ability chose a unit (355.7): "when you choose" abilities may trigger."""
     unit = game.objects[unit_id]
     if unit.kind == Kind.UNIT:
@@ -55,7 +56,7 @@ def fire_choose(game, player: str, unit_id: str, via: str) -> None:
 
 
 @query("put_chosen_on_chain")
-def put_chosen_on_chain(game, item, via: str) -> None:
+def put_chosen_on_chain(game: Game, item, via: str) -> None:
     """A spell or activated ability goes on the Chain with its targets (and those of its Repeat executions,
     820.2), each chosen object an event (355.7)."""
     add_to_chain(game, item)
@@ -69,7 +70,7 @@ def put_chosen_on_chain(game, item, via: str) -> None:
 @procedure(
     "finalize_pending", StepKind.CHAIN_ITEM, defines=("337.1", "402.2"), summary="finalize pending items on the Chain"
 )
-def finalize_pending(game) -> None:
+def finalize_pending(game: Game) -> None:
     """Pending triggered abilities get their targets (402.2), in the order they were added (337.1.b); with no
     legal target they leave the Chain (402.4), and so do those whose controller declines a cost their choices
     incur (404.2)."""
@@ -107,7 +108,7 @@ def finalize_pending(game) -> None:
                 game.chain = tuple(i for i in game.chain if i is not item)
 
 
-def _decided_as_finalized(game, item) -> bool:
+def _decided_as_finalized(game: Game, item) -> bool:
     """A triggered ability whose effect begins with "you may" or a cost within instructions: from Core Rules 1.4
     its controller decides, and pays that cost as its base cost, while finalizing it (383.3.a, 383.3.b.1,
     204.3.a); declined, it leaves the Chain as if it had not triggered (383.3.a.2). Earlier versions decide as
@@ -133,7 +134,7 @@ def _decided_as_finalized(game, item) -> bool:
     return False
 
 
-def _resolving(game) -> str:
+def _resolving(game: Game) -> str:
     item = game.chain[-1]
     return f"resolve {item.label} (controller {item.controller})"
 
@@ -141,7 +142,7 @@ def _resolving(game) -> str:
 @procedure(
     "resolve", StepKind.CHAIN_ITEM, defines=("340.1",), summary=_resolving, objects=lambda g: [g.chain[-1].source]
 )
-def resolve_top(game) -> None:
+def resolve_top(game: Game) -> None:
     item = game.chain[-1]
     executes = EXECUTES[item.kind]
     if item.optional or item.cost is not None:
@@ -170,7 +171,7 @@ def resolve_top(game) -> None:
     calc.cleanup(game, "a chain item was removed", "319.5")
 
 
-def _accepts(game, item, rule: str | None = None) -> bool:
+def _accepts(game: Game, item, rule: str | None = None) -> bool:
     """An optional ability ("you may ..."), with the cost inside its instruction ("pay X to Y"): offered only
     if the cost can be paid (414.4, 404.1); the controller may decline (404.2)."""
     options = ["yes", "no"]
@@ -190,7 +191,7 @@ def _accepts(game, item, rule: str | None = None) -> bool:
     return choose(game, "may", item.controller, prompt, options, rule) == "yes"
 
 
-def _execute(game, item, because: str) -> None:
+def _execute(game: Game, item, because: str) -> None:
     calc.execute(game, calc.resolution(game, item, because), item.effects)
     for number, targets in enumerate(item.repeat_targets, start=1):
         calc.repeat_execution(game, item, because, number, targets)
@@ -212,7 +213,7 @@ def _execute(game, item, because: str) -> None:
     objects=lambda g, a: [a.by],
     cite=lambda g, a: ["338.1.b.1", "339.2"] if g.chain else ["347.2", "347.2.b"],
 )
-def pass_priority(game, act: Pass) -> None:
+def pass_priority(game: Game, act: Pass) -> None:
     player = act.by
     if game.priority != player:
         raise Refusal("312.1", f"{player} does not have Priority ({game.priority} has it)")
@@ -227,7 +228,7 @@ def pass_priority(game, act: Pass) -> None:
     settle_priority(game)
 
 
-def _pass_on_chain(game, player: str) -> None:
+def _pass_on_chain(game: Game, player: str) -> None:
     game.passes = (*game.passes, player)
     if set(game.passes) < set(game.turn_order):
         game.priority = game.next_player(player)  # 339.2

@@ -11,6 +11,9 @@ checks read: the victory, lethal-damage and board checks each watch the attribut
 
 from __future__ import annotations
 
+from typing import Final
+
+from scenarios.game import Game
 from scenarios.journal import WATCH_GROUPS, watch
 from scenarios.kernel import EngineError, calc, do, note, procedure, query, standing_notes
 from scenarios.objects import BOARD, FACEDOWN, TRASH
@@ -20,7 +23,7 @@ MAX_REPEATS = 25
 
 
 @query("cleanup")
-def cleanup(game, reason: str, because: str, special: str | None = None) -> None:
+def cleanup(game: Game, reason: str, because: str, special: str | None = None) -> None:
     """Run cleanups until one makes no change (322); `because` is the 319 rule (or another) that calls it."""
     entries = game.journal.entries
     mark = len(entries)
@@ -37,7 +40,7 @@ def cleanup(game, reason: str, because: str, special: str | None = None) -> None
 SPECIAL_CLEANUPS = {"combat": "combat special cleanup", "end_of_turn": "end of turn special cleanup"}
 
 
-def _summary(game, reason, special) -> str:
+def _summary(game: Game, reason, special) -> str:
     kind = SPECIAL_CLEANUPS[special] if special else "cleanup"
     return f"{kind} after {reason}" if reason else kind
 
@@ -50,14 +53,14 @@ def _summary(game, reason, special) -> str:
     cite=lambda g, r, special: ["324"] if special else [],
     pure=True,
 )
-def cleanup_pass(game, reason: str, special: str | None) -> None:
+def cleanup_pass(game: Game, reason: str, special: str | None) -> None:
     """One Cleanup. Most find nothing to do: when every check reads only what is unchanged since it last ran and
     no trigger, chain, combat or special step waits, none is asked."""
     if game.journal.changed & WATCH_GROUPS["cleanup"] or special or game.triggered or game.combat or game.chain:
         run_checks(game, special)
 
 
-def run_checks(game, special: str | None) -> None:
+def run_checks(game: Game, special: str | None) -> None:
     """The steps of one Cleanup (323), each check run when something it reads has changed since it last ran."""
     journal = game.journal
     if game.triggered:
@@ -87,7 +90,7 @@ def run_checks(game, special: str | None) -> None:
 VICTORY_READS = watch(("winner", "points", "victory_score"), "cleanup")
 
 
-def _victory(game) -> None:
+def _victory(game: Game) -> None:
     if game.winner is None:
         winner = calc.victor(game)
         if winner is not None:
@@ -95,7 +98,7 @@ def _victory(game) -> None:
 
 
 @query("victor")
-def victor(game) -> str | None:
+def victor(game: Game) -> str | None:
     """The player who wins in a Cleanup: at or above the Victory Score with more points than any other player.
     Players tied for the most points win nothing yet; play continues until one has more (194.2,
     323.1)."""
@@ -113,7 +116,7 @@ def victor(game) -> str | None:
     summary=lambda g, name: f"{name} has {g.players[name].points} points, more than any other player: wins",
     objects=lambda g, name: [name],
 )
-def wins(game, name: str) -> None:
+def wins(game: Game, name: str) -> None:
     game.winner = name
 
 
@@ -121,7 +124,7 @@ def wins(game, name: str) -> None:
 LETHAL_READS = watch(("damage", "zone", "unit_objects"), "cleanup")
 
 
-def _lethal_damage(game) -> None:
+def _lethal_damage(game: Game) -> None:
     """2a/2b (322.3-322.4): units with non-zero damage equal to or above their Might die."""
     damaged = [u for u in game.unit_objects if u.damage > 0 and u.zone == BOARD]
     if not damaged:
@@ -142,7 +145,7 @@ def _lethal_damage(game) -> None:
         calc.kill_all(game, [u.id for u in doomed], True, ("323.4", "323.5"))
 
 
-def _special_steps(game, special: str) -> None:
+def _special_steps(game: Game, special: str) -> None:
     damaged = [u.id for u in game.unit_objects if u.damage and u.zone == BOARD]
     if damaged:
         do.heal(game, damaged, because="466.1.a.1" if special == "combat" else "317.2.b")
@@ -170,7 +173,7 @@ BOARD_CHECKS_READS = watch(
 )
 
 
-def _board_checks(game) -> None:
+def _board_checks(game: Game) -> None:
     """322.6-322.7: control lost, gear left at a battlefield, hidden cards left behind. When they do something
     they are due again at the next cleanup (what they did may call for more)."""
     journal, records = game.journal, game.trace.records
@@ -183,7 +186,7 @@ def _board_checks(game) -> None:
         journal.changed |= BOARD_CHECKS_READS
 
 
-def _uncontrolled(game) -> None:
+def _uncontrolled(game: Game) -> None:
     """A battlefield left without units and not contested is lost in a Cleanup; when, the versions disagree
     (`control_of_a_battlefield_left_empty`): in any Cleanup up to 2025-12-01 (its 184.4.c, 322.6), only in an Open
     State with no Showdown or Combat there from Core Rules 1.4 (323.6): while the Chain exists its controller
@@ -196,22 +199,22 @@ def _uncontrolled(game) -> None:
                 game.journal.changed |= BOARD_CHECKS_READS
 
 
-EMPTY_BATTLEFIELD = "control_of_a_battlefield_left_empty"
+EMPTY_BATTLEFIELD: Final = "control_of_a_battlefield_left_empty"
 
 
 @query("control_can_lapse")
-def control_can_lapse(game, bf_id: str) -> bool:
+def control_can_lapse(game: Game, bf_id: str) -> bool:
     """Any Cleanup, or (Core Rules 1.4, 323.6) an Open State (no Chain) with no Showdown or Combat there."""
     if game.reading(EMPTY_BATTLEFIELD).choice == "any_cleanup":
         return True
     return not game.chain and not _showdown_or_combat_at(game, bf_id)
 
 
-def _showdown_or_combat_at(game, bf_id: str) -> bool:
+def _showdown_or_combat_at(game: Game, bf_id: str) -> bool:
     return any(ongoing is not None and ongoing.battlefield == bf_id for ongoing in (game.showdown, game.combat))
 
 
-def _lift_contested(game) -> None:
+def _lift_contested(game: Game) -> None:
     """From Core Rules 1.4 a battlefield whose contesting player has no unit left there, with no Showdown or
     Combat ongoing there, stops being Contested (323.11); then units there of a player who does not control it
     contest it anew (323.11.a). Earlier versions keep it Contested until control is established (184.3.b of 2025-12-01,
@@ -229,10 +232,10 @@ def _lift_contested(game) -> None:
                 "control is established"
             )
             continue
-        do.lift_contested(game, bf, because=reading.cited[0])
+        do.lift_contested(game, bf, because=reading.rule("lifted"))
         others = {u.controller for u in game.units(bf.id)} - {bf.battlefield_controller}
         if len(others) == 1:
-            do.apply_contested(game, bf, others.pop(), because=reading.cited[1])
+            do.apply_contested(game, bf, others.pop(), because=reading.rule("contested_by_the_other"))
     because = game.reading("contested_without_its_contester").cited if kept else ()
     standing_notes(game, StepKind.CLEANUP, "contested_kept", kept, because)
 
@@ -243,18 +246,18 @@ def _lift_contested(game) -> None:
     summary=lambda g, bf: f"{bf.contested_by}, who contested {bf.id}, has no unit left there: no longer Contested",
     objects=lambda g, bf: [bf.id],
 )
-def lift_contested(game, bf) -> None:
+def lift_contested(game: Game, bf) -> None:
     bf.contested_by = None
     bf.staged = None
 
 
-def _recall_loose_gear(game) -> None:
+def _recall_loose_gear(game: Game) -> None:
     for gear in game.gear_objects:
         if gear.zone == BOARD and not gear.attached_to and game.is_battlefield(gear.location):
             do.recall(game, gear.id, because=("323.7", "457.1"))
 
 
-def _remove_orphaned_hidden_cards(game) -> None:
+def _remove_orphaned_hidden_cards(game: Game) -> None:
     """323.7: hidden cards at battlefields their owner no longer controls go to the trash."""
     for card in [
         o
@@ -273,5 +276,5 @@ def _remove_orphaned_hidden_cards(game) -> None:
     summary=lambda g, card: f"{card.id} is hidden at {card.location}, which its owner no longer controls: trashed",
     objects=lambda g, card: [card.id],
 )
-def trash_hidden(game, card) -> None:
+def trash_hidden(game: Game, card) -> None:
     card.zone, card.location = TRASH, None

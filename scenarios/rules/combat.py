@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scenarios.game import Game
 from scenarios.kernel import Refusal, answer_kind, calc, choose, do, event_kind, keyword, note, procedure, query
 from scenarios.objects import Combat, Event, Role, Showdown
 from scenarios.trace import StepKind
@@ -28,7 +29,7 @@ event_kind("recall_attackers", "466.1.a.2", would="recall the attackers")
     summary=lambda g, bf: f"combat begins at {bf}: showdown step",
     objects=lambda g, bf: [bf],
 )
-def begin_combat(game, bf_id: str) -> None:
+def begin_combat(game: Game, bf_id: str) -> None:
     bf = game.objects[bf_id]
     bf.staged = None
     attacker = bf.contested_by
@@ -68,7 +69,7 @@ def begin_combat(game, bf_id: str) -> None:
     summary=lambda g, unit, role: f"{unit.id} gains the {role.capitalize()} designation",
     objects=lambda g, unit, role: [unit.id],
 )
-def designate(game, unit, role: Role) -> None:
+def designate(game: Game, unit, role: Role) -> None:
     unit.designation = role
     event = "attack" if role == Role.ATTACKER else "defend"
     if str(role) in unit.triggered_in_combat:
@@ -86,7 +87,7 @@ def designate(game, unit, role: Role) -> None:
 
 
 @query("update_designations")
-def update_designations(game) -> None:
+def update_designations(game: Game) -> None:
     """323.2: units arriving gain their controller's designation; units that left lose theirs."""
     if game.combat.resolving:
         return
@@ -108,12 +109,12 @@ def update_designations(game) -> None:
     summary=lambda g, unit, bf: f"{unit.id} left {bf}: loses the {unit.designation} designation",
     objects=lambda g, unit, bf: [unit.id],
 )
-def lose_designation(game, unit, bf: str) -> None:
+def lose_designation(game: Game, unit, bf: str) -> None:
     unit.designation = None
 
 
 @query("remove_designations")
-def remove_designations(game) -> None:
+def remove_designations(game: Game) -> None:
     if any(u.designation for u in game.units()):
         do.remove_all_designations(game, because="466.1.a")
 
@@ -124,7 +125,7 @@ def remove_designations(game) -> None:
     defines=("466.7.a",),
     summary="attacker and defender designations removed",
 )
-def remove_all_designations(game) -> None:
+def remove_all_designations(game: Game) -> None:
     for unit in game.units():
         unit.designation = None
 
@@ -135,7 +136,7 @@ def remove_all_designations(game) -> None:
     defines=("465.1", "465.2"),
     summary=lambda g: f"combat damage step at {g.combat.battlefield}",
 )
-def combat_damage_step(game) -> None:
+def combat_damage_step(game: Game) -> None:
     bf = game.combat.battlefield
     attackers = [u for u in game.units(bf) if u.designation == Role.ATTACKER]
     defenders = [u for u in game.units(bf) if u.designation == Role.DEFENDER]
@@ -172,7 +173,7 @@ def combat_damage_step(game) -> None:
     do.deal(game, assignments, "combat", "combat damage", because="465.2.d")
 
 
-def _assign(game, player: str, total: int, units) -> dict:
+def _assign(game: Game, player: str, total: int, units) -> dict:
     """465.2.c: lethal damage in full before the next unit; Tank units first (815), units "assigned combat
     damage last" after every other (465.2.c.6)."""
     if total == 0:
@@ -216,12 +217,12 @@ def _assign(game, player: str, total: int, units) -> dict:
 
 
 @query("assigned_last")
-def assigned_last(game, unit) -> bool:
+def assigned_last(game: Game, unit) -> bool:
     """ "I must be assigned combat damage last" (465.2.c.2): a restriction on damage assignment (465.2.c.6)."""
     return "assigned_combat_damage_last" in unit.definition.restrictions
 
 
-def _prevention_counted(game, units) -> set[str]:
+def _prevention_counted(game: Game, units) -> set[str]:
     """The units no amount of damage is lethal to (142.4.b): from Core Rules 1.4 a replacement effect that would
     prevent all of a unit's next damage counts in the assignment (437.5.a, 465.2.c.5), yet the unit is not exempt
     (465.2.c.10), so lethal is more than the whole total (`assignment_counts_prevention`). The reading applied is
@@ -243,7 +244,7 @@ def _prevention_counted(game, units) -> set[str]:
     return set(prevented) if counted else set()
 
 
-def check_assignment(game, choice, answer) -> dict:
+def check_assignment(game: Game, choice, answer) -> dict:
     info = choice.options
     if not isinstance(answer, dict):
         raise Refusal("465.2.c", "a damage assignment maps unit ids to amounts")
@@ -269,7 +270,7 @@ def check_assignment(game, choice, answer) -> dict:
     return {uid: n for uid, n in answer.items()}
 
 
-def assignment_candidates(game, choice):
+def assignment_candidates(game: Game, choice):
     """Every legal assignment (each way to split the total, kept when `check_assignment` accepts it)."""
     ids = [u["id"] for u in choice.options["units"]]
 
@@ -298,7 +299,7 @@ answer_kind("assign", check_assignment, assignment_candidates)
     defines=("466.1", "466.5"),
     summary=lambda g: f"resolution step at {g.combat.battlefield}",
 )
-def combat_resolution_step(game) -> None:
+def combat_resolution_step(game: Game) -> None:
     game.combat.resolving = True
     calc.cleanup(game, "combat damage", "466.1.a", special="combat")
     bf = game.objects[game.combat.battlefield]
@@ -320,7 +321,7 @@ def combat_resolution_step(game) -> None:
 
 
 @query("settle_combat")
-def settle_combat(game, bf_id: str) -> None:
+def settle_combat(game: Game, bf_id: str) -> None:
     """The Resolution Step's last part: with no Showdown or Combat staged there, the player with units remaining
     establishes control (a Conquer if not yet scored this turn), or with none it becomes uncontrolled."""
     bf = game.objects[bf_id]
@@ -341,7 +342,7 @@ def settle_combat(game, bf_id: str) -> None:
 
 
 @query("recall_attackers_if_defenders_remain")
-def recall_attackers_if_defenders_remain(game) -> None:
+def recall_attackers_if_defenders_remain(game: Game) -> None:
     """The combat cleanup's step 2d (466.1.a.2), an event a replacement effect may replace."""
     bf = game.combat.battlefield
     attackers = [u for u in game.units(bf) if u.designation == Role.ATTACKER]

@@ -9,19 +9,22 @@ text is not (812.1.b).
 
 from __future__ import annotations
 
+from typing import cast
+
+from scenarios.game import BehaviourName, Game
 from scenarios.kernel import CONDITIONS, Condition, calc, instruction, note, query
 from scenarios.objects import ItemKind
 from scenarios.trace import StepKind
 
 
 @query("condition_holds")
-def condition_holds(game, word: str, context: Condition) -> bool:
+def condition_holds(game: Game, word: str, context: Condition) -> bool:
     predicate, _rule, _reads = CONDITIONS[word]
     return predicate(game, context)
 
 
 @query("decide_condition")
-def decide_condition(game, word: str, context: Condition, label: str, applies: str, because) -> bool:
+def decide_condition(game: Game, word: str, context: Condition, label: str, applies: str, because) -> bool:
     """Whether a condition holds, shown as a step citing the rule that defines it and, for a condition the
     versions read differently, the rules of the version the game is judged under."""
     holds = calc.condition_holds(game, word, context)
@@ -32,7 +35,10 @@ def decide_condition(game, word: str, context: Condition, label: str, applies: s
         "condition",
         f"{label}: {word} " + (f"holds: {applies}" if holds else "does not hold"),
         because,
-        (rule, *(game.reading(reads).cited if reads else ())),
+        (
+            rule,
+            *(game.reading(cast(BehaviourName, reads)).cited if reads else ()),
+        ),  # names checked: test_engine_versions
         [context.player],
     )
     return holds
@@ -47,7 +53,7 @@ def own_play(item) -> bool:
 
 
 @instruction("if")
-def op_if(game, run, ins) -> None:
+def op_if(game: Game, run, ins) -> None:
     """`{op: if, condition: <word>, then: [...], else: [...]}`: "if <condition>, <then>" (364.3.a)."""
     item = run.item
     word = ins["condition"]

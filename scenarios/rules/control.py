@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from scenarios.game import Game
 from scenarios.kernel import calc, do, instruction, procedure, query
 from scenarios.trace import StepKind
 
 
 @query("contest")
-def contest(game, bf, player: str, because: str) -> None:
+def contest(game: Game, bf, player: str, because: str) -> None:
     """190.3.a.1: arriving at a battlefield its controller does not control contests it, unless already contested."""
     if bf.battlefield_controller != player and not bf.contested_by:
         do.apply_contested(game, bf, player, because=because)
@@ -20,7 +21,7 @@ def contest(game, bf, player: str, because: str) -> None:
     summary=lambda g, bf, player: f"{player} applies Contested to {bf.id}",
     objects=lambda g, bf, player: [bf.id, player],
 )
-def apply_contested(game, bf, player: str) -> None:
+def apply_contested(game: Game, bf, player: str) -> None:
     bf.contested_by = player
 
 
@@ -35,7 +36,7 @@ def apply_contested(game, bf, player: str) -> None:
     ),
     objects=lambda g, bf, player: [bf.id, player],
 )
-def establish_control(game, bf, player: str) -> None:
+def establish_control(game: Game, bf, player: str) -> None:
     """A player who already controls the battlefield keeps it; only gaining control is a Conquer (469.1)."""
     gained = bf.battlefield_controller != player
     bf.battlefield_controller = player
@@ -52,7 +53,7 @@ def establish_control(game, bf, player: str) -> None:
     summary=lambda g, bf: f"{bf.id} has no units and is not contested: uncontrolled",
     objects=lambda g, bf: [bf.id],
 )
-def lose_control(game, bf) -> None:
+def lose_control(game: Game, bf) -> None:
     bf.battlefield_controller = None
 
 
@@ -63,7 +64,7 @@ def lose_control(game, bf) -> None:
     summary=lambda g, uid, player, label: f"{label}: {player} takes control of {uid}",
     objects=lambda g, uid, player, label: [uid, player],
 )
-def take_control(game, unit_id: str, player: str, label: str) -> None:
+def take_control(game: Game, unit_id: str, player: str, label: str) -> None:
     """The unit changes controller; at a battlefield its new controller does not control, it contests it."""
     unit = game.objects[unit_id]
     unit.controller = player
@@ -72,6 +73,6 @@ def take_control(game, unit_id: str, player: str, label: str) -> None:
 
 
 @instruction("take_control")
-def op_take_control(game, run, ins) -> None:
+def op_take_control(game: Game, run, ins) -> None:
     for unit_id in calc.still_there(game, run, ins["what"], "taking control of"):
         do.take_control(game, unit_id, run.item.controller, run.item.label, because=run.because)

@@ -17,6 +17,7 @@ as each turn's Expiration Step ends (167, 316.3, 317.2.d).
 from __future__ import annotations
 
 from scenarios.cards import Cost
+from scenarios.game import Game
 from scenarios.kernel import Condition, Refusal, calc, choose, note, procedure, query
 from scenarios.trace import StepKind
 
@@ -32,7 +33,7 @@ def set_domain_pool(player, pool: dict[str, int]) -> None:
 
 
 @query("total_cost")
-def total_cost(game, card, player: str, ignore_base: bool, accelerate: bool, repeat: int, choices: list) -> Cost:
+def total_cost(game: Game, card, player: str, ignore_base: bool, accelerate: bool, repeat: int, choices: list) -> Cost:
     """356: the base cost (zero when ignored, 356.1.b), plus additional costs (356.2), less discounts (356.4)."""
     definition = card.definition
     cost = Cost() if ignore_base else printed_cost(game, definition)
@@ -51,7 +52,7 @@ def total_cost(game, card, player: str, ignore_base: bool, accelerate: bool, rep
     return cost
 
 
-def printed_cost(game, definition) -> Cost:
+def printed_cost(game: Game, definition) -> Cost:
     """The printed cost (131): Energy, and Power of the card's domain ([C], 134.1); of any domain ([A]) when the
     card has none; on a card of several domains, as the version judged under reads it (`multi_domain_power`)."""
     if len(definition.domains) > 1 and definition.power:
@@ -59,7 +60,7 @@ def printed_cost(game, definition) -> Cost:
     return definition.cost
 
 
-def accelerate_cost(game, definition) -> Cost:
+def accelerate_cost(game: Game, definition) -> Cost:
     """805.1: [1] and one Power of the unit's domain ([A] when it has none, 805.1.a.2); of a unit of several
     domains, as the version judged under reads it (`multi_domain_power`)."""
     if len(definition.domains) == 1:
@@ -69,7 +70,7 @@ def accelerate_cost(game, definition) -> Cost:
     return Cost(energy=1, power=1)
 
 
-def multi_domain_power(game, definition, amount: int) -> Cost:
+def multi_domain_power(game: Game, definition, amount: int) -> Cost:
     """[C] on a card of several domains: Power of any one of its domains, or of any domain at all ([A]), as the
     version judged under reads it (a step says which, citing that version's rules)."""
     reading = game.reading("multi_domain_power")
@@ -90,7 +91,7 @@ def multi_domain_power(game, definition, amount: int) -> Cost:
 
 
 @query("resource_problem")
-def resource_problem(game, player: str, cost: Cost, rule: str = "357.1") -> Refusal | None:
+def resource_problem(game: Game, player: str, cost: Cost, rule: str = "357.1") -> Refusal | None:
     """Why the pool can't pay the Energy and Power of `cost` (a Refusal citing `rule`), or None."""
     pool = game.players[player]
     if pool.energy < cost.energy:
@@ -128,7 +129,7 @@ def resource_problem(game, player: str, cost: Cost, rule: str = "357.1") -> Refu
 
 
 @query("pay_resources")
-def pay_resources(game, player: str, cost: Cost, rule: str = "357.1") -> None:
+def pay_resources(game: Game, player: str, cost: Cost, rule: str = "357.1") -> None:
     """Pay the Energy and Power of `cost` from the player's pool (357.1), or refuse citing `rule`."""
     problem = resource_problem(game, player, cost, rule)
     if problem is not None:
@@ -167,7 +168,7 @@ def pay_resources(game, player: str, cost: Cost, rule: str = "357.1") -> None:
 
 
 @query("add_to_pool")
-def add_to_pool(game, player: str, energy: int = 0, power: int = 0, domain: str | None = None) -> None:
+def add_to_pool(game: Game, player: str, energy: int = 0, power: int = 0, domain: str | None = None) -> None:
     """429.1, 166.1: resources go to the controlling player's Rune Pool."""
     pool = game.players[player]
     pool.energy += energy
@@ -185,7 +186,7 @@ def add_to_pool(game, player: str, energy: int = 0, power: int = 0, domain: str 
     defines=("167", "167.1"),
     summary="every player's Rune Pool empties: unspent Energy and Power are lost",
 )
-def empty_rune_pools(game) -> None:
+def empty_rune_pools(game: Game) -> None:
     for pool in game.players.values():
         if pool.energy or pool.power or pool.domain_power:  # most pools are empty already: no write to make
             pool.energy, pool.power, pool.domain_power = 0, 0, ()

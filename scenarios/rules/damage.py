@@ -6,6 +6,7 @@ A permanent leaving the board becomes a new object (359.3.e.4): its incarnation 
 
 from __future__ import annotations
 
+from scenarios.game import Game
 from scenarios.kernel import calc, do, event_kind, instruction, note, procedure, query
 from scenarios.objects import Event, Kind, Obj, Zone
 from scenarios.trace import StepKind
@@ -16,7 +17,7 @@ event_kind("die", "428.1")
 RESOLVES = "359.3.d"  # default reason when an effect executes outside the Chain
 
 
-def _dealt(game, amounts, source, label=None) -> str:
+def _dealt(game: Game, amounts, source, label=None) -> str:
     return f"{label or source} deals " + ", ".join(f"{n} damage to {uid}" for uid, n in amounts.items())
 
 
@@ -27,7 +28,7 @@ def _dealt(game, amounts, source, label=None) -> str:
     summary=_dealt,
     objects=lambda g, amounts, *a, **k: list(amounts),
 )
-def deal(game, amounts: dict, source: str | None, label: str | None = None) -> None:
+def deal(game: Game, amounts: dict, source: str | None, label: str | None = None) -> None:
     """Mark damage on each unit (simultaneously, 417.1.d), unless a replacement effect replaces it."""
     dealt = []
     for unit_id, amount in amounts.items():
@@ -52,13 +53,13 @@ def deal(game, amounts: dict, source: str | None, label: str | None = None) -> N
     summary=lambda g, ids: f"heal {', '.join(ids)}",
     objects=lambda g, ids: ids,
 )
-def heal(game, unit_ids) -> None:
+def heal(game: Game, unit_ids) -> None:
     for unit_id in unit_ids:
         game.objects[unit_id].damage = 0
 
 
 @query("kill_all")
-def kill_all(game, object_ids, passive: bool, because) -> None:
+def kill_all(game: Game, object_ids, passive: bool, because) -> None:
     """Kill permanents: each death a replacement effect does not replace happens; the dying see each other
     die at once (383.2.c.2), and Deathknells go on the Chain pending before the cards reach the Trash (808.1.d.2)."""
     dying = []
@@ -75,7 +76,7 @@ def kill_all(game, object_ids, passive: bool, because) -> None:
         do.dies(game, obj, passive, leaving, might, company, because=because)
 
 
-def _might_as_it_dies(game, obj: Obj) -> int | None:
+def _might_as_it_dies(game: Game, obj: Obj) -> int | None:
     return calc.might(game, obj) if obj.kind == Kind.UNIT else None
 
 
@@ -89,7 +90,7 @@ def _might_as_it_dies(game, obj: Obj) -> int | None:
     objects=lambda g, obj, *a: [obj.id],
     cite=lambda g, obj, passive, *a: ["323.5"] if passive else ["428.1.a.1"],
 )
-def dies(game, obj: Obj, passive: bool, leaving: frozenset, might: int | None, company: tuple) -> None:
+def dies(game: Game, obj: Obj, passive: bool, leaving: frozenset, might: int | None, company: tuple) -> None:
     """Its Might and the other friendly units where it died, noted for its Deathknell (808.1.d.3)."""
     event = Event("die", unit=obj.id, player=obj.controller, location=obj.location, might=might, company=company)
     calc.fire(game, event, leaving=leaving)
@@ -97,7 +98,7 @@ def dies(game, obj: Obj, passive: bool, leaving: frozenset, might: int | None, c
 
 
 @query("leave_board")
-def leave_board(game, obj: Obj, zone: Zone) -> None:
+def leave_board(game: Game, obj: Obj, zone: Zone) -> None:
     """The object leaves the board for `zone` and becomes a new object (359.3.e.4); a token leaving for any zone
     but the Chain ceases to exist there (186.1)."""
     last_location = obj.location
@@ -135,7 +136,7 @@ def leave_board(game, obj: Obj, zone: Zone) -> None:
     summary=lambda g, oid, by=None: f"banish {oid}",
     objects=lambda g, oid, by=None: [oid],
 )
-def banish(game, object_id: str, by: str | None = None) -> None:
+def banish(game: Game, object_id: str, by: str | None = None) -> None:
     obj = game.objects[object_id]
     if obj.zone == Zone.BOARD:
         leave_board(game, obj, Zone.BANISHMENT)
@@ -148,7 +149,7 @@ def banish(game, object_id: str, by: str | None = None) -> None:
 
 
 @instruction("deal")
-def op_deal(game, run, ins) -> None:
+def op_deal(game: Game, run, ins) -> None:
     amount = calc.amount(game, run, ins["amount"])
     if amount is None:
         calc.impossible(game, run, "the amount is null: no damage is dealt", "359.3.e.12")
@@ -159,7 +160,7 @@ def op_deal(game, run, ins) -> None:
 
 
 @instruction("fight")
-def op_fight(game, run, ins) -> None:
+def op_fight(game: Game, run, ins) -> None:
     """417.6.b.3: the two units deal damage equal to their Might to each other (they are the sources)."""
     a, b = calc.refs(game, run, ins["a"]), calc.refs(game, run, ins["b"])
     if not a or not b:
@@ -171,21 +172,21 @@ def op_fight(game, run, ins) -> None:
 
 
 @instruction("kill")
-def op_kill(game, run, ins) -> None:
+def op_kill(game: Game, run, ins) -> None:
     ids = calc.still_there(game, run, ins["what"], "killing")
     if ids:
         calc.kill_all(game, ids, False, (run.because, "428.1.a.1"))
 
 
 @instruction("heal")
-def op_heal(game, run, ins) -> None:
+def op_heal(game: Game, run, ins) -> None:
     ids = calc.refs(game, run, ins["what"])
     if ids:
         do.heal(game, ids, because=run.because)
 
 
 @instruction("banish")
-def op_banish(game, run, ins) -> None:
+def op_banish(game: Game, run, ins) -> None:
     by = run.item.source if ins.get("by") == "this" else None
     for object_id in calc.refs(game, run, ins["what"]):
         do.banish(game, object_id, by, because=run.because)

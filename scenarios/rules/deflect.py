@@ -12,6 +12,7 @@ pays it, or declines, and the ability leaves the Chain (404.2); one that can't b
 from __future__ import annotations
 
 from scenarios.cards import Cost
+from scenarios.game import Game
 from scenarios.kernel import calc, choose, keyword, note, query
 from scenarios.objects import BOARD
 from scenarios.trace import StepKind
@@ -20,7 +21,7 @@ keyword("Deflect", "809", valued=True)
 
 
 @query("deflect_cost")
-def deflect_cost(game, player: str, choices) -> int:
+def deflect_cost(game: Game, player: str, choices) -> int:
     """The Power of any domain that `player`'s spell or ability pays for choosing these targets."""
     chosen = [ref[0] for choice in choices for refs in choice.values() for ref in refs if not isinstance(ref, str)]
     if not chosen:
@@ -49,7 +50,7 @@ def deflect_cost(game, player: str, choices) -> int:
 
 
 @query("pays_for_its_choices")
-def pays_for_its_choices(game, item, chosen: dict) -> bool:
+def pays_for_its_choices(game: Game, item, chosen: dict) -> bool:
     """A triggered ability's Deflect cost, paid or declined as it is finalized (403.2, 404.2)."""
     extra = deflect_cost(game, item.controller, [chosen])
     if not extra:

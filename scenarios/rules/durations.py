@@ -10,6 +10,7 @@ object and is not affected (359.3.e.4).
 
 from __future__ import annotations
 
+from scenarios.game import Game
 from scenarios.kernel import calc, do, instruction, procedure
 from scenarios.trace import StepKind
 
@@ -21,13 +22,13 @@ from scenarios.trace import StepKind
     summary=lambda g, uid, label: f"{label}: {g.objects[uid].controller} loses control of {uid}: back to its owner",
     objects=lambda g, uid, label: [uid],
 )
-def return_control(game, unit_id: str, label: str) -> None:
+def return_control(game: Game, unit_id: str, label: str) -> None:
     unit = game.objects[unit_id]
     unit.controller = unit.owner
 
 
 @instruction("return_control")
-def op_return_control(game, run, ins) -> None:
+def op_return_control(game: Game, run, ins) -> None:
     for unit_id in calc.still_there(game, run, ins["what"], "returning control of"):
         unit = game.objects[unit_id]
         if unit.controller != unit.owner:

@@ -10,6 +10,7 @@ on a battlefield is its controller).
 
 from __future__ import annotations
 
+from scenarios.game import Game
 from scenarios.kernel import WHERE, WHO, calc, condition, query, where, who
 from scenarios.objects import BATTLEFIELD, BOARD, Event, Kind, Obj, Role, View, Zone
 
@@ -20,22 +21,22 @@ SELF_WORDS = ("self", "me", "this", "i")
 
 
 @who("self")
-def _self(game, view: View, subject) -> bool:
+def _self(game: Game, view: View, subject) -> bool:
     return isinstance(subject, Obj) and subject.id == view.source
 
 
 @who("you")
-def _you(game, view: View, subject) -> bool:
+def _you(game: Game, view: View, subject) -> bool:
     return isinstance(subject, str) and view.you is not None and subject == view.you
 
 
 @who("opponent")
-def _opponent(game, view: View, subject) -> bool:
+def _opponent(game: Game, view: View, subject) -> bool:
     return isinstance(subject, str) and view.you is not None and subject != view.you
 
 
 @who("player")
-def _player(game, view: View, subject) -> bool:
+def _player(game: Game, view: View, subject) -> bool:
     """Any player ("at end of turn": whoever's turn it is)."""
     return isinstance(subject, str)
 
@@ -44,13 +45,13 @@ PLAYER_WORDS = ("you", "opponent", "player")
 
 
 @who("equipped unit")
-def _equipped(game, view: View, subject) -> bool:
-    source = game.objects.get(view.source)
+def _equipped(game: Game, view: View, subject) -> bool:
+    source = game.objects.get(view.source) if view.source is not None else None
     return isinstance(subject, Obj) and source is not None and source.attached_to == subject.id
 
 
 @who("it")
-def _it(game, view: View, subject) -> bool:
+def _it(game: Game, view: View, subject) -> bool:
     return (
         isinstance(subject, Obj)
         and subject.id == view.it
@@ -77,7 +78,7 @@ _ADJECTIVES = {
 
 
 @query("matches_who")
-def matches_who(game, view: View, phrase: str, subject) -> bool:
+def matches_who(game: Game, view: View, phrase: str, subject) -> bool:
     if phrase in WHO:
         return WHO[phrase](game, view, subject)
     if phrase in SELF_WORDS:
@@ -92,37 +93,37 @@ def matches_who(game, view: View, phrase: str, subject) -> bool:
 
 
 @where("here")
-def _here(game, view: View, location) -> bool:
+def _here(game: Game, view: View, location) -> bool:
     return location is not None and location == view.here
 
 
 @where("battlefield")
-def _battlefield(game, view: View, location) -> bool:
+def _battlefield(game: Game, view: View, location) -> bool:
     return game.is_battlefield(location)
 
 
 @where("base")
-def _base(game, view: View, location) -> bool:
+def _base(game: Game, view: View, location) -> bool:
     return location == "base"
 
 
 @where("battlefield you control")
-def _your_battlefield(game, view: View, location) -> bool:
+def _your_battlefield(game: Game, view: View, location) -> bool:
     return game.is_battlefield(location) and game.objects[location].battlefield_controller == view.you
 
 
 @where("other battlefield")
-def _other_battlefield(game, view: View, location) -> bool:
+def _other_battlefield(game: Game, view: View, location) -> bool:
     return game.is_battlefield(location) and location != view.here
 
 
 @where("combat")
-def _combat(game, view: View, location) -> bool:
+def _combat(game: Game, view: View, location) -> bool:
     return game.combat is not None and location == game.combat.battlefield
 
 
 @query("matches_where")
-def matches_where(game, view: View, phrase: str, location) -> bool:
+def matches_where(game: Game, view: View, phrase: str, location) -> bool:
     if phrase.startswith("at "):
         slot = phrase[3:]
         places = view.slots.get(slot, ()) if view.slots else ()
@@ -136,7 +137,7 @@ def matches_where(game, view: View, phrase: str, location) -> bool:
 
 
 @query("view_of")
-def view_of(game, source: Obj, it: str | None = None, it_incarnation: int | None = None, slots=None) -> View:
+def view_of(game: Game, source: Obj, it: str | None = None, it_incarnation: int | None = None, slots=None) -> View:
     """The point of view of `source`'s text: a battlefield's "you" is its controller (190.6.d), "here" is
     the battlefield itself; any other object's "you" is its controller and "here" its location."""
     if source.kind == BATTLEFIELD:
@@ -145,7 +146,7 @@ def view_of(game, source: Obj, it: str | None = None, it_incarnation: int | None
 
 
 @query("ability_controller")
-def ability_controller(game, source: Obj) -> str:
+def ability_controller(game: Game, source: Obj) -> str:
     """Who controls an ability of `source`: its controller (191.4.a); an uncontrolled battlefield's
     abilities are the turn player's to handle (190.6.b)."""
     if source.kind == BATTLEFIELD:
@@ -154,7 +155,7 @@ def ability_controller(game, source: Obj) -> str:
 
 
 @query("matches_object")
-def matches_object(game, flt, view: View, subject, location=None) -> bool:
+def matches_object(game: Game, flt, view: View, subject, location=None) -> bool:
     """Does `subject` (an object, or a player's name) pass the filter? `location` overrides where the
     subject is considered to be (an event's location)."""
     if not calc.matches_who(game, view, flt.who, subject):
@@ -177,20 +178,20 @@ def matches_object(game, flt, view: View, subject, location=None) -> bool:
     if flt.mighty is not None and calc.is_mighty(game, subject) != flt.mighty:
         return False
     if flt.less_might_than_me:
-        source = game.objects.get(view.source)
+        source = game.objects.get(view.source) if view.source is not None else None
         if source is None or calc.might(game, subject) >= calc.might(game, source):
             return False
     return flt.banished_by is None or subject.banished_by == view.source
 
 
-def _alone_in_its_role(game, unit: Obj) -> bool:
+def _alone_in_its_role(game: Game, unit: Obj) -> bool:
     """The only unit of its controller attacking, or defending, at its location (364.3.a's "alone"); without a
     designation, the only one without."""
     return unit.zone == BOARD and all(u.designation != unit.designation for u in game.friendly_others(unit))
 
 
 @condition("alone", "364.3.a")
-def _is_source_alone(game, context) -> bool:
+def _is_source_alone(game: Game, context) -> bool:
     """ "If I'm (I died) alone": no other friendly unit at its location (740.2.a in Core Rules 1.4), as noted when
     it died for its Deathknell (808.1.d.3), counting the friendly units that died with it."""
     if context.noted_company is not None:
@@ -202,7 +203,7 @@ def _is_source_alone(game, context) -> bool:
 
 
 @query("matches_event")
-def matches_event(game, flt, view: View, event: Event, kinds: frozenset | None = None) -> bool:
+def matches_event(game: Game, flt, view: View, event: Event, kinds: frozenset | None = None) -> bool:
     """Does `event` meet the event filter, read from `view`? `kinds` widens the event kinds it answers
     (a passive may make an ability trigger on other events too)."""
     if event.kind != flt.event and not (kinds and event.kind in kinds):
@@ -219,7 +220,7 @@ def matches_event(game, flt, view: View, event: Event, kinds: frozenset | None =
             return False
     phrase = flt.who
     if phrase in SELF_WORDS:
-        source = game.objects.get(view.source)
+        source = game.objects.get(view.source) if view.source is not None else None
         if source is None or not (event.unit == source.id or source.id in event.units):
             return False
         return flt.where is None or calc.matches_where(game, view, flt.where, event.location)

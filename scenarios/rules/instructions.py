@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from scenarios.cards import ObjectFilter
+from scenarios.game import Game
 from scenarios.kernel import INSTRUCTIONS, EngineError, StepKind, calc, note, query
 from scenarios.objects import ChainItem, ItemKind, View, Zone
 
@@ -29,7 +30,7 @@ class Resolution:
 
 
 @query("resolution")
-def resolution(game, item: ChainItem, because: str, targets: dict | None = None) -> Resolution:
+def resolution(game: Game, item: ChainItem, because: str, targets: dict | None = None) -> Resolution:
     """Start executing `item` (with `targets`, the choices of one of its executions, by default its own): its
     targets are checked now and kept for all its instructions (359.3.e.2)."""
     targets = (item.targets or {}) if targets is None else targets
@@ -44,7 +45,7 @@ def resolution(game, item: ChainItem, because: str, targets: dict | None = None)
 
 
 @query("source_gone")
-def source_gone(game, item: ChainItem, source) -> bool:
+def source_gone(game: Game, item: ChainItem, source) -> bool:
     """Has the permanent whose ability this is left the board since the ability was made (a unit that left and
     came back is a new object, 359.3.e.4)? Then it has no location ("here" is null) and no Might, and what is
     computed from them is ignored (359.3.e.12, 406.5). A trigger of the source's own death keeps what was
@@ -59,7 +60,7 @@ def source_gone(game, item: ChainItem, source) -> bool:
 
 
 @query("execute")
-def execute(game, run: Resolution, instructions) -> None:
+def execute(game: Game, run: Resolution, instructions) -> None:
     for instruction in instructions:
         handler = INSTRUCTIONS.get(instruction.get("op"))
         if handler is None:
@@ -67,7 +68,7 @@ def execute(game, run: Resolution, instructions) -> None:
         handler(game, run, instruction)
 
 
-def _still_legal(game, item: ChainItem, slot: str, targets: dict) -> list[str]:
+def _still_legal(game: Game, item: ChainItem, slot: str, targets: dict) -> list[str]:
     spec = item.spec(slot)
     targeting = calc.targeting_of(game, item)
     legal = []
@@ -87,7 +88,7 @@ def _still_legal(game, item: ChainItem, slot: str, targets: dict) -> list[str]:
 
 
 @query("refs")
-def refs(game, run: Resolution, reference) -> list[str]:
+def refs(game: Game, run: Resolution, reference) -> list[str]:
     """The objects (or locations) an instruction names."""
     item = run.item
     if isinstance(reference, dict):
@@ -111,7 +112,7 @@ def refs(game, run: Resolution, reference) -> list[str]:
 
 
 @query("still_there")
-def still_there(game, run: Resolution, reference, doing: str) -> list[str]:
+def still_there(game: Game, run: Resolution, reference, doing: str) -> list[str]:
     """The objects an instruction acts on the board with: those it names that still exist as the objects it named,
     on the board and, for a delayed ability's "it", not a new object since (a zone change makes a new object, 124).
     An object that has ceased to exist can't be moved, killed, dealt damage or otherwise acted on: for each one
@@ -147,14 +148,14 @@ def still_there(game, run: Resolution, reference, doing: str) -> list[str]:
 
 
 @query("show_refs")
-def show_refs(game, run: Resolution, reference) -> str:
+def show_refs(game: Game, run: Resolution, reference) -> str:
     """A reference as the objects it names, for step summaries ("target" -> "d1")."""
     ids = refs(game, run, reference)
     return ", ".join(ids) if ids else f"{reference if isinstance(reference, str) else 'no object'} (none)"
 
 
 @query("amount")
-def amount(game, run: Resolution, value) -> int | None:
+def amount(game: Game, run: Resolution, value) -> int | None:
     if isinstance(value, int):
         return value
     if isinstance(value, str) and value.startswith("might_of:"):
@@ -171,7 +172,7 @@ def amount(game, run: Resolution, value) -> int | None:
 
 
 @query("impossible")
-def impossible(game, run: Resolution, text: str, rule: str | None = None) -> None:
+def impossible(game: Game, run: Resolution, text: str, rule: str | None = None) -> None:
     """An instruction that can't be followed is ignored (055, 359.3.e.6); `rule` is the one that says why, cited
     with the step (so a trace in another version's numbers cites its counterpart)."""
     defines = ("055", rule) if rule else ("055",)

@@ -9,6 +9,7 @@ friendly units have [Vision]"). Keywords whose instances trigger separately (Vis
 
 from __future__ import annotations
 
+from scenarios.game import Game
 from scenarios.kernel import KEYWORD_ABILITIES, calc, query
 from scenarios.objects import BOARD
 
@@ -16,7 +17,7 @@ SELF_WORDS = ("self", "me", "this", "i")
 
 
 @query("keyword_triggers")
-def keyword_triggers(game, event) -> list:
+def keyword_triggers(game: Game, event) -> list:
     """(object, keyword ability, number of instances) for each keyword ability `event` may trigger."""
     found = []
     for ability in KEYWORD_ABILITIES.triggered_by(event.kind):

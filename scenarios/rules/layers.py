@@ -13,6 +13,7 @@ is attached (434.1.e); the text it gives "the equipped unit" is its effect text,
 
 from __future__ import annotations
 
+from scenarios.game import Game
 from scenarios.kernel import KEYWORD_ABILITIES, calc, condition, keyword, query
 from scenarios.objects import BOARD, Obj, Role, Zone
 
@@ -27,7 +28,7 @@ def active_while(source: Obj, flt) -> bool:
 
 
 @query("passives")
-def passives(game):
+def passives(game: Game):
     """Every active passive ability on the board, with its source and its point of view."""
     for source in game.passive_sources:
         if source.zone != BOARD:
@@ -38,12 +39,12 @@ def passives(game):
 
 
 @query("ability_is_active")
-def ability_is_active(game, source: Obj, flt) -> bool:
+def ability_is_active(game: Game, source: Obj, flt) -> bool:
     return active_while(source, flt)
 
 
 @query("keyword_value")
-def keyword_value(game, obj: Obj, keyword: str, sources: list | None = None) -> int:
+def keyword_value(game: Game, obj: Obj, keyword: str, sources: list | None = None) -> int:
     """Summed value of a keyword from the card, from effects that granted it, and from passives (807.2, 814.2);
     `sources`, when given, receives the value of each instance summed."""
     total = obj.definition.keywords.get(keyword, 0) if obj.definition else 0
@@ -68,7 +69,7 @@ def keyword_value(game, obj: Obj, keyword: str, sources: list | None = None) -> 
 
 
 @query("keyword_holders")
-def keyword_holders(game, objects, keyword: str) -> list[tuple[Obj, int]]:
+def keyword_holders(game: Game, objects, keyword: str) -> list[tuple[Obj, int]]:
     """(object, value) for each of `objects` that has `keyword` now. An object that neither prints it nor was
     granted a keyword is passed over without working out its value, unless a passive may give the keyword or
     another keyword gives it (an event asks this of every permanent for each keyword ability it may trigger)."""
@@ -83,12 +84,12 @@ def keyword_holders(game, objects, keyword: str) -> list[tuple[Obj, int]]:
 
 
 @query("has_keyword")
-def has_keyword(game, obj: Obj, keyword: str) -> bool:
+def has_keyword(game: Game, obj: Obj, keyword: str) -> bool:
     return (obj.definition is not None and keyword in obj.definition.keywords) or keyword_value(game, obj, keyword) > 0
 
 
 @query("event_aliases")
-def event_aliases(game, source: Obj, kind: str) -> frozenset:
+def event_aliases(game: Game, source: Obj, kind: str) -> frozenset:
     """Other events an ability of `source` that triggers on `kind` also triggers on, given by passives."""
     found = set()
     for _, passive, view in calc.passives(game):
@@ -97,7 +98,7 @@ def event_aliases(game, source: Obj, kind: str) -> frozenset:
     return frozenset(found)
 
 
-def might_parts(game, unit: Obj):
+def might_parts(game: Game, unit: Obj):
     """(base, increases, decreases): each modifier as (label, amount, minimum, timestamp)."""
     increases: list[tuple] = []
     decreases: list[tuple] = []
@@ -132,7 +133,7 @@ SUMMED_RULES = {"Assault": "807.2", "Shield": "814.2"}  # a keyword's values fro
 
 
 @query("might_rules")
-def might_rules(game, unit: Obj) -> tuple[str, ...]:
+def might_rules(game: Game, unit: Obj) -> tuple[str, ...]:
     """The rules that give a unit the parts of its Might its buff and keywords add, cited where it is shown."""
     rules = []
     for label, _, _, timestamp in might_parts(game, unit)[1]:
@@ -143,7 +144,7 @@ def might_rules(game, unit: Obj) -> tuple[str, ...]:
     return tuple(rules)
 
 
-def _instances(game, unit: Obj, keyword: str) -> int:
+def _instances(game: Game, unit: Obj, keyword: str) -> int:
     """How many instances of `keyword` (printed, granted, given by passives) the unit's value sums."""
     sources: list[int] = []
     keyword_value(game, unit, keyword, sources)
@@ -151,7 +152,7 @@ def _instances(game, unit: Obj, keyword: str) -> int:
 
 
 @query("apply_layers")
-def apply_layers(game, unit: Obj) -> tuple[int, str]:
+def apply_layers(game: Game, unit: Obj) -> tuple[int, str]:
     """(current Might, how it is made up in words): "4 Might (base 2, +1 from <a passive>, ...)";
     increases apply before decreases (477.3.e), a decrease limited by its minimum says so (477.3.b)."""
     base, increases, decreases = might_parts(game, unit)
@@ -168,7 +169,7 @@ def apply_layers(game, unit: Obj) -> tuple[int, str]:
 
 
 @query("might")
-def might(game, unit: Obj) -> int:
+def might(game: Game, unit: Obj) -> int:
     """Current Might on the board (710); printed Might elsewhere (711)."""
     if unit.zone != Zone.BOARD:
         return unit.definition.might or 0
@@ -176,12 +177,12 @@ def might(game, unit: Obj) -> int:
 
 
 @query("explain_might")
-def explain_might(game, unit: Obj) -> str:
+def explain_might(game: Game, unit: Obj) -> str:
     return calc.apply_layers(game, unit)[1]
 
 
 @query("snapshot_modifier")
-def snapshot_modifier(game, unit: Obj, amount: int, minimum: int | None) -> int:
+def snapshot_modifier(game: Game, unit: Obj, amount: int, minimum: int | None) -> int:
     """The fixed amount a resolving might modifier applies (477.3.b): limited now, remembered."""
     if minimum is None or amount >= 0:
         return amount
@@ -194,12 +195,12 @@ def _mighty(might: int) -> bool:
 
 
 @query("is_mighty")
-def is_mighty(game, unit: Obj) -> bool:
+def is_mighty(game: Game, unit: Obj) -> bool:
     return _mighty(calc.might(game, unit))
 
 
 @condition("mighty", "708")
-def _is_source_mighty(game, context) -> bool:
+def _is_source_mighty(game: Game, context) -> bool:
     """ "If I am (was) Mighty": as noted when the unit died for its Deathknell (808.1.d.3); a unit no longer
     on the board has no Might (359.3.e.12)."""
     if context.noted_might is not None:

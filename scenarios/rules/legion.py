@@ -13,11 +13,12 @@ holds), discounts ("[Legion] — I cost [2] less") and `if` instructions ("[Legi
 
 from __future__ import annotations
 
+from scenarios.game import Game
 from scenarios.kernel import Condition, condition
 
 
 @condition("legion", "812.1.b", reads="cards_played_as_checked")
-def legion(game, context: Condition) -> bool:
+def legion(game: Game, context: Condition) -> bool:
     player = game.players[context.player]
     if game.reading("cards_played_as_checked").choice == "finalized":
         return player.cards_finalized_this_turn - (context.source in player.finalized_this_turn) >= 1

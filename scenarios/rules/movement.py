@@ -9,6 +9,7 @@ its source says otherwise.
 from __future__ import annotations
 
 from scenarios.actions import Move
+from scenarios.game import Game
 from scenarios.kernel import Refusal, action, calc, do, event_kind, instruction, keyword, note, procedure, query
 from scenarios.objects import Event, Kind, Zone
 from scenarios.trace import StepKind
@@ -19,7 +20,7 @@ event_kind("move", "446.1")
 
 
 @query("move_blocked_by")
-def blocked_by(game, unit, destination: str) -> str | None:
+def blocked_by(game: Game, unit, destination: str) -> str | None:
     """The battlefield whose restriction forbids this move, if any (054.1: can't beats can)."""
     origin = unit.location
     if (
@@ -32,7 +33,7 @@ def blocked_by(game, unit, destination: str) -> str | None:
 
 
 @query("check_destination")
-def check_destination(game, unit, destination: str, standard: bool) -> None:
+def check_destination(game: Game, unit, destination: str, standard: bool) -> None:
     if unit.zone != Zone.BOARD or unit.kind != Kind.UNIT:
         raise Refusal("447", f"{unit.id} is not a unit on the board")
     if destination == unit.location:
@@ -53,7 +54,7 @@ def check_destination(game, unit, destination: str, standard: bool) -> None:
             raise Refusal("449.2", f"{destination} already has units of two other players")
 
 
-def _moving(game, ids, destination, by) -> str:
+def _moving(game: Game, ids, destination, by) -> str:
     return f"move {', '.join(ids)} to {destination}" + (" (standard move)" if by == "standard" else f" ({by})")
 
 
@@ -65,16 +66,16 @@ def _moving(game, ids, destination, by) -> str:
     objects=lambda g, ids, d, by: [*ids, d],
     pure=True,
 )
-def move(game, unit_ids, destination: str, by: str) -> None:
+def move(game: Game, unit_ids, destination: str, by: str) -> None:
     moved = []
     for unit_id in unit_ids:
         unit = game.objects[unit_id]
-        if blocked_by(game, unit, destination):
+        if (blocker := blocked_by(game, unit, destination)) is not None:
             note(
                 game,
                 StepKind.MOVEMENT,
                 "move blocked",
-                f"{unit_id} can't move to {destination}: {game.objects[unit.location].card} forbids it",
+                f"{unit_id} can't move to {destination}: {game.objects[blocker].card} forbids it",
                 "054.1",
                 ("055",),
                 [unit_id],
@@ -105,7 +106,7 @@ def move(game, unit_ids, destination: str, by: str) -> None:
     summary=lambda g, uid: f"recall {uid} to base (not a move)",
     objects=lambda g, uid: [uid],
 )
-def recall(game, object_id: str) -> None:
+def recall(game: Game, object_id: str) -> None:
     obj = game.objects[object_id]
     obj.location = "base"
     for gear in game.attached(object_id):
@@ -115,7 +116,7 @@ def recall(game, object_id: str) -> None:
 # -- the Standard Move ------------------------------------------------------------------------------------------
 
 
-def standard_moves(game, player: str):
+def standard_moves(game: Game, player: str):
     """Each of the player's ready units alone, and all of them together, to every destination (144.3: one
     destination per move). Any other group is accepted as well, but not listed: the groups of n units number 2^n,
     so a board of twelve listed thousands (a judge builds a group a unit at a time, or types it)."""
@@ -136,7 +137,7 @@ def standard_moves(game, player: str):
     objects=lambda g, a: [*a.units, a.to],
     pure=True,
 )
-def standard_move(game, act: Move) -> None:
+def standard_move(game: Game, act: Move) -> None:
     player = act.by
     calc.check_discretionary(game, player, "the Standard Move")
     if len(set(act.units)) != len(act.units) or not act.units:
@@ -162,7 +163,7 @@ def standard_move(game, act: Move) -> None:
 
 
 @instruction("move")
-def op_move(game, run, ins) -> None:
+def op_move(game: Game, run, ins) -> None:
     ids = calc.still_there(game, run, ins["what"], "moving")
     destination = ins["to"]
     if destination != "base":
@@ -181,7 +182,7 @@ def op_move(game, run, ins) -> None:
 
 
 @instruction("recall")
-def op_recall(game, run, ins) -> None:
+def op_recall(game: Game, run, ins) -> None:
     for object_id in calc.still_there(game, run, ins["what"], "recalling"):
         if game.objects[object_id].location != "base":
             do.recall(game, object_id, because=run.because)

@@ -14,6 +14,7 @@ import itertools
 
 from scenarios.actions import Hide, Play
 from scenarios.cards import Cost
+from scenarios.game import Game
 from scenarios.kernel import Refusal, action, calc, choose, do, event_kind, instruction, keyword, procedure, query
 from scenarios.objects import ChainItem, Event, ItemKind, Kind, Targeting, Zone
 from scenarios.trace import StepKind
@@ -27,7 +28,7 @@ event_kind("play", "383.4.a", would="be played")
 
 
 @query("play_timing")
-def check_timing(game, player: str, card, facedown: bool) -> None:
+def check_timing(game: Game, player: str, card, facedown: bool) -> None:
     """When a card may be played (310.1.a, 331.1.a, 343.1.a; Action 806, Reaction 813, hidden 811.6)."""
     if game.priority != player:
         raise Refusal("312.1", f"{player} does not have Priority")
@@ -43,7 +44,7 @@ def check_timing(game, player: str, card, facedown: bool) -> None:
 
 
 @query("timing_rules")
-def timing_rules(game, keywords, on: str = "card") -> tuple[str, ...]:
+def timing_rules(game: Game, keywords, on: str = "card") -> tuple[str, ...]:
     """The rules that let a card (`on="card"`) or an activated ability (`on="ability"`) with `keywords` be played
     now, in the state the turn is in: on a Chain (a Closed State) a legally timed play with Reaction (338.1.a,
     309.1.a, 813.1.c); in a showdown with Focus, one with Action, or Reaction which grants Action's permissions
@@ -59,7 +60,7 @@ def timing_rules(game, keywords, on: str = "card") -> tuple[str, ...]:
     return ("316.5.b",)
 
 
-def _play_because(game, act: Play) -> tuple[str, ...]:
+def _play_because(game: Game, act: Play) -> tuple[str, ...]:
     """Why this play happens here: its timing in this state of the turn (`timing_rules`), and Play (419.1)."""
     card = game.objects.get(act.card)
     if card is None or card.definition is None:
@@ -71,14 +72,14 @@ def _play_because(game, act: Play) -> tuple[str, ...]:
     return (*calc.timing_rules(game, keywords), "419.1")
 
 
-def _played(game, act: Play) -> str:
+def _played(game: Game, act: Play) -> str:
     text = f"{act.by} plays {act.card} ({game.obj(act.card).card})"
     if act.targets:
         text += " choosing " + ", ".join(f"{slot}={value}" for slot, value in act.targets.items())
     return text + (f" at {act.at}" if act.at else "")
 
 
-def play_candidates(game, player: str):
+def play_candidates(game: Game, player: str):
     for card in game.objects.values():
         if card.owner != player or card.zone not in (Zone.HAND, Zone.FACEDOWN):
             continue
@@ -101,7 +102,7 @@ def play_candidates(game, player: str):
 
 @action("play", Play, because=_play_because, candidates=play_candidates)
 @procedure("play_card", StepKind.ACTION, defines=("350", "350.1"), summary=_played, objects=lambda g, a: [a.card])
-def play_card(game, act: Play) -> None:
+def play_card(game: Game, act: Play) -> None:
     player, card = act.by, game.obj(act.card)
     if card.owner != player or card.zone not in (Zone.HAND, Zone.FACEDOWN):
         raise Refusal("354", f"{card.id} is not a card {player} can play from hand or facedown")
@@ -165,14 +166,14 @@ def play_card(game, act: Play) -> None:
 
 
 @query("check_hidden_turn")
-def check_hidden_turn(game, card) -> None:
+def check_hidden_turn(game: Game, card) -> None:
     """811.1.b: a hidden card may be played "beginning on the next turn"."""
     if card.hidden_turn == game.turn_number:
         raise Refusal("811.1.b", f"{card.id} was hidden this turn: it can be played from the next turn on")
 
 
 @query("check_play_location")
-def check_play_location(game, player: str, location: str, kind: str, hidden_at: str | None) -> None:
+def check_play_location(game: Game, player: str, location: str, kind: str, hidden_at: str | None) -> None:
     """355.2.a: a permanent is played to its controller's base, a unit also to a battlefield they control; a
     hidden permanent, gear included, where it was hidden (811.1.d.1.a in Core Rules 1.4)."""
     if location == "base" or (hidden_at is not None and location == hidden_at):
@@ -195,7 +196,7 @@ def check_play_location(game, player: str, location: str, kind: str, hidden_at: 
         + (["805.6"] if ready and card.kind == Kind.UNIT else [])
     ),
 )
-def enter_board(game, card, player: str, location: str, ready: bool, hidden_at: str | None) -> None:
+def enter_board(game: Game, card, player: str, location: str, ready: bool, hidden_at: str | None) -> None:
     """359.2: a permanent becomes a game object; a unit enters exhausted (359.2.c) unless it enters ready."""
     card.zone, card.location, card.controller = Zone.BOARD, location, player
     card.exhausted = not ready if card.kind == Kind.UNIT else False
@@ -209,7 +210,7 @@ def enter_board(game, card, player: str, location: str, ready: bool, hidden_at: 
     calc.fire(game, Event("play", unit=card.id, player=player, location=location, card=card.id, hidden_at=hidden_at))
 
 
-def card_finalized(game, card, player: str) -> None:
+def card_finalized(game: Game, card, player: str) -> None:
     """Its costs paid and its choices made, the card's play is Finalized (341, 419.4.b): a
     countered card was Finalized too, though it was never played."""
     pool = game.players[player]
@@ -219,7 +220,7 @@ def card_finalized(game, card, player: str) -> None:
 
 
 @query("card_played")
-def card_played(game, card, player: str) -> None:
+def card_played(game: Game, card, player: str) -> None:
     """419.4.a: the card has been played; "when you play" abilities see the count of cards played this turn."""
     pool = game.players[player]
     pool.cards_played_this_turn, pool.played_this_turn = _with_card(
@@ -246,7 +247,7 @@ def _with_card(card, count: int, ids: tuple[str, ...]) -> tuple[int, tuple[str, 
     ),
     objects=lambda g, unit, *a: [unit.id],
 )
-def play_by_effect(game, unit, player: str, location: str, label: str) -> None:
+def play_by_effect(game: Game, unit, player: str, location: str, label: str) -> None:
     definition = unit.definition
     ready = definition.enters_ready
     if definition.has("Accelerate"):
@@ -272,7 +273,7 @@ def play_by_effect(game, unit, player: str, location: str, label: str) -> None:
 # -- hiding ---------------------------------------------------------------------------------------------------
 
 
-def hide_candidates(game, player: str):
+def hide_candidates(game: Game, player: str):
     for card in game.hand(player):
         if card.definition.has("Hidden"):
             for bf in game.battlefields():
@@ -287,7 +288,7 @@ def hide_candidates(game, player: str):
     summary=lambda g, a: f"{a.by} hides {a.card} at {a.at}",
     objects=lambda g, a: [a.card, a.at],
 )
-def hide(game, act: Hide) -> None:
+def hide(game: Game, act: Hide) -> None:
     """421: hide a card with [Hidden] facedown at a battlefield you control, for [A]; no chain (811.1.c.2)."""
     player, card, where = act.by, game.obj(act.card), act.at
     if card.owner != player or card.zone != Zone.HAND or not card.definition.has("Hidden"):
@@ -307,7 +308,7 @@ def hide(game, act: Hide) -> None:
 
 
 @instruction("banish_and_play")
-def op_banish_and_play(game, run, ins) -> None:
+def op_banish_and_play(game: Game, run, ins) -> None:
     for unit_id in calc.still_there(game, run, ins["what"], "banishing and playing"):
         unit = game.objects[unit_id]
         do.banish(game, unit_id, None, because=run.because)
@@ -315,14 +316,14 @@ def op_banish_and_play(game, run, ins) -> None:
 
 
 @instruction("play_banished_by_this")
-def op_play_banished_by_this(game, run, ins) -> None:
+def op_play_banished_by_this(game: Game, run, ins) -> None:
     banished = [o for o in game.objects.values() if o.zone == Zone.BANISHMENT and o.banished_by == run.item.source]
     for unit in banished:
         do.play_by_effect(game, unit, run.item.controller, "base", run.item.label, because=run.because)
 
 
 @instruction("reveal_play_unit")
-def op_reveal_play_unit(game, run, ins) -> None:
+def op_reveal_play_unit(game: Game, run, ins) -> None:
     """Reveal from the top of the deck until a unit; play it, ignoring its cost; recycle the rest (416)."""
     player = run.item.controller
     revealed = []

@@ -9,13 +9,14 @@ rules). Several runes go in the order their owner chooses (416.5.a), also the or
 
 from __future__ import annotations
 
+from scenarios.game import Game
 from scenarios.kernel import calc, procedure, query
 from scenarios.objects import BOARD, DECK, RUNE, RUNE_DECK
 from scenarios.trace import StepKind
 
 
 @query("bottom_of_deck")
-def bottom_of_deck(game) -> int:
+def bottom_of_deck(game: Game) -> int:
     """A sort position below every card now in any deck (decks are read top first, by `order`)."""
     return game.tick() + 1_000_000
 
@@ -28,7 +29,7 @@ def bottom_of_deck(game) -> int:
     objects=lambda g, ids, label: list(ids),
     cite=lambda g, ids, label: sorted({"416.1.b" if g.objects[i].kind == RUNE else "416.1.a" for i in ids}),
 )
-def recycle(game, card_ids, label: str) -> None:
+def recycle(game: Game, card_ids, label: str) -> None:
     for card_id in card_ids:
         card = game.objects[card_id]
         deck = RUNE_DECK if card.kind == RUNE else DECK

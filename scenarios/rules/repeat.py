@@ -7,12 +7,13 @@ times its instructions run, the spell is played once (820.3.a).
 
 from __future__ import annotations
 
+from scenarios.game import Game
 from scenarios.kernel import Refusal, calc, note, query
 from scenarios.trace import StepKind
 
 
 @query("repeat_choices")
-def repeat_choices(game, card, act, context) -> list[dict]:
+def repeat_choices(game: Game, card, act, context) -> list[dict]:
     """The targets of each extra execution the player pays for (one mapping of target slots per Repeat)."""
     costs = card.definition.repeat
     if act.repeat < 0 or act.repeat > len(costs):
@@ -27,7 +28,7 @@ def repeat_choices(game, card, act, context) -> list[dict]:
 
 
 @query("repeat_execution")
-def repeat_execution(game, item, because: str, number: int, targets: dict) -> None:
+def repeat_execution(game: Game, item, because: str, number: int, targets: dict) -> None:
     """820.1.d.1: the spell's instructions are executed once more, with this execution's own choices."""
     chosen = ", ".join(f"{slot}={ref[0]}" for slot, refs in targets.items() for ref in refs if not isinstance(ref, str))
     note(

@@ -11,16 +11,17 @@ the other effects have nothing left to replace. An effect does not apply to the 
 from __future__ import annotations
 
 from scenarios.cards import ObjectFilter, Replacement
+from scenarios.game import Game
 from scenarios.kernel import EVENT_KINDS, calc, choose, do, instruction, procedure, query
 from scenarios.objects import BATTLEFIELD, BOARD, ChainItem, Event, ItemKind, LastingReplacement, View
 from scenarios.trace import StepKind
 
 
-def _subject(game, event: Event):
+def _subject(game: Game, event: Event):
     return game.objects.get(event.unit) if event.unit else event.player
 
 
-def _applicable(game, event: Event) -> list[tuple[str, Replacement, LastingReplacement | None]]:
+def _applicable(game: Game, event: Event) -> list[tuple[str, Replacement, LastingReplacement | None]]:
     found: list[tuple[str, Replacement, LastingReplacement | None]] = []
     subject = _subject(game, event)
     busy = game.run.replacing
@@ -45,7 +46,7 @@ def _applicable(game, event: Event) -> list[tuple[str, Replacement, LastingRepla
 
 
 @query("prevents_all_damage")
-def prevents_all_damage(game, unit) -> bool:
+def prevents_all_damage(game: Game, unit) -> bool:
     """Would the replacement effects applying to `unit`'s next damage prevent all of it (each replaces it with
     nothing, as "prevent it" does)?"""
     event = Event("takes_damage", unit=unit.id, player=unit.controller, location=unit.location)
@@ -53,7 +54,7 @@ def prevents_all_damage(game, unit) -> bool:
     return bool(options) and all(not replacement.instead for _, replacement, _ in options)
 
 
-def _chooser(game, event: Event) -> tuple[str, str]:
+def _chooser(game: Game, event: Event) -> tuple[str, str]:
     """Who chooses among the replacement effects, and the rule that says so. For a permanent the versions
     disagree (`replacements_ordered_by`): its owner up to 2025-12-01 (its 368), its controller from Core Rules 1.4
     (372)."""
@@ -72,7 +73,7 @@ def _describe(event: Event) -> str:
 
 
 @query("would")
-def would(game, event: Event) -> bool:
+def would(game: Game, event: Event) -> bool:
     """Offer `event` to the replacement effects; True when one replaced it (the event does not happen)."""
     options = _applicable(game, event)
     if not options:
@@ -99,7 +100,9 @@ def would(game, event: Event) -> bool:
     cite=lambda g, source, r, lasting, event, chosen: ["372"] if chosen else [],
     pure=True,  # the summary reads the source's card, which never changes
 )
-def apply_replacement(game, source_id: str, replacement: Replacement, lasting, event: Event, chosen: bool) -> None:
+def apply_replacement(
+    game: Game, source_id: str, replacement: Replacement, lasting, event: Event, chosen: bool
+) -> None:
     source = game.objects[source_id]
     controller = lasting.controller if lasting else calc.ability_controller(game, source)
     item = ChainItem(
@@ -134,12 +137,12 @@ def apply_replacement(game, source_id: str, replacement: Replacement, lasting, e
     ),
     objects=lambda g, lasting: [lasting.it],
 )
-def create_lasting_replacement(game, lasting: LastingReplacement) -> None:
+def create_lasting_replacement(game: Game, lasting: LastingReplacement) -> None:
     game.lasting = (*game.lasting, lasting)
 
 
 @instruction("replace_next")
-def op_replace_next(game, run, ins) -> None:
+def op_replace_next(game: Game, run, ins) -> None:
     """A delayed replacement effect (390.3): "the next time <it> would <event> this turn, <instead>"."""
     subjects = calc.refs(game, run, ins["it"]) if ins.get("it") else [None]
     flt = ObjectFilter.model_validate(ins.get("to", {"who": "it" if ins.get("it") else "unit"}))

@@ -14,6 +14,7 @@ game, which scenarios start after.
 
 from __future__ import annotations
 
+from scenarios.game import Game
 from scenarios.kernel import calc, choose, do, instruction, note, procedure, query
 from scenarios.objects import RUNE, RUNE_DECK, Zone
 from scenarios.trace import StepKind
@@ -22,16 +23,16 @@ CHANNEL_PHASE_RUNES = 2  # 315.3.b
 
 
 @query("rune_deck")
-def rune_deck(game, player: str) -> list:
+def rune_deck(game: Game, player: str) -> list:
     return game.cards_in(RUNE_DECK, player)
 
 
 @query("runes_on_board")
-def runes_on_board(game, player: str) -> list:
+def runes_on_board(game: Game, player: str) -> list:
     return [o for o in game.objects.values() if o.kind == RUNE and o.zone == Zone.BOARD and o.controller == player]
 
 
-def _channeled(game, player, n, label, exhausted) -> str:
+def _channeled(game: Game, player, n, label, exhausted) -> str:
     return f"{label}: {player} channels {n} rune(s)" + (" exhausted" if exhausted else "")
 
 
@@ -44,7 +45,7 @@ def _channeled(game, player, n, label, exhausted) -> str:
     cite=lambda g, player, n, label, exhausted: ["430.2"] if exhausted else [],
     pure=True,
 )
-def channel(game, player: str, n: int, label: str, exhausted: bool) -> None:
+def channel(game: Game, player: str, n: int, label: str, exhausted: bool) -> None:
     """Take the top `n` runes of the Rune Deck onto the board (as many as there are, 315.3.b.1)."""
     deck = rune_deck(game, player)
     if len(deck) < n:
@@ -70,12 +71,12 @@ def channel(game, player: str, n: int, label: str, exhausted: bool) -> None:
     objects=lambda g, player: [player],
     pure=True,
 )
-def channel_phase(game, player: str) -> None:
+def channel_phase(game: Game, player: str) -> None:
     game.phase = "channel"
     do.channel(game, player, CHANNEL_PHASE_RUNES, "Channel Phase", False, because="315.3.b")
 
 
-def _added(game, player, energy, power, domain, label) -> str:
+def _added(game: Game, player, energy, power, domain, label) -> str:
     parts = [f"{energy} energy" if energy else "", f"{power} {domain or 'any-domain'} power" if power else ""]
     return f"{label}: {player} adds " + " and ".join(p for p in parts if p) + " to the Rune Pool"
 
@@ -87,12 +88,12 @@ def _added(game, player, energy, power, domain, label) -> str:
     summary=_added,
     objects=lambda g, player, *a: [player],
 )
-def add(game, player: str, energy: int, power: int, domain: str | None, label: str) -> None:
+def add(game: Game, player: str, energy: int, power: int, domain: str | None, label: str) -> None:
     calc.add_to_pool(game, player, energy, power, domain)
 
 
 @instruction("add")
-def op_add(game, run, ins) -> None:
+def op_add(game: Game, run, ins) -> None:
     """`{op: add, energy: 1}`, `{op: add, power: 1, domain: own}` ([C]: the source's domain, of any domain
     when it has none or several, 135.2.e.6.b) or `domain: Fury`; no domain is Power of any domain ([A])."""
     domain = ins.get("domain")
@@ -105,14 +106,14 @@ def op_add(game, run, ins) -> None:
 
 
 @instruction("channel")
-def op_channel(game, run, ins) -> None:
+def op_channel(game: Game, run, ins) -> None:
     """ "Channel N rune(s) [exhausted]" (430.5)."""
     player = run.item.controller
     do.channel(game, player, ins.get("n", 1), run.item.label, bool(ins.get("exhausted")), because=run.because)
 
 
 @instruction("ready_runes")
-def op_ready_runes(game, run, ins) -> None:
+def op_ready_runes(game: Game, run, ins) -> None:
     """ "Ready N runes" (415.3.b): N of the player's exhausted runes, chosen as it resolves (355.17)."""
     player, wanted = run.item.controller, ins.get("n", 1)
     exhausted = sorted(r.id for r in runes_on_board(game, player) if r.exhausted)

@@ -7,6 +7,7 @@ abilities trigger either way (383.4.c.2.c, 383.4.d.2.c).
 
 from __future__ import annotations
 
+from scenarios.game import Game
 from scenarios.kernel import calc, do, event_kind, instruction, log, note, procedure, query
 from scenarios.objects import Event
 from scenarios.trace import StepKind
@@ -15,7 +16,7 @@ event_kind("conquer", "383.4.c")
 event_kind("hold", "383.4.d")
 
 
-def _score(game, player: str, bf, how: str) -> bool:
+def _score(game: Game, player: str, bf, how: str) -> bool:
     """Score `bf` by `how`: the point (or what replaces the Final Point); False when already scored (470)."""
     if player in bf.scored_this_turn:
         note(
@@ -41,7 +42,7 @@ def _score(game, player: str, bf, how: str) -> bool:
 
 
 @query("final_point_at_stake")
-def final_point_at_stake(game, player: str) -> bool:
+def final_point_at_stake(game: Game, player: str) -> bool:
     """Is the point a score would earn the Final Point: the player is 1 point from the Victory Score, or (Core
     Rules 1.4, 471.1.b) 1 point from it or higher, as a player tied at the Victory Score is (no one won, 472)."""
     points, line = game.players[player].points, game.victory_score - 1
@@ -57,7 +58,7 @@ def final_point_at_stake(game, player: str) -> bool:
     ),
     objects=lambda g, player, unscored: [player],
 )
-def draw_instead_of_final_point(game, player: str, unscored) -> None:
+def draw_instead_of_final_point(game: Game, player: str, unscored) -> None:
     do.draw(game, player, 1, because="471.1.b.1")
 
 
@@ -69,7 +70,7 @@ def draw_instead_of_final_point(game, player: str, unscored) -> None:
     objects=lambda g, player, bf, how: [player, bf.id],
     cite=lambda g, player, bf, how: ["469.1" if how == "conquer" else "469.2"],
 )
-def earn_point(game, player: str, bf, how: str) -> None:
+def earn_point(game: Game, player: str, bf, how: str) -> None:
     game.players[player].points += 1
     log(game, "scored", f"{player}:{how}:{bf.id}", "471.1")
 
@@ -82,7 +83,7 @@ def earn_point(game, player: str, bf, how: str) -> None:
     objects=lambda g, player, bf: [bf.id],
     pure=True,
 )
-def conquer(game, player: str, bf) -> None:
+def conquer(game: Game, player: str, bf) -> None:
     _score_and_trigger(game, player, bf, "conquer")
 
 
@@ -94,11 +95,11 @@ def conquer(game, player: str, bf) -> None:
     objects=lambda g, player, bf: [bf.id],
     pure=True,
 )
-def hold(game, player: str, bf) -> None:
+def hold(game: Game, player: str, bf) -> None:
     _score_and_trigger(game, player, bf, "hold")
 
 
-def _score_and_trigger(game, player: str, bf, how: str) -> None:
+def _score_and_trigger(game: Game, player: str, bf, how: str) -> None:
     """Score, then Conquer or Hold abilities trigger with the player's units there (471.2, 383.4.c-c)."""
     if _score(game, player, bf, how):
         units = tuple(u.id for u in game.units(bf.id, player))
@@ -113,12 +114,12 @@ def _score_and_trigger(game, player: str, bf, how: str) -> None:
     objects=lambda g, player, n, label: [player],
     pure=True,
 )
-def gain_points(game, player: str, n: int, label: str) -> None:
+def gain_points(game: Game, player: str, n: int, label: str) -> None:
     """Points from other sources than Conquer or Hold: no Final Point restriction (471.1.a.1)."""
     game.players[player].points += n
     log(game, "scored", f"{player}:{label}", "471.1.a.1")
 
 
 @instruction("score")
-def op_score(game, run, ins) -> None:
+def op_score(game: Game, run, ins) -> None:
     do.gain_points(game, run.item.controller, ins.get("n", 1), run.item.label, because=run.because)

@@ -6,6 +6,7 @@ ends (347.2.a): a combat proceeds to its damage step (348.1), a showdown without
 
 from __future__ import annotations
 
+from scenarios.game import Game
 from scenarios.journal import watch
 from scenarios.kernel import calc, choose, do, note, procedure, query, standing_notes
 from scenarios.objects import Showdown
@@ -31,7 +32,7 @@ STAGED = watch(("staged",), "cleanup")
 
 
 @query("stage")
-def stage(game) -> None:
+def stage(game: Game) -> None:
     """322.8-322.11: mark showdowns and combats as staged, or unstage them (nothing to do while nothing staging
     reads has changed since it last ran)."""
     if not game.journal.due(STAGING_READS):
@@ -48,7 +49,7 @@ def stage(game) -> None:
 
 
 @query("wanted_stage")
-def wanted_stage(game, bf) -> str | None:
+def wanted_stage(game: Game, bf) -> str | None:
     controllers = {u.controller for u in game.units(bf.id)}
     if len(controllers) >= 2:
         return "combat"  # 323.9
@@ -69,12 +70,12 @@ def wanted_stage(game, bf) -> str | None:
     objects=lambda g, bf, wanted: [bf.id],
     cite=lambda g, bf, wanted: ["316.8.b"] if wanted == "showdown" or bf.staged == "showdown" else [],
 )
-def set_stage(game, bf, wanted: str | None) -> None:
+def set_stage(game: Game, bf, wanted: str | None) -> None:
     bf.staged = wanted
 
 
 @query("open_staged")
-def open_staged(game) -> None:
+def open_staged(game: Game) -> None:
     """322.13-322.14: in a Neutral Open State the turn player picks a staged showdown, then a combat. (Nothing
     to do until a battlefield is staged: while none is, it is asked again only once one's stage is written.)"""
     standing_notes(game, StepKind.SHOWDOWN, COMBAT_STAGED, {}, ())  # no showdown open: no combat waits for one
@@ -98,7 +99,7 @@ def open_staged(game) -> None:
 
 
 @query("combat_joins_open_showdown")
-def combat_joins_open_showdown(game) -> None:
+def combat_joins_open_showdown(game: Game) -> None:
     """A Combat staged where a non-combat showdown is ongoing, in the Showdown Open State: from Core Rules 1.4
     that showdown becomes a Combat Showdown now (323.14, 460.1); earlier versions let it close first and stage
     the combat then (345.2.b of 2025-12-01, `combat_joins_open_showdown` in scenarios/versions.py)."""
@@ -124,7 +125,7 @@ COMBAT_STAGED = "staged"  # the note of a combat waiting for the showdown at its
     summary=lambda g, bf: f"showdown opens at {bf} (no combat)",
     objects=lambda g, bf: [bf],
 )
-def begin_showdown(game, bf_id: str) -> None:
+def begin_showdown(game: Game, bf_id: str) -> None:
     bf = game.objects[bf_id]
     bf.staged = None
     game.showdown = Showdown(bf_id, False, bf.contested_by)
@@ -132,7 +133,7 @@ def begin_showdown(game, bf_id: str) -> None:
 
 
 @query("pass_focus")
-def pass_focus(game, player: str) -> None:
+def pass_focus(game: Game, player: str) -> None:
     """344.3-344.4: the player with Focus passes; when all have passed in sequence the showdown ends."""
     showdown = game.showdown
     showdown.passes = (*showdown.passes, player)
@@ -143,7 +144,7 @@ def pass_focus(game, player: str) -> None:
         game.priority = showdown.focus
 
 
-def _keeps_focus(game) -> bool:
+def _keeps_focus(game: Game) -> bool:
     """After the Initial Chain the player with Focus keeps it, as the version judged under reads it
     (`focus_after_the_initial_chain`)."""
     return game.showdown.initial and game.reading("focus_after_the_initial_chain").choice == "kept"
@@ -159,7 +160,7 @@ def _keeps_focus(game) -> bool:
     ),
     cite=lambda g: list(g.reading("focus_after_the_initial_chain").cited) if g.showdown.initial else ["346"],
 )
-def after_chain_emptied(game) -> None:
+def after_chain_emptied(game: Game) -> None:
     """346: Focus passes when the last chain item resolves, except after the Combat Chain (the Initial Chain of
     2025-12-01) where the version judged under keeps it (346.1)."""
     showdown = game.showdown
@@ -178,7 +179,7 @@ def after_chain_emptied(game) -> None:
     defines=("348",),
     summary=lambda g: f"all players passed: showdown at {g.showdown.battlefield} ends",
 )
-def end_showdown(game) -> None:
+def end_showdown(game: Game) -> None:
     showdown = game.showdown
     game.showdown = None
     game.priority = None
@@ -198,7 +199,7 @@ def end_showdown(game) -> None:
     summary=lambda g, bf: f"settle control of {bf} after a showdown without combat",
     objects=lambda g, bf: [bf],
 )
-def settle_showdown(game, bf_id: str) -> None:
+def settle_showdown(game: Game, bf_id: str) -> None:
     bf = game.objects[bf_id]
     present = {u.controller for u in game.units(bf_id)}
     if len(present) == 1:

@@ -3,12 +3,13 @@ changes made by resolving effects (477.3.b, 801.3.a)."""
 
 from __future__ import annotations
 
+from scenarios.game import Game
 from scenarios.kernel import calc, choose, do, instruction, note, procedure
 from scenarios.objects import Grant, Modifier
 from scenarios.trace import StepKind
 
 
-def _label(game, ids, label) -> str:
+def _label(game: Game, ids, label) -> str:
     return f"{label}: " if label else ""
 
 
@@ -16,7 +17,7 @@ def _status(name: str, attribute: str, value: bool, defines: tuple[str, ...]):
     """A procedure that sets one status of objects: exhausted (414.1), ready (415.1), stunned (423.1).
     Setting a status an object already has changes nothing (414.1.c, 415.1.c, 423.1.a.1)."""
 
-    def apply(game, object_ids, label=None) -> None:
+    def apply(game: Game, object_ids, label=None) -> None:
         for object_id in object_ids:
             setattr(game.objects[object_id], attribute, value)
 
@@ -42,7 +43,7 @@ stun = _status("stun", "stunned", True, ("423.1",))
     summary=lambda g, ids, label=None: f"{_label(g, ids, label)}buff {', '.join(ids)}",
     objects=lambda g, ids, label=None: ids,
 )
-def buff(game, unit_ids, label=None) -> None:
+def buff(game: Game, unit_ids, label=None) -> None:
     for unit_id in unit_ids:
         unit = game.objects[unit_id]
         if unit.buffs:
@@ -58,7 +59,7 @@ def buff(game, unit_ids, label=None) -> None:
     summary=lambda g, uid, label=None: f"{_label(g, uid, label)}spend the buff of {uid}",
     objects=lambda g, uid, label=None: [uid],
 )
-def spend_buff(game, unit_id: str, label=None) -> None:
+def spend_buff(game: Game, unit_id: str, label=None) -> None:
     game.objects[unit_id].buffs -= 1
 
 
@@ -72,7 +73,7 @@ def spend_buff(game, unit_id: str, label=None) -> None:
     ),
     objects=lambda g, ids, *a: ids,
 )
-def give_might(game, unit_ids, amount: int, minimum, label: str) -> None:
+def give_might(game: Game, unit_ids, amount: int, minimum, label: str) -> None:
     for unit_id in unit_ids:
         unit = game.objects[unit_id]
         fixed = calc.snapshot_modifier(game, unit, amount, minimum)
@@ -103,7 +104,7 @@ def give_might(game, unit_ids, amount: int, minimum, label: str) -> None:
     ),
     objects=lambda g, ids, *a: ids,
 )
-def grant_keyword(game, unit_ids, keyword: str, value: int, until: str, label: str) -> None:
+def grant_keyword(game: Game, unit_ids, keyword: str, value: int, until: str, label: str) -> None:
     for unit_id in unit_ids:
         unit = game.objects[unit_id]
         unit.granted = (*unit.granted, Grant(keyword, value, until))
@@ -116,7 +117,7 @@ def grant_keyword(game, unit_ids, keyword: str, value: int, until: str, label: s
     summary=lambda g, gear_ids, unit_id, label: f"{label}: attach {', '.join(gear_ids)} to {unit_id}",
     objects=lambda g, gear_ids, unit_id, label: [*gear_ids, unit_id],
 )
-def attach(game, gear_ids, unit_id: str, label: str) -> None:
+def attach(game: Game, gear_ids, unit_id: str, label: str) -> None:
     """434.1.f: attaching detaches from any previous unit; 434.4: the gear goes where the unit is (not a move)."""
     unit = game.objects[unit_id]
     for gear_id in gear_ids:
@@ -128,14 +129,14 @@ def attach(game, gear_ids, unit_id: str, label: str) -> None:
 # -- instructions --------------------------------------------------------------------------------------------
 
 
-def _ids(game, run, ins, key="what"):
+def _ids(game: Game, run, ins, key="what"):
     return calc.still_there(game, run, ins[key], f"the '{ins['op']}' instruction on")
 
 
 def _on_objects(name: str):
     """The instruction `{op: <name>, what: <objects>}`: the procedure of that name on the objects on the board."""
 
-    def op(game, run, ins) -> None:
+    def op(game: Game, run, ins) -> None:
         ids = _ids(game, run, ins)
         if ids:
             getattr(do, name)(game, ids, run.item.label, because=run.because)
@@ -148,7 +149,7 @@ for _name in ("exhaust", "ready", "stun", "buff"):
 
 
 @instruction("spend_buff")
-def op_spend_buff(game, run, ins) -> None:
+def op_spend_buff(game: Game, run, ins) -> None:
     """Spend a buff of a unit you control (702.2.b.2); the instructions in `then` happen only if one was spent."""
     buffed = [u.id for u in game.units(controller=run.item.controller) if u.buffs]
     if not buffed:
@@ -167,14 +168,14 @@ def op_spend_buff(game, run, ins) -> None:
 
 
 @instruction("might")
-def op_might(game, run, ins) -> None:
+def op_might(game: Game, run, ins) -> None:
     ids = _ids(game, run, ins, "to")
     if ids:
         do.give_might(game, ids, ins["amount"], ins.get("minimum"), run.item.label, because=run.because)
 
 
 @instruction("grant")
-def op_grant(game, run, ins) -> None:
+def op_grant(game: Game, run, ins) -> None:
     ids = _ids(game, run, ins, "to")
     if ids:
         until = ins.get("until", "turn")
@@ -182,7 +183,7 @@ def op_grant(game, run, ins) -> None:
 
 
 @instruction("attach")
-def op_attach(game, run, ins) -> None:
+def op_attach(game: Game, run, ins) -> None:
     units = calc.refs(game, run, ins["to"])
     gear_ids = calc.refs(game, run, ins["what"])
     if not units or not gear_ids or game.objects[units[0]].zone != "board":

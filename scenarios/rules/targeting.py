@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 
+from scenarios.game import Game
 from scenarios.kernel import Refusal, calc, query
 from scenarios.objects import Kind, Targeting, Zone
 
@@ -23,7 +24,7 @@ def _restricted_to_hidden(spec, hidden_at) -> bool:
 
 
 @query("matches_target")
-def matches_target(game, spec, obj, ctx: Targeting) -> bool:
+def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
     if spec.type == "spell":
         return (
             obj.zone == Zone.CHAIN
@@ -57,7 +58,7 @@ def matches_target(game, spec, obj, ctx: Targeting) -> bool:
 
 
 @query("legal_targets")
-def legal_targets(game, spec, ctx: Targeting) -> list[str]:
+def legal_targets(game: Game, spec, ctx: Targeting) -> list[str]:
     if spec.type == "location":
         if ctx.hidden_at is not None and _restricted_to_hidden(spec, ctx.hidden_at):
             return [ctx.hidden_at]
@@ -68,12 +69,12 @@ def legal_targets(game, spec, ctx: Targeting) -> list[str]:
 
 
 @query("ref")
-def ref(game, object_id: str) -> tuple:
+def ref(game: Game, object_id: str) -> tuple:
     return (object_id, game.objects[object_id].incarnation)
 
 
 @query("choose_targets")
-def choose_targets(game, specs: tuple, picks: dict, ctx: Targeting) -> dict:
+def choose_targets(game: Game, specs: tuple, picks: dict, ctx: Targeting) -> dict:
     """Targets named by a play or activate action, checked now (352.7-352.8, 358.1)."""
     chosen: dict = {}
     unknown = set(picks) - {slot for slot, _ in specs}
@@ -117,7 +118,7 @@ def choose_targets(game, specs: tuple, picks: dict, ctx: Targeting) -> dict:
 
 
 @query("still_legal")
-def still_legal(game, reference, spec, ctx: Targeting) -> bool:
+def still_legal(game: Game, reference, spec, ctx: Targeting) -> bool:
     """359.3.e.2/4: a target that changed zones is a new object; it must still meet the requirements."""
     if isinstance(reference, str):
         return True
@@ -127,7 +128,7 @@ def still_legal(game, reference, spec, ctx: Targeting) -> bool:
 
 
 @query("targeting_of")
-def targeting_of(game, item) -> Targeting:
+def targeting_of(game: Game, item) -> Targeting:
     """The targeting context of a chain item: "here" is where its source is now, information from the source
     being checked as the item executes (359.3.f.2); a source that has left the
     board has no "here" (null), except for the trigger of its own death, which keeps where it died
@@ -143,7 +144,7 @@ def targeting_of(game, item) -> Targeting:
 
 
 @query("target_choices")
-def target_choices(game, specs: dict, context: Targeting):
+def target_choices(game: Game, specs: dict, context: Targeting):
     """Every combination of one legal choice per target slot (or none, for an optional slot)."""
     slots = list(specs)
     options = []

@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 
 from scenarios.cards import EventFilter
+from scenarios.game import Game
 from scenarios.kernel import (
     Condition,
     Refusal,
@@ -46,7 +47,7 @@ RULE_OF = {
 
 
 @query("fire")
-def fire(game, event: Event, leaving: frozenset = frozenset()) -> None:
+def fire(game: Game, event: Event, leaving: frozenset = frozenset()) -> None:
     """Every ability whose condition `event` meets triggers now; `leaving` are objects leaving the board in
     the same action, whose own abilities only see their own departure (383.2.c.2, 808.1.d.2)."""
     found = []
@@ -88,7 +89,7 @@ def fire(game, event: Event, leaving: frozenset = frozenset()) -> None:
         game.triggered = (*game.triggered, *found)
 
 
-def _still_the_same(game, delayed) -> str | None:
+def _still_the_same(game: Game, delayed) -> str | None:
     """The delayed ability's object "it", unless it has changed zones since: then it is a new object (359.3.e.4)."""
     obj = game.objects.get(delayed.it) if delayed.it else None
     if obj is None or (delayed.incarnation is not None and obj.incarnation != delayed.incarnation):
@@ -96,7 +97,7 @@ def _still_the_same(game, delayed) -> str | None:
     return delayed.it
 
 
-def _triggered(game, source, index, trigger, event: Event, leaving, rule=None) -> TriggerInstance | None:
+def _triggered(game: Game, source, index, trigger, event: Event, leaving, rule=None) -> TriggerInstance | None:
     """The instance of `trigger` (an ability of `source`) that `event` triggers, or None."""
     flt = trigger.when
     kinds = None
@@ -125,7 +126,7 @@ def _triggered(game, source, index, trigger, event: Event, leaving, rule=None) -
     return _instance(game, source, index, trigger, controller, event, rule)
 
 
-def _instance(game, source, index, trigger, controller: str, event: Event, rule=None) -> TriggerInstance:
+def _instance(game: Game, source, index, trigger, controller: str, event: Event, rule=None) -> TriggerInstance:
     involved = event.unit == source.id or source.id in event.units
     if source.kind == Kind.BATTLEFIELD:
         here = source.id
@@ -159,7 +160,7 @@ def option_labels(instances) -> list[str]:
 
 
 @query("place_triggers")
-def place_triggers(game, first=(), last=(), because: tuple[str, str] = ("383.3", "383.3.d.1")) -> None:
+def place_triggers(game: Game, first=(), last=(), because: tuple[str, str] = ("383.3", "383.3.d.1")) -> None:
     """Put the abilities that triggered on the Chain. Each is put there because of the rule that orders it in
     this context: `because` is (the rule for triggers of one player, the rule for several players' simultaneous
     triggers): by default a triggered ability is placed on the Chain (383.3), several players' in turn order
@@ -197,7 +198,7 @@ def place_triggers(game, first=(), last=(), because: tuple[str, str] = ("383.3",
     objects=lambda g, t: [t.source],
     cite=lambda g, t: [t.rule],
 )
-def put_trigger_on_chain(game, instance: TriggerInstance) -> None:
+def put_trigger_on_chain(game: Game, instance: TriggerInstance) -> None:
     log(game, "triggered", instance.label, instance.rule)
     item = ChainItem(
         game.new_id("item"),
@@ -220,7 +221,7 @@ def put_trigger_on_chain(game, instance: TriggerInstance) -> None:
     calc.add_to_chain(game, item)
 
 
-def check_order(game, choice, answer) -> list:
+def check_order(game: Game, choice, answer) -> list:
     if not isinstance(answer, list) or sorted(answer) != sorted(choice.options):
         raise Refusal(choice.rule, f"an order must list exactly {choice.options}")
     return list(answer)
@@ -239,12 +240,12 @@ answer_kind("order", check_order, lambda game, choice: (list(p) for p in itertoo
     summary=lambda g, d: f"{d.label}: a delayed ability waits for {d.event.event}" + (f" of {d.it}" if d.it else ""),
     objects=lambda g, d: [d.it],
 )
-def create_delayed(game, delayed: DelayedAbility) -> None:
+def create_delayed(game: Game, delayed: DelayedAbility) -> None:
     game.delayed = (*game.delayed, delayed)
 
 
 @instruction("delayed")
-def op_delayed(game, run, ins) -> None:
+def op_delayed(game: Game, run, ins) -> None:
     """A delayed triggered ability (390.2): `when` is its event filter, `it` the object it is about."""
     flt = EventFilter.model_validate(ins["when"])
     subjects = calc.refs(game, run, ins["it"]) if ins.get("it") else [None]

@@ -10,13 +10,14 @@ Chain, the next step waits until the Chain has resolved (`continuation` names it
 from __future__ import annotations
 
 from scenarios.actions import EndTurn
+from scenarios.game import Game
 from scenarios.kernel import Refusal, action, calc, do, note, procedure, query
 from scenarios.objects import BOARD, Event
 from scenarios.trace import StepKind
 
 
 @query("check_discretionary")
-def check_discretionary(game, player: str, what: str) -> None:
+def check_discretionary(game: Game, player: str, what: str) -> None:
     """410.1.a: a Discretionary Action (the Standard Move 420, hiding 421.2) is taken by the turn player, in a
     Neutral Open State (no Chain, no showdown), with Priority."""
     if game.chain or game.showdown or player != game.turn_player or game.priority != player:
@@ -34,7 +35,7 @@ def check_discretionary(game, player: str, what: str) -> None:
     objects=lambda g, a: [a.by],
     pure=True,
 )
-def end_turn(game, act: EndTurn) -> None:
+def end_turn(game: Game, act: EndTurn) -> None:
     if act.by != game.turn_player or game.chain or game.showdown or game.combat or game.phase != "main":
         phase = game.word("main").capitalize()
         raise Refusal("316.9", f"only the turn player ends the turn, from a Neutral Open State in the {phase} Phase")
@@ -46,7 +47,7 @@ def end_turn(game, act: EndTurn) -> None:
     _next_step(game, "end_of_turn")
 
 
-def _recover_from_stun(game) -> None:
+def _recover_from_stun(game: Game) -> None:
     """Stunned units lose the status, when the version judged under says (`stun_ends`), citing its rules."""
     recovered = [unit for unit in game.unit_objects if unit.stunned and unit.zone == BOARD]
     for unit in recovered:
@@ -67,7 +68,7 @@ def _recover_from_stun(game) -> None:
 @procedure(
     "finish_end_of_turn", StepKind.TURN, defines=("317.2.a",), summary="end of turn cleanup, expiration, next turn"
 )
-def finish_end_of_turn(game) -> None:
+def finish_end_of_turn(game: Game) -> None:
     game.continuation = None
     calc.cleanup(game, "End of Turn", "317.2.a", special="end_of_turn")
     do.expire(game, because="317.2.c")
@@ -75,7 +76,7 @@ def finish_end_of_turn(game) -> None:
 
 
 @procedure("expire", StepKind.TURN, defines=("317.2.c",), summary="expiration step: 'this turn' effects expire")
-def expire(game) -> None:
+def expire(game: Game) -> None:
     if game.reading("stun_ends").choice == "expiration":
         _recover_from_stun(game)  # 423.1.a.2 (Core Rules 1.4): with the 'this turn' effects, step 3d
     for obj in game.objects.values():
@@ -109,7 +110,7 @@ def expire(game) -> None:
     objects=lambda g, p: [p],
     pure=True,
 )
-def start_turn(game, player: str) -> None:
+def start_turn(game: Game, player: str) -> None:
     game.turn_player = player
     game.priority = None
     game.turn_number += 1
@@ -122,7 +123,7 @@ def start_turn(game, player: str) -> None:
     _next_step(game, "scoring")
 
 
-def _next_step(game, step: str) -> None:
+def _next_step(game: Game, step: str) -> None:
     """Go on to `step` now, or, when the last cleanup left items on the Chain, once they have resolved."""
     if not calc.game_goes_on(game):
         game.continuation = None
@@ -137,7 +138,7 @@ def _next_step(game, step: str) -> None:
 
 
 @query("resume_turn")
-def resume_turn(game) -> None:
+def resume_turn(game: Game) -> None:
     """The Chain a step of the turn made has resolved: the turn goes on where it stopped. A continuation that
     is not a step of the turn names a query of another rule module and its argument ("settle_combat:bf1")."""
     step, game.continuation = game.continuation, None
@@ -145,17 +146,18 @@ def resume_turn(game) -> None:
         if step in STEPS:
             STEPS[step](game)
         else:
+            assert step is not None, "resume_turn runs only with a continuation set"
             name, _, argument = step.partition(":")
             getattr(calc, name)(game, argument)
 
 
 @query("game_goes_on")
-def game_goes_on(game) -> bool:
+def game_goes_on(game: Game) -> bool:
     """A player who wins in a Cleanup wins the game (472 in Core Rules 1.4): the turn goes no further."""
     return game.winner is None
 
 
-def _scoring_step(game) -> None:
+def _scoring_step(game: Game) -> None:
     """315.2.b: Holding occurs at this time."""
     player = game.turn_player
     for bf in game.battlefields():
@@ -165,13 +167,13 @@ def _scoring_step(game) -> None:
     _next_step(game, "channel")
 
 
-def _channel_phase(game) -> None:
+def _channel_phase(game: Game) -> None:
     do.channel_phase(game, game.turn_player, because="305")
     calc.cleanup(game, "the Channel Phase", "319.2")
     _next_step(game, "draw")
 
 
-def _draw_phase(game) -> None:
+def _draw_phase(game: Game) -> None:
     """315.4.b: the turn player draws 1 (an empty deck burns them out first, 315.4.b.1-2)."""
     game.phase = "draw"
     do.draw(game, game.turn_player, 1, because="315.4.b")
@@ -179,7 +181,7 @@ def _draw_phase(game) -> None:
     _next_step(game, "main")
 
 
-def _main_phase(game) -> None:
+def _main_phase(game: Game) -> None:
     do.empty_rune_pools(game, because="316.3")
     game.phase = "main"
     game.priority = game.turn_player  # 312.2.a

@@ -7,6 +7,7 @@ empty Main Deck gives nothing to look at and never burns out (431.1.c).
 from __future__ import annotations
 
 from scenarios.cards import Trigger
+from scenarios.game import Game
 from scenarios.kernel import calc, choose, do, instruction, keyword_ability, note
 from scenarios.trace import StepKind
 
@@ -25,7 +26,7 @@ keyword_ability(
 
 
 @instruction("look_at_top")
-def op_look_at_top(game, run, ins) -> None:
+def op_look_at_top(game: Game, run, ins) -> None:
     """Look at the top card of your Main Deck (128.4: only you); `may_recycle`: you may recycle it (416)."""
     player = run.item.controller
     deck = game.deck(player)

@@ -14,6 +14,7 @@ trigger separately (821.1.c.7).
 from __future__ import annotations
 
 from scenarios.cards import Trigger
+from scenarios.game import Game
 from scenarios.kernel import calc, choose, do, instruction, keyword_ability, note, query
 from scenarios.objects import BOARD
 from scenarios.trace import StepKind
@@ -48,7 +49,7 @@ def weaponmaster_cost(cost, any_power: int):
 
 
 @instruction("equip_to_this")
-def op_equip_to_this(game, run, ins) -> None:
+def op_equip_to_this(game: Game, run, ins) -> None:
     player, unit_id, label = run.item.controller, run.item.source, run.item.label
     if game.objects[unit_id].zone != BOARD:
         calc.impossible(game, run, f"{unit_id} has left the board: nothing to attach to")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from scenarios.game import Game
 from scenarios.kernel import calc, choose, do, event_kind, instruction, log, note, procedure, query
 from scenarios.objects import Event, ItemKind, Obj, Zone
 from scenarios.trace import StepKind
@@ -10,7 +11,7 @@ event_kind("draw", "413.1")
 event_kind("discard", "422.1")
 
 
-def _top_card(game, player: str, because) -> Obj | None:
+def _top_card(game: Game, player: str, because) -> Obj | None:
     """The top card of a Main Deck, the player burned out first while it is empty (`because`: the rules of the
     draw or move that found it so); None when an opponent would win first (431.3.a)."""
     if not game.deck(player) and not calc.burn_out_until_a_card(game, player, because):
@@ -26,7 +27,7 @@ def _top_card(game, player: str, because) -> Obj | None:
     objects=lambda g, player, n, label=None: [player],
     pure=True,
 )
-def draw(game, player: str, n: int, label=None) -> None:
+def draw(game: Game, player: str, n: int, label=None) -> None:
     """Each card drawn is one event a replacement effect may replace (369); a draw that happens from an empty
     Main Deck burns the player out first, then goes on (413.4, 431.1.a)."""
     for _ in range(n):
@@ -47,7 +48,7 @@ def draw(game, player: str, n: int, label=None) -> None:
     objects=lambda g, player, n, label: [player],
     pure=True,
 )
-def trash_from_deck(game, player: str, n: int, label: str) -> None:
+def trash_from_deck(game: Game, player: str, n: int, label: str) -> None:
     """One card at a time; a Main Deck that runs out burns the player out, then the rest is completed from the
     deck the Burn Out refilled (431.1.b)."""
     for _ in range(n):
@@ -58,7 +59,7 @@ def trash_from_deck(game, player: str, n: int, label: str) -> None:
 
 
 @instruction("trash_from_deck")
-def op_trash_from_deck(game, run, ins) -> None:
+def op_trash_from_deck(game: Game, run, ins) -> None:
     do.trash_from_deck(game, run.item.controller, ins.get("n", 1), run.item.label, because=run.because)
 
 
@@ -70,7 +71,7 @@ def op_trash_from_deck(game, run, ins) -> None:
     objects=lambda g, player, card_id: [card_id],
     pure=True,
 )
-def discard(game, player: str, card_id: str) -> None:
+def discard(game: Game, player: str, card_id: str) -> None:
     game.objects[card_id].zone = Zone.TRASH
     calc.fire(game, Event("discard", player=player, card=card_id))
 
@@ -82,7 +83,7 @@ def discard(game, player: str, card_id: str) -> None:
     summary=lambda g, ids, label: f"{label}: return {', '.join(ids)} to its owner's hand",
     objects=lambda g, ids, label: ids,
 )
-def return_to_hand(game, object_ids, label: str) -> None:
+def return_to_hand(game: Game, object_ids, label: str) -> None:
     for object_id in object_ids:
         calc.leave_board(game, game.objects[object_id], Zone.HAND)
 
@@ -95,7 +96,7 @@ def return_to_hand(game, object_ids, label: str) -> None:
     objects=lambda g, card_id, label: [card_id],
     pure=True,
 )
-def counter(game, card_id: str, label: str) -> None:
+def counter(game: Game, card_id: str, label: str) -> None:
     """A countered card does nothing, goes to the Trash and is not played (no "when you play" trigger)."""
     for item in game.chain:
         if item.card == card_id and item.kind == ItemKind.SPELL:
@@ -105,7 +106,7 @@ def counter(game, card_id: str, label: str) -> None:
 
 
 @query("reveal")
-def reveal(game, player: str, card_ids, because) -> None:
+def reveal(game: Game, player: str, card_ids, because) -> None:
     note(game, StepKind.EFFECT, "reveal", f"{player} reveals {', '.join(card_ids)}", because, ("424.1",), card_ids)
 
 
@@ -113,12 +114,12 @@ def reveal(game, player: str, card_ids, because) -> None:
 
 
 @instruction("draw")
-def op_draw(game, run, ins) -> None:
+def op_draw(game: Game, run, ins) -> None:
     do.draw(game, run.item.controller, ins.get("n", 1), run.item.label, because=run.because)
 
 
 @instruction("discard")
-def op_discard(game, run, ins) -> None:
+def op_discard(game: Game, run, ins) -> None:
     """422.4: discard as many as possible; the player chooses which (422.1.a)."""
     player = run.item.controller
     for _ in range(ins.get("n", 1)):
@@ -131,13 +132,13 @@ def op_discard(game, run, ins) -> None:
 
 
 @instruction("return_to_hand")
-def op_return_to_hand(game, run, ins) -> None:
+def op_return_to_hand(game: Game, run, ins) -> None:
     ids = calc.still_there(game, run, ins["what"], "returning to hand")
     if ids:
         do.return_to_hand(game, ids, run.item.label, because=run.because)
 
 
 @instruction("counter")
-def op_counter(game, run, ins) -> None:
+def op_counter(game: Game, run, ins) -> None:
     for card_id in calc.refs(game, run, ins["what"]):
         do.counter(game, card_id, run.item.label, because=run.because)
