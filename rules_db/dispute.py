@@ -20,6 +20,7 @@ from rules_db.card_readings import engine_cards
 from rules_db.replay_view import Words, object_names, page_budget, problem, words
 from rules_db.typed_actions import MalformedAction, describe_action, folded, read_action
 from scenarios import schema
+from scenarios.cards import load_library
 from scenarios.kernel import KEYWORDS, BudgetExceeded, Refusal, load_rules
 from scenarios.replay import replay_scenario
 from scenarios.versions import NEWEST_VERSION
@@ -157,9 +158,16 @@ def dump(data: dict) -> str:
 def builder_cards() -> list[dict]:
     """Every card the engine can use, for the dispute builder's pickers and the names typed into them: the one
     list of them (a card the engine learns to read appears here, and in the builder, with nothing else changed)."""
+    cards = engine_cards()
+    hand = load_library()
+    typed: dict[str, int] = {}
+    for name in cards:
+        typed[folded(name)] = typed.get(folded(name), 0) + 1
     return [
         {"name": name, "kind": card.object_kind, "might": card.might, "real": card.real, "text": card.text}
-        for name, card in sorted(engine_cards().items())
+        for name, card in sorted(cards.items())
+        # a read card a typed name cannot tell from another ("Recruit (DE)", "Recruit (NX)") is not offered
+        if name in hand or typed[folded(name)] == 1
     ]
 
 
