@@ -17,6 +17,7 @@ from datasette import hookimpl
 from datasette_plugins import (
     assets,
     cancellation,
+    card_reading_pages,
     database_watch,
     dispute_pages,
     errors,
@@ -53,6 +54,7 @@ ROUTE_PATTERNS = {
     **dispute_pages.ROUTE_PATTERNS,
     **in_force_pages.ROUTE_PATTERNS,
     **offline.ROUTE_PATTERNS,
+    **card_reading_pages.ROUTE_PATTERNS,
 }
 VIEWS = {
     **pages.VIEWS,
@@ -61,6 +63,7 @@ VIEWS = {
     **replay_pages.VIEWS,
     **dispute_pages.VIEWS,
     **in_force_pages.VIEWS,
+    **card_reading_pages.VIEWS,
 }
 # Pages kept rendered (page_cache): all but the search (whose answers may end early under load), the small
 # offline files and the dispute builder (it answers a POST too); a replay page is kept, a slow or failed replay

@@ -93,6 +93,10 @@ class Paths:
     def cards_index(self, **filters) -> str:
         return self._index("cards", filters)
 
+    def cards_read(self, **filters) -> str:
+        """The cards the engine reads from their text, per set, and those it cannot read."""
+        return self._index("cards-read", filters)
+
     def replays_index(self, **filters) -> str:
         return self._index("replays", filters)
 

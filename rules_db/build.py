@@ -34,7 +34,19 @@ from ingest.limits import check_rules
 from ingest.outline import coverage, ingested_share
 from ingest.source import digest, read_lines
 from ingest.text import paragraph
-from rules_db import aliases, bans, cards, in_force, lineage_store, links, replays, schema, search_vectors, store
+from rules_db import (
+    aliases,
+    bans,
+    card_readings,
+    cards,
+    in_force,
+    lineage_store,
+    links,
+    replays,
+    schema,
+    search_vectors,
+    store,
+)
 from rules_db.lineage import KINDS, compute_lineage
 from rules_db.lineage_store import VersionPair
 from rules_db.timeline import Span, Timeline
@@ -504,10 +516,12 @@ class _Builder:
             )
 
     def _link_cards(self, reports: list[DocumentReport]) -> None:
-        """Card keywords link to the newest glossary, and rulings to the cards they name."""
+        """Card keywords link to the newest glossary, each card's text is read for the engine (card_readings), and
+        rulings link to the cards they name."""
         for report in _card_lists(reports):
             game = report.spec.game
             report.add(cards.link_card_keywords(self.db, game))
+            report.add(card_readings.store_readings(self.db, game))  # the cards' text read for the engine
             for rulings in _rulings_of(reports, game):
                 slug = rulings.spec.slug
                 if slug in self.tagged_cards:

@@ -176,6 +176,28 @@ def diff_command(game: str, old: str, new: str, db_path: Path, details_path: Pat
         raise click.ClickException(str(error)) from None
 
 
+@cli.command("cards")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB, show_default=True)
+@click.option("--coverage", is_flag=True, help="How many cards of each set the card reader reads fully.")
+@click.option("--unread", "show_unread", is_flag=True, help="Each card not read, with the words not read.")
+@click.option("--oracle", is_flag=True, help="The hand-written cards (scenarios/cards.yaml) against their readings.")
+def cards_command(db_path: Path, coverage: bool, show_unread: bool, oracle: bool) -> None:
+    """The cards the engine can use: read from their text at build time (card_readings)."""
+    from rules_db import card_readings, schema
+
+    with _operational_failures(f"cannot read {db_path}", "build it first (rules-db build)"):
+        connection = schema.read_only(db_path)
+        if show_unread:
+            for card in card_readings.unread_cards(connection):
+                click.echo(f"{card['set']}\t{card['name']}\t" + " | ".join(card["unread"]))
+        if oracle:
+            for line in card_readings.oracle_lines(connection):
+                click.echo(line)
+        if coverage or not (show_unread or oracle):
+            for line in card_readings.coverage_lines(connection):
+                click.echo(line)
+
+
 @cli.command("replay")
 @click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--all", "replay_all", is_flag=True, help="Replay the whole scenario library and print a table.")

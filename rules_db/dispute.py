@@ -16,6 +16,7 @@ from functools import cache
 import yaml
 
 from ingest.card_names import load_aliases
+from rules_db.card_readings import engine_cards
 from rules_db.replay_view import Words, object_names, page_budget, problem, words
 from rules_db.typed_actions import MalformedAction, describe_action, folded, read_action
 from scenarios import schema
@@ -28,6 +29,7 @@ from scenarios.versions import NEWEST_VERSION
 def legal(text: str, source: str) -> dict:
     """The actions the rules allow next, after a scenario's actions (the dispute builder offers these)."""
     try:
+        engine_cards()  # the read cards, for the scenario's card names
         scenario, _ = schema.parse(text, source, schema.PAGE_LIMITS)
         replay = replay_scenario(scenario, source, page_budget())
     except (schema.ScenarioError, BudgetExceeded) as error:
@@ -134,6 +136,7 @@ def _step(step: dict) -> dict:
 def attempt(text: str, source: str, action: dict) -> dict:
     """Try one more action after a scenario's actions: accepted, or refused with the rule that forbids it."""
     try:
+        engine_cards()  # the read cards, for the scenario's card names
         scenario, _ = schema.parse(text, source, schema.PAGE_LIMITS)
         replay = replay_scenario(scenario, source, page_budget())
         typed = read_action(replay.state, action)
@@ -155,9 +158,16 @@ def dump(data: dict) -> str:
 def builder_cards() -> list[dict]:
     """Every card the engine can use, for the dispute builder's pickers and the names typed into them: the one
     list of them (a card the engine learns to read appears here, and in the builder, with nothing else changed)."""
+    cards = engine_cards()
+    hand = load_library()
+    typed: dict[str, int] = {}
+    for name in cards:
+        typed[folded(name)] = typed.get(folded(name), 0) + 1
     return [
         {"name": name, "kind": card.object_kind, "might": card.might, "real": card.real, "text": card.text}
-        for name, card in sorted(load_library().items())
+        for name, card in sorted(cards.items())
+        # a read card a typed name cannot tell from another ("Recruit (DE)", "Recruit (NX)") is not offered
+        if name in hand or typed[folded(name)] == 1
     ]
 
 
@@ -266,6 +276,7 @@ def document(text: str) -> dict:
 def check_text(text: str, source: str) -> dict | None:
     """None when a scenario's text is valid, else its first problem with its line and field."""
     try:
+        engine_cards()
         schema.parse(text, source, schema.PAGE_LIMITS)
     except schema.ScenarioError as error:
         return problem(error)
@@ -374,7 +385,7 @@ def _unit_entry(setup: dict, object_id: str) -> dict:
     places = [player.get("base", []) for player in (setup.get("players") or {}).values() if player]
     places += [field.get("units", []) for field in setup.get("battlefields", [])]
     for entry in (entry for place in places for entry in place):
-        if entry.get("id") == object_id and load_library()[entry["card"]].object_kind == "unit":
+        if entry.get("id") == object_id and engine_cards()[entry["card"]].object_kind == "unit":
             return entry
     raise ValueError(f"Unit: there is no unit {object_id!r} on the board")
 

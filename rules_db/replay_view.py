@@ -35,11 +35,11 @@ from typing import Any
 import yaml
 
 from rules_db import verdict
+from rules_db.card_readings import engine_cards
 from rules_db.sandbox import Sandbox, SandboxError
 from rules_db.typed_actions import value_words
 from scenarios import schema
 from scenarios.board import step_boards
-from scenarios.cards import load_library
 from scenarios.kernel import RULES_VERSION, Budget, BudgetExceeded
 from scenarios.replay import observe, replay_scenario
 from scenarios.state import GameState
@@ -65,6 +65,7 @@ def replayed_view(
     """The view of a replay without its boards, and the replayed game to read them from (``with_boards``); the
     error and None when the scenario cannot be replayed."""
     try:
+        engine_cards()  # the read cards, for the scenario's card names
         scenario, data = schema.parse(text, source, schema.PAGE_LIMITS)
         original = scenario
         if variant:
@@ -175,7 +176,7 @@ def problem(error: Exception) -> dict:
 
 
 def object_names(game) -> dict[str, dict]:
-    library = load_library()
+    library = engine_cards()
     return {
         obj.id: {
             "card": obj.card,
@@ -317,7 +318,7 @@ def _inputs(scenario: schema.Scenario, data: dict, questions: dict[int, dict], s
 
 
 def _unit(path: str, entry: schema.UnitSetup, controller: str) -> dict:
-    definition = load_library()[entry.card]
+    definition = engine_cards()[entry.card]
     return {
         "path": path,
         "id": entry.id,
@@ -335,7 +336,7 @@ def _unit(path: str, entry: schema.UnitSetup, controller: str) -> dict:
 def engine_keywords() -> list[str]:
     """The keywords the engine's cards use (on cards, and given by passives)."""
     found: set[str] = set()
-    for card in load_library().values():
+    for card in engine_cards().values():
         found.update(card.keywords)
         for passive in card.passives:
             found.update(passive.keywords)
@@ -344,7 +345,7 @@ def engine_keywords() -> list[str]:
 
 @cache
 def unit_cards() -> list[str]:
-    return sorted(name for name, card in load_library().items() if card.object_kind == "unit")
+    return sorted(name for name, card in engine_cards().items() if card.object_kind == "unit")
 
 
 # -- comparing two runs -----------------------------------------------------------------------------------------

@@ -485,6 +485,23 @@ TABLES: dict[str, Table] = {
         indexes=[["replay_id"], ["card_id"]],
         description="The real cards a replay's scenario puts in play (its card: entries mapped through scenarios/cards.yaml).",
     ),
+    "card_readings": Table(
+        {
+            "id": int,
+            "card_id": int,
+            "game_id": str,
+            "card_set": str,
+            "status": str,
+            "definition": str,
+            "unread": str,
+            "templates": str,
+        },
+        references={"card_id": "cards", "game_id": "games"},
+        indexes=[["card_id"], ["status"]],
+        description="Each card's text in force as the card reader (scenarios/card_reader) reads it at build time: status "
+        "'read' with the engine's definition (JSON), or 'unread' with the phrases it could not read (JSON list); "
+        "card_set is the card's first set; templates lists the template families its reading used.",
+    ),
     "infractions": Table(
         {
             "id": int,

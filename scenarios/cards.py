@@ -348,8 +348,32 @@ def load_library(path: Path = LIBRARY) -> dict[str, Card]:
     return cards
 
 
+_READ: dict[str, Card] = {}  # the cards the card reader read fully, handed over by rules_db (use_read_cards)
+_HANDED: list[object] = [None]  # the mapping last handed over, so that handing it again costs nothing
+
+
+def use_read_cards(definitions: dict[str, dict[str, Any]]) -> None:
+    """Make the cards read from their text (scenarios/card_reader, stored by the build) cards the engine knows,
+    besides the hand-written ones; a hand-written card of the same name (or modelling the same real card)
+    overrides the reading."""
+    if _HANDED[0] is definitions:
+        return
+    hand = load_library()
+    modelled = set(hand) | {c.real for c in hand.values() if c.real}
+    _READ.clear()
+    _READ.update({n: Card.model_validate(d) for n, d in definitions.items() if n not in modelled})
+    _HANDED[0] = definitions
+
+
+def all_cards() -> dict[str, Card]:
+    """Every card the engine knows: the hand-written ones and the read ones handed over (use_read_cards)."""
+    return {**_READ, **load_library()}
+
+
 def card(name: str) -> Card:
     library = load_library()
-    if name not in library:
-        raise UnknownCard(f"no card named {name!r} in {LIBRARY.name}")
-    return library[name]
+    if name in library:
+        return library[name]
+    if name in _READ:
+        return _READ[name]
+    raise UnknownCard(f"no card named {name!r} in {LIBRARY.name} nor among the cards read from their text")

@@ -1,0 +1,137 @@
+"""The card-text reader: a card's printed text (errata applied) -> the declarative definition
+`scenarios/cards.py` accepts, or a refusal naming the words it could not read.
+
+Nothing is half-read: a card with any sentence not understood is `unread` and offered to no one. Reminder text
+(in parentheses) is dropped only from a paragraph read in full that opens with, or holds, a bracketed keyword
+the reader understood: it restates that keyword. The grammar is in `effects.TEMPLATES` (instructions),
+`abilities.TRIGGERS` (trigger conditions) and the readers of `abilities` (activated abilities, passives,
+Legion, Deathknell), `keywords` (keyword lines, Equip, Repeat); `survey` counts the templates of a card list.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from scenarios.card_reader.abilities import Unread, read_paragraph
+from scenarios.card_reader.keywords import engine_keyword
+from scenarios.card_reader.phrases import DOMAIN_WORDS, Context
+from scenarios.card_reader.text import normalise, paragraphs
+
+CARD_TYPES = {"unit", "spell", "gear", "legend", "battlefield"}
+
+
+@dataclass(frozen=True)
+class CardText:
+    """What the database holds of a card: its name, type, printed numbers and text in force."""
+
+    name: str
+    card_type: str
+    text: str
+    energy: int | None = None
+    power: int | None = None
+    might: int | None = None
+    domains: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    might_bonus: int | None = None
+
+
+@dataclass
+class Reading:
+    status: str  # "read" or "unread"
+    definition: dict[str, Any] | None
+    unread: list[str] = field(default_factory=list)
+    templates: list[str] = field(default_factory=list)
+
+
+def _frame(card: CardText) -> dict[str, Any]:
+    kind = card.card_type.lower()
+    frame: dict[str, Any] = {"name": card.name, "real": card.name, "type": kind, "text": card.text}
+    domains = [d for d in card.domains if d.lower() in DOMAIN_WORDS]
+    if domains:
+        frame["domains"] = domains
+    if card.tags:
+        frame["tags"] = list(card.tags)
+    if card.might is not None and kind == "unit":
+        frame["might"] = card.might
+    if card.energy:
+        frame["energy"] = card.energy
+    if card.power:
+        frame["power"] = card.power
+    if card.might_bonus:
+        frame["might_bonus"] = card.might_bonus
+    return frame
+
+
+def read_card(card: CardText) -> Reading:
+    """Read `card`'s text; a definition checked by `scenarios.cards` (its vocabulary, its model) or the
+    phrases that could not be read."""
+    from scenarios.cards import Card, check_vocabulary
+
+    kind = card.card_type.lower()
+    if kind not in CARD_TYPES:
+        return Reading("unread", None, [f"a {kind} card (tokens and runes are not read)"])
+    definition = _frame(card)
+    unread: list[str] = []
+    used: list[str] = []
+    spell = Context(kind) if kind == "spell" else None
+    for paragraph in paragraphs(card.text):
+        before = {key: len(definition.get(key, [])) for key in ("triggers", "activated")}
+        try:
+            read_paragraph(normalise(paragraph.text), definition, spell, used)
+            _label(definition, before, f"{card.name}: {paragraph.text}")
+        except Unread as refused:
+            unread.append(str(refused))
+            continue
+        unread.extend(f"({r})" for r in paragraph.reminders if not _restates_keyword(paragraph.text, r))
+    if spell is not None and spell.targets:
+        definition["targets"] = spell.targets
+    if "Equipment" in card.tags:
+        unread += _equipment(definition)
+    if unread:
+        return Reading("unread", None, unread, used)
+    try:
+        check_vocabulary(Card.model_validate(definition))
+    except ValueError as error:
+        return Reading("unread", None, [f"not a definition the engine accepts: {error}"], used)
+    return Reading("read", definition, [], used)
+
+
+_GEAR_KEYWORDS = {"Equip", "Quick-Draw", "Hidden", "Reaction", "Action", "Accelerate"}
+
+
+def _equipment(definition: dict[str, Any]) -> list[str]:
+    """An Equipment's text other than its Equip and its own keywords is what it gives the equipped unit (its
+    keywords: a passive to the equipped unit); its "I" and "me" mean that unit, which the reader does not say
+    yet: such an ability is refused."""
+    given = {k: v for k, v in definition.get("keywords", {}).items() if k not in _GEAR_KEYWORDS}
+    if given:
+        definition["keywords"] = {k: v for k, v in definition["keywords"].items() if k not in given}
+        definition.setdefault("passives", []).append({"to": {"who": "equipped unit"}, "keywords": given})
+    refused = [
+        a["label"] for a in definition.get("triggers", []) + definition.get("activated", []) if not a.get("equip")
+    ]
+    return [f"{label} (an Equipment's ability for the equipped unit)" for label in refused]
+
+
+def _label(definition: dict[str, Any], before: dict[str, int], label: str) -> None:
+    """The abilities a paragraph made are labelled with its words as printed: a step they make cites them."""
+    for key, count in before.items():
+        for ability in definition.get(key, [])[count:]:
+            if not ability.get("equip"):
+                ability["label"] = label
+
+
+_ICON = re.compile(r"\d|(fury|calm|mind|body|chaos|order|any) rune|exhaust|>")
+_KEYWORD_ACTIONS = ("stun", "buff")  # keyword actions (glossary) whose reminder restates them
+
+
+def _restates_keyword(text: str, reminder: str) -> bool:
+    """Does a reminder of a read paragraph restate a keyword it holds: a bracketed keyword (not an icon) or a
+    keyword printed bare, or a keyword action the reminder names ("stun ... (A stunned unit ...)")?"""
+    bracketed = [w for w in re.findall(r"\[([^\]]+)\]", text) if not _ICON.match(w.lower())]
+    if bracketed or engine_keyword(text.split(" ")[0]):
+        return True
+    lowered, said = f" {text.lower()}", reminder.lower()
+    return any(f" {action}" in lowered and action in said for action in _KEYWORD_ACTIONS)

@@ -1,0 +1,314 @@
+"""Abilities: one paragraph of card text (after its keywords) -> a trigger, an activated ability, a passive,
+a static word, or a spell's instructions, added to the card's definition.
+
+Each reader returns the families of templates it used, or raises `Unread` with the words it could not read.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from scenarios.card_reader.effects import instructions
+from scenarios.card_reader.keywords import engine_keyword, keyword_prefix
+from scenarios.card_reader.phrases import Context, ability_cost, icons_cost
+from scenarios.card_reader.text import sentences
+
+
+class Unread(ValueError):
+    """Words of a card the reader does not understand (the card is refused, naming them)."""
+
+
+_NTH = {"second": 2, "third": 3, "fourth": 4}
+TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
+    (
+        "when you play me",
+        re.compile(r"when (?:you play me|i'm played|i am played)"),
+        lambda m: [{"event": "play", "who": "self"}],
+    ),
+    ("when you play this", re.compile(r"when you play this"), lambda m: [{"event": "play", "who": "self"}]),
+    (
+        "when I <event>",
+        re.compile(r"when i (?P<a>attack|defend|conquer|hold|move|die)(?: or (?P<b>attack|defend|conquer|hold))?"),
+        lambda m: [{"event": e, "who": "self"} for e in (m["a"], m["b"]) if e],
+    ),
+    (
+        "when I move to a battlefield",
+        re.compile(r"when i move to a battlefield"),
+        lambda m: [{"event": "move", "who": "self", "where": "battlefield"}],
+    ),
+    (
+        "when I'm played and when I <event>",
+        re.compile(r"when i'm played and when i (?P<e>attack|defend|conquer|hold|move)"),
+        lambda m: [{"event": "play", "who": "self"}, {"event": m["e"], "who": "self"}],
+    ),
+    (
+        "the Nth time I move in a turn",
+        re.compile(r"the (?P<n>second|third|fourth) time i move in a turn"),
+        lambda m: [{"event": "move", "who": "self", "nth": _NTH[m["n"]]}],
+    ),
+    (
+        "when you play your Nth card in a turn",
+        re.compile(r"when you play your (?P<n>second|third|fourth) card in a turn"),
+        lambda m: [{"event": "card_played", "who": "you", "nth": _NTH[m["n"]]}],
+    ),
+    (
+        "when an enemy unit attacks a battlefield you control",
+        re.compile(r"when an enemy unit attacks a battlefield you control"),
+        lambda m: [{"event": "attack", "who": "enemy unit", "where": "battlefield you control"}],
+    ),
+    (
+        "when you play a [mighty] unit",
+        re.compile(r"when you play a \[mighty\] unit"),
+        lambda m: [{"event": "play", "who": "friendly unit", "by": "you", "mighty": True}],
+    ),
+    (
+        "when you play a <card type>",
+        re.compile(r"when you play an? (?P<t>spell|unit|gear)"),
+        lambda m: [{"event": "card_played", "who": "you", "card_type": m["t"]}],
+    ),
+    (
+        "when you <event> here",
+        re.compile(r"when you (?P<e>conquer|hold|defend) here"),
+        lambda m: [{"event": m["e"], "who": "you", "where": "here"}],
+    ),
+    (
+        "when you <event>",
+        re.compile(r"when you (?P<e>conquer|hold)"),
+        lambda m: [{"event": m["e"], "who": "you"}],
+    ),
+    (
+        "at the end of your turn",
+        re.compile(r"at the end of your turn"),
+        lambda m: [{"event": "end_of_turn", "who": "you"}],
+    ),
+    (
+        "at the start of your beginning phase",
+        re.compile(r"at the start of your beginning phase"),
+        lambda m: [{"event": "beginning", "who": "you"}],
+    ),
+    (
+        "when a <side> unit <event>",
+        re.compile(r"when (?P<o>another|an?) (?P<s>friendly|enemy) unit (?P<e>dies|attacks|defends)"),
+        lambda m: [
+            {
+                "event": {"dies": "die", "attacks": "attack", "defends": "defend"}[m["e"]],
+                "who": ("other " if m["o"] == "another" else "") + f"{m['s']} unit",
+            }
+        ],
+    ),
+    (
+        "when you choose a friendly unit",
+        re.compile(r"when you choose an? (?P<s>friendly|enemy) unit"),
+        lambda m: [{"event": "choose", "who": f"{m['s']} unit", "by": "you"}],
+    ),
+]
+_YOU_MAY_COST = re.compile(
+    r"you may (?P<cost>(?:exhaust (?:me|this)|pay (?:\[[^\]]+\])+|spend a buff|spend my buff)(?: and (?:exhaust (?:me|this)))?)"
+    r" to (?P<rest>.+)"
+)
+
+
+def _trigger_head(head: str) -> tuple[str, list[dict[str, Any]]] | None:
+    for family, pattern, build in TRIGGERS:
+        found = pattern.fullmatch(head)
+        if found:
+            return family, build(found)
+    return None
+
+
+def _effects(text: str, ctx: Context, used: list[str]) -> list[dict[str, Any]]:
+    """The instructions of one or more sentences; Unread naming the first sentence not read."""
+    result: list[dict[str, Any]] = []
+    for sentence in sentences(text):
+        read = instructions(sentence, ctx, used)
+        if read is None:
+            raise Unread(sentence)
+        result += read
+    return result
+
+
+def read_trigger(text: str, card: dict[str, Any], used: list[str], condition: str | None = None) -> bool:
+    head, comma, body = text.partition(", ")
+    if not comma:
+        return False
+    found = _trigger_head(head)
+    if found is None:
+        if head.startswith(("when ", "at ", "whenever ")):
+            raise Unread(head)
+        return False
+    family, events = found
+    used.append(f"trigger: {family}")
+    ctx = Context(card["type"])
+    if events[0]["who"] not in ("self", "you"):
+        ctx.it = "trigger_unit"
+    trigger: dict[str, Any] = {}
+    may = _YOU_MAY_COST.fullmatch(body)
+    if may:
+        cost = ability_cost(may["cost"])
+        if cost is None:
+            raise Unread(may["cost"])
+        trigger.update(optional=True, cost=cost)
+        body = may["rest"]
+        used.append("you may <cost> to")
+    elif body.startswith("you may "):
+        trigger["optional"] = True
+        body = body[len("you may ") :]
+        used.append("you may")
+    effects = _effects(body, ctx, used)
+    for event in events:
+        entry = {"when": event, **trigger, "effects": effects, "label": f"{card['name']}: {text}"}
+        if ctx.targets:
+            entry["targets"] = ctx.targets
+        if condition:
+            entry["condition"] = condition
+        card.setdefault("triggers", []).append(entry)
+    return True
+
+
+_ACTIVATED = re.compile(
+    r"(?:\[(?P<kw1>reaction|action)\]\[>\] )?(?P<cost>[^:]+?): (?:\[(?P<kw2>reaction|action)\] — )?(?P<effect>.+)"
+)
+
+
+def read_activated(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    found = _ACTIVATED.fullmatch(text)
+    if not found:
+        return False
+    cost = ability_cost(found["cost"])
+    if cost is None:
+        raise Unread(found["cost"] + ":")
+    ctx = Context(card["type"], first="unit")
+    ability: dict[str, Any] = {"cost": cost}
+    keyword = found["kw1"] or found["kw2"]
+    if keyword:
+        ability["keywords"] = {engine_keyword(keyword): 1}
+    ability["effects"] = _effects(found["effect"], ctx, used)
+    if ctx.targets:
+        ability["targets"] = ctx.targets
+    ability["label"] = f"{card['name']}: {text}"
+    card.setdefault("activated", []).append(ability)
+    used.append("activated: <cost>: <effect>")
+    return True
+
+
+_PASSIVE = re.compile(
+    r"(?P<who>other friendly units|friendly units|your other units|enemy units|units|other units)"
+    r"(?P<where> here| at battlefields)? have (?:(?P<sign>[+-])(?P<n>\d+) might|\[(?P<kw>[a-z-]+)(?: (?P<v>\d+))?\])"
+    r"(?P<where2> here)?"
+)
+_PASSIVE_WHO = {"your other units": "other friendly unit", "other units": "other unit"}
+
+
+_DEFENDS_ALONE = re.compile(
+    r"while an? (?P<s>friendly|enemy) unit (?P<r>attacks|defends) alone, it gets (?P<sign>[+-])(?P<n>\d+) might"
+)
+_STUNNED = re.compile(
+    r"stunned (?P<s>friendly|enemy) units(?P<where> here)? have (?P<sign>[+-])(?P<n>\d+) might(?P<min>, to a minimum of 1 might)?"
+)
+
+
+def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    text = text.rstrip(".")
+    if text == "units can't move from here to base":
+        card.setdefault("restrictions", []).append("no_move_from_here_to_base")
+        used.append("static: units can't move from here to base")
+        return True
+    alone = _DEFENDS_ALONE.fullmatch(text)
+    if alone:
+        role = {"attacks": "attacker", "defends": "defender"}[alone["r"]]
+        might = int(alone["n"]) * (-1 if alone["sign"] == "-" else 1)
+        alone_to = {"who": f"{alone['s']} unit", "role": role, "alone": True}
+        card.setdefault("passives", []).append({"to": alone_to, "might": might})
+        used.append("static: while a unit attacks/defends alone")
+        return True
+    stunned = _STUNNED.fullmatch(text)
+    if stunned:
+        to_stunned: dict[str, Any] = {"who": f"{stunned['s']} unit", "stunned": True}
+        if stunned["where"]:
+            to_stunned["where"] = "here"
+        stunned_passive: dict[str, Any] = {
+            "to": to_stunned,
+            "might": int(stunned["n"]) * (-1 if stunned["sign"] == "-" else 1),
+        }
+        if stunned["min"]:
+            stunned_passive["minimum"] = 1
+        card.setdefault("passives", []).append(stunned_passive)
+        used.append("static: stunned units have might")
+        return True
+    if text in ("i enter ready", "this enters ready"):
+        card["enters_ready"] = True
+        used.append("static: I enter ready")
+        return True
+    found = _PASSIVE.fullmatch(text)
+    if not found:
+        return False
+    who = _PASSIVE_WHO.get(found["who"], found["who"].rstrip("s"))
+    to: dict[str, Any] = {"who": who}
+    if " here" in (found["where"], found["where2"]):
+        to["where"] = "here"
+    elif found["where"]:
+        to["where"] = "battlefield"
+    passive: dict[str, Any] = {"to": to}
+    if found["kw"]:
+        keyword = engine_keyword(found["kw"])
+        if keyword is None:
+            raise Unread(f"[{found['kw']}]")
+        passive["keywords"] = {keyword: int(found["v"] or 1)}
+    else:
+        passive["might"] = int(found["n"]) * (-1 if found["sign"] == "-" else 1)
+    card.setdefault("passives", []).append(passive)
+    used.append("static: <units> have <might|keyword>")
+    return True
+
+
+def read_legion(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    found = re.fullmatch(r"\[legion\] — (?P<rest>.+)", text)
+    if not found:
+        return False
+    rest = found["rest"]
+    cheaper = re.fullmatch(r"i cost (?P<cost>(?:\[[^\]]+\])+) less\.?", rest)
+    if cheaper:
+        cost = icons_cost(cheaper["cost"])
+        if cost is None or set(cost) - {"energy", "power"}:
+            raise Unread(rest)
+        card.setdefault("discounts", []).append({**cost, "condition": "legion"})
+        used.append("legion: I cost less")
+        return True
+    if read_trigger(rest, card, used, condition="legion"):
+        used.append("legion: trigger")
+        return True
+    raise Unread(text)
+
+
+def read_deathknell(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    found = re.fullmatch(r"\[deathknell\] — (?P<rest>.+)", text)
+    if not found:
+        return False
+    ctx = Context(card["type"])
+    effects = _effects(found["rest"], ctx, used)
+    trigger: dict[str, Any] = {"when": {"event": "die", "who": "self"}, "effects": effects}
+    if ctx.targets:
+        trigger["targets"] = ctx.targets
+    trigger["label"] = f"{card['name']}: Deathknell"
+    card.setdefault("keywords", {})["Deathknell"] = 1
+    card.setdefault("triggers", []).append(trigger)
+    used.append("deathknell: <effect>")
+    return True
+
+
+def read_paragraph(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> None:
+    """Read one paragraph (normalised) into `card`; a spell's instructions go to `spell`'s context and the card's
+    effects. Unread when any of it is not understood."""
+    before = dict(card.get("keywords", {}))
+    rest = keyword_prefix(text, card)
+    if card.get("keywords", {}) != before or rest != text:
+        used.append("keywords")
+    if not rest:
+        return
+    for reader in (read_deathknell, read_legion, read_activated, read_trigger, read_static):
+        if reader(rest, card, used):
+            return
+    if spell is None:
+        raise Unread(rest)
+    card.setdefault("effects", []).extend(_effects(rest, spell, used))

@@ -1,0 +1,291 @@
+"""Instructions: an imperative clause of card text ("deal 3 to an enemy unit here") -> the engine's
+instruction dicts (`kernel.INSTRUCTIONS`), template by template.
+
+`TEMPLATES` is the grammar: (family, pattern, builder). A builder returns the instructions, or None when a
+phrase inside (an object, an amount) is not understood. A clause no template reads is refused by the caller.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from scenarios.card_reader.phrases import DOMAIN_WORDS, Context, icons_cost, reference, target_spec
+
+Instructions = list[dict[str, Any]]
+Builder = Callable[[re.Match, Context], Instructions | None]
+TEMPLATES: list[tuple[str, re.Pattern, Builder]] = []
+
+
+def template(family: str, pattern: str):
+    def decorate(fn: Builder) -> Builder:
+        TEMPLATES.append((family, re.compile(pattern + r"$"), fn))
+        return fn
+
+    return decorate
+
+
+def _ref(phrase: str, ctx: Context, kind: str | None = "unit") -> Any:
+    """A reference that must name `kind` objects (a unit by default; None: a unit or a gear)."""
+    ref = reference(phrase, ctx)
+    kinds = ("unit", "gear") if kind is None else (kind,)
+    if isinstance(ref, str) and ref in ctx.targets and ctx.targets[ref].get("type") not in kinds:
+        return None
+    return ref
+
+
+def _amount(text: str) -> Any:
+    if text.isdigit():
+        return int(text)
+    if text in ("damage equal to my might",):
+        return "might_of:this"
+    return None
+
+
+@template("deal", r"deal (?P<n>\d+|damage equal to my might) to (?P<obj>.+)")
+def _deal(m, ctx):
+    amount, to = _amount(m["n"]), _ref(m["obj"], ctx)
+    return None if amount is None or to is None else [{"op": "deal", "amount": amount, "to": to}]
+
+
+@template("might", r"give (?P<obj>.+?) (?P<sign>[+-])(?P<n>\d+) might this turn(?P<min>, to a minimum of 1 might)?")
+def _might(m, ctx):
+    to = _ref(m["obj"], ctx)
+    if to is None:
+        return None
+    amount = int(m["n"]) * (-1 if m["sign"] == "-" else 1)
+    ins: dict[str, Any] = {"op": "might", "amount": amount, "to": to}
+    if m["min"]:
+        ins["minimum"] = 1
+    return [ins]
+
+
+@template("grant", r"give (?P<obj>.+?) \[(?P<kw>[a-z-]+)(?: (?P<n>\d+))?\] this turn")
+def _grant(m, ctx):
+    from scenarios.card_reader.keywords import engine_keyword
+
+    keyword, to = engine_keyword(m["kw"]), _ref(m["obj"], ctx)
+    if keyword is None or to is None:
+        return None
+    ins: dict[str, Any] = {"op": "grant", "keyword": keyword, "to": to}
+    if m["n"]:
+        ins["value"] = int(m["n"])
+    return [ins]
+
+
+@template(
+    "grant", r"give (?P<obj>.+?) \[(?P<a>[a-z-]+)(?: (?P<n>\d+))?\] and \[(?P<b>[a-z-]+)(?: (?P<m>\d+))?\] this turn"
+)
+def _grant_two(m, ctx):
+    from scenarios.card_reader.keywords import engine_keyword
+
+    first, second, to = engine_keyword(m["a"]), engine_keyword(m["b"]), _ref(m["obj"], ctx)
+    if first is None or second is None or to is None:
+        return None
+    grants = []
+    for keyword, value in ((first, m["n"]), (second, m["m"])):
+        ins: dict[str, Any] = {"op": "grant", "keyword": keyword, "to": to}
+        if value:
+            ins["value"] = int(value)
+        grants.append(ins)
+    return grants
+
+
+@template("ready runes", r"ready (?P<n>\d+) runes")
+def _ready_runes(m, ctx):
+    return [{"op": "ready_runes", "n": int(m["n"])}]
+
+
+@template("draw", r"(?:you )?draw (?P<n>\d+)")
+def _draw(m, ctx):
+    return [{"op": "draw", "n": int(m["n"])}]
+
+
+@template("discard", r"(?:you )?discard (?P<n>\d+)")
+def _discard(m, ctx):
+    return [{"op": "discard", "n": int(m["n"])}]
+
+
+@template("channel", r"channel (?P<n>\d+) runes?(?P<ex> exhausted)?")
+def _channel(m, ctx):
+    ins: dict[str, Any] = {"op": "channel", "n": int(m["n"])}
+    if m["ex"]:
+        ins["exhausted"] = True
+    return [ins]
+
+
+@template("score", r"(?:you )?score (?P<n>\d+) points?")
+def _score(m, ctx):
+    return [{"op": "score", "n": int(m["n"])}]
+
+
+@template("status", r"\[?(?P<verb>kill|stun|ready|exhaust|buff|recall|heal)\]? (?P<obj>.+)")
+def _status(m, ctx):
+    what = _ref(m["obj"], ctx, None if m["verb"] in ("kill", "ready", "exhaust") else "unit")
+    if what is None:
+        return None
+    return [{"op": m["verb"], "what": what}]
+
+
+@template("banish", r"banish (?P<obj>.+)")
+def _banish(m, ctx):
+    what = _ref(m["obj"], ctx, None)
+    return None if what is None or what == "this" else [{"op": "banish", "what": what}]
+
+
+@template("return", r"return (?P<obj>.+?) to (?:its|their|my) owners?'s? hands?")
+def _return(m, ctx):
+    what = _ref(m["obj"], ctx)
+    return None if what is None else [{"op": "return_to_hand", "what": what}]
+
+
+@template("move", r"move (?P<obj>.+?) to (?:its |their |your )?base")
+def _move_base(m, ctx):
+    what = _ref(m["obj"], ctx)
+    return None if what is None else [{"op": "move", "what": what, "to": "base"}]
+
+
+@template("move", r"move (?P<obj>.+?)(?P<ready> and ready (?:it|them))?")
+def _move(m, ctx):
+    what = _ref(m["obj"], ctx)
+    if not isinstance(what, str) or what not in ctx.targets:
+        return None
+    destination = "destination" if "destination" not in ctx.targets else None
+    if destination is None:
+        return None
+    ctx.targets[destination] = {"type": "location", "of": what}
+    ctx.it = what
+    ins: dict[str, Any] = {"op": "move", "what": what, "to": destination}
+    if m["ready"]:
+        ins["ready"] = True
+    return [ins]
+
+
+@template(
+    "counter",
+    r"counter (?P<obj>a spell(?: that costs no more than \[(?P<e>\d+) energy\]"
+    r"(?: and no more than (?P<p>(?:\[any rune\])+))?)?)",
+)
+def _counter(m, ctx):
+    spec: dict[str, Any] = {"type": "spell"}
+    if m["e"]:
+        spec["max_cost"] = int(m["e"])
+    if m["p"]:
+        spec["max_power"] = m["p"].count("[any rune]")
+    return [{"op": "counter", "what": ctx.slot(spec)}]
+
+
+@template("add", r"\[add\] (?P<what>\[[^:]*\])")
+def _add(m, ctx):
+    cost = icons_cost(m["what"])
+    if not cost or len(cost) != 1:
+        return None
+    if "energy" in cost:
+        return [{"op": "add", "energy": cost["energy"]}]
+    if "power" in cost:
+        return [{"op": "add", "power": cost["power"]}]
+    (domain, n), *more = cost["domain_power"].items()
+    return None if more else [{"op": "add", "power": n, "domain": domain}]
+
+
+@template("choose", r"choose (?P<obj>an? .+)")
+def _choose(m, ctx):
+    spec = target_spec(m["obj"])
+    if spec is None:
+        return None
+    ctx.slot(spec)
+    return []
+
+
+@template("fight", r"they deal damage equal to their mights to each other")
+def _fight(m, ctx):
+    slots = [s for s, spec in ctx.targets.items() if spec.get("type") == "unit"]
+    return None if len(slots) != 2 else [{"op": "fight", "a": slots[0], "b": slots[1]}]
+
+
+@template("move", r"(?:then )?move (?P<obj>it|them) to a battlefield")
+def _move_to_battlefield(m, ctx):
+    what = _ref(m["obj"], ctx)
+    if not isinstance(what, str) or "destination" in ctx.targets:
+        return None
+    ctx.targets["destination"] = {"type": "battlefield"}
+    ctx.it = what
+    return [{"op": "move", "what": what, "to": "destination"}]
+
+
+@template("move", r"(?:you may )?move (?P<obj>an? .+?) to that (?:enemy )?unit's (?:battlefield|location)")
+def _move_to_its_place(m, ctx):
+    there = ctx.it
+    if there not in ctx.targets:
+        return None
+    spec = target_spec(m["obj"])
+    if spec is None:
+        return None
+    if m[0].startswith("you may "):
+        spec["optional"] = True
+    slot = ctx.slot(spec)
+    return [{"op": "move", "what": slot, "to": f"location_of:{there}"}]
+
+
+@template("banish and play", r"banish (?P<obj>an? .+?), then its owner plays it to their base, ignoring its cost")
+def _banish_and_play(m, ctx):
+    what = _ref(m["obj"], ctx)
+    return None if not isinstance(what, str) or what == "this" else [{"op": "banish_and_play", "what": what}]
+
+
+@template("deal", r"deal (?P<n>\d+) to up to one other unit")
+def _deal_other(m, ctx):
+    if ctx.it not in ctx.targets:
+        return None
+    first = ctx.it
+    slot = ctx.slot({"type": "unit", "optional": True, "not_target": first})
+    return [{"op": "deal", "amount": int(m["n"]), "to": slot}]
+
+
+_CONDITIONS = {"i was [mighty]": "mighty", "i'm [mighty]": "mighty", "i died alone": "alone"}
+
+
+@template("if <condition>", r"if (?P<c>i was \[mighty\]|i'm \[mighty\]|i died alone), (?P<rest>.+)")
+def _if(m, ctx):
+    then = instructions(m["rest"], ctx, [])
+    return None if then is None else [{"op": "if", "condition": _CONDITIONS[m["c"]], "then": then}]
+
+
+def _one(clause: str, ctx: Context, used: list[str]) -> Instructions | None:
+    for family, pattern, build in TEMPLATES:
+        found = pattern.match(clause)
+        if found:
+            saved = (dict(ctx.targets), ctx.it)
+            result = build(found, ctx)
+            if result is not None:
+                used.append(family)
+                return result
+            ctx.targets, ctx.it = saved
+    return None
+
+
+_JOINS = (", then ", " then ", ", and ", " and ", ", ")
+
+
+def instructions(clause: str, ctx: Context, used: list[str]) -> Instructions | None:
+    """A clause's instructions; "X, then Y" and "X and Y" read as X followed by Y when both parts read."""
+    clause = clause.strip().rstrip(".").strip()
+    whole = _one(clause, ctx, used)
+    if whole is not None:
+        return whole
+    for join in _JOINS:
+        start = 0
+        while (at := clause.find(join, start)) > 0:
+            saved = (dict(ctx.targets), ctx.it, list(used))
+            first = instructions(clause[:at], ctx, used)
+            second = instructions(clause[at + len(join) :], ctx, used) if first is not None else None
+            if first is not None and second is not None:
+                return first + second
+            ctx.targets, ctx.it = saved[0], saved[1]
+            used[:] = saved[2]
+            start = at + 1
+    return None
+
+
+DOMAINS = set(DOMAIN_WORDS.values())

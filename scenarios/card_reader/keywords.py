@@ -1,0 +1,63 @@
+"""Keyword words of card text: those the engine implements (`kernel.KEYWORDS`, in any case) and the keyword
+lines a card opens with ("[Tank] [Deflect 2]", "[Equip] [calm rune]", "[Repeat] [2 energy]")."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+from scenarios import kernel
+from scenarios.card_reader.phrases import icons_cost
+
+
+@cache
+def _engine_keywords() -> dict[str, str]:
+    kernel.load_rules()
+    return {name.lower(): name for name in kernel.KEYWORDS}
+
+
+def engine_keyword(word: str) -> str | None:
+    return _engine_keywords().get(word.strip().lower())
+
+
+_TOKEN = re.compile(r"\[(?P<kw>[a-z-]+)(?: (?P<n>\d+))?\]\s*")
+
+
+def keyword_prefix(text: str, card: dict[str, Any]) -> str:
+    """Read the plain keywords a paragraph opens with into `card` (keywords, Equip, Repeat); return the rest."""
+    if engine_keyword(text) and not text.startswith("["):  # a keyword printed without its brackets
+        card.setdefault("keywords", {})[engine_keyword(text)] = 1
+        return ""
+    rest = text
+    while True:
+        found = _TOKEN.match(rest)
+        if not found:
+            return rest
+        word = found["kw"]
+        after = rest[found.end() :]
+        if word in ("equip", "repeat"):
+            cost_text = re.match(r"((?:\[[^\]]+\])+)\s*", after)
+            cost = icons_cost(cost_text.group(1)) if cost_text and not found["n"] else None
+            if cost is None or cost_text is None:
+                return rest
+            if word == "equip":
+                card.setdefault("keywords", {})["Equip"] = 1
+                card.setdefault("activated", []).append(
+                    {
+                        "equip": True,
+                        "cost": cost,
+                        "targets": {"unit": {"type": "unit", "side": "friendly"}},
+                        "effects": [{"op": "attach", "what": "this", "to": "unit"}],
+                        "label": f"{card['name']}: Equip",
+                    }
+                )
+            else:
+                card.setdefault("repeat", []).append(cost)
+            rest = after[cost_text.end() :]
+            continue
+        keyword = engine_keyword(word)
+        if keyword is None or after.startswith(("—", "[>]")):  # "[Reaction][>] cost: ..." is an ability's
+            return rest
+        card.setdefault("keywords", {})[keyword] = int(found["n"]) if found["n"] else 1
+        rest = after

@@ -1,0 +1,207 @@
+"""The noun phrases and costs of card text: which objects an instruction is about, what an ability costs.
+
+Text arrives normalised by `text.normalise`: lower case, `[Might]` as "might", icons as bracketed words
+(`[2 energy]`, `[fury rune]`, `[any rune]`, `[exhaust]`). Each reader returns None for words it does not
+understand; the caller then refuses the whole card with those words (nothing half-read).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+DOMAIN_WORDS = {"fury": "Fury", "calm": "Calm", "mind": "Mind", "body": "Body", "chaos": "Chaos", "order": "Order"}
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "a": 1, "an": 1}
+
+
+def number(word: str) -> int | None:
+    word = word.strip()
+    if word.isdigit():
+        return int(word)
+    return NUMBER_WORDS.get(word)
+
+
+@dataclass
+class Context:
+    """What the sentences of one ability have said so far: its target slots (in order) and what "it" means."""
+
+    card_type: str
+    targets: dict[str, dict[str, Any]] = field(default_factory=dict)
+    it: str | None = None  # the object "it" / "that unit" names: a slot, or trigger_unit
+    subject: str = "self"  # the triggering unit when a trigger is about another unit ("it" names it)
+
+    first: str = "target"  # the first slot's name ("unit" for an activated ability's, as in cards.yaml)
+
+    def slot(self, spec: dict[str, Any]) -> str:
+        names = [self.first, "other"] + [f"target{n}" for n in range(3, 10)]
+        name = next(n for n in names if n not in self.targets)
+        self.targets[name] = spec
+        self.it = name
+        return name
+
+
+SIDES = {"friendly": "friendly", "enemy": "enemy", "": "any"}
+_QUALIFIERS = (
+    (r" here", {"where": "here"}),
+    (r" at a battlefield", {"where": "battlefield"}),
+    (r" (?:in|at) (?:your|its owner's|their) base", {"where": "base"}),
+    (r" from a battlefield", {"where": "battlefield"}),
+    (r" at battlefields", {"where": "battlefield", "plural": True}),
+    (r" in combat", {"where": "combat", "plural": True}),
+)
+_ONE = re.compile(
+    r"^(?P<det>an?|up to one|one)\s+(?:(?P<side>friendly|enemy)\s+)?(?P<kind>unit|gear|spell)"
+    r"(?P<you> you control)?(?P<rest>.*)$"
+)
+_ALL = re.compile(
+    r"^(?:all|each)\s+(?:(?P<other>other)\s+)?(?:(?P<side>friendly|enemy)\s+)?(?P<kind>units?|gears?)"
+    r"(?P<rest>.*)$"
+)
+_PLURAL = re.compile(r"^(?:(?P<other>other)\s+)?(?:(?P<side>friendly|enemy|your)\s+)?(?P<kind>units)(?P<rest>.*)$")
+_SELF = {"me", "this", "myself", "this unit", "this gear"}
+_IT = {"it", "that unit", "them"}
+
+
+def _qualify(rest: str, spec: dict[str, Any], plural: bool = False) -> dict[str, Any] | None:
+    """Read the qualifiers after a noun ("here", "at a battlefield", "with 3 might or less"); None if any word
+    is left over."""
+    while rest:
+        for pattern, update in _QUALIFIERS:
+            found = re.match(pattern, rest)
+            if found:
+                if plural != bool(update.get("plural")) and update.get("where") in ("battlefield", "combat"):
+                    return None  # "all units at a battlefield" picks one battlefield: not a filter word
+                spec.update({k: v for k, v in update.items() if k != "plural"})
+                rest = rest[found.end() :]
+                break
+        else:
+            found = re.match(r" with (\d+) might or less", rest)
+            if found and not plural:
+                spec["max_might"] = int(found.group(1))
+                rest = rest[found.end() :]
+                continue
+            found = re.match(r" that(?:'s| is) (stunned|damaged)|^ (stunned|damaged)", rest)
+            if found and plural:
+                spec[found.group(1) or found.group(2)] = True
+                rest = rest[found.end() :]
+                continue
+            return None
+    return spec
+
+
+def target_spec(phrase: str) -> dict[str, Any] | None:
+    """ "an enemy unit here" -> a TargetSpec's fields (a single object a player chooses)."""
+    found = _ONE.match(phrase.strip())
+    if not found:
+        return None
+    spec: dict[str, Any] = {"type": found["kind"]}
+    side = "friendly" if found["you"] else SIDES[found["side"] or ""]
+    if side != "any":
+        spec["side"] = side
+    if found["det"] == "up to one":
+        spec["optional"] = True
+    return _qualify(found["rest"], spec)
+
+
+def group_filter(phrase: str) -> dict[str, Any] | None:
+    """ "all damaged enemy units here" / "enemy units here" -> an object filter for `{all: ...}`."""
+    phrase = phrase.strip()
+    states: list[str] = []  # "all damaged enemy units": the states the units are in
+    for word in ("damaged", "stunned"):
+        phrase, n = re.subn(rf"^(all|each) {word} ", r"\1 ", phrase)
+        if n:
+            states.append(word)
+    found = _ALL.match(phrase) or _PLURAL.match(phrase)
+    if not found:
+        return None
+    if found["kind"].startswith("gear"):
+        return None
+    side = {"your": "friendly"}.get(found["side"] or "", found["side"] or "")
+    who = " ".join(w for w in (found["other"], side, "unit") if w)
+    flt: dict[str, Any] = {"who": who}
+    for state in states:
+        flt[state] = True
+    return _qualify(found["rest"], flt, plural=True)
+
+
+def reference(phrase: str, ctx: Context) -> Any:
+    """The objects a phrase names, as an instruction's reference: `this`, a target slot (the spec added to the
+    context), `it`, or `{all: filter}`; None if not understood."""
+    phrase = phrase.strip()
+    if phrase in _SELF:
+        return "this"
+    if phrase in _IT:
+        return ctx.it
+    spec = target_spec(phrase)
+    if spec is not None:
+        return ctx.slot(spec)
+    flt = group_filter(phrase)
+    if flt is not None:
+        return {"all": flt}
+    return None
+
+
+# -- costs ---------------------------------------------------------------------------------------------------
+
+_TOKEN = re.compile(r"\[(\d+) energy\]|\[(fury|calm|mind|body|chaos|order) rune\]|\[(any) rune\]")
+
+
+def icons_cost(text: str) -> dict[str, Any] | None:
+    """ "[2 energy][fury rune]" -> Cost fields; None unless the text is only icons."""
+    cost: dict[str, Any] = {}
+    rest = text.strip()
+    if not rest:
+        return None
+    while rest:
+        found = _TOKEN.match(rest)
+        if not found:
+            return None
+        if found.group(1):
+            cost["energy"] = cost.get("energy", 0) + int(found.group(1))
+        elif found.group(2):
+            domain = DOMAIN_WORDS[found.group(2)]
+            cost.setdefault("domain_power", {})
+            cost["domain_power"][domain] = cost["domain_power"].get(domain, 0) + 1
+        else:
+            cost["power"] = cost.get("power", 0) + 1
+        rest = rest[found.end() :].lstrip()
+    return cost
+
+
+_COST_PARTS: dict[str, dict[str, Any]] = {
+    "[exhaust]": {"exhaust": "this"},
+    "exhaust me": {"exhaust": "this"},
+    "exhaust this": {"exhaust": "this"},
+    "spend a buff": {"spend_buff": "friendly"},
+    "spend my buff": {"spend_buff": "this"},
+    "recycle this": {"recycle": "this"},
+    "recycle me": {"recycle": "this"},
+    "banish this": {"banish": "this"},
+}
+
+
+def ability_cost(text: str) -> dict[str, Any] | None:
+    """An activated ability's cost, before its colon: icons and words separated by commas."""
+    cost: dict[str, Any] = {}
+    for part in re.split(r",\s*|\s+and\s+", text.strip()):
+        part = re.sub(r"^pay ", "", part.strip())
+        known: dict[str, Any] | None = _COST_PARTS.get(part)
+        if known is None:
+            found = re.fullmatch(r"discard (\d+)", part)
+            known = {"discard": int(found.group(1))} if found else icons_cost(part)
+        if known is None:
+            return None
+        for key, value in known.items():
+            if key in cost and key not in ("energy", "power", "domain_power", "discard"):
+                return None
+            if key == "domain_power":
+                merged = dict(cost.get(key, {}))
+                for domain, n in value.items():
+                    merged[domain] = merged.get(domain, 0) + n
+                cost[key] = merged
+            elif isinstance(value, int):
+                cost[key] = cost.get(key, 0) + value
+            else:
+                cost[key] = value
+    return cost or None

@@ -1,0 +1,140 @@
+"""The card-text reader (scenarios/card_reader): templates read into the engine's vocabulary, nothing half-read."""
+
+from __future__ import annotations
+
+import pytest
+
+from scenarios.card_reader import CardText, read_card
+from scenarios.cards import Card
+
+
+def read(text: str, kind: str = "Unit", **numbers):
+    return read_card(CardText("Some Card", kind, text, **numbers))
+
+
+def test_a_keyword_line_with_its_reminder_reads_as_the_keyword():
+    reading = read("[Deflect 2] (Opponents must pay [Any rune][Any rune] to choose me.)\n[Tank]", might=3)
+    assert reading.status == "read"
+    assert reading.definition["keywords"] == {"Deflect": 2, "Tank": 1}
+    assert reading.definition["might"] == 3
+
+
+def test_a_trigger_reads_into_its_event_targets_and_instructions():
+    reading = read("When you play me, deal 2 to an enemy unit at a battlefield.")
+    (trigger,) = reading.definition["triggers"]
+    assert trigger["when"] == {"event": "play", "who": "self"}
+    assert trigger["targets"] == {"target": {"type": "unit", "side": "enemy", "where": "battlefield"}}
+    assert trigger["effects"] == [{"op": "deal", "amount": 2, "to": "target"}]
+    Card.model_validate(reading.definition)
+
+
+def test_a_spell_reads_its_sentences_in_order():
+    reading = read("[Action] (Play on your turn or in showdowns.)\nGive a unit +2 [Might] this turn. Draw 1.", "Spell")
+    assert reading.definition["keywords"] == {"Action": 1}
+    assert reading.definition["effects"] == [{"op": "might", "amount": 2, "to": "target"}, {"op": "draw", "n": 1}]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "When I attack, deal 3 to all enemy units here. Then do a thing no card says.",
+        "[Ambush] (You may play me as a [Reaction].)",
+        "When you play me, choose an opponent.",
+        "[Tank] (I must be assigned combat damage first.) Some unknown words.",
+    ],
+)
+def test_a_card_with_any_unread_words_is_refused_naming_them(text):
+    reading = read(text)
+    assert reading.status == "unread" and reading.definition is None
+    assert reading.unread and all(phrase for phrase in reading.unread)
+
+
+def test_reminder_text_is_unread_unless_it_restates_a_read_keyword():
+    assert read("When I conquer, draw 1. (You may look at it.)").unread == ["(You may look at it.)"]
+    assert read("[Tank] (I must be assigned combat damage first.)").status == "read"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "where", "expected"),
+    [
+        (
+            "When I move to a battlefield, draw 1.",
+            "Unit",
+            "triggers",
+            {"event": "move", "who": "self", "where": "battlefield"},
+        ),
+        (
+            "When another friendly unit dies, draw 1.",
+            "Unit",
+            "triggers",
+            {"event": "die", "who": "other friendly unit"},
+        ),
+        ("When I'm played and when I conquer, buff me.", "Unit", "triggers", {"event": "conquer", "who": "self"}),
+        (
+            "The third time I move in a turn, you score 1 point.",
+            "Unit",
+            "triggers",
+            {"event": "move", "who": "self", "nth": 3},
+        ),
+    ],
+)
+def test_trigger_templates(text, kind, where, expected):
+    reading = read(text, kind)
+    assert reading.status == "read", reading.unread
+    assert reading.definition[where][-1]["when"] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "effects", "targets"),
+    [
+        (
+            "Deal 1 to all units at battlefields.",
+            [{"op": "deal", "amount": 1, "to": {"all": {"who": "unit", "where": "battlefield"}}}],
+            None,
+        ),
+        (
+            "Deal 2 to all enemy units in combat.",
+            [{"op": "deal", "amount": 2, "to": {"all": {"who": "enemy unit", "where": "combat"}}}],
+            None,
+        ),
+        ("Kill a gear.", [{"op": "kill", "what": "target"}], {"target": {"type": "gear"}}),
+        (
+            "Give a unit [Shield 2] and [Tank] this turn.",
+            [
+                {"op": "grant", "keyword": "Shield", "to": "target", "value": 2},
+                {"op": "grant", "keyword": "Tank", "to": "target"},
+            ],
+            {"target": {"type": "unit"}},
+        ),
+        ("Ready 2 runes.", [{"op": "ready_runes", "n": 2}], None),
+        (
+            "Counter a spell that costs no more than [4 Energy] and no more than [Any rune].",
+            [{"op": "counter", "what": "target"}],
+            {"target": {"type": "spell", "max_cost": 4, "max_power": 1}},
+        ),
+        (
+            "Deal 2 to a unit at a battlefield, then deal 2 to up to one other unit.",
+            [{"op": "deal", "amount": 2, "to": "target"}, {"op": "deal", "amount": 2, "to": "other"}],
+            {
+                "target": {"type": "unit", "where": "battlefield"},
+                "other": {"type": "unit", "optional": True, "not_target": "target"},
+            },
+        ),
+    ],
+)
+def test_spell_templates(text, effects, targets):
+    reading = read(text, "Spell")
+    assert reading.status == "read", reading.unread
+    assert reading.definition["effects"] == effects
+    assert reading.definition.get("targets") == targets
+
+
+def test_an_equipment_gives_its_keywords_to_the_equipped_unit_and_refuses_its_other_abilities():
+    armor = read_card(
+        CardText("Armor", "Gear", "[Equip] [Calm rune] (reminder)\n[Tank] (reminder)", tags=("Equipment",))
+    )
+    assert armor.status == "read"
+    assert armor.definition["passives"] == [{"to": {"who": "equipped unit"}, "keywords": {"Tank": 1}}]
+    assert armor.definition["activated"][0]["cost"] == {"domain_power": {"Calm": 1}}
+    ring = read_card(CardText("Ring", "Gear", "[Equip] [Calm rune]\nWhen I conquer, draw 1.", tags=("Equipment",)))
+    assert ring.status == "unread" and "equipped unit" in ring.unread[0]
