@@ -246,6 +246,18 @@ class Card(Strict):
         return "unit" if self.type == "token" else self.type
 
 
+# 187: the unit tokens cards create ("Play a 1 [M] Recruit unit token"), by the name they print: their name, tags
+# and keywords (the Might is printed with the instruction), and the rule defining them. Played by `play_token`.
+UNIT_TOKENS: dict[str, tuple[str, tuple[str, ...], dict[str, int], str]] = {
+    "recruit": ("Recruit", ("Recruit",), {}, "187.1"),
+    "sprite": ("Sprite", ("Fae",), {"Temporary": 1}, "187.2"),
+    "sand soldier": ("Sand Soldier", ("Shurima",), {}, "187.3"),
+    "mech": ("Mech", ("Mech",), {}, "187.4"),
+    "reflection": ("Reflection", (), {}, "187.6"),
+    "bird": ("Bird", ("Bird",), {"Deflect": 1}, "187.7"),
+    "tentacle": ("Tentacle", ("Bilgewater",), {}, "187.10"),
+}
+
 RESTRICTIONS = {
     "no_move_from_here_to_base",
     "assigned_combat_damage_last",  # "I must be assigned combat damage last" (465.2.c.2, 465.2.c.6)
@@ -281,6 +293,8 @@ def check_vocabulary(card: Card) -> None:
     for instruction in (i for effect_list in lists for i in instructions_of(effect_list)):
         if instruction.get("op") not in kernel.INSTRUCTIONS:
             raise ValueError(f"card {card.name!r}: unknown instruction {instruction.get('op')!r}")
+        if instruction.get("op") == "play_token" and instruction.get("token") not in UNIT_TOKENS:
+            raise ValueError(f"card {card.name!r}: unknown token {instruction.get('token')!r} (187)")
         if instruction.get("op") in ("delayed", "replace_next"):
             _check_event(card, instruction.get("when") or instruction.get("would"))
     for trigger in card.triggers:

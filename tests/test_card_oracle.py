@@ -159,7 +159,16 @@ def _keyword_value_ignored(original):
     return keywords, "keyword_prefix", mutant
 
 
-@pytest.mark.parametrize("mutant", ["deal one more", "keyword values ignored", "attack read as defend"])
+def _token_might_one_less(original):
+    def mutant(m, ctx):
+        return [{**i, "might": i["might"] - 1} for i in original(m, ctx) or []] or None
+
+    return mutant
+
+
+@pytest.mark.parametrize(
+    "mutant", ["deal one more", "keyword values ignored", "attack read as defend", "token might one less"]
+)
 def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatch):
     from scenarios.card_reader import abilities
 
@@ -168,6 +177,12 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
             effects,
             "TEMPLATES",
             [(f, p, _deal_one_more(b) if f == "deal" else b) for f, p, b in effects.TEMPLATES],
+        )
+    elif mutant == "token might one less":
+        monkeypatch.setattr(
+            effects,
+            "TEMPLATES",
+            [(f, p, _token_might_one_less(b) if f == "play a token" else b) for f, p, b in effects.TEMPLATES],
         )
     elif mutant == "keyword values ignored":
         module, name, replacement = _keyword_value_ignored(abilities.keyword_prefix)

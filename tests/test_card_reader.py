@@ -138,3 +138,53 @@ def test_an_equipment_gives_its_keywords_to_the_equipped_unit_and_refuses_its_ot
     assert armor.definition["activated"][0]["cost"] == {"domain_power": {"Calm": 1}}
     ring = read_card(CardText("Ring", "Gear", "[Equip] [Calm rune]\nWhen I conquer, draw 1.", tags=("Equipment",)))
     assert ring.status == "unread" and "equipped unit" in ring.unread[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Play two 1 [Might] Recruit unit tokens here.",
+            {"op": "play_token", "token": "recruit", "might": 1, "n": 2, "to": "here"},
+        ),
+        (
+            "Play a ready 3 [Might] Sprite unit token with [Temporary].",
+            {"op": "play_token", "token": "sprite", "might": 3, "n": 1, "ready": True, "keywords": {"Temporary": 1}},
+        ),
+        (
+            "Play three 3 [Might] Mech unit tokens to your base.",
+            {"op": "play_token", "token": "mech", "might": 3, "n": 3, "to": "base"},
+        ),
+    ],
+)
+def test_a_token_is_read_with_its_kind_might_number_and_place(text, expected):
+    reading = read(text, "Spell")
+    assert reading.status == "read", reading.unread
+    assert reading.definition["effects"] == [expected]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Play a 1 [Might] Goblin unit token.",  # no such token (187)
+        "Play a ready 1 [Might] Recruit unit token exhausted.",
+        "Play a 2 [Might] Sand Soldier unit token with [Ambush].",  # a keyword the engine does not know
+    ],
+)
+def test_a_token_the_rules_do_not_define_is_not_read(text):
+    assert read(text, "Spell").status == "unread"
+
+
+def test_a_played_token_is_a_unit_token_of_its_kind():
+    """187.2: a Sprite is a 3 Might Fae unit token with Temporary; the token's might is the printed one."""
+    from scenarios.cards import UNIT_TOKENS, Card, check_vocabulary
+    from scenarios.rules.tokens import token_definition
+
+    sprite = token_definition("sprite", 3, ready=True)
+    assert (sprite.type, sprite.might, sprite.tags, sprite.keywords) == ("token", 3, ["Fae"], {"Temporary": 1})
+    assert sprite.enters_ready and sprite.object_kind == "unit"
+    assert token_definition("bird", 1).keywords == {"Deflect": 1}
+    assert set(UNIT_TOKENS) >= {"recruit", "sprite", "sand soldier", "mech", "bird"}
+    bad = Card(name="X", made_up=True, type="spell", effects=[{"op": "play_token", "token": "goblin", "might": 1}])
+    with pytest.raises(ValueError, match="unknown token"):
+        check_vocabulary(bad)

@@ -289,3 +289,34 @@ def instructions(clause: str, ctx: Context, used: list[str]) -> Instructions | N
 
 
 DOMAINS = set(DOMAIN_WORDS.values())
+
+
+_TOKEN_KINDS = "recruit|sprite|sand soldier|mech|reflection|bird|tentacle"  # 187, as cards print them
+_TOKEN_PLACES = {"": None, " here": "here", " to your base": "base", " in your base": "base", " at your base": "base"}
+_TOKEN_PLACES[" into your base"] = "base"
+
+
+@template(
+    "play a token",
+    rf"play (?P<n>an?|one|two|three|four|five) (?P<ready>ready )?(?P<m>\d+) might (?P<kind>{_TOKEN_KINDS}) unit tokens?"
+    r"(?: with (?P<kw>\[[a-z-]+(?: \d+)?\]))?(?P<where> here| (?:to|in|at|into) your base)?(?P<exhausted> exhausted)?",
+)
+def _play_token(m, ctx):
+    """ "Play two 1 might Recruit unit tokens here" (179-187): unit tokens of a kind 187 defines."""
+    from scenarios.card_reader.keywords import engine_keyword
+    from scenarios.card_reader.phrases import number
+
+    ins: dict[str, Any] = {"op": "play_token", "token": m["kind"], "might": int(m["m"]), "n": number(m["n"])}
+    if m["ready"] and m["exhausted"]:
+        return None
+    if m["ready"]:
+        ins["ready"] = True
+    if m["where"]:
+        ins["to"] = _TOKEN_PLACES[m["where"]]
+    if m["kw"]:
+        word, _, value = m["kw"].strip("[]").partition(" ")
+        keyword = engine_keyword(word)
+        if keyword is None:
+            return None
+        ins["keywords"] = {keyword: int(value or 1)}
+    return [ins]
