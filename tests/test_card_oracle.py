@@ -19,13 +19,9 @@ from scenarios.replay import replay_file, replay_variant
 
 DISPUTES = sorted((Path(__file__).parent / "data" / "read_card_disputes").glob("*.yaml"))
 
-# Where a reading and a hand-written card differ, why (and which side is wrong).
-EXPLAINED = {
-    # Cloth Armor's [Shield 2] is what it gives the equipped unit: the reading says so (a passive to the
-    # equipped unit), the hand-written card does not model it.
-    "passives": "the hand-written Equipment omits the keyword it gives the equipped unit",
-    "keywords": "the hand-written Equipment omits the keyword it gives the equipped unit",
-}
+# Where a reading and a hand-written card differ, why (and which side is wrong): none left; the hand-written
+# cards carry their printed Power cost and what an Equipment gives the equipped unit.
+EXPLAINED: dict[str, str] = {}
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +42,7 @@ def test_coverage_is_printed_per_set_then_in_total(connection):
     lines = card_readings.coverage_lines(connection)
     total = next(line for line in lines if line.startswith("cards read fully: "))
     read, of = (int(n) for n in total.split(": ")[1].split(" (")[0].split(" of "))
-    assert of > 900 and read >= 170  # the floor reached; raise it as the grammar grows
+    assert of > 900 and read >= 210  # the floor reached; raise it as the grammar grows
     sets = lines[: lines.index(total)]
     assert {line.split(":")[0] for line in sets} >= {"Origins", "Spiritforged", "Unleashed", "Vendetta"}
     assert sum(int(line.split(": ")[1].split(" of ")[0]) for line in sets) == read
@@ -63,7 +59,7 @@ def test_every_unread_card_names_the_words_not_read(connection):
 def test_the_hand_written_cards_are_the_oracle(connection):
     results = card_readings.oracle(connection)
     equal = [r for r in results if r["result"] == "equal"]
-    assert len(equal) >= 64, card_readings.oracle_lines(connection)
+    assert len(equal) >= 74, card_readings.oracle_lines(connection)
     for result in results:
         if result["result"] == "differs":
             assert set(result["fields"]) <= set(EXPLAINED), (result["card"], result["fields"])
@@ -126,7 +122,20 @@ def _as_named(read: dict, card) -> dict:
             definition[key] = [
                 {**_slots_named(a, h), "label": h.label} for a, h in zip(definition[key], hand, strict=True)
             ]
-    return definition
+    return _labelled(definition, card.model_dump())
+
+
+def _labelled(read, hand):
+    """The labels of the hand-written card's nested instructions (a delayed ability's, a replacement's) on the
+    reading's, where both say the same instruction in the same place: scenarios' logs name them."""
+    if isinstance(read, dict) and isinstance(hand, dict):
+        named = {k: _labelled(v, hand.get(k)) for k, v in read.items()}
+        if hand.get("label") and "op" in read and read.get("op") == hand.get("op"):
+            named["label"] = hand["label"]
+        return named
+    if isinstance(read, list) and isinstance(hand, list) and len(read) == len(hand):
+        return [_labelled(r, h) for r, h in zip(read, hand, strict=True)]
+    return read
 
 
 @pytest.mark.parametrize("path", DISPUTES, ids=[p.stem for p in DISPUTES])
@@ -159,6 +168,13 @@ def _keyword_value_ignored(original):
     return keywords, "keyword_prefix", mutant
 
 
+def _nothing_instead(original):
+    def mutant(m, ctx):
+        return [{**i, "instead": []} for i in original(m, ctx) or []] or None
+
+    return mutant
+
+
 def _token_might_one_less(original):
     def mutant(m, ctx):
         return [{**i, "might": i["might"] - 1} for i in original(m, ctx) or []] or None
@@ -167,7 +183,8 @@ def _token_might_one_less(original):
 
 
 @pytest.mark.parametrize(
-    "mutant", ["deal one more", "keyword values ignored", "attack read as defend", "token might one less"]
+    "mutant",
+    ["deal one more", "keyword values ignored", "attack read as defend", "token might one less", "nothing instead"],
 )
 def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatch):
     from scenarios.card_reader import abilities
@@ -177,6 +194,12 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
             effects,
             "TEMPLATES",
             [(f, p, _deal_one_more(b) if f == "deal" else b) for f, p, b in effects.TEMPLATES],
+        )
+    elif mutant == "nothing instead":
+        monkeypatch.setattr(
+            effects,
+            "TEMPLATES",
+            [(f, p, _nothing_instead(b) if f == "the next time it would" else b) for f, p, b in effects.TEMPLATES],
         )
     elif mutant == "token might one less":
         monkeypatch.setattr(

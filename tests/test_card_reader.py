@@ -188,3 +188,146 @@ def test_a_played_token_is_a_unit_token_of_its_kind():
     bad = Card(name="X", made_up=True, type="spell", effects=[{"op": "play_token", "token": "goblin", "might": 1}])
     with pytest.raises(ValueError, match="unknown token"):
         check_vocabulary(bad)
+
+
+@pytest.mark.parametrize(
+    ("text", "effects"),
+    [
+        ("Put the top 2 cards of your Main Deck into your trash.", [{"op": "trash_from_deck", "n": 2}]),
+        ("Ready up to 3 runes.", [{"op": "ready_runes", "n": 3}]),
+        (
+            "Ready up to 2 runes at the end of this turn.",
+            [
+                {
+                    "op": "delayed",
+                    "when": {"event": "end_of_turn", "who": "player"},
+                    "effects": [{"op": "ready_runes", "n": 2}],
+                }
+            ],
+        ),
+        (
+            "Take control of an enemy unit at a battlefield. Lose control of that unit and recall it at end of turn.",
+            [
+                {"op": "take_control", "what": "target"},
+                {
+                    "op": "delayed",
+                    "when": {"event": "end_of_turn", "who": "player"},
+                    "effects": [{"op": "return_control", "what": "it"}, {"op": "recall", "what": "it"}],
+                    "it": "target",
+                },
+            ],
+        ),
+        (
+            "Choose a unit. Kill it the next time it takes damage this turn.",
+            [
+                {
+                    "op": "delayed",
+                    "when": {"event": "takes_damage", "who": "it"},
+                    "it": "target",
+                    "effects": [{"op": "kill", "what": "it"}],
+                }
+            ],
+        ),
+        (
+            "When any unit takes damage this turn, kill it.",
+            [
+                {
+                    "op": "delayed",
+                    "when": {"event": "takes_damage", "who": "unit"},
+                    "once": False,
+                    "effects": [{"op": "kill", "what": "trigger_unit"}],
+                }
+            ],
+        ),
+        (
+            "Choose a unit. The next time that unit would be dealt damage this turn, prevent it.",
+            [{"op": "replace_next", "would": "takes_damage", "it": "target", "instead": []}],
+        ),
+        (
+            "Choose a friendly unit. The next time it would die this turn, heal it, exhaust it, and recall it instead.",
+            [
+                {
+                    "op": "replace_next",
+                    "would": "die",
+                    "it": "target",
+                    "instead": [
+                        {"op": "heal", "what": "affected"},
+                        {"op": "exhaust", "what": "affected"},
+                        {"op": "recall", "what": "affected"},
+                    ],
+                }
+            ],
+        ),
+        (
+            "Choose a unit. It gains [Shield 2] this combat.",
+            [{"op": "grant", "keyword": "Shield", "to": "target", "value": 2, "until": "combat"}],
+        ),
+    ],
+)
+def test_delayed_control_and_deck_templates(text, effects):
+    reading = read(text, "Spell")
+    assert reading.status == "read", reading.unread
+    assert reading.definition["effects"] == effects
+
+
+def test_lose_control_needs_a_unit_taken_before():
+    assert read("Lose control of that unit at end of turn.", "Spell").status == "unread"
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "tags", "replacement"),
+    [
+        (
+            "Hourglass",
+            "If a friendly unit would die, kill this instead. Heal that unit, exhaust it, and recall it.",
+            (),
+            {
+                "would": "die",
+                "to": {"who": "friendly unit"},
+                "instead": [
+                    {"op": "kill", "what": "this"},
+                    {"op": "heal", "what": "affected"},
+                    {"op": "exhaust", "what": "affected"},
+                    {"op": "recall", "what": "affected"},
+                ],
+            },
+        ),
+        (
+            "Angel",
+            "[Equip] [Calm rune]\nIf I would die, kill Angel instead. Heal me, exhaust me, and recall me.",
+            ("Equipment",),
+            {
+                "would": "die",
+                "to": {"who": "equipped unit"},
+                "instead": [
+                    {"op": "kill", "what": "this"},
+                    {"op": "heal", "what": "affected"},
+                    {"op": "exhaust", "what": "affected"},
+                    {"op": "recall", "what": "affected"},
+                ],
+            },
+        ),
+        (
+            "Healer",
+            "If another unit you control here would die, if it has less Might than me, instead recall it.",
+            (),
+            {
+                "would": "die",
+                "to": {"who": "other friendly unit", "where": "here", "less_might_than_me": True},
+                "instead": [{"op": "recall", "what": "affected"}],
+            },
+        ),
+    ],
+)
+def test_a_death_replaced_reads_as_a_replacement_of_the_unit_it_names(name, text, tags, replacement):
+    reading = read_card(CardText(name, "Gear", text, tags=tags))
+    assert reading.status == "read", reading.unread
+    assert reading.definition["replacements"] == [replacement]
+
+
+def test_static_words_and_reminders_of_keyword_actions():
+    reading = read("I must be assigned combat damage last.")
+    assert reading.definition["restrictions"] == ["assigned_combat_damage_last"]
+    stun = read("When I attack, stun an enemy unit here. (It doesn't deal combat damage this turn.)")
+    assert stun.status == "read"
+    assert read("When I attack, draw 1. (It doesn't deal combat damage this turn.)").status == "unread"

@@ -124,7 +124,9 @@ def _label(definition: dict[str, Any], before: dict[str, int], label: str) -> No
 
 
 _ICON = re.compile(r"\d|(fury|calm|mind|body|chaos|order|any) rune|exhaust|>")
-_KEYWORD_ACTIONS = ("stun", "buff")  # keyword actions (glossary) whose reminder restates them
+# keyword actions (glossary) and the words of the reminder that restates them: "stun ... (It doesn't deal combat
+# damage this turn.)" (423.1.b), "recall it (Send it to base. This isn't a move.)" (455, 456)
+_KEYWORD_ACTIONS = {"stun": ("stun", "combat damage"), "buff": ("buff",), "recall": ("to base. this isn't a move",)}
 
 
 def _restates_keyword(text: str, reminder: str) -> bool:
@@ -134,4 +136,6 @@ def _restates_keyword(text: str, reminder: str) -> bool:
     if bracketed or engine_keyword(text.split(" ")[0]):
         return True
     lowered, said = f" {text.lower()}", reminder.lower()
-    return any(f" {action}" in lowered and action in said for action in _KEYWORD_ACTIONS)
+    return any(
+        f" {action}" in lowered and any(word in said for word in words) for action, words in _KEYWORD_ACTIONS.items()
+    )

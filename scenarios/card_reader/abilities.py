@@ -134,6 +134,8 @@ def read_trigger(text: str, card: dict[str, Any], used: list[str], condition: st
         return False
     found = _trigger_head(head)
     if found is None:
+        if head.endswith(" this turn") and card["type"] == "spell":  # a delayed ability the spell makes (390.2)
+            return False
         if head.startswith(("when ", "at ", "whenever ")):
             raise Unread(head)
         return False
@@ -208,8 +210,50 @@ _STUNNED = re.compile(
 )
 
 
+_WOULD_DIE = re.compile(
+    r"if (?P<who>i|a friendly unit|another unit you control here|another friendly unit) would die, "
+    r"(?:(?P<less>if it has less might than me), )?(?:instead (?P<after>.+)|(?P<before>[^.]+) instead\. (?P<then>.+))"
+)
+_DYING = {"a friendly unit": "friendly unit", "another unit you control here": "other friendly unit"}
+_DYING["another friendly unit"] = "other friendly unit"
+
+
+def _read_would_die(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "If a friendly unit would die, kill this instead. Heal that unit, exhaust it, and recall it": a
+    replacement effect (369, 370) of the unit's death; "that unit", "it" and the dying "me" are the unit it
+    applies to (`affected`)."""
+    found = _WOULD_DIE.fullmatch(text)
+    if not found:
+        return False
+    who = found["who"]
+    equipment = "Equipment" in card.get("tags", [])
+    to: dict[str, Any] = {"who": ("equipped unit" if equipment else "self") if who == "i" else _DYING[who]}
+    if who == "another unit you control here":
+        to["where"] = "here"
+    if found["less"]:
+        to["less_might_than_me"] = True
+    ctx = Context(card["type"])
+    ctx.it = "affected"
+    instead: list[dict[str, Any]] = []
+    for part in (found["before"], found["then"] or found["after"]):
+        if part is None:
+            continue
+        part = part.replace(card["name"].lower(), "this")
+        if who == "i":
+            part = re.sub(r"\bme\b", "it", part)
+        read = instructions(part, ctx, used)
+        if read is None or ctx.targets:
+            raise Unread(part)
+        instead += read
+    card.setdefault("replacements", []).append({"would": "die", "to": to, "instead": instead})
+    used.append("static: if <unit> would die, <instead>")
+    return True
+
+
 def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
     text = text.rstrip(".")
+    if _read_would_die(text, card, used):
+        return True
     if text == "units can't move from here to base":
         card.setdefault("restrictions", []).append("no_move_from_here_to_base")
         used.append("static: units can't move from here to base")
@@ -235,6 +279,10 @@ def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
             stunned_passive["minimum"] = 1
         card.setdefault("passives", []).append(stunned_passive)
         used.append("static: stunned units have might")
+        return True
+    if text == "i must be assigned combat damage last":  # 465.2.c.2
+        card.setdefault("restrictions", []).append("assigned_combat_damage_last")
+        used.append("static: assigned combat damage last")
         return True
     if text in ("i enter ready", "this enters ready"):
         card["enters_ready"] = True

@@ -320,3 +320,114 @@ def _play_token(m, ctx):
             return None
         ins["keywords"] = {keyword: int(value or 1)}
     return [ins]
+
+
+@template("trash from deck", r"put the top (?P<n>\d+) cards? of your main deck into your trash")
+def _trash_from_deck(m, ctx):
+    return [{"op": "trash_from_deck", "n": int(m["n"])}]
+
+
+@template("ready runes", r"ready up to (?P<n>\d+) runes")
+def _ready_up_to(m, ctx):
+    """ "Ready up to N runes": as many of N exhausted runes as there are (`ready_runes`, 415.3.b)."""
+    return [{"op": "ready_runes", "n": int(m["n"])}]
+
+
+@template("control", r"take control of (?P<obj>.+)")
+def _take_control(m, ctx):
+    what = _ref(m["obj"], ctx)
+    return None if not isinstance(what, str) or what == "this" else [{"op": "take_control", "what": what}]
+
+
+@template("control", r"lose control of (?P<obj>it|that unit)")
+def _lose_control(m, ctx):
+    return None if ctx.it is None else [{"op": "return_control", "what": ctx.it}]
+
+
+def _about_it(clause: str, ctx: Context) -> tuple[Instructions, str | None] | None:
+    """A delayed ability's instructions: what "it" named is the object the ability is about (`it`, 390.2)."""
+    outer = ctx.it
+    ctx.it = "it"
+    inner = instructions(clause, ctx, [])
+    ctx.it = outer
+    if inner is None:
+        return None
+    mentions = any("it" in (i.get("what"), i.get("to")) for i in inner)
+    if mentions and outer not in ctx.targets:
+        return None
+    return inner, outer if mentions else None
+
+
+@template("at the end of this turn", r"(?P<rest>.+?) at (?:the )?end of (?:this )?turn")
+def _at_end_of_turn(m, ctx):
+    """ "<instructions> at the end of this turn": a delayed triggered ability (390.2) on the turn's end."""
+    found = _about_it(m["rest"], ctx)
+    if found is None:
+        return None
+    inner, it = found
+    ins: dict[str, Any] = {"op": "delayed", "when": {"event": "end_of_turn", "who": "player"}, "effects": inner}
+    if it:
+        ins["it"] = it
+    return [ins]
+
+
+@template("the next time it takes damage", r"(?P<rest>.+?) the next time (?:it|that unit) takes damage this turn")
+def _next_time_damaged(m, ctx):
+    """ "Kill it the next time it takes damage this turn": a delayed triggered ability about it (390.2)."""
+    found = _about_it(m["rest"], ctx)
+    if found is None or found[1] is None:
+        return None
+    inner, it = found
+    return [{"op": "delayed", "when": {"event": "takes_damage", "who": "it"}, "it": it, "effects": inner}]
+
+
+@template("the next time it takes damage", r"when any unit takes damage this turn, (?P<rest>.+)")
+def _whenever_damaged(m, ctx):
+    """ "When any unit takes damage this turn, kill it": a delayed ability triggering each time (390.2)."""
+    outer = ctx.it
+    ctx.it = "trigger_unit"
+    inner = instructions(m["rest"], ctx, [])
+    ctx.it = outer
+    if inner is None:
+        return None
+    return [{"op": "delayed", "when": {"event": "takes_damage", "who": "unit"}, "once": False, "effects": inner}]
+
+
+@template(
+    "the next time it would",
+    r"the next time (?:it|that unit) would be dealt damage this turn, prevent it",
+)
+def _prevent_next(m, ctx):
+    """A delayed replacement effect (390.3): the damage the next time is replaced by nothing."""
+    if ctx.it not in ctx.targets:
+        return None
+    return [{"op": "replace_next", "would": "takes_damage", "it": ctx.it, "instead": []}]
+
+
+@template("the next time it would", r"the next time (?:it|that unit) would die this turn, (?P<rest>.+) instead")
+def _instead_of_dying_next(m, ctx):
+    """ "The next time it would die this turn, heal it, exhaust it, and recall it instead" (390.3)."""
+    it = ctx.it
+    if it not in ctx.targets:
+        return None
+    ctx.it = "affected"
+    inner = instructions(m["rest"], ctx, [])
+    ctx.it = it
+    return None if inner is None else [{"op": "replace_next", "would": "die", "it": it, "instead": inner}]
+
+
+@template(
+    "grant this combat", r"(?:give (?P<obj>.+?)|(?P<it>it|they) gains?) \[(?P<kw>[a-z-]+)(?: (?P<n>\d+))?\] this combat"
+)
+def _grant_this_combat(m, ctx):
+    """ "It gains [Shield 2] this combat": a keyword until the combat ends (the duration it names, 801.3.a)."""
+    from scenarios.card_reader.keywords import engine_keyword
+
+    keyword = engine_keyword(m["kw"])
+    to = ctx.it if m["it"] else _ref(m["obj"], ctx)
+    if keyword is None or to is None:
+        return None
+    ins: dict[str, Any] = {"op": "grant", "keyword": keyword, "to": to}
+    if m["n"]:
+        ins["value"] = int(m["n"])
+    return [{**ins, "until": "combat"}]
