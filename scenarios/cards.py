@@ -93,6 +93,7 @@ class Cost(Strict):
     exhaust: Literal["this"] | None = None
     banish: Literal["this"] | None = None
     recycle: Literal["this"] | None = None
+    kill: Literal["this"] | None = None  # "Kill this" (Gold, 187.5): the source dies as the cost is paid
     spend_buff: Literal["friendly", "this"] | None = None  # "spend a buff" (of a unit you control), "spend my buff"
     discard: int = 0
 
@@ -125,7 +126,7 @@ class Cost(Strict):
         parts += [f"{n} {domain} power" for domain, n in self.domain_power.items() if n]
         parts += [f"{n} power of {' or '.join(group)}" for group, n in self.power_of_domains if n]
         parts += ["exhaust this" if self.exhaust else "", "banish this" if self.banish else ""]
-        parts += ["recycle this" if self.recycle else ""]
+        parts += ["recycle this" if self.recycle else "", "kill this" if self.kill else ""]
         spent = {"friendly": "spend a buff", "this": "spend this unit's buff", None: ""}[self.spend_buff]
         parts += [spent, f"discard {self.discard}" if self.discard else ""]
         return ", ".join(p for p in parts if p) or "nothing"
@@ -206,6 +207,7 @@ class Card(Strict):
     text: str = ""
     note: str = ""
     type: Literal["unit", "gear", "spell", "battlefield", "legend", "token", "rune"]
+    token_of: Literal["unit", "gear"] = "unit"  # a token's type (185.2.d): a unit token, or a gear token (Gold)
     domains: list[Domain] = Field(default_factory=list)  # 134.1; a printed Power cost is of the card's domain
     tags: list[str] = Field(default_factory=list)  # 133.8 (Equipment, Mech, ...)
     might: int | None = None
@@ -243,7 +245,7 @@ class Card(Strict):
 
     @property
     def object_kind(self) -> str:
-        return "unit" if self.type == "token" else self.type
+        return self.token_of if self.type == "token" else self.type
 
 
 # 187: the unit tokens cards create ("Play a 1 [M] Recruit unit token"), by the name they print: their name, tags
@@ -256,6 +258,28 @@ UNIT_TOKENS: dict[str, tuple[str, tuple[str, ...], dict[str, int], str]] = {
     "reflection": ("Reflection", (), {}, "187.6"),
     "bird": ("Bird", ("Bird",), {"Deflect": 1}, "187.7"),
     "tentacle": ("Tentacle", ("Bilgewater",), {}, "187.10"),
+}
+
+# 187.5: "A Gold gear token is a domainless gear token with '[Reaction][>] Kill this, [E]: [Add] [A].'"
+GEAR_TOKENS: dict[str, tuple[dict[str, Any], str]] = {
+    "gold": (
+        {
+            "name": "Gold",
+            "real": "Gold",
+            "type": "token",
+            "token_of": "gear",
+            "text": "[Reaction][>] Kill this, [E]: [Add] [A].",
+            "activated": [
+                {
+                    "cost": {"kill": "this", "exhaust": "this"},
+                    "keywords": {"Reaction": 1},
+                    "effects": [{"op": "add", "power": 1}],
+                    "label": "Gold: Kill this, [E]: [Add] [A]",
+                }
+            ],
+        },
+        "187.5",
+    )
 }
 
 RESTRICTIONS = {
@@ -293,7 +317,7 @@ def check_vocabulary(card: Card) -> None:
     for instruction in (i for effect_list in lists for i in instructions_of(effect_list)):
         if instruction.get("op") not in kernel.INSTRUCTIONS:
             raise ValueError(f"card {card.name!r}: unknown instruction {instruction.get('op')!r}")
-        if instruction.get("op") == "play_token" and instruction.get("token") not in UNIT_TOKENS:
+        if instruction.get("op") == "play_token" and instruction.get("token") not in {*UNIT_TOKENS, *GEAR_TOKENS}:
             raise ValueError(f"card {card.name!r}: unknown token {instruction.get('token')!r} (187)")
         if instruction.get("op") in ("delayed", "replace_next"):
             _check_event(card, instruction.get("when") or instruction.get("would"))

@@ -177,14 +177,28 @@ def _nothing_instead(original):
 
 def _token_might_one_less(original):
     def mutant(m, ctx):
-        return [{**i, "might": i["might"] - 1} for i in original(m, ctx) or []] or None
+        return [{**i, "might": i["might"] - 1} if "might" in i else i for i in original(m, ctx) or []] or None
+
+    return mutant
+
+
+def _token_not_exhausted(original):
+    def mutant(m, ctx):
+        return [{k: v for k, v in i.items() if k != "exhausted"} for i in original(m, ctx) or []] or None
 
     return mutant
 
 
 @pytest.mark.parametrize(
     "mutant",
-    ["deal one more", "keyword values ignored", "attack read as defend", "token might one less", "nothing instead"],
+    [
+        "deal one more",
+        "keyword values ignored",
+        "attack read as defend",
+        "token might one less",
+        "token not exhausted",
+        "nothing instead",
+    ],
 )
 def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatch):
     from scenarios.card_reader import abilities
@@ -201,11 +215,10 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
             "TEMPLATES",
             [(f, p, _nothing_instead(b) if f == "the next time it would" else b) for f, p, b in effects.TEMPLATES],
         )
-    elif mutant == "token might one less":
+    elif mutant.startswith("token"):
+        change = _token_might_one_less if mutant == "token might one less" else _token_not_exhausted
         monkeypatch.setattr(
-            effects,
-            "TEMPLATES",
-            [(f, p, _token_might_one_less(b) if f == "play a token" else b) for f, p, b in effects.TEMPLATES],
+            effects, "TEMPLATES", [(f, p, change(b) if f == "play a token" else b) for f, p, b in effects.TEMPLATES]
         )
     elif mutant == "keyword values ignored":
         module, name, replacement = _keyword_value_ignored(abilities.keyword_prefix)

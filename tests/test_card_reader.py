@@ -152,6 +152,10 @@ def test_an_equipment_gives_its_keywords_to_the_equipped_unit_and_refuses_its_ot
             {"op": "play_token", "token": "sprite", "might": 3, "n": 1, "ready": True, "keywords": {"Temporary": 1}},
         ),
         (
+            "Play two Gold gear tokens exhausted.",
+            {"op": "play_token", "token": "gold", "n": 2, "exhausted": True},
+        ),
+        (
             "Play three 3 [Might] Mech unit tokens to your base.",
             {"op": "play_token", "token": "mech", "might": 3, "n": 3, "to": "base"},
         ),
@@ -184,6 +188,8 @@ def test_a_played_token_is_a_unit_token_of_its_kind():
     assert (sprite.type, sprite.might, sprite.tags, sprite.keywords) == ("token", 3, ["Fae"], {"Temporary": 1})
     assert sprite.enters_ready and sprite.object_kind == "unit"
     assert token_definition("bird", 1).keywords == {"Deflect": 1}
+    gold = token_definition("gold")
+    assert gold.object_kind == "gear" and gold.activated[0].cost.kill == "this" and gold.activated[0].adds
     assert set(UNIT_TOKENS) >= {"recruit", "sprite", "sand soldier", "mech", "bird"}
     bad = Card(name="X", made_up=True, type="spell", effects=[{"op": "play_token", "token": "goblin", "might": 1}])
     with pytest.raises(ValueError, match="unknown token"):

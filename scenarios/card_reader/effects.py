@@ -431,3 +431,14 @@ def _grant_this_combat(m, ctx):
     if m["n"]:
         ins["value"] = int(m["n"])
     return [{**ins, "until": "combat"}]
+
+
+@template("play a token", r"play (?P<n>an?|one|two|three|four|five) gold gear tokens?(?P<exhausted> exhausted)?")
+def _play_gold(m, ctx):
+    """ "Play a Gold gear token exhausted" (187.5): a gear token whose ability adds [A]."""
+    from scenarios.card_reader.phrases import number
+
+    ins: dict[str, Any] = {"op": "play_token", "token": "gold", "n": number(m["n"])}
+    if m["exhausted"]:
+        ins["exhausted"] = True
+    return [ins]

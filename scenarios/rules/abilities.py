@@ -29,6 +29,8 @@ def cost_problem(game: Game, cost, player: str, source_id: str | None) -> Refusa
         return Refusal("427.2", f"{source_id} is not on the board to be banished")
     if cost.recycle and (source is None or source.zone != Zone.BOARD):
         return Refusal("416.3", f"{source_id} is not on the board to be recycled")
+    if cost.kill and (source is None or source.zone != Zone.BOARD):
+        return Refusal("428.1", f"{source_id} is not on the board to be killed")
     if cost.spend_buff and not calc.buffs_to_spend(game, cost, player, source_id):
         whose = f"{source_id} has no buff" if cost.spend_buff == "this" else f"no unit {player} controls has a buff"
         return Refusal("702.2.b.1", f"{whose} to spend")
@@ -61,6 +63,8 @@ def pay_cost(game: Game, cost, player: str, source_id: str | None, label: str) -
         do.discard(game, player, pick, because="357.2")
     if cost.banish:
         do.banish(game, source_id, None, because="357.2")
+    if cost.kill:
+        calc.kill_all(game, [source_id], False, ("357.2", "428.1.a.1"))
     if cost.recycle:
         do.recycle(game, [source_id], label, because="357.2")
 
