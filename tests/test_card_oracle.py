@@ -198,6 +198,7 @@ def _token_not_exhausted(original):
         "token might one less",
         "token not exhausted",
         "nothing instead",
+        "an Equipment's I read as itself",
     ],
 )
 def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatch):
@@ -209,6 +210,11 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
             "TEMPLATES",
             [(f, p, _deal_one_more(b) if f == "deal" else b) for f, p, b in effects.TEMPLATES],
         )
+    elif mutant == "an Equipment's I read as itself":
+        import scenarios.card_reader as reader
+
+        monkeypatch.setattr(abilities, "_ABOUT_ME", set())
+        monkeypatch.setattr(reader, "_equipment", lambda definition: [])
     elif mutant == "nothing instead":
         monkeypatch.setattr(
             effects,

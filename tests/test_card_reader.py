@@ -129,6 +129,24 @@ def test_spell_templates(text, effects, targets):
     assert reading.definition.get("targets") == targets
 
 
+def test_an_equipments_when_i_is_the_equipped_units_trigger_and_its_me_that_unit():
+    """136.2.c: an Equipment's effect text is the equipped unit's; its "this" is still the Equipment (136.2.d)."""
+    blade = read_card(
+        CardText("Blade", "Gear", "[Equip] [Fury rune]\nWhen I conquer, buff me and kill this.", tags=("Equipment",))
+    )
+    assert blade.status == "read", blade.unread
+    (trigger,) = blade.definition["triggers"]
+    assert trigger["when"] == {"event": "conquer", "who": "equipped unit"}
+    assert trigger["effects"] == [{"op": "buff", "what": "equipped"}, {"op": "kill", "what": "this"}]
+    might = "[Equip] [Fury rune]\nWhen I attack, deal damage equal to my Might to an enemy unit here."
+    assert read_card(CardText("Bow", "Gear", might, tags=("Equipment",))).status == "unread"
+
+
+def test_unique_is_a_deck_constraint_read_as_nothing_in_play():
+    reading = read("[Unique] (Your deck can have only 1 card with this name.)\n[Tank]")
+    assert reading.status == "read" and reading.definition["keywords"] == {"Tank": 1}
+
+
 def test_an_equipment_gives_its_keywords_to_the_equipped_unit_and_refuses_its_other_abilities():
     armor = read_card(
         CardText("Armor", "Gear", "[Equip] [Calm rune] (reminder)\n[Tank] (reminder)", tags=("Equipment",))
@@ -136,7 +154,7 @@ def test_an_equipment_gives_its_keywords_to_the_equipped_unit_and_refuses_its_ot
     assert armor.status == "read"
     assert armor.definition["passives"] == [{"to": {"who": "equipped unit"}, "keywords": {"Tank": 1}}]
     assert armor.definition["activated"][0]["cost"] == {"domain_power": {"Calm": 1}}
-    ring = read_card(CardText("Ring", "Gear", "[Equip] [Calm rune]\nWhen I conquer, draw 1.", tags=("Equipment",)))
+    ring = read_card(CardText("Ring", "Gear", "[Equip] [Calm rune]\nWhen you conquer, draw 1.", tags=("Equipment",)))
     assert ring.status == "unread" and "equipped unit" in ring.unread[0]
 
 

@@ -103,14 +103,18 @@ _GEAR_KEYWORDS = {"Equip", "Quick-Draw", "Hidden", "Reaction", "Action", "Accele
 
 def _equipment(definition: dict[str, Any]) -> list[str]:
     """An Equipment's text other than its Equip and its own keywords is what it gives the equipped unit (its
-    keywords: a passive to the equipped unit); its "I" and "me" mean that unit, which the reader does not say
-    yet: such an ability is refused."""
+    keywords: a passive to the equipped unit; "When I ..." a trigger of the equipped unit, read by
+    `abilities.read_trigger`; 136.2.c). Its other abilities are refused: which box of the card (rules text,
+    inactive while attached, or effect text) holds them is not in the text the reader gets."""
     given = {k: v for k, v in definition.get("keywords", {}).items() if k not in _GEAR_KEYWORDS}
     if given:
         definition["keywords"] = {k: v for k, v in definition["keywords"].items() if k not in given}
         definition.setdefault("passives", []).append({"to": {"who": "equipped unit"}, "keywords": given})
+    effect_text = [t for t in definition.get("triggers", []) if t["when"]["who"] == "equipped unit"]
     refused = [
-        a["label"] for a in definition.get("triggers", []) + definition.get("activated", []) if not a.get("equip")
+        a["label"]
+        for a in definition.get("triggers", []) + definition.get("activated", [])
+        if not a.get("equip") and not any(a is t for t in effect_text)
     ]
     return [f"{label} (an Equipment's ability for the equipped unit)" for label in refused]
 

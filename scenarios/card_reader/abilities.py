@@ -103,6 +103,7 @@ TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
         lambda m: [{"event": "choose", "who": f"{m['s']} unit", "by": "you"}],
     ),
 ]
+_ABOUT_ME = {"when I <event>", "when I move to a battlefield", "the Nth time I move in a turn"}
 _YOU_MAY_COST = re.compile(
     r"you may (?P<cost>(?:exhaust (?:me|this)|pay (?:\[[^\]]+\])+|spend a buff|spend my buff)(?: and (?:exhaust (?:me|this)))?)"
     r" to (?P<rest>.+)"
@@ -142,7 +143,12 @@ def read_trigger(text: str, card: dict[str, Any], used: list[str], condition: st
     family, events = found
     used.append(f"trigger: {family}")
     ctx = Context(card["type"])
-    if events[0]["who"] not in ("self", "you"):
+    if "Equipment" in card.get("tags", []) and family in _ABOUT_ME:
+        # An Equipment's effect text is the equipped unit's (136.2.c): its "I" and "me" are that unit, active
+        # only while attached (136.2.b); its "this" is still the Equipment (136.2.d).
+        events = [{**event, "who": "equipped unit"} for event in events]
+        ctx.me = "equipped"
+    if events[0]["who"] not in ("self", "you", "equipped unit"):
         ctx.it = "trigger_unit"
     trigger: dict[str, Any] = {}
     may = _YOU_MAY_COST.fullmatch(body)

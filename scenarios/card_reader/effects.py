@@ -46,6 +46,8 @@ def _amount(text: str) -> Any:
 @template("deal", r"deal (?P<n>\d+|damage equal to my might) to (?P<obj>.+)")
 def _deal(m, ctx):
     amount, to = _amount(m["n"]), _ref(m["obj"], ctx)
+    if amount == "might_of:this" and ctx.me != "this":  # an Equipment's "my Might" is the equipped unit's
+        return None
     return None if amount is None or to is None else [{"op": "deal", "amount": amount, "to": to}]
 
 

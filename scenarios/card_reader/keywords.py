@@ -21,6 +21,10 @@ def engine_keyword(word: str) -> str | None:
     return _engine_keywords().get(word.strip().lower())
 
 
+# Keywords that are deck construction constraints only, short for no rules text (Unique: 825.1, 825.3): read as
+# nothing the game does.
+_DECK_CONSTRAINTS = {"unique"}
+
 _TOKEN = re.compile(r"\[(?P<kw>[a-z-]+)(?: (?P<n>\d+))?\]\s*")
 
 
@@ -36,6 +40,9 @@ def keyword_prefix(text: str, card: dict[str, Any]) -> str:
             return rest
         word = found["kw"]
         after = rest[found.end() :]
+        if word in _DECK_CONSTRAINTS and not found["n"]:
+            rest = after
+            continue
         if word in ("equip", "repeat"):
             cost_text = re.match(r"((?:\[[^\]]+\])+)\s*", after)
             cost = icons_cost(cost_text.group(1)) if cost_text and not found["n"] else None

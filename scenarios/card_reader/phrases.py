@@ -32,6 +32,7 @@ class Context:
     subject: str = "self"  # the triggering unit when a trigger is about another unit ("it" names it)
 
     first: str = "target"  # the first slot's name ("unit" for an activated ability's, as in cards.yaml)
+    me: str = "this"  # what "me" names: the card itself, or an Equipment's equipped unit ("equipped", 136.2.c)
 
     def slot(self, spec: dict[str, Any]) -> str:
         names = [self.first, "other"] + [f"target{n}" for n in range(3, 10)]
@@ -129,6 +130,8 @@ def reference(phrase: str, ctx: Context) -> Any:
     """The objects a phrase names, as an instruction's reference: `this`, a target slot (the spec added to the
     context), `it`, or `{all: filter}`; None if not understood."""
     phrase = phrase.strip()
+    if phrase in ("me", "myself"):
+        return ctx.me
     if phrase in _SELF:
         return "this"
     if phrase in _IT:
