@@ -71,6 +71,21 @@ def test_reminder_text_is_unread_unless_it_restates_a_read_keyword():
         ),
         ("When I'm played and when I conquer, buff me.", "Unit", "triggers", {"event": "conquer", "who": "self"}),
         (
+            "When you play me to a battlefield, draw 1.",
+            "Unit",
+            "triggers",
+            {"event": "play", "who": "self", "where": "battlefield"},
+        ),
+        (
+            "When you play another unit, buff me.",
+            "Unit",
+            "triggers",
+            {"event": "play", "who": "other friendly unit", "by": "you"},
+        ),
+        ("When you conquer or hold, draw 1.", "Unit", "triggers", {"event": "hold", "who": "you"}),
+        ("When you play me or when I hold, draw 1.", "Unit", "triggers", {"event": "hold", "who": "self"}),
+        ("[Deathknell][>] Draw 1. (When I die, get the effect.)", "Unit", "triggers", {"event": "die", "who": "self"}),
+        (
             "The third time I move in a turn, you score 1 point.",
             "Unit",
             "triggers",
@@ -107,6 +122,19 @@ def test_trigger_templates(text, kind, where, expected):
             {"target": {"type": "unit"}},
         ),
         ("Ready 2 runes.", [{"op": "ready_runes", "n": 2}], None),
+        (
+            "Give two friendly units each +2 [Might] this turn.",
+            [{"op": "might", "amount": 2, "to": "target"}, {"op": "might", "amount": 2, "to": "other"}],
+            {
+                "target": {"type": "unit", "side": "friendly"},
+                "other": {"type": "unit", "side": "friendly", "not_target": "target"},
+            },
+        ),
+        (
+            "Deal 3 to all enemy units at a battlefield.",
+            [{"op": "deal", "amount": 3, "to": {"all": {"who": "enemy unit", "where": "at target"}}}],
+            {"target": {"type": "battlefield"}},
+        ),
         (
             "Counter a spell that costs no more than [4 Energy] and no more than [Any rune].",
             [{"op": "counter", "what": "target"}],

@@ -38,6 +38,26 @@ TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
         lambda m: [{"event": "move", "who": "self", "where": "battlefield"}],
     ),
     (
+        "when you play me to a battlefield",
+        re.compile(r"when you play me to a battlefield"),
+        lambda m: [{"event": "play", "who": "self", "where": "battlefield"}],
+    ),
+    (
+        "when you play me or when I <event>",
+        re.compile(r"when you play me or when i (?P<e>attack|defend|conquer|hold|move)"),
+        lambda m: [{"event": "play", "who": "self"}, {"event": m["e"], "who": "self"}],
+    ),
+    (
+        "when you play another unit",
+        re.compile(r"when you play another unit"),
+        lambda m: [{"event": "play", "who": "other friendly unit", "by": "you"}],
+    ),
+    (
+        "when you <event> or <event>",
+        re.compile(r"when you (?P<a>conquer|hold) or (?P<b>conquer|hold)"),
+        lambda m: [{"event": m["a"], "who": "you"}, {"event": m["b"], "who": "you"}],
+    ),
+    (
         "when I'm played and when I <event>",
         re.compile(r"when i'm played and when i (?P<e>attack|defend|conquer|hold|move)"),
         lambda m: [{"event": "play", "who": "self"}, {"event": m["e"], "who": "self"}],
@@ -84,7 +104,7 @@ TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
     ),
     (
         "at the start of your beginning phase",
-        re.compile(r"at the start of your beginning phase"),
+        re.compile(r"at (?:the )?start of your beginning phase"),
         lambda m: [{"event": "beginning", "who": "you"}],
     ),
     (
@@ -317,7 +337,7 @@ def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
 
 
 def read_legion(text: str, card: dict[str, Any], used: list[str]) -> bool:
-    found = re.fullmatch(r"\[legion\] — (?P<rest>.+)", text)
+    found = re.fullmatch(r"\[legion\](?: —|\[>\]) (?P<rest>.+)", text)  # [>]: the keyword's ability (135.2.e.7)
     if not found:
         return False
     rest = found["rest"]
@@ -336,7 +356,7 @@ def read_legion(text: str, card: dict[str, Any], used: list[str]) -> bool:
 
 
 def read_deathknell(text: str, card: dict[str, Any], used: list[str]) -> bool:
-    found = re.fullmatch(r"\[deathknell\] — (?P<rest>.+)", text)
+    found = re.fullmatch(r"\[deathknell\](?: —|\[>\]) (?P<rest>.+)", text)  # [>]: its trigger effect (135.2.e.7.b)
     if not found:
         return False
     ctx = Context(card["type"])

@@ -444,3 +444,24 @@ def _play_gold(m, ctx):
     if m["exhausted"]:
         ins["exhausted"] = True
     return [ins]
+
+
+@template("might", r"give (?P<obj>two (?:friendly |enemy )?units) each (?P<sign>[+-])(?P<n>\d+) might this turn")
+def _might_two(m, ctx):
+    """ "Give two friendly units each +1 [Might] this turn": two units chosen (355.8), each given the Might."""
+    spec = target_spec("a " + m["obj"].split(" ", 1)[1].removesuffix("s"))
+    if spec is None:
+        return None
+    first = ctx.slot(dict(spec))
+    second = ctx.slot({**spec, "not_target": first})
+    amount = int(m["n"]) * (-1 if m["sign"] == "-" else 1)
+    return [{"op": "might", "amount": amount, "to": slot} for slot in (first, second)]
+
+
+@template("deal", r"deal (?P<n>\d+) to all (?P<who>(?:enemy |friendly )?units) at a battlefield")
+def _deal_at_a_battlefield(m, ctx):
+    """ "Deal 2 to all enemy units at a battlefield": the battlefield is chosen (355.8), then every such unit
+    there is dealt the damage (no unit is chosen, 355.10.d)."""
+    where = ctx.slot({"type": "battlefield"})
+    who = m["who"].removesuffix("s")
+    return [{"op": "deal", "amount": int(m["n"]), "to": {"all": {"who": who, "where": f"at {where}"}}}]
