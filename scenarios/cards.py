@@ -50,6 +50,7 @@ class TargetSpec(Strict):
     stunned: bool | None = None
     optional: bool = False
     not_target: str | None = None  # must differ from another slot
+    other: bool = False  # "another unit": not the source of the ability itself
     of: str | None = None  # a move's destination: the earlier slot whose units move there (not where they are)
 
 

@@ -383,3 +383,12 @@ def test_static_words_and_reminders_of_keyword_actions():
     stun = read("When I attack, stun an enemy unit here. (It doesn't deal combat damage this turn.)")
     assert stun.status == "read"
     assert read("When I attack, draw 1. (It doesn't deal combat damage this turn.)").status == "unread"
+
+
+def test_another_unit_is_not_the_source_of_an_ability_nor_a_spells_first_choice():
+    rookie = read("When you play me, buff another friendly unit.")
+    (trigger,) = rookie.definition["triggers"]
+    assert trigger["targets"] == {"target": {"type": "unit", "side": "friendly", "other": True}}
+    spell = read("Choose a unit. Choose another unit. They deal damage equal to their Mights to each other.", "Spell")
+    assert spell.definition["targets"]["other"] == {"type": "unit", "not_target": "target"}
+    assert read("Buff another friendly unit.", "Spell").status == "unread"  # a spell has no "other than me"

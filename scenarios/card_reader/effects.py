@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from scenarios.card_reader.phrases import DOMAIN_WORDS, Context, icons_cost, reference, target_spec
+from scenarios.card_reader.phrases import DOMAIN_WORDS, Context, another, icons_cost, reference, target_spec
 
 Instructions = list[dict[str, Any]]
 Builder = Callable[[re.Match, Context], Instructions | None]
@@ -191,10 +191,10 @@ def _add(m, ctx):
     return None if more else [{"op": "add", "power": n, "domain": domain}]
 
 
-@template("choose", r"choose (?P<obj>an? .+)")
+@template("choose", r"choose (?P<obj>(?:an?|another) .+)")
 def _choose(m, ctx):
     spec = target_spec(m["obj"])
-    if spec is None:
+    if spec is None or not another(spec, ctx):
         return None
     ctx.slot(spec)
     return []
@@ -222,7 +222,7 @@ def _move_to_its_place(m, ctx):
     if there not in ctx.targets:
         return None
     spec = target_spec(m["obj"])
-    if spec is None:
+    if spec is None or spec.get("another"):
         return None
     if m[0].startswith("you may "):
         spec["optional"] = True
@@ -450,7 +450,7 @@ def _play_gold(m, ctx):
 def _might_two(m, ctx):
     """ "Give two friendly units each +1 [Might] this turn": two units chosen (355.8), each given the Might."""
     spec = target_spec("a " + m["obj"].split(" ", 1)[1].removesuffix("s"))
-    if spec is None:
+    if spec is None or spec.get("another"):
         return None
     first = ctx.slot(dict(spec))
     second = ctx.slot({**spec, "not_target": first})

@@ -52,7 +52,7 @@ _QUALIFIERS = (
     (r" in combat", {"where": "combat", "plural": True}),
 )
 _ONE = re.compile(
-    r"^(?P<det>an?|up to one|one)\s+(?:(?P<side>friendly|enemy)\s+)?(?P<kind>unit|gear|spell)"
+    r"^(?P<det>an?|up to one|one|another)\s+(?:(?P<side>friendly|enemy)\s+)?(?P<kind>unit|gear|spell)"
     r"(?P<you> you control)?(?P<rest>.*)$"
 )
 _ALL = re.compile(
@@ -102,6 +102,8 @@ def target_spec(phrase: str) -> dict[str, Any] | None:
         spec["side"] = side
     if found["det"] == "up to one":
         spec["optional"] = True
+    if found["det"] == "another":
+        spec["another"] = True  # resolved by `reference`: not the source, or not the unit chosen before
     return _qualify(found["rest"], spec)
 
 
@@ -126,6 +128,20 @@ def group_filter(phrase: str) -> dict[str, Any] | None:
     return _qualify(found["rest"], flt, plural=True)
 
 
+def another(spec: dict[str, Any], ctx: Context) -> bool:
+    """Resolve "another unit" in `spec`: for a spell, other than the unit it chose before (False if none); for
+    an ability, other than its source ("buff another friendly unit")."""
+    if not spec.pop("another", False):
+        return True
+    if ctx.card_type == "spell":
+        if not ctx.targets:
+            return False
+        spec["not_target"] = list(ctx.targets)[-1]
+    else:
+        spec["other"] = True
+    return True
+
+
 def reference(phrase: str, ctx: Context) -> Any:
     """The objects a phrase names, as an instruction's reference: `this`, a target slot (the spec added to the
     context), `it`, or `{all: filter}`; None if not understood."""
@@ -138,7 +154,7 @@ def reference(phrase: str, ctx: Context) -> Any:
         return ctx.it
     spec = target_spec(phrase)
     if spec is not None:
-        return ctx.slot(spec)
+        return ctx.slot(spec) if another(spec, ctx) else None
     flt = group_filter(phrase)
     if flt is not None:
         return {"all": flt}
