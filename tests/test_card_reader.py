@@ -392,3 +392,45 @@ def test_another_unit_is_not_the_source_of_an_ability_nor_a_spells_first_choice(
     spell = read("Choose a unit. Choose another unit. They deal damage equal to their Mights to each other.", "Spell")
     assert spell.definition["targets"]["other"] == {"type": "unit", "not_target": "target"}
     assert read("Buff another friendly unit.", "Spell").status == "unread"  # a spell has no "other than me"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "key", "expected"),
+    [
+        ("Kill all gear.", "Spell", "effects", [{"op": "kill", "what": {"all": {"who": "gear"}}}]),
+        ("Kill all enemy gear.", "Spell", "effects", [{"op": "kill", "what": {"all": {"who": "enemy gear"}}}]),
+        ("Return a gear to its owner's hand.", "Spell", "targets", {"target": {"type": "gear"}}),
+        (
+            "[Exhaust]: [Add] [1 Energy][Any rune].",
+            "Unit",
+            "activated",
+            [
+                {
+                    "cost": {"exhaust": "this"},
+                    "effects": [{"op": "add", "energy": 1}, {"op": "add", "power": 1}],
+                    "label": "Some Card: [Exhaust]: [Add] [1 Energy][Any rune].",
+                }
+            ],
+        ),
+    ],
+)
+def test_group_gear_return_gear_and_adding_two_resources(text, kind, key, expected):
+    reading = read(text, kind)
+    assert reading.status == "read", reading.unread
+    assert reading.definition[key] == expected
+
+
+def test_if_i_didnt_die_alone_is_the_else_of_alone():
+    (trigger,) = read("[Deathknell][>] If I didn't die alone, draw 1.").definition["triggers"]
+    assert trigger["effects"] == [{"op": "if", "condition": "alone", "then": [], "else": [{"op": "draw", "n": 1}]}]
+
+
+def test_my_battlefield_is_here_and_attacks_or_defends_alone_is_two_triggers():
+    (trigger,) = read("When I attack, deal 1 to all units at my battlefield.").definition["triggers"]
+    assert trigger["effects"][0]["to"] == {"all": {"who": "unit", "where": "here"}}
+    alone = read("When a friendly unit attacks or defends alone, give it +1 [Might] this turn.", "Gear")
+    assert [t["when"] for t in alone.definition["triggers"]] == [
+        {"event": "attack", "who": "friendly unit", "alone": True},
+        {"event": "defend", "who": "friendly unit", "alone": True},
+    ]
+    assert alone.definition["triggers"][0]["effects"] == [{"op": "might", "amount": 1, "to": "trigger_unit"}]

@@ -118,6 +118,11 @@ TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
         ],
     ),
     (
+        "when a <side> unit attacks or defends alone",
+        re.compile(r"when an? (?P<s>friendly|enemy) unit attacks or defends alone"),
+        lambda m: [{"event": e, "who": f"{m['s']} unit", "alone": True} for e in ("attack", "defend")],
+    ),
+    (
         "when you choose a friendly unit",
         re.compile(r"when you choose an? (?P<s>friendly|enemy) unit"),
         lambda m: [{"event": "choose", "who": f"{m['s']} unit", "by": "you"}],

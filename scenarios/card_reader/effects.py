@@ -138,7 +138,7 @@ def _banish(m, ctx):
 
 @template("return", r"return (?P<obj>.+?) to (?:its|their|my) owners?'s? hands?")
 def _return(m, ctx):
-    what = _ref(m["obj"], ctx)
+    what = _ref(m["obj"], ctx, None)
     return None if what is None else [{"op": "return_to_hand", "what": what}]
 
 
@@ -180,15 +180,18 @@ def _counter(m, ctx):
 
 @template("add", r"\[add\] (?P<what>\[[^:]*\])")
 def _add(m, ctx):
+    """ "[Add] [1][A]": each resource the icons show added (an Add instruction per kind, 429)."""
     cost = icons_cost(m["what"])
-    if not cost or len(cost) != 1:
+    if not cost:
         return None
+    added: Instructions = []
     if "energy" in cost:
-        return [{"op": "add", "energy": cost["energy"]}]
+        added.append({"op": "add", "energy": cost["energy"]})
     if "power" in cost:
-        return [{"op": "add", "power": cost["power"]}]
-    (domain, n), *more = cost["domain_power"].items()
-    return None if more else [{"op": "add", "power": n, "domain": domain}]
+        added.append({"op": "add", "power": cost["power"]})
+    for domain, n in cost.get("domain_power", {}).items():
+        added.append({"op": "add", "power": n, "domain": domain})
+    return added
 
 
 @template("choose", r"choose (?P<obj>(?:an?|another) .+)")
@@ -246,12 +249,18 @@ def _deal_other(m, ctx):
 
 
 _CONDITIONS = {"i was [mighty]": "mighty", "i'm [mighty]": "mighty", "i died alone": "alone"}
+_CONDITIONS["i didn't die alone"] = "not alone"
 
 
-@template("if <condition>", r"if (?P<c>i was \[mighty\]|i'm \[mighty\]|i died alone), (?P<rest>.+)")
+@template("if <condition>", r"if (?P<c>i was \[mighty\]|i'm \[mighty\]|i died alone|i didn't die alone), (?P<rest>.+)")
 def _if(m, ctx):
     then = instructions(m["rest"], ctx, [])
-    return None if then is None else [{"op": "if", "condition": _CONDITIONS[m["c"]], "then": then}]
+    if then is None:
+        return None
+    word = _CONDITIONS[m["c"]]
+    if word.startswith("not "):  # "if I didn't die alone, X": nothing if alone, else X (364.3.a)
+        return [{"op": "if", "condition": word[4:], "then": [], "else": then}]
+    return [{"op": "if", "condition": word, "then": then}]
 
 
 def _one(clause: str, ctx: Context, used: list[str]) -> Instructions | None:

@@ -45,6 +45,7 @@ class Context:
 SIDES = {"friendly": "friendly", "enemy": "enemy", "": "any"}
 _QUALIFIERS = (
     (r" here", {"where": "here"}),
+    (r" at my battlefield", {"where": "here"}),
     (r" at a battlefield", {"where": "battlefield"}),
     (r" (?:in|at) (?:your|its owner's|their) base", {"where": "base"}),
     (r" from a battlefield", {"where": "battlefield"}),
@@ -56,7 +57,7 @@ _ONE = re.compile(
     r"(?P<you> you control)?(?P<rest>.*)$"
 )
 _ALL = re.compile(
-    r"^(?:all|each)\s+(?:(?P<other>other)\s+)?(?:(?P<side>friendly|enemy)\s+)?(?P<kind>units?|gears?)"
+    r"^(?:all|each)\s+(?:(?P<other>other)\s+)?(?:(?P<side>friendly|enemy)\s+)?(?P<kind>units?|gears?\b)"
     r"(?P<rest>.*)$"
 )
 _PLURAL = re.compile(r"^(?:(?P<other>other)\s+)?(?:(?P<side>friendly|enemy|your)\s+)?(?P<kind>units)(?P<rest>.*)$")
@@ -118,8 +119,10 @@ def group_filter(phrase: str) -> dict[str, Any] | None:
     found = _ALL.match(phrase) or _PLURAL.match(phrase)
     if not found:
         return None
-    if found["kind"].startswith("gear"):
-        return None
+    if found["kind"].startswith("gear"):  # "all gear", "all enemy gear": on the board, wherever they are
+        if found["rest"] or found["other"] or states:
+            return None
+        return {"who": " ".join(w for w in (found["side"], "gear") if w)}
     side = {"your": "friendly"}.get(found["side"] or "", found["side"] or "")
     who = " ".join(w for w in (found["other"], side, "unit") if w)
     flt: dict[str, Any] = {"who": who}
