@@ -11,15 +11,8 @@ from html import unescape
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
-from datasette.app import Datasette
 
 from rules_db import dispute, replay_view
-from rules_db.serve import metadata
-
-
-@pytest.fixture(scope="module")
-def datasette(real_db):
-    return Datasette(immutables=[str(real_db)], metadata=metadata(real_db))
 
 
 async def _get(datasette, path, status=200):
