@@ -434,3 +434,38 @@ def test_my_battlefield_is_here_and_attacks_or_defends_alone_is_two_triggers():
         {"event": "defend", "who": "friendly unit", "alone": True},
     ]
     assert alone.definition["triggers"][0]["effects"] == [{"op": "might", "amount": 1, "to": "trigger_unit"}]
+
+
+@pytest.mark.parametrize(
+    ("text", "targets"),
+    [
+        (
+            "Choose a friendly unit and an enemy unit. They deal damage equal to their Mights to each other.",
+            {"target": {"type": "unit", "side": "friendly"}, "other": {"type": "unit", "side": "enemy"}},
+        ),
+        (
+            "Choose two units. They deal damage equal to their Mights to each other.",
+            {"target": {"type": "unit"}, "other": {"type": "unit", "not_target": "target"}},
+        ),
+        (
+            "Choose a friendly unit anywhere and an enemy unit at a battlefield. They deal damage equal to their "
+            "Mights to each other.",
+            {
+                "target": {"type": "unit", "side": "friendly"},
+                "other": {"type": "unit", "side": "enemy", "where": "battlefield"},
+            },
+        ),
+    ],
+)
+def test_two_units_chosen_fight(text, targets):
+    reading = read(text, "Spell")
+    assert reading.status == "read", reading.unread
+    assert reading.definition["targets"] == targets
+    assert reading.definition["effects"] == [{"op": "fight", "a": "target", "b": "other"}]
+
+
+def test_we_deal_damage_to_each_other_is_a_fight_with_me():
+    (trigger,) = read(
+        "When you play me, choose an enemy unit at a battlefield. We deal damage equal to our Mights to each other."
+    ).definition["triggers"]
+    assert trigger["effects"] == [{"op": "fight", "a": "this", "b": "target"}]

@@ -194,7 +194,36 @@ def _add(m, ctx):
     return added
 
 
-@template("choose", r"choose (?P<obj>(?:an?|another) .+)")
+@template("choose", r"choose (?P<a>an? .+?) and (?P<b>an? .+)")
+def _choose_two(m, ctx):
+    """ "Choose a friendly unit and an enemy unit": two choices, in the order printed (355.8)."""
+    first, second = target_spec(m["a"]), target_spec(m["b"])
+    if first is None or second is None or first.get("another") or second.get("another"):
+        return None
+    ctx.slot(first)
+    ctx.slot(second)
+    return []
+
+
+@template("choose", r"choose two (?P<side>friendly |enemy )?units")
+def _choose_two_units(m, ctx):
+    """ "Choose two units": two different units (355.8)."""
+    spec: dict[str, Any] = {"type": "unit"}
+    if m["side"]:
+        spec["side"] = m["side"].strip()
+    first = ctx.slot(dict(spec))
+    ctx.slot({**spec, "not_target": first})
+    return []
+
+
+@template("fight", r"we deal damage equal to our mights to each other")
+def _fight_me(m, ctx):
+    """ "We deal damage equal to our Mights to each other": I and the unit chosen (417.6.b.3)."""
+    slots = [s for s, spec in ctx.targets.items() if spec.get("type") == "unit"]
+    return None if len(slots) != 1 or ctx.me != "this" else [{"op": "fight", "a": "this", "b": slots[0]}]
+
+
+@template("choose", r"(?:then )?choose (?P<obj>(?:an?|another) .+)")
 def _choose(m, ctx):
     spec = target_spec(m["obj"])
     if spec is None or not another(spec, ctx):

@@ -43,9 +43,10 @@ class Context:
 
 
 SIDES = {"friendly": "friendly", "enemy": "enemy", "": "any"}
-_QUALIFIERS = (
+_QUALIFIERS: tuple[tuple[str, dict[str, Any]], ...] = (
     (r" here", {"where": "here"}),
     (r" at my battlefield", {"where": "here"}),
+    (r" anywhere", {}),  # no restriction: wherever it is on the board
     (r" at a battlefield", {"where": "battlefield"}),
     (r" (?:in|at) (?:your|its owner's|their) base", {"where": "base"}),
     (r" from a battlefield", {"where": "battlefield"}),
