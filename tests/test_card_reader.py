@@ -469,3 +469,39 @@ def test_we_deal_damage_to_each_other_is_a_fight_with_me():
         "When you play me, choose an enemy unit at a battlefield. We deal damage equal to our Mights to each other."
     ).definition["triggers"]
     assert trigger["effects"] == [{"op": "fight", "a": "this", "b": "target"}]
+
+
+def test_reveal_until_a_unit_needs_its_second_sentence():
+    text = "Reveal cards from the top of your Main Deck until you reveal a unit and banish it."
+    whole = read(text + " Play it, ignoring its cost, and recycle the rest.", "Spell")
+    assert whole.definition["effects"] == [{"op": "reveal_play_unit"}]
+    assert read(text, "Spell").status == "unread"
+    assert read("Play it, ignoring its cost, and recycle the rest.", "Spell").status == "unread"
+
+
+def test_hold_effects_also_conquer_effects_and_a_legion_instead():
+    skyfall = read_card(
+        CardText(
+            "Sky",
+            "Gear",
+            "[Equip] [Fury rune]\nMy hold effects are also conquer effects, and vice versa.",
+            tags=("Equipment",),
+        )
+    )
+    assert skyfall.definition["passives"] == [
+        {"to": {"who": "equipped unit"}, "triggers_also_on": {"conquer": ["hold"], "hold": ["conquer"]}}
+    ]
+    guillotine = read(
+        "Choose a unit. Kill it the next time it takes damage this turn.\n[Legion] — Kill it now instead.", "Spell"
+    )
+    (choice,) = guillotine.definition["effects"]
+    assert (choice["op"], choice["condition"], choice["then"]) == ("if", "legion", [{"op": "kill", "what": "target"}])
+    assert choice["else"][0]["op"] == "delayed"
+    assert read("[Legion] — Draw 2 instead.", "Spell").status == "unread"  # instead of nothing said before
+
+
+def test_a_reminder_restating_take_control_is_read_with_it():
+    reading = read(
+        "Take control of an enemy unit at a battlefield. (Start a combat if other enemies are there.)", "Spell"
+    )
+    assert reading.status == "read"

@@ -151,6 +151,8 @@ def _effects(text: str, ctx: Context, used: list[str]) -> list[dict[str, Any]]:
         if read is None:
             raise Unread(sentence)
         result += read
+    if ctx.revealing:  # a reveal whose next sentence did not say what is done with the unit and the rest
+        raise Unread(text)
     return result
 
 
@@ -311,6 +313,12 @@ def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
         card.setdefault("passives", []).append(stunned_passive)
         used.append("static: stunned units have might")
         return True
+    if text == "my hold effects are also conquer effects, and vice versa":
+        who = "equipped unit" if "Equipment" in card.get("tags", []) else "self"  # an Equipment's "my" (136.2.c)
+        also = {"conquer": ["hold"], "hold": ["conquer"]}
+        card.setdefault("passives", []).append({"to": {"who": who}, "triggers_also_on": also})
+        used.append("static: my hold effects are also conquer effects")
+        return True
     if text == "i must be assigned combat damage last":  # 465.2.c.2
         card.setdefault("restrictions", []).append("assigned_combat_damage_last")
         used.append("static: assigned combat damage last")
@@ -376,6 +384,9 @@ def read_deathknell(text: str, card: dict[str, Any], used: list[str]) -> bool:
     return True
 
 
+_LEGION_INSTEAD = re.compile(r"\[legion\](?: —|\[>\]) (?P<then>.+) instead\.?")
+
+
 def read_paragraph(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> None:
     """Read one paragraph (normalised) into `card`; a spell's instructions go to `spell`'s context and the card's
     effects. Unread when any of it is not understood."""
@@ -384,6 +395,14 @@ def read_paragraph(text: str, card: dict[str, Any], spell: Context | None, used:
     if card.get("keywords", {}) != before or rest != text:
         used.append("keywords")
     if not rest:
+        return
+    instead = _LEGION_INSTEAD.fullmatch(rest)
+    if spell is not None and instead and card.get("effects"):
+        # "[Legion] — Kill it now instead": with Legion's condition (812), these instructions replace the ones
+        # the spell said before (364.3.a: if <condition>, <then>, else what it says otherwise)
+        then = _effects(instead["then"].replace(" now", ""), spell, used)
+        card["effects"] = [{"op": "if", "condition": "legion", "then": then, "else": card["effects"]}]
+        used.append("legion: instead")
         return
     for reader in (read_deathknell, read_legion, read_activated, read_trigger, read_static):
         if reader(rest, card, used):

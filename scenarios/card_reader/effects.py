@@ -503,3 +503,22 @@ def _deal_at_a_battlefield(m, ctx):
     where = ctx.slot({"type": "battlefield"})
     who = m["who"].removesuffix("s")
     return [{"op": "deal", "amount": int(m["n"]), "to": {"all": {"who": who, "where": f"at {where}"}}}]
+
+
+@template(
+    "reveal until a unit",
+    r"reveal cards from the top of your main deck until you reveal a unit and banish it",
+)
+def _reveal_until_a_unit(m, ctx):
+    """ "Reveal cards from the top of your Main Deck until you reveal a unit and banish it. Play it, ignoring its
+    cost, and recycle the rest." (`reveal_play_unit`; the next sentence must say the rest of it)."""
+    ctx.revealing = True
+    return [{"op": "reveal_play_unit"}]
+
+
+@template("reveal until a unit", r"play it, ignoring its cost, and recycle the rest")
+def _play_the_revealed_unit(m, ctx):
+    if not ctx.revealing:
+        return None
+    ctx.revealing = False
+    return []

@@ -32,6 +32,7 @@ class Context:
     subject: str = "self"  # the triggering unit when a trigger is about another unit ("it" names it)
 
     first: str = "target"  # the first slot's name ("unit" for an activated ability's, as in cards.yaml)
+    revealing: bool = False  # "reveal cards ... until you reveal a unit" said: its next sentence completes it
     me: str = "this"  # what "me" names: the card itself, or an Equipment's equipped unit ("equipped", 136.2.c)
 
     def slot(self, spec: dict[str, Any]) -> str:
