@@ -51,6 +51,7 @@ class TargetSpec(Strict):
     optional: bool = False
     not_target: str | None = None  # must differ from another slot
     other: bool = False  # "another unit": not the source of the ability itself
+    tag: str | None = None  # "a friendly Mech": a unit with this tag (133.8)
     of: str | None = None  # a move's destination: the earlier slot whose units move there (not where they are)
 
 
@@ -65,6 +66,7 @@ class ObjectFilter(Strict):
     zone: str | None = None  # default: on the board
     banished_by: Literal["this"] | None = None
     less_might_than_me: bool | None = None  # "if it has less Might than me"
+    tag: str | None = None  # "your Mechs": objects with this tag (133.8, 143.1)
 
 
 class EventFilter(ObjectFilter):

@@ -505,3 +505,41 @@ def test_a_reminder_restating_take_control_is_read_with_it():
         "Take control of an enemy unit at a battlefield. (Start a combat if other enemies are there.)", "Spell"
     )
     assert reading.status == "read"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "key", "expected"),
+    [
+        (
+            "Your Mechs have +1 [Might].",
+            "Unit",
+            "passives",
+            [{"to": {"who": "friendly unit", "tag": "Mech"}, "might": 1}],
+        ),
+        (
+            "Your Mechs have [Shield].",
+            "Unit",
+            "passives",
+            [{"to": {"who": "friendly unit", "tag": "Mech"}, "keywords": {"Shield": 1}}],
+        ),
+        (
+            "Give your Mechs +2 [Might] this turn.",
+            "Spell",
+            "effects",
+            [{"op": "might", "amount": 2, "to": {"all": {"who": "friendly unit", "tag": "Mech"}}}],
+        ),
+    ],
+)
+def test_a_tag_names_the_units_that_have_it(text, kind, key, expected):
+    reading = read(text, kind)
+    assert reading.status == "read", reading.unread
+    assert reading.definition[key] == expected
+
+
+def test_another_friendly_mech_is_a_tagged_choice_and_an_equipments_passive_is_refused():
+    (trigger,) = read("When you play me, ready another friendly Mech.").definition["triggers"]
+    assert trigger["targets"]["target"] == {"type": "unit", "side": "friendly", "tag": "Mech", "other": True}
+    gear = read_card(
+        CardText("Req", "Gear", "[Equip] [Any rune]\nYour units here have [Ganking].", tags=("Equipment",))
+    )
+    assert gear.status == "unread"  # rules text or effect text? the text the reader gets does not say

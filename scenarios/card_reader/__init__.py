@@ -116,6 +116,11 @@ def _equipment(definition: dict[str, Any]) -> list[str]:
         for a in definition.get("triggers", []) + definition.get("activated", [])
         if not a.get("equip") and not any(a is t for t in effect_text)
     ]
+    refused += [
+        f"{definition['name']}: a passive of {p['to']['who']}s"
+        for p in definition.get("passives", [])
+        if p["to"]["who"] != "equipped unit"
+    ]
     return [f"{label} (an Equipment's ability for the equipped unit)" for label in refused]
 
 

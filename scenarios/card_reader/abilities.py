@@ -11,7 +11,7 @@ from typing import Any
 
 from scenarios.card_reader.effects import instructions
 from scenarios.card_reader.keywords import engine_keyword, keyword_prefix
-from scenarios.card_reader.phrases import Context, ability_cost, icons_cost
+from scenarios.card_reader.phrases import Context, ability_cost, icons_cost, untagged
 from scenarios.card_reader.text import sentences
 
 
@@ -228,11 +228,11 @@ def read_activated(text: str, card: dict[str, Any], used: list[str]) -> bool:
 
 
 _PASSIVE = re.compile(
-    r"(?P<who>other friendly units|friendly units|your other units|enemy units|units|other units)"
+    r"(?P<who>other friendly units|friendly units|your other units|your units|enemy units|units|other units)"
     r"(?P<where> here| at battlefields)? have (?:(?P<sign>[+-])(?P<n>\d+) might|\[(?P<kw>[a-z-]+)(?: (?P<v>\d+))?\])"
     r"(?P<where2> here)?"
 )
-_PASSIVE_WHO = {"your other units": "other friendly unit", "other units": "other unit"}
+_PASSIVE_WHO = {"your other units": "other friendly unit", "other units": "other unit", "your units": "friendly unit"}
 
 
 _DEFENDS_ALONE = re.compile(
@@ -327,11 +327,14 @@ def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
         card["enters_ready"] = True
         used.append("static: I enter ready")
         return True
+    text, tag = untagged(text)
     found = _PASSIVE.fullmatch(text)
     if not found:
         return False
     who = _PASSIVE_WHO.get(found["who"], found["who"].rstrip("s"))
     to: dict[str, Any] = {"who": who}
+    if tag:  # "your Mechs have +1 [Might]": the friendly units with the tag (133.8)
+        to["tag"] = tag
     if " here" in (found["where"], found["where2"]):
         to["where"] = "here"
     elif found["where"]:

@@ -63,6 +63,20 @@ _ALL = re.compile(
     r"(?P<rest>.*)$"
 )
 _PLURAL = re.compile(r"^(?:(?P<other>other)\s+)?(?:(?P<side>friendly|enemy|your)\s+)?(?P<kind>units)(?P<rest>.*)$")
+# Tags naming a kind of unit, as card text says them ("your Mechs", "a friendly Dragon"; 133.8, 143.1)
+UNIT_TAGS = {"mech": "Mech", "dragon": "Dragon", "poro": "Poro", "bird": "Bird", "cat": "Cat", "dog": "Dog"}
+_TAGGED = re.compile(r"(?P<before>.*?\b)(?P<tag>" + "|".join(UNIT_TAGS) + r")(?P<s>s?)\b(?P<after>.*)")
+
+
+def untagged(phrase: str) -> tuple[str, str | None]:
+    """ "another friendly mech" -> ("another friendly unit", "Mech"): the phrase with a tag as the unit noun."""
+    found = _TAGGED.fullmatch(phrase.strip())
+    if not found:
+        return phrase, None
+    noun = "units" if found["s"] else "unit"
+    return f"{found['before']}{noun}{found['after']}", UNIT_TAGS[found["tag"]]
+
+
 _SELF = {"me", "this", "myself", "this unit", "this gear"}
 _IT = {"it", "that unit", "them"}
 
@@ -157,12 +171,15 @@ def reference(phrase: str, ctx: Context) -> Any:
         return "this"
     if phrase in _IT:
         return ctx.it
+    phrase, tag = untagged(phrase)
     spec = target_spec(phrase)
     if spec is not None:
+        if tag:
+            spec["tag"] = tag
         return ctx.slot(spec) if another(spec, ctx) else None
     flt = group_filter(phrase)
     if flt is not None:
-        return {"all": flt}
+        return {"all": {**flt, "tag": tag} if tag else flt}
     return None
 
 

@@ -165,6 +165,8 @@ def matches_object(game: Game, flt, view: View, subject, location=None) -> bool:
     zone = Zone(flt.zone) if flt.zone else BOARD
     if subject.zone != zone:
         return False
+    if flt.tag is not None and (subject.definition is None or flt.tag not in subject.definition.tags):  # 133.8
+        return False
     if flt.where is not None and not calc.matches_where(game, view, flt.where, location or subject.location):
         return False
     if flt.stunned is not None and subject.stunned != flt.stunned:
