@@ -67,6 +67,7 @@ class ObjectFilter(Strict):
     banished_by: Literal["this"] | None = None
     less_might_than_me: bool | None = None  # "if it has less Might than me"
     tag: str | None = None  # "your Mechs": objects with this tag (133.8, 143.1)
+    buffed: bool | None = None  # "while I'm buffed": a unit with a buff on it (702.2.a)
 
 
 class EventFilter(ObjectFilter):

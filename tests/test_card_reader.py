@@ -543,3 +543,35 @@ def test_another_friendly_mech_is_a_tagged_choice_and_an_equipments_passive_is_r
         CardText("Req", "Gear", "[Equip] [Any rune]\nYour units here have [Ganking].", tags=("Equipment",))
     )
     assert gear.status == "unread"  # rules text or effect text? the text the reader gets does not say
+
+
+@pytest.mark.parametrize(
+    ("text", "passives"),
+    [
+        (
+            "While I'm [Mighty], I have [Deflect], [Ganking], and [Shield].",
+            [{"to": {"who": "self", "mighty": True}, "keywords": {"Deflect": 1, "Ganking": 1, "Shield": 1}}],
+        ),
+        ("While I'm buffed, I have an additional +1 [Might].", [{"to": {"who": "self", "buffed": True}, "might": 1}]),
+        (
+            "While I'm attacking or defending alone, I have +2 [Might].",
+            [
+                {"to": {"who": "self", "role": "attacker", "alone": True}, "might": 2},
+                {"to": {"who": "self", "role": "defender", "alone": True}, "might": 2},
+            ],
+        ),
+        (
+            "Your Mechs have [Deflect] and [Ganking].",
+            [{"to": {"who": "friendly unit", "tag": "Mech"}, "keywords": {"Deflect": 1, "Ganking": 1}}],
+        ),
+    ],
+)
+def test_passives_while_i_am_in_a_state_and_several_keywords(text, passives):
+    reading = read(text)
+    assert reading.status == "read", reading.unread
+    assert reading.definition["passives"] == passives
+
+
+def test_might_while_mighty_is_not_read():
+    """Might that depends on being Mighty (Might 5+) would be computed from itself: refused, not guessed."""
+    assert read("While I'm [Mighty], I have +2 [Might].").status == "unread"

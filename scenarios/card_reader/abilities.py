@@ -229,9 +229,36 @@ def read_activated(text: str, card: dict[str, Any], used: list[str]) -> bool:
 
 _PASSIVE = re.compile(
     r"(?P<who>other friendly units|friendly units|your other units|your units|enemy units|units|other units)"
-    r"(?P<where> here| at battlefields)? have (?:(?P<sign>[+-])(?P<n>\d+) might|\[(?P<kw>[a-z-]+)(?: (?P<v>\d+))?\])"
+    r"(?P<where> here| at battlefields)? have (?:(?P<sign>[+-])(?P<n>\d+) might|(?P<kws>\[[a-z-]+(?: \d+)?\]"
+    r"(?:(?:,| and|, and) \[[a-z-]+(?: \d+)?\])*))"
     r"(?P<where2> here)?"
 )
+_KEYWORD = re.compile(r"\[(?P<kw>[a-z-]+)(?: (?P<v>\d+))?\]")
+
+
+def _keywords(text: str) -> dict[str, int]:
+    """ "[deflect], [ganking], and [shield]" -> the engine's keywords and values; Unread if one is unknown."""
+    found: dict[str, int] = {}
+    for word in _KEYWORD.finditer(text):
+        keyword = engine_keyword(word["kw"])
+        if keyword is None:
+            raise Unread(f"[{word['kw']}]")
+        found[keyword] = int(word["v"] or 1)
+    return found
+
+
+# "while I'm <state>, I have <X>": a passive ability of the card itself (365.1) applying while it is in that state
+_WHILE_I = re.compile(
+    r"while i'm (?P<state>\[mighty\]|buffed|attacking or defending alone|attacking alone|defending alone), i have "
+    r"(?:(?:an additional )?(?P<sign>[+-])(?P<n>\d+) might|(?P<kws>\[.+\]))"
+)
+_STATES: dict[str, list[dict[str, Any]]] = {
+    "[mighty]": [{"mighty": True}],
+    "buffed": [{"buffed": True}],
+    "attacking or defending alone": [{"role": "attacker", "alone": True}, {"role": "defender", "alone": True}],
+    "attacking alone": [{"role": "attacker", "alone": True}],
+    "defending alone": [{"role": "defender", "alone": True}],
+}
 _PASSIVE_WHO = {"your other units": "other friendly unit", "other units": "other unit", "your units": "friendly unit"}
 
 
@@ -283,8 +310,29 @@ def _read_would_die(text: str, card: dict[str, Any], used: list[str]) -> bool:
     return True
 
 
+def _read_while_i(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    found = _WHILE_I.fullmatch(text)
+    if not found:
+        return False
+    if "Equipment" in card.get("tags", []):  # an Equipment's "I": rules or effect text, the text does not say
+        raise Unread(text)
+    if found["state"] == "[mighty]" and not found["kws"]:  # Might depending on Might: not said by the layers
+        raise Unread(text)
+    gives: dict[str, Any] = (
+        {"keywords": _keywords(found["kws"])}
+        if found["kws"]
+        else {"might": int(found["n"]) * (-1 if found["sign"] == "-" else 1)}
+    )
+    for state in _STATES[found["state"]]:
+        card.setdefault("passives", []).append({"to": {"who": "self", **state}, **gives})
+    used.append("static: while I'm <state>, I have <X>")
+    return True
+
+
 def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
     text = text.rstrip(".")
+    if _read_while_i(text, card, used):
+        return True
     if _read_would_die(text, card, used):
         return True
     if text == "units can't move from here to base":
@@ -340,11 +388,8 @@ def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
     elif found["where"]:
         to["where"] = "battlefield"
     passive: dict[str, Any] = {"to": to}
-    if found["kw"]:
-        keyword = engine_keyword(found["kw"])
-        if keyword is None:
-            raise Unread(f"[{found['kw']}]")
-        passive["keywords"] = {keyword: int(found["v"] or 1)}
+    if found["kws"]:
+        passive["keywords"] = _keywords(found["kws"])
     else:
         passive["might"] = int(found["n"]) * (-1 if found["sign"] == "-" else 1)
     card.setdefault("passives", []).append(passive)
