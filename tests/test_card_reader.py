@@ -575,3 +575,67 @@ def test_passives_while_i_am_in_a_state_and_several_keywords(text, passives):
 def test_might_while_mighty_is_not_read():
     """Might that depends on being Mighty (Might 5+) would be computed from itself: refused, not guessed."""
     assert read("While I'm [Mighty], I have +2 [Might].").status == "unread"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "whens", "limit"),
+    [
+        (
+            "The first time I conquer each turn, ready me.",
+            "Unit",
+            [{"event": "conquer", "who": "self"}],
+            "once_per_turn",
+        ),
+        ("The first time I move each turn, draw 1.", "Unit", [{"event": "move", "who": "self", "nth": 1}], None),
+        (
+            "Once each turn, when an enemy unit here dies, draw 1.",
+            "Unit",
+            [{"event": "die", "who": "enemy unit", "where": "here"}],
+            "once_per_turn",
+        ),
+        (
+            "When you play me or another Dragon, draw 1.",
+            "Unit",
+            [
+                {"event": "play", "who": "self"},
+                {"event": "play", "who": "other friendly unit", "by": "you", "tag": "Dragon"},
+            ],
+            None,
+        ),
+        (
+            "When a player plays a spell, draw 1.",
+            "Battlefield",
+            [{"event": "card_played", "who": "player", "card_type": "spell"}],
+            None,
+        ),
+        (
+            "When you play me or at the start of your Beginning Phase, draw 1.",
+            "Unit",
+            [{"event": "play", "who": "self"}, {"event": "beginning", "who": "you"}],
+            None,
+        ),
+    ],
+)
+def test_more_trigger_heads_and_limits(text, kind, whens, limit):
+    reading = read(text, kind)
+    assert reading.status == "read", reading.unread
+    assert [t["when"] for t in reading.definition["triggers"]] == whens
+    assert {t.get("limit") for t in reading.definition["triggers"]} == {limit}
+
+
+def test_the_first_time_with_a_choice_is_not_a_limit():
+    assert read("The first time I conquer each turn, you may draw 1.").unread == ["the first time i conquer each turn"]
+
+
+def test_a_spells_delayed_trigger_on_each_unit_played_this_turn():
+    reading = read("When a friendly unit is played this turn, buff it. Draw 1.", "Spell")
+    assert reading.definition["effects"] == [
+        {
+            "op": "delayed",
+            "when": {"event": "play", "who": "friendly unit"},
+            "once": False,
+            "effects": [{"op": "buff", "what": "trigger_unit"}],
+        },
+        {"op": "draw", "n": 1},
+    ]
+    assert read("Choose a unit. When it dies this turn, draw 1.", "Spell").status == "unread"

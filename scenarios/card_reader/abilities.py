@@ -48,6 +48,24 @@ TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
         lambda m: [{"event": "play", "who": "self"}, {"event": m["e"], "who": "self"}],
     ),
     (
+        "when you play me or another <tag>",
+        re.compile(r"when you play me or another (?P<t>mech|dragon|poro|bird|cat|dog)"),
+        lambda m: [
+            {"event": "play", "who": "self"},
+            {"event": "play", "who": "other friendly unit", "by": "you", "tag": m["t"].capitalize()},
+        ],
+    ),
+    (
+        "when you play me or at the start of your beginning phase",
+        re.compile(r"when you play (?:me|this) or at the start of your beginning phase"),
+        lambda m: [{"event": "play", "who": "self"}, {"event": "beginning", "who": "you"}],
+    ),
+    (
+        "when a player plays a <card type>",
+        re.compile(r"when a player plays an? (?P<t>spell|unit|gear)"),
+        lambda m: [{"event": "card_played", "who": "player", "card_type": m["t"]}],
+    ),
+    (
         "when you play another unit",
         re.compile(r"when you play another unit"),
         lambda m: [{"event": "play", "who": "other friendly unit", "by": "you"}],
@@ -109,11 +127,12 @@ TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
     ),
     (
         "when a <side> unit <event>",
-        re.compile(r"when (?P<o>another|an?) (?P<s>friendly|enemy) unit (?P<e>dies|attacks|defends)"),
+        re.compile(r"when (?P<o>another|an?) (?P<s>friendly|enemy) unit(?P<here> here)? (?P<e>dies|attacks|defends)"),
         lambda m: [
             {
                 "event": {"dies": "die", "attacks": "attack", "defends": "defend"}[m["e"]],
                 "who": ("other " if m["o"] == "another" else "") + f"{m['s']} unit",
+                **({"where": "here"} if m["here"] else {}),
             }
         ],
     ),
@@ -160,7 +179,16 @@ def read_trigger(text: str, card: dict[str, Any], used: list[str], condition: st
     head, comma, body = text.partition(", ")
     if not comma:
         return False
-    found = _trigger_head(head)
+    once = first = False
+    if head == "once each turn":  # "Once each turn, when ...": performed at most once a turn (383.3.e.1)
+        head, comma, body = body.partition(", ")
+        once = True
+    elif head.startswith("the first time "):  # "The first time I conquer each turn": its 1st time (383.1)
+        nth = re.fullmatch(r"the first time (?P<rest>i (?:attack|defend|conquer|hold|move)) each turn", head)
+        if nth is None:
+            raise Unread(head)
+        printed, head, first = head, f"when {nth['rest']}", True
+    found = _trigger_head(head) if comma else None
     if found is None:
         if head.endswith(" this turn") and card["type"] == "spell":  # a delayed ability the spell makes (390.2)
             return False
@@ -169,6 +197,16 @@ def read_trigger(text: str, card: dict[str, Any], used: list[str], condition: st
         return False
     family, events = found
     used.append(f"trigger: {family}")
+    if once:
+        used.append("trigger: once each turn")
+    if first:
+        if events[0]["event"] == "move":  # moves are counted (the Nth time I move)
+            events = [{**event, "nth": 1} for event in events]
+        elif body.startswith("you may"):  # declined, the first time has passed all the same: not a limit
+            raise Unread(printed)
+        else:  # nothing to decline: triggering only the first time is triggering once a turn (383.3.e.1)
+            once = True
+        used.append("trigger: the first time")
     ctx = Context(card["type"])
     if "Equipment" in card.get("tags", []) and family in _ABOUT_ME:
         # An Equipment's effect text is the equipped unit's (136.2.c): its "I" and "me" are that unit, active
@@ -193,6 +231,8 @@ def read_trigger(text: str, card: dict[str, Any], used: list[str], condition: st
     effects = _effects(body, ctx, used)
     for event in events:
         entry = {"when": event, **trigger, "effects": effects, "label": f"{card['name']}: {text}"}
+        if once:
+            entry["limit"] = "once_per_turn"
         if ctx.targets:
             entry["targets"] = ctx.targets
         if condition:

@@ -421,16 +421,30 @@ def _next_time_damaged(m, ctx):
     return [{"op": "delayed", "when": {"event": "takes_damage", "who": "it"}, "it": it, "effects": inner}]
 
 
-@template("the next time it takes damage", r"when any unit takes damage this turn, (?P<rest>.+)")
-def _whenever_damaged(m, ctx):
-    """ "When any unit takes damage this turn, kill it": a delayed ability triggering each time (390.2)."""
+@template(
+    "the next time it takes damage",
+    r"when (?P<who>any unit|an? (?:friendly|enemy) unit|it) (?P<event>takes damage|dies|is played) this turn, "
+    r"(?P<rest>.+)",
+)
+def _when_this_turn(m, ctx):
+    """ "When any unit takes damage this turn, kill it", "When it dies this turn, ...": a delayed triggered ability
+    (390.2), about the unit the spell chose ("it", once) or about every such unit (each time)."""
+    event = {"takes damage": "takes_damage", "dies": "die", "is played": "play"}[m["event"]]
+    if m["who"] == "it":
+        if event != "takes_damage":  # a dying "it" is a new object as it dies (359.3.e.4): not said yet
+            return None
+        found = _about_it(m["rest"], ctx)
+        if found is None or ctx.it not in ctx.targets:
+            return None
+        return [{"op": "delayed", "when": {"event": event, "who": "it"}, "it": ctx.it, "effects": found[0]}]
     outer = ctx.it
     ctx.it = "trigger_unit"
     inner = instructions(m["rest"], ctx, [])
     ctx.it = outer
     if inner is None:
         return None
-    return [{"op": "delayed", "when": {"event": "takes_damage", "who": "unit"}, "once": False, "effects": inner}]
+    who = "unit" if m["who"] == "any unit" else m["who"].split(" ", 1)[1]
+    return [{"op": "delayed", "when": {"event": event, "who": who}, "once": False, "effects": inner}]
 
 
 @template(
