@@ -100,6 +100,7 @@ class Cost(Strict):
     kill: Literal["this"] | None = None  # "Kill this" (Gold, 187.5): the source dies as the cost is paid
     spend_buff: Literal["friendly", "this"] | None = None  # "spend a buff" (of a unit you control), "spend my buff"
     discard: int = 0
+    spend_xp: int = 0  # "Spend 3 XP" (730.2)
 
     def plus(self, other: Cost) -> Cost:
         """Both costs together (356.2: additional costs are added to the total)."""
@@ -133,6 +134,7 @@ class Cost(Strict):
         parts += ["recycle this" if self.recycle else "", "kill this" if self.kill else ""]
         spent = {"friendly": "spend a buff", "this": "spend this unit's buff", None: ""}[self.spend_buff]
         parts += [spent, f"discard {self.discard}" if self.discard else ""]
+        parts += [f"spend {self.spend_xp} XP" if self.spend_xp else ""]
         return ", ".join(p for p in parts if p) or "nothing"
 
 

@@ -261,6 +261,7 @@ class Player(Journaled):
     played_this_turn: tuple[str, ...] = ()  # the Main Deck cards played this turn (Legion, 812)
     cards_finalized_this_turn: int = 0  # those played or being played, countered ones too (419.4.b in 1.4)
     finalized_this_turn: tuple[str, ...] = ()
+    xp: int = 0  # XP, a resource a player gains and spends (728-733)
 
     def change_label(self, key: str):
         return (f"player {self.name}", key)

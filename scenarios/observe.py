@@ -35,6 +35,7 @@ OBJECT_FIELDS = {
 }
 PLAYER_FIELDS = {
     "points": lambda g, name: g.players[name].points,
+    "xp": lambda g, name: g.players[name].xp,
     "energy": lambda g, name: g.players[name].energy,
     "power": lambda g, name: g.players[name].power,
     "domain_power": lambda g, name: dict(g.players[name].domain_power),

@@ -120,6 +120,7 @@ class PlayerSetup(Strict):
     power: Count = 99
     domain_power: dict[Domain, Count] = Field(default_factory=dict)
     cards_played_this_turn: Count = 0
+    xp: Count = 0  # XP (728)
     runes: list[RuneSetup] = Field(default_factory=list)
     rune_deck: list[CardSetup] = Field(default_factory=list)
     legend: CardSetup | None = None

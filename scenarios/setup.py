@@ -23,6 +23,7 @@ def build(game, setup: dict) -> None:
             domain_power=tuple(sorted(spec.get("domain_power", {}).items())),
             cards_played_this_turn=spec.get("cards_played_this_turn", 0),
             cards_finalized_this_turn=spec.get("cards_played_this_turn", 0),  # a card played was Finalized
+            xp=spec.get("xp", 0),
         )
         if spec.get("legend"):
             _add(game, spec["legend"], owner=name, zone=Zone.BOARD, location="base")

@@ -639,3 +639,18 @@ def test_a_spells_delayed_trigger_on_each_unit_played_this_turn():
         {"op": "draw", "n": 1},
     ]
     assert read("Choose a unit. When it dies this turn, draw 1.", "Spell").status == "unread"
+
+
+def test_hunt_is_read_as_the_ability_it_is_short_for_and_xp_is_gained_and_spent():
+    """823.1.c.1: Hunt X is "When I conquer or hold, my controller gains X XP" (X omitted: 1, 823.1.c.2)."""
+    hunt = read("[Hunt 2] (When I conquer or hold, gain 2 XP.)")
+    assert [(t["when"], t["effects"]) for t in hunt.definition["triggers"]] == [
+        ({"event": "conquer", "who": "self"}, [{"op": "gain_xp", "n": 2}]),
+        ({"event": "hold", "who": "self"}, [{"op": "gain_xp", "n": 2}]),
+    ]
+    assert read("[Hunt]").definition["triggers"][0]["effects"] == [{"op": "gain_xp", "n": 1}]
+    (ability,) = read("Spend 3 XP, [Exhaust]: Draw 1.").definition["activated"]
+    assert ability["cost"] == {"spend_xp": 3, "exhaust": "this"}
+    (trigger,) = read("When you play me, gain 1 XP.").definition["triggers"]
+    assert trigger["effects"] == [{"op": "gain_xp", "n": 1}]
+    assert read("[Level 6][>] I have +1 [Might].").status == "unread"  # Level (824) is not modelled

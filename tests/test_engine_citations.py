@@ -109,6 +109,7 @@ TERMS: dict[str, list[str]] = {
     "earn_point": ["point", "score"],
     "draw_instead_of_final_point": ["final point", "draw", "point"],
     "gain_points": ["point"],
+    "gain_xp": ["xp"],
     "score": ["score"],
     # the turn
     "expire": ["expir", "this turn"],

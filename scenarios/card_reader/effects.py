@@ -536,3 +536,9 @@ def _play_the_revealed_unit(m, ctx):
         return None
     ctx.revealing = False
     return []
+
+
+@template("xp", r"(?:you )?gain (?P<n>\d+) xp")
+def _gain_xp(m, ctx):
+    """ "Gain 2 XP" (730.1)."""
+    return [{"op": "gain_xp", "n": int(m["n"])}]

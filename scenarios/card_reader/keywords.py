@@ -43,6 +43,14 @@ def keyword_prefix(text: str, card: dict[str, Any]) -> str:
         if word in _DECK_CONSTRAINTS and not found["n"]:
             rest = after
             continue
+        if word == "hunt":  # short for "When I conquer or hold, my controller gains X XP" (823.1.c.1, .c.2)
+            gains = [{"op": "gain_xp", "n": int(found["n"] or 1)}]
+            for event in ("conquer", "hold"):
+                card.setdefault("triggers", []).append(
+                    {"when": {"event": event, "who": "self"}, "effects": gains, "label": f"{card['name']}: Hunt"}
+                )
+            rest = after
+            continue
         if word in ("equip", "repeat"):
             cost_text = re.match(r"((?:\[[^\]]+\])+)\s*", after)
             cost = icons_cost(cost_text.group(1)) if cost_text and not found["n"] else None

@@ -230,12 +230,15 @@ def ability_cost(text: str) -> dict[str, Any] | None:
         part = re.sub(r"^pay ", "", part.strip())
         known: dict[str, Any] | None = _COST_PARTS.get(part)
         if known is None:
-            found = re.fullmatch(r"discard (\d+)", part)
-            known = {"discard": int(found.group(1))} if found else icons_cost(part)
+            found = re.fullmatch(r"(discard|spend) (\d+)( xp)?", part)
+            if found and (found.group(1) == "spend") == bool(found.group(3)):
+                known = {"discard" if found.group(1) == "discard" else "spend_xp": int(found.group(2))}
+            else:
+                known = icons_cost(part)
         if known is None:
             return None
         for key, value in known.items():
-            if key in cost and key not in ("energy", "power", "domain_power", "discard"):
+            if key in cost and key not in ("energy", "power", "domain_power", "discard", "spend_xp"):
                 return None
             if key == "domain_power":
                 merged = dict(cost.get(key, {}))

@@ -36,6 +36,8 @@ def cost_problem(game: Game, cost, player: str, source_id: str | None) -> Refusa
         return Refusal("702.2.b.1", f"{whose} to spend")
     if cost.discard and len(game.hand(player)) < cost.discard:
         return Refusal("422.3", f"{player} has fewer than {cost.discard} cards in hand to discard")
+    if cost.spend_xp and game.players[player].xp < cost.spend_xp:
+        return Refusal("730.2", f"{player} has {game.players[player].xp} XP, fewer than {cost.spend_xp} to spend")
     return None
 
 
@@ -65,6 +67,8 @@ def pay_cost(game: Game, cost, player: str, source_id: str | None, label: str) -
         do.banish(game, source_id, None, because="357.2")
     if cost.kill:
         calc.kill_all(game, [source_id], False, ("357.2", "428.1.a.1"))
+    if cost.spend_xp:
+        game.players[player].xp -= cost.spend_xp  # 730.2
     if cost.recycle:
         do.recycle(game, [source_id], label, because="357.2")
 
