@@ -178,6 +178,7 @@ def _cost_shaped(instruction: dict[str, Any]) -> bool:
 
 class Passive(Strict):
     to: ObjectFilter
+    condition: str | None = None  # a condition word (kernel.CONDITIONS): active only while it holds (Level, 824)
     might: int = 0
     minimum: int | None = None
     keywords: dict[str, int] = Field(default_factory=dict)
@@ -330,6 +331,7 @@ def check_vocabulary(card: Card) -> None:
     for trigger in card.triggers:
         _check_event(card, trigger.when.event)
     conditions = [t.condition for t in card.triggers] + [d.condition for d in card.discounts]
+    conditions += [p.condition for p in card.passives]
     conditions += [i.get("condition") for effect_list in lists for i in instructions_of(effect_list)]
     for word in conditions:
         if word is not None and word not in kernel.CONDITIONS:

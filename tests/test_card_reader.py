@@ -653,4 +653,41 @@ def test_hunt_is_read_as_the_ability_it_is_short_for_and_xp_is_gained_and_spent(
     assert ability["cost"] == {"spend_xp": 3, "exhaust": "this"}
     (trigger,) = read("When you play me, gain 1 XP.").definition["triggers"]
     assert trigger["effects"] == [{"op": "gain_xp", "n": 1}]
-    assert read("[Level 6][>] I have +1 [Might].").status == "unread"  # Level (824) is not modelled
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "expected"),
+    [
+        (
+            "[Level 3][>] I have +1 [Might] and [Ganking].",
+            "passives",
+            [{"to": {"who": "self"}, "condition": "level 3", "might": 1, "keywords": {"Ganking": 1}}],
+        ),
+        (
+            "[Level 6][>] I have [Deflect] and [Ganking].",
+            "passives",
+            [{"to": {"who": "self"}, "condition": "level 6", "keywords": {"Deflect": 1, "Ganking": 1}}],
+        ),
+    ],
+)
+def test_level_is_a_condition_on_the_ability_it_prefixes(text, key, expected):
+    reading = read(text)
+    assert reading.status == "read", reading.unread
+    assert reading.definition[key] == expected
+    (trigger,) = read("[Level 6][>] When you play me, draw 1.").definition["triggers"]
+    assert trigger["condition"] == "level 6"
+    assert read("[Level 6][>] Your units enter ready.").status == "unread"
+
+
+def test_a_level_condition_holds_from_that_much_xp():
+    from scenarios import kernel
+    from scenarios.kernel import Condition
+
+    kernel.load_rules()
+    holds, rule, _ = kernel.CONDITIONS["level 6"]
+
+    class Game:
+        players = {"A": type("P", (), {"xp": 6})(), "B": type("P", (), {"xp": 5})()}
+
+    assert rule == "824.1.b.1"
+    assert holds(Game, Condition("A", None, False)) and not holds(Game, Condition("B", None, False))

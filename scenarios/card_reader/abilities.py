@@ -456,6 +456,38 @@ def read_legion(text: str, card: dict[str, Any], used: list[str]) -> bool:
     raise Unread(text)
 
 
+_LEVEL = re.compile(r"\[level (?P<n>\d+)\](?: —|\[>\]) (?P<rest>.+)")
+_I_HAVE = re.compile(
+    r"i have (?:an additional )?(?:(?P<sign>[+-])(?P<n>\d+) might)?(?: and )?(?P<kws>\[[a-z-]+(?: \d+)?\]"
+    r"(?:(?:,| and|, and) \[[a-z-]+(?: \d+)?\])*)?\.?"
+)
+
+
+def read_level(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "[Level 6][>] I have +1 [Might] and [Ganking]" / "[Level 6][>] When you play me, draw 1": an ability active
+    while its controller has 6 or more XP (824.1.b.1), the condition word "level 6" on a passive or a trigger."""
+    found = _LEVEL.fullmatch(text)
+    if not found:
+        return False
+    word, rest = f"level {found['n']}", found["rest"]
+    have = _I_HAVE.fullmatch(rest)
+    if have and (have["n"] or have["kws"]):
+        if "Equipment" in card.get("tags", []):  # an Equipment's "I": rules or effect text, the text does not say
+            raise Unread(text)
+        passive: dict[str, Any] = {"to": {"who": "self"}, "condition": word}
+        if have["n"]:
+            passive["might"] = int(have["n"]) * (-1 if have["sign"] == "-" else 1)
+        if have["kws"]:
+            passive["keywords"] = _keywords(have["kws"])
+        card.setdefault("passives", []).append(passive)
+        used.append("level: I have <X>")
+        return True
+    if read_trigger(rest, card, used, condition=word):
+        used.append("level: trigger")
+        return True
+    raise Unread(text)
+
+
 def read_deathknell(text: str, card: dict[str, Any], used: list[str]) -> bool:
     found = re.fullmatch(r"\[deathknell\](?: —|\[>\]) (?P<rest>.+)", text)  # [>]: its trigger effect (135.2.e.7.b)
     if not found:
@@ -492,7 +524,7 @@ def read_paragraph(text: str, card: dict[str, Any], spell: Context | None, used:
         card["effects"] = [{"op": "if", "condition": "legion", "then": then, "else": card["effects"]}]
         used.append("legion: instead")
         return
-    for reader in (read_deathknell, read_legion, read_activated, read_trigger, read_static):
+    for reader in (read_deathknell, read_legion, read_level, read_activated, read_trigger, read_static):
         if reader(rest, card, used):
             return
     if spell is None:

@@ -14,7 +14,7 @@ is attached (434.1.e); the text it gives "the equipped unit" is its effect text,
 from __future__ import annotations
 
 from scenarios.game import Game
-from scenarios.kernel import KEYWORD_ABILITIES, calc, condition, keyword, query
+from scenarios.kernel import KEYWORD_ABILITIES, Condition, calc, condition, keyword, query
 from scenarios.objects import BOARD, Obj, Role, Zone
 
 keyword("Assault", "807", valued=True)  # read by might_parts, below
@@ -34,8 +34,14 @@ def passives(game: Game):
         if source.zone != BOARD:
             continue
         for passive in source.definition.passives:
-            if active_while(source, passive.to):
+            if active_while(source, passive.to) and (passive.condition is None or _holds(game, source, passive)):
                 yield source, passive, calc.view_of(game, source)
+
+
+def _holds(game: Game, source: Obj, passive) -> bool:
+    """A dependent passive ability (727.1.b.2, Level 824.1.b.1) is active exactly while its condition holds."""
+    context = Condition(calc.ability_controller(game, source), source.id, False)
+    return calc.condition_holds(game, passive.condition, context)
 
 
 @query("ability_is_active")
