@@ -198,6 +198,7 @@ class Activated(Strict):
     targets: dict[str, TargetSpec] = Field(default_factory=dict)
     effects: list[dict[str, Any]]
     only_unattached: bool = False  # rules text of an attached card is inactive (434.1.e)
+    condition: str | None = None  # a condition word: usable only while it holds ("only if not Empowered", 827)
     equip: bool = False  # an Equip ability (818): "[Cost]: attach this gear to a unit you control"
     label: str | None = None
 
@@ -331,7 +332,7 @@ def check_vocabulary(card: Card) -> None:
     for trigger in card.triggers:
         _check_event(card, trigger.when.event)
     conditions = [t.condition for t in card.triggers] + [d.condition for d in card.discounts]
-    conditions += [p.condition for p in card.passives]
+    conditions += [p.condition for p in card.passives] + [a.condition for a in card.activated]
     conditions += [i.get("condition") for effect_list in lists for i in instructions_of(effect_list)]
     for word in conditions:
         if word is not None and word not in kernel.CONDITIONS:

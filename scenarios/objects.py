@@ -192,6 +192,7 @@ class Obj(Journaled):
     attached_to: str | None = None
     designation: Role | None = None
     moves_this_turn: int = 0
+    empowered: bool = False  # the Empowered status (441, 828)
     incarnation: int = 0
     timestamp: int = 0
     order: int = 0
@@ -219,6 +220,7 @@ class Obj(Journaled):
         "attached_to",
         "designation",
         "moves_this_turn",
+        "empowered",
         "granted",
         "modifiers",
         "contested_by",

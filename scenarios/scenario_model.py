@@ -93,6 +93,7 @@ class UnitSetup(Strict):
     keywords: dict[str, Number] = Field(default_factory=dict)
     modifiers: list[Number] = Field(default_factory=list)
     moves_this_turn: Count = 0
+    empowered: bool = False  # the Empowered status (441)
     gear: list[GearSetup] = Field(default_factory=list)
     _card = field_validator("card")(_known_card)
 

@@ -691,3 +691,24 @@ def test_a_level_condition_holds_from_that_much_xp():
 
     assert rule == "824.1.b.1"
     assert holds(Game, Condition("A", None, False)) and not holds(Game, Condition("B", None, False))
+
+
+def test_empower_is_an_ability_usable_only_if_not_empowered_and_empowered_a_condition():
+    """827.1.c.1: "[Empower] [3]" is "[3]: Empower this. Play only if not Empowered."; 828.1.b.1: "[Empowered][>]
+    text" is active while the card is Empowered."""
+    reading = read("[Empower] [3 Energy] (reminder)\n[Empowered][>] I have +2 [Might] and [Ganking].")
+    assert reading.status == "read", reading.unread
+    (ability,) = reading.definition["activated"]
+    assert (ability["cost"], ability["condition"], ability["effects"]) == (
+        {"energy": 3},
+        "not empowered",
+        [{"op": "empower", "what": "this"}],
+    )
+    assert reading.definition["passives"] == [
+        {"to": {"who": "self"}, "condition": "empowered", "might": 2, "keywords": {"Ganking": 1}}
+    ]
+    assert read("[Empower] — Discard 1").definition["activated"][0]["cost"] == {"discard": 1}
+    assert (
+        read("[Empower] [5 Energy]. This ability costs [3 Energy] less if you control 4 or fewer runes.").status
+        == "unread"
+    )

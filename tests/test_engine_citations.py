@@ -110,6 +110,7 @@ TERMS: dict[str, list[str]] = {
     "draw_instead_of_final_point": ["final point", "draw", "point"],
     "gain_points": ["point"],
     "gain_xp": ["xp"],
+    "set_empowered": ["empower"],
     "score": ["score"],
     # the turn
     "expire": ["expir", "this turn"],

@@ -456,7 +456,7 @@ def read_legion(text: str, card: dict[str, Any], used: list[str]) -> bool:
     raise Unread(text)
 
 
-_LEVEL = re.compile(r"\[level (?P<n>\d+)\](?: —|\[>\]) (?P<rest>.+)")
+_LEVEL = re.compile(r"\[(?:level (?P<n>\d+)|(?P<empowered>empowered))\](?: —|\[>\]) (?P<rest>.+)")
 _I_HAVE = re.compile(
     r"i have (?:an additional )?(?:(?P<sign>[+-])(?P<n>\d+) might)?(?: and )?(?P<kws>\[[a-z-]+(?: \d+)?\]"
     r"(?:(?:,| and|, and) \[[a-z-]+(?: \d+)?\])*)?\.?"
@@ -465,11 +465,12 @@ _I_HAVE = re.compile(
 
 def read_level(text: str, card: dict[str, Any], used: list[str]) -> bool:
     """ "[Level 6][>] I have +1 [Might] and [Ganking]" / "[Level 6][>] When you play me, draw 1": an ability active
-    while its controller has 6 or more XP (824.1.b.1), the condition word "level 6" on a passive or a trigger."""
+    while its controller has 6 or more XP (824.1.b.1), the condition word "level 6" on a passive or a trigger;
+    "[Empowered][>] ..." likewise, active while the card is Empowered (828.1.b.1)."""
     found = _LEVEL.fullmatch(text)
     if not found:
         return False
-    word, rest = f"level {found['n']}", found["rest"]
+    word, rest = ("empowered" if found["empowered"] else f"level {found['n']}"), found["rest"]
     have = _I_HAVE.fullmatch(rest)
     if have and (have["n"] or have["kws"]):
         if "Equipment" in card.get("tags", []):  # an Equipment's "I": rules or effect text, the text does not say
@@ -484,6 +485,10 @@ def read_level(text: str, card: dict[str, Any], used: list[str]) -> bool:
         return True
     if read_trigger(rest, card, used, condition=word):
         used.append("level: trigger")
+        return True
+    if read_activated(rest, card, used):  # usable only while the condition holds
+        card["activated"][-1]["condition"] = word
+        used.append("level: activated")
         return True
     raise Unread(text)
 

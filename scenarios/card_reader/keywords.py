@@ -8,7 +8,7 @@ from functools import cache
 from typing import Any
 
 from scenarios import kernel
-from scenarios.card_reader.phrases import icons_cost
+from scenarios.card_reader.phrases import ability_cost, icons_cost
 
 
 @cache
@@ -42,6 +42,21 @@ def keyword_prefix(text: str, card: dict[str, Any]) -> str:
         after = rest[found.end() :]
         if word in _DECK_CONSTRAINTS and not found["n"]:
             rest = after
+            continue
+        if word == "empower" and not found["n"]:  # "[Cost]: Empower this. Play only if not Empowered." (827.1.c.1)
+            cost_text = re.match(r"(?:— )?((?:\[[^\]]+\])+|[^.(]+?)\s*(?=\(|$)", after)
+            cost = ability_cost(cost_text.group(1)) if cost_text else None
+            if cost is None or cost_text is None:
+                return rest
+            card.setdefault("activated", []).append(
+                {
+                    "cost": cost,
+                    "condition": "not empowered",
+                    "effects": [{"op": "empower", "what": "this"}],
+                    "label": f"{card['name']}: Empower",
+                }
+            )
+            rest = after[cost_text.end() :]
             continue
         if word == "hunt":  # short for "When I conquer or hold, my controller gains X XP" (823.1.c.1, .c.2)
             gains = [{"op": "gain_xp", "n": int(found["n"] or 1)}]

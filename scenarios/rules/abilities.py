@@ -11,7 +11,7 @@ from __future__ import annotations
 from scenarios.actions import Activate
 from scenarios.cards import Cost
 from scenarios.game import Game
-from scenarios.kernel import Refusal, action, calc, choose, do, instruction, procedure, query
+from scenarios.kernel import CONDITIONS, Condition, Refusal, action, calc, choose, do, instruction, procedure, query
 from scenarios.objects import ChainItem, ItemKind, Kind, Targeting, Zone
 from scenarios.trace import StepKind
 
@@ -140,6 +140,9 @@ def activate(game: Game, act: Activate) -> None:
         raise Refusal("378", f"{player} does not control {source.id} on the board")
     if ability.only_unattached and source.attached_to:
         raise Refusal("434.1.e", f"{source.card}'s ability is rules text, inactive while it is attached")
+    if ability.condition and not calc.condition_holds(game, ability.condition, Condition(player, source.id, False)):
+        rule = CONDITIONS[ability.condition][1]
+        raise Refusal(rule, f"{source.card}'s ability is usable only while {ability.condition} holds")
     calc.ability_timing(game, player, ability)
     label = ability.label or f"{source.card} ability"
     here = _here(source)

@@ -201,7 +201,7 @@ def enter_board(game: Game, card, player: str, location: str, ready: bool, hidde
     card.zone, card.location, card.controller = Zone.BOARD, location, player
     card.exhausted = not ready if card.kind == Kind.UNIT else False
     card.damage, card.buffs, card.modifiers, card.granted = 0, 0, (), ()
-    card.designation, card.stunned, card.moves_this_turn = None, False, 0
+    card.designation, card.stunned, card.moves_this_turn, card.empowered = None, False, 0, False
     card.triggered_in_combat = ()
     card.hidden_turn = None
     card.timestamp = game.tick()
