@@ -38,7 +38,7 @@ def test_a_spell_reads_its_sentences_in_order():
     "text",
     [
         "When I attack, deal 3 to all enemy units here. Then do a thing no card says.",
-        "[Ambush] (You may play me as a [Reaction].)",
+        "[Flow] [2 Energy] (You may play this from your trash for its Flow cost.)",
         "When you play me, choose an opponent.",
         "[Tank] (I must be assigned combat damage first.) Some unknown words.",
     ],
@@ -218,7 +218,7 @@ def test_a_token_is_read_with_its_kind_might_number_and_place(text, expected):
     [
         "Play a 1 [Might] Goblin unit token.",  # no such token (187)
         "Play a ready 1 [Might] Recruit unit token exhausted.",
-        "Play a 2 [Might] Sand Soldier unit token with [Ambush].",  # a keyword the engine does not know
+        "Play a 2 [Might] Sand Soldier unit token with [Flow].",  # a keyword the engine does not know
     ],
 )
 def test_a_token_the_rules_do_not_define_is_not_read(text):
@@ -712,3 +712,12 @@ def test_empower_is_an_ability_usable_only_if_not_empowered_and_empowered_a_cond
         read("[Empower] [5 Energy]. This ability costs [3 Energy] less if you control 4 or fewer runes.").status
         == "unread"
     )
+
+
+def test_ambush_is_read_as_the_keyword_and_your_other_units_as_a_group():
+    reading = read("[Ambush] (You may play me as a [Reaction] to a battlefield where you have units.)")
+    assert reading.status == "read" and reading.definition["keywords"] == {"Ambush": 1}
+    (trigger,) = read("When you play me, give your other units here [Shield] this turn.").definition["triggers"]
+    assert trigger["effects"] == [
+        {"op": "grant", "keyword": "Shield", "to": {"all": {"who": "other friendly unit", "where": "here"}}}
+    ]

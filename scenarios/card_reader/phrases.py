@@ -62,7 +62,9 @@ _ALL = re.compile(
     r"^(?:all|each)\s+(?:(?P<other>other)\s+)?(?:(?P<side>friendly|enemy)\s+)?(?P<kind>units?|gears?\b)"
     r"(?P<rest>.*)$"
 )
-_PLURAL = re.compile(r"^(?:(?P<other>other)\s+)?(?:(?P<side>friendly|enemy|your)\s+)?(?P<kind>units)(?P<rest>.*)$")
+_PLURAL = re.compile(
+    r"^(?:(?P<other>other)\s+)?(?:(?P<side>friendly|enemy|your)\s+)?(?:(?P<other2>other)\s+)?(?P<kind>units)(?P<rest>.*)$"
+)
 # Tags naming a kind of unit, as card text says them ("your Mechs", "a friendly Dragon"; 133.8, 143.1)
 UNIT_TAGS = {"mech": "Mech", "dragon": "Dragon", "poro": "Poro", "bird": "Bird", "cat": "Cat", "dog": "Dog"}
 _TAGGED = re.compile(r"(?P<before>.*?\b)(?P<tag>" + "|".join(UNIT_TAGS) + r")(?P<s>s?)\b(?P<after>.*)")
@@ -140,7 +142,8 @@ def group_filter(phrase: str) -> dict[str, Any] | None:
             return None
         return {"who": " ".join(w for w in (found["side"], "gear") if w)}
     side = {"your": "friendly"}.get(found["side"] or "", found["side"] or "")
-    who = " ".join(w for w in (found["other"], side, "unit") if w)
+    other = found["other"] or (found.groupdict().get("other2"))  # "your other units"
+    who = " ".join(w for w in (other, side, "unit") if w)
     flt: dict[str, Any] = {"who": who}
     for state in states:
         flt[state] = True

@@ -23,6 +23,19 @@ keyword("Accelerate", "805")
 keyword("Action", "806")
 keyword("Hidden", "811")
 keyword("Reaction", "813")
+keyword("Ambush", "822")
+
+
+def ambush_at(game: Game, player: str, card, location) -> bool:
+    """Ambush 822.1.b: "I may be played to a battlefield where you control Units" and "I have [Reaction] as long
+    as I'm being played to a battlefield where you control Units"."""
+    return (
+        location is not None
+        and game.is_battlefield(location)
+        and calc.has_keyword(game, card, "Ambush")
+        and any(unit.controller == player for unit in game.units(location))
+    )
+
 
 event_kind("play", "383.4.a", would="be played")
 
@@ -66,6 +79,8 @@ def _play_because(game: Game, act: Play) -> tuple[str, ...]:
     if card is None or card.definition is None:
         return ("419.1",)
     keywords = [k for k in ("Action", "Reaction") if calc.has_keyword(game, card, k)]
+    if "Reaction" not in keywords and ambush_at(game, act.by, card, act.at) and (game.chain or game.showdown):
+        return (*calc.timing_rules(game, ["Reaction"])[:2], "822.1.b", "419.1")  # Reaction while ambushing
     hidden = card.zone == Zone.FACEDOWN and "Reaction" not in keywords and (game.chain or game.showdown)
     if hidden:  # played from facedown it has Reaction, with Reaction's timing (811.6)
         return (*calc.timing_rules(game, ["Reaction"])[:2], "811.6", "419.1")
@@ -89,7 +104,11 @@ def play_candidates(game: Game, player: str):
         if definition.object_kind in ("unit", "gear"):
             places = [hidden_at] if hidden_at else ["base"]
             if definition.object_kind == "unit" and not hidden_at:
-                places += [b.id for b in game.battlefields() if b.battlefield_controller == player]
+                places += [
+                    b.id
+                    for b in game.battlefields()
+                    if b.battlefield_controller == player or ambush_at(game, player, card, b.id)
+                ]
             for place, fast in itertools.product(places, accelerations):
                 yield Play(by=player, card=card.id, at=None if place == "base" else place, accelerate=fast)
             continue
@@ -110,7 +129,8 @@ def play_card(game: Game, act: Play) -> None:
     if facedown:
         calc.check_hidden_turn(game, card)
     definition = card.definition
-    calc.play_timing(game, player, card, facedown)
+    ambush = ambush_at(game, player, card, act.at)  # 822.1.b: Reaction, and this battlefield, while ambushing
+    calc.play_timing(game, player, card, facedown or ambush)
     if act.accelerate and not definition.has("Accelerate"):
         raise Refusal("805.1", f"{card.id} has no Accelerate")
     hidden_at = card.location if facedown else None
@@ -122,7 +142,8 @@ def play_card(game: Game, act: Play) -> None:
             )
         if facedown and location != hidden_at:
             raise Refusal("811.1.d.1", f"a hidden permanent must be played to {hidden_at}, where it was hidden")
-        calc.check_play_location(game, player, location, definition.object_kind, hidden_at)
+        if not ambush:  # 822.1.c: Ambush adds the battlefields where its controller has units to the valid ones
+            calc.check_play_location(game, player, location, definition.object_kind, hidden_at)
         if act.repeat:
             raise Refusal("820.1.a", f"{card.id} is not a spell: Repeat is present on spells")
         # 811.1.b: a hidden card is played ignoring its base cost
