@@ -42,7 +42,7 @@ def test_coverage_is_printed_per_set_then_in_total(connection):
     lines = card_readings.coverage_lines(connection)
     total = next(line for line in lines if line.startswith("cards read fully: "))
     read, of = (int(n) for n in total.split(": ")[1].split(" (")[0].split(" of "))
-    assert of > 900 and read >= 308  # the floor reached; raise it as the grammar grows
+    assert of > 900 and read >= 310  # the floor reached; raise it as the grammar grows
     sets = lines[: lines.index(total)]
     assert {line.split(":")[0] for line in sets} >= {"Origins", "Spiritforged", "Unleashed", "Vendetta"}
     assert sum(int(line.split(": ")[1].split(" of ")[0]) for line in sets) == read
@@ -59,7 +59,7 @@ def test_every_unread_card_names_the_words_not_read(connection):
 def test_the_hand_written_cards_are_the_oracle(connection):
     results = card_readings.oracle(connection)
     equal = [r for r in results if r["result"] == "equal"]
-    assert len(equal) >= 79, card_readings.oracle_lines(connection)
+    assert len(equal) >= 80, card_readings.oracle_lines(connection)
     for result in results:
         if result["result"] == "differs":
             assert set(result["fields"]) <= set(EXPLAINED), (result["card"], result["fields"])

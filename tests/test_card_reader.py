@@ -721,3 +721,13 @@ def test_ambush_is_read_as_the_keyword_and_your_other_units_as_a_group():
     assert trigger["effects"] == [
         {"op": "grant", "keyword": "Shield", "to": {"all": {"who": "other friendly unit", "where": "here"}}}
     ]
+
+
+def test_use_this_ability_only_while_at_a_battlefield_is_a_condition_on_using_it():
+    """377.2.b: a condition on using an activated ability must be true to activate it."""
+    (ability,) = read(
+        "[Exhaust]: Deal damage equal to my Might to a unit at a battlefield. Use this ability only while I'm at a "
+        "battlefield."
+    ).definition["activated"]
+    assert ability["condition"] == "at a battlefield"
+    assert ability["effects"] == [{"op": "deal", "amount": "might_of:this", "to": "unit"}]

@@ -241,6 +241,7 @@ def read_trigger(text: str, card: dict[str, Any], used: list[str], condition: st
     return True
 
 
+_USE_ONLY = re.compile(r"\.? use this ability only while i'm at a battlefield\.?$")
 _ACTIVATED = re.compile(
     r"(?:\[(?P<kw1>reaction|action)\]\[>\] )?(?P<cost>[^:]+?): (?:\[(?P<kw2>reaction|action)\] — )?(?P<effect>.+)"
 )
@@ -258,7 +259,12 @@ def read_activated(text: str, card: dict[str, Any], used: list[str]) -> bool:
     keyword = found["kw1"] or found["kw2"]
     if keyword:
         ability["keywords"] = {engine_keyword(keyword): 1}
-    ability["effects"] = _effects(found["effect"], ctx, used)
+    effect = found["effect"]
+    only = _USE_ONLY.search(effect)
+    if only:  # "Use this ability only while I'm at a battlefield": a condition on using it (377.2.b)
+        ability["condition"] = "at a battlefield"
+        effect = effect[: only.start()]
+    ability["effects"] = _effects(effect, ctx, used)
     if ctx.targets:
         ability["targets"] = ctx.targets
     ability["label"] = f"{card['name']}: {text}"

@@ -194,6 +194,13 @@ def _alone_in_its_role(game: Game, unit: Obj) -> bool:
     return unit.zone == BOARD and all(u.designation != unit.designation for u in game.friendly_others(unit))
 
 
+@condition("at a battlefield", "377.2.b")
+def _source_at_a_battlefield(game: Game, context) -> bool:
+    """ "Use this ability only while I'm at a battlefield": the condition on using it must be true (377.2.b)."""
+    source = game.objects.get(context.source) if context.source else None
+    return source is not None and source.zone == BOARD and game.is_battlefield(source.location)
+
+
 @condition("alone", "364.3.a")
 def _is_source_alone(game: Game, context) -> bool:
     """ "If I'm (I died) alone": no other friendly unit at its location (740.2.a in Core Rules 1.4), as noted when
