@@ -224,6 +224,7 @@ class Card(Strict):
     keywords: dict[str, int] = Field(default_factory=dict)
     discounts: list[Discount] = Field(default_factory=list)  # 356.4, active wherever the card is played from
     repeat: list[Cost] = Field(default_factory=list)  # [Repeat] costs, each paid at most once (820.1.c)
+    flow: list[Cost] = Field(default_factory=list)  # [Flow] costs: played from the trash for one, then banished (829)
     might_bonus: int = 0
     enters_ready: bool = False
     targets: dict[str, TargetSpec] = Field(default_factory=dict)

@@ -193,6 +193,7 @@ class Obj(Journaled):
     designation: Role | None = None
     moves_this_turn: int = 0
     empowered: bool = False  # the Empowered status (441, 828)
+    flowed: bool = False  # a spell played from the trash for its Flow cost: banished as it leaves the Chain (829)
     incarnation: int = 0
     timestamp: int = 0
     order: int = 0

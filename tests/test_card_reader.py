@@ -38,7 +38,7 @@ def test_a_spell_reads_its_sentences_in_order():
     "text",
     [
         "When I attack, deal 3 to all enemy units here. Then do a thing no card says.",
-        "[Flow] [2 Energy] (You may play this from your trash for its Flow cost.)",
+        "[Burn 2] (They trash the top 2 cards of their Main Deck.)",
         "When you play me, choose an opponent.",
         "[Tank] (I must be assigned combat damage first.) Some unknown words.",
     ],
@@ -731,3 +731,12 @@ def test_use_this_ability_only_while_at_a_battlefield_is_a_condition_on_using_it
     ).definition["activated"]
     assert ability["condition"] == "at a battlefield"
     assert ability["effects"] == [{"op": "deal", "amount": "might_of:this", "to": "unit"}]
+
+
+def test_flow_is_an_alternate_cost_of_a_spell_only():
+    """829.1.a, 829.1.c: Flow is present on spells, formatted "Flow [Cost]"."""
+    reading = read(
+        "Draw 1.\n[Flow] [2 Energy] (You may play this from your trash for its Flow cost. Then banish it.)", "Spell"
+    )
+    assert reading.status == "read" and reading.definition["flow"] == [{"energy": 2}]
+    assert read("[Flow] [2 Energy]", "Unit").status == "unread"

@@ -66,10 +66,10 @@ def keyword_prefix(text: str, card: dict[str, Any]) -> str:
                 )
             rest = after
             continue
-        if word in ("equip", "repeat"):
+        if word in ("equip", "repeat", "flow"):
             cost_text = re.match(r"((?:\[[^\]]+\])+)\s*", after)
             cost = icons_cost(cost_text.group(1)) if cost_text and not found["n"] else None
-            if cost is None or cost_text is None:
+            if cost is None or cost_text is None or (word == "flow" and card["type"] != "spell"):  # Flow: spells
                 return rest
             if word == "equip":
                 card.setdefault("keywords", {})["Equip"] = 1
@@ -82,8 +82,8 @@ def keyword_prefix(text: str, card: dict[str, Any]) -> str:
                         "label": f"{card['name']}: Equip",
                     }
                 )
-            else:
-                card.setdefault("repeat", []).append(cost)
+            else:  # Repeat (820), Flow (829.1.c: an alternate cost to play the spell from the trash)
+                card.setdefault(word, []).append(cost)
             rest = after[cost_text.end() :]
             continue
         keyword = engine_keyword(word)

@@ -96,7 +96,8 @@ def _played(game: Game, act: Play) -> str:
 
 def play_candidates(game: Game, player: str):
     for card in game.objects.values():
-        if card.owner != player or card.zone not in (Zone.HAND, Zone.FACEDOWN):
+        flow = card.zone == Zone.TRASH and card.definition is not None and bool(card.definition.flow)  # 829
+        if card.owner != player or (card.zone not in (Zone.HAND, Zone.FACEDOWN) and not flow):
             continue
         definition = card.definition
         hidden_at = card.location if card.zone == Zone.FACEDOWN else None
@@ -123,7 +124,8 @@ def play_candidates(game: Game, player: str):
 @procedure("play_card", StepKind.ACTION, defines=("350", "350.1"), summary=_played, objects=lambda g, a: [a.card])
 def play_card(game: Game, act: Play) -> None:
     player, card = act.by, game.obj(act.card)
-    if card.owner != player or card.zone not in (Zone.HAND, Zone.FACEDOWN):
+    flow = card.zone == Zone.TRASH and bool(card.definition.flow)  # 829.1.b: "play this from your trash"
+    if card.owner != player or (card.zone not in (Zone.HAND, Zone.FACEDOWN) and not flow):
         raise Refusal("354", f"{card.id} is not a card {player} can play from hand or facedown")
     facedown = card.zone == Zone.FACEDOWN
     if facedown:
@@ -162,9 +164,11 @@ def play_card(game: Game, act: Play) -> None:
     chosen = calc.choose_targets(game, tuple(definition.targets.items()), dict(act.targets), context)
     repeated = calc.repeat_choices(game, card, act, context)
     every_choice = [chosen, *repeated]
-    cost = calc.total_cost(game, card, player, facedown, act.accelerate, act.repeat, every_choice)
+    cost = calc.total_cost(game, card, player, facedown or flow, act.accelerate, act.repeat, every_choice)
+    if flow:  # 829.1.c.1: the Flow cost is an alternate cost replacing the base cost
+        cost = cost.plus(definition.flow[0])
     calc.pay_resources(game, player, cost)
-    card.zone, card.location = Zone.CHAIN, None
+    card.zone, card.location, card.flowed = Zone.CHAIN, None, flow
     item = ChainItem(
         game.new_id("item"),
         definition.name,
