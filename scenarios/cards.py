@@ -227,6 +227,8 @@ class Card(Strict):
     flow: list[Cost] = Field(default_factory=list)  # [Flow] costs: played from the trash for one, then banished (829)
     might_bonus: int = 0
     enters_ready: bool = False
+    # "You may play me to an open / an occupied enemy battlefield": locations its play may choose (355.2.b)
+    played_to: list[Literal["open", "occupied enemy"]] = Field(default_factory=list)
     targets: dict[str, TargetSpec] = Field(default_factory=dict)
     effects: list[dict[str, Any]] = Field(default_factory=list)
     triggers: list[Trigger] = Field(default_factory=list)

@@ -740,3 +740,10 @@ def test_flow_is_an_alternate_cost_of_a_spell_only():
     )
     assert reading.status == "read" and reading.definition["flow"] == [{"energy": 2}]
     assert read("[Flow] [2 Energy]", "Unit").status == "unread"
+
+
+def test_a_permission_to_play_a_unit_to_a_battlefield_not_normally_valid():
+    """355.2.b; open: unoccupied and uncontrolled (170.11.c); occupied: a unit there (170.11.a)."""
+    assert read("You may play me to an open battlefield.").definition["played_to"] == ["open"]
+    assert read("You may play me to an occupied enemy battlefield.").definition["played_to"] == ["occupied enemy"]
+    assert read("You may play me to an open battlefield.", "Spell").status == "unread"

@@ -26,6 +26,17 @@ keyword("Reaction", "813")
 keyword("Ambush", "822")
 
 
+def permitted_at(game: Game, player: str, card, location) -> bool:
+    """355.2.b: a card's permission to be played to a location not normally valid: "an open battlefield"
+    (unoccupied and uncontrolled, 170.11.c), "an occupied enemy battlefield" (an opponent's, with a unit, 170.11.a)."""
+    if location is None or not game.is_battlefield(location) or not card.definition.played_to:
+        return False
+    controller, occupied = game.objects[location].battlefield_controller, game.has_units(location)
+    if "open" in card.definition.played_to and controller is None and not occupied:
+        return True
+    return "occupied enemy" in card.definition.played_to and controller not in (None, player) and occupied
+
+
 def ambush_at(game: Game, player: str, card, location) -> bool:
     """Ambush 822.1.b: "I may be played to a battlefield where you control Units" and "I have [Reaction] as long
     as I'm being played to a battlefield where you control Units"."""
@@ -108,7 +119,9 @@ def play_candidates(game: Game, player: str):
                 places += [
                     b.id
                     for b in game.battlefields()
-                    if b.battlefield_controller == player or ambush_at(game, player, card, b.id)
+                    if b.battlefield_controller == player
+                    or ambush_at(game, player, card, b.id)
+                    or permitted_at(game, player, card, b.id)
                 ]
             for place, fast in itertools.product(places, accelerations):
                 yield Play(by=player, card=card.id, at=None if place == "base" else place, accelerate=fast)
@@ -144,7 +157,9 @@ def play_card(game: Game, act: Play) -> None:
             )
         if facedown and location != hidden_at:
             raise Refusal("811.1.d.1", f"a hidden permanent must be played to {hidden_at}, where it was hidden")
-        if not ambush:  # 822.1.c: Ambush adds the battlefields where its controller has units to the valid ones
+        # 822.1.c: Ambush adds the battlefields where its controller has units to the valid ones; 355.2.b: a card's
+        # own permission adds others
+        if not ambush and not permitted_at(game, player, card, location):
             calc.check_play_location(game, player, location, definition.object_kind, hidden_at)
         if act.repeat:
             raise Refusal("820.1.a", f"{card.id} is not a spell: Repeat is present on spells")
