@@ -86,6 +86,7 @@ BehaviourName = Literal[
     "victory_when",
     "assignment_capped_at_lethal",
     "looking_past_the_deck",
+    "designations_before_lethal",
 ]
 
 
@@ -336,6 +337,18 @@ BEHAVIOURS: dict[str, Behaviour] = {
                 Reading("2025-06-02", "burns_out", ("607.1.b", "607.2")),
                 Reading("2025-12-01", "no_burn_out", ("418.1.c",)),
                 Reading("2026-06-18", "no_burn_out", ("431.1.c",)),
+            ),
+        ),
+        Behaviour(
+            "designations_before_lethal",
+            "In a Cleanup during a Combat, are units killed for lethal damage before the Attacker and Defender "
+            "designations are assigned or removed (a unit arriving at the combat is checked without its Assault "
+            "or Shield, one that left it still with them), or are the designations updated first, so the "
+            "lethal check reads the Might they give?",
+            (
+                Reading("2025-06-02", "lethal_first", ("520", "521"), roles=(("lethal", "520"),)),
+                Reading("2025-12-01", "lethal_first", ("322.4", "322.5"), roles=(("lethal", "322.4"),)),
+                Reading("2026-06-18", "designations_first", ("323.2", "323.5"), roles=(("lethal", "323.5"),)),
             ),
         ),
         Behaviour(

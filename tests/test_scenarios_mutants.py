@@ -781,6 +781,16 @@ MUTANTS = [
         ("dispute-903",),
     ),
     (
+        "a Cleanup kills for lethal damage before it updates designations, whatever the version (2025-12-01 read)",
+        [("behaviour", "designations_before_lethal", every_version_read_as("2025-12-01"))],
+        ("dispute-543",),
+    ),
+    (
+        "a Cleanup updates designations before it kills for lethal damage, whatever the version (1.4 read)",
+        [("behaviour", "designations_before_lethal", every_version_read_as("2026-06-18"))],
+        ("dispute-543",),
+    ),
+    (
         "an instruction acts on an object that has ceased to exist",
         [("query", "still_there", acts_on_whatever_it_names)],
         ("dispute-904",),
