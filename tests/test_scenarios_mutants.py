@@ -212,6 +212,21 @@ def legion_counts_every_players_cards(original):
     return mutant
 
 
+def a_repeated_burn_out_waits_for_the_cleanup(original):
+    """Burning out stops once an opponent would win, the win left to the next Cleanup (misreading 431.3.c.1 in
+    Core Rules 1.4: the point of a Burn Out repeated in sequence wins at once, and the first one's does not stop
+    the action)."""
+
+    def burn_out_until_a_card(game, player, because):
+        while not game.deck(player):
+            kernel.do.burn_out(game, player, because=because)
+            if kernel.calc.victor(game) in game.opponents(player):
+                return bool(game.deck(player))
+        return True
+
+    return burn_out_until_a_card
+
+
 def every_version_read_as(version):
     """A behaviour the Core Rules versions disagree on read the same under every version: the engine ignores
     the version a game is judged under (only the rule numbers would follow it)."""
@@ -683,12 +698,12 @@ MUTANTS = [
     (
         "a player at the Victory Score wins at once, whatever the version (2025-12-01 read everywhere)",
         [("behaviour", "victory_when", every_version_read_as("2025-12-01"))],
-        ("dispute-541",),
+        ("dispute-541", "dispute-544", "dispute-69"),
     ),
     (
         "a player at the Victory Score wins only in a Cleanup, whatever the version (Core Rules 1.4 read everywhere)",
         [("behaviour", "victory_when", every_version_read_as("2026-06-18"))],
-        ("dispute-541",),
+        ("dispute-541", "dispute-544"),
     ),
     (
         "a unit may be assigned more than lethal while another lacks it, whatever the version (2025-06-02 read)",
@@ -779,6 +794,11 @@ MUTANTS = [
         "the attacker keeps Focus after the Initial Chain, whatever the version (2025-12-01 read everywhere)",
         [("behaviour", "focus_after_the_initial_chain", every_version_read_as("2025-12-01"))],
         ("dispute-903",),
+    ),
+    (
+        "a Burn Out repeated in sequence waits for the Cleanup to win",
+        [("query", "burn_out_until_a_card", a_repeated_burn_out_waits_for_the_cleanup)],
+        ("dispute-544",),
     ),
     (
         "a Cleanup kills for lethal damage before it updates designations, whatever the version (2025-12-01 read)",
