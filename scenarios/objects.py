@@ -360,6 +360,7 @@ class Showdown(Journaled):
     focus: str | None  # none: a showdown no player has focus in yet (a scenario may set one up so)
     passes: tuple[str, ...] = ()
     initial: bool = False
+    reopened: bool = False  # a Cleanup's triggers went on the Chain just after its last item resolved
 
     def change_label(self, key: str):
         return ("showdown", key)

@@ -87,6 +87,7 @@ BehaviourName = Literal[
     "assignment_capped_at_lethal",
     "looking_past_the_deck",
     "designations_before_lethal",
+    "focus_after_a_reopened_chain",
 ]
 
 
@@ -337,6 +338,19 @@ BEHAVIOURS: dict[str, Behaviour] = {
                 Reading("2025-06-02", "burns_out", ("607.1.b", "607.2")),
                 Reading("2025-12-01", "no_burn_out", ("418.1.c",)),
                 Reading("2026-06-18", "no_burn_out", ("431.1.c",)),
+            ),
+        ),
+        Behaviour(
+            "focus_after_a_reopened_chain",
+            "In a Showdown, the last item on the Chain resolves and the Cleanup after it puts triggered abilities "
+            "on the Chain (a Deathknell, a late attacker's attack trigger): does Focus pass as that last item "
+            "resolves and again as the triggers' chain closes (each time the last item on the Chain resolves), "
+            "or once, as the turn returns to an Open State, the triggers adding to the Chain no chain of their own "
+            "(a chain a triggered ability opens never passes it)?",
+            (
+                Reading("2025-06-02", "each_chain", ("552",)),
+                Reading("2025-12-01", "each_chain", ("343",)),
+                Reading("2026-06-18", "once_in_open_state", ("346", "346.1")),
             ),
         ),
         Behaviour(

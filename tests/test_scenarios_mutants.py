@@ -801,6 +801,16 @@ MUTANTS = [
         ("dispute-544",),
     ),
     (
+        "Focus passes again after a chain a Cleanup's triggers opened, whatever the version (2025-12-01 read)",
+        [("behaviour", "focus_after_a_reopened_chain", every_version_read_as("2025-12-01"))],
+        ("dispute-545", "dispute-521"),
+    ),
+    (
+        "Focus passes once after a chain a Cleanup's triggers reopened, whatever the version (1.4 read)",
+        [("behaviour", "focus_after_a_reopened_chain", every_version_read_as("2026-06-18"))],
+        ("dispute-545", 12, 19),
+    ),
+    (
         "a Cleanup kills for lethal damage before it updates designations, whatever the version (2025-12-01 read)",
         [("behaviour", "designations_before_lethal", every_version_read_as("2025-12-01"))],
         ("dispute-543",),
