@@ -88,6 +88,7 @@ BehaviourName = Literal[
     "looking_past_the_deck",
     "designations_before_lethal",
     "focus_after_a_reopened_chain",
+    "passive_limit_snapshotted",
 ]
 
 
@@ -338,6 +339,18 @@ BEHAVIOURS: dict[str, Behaviour] = {
                 Reading("2025-06-02", "burns_out", ("607.1.b", "607.2")),
                 Reading("2025-12-01", "no_burn_out", ("418.1.c",)),
                 Reading("2026-06-18", "no_burn_out", ("431.1.c",)),
+            ),
+        ),
+        Behaviour(
+            "passive_limit_snapshotted",
+            "A passive ability decreases Might to a minimum ('Stunned enemy units here have -8 might, to a minimum "
+            "of 1 might'): is the limit snapshotted as the passive begins to apply to a unit, so the decrease "
+            "stays at what it could take then while it applies (a later +2 raises the unit by 2), or recomputed "
+            "each time the layer applies, like any passive (a later +2 is eaten by the decrease)?",
+            (
+                Reading("2025-06-02", "snapshotted", ("637.3.b",)),  # no snapshot rule yet: read as 2025-12-01 wrote it
+                Reading("2025-12-01", "snapshotted", ("454.3.d.2.b",)),
+                Reading("2026-06-18", "recomputed", ("477.3.e.2.b",)),
             ),
         ),
         Behaviour(

@@ -575,7 +575,7 @@ MUTANTS = [
         [("query", "resolution", trigger_controller_follows_its_source)],
         (21,),
     ),
-    ("decreases before increases", [("query", "apply_layers", decreases_before_increases)], (14,)),
+    ("decreases before increases", [("query", "apply_layers", decreases_before_increases)], (14, "dispute-546")),
     ("recall exhausts the unit", [("procedure", "recall", recall_also_exhausts)], (20, 24)),
     ("recall heals the unit", [("procedure", "recall", recall_also_heals)], (22,)),
     ("might limits are not snapshotted", [("query", "snapshot_modifier", no_snapshot)], (10, 41, 42)),
@@ -809,6 +809,16 @@ MUTANTS = [
         "Focus passes once after a chain a Cleanup's triggers reopened, whatever the version (1.4 read)",
         [("behaviour", "focus_after_a_reopened_chain", every_version_read_as("2026-06-18"))],
         ("dispute-545", 12, 19),
+    ),
+    (
+        "a passive's limit is snapshotted, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "passive_limit_snapshotted", every_version_read_as("2025-12-01"))],
+        ("dispute-546",),
+    ),
+    (
+        "a passive's limit is recomputed, whatever the version (Core Rules 1.4 read everywhere)",
+        [("behaviour", "passive_limit_snapshotted", every_version_read_as("2026-06-18"))],
+        ("dispute-546",),
     ),
     (
         "a Cleanup kills for lethal damage before it updates designations, whatever the version (2025-12-01 read)",
