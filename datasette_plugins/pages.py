@@ -52,6 +52,7 @@ ROUTE_PATTERNS = {
     "rulebook_rule": rf"^/rules/{GAME}/{_RULEBOOK}/(?P<version>[^/]+)/(?P<number>[^/]+?){FORMAT}",
     "keyword": rf"^/keywords/{GAME}/(?P<term>[^/]+?){FORMAT}",
     "versioned_keyword": rf"^/keywords/{GAME}/(?P<version>[^/]+)/(?P<term>[^/]+?){FORMAT}",
+    "keyword_replays": rf"^/keyword-replays/{GAME}/(?P<term>[^/]+?){FORMAT}",
     "ruling": r"^/rulings/(?P<ruling_id>\d+)" + FORMAT,
     "card": r"^/cards/(?P<slug>[^/]+?)" + FORMAT,
     "infractions": rf"^/infractions/{GAME}{FORMAT}",
@@ -215,6 +216,21 @@ async def keyword(datasette, request):
     texts = [rule["raw_text"] for rule in definition]
     symbol_links = _symbol_links(Paths(datasette, database.name), data["symbols"], texts, data["keyword"]["version"])
     return await respond(datasette, request, database, "keyword.html", data, symbol_links=symbol_links)
+
+
+async def keyword_replays(datasette, request):
+    """The library replays citing a keyword's rules, and whether the engine plays it."""
+    game, term = url_var(request, "game"), url_var(request, "term")
+    database, data = await ask(datasette, queries.keyword_replays, game, term)
+    if data is None:
+        return await not_found(
+            datasette,
+            request,
+            database,
+            f"No keyword “{term}” in {game}'s rules or the engine.",
+            search_url=Paths(datasette, database.name).search(q=term, game=game),
+        )
+    return await respond(datasette, request, database, "keyword_replays.html", data)
 
 
 async def ruling(datasette, request):
@@ -486,6 +502,7 @@ VIEWS = {
     "rulebook_rule": rule,
     "keyword": keyword,
     "versioned_keyword": keyword,
+    "keyword_replays": keyword_replays,
     "ruling": ruling,
     "card": card,
     "infractions": infractions,

@@ -7,6 +7,7 @@ function). Every text is escaped; the only links are ours. The views (replay_pag
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,9 @@ class Marks:
         # A rule's link, by number and id; ``links`` keeps them beyond this page (``CitedRules.links``).
         self._cites: dict[tuple[str, int | None], Markup] = {} if links is None else links
 
-    def card(self, object_id: str, link: bool = True) -> Markup:
+    def card(self, object_id: str, link: bool = True, with_id: bool = True) -> Markup:
+        """An object as its card and owner, with its id where another object has both (``with_id=False`` where
+        the id is shown beside it anyway, as on the board)."""
         label = self.labels.get(object_id)
         if label is None:
             return escape(object_id)
@@ -37,7 +40,8 @@ class Marks:
             named = f'<a class="card-ref" href="{escape(label["url"])}">{name}</a>'
         else:
             named = f'<span class="card-ref">{name}</span>'
-        return Markup(named + (f' <span class="owner">({escape(label["owner"])})</span>' if label["owner"] else ""))
+        owner = label["said"] if with_id else label["owner"]
+        return Markup(named + (f' <span class="owner">({escape(owner)})</span>' if owner else ""))
 
     def say(self, pieces: list[dict], link: bool = True, sentence: bool = False) -> Markup:
         """A step's words; `link=False` inside a link of its own (a step of the list), as links do not nest;
@@ -149,10 +153,12 @@ class Drawing:
         for object_id in shown[:MAX_TOUCHED]:
             seen = board["objects"][object_id]
             if seen["kind"] == "battlefield":
-                out.append(f'<p class="touched-field">{self.mark.card(object_id)} {self.object_ref(object_id)}</p>')
+                out.append(
+                    f'<p class="touched-field">{self.mark.card(object_id, with_id=False)} {self.object_ref(object_id)}</p>'
+                )
             elif seen["zone"] != "board":  # gone from the board: where it is now, not its last numbers
                 out.append(
-                    f'<p class="touched-field">{self.mark.card(object_id)} {self.object_ref(object_id)}: now in '
+                    f'<p class="touched-field">{self.mark.card(object_id, with_id=False)} {self.object_ref(object_id)}: now in '
                     f"{escape(seen['zone'])}</p>"
                 )
             else:
@@ -265,13 +271,18 @@ def _rules_of(cited: dict[str, list[dict]], numbers: list[str]) -> list[dict]:
 
 def object_labels(paths: Paths, names: dict[str, dict], slugs: dict[str, str]) -> dict[str, dict]:
     """How the page names each object: its card (linked to the card's page when the card list has it) and
-    owner; a battlefield by its card alone."""
+    owner; a battlefield by its card alone. Two objects the card and owner would not tell apart (two copies of a
+    card) are told apart by their ids too, as the board and the YAML name them: "Test Unit (B, d2)"."""
+    owners = {object_id: None if name["kind"] == "battlefield" else name["owner"] for object_id, name in names.items()}
+    alike = Counter((name["card"], owners[object_id]) for object_id, name in names.items())
     return {
         object_id: {
             "name": name["card"],
-            "owner": None if name["kind"] == "battlefield" else name["owner"],
+            "owner": owner,
+            "said": ", ".join(filter(None, (owner, object_id))) if alike[(name["card"], owner)] > 1 else owner,
             "kind": name["kind"],
             "url": paths.card(slugs[real]) if (real := name["real"] or name["card"]) in slugs else None,
         }
         for object_id, name in names.items()
+        for owner in (owners[object_id],)
     }

@@ -104,6 +104,7 @@ async def urls(datasette) -> list[str]:
         found.append(paths.card(card["slug"]))
     if keyword := sample["keyword"]:
         found.append(paths.keyword(keyword["game"], keyword["term"], keyword["version"]))
+        found.append(paths.keyword_replays(keyword["game"], keyword["term"]))  # loads the engine's keywords
     if replay := sample["replay"]:
         found.append(paths.replay(replay["id"]))
     if diff := sample["diff"]:

@@ -55,6 +55,10 @@ class Paths:
     def keyword(self, game: str, term: str, version: str | None = None) -> str:
         return self._path("keywords", game, *([version] if version else []), term)
 
+    def keyword_replays(self, game: str, term: str) -> str:
+        """The library replays citing a keyword's rules."""
+        return self._path("keyword-replays", game, term)
+
     def infractions(self, game: str) -> str:
         return self._path("infractions", game)
 

@@ -161,7 +161,7 @@ def _judge_journey(page, base_url: str, prefix: str) -> None:
     _screenshot(page, f"{prefix}-cross-reference")
 
     _search(page, base_url, "damage")
-    ruling_link = page.locator("li.result-ruling > a").first
+    ruling_link = page.locator("li.best-ruling > a, li.result-ruling > a").first
     question = ruling_link.inner_text().strip()
     ruling_link.click()
     page.wait_for_load_state()

@@ -123,7 +123,7 @@ def test_every_link_reads_at_4_5_to_1_in_every_state(chromium, real_server, view
 # notes; each page has some.
 TARGETS = {
     "/replays": "ol.replays .note a",
-    "/replays/ruling-03-zhonya-heals-keeps-stat-mods?step=3": ".now a, ol.judge-steps .note a",
+    "/replays/ruling-03-zhonya-heals-keeps-stat-mods?step=3": ".now a, ol.judge-steps .cites a",
     "/rules/riftbound/2026-06-18/340": ".note:not(.credit) a, .history a",
     "/cards/zhonyas-hourglass": ".note:not(.credit) a",
 }

@@ -202,7 +202,7 @@ def test_a_judge_builds_a_tank_dispute_and_reads_the_verdict_in_fifteen_taps(scr
     tap(page.locator(".legal-actions a", has_text="A answers the assign question").first)
     verdict = page.locator(".verdict")
     expect(verdict).to_be_in_viewport()
-    expect(verdict).to_contain_text("Test Unit (B) died")
+    expect(verdict).to_contain_text("Test Unit (B, u3) died")  # B's two Test Units told apart by their ids
     expect(verdict).to_contain_text("815.1.c")
     expect(page.locator("ol.done-actions > li")).to_have_count(4)
     expect(page.locator("ol.done-actions > li").last).to_contain_text("A answers the assign question")

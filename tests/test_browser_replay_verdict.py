@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from servers import patience
-from test_browser import DESKTOP, PHONE, _screenshot
+import test_browser_replay
+from test_browser import _screenshot
 from test_browser_replay import _fits
 
 pytestmark = [
@@ -20,20 +20,7 @@ pytestmark = [
 ]
 
 DAMAGE = "ruling-44-damage-does-not-reduce-might"
-SIZES = {"desktop": DESKTOP, "phone": PHONE}
-
-
-@pytest.fixture(scope="module")
-def server(real_server):
-    return real_server
-
-
-@pytest.fixture(params=list(SIZES))
-def screen(request, chromium):
-    page = chromium.page(SIZES[request.param])
-    page.set_default_timeout(patience(60) * 1000)
-    yield request.param, page
-    page.set_default_timeout(patience(15) * 1000)
+server, screen = test_browser_replay.server, test_browser_replay.screen  # the replay tests' fixtures
 
 
 def _step(page) -> int:

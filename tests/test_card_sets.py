@@ -64,11 +64,6 @@ def connection(real_db):
     connection.close()
 
 
-@pytest.fixture(scope="module")
-def datasette(real_db):
-    return in_process(real_db)
-
-
 # ----------------------------------------------------------------------------- the gallery
 
 

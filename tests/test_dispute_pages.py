@@ -11,15 +11,8 @@ from html import unescape
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
-from datasette.app import Datasette
 
 from rules_db import dispute, replay_view
-from rules_db.serve import metadata
-
-
-@pytest.fixture(scope="module")
-def datasette(real_db):
-    return Datasette(immutables=[str(real_db)], metadata=metadata(real_db))
 
 
 async def _get(datasette, path, status=200):
@@ -75,7 +68,9 @@ async def test_an_action_opens_the_page_at_the_outcome_the_last_action_the_allow
     order = [now.index(marker) for marker in ('class="verdict"', 'id="actions"', 'class="just-now"', 'class="board')]
     assert order == sorted(order)
     verdict = _text(_between(now, 'class="verdict"', 'id="actions"'))
-    assert "Test Unit (B) died" in verdict and "Test Unit (A) died" in verdict
+    # u3, B's Tank, dies; two units of B's alike are told apart by their ids, the one unit of A's is not
+    assert "Test Unit (B, u3) died" in verdict and "Test Unit (A) died" in verdict and "(A, u1)" not in verdict
+    assert "Test Unit (B, u3): 3" in verdict
     assert re.search(r"decided by step \d+: A: assign 4 combat damage .*815\.1\.c", verdict), verdict
     done = _text(_between(now, 'class="judge-steps done-actions"', "</ol>"))
     assert "4 A answers the assign question" in done  # the assignment is an action of the list

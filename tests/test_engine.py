@@ -127,6 +127,20 @@ def test_tank_must_take_lethal_damage_first():
     game.push({"by": "A", "do": "choose", "choice": "assign", "pick": {"d1": 2, "d2": 2}})
 
 
+def test_backline_is_assigned_lethal_damage_after_the_units_without_it():
+    setup = json.loads(json.dumps(BASIC))
+    setup["players"]["A"]["base"][0]["might"] = 3
+    setup["battlefields"][0]["units"][0]["keywords"] = {"Backline": 1}
+    game = GameState(setup)
+    attack(game)
+    with pytest.raises(Refusal) as refusal:
+        game.push({"by": "A", "do": "choose", "choice": "assign", "pick": {"d1": 2, "d2": 1}})
+    assert refusal.value.rule == "826.4.b"
+    game.push({"by": "A", "do": "choose", "choice": "assign", "pick": {"d2": 2, "d1": 1}})
+    assert game.obj("d2").zone == "trash" and game.obj("d1").zone == "board"
+    assert any("826.4.b" in step.rules for _, step in game.trace.steps() if step.procedure == "choice")
+
+
 def test_refusal_leaves_the_state_untouched_and_is_traced():
     game = GameState(BASIC)
     before = game.to_dict()

@@ -26,7 +26,8 @@ from ingest.lemmas import LemmaMatcher
 from ingest.model import ParsedRule, ParseIssue
 from ingest.outline import assemble, dotted_parent, natural_key
 from ingest.riftbound_refs import expand_range, find_references
-from rules_db.build import _parse, remove_stale_builds
+from rules_db.build import _parse
+from rules_db.build_processes import remove_stale_builds
 
 HEADER = "Riftbound Core Rules\n\nLast Updated: 2030-01-01\n\n"
 # A small rulebook in the Core Rules layout: enough of an outline to be recognised as one.

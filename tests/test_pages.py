@@ -147,6 +147,26 @@ async def test_keyword_page_defining_rule_mentions_and_rulings(datasette):
     await _get(datasette, "/keywords/riftbound/Nonsense", status=404)
 
 
+async def test_keyword_replays_page_lists_the_replays_citing_the_keyword_and_says_if_the_engine_plays_it(datasette):
+    keyword_page = (await _get(datasette, "/keywords/riftbound/Recall")).text
+    assert 'href="/keyword-replays/riftbound/Recall"' in keyword_page
+    html = (await _get(datasette, "/keyword-replays/riftbound/recall")).text
+    assert 'href="/replays/hourglass-saves-unit"' in html and 'href="/rules/riftbound/2025-12-01/411.1"' in html
+    assert "does not play Recall" in _visible(html) and 'href="/keywords/riftbound/Recall"' in html
+    data = (await _get(datasette, "/keyword-replays/riftbound/Recall.json")).json()
+    assert data["term"] == "Recall" and data["engine"] is None
+    assert [row["version"] for row in data["versions"]] == ["2025-12-01", "2025-06-02"]
+    assert [(replay["id"], [row["number"] for row in replay["cited"]]) for replay in data["replays"]] == [
+        ("hourglass-saves-unit", ["411.1"])
+    ]
+    tank = (await _get(datasette, "/keyword-replays/riftbound/Tank.json")).json()
+    assert tank["engine"] == {"name": "Tank", "rule": "815", "valued": False} and tank["replays"] == []
+    backline = (await _get(datasette, "/keyword-replays/riftbound/Backline.json")).json()  # the engine's only
+    assert backline["engine"]["rule"] == "826" and backline["versions"] == []
+    missing = (await _get(datasette, "/keyword-replays/riftbound/%3Cb%3ENonsense", status=404)).text
+    assert "<b>Nonsense" not in missing and "&lt;b&gt;Nonsense" in missing
+
+
 async def test_ruling_page_sequence_citations_stale_and_related(datasette):
     html = (await _get(datasette, "/rulings/1")).text
     assert "If Guardian Angel is chosen" in html

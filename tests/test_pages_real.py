@@ -21,11 +21,6 @@ def connection(real_db):
     connection.close()
 
 
-@pytest.fixture(scope="module")
-def datasette(real_db):
-    return in_process(real_db)
-
-
 # A rule's URL part before its number: "2025-12-01" for the default rulebook, "tournament/2026-07-16" else.
 _URL_VERSION = """case when b.is_default then d.version else b.slug || '/' || d.version end"""
 # A walk over hundreds of pages is split in four tests (every fourth page each), so that the workers of `make test`

@@ -8,7 +8,6 @@ import re
 from urllib.parse import urlencode
 
 import pytest
-from servers import in_process
 
 from rules_db import schema, versions
 
@@ -21,11 +20,6 @@ def connection(real_db):
     connection = schema.read_only(real_db)
     yield connection
     connection.close()
-
-
-@pytest.fixture(scope="module")
-def datasette(real_db):
-    return in_process(real_db)
 
 
 async def _get(datasette, path, status=200):

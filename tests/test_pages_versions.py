@@ -22,11 +22,6 @@ def connection(real_db):
     connection.close()
 
 
-@pytest.fixture(scope="module")
-def datasette(real_db):
-    return in_process(real_db)
-
-
 async def _get(datasette, path, status=200):
     response = await datasette.client.get(path)
     assert response.status_code == status, (path, response.status_code, response.text[:500])

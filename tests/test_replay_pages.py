@@ -12,12 +12,10 @@ from urllib.parse import quote, urlencode
 
 import pytest
 import yaml
-from datasette.app import Datasette
 from markupsafe import escape
 
 from datasette_plugins import replay_pages
 from rules_db import dispute, replay_view, schema, typed_actions
-from rules_db.serve import metadata
 from scenarios import library_paths
 from scenarios import schema as schema_engine
 from scenarios.replay import replay_scenario
@@ -33,11 +31,6 @@ def connection(real_db):
     connection = schema.read_only(real_db)
     yield connection
     connection.close()
-
-
-@pytest.fixture(scope="module")
-def datasette(real_db):
-    return Datasette(immutables=[str(real_db)], metadata=metadata(real_db))
 
 
 async def _get(datasette, path, status=200):

@@ -40,6 +40,7 @@ async def test_a_page_of_each_kind_answers(fixture_db):
         "rulings",
         "cards",
         "keywords",
+        "keyword-replays",
         "replays",
         "diff",
         "search",

@@ -4,11 +4,11 @@ Every function takes an open ``sqlite3.Connection`` and returns plain data (dict
 the Datasette pages and served as their JSON. Rows that point at a rule carry ``game``, ``version`` and ``number``,
 which together name the rule's permalink (``common.RULE_REF``).
 
-The page modules (``home``, ``rules``, ``diffs``, ``infractions``, ``keywords``, ``rulings``, ``cards``, ``replays``,
-``tree``, ``indexes``, ``samples``, ``canned``) never import each other (a contract of ``make lint``): what several
-show is in ``common`` (rows, rule references, paging, diffs, symbols, a ruling's sequence) or ``equivalents`` (the
-same rule in other versions), and what is kept per database file is in ``kept``. This package names what the web
-pages and the search use, so that they call ``queries.rule_page`` wherever it lives.
+The page modules (``home``, ``rules``, ``diffs``, ``infractions``, ``keywords``, ``keyword_replays``, ``rulings``,
+``cards``, ``replays``, ``tree``, ``indexes``, ``samples``, ``canned``) never import each other (a contract of
+``make lint``): what several show is in ``common`` (rows, rule references, paging, diffs, symbols, a ruling's
+sequence) or ``equivalents`` (the same rule in other versions), and what is kept per database file is in ``kept``.
+This package names what the web pages and the search use, so that they call ``queries.rule_page`` wherever it lives.
 """
 
 from rules_db.queries.canned import CANNED_QUERIES
@@ -38,6 +38,7 @@ from rules_db.queries.home import home, licensed_sources
 from rules_db.queries.indexes import cards_index, replays_index, rulings_index
 from rules_db.queries.infractions import infractions_page
 from rules_db.queries.kept import file_identity, lookup_table, once_per_database, one_request
+from rules_db.queries.keyword_replays import keyword_replays
 from rules_db.queries.keywords import MENTIONS_PAGE_SIZE, definition, keyword_page, sentence_with, stored_aliases
 from rules_db.queries.replays import cited_rules, faq_rulings, library_scenarios, replay_page, rules_versions
 from rules_db.queries.rules import LONGEST_RULE_NUMBER, lineage, locate_rule, nearest_rules, renumbered, rule_page
@@ -72,6 +73,7 @@ __all__ = [
     "home",
     "infractions_page",
     "keyword_page",
+    "keyword_replays",
     "library_scenarios",
     "licensed_sources",
     "lineage",

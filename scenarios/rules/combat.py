@@ -16,6 +16,7 @@ from scenarios.objects import Combat, Event, Role, Showdown
 from scenarios.trace import StepKind
 
 keyword("Tank", "815")  # its units are assigned lethal damage first (465.2.c)
+keyword("Backline", "826")  # its units are assigned lethal damage after every other of their side (826.3)
 
 event_kind("attack", "383.4.e")
 event_kind("defend", "383.4.f")
@@ -178,7 +179,7 @@ OVERKILL: Final = "assignment_capped_at_lethal"
 
 def _assign(game: Game, player: str, total: int, units) -> dict:
     """465.2.c: lethal damage in full before the next unit; Tank units first (815), units "assigned combat
-    damage last" after every other (465.2.c.6)."""
+    damage last" after every other (465.2.c.6), Backline units after every unit without it (826.4.b)."""
     if total == 0:
         return {}
     if len(units) == 1:
@@ -202,13 +203,16 @@ def _assign(game: Game, player: str, total: int, units) -> dict:
                 "lethal": total + 1 if u.id in counted else max(1, calc.might(game, u) - u.damage),
                 "tank": calc.has_keyword(game, u, "Tank"),
                 "last": calc.assigned_last(game, u),
+                "backline": calc.has_keyword(game, u, "Backline"),
             }
             for u in units
         ],
     }
-    restricted = (("815.1.c",) if any(u["tank"] for u in info["units"]) else ()) + (
-        ("465.2.c.6",) if any(u["last"] for u in info["units"]) else ()
-    )  # Tank, or "assigned combat damage last", decides which assignments are legal; so does the cap, or its absence
+    restricted = (
+        (("815.1.c",) if any(u["tank"] for u in info["units"]) else ())
+        + (("465.2.c.6",) if any(u["last"] for u in info["units"]) else ())
+        + (("826.4.b",) if any(u["backline"] for u in info["units"]) else ())
+    )  # Tank, Backline or "assigned combat damage last" decides which assignments are legal; so does the cap
     restricted += cap.cited
     return choose(
         game,
@@ -273,6 +277,10 @@ def check_assignment(game: Game, choice, answer) -> dict:
     others = [uid for uid in units if uid not in last]
     if any(got[uid] > 0 for uid in last) and any(got[uid] < units[uid]["lethal"] for uid in others):
         raise Refusal("465.2.c.6", f"{last} must be assigned combat damage last, after lethal damage to {others}")
+    backline = [uid for uid in units if units[uid].get("backline")]
+    front = [uid for uid in units if uid not in backline]
+    if any(got[uid] > 0 for uid in backline) and any(got[uid] < units[uid]["lethal"] for uid in front):
+        raise Refusal("826.4.b", f"Backline units {backline} are assigned damage only after lethal damage to {front}")
     return {uid: n for uid, n in answer.items()}
 
 
