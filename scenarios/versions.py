@@ -373,9 +373,21 @@ BEHAVIOURS: dict[str, Behaviour] = {
             "or Shield, one that left it still with them), or are the designations updated first, so the "
             "lethal check reads the Might they give?",
             (
-                Reading("2025-06-02", "lethal_first", ("520", "521"), roles=(("lethal", "520"),)),
-                Reading("2025-12-01", "lethal_first", ("322.4", "322.5"), roles=(("lethal", "322.4"),)),
-                Reading("2026-06-18", "designations_first", ("323.2", "323.5"), roles=(("lethal", "323.5"),)),
+                Reading(
+                    "2025-06-02", "lethal_first", ("520", "521"), roles=(("lethal", "520"), ("designations", "521"))
+                ),
+                Reading(
+                    "2025-12-01",
+                    "lethal_first",
+                    ("322.4", "322.5"),
+                    roles=(("lethal", "322.4"), ("designations", "322.5")),
+                ),
+                Reading(
+                    "2026-06-18",
+                    "designations_first",
+                    ("323.2", "323.5"),
+                    roles=(("designations", "323.2"), ("lethal", "323.5")),
+                ),
             ),
         ),
         Behaviour(

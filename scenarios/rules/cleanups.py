@@ -162,7 +162,7 @@ def _lethal_damage(game: Game) -> None:
             StepKind.LAYER_CALCULATION,
             "lethal",
             f"{unit.id} has {unit.damage} damage and {calc.explain_might(game, unit)}: lethal, it dies",
-            game.reading(ORDER).cited if game.combat else game.reading(ORDER).rule("lethal"),
+            game.reading(ORDER).rule("lethal"),
             ("477.3.a", *calc.might_rules(game, unit)),
             [unit.id],
         )

@@ -13,6 +13,8 @@ is attached (434.1.e); the text it gives "the equipped unit" is its effect text,
 
 from __future__ import annotations
 
+from typing import Final
+
 from scenarios.game import Game
 from scenarios.kernel import KEYWORD_ABILITIES, calc, condition, keyword, note, query
 from scenarios.objects import BOARD, Obj, Role, Zone
@@ -122,7 +124,9 @@ def might_parts(game: Game, unit: Obj):
             if fixed and passive.minimum is not None and passive.might < 0:
                 snapshot = fixed.get(passive_key(source, passive))
                 if snapshot is not None:  # its limit snapshotted as it began to apply (454.3.d.2.b of 2025-12-01)
-                    decreases.append((f"{source.card} (limited as it began to apply)", snapshot, None, source.timestamp))
+                    decreases.append(
+                        (f"{source.card} (limited as it began to apply)", snapshot, None, source.timestamp)
+                    )
                     continue
             entry = (source.card, abs(passive.might), passive.minimum, source.timestamp)
             (increases if passive.might > 0 else decreases).append(entry)
@@ -140,7 +144,7 @@ def passive_key(source: Obj, passive) -> str:
     return f"{source.id}#{source.incarnation}#{source.definition.passives.index(passive)}"
 
 
-PASSIVE_LIMIT = "passive_limit_snapshotted"
+PASSIVE_LIMIT: Final = "passive_limit_snapshotted"
 
 
 def _limited_passives(game: Game) -> list:
@@ -215,9 +219,9 @@ def might_rules(game: Game, unit: Obj) -> tuple[str, ...]:
             rules.append(PART_RULES[label])
             if label in SUMMED_RULES and _instances(game, unit, label) > 1:
                 rules.append(SUMMED_RULES[label])
-    if decreases and game.passive_sources:
-        if any(calc.matches_object(game, passive.to, view, unit) for _, passive, view in _limited_passives(game)):
-            rules.extend(game.reading(PASSIVE_LIMIT).cited)  # a limited passive decrease: snapshotted or not
+    limited = decreases and game.passive_sources and _limited_passives(game)
+    if limited and any(calc.matches_object(game, passive.to, view, unit) for _, passive, view in limited):
+        rules.extend(game.reading(PASSIVE_LIMIT).cited)  # a limited passive decrease: snapshotted or not
     return tuple(rules)
 
 

@@ -6,6 +6,8 @@ ends (347.2.a): a combat proceeds to its damage step (348.1), a showdown without
 
 from __future__ import annotations
 
+from typing import Final
+
 from scenarios.game import Game
 from scenarios.journal import watch
 from scenarios.kernel import calc, choose, do, note, procedure, query, standing_notes
@@ -170,7 +172,7 @@ def _after_chain_rules(g) -> list:
     return list(g.reading(FOCUS).cited) if g.showdown.reopened else ["346"]
 
 
-FOCUS = "focus_after_a_reopened_chain"
+FOCUS: Final = "focus_after_a_reopened_chain"
 
 
 @procedure("after_chain_emptied", StepKind.SHOWDOWN, summary=_after_chain_summary, cite=_after_chain_rules)
