@@ -808,7 +808,7 @@ MUTANTS = [
     (
         "Focus passes once after a chain a Cleanup's triggers reopened, whatever the version (1.4 read)",
         [("behaviour", "focus_after_a_reopened_chain", every_version_read_as("2026-06-18"))],
-        ("dispute-545", 12, 19),
+        ("dispute-545", "dispute-521", 12, 19),
     ),
     (
         "a passive's limit is snapshotted, whatever the version (2025-12-01 read everywhere)",
