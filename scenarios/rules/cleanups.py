@@ -88,7 +88,8 @@ def run_checks(game: Game, special: str | None) -> None:
             calc.combat_joins_open_showdown(game)
         else:
             calc.open_staged(game)
-    calc.snapshot_passive_limits(game)  # last: what began to apply in this Cleanup (a combat's designations too)
+    if game.passive_sources:  # last: what began to apply in this Cleanup (a combat's designations too)
+        calc.snapshot_passive_limits(game)
 
 
 # Whether a Combat's designations are updated before the units with lethal damage die (Core Rules 1.4: 323.2

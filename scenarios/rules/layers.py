@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Final
 
 from scenarios.game import Game
+from scenarios.journal import watch
 from scenarios.kernel import KEYWORD_ABILITIES, calc, condition, keyword, note, query
 from scenarios.objects import BOARD, Obj, Role, Zone
 from scenarios.trace import StepKind
@@ -145,6 +146,26 @@ def passive_key(source: Obj, passive) -> str:
 
 
 PASSIVE_LIMIT: Final = "passive_limit_snapshotted"
+# What decides whether a passive applies to a unit (where they are, what they are, who controls them) and what its
+# limit is taken against: while none is written, no limited passive begins or stops applying.
+PASSIVE_LIMIT_READS = watch(
+    (
+        "zone",
+        "location",
+        "controller",
+        "stunned",
+        "designation",
+        "attached_to",
+        "granted",
+        "damage",
+        "buffs",
+        "modifiers",
+        "might_base",
+        "unit_objects",
+        "passive_sources",
+        "passive_limits",
+    )
+)
 
 
 def _limited_passives(game: Game) -> list:
@@ -164,7 +185,7 @@ def snapshot_passive_limits(game: Game) -> None:
     if not game.passive_sources:
         return
     reading = game.reading(PASSIVE_LIMIT)
-    if reading.choice != "snapshotted":
+    if reading.choice != "snapshotted" or not game.journal.due(PASSIVE_LIMIT_READS):
         return
     limited = _limited_passives(game)
     for unit in game.unit_objects:
