@@ -199,6 +199,8 @@ class Obj(Journaled):
     order: int = 0
     granted: tuple[Grant, ...] = ()
     modifiers: tuple[Modifier, ...] = ()
+    # (passive ability, the decrease it applies) for a passive whose limit was snapshotted as it began to apply
+    passive_limits: tuple[tuple[str, int], ...] = ()
     triggered_in_combat: tuple[str, ...] = ()  # designations already gained in this combat (383.4.e.2.a)
     banished_by: str | None = None
     hidden_turn: int | None = None  # the turn it was hidden (811.1.b: playable from the next turn)
@@ -364,6 +366,7 @@ class Showdown(Journaled):
     focus: str | None  # none: a showdown no player has focus in yet (a scenario may set one up so)
     passes: tuple[str, ...] = ()
     initial: bool = False
+    reopened: bool = False  # a Cleanup's triggers went on the Chain just after its last item resolved
 
     def change_label(self, key: str):
         return ("showdown", key)

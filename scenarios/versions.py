@@ -86,6 +86,9 @@ BehaviourName = Literal[
     "victory_when",
     "assignment_capped_at_lethal",
     "looking_past_the_deck",
+    "designations_before_lethal",
+    "focus_after_a_reopened_chain",
+    "passive_limit_snapshotted",
 ]
 
 
@@ -336,6 +339,55 @@ BEHAVIOURS: dict[str, Behaviour] = {
                 Reading("2025-06-02", "burns_out", ("607.1.b", "607.2")),
                 Reading("2025-12-01", "no_burn_out", ("418.1.c",)),
                 Reading("2026-06-18", "no_burn_out", ("431.1.c",)),
+            ),
+        ),
+        Behaviour(
+            "passive_limit_snapshotted",
+            "A passive ability decreases Might to a minimum ('Stunned enemy units here have -8 might, to a minimum "
+            "of 1 might'): is the limit snapshotted as the passive begins to apply to a unit, so the decrease "
+            "stays at what it could take then while it applies (a later +2 raises the unit by 2), or recomputed "
+            "each time the layer applies, like any passive (a later +2 is eaten by the decrease)?",
+            (
+                Reading("2025-06-02", "snapshotted", ("637.3.b",)),  # no snapshot rule yet: read as 2025-12-01 wrote it
+                Reading("2025-12-01", "snapshotted", ("454.3.d.2.b",)),
+                Reading("2026-06-18", "recomputed", ("477.3.e.2.b",)),
+            ),
+        ),
+        Behaviour(
+            "focus_after_a_reopened_chain",
+            "In a Showdown, the last item on the Chain resolves and the Cleanup after it puts triggered abilities "
+            "on the Chain (a Deathknell, a late attacker's attack trigger): does Focus pass as that last item "
+            "resolves and again as the triggers' chain closes (each time the last item on the Chain resolves), "
+            "or once, as the turn returns to an Open State, the triggers adding to the Chain no chain of their own "
+            "(a chain a triggered ability opens never passes it)?",
+            (
+                Reading("2025-06-02", "each_chain", ("552",)),
+                Reading("2025-12-01", "each_chain", ("343",)),
+                Reading("2026-06-18", "once_in_open_state", ("346", "346.1")),
+            ),
+        ),
+        Behaviour(
+            "designations_before_lethal",
+            "In a Cleanup during a Combat, are units killed for lethal damage before the Attacker and Defender "
+            "designations are assigned or removed (a unit arriving at the combat is checked without its Assault "
+            "or Shield, one that left it still with them), or are the designations updated first, so the "
+            "lethal check reads the Might they give?",
+            (
+                Reading(
+                    "2025-06-02", "lethal_first", ("520", "521"), roles=(("lethal", "520"), ("designations", "521"))
+                ),
+                Reading(
+                    "2025-12-01",
+                    "lethal_first",
+                    ("322.4", "322.5"),
+                    roles=(("lethal", "322.4"), ("designations", "322.5")),
+                ),
+                Reading(
+                    "2026-06-18",
+                    "designations_first",
+                    ("323.2", "323.5"),
+                    roles=(("designations", "323.2"), ("lethal", "323.5")),
+                ),
             ),
         ),
         Behaviour(

@@ -52,14 +52,19 @@ TERMS: dict[str, list[str]] = {
     "token ceases to exist": ["token"],
     "trash_from_deck": ["trash"],
     "trash_hidden": ["hidden", "facedown"],
-    "lethal": ["lethal", "damage", "might", "[m]", "arithmetic", "summed"],  # [M]: the Might symbol
+    "lethal": ["lethal", "damage", "might", "[m]", "arithmetic", "summed", "limitation"],  # [M]: the Might symbol
+    "snapshot": [
+        "snapshot",
+        "arithmetic",
+        "limitation",
+    ],  # a passive decrease's limit fixed (2025-12-01) or the layer's arithmetic
     "set_stage": ["staged"],
     "staged": ["staged", "combat", "contested", "attacker"],
     "begin_showdown": ["showdown"],
     "begin_combat": ["combat", "showdown", "attacker"],
     "roles": ["attacker", "defender", "focus"],
     "designate": ["designation", "attacker", "defender"],
-    "lose_designation": ["designation"],
+    "lose_designation": ["designation", "attacker"],  # 2025-06-02 calls it the "Attacker" status
     "remove_all_designations": ["designation"],
     "once per combat": ["once per combat"],
     "after_chain_emptied": ["focus"],
@@ -70,7 +75,7 @@ TERMS: dict[str, list[str]] = {
     "outstanding": ["chain", "control"],
     "no damage": ["damage"],
     "total": ["might"],
-    "might": ["might", "[m]", "arithmetic", "summed"],
+    "might": ["might", "[m]", "arithmetic", "summed", "limitation"],  # a limited decrease's limitation
     # game actions
     "deal": ["damage", "deal"],
     "heal": ["heal"],

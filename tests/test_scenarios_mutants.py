@@ -212,6 +212,21 @@ def legion_counts_every_players_cards(original):
     return mutant
 
 
+def a_repeated_burn_out_waits_for_the_cleanup(original):
+    """Burning out stops once an opponent would win, the win left to the next Cleanup (misreading 431.3.c.1 in
+    Core Rules 1.4: the point of a Burn Out repeated in sequence wins at once, and the first one's does not stop
+    the action)."""
+
+    def burn_out_until_a_card(game, player, because):
+        while not game.deck(player):
+            kernel.do.burn_out(game, player, because=because)
+            if kernel.calc.victor(game) in game.opponents(player):
+                return bool(game.deck(player))
+        return True
+
+    return burn_out_until_a_card
+
+
 def every_version_read_as(version):
     """A behaviour the Core Rules versions disagree on read the same under every version: the engine ignores
     the version a game is judged under (only the rule numbers would follow it)."""
@@ -560,7 +575,7 @@ MUTANTS = [
         [("query", "resolution", trigger_controller_follows_its_source)],
         (21,),
     ),
-    ("decreases before increases", [("query", "apply_layers", decreases_before_increases)], (14,)),
+    ("decreases before increases", [("query", "apply_layers", decreases_before_increases)], (14, "dispute-546")),
     ("recall exhausts the unit", [("procedure", "recall", recall_also_exhausts)], (20, 24)),
     ("recall heals the unit", [("procedure", "recall", recall_also_heals)], (22,)),
     ("might limits are not snapshotted", [("query", "snapshot_modifier", no_snapshot)], (10, 41, 42)),
@@ -683,12 +698,12 @@ MUTANTS = [
     (
         "a player at the Victory Score wins at once, whatever the version (2025-12-01 read everywhere)",
         [("behaviour", "victory_when", every_version_read_as("2025-12-01"))],
-        ("dispute-541",),
+        ("dispute-541", "dispute-544", "dispute-69"),
     ),
     (
         "a player at the Victory Score wins only in a Cleanup, whatever the version (Core Rules 1.4 read everywhere)",
         [("behaviour", "victory_when", every_version_read_as("2026-06-18"))],
-        ("dispute-541",),
+        ("dispute-541", "dispute-544"),
     ),
     (
         "a unit may be assigned more than lethal while another lacks it, whatever the version (2025-06-02 read)",
@@ -779,6 +794,41 @@ MUTANTS = [
         "the attacker keeps Focus after the Initial Chain, whatever the version (2025-12-01 read everywhere)",
         [("behaviour", "focus_after_the_initial_chain", every_version_read_as("2025-12-01"))],
         ("dispute-903",),
+    ),
+    (
+        "a Burn Out repeated in sequence waits for the Cleanup to win",
+        [("query", "burn_out_until_a_card", a_repeated_burn_out_waits_for_the_cleanup)],
+        ("dispute-544",),
+    ),
+    (
+        "Focus passes again after a chain a Cleanup's triggers opened, whatever the version (2025-12-01 read)",
+        [("behaviour", "focus_after_a_reopened_chain", every_version_read_as("2025-12-01"))],
+        ("dispute-545", "dispute-521"),
+    ),
+    (
+        "Focus passes once after a chain a Cleanup's triggers reopened, whatever the version (1.4 read)",
+        [("behaviour", "focus_after_a_reopened_chain", every_version_read_as("2026-06-18"))],
+        ("dispute-545", "dispute-521", 12, 19),
+    ),
+    (
+        "a passive's limit is snapshotted, whatever the version (2025-12-01 read everywhere)",
+        [("behaviour", "passive_limit_snapshotted", every_version_read_as("2025-12-01"))],
+        ("dispute-546",),
+    ),
+    (
+        "a passive's limit is recomputed, whatever the version (Core Rules 1.4 read everywhere)",
+        [("behaviour", "passive_limit_snapshotted", every_version_read_as("2026-06-18"))],
+        ("dispute-546",),
+    ),
+    (
+        "a Cleanup kills for lethal damage before it updates designations, whatever the version (2025-12-01 read)",
+        [("behaviour", "designations_before_lethal", every_version_read_as("2025-12-01"))],
+        ("dispute-543",),
+    ),
+    (
+        "a Cleanup updates designations before it kills for lethal damage, whatever the version (1.4 read)",
+        [("behaviour", "designations_before_lethal", every_version_read_as("2026-06-18"))],
+        ("dispute-543",),
     ),
     (
         "an instruction acts on an object that has ceased to exist",

@@ -7,7 +7,7 @@ deck's end never burns out (431.1.c); under Core Rules 2025-06-02 looking at or 
 Deck did (its 607.1.b): `looking_past_the_deck`, read by `deck_to_look_at`.
 
 The points are gained outside Conquer and Hold, so the Final Point rule does not apply (471.1.a.1); the
-winner is declared by the next Cleanup (323.1).
+winner is declared by the next Cleanup (323.1), unless a Burn Out repeated in sequence gave the point (431.3.c.1).
 
 Burning out is a replacement effect (431.5). When a card's replacement effect also applies to the draw
 ("if you would draw, instead ..."), the owner may choose the order (372.1); the engine applies the card's
@@ -28,13 +28,28 @@ from scenarios.trace import StepKind
 @query("burn_out_until_a_card")
 def burn_out_until_a_card(game: Game, player: str, because) -> bool:
     """Burn out (`because`: the draw or move that found the Main Deck short) until the Main Deck holds a card
-    (True) or an opponent would win (431.3.a, 431.3.c: reaching the Victory Score wins only with more points than
-    any other player)."""
+    (True), or an opponent wins (431.3.a). With the trash empty too, the action attempted again burns the player
+    out again (431.3, 431.2.d). Up to 2025-12-01 a player wins as the point is gained (`victory_when`); from Core
+    Rules 1.4 a first Burn Out's point waits for the Cleanup, but a point of the Burn Outs that follow it in
+    sequence wins at once, with more points than any opponent (431.3.c, 431.3.c.1)."""
+    first = True
     while not game.deck(player):
-        do.burn_out(game, player, because=because)
-        if calc.victor(game) in game.opponents(player):
-            return bool(game.deck(player))
+        do.burn_out(game, player, because=because if first else ("431.3", "431.2.d"))
+        if not first:
+            _a_repeated_burn_outs_point_wins(game, player)
+        first = False
     return True
+
+
+def _a_repeated_burn_outs_point_wins(game: Game, player: str) -> None:
+    if game.reading(VICTORY).choice != "in_a_cleanup":
+        return  # the point already won as it was gained (its version's "immediately")
+    winner = calc.victor(game)
+    if winner in game.opponents(player):
+        do.wins(game, winner, because=("431.3.c", "431.3.c.1"))
+
+
+VICTORY: Final = "victory_when"
 
 
 @query("deck_to_look_at")

@@ -7,6 +7,8 @@ players then pass in turn order, and when all have passed in succession the newe
 
 from __future__ import annotations
 
+from typing import Final
+
 from scenarios.actions import Pass
 from scenarios.game import Game
 from scenarios.kernel import Refusal, action, calc, choose, do, event_kind, log, note, procedure, query
@@ -168,7 +170,22 @@ def resolve_top(game: Game) -> None:
         if card.zone == Zone.CHAIN:  # 359.3.d: then placed in its owner's Trash; played with Flow, banished (829.1.b.1)
             card.zone = Zone.BANISHMENT if card.flowed else Zone.TRASH
         calc.card_played(game, card, item.controller)
+    showdown = game.showdown
+    emptied = not game.chain and showdown is not None
+    if emptied and _focus_passes_per_chain(game):
+        do.after_chain_emptied(game, because=game.reading(FOCUS).cited)  # as the last item resolves (343)
     calc.cleanup(game, "a chain item was removed", "319.5")
+    if emptied and game.chain and game.showdown is showdown:
+        showdown.reopened = True  # the Cleanup's triggers went on the Chain: the Focus reading decides
+
+
+FOCUS: Final = "focus_after_a_reopened_chain"
+
+
+def _focus_passes_per_chain(game: Game) -> bool:
+    """Up to 2025-12-01 Focus passes each time the last item on the Chain resolves (343), before the Cleanup's
+    triggers open another chain; from Core Rules 1.4 once, as the turn returns to an Open State (346, 346.1)."""
+    return game.reading(FOCUS).choice == "each_chain"
 
 
 def _accepts(game: Game, item, rule: str | None = None) -> bool:
@@ -239,6 +256,7 @@ def _pass_on_chain(game: Game, player: str) -> None:
     if game.chain:
         give_priority_to_newest(game)  # 340.4
     elif game.showdown is not None and game.showdown is showdown_before:
-        do.after_chain_emptied(game, because="346")
+        if not _focus_passes_per_chain(game):  # else it passed as the last item resolved
+            do.after_chain_emptied(game, because="346")
     elif game.continuation:
         calc.resume_turn(game)

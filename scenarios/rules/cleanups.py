@@ -67,11 +67,14 @@ def run_checks(game: Game, special: str | None) -> None:
         calc.place_triggers(game)
     if journal.due(VICTORY_READS):
         _victory(game)
+    designations_first = game.combat is not None and game.reading(ORDER).choice == "designations_first"
+    if designations_first:
+        calc.update_designations(game)
     if journal.due(LETHAL_READS):
         _lethal_damage(game)
     if special:
         _special_steps(game, special)
-    if game.combat:
+    if game.combat and not designations_first:
         calc.update_designations(game)
     if journal.due(BOARD_CHECKS_READS):
         _board_checks(game)
@@ -85,7 +88,14 @@ def run_checks(game: Game, special: str | None) -> None:
             calc.combat_joins_open_showdown(game)
         else:
             calc.open_staged(game)
+    if game.passive_sources:  # last: what began to apply in this Cleanup (a combat's designations too)
+        calc.snapshot_passive_limits(game)
 
+
+# Whether a Combat's designations are updated before the units with lethal damage die (Core Rules 1.4: 323.2
+# is step 2, lethal damage step 3) or after (2025-12-01: 322.3-322.4, then 322.5; 2025-06-02: 520, then 521): an
+# arriving unit's Assault or Shield, a departed one's, counts or not in its lethal check.
+ORDER: Final = "designations_before_lethal"
 
 VICTORY_READS = watch(("winner", "points", "victory_score"), "cleanup")
 
@@ -153,7 +163,7 @@ def _lethal_damage(game: Game) -> None:
             StepKind.LAYER_CALCULATION,
             "lethal",
             f"{unit.id} has {unit.damage} damage and {calc.explain_might(game, unit)}: lethal, it dies",
-            "323.5",
+            game.reading(ORDER).rule("lethal"),
             ("477.3.a", *calc.might_rules(game, unit)),
             [unit.id],
         )

@@ -97,10 +97,11 @@ def update_designations(game: Game) -> None:
         wanted = (Role.ATTACKER if unit.controller == attacker else Role.DEFENDER) if unit.location == bf else None
         if unit.designation == wanted:
             continue
+        order = game.reading("designations_before_lethal").rule("designations")  # its place in the Cleanup
         if wanted is None:
-            do.lose_designation(game, unit, bf, because="323.2.c")
+            do.lose_designation(game, unit, bf, because=("323.2.c", order))
         else:
-            do.designate(game, unit, wanted, because="323.2.b" if unit.designation else "323.2.a")
+            do.designate(game, unit, wanted, because=("323.2.b" if unit.designation else "323.2.a", order))
 
 
 @procedure(

@@ -13,9 +13,13 @@ is attached (434.1.e); the text it gives "the equipped unit" is its effect text,
 
 from __future__ import annotations
 
+from typing import Final
+
 from scenarios.game import Game
-from scenarios.kernel import KEYWORD_ABILITIES, Condition, calc, condition, keyword, query
+from scenarios.journal import watch
+from scenarios.kernel import KEYWORD_ABILITIES, Condition, calc, condition, keyword, note, query
 from scenarios.objects import BOARD, Obj, Role, Zone
+from scenarios.trace import StepKind
 
 keyword("Assault", "807", valued=True)  # read by might_parts, below
 keyword("Shield", "814", valued=True)
@@ -121,8 +125,16 @@ def might_parts(game: Game, unit: Obj):
         shield = keyword_value(game, unit, "Shield")
         if shield:
             increases.append(("Shield", shield, None, 0))  # 814.1.c
+    fixed = dict(unit.passive_limits) if unit.passive_limits else None
     for source, passive, view in calc.passives(game):
         if passive.might and calc.matches_object(game, passive.to, view, unit):
+            if fixed and passive.minimum is not None and passive.might < 0:
+                snapshot = fixed.get(passive_key(source, passive))
+                if snapshot is not None:  # its limit snapshotted as it began to apply (454.3.d.2.b of 2025-12-01)
+                    decreases.append(
+                        (f"{source.card} (limited as it began to apply)", snapshot, None, source.timestamp)
+                    )
+                    continue
             entry = (source.card, abs(passive.might), passive.minimum, source.timestamp)
             (increases if passive.might > 0 else decreases).append(entry)
     for modifier in unit.modifiers:
@@ -134,6 +146,94 @@ def might_parts(game: Game, unit: Obj):
     return unit.might_base or 0, sorted(increases, key=lambda e: e[3]), sorted(decreases, key=lambda e: e[3])
 
 
+def passive_key(source: Obj, passive) -> str:
+    """A passive ability of one object (a new object after a zone change, 124): its snapshot's key."""
+    return f"{source.id}#{source.incarnation}#{source.definition.passives.index(passive)}"
+
+
+PASSIVE_LIMIT: Final = "passive_limit_snapshotted"
+# What decides whether a passive applies to a unit (where they are, what they are, who controls them) and what its
+# limit is taken against: while none is written, no limited passive begins or stops applying.
+PASSIVE_LIMIT_READS = watch(
+    (
+        "zone",
+        "location",
+        "controller",
+        "stunned",
+        "designation",
+        "attached_to",
+        "granted",
+        "damage",
+        "buffs",
+        "modifiers",
+        "might_base",
+        "unit_objects",
+        "passive_sources",
+        "passive_limits",
+        "xp",  # a passive's condition: Level (824.1.b.1)
+        "empowered",  # and Empowered (828.1.b.1)
+    )
+)
+
+
+def _limited_passives(game: Game) -> list:
+    return [
+        (source, passive, view)
+        for source, passive, view in calc.passives(game)
+        if passive.might and passive.might < 0 and passive.minimum is not None
+    ]
+
+
+@query("snapshot_passive_limits")
+def snapshot_passive_limits(game: Game) -> None:
+    """Where the version judged under snapshots the limit of a passive decrease (`passive_limit_snapshotted`:
+    2025-12-01's 454.3.d.2.b names no exception; Core Rules 1.4's 477.3.e.2.b excepts passives): the decrease a
+    limited passive applies to a unit is fixed as it begins to apply (a Cleanup's check), for as long as it
+    applies; when it stops applying, the snapshot goes."""
+    if not game.passive_sources:
+        return
+    reading = game.reading(PASSIVE_LIMIT)
+    if reading.choice != "snapshotted" or not game.journal.due(PASSIVE_LIMIT_READS):
+        return
+    limited = _limited_passives(game)
+    for unit in game.unit_objects:
+        if not limited and not unit.passive_limits:
+            continue
+        stored = dict(unit.passive_limits)
+        applying = {
+            passive_key(source, passive): (source, passive)
+            for source, passive, view in limited
+            if unit.zone == BOARD and calc.matches_object(game, passive.to, view, unit)
+        }
+        kept = {key: amount for key, amount in stored.items() if key in applying}
+        for key, (source, passive) in applying.items():
+            if key not in kept:
+                kept[key] = _applied_now(game, unit, source, passive)
+                note(
+                    game,
+                    StepKind.LAYER_CALCULATION,
+                    "snapshot",
+                    f"{source.card}'s -{abs(passive.might)} (to a minimum of {passive.minimum}) begins to apply to "
+                    f"{unit.id}: its limit is snapshotted, -{kept[key]} for as long as it applies",
+                    reading.cited,
+                    objects=[unit.id],
+                )
+        if kept != stored:
+            unit.passive_limits = tuple(sorted(kept.items()))
+
+
+def _applied_now(game: Game, unit: Obj, source: Obj, passive) -> int:
+    """The decrease the limited passive applies to `unit` now: increases first, then decreases in timestamp order."""
+    base, increases, decreases = might_parts(game, unit)
+    value = base + sum(amount for _, amount, _, _ in increases)
+    for label, amount, minimum, timestamp in decreases:
+        applied = amount if minimum is None else min(amount, max(0, value - minimum))
+        if (label, amount, minimum, timestamp) == (source.card, abs(passive.might), passive.minimum, source.timestamp):
+            return applied
+        value -= applied
+    return 0
+
+
 PART_RULES = {"buff": "703", "Assault": "807.1.c", "Shield": "814.1.c"}  # the rule behind each such part
 SUMMED_RULES = {"Assault": "807.2", "Shield": "814.2"}  # a keyword's values from several sources are summed
 
@@ -142,11 +242,15 @@ SUMMED_RULES = {"Assault": "807.2", "Shield": "814.2"}  # a keyword's values fro
 def might_rules(game: Game, unit: Obj) -> tuple[str, ...]:
     """The rules that give a unit the parts of its Might its buff and keywords add, cited where it is shown."""
     rules = []
-    for label, _, _, timestamp in might_parts(game, unit)[1]:
+    _, increases, decreases = might_parts(game, unit)
+    for label, _, _, timestamp in increases:
         if not timestamp and label in PART_RULES:
             rules.append(PART_RULES[label])
             if label in SUMMED_RULES and _instances(game, unit, label) > 1:
                 rules.append(SUMMED_RULES[label])
+    limited = decreases and game.passive_sources and _limited_passives(game)
+    if limited and any(calc.matches_object(game, passive.to, view, unit) for _, passive, view in limited):
+        rules.extend(game.reading(PASSIVE_LIMIT).cited)  # a limited passive decrease: snapshotted or not
     return tuple(rules)
 
 

@@ -6,6 +6,8 @@ ends (347.2.a): a combat proceeds to its damage step (348.1), a showdown without
 
 from __future__ import annotations
 
+from typing import Final
+
 from scenarios.game import Game
 from scenarios.journal import watch
 from scenarios.kernel import calc, choose, do, note, procedure, query, standing_notes
@@ -150,25 +152,40 @@ def _keeps_focus(game: Game) -> bool:
     return game.showdown.initial and game.reading("focus_after_the_initial_chain").choice == "kept"
 
 
-@procedure(
-    "after_chain_emptied",
-    StepKind.SHOWDOWN,
-    summary=lambda g: (
-        f"{g.word('combat chain')} done: {g.showdown.focus} keeps Focus"
-        if _keeps_focus(g)
-        else f"Focus passes to {g.next_player(g.showdown.focus)}"
-    ),
-    cite=lambda g: list(g.reading("focus_after_the_initial_chain").cited) if g.showdown.initial else ["346"],
-)
+def _after_chain_summary(g) -> str:
+    if _keeps_focus(g):
+        return f"{g.word('combat chain')} done: {g.showdown.focus} keeps Focus"
+    passes = f"Focus passes to {g.next_player(g.showdown.focus)}"
+    if not g.showdown.reopened:
+        return passes
+    if g.reading(FOCUS).choice == "each_chain":
+        return f"the chain of the triggers a Cleanup put on the Chain done: {passes} again"
+    return (
+        f"{passes}, once for this chain and the triggers a Cleanup put on the Chain as its last item resolved: "
+        "a chain a triggered ability opens passes it no second time"
+    )
+
+
+def _after_chain_rules(g) -> list:
+    if g.showdown.initial:
+        return list(g.reading("focus_after_the_initial_chain").cited)
+    return list(g.reading(FOCUS).cited) if g.showdown.reopened else ["346"]
+
+
+FOCUS: Final = "focus_after_a_reopened_chain"
+
+
+@procedure("after_chain_emptied", StepKind.SHOWDOWN, summary=_after_chain_summary, cite=_after_chain_rules)
 def after_chain_emptied(game: Game) -> None:
     """346: Focus passes when the last chain item resolves, except after the Combat Chain (the Initial Chain of
-    2025-12-01) where the version judged under keeps it (346.1)."""
+    2025-12-01) where the version judged under keeps it (346.1). When a Cleanup's triggers went on the Chain
+    just after its last item resolved, the versions disagree (`focus_after_a_reopened_chain`): up to 2025-12-01
+    Focus passed as that item resolved and passes again now (343); from Core Rules 1.4 it passes once, now."""
     showdown = game.showdown
-    if _keeps_focus(game):
-        showdown.initial = False
-    else:
-        showdown.initial = False
+    if not _keeps_focus(game):
         showdown.focus = game.next_player(showdown.focus)
+    showdown.initial = False
+    showdown.reopened = False
     showdown.passes = ()
     game.priority = showdown.focus
 
