@@ -188,8 +188,8 @@ def _renamed(node: Any) -> Any:
 
 
 def _replace(node: Any, names: dict[str, str]) -> Any:
-    if isinstance(node, dict):
-        return {names.get(k, k) if k in names else k: _replace(v, names) for k, v in node.items()}
+    if isinstance(node, dict):  # a slot named like a card type ("unit") leaves the types alone
+        return {names.get(k, k): v if k == "type" else _replace(v, names) for k, v in node.items()}
     if isinstance(node, list):
         return [_replace(item, names) for item in node]
     if isinstance(node, str):

@@ -50,6 +50,8 @@ class TargetSpec(Strict):
     stunned: bool | None = None
     optional: bool = False
     not_target: str | None = None  # must differ from another slot
+    other: bool = False  # "another unit": not the source of the ability itself
+    tag: str | None = None  # "a friendly Mech": a unit with this tag (133.8)
     of: str | None = None  # a move's destination: the earlier slot whose units move there (not where they are)
 
 
@@ -64,6 +66,8 @@ class ObjectFilter(Strict):
     zone: str | None = None  # default: on the board
     banished_by: Literal["this"] | None = None
     less_might_than_me: bool | None = None  # "if it has less Might than me"
+    tag: str | None = None  # "your Mechs": objects with this tag (133.8, 143.1)
+    buffed: bool | None = None  # "while I'm buffed": a unit with a buff on it (702.2.a)
 
 
 class EventFilter(ObjectFilter):
@@ -93,8 +97,10 @@ class Cost(Strict):
     exhaust: Literal["this"] | None = None
     banish: Literal["this"] | None = None
     recycle: Literal["this"] | None = None
+    kill: Literal["this"] | None = None  # "Kill this" (Gold, 187.5): the source dies as the cost is paid
     spend_buff: Literal["friendly", "this"] | None = None  # "spend a buff" (of a unit you control), "spend my buff"
     discard: int = 0
+    spend_xp: int = 0  # "Spend 3 XP" (730.2)
 
     def plus(self, other: Cost) -> Cost:
         """Both costs together (356.2: additional costs are added to the total)."""
@@ -125,9 +131,10 @@ class Cost(Strict):
         parts += [f"{n} {domain} power" for domain, n in self.domain_power.items() if n]
         parts += [f"{n} power of {' or '.join(group)}" for group, n in self.power_of_domains if n]
         parts += ["exhaust this" if self.exhaust else "", "banish this" if self.banish else ""]
-        parts += ["recycle this" if self.recycle else ""]
+        parts += ["recycle this" if self.recycle else "", "kill this" if self.kill else ""]
         spent = {"friendly": "spend a buff", "this": "spend this unit's buff", None: ""}[self.spend_buff]
         parts += [spent, f"discard {self.discard}" if self.discard else ""]
+        parts += [f"spend {self.spend_xp} XP" if self.spend_xp else ""]
         return ", ".join(p for p in parts if p) or "nothing"
 
 
@@ -171,6 +178,7 @@ def _cost_shaped(instruction: dict[str, Any]) -> bool:
 
 class Passive(Strict):
     to: ObjectFilter
+    condition: str | None = None  # a condition word (kernel.CONDITIONS): active only while it holds (Level, 824)
     might: int = 0
     minimum: int | None = None
     keywords: dict[str, int] = Field(default_factory=dict)
@@ -190,6 +198,7 @@ class Activated(Strict):
     targets: dict[str, TargetSpec] = Field(default_factory=dict)
     effects: list[dict[str, Any]]
     only_unattached: bool = False  # rules text of an attached card is inactive (434.1.e)
+    condition: str | None = None  # a condition word: usable only while it holds ("only if not Empowered", 827)
     equip: bool = False  # an Equip ability (818): "[Cost]: attach this gear to a unit you control"
     label: str | None = None
 
@@ -206,6 +215,7 @@ class Card(Strict):
     text: str = ""
     note: str = ""
     type: Literal["unit", "gear", "spell", "battlefield", "legend", "token", "rune"]
+    token_of: Literal["unit", "gear"] = "unit"  # a token's type (185.2.d): a unit token, or a gear token (Gold)
     domains: list[Domain] = Field(default_factory=list)  # 134.1; a printed Power cost is of the card's domain
     tags: list[str] = Field(default_factory=list)  # 133.8 (Equipment, Mech, ...)
     might: int | None = None
@@ -214,8 +224,11 @@ class Card(Strict):
     keywords: dict[str, int] = Field(default_factory=dict)
     discounts: list[Discount] = Field(default_factory=list)  # 356.4, active wherever the card is played from
     repeat: list[Cost] = Field(default_factory=list)  # [Repeat] costs, each paid at most once (820.1.c)
+    flow: list[Cost] = Field(default_factory=list)  # [Flow] costs: played from the trash for one, then banished (829)
     might_bonus: int = 0
     enters_ready: bool = False
+    # "You may play me to an open / an occupied enemy battlefield": locations its play may choose (355.2.b)
+    played_to: list[Literal["open", "occupied enemy"]] = Field(default_factory=list)
     targets: dict[str, TargetSpec] = Field(default_factory=dict)
     effects: list[dict[str, Any]] = Field(default_factory=list)
     triggers: list[Trigger] = Field(default_factory=list)
@@ -243,8 +256,42 @@ class Card(Strict):
 
     @property
     def object_kind(self) -> str:
-        return "unit" if self.type == "token" else self.type
+        return self.token_of if self.type == "token" else self.type
 
+
+# 187: the unit tokens cards create ("Play a 1 [M] Recruit unit token"), by the name they print: their name, tags
+# and keywords (the Might is printed with the instruction), and the rule defining them. Played by `play_token`.
+UNIT_TOKENS: dict[str, tuple[str, tuple[str, ...], dict[str, int], str]] = {
+    "recruit": ("Recruit", ("Recruit",), {}, "187.1"),
+    "sprite": ("Sprite", ("Fae",), {"Temporary": 1}, "187.2"),
+    "sand soldier": ("Sand Soldier", ("Shurima",), {}, "187.3"),
+    "mech": ("Mech", ("Mech",), {}, "187.4"),
+    "reflection": ("Reflection", (), {}, "187.6"),
+    "bird": ("Bird", ("Bird",), {"Deflect": 1}, "187.7"),
+    "tentacle": ("Tentacle", ("Bilgewater",), {}, "187.10"),
+}
+
+# 187.5: "A Gold gear token is a domainless gear token with '[Reaction][>] Kill this, [E]: [Add] [A].'"
+GEAR_TOKENS: dict[str, tuple[dict[str, Any], str]] = {
+    "gold": (
+        {
+            "name": "Gold",
+            "real": "Gold",
+            "type": "token",
+            "token_of": "gear",
+            "text": "[Reaction][>] Kill this, [E]: [Add] [A].",
+            "activated": [
+                {
+                    "cost": {"kill": "this", "exhaust": "this"},
+                    "keywords": {"Reaction": 1},
+                    "effects": [{"op": "add", "power": 1}],
+                    "label": "Gold: Kill this, [E]: [Add] [A]",
+                }
+            ],
+        },
+        "187.5",
+    )
+}
 
 RESTRICTIONS = {
     "no_move_from_here_to_base",
@@ -281,11 +328,14 @@ def check_vocabulary(card: Card) -> None:
     for instruction in (i for effect_list in lists for i in instructions_of(effect_list)):
         if instruction.get("op") not in kernel.INSTRUCTIONS:
             raise ValueError(f"card {card.name!r}: unknown instruction {instruction.get('op')!r}")
+        if instruction.get("op") == "play_token" and instruction.get("token") not in {*UNIT_TOKENS, *GEAR_TOKENS}:
+            raise ValueError(f"card {card.name!r}: unknown token {instruction.get('token')!r} (187)")
         if instruction.get("op") in ("delayed", "replace_next"):
             _check_event(card, instruction.get("when") or instruction.get("would"))
     for trigger in card.triggers:
         _check_event(card, trigger.when.event)
     conditions = [t.condition for t in card.triggers] + [d.condition for d in card.discounts]
+    conditions += [p.condition for p in card.passives] + [a.condition for a in card.activated]
     conditions += [i.get("condition") for effect_list in lists for i in instructions_of(effect_list)]
     for word in conditions:
         if word is not None and word not in kernel.CONDITIONS:

@@ -192,6 +192,8 @@ class Obj(Journaled):
     attached_to: str | None = None
     designation: Role | None = None
     moves_this_turn: int = 0
+    empowered: bool = False  # the Empowered status (441, 828)
+    flowed: bool = False  # a spell played from the trash for its Flow cost: banished as it leaves the Chain (829)
     incarnation: int = 0
     timestamp: int = 0
     order: int = 0
@@ -221,6 +223,7 @@ class Obj(Journaled):
         "attached_to",
         "designation",
         "moves_this_turn",
+        "empowered",
         "granted",
         "modifiers",
         "contested_by",
@@ -263,6 +266,7 @@ class Player(Journaled):
     played_this_turn: tuple[str, ...] = ()  # the Main Deck cards played this turn (Legion, 812)
     cards_finalized_this_turn: int = 0  # those played or being played, countered ones too (419.4.b in 1.4)
     finalized_this_turn: tuple[str, ...] = ()
+    xp: int = 0  # XP, a resource a player gains and spends (728-733)
 
     def change_label(self, key: str):
         return (f"player {self.name}", key)

@@ -24,6 +24,7 @@ OBJECT_FIELDS = {
     "attached_to": lambda g, o: o.attached_to,
     "incarnation": lambda g, o: o.incarnation,
     "moves_this_turn": lambda g, o: o.moves_this_turn,
+    "empowered": lambda g, o: o.empowered,
     "contested_by": lambda g, o: o.contested_by,
     "staged": lambda g, o: o.staged,
     "banished_by": lambda g, o: o.banished_by,
@@ -35,6 +36,7 @@ OBJECT_FIELDS = {
 }
 PLAYER_FIELDS = {
     "points": lambda g, name: g.players[name].points,
+    "xp": lambda g, name: g.players[name].xp,
     "energy": lambda g, name: g.players[name].energy,
     "power": lambda g, name: g.players[name].power,
     "domain_power": lambda g, name: dict(g.players[name].domain_power),

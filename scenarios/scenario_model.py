@@ -93,6 +93,7 @@ class UnitSetup(Strict):
     keywords: dict[str, Number] = Field(default_factory=dict)
     modifiers: list[Number] = Field(default_factory=list)
     moves_this_turn: Count = 0
+    empowered: bool = False  # the Empowered status (441)
     gear: list[GearSetup] = Field(default_factory=list)
     _card = field_validator("card")(_known_card)
 
@@ -120,6 +121,7 @@ class PlayerSetup(Strict):
     power: Count = 99
     domain_power: dict[Domain, Count] = Field(default_factory=dict)
     cards_played_this_turn: Count = 0
+    xp: Count = 0  # XP (728)
     runes: list[RuneSetup] = Field(default_factory=list)
     rune_deck: list[CardSetup] = Field(default_factory=list)
     legend: CardSetup | None = None

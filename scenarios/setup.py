@@ -23,6 +23,7 @@ def build(game, setup: dict) -> None:
             domain_power=tuple(sorted(spec.get("domain_power", {}).items())),
             cards_played_this_turn=spec.get("cards_played_this_turn", 0),
             cards_finalized_this_turn=spec.get("cards_played_this_turn", 0),  # a card played was Finalized
+            xp=spec.get("xp", 0),
         )
         if spec.get("legend"):
             _add(game, spec["legend"], owner=name, zone=Zone.BOARD, location="base")
@@ -78,6 +79,7 @@ def _add_permanent(game, entry: dict, owner: str, location: str) -> Obj:
     obj.stunned = entry.get("stunned", False)
     obj.buffs = 1 if entry.get("buff") else 0
     obj.moves_this_turn = entry.get("moves_this_turn", 0)
+    obj.empowered = entry.get("empowered", False)
     obj.granted = tuple(Grant(k, v, "permanent") for k, v in entry.get("keywords", {}).items())
     obj.modifiers = tuple(Modifier(amount, "setup", game.tick()) for amount in entry.get("modifiers", []))
     for gear in entry.get("gear", []):

@@ -19,16 +19,9 @@ from scenarios.replay import replay_file, replay_variant
 
 DISPUTES = sorted((Path(__file__).parent / "data" / "read_card_disputes").glob("*.yaml"))
 
-# Where a reading and a hand-written card differ, why (and which side is wrong).
-EXPLAINED = {
-    # The hand-written cards leave out the printed Power cost ([C]); the reading has it. The hand side is
-    # incomplete; left so, as library scenarios that play them give the players no Power of that domain.
-    "power": "the hand-written card omits its printed Power cost",
-    # Cloth Armor's [Shield 2] is what it gives the equipped unit: the reading says so (a passive to the
-    # equipped unit), the hand-written card does not model it.
-    "passives": "the hand-written Equipment omits the keyword it gives the equipped unit",
-    "keywords": "the hand-written Equipment omits the keyword it gives the equipped unit",
-}
+# Where a reading and a hand-written card differ, why (and which side is wrong): none left; the hand-written
+# cards carry their printed Power cost and what an Equipment gives the equipped unit.
+EXPLAINED: dict[str, str] = {}
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +42,7 @@ def test_coverage_is_printed_per_set_then_in_total(connection):
     lines = card_readings.coverage_lines(connection)
     total = next(line for line in lines if line.startswith("cards read fully: "))
     read, of = (int(n) for n in total.split(": ")[1].split(" (")[0].split(" of "))
-    assert of > 900 and read >= 170  # the floor reached; raise it as the grammar grows
+    assert of > 900 and read >= 321  # the floor reached; raise it as the grammar grows
     sets = lines[: lines.index(total)]
     assert {line.split(":")[0] for line in sets} >= {"Origins", "Spiritforged", "Unleashed", "Vendetta"}
     assert sum(int(line.split(": ")[1].split(" of ")[0]) for line in sets) == read
@@ -66,7 +59,7 @@ def test_every_unread_card_names_the_words_not_read(connection):
 def test_the_hand_written_cards_are_the_oracle(connection):
     results = card_readings.oracle(connection)
     equal = [r for r in results if r["result"] == "equal"]
-    assert len(equal) >= 45, card_readings.oracle_lines(connection)
+    assert len(equal) >= 80, card_readings.oracle_lines(connection)
     for result in results:
         if result["result"] == "differs":
             assert set(result["fields"]) <= set(EXPLAINED), (result["card"], result["fields"])
@@ -74,9 +67,8 @@ def test_the_hand_written_cards_are_the_oracle(connection):
 
 def test_the_library_replays_the_same_with_read_cards_in_place(connection):
     """Each hand-written real card replaced by its reading (labels and slot names kept: scenarios name them),
-    every library scenario replays to the same verdict once the reading's printed costs are the hand-written
-    card's (they leave out the Power cost and the domain); with the printed costs, at most a few scenarios change,
-    whose players have no Power of that domain to pay with."""
+    every library scenario replays to the same verdict, with the hand-written costs and with the read ones (the
+    hand-written cards carry their printed Power cost and domain, as the card list prints them)."""
     readings = {
         name: json.loads(definition)
         for name, definition in connection.execute(
@@ -88,7 +80,7 @@ def test_the_library_replays_the_same_with_read_cards_in_place(connection):
     assert len(swapped) >= 50
     assert not changed_with_hand_costs
     _, changed = _replayed_with_readings(readings, before, hand_costs=False)
-    assert len(changed) <= 5 and all("power" in why.lower() or "accelerate" in why.lower() for _, why in changed)
+    assert not changed
 
 
 def _replayed_with_readings(readings: dict, before: dict, hand_costs: bool) -> tuple[set, list]:
@@ -130,7 +122,20 @@ def _as_named(read: dict, card) -> dict:
             definition[key] = [
                 {**_slots_named(a, h), "label": h.label} for a, h in zip(definition[key], hand, strict=True)
             ]
-    return definition
+    return _labelled(definition, card.model_dump())
+
+
+def _labelled(read, hand):
+    """The labels of the hand-written card's nested instructions (a delayed ability's, a replacement's) on the
+    reading's, where both say the same instruction in the same place: scenarios' logs name them."""
+    if isinstance(read, dict) and isinstance(hand, dict):
+        named = {k: _labelled(v, hand.get(k)) for k, v in read.items()}
+        if hand.get("label") and "op" in read and read.get("op") == hand.get("op"):
+            named["label"] = hand["label"]
+        return named
+    if isinstance(read, list) and isinstance(hand, list) and len(read) == len(hand):
+        return [_labelled(r, h) for r, h in zip(read, hand, strict=True)]
+    return read
 
 
 @pytest.mark.parametrize("path", DISPUTES, ids=[p.stem for p in DISPUTES])
@@ -163,7 +168,59 @@ def _keyword_value_ignored(original):
     return keywords, "keyword_prefix", mutant
 
 
-@pytest.mark.parametrize("mutant", ["deal one more", "keyword values ignored", "attack read as defend"])
+def _everywhere(original):
+    def mutant(m, ctx):
+        found = original(m, ctx)
+        return [{**i, "to": {"all": {"who": i["to"]["all"]["who"]}}} for i in found or []] or found
+
+    return mutant
+
+
+def _nothing_instead(original):
+    def mutant(m, ctx):
+        return [{**i, "instead": []} for i in original(m, ctx) or []] or None
+
+    return mutant
+
+
+def _token_might_one_less(original):
+    def mutant(m, ctx):
+        return [{**i, "might": i["might"] - 1} if "might" in i else i for i in original(m, ctx) or []] or None
+
+    return mutant
+
+
+def _token_not_exhausted(original):
+    def mutant(m, ctx):
+        return [{k: v for k, v in i.items() if k != "exhausted"} for i in original(m, ctx) or []] or None
+
+    return mutant
+
+
+@pytest.mark.parametrize(
+    "mutant",
+    [
+        "deal one more",
+        "keyword values ignored",
+        "attack read as defend",
+        "token might one less",
+        "token not exhausted",
+        "nothing instead",
+        "an Equipment's I read as itself",
+        "at a battlefield read as everywhere",
+        "another read as any",
+        "two choices in reverse order",
+        "tag dropped",
+        "a state of mine dropped",
+        "once each turn dropped",
+        "hunt gains one more XP",
+        "level read one lower",
+        "empowered read as always",
+        "ambush not read",
+        "flow cost read lower",
+        "a permission to play there dropped",
+    ],
+)
 def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatch):
     from scenarios.card_reader import abilities
 
@@ -172,6 +229,122 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
             effects,
             "TEMPLATES",
             [(f, p, _deal_one_more(b) if f == "deal" else b) for f, p, b in effects.TEMPLATES],
+        )
+    elif mutant == "an Equipment's I read as itself":
+        import scenarios.card_reader as reader
+
+        monkeypatch.setattr(abilities, "_ABOUT_ME", set())
+        monkeypatch.setattr(reader, "_equipment", lambda definition: [])
+    elif mutant == "at a battlefield read as everywhere":
+        monkeypatch.setattr(
+            effects,
+            "TEMPLATES",
+            [(f, p, _everywhere(b) if b.__name__ == "_deal_at_a_battlefield" else b) for f, p, b in effects.TEMPLATES],
+        )
+    elif mutant == "another read as any":
+        from scenarios.card_reader import phrases
+
+        monkeypatch.setattr(phrases, "another", lambda spec, ctx: spec.pop("another", True) or True)
+    elif mutant == "a permission to play there dropped":
+        read_static = abilities.read_static
+
+        def no_permission(text, card, used):
+            found = read_static(text, card, used)
+            card.pop("played_to", None)
+            return found
+
+        monkeypatch.setattr(abilities, "read_static", no_permission)
+    elif mutant == "flow cost read lower":
+        keyword_prefix = abilities.keyword_prefix
+
+        def cheaper_flow(text, card):
+            rest = keyword_prefix(text, card)
+            card["flow"] = [{**cost, "energy": max(0, cost.get("energy", 0) - 2)} for cost in card.get("flow", [])]
+            return rest
+
+        monkeypatch.setattr(abilities, "keyword_prefix", cheaper_flow)
+    elif mutant == "ambush not read":
+        keyword_prefix = abilities.keyword_prefix
+
+        def no_ambush(text, card):
+            rest = keyword_prefix(text, card)
+            card.get("keywords", {}).pop("Ambush", None)
+            return rest
+
+        monkeypatch.setattr(abilities, "keyword_prefix", no_ambush)
+    elif mutant == "empowered read as always":
+        read_level = abilities.read_level
+
+        def always(text, card, used):
+            found = read_level(text, card, used)
+            for ability in card.get("passives", []):
+                if ability.get("condition") == "empowered":
+                    del ability["condition"]
+            return found
+
+        monkeypatch.setattr(abilities, "read_level", always)
+    elif mutant == "level read one lower":
+        read_level = abilities.read_level
+
+        def lower(text, card, used):
+            found = read_level(text, card, used)
+            for ability in card.get("passives", []) + card.get("triggers", []):
+                word = ability.get("condition") or ""
+                if word.startswith("level "):
+                    ability["condition"] = f"level {int(word.split()[1]) - 1}"
+            return found
+
+        monkeypatch.setattr(abilities, "read_level", lower)
+    elif mutant == "hunt gains one more XP":
+        keyword_prefix = abilities.keyword_prefix
+
+        def more_xp(text, card):
+            rest = keyword_prefix(text, card)
+            for trigger in card.get("triggers", []):
+                trigger["effects"] = [{**e, "n": e["n"] + 1} if e["op"] == "gain_xp" else e for e in trigger["effects"]]
+            return rest
+
+        monkeypatch.setattr(abilities, "keyword_prefix", more_xp)
+    elif mutant == "once each turn dropped":
+        read_trigger = abilities.read_trigger
+
+        def unlimited(text, card, used, condition=None):
+            found = read_trigger(text, card, used, condition)
+            for trigger in card.get("triggers", []):
+                trigger.pop("limit", None)
+            return found
+
+        monkeypatch.setattr(abilities, "read_trigger", unlimited)
+    elif mutant == "a state of mine dropped":
+        monkeypatch.setattr(abilities, "_STATES", {state: [{}] for state in abilities._STATES})
+    elif mutant == "tag dropped":
+        from scenarios.card_reader import phrases
+
+        untagged = phrases.untagged
+        monkeypatch.setattr(phrases, "untagged", lambda phrase: (untagged(phrase)[0], None))
+        monkeypatch.setattr(abilities, "untagged", lambda phrase: (untagged(phrase)[0], None))
+    elif mutant == "two choices in reverse order":
+        import re
+
+        def reversed_choices(m, ctx):
+            swapped = re.match(r"choose (?P<a>.+) and (?P<b>.+)", f"choose {m['b']} and {m['a']}")
+            return effects._choose_two(swapped, ctx)
+
+        monkeypatch.setattr(
+            effects,
+            "TEMPLATES",
+            [(f, p, reversed_choices if b is effects._choose_two else b) for f, p, b in effects.TEMPLATES],
+        )
+    elif mutant == "nothing instead":
+        monkeypatch.setattr(
+            effects,
+            "TEMPLATES",
+            [(f, p, _nothing_instead(b) if f == "the next time it would" else b) for f, p, b in effects.TEMPLATES],
+        )
+    elif mutant.startswith("token"):
+        change = _token_might_one_less if mutant == "token might one less" else _token_not_exhausted
+        monkeypatch.setattr(
+            effects, "TEMPLATES", [(f, p, change(b) if f == "play a token" else b) for f, p, b in effects.TEMPLATES]
         )
     elif mutant == "keyword values ignored":
         module, name, replacement = _keyword_value_ignored(abilities.keyword_prefix)

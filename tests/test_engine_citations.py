@@ -114,6 +114,8 @@ TERMS: dict[str, list[str]] = {
     "earn_point": ["point", "score"],
     "draw_instead_of_final_point": ["final point", "draw", "point"],
     "gain_points": ["point"],
+    "gain_xp": ["xp"],
+    "set_empowered": ["empower"],
     "score": ["score"],
     # the turn
     "expire": ["expir", "this turn"],

@@ -103,14 +103,23 @@ _GEAR_KEYWORDS = {"Equip", "Quick-Draw", "Hidden", "Reaction", "Action", "Accele
 
 def _equipment(definition: dict[str, Any]) -> list[str]:
     """An Equipment's text other than its Equip and its own keywords is what it gives the equipped unit (its
-    keywords: a passive to the equipped unit); its "I" and "me" mean that unit, which the reader does not say
-    yet: such an ability is refused."""
+    keywords: a passive to the equipped unit; "When I ..." a trigger of the equipped unit, read by
+    `abilities.read_trigger`; 136.2.c). Its other abilities are refused: which box of the card (rules text,
+    inactive while attached, or effect text) holds them is not in the text the reader gets."""
     given = {k: v for k, v in definition.get("keywords", {}).items() if k not in _GEAR_KEYWORDS}
     if given:
         definition["keywords"] = {k: v for k, v in definition["keywords"].items() if k not in given}
         definition.setdefault("passives", []).append({"to": {"who": "equipped unit"}, "keywords": given})
+    effect_text = [t for t in definition.get("triggers", []) if t["when"]["who"] == "equipped unit"]
     refused = [
-        a["label"] for a in definition.get("triggers", []) + definition.get("activated", []) if not a.get("equip")
+        a["label"]
+        for a in definition.get("triggers", []) + definition.get("activated", [])
+        if not a.get("equip") and not any(a is t for t in effect_text)
+    ]
+    refused += [
+        f"{definition['name']}: a passive of {p['to']['who']}s"
+        for p in definition.get("passives", [])
+        if p["to"]["who"] != "equipped unit"
     ]
     return [f"{label} (an Equipment's ability for the equipped unit)" for label in refused]
 
@@ -124,7 +133,16 @@ def _label(definition: dict[str, Any], before: dict[str, int], label: str) -> No
 
 
 _ICON = re.compile(r"\d|(fury|calm|mind|body|chaos|order|any) rune|exhaust|>")
-_KEYWORD_ACTIONS = ("stun", "buff")  # keyword actions (glossary) whose reminder restates them
+# keyword actions (glossary) and instructions, and the words of the reminder that restates what the rules make of
+# them (reminder text has no effect on the game, 135.2.d.3): "stun ... (It doesn't deal combat damage this turn.)"
+# (423.1.b), "recall it (Send it to base. This isn't a move.)" (455, 456), "take control of ... (Start a combat if
+# other enemies are there. Otherwise, conquer.)" (a battlefield's contest, 190.3)
+_KEYWORD_ACTIONS = {
+    "stun": ("stun", "combat damage"),
+    "buff": ("buff",),
+    "recall": ("base. this isn't a move",),
+    "take control": ("start a combat if other enemies are there",),
+}
 
 
 def _restates_keyword(text: str, reminder: str) -> bool:
@@ -134,4 +152,6 @@ def _restates_keyword(text: str, reminder: str) -> bool:
     if bracketed or engine_keyword(text.split(" ")[0]):
         return True
     lowered, said = f" {text.lower()}", reminder.lower()
-    return any(f" {action}" in lowered and action in said for action in _KEYWORD_ACTIONS)
+    return any(
+        f" {action}" in lowered and any(word in said for word in words) for action, words in _KEYWORD_ACTIONS.items()
+    )

@@ -11,7 +11,7 @@ from typing import Any
 
 from scenarios.card_reader.effects import instructions
 from scenarios.card_reader.keywords import engine_keyword, keyword_prefix
-from scenarios.card_reader.phrases import Context, ability_cost, icons_cost
+from scenarios.card_reader.phrases import Context, ability_cost, icons_cost, untagged
 from scenarios.card_reader.text import sentences
 
 
@@ -36,6 +36,44 @@ TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
         "when I move to a battlefield",
         re.compile(r"when i move to a battlefield"),
         lambda m: [{"event": "move", "who": "self", "where": "battlefield"}],
+    ),
+    (
+        "when you play me to a battlefield",
+        re.compile(r"when you play me to a battlefield"),
+        lambda m: [{"event": "play", "who": "self", "where": "battlefield"}],
+    ),
+    (
+        "when you play me or when I <event>",
+        re.compile(r"when you play me or when i (?P<e>attack|defend|conquer|hold|move)"),
+        lambda m: [{"event": "play", "who": "self"}, {"event": m["e"], "who": "self"}],
+    ),
+    (
+        "when you play me or another <tag>",
+        re.compile(r"when you play me or another (?P<t>mech|dragon|poro|bird|cat|dog)"),
+        lambda m: [
+            {"event": "play", "who": "self"},
+            {"event": "play", "who": "other friendly unit", "by": "you", "tag": m["t"].capitalize()},
+        ],
+    ),
+    (
+        "when you play me or at the start of your beginning phase",
+        re.compile(r"when you play (?:me|this) or at the start of your beginning phase"),
+        lambda m: [{"event": "play", "who": "self"}, {"event": "beginning", "who": "you"}],
+    ),
+    (
+        "when a player plays a <card type>",
+        re.compile(r"when a player plays an? (?P<t>spell|unit|gear)"),
+        lambda m: [{"event": "card_played", "who": "player", "card_type": m["t"]}],
+    ),
+    (
+        "when you play another unit",
+        re.compile(r"when you play another unit"),
+        lambda m: [{"event": "play", "who": "other friendly unit", "by": "you"}],
+    ),
+    (
+        "when you <event> or <event>",
+        re.compile(r"when you (?P<a>conquer|hold) or (?P<b>conquer|hold)"),
+        lambda m: [{"event": m["a"], "who": "you"}, {"event": m["b"], "who": "you"}],
     ),
     (
         "when I'm played and when I <event>",
@@ -84,18 +122,24 @@ TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
     ),
     (
         "at the start of your beginning phase",
-        re.compile(r"at the start of your beginning phase"),
+        re.compile(r"at (?:the )?start of your beginning phase"),
         lambda m: [{"event": "beginning", "who": "you"}],
     ),
     (
         "when a <side> unit <event>",
-        re.compile(r"when (?P<o>another|an?) (?P<s>friendly|enemy) unit (?P<e>dies|attacks|defends)"),
+        re.compile(r"when (?P<o>another|an?) (?P<s>friendly|enemy) unit(?P<here> here)? (?P<e>dies|attacks|defends)"),
         lambda m: [
             {
                 "event": {"dies": "die", "attacks": "attack", "defends": "defend"}[m["e"]],
                 "who": ("other " if m["o"] == "another" else "") + f"{m['s']} unit",
+                **({"where": "here"} if m["here"] else {}),
             }
         ],
+    ),
+    (
+        "when a <side> unit attacks or defends alone",
+        re.compile(r"when an? (?P<s>friendly|enemy) unit attacks or defends alone"),
+        lambda m: [{"event": e, "who": f"{m['s']} unit", "alone": True} for e in ("attack", "defend")],
     ),
     (
         "when you choose a friendly unit",
@@ -103,6 +147,7 @@ TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
         lambda m: [{"event": "choose", "who": f"{m['s']} unit", "by": "you"}],
     ),
 ]
+_ABOUT_ME = {"when I <event>", "when I move to a battlefield", "the Nth time I move in a turn"}
 _YOU_MAY_COST = re.compile(
     r"you may (?P<cost>(?:exhaust (?:me|this)|pay (?:\[[^\]]+\])+|spend a buff|spend my buff)(?: and (?:exhaust (?:me|this)))?)"
     r" to (?P<rest>.+)"
@@ -125,6 +170,8 @@ def _effects(text: str, ctx: Context, used: list[str]) -> list[dict[str, Any]]:
         if read is None:
             raise Unread(sentence)
         result += read
+    if ctx.revealing:  # a reveal whose next sentence did not say what is done with the unit and the rest
+        raise Unread(text)
     return result
 
 
@@ -132,15 +179,41 @@ def read_trigger(text: str, card: dict[str, Any], used: list[str], condition: st
     head, comma, body = text.partition(", ")
     if not comma:
         return False
-    found = _trigger_head(head)
+    once = first = False
+    if head == "once each turn":  # "Once each turn, when ...": performed at most once a turn (383.3.e.1)
+        head, comma, body = body.partition(", ")
+        once = True
+    elif head.startswith("the first time "):  # "The first time I conquer each turn": its 1st time (383.1)
+        nth = re.fullmatch(r"the first time (?P<rest>i (?:attack|defend|conquer|hold|move)) each turn", head)
+        if nth is None:
+            raise Unread(head)
+        printed, head, first = head, f"when {nth['rest']}", True
+    found = _trigger_head(head) if comma else None
     if found is None:
+        if head.endswith(" this turn") and card["type"] == "spell":  # a delayed ability the spell makes (390.2)
+            return False
         if head.startswith(("when ", "at ", "whenever ")):
             raise Unread(head)
         return False
     family, events = found
     used.append(f"trigger: {family}")
+    if once:
+        used.append("trigger: once each turn")
+    if first:
+        if events[0]["event"] == "move":  # moves are counted (the Nth time I move)
+            events = [{**event, "nth": 1} for event in events]
+        elif body.startswith("you may"):  # declined, the first time has passed all the same: not a limit
+            raise Unread(printed)
+        else:  # nothing to decline: triggering only the first time is triggering once a turn (383.3.e.1)
+            once = True
+        used.append("trigger: the first time")
     ctx = Context(card["type"])
-    if events[0]["who"] not in ("self", "you"):
+    if "Equipment" in card.get("tags", []) and family in _ABOUT_ME:
+        # An Equipment's effect text is the equipped unit's (136.2.c): its "I" and "me" are that unit, active
+        # only while attached (136.2.b); its "this" is still the Equipment (136.2.d).
+        events = [{**event, "who": "equipped unit"} for event in events]
+        ctx.me = "equipped"
+    if events[0]["who"] not in ("self", "you", "equipped unit"):
         ctx.it = "trigger_unit"
     trigger: dict[str, Any] = {}
     may = _YOU_MAY_COST.fullmatch(body)
@@ -158,6 +231,8 @@ def read_trigger(text: str, card: dict[str, Any], used: list[str], condition: st
     effects = _effects(body, ctx, used)
     for event in events:
         entry = {"when": event, **trigger, "effects": effects, "label": f"{card['name']}: {text}"}
+        if once:
+            entry["limit"] = "once_per_turn"
         if ctx.targets:
             entry["targets"] = ctx.targets
         if condition:
@@ -166,6 +241,7 @@ def read_trigger(text: str, card: dict[str, Any], used: list[str], condition: st
     return True
 
 
+_USE_ONLY = re.compile(r"\.? use this ability only while i'm at a battlefield\.?$")
 _ACTIVATED = re.compile(
     r"(?:\[(?P<kw1>reaction|action)\]\[>\] )?(?P<cost>[^:]+?): (?:\[(?P<kw2>reaction|action)\] — )?(?P<effect>.+)"
 )
@@ -183,7 +259,12 @@ def read_activated(text: str, card: dict[str, Any], used: list[str]) -> bool:
     keyword = found["kw1"] or found["kw2"]
     if keyword:
         ability["keywords"] = {engine_keyword(keyword): 1}
-    ability["effects"] = _effects(found["effect"], ctx, used)
+    effect = found["effect"]
+    only = _USE_ONLY.search(effect)
+    if only:  # "Use this ability only while I'm at a battlefield": a condition on using it (377.2.b)
+        ability["condition"] = "at a battlefield"
+        effect = effect[: only.start()]
+    ability["effects"] = _effects(effect, ctx, used)
     if ctx.targets:
         ability["targets"] = ctx.targets
     ability["label"] = f"{card['name']}: {text}"
@@ -193,11 +274,38 @@ def read_activated(text: str, card: dict[str, Any], used: list[str]) -> bool:
 
 
 _PASSIVE = re.compile(
-    r"(?P<who>other friendly units|friendly units|your other units|enemy units|units|other units)"
-    r"(?P<where> here| at battlefields)? have (?:(?P<sign>[+-])(?P<n>\d+) might|\[(?P<kw>[a-z-]+)(?: (?P<v>\d+))?\])"
+    r"(?P<who>other friendly units|friendly units|your other units|your units|enemy units|units|other units)"
+    r"(?P<where> here| at battlefields)? have (?:(?P<sign>[+-])(?P<n>\d+) might|(?P<kws>\[[a-z-]+(?: \d+)?\]"
+    r"(?:(?:,| and|, and) \[[a-z-]+(?: \d+)?\])*))"
     r"(?P<where2> here)?"
 )
-_PASSIVE_WHO = {"your other units": "other friendly unit", "other units": "other unit"}
+_KEYWORD = re.compile(r"\[(?P<kw>[a-z-]+)(?: (?P<v>\d+))?\]")
+
+
+def _keywords(text: str) -> dict[str, int]:
+    """ "[deflect], [ganking], and [shield]" -> the engine's keywords and values; Unread if one is unknown."""
+    found: dict[str, int] = {}
+    for word in _KEYWORD.finditer(text):
+        keyword = engine_keyword(word["kw"])
+        if keyword is None:
+            raise Unread(f"[{word['kw']}]")
+        found[keyword] = int(word["v"] or 1)
+    return found
+
+
+# "while I'm <state>, I have <X>": a passive ability of the card itself (365.1) applying while it is in that state
+_WHILE_I = re.compile(
+    r"while i'm (?P<state>\[mighty\]|buffed|attacking or defending alone|attacking alone|defending alone), i have "
+    r"(?:(?:an additional )?(?P<sign>[+-])(?P<n>\d+) might|(?P<kws>\[.+\]))"
+)
+_STATES: dict[str, list[dict[str, Any]]] = {
+    "[mighty]": [{"mighty": True}],
+    "buffed": [{"buffed": True}],
+    "attacking or defending alone": [{"role": "attacker", "alone": True}, {"role": "defender", "alone": True}],
+    "attacking alone": [{"role": "attacker", "alone": True}],
+    "defending alone": [{"role": "defender", "alone": True}],
+}
+_PASSIVE_WHO = {"your other units": "other friendly unit", "other units": "other unit", "your units": "friendly unit"}
 
 
 _DEFENDS_ALONE = re.compile(
@@ -208,8 +316,71 @@ _STUNNED = re.compile(
 )
 
 
+_WOULD_DIE = re.compile(
+    r"if (?P<who>i|a friendly unit|another unit you control here|another friendly unit) would die, "
+    r"(?:(?P<less>if it has less might than me), )?(?:instead (?P<after>.+)|(?P<before>[^.]+) instead\. (?P<then>.+))"
+)
+_DYING = {"a friendly unit": "friendly unit", "another unit you control here": "other friendly unit"}
+_DYING["another friendly unit"] = "other friendly unit"
+
+
+def _read_would_die(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "If a friendly unit would die, kill this instead. Heal that unit, exhaust it, and recall it": a
+    replacement effect (369, 370) of the unit's death; "that unit", "it" and the dying "me" are the unit it
+    applies to (`affected`)."""
+    found = _WOULD_DIE.fullmatch(text)
+    if not found:
+        return False
+    who = found["who"]
+    equipment = "Equipment" in card.get("tags", [])
+    to: dict[str, Any] = {"who": ("equipped unit" if equipment else "self") if who == "i" else _DYING[who]}
+    if who == "another unit you control here":
+        to["where"] = "here"
+    if found["less"]:
+        to["less_might_than_me"] = True
+    ctx = Context(card["type"])
+    ctx.it = "affected"
+    instead: list[dict[str, Any]] = []
+    for part in (found["before"], found["then"] or found["after"]):
+        if part is None:
+            continue
+        part = part.replace(card["name"].lower(), "this")
+        if who == "i":
+            part = re.sub(r"\bme\b", "it", part)
+        read = instructions(part, ctx, used)
+        if read is None or ctx.targets:
+            raise Unread(part)
+        instead += read
+    card.setdefault("replacements", []).append({"would": "die", "to": to, "instead": instead})
+    used.append("static: if <unit> would die, <instead>")
+    return True
+
+
+def _read_while_i(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    found = _WHILE_I.fullmatch(text)
+    if not found:
+        return False
+    if "Equipment" in card.get("tags", []):  # an Equipment's "I": rules or effect text, the text does not say
+        raise Unread(text)
+    if found["state"] == "[mighty]" and not found["kws"]:  # Might depending on Might: not said by the layers
+        raise Unread(text)
+    gives: dict[str, Any] = (
+        {"keywords": _keywords(found["kws"])}
+        if found["kws"]
+        else {"might": int(found["n"]) * (-1 if found["sign"] == "-" else 1)}
+    )
+    for state in _STATES[found["state"]]:
+        card.setdefault("passives", []).append({"to": {"who": "self", **state}, **gives})
+    used.append("static: while I'm <state>, I have <X>")
+    return True
+
+
 def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
     text = text.rstrip(".")
+    if _read_while_i(text, card, used):
+        return True
+    if _read_would_die(text, card, used):
+        return True
     if text == "units can't move from here to base":
         card.setdefault("restrictions", []).append("no_move_from_here_to_base")
         used.append("static: units can't move from here to base")
@@ -236,25 +407,40 @@ def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
         card.setdefault("passives", []).append(stunned_passive)
         used.append("static: stunned units have might")
         return True
+    if text == "my hold effects are also conquer effects, and vice versa":
+        who = "equipped unit" if "Equipment" in card.get("tags", []) else "self"  # an Equipment's "my" (136.2.c)
+        also = {"conquer": ["hold"], "hold": ["conquer"]}
+        card.setdefault("passives", []).append({"to": {"who": who}, "triggers_also_on": also})
+        used.append("static: my hold effects are also conquer effects")
+        return True
+    permission = re.fullmatch(r"you may play me to an (open|occupied enemy) battlefield", text)
+    if permission and card["type"] == "unit":  # a permission to play it to a location not normally valid (355.2.b)
+        card.setdefault("played_to", []).append(permission.group(1))
+        used.append("static: you may play me to a battlefield")
+        return True
+    if text == "i must be assigned combat damage last":  # 465.2.c.2
+        card.setdefault("restrictions", []).append("assigned_combat_damage_last")
+        used.append("static: assigned combat damage last")
+        return True
     if text in ("i enter ready", "this enters ready"):
         card["enters_ready"] = True
         used.append("static: I enter ready")
         return True
+    text, tag = untagged(text)
     found = _PASSIVE.fullmatch(text)
     if not found:
         return False
     who = _PASSIVE_WHO.get(found["who"], found["who"].rstrip("s"))
     to: dict[str, Any] = {"who": who}
+    if tag:  # "your Mechs have +1 [Might]": the friendly units with the tag (133.8)
+        to["tag"] = tag
     if " here" in (found["where"], found["where2"]):
         to["where"] = "here"
     elif found["where"]:
         to["where"] = "battlefield"
     passive: dict[str, Any] = {"to": to}
-    if found["kw"]:
-        keyword = engine_keyword(found["kw"])
-        if keyword is None:
-            raise Unread(f"[{found['kw']}]")
-        passive["keywords"] = {keyword: int(found["v"] or 1)}
+    if found["kws"]:
+        passive["keywords"] = _keywords(found["kws"])
     else:
         passive["might"] = int(found["n"]) * (-1 if found["sign"] == "-" else 1)
     card.setdefault("passives", []).append(passive)
@@ -263,7 +449,7 @@ def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
 
 
 def read_legion(text: str, card: dict[str, Any], used: list[str]) -> bool:
-    found = re.fullmatch(r"\[legion\] — (?P<rest>.+)", text)
+    found = re.fullmatch(r"\[legion\](?: —|\[>\]) (?P<rest>.+)", text)  # [>]: the keyword's ability (135.2.e.7)
     if not found:
         return False
     rest = found["rest"]
@@ -281,8 +467,45 @@ def read_legion(text: str, card: dict[str, Any], used: list[str]) -> bool:
     raise Unread(text)
 
 
+_LEVEL = re.compile(r"\[(?:level (?P<n>\d+)|(?P<empowered>empowered))\](?: —|\[>\]) (?P<rest>.+)")
+_I_HAVE = re.compile(
+    r"i have (?:an additional )?(?:(?P<sign>[+-])(?P<n>\d+) might)?(?: and )?(?P<kws>\[[a-z-]+(?: \d+)?\]"
+    r"(?:(?:,| and|, and) \[[a-z-]+(?: \d+)?\])*)?\.?"
+)
+
+
+def read_level(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "[Level 6][>] I have +1 [Might] and [Ganking]" / "[Level 6][>] When you play me, draw 1": an ability active
+    while its controller has 6 or more XP (824.1.b.1), the condition word "level 6" on a passive or a trigger;
+    "[Empowered][>] ..." likewise, active while the card is Empowered (828.1.b.1)."""
+    found = _LEVEL.fullmatch(text)
+    if not found:
+        return False
+    word, rest = ("empowered" if found["empowered"] else f"level {found['n']}"), found["rest"]
+    have = _I_HAVE.fullmatch(rest)
+    if have and (have["n"] or have["kws"]):
+        if "Equipment" in card.get("tags", []):  # an Equipment's "I": rules or effect text, the text does not say
+            raise Unread(text)
+        passive: dict[str, Any] = {"to": {"who": "self"}, "condition": word}
+        if have["n"]:
+            passive["might"] = int(have["n"]) * (-1 if have["sign"] == "-" else 1)
+        if have["kws"]:
+            passive["keywords"] = _keywords(have["kws"])
+        card.setdefault("passives", []).append(passive)
+        used.append("level: I have <X>")
+        return True
+    if read_trigger(rest, card, used, condition=word):
+        used.append("level: trigger")
+        return True
+    if read_activated(rest, card, used):  # usable only while the condition holds
+        card["activated"][-1]["condition"] = word
+        used.append("level: activated")
+        return True
+    raise Unread(text)
+
+
 def read_deathknell(text: str, card: dict[str, Any], used: list[str]) -> bool:
-    found = re.fullmatch(r"\[deathknell\] — (?P<rest>.+)", text)
+    found = re.fullmatch(r"\[deathknell\](?: —|\[>\]) (?P<rest>.+)", text)  # [>]: its trigger effect (135.2.e.7.b)
     if not found:
         return False
     ctx = Context(card["type"])
@@ -297,6 +520,9 @@ def read_deathknell(text: str, card: dict[str, Any], used: list[str]) -> bool:
     return True
 
 
+_LEGION_INSTEAD = re.compile(r"\[legion\](?: —|\[>\]) (?P<then>.+) instead\.?")
+
+
 def read_paragraph(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> None:
     """Read one paragraph (normalised) into `card`; a spell's instructions go to `spell`'s context and the card's
     effects. Unread when any of it is not understood."""
@@ -306,7 +532,15 @@ def read_paragraph(text: str, card: dict[str, Any], spell: Context | None, used:
         used.append("keywords")
     if not rest:
         return
-    for reader in (read_deathknell, read_legion, read_activated, read_trigger, read_static):
+    instead = _LEGION_INSTEAD.fullmatch(rest)
+    if spell is not None and instead and card.get("effects"):
+        # "[Legion] — Kill it now instead": with Legion's condition (812), these instructions replace the ones
+        # the spell said before (364.3.a: if <condition>, <then>, else what it says otherwise)
+        then = _effects(instead["then"].replace(" now", ""), spell, used)
+        card["effects"] = [{"op": "if", "condition": "legion", "then": then, "else": card["effects"]}]
+        used.append("legion: instead")
+        return
+    for reader in (read_deathknell, read_legion, read_level, read_activated, read_trigger, read_static):
         if reader(rest, card, used):
             return
     if spell is None:

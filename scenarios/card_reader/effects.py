@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from scenarios.card_reader.phrases import DOMAIN_WORDS, Context, icons_cost, reference, target_spec
+from scenarios.card_reader.phrases import DOMAIN_WORDS, Context, another, icons_cost, reference, target_spec
 
 Instructions = list[dict[str, Any]]
 Builder = Callable[[re.Match, Context], Instructions | None]
@@ -46,6 +46,8 @@ def _amount(text: str) -> Any:
 @template("deal", r"deal (?P<n>\d+|damage equal to my might) to (?P<obj>.+)")
 def _deal(m, ctx):
     amount, to = _amount(m["n"]), _ref(m["obj"], ctx)
+    if amount == "might_of:this" and ctx.me != "this":  # an Equipment's "my Might" is the equipped unit's
+        return None
     return None if amount is None or to is None else [{"op": "deal", "amount": amount, "to": to}]
 
 
@@ -136,7 +138,7 @@ def _banish(m, ctx):
 
 @template("return", r"return (?P<obj>.+?) to (?:its|their|my) owners?'s? hands?")
 def _return(m, ctx):
-    what = _ref(m["obj"], ctx)
+    what = _ref(m["obj"], ctx, None)
     return None if what is None else [{"op": "return_to_hand", "what": what}]
 
 
@@ -178,21 +180,53 @@ def _counter(m, ctx):
 
 @template("add", r"\[add\] (?P<what>\[[^:]*\])")
 def _add(m, ctx):
+    """ "[Add] [1][A]": each resource the icons show added (an Add instruction per kind, 429)."""
     cost = icons_cost(m["what"])
-    if not cost or len(cost) != 1:
+    if not cost:
         return None
+    added: Instructions = []
     if "energy" in cost:
-        return [{"op": "add", "energy": cost["energy"]}]
+        added.append({"op": "add", "energy": cost["energy"]})
     if "power" in cost:
-        return [{"op": "add", "power": cost["power"]}]
-    (domain, n), *more = cost["domain_power"].items()
-    return None if more else [{"op": "add", "power": n, "domain": domain}]
+        added.append({"op": "add", "power": cost["power"]})
+    for domain, n in cost.get("domain_power", {}).items():
+        added.append({"op": "add", "power": n, "domain": domain})
+    return added
 
 
-@template("choose", r"choose (?P<obj>an? .+)")
+@template("choose", r"choose (?P<a>an? .+?) and (?P<b>an? .+)")
+def _choose_two(m, ctx):
+    """ "Choose a friendly unit and an enemy unit": two choices, in the order printed (355.8)."""
+    first, second = target_spec(m["a"]), target_spec(m["b"])
+    if first is None or second is None or first.get("another") or second.get("another"):
+        return None
+    ctx.slot(first)
+    ctx.slot(second)
+    return []
+
+
+@template("choose", r"choose two (?P<side>friendly |enemy )?units")
+def _choose_two_units(m, ctx):
+    """ "Choose two units": two different units (355.8)."""
+    spec: dict[str, Any] = {"type": "unit"}
+    if m["side"]:
+        spec["side"] = m["side"].strip()
+    first = ctx.slot(dict(spec))
+    ctx.slot({**spec, "not_target": first})
+    return []
+
+
+@template("fight", r"we deal damage equal to our mights to each other")
+def _fight_me(m, ctx):
+    """ "We deal damage equal to our Mights to each other": I and the unit chosen (417.6.b.3)."""
+    slots = [s for s, spec in ctx.targets.items() if spec.get("type") == "unit"]
+    return None if len(slots) != 1 or ctx.me != "this" else [{"op": "fight", "a": "this", "b": slots[0]}]
+
+
+@template("choose", r"(?:then )?choose (?P<obj>(?:an?|another) .+)")
 def _choose(m, ctx):
     spec = target_spec(m["obj"])
-    if spec is None:
+    if spec is None or not another(spec, ctx):
         return None
     ctx.slot(spec)
     return []
@@ -220,7 +254,7 @@ def _move_to_its_place(m, ctx):
     if there not in ctx.targets:
         return None
     spec = target_spec(m["obj"])
-    if spec is None:
+    if spec is None or spec.get("another"):
         return None
     if m[0].startswith("you may "):
         spec["optional"] = True
@@ -244,12 +278,18 @@ def _deal_other(m, ctx):
 
 
 _CONDITIONS = {"i was [mighty]": "mighty", "i'm [mighty]": "mighty", "i died alone": "alone"}
+_CONDITIONS["i didn't die alone"] = "not alone"
 
 
-@template("if <condition>", r"if (?P<c>i was \[mighty\]|i'm \[mighty\]|i died alone), (?P<rest>.+)")
+@template("if <condition>", r"if (?P<c>i was \[mighty\]|i'm \[mighty\]|i died alone|i didn't die alone), (?P<rest>.+)")
 def _if(m, ctx):
     then = instructions(m["rest"], ctx, [])
-    return None if then is None else [{"op": "if", "condition": _CONDITIONS[m["c"]], "then": then}]
+    if then is None:
+        return None
+    word = _CONDITIONS[m["c"]]
+    if word.startswith("not "):  # "if I didn't die alone, X": nothing if alone, else X (364.3.a)
+        return [{"op": "if", "condition": word[4:], "then": [], "else": then}]
+    return [{"op": "if", "condition": word, "then": then}]
 
 
 def _one(clause: str, ctx: Context, used: list[str]) -> Instructions | None:
@@ -289,3 +329,216 @@ def instructions(clause: str, ctx: Context, used: list[str]) -> Instructions | N
 
 
 DOMAINS = set(DOMAIN_WORDS.values())
+
+
+_TOKEN_KINDS = "recruit|sprite|sand soldier|mech|reflection|bird|tentacle"  # 187, as cards print them
+_TOKEN_PLACES = {"": None, " here": "here", " to your base": "base", " in your base": "base", " at your base": "base"}
+_TOKEN_PLACES[" into your base"] = "base"
+
+
+@template(
+    "play a token",
+    rf"play (?P<n>an?|one|two|three|four|five) (?P<ready>ready )?(?P<m>\d+) might (?P<kind>{_TOKEN_KINDS}) unit tokens?"
+    r"(?: with (?P<kw>\[[a-z-]+(?: \d+)?\]))?(?P<where> here| (?:to|in|at|into) your base)?(?P<exhausted> exhausted)?",
+)
+def _play_token(m, ctx):
+    """ "Play two 1 might Recruit unit tokens here" (179-187): unit tokens of a kind 187 defines."""
+    from scenarios.card_reader.keywords import engine_keyword
+    from scenarios.card_reader.phrases import number
+
+    ins: dict[str, Any] = {"op": "play_token", "token": m["kind"], "might": int(m["m"]), "n": number(m["n"])}
+    if m["ready"] and m["exhausted"]:
+        return None
+    if m["ready"]:
+        ins["ready"] = True
+    if m["where"]:
+        ins["to"] = _TOKEN_PLACES[m["where"]]
+    if m["kw"]:
+        word, _, value = m["kw"].strip("[]").partition(" ")
+        keyword = engine_keyword(word)
+        if keyword is None:
+            return None
+        ins["keywords"] = {keyword: int(value or 1)}
+    return [ins]
+
+
+@template("trash from deck", r"put the top (?P<n>\d+) cards? of your main deck into your trash")
+def _trash_from_deck(m, ctx):
+    return [{"op": "trash_from_deck", "n": int(m["n"])}]
+
+
+@template("ready runes", r"ready up to (?P<n>\d+) runes")
+def _ready_up_to(m, ctx):
+    """ "Ready up to N runes": as many of N exhausted runes as there are (`ready_runes`, 415.3.b)."""
+    return [{"op": "ready_runes", "n": int(m["n"])}]
+
+
+@template("control", r"take control of (?P<obj>.+)")
+def _take_control(m, ctx):
+    what = _ref(m["obj"], ctx)
+    return None if not isinstance(what, str) or what == "this" else [{"op": "take_control", "what": what}]
+
+
+@template("control", r"lose control of (?P<obj>it|that unit)")
+def _lose_control(m, ctx):
+    return None if ctx.it is None else [{"op": "return_control", "what": ctx.it}]
+
+
+def _about_it(clause: str, ctx: Context) -> tuple[Instructions, str | None] | None:
+    """A delayed ability's instructions: what "it" named is the object the ability is about (`it`, 390.2)."""
+    outer = ctx.it
+    ctx.it = "it"
+    inner = instructions(clause, ctx, [])
+    ctx.it = outer
+    if inner is None:
+        return None
+    mentions = any("it" in (i.get("what"), i.get("to")) for i in inner)
+    if mentions and outer not in ctx.targets:
+        return None
+    return inner, outer if mentions else None
+
+
+@template("at the end of this turn", r"(?P<rest>.+?) at (?:the )?end of (?:this )?turn")
+def _at_end_of_turn(m, ctx):
+    """ "<instructions> at the end of this turn": a delayed triggered ability (390.2) on the turn's end."""
+    found = _about_it(m["rest"], ctx)
+    if found is None:
+        return None
+    inner, it = found
+    ins: dict[str, Any] = {"op": "delayed", "when": {"event": "end_of_turn", "who": "player"}, "effects": inner}
+    if it:
+        ins["it"] = it
+    return [ins]
+
+
+@template("the next time it takes damage", r"(?P<rest>.+?) the next time (?:it|that unit) takes damage this turn")
+def _next_time_damaged(m, ctx):
+    """ "Kill it the next time it takes damage this turn": a delayed triggered ability about it (390.2)."""
+    found = _about_it(m["rest"], ctx)
+    if found is None or found[1] is None:
+        return None
+    inner, it = found
+    return [{"op": "delayed", "when": {"event": "takes_damage", "who": "it"}, "it": it, "effects": inner}]
+
+
+@template(
+    "the next time it takes damage",
+    r"when (?P<who>any unit|an? (?:friendly|enemy) unit|it) (?P<event>takes damage|dies|is played) this turn, "
+    r"(?P<rest>.+)",
+)
+def _when_this_turn(m, ctx):
+    """ "When any unit takes damage this turn, kill it", "When it dies this turn, ...": a delayed triggered ability
+    (390.2), about the unit the spell chose ("it", once) or about every such unit (each time)."""
+    event = {"takes damage": "takes_damage", "dies": "die", "is played": "play"}[m["event"]]
+    if m["who"] == "it":
+        if event != "takes_damage":  # a dying "it" is a new object as it dies (359.3.e.4): not said yet
+            return None
+        found = _about_it(m["rest"], ctx)
+        if found is None or ctx.it not in ctx.targets:
+            return None
+        return [{"op": "delayed", "when": {"event": event, "who": "it"}, "it": ctx.it, "effects": found[0]}]
+    outer = ctx.it
+    ctx.it = "trigger_unit"
+    inner = instructions(m["rest"], ctx, [])
+    ctx.it = outer
+    if inner is None:
+        return None
+    who = "unit" if m["who"] == "any unit" else m["who"].split(" ", 1)[1]
+    return [{"op": "delayed", "when": {"event": event, "who": who}, "once": False, "effects": inner}]
+
+
+@template(
+    "the next time it would",
+    r"the next time (?:it|that unit) would be dealt damage this turn, prevent it",
+)
+def _prevent_next(m, ctx):
+    """A delayed replacement effect (390.3): the damage the next time is replaced by nothing."""
+    if ctx.it not in ctx.targets:
+        return None
+    return [{"op": "replace_next", "would": "takes_damage", "it": ctx.it, "instead": []}]
+
+
+@template("the next time it would", r"the next time (?:it|that unit) would die this turn, (?P<rest>.+) instead")
+def _instead_of_dying_next(m, ctx):
+    """ "The next time it would die this turn, heal it, exhaust it, and recall it instead" (390.3)."""
+    it = ctx.it
+    if it not in ctx.targets:
+        return None
+    ctx.it = "affected"
+    inner = instructions(m["rest"], ctx, [])
+    ctx.it = it
+    return None if inner is None else [{"op": "replace_next", "would": "die", "it": it, "instead": inner}]
+
+
+@template(
+    "grant this combat", r"(?:give (?P<obj>.+?)|(?P<it>it|they) gains?) \[(?P<kw>[a-z-]+)(?: (?P<n>\d+))?\] this combat"
+)
+def _grant_this_combat(m, ctx):
+    """ "It gains [Shield 2] this combat": a keyword until the combat ends (the duration it names, 801.3.a)."""
+    from scenarios.card_reader.keywords import engine_keyword
+
+    keyword = engine_keyword(m["kw"])
+    to = ctx.it if m["it"] else _ref(m["obj"], ctx)
+    if keyword is None or to is None:
+        return None
+    ins: dict[str, Any] = {"op": "grant", "keyword": keyword, "to": to}
+    if m["n"]:
+        ins["value"] = int(m["n"])
+    return [{**ins, "until": "combat"}]
+
+
+@template("play a token", r"play (?P<n>an?|one|two|three|four|five) gold gear tokens?(?P<exhausted> exhausted)?")
+def _play_gold(m, ctx):
+    """ "Play a Gold gear token exhausted" (187.5): a gear token whose ability adds [A]."""
+    from scenarios.card_reader.phrases import number
+
+    ins: dict[str, Any] = {"op": "play_token", "token": "gold", "n": number(m["n"])}
+    if m["exhausted"]:
+        ins["exhausted"] = True
+    return [ins]
+
+
+@template("might", r"give (?P<obj>two (?:friendly |enemy )?units) each (?P<sign>[+-])(?P<n>\d+) might this turn")
+def _might_two(m, ctx):
+    """ "Give two friendly units each +1 [Might] this turn": two units chosen (355.8), each given the Might."""
+    spec = target_spec("a " + m["obj"].split(" ", 1)[1].removesuffix("s"))
+    if spec is None or spec.get("another"):
+        return None
+    first = ctx.slot(dict(spec))
+    second = ctx.slot({**spec, "not_target": first})
+    amount = int(m["n"]) * (-1 if m["sign"] == "-" else 1)
+    return [{"op": "might", "amount": amount, "to": slot} for slot in (first, second)]
+
+
+@template("deal", r"deal (?P<n>\d+) to all (?P<who>(?:enemy |friendly )?units) at a battlefield")
+def _deal_at_a_battlefield(m, ctx):
+    """ "Deal 2 to all enemy units at a battlefield": the battlefield is chosen (355.8), then every such unit
+    there is dealt the damage (no unit is chosen, 355.10.d)."""
+    where = ctx.slot({"type": "battlefield"})
+    who = m["who"].removesuffix("s")
+    return [{"op": "deal", "amount": int(m["n"]), "to": {"all": {"who": who, "where": f"at {where}"}}}]
+
+
+@template(
+    "reveal until a unit",
+    r"reveal cards from the top of your main deck until you reveal a unit and banish it",
+)
+def _reveal_until_a_unit(m, ctx):
+    """ "Reveal cards from the top of your Main Deck until you reveal a unit and banish it. Play it, ignoring its
+    cost, and recycle the rest." (`reveal_play_unit`; the next sentence must say the rest of it)."""
+    ctx.revealing = True
+    return [{"op": "reveal_play_unit"}]
+
+
+@template("reveal until a unit", r"play it, ignoring its cost, and recycle the rest")
+def _play_the_revealed_unit(m, ctx):
+    if not ctx.revealing:
+        return None
+    ctx.revealing = False
+    return []
+
+
+@template("xp", r"(?:you )?gain (?P<n>\d+) xp")
+def _gain_xp(m, ctx):
+    """ "Gain 2 XP" (730.1)."""
+    return [{"op": "gain_xp", "n": int(m["n"])}]

@@ -8,7 +8,7 @@ from functools import cache
 from typing import Any
 
 from scenarios import kernel
-from scenarios.card_reader.phrases import icons_cost
+from scenarios.card_reader.phrases import ability_cost, icons_cost
 
 
 @cache
@@ -20,6 +20,10 @@ def _engine_keywords() -> dict[str, str]:
 def engine_keyword(word: str) -> str | None:
     return _engine_keywords().get(word.strip().lower())
 
+
+# Keywords that are deck construction constraints only, short for no rules text (Unique: 825.1, 825.3): read as
+# nothing the game does.
+_DECK_CONSTRAINTS = {"unique"}
 
 _TOKEN = re.compile(r"\[(?P<kw>[a-z-]+)(?: (?P<n>\d+))?\]\s*")
 
@@ -36,10 +40,36 @@ def keyword_prefix(text: str, card: dict[str, Any]) -> str:
             return rest
         word = found["kw"]
         after = rest[found.end() :]
-        if word in ("equip", "repeat"):
+        if word in _DECK_CONSTRAINTS and not found["n"]:
+            rest = after
+            continue
+        if word == "empower" and not found["n"]:  # "[Cost]: Empower this. Play only if not Empowered." (827.1.c.1)
+            cost_text = re.match(r"(?:— )?((?:\[[^\]]+\])+|[^.(]+?)\s*(?=\(|$)", after)
+            cost = ability_cost(cost_text.group(1)) if cost_text else None
+            if cost is None or cost_text is None:
+                return rest
+            card.setdefault("activated", []).append(
+                {
+                    "cost": cost,
+                    "condition": "not empowered",
+                    "effects": [{"op": "empower", "what": "this"}],
+                    "label": f"{card['name']}: Empower",
+                }
+            )
+            rest = after[cost_text.end() :]
+            continue
+        if word == "hunt":  # short for "When I conquer or hold, my controller gains X XP" (823.1.c.1, .c.2)
+            gains = [{"op": "gain_xp", "n": int(found["n"] or 1)}]
+            for event in ("conquer", "hold"):
+                card.setdefault("triggers", []).append(
+                    {"when": {"event": event, "who": "self"}, "effects": gains, "label": f"{card['name']}: Hunt"}
+                )
+            rest = after
+            continue
+        if word in ("equip", "repeat", "flow"):
             cost_text = re.match(r"((?:\[[^\]]+\])+)\s*", after)
             cost = icons_cost(cost_text.group(1)) if cost_text and not found["n"] else None
-            if cost is None or cost_text is None:
+            if cost is None or cost_text is None or (word == "flow" and card["type"] != "spell"):  # Flow: spells
                 return rest
             if word == "equip":
                 card.setdefault("keywords", {})["Equip"] = 1
@@ -52,8 +82,8 @@ def keyword_prefix(text: str, card: dict[str, Any]) -> str:
                         "label": f"{card['name']}: Equip",
                     }
                 )
-            else:
-                card.setdefault("repeat", []).append(cost)
+            else:  # Repeat (820), Flow (829.1.c: an alternate cost to play the spell from the trash)
+                card.setdefault(word, []).append(cost)
             rest = after[cost_text.end() :]
             continue
         keyword = engine_keyword(word)

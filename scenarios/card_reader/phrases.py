@@ -32,6 +32,8 @@ class Context:
     subject: str = "self"  # the triggering unit when a trigger is about another unit ("it" names it)
 
     first: str = "target"  # the first slot's name ("unit" for an activated ability's, as in cards.yaml)
+    revealing: bool = False  # "reveal cards ... until you reveal a unit" said: its next sentence completes it
+    me: str = "this"  # what "me" names: the card itself, or an Equipment's equipped unit ("equipped", 136.2.c)
 
     def slot(self, spec: dict[str, Any]) -> str:
         names = [self.first, "other"] + [f"target{n}" for n in range(3, 10)]
@@ -42,8 +44,10 @@ class Context:
 
 
 SIDES = {"friendly": "friendly", "enemy": "enemy", "": "any"}
-_QUALIFIERS = (
+_QUALIFIERS: tuple[tuple[str, dict[str, Any]], ...] = (
     (r" here", {"where": "here"}),
+    (r" at my battlefield", {"where": "here"}),
+    (r" anywhere", {}),  # no restriction: wherever it is on the board
     (r" at a battlefield", {"where": "battlefield"}),
     (r" (?:in|at) (?:your|its owner's|their) base", {"where": "base"}),
     (r" from a battlefield", {"where": "battlefield"}),
@@ -51,14 +55,30 @@ _QUALIFIERS = (
     (r" in combat", {"where": "combat", "plural": True}),
 )
 _ONE = re.compile(
-    r"^(?P<det>an?|up to one|one)\s+(?:(?P<side>friendly|enemy)\s+)?(?P<kind>unit|gear|spell)"
+    r"^(?P<det>an?|up to one|one|another)\s+(?:(?P<side>friendly|enemy)\s+)?(?P<kind>unit|gear|spell)"
     r"(?P<you> you control)?(?P<rest>.*)$"
 )
 _ALL = re.compile(
-    r"^(?:all|each)\s+(?:(?P<other>other)\s+)?(?:(?P<side>friendly|enemy)\s+)?(?P<kind>units?|gears?)"
+    r"^(?:all|each)\s+(?:(?P<other>other)\s+)?(?:(?P<side>friendly|enemy)\s+)?(?P<kind>units?|gears?\b)"
     r"(?P<rest>.*)$"
 )
-_PLURAL = re.compile(r"^(?:(?P<other>other)\s+)?(?:(?P<side>friendly|enemy|your)\s+)?(?P<kind>units)(?P<rest>.*)$")
+_PLURAL = re.compile(
+    r"^(?:(?P<other>other)\s+)?(?:(?P<side>friendly|enemy|your)\s+)?(?:(?P<other2>other)\s+)?(?P<kind>units)(?P<rest>.*)$"
+)
+# Tags naming a kind of unit, as card text says them ("your Mechs", "a friendly Dragon"; 133.8, 143.1)
+UNIT_TAGS = {"mech": "Mech", "dragon": "Dragon", "poro": "Poro", "bird": "Bird", "cat": "Cat", "dog": "Dog"}
+_TAGGED = re.compile(r"(?P<before>.*?\b)(?P<tag>" + "|".join(UNIT_TAGS) + r")(?P<s>s?)\b(?P<after>.*)")
+
+
+def untagged(phrase: str) -> tuple[str, str | None]:
+    """ "another friendly mech" -> ("another friendly unit", "Mech"): the phrase with a tag as the unit noun."""
+    found = _TAGGED.fullmatch(phrase.strip())
+    if not found:
+        return phrase, None
+    noun = "units" if found["s"] else "unit"
+    return f"{found['before']}{noun}{found['after']}", UNIT_TAGS[found["tag"]]
+
+
 _SELF = {"me", "this", "myself", "this unit", "this gear"}
 _IT = {"it", "that unit", "them"}
 
@@ -101,6 +121,8 @@ def target_spec(phrase: str) -> dict[str, Any] | None:
         spec["side"] = side
     if found["det"] == "up to one":
         spec["optional"] = True
+    if found["det"] == "another":
+        spec["another"] = True  # resolved by `reference`: not the source, or not the unit chosen before
     return _qualify(found["rest"], spec)
 
 
@@ -115,30 +137,52 @@ def group_filter(phrase: str) -> dict[str, Any] | None:
     found = _ALL.match(phrase) or _PLURAL.match(phrase)
     if not found:
         return None
-    if found["kind"].startswith("gear"):
-        return None
+    if found["kind"].startswith("gear"):  # "all gear", "all enemy gear": on the board, wherever they are
+        if found["rest"] or found["other"] or states:
+            return None
+        return {"who": " ".join(w for w in (found["side"], "gear") if w)}
     side = {"your": "friendly"}.get(found["side"] or "", found["side"] or "")
-    who = " ".join(w for w in (found["other"], side, "unit") if w)
+    other = found["other"] or (found.groupdict().get("other2"))  # "your other units"
+    who = " ".join(w for w in (other, side, "unit") if w)
     flt: dict[str, Any] = {"who": who}
     for state in states:
         flt[state] = True
     return _qualify(found["rest"], flt, plural=True)
 
 
+def another(spec: dict[str, Any], ctx: Context) -> bool:
+    """Resolve "another unit" in `spec`: for a spell, other than the unit it chose before (False if none); for
+    an ability, other than its source ("buff another friendly unit")."""
+    if not spec.pop("another", False):
+        return True
+    if ctx.card_type == "spell":
+        if not ctx.targets:
+            return False
+        spec["not_target"] = list(ctx.targets)[-1]
+    else:
+        spec["other"] = True
+    return True
+
+
 def reference(phrase: str, ctx: Context) -> Any:
     """The objects a phrase names, as an instruction's reference: `this`, a target slot (the spec added to the
     context), `it`, or `{all: filter}`; None if not understood."""
     phrase = phrase.strip()
+    if phrase in ("me", "myself"):
+        return ctx.me
     if phrase in _SELF:
         return "this"
     if phrase in _IT:
         return ctx.it
+    phrase, tag = untagged(phrase)
     spec = target_spec(phrase)
     if spec is not None:
-        return ctx.slot(spec)
+        if tag:
+            spec["tag"] = tag
+        return ctx.slot(spec) if another(spec, ctx) else None
     flt = group_filter(phrase)
     if flt is not None:
-        return {"all": flt}
+        return {"all": {**flt, "tag": tag} if tag else flt}
     return None
 
 
@@ -178,6 +222,7 @@ _COST_PARTS: dict[str, dict[str, Any]] = {
     "recycle this": {"recycle": "this"},
     "recycle me": {"recycle": "this"},
     "banish this": {"banish": "this"},
+    "kill this": {"kill": "this"},
 }
 
 
@@ -188,12 +233,15 @@ def ability_cost(text: str) -> dict[str, Any] | None:
         part = re.sub(r"^pay ", "", part.strip())
         known: dict[str, Any] | None = _COST_PARTS.get(part)
         if known is None:
-            found = re.fullmatch(r"discard (\d+)", part)
-            known = {"discard": int(found.group(1))} if found else icons_cost(part)
+            found = re.fullmatch(r"(discard|spend) (\d+)( xp)?", part)
+            if found and (found.group(1) == "spend") == bool(found.group(3)):
+                known = {"discard" if found.group(1) == "discard" else "spend_xp": int(found.group(2))}
+            else:
+                known = icons_cost(part)
         if known is None:
             return None
         for key, value in known.items():
-            if key in cost and key not in ("energy", "power", "domain_power", "discard"):
+            if key in cost and key not in ("energy", "power", "domain_power", "discard", "spend_xp"):
                 return None
             if key == "domain_power":
                 merged = dict(cost.get(key, {}))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from scenarios.actions import Activate
 from scenarios.cards import Cost
 from scenarios.game import Game
-from scenarios.kernel import Refusal, action, calc, choose, do, instruction, procedure, query
+from scenarios.kernel import CONDITIONS, Condition, Refusal, action, calc, choose, do, instruction, procedure, query
 from scenarios.objects import ChainItem, ItemKind, Kind, Targeting, Zone
 from scenarios.trace import StepKind
 
@@ -29,11 +29,15 @@ def cost_problem(game: Game, cost, player: str, source_id: str | None) -> Refusa
         return Refusal("427.2", f"{source_id} is not on the board to be banished")
     if cost.recycle and (source is None or source.zone != Zone.BOARD):
         return Refusal("416.3", f"{source_id} is not on the board to be recycled")
+    if cost.kill and (source is None or source.zone != Zone.BOARD):
+        return Refusal("428.1", f"{source_id} is not on the board to be killed")
     if cost.spend_buff and not calc.buffs_to_spend(game, cost, player, source_id):
         whose = f"{source_id} has no buff" if cost.spend_buff == "this" else f"no unit {player} controls has a buff"
         return Refusal("702.2.b.1", f"{whose} to spend")
     if cost.discard and len(game.hand(player)) < cost.discard:
         return Refusal("422.3", f"{player} has fewer than {cost.discard} cards in hand to discard")
+    if cost.spend_xp and game.players[player].xp < cost.spend_xp:
+        return Refusal("730.2", f"{player} has {game.players[player].xp} XP, fewer than {cost.spend_xp} to spend")
     return None
 
 
@@ -61,6 +65,10 @@ def pay_cost(game: Game, cost, player: str, source_id: str | None, label: str) -
         do.discard(game, player, pick, because="357.2")
     if cost.banish:
         do.banish(game, source_id, None, because="357.2")
+    if cost.kill:
+        calc.kill_all(game, [source_id], False, ("357.2", "428.1.a.1"))
+    if cost.spend_xp:
+        game.players[player].xp -= cost.spend_xp  # 730.2
     if cost.recycle:
         do.recycle(game, [source_id], label, because="357.2")
 
@@ -132,6 +140,9 @@ def activate(game: Game, act: Activate) -> None:
         raise Refusal("378", f"{player} does not control {source.id} on the board")
     if ability.only_unattached and source.attached_to:
         raise Refusal("434.1.e", f"{source.card}'s ability is rules text, inactive while it is attached")
+    if ability.condition and not calc.condition_holds(game, ability.condition, Condition(player, source.id, False)):
+        rule = CONDITIONS[ability.condition][1]
+        raise Refusal(rule, f"{source.card}'s ability is usable only while {ability.condition} holds")
     calc.ability_timing(game, player, ability)
     label = ability.label or f"{source.card} ability"
     here = _here(source)

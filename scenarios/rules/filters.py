@@ -165,11 +165,15 @@ def matches_object(game: Game, flt, view: View, subject, location=None) -> bool:
     zone = Zone(flt.zone) if flt.zone else BOARD
     if subject.zone != zone:
         return False
+    if flt.tag is not None and (subject.definition is None or flt.tag not in subject.definition.tags):  # 133.8
+        return False
     if flt.where is not None and not calc.matches_where(game, view, flt.where, location or subject.location):
         return False
     if flt.stunned is not None and subject.stunned != flt.stunned:
         return False
     if flt.damaged is not None and (subject.damage > 0) != flt.damaged:
+        return False
+    if flt.buffed is not None and (subject.buffs > 0) != flt.buffed:  # 702.2.a: buffed while a buff is on it
         return False
     if flt.role is not None and subject.designation != Role(flt.role):
         return False
@@ -188,6 +192,13 @@ def _alone_in_its_role(game: Game, unit: Obj) -> bool:
     """The only unit of its controller attacking, or defending, at its location (364.3.a's "alone"); without a
     designation, the only one without."""
     return unit.zone == BOARD and all(u.designation != unit.designation for u in game.friendly_others(unit))
+
+
+@condition("at a battlefield", "377.2.b")
+def _source_at_a_battlefield(game: Game, context) -> bool:
+    """ "Use this ability only while I'm at a battlefield": the condition on using it must be true (377.2.b)."""
+    source = game.objects.get(context.source) if context.source else None
+    return source is not None and source.zone == BOARD and game.is_battlefield(source.location)
 
 
 @condition("alone", "364.3.a")

@@ -17,7 +17,7 @@ from typing import Final
 
 from scenarios.game import Game
 from scenarios.journal import watch
-from scenarios.kernel import KEYWORD_ABILITIES, calc, condition, keyword, note, query
+from scenarios.kernel import KEYWORD_ABILITIES, Condition, calc, condition, keyword, note, query
 from scenarios.objects import BOARD, Obj, Role, Zone
 from scenarios.trace import StepKind
 
@@ -38,8 +38,14 @@ def passives(game: Game):
         if source.zone != BOARD:
             continue
         for passive in source.definition.passives:
-            if active_while(source, passive.to):
+            if active_while(source, passive.to) and (passive.condition is None or _holds(game, source, passive)):
                 yield source, passive, calc.view_of(game, source)
+
+
+def _holds(game: Game, source: Obj, passive) -> bool:
+    """A dependent passive ability (727.1.b.2, Level 824.1.b.1) is active exactly while its condition holds."""
+    context = Condition(calc.ability_controller(game, source), source.id, False)
+    return calc.condition_holds(game, passive.condition, context)
 
 
 @query("ability_is_active")
@@ -164,6 +170,8 @@ PASSIVE_LIMIT_READS = watch(
         "unit_objects",
         "passive_sources",
         "passive_limits",
+        "xp",  # a passive's condition: Level (824.1.b.1)
+        "empowered",  # and Empowered (828.1.b.1)
     )
 )
 

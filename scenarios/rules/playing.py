@@ -23,6 +23,30 @@ keyword("Accelerate", "805")
 keyword("Action", "806")
 keyword("Hidden", "811")
 keyword("Reaction", "813")
+keyword("Ambush", "822")
+
+
+def permitted_at(game: Game, player: str, card, location) -> bool:
+    """355.2.b: a card's permission to be played to a location not normally valid: "an open battlefield"
+    (unoccupied and uncontrolled, 170.11.c), "an occupied enemy battlefield" (an opponent's, with a unit, 170.11.a)."""
+    if location is None or not game.is_battlefield(location) or not card.definition.played_to:
+        return False
+    controller, occupied = game.objects[location].battlefield_controller, game.has_units(location)
+    if "open" in card.definition.played_to and controller is None and not occupied:
+        return True
+    return "occupied enemy" in card.definition.played_to and controller not in (None, player) and occupied
+
+
+def ambush_at(game: Game, player: str, card, location) -> bool:
+    """Ambush 822.1.b: "I may be played to a battlefield where you control Units" and "I have [Reaction] as long
+    as I'm being played to a battlefield where you control Units"."""
+    return (
+        location is not None
+        and game.is_battlefield(location)
+        and calc.has_keyword(game, card, "Ambush")
+        and any(unit.controller == player for unit in game.units(location))
+    )
+
 
 event_kind("play", "383.4.a", would="be played")
 
@@ -66,6 +90,8 @@ def _play_because(game: Game, act: Play) -> tuple[str, ...]:
     if card is None or card.definition is None:
         return ("419.1",)
     keywords = [k for k in ("Action", "Reaction") if calc.has_keyword(game, card, k)]
+    if "Reaction" not in keywords and ambush_at(game, act.by, card, act.at) and (game.chain or game.showdown):
+        return (*calc.timing_rules(game, ["Reaction"])[:2], "822.1.b", "419.1")  # Reaction while ambushing
     hidden = card.zone == Zone.FACEDOWN and "Reaction" not in keywords and (game.chain or game.showdown)
     if hidden:  # played from facedown it has Reaction, with Reaction's timing (811.6)
         return (*calc.timing_rules(game, ["Reaction"])[:2], "811.6", "419.1")
@@ -81,7 +107,8 @@ def _played(game: Game, act: Play) -> str:
 
 def play_candidates(game: Game, player: str):
     for card in game.objects.values():
-        if card.owner != player or card.zone not in (Zone.HAND, Zone.FACEDOWN):
+        flow = card.zone == Zone.TRASH and card.definition is not None and bool(card.definition.flow)  # 829
+        if card.owner != player or (card.zone not in (Zone.HAND, Zone.FACEDOWN) and not flow):
             continue
         definition = card.definition
         hidden_at = card.location if card.zone == Zone.FACEDOWN else None
@@ -89,7 +116,13 @@ def play_candidates(game: Game, player: str):
         if definition.object_kind in ("unit", "gear"):
             places = [hidden_at] if hidden_at else ["base"]
             if definition.object_kind == "unit" and not hidden_at:
-                places += [b.id for b in game.battlefields() if b.battlefield_controller == player]
+                places += [
+                    b.id
+                    for b in game.battlefields()
+                    if b.battlefield_controller == player
+                    or ambush_at(game, player, card, b.id)
+                    or permitted_at(game, player, card, b.id)
+                ]
             for place, fast in itertools.product(places, accelerations):
                 yield Play(by=player, card=card.id, at=None if place == "base" else place, accelerate=fast)
             continue
@@ -104,13 +137,15 @@ def play_candidates(game: Game, player: str):
 @procedure("play_card", StepKind.ACTION, defines=("350", "350.1"), summary=_played, objects=lambda g, a: [a.card])
 def play_card(game: Game, act: Play) -> None:
     player, card = act.by, game.obj(act.card)
-    if card.owner != player or card.zone not in (Zone.HAND, Zone.FACEDOWN):
+    flow = card.zone == Zone.TRASH and bool(card.definition.flow)  # 829.1.b: "play this from your trash"
+    if card.owner != player or (card.zone not in (Zone.HAND, Zone.FACEDOWN) and not flow):
         raise Refusal("354", f"{card.id} is not a card {player} can play from hand or facedown")
     facedown = card.zone == Zone.FACEDOWN
     if facedown:
         calc.check_hidden_turn(game, card)
     definition = card.definition
-    calc.play_timing(game, player, card, facedown)
+    ambush = ambush_at(game, player, card, act.at)  # 822.1.b: Reaction, and this battlefield, while ambushing
+    calc.play_timing(game, player, card, facedown or ambush)
     if act.accelerate and not definition.has("Accelerate"):
         raise Refusal("805.1", f"{card.id} has no Accelerate")
     hidden_at = card.location if facedown else None
@@ -122,7 +157,10 @@ def play_card(game: Game, act: Play) -> None:
             )
         if facedown and location != hidden_at:
             raise Refusal("811.1.d.1", f"a hidden permanent must be played to {hidden_at}, where it was hidden")
-        calc.check_play_location(game, player, location, definition.object_kind, hidden_at)
+        # 822.1.c: Ambush adds the battlefields where its controller has units to the valid ones; 355.2.b: a card's
+        # own permission adds others
+        if not ambush and not permitted_at(game, player, card, location):
+            calc.check_play_location(game, player, location, definition.object_kind, hidden_at)
         if act.repeat:
             raise Refusal("820.1.a", f"{card.id} is not a spell: Repeat is present on spells")
         # 811.1.b: a hidden card is played ignoring its base cost
@@ -141,9 +179,11 @@ def play_card(game: Game, act: Play) -> None:
     chosen = calc.choose_targets(game, tuple(definition.targets.items()), dict(act.targets), context)
     repeated = calc.repeat_choices(game, card, act, context)
     every_choice = [chosen, *repeated]
-    cost = calc.total_cost(game, card, player, facedown, act.accelerate, act.repeat, every_choice)
+    cost = calc.total_cost(game, card, player, facedown or flow, act.accelerate, act.repeat, every_choice)
+    if flow:  # 829.1.c.1: the Flow cost is an alternate cost replacing the base cost
+        cost = cost.plus(definition.flow[0])
     calc.pay_resources(game, player, cost)
-    card.zone, card.location = Zone.CHAIN, None
+    card.zone, card.location, card.flowed = Zone.CHAIN, None, flow
     item = ChainItem(
         game.new_id("item"),
         definition.name,
@@ -201,7 +241,7 @@ def enter_board(game: Game, card, player: str, location: str, ready: bool, hidde
     card.zone, card.location, card.controller = Zone.BOARD, location, player
     card.exhausted = not ready if card.kind == Kind.UNIT else False
     card.damage, card.buffs, card.modifiers, card.granted = 0, 0, (), ()
-    card.designation, card.stunned, card.moves_this_turn = None, False, 0
+    card.designation, card.stunned, card.moves_this_turn, card.empowered = None, False, 0, False
     card.triggered_in_combat = ()
     card.hidden_turn = None
     card.timestamp = game.tick()

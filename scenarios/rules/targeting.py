@@ -36,6 +36,10 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         return obj.zone == Zone.HAND and obj.owner == ctx.controller
     if spec.type != obj.kind or obj.zone != Zone.BOARD:
         return False
+    if spec.other and obj.id == ctx.source:  # "another unit": one other than the ability's source
+        return False
+    if spec.tag is not None and spec.tag not in obj.definition.tags:  # "a friendly Mech" (133.8)
+        return False
     if spec.side == "friendly" and obj.controller != ctx.controller:
         return False
     if spec.side == "enemy" and obj.controller == ctx.controller:

@@ -101,7 +101,8 @@ def counter(game: Game, card_id: str, label: str) -> None:
     for item in game.chain:
         if item.card == card_id and item.kind == ItemKind.SPELL:
             game.chain = tuple(i for i in game.chain if i is not item)
-            game.objects[card_id].zone = Zone.TRASH
+            card = game.objects[card_id]
+            card.zone = Zone.BANISHMENT if card.flowed else Zone.TRASH  # played with Flow: banished (829.1.b.1)
             log(game, "resolved", f"{item.label} [countered]", "425.1.a")
 
 

@@ -1,0 +1,74 @@
+"""Tokens (179-187): "Play a 1 [M] Recruit unit token here", "Play a Gold gear token exhausted". A token is a Game
+Object created by a spell or ability (180), not a card (185), controlled and owned by the controller of the effect
+that made it (182, 183), and played like a card of its type (185.2.a, 350.2). A unit token enters exhausted
+(359.2.c) unless the effect says it enters ready (184.1), at the location the effect gives (184.2), or else one
+its controller chooses among their base and the battlefields they control (355.2.a); a gear token enters ready at
+its controller's base (359.2.d) unless the effect says exhausted (184.1). It has no cost and no domain (185.3);
+the kinds cards create are defined by 187 (`cards.UNIT_TOKENS`, with the Might the instruction prints, and
+`cards.GEAR_TOKENS`). Battlefield tokens are not modelled.
+
+`{op: play_token, token: recruit, might: 1, n: 2, to: here | base, ready: true, keywords: {Temporary: 1}}`,
+`{op: play_token, token: gold, n: 2, exhausted: true}`.
+"""
+
+from __future__ import annotations
+
+from scenarios.cards import GEAR_TOKENS, UNIT_TOKENS, Card
+from scenarios.game import Game
+from scenarios.kernel import calc, choose, do, instruction
+from scenarios.objects import Kind, Obj, Zone
+
+
+def token_definition(kind: str, might: int = 0, keywords: dict[str, int] | None = None, ready: bool = False) -> Card:
+    """The definition of a token of `kind` (187): a unit token with `might`, the keywords the effect gives it
+    (184.3) and whether it enters ready (184.1); or a gear token as 187 defines it."""
+    if kind in GEAR_TOKENS:
+        return Card.model_validate(GEAR_TOKENS[kind][0])
+    name, tags, innate, _ = UNIT_TOKENS[kind]
+    return Card(
+        name=name,
+        real=name,
+        type="token",
+        might=might,
+        tags=list(tags),
+        keywords={**innate, **(keywords or {})},
+        text=f"a {might} Might {name} unit token (187)",
+        enters_ready=ready,
+    )
+
+
+def _location(game: Game, run, ins, player: str, definition: Card) -> str | None:
+    where = ins.get("to")
+    if where == "base" or definition.object_kind == "gear":  # 359.2.d: gear enters at its controller's base
+        return "base"
+    if where == "here":  # where the source is (359.3.f.2), or was as its own death triggered (808.1.d.3)
+        return calc.targeting_of(game, run.item).here
+    options = ["base"] + [bf.id for bf in game.battlefields() if bf.battlefield_controller == player]
+    return choose(game, "token_location", player, "the location the token is played to", options, "355.2.a")
+
+
+@instruction("play_token")
+def op_play_token(game: Game, run, ins) -> None:
+    player, label = run.item.controller, run.item.label
+    kind = ins["token"]
+    rule = GEAR_TOKENS[kind][1] if kind in GEAR_TOKENS else UNIT_TOKENS[kind][3]
+    definition = token_definition(kind, ins.get("might", 0), ins.get("keywords"), bool(ins.get("ready")))
+    for _ in range(ins.get("n", 1)):
+        where = _location(game, run, ins, player, definition)
+        if where is None:  # "here" of a source no longer anywhere: nowhere to play it (359.3.e.12)
+            return
+        token = game.add_object(
+            Obj(
+                id=game.new_id(definition.name.lower().replace(" ", "-")),
+                card=definition.name,
+                owner=player,  # 183
+                controller=player,  # 182
+                kind=Kind(definition.object_kind),
+                zone=Zone.CHAIN,  # created as it is played (186)
+                might_base=definition.might,
+                definition=definition,
+            )
+        )
+        do.play_by_effect(game, token, player, where, label, because=(rule, "185.2.a", "184"))
+        if ins.get("exhausted"):  # "play a Gold gear token exhausted": it enters exhausted (184.1)
+            token.exhausted = True
