@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 
 import sqlite_utils
 import yaml
@@ -122,3 +123,17 @@ def test_help_does_not_import_spacy():
 
     code = "import sys, rules_db.cli; print(sorted(m for m in sys.modules if m.split('.')[0] == 'spacy'))"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "[]\n"
+
+
+def test_replay_knows_the_cards_read_from_their_text(real_db):
+    """A dispute naming a card the engine reads from its text (Doran's Ring, not written by hand) replays from the
+    command line as on the replay pages, with the database's readings."""
+    dispute = (
+        Path(__file__).parent
+        / "data"
+        / "read_card_disputes"
+        / "read-20-dorans-ring-triggers-on-its-units-conquest.yaml"
+    )
+    result = CliRunner().invoke(cli, ["replay", "--db", str(real_db), str(dispute)])
+    assert result.exit_code == 0, result.output
+    assert "verdict: MATCH" in result.output and "Doran's Ring: When I conquer" in result.output

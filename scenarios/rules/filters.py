@@ -237,5 +237,11 @@ def matches_event(game: Game, flt, view: View, event: Event, kinds: frozenset | 
         return flt.where is None or calc.matches_where(game, view, flt.where, event.location)
     if phrase in PLAYER_WORDS:
         return event.unit is None and calc.matches_object(game, flt, view, event.player, event.location)
-    subject = game.objects.get(event.unit) if event.unit else None
-    return subject is not None and calc.matches_object(game, flt, view, subject, event.location)
+    # An event of several units (a conquer or hold: the units there) meets the filter when one of them does: "when
+    # I conquer" on an equipment is its equipped unit's conquer, whoever conquered with it.
+    subjects = [event.unit] if event.unit else list(event.units)
+    return any(
+        (subject := game.objects.get(unit)) is not None
+        and calc.matches_object(game, flt, view, subject, event.location)
+        for unit in subjects
+    )
