@@ -105,10 +105,12 @@ def with_changes(data: dict, changes: list[Change], source, where: str = "change
 
 
 def variant_document(data: dict, variant: Variant, source) -> dict:
-    """The document a variant replays: its changes made, its expectations in place of the scenario's."""
+    """The document a variant replays: its changes made, its expectations in place of the scenario's. The
+    scenario's checkpoints expect the original's course: a variant keeps only those its changes set."""
     changed = with_changes(data, variant.changes, source, f"variants.{variant.id}.change")
     changed["expect"] = variant.expect
-    changed["checkpoints"] = []
+    if not any(change.path.split(".")[0] == "checkpoints" for change in variant.changes):
+        changed["checkpoints"] = []
     changed.pop("variants", None)
     return changed
 
