@@ -233,7 +233,9 @@ BEHAVIOURS: dict[str, Behaviour] = {
             "combat_result_waits_for_the_chain",
             "After the Combat Cleanup of the Resolution Step put items on the Chain (a Deathknell), is control of "
             "the battlefield established (and a Conquer scored) at once, with those items still on the Chain, or "
-            "only once the Chain has resolved, as an Outstanding Task?",
+            "only once the Chain has resolved, as an Outstanding Task? And does the Combat (with the Attacker and "
+            "Defender designations, so Shield and Assault) end with the Combat Cleanup, or only after that Chain, "
+            "the result and control (466.7)?",
             (
                 Reading("2025-06-02", "at_once", ("627.3",)),
                 Reading("2025-12-01", "at_once", ("444.2",)),

@@ -728,12 +728,12 @@ MUTANTS = [
     (
         "control after combat is established before the Chain resolves, whatever the version (2025-12-01 read)",
         [("behaviour", "combat_result_waits_for_the_chain", every_version_read_as("2025-12-01"))],
-        ("dispute-530",),
+        ("dispute-530", "dispute-616"),
     ),
     (
         "control after combat waits for the Chain to resolve, whatever the version (Core Rules 1.4 read everywhere)",
         [("behaviour", "combat_result_waits_for_the_chain", every_version_read_as("2026-06-18"))],
-        ("dispute-530",),
+        ("dispute-530", "dispute-616"),
     ),
     (
         "a combat staged in an open showdown waits for it to close, whatever the version (2025-12-01 read everywhere)",

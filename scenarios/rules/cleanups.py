@@ -177,7 +177,8 @@ def _special_steps(game: Game, special: str) -> None:
         do.heal(game, damaged, because="466.1.a.1" if special == "combat" else "317.2.b")
     if special == "combat":
         calc.recall_attackers_if_defenders_remain(game)
-        calc.remove_designations(game)
+        if game.reading("combat_result_waits_for_the_chain").choice == "at_once":  # the Combat ends with it
+            calc.remove_designations(game)
 
 
 # What the board checks read (a new object, too, makes them due): "kind" and "owner" never change, but are read.

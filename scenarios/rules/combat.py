@@ -117,6 +117,8 @@ def lose_designation(game: Game, unit, bf: str) -> None:
 
 @query("remove_designations")
 def remove_designations(game: Game) -> None:
+    """The designations end as the Combat does: with the Combat Cleanup before Core Rules 1.4 (444.1.a.3), after
+    the Chain it left, the result and control since (466.7.a; `combat_result_waits_for_the_chain`)."""
     if any(u.designation for u in game.units()):
         do.remove_all_designations(game, because="466.7.a")
 
@@ -343,6 +345,8 @@ def settle_combat(game: Game, bf_id: str) -> None:
     reading = game.reading("combat_result_waits_for_the_chain")
     because = (*reading.cited, "466.5.a") if reading.choice == "at_once" else ("466.5", "466.5.a")
     game.combat = None
+    if reading.choice == "after_chain":
+        calc.remove_designations(game)
     for unit in game.units():
         unit.granted = tuple(g for g in unit.granted if g.until != "combat")  # "this combat" effects end
     if bf.staged is None:
