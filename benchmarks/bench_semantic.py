@@ -15,6 +15,7 @@ bench_search.py times /search.json.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sqlite3
 import sys
@@ -24,9 +25,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_search import QUESTIONS, CtrlF, _resolve, load_questions, rank_of  # noqa: E402
+from real_questions import phone  # noqa: E402
 
 from rules_db.schema import read_only  # noqa: E402
-from rules_db.search import answer, refine, semantic  # noqa: E402
+from rules_db.search import answer, cited, refine, semantic  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 SETS = {
@@ -47,6 +49,12 @@ def figures(ranks: list[int | None]) -> dict[str, float]:
 
 
 def load(conn: sqlite3.Connection) -> list[dict]:
+    """Every set's questions. A ruling whose question is the question asked (typed the same way on a phone: an official
+    FAQ's question is also a ruling of the database) is excluded from its results, as the sets' own ``exclude`` does:
+    each question is asked as one the documents do not hold, and that ruling's citations are its answers."""
+    own_rulings: dict[str, set] = {}
+    for ruling_id, text in conn.execute("select id, question from rulings where question is not null"):
+        own_rulings.setdefault(phone(text), set()).add(("ruling", ruling_id))
     questions = []
     for name, path in SETS.items():
         if not path.exists():
@@ -54,7 +62,7 @@ def load(conn: sqlite3.Connection) -> list[dict]:
         found, _skipped = load_questions(conn, path)
         for question in found:
             question["set"] = name
-            question["excluded"] = set()
+            question["excluded"] = set(own_rulings.get(phone(question["q"]), ()))
             for item in question.get("exclude", []):
                 ((kind, reference),) = item.items()
                 question["excluded"] |= _resolve(conn, kind, reference)
@@ -73,13 +81,17 @@ def run(conn: sqlite3.Connection, questions: list[dict], refine: bool) -> None:
         for filtered in (False, True):
             game = question["game"] if filtered else None
             suffix = "_game" if filtered else ""
-            lexical = answer.search(conn, question["q"], game=game, per_page=DEPTH, semantic=False)
+            lexical = answer.search(
+                conn, question["q"], game=game, per_page=DEPTH, semantic=False, hidden=question["excluded"]
+            )
             question["lexical" + suffix] = rank_of(keys(lexical, question["excluded"]), question["accepted"])
-            fused = answer.search(conn, question["q"], game=game, per_page=DEPTH)
+            fused = answer.search(conn, question["q"], game=game, per_page=DEPTH, hidden=question["excluded"])
             question["fused" + suffix] = rank_of(keys(fused, question["excluded"]), question["accepted"])
             if refine:
                 start = time.perf_counter()
-                refined = answer.search(conn, question["q"], game=game, per_page=DEPTH, refine=True)
+                refined = answer.search(
+                    conn, question["q"], game=game, per_page=DEPTH, refine=True, hidden=question["excluded"]
+                )
                 timings.append(time.perf_counter() - start)
                 question["refined" + suffix] = rank_of(keys(refined, question["excluded"]), question["accepted"])
             ctrl_f = [
@@ -129,7 +141,7 @@ def tune(conn: sqlite3.Connection, questions: list[dict]) -> None:
     row_keys = {row[0]: (row[1], row[2]) for row in conn.execute("select id, kind, ref_id from search_documents")}
     prepared = []
     for question in tuning:
-        data = answer.search(conn, question["q"], per_page=80, semantic=False)
+        data = answer.search(conn, question["q"], per_page=80, semantic=False, hidden=question["excluded"])
         lexical = [((hit["kind"], hit["id"]), hit["score"]) for hit in data["results"]]
         nearest = [(row_keys[row_id], cosine) for row_id, cosine in semantic.dense(conn, question["q"], _no_filters())]
         prepared.append((question, lexical, nearest))
@@ -166,7 +178,7 @@ def tune_refine(conn: sqlite3.Connection, questions: list[dict]) -> None:
     tuning = [q for q in questions if not q.get("heldout")]
     prepared = []
     for question in tuning:
-        data = answer.search(conn, question["q"], per_page=DEPTH)
+        data = answer.search(conn, question["q"], per_page=DEPTH, hidden=question["excluded"])
         hits = [hit for hit in data["results"] if (hit["kind"], hit["id"]) not in question["excluded"]][:20]
         logits = refine.scores(data["query"]["searched"], refine.candidate_texts(conn, hits))
         prepared.append((question, [(hit["kind"], hit["id"]) for hit in hits], logits))
@@ -190,6 +202,86 @@ def tune_refine(conn: sqlite3.Connection, questions: list[dict]) -> None:
     print(f"best: CANDIDATES = {best[1]}, PRIOR_WEIGHT = {best[2]:g} ({best[3]})")
 
 
+def tune_cited(conn: sqlite3.Connection, questions: list[dict]) -> None:
+    """Choose the lent scores' constants (``rules_db.search.cited``) with RULE_PRIOR, on the tuning questions only: each
+    question's lexical candidates (80, with their scores) and dense rows are read once, then fused and lent offline as
+    ``answer._fused`` does, for every point of the grid."""
+    tuning = [q for q in questions if not q.get("heldout")]
+    search_ids = {(row[1], row[2]): row[0] for row in conn.execute("select id, kind, ref_id from search_documents")}
+    row_keys = {row_id: key for key, row_id in search_ids.items()}
+    prepared = []
+    for question in tuning:
+        data = answer.search(conn, question["q"], per_page=80, semantic=False, hidden=question["excluded"])
+        lexical = [(search_ids[(hit["kind"], hit["id"])], hit["score"]) for hit in data["results"]]
+        hidden = {search_ids[key] for key in question["excluded"] if key in search_ids}
+        nearest = [
+            (row_id, cosine)
+            for row_id, cosine in semantic.dense(conn, data["query"]["searched"], _no_filters())
+            if row_id not in hidden
+        ]
+        prepared.append((question, lexical, nearest))
+
+    def ranks(prior: float, weight: float, read: int, exponent: float) -> list[int | None]:
+        out = []
+        for question, lexical, nearest in prepared:
+            keys_ = {row_id: row_keys[row_id] for row_id, _ in lexical + nearest}
+            rules = {row_id for row_id, key in keys_.items() if key[0] == "rule"}
+            fused = semantic.fused_scores(lexical, nearest, rule_prior=prior, rules=rules)
+            order = semantic.fuse(lexical, nearest, rule_prior=prior, rules=rules)
+            rulings = {row_id: keys_[row_id][1] for row_id in order if keys_[row_id][0] == "ruling"}
+            lent = cited.lent_scores(conn, order, fused, rulings, _no_filters(), weight, read, exponent)
+            for row_id, score in lent.items():
+                if row_id not in fused:
+                    fused[row_id], keys_[row_id] = prior, row_keys[row_id]
+                    order.append(row_id)
+                fused[row_id] += score
+            position = {row_id: index for index, row_id in enumerate(order)}
+            order.sort(key=lambda row_id: (-fused[row_id], position[row_id]))
+            found = [keys_[row_id] for row_id in order if keys_[row_id] not in question["excluded"]]
+            out.append(rank_of(found[:DEPTH], question["accepted"]))
+        return out
+
+    def summary(found: list[int | None]) -> dict[str, float]:
+        out = figures(found)
+        out["objective"] = 0.0
+        for name in ("judge", "real"):
+            values = figures([rank for rank, q in zip(found, [p[0] for p in prepared]) if q["set"] == name])
+            out[name] = values["@1"]  # to see which set moves
+            out["objective"] += WEIGHTS[name] * (values["@1"] + values["@5"] + values["MRR"])
+        return out
+
+    # Each set weighs what its kind of question weighs among the validation questions (judge-style: the judge, fresh
+    # and blind sets; real), so the choice is not led by the set with the most room to move.
+    validation = [q for q in questions if q.get("heldout")]
+    share = sum(1 for q in validation if q["set"] == "real") / len(validation)
+    WEIGHTS = {"judge": 1 - share, "real": share}
+    print(f"\nLent scores grid on {len(tuning)} tuning questions (@1 / @5 / MRR, and @1 of the judge and real sets)")
+    print(f"objective: @1 + @5 + MRR of each set, weighted {WEIGHTS}")
+    saved = cited.HOW
+    best = None
+    for how in (("explicit",), ("explicit", "keyword")):
+        cited.HOW = how
+        for prior in (0.0, 0.1, 0.2, 0.4):
+            for exponent in (0.0, 0.5):
+                for read in (1, 2, 3, 5, 8):
+                    row = []
+                    for weight in (0.0, 0.5, 0.75, 1.0, 1.5, 2.0):
+                        found = summary(ranks(prior, weight, read, exponent))
+                        if best is None or found["objective"] > best[0] + 1e-9:
+                            best = (found["objective"], prior, weight, read, exponent, how, found)
+                        row.append(
+                            f"w={weight:g} {found['@1']:.2f}/{found['@5']:.2f}/{found['MRR']:.2f}"
+                            f" (j{found['judge']:.2f} r{found['real']:.2f} o{found['objective']:.3f})"
+                        )
+                    print(f"  {'+'.join(how):<16} prior={prior:<4g} exp={exponent:<4g} read={read:<2} " + " ".join(row))
+    cited.HOW = saved
+    assert best is not None
+    print(
+        f"best: RULE_PRIOR = {best[1]:g}, CITED_WEIGHT = {best[2]:g}, RULINGS_READ = {best[3]}, "
+        f"SHARE_EXPONENT = {best[4]:g}, HOW = {best[5]} ({best[6]})"
+    )
+
+
 def _no_filters() -> dict:
     return {"game": None, "version": None, "kind": None, "rulebook": None}
 
@@ -200,10 +292,28 @@ def main() -> None:
     parser.add_argument("--refine", action="store_true", help="also the refined order (the cross-encoder)")
     parser.add_argument("--tune", action="store_true", help="choose the fusion's constants on the tuning questions")
     parser.add_argument("--tune-refine", action="store_true", help="choose the refined order's constants likewise")
+    parser.add_argument("--tune-cited", action="store_true", help="choose the lent scores' constants likewise")
+    parser.add_argument("--cited-weight", type=float, help="CITED_WEIGHT for this run (0: no lent scores)")
+    parser.add_argument("--rule-prior", type=float, help="RULE_PRIOR for this run")
+    parser.add_argument("--save", type=Path, help="write each question's ranks here (JSON), for --compare")
+    parser.add_argument(
+        "--compare", type=Path, nargs=2, metavar=("BEFORE", "AFTER"), help="sign tests between two --save files"
+    )
     options = parser.parse_args()
+    if options.compare:
+        compare(*options.compare)
+        return
     conn = read_only(options.db)
+    if options.cited_weight is not None:
+        cited.CITED_WEIGHT = options.cited_weight
+    if options.rule_prior is not None:
+        semantic.RULE_PRIOR = options.rule_prior
     print(f"semantic stage: {semantic.state(conn).described()}")
+    print(f"RULE_PRIOR {semantic.RULE_PRIOR:g}, CITED_WEIGHT {cited.CITED_WEIGHT:g}, RULINGS_READ {cited.RULINGS_READ}")
     questions = load(conn)
+    if options.tune_cited:
+        tune_cited(conn, questions)
+        return
     if options.tune or options.tune_refine:
         (tune if options.tune else tune_refine)(conn, questions)
         return
@@ -223,6 +333,29 @@ def main() -> None:
         [("fused", "refined"), ("lexical", "refined")] if options.refine else []
     ):
         print(f"  {after} vs {before}: " + "; ".join(sign_test(validation, before, after, k) for k in (1, 5)))
+    if options.save:
+        fields = ("set", "q", "heldout", *[system + suffix for system in systems for suffix in ("", "_game")])
+        options.save.write_text(json.dumps([{key: q.get(key) for key in fields} for q in questions], indent=0))
+
+
+def compare(before_path: Path, after_path: Path) -> None:
+    """Sign tests, on each set of validation questions and their union, of the AFTER run's stages against the
+    BEFORE run's same stage (both --save files of the same questions)."""
+    before = {(q["set"], q["q"]): q for q in json.loads(before_path.read_text())}
+    after = [q for q in json.loads(after_path.read_text()) if q.get("heldout")]
+    systems = [key for key in ("lexical", "fused", "refined") if key in after[0] and key in next(iter(before.values()))]
+    groups = {name: [q for q in after if q["set"] == name] for name in dict.fromkeys(q["set"] for q in after)}
+    groups["validation union"] = after
+    for suffix, title in (("", "no filter"), ("_game", "game filter")):
+        print(f"\nAfter against before, validation questions ({title}):")
+        for name, members in groups.items():
+            for system in systems:
+                paired = [
+                    {"before": before[(q["set"], q["q"])][system + suffix], "after": q[system + suffix]}
+                    for q in members
+                ]
+                tests = "; ".join(sign_test(paired, "before", "after", k) for k in (1, 5))
+                print(f"  {name:<18} {system:<8} {tests}")
 
 
 if __name__ == "__main__":

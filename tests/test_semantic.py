@@ -21,7 +21,7 @@ from servers import in_process
 from datasette_plugins import pages
 from rules_db import schema, search_vectors
 from rules_db.embedding_store import EmbeddingStore, digest
-from rules_db.search import answer, models, refine, semantic
+from rules_db.search import answer, cited, models, refine, semantic
 
 # The judge's words here share nothing with rule 411.1 ("When a unit is recalled, it moves to its owner's base"):
 # no document uses them; only the stand-in encoder knows what they mean.
@@ -75,6 +75,49 @@ def test_the_fusion_puts_a_rule_before_a_ruling_or_card_that_scores_a_little_mor
     assert scores == pytest.approx({1: 1.0, 2: 1.3, 3: 0.9})
     assert semantic.fuse(lexical, [], rules={2, 3}, rule_prior=0.4) == [2, 1, 3]
     assert semantic.fuse(lexical, [], rules={2, 3}, rule_prior=0.0) == [1, 2, 3]  # no prior: the lexical order
+
+
+def test_a_ruling_that_matches_lends_its_score_to_the_rules_it_cites(vectors_db):
+    # Ruling 1 (Hourglass) cites steps 443.1.e and 444 ("The Resolution Step": no word of the question).
+    conn = schema.read_only(vectors_db)
+    question = "hourglass zhonyas saved fully healed"
+
+    def placed(data: dict) -> dict:
+        return {hit["number"]: (place, hit) for place, hit in enumerate(data["results"]) if hit["kind"] == "rule"}
+
+    assert "444" not in placed(answer.search(conn, question, semantic=False))  # the lexical ranking alone: unchanged
+    fused = answer.search(conn, question)
+    ruling_place = next(
+        place for place, hit in enumerate(fused["results"]) if hit["kind"] == "ruling" and hit["id"] == 1
+    )
+    rules = placed(fused)
+    for number in ("443.1.e", "444"):  # the cited rules, in the newest version
+        place, hit = rules[number]
+        assert hit["version"] == "2025-12-01" and hit["features"]["cited"] > 0
+    assert rules["444"][0] <= ruling_place + 3
+    # A ruling hidden from the search lends nothing (the benchmark asks its question as one no document holds).
+    hidden = placed(answer.search(conn, question, hidden={("ruling", 1)}))
+    assert "444" not in hidden or "cited" not in hidden["444"][1]["features"]  # only ruling 1 cites 444
+    # Filters hold: no rule of another rulebook than the one asked for, none when only rulings are asked for.
+    assert placed(answer.search(conn, question, kind="ruling")) == {}
+    conn.close()
+
+
+def test_lent_scores_share_a_ruling_score_among_its_citations_and_add_up(vectors_db, monkeypatch):
+    conn = schema.read_only(vectors_db)
+    rows = {number: cited.cited_rows(conn, ruling, {}) for ruling, number in ((1, "one"), (2, "two"))}
+    # Ruling 1 cites 443.1.e and 444 of the newest version and 626.1.d.2 of an older one, a number the newest lacks.
+    assert len(rows["one"]) == 2 and len(rows["two"]) == 1 and rows["two"][0] in rows["one"]
+    assert len(cited.cited_rows(conn, 1, {"version": "2025-06-02"})) == 1  # that version holds 626.1.d.2 only
+    # rulings 1 and 2 (search ids 101, 102) in the order, scoring 1.0 and 0.5 of the best 1.0; exponent 1: shared out
+    fused, order, rulings = {101: 1.0, 102: 0.5}, [101, 102], {101: 1, 102: 2}
+    lent = cited.lent_scores(conn, order, fused, rulings, {}, weight=1.0, rulings_read=2, exponent=1.0)
+    assert lent[rows["two"][0]] == pytest.approx(0.5 + 0.5)  # cited by both: the shares add up
+    assert sorted(lent.values()) == pytest.approx([0.5, 1.0])
+    only_first = cited.lent_scores(conn, order, fused, rulings, {}, weight=1.0, rulings_read=1, exponent=0.0)
+    assert sorted(only_first.values()) == pytest.approx([1.0, 1.0])
+    assert cited.lent_scores(conn, order, fused, rulings, {"kind": "card"}, weight=1.0) == {}
+    conn.close()
 
 
 def test_a_rebuild_embeds_only_texts_no_build_embedded(fixture_db, tmp_path, monkeypatch):

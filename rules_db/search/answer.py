@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 import sqlite3
 import time
+from collections.abc import Collection
 
 from rules_db import queries
-from rules_db.search import retrieve, semantic
+from rules_db.search import cited, retrieve, semantic
 from rules_db.search.index_format import KINDS, PATH_SEPARATOR
 from rules_db.search.rank import (
     _best_of_each_kind,
@@ -63,6 +64,7 @@ def search(
     rulebook: str | None = None,
     semantic: bool = True,
     refine: bool = False,
+    hidden: Collection[tuple[str, int]] = (),
 ) -> dict:
     """Rules, rulings and cards answering ``text``, best first, one page of them.
 
@@ -72,7 +74,9 @@ def search(
     ruling and card (first page), what was understood of the question, and whether the semantic stage took part
     (``semantic``: its rows fused with the lexical ranking, see ``rules_db.search.semantic``; False: lexical only).
     ``refine``: the first results of the first page in the cross-encoder's refined order, computed here (a server asks
-    ``rules_db.search.refine.Refiner`` instead, in bounded capacity).
+    ``rules_db.search.refine.Refiner`` instead, in bounded capacity). ``hidden``: (kind, id) of rows the search
+    treats as absent from the database (the benchmark asks a question held by a ruling as one the documents do not
+    hold: neither that ruling nor what it cites may answer it).
     """
     page = max(1, min(int(page or 1), MAX_PAGE))
     per_page = max(1, min(int(per_page or PER_PAGE), 100))
@@ -84,7 +88,7 @@ def search(
     deadline, clock_deadline = time.thread_time() + TIME_BUDGET, time.monotonic() + WAIT_BUDGET
     conn.set_progress_handler(lambda: time.thread_time() > deadline or time.monotonic() > clock_deadline, 10_000)
     try:
-        result = _search(conn, text, filters, page, per_page, semantic)
+        result = _search(conn, text, filters, page, per_page, semantic, hidden)
     except sqlite3.OperationalError as error:
         if "interrupted" in str(error):
             raise SearchTooSlow(
@@ -97,7 +101,13 @@ def search(
 
 
 def _search(
-    conn: sqlite3.Connection, text: str, filters: dict, page: int, per_page: int, use_semantic: bool = True
+    conn: sqlite3.Connection,
+    text: str,
+    filters: dict,
+    page: int,
+    per_page: int,
+    use_semantic: bool = True,
+    hidden: Collection[tuple[str, int]] = (),
 ) -> dict:
     query = understand(conn, text, filters["game"])
     stage = semantic.state(conn) if use_semantic else semantic.State(False, None, "not asked for")
@@ -113,13 +123,16 @@ def _search(
     retrieval = _retrieval(conn, query, filters) if query.concepts else _Retrieval(None, None)
     numbered = _numbered_rules(conn, query.numbers, filters)
     nearest = semantic.dense(conn, query.text, filters) if stage.on else []
+    hidden_rows = _row_ids(conn, hidden)
+    nearest = [(row_id, cosine) for row_id, cosine in nearest if row_id not in hidden_rows]
     if retrieval.any is None and not numbered and not nearest:
         return result
     concepts, matcher = _ConceptStems(query), _Matcher(conn, query)
     total = _count(conn, retrieval.any, retrieval.rows) if retrieval.any else 0
     ranked = _ranked(conn, query, retrieval, total, concepts, matcher) if retrieval.any else []
+    ranked = [item for item in ranked if item.document["id"] not in hidden_rows]
     if nearest:
-        ranked, added = _fused(conn, query, ranked, nearest, concepts)
+        ranked, added = _fused(conn, query, ranked, nearest, concepts, filters)
         total += added
     if numbered:  # rules the question cites by number come first
         found = {item.document["id"] for item in ranked}
@@ -135,7 +148,9 @@ def _search(
         skip = max(0, start - len(ranked))
         following = retrieve._candidates if total <= retrieve.SCORED_MATCHES else _in_index_order
         rows = following(conn, retrieval.any, retrieval.rows, skip + per_page - len(shown) + len(seen))
-        tail = [row for row in rows if row[0] not in seen][skip : skip + per_page - len(shown)]
+        tail = [row for row in rows if row[0] not in seen and row[0] not in hidden_rows][
+            skip : skip + per_page - len(shown)
+        ]
         shown += _scored(conn, query, tail, concepts)
     best = _best_of_each_kind(ranked) if page == 1 else []
     _complete(conn, shown + best)
@@ -161,8 +176,10 @@ def _fused(
     ranked: list[_Scored],
     nearest: list[tuple[int, float]],
     concepts: _ConceptStems,
+    filters: dict,
 ) -> tuple[list[_Scored], int]:
-    """The lexical ranking and the dense one fused (``semantic.fuse``), and how many rows the dense one added."""
+    """The lexical ranking and the dense one fused (``semantic.fuse``), the rules the best-placed rulings cite lent
+    their scores (``cited.lent_scores``), and how many rows the dense stage and the citations added."""
     by_id = {item.document["id"]: item for item in ranked}
     added = [row_id for row_id, _cosine in nearest if row_id not in by_id]
     lexical = [(item.document["id"], item.score) for item in ranked]
@@ -173,11 +190,39 @@ def _fused(
         if row_id in cosines:
             item.features["dense"] = cosines[row_id]
     rules = {row_id for row_id, item in by_id.items() if item.document["kind"] == "rule"}
-    fused = semantic.fused_scores(lexical, nearest, rules=rules)
+    fused = semantic.fused_scores(lexical, nearest, rules=rules, rule_prior=semantic.RULE_PRIOR)
+    order = semantic.fuse(lexical, nearest, rules=rules, rule_prior=semantic.RULE_PRIOR)
+    rulings = {
+        row_id: by_id[row_id].document["ref_id"]
+        for row_id in order
+        if row_id in by_id and by_id[row_id].document["kind"] == "ruling"
+    }
+    lent = cited.lent_scores(conn, order, fused, rulings, filters)
+    if lent:
+        new = [row_id for row_id in lent if row_id not in by_id]
+        for item in _scored(conn, query, [(row_id, 0.0) for row_id in new], concepts):
+            by_id[item.document["id"]] = item
+            fused[item.document["id"]] = semantic.RULE_PRIOR
+            order.append(item.document["id"])
+            added.append(item.document["id"])
+        for row_id, score in lent.items():
+            if row_id in by_id:
+                fused[row_id] += score
+                by_id[row_id].features["cited"] = score
+        position = {row_id: index for index, row_id in enumerate(order)}
+        order.sort(key=lambda row_id: (-fused.get(row_id, 0.0), position[row_id]))
     for row_id, item in by_id.items():
         item.features["fused"] = fused.get(row_id, 0.0)  # what the best ruling and card are measured by
-    order = semantic.fuse(lexical, nearest, rules=rules)
     return [by_id[row_id] for row_id in order if row_id in by_id], len(added)
+
+
+def _row_ids(conn: sqlite3.Connection, keys: Collection[tuple[str, int]]) -> set[int]:
+    """The search_documents ids of (kind, id) keys."""
+    return {
+        row[0]
+        for kind, ref_id in keys
+        for row in conn.execute("select id from search_documents where kind = ? and ref_id = ?", [kind, ref_id])
+    }
 
 
 def _described(query: Query) -> dict:

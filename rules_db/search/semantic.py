@@ -28,11 +28,11 @@ DENSE_CANDIDATES = 40  # the rows of the dense ranking fused with the lexical on
 # rank fusion at its best constants on @1, @5 and MRR.
 DENSE_WEIGHT = 2.0
 COSINE_FLOOR = 0.5
-# What a rule adds to its fused score (the best rule first; rulings and cards beside it, issue 34): a judge asks which
-# rule decides, and a ruling or card that holds the question's words (often the card it names, or another question on
-# that card) otherwise wins the first place from the rule that answers. Chosen on the tuning questions only with the
-# constants above (bench_semantic.py --tune): @5 rose from .64 to .71 there, @1 kept (.50).
-RULE_PRIOR = 0.4
+# What a rule adds to its fused score (the best rule first; rulings and cards beside it, issue 34). Chosen at 0.4 when
+# a ruling on the card a question names took the first place from the rule that decides; it cost the judge-style
+# questions up to .07 @1 on the held-out sets. The rules a matching ruling cites now rise by that ruling's score
+# (``cited``), and chosen again with it on the tuning questions (bench_semantic.py --tune-cited), the prior is 0.
+RULE_PRIOR = 0.0
 _QUERY_VECTORS_KEPT = 512  # questions' vectors kept per process (a judge refines a question; pages are re-asked)
 
 
