@@ -185,9 +185,9 @@ def tune_refine(conn: sqlite3.Connection, questions: list[dict]) -> None:
     fused = figures([rank_of(keys_, question["accepted"]) for question, keys_, _logits in prepared])
     print(f"\nRefine grid on {len(tuning)} tuning questions (@1 / @5 / MRR); fused: {fused}")
     best = None
-    for candidates in (5, 8, 12, 16, 20):
+    for candidates in (3, 5, 8, 12, 20):
         row = []
-        for weight in (0.0, 1.0, 2.0, 4.0, 8.0, 16.0):
+        for weight in (0.0, 4.0, 8.0, 16.0, 24.0, 32.0, 64.0):
             ranks = []
             for question, keys_, logits in prepared:
                 order = refine.refined(logits[:candidates], weight)

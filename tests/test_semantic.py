@@ -241,13 +241,15 @@ async def test_the_refine_request_is_cancelled_when_its_client_leaves(fixture_db
 
 async def test_refine_gives_the_refined_order(fixture_db, monkeypatch):
     class Reversing:
-        """Scores each text higher than the one before it, batch after batch: the last candidate first."""
+        """Scores each text higher than the one before it, batch after batch, by more than the fused order's say in
+        the refined score (PRIOR_WEIGHT between the first and second): the last candidate first."""
 
         scored = 0
 
         def score(self, question, texts):
             self.scored += len(texts)
-            return [10.0 * (self.scored - len(texts) + index) for index, _text in enumerate(texts)]
+            step = max(10.0, refine.PRIOR_WEIGHT)
+            return [step * (self.scored - len(texts) + index) for index, _text in enumerate(texts)]
 
     reversing = Reversing()
     monkeypatch.setattr(models, "cross_encoder", lambda: reversing)

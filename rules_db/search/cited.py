@@ -54,9 +54,9 @@ def _read(conn: sqlite3.Connection) -> Citations:
             "select ruling_id, rule_id, how from ruling_citations where rule_id is not null order by id"
         )
         for ruling_id, rule_id, how in rows:
-            key = by_rule.get(rule_id)
-            if key is not None and (*key, how) not in by_ruling[ruling_id]:
-                by_ruling[ruling_id].append((*key, how))
+            cited = by_rule.get(rule_id)
+            if cited is not None and (*cited, how) not in by_ruling[ruling_id]:
+                by_ruling[ruling_id].append((*cited, how))
     except sqlite3.OperationalError:  # a database without citations
         pass
     return Citations(dict(by_ruling), rule_rows, newest)
