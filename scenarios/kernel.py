@@ -8,6 +8,9 @@ Rule modules (`scenarios/rules/*.py`) never import each other. Each registers wh
   what it does.
   The dispatcher opens a trace step citing both, runs the body, and records what changed.
 * `@query(name)`: a computation without a step of its own (a unit's Might, legal targets): `calc.<name>(...)`.
+
+mypy reads `do` and `calc` as `registry_types.TypedProcedures` and `TypedQueries`, written from the registered
+functions' signatures (`tests/test_registry_types.py`): a call with the wrong arguments fails `make lint`.
 * `@instruction(op)`: a word of the card vocabulary ("deal", "recall") executed by spells and abilities.
 * `@action(do, Model)`: a player action (`push`ed on the game state), with its typed model.
 * `@event_kind(name)`, `@who(word)`, `@where(word)`: words of the event and object filters cards use.
@@ -298,6 +301,11 @@ class Queries(_Namespace):
 
 
 _DISPATCHERS: dict[str, Callable] = {}
+if TYPE_CHECKING:  # each registered name with its arguments (scenarios/registry_types.py, generated)
+    from scenarios.registry_types import TypedProcedures, TypedQueries
+
+    do: TypedProcedures
+    calc: TypedQueries
 do = Procedures(_DISPATCHERS)
 calc = Queries(QUERIES)
 
