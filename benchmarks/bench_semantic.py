@@ -227,7 +227,7 @@ def tune_cited(conn: sqlite3.Connection, questions: list[dict]) -> None:
             keys_ = {row_id: row_keys[row_id] for row_id, _ in lexical + nearest}
             rules = {row_id for row_id, key in keys_.items() if key[0] == "rule"}
             fused = semantic.fused_scores(lexical, nearest, rule_prior=prior, rules=rules)
-            order = semantic.fuse(lexical, nearest, rule_prior=prior, rules=rules)
+            order = semantic.in_fused_order(fused, [row_id for row_id, _ in lexical + nearest])
             rulings = {row_id: keys_[row_id][1] for row_id in order if keys_[row_id][0] == "ruling"}
             lent = cited.lent_scores(conn, order, fused, rulings, _no_filters(), weight, read, exponent)
             for row_id, score in lent.items():
@@ -235,8 +235,7 @@ def tune_cited(conn: sqlite3.Connection, questions: list[dict]) -> None:
                     fused[row_id], keys_[row_id] = prior, row_keys[row_id]
                     order.append(row_id)
                 fused[row_id] += score
-            position = {row_id: index for index, row_id in enumerate(order)}
-            order.sort(key=lambda row_id: (-fused[row_id], position[row_id]))
+            order = semantic.in_fused_order(fused, order)
             found = [keys_[row_id] for row_id in order if keys_[row_id] not in question["excluded"]]
             out.append(rank_of(found[:DEPTH], question["accepted"]))
         return out

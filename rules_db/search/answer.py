@@ -191,7 +191,7 @@ def _fused(
             item.features["dense"] = cosines[row_id]
     rules = {row_id for row_id, item in by_id.items() if item.document["kind"] == "rule"}
     fused = semantic.fused_scores(lexical, nearest, rules=rules, rule_prior=semantic.RULE_PRIOR)
-    order = semantic.fuse(lexical, nearest, rules=rules, rule_prior=semantic.RULE_PRIOR)
+    order = semantic.in_fused_order(fused, [row_id for row_id, _ in lexical] + [row_id for row_id, _ in nearest])
     rulings = {
         row_id: by_id[row_id].document["ref_id"]
         for row_id in order
@@ -209,8 +209,7 @@ def _fused(
             if row_id in by_id:
                 fused[row_id] += score
                 by_id[row_id].features["cited"] = score
-        position = {row_id: index for index, row_id in enumerate(order)}
-        order.sort(key=lambda row_id: (-fused.get(row_id, 0.0), position[row_id]))
+        order = semantic.in_fused_order(fused, order)
     for row_id, item in by_id.items():
         item.features["fused"] = fused.get(row_id, 0.0)  # what the best ruling and card are measured by
     return [by_id[row_id] for row_id in order if row_id in by_id], len(added)

@@ -190,6 +190,11 @@ def fuse(
     """The ids of both rankings in their fused order (``fused_scores``); a tie keeps the lexical order, then the
     dense one."""
     fused = fused_scores(lexical, nearest, dense_weight, floor, rules, rule_prior)
-    order = list(dict.fromkeys([row_id for row_id, _score in lexical] + [row_id for row_id, _cosine in nearest]))
+    return in_fused_order(fused, [row_id for row_id, _score in lexical] + [row_id for row_id, _cosine in nearest])
+
+
+def in_fused_order(fused: dict[Any, float], ids: list[Any]) -> list[Any]:
+    """``ids`` (once each) by their fused score, best first; a tie keeps their order in ``ids``."""
+    order = list(dict.fromkeys(ids))
     position = {row_id: index for index, row_id in enumerate(order)}
-    return sorted(order, key=lambda row_id: (-fused[row_id], position[row_id]))
+    return sorted(order, key=lambda row_id: (-fused.get(row_id, 0.0), position[row_id]))
