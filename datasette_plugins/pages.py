@@ -205,13 +205,7 @@ async def keyword(datasette, request):
     version = url_var(request, "version")
     database, data = await ask(datasette, queries.keyword_page, game, term, version, page_number(request))
     if data is None:
-        return await not_found(
-            datasette,
-            request,
-            database,
-            f"No keyword “{term}” in {game}'s rules.",
-            search_url=Paths(datasette, database.name).search(q=term, game=game),
-        )
+        return await _no_keyword(datasette, request, database, game, term, "rules")
     definition = [data["defining_rule"], *data["definition"]] if data["defining_rule"] else data["definition"]
     texts = [rule["raw_text"] for rule in definition]
     symbol_links = _symbol_links(Paths(datasette, database.name), data["symbols"], texts, data["keyword"]["version"])
@@ -223,14 +217,16 @@ async def keyword_replays(datasette, request):
     game, term = url_var(request, "game"), url_var(request, "term")
     database, data = await ask(datasette, queries.keyword_replays, game, term)
     if data is None:
-        return await not_found(
-            datasette,
-            request,
-            database,
-            f"No keyword “{term}” in {game}'s rules or the engine.",
-            search_url=Paths(datasette, database.name).search(q=term, game=game),
-        )
+        return await _no_keyword(datasette, request, database, game, term, "rules or the engine")
     return await respond(datasette, request, database, "keyword_replays.html", data)
+
+
+async def _no_keyword(datasette, request, database, game: str, term: str, where: str):
+    """The 404 of a keyword page, with a search for the term in that game."""
+    search_url = Paths(datasette, database.name).search(q=term, game=game)
+    return await not_found(
+        datasette, request, database, f"No keyword “{term}” in {game}'s {where}.", search_url=search_url
+    )
 
 
 async def ruling(datasette, request):
