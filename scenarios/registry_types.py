@@ -379,6 +379,9 @@ class TypedQueries(Protocol):
     def move_blocked_by(self, game: Any, unit: Any, destination: str) -> str | None:
         """scenarios.rules.movement.blocked_by"""
 
+    def off_the_chain(self, card: Any) -> Any:
+        """scenarios.rules.zones.off_the_chain"""
+
     def open_staged(self, game: Any) -> None:
         """scenarios.rules.showdowns.open_staged"""
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from scenarios.card_reader.effects import instructions
 from scenarios.card_reader.keywords import engine_keyword, keyword_prefix
-from scenarios.card_reader.phrases import Context, ability_cost, icons_cost, untagged
+from scenarios.card_reader.phrases import UNIT_TAGS, Context, ability_cost, icons_cost, untagged
 from scenarios.card_reader.text import sentences
 
 
@@ -49,10 +49,10 @@ TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
     ),
     (
         "when you play me or another <tag>",
-        re.compile(r"when you play me or another (?P<t>mech|dragon|poro|bird|cat|dog)"),
+        re.compile(r"when you play me or another (?P<t>" + "|".join(UNIT_TAGS) + ")"),
         lambda m: [
             {"event": "play", "who": "self"},
-            {"event": "play", "who": "other friendly unit", "by": "you", "tag": m["t"].capitalize()},
+            {"event": "play", "who": "other friendly unit", "by": "you", "tag": UNIT_TAGS[m["t"]]},
         ],
     ),
     (

@@ -11,7 +11,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from scenarios.card_reader.phrases import DOMAIN_WORDS, Context, another, icons_cost, reference, target_spec
+from scenarios.card_reader.phrases import Context, another, icons_cost, reference, target_spec
+from scenarios.cards import UNIT_TOKENS
 
 Instructions = list[dict[str, Any]]
 Builder = Callable[[re.Match, Context], Instructions | None]
@@ -328,10 +329,7 @@ def instructions(clause: str, ctx: Context, used: list[str]) -> Instructions | N
     return None
 
 
-DOMAINS = set(DOMAIN_WORDS.values())
-
-
-_TOKEN_KINDS = "recruit|sprite|sand soldier|mech|reflection|bird|tentacle"  # 187, as cards print them
+_TOKEN_KINDS = "|".join(UNIT_TOKENS)  # 187, as cards print them
 _TOKEN_PLACES = {"": None, " here": "here", " to your base": "base", " in your base": "base", " at your base": "base"}
 _TOKEN_PLACES[" into your base"] = "base"
 

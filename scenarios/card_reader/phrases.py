@@ -11,7 +11,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-DOMAIN_WORDS = {"fury": "Fury", "calm": "Calm", "mind": "Mind", "body": "Body", "chaos": "Chaos", "order": "Order"}
+from scenarios.cards import DOMAINS
+
+DOMAIN_WORDS = {domain.lower(): domain for domain in DOMAINS}  # 134.2, as cards print them
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "a": 1, "an": 1}
 
 

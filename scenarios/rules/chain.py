@@ -167,8 +167,8 @@ def resolve_top(game: Game) -> None:
     log(game, "resolved", f"{item.label} [{item.controller}]", "340.1")
     if item.card is not None:
         card = game.objects[item.card]
-        if card.zone == Zone.CHAIN:  # 359.3.d: then placed in its owner's Trash; played with Flow, banished (829.1.b.1)
-            card.zone = Zone.BANISHMENT if card.flowed else Zone.TRASH
+        if card.zone == Zone.CHAIN:  # 359.3.d: then placed in its owner's Trash
+            card.zone = calc.off_the_chain(card)
         calc.card_played(game, card, item.controller)
     showdown = game.showdown
     emptied = not game.chain and showdown is not None

@@ -102,8 +102,15 @@ def counter(game: Game, card_id: str, label: str) -> None:
         if item.card == card_id and item.kind == ItemKind.SPELL:
             game.chain = tuple(i for i in game.chain if i is not item)
             card = game.objects[card_id]
-            card.zone = Zone.BANISHMENT if card.flowed else Zone.TRASH  # played with Flow: banished (829.1.b.1)
+            card.zone = calc.off_the_chain(card)
             log(game, "resolved", f"{item.label} [countered]", "425.1.a")
+
+
+@query("off_the_chain")
+def off_the_chain(card) -> Zone:
+    """Where a spell goes as it leaves the Chain, resolved or countered: its owner's Trash, or banished when it was
+    played with Flow (829.1.b.1)."""
+    return Zone.BANISHMENT if card.flowed else Zone.TRASH
 
 
 @query("reveal")
