@@ -275,14 +275,14 @@ def object_labels(paths: Paths, names: dict[str, dict], slugs: dict[str, str]) -
     card) are told apart by their ids too, as the board and the YAML name them: "Test Unit (B, d2)"."""
     owners = {object_id: None if name["kind"] == "battlefield" else name["owner"] for object_id, name in names.items()}
     alike = Counter((name["card"], owners[object_id]) for object_id, name in names.items())
-    return {
-        object_id: {
+    labels = {}
+    for object_id, name in names.items():
+        owner, real = owners[object_id], name["real"] or name["card"]
+        labels[object_id] = {
             "name": name["card"],
             "owner": owner,
             "said": ", ".join(filter(None, (owner, object_id))) if alike[(name["card"], owner)] > 1 else owner,
             "kind": name["kind"],
-            "url": paths.card(slugs[real]) if (real := name["real"] or name["card"]) in slugs else None,
+            "url": paths.card(slugs[real]) if real in slugs else None,
         }
-        for object_id, name in names.items()
-        for owner in (owners[object_id],)
-    }
+    return labels
