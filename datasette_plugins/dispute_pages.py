@@ -18,6 +18,7 @@ from urllib.parse import urlencode
 from datasette.utils.asgi import Response
 
 from datasette_plugins import replay_pages
+from datasette_plugins.replay_drawing import Drawing, Marks, object_labels
 from datasette_plugins.replay_pages import DISPUTE_SOURCE
 from datasette_plugins.web import Paths, read, respond, rules_database, wants_json
 from rules_db import dispute as builder
@@ -106,9 +107,9 @@ async def dispute(datasette, request):
         "cards": (modelled := builder.builder_cards()),
         "unmodelled": sorted(card_list - {card["real"] or card["name"] for card in modelled}),
         "cited": cited,
-        "labels": (labels := replay_pages.object_labels(paths, names, slugs)),
-        "mark": (mark := replay_pages.Marks(paths, labels, cited, replay_pages.CITED.links(database, paths))),
-        "draw": replay_pages.Drawing(mark=mark, paths=paths),
+        "labels": (labels := object_labels(paths, names, slugs)),
+        "mark": (mark := Marks(paths, labels, cited, replay_pages.CITED.links(database, paths))),
+        "draw": Drawing(mark=mark, paths=paths),
         "token": token,
         "share_url": Paths(datasette, "").dispute(token),
         "replay_url": datasette.urls.path("dispute/replay") + "?" + urlencode({"s": token}),
