@@ -66,7 +66,8 @@ async def dispute(datasette, request):
                 )
     token = replay_view.encode(text)
     view, legal = await asyncio.gather(  # legal: the actions allowed now, the ones done, where the last began
-        replay_pages.run("view", text, DISPUTE_SOURCE), replay_pages.run("legal", text, DISPUTE_SOURCE)
+        replay_pages.run("view", text, DISPUTE_SOURCE, deciding=False),  # the builder states its own verdict
+        replay_pages.run("legal", text, DISPUTE_SOURCE),
     )
     if view.get("error") and yaml_error is None:
         yaml_error = view["error"]

@@ -52,15 +52,18 @@ MAX_ALTERNATIVES = 12  # other answers offered per question in the what-if form
 # -- running a scenario (in a sandbox worker) -----------------------------------------------------------------
 
 
-def view(text: str, source: str, variant: str | None = None, changes: list[dict] | None = None) -> dict:
+def view(
+    text: str, source: str, variant: str | None = None, changes: list[dict] | None = None, deciding: bool = True
+) -> dict:
     """Replay a scenario's text (one of its variants, or with a what-if's changes) and describe every step, with
-    the board after each."""
-    described, game = replayed_view(text, source, variant, changes)
+    the board after each; ``deciding=False`` skips the steps that decide it (``verdict.deciding``: up to two dozen
+    what-ifs replayed), for a page that does not show them."""
+    described, game = replayed_view(text, source, variant, changes, deciding)
     return described if game is None else with_boards(described, game)
 
 
 def replayed_view(
-    text: str, source: str, variant: str | None = None, changes: list[dict] | None = None
+    text: str, source: str, variant: str | None = None, changes: list[dict] | None = None, deciding: bool = True
 ) -> tuple[dict, GameState | None]:
     """The view of a replay without its boards, and the replayed game to read them from (``with_boards``); the
     error and None when the scenario cannot be replayed."""
@@ -127,7 +130,7 @@ def replayed_view(
         "winner": game.winner,
         "inputs": (inputs := _inputs(scenario, data, replay.questions, say)),
         # the steps a what-if would flip (rules_db.verdict), for the scenario as it is: a what-if has its comparison
-        "decided": [] if changes else verdict.deciding(data, source, game, inputs, found),
+        "decided": verdict.deciding(data, source, game, inputs, found) if deciding and not changes else [],
         "outcome_trail": verdict.trail(found),
     }
     return described, game
@@ -408,12 +411,14 @@ class Replays:
         *,
         trusted: bool = False,
         boards: Collection[int] | None = None,
+        deciding: bool = True,
     ) -> dict:
         """The view of a scenario, with the boards after the steps numbered in ``boards`` (every board when
-        None; a view from the sandbox always has every board)."""
+        None; a view from the sandbox always has every board), and the steps that decide it unless ``deciding`` is
+        False (library replays always have them)."""
         if trusted and not changes:
             return self._library_view(text, source, variant, boards)  # type: ignore[return-value]  # replayed
-        return self._cached("view", text=text, source=source, variant=variant, changes=changes or [])
+        return self._cached("view", text=text, source=source, variant=variant, changes=changes or [], deciding=deciding)
 
     def legal(self, text: str, source: str) -> dict:
         return self._cached("legal", text=text, source=source)

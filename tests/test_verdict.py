@@ -84,3 +84,14 @@ def _without_checks(text: str) -> str:
         action.pop("expect_refusal", None)
     document["actions"] = [a for a in document["actions"] if a.get("card") != "charm"]
     return yaml.safe_dump(document, sort_keys=False)
+
+
+def test_a_view_asked_without_its_deciding_steps_replays_no_what_if(monkeypatch):
+    """The dispute builder shows its own verdict: its view skips verdict.deciding (two dozen what-ifs replayed),
+    with the same steps and outcome as the full view."""
+    full = _view(DAMAGE)
+    asked = []
+    monkeypatch.setattr(verdict, "deciding", lambda *args: asked.append(args) or [])
+    bare = replay_view.view(DAMAGE.read_text(), DAMAGE.name, deciding=False)
+    assert not asked and bare["decided"] == [] and full["decided"]
+    assert bare["steps"] == full["steps"] and bare["outcome"] == full["outcome"]
