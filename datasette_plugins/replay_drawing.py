@@ -43,6 +43,14 @@ class Marks:
         owner = label["said"] if with_id else label["owner"]
         return Markup(named + (f' <span class="owner">({escape(owner)})</span>' if owner else ""))
 
+    def subject(self, row: dict, link: bool = True) -> Markup:
+        """What an outcome row is about: an object's field (its card), a player's, or the game's."""
+        if row.get("object"):
+            return self.card(row["object"], link) + Markup(" ") + escape(row["field"])
+        if row.get("player"):
+            return escape(f"{row['player']}: {row['field']}")
+        return escape(row["field"])
+
     def say(self, pieces: list[dict], link: bool = True, sentence: bool = False) -> Markup:
         """A step's words; `link=False` inside a link of its own (a step of the list), as links do not nest;
         `sentence`: said alone, starting with a capital (``render.sentence``)."""
