@@ -484,7 +484,7 @@ class TypedQueries(Protocol):
     def timing_rules(self, game: Any, keywords: Any, on: str = ...) -> tuple[str, ...]:
         """scenarios.rules.playing.timing_rules"""
 
-    def total_cost(self, game: Any, card: Any, player: str, ignore_base: bool, accelerate: bool, repeat: int, choices: list) -> Any:
+    def total_cost(self, game: Any, card: Any, player: str, base: Any, accelerate: bool, repeat: int, choices: list) -> Any:
         """scenarios.rules.costs.total_cost"""
 
     def update_designations(self, game: Any) -> None:

@@ -33,10 +33,11 @@ def set_domain_pool(player, pool: dict[str, int]) -> None:
 
 
 @query("total_cost")
-def total_cost(game: Game, card, player: str, ignore_base: bool, accelerate: bool, repeat: int, choices: list) -> Cost:
-    """356: the base cost (zero when ignored, 356.1.b), plus additional costs (356.2), less discounts (356.4)."""
+def total_cost(game: Game, card, player: str, base: Cost | None, accelerate: bool, repeat: int, choices: list) -> Cost:
+    """356: the base cost (printed when ``base`` is None; else an alternate one in its place: ``Cost()`` when it is
+    ignored, 356.1.b, a Flow cost, 829.1.c.1), plus additional costs (356.2), less discounts (356.4)."""
     definition = card.definition
-    cost = Cost() if ignore_base else printed_cost(game, definition)
+    cost = printed_cost(game, definition) if base is None else base
     if accelerate:
         cost = cost.plus(accelerate_cost(game, definition))
     for paid in definition.repeat[:repeat]:

@@ -164,7 +164,7 @@ def play_card(game: Game, act: Play) -> None:
         if act.repeat:
             raise Refusal("820.1.a", f"{card.id} is not a spell: Repeat is present on spells")
         # 811.1.b: a hidden card is played ignoring its base cost
-        cost = calc.total_cost(game, card, player, facedown, act.accelerate, 0, [])
+        cost = calc.total_cost(game, card, player, Cost() if facedown else None, act.accelerate, 0, [])
         calc.pay_resources(game, player, cost)
         card_finalized(game, card, player)
         card.location = None
@@ -179,9 +179,9 @@ def play_card(game: Game, act: Play) -> None:
     chosen = calc.choose_targets(game, tuple(definition.targets.items()), dict(act.targets), context)
     repeated = calc.repeat_choices(game, card, act, context)
     every_choice = [chosen, *repeated]
-    cost = calc.total_cost(game, card, player, facedown or flow, act.accelerate, act.repeat, every_choice)
-    if flow:  # 829.1.c.1: the Flow cost is an alternate cost replacing the base cost
-        cost = cost.plus(definition.flow[0])
+    # 829.1.c.1: the Flow cost is an alternate cost replacing the base cost (additional costs and discounts apply)
+    base = definition.flow[0] if flow else Cost() if facedown else None
+    cost = calc.total_cost(game, card, player, base, act.accelerate, act.repeat, every_choice)
     calc.pay_resources(game, player, cost)
     card.zone, card.location, card.flowed = Zone.CHAIN, None, flow
     item = ChainItem(
@@ -291,7 +291,7 @@ def play_by_effect(game: Game, unit, player: str, location: str, label: str) -> 
     definition = unit.definition
     ready = definition.enters_ready
     if definition.has("Accelerate"):
-        accelerated = calc.total_cost(game, unit, player, True, True, 0, [])  # 356.1.b.3: still paid
+        accelerated = calc.total_cost(game, unit, player, Cost(), True, 0, [])  # 356.1.b.3: still paid
         options = ["pay", "decline"] if calc.resource_problem(game, player, accelerated) is None else ["decline"]
         answer = choose(
             game,
