@@ -271,7 +271,7 @@ class TypedQueries(Protocol):
     def check_hidden_turn(self, game: Any, card: Any) -> None:
         """scenarios.rules.playing.check_hidden_turn"""
 
-    def check_play_location(self, game: Any, player: str, location: str, kind: str, hidden_at: str | None) -> None:
+    def check_play_location(self, game: Any, player: str, card: Any, location: str, hidden_at: str | None) -> None:
         """scenarios.rules.playing.check_play_location"""
 
     def choose_targets(self, game: Any, specs: tuple, picks: dict, ctx: Any) -> dict:

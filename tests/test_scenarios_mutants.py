@@ -494,8 +494,8 @@ def hidden_gear_is_played_only_to_base(original):
     """Only units are played at a battlefield, so a gear hidden there can't be played at all (misreading 811.1.d.1.a
     in Core Rules 1.4: a hidden permanent, gear included, is played where it was hidden)."""
 
-    def mutant(game, player, location, kind, hidden_at):
-        original(game, player, location, kind, None if kind == "gear" else hidden_at)
+    def mutant(game, player, card, location, hidden_at):
+        original(game, player, card, location, None if card.definition.object_kind == "gear" else hidden_at)
 
     return mutant
 

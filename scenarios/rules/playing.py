@@ -116,13 +116,7 @@ def play_candidates(game: Game, player: str):
         if definition.object_kind in ("unit", "gear"):
             places = [hidden_at] if hidden_at else ["base"]
             if definition.object_kind == "unit" and not hidden_at:
-                places += [
-                    b.id
-                    for b in game.battlefields()
-                    if b.battlefield_controller == player
-                    or ambush_at(game, player, card, b.id)
-                    or permitted_at(game, player, card, b.id)
-                ]
+                places += [b.id for b in game.battlefields() if valid_battlefield(game, player, card, b.id)]
             for place, fast in itertools.product(places, accelerations):
                 yield Play(by=player, card=card.id, at=None if place == "base" else place, accelerate=fast)
             continue
@@ -157,10 +151,7 @@ def play_card(game: Game, act: Play) -> None:
             )
         if facedown and location != hidden_at:
             raise Refusal("811.1.d.1", f"a hidden permanent must be played to {hidden_at}, where it was hidden")
-        # 822.1.c: Ambush adds the battlefields where its controller has units to the valid ones; 355.2.b: a card's
-        # own permission adds others
-        if not ambush and not permitted_at(game, player, card, location):
-            calc.check_play_location(game, player, location, definition.object_kind, hidden_at)
+        calc.check_play_location(game, player, card, location, hidden_at)
         if act.repeat:
             raise Refusal("820.1.a", f"{card.id} is not a spell: Repeat is present on spells")
         # 811.1.b: a hidden card is played ignoring its base cost
@@ -212,13 +203,24 @@ def check_hidden_turn(game: Game, card) -> None:
         raise Refusal("811.1.b", f"{card.id} was hidden this turn: it can be played from the next turn on")
 
 
+def valid_battlefield(game: Game, player: str, card, location: str) -> bool:
+    """A battlefield a unit may be played to: one its controller controls (355.2.a), one where Ambush lets it be
+    played (822.1.c: where its controller has units), or one its own permission names (355.2.b)."""
+    return (
+        game.objects[location].battlefield_controller == player
+        or ambush_at(game, player, card, location)
+        or permitted_at(game, player, card, location)
+    )
+
+
 @query("check_play_location")
-def check_play_location(game: Game, player: str, location: str, kind: str, hidden_at: str | None) -> None:
-    """355.2.a: a permanent is played to its controller's base, a unit also to a battlefield they control; a
-    hidden permanent, gear included, where it was hidden (811.1.d.1.a in Core Rules 1.4)."""
+def check_play_location(game: Game, player: str, card, location: str, hidden_at: str | None) -> None:
+    """355.2.a: a permanent is played to its controller's base, a unit also to a valid battlefield
+    (``valid_battlefield``); a hidden permanent, gear included, where it was hidden (811.1.d.1.a in Core Rules 1.4)."""
     if location == "base" or (hidden_at is not None and location == hidden_at):
         return
-    if kind != "unit" or not game.is_battlefield(location) or game.objects[location].battlefield_controller != player:
+    unit = card.definition.object_kind == "unit"
+    if not (unit and game.is_battlefield(location) and valid_battlefield(game, player, card, location)):
         raise Refusal(
             "355.2.a", f"units are played to their controller's base or a battlefield they control, not {location}"
         )
