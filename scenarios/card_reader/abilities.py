@@ -11,7 +11,7 @@ from typing import Any
 
 from scenarios.card_reader.effects import instructions
 from scenarios.card_reader.keywords import engine_keyword, keyword_prefix
-from scenarios.card_reader.phrases import UNIT_TAGS, Context, ability_cost, icons_cost, untagged
+from scenarios.card_reader.phrases import UNIT_TAGS, Context, ability_cost, icons_cost, signed, untagged
 from scenarios.card_reader.text import sentences
 
 
@@ -365,9 +365,7 @@ def _read_while_i(text: str, card: dict[str, Any], used: list[str]) -> bool:
     if found["state"] == "[mighty]" and not found["kws"]:  # Might depending on Might: not said by the layers
         raise Unread(text)
     gives: dict[str, Any] = (
-        {"keywords": _keywords(found["kws"])}
-        if found["kws"]
-        else {"might": int(found["n"]) * (-1 if found["sign"] == "-" else 1)}
+        {"keywords": _keywords(found["kws"])} if found["kws"] else {"might": signed(found["sign"], found["n"])}
     )
     for state in _STATES[found["state"]]:
         card.setdefault("passives", []).append({"to": {"who": "self", **state}, **gives})
@@ -388,7 +386,7 @@ def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
     alone = _DEFENDS_ALONE.fullmatch(text)
     if alone:
         role = {"attacks": "attacker", "defends": "defender"}[alone["r"]]
-        might = int(alone["n"]) * (-1 if alone["sign"] == "-" else 1)
+        might = signed(alone["sign"], alone["n"])
         alone_to = {"who": f"{alone['s']} unit", "role": role, "alone": True}
         card.setdefault("passives", []).append({"to": alone_to, "might": might})
         used.append("static: while a unit attacks/defends alone")
@@ -400,7 +398,7 @@ def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
             to_stunned["where"] = "here"
         stunned_passive: dict[str, Any] = {
             "to": to_stunned,
-            "might": int(stunned["n"]) * (-1 if stunned["sign"] == "-" else 1),
+            "might": signed(stunned["sign"], stunned["n"]),
         }
         if stunned["min"]:
             stunned_passive["minimum"] = 1
@@ -442,7 +440,7 @@ def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
     if found["kws"]:
         passive["keywords"] = _keywords(found["kws"])
     else:
-        passive["might"] = int(found["n"]) * (-1 if found["sign"] == "-" else 1)
+        passive["might"] = signed(found["sign"], found["n"])
     card.setdefault("passives", []).append(passive)
     used.append("static: <units> have <might|keyword>")
     return True
@@ -488,7 +486,7 @@ def read_level(text: str, card: dict[str, Any], used: list[str]) -> bool:
             raise Unread(text)
         passive: dict[str, Any] = {"to": {"who": "self"}, "condition": word}
         if have["n"]:
-            passive["might"] = int(have["n"]) * (-1 if have["sign"] == "-" else 1)
+            passive["might"] = signed(have["sign"], have["n"])
         if have["kws"]:
             passive["keywords"] = _keywords(have["kws"])
         card.setdefault("passives", []).append(passive)

@@ -11,7 +11,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from scenarios.card_reader.phrases import Context, another, icons_cost, reference, target_spec
+from scenarios.card_reader.keywords import engine_keyword
+from scenarios.card_reader.phrases import Context, another, icons_cost, number, reference, signed, target_spec
 from scenarios.cards import UNIT_TOKENS
 
 Instructions = list[dict[str, Any]]
@@ -57,7 +58,7 @@ def _might(m, ctx):
     to = _ref(m["obj"], ctx)
     if to is None:
         return None
-    amount = int(m["n"]) * (-1 if m["sign"] == "-" else 1)
+    amount = signed(m["sign"], m["n"])
     ins: dict[str, Any] = {"op": "might", "amount": amount, "to": to}
     if m["min"]:
         ins["minimum"] = 1
@@ -66,7 +67,6 @@ def _might(m, ctx):
 
 @template("grant", r"give (?P<obj>.+?) \[(?P<kw>[a-z-]+)(?: (?P<n>\d+))?\] this turn")
 def _grant(m, ctx):
-    from scenarios.card_reader.keywords import engine_keyword
 
     keyword, to = engine_keyword(m["kw"]), _ref(m["obj"], ctx)
     if keyword is None or to is None:
@@ -81,7 +81,6 @@ def _grant(m, ctx):
     "grant", r"give (?P<obj>.+?) \[(?P<a>[a-z-]+)(?: (?P<n>\d+))?\] and \[(?P<b>[a-z-]+)(?: (?P<m>\d+))?\] this turn"
 )
 def _grant_two(m, ctx):
-    from scenarios.card_reader.keywords import engine_keyword
 
     first, second, to = engine_keyword(m["a"]), engine_keyword(m["b"]), _ref(m["obj"], ctx)
     if first is None or second is None or to is None:
@@ -341,8 +340,6 @@ _TOKEN_PLACES[" into your base"] = "base"
 )
 def _play_token(m, ctx):
     """ "Play two 1 might Recruit unit tokens here" (179-187): unit tokens of a kind 187 defines."""
-    from scenarios.card_reader.keywords import engine_keyword
-    from scenarios.card_reader.phrases import number
 
     ins: dict[str, Any] = {"op": "play_token", "token": m["kind"], "might": int(m["m"]), "n": number(m["n"])}
     if m["ready"] and m["exhausted"]:
@@ -473,7 +470,6 @@ def _instead_of_dying_next(m, ctx):
 )
 def _grant_this_combat(m, ctx):
     """ "It gains [Shield 2] this combat": a keyword until the combat ends (the duration it names, 801.3.a)."""
-    from scenarios.card_reader.keywords import engine_keyword
 
     keyword = engine_keyword(m["kw"])
     to = ctx.it if m["it"] else _ref(m["obj"], ctx)
@@ -488,7 +484,6 @@ def _grant_this_combat(m, ctx):
 @template("play a token", r"play (?P<n>an?|one|two|three|four|five) gold gear tokens?(?P<exhausted> exhausted)?")
 def _play_gold(m, ctx):
     """ "Play a Gold gear token exhausted" (187.5): a gear token whose ability adds [A]."""
-    from scenarios.card_reader.phrases import number
 
     ins: dict[str, Any] = {"op": "play_token", "token": "gold", "n": number(m["n"])}
     if m["exhausted"]:
@@ -504,7 +499,7 @@ def _might_two(m, ctx):
         return None
     first = ctx.slot(dict(spec))
     second = ctx.slot({**spec, "not_target": first})
-    amount = int(m["n"]) * (-1 if m["sign"] == "-" else 1)
+    amount = signed(m["sign"], m["n"])
     return [{"op": "might", "amount": amount, "to": slot} for slot in (first, second)]
 
 

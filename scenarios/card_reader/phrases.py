@@ -14,6 +14,13 @@ from typing import Any
 from scenarios.cards import DOMAINS
 
 DOMAIN_WORDS = {domain.lower(): domain for domain in DOMAINS}  # 134.2, as cards print them
+
+
+def signed(sign: str | None, n: str) -> int:
+    """A printed amount with its sign ("-2", "+1"): negative after a minus."""
+    return -int(n) if sign == "-" else int(n)
+
+
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "a": 1, "an": 1}
 
 
