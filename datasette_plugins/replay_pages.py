@@ -159,7 +159,8 @@ async def _replay_page(datasette, request, database, *, text, source, base, keep
     cards = [name["real"] or name["card"] for view in (original, shown) for name in view["names"].values()]
     cited = await CITED.rules(database, scenario["cited_version"], scenario["rules_version"], numbers)
     slugs = await CITED.card_slugs(database, cards)
-    state = {**keep, **({"variant": variant} if variant else {}), **_change_params(changes)}
+    as_ruled = {**keep, **({"variant": variant} if variant else {})}  # the replay without a what-if
+    state = {**as_ruled, **_change_params(changes)}
     page = {
         **extra,
         "script_url": script_url(datasette),
@@ -177,8 +178,8 @@ async def _replay_page(datasette, request, database, *, text, source, base, keep
         "keep": keep,
         "variant": variant,
         "change_words": _change_words(changes, original) if changes else None,
-        "what_if_links": _what_if_links(base, {**keep, **({"variant": variant} if variant else {})}, original),
-        "deciding": _deciding(base, {**keep, **({"variant": variant} if variant else {})}, original, nav),
+        "what_if_links": _what_if_links(base, as_ruled, original),
+        "deciding": _deciding(base, as_ruled, original, nav),
         # a dispute states no outcome: what its actions came to, as the dispute builder says it
         "came_to": dispute.verdict(original) if not original["outcome"] and not lazy else None,
     }
@@ -237,6 +238,8 @@ def _step_number(raw: str | None, count: int, comparison: dict | None) -> int:
 
 
 def _nav(base: str, state: dict, step: int, count: int, keep: dict, variants: list[dict], variant) -> dict:
+    as_ruled = {**keep, **({"variant": variant} if variant else {})}
+
     def at(number: int, **params) -> str:
         query = urlencode({**params, **({"step": number} if number else {})})
         return base + (f"?{query}" if query else "") + "#board"
@@ -248,8 +251,8 @@ def _nav(base: str, state: dict, step: int, count: int, keep: dict, variants: li
         "first": at(0, **state),
         "last": at(count, **state),
         "permalink": at(step, **state),
-        "original": at(0, **keep, **({"variant": variant} if variant else {})),
-        "original_step": lambda number: at(number, **keep, **({"variant": variant} if variant else {})),
+        "original": at(0, **as_ruled),
+        "original_step": lambda number: at(number, **as_ruled),
         "alternatives": [{"id": None, "title": "As ruled", "url": at(0, **keep)}]
         + [{"id": v["id"], "title": v["title"], "url": at(0, **keep, variant=v["id"])} for v in variants],
         "form_action": base + "#compare",
@@ -348,7 +351,7 @@ def _what_if_links(base: str, state: dict, original: dict) -> dict:
     """What-ifs one tap away: each answered question answered otherwise, and each other player's turn."""
 
     def url(path: str, value) -> str:
-        return base + "?" + urlencode({**state, "path": path, "value": replay_view.flow(value)}) + "#compare"
+        return _what_if_url(base, state, {"path": path, "value": value})
 
     inputs = original["inputs"]
     return {
@@ -376,7 +379,7 @@ def _deciding(base: str, state: dict, original: dict, nav: dict) -> list[dict]:
         flips = [
             {
                 "words": _change_words([change], original),
-                "url": base + "?" + urlencode({**state, **_change_params([change])}) + "#compare",
+                "url": _what_if_url(base, state, change),
             }
             for change in decided["flips"]
         ]
@@ -390,6 +393,11 @@ def _deciding(base: str, state: dict, original: dict, nav: dict) -> list[dict]:
             }
         )
     return found
+
+
+def _what_if_url(base: str, as_ruled: dict, change: dict) -> str:
+    """The what-if's page: the replay as ruled with one input changed, opened at the comparison."""
+    return base + "?" + urlencode({**as_ruled, **_change_params([change])}) + "#compare"
 
 
 def _change_params(changes: list[dict] | None) -> dict:
