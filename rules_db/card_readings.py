@@ -139,13 +139,9 @@ def read_definitions(db_path: Path) -> dict[str, dict[str, Any]]:
         conn.close()
 
 
-# The database whose read cards a replay uses: given by `use_database` (inherited by worker processes through
-# the environment), else the one `rules-db serve` serves, else the default one.
+# The database whose read cards a replay uses: named by this environment variable (inherited by worker
+# processes; the tests set it), else the one `rules-db serve` serves, else the default one.
 _DATABASE_ENV = "RULES_DB_READ_CARDS"
-
-
-def use_database(db_path: str | Path) -> None:
-    os.environ[_DATABASE_ENV] = str(Path(db_path).resolve())
 
 
 def database_path() -> Path:
