@@ -70,6 +70,38 @@ class ObjectFilter(Strict):
     buffed: bool | None = None  # "while I'm buffed": a unit with a buff on it (702.2.a)
 
 
+_MEASURES = ("count", "might", "double", "damage", "keyword", "energy_cost", "points")
+
+
+class Quantity(Strict):
+    """An amount counted as it is used, N for each one (scenarios/rules/amounts.py; 135.2.b.5.a, 359.3.f.2): one
+    measure, `times` N."""
+
+    count: ObjectFilter | None = None  # how many objects pass the filter
+    might: str | None = None  # the current Might of a reference
+    double: str | None = None  # its Might again: the increase that doubles it (432.1)
+    damage: str | None = None  # the damage marked on it
+    keyword: str | None = None  # the summed value of a keyword (807.2) ...
+    of: str | None = None  # ... of this reference
+    energy_cost: str | None = None  # a card's printed Energy cost (206)
+    points: Literal["you"] | None = None
+    times: int = 1
+
+    @model_validator(mode="after")
+    def _one_measure(self):
+        named = [m for m in _MEASURES if getattr(self, m) is not None]
+        if len(named) != 1 or (self.keyword is None) != (self.of is None):
+            raise ValueError(f"a quantity names one measure of {_MEASURES} (a keyword with `of`), not {named}")
+        return self
+
+    def words(self) -> str:
+        measure = next(m for m in _MEASURES if getattr(self, m) is not None)
+        value = getattr(self, measure)
+        shown = ", ".join(f"{k}: {v}" for k, v in value.model_dump(exclude_none=True).items()) if self.count else value
+        said = f"{measure} of {self.of}" if self.keyword else f"{measure} {shown}"
+        return said if self.times == 1 else f"{self.times} for each: {said}"
+
+
 class EventFilter(ObjectFilter):
     event: str
     who: str = "self"
@@ -183,6 +215,7 @@ class Passive(Strict):
     minimum: int | None = None
     keywords: dict[str, int] = Field(default_factory=dict)
     triggers_also_on: dict[str, list[str]] = Field(default_factory=dict)
+    per: Quantity | None = None  # "+1 [Might] for each ...": its Might and keywords times this, counted now
 
 
 class Replacement(Strict):
@@ -332,6 +365,9 @@ def check_vocabulary(card: Card) -> None:
             raise ValueError(f"card {card.name!r}: unknown token {instruction.get('token')!r} (187)")
         if instruction.get("op") in ("delayed", "replace_next"):
             _check_event(card, instruction.get("when") or instruction.get("would"))
+        for key in ("amount", "n"):
+            if isinstance(instruction.get(key), dict):
+                _check_quantity(card, Quantity.model_validate(instruction[key]), False)
     for trigger in card.triggers:
         _check_event(card, trigger.when.event)
     conditions = [t.condition for t in card.triggers] + [d.condition for d in card.discounts]
@@ -348,6 +384,9 @@ def check_vocabulary(card: Card) -> None:
             table, word = (kernel.WHERE, word[6:]) if word.startswith("where:") else (kernel.WHO, word)
             if word not in table:
                 raise ValueError(f"card {card.name!r}: unknown filter word {word!r}")
+    for passive in card.passives:
+        if passive.per is not None:
+            _check_quantity(card, passive.per, True)
     for word in card.restrictions:
         if word not in RESTRICTIONS:
             raise ValueError(f"card {card.name!r}: unknown restriction {word!r}")
@@ -356,6 +395,19 @@ def check_vocabulary(card: Card) -> None:
         _check_move_destinations(card, trigger.targets, trigger.effects)
     for ability in card.activated:
         _check_move_destinations(card, ability.targets, ability.effects)
+
+
+def _check_quantity(card: Card, quantity: Quantity, passive: bool) -> None:
+    """A quantity's filter words are the engine's; a passive's Might never counts Might (it would read itself)."""
+    flt = quantity.count
+    if flt is not None:
+        unknown_who = flt.who not in kernel.WHO and flt.who.split()[-1] not in kernel.WHO
+        unknown_where = flt.where is not None and not flt.where.startswith("at ") and flt.where not in kernel.WHERE
+        if unknown_who or unknown_where:
+            raise ValueError(f"card {card.name!r}: unknown filter words {flt.who!r} / {flt.where!r} in an amount")
+    reads_might = quantity.might or quantity.double or (flt is not None and (flt.mighty or flt.less_might_than_me))
+    if passive and reads_might:
+        raise ValueError(f"card {card.name!r}: a passive's Might can't count Might ({quantity.words()})")
 
 
 def _check_move_destinations(card: Card, targets: dict[str, TargetSpec], effects) -> None:

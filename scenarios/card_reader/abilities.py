@@ -373,6 +373,11 @@ def _read_while_i(text: str, card: dict[str, Any], used: list[str]) -> bool:
     return True
 
 
+# More readers of a static paragraph, registered by the template modules of a family (`card_reader.amounts`):
+# each takes (text without its final period, the card, the families used) and says whether it read it.
+STATIC_READERS: list[Any] = []
+
+
 def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
     text = text.rstrip(".")
     if _read_while_i(text, card, used):
@@ -423,6 +428,8 @@ def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
     if text in ("i enter ready", "this enters ready"):
         card["enters_ready"] = True
         used.append("static: I enter ready")
+        return True
+    if any(reader(text, card, used) for reader in STATIC_READERS):
         return True
     text, tag = untagged(text)
     found = _PASSIVE.fullmatch(text)

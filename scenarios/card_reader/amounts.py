@@ -1,0 +1,186 @@
+"""Amounts the engine counts as it performs them: "for each ...", "equal to ...", "double", "my Might is increased
+by ...". Every wording reads into ONE expression, a quantity (`scenarios.cards.Quantity`, performed by
+`scenarios/rules/amounts.py`), which every instruction taking an amount accepts (`deal`, `might`, `draw`,
+`gain_xp`) and a passive multiplies what it gives by (`per`).
+
+    for each <objects>                 {count: <object filter>, times: N}   (135.2.b.5.a)
+    equal to its / my Might            {might: <reference>}
+    equal to the damage marked on it   {damage: <reference>}
+    equal to my [Assault]              {keyword: Assault, of: this}         (807.2)
+    equal to that spell's Energy cost  {energy_cost: <slot>}                (206)
+    equal to the number of <objects>   {count: <object filter>}
+    (increased by) your points         {points: you}
+    double <unit>'s Might              {double: <reference>}                (432.1)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from scenarios.card_reader.abilities import STATIC_READERS
+from scenarios.card_reader.effects import _ref, template
+from scenarios.card_reader.keywords import engine_keyword
+from scenarios.card_reader.phrases import Context, group_filter, untagged
+
+# "you or allies control": the engine plays no mode with teammates (447.2.b), so a player's allies are no one
+_CONTROL = re.compile(r"(?P<noun>battlefield|unit|gear)s? you (?:or allies )?control")
+_STATES = (("[mighty] ", "mighty"), ("buffed ", "buffed"), ("damaged ", "damaged"), ("stunned ", "stunned"))
+
+
+def counted(phrase: str, ctx: Context) -> dict[str, Any] | None:
+    """ "each of your [Mighty] units", "friendly gear", "enemy unit there", "Equipment attached to me", "buffed
+    friendly unit at my battlefield" -> the object filter of what is counted; None if not understood."""
+    phrase = re.sub(r"^(?:each )?of ", "", phrase.strip())
+    if phrase in ("equipment attached to me", "equipment attached to it"):
+        # "me" is the card itself: an Equipment's "me" (the equipped unit) is not said here
+        return {"who": "attached gear", "tag": "Equipment"} if ctx.me == "this" and phrase.endswith("me") else None
+    where: str | None = None
+    if phrase.endswith(" there"):  # where the unit chosen before is (its location)
+        if ctx.it not in ctx.targets:
+            return None
+        phrase, where = phrase.removesuffix(" there"), f"at {ctx.it}"
+    elif phrase.endswith(" at my battlefield"):
+        phrase, where = phrase.removesuffix(" at my battlefield"), "my battlefield"
+    states: dict[str, bool] = {}
+    for word, state in _STATES:
+        for opening in ("", "your ", "friendly ", "enemy "):
+            if phrase.startswith(opening + word):
+                phrase = opening + phrase[len(opening + word) :]
+                states[state] = True
+    control = _CONTROL.fullmatch(phrase)
+    if control:
+        phrase = {"battlefield": "battlefield you control"}.get(control["noun"], f"friendly {control['noun']}")
+        if phrase == "battlefield you control":
+            return None if states or where else {"who": phrase}
+    phrase, tag = untagged(phrase)
+    flt = group_filter(phrase if phrase.startswith("your ") or phrase.endswith("s") else f"each {phrase}")
+    if flt is None or (where and "where" in flt):
+        return None
+    if where:
+        flt["where"] = where
+    if tag:
+        flt["tag"] = tag
+    return {**flt, **states}
+
+
+def measure(phrase: str, ctx: Context) -> dict[str, Any] | None:
+    """What "equal to ..." names, as a quantity; None if not understood."""
+    phrase = phrase.strip()
+    found = re.fullmatch(r"(?P<whose>its|my|that unit's|their) might", phrase)
+    if found:
+        whose = ctx.me if found["whose"] == "my" else ctx.it
+        return {"might": whose} if whose else None
+    if phrase in ("the damage marked on it", "the damage on it"):
+        return {"damage": ctx.it} if ctx.it in ctx.targets else None
+    found = re.fullmatch(r"my \[(?P<kw>[a-z-]+)\]", phrase)
+    if found:
+        keyword = engine_keyword(found["kw"])
+        return {"keyword": keyword, "of": ctx.me} if keyword and ctx.me == "this" else None
+    if phrase in ("that spell's energy cost", "its energy cost"):
+        spell = next((s for s, spec in ctx.targets.items() if spec.get("type") == "spell"), None)
+        return {"energy_cost": spell} if spell else None
+    if phrase == "your points":
+        return {"points": "you"}
+    found = re.fullmatch(r"the number of (?P<what>.+)", phrase)
+    if found:
+        flt = counted(found["what"], ctx)
+        return {"count": flt} if flt else None
+    return None
+
+
+def _per(n: str, what: str, ctx: Context) -> dict[str, Any] | None:
+    flt = counted(what, ctx)
+    return None if flt is None else {"count": flt, "times": int(n)}
+
+
+# -- instructions ----------------------------------------------------------------------------------------------
+
+
+@template("amount: for each", r"deal (?P<n>\d+) to (?P<obj>.+?) for each (?P<what>.+)")
+def _deal_for_each(m, ctx):
+    to = _ref(m["obj"], ctx)
+    amount = _per(m["n"], m["what"], ctx) if to is not None else None
+    return None if amount is None else [{"op": "deal", "amount": amount, "to": to}]
+
+
+@template("amount: for each", r"(?:you )?draw (?P<n>\d+) for each (?P<what>.+)")
+def _draw_for_each(m, ctx):
+    amount = _per(m["n"], m["what"], ctx)
+    return None if amount is None else [{"op": "draw", "n": amount}]
+
+
+@template("amount: for each", r"(?:you )?gain (?P<n>\d+) xp for each (?P<what>.+)")
+def _xp_for_each(m, ctx):
+    amount = _per(m["n"], m["what"], ctx)
+    return None if amount is None else [{"op": "gain_xp", "n": amount}]
+
+
+@template("amount: for each", r"give (?P<obj>.+?) (?P<sign>\+)(?P<n>\d+) might this turn for each (?P<what>.+)")
+def _might_for_each(m, ctx):
+    to = _ref(m["obj"], ctx)
+    amount = _per(m["n"], m["what"], ctx) if to is not None else None
+    return None if amount is None else [{"op": "might", "amount": amount, "to": to}]
+
+
+@template("amount: equal to", r"deal damage equal to (?P<q>.+?) to (?P<obj>.+)")
+def _deal_equal(m, ctx):
+    amount = measure(m["q"], ctx)  # read before the object: "its" names the unit chosen before
+    to = _ref(m["obj"], ctx) if amount is not None else None
+    return None if to is None else [{"op": "deal", "amount": amount, "to": to}]
+
+
+@template("amount: equal to", r"deal damage to (?P<obj>.+?) equal to (?P<q>.+)")
+def _deal_to_equal(m, ctx):
+    to = _ref(m["obj"], ctx)
+    amount = measure(m["q"], ctx) if to is not None else None
+    return None if amount is None else [{"op": "deal", "amount": amount, "to": to}]
+
+
+@template("amount: equal to", r"give (?P<obj>.+?) \+might equal to (?P<q>.+?) this turn")
+def _might_equal(m, ctx):
+    to = _ref(m["obj"], ctx)
+    amount = measure(m["q"], ctx) if to is not None else None
+    return None if amount is None else [{"op": "might", "amount": amount, "to": to}]
+
+
+@template("amount: double", r"double (?P<obj>.+?)(?:'s)? might this turn")
+def _double(m, ctx):
+    """ "Double a friendly unit's Might this turn": +Might equal to its Might now, for the turn (432.1, 432.1.a)."""
+    to = ctx.me if m["obj"] == "my" else _ref(m["obj"], ctx)
+    return None if to is None or not isinstance(to, str) else [{"op": "might", "amount": {"double": to}, "to": to}]
+
+
+# -- passives --------------------------------------------------------------------------------------------------
+
+_GETS = re.compile(r"i (?:have|get) \+(?P<n>\d+) might for each (?P<what>.+)")
+_INCREASED = re.compile(r"my might is increased by (?P<q>.+)")
+_KEYWORD_EQUAL = re.compile(r"i have \[(?P<kw>[a-z-]+)\] equal to (?P<q>.+)")
+
+
+def _read_counted_passive(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "I have +1 [Might] for each friendly gear", "My Might is increased by your points", "I have [Assault]
+    equal to the number of enemy units here": a passive of the card itself (365.1) whose Might or keyword is
+    counted whenever its Might is worked out (477.3)."""
+    ctx = Context(card["type"])
+    gives: dict[str, Any]
+    if found := _GETS.fullmatch(text):
+        flt = counted(found["what"], ctx)
+        per = {"count": flt} if flt else None
+        gives = {"might": int(found["n"])}
+    elif found := _INCREASED.fullmatch(text):
+        per, gives = measure(found["q"], ctx), {"might": 1}
+    elif found := _KEYWORD_EQUAL.fullmatch(text):
+        keyword = engine_keyword(found["kw"])
+        per = measure(found["q"], ctx) if keyword else None
+        gives = {"keywords": {keyword: 1}}
+    else:
+        return False
+    if per is None or "might" in per or ctx.targets or per.get("count", {}).get("mighty"):
+        return False  # a passive's Might never counts Might
+    card.setdefault("passives", []).append({"to": {"who": "self"}, **gives, "per": per})
+    used.append("amount: passive counted")
+    return True
+
+
+STATIC_READERS.append(_read_counted_passive)

@@ -1,0 +1,116 @@
+"""Amounts counted as they are used: "deal 2 to it for each Equipment attached to me", "draw 1 for each of your
+[Mighty] units", "damage equal to the damage marked on it", "double its Might", "I have +1 [Might] for each
+friendly gear", "my Might is increased by your points".
+
+An amount is an integer or a *quantity*, one mapping every instruction taking an amount accepts (`deal`,
+`might`, `draw`, `gain_xp`, through `calc.amount`) and a passive may multiply its Might and keywords by (`per`):
+
+    {count: <object filter>}     how many objects pass the filter now (on the board unless it names a zone)
+    {might: <reference>}         the current Might of the object named (null once it has left the board)
+    {double: <reference>}        the same number, as the increase that doubles its Might (432.1)
+    {damage: <reference>}        the damage marked on it (null off the board)
+    {keyword: <word>, of: <ref>} the summed value of a keyword it has ("equal to my [Assault]", 807.2)
+    {energy_cost: <reference>}   its printed Energy cost (206)
+    {points: you}                your points
+    times: N                     N for each one counted ("deal 2 ... for each", 135.2.b.5.a)
+
+It is part of the instruction's complement (135.2.b.5.a) and is checked as the instruction is executed (359.3.f.2),
+so what changed on the way (a unit killed in reaction, a buff spent) is counted as it is then; a quantity about
+an object whose information is no longer available is null, and the instruction is ignored (359.3.e.12).
+A passive's quantity is its source's (its "you", its "here") and is counted whenever the layer is applied (477.3).
+"""
+
+from __future__ import annotations
+
+from scenarios.cards import Quantity
+from scenarios.game import Game
+from scenarios.kernel import EngineError, calc, note, query, where, who
+from scenarios.objects import BOARD, Kind, Obj, View, Zone
+from scenarios.trace import StepKind
+
+MEASURES = ("count", "might", "double", "damage", "keyword", "energy_cost", "points")
+
+
+@who("attached gear")
+def _attached_gear(game: Game, view: View, subject) -> bool:
+    """ "Equipment attached to me": gear attached to the card whose text it is (136.2, 719)."""
+    return isinstance(subject, Obj) and subject.kind == Kind.GEAR and subject.attached_to == view.source
+
+
+@who("battlefield you control")
+def _battlefield_you_control(game: Game, view: View, subject) -> bool:
+    """ "Each battlefield you control" (190.6: a battlefield is controlled by the player who conquered it)."""
+    return isinstance(subject, Obj) and subject.kind == Kind.BATTLEFIELD and subject.battlefield_controller == view.you
+
+
+@where("my battlefield")
+def _my_battlefield(game: Game, view: View, location) -> bool:
+    """ "At my battlefield": the battlefield the source is at; none while it is in a base."""
+    return location is not None and location == view.here and game.is_battlefield(location)
+
+
+def _one(game: Game, view: View, reference: str, run) -> Obj | None:
+    """The object a quantity names, on the board (else its information is null, 359.3.e.12)."""
+    if run is None:
+        ids = [view.source] if reference == "this" else []
+    elif reference == "this" and run.source_gone:
+        return None
+    else:
+        ids = calc.refs(game, run, reference)
+    obj = game.objects.get(ids[0]) if ids else None
+    return obj if obj is not None and obj.zone == BOARD else None
+
+
+@query("quantity")
+def quantity(game: Game, view: View, value: dict, run=None) -> int | None:
+    """The number a quantity names now, from `view` (an instruction's item or a passive's source); None when
+    what it counts about is no longer available (359.3.e.12)."""
+    q = value if isinstance(value, Quantity) else Quantity.model_validate(value)
+    if q.count is not None:
+        counted = sum(1 for obj in game.objects.values() if calc.matches_object(game, q.count, view, obj))
+        return q.times * counted
+    if q.points is not None:
+        return q.times * game.players[view.you].points if view.you in game.players else None
+    reference = q.might or q.double or q.damage or q.energy_cost or q.of
+    if reference is None:
+        raise EngineError(f"a quantity names nothing to measure: {value!r}")
+    if q.might is not None and run is not None:
+        return _times(q, calc.amount(game, run, f"might_of:{reference}"))
+    obj = _one(game, view, reference, run) if q.energy_cost is None else _any_zone(game, view, reference, run)
+    if obj is None:
+        return None
+    if q.might is not None or q.double is not None:
+        return q.times * calc.might(game, obj)
+    if q.damage is not None:
+        return q.times * obj.damage
+    if q.keyword is not None:
+        return q.times * calc.keyword_value(game, obj, q.keyword)
+    return q.times * (obj.definition.energy if obj.definition else 0)  # printed cost (206)
+
+
+def _times(q: Quantity, n: int | None) -> int | None:
+    return None if n is None else q.times * n
+
+
+def _any_zone(game: Game, view: View, reference: str, run) -> Obj | None:
+    """A card named for its printed cost, wherever it is (a spell on the chain, 206)."""
+    ids = calc.refs(game, run, reference) if run is not None else [view.source]
+    obj = game.objects.get(ids[0]) if ids else None
+    return obj if obj is not None and obj.zone not in (Zone.CEASED,) else None
+
+
+@query("show_quantity")
+def show_quantity(game: Game, run, value: dict, n: int | None) -> None:
+    """A step saying what a quantity counted, as the instruction using it executes (359.3.f.2; doubling 432.1)."""
+    q = Quantity.model_validate(value)
+    measure = next(m for m in MEASURES if getattr(q, m) is not None)
+    rule = {"double": "432.1", "energy_cost": "206", "keyword": "807.2"}.get(measure, "359.3.f.2")
+    said = "null: the instruction is ignored" if n is None else str(n)
+    note(
+        game,
+        StepKind.LAYER_CALCULATION,
+        "amount",
+        f"{run.item.label}: the amount ({q.words()}) is {said}",
+        run.because,
+        (rule, "135.2.b.5.a") if q.times != 1 or measure == "count" else (rule,),
+    )
