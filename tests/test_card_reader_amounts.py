@@ -1,0 +1,201 @@
+"""Amounts counted as they are performed (scenarios/card_reader/amounts.py, scenarios/rules/amounts.py): what the
+reader makes of "for each", "equal to", "double" and "my Might is increased by", what the engine counts, and
+mutants of those readings that the read-card disputes read-201 and after kill."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from rules_db import card_readings
+from scenarios import schema
+from scenarios.card_reader import CardText, abilities, amounts, effects, read_card
+from scenarios.cards import Card, Quantity, check_vocabulary, use_read_cards
+from scenarios.replay import replay_file, replay_variant
+
+DISPUTES = sorted(
+    p
+    for p in (Path(__file__).parent / "data" / "read_card_disputes").glob("read-2[01]*.yaml")
+    if 201 <= int(p.name.split("-")[1]) <= 219
+)
+
+
+def read(text: str, kind: str = "Unit", **numbers):
+    return read_card(CardText("Some Card", kind, text, **numbers))
+
+
+def effects_of(reading):
+    assert reading.status == "read", reading.unread
+    definition = reading.definition
+    return definition.get("effects") or definition["triggers"][0]["effects"]
+
+
+def test_for_each_reads_into_a_count_times_the_number_printed():
+    reading = read("When I attack, choose an enemy unit here. Deal 2 to it for each Equipment attached to me.")
+    (deal,) = effects_of(reading)
+    assert deal == {
+        "op": "deal",
+        "amount": {"count": {"who": "attached gear", "tag": "Equipment"}, "times": 2},
+        "to": "target",
+    }
+    assert effects_of(read("Draw 1 for each of your [Mighty] units.", "Spell")) == [
+        {"op": "draw", "n": {"count": {"who": "friendly unit", "mighty": True}, "times": 1}}
+    ]
+    assert effects_of(read("When you play me, gain 1 XP for each friendly unit.")) == [
+        {"op": "gain_xp", "n": {"count": {"who": "friendly unit"}, "times": 1}}
+    ]
+
+
+def test_there_counts_where_the_chosen_unit_is():
+    (might,) = effects_of(
+        read("Give a friendly unit at a battlefield +2 [Might] this turn for each enemy unit there.", "Spell")
+    )
+    assert might["amount"] == {"count": {"who": "enemy unit", "where": "at target"}, "times": 2}
+
+
+def test_equal_to_reads_the_measure_it_names():
+    (deal,) = effects_of(read("When you play me, deal damage to a unit equal to the damage marked on it."))
+    assert deal["amount"] == {"damage": "target"} and deal["to"] == "target"
+    (lucian,) = effects_of(read("When I attack, deal damage equal to my [Assault] to an enemy unit here."))
+    assert lucian["amount"] == {"keyword": "Assault", "of": "this"}
+
+
+def test_double_is_plus_the_might_it_has():
+    reading = read("[2 Energy][Fury rune]: Double my Might this turn.")
+    assert reading.definition["activated"][0]["effects"] == [
+        {"op": "might", "amount": {"double": "this"}, "to": "this"}
+    ]
+
+
+def test_counted_passives():
+    ornn = read("I have +1 [Might] for each friendly gear.", might=4)
+    assert ornn.definition["passives"] == [
+        {"to": {"who": "self"}, "might": 1, "per": {"count": {"who": "friendly gear"}}}
+    ]
+    sett = read("I get +1 [Might] for each buffed friendly unit at my battlefield.", might=5)
+    assert sett.definition["passives"][0]["per"] == {
+        "count": {"who": "friendly unit", "where": "my battlefield", "buffed": True}
+    }
+    draven = read("My Might is increased by your points.", might=3)
+    assert draven.definition["passives"][0]["per"] == {"points": "you"}
+    warmonger = read("I have [Assault] equal to the number of enemy units here.", might=4)
+    assert warmonger.definition["passives"] == [
+        {"to": {"who": "self"}, "keywords": {"Assault": 1}, "per": {"count": {"who": "enemy unit", "where": "here"}}}
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have +1 [Might] for each [Mighty] unit you control.",  # a passive's Might counting Might: refused
+        "Draw 1 for each card a player has never seen.",
+        "Deal 2 to an enemy unit for each of the following tags among your units — Bird, Cat.",
+        "Draw 1 for each enemy unit there.",  # "there" with no unit chosen before: no place said
+    ],
+)
+def test_what_is_not_understood_stays_unread(text):
+    reading = read(text, "Spell" if not text.startswith("I have") else "Unit", might=1)
+    assert reading.status == "unread" and reading.unread
+
+
+def test_a_quantity_names_one_measure():
+    Quantity.model_validate({"count": {"who": "friendly unit"}, "times": 2})
+    for bad in ({}, {"might": "this", "damage": "this"}, {"keyword": "Assault"}):
+        with pytest.raises(ValueError):
+            Quantity.model_validate(bad)
+
+
+def test_the_vocabulary_refuses_an_unknown_filter_word_in_an_amount():
+    card = Card.model_validate(
+        {
+            "name": "X",
+            "made_up": True,
+            "type": "spell",
+            "effects": [{"op": "draw", "n": {"count": {"who": "friendly wizard"}}}],
+        }
+    )
+    with pytest.raises(ValueError, match="unknown filter words"):
+        check_vocabulary(card)
+
+
+# -- mutants of the readings, killed by the read-card disputes of this family ---------------------------------
+
+
+def _without_states(original):
+    def mutant(phrase, ctx):
+        found = original(phrase, ctx)
+        return None if found is None else {k: v for k, v in found.items() if k not in ("mighty", "buffed", "where")}
+
+    return mutant
+
+
+def _times_ignored(original):
+    def mutant(n, what, ctx):
+        found = original(n, what, ctx)
+        return None if found is None else {**found, "times": 1}
+
+    return mutant
+
+
+def _damage_read_as_might(original):
+    def mutant(phrase, ctx):
+        found = original(phrase, ctx)
+        return {"might": found["damage"]} if found and "damage" in found else found
+
+    return mutant
+
+
+def _double_read_as_plus_one(m, ctx):
+    return [{"op": "might", "amount": 1, "to": ctx.me}]
+
+
+def _passive_once(text, card, used):
+    if not amounts._read_counted_passive(text, card, used):
+        return False
+    card["passives"][-1].pop("per")
+    return True
+
+
+MUTANTS = [
+    "count qualifiers dropped",
+    "for each read once",
+    "damage read as Might",
+    "double read as +1",
+    "passive once",
+]
+
+
+@pytest.mark.parametrize("mutant", MUTANTS)
+def test_the_disputes_kill_a_mutant_of_each_amount_template(mutant, real_db, monkeypatch):
+    if mutant == "count qualifiers dropped":
+        monkeypatch.setattr(amounts, "counted", _without_states(amounts.counted))
+    elif mutant == "for each read once":
+        monkeypatch.setattr(amounts, "_per", _times_ignored(amounts._per))
+    elif mutant == "damage read as Might":
+        monkeypatch.setattr(amounts, "measure", _damage_read_as_might(amounts.measure))
+    elif mutant == "double read as +1":
+        changed = [(f, p, _double_read_as_plus_one if f == "amount: double" else b) for f, p, b in effects.TEMPLATES]
+        monkeypatch.setattr(effects, "TEMPLATES", changed)
+    else:
+        readers = [_passive_once if r is amounts._read_counted_passive else r for r in abilities.STATIC_READERS]
+        monkeypatch.setattr(abilities, "STATIC_READERS", readers)
+    conn = sqlite3.connect(f"file:{real_db}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    definitions = {}
+    for row in conn.execute(card_readings._CARDS, ["riftbound"]):
+        reading = read_card(card_readings.card_text(dict(row)))
+        if reading.status == "read":
+            definitions[row["name"]] = reading.definition
+    conn.close()
+    use_read_cards(definitions)
+    try:
+        verdicts = []
+        for path in DISPUTES:
+            verdicts.append(replay_file(path).verdict)
+            scenario, _ = schema.load(path)
+            verdicts += [replay_variant(path, v.id).verdict for v in scenario.variants]
+    finally:
+        use_read_cards({})
+    assert DISPUTES and "mismatch" in verdicts, f"the mutant {mutant!r} survives every amount dispute"
