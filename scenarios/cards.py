@@ -43,7 +43,11 @@ class TargetSpec(Strict):
 
     type: Literal["unit", "spell", "gear", "card_in_hand", "battlefield", "location"] = "unit"
     side: Literal["friendly", "enemy", "any"] = "any"
-    where: Literal["here", "battlefield", "base", "any", "same_as_source", "other_battlefield"] = "any"
+    # "not_here": anywhere but where the source is (a unit a move "to here" may choose, 355.4.a); "my_battlefield":
+    # here, and here is a battlefield (a base is each player's own: an enemy unit is never in mine)
+    where: Literal[
+        "here", "not_here", "my_battlefield", "battlefield", "base", "any", "same_as_source", "other_battlefield"
+    ] = "any"
     max_might: int | None = None
     max_cost: int | None = None  # printed Energy cost (206)
     max_power: int | None = None  # printed Power cost, of any domain (206)
@@ -70,7 +74,7 @@ class ObjectFilter(Strict):
     buffed: bool | None = None  # "while I'm buffed": a unit with a buff on it (702.2.a)
 
 
-_MEASURES = ("count", "might", "double", "damage", "keyword", "energy_cost", "points")
+_MEASURES = ("count", "double", "damage", "keyword", "energy_cost", "points")
 
 
 class Quantity(Strict):
@@ -78,8 +82,7 @@ class Quantity(Strict):
     measure, `times` N."""
 
     count: ObjectFilter | None = None  # how many objects pass the filter
-    might: str | None = None  # the current Might of a reference
-    double: str | None = None  # its Might again: the increase that doubles it (432.1)
+    double: str | None = None  # the current Might of a reference: the increase that doubles it (432.1)
     damage: str | None = None  # the damage marked on it
     keyword: str | None = None  # the summed value of a keyword (807.2) ...
     of: str | None = None  # ... of this reference
@@ -405,7 +408,7 @@ def _check_quantity(card: Card, quantity: Quantity, passive: bool) -> None:
         unknown_where = flt.where is not None and not flt.where.startswith("at ") and flt.where not in kernel.WHERE
         if unknown_who or unknown_where:
             raise ValueError(f"card {card.name!r}: unknown filter words {flt.who!r} / {flt.where!r} in an amount")
-    reads_might = quantity.might or quantity.double or (flt is not None and (flt.mighty or flt.less_might_than_me))
+    reads_might = quantity.double or (flt is not None and (flt.mighty or flt.less_might_than_me))
     if passive and reads_might:
         raise ValueError(f"card {card.name!r}: a passive's Might can't count Might ({quantity.words()})")
 

@@ -11,8 +11,8 @@ import pytest
 
 from rules_db import card_readings
 from scenarios import schema
-from scenarios.card_reader import CardText, abilities, amounts, effects, read_card
-from scenarios.cards import Card, Quantity, check_vocabulary, use_read_cards
+from scenarios.card_reader import CardText, abilities, amounts, effects, movement, read_card
+from scenarios.cards import Card, Quantity, check_vocabulary, load_library, use_read_cards
 from scenarios.replay import replay_file, replay_variant
 
 DISPUTES = sorted(
@@ -102,7 +102,7 @@ def test_what_is_not_understood_stays_unread(text):
 
 def test_a_quantity_names_one_measure():
     Quantity.model_validate({"count": {"who": "friendly unit"}, "times": 2})
-    for bad in ({}, {"might": "this", "damage": "this"}, {"keyword": "Assault"}):
+    for bad in ({}, {"double": "this", "damage": "this"}, {"keyword": "Assault"}):
         with pytest.raises(ValueError):
             Quantity.model_validate(bad)
 
@@ -142,13 +142,33 @@ def _times_ignored(original):
 def _damage_read_as_might(original):
     def mutant(phrase, ctx):
         found = original(phrase, ctx)
-        return {"might": found["damage"]} if found and "damage" in found else found
+        return f"might_of:{found['damage']}" if isinstance(found, dict) and "damage" in found else found
 
     return mutant
 
 
 def _double_read_as_plus_one(m, ctx):
     return [{"op": "might", "amount": 1, "to": ctx.me}]
+
+
+def _its_might_read_as_mine(original):
+    def mutant(phrase, ctx):
+        return original(phrase.replace("its might", "my might"), ctx)
+
+    return mutant
+
+
+def _changed(family, change):
+    """effects.TEMPLATES with the builders of `family` changed by `change` (of the instructions they build)."""
+
+    def wrap(build):
+        def mutant(m, ctx):
+            found = build(m, ctx)
+            return None if found is None else change(found)
+
+        return mutant
+
+    return [(f, p, wrap(b) if f == family else b) for f, p, b in effects.TEMPLATES]
 
 
 def _passive_once(text, card, used):
@@ -164,7 +184,16 @@ MUTANTS = [
     "damage read as Might",
     "double read as +1",
     "passive once",
+    "its Might read as mine",
+    "to here read as to base",
+    "up to 2 read as up to 1",
+    "move there dropped",
 ]
+MOVES = {
+    "to here read as to base": ("move: to here", lambda found: [{**i, "to": "base"} for i in found]),
+    "up to 2 read as up to 1": ("move: to base", lambda found: found[:1]),
+    "move there dropped": ("move: there", lambda found: [i for i in found if i["op"] != "move"]),
+}
 
 
 @pytest.mark.parametrize("mutant", MUTANTS)
@@ -178,6 +207,11 @@ def test_the_disputes_kill_a_mutant_of_each_amount_template(mutant, real_db, mon
     elif mutant == "double read as +1":
         changed = [(f, p, _double_read_as_plus_one if f == "amount: double" else b) for f, p, b in effects.TEMPLATES]
         monkeypatch.setattr(effects, "TEMPLATES", changed)
+    elif mutant == "its Might read as mine":
+        monkeypatch.setattr(amounts, "measure", _its_might_read_as_mine(amounts.measure))
+        monkeypatch.setattr(movement, "measure", _its_might_read_as_mine(movement.measure))
+    elif mutant in MOVES:
+        monkeypatch.setattr(effects, "TEMPLATES", _changed(*MOVES[mutant]))
     else:
         readers = [_passive_once if r is amounts._read_counted_passive else r for r in abilities.STATIC_READERS]
         monkeypatch.setattr(abilities, "STATIC_READERS", readers)
@@ -189,6 +223,8 @@ def test_the_disputes_kill_a_mutant_of_each_amount_template(mutant, real_db, mon
         if reading.status == "read":
             definitions[row["name"]] = reading.definition
     conn.close()
+    if _differs_from_a_hand_written_card(definitions):
+        return  # test_card_oracle's oracle fails: the hand-written card of the same real card says otherwise
     use_read_cards(definitions)
     try:
         verdicts = []
@@ -199,3 +235,12 @@ def test_the_disputes_kill_a_mutant_of_each_amount_template(mutant, real_db, mon
     finally:
         use_read_cards({})
     assert DISPUTES and "mismatch" in verdicts, f"the mutant {mutant!r} survives every amount dispute"
+
+
+def _differs_from_a_hand_written_card(definitions: dict) -> bool:
+    for card in load_library().values():
+        if card.real in definitions and card.type not in ("token", "rune"):
+            hand = card_readings._canonical(card.model_dump(exclude_defaults=True))
+            if card_readings._canonical(definitions[card.real]) != hand:
+                return True
+    return False

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from scenarios.card_reader import amounts  # noqa: F401 (registers its templates: amounts counted as performed)
+from scenarios.card_reader import amounts, movement  # noqa: F401 (register their templates: amounts, moves)
 from scenarios.card_reader.abilities import Unread, read_paragraph
 from scenarios.card_reader.keywords import engine_keyword
 from scenarios.card_reader.phrases import DOMAIN_WORDS, Context

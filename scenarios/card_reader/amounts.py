@@ -4,7 +4,7 @@ by ...". Every wording reads into ONE expression, a quantity (`scenarios.cards.Q
 `gain_xp`) and a passive multiplies what it gives by (`per`).
 
     for each <objects>                 {count: <object filter>, times: N}   (135.2.b.5.a)
-    equal to its / my Might            {might: <reference>}
+    equal to its / my Might            might_of:<reference> (the one measure said as a word, as cards.yaml does)
     equal to the damage marked on it   {damage: <reference>}
     equal to my [Assault]              {keyword: Assault, of: this}         (807.2)
     equal to that spell's Energy cost  {energy_cost: <slot>}                (206)
@@ -64,13 +64,15 @@ def counted(phrase: str, ctx: Context) -> dict[str, Any] | None:
     return {**flt, **states}
 
 
-def measure(phrase: str, ctx: Context) -> dict[str, Any] | None:
-    """What "equal to ..." names, as a quantity; None if not understood."""
+def measure(phrase: str, ctx: Context) -> dict[str, Any] | str | None:
+    """What "equal to ..." names, as a quantity ("might_of:<reference>" for a Might); None if not understood."""
     phrase = phrase.strip()
     found = re.fullmatch(r"(?P<whose>its|my|that unit's|their) might", phrase)
     if found:
         whose = ctx.me if found["whose"] == "my" else ctx.it
-        return {"might": whose} if whose else None
+        if whose == "equipped":  # an Equipment's "my Might" (the equipped unit's): not said yet, as `_deal` holds
+            return None
+        return f"might_of:{whose}" if whose else None  # the Might of one object: the form cards.yaml says it in
     if phrase in ("the damage marked on it", "the damage on it"):
         return {"damage": ctx.it} if ctx.it in ctx.targets else None
     found = re.fullmatch(r"my \[(?P<kw>[a-z-]+)\]", phrase)
@@ -176,7 +178,7 @@ def _read_counted_passive(text: str, card: dict[str, Any], used: list[str]) -> b
         gives = {"keywords": {keyword: 1}}
     else:
         return False
-    if per is None or "might" in per or ctx.targets or per.get("count", {}).get("mighty"):
+    if not isinstance(per, dict) or ctx.targets or per.get("count", {}).get("mighty"):
         return False  # a passive's Might never counts Might
     card.setdefault("passives", []).append({"to": {"who": "self"}, **gives, "per": per})
     used.append("amount: passive counted")

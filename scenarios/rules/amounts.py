@@ -2,12 +2,12 @@
 [Mighty] units", "damage equal to the damage marked on it", "double its Might", "I have +1 [Might] for each
 friendly gear", "my Might is increased by your points".
 
-An amount is an integer or a *quantity*, one mapping every instruction taking an amount accepts (`deal`,
-`might`, `draw`, `gain_xp`, through `calc.amount`) and a passive may multiply its Might and keywords by (`per`):
+An amount is an integer, "might_of:<reference>" (the current Might of one object), or a *quantity*: one mapping
+every instruction taking an amount accepts (`deal`, `might`, `draw`, `gain_xp`, through `calc.amount`) and a
+passive may multiply its Might and keywords by (`per`):
 
     {count: <object filter>}     how many objects pass the filter now (on the board unless it names a zone)
-    {might: <reference>}         the current Might of the object named (null once it has left the board)
-    {double: <reference>}        the same number, as the increase that doubles its Might (432.1)
+    {double: <reference>}        its current Might, as the increase that doubles it (432.1; null off the board)
     {damage: <reference>}        the damage marked on it (null off the board)
     {keyword: <word>, of: <ref>} the summed value of a keyword it has ("equal to my [Assault]", 807.2)
     {energy_cost: <reference>}   its printed Energy cost (206)
@@ -28,7 +28,7 @@ from scenarios.kernel import EngineError, calc, note, query, where, who
 from scenarios.objects import BOARD, Kind, Obj, View, Zone
 from scenarios.trace import StepKind
 
-MEASURES = ("count", "might", "double", "damage", "keyword", "energy_cost", "points")
+MEASURES = ("count", "double", "damage", "keyword", "energy_cost", "points")
 
 
 @who("attached gear")
@@ -71,25 +71,19 @@ def quantity(game: Game, view: View, value: dict, run=None) -> int | None:
         return q.times * counted
     if q.points is not None:
         return q.times * game.players[view.you].points if view.you in game.players else None
-    reference = q.might or q.double or q.damage or q.energy_cost or q.of
+    reference = q.double or q.damage or q.energy_cost or q.of
     if reference is None:
         raise EngineError(f"a quantity names nothing to measure: {value!r}")
-    if q.might is not None and run is not None:
-        return _times(q, calc.amount(game, run, f"might_of:{reference}"))
     obj = _one(game, view, reference, run) if q.energy_cost is None else _any_zone(game, view, reference, run)
     if obj is None:
         return None
-    if q.might is not None or q.double is not None:
+    if q.double is not None:
         return q.times * calc.might(game, obj)
     if q.damage is not None:
         return q.times * obj.damage
     if q.keyword is not None:
         return q.times * calc.keyword_value(game, obj, q.keyword)
     return q.times * (obj.definition.energy if obj.definition else 0)  # printed cost (206)
-
-
-def _times(q: Quantity, n: int | None) -> int | None:
-    return None if n is None else q.times * n
 
 
 def _any_zone(game: Game, view: View, reference: str, run) -> Obj | None:

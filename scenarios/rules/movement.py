@@ -166,7 +166,16 @@ def standard_move(game: Game, act: Move) -> None:
 def op_move(game: Game, run, ins) -> None:
     ids = calc.still_there(game, run, ins["what"], "moving")
     destination = ins["to"]
-    if destination != "base":
+    if destination == "here":  # "move an enemy unit to here": where the source is as this executes (359.3.f.2)
+        destination = None if run.source_gone else run.view.here
+        # not where it is already (355.4.a); a base is its own player's: no other player's unit goes there
+        ids = [
+            i
+            for i in ids
+            if game.objects[i].location != destination
+            and (destination != "base" or game.objects[i].controller == run.item.controller)
+        ]
+    elif destination != "base":
         if destination.startswith("location_of:"):
             places = calc.refs(game, run, destination.split(":", 1)[1])
             destination = game.objects[places[0]].location if places else None

@@ -19,7 +19,7 @@ def _restricted_to_hidden(spec, hidden_at) -> bool:
     return (
         hidden_at is not None
         and spec.type not in ("spell", "card_in_hand")
-        and spec.where not in ("base", "other_battlefield")
+        and spec.where not in ("base", "other_battlefield", "not_here")
     )
 
 
@@ -53,6 +53,10 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
     if spec.where == "base" and obj.location != "base":
         return False
     if spec.where == "here" and obj.location != ctx.here:
+        return False
+    if spec.where == "not_here" and obj.location == ctx.here:
+        return False
+    if spec.where == "my_battlefield" and (obj.location != ctx.here or not at_battlefield):
         return False
     if spec.where == "other_battlefield" and (not at_battlefield or obj.location == ctx.here):
         return False

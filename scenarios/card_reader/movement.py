@@ -1,0 +1,94 @@
+"""Movement templates (the `move` instruction of scenarios/rules/movement.py; 446-447, 355.4): a unit moved "to
+here", "up to N units" moved to base, "from here to its base", "then move your unit there", and a unit that
+"deals damage equal to ..." itself (417.6.b.3).
+
+A move's destination must differ from where the unit is (355.4.a): each template picks units that can go there
+("to base": units at a battlefield; "to here": units elsewhere), so no choice the engine accepts is illegal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scenarios.card_reader.amounts import measure
+from scenarios.card_reader.effects import _ref, template
+from scenarios.card_reader.phrases import target_spec
+
+_UP_TO = {"2": 2, "two": 2, "3": 3, "three": 3}  # "up to N": N different units
+
+
+@template("move: to here", r"move (?P<obj>an? (?:friendly |enemy )?unit) to here")
+def _move_to_here(m, ctx):
+    """ "Move an enemy unit to here": to where the source is as it executes; the unit is one elsewhere."""
+    spec = target_spec(m["obj"])
+    if spec is None or ctx.card_type == "spell" or ctx.me != "this":
+        return None
+    spec["where"] = "not_here"
+    return [{"op": "move", "what": ctx.slot(spec), "to": "here"}]
+
+
+@template("move: to base", r"move up to (?P<n>2|two|3|three) (?P<side>friendly |enemy )?units to (?:their |its )?base")
+def _move_up_to_to_base(m, ctx):
+    """ "Move up to 2 friendly units to base": that many different units, any of them not chosen (355.13), each
+    one at a battlefield (a unit in its base can't move there, 355.4.a)."""
+    if _UP_TO[m["n"]] > 2:
+        return None  # three or more choices differ pairwise: one `not_target` says it of two only
+    spec: dict[str, Any] = {"type": "unit", "where": "battlefield", "optional": True}
+    if m["side"]:
+        spec["side"] = m["side"].strip()
+    moved: list[dict[str, Any]] = []
+    first: str | None = None
+    for _ in range(_UP_TO[m["n"]]):
+        slot = ctx.slot({**spec, "not_target": first} if first else dict(spec))
+        first = first or slot
+        moved.append({"op": "move", "what": slot, "to": "base"})
+    return moved
+
+
+@template(
+    "move: to base", r"move (?P<obj>up to one|an?) (?P<side>friendly |enemy )?unit from here to (?:its|their) base"
+)
+def _move_from_here_to_base(m, ctx):
+    """ "Move up to one enemy unit from here to its base": a unit here, at a battlefield (from a base, where only
+    its player's units are, no enemy unit is here; a friendly one is at its base already, 355.4.a)."""
+    spec: dict[str, Any] = {"type": "unit", "where": "my_battlefield"}
+    if m["side"]:
+        spec["side"] = m["side"].strip()
+    if m["obj"] == "up to one":
+        spec["optional"] = True
+    return [{"op": "move", "what": ctx.slot(spec), "to": "base"}]
+
+
+@template("move: there", r"deal damage equal to (?P<q>.+?) to all (?P<who>(?:enemy |friendly )?units) at a battlefield")
+def _deal_equal_at_a_battlefield(m, ctx):
+    """ "Deal damage equal to its Might to all enemy units at a battlefield": a battlefield chosen (355.8), every
+    such unit there dealt the amount counted as it executes."""
+    amount = measure(m["q"], ctx)
+    if amount is None:
+        return None
+    where = ctx.slot({"type": "battlefield"})
+    return [
+        {"op": "deal", "amount": amount, "to": {"all": {"who": m["who"].removesuffix("s"), "where": f"at {where}"}}}
+    ]
+
+
+@template("move: there", r"(?:then )?move your unit there")
+def _move_your_unit_there(m, ctx):
+    """ "..., then move your unit there": the friendly unit chosen, to the battlefield chosen."""
+    units = [s for s, spec in ctx.targets.items() if spec.get("type") == "unit" and spec.get("side") == "friendly"]
+    places = [s for s, spec in ctx.targets.items() if spec.get("type") == "battlefield"]
+    if len(units) != 1 or len(places) != 1 or ctx.targets[units[0]].get("where") != "base":
+        return None  # from its base to a battlefield: never where it already is (355.4.a)
+    return [{"op": "move", "what": units[0], "to": places[0]}]
+
+
+@template("amount: equal to", r"(?P<who>it) deals damage equal to (?P<q>.+?) to (?P<obj>.+)")
+def _it_deals(m, ctx):
+    """ "It deals damage equal to its Might to an enemy unit": the unit chosen is the source of the damage
+    (417.6.b.3), the amount counted as it executes."""
+    by = ctx.it
+    if by not in ctx.targets or ctx.targets[by].get("type") != "unit":
+        return None
+    amount = measure(m["q"], ctx)
+    to = _ref(m["obj"], ctx) if amount is not None else None
+    return None if to is None else [{"op": "deal", "amount": amount, "to": to, "by": by}]
