@@ -86,6 +86,33 @@ def test_counted_passives():
     ]
 
 
+def test_other_battlefields_you_control_are_counted_from_the_battlefield():
+    seat = read("When you conquer here, draw 1 for each other battlefield you or allies control.", "Battlefield")
+    assert seat.definition["triggers"][0]["effects"] == [
+        {"op": "draw", "n": {"count": {"who": "battlefield you control", "where": "other battlefield"}, "times": 1}}
+    ]
+
+
+def test_that_spells_energy_cost_is_the_spell_chosen():
+    reading = read(
+        "Choose a friendly unit and a spell. Counter that spell and give that unit +[Might] equal to that spell's "
+        "Energy cost this turn.",
+        "Spell",
+    )
+    assert reading.definition["effects"] == [
+        {"op": "counter", "what": "other"},
+        {"op": "might", "amount": {"energy_cost": "other"}, "to": "target"},
+    ]
+
+
+def test_that_battlefield_is_the_trigger_s_only_after_i_move_to_a_battlefield():
+    moved = read("When I move to a battlefield, you may move an enemy unit to that battlefield.")
+    (trigger,) = moved.definition["triggers"]
+    assert trigger["effects"] == [{"op": "move", "what": "target", "to": "trigger_location"}]
+    assert trigger["targets"]["target"] == {"type": "unit", "side": "enemy", "where": "not_here"}
+    assert read("When I attack, you may move an enemy unit to that battlefield.").status == "unread"
+
+
 @pytest.mark.parametrize(
     "text",
     [

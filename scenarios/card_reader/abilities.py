@@ -207,7 +207,7 @@ def read_trigger(text: str, card: dict[str, Any], used: list[str], condition: st
         else:  # nothing to decline: triggering only the first time is triggering once a turn (383.3.e.1)
             once = True
         used.append("trigger: the first time")
-    ctx = Context(card["type"])
+    ctx = Context(card["type"], when=events)
     if "Equipment" in card.get("tags", []) and family in _ABOUT_ME:
         # An Equipment's effect text is the equipped unit's (136.2.c): its "I" and "me" are that unit, active
         # only while attached (136.2.b); its "this" is still the Equipment (136.2.d).

@@ -48,11 +48,14 @@ def counted(phrase: str, ctx: Context) -> dict[str, Any] | None:
             if phrase.startswith(opening + word):
                 phrase = opening + phrase[len(opening + word) :]
                 states[state] = True
-    control = _CONTROL.fullmatch(phrase)
+    other = phrase.startswith("other battlefield")  # "each other battlefield you control": not the source itself
+    control = _CONTROL.fullmatch(phrase.removeprefix("other "))
     if control:
         phrase = {"battlefield": "battlefield you control"}.get(control["noun"], f"friendly {control['noun']}")
         if phrase == "battlefield you control":
-            return None if states or where else {"who": phrase}
+            if states or where:
+                return None
+            return {"who": phrase, "where": "other battlefield"} if other else {"who": phrase}
     phrase, tag = untagged(phrase)
     flt = group_filter(phrase if phrase.startswith("your ") or phrase.endswith("s") else f"each {phrase}")
     if flt is None or (where and "where" in flt):
@@ -139,9 +142,22 @@ def _deal_to_equal(m, ctx):
     return None if amount is None else [{"op": "deal", "amount": amount, "to": to}]
 
 
+def _that(kind: str, ctx: Context) -> str | None:
+    """ "that unit" / "that spell" after "choose a unit and a spell": the one slot of that kind chosen."""
+    slots = [s for s, spec in ctx.targets.items() if spec.get("type") == kind]
+    return slots[0] if len(slots) == 1 else None
+
+
+@template("amount: equal to", r"counter that spell")
+def _counter_that_spell(m, ctx):
+    """ "Choose a friendly unit and a spell. Counter that spell ...": the spell chosen (its cost read after)."""
+    spell = _that("spell", ctx)
+    return None if spell is None else [{"op": "counter", "what": spell}]
+
+
 @template("amount: equal to", r"give (?P<obj>.+?) \+might equal to (?P<q>.+?) this turn")
 def _might_equal(m, ctx):
-    to = _ref(m["obj"], ctx)
+    to = _that("unit", ctx) if m["obj"] == "that unit" else _ref(m["obj"], ctx)
     amount = measure(m["q"], ctx) if to is not None else None
     return None if amount is None else [{"op": "might", "amount": amount, "to": to}]
 

@@ -92,3 +92,19 @@ def _it_deals(m, ctx):
     amount = measure(m["q"], ctx)
     to = _ref(m["obj"], ctx) if amount is not None else None
     return None if to is None else [{"op": "deal", "amount": amount, "to": to, "by": by}]
+
+
+@template(
+    "move: to here", r"move (?P<obj>an? (?:friendly |enemy )?unit|a unit you control) to (?:that|the same) battlefield"
+)
+def _move_to_that_battlefield(m, ctx):
+    """ "When I move to a battlefield, you may move an enemy unit to that battlefield": the battlefield of the
+    trigger, noted as it triggered (359.3.f.3), where the source is as the unit is chosen; the unit is one
+    elsewhere (355.4.a)."""
+    if ctx.when != [{"event": "move", "who": "self", "where": "battlefield"}] or ctx.me != "this":
+        return None
+    spec = target_spec(m["obj"])
+    if spec is None or spec.get("another"):
+        return None
+    spec["where"] = "not_here"
+    return [{"op": "move", "what": ctx.slot(spec), "to": "trigger_location"}]

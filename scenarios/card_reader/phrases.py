@@ -43,6 +43,7 @@ class Context:
     first: str = "target"  # the first slot's name ("unit" for an activated ability's, as in cards.yaml)
     revealing: bool = False  # "reveal cards ... until you reveal a unit" said: its next sentence completes it
     me: str = "this"  # what "me" names: the card itself, or an Equipment's equipped unit ("equipped", 136.2.c)
+    when: list[dict[str, Any]] = field(default_factory=list)  # a triggered ability's trigger events
 
     def slot(self, spec: dict[str, Any]) -> str:
         names = [self.first, "other"] + [f"target{n}" for n in range(3, 10)]

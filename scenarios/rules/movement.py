@@ -175,6 +175,10 @@ def op_move(game: Game, run, ins) -> None:
             if game.objects[i].location != destination
             and (destination != "base" or game.objects[i].controller == run.item.controller)
         ]
+    elif destination == "trigger_location":  # "to that battlefield": its trigger's, noted as it triggered (359.3.f.3)
+        event = run.item.trigger.event if run.item.trigger is not None else None
+        destination = event.location if event is not None and game.is_battlefield(event.location) else None
+        ids = [i for i in ids if game.objects[i].location != destination]  # 355.4.a
     elif destination != "base":
         if destination.startswith("location_of:"):
             places = calc.refs(game, run, destination.split(":", 1)[1])
