@@ -113,6 +113,25 @@ def test_that_battlefield_is_the_trigger_s_only_after_i_move_to_a_battlefield():
     assert read("When I attack, you may move an enemy unit to that battlefield.").status == "unread"
 
 
+def test_if_there_is_a_condition_on_a_count():
+    drake = read("When I attack, give me +2 [Might] this turn if there is a ready enemy unit here.")
+    assert drake.definition["triggers"][0]["effects"] == [
+        {
+            "op": "if_amount",
+            "amount": {"count": {"who": "enemy unit", "where": "here", "exhausted": False}},
+            "at_least": 1,
+            "then": [{"op": "might", "amount": 2, "to": "this"}],
+        }
+    ]
+    garde = read(
+        "Give a friendly unit +1 [Might] this turn, then an additional +1 [Might] this turn if it is the only unit "
+        "you control there.",
+        "Spell",
+    )
+    assert garde.definition["effects"][1]["amount"] == {"count": {"who": "friendly unit", "where": "at target"}}
+    assert (garde.definition["effects"][1]["at_least"], garde.definition["effects"][1]["at_most"]) == (1, 1)
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -215,11 +234,16 @@ MUTANTS = [
     "to here read as to base",
     "up to 2 read as up to 1",
     "move there dropped",
+    "if there is dropped",
 ]
 MOVES = {
     "to here read as to base": ("move: to here", lambda found: [{**i, "to": "base"} for i in found]),
     "up to 2 read as up to 1": ("move: to base", lambda found: found[:1]),
     "move there dropped": ("move: there", lambda found: [i for i in found if i["op"] != "move"]),
+    "if there is dropped": (
+        "amount: if there is",
+        lambda found: [i for f in found for i in (f["then"] if f["op"] == "if_amount" else [f])],
+    ),
 }
 
 

@@ -18,14 +18,22 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from scenarios.card_reader import effects
 from scenarios.card_reader.abilities import STATIC_READERS
 from scenarios.card_reader.effects import _ref, template
 from scenarios.card_reader.keywords import engine_keyword
-from scenarios.card_reader.phrases import Context, group_filter, untagged
+from scenarios.card_reader.phrases import Context, group_filter, signed, untagged
 
 # "you or allies control": the engine plays no mode with teammates (447.2.b), so a player's allies are no one
 _CONTROL = re.compile(r"(?P<noun>battlefield|unit|gear)s? you (?:or allies )?control")
-_STATES = (("[mighty] ", "mighty"), ("buffed ", "buffed"), ("damaged ", "damaged"), ("stunned ", "stunned"))
+_STATES = (
+    ("[mighty] ", "mighty", True),
+    ("buffed ", "buffed", True),
+    ("damaged ", "damaged", True),
+    ("stunned ", "stunned", True),
+    ("ready ", "exhausted", False),
+    ("exhausted ", "exhausted", True),
+)
 
 
 def counted(phrase: str, ctx: Context) -> dict[str, Any] | None:
@@ -43,11 +51,12 @@ def counted(phrase: str, ctx: Context) -> dict[str, Any] | None:
     elif phrase.endswith(" at my battlefield"):
         phrase, where = phrase.removesuffix(" at my battlefield"), "my battlefield"
     states: dict[str, bool] = {}
-    for word, state in _STATES:
+    phrase = re.sub(r"^an? ", "", phrase)  # "if there is a ready enemy unit here": one such unit counted
+    for word, state, value in _STATES:
         for opening in ("", "your ", "friendly ", "enemy "):
             if phrase.startswith(opening + word):
                 phrase = opening + phrase[len(opening + word) :]
-                states[state] = True
+                states[state] = value
     other = phrase.startswith("other battlefield")  # "each other battlefield you control": not the source itself
     control = _CONTROL.fullmatch(phrase.removeprefix("other "))
     if control:
@@ -167,6 +176,32 @@ def _double(m, ctx):
     """ "Double a friendly unit's Might this turn": +Might equal to its Might now, for the turn (432.1, 432.1.a)."""
     to = ctx.me if m["obj"] == "my" else _ref(m["obj"], ctx)
     return None if to is None or not isinstance(to, str) else [{"op": "might", "amount": {"double": to}, "to": to}]
+
+
+@template("amount: if there is", r"(?P<rest>.+?) if there is (?P<what>an? .+)")
+def _if_there_is(m, ctx):
+    """ "Give me +2 [Might] this turn if there is a ready enemy unit here": the instructions, if at least one such
+    object is there as it executes (364.3.a, 359.3.f.2)."""
+    flt = counted(m["what"], ctx)
+    then = effects.instructions(m["rest"], ctx, []) if flt is not None else None
+    if then is None:
+        return None
+    return [{"op": "if_amount", "amount": {"count": flt}, "at_least": 1, "then": then}]
+
+
+@template(
+    "amount: if there is",
+    r"an additional (?P<sign>[+-])(?P<n>\d+) might this turn if it is the only unit you control there",
+)
+def _additional_if_alone(m, ctx):
+    """ "Give a friendly unit +1 [Might] this turn, then an additional +1 [Might] this turn if it is the only unit
+    you control there": +1 more if it is the one unit its controller has at its location (364.3.a)."""
+    it = ctx.it
+    if it not in ctx.targets or ctx.targets[it].get("type") != "unit" or ctx.targets[it].get("side") != "friendly":
+        return None
+    might = {"op": "might", "amount": signed(m["sign"], m["n"]), "to": it}
+    alone = {"count": {"who": "friendly unit", "where": f"at {it}"}}
+    return [{"op": "if_amount", "amount": alone, "at_least": 1, "at_most": 1, "then": [might]}]
 
 
 # -- passives --------------------------------------------------------------------------------------------------

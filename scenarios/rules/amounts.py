@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from scenarios.cards import Quantity
 from scenarios.game import Game
-from scenarios.kernel import EngineError, calc, note, query, where, who
+from scenarios.kernel import EngineError, calc, instruction, note, query, where, who
 from scenarios.objects import BOARD, Kind, Obj, View, Zone
 from scenarios.trace import StepKind
 
@@ -108,3 +108,25 @@ def show_quantity(game: Game, run, value: dict, n: int | None) -> None:
         run.because,
         (rule, "135.2.b.5.a") if q.times != 1 or measure == "count" else (rule,),
     )
+
+
+@instruction("if_amount")
+def op_if_amount(game: Game, run, ins) -> None:
+    """`{op: if_amount, amount: <quantity>, at_least: N, at_most: M, then: [...]}`: "if there is a ready enemy unit
+    here" (at least one), "if it is the only unit you control there" (exactly one): a condition on a quantity
+    counted as it executes (364.3.a, 359.3.f.2); a null count holds no condition."""
+    n = calc.amount(game, run, ins["amount"])
+    low, high = ins.get("at_least"), ins.get("at_most")
+    holds = n is not None and (low is None or n >= low) and (high is None or n <= high)
+    bounds = " and ".join(
+        w for w in (low is not None and f"at least {low}", high is not None and f"at most {high}") if w
+    )
+    note(
+        game,
+        StepKind.EFFECT,
+        "condition",
+        f"{run.item.label}: {n} is {bounds}: its text applies" if holds else f"{run.item.label}: {n} is not {bounds}",
+        run.because,
+        ("364.3.a",),
+    )
+    calc.execute(game, run, ins.get("then", []) if holds else [])
