@@ -73,6 +73,7 @@ class ObjectFilter(Strict):
     tag: str | None = None  # "your Mechs": objects with this tag (133.8, 143.1)
     buffed: bool | None = None  # "while I'm buffed": a unit with a buff on it (702.2.a)
     exhausted: bool | None = None  # "a ready enemy unit" (false), "an exhausted unit" (true): 414
+    keyword: str | None = None  # "your units with [Temporary]": objects that have the keyword now
 
 
 _MEASURES = ("count", "double", "damage", "keyword", "energy_cost", "points")
@@ -391,6 +392,9 @@ def check_vocabulary(card: Card) -> None:
     for passive in card.passives:
         if passive.per is not None:
             _check_quantity(card, passive.per, True)
+            counted = passive.per.count.keyword if passive.per.count is not None else None
+            if counted is not None and counted in passive.keywords:  # it would count what it gives
+                raise ValueError(f"card {card.name!r}: a passive giving [{counted}] can't count [{counted}]")
     for word in card.restrictions:
         if word not in RESTRICTIONS:
             raise ValueError(f"card {card.name!r}: unknown restriction {word!r}")
@@ -412,6 +416,8 @@ def _check_quantity(card: Card, quantity: Quantity, passive: bool) -> None:
     reads_might = quantity.double or (flt is not None and (flt.mighty or flt.less_might_than_me))
     if passive and reads_might:
         raise ValueError(f"card {card.name!r}: a passive's Might can't count Might ({quantity.words()})")
+    if flt is not None and flt.keyword is not None and flt.keyword not in kernel.KEYWORDS:
+        raise ValueError(f"card {card.name!r}: unknown keyword {flt.keyword!r} in an amount")
 
 
 def _check_move_destinations(card: Card, targets: dict[str, TargetSpec], effects) -> None:

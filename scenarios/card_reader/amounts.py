@@ -50,7 +50,13 @@ def counted(phrase: str, ctx: Context) -> dict[str, Any] | None:
         phrase, where = phrase.removesuffix(" there"), f"at {ctx.it}"
     elif phrase.endswith(" at my battlefield"):
         phrase, where = phrase.removesuffix(" at my battlefield"), "my battlefield"
-    states: dict[str, bool] = {}
+    states: dict[str, Any] = {}
+    having = re.fullmatch(r"(?P<rest>.+) with \[(?P<kw>[a-z-]+)\]", phrase)
+    if having:  # "your units with [Temporary]": those that have the keyword as they are counted
+        keyword = engine_keyword(having["kw"])
+        if keyword is None:
+            return None
+        phrase, states["keyword"] = having["rest"], keyword
     phrase = re.sub(r"^an? ", "", phrase)  # "if there is a ready enemy unit here": one such unit counted
     for word, state, value in _STATES:
         for opening in ("", "your ", "friendly ", "enemy "):
