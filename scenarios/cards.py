@@ -333,6 +333,8 @@ GEAR_TOKENS: dict[str, tuple[dict[str, Any], str]] = {
 
 RESTRICTIONS = {
     "no_move_from_here_to_base",
+    "no_move_to_base",  # "I can't move to base" (449.1, 054.1)
+    "units_no_move_to_base",  # "Units can't move to base": any unit, while this is on the board
     "assigned_combat_damage_last",  # "I must be assigned combat damage last" (465.2.c.2, 465.2.c.6)
 }
 

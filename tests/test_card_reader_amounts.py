@@ -132,6 +132,12 @@ def test_if_there_is_a_condition_on_a_count():
     assert (garde.definition["effects"][1]["at_least"], garde.definition["effects"][1]["at_most"]) == (1, 1)
 
 
+def test_cant_move_to_base_is_a_restriction_of_a_unit():
+    assert read("I can't move to base.").definition["restrictions"] == ["no_move_to_base"]
+    assert read("Units can't move to base.").definition["restrictions"] == ["units_no_move_to_base"]
+    assert read("I can't move to base.", "Gear", tags=("Equipment",)).status == "unread"
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -235,6 +241,7 @@ MUTANTS = [
     "up to 2 read as up to 1",
     "move there dropped",
     "if there is dropped",
+    "can't move to base: mine and all units swapped",
 ]
 MOVES = {
     "to here read as to base": ("move: to here", lambda found: [{**i, "to": "base"} for i in found]),
@@ -263,6 +270,9 @@ def test_the_disputes_kill_a_mutant_of_each_amount_template(mutant, real_db, mon
         monkeypatch.setattr(movement, "measure", _its_might_read_as_mine(movement.measure))
     elif mutant in MOVES:
         monkeypatch.setattr(effects, "TEMPLATES", _changed(*MOVES[mutant]))
+    elif mutant.startswith("can't move to base"):
+        swapped = dict(zip(movement._CANT_MOVE, reversed(movement._CANT_MOVE.values()), strict=True))
+        monkeypatch.setattr(movement, "_CANT_MOVE", swapped)
     else:
         readers = [_passive_once if r is amounts._read_counted_passive else r for r in abilities.STATIC_READERS]
         monkeypatch.setattr(abilities, "STATIC_READERS", readers)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scenarios.card_reader.abilities import STATIC_READERS
 from scenarios.card_reader.amounts import measure
 from scenarios.card_reader.effects import _ref, template
 from scenarios.card_reader.phrases import target_spec
@@ -108,3 +109,20 @@ def _move_to_that_battlefield(m, ctx):
         return None
     spec["where"] = "not_here"
     return [{"op": "move", "what": ctx.slot(spec), "to": "trigger_location"}]
+
+
+_CANT_MOVE = {"i can't move to base": "no_move_to_base", "units can't move to base": "units_no_move_to_base"}
+
+
+def _read_cant_move(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "I can't move to base", "Units can't move to base": a restriction on moves to a base, by any means but a
+    Recall, which is not a move (449.1, 054.1, 456.3). Not an Equipment's: its "I" is the equipped unit."""
+    word = _CANT_MOVE.get(text)
+    if word is None or card["type"] != "unit":
+        return False
+    card.setdefault("restrictions", []).append(word)
+    used.append("move: can't move to base")
+    return True
+
+
+STATIC_READERS.append(_read_cant_move)
