@@ -223,6 +223,7 @@ def _read_counted_passive(text: str, card: dict[str, Any], used: list[str]) -> b
     counted whenever its Might is worked out (477.3)."""
     ctx = Context(card["type"])
     gives: dict[str, Any]
+    per: dict[str, Any] | str | None
     if found := _GETS.fullmatch(text):
         flt = counted(found["what"], ctx)
         per = {"count": flt} if flt else None

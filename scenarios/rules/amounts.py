@@ -51,13 +51,10 @@ def _my_battlefield(game: Game, view: View, location) -> bool:
 
 def _one(game: Game, view: View, reference: str, run) -> Obj | None:
     """The object a quantity names, on the board (else its information is null, 359.3.e.12)."""
-    if run is None:
-        ids = [view.source] if reference == "this" else []
-    elif reference == "this" and run.source_gone:
+    if run is not None and reference == "this" and run.source_gone:
         return None
-    else:
-        ids = calc.refs(game, run, reference)
-    obj = game.objects.get(ids[0]) if ids else None
+    ids: list = calc.refs(game, run, reference) if run is not None else [view.source] if reference == "this" else []
+    obj = game.objects.get(ids[0]) if ids and ids[0] is not None else None
     return obj if obj is not None and obj.zone == BOARD else None
 
 
@@ -88,8 +85,8 @@ def quantity(game: Game, view: View, value: dict, run=None) -> int | None:
 
 def _any_zone(game: Game, view: View, reference: str, run) -> Obj | None:
     """A card named for its printed cost, wherever it is (a spell on the chain, 206)."""
-    ids = calc.refs(game, run, reference) if run is not None else [view.source]
-    obj = game.objects.get(ids[0]) if ids else None
+    ids: list = calc.refs(game, run, reference) if run is not None else [view.source]
+    obj = game.objects.get(ids[0]) if ids and ids[0] is not None else None
     return obj if obj is not None and obj.zone not in (Zone.CEASED,) else None
 
 
