@@ -45,8 +45,17 @@ class TargetSpec(Strict):
     side: Literal["friendly", "enemy", "any"] = "any"
     # "not_here": anywhere but where the source is (a unit a move "to here" may choose, 355.4.a); "my_battlefield":
     # here, and here is a battlefield (a base is each player's own: an enemy unit is never in mine)
+    # a destination "to_or_from_base": its base for a unit at a battlefield, a battlefield for a unit in its base
     where: Literal[
-        "here", "not_here", "my_battlefield", "battlefield", "base", "any", "same_as_source", "other_battlefield"
+        "here",
+        "not_here",
+        "my_battlefield",
+        "battlefield",
+        "base",
+        "any",
+        "same_as_source",
+        "other_battlefield",
+        "to_or_from_base",
     ] = "any"
     max_might: int | None = None
     max_cost: int | None = None  # printed Energy cost (206)

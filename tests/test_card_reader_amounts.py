@@ -138,6 +138,13 @@ def test_cant_move_to_base_is_a_restriction_of_a_unit():
     assert read("I can't move to base.", "Gear", tags=("Equipment",)).status == "unread"
 
 
+def test_to_or_from_its_base_is_a_destination_chosen_by_where_the_unit_is():
+    reading = read("[2 Energy], [Exhaust]: Move a friendly unit to or from its base.", "Legend")
+    (ability,) = reading.definition["activated"]
+    assert ability["targets"]["destination"] == {"type": "location", "of": "unit", "where": "to_or_from_base"}
+    assert ability["effects"] == [{"op": "move", "what": "unit", "to": "destination"}]
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -242,6 +249,7 @@ MUTANTS = [
     "move there dropped",
     "if there is dropped",
     "can't move to base: mine and all units swapped",
+    "to or from its base read as anywhere",
 ]
 MOVES = {
     "to here read as to base": ("move: to here", lambda found: [{**i, "to": "base"} for i in found]),
@@ -270,6 +278,16 @@ def test_the_disputes_kill_a_mutant_of_each_amount_template(mutant, real_db, mon
         monkeypatch.setattr(movement, "measure", _its_might_read_as_mine(movement.measure))
     elif mutant in MOVES:
         monkeypatch.setattr(effects, "TEMPLATES", _changed(*MOVES[mutant]))
+    elif mutant == "to or from its base read as anywhere":
+
+        def anywhere(m, ctx):
+            found = movement._move_to_or_from_base(m, ctx)
+            if found is not None:
+                ctx.targets["destination"].pop("where")
+            return found
+
+        changed = [(f, p, anywhere if b is movement._move_to_or_from_base else b) for f, p, b in effects.TEMPLATES]
+        monkeypatch.setattr(effects, "TEMPLATES", changed)
     elif mutant.startswith("can't move to base"):
         swapped = dict(zip(movement._CANT_MOVE, reversed(movement._CANT_MOVE.values()), strict=True))
         monkeypatch.setattr(movement, "_CANT_MOVE", swapped)

@@ -111,6 +111,19 @@ def _move_to_that_battlefield(m, ctx):
     return [{"op": "move", "what": ctx.slot(spec), "to": "trigger_location"}]
 
 
+@template("move: to base", r"move (?P<obj>an? (?:friendly |enemy )?unit) to or from its base")
+def _move_to_or_from_base(m, ctx):
+    """ "Move a friendly unit to or from its base": to its base from a battlefield, or from its base to a
+    battlefield chosen (355.4: a destination for the move, other than where it is, 355.4.a)."""
+    spec = target_spec(m["obj"])
+    if spec is None or spec.get("another") or "destination" in ctx.targets:
+        return None
+    unit = ctx.slot(spec)
+    ctx.targets["destination"] = {"type": "location", "of": unit, "where": "to_or_from_base"}
+    ctx.it = unit
+    return [{"op": "move", "what": unit, "to": "destination"}]
+
+
 _CANT_MOVE = {"i can't move to base": "no_move_to_base", "units can't move to base": "units_no_move_to_base"}
 
 

@@ -71,7 +71,10 @@ def legal_targets(game: Game, spec, ctx: Targeting) -> list[str]:
         if ctx.hidden_at is not None and _restricted_to_hidden(spec, ctx.hidden_at):
             return [ctx.hidden_at]
         where = {game.objects[ref[0]].location for ref in ctx.chosen.get(spec.of, ()) if not isinstance(ref, str)}
-        return [place for place in ["base"] + [bf.id for bf in game.battlefields()] if place not in where]
+        places = ["base"] + [bf.id for bf in game.battlefields()]
+        if spec.where == "to_or_from_base":  # "move a unit to or from its base": base, or from base a battlefield
+            places = places[1:] if "base" in where else ["base"]
+        return [place for place in places if place not in where]
     taken = {ref[0] for ref in ctx.chosen.get(spec.not_target, ())} if spec.not_target else set()
     return [o.id for o in game.objects.values() if o.id not in taken and calc.matches_target(game, spec, o, ctx)]
 
