@@ -323,3 +323,31 @@ def _differs_from_a_hand_written_card(definitions: dict) -> bool:
             if card_readings._canonical(definitions[card.real]) != hand:
                 return True
     return False
+
+
+def test_a_passive_counts_the_cards_in_your_trash_as_they_are_now():
+    """ "My Might is increased by the number of cards in your trash": A's trash, not B's, counted whenever the
+    Might is read (477.3), so a card put in the trash later counts at once."""
+    from scenarios.kernel import calc
+    from scenarios.replay import Budget, GameState
+
+    reading = read("My Might is increased by the number of cards in your trash.", might=6)
+    definition = {**reading.definition, "name": "Trash Counter", "real": None, "made_up": True}
+    use_read_cards({"Trash Counter": definition})
+    try:
+        setup = {
+            "turn": {"player": "A"},
+            "players": {
+                "A": {
+                    "base": [{"id": "m", "card": "Trash Counter"}, {"id": "u", "card": "Test Unit", "might": 1}],
+                    "trash": [{"id": "t1", "card": "Test Unit"}, {"id": "t2", "card": "Test Unit"}],
+                },
+                "B": {"trash": [{"id": "t3", "card": "Test Unit"}]},
+            },
+        }
+        game = GameState(setup, Budget(), "2026-06-18")
+        assert calc.might(game, game.objects["m"]) == 8
+        game.objects["u"].zone = "trash"
+        assert calc.might(game, game.objects["m"]) == 9
+    finally:
+        use_read_cards({})

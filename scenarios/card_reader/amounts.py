@@ -40,6 +40,8 @@ def counted(phrase: str, ctx: Context) -> dict[str, Any] | None:
     """ "each of your [Mighty] units", "friendly gear", "enemy unit there", "Equipment attached to me", "buffed
     friendly unit at my battlefield" -> the object filter of what is counted; None if not understood."""
     phrase = re.sub(r"^(?:each )?of ", "", phrase.strip())
+    if phrase in ("cards in your trash", "card in your trash"):  # off the board a card's controller is its owner
+        return {"who": "friendly card", "zone": "trash"}
     if phrase in ("equipment attached to me", "equipment attached to it"):
         # "me" is the card itself: an Equipment's "me" (the equipped unit) is not said here
         return {"who": "attached gear", "tag": "Equipment"} if ctx.me == "this" and phrase.endswith("me") else None
