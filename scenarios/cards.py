@@ -83,9 +83,10 @@ class ObjectFilter(Strict):
     buffed: bool | None = None  # "while I'm buffed": a unit with a buff on it (702.2.a)
     exhausted: bool | None = None  # "a ready enemy unit" (false), "an exhausted unit" (true): 414
     keyword: str | None = None  # "your units with [Temporary]": objects that have the keyword now
+    token: bool | None = None  # "token units you control": objects made as tokens (185)
 
 
-_MEASURES = ("count", "double", "damage", "keyword", "energy_cost", "points")
+_MEASURES = ("count", "bonus", "double", "damage", "keyword", "energy_cost", "points")
 
 
 class Quantity(Strict):
@@ -93,6 +94,7 @@ class Quantity(Strict):
     measure, `times` N."""
 
     count: ObjectFilter | None = None  # how many objects pass the filter
+    bonus: ObjectFilter | None = None  # the printed Might bonuses of the gear that pass it, summed (137.3)
     double: str | None = None  # the current Might of a reference: the increase that doubles it (432.1)
     damage: str | None = None  # the damage marked on it
     keyword: str | None = None  # the summed value of a keyword (807.2) ...
@@ -111,7 +113,8 @@ class Quantity(Strict):
     def words(self) -> str:
         measure = next(m for m in _MEASURES if getattr(self, m) is not None)
         value = getattr(self, measure)
-        shown = ", ".join(f"{k}: {v}" for k, v in value.model_dump(exclude_none=True).items()) if self.count else value
+        filtered = self.count or self.bonus
+        shown = ", ".join(f"{k}: {v}" for k, v in value.model_dump(exclude_none=True).items()) if filtered else value
         said = f"{measure} of {self.of}" if self.keyword else f"{measure} {shown}"
         return said if self.times == 1 else f"{self.times} for each: {said}"
 
@@ -418,7 +421,7 @@ def check_vocabulary(card: Card) -> None:
 
 def _check_quantity(card: Card, quantity: Quantity, passive: bool) -> None:
     """A quantity's filter words are the engine's; a passive's Might never counts Might (it would read itself)."""
-    flt = quantity.count
+    flt = quantity.count or quantity.bonus
     if flt is not None:
         unknown_who = flt.who not in kernel.WHO and flt.who.split()[-1] not in kernel.WHO
         unknown_where = flt.where is not None and not flt.where.startswith("at ") and flt.where not in kernel.WHERE

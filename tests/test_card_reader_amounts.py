@@ -145,6 +145,13 @@ def test_to_or_from_its_base_is_a_destination_chosen_by_where_the_unit_is():
     assert ability["effects"] == [{"op": "move", "what": "unit", "to": "destination"}]
 
 
+def test_token_units_and_equipment_bonuses_are_counted():
+    illaoi = read("I have +1 [Might] for each token unit you control.", might=4)
+    assert illaoi.definition["passives"][0]["per"] == {"count": {"who": "friendly unit", "token": True}}
+    gearhead = read("Each Equipment attached to me gives double its base Might bonus.", might=3)
+    assert gearhead.definition["passives"][0]["per"] == {"bonus": {"who": "attached gear", "tag": "Equipment"}}
+
+
 @pytest.mark.parametrize(
     "text",
     [

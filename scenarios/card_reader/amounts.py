@@ -66,6 +66,9 @@ def counted(phrase: str, ctx: Context) -> dict[str, Any] | None:
                 phrase = opening + phrase[len(opening + word) :]
                 states[state] = value
     other = phrase.startswith("other battlefield")  # "each other battlefield you control": not the source itself
+    if phrase.startswith(("token unit", "your token unit")):  # "token units you control" (185)
+        phrase = phrase.replace("token unit", "unit")
+        states["token"] = True
     control = _CONTROL.fullmatch(phrase.removeprefix("other "))
     if control:
         phrase = {"battlefield": "battlefield you control"}.get(control["noun"], f"friendly {control['noun']}")
@@ -214,6 +217,7 @@ def _additional_if_alone(m, ctx):
 
 # -- passives --------------------------------------------------------------------------------------------------
 
+_DOUBLE_BONUS = "each equipment attached to me gives double its base might bonus"
 _GETS = re.compile(r"i (?:have|get) \+(?P<n>\d+) might for each (?P<what>.+)")
 _INCREASED = re.compile(r"my might is increased by (?P<q>.+)")
 _KEYWORD_EQUAL = re.compile(r"i have \[(?P<kw>[a-z-]+)\] equal to (?P<q>.+)")
@@ -226,7 +230,9 @@ def _read_counted_passive(text: str, card: dict[str, Any], used: list[str]) -> b
     ctx = Context(card["type"])
     gives: dict[str, Any]
     per: dict[str, Any] | str | None
-    if found := _GETS.fullmatch(text):
+    if text == _DOUBLE_BONUS:  # its Might bonus once more: double its base bonus (137.3, 432.1)
+        per, gives = {"bonus": {"who": "attached gear", "tag": "Equipment"}}, {"might": 1}
+    elif found := _GETS.fullmatch(text):
         flt = counted(found["what"], ctx)
         per = {"count": flt} if flt else None
         gives = {"might": int(found["n"])}

@@ -7,6 +7,7 @@ every instruction taking an amount accepts (`deal`, `might`, `draw`, `gain_xp`, 
 passive may multiply its Might and keywords by (`per`):
 
     {count: <object filter>}     how many objects pass the filter now (on the board unless it names a zone)
+    {bonus: <object filter>}     the printed Might bonuses of the gear passing it, summed (137.3)
     {double: <reference>}        its current Might, as the increase that doubles it (432.1; null off the board)
     {damage: <reference>}        the damage marked on it (null off the board)
     {keyword: <word>, of: <ref>} the summed value of a keyword it has ("equal to my [Assault]", 807.2)
@@ -28,7 +29,7 @@ from scenarios.kernel import EngineError, calc, instruction, note, query, where,
 from scenarios.objects import BOARD, Kind, Obj, View, Zone
 from scenarios.trace import StepKind
 
-MEASURES = ("count", "double", "damage", "keyword", "energy_cost", "points")
+MEASURES = ("count", "bonus", "double", "damage", "keyword", "energy_cost", "points")
 
 
 @who("attached gear")
@@ -66,6 +67,9 @@ def quantity(game: Game, view: View, value: dict, run=None) -> int | None:
     if q.count is not None:
         counted = sum(1 for obj in game.objects.values() if calc.matches_object(game, q.count, view, obj))
         return q.times * counted
+    if q.bonus is not None:  # "each Equipment attached to me gives double its base Might bonus": once more
+        found = (obj for obj in game.objects.values() if calc.matches_object(game, q.bonus, view, obj))
+        return q.times * sum(obj.definition.might_bonus for obj in found if obj.definition is not None)
     if q.points is not None:
         return q.times * game.players[view.you].points if view.you in game.players else None
     reference = q.double or q.damage or q.energy_cost or q.of
