@@ -56,8 +56,11 @@ class TargetSpec(Strict):
         "same_as_source",
         "other_battlefield",
         "to_or_from_base",
+        "battlefield_with_your_units",  # a destination: a battlefield where the player choosing has units
+        "with_same_controller",  # a destination: where another unit of the moved unit's controller is
     ] = "any"
     max_might: int | None = None
+    less_might_than_me: bool = False  # "with less Might than me": than the source's, as it is chosen
     max_cost: int | None = None  # printed Energy cost (206)
     max_power: int | None = None  # printed Power cost, of any domain (206)
     stunned: bool | None = None

@@ -152,6 +152,38 @@ def test_token_units_and_equipment_bonuses_are_counted():
     assert gearhead.definition["passives"][0]["per"] == {"bonus": {"who": "attached gear", "tag": "Equipment"}}
 
 
+def test_a_destination_restricted_as_the_text_says():
+    dash = read(
+        "Move an enemy unit to a battlefield where you have units. If you have exactly two units there, they each "
+        "get +1 [Might] this turn.",
+        "Spell",
+    )
+    assert dash.definition["targets"]["destination"] == {
+        "type": "location",
+        "of": "target",
+        "where": "battlefield_with_your_units",
+    }
+    yours = {"who": "friendly unit", "where": "at destination"}
+    assert dash.definition["effects"][1] == {
+        "op": "if_amount",
+        "amount": {"count": yours},
+        "at_least": 2,
+        "at_most": 2,
+        "then": [{"op": "might", "amount": 1, "to": {"all": yours}}],
+    }
+    challenger = read(
+        "When I move, you may move an enemy unit here with less Might than me to a different battlefield."
+    )
+    (trigger,) = challenger.definition["triggers"]
+    assert trigger["targets"]["target"] == {
+        "type": "unit",
+        "side": "enemy",
+        "where": "my_battlefield",
+        "less_might_than_me": True,
+    }
+    assert trigger["targets"]["destination"]["where"] == "battlefield"
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -257,6 +289,7 @@ MUTANTS = [
     "if there is dropped",
     "can't move to base: mine and all units swapped",
     "to or from its base read as anywhere",
+    "a destination's restriction dropped",
 ]
 MOVES = {
     "to here read as to base": ("move: to here", lambda found: [{**i, "to": "base"} for i in found]),
@@ -285,15 +318,16 @@ def test_the_disputes_kill_a_mutant_of_each_amount_template(mutant, real_db, mon
         monkeypatch.setattr(movement, "measure", _its_might_read_as_mine(movement.measure))
     elif mutant in MOVES:
         monkeypatch.setattr(effects, "TEMPLATES", _changed(*MOVES[mutant]))
-    elif mutant == "to or from its base read as anywhere":
+    elif mutant in ("to or from its base read as anywhere", "a destination's restriction dropped"):
+        builder = movement._move_to_or_from_base if mutant.startswith("to or") else movement._move_to_a_destination
 
         def anywhere(m, ctx):
-            found = movement._move_to_or_from_base(m, ctx)
+            found = builder(m, ctx)
             if found is not None:
                 ctx.targets["destination"].pop("where")
             return found
 
-        changed = [(f, p, anywhere if b is movement._move_to_or_from_base else b) for f, p, b in effects.TEMPLATES]
+        changed = [(f, p, anywhere if b is builder else b) for f, p, b in effects.TEMPLATES]
         monkeypatch.setattr(effects, "TEMPLATES", changed)
     elif mutant.startswith("can't move to base"):
         swapped = dict(zip(movement._CANT_MOVE, reversed(movement._CANT_MOVE.values()), strict=True))

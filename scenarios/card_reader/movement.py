@@ -124,6 +124,52 @@ def _move_to_or_from_base(m, ctx):
     return [{"op": "move", "what": unit, "to": "destination"}]
 
 
+_DESTINATIONS = {
+    "to a location where there's a unit with the same controller": "with_same_controller",
+    "to a battlefield where you have units": "battlefield_with_your_units",
+    "to a different battlefield": "battlefield",
+}
+
+
+@template(
+    "move: to a destination",
+    r"(?:you may )?move (?P<obj>an? (?:friendly |enemy )?unit(?: here)?(?P<less> with less might than me)?) "
+    r"(?P<to>to a location where there's a unit with the same controller|to a battlefield where you have units"
+    r"|to a different battlefield)",
+)
+def _move_to_a_destination(m, ctx):
+    """ "Move an enemy unit to a battlefield where you have units", "... to a location where there's a unit with the
+    same controller", "... here with less Might than me to a different battlefield": a unit and a destination
+    chosen (355.4), the destination restricted as it says and never where the unit is (355.4.a)."""
+    spec = target_spec(m["obj"].replace(" with less might than me", ""))
+    if spec is None or spec.get("another") or "destination" in ctx.targets:
+        return None
+    if m["less"]:
+        if ctx.me != "this" or ctx.card_type == "spell":
+            return None
+        spec["less_might_than_me"] = True
+    if spec.get("where") == "here" and spec.get("side") == "enemy":  # from a base no enemy unit is here
+        spec["where"] = "my_battlefield"
+    unit = ctx.slot(spec)
+    ctx.targets["destination"] = {"type": "location", "of": unit, "where": _DESTINATIONS[m["to"]]}
+    ctx.it = "destination"
+    return [{"op": "move", "what": unit, "to": "destination"}]
+
+
+@template(
+    "move: to a destination",
+    r"if you have exactly (?P<n>two|2) units there, they each get (?P<sign>\+)(?P<m>\d+) might this turn",
+)
+def _if_exactly_there(m, ctx):
+    """ "If you have exactly two units there, they each get +1 [Might] this turn": your units at the destination
+    chosen, counted as it executes (364.3.a, 359.3.f.2)."""
+    if ctx.it != "destination" or ctx.targets.get("destination", {}).get("type") != "location":
+        return None
+    yours = {"who": "friendly unit", "where": "at destination"}
+    might = {"op": "might", "amount": int(m["m"]), "to": {"all": yours}}
+    return [{"op": "if_amount", "amount": {"count": yours}, "at_least": 2, "at_most": 2, "then": [might]}]
+
+
 _CANT_MOVE = {"i can't move to base": "no_move_to_base", "units can't move to base": "units_no_move_to_base"}
 
 

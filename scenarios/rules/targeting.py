@@ -62,7 +62,36 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         return False
     if spec.max_might is not None and calc.might(game, obj) > spec.max_might:
         return False
+    if spec.less_might_than_me:  # "an enemy unit here with less Might than me"
+        source = game.objects.get(ctx.source)
+        if source is None or source.zone != Zone.BOARD or calc.might(game, obj) >= calc.might(game, source):
+            return False
     return spec.stunned is None or obj.stunned == spec.stunned
+
+
+def _moved(game: Game, spec, ctx: Targeting) -> list:
+    return [game.objects[ref[0]] for ref in ctx.chosen.get(spec.of, ()) if not isinstance(ref, str)]
+
+
+def _with_same_controller(game: Game, spec, ctx: Targeting, place: str) -> bool:
+    """ "to a location where there's a unit with the same controller": another unit of the moved unit's controller
+    is there (a base is its controller's own)."""
+    moved = _moved(game, spec, ctx)
+    ids = {unit.id for unit in moved}
+    return any(
+        u.location == place and u.id not in ids and any(u.controller == m.controller for m in moved)
+        for u in game.units()
+    )
+
+
+# Destinations a move's location slot may be restricted to (355.4, "a valid Location" 355.4.a): by `where`.
+DESTINATIONS = {
+    "battlefield": lambda game, spec, ctx, place: game.is_battlefield(place),  # "to a different battlefield"
+    "battlefield_with_your_units": lambda game, spec, ctx, place: (  # "to a battlefield where you have units"
+        game.is_battlefield(place) and any(u.controller == ctx.controller for u in game.units(place))
+    ),
+    "with_same_controller": _with_same_controller,
+}
 
 
 @query("legal_targets")
@@ -74,6 +103,8 @@ def legal_targets(game: Game, spec, ctx: Targeting) -> list[str]:
         places = ["base"] + [bf.id for bf in game.battlefields()]
         if spec.where == "to_or_from_base":  # "move a unit to or from its base": base, or from base a battlefield
             places = places[1:] if "base" in where else ["base"]
+        elif spec.where in DESTINATIONS:
+            places = [place for place in places if DESTINATIONS[spec.where](game, spec, ctx, place)]
         return [place for place in places if place not in where]
     taken = {ref[0] for ref in ctx.chosen.get(spec.not_target, ())} if spec.not_target else set()
     return [o.id for o in game.objects.values() if o.id not in taken and calc.matches_target(game, spec, o, ctx)]
