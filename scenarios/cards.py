@@ -89,7 +89,7 @@ class ObjectFilter(Strict):
     token: bool | None = None  # "token units you control": objects made as tokens (185)
 
 
-_MEASURES = ("count", "bonus", "double", "damage", "keyword", "energy_cost", "points")
+_MEASURES = ("count", "bonus", "double", "raise_to", "damage", "keyword", "energy_cost", "points")
 
 
 class Quantity(Strict):
@@ -99,6 +99,7 @@ class Quantity(Strict):
     count: ObjectFilter | None = None  # how many objects pass the filter
     bonus: ObjectFilter | None = None  # the printed Might bonuses of the gear that pass it, summed (137.3)
     double: str | None = None  # the current Might of a reference: the increase that doubles it (432.1)
+    raise_to: str | None = None  # the Might of a reference less that of `of`, when more: "increase its Might to"
     damage: str | None = None  # the damage marked on it
     keyword: str | None = None  # the summed value of a keyword (807.2) ...
     of: str | None = None  # ... of this reference
@@ -109,7 +110,7 @@ class Quantity(Strict):
     @model_validator(mode="after")
     def _one_measure(self):
         named = [m for m in _MEASURES if getattr(self, m) is not None]
-        if len(named) != 1 or (self.keyword is None) != (self.of is None):
+        if len(named) != 1 or (self.keyword is None and self.raise_to is None) != (self.of is None):
             raise ValueError(f"a quantity names one measure of {_MEASURES} (a keyword with `of`), not {named}")
         return self
 
@@ -118,7 +119,7 @@ class Quantity(Strict):
         value = getattr(self, measure)
         filtered = self.count or self.bonus
         shown = ", ".join(f"{k}: {v}" for k, v in value.model_dump(exclude_none=True).items()) if filtered else value
-        said = f"{measure} of {self.of}" if self.keyword else f"{measure} {shown}"
+        said = f"{measure} {shown} of {self.of}" if self.of else f"{measure} {shown}"
         return said if self.times == 1 else f"{self.times} for each: {said}"
 
 
@@ -430,7 +431,7 @@ def _check_quantity(card: Card, quantity: Quantity, passive: bool) -> None:
         unknown_where = flt.where is not None and not flt.where.startswith("at ") and flt.where not in kernel.WHERE
         if unknown_who or unknown_where:
             raise ValueError(f"card {card.name!r}: unknown filter words {flt.who!r} / {flt.where!r} in an amount")
-    reads_might = quantity.double or (flt is not None and (flt.mighty or flt.less_might_than_me))
+    reads_might = quantity.double or quantity.raise_to or (flt is not None and (flt.mighty or flt.less_might_than_me))
     if passive and reads_might:
         raise ValueError(f"card {card.name!r}: a passive's Might can't count Might ({quantity.words()})")
     if flt is not None and flt.keyword is not None and flt.keyword not in kernel.KEYWORDS:

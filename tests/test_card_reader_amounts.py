@@ -184,6 +184,18 @@ def test_a_destination_restricted_as_the_text_says():
     assert trigger["targets"]["destination"]["where"] == "battlefield"
 
 
+def test_increase_to_another_units_might_and_token_units_might():
+    mutation = read(
+        "Choose a friendly unit. This turn, increase its Might to the Might of another friendly unit.", "Spell"
+    )
+    assert mutation.definition["effects"] == [
+        {"op": "might", "amount": {"raise_to": "other", "of": "target"}, "to": "target"}
+    ]
+    assert mutation.definition["targets"]["other"] == {"type": "unit", "side": "friendly", "not_target": "target"}
+    shepherd = read("Your token units have +1 [Might].", might=3)
+    assert shepherd.definition["passives"] == [{"to": {"who": "friendly unit", "token": True}, "might": 1}]
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -290,6 +302,7 @@ MUTANTS = [
     "can't move to base: mine and all units swapped",
     "to or from its base read as anywhere",
     "a destination's restriction dropped",
+    "token units read as all your units",
 ]
 MOVES = {
     "to here read as to base": ("move: to here", lambda found: [{**i, "to": "base"} for i in found]),
@@ -329,6 +342,16 @@ def test_the_disputes_kill_a_mutant_of_each_amount_template(mutant, real_db, mon
 
         changed = [(f, p, anywhere if b is builder else b) for f, p, b in effects.TEMPLATES]
         monkeypatch.setattr(effects, "TEMPLATES", changed)
+    elif mutant == "token units read as all your units":
+
+        def all_yours(text, card, used):
+            if not amounts._read_token_units_have(text, card, used):
+                return False
+            card["passives"][-1]["to"].pop("token")
+            return True
+
+        readers = [all_yours if r is amounts._read_token_units_have else r for r in abilities.STATIC_READERS]
+        monkeypatch.setattr(abilities, "STATIC_READERS", readers)
     elif mutant.startswith("can't move to base"):
         swapped = dict(zip(movement._CANT_MOVE, reversed(movement._CANT_MOVE.values()), strict=True))
         monkeypatch.setattr(movement, "_CANT_MOVE", swapped)

@@ -182,6 +182,18 @@ def _might_equal(m, ctx):
     return None if amount is None else [{"op": "might", "amount": amount, "to": to}]
 
 
+@template("amount: double", r"this turn, increase its might to the might of another friendly unit")
+def _increase_to(m, ctx):
+    """ "Choose a friendly unit. This turn, increase its Might to the Might of another friendly unit": +the
+    difference, when the other has more (an increase never lowers it), as it executes (359.3.f.2)."""
+    it = ctx.it
+    if it not in ctx.targets or ctx.targets[it].get("type") != "unit" or ctx.card_type != "spell":
+        return None
+    other = ctx.slot({"type": "unit", "side": "friendly", "not_target": it})
+    ctx.it = it
+    return [{"op": "might", "amount": {"raise_to": other, "of": it}, "to": it}]
+
+
 @template("amount: double", r"double (?P<obj>.+?)(?:'s)? might this turn")
 def _double(m, ctx):
     """ "Double a friendly unit's Might this turn": +Might equal to its Might now, for the turn (432.1, 432.1.a)."""
@@ -251,4 +263,15 @@ def _read_counted_passive(text: str, card: dict[str, Any], used: list[str]) -> b
     return True
 
 
-STATIC_READERS.append(_read_counted_passive)
+def _read_token_units_have(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "Your token units have +1 [Might]": a passive of the friendly units made as tokens (185)."""
+    found = re.fullmatch(r"your token units have (?P<sign>[+-])(?P<n>\d+) might", text)
+    if found is None or "Equipment" in card.get("tags", []):
+        return False
+    to = {"who": "friendly unit", "token": True}
+    card.setdefault("passives", []).append({"to": to, "might": signed(found["sign"], found["n"])})
+    used.append("amount: token units have might")
+    return True
+
+
+STATIC_READERS.extend((_read_counted_passive, _read_token_units_have))

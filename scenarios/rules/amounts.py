@@ -9,6 +9,7 @@ passive may multiply its Might and keywords by (`per`):
     {count: <object filter>}     how many objects pass the filter now (on the board unless it names a zone)
     {bonus: <object filter>}     the printed Might bonuses of the gear passing it, summed (137.3)
     {double: <reference>}        its current Might, as the increase that doubles it (432.1; null off the board)
+    {raise_to: <ref>, of: <ref>} the first's Might less the second's, or 0: "increase its Might to the Might of"
     {damage: <reference>}        the damage marked on it (null off the board)
     {keyword: <word>, of: <ref>} the summed value of a keyword it has ("equal to my [Assault]", 807.2)
     {energy_cost: <reference>}   its printed Energy cost (206)
@@ -29,7 +30,7 @@ from scenarios.kernel import EngineError, calc, instruction, note, query, where,
 from scenarios.objects import BOARD, Kind, Obj, View, Zone
 from scenarios.trace import StepKind
 
-MEASURES = ("count", "bonus", "double", "damage", "keyword", "energy_cost", "points")
+MEASURES = ("count", "bonus", "double", "raise_to", "damage", "keyword", "energy_cost", "points")
 
 
 @who("attached gear")
@@ -72,6 +73,11 @@ def quantity(game: Game, view: View, value: dict, run=None) -> int | None:
         return q.times * sum(obj.definition.might_bonus for obj in found if obj.definition is not None)
     if q.points is not None:
         return q.times * game.players[view.you].points if view.you in game.players else None
+    if q.raise_to is not None:
+        higher, lower = _one(game, view, q.raise_to, run), _one(game, view, q.of or "", run)
+        if higher is None or lower is None:
+            return None
+        return q.times * max(0, calc.might(game, higher) - calc.might(game, lower))
     reference = q.double or q.damage or q.energy_cost or q.of
     if reference is None:
         raise EngineError(f"a quantity names nothing to measure: {value!r}")
