@@ -196,6 +196,17 @@ def test_increase_to_another_units_might_and_token_units_might():
     assert shepherd.definition["passives"] == [{"to": {"who": "friendly unit", "token": True}, "might": 1}]
 
 
+def test_swap_reads_two_units_at_one_battlefield():
+    swap = read("Swap the Might of two units at the same battlefield this turn.", "Spell")
+    assert swap.definition["effects"] == [{"op": "swap_might", "a": "target", "b": "other"}]
+    assert swap.definition["targets"]["other"] == {
+        "type": "unit",
+        "where": "battlefield",
+        "not_target": "target",
+        "same_place_as": "target",
+    }
+
+
 @pytest.mark.parametrize(
     "text",
     [

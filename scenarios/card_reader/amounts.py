@@ -194,6 +194,17 @@ def _increase_to(m, ctx):
     return [{"op": "might", "amount": {"raise_to": other, "of": it}, "to": it}]
 
 
+@template("amount: double", r"swap the might of two units at the same battlefield this turn")
+def _swap(m, ctx):
+    """ "Swap the Might of two units at the same battlefield this turn": two different units, the second where
+    the first is (355.8), their Mights swapped as it executes (433.1)."""
+    if ctx.card_type != "spell":
+        return None
+    first = ctx.slot({"type": "unit", "where": "battlefield"})
+    second = ctx.slot({"type": "unit", "where": "battlefield", "not_target": first, "same_place_as": first})
+    return [{"op": "swap_might", "a": first, "b": second}]
+
+
 @template("amount: double", r"double (?P<obj>.+?)(?:'s)? might this turn")
 def _double(m, ctx):
     """ "Double a friendly unit's Might this turn": +Might equal to its Might now, for the turn (432.1, 432.1.a)."""

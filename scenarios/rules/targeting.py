@@ -62,6 +62,10 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         return False
     if spec.max_might is not None and calc.might(game, obj) > spec.max_might:
         return False
+    if spec.same_place_as is not None:  # "two units at the same battlefield": where the other chosen unit is
+        chosen = ctx.chosen.get(spec.same_place_as, ())
+        if obj.location not in {game.objects[ref[0]].location for ref in chosen if not isinstance(ref, str)}:
+            return False
     if spec.less_might_than_me:  # "an enemy unit here with less Might than me"
         source = game.objects.get(ctx.source)
         if source is None or source.zone != Zone.BOARD or calc.might(game, obj) >= calc.might(game, source):
