@@ -53,6 +53,7 @@ class TargetSpec(Strict):
     other: bool = False  # "another unit": not the source of the ability itself
     tag: str | None = None  # "a friendly Mech": a unit with this tag (133.8)
     of: str | None = None  # a move's destination: the earlier slot whose units move there (not where they are)
+    zone: Literal["trash"] | None = None  # "a unit from your trash": a card in its chooser's trash (355.9.a, 355.10.a)
 
 
 class ObjectFilter(Strict):

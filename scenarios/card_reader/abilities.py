@@ -170,7 +170,7 @@ def _effects(text: str, ctx: Context, used: list[str]) -> list[dict[str, Any]]:
         if read is None:
             raise Unread(sentence)
         result += read
-    if ctx.revealing:  # a reveal whose next sentence did not say what is done with the unit and the rest
+    if ctx.revealing or ctx.looking is not None:  # a reveal or a look whose next sentences did not say the rest
         raise Unread(text)
     return result
 

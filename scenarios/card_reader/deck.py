@@ -1,0 +1,121 @@
+"""The main deck, the trash and the hand: templates of instructions about cards off the board.
+
+- "Look at / Reveal the top N cards of your Main Deck." opens a look (`look_at_deck`, scenarios/rules/looking.py)
+  that the next sentences complete: which card is taken ("Put 1 into your hand", "Draw one", "You may reveal a
+  unit from among them and draw it", "If it's a gear, draw it") and where the rest go ("Recycle the rest", "Put
+  the rest into your trash", "Otherwise, recycle it"). A look whose rest is never said is refused
+  (`abilities._effects`): nothing half-read.
+- "Return a unit from your trash to your hand": a target in the trash (355.10.a), returned (`return_from_trash`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scenarios.card_reader.effects import instructions, template
+from scenarios.card_reader.phrases import number
+
+_COUNT = r"(?P<n>\d+|two|three|four|five)"
+
+
+@template("look at the top cards", rf"(?P<verb>look at|reveal) the top (?:{_COUNT} cards|card) of your main deck")
+def _look(m, ctx):
+    """Looked at: by the player alone (128.4); revealed: to every player (424.1). Both stay in the deck meanwhile
+    (424.1.a.2); an empty or short deck is looked at as far as it goes (431.1.c)."""
+    if ctx.looking is not None or ctx.revealing:
+        return None
+    ins: dict[str, Any] = {"op": "look_at_deck", "n": number(m["n"]) if m["n"] else 1}
+    if m["verb"] == "reveal":
+        ins["reveal"] = True
+    ctx.looking = ins
+    return [ins]
+
+
+def _taking(ctx, take: dict[str, Any]) -> list | None:
+    """The card taken among those looked at: said once, after the look and before the rest."""
+    if ctx.looking is None or "take" in ctx.looking:
+        return None
+    ctx.looking["take"] = take
+    return []
+
+
+@template("look at the top cards", r"(?:put (?:1|one) into your hand|(?P<draw>draw one))")
+def _take_any(m, ctx):
+    """ "Put 1 into your hand", "Draw one": one of them, any card, the player's choice (424.4.a)."""
+    return _taking(ctx, {"card": "card", "verb": "draw" if m["draw"] else "hand"})
+
+
+@template(
+    "look at the top cards",
+    r"you may (?:reveal an? (?P<kind>unit|gear|spell)(?: with energy cost \[(?P<e>\d+) energy\] or more)?"
+    r"|choose a card) from among them and draw it",
+)
+def _take_one(m, ctx):
+    """ "You may reveal a unit from among them and draw it": one that fits, revealed as it is drawn (424.1);
+    "You may choose a card from among them and draw it"."""
+    take: dict[str, Any] = {"card": m["kind"] or "card", "may": True, "verb": "draw"}
+    if m["kind"]:
+        take["show"] = True
+    if m["e"]:
+        take["min_energy"] = int(m["e"])
+    return _taking(ctx, take)
+
+
+@template("look at the top cards", r"if it's an? (?P<kind>unit|gear|spell), (?:(?P<draw>draw it)|put it in(?:to)? your hand)")
+def _take_if(m, ctx):
+    """ "Reveal the top card ... If it's a gear, draw it": the one card revealed, taken if it is one."""
+    if ctx.looking is None or ctx.looking["n"] != 1:
+        return None
+    return _taking(ctx, {"card": m["kind"], "verb": "draw" if m["draw"] else "hand"})
+
+
+def _rest(ctx, rest: str, otherwise: bool) -> dict[str, Any] | None:
+    """Where the cards not taken go; "Otherwise, ..." only after "If it's a <kind>, ..." (the card not taken)."""
+    looking = ctx.looking
+    if looking is None or "take" not in looking:
+        return None
+    if otherwise != (looking["n"] == 1 and looking["take"]["card"] != "card" and not looking["take"].get("may")):
+        return None
+    looking["rest"] = rest
+    ctx.looking = None
+    return looking
+
+
+@template(
+    "look at the top cards",
+    r"(?:then )?(?:(?P<recycle>recycle the (?:rest|other|remaining cards))|put the rest into your trash)",
+)
+def _the_rest(m, ctx):
+    return None if _rest(ctx, "recycle" if m["recycle"] else "trash", False) is None else []
+
+
+@template(
+    "look at the top cards",
+    r"otherwise, (?:(?P<recycle>recycle it)|put it in(?:to)? your trash)(?: and (?P<more>.+))?",
+)
+def _otherwise(m, ctx):
+    """ "Otherwise, put it in your trash and give me +2 [Might] this turn": the rest, then what else is done when
+    no card was taken (`else`)."""
+    looking = ctx.looking
+    more = None
+    if m["more"]:
+        ctx.looking = None  # the instructions of "and ..." are read on their own
+        more = instructions(m["more"], ctx, [])
+        ctx.looking = looking
+        if more is None:  # not read: the card is refused, never read as "otherwise, <rest>" then "<more>" always
+            looking["refused"] = True
+            return None
+    if looking is not None and looking.get("refused"):
+        return None
+    if _rest(ctx, "recycle" if m["recycle"] else "trash", True) is None:
+        return None
+    if more:
+        looking["else"] = more
+    return []
+
+
+@template("return from the trash", r"return an? (?P<kind>unit|gear|spell) from your trash to your hand")
+def _return_from_trash(m, ctx):
+    """A card of your trash is a target (355.10.a: the trash is public), returned to your hand."""
+    slot = ctx.slot({"type": m["kind"], "zone": "trash"})
+    return [{"op": "return_from_trash", "what": slot}]
