@@ -186,6 +186,9 @@ class TypedProcedures(Protocol):
     def return_control(self, game: Any, unit_id: str, label: str, /, *, because: Because) -> Any:
         """scenarios.rules.durations.return_control"""
 
+    def return_from_trash(self, game: Any, card_id: str, label: str, /, *, because: Because) -> Any:
+        """scenarios.rules.from_trash.return_from_trash"""
+
     def return_to_hand(self, game: Any, object_ids: Any, label: str, /, *, because: Because) -> Any:
         """scenarios.rules.zones.return_to_hand"""
 
@@ -213,11 +216,17 @@ class TypedProcedures(Protocol):
     def take_control(self, game: Any, unit_id: str, player: str, label: str, /, *, because: Because) -> Any:
         """scenarios.rules.control.take_control"""
 
+    def take_looked_card(self, game: Any, player: str, card_id: str, verb: str, label: str, /, *, because: Because) -> Any:
+        """scenarios.rules.looking.take_looked_card"""
+
     def trash_from_deck(self, game: Any, player: str, n: int, label: str, /, *, because: Because) -> Any:
         """scenarios.rules.zones.trash_from_deck"""
 
     def trash_hidden(self, game: Any, card: Any, /, *, because: Because) -> Any:
         """scenarios.rules.cleanups.trash_hidden"""
+
+    def trash_looked_cards(self, game: Any, card_ids: Any, label: str, /, *, because: Because) -> Any:
+        """scenarios.rules.looking._to_trash"""
 
     def wins(self, game: Any, name: str, /, *, because: Because) -> Any:
         """scenarios.rules.cleanups.wins"""
@@ -415,6 +424,9 @@ class TypedQueries(Protocol):
     def recall_attackers_if_defenders_remain(self, game: Any) -> None:
         """scenarios.rules.combat.recall_attackers_if_defenders_remain"""
 
+    def recycle_from_trash(self, game: Any, player: str, n: int, label: str, because: Any) -> None:
+        """scenarios.rules.from_trash.recycle_from_trash"""
+
     def ref(self, game: Any, object_id: str) -> tuple:
         """scenarios.rules.targeting.ref"""
 
@@ -486,6 +498,9 @@ class TypedQueries(Protocol):
 
     def total_cost(self, game: Any, card: Any, player: str, base: Any, accelerate: bool, repeat: int, choices: list) -> Any:
         """scenarios.rules.costs.total_cost"""
+
+    def trash_of(self, game: Any, player: str) -> list[str]:
+        """scenarios.rules.from_trash.trash_of"""
 
     def update_designations(self, game: Any) -> None:
         """scenarios.rules.combat.update_designations"""

@@ -236,6 +236,11 @@ _COST_PARTS: dict[str, dict[str, Any]] = {
 }
 
 
+# costs paid a number of times: "discard 1" (422.3), "spend 3 xp" (730.2), "recycle 3 from your trash" (416.3, 416.6)
+_COUNTED = {"discard": "discard", "spend xp": "spend_xp", "recycle from your trash": "recycle_from_trash"}
+_COUNTED_COST = re.compile(r"(?P<verb>discard|spend|recycle) (?P<n>\d+)(?P<what> xp| from your trash)?")
+
+
 def ability_cost(text: str) -> dict[str, Any] | None:
     """An activated ability's cost, before its colon: icons and words separated by commas."""
     cost: dict[str, Any] = {}
@@ -243,15 +248,13 @@ def ability_cost(text: str) -> dict[str, Any] | None:
         part = re.sub(r"^pay ", "", part.strip())
         known: dict[str, Any] | None = _COST_PARTS.get(part)
         if known is None:
-            found = re.fullmatch(r"(discard|spend) (\d+)( xp)?", part)
-            if found and (found.group(1) == "spend") == bool(found.group(3)):
-                known = {"discard" if found.group(1) == "discard" else "spend_xp": int(found.group(2))}
-            else:
-                known = icons_cost(part)
+            found = _COUNTED_COST.fullmatch(part)
+            word = _COUNTED.get(f"{found['verb']}{found['what'] or ''}") if found else None
+            known = {word: int(found["n"])} if found and word else icons_cost(part)
         if known is None:
             return None
         for key, value in known.items():
-            if key in cost and key not in ("energy", "power", "domain_power", "discard", "spend_xp"):
+            if key in cost and key not in ("energy", "power", "domain_power", *_COUNTED.values()):
                 return None
             if key == "domain_power":
                 merged = dict(cost.get(key, {}))
