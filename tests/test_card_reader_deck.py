@@ -1,0 +1,223 @@
+"""The main deck, the trash and the hand read (scenarios/card_reader/deck.py and the recycle cost): readings of
+the printed wordings, refusals of the half-said ones, and mutants of each reading that the read-card disputes of
+this family (tests/data/read_card_disputes/read-16x, read-17x) kill."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from rules_db import card_readings
+from scenarios import schema
+from scenarios.card_reader import CardText, abilities, deck, effects, read_card
+from scenarios.cards import Card, UnknownCard, use_read_cards
+from scenarios.replay import replay_file, replay_variant
+
+DISPUTES = sorted(
+    path
+    for path in (Path(__file__).parent / "data" / "read_card_disputes").glob("read-1[67]?-*.yaml")
+    if 161 <= int(path.name.split("-")[1]) <= 179
+)
+
+
+def read(text: str, kind: str = "Unit"):
+    return read_card(CardText("Some Card", kind, text))
+
+
+def _effects(reading) -> list:
+    definition = reading.definition
+    return definition.get("effects") or definition["triggers"][0]["effects"]
+
+
+def test_a_look_reads_the_card_taken_and_where_the_rest_go():
+    reading = read(
+        "Look at the top 4 cards of your Main Deck. You may reveal a spell with Energy cost [4 Energy] or more "
+        "from among them and draw it. Recycle the rest.",
+        "Spell",
+    )
+    assert reading.status == "read", reading.unread
+    take = {"card": "spell", "may": True, "verb": "draw", "show": True, "min_energy": 4}
+    assert _effects(reading) == [{"op": "look_at_deck", "n": 4, "take": take, "rest": "recycle"}]
+    Card.model_validate(reading.definition)
+
+
+@pytest.mark.parametrize(
+    ("text", "take", "rest"),
+    [
+        ("Put 1 into your hand and recycle the rest.", {"card": "card", "verb": "hand"}, "recycle"),
+        ("Draw one and recycle the other.", {"card": "card", "verb": "draw"}, "recycle"),
+        (
+            "You may choose a card from among them and draw it. Put the rest into your trash.",
+            {"card": "card", "may": True, "verb": "draw"},
+            "trash",
+        ),
+        (
+            "You may reveal a gear from among them and draw it. Then recycle the rest.",
+            {"card": "gear", "may": True, "verb": "draw", "show": True},
+            "recycle",
+        ),
+    ],
+)
+def test_each_wording_of_the_card_taken_and_the_rest(text, take, rest):
+    reading = read(f"Look at the top 3 cards of your Main Deck. {text}", "Spell")
+    assert _effects(reading) == [{"op": "look_at_deck", "n": 3, "take": take, "rest": rest}]
+
+
+def test_a_revealed_top_card_taken_if_it_is_a_kind_and_otherwise_more():
+    reading = read(
+        "When I move, reveal the top card of your Main Deck. If it's a unit, draw it. Otherwise, put it in your "
+        "trash and give me +2 [Might] this turn."
+    )
+    assert _effects(reading) == [
+        {
+            "op": "look_at_deck",
+            "n": 1,
+            "reveal": True,
+            "take": {"card": "unit", "verb": "draw"},
+            "rest": "trash",
+            "else": [{"op": "might", "amount": 2, "to": "this"}],
+        }
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Look at the top 3 cards of your Main Deck.",  # nothing said of them
+        "Look at the top 3 cards of your Main Deck. Put 1 into your hand.",  # the rest never said
+        "Look at the top 3 cards of your Main Deck. Recycle the rest.",  # the card taken never said
+        "Reveal the top 2 cards of your Main Deck. If it's a unit, draw it. Otherwise, recycle it.",  # "it" of two
+        "Reveal the top card of your Main Deck. If it's a unit, draw it. Otherwise, put it in your trash and "
+        "do a thing no card says.",  # never "otherwise, trash it" then the rest always
+        "Look at the top 2 cards of your Main Deck. Put 1 into your hand and recycle the rest. Put 1 into your hand.",
+    ],
+)
+def test_a_look_half_said_is_refused(text):
+    reading = read(text, "Spell")
+    assert reading.status == "unread" and reading.definition is None
+
+
+def test_a_card_returned_from_the_trash_is_a_target_there():
+    reading = read("Return a unit from your trash to your hand.", "Spell")
+    assert reading.definition["targets"] == {"target": {"type": "unit", "zone": "trash"}}
+    assert reading.definition["effects"] == [{"op": "return_from_trash", "what": "target"}]
+    assert read("Return a unit or a rune from your trash to your hand.", "Spell").status == "unread"
+
+
+def test_recycling_from_the_trash_as_a_cost():
+    reading = read("Recycle 3 from your trash, [1 Energy], [Exhaust]: Draw 1.", "Gear")
+    (ability,) = reading.definition["activated"]
+    assert ability["cost"] == {"recycle_from_trash": 3, "energy": 1, "exhaust": "this"}
+    assert read("Recycle 3, [Exhaust]: Draw 1.", "Gear").status == "unread"
+
+
+# -- mutants of the readings, each killed by a read-card dispute of this family ----------------------------------
+
+
+def _kind_read_as_any_card(monkeypatch):
+    taking = deck._taking
+    monkeypatch.setattr(deck, "_taking", lambda ctx, take: taking(ctx, {**take, "card": "card"}))
+
+
+def _rest_left_on_top(monkeypatch):
+    rest = deck._rest
+
+    def mutant(ctx, where, otherwise):
+        looking = rest(ctx, where, otherwise)
+        if looking is not None:
+            looking.pop("rest")
+        return looking
+
+    monkeypatch.setattr(deck, "_rest", mutant)
+
+
+def _trash_read_as_recycle(monkeypatch):
+    rest = deck._rest
+    monkeypatch.setattr(deck, "_rest", lambda ctx, where, otherwise: rest(ctx, "recycle", otherwise))
+
+
+def _otherwise_more_dropped(monkeypatch):
+    monkeypatch.setattr(deck, "instructions", lambda clause, ctx, used: [])
+
+
+def _trash_read_as_the_board(monkeypatch):
+    def on_the_board(m, ctx):
+        found = deck._return_from_trash(m, ctx)
+        for spec in ctx.targets.values():
+            spec.pop("zone", None)
+        return found
+
+    templates = [(f, p, on_the_board if b is deck._return_from_trash else b) for f, p, b in effects.TEMPLATES]
+    monkeypatch.setattr(effects, "TEMPLATES", templates)
+
+
+def _recycle_cost_one_fewer(monkeypatch):
+    ability_cost = abilities.ability_cost
+
+    def mutant(text):
+        cost = ability_cost(text)
+        if cost and cost.get("recycle_from_trash"):
+            cost["recycle_from_trash"] -= 1
+        return cost
+
+    monkeypatch.setattr(abilities, "ability_cost", mutant)
+
+
+MUTANTS = {
+    "the kind taken read as any card": _kind_read_as_any_card,
+    "the rest left on top": _rest_left_on_top,
+    "the rest trashed read as recycled": _trash_read_as_recycle,
+    "what otherwise does dropped": _otherwise_more_dropped,
+    "a card in the trash read as one on the board": _trash_read_as_the_board,
+    "the recycle cost read one fewer": _recycle_cost_one_fewer,
+}
+
+
+def _verdicts() -> list[str]:
+    """Each dispute's verdict and its variants'; a card the mutant leaves unread fails its dispute as surely."""
+    verdicts = []
+    for path in DISPUTES:
+        try:
+            verdicts.append(replay_file(path).verdict)
+            scenario, _ = schema.load(path)
+            verdicts += [replay_variant(path, v.id).verdict for v in scenario.variants]
+        except UnknownCard:
+            verdicts.append("mismatch")
+    return verdicts
+
+
+def _read_every_card(real_db) -> dict:
+    conn = sqlite3.connect(f"file:{real_db}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    try:
+        rows = [dict(row) for row in conn.execute(card_readings._CARDS, ["riftbound"])]
+    finally:
+        conn.close()
+    definitions = {}
+    for row in rows:
+        reading = read_card(card_readings.card_text(row))
+        if reading.status == "read":
+            definitions[row["name"]] = reading.definition
+    return definitions
+
+
+def test_the_family_has_its_disputes(real_db):
+    assert len(DISPUTES) >= 8
+    use_read_cards(_read_every_card(real_db))
+    try:
+        assert set(_verdicts()) == {"match"}
+    finally:
+        use_read_cards({})
+
+
+@pytest.mark.parametrize("mutant", sorted(MUTANTS))
+def test_the_disputes_kill_a_mutant_of_each_reading(mutant, real_db, monkeypatch):
+    MUTANTS[mutant](monkeypatch)
+    use_read_cards(_read_every_card(real_db))
+    try:
+        verdicts = _verdicts()
+    finally:
+        use_read_cards({})
+    assert "mismatch" in verdicts, f"the mutant {mutant!r} survives every dispute of the family"
