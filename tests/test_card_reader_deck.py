@@ -113,6 +113,20 @@ def test_recycling_from_the_trash_as_a_cost():
     assert read("Recycle 3, [Exhaust]: Draw 1.", "Gear").status == "unread"
 
 
+def test_a_unit_played_from_the_trash_is_a_target_there_with_its_cost_limits():
+    reading = read(
+        "When you play me, you may play a unit costing no more than [3 Energy] and no more than [Any rune] from "
+        "your trash, ignoring its cost."
+    )
+    (trigger,) = reading.definition["triggers"]
+    assert trigger["optional"] is True
+    assert trigger["targets"] == {"target": {"type": "unit", "zone": "trash", "max_cost": 3, "max_power": 1}}
+    assert trigger["effects"] == [{"op": "play_from_trash", "what": "target", "ignoring": "cost"}]
+    spell = read("Play a unit from your trash, ignoring its Energy cost. (You must still pay its Power cost.)", "Spell")
+    assert spell.definition["effects"] == [{"op": "play_from_trash", "what": "target", "ignoring": "energy"}]
+    assert read("Play a spell from your trash, ignoring its Energy cost.", "Spell").status == "unread"
+
+
 # -- mutants of the readings, each killed by a read-card dispute of this family ----------------------------------
 
 
@@ -165,6 +179,26 @@ def _recycle_cost_one_fewer(monkeypatch):
     monkeypatch.setattr(abilities, "ability_cost", mutant)
 
 
+def _energy_read_as_the_whole_cost(monkeypatch):
+    def whole_cost(m, ctx):
+        return [{**i, "ignoring": "cost"} for i in deck._play_from_trash(m, ctx)]
+
+    templates = [(f, p, whole_cost if b is deck._play_from_trash else b) for f, p, b in effects.TEMPLATES]
+    monkeypatch.setattr(effects, "TEMPLATES", templates)
+
+
+def _cost_limit_dropped(monkeypatch):
+    def no_limit(m, ctx):
+        found = deck._play_from_trash(m, ctx)
+        for spec in ctx.targets.values():
+            spec.pop("max_cost", None)
+            spec.pop("max_power", None)
+        return found
+
+    templates = [(f, p, no_limit if b is deck._play_from_trash else b) for f, p, b in effects.TEMPLATES]
+    monkeypatch.setattr(effects, "TEMPLATES", templates)
+
+
 MUTANTS = {
     "the kind taken read as any card": _kind_read_as_any_card,
     "the rest left on top": _rest_left_on_top,
@@ -172,6 +206,8 @@ MUTANTS = {
     "what otherwise does dropped": _otherwise_more_dropped,
     "a card in the trash read as one on the board": _trash_read_as_the_board,
     "the recycle cost read one fewer": _recycle_cost_one_fewer,
+    "ignoring its Energy cost read as ignoring its cost": _energy_read_as_the_whole_cost,
+    "the cost limit of a unit played from the trash dropped": _cost_limit_dropped,
 }
 
 
@@ -204,7 +240,7 @@ def _read_every_card(real_db) -> dict:
 
 
 def test_the_family_has_its_disputes(real_db):
-    assert len(DISPUTES) >= 8
+    assert len(DISPUTES) >= 10
     use_read_cards(_read_every_card(real_db))
     try:
         assert set(_verdicts()) == {"match"}

@@ -119,3 +119,21 @@ def _return_from_trash(m, ctx):
     """A card of your trash is a target (355.10.a: the trash is public), returned to your hand."""
     slot = ctx.slot({"type": m["kind"], "zone": "trash"})
     return [{"op": "return_from_trash", "what": slot}]
+
+
+@template(
+    "play from the trash",
+    r"(?P<may>you may )?play a unit(?: (?:with cost|costing) no more than \[(?P<e>\d+) energy\] and no more than "
+    r"(?P<p>(?:\[any rune\])+))? from your trash, ignoring its (?P<which>energy cost|cost)",
+)
+def _play_from_trash(m, ctx):
+    """ "Play a unit from your trash, ignoring its Energy cost": a play as the ability resolves (419.3) of a unit
+    that is a target in the trash (355.10.a), with no more than the printed costs named; "you may": the player may
+    choose none (an optional choice)."""
+    spec: dict[str, Any] = {"type": "unit", "zone": "trash"}
+    if m["e"]:
+        spec.update(max_cost=int(m["e"]), max_power=m["p"].count("[any rune]"))
+    if m["may"]:
+        spec["optional"] = True
+    slot = ctx.slot(spec)
+    return [{"op": "play_from_trash", "what": slot, "ignoring": "energy" if m["which"] == "energy cost" else "cost"}]

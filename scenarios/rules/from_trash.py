@@ -6,7 +6,7 @@ target spec), and a target gone from the trash by then is no longer legal (359.3
 from __future__ import annotations
 
 from scenarios.game import Game
-from scenarios.kernel import calc, choose, do, instruction, procedure, query
+from scenarios.kernel import Refusal, calc, choose, do, instruction, procedure, query
 from scenarios.objects import HAND, TRASH
 from scenarios.trace import StepKind
 
@@ -52,3 +52,36 @@ def recycle_from_trash(game: Game, player: str, n: int, label: str, because) -> 
         picks.append(choose(game, "recycle", player, f"{label}: card to recycle from the trash", left, "416.6"))
     if picks:
         do.recycle(game, picks, label, because=because)
+
+
+@instruction("play_from_trash")
+def op_play_from_trash(game: Game, run, ins) -> None:
+    """ "Play a unit from your trash, ignoring its Energy cost": a play during the resolution, every step of it as
+    usual but what the instruction changes (419.3.b): the unit is a target in the trash (355.10.a); its Energy cost
+    (`ignoring: energy`, then its Power is still paid, 356.1.b.2) or its whole cost (`ignoring: cost`, 356.1.b.1)
+    is set to zero; it is played to its controller's base or a battlefield it may be played to (355.2), the
+    player's choice. A unit no longer in the trash, or whose remaining cost can't be paid, is not played (419.3.c)."""
+    player, label = run.item.controller, run.item.label
+    for card_id in calc.refs(game, run, ins["what"]):
+        card = game.objects[card_id]
+        if card.zone != TRASH:
+            continue
+        if ins.get("ignoring") == "energy":
+            cost = calc.total_cost(game, card, player, None, False, 0, []).model_copy(update={"energy": 0})
+            problem = calc.resource_problem(game, player, cost, "356.1.b.2")
+            if problem is not None:
+                calc.impossible(game, run, f"{card_id} is not played: {problem.message}", "419.3.c")
+                continue
+            calc.pay_resources(game, player, cost, "356.1.b.2")
+        places = ["base"] + [bf.id for bf in game.battlefields() if _may_be_played_to(game, player, card, bf.id)]
+        where = choose(game, "location", player, f"{label}: the location {card_id} is played to", places, "355.2")
+        ignoring = "energy cost" if ins.get("ignoring") == "energy" else "cost"
+        do.play_by_effect(game, card, player, where, label, ignoring, because=run.because)
+
+
+def _may_be_played_to(game: Game, player: str, card, location: str) -> bool:
+    try:
+        calc.check_play_location(game, player, card, location, None)
+    except Refusal:
+        return False
+    return True

@@ -283,13 +283,17 @@ def _with_card(card, count: int, ids: tuple[str, ...]) -> tuple[int, tuple[str, 
 @procedure(
     "play_by_effect",
     StepKind.EFFECT,
-    defines=("419.3", "356.1.b.1"),
-    summary=lambda g, unit, player, location, label: (
-        f"{label}: {player} plays {unit.id} to {location}, ignoring its cost"
+    defines=("419.3",),
+    summary=lambda g, unit, player, location, label, ignoring="cost": (
+        f"{label}: {player} plays {unit.id} to {location}, ignoring its {ignoring}"
+        + (" (its Power cost paid)" if ignoring == "energy cost" else "")
     ),
     objects=lambda g, unit, *a: [unit.id],
+    cite=lambda g, unit, player, location, label, ignoring="cost": ["356.1.b.1" if ignoring == "cost" else "356.1.b.2"],
 )
-def play_by_effect(game: Game, unit, player: str, location: str, label: str) -> None:
+def play_by_effect(game: Game, unit, player: str, location: str, label: str, ignoring: str = "cost") -> None:
+    """A unit played as an instruction resolves (419.3), its whole cost (356.1.b.1) or only its Energy cost
+    (`ignoring="energy cost"`, 356.1.b.2: its Power cost paid by the instruction) set to zero."""
     definition = unit.definition
     ready = definition.enters_ready
     if definition.has("Accelerate"):
