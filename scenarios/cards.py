@@ -41,7 +41,8 @@ class Strict(BaseModel):
 class TargetSpec(Strict):
     """Which objects a choice may pick: a card type plus filters."""
 
-    type: Literal["unit", "spell", "gear", "card_in_hand", "battlefield", "location"] = "unit"
+    # "permanent": a unit or a gear card ("a unit or gear from your trash"; 133.4.a.2: the permanent types)
+    type: Literal["unit", "spell", "gear", "permanent", "card_in_hand", "battlefield", "location"] = "unit"
     side: Literal["friendly", "enemy", "any"] = "any"
     where: Literal["here", "battlefield", "base", "any", "same_as_source", "other_battlefield"] = "any"
     max_might: int | None = None

@@ -114,10 +114,11 @@ def _otherwise(m, ctx):
     return []
 
 
-@template("return from the trash", r"return an? (?P<kind>unit|gear|spell) from your trash to your hand")
+@template("return from the trash", r"return an? (?P<kind>unit or gear|unit|gear|spell) from your trash to your hand")
 def _return_from_trash(m, ctx):
-    """A card of your trash is a target (355.10.a: the trash is public), returned to your hand."""
-    slot = ctx.slot({"type": m["kind"], "zone": "trash"})
+    """A card of your trash is a target (355.10.a: the trash is public), returned to your hand; "a unit or gear":
+    a permanent card (either kind)."""
+    slot = ctx.slot({"type": "permanent" if m["kind"] == "unit or gear" else m["kind"], "zone": "trash"})
     return [{"op": "return_from_trash", "what": slot}]
 
 

@@ -38,7 +38,7 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         return (
             obj.zone == Zone.TRASH
             and obj.owner == ctx.controller
-            and obj.kind == spec.type
+            and (obj.kind == spec.type or (spec.type == "permanent" and obj.kind in (Kind.UNIT, Kind.GEAR)))
             and (spec.max_cost is None or obj.definition.energy <= spec.max_cost)
             and (spec.max_power is None or obj.definition.power <= spec.max_power)
         )
