@@ -106,6 +106,16 @@ def test_a_card_returned_from_the_trash_is_a_target_there():
     assert read("Return a unit or a rune from your trash to your hand.", "Spell").status == "unread"
 
 
+def test_a_card_from_the_hand_put_on_the_main_deck():
+    reading = read(
+        "When a friendly unit dies, you may exhaust me to draw 1, then put a card from your hand on the top or "
+        "bottom of your Main Deck.",
+        "Gear",
+    )
+    (trigger,) = reading.definition["triggers"]
+    assert trigger["effects"] == [{"op": "draw", "n": 1}, {"op": "put_from_hand_on_deck"}]
+
+
 def test_recycling_from_the_trash_as_a_cost():
     reading = read("Recycle 3 from your trash, [1 Energy], [Exhaust]: Draw 1.", "Gear")
     (ability,) = reading.definition["activated"]
@@ -199,6 +209,11 @@ def _cost_limit_dropped(monkeypatch):
     monkeypatch.setattr(effects, "TEMPLATES", templates)
 
 
+def _card_put_back_dropped(monkeypatch):
+    templates = [(f, p, (lambda m, ctx: []) if b is deck._hand_to_deck else b) for f, p, b in effects.TEMPLATES]
+    monkeypatch.setattr(effects, "TEMPLATES", templates)
+
+
 MUTANTS = {
     "the kind taken read as any card": _kind_read_as_any_card,
     "the rest left on top": _rest_left_on_top,
@@ -208,6 +223,7 @@ MUTANTS = {
     "the recycle cost read one fewer": _recycle_cost_one_fewer,
     "ignoring its Energy cost read as ignoring its cost": _energy_read_as_the_whole_cost,
     "the cost limit of a unit played from the trash dropped": _cost_limit_dropped,
+    "the card put back from the hand dropped": _card_put_back_dropped,
 }
 
 

@@ -138,3 +138,10 @@ def _play_from_trash(m, ctx):
         spec["optional"] = True
     slot = ctx.slot(spec)
     return [{"op": "play_from_trash", "what": slot, "ignoring": "energy" if m["which"] == "energy cost" else "cost"}]
+
+
+@template("hand to the main deck", r"put a card from your hand on the top or bottom of your main deck")
+def _hand_to_deck(m, ctx):
+    """A card of the hand, the player's choice and not a target (the hand is private, 355.10.a), to the top or
+    the bottom of the Main Deck, the player's choice."""
+    return [{"op": "put_from_hand_on_deck"}]

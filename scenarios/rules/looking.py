@@ -115,3 +115,33 @@ def _to_trash(game: Game, card_ids, label: str) -> None:
     for card_id in card_ids:
         game.objects[card_id].zone = TRASH
 
+
+
+@procedure(
+    "put_on_deck",
+    StepKind.EFFECT,
+    defines=("108.4",),
+    summary=lambda g, player, card_id, where, label: f"{label}: {player} puts {card_id} on the {where} of their "
+    "Main Deck",
+    objects=lambda g, player, card_id, where, label: [card_id],
+    pure=True,
+)
+def put_on_deck(game: Game, player: str, card_id: str, where: str, label: str) -> None:
+    card = game.objects[card_id]
+    deck = game.deck(player)
+    card.zone = DECK
+    card.order = calc.bottom_of_deck(game) if where == "bottom" else min((c.order for c in deck), default=0) - 1
+
+
+@instruction("put_from_hand_on_deck")
+def op_put_from_hand_on_deck(game: Game, run, ins) -> None:
+    """ "Put a card from your hand on the top or bottom of your Main Deck": a card of the player's choice (the hand
+    is private, so not a target, 355.10.a), then the place of the player's choice; none with an empty hand (055)."""
+    player, label = run.item.controller, run.item.label
+    hand = [c.id for c in game.hand(player)]
+    if not hand:
+        calc.impossible(game, run, f"{player} has no card in hand to put on the Main Deck")
+        return
+    pick = choose(game, "card", player, f"{label}: card from the hand to put on the Main Deck", hand, "108.7.f")
+    where = choose(game, "top_or_bottom", player, f"{label}: top or bottom of the Main Deck", ["top", "bottom"], "108.4")
+    put_on_deck(game, player, pick, where, label, because=run.because)
