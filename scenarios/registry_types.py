@@ -165,6 +165,9 @@ class TypedProcedures(Protocol):
     def play_card(self, game: Any, act: Any, /, *, because: Because) -> Any:
         """scenarios.rules.playing.play_card"""
 
+    def put_on_deck(self, game: Any, player: str, card_id: str, where: str, label: str, /, *, because: Because) -> Any:
+        """scenarios.rules.looking.put_on_deck"""
+
     def put_trigger_on_chain(self, game: Any, instance: Any, /, *, because: Because) -> Any:
         """scenarios.rules.triggers.put_trigger_on_chain"""
 
@@ -312,6 +315,9 @@ class TypedQueries(Protocol):
 
     def deflect_cost(self, game: Any, player: str, choices: Any) -> int:
         """scenarios.rules.deflect.deflect_cost"""
+
+    def discarded_cards(self, game: Any, player: str, n: int) -> None:
+        """scenarios.rules.zones.discarded_cards"""
 
     def event_aliases(self, game: Any, source: Any, kind: str) -> frozenset:
         """scenarios.rules.layers.event_aliases"""

@@ -116,6 +116,18 @@ def test_a_card_from_the_hand_put_on_the_main_deck():
     assert trigger["effects"] == [{"op": "draw", "n": 1}, {"op": "put_from_hand_on_deck"}]
 
 
+@pytest.mark.parametrize(
+    ("text", "event"),
+    [
+        ("When you discard one or more cards, ready me.", "discard_cards"),
+        ("When you recycle one or more cards to your Main Deck, ready me.", "recycle_cards"),
+    ],
+)
+def test_a_trigger_on_one_or_more_cards_discarded_or_recycled(text, event):
+    (trigger,) = read(text).definition["triggers"]
+    assert trigger["when"] == {"event": event, "who": "you"}
+
+
 def test_recycling_from_the_trash_as_a_cost():
     reading = read("Recycle 3 from your trash, [1 Energy], [Exhaust]: Draw 1.", "Gear")
     (ability,) = reading.definition["activated"]
@@ -214,6 +226,15 @@ def _card_put_back_dropped(monkeypatch):
     monkeypatch.setattr(effects, "TEMPLATES", templates)
 
 
+def _each_card_read_for_one_or_more(monkeypatch):
+    events = {"discard_cards": "discard", "recycle_cards": "discard"}  # each card's own discard; never a recycle
+    triggers = [
+        (f, p, (lambda m, b=b: [{**e, "event": events.get(e["event"], e["event"])} for e in b(m)]))
+        for f, p, b in abilities.TRIGGERS
+    ]
+    monkeypatch.setattr(abilities, "TRIGGERS", triggers)
+
+
 MUTANTS = {
     "the kind taken read as any card": _kind_read_as_any_card,
     "the rest left on top": _rest_left_on_top,
@@ -224,6 +245,7 @@ MUTANTS = {
     "ignoring its Energy cost read as ignoring its cost": _energy_read_as_the_whole_cost,
     "the cost limit of a unit played from the trash dropped": _cost_limit_dropped,
     "the card put back from the hand dropped": _card_put_back_dropped,
+    "one or more cards read as each card (and a recycle as a discard)": _each_card_read_for_one_or_more,
 }
 
 

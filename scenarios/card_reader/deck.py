@@ -5,13 +5,18 @@
   unit from among them and draw it", "If it's a gear, draw it") and where the rest go ("Recycle the rest", "Put
   the rest into your trash", "Otherwise, recycle it"). A look whose rest is never said is refused
   (`abilities._effects`): nothing half-read.
-- "Return a unit from your trash to your hand": a target in the trash (355.10.a), returned (`return_from_trash`).
+- "Return a unit from your trash to your hand": a target in the trash (355.10.a), returned (`return_from_trash`);
+  "Play a unit from your trash, ignoring its Energy cost" (`play_from_trash`, 419.3, 356.1.b).
+- "Put a card from your hand on the top or bottom of your Main Deck" (`put_from_hand_on_deck`).
+- Triggers "When you discard one or more cards", "When you recycle one or more cards to your Main Deck".
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from scenarios.card_reader.abilities import TRIGGERS
 from scenarios.card_reader.effects import instructions, template
 from scenarios.card_reader.phrases import number
 
@@ -145,3 +150,20 @@ def _hand_to_deck(m, ctx):
     """A card of the hand, the player's choice and not a target (the hand is private, 355.10.a), to the top or
     the bottom of the Main Deck, the player's choice."""
     return [{"op": "put_from_hand_on_deck"}]
+
+
+# Triggers on the hand and the main deck: once per discard, or per recycle, of one or more cards (422.1.b, 416.1.c)
+TRIGGERS.extend(
+    [
+        (
+            "when you discard one or more cards",
+            re.compile(r"when you discard one or more cards"),
+            lambda m: [{"event": "discard_cards", "who": "you"}],
+        ),
+        (
+            "when you recycle one or more cards to your main deck",
+            re.compile(r"when you recycle one or more cards to your main deck"),
+            lambda m: [{"event": "recycle_cards", "who": "you"}],
+        ),
+    ]
+)
