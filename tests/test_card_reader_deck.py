@@ -128,6 +128,17 @@ def test_a_trigger_on_one_or_more_cards_discarded_or_recycled(text, event):
     assert trigger["when"] == {"event": event, "who": "you"}
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Recycle 3 from your trash.", {"op": "recycle_from_trash", "n": 3, "from": "your"}),
+        ("Recycle up to 4 cards from trashes.", {"op": "recycle_from_trash", "n": 4, "from": "all", "up_to": True}),
+    ],
+)
+def test_recycling_from_the_trash_as_an_instruction(text, expected):
+    assert read(text, "Spell").definition["effects"] == [expected]
+
+
 def test_recycling_from_the_trash_as_a_cost():
     reading = read("Recycle 3 from your trash, [1 Energy], [Exhaust]: Draw 1.", "Gear")
     (ability,) = reading.definition["activated"]
@@ -235,6 +246,14 @@ def _each_card_read_for_one_or_more(monkeypatch):
     monkeypatch.setattr(abilities, "TRIGGERS", triggers)
 
 
+def _trashes_read_as_your_trash(monkeypatch):
+    def yours(m, ctx):
+        return [{**i, "from": "your"} for i in deck._recycle_from_trash(m, ctx)]
+
+    templates = [(f, p, yours if b is deck._recycle_from_trash else b) for f, p, b in effects.TEMPLATES]
+    monkeypatch.setattr(effects, "TEMPLATES", templates)
+
+
 MUTANTS = {
     "the kind taken read as any card": _kind_read_as_any_card,
     "the rest left on top": _rest_left_on_top,
@@ -246,6 +265,7 @@ MUTANTS = {
     "the cost limit of a unit played from the trash dropped": _cost_limit_dropped,
     "the card put back from the hand dropped": _card_put_back_dropped,
     "one or more cards read as each card (and a recycle as a discard)": _each_card_read_for_one_or_more,
+    "from trashes read as from your trash": _trashes_read_as_your_trash,
 }
 
 

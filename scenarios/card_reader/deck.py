@@ -66,7 +66,9 @@ def _take_one(m, ctx):
     return _taking(ctx, take)
 
 
-@template("look at the top cards", r"if it's an? (?P<kind>unit|gear|spell), (?:(?P<draw>draw it)|put it in(?:to)? your hand)")
+@template(
+    "look at the top cards", r"if it's an? (?P<kind>unit|gear|spell), (?:(?P<draw>draw it)|put it in(?:to)? your hand)"
+)
 def _take_if(m, ctx):
     """ "Reveal the top card ... If it's a gear, draw it": the one card revealed, taken if it is one."""
     if ctx.looking is None or ctx.looking["n"] != 1:
@@ -150,6 +152,20 @@ def _hand_to_deck(m, ctx):
     """A card of the hand, the player's choice and not a target (the hand is private, 355.10.a), to the top or
     the bottom of the Main Deck, the player's choice."""
     return [{"op": "put_from_hand_on_deck"}]
+
+
+@template("recycle from the trash", r"recycle (?P<up>up to )?(?P<n>\d+)(?: cards?)? from (?P<whose>your trash|trashes)")
+def _recycle_from_trash(m, ctx):
+    """ "Recycle 3 from your trash", "Recycle up to 4 cards from trashes": cards of the player's choice, not
+    targets (416.6), as many as there are (416.4), each to its owner's Main Deck (416.1.c)."""
+    ins: dict[str, Any] = {
+        "op": "recycle_from_trash",
+        "n": int(m["n"]),
+        "from": "your" if m["whose"] == "your trash" else "all",
+    }
+    if m["up"]:
+        ins["up_to"] = True
+    return [ins]
 
 
 # Triggers on the hand and the main deck: once per discard, or per recycle, of one or more cards (422.1.b, 416.1.c)

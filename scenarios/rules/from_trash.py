@@ -33,25 +33,41 @@ def op_return_from_trash(game: Game, run, ins) -> None:
 
 
 @query("trash_of")
-def trash_of(game: Game, player: str) -> list[str]:
-    """The cards in `player`'s trash (108.2), oldest first."""
-    cards = [o for o in game.objects.values() if o.owner == player and o.zone == TRASH]
+def trash_of(game: Game, player: str | None) -> list[str]:
+    """The cards in `player`'s trash (108.2), or in every trash (None), oldest first."""
+    cards = [o for o in game.objects.values() if o.zone == TRASH and player in (None, o.owner)]
     return [o.id for o in sorted(cards, key=lambda o: o.order)]
 
 
 @query("recycle_from_trash")
-def recycle_from_trash(game: Game, player: str, n: int, label: str, because) -> None:
+def recycle_from_trash(
+    game: Game, player: str, n: int, label: str, because, every_trash: bool = False, up_to: bool = False
+) -> None:
     """ "Recycle 3 from your trash": 3 cards of the player's choice, which are not targets (416.6), recycled
-    together to the bottom of the Main Deck (416.5: in a random order; the engine keeps the order chosen). As a
-    cost the whole of it must be paid (416.3); as an effect as many as there are (416.4)."""
+    together, each to the bottom of its owner's Main Deck (416.1.c; 416.5: in a random order, the engine keeps the
+    order chosen). As a cost the whole of it must be paid (416.3); as an effect as many as there are (416.4);
+    "up to 3", as many as the player chooses. From the player's own trash, or from `every_trash` ("from
+    trashes")."""
+    owner = None if every_trash else player
     picks: list[str] = []
     for _ in range(n):
-        left = [card for card in trash_of(game, player) if card not in picks]
+        left = [card for card in trash_of(game, owner) if card not in picks]
         if not left:
             break
-        picks.append(choose(game, "recycle", player, f"{label}: card to recycle from the trash", left, "416.6"))
+        options = left + (["done"] if up_to else [])
+        pick = choose(game, "recycle", player, f"{label}: card to recycle from the trash", options, "416.6")
+        if pick == "done":
+            break
+        picks.append(pick)
     if picks:
         do.recycle(game, picks, label, because=because)
+
+
+@instruction("recycle_from_trash")
+def op_recycle_from_trash(game: Game, run, ins) -> None:
+    """`{op: recycle_from_trash, n, up_to?, from: your | all}` (416.4, 416.6)."""
+    every_trash, up_to = ins.get("from") == "all", ins.get("up_to", False)
+    recycle_from_trash(game, run.item.controller, ins["n"], run.item.label, run.because, every_trash, up_to)
 
 
 @instruction("play_from_trash")

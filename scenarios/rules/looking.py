@@ -24,6 +24,7 @@ from scenarios.kernel import calc, choose, do, instruction, note, procedure
 from scenarios.objects import DECK, HAND, TRASH, Event, Obj
 from scenarios.trace import StepKind
 
+
 def _fits(card: Obj, take: dict) -> bool:
     kind = take.get("card", "card")
     if kind != "card" and card.kind != kind:
@@ -34,9 +35,9 @@ def _fits(card: Obj, take: dict) -> bool:
 @procedure(
     "take_looked_card",
     StepKind.EFFECT,
-    summary=lambda g, player, card_id, verb, label: f"{label}: {player} "
-    + ("draws" if verb == "draw" else "puts into their hand")
-    + f" {card_id}",
+    summary=lambda g, player, card_id, verb, label: (
+        f"{label}: {player} " + ("draws" if verb == "draw" else "puts into their hand") + f" {card_id}"
+    ),
     objects=lambda g, player, card_id, verb, label: [card_id],
     cite=lambda g, player, card_id, verb, label: ["413.1"] if verb == "draw" else [],
     pure=True,
@@ -68,7 +69,15 @@ def op_look_at_deck(game: Game, run, ins) -> None:
         calc.reveal(game, player, [c.id for c in looked], run.because)
     else:
         ids = [c.id for c in looked]
-        note(game, StepKind.EFFECT, "look", f"{player} looks at the top of their Main Deck: {shown}", run.because, ("128.4",), ids)
+        note(
+            game,
+            StepKind.EFFECT,
+            "look",
+            f"{player} looks at the top of their Main Deck: {shown}",
+            run.because,
+            ("128.4",),
+            ids,
+        )
     if len(looked) < ins["n"]:
         held = f"{player}'s Main Deck held only {len(looked)}: {verb} those"
         note(game, StepKind.EFFECT, "look", held, run.because, (rule,) if rule else (), [player])
@@ -116,13 +125,13 @@ def _to_trash(game: Game, card_ids, label: str) -> None:
         game.objects[card_id].zone = TRASH
 
 
-
 @procedure(
     "put_on_deck",
     StepKind.EFFECT,
     defines=("108.4",),
-    summary=lambda g, player, card_id, where, label: f"{label}: {player} puts {card_id} on the {where} of their "
-    "Main Deck",
+    summary=lambda g, player, card_id, where, label: (
+        f"{label}: {player} puts {card_id} on the {where} of their Main Deck"
+    ),
     objects=lambda g, player, card_id, where, label: [card_id],
     pure=True,
 )
@@ -143,5 +152,7 @@ def op_put_from_hand_on_deck(game: Game, run, ins) -> None:
         calc.impossible(game, run, f"{player} has no card in hand to put on the Main Deck")
         return
     pick = choose(game, "card", player, f"{label}: card from the hand to put on the Main Deck", hand, "108.7.f")
-    where = choose(game, "top_or_bottom", player, f"{label}: top or bottom of the Main Deck", ["top", "bottom"], "108.4")
+    where = choose(
+        game, "top_or_bottom", player, f"{label}: top or bottom of the Main Deck", ["top", "bottom"], "108.4"
+    )
     put_on_deck(game, player, pick, where, label, because=run.because)
