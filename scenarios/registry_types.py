@@ -165,6 +165,9 @@ class TypedProcedures(Protocol):
     def play_card(self, game: Any, act: Any, /, *, because: Because) -> Any:
         """scenarios.rules.playing.play_card"""
 
+    def put_back_in_order(self, game: Any, player: str, order: Any, positions: Any, label: str, /, *, because: Because) -> Any:
+        """scenarios.rules.looking.put_back_in_order"""
+
     def put_on_deck(self, game: Any, player: str, card_id: str, where: str, label: str, /, *, because: Because) -> Any:
         """scenarios.rules.looking.put_on_deck"""
 

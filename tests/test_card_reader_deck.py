@@ -65,6 +65,16 @@ def test_each_wording_of_the_card_taken_and_the_rest(text, take, rest):
     assert _effects(reading) == [{"op": "look_at_deck", "n": 3, "take": take, "rest": rest}]
 
 
+def test_each_of_two_looked_at_may_be_recycled_and_the_rest_reordered():
+    reading = read(
+        "Look at the top two cards of your Main Deck. You may recycle one or both of them. Put those you don't "
+        "back in any order.",
+        "Spell",
+    )
+    assert _effects(reading) == [{"op": "look_at_deck", "n": 2, "rest": "may_recycle", "reorder": True}]
+    assert read("Look at the top 3 cards of your Main Deck. You may recycle one or both of them.", "Spell").unread
+
+
 def test_a_revealed_top_card_taken_if_it_is_a_kind_and_otherwise_more():
     reading = read(
         "When I move, reveal the top card of your Main Deck. If it's a unit, draw it. Otherwise, put it in your "
@@ -254,6 +264,20 @@ def _trashes_read_as_your_trash(monkeypatch):
     monkeypatch.setattr(effects, "TEMPLATES", templates)
 
 
+def _order_chosen_ignored(monkeypatch):
+    in_any_order = deck._in_any_order
+
+    def kept_as_they_were(m, ctx):
+        looking = ctx.looking
+        found = in_any_order(m, ctx)
+        if found is not None and looking is not None:
+            looking.pop("reorder")
+        return found
+
+    templates = [(f, p, kept_as_they_were if b is deck._in_any_order else b) for f, p, b in effects.TEMPLATES]
+    monkeypatch.setattr(effects, "TEMPLATES", templates)
+
+
 MUTANTS = {
     "the kind taken read as any card": _kind_read_as_any_card,
     "the rest left on top": _rest_left_on_top,
@@ -266,6 +290,7 @@ MUTANTS = {
     "the card put back from the hand dropped": _card_put_back_dropped,
     "one or more cards read as each card (and a recycle as a discard)": _each_card_read_for_one_or_more,
     "from trashes read as from your trash": _trashes_read_as_your_trash,
+    "the order chosen for the cards kept ignored": _order_chosen_ignored,
 }
 
 

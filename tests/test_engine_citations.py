@@ -131,6 +131,7 @@ TERMS: dict[str, list[str]] = {
     "take_looked_card": ["draw", "hand"],
     "trash_looked_cards": ["trash"],
     "put_on_deck": ["deck"],
+    "put_back_in_order": ["deck"],
     "return_from_trash": ["trash", "hand"],
     "burn_out": ["burn"],
     "condition": ["legion", "condition", "mighty", "played"],  # which cards count as played (Legion)

@@ -121,6 +121,28 @@ def _otherwise(m, ctx):
     return []
 
 
+@template("look at the top cards", r"you may recycle one or both of them")
+def _may_recycle_each(m, ctx):
+    """ "You may recycle one or both of them": after a look at two cards, none taken, each recycled or not, the
+    player's choice; the next sentence must say the order of those kept."""
+    looking = ctx.looking
+    if looking is None or looking["n"] != 2 or "take" in looking or "rest" in looking:
+        return None
+    looking["rest"] = "may_recycle"
+    return []
+
+
+@template("look at the top cards", r"put those you don't back in any order")
+def _in_any_order(m, ctx):
+    """ "Put those you don't back in any order": the cards kept go back on top, in the order the player chooses."""
+    looking = ctx.looking
+    if looking is None or looking.get("rest") != "may_recycle":
+        return None
+    looking["reorder"] = True
+    ctx.looking = None
+    return []
+
+
 @template("return from the trash", r"return an? (?P<kind>unit or gear|unit|gear|spell) from your trash to your hand")
 def _return_from_trash(m, ctx):
     """A card of your trash is a target (355.10.a: the trash is public), returned to your hand; "a unit or gear":

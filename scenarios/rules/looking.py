@@ -12,7 +12,8 @@ rest." and "Reveal the top card of your Main Deck. If it's a gear, draw it. Othe
   taken ("you may reveal a unit from among them and draw it", 424.1); `verb` `draw`: drawn (413.1: drawing
   takes a card from a zone into the hand), `hand`: put into the hand (not a draw).
 - `rest`: what happens to the cards not taken: `recycle` (416.1.a, in the order given: 416.5 makes it random,
-  the engine keeps the order), `trash`; `else`: instructions executed when no card was taken ("Otherwise, put it
+  the engine keeps the order), `trash`, `may_recycle` (each, the player's choice; `reorder`: those kept put back
+  on top in the order the player chooses); `else`: instructions executed when no card was taken ("Otherwise, put it
   in your trash and give me +2 [Might] this turn").
 With too few cards among those looked at for what follows, what follows is ignored (431.1.c.1).
 """
@@ -83,12 +84,44 @@ def op_look_at_deck(game: Game, run, ins) -> None:
         note(game, StepKind.EFFECT, "look", held, run.because, (rule,) if rule else (), [player])
     taken = _take(game, run, ins.get("take"), looked)
     rest = [c.id for c in looked if c.id != taken and c.zone == DECK]
-    if rest and ins.get("rest") == "recycle":
+    if rest and ins.get("rest") == "may_recycle":
+        prompt = f"{label}: recycle it to the bottom of the Main Deck?"
+        chosen = [c for c in rest if choose(game, "may", player, f"{c}: {prompt}", ["yes", "no"], "416.1") == "yes"]
+        rest = [c for c in rest if c not in chosen]
+        if chosen:
+            do.recycle(game, chosen, label, because=run.because)
+        if ins.get("reorder") and len(rest) > 1:
+            _reorder(game, run, rest)
+    elif rest and ins.get("rest") == "recycle":
         do.recycle(game, rest, label, because=run.because)
     elif rest and ins.get("rest") == "trash":
         _to_trash(game, rest, label, because=run.because)
     if taken is None and ins.get("else"):
         calc.execute(game, run, ins["else"])
+
+
+def _reorder(game: Game, run, kept: list[str]) -> None:
+    """ "Put those you don't back in any order": the kept cards are the top of the deck again, in the order the
+    player chooses (an order lists them all, top first)."""
+    player, label = run.item.controller, run.item.label
+    positions = sorted(game.objects[c].order for c in kept)
+    order = choose(game, "order", player, f"{label}: the order to put them back in, top first", kept, "424.4.a")
+    put_back_in_order(game, player, order, positions, label, because=run.because)
+
+
+@procedure(
+    "put_back_in_order",
+    StepKind.EFFECT,
+    defines=("108.4",),
+    summary=lambda g, player, order, positions, label: (
+        f"{label}: {player} puts {', '.join(order)} back on top of their Main Deck, in that order"
+    ),
+    objects=lambda g, player, order, positions, label: list(order),
+    pure=True,
+)
+def put_back_in_order(game: Game, player: str, order, positions, label: str) -> None:
+    for card_id, position in zip(order, positions, strict=True):
+        game.objects[card_id].order = position
 
 
 def _take(game: Game, run, take: dict | None, looked: list[Obj]) -> str | None:
