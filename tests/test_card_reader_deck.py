@@ -149,6 +149,16 @@ def test_recycling_from_the_trash_as_an_instruction(text, expected):
     assert read(text, "Spell").definition["effects"] == [expected]
 
 
+def test_an_instruction_if_the_hand_is_small():
+    reading = read(
+        "At the start of your Beginning Phase, draw 1 if you have one or fewer cards in your hand.", "Legend"
+    )
+    (trigger,) = reading.definition["triggers"]
+    then = [{"op": "draw", "n": 1}]
+    assert trigger["effects"] == [{"op": "if", "condition": "1 or fewer cards in hand", "then": then}]
+    assert read("Draw 1 if you have nine or fewer cards in your hand.", "Spell").status == "unread"
+
+
 def test_recycling_from_the_trash_as_a_cost():
     reading = read("Recycle 3 from your trash, [1 Energy], [Exhaust]: Draw 1.", "Gear")
     (ability,) = reading.definition["activated"]
@@ -278,6 +288,18 @@ def _order_chosen_ignored(monkeypatch):
     monkeypatch.setattr(effects, "TEMPLATES", templates)
 
 
+def _hand_size_read_one_higher(monkeypatch):
+    def one_higher(m, ctx):
+        found = deck._if_hand_size(m, ctx)
+        for i in found or []:
+            n = int(i["condition"].split()[0])
+            i["condition"] = f"{n + 1} or fewer cards in hand"
+        return found
+
+    templates = [(f, p, one_higher if b is deck._if_hand_size else b) for f, p, b in effects.TEMPLATES]
+    monkeypatch.setattr(effects, "TEMPLATES", templates)
+
+
 MUTANTS = {
     "the kind taken read as any card": _kind_read_as_any_card,
     "the rest left on top": _rest_left_on_top,
@@ -291,6 +313,7 @@ MUTANTS = {
     "one or more cards read as each card (and a recycle as a discard)": _each_card_read_for_one_or_more,
     "from trashes read as from your trash": _trashes_read_as_your_trash,
     "the order chosen for the cards kept ignored": _order_chosen_ignored,
+    "the hand size read one higher": _hand_size_read_one_higher,
 }
 
 

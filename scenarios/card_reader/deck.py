@@ -19,6 +19,7 @@ from typing import Any
 from scenarios.card_reader.abilities import TRIGGERS
 from scenarios.card_reader.effects import instructions, template
 from scenarios.card_reader.phrases import number
+from scenarios.rules.hand_size import HAND_SIZES
 
 _COUNT = r"(?P<n>\d+|two|three|four|five)"
 
@@ -205,3 +206,17 @@ TRIGGERS.extend(
         ),
     ]
 )
+
+
+_FEWER = r"if you have (?P<n>\d+|one|two|three|four|five) or fewer cards in your hand"
+
+
+@template("if <hand size>", rf"(?P<rest>.+) {_FEWER}")
+def _if_hand_size(m, ctx):
+    """ "Draw 1 if you have one or fewer cards in your hand": the instructions only while the hand is that small,
+    counted as the ability resolves (364.3.a; the number of cards in a hand is public, 108.7.e)."""
+    then = instructions(m["rest"], ctx, [])
+    n = number(m["n"])
+    if then is None or n is None or n not in HAND_SIZES:
+        return None
+    return [{"op": "if", "condition": f"{n} or fewer cards in hand", "then": then}]

@@ -1,0 +1,23 @@
+"""The number of cards in a player's hand as a condition: "Draw 1 if you have one or fewer cards in your hand".
+That number is public information (108.7.e); the condition words "N or fewer cards in hand" are registered for
+the numbers cards print.
+"""
+
+from __future__ import annotations
+
+from scenarios.game import Game
+from scenarios.kernel import condition
+
+HAND_SIZES = range(8)  # the most a card's "N or fewer cards in your hand" says is far below 8
+
+
+def _at_most(n: int):
+    def holds(game: Game, context) -> bool:
+        return len(game.hand(context.player)) <= n
+
+    holds.__name__ = f"_at_most_{n}_cards_in_hand"
+    return holds
+
+
+for _n in HAND_SIZES:
+    condition(f"{_n} or fewer cards in hand", "108.7.e")(_at_most(_n))
