@@ -193,7 +193,7 @@ class TypedProcedures(Protocol):
         """scenarios.rules.durations.return_control"""
 
     def return_from_trash(self, game: Any, card_id: str, label: str, /, *, because: Because) -> Any:
-        """scenarios.rules.from_trash.return_from_trash"""
+        """scenarios.rules.off_board.return_from_trash"""
 
     def return_to_hand(self, game: Any, object_ids: Any, label: str, /, *, because: Because) -> Any:
         """scenarios.rules.zones.return_to_hand"""
@@ -434,7 +434,7 @@ class TypedQueries(Protocol):
         """scenarios.rules.combat.recall_attackers_if_defenders_remain"""
 
     def recycle_from_trash(self, game: Any, player: str, n: int, label: str, because: Any, every_trash: bool = ..., up_to: bool = ...) -> None:
-        """scenarios.rules.from_trash.recycle_from_trash"""
+        """scenarios.rules.off_board.recycle_from_trash"""
 
     def ref(self, game: Any, object_id: str) -> tuple:
         """scenarios.rules.targeting.ref"""
@@ -509,7 +509,7 @@ class TypedQueries(Protocol):
         """scenarios.rules.costs.total_cost"""
 
     def trash_of(self, game: Any, player: str | None) -> list[str]:
-        """scenarios.rules.from_trash.trash_of"""
+        """scenarios.rules.off_board.trash_of"""
 
     def update_designations(self, game: Any) -> None:
         """scenarios.rules.combat.update_designations"""

@@ -180,6 +180,23 @@ def test_a_unit_played_from_the_trash_is_a_target_there_with_its_cost_limits():
     assert read("Play a spell from your trash, ignoring its Energy cost.", "Spell").status == "unread"
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Play a unit from your hand to your base, ignoring its Energy cost.",
+            {"op": "play_from_hand", "to": "base", "ignoring": "energy"},
+        ),
+        (
+            "You may play a unit from hand to a battlefield you control, reducing its cost by [3 Energy].",
+            {"op": "play_from_hand", "to": "battlefield", "reduce": 3, "optional": True},
+        ),
+    ],
+)
+def test_a_unit_played_from_the_hand(text, expected):
+    assert read(text, "Spell").definition["effects"] == [expected]
+
+
 # -- mutants of the readings, each killed by a read-card dispute of this family ----------------------------------
 
 
@@ -300,6 +317,14 @@ def _hand_size_read_one_higher(monkeypatch):
     monkeypatch.setattr(effects, "TEMPLATES", templates)
 
 
+def _hand_play_cost_unchanged(monkeypatch):
+    def full_cost(m, ctx):
+        return [{k: v for k, v in i.items() if k not in ("ignoring", "reduce")} for i in deck._play_from_hand(m, ctx)]
+
+    templates = [(f, p, full_cost if b is deck._play_from_hand else b) for f, p, b in effects.TEMPLATES]
+    monkeypatch.setattr(effects, "TEMPLATES", templates)
+
+
 MUTANTS = {
     "the kind taken read as any card": _kind_read_as_any_card,
     "the rest left on top": _rest_left_on_top,
@@ -314,6 +339,7 @@ MUTANTS = {
     "from trashes read as from your trash": _trashes_read_as_your_trash,
     "the order chosen for the cards kept ignored": _order_chosen_ignored,
     "the hand size read one higher": _hand_size_read_one_higher,
+    "the cost a unit played from hand ignores or is reduced by dropped": _hand_play_cost_unchanged,
 }
 
 

@@ -127,7 +127,7 @@ TERMS: dict[str, list[str]] = {
     "channel short": ["channel", "rune"],
     "empty_rune_pools": ["rune pool"],
     "recycle": ["recycl"],
-    # the main deck, the trash and the hand (scenarios/rules/looking.py, from_trash.py)
+    # the main deck, the trash and the hand (scenarios/rules/looking.py, off_board.py)
     "take_looked_card": ["draw", "hand"],
     "trash_looked_cards": ["trash"],
     "put_on_deck": ["deck"],

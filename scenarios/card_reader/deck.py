@@ -177,6 +177,25 @@ def _hand_to_deck(m, ctx):
     return [{"op": "put_from_hand_on_deck"}]
 
 
+@template(
+    "play from the hand",
+    r"(?P<may>you may )?play a unit from (?:your )?hand to (?P<to>your base|a battlefield you control)"
+    r"(?:, (?:ignoring its (?P<energy>energy cost)|reducing its cost by \[(?P<r>\d+) energy\]))?",
+)
+def _play_from_hand(m, ctx):
+    """ "Play a unit from your hand to your base, ignoring its Energy cost": a play as the instruction resolves
+    (419.3) of a unit of the hand, the player's choice and not a target (the hand is private, 355.10.a); its
+    Energy cost set to zero (356.1.b.2) or reduced (356.4); "you may": the player may play none."""
+    ins: dict[str, Any] = {"op": "play_from_hand", "to": "base" if m["to"] == "your base" else "battlefield"}
+    if m["energy"]:
+        ins["ignoring"] = "energy"
+    if m["r"]:
+        ins["reduce"] = int(m["r"])
+    if m["may"]:
+        ins["optional"] = True
+    return [ins]
+
+
 @template("recycle from the trash", r"recycle (?P<up>up to )?(?P<n>\d+)(?: cards?)? from (?P<whose>your trash|trashes)")
 def _recycle_from_trash(m, ctx):
     """ "Recycle 3 from your trash", "Recycle up to 4 cards from trashes": cards of the player's choice, not

@@ -280,20 +280,27 @@ def _with_card(card, count: int, ids: tuple[str, ...]) -> tuple[int, tuple[str, 
     return count + 1, (*ids, card.id)
 
 
+# what a unit played by an instruction ignores of its cost, in a step's words, and the rule that says so
+_IGNORED = {
+    "cost": (", ignoring its cost", "356.1.b.1"),
+    "energy cost": (", ignoring its energy cost (its Power cost paid)", "356.1.b.2"),
+}
+
+
 @procedure(
     "play_by_effect",
     StepKind.EFFECT,
     defines=("419.3",),
     summary=lambda g, unit, player, location, label, ignoring="cost": (
-        f"{label}: {player} plays {unit.id} to {location}, ignoring its {ignoring}"
-        + (" (its Power cost paid)" if ignoring == "energy cost" else "")
+        f"{label}: {player} plays {unit.id} to {location}" + _IGNORED.get(ignoring, (", its cost paid", ""))[0]
     ),
     objects=lambda g, unit, *a: [unit.id],
-    cite=lambda g, unit, player, location, label, ignoring="cost": ["356.1.b.1" if ignoring == "cost" else "356.1.b.2"],
+    cite=lambda g, unit, player, location, label, ignoring="cost": [_IGNORED.get(ignoring, ("", "357.1"))[1]],
 )
 def play_by_effect(game: Game, unit, player: str, location: str, label: str, ignoring: str = "cost") -> None:
     """A unit played as an instruction resolves (419.3), its whole cost (356.1.b.1) or only its Energy cost
-    (`ignoring="energy cost"`, 356.1.b.2: its Power cost paid by the instruction) set to zero."""
+    (`ignoring="energy cost"`, 356.1.b.2: its Power cost paid by the instruction) set to zero, or none of it
+    (`ignoring="nothing"`: its cost paid by the instruction, 357.1)."""
     definition = unit.definition
     ready = definition.enters_ready
     if definition.has("Accelerate"):
