@@ -204,6 +204,7 @@ class Obj(Journaled):
     triggered_in_combat: tuple[str, ...] = ()  # designations already gained in this combat (383.4.e.2.a)
     banished_by: str | None = None
     hidden_turn: int | None = None  # the turn it was hidden (811.1.b: playable from the next turn)
+    left_controller: str | None = None  # its controller as it last left the board ("its controller draws 2")
     # battlefields
     battlefield_controller: str | None = None
     contested_by: str | None = None

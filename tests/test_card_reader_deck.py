@@ -197,6 +197,12 @@ def test_a_unit_played_from_the_hand(text, expected):
     assert read(text, "Spell").definition["effects"] == [expected]
 
 
+def test_its_controller_draws_after_the_object_chosen():
+    reading = read("Kill a gear. Its controller draws 2.", "Spell")
+    assert reading.definition["effects"][1] == {"op": "controller_draws", "of": "target", "n": 2}
+    assert read("Its controller draws 2.", "Spell").status == "unread"  # no object named before
+
+
 # -- mutants of the readings, each killed by a read-card dispute of this family ----------------------------------
 
 
@@ -325,6 +331,15 @@ def _hand_play_cost_unchanged(monkeypatch):
     monkeypatch.setattr(effects, "TEMPLATES", templates)
 
 
+def _its_controller_read_as_you(monkeypatch):
+    def you_draw(m, ctx):
+        found = deck._controller_draws(m, ctx)
+        return None if found is None else [{"op": "draw", "n": i["n"]} for i in found]
+
+    templates = [(f, p, you_draw if b is deck._controller_draws else b) for f, p, b in effects.TEMPLATES]
+    monkeypatch.setattr(effects, "TEMPLATES", templates)
+
+
 MUTANTS = {
     "the kind taken read as any card": _kind_read_as_any_card,
     "the rest left on top": _rest_left_on_top,
@@ -340,6 +355,7 @@ MUTANTS = {
     "the order chosen for the cards kept ignored": _order_chosen_ignored,
     "the hand size read one higher": _hand_size_read_one_higher,
     "the cost a unit played from hand ignores or is reduced by dropped": _hand_play_cost_unchanged,
+    "its controller draws read as you draw": _its_controller_read_as_you,
 }
 
 
@@ -372,7 +388,7 @@ def _read_every_card(real_db) -> dict:
 
 
 def test_the_family_has_its_disputes(real_db):
-    assert len(DISPUTES) >= 10
+    assert len(DISPUTES) >= 19
     use_read_cards(_read_every_card(real_db))
     try:
         assert set(_verdicts()) == {"match"}

@@ -196,6 +196,15 @@ def _play_from_hand(m, ctx):
     return [ins]
 
 
+@template("its controller draws", r"its controller draws (?P<n>\d+)")
+def _controller_draws(m, ctx):
+    """ "Kill a gear. Its controller draws 2.": the controller of the object the spell chose (as it left the board,
+    when it did) draws (413)."""
+    if ctx.it not in ctx.targets:
+        return None
+    return [{"op": "controller_draws", "of": ctx.it, "n": int(m["n"])}]
+
+
 @template("recycle from the trash", r"recycle (?P<up>up to )?(?P<n>\d+)(?: cards?)? from (?P<whose>your trash|trashes)")
 def _recycle_from_trash(m, ctx):
     """ "Recycle 3 from your trash", "Recycle up to 4 cards from trashes": cards of the player's choice, not

@@ -1,8 +1,8 @@
 """Cards off the board, as instructions and costs take them: returned from a trash to the hand ("Return a unit
 from your trash to your hand": the card is a target, chosen as the spell or ability goes on the Chain: a trash is
 a public zone, 355.9.a, 355.10.a; `zone: trash` in its target spec, and a target gone from the trash by then is no
-longer legal, 359.3.e), recycled from a trash (416.6), and units played from a trash or a hand as an instruction
-resolves (419.3).
+longer legal, 359.3.e), recycled from a trash (416.6), units played from a trash or a hand as an instruction
+resolves (419.3), and a card drawn by the controller of an object an instruction named, killed or not.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from scenarios.cards import Cost
 from scenarios.game import Game
 from scenarios.kernel import Refusal, calc, choose, do, instruction, procedure, query
-from scenarios.objects import HAND, TRASH, UNIT
+from scenarios.objects import BOARD, HAND, TRASH, UNIT
 from scenarios.trace import StepKind
 
 
@@ -157,3 +157,13 @@ def _may_be_played_to(game: Game, player: str, card, location: str) -> bool:
     except Refusal:
         return False
     return True
+
+
+@instruction("controller_draws")
+def op_controller_draws(game: Game, run, ins) -> None:
+    """ "Kill a gear. Its controller draws 2.": the player who controls the object named, or who controlled it as
+    it last left the board (its controller then, not its owner, for a unit taken control of), draws (413)."""
+    for object_id in calc.refs(game, run, ins["of"]):
+        obj = game.objects[object_id]
+        player = obj.controller if obj.zone == BOARD else (obj.left_controller or obj.owner)
+        do.draw(game, player, ins.get("n", 1), run.item.label, because=run.because)
