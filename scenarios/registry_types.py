@@ -42,6 +42,9 @@ class TypedProcedures(Protocol):
     def begin_showdown(self, game: Any, bf_id: str, /, *, because: Because) -> Any:
         """scenarios.rules.showdowns.begin_showdown"""
 
+    def board_to_deck(self, game: Any, owner: str, object_id: str, where: str, label: str, /, *, because: Because) -> Any:
+        """scenarios.rules.looking.board_to_deck"""
+
     def buff(self, game: Any, unit_ids: Any, label: Any = ..., /, *, because: Because) -> Any:
         """scenarios.rules.status.buff"""
 

@@ -159,6 +159,13 @@ def test_an_instruction_if_the_hand_is_small():
     assert read("Draw 1 if you have nine or fewer cards in your hand.", "Spell").status == "unread"
 
 
+def test_its_owner_places_it_on_the_main_deck():
+    reading = read(
+        "Choose an enemy unit at a battlefield. Its owner places it on the top or bottom of their Main Deck.", "Spell"
+    )
+    assert reading.definition["effects"] == [{"op": "owner_puts_on_deck", "what": "target"}]
+
+
 def test_recycling_from_the_trash_as_a_cost():
     reading = read("Recycle 3 from your trash, [1 Energy], [Exhaust]: Draw 1.", "Gear")
     (ability,) = reading.definition["activated"]
@@ -340,6 +347,15 @@ def _its_controller_read_as_you(monkeypatch):
     monkeypatch.setattr(effects, "TEMPLATES", templates)
 
 
+def _placed_read_as_returned(monkeypatch):
+    def to_hand(m, ctx):
+        found = deck._owner_puts_on_deck(m, ctx)
+        return None if found is None else [{"op": "return_to_hand", "what": i["what"]} for i in found]
+
+    templates = [(f, p, to_hand if b is deck._owner_puts_on_deck else b) for f, p, b in effects.TEMPLATES]
+    monkeypatch.setattr(effects, "TEMPLATES", templates)
+
+
 MUTANTS = {
     "the kind taken read as any card": _kind_read_as_any_card,
     "the rest left on top": _rest_left_on_top,
@@ -356,6 +372,7 @@ MUTANTS = {
     "the hand size read one higher": _hand_size_read_one_higher,
     "the cost a unit played from hand ignores or is reduced by dropped": _hand_play_cost_unchanged,
     "its controller draws read as you draw": _its_controller_read_as_you,
+    "placed on the Main Deck read as returned to hand": _placed_read_as_returned,
 }
 
 

@@ -132,6 +132,7 @@ TERMS: dict[str, list[str]] = {
     "trash_looked_cards": ["trash"],
     "put_on_deck": ["deck"],
     "put_back_in_order": ["deck"],
+    "board_to_deck": ["deck"],
     "return_from_trash": ["trash", "hand"],
     "burn_out": ["burn"],
     "condition": ["legion", "condition", "mighty", "played"],  # which cards count as played (Legion)

@@ -205,6 +205,15 @@ def _controller_draws(m, ctx):
     return [{"op": "controller_draws", "of": ctx.it, "n": int(m["n"])}]
 
 
+@template("hand to the main deck", r"its owner places it on the top or bottom of their main deck")
+def _owner_puts_on_deck(m, ctx):
+    """ "Choose an enemy unit at a battlefield. Its owner places it on the top or bottom of their Main Deck": the
+    owner's choice of place."""
+    if ctx.it not in ctx.targets:
+        return None
+    return [{"op": "owner_puts_on_deck", "what": ctx.it}]
+
+
 @template("recycle from the trash", r"recycle (?P<up>up to )?(?P<n>\d+)(?: cards?)? from (?P<whose>your trash|trashes)")
 def _recycle_from_trash(m, ctx):
     """ "Recycle 3 from your trash", "Recycle up to 4 cards from trashes": cards of the player's choice, not

@@ -189,3 +189,33 @@ def op_put_from_hand_on_deck(game: Game, run, ins) -> None:
         game, "top_or_bottom", player, f"{label}: top or bottom of the Main Deck", ["top", "bottom"], "108.4"
     )
     put_on_deck(game, player, pick, where, label, because=run.because)
+
+
+@instruction("owner_puts_on_deck")
+def op_owner_puts_on_deck(game: Game, run, ins) -> None:
+    """ "Its owner places it on the top or bottom of their Main Deck": the owner of each object named, still on
+    the board, chooses the place; the permanent leaves the board for its owner's Main Deck, a new object there
+    (359.3.e.4; a token ceases to exist, 186.1)."""
+    for object_id in calc.still_there(game, run, ins["what"], "putting on the Main Deck"):
+        obj = game.objects[object_id]
+        prompt = f"{run.item.label}: {object_id} on the top or bottom of the Main Deck"
+        where = choose(game, "top_or_bottom", obj.owner, prompt, ["top", "bottom"], "108.4")
+        board_to_deck(game, obj.owner, object_id, where, run.item.label, because=run.because)
+
+
+@procedure(
+    "board_to_deck",
+    StepKind.EFFECT,
+    defines=("108.4",),
+    summary=lambda g, owner, object_id, where, label: (
+        f"{label}: {owner} puts {object_id} on the {where} of their Main Deck"
+    ),
+    objects=lambda g, owner, object_id, where, label: [object_id],
+    pure=True,
+)
+def board_to_deck(game: Game, owner: str, object_id: str, where: str, label: str) -> None:
+    obj = game.objects[object_id]
+    top = min((c.order for c in game.deck(owner)), default=0) - 1
+    calc.leave_board(game, obj, DECK)
+    if obj.zone == DECK:
+        obj.order = calc.bottom_of_deck(game) if where == "bottom" else top
