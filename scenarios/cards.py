@@ -104,6 +104,7 @@ class Cost(Strict):
     discard: int = 0
     spend_xp: int = 0  # "Spend 3 XP" (730.2)
     recycle_from_trash: int = 0  # "Recycle 3 from your trash": cards of the payer's choice, not targets (416.3, 416.6)
+    recycle_kind: Literal["unit", "gear", "spell"] | None = None  # "Recycle a unit from your trash": only that kind
 
     def plus(self, other: Cost) -> Cost:
         """Both costs together (356.2: additional costs are added to the total)."""
@@ -138,7 +139,8 @@ class Cost(Strict):
         spent = {"friendly": "spend a buff", "this": "spend this unit's buff", None: ""}[self.spend_buff]
         parts += [spent, f"discard {self.discard}" if self.discard else ""]
         parts += [f"spend {self.spend_xp} XP" if self.spend_xp else ""]
-        parts += [f"recycle {self.recycle_from_trash} from the trash" if self.recycle_from_trash else ""]
+        recycled = f"{self.recycle_from_trash} {self.recycle_kind or 'card'}(s)"
+        parts += [f"recycle {recycled} from the trash" if self.recycle_from_trash else ""]
         return ", ".join(p for p in parts if p) or "nothing"
 
 

@@ -436,7 +436,7 @@ class TypedQueries(Protocol):
     def recall_attackers_if_defenders_remain(self, game: Any) -> None:
         """scenarios.rules.combat.recall_attackers_if_defenders_remain"""
 
-    def recycle_from_trash(self, game: Any, player: str, n: int, label: str, because: Any, every_trash: bool = ..., up_to: bool = ...) -> None:
+    def recycle_from_trash(self, game: Any, player: str, n: int, label: str, because: Any, every_trash: bool = ..., up_to: bool = ..., kind: str | None = ...) -> None:
         """scenarios.rules.off_board.recycle_from_trash"""
 
     def ref(self, game: Any, object_id: str) -> tuple:
@@ -511,7 +511,7 @@ class TypedQueries(Protocol):
     def total_cost(self, game: Any, card: Any, player: str, base: Any, accelerate: bool, repeat: int, choices: list) -> Any:
         """scenarios.rules.costs.total_cost"""
 
-    def trash_of(self, game: Any, player: str | None) -> list[str]:
+    def trash_of(self, game: Any, player: str | None, kind: str | None = ...) -> list[str]:
         """scenarios.rules.off_board.trash_of"""
 
     def update_designations(self, game: Any) -> None:

@@ -171,6 +171,9 @@ def test_recycling_from_the_trash_as_a_cost():
     (ability,) = reading.definition["activated"]
     assert ability["cost"] == {"recycle_from_trash": 3, "energy": 1, "exhaust": "this"}
     assert read("Recycle 3, [Exhaust]: Draw 1.", "Gear").status == "unread"
+    (one,) = read("Recycle a unit from your trash, [Exhaust]: Draw 1.", "Gear").definition["activated"]
+    assert one["cost"] == {"recycle_from_trash": 1, "recycle_kind": "unit", "exhaust": "this"}
+    assert read("Recycle 2 from your trash, recycle a unit from your trash: Draw 1.", "Gear").status == "unread"
 
 
 def test_a_unit_played_from_the_trash_is_a_target_there_with_its_cost_limits():
@@ -257,6 +260,18 @@ def _recycle_cost_one_fewer(monkeypatch):
         cost = ability_cost(text)
         if cost and cost.get("recycle_from_trash"):
             cost["recycle_from_trash"] -= 1
+        return cost
+
+    monkeypatch.setattr(abilities, "ability_cost", mutant)
+
+
+def _recycled_kind_dropped(monkeypatch):
+    ability_cost = abilities.ability_cost
+
+    def mutant(text):
+        cost = ability_cost(text)
+        if cost:
+            cost.pop("recycle_kind", None)
         return cost
 
     monkeypatch.setattr(abilities, "ability_cost", mutant)
@@ -363,6 +378,7 @@ MUTANTS = {
     "what otherwise does dropped": _otherwise_more_dropped,
     "a card in the trash read as one on the board": _trash_read_as_the_board,
     "the recycle cost read one fewer": _recycle_cost_one_fewer,
+    "the kind a recycle cost takes dropped": _recycled_kind_dropped,
     "ignoring its Energy cost read as ignoring its cost": _energy_read_as_the_whole_cost,
     "the cost limit of a unit played from the trash dropped": _cost_limit_dropped,
     "the card put back from the hand dropped": _card_put_back_dropped,

@@ -238,6 +238,7 @@ _COST_PARTS: dict[str, dict[str, Any]] = {
 
 # costs paid a number of times: "discard 1" (422.3), "spend 3 xp" (730.2), "recycle 3 from your trash" (416.3, 416.6)
 _COUNTED = {"discard": "discard", "spend xp": "spend_xp", "recycle from your trash": "recycle_from_trash"}
+_RECYCLE_ONE = re.compile(r"recycle an? (unit|gear|spell) from your trash")
 _COUNTED_COST = re.compile(r"(?P<verb>discard|spend|recycle) (?P<n>\d+)(?P<what> xp| from your trash)?")
 
 
@@ -251,6 +252,9 @@ def ability_cost(text: str) -> dict[str, Any] | None:
             found = _COUNTED_COST.fullmatch(part)
             word = _COUNTED.get(f"{found['verb']}{found['what'] or ''}") if found else None
             known = {word: int(found["n"])} if found and word else icons_cost(part)
+            one = _RECYCLE_ONE.fullmatch(part)
+            if one:  # "recycle a unit from your trash": one card of that kind (416.3, 416.6)
+                known = {"recycle_from_trash": 1, "recycle_kind": one.group(1)}
         if known is None:
             return None
         for key, value in known.items():
@@ -265,4 +269,6 @@ def ability_cost(text: str) -> dict[str, Any] | None:
                 cost[key] = cost.get(key, 0) + value
             else:
                 cost[key] = value
+    if cost.get("recycle_kind") and cost.get("recycle_from_trash") != 1:  # "a unit" with other cards: not said
+        return None
     return cost or None

@@ -36,7 +36,7 @@ def cost_problem(game: Game, cost, player: str, source_id: str | None) -> Refusa
         return Refusal("702.2.b.1", f"{whose} to spend")
     if cost.discard and len(game.hand(player)) < cost.discard:
         return Refusal("422.3", f"{player} has fewer than {cost.discard} cards in hand to discard")
-    if cost.recycle_from_trash and len(calc.trash_of(game, player)) < cost.recycle_from_trash:
+    if cost.recycle_from_trash and len(calc.trash_of(game, player, cost.recycle_kind)) < cost.recycle_from_trash:
         return Refusal("416.3", f"{player} has fewer than {cost.recycle_from_trash} cards in the trash to recycle")
     if cost.spend_xp and game.players[player].xp < cost.spend_xp:
         return Refusal("730.2", f"{player} has {game.players[player].xp} XP, fewer than {cost.spend_xp} to spend")
@@ -76,7 +76,7 @@ def pay_cost(game: Game, cost, player: str, source_id: str | None, label: str) -
     if cost.recycle:
         do.recycle(game, [source_id], label, because="357.2")
     if cost.recycle_from_trash:
-        calc.recycle_from_trash(game, player, cost.recycle_from_trash, label, "357.2")
+        calc.recycle_from_trash(game, player, cost.recycle_from_trash, label, "357.2", kind=cost.recycle_kind)
 
 
 @query("buffs_to_spend")

@@ -36,25 +36,34 @@ def op_return_from_trash(game: Game, run, ins) -> None:
 
 
 @query("trash_of")
-def trash_of(game: Game, player: str | None) -> list[str]:
-    """The cards in `player`'s trash (108.2), or in every trash (None), oldest first."""
-    cards = [o for o in game.objects.values() if o.zone == TRASH and player in (None, o.owner)]
+def trash_of(game: Game, player: str | None, kind: str | None = None) -> list[str]:
+    """The cards (of `kind`, when given) in `player`'s trash (108.2), or in every trash (None), oldest first."""
+    cards = [
+        o for o in game.objects.values() if o.zone == TRASH and player in (None, o.owner) and kind in (None, o.kind)
+    ]
     return [o.id for o in sorted(cards, key=lambda o: o.order)]
 
 
 @query("recycle_from_trash")
 def recycle_from_trash(
-    game: Game, player: str, n: int, label: str, because, every_trash: bool = False, up_to: bool = False
+    game: Game,
+    player: str,
+    n: int,
+    label: str,
+    because,
+    every_trash: bool = False,
+    up_to: bool = False,
+    kind: str | None = None,
 ) -> None:
     """ "Recycle 3 from your trash": 3 cards of the player's choice, which are not targets (416.6), recycled
     together, each to the bottom of its owner's Main Deck (416.1.c; 416.5: in a random order, the engine keeps the
     order chosen). As a cost the whole of it must be paid (416.3); as an effect as many as there are (416.4);
     "up to 3", as many as the player chooses. From the player's own trash, or from `every_trash` ("from
-    trashes")."""
+    trashes"); only cards of `kind` ("Recycle a unit from your trash"), when given."""
     owner = None if every_trash else player
     picks: list[str] = []
     for _ in range(n):
-        left = [card for card in trash_of(game, owner) if card not in picks]
+        left = [card for card in trash_of(game, owner, kind) if card not in picks]
         if not left:
             break
         options = left + (["done"] if up_to else [])
