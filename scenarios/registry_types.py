@@ -424,6 +424,9 @@ class TypedQueries(Protocol):
     def play_timing(self, game: Any, player: str, card: Any, facedown: bool) -> None:
         """scenarios.rules.playing.check_timing"""
 
+    def play_unit(self, game: Any, run: Any, card: Any, cost: Any, ins: Any, places: list[str]) -> None:
+        """scenarios.rules.off_board.play_unit"""
+
     def points_gained(self, game: Any, player: str) -> None:
         """scenarios.rules.cleanups.points_gained"""
 
@@ -513,6 +516,9 @@ class TypedQueries(Protocol):
 
     def trash_of(self, game: Any, player: str | None, kind: str | None = ...) -> list[str]:
         """scenarios.rules.off_board.trash_of"""
+
+    def unit_playable(self, game: Any, player: str, card: Any, how: Any) -> Any:
+        """scenarios.rules.off_board.unit_playable"""
 
     def update_designations(self, game: Any) -> None:
         """scenarios.rules.combat.update_designations"""

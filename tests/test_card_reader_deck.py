@@ -46,6 +46,12 @@ def test_a_look_reads_the_card_taken_and_where_the_rest_go():
 @pytest.mark.parametrize(
     ("text", "take", "rest"),
     [
+        (
+            "You may banish a unit from among them, then play it, reducing its cost by [5 Energy]. Recycle the "
+            "remaining cards.",
+            {"card": "unit", "may": True, "verb": "play", "reduce": 5},
+            "recycle",
+        ),
         ("Put 1 into your hand and recycle the rest.", {"card": "card", "verb": "hand"}, "recycle"),
         ("Draw one and recycle the other.", {"card": "card", "verb": "draw"}, "recycle"),
         (
@@ -221,6 +227,13 @@ def _kind_read_as_any_card(monkeypatch):
     monkeypatch.setattr(deck, "_taking", lambda ctx, take: taking(ctx, {**take, "card": "card"}))
 
 
+def _played_unit_reduction_dropped(monkeypatch):
+    taking = deck._taking
+    monkeypatch.setattr(
+        deck, "_taking", lambda ctx, take: taking(ctx, {k: v for k, v in take.items() if k != "reduce"})
+    )
+
+
 def _rest_left_on_top(monkeypatch):
     rest = deck._rest
 
@@ -374,6 +387,7 @@ def _placed_read_as_returned(monkeypatch):
 MUTANTS = {
     "the kind taken read as any card": _kind_read_as_any_card,
     "the rest left on top": _rest_left_on_top,
+    "the reduction of a unit played from among them dropped": _played_unit_reduction_dropped,
     "the rest trashed read as recycled": _trash_read_as_recycle,
     "what otherwise does dropped": _otherwise_more_dropped,
     "a card in the trash read as one on the board": _trash_read_as_the_board,

@@ -53,6 +53,16 @@ def _take_any(m, ctx):
 
 @template(
     "look at the top cards",
+    r"you may banish a unit from among them, then play it, reducing its cost by \[(?P<r>\d+) energy\]",
+)
+def _take_and_play(m, ctx):
+    """ "You may banish a unit from among them, then play it, reducing its cost by [5 Energy]": a unit the player
+    can pay for, banished (427), then played as the instruction resolves (419.3), its cost reduced (356.4)."""
+    return _taking(ctx, {"card": "unit", "may": True, "verb": "play", "reduce": int(m["r"])})
+
+
+@template(
+    "look at the top cards",
     r"you may (?:reveal an? (?P<kind>unit|gear|spell)(?: with energy cost \[(?P<e>\d+) energy\] or more)?"
     r"|choose a card) from among them and draw it",
 )

@@ -99,7 +99,7 @@ def op_play_from_trash(game: Game, run, ins) -> None:
         if problem is not None:
             calc.impossible(game, run, f"{card_id} is not played: {problem.message}", "419.3.c")
             continue
-        _play(game, run, card, cost, ins, _places(game, player, card, None))
+        play_unit(game, run, card, cost, ins, _places(game, player, card, None))
 
 
 @instruction("play_from_hand")
@@ -111,12 +111,7 @@ def op_play_from_hand(game: Game, run, ins) -> None:
     happens (419.3.c). `to`: base, or a battlefield the player controls; `reduce`: Energy the cost is reduced by
     (356.4); `ignoring: energy` as for the trash."""
     player, label = run.item.controller, run.item.label
-    playable = {}
-    for card in game.hand(player):
-        cost = _remaining_cost(game, player, card, ins) if card.kind == UNIT else None
-        places = _places(game, player, card, ins.get("to")) if card.kind == UNIT else []
-        if places and (cost is None or calc.resource_problem(game, player, cost, _cost_rule(ins)) is None):
-            playable[card.id] = (cost, places)
+    playable = {card.id: found for card in game.hand(player) if (found := unit_playable(game, player, card, ins))}
     if not playable:
         calc.impossible(game, run, f"{player} has no unit in hand it can play this way", "419.3.c")
         return
@@ -124,7 +119,19 @@ def op_play_from_hand(game: Game, run, ins) -> None:
     pick = choose(game, "card", player, f"{label}: the unit to play from the hand", options, "419.3")
     if pick != "none":
         cost, places = playable[pick]
-        _play(game, run, game.objects[pick], cost, ins, places)
+        play_unit(game, run, game.objects[pick], cost, ins, places)
+
+
+@query("unit_playable")
+def unit_playable(game: Game, player: str, card, how) -> tuple[Cost | None, list[str]] | None:
+    """Can `card`, a unit, be played as an instruction says (`how`: `ignoring`, `reduce`, `to`)? What is still paid
+    of its cost (None: nothing) and where it may go, or None when it can't be paid for or placed (419.3.c)."""
+    if card.kind != UNIT:
+        return None
+    cost, places = _remaining_cost(game, player, card, how), _places(game, player, card, how.get("to"))
+    if not places or (cost is not None and calc.resource_problem(game, player, cost, _cost_rule(how)) is not None):
+        return None
+    return cost, places
 
 
 def _remaining_cost(game: Game, player: str, card, ins) -> Cost | None:
@@ -151,7 +158,9 @@ def _places(game: Game, player: str, card, to: str | None) -> list[str]:
     return ["base"] if to == "base" else ["base", *battlefields]
 
 
-def _play(game: Game, run, card, cost: Cost | None, ins, places: list[str]) -> None:
+@query("play_unit")
+def play_unit(game: Game, run, card, cost: Cost | None, ins, places: list[str]) -> None:
+    """Play `card` as the instruction resolves (419.3): pay what is still paid of its cost, choose its location."""
     player, label = run.item.controller, run.item.label
     if cost is not None:
         calc.pay_resources(game, player, cost, _cost_rule(ins))
