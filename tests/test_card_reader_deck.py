@@ -172,6 +172,18 @@ def test_its_owner_places_it_on_the_main_deck():
     assert reading.definition["effects"] == [{"op": "owner_puts_on_deck", "what": "target"}]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[Predict 2].", {"op": "look_at_deck", "n": 2, "rest": "may_recycle", "reorder": True}),
+        ("[Predict].", {"op": "look_at_deck", "n": 1, "rest": "may_recycle", "reorder": True}),
+        ("[Burn 3].", {"op": "trash_from_deck", "n": 3}),
+    ],
+)
+def test_predict_and_burn(text, expected):
+    assert read(text, "Spell").definition["effects"] == [expected]
+
+
 def test_recycling_from_the_trash_as_a_cost():
     reading = read("Recycle 3 from your trash, [1 Energy], [Exhaust]: Draw 1.", "Gear")
     (ability,) = reading.definition["activated"]
@@ -384,6 +396,15 @@ def _placed_read_as_returned(monkeypatch):
     monkeypatch.setattr(effects, "TEMPLATES", templates)
 
 
+def _predict_and_burn_read_as_one(monkeypatch):
+    def one(build):
+        return lambda m, ctx: [{**i, "n": 1} for i in build(m, ctx)]
+
+    wrapped = {deck._predict, deck._burn}
+    templates = [(f, p, one(b) if b in wrapped else b) for f, p, b in effects.TEMPLATES]
+    monkeypatch.setattr(effects, "TEMPLATES", templates)
+
+
 MUTANTS = {
     "the kind taken read as any card": _kind_read_as_any_card,
     "the rest left on top": _rest_left_on_top,
@@ -403,6 +424,7 @@ MUTANTS = {
     "the cost a unit played from hand ignores or is reduced by dropped": _hand_play_cost_unchanged,
     "its controller draws read as you draw": _its_controller_read_as_you,
     "placed on the Main Deck read as returned to hand": _placed_read_as_returned,
+    "[Predict N] and [Burn N] read as 1": _predict_and_burn_read_as_one,
 }
 
 

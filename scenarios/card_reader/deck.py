@@ -9,6 +9,7 @@
   "Play a unit from your trash, ignoring its Energy cost" (`play_from_trash`, 419.3, 356.1.b).
 - "Put a card from your hand on the top or bottom of your Main Deck" (`put_from_hand_on_deck`).
 - Triggers "When you discard one or more cards", "When you recycle one or more cards to your Main Deck".
+- The keyword actions "[Predict N]" (436: a look, any recycled, the rest in any order) and "[Burn N]" (440).
 """
 
 from __future__ import annotations
@@ -267,3 +268,18 @@ def _if_hand_size(m, ctx):
     if then is None or n is None or n not in HAND_SIZES:
         return None
     return [{"op": "if", "condition": f"{n} or fewer cards in hand", "then": then}]
+
+
+@template("predict", r"\[predict(?: (?P<n>\d+))?\]")
+def _predict(m, ctx):
+    """ "[Predict 2]": look at the top 2 cards of your Main Deck, recycle any number of them and put the rest back
+    on top in any order (436.1.a; "[Predict]" is 1, 436.3.a); a short deck is looked at as far as it goes, with no
+    Burn Out (436.4)."""
+    return [{"op": "look_at_deck", "n": int(m["n"] or 1), "rest": "may_recycle", "reorder": True}]
+
+
+@template("burn", r"\[burn (?P<n>\d+)\]")
+def _burn(m, ctx):
+    """ "[Burn 3]": the top 3 cards of your Main Deck go to your trash, burning out on the way when it runs out
+    (440.1, 440.4)."""
+    return [{"op": "trash_from_deck", "n": int(m["n"])}]
