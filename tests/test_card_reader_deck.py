@@ -184,6 +184,12 @@ def test_predict_and_burn(text, expected):
     assert read(text, "Spell").definition["effects"] == [expected]
 
 
+def test_entering_ready_if_the_hand_is_small():
+    reading = read("If you have two or fewer cards in your hand, I enter ready.")
+    assert reading.definition["enters_ready_if"] == "2 or fewer cards in hand"
+    assert "enters_ready" not in reading.definition
+
+
 def test_recycling_from_the_trash_as_a_cost():
     reading = read("Recycle 3 from your trash, [1 Energy], [Exhaust]: Draw 1.", "Gear")
     (ability,) = reading.definition["activated"]
@@ -405,6 +411,18 @@ def _predict_and_burn_read_as_one(monkeypatch):
     monkeypatch.setattr(effects, "TEMPLATES", templates)
 
 
+def _enter_ready_condition_read_as_always(monkeypatch):
+    read_static = abilities.read_static
+
+    def always(text, card, used):
+        found = read_static(text, card, used)
+        if card.pop("enters_ready_if", None):
+            card["enters_ready"] = True
+        return found
+
+    monkeypatch.setattr(abilities, "read_static", always)
+
+
 MUTANTS = {
     "the kind taken read as any card": _kind_read_as_any_card,
     "the rest left on top": _rest_left_on_top,
@@ -425,6 +443,7 @@ MUTANTS = {
     "its controller draws read as you draw": _its_controller_read_as_you,
     "placed on the Main Deck read as returned to hand": _placed_read_as_returned,
     "[Predict N] and [Burn N] read as 1": _predict_and_burn_read_as_one,
+    "if the hand is small, I enter ready, read as always": _enter_ready_condition_read_as_always,
 }
 
 

@@ -13,7 +13,9 @@ HAND_SIZES = range(8)  # the most a card's "N or fewer cards in your hand" says 
 
 def _at_most(n: int):
     def holds(game: Game, context) -> bool:
-        return len(game.hand(context.player)) <= n
+        """The cards in the player's hand, the card asking aside: it is being played (on its way to the Chain or
+        the board, 419.1), never in the hand its own text counts."""
+        return len([c for c in game.hand(context.player) if c.id != context.source]) <= n
 
     holds.__name__ = f"_at_most_{n}_cards_in_hand"
     return holds
