@@ -190,6 +190,15 @@ def test_entering_ready_if_the_hand_is_small():
     assert "enters_ready" not in reading.definition
 
 
+def test_keywords_while_a_card_was_discarded_this_turn():
+    (passive,) = read("If you've discarded a card this turn, I have [Assault] and [Ganking].").definition["passives"]
+    assert passive == {
+        "to": {"who": "self"},
+        "condition": "discarded this turn",
+        "keywords": {"Assault": 1, "Ganking": 1},
+    }
+
+
 def test_recycling_from_the_trash_as_a_cost():
     reading = read("Recycle 3 from your trash, [1 Energy], [Exhaust]: Draw 1.", "Gear")
     (ability,) = reading.definition["activated"]
@@ -423,6 +432,19 @@ def _enter_ready_condition_read_as_always(monkeypatch):
     monkeypatch.setattr(abilities, "read_static", always)
 
 
+def _discard_condition_dropped(monkeypatch):
+    read_static = abilities.read_static
+
+    def always(text, card, used):
+        found = read_static(text, card, used)
+        for passive in card.get("passives", []):
+            if passive.get("condition") == "discarded this turn":
+                del passive["condition"]
+        return found
+
+    monkeypatch.setattr(abilities, "read_static", always)
+
+
 MUTANTS = {
     "the kind taken read as any card": _kind_read_as_any_card,
     "the rest left on top": _rest_left_on_top,
@@ -444,6 +466,7 @@ MUTANTS = {
     "placed on the Main Deck read as returned to hand": _placed_read_as_returned,
     "[Predict N] and [Burn N] read as 1": _predict_and_burn_read_as_one,
     "if the hand is small, I enter ready, read as always": _enter_ready_condition_read_as_always,
+    "if you've discarded a card this turn dropped": _discard_condition_dropped,
 }
 
 

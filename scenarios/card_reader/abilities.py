@@ -424,6 +424,12 @@ def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
         card["enters_ready"] = True
         used.append("static: I enter ready")
         return True
+    discarded = re.fullmatch(r"if you've discarded a card this turn, i have (?P<kws>\[.+\])", text)
+    if discarded and "Equipment" not in card.get("tags", []):  # a passive of its own while it holds (365.1)
+        passive = {"to": {"who": "self"}, "condition": "discarded this turn", "keywords": _keywords(discarded["kws"])}
+        card.setdefault("passives", []).append(passive)
+        used.append("static: if you've discarded a card this turn, I have <keywords>")
+        return True
     small_hand = re.fullmatch(r"if you have (\w+) or fewer cards in your hand, i enter ready", text)
     if small_hand and number(small_hand.group(1)) is not None:  # the condition words of rules/hand_size.py
         card["enters_ready_if"] = f"{number(small_hand.group(1))} or fewer cards in hand"

@@ -1,6 +1,6 @@
-"""The number of cards in a player's hand as a condition: "Draw 1 if you have one or fewer cards in your hand".
-That number is public information (108.7.e); the condition words "N or fewer cards in hand" are registered for
-the numbers cards print.
+"""The hand as a condition: the number of cards in it, "Draw 1 if you have one or fewer cards in your hand" (public
+information, 108.7.e; the condition words "N or fewer cards in hand" are registered for the numbers cards print),
+and whether a card was discarded from it this turn ("If you've discarded a card this turn", 422.1).
 """
 
 from __future__ import annotations
@@ -23,3 +23,8 @@ def _at_most(n: int):
 
 for _n in HAND_SIZES:
     condition(f"{_n} or fewer cards in hand", "108.7.e")(_at_most(_n))
+
+
+@condition("discarded this turn", "422.1")
+def _discarded_this_turn(game: Game, context) -> bool:
+    return game.players[context.player].discarded_this_turn > 0

@@ -74,6 +74,7 @@ def op_trash_from_deck(game: Game, run, ins) -> None:
 )
 def discard(game: Game, player: str, card_id: str) -> None:
     game.objects[card_id].zone = Zone.TRASH
+    game.players[player].discarded_this_turn += 1
     calc.fire(game, Event("discard", player=player, card=card_id))
 
 
