@@ -277,6 +277,9 @@ class TypedQueries(Protocol):
     def burn_out_until_a_card(self, game: Any, player: str, because: Any) -> bool:
         """scenarios.rules.burn_out.burn_out_until_a_card"""
 
+    def card_drawn(self, game: Any, player: str) -> None:
+        """scenarios.rules.hand_size.card_drawn"""
+
     def card_played(self, game: Any, card: Any, player: str) -> None:
         """scenarios.rules.playing.card_played"""
 

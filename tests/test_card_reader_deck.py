@@ -144,6 +144,11 @@ def test_a_trigger_on_one_or_more_cards_discarded_or_recycled(text, event):
     assert trigger["when"] == {"event": event, "who": "you"}
 
 
+def test_a_trigger_on_the_nth_card_drawn_each_turn():
+    (trigger,) = read("When you draw your second card each turn, ready me.").definition["triggers"]
+    assert trigger["when"] == {"event": "draw", "who": "you", "nth": 2}
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -445,6 +450,14 @@ def _discard_condition_dropped(monkeypatch):
     monkeypatch.setattr(abilities, "read_static", always)
 
 
+def _nth_draw_read_one_later(monkeypatch):
+    triggers = [
+        (f, p, (lambda m, b=b: [{**e, "nth": e["nth"] + 1} if e["event"] == "draw" else e for e in b(m)]))
+        for f, p, b in abilities.TRIGGERS
+    ]
+    monkeypatch.setattr(abilities, "TRIGGERS", triggers)
+
+
 MUTANTS = {
     "the kind taken read as any card": _kind_read_as_any_card,
     "the rest left on top": _rest_left_on_top,
@@ -467,6 +480,7 @@ MUTANTS = {
     "[Predict N] and [Burn N] read as 1": _predict_and_burn_read_as_one,
     "if the hand is small, I enter ready, read as always": _enter_ready_condition_read_as_always,
     "if you've discarded a card this turn dropped": _discard_condition_dropped,
+    "the Nth card drawn read one later": _nth_draw_read_one_later,
 }
 
 

@@ -8,7 +8,8 @@
 - "Return a unit from your trash to your hand": a target in the trash (355.10.a), returned (`return_from_trash`);
   "Play a unit from your trash, ignoring its Energy cost" (`play_from_trash`, 419.3, 356.1.b).
 - "Put a card from your hand on the top or bottom of your Main Deck" (`put_from_hand_on_deck`).
-- Triggers "When you discard one or more cards", "When you recycle one or more cards to your Main Deck".
+- Triggers "When you discard one or more cards", "When you recycle one or more cards to your Main Deck", "When you
+  draw your second card each turn".
 - The keyword actions "[Predict N]" (436: a look, any recycled, the rest in any order) and "[Burn N]" (440).
 """
 
@@ -246,6 +247,11 @@ TRIGGERS.extend(
             "when you discard one or more cards",
             re.compile(r"when you discard one or more cards"),
             lambda m: [{"event": "discard_cards", "who": "you"}],
+        ),
+        (
+            "when you draw your Nth card each turn",
+            re.compile(r"when you draw your (?P<n>second|third|fourth) card each turn"),
+            lambda m: [{"event": "draw", "who": "you", "nth": {"second": 2, "third": 3, "fourth": 4}[m["n"]]}],
         ),
         (
             "when you recycle one or more cards to your main deck",

@@ -53,6 +53,8 @@ def take_looked_card(game: Game, player: str, card_id: str, verb: str, label: st
     card = game.objects[card_id]
     card.zone = HAND
     card.order = game.tick()
+    if verb == "draw":
+        calc.card_drawn(game, player)
 
 
 @instruction("look_at_deck")

@@ -39,6 +39,7 @@ def draw(game: Game, player: str, n: int, label=None) -> None:
             return
         card.zone = Zone.HAND
         card.order = game.tick()
+        calc.card_drawn(game, player)
 
 
 @procedure(
