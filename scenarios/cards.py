@@ -41,7 +41,8 @@ class Strict(BaseModel):
 class TargetSpec(Strict):
     """Which objects a choice may pick: a card type plus filters."""
 
-    type: Literal["unit", "spell", "gear", "card_in_hand", "battlefield", "location"] = "unit"
+    # "permanent": a unit or a gear card ("a unit or gear from your trash"; 133.4.a.2: the permanent types)
+    type: Literal["unit", "spell", "gear", "permanent", "card_in_hand", "battlefield", "location"] = "unit"
     side: Literal["friendly", "enemy", "any"] = "any"
     # "not_here": anywhere but where the source is (a unit a move "to here" may choose, 355.4.a); "my_battlefield":
     # here, and here is a battlefield (a base is each player's own: an enemy unit is never in mine)
@@ -70,6 +71,7 @@ class TargetSpec(Strict):
     other: bool = False  # "another unit": not the source of the ability itself
     tag: str | None = None  # "a friendly Mech": a unit with this tag (133.8)
     of: str | None = None  # a move's destination: the earlier slot whose units move there (not where they are)
+    zone: Literal["trash"] | None = None  # "a unit from your trash": a card in its chooser's trash (355.9.a, 355.10.a)
 
 
 class ObjectFilter(Strict):
@@ -155,6 +157,8 @@ class Cost(Strict):
     spend_buff: Literal["friendly", "this"] | None = None  # "spend a buff" (of a unit you control), "spend my buff"
     discard: int = 0
     spend_xp: int = 0  # "Spend 3 XP" (730.2)
+    recycle_from_trash: int = 0  # "Recycle 3 from your trash": cards of the payer's choice, not targets (416.3, 416.6)
+    recycle_kind: Literal["unit", "gear", "spell"] | None = None  # "Recycle a unit from your trash": only that kind
 
     def plus(self, other: Cost) -> Cost:
         """Both costs together (356.2: additional costs are added to the total)."""
@@ -189,6 +193,8 @@ class Cost(Strict):
         spent = {"friendly": "spend a buff", "this": "spend this unit's buff", None: ""}[self.spend_buff]
         parts += [spent, f"discard {self.discard}" if self.discard else ""]
         parts += [f"spend {self.spend_xp} XP" if self.spend_xp else ""]
+        recycled = f"{self.recycle_from_trash} {self.recycle_kind or 'card'}(s)"
+        parts += [f"recycle {recycled} from the trash" if self.recycle_from_trash else ""]
         return ", ".join(p for p in parts if p) or "nothing"
 
 
@@ -282,6 +288,7 @@ class Card(Strict):
     flow: list[Cost] = Field(default_factory=list)  # [Flow] costs: played from the trash for one, then banished (829)
     might_bonus: int = 0
     enters_ready: bool = False
+    enters_ready_if: str | None = None  # a condition word: "If you have two or fewer cards in your hand, I enter ready"
     # "You may play me to an open / an occupied enemy battlefield": locations its play may choose (355.2.b)
     played_to: list[Literal["open", "occupied enemy"]] = Field(default_factory=list)
     targets: dict[str, TargetSpec] = Field(default_factory=dict)
@@ -395,7 +402,7 @@ def check_vocabulary(card: Card) -> None:
     for trigger in card.triggers:
         _check_event(card, trigger.when.event)
     conditions = [t.condition for t in card.triggers] + [d.condition for d in card.discounts]
-    conditions += [p.condition for p in card.passives] + [a.condition for a in card.activated]
+    conditions += [p.condition for p in card.passives] + [a.condition for a in card.activated] + [card.enters_ready_if]
     conditions += [i.get("condition") for effect_list in lists for i in instructions_of(effect_list)]
     for word in conditions:
         if word is not None and word not in kernel.CONDITIONS:

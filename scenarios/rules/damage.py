@@ -115,6 +115,7 @@ def leave_board(game: Game, obj: Obj, zone: Zone) -> None:
     obj.stunned = False
     obj.attached_to = None
     obj.incarnation += 1
+    obj.left_controller = obj.controller
     if obj.controller != obj.owner:
         obj.controller = obj.owner
     if obj.definition.type == "token" and zone != Zone.CHAIN:
