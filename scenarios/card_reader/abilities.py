@@ -11,7 +11,7 @@ from typing import Any
 
 from scenarios.card_reader.effects import instructions
 from scenarios.card_reader.keywords import engine_keyword, keyword_prefix
-from scenarios.card_reader.phrases import UNIT_TAGS, Context, ability_cost, icons_cost, number, signed, untagged
+from scenarios.card_reader.phrases import UNIT_TAGS, Context, ability_cost, icons_cost, signed, untagged
 from scenarios.card_reader.text import sentences
 
 
@@ -428,17 +428,6 @@ def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
     if text in ("i enter ready", "this enters ready"):
         card["enters_ready"] = True
         used.append("static: I enter ready")
-        return True
-    discarded = re.fullmatch(r"if you've discarded a card this turn, i have (?P<kws>\[.+\])", text)
-    if discarded and "Equipment" not in card.get("tags", []):  # a passive of its own while it holds (365.1)
-        passive = {"to": {"who": "self"}, "condition": "discarded this turn", "keywords": _keywords(discarded["kws"])}
-        card.setdefault("passives", []).append(passive)
-        used.append("static: if you've discarded a card this turn, I have <keywords>")
-        return True
-    small_hand = re.fullmatch(r"if you have (\w+) or fewer cards in your hand, i enter ready", text)
-    if small_hand and number(small_hand.group(1)) is not None:  # the condition words of rules/hand_size.py
-        card["enters_ready_if"] = f"{number(small_hand.group(1))} or fewer cards in hand"
-        used.append("static: if <hand size>, I enter ready")
         return True
     if any(reader(text, card, used) for reader in STATIC_READERS):
         return True
