@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_search import QUESTIONS, CtrlF, _resolve, load_questions, rank_of  # noqa: E402
 from real_questions import phone  # noqa: E402
 
-from rules_db.schema import read_only  # noqa: E402
+from rules_db.guard import read_only  # noqa: E402
 from rules_db.search import answer, cited, refine, semantic  # noqa: E402
 
 HERE = Path(__file__).resolve().parent

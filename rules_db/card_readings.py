@@ -17,6 +17,7 @@ from typing import Any
 
 import sqlite_utils
 
+from rules_db import guard
 from scenarios.card_reader import CardText, read_card
 from scenarios.cards import Card, all_cards, use_read_cards
 
@@ -124,7 +125,7 @@ def read_definitions(db_path: Path) -> dict[str, dict[str, Any]]:
     """Card name -> the definition read for it (cards read fully), from a built database; {} when it has none."""
     if not Path(db_path).exists():
         return {}
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    conn = guard.read_only(db_path)
     try:
         return {
             name: json.loads(definition)

@@ -183,10 +183,10 @@ def diff_command(game: str, old: str, new: str, db_path: Path, details_path: Pat
 @click.option("--oracle", is_flag=True, help="The hand-written cards (scenarios/cards.yaml) against their readings.")
 def cards_command(db_path: Path, coverage: bool, show_unread: bool, oracle: bool) -> None:
     """The cards the engine can use: read from their text at build time (card_readings)."""
-    from rules_db import card_readings, schema
+    from rules_db import card_readings, guard
 
     with _operational_failures(f"cannot read {db_path}", "build it first (rules-db build)"):
-        connection = schema.read_only(db_path)
+        connection = guard.read_only(db_path)
         if show_unread:
             for card in card_readings.unread_cards(connection):
                 click.echo(f"{card['set']}\t{card['name']}\t" + " | ".join(card["unread"]))

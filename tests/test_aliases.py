@@ -10,7 +10,7 @@ import pytest
 import sqlite_utils
 from servers import in_process
 
-from rules_db import aliases, schema
+from rules_db import aliases, guard, schema
 from rules_db.search import answer, index_format, rank, retrieve, understand
 
 
@@ -149,7 +149,7 @@ def test_the_bundled_vetoes_are_readable():
 
 @pytest.fixture(scope="module")
 def real_connection(real_db):
-    connection = schema.read_only(real_db)
+    connection = guard.read_only(real_db)
     yield connection
     connection.close()
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import scenarios
-from rules_db import card_readings
+from rules_db import card_readings, guard
 from scenarios import schema
 from scenarios.card_reader import effects, read_card
 from scenarios.cards import Card, load_library, use_read_cards
@@ -26,7 +26,7 @@ EXPLAINED: dict[str, str] = {}
 
 @pytest.fixture(scope="module")
 def connection(real_db):
-    conn = sqlite3.connect(f"file:{real_db}?mode=ro", uri=True)
+    conn = guard.read_only(real_db)
     yield conn
     conn.close()
 
@@ -358,7 +358,7 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
                 for f, p, b in abilities.TRIGGERS
             ],
         )
-    conn = sqlite3.connect(f"file:{real_db}?mode=ro", uri=True)
+    conn = guard.read_only(real_db)
     conn.row_factory = sqlite3.Row
     definitions = {}
     for row in conn.execute(card_readings._CARDS, ["riftbound"]):

@@ -63,3 +63,12 @@ def test_the_builder_offers_read_cards_by_name_in_any_case(read_db, monkeypatch)
     finally:
         monkeypatch.delenv("RULES_DB_READ_CARDS")
         card_readings.engine_cards()  # back to the cards of the default database
+
+
+def test_the_read_cards_come_from_a_database_whose_path_holds_uri_characters(read_db, tmp_path):
+    folder = tmp_path / "a?b#c%20d"  # each a URI's character, here the file's
+    folder.mkdir()
+    shutil.copy(read_db, folder / "rules.db")
+    definitions = card_readings.read_definitions(folder / "rules.db")
+    assert "Crackshot <Corsair>" in definitions
+    assert definitions == card_readings.read_definitions(read_db)

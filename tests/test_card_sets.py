@@ -19,7 +19,7 @@ from ingest.card_exports import parse_file
 from ingest.cards import name_key
 from ingest.documents import CORPUS_DIR
 from ingest.errors import IngestError
-from rules_db import schema
+from rules_db import guard
 from rules_db.build import BuildFailed, build, specs_for
 from rules_db.errata import apply
 
@@ -59,7 +59,7 @@ def raw_gallery() -> list[dict]:
 
 @pytest.fixture(scope="module")
 def connection(real_db):
-    connection = schema.read_only(real_db)
+    connection = guard.read_only(real_db)
     yield connection
     connection.close()
 
@@ -393,7 +393,7 @@ async def test_cards_whose_names_collide_or_are_not_ascii_get_distinct_stable_ad
     slugs = []
     for _ in range(2):
         build(db_path, specs_for([path]))
-        with schema.read_only(db_path) as connection:
+        with guard.read_only(db_path) as connection:
             slugs.append(dict(connection.execute("select name, slug from cards").fetchall()))
     assert slugs[0] == slugs[1]
     assert len(set(slugs[0].values())) == len(slugs[0]) and all(slugs[0].values())  # the engine's cards too

@@ -12,7 +12,7 @@ from ingest import faq_articles, riftbound_faq_json, riftbound_faq_md
 from ingest.documents import CORPUS_DIR, bundled_spec
 from ingest.errors import IngestError
 from ingest.formats import expand
-from rules_db import faqs, queries, schema
+from rules_db import faqs, guard, queries
 
 JSON_FILE = CORPUS_DIR / "riftbound-official-faqs.json"
 MD_FILE = CORPUS_DIR / "riftbound-vendetta-faq-2026-08-14.md"
@@ -221,7 +221,7 @@ def test_a_file_of_several_articles_is_one_document_per_article():
 
 @pytest.fixture(scope="module")
 def connection(real_db):
-    connection = schema.read_only(real_db)
+    connection = guard.read_only(real_db)
     yield connection
     connection.close()
 

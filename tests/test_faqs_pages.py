@@ -9,12 +9,12 @@ import re
 
 import pytest
 
-from rules_db import faqs, schema
+from rules_db import faqs, guard
 
 
 @pytest.fixture(scope="module")
 def connection(real_db):
-    connection = schema.read_only(real_db)
+    connection = guard.read_only(real_db)
     yield connection
     connection.close()
 

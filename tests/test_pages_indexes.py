@@ -390,7 +390,7 @@ async def test_a_games_offline_pack_lists_every_page_of_the_game(datasette, fixt
     """``/offline/<game>``: every rule of every version, every keyword, ruling, card and replay of the game, and the
     pages leading to them, each once, each a page the server answers; an estimated size per part; the page's form
     names each part. Another game's pages are not in it."""
-    from rules_db.schema import read_only
+    from rules_db.guard import read_only
 
     pack = (await _get(datasette, "/offline/riftbound.json")).json()
     urls = {part["id"]: part["urls"] for part in pack["parts"]}

@@ -11,12 +11,12 @@ import sqlite_utils
 from servers import in_process
 
 from ingest.card_names import CardMention
-from rules_db import cards, schema
+from rules_db import cards, guard
 
 
 @pytest.fixture(scope="module")
 def connection(real_db):
-    connection = schema.read_only(real_db)
+    connection = guard.read_only(real_db)
     yield connection
     connection.close()
 

@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from rules_db import schema, versions
+from rules_db import guard, versions
 
 FAQ = "riftboundfaq-rulings"
 QA = "riftbound-qa-rulings"
@@ -17,7 +17,7 @@ QA = "riftbound-qa-rulings"
 
 @pytest.fixture(scope="module")
 def connection(real_db):
-    connection = schema.read_only(real_db)
+    connection = guard.read_only(real_db)
     yield connection
     connection.close()
 

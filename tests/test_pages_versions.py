@@ -11,13 +11,13 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from servers import in_process
 
-from rules_db import schema
+from rules_db import guard
 from rules_db.queries import DIFF_PAGE_SIZE
 
 
 @pytest.fixture(scope="module")
 def connection(real_db):
-    connection = schema.read_only(real_db)
+    connection = guard.read_only(real_db)
     yield connection
     connection.close()
 

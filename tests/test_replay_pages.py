@@ -15,7 +15,7 @@ import yaml
 from markupsafe import escape
 
 from datasette_plugins import replay_pages
-from rules_db import dispute, replay_view, schema, typed_actions
+from rules_db import dispute, guard, replay_view, typed_actions
 from scenarios import library_paths
 from scenarios import schema as schema_engine
 from scenarios.replay import replay_scenario
@@ -28,7 +28,7 @@ ZHONYA = "ruling-03-zhonya-heals-keeps-stat-mods"
 
 @pytest.fixture(scope="module")
 def connection(real_db):
-    connection = schema.read_only(real_db)
+    connection = guard.read_only(real_db)
     yield connection
     connection.close()
 
