@@ -154,10 +154,17 @@ def database_path() -> Path:
     return Path("data/rules.db")
 
 
+def load_read_cards(db_path: Path | None = None) -> None:
+    """Hand the engine (scenarios.cards.use_read_cards) the cards read fully from their text in the database at
+    `db_path`, else at `database_path()`: the one way the engine gets its read cards. Costs nothing once done
+    (the definitions are kept per database file, and handing the same ones again is skipped)."""
+    use_read_cards(read_definitions(db_path or database_path()))
+
+
 def engine_cards() -> dict[str, Card]:
     """Every card the engine can use: the hand-written ones and every card read fully from its text (a
-    hand-written one overrides the reading of its card). Installs the read ones for the engine's look-ups."""
-    use_read_cards(read_definitions(database_path()))
+    hand-written one overrides the reading of its card)."""
+    load_read_cards()
     return all_cards()
 
 

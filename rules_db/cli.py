@@ -214,16 +214,15 @@ def cards_command(db_path: Path, coverage: bool, show_unread: bool, oracle: bool
 @click.option("--seconds", type=float, default=60.0, show_default=True, help="Seconds a replay may run.")
 def replay_command(files: tuple[Path, ...], replay_all: bool, db_path: Path, max_steps: int, seconds: float) -> None:
     """Replay scenario FILES step by step with the rules cited; exits non-zero when an outcome differs."""
-    from rules_db.card_readings import read_definitions
+    from rules_db.card_readings import load_read_cards
     from scenarios import library_paths
-    from scenarios.cards import use_read_cards
     from scenarios.kernel import Budget, BudgetExceeded
     from scenarios.replay import render_tree, replay_file
     from scenarios.schema import ScenarioError
 
     if not files and not replay_all:
         raise click.UsageError("give a scenario FILE or --all")
-    use_read_cards(read_definitions(db_path))  # the cards a judge's dispute names, as the replay pages know them
+    load_read_cards(db_path)  # the cards a judge's dispute names, as the replay pages know them
     try:
         replays = [
             replay_file(path, Budget(max_steps=max_steps, seconds=seconds))

@@ -17,7 +17,7 @@ import yaml
 
 from ingest.card_names import load_aliases
 from rules_db.card_readings import engine_cards
-from rules_db.replay_view import Words, object_names, page_budget, problem, words
+from rules_db.replay_view import Words, object_names, page_budget, parse_scenario, problem, words
 from rules_db.typed_actions import MalformedAction, describe_action, folded, read_action
 from scenarios import schema
 from scenarios.cards import load_library
@@ -29,8 +29,7 @@ from scenarios.versions import NEWEST_VERSION
 def legal(text: str, source: str) -> dict:
     """The actions the rules allow next, after a scenario's actions (the dispute builder offers these)."""
     try:
-        engine_cards()  # the read cards, for the scenario's card names
-        scenario, _ = schema.parse(text, source, schema.PAGE_LIMITS)
+        scenario, _ = parse_scenario(text, source)
         replay = replay_scenario(scenario, source, page_budget())
     except (schema.ScenarioError, BudgetExceeded) as error:
         return {"error": problem(error), "actions": []}
@@ -136,8 +135,7 @@ def _step(step: dict) -> dict:
 def attempt(text: str, source: str, action: dict) -> dict:
     """Try one more action after a scenario's actions: accepted, or refused with the rule that forbids it."""
     try:
-        engine_cards()  # the read cards, for the scenario's card names
-        scenario, _ = schema.parse(text, source, schema.PAGE_LIMITS)
+        scenario, _ = parse_scenario(text, source)
         replay = replay_scenario(scenario, source, page_budget())
         typed = read_action(replay.state, action)
         replay.state.push(typed)
@@ -276,8 +274,7 @@ def document(text: str) -> dict:
 def check_text(text: str, source: str) -> dict | None:
     """None when a scenario's text is valid, else its first problem with its line and field."""
     try:
-        engine_cards()
-        schema.parse(text, source, schema.PAGE_LIMITS)
+        parse_scenario(text, source)
     except schema.ScenarioError as error:
         return problem(error)
     return None

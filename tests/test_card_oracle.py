@@ -33,7 +33,7 @@ def connection(real_db):
 
 @pytest.fixture
 def read_cards(real_db):
-    use_read_cards(card_readings.read_definitions(real_db))
+    card_readings.load_read_cards(real_db)
     yield
     use_read_cards({})
 
