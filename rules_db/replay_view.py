@@ -109,7 +109,8 @@ def replayed_view(
         for number, (depth, step) in enumerate(game.trace.steps(), start=1)
     ]
     computed = observe(game, expect)
-    found = verdict.readings(game, expect)  # the outcome after every step (a what-if: the original's outcome)
+    outcome = verdict.game_outcome(game, expect)  # a what-if: the original's outcome
+    found = verdict.readings(game, outcome)  # the outcome's values after every step
     described = {
         "error": None,
         "scenario": {
@@ -137,7 +138,7 @@ def replayed_view(
         "winner": game.winner,
         "inputs": (inputs := _inputs(scenario, data, replay.questions, say)),
         # the steps a what-if would flip (rules_db.verdict), for the scenario as it is: a what-if has its comparison
-        "decided": verdict.deciding(data, source, game, inputs, found) if deciding and not changes else [],
+        "decided": verdict.deciding(data, source, game, inputs, outcome, found) if deciding and not changes else [],
         "outcome_trail": verdict.trail(found),
     }
     return described, game
