@@ -6,11 +6,10 @@ import html
 import re
 from urllib.parse import urlencode
 
-import pytest
 import sqlite_utils
 from servers import in_process
 
-from rules_db import aliases, guard, schema
+from rules_db import aliases, schema
 from rules_db.search import answer, index_format, rank, retrieve, understand
 
 
@@ -145,13 +144,6 @@ def test_the_bundled_vetoes_are_readable():
 
 
 # ---------------------------------------------------------------- on the bundled rulebooks
-
-
-@pytest.fixture(scope="module")
-def real_connection(real_db):
-    connection = guard.read_only(real_db)
-    yield connection
-    connection.close()
 
 
 def test_renames_are_mined_from_the_bundled_versions_with_their_evidence(real_connection):
