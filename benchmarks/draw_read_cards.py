@@ -49,7 +49,7 @@ def main() -> None:
 
 
 def _read_names(db_path: str) -> set[str]:
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    conn = guard.read_only(db_path)
     query = "select c.name from card_readings r join cards c on c.id = r.card_id where r.status = 'read'"
     return {name for (name,) in conn.execute(query)}
 
