@@ -19,6 +19,11 @@ class Unread(ValueError):
     """Words of a card the reader does not understand (the card is refused, naming them)."""
 
 
+# Readers of whole paragraphs that other modules of the grammar add (`players`), tried before activated abilities,
+# triggers and statics: each reads its own shapes only, returning False for any other paragraph
+PARAGRAPH_READERS: list[Any] = []
+
+
 _NTH = {"second": 2, "third": 3, "fourth": 4}
 TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
     (
@@ -538,7 +543,15 @@ def read_paragraph(text: str, card: dict[str, Any], spell: Context | None, used:
         card["effects"] = [{"op": "if", "condition": "legion", "then": then, "else": card["effects"]}]
         used.append("legion: instead")
         return
-    for reader in (read_deathknell, read_legion, read_level, read_activated, read_trigger, read_static):
+    for reader in (
+        read_deathknell,
+        read_legion,
+        read_level,
+        *PARAGRAPH_READERS,
+        read_activated,
+        read_trigger,
+        read_static,
+    ):
         if reader(rest, card, used):
             return
     if spell is None:

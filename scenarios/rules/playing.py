@@ -160,7 +160,13 @@ def play_card(game: Game, act: Play) -> None:
         card_finalized(game, card, player)
         card.location = None
         do.enter_board(
-            game, card, player, location, bool(act.accelerate) or definition.enters_ready, hidden_at, because="359"
+            game,
+            card,
+            player,
+            location,
+            bool(act.accelerate) or calc.enters_ready(game, card, player),
+            hidden_at,
+            because="359",
         )
         calc.card_played(game, card, player)
         calc.cleanup(game, f"{card.id} entered the board", "319.6")
@@ -291,7 +297,7 @@ def _with_card(card, count: int, ids: tuple[str, ...]) -> tuple[int, tuple[str, 
 )
 def play_by_effect(game: Game, unit, player: str, location: str, label: str) -> None:
     definition = unit.definition
-    ready = definition.enters_ready
+    ready = calc.enters_ready(game, unit, player)
     if definition.has("Accelerate"):
         accelerated = calc.total_cost(game, unit, player, Cost(), True, 0, [])  # 356.1.b.3: still paid
         options = ["pay", "decline"] if calc.resource_problem(game, player, accelerated) is None else ["decline"]

@@ -1,0 +1,121 @@
+"""Per-player and per-opponent text: "each player kills one of their units", "each player discards their hand,
+then draws 4", "each player channels 1 rune exhausted" (`each_player`, performed by each player in Turn Order,
+303.2.a); conditions about an opponent ("if an opponent's score is within 3 points of the Victory Score", "if an
+opponent controls a battlefield" / "a stunned unit"), on an instruction, a discount or entering ready; and
+triggers on an opponent's turn ("when you play a spell on an opponent's turn").
+
+Registered through the shared grammar: `effects.template` (instructions), `abilities.PARAGRAPH_READERS` (whole
+paragraphs: a conditional discount or entering ready, a trigger with a condition on whose turn it is).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from scenarios.card_reader.abilities import PARAGRAPH_READERS, Unread, read_trigger
+from scenarios.card_reader.effects import instructions, template
+from scenarios.card_reader.phrases import icons_cost
+
+_WHO = {"each player": "each", "each opponent": "opponents", "each other player": "others"}
+
+# What one player does for their part, said in the third person: the verb as "you" would say it. Only instructions
+# about the player themself (no object named by the card) are read per player: what they draw, discard, channel.
+_VERBS = {"draws": "draw", "discards": "discard", "channels": "channel"}
+_PER_PLAYER_OPS = {"draw", "discard", "channel", "discard_hand", "kill_one"}
+_KILL_ONE = re.compile(r"(?:must )?kills? one of (?:their|your) (?P<kind>units|gear)")
+
+
+def _their_part(clause: str, ctx) -> list[dict[str, Any]] | None:
+    """One instruction of a player's part: "kills one of their units" (355.10.e: each chooses, not a target),
+    "discards their hand", or a verb of `_VERBS` read as that player's own instruction."""
+    clause = clause.strip()
+    kill = _KILL_ONE.fullmatch(clause)
+    if kill:
+        return [{"op": "kill_one", "kind": "unit" if kill["kind"] == "units" else "gear"}]
+    if clause == "discards their hand":
+        return [{"op": "discard_hand"}]
+    verb, _, rest = clause.partition(" ")
+    if verb not in _VERBS or "their" in rest or not rest:
+        return None
+    read = instructions(f"{_VERBS[verb]} {rest}", ctx, [])
+    if read is None or any(i.get("op") not in _PER_PLAYER_OPS for i in read):
+        return None
+    return read
+
+
+@template("each player", r"(?P<who>each player|each opponent|each other player) (?P<rest>.+)")
+def _each_player(m, ctx):
+    """ "Each player discards their hand, then draws 4": each part read per player, in the order printed."""
+    parts = re.split(r", then |, and | and |, ", m["rest"])
+    effects: list[dict[str, Any]] = []
+    for part in parts:
+        read = _their_part(part, ctx)
+        if read is None:
+            return None
+        effects += read
+    return [{"op": "each_player", "players": _WHO[m["who"]], "effects": effects}]
+
+
+_WITHIN = r"an opponent's score is within (?P<n>[1-7]) points? of the victory score"
+_OPPONENT = rf"(?:{_WITHIN}|an opponent controls (?P<what>a battlefield|a stunned unit))"
+
+
+def opponent_condition(found: re.Match) -> str:
+    """The condition word (`scenarios/rules/players.py`) the matched "if <condition>" says."""
+    if found["n"]:
+        return f"an opponent within {found['n']} points of the victory score"
+    return f"an opponent controls {found['what']}"
+
+
+@template("if <an opponent ...>", rf"if {_OPPONENT}, (?P<rest>.+)")
+def _if_opponent(m, ctx):
+    """ "If an opponent's score is within 3 points of the Victory Score, ready me and gain 3 XP" (364.3.a)."""
+    then = instructions(m["rest"], ctx, [])
+    return None if then is None else [{"op": "if", "condition": opponent_condition(m), "then": then}]
+
+
+_CONDITIONAL_STATIC = re.compile(
+    rf"if {_OPPONENT}, (?:(?:this costs|i cost) (?P<cost>(?:\[[^\]]+\])+) less(?P<and> and enter ready)?"
+    r"|(?P<ready>i enter ready))\.?"
+)
+
+
+def read_conditional_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "If an opponent controls a battlefield, I enter ready"; "If ..., this costs [2 energy] less" (a discount
+    while the condition holds, 356.4); "If ..., I cost [2 energy] less and enter ready": conditional passives
+    (364.3.a), the condition checked as the card is played or enters."""
+    found = _CONDITIONAL_STATIC.fullmatch(text)
+    if not found:
+        return False
+    word = opponent_condition(found)
+    if found["cost"]:
+        cost = icons_cost(found["cost"])
+        if cost is None or set(cost) - {"energy", "power"}:
+            raise Unread(text)
+        card.setdefault("discounts", []).append({**cost, "condition": word})
+        used.append("static: if <an opponent ...>, this costs less")
+    if found["ready"] or found["and"]:
+        if card["type"] not in ("unit", "gear"):
+            raise Unread(text)
+        card["enters_ready_if"] = word
+        used.append("static: if <an opponent ...>, I enter ready")
+    return True
+
+
+_ON_AN_OPPONENTS_TURN = re.compile(r"when you play an? (?P<t>spell|unit|gear) on an opponent's turn, (?P<body>.+)")
+
+
+def read_on_an_opponents_turn(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "When you play a spell on an opponent's turn, ...": a trigger on playing it whose condition is that the
+    Turn Player is an opponent (304), checked as the event happens."""
+    found = _ON_AN_OPPONENTS_TURN.fullmatch(text)
+    if not found:
+        return False
+    if not read_trigger(f"when you play a {found['t']}, {found['body']}", card, used, condition="an opponent's turn"):
+        raise Unread(text)
+    used.append("trigger: on an opponent's turn")
+    return True
+
+
+PARAGRAPH_READERS.extend((read_conditional_static, read_on_an_opponents_turn))

@@ -1,0 +1,125 @@
+"""Effects performed by each player, and conditions about an opponent.
+
+"Each player draws 1", "each opponent ...", "each other player ...": the instructions are performed once for each
+of those players, as that player ("they", "their"), one after the other in Turn Order starting with the Turn
+Player: game actions are never simultaneous (303.2, 303.2.a), and each player is responsible for their own
+(411.1). What a player must choose for their part ("each player kills one of their units") is chosen by that
+player as the spell or ability resolves, and is not a target (355.10.e).
+
+The condition words about opponents ("if an opponent's score is within 3 points of the Victory Score", "if an
+opponent controls a battlefield") read the game as the condition is checked; a unit whose entering ready depends
+on one (`enters_ready_if`) has it checked as it enters the board (364.3, a conditional passive).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from scenarios.game import Game
+from scenarios.kernel import Condition, calc, choose, condition, do, instruction, note, query
+from scenarios.objects import BOARD, Kind
+from scenarios.trace import StepKind
+
+PLAYERS = ("each", "opponents", "others")  # "each player", "each opponent", "each other player"
+
+
+def _players(game: Game, controller: str, which: str) -> list[str]:
+    # in a game of individual players every other player is an opponent (`opponents` is the others)
+    wanted = game.opponents(controller) + ([controller] if which == "each" else [])
+    return game.in_turn_order(wanted)
+
+
+@instruction("each_player")
+def op_each_player(game: Game, run, ins) -> None:
+    """`{op: each_player, players: each|opponents|others, effects: [...]}`: the effects performed by each of those
+    players in Turn Order from the Turn Player (303.2.a), as that player: "you" in them is that player (411.1)."""
+    which = ins.get("players", "each")
+    players = _players(game, run.item.controller, which)
+    note(
+        game,
+        StepKind.EFFECT,
+        "each player",
+        f"{run.item.label}: performed by {', '.join(players)}, in Turn Order from the Turn Player",
+        run.because,
+        ("303.2", "303.2.a"),
+        players,
+    )
+    for player in players:
+        item = dataclasses.replace(run.item, controller=player)
+        view = run.view
+        if view is not None:
+            view = dataclasses.replace(view, you=player)
+        calc.execute(game, dataclasses.replace(run, item=item, view=view), ins.get("effects", []))
+
+
+@instruction("kill_one")
+def op_kill_one(game: Game, run, ins) -> None:
+    """`{op: kill_one, kind: unit|gear}`: the player performing it chooses one of the units (or gear) they control
+    as it resolves and kills it (355.10.e: chosen by each player, not a target; 411.1: their own kill)."""
+    player, kind = run.item.controller, ins.get("kind", "unit")
+    theirs = sorted(
+        o.id for o in game.objects.values() if o.zone == BOARD and o.kind == kind and o.controller == player
+    )
+    if not theirs:
+        calc.impossible(game, run, f"{player} controls no {kind} to kill")
+        return
+    pick = choose(game, "kill", player, f"{run.item.label}: one of your {kind}s to kill", theirs, "355.10.e")
+    calc.kill_all(game, [pick], False, (run.because, "428.1.a.1", "411.1"))
+
+
+@instruction("discard_hand")
+def op_discard_hand(game: Game, run, ins) -> None:
+    """ "Discards their hand": every card in it, each put in the Trash (422.1); an empty hand discards nothing."""
+    player = run.item.controller
+    hand = [o.id for o in game.hand(player)]
+    if not hand:
+        calc.impossible(game, run, f"{player} has no card in hand to discard", "422.4")
+    for card_id in hand:
+        do.discard(game, player, card_id, because=run.because)
+
+
+# -- conditions about opponents ---------------------------------------------------------------------------------
+
+
+def _within(n: int):
+    def holds(game: Game, context: Condition) -> bool:
+        """An opponent has points within `n` of the Victory Score (194.3): the score is at least Victory Score - n."""
+        return any(game.players[o].points >= game.victory_score - n for o in game.opponents(context.player))
+
+    return holds
+
+
+for _n in range(1, 8):
+    condition(f"an opponent within {_n} points of the victory score", "194.3")(_within(_n))
+
+
+@condition("an opponent controls a battlefield", "190.2.b")
+def opponent_controls_a_battlefield(game: Game, context: Condition) -> bool:
+    opponents = set(game.opponents(context.player))
+    return any(bf.battlefield_controller in opponents for bf in game.battlefields())
+
+
+@condition("an opponent controls a stunned unit", "423.1")
+def opponent_controls_a_stunned_unit(game: Game, context: Condition) -> bool:
+    opponents = set(game.opponents(context.player))
+    return any(u.stunned and u.controller in opponents for u in game.units())
+
+
+@condition("an opponent's turn", "304")
+def opponents_turn(game: Game, context: Condition) -> bool:
+    return game.turn_player in game.opponents(context.player)
+
+
+@query("enters_ready")
+def enters_ready(game: Game, card, player: str) -> bool:
+    """Does a permanent enter the board ready: "I enter ready", or "If <condition>, I enter ready" with the
+    condition holding as it enters (364.3: a conditional passive ability, checked then)."""
+    definition = card.definition
+    if definition.enters_ready:
+        return True
+    word = definition.enters_ready_if
+    if word is None or card.kind not in (Kind.UNIT, Kind.GEAR):
+        return False
+    return calc.decide_condition(
+        game, word, Condition(player, card.id, True), definition.name, "it enters ready", ("364.3",)
+    )

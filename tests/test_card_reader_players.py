@@ -1,0 +1,210 @@
+"""The per-player and per-opponent templates of the card reader (scenarios/card_reader/players.py): what they read,
+what they refuse, and mutants of their readings that the read-card disputes read-141 to read-147 kill."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from rules_db import card_readings
+from scenarios import schema
+from scenarios.card_reader import CardText, abilities, effects, read_card
+from scenarios.card_reader import players as reader
+from scenarios.cards import Card, use_read_cards
+from scenarios.replay import replay_file, replay_variant
+
+DISPUTES = sorted((Path(__file__).parent / "data" / "read_card_disputes").glob("read-14[1-9]-*.yaml"))
+
+
+def read(text: str, kind: str = "Spell", **numbers):
+    reading = read_card(CardText("Some Card", kind, text, **numbers))
+    if reading.status == "read":
+        Card.model_validate(reading.definition)
+    return reading
+
+
+def test_each_player_kills_one_of_their_units_is_performed_per_player():
+    reading = read("Each player kills one of their units.")
+    assert reading.definition["effects"] == [
+        {"op": "each_player", "players": "each", "effects": [{"op": "kill_one", "kind": "unit"}]}
+    ]
+    assert "targets" not in reading.definition  # 355.10.e: chosen by each player, not a target
+
+
+def test_each_player_parts_read_in_the_order_printed():
+    reading = read("Each player discards their hand, then draws 4.")
+    assert reading.definition["effects"] == [
+        {"op": "each_player", "players": "each", "effects": [{"op": "discard_hand"}, {"op": "draw", "n": 4}]}
+    ]
+    gear = read("Each player kills one of their gear.")
+    assert gear.definition["effects"][0]["effects"] == [{"op": "kill_one", "kind": "gear"}]
+
+
+@pytest.mark.parametrize(
+    ("who", "players"), [("Each opponent", "opponents"), ("Each other player", "others"), ("Each player", "each")]
+)
+def test_who_performs_it(who, players):
+    reading = read(f"{who} draws 1.")
+    assert reading.definition["effects"] == [
+        {"op": "each_player", "players": players, "effects": [{"op": "draw", "n": 1}]}
+    ]
+
+
+def test_a_trigger_can_make_each_player_channel():
+    reading = read("When you hold here, each player channels 1 rune exhausted.", "Battlefield")
+    (trigger,) = reading.definition["triggers"]
+    assert trigger["effects"] == [
+        {"op": "each_player", "players": "each", "effects": [{"op": "channel", "n": 1, "exhausted": True}]}
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Each player kills a unit.",  # not "one of their": whose unit is not said per player
+        "Each player returns one of their units to their hand.",
+        "Each player draws 1 and deals 2 to an enemy unit.",  # an object the card names: not a per-player part
+        "Each opponent reveals the top card of their Main Deck.",
+        "Each player chooses a unit they control. Kill the rest.",
+    ],
+)
+def test_what_is_not_a_players_own_part_stays_unread(text):
+    reading = read(text)
+    assert reading.status == "unread" and reading.unread
+
+
+def test_conditions_about_an_opponent_read_into_condition_words():
+    leona = read("If an opponent's score is within 3 points of the Victory Score, I enter ready.", "Unit", might=6)
+    assert leona.definition["enters_ready_if"] == "an opponent within 3 points of the victory score"
+    assert not leona.definition.get("enters_ready")
+    vayne = read("If an opponent controls a battlefield, I enter ready.", "Unit", might=2)
+    assert vayne.definition["enters_ready_if"] == "an opponent controls a battlefield"
+    monch = read("If an opponent controls a stunned unit, I cost [2 Energy] less and enter ready.", "Unit", might=6)
+    assert monch.definition["discounts"] == [{"energy": 2, "condition": "an opponent controls a stunned unit"}]
+    assert monch.definition["enters_ready_if"] == "an opponent controls a stunned unit"
+    center = read("If an opponent's score is within 3 points of the Victory Score, this costs [2 Energy] less.")
+    assert center.definition["discounts"] == [
+        {"energy": 2, "condition": "an opponent within 3 points of the victory score"}
+    ]
+
+
+def test_a_spell_does_not_enter_ready():
+    reading = read("If an opponent controls a battlefield, I enter ready.")
+    assert reading.status == "unread"
+
+
+def test_an_if_about_an_opponent_wraps_the_instructions_it_governs():
+    reading = read(
+        "When you play me, if an opponent's score is within 3 points of the Victory Score, ready me and gain 3 XP.",
+        "Unit",
+        might=5,
+    )
+    (trigger,) = reading.definition["triggers"]
+    assert trigger["effects"] == [
+        {
+            "op": "if",
+            "condition": "an opponent within 3 points of the victory score",
+            "then": [{"op": "ready", "what": "this"}, {"op": "gain_xp", "n": 3}],
+        }
+    ]
+
+
+def test_a_trigger_on_an_opponents_turn_has_that_condition():
+    reading = read(
+        "When you play a spell on an opponent's turn, you may exhaust me to play a Gold gear token exhausted.", "Gear"
+    )
+    (trigger,) = reading.definition["triggers"]
+    assert trigger["when"] == {"event": "card_played", "who": "you", "card_type": "spell"}
+    assert trigger["condition"] == "an opponent's turn"
+    assert trigger["optional"] and trigger["cost"] == {"exhaust": "this"}
+    # "a card" counts the tokens played too (185.2.a fires card_played): not read until the engine tells them apart
+    assert read("When you play a card on an opponent's turn, draw 1.", "Gear").status == "unread"
+
+
+# -- mutants the disputes kill ------------------------------------------------------------------------------------
+
+
+def _each_player_as_you(m, ctx):
+    found = reader._each_player(m, ctx)
+    return [e for i in found for e in i["effects"]] if found else found
+
+
+def _if_always(m, ctx):
+    found = reader._if_opponent(m, ctx)
+    return found[0]["then"] if found else found
+
+
+def _mutate_templates(monkeypatch, original, replacement):
+    monkeypatch.setattr(
+        effects, "TEMPLATES", [(f, p, replacement if b is original else b) for f, p, b in effects.TEMPLATES]
+    )
+
+
+def _unconditional(text, card, used):
+    found = reader.read_conditional_static(text, card, used)
+    for discount in card.get("discounts", []):
+        discount.pop("condition", None)
+    if card.pop("enters_ready_if", None):
+        card["enters_ready"] = True
+    return found
+
+
+def _any_turn(text, card, used):
+    found = reader.read_on_an_opponents_turn(text, card, used)
+    for trigger in card.get("triggers", []):
+        trigger.pop("condition", None)
+    return found
+
+
+@pytest.mark.parametrize(
+    "mutant",
+    [
+        "each player read as its controller alone",
+        "an if about an opponent read as always",
+        "a conditional passive read as always",
+        "on an opponent's turn dropped",
+        "within 3 read as within 2",
+    ],
+)
+def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatch):
+    if mutant == "each player read as its controller alone":
+        _mutate_templates(monkeypatch, reader._each_player, _each_player_as_you)
+    elif mutant == "an if about an opponent read as always":
+        _mutate_templates(monkeypatch, reader._if_opponent, _if_always)
+    elif mutant == "within 3 read as within 2":
+        said = reader.opponent_condition
+        monkeypatch.setattr(
+            reader,
+            "opponent_condition",
+            lambda found: (
+                f"an opponent within {int(found['n']) - 1} points of the victory score" if found["n"] else said(found)
+            ),
+        )
+    else:
+        original = (
+            reader.read_conditional_static if mutant.startswith("a conditional") else reader.read_on_an_opponents_turn
+        )
+        replacement = _unconditional if mutant.startswith("a conditional") else _any_turn
+        monkeypatch.setattr(
+            abilities, "PARAGRAPH_READERS", [replacement if r is original else r for r in abilities.PARAGRAPH_READERS]
+        )
+    conn = sqlite3.connect(f"file:{real_db}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    definitions = {}
+    for row in conn.execute(card_readings._CARDS, ["riftbound"]):
+        reading = read_card(card_readings.card_text(dict(row)))
+        if reading.status == "read":
+            definitions[row["name"]] = reading.definition
+    conn.close()
+    use_read_cards(definitions)
+    try:
+        verdicts = []
+        for path in DISPUTES:
+            verdicts.append(replay_file(path).verdict)
+            scenario, _ = schema.load(path)
+            verdicts += [replay_variant(path, v.id).verdict for v in scenario.variants]
+    finally:
+        use_read_cards({})
+    assert "mismatch" in verdicts, f"the mutant {mutant!r} of the reader survives every per-player dispute"
