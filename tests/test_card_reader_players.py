@@ -123,6 +123,16 @@ def test_a_trigger_on_an_opponents_turn_has_that_condition():
     assert read("When you play a card on an opponent's turn, draw 1.", "Gear").status == "unread"
 
 
+def test_an_opponents_score_is_their_conquer_or_hold():
+    reading = read("When an opponent scores, draw 1.", "Gear")
+    assert [t["when"] for t in reading.definition["triggers"]] == [
+        {"event": "conquer", "who": "opponent"},
+        {"event": "hold", "who": "opponent"},
+    ]
+    (holds,) = read("When an opponent holds, draw 1.", "Gear").definition["triggers"]
+    assert holds["when"] == {"event": "hold", "who": "opponent"}
+
+
 # -- mutants the disputes kill ------------------------------------------------------------------------------------
 
 
@@ -166,6 +176,7 @@ def _any_turn(text, card, used):
         "a conditional passive read as always",
         "on an opponent's turn dropped",
         "within 3 read as within 2",
+        "an opponent's score read as yours",
     ],
 )
 def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatch):
@@ -173,6 +184,15 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
         _mutate_templates(monkeypatch, reader._each_player, _each_player_as_you)
     elif mutant == "an if about an opponent read as always":
         _mutate_templates(monkeypatch, reader._if_opponent, _if_always)
+    elif mutant == "an opponent's score read as yours":
+        monkeypatch.setattr(
+            abilities,
+            "TRIGGERS",
+            [
+                (f, p, (lambda m, b=b: [{**e, "who": "you"} if e["who"] == "opponent" else e for e in b(m)]))
+                for f, p, b in abilities.TRIGGERS
+            ],
+        )
     elif mutant == "within 3 read as within 2":
         said = reader.opponent_condition
         monkeypatch.setattr(

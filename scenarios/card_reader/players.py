@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scenarios.card_reader.abilities import PARAGRAPH_READERS, Unread, read_trigger
+from scenarios.card_reader.abilities import PARAGRAPH_READERS, TRIGGERS, Unread, read_trigger
 from scenarios.card_reader.effects import instructions, template
 from scenarios.card_reader.phrases import icons_cost
 
@@ -118,4 +118,19 @@ def read_on_an_opponents_turn(text: str, card: dict[str, Any], used: list[str]) 
     return True
 
 
+TRIGGERS.extend(
+    [
+        (
+            # A player Scores by Conquer or Hold (469): "when an opponent scores" is either, by an opponent
+            "when an opponent scores",
+            re.compile(r"when an opponent scores"),
+            lambda m: [{"event": "conquer", "who": "opponent"}, {"event": "hold", "who": "opponent"}],
+        ),
+        (
+            "when an opponent <scores>",
+            re.compile(r"when an opponent (?P<e>conquers|holds)"),
+            lambda m: [{"event": m["e"].removesuffix("s"), "who": "opponent"}],
+        ),
+    ]
+)
 PARAGRAPH_READERS.extend((read_conditional_static, read_on_an_opponents_turn))
