@@ -133,6 +133,14 @@ def test_an_opponents_score_is_their_conquer_or_hold():
     assert holds["when"] == {"event": "hold", "who": "opponent"}
 
 
+def test_an_if_at_the_start_of_the_beginning_phase_is_a_trigger_with_that_condition():
+    text = "If you control fewer runes than an opponent at the start of your Beginning Phase, give me +1 [Might] this turn."
+    (trigger,) = read(text, "Unit", might=2).definition["triggers"]
+    assert trigger["when"] == {"event": "beginning", "who": "you"}
+    assert trigger["condition"] == "you control fewer runes than an opponent"
+    assert trigger["effects"] == [{"op": "might", "amount": 1, "to": "this"}]
+
+
 # -- mutants the disputes kill ------------------------------------------------------------------------------------
 
 
@@ -177,6 +185,7 @@ def _any_turn(text, card, used):
         "on an opponent's turn dropped",
         "within 3 read as within 2",
         "an opponent's score read as yours",
+        "fewer runes dropped",
     ],
 )
 def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatch):
@@ -201,6 +210,18 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
             lambda found: (
                 f"an opponent within {int(found['n']) - 1} points of the victory score" if found["n"] else said(found)
             ),
+        )
+    elif mutant == "fewer runes dropped":
+        original_reader = reader.read_if_at_the_start
+
+        def always(text, card, used):
+            found = original_reader(text, card, used)
+            for trigger in card.get("triggers", []):
+                trigger.pop("condition", None)
+            return found
+
+        monkeypatch.setattr(
+            abilities, "PARAGRAPH_READERS", [always if r is original_reader else r for r in abilities.PARAGRAPH_READERS]
         )
     else:
         original = (

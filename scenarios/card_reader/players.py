@@ -118,6 +118,23 @@ def read_on_an_opponents_turn(text: str, card: dict[str, Any], used: list[str]) 
     return True
 
 
+_IF_AT_THE_START = re.compile(
+    r"if (?P<c>you control fewer runes than an opponent) at the start of your beginning phase, (?P<body>.+)"
+)
+
+
+def read_if_at_the_start(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "If you control fewer runes than an opponent at the start of your Beginning Phase, give me +1 [Might] this
+    turn": a trigger at the start of the Beginning Phase (315.2.a.1) whose condition is checked as it triggers."""
+    found = _IF_AT_THE_START.fullmatch(text)
+    if not found:
+        return False
+    if not read_trigger(f"at the start of your beginning phase, {found['body']}", card, used, condition=found["c"]):
+        raise Unread(text)
+    used.append("trigger: if <an opponent ...> at the start of your beginning phase")
+    return True
+
+
 TRIGGERS.extend(
     [
         (
@@ -133,4 +150,4 @@ TRIGGERS.extend(
         ),
     ]
 )
-PARAGRAPH_READERS.extend((read_conditional_static, read_on_an_opponents_turn))
+PARAGRAPH_READERS.extend((read_conditional_static, read_on_an_opponents_turn, read_if_at_the_start))

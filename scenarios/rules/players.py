@@ -105,6 +105,13 @@ def opponent_controls_a_stunned_unit(game: Game, context: Condition) -> bool:
     return any(u.stunned and u.controller in opponents for u in game.units())
 
 
+@condition("you control fewer runes than an opponent", "430.1")
+def fewer_runes_than_an_opponent(game: Game, context: Condition) -> bool:
+    """The runes a player controls are those on the board (channeled, 430.1)."""
+    mine = len(calc.runes_on_board(game, context.player))
+    return any(len(calc.runes_on_board(game, o)) > mine for o in game.opponents(context.player))
+
+
 @condition("an opponent's turn", "304")
 def opponents_turn(game: Game, context: Condition) -> bool:
     return game.turn_player in game.opponents(context.player)
