@@ -1,5 +1,5 @@
 """The per-player and per-opponent templates of the card reader (scenarios/card_reader/players.py): what they read,
-what they refuse, and mutants of their readings that the read-card disputes read-141 to read-147 kill."""
+what they refuse, and mutants of their readings that the read-card disputes read-141 to read-159 kill."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from scenarios.card_reader import players as reader
 from scenarios.cards import Card, use_read_cards
 from scenarios.replay import replay_file, replay_variant
 
-DISPUTES = sorted((Path(__file__).parent / "data" / "read_card_disputes").glob("read-14[1-9]-*.yaml"))
+DISPUTES = sorted((Path(__file__).parent / "data" / "read_card_disputes").glob("read-1[45][0-9]-*.yaml"))
 
 
 def read(text: str, kind: str = "Spell", **numbers):
@@ -67,7 +67,6 @@ def test_a_trigger_can_make_each_player_channel():
         "Each player returns one of their units to their hand.",
         "Each player draws 1 and deals 2 to an enemy unit.",  # an object the card names: not a per-player part
         "Each opponent reveals the top card of their Main Deck.",
-        "Each player chooses a unit they control. Kill the rest.",
     ],
 )
 def test_what_is_not_a_players_own_part_stays_unread(text):
@@ -141,6 +140,28 @@ def test_an_if_at_the_start_of_the_beginning_phase_is_a_trigger_with_that_condit
     assert trigger["effects"] == [{"op": "might", "amount": 1, "to": "this"}]
 
 
+def test_each_player_chooses_is_read_with_what_is_done_with_the_chosen():
+    duel = read("Each player chooses a unit they control. Kill the rest.")
+    assert duel.definition["effects"] == [
+        {"op": "each_chooses", "players": "each", "whose": "own", "then": "kill_rest"}
+    ]
+    edict = read(
+        "Starting with the next player, each other player chooses a unit you don't control that hasn't been chosen "
+        "for this spell. Kill those units."
+    )
+    (choice,) = edict.definition["effects"]
+    assert (choice["players"], choice["start"], choice["whose"], choice["distinct"], choice["then"]) == (
+        "others",
+        "next",
+        "not the controller's",
+        True,
+        "kill",
+    )
+    whirlwind = read("Starting with the next player, each player may return a unit to its owner's hand.")
+    assert whirlwind.definition["effects"][0]["optional"] is True
+    assert read("Each player chooses a unit they control. Draw 1.").status == "unread"
+
+
 # -- mutants the disputes kill ------------------------------------------------------------------------------------
 
 
@@ -186,6 +207,8 @@ def _any_turn(text, card, used):
         "within 3 read as within 2",
         "an opponent's score read as yours",
         "fewer runes dropped",
+        "the rest read as the chosen",
+        "from the next player read from the Turn Player",
     ],
 )
 def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatch):
@@ -210,6 +233,18 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
             lambda found: (
                 f"an opponent within {int(found['n']) - 1} points of the victory score" if found["n"] else said(found)
             ),
+        )
+    elif mutant == "the rest read as the chosen":
+        monkeypatch.setitem(
+            reader._CHOOSING,
+            "each player chooses a unit they control. kill the rest",
+            {"players": "each", "whose": "own", "then": "kill"},
+        )
+    elif mutant == "from the next player read from the Turn Player":
+        _mutate_templates(
+            monkeypatch,
+            reader._each_may_return,
+            lambda m, ctx: [{k: v for k, v in i.items() if k != "start"} for i in reader._each_may_return(m, ctx)],
         )
     elif mutant == "fewer runes dropped":
         original_reader = reader.read_if_at_the_start

@@ -57,6 +57,44 @@ def _each_player(m, ctx):
     return [{"op": "each_player", "players": _WHO[m["who"]], "effects": effects}]
 
 
+@template(
+    "each player chooses",
+    r"starting with the next player, each player may return a unit to its owner's hand",
+)
+def _each_may_return(m, ctx):
+    """ "Starting with the next player, each player may return a unit to its owner's hand": each in turn, from the
+    player after the controller, may choose any unit (not a target, 355.10.e) and returns it before the next one
+    chooses."""
+    return [
+        {"op": "each_chooses", "players": "each", "start": "next", "whose": "any", "optional": True, "then": "return"}
+    ]
+
+
+# Paragraphs of a spell in which each player chooses units, then the spell does something with those chosen (or
+# the rest): the choosing sentence says nothing alone, so the paragraph is read whole
+_CHOOSING = {
+    "each player chooses a unit they control. kill the rest": {"players": "each", "whose": "own", "then": "kill_rest"},
+    "starting with the next player, each other player chooses a unit you don't control that hasn't been chosen for "
+    "this spell. kill those units": {
+        "players": "others",
+        "start": "next",
+        "whose": "not the controller's",
+        "distinct": True,
+        "then": "kill",
+    },
+}
+
+
+def read_each_chooses(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "Each player chooses a unit they control. Kill the rest.": `each_chooses`, then what it says of them."""
+    said = _CHOOSING.get(text.rstrip("."))
+    if said is None or card["type"] != "spell":
+        return False
+    card.setdefault("effects", []).append({"op": "each_chooses", **said})
+    used.append("each player chooses")
+    return True
+
+
 _WITHIN = r"an opponent's score is within (?P<n>[1-7]) points? of the victory score"
 _OPPONENT = rf"(?:{_WITHIN}|an opponent controls (?P<what>a battlefield|a stunned unit))"
 
@@ -150,4 +188,4 @@ TRIGGERS.extend(
         ),
     ]
 )
-PARAGRAPH_READERS.extend((read_conditional_static, read_on_an_opponents_turn, read_if_at_the_start))
+PARAGRAPH_READERS.extend((read_conditional_static, read_on_an_opponents_turn, read_if_at_the_start, read_each_chooses))

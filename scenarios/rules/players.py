@@ -23,10 +23,17 @@ from scenarios.trace import StepKind
 PLAYERS = ("each", "opponents", "others")  # "each player", "each opponent", "each other player"
 
 
-def _players(game: Game, controller: str, which: str) -> list[str]:
+def _players(game: Game, controller: str, which: str, start: str = "turn") -> list[str]:
+    """Those players in Turn Order from the Turn Player (303.2.a), or, "starting with the next player", from the
+    player after the controller in Turn Order (the controller last)."""
     # in a game of individual players every other player is an opponent (`opponents` is the others)
     wanted = game.opponents(controller) + ([controller] if which == "each" else [])
-    return game.in_turn_order(wanted)
+    ordered = game.in_turn_order(wanted)
+    first = game.next_player(controller)
+    if start != "next" or first not in ordered:
+        return ordered
+    at = ordered.index(first)
+    return ordered[at:] + ordered[:at]
 
 
 @instruction("each_player")
@@ -50,6 +57,59 @@ def op_each_player(game: Game, run, ins) -> None:
         if view is not None:
             view = dataclasses.replace(view, you=player)
         calc.execute(game, dataclasses.replace(run, item=item, view=view), ins.get("effects", []))
+
+
+# What a player may choose among, in `each_chooses`: units they control, units the spell's controller does not
+# control, or any unit
+_WHOSE = {
+    "own": lambda unit, player, controller: unit.controller == player,
+    "not the controller's": lambda unit, player, controller: unit.controller != controller,
+    "any": lambda unit, player, controller: True,
+}
+
+
+@instruction("each_chooses")
+def op_each_chooses(game: Game, run, ins) -> None:
+    """`{op: each_chooses, players, start: turn|next, whose: own|not the controller's|any, optional, distinct,
+    then: kill|kill_rest|return}`: each of those players in turn chooses a unit as the item resolves (355.10.e:
+    chosen by other players, not targets). `return`: each chosen unit is returned to its owner's hand as it is
+    chosen, before the next player chooses (303.1: one game action at a time); `kill` kills the chosen units and
+    `kill_rest` every other unit, once all have chosen, in one kill (370.1.a.2)."""
+    controller = run.item.controller
+    players = _players(game, controller, ins.get("players", "each"), ins.get("start", "turn"))
+    note(
+        game,
+        StepKind.EFFECT,
+        "each player",
+        f"{run.item.label}: {', '.join(players)} choose in this order",
+        run.because,
+        ("303.2", "303.2.a", "355.10.e"),
+        players,
+    )
+    whose, then = _WHOSE[ins.get("whose", "own")], ins["then"]
+    chosen: list[str] = []
+    for player in players:
+        options = sorted(
+            u.id for u in game.units() if whose(u, player, controller) and not (ins.get("distinct") and u.id in chosen)
+        )
+        if ins.get("optional"):
+            options.append("none")
+        if not options:
+            calc.impossible(game, run, f"{player} has no unit to choose")
+            continue
+        prompt = {"kill_rest": "a unit to keep", "kill": "a unit to kill", "return": "a unit to return, or none"}[then]
+        pick = choose(game, "unit", player, f"{run.item.label}: {prompt}", options, "355.10.e")
+        if pick == "none":
+            continue
+        chosen.append(pick)
+        if then == "return":
+            do.return_to_hand(game, [pick], run.item.label, because=(run.because, "411.1"))
+    if then == "kill" and chosen:
+        calc.kill_all(game, chosen, False, (run.because, "428.1.a.1"))
+    elif then == "kill_rest":
+        rest = [u.id for u in game.units() if u.id not in chosen]
+        if rest:
+            calc.kill_all(game, rest, False, (run.because, "428.1.a.1"))
 
 
 @instruction("kill_one")
