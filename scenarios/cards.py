@@ -76,7 +76,8 @@ class EventFilter(ObjectFilter):
     by: Literal["you", "opponent"] | None = None
     via: Literal["spell", "ability", "combat"] | None = None
     nth: int | None = None
-    card_type: Literal["unit", "gear", "spell"] | None = None  # the kind of card played (card_played events)
+    # the kind of card played (card_played events); "card": any card, not a token (a token is played but is no card, 185)
+    card_type: Literal["unit", "gear", "spell", "card"] | None = None
 
 
 DOMAINS = ("Fury", "Calm", "Mind", "Body", "Chaos", "Order")  # 134.2

@@ -231,6 +231,7 @@ _COST_PARTS: dict[str, dict[str, Any]] = {
     "recycle this": {"recycle": "this"},
     "recycle me": {"recycle": "this"},
     "banish this": {"banish": "this"},
+    "banish me": {"banish": "this"},
     "kill this": {"kill": "this"},
 }
 

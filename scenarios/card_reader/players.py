@@ -141,7 +141,7 @@ def read_conditional_static(text: str, card: dict[str, Any], used: list[str]) ->
     return True
 
 
-_ON_AN_OPPONENTS_TURN = re.compile(r"when you play an? (?P<t>spell|unit|gear) on an opponent's turn, (?P<body>.+)")
+_ON_AN_OPPONENTS_TURN = re.compile(r"when you play an? (?P<t>spell|unit|gear|card) on an opponent's turn, (?P<body>.+)")
 
 
 def read_on_an_opponents_turn(text: str, card: dict[str, Any], used: list[str]) -> bool:
@@ -152,6 +152,9 @@ def read_on_an_opponents_turn(text: str, card: dict[str, Any], used: list[str]) 
         return False
     if not read_trigger(f"when you play a {found['t']}, {found['body']}", card, used, condition="an opponent's turn"):
         raise Unread(text)
+    if found["t"] == "card":  # "a card": not a token (185)
+        for trigger in card["triggers"][-1:]:
+            trigger["when"]["card_type"] = "card"
     used.append("trigger: on an opponent's turn")
     return True
 
@@ -180,6 +183,16 @@ TRIGGERS.extend(
             "when an opponent scores",
             re.compile(r"when an opponent scores"),
             lambda m: [{"event": "conquer", "who": "opponent"}, {"event": "hold", "who": "opponent"}],
+        ),
+        (
+            "when an opponent plays a <card type>",
+            re.compile(r"when an opponent plays an? (?P<t>spell|unit|gear)"),
+            lambda m: [{"event": "card_played", "who": "opponent", "card_type": m["t"]}],
+        ),
+        (
+            "when you play a card",  # any card, not a token (185)
+            re.compile(r"when you play a card"),
+            lambda m: [{"event": "card_played", "who": "you", "card_type": "card"}],
         ),
         (
             "when an opponent <scores>",
