@@ -41,7 +41,8 @@ class Strict(BaseModel):
 class TargetSpec(Strict):
     """Which objects a choice may pick: a card type plus filters."""
 
-    type: Literal["unit", "spell", "gear", "card_in_hand", "battlefield", "location"] = "unit"
+    # "player": a player chosen (355.10: a player mentioned is a target), "enemy" side: an opponent
+    type: Literal["unit", "spell", "gear", "card_in_hand", "battlefield", "location", "player"] = "unit"
     side: Literal["friendly", "enemy", "any"] = "any"
     where: Literal["here", "battlefield", "base", "any", "same_as_source", "other_battlefield"] = "any"
     max_might: int | None = None

@@ -173,6 +173,37 @@ def test_each_player_chooses_is_read_with_what_is_done_with_the_chosen():
     assert read("Each player chooses a unit they control. Draw 1.").status == "unread"
 
 
+def test_a_chosen_opponent_is_a_target_and_they_act_as_themselves():
+    roost = read(
+        "When you play me, choose an opponent. They play a 1 [Might] Bird unit token with [Deflect].", "Unit", might=6
+    )
+    (trigger,) = roost.definition["triggers"]
+    assert trigger["targets"] == {"target": {"type": "player", "side": "enemy"}}
+    (their,) = trigger["effects"]
+    assert their["op"] == "each_player" and their["players"] == "target"
+    assert their["effects"][0]["token"] == "bird"
+    sabotage = read(
+        "Choose an opponent. They reveal their hand. Choose a non-unit card from it, and recycle that card."
+    )
+    assert sabotage.definition["effects"] == [
+        {"op": "reveal_hand", "of": "target"},
+        {"op": "choose_from_hand", "of": "target", "card": "non-unit", "then": "recycle"},
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "They draw 2.",  # no player chosen before: who "they" are is not said
+        "Choose a card from it, and they discard that card.",
+        "Choose an opponent. They kill a friendly unit.",  # an object of theirs chosen: not a part they perform
+        "Choose an opponent. They play a 1 [Might] Recruit unit token here.",  # "here" of whose?
+    ],
+)
+def test_they_without_a_chosen_player_or_with_objects_stays_unread(text):
+    assert read(text).status == "unread"
+
+
 # -- mutants the disputes kill ------------------------------------------------------------------------------------
 
 
@@ -220,6 +251,9 @@ def _any_turn(text, card, used):
         "fewer runes dropped",
         "the rest read as the chosen",
         "from the next player read from the Turn Player",
+        "they read as you",
+        "any card read from their hand",
+        "their discard read as a recycle",
     ],
 )
 def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatch):
@@ -256,6 +290,19 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
             monkeypatch,
             reader._each_may_return,
             lambda m, ctx: [{k: v for k, v in i.items() if k != "start"} for i in reader._each_may_return(m, ctx)],
+        )
+    elif mutant == "they read as you":
+        _mutate_templates(
+            monkeypatch,
+            reader._they,
+            lambda m, ctx: [e for i in reader._they(m, ctx) or [] for e in i["effects"]] or None,
+        )
+    elif mutant in ("any card read from their hand", "their discard read as a recycle"):
+        change = {"card": "any"} if mutant.startswith("any") else {"then": "recycle"}
+        _mutate_templates(
+            monkeypatch,
+            reader._choose_from_their_hand,
+            lambda m, ctx: [{**i, **change} for i in reader._choose_from_their_hand(m, ctx) or []] or None,
         )
     elif mutant == "fewer runes dropped":
         original_reader = reader.read_if_at_the_start

@@ -95,6 +95,64 @@ def read_each_chooses(text: str, card: dict[str, Any], used: list[str]) -> bool:
     return True
 
 
+# -- "choose an opponent. They ..." ---------------------------------------------------------------------------------
+
+
+@template("choose an opponent", r"(?:then )?choose an opponent")
+def _choose_an_opponent(m, ctx):
+    """ "Choose an opponent": a player mentioned is a target (355.10), chosen as the spell or ability is put on the
+    Chain (355.8)."""
+    ctx.slot({"type": "player", "side": "enemy"})
+    return []
+
+
+def _chosen_player(ctx) -> str | None:
+    """The slot of the player chosen before: what "they" and "their" name."""
+    slots = [slot for slot, spec in ctx.targets.items() if spec.get("type") == "player"]
+    return slots[-1] if slots else None
+
+
+# What a chosen player does, said with "they": instructions about themself, or a token they play
+_THEIR_OPS = _PER_PLAYER_OPS | {"play_token", "gain_xp"}
+
+
+@template("they ...", r"they (?P<rest>(?!reveal ).+)")
+def _they(m, ctx):
+    """ "They play a 1 [Might] Bird unit token with [Deflect]": performed by the player chosen (`each_player` with
+    that slot), as that player ("you" in it is them)."""
+    slot = _chosen_player(ctx)
+    if slot is None:
+        return None
+    read = instructions(m["rest"], ctx, [])
+    if (
+        read is None
+        or any(i.get("op") not in _THEIR_OPS for i in read)
+        or any("to" in i and i["to"] not in (None, "base") for i in read)
+    ):
+        return None
+    return [{"op": "each_player", "players": slot, "effects": read}]
+
+
+@template("they reveal their hand", r"they reveal their hand")
+def _they_reveal(m, ctx):
+    slot = _chosen_player(ctx)
+    return None if slot is None else [{"op": "reveal_hand", "of": slot}]
+
+
+@template(
+    "choose a card from their hand",
+    r"choose an? (?P<kind>non-unit )?card from it, and (?:they )?(?P<then>discard|recycle) that card",
+)
+def _choose_from_their_hand(m, ctx):
+    """ "Choose a card from it, and they discard that card": from the hand the chosen player revealed (said in the
+    sentence before), the controller chooses; not a target (355.10.a)."""
+    slot = _chosen_player(ctx)
+    if slot is None:
+        return None
+    card = "non-unit" if m["kind"] else "any"
+    return [{"op": "choose_from_hand", "of": slot, "card": card, "then": m["then"]}]
+
+
 _WITHIN = r"an opponent's score is within (?P<n>[1-7]) points? of the victory score"
 _OPPONENT = rf"(?:{_WITHIN}|an opponent controls (?P<what>a battlefield|a stunned unit))"
 

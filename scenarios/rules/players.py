@@ -41,7 +41,10 @@ def op_each_player(game: Game, run, ins) -> None:
     """`{op: each_player, players: each|opponents|others, effects: [...]}`: the effects performed by each of those
     players in Turn Order from the Turn Player (303.2.a), as that player: "you" in them is that player (411.1)."""
     which = ins.get("players", "each")
-    players = _players(game, run.item.controller, which)
+    if which in PLAYERS:
+        players = _players(game, run.item.controller, which)
+    else:  # a target slot: the player chosen ("choose an opponent. They ..."), unless no longer legal
+        players = [p for p in calc.refs(game, run, which) if p in game.players]
     note(
         game,
         StepKind.EFFECT,
@@ -190,3 +193,42 @@ def enters_ready(game: Game, card, player: str) -> bool:
     return calc.decide_condition(
         game, word, Condition(player, card.id, True), definition.name, "it enters ready", ("364.3",)
     )
+
+
+# -- a chosen player's hand ----------------------------------------------------------------------------------------
+
+
+@instruction("reveal_hand")
+def op_reveal_hand(game: Game, run, ins) -> None:
+    """`{op: reveal_hand, of: <slot>}`: "They reveal their hand": every card in it (424.3.a)."""
+    for player in [p for p in calc.refs(game, run, ins["of"]) if p in game.players]:
+        hand = [o.id for o in game.hand(player)]
+        if hand:
+            calc.reveal(game, player, hand, run.because)
+        else:
+            calc.impossible(game, run, f"{player} has no card in hand to reveal")
+
+
+_CARD_FILTERS = {
+    "any": lambda card: True,
+    "non-unit": lambda card: card.kind != Kind.UNIT,
+}
+
+
+@instruction("choose_from_hand")
+def op_choose_from_hand(game: Game, run, ins) -> None:
+    """`{op: choose_from_hand, of: <slot>, card: any|non-unit, then: discard|recycle}`: the item's controller
+    chooses a card of that kind from the chosen player's revealed hand (not a target: a hand is not public,
+    355.10.a); that player discards it (422.1), or it is recycled to its owner's Main Deck (416.1.c)."""
+    chooser, then = run.item.controller, ins["then"]
+    matches = _CARD_FILTERS[ins.get("card", "any")]
+    for player in [p for p in calc.refs(game, run, ins["of"]) if p in game.players]:
+        options = sorted(o.id for o in game.hand(player) if matches(o))
+        if not options:
+            calc.impossible(game, run, f"{player}'s hand has no such card")
+            continue
+        pick = choose(game, "card", chooser, f"{run.item.label}: a card from {player}'s hand", options, "355.10.a")
+        if then == "discard":
+            do.discard(game, player, pick, because=run.because)
+        else:
+            do.recycle(game, [pick], run.item.label, because=(run.because, "416.1.c"))
