@@ -72,7 +72,7 @@ def _each_may_return(m, ctx):
 
 # Paragraphs of a spell in which each player chooses units, then the spell does something with those chosen (or
 # the rest): the choosing sentence says nothing alone, so the paragraph is read whole
-_CHOOSING = {
+_CHOOSING: dict[str, dict[str, Any]] = {
     "each player chooses a unit they control. kill the rest": {"players": "each", "whose": "own", "then": "kill_rest"},
     "starting with the next player, each other player chooses a unit you don't control that hasn't been chosen for "
     "this spell. kill those units": {
