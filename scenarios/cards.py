@@ -77,7 +77,7 @@ class EventFilter(ObjectFilter):
     by: Literal["you", "opponent"] | None = None
     via: Literal["spell", "ability", "combat"] | None = None
     nth: int | None = None
-    # the kind of card played (card_played events); "card": any card, not a token (a token is played but is no card, 185)
+    # the kind of card played (card_played events); "card": a Main Deck card (052), so not a token (185)
     card_type: Literal["unit", "gear", "spell", "card"] | None = None
 
 

@@ -267,6 +267,7 @@ class Player(Journaled):
     cards_finalized_this_turn: int = 0  # those played or being played, countered ones too (419.4.b in 1.4)
     finalized_this_turn: tuple[str, ...] = ()
     xp: int = 0  # XP, a resource a player gains and spends (728-733)
+    prohibited: tuple[str, ...] = ()  # what an effect forbids the player this turn ("play cards", 054.1)
 
     def change_label(self, key: str):
         return (f"player {self.name}", key)

@@ -13,7 +13,9 @@ from scenarios import schema
 from scenarios.card_reader import CardText, abilities, effects, read_card
 from scenarios.card_reader import players as reader
 from scenarios.cards import Card, UnknownCard, use_read_cards
+from scenarios.kernel import do
 from scenarios.replay import replay_file, replay_variant
+from scenarios.state import GameState
 from scenarios.yaml_reading import ScenarioError
 
 DISPUTES = sorted((Path(__file__).parent / "data" / "read_card_disputes").glob("read-1[45][0-9]-*.yaml"))
@@ -198,10 +200,35 @@ def test_a_chosen_opponent_is_a_target_and_they_act_as_themselves():
         "Choose a card from it, and they discard that card.",
         "Choose an opponent. They kill a friendly unit.",  # an object of theirs chosen: not a part they perform
         "Choose an opponent. They play a 1 [Might] Recruit unit token here.",  # "here" of whose?
+        "Choose an opponent. They draw 1 and kill a unit.",  # "kill a unit" is theirs too, not the controller's
+        "When you play me, choose an opponent.",  # chosen for nothing
+        "Choose an opponent. Draw 1.",
     ],
 )
 def test_they_without_a_chosen_player_or_with_objects_stays_unread(text):
     assert read(text).status == "unread"
+
+
+def test_opponents_cant_play_cards_this_turn_is_a_prohibition_on_each_opponent():
+    (trigger,) = read("When you play me, opponents can't play cards this turn.", "Unit", might=5).definition["triggers"]
+    assert trigger["effects"] == [
+        {"op": "each_player", "players": "opponents", "effects": [{"op": "prohibit", "what": "play cards"}]}
+    ]
+    assert read("Opponents can't move units this turn.").status == "unread"
+
+
+def test_a_card_a_prohibited_player_would_play_by_an_effect_is_not_played():
+    """Can't beats can (054.1): a card an effect would have the player play stays where it is; a token is no card
+    (052) and is still played."""
+    game = GameState(
+        {"turn": {"player": "A"}, "players": {"A": {}, "B": {"hand": [{"id": "bu", "card": "Test Unit"}]}}}
+    )
+    game.players["B"].prohibited = ("play cards",)
+    do.play_by_effect(game, game.obj("bu"), "B", "base", "an effect", because="419.3")
+    assert game.obj("bu").zone == "hand"
+    game.players["B"].prohibited = ()
+    do.play_by_effect(game, game.obj("bu"), "B", "base", "an effect", because="419.3")
+    assert game.obj("bu").zone == "board"
 
 
 # -- mutants the disputes kill ------------------------------------------------------------------------------------
@@ -254,6 +281,7 @@ def _any_turn(text, card, used):
         "they read as you",
         "any card read from their hand",
         "their discard read as a recycle",
+        "opponents can't read as everyone can't",
     ],
 )
 def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatch):
@@ -303,6 +331,12 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
             monkeypatch,
             reader._choose_from_their_hand,
             lambda m, ctx: [{**i, **change} for i in reader._choose_from_their_hand(m, ctx) or []] or None,
+        )
+    elif mutant == "opponents can't read as everyone can't":
+        _mutate_templates(
+            monkeypatch,
+            reader._opponents_cant,
+            lambda m, ctx: [{**i, "players": "each"} for i in reader._opponents_cant(m, ctx)],
         )
     elif mutant == "fewer runes dropped":
         original_reader = reader.read_if_at_the_start

@@ -175,8 +175,8 @@ def _effects(text: str, ctx: Context, used: list[str]) -> list[dict[str, Any]]:
         if read is None:
             raise Unread(sentence)
         result += read
-    if ctx.revealing:  # a reveal whose next sentence did not say what is done with the unit and the rest
-        raise Unread(text)
+    if ctx.revealing or ctx.unfinished:  # a sentence whose meaning a later one was to complete, and did not
+        raise Unread(ctx.unfinished or text)
     return result
 
 

@@ -42,6 +42,7 @@ class Context:
 
     first: str = "target"  # the first slot's name ("unit" for an activated ability's, as in cards.yaml)
     revealing: bool = False  # "reveal cards ... until you reveal a unit" said: its next sentence completes it
+    unfinished: str | None = None  # words only a later sentence gives a meaning ("choose an opponent": "they ...")
     me: str = "this"  # what "me" names: the card itself, or an Equipment's equipped unit ("equipped", 136.2.c)
 
     def slot(self, spec: dict[str, Any]) -> str:

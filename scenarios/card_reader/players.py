@@ -98,17 +98,29 @@ def read_each_chooses(text: str, card: dict[str, Any], used: list[str]) -> bool:
 # -- "choose an opponent. They ..." ---------------------------------------------------------------------------------
 
 
+@template("opponents can't", r"opponents can't (?P<what>play cards) this turn")
+def _opponents_cant(m, ctx):
+    """ "Opponents can't play cards this turn": each opponent is forbidden it until the turn ends (054.1)."""
+    return [{"op": "each_player", "players": "opponents", "effects": [{"op": "prohibit", "what": m["what"]}]}]
+
+
+_CHOSEN = "choose an opponent"
+
+
 @template("choose an opponent", r"(?:then )?choose an opponent")
 def _choose_an_opponent(m, ctx):
     """ "Choose an opponent": a player mentioned is a target (355.10), chosen as the spell or ability is put on the
     Chain (355.8)."""
     ctx.slot({"type": "player", "side": "enemy"})
+    ctx.unfinished = _CHOSEN  # a target chosen for nothing: read only if a later sentence says what "they" do
     return []
 
 
 def _chosen_player(ctx) -> str | None:
-    """The slot of the player chosen before: what "they" and "their" name."""
+    """The slot of the player chosen before: what "they" and "their" name (the choice now has a use)."""
     slots = [slot for slot, spec in ctx.targets.items() if spec.get("type") == "player"]
+    if slots and ctx.unfinished == _CHOSEN:
+        ctx.unfinished = None
     return slots[-1] if slots else None
 
 
@@ -129,6 +141,9 @@ def _they(m, ctx):
         or any(i.get("op") not in _THEIR_OPS for i in read)
         or any("to" in i and i["to"] not in (None, "base") for i in read)
     ):
+        # Not read as theirs: nor may a part of it be read as the controller's once "they" is split off ("they draw
+        # 1 and kill a unit"), so the ability is refused with these words
+        ctx.unfinished = m[0]
         return None
     return [{"op": "each_player", "players": slot, "effects": read}]
 
@@ -210,7 +225,7 @@ def read_on_an_opponents_turn(text: str, card: dict[str, Any], used: list[str]) 
         return False
     if not read_trigger(f"when you play a {found['t']}, {found['body']}", card, used, condition="an opponent's turn"):
         raise Unread(text)
-    if found["t"] == "card":  # "a card": not a token (185)
+    if found["t"] == "card":  # "a card": a Main Deck card (052), not a token
         for trigger in card["triggers"][-1:]:
             trigger["when"]["card_type"] = "card"
     used.append("trigger: on an opponent's turn")
@@ -248,7 +263,7 @@ TRIGGERS.extend(
             lambda m: [{"event": "card_played", "who": "opponent", "card_type": m["t"]}],
         ),
         (
-            "when you play a card",  # any card, not a token (185)
+            "when you play a card",  # a Main Deck card (052), not a token
             re.compile(r"when you play a card"),
             lambda m: [{"event": "card_played", "who": "you", "card_type": "card"}],
         ),

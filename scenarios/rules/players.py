@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 
 from scenarios.game import Game
-from scenarios.kernel import Condition, calc, choose, condition, do, instruction, note, query
+from scenarios.kernel import Condition, Refusal, calc, choose, condition, do, instruction, note, query
 from scenarios.objects import BOARD, Kind
 from scenarios.trace import StepKind
 
@@ -232,3 +232,50 @@ def op_choose_from_hand(game: Game, run, ins) -> None:
             do.discard(game, player, pick, because=run.because)
         else:
             do.recycle(game, [pick], run.item.label, because=(run.because, "416.1.c"))
+
+
+# -- what a player can't do this turn ------------------------------------------------------------------------------
+
+PROHIBITIONS = ("play cards",)
+
+
+@instruction("prohibit")
+def op_prohibit(game: Game, run, ins) -> None:
+    """`{op: prohibit, what: "play cards"}`: the player performing it can't do that for the rest of the turn (a
+    "this turn" effect, expiring with the others, 317.2.c); can't beats can (054.1)."""
+    player, what = game.players[run.item.controller], ins["what"]
+    if what not in player.prohibited:
+        player.prohibited = (*player.prohibited, what)
+    note(
+        game,
+        StepKind.EFFECT,
+        "prohibit",
+        f"{run.item.label}: {player.name} can't {what} this turn",
+        run.because,
+        ("054.1",),
+        [player.name],
+    )
+
+
+@query("check_allowed")
+def check_allowed(game: Game, player: str, what: str) -> None:
+    """Refuse an action an effect forbids the player this turn (054.1: can't beats can)."""
+    if what in game.players[player].prohibited:
+        raise Refusal("054.1", f"{player} can't {what} this turn")
+
+
+@query("allowed")
+def allowed(game: Game, player: str, what: str, label: str) -> bool:
+    """May the player do it now? If an effect forbids it this turn, a step says it is not done (054.1, 055)."""
+    if what not in game.players[player].prohibited:
+        return True
+    note(
+        game,
+        StepKind.EFFECT,
+        "impossible",
+        f"{label}: {player} can't {what} this turn: not done",
+        "054.1",
+        ("054.1", "055"),
+        [player],
+    )
+    return False
