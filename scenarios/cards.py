@@ -140,6 +140,16 @@ class Cost(Strict):
         return ", ".join(p for p in parts if p) or "nothing"
 
 
+class Tax(Strict):
+    """ "Opponents' spells cost [1] more" (356.3, a cost increase): on the cards of that kind its controller's
+    opponents play, while `condition` (about the card that says it) holds."""
+
+    on: Literal["spell", "unit", "gear"] = "spell"
+    energy: int = 0
+    power: int = 0
+    condition: str | None = None
+
+
 class Discount(Strict):
     """ "This costs [2] less" (356.4), applied while `condition` holds (e.g. Legion)."""
 
@@ -225,6 +235,7 @@ class Card(Strict):
     power: int = 0
     keywords: dict[str, int] = Field(default_factory=dict)
     discounts: list[Discount] = Field(default_factory=list)  # 356.4, active wherever the card is played from
+    taxes: list[Tax] = Field(default_factory=list)  # 356.3: what opponents' cards cost more while this is on the board
     repeat: list[Cost] = Field(default_factory=list)  # [Repeat] costs, each paid at most once (820.1.c)
     flow: list[Cost] = Field(default_factory=list)  # [Flow] costs: played from the trash for one, then banished (829)
     might_bonus: int = 0
@@ -340,6 +351,7 @@ def check_vocabulary(card: Card) -> None:
     conditions = [t.condition for t in card.triggers] + [d.condition for d in card.discounts]
     conditions += [p.condition for p in card.passives] + [a.condition for a in card.activated]
     conditions.append(card.enters_ready_if)
+    conditions += [t.condition for t in card.taxes]
     conditions += [i.get("condition") for effect_list in lists for i in instructions_of(effect_list)]
     for word in conditions:
         if word is not None and word not in kernel.CONDITIONS:

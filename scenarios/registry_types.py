@@ -298,6 +298,9 @@ class TypedQueries(Protocol):
     def control_can_lapse(self, game: Any, bf_id: str) -> bool:
         """scenarios.rules.cleanups.control_can_lapse"""
 
+    def cost_increase(self, game: Any, card: Any, player: str) -> Any:
+        """scenarios.rules.players.cost_increase"""
+
     def cost_problem(self, game: Any, cost: Any, player: str, source_id: str | None) -> Any:
         """scenarios.rules.abilities.cost_problem"""
 

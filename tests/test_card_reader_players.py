@@ -231,6 +231,19 @@ def test_a_card_a_prohibited_player_would_play_by_an_effect_is_not_played():
     assert game.obj("bu").zone == "board"
 
 
+def test_opponents_cards_cost_more_is_a_tax_and_its_empowered_alternative():
+    helm = read(
+        "Opponents' spells cost [1 Energy] more. If this is [Empowered], they cost [1 Energy][Any rune] more instead.",
+        "Gear",
+    )
+    assert helm.definition["taxes"] == [
+        {"on": "spell", "energy": 1, "condition": "not empowered"},
+        {"on": "spell", "energy": 1, "power": 1, "condition": "empowered"},
+    ]
+    assert read("Opponents' units cost [2 Energy] more.", "Gear").definition["taxes"] == [{"on": "unit", "energy": 2}]
+    assert read("Opponents' spells cost [Fury rune] more.", "Gear").status == "unread"  # a domain's Power: not said
+
+
 # -- mutants the disputes kill ------------------------------------------------------------------------------------
 
 
@@ -282,6 +295,7 @@ def _any_turn(text, card, used):
         "any card read from their hand",
         "their discard read as a recycle",
         "opponents can't read as everyone can't",
+        "a tax's condition dropped",
     ],
 )
 def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatch):
@@ -337,6 +351,20 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
             monkeypatch,
             reader._opponents_cant,
             lambda m, ctx: [{**i, "players": "each"} for i in reader._opponents_cant(m, ctx)],
+        )
+    elif mutant == "a tax's condition dropped":
+        original_tax = reader.read_tax
+
+        def unconditional_tax(text, card, used):
+            found = original_tax(text, card, used)
+            for tax in card.get("taxes", []):
+                tax.pop("condition", None)
+            return found
+
+        monkeypatch.setattr(
+            abilities,
+            "PARAGRAPH_READERS",
+            [unconditional_tax if r is original_tax else r for r in abilities.PARAGRAPH_READERS],
         )
     elif mutant == "fewer runes dropped":
         original_reader = reader.read_if_at_the_start

@@ -232,6 +232,35 @@ def read_on_an_opponents_turn(text: str, card: dict[str, Any], used: list[str]) 
     return True
 
 
+_TAX = re.compile(
+    r"opponents' (?P<on>spells|units|gear) cost (?P<cost>(?:\[[^\]]+\])+) more"
+    r"(?:\. if this is \[empowered\], they cost (?P<empowered>(?:\[[^\]]+\])+) more instead)?\.?"
+)
+
+
+def read_tax(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "Opponents' spells cost [1 Energy] more. If this is [Empowered], they cost [1 Energy][Any rune] more instead.":
+    cost increases (356.3) on the cards its controller's opponents play; the second, while this card is Empowered
+    (828), replaces the first."""
+    found = _TAX.fullmatch(text)
+    if not found:
+        return False
+    on = found["on"].removesuffix("s")
+    costs = [(found["cost"], "not empowered" if found["empowered"] else None)]
+    if found["empowered"]:
+        costs.append((found["empowered"], "empowered"))
+    for icons, condition in costs:
+        cost = icons_cost(icons)
+        if cost is None or set(cost) - {"energy", "power"}:
+            raise Unread(text)
+        tax: dict[str, Any] = {"on": on, **cost}
+        if condition:
+            tax["condition"] = condition
+        card.setdefault("taxes", []).append(tax)
+    used.append("static: opponents' <cards> cost more")
+    return True
+
+
 _IF_AT_THE_START = re.compile(
     r"if (?P<c>you control fewer runes than an opponent) at the start of your beginning phase, (?P<body>.+)"
 )
@@ -274,4 +303,6 @@ TRIGGERS.extend(
         ),
     ]
 )
-PARAGRAPH_READERS.extend((read_conditional_static, read_on_an_opponents_turn, read_if_at_the_start, read_each_chooses))
+PARAGRAPH_READERS.extend(
+    (read_conditional_static, read_on_an_opponents_turn, read_if_at_the_start, read_each_chooses, read_tax)
+)

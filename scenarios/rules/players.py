@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from scenarios.cards import Cost
 from scenarios.game import Game
 from scenarios.kernel import Condition, Refusal, calc, choose, condition, do, instruction, note, query
 from scenarios.objects import BOARD, Kind
@@ -279,3 +280,30 @@ def allowed(game: Game, player: str, what: str, label: str) -> bool:
         [player],
     )
     return False
+
+
+# -- what opponents' cards cost more --------------------------------------------------------------------------------
+
+
+@query("cost_increase")
+def cost_increase(game: Game, card, player: str) -> Cost:
+    """The cost increases (356.3) permanents on the board put on `player`'s card: "Opponents' spells cost [1] more",
+    said by a permanent an opponent of `player` controls, while its condition holds (decided about that permanent)."""
+    increase = Cost()
+    kind = card.definition.object_kind
+    for source in game.objects.values():
+        definition = source.definition
+        if source.zone != BOARD or definition is None or not definition.taxes:
+            continue
+        controller = calc.ability_controller(game, source)
+        if controller == player or player not in game.opponents(controller):
+            continue
+        for tax in definition.taxes:
+            if tax.on != kind:
+                continue
+            if tax.condition is not None and not calc.decide_condition(
+                game, tax.condition, Condition(controller, source.id, False), definition.name, "it costs more", "356.3"
+            ):
+                continue
+            increase = increase.plus(Cost(energy=tax.energy, power=tax.power))
+    return increase
