@@ -244,6 +244,15 @@ def test_opponents_cards_cost_more_is_a_tax_and_its_empowered_alternative():
     assert read("Opponents' spells cost [Fury rune] more.", "Gear").status == "unread"  # a domain's Power: not said
 
 
+def test_at_the_start_of_each_players_beginning_phase():
+    text = "At the start of each player's Beginning Phase, deal 1 to each unit here. (This happens before scoring.)"
+    (trigger,) = read(text, "Battlefield").definition["triggers"]
+    assert trigger["when"] == {"event": "beginning", "who": "player"}
+    assert trigger["effects"] == [{"op": "deal", "amount": 1, "to": {"all": {"who": "unit", "where": "here"}}}]
+    # the reminder restates when a Beginning Phase's start is (315.2.a, 315.2.b): elsewhere it is words unread
+    assert read("When I conquer, draw 1. (This happens before scoring.)", "Unit", might=2).status == "unread"
+
+
 # -- mutants the disputes kill ------------------------------------------------------------------------------------
 
 

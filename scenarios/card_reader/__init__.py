@@ -139,12 +139,14 @@ _ICON = re.compile(r"\d|(fury|calm|mind|body|chaos|order|any) rune|exhaust|>")
 # keyword actions (glossary) and instructions, and the words of the reminder that restates what the rules make of
 # them (reminder text has no effect on the game, 135.2.d.3): "stun ... (It doesn't deal combat damage this turn.)"
 # (423.1.b), "recall it (Send it to base. This isn't a move.)" (455, 456), "take control of ... (Start a combat if
-# other enemies are there. Otherwise, conquer.)" (a battlefield's contest, 190.3)
+# other enemies are there. Otherwise, conquer.)" (a battlefield's contest, 190.3), "at the start of ... Beginning
+# Phase ... (This happens before scoring.)" (its Beginning Step comes before its Scoring Step, 315.2.a, 315.2.b)
 _KEYWORD_ACTIONS = {
     "stun": ("stun", "combat damage"),
     "buff": ("buff",),
     "recall": ("base. this isn't a move",),
     "take control": ("start a combat if other enemies are there",),
+    "beginning phase": ("this happens before scoring",),
 }
 
 

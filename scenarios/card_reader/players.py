@@ -287,6 +287,11 @@ TRIGGERS.extend(
             lambda m: [{"event": "conquer", "who": "opponent"}, {"event": "hold", "who": "opponent"}],
         ),
         (
+            "at the start of each player's beginning phase",  # whoever's turn it is (315.2.a.1)
+            re.compile(r"at the start of each player's beginning phase"),
+            lambda m: [{"event": "beginning", "who": "player"}],
+        ),
+        (
             "when an opponent plays a <card type>",
             re.compile(r"when an opponent plays an? (?P<t>spell|unit|gear)"),
             lambda m: [{"event": "card_played", "who": "opponent", "card_type": m["t"]}],
