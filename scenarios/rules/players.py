@@ -9,6 +9,10 @@ player as the spell or ability resolves, and is not a target (355.10.e).
 The condition words about opponents ("if an opponent's score is within 3 points of the Victory Score", "if an
 opponent controls a battlefield") read the game as the condition is checked; a unit whose entering ready depends
 on one (`enters_ready_if`) has it checked as it enters the board (364.3, a conditional passive).
+
+Also here: a chosen player's hand revealed and a card chosen from it (`reveal_hand`, `choose_from_hand`; the
+player is a target, 355.10, the card is not, 355.10.a), what a player can't do this turn (`prohibit`, 054.1), and
+what opponents' cards cost more (a card's `taxes`, 356.3).
 """
 
 from __future__ import annotations
@@ -44,15 +48,17 @@ def op_each_player(game: Game, run, ins) -> None:
     which = ins.get("players", "each")
     if which in PLAYERS:
         players = _players(game, run.item.controller, which)
+        how, cited = "in Turn Order from the Turn Player", ("303.2", "303.2.a")
     else:  # a target slot: the player chosen ("choose an opponent. They ..."), unless no longer legal
         players = [p for p in calc.refs(game, run, which) if p in game.players]
+        how, cited = "the player chosen", ("355.10", "411.1")
     note(
         game,
         StepKind.EFFECT,
         "each player",
-        f"{run.item.label}: performed by {', '.join(players)}, in Turn Order from the Turn Player",
+        f"{run.item.label}: performed by {', '.join(players) or 'no one'}, {how}",
         run.because,
-        ("303.2", "303.2.a"),
+        cited,
         players,
     )
     for player in players:
