@@ -138,12 +138,34 @@ class Cost(Strict):
         return ", ".join(p for p in parts if p) or "nothing"
 
 
+# What a discount "for each" counts ("I cost [1] less for each card in your trash"), as the player playing the
+# card sees the game as it is played (`rules/additional_costs.discount_count`)
+CountWord = Literal["card in your trash", "gear you control", "mighty unit you control", "card you played this turn"]
+
+
 class Discount(Strict):
-    """ "This costs [2] less" (356.4), applied while `condition` holds (e.g. Legion)."""
+    """ "This costs [2] less" (356.4), applied while `condition` holds (e.g. Legion); "for each" thing counted
+    (`for_each`) it takes that much off per thing; `minimum`: it lowers the Energy no further (356.4.e: a minimum
+    applies to its own discount only)."""
 
     energy: int = 0
     power: int = 0
     condition: str | None = None
+    for_each: CountWord | None = None
+    minimum: int | None = None
+
+
+class AdditionalCost(Strict):
+    """ "As an additional cost to play me, kill a friendly unit" (mandatory, 356.2.a.1) or "You may pay [C] as an
+    additional cost to play me" (`optional`, 356.2.b.1; declared as the card is played, 355.1.a, the Play's
+    `additional`). `cost`: its Energy, Power and non-standard parts (discard, spend a buff, spend XP); `kill`: a
+    friendly object killed to pay it (356.7); `ignore_cost`: when paid, the card's base cost is ignored (356.1.b).
+    Whether it was paid is the condition word "additional cost paid" (356.4.f.1)."""
+
+    cost: Cost = Field(default_factory=Cost)
+    optional: bool = True
+    kill: Literal["friendly unit", "friendly mighty unit", "friendly gear"] | None = None
+    ignore_cost: bool = False
 
 
 class Trigger(Strict):
@@ -223,6 +245,7 @@ class Card(Strict):
     power: int = 0
     keywords: dict[str, int] = Field(default_factory=dict)
     discounts: list[Discount] = Field(default_factory=list)  # 356.4, active wherever the card is played from
+    additional_cost: AdditionalCost | None = None  # 356.2
     repeat: list[Cost] = Field(default_factory=list)  # [Repeat] costs, each paid at most once (820.1.c)
     flow: list[Cost] = Field(default_factory=list)  # [Flow] costs: played from the trash for one, then banished (829)
     might_bonus: int = 0

@@ -156,6 +156,9 @@ class TypedProcedures(Protocol):
     def move(self, game: Any, unit_ids: Any, destination: str, by: str, /, *, because: Because) -> Any:
         """scenarios.rules.movement.move"""
 
+    def pay_additional_cost(self, game: Any, card: Any, player: str, /, *, because: Because) -> Any:
+        """scenarios.rules.additional_costs.pay_additional_cost"""
+
     def pay_cost(self, game: Any, cost: Any, player: str, source_id: str | None, label: str, /, *, because: Because) -> Any:
         """scenarios.rules.abilities.pay_cost"""
 
@@ -241,6 +244,15 @@ class TypedQueries(Protocol):
     def add_to_pool(self, game: Any, player: str, energy: int = ..., power: int = ..., domain: str | None = ...) -> None:
         """scenarios.rules.costs.add_to_pool"""
 
+    def additional_cost(self, game: Any, card: Any) -> Any:
+        """scenarios.rules.additional_costs.additional_cost"""
+
+    def additional_cost_problem(self, game: Any, card: Any, player: str) -> Any:
+        """scenarios.rules.additional_costs.additional_cost_problem"""
+
+    def additional_resources(self, game: Any, card: Any) -> Any:
+        """scenarios.rules.additional_costs.additional_resources"""
+
     def amount(self, game: Any, run: Any, value: Any) -> int | None:
         """scenarios.rules.instructions.amount"""
 
@@ -295,6 +307,9 @@ class TypedQueries(Protocol):
     def cost_problem(self, game: Any, cost: Any, player: str, source_id: str | None) -> Any:
         """scenarios.rules.abilities.cost_problem"""
 
+    def decide_additional(self, game: Any, unit: Any, player: str) -> None:
+        """scenarios.rules.additional_costs.decide_additional"""
+
     def decide_condition(self, game: Any, word: str, context: Any, label: str, applies: str, because: Any) -> bool:
         """scenarios.rules.conditions.decide_condition"""
 
@@ -303,6 +318,9 @@ class TypedQueries(Protocol):
 
     def deflect_cost(self, game: Any, player: str, choices: Any) -> int:
         """scenarios.rules.deflect.deflect_cost"""
+
+    def discount_amount(self, game: Any, discount: Any, player: str) -> tuple[int, int]:
+        """scenarios.rules.additional_costs.discount_amount"""
 
     def event_aliases(self, game: Any, source: Any, kind: str) -> frozenset:
         """scenarios.rules.layers.event_aliases"""

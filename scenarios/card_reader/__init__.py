@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scenarios.card_reader.abilities import Unread, read_paragraph
+from scenarios.card_reader.costs import read_costs  # noqa: F401 (registers the cost templates)
 from scenarios.card_reader.keywords import engine_keyword
 from scenarios.card_reader.phrases import DOMAIN_WORDS, Context
 from scenarios.card_reader.text import normalise, paragraphs

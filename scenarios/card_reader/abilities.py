@@ -7,6 +7,7 @@ Each reader returns the families of templates it used, or raises `Unread` with t
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from scenarios.card_reader.effects import instructions
@@ -518,6 +519,11 @@ def read_deathknell(text: str, card: dict[str, Any], used: list[str]) -> bool:
     return True
 
 
+# Paragraph readers a template family registers from its own module (card_reader/costs.py, ...):
+# (normalised text, the definition, a spell's context or None, the templates used) -> read it (True) or not its
+# kind (False); Unread for a paragraph of its kind with words it can't read.
+PARAGRAPH_READERS: list[Callable[[str, dict[str, Any], Context | None, list[str]], bool]] = []
+
 _LEGION_INSTEAD = re.compile(r"\[legion\](?: —|\[>\]) (?P<then>.+) instead\.?")
 
 
@@ -538,6 +544,9 @@ def read_paragraph(text: str, card: dict[str, Any], spell: Context | None, used:
         card["effects"] = [{"op": "if", "condition": "legion", "then": then, "else": card["effects"]}]
         used.append("legion: instead")
         return
+    for extra in PARAGRAPH_READERS:  # the readers of other template families, tried first
+        if extra(rest, card, spell, used):
+            return
     for reader in (read_deathknell, read_legion, read_level, read_activated, read_trigger, read_static):
         if reader(rest, card, used):
             return

@@ -37,19 +37,41 @@ def total_cost(game: Game, card, player: str, base: Cost | None, accelerate: boo
     """356: the base cost (printed when ``base`` is None; else an alternate one in its place: ``Cost()`` when it is
     ignored, 356.1.b, a Flow cost, 829.1.c.1), plus additional costs (356.2), less discounts (356.4)."""
     definition = card.definition
+    additional = calc.additional_cost(game, card) if definition.additional_cost else None
+    if additional is not None and additional.ignore_cost:
+        base = Cost()  # "If you do, ignore this spell's cost" (356.1.b.1)
     cost = printed_cost(game, definition) if base is None else base
     if accelerate:
         cost = cost.plus(accelerate_cost(game, definition))
     for paid in definition.repeat[:repeat]:
         cost = cost.plus(paid)
+    if additional is not None:
+        cost = cost.plus(calc.additional_resources(game, card))  # 356.2
     deflect = calc.deflect_cost(game, player, choices)
     if deflect:
         cost = cost.plus(Cost(power=deflect))  # 809.1.c.1: Power of any domain
-    for discount in definition.discounts:
+    # 356.4.e: a discount's minimum is its own; its player applies those first, the order that costs them least
+    for discount in sorted(definition.discounts, key=lambda d: d.minimum is None):
         if discount.condition is None or calc.decide_condition(
             game, discount.condition, Condition(player, card.id, True), definition.name, "it costs less", "356.4.a"
         ):
-            cost = cost.less(discount.energy, discount.power)
+            energy, power = (
+                calc.discount_amount(game, discount, player) if discount.for_each else (discount.energy, discount.power)
+            )
+            if discount.minimum is not None:
+                energy = max(0, min(energy, cost.energy - discount.minimum))
+            if discount.for_each:
+                note(
+                    game,
+                    StepKind.EFFECT,
+                    "discount",
+                    f"{definition.name} costs {energy} energy less: {discount.energy} for each {discount.for_each}"
+                    + (f", to a minimum of {discount.minimum}" if discount.minimum is not None else ""),
+                    "356.4.a",
+                    ("356.4.b",) + (("356.4.e",) if discount.minimum is not None else ()),
+                    [player],
+                )
+            cost = cost.less(energy, power)
     return cost
 
 

@@ -113,18 +113,28 @@ def play_candidates(game: Game, player: str):
         definition = card.definition
         hidden_at = card.location if card.zone == Zone.FACEDOWN else None
         accelerations = (False, True) if definition.has("Accelerate") else (False,)
+        optional = definition.additional_cost is not None and definition.additional_cost.optional
+        paying = (False, True) if optional else (False,)  # 355.1.a: pay an optional additional cost or not
         if definition.object_kind in ("unit", "gear"):
             places = [hidden_at] if hidden_at else ["base"]
             if definition.object_kind == "unit" and not hidden_at:
                 places += [b.id for b in game.battlefields() if valid_battlefield(game, player, card, b.id)]
-            for place, fast in itertools.product(places, accelerations):
-                yield Play(by=player, card=card.id, at=None if place == "base" else place, accelerate=fast)
+            for place, fast, extra in itertools.product(places, accelerations, paying):
+                at = None if place == "base" else place
+                yield Play(by=player, card=card.id, at=at, accelerate=fast, additional=extra)
             continue
         context = Targeting(definition.name, player, card.id, hidden_at, hidden_at)
-        for targets in calc.target_choices(game, definition.targets, context):
-            yield Play(by=player, card=card.id, targets=targets)
+        for targets, extra in itertools.product(calc.target_choices(game, definition.targets, context), paying):
+            yield Play(by=player, card=card.id, targets=targets, additional=extra)
             for paid in range(1, len(definition.repeat) + 1):  # Repeat paid, the same choices again (820.2)
-                yield Play(by=player, card=card.id, targets=targets, repeat=paid, repeat_targets=(targets,) * paid)
+                yield Play(
+                    by=player,
+                    card=card.id,
+                    targets=targets,
+                    repeat=paid,
+                    repeat_targets=(targets,) * paid,
+                    additional=extra,
+                )
 
 
 @action("play", Play, because=_play_because, candidates=play_candidates)
@@ -142,6 +152,10 @@ def play_card(game: Game, act: Play) -> None:
     calc.play_timing(game, player, card, facedown or ambush)
     if act.accelerate and not definition.has("Accelerate"):
         raise Refusal("805.1", f"{card.id} has no Accelerate")
+    optional = definition.additional_cost is not None and definition.additional_cost.optional
+    if act.additional and not optional:
+        raise Refusal("356.2.b.1", f"{card.id} has no optional additional cost")
+    card.paid_additional = bool(act.additional)  # declared with the play's choices (355.1.a)
     hidden_at = card.location if facedown else None
     if definition.object_kind in ("unit", "gear"):
         location = act.at or "base"
@@ -157,6 +171,9 @@ def play_card(game: Game, act: Play) -> None:
         # 811.1.b: a hidden card is played ignoring its base cost
         cost = calc.total_cost(game, card, player, Cost() if facedown else None, act.accelerate, 0, [])
         calc.pay_resources(game, player, cost)
+        if definition.additional_cost is not None:
+            card.zone = Zone.CHAIN  # 354: being played, it is on the Chain, in no hand its costs could discard
+            do.pay_additional_cost(game, card, player, because="357.2")
         card_finalized(game, card, player)
         card.location = None
         do.enter_board(
@@ -175,6 +192,8 @@ def play_card(game: Game, act: Play) -> None:
     cost = calc.total_cost(game, card, player, base, act.accelerate, act.repeat, every_choice)
     calc.pay_resources(game, player, cost)
     card.zone, card.location, card.flowed = Zone.CHAIN, None, flow
+    if definition.additional_cost is not None:
+        do.pay_additional_cost(game, card, player, because="357.2")
     item = ChainItem(
         game.new_id("item"),
         definition.name,
@@ -292,6 +311,7 @@ def _with_card(card, count: int, ids: tuple[str, ...]) -> tuple[int, tuple[str, 
 def play_by_effect(game: Game, unit, player: str, location: str, label: str) -> None:
     definition = unit.definition
     ready = definition.enters_ready
+    calc.decide_additional(game, unit, player)  # 356.1.b.3: additional costs are still paid
     if definition.has("Accelerate"):
         accelerated = calc.total_cost(game, unit, player, Cost(), True, 0, [])  # 356.1.b.3: still paid
         options = ["pay", "decline"] if calc.resource_problem(game, player, accelerated) is None else ["decline"]

@@ -1,0 +1,251 @@
+"""Costs in card text (Core Rules 1.4, 356): a card's additional cost, mandatory or optional (356.2), what paying
+it does ("If you do, reduce my cost by [2]", "When you play me, if you paid the additional cost, ...", "If you
+paid the additional cost, deal 5 to it instead"), and the card's discounts of itself (356.4): "This costs [2]
+less if you control a Mech", "I cost [1] less for each card in your trash", "[Level 6][>] This costs [2] less".
+
+Registered as a paragraph reader (`abilities.PARAGRAPH_READERS`) and an instruction template
+(`effects.template`); the engine's side is `scenarios/rules/additional_costs.py`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from scenarios.card_reader.abilities import PARAGRAPH_READERS, Unread, read_trigger
+from scenarios.card_reader.effects import instructions, template
+from scenarios.card_reader.phrases import UNIT_TAGS, Context, icons_cost
+from scenarios.card_reader.text import sentences
+
+PAID = "additional cost paid"  # the condition word (356.4.f.1)
+
+_OPTIONAL = re.compile(
+    r"(?:as you play (?:me|this), )?you may (?P<cost>.+?) as an additional cost(?: to play (?:me|this))?"
+    r"|as an additional cost to play (?:me|this), you may (?P<cost2>.+)"
+)
+_MANDATORY = re.compile(r"as an additional cost to play (?:me|this), (?P<cost>(?!you may ).+)")
+_KILL = {
+    "kill a friendly unit": "friendly unit",
+    "kill a friendly [mighty] unit": "friendly mighty unit",
+    "kill a friendly gear": "friendly gear",
+}
+_ICONS = r"(?P<icons>(?:\[[^\]]+\])+)"
+
+
+def _additional_cost(phrase: str) -> dict[str, Any] | None:
+    """ "pay [1 energy][fury rune]", "discard 1", "spend a buff", "spend 3 xp", "kill a friendly unit" -> the
+    fields of an AdditionalCost; None for any other cost."""
+    if phrase in _KILL:
+        return {"kill": _KILL[phrase]}
+    paid = re.fullmatch(r"pay " + _ICONS, phrase)
+    if paid:
+        cost = icons_cost(paid["icons"])
+        return None if cost is None else {"cost": cost}
+    if phrase == "spend a buff":
+        return {"cost": {"spend_buff": "friendly"}}
+    counted = re.fullmatch(r"(?P<verb>discard|spend) (?P<n>\d+)(?P<xp> xp)?", phrase)
+    if counted and (counted["verb"] == "spend") == bool(counted["xp"]):
+        return {"cost": {"discard" if counted["verb"] == "discard" else "spend_xp": int(counted["n"])}}
+    return None
+
+
+def _energy(icons: str) -> int | None:
+    """An amount of Energy ("[2 energy]"); None for a Power discount (not read: `Cost.less` takes off Power of
+    any domain only)."""
+    cost = icons_cost(icons)
+    return cost["energy"] if cost is not None and set(cost) == {"energy"} else None
+
+
+_IF_YOU_DO = re.compile(
+    r"if you do, (?:reduce my cost by "
+    + _ICONS
+    + r"|i cost "
+    + _ICONS.replace("icons", "less")
+    + r" less|(?P<ignore>ignore this spell's cost))"
+)
+
+
+def _if_you_do(sentence: str, card: dict[str, Any], used: list[str]) -> None:
+    """What paying the optional cost does to the cost itself: a discount (356.4) or its base cost ignored
+    (356.1.b.1)."""
+    found = _IF_YOU_DO.fullmatch(sentence.rstrip("."))
+    if found is None:
+        raise Unread(sentence)
+    if found["ignore"]:
+        if card["type"] != "spell":
+            raise Unread(sentence)
+        card["additional_cost"]["ignore_cost"] = True
+        used.append("costs: if you do, ignore this spell's cost")
+        return
+    energy = _energy(found["icons"] or found["less"])
+    if energy is None:
+        raise Unread(sentence)
+    card.setdefault("discounts", []).append({"energy": energy, "condition": PAID})
+    used.append("costs: if you do, I cost less")
+
+
+_PAID_TRIGGER = re.compile(r"when you play me, if you paid (?:the |my )?additional cost, (?P<rest>.+)")
+
+
+def read_additional_cost(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
+    """A paragraph declaring the card's additional cost (356.2.a.1, 356.2.b.1), with what paying it does."""
+    parts = sentences(text)
+    first = parts[0].rstrip(".")
+    optional, mandatory = _OPTIONAL.fullmatch(first), _MANDATORY.fullmatch(first)
+    if optional is None and mandatory is None:
+        return False
+    if "additional_cost" in card:
+        raise Unread(text)
+    phrase = optional["cost"] or optional["cost2"] if optional else mandatory["cost"]  # type: ignore[index]
+    fields = _additional_cost(phrase)
+    if fields is None:
+        raise Unread(parts[0])
+    card["additional_cost"] = {**fields, "optional": optional is not None}
+    used.append("costs: " + ("you may <cost> as an additional cost" if optional else "as an additional cost, <cost>"))
+    rest = parts[1:]
+    if rest and rest[0].startswith("if you do, "):
+        if optional is None:
+            raise Unread(rest[0])
+        _if_you_do(rest[0], card, used)
+        rest = rest[1:]
+    # "... as an additional cost to play me. When you play me, if you paid additional cost, draw 1."
+    if rest and not _read_paid_trigger(" ".join(rest), card, used):
+        raise Unread(" ".join(rest))
+    return True
+
+
+def _read_paid_trigger(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "When you play me, if you paid the additional cost, <effect>": a play effect that triggers only when the
+    optional additional cost was paid."""
+    found = _PAID_TRIGGER.fullmatch(text)
+    if found is None or not card.get("additional_cost", {}).get("optional"):
+        return False
+    if not read_trigger(f"when you play me, {found['rest']}", card, used, condition=PAID):
+        raise Unread(text)
+    used.append("costs: when you play me, if you paid the additional cost")
+    return True
+
+
+_INSTEAD = re.compile(r"if you paid (?:the |my )?additional cost, (?P<rest>.+) instead")
+
+
+def _read_paid_spell(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
+    """A spell's text holding "If you paid the additional cost, <text> instead": <text> replaces the sentence
+    before it when the cost was paid (364.3.a: if <condition>, <then>, else what it says otherwise)."""
+    if spell is None or not card.get("additional_cost", {}).get("optional") or " instead" not in text:
+        return False
+    said: list[list[dict[str, Any]]] = []
+    for sentence in sentences(text):
+        instead = _INSTEAD.fullmatch(sentence.rstrip("."))
+        if instead and said:
+            then = instructions(instead["rest"], spell, used)
+            if then is None:
+                raise Unread(sentence)
+            said[-1] = [{"op": "if", "condition": PAID, "then": then, "else": said[-1]}]
+            used.append("costs: if you paid the additional cost, <text> instead")
+            continue
+        read = instructions(sentence, spell, used)
+        if read is None:
+            raise Unread(sentence)
+        said.append(read)
+    if spell.revealing:
+        raise Unread(text)
+    card.setdefault("effects", []).extend(i for group in said for i in group)
+    return True
+
+
+@template("if you paid the additional cost", r"if you paid (?:the |my )?additional cost, (?P<rest>.+)")
+def _if_paid(m, ctx):
+    if m["rest"].endswith(" instead"):  # read with the sentence it replaces (`_read_paid_spell`)
+        return None
+    then = instructions(m["rest"], ctx, [])
+    return None if then is None else [{"op": "if", "condition": PAID, "then": then}]
+
+
+# -- discounts of the card itself (356.4) ---------------------------------------------------------------------
+
+_CONDITIONS = {
+    "you control something that's [empowered]": "you control something empowered",
+    "an opponent's score is within 3 points of the victory score": "an opponent is within 3 points of the victory score",
+}
+_CONDITIONS.update({f"you control a {word}": f"you control a {tag}" for word, tag in UNIT_TAGS.items()})
+_LESS_IF = re.compile(
+    r"(?:this|i) costs? "
+    + _ICONS
+    + r" less if (?P<cond>.+)|if (?P<cond2>.+), (?:this|i) costs? "
+    + _ICONS.replace("icons", "icons2")
+    + r" less"
+)
+_LEVEL_LESS = re.compile(
+    r"\[level (?P<n>\d+)\](?: —|\[>\]) (?:this|i) costs? " + _ICONS + r" less(?P<instead> instead)?"
+)
+_COUNTS = {
+    "card in your trash": "card in your trash",
+    "gear you control": "gear you control",
+    "of your [mighty] units": "mighty unit you control",
+    "card you've played this turn": "card you played this turn",
+}
+_FOR_EACH = re.compile(
+    r"i cost " + _ICONS + r" less for each (?P<what>.+?)(?:, to a minimum of \[(?P<min>\d+) energy\])?"
+)
+
+
+def read_discount(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
+    text = text.rstrip(".")
+    conditional = _LESS_IF.fullmatch(text)
+    if conditional:
+        word = _CONDITIONS.get(conditional["cond"] or conditional["cond2"])
+        energy = _energy(conditional["icons"] or conditional["icons2"])
+        if word is None or energy is None:
+            raise Unread(text)
+        card.setdefault("discounts", []).append({"energy": energy, "condition": word})
+        used.append("costs: this costs less if <condition>")
+        return True
+    level = _LEVEL_LESS.fullmatch(text)
+    if level:
+        return _level_discount(text, level, card, used)
+    counted = _FOR_EACH.fullmatch(text)
+    if counted:
+        what, energy = _COUNTS.get(counted["what"]), _energy(counted["icons"])
+        if what is None or energy is None:
+            raise Unread(text)
+        discount: dict[str, Any] = {"energy": energy, "for_each": what}
+        if counted["min"]:
+            discount["minimum"] = int(counted["min"])
+        card.setdefault("discounts", []).append(discount)
+        used.append("costs: I cost less for each <thing>")
+        return True
+    return False
+
+
+def _level_discount(text: str, level: re.Match, card: dict[str, Any], used: list[str]) -> bool:
+    """ "[Level 6][>] This costs [2] less" (824.1.b.1): a discount while its controller has 6 XP; "[Level 11][>]
+    This costs [4] less instead": [4] in all at level 11, the level-6 discount's [2] and [2] more (a player with
+    11 XP has 6)."""
+    energy = _energy(level["icons"])
+    if energy is None:
+        raise Unread(text)
+    n = int(level["n"])
+    if level["instead"]:
+        lower = [d for d in card.get("discounts", []) if str(d.get("condition", "")).startswith("level ")]
+        if not lower or any(int(d["condition"].split()[1]) >= n for d in lower):
+            raise Unread(text)
+        energy -= sum(d["energy"] for d in lower)
+        if energy < 0:
+            raise Unread(text)
+    card.setdefault("discounts", []).append({"energy": energy, "condition": f"level {n}"})
+    used.append("costs: [level N] this costs less")
+    return True
+
+
+def read_costs(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
+    """The paragraph reader of this family (`abilities.PARAGRAPH_READERS`)."""
+    return (
+        read_additional_cost(text, card, spell, used)
+        or _read_paid_trigger(text.rstrip("."), card, used)
+        or _read_paid_spell(text, card, spell, used)
+        or read_discount(text, card, spell, used)
+    )
+
+
+PARAGRAPH_READERS.append(read_costs)

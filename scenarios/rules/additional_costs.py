@@ -1,0 +1,175 @@
+"""Additional costs 356.2 and 357.2, and discounts that count (356.4).
+
+An additional cost is a passive ability of the card being played (356.2.a.1, 356.2.b.1): "As an additional cost
+to play me, kill a friendly unit" must be paid to play it; "You may pay [C] as an additional cost to play me" is
+paid only if its player chose so as they made the play's choices (355.1.a: the Play's `additional`). Its Energy
+and Power join the total cost (356.2) and are paid with it (357.1); its other parts (discard, spend a buff, spend
+XP, kill a friendly unit or gear) are paid after them (357.2, 356.7). A cost ignored by the play ("ignoring its
+cost", 356.1.b) leaves the additional cost to pay (356.1.b.3). Whether the optional cost was paid is the condition
+word "additional cost paid" (356.4.f.1: paid if the player chose to pay it, however much it came to), which a
+discount ("If you do, reduce my cost by [2]"), a play effect ("When you play me, if you paid the additional cost,
+buff me") or a spell's text ("If you paid the additional cost, deal 5 to it instead") reads.
+
+"I cost [1] less for each card in your trash" is a discount of 1 per thing counted (356.4.b), as the game is while
+the card is played; "to a minimum of [1]" stops that discount alone at 1 Energy (356.4.e).
+"""
+
+from __future__ import annotations
+
+from scenarios.cards import AdditionalCost, Cost
+from scenarios.game import Game
+from scenarios.kernel import Refusal, calc, choose, condition, do, procedure, query
+from scenarios.objects import Kind, Zone
+from scenarios.trace import StepKind
+
+
+@condition("additional cost paid", "356.4.f.1")
+def _paid(game: Game, context) -> bool:
+    source = game.objects.get(context.source) if context.source else None
+    return source is not None and source.paid_additional
+
+
+@query("additional_cost")
+def additional_cost(game: Game, card) -> AdditionalCost | None:
+    """The additional cost this play of `card` adds: a mandatory one always (356.2.a), an optional one when its
+    player chose to pay it (356.2.b.1, `paid_additional` set as the play's choices were made)."""
+    additional = card.definition.additional_cost
+    if additional is None or (additional.optional and not card.paid_additional):
+        return None
+    return additional
+
+
+def _standard(cost: Cost) -> Cost:
+    """The Energy and Power of a cost, which join the total cost (356.2, 357.1)."""
+    return Cost(
+        energy=cost.energy, power=cost.power, domain_power=cost.domain_power, power_of_domains=cost.power_of_domains
+    )
+
+
+def _non_standard(cost: Cost) -> Cost:
+    """The parts of a cost that are neither Energy nor Power, paid after them (357.2)."""
+    return cost.model_copy(update={"energy": 0, "power": 0, "domain_power": {}, "power_of_domains": ()})
+
+
+@query("additional_resources")
+def additional_resources(game: Game, card) -> Cost | None:
+    additional = calc.additional_cost(game, card)
+    return None if additional is None else _standard(additional.cost)
+
+
+def _killable(game: Game, player: str, what: str | None, playing: str) -> list[str]:
+    if what is None:
+        return []
+    kind = Kind.GEAR if what == "friendly gear" else Kind.UNIT
+    found = [
+        o
+        for o in game.objects.values()
+        if o.zone == Zone.BOARD and o.kind == kind and o.controller == player and o.id != playing
+    ]
+    if what == "friendly mighty unit":
+        found = [o for o in found if calc.is_mighty(game, o)]
+    return sorted(o.id for o in found)
+
+
+@query("additional_cost_problem")
+def additional_cost_problem(game: Game, card, player: str) -> Refusal | None:
+    """Why the additional cost this play adds can't be paid (its non-standard parts; its Energy and Power are
+    checked with the total cost), or None."""
+    additional = calc.additional_cost(game, card)
+    if additional is None:
+        return None
+    if additional.kill and not _killable(game, player, additional.kill, card.id):
+        return Refusal("357.2", f"{player} controls no {additional.kill.removeprefix('friendly ')} to kill (356.7)")
+    return calc.cost_problem(game, _non_standard(additional.cost), player, None)
+
+
+@procedure(
+    "pay_additional_cost",
+    StepKind.EFFECT,
+    defines=("357.2",),
+    summary=lambda g, card, player: f"{player} pays the additional cost of {card.id} ({card.card})",
+    objects=lambda g, card, player: [card.id],
+)
+def pay_additional_cost(game: Game, card, player: str) -> None:
+    """357.2: the non-standard parts of the additional cost, after the Energy and Power (paid with the total)."""
+    additional = calc.additional_cost(game, card)
+    if additional is None:
+        return
+    problem = additional_cost_problem(game, card, player)
+    if problem is not None:
+        raise problem
+    rest = _non_standard(additional.cost)
+    if rest != Cost():
+        do.pay_cost(game, rest, player, None, f"{card.card}: additional cost", because="357.2")
+    if additional.kill:
+        options = _killable(game, player, additional.kill, card.id)
+        pick = choose(game, "kill", player, f"{additional.kill} to kill (an additional cost)", options, "356.7")
+        calc.kill_all(game, [pick], False, ("357.2", "356.7"))
+
+
+@query("decide_additional")
+def decide_additional(game: Game, unit, player: str) -> None:
+    """A card played by an effect ignoring its cost still has its additional costs (356.1.b.3): a mandatory one
+    is paid, an optional one offered (355.1.a) and paid if chosen."""
+    additional = unit.definition.additional_cost
+    unit.paid_additional = False
+    if additional is None:
+        return
+    if additional.optional:
+        unit.paid_additional = True
+        payable = calc.additional_cost_problem(game, unit, player) is None and (
+            calc.resource_problem(game, player, _standard(additional.cost)) is None
+        )
+        prompt = f"pay the optional additional cost of {unit.id} ({additional.cost.describe()})"
+        options = ["pay", "decline"] if payable else ["decline"]
+        unit.paid_additional = choose(game, "additional", player, prompt, options, "355.1.a", forced_ok=False) == "pay"
+        if not unit.paid_additional:
+            return
+    calc.pay_resources(game, player, _standard(additional.cost), "356.1.b.3")
+    do.pay_additional_cost(game, unit, player, because="356.1.b.3")
+
+
+def _count(game: Game, word: str, player: str) -> int:
+    if word == "card in your trash":
+        return sum(1 for o in game.objects.values() if o.zone == Zone.TRASH and o.owner == player)
+    if word == "gear you control":
+        return sum(
+            1 for o in game.objects.values() if o.zone == Zone.BOARD and o.kind == Kind.GEAR and o.controller == player
+        )
+    if word == "mighty unit you control":
+        return sum(1 for u in game.units(controller=player) if calc.is_mighty(game, u))
+    if word == "card you played this turn":
+        return game.players[player].cards_played_this_turn
+    raise ValueError(f"no count named {word!r}")
+
+
+@query("discount_amount")
+def discount_amount(game: Game, discount, player: str) -> tuple[int, int]:
+    """The Energy and Power a discount takes off (356.4.b): its amount, times the things it counts "for each"."""
+    times = 1 if discount.for_each is None else _count(game, discount.for_each, player)
+    return discount.energy * times, discount.power * times
+
+
+# -- the conditions of discounts ("This costs [2] less if you control a Mech", 356.4.a) -------------------------
+
+
+def _controls_tagged(tag: str):
+    def holds(game: Game, context) -> bool:
+        return any(tag in (u.definition.tags if u.definition else ()) for u in game.units(controller=context.player))
+
+    return holds
+
+
+for _tag in ("Mech", "Dragon", "Poro", "Bird", "Cat", "Dog"):  # 133.8: a unit's tags
+    condition(f"you control a {_tag}", "133.8")(_controls_tagged(_tag))
+
+
+@condition("you control something empowered", "441.1.a")
+def _controls_empowered(game: Game, context) -> bool:
+    return any(o.zone == Zone.BOARD and o.controller == context.player and o.empowered for o in game.objects.values())
+
+
+@condition("an opponent is within 3 points of the victory score", "194.3")
+def _opponent_near_victory(game: Game, context) -> bool:
+    """An opponent's score is within 3 points of the Victory Score (194.3: the points a player needs to win)."""
+    return any(p.points >= game.victory_score - 3 for name, p in game.players.items() if name != context.player)
