@@ -3,8 +3,8 @@ it does ("If you do, reduce my cost by [2]", "When you play me, if you paid the 
 paid the additional cost, deal 5 to it instead"), and the card's discounts of itself (356.4): "This costs [2]
 less if you control a Mech", "I cost [1] less for each card in your trash", "[Level 6][>] This costs [2] less".
 
-Registered as a paragraph reader (`abilities.PARAGRAPH_READERS`) and an instruction template
-(`effects.template`); the engine's side is `scenarios/rules/additional_costs.py`.
+Registered as a paragraph reader (`abilities.PARAGRAPH_READERS`): "if you paid the additional cost" is read only
+on a card whose optional additional cost was said before it. The engine's side is `scenarios/rules/additional_costs.py`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from scenarios.card_reader.abilities import PARAGRAPH_READERS, Unread, read_trigger
-from scenarios.card_reader.effects import instructions, template
+from scenarios.card_reader.effects import instructions
 from scenarios.card_reader.phrases import UNIT_TAGS, Context, icons_cost
 from scenarios.card_reader.text import sentences
 
@@ -126,40 +126,36 @@ def _read_paid_trigger(text: str, card: dict[str, Any], used: list[str]) -> bool
     return True
 
 
-_INSTEAD = re.compile(r"if you paid (?:the |my )?additional cost, (?P<rest>.+) instead")
+_PAID = re.compile(r"if you paid (?:the |my )?additional cost, (?P<rest>.+?)(?P<instead> instead)?")
 
 
 def _read_paid_spell(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
-    """A spell's text holding "If you paid the additional cost, <text> instead": <text> replaces the sentence
-    before it when the cost was paid (364.3.a: if <condition>, <then>, else what it says otherwise)."""
-    if spell is None or not card.get("additional_cost", {}).get("optional") or " instead" not in text:
+    """A spell's text holding "If you paid the additional cost, <text>" (its own optional cost said before):
+    <text> only when it was paid (364.3.a); "... <text> instead": <text> replaces the sentence before it when it
+    was paid, which applies otherwise."""
+    if spell is None or not card.get("additional_cost", {}).get("optional") or "if you paid" not in text:
         return False
     said: list[list[dict[str, Any]]] = []
     for sentence in sentences(text):
-        instead = _INSTEAD.fullmatch(sentence.rstrip("."))
-        if instead and said:
-            then = instructions(instead["rest"], spell, used)
-            if then is None:
+        paid = _PAID.fullmatch(sentence.rstrip("."))
+        if paid is None:
+            read = instructions(sentence, spell, used)
+            if read is None:
                 raise Unread(sentence)
-            said[-1] = [{"op": "if", "condition": PAID, "then": then, "else": said[-1]}]
-            used.append("costs: if you paid the additional cost, <text> instead")
+            said.append(read)
             continue
-        read = instructions(sentence, spell, used)
-        if read is None:
+        then = instructions(paid["rest"], spell, used)
+        if then is None or (paid["instead"] and not said):
             raise Unread(sentence)
-        said.append(read)
+        if paid["instead"]:
+            said[-1] = [{"op": "if", "condition": PAID, "then": then, "else": said[-1]}]
+        else:
+            said.append([{"op": "if", "condition": PAID, "then": then}])
+        used.append("costs: if you paid the additional cost, <text>" + (" instead" if paid["instead"] else ""))
     if spell.revealing:
         raise Unread(text)
     card.setdefault("effects", []).extend(i for group in said for i in group)
     return True
-
-
-@template("if you paid the additional cost", r"if you paid (?:the |my )?additional cost, (?P<rest>.+)")
-def _if_paid(m, ctx):
-    if m["rest"].endswith(" instead"):  # read with the sentence it replaces (`_read_paid_spell`)
-        return None
-    then = instructions(m["rest"], ctx, [])
-    return None if then is None else [{"op": "if", "condition": PAID, "then": then}]
 
 
 # -- discounts of the card itself (356.4) ---------------------------------------------------------------------

@@ -1,0 +1,248 @@
+"""The card reader's cost templates (scenarios/card_reader/costs.py): additional costs, mandatory and optional
+(356.2), what paying one does, and a card's discounts of itself (356.4); mutants of their readings that the
+read-card disputes read-121..130 kill."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from rules_db import card_readings
+from scenarios import schema
+from scenarios.card_reader import CardText, costs, read_card
+from scenarios.cards import use_read_cards
+from scenarios.replay import replay_file, replay_variant
+
+DISPUTES = sorted((Path(__file__).parent / "data" / "read_card_disputes").glob("read-1[23][0-9]-*.yaml"))
+
+
+def _read(text: str, kind: str = "Unit", energy: int = 3, domains=("Fury",)):
+    return read_card(CardText(name="Card", card_type=kind, text=text, energy=energy, might=2, domains=domains))
+
+
+def test_an_optional_additional_cost_and_the_play_effect_it_pays_for():
+    reading = _read(
+        "You may pay [1 Energy][Fury rune] as an additional cost to play me.\n"
+        "When you play me, if you paid the additional cost, deal 2 to a unit at a battlefield."
+    )
+    assert reading.status == "read", reading.unread
+    assert reading.definition["additional_cost"] == {
+        "cost": {"energy": 1, "domain_power": {"Fury": 1}},
+        "optional": True,
+    }
+    (trigger,) = reading.definition["triggers"]
+    assert trigger["condition"] == "additional cost paid"
+    assert trigger["when"] == {"event": "play", "who": "self"}
+    assert trigger["effects"] == [{"op": "deal", "amount": 2, "to": "target"}]
+
+
+def test_a_mandatory_additional_cost_has_no_may():
+    reading = _read("As an additional cost to play me, kill a friendly unit.")
+    assert reading.definition["additional_cost"] == {"kill": "friendly unit", "optional": False}
+    mighty = _read("As an additional cost to play this, kill a friendly [Mighty] unit.\nDraw 2.", kind="Spell")
+    assert mighty.definition["additional_cost"]["kill"] == "friendly mighty unit"
+
+
+def test_if_you_do_lowers_or_ignores_the_cost():
+    cheaper = _read("As you play me, you may discard 1 as an additional cost. If you do, reduce my cost by [2 Energy].")
+    assert cheaper.definition["additional_cost"] == {"cost": {"discard": 1}, "optional": True}
+    assert cheaper.definition["discounts"] == [{"energy": 2, "condition": "additional cost paid"}]
+    free = _read(
+        "As you play this, you may spend a buff as an additional cost. If you do, ignore this spell's cost.\n"
+        "Ready a unit.",
+        kind="Spell",
+    )
+    assert free.definition["additional_cost"]["ignore_cost"] is True
+    assert free.definition["additional_cost"]["cost"] == {"spend_buff": "friendly"}
+
+
+def test_if_you_paid_the_additional_cost_instead_replaces_the_sentence_before():
+    reading = _read(
+        "As an additional cost to play this, you may discard 1.\n"
+        "Deal 3 to a unit at a battlefield. If you paid the additional cost, deal 5 to it instead.",
+        kind="Spell",
+    )
+    assert reading.definition["effects"] == [
+        {
+            "op": "if",
+            "condition": "additional cost paid",
+            "then": [{"op": "deal", "amount": 5, "to": "target"}],
+            "else": [{"op": "deal", "amount": 3, "to": "target"}],
+        }
+    ]
+
+
+def test_discounts_of_the_card_itself():
+    assert _read("I cost [1 Energy] less for each card in your trash.").definition["discounts"] == [
+        {"energy": 1, "for_each": "card in your trash"}
+    ]
+    ram = _read("I cost [1 Energy] less for each card you've played this turn, to a minimum of [1 Energy].")
+    assert ram.definition["discounts"] == [{"energy": 1, "for_each": "card you played this turn", "minimum": 1}]
+    surge = _read("This costs [2 Energy] less if you control a Mech.\nDraw 1.", kind="Spell")
+    assert surge.definition["discounts"] == [{"energy": 2, "condition": "you control a Mech"}]
+    levels = _read(
+        "Draw 2.\n[Level 6][>] This costs [2 Energy] less.\n[Level 11][>] This costs [5 Energy] less instead.",
+        kind="Spell",
+    )
+    assert levels.definition["discounts"] == [
+        {"energy": 2, "condition": "level 6"},
+        {"energy": 3, "condition": "level 11"},
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "As an additional cost to play this, you may exhaust a friendly unit.",  # a cost the engine doesn't pay
+        "I cost [2 Energy][Calm rune] less for each point you scored from holding this turn.",  # a count not known
+        "[Level 3][>] I cost [2 Energy][Calm rune] less.",  # a Power discount: Cost.less takes off [A] only
+        "This costs [2 Energy] less if you choose a Bird, Cat, Dog, or Poro.",  # a condition not known
+        "[Level 11][>] This costs [4 Energy] less instead.",  # instead of nothing said before
+        "You may pay [Calm rune] as an additional cost to play me. If you do, I enter ready.",  # not a cost change
+    ],
+)
+def test_what_is_not_understood_stays_unread(text):
+    reading = _read(text)
+    assert reading.status == "unread" and reading.unread
+
+
+def test_if_you_paid_needs_an_optional_cost_said_before():
+    reading = _read("When you play me, if you paid the additional cost, draw 1.")
+    assert reading.status == "unread"
+
+
+# -- mutants the disputes kill ---------------------------------------------------------------------------------
+
+
+def _mutate_additional(change):
+    read = costs.read_additional_cost
+
+    def mutant(text, card, spell, used):
+        found = read(text, card, spell, used)
+        if found and "additional_cost" in card:
+            change(card)
+        return found
+
+    return read, mutant
+
+
+def _free(card):
+    card["additional_cost"]["cost"] = {}
+    card["additional_cost"].pop("kill", None)
+
+
+def _mandatory_optional(card):
+    card["additional_cost"]["optional"] = True
+
+
+def _paid_always(card):
+    for ability in card.get("triggers", []) + card.get("discounts", []):
+        if ability.get("condition") == costs.PAID:
+            del ability["condition"]
+
+
+MUTANTS = ["additional cost read as free", "a mandatory cost read as optional", "paid read as always"]
+MUTANTS += ["for each read as once", "a discount's minimum dropped", "a discount's condition dropped"]
+MUTANTS += ["instead read as both", "a level discount read one level lower"]
+
+
+def _install(mutant: str, monkeypatch) -> None:
+    if mutant in ("additional cost read as free", "a mandatory cost read as optional", "paid read as always"):
+        change = {
+            "additional cost read as free": _free,
+            "a mandatory cost read as optional": _mandatory_optional,
+            "paid read as always": _paid_always,
+        }[mutant]
+        read, replacement = _mutate_additional(change)
+        if mutant == "paid read as always":  # the play effect read in its own paragraph loses its condition too
+            read_paid = costs._read_paid_trigger
+
+            def unconditional(text, card, used):
+                found = read_paid(text, card, used)
+                if found:
+                    _paid_always(card)
+                return found
+
+            monkeypatch.setattr(costs, "_read_paid_trigger", unconditional)
+        monkeypatch.setattr(costs, "read_additional_cost", replacement)
+        return
+    if mutant == "instead read as both":
+        read_spell = costs._read_paid_spell
+
+        def both(text, card, spell, used):
+            found = read_spell(text, card, spell, used)
+            effects = []
+            for effect in card.get("effects", []):
+                effects += effect.get("else", []) + effect["then"] if effect.get("op") == "if" else [effect]
+            card["effects"] = effects
+            return found
+
+        monkeypatch.setattr(costs, "_read_paid_spell", both)
+        return
+    read_discount = costs.read_discount
+
+    def changed(text, card, spell, used):
+        found = read_discount(text, card, spell, used)
+        for discount in card.get("discounts", []):
+            if mutant == "for each read as once":
+                discount.pop("for_each", None)
+            elif mutant == "a level discount read one level lower":
+                word = str(discount.get("condition"))
+                if word.startswith("level "):
+                    discount["condition"] = f"level {int(word.split()[1]) - 1}"
+            elif mutant == "a discount's minimum dropped":
+                discount.pop("minimum", None)
+            elif not str(discount.get("condition")).startswith(("level ", costs.PAID)):
+                discount.pop("condition", None)
+        return found
+
+    monkeypatch.setattr(costs, "read_discount", changed)
+
+
+def _verdicts() -> list[str]:
+    verdicts = []
+    for path in DISPUTES:
+        verdicts.append(replay_file(path).verdict)
+        scenario, _ = schema.load(path)
+        verdicts += [replay_variant(path, v.id).verdict for v in scenario.variants]
+    return verdicts
+
+
+@pytest.fixture(scope="module")
+def card_rows(real_db):
+    conn = sqlite3.connect(f"file:{real_db}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    rows = [card_readings.card_text(dict(row)) for row in conn.execute(card_readings._CARDS, ["riftbound"])]
+    conn.close()
+    return rows
+
+
+def _use_readings(rows) -> None:
+    definitions = {}
+    for card in rows:
+        reading = read_card(card)
+        if reading.status == "read":
+            definitions[card.name] = reading.definition
+    use_read_cards(definitions)
+
+
+def test_the_cost_disputes_match_with_the_reader_as_it_is(card_rows):
+    assert len(DISPUTES) >= 10
+    _use_readings(card_rows)
+    try:
+        assert set(_verdicts()) == {"match"}
+    finally:
+        use_read_cards({})
+
+
+@pytest.mark.parametrize("mutant", MUTANTS)
+def test_the_cost_disputes_kill_a_mutant_of_each_template(mutant, card_rows, monkeypatch):
+    _install(mutant, monkeypatch)
+    _use_readings(card_rows)
+    try:
+        verdicts = _verdicts()
+    finally:
+        use_read_cards({})
+    assert "mismatch" in verdicts, f"the mutant {mutant!r} of the cost reader survives every cost dispute"
