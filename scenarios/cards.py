@@ -140,7 +140,13 @@ class Cost(Strict):
 
 # What a discount "for each" counts ("I cost [1] less for each card in your trash"), as the player playing the
 # card sees the game as it is played (`rules/additional_costs.discount_count`)
-CountWord = Literal["card in your trash", "gear you control", "mighty unit you control", "card you played this turn"]
+CountWord = Literal[
+    "card in your trash",
+    "card with my name in your trash",
+    "gear you control",
+    "mighty unit you control",
+    "card you played this turn",
+]
 
 
 class Discount(Strict):
@@ -166,6 +172,22 @@ class AdditionalCost(Strict):
     optional: bool = True
     kill: Literal["friendly unit", "friendly mighty unit", "friendly gear"] | None = None
     ignore_cost: bool = False
+
+
+class CostModifier(Strict):
+    """A passive of a card on the board changing what the cards a player plays cost: "Your spells cost [1] less"
+    (a discount, 356.4.a), "Opponents' spells cost [1] more" (an increase, 356.3). `cards`: the kind of card (a
+    `tag`: the cards with it); `whose`: the plays of the card's controller or of their opponents; `energy`,
+    `power`: signed, negative for less; `minimum`: that discount's own floor (356.4.e); `condition`: a condition
+    word about the card with the passive ("while I'm at a battlefield", "if this is [Empowered]")."""
+
+    cards: Literal["spell", "unit", "card"] = "card"
+    tag: str | None = None
+    whose: Literal["you", "opponent"] = "you"
+    energy: int = 0
+    power: int = 0
+    minimum: int | None = None
+    condition: str | None = None
 
 
 class Trigger(Strict):
@@ -246,6 +268,7 @@ class Card(Strict):
     keywords: dict[str, int] = Field(default_factory=dict)
     discounts: list[Discount] = Field(default_factory=list)  # 356.4, active wherever the card is played from
     additional_cost: AdditionalCost | None = None  # 356.2
+    cost_modifiers: list[CostModifier] = Field(default_factory=list)  # what other cards cost (356.3, 356.4)
     repeat: list[Cost] = Field(default_factory=list)  # [Repeat] costs, each paid at most once (820.1.c)
     flow: list[Cost] = Field(default_factory=list)  # [Flow] costs: played from the trash for one, then banished (829)
     might_bonus: int = 0
@@ -358,6 +381,7 @@ def check_vocabulary(card: Card) -> None:
     for trigger in card.triggers:
         _check_event(card, trigger.when.event)
     conditions = [t.condition for t in card.triggers] + [d.condition for d in card.discounts]
+    conditions += [m.condition for m in card.cost_modifiers]
     conditions += [p.condition for p in card.passives] + [a.condition for a in card.activated]
     conditions += [i.get("condition") for effect_list in lists for i in instructions_of(effect_list)]
     for word in conditions:

@@ -274,6 +274,9 @@ class TypedQueries(Protocol):
     def card_played(self, game: Any, card: Any, player: str) -> None:
         """scenarios.rules.playing.card_played"""
 
+    def changed_cost(self, game: Any, card: Any, player: str, cost: Any) -> Any:
+        """scenarios.rules.additional_costs.changed_cost"""
+
     def check_destination(self, game: Any, unit: Any, destination: str, standard: bool) -> None:
         """scenarios.rules.movement.check_destination"""
 
@@ -319,7 +322,7 @@ class TypedQueries(Protocol):
     def deflect_cost(self, game: Any, player: str, choices: Any) -> int:
         """scenarios.rules.deflect.deflect_cost"""
 
-    def discount_amount(self, game: Any, discount: Any, player: str) -> tuple[int, int]:
+    def discount_amount(self, game: Any, discount: Any, player: str, card: Any) -> tuple[int, int]:
         """scenarios.rules.additional_costs.discount_amount"""
 
     def event_aliases(self, game: Any, source: Any, kind: str) -> frozenset:

@@ -92,6 +92,28 @@ def test_discounts_of_the_card_itself():
     ]
 
 
+def test_what_a_class_of_cards_costs():
+    helm = _read(
+        "Opponents' spells cost [1 Energy] more. If this is [Empowered], they cost [1 Energy][Any rune] more instead.",
+        kind="Gear",
+    )
+    assert helm.definition["cost_modifiers"] == [
+        {"whose": "opponent", "cards": "spell", "energy": 1, "condition": "not empowered"},
+        {"whose": "opponent", "cards": "spell", "condition": "empowered", "energy": 1, "power": 1},
+    ]
+    herald = _read("Your Dragons' Energy costs are reduced by [2 Energy], to a minimum of [1 Energy].")
+    assert herald.definition["cost_modifiers"] == [
+        {"whose": "you", "cards": "card", "tag": "Dragon", "energy": -2, "minimum": 1}
+    ]
+    eager = _read(
+        "While I'm at a battlefield, the Energy costs for spells you play is reduced by [1 Energy], to a minimum of "
+        "[1 Energy]."
+    )
+    assert eager.definition["cost_modifiers"] == [
+        {"whose": "you", "cards": "spell", "energy": -1, "minimum": 1, "condition": "at a battlefield"}
+    ]
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -101,6 +123,9 @@ def test_discounts_of_the_card_itself():
         "This costs [2 Energy] less if you choose a Bird, Cat, Dog, or Poro.",  # a condition not known
         "[Level 11][>] This costs [4 Energy] less instead.",  # instead of nothing said before
         "You may pay [Calm rune] as an additional cost to play me. If you do, I enter ready.",  # not a cost change
+        "Your spells cost [1 Energy][Any rune] less, to a minimum of [1 Energy].",  # a Power discount
+        "Your non-token units cost [1 Energy] more to play this turn.",  # for a turn: not a passive
+        "While I'm in combat, friendly spells cost [1 Energy] less.",  # a condition not known
     ],
 )
 def test_what_is_not_understood_stays_unread(text):
@@ -146,6 +171,7 @@ def _paid_always(card):
 MUTANTS = ["additional cost read as free", "a mandatory cost read as optional", "paid read as always"]
 MUTANTS += ["for each read as once", "a discount's minimum dropped", "a discount's condition dropped"]
 MUTANTS += ["instead read as both", "a level discount read one level lower"]
+MUTANTS += ["whose cards read as yours", "a class discount's condition dropped", "a class discount's minimum dropped"]
 
 
 def _install(mutant: str, monkeypatch) -> None:
@@ -180,6 +206,27 @@ def _install(mutant: str, monkeypatch) -> None:
             return found
 
         monkeypatch.setattr(costs, "_read_paid_spell", both)
+        return
+    if mutant in (
+        "whose cards read as yours",
+        "a class discount's condition dropped",
+        "a class discount's minimum dropped",
+    ):
+        read_class = costs.read_class_costs
+        key = {"whose cards read as yours": "whose", "a class discount's minimum dropped": "minimum"}.get(mutant)
+
+        def changed_class(text, card, spell, used):
+            found = read_class(text, card, spell, used)
+            for modifier in card.get("cost_modifiers", []):
+                if key is None and modifier.get("condition") == "at a battlefield":
+                    del modifier["condition"]
+                elif key == "whose":
+                    modifier["whose"] = "you"
+                elif key is not None:
+                    modifier.pop(key, None)
+            return found
+
+        monkeypatch.setattr(costs, "read_class_costs", changed_class)
         return
     read_discount = costs.read_discount
 

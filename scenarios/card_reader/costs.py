@@ -172,11 +172,13 @@ _LESS_IF = re.compile(
     + _ICONS.replace("icons", "icons2")
     + r" less"
 )
+_ELSEWHERE = re.compile(r"(?:this|i) costs? " + _ICONS + r" less to play from anywhere other than your hand")
 _LEVEL_LESS = re.compile(
     r"\[level (?P<n>\d+)\](?: —|\[>\]) (?:this|i) costs? " + _ICONS + r" less(?P<instead> instead)?"
 )
 _COUNTS = {
     "card in your trash": "card in your trash",
+    "card with my name in your trash": "card with my name in your trash",
     "gear you control": "gear you control",
     "of your [mighty] units": "mighty unit you control",
     "card you've played this turn": "card you played this turn",
@@ -196,6 +198,16 @@ def read_discount(text: str, card: dict[str, Any], spell: Context | None, used: 
             raise Unread(text)
         card.setdefault("discounts", []).append({"energy": energy, "condition": word})
         used.append("costs: this costs less if <condition>")
+        return True
+    elsewhere = _ELSEWHERE.fullmatch(text)
+    if elsewhere:
+        energy = _energy(elsewhere["icons"])
+        if energy is None:
+            raise Unread(text)
+        card.setdefault("discounts", []).append(
+            {"energy": energy, "condition": "played from anywhere other than your hand"}
+        )
+        used.append("costs: I cost less to play from anywhere other than your hand")
         return True
     level = _LEVEL_LESS.fullmatch(text)
     if level:
@@ -234,6 +246,84 @@ def _level_discount(text: str, level: re.Match, card: dict[str, Any], used: list
     return True
 
 
+# -- what other cards cost: a passive of a card on the board (356.3 increases, 356.4.a discounts) ---------------
+
+_WHOSE = {"your": "you", "friendly": "you", "opponents'": "opponent", "enemy": "opponent"}
+_WHAT = {"spells": "spell", "units": "unit", "cards": "card"}
+_MINIMUM = r"(?:,? to a minimum of \[(?P<min>\d+) energy\])?"
+_CLASS_COSTS = re.compile(
+    r"(?P<whose>your|opponents'|friendly|enemy) (?:(?P<what>spells|units|cards)|(?P<tag>[a-z]+)s') "
+    r"(?:cost "
+    + _ICONS
+    + r" (?P<dir>less|more)|energy costs are reduced by "
+    + _ICONS.replace("icons", "by")
+    + ")"
+    + _MINIMUM
+)
+_SPELLS_YOU_PLAY = re.compile(
+    r"the energy costs for spells you play (?:is|are) reduced by " + _ICONS.replace("icons", "by") + _MINIMUM
+)
+_WHILE = {"while i'm at a battlefield": "at a battlefield"}
+_INSTEAD_IF = re.compile(r"if this is \[empowered\], they cost " + _ICONS + r" more instead")
+
+
+def _modifier(found: re.Match, text: str) -> dict[str, Any]:
+    """A sentence saying what a class of cards costs -> a CostModifier's fields; Unread for a Power discount (not
+    read: `Cost.less` takes off Power of any domain only) or a Power increase of one domain."""
+    groups = found.groupdict()
+    less = groups.get("dir") != "more"
+    cost = icons_cost(groups.get("icons") or groups["by"])
+    if cost is None or (less and set(cost) != {"energy"}) or set(cost) - {"energy", "power"}:
+        raise Unread(text)
+    sign = -1 if less else 1
+    modifier: dict[str, Any] = {"whose": _WHOSE.get(groups.get("whose") or "your", "you")}
+    modifier["cards"] = _WHAT.get(groups.get("what") or "", "spell" if groups.get("whose") is None else "card")
+    if groups.get("tag"):
+        if groups["tag"] not in UNIT_TAGS:
+            raise Unread(text)
+        modifier.update(cards="card", tag=UNIT_TAGS[groups["tag"]])
+    modifier.update({k: sign * v for k, v in cost.items()})
+    if groups.get("min"):
+        if not less:
+            raise Unread(text)
+        modifier["minimum"] = int(groups["min"])
+    return modifier
+
+
+def read_class_costs(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
+    """ "Your spells cost [1] less", "Opponents' spells cost [1] more. If this is [Empowered], they cost [1][A] more
+    instead", "While I'm at a battlefield, the Energy costs for spells you play is reduced by [1], to a minimum of
+    [1]", "Your Dragons' Energy costs are reduced by [2], to a minimum of [1]": what the cards a player plays cost
+    while this card is on the board."""
+    if spell is not None or "Equipment" in card.get("tags", []):  # a spell's text, or an Equipment's: not passives
+        return False
+    first, *rest = sentences(text)
+    first = first.rstrip(".")
+    word, comma, clause = first.partition(", ")
+    condition = _WHILE.get(word) if comma else None
+    found = (_CLASS_COSTS.fullmatch(clause) or _SPELLS_YOU_PLAY.fullmatch(clause)) if condition else None
+    found = found or _CLASS_COSTS.fullmatch(first)
+    if found is None:
+        return False
+    modifier = _modifier(found, first)
+    if condition:
+        modifier["condition"] = condition
+    modifiers = [modifier]
+    if rest:  # "If this is [Empowered], they cost [1][A] more instead" (828.1)
+        instead = _INSTEAD_IF.fullmatch(" ".join(rest).rstrip("."))
+        if instead is None or modifier.get("condition") or modifier["energy"] < 0:
+            raise Unread(" ".join(rest))
+        cost = icons_cost(instead["icons"])
+        if cost is None or set(cost) - {"energy", "power"}:
+            raise Unread(" ".join(rest))
+        modifier["condition"] = "not empowered"
+        modifiers.append({**{k: v for k, v in modifier.items() if k not in ("energy", "power")}, **cost})
+        modifiers[-1]["condition"] = "empowered"
+    card.setdefault("cost_modifiers", []).extend({k: v for k, v in m.items() if v is not None} for m in modifiers)
+    used.append("costs: <cards> cost more or less")
+    return True
+
+
 def read_costs(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
     """The paragraph reader of this family (`abilities.PARAGRAPH_READERS`)."""
     return (
@@ -241,6 +331,7 @@ def read_costs(text: str, card: dict[str, Any], spell: Context | None, used: lis
         or _read_paid_trigger(text.rstrip("."), card, used)
         or _read_paid_spell(text, card, spell, used)
         or read_discount(text, card, spell, used)
+        or read_class_costs(text, card, spell, used)
     )
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from scenarios.cards import AdditionalCost, Cost
 from scenarios.game import Game
-from scenarios.kernel import Refusal, calc, choose, condition, do, procedure, query
+from scenarios.kernel import Condition, Refusal, calc, choose, condition, do, note, procedure, query
 from scenarios.objects import Kind, Zone
 from scenarios.trace import StepKind
 
@@ -129,9 +129,13 @@ def decide_additional(game: Game, unit, player: str) -> None:
     do.pay_additional_cost(game, unit, player, because="356.1.b.3")
 
 
-def _count(game: Game, word: str, player: str) -> int:
+def _count(game: Game, word: str, player: str, card) -> int:
     if word == "card in your trash":
         return sum(1 for o in game.objects.values() if o.zone == Zone.TRASH and o.owner == player)
+    if word == "card with my name in your trash":
+        return sum(
+            1 for o in game.objects.values() if o.zone == Zone.TRASH and o.owner == player and o.card == card.card
+        )
     if word == "gear you control":
         return sum(
             1 for o in game.objects.values() if o.zone == Zone.BOARD and o.kind == Kind.GEAR and o.controller == player
@@ -144,9 +148,10 @@ def _count(game: Game, word: str, player: str) -> int:
 
 
 @query("discount_amount")
-def discount_amount(game: Game, discount, player: str) -> tuple[int, int]:
-    """The Energy and Power a discount takes off (356.4.b): its amount, times the things it counts "for each"."""
-    times = 1 if discount.for_each is None else _count(game, discount.for_each, player)
+def discount_amount(game: Game, discount, player: str, card) -> tuple[int, int]:
+    """The Energy and Power a discount of `card` takes off (356.4.b): its amount, times the things it counts "for
+    each"."""
+    times = 1 if discount.for_each is None else _count(game, discount.for_each, player, card)
     return discount.energy * times, discount.power * times
 
 
@@ -173,3 +178,93 @@ def _controls_empowered(game: Game, context) -> bool:
 def _opponent_near_victory(game: Game, context) -> bool:
     """An opponent's score is within 3 points of the Victory Score (194.3: the points a player needs to win)."""
     return any(p.points >= game.victory_score - 3 for name, p in game.players.items() if name != context.player)
+
+
+@condition("played from anywhere other than your hand", "356.4.a")
+def _not_from_hand(game: Game, context) -> bool:
+    """ "I cost [2] less to play from anywhere other than your hand": the card is being played from another zone
+    (facedown, the trash)."""
+    source = game.objects.get(context.source) if context.source else None
+    return source is not None and source.zone != Zone.HAND
+
+
+# -- increases and discounts (356.3, 356.4) ------------------------------------------------------------------
+
+
+def _applies(modifier, card, player: str, source) -> bool:
+    """Does a cost modifier of `source` (on the board) apply to `player` playing `card`?"""
+    definition = card.definition
+    if (modifier.whose == "you") != (source.controller == player):
+        return False
+    if modifier.cards != "card" and definition.object_kind != modifier.cards:
+        return False
+    return modifier.tag is None or modifier.tag in definition.tags
+
+
+def _modifiers(game: Game, card, player: str) -> list[tuple[int, int, int | None, str, str]]:
+    """(energy, power, minimum, whose, rule) of every cost modifier of a card on the board that applies to this play
+    (its condition holding: a step shows it)."""
+    found = []
+    for source in game.objects.values():
+        definition = source.definition
+        if source.zone != Zone.BOARD or definition is None or not definition.cost_modifiers:
+            continue
+        for modifier in definition.cost_modifiers:
+            if not _applies(modifier, card, player, source):
+                continue
+            context = Condition(source.controller, source.id, False)
+            if modifier.condition is not None and not calc.decide_condition(
+                game, modifier.condition, context, definition.name, f"{card.card} costs more or less", "356.4.a"
+            ):
+                continue
+            rule = "356.3" if modifier.energy > 0 or modifier.power > 0 else "356.4.a"
+            found.append((modifier.energy, modifier.power, modifier.minimum, definition.name, rule))
+    return found
+
+
+@query("changed_cost")
+def changed_cost(game: Game, card, player: str, cost: Cost) -> Cost:
+    """356.3: the increases (of cards on the board: "Opponents' spells cost [1] more"), then 356.4: the discounts,
+    the card's own ("I cost [1] less for each ...") and those of cards on the board ("Your spells cost [1] less");
+    a discount's minimum is its own (356.4.e), so its player applies those first, the order costing them least."""
+    definition = card.definition
+    discounts: list[tuple[int, int, int | None, str, str]] = []
+    for energy, power, minimum, name, rule in _modifiers(game, card, player):
+        if rule == "356.3":
+            cost = cost.plus(Cost(energy=energy, power=power))  # [A] more: Power of any domain
+            note(
+                game, StepKind.EFFECT, "cost", f"{name}: {card.card} costs {energy} energy more", "356.3", (), [player]
+            )
+        else:
+            discounts.append((-energy, -power, minimum, name, rule))
+    for discount in definition.discounts:
+        if discount.condition is not None and not calc.decide_condition(
+            game, discount.condition, Condition(player, card.id, True), definition.name, "it costs less", "356.4.a"
+        ):
+            continue
+        energy, power = discount_amount(game, discount, player, card)
+        if discount.for_each:
+            note(
+                game,
+                StepKind.EFFECT,
+                "discount",
+                f"{definition.name} costs {energy} energy less: {discount.energy} for each {discount.for_each}",
+                "356.4.a",
+                ("356.4.b",),
+                [player],
+            )
+        discounts.append((energy, power, discount.minimum, definition.name, "356.4.a"))
+    for energy, power, minimum, name, _rule in sorted(discounts, key=lambda d: d[2] is None):
+        if minimum is not None:
+            energy = max(0, min(energy, cost.energy - minimum))
+            note(
+                game,
+                StepKind.EFFECT,
+                "discount",
+                f"{name}: {energy} energy less, to a minimum of {minimum}",
+                "356.4.e",
+                (),
+                [player],
+            )
+        cost = cost.less(energy, power)
+    return cost

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from scenarios.cards import Cost
 from scenarios.game import Game
-from scenarios.kernel import Condition, Refusal, calc, choose, note, procedure, query
+from scenarios.kernel import Refusal, calc, choose, note, procedure, query
 from scenarios.trace import StepKind
 
 ANY = "any domain"
@@ -35,7 +35,8 @@ def set_domain_pool(player, pool: dict[str, int]) -> None:
 @query("total_cost")
 def total_cost(game: Game, card, player: str, base: Cost | None, accelerate: bool, repeat: int, choices: list) -> Cost:
     """356: the base cost (printed when ``base`` is None; else an alternate one in its place: ``Cost()`` when it is
-    ignored, 356.1.b, a Flow cost, 829.1.c.1), plus additional costs (356.2), less discounts (356.4)."""
+    ignored, 356.1.b, a Flow cost, 829.1.c.1), plus additional costs (356.2) and increases (356.3), less discounts
+    (356.4; `additional_costs.changed_cost`)."""
     definition = card.definition
     additional = calc.additional_cost(game, card) if definition.additional_cost else None
     if additional is not None and additional.ignore_cost:
@@ -50,29 +51,7 @@ def total_cost(game: Game, card, player: str, base: Cost | None, accelerate: boo
     deflect = calc.deflect_cost(game, player, choices)
     if deflect:
         cost = cost.plus(Cost(power=deflect))  # 809.1.c.1: Power of any domain
-    # 356.4.e: a discount's minimum is its own; its player applies those first, the order that costs them least
-    for discount in sorted(definition.discounts, key=lambda d: d.minimum is None):
-        if discount.condition is None or calc.decide_condition(
-            game, discount.condition, Condition(player, card.id, True), definition.name, "it costs less", "356.4.a"
-        ):
-            energy, power = (
-                calc.discount_amount(game, discount, player) if discount.for_each else (discount.energy, discount.power)
-            )
-            if discount.minimum is not None:
-                energy = max(0, min(energy, cost.energy - discount.minimum))
-            if discount.for_each:
-                note(
-                    game,
-                    StepKind.EFFECT,
-                    "discount",
-                    f"{definition.name} costs {energy} energy less: {discount.energy} for each {discount.for_each}"
-                    + (f", to a minimum of {discount.minimum}" if discount.minimum is not None else ""),
-                    "356.4.a",
-                    ("356.4.b",) + (("356.4.e",) if discount.minimum is not None else ()),
-                    [player],
-                )
-            cost = cost.less(energy, power)
-    return cost
+    return calc.changed_cost(game, card, player, cost)  # 356.3 increases, 356.4 discounts
 
 
 def printed_cost(game: Game, definition) -> Cost:
