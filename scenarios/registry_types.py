@@ -162,7 +162,7 @@ class TypedProcedures(Protocol):
     def pay_cost(self, game: Any, cost: Any, player: str, source_id: str | None, label: str, /, *, because: Because) -> Any:
         """scenarios.rules.abilities.pay_cost"""
 
-    def play_by_effect(self, game: Any, unit: Any, player: str, location: str, label: str, /, *, because: Because) -> Any:
+    def play_by_effect(self, game: Any, unit: Any, player: str, location: str, label: str, ignoring: str = ..., /, *, because: Because) -> Any:
         """scenarios.rules.playing.play_by_effect"""
 
     def play_card(self, game: Any, act: Any, /, *, because: Because) -> Any:
@@ -429,6 +429,9 @@ class TypedQueries(Protocol):
 
     def prevents_all_damage(self, game: Any, unit: Any) -> bool:
         """scenarios.rules.replacement.prevents_all_damage"""
+
+    def printed_cost(self, game: Any, definition: Any) -> Any:
+        """scenarios.rules.costs.printed_cost"""
 
     def put_chosen_on_chain(self, game: Any, item: Any, via: str) -> None:
         """scenarios.rules.chain.put_chosen_on_chain"""

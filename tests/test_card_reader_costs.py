@@ -114,6 +114,27 @@ def test_what_a_class_of_cards_costs():
     ]
 
 
+def test_plays_ignoring_a_cost():
+    harrowing = _read(
+        "Play a unit from your trash, ignoring its Energy cost. (You must still pay its Power cost.)", "Spell"
+    )
+    assert harrowing.status == "read", harrowing.unread
+    assert harrowing.definition["effects"] == [{"op": "play_from", "zone": "trash", "ignoring": "energy"}]
+    matron = _read(
+        "When you play me, you may play a unit costing no more than [3 Energy] and no more than [Any rune] from your "
+        "trash, ignoring its cost."
+    )
+    (trigger,) = matron.definition["triggers"]
+    assert trigger["optional"] is True
+    assert trigger["effects"] == [
+        {"op": "play_from", "zone": "trash", "ignoring": "cost", "max_energy": 3, "max_power": 1}
+    ]
+    herald = _read("[Deathknell][>] Play a unit from your hand to your base, ignoring its Energy cost.")
+    assert herald.definition["triggers"][0]["effects"] == [
+        {"op": "play_from", "zone": "hand", "ignoring": "energy", "to": "base"}
+    ]
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -124,6 +145,8 @@ def test_what_a_class_of_cards_costs():
         "[Level 11][>] This costs [4 Energy] less instead.",  # instead of nothing said before
         "You may pay [Calm rune] as an additional cost to play me. If you do, I enter ready.",  # not a cost change
         "Your spells cost [1 Energy][Any rune] less, to a minimum of [1 Energy].",  # a Power discount
+        "Play a spell from your trash, ignoring its Energy cost.",  # a spell: not played by an effect here
+        "Play a unit from your trash, ignoring its cost. Then recycle it.",  # "it": not said by the play
         "Your non-token units cost [1 Energy] more to play this turn.",  # for a turn: not a passive
         "While I'm in combat, friendly spells cost [1 Energy] less.",  # a condition not known
     ],
@@ -171,6 +194,7 @@ def _paid_always(card):
 MUTANTS = ["additional cost read as free", "a mandatory cost read as optional", "paid read as always"]
 MUTANTS += ["for each read as once", "a discount's minimum dropped", "a discount's condition dropped"]
 MUTANTS += ["instead read as both", "a level discount read one level lower"]
+MUTANTS += ["ignoring the Energy cost read as ignoring all", "a play's limits dropped"]
 MUTANTS += ["whose cards read as yours", "a class discount's condition dropped", "a class discount's minimum dropped"]
 
 
@@ -206,6 +230,25 @@ def _install(mutant: str, monkeypatch) -> None:
             return found
 
         monkeypatch.setattr(costs, "_read_paid_spell", both)
+        return
+    if mutant in ("ignoring the Energy cost read as ignoring all", "a play's limits dropped"):
+        from scenarios.card_reader import effects
+
+        def changed_play(original):
+            def mutant_play(m, ctx):
+                found = original(m, ctx)
+                for ins in found or []:
+                    if mutant == "a play's limits dropped":
+                        ins.pop("max_energy", None)
+                        ins.pop("max_power", None)
+                    else:
+                        ins["ignoring"] = "cost"
+                return found
+
+            return mutant_play
+
+        templates = [(f, p, changed_play(b) if b is costs._play_from else b) for f, p, b in effects.TEMPLATES]
+        monkeypatch.setattr(effects, "TEMPLATES", templates)
         return
     if mutant in (
         "whose cards read as yours",

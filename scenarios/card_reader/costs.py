@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from scenarios.card_reader.abilities import PARAGRAPH_READERS, Unread, read_trigger
-from scenarios.card_reader.effects import instructions
+from scenarios.card_reader.effects import instructions, template
 from scenarios.card_reader.phrases import UNIT_TAGS, Context, icons_cost
 from scenarios.card_reader.text import sentences
 
@@ -244,6 +244,30 @@ def _level_discount(text: str, level: re.Match, card: dict[str, Any], used: list
     card.setdefault("discounts", []).append({"energy": energy, "condition": f"level {n}"})
     used.append("costs: [level N] this costs less")
     return True
+
+
+# -- plays ignoring a cost (356.1.b) ------------------------------------------------------------------------
+
+
+@template(
+    "play from the trash or hand, ignoring its cost",
+    r"(?P<may>you may )?play a unit (?:(?:costing|with cost) no more than \[(?P<e>\d+) energy\]"
+    r"(?: and no more than (?P<p>(?:\[any rune\])+))? )?from your (?P<zone>trash|hand)(?P<base> to your base)?, "
+    r"ignoring its (?P<energy>energy )?cost",
+)
+def _play_from(m, ctx):
+    """ "Play a unit from your trash, ignoring its Energy cost" (356.1.b.2), "... costing no more than [3] and no
+    more than [A] ..., ignoring its cost" (356.1.b.1), "... from your hand to your base ...": `effect_plays.play_from`."""
+    ins: dict[str, Any] = {"op": "play_from", "zone": m["zone"], "ignoring": "energy" if m["energy"] else "cost"}
+    if m["base"]:
+        ins["to"] = "base"
+    if m["e"]:
+        ins["max_energy"] = int(m["e"])
+    if m["p"]:
+        ins["max_power"] = m["p"].count("[")
+    if m["may"]:
+        ins["optional"] = True
+    return [ins]
 
 
 # -- what other cards cost: a passive of a card on the board (356.3 increases, 356.4.a discounts) ---------------

@@ -109,24 +109,19 @@ def pay_additional_cost(game: Game, card, player: str) -> None:
 
 @query("decide_additional")
 def decide_additional(game: Game, unit, player: str) -> None:
-    """A card played by an effect ignoring its cost still has its additional costs (356.1.b.3): a mandatory one
-    is paid, an optional one offered (355.1.a) and paid if chosen."""
+    """A card played by an effect ignoring its cost still has its additional costs (356.1.b.3): an optional one is
+    offered (355.1.a) when it can be paid; paid with the rest of the total cost (`playing.play_by_effect`)."""
     additional = unit.definition.additional_cost
     unit.paid_additional = False
-    if additional is None:
+    if additional is None or not additional.optional:
         return
-    if additional.optional:
-        unit.paid_additional = True
-        payable = calc.additional_cost_problem(game, unit, player) is None and (
-            calc.resource_problem(game, player, _standard(additional.cost)) is None
-        )
-        prompt = f"pay the optional additional cost of {unit.id} ({additional.cost.describe()})"
-        options = ["pay", "decline"] if payable else ["decline"]
-        unit.paid_additional = choose(game, "additional", player, prompt, options, "355.1.a", forced_ok=False) == "pay"
-        if not unit.paid_additional:
-            return
-    calc.pay_resources(game, player, _standard(additional.cost), "356.1.b.3")
-    do.pay_additional_cost(game, unit, player, because="356.1.b.3")
+    unit.paid_additional = True
+    payable = calc.additional_cost_problem(game, unit, player) is None and (
+        calc.resource_problem(game, player, _standard(additional.cost)) is None
+    )
+    prompt = f"pay the optional additional cost of {unit.id} ({additional.cost.describe()})"
+    options = ["pay", "decline"] if payable else ["decline"]
+    unit.paid_additional = choose(game, "additional", player, prompt, options, "355.1.a", forced_ok=False) == "pay"
 
 
 def _count(game: Game, word: str, player: str, card) -> int:

@@ -54,6 +54,7 @@ def total_cost(game: Game, card, player: str, base: Cost | None, accelerate: boo
     return calc.changed_cost(game, card, player, cost)  # 356.3 increases, 356.4 discounts
 
 
+@query("printed_cost")
 def printed_cost(game: Game, definition) -> Cost:
     """The printed cost (131): Energy, and Power of the card's domain ([C], 134.1); of any domain ([A]) when the
     card has none; on a card of several domains, as the version judged under reads it (`multi_domain_power`)."""

@@ -303,17 +303,22 @@ def _with_card(card, count: int, ids: tuple[str, ...]) -> tuple[int, tuple[str, 
     "play_by_effect",
     StepKind.EFFECT,
     defines=("419.3", "356.1.b.1"),
-    summary=lambda g, unit, player, location, label: (
-        f"{label}: {player} plays {unit.id} to {location}, ignoring its cost"
+    summary=lambda g, unit, player, location, label, ignoring="cost": (
+        f"{label}: {player} plays {unit.id} to {location}, ignoring its {'Energy cost' if ignoring == 'energy' else 'cost'}"
     ),
     objects=lambda g, unit, *a: [unit.id],
 )
-def play_by_effect(game: Game, unit, player: str, location: str, label: str) -> None:
+def play_by_effect(game: Game, unit, player: str, location: str, label: str, ignoring: str = "cost") -> None:
+    """419.3: a unit played by an effect, ignoring its cost (356.1.b.1: its base Energy and Power are zero) or
+    only its Energy cost (356.1.b.2: its Power cost is paid). Its additional costs, an optional one or
+    Accelerate, are still offered and paid (356.1.b.3)."""
     definition = unit.definition
     ready = definition.enters_ready
-    calc.decide_additional(game, unit, player)  # 356.1.b.3: additional costs are still paid
+    base = calc.printed_cost(game, definition).model_copy(update={"energy": 0}) if ignoring == "energy" else Cost()
+    calc.decide_additional(game, unit, player)
+    accelerate = False
     if definition.has("Accelerate"):
-        accelerated = calc.total_cost(game, unit, player, Cost(), True, 0, [])  # 356.1.b.3: still paid
+        accelerated = calc.total_cost(game, unit, player, base, True, 0, [])  # 356.1.b.3: still paid
         options = ["pay", "decline"] if calc.resource_problem(game, player, accelerated) is None else ["decline"]
         answer = choose(
             game,
@@ -324,9 +329,11 @@ def play_by_effect(game: Game, unit, player: str, location: str, label: str) -> 
             "805.2",
             forced_ok=False,
         )
-        if answer == "pay":
-            calc.pay_resources(game, player, accelerated, "356.1.b.3")
-            ready = True
+        accelerate = ready = ready or answer == "pay"
+    if base != Cost() or accelerate or unit.paid_additional or definition.additional_cost is not None:
+        calc.pay_resources(game, player, calc.total_cost(game, unit, player, base, accelerate, 0, []), "356.1.b.3")
+        if definition.additional_cost is not None:
+            do.pay_additional_cost(game, unit, player, because="356.1.b.3")
     card_finalized(game, unit, player)
     do.enter_board(game, unit, player, location, ready, None, because="419.3.b")
     card_played(game, unit, player)
