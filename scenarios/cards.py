@@ -146,6 +146,8 @@ CountWord = Literal[
     "gear you control",
     "mighty unit you control",
     "card you played this turn",
+    "rune you control",
+    "friendly unit with Temporary",
 ]
 
 
@@ -244,6 +246,7 @@ class Activated(Strict):
     only_unattached: bool = False  # rules text of an attached card is inactive (434.1.e)
     condition: str | None = None  # a condition word: usable only while it holds ("only if not Empowered", 827)
     equip: bool = False  # an Equip ability (818): "[Cost]: attach this gear to a unit you control"
+    discounts: list[Discount] = Field(default_factory=list)  # "This ability costs [1] less for each ..." (356.4)
     label: str | None = None
 
     @property
@@ -382,6 +385,7 @@ def check_vocabulary(card: Card) -> None:
         _check_event(card, trigger.when.event)
     conditions = [t.condition for t in card.triggers] + [d.condition for d in card.discounts]
     conditions += [m.condition for m in card.cost_modifiers]
+    conditions += [d.condition for a in card.activated for d in a.discounts]
     conditions += [p.condition for p in card.passives] + [a.condition for a in card.activated]
     conditions += [i.get("condition") for effect_list in lists for i in instructions_of(effect_list)]
     for word in conditions:

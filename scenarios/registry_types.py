@@ -232,6 +232,9 @@ class TypedQueries(Protocol):
     def ability_controller(self, game: Any, source: Any) -> str:
         """scenarios.rules.filters.ability_controller"""
 
+    def ability_discounts(self, game: Any, source: Any, ability: Any, player: str, cost: Any) -> Any:
+        """scenarios.rules.additional_costs.ability_discounts"""
+
     def ability_is_active(self, game: Any, source: Any, flt: Any) -> bool:
         """scenarios.rules.layers.ability_is_active"""
 

@@ -135,6 +135,18 @@ def test_plays_ignoring_a_cost():
     ]
 
 
+def test_an_ability_that_costs_less():
+    mother = _read("[Empower] [12 Energy]. This ability costs [1 Energy] less for each rune you control.")
+    (ability,) = mother.definition["activated"]
+    assert ability["cost"] == {"energy": 12} and ability["condition"] == "not empowered"
+    assert ability["discounts"] == [{"energy": 1, "for_each": "rune you control"}]
+    bloom = _read(
+        "[4 Energy], [Exhaust]: Draw 1. This ability costs [1 Energy] less for each friendly unit with [Temporary].",
+        kind="Legend",
+    )
+    assert bloom.definition["activated"][0]["discounts"] == [{"energy": 1, "for_each": "friendly unit with Temporary"}]
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -146,6 +158,7 @@ def test_plays_ignoring_a_cost():
         "You may pay [Calm rune] as an additional cost to play me. If you do, I enter ready.",  # not a cost change
         "Your spells cost [1 Energy][Any rune] less, to a minimum of [1 Energy].",  # a Power discount
         "Play a spell from your trash, ignoring its Energy cost.",  # a spell: not played by an effect here
+        "[Empower] [5 Energy]. This ability costs [3 Energy] less if you control a Mech.",  # a condition not known
         "Play a unit from your trash, ignoring its cost. Then recycle it.",  # "it": not said by the play
         "Your non-token units cost [1 Energy] more to play this turn.",  # for a turn: not a passive
         "While I'm in combat, friendly spells cost [1 Energy] less.",  # a condition not known
@@ -195,6 +208,7 @@ MUTANTS = ["additional cost read as free", "a mandatory cost read as optional", 
 MUTANTS += ["for each read as once", "a discount's minimum dropped", "a discount's condition dropped"]
 MUTANTS += ["instead read as both", "a level discount read one level lower"]
 MUTANTS += ["ignoring the Energy cost read as ignoring all", "a play's limits dropped"]
+MUTANTS += ["an ability's discount dropped"]
 MUTANTS += ["whose cards read as yours", "a class discount's condition dropped", "a class discount's minimum dropped"]
 
 
@@ -230,6 +244,17 @@ def _install(mutant: str, monkeypatch) -> None:
             return found
 
         monkeypatch.setattr(costs, "_read_paid_spell", both)
+        return
+    if mutant == "an ability's discount dropped":
+        read_ability = costs.read_ability_discount
+
+        def no_discount(text, card, spell, used):
+            found = read_ability(text, card, spell, used)
+            for ability in card.get("activated", []):
+                ability.pop("discounts", None)
+            return found
+
+        monkeypatch.setattr(costs, "read_ability_discount", no_discount)
         return
     if mutant in ("ignoring the Energy cost read as ignoring all", "a play's limits dropped"):
         from scenarios.card_reader import effects

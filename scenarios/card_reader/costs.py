@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scenarios.card_reader.abilities import PARAGRAPH_READERS, Unread, read_trigger
+from scenarios.card_reader.abilities import PARAGRAPH_READERS, Unread, read_activated, read_trigger
 from scenarios.card_reader.effects import instructions, template
+from scenarios.card_reader.keywords import keyword_prefix
 from scenarios.card_reader.phrases import UNIT_TAGS, Context, icons_cost
 from scenarios.card_reader.text import sentences
 
@@ -348,6 +349,38 @@ def read_class_costs(text: str, card: dict[str, Any], spell: Context | None, use
     return True
 
 
+_ABILITY_LESS = re.compile(
+    r"(?P<head>.+?)\.? this ability costs " + _ICONS + r" less (?:if (?P<cond>.+)|for each (?P<what>.+))"
+)
+_ABILITY_CONDITIONS = {"you control 4 or fewer runes": "you control 4 or fewer runes"}
+_ABILITY_COUNTS = {
+    "rune you control": "rune you control",
+    "friendly unit with [temporary]": "friendly unit with Temporary",
+}
+
+
+def read_ability_discount(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
+    """ "[Empower] [12 Energy]. This ability costs [1 Energy] less for each rune you control", "[4 Energy],
+    [Exhaust]: <effect>. This ability costs [1 Energy] less for each friendly unit with [Temporary]": the
+    activated ability the paragraph says, with a discount of its cost (356.4.a, 356.4.b)."""
+    found = _ABILITY_LESS.fullmatch(text.rstrip("."))
+    if found is None:
+        return False
+    before = len(card.get("activated", []))
+    rest = keyword_prefix(found["head"].strip(), card)
+    if rest and not read_activated(rest, card, used):
+        raise Unread(text)
+    word = _ABILITY_CONDITIONS.get(found["cond"] or "")
+    what = _ABILITY_COUNTS.get(found["what"] or "")
+    energy = _energy(found["icons"])
+    if len(card.get("activated", [])) != before + 1 or energy is None or (word or what) is None:
+        raise Unread(text)
+    discount: dict[str, Any] = {"energy": energy, **({"condition": word} if word else {"for_each": what})}
+    card["activated"][-1].setdefault("discounts", []).append(discount)
+    used.append("costs: this ability costs less")
+    return True
+
+
 def read_costs(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
     """The paragraph reader of this family (`abilities.PARAGRAPH_READERS`)."""
     return (
@@ -356,6 +389,7 @@ def read_costs(text: str, card: dict[str, Any], spell: Context | None, used: lis
         or _read_paid_spell(text, card, spell, used)
         or read_discount(text, card, spell, used)
         or read_class_costs(text, card, spell, used)
+        or read_ability_discount(text, card, spell, used)
     )
 
 

@@ -139,6 +139,10 @@ def _count(game: Game, word: str, player: str, card) -> int:
         return sum(1 for u in game.units(controller=player) if calc.is_mighty(game, u))
     if word == "card you played this turn":
         return game.players[player].cards_played_this_turn
+    if word == "rune you control":
+        return len(calc.runes_on_board(game, player))
+    if word == "friendly unit with Temporary":
+        return sum(1 for u in game.units(controller=player) if calc.has_keyword(game, u, "Temporary"))
     raise ValueError(f"no count named {word!r}")
 
 
@@ -263,3 +267,32 @@ def changed_cost(game: Game, card, player: str, cost: Cost) -> Cost:
             )
         cost = cost.less(energy, power)
     return cost
+
+
+@query("ability_discounts")
+def ability_discounts(game: Game, source, ability, player: str, cost: Cost) -> Cost:
+    """ "This ability costs [1] less for each rune you control": an activated ability's discounts, applied to its
+    cost as a card's are (356.4.a, 356.4.b), while their condition holds."""
+    name = source.definition.name
+    for discount in ability.discounts:
+        if discount.condition is not None and not calc.decide_condition(
+            game, discount.condition, Condition(player, source.id, False), name, "its ability costs less", "356.4.a"
+        ):
+            continue
+        energy, power = discount_amount(game, discount, player, source)
+        note(
+            game,
+            StepKind.EFFECT,
+            "discount",
+            f"{name}: its ability costs {energy} energy less",
+            "356.4.b",
+            (),
+            [player],
+        )
+        cost = cost.less(energy, power)
+    return cost
+
+
+@condition("you control 4 or fewer runes", "356.4.a")
+def _few_runes(game: Game, context) -> bool:
+    return len(calc.runes_on_board(game, context.player)) <= 4
