@@ -166,13 +166,15 @@ class Discount(Strict):
 class AdditionalCost(Strict):
     """ "As an additional cost to play me, kill a friendly unit" (mandatory, 356.2.a.1) or "You may pay [C] as an
     additional cost to play me" (`optional`, 356.2.b.1; declared as the card is played, 355.1.a, the Play's
-    `additional`). `cost`: its Energy, Power and non-standard parts (discard, spend a buff, spend XP); `kill`: a
-    friendly object killed to pay it (356.7); `ignore_cost`: when paid, the card's base cost is ignored (356.1.b).
+    `additional`). `cost`: its Energy, Power and non-standard parts (discard, spend a buff, spend XP); `kill`,
+    `exhaust`, `bounce`: a friendly object killed, exhausted or returned to its owner's hand to pay it (356.7); `ignore_cost`: when paid, the card's base cost is ignored (356.1.b).
     Whether it was paid is the condition word "additional cost paid" (356.4.f.1)."""
 
     cost: Cost = Field(default_factory=Cost)
     optional: bool = True
     kill: Literal["friendly unit", "friendly mighty unit", "friendly gear"] | None = None
+    exhaust: Literal["friendly unit"] | None = None  # a ready one (414.4: exhausting an exhausted one can't pay)
+    bounce: Literal["friendly gear"] | None = None  # "return a friendly gear to its owner's hand"
     ignore_cost: bool = False
 
 

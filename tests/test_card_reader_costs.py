@@ -45,6 +45,24 @@ def test_a_mandatory_additional_cost_has_no_may():
     assert mighty.definition["additional_cost"]["kill"] == "friendly mighty unit"
 
 
+def test_objects_an_additional_cost_acts_on():
+    meditation = _read(
+        "As an additional cost to play this, you may exhaust a friendly unit. If you do, draw 2. Otherwise, draw 1.",
+        kind="Spell",
+    )
+    assert meditation.definition["additional_cost"] == {"exhaust": "friendly unit", "optional": True}
+    assert meditation.definition["effects"] == [
+        {
+            "op": "if",
+            "condition": "additional cost paid",
+            "then": [{"op": "draw", "n": 2}],
+            "else": [{"op": "draw", "n": 1}],
+        }
+    ]
+    quartermaster = _read("As an additional cost to play me, return a friendly gear to its owner's hand.")
+    assert quartermaster.definition["additional_cost"] == {"bounce": "friendly gear", "optional": False}
+
+
 def test_if_you_do_lowers_or_ignores_the_cost():
     cheaper = _read("As you play me, you may discard 1 as an additional cost. If you do, reduce my cost by [2 Energy].")
     assert cheaper.definition["additional_cost"] == {"cost": {"discard": 1}, "optional": True}
@@ -150,7 +168,7 @@ def test_an_ability_that_costs_less():
 @pytest.mark.parametrize(
     "text",
     [
-        "As an additional cost to play this, you may exhaust a friendly unit.",  # a cost the engine doesn't pay
+        "As an additional cost to play this, you may exhaust your legend.",  # a cost the engine doesn't pay
         "I cost [2 Energy][Calm rune] less for each point you scored from holding this turn.",  # a count not known
         "[Level 3][>] I cost [2 Energy][Calm rune] less.",  # a Power discount: Cost.less takes off [A] only
         "This costs [2 Energy] less if you choose a Bird, Cat, Dog, or Poro.",  # a condition not known
@@ -191,7 +209,13 @@ def _mutate_additional(change):
 
 def _free(card):
     card["additional_cost"]["cost"] = {}
-    card["additional_cost"].pop("kill", None)
+    for act in ("kill", "exhaust", "bounce"):
+        card["additional_cost"].pop(act, None)
+
+
+def _otherwise_dropped(card):
+    for effect in card.get("effects", []):
+        effect.pop("else", None)
 
 
 def _mandatory_optional(card):
@@ -205,6 +229,7 @@ def _paid_always(card):
 
 
 MUTANTS = ["additional cost read as free", "a mandatory cost read as optional", "paid read as always"]
+MUTANTS += ["otherwise dropped"]
 MUTANTS += ["for each read as once", "a discount's minimum dropped", "a discount's condition dropped"]
 MUTANTS += ["instead read as both", "a level discount read one level lower"]
 MUTANTS += ["ignoring the Energy cost read as ignoring all", "a play's limits dropped"]
@@ -213,8 +238,14 @@ MUTANTS += ["whose cards read as yours", "a class discount's condition dropped",
 
 
 def _install(mutant: str, monkeypatch) -> None:
-    if mutant in ("additional cost read as free", "a mandatory cost read as optional", "paid read as always"):
+    if mutant in (
+        "additional cost read as free",
+        "a mandatory cost read as optional",
+        "paid read as always",
+        "otherwise dropped",
+    ):
         change = {
+            "otherwise dropped": _otherwise_dropped,
             "additional cost read as free": _free,
             "a mandatory cost read as optional": _mandatory_optional,
             "paid read as always": _paid_always,

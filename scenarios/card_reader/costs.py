@@ -25,19 +25,22 @@ _OPTIONAL = re.compile(
     r"|as an additional cost to play (?:me|this), you may (?P<cost2>.+)"
 )
 _MANDATORY = re.compile(r"as an additional cost to play (?:me|this), (?P<cost>(?!you may ).+)")
-_KILL = {
-    "kill a friendly unit": "friendly unit",
-    "kill a friendly [mighty] unit": "friendly mighty unit",
-    "kill a friendly gear": "friendly gear",
+_ACTS = {
+    "kill a friendly unit": {"kill": "friendly unit"},
+    "kill a friendly [mighty] unit": {"kill": "friendly mighty unit"},
+    "kill a friendly gear": {"kill": "friendly gear"},
+    "exhaust a friendly unit": {"exhaust": "friendly unit"},
+    "return a friendly gear to its owner's hand": {"bounce": "friendly gear"},
 }
 _ICONS = r"(?P<icons>(?:\[[^\]]+\])+)"
 
 
 def _additional_cost(phrase: str) -> dict[str, Any] | None:
-    """ "pay [1 energy][fury rune]", "discard 1", "spend a buff", "spend 3 xp", "kill a friendly unit" -> the
-    fields of an AdditionalCost; None for any other cost."""
-    if phrase in _KILL:
-        return {"kill": _KILL[phrase]}
+    """ "pay [1 energy][fury rune]", "discard 1", "spend a buff", "spend 3 xp", "kill a friendly unit", "exhaust a
+    friendly unit", "return a friendly gear to its owner's hand" -> the fields of an AdditionalCost; None for any
+    other cost."""
+    if phrase in _ACTS:
+        return dict(_ACTS[phrase])
     paid = re.fullmatch(r"pay " + _ICONS, phrase)
     if paid:
         cost = icons_cost(paid["icons"])
@@ -85,6 +88,24 @@ def _if_you_do(sentence: str, card: dict[str, Any], used: list[str]) -> None:
     used.append("costs: if you do, I cost less")
 
 
+def _if_you_do_otherwise(rest: list[str], card: dict[str, Any], spell: Context, used: list[str]) -> list[str]:
+    """A spell's "If you do, <text>. Otherwise, <text>." after its optional additional cost: what it does when the
+    cost was paid, and when it wasn't (364.3.a); the sentences left."""
+    if not card["additional_cost"]["optional"]:
+        raise Unread(rest[0])
+    then = instructions(rest[0].removeprefix("if you do, "), spell, used)
+    otherwise = rest[1].removeprefix("otherwise, ") if len(rest) > 1 and rest[1].startswith("otherwise, ") else None
+    other = instructions(otherwise, spell, used) if otherwise is not None else []
+    if then is None or other is None:
+        raise Unread(" ".join(rest[:2]))
+    effect: dict[str, Any] = {"op": "if", "condition": PAID, "then": then}
+    if other:
+        effect["else"] = other
+    card.setdefault("effects", []).append(effect)
+    used.append("costs: if you do, <text>. otherwise, <text>")
+    return rest[2:] if otherwise is not None else rest[1:]
+
+
 _PAID_TRIGGER = re.compile(r"when you play me, if you paid (?:the |my )?additional cost, (?P<rest>.+)")
 
 
@@ -104,7 +125,14 @@ def read_additional_cost(text: str, card: dict[str, Any], spell: Context | None,
     card["additional_cost"] = {**fields, "optional": optional is not None}
     used.append("costs: " + ("you may <cost> as an additional cost" if optional else "as an additional cost, <cost>"))
     rest = parts[1:]
-    if rest and rest[0].startswith("if you do, "):
+    if (
+        rest
+        and rest[0].startswith("if you do, ")
+        and spell is not None
+        and _IF_YOU_DO.fullmatch(rest[0].rstrip(".")) is None
+    ):
+        rest = _if_you_do_otherwise(rest, card, spell, used)  # "If you do, draw 2. Otherwise, draw 1."
+    elif rest and rest[0].startswith("if you do, "):
         if optional is None:
             raise Unread(rest[0])
         _if_you_do(rest[0], card, used)

@@ -57,7 +57,12 @@ def additional_resources(game: Game, card) -> Cost | None:
     return None if additional is None else _standard(additional.cost)
 
 
-def _killable(game: Game, player: str, what: str | None, playing: str) -> list[str]:
+_ACTS = (("kill", "356.7"), ("exhaust", "414.4"), ("bounce", "356.7"))  # what an additional cost does to an object
+_VERBS = {"kill": "kill", "exhaust": "exhaust", "bounce": "return to its owner's hand"}
+
+
+def _payable_with(game: Game, player: str, act: str, what: str | None, playing: str) -> list[str]:
+    """The objects `player` may kill, exhaust or return to pay an additional cost ("a friendly unit")."""
     if what is None:
         return []
     kind = Kind.GEAR if what == "friendly gear" else Kind.UNIT
@@ -68,6 +73,8 @@ def _killable(game: Game, player: str, what: str | None, playing: str) -> list[s
     ]
     if what == "friendly mighty unit":
         found = [o for o in found if calc.is_mighty(game, o)]
+    if act == "exhaust":  # 414.4: an exhausted object can't be exhausted to pay a cost
+        found = [o for o in found if not o.exhausted]
     return sorted(o.id for o in found)
 
 
@@ -78,8 +85,10 @@ def additional_cost_problem(game: Game, card, player: str) -> Refusal | None:
     additional = calc.additional_cost(game, card)
     if additional is None:
         return None
-    if additional.kill and not _killable(game, player, additional.kill, card.id):
-        return Refusal("357.2", f"{player} controls no {additional.kill.removeprefix('friendly ')} to kill (356.7)")
+    for act, rule in _ACTS:
+        what = getattr(additional, act)
+        if what and not _payable_with(game, player, act, what, card.id):
+            return Refusal("357.2", f"{player} controls no {what.removeprefix('friendly ')} to {_VERBS[act]} ({rule})")
     return calc.cost_problem(game, _non_standard(additional.cost), player, None)
 
 
@@ -101,10 +110,19 @@ def pay_additional_cost(game: Game, card, player: str) -> None:
     rest = _non_standard(additional.cost)
     if rest != Cost():
         do.pay_cost(game, rest, player, None, f"{card.card}: additional cost", because="357.2")
-    if additional.kill:
-        options = _killable(game, player, additional.kill, card.id)
-        pick = choose(game, "kill", player, f"{additional.kill} to kill (an additional cost)", options, "356.7")
-        calc.kill_all(game, [pick], False, ("357.2", "356.7"))
+    for act, rule in _ACTS:
+        what = getattr(additional, act)
+        if not what:
+            continue
+        options = _payable_with(game, player, act, what, card.id)
+        pick = choose(game, act, player, f"{what} to {_VERBS[act]} (an additional cost)", options, "356.7")
+        label = f"{card.card}: additional cost"
+        if act == "kill":
+            calc.kill_all(game, [pick], False, ("357.2", rule))
+        elif act == "exhaust":
+            do.exhaust(game, [pick], label, because="357.2")
+        else:
+            do.return_to_hand(game, [pick], label, because="357.2")
 
 
 @query("decide_additional")
