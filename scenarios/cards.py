@@ -120,8 +120,31 @@ class Cost(Strict):
         )
 
     def less(self, energy: int = 0, power: int = 0) -> Cost:
-        """The cost reduced, never below 0 (356.4, 356.6)."""
+        """The cost reduced, never below 0 (356.4, 356.6); `power` off its Power of any domain ([A]) only (an
+        Equip cost "reduced by [A]", 821.1.c.3)."""
         return self.model_copy(update={"energy": max(0, self.energy - energy), "power": max(0, self.power - power)})
+
+    def discounted(self, energy: int = 0, power: int = 0) -> Cost:
+        """The cost less a discount (356.4), never below 0 (356.6): "[1][A] less" takes a Power off whatever Power it
+        costs (of a domain first, the harder to pay, then of any of several domains, then of any domain)."""
+        if not power:
+            return self.model_copy(update={"energy": max(0, self.energy - energy)})
+        domains = {}
+        for domain, amount in self.domain_power.items():
+            taken = min(amount, power)
+            domains[domain], power = amount - taken, power - taken
+        either = []
+        for group, amount in self.power_of_domains:
+            taken = min(amount, power)
+            either.append((group, amount - taken))
+            power -= taken
+        update = {
+            "energy": max(0, self.energy - energy),
+            "power": max(0, self.power - power),
+            "domain_power": {d: n for d, n in domains.items() if n},
+            "power_of_domains": tuple((g, n) for g, n in either if n),
+        }
+        return self.model_copy(update=update)
 
     def describe(self) -> str:
         parts = [

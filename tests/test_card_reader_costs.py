@@ -132,6 +132,29 @@ def test_what_a_class_of_cards_costs():
     ]
 
 
+def test_power_in_discounts_and_modifiers_of_a_class():
+    keeper = _read(
+        "I cost [2 Energy][Order rune] less if you control a battlefield with exactly two units there.",
+        domains=("Order",),
+    )
+    assert keeper.definition["discounts"] == [
+        {"energy": 2, "power": 1, "condition": "you control a battlefield with exactly two units there"}
+    ]
+    assert _read("I cost [2 Energy][Calm rune] less if you control a Mech.", domains=("Order",)).status == "unread"
+    researchers = _read("[Empowered][>] Your spells cost [1 Energy][Any rune] less, to a minimum of [1 Energy].")
+    assert researchers.definition["cost_modifiers"] == [
+        {"whose": "you", "cards": "spell", "energy": -1, "power": -1, "minimum": 1, "condition": "empowered"}
+    ]
+    vex = _read(
+        "While I'm in combat, friendly spells cost [1 Energy][Any rune] less to a minimum of [1 Energy], and enemy "
+        "spells cost [1 Energy][Any rune] more."
+    )
+    assert [(m["whose"], m["energy"], m["condition"]) for m in vex.definition["cost_modifiers"]] == [
+        ("you", -1, "in combat"),
+        ("opponent", 1, "in combat"),
+    ]
+
+
 def test_plays_ignoring_a_cost():
     harrowing = _read(
         "Play a unit from your trash, ignoring its Energy cost. (You must still pay its Power cost.)", "Spell"
@@ -174,12 +197,12 @@ def test_an_ability_that_costs_less():
         "This costs [2 Energy] less if you choose a Bird, Cat, Dog, or Poro.",  # a condition not known
         "[Level 11][>] This costs [4 Energy] less instead.",  # instead of nothing said before
         "You may pay [Calm rune] as an additional cost to play me. If you do, I enter ready.",  # not a cost change
-        "Your spells cost [1 Energy][Any rune] less, to a minimum of [1 Energy].",  # a Power discount
+        "Your spells cost [1 Energy][Mind rune] less.",  # Power of one domain off any spell
         "Play a spell from your trash, ignoring its Energy cost.",  # a spell: not played by an effect here
         "[Empower] [5 Energy]. This ability costs [3 Energy] less if you control a Mech.",  # a condition not known
         "Play a unit from your trash, ignoring its cost. Then recycle it.",  # "it": not said by the play
         "Your non-token units cost [1 Energy] more to play this turn.",  # for a turn: not a passive
-        "While I'm in combat, friendly spells cost [1 Energy] less.",  # a condition not known
+        "While I'm attacking, friendly spells cost [1 Energy] less.",  # a condition not known
     ],
 )
 def test_what_is_not_understood_stays_unread(text):
@@ -234,6 +257,7 @@ MUTANTS += ["for each read as once", "a discount's minimum dropped", "a discount
 MUTANTS += ["instead read as both", "a level discount read one level lower"]
 MUTANTS += ["ignoring the Energy cost read as ignoring all", "a play's limits dropped"]
 MUTANTS += ["an ability's discount dropped"]
+MUTANTS += ["a class discount's Power dropped"]
 MUTANTS += ["whose cards read as yours", "a class discount's condition dropped", "a class discount's minimum dropped"]
 
 
@@ -310,9 +334,14 @@ def _install(mutant: str, monkeypatch) -> None:
         "whose cards read as yours",
         "a class discount's condition dropped",
         "a class discount's minimum dropped",
+        "a class discount's Power dropped",
     ):
         read_class = costs.read_class_costs
-        key = {"whose cards read as yours": "whose", "a class discount's minimum dropped": "minimum"}.get(mutant)
+        key = {
+            "whose cards read as yours": "whose",
+            "a class discount's minimum dropped": "minimum",
+            "a class discount's Power dropped": "power",
+        }.get(mutant)
 
         def changed_class(text, card, spell, used):
             found = read_class(text, card, spell, used)

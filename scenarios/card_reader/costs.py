@@ -54,10 +54,22 @@ def _additional_cost(phrase: str) -> dict[str, Any] | None:
 
 
 def _energy(icons: str) -> int | None:
-    """An amount of Energy ("[2 energy]"); None for a Power discount (not read: `Cost.less` takes off Power of
-    any domain only)."""
+    """An amount of Energy only ("[2 energy]")."""
     cost = icons_cost(icons)
     return cost["energy"] if cost is not None and set(cost) == {"energy"} else None
+
+
+def _off(icons: str, card: dict[str, Any]) -> dict[str, int] | None:
+    """What a discount of the card's own cost takes off: Energy and Power ("[2 energy][calm rune] less": the Power
+    of its own domain, or of any domain; `Cost.discounted`); None for Power of another domain."""
+    cost = icons_cost(icons)
+    if cost is None:
+        return None
+    domains = cost.pop("domain_power", {})
+    if domains and (set(domains) != set(card.get("domains", [])) or len(domains) != 1):
+        return None
+    power = cost.get("power", 0) + sum(domains.values())
+    return {k: v for k, v in (("energy", cost.get("energy", 0)), ("power", power)) if v}
 
 
 _IF_YOU_DO = re.compile(
@@ -81,10 +93,10 @@ def _if_you_do(sentence: str, card: dict[str, Any], used: list[str]) -> None:
         card["additional_cost"]["ignore_cost"] = True
         used.append("costs: if you do, ignore this spell's cost")
         return
-    energy = _energy(found["icons"] or found["less"])
-    if energy is None:
+    off = _off(found["icons"] or found["less"], card)
+    if not off:
         raise Unread(sentence)
-    card.setdefault("discounts", []).append({"energy": energy, "condition": PAID})
+    card.setdefault("discounts", []).append({**off, "condition": PAID})
     used.append("costs: if you do, I cost less")
 
 
@@ -190,6 +202,7 @@ def _read_paid_spell(text: str, card: dict[str, Any], spell: Context | None, use
 # -- discounts of the card itself (356.4) ---------------------------------------------------------------------
 
 _CONDITIONS = {
+    "you control a battlefield with exactly two units there": "you control a battlefield with exactly two units there",
     "you control something that's [empowered]": "you control something empowered",
     "an opponent's score is within 3 points of the victory score": "an opponent is within 3 points of the victory score",
 }
@@ -222,20 +235,18 @@ def read_discount(text: str, card: dict[str, Any], spell: Context | None, used: 
     conditional = _LESS_IF.fullmatch(text)
     if conditional:
         word = _CONDITIONS.get(conditional["cond"] or conditional["cond2"])
-        energy = _energy(conditional["icons"] or conditional["icons2"])
-        if word is None or energy is None:
+        off = _off(conditional["icons"] or conditional["icons2"], card)
+        if word is None or not off:
             raise Unread(text)
-        card.setdefault("discounts", []).append({"energy": energy, "condition": word})
+        card.setdefault("discounts", []).append({**off, "condition": word})
         used.append("costs: this costs less if <condition>")
         return True
     elsewhere = _ELSEWHERE.fullmatch(text)
     if elsewhere:
-        energy = _energy(elsewhere["icons"])
-        if energy is None:
+        off = _off(elsewhere["icons"], card)
+        if not off:
             raise Unread(text)
-        card.setdefault("discounts", []).append(
-            {"energy": energy, "condition": "played from anywhere other than your hand"}
-        )
+        card.setdefault("discounts", []).append({**off, "condition": "played from anywhere other than your hand"})
         used.append("costs: I cost less to play from anywhere other than your hand")
         return True
     level = _LEVEL_LESS.fullmatch(text)
@@ -243,10 +254,10 @@ def read_discount(text: str, card: dict[str, Any], spell: Context | None, used: 
         return _level_discount(text, level, card, used)
     counted = _FOR_EACH.fullmatch(text)
     if counted:
-        what, energy = _COUNTS.get(counted["what"]), _energy(counted["icons"])
-        if what is None or energy is None:
+        what, off = _COUNTS.get(counted["what"]), _off(counted["icons"], card)
+        if what is None or not off:
             raise Unread(text)
-        discount: dict[str, Any] = {"energy": energy, "for_each": what}
+        discount: dict[str, Any] = {**off, "for_each": what}
         if counted["min"]:
             discount["minimum"] = int(counted["min"])
         card.setdefault("discounts", []).append(discount)
@@ -259,18 +270,19 @@ def _level_discount(text: str, level: re.Match, card: dict[str, Any], used: list
     """ "[Level 6][>] This costs [2] less" (824.1.b.1): a discount while its controller has 6 XP; "[Level 11][>]
     This costs [4] less instead": [4] in all at level 11, the level-6 discount's [2] and [2] more (a player with
     11 XP has 6)."""
-    energy = _energy(level["icons"])
-    if energy is None:
+    off = _off(level["icons"], card)
+    if not off:
         raise Unread(text)
     n = int(level["n"])
     if level["instead"]:
         lower = [d for d in card.get("discounts", []) if str(d.get("condition", "")).startswith("level ")]
         if not lower or any(int(d["condition"].split()[1]) >= n for d in lower):
             raise Unread(text)
-        energy -= sum(d["energy"] for d in lower)
-        if energy < 0:
+        off = {key: off.get(key, 0) - sum(d.get(key, 0) for d in lower) for key in ("energy", "power")}
+        if min(off.values()) < 0:
             raise Unread(text)
-    card.setdefault("discounts", []).append({"energy": energy, "condition": f"level {n}"})
+        off = {k: v for k, v in off.items() if v}
+    card.setdefault("discounts", []).append({**off, "condition": f"level {n}"})
     used.append("costs: [level N] this costs less")
     return True
 
@@ -316,17 +328,17 @@ _CLASS_COSTS = re.compile(
 _SPELLS_YOU_PLAY = re.compile(
     r"the energy costs for spells you play (?:is|are) reduced by " + _ICONS.replace("icons", "by") + _MINIMUM
 )
-_WHILE = {"while i'm at a battlefield": "at a battlefield"}
+_WHILE = {"while i'm at a battlefield": "at a battlefield", "while i'm in combat": "in combat"}
 _INSTEAD_IF = re.compile(r"if this is \[empowered\], they cost " + _ICONS + r" more instead")
 
 
 def _modifier(found: re.Match, text: str) -> dict[str, Any]:
-    """A sentence saying what a class of cards costs -> a CostModifier's fields; Unread for a Power discount (not
-    read: `Cost.less` takes off Power of any domain only) or a Power increase of one domain."""
+    """A sentence saying what a class of cards costs -> a CostModifier's fields; Unread for Power of one domain
+    (only [A], Power of any domain, is read: a discount takes it off any Power, `Cost.discounted`)."""
     groups = found.groupdict()
     less = groups.get("dir") != "more"
     cost = icons_cost(groups.get("icons") or groups["by"])
-    if cost is None or (less and set(cost) != {"energy"}) or set(cost) - {"energy", "power"}:
+    if cost is None or set(cost) - {"energy", "power"}:  # [A]: Power of any domain; a domain's: not read
         raise Unread(text)
     sign = -1 if less else 1
     modifier: dict[str, Any] = {"whose": _WHOSE.get(groups.get("whose") or "your", "you")}
@@ -343,6 +355,12 @@ def _modifier(found: re.Match, text: str) -> dict[str, Any]:
     return modifier
 
 
+def _both(sentence: str) -> list[str]:
+    """ "friendly spells cost [1] less, and enemy spells cost [1] more": its two clauses; else the sentence."""
+    head, joined, tail = sentence.partition(", and ")
+    return [head, tail] if joined and _CLASS_COSTS.fullmatch(tail) else [sentence]
+
+
 def read_class_costs(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
     """ "Your spells cost [1] less", "Opponents' spells cost [1] more. If this is [Empowered], they cost [1][A] more
     instead", "While I'm at a battlefield, the Energy costs for spells you play is reduced by [1], to a minimum of
@@ -350,21 +368,26 @@ def read_class_costs(text: str, card: dict[str, Any], spell: Context | None, use
     while this card is on the board."""
     if spell is not None or "Equipment" in card.get("tags", []):  # a spell's text, or an Equipment's: not passives
         return False
+    condition = None
+    if text.startswith("[empowered][>] "):  # "While I have the Empowered status, this card gains ..." (828.1.b.1)
+        text, condition = text.removeprefix("[empowered][>] "), "empowered"
     first, *rest = sentences(text)
     first = first.rstrip(".")
     word, comma, clause = first.partition(", ")
-    condition = _WHILE.get(word) if comma else None
-    found = (_CLASS_COSTS.fullmatch(clause) or _SPELLS_YOU_PLAY.fullmatch(clause)) if condition else None
-    found = found or _CLASS_COSTS.fullmatch(first)
-    if found is None:
+    if comma and word in _WHILE and condition is None:
+        first, condition = clause, _WHILE[word]
+    clauses = _both(first)
+    found = [_CLASS_COSTS.fullmatch(c) or _SPELLS_YOU_PLAY.fullmatch(c) for c in clauses]
+    if not all(found):  # not said of a class of cards: another reader's ("[Empowered][>] I have +3 [Might]")
         return False
-    modifier = _modifier(found, first)
+    modifiers = [_modifier(f, first) for f in found if f is not None]
     if condition:
-        modifier["condition"] = condition
-    modifiers = [modifier]
+        for modifier in modifiers:
+            modifier["condition"] = condition
+    modifier = modifiers[0]
     if rest:  # "If this is [Empowered], they cost [1][A] more instead" (828.1)
         instead = _INSTEAD_IF.fullmatch(" ".join(rest).rstrip("."))
-        if instead is None or modifier.get("condition") or modifier["energy"] < 0:
+        if instead is None or len(modifiers) > 1 or modifier.get("condition") or modifier["energy"] < 0:
             raise Unread(" ".join(rest))
         cost = icons_cost(instead["icons"])
         if cost is None or set(cost) - {"energy", "power"}:

@@ -283,7 +283,7 @@ def changed_cost(game: Game, card, player: str, cost: Cost) -> Cost:
                 (),
                 [player],
             )
-        cost = cost.less(energy, power)
+        cost = cost.discounted(energy, power)
     return cost
 
 
@@ -307,10 +307,29 @@ def ability_discounts(game: Game, source, ability, player: str, cost: Cost) -> C
             (),
             [player],
         )
-        cost = cost.less(energy, power)
+        cost = cost.discounted(energy, power)
     return cost
 
 
 @condition("you control 4 or fewer runes", "356.4.a")
 def _few_runes(game: Game, context) -> bool:
     return len(calc.runes_on_board(game, context.player)) <= 4
+
+
+@condition("you control a battlefield with exactly two units there", "356.4.a")
+def _two_units_there(game: Game, context) -> bool:
+    return any(
+        bf.battlefield_controller == context.player and len(game.units(bf.id)) == 2 for bf in game.battlefields()
+    )
+
+
+@condition("in combat", "460")
+def _source_in_combat(game: Game, context) -> bool:
+    """ "While I'm in combat": the card is a unit at the battlefield where a combat is occurring (460)."""
+    source = game.objects.get(context.source) if context.source else None
+    return (
+        source is not None
+        and source.zone == Zone.BOARD
+        and game.combat is not None
+        and source.location == game.combat.battlefield
+    )
