@@ -171,6 +171,7 @@ CountWord = Literal[
     "card you played this turn",
     "rune you control",
     "friendly unit with Temporary",
+    "might of your mightiest unit",  # "reduced by the highest Might among units you control": 1 per Might
 ]
 
 
@@ -199,6 +200,7 @@ class AdditionalCost(Strict):
     exhaust: Literal["friendly unit"] | None = None  # a ready one (414.4: exhausting an exhausted one can't pay)
     bounce: Literal["friendly gear"] | None = None  # "return a friendly gear to its owner's hand"
     ignore_cost: bool = False
+    condition: str | None = None  # "If you've played a spell this turn, you may pay ...": offered only then
 
 
 class CostModifier(Strict):
@@ -301,6 +303,7 @@ class Card(Strict):
     flow: list[Cost] = Field(default_factory=list)  # [Flow] costs: played from the trash for one, then banished (829)
     might_bonus: int = 0
     enters_ready: bool = False
+    enters_ready_if: str | None = None  # a condition word: "If you do, I enter ready" (the additional cost paid)
     # "You may play me to an open / an occupied enemy battlefield": locations its play may choose (355.2.b)
     played_to: list[Literal["open", "occupied enemy"]] = Field(default_factory=list)
     targets: dict[str, TargetSpec] = Field(default_factory=dict)
@@ -409,7 +412,8 @@ def check_vocabulary(card: Card) -> None:
     for trigger in card.triggers:
         _check_event(card, trigger.when.event)
     conditions = [t.condition for t in card.triggers] + [d.condition for d in card.discounts]
-    conditions += [m.condition for m in card.cost_modifiers]
+    conditions += [m.condition for m in card.cost_modifiers] + [card.enters_ready_if]
+    conditions += [card.additional_cost.condition] if card.additional_cost else []
     conditions += [d.condition for a in card.activated for d in a.discounts]
     conditions += [p.condition for p in card.passives] + [a.condition for a in card.activated]
     conditions += [i.get("condition") for effect_list in lists for i in instructions_of(effect_list)]

@@ -328,6 +328,9 @@ class TypedQueries(Protocol):
     def discount_amount(self, game: Any, discount: Any, player: str, card: Any) -> tuple[int, int]:
         """scenarios.rules.additional_costs.discount_amount"""
 
+    def enters_ready(self, game: Any, card: Any, player: str) -> bool:
+        """scenarios.rules.additional_costs.enters_ready"""
+
     def event_aliases(self, game: Any, source: Any, kind: str) -> frozenset:
         """scenarios.rules.layers.event_aliases"""
 

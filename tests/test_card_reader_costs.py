@@ -155,6 +155,24 @@ def test_power_in_discounts_and_modifiers_of_a_class():
     ]
 
 
+def test_entering_ready_on_a_condition_and_a_discount_by_might():
+    crescent = _read(
+        "If you've played a spell this turn, you may pay [Chaos rune] as an additional cost to play me. If you do, I "
+        "enter ready.",
+        domains=("Chaos",),
+    )
+    assert crescent.definition["additional_cost"] == {
+        "cost": {"domain_power": {"Chaos": 1}},
+        "optional": True,
+        "condition": "you've played a spell this turn",
+    }
+    assert crescent.definition["enters_ready_if"] == "additional cost paid"
+    monch = _read("If an opponent controls a stunned unit, I cost [2 Energy] less and enter ready.")
+    assert monch.definition["enters_ready_if"] == "an opponent controls a stunned unit"
+    splitter = _read("This spell's Energy cost is reduced by the highest Might among units you control.", "Spell")
+    assert splitter.definition["discounts"] == [{"energy": 1, "for_each": "might of your mightiest unit"}]
+
+
 def test_plays_ignoring_a_cost():
     harrowing = _read(
         "Play a unit from your trash, ignoring its Energy cost. (You must still pay its Power cost.)", "Spell"
@@ -196,7 +214,7 @@ def test_an_ability_that_costs_less():
         "[Level 3][>] I cost [2 Energy][Calm rune] less.",  # a Power discount: Cost.less takes off [A] only
         "This costs [2 Energy] less if you choose a Bird, Cat, Dog, or Poro.",  # a condition not known
         "[Level 11][>] This costs [4 Energy] less instead.",  # instead of nothing said before
-        "You may pay [Calm rune] as an additional cost to play me. If you do, I enter ready.",  # not a cost change
+        "You may pay [Calm rune] as an additional cost to play me. If you do, draw 1.",  # a unit: no if-you-do effect
         "Your spells cost [1 Energy][Mind rune] less.",  # Power of one domain off any spell
         "Play a spell from your trash, ignoring its Energy cost.",  # a spell: not played by an effect here
         "[Empower] [5 Energy]. This ability costs [3 Energy] less if you control a Mech.",  # a condition not known
@@ -236,6 +254,11 @@ def _free(card):
         card["additional_cost"].pop(act, None)
 
 
+def _always_ready(card):
+    if card.pop("enters_ready_if", None):
+        card["enters_ready"] = True
+
+
 def _otherwise_dropped(card):
     for effect in card.get("effects", []):
         effect.pop("else", None)
@@ -252,6 +275,7 @@ def _paid_always(card):
 
 
 MUTANTS = ["additional cost read as free", "a mandatory cost read as optional", "paid read as always"]
+MUTANTS += ["entering ready on a condition read as always"]
 MUTANTS += ["otherwise dropped"]
 MUTANTS += ["for each read as once", "a discount's minimum dropped", "a discount's condition dropped"]
 MUTANTS += ["instead read as both", "a level discount read one level lower"]
@@ -267,8 +291,10 @@ def _install(mutant: str, monkeypatch) -> None:
         "a mandatory cost read as optional",
         "paid read as always",
         "otherwise dropped",
+        "entering ready on a condition read as always",
     ):
         change = {
+            "entering ready on a condition read as always": _always_ready,
             "otherwise dropped": _otherwise_dropped,
             "additional cost read as free": _free,
             "a mandatory cost read as optional": _mandatory_optional,

@@ -77,7 +77,7 @@ _IF_YOU_DO = re.compile(
     + _ICONS
     + r"|i cost "
     + _ICONS.replace("icons", "less")
-    + r" less|(?P<ignore>ignore this spell's cost))"
+    + r" less|(?P<ignore>ignore this spell's cost)|(?P<ready>i enter ready))"
 )
 
 
@@ -87,6 +87,12 @@ def _if_you_do(sentence: str, card: dict[str, Any], used: list[str]) -> None:
     found = _IF_YOU_DO.fullmatch(sentence.rstrip("."))
     if found is None:
         raise Unread(sentence)
+    if found["ready"]:  # "If you do, I enter ready" (359.2.c: else a unit enters exhausted)
+        if card["type"] != "unit":
+            raise Unread(sentence)
+        card["enters_ready_if"] = PAID
+        used.append("costs: if you do, I enter ready")
+        return
     if found["ignore"]:
         if card["type"] != "spell":
             raise Unread(sentence)
@@ -118,6 +124,7 @@ def _if_you_do_otherwise(rest: list[str], card: dict[str, Any], spell: Context, 
     return rest[2:] if otherwise is not None else rest[1:]
 
 
+_OFFERED_IF = {"you've played a spell this turn": "you've played a spell this turn"}
 _PAID_TRIGGER = re.compile(r"when you play me, if you paid (?:the |my )?additional cost, (?P<rest>.+)")
 
 
@@ -125,16 +132,21 @@ def read_additional_cost(text: str, card: dict[str, Any], spell: Context | None,
     """A paragraph declaring the card's additional cost (356.2.a.1, 356.2.b.1), with what paying it does."""
     parts = sentences(text)
     first = parts[0].rstrip(".")
+    offered_if = re.fullmatch(r"if (?P<cond>[^,]+), (?P<rest>you may .+)", first)  # "If <condition>, you may pay"
+    if offered_if:
+        first = offered_if["rest"]
     optional, mandatory = _OPTIONAL.fullmatch(first), _MANDATORY.fullmatch(first)
     if optional is None and mandatory is None:
         return False
-    if "additional_cost" in card:
+    if "additional_cost" in card or (offered_if and offered_if["cond"] not in _OFFERED_IF):
         raise Unread(text)
     phrase = optional["cost"] or optional["cost2"] if optional else mandatory["cost"]  # type: ignore[index]
     fields = _additional_cost(phrase)
     if fields is None:
         raise Unread(parts[0])
     card["additional_cost"] = {**fields, "optional": optional is not None}
+    if offered_if:
+        card["additional_cost"]["condition"] = _OFFERED_IF[offered_if["cond"]]
     used.append("costs: " + ("you may <cost> as an additional cost" if optional else "as an additional cost, <cost>"))
     rest = parts[1:]
     if (
@@ -202,6 +214,7 @@ def _read_paid_spell(text: str, card: dict[str, Any], spell: Context | None, use
 # -- discounts of the card itself (356.4) ---------------------------------------------------------------------
 
 _CONDITIONS = {
+    "an opponent controls a stunned unit": "an opponent controls a stunned unit",
     "you control a battlefield with exactly two units there": "you control a battlefield with exactly two units there",
     "you control something that's [empowered]": "you control something empowered",
     "an opponent's score is within 3 points of the victory score": "an opponent is within 3 points of the victory score",
@@ -212,7 +225,7 @@ _LESS_IF = re.compile(
     + _ICONS
     + r" less if (?P<cond>.+)|if (?P<cond2>.+), (?:this|i) costs? "
     + _ICONS.replace("icons", "icons2")
-    + r" less"
+    + r" less(?P<ready> and enter ready)?"
 )
 _ELSEWHERE = re.compile(r"(?:this|i) costs? " + _ICONS + r" less to play from anywhere other than your hand")
 _LEVEL_LESS = re.compile(
@@ -225,6 +238,7 @@ _COUNTS = {
     "of your [mighty] units": "mighty unit you control",
     "card you've played this turn": "card you played this turn",
 }
+_BY_MIGHT = re.compile(r"this spell's energy cost is reduced by the highest might among units you control")
 _FOR_EACH = re.compile(
     r"i cost " + _ICONS + r" less for each (?P<what>.+?)(?:, to a minimum of \[(?P<min>\d+) energy\])?"
 )
@@ -239,6 +253,10 @@ def read_discount(text: str, card: dict[str, Any], spell: Context | None, used: 
         if word is None or not off:
             raise Unread(text)
         card.setdefault("discounts", []).append({**off, "condition": word})
+        if conditional["ready"]:  # "If <condition>, I cost [2] less and enter ready"
+            if card["type"] != "unit":
+                raise Unread(text)
+            card["enters_ready_if"] = word
         used.append("costs: this costs less if <condition>")
         return True
     elsewhere = _ELSEWHERE.fullmatch(text)
@@ -248,6 +266,10 @@ def read_discount(text: str, card: dict[str, Any], spell: Context | None, used: 
             raise Unread(text)
         card.setdefault("discounts", []).append({**off, "condition": "played from anywhere other than your hand"})
         used.append("costs: I cost less to play from anywhere other than your hand")
+        return True
+    if _BY_MIGHT.fullmatch(text) and card["type"] == "spell":  # [1] off for each Might of the mightiest (356.4.b)
+        card.setdefault("discounts", []).append({"energy": 1, "for_each": "might of your mightiest unit"})
+        used.append("costs: reduced by the highest might among your units")
         return True
     level = _LEVEL_LESS.fullmatch(text)
     if level:

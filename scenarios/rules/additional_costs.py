@@ -85,6 +85,8 @@ def additional_cost_problem(game: Game, card, player: str) -> Refusal | None:
     additional = calc.additional_cost(game, card)
     if additional is None:
         return None
+    if additional.condition and not calc.condition_holds(game, additional.condition, Condition(player, card.id, True)):
+        return Refusal("356.2.b.1", f"{card.card}'s optional additional cost is offered only if {additional.condition}")
     for act, rule in _ACTS:
         what = getattr(additional, act)
         if what and not _payable_with(game, player, act, what, card.id):
@@ -157,6 +159,8 @@ def _count(game: Game, word: str, player: str, card) -> int:
         return sum(1 for u in game.units(controller=player) if calc.is_mighty(game, u))
     if word == "card you played this turn":
         return game.players[player].cards_played_this_turn
+    if word == "might of your mightiest unit":
+        return max((calc.might(game, u) for u in game.units(controller=player)), default=0)
     if word == "rune you control":
         return len(calc.runes_on_board(game, player))
     if word == "friendly unit with Temporary":
@@ -333,3 +337,27 @@ def _source_in_combat(game: Game, context) -> bool:
         and game.combat is not None
         and source.location == game.combat.battlefield
     )
+
+
+@query("enters_ready")
+def enters_ready(game: Game, card, player: str) -> bool:
+    """ "I enter ready" (359.2.c: else a unit enters exhausted), or only while a condition holds ("If you do, I enter
+    ready": the additional cost paid; "If an opponent controls a stunned unit, ... enter ready")."""
+    definition = card.definition
+    if definition.enters_ready:
+        return True
+    word = definition.enters_ready_if
+    return word is not None and calc.decide_condition(
+        game, word, Condition(player, card.id, True), definition.name, "it enters ready", "359.2.c"
+    )
+
+
+@condition("you've played a spell this turn", "356.2.b.1")
+def _played_a_spell(game: Game, context) -> bool:
+    played = game.players[context.player].played_this_turn
+    return any(game.objects[i].definition.type == "spell" for i in played if i in game.objects)
+
+
+@condition("an opponent controls a stunned unit", "356.4.a")
+def _opponent_stunned(game: Game, context) -> bool:
+    return any(u.stunned and u.controller != context.player for u in game.units())

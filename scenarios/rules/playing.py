@@ -177,7 +177,13 @@ def play_card(game: Game, act: Play) -> None:
         card_finalized(game, card, player)
         card.location = None
         do.enter_board(
-            game, card, player, location, bool(act.accelerate) or definition.enters_ready, hidden_at, because="359"
+            game,
+            card,
+            player,
+            location,
+            bool(act.accelerate) or calc.enters_ready(game, card, player),
+            hidden_at,
+            because="359",
         )
         calc.card_played(game, card, player)
         calc.cleanup(game, f"{card.id} entered the board", "319.6")
@@ -313,7 +319,6 @@ def play_by_effect(game: Game, unit, player: str, location: str, label: str, ign
     only its Energy cost (356.1.b.2: its Power cost is paid). Its additional costs, an optional one or
     Accelerate, are still offered and paid (356.1.b.3)."""
     definition = unit.definition
-    ready = definition.enters_ready
     base = calc.printed_cost(game, definition).model_copy(update={"energy": 0}) if ignoring == "energy" else Cost()
     calc.decide_additional(game, unit, player)
     accelerate = False
@@ -329,12 +334,13 @@ def play_by_effect(game: Game, unit, player: str, location: str, label: str, ign
             "805.2",
             forced_ok=False,
         )
-        accelerate = ready = ready or answer == "pay"
+        accelerate = answer == "pay"
     if base != Cost() or accelerate or unit.paid_additional or definition.additional_cost is not None:
         calc.pay_resources(game, player, calc.total_cost(game, unit, player, base, accelerate, 0, []), "356.1.b.3")
         if definition.additional_cost is not None:
             do.pay_additional_cost(game, unit, player, because="356.1.b.3")
     card_finalized(game, unit, player)
+    ready = accelerate or calc.enters_ready(game, unit, player)
     do.enter_board(game, unit, player, location, ready, None, because="419.3.b")
     card_played(game, unit, player)
 
