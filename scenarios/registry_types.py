@@ -427,6 +427,9 @@ class TypedQueries(Protocol):
     def place_triggers(self, game: Any, first: Any = ..., last: Any = ..., because: tuple[str, str] = ...) -> None:
         """scenarios.rules.triggers.place_triggers"""
 
+    def play_location(self, game: Any, unit: Any, player: str, to: str, was_at: str | None) -> str:
+        """scenarios.rules.effect_plays.play_location"""
+
     def play_timing(self, game: Any, player: str, card: Any, facedown: bool) -> None:
         """scenarios.rules.playing.check_timing"""
 

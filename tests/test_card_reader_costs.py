@@ -173,6 +173,16 @@ def test_entering_ready_on_a_condition_and_a_discount_by_might():
     assert splitter.definition["discounts"] == [{"energy": 1, "for_each": "might of your mightiest unit"}]
 
 
+def test_banish_then_its_owner_plays_it_somewhere():
+    breach = _read("Banish a unit, then its owner plays it to the same location, ignoring its cost.", "Spell")
+    assert breach.definition["effects"] == [{"op": "banish_and_play", "what": "target", "to": "same"}]
+    thrill = _read("Banish a friendly unit, then its owner plays it to any battlefield, ignoring its cost.", "Spell")
+    assert thrill.definition["effects"][0]["to"] == "any battlefield"
+    shift = _read("Banish a friendly unit, then its owner plays it, ignoring its cost.", "Spell")
+    assert shift.definition["effects"][0]["to"] == "choose"
+    assert _read("Banish a friendly gear, then its owner plays it, ignoring its cost.", "Spell").status == "unread"
+
+
 def test_plays_ignoring_a_cost():
     harrowing = _read(
         "Play a unit from your trash, ignoring its Energy cost. (You must still pay its Power cost.)", "Spell"
@@ -279,7 +289,7 @@ MUTANTS += ["entering ready on a condition read as always"]
 MUTANTS += ["otherwise dropped"]
 MUTANTS += ["for each read as once", "a discount's minimum dropped", "a discount's condition dropped"]
 MUTANTS += ["instead read as both", "a level discount read one level lower"]
-MUTANTS += ["ignoring the Energy cost read as ignoring all", "a play's limits dropped"]
+MUTANTS += ["ignoring the Energy cost read as ignoring all", "a play's limits dropped", "played to base instead"]
 MUTANTS += ["an ability's discount dropped"]
 MUTANTS += ["a class discount's Power dropped"]
 MUTANTS += ["whose cards read as yours", "a class discount's condition dropped", "a class discount's minimum dropped"]
@@ -336,6 +346,15 @@ def _install(mutant: str, monkeypatch) -> None:
             return found
 
         monkeypatch.setattr(costs, "read_ability_discount", no_discount)
+        return
+    if mutant == "played to base instead":
+        from scenarios.card_reader import effects
+
+        def to_base(m, ctx):
+            return [{**i, "to": "base"} for i in costs._banish_and_play_to(m, ctx) or []] or None
+
+        templates = [(f, p, to_base if b is costs._banish_and_play_to else b) for f, p, b in effects.TEMPLATES]
+        monkeypatch.setattr(effects, "TEMPLATES", templates)
         return
     if mutant in ("ignoring the Energy cost read as ignoring all", "a play's limits dropped"):
         from scenarios.card_reader import effects

@@ -15,7 +15,7 @@ from typing import Any
 from scenarios.card_reader.abilities import PARAGRAPH_READERS, Unread, read_activated, read_trigger
 from scenarios.card_reader.effects import instructions, template
 from scenarios.card_reader.keywords import keyword_prefix
-from scenarios.card_reader.phrases import UNIT_TAGS, Context, icons_cost
+from scenarios.card_reader.phrases import UNIT_TAGS, Context, icons_cost, reference
 from scenarios.card_reader.text import sentences
 
 PAID = "additional cost paid"  # the condition word (356.4.f.1)
@@ -331,6 +331,23 @@ def _play_from(m, ctx):
     if m["may"]:
         ins["optional"] = True
     return [ins]
+
+
+_TO = {"": "choose", " to any battlefield": "any battlefield", " to the same location": "same"}
+
+
+@template(
+    "banish and play",
+    r"banish (?P<obj>an? .+?), then its owner plays it(?P<to>| to any battlefield| to the same location), "
+    r"ignoring its cost",
+)
+def _banish_and_play_to(m, ctx):
+    """ "Banish a friendly unit, then its owner plays it (to any battlefield / to the same location), ignoring its
+    cost": `playing.banish_and_play`, where it enters `effect_plays.play_location`."""
+    what = reference(m["obj"], ctx)
+    if not isinstance(what, str) or what == "this" or ctx.targets.get(what, {}).get("type") != "unit":
+        return None
+    return [{"op": "banish_and_play", "what": what, "to": _TO[m["to"]]}]
 
 
 # -- what other cards cost: a passive of a card on the board (356.3 increases, 356.4.a discounts) ---------------

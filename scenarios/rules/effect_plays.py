@@ -14,7 +14,7 @@ costs are still offered (356.1.b.3).
 from __future__ import annotations
 
 from scenarios.game import Game
-from scenarios.kernel import Refusal, calc, choose, do, instruction
+from scenarios.kernel import Refusal, calc, choose, do, instruction, query
 from scenarios.objects import Kind, Zone
 
 NONE = "none"
@@ -67,3 +67,21 @@ def op_play_from(game: Game, run, ins) -> None:
     place = choose(game, "location", player, f"where {pick} enters", places, "355.2.a")
     ignoring = "energy" if ins.get("ignoring") == "energy" else "cost"
     do.play_by_effect(game, unit, player, place, run.item.label, ignoring, because=run.because)
+
+
+@query("play_location")
+def play_location(game: Game, unit, player: str, to: str, was_at: str | None) -> str:
+    """Where a unit an effect plays enters: "to their base"; "to the same location" it was at (a permission,
+    355.2.b); "to any battlefield" (a permission, 355.2.b: the player's choice of them all); else, "plays it", where
+    its player chooses among its valid locations (355.2.a)."""
+    if to == "same" and was_at is not None:
+        return was_at
+    if to == "any battlefield":
+        places = [b.id for b in game.battlefields()]
+    elif to == "choose":
+        places = _locations(game, player, unit)
+    else:
+        return "base"
+    return choose(
+        game, "location", player, f"where {unit.id} enters", places, "355.2.b" if to != "choose" else "355.2.a"
+    )

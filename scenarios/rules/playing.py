@@ -384,10 +384,14 @@ def hide(game: Game, act: Hide) -> None:
 
 @instruction("banish_and_play")
 def op_banish_and_play(game: Game, run, ins) -> None:
+    """ "Banish X, then its owner plays it (to their base / to any battlefield / to the same location), ignoring
+    its cost": where it enters, `to` (`effect_plays.play_location`)."""
     for unit_id in calc.still_there(game, run, ins["what"], "banishing and playing"):
         unit = game.objects[unit_id]
+        was_at = unit.location
         do.banish(game, unit_id, None, because=run.because)
-        do.play_by_effect(game, unit, unit.owner, "base", run.item.label, because=run.because)
+        place = calc.play_location(game, unit, unit.owner, ins.get("to", "base"), was_at)
+        do.play_by_effect(game, unit, unit.owner, place, run.item.label, because=run.because)
 
 
 @instruction("play_banished_by_this")
