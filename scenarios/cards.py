@@ -171,7 +171,8 @@ CountWord = Literal[
     "card you played this turn",
     "rune you control",
     "friendly unit with Temporary",
-    "might of your mightiest unit",  # "reduced by the highest Might among units you control": 1 per Might
+    "might of your mightiest unit",
+    "time the additional cost was paid",  # "Reduce my cost by [C] for each killed this way"  # "reduced by the highest Might among units you control": 1 per Might
 ]
 
 
@@ -200,6 +201,7 @@ class AdditionalCost(Strict):
     exhaust: Literal["friendly unit"] | None = None  # a ready one (414.4: exhausting an exhausted one can't pay)
     bounce: Literal["friendly gear"] | None = None  # "return a friendly gear to its owner's hand"
     ignore_cost: bool = False
+    any_number: bool = False  # "you may kill any number of friendly units as an additional cost": paid N times
     condition: str | None = None  # "If you've played a spell this turn, you may pay ...": offered only then
 
 

@@ -194,7 +194,7 @@ class Obj(Journaled):
     moves_this_turn: int = 0
     empowered: bool = False  # the Empowered status (441, 828)
     flowed: bool = False  # a spell played from the trash for its Flow cost: banished as it leaves the Chain (829)
-    paid_additional: bool = False  # its optional additional cost was paid as it was last played (356.4.f.1)
+    paid_additional: int = 0  # times its optional additional cost was paid as it was last played (356.4.f.1)
     incarnation: int = 0
     timestamp: int = 0
     order: int = 0

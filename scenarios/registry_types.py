@@ -253,6 +253,9 @@ class TypedQueries(Protocol):
     def additional_cost_problem(self, game: Any, card: Any, player: str) -> Any:
         """scenarios.rules.additional_costs.additional_cost_problem"""
 
+    def additional_most(self, game: Any, card: Any, player: str) -> int:
+        """scenarios.rules.additional_costs.additional_most"""
+
     def additional_resources(self, game: Any, card: Any) -> Any:
         """scenarios.rules.additional_costs.additional_resources"""
 

@@ -183,6 +183,22 @@ def test_banish_then_its_owner_plays_it_somewhere():
     assert _read("Banish a friendly gear, then its owner plays it, ignoring its cost.", "Spell").status == "unread"
 
 
+def test_an_additional_cost_paid_any_number_of_times():
+    ledros = _read(
+        "As you play me, you may kill any number of friendly units as an additional cost. Reduce my cost by [Order "
+        "rune] for each killed this way.",
+        domains=("Order",),
+    )
+    assert ledros.definition["additional_cost"] == {"kill": "friendly unit", "any_number": True, "optional": True}
+    assert ledros.definition["discounts"] == [{"power": 1, "for_each": "time the additional cost was paid"}]
+    kraken = _read(
+        "As you play me, you may spend any number of buffs as an additional cost. Reduce my cost by [Body rune] for "
+        "each buff you spend.",
+        domains=("Body",),
+    )
+    assert kraken.definition["additional_cost"]["cost"] == {"spend_buff": "friendly"}
+
+
 def test_plays_ignoring_a_cost():
     harrowing = _read(
         "Play a unit from your trash, ignoring its Energy cost. (You must still pay its Power cost.)", "Spell"
@@ -269,6 +285,10 @@ def _always_ready(card):
         card["enters_ready"] = True
 
 
+def _once(card):
+    card["additional_cost"].pop("any_number", None)
+
+
 def _otherwise_dropped(card):
     for effect in card.get("effects", []):
         effect.pop("else", None)
@@ -285,7 +305,7 @@ def _paid_always(card):
 
 
 MUTANTS = ["additional cost read as free", "a mandatory cost read as optional", "paid read as always"]
-MUTANTS += ["entering ready on a condition read as always"]
+MUTANTS += ["entering ready on a condition read as always", "any number read as once"]
 MUTANTS += ["otherwise dropped"]
 MUTANTS += ["for each read as once", "a discount's minimum dropped", "a discount's condition dropped"]
 MUTANTS += ["instead read as both", "a level discount read one level lower"]
@@ -302,9 +322,11 @@ def _install(mutant: str, monkeypatch) -> None:
         "paid read as always",
         "otherwise dropped",
         "entering ready on a condition read as always",
+        "any number read as once",
     ):
         change = {
             "entering ready on a condition read as always": _always_ready,
+            "any number read as once": _once,
             "otherwise dropped": _otherwise_dropped,
             "additional cost read as free": _free,
             "a mandatory cost read as optional": _mandatory_optional,

@@ -35,12 +35,21 @@ _ACTS = {
 _ICONS = r"(?P<icons>(?:\[[^\]]+\])+)"
 
 
+_ANY_NUMBER: dict[str, dict[str, Any]] = {
+    "kill any number of friendly units": {"kill": "friendly unit"},
+    "spend any number of buffs": {"cost": {"spend_buff": "friendly"}},
+}
+_PER_PAID = re.compile(r"reduce my cost by " + _ICONS + r" for each (?:killed this way|buff you spend)")
+
+
 def _additional_cost(phrase: str) -> dict[str, Any] | None:
     """ "pay [1 energy][fury rune]", "discard 1", "spend a buff", "spend 3 xp", "kill a friendly unit", "exhaust a
     friendly unit", "return a friendly gear to its owner's hand" -> the fields of an AdditionalCost; None for any
     other cost."""
     if phrase in _ACTS:
         return dict(_ACTS[phrase])
+    if phrase in _ANY_NUMBER:
+        return {**_ANY_NUMBER[phrase], "any_number": True}
     paid = re.fullmatch(r"pay " + _ICONS, phrase)
     if paid:
         cost = icons_cost(paid["icons"])
@@ -149,6 +158,14 @@ def read_additional_cost(text: str, card: dict[str, Any], spell: Context | None,
         card["additional_cost"]["condition"] = _OFFERED_IF[offered_if["cond"]]
     used.append("costs: " + ("you may <cost> as an additional cost" if optional else "as an additional cost, <cost>"))
     rest = parts[1:]
+    per_paid = _PER_PAID.fullmatch(rest[0].rstrip(".")) if rest else None
+    if per_paid and card["additional_cost"].get("any_number"):  # "Reduce my cost by [C] for each killed this way"
+        off = _off(per_paid["icons"], card)
+        if not off:
+            raise Unread(rest[0])
+        card.setdefault("discounts", []).append({**off, "for_each": "time the additional cost was paid"})
+        used.append("costs: reduce my cost for each paid")
+        rest = rest[1:]
     if (
         rest
         and rest[0].startswith("if you do, ")

@@ -26,7 +26,7 @@ from scenarios.trace import StepKind
 @condition("additional cost paid", "356.4.f.1")
 def _paid(game: Game, context) -> bool:
     source = game.objects.get(context.source) if context.source else None
-    return source is not None and source.paid_additional
+    return source is not None and source.paid_additional > 0
 
 
 @query("additional_cost")
@@ -51,10 +51,39 @@ def _non_standard(cost: Cost) -> Cost:
     return cost.model_copy(update={"energy": 0, "power": 0, "domain_power": {}, "power_of_domains": ()})
 
 
+def _times(card, additional) -> int:
+    """How many times the additional cost is paid: once, or as many as declared ("any number", 355.1.a)."""
+    return card.paid_additional if additional.any_number and additional.optional else 1
+
+
 @query("additional_resources")
 def additional_resources(game: Game, card) -> Cost | None:
     additional = calc.additional_cost(game, card)
-    return None if additional is None else _standard(additional.cost)
+    if additional is None:
+        return None
+    standard, n = _standard(additional.cost), _times(card, additional)
+    if n == 1:
+        return standard
+    return Cost(
+        energy=standard.energy * n,
+        power=standard.power * n,
+        domain_power={d: v * n for d, v in standard.domain_power.items()},
+        power_of_domains=tuple((g, v * n) for g, v in standard.power_of_domains),
+    )
+
+
+@query("additional_most")
+def additional_most(game: Game, card, player: str) -> int:
+    """The most times its player may declare paying the card's optional additional cost: once, or for "any number"
+    as many times as there are objects to pay it with (friendly units to kill, buffs to spend)."""
+    additional = card.definition.additional_cost
+    if not additional.any_number:
+        return 1
+    acts = [_payable_with(game, player, act, getattr(additional, act), card.id) for act, _ in _ACTS]
+    objects = [len(found) for found in acts if found] or [0]
+    if additional.cost.spend_buff:
+        objects.append(len(calc.buffs_to_spend(game, additional.cost, player, None)))
+    return min(objects)
 
 
 _ACTS = (("kill", "356.7"), ("exhaust", "414.4"), ("bounce", "356.7"))  # what an additional cost does to an object
@@ -87,10 +116,13 @@ def additional_cost_problem(game: Game, card, player: str) -> Refusal | None:
         return None
     if additional.condition and not calc.condition_holds(game, additional.condition, Condition(player, card.id, True)):
         return Refusal("356.2.b.1", f"{card.card}'s optional additional cost is offered only if {additional.condition}")
+    n = _times(card, additional)
     for act, rule in _ACTS:
         what = getattr(additional, act)
-        if what and not _payable_with(game, player, act, what, card.id):
+        if what and len(_payable_with(game, player, act, what, card.id)) < n:
             return Refusal("357.2", f"{player} controls no {what.removeprefix('friendly ')} to {_VERBS[act]} ({rule})")
+    if n > 1 and additional.cost.spend_buff and len(calc.buffs_to_spend(game, additional.cost, player, None)) < n:
+        return Refusal("702.2.b.1", f"{player}'s units have fewer than {n} buffs to spend")
     return calc.cost_problem(game, _non_standard(additional.cost), player, None)
 
 
@@ -109,13 +141,11 @@ def pay_additional_cost(game: Game, card, player: str) -> None:
     problem = additional_cost_problem(game, card, player)
     if problem is not None:
         raise problem
-    rest = _non_standard(additional.cost)
-    if rest != Cost():
+    rest, n = _non_standard(additional.cost), _times(card, additional)
+    for _ in range(n if rest != Cost() else 0):
         do.pay_cost(game, rest, player, None, f"{card.card}: additional cost", because="357.2")
-    for act, rule in _ACTS:
+    for act, rule in [(act, rule) for act, rule in _ACTS if getattr(additional, act)] * n:
         what = getattr(additional, act)
-        if not what:
-            continue
         options = _payable_with(game, player, act, what, card.id)
         pick = choose(game, act, player, f"{what} to {_VERBS[act]} (an additional cost)", options, "356.7")
         label = f"{card.card}: additional cost"
@@ -132,16 +162,22 @@ def decide_additional(game: Game, unit, player: str) -> None:
     """A card played by an effect ignoring its cost still has its additional costs (356.1.b.3): an optional one is
     offered (355.1.a) when it can be paid; paid with the rest of the total cost (`playing.play_by_effect`)."""
     additional = unit.definition.additional_cost
-    unit.paid_additional = False
+    unit.paid_additional = 0
     if additional is None or not additional.optional:
         return
-    unit.paid_additional = True
+    if additional.any_number:  # how many times, as many as there are objects to pay it with
+        most = calc.additional_most(game, unit, player)
+        prompt = f"times to pay the optional additional cost of {unit.id} (any number)"
+        counts = [str(n) for n in range(most + 1)]
+        unit.paid_additional = int(choose(game, "additional", player, prompt, counts, "355.1.a", forced_ok=False))
+        return
+    unit.paid_additional = 1
     payable = calc.additional_cost_problem(game, unit, player) is None and (
         calc.resource_problem(game, player, _standard(additional.cost)) is None
     )
     prompt = f"pay the optional additional cost of {unit.id} ({additional.cost.describe()})"
     options = ["pay", "decline"] if payable else ["decline"]
-    unit.paid_additional = choose(game, "additional", player, prompt, options, "355.1.a", forced_ok=False) == "pay"
+    unit.paid_additional = int(choose(game, "additional", player, prompt, options, "355.1.a", forced_ok=False) == "pay")
 
 
 def _count(game: Game, word: str, player: str, card) -> int:
@@ -159,6 +195,8 @@ def _count(game: Game, word: str, player: str, card) -> int:
         return sum(1 for u in game.units(controller=player) if calc.is_mighty(game, u))
     if word == "card you played this turn":
         return game.players[player].cards_played_this_turn
+    if word == "time the additional cost was paid":
+        return card.paid_additional
     if word == "might of your mightiest unit":
         return max((calc.might(game, u) for u in game.units(controller=player)), default=0)
     if word == "rune you control":

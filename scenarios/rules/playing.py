@@ -114,7 +114,7 @@ def play_candidates(game: Game, player: str):
         hidden_at = card.location if card.zone == Zone.FACEDOWN else None
         accelerations = (False, True) if definition.has("Accelerate") else (False,)
         optional = definition.additional_cost is not None and definition.additional_cost.optional
-        paying = (False, True) if optional else (False,)  # 355.1.a: pay an optional additional cost or not
+        paying = range(calc.additional_most(game, card, player) + 1) if optional else (0,)  # 355.1.a
         if definition.object_kind in ("unit", "gear"):
             places = [hidden_at] if hidden_at else ["base"]
             if definition.object_kind == "unit" and not hidden_at:
@@ -155,7 +155,9 @@ def play_card(game: Game, act: Play) -> None:
     optional = definition.additional_cost is not None and definition.additional_cost.optional
     if act.additional and not optional:
         raise Refusal("356.2.b.1", f"{card.id} has no optional additional cost")
-    card.paid_additional = bool(act.additional)  # declared with the play's choices (355.1.a)
+    if act.additional > 1 and not definition.additional_cost.any_number:
+        raise Refusal("356.2.b.1", f"{card.id}'s optional additional cost is paid once, not {act.additional} times")
+    card.paid_additional = int(act.additional)  # declared with the play's choices (355.1.a)
     hidden_at = card.location if facedown else None
     if definition.object_kind in ("unit", "gear"):
         location = act.at or "base"
