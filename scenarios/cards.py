@@ -41,7 +41,10 @@ class Strict(BaseModel):
 class TargetSpec(Strict):
     """Which objects a choice may pick: a card type plus filters."""
 
-    type: Literal["unit", "spell", "gear", "card_in_hand", "battlefield", "location"] = "unit"
+    # "unit_in_trash", "unit_in_hand": a unit card of the chooser's trash or hand ("play a unit from your trash")
+    type: Literal[
+        "unit", "spell", "gear", "card_in_hand", "unit_in_trash", "unit_in_hand", "battlefield", "location"
+    ] = "unit"
     side: Literal["friendly", "enemy", "any"] = "any"
     where: Literal["here", "battlefield", "base", "any", "same_as_source", "other_battlefield"] = "any"
     max_might: int | None = None

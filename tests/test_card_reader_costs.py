@@ -204,20 +204,20 @@ def test_plays_ignoring_a_cost():
         "Play a unit from your trash, ignoring its Energy cost. (You must still pay its Power cost.)", "Spell"
     )
     assert harrowing.status == "read", harrowing.unread
-    assert harrowing.definition["effects"] == [{"op": "play_from", "zone": "trash", "ignoring": "energy"}]
+    assert harrowing.definition["effects"] == [{"op": "play_from", "what": "target", "ignoring": "energy"}]
+    assert harrowing.definition["targets"] == {"target": {"type": "unit_in_trash"}}
     matron = _read(
         "When you play me, you may play a unit costing no more than [3 Energy] and no more than [Any rune] from your "
         "trash, ignoring its cost."
     )
     (trigger,) = matron.definition["triggers"]
     assert trigger["optional"] is True
-    assert trigger["effects"] == [
-        {"op": "play_from", "zone": "trash", "ignoring": "cost", "max_energy": 3, "max_power": 1}
-    ]
+    assert trigger["effects"] == [{"op": "play_from", "what": "target", "ignoring": "cost"}]
+    assert trigger["targets"] == {"target": {"type": "unit_in_trash", "max_cost": 3, "max_power": 1}}
     herald = _read("[Deathknell][>] Play a unit from your hand to your base, ignoring its Energy cost.")
-    assert herald.definition["triggers"][0]["effects"] == [
-        {"op": "play_from", "zone": "hand", "ignoring": "energy", "to": "base"}
-    ]
+    (ability,) = herald.definition["triggers"]
+    assert ability["effects"] == [{"op": "play_from", "what": "target", "ignoring": "energy", "to": "base"}]
+    assert ability["targets"] == {"target": {"type": "unit_in_hand"}}
 
 
 def test_an_ability_that_costs_less():
@@ -386,8 +386,8 @@ def _install(mutant: str, monkeypatch) -> None:
                 found = original(m, ctx)
                 for ins in found or []:
                     if mutant == "a play's limits dropped":
-                        ins.pop("max_energy", None)
-                        ins.pop("max_power", None)
+                        ctx.targets[ins["what"]].pop("max_cost", None)
+                        ctx.targets[ins["what"]].pop("max_power", None)
                     else:
                         ins["ignoring"] = "cost"
                 return found

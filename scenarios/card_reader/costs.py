@@ -337,16 +337,18 @@ def _level_discount(text: str, level: re.Match, card: dict[str, Any], used: list
 )
 def _play_from(m, ctx):
     """ "Play a unit from your trash, ignoring its Energy cost" (356.1.b.2), "... costing no more than [3] and no
-    more than [A] ..., ignoring its cost" (356.1.b.1), "... from your hand to your base ...": `effect_plays.play_from`."""
-    ins: dict[str, Any] = {"op": "play_from", "zone": m["zone"], "ignoring": "energy" if m["energy"] else "cost"}
+    more than [A] ..., ignoring its cost" (356.1.b.1), "... from your hand to your base ...": the unit is chosen as
+    the spell or ability is finalized (355.5), then played (`effect_plays.play_from`)."""
+    spec: dict[str, Any] = {"type": f"unit_in_{m['zone']}"}
+    if m["e"]:
+        spec["max_cost"] = int(m["e"])
+    if m["p"]:
+        spec["max_power"] = m["p"].count("[")
+    if m["may"]:
+        spec["optional"] = True
+    ins: dict[str, Any] = {"op": "play_from", "what": ctx.slot(spec), "ignoring": "energy" if m["energy"] else "cost"}
     if m["base"]:
         ins["to"] = "base"
-    if m["e"]:
-        ins["max_energy"] = int(m["e"])
-    if m["p"]:
-        ins["max_power"] = m["p"].count("[")
-    if m["may"]:
-        ins["optional"] = True
     return [ins]
 
 

@@ -18,7 +18,7 @@ def _restricted_to_hidden(spec, hidden_at) -> bool:
     """811.1.d.2: restricted to the hidden battlefield, unless the spec could never be met there."""
     return (
         hidden_at is not None
-        and spec.type not in ("spell", "card_in_hand")
+        and spec.type not in ("spell", "card_in_hand", "unit_in_trash", "unit_in_hand")
         and spec.where not in ("base", "other_battlefield")
     )
 
@@ -34,6 +34,15 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         )
     if spec.type == "card_in_hand":
         return obj.zone == Zone.HAND and obj.owner == ctx.controller
+    if spec.type in ("unit_in_trash", "unit_in_hand"):  # "a unit from your trash": a card of that zone (355.5)
+        zone = Zone.TRASH if spec.type == "unit_in_trash" else Zone.HAND
+        return (
+            obj.zone == zone
+            and obj.owner == ctx.controller
+            and obj.kind == Kind.UNIT
+            and (spec.max_cost is None or obj.definition.energy <= spec.max_cost)
+            and (spec.max_power is None or obj.definition.power <= spec.max_power)
+        )
     if spec.type != obj.kind or obj.zone != Zone.BOARD:
         return False
     if spec.other and obj.id == ctx.source:  # "another unit": one other than the ability's source
