@@ -215,9 +215,12 @@ class CostModifier(Strict):
     `power`: signed, negative for less; `minimum`: that discount's own floor (356.4.e); `condition`: a condition
     word about the card with the passive ("while I'm at a battlefield", "if this is [Empowered]")."""
 
-    cards: Literal["spell", "unit", "card"] = "card"
+    cards: Literal["spell", "unit", "gear", "card"] = "card"
     tag: str | None = None
-    whose: Literal["you", "opponent"] = "you"
+    keyword: str | None = None  # "cards with [Reaction]" (a hidden card has it, 811.6)
+    from_trash: bool = False  # "spells ... you play from your trash"
+    first_each_turn: bool = False  # "the first friendly gear played each turn": none of its kind played yet
+    whose: Literal["you", "opponent", "any"] = "you"  # a battlefield's "you": the player who controls it
     energy: int = 0
     power: int = 0
     minimum: int | None = None

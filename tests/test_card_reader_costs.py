@@ -199,6 +199,22 @@ def test_an_additional_cost_paid_any_number_of_times():
     assert kraken.definition["additional_cost"]["cost"] == {"spend_buff": "friendly"}
 
 
+def test_what_some_cards_cost_while_a_battlefield_or_unit_is_there():
+    forge = _read(
+        "While you control this battlefield, the first friendly non-token gear played each turn costs [1 Energy] less.",
+        kind="Battlefield",
+    )
+    assert forge.definition["cost_modifiers"] == [
+        {"energy": -1, "cards": "gear", "first_each_turn": True, "condition": "you control this battlefield"}
+    ]
+    vortex = _read("During showdowns here, cards with [Reaction] cost [Any rune] more to play.", kind="Battlefield")
+    assert vortex.definition["cost_modifiers"] == [
+        {"power": 1, "whose": "any", "keyword": "Reaction", "condition": "during a showdown here"}
+    ]
+    gazer = _read("Spells with [Flow] you play from your trash cost [2 Energy] less, to a minimum of [1 Energy].")
+    assert gazer.definition["cost_modifiers"] == [{"energy": -2, "cards": "spell", "from_trash": True, "minimum": 1}]
+
+
 def test_plays_ignoring_a_cost():
     harrowing = _read(
         "Play a unit from your trash, ignoring its Energy cost. (You must still pay its Power cost.)", "Spell"
@@ -310,7 +326,7 @@ MUTANTS += ["otherwise dropped"]
 MUTANTS += ["for each read as once", "a discount's minimum dropped", "a discount's condition dropped"]
 MUTANTS += ["instead read as both", "a level discount read one level lower"]
 MUTANTS += ["ignoring the Energy cost read as ignoring all", "a play's limits dropped", "played to base instead"]
-MUTANTS += ["an ability's discount dropped"]
+MUTANTS += ["an ability's discount dropped", "first each turn read as every time", "during showdowns read as always"]
 MUTANTS += ["a class discount's Power dropped"]
 MUTANTS += ["whose cards read as yours", "a class discount's condition dropped", "a class discount's minimum dropped"]
 
@@ -357,6 +373,20 @@ def _install(mutant: str, monkeypatch) -> None:
             return found
 
         monkeypatch.setattr(costs, "_read_paid_spell", both)
+        return
+    if mutant in ("first each turn read as every time", "during showdowns read as always"):
+        read_battlefield = costs.read_battlefield_costs
+
+        def changed_battlefield(text, card, spell, used):
+            found = read_battlefield(text, card, spell, used)
+            for modifier in card.get("cost_modifiers", []):
+                if mutant == "first each turn read as every time":
+                    modifier.pop("first_each_turn", None)
+                elif modifier.get("condition") == "during a showdown here":
+                    del modifier["condition"]
+            return found
+
+        monkeypatch.setattr(costs, "read_battlefield_costs", changed_battlefield)
         return
     if mutant == "an ability's discount dropped":
         read_ability = costs.read_ability_discount

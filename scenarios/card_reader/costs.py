@@ -14,7 +14,7 @@ from typing import Any
 
 from scenarios.card_reader.abilities import PARAGRAPH_READERS, Unread, read_activated, read_trigger
 from scenarios.card_reader.effects import instructions, template
-from scenarios.card_reader.keywords import keyword_prefix
+from scenarios.card_reader.keywords import engine_keyword, keyword_prefix
 from scenarios.card_reader.phrases import UNIT_TAGS, Context, icons_cost, reference
 from scenarios.card_reader.text import sentences
 
@@ -490,6 +490,50 @@ def read_ability_discount(text: str, card: dict[str, Any], spell: Context | None
     return True
 
 
+_FIRST_EACH_TURN = re.compile(
+    r"while you control this battlefield, the first friendly (?:non-token )?(?P<what>gear|unit|spell) played each "
+    r"turn costs " + _ICONS + r" less"
+)
+_FROM_TRASH = re.compile(r"spells with \[flow\] you play from your trash cost " + _ICONS + r" less" + _MINIMUM)
+_DURING_SHOWDOWNS = re.compile(
+    r"during showdowns here, cards with \[(?P<kw>[a-z-]+)\] cost " + _ICONS + r" (?P<dir>more|less) to play"
+)
+
+
+def read_battlefield_costs(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
+    """What cards cost while a battlefield or a unit is on the board, said of some of them: "While you control
+    this battlefield, the first friendly gear played each turn costs [1] less" (a gear token is not played as a
+    card here: none is non-token), "Spells with [Flow] you play from your trash cost [2] less, to a minimum of [1]"
+    (a spell is played from the trash for its Flow cost, 829.1.b), "During showdowns here, cards with [Reaction]
+    cost [A] more to play" (a hidden card has [Reaction], 811.6)."""
+    text = text.rstrip(".")
+    first, trash, during = (p.fullmatch(text) for p in (_FIRST_EACH_TURN, _FROM_TRASH, _DURING_SHOWDOWNS))
+    found = first or trash or during
+    if found is None or spell is not None:
+        return False
+    cost = icons_cost(found["icons"])
+    if cost is None or set(cost) - {"energy", "power"}:
+        raise Unread(text)
+    sign = 1 if during and during["dir"] == "more" else -1
+    modifier: dict[str, Any] = {k: sign * v for k, v in cost.items()}
+    if first:
+        if card["type"] != "battlefield":
+            raise Unread(text)
+        modifier.update(cards=first["what"], first_each_turn=True, condition="you control this battlefield")
+    elif trash:
+        modifier.update(cards="spell", from_trash=True)
+        if trash["min"]:
+            modifier["minimum"] = int(trash["min"])
+    else:
+        keyword = engine_keyword(during["kw"])  # type: ignore[index]
+        if keyword is None or card["type"] != "battlefield":
+            raise Unread(text)
+        modifier.update(whose="any", keyword=keyword, condition="during a showdown here")
+    card.setdefault("cost_modifiers", []).append(modifier)
+    used.append("costs: <some cards> cost more or less")
+    return True
+
+
 def read_costs(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
     """The paragraph reader of this family (`abilities.PARAGRAPH_READERS`)."""
     return (
@@ -499,6 +543,7 @@ def read_costs(text: str, card: dict[str, Any], spell: Context | None, used: lis
         or read_discount(text, card, spell, used)
         or read_class_costs(text, card, spell, used)
         or read_ability_discount(text, card, spell, used)
+        or read_battlefield_costs(text, card, spell, used)
     )
 
 

@@ -250,12 +250,26 @@ def _not_from_hand(game: Game, context) -> bool:
 # -- increases and discounts (356.3, 356.4) ------------------------------------------------------------------
 
 
-def _applies(modifier, card, player: str, source) -> bool:
+def _applies(game: Game, modifier, card, player: str, source) -> bool:
     """Does a cost modifier of `source` (on the board) apply to `player` playing `card`?"""
     definition = card.definition
-    if (modifier.whose == "you") != (source.controller == player):
+    controller = source.battlefield_controller if source.kind == Kind.BATTLEFIELD else source.controller
+    if modifier.whose != "any" and (modifier.whose == "you") != (controller == player):
         return False
     if modifier.cards != "card" and definition.object_kind != modifier.cards:
+        return False
+    if modifier.from_trash and card.zone != Zone.TRASH:
+        return False
+    if modifier.keyword and not (
+        calc.has_keyword(game, card, modifier.keyword)
+        or (modifier.keyword == "Reaction" and card.zone == Zone.FACEDOWN)
+    ):
+        return False
+    if modifier.first_each_turn and any(
+        game.objects[i].definition.object_kind == definition.object_kind
+        for i in game.players[player].played_this_turn
+        if i in game.objects
+    ):
         return False
     return modifier.tag is None or modifier.tag in definition.tags
 
@@ -269,9 +283,9 @@ def _modifiers(game: Game, card, player: str) -> list[tuple[int, int, int | None
         if source.zone != Zone.BOARD or definition is None or not definition.cost_modifiers:
             continue
         for modifier in definition.cost_modifiers:
-            if not _applies(modifier, card, player, source):
+            if not _applies(game, modifier, card, player, source):
                 continue
-            context = Condition(source.controller, source.id, False)
+            context = Condition(player, source.id, False)
             if modifier.condition is not None and not calc.decide_condition(
                 game, modifier.condition, context, definition.name, f"{card.card} costs more or less", "356.4.a"
             ):
@@ -399,3 +413,14 @@ def _played_a_spell(game: Game, context) -> bool:
 @condition("an opponent controls a stunned unit", "356.4.a")
 def _opponent_stunned(game: Game, context) -> bool:
     return any(u.stunned and u.controller != context.player for u in game.units())
+
+
+@condition("you control this battlefield", "188")
+def _controls_this_battlefield(game: Game, context) -> bool:
+    source = game.objects.get(context.source) if context.source else None
+    return source is not None and source.battlefield_controller == context.player
+
+
+@condition("during a showdown here", "341")
+def _showdown_here(game: Game, context) -> bool:
+    return game.showdown is not None and game.showdown.battlefield == context.source
