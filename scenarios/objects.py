@@ -268,6 +268,9 @@ class Player(Journaled):
     cards_finalized_this_turn: int = 0  # those played or being played, countered ones too (419.4.b in 1.4)
     finalized_this_turn: tuple[str, ...] = ()
     xp: int = 0  # XP, a resource a player gains and spends (728-733)
+    # what the cards the player plays cost this turn, by an effect ("the next spell you play this turn costs [5]
+    # less"): (kind of card, signed Energy, signed Power, used up by the next such card, label)
+    cost_changes: tuple[tuple[str, int, int, bool, str], ...] = ()
 
     def change_label(self, key: str):
         return (f"player {self.name}", key)

@@ -215,6 +215,17 @@ def test_what_some_cards_cost_while_a_battlefield_or_unit_is_there():
     assert gazer.definition["cost_modifiers"] == [{"energy": -2, "cards": "spell", "from_trash": True, "minimum": 1}]
 
 
+def test_what_cards_cost_this_turn():
+    firebrand = _read("When you play me, the next spell you play this turn costs [5 Energy] less.")
+    assert firebrand.definition["triggers"][0]["effects"] == [
+        {"op": "cost_change", "cards": "spell", "energy": -5, "once": True}
+    ]
+    vaults = _read(
+        "When you hold here, your non-token units cost [1 Energy] more to play this turn.", kind="Battlefield"
+    )
+    assert vaults.definition["triggers"][0]["effects"] == [{"op": "cost_change", "cards": "unit", "energy": 1}]
+
+
 def test_plays_ignoring_a_cost():
     harrowing = _read(
         "Play a unit from your trash, ignoring its Energy cost. (You must still pay its Power cost.)", "Spell"
@@ -326,6 +337,7 @@ MUTANTS += ["otherwise dropped"]
 MUTANTS += ["for each read as once", "a discount's minimum dropped", "a discount's condition dropped"]
 MUTANTS += ["instead read as both", "a level discount read one level lower"]
 MUTANTS += ["ignoring the Energy cost read as ignoring all", "a play's limits dropped", "played to base instead"]
+MUTANTS += ["the next spell read as every spell"]
 MUTANTS += ["an ability's discount dropped", "first each turn read as every time", "during showdowns read as always"]
 MUTANTS += ["a class discount's Power dropped"]
 MUTANTS += ["whose cards read as yours", "a class discount's condition dropped", "a class discount's minimum dropped"]
@@ -398,6 +410,15 @@ def _install(mutant: str, monkeypatch) -> None:
             return found
 
         monkeypatch.setattr(costs, "read_ability_discount", no_discount)
+        return
+    if mutant == "the next spell read as every spell":
+        from scenarios.card_reader import effects
+
+        def every(m, ctx):
+            return [{k: v for k, v in i.items() if k != "once"} for i in costs._cost_this_turn(m, ctx) or []] or None
+
+        templates = [(f, p, every if b is costs._cost_this_turn else b) for f, p, b in effects.TEMPLATES]
+        monkeypatch.setattr(effects, "TEMPLATES", templates)
         return
     if mutant == "played to base instead":
         from scenarios.card_reader import effects

@@ -352,6 +352,32 @@ def _play_from(m, ctx):
     return [ins]
 
 
+_THIS_TURN_KINDS = {"spell": "spell", "unit": "unit", "gear": "gear", "card": "card"}
+
+
+@template(
+    "cards cost more or less this turn",
+    r"(?:the next (?P<next>spell|unit|gear|card) you play this turn costs "
+    + _ICONS
+    + r" less|your (?:non-token )?(?P<all>spell|unit|gear|card)s? cost "
+    + _ICONS.replace("icons", "icons2")
+    + r" (?P<dir>more|less) to play this turn)",
+)
+def _cost_this_turn(m, ctx):
+    """ "The next spell you play this turn costs [5] less", "Your non-token units cost [1] more to play this turn":
+    `additional_costs.cost_change` (356.3, 356.4; until the turn ends, 317.2.c). A token is not played as a card
+    here (no token is "non-token")."""
+    cost = icons_cost(m["icons"] or m["icons2"])
+    if cost is None or set(cost) - {"energy", "power"}:
+        return None
+    sign = 1 if m["dir"] == "more" else -1
+    ins: dict[str, Any] = {"op": "cost_change", "cards": _THIS_TURN_KINDS[m["next"] or m["all"]]}
+    ins.update({k: sign * v for k, v in cost.items()})
+    if m["next"]:
+        ins["once"] = True
+    return [ins]
+
+
 _TO = {"": "choose", " to any battlefield": "any battlefield", " to the same location": "same"}
 
 

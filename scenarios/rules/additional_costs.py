@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from scenarios.cards import AdditionalCost, Cost
 from scenarios.game import Game
-from scenarios.kernel import Condition, Refusal, calc, choose, condition, do, note, procedure, query
+from scenarios.kernel import Condition, Refusal, calc, choose, condition, do, instruction, note, procedure, query
 from scenarios.objects import Kind, Zone
 from scenarios.trace import StepKind
 
@@ -295,6 +295,53 @@ def _modifiers(game: Game, card, player: str) -> list[tuple[int, int, int | None
     return found
 
 
+def _this_turn(game: Game, card, player: str) -> list[tuple[int, int, int | None, str, str]]:
+    """The changes an effect made to what `player`'s cards cost this turn (`cost_change`) that apply to `card`; one
+    made for "the next" such card is used up by it."""
+    pool = game.players[player]
+    if not pool.cost_changes:
+        return []
+    found, kept = [], []
+    for change in pool.cost_changes:
+        kind, energy, power, once, label = change
+        if kind != "card" and card.definition.object_kind != kind:
+            kept.append(change)
+            continue
+        found.append((energy, power, None, label, "356.3" if energy > 0 or power > 0 else "356.4.a"))
+        if not once:
+            kept.append(change)
+    if len(kept) != len(pool.cost_changes):
+        pool.cost_changes = tuple(kept)
+    return found
+
+
+@instruction("cost_change")
+def op_cost_change(game: Game, run, ins) -> None:
+    """`{op: cost_change, cards: spell|unit|gear|card, energy: -5, power: 0, once: true}`: "the next spell you play
+    this turn costs [5] less" (`once`), "your units cost [1] more to play this turn": for the controller's plays
+    until the turn ends (317.2.c)."""
+    player = run.item.controller
+    change = (
+        ins.get("cards", "card"),
+        ins.get("energy", 0),
+        ins.get("power", 0),
+        bool(ins.get("once")),
+        run.item.label,
+    )
+    game.players[player].cost_changes = (*game.players[player].cost_changes, change)
+    what = "the next" if ins.get("once") else "their"
+    note(
+        game,
+        StepKind.EFFECT,
+        "cost",
+        f"{run.item.label}: {what} {change[0]}s {player} plays this turn cost "
+        f"{abs(change[1])} energy {'more' if change[1] > 0 else 'less'}",
+        run.because,
+        ("356.3" if change[1] > 0 else "356.4.b",),
+        [player],
+    )
+
+
 @query("changed_cost")
 def changed_cost(game: Game, card, player: str, cost: Cost) -> Cost:
     """356.3: the increases (of cards on the board: "Opponents' spells cost [1] more"), then 356.4: the discounts,
@@ -302,7 +349,7 @@ def changed_cost(game: Game, card, player: str, cost: Cost) -> Cost:
     a discount's minimum is its own (356.4.e), so its player applies those first, the order costing them least."""
     definition = card.definition
     discounts: list[tuple[int, int, int | None, str, str]] = []
-    for energy, power, minimum, name, rule in _modifiers(game, card, player):
+    for energy, power, minimum, name, rule in _modifiers(game, card, player) + _this_turn(game, card, player):
         if rule == "356.3":
             cost = cost.plus(Cost(energy=energy, power=power))  # [A] more: Power of any domain
             note(
