@@ -304,6 +304,9 @@ class TypedQueries(Protocol):
     def combat_joins_open_showdown(self, game: Any) -> None:
         """scenarios.rules.showdowns.combat_joins_open_showdown"""
 
+    def component_cost(self, game: Any, card: Any, player: str, cost: Any, component: str) -> Any:
+        """scenarios.rules.additional_costs.component_cost"""
+
     def condition_holds(self, game: Any, word: str, context: Any) -> bool:
         """scenarios.rules.conditions.condition_holds"""
 

@@ -211,6 +211,10 @@ def test_what_some_cards_cost_while_a_battlefield_or_unit_is_there():
     assert vortex.definition["cost_modifiers"] == [
         {"power": 1, "whose": "any", "keyword": "Reaction", "condition": "during a showdown here"}
     ]
+    spire = _read("While you control this battlefield, friendly [Repeat] costs cost [1 Energy] less.", "Battlefield")
+    assert spire.definition["cost_modifiers"] == [
+        {"energy": -1, "cards": "spell", "component": "repeat", "condition": "you control this battlefield"}
+    ]
     gazer = _read("Spells with [Flow] you play from your trash cost [2 Energy] less, to a minimum of [1 Energy].")
     assert gazer.definition["cost_modifiers"] == [{"energy": -2, "cards": "spell", "from_trash": True, "minimum": 1}]
 
@@ -337,7 +341,7 @@ MUTANTS += ["otherwise dropped"]
 MUTANTS += ["for each read as once", "a discount's minimum dropped", "a discount's condition dropped"]
 MUTANTS += ["instead read as both", "a level discount read one level lower"]
 MUTANTS += ["ignoring the Energy cost read as ignoring all", "a play's limits dropped", "played to base instead"]
-MUTANTS += ["the next spell read as every spell"]
+MUTANTS += ["the next spell read as every spell", "a Repeat cost's discount read as the total's"]
 MUTANTS += ["an ability's discount dropped", "first each turn read as every time", "during showdowns read as always"]
 MUTANTS += ["a class discount's Power dropped"]
 MUTANTS += ["whose cards read as yours", "a class discount's condition dropped", "a class discount's minimum dropped"]
@@ -386,7 +390,11 @@ def _install(mutant: str, monkeypatch) -> None:
 
         monkeypatch.setattr(costs, "_read_paid_spell", both)
         return
-    if mutant in ("first each turn read as every time", "during showdowns read as always"):
+    if mutant in (
+        "first each turn read as every time",
+        "during showdowns read as always",
+        "a Repeat cost's discount read as the total's",
+    ):
         read_battlefield = costs.read_battlefield_costs
 
         def changed_battlefield(text, card, spell, used):
@@ -394,6 +402,8 @@ def _install(mutant: str, monkeypatch) -> None:
             for modifier in card.get("cost_modifiers", []):
                 if mutant == "first each turn read as every time":
                     modifier.pop("first_each_turn", None)
+                elif mutant == "a Repeat cost's discount read as the total's":
+                    modifier.pop("component", None)
                 elif modifier.get("condition") == "during a showdown here":
                     del modifier["condition"]
             return found

@@ -520,6 +520,7 @@ _FIRST_EACH_TURN = re.compile(
     r"while you control this battlefield, the first friendly (?:non-token )?(?P<what>gear|unit|spell) played each "
     r"turn costs " + _ICONS + r" less"
 )
+_REPEAT_COSTS = re.compile(r"while you control this battlefield, friendly \[repeat\] costs cost " + _ICONS + r" less")
 _FROM_TRASH = re.compile(r"spells with \[flow\] you play from your trash cost " + _ICONS + r" less" + _MINIMUM)
 _DURING_SHOWDOWNS = re.compile(
     r"during showdowns here, cards with \[(?P<kw>[a-z-]+)\] cost " + _ICONS + r" (?P<dir>more|less) to play"
@@ -533,8 +534,10 @@ def read_battlefield_costs(text: str, card: dict[str, Any], spell: Context | Non
     (a spell is played from the trash for its Flow cost, 829.1.b), "During showdowns here, cards with [Reaction]
     cost [A] more to play" (a hidden card has [Reaction], 811.6)."""
     text = text.rstrip(".")
-    first, trash, during = (p.fullmatch(text) for p in (_FIRST_EACH_TURN, _FROM_TRASH, _DURING_SHOWDOWNS))
-    found = first or trash or during
+    first, trash, during, repeat = (
+        p.fullmatch(text) for p in (_FIRST_EACH_TURN, _FROM_TRASH, _DURING_SHOWDOWNS, _REPEAT_COSTS)
+    )
+    found = first or trash or during or repeat
     if found is None or spell is not None:
         return False
     cost = icons_cost(found["icons"])
@@ -542,7 +545,11 @@ def read_battlefield_costs(text: str, card: dict[str, Any], spell: Context | Non
         raise Unread(text)
     sign = 1 if during and during["dir"] == "more" else -1
     modifier: dict[str, Any] = {k: sign * v for k, v in cost.items()}
-    if first:
+    if repeat:  # each [Repeat] cost of a friendly spell, as it is added (356.4.c)
+        if card["type"] != "battlefield":
+            raise Unread(text)
+        modifier.update(cards="spell", component="repeat", condition="you control this battlefield")
+    elif first:
         if card["type"] != "battlefield":
             raise Unread(text)
         modifier.update(cards=first["what"], first_each_turn=True, condition="you control this battlefield")

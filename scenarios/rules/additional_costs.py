@@ -274,7 +274,9 @@ def _applies(game: Game, modifier, card, player: str, source) -> bool:
     return modifier.tag is None or modifier.tag in definition.tags
 
 
-def _modifiers(game: Game, card, player: str) -> list[tuple[int, int, int | None, str, str]]:
+def _modifiers(
+    game: Game, card, player: str, component: str | None = None
+) -> list[tuple[int, int, int | None, str, str]]:
     """(energy, power, minimum, whose, rule) of every cost modifier of a card on the board that applies to this play
     (its condition holding: a step shows it)."""
     found = []
@@ -283,7 +285,7 @@ def _modifiers(game: Game, card, player: str) -> list[tuple[int, int, int | None
         if source.zone != Zone.BOARD or definition is None or not definition.cost_modifiers:
             continue
         for modifier in definition.cost_modifiers:
-            if not _applies(game, modifier, card, player, source):
+            if modifier.component != component or not _applies(game, modifier, card, player, source):
                 continue
             context = Condition(player, source.id, False)
             if modifier.condition is not None and not calc.decide_condition(
@@ -340,6 +342,24 @@ def op_cost_change(game: Game, run, ins) -> None:
         ("356.3" if change[1] > 0 else "356.4.b",),
         [player],
     )
+
+
+@query("component_cost")
+def component_cost(game: Game, card, player: str, cost: Cost, component: str) -> Cost:
+    """356.4.c: a discount of one component of the cost ("[Repeat] costs cost [1] less") applies to it as it is
+    added, before the discounts of the total."""
+    for energy, power, _minimum, name, _rule in _modifiers(game, card, player, component):
+        note(
+            game,
+            StepKind.EFFECT,
+            "discount",
+            f"{name}: its {component} cost costs {-energy} energy less",
+            "356.4.c",
+            (),
+            [player],
+        )
+        cost = cost.discounted(-energy, -power)
+    return cost
 
 
 @query("changed_cost")

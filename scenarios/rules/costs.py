@@ -45,7 +45,7 @@ def total_cost(game: Game, card, player: str, base: Cost | None, accelerate: boo
     if accelerate:
         cost = cost.plus(accelerate_cost(game, definition))
     for paid in definition.repeat[:repeat]:
-        cost = cost.plus(paid)
+        cost = cost.plus(calc.component_cost(game, card, player, paid, "repeat"))  # 356.4.c: discounted as added
     if additional is not None:
         cost = cost.plus(calc.additional_resources(game, card))  # 356.2
     deflect = calc.deflect_cost(game, player, choices)
