@@ -220,6 +220,7 @@ class CostModifier(Strict):
     keyword: str | None = None  # "cards with [Reaction]" (a hidden card has it, 811.6)
     from_trash: bool = False  # "spells ... you play from your trash"
     first_each_turn: bool = False  # "the first friendly gear played each turn": none of its kind played yet
+    chooses: Literal["friendly unit here"] | None = None  # "each spell that chooses one or more units here ..."
     component: Literal["repeat"] | None = None  # "[Repeat] costs cost [1] less": each such cost, as it is added
     whose: Literal["you", "opponent", "any"] = "you"  # a battlefield's "you": the player who controls it
     energy: int = 0

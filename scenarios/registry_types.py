@@ -280,7 +280,7 @@ class TypedQueries(Protocol):
     def card_played(self, game: Any, card: Any, player: str) -> None:
         """scenarios.rules.playing.card_played"""
 
-    def changed_cost(self, game: Any, card: Any, player: str, cost: Any) -> Any:
+    def changed_cost(self, game: Any, card: Any, player: str, cost: Any, choices: Any = ...) -> Any:
         """scenarios.rules.additional_costs.changed_cost"""
 
     def check_destination(self, game: Any, unit: Any, destination: str, standard: bool) -> None:

@@ -215,6 +215,12 @@ def test_what_some_cards_cost_while_a_battlefield_or_unit_is_there():
     assert spire.definition["cost_modifiers"] == [
         {"energy": -1, "cards": "spell", "component": "repeat", "condition": "you control this battlefield"}
     ]
+    tomb = _read(
+        "Each spell that chooses one or more units here that are friendly to it costs [Any rune] less.", "Battlefield"
+    )
+    assert tomb.definition["cost_modifiers"] == [
+        {"power": -1, "cards": "spell", "whose": "any", "chooses": "friendly unit here"}
+    ]
     gazer = _read("Spells with [Flow] you play from your trash cost [2 Energy] less, to a minimum of [1 Energy].")
     assert gazer.definition["cost_modifiers"] == [{"energy": -2, "cards": "spell", "from_trash": True, "minimum": 1}]
 
@@ -342,6 +348,7 @@ MUTANTS += ["for each read as once", "a discount's minimum dropped", "a discount
 MUTANTS += ["instead read as both", "a level discount read one level lower"]
 MUTANTS += ["ignoring the Energy cost read as ignoring all", "a play's limits dropped", "played to base instead"]
 MUTANTS += ["the next spell read as every spell", "a Repeat cost's discount read as the total's"]
+MUTANTS += ["choosing a friendly unit here dropped"]
 MUTANTS += ["an ability's discount dropped", "first each turn read as every time", "during showdowns read as always"]
 MUTANTS += ["a class discount's Power dropped"]
 MUTANTS += ["whose cards read as yours", "a class discount's condition dropped", "a class discount's minimum dropped"]
@@ -394,6 +401,7 @@ def _install(mutant: str, monkeypatch) -> None:
         "first each turn read as every time",
         "during showdowns read as always",
         "a Repeat cost's discount read as the total's",
+        "choosing a friendly unit here dropped",
     ):
         read_battlefield = costs.read_battlefield_costs
 
@@ -404,6 +412,8 @@ def _install(mutant: str, monkeypatch) -> None:
                     modifier.pop("first_each_turn", None)
                 elif mutant == "a Repeat cost's discount read as the total's":
                     modifier.pop("component", None)
+                elif mutant == "choosing a friendly unit here dropped":
+                    modifier.pop("chooses", None)
                 elif modifier.get("condition") == "during a showdown here":
                     del modifier["condition"]
             return found

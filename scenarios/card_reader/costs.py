@@ -521,6 +521,9 @@ _FIRST_EACH_TURN = re.compile(
     r"turn costs " + _ICONS + r" less"
 )
 _REPEAT_COSTS = re.compile(r"while you control this battlefield, friendly \[repeat\] costs cost " + _ICONS + r" less")
+_CHOOSING_HERE = re.compile(
+    r"each spell that chooses one or more units here that are friendly to it costs " + _ICONS + r" less"
+)
 _FROM_TRASH = re.compile(r"spells with \[flow\] you play from your trash cost " + _ICONS + r" less" + _MINIMUM)
 _DURING_SHOWDOWNS = re.compile(
     r"during showdowns here, cards with \[(?P<kw>[a-z-]+)\] cost " + _ICONS + r" (?P<dir>more|less) to play"
@@ -534,10 +537,10 @@ def read_battlefield_costs(text: str, card: dict[str, Any], spell: Context | Non
     (a spell is played from the trash for its Flow cost, 829.1.b), "During showdowns here, cards with [Reaction]
     cost [A] more to play" (a hidden card has [Reaction], 811.6)."""
     text = text.rstrip(".")
-    first, trash, during, repeat = (
-        p.fullmatch(text) for p in (_FIRST_EACH_TURN, _FROM_TRASH, _DURING_SHOWDOWNS, _REPEAT_COSTS)
+    first, trash, during, repeat, here = (
+        p.fullmatch(text) for p in (_FIRST_EACH_TURN, _FROM_TRASH, _DURING_SHOWDOWNS, _REPEAT_COSTS, _CHOOSING_HERE)
     )
-    found = first or trash or during or repeat
+    found = first or trash or during or repeat or here
     if found is None or spell is not None:
         return False
     cost = icons_cost(found["icons"])
@@ -545,7 +548,11 @@ def read_battlefield_costs(text: str, card: dict[str, Any], spell: Context | Non
         raise Unread(text)
     sign = 1 if during and during["dir"] == "more" else -1
     modifier: dict[str, Any] = {k: sign * v for k, v in cost.items()}
-    if repeat:  # each [Repeat] cost of a friendly spell, as it is added (356.4.c)
+    if here:  # any player's spell choosing a unit of its own here (355.7: chosen as it is played)
+        if card["type"] != "battlefield":
+            raise Unread(text)
+        modifier.update(cards="spell", whose="any", chooses="friendly unit here")
+    elif repeat:  # each [Repeat] cost of a friendly spell, as it is added (356.4.c)
         if card["type"] != "battlefield":
             raise Unread(text)
         modifier.update(cards="spell", component="repeat", condition="you control this battlefield")

@@ -250,7 +250,20 @@ def _not_from_hand(game: Game, context) -> bool:
 # -- increases and discounts (356.3, 356.4) ------------------------------------------------------------------
 
 
-def _applies(game: Game, modifier, card, player: str, source) -> bool:
+def _chooses_friendly_here(game: Game, player: str, source, choices) -> bool:
+    """Do the play's choices name a unit at this battlefield friendly to the spell (controlled by its player)?"""
+    chosen = [ref[0] for choice in choices for refs in choice.values() for ref in refs if not isinstance(ref, str)]
+    return any(
+        (unit := game.objects.get(object_id)) is not None
+        and unit.kind == Kind.UNIT
+        and unit.zone == Zone.BOARD
+        and unit.location == source.id
+        and unit.controller == player
+        for object_id in chosen
+    )
+
+
+def _applies(game: Game, modifier, card, player: str, source, choices=()) -> bool:
     """Does a cost modifier of `source` (on the board) apply to `player` playing `card`?"""
     definition = card.definition
     controller = source.battlefield_controller if source.kind == Kind.BATTLEFIELD else source.controller
@@ -271,11 +284,13 @@ def _applies(game: Game, modifier, card, player: str, source) -> bool:
         if i in game.objects
     ):
         return False
+    if modifier.chooses and not _chooses_friendly_here(game, player, source, choices):
+        return False
     return modifier.tag is None or modifier.tag in definition.tags
 
 
 def _modifiers(
-    game: Game, card, player: str, component: str | None = None
+    game: Game, card, player: str, component: str | None = None, choices=()
 ) -> list[tuple[int, int, int | None, str, str]]:
     """(energy, power, minimum, whose, rule) of every cost modifier of a card on the board that applies to this play
     (its condition holding: a step shows it)."""
@@ -285,7 +300,7 @@ def _modifiers(
         if source.zone != Zone.BOARD or definition is None or not definition.cost_modifiers:
             continue
         for modifier in definition.cost_modifiers:
-            if modifier.component != component or not _applies(game, modifier, card, player, source):
+            if modifier.component != component or not _applies(game, modifier, card, player, source, choices):
                 continue
             context = Condition(player, source.id, False)
             if modifier.condition is not None and not calc.decide_condition(
@@ -363,13 +378,14 @@ def component_cost(game: Game, card, player: str, cost: Cost, component: str) ->
 
 
 @query("changed_cost")
-def changed_cost(game: Game, card, player: str, cost: Cost) -> Cost:
+def changed_cost(game: Game, card, player: str, cost: Cost, choices=()) -> Cost:
     """356.3: the increases (of cards on the board: "Opponents' spells cost [1] more"), then 356.4: the discounts,
     the card's own ("I cost [1] less for each ...") and those of cards on the board ("Your spells cost [1] less");
     a discount's minimum is its own (356.4.e), so its player applies those first, the order costing them least."""
     definition = card.definition
     discounts: list[tuple[int, int, int | None, str, str]] = []
-    for energy, power, minimum, name, rule in _modifiers(game, card, player) + _this_turn(game, card, player):
+    changes = _modifiers(game, card, player, None, choices) + _this_turn(game, card, player)
+    for energy, power, minimum, name, rule in changes:
         if rule == "356.3":
             cost = cost.plus(Cost(energy=energy, power=power))  # [A] more: Power of any domain
             note(

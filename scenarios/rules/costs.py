@@ -51,7 +51,7 @@ def total_cost(game: Game, card, player: str, base: Cost | None, accelerate: boo
     deflect = calc.deflect_cost(game, player, choices)
     if deflect:
         cost = cost.plus(Cost(power=deflect))  # 809.1.c.1: Power of any domain
-    return calc.changed_cost(game, card, player, cost)  # 356.3 increases, 356.4 discounts
+    return calc.changed_cost(game, card, player, cost, choices)  # 356.3 increases, 356.4 discounts
 
 
 @query("printed_cost")
