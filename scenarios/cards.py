@@ -165,7 +165,7 @@ class Cost(Strict):
 
 
 # What a discount "for each" counts ("I cost [1] less for each card in your trash"), as the player playing the
-# card sees the game as it is played (`rules/additional_costs.discount_count`)
+# card sees the game as it is played (`rules/discounts.discount_amount`)
 CountWord = Literal[
     "card in your trash",
     "card with my name in your trash",

@@ -233,7 +233,7 @@ class TypedQueries(Protocol):
         """scenarios.rules.filters.ability_controller"""
 
     def ability_discounts(self, game: Any, source: Any, ability: Any, player: str, cost: Any) -> Any:
-        """scenarios.rules.additional_costs.ability_discounts"""
+        """scenarios.rules.discounts.ability_discounts"""
 
     def ability_is_active(self, game: Any, source: Any, flt: Any) -> bool:
         """scenarios.rules.layers.ability_is_active"""
@@ -281,7 +281,7 @@ class TypedQueries(Protocol):
         """scenarios.rules.playing.card_played"""
 
     def changed_cost(self, game: Any, card: Any, player: str, cost: Any, choices: Any = ...) -> Any:
-        """scenarios.rules.additional_costs.changed_cost"""
+        """scenarios.rules.discounts.changed_cost"""
 
     def check_destination(self, game: Any, unit: Any, destination: str, standard: bool) -> None:
         """scenarios.rules.movement.check_destination"""
@@ -305,7 +305,7 @@ class TypedQueries(Protocol):
         """scenarios.rules.showdowns.combat_joins_open_showdown"""
 
     def component_cost(self, game: Any, card: Any, player: str, cost: Any, component: str) -> Any:
-        """scenarios.rules.additional_costs.component_cost"""
+        """scenarios.rules.discounts.component_cost"""
 
     def condition_holds(self, game: Any, word: str, context: Any) -> bool:
         """scenarios.rules.conditions.condition_holds"""
@@ -332,7 +332,7 @@ class TypedQueries(Protocol):
         """scenarios.rules.deflect.deflect_cost"""
 
     def discount_amount(self, game: Any, discount: Any, player: str, card: Any) -> tuple[int, int]:
-        """scenarios.rules.additional_costs.discount_amount"""
+        """scenarios.rules.discounts.discount_amount"""
 
     def enters_ready(self, game: Any, card: Any, player: str) -> bool:
         """scenarios.rules.additional_costs.enters_ready"""

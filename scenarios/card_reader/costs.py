@@ -4,7 +4,7 @@ paid the additional cost, deal 5 to it instead"), and the card's discounts of it
 less if you control a Mech", "I cost [1] less for each card in your trash", "[Level 6][>] This costs [2] less".
 
 Registered as a paragraph reader (`abilities.PARAGRAPH_READERS`): "if you paid the additional cost" is read only
-on a card whose optional additional cost was said before it. The engine's side is `scenarios/rules/additional_costs.py`.
+on a card whose optional additional cost was said before it. The engine's side is `scenarios/rules/additional_costs.py`, `discounts.py` and `effect_plays.py`.
 """
 
 from __future__ import annotations
@@ -365,7 +365,7 @@ _THIS_TURN_KINDS = {"spell": "spell", "unit": "unit", "gear": "gear", "card": "c
 )
 def _cost_this_turn(m, ctx):
     """ "The next spell you play this turn costs [5] less", "Your non-token units cost [1] more to play this turn":
-    `additional_costs.cost_change` (356.3, 356.4; until the turn ends, 317.2.c). A token is not played as a card
+    `discounts.cost_change` (356.3, 356.4; until the turn ends, 317.2.c). A token is not played as a card
     here (no token is "non-token")."""
     cost = icons_cost(m["icons"] or m["icons2"])
     if cost is None or set(cost) - {"energy", "power"}:

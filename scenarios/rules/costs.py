@@ -36,7 +36,7 @@ def set_domain_pool(player, pool: dict[str, int]) -> None:
 def total_cost(game: Game, card, player: str, base: Cost | None, accelerate: bool, repeat: int, choices: list) -> Cost:
     """356: the base cost (printed when ``base`` is None; else an alternate one in its place: ``Cost()`` when it is
     ignored, 356.1.b, a Flow cost, 829.1.c.1), plus additional costs (356.2) and increases (356.3), less discounts
-    (356.4; `additional_costs.changed_cost`)."""
+    (356.4; `discounts.changed_cost`)."""
     definition = card.definition
     additional = calc.additional_cost(game, card) if definition.additional_cost else None
     if additional is not None and additional.ignore_cost:
