@@ -157,7 +157,8 @@ def _this_turn(game: Game, card, player: str) -> list[tuple[int, int, int | None
     pool = game.players[player]
     if not pool.cost_changes:
         return []
-    found, kept = [], []
+    found: list[tuple[int, int, int | None, str, str]] = []
+    kept = []
     for change in pool.cost_changes:
         kind, energy, power, once, label = change
         if kind != "card" and card.definition.object_kind != kind:
