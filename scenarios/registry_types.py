@@ -304,6 +304,9 @@ class TypedQueries(Protocol):
     def deflect_cost(self, game: Any, player: str, choices: Any) -> int:
         """scenarios.rules.deflect.deflect_cost"""
 
+    def enters_ready(self, game: Any, card: Any, player: str, location: str, ready: bool) -> bool:
+        """scenarios.rules.entering.enters_ready"""
+
     def event_aliases(self, game: Any, source: Any, kind: str) -> frozenset:
         """scenarios.rules.layers.event_aliases"""
 

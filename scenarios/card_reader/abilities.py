@@ -7,6 +7,7 @@ Each reader returns the families of templates it used, or raises `Unread` with t
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from scenarios.card_reader.effects import instructions
@@ -147,6 +148,10 @@ TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
         lambda m: [{"event": "choose", "who": f"{m['s']} unit", "by": "you"}],
     ),
 ]
+# Readers of paragraphs the modules of other families add (`card_reader.entering`): each is called with the
+# paragraph's text, the card, the templates used and the condition word it depends on ("level 3"; None), and
+# returns True when it read the paragraph (or raises Unread); tried after the readers below.
+MORE_READERS: list[Callable[[str, dict[str, Any], list[str], str | None], bool]] = []
 _ABOUT_ME = {"when I <event>", "when I move to a battlefield", "the Nth time I move in a turn"}
 _YOU_MAY_COST = re.compile(
     r"you may (?P<cost>(?:exhaust (?:me|this)|pay (?:\[[^\]]+\])+|spend a buff|spend my buff)(?: and (?:exhaust (?:me|this)))?)"
@@ -499,6 +504,9 @@ def read_level(text: str, card: dict[str, Any], used: list[str]) -> bool:
         card["activated"][-1]["condition"] = word
         used.append("level: activated")
         return True
+    if any(reader(rest, card, used, word) for reader in MORE_READERS):
+        used.append("level: static")
+        return True
     raise Unread(text)
 
 
@@ -541,6 +549,8 @@ def read_paragraph(text: str, card: dict[str, Any], spell: Context | None, used:
     for reader in (read_deathknell, read_legion, read_level, read_activated, read_trigger, read_static):
         if reader(rest, card, used):
             return
+    if any(reader(rest, card, used, None) for reader in MORE_READERS):
+        return
     if spell is None:
         raise Unread(rest)
     card.setdefault("effects", []).extend(_effects(rest, spell, used))

@@ -159,9 +159,8 @@ def play_card(game: Game, act: Play) -> None:
         calc.pay_resources(game, player, cost)
         card_finalized(game, card, player)
         card.location = None
-        do.enter_board(
-            game, card, player, location, bool(act.accelerate) or definition.enters_ready, hidden_at, because="359"
-        )
+        ready = calc.enters_ready(game, card, player, location, bool(act.accelerate) or definition.enters_ready)
+        do.enter_board(game, card, player, location, ready, hidden_at, because="359")
         calc.card_played(game, card, player)
         calc.cleanup(game, f"{card.id} entered the board", "319.6")
         calc.settle_priority(game)
@@ -226,22 +225,27 @@ def check_play_location(game: Game, player: str, card, location: str, hidden_at:
         )
 
 
+def _exhausted(card, ready: bool) -> bool:
+    """A unit or gear enters as `calc.enters_ready` said (359.2.c, 359.2.d, 369.3); anything else ready."""
+    return not ready and card.kind in (Kind.UNIT, Kind.GEAR)
+
+
 @procedure(
     "enter_board",
     StepKind.EFFECT,
     summary=lambda g, card, player, location, ready, hidden_at: (
-        f"{card.id} enters the board at {location} " + ("ready" if ready or card.kind != Kind.UNIT else "exhausted")
+        f"{card.id} enters the board at {location} " + ("exhausted" if _exhausted(card, ready) else "ready")
     ),
     objects=lambda g, card, *a: [card.id],
     cite=lambda g, card, player, location, ready, hidden_at: (
         (["359.2.c"] if card.kind == Kind.UNIT else ["359.2.d"])
-        + (["805.6"] if ready and card.kind == Kind.UNIT else [])
+        + (["369.3"] if ready != (card.kind != Kind.UNIT) and card.kind in (Kind.UNIT, Kind.GEAR) else [])
     ),
 )
 def enter_board(game: Game, card, player: str, location: str, ready: bool, hidden_at: str | None) -> None:
     """359.2: a permanent becomes a game object; a unit enters exhausted (359.2.c) unless it enters ready."""
     card.zone, card.location, card.controller = Zone.BOARD, location, player
-    card.exhausted = not ready if card.kind == Kind.UNIT else False
+    card.exhausted = _exhausted(card, ready)
     card.damage, card.buffs, card.modifiers, card.granted = 0, 0, (), ()
     card.designation, card.stunned, card.moves_this_turn, card.empowered = None, False, 0, False
     card.triggered_in_combat = ()
@@ -308,6 +312,7 @@ def play_by_effect(game: Game, unit, player: str, location: str, label: str) -> 
             calc.pay_resources(game, player, accelerated, "356.1.b.3")
             ready = True
     card_finalized(game, unit, player)
+    ready = calc.enters_ready(game, unit, player, location, ready)
     do.enter_board(game, unit, player, location, ready, None, because="419.3.b")
     card_played(game, unit, player)
 

@@ -1,0 +1,235 @@
+"""The reader's family of entering and trigger conditions (scenarios/card_reader/entering.py, triggers.py): how a
+permanent enters the board (369.3, 364.3.a) and the trigger conditions it adds; read-card disputes 181-199 judge
+them with the real read cards, and a mutant of each reading is killed by those disputes."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from rules_db import card_readings
+from scenarios import schema
+from scenarios.card_reader import CardText, effects, entering, read_card
+from scenarios.cards import Card, use_read_cards
+from scenarios.replay import replay_file, replay_variant
+from scenarios.state import GameState
+
+MINE = sorted(
+    p
+    for p in (Path(__file__).parent / "data" / "read_card_disputes").glob("read-1[89]*.yaml")
+    if 181 <= int(p.name.split("-")[1]) <= 199
+)
+
+
+def read(text: str, kind: str = "Unit", **numbers):
+    return read_card(CardText("Some Card", kind, text, **numbers))
+
+
+# -- entering ----------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "who", "condition"),
+    [
+        ("I enter ready if you control another Mech.", "self", "you control another Mech"),
+        ("If you have two or fewer cards in your hand, I enter ready.", "self", "at most 2 cards in your hand"),
+        ("If an opponent controls a battlefield, I enter ready.", "self", "an opponent controls a battlefield"),
+        (
+            "I enter ready if you have two or more other units in your base.",
+            "self",
+            "2 or more other units in your base",
+        ),
+        ("I enter ready if you have a card with my name in your trash.", "self", "a card with my name in your trash"),
+        ("[Level 3][>] I enter ready. (While you have 3+ XP, get the effect.)", "self", "level 3"),
+        ("Other friendly units enter ready.", "other friendly unit", None),
+        ("Your tokens enter ready.", "friendly token", None),
+    ],
+)
+def test_entering_ready_reads_as_a_replacement_of_entering_exhausted(text, who, condition):
+    reading = read(text, might=3)
+    assert reading.status == "read", reading.unread
+    (replacement,) = reading.definition["replacements"]
+    assert replacement["would"] == "enter_exhausted" and replacement["instead"] == []
+    assert replacement["to"] == {"who": who}
+    assert replacement.get("condition") == condition
+    Card.model_validate(reading.definition)
+
+
+def test_a_gear_entering_exhausted_replaces_its_entering_ready():
+    (replacement,) = read("This enters exhausted.", "Gear").definition["replacements"]
+    assert replacement["would"] == "enter_ready" and replacement["to"] == {"who": "self"}
+    assert read("This enters exhausted.", "Spell").status == "unread"
+
+
+def test_a_level_gives_might_and_entering_ready_together():
+    definition = read("[Level 3][>] I have +1 [Might] and enter ready.", might=3).definition
+    assert definition["passives"] == [{"to": {"who": "self"}, "condition": "level 3", "might": 1}]
+    assert definition["replacements"][0]["condition"] == "level 3"
+
+
+@pytest.mark.parametrize(
+    ("text", "once"),
+    [
+        ("Units you play this turn enter ready. Draw 1.", False),
+        ("Friendly units enter ready this turn.", False),
+        ("The next unit you play this turn enters ready.", True),
+    ],
+)
+def test_a_spell_makes_units_enter_ready_for_the_turn(text, once):
+    effect = read(text, "Spell").definition["effects"][0]
+    assert effect == {
+        "op": "replace_next",
+        "would": "enter_exhausted",
+        "to": {"who": "friendly unit"},
+        "once": once,
+        "instead": [],
+    }
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I enter ready if you control a battlefield with a dragon.",  # a condition not known
+        "If your score is not within 3 points of the Victory Score, I enter ready.",
+        "Enemy units enter ready.",
+    ],
+)
+def test_entering_with_words_not_understood_is_refused(text):
+    assert read(text, might=2).status == "unread"
+
+
+def _game(a_hand, a_base=(), b_base=(), battlefields=(), xp=0):
+    setup = {
+        "rules": {"core": "2026-06-18"},
+        "turn": {"player": "A"},
+        "players": {
+            "A": {"hand": list(a_hand), "base": list(a_base), "xp": xp},
+            "B": {"base": list(b_base)},
+        },
+        "battlefields": list(battlefields),
+    }
+    return GameState(setup)
+
+
+@pytest.fixture
+def entering_cards():
+    texts = {
+        "Mech Twin": ("I enter ready if you control another Mech.", ("Mech",)),
+        "Mechanic": ("", ("Mech",)),
+        "Soldier": ("[Level 3][>] I enter ready.", ()),
+        "Wurm": ("Other friendly units enter ready.", ()),
+        "Ballista": ("This enters exhausted.", ()),
+    }
+    definitions = {}
+    for name, (text, tags) in texts.items():
+        kind = "Gear" if name == "Ballista" else "Unit"
+        reading = read_card(CardText(name, kind, text, energy=0, might=None if kind == "Gear" else 2, tags=tags))
+        assert reading.status == "read", reading.unread
+        definitions[name] = {**reading.definition, "real": None, "made_up": True}
+    use_read_cards(definitions)
+    yield
+    use_read_cards({})
+
+
+def test_a_conditional_entering_is_decided_as_the_unit_enters(entering_cards):
+    game = _game([{"id": "twin", "card": "Mech Twin"}], a_base=[{"id": "m", "card": "Mechanic"}])
+    game.push({"by": "A", "do": "play", "card": "twin"})
+    assert game.obj("twin").exhausted is False
+    game = _game([{"id": "twin", "card": "Mech Twin"}], b_base=[{"id": "m", "card": "Mechanic"}])
+    game.push({"by": "A", "do": "play", "card": "twin"})
+    assert game.obj("twin").exhausted is True  # B's Mech is not A's
+
+
+def test_a_level_entering_ready_holds_from_that_much_xp(entering_cards):
+    for xp, exhausted in ((3, False), (2, True)):
+        game = _game([{"id": "s", "card": "Soldier"}], xp=xp)
+        game.push({"by": "A", "do": "play", "card": "s"})
+        assert game.obj("s").exhausted is exhausted
+
+
+def test_entering_ready_is_a_replacement_step_never_a_ready_afterwards(entering_cards):
+    game = _game([{"id": "u", "card": "Mechanic"}], a_base=[{"id": "w", "card": "Wurm"}])
+    game.push({"by": "A", "do": "play", "card": "u"})
+    summaries = [step.summary for root in game.trace.tree(len(game.trace.records)) for _, step in root.walk()]
+    assert "Wurm replaces the event: u would enter the board exhausted" in summaries
+    assert "u enters the board at base ready" in summaries
+    assert not any(s.startswith("ready ") for s in summaries)  # 805.6: it does not become ready
+
+
+def test_a_gear_that_enters_exhausted(entering_cards):
+    game = _game([{"id": "b", "card": "Ballista"}])
+    game.push({"by": "A", "do": "play", "card": "b"})
+    assert game.obj("b").exhausted is True
+
+
+# -- the disputes and the mutants they kill ----------------------------------------------------------------------
+
+
+def _read_all(real_db) -> dict:
+    conn = sqlite3.connect(f"file:{real_db}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    definitions = {}
+    for row in conn.execute(card_readings._CARDS, ["riftbound"]):
+        reading = read_card(card_readings.card_text(dict(row)))
+        if reading.status == "read":
+            definitions[row["name"]] = reading.definition
+    conn.close()
+    return definitions
+
+
+def _verdicts(real_db) -> list[str]:
+    use_read_cards(_read_all(real_db))
+    try:
+        verdicts = []
+        for path in MINE:
+            verdicts.append(replay_file(path).verdict)
+            scenario, _ = schema.load(path)
+            assert scenario.rules.core >= "2026-06-18"  # judged under Core Rules 1.4
+            verdicts += [replay_variant(path, v.id).verdict for v in scenario.variants]
+    finally:
+        use_read_cards({})
+    return verdicts
+
+
+def test_my_disputes_are_judged_under_core_rules_1_4_and_match(real_db):
+    assert len(MINE) >= 4
+    assert set(_verdicts(real_db)) == {"match"}
+
+
+def _entering_mutant(change):
+    def mutant(text, card, used, condition):
+        found = entering.read_entering(text, card, used, condition)
+        for replacement in card.get("replacements", []):
+            change(replacement)
+        return found
+
+    return mutant
+
+
+ENTERING_MUTANTS = {
+    "entering condition dropped": lambda r: r.pop("condition", None),
+    "other friendly read as any unit": lambda r: r["to"].update(who="unit") if r["to"]["who"] != "self" else None,
+    "entering exhausted dropped": lambda r: r.update(would="enter_exhausted"),
+}
+
+
+@pytest.mark.parametrize("mutant", [*ENTERING_MUTANTS, "a turn's entering ready read as once"])
+def test_my_disputes_kill_a_mutant_of_each_reading(mutant, real_db, monkeypatch):
+    from scenarios.card_reader import abilities
+
+    if mutant in ENTERING_MUTANTS:
+        readers = [
+            _entering_mutant(ENTERING_MUTANTS[mutant]) if r is entering.read_entering else r
+            for r in abilities.MORE_READERS
+        ]
+        monkeypatch.setattr(abilities, "MORE_READERS", readers)
+    else:
+
+        def once(m, ctx):
+            return [{**i, "once": True} for i in entering._enter_ready_this_turn(m, ctx)]
+
+        templates = [(f, p, once if b is entering._enter_ready_this_turn else b) for f, p, b in effects.TEMPLATES]
+        monkeypatch.setattr(effects, "TEMPLATES", templates)
+    assert "mismatch" in _verdicts(real_db), f"the mutant {mutant!r} survives every read-card dispute 181-199"
