@@ -77,6 +77,7 @@ class EventFilter(ObjectFilter):
     via: Literal["spell", "ability", "combat"] | None = None
     nth: int | None = None
     card_type: Literal["unit", "gear", "spell"] | None = None  # the kind of card played (card_played events)
+    token: bool | None = None  # whether what was played is a token: "when you play a card" sees no token (185)
 
 
 DOMAINS = ("Fury", "Calm", "Mind", "Body", "Chaos", "Order")  # 134.2

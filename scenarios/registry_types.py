@@ -250,6 +250,12 @@ class TypedQueries(Protocol):
     def assigned_last(self, game: Any, unit: Any) -> bool:
         """scenarios.rules.combat.assigned_last"""
 
+    def attached(self, game: Any, gear_ids: Any, unit_id: str, player: str) -> None:
+        """scenarios.rules.status.attached"""
+
+    def attaching(self, game: Any, gear_ids: Any, unit_id: str) -> list[str]:
+        """scenarios.rules.status.attaching"""
+
     def bottom_of_deck(self, game: Any) -> int:
         """scenarios.rules.recycle.bottom_of_deck"""
 
@@ -261,6 +267,9 @@ class TypedQueries(Protocol):
 
     def card_played(self, game: Any, card: Any, player: str) -> None:
         """scenarios.rules.playing.card_played"""
+
+    def changing_status(self, game: Any, name: str, ids: Any) -> list[str]:
+        """scenarios.rules.status.changing_status"""
 
     def check_destination(self, game: Any, unit: Any, destination: str, standard: bool) -> None:
         """scenarios.rules.movement.check_destination"""
@@ -471,6 +480,9 @@ class TypedQueries(Protocol):
 
     def stage(self, game: Any) -> None:
         """scenarios.rules.showdowns.stage"""
+
+    def status_changed(self, game: Any, name: str, ids: Any, player: str) -> None:
+        """scenarios.rules.status.status_changed"""
 
     def still_legal(self, game: Any, reference: Any, spec: Any, ctx: Any) -> bool:
         """scenarios.rules.targeting.still_legal"""

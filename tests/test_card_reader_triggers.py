@@ -233,3 +233,82 @@ def test_my_disputes_kill_a_mutant_of_each_reading(mutant, real_db, monkeypatch)
         templates = [(f, p, once if b is entering._enter_ready_this_turn else b) for f, p, b in effects.TEMPLATES]
         monkeypatch.setattr(effects, "TEMPLATES", templates)
     assert "mismatch" in _verdicts(real_db), f"the mutant {mutant!r} survives every read-card dispute 181-199"
+
+
+# -- trigger conditions -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("head", "events"),
+    [
+        ("When you stun an enemy unit", [{"event": "stun", "who": "enemy unit", "by": "you"}]),
+        ("When you [Stun] a unit", [{"event": "stun", "who": "unit", "by": "you"}]),
+        ("When you buff a friendly unit", [{"event": "buff", "who": "friendly unit", "by": "you"}]),
+        ("When you buff me", [{"event": "buff", "who": "self", "by": "you"}]),
+        ("When you ready a friendly unit", [{"event": "ready", "who": "friendly unit", "by": "you"}]),
+        ("When I become ready", [{"event": "ready", "who": "self"}]),
+        ("When you choose me with a spell", [{"event": "choose", "who": "self", "by": "you", "via": "spell"}]),
+        (
+            "When you choose or ready me",
+            [{"event": "choose", "who": "self", "by": "you"}, {"event": "ready", "who": "self", "by": "you"}],
+        ),
+        ("When you attach an Equipment to me", [{"event": "attach_equipment", "who": "self", "by": "you"}]),
+        ("When I move from a battlefield", [{"event": "move_from", "who": "self", "where": "battlefield"}]),
+        ("When I move from a location", [{"event": "move_from", "who": "self"}]),
+        ("When a unit moves from here", [{"event": "move_from", "who": "unit", "where": "here"}]),
+    ],
+)
+def test_trigger_conditions_of_state_changes_read_into_their_events(head, events):
+    reading = read(f"{head}, draw 1.", might=2)
+    assert reading.status == "read", reading.unread
+    assert [t["when"] for t in reading.definition["triggers"]] == events
+    Card.model_validate(reading.definition)
+
+
+def test_a_card_played_on_an_opponents_turn_is_a_trigger_condition_and_no_token():
+    (trigger,) = read("When you play a card on an opponent's turn, draw 1.", might=2).definition["triggers"]
+    assert trigger["when"] == {"event": "card_played", "who": "you", "token": False}
+    assert trigger["condition"] == "on an opponent's turn"
+    (spell,) = read("When you play a spell on an opponent's turn, draw 1.", might=2).definition["triggers"]
+    assert spell["when"] == {"event": "card_played", "who": "you", "card_type": "spell"}
+    legion = read("[Legion] — When you play a card on an opponent's turn, draw 1.", might=2)
+    assert legion.status == "unread"  # two conditions on one trigger: not said
+
+
+def test_a_ready_in_the_awaken_phase_is_the_turn_players(entering_cards):
+    from scenarios.card_reader import read_card as reader
+
+    feline = reader(CardText("Feline", "Unit", "When I become ready, give me +2 [Might] this turn.", might=5))
+    use_read_cards({"Feline": {**feline.definition, "real": None, "made_up": True}})
+    game = GameState(
+        {
+            "rules": {"core": "2026-06-18"},
+            "turn": {"player": "B"},
+            "players": {"A": {"base": [{"id": "f", "card": "Feline", "exhausted": True}]}, "B": {}},
+        }
+    )
+    game.push({"by": "B", "do": "end_turn"})
+    assert game.obj("f").exhausted is False
+    triggered = [step.summary for root in game.trace.tree(len(game.trace.records)) for _, step in root.walk()]
+    assert any("Feline: When I become ready" in s and "triggers" in s for s in triggered)
+
+
+TRIGGER_MUTANTS = {
+    "the side of a stunned unit flipped": lambda e: {**e, "who": "friendly unit"} if e["event"] == "stun" else e,
+    "an opponent's turn dropped": lambda e: {k: v for k, v in e.items() if k != "condition"},
+    "moving from read as moving to": lambda e: {**e, "event": "move"} if e["event"] == "move_from" else e,
+    "chosen by anyone": lambda e: {k: v for k, v in e.items() if k != "by"} if e["event"] == "choose" else e,
+}
+
+
+@pytest.mark.parametrize("mutant", TRIGGER_MUTANTS)
+def test_my_disputes_kill_a_mutant_of_each_trigger_condition(mutant, real_db, monkeypatch):
+    from scenarios.card_reader import abilities, triggers
+
+    change = TRIGGER_MUTANTS[mutant]
+    mine = {family for family, _, _ in triggers.ADDED}
+    patched = [
+        (f, p, (lambda m, b=b: [change(dict(e)) for e in b(m)]) if f in mine else b) for f, p, b in abilities.TRIGGERS
+    ]
+    monkeypatch.setattr(abilities, "TRIGGERS", patched)
+    assert "mismatch" in _verdicts(real_db), f"the mutant {mutant!r} survives every read-card dispute 181-199"

@@ -235,13 +235,16 @@ def read_trigger(text: str, card: dict[str, Any], used: list[str], condition: st
         used.append("you may")
     effects = _effects(body, ctx, used)
     for event in events:
+        own = event.pop("condition", None)  # a trigger condition its words say ("on an opponent's turn", 383.2)
+        if own and condition:
+            raise Unread(head)
         entry = {"when": event, **trigger, "effects": effects, "label": f"{card['name']}: {text}"}
         if once:
             entry["limit"] = "once_per_turn"
         if ctx.targets:
             entry["targets"] = ctx.targets
-        if condition:
-            entry["condition"] = condition
+        if condition or own:
+            entry["condition"] = condition or own
         card.setdefault("triggers", []).append(entry)
     return True
 

@@ -11,14 +11,14 @@ enters one way and then changes (805.6), so no "becomes ready" happens. The even
 unit}, once: false, instead: []}` for a turn. The entering card's own ("I enter ready") apply as it enters, as do
 those of the permanents on the board; what `to` picks is read with the card where it will be (`location`).
 
-The condition words a permanent's entering depends on are here too (364.3.a).
+The condition words it depends on are in `board_conditions.py`.
 """
 
 from __future__ import annotations
 
 from scenarios.game import Game
-from scenarios.kernel import EVENT_KINDS, Condition, calc, choose, condition, do, event_kind, query, who
-from scenarios.objects import BOARD, TRASH, Event, Kind, Obj, View
+from scenarios.kernel import EVENT_KINDS, Condition, calc, choose, do, event_kind, query, who
+from scenarios.objects import BOARD, Event, Kind, Obj, View
 
 event_kind("enter_exhausted", "369.3", would="enter the board exhausted")
 who("token")(lambda game, view, subject: isinstance(subject, Obj) and subject.definition.type == "token")  # 185
@@ -89,76 +89,3 @@ def enters_ready(game: Game, card, player: str, location: str, ready: bool) -> b
     event = Event(would, unit=card.id, player=player, location=location)
     do.apply_replacement(game, source, replacement, lasting, event, len(options) > 1, because="369.3")
     return not default
-
-
-def entering_replacement(to: dict, condition_word: str | None = None, would: str = "enter_exhausted") -> dict:
-    """The card data of "<to> enter(s) ready [if <condition>]" (369.3, 364.3.a)."""
-    data: dict = {"would": would, "to": to, "instead": []}
-    if condition_word:
-        data["condition"] = condition_word
-    return data
-
-
-# -- conditions a permanent's entering depends on (364.3.a) -------------------------------------------------------
-
-
-def _controls_another(tag: str):
-    def holds(game: Game, context) -> bool:
-        return any(
-            u.controller == context.player and u.id != context.source and tag in u.definition.tags
-            for u in game.units()
-            if u.definition is not None
-        )
-
-    return holds
-
-
-for _tag in ("Mech", "Dragon", "Poro", "Bird", "Cat", "Dog"):  # the tags card text names (133.8)
-    condition(f"you control another {_tag}", "364.3.a")(_controls_another(_tag))
-
-
-def _cards_in_hand_at_most(n: int):
-    return lambda game, context: len(game.hand(context.player)) <= n
-
-
-for _n in range(8):
-    condition(f"at most {_n} cards in your hand", "364.3.a")(_cards_in_hand_at_most(_n))
-
-
-@condition("an opponent controls a battlefield", "364.3.a")
-def _opponent_controls_battlefield(game: Game, context) -> bool:
-    return any(bf.battlefield_controller not in (None, context.player) for bf in game.battlefields())
-
-
-def _within(n: int, whose: str):
-    """A score "within N points of the Victory Score": N or fewer points short of it (194.2)."""
-
-    def holds(game: Game, context) -> bool:
-        players = [p for p in game.players if (p == context.player) == (whose == "your")]
-        return any(game.victory_score - game.players[p].points <= n for p in players)
-
-    return holds
-
-
-for _n in range(1, 6):
-    condition(f"an opponent's score is within {_n} points of the victory score", "364.3.a")(_within(_n, "opponent"))
-    condition(f"your score is within {_n} points of the victory score", "364.3.a")(_within(_n, "your"))
-
-
-def _other_units_in_base(n: int):
-    def holds(game: Game, context) -> bool:
-        return sum(1 for u in game.units("base", context.player) if u.id != context.source) >= n
-
-    return holds
-
-
-for _n in range(1, 6):
-    condition(f"{_n} or more other units in your base", "364.3.a")(_other_units_in_base(_n))
-
-
-@condition("a card with my name in your trash", "364.3.a")
-def _my_name_in_trash(game: Game, context) -> bool:
-    source = game.objects.get(context.source) if context.source else None
-    if source is None:
-        return False
-    return any(o.zone == TRASH and o.owner == context.player and o.card == source.card for o in game.objects.values())

@@ -229,6 +229,10 @@ def matches_event(game: Game, flt, view: View, event: Event, kinds: frozenset | 
         card = game.objects.get(event.card) if event.card else None
         if card is None or card.kind != flt.card_type:
             return False
+    if flt.token is not None:  # a token is played like a card but is not one (185, 185.2.a)
+        card = game.objects.get(event.card) if event.card else None
+        if card is None or (card.definition.type == "token") != flt.token:
+            return False
     phrase = flt.who
     if phrase in SELF_WORDS:
         source = game.objects.get(view.source) if view.source is not None else None

@@ -1,0 +1,79 @@
+"""Condition words about the state of the game (364.3.a: "if ..., I enter ready"; 383.2: "when you play a card on
+an opponent's turn"), registered for the abilities that depend on them (`condition:` on a replacement effect, a
+trigger, a passive). Each is read from the point of view of the player whose ability it is (`Condition.player`)
+and the object whose text it is (`Condition.source`).
+"""
+
+from __future__ import annotations
+
+from scenarios.game import Game
+from scenarios.kernel import condition
+from scenarios.objects import TRASH
+
+
+def _controls_another(tag: str):
+    def holds(game: Game, context) -> bool:
+        return any(
+            u.controller == context.player and u.id != context.source and tag in u.definition.tags
+            for u in game.units()
+            if u.definition is not None
+        )
+
+    return holds
+
+
+for _tag in ("Mech", "Dragon", "Poro", "Bird", "Cat", "Dog"):  # the tags card text names (133.8)
+    condition(f"you control another {_tag}", "364.3.a")(_controls_another(_tag))
+
+
+def _cards_in_hand_at_most(n: int):
+    return lambda game, context: len(game.hand(context.player)) <= n
+
+
+for _n in range(8):
+    condition(f"at most {_n} cards in your hand", "364.3.a")(_cards_in_hand_at_most(_n))
+
+
+@condition("an opponent controls a battlefield", "364.3.a")
+def _opponent_controls_battlefield(game: Game, context) -> bool:
+    return any(bf.battlefield_controller not in (None, context.player) for bf in game.battlefields())
+
+
+def _within(n: int, whose: str):
+    """A score "within N points of the Victory Score": N or fewer points short of it (194.2)."""
+
+    def holds(game: Game, context) -> bool:
+        players = [p for p in game.players if (p == context.player) == (whose == "your")]
+        return any(game.victory_score - game.players[p].points <= n for p in players)
+
+    return holds
+
+
+for _n in range(1, 6):
+    condition(f"an opponent's score is within {_n} points of the victory score", "364.3.a")(_within(_n, "opponent"))
+    condition(f"your score is within {_n} points of the victory score", "364.3.a")(_within(_n, "your"))
+
+
+def _other_units_in_base(n: int):
+    def holds(game: Game, context) -> bool:
+        return sum(1 for u in game.units("base", context.player) if u.id != context.source) >= n
+
+    return holds
+
+
+for _n in range(1, 6):
+    condition(f"{_n} or more other units in your base", "364.3.a")(_other_units_in_base(_n))
+
+
+@condition("a card with my name in your trash", "364.3.a")
+def _my_name_in_trash(game: Game, context) -> bool:
+    source = game.objects.get(context.source) if context.source else None
+    if source is None:
+        return False
+    return any(o.zone == TRASH and o.owner == context.player and o.card == source.card for o in game.objects.values())
+
+
+@condition("on an opponent's turn", "383.2")
+def _opponents_turn(game: Game, context) -> bool:
+    """ "When you play a card on an opponent's turn": the trigger condition holds during another player's turn."""
+    return game.turn_player != context.player
