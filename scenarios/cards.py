@@ -78,6 +78,9 @@ class EventFilter(ObjectFilter):
     nth: int | None = None
     card_type: Literal["unit", "gear", "spell"] | None = None  # the kind of card played (card_played events)
     token: bool | None = None  # whether what was played is a token: "when you play a card" sees no token (185)
+    from_hidden: bool | None = None  # played from facedown (811): "when you play a card from [Hidden]"
+    min_energy: int | None = None  # the printed Energy cost of the card played, at least (206: "costs [5] or more")
+    min_power: int | None = None  # its printed Power cost, at least (206)
 
 
 DOMAINS = ("Fury", "Calm", "Mind", "Body", "Chaos", "Order")  # 134.2

@@ -265,7 +265,7 @@ class TypedQueries(Protocol):
     def burn_out_until_a_card(self, game: Any, player: str, because: Any) -> bool:
         """scenarios.rules.burn_out.burn_out_until_a_card"""
 
-    def card_played(self, game: Any, card: Any, player: str) -> None:
+    def card_played(self, game: Any, card: Any, player: str, hidden_at: str | None = ...) -> None:
         """scenarios.rules.playing.card_played"""
 
     def changing_status(self, game: Any, name: str, ids: Any) -> list[str]:

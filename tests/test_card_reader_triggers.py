@@ -275,6 +275,20 @@ def test_a_card_played_on_an_opponents_turn_is_a_trigger_condition_and_no_token(
     assert legion.status == "unread"  # two conditions on one trigger: not said
 
 
+@pytest.mark.parametrize(
+    ("head", "event"),
+    [
+        ("When you play a card from face down", {"token": False, "from_hidden": True}),
+        ("When you play a card from [Hidden]", {"token": False, "from_hidden": True}),
+        ("When you play a spell that costs [5 Energy] or more", {"card_type": "spell", "min_energy": 5}),
+        ("When you play a card with Power cost [Any rune][Any rune] or more", {"token": False, "min_power": 2}),
+    ],
+)
+def test_what_a_card_played_was_is_read_into_the_event(head, event):
+    (trigger,) = read(f"{head}, draw 1.", might=2).definition["triggers"]
+    assert trigger["when"] == {"event": "card_played", "who": "you", **event}
+
+
 def test_a_ready_in_the_awaken_phase_is_the_turn_players(entering_cards):
     from scenarios.card_reader import read_card as reader
 
@@ -298,6 +312,10 @@ TRIGGER_MUTANTS = {
     "an opponent's turn dropped": lambda e: {k: v for k, v in e.items() if k != "condition"},
     "moving from read as moving to": lambda e: {**e, "event": "move"} if e["event"] == "move_from" else e,
     "chosen by anyone": lambda e: {k: v for k, v in e.items() if k != "by"} if e["event"] == "choose" else e,
+    "a printed cost threshold one higher": lambda e: (
+        {**e, "min_energy": e["min_energy"] + 1} if "min_energy" in e else e
+    ),
+    "played from facedown dropped": lambda e: {k: v for k, v in e.items() if k != "from_hidden"},
 }
 
 

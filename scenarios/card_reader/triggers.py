@@ -75,3 +75,32 @@ ADDED: list = [
     ),
 ]
 TRIGGERS.extend(ADDED)
+
+_PLAYED = r"when you play an? (?P<t>card|spell|unit|gear)"
+MORE: list = [
+    (
+        "when you play a card from face down",
+        re.compile(_PLAYED + r" from (?:face down|\[hidden\])"),
+        lambda m: [_played(m, from_hidden=True)],
+    ),
+    (
+        "when you play a spell that costs N or more",
+        re.compile(_PLAYED + r" that costs \[(?P<e>\d+) energy\] or more"),
+        lambda m: [_played(m, min_energy=int(m["e"]))],
+    ),
+    (
+        "when you play a spell that costs N or more",
+        re.compile(_PLAYED + r" with power cost (?P<p>(?:\[any rune\])+) or more"),
+        lambda m: [_played(m, min_power=m["p"].count("[any rune]"))],
+    ),
+]
+
+
+def _played(m, **more) -> dict:
+    """ "When you play a card ...": a card, never a token (185); a spell, a unit or a gear, of that type."""
+    kind = {"token": False} if m["t"] == "card" else {"card_type": m["t"]}
+    return {"event": "card_played", "who": "you", **kind, **more}
+
+
+ADDED += MORE
+TRIGGERS.extend(MORE)

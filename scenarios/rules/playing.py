@@ -161,7 +161,7 @@ def play_card(game: Game, act: Play) -> None:
         card.location = None
         ready = calc.enters_ready(game, card, player, location, bool(act.accelerate) or definition.enters_ready)
         do.enter_board(game, card, player, location, ready, hidden_at, because="359")
-        calc.card_played(game, card, player)
+        calc.card_played(game, card, player, hidden_at)
         calc.cleanup(game, f"{card.id} entered the board", "319.6")
         calc.settle_priority(game)
         return
@@ -266,13 +266,15 @@ def card_finalized(game: Game, card, player: str) -> None:
 
 
 @query("card_played")
-def card_played(game: Game, card, player: str) -> None:
-    """419.4.a: the card has been played; "when you play" abilities see the count of cards played this turn."""
+def card_played(game: Game, card, player: str, hidden_at: str | None = None) -> None:
+    """419.4.a: the card has been played; "when you play" abilities see the count of cards played this turn, and
+    whether it was played from facedown (`hidden_at`: where it was hidden, 811)."""
     pool = game.players[player]
     pool.cards_played_this_turn, pool.played_this_turn = _with_card(
         card, pool.cards_played_this_turn, pool.played_this_turn
     )
-    calc.fire(game, Event("card_played", player=player, card=card.id, count=pool.cards_played_this_turn))
+    count = pool.cards_played_this_turn
+    calc.fire(game, Event("card_played", player=player, card=card.id, count=count, hidden_at=hidden_at))
 
 
 def _with_card(card, count: int, ids: tuple[str, ...]) -> tuple[int, tuple[str, ...]]:
