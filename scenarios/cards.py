@@ -210,7 +210,15 @@ class Activated(Strict):
     @property
     def adds(self) -> bool:
         """An ability that Adds resources resolves at once, without the Chain (400.2, 429.2)."""
-        return bool(self.effects) and all(effect.get("op") == "add" for effect in self.effects)
+        return bool(self.effects) and all(_adds(effect) for effect in self.effects)
+
+
+def _adds(effect: dict[str, Any]) -> bool:
+    """An instruction that only Adds: an Add, or an `if` whose branches only Add ("[Add] [1]. If this is
+    [Empowered], [Add] [2] instead")."""
+    if effect.get("op") == "if":
+        return all(_adds(e) for e in effect.get("then", []) + effect.get("else", []))
+    return effect.get("op") == "add"
 
 
 class Card(Strict):

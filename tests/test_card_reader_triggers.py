@@ -330,3 +330,64 @@ def test_my_disputes_kill_a_mutant_of_each_trigger_condition(mutant, real_db, mo
     ]
     monkeypatch.setattr(abilities, "TRIGGERS", patched)
     assert "mismatch" in _verdicts(real_db), f"the mutant {mutant!r} survives every read-card dispute 181-199"
+
+
+# -- "... instead" ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "condition"),
+    [
+        (
+            "Deal 2 to a unit at a battlefield. If you control a facedown card, deal 4 to it instead.",
+            "Spell",
+            "you control a facedown card",
+        ),
+        ("[Deathknell][>] Draw 1. If it's your Beginning Phase, draw 2 instead.", "Unit", "your beginning phase"),
+        ("Give a unit +1 [Might] this turn.\n[Level 6][>] Give it +3 [Might] this turn instead.", "Spell", "level 6"),
+    ],
+)
+def test_a_sentence_instead_of_the_one_before_is_one_conditional_instruction(text, kind, condition):
+    reading = read(text, kind, might=2)
+    assert reading.status == "read", reading.unread
+    effects = reading.definition["effects"] if kind == "Spell" else reading.definition["triggers"][0]["effects"]
+    (conditional,) = effects
+    assert conditional["op"] == "if" and conditional["condition"] == condition
+    assert conditional["then"] and conditional["else"] and conditional["then"] != conditional["else"]
+
+
+def test_an_add_instead_still_adds_at_once():
+    text = "[Reaction][>] [Exhaust]: [Add] [1 Energy]. If this is [Empowered], [Add] [2 Energy] instead."
+    (ability,) = read(text, "Gear").definition["activated"]
+    assert ability["effects"] == [
+        {
+            "op": "if",
+            "condition": "empowered",
+            "then": [{"op": "add", "energy": 2}],
+            "else": [{"op": "add", "energy": 1}],
+        }
+    ]
+    assert Card.model_validate(read(text, "Gear").definition).activated[0].adds  # 400.2, 429.2
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Deal 2 to a unit at a battlefield. If it's attacking, deal 4 to it instead.",  # a condition on "it": not said
+        "If you control a facedown card, draw 2 instead.",  # nothing before it to replace
+        "Draw 1. If you control a facedown card, deal 4 to an enemy unit instead.",  # a choice of its own
+    ],
+)
+def test_an_instead_not_understood_is_refused(text):
+    assert read(text, "Spell").status == "unread"
+
+
+def test_my_disputes_kill_an_instead_with_its_branches_swapped(real_db, monkeypatch):
+    from scenarios.card_reader import abilities, instead
+
+    def swapped(sentence, before, ctx, used):
+        found = instead.read_instead(sentence, before, ctx, used)
+        return [{**i, "then": i["else"], "else": i["then"]} for i in found] if found else found
+
+    monkeypatch.setattr(abilities, "INSTEAD", [swapped])
+    assert "mismatch" in _verdicts(real_db)

@@ -152,6 +152,10 @@ TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
 # paragraph's text, the card, the templates used and the condition word it depends on ("level 3"; None), and
 # returns True when it read the paragraph (or raises Unread); tried after the readers below.
 MORE_READERS: list[Callable[[str, dict[str, Any], list[str], str | None], bool]] = []
+# Readers of a sentence that replaces the instructions of the sentence before it ("If it's your Beginning Phase,
+# draw 2 instead"): called with the sentence, those instructions and the context; the instructions both make now,
+# or None when the sentence is not one they read.
+INSTEAD: list[Callable[[str, list[dict[str, Any]], Context, list[str]], list[dict[str, Any]] | None]] = []
 _ABOUT_ME = {"when I <event>", "when I move to a battlefield", "the Nth time I move in a turn"}
 _YOU_MAY_COST = re.compile(
     r"you may (?P<cost>(?:exhaust (?:me|this)|pay (?:\[[^\]]+\])+|spend a buff|spend my buff)(?: and (?:exhaust (?:me|this)))?)"
@@ -168,13 +172,19 @@ def _trigger_head(head: str) -> tuple[str, list[dict[str, Any]]] | None:
 
 
 def _effects(text: str, ctx: Context, used: list[str]) -> list[dict[str, Any]]:
-    """The instructions of one or more sentences; Unread naming the first sentence not read."""
+    """The instructions of one or more sentences; Unread naming the first sentence not read. A sentence may
+    rewrite the one before it ("If ..., <X> instead": `INSTEAD` readers)."""
     result: list[dict[str, Any]] = []
+    last: list[dict[str, Any]] = []
     for sentence in sentences(text):
+        replaced = next((r for reader in INSTEAD if (r := reader(sentence, last, ctx, used)) is not None), None)
+        if replaced is not None:
+            result, last = result[: len(result) - len(last)] + replaced, replaced
+            continue
         read = instructions(sentence, ctx, used)
         if read is None:
             raise Unread(sentence)
-        result += read
+        result, last = result + read, read
     if ctx.revealing:  # a reveal whose next sentence did not say what is done with the unit and the rest
         raise Unread(text)
     return result
@@ -529,7 +539,7 @@ def read_deathknell(text: str, card: dict[str, Any], used: list[str]) -> bool:
     return True
 
 
-_LEGION_INSTEAD = re.compile(r"\[legion\](?: —|\[>\]) (?P<then>.+) instead\.?")
+_LEGION_INSTEAD = re.compile(r"\[(?P<word>legion|level \d+)\](?: —|\[>\]) (?P<then>.+) instead\.?")
 
 
 def read_paragraph(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> None:
@@ -545,9 +555,10 @@ def read_paragraph(text: str, card: dict[str, Any], spell: Context | None, used:
     if spell is not None and instead and card.get("effects"):
         # "[Legion] — Kill it now instead": with Legion's condition (812), these instructions replace the ones
         # the spell said before (364.3.a: if <condition>, <then>, else what it says otherwise)
+        # "[Level 6][>] Give it +3 [Might] this turn instead" likewise, while its controller has 6 XP (824.1.b.1)
         then = _effects(instead["then"].replace(" now", ""), spell, used)
-        card["effects"] = [{"op": "if", "condition": "legion", "then": then, "else": card["effects"]}]
-        used.append("legion: instead")
+        card["effects"] = [{"op": "if", "condition": instead["word"], "then": then, "else": card["effects"]}]
+        used.append(f"{instead['word'].split()[0]}: instead")
         return
     for reader in (read_deathknell, read_legion, read_level, read_activated, read_trigger, read_static):
         if reader(rest, card, used):

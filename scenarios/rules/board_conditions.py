@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from scenarios.game import Game
 from scenarios.kernel import condition
-from scenarios.objects import TRASH
+from scenarios.objects import BOARD, FACEDOWN, RUNE, TRASH
 
 
 def _controls_another(tag: str):
@@ -77,3 +77,25 @@ def _my_name_in_trash(game: Game, context) -> bool:
 def _opponents_turn(game: Game, context) -> bool:
     """ "When you play a card on an opponent's turn": the trigger condition holds during another player's turn."""
     return game.turn_player != context.player
+
+
+@condition("your beginning phase", "364.3.a")
+def _your_beginning_phase(game: Game, context) -> bool:
+    """ "If it's your Beginning Phase": the turn is this player's and in its Beginning Phase (315.2)."""
+    return game.turn_player == context.player and game.phase == "beginning"
+
+
+@condition("you control a facedown card", "364.3.a")
+def _facedown(game: Game, context) -> bool:
+    """A card hidden facedown at a battlefield (811) is its controller's."""
+    return any(o.zone == FACEDOWN and o.controller == context.player for o in game.objects.values())
+
+
+def _runes_at_least(n: int):
+    return lambda game, context: sum(
+        1 for o in game.objects.values() if o.kind == RUNE and o.zone == BOARD and o.controller == context.player
+    ) >= n
+
+
+for _n in range(1, 13):
+    condition(f"you control {_n} or more runes", "364.3.a")(_runes_at_least(_n))

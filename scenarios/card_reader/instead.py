@@ -1,0 +1,50 @@
+"""A sentence that replaces the one before it: "Draw 1. If it's your Beginning Phase, draw 2 instead", "[Add] [1
+Energy]. If this is [Empowered], [Add] [2 Energy] instead", "Deal 2 to a unit at a battlefield. If you control a
+facedown card, deal 4 to it instead": if the condition holds the second sentence's instructions, else the first's
+(364.3.a), one `if` instruction (`abilities.INSTEAD`, added to).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from scenarios.card_reader.abilities import INSTEAD
+from scenarios.card_reader.effects import instructions
+from scenarios.card_reader.phrases import Context
+
+_INSTEAD = re.compile(r"if (?P<c>.+?), (?P<then>.+) instead\.?")
+# the conditions these sentences state -> the condition words of the engine (`rules/board_conditions.py`, empower)
+_CONDITIONS: list[tuple[re.Pattern, Any]] = [
+    (re.compile(r"(?:this is|i'm) \[empowered\]"), lambda m, ctx: "empowered" if ctx.me == "this" else None),
+    (re.compile(r"it's your beginning phase"), lambda m, ctx: "your beginning phase"),
+    (re.compile(r"you control a facedown card"), lambda m, ctx: "you control a facedown card"),
+    (re.compile(r"you control (?P<n>\d+) or more runes"), lambda m, ctx: f"you control {m['n']} or more runes"),
+]
+
+
+def _condition(text: str, ctx: Context) -> str | None:
+    for pattern, word in _CONDITIONS:
+        found = pattern.fullmatch(text)
+        if found:
+            return word(found, ctx)
+    return None
+
+
+def read_instead(sentence: str, before: list[dict[str, Any]], ctx: Context, used: list[str]) -> list | None:
+    found = _INSTEAD.fullmatch(sentence.strip())
+    if found is None or not before:
+        return None
+    word = _condition(found["c"], ctx)
+    if word is None:
+        return None
+    saved = (dict(ctx.targets), ctx.it)
+    then = instructions(found["then"], ctx, used)
+    if then is None or ctx.targets != saved[0]:  # the second sentence chooses nothing of its own
+        ctx.targets, ctx.it = saved
+        return None
+    used.append("if <condition>, <instructions> instead")
+    return [{"op": "if", "condition": word, "then": then, "else": before}]
+
+
+INSTEAD.append(read_instead)
