@@ -292,6 +292,9 @@ class TypedQueries(Protocol):
     def combat_joins_open_showdown(self, game: Any) -> None:
         """scenarios.rules.showdowns.combat_joins_open_showdown"""
 
+    def combat_result(self, game: Any, combat: Any) -> str | None:
+        """scenarios.rules.combat_result.combat_result"""
+
     def condition_holds(self, game: Any, word: str, context: Any) -> bool:
         """scenarios.rules.conditions.condition_holds"""
 
@@ -312,6 +315,9 @@ class TypedQueries(Protocol):
 
     def deflect_cost(self, game: Any, player: str, choices: Any) -> int:
         """scenarios.rules.deflect.deflect_cost"""
+
+    def end_combat(self, game: Any, bf_id: str) -> None:
+        """scenarios.rules.combat.end_combat"""
 
     def enters_ready(self, game: Any, card: Any, player: str, location: str, ready: bool) -> bool:
         """scenarios.rules.entering.enters_ready"""

@@ -256,6 +256,8 @@ def test_my_disputes_kill_a_mutant_of_each_reading(mutant, real_db, monkeypatch)
         ("When I move from a battlefield", [{"event": "move_from", "who": "self", "where": "battlefield"}]),
         ("When I move from a location", [{"event": "move_from", "who": "self"}]),
         ("When a unit moves from here", [{"event": "move_from", "who": "unit", "where": "here"}]),
+        ("When I win a combat", [{"event": "win_combat", "who": "self"}]),
+        ("When you win a combat", [{"event": "win_combat", "who": "you"}]),
     ],
 )
 def test_trigger_conditions_of_state_changes_read_into_their_events(head, events):
@@ -316,6 +318,7 @@ TRIGGER_MUTANTS = {
         {**e, "min_energy": e["min_energy"] + 1} if "min_energy" in e else e
     ),
     "played from facedown dropped": lambda e: {k: v for k, v in e.items() if k != "from_hidden"},
+    "a combat won read as a conquest": lambda e: {**e, "event": "conquer"} if e["event"] == "win_combat" else e,
 }
 
 
@@ -391,3 +394,9 @@ def test_my_disputes_kill_an_instead_with_its_branches_swapped(real_db, monkeypa
 
     monkeypatch.setattr(abilities, "INSTEAD", [swapped])
     assert "mismatch" in _verdicts(real_db)
+
+
+def test_the_reminder_of_winning_a_combat_restates_it():
+    reading = read("When you win a combat, draw 1. (You win if only your units remain after combat.)", "Legend")
+    assert reading.status == "read", reading.unread
+    assert read("When you conquer, draw 1. (You win if only your units remain after combat.)").status == "unread"

@@ -144,6 +144,7 @@ _KEYWORD_ACTIONS = {
     "buff": ("buff",),
     "recall": ("base. this isn't a move",),
     "take control": ("start a combat if other enemies are there",),
+    "win a combat": ("remain after combat",),  # "(You win if only your units remain after combat.)" (466.3.a)
 }
 
 

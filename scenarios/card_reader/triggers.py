@@ -6,7 +6,8 @@ you play a card on an opponent's turn".
 A unit is stunned, buffed or readied only when it was not already (423.1.a.1, 426.1.c, 415.1.b): the events
 `stun`, `buff`, `ready` of `scenarios/rules/status.py` happen only then, by the player whose effect did it, and
 the turn player readies their units in the Awaken Phase (415.3.a). `move_from` is a move seen from where the unit
-left (446.1), `attach_equipment` an Equipment attached to a unit it was not attached to (434.1.g).
+left (446.1), `attach_equipment` an Equipment attached to a unit it was not attached to (434.1.g), `win_combat`
+the result of a combat (466.3).
 """
 
 from __future__ import annotations
@@ -102,5 +103,10 @@ def _played(m, **more) -> dict:
     return {"event": "card_played", "who": "you", **kind, **more}
 
 
+# "When I win a combat" / "When you win a combat" (466.3.a; the units there share the result, 466.3.c)
+MORE += [
+    ("when I win a combat", re.compile(r"when i win a combat"), lambda m: [{"event": "win_combat", "who": "self"}]),
+    ("when you win a combat", re.compile(r"when you win a combat"), lambda m: [{"event": "win_combat", "who": "you"}]),
+]
 ADDED += MORE
 TRIGGERS.extend(MORE)

@@ -92,9 +92,10 @@ def _facedown(game: Game, context) -> bool:
 
 
 def _runes_at_least(n: int):
-    return lambda game, context: sum(
-        1 for o in game.objects.values() if o.kind == RUNE and o.zone == BOARD and o.controller == context.player
-    ) >= n
+    return lambda game, context: (
+        sum(1 for o in game.objects.values() if o.kind == RUNE and o.zone == BOARD and o.controller == context.player)
+        >= n
+    )
 
 
 for _n in range(1, 13):
