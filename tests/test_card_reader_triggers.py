@@ -121,11 +121,12 @@ def entering_cards():
         "Soldier": ("[Level 3][>] I enter ready.", ()),
         "Wurm": ("Other friendly units enter ready.", ()),
         "Ballista": ("This enters exhausted.", ()),
+        "Master": ("[Level 6][>] Your units have +1 [Might].\n[Level 11][>] Your units enter ready.", ()),
     }
     definitions = {}
     for name, (text, tags) in texts.items():
-        kind = "Gear" if name == "Ballista" else "Unit"
-        reading = read_card(CardText(name, kind, text, energy=0, might=None if kind == "Gear" else 2, tags=tags))
+        kind = {"Ballista": "Gear", "Master": "Legend"}.get(name, "Unit")
+        reading = read_card(CardText(name, kind, text, energy=0, might=2 if kind == "Unit" else None, tags=tags))
         assert reading.status == "read", reading.unread
         definitions[name] = {**reading.definition, "real": None, "made_up": True}
     use_read_cards(definitions)
@@ -156,6 +157,24 @@ def test_entering_ready_is_a_replacement_step_never_a_ready_afterwards(entering_
     assert "Wurm replaces the event: u would enter the board exhausted" in summaries
     assert "u enters the board at base ready" in summaries
     assert not any(s.startswith("ready ") for s in summaries)  # 805.6: it does not become ready
+
+
+@pytest.mark.parametrize(("xp", "might", "exhausted"), [(11, 3, False), (10, 3, True), (5, 2, True)])
+def test_a_legends_level_passives_apply_to_your_units(entering_cards, xp, might, exhausted):
+    setup = {
+        "rules": {"core": "2026-06-18"},
+        "turn": {"player": "A"},
+        "players": {
+            "A": {"legend": {"id": "yi", "card": "Master"}, "hand": [{"id": "u", "card": "Mechanic"}], "xp": xp},
+            "B": {},
+        },
+    }
+    game = GameState(setup)
+    game.push({"by": "A", "do": "play", "card": "u"})
+    assert game.obj("u").exhausted is exhausted
+    from scenarios.kernel import calc
+
+    assert calc.might(game, game.obj("u")) == might
 
 
 def test_a_gear_that_enters_exhausted(entering_cards):
@@ -215,13 +234,28 @@ ENTERING_MUTANTS = {
 }
 
 
-@pytest.mark.parametrize("mutant", [*ENTERING_MUTANTS, "a turn's entering ready read as once"])
+def _level_passive_without_its_condition(text, card, used, condition):
+    found = entering.read_conditional_passive(text, card, used, condition)
+    for passive in card.get("passives", []):
+        passive.pop("condition", None)
+    return found
+
+
+@pytest.mark.parametrize(
+    "mutant", [*ENTERING_MUTANTS, "a turn's entering ready read as once", "a level passive always on"]
+)
 def test_my_disputes_kill_a_mutant_of_each_reading(mutant, real_db, monkeypatch):
     from scenarios.card_reader import abilities
 
     if mutant in ENTERING_MUTANTS:
         readers = [
             _entering_mutant(ENTERING_MUTANTS[mutant]) if r is entering.read_entering else r
+            for r in abilities.MORE_READERS
+        ]
+        monkeypatch.setattr(abilities, "MORE_READERS", readers)
+    elif mutant == "a level passive always on":
+        readers = [
+            _level_passive_without_its_condition if r is entering.read_conditional_passive else r
             for r in abilities.MORE_READERS
         ]
         monkeypatch.setattr(abilities, "MORE_READERS", readers)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scenarios.card_reader.abilities import _I_HAVE, MORE_READERS, Unread, _keywords
+from scenarios.card_reader.abilities import _I_HAVE, MORE_READERS, Unread, _keywords, read_static
 from scenarios.card_reader.effects import template
 from scenarios.card_reader.phrases import NUMBER_WORDS, UNIT_TAGS, number, signed
 
@@ -71,7 +71,7 @@ def _replacement(card: dict[str, Any], who: str, word: str | None, would: str = 
 def read_entering(text: str, card: dict[str, Any], used: list[str], condition: str | None) -> bool:
     """A paragraph saying how a permanent enters the board, or how this one does (369.3), read into `card`."""
     text = text.rstrip(".")
-    permanent = card["type"] in ("unit", "gear")
+    permanent = card["type"] in ("unit", "gear", "legend")  # on the board, a legend's passives apply (365.1)
     if text in ("this enters exhausted", "i enter exhausted") and card["type"] == "gear" and condition is None:
         _replacement(card, "self", None, would="enter_ready")  # a gear enters ready otherwise (359.2.d)
         used.append("enters: this enters exhausted")
@@ -112,6 +112,29 @@ def read_entering(text: str, card: dict[str, Any], used: list[str], condition: s
 
 
 MORE_READERS.append(read_entering)
+
+
+def read_conditional_passive(text: str, card: dict[str, Any], used: list[str], condition: str | None) -> bool:
+    """ "[Level 6][>] Your units have +1 [Might]": a passive of other units, active while the condition holds
+    (824.1.b.1, 727.1.b.2), as `read_static` reads it without the condition."""
+    if condition is None:
+        return False
+    before = {key: len(card.get(key, [])) for key in ("passives", "replacements", "restrictions", "played_to")}
+    ready = card.get("enters_ready")
+    if not read_static(text, card, used):
+        return False
+    added = {key: len(card.get(key, [])) - n for key, n in before.items()}
+    if any(added[key] for key in ("replacements", "restrictions", "played_to")) or card.get("enters_ready") != ready:
+        raise Unread(text)  # only a passive can say the condition it depends on
+    for passive in card["passives"][before["passives"] :]:
+        if passive.get("condition") or passive["to"].get("who") == "self":
+            raise Unread(text)  # "I have ..." is read_level's; a passive with a condition already: not said
+        passive["condition"] = condition
+    used.append("level: <units> have <X>")
+    return True
+
+
+MORE_READERS.append(read_conditional_passive)
 
 
 @template(
