@@ -291,6 +291,7 @@ def test_my_disputes_kill_a_mutant_of_each_reading(mutant, real_db, monkeypatch)
         ("When I move from a location", [{"event": "move_from", "who": "self"}]),
         ("When a unit moves from here", [{"event": "move_from", "who": "unit", "where": "here"}]),
         ("When I win a combat", [{"event": "win_combat", "who": "self"}]),
+        ("When you hide a card", [{"event": "hide", "who": "you"}]),
         ("When you win a combat", [{"event": "win_combat", "who": "you"}]),
     ],
 )
@@ -353,6 +354,7 @@ TRIGGER_MUTANTS = {
     ),
     "played from facedown dropped": lambda e: {k: v for k, v in e.items() if k != "from_hidden"},
     "a combat won read as a conquest": lambda e: {**e, "event": "conquer"} if e["event"] == "win_combat" else e,
+    "a hiding by anyone": lambda e: {**e, "who": "player"} if e["event"] == "hide" else e,
 }
 
 

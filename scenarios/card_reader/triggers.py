@@ -103,6 +103,8 @@ def _played(m, **more) -> dict:
     return {"event": "card_played", "who": "you", **kind, **more}
 
 
+# "When you hide a card" (421.1: a player hides a card facedown at a battlefield they control)
+MORE.append(("when you hide a card", re.compile(r"when you hide a card"), lambda m: [{"event": "hide", "who": "you"}]))
 # "When I win a combat" / "When you win a combat" (466.3.a; the units there share the result, 466.3.c)
 MORE += [
     ("when I win a combat", re.compile(r"when i win a combat"), lambda m: [{"event": "win_combat", "who": "self"}]),

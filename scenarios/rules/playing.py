@@ -49,6 +49,7 @@ def ambush_at(game: Game, player: str, card, location) -> bool:
 
 
 event_kind("play", "383.4.a", would="be played")
+event_kind("hide", "421.1", would="hide a card")
 
 
 @query("play_timing")
@@ -349,6 +350,7 @@ def hide(game: Game, act: Hide) -> None:
         raise Refusal("107.3.b", f"{where} already has a facedown card")
     calc.pay_resources(game, player, Cost(power=1), "811.1.b")  # [A]: Power of any domain
     card.zone, card.location, card.hidden_turn = Zone.FACEDOWN, where, game.turn_number
+    calc.fire(game, Event("hide", player=player, location=where))  # "When you hide a card" (383.2)
     calc.cleanup(game, "a card was hidden", "319.7")
     calc.settle_priority(game)
 
