@@ -436,3 +436,24 @@ def test_the_reminder_of_winning_a_combat_restates_it():
     reading = read("When you win a combat, draw 1. (You win if only your units remain after combat.)", "Legend")
     assert reading.status == "read", reading.unread
     assert read("When you conquer, draw 1. (You win if only your units remain after combat.)").status == "unread"
+
+
+def test_legion_inside_an_ability_is_a_condition_on_its_instructions():
+    text = "[Exhaust]: [Legion] — The next unit you play this turn enters ready. (Get the effect if you've played another card this turn.)"
+    reading = read(text, "Gear")
+    assert reading.status == "read", reading.unread
+    (ability,) = reading.definition["activated"]
+    (conditional,) = ability["effects"]
+    assert conditional["op"] == "if" and conditional["condition"] == "legion"
+    assert conditional["then"][0]["op"] == "replace_next" and conditional["then"][0]["once"] is True
+
+
+def test_my_disputes_kill_a_legion_read_as_always(real_db, monkeypatch):
+    from scenarios.card_reader import instead
+
+    def always(m, ctx):
+        return instead._legion_instructions(m, ctx)[0]["then"]
+
+    templates = [(f, p, always if b is instead._legion_instructions else b) for f, p, b in effects.TEMPLATES]
+    monkeypatch.setattr(effects, "TEMPLATES", templates)
+    assert "mismatch" in _verdicts(real_db)

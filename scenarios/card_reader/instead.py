@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from scenarios.card_reader.abilities import INSTEAD
-from scenarios.card_reader.effects import instructions
+from scenarios.card_reader.effects import instructions, template
 from scenarios.card_reader.phrases import Context
 
 _INSTEAD = re.compile(r"if (?P<c>.+?), (?P<then>.+) instead\.?")
@@ -48,3 +48,11 @@ def read_instead(sentence: str, before: list[dict[str, Any]], ctx: Context, used
 
 
 INSTEAD.append(read_instead)
+
+
+@template("legion: instructions", r"\[legion\] — (?P<rest>.+)")
+def _legion_instructions(m, ctx):
+    """ "[Exhaust]: [Legion] — The next unit you play this turn enters ready": the instructions happen only if its
+    controller has played a card this turn (812.1.b: another card than this one; an ability is no card played)."""
+    then = instructions(m["rest"], ctx, [])
+    return None if then is None else [{"op": "if", "condition": "legion", "then": then}]
