@@ -316,6 +316,9 @@ class TypedQueries(Protocol):
     def deflect_cost(self, game: Any, player: str, choices: Any) -> int:
         """scenarios.rules.deflect.deflect_cost"""
 
+    def discarded(self, game: Any, player: str, n: int) -> None:
+        """scenarios.rules.zones.discarded"""
+
     def end_combat(self, game: Any, bf_id: str) -> None:
         """scenarios.rules.combat.end_combat"""
 

@@ -292,6 +292,7 @@ def test_my_disputes_kill_a_mutant_of_each_reading(mutant, real_db, monkeypatch)
         ("When a unit moves from here", [{"event": "move_from", "who": "unit", "where": "here"}]),
         ("When I win a combat", [{"event": "win_combat", "who": "self"}]),
         ("When you hide a card", [{"event": "hide", "who": "you"}]),
+        ("When you discard one or more cards", [{"event": "discard_some", "who": "you"}]),
         ("When you win a combat", [{"event": "win_combat", "who": "you"}]),
     ],
 )
@@ -355,6 +356,7 @@ TRIGGER_MUTANTS = {
     "played from facedown dropped": lambda e: {k: v for k, v in e.items() if k != "from_hidden"},
     "a combat won read as a conquest": lambda e: {**e, "event": "conquer"} if e["event"] == "win_combat" else e,
     "a hiding by anyone": lambda e: {**e, "who": "player"} if e["event"] == "hide" else e,
+    "one or more cards read as each card": lambda e: {**e, "event": "discard"} if e["event"] == "discard_some" else e,
 }
 
 

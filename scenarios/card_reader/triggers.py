@@ -103,6 +103,14 @@ def _played(m, **more) -> dict:
     return {"event": "card_played", "who": "you", **kind, **more}
 
 
+# "When you discard one or more cards": once for what one instruction or cost discards (422.1)
+MORE.append(
+    (
+        "when you discard one or more cards",
+        re.compile(r"when you discard one or more cards"),
+        lambda m: [{"event": "discard_some", "who": "you"}],
+    )
+)
 # "When you hide a card" (421.1: a player hides a card facedown at a battlefield they control)
 MORE.append(("when you hide a card", re.compile(r"when you hide a card"), lambda m: [{"event": "hide", "who": "you"}]))
 # "When I win a combat" / "When you win a combat" (466.3.a; the units there share the result, 466.3.c)

@@ -63,6 +63,7 @@ def pay_cost(game: Game, cost, player: str, source_id: str | None, label: str) -
     for _ in range(cost.discard):
         pick = choose(game, "discard", player, "card to discard (a cost)", [c.id for c in game.hand(player)], "422.1.a")
         do.discard(game, player, pick, because="357.2")
+    calc.discarded(game, player, cost.discard)
     if cost.banish:
         assert source_id is not None, "a cost that banishes names its source"
         do.banish(game, source_id, None, because="357.2")

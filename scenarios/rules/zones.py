@@ -130,13 +130,27 @@ def op_draw(game: Game, run, ins) -> None:
 def op_discard(game: Game, run, ins) -> None:
     """422.4: discard as many as possible; the player chooses which (422.1.a)."""
     player = run.item.controller
+    discarded = 0
     for _ in range(ins.get("n", 1)):
         hand = [o.id for o in game.hand(player)]
         if not hand:
             calc.impossible(game, run, f"{player} has no card left to discard", "422.4")
-            return
+            break
         pick = choose(game, "discard", player, "card to discard", hand, "422.1.a")
         do.discard(game, player, pick, because=run.because)
+        discarded += 1
+    calc.discarded(game, player, discarded)
+
+
+# "When you discard one or more cards": once for the cards one instruction or cost discards (each card is a
+# `discard` event of its own, 422.1)
+event_kind("discard_some", "422.1", would="discard one or more cards")
+
+
+@query("discarded")
+def discarded(game: Game, player: str, n: int) -> None:
+    if n:
+        calc.fire(game, Event("discard_some", player=player, count=n))
 
 
 @instruction("return_to_hand")
