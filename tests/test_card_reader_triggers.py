@@ -292,6 +292,7 @@ def test_my_disputes_kill_a_mutant_of_each_reading(mutant, real_db, monkeypatch)
         ("When a unit moves from here", [{"event": "move_from", "who": "unit", "where": "here"}]),
         ("When I win a combat", [{"event": "win_combat", "who": "self"}]),
         ("When you hide a card", [{"event": "hide", "who": "you"}]),
+        ("When you stun one or more enemy units", [{"event": "stun_some", "who": "enemy unit", "by": "you"}]),
         ("When you discard one or more cards", [{"event": "discard_some", "who": "you"}]),
         ("When you win a combat", [{"event": "win_combat", "who": "you"}]),
     ],
@@ -459,3 +460,47 @@ def test_my_disputes_kill_a_legion_read_as_always(real_db, monkeypatch):
     templates = [(f, p, always if b is instead._legion_instructions else b) for f, p, b in effects.TEMPLATES]
     monkeypatch.setattr(effects, "TEMPLATES", templates)
     assert "mismatch" in _verdicts(real_db)
+
+
+def _stun_all(dawn_text: str) -> list[str]:
+    """What triggered as A's "Stun all enemy units." stuns B's two units, with a legend of `dawn_text`."""
+    texts = {
+        "Dawn": ("Legend", dawn_text),
+        "Storm": ("Spell", "Stun all enemy units."),
+        "Soldier": ("Unit", ""),
+    }
+    definitions = {}
+    for name, (kind, text) in texts.items():
+        reading = read_card(CardText(name, kind, text, might=2 if kind == "Unit" else None))
+        assert reading.status == "read", reading.unread
+        definitions[name] = {**reading.definition, "real": None, "made_up": True}
+    use_read_cards(definitions)
+    try:
+        game = GameState(
+            {
+                "rules": {"core": "2026-06-18"},
+                "turn": {"player": "A"},
+                "players": {
+                    "A": {"legend": {"id": "dawn", "card": "Dawn"}, "hand": [{"id": "storm", "card": "Storm"}]},
+                    "B": {"base": [{"id": "b1", "card": "Soldier"}, {"id": "b2", "card": "Soldier"}]},
+                },
+            }
+        )
+        game.push({"by": "A", "do": "play", "card": "storm"})
+        game.push({"by": "A", "do": "pass"})
+        game.push({"by": "B", "do": "pass"})
+        assert game.obj("b1").stunned and game.obj("b2").stunned
+        pending = game.pending
+        if pending is not None:  # several triggered at once: their controller orders them first (383.3.d)
+            assert pending.kind == "order"
+            return list(pending.options)
+        return [str(entry) for entry in game.log.get("triggered", [])]
+    finally:
+        use_read_cards({})
+
+
+def test_stunning_one_or_more_units_triggers_once_for_the_effect():
+    once = _stun_all("When you stun one or more enemy units, draw 1.")
+    assert len(once) == 1 and "one or more" in once[0]
+    each = _stun_all("When you stun an enemy unit, draw 1.")  # each unit stunned: an event of its own
+    assert len(each) == 2

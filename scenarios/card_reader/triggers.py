@@ -111,6 +111,14 @@ MORE.append(
         lambda m: [{"event": "discard_some", "who": "you"}],
     )
 )
+# "When you stun one or more enemy units": once for the units one effect stuns (423.1: one or more units)
+MORE.append(
+    (
+        "when you stun one or more units",
+        re.compile(r"when you \[?stun\]? one or more (?P<side>friendly |enemy )?units"),
+        lambda m: [{"event": "stun_some", "who": _unit(m), "by": "you"}],
+    )
+)
 # "When you hide a card" (421.1: a player hides a card facedown at a battlefield they control)
 MORE.append(("when you hide a card", re.compile(r"when you hide a card"), lambda m: [{"event": "hide", "who": "you"}]))
 # "When I win a combat" / "When you win a combat" (466.3.a; the units there share the result, 466.3.c)

@@ -152,6 +152,7 @@ def _on_objects(name: str):
 event_kind("stun", "423.1", would="be stunned")
 event_kind("ready", "415.1", would="become ready")
 event_kind("buff", "426.1", would="be buffed")
+event_kind("stun_some", "423.1", would="stun one or more units")
 _UNCHANGED = {"stun": "stunned", "ready": "ready", "buff": "buffed"}
 
 
@@ -172,6 +173,8 @@ def status_changed(game: Game, name: str, ids, player: str) -> None:
     """`player` stunned, readied or buffed these units: the abilities that trigger on it trigger (383.2)."""
     for unit_id in ids:
         calc.fire(game, Event(name, unit=unit_id, player=player, location=game.objects[unit_id].location))
+    if ids and name == "stun":  # "When you stun one or more enemy units": once for the units one effect stuns
+        calc.fire(game, Event("stun_some", player=player, units=tuple(ids)))
 
 
 for _name in ("exhaust", "ready", "stun", "buff"):
