@@ -415,7 +415,7 @@ def test_an_add_instead_still_adds_at_once():
 @pytest.mark.parametrize(
     "text",
     [
-        "Deal 2 to a unit at a battlefield. If it's attacking, deal 4 to it instead.",  # a condition on "it": not said
+        "Deal 2 to a unit at a battlefield. If it's exhausted, deal 4 to it instead.",  # a state not said
         "If you control a facedown card, draw 2 instead.",  # nothing before it to replace
         "Draw 1. If you control a facedown card, deal 4 to an enemy unit instead.",  # a choice of its own
     ],
@@ -504,3 +504,29 @@ def test_stunning_one_or_more_units_triggers_once_for_the_effect():
     assert len(once) == 1 and "one or more" in once[0]
     each = _stun_all("When you stun an enemy unit, draw 1.")  # each unit stunned: an event of its own
     assert len(each) == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "state"),
+    [
+        ("Deal 2 to a unit at a battlefield. If it's attacking, deal 4 to it instead.", "attacking"),
+        ("Give a unit +2 [Might] this turn. If it's [Empowered], give it +4 [Might] this turn instead.", "empowered"),
+    ],
+)
+def test_the_state_of_the_unit_chosen_is_a_condition_on_it(text, state):
+    reading = read(text, "Spell")
+    assert reading.status == "read", reading.unread
+    (conditional,) = reading.definition["effects"]
+    assert conditional["op"] == "if_it" and conditional["it"] == "target" and conditional["state"] == state
+    Card.model_validate(reading.definition)
+
+
+def test_my_disputes_kill_a_state_read_as_another(real_db, monkeypatch):
+    from scenarios.card_reader import abilities, instead
+
+    def other_state(sentence, before, ctx, used):
+        found = instead.read_instead(sentence, before, ctx, used)
+        return [{**i, "state": "stunned"} if i["op"] == "if_it" else i for i in found] if found else found
+
+    monkeypatch.setattr(abilities, "INSTEAD", [other_state])
+    assert "mismatch" in _verdicts(real_db)

@@ -31,10 +31,16 @@ def _condition(text: str, ctx: Context) -> str | None:
     return None
 
 
+_ITS_STATE = re.compile(r"it's (?P<s>attacking|defending|\[empowered\]|stunned|buffed|\[mighty\])")
+
+
 def read_instead(sentence: str, before: list[dict[str, Any]], ctx: Context, used: list[str]) -> list | None:
     found = _INSTEAD.fullmatch(sentence.strip())
     if found is None or not before:
         return None
+    state = _ITS_STATE.fullmatch(found["c"])
+    if state and ctx.it in ctx.targets:  # "If it's attacking": the state of the object chosen (`if_it`)
+        return _if_its_state(state["s"].strip("[]"), found["then"], before, ctx, used)
     word = _condition(found["c"], ctx)
     if word is None:
         return None
@@ -45,6 +51,16 @@ def read_instead(sentence: str, before: list[dict[str, Any]], ctx: Context, used
         return None
     used.append("if <condition>, <instructions> instead")
     return [{"op": "if", "condition": word, "then": then, "else": before}]
+
+
+def _if_its_state(state: str, text: str, before: list, ctx: Context, used: list[str]) -> list | None:
+    it, saved = ctx.it, dict(ctx.targets)
+    then = instructions(text, ctx, used)
+    if then is None or ctx.targets != saved:
+        ctx.targets, ctx.it = saved, it
+        return None
+    used.append("if it's <state>, <instructions> instead")
+    return [{"op": "if_it", "it": it, "state": state, "then": then, "else": before}]
 
 
 INSTEAD.append(read_instead)
