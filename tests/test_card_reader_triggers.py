@@ -34,7 +34,7 @@ def read(text: str, kind: str = "Unit", **numbers):
     ("text", "who", "condition"),
     [
         ("I enter ready if you control another Mech.", "self", "you control another Mech"),
-        ("If you have two or fewer cards in your hand, I enter ready.", "self", "at most 2 cards in your hand"),
+        ("I enter ready if you have two or fewer cards in your hand.", "self", "2 or fewer cards in hand"),
         ("If an opponent controls a battlefield, I enter ready.", "self", "an opponent controls a battlefield"),
         (
             "I enter ready if you have two or more other units in your base.",
@@ -293,7 +293,6 @@ def test_my_disputes_kill_a_mutant_of_each_reading(mutant, real_db, monkeypatch)
         ("When I win a combat", [{"event": "win_combat", "who": "self"}]),
         ("When you hide a card", [{"event": "hide", "who": "you"}]),
         ("When you stun one or more enemy units", [{"event": "stun_some", "who": "enemy unit", "by": "you"}]),
-        ("When you discard one or more cards", [{"event": "discard_some", "who": "you"}]),
         ("When you win a combat", [{"event": "win_combat", "who": "you"}]),
     ],
 )
@@ -357,7 +356,6 @@ TRIGGER_MUTANTS = {
     "played from facedown dropped": lambda e: {k: v for k, v in e.items() if k != "from_hidden"},
     "a combat won read as a conquest": lambda e: {**e, "event": "conquer"} if e["event"] == "win_combat" else e,
     "a hiding by anyone": lambda e: {**e, "who": "player"} if e["event"] == "hide" else e,
-    "one or more cards read as each card": lambda e: {**e, "event": "discard"} if e["event"] == "discard_some" else e,
 }
 
 

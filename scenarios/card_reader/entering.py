@@ -25,7 +25,7 @@ _CONDITIONS: list[tuple[re.Pattern, Any]] = [
     ),
     (
         re.compile(rf"you have {_COUNT} or fewer cards in your hand"),
-        lambda m: f"at most {number(m['n'])} cards in your hand",
+        lambda m: f"{number(m['n'])} or fewer cards in hand",  # rules/hand_size.py
     ),
     (re.compile(r"an opponent controls a battlefield"), lambda m: "an opponent controls a battlefield"),
     (

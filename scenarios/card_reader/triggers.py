@@ -103,14 +103,6 @@ def _played(m, **more) -> dict:
     return {"event": "card_played", "who": "you", **kind, **more}
 
 
-# "When you discard one or more cards": once for what one instruction or cost discards (422.1)
-MORE.append(
-    (
-        "when you discard one or more cards",
-        re.compile(r"when you discard one or more cards"),
-        lambda m: [{"event": "discard_some", "who": "you"}],
-    )
-)
 # "When you stun one or more enemy units": once for the units one effect stuns (423.1: one or more units)
 MORE.append(
     (

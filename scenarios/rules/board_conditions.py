@@ -26,14 +26,6 @@ for _tag in ("Mech", "Dragon", "Poro", "Bird", "Cat", "Dog"):  # the tags card t
     condition(f"you control another {_tag}", "364.3.a")(_controls_another(_tag))
 
 
-def _cards_in_hand_at_most(n: int):
-    return lambda game, context: len(game.hand(context.player)) <= n
-
-
-for _n in range(8):
-    condition(f"at most {_n} cards in your hand", "364.3.a")(_cards_in_hand_at_most(_n))
-
-
 @condition("an opponent controls a battlefield", "364.3.a")
 def _opponent_controls_battlefield(game: Game, context) -> bool:
     return any(bf.battlefield_controller not in (None, context.player) for bf in game.battlefields())

@@ -63,8 +63,8 @@ def _candidates(game: Game, card, player: str, location: str, would: str):
 _ENTERS = {"enter_exhausted": "enters ready", "enter_ready": "enters exhausted"}
 
 
-@query("enters_ready")
-def enters_ready(game: Game, card, player: str, location: str, ready: bool) -> bool:
+@query("entering_ready")
+def entering_ready(game: Game, card, player: str, location: str, ready: bool) -> bool:
     """Does `card`, entering the board at `location` under `player`'s control, enter ready? A unit enters exhausted
     unless `ready` (Accelerate, 805.6), a gear ready (359.2.d); a replacement effect of that event makes it enter
     the other way (369.3), the one its controller chooses when several apply (372)."""
