@@ -20,6 +20,11 @@ class Unread(ValueError):
     """Words of a card the reader does not understand (the card is refused, naming them)."""
 
 
+# Readers of whole paragraphs that other modules of the grammar add (`players`), tried before activated abilities,
+# triggers and statics: each reads its own shapes only, returning False for any other paragraph
+PARAGRAPH_READERS: list[Any] = []
+
+
 _NTH = {"second": 2, "third": 3, "fourth": 4}
 TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
     (
@@ -158,7 +163,7 @@ MORE_READERS: list[Callable[[str, dict[str, Any], list[str], str | None], bool]]
 INSTEAD: list[Callable[[str, list[dict[str, Any]], Context, list[str]], list[dict[str, Any]] | None]] = []
 _ABOUT_ME = {"when I <event>", "when I move to a battlefield", "the Nth time I move in a turn"}
 _YOU_MAY_COST = re.compile(
-    r"you may (?P<cost>(?:exhaust (?:me|this)|pay (?:\[[^\]]+\])+|spend a buff|spend my buff)(?: and (?:exhaust (?:me|this)))?)"
+    r"you may (?P<cost>(?:exhaust (?:me|this)|banish (?:me|this)|pay (?:\[[^\]]+\])+|spend a buff|spend my buff)(?: and (?:exhaust (?:me|this)))?)"
     r" to (?P<rest>.+)"
 )
 
@@ -185,8 +190,8 @@ def _effects(text: str, ctx: Context, used: list[str]) -> list[dict[str, Any]]:
         if read is None:
             raise Unread(sentence)
         result, last = result + read, read
-    if ctx.revealing or ctx.looking is not None:  # a reveal or a look whose next sentences did not say the rest
-        raise Unread(text)
+    if ctx.revealing or ctx.looking is not None or ctx.unfinished:  # a sentence a later one was to complete
+        raise Unread(ctx.unfinished or text)
     return result
 
 
@@ -245,16 +250,13 @@ def read_trigger(text: str, card: dict[str, Any], used: list[str], condition: st
         used.append("you may")
     effects = _effects(body, ctx, used)
     for event in events:
-        own = event.pop("condition", None)  # a trigger condition its words say ("on an opponent's turn", 383.2)
-        if own and condition:
-            raise Unread(head)
         entry = {"when": event, **trigger, "effects": effects, "label": f"{card['name']}: {text}"}
         if once:
             entry["limit"] = "once_per_turn"
         if ctx.targets:
             entry["targets"] = ctx.targets
-        if condition or own:
-            entry["condition"] = condition or own
+        if condition:
+            entry["condition"] = condition
         card.setdefault("triggers", []).append(entry)
     return True
 
@@ -567,7 +569,15 @@ def read_paragraph(text: str, card: dict[str, Any], spell: Context | None, used:
         card["effects"] = [{"op": "if", "condition": instead["word"], "then": then, "else": card["effects"]}]
         used.append(f"{instead['word'].split()[0]}: instead")
         return
-    for reader in (read_deathknell, read_legion, read_level, read_activated, read_trigger, read_static):
+    for reader in (
+        read_deathknell,
+        read_legion,
+        read_level,
+        *PARAGRAPH_READERS,
+        read_activated,
+        read_trigger,
+        read_static,
+    ):
         if reader(rest, card, used):
             return
     if any(reader(rest, card, used, None) for reader in MORE_READERS):

@@ -30,7 +30,11 @@ _CONDITIONS: list[tuple[re.Pattern, Any]] = [
     (re.compile(r"an opponent controls a battlefield"), lambda m: "an opponent controls a battlefield"),
     (
         re.compile(r"(?P<who>an opponent's|your) score is within (?P<n>\d) points of the victory score"),
-        lambda m: f"{m['who']} score is within {m['n']} points of the victory score",
+        lambda m: (
+            f"your score is within {m['n']} points of the victory score"
+            if m["who"] == "your"
+            else f"an opponent within {m['n']} points of the victory score"  # rules/players.py
+        ),
     ),
     (
         re.compile(rf"you have {_COUNT} or more other units in your base"),

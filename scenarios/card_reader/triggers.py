@@ -1,7 +1,6 @@
 """Trigger conditions of the events a unit's state changes make (`abilities.TRIGGERS`, added to): "When you stun an
 enemy unit", "When you buff me", "When you ready a friendly unit", "When I become ready", "When you choose me with a
-spell", "When you attach an Equipment to me", "When I move from a battlefield", "When a unit moves from here", "When
-you play a card on an opponent's turn".
+spell", "When you attach an Equipment to me", "When I move from a battlefield", "When a unit moves from here".
 
 A unit is stunned, buffed or readied only when it was not already (423.1.a.1, 426.1.c, 415.1.b): the events
 `stun`, `buff`, `ready` of `scenarios/rules/status.py` happen only then, by the player whose effect did it, and
@@ -62,18 +61,6 @@ ADDED: list = [
         re.compile(rf"when {_SIDE} moves from here"),
         lambda m: [{"event": "move_from", "who": _unit(m), "where": "here"}],
     ),
-    (
-        "when you play a card on an opponent's turn",
-        re.compile(r"when you play an? (?P<t>card|spell|unit|gear) on an opponent's turn"),
-        lambda m: [
-            {
-                "event": "card_played",
-                "who": "you",
-                **({"token": False} if m["t"] == "card" else {"card_type": m["t"]}),
-                "condition": "on an opponent's turn",
-            }
-        ],
-    ),
 ]
 TRIGGERS.extend(ADDED)
 
@@ -99,8 +86,7 @@ MORE: list = [
 
 def _played(m, **more) -> dict:
     """ "When you play a card ...": a card, never a token (185); a spell, a unit or a gear, of that type."""
-    kind = {"token": False} if m["t"] == "card" else {"card_type": m["t"]}
-    return {"event": "card_played", "who": "you", **kind, **more}
+    return {"event": "card_played", "who": "you", "card_type": m["t"], **more}
 
 
 # "When you stun one or more enemy units": once for the units one effect stuns (423.1: one or more units)

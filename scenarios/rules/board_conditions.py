@@ -1,5 +1,4 @@
-"""Condition words about the state of the game (364.3.a: "if ..., I enter ready"; 383.2: "when you play a card on
-an opponent's turn"), registered for the abilities that depend on them (`condition:` on a replacement effect, a
+"""Condition words about the state of the game (364.3.a: "if ..., I enter ready", "if ..., <X> instead"), registered for the abilities that depend on them (`condition:` on a replacement effect, a
 trigger, a passive). Each is read from the point of view of the player whose ability it is (`Condition.player`)
 and the object whose text it is (`Condition.source`).
 """
@@ -26,24 +25,13 @@ for _tag in ("Mech", "Dragon", "Poro", "Bird", "Cat", "Dog"):  # the tags card t
     condition(f"you control another {_tag}", "364.3.a")(_controls_another(_tag))
 
 
-@condition("an opponent controls a battlefield", "364.3.a")
-def _opponent_controls_battlefield(game: Game, context) -> bool:
-    return any(bf.battlefield_controller not in (None, context.player) for bf in game.battlefields())
+def _within(n: int):
+    """Your score "within N points of the Victory Score": N or fewer points short of it (194.2)."""
+    return lambda game, context: game.victory_score - game.players[context.player].points <= n
 
 
-def _within(n: int, whose: str):
-    """A score "within N points of the Victory Score": N or fewer points short of it (194.2)."""
-
-    def holds(game: Game, context) -> bool:
-        players = [p for p in game.players if (p == context.player) == (whose == "your")]
-        return any(game.victory_score - game.players[p].points <= n for p in players)
-
-    return holds
-
-
-for _n in range(1, 6):
-    condition(f"an opponent's score is within {_n} points of the victory score", "364.3.a")(_within(_n, "opponent"))
-    condition(f"your score is within {_n} points of the victory score", "364.3.a")(_within(_n, "your"))
+for _n in range(1, 8):  # an opponent's: `players.py` ("an opponent within N points of the victory score")
+    condition(f"your score is within {_n} points of the victory score", "364.3.a")(_within(_n))
 
 
 def _other_units_in_base(n: int):
@@ -63,12 +51,6 @@ def _my_name_in_trash(game: Game, context) -> bool:
     if source is None:
         return False
     return any(o.zone == TRASH and o.owner == context.player and o.card == source.card for o in game.objects.values())
-
-
-@condition("on an opponent's turn", "383.2")
-def _opponents_turn(game: Game, context) -> bool:
-    """ "When you play a card on an opponent's turn": the trigger condition holds during another player's turn."""
-    return game.turn_player != context.player
 
 
 @condition("your beginning phase", "364.3.a")

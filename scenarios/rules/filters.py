@@ -220,14 +220,12 @@ def _is_source_alone(game: Game, context) -> bool:
 
 
 def _card_played_matches(game: Game, flt, event: Event) -> bool:
-    """What was played: a token or a card (a token is played like a card but is not one, 185, 185.2.a), and its
-    printed cost (206: "a spell that costs [5] or more" reads the printed cost, whatever was paid)."""
+    """The printed cost of what was played (206: "a spell that costs [5] or more" reads the printed cost, whatever
+    was paid)."""
     card = game.objects.get(event.card) if event.card else None
     if card is None or card.definition is None:
         return False
     definition = card.definition
-    if flt.token is not None and (definition.type == "token") != flt.token:
-        return False
     if flt.min_energy is not None and definition.energy < flt.min_energy:
         return False
     return flt.min_power is None or definition.power >= flt.min_power
@@ -247,9 +245,11 @@ def matches_event(game: Game, flt, view: View, event: Event, kinds: frozenset | 
         return False
     if flt.card_type is not None:
         card = game.objects.get(event.card) if event.card else None
-        if card is None or card.kind != flt.card_type:
+        if card is None or card.kind != flt.card_type and flt.card_type != "card":
             return False
-    played = flt.token is not None or flt.min_energy is not None or flt.min_power is not None
+        if flt.card_type == "card" and card.definition.type == "token":
+            return False
+    played = flt.min_energy is not None or flt.min_power is not None
     if played and not _card_played_matches(game, flt, event):
         return False
     if flt.from_hidden is not None and (event.hidden_at is not None) != flt.from_hidden:  # 811
