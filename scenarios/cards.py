@@ -135,6 +135,9 @@ class EventFilter(ObjectFilter):
     nth: int | None = None
     # the kind of card played (card_played events); "card": a Main Deck card (052), so not a token (185)
     card_type: Literal["unit", "gear", "spell", "card"] | None = None
+    from_hidden: bool | None = None  # played from facedown (811): "when you play a card from [Hidden]"
+    min_energy: int | None = None  # the printed Energy cost of the card played, at least (206: "costs [5] or more")
+    min_power: int | None = None  # its printed Power cost, at least (206)
 
 
 DOMAINS = ("Fury", "Calm", "Mind", "Body", "Chaos", "Order")  # 134.2
@@ -331,6 +334,7 @@ class Passive(Strict):
 class Replacement(Strict):
     would: str
     to: ObjectFilter = Field(default_factory=lambda: ObjectFilter(who="unit"))
+    condition: str | None = None  # a condition word: it applies only while it holds (364.3.a, "if ..., I enter ready")
     instead: list[dict[str, Any]]
     label: str | None = None
 
@@ -349,7 +353,15 @@ class Activated(Strict):
     @property
     def adds(self) -> bool:
         """An ability that Adds resources resolves at once, without the Chain (400.2, 429.2)."""
-        return bool(self.effects) and all(effect.get("op") == "add" for effect in self.effects)
+        return bool(self.effects) and all(_adds(effect) for effect in self.effects)
+
+
+def _adds(effect: dict[str, Any]) -> bool:
+    """An instruction that only Adds: an Add, or an `if` whose branches only Add ("[Add] [1]. If this is
+    [Empowered], [Add] [2] instead")."""
+    if effect.get("op") == "if":
+        return all(_adds(e) for e in effect.get("then", []) + effect.get("else", []))
+    return effect.get("op") == "add"
 
 
 class Card(Strict):
@@ -491,6 +503,7 @@ def check_vocabulary(card: Card) -> None:
     conditions += [card.additional_cost.condition] if card.additional_cost else []
     conditions += [d.condition for a in card.activated for d in a.discounts]
     conditions += [p.condition for p in card.passives] + [a.condition for a in card.activated]
+    conditions += [r.condition for r in card.replacements]
     conditions += [i.get("condition") for effect_list in lists for i in instructions_of(effect_list)]
     for word in conditions:
         if word is not None and word not in kernel.CONDITIONS:

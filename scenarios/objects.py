@@ -359,6 +359,7 @@ class Combat(Journaled):
     attacker: str | None  # the battlefield's contested_by
     defender: str
     resolving: bool = False
+    recalled: bool = False  # attackers were recalled in the Combat Cleanup (466.1.a.2): no result (466.3.d)
 
     def change_label(self, key: str):
         return ("combat", key)

@@ -289,6 +289,12 @@ class TypedQueries(Protocol):
     def assigned_last(self, game: Any, unit: Any) -> bool:
         """scenarios.rules.combat.assigned_last"""
 
+    def attached(self, game: Any, gear_ids: Any, unit_id: str, player: str) -> None:
+        """scenarios.rules.status.attached"""
+
+    def attaching(self, game: Any, gear_ids: Any, unit_id: str) -> list[str]:
+        """scenarios.rules.status.attaching"""
+
     def bottom_of_deck(self, game: Any) -> int:
         """scenarios.rules.recycle.bottom_of_deck"""
 
@@ -301,11 +307,14 @@ class TypedQueries(Protocol):
     def card_drawn(self, game: Any, player: str) -> None:
         """scenarios.rules.hand_size.card_drawn"""
 
-    def card_played(self, game: Any, card: Any, player: str) -> None:
+    def card_played(self, game: Any, card: Any, player: str, hidden_at: str | None = ...) -> None:
         """scenarios.rules.playing.card_played"""
 
     def changed_cost(self, game: Any, card: Any, player: str, cost: Any, choices: Any = ...) -> Any:
         """scenarios.rules.discounts.changed_cost"""
+
+    def changing_status(self, game: Any, name: str, ids: Any) -> list[str]:
+        """scenarios.rules.status.changing_status"""
 
     def check_allowed(self, game: Any, player: str, what: str) -> None:
         """scenarios.rules.players.check_allowed"""
@@ -330,6 +339,9 @@ class TypedQueries(Protocol):
 
     def combat_joins_open_showdown(self, game: Any) -> None:
         """scenarios.rules.showdowns.combat_joins_open_showdown"""
+
+    def combat_result(self, game: Any, combat: Any) -> str | None:
+        """scenarios.rules.combat_result.combat_result"""
 
     def component_cost(self, game: Any, card: Any, player: str, cost: Any, component: str) -> Any:
         """scenarios.rules.discounts.component_cost"""
@@ -363,6 +375,12 @@ class TypedQueries(Protocol):
 
     def discount_amount(self, game: Any, discount: Any, player: str, card: Any) -> tuple[int, int]:
         """scenarios.rules.discounts.discount_amount"""
+
+    def end_combat(self, game: Any, bf_id: str) -> None:
+        """scenarios.rules.combat.end_combat"""
+
+    def entering_ready(self, game: Any, card: Any, player: str, location: str, ready: bool) -> bool:
+        """scenarios.rules.entering.entering_ready"""
 
     def event_aliases(self, game: Any, source: Any, kind: str) -> frozenset:
         """scenarios.rules.layers.event_aliases"""
@@ -546,6 +564,9 @@ class TypedQueries(Protocol):
 
     def stage(self, game: Any) -> None:
         """scenarios.rules.showdowns.stage"""
+
+    def status_changed(self, game: Any, name: str, ids: Any, player: str) -> None:
+        """scenarios.rules.status.status_changed"""
 
     def still_legal(self, game: Any, reference: Any, spec: Any, ctx: Any) -> bool:
         """scenarios.rules.targeting.still_legal"""

@@ -676,7 +676,7 @@ def test_level_is_a_condition_on_the_ability_it_prefixes(text, key, expected):
     assert reading.definition[key] == expected
     (trigger,) = read("[Level 6][>] When you play me, draw 1.").definition["triggers"]
     assert trigger["condition"] == "level 6"
-    assert read("[Level 6][>] Your units enter ready.").status == "unread"
+    assert read("[Level 6][>] Your units can't be chosen by spells.").status == "unread"
 
 
 def test_a_level_condition_holds_from_that_much_xp():

@@ -75,6 +75,7 @@ TERMS: dict[str, list[str]] = {
     "combat_damage_step": ["damage"],
     "combat_resolution_step": ["resol"],
     "outstanding": ["chain", "control"],
+    "combat result": ["combat", "result"],
     "no damage": ["damage"],
     "total": ["might"],
     "might": ["might", "[m]", "arithmetic", "summed", "limitation"],  # a limited decrease's limitation

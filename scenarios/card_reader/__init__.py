@@ -17,9 +17,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-# each registers its templates (costs first: its readers are tried first): costs, amounts, moves, the main deck,
-# trash and hand, players
-from scenarios.card_reader import amounts, costs, deck, movement, players  # noqa: F401, I001
+# each registers its templates: amounts, additional costs and discounts, moves, the main deck, trash and hand,
+# players; entering the board, trigger conditions, "instead"
+from scenarios.card_reader import amounts, costs, deck, entering, instead, movement, players, triggers  # noqa: F401
 from scenarios.card_reader.abilities import Unread, read_paragraph
 from scenarios.card_reader.keywords import engine_keyword
 from scenarios.card_reader.phrases import DOMAIN_WORDS, Context
@@ -152,6 +152,7 @@ _KEYWORD_ACTIONS = {
     "take control": ("start a combat if other enemies are there",),
     "ignoring its energy cost": ("must still pay its power cost",),  # 356.1.b.2
     "beginning phase": ("this happens before scoring",),
+    "win a combat": ("remain after combat",),  # "(You win if only your units remain after combat.)" (466.3.a)
 }
 
 

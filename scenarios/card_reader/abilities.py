@@ -148,6 +148,14 @@ TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
         lambda m: [{"event": "choose", "who": f"{m['s']} unit", "by": "you"}],
     ),
 ]
+# Readers of paragraphs the modules of other families add (`card_reader.entering`): each is called with the
+# paragraph's text, the card, the templates used and the condition word it depends on ("level 3"; None), and
+# returns True when it read the paragraph (or raises Unread); tried after the readers below.
+MORE_READERS: list[Callable[[str, dict[str, Any], list[str], str | None], bool]] = []
+# Readers of a sentence that replaces the instructions of the sentence before it ("If it's your Beginning Phase,
+# draw 2 instead"): called with the sentence, those instructions and the context; the instructions both make now,
+# or None when the sentence is not one they read.
+INSTEAD: list[Callable[[str, list[dict[str, Any]], Context, list[str]], list[dict[str, Any]] | None]] = []
 _ABOUT_ME = {"when I <event>", "when I move to a battlefield", "the Nth time I move in a turn"}
 _YOU_MAY_COST = re.compile(
     r"you may (?P<cost>(?:exhaust (?:me|this)|banish (?:me|this)|pay (?:\[[^\]]+\])+|spend a buff|spend my buff)(?: and (?:exhaust (?:me|this)))?)"
@@ -164,13 +172,19 @@ def _trigger_head(head: str) -> tuple[str, list[dict[str, Any]]] | None:
 
 
 def _effects(text: str, ctx: Context, used: list[str]) -> list[dict[str, Any]]:
-    """The instructions of one or more sentences; Unread naming the first sentence not read."""
+    """The instructions of one or more sentences; Unread naming the first sentence not read. A sentence may
+    rewrite the one before it ("If ..., <X> instead": `INSTEAD` readers)."""
     result: list[dict[str, Any]] = []
+    last: list[dict[str, Any]] = []
     for sentence in sentences(text):
+        replaced = next((r for reader in INSTEAD if (r := reader(sentence, last, ctx, used)) is not None), None)
+        if replaced is not None:
+            result, last = result[: len(result) - len(last)] + replaced, replaced
+            continue
         read = instructions(sentence, ctx, used)
         if read is None:
             raise Unread(sentence)
-        result += read
+        result, last = result + read, read
     if ctx.revealing or ctx.looking is not None or ctx.unfinished:  # a sentence a later one was to complete
         raise Unread(ctx.unfinished or text)
     return result
@@ -507,6 +521,9 @@ def read_level(text: str, card: dict[str, Any], used: list[str]) -> bool:
         card["activated"][-1]["condition"] = word
         used.append("level: activated")
         return True
+    if any(reader(rest, card, used, word) for reader in MORE_READERS):
+        used.append("level: static")
+        return True
     raise Unread(text)
 
 
@@ -532,7 +549,7 @@ def read_deathknell(text: str, card: dict[str, Any], used: list[str]) -> bool:
 # kind (False); Unread for a paragraph of its kind with words it can't read.
 PARAGRAPH_READERS: list[Callable[[str, dict[str, Any], Context | None, list[str]], bool]] = []
 
-_LEGION_INSTEAD = re.compile(r"\[legion\](?: —|\[>\]) (?P<then>.+) instead\.?")
+_LEGION_INSTEAD = re.compile(r"\[(?P<word>legion|level \d+)\](?: —|\[>\]) (?P<then>.+) instead\.?")
 
 
 def read_paragraph(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> None:
@@ -548,14 +565,17 @@ def read_paragraph(text: str, card: dict[str, Any], spell: Context | None, used:
     if spell is not None and instead and card.get("effects"):
         # "[Legion] — Kill it now instead": with Legion's condition (812), these instructions replace the ones
         # the spell said before (364.3.a: if <condition>, <then>, else what it says otherwise)
+        # "[Level 6][>] Give it +3 [Might] this turn instead" likewise, while its controller has 6 XP (824.1.b.1)
         then = _effects(instead["then"].replace(" now", ""), spell, used)
-        card["effects"] = [{"op": "if", "condition": "legion", "then": then, "else": card["effects"]}]
-        used.append("legion: instead")
+        card["effects"] = [{"op": "if", "condition": instead["word"], "then": then, "else": card["effects"]}]
+        used.append(f"{instead['word'].split()[0]}: instead")
         return
     if any(extra(rest, card, spell, used) for extra in PARAGRAPH_READERS):  # tried before the general readers
         return
     readers = (read_deathknell, read_legion, read_level, read_activated, read_trigger, read_static)
     if any(reader(rest, card, used) for reader in readers):
+        return
+    if any(reader(rest, card, used, None) for reader in MORE_READERS):
         return
     if spell is None:
         raise Unread(rest)

@@ -169,7 +169,7 @@ def resolve_top(game: Game) -> None:
         card = game.objects[item.card]
         if card.zone == Zone.CHAIN:  # 359.3.d: then placed in its owner's Trash
             card.zone = calc.off_the_chain(card)
-        calc.card_played(game, card, item.controller)
+        calc.card_played(game, card, item.controller, item.hidden_at)
     showdown = game.showdown
     emptied = not game.chain and showdown is not None
     if emptied and _focus_passes_per_chain(game):

@@ -339,8 +339,22 @@ def combat_resolution_step(game: Game) -> None:
 
 @query("settle_combat")
 def settle_combat(game: Game, bf_id: str) -> None:
-    """The Resolution Step's last part: with no Showdown or Combat staged there, the player with units remaining
-    establishes control (a Conquer if not yet scored this turn), or with none it becomes uncontrolled."""
+    """The Resolution Step's last parts: the combat result is determined (466.3), what it triggered resolves
+    (466.4: an Outstanding Task from Core Rules 1.4), then the Combat ends and control is established."""
+    reading = game.reading("combat_result_waits_for_the_chain")
+    # a combat's result is defined from Core Rules 1.4 (466.3), the version whose result waits for the Chain
+    if reading.choice == "after_chain" and calc.combat_result(game, game.combat):
+        calc.cleanup(game, "the combat result", "319.2")
+        if game.chain:
+            game.continuation = f"end_combat:{bf_id}"
+            return
+    end_combat(game, bf_id)
+
+
+@query("end_combat")
+def end_combat(game: Game, bf_id: str) -> None:
+    """466.5: with no Showdown or Combat staged there, the player with units remaining establishes control (a
+    Conquer if not yet scored this turn), or with none it becomes uncontrolled; the Combat ends."""
     bf = game.objects[bf_id]
     reading = game.reading("combat_result_waits_for_the_chain")
     because = (*reading.cited, "466.5.a") if reading.choice == "at_once" else ("466.5", "466.5.a")
@@ -371,5 +385,6 @@ def recall_attackers_if_defenders_remain(game: Game) -> None:
     event = Event("recall_attackers", player=game.combat.attacker, location=bf, units=tuple(u.id for u in attackers))
     if calc.would(game, event):
         return
+    game.combat.recalled = True
     for unit in attackers:
         do.recall(game, unit.id, because="466.1.a.2")

@@ -219,6 +219,18 @@ def _is_source_alone(game: Game, context) -> bool:
     return not game.friendly_others(source)
 
 
+def _card_played_matches(game: Game, flt, event: Event) -> bool:
+    """The printed cost of what was played (206: "a spell that costs [5] or more" reads the printed cost, whatever
+    was paid)."""
+    card = game.objects.get(event.card) if event.card else None
+    if card is None or card.definition is None:
+        return False
+    definition = card.definition
+    if flt.min_energy is not None and definition.energy < flt.min_energy:
+        return False
+    return flt.min_power is None or definition.power >= flt.min_power
+
+
 @query("matches_event")
 def matches_event(game: Game, flt, view: View, event: Event, kinds: frozenset | None = None) -> bool:
     """Does `event` meet the event filter, read from `view`? `kinds` widens the event kinds it answers
@@ -237,6 +249,11 @@ def matches_event(game: Game, flt, view: View, event: Event, kinds: frozenset | 
             return False
         if flt.card_type == "card" and card.definition.type == "token":
             return False
+    played = flt.min_energy is not None or flt.min_power is not None
+    if played and not _card_played_matches(game, flt, event):
+        return False
+    if flt.from_hidden is not None and (event.hidden_at is not None) != flt.from_hidden:  # 811
+        return False
     phrase = flt.who
     if phrase in SELF_WORDS:
         source = game.objects.get(view.source) if view.source is not None else None

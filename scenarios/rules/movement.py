@@ -17,6 +17,7 @@ from scenarios.trace import StepKind
 keyword("Ganking", "810")  # a unit moves from a battlefield to another
 
 event_kind("move", "446.1")
+event_kind("move_from", "446.1", would="move from its location")
 
 
 @query("move_blocked_by")
@@ -79,7 +80,7 @@ def _moving(game: Game, ids, destination, by) -> str:
     pure=True,
 )
 def move(game: Game, unit_ids, destination: str, by: str) -> None:
-    moved = []
+    moved, origins = [], []
     for unit_id in unit_ids:
         unit = game.objects[unit_id]
         if (blocker := blocked_by(game, unit, destination)) is not None:
@@ -103,12 +104,15 @@ def move(game: Game, unit_ids, destination: str, by: str) -> None:
         for gear in game.attached(unit_id):
             gear.location = destination  # 719.3.a: attached cards move with it
         moved.append(unit)
+        origins.append(origin)
     if moved and game.is_battlefield(destination):
         calc.contest(game, game.objects[destination], moved[0].controller, "450")
-    for unit in moved:
+    for unit, origin in zip(moved, origins, strict=True):
         calc.fire(
             game, Event("move", unit=unit.id, player=unit.controller, location=destination, count=unit.moves_this_turn)
         )
+        # "When a unit moves from here", "When I move from a battlefield": the same move, seen from where it left
+        calc.fire(game, Event("move_from", unit=unit.id, player=unit.controller, location=origin))
 
 
 @procedure(
@@ -203,7 +207,9 @@ def op_move(game: Game, run, ins) -> None:
         return
     do.move(game, ids, destination, run.item.label, because=run.because)
     if ins.get("ready"):
+        readied = calc.changing_status(game, "ready", ids)
         do.ready(game, ids, run.item.label, because=run.because)
+        calc.status_changed(game, "ready", readied, run.item.controller)
 
 
 @instruction("recall")

@@ -61,6 +61,7 @@ def ambush_at(game: Game, player: str, card, location) -> bool:
 
 
 event_kind("play", "383.4.a", would="be played")
+event_kind("hide", "421.1", would="hide a card")
 
 
 @query("play_timing")
@@ -191,9 +192,11 @@ def play_card(game: Game, act: Play) -> None:
             do.pay_additional_cost(game, card, player, because="357.2")
         card_finalized(game, card, player)
         card.location = None
-        ready = bool(act.accelerate) or enters_ready(game, card, player)
+        ready = calc.entering_ready(
+            game, card, player, location, bool(act.accelerate) or enters_ready(game, card, player)
+        )
         do.enter_board(game, card, player, location, ready, hidden_at, because="359")
-        calc.card_played(game, card, player)
+        calc.card_played(game, card, player, hidden_at)
         calc.cleanup(game, f"{card.id} entered the board", "319.6")
         calc.settle_priority(game)
         return
@@ -259,22 +262,27 @@ def check_play_location(game: Game, player: str, card, location: str, hidden_at:
         )
 
 
+def _exhausted(card, ready: bool) -> bool:
+    """A unit or gear enters as `calc.entering_ready` said (359.2.c, 359.2.d, 369.3); anything else ready."""
+    return not ready and card.kind in (Kind.UNIT, Kind.GEAR)
+
+
 @procedure(
     "enter_board",
     StepKind.EFFECT,
     summary=lambda g, card, player, location, ready, hidden_at: (
-        f"{card.id} enters the board at {location} " + ("ready" if ready or card.kind != Kind.UNIT else "exhausted")
+        f"{card.id} enters the board at {location} " + ("exhausted" if _exhausted(card, ready) else "ready")
     ),
     objects=lambda g, card, *a: [card.id],
     cite=lambda g, card, player, location, ready, hidden_at: (
         (["359.2.c"] if card.kind == Kind.UNIT else ["359.2.d"])
-        + (["805.6"] if ready and card.kind == Kind.UNIT else [])
+        + (["369.3"] if ready != (card.kind != Kind.UNIT) and card.kind in (Kind.UNIT, Kind.GEAR) else [])
     ),
 )
 def enter_board(game: Game, card, player: str, location: str, ready: bool, hidden_at: str | None) -> None:
     """359.2: a permanent becomes a game object; a unit enters exhausted (359.2.c) unless it enters ready."""
     card.zone, card.location, card.controller = Zone.BOARD, location, player
-    card.exhausted = not ready if card.kind == Kind.UNIT else False
+    card.exhausted = _exhausted(card, ready)
     card.damage, card.buffs, card.modifiers, card.granted = 0, 0, (), ()
     card.designation, card.stunned, card.moves_this_turn, card.empowered = None, False, 0, False
     card.triggered_in_combat = ()
@@ -295,13 +303,15 @@ def card_finalized(game: Game, card, player: str) -> None:
 
 
 @query("card_played")
-def card_played(game: Game, card, player: str) -> None:
-    """419.4.a: the card has been played; "when you play" abilities see the count of cards played this turn."""
+def card_played(game: Game, card, player: str, hidden_at: str | None = None) -> None:
+    """419.4.a: the card has been played; "when you play" abilities see the count of cards played this turn, and
+    whether it was played from facedown (`hidden_at`: where it was hidden, 811)."""
     pool = game.players[player]
     pool.cards_played_this_turn, pool.played_this_turn = _with_card(
         card, pool.cards_played_this_turn, pool.played_this_turn
     )
-    calc.fire(game, Event("card_played", player=player, card=card.id, count=pool.cards_played_this_turn))
+    count = pool.cards_played_this_turn
+    calc.fire(game, Event("card_played", player=player, card=card.id, count=count, hidden_at=hidden_at))
 
 
 def _with_card(card, count: int, ids: tuple[str, ...]) -> tuple[int, tuple[str, ...]]:
@@ -369,7 +379,7 @@ def play_by_effect(game: Game, unit, player: str, location: str, label: str, ign
         if definition.additional_cost is not None:
             do.pay_additional_cost(game, unit, player, because="356.1.b.3")
     card_finalized(game, unit, player)
-    ready = accelerate or enters_ready(game, unit, player)
+    ready = calc.entering_ready(game, unit, player, location, accelerate or enters_ready(game, unit, player))
     do.enter_board(game, unit, player, location, ready, None, because="419.3.b")
     card_played(game, unit, player)
 
@@ -404,6 +414,7 @@ def hide(game: Game, act: Hide) -> None:
         raise Refusal("107.3.b", f"{where} already has a facedown card")
     calc.pay_resources(game, player, Cost(power=1), "811.1.b")  # [A]: Power of any domain
     card.zone, card.location, card.hidden_turn = Zone.FACEDOWN, where, game.turn_number
+    calc.fire(game, Event("hide", player=player, location=where))  # "When you hide a card" (383.2)
     calc.cleanup(game, "a card was hidden", "319.7")
     calc.settle_priority(game)
 

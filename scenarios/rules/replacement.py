@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from scenarios.cards import ObjectFilter, Replacement
 from scenarios.game import Game
-from scenarios.kernel import EVENT_KINDS, calc, choose, do, instruction, procedure, query
+from scenarios.kernel import EVENT_KINDS, Condition, calc, choose, do, instruction, procedure, query
 from scenarios.objects import BATTLEFIELD, BOARD, ChainItem, Event, ItemKind, LastingReplacement, View
 from scenarios.trace import StepKind
 
@@ -33,6 +33,8 @@ def _applicable(game: Game, event: Event) -> list[tuple[str, Replacement, Lastin
                 continue
             if not calc.ability_is_active(game, source, replacement.to):
                 continue
+            if replacement.condition is not None and not _condition_holds(game, source, replacement.condition):
+                continue
             if calc.matches_object(game, replacement.to, calc.view_of(game, source), subject, event.location):
                 found.append((source.id, replacement, None))
     for lasting in game.lasting:
@@ -43,6 +45,12 @@ def _applicable(game: Game, event: Event) -> list[tuple[str, Replacement, Lastin
         if calc.matches_object(game, replacement.to, view, subject, event.location):
             found.append((lasting.source, replacement, lasting))
     return found
+
+
+def _condition_holds(game: Game, source, word: str) -> bool:
+    """A conditional replacement effect (364.3.a: "if ..., ...") applies only while its condition holds."""
+    context = Condition(calc.ability_controller(game, source), source.id, False)
+    return calc.condition_holds(game, word, context)
 
 
 @query("prevents_all_damage")

@@ -4,8 +4,8 @@ changes made by resolving effects (477.3.b, 801.3.a)."""
 from __future__ import annotations
 
 from scenarios.game import Game
-from scenarios.kernel import calc, choose, do, instruction, note, procedure
-from scenarios.objects import Grant, Modifier
+from scenarios.kernel import calc, choose, do, event_kind, instruction, note, procedure, query
+from scenarios.objects import Event, Grant, Kind, Modifier
 from scenarios.trace import StepKind
 
 
@@ -139,9 +139,42 @@ def _on_objects(name: str):
     def op(game: Game, run, ins) -> None:
         ids = _ids(game, run, ins)
         if ids:
+            changed = calc.changing_status(game, name, ids)
             getattr(do, name)(game, ids, run.item.label, because=run.because)
+            calc.status_changed(game, name, changed, run.item.controller)
 
     return op
+
+
+# "When you stun an enemy unit", "When you buff me", "When I become ready": a unit is stunned, buffed or readied only
+# when it was not already (423.1.a.1, 426.1.c, 415.1.b, with their examples), and the player who did it is the
+# controller of the effect (415.3.a: the turn player readies their objects in the Awaken Phase)
+event_kind("stun", "423.1", would="be stunned")
+event_kind("ready", "415.1", would="become ready")
+event_kind("buff", "426.1", would="be buffed")
+event_kind("stun_some", "423.1", would="stun one or more units")
+_UNCHANGED = {"stun": "stunned", "ready": "ready", "buff": "buffed"}
+
+
+@query("changing_status")
+def changing_status(game: Game, name: str, ids) -> list[str]:
+    """The units among `ids` that `name` ("stun", "ready", "buff") would change: not already in that state."""
+    state = _UNCHANGED.get(name)
+    units = [game.objects[i] for i in ids if game.objects[i].kind == Kind.UNIT]
+    if state == "stunned":
+        return [u.id for u in units if not u.stunned]
+    if state == "ready":
+        return [u.id for u in units if u.exhausted]
+    return [u.id for u in units if not u.buffs] if state == "buffed" else []
+
+
+@query("status_changed")
+def status_changed(game: Game, name: str, ids, player: str) -> None:
+    """`player` stunned, readied or buffed these units: the abilities that trigger on it trigger (383.2)."""
+    for unit_id in ids:
+        calc.fire(game, Event(name, unit=unit_id, player=player, location=game.objects[unit_id].location))
+    if ids and name == "stun":  # "When you stun one or more enemy units": once for the units one effect stuns
+        calc.fire(game, Event("stun_some", player=player, units=tuple(ids)))
 
 
 for _name in ("exhaust", "ready", "stun", "buff"):
@@ -192,4 +225,28 @@ def op_attach(game: Game, run, ins) -> None:
     if not units or not gear_ids or game.objects[units[0]].zone != "board":
         calc.impossible(game, run, "nothing to attach")
         return
+    attaching = calc.attaching(game, gear_ids, units[0])
     do.attach(game, gear_ids, units[0], run.item.label, because=run.because)
+    calc.attached(game, attaching, units[0], run.item.controller)
+
+
+# "When you attach an Equipment to me": attaching an Equipment to a unit it is not yet attached to (434.1.g: to the
+# one it is attached to, nothing happens), by the controller of the effect that attaches it
+event_kind("attach_equipment", "434.1", would="have an Equipment attached")
+
+
+@query("attaching")
+def attaching(game: Game, gear_ids, unit_id: str) -> list[str]:
+    """The Equipment among `gear_ids` that attaching them to `unit_id` would attach (not already attached there)."""
+    return [
+        g
+        for g in gear_ids
+        if game.objects[g].attached_to != unit_id and "Equipment" in (game.objects[g].definition.tags or ())
+    ]
+
+
+@query("attached")
+def attached(game: Game, gear_ids, unit_id: str, player: str) -> None:
+    unit = game.objects[unit_id]
+    for gear_id in gear_ids:
+        calc.fire(game, Event("attach_equipment", unit=unit_id, player=player, location=unit.location, card=gear_id))

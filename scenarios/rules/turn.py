@@ -12,7 +12,7 @@ from __future__ import annotations
 from scenarios.actions import EndTurn
 from scenarios.game import Game
 from scenarios.kernel import Refusal, action, calc, do, note, procedure, query
-from scenarios.objects import BOARD, Event
+from scenarios.objects import BOARD, UNIT, Event
 from scenarios.trace import StepKind
 
 
@@ -121,9 +121,12 @@ def start_turn(game: Game, player: str) -> None:
     game.priority = None
     game.turn_number += 1
     game.phase = "beginning"
+    readied = []
     for obj in game.objects.values():
         if obj.controller == player and obj.zone == BOARD and obj.exhausted:
             obj.exhausted = False  # 315.1.b: the Awaken Phase readies everything the turn player controls
+            readied.append(obj.id)
+    calc.status_changed(game, "ready", [i for i in readied if game.objects[i].kind == UNIT], player)  # 415.3.a
     calc.fire(game, Event("beginning", player=player))  # 315.2.a.1: effects at the start of the Beginning Phase
     calc.cleanup(game, "the Beginning Step", "319.2")
     _next_step(game, "scoring")

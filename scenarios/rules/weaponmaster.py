@@ -117,4 +117,6 @@ def op_equip_to_this(game: Game, run, ins) -> None:
         )
     ):
         do.pay_cost(game, cost, player, pick, label, because=run.because)
+        attaching = calc.attaching(game, [pick], unit_id)
         do.attach(game, [pick], unit_id, label, because=run.because)
+        calc.attached(game, attaching, unit_id, player)

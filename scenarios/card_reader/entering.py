@@ -1,0 +1,161 @@
+"""How a permanent enters the board: "This enters exhausted", "I enter ready if you control another Mech", "If an
+opponent controls a battlefield, I enter ready", "Other friendly units enter ready", "[Level 3][>] I enter ready",
+and a spell's "Units you play this turn enter ready" / "The next unit you play this turn enters ready".
+
+Each is a replacement effect of the way a permanent enters (369.3), conditional when it says "if" (364.3.a): the
+card data `replacements: [{would: enter_exhausted, to: {who: ...}, condition: <word>, instead: []}]` that
+`scenarios/rules/entering.py` applies; a spell's is a delayed replacement for the turn (390.3, `replace_next`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from scenarios.card_reader.abilities import _I_HAVE, MORE_READERS, Unread, _keywords, read_static
+from scenarios.card_reader.effects import template
+from scenarios.card_reader.phrases import NUMBER_WORDS, UNIT_TAGS, number, signed
+
+_COUNT = r"(?P<n>\d+|" + "|".join(w for w in NUMBER_WORDS if w not in ("a", "an")) + ")"
+# "if <condition>" as card text says it -> the condition word `rules/entering.py` registers (364.3.a)
+_CONDITIONS: list[tuple[re.Pattern, Any]] = [
+    (
+        re.compile(r"you control another (?P<t>" + "|".join(UNIT_TAGS) + ")"),
+        lambda m: f"you control another {UNIT_TAGS[m['t']]}",
+    ),
+    (
+        re.compile(rf"you have {_COUNT} or fewer cards in your hand"),
+        lambda m: f"{number(m['n'])} or fewer cards in hand",  # rules/hand_size.py
+    ),
+    (re.compile(r"an opponent controls a battlefield"), lambda m: "an opponent controls a battlefield"),
+    (
+        re.compile(r"(?P<who>an opponent's|your) score is within (?P<n>\d) points of the victory score"),
+        lambda m: (
+            f"your score is within {m['n']} points of the victory score"
+            if m["who"] == "your"
+            else f"an opponent within {m['n']} points of the victory score"  # rules/players.py
+        ),
+    ),
+    (
+        re.compile(rf"you have {_COUNT} or more other units in your base"),
+        lambda m: f"{number(m['n'])} or more other units in your base",
+    ),
+    (re.compile(r"you have a card with my name in your trash"), lambda m: "a card with my name in your trash"),
+]
+
+
+def condition_word(text: str) -> str | None:
+    for pattern, word in _CONDITIONS:
+        found = pattern.fullmatch(text)
+        if found:
+            return word(found)
+    return None
+
+
+_READY_IF = re.compile(r"i enter ready if (?P<c>.+)|if (?P<c2>.+), i enter ready")
+_GROUP = {
+    "other friendly units": "other friendly unit",
+    "your other units": "other friendly unit",
+    "friendly units": "friendly unit",
+    "your units": "friendly unit",
+    "your tokens": "friendly token",
+}
+_GROUP_READY = re.compile(r"(?P<who>" + "|".join(_GROUP) + ") enter ready")
+_HAVE_AND_READY = re.compile(r"(?P<have>i have .+?) and enter ready")
+
+
+def _replacement(card: dict[str, Any], who: str, word: str | None, would: str = "enter_exhausted") -> None:
+    entry: dict[str, Any] = {"would": would, "to": {"who": who}, "instead": []}
+    if word:
+        entry["condition"] = word
+    entry["label"] = card["name"]
+    card.setdefault("replacements", []).append(entry)
+
+
+def read_entering(text: str, card: dict[str, Any], used: list[str], condition: str | None) -> bool:
+    """A paragraph saying how a permanent enters the board, or how this one does (369.3), read into `card`."""
+    text = text.rstrip(".")
+    permanent = card["type"] in ("unit", "gear", "legend")  # on the board, a legend's passives apply (365.1)
+    if text in ("this enters exhausted", "i enter exhausted") and card["type"] == "gear" and condition is None:
+        _replacement(card, "self", None, would="enter_ready")  # a gear enters ready otherwise (359.2.d)
+        used.append("enters: this enters exhausted")
+        return True
+    if text == "i enter ready" and condition is not None and card["type"] == "unit":
+        _replacement(card, "self", condition)  # "[Level 3][>] I enter ready" (824.1.b.1)
+        used.append("enters: I enter ready")
+        return True
+    ready_if = _READY_IF.fullmatch(text)
+    if ready_if and card["type"] == "unit":
+        word = condition_word(ready_if["c"] or ready_if["c2"])
+        if word is None or condition is not None:
+            raise Unread(text)
+        _replacement(card, "self", word)
+        used.append("enters: I enter ready if <condition>")
+        return True
+    have = _HAVE_AND_READY.fullmatch(text)
+    if have and condition is not None and card["type"] == "unit":
+        # "[Level 3][>] I have +1 [Might] and enter ready": a passive and the way I enter, both while it holds
+        gives = _I_HAVE.fullmatch(have["have"])
+        if gives is None or not (gives["n"] or gives["kws"]):
+            raise Unread(text)
+        passive: dict[str, Any] = {"to": {"who": "self"}, "condition": condition}
+        if gives["n"]:
+            passive["might"] = signed(gives["sign"], gives["n"])
+        if gives["kws"]:
+            passive["keywords"] = _keywords(gives["kws"])
+        card.setdefault("passives", []).append(passive)
+        _replacement(card, "self", condition)
+        used.append("enters: I have <X> and enter ready")
+        return True
+    group = _GROUP_READY.fullmatch(text)
+    if group and permanent and "Equipment" not in card.get("tags", []):
+        _replacement(card, _GROUP[group["who"]], condition)
+        used.append("enters: <units> enter ready")
+        return True
+    return False
+
+
+MORE_READERS.append(read_entering)
+
+
+def read_conditional_passive(text: str, card: dict[str, Any], used: list[str], condition: str | None) -> bool:
+    """ "[Level 6][>] Your units have +1 [Might]": a passive of other units, active while the condition holds
+    (824.1.b.1, 727.1.b.2), as `read_static` reads it without the condition."""
+    if condition is None:
+        return False
+    before = {key: len(card.get(key, [])) for key in ("passives", "replacements", "restrictions", "played_to")}
+    ready = card.get("enters_ready")
+    if not read_static(text, card, used):
+        return False
+    added = {key: len(card.get(key, [])) - n for key, n in before.items()}
+    if any(added[key] for key in ("replacements", "restrictions", "played_to")) or card.get("enters_ready") != ready:
+        raise Unread(text)  # only a passive can say the condition it depends on
+    for passive in card["passives"][before["passives"] :]:
+        if passive.get("condition") or passive["to"].get("who") == "self":
+            raise Unread(text)  # "I have ..." is read_level's; a passive with a condition already: not said
+        passive["condition"] = condition
+    used.append("level: <units> have <X>")
+    return True
+
+
+MORE_READERS.append(read_conditional_passive)
+
+
+@template(
+    "enter ready this turn",
+    r"(?:units you play this turn enter ready|friendly units enter ready this turn|"
+    r"(?P<next>the next unit you play this turn) enters ready)",
+)
+def _enter_ready_this_turn(m, ctx):
+    """ "Units you play this turn enter ready": a delayed replacement effect for the rest of the turn (390.3) of
+    the way the units you play enter (369.3), once for "the next unit". A unit you play enters under your
+    control, so both say the friendly units entering."""
+    return [
+        {
+            "op": "replace_next",
+            "would": "enter_exhausted",
+            "to": {"who": "friendly unit"},
+            "once": bool(m["next"]),
+            "instead": [],
+        }
+    ]

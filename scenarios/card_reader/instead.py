@@ -1,0 +1,74 @@
+"""A sentence that replaces the one before it: "Draw 1. If it's your Beginning Phase, draw 2 instead", "[Add] [1
+Energy]. If this is [Empowered], [Add] [2 Energy] instead", "Deal 2 to a unit at a battlefield. If you control a
+facedown card, deal 4 to it instead": if the condition holds the second sentence's instructions, else the first's
+(364.3.a), one `if` instruction (`abilities.INSTEAD`, added to).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from scenarios.card_reader.abilities import INSTEAD
+from scenarios.card_reader.effects import instructions, template
+from scenarios.card_reader.phrases import Context
+
+_INSTEAD = re.compile(r"if (?P<c>.+?), (?P<then>.+) instead\.?")
+# the conditions these sentences state -> the condition words of the engine (`rules/board_conditions.py`, empower)
+_CONDITIONS: list[tuple[re.Pattern, Any]] = [
+    (re.compile(r"(?:this is|i'm) \[empowered\]"), lambda m, ctx: "empowered" if ctx.me == "this" else None),
+    (re.compile(r"it's your beginning phase"), lambda m, ctx: "your beginning phase"),
+    (re.compile(r"you control a facedown card"), lambda m, ctx: "you control a facedown card"),
+    (re.compile(r"you control (?P<n>\d+) or more runes"), lambda m, ctx: f"you control {m['n']} or more runes"),
+]
+
+
+def _condition(text: str, ctx: Context) -> str | None:
+    for pattern, word in _CONDITIONS:
+        found = pattern.fullmatch(text)
+        if found:
+            return word(found, ctx)
+    return None
+
+
+_ITS_STATE = re.compile(r"it's (?P<s>attacking|defending|\[empowered\]|stunned|buffed|\[mighty\])")
+
+
+def read_instead(sentence: str, before: list[dict[str, Any]], ctx: Context, used: list[str]) -> list | None:
+    found = _INSTEAD.fullmatch(sentence.strip())
+    if found is None or not before:
+        return None
+    state = _ITS_STATE.fullmatch(found["c"])
+    if state and ctx.it in ctx.targets:  # "If it's attacking": the state of the object chosen (`if_it`)
+        return _if_its_state(state["s"].strip("[]"), found["then"], before, ctx, used)
+    word = _condition(found["c"], ctx)
+    if word is None:
+        return None
+    saved = (dict(ctx.targets), ctx.it)
+    then = instructions(found["then"], ctx, used)
+    if then is None or ctx.targets != saved[0]:  # the second sentence chooses nothing of its own
+        ctx.targets, ctx.it = saved
+        return None
+    used.append("if <condition>, <instructions> instead")
+    return [{"op": "if", "condition": word, "then": then, "else": before}]
+
+
+def _if_its_state(state: str, text: str, before: list, ctx: Context, used: list[str]) -> list | None:
+    it, saved = ctx.it, dict(ctx.targets)
+    then = instructions(text, ctx, used)
+    if then is None or ctx.targets != saved:
+        ctx.targets, ctx.it = saved, it
+        return None
+    used.append("if it's <state>, <instructions> instead")
+    return [{"op": "if_it", "it": it, "state": state, "then": then, "else": before}]
+
+
+INSTEAD.append(read_instead)
+
+
+@template("legion: instructions", r"\[legion\] — (?P<rest>.+)")
+def _legion_instructions(m, ctx):
+    """ "[Exhaust]: [Legion] — The next unit you play this turn enters ready": the instructions happen only if its
+    controller has played a card this turn (812.1.b: another card than this one; an ability is no card played)."""
+    then = instructions(m["rest"], ctx, [])
+    return None if then is None else [{"op": "if", "condition": "legion", "then": then}]

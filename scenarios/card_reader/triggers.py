@@ -1,0 +1,108 @@
+"""Trigger conditions of the events a unit's state changes make (`abilities.TRIGGERS`, added to): "When you stun an
+enemy unit", "When you buff me", "When you ready a friendly unit", "When I become ready", "When you choose me with a
+spell", "When you attach an Equipment to me", "When I move from a battlefield", "When a unit moves from here".
+
+A unit is stunned, buffed or readied only when it was not already (423.1.a.1, 426.1.c, 415.1.b): the events
+`stun`, `buff`, `ready` of `scenarios/rules/status.py` happen only then, by the player whose effect did it, and
+the turn player readies their units in the Awaken Phase (415.3.a). `move_from` is a move seen from where the unit
+left (446.1), `attach_equipment` an Equipment attached to a unit it was not attached to (434.1.g), `win_combat`
+the result of a combat (466.3).
+"""
+
+from __future__ import annotations
+
+import re
+
+from scenarios.card_reader.abilities import TRIGGERS
+
+_SIDE = r"(?:an? (?P<side>friendly |enemy )?unit)"
+
+
+def _unit(m) -> str:
+    return f"{(m['side'] or '').strip()} unit".strip()
+
+
+ADDED: list = [
+    (
+        "when you choose me with a spell",
+        re.compile(r"when you choose me with an? (?P<via>spell|ability)"),
+        lambda m: [{"event": "choose", "who": "self", "by": "you", "via": m["via"]}],
+    ),
+    (
+        "when you choose or ready me",
+        re.compile(r"when you choose or ready me"),
+        lambda m: [{"event": "choose", "who": "self", "by": "you"}, {"event": "ready", "who": "self", "by": "you"}],
+    ),
+    (
+        "when you stun / buff / ready a unit",
+        re.compile(rf"when you \[?(?P<verb>stun|buff|ready)\]? {_SIDE}"),
+        lambda m: [{"event": m["verb"], "who": _unit(m), "by": "you"}],
+    ),
+    (
+        "when you buff / ready me",
+        re.compile(r"when you (?P<verb>buff|ready) me"),
+        lambda m: [{"event": m["verb"], "who": "self", "by": "you"}],
+    ),
+    ("when I become ready", re.compile(r"when i become ready"), lambda m: [{"event": "ready", "who": "self"}]),
+    (
+        "when you attach an equipment to me",
+        re.compile(r"when you attach an equipment to me"),
+        lambda m: [{"event": "attach_equipment", "who": "self", "by": "you"}],
+    ),
+    (
+        "when I move from a battlefield",
+        re.compile(r"when i move from a (?P<where>battlefield|location)"),
+        lambda m: [
+            {"event": "move_from", "who": "self", **({"where": "battlefield"} if m["where"] == "battlefield" else {})}
+        ],
+    ),
+    (
+        "when a unit moves from here",
+        re.compile(rf"when {_SIDE} moves from here"),
+        lambda m: [{"event": "move_from", "who": _unit(m), "where": "here"}],
+    ),
+]
+TRIGGERS.extend(ADDED)
+
+_PLAYED = r"when you play an? (?P<t>card|spell|unit|gear)"
+MORE: list = [
+    (
+        "when you play a card from face down",
+        re.compile(_PLAYED + r" from (?:face down|\[hidden\])"),
+        lambda m: [_played(m, from_hidden=True)],
+    ),
+    (
+        "when you play a spell that costs N or more",
+        re.compile(_PLAYED + r" that costs \[(?P<e>\d+) energy\] or more"),
+        lambda m: [_played(m, min_energy=int(m["e"]))],
+    ),
+    (
+        "when you play a spell that costs N or more",
+        re.compile(_PLAYED + r" with power cost (?P<p>(?:\[any rune\])+) or more"),
+        lambda m: [_played(m, min_power=m["p"].count("[any rune]"))],
+    ),
+]
+
+
+def _played(m, **more) -> dict:
+    """ "When you play a card ...": a card, never a token (185); a spell, a unit or a gear, of that type."""
+    return {"event": "card_played", "who": "you", "card_type": m["t"], **more}
+
+
+# "When you stun one or more enemy units": once for the units one effect stuns (423.1: one or more units)
+MORE.append(
+    (
+        "when you stun one or more units",
+        re.compile(r"when you \[?stun\]? one or more (?P<side>friendly |enemy )?units"),
+        lambda m: [{"event": "stun_some", "who": _unit(m), "by": "you"}],
+    )
+)
+# "When you hide a card" (421.1: a player hides a card facedown at a battlefield they control)
+MORE.append(("when you hide a card", re.compile(r"when you hide a card"), lambda m: [{"event": "hide", "who": "you"}]))
+# "When I win a combat" / "When you win a combat" (466.3.a; the units there share the result, 466.3.c)
+MORE += [
+    ("when I win a combat", re.compile(r"when i win a combat"), lambda m: [{"event": "win_combat", "who": "self"}]),
+    ("when you win a combat", re.compile(r"when you win a combat"), lambda m: [{"event": "win_combat", "who": "you"}]),
+]
+ADDED += MORE
+TRIGGERS.extend(MORE)
