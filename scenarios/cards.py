@@ -4,7 +4,8 @@ A card names the real card it models (`real:`, a name in corpus/riftbound-cards.
 test card (`made_up: true`). Behaviour is data:
 
     triggers:      when: <event filter>, [limit], [optional], [cost], targets, effects   (375-385)
-    passives:      to: <object filter>, might +/-N [minimum], keywords, triggers_also_on   (360-363)
+    passives:      to: <object filter>, [condition], might +/-N [minimum], keywords, triggers_also_on,
+                   restrictions   (363-366)
     replacements:  would: <event>, to: <object filter>, instead: <instructions>   (364-368)
     restrictions:  e.g. no moving from here to base, assigned combat damage last
     activated:     cost, [keywords: Action/Reaction], targets, effects   (369-374)
@@ -183,6 +184,7 @@ class Passive(Strict):
     minimum: int | None = None
     keywords: dict[str, int] = Field(default_factory=dict)
     triggers_also_on: dict[str, list[str]] = Field(default_factory=dict)
+    restrictions: list[str] = Field(default_factory=list)  # PASSIVE_RESTRICTIONS put on the objects it matches (364)
 
 
 class Replacement(Strict):
@@ -297,6 +299,8 @@ RESTRICTIONS = {
     "no_move_from_here_to_base",
     "assigned_combat_damage_last",  # "I must be assigned combat damage last" (465.2.c.2, 465.2.c.6)
 }
+# What a passive may forbid the objects it matches (scenarios/rules/restrictions.py says each word's rules)
+PASSIVE_RESTRICTIONS = {"no_combat_damage", "unchoosable_by_enemy", "no_move_to_base"}
 
 
 def instructions_of(effect_list):
@@ -348,6 +352,8 @@ def check_vocabulary(card: Card) -> None:
             table, word = (kernel.WHERE, word[6:]) if word.startswith("where:") else (kernel.WHO, word)
             if word not in table:
                 raise ValueError(f"card {card.name!r}: unknown filter word {word!r}")
+    for word in [w for p in card.passives for w in p.restrictions if w not in PASSIVE_RESTRICTIONS]:
+        raise ValueError(f"card {card.name!r}: unknown passive restriction {word!r}")
     for word in card.restrictions:
         if word not in RESTRICTIONS:
             raise ValueError(f"card {card.name!r}: unknown restriction {word!r}")

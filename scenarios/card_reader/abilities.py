@@ -7,6 +7,7 @@ Each reader returns the families of templates it used, or raises `Unread` with t
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from scenarios.card_reader.effects import instructions
@@ -373,6 +374,11 @@ def _read_while_i(text: str, card: dict[str, Any], used: list[str]) -> bool:
     return True
 
 
+# More readers of passive abilities, registered by the modules of their families (`statics`): each reads the
+# paragraph into `card` and returns True, returns False for a paragraph not of its shape, or raises Unread.
+STATICS: list[Callable[[str, dict[str, Any], list[str]], bool]] = []
+
+
 def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
     text = text.rstrip(".")
     if _read_while_i(text, card, used):
@@ -423,6 +429,8 @@ def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
     if text in ("i enter ready", "this enters ready"):
         card["enters_ready"] = True
         used.append("static: I enter ready")
+        return True
+    if any(reader(text, card, used) for reader in STATICS):
         return True
     text, tag = untagged(text)
     found = _PASSIVE.fullmatch(text)

@@ -29,7 +29,7 @@ def blocked_by(game: Game, unit, destination: str) -> str | None:
         and "no_move_from_here_to_base" in game.objects[origin].definition.restrictions
     ):
         return origin
-    return None
+    return calc.restricted_by(game, unit, "no_move_to_base") if destination == "base" else None  # "can't move to base"
 
 
 @query("check_destination")
@@ -42,7 +42,7 @@ def check_destination(game: Game, unit, destination: str, standard: bool) -> Non
         raise Refusal("447.2", f"{destination} is not a location")
     blocker = blocked_by(game, unit, destination)
     if blocker:
-        raise Refusal("054.1", f"{game.objects[blocker].card}: units can't move from {blocker} to base")
+        raise Refusal("054.1", f"{game.objects[blocker].card}: {unit.id} can't move from {unit.location} to base")
     between_battlefields = game.is_battlefield(unit.location) and game.is_battlefield(destination)
     if standard and between_battlefields and not calc.has_keyword(game, unit, "Ganking"):
         raise Refusal(

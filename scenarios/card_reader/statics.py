@@ -1,0 +1,152 @@
+"""Passive abilities (363-366) of two families the other readers leave: restrictions ("I don't deal combat
+damage", "I can't be chosen by enemy spells and abilities", "Units can't move to base") and conditional passives
+("While you have another unit here, I have +1 [Might]", "I have +2 [Might] while I'm attacking with another
+unit", "... unless I'm in combat"; 364.3.a). The engine performs them in `scenarios/rules/restrictions.py`.
+
+Registered in `abilities.STATICS`; each reader returns True when it read the paragraph, False when it is not of
+its shape, and raises Unread when it is of its shape but a part of it is not understood.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+from scenarios import kernel
+from scenarios.card_reader.abilities import STATICS, Unread, read_static
+from scenarios.card_reader.keywords import engine_keyword
+from scenarios.card_reader.phrases import signed
+
+_UNITS = (
+    r"(?P<who>your other units|your units|other friendly units|friendly units|enemy units|other units|units)"
+    r"(?P<here> here)?(?P<less> with less might than me)?"
+)
+_WHO = {
+    "your other units": "other friendly unit",
+    "your units": "friendly unit",
+    "other friendly units": "other friendly unit",
+    "friendly units": "friendly unit",
+    "enemy units": "enemy unit",
+    "other units": "other unit",
+    "units": "unit",
+}
+# What a passive forbids (cards.PASSIVE_RESTRICTIONS): "don't" and "can't" statements (364.2, 054.1)
+_FORBIDS = {
+    "don't deal combat damage": "no_combat_damage",  # 465.2.a-b (as a stunned unit, 423.1.b)
+    "can't be chosen by enemy spells and abilities": "unchoosable_by_enemy",  # 355.9.b
+    "can't move to base": "no_move_to_base",  # 054.1
+}
+_RESTRICTION = re.compile(rf"(?:(?P<me>i)|{_UNITS}) (?P<what>{'|'.join(_FORBIDS)})")
+_I_HAVE = re.compile(
+    r"i have (?:(?P<sign>[+-])(?P<n>\d+) might)?(?: and )?(?P<kws>\[[a-z-]+(?: \d+)?\](?:(?:,| and|, and) \[[a-z-]+(?: \d+)?\])*)?"
+)
+_KEYWORD = re.compile(r"\[(?P<kw>[a-z-]+)(?: (?P<v>\d+))?\]")
+
+
+def _equipment(card: dict[str, Any]) -> bool:
+    return "Equipment" in card.get("tags", [])
+
+
+def _read_restriction(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "I don't deal combat damage", "Enemy units here with less Might than me don't deal combat damage": a
+    passive of the objects named, putting the restriction on them while the card is on the board (365.1)."""
+    found = _RESTRICTION.fullmatch(text)
+    if not found:
+        return False
+    if _equipment(card) and (found["me"] or found["less"]):  # an Equipment's "I": rules or effect text, unsaid
+        raise Unread(text)
+    to: dict[str, Any] = {"who": "self"} if found["me"] else {"who": _WHO[found["who"]]}
+    if found["here"]:
+        to["where"] = "here"
+    if found["less"]:
+        to["less_might_than_me"] = True
+    card.setdefault("passives", []).append({"to": to, "restrictions": [_FORBIDS[found["what"]]]})
+    used.append("static: <I|units> can't/don't <restriction>")
+    return True
+
+
+def _read_i_have(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "I have +4 [Might]", "I have [Shield 3]": a passive of the card itself (365.1); with no condition it is
+    always on, so this reader is met only inside a condition (`_read_conditional`)."""
+    found = _I_HAVE.fullmatch(text)
+    if not found or not (found["n"] or found["kws"]):
+        return False
+    if _equipment(card):
+        raise Unread(text)
+    passive: dict[str, Any] = {"to": {"who": "self"}}
+    if found["n"]:
+        passive["might"] = signed(found["sign"], found["n"])
+    if found["kws"]:
+        keywords = {}
+        for word in _KEYWORD.finditer(found["kws"]):
+            keyword = engine_keyword(word["kw"])
+            if keyword is None:
+                raise Unread(f"[{word['kw']}]")
+            keywords[keyword] = int(word["v"] or 1)
+        passive["keywords"] = keywords
+    card.setdefault("passives", []).append(passive)
+    used.append("static: I have <X>")
+    return True
+
+
+# The conditions a passive may depend on (364.3.a), as printed -> the condition word (scenarios/rules)
+_CONDITIONS: list[tuple[re.Pattern, Any]] = [
+    (re.compile(r"i'm at a battlefield"), "at a battlefield"),
+    (re.compile(r"you have another unit here"), "another friendly unit here"),
+    (re.compile(r"i'm attacking with another unit"), "attacking with another unit"),
+    (
+        re.compile(r"i'm at a battlefield with exactly one other unit you control"),
+        "exactly one other friendly unit at a battlefield",
+    ),
+    (re.compile(r"i'm in combat"), "in combat"),
+    (re.compile(r"you (?:have (?P<a>\d+)\+|control (?P<b>\d+) or more) runes"), "runes"),
+]
+_BEFORE = re.compile(r"(?:while|if) (?P<cond>[^,]+), (?P<rest>.+)")
+_AFTER = re.compile(r"(?P<rest>.+?) (?P<how>while|unless) (?P<cond>.+)")
+
+
+def _condition(printed: str, negated: bool) -> str:
+    for pattern, word in _CONDITIONS:
+        found = pattern.fullmatch(printed)
+        if found:
+            if word == "runes":
+                word = f"{found['a'] or found['b']} or more runes"
+            word = f"not {word}" if negated else word
+            kernel.load_rules()
+            if word not in kernel.CONDITIONS:
+                raise Unread(printed)
+            return word
+    raise Unread(printed)
+
+
+def _read_conditional(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "While <condition>, <passive>", "<passive> while <condition>": the passive is active exactly while the
+    condition holds (364.3.a); "<passive> unless <condition>": while it does not. Only passives may be
+    conditional this way: anything else the rest reads into is refused."""
+    found = _BEFORE.fullmatch(text)
+    negated = False
+    if found is None:
+        found = _AFTER.fullmatch(text)
+        if found is None:
+            return False
+        negated = found["how"] == "unless"
+    if not any(pattern.fullmatch(found["cond"]) for pattern, _ in _CONDITIONS):
+        return False
+    word = _condition(found["cond"], negated)
+    before = copy.deepcopy(card)
+    had = len(before.get("passives", []))
+    rest = found["rest"]
+    if not (_read_i_have(rest, card, used) or read_static(rest, card, used)):
+        raise Unread(rest)
+    added = card.get("passives", [])[had:]
+    others = {k: v for k, v in card.items() if k != "passives"} != {k: v for k, v in before.items() if k != "passives"}
+    if not added or others or any("condition" in passive for passive in added):
+        raise Unread(text)
+    for passive in added:
+        passive["condition"] = word
+    used.append("static: while/unless <condition>, <passive>")
+    return True
+
+
+STATICS.extend([_read_restriction, _read_conditional])

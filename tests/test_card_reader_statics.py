@@ -1,0 +1,172 @@
+"""The card reader's statics family (scenarios/card_reader/statics.py): passive restrictions ("I don't deal combat
+damage", "I can't be chosen by enemy spells and abilities", "Units can't move to base") and conditional passives
+("While you have another unit here, I have +1 [Might]", "... unless I'm in combat"), their engine (scenarios/
+rules/restrictions.py), and mutants of the readings that the family's read-card disputes kill."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from rules_db import card_readings
+from scenarios import schema
+from scenarios.card_reader import CardText, abilities, read_card
+from scenarios.cards import use_read_cards
+from scenarios.replay import replay_file, replay_variant
+
+DISPUTES = [
+    Path(__file__).parent / "data" / "read_card_disputes" / name
+    for name in (
+        "read-221-sacred-protector-deals-no-combat-damage-unless.yaml",
+        "read-222-ruin-runner-cant-be-chosen-by-enemy-spells.yaml",
+        "read-223-trusty-ramhound-while-another-unit-here.yaml",
+        "read-224-determined-sentry-cant-move-to-base.yaml",
+    )
+]
+
+
+def _passives(text: str, kind: str = "Unit", tags: tuple[str, ...] = ()) -> list[dict]:
+    reading = read_card(CardText("Some Card", kind, text, might=3, tags=tags))
+    assert reading.status == "read", reading.unread
+    return reading.definition["passives"]
+
+
+@pytest.mark.parametrize(
+    ("text", "passive"),
+    [
+        ("I don't deal combat damage.", {"to": {"who": "self"}, "restrictions": ["no_combat_damage"]}),
+        (
+            "Enemy units here with less Might than me don't deal combat damage.",
+            {
+                "to": {"who": "enemy unit", "where": "here", "less_might_than_me": True},
+                "restrictions": ["no_combat_damage"],
+            },
+        ),
+        (
+            "I can't be chosen by enemy spells and abilities.",
+            {"to": {"who": "self"}, "restrictions": ["unchoosable_by_enemy"]},
+        ),
+        ("Units can't move to base.", {"to": {"who": "unit"}, "restrictions": ["no_move_to_base"]}),
+        ("I can't move to base.", {"to": {"who": "self"}, "restrictions": ["no_move_to_base"]}),
+    ],
+)
+def test_restrictions_are_read_as_passives_of_the_objects_named(text, passive):
+    assert _passives(text) == [passive]
+
+
+@pytest.mark.parametrize(
+    ("text", "condition", "gives"),
+    [
+        ("While you have another unit here, I have +1 [Might].", "another friendly unit here", {"might": 1}),
+        ("I have +2 [Might] while I'm attacking with another unit.", "attacking with another unit", {"might": 2}),
+        ("While you have 8+ runes, I have +4 [Might].", "8 or more runes", {"might": 4}),
+        (
+            "I have [Shield 3] while I'm at a battlefield with exactly one other unit you control.",
+            "exactly one other friendly unit at a battlefield",
+            {"keywords": {"Shield": 3}},
+        ),
+        (
+            "I can't be chosen by enemy spells and abilities unless I'm in combat.",
+            "not in combat",
+            {"restrictions": ["unchoosable_by_enemy"]},
+        ),
+    ],
+)
+def test_a_conditional_passive_carries_its_condition(text, condition, gives):
+    assert _passives(text) == [{"to": {"who": "self"}, **gives, "condition": condition}]
+
+
+def test_a_condition_on_a_passive_of_other_units():
+    passives = _passives("While I'm at a battlefield, your other units here have [Deflect].")
+    assert passives == [
+        {
+            "to": {"who": "other friendly unit", "where": "here"},
+            "keywords": {"Deflect": 1},
+            "condition": "at a battlefield",
+        }
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have +2 [Might] while I'm at a battlefield with exactly one other unit you control.",  # an Equipment's I
+        "I don't deal combat damage.",
+    ],
+)
+def test_an_equipments_i_is_not_read(text):
+    reading = read_card(CardText("Some Gear", "Gear", f"[Equip] [Calm rune]\n{text}", tags=("Equipment",)))
+    assert reading.status == "unread"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have +2 [Might] unless I'm at a battlefield.",  # no word for "not at a battlefield"
+        "While you have another unit here, draw 1.",  # not a passive
+        "While I'm in combat, I enter ready.",  # not a passive the condition may be put on
+        "While I'm in combat, while you have another unit here, I have +1 [Might].",  # two conditions
+    ],
+)
+def test_what_is_not_a_conditional_passive_stays_unread(text):
+    reading = read_card(CardText("Some Card", "Unit", text, might=3))
+    assert reading.status == "unread", reading.definition
+
+
+# -- mutants the disputes kill ---------------------------------------------------------------------------------
+
+
+def _wrapped(change):
+    def wrap(reader):
+        def mutant(text, card, used):
+            had = len(card.get("passives", []))
+            found = reader(text, card, used)
+            for passive in card.get("passives", [])[had:]:
+                change(passive)
+            return found
+
+        return mutant
+
+    return wrap
+
+
+def _drop_restrictions(passive):
+    passive.pop("restrictions", None)
+
+
+def _drop_condition(passive):
+    passive.pop("condition", None)
+
+
+def _unless_as_while(passive):
+    if passive.get("condition", "").startswith("not "):
+        passive["condition"] = passive["condition"][4:]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [_drop_restrictions, _drop_condition, _unless_as_while],
+    ids=["restriction dropped", "condition dropped", "unless read as while"],
+)
+def test_the_disputes_kill_a_mutant_of_each_reading(change, real_db, monkeypatch):
+    monkeypatch.setattr(abilities, "STATICS", [_wrapped(change)(reader) for reader in abilities.STATICS])
+    conn = sqlite3.connect(f"file:{real_db}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    definitions = {}
+    for row in conn.execute(card_readings._CARDS, ["riftbound"]):
+        reading = read_card(card_readings.card_text(dict(row)))
+        if reading.status == "read":
+            definitions[row["name"]] = reading.definition
+    conn.close()
+    use_read_cards(definitions)
+    try:
+        verdicts = []
+        for path in DISPUTES:
+            verdicts.append(replay_file(path).verdict)
+            scenario, _ = schema.load(path)
+            verdicts += [replay_variant(path, v.id).verdict for v in scenario.variants]
+    finally:
+        use_read_cards({})
+    assert "mismatch" in verdicts, f"the mutant {change.__name__} of the reader survives every statics dispute"
