@@ -300,7 +300,7 @@ RESTRICTIONS = {
     "assigned_combat_damage_last",  # "I must be assigned combat damage last" (465.2.c.2, 465.2.c.6)
 }
 # What a passive may forbid the objects it matches (scenarios/rules/restrictions.py says each word's rules)
-PASSIVE_RESTRICTIONS = {"no_combat_damage", "unchoosable_by_enemy", "no_move_to_base"}
+PASSIVE_RESTRICTIONS = {"no_combat_damage", "unchoosable_by_enemy", "no_move_to_base", "no_points"}
 
 
 def instructions_of(effect_list):

@@ -23,6 +23,7 @@ DISPUTES = [
         "read-222-ruin-runner-cant-be-chosen-by-enemy-spells.yaml",
         "read-223-trusty-ramhound-while-another-unit-here.yaml",
         "read-224-determined-sentry-cant-move-to-base.yaml",
+        "read-225-tianna-crownguard-opponents-cant-gain-points.yaml",
     )
 ]
 
@@ -76,6 +77,11 @@ def test_restrictions_are_read_as_passives_of_the_objects_named(text, passive):
 )
 def test_a_conditional_passive_carries_its_condition(text, condition, gives):
     assert _passives(text) == [{"to": {"who": "self"}, **gives, "condition": condition}]
+
+
+def test_a_restriction_on_players_behind_a_condition():
+    passives = _passives("While I'm at a battlefield, opponents can't gain points.")
+    assert passives == [{"to": {"who": "opponent"}, "restrictions": ["no_points"], "condition": "at a battlefield"}]
 
 
 def test_a_condition_on_a_passive_of_other_units():

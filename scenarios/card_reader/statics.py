@@ -38,6 +38,8 @@ _FORBIDS = {
     "can't move to base": "no_move_to_base",  # 054.1
 }
 _RESTRICTION = re.compile(rf"(?:(?P<me>i)|{_UNITS}) (?P<what>{'|'.join(_FORBIDS)})")
+_PLAYERS = {"opponents": "opponent", "you": "you", "players": "player"}
+_PLAYERS_FORBIDDEN = re.compile(r"(?P<who>opponents|you|players) can't gain points")
 _I_HAVE = re.compile(
     r"i have (?:(?P<sign>[+-])(?P<n>\d+) might)?(?: and )?(?P<kws>\[[a-z-]+(?: \d+)?\](?:(?:,| and|, and) \[[a-z-]+(?: \d+)?\])*)?"
 )
@@ -63,6 +65,17 @@ def _read_restriction(text: str, card: dict[str, Any], used: list[str]) -> bool:
         to["less_might_than_me"] = True
     card.setdefault("passives", []).append({"to": to, "restrictions": [_FORBIDS[found["what"]]]})
     used.append("static: <I|units> can't/don't <restriction>")
+    return True
+
+
+def _read_players_restriction(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "Opponents can't gain points": a passive of the players named (their point of view is the card's, 190.6.d
+    for a battlefield), read only behind a condition or on its own."""
+    found = _PLAYERS_FORBIDDEN.fullmatch(text)
+    if not found:
+        return False
+    card.setdefault("passives", []).append({"to": {"who": _PLAYERS[found["who"]]}, "restrictions": ["no_points"]})
+    used.append("static: <players> can't gain points")
     return True
 
 
@@ -149,4 +162,4 @@ def _read_conditional(text: str, card: dict[str, Any], used: list[str]) -> bool:
     return True
 
 
-STATICS.extend([_read_restriction, _read_conditional])
+STATICS.extend([_read_restriction, _read_players_restriction, _read_conditional])

@@ -10,6 +10,8 @@ A passive's `restrictions` are words (`cards.PASSIVE_RESTRICTIONS`), each applyi
                            ability an opponent of its controller controls (355.9.b, whose example is this text).
     no_move_to_base        "I can't move to base": a move of any kind to base is refused or does not happen
                            ("can't beats can", 054.1); a Recall is not a move and is never stopped (456.3).
+    no_points              "Opponents can't gain points": a player it matches gains no point, by a score (471.1)
+                           or by an instruction (471.1.a.1); the battlefield still counts as scored (054.1).
 
 `restricted_by` names the object whose passive forbids it, so a step can say who. Conditions registered here are
 about the passive's source and its company at its location (364.3.a); each has its negation, "not <word>", for
@@ -24,8 +26,9 @@ from scenarios.objects import BOARD, Obj, Role
 
 
 @query("restricted_by")
-def restricted_by(game: Game, obj: Obj, word: str) -> str | None:
-    """The source of an active passive that puts the restriction `word` on `obj`, if any (its card's id)."""
+def restricted_by(game: Game, obj: Obj | str, word: str) -> str | None:
+    """The source of an active passive that puts the restriction `word` on `obj` (an object, or a player's
+    name), if any (its card's id)."""
     if not game.passive_sources:
         return None
     for source, passive, view in calc.passives(game):
