@@ -12,7 +12,7 @@ import pytest
 
 from rules_db import card_readings
 from scenarios import schema
-from scenarios.card_reader import CardText, abilities, read_card
+from scenarios.card_reader import CardText, abilities, effects, read_card
 from scenarios.cards import use_read_cards
 from scenarios.replay import replay_file, replay_variant
 
@@ -24,6 +24,7 @@ DISPUTES = [
         "read-223-trusty-ramhound-while-another-unit-here.yaml",
         "read-224-determined-sentry-cant-move-to-base.yaml",
         "read-225-tianna-crownguard-opponents-cant-gain-points.yaml",
+        "read-226-turn-to-dust-gives-a-gear-temporary.yaml",
     )
 ]
 
@@ -95,6 +96,15 @@ def test_a_condition_on_a_passive_of_other_units():
     ]
 
 
+def test_a_keyword_given_with_no_duration_is_given_for_good():
+    reading = read_card(CardText("Some Spell", "Spell", "Give a gear [Temporary]. (Kill it at the start of ...)"))
+    assert reading.status == "read", reading.unread
+    assert reading.definition["targets"] == {"target": {"type": "gear"}}
+    assert reading.definition["effects"] == [
+        {"op": "grant", "keyword": "Temporary", "to": "target", "until": "permanent"}
+    ]
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -146,6 +156,14 @@ def _drop_condition(passive):
     passive.pop("condition", None)
 
 
+def _given_this_turn(monkeypatch):
+    def this_turn(build):
+        return lambda m, ctx: [{**i, "until": "turn"} for i in build(m, ctx) or []] or None
+
+    changed = [(f, p, this_turn(b) if f == "grant for good" else b) for f, p, b in effects.TEMPLATES]
+    monkeypatch.setattr(effects, "TEMPLATES", changed)
+
+
 def _unless_as_while(passive):
     if passive.get("condition", "").startswith("not "):
         passive["condition"] = passive["condition"][4:]
@@ -153,11 +171,14 @@ def _unless_as_while(passive):
 
 @pytest.mark.parametrize(
     "change",
-    [_drop_restrictions, _drop_condition, _unless_as_while],
-    ids=["restriction dropped", "condition dropped", "unless read as while"],
+    [_drop_restrictions, _drop_condition, _unless_as_while, _given_this_turn],
+    ids=["restriction dropped", "condition dropped", "unless read as while", "given for good read as this turn"],
 )
 def test_the_disputes_kill_a_mutant_of_each_reading(change, real_db, monkeypatch):
-    monkeypatch.setattr(abilities, "STATICS", [_wrapped(change)(reader) for reader in abilities.STATICS])
+    if change is _given_this_turn:
+        change(monkeypatch)
+    else:
+        monkeypatch.setattr(abilities, "STATICS", [_wrapped(change)(reader) for reader in abilities.STATICS])
     conn = sqlite3.connect(f"file:{real_db}?mode=ro", uri=True)
     conn.row_factory = sqlite3.Row
     definitions = {}

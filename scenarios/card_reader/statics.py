@@ -15,6 +15,7 @@ from typing import Any
 
 from scenarios import kernel
 from scenarios.card_reader.abilities import STATICS, Unread, read_static
+from scenarios.card_reader.effects import _ref, template
 from scenarios.card_reader.keywords import engine_keyword
 from scenarios.card_reader.phrases import signed
 
@@ -160,6 +161,19 @@ def _read_conditional(text: str, card: dict[str, Any], used: list[str]) -> bool:
         passive["condition"] = word
     used.append("static: while/unless <condition>, <passive>")
     return True
+
+
+@template("grant for good", r"give (?P<obj>.+?) \[(?P<kw>[a-z-]+)(?: (?P<n>\d+))?\]")
+def _grant_for_good(m, ctx):
+    """ "Give a gear [Temporary]": a keyword given with no duration lasts while the object stays on the board (a
+    new object after it leaves, 359.3.e.4), as any keyword an effect gives (801.3.a)."""
+    keyword, to = engine_keyword(m["kw"]), _ref(m["obj"], ctx, None)
+    if keyword is None or to is None:
+        return None
+    ins: dict[str, Any] = {"op": "grant", "keyword": keyword, "to": to, "until": "permanent"}
+    if m["n"]:
+        ins["value"] = int(m["n"])
+    return [ins]
 
 
 STATICS.extend([_read_restriction, _read_players_restriction, _read_conditional])
