@@ -5,7 +5,7 @@ test card (`made_up: true`). Behaviour is data:
 
     triggers:      when: <event filter>, [limit], [optional], [cost], targets, effects   (375-385)
     passives:      to: <object filter>, [condition], might +/-N [minimum], keywords, triggers_also_on,
-                   restrictions   (363-366)
+                   restrictions, retriggers   (363-366)
     replacements:  would: <event>, to: <object filter>, instead: <instructions>   (364-368)
     restrictions:  e.g. no moving from here to base, assigned combat damage last
     activated:     cost, [keywords: Action/Reaction], targets, effects   (369-374)
@@ -185,6 +185,7 @@ class Passive(Strict):
     keywords: dict[str, int] = Field(default_factory=dict)
     triggers_also_on: dict[str, list[str]] = Field(default_factory=dict)
     restrictions: list[str] = Field(default_factory=list)  # PASSIVE_RESTRICTIONS put on the objects it matches (364)
+    retriggers: list[str] = Field(default_factory=list)  # RETRIGGERS: their abilities of that kind trigger again
 
 
 class Replacement(Strict):
@@ -300,6 +301,8 @@ RESTRICTIONS = {
     "assigned_combat_damage_last",  # "I must be assigned combat damage last" (465.2.c.2, 465.2.c.6)
 }
 # What a passive may forbid the objects it matches (scenarios/rules/restrictions.py says each word's rules)
+# The kinds of triggered ability a passive may make trigger an additional time (scenarios/rules/retrigger.py)
+RETRIGGERS = {"deathknell", "conquer here", "hold here"}
 PASSIVE_RESTRICTIONS = {"no_combat_damage", "unchoosable_by_enemy", "no_move_to_base", "no_points"}
 
 
@@ -354,6 +357,8 @@ def check_vocabulary(card: Card) -> None:
                 raise ValueError(f"card {card.name!r}: unknown filter word {word!r}")
     for word in [w for p in card.passives for w in p.restrictions if w not in PASSIVE_RESTRICTIONS]:
         raise ValueError(f"card {card.name!r}: unknown passive restriction {word!r}")
+    for word in [w for p in card.passives for w in p.retriggers if w not in RETRIGGERS]:
+        raise ValueError(f"card {card.name!r}: unknown kind of triggered ability {word!r}")
     for word in card.restrictions:
         if word not in RESTRICTIONS:
             raise ValueError(f"card {card.name!r}: unknown restriction {word!r}")

@@ -241,6 +241,9 @@ class TypedQueries(Protocol):
     def add_to_pool(self, game: Any, player: str, energy: int = ..., power: int = ..., domain: str | None = ...) -> None:
         """scenarios.rules.costs.add_to_pool"""
 
+    def additional_triggers(self, game: Any, source: Any, trigger: Any, event: Any) -> list[str]:
+        """scenarios.rules.retrigger.additional_triggers"""
+
     def amount(self, game: Any, run: Any, value: Any) -> int | None:
         """scenarios.rules.instructions.amount"""
 

@@ -25,6 +25,7 @@ DISPUTES = [
         "read-224-determined-sentry-cant-move-to-base.yaml",
         "read-225-tianna-crownguard-opponents-cant-gain-points.yaml",
         "read-226-turn-to-dust-gives-a-gear-temporary.yaml",
+        "read-227-karthus-deathknell-triggers-an-additional-time.yaml",
     )
 ]
 
@@ -96,6 +97,29 @@ def test_a_condition_on_a_passive_of_other_units():
     ]
 
 
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("Your [Deathknell] effects trigger an additional time.", "deathknell"),
+        ("Your conquer effects for conquering here trigger an additional time.", "conquer here"),
+        ("Your hold effects for holding here trigger an additional time.", "hold here"),
+    ],
+)
+def test_effects_that_trigger_an_additional_time(text, kind):
+    assert _passives(text) == [{"to": {"who": "friendly card"}, "retriggers": [kind]}]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Your conquer effects trigger an additional time.",  # everywhere: no such kind yet
+        "Your conquer effects for holding here trigger an additional time.",
+    ],
+)
+def test_kinds_of_effects_not_named_stay_unread(text):
+    assert read_card(CardText("Some Card", "Unit", text, might=3)).status == "unread"
+
+
 def test_a_keyword_given_with_no_duration_is_given_for_good():
     reading = read_card(CardText("Some Spell", "Spell", "Give a gear [Temporary]. (Kill it at the start of ...)"))
     assert reading.status == "read", reading.unread
@@ -152,6 +176,10 @@ def _drop_restrictions(passive):
     passive.pop("restrictions", None)
 
 
+def _drop_retriggers(passive):
+    passive.pop("retriggers", None)
+
+
 def _drop_condition(passive):
     passive.pop("condition", None)
 
@@ -171,8 +199,14 @@ def _unless_as_while(passive):
 
 @pytest.mark.parametrize(
     "change",
-    [_drop_restrictions, _drop_condition, _unless_as_while, _given_this_turn],
-    ids=["restriction dropped", "condition dropped", "unless read as while", "given for good read as this turn"],
+    [_drop_restrictions, _drop_retriggers, _drop_condition, _unless_as_while, _given_this_turn],
+    ids=[
+        "restriction dropped",
+        "additional time dropped",
+        "condition dropped",
+        "unless read as while",
+        "given for good read as this turn",
+    ],
 )
 def test_the_disputes_kill_a_mutant_of_each_reading(change, real_db, monkeypatch):
     if change is _given_this_turn:

@@ -80,6 +80,29 @@ def _read_players_restriction(text: str, card: dict[str, Any], used: list[str]) 
     return True
 
 
+_AGAIN = re.compile(
+    r"your (?:\[(?P<kw>deathknell)\]|(?P<e>conquer|hold)) effects(?: for (?P<ing>conquering|holding) here)? "
+    r"trigger an additional time"
+)
+
+
+def _read_additional_time(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "Your [Deathknell] effects trigger an additional time" (808.1.c.1), "Your conquer effects for conquering
+    here trigger an additional time" (383.4.c.3): a passive over the abilities of the cards its controller
+    controls (`rules/retrigger.py`)."""
+    found = _AGAIN.fullmatch(text)
+    if not found:
+        return False
+    if found["e"] and found["ing"] != {"conquer": "conquering", "hold": "holding"}[found["e"]]:
+        raise Unread(text)  # "conquer effects for holding here": no such kind
+    if found["e"] and not found["ing"]:
+        raise Unread(text)  # everywhere: not a kind the engine names yet
+    kind = "deathknell" if found["kw"] else f"{found['e']} here"
+    card.setdefault("passives", []).append({"to": {"who": "friendly card"}, "retriggers": [kind]})
+    used.append("static: your <kind> effects trigger an additional time")
+    return True
+
+
 def _read_i_have(text: str, card: dict[str, Any], used: list[str]) -> bool:
     """ "I have +4 [Might]", "I have [Shield 3]": a passive of the card itself (365.1); with no condition it is
     always on, so this reader is met only inside a condition (`_read_conditional`)."""
@@ -176,4 +199,4 @@ def _grant_for_good(m, ctx):
     return [ins]
 
 
-STATICS.extend([_read_restriction, _read_players_restriction, _read_conditional])
+STATICS.extend([_read_restriction, _read_players_restriction, _read_additional_time, _read_conditional])
