@@ -20,7 +20,10 @@ def _kind_of(source: Obj, trigger, event: Event, here: str | None) -> str | None
     """The word a `retriggers` names this triggering by: a Deathknell (its card has the keyword and the ability is
     its "When I die", 808.1.c), or a conquer / hold effect (383.4.c, 383.4.d) at the passive's `here`."""
     when = trigger.when
-    if when.event == "die" and when.who in SELF_WORDS and source.definition.has("Deathknell"):
+    # [Deathknell] is printed on the card and stands for its "When I die" ability, read from its text (808.1.c): not
+    # a keyword the engine gives or takes away, so it is read off the card's printed keywords, not `has_keyword`
+    printed = source.definition.keywords
+    if when.event == "die" and when.who in SELF_WORDS and "Deathknell" in printed:
         return "deathknell"
     if when.event in ("conquer", "hold") and event.kind == when.event and event.location == here:
         return f"{when.event} here"
