@@ -69,6 +69,7 @@ class ObjectFilter(Strict):
     less_might_than_me: bool | None = None  # "if it has less Might than me"
     tag: str | None = None  # "your Mechs": objects with this tag (133.8, 143.1)
     buffed: bool | None = None  # "while I'm buffed": a unit with a buff on it (702.2.a)
+    keyword: str | None = None  # "units here with [Temporary]": objects that have this keyword now
 
 
 class EventFilter(ObjectFilter):

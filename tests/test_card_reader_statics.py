@@ -26,6 +26,7 @@ DISPUTES = [
         "read-225-tianna-crownguard-opponents-cant-gain-points.yaml",
         "read-226-turn-to-dust-gives-a-gear-temporary.yaml",
         "read-227-karthus-deathknell-triggers-an-additional-time.yaml",
+        "read-228-black-flame-altar-units-with-temporary-have-shield.yaml",
     )
 ]
 
@@ -120,6 +121,18 @@ def test_kinds_of_effects_not_named_stay_unread(text):
     assert read_card(CardText("Some Card", "Unit", text, might=3)).status == "unread"
 
 
+def test_a_passive_over_the_units_with_a_keyword():
+    passives = _passives(
+        "Units here with [Temporary] have [Shield]. (+1 [Might] while they're defenders.)", "Battlefield"
+    )
+    assert passives == [{"to": {"who": "unit", "where": "here", "keyword": "Temporary"}, "keywords": {"Shield": 1}}]
+
+
+def test_a_keyword_given_to_the_units_with_it_stays_unread():
+    reading = read_card(CardText("Some Field", "Battlefield", "Units here with [Shield] have [Shield]."))
+    assert reading.status == "unread"
+
+
 def test_a_keyword_given_with_no_duration_is_given_for_good():
     reading = read_card(CardText("Some Spell", "Spell", "Give a gear [Temporary]. (Kill it at the start of ...)"))
     assert reading.status == "read", reading.unread
@@ -180,6 +193,10 @@ def _drop_retriggers(passive):
     passive.pop("retriggers", None)
 
 
+def _drop_keyword_filter(passive):
+    passive["to"].pop("keyword", None)
+
+
 def _drop_condition(passive):
     passive.pop("condition", None)
 
@@ -199,10 +216,11 @@ def _unless_as_while(passive):
 
 @pytest.mark.parametrize(
     "change",
-    [_drop_restrictions, _drop_retriggers, _drop_condition, _unless_as_while, _given_this_turn],
+    [_drop_restrictions, _drop_retriggers, _drop_keyword_filter, _drop_condition, _unless_as_while, _given_this_turn],
     ids=[
         "restriction dropped",
         "additional time dropped",
+        "with a keyword dropped",
         "condition dropped",
         "unless read as while",
         "given for good read as this turn",

@@ -103,6 +103,27 @@ def _read_additional_time(text: str, card: dict[str, Any], used: list[str]) -> b
     return True
 
 
+_WITH_KEYWORD = re.compile(r"(?P<units>.*units(?: here)?) with \[(?P<kw>[a-z-]+)\] (?P<rest>have .+)")
+
+
+def _read_with_keyword(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "Units here with [Temporary] have [Shield]": the passive of "units here have [Shield]" (`abilities`), over
+    the units that have the keyword now."""
+    found = _WITH_KEYWORD.fullmatch(text)
+    if not found:
+        return False
+    keyword = engine_keyword(found["kw"])
+    had = len(card.get("passives", []))
+    if keyword is None or not read_static(f"{found['units']} {found['rest']}", card, used):
+        raise Unread(text)
+    added = card["passives"][had:]
+    if len(added) != 1 or keyword in added[0].get("keywords", {}) or "keyword" in added[0]["to"]:
+        raise Unread(text)  # a keyword given to the units with it would depend on itself
+    added[0]["to"]["keyword"] = keyword
+    used.append("static: <units> with [keyword] have <X>")
+    return True
+
+
 def _read_i_have(text: str, card: dict[str, Any], used: list[str]) -> bool:
     """ "I have +4 [Might]", "I have [Shield 3]": a passive of the card itself (365.1); with no condition it is
     always on, so this reader is met only inside a condition (`_read_conditional`)."""
@@ -199,4 +220,6 @@ def _grant_for_good(m, ctx):
     return [ins]
 
 
-STATICS.extend([_read_restriction, _read_players_restriction, _read_additional_time, _read_conditional])
+STATICS.extend(
+    [_read_with_keyword, _read_restriction, _read_players_restriction, _read_additional_time, _read_conditional]
+)
