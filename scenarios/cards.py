@@ -192,6 +192,9 @@ class Passive(Strict):
 class Replacement(Strict):
     would: str
     to: ObjectFilter = Field(default_factory=lambda: ObjectFilter(who="unit"))
+    condition: str | None = None  # a condition word: the replacement effect applies only while it holds (364.3.a)
+    # "damage that enemy spells and abilities would deal": a spell or ability (417.6.b) an opponent controls
+    source: Literal["enemy spell or ability"] | None = None
     instead: list[dict[str, Any]]
     label: str | None = None
 
@@ -344,6 +347,7 @@ def check_vocabulary(card: Card) -> None:
         _check_event(card, trigger.when.event)
     conditions = [t.condition for t in card.triggers] + [d.condition for d in card.discounts]
     conditions += [p.condition for p in card.passives] + [a.condition for a in card.activated]
+    conditions += [r.condition for r in card.replacements]
     conditions += [i.get("condition") for effect_list in lists for i in instructions_of(effect_list)]
     for word in conditions:
         if word is not None and word not in kernel.CONDITIONS:

@@ -27,6 +27,8 @@ DISPUTES = [
         "read-226-turn-to-dust-gives-a-gear-temporary.yaml",
         "read-227-karthus-deathknell-triggers-an-additional-time.yaml",
         "read-228-black-flame-altar-units-with-temporary-have-shield.yaml",
+        "read-229-kayn-doesnt-take-damage-after-moving-twice.yaml",
+        "read-230-esteemed-hierophant-prevents-enemy-spell-damage.yaml",
     )
 ]
 
@@ -133,6 +135,31 @@ def test_a_keyword_given_to_the_units_with_it_stays_unread():
     assert reading.status == "unread"
 
 
+@pytest.mark.parametrize(
+    ("text", "replacement"),
+    [
+        (
+            "If I have moved twice this turn, I don't take damage.",
+            {"would": "takes_damage", "to": {"who": "self"}, "instead": [], "condition": "moved twice this turn"},
+        ),
+        (
+            "While you control 7 or more runes, prevent all damage that enemy spells and abilities would deal to me.",
+            {
+                "would": "takes_damage",
+                "to": {"who": "self"},
+                "instead": [],
+                "source": "enemy spell or ability",
+                "condition": "7 or more runes",
+            },
+        ),
+    ],
+)
+def test_damage_i_dont_take_is_a_replacement_by_nothing(text, replacement):
+    reading = read_card(CardText("Some Card", "Unit", text, might=3))
+    assert reading.status == "read", reading.unread
+    assert reading.definition["replacements"] == [replacement]
+
+
 def test_a_keyword_given_with_no_duration_is_given_for_good():
     reading = read_card(CardText("Some Spell", "Spell", "Give a gear [Temporary]. (Kill it at the start of ...)"))
     assert reading.status == "read", reading.unread
@@ -174,10 +201,11 @@ def test_what_is_not_a_conditional_passive_stays_unread(text):
 def _wrapped(change):
     def wrap(reader):
         def mutant(text, card, used):
-            had = len(card.get("passives", []))
+            had = {key: len(card.get(key, [])) for key in ("passives", "replacements")}
             found = reader(text, card, used)
-            for passive in card.get("passives", [])[had:]:
-                change(passive)
+            for key, count in had.items():
+                for ability in card.get(key, [])[count:]:
+                    change(ability)
             return found
 
         return mutant
@@ -195,6 +223,10 @@ def _drop_retriggers(passive):
 
 def _drop_keyword_filter(passive):
     passive["to"].pop("keyword", None)
+
+
+def _drop_source(replacement):
+    replacement.pop("source", None)
 
 
 def _drop_condition(passive):
@@ -216,11 +248,20 @@ def _unless_as_while(passive):
 
 @pytest.mark.parametrize(
     "change",
-    [_drop_restrictions, _drop_retriggers, _drop_keyword_filter, _drop_condition, _unless_as_while, _given_this_turn],
+    [
+        _drop_restrictions,
+        _drop_retriggers,
+        _drop_keyword_filter,
+        _drop_source,
+        _drop_condition,
+        _unless_as_while,
+        _given_this_turn,
+    ],
     ids=[
         "restriction dropped",
         "additional time dropped",
         "with a keyword dropped",
+        "damage from enemy spells and abilities read as any damage",
         "condition dropped",
         "unless read as while",
         "given for good read as this turn",

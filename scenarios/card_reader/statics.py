@@ -124,6 +124,27 @@ def _read_with_keyword(text: str, card: dict[str, Any], used: list[str]) -> bool
     return True
 
 
+_NO_DAMAGE = re.compile(
+    r"i don't take damage|prevent all damage that (?P<enemy>enemy spells and abilities )?would (?:deal|be dealt) to me"
+)
+
+
+def _read_no_damage(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "I don't take damage", "Prevent all damage that enemy spells and abilities would deal to me": a replacement
+    effect (369.1) of its damage by nothing, all of it prevented (437.1, 437.3.c)."""
+    found = _NO_DAMAGE.fullmatch(text)
+    if not found:
+        return False
+    if _equipment(card):
+        raise Unread(text)
+    replacement: dict[str, Any] = {"would": "takes_damage", "to": {"who": "self"}, "instead": []}
+    if found["enemy"]:
+        replacement["source"] = "enemy spell or ability"
+    card.setdefault("replacements", []).append(replacement)
+    used.append("static: I don't take damage")
+    return True
+
+
 def _read_i_have(text: str, card: dict[str, Any], used: list[str]) -> bool:
     """ "I have +4 [Might]", "I have [Shield 3]": a passive of the card itself (365.1); with no condition it is
     always on, so this reader is met only inside a condition (`_read_conditional`)."""
@@ -158,8 +179,10 @@ _CONDITIONS: list[tuple[re.Pattern, Any]] = [
         "exactly one other friendly unit at a battlefield",
     ),
     (re.compile(r"i'm in combat"), "in combat"),
+    (re.compile(r"i have moved twice this turn"), "moved twice this turn"),
     (re.compile(r"you (?:have (?P<a>\d+)\+|control (?P<b>\d+) or more) runes"), "runes"),
 ]
+_CONDITIONAL = ("passives", "replacements")  # what a condition may be put on (364.3.a, 368.1)
 _BEFORE = re.compile(r"(?:while|if) (?P<cond>[^,]+), (?P<rest>.+)")
 _AFTER = re.compile(r"(?P<rest>.+?) (?P<how>while|unless) (?P<cond>.+)")
 
@@ -180,8 +203,8 @@ def _condition(printed: str, negated: bool) -> str:
 
 def _read_conditional(text: str, card: dict[str, Any], used: list[str]) -> bool:
     """ "While <condition>, <passive>", "<passive> while <condition>": the passive is active exactly while the
-    condition holds (364.3.a); "<passive> unless <condition>": while it does not. Only passives may be
-    conditional this way: anything else the rest reads into is refused."""
+    condition holds (364.3.a); "<passive> unless <condition>": while it does not. Only passives and replacement
+    effects (368.1) may be conditional this way: anything else the rest reads into is refused."""
     found = _BEFORE.fullmatch(text)
     negated = False
     if found is None:
@@ -193,16 +216,17 @@ def _read_conditional(text: str, card: dict[str, Any], used: list[str]) -> bool:
         return False
     word = _condition(found["cond"], negated)
     before = copy.deepcopy(card)
-    had = len(before.get("passives", []))
     rest = found["rest"]
-    if not (_read_i_have(rest, card, used) or read_static(rest, card, used)):
+    if not (_read_i_have(rest, card, used) or _read_no_damage(rest, card, used) or read_static(rest, card, used)):
         raise Unread(rest)
-    added = card.get("passives", [])[had:]
-    others = {k: v for k, v in card.items() if k != "passives"} != {k: v for k, v in before.items() if k != "passives"}
-    if not added or others or any("condition" in passive for passive in added):
+    added = [a for key in _CONDITIONAL for a in card.get(key, [])[len(before.get(key, [])) :]]
+    kept = {k: v for k, v in card.items() if k not in _CONDITIONAL} == {
+        k: v for k, v in before.items() if k not in _CONDITIONAL
+    }
+    if not added or not kept or any("condition" in ability for ability in added):
         raise Unread(text)
-    for passive in added:
-        passive["condition"] = word
+    for ability in added:
+        ability["condition"] = word
     used.append("static: while/unless <condition>, <passive>")
     return True
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from scenarios.cards import ObjectFilter, Replacement
 from scenarios.game import Game
-from scenarios.kernel import EVENT_KINDS, calc, choose, do, instruction, procedure, query
+from scenarios.kernel import EVENT_KINDS, Condition, calc, choose, do, instruction, procedure, query
 from scenarios.objects import BATTLEFIELD, BOARD, ChainItem, Event, ItemKind, LastingReplacement, View
 from scenarios.trace import StepKind
 
@@ -33,6 +33,8 @@ def _applicable(game: Game, event: Event) -> list[tuple[str, Replacement, Lastin
                 continue
             if not calc.ability_is_active(game, source, replacement.to):
                 continue
+            if not _conditions_met(game, source, replacement, event):
+                continue
             if calc.matches_object(game, replacement.to, calc.view_of(game, source), subject, event.location):
                 found.append((source.id, replacement, None))
     for lasting in game.lasting:
@@ -43,6 +45,20 @@ def _applicable(game: Game, event: Event) -> list[tuple[str, Replacement, Lastin
         if calc.matches_object(game, replacement.to, view, subject, event.location):
             found.append((lasting.source, replacement, lasting))
     return found
+
+
+def _conditions_met(game: Game, source, replacement: Replacement, event: Event) -> bool:
+    """A conditional replacement effect applies while its condition holds (364.3.a); one about damage from enemy
+    spells and abilities, to damage whose source (417.6.b) is a spell or an object an opponent of the unit's
+    controller controls, not combat damage (465.2.d)."""
+    if replacement.condition is not None:
+        context = Condition(calc.ability_controller(game, source), source.id, False)
+        if not calc.condition_holds(game, replacement.condition, context):
+            return False
+    if replacement.source == "enemy spell or ability":
+        dealer = game.objects.get(event.source) if event.source else None
+        return dealer is not None and event.player is not None and dealer.controller != event.player
+    return True
 
 
 @query("prevents_all_damage")

@@ -73,6 +73,12 @@ def _in_combat(game: Game, context) -> bool:
     )
 
 
+def _moved_twice(game: Game, context) -> bool:
+    """ "If I have moved twice this turn": its moves this turn (446.1) number two or more."""
+    source = _source(game, context)
+    return source is not None and source.moves_this_turn >= 2
+
+
 def _runes(n: int):
     """ "While you control N or more runes" / "while you have N+ runes": runes on the board it controls (105)."""
     return lambda game, context: len(calc.runes_on_board(game, context.player)) >= n
@@ -83,6 +89,7 @@ _WORDS = {
     "exactly one other friendly unit at a battlefield": _exactly_one_other_at_a_battlefield,
     "attacking with another unit": _attacking_with_another,
     "in combat": _in_combat,
+    "moved twice this turn": _moved_twice,
     **{f"{n} or more runes": _runes(n) for n in range(1, 13)},
 }
 
