@@ -307,7 +307,14 @@ RESTRICTIONS = {
 # What a passive may forbid the objects it matches (scenarios/rules/restrictions.py says each word's rules)
 # The kinds of triggered ability a passive may make trigger an additional time (scenarios/rules/retrigger.py)
 RETRIGGERS = {"deathknell", "conquer here", "hold here"}
-PASSIVE_RESTRICTIONS = {"no_combat_damage", "unchoosable_by_enemy", "no_move_to_base", "no_points"}
+PASSIVE_RESTRICTIONS = {
+    "no_combat_damage",
+    "unchoosable_by_enemy",
+    "no_move_to_base",
+    "no_points",
+    "no_play_cards",
+    "no_play_spells",
+}
 
 
 def instructions_of(effect_list):
@@ -341,6 +348,8 @@ def check_vocabulary(card: Card) -> None:
             raise ValueError(f"card {card.name!r}: unknown instruction {instruction.get('op')!r}")
         if instruction.get("op") == "play_token" and instruction.get("token") not in {*UNIT_TOKENS, *GEAR_TOKENS}:
             raise ValueError(f"card {card.name!r}: unknown token {instruction.get('token')!r} (187)")
+        if instruction.get("op") == "restrict" and instruction.get("restriction") not in PASSIVE_RESTRICTIONS:
+            raise ValueError(f"card {card.name!r}: unknown restriction {instruction.get('restriction')!r}")
         if instruction.get("op") in ("delayed", "replace_next"):
             _check_event(card, instruction.get("when") or instruction.get("would"))
     for trigger in card.triggers:

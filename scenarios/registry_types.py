@@ -183,6 +183,9 @@ class TypedProcedures(Protocol):
     def resolve(self, game: Any, /, *, because: Because) -> Any:
         """scenarios.rules.chain.resolve_top"""
 
+    def restrict(self, game: Any, subjects: Any, word: str, label: str, source: str, /, *, because: Because) -> Any:
+        """scenarios.rules.restrictions.restrict"""
+
     def return_control(self, game: Any, unit_id: str, label: str, /, *, because: Because) -> Any:
         """scenarios.rules.durations.return_control"""
 
@@ -402,6 +405,9 @@ class TypedQueries(Protocol):
 
     def place_triggers(self, game: Any, first: Any = ..., last: Any = ..., because: tuple[str, str] = ...) -> None:
         """scenarios.rules.triggers.place_triggers"""
+
+    def play_forbidden_by(self, game: Any, player: str, card: Any) -> str | None:
+        """scenarios.rules.restrictions.play_forbidden_by"""
 
     def play_timing(self, game: Any, player: str, card: Any, facedown: bool) -> None:
         """scenarios.rules.playing.check_timing"""

@@ -29,6 +29,8 @@ DISPUTES = [
         "read-228-black-flame-altar-units-with-temporary-have-shield.yaml",
         "read-229-kayn-doesnt-take-damage-after-moving-twice.yaml",
         "read-230-esteemed-hierophant-prevents-enemy-spell-damage.yaml",
+        "read-231-twilight-shroud-cant-be-chosen-this-turn.yaml",
+        "read-232-brynhir-opponents-cant-play-cards-this-turn.yaml",
     )
 ]
 
@@ -160,6 +162,29 @@ def test_damage_i_dont_take_is_a_replacement_by_nothing(text, replacement):
     assert reading.definition["replacements"] == [replacement]
 
 
+@pytest.mark.parametrize(
+    ("text", "effects_read"),
+    [
+        (
+            "Give a friendly unit +1 [Might] this turn. It can't be chosen by enemy spells and abilities this turn.",
+            [
+                {"op": "might", "amount": 1, "to": "target"},
+                {"op": "restrict", "what": "target", "restriction": "unchoosable_by_enemy"},
+            ],
+        ),
+        (
+            "Opponents can't play cards this turn.",
+            [{"op": "restrict", "players": "opponents", "restriction": "no_play_cards"}],
+        ),
+        ("You can't play spells this turn.", [{"op": "restrict", "players": "you", "restriction": "no_play_spells"}]),
+    ],
+)
+def test_restrictions_for_a_turn_are_instructions(text, effects_read):
+    reading = read_card(CardText("Some Spell", "Spell", text))
+    assert reading.status == "read", reading.unread
+    assert reading.definition["effects"] == effects_read
+
+
 def test_a_keyword_given_with_no_duration_is_given_for_good():
     reading = read_card(CardText("Some Spell", "Spell", "Give a gear [Temporary]. (Kill it at the start of ...)"))
     assert reading.status == "read", reading.unread
@@ -241,6 +266,19 @@ def _given_this_turn(monkeypatch):
     monkeypatch.setattr(effects, "TEMPLATES", changed)
 
 
+def _turns_restriction_dropped(monkeypatch):
+    changed = [(f, p, (lambda m, ctx: []) if f == "can't this turn" else b) for f, p, b in effects.TEMPLATES]
+    monkeypatch.setattr(effects, "TEMPLATES", changed)
+
+
+def _opponents_read_as_you(monkeypatch):
+    def as_you(build):
+        return lambda m, ctx: [{**i, "players": "you"} if "players" in i else i for i in build(m, ctx) or []] or None
+
+    changed = [(f, p, as_you(b) if f == "can't this turn" else b) for f, p, b in effects.TEMPLATES]
+    monkeypatch.setattr(effects, "TEMPLATES", changed)
+
+
 def _unless_as_while(passive):
     if passive.get("condition", "").startswith("not "):
         passive["condition"] = passive["condition"][4:]
@@ -256,6 +294,8 @@ def _unless_as_while(passive):
         _drop_condition,
         _unless_as_while,
         _given_this_turn,
+        _turns_restriction_dropped,
+        _opponents_read_as_you,
     ],
     ids=[
         "restriction dropped",
@@ -265,10 +305,12 @@ def _unless_as_while(passive):
         "condition dropped",
         "unless read as while",
         "given for good read as this turn",
+        "a turn's restriction dropped",
+        "opponents read as you",
     ],
 )
 def test_the_disputes_kill_a_mutant_of_each_reading(change, real_db, monkeypatch):
-    if change is _given_this_turn:
+    if change in (_given_this_turn, _turns_restriction_dropped, _opponents_read_as_you):
         change(monkeypatch)
     else:
         monkeypatch.setattr(abilities, "STATICS", [_wrapped(change)(reader) for reader in abilities.STATICS])

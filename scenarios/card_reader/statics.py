@@ -244,6 +244,20 @@ def _grant_for_good(m, ctx):
     return [ins]
 
 
+@template("can't this turn", r"(?P<who>opponents|you) can't play (?P<what>cards|spells) this turn")
+def _players_cant_play(m, ctx):
+    """ "Opponents can't play cards this turn": a restriction on those players until the turn ends (054.1)."""
+    word = {"cards": "no_play_cards", "spells": "no_play_spells"}[m["what"]]
+    return [{"op": "restrict", "players": "opponents" if m["who"] == "opponents" else "you", "restriction": word}]
+
+
+@template("can't this turn", r"(?P<obj>.+?) can't be chosen by enemy spells and abilities this turn")
+def _unchoosable_this_turn(m, ctx):
+    """ "It can't be chosen by enemy spells and abilities this turn" (355.9.b) until the turn ends."""
+    what = _ref(m["obj"], ctx)
+    return None if what is None else [{"op": "restrict", "what": what, "restriction": "unchoosable_by_enemy"}]
+
+
 STATICS.extend(
     [_read_with_keyword, _read_restriction, _read_players_restriction, _read_additional_time, _read_conditional]
 )

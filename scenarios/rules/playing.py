@@ -15,7 +15,7 @@ import itertools
 from scenarios.actions import Hide, Play
 from scenarios.cards import Cost
 from scenarios.game import Game
-from scenarios.kernel import Refusal, action, calc, choose, do, event_kind, instruction, keyword, procedure, query
+from scenarios.kernel import Refusal, action, calc, choose, do, event_kind, instruction, keyword, note, procedure, query
 from scenarios.objects import ChainItem, Event, ItemKind, Kind, Targeting, Zone
 from scenarios.trace import StepKind
 
@@ -110,6 +110,8 @@ def play_candidates(game: Game, player: str):
         flow = card.zone == Zone.TRASH and card.definition is not None and bool(card.definition.flow)  # 829
         if card.owner != player or (card.zone not in (Zone.HAND, Zone.FACEDOWN) and not flow):
             continue
+        if calc.play_forbidden_by(game, player, card) is not None:
+            continue
         definition = card.definition
         hidden_at = card.location if card.zone == Zone.FACEDOWN else None
         accelerations = (False, True) if definition.has("Accelerate") else (False,)
@@ -134,6 +136,9 @@ def play_card(game: Game, act: Play) -> None:
     flow = card.zone == Zone.TRASH and bool(card.definition.flow)  # 829.1.b: "play this from your trash"
     if card.owner != player or (card.zone not in (Zone.HAND, Zone.FACEDOWN) and not flow):
         raise Refusal("354", f"{card.id} is not a card {player} can play from hand or facedown")
+    forbidder = calc.play_forbidden_by(game, player, card)
+    if forbidder is not None:
+        raise Refusal("054.1", f"{player} can't play {card.id} this turn ({game.objects[forbidder].card})")
     facedown = card.zone == Zone.FACEDOWN
     if facedown:
         calc.check_hidden_turn(game, card)
@@ -290,6 +295,16 @@ def _with_card(card, count: int, ids: tuple[str, ...]) -> tuple[int, tuple[str, 
     objects=lambda g, unit, *a: [unit.id],
 )
 def play_by_effect(game: Game, unit, player: str, location: str, label: str) -> None:
+    forbidder = calc.play_forbidden_by(game, player, unit)
+    if forbidder is not None:  # can't beats can (054.1): the instruction does what it can, here nothing (055)
+        note(
+            game,
+            StepKind.EFFECT,
+            "can't play",
+            f"{player} can't play {unit.id} ({game.objects[forbidder].card})",
+            "054.1",
+        )
+        return
     definition = unit.definition
     ready = definition.enters_ready
     if definition.has("Accelerate"):

@@ -21,20 +21,73 @@ about the passive's source and its company at its location (364.3.a); each has i
 from __future__ import annotations
 
 from scenarios.game import Game
-from scenarios.kernel import calc, condition, query
-from scenarios.objects import BOARD, Obj, Role
+from scenarios.kernel import calc, condition, do, instruction, procedure, query
+from scenarios.objects import BOARD, Kind, Obj, Role
+from scenarios.trace import StepKind
 
 
 @query("restricted_by")
 def restricted_by(game: Game, obj: Obj | str, word: str) -> str | None:
-    """The source of an active passive that puts the restriction `word` on `obj` (an object, or a player's
-    name), if any (its card's id)."""
+    """The source of an active passive, or of an effect lasting this turn, that puts the restriction `word` on
+    `obj` (an object, or a player's name), if any (its card's id)."""
+    for subject, incarnation, said, source_id, turn in game.lasting_restrictions:
+        if said != word or turn != game.turn_number:
+            continue
+        if subject == obj or (isinstance(obj, Obj) and subject == obj.id and incarnation == obj.incarnation):
+            return source_id
     if not game.passive_sources:
         return None
     for source, passive, view in calc.passives(game):
         if word in passive.restrictions and calc.matches_object(game, passive.to, view, obj):
             return source.id
     return None
+
+
+@query("play_forbidden_by")
+def play_forbidden_by(game: Game, player: str, card: Obj) -> str | None:
+    """The source that forbids `player` to play `card` now: "can't play cards" (a Main Deck card, 052) or "can't
+    play spells" ("can't beats can", 054.1). A token is no card (052): never forbidden this way."""
+    if card.definition is not None and card.definition.type == "token":
+        return None
+    source = restricted_by(game, player, "no_play_cards")
+    if source is None and card.kind == Kind.SPELL:
+        source = restricted_by(game, player, "no_play_spells")
+    return source
+
+
+_FORBIDDEN = {"no_play_cards": "can't play cards", "no_play_spells": "can't play spells"}
+_FORBIDDEN["unchoosable_by_enemy"] = "can't be chosen by enemy spells and abilities"
+
+
+@procedure(
+    "restrict",
+    StepKind.EFFECT,
+    defines=("054.1",),
+    summary=lambda g, subjects, word, label, source: (
+        f"{label}: {', '.join(subjects)} {_FORBIDDEN.get(word, word)} this turn"
+    ),
+    objects=lambda g, subjects, *a: list(subjects),
+)
+def restrict(game: Game, subjects, word: str, label: str, source: str) -> None:
+    entries = []
+    for subject in subjects:
+        incarnation = game.objects[subject].incarnation if subject in game.objects else None
+        entries.append((subject, incarnation, word, source, game.turn_number))
+    game.lasting_restrictions = (*game.lasting_restrictions, *entries)
+
+
+@instruction("restrict")
+def op_restrict(game: Game, run, ins) -> None:
+    """`{op: restrict, restriction: <word>, what: <objects>}` or `{..., players: opponents | you}`: "It can't be
+    chosen by enemy spells and abilities this turn", "Opponents can't play cards this turn": a restriction on them
+    until the end of this turn ("can't beats can", 054.1)."""
+    if "players" in ins:
+        you = run.item.controller
+        subjects = [p for p in game.turn_order if (p == you) == (ins["players"] == "you")]
+    else:
+        subjects = calc.still_there(game, run, ins["what"], "the 'restrict' instruction on")
+    if subjects:
+        do.restrict(game, subjects, ins["restriction"], run.item.label, run.item.source, because=run.because)
 
 
 def _source(game: Game, context) -> Obj | None:
