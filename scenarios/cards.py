@@ -314,6 +314,7 @@ PASSIVE_RESTRICTIONS = {
     "no_points",
     "no_play_cards",
     "no_play_spells",
+    "no_units_played_here",
 }
 
 

@@ -409,6 +409,9 @@ class TypedQueries(Protocol):
     def play_forbidden_by(self, game: Any, player: str, card: Any) -> str | None:
         """scenarios.rules.restrictions.play_forbidden_by"""
 
+    def play_here_forbidden_by(self, game: Any, location: str | None) -> str | None:
+        """scenarios.rules.restrictions.play_here_forbidden_by"""
+
     def play_timing(self, game: Any, player: str, card: Any, facedown: bool) -> None:
         """scenarios.rules.playing.check_timing"""
 

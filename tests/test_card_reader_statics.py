@@ -31,6 +31,7 @@ DISPUTES = [
         "read-230-esteemed-hierophant-prevents-enemy-spell-damage.yaml",
         "read-231-twilight-shroud-cant-be-chosen-this-turn.yaml",
         "read-232-brynhir-opponents-cant-play-cards-this-turn.yaml",
+        "read-233-rockfall-path-units-cant-be-played-here.yaml",
     )
 ]
 
@@ -84,6 +85,13 @@ def test_restrictions_are_read_as_passives_of_the_objects_named(text, passive):
 )
 def test_a_conditional_passive_carries_its_condition(text, condition, gives):
     assert _passives(text) == [{"to": {"who": "self"}, **gives, "condition": condition}]
+
+
+def test_a_battlefields_units_cant_be_played_here():
+    assert _passives("Units can't be played here.", "Battlefield") == [
+        {"to": {"who": "self"}, "restrictions": ["no_units_played_here"]}
+    ]
+    assert read_card(CardText("Some Unit", "Unit", "Units can't be played here.", might=2)).status == "unread"
 
 
 def test_a_restriction_on_players_behind_a_condition():

@@ -69,6 +69,15 @@ def _read_restriction(text: str, card: dict[str, Any], used: list[str]) -> bool:
     return True
 
 
+def _read_not_played_here(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "Units can't be played here", a battlefield's: a passive of the battlefield itself (053.3: its "here")."""
+    if text != "units can't be played here" or card["type"] != "battlefield":
+        return False
+    card.setdefault("passives", []).append({"to": {"who": "self"}, "restrictions": ["no_units_played_here"]})
+    used.append("static: units can't be played here")
+    return True
+
+
 def _read_players_restriction(text: str, card: dict[str, Any], used: list[str]) -> bool:
     """ "Opponents can't gain points": a passive of the players named (their point of view is the card's, 190.6.d
     for a battlefield), read only behind a condition or on its own."""
@@ -259,5 +268,13 @@ def _unchoosable_this_turn(m, ctx):
 
 
 STATICS.extend(
-    [_read_with_keyword, _read_restriction, _read_players_restriction, _read_additional_time, _read_conditional]
+    [
+        _read_with_keyword,
+        _read_restriction,
+        _read_not_played_here,
+        _read_no_damage,
+        _read_players_restriction,
+        _read_additional_time,
+        _read_conditional,
+    ]
 )

@@ -211,6 +211,8 @@ def check_hidden_turn(game: Game, card) -> None:
 def valid_battlefield(game: Game, player: str, card, location: str) -> bool:
     """A battlefield a unit may be played to: one its controller controls (355.2.a), one where Ambush lets it be
     played (822.1.c: where its controller has units), or one its own permission names (355.2.b)."""
+    if calc.play_here_forbidden_by(game, location) is not None:  # "Units can't be played here" (054.1)
+        return False
     return (
         game.objects[location].battlefield_controller == player
         or ambush_at(game, player, card, location)
@@ -225,6 +227,9 @@ def check_play_location(game: Game, player: str, card, location: str, hidden_at:
     if location == "base" or (hidden_at is not None and location == hidden_at):
         return
     unit = card.definition.object_kind == "unit"
+    forbidder = calc.play_here_forbidden_by(game, location) if unit else None
+    if forbidder is not None:
+        raise Refusal("054.1", f"units can't be played to {location} ({game.objects[forbidder].card})")
     if not (unit and game.is_battlefield(location) and valid_battlefield(game, player, card, location)):
         raise Refusal(
             "355.2.a", f"units are played to their controller's base or a battlefield they control, not {location}"
@@ -295,7 +300,7 @@ def _with_card(card, count: int, ids: tuple[str, ...]) -> tuple[int, tuple[str, 
     objects=lambda g, unit, *a: [unit.id],
 )
 def play_by_effect(game: Game, unit, player: str, location: str, label: str) -> None:
-    forbidder = calc.play_forbidden_by(game, player, unit)
+    forbidder = calc.play_forbidden_by(game, player, unit) or calc.play_here_forbidden_by(game, location)
     if forbidder is not None:  # can't beats can (054.1): the instruction does what it can, here nothing (055)
         note(
             game,

@@ -10,6 +10,9 @@ A passive's `restrictions` are words (`cards.PASSIVE_RESTRICTIONS`), each applyi
                            ability an opponent of its controller controls (355.9.b, whose example is this text).
     no_move_to_base        "I can't move to base": a move of any kind to base is refused or does not happen
                            ("can't beats can", 054.1); a Recall is not a move and is never stopped (456.3).
+    no_play_cards          "Opponents can't play cards": a player it matches plays no Main Deck card (052, 054.1),
+    no_play_spells         ... no spell; a token is no card: never forbidden these ways.
+    no_units_played_here   "Units can't be played here": no unit is played to the battlefield it matches (054.1).
     no_points              "Opponents can't gain points": a player it matches gains no point, by a score (471.1)
                            or by an instruction (471.1.a.1); the battlefield still counts as scored (054.1).
 
@@ -53,6 +56,15 @@ def play_forbidden_by(game: Game, player: str, card: Obj) -> str | None:
     if source is None and card.kind == Kind.SPELL:
         source = restricted_by(game, player, "no_play_spells")
     return source
+
+
+@query("play_here_forbidden_by")
+def play_here_forbidden_by(game: Game, location: str | None) -> str | None:
+    """The source that forbids units to be played to `location`: "Units can't be played here" on a battlefield
+    (054.1), whoever plays them, by a card, an effect or a token."""
+    if not game.is_battlefield(location):
+        return None
+    return restricted_by(game, game.objects[location], "no_units_played_here")
 
 
 _FORBIDDEN = {"no_play_cards": "can't play cards", "no_play_spells": "can't play spells"}
