@@ -32,6 +32,7 @@ DISPUTES = [
         "read-231-twilight-shroud-cant-be-chosen-this-turn.yaml",
         "read-232-brynhir-opponents-cant-play-cards-this-turn.yaml",
         "read-233-rockfall-path-units-cant-be-played-here.yaml",
+        "read-234-lilting-lullaby-its-controller-cant-play-spells.yaml",
     )
 ]
 
@@ -185,6 +186,13 @@ def test_damage_i_dont_take_is_a_replacement_by_nothing(text, replacement):
             [{"op": "restrict", "players": "opponents", "restriction": "no_play_cards"}],
         ),
         ("You can't play spells this turn.", [{"op": "restrict", "players": "you", "restriction": "no_play_spells"}]),
+        (
+            "Counter a spell. Its controller can't play spells this turn.",
+            [
+                {"op": "counter", "what": "target"},
+                {"op": "restrict", "players": "controller", "what": "target", "restriction": "no_play_spells"},
+            ],
+        ),
     ],
 )
 def test_restrictions_for_a_turn_are_instructions(text, effects_read):
@@ -279,7 +287,7 @@ def _turns_restriction_dropped(monkeypatch):
     monkeypatch.setattr(effects, "TEMPLATES", changed)
 
 
-def _opponents_read_as_you(monkeypatch):
+def _opponents_read_as_you(monkeypatch):  # and "its controller" as you
     def as_you(build):
         return lambda m, ctx: [{**i, "players": "you"} if "players" in i else i for i in build(m, ctx) or []] or None
 

@@ -260,6 +260,16 @@ def _players_cant_play(m, ctx):
     return [{"op": "restrict", "players": "opponents" if m["who"] == "opponents" else "you", "restriction": word}]
 
 
+@template("can't this turn", r"its controller can't play (?P<what>cards|spells) this turn")
+def _its_controller_cant_play(m, ctx):
+    """ "Counter a spell. Its controller can't play spells this turn": the player controlling the object chosen
+    before (the countered spell's, who played it)."""
+    if ctx.it not in ctx.targets:
+        return None
+    word = {"cards": "no_play_cards", "spells": "no_play_spells"}[m["what"]]
+    return [{"op": "restrict", "players": "controller", "what": ctx.it, "restriction": word}]
+
+
 @template("can't this turn", r"(?P<obj>.+?) can't be chosen by enemy spells and abilities this turn")
 def _unchoosable_this_turn(m, ctx):
     """ "It can't be chosen by enemy spells and abilities this turn" (355.9.b) until the turn ends."""

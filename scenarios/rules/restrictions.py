@@ -90,10 +90,14 @@ def restrict(game: Game, subjects, word: str, label: str, source: str) -> None:
 
 @instruction("restrict")
 def op_restrict(game: Game, run, ins) -> None:
-    """`{op: restrict, restriction: <word>, what: <objects>}` or `{..., players: opponents | you}`: "It can't be
+    """`{op: restrict, restriction: <word>, what: <objects>}` or `{..., players: opponents | you}` or `{...,
+    players: controller, what: <objects>}` (the players controlling them): "It can't be
     chosen by enemy spells and abilities this turn", "Opponents can't play cards this turn": a restriction on them
     until the end of this turn ("can't beats can", 054.1)."""
-    if "players" in ins:
+    if ins.get("players") == "controller":  # "its controller": of the object named, wherever it is now (countered)
+        named = [game.objects[i] for i in calc.refs(game, run, ins["what"]) if i in game.objects]
+        subjects = sorted({obj.controller or obj.owner for obj in named})
+    elif "players" in ins:
         you = run.item.controller
         subjects = [p for p in game.turn_order if (p == you) == (ins["players"] == "you")]
     else:
