@@ -70,6 +70,8 @@ class ObjectFilter(Strict):
     tag: str | None = None  # "your Mechs": objects with this tag (133.8, 143.1)
     buffed: bool | None = None  # "while I'm buffed": a unit with a buff on it (702.2.a)
     keyword: str | None = None  # "units here with [Temporary]": objects that have this keyword now
+    token: bool | None = None  # "your token units": tokens (185)
+    empowered: bool | None = None  # "your units that are [Empowered]" (828)
 
 
 class EventFilter(ObjectFilter):

@@ -33,6 +33,8 @@ DISPUTES = [
         "read-232-brynhir-opponents-cant-play-cards-this-turn.yaml",
         "read-233-rockfall-path-units-cant-be-played-here.yaml",
         "read-234-lilting-lullaby-its-controller-cant-play-spells.yaml",
+        "read-235-lee-sin-buffed-units-at-my-battlefield.yaml",
+        "read-236-aurok-general-empowered-units-while-empowered.yaml",
     )
 ]
 
@@ -86,6 +88,27 @@ def test_restrictions_are_read_as_passives_of_the_objects_named(text, passive):
 )
 def test_a_conditional_passive_carries_its_condition(text, condition, gives):
     assert _passives(text) == [{"to": {"who": "self"}, **gives, "condition": condition}]
+
+
+@pytest.mark.parametrize(
+    ("text", "to"),
+    [
+        (
+            "Other buffed friendly units at my battlefield have +2 [Might].",
+            {"who": "other friendly unit", "where": "my battlefield", "buffed": True},
+        ),
+        ("Your token units have +1 [Might].", {"who": "friendly unit", "token": True}),
+    ],
+)
+def test_passives_over_qualified_units(text, to):
+    assert [p["to"] for p in _passives(text)] == [to]
+
+
+def test_a_passive_behind_empowered():
+    text = "[Empowered][>] Your units that are [Empowered] have +2 [Might] (including me)."
+    assert _passives(text) == [
+        {"to": {"who": "friendly unit", "empowered": True}, "might": 2, "condition": "empowered"}
+    ]
 
 
 def test_a_battlefields_units_cant_be_played_here():
@@ -266,6 +289,11 @@ def _drop_keyword_filter(passive):
     passive["to"].pop("keyword", None)
 
 
+def _drop_qualifiers(passive):
+    for state in ("buffed", "token", "empowered"):
+        passive.get("to", {}).pop(state, None)
+
+
 def _drop_source(replacement):
     replacement.pop("source", None)
 
@@ -306,6 +334,7 @@ def _unless_as_while(passive):
         _drop_restrictions,
         _drop_retriggers,
         _drop_keyword_filter,
+        _drop_qualifiers,
         _drop_source,
         _drop_condition,
         _unless_as_while,
@@ -317,6 +346,7 @@ def _unless_as_while(passive):
         "restriction dropped",
         "additional time dropped",
         "with a keyword dropped",
+        "buffed, token, empowered dropped",
         "damage from enemy spells and abilities read as any damage",
         "condition dropped",
         "unless read as while",

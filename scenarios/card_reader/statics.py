@@ -9,12 +9,11 @@ its shape, and raises Unread when it is of its shape but a part of it is not und
 
 from __future__ import annotations
 
-import copy
 import re
 from typing import Any
 
 from scenarios import kernel
-from scenarios.card_reader.abilities import STATICS, Unread, read_static
+from scenarios.card_reader.abilities import STATICS, Unread, read_static, read_with_condition
 from scenarios.card_reader.effects import _ref, template
 from scenarios.card_reader.keywords import engine_keyword
 from scenarios.card_reader.phrases import signed
@@ -66,6 +65,39 @@ def _read_restriction(text: str, card: dict[str, Any], used: list[str]) -> bool:
         to["less_might_than_me"] = True
     card.setdefault("passives", []).append({"to": to, "restrictions": [_FORBIDS[found["what"]]]})
     used.append("static: <I|units> can't/don't <restriction>")
+    return True
+
+
+# Words of a passive's subject that qualify the units it gives something to (an object filter's states), and the
+# phrase `abilities` reads without them: "other buffed friendly units at my battlefield" -> "other friendly units
+# here", buffed; "your token units" -> "your units", tokens; "your units that are [empowered]" -> empowered
+_QUALIFIED = re.compile(
+    r"(?P<other>other )?(?P<buffed>buffed )?(?P<side>friendly |your |enemy )?(?P<token>token )?units"
+    r"(?P<empowered> that are \[empowered\])?(?P<mine> at my battlefield)?(?P<rest> have .+)"
+)
+
+
+def _read_qualified(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "Other buffed friendly units at my battlefield have +2 [Might]", "Your token units have +1 [Might]": the
+    passive of the plain phrase (`abilities`), over the units in those states (702.2.a buffed, 185 tokens, 828
+    Empowered; "at my battlefield": where I am, if that is a battlefield)."""
+    found = _QUALIFIED.fullmatch(text)
+    if not found or not (found["buffed"] or found["token"] or found["empowered"] or found["mine"]):
+        return False
+    plain = f"{found['other'] or ''}{found['side'] or ''}units{' here' if found['mine'] else ''}{found['rest']}"
+    if found["mine"] and " here" in found["rest"]:  # "at my battlefield ... here": two places
+        raise Unread(text)
+    had = len(card.get("passives", []))
+    if not read_static(plain, card, used):
+        raise Unread(text)
+    added = card["passives"][had:]
+    if len(added) != 1:
+        raise Unread(text)
+    states = {"buffed": found["buffed"], "token": found["token"], "empowered": found["empowered"]}
+    added[0]["to"].update({state: True for state, said in states.items() if said})
+    if found["mine"]:  # where I am, a battlefield: none while I am in my base
+        added[0]["to"]["where"] = "my battlefield"
+    used.append("static: <qualified units> have <X>")
     return True
 
 
@@ -191,7 +223,6 @@ _CONDITIONS: list[tuple[re.Pattern, Any]] = [
     (re.compile(r"i have moved twice this turn"), "moved twice this turn"),
     (re.compile(r"you (?:have (?P<a>\d+)\+|control (?P<b>\d+) or more) runes"), "runes"),
 ]
-_CONDITIONAL = ("passives", "replacements")  # what a condition may be put on (364.3.a, 368.1)
 _BEFORE = re.compile(r"(?:while|if) (?P<cond>[^,]+), (?P<rest>.+)")
 _AFTER = re.compile(r"(?P<rest>.+?) (?P<how>while|unless) (?P<cond>.+)")
 
@@ -224,18 +255,8 @@ def _read_conditional(text: str, card: dict[str, Any], used: list[str]) -> bool:
     if not any(pattern.fullmatch(found["cond"]) for pattern, _ in _CONDITIONS):
         return False
     word = _condition(found["cond"], negated)
-    before = copy.deepcopy(card)
-    rest = found["rest"]
-    if not (_read_i_have(rest, card, used) or _read_no_damage(rest, card, used) or read_static(rest, card, used)):
-        raise Unread(rest)
-    added = [a for key in _CONDITIONAL for a in card.get(key, [])[len(before.get(key, [])) :]]
-    kept = {k: v for k, v in card.items() if k not in _CONDITIONAL} == {
-        k: v for k, v in before.items() if k not in _CONDITIONAL
-    }
-    if not added or not kept or any("condition" in ability for ability in added):
-        raise Unread(text)
-    for ability in added:
-        ability["condition"] = word
+    if not read_with_condition(found["rest"], card, used, word, (_read_i_have,)):
+        raise Unread(found["rest"])
     used.append("static: while/unless <condition>, <passive>")
     return True
 
@@ -280,6 +301,7 @@ def _unchoosable_this_turn(m, ctx):
 STATICS.extend(
     [
         _read_with_keyword,
+        _read_qualified,
         _read_restriction,
         _read_not_played_here,
         _read_no_damage,

@@ -177,6 +177,10 @@ def matches_object(game: Game, flt, view: View, subject, location=None) -> bool:
         return False
     if flt.keyword is not None and not calc.has_keyword(game, subject, flt.keyword):  # "units with [Temporary]"
         return False
+    if flt.token is not None and (subject.definition is not None and subject.definition.type == "token") != flt.token:
+        return False  # "your token units" (185)
+    if flt.empowered is not None and subject.empowered != flt.empowered:  # "units that are [Empowered]" (828)
+        return False
     if flt.role is not None and subject.designation != Role(flt.role):
         return False
     if flt.alone and not _alone_in_its_role(game, subject):

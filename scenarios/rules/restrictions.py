@@ -24,7 +24,7 @@ about the passive's source and its company at its location (364.3.a); each has i
 from __future__ import annotations
 
 from scenarios.game import Game
-from scenarios.kernel import calc, condition, do, instruction, procedure, query
+from scenarios.kernel import calc, condition, do, instruction, procedure, query, where
 from scenarios.objects import BOARD, Kind, Obj, Role
 from scenarios.trace import StepKind
 
@@ -104,6 +104,12 @@ def op_restrict(game: Game, run, ins) -> None:
         subjects = calc.still_there(game, run, ins["what"], "the 'restrict' instruction on")
     if subjects:
         do.restrict(game, subjects, ins["restriction"], run.item.label, run.item.source, because=run.because)
+
+
+@where("my battlefield")
+def _my_battlefield(game: Game, view, location) -> bool:
+    """ "At my battlefield": where the card is, when that is a battlefield (a card in its base has none)."""
+    return location is not None and location == view.here and game.is_battlefield(location)
 
 
 def _source(game: Game, context) -> Obj | None:
