@@ -196,7 +196,7 @@ class Replacement(Strict):
     to: ObjectFilter = Field(default_factory=lambda: ObjectFilter(who="unit"))
     condition: str | None = None  # a condition word: the replacement effect applies only while it holds (364.3.a)
     # "damage that enemy spells and abilities would deal": a spell or ability (417.6.b) an opponent controls
-    source: Literal["enemy spell or ability"] | None = None
+    source: Literal["enemy spell or ability", "spell or ability"] | None = None
     instead: list[dict[str, Any]]
     label: str | None = None
 
@@ -317,6 +317,7 @@ PASSIVE_RESTRICTIONS = {
     "no_play_cards",
     "no_play_spells",
     "no_units_played_here",
+    "ignore_tank",
 }
 
 

@@ -448,7 +448,7 @@ class TypedQueries(Protocol):
     def resource_problem(self, game: Any, player: str, cost: Any, rule: str = ...) -> Any:
         """scenarios.rules.costs.resource_problem"""
 
-    def restricted_by(self, game: Any, obj: Any, word: str) -> str | None:
+    def restricted_by(self, game: Any, obj: Any, word: str, location: str | None = ...) -> str | None:
         """scenarios.rules.restrictions.restricted_by"""
 
     def resume_turn(self, game: Any) -> None:

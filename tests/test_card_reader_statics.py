@@ -35,6 +35,8 @@ DISPUTES = [
         "read-234-lilting-lullaby-its-controller-cant-play-spells.yaml",
         "read-235-lee-sin-buffed-units-at-my-battlefield.yaml",
         "read-236-aurok-general-empowered-units-while-empowered.yaml",
+        "read-237-unyielding-spirit-prevents-spell-damage-this-turn.yaml",
+        "read-238-dune-surfer-ignores-tank.yaml",
     )
 ]
 
@@ -108,6 +110,27 @@ def test_a_passive_behind_empowered():
     text = "[Empowered][>] Your units that are [Empowered] have +2 [Might] (including me)."
     assert _passives(text) == [
         {"to": {"who": "friendly unit", "empowered": True}, "might": 2, "condition": "empowered"}
+    ]
+
+
+def test_you_ignore_tank_here():
+    assert _passives("You ignore [Tank] while assigning combat damage here.") == [
+        {"to": {"who": "you", "where": "here"}, "restrictions": ["ignore_tank"]}
+    ]
+
+
+def test_spell_and_ability_damage_prevented_this_turn():
+    reading = read_card(CardText("Some Spell", "Spell", "[Reaction]\nPrevent all spell and ability damage this turn."))
+    assert reading.status == "read", reading.unread
+    assert reading.definition["effects"] == [
+        {
+            "op": "replace_next",
+            "would": "takes_damage",
+            "to": {"who": "unit"},
+            "instead": [],
+            "once": False,
+            "source": "spell or ability",
+        }
     ]
 
 
@@ -323,6 +346,14 @@ def _opponents_read_as_you(monkeypatch):  # and "its controller" as you
     monkeypatch.setattr(effects, "TEMPLATES", changed)
 
 
+def _prevention_of_any_damage(monkeypatch):
+    def any_damage(build):
+        return lambda m, ctx: [{k: v for k, v in i.items() if k != "source"} for i in build(m, ctx) or []] or None
+
+    changed = [(f, p, any_damage(b) if f == "prevent this turn" else b) for f, p, b in effects.TEMPLATES]
+    monkeypatch.setattr(effects, "TEMPLATES", changed)
+
+
 def _unless_as_while(passive):
     if passive.get("condition", "").startswith("not "):
         passive["condition"] = passive["condition"][4:]
@@ -341,6 +372,7 @@ def _unless_as_while(passive):
         _given_this_turn,
         _turns_restriction_dropped,
         _opponents_read_as_you,
+        _prevention_of_any_damage,
     ],
     ids=[
         "restriction dropped",
@@ -353,10 +385,11 @@ def _unless_as_while(passive):
         "given for good read as this turn",
         "a turn's restriction dropped",
         "opponents read as you",
+        "spell and ability damage read as any damage",
     ],
 )
 def test_the_disputes_kill_a_mutant_of_each_reading(change, real_db, monkeypatch):
-    if change in (_given_this_turn, _turns_restriction_dropped, _opponents_read_as_you):
+    if change in (_given_this_turn, _turns_restriction_dropped, _opponents_read_as_you, _prevention_of_any_damage):
         change(monkeypatch)
     else:
         monkeypatch.setattr(abilities, "STATICS", [_wrapped(change)(reader) for reader in abilities.STATICS])

@@ -110,6 +110,33 @@ def _read_not_played_here(text: str, card: dict[str, Any], used: list[str]) -> b
     return True
 
 
+def _read_ignore_tank(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "You ignore [Tank] while assigning combat damage here": a passive of its controller's, at the card's place,
+    freeing the assignment from Tank's order (815.1.b)."""
+    if text != "you ignore [tank] while assigning combat damage here" or _equipment(card):
+        return False
+    card.setdefault("passives", []).append({"to": {"who": "you", "where": "here"}, "restrictions": ["ignore_tank"]})
+    used.append("static: you ignore [Tank] here")
+    return True
+
+
+@template("prevent this turn", r"prevent all spell and ability damage this turn")
+def _prevent_spell_and_ability_damage(m, ctx):
+    """A delayed replacement effect (390.3) of every damage a spell or ability (417.6.b) would deal this turn, by
+    nothing (437.1): not combat damage (465.2.d)."""
+    instead: list[dict[str, Any]] = []
+    return [
+        {
+            "op": "replace_next",
+            "would": "takes_damage",
+            "to": {"who": "unit"},
+            "instead": instead,
+            "once": False,
+            "source": "spell or ability",
+        }
+    ]
+
+
 def _read_players_restriction(text: str, card: dict[str, Any], used: list[str]) -> bool:
     """ "Opponents can't gain points": a passive of the players named (their point of view is the card's, 190.6.d
     for a battlefield), read only behind a condition or on its own."""
@@ -304,6 +331,7 @@ STATICS.extend(
         _read_qualified,
         _read_restriction,
         _read_not_played_here,
+        _read_ignore_tank,
         _read_no_damage,
         _read_players_restriction,
         _read_additional_time,

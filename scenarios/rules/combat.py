@@ -203,6 +203,7 @@ def _assign(game: Game, player: str, total: int, units) -> dict:
         )
         return {units[0].id: total}
     counted = _prevention_counted(game, units)
+    ignores_tank = calc.restricted_by(game, player, "ignore_tank", game.combat.battlefield)  # "you ignore [Tank]"
     cap = game.reading(OVERKILL)  # whether a unit may get more than lethal while another lacks it
     info: dict[str, Any] = {
         "total": total,
@@ -211,7 +212,7 @@ def _assign(game: Game, player: str, total: int, units) -> dict:
             {
                 "id": u.id,
                 "lethal": total + 1 if u.id in counted else max(1, calc.might(game, u) - u.damage),
-                "tank": calc.has_keyword(game, u, "Tank"),
+                "tank": calc.has_keyword(game, u, "Tank") and ignores_tank is None,
                 "last": calc.assigned_last(game, u),
                 "backline": calc.has_keyword(game, u, "Backline"),
             }

@@ -42,6 +42,8 @@ def _applicable(game: Game, event: Event) -> list[tuple[str, Replacement, Lastin
         if replacement.would != event.kind or (lasting.id, id(replacement)) in busy:
             continue
         view = View(lasting.source, lasting.controller, None, lasting.it, lasting.incarnation)
+        if replacement.source is not None and not _from_source(game, replacement, event):
+            continue
         if calc.matches_object(game, replacement.to, view, subject, event.location):
             found.append((lasting.source, replacement, lasting))
     return found
@@ -55,10 +57,16 @@ def _conditions_met(game: Game, source, replacement: Replacement, event: Event) 
         context = Condition(calc.ability_controller(game, source), source.id, False)
         if not calc.condition_holds(game, replacement.condition, context):
             return False
-    if replacement.source == "enemy spell or ability":
-        dealer = game.objects.get(event.source) if event.source else None
-        return dealer is not None and event.player is not None and dealer.controller != event.player
-    return True
+    return replacement.source is None or _from_source(game, replacement, event)
+
+
+def _from_source(game: Game, replacement: Replacement, event: Event) -> bool:
+    """Is the event's damage from the source the replacement names: a spell or ability (417.6.b), an enemy's or
+    anyone's? Combat damage is the units' (465.2.d), a fight's too (417.6.b.3)."""
+    dealer = game.objects.get(event.source) if event.source else None
+    if dealer is None:
+        return False
+    return replacement.source == "spell or ability" or (event.player is not None and dealer.controller != event.player)
 
 
 @query("prevents_all_damage")
@@ -163,7 +171,11 @@ def op_replace_next(game: Game, run, ins) -> None:
     subjects = calc.refs(game, run, ins["it"]) if ins.get("it") else [None]
     flt = ObjectFilter.model_validate(ins.get("to", {"who": "it" if ins.get("it") else "unit"}))
     replacement = Replacement(
-        would=ins["would"], to=flt, instead=ins["instead"], label=ins.get("label", run.item.label)
+        would=ins["would"],
+        to=flt,
+        instead=ins["instead"],
+        label=ins.get("label", run.item.label),
+        source=ins.get("source"),
     )
     for subject in subjects:
         lasting = LastingReplacement(

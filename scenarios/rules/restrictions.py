@@ -13,6 +13,8 @@ A passive's `restrictions` are words (`cards.PASSIVE_RESTRICTIONS`), each applyi
     no_play_cards          "Opponents can't play cards": a player it matches plays no Main Deck card (052, 054.1),
     no_play_spells         ... no spell; a token is no card: never forbidden these ways.
     no_units_played_here   "Units can't be played here": no unit is played to the battlefield it matches (054.1).
+    ignore_tank            "You ignore [Tank] while assigning combat damage here": the player assigns combat damage
+                           at that battlefield as if no unit had Tank (815.1.b does not bind it).
     no_points              "Opponents can't gain points": a player it matches gains no point, by a score (471.1)
                            or by an instruction (471.1.a.1); the battlefield still counts as scored (054.1).
 
@@ -30,9 +32,9 @@ from scenarios.trace import StepKind
 
 
 @query("restricted_by")
-def restricted_by(game: Game, obj: Obj | str, word: str) -> str | None:
+def restricted_by(game: Game, obj: Obj | str, word: str, location: str | None = None) -> str | None:
     """The source of an active passive, or of an effect lasting this turn, that puts the restriction `word` on
-    `obj` (an object, or a player's name), if any (its card's id)."""
+    `obj` (an object, or a player's name, considered at `location` when given), if any (its card's id)."""
     for subject, incarnation, said, source_id, turn in game.lasting_restrictions:
         if said != word or turn != game.turn_number:
             continue
@@ -41,7 +43,7 @@ def restricted_by(game: Game, obj: Obj | str, word: str) -> str | None:
     if not game.passive_sources:
         return None
     for source, passive, view in calc.passives(game):
-        if word in passive.restrictions and calc.matches_object(game, passive.to, view, obj):
+        if word in passive.restrictions and calc.matches_object(game, passive.to, view, obj, location):
             return source.id
     return None
 
