@@ -318,6 +318,7 @@ PASSIVE_RESTRICTIONS = {
     "no_play_spells",
     "no_units_played_here",
     "ignore_tank",
+    "channel_one_rune",
 }
 
 

@@ -37,6 +37,7 @@ DISPUTES = [
         "read-236-aurok-general-empowered-units-while-empowered.yaml",
         "read-237-unyielding-spirit-prevents-spell-damage-this-turn.yaml",
         "read-238-dune-surfer-ignores-tank.yaml",
+        "read-239-sandstone-chimera-players-channel-one-rune.yaml",
     )
 ]
 
@@ -110,6 +111,13 @@ def test_a_passive_behind_empowered():
     text = "[Empowered][>] Your units that are [Empowered] have +2 [Might] (including me)."
     assert _passives(text) == [
         {"to": {"who": "friendly unit", "empowered": True}, "might": 2, "condition": "empowered"}
+    ]
+
+
+def test_players_only_channel_one_rune():
+    text = "While I'm at a battlefield, players only channel 1 rune at the start of their Channel Phase."
+    assert _passives(text) == [
+        {"to": {"who": "player"}, "restrictions": ["channel_one_rune"], "condition": "at a battlefield"}
     ]
 
 

@@ -39,7 +39,10 @@ _FORBIDS = {
 }
 _RESTRICTION = re.compile(rf"(?:(?P<me>i)|{_UNITS}) (?P<what>{'|'.join(_FORBIDS)})")
 _PLAYERS = {"opponents": "opponent", "you": "you", "players": "player"}
-_PLAYERS_FORBIDDEN = re.compile(r"(?P<who>opponents|you|players) can't gain points")
+_PLAYERS_FORBIDDEN = re.compile(
+    r"(?P<who>opponents|you|players) (?:(?P<points>can't gain points)|only channel 1 rune at the start of their "
+    r"channel phase)"
+)
 _I_HAVE = re.compile(
     r"i have (?:(?P<sign>[+-])(?P<n>\d+) might)?(?: and )?(?P<kws>\[[a-z-]+(?: \d+)?\](?:(?:,| and|, and) \[[a-z-]+(?: \d+)?\])*)?"
 )
@@ -138,13 +141,15 @@ def _prevent_spell_and_ability_damage(m, ctx):
 
 
 def _read_players_restriction(text: str, card: dict[str, Any], used: list[str]) -> bool:
-    """ "Opponents can't gain points": a passive of the players named (their point of view is the card's, 190.6.d
+    """ "Opponents can't gain points", "Players only channel 1 rune at the start of their Channel Phase": a passive
+    of the players named (their point of view is the card's, 190.6.d
     for a battlefield), read only behind a condition or on its own."""
     found = _PLAYERS_FORBIDDEN.fullmatch(text)
     if not found:
         return False
-    card.setdefault("passives", []).append({"to": {"who": _PLAYERS[found["who"]]}, "restrictions": ["no_points"]})
-    used.append("static: <players> can't gain points")
+    word = "no_points" if found["points"] else "channel_one_rune"
+    card.setdefault("passives", []).append({"to": {"who": _PLAYERS[found["who"]]}, "restrictions": [word]})
+    used.append("static: <players> can't gain points / only channel 1 rune")
     return True
 
 
