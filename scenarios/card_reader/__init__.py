@@ -5,7 +5,8 @@ Nothing is half-read: a card with any sentence not understood is `unread` and of
 (in parentheses) is dropped only from a paragraph read in full that opens with, or holds, a bracketed keyword
 the reader understood: it restates that keyword. The grammar is in `effects.TEMPLATES` (instructions),
 `abilities.TRIGGERS` (trigger conditions) and the readers of `abilities` (activated abilities, passives,
-Legion, Deathknell), `keywords` (keyword lines, Equip, Repeat); `text.template_of` is
+Legion, Deathknell; `abilities.STATICS`, the passive readers of `statics`), `keywords` (keyword lines, Equip,
+Repeat); `text.template_of` is
 the template a sentence follows, which `benchmarks/card_templates.py` counts.
 """
 
