@@ -77,6 +77,7 @@ def test_restrictions_are_read_as_passives_of_the_objects_named(text, passive):
         ("While you have another unit here, I have +1 [Might].", "another friendly unit here", {"might": 1}),
         ("I have +2 [Might] while I'm attacking with another unit.", "attacking with another unit", {"might": 2}),
         ("While you have 8+ runes, I have +4 [Might].", "8 or more runes", {"might": 4}),
+        ("While there's a stunned enemy unit here, I have +2 [Might].", "stunned enemy unit here", {"might": 2}),
         (
             "I have [Shield 3] while I'm at a battlefield with exactly one other unit you control.",
             "exactly one other friendly unit at a battlefield",
@@ -419,3 +420,48 @@ def test_the_disputes_kill_a_mutant_of_each_reading(change, real_db, monkeypatch
     finally:
         use_read_cards({})
     assert "mismatch" in verdicts, f"the mutant {change.__name__} of the reader survives every statics dispute"
+
+
+# -- the engine's condition words ------------------------------------------------------------------------------
+
+
+def _condition(word: str, units: list[dict], runes: int = 0, source: str = "s") -> bool:
+    from scenarios.kernel import Condition, calc
+    from scenarios.state import GameState
+
+    setup = {
+        "turn": {"player": "A"},
+        "players": {"A": {"runes": [{"id": f"r{n}", "card": "Fury Rune"} for n in range(runes)]}, "B": {}},
+        "battlefields": [{"id": "bf1", "card": "Neutral Ground", "controller": "A", "units": units}],
+    }
+    game = GameState(setup)
+    return calc.condition_holds(game, word, Condition("A", source, False))
+
+
+def _unit(uid: str, controller: str = "A", **more) -> dict:
+    return {"id": uid, "card": "Test Unit", "controller": controller, "might": 2, **more}
+
+
+@pytest.mark.parametrize(
+    ("word", "units", "holds"),
+    [
+        ("another friendly unit here", [_unit("s"), _unit("u")], True),
+        ("another friendly unit here", [_unit("s"), _unit("e", "B")], False),
+        ("exactly one other friendly unit at a battlefield", [_unit("s"), _unit("u")], True),
+        ("exactly one other friendly unit at a battlefield", [_unit("s"), _unit("u"), _unit("v")], False),
+        ("not exactly one other friendly unit at a battlefield", [_unit("s")], True),
+        ("moved twice this turn", [_unit("s", moves_this_turn=2)], True),
+        ("moved twice this turn", [_unit("s", moves_this_turn=1)], False),
+        ("stunned enemy unit here", [_unit("s"), _unit("e", "B", stunned=True)], True),
+        ("stunned enemy unit here", [_unit("s"), _unit("u", stunned=True)], False),
+        ("in combat", [_unit("s")], False),
+        ("not in combat", [_unit("s")], True),
+    ],
+)
+def test_condition_words_of_passives(word, units, holds):
+    assert _condition(word, units) is holds
+
+
+def test_runes_condition_counts_the_runes_you_control():
+    assert _condition("3 or more runes", [_unit("s")], runes=3)
+    assert not _condition("3 or more runes", [_unit("s")], runes=2)

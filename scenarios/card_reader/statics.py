@@ -253,6 +253,7 @@ _CONDITIONS: list[tuple[re.Pattern, Any]] = [
     ),
     (re.compile(r"i'm in combat"), "in combat"),
     (re.compile(r"i have moved twice this turn"), "moved twice this turn"),
+    (re.compile(r"there's a stunned enemy unit here"), "stunned enemy unit here"),
     (re.compile(r"you (?:have (?P<a>\d+)\+|control (?P<b>\d+) or more) runes"), "runes"),
 ]
 _BEFORE = re.compile(r"(?:while|if) (?P<cond>[^,]+), (?P<rest>.+)")

@@ -157,6 +157,14 @@ def _moved_twice(game: Game, context) -> bool:
     return source is not None and source.moves_this_turn >= 2
 
 
+def _stunned_enemy_here(game: Game, context) -> bool:
+    """ "While there's a stunned enemy unit here": an opponent's stunned unit at its location (423.1.a)."""
+    source = _source(game, context)
+    return source is not None and any(
+        unit.stunned and unit.controller != source.controller for unit in game.units(source.location)
+    )
+
+
 def _runes(n: int):
     """ "While you control N or more runes" / "while you have N+ runes": runes on the board it controls (105)."""
     return lambda game, context: len(calc.runes_on_board(game, context.player)) >= n
@@ -168,6 +176,7 @@ _WORDS = {
     "attacking with another unit": _attacking_with_another,
     "in combat": _in_combat,
     "moved twice this turn": _moved_twice,
+    "stunned enemy unit here": _stunned_enemy_here,
     **{f"{n} or more runes": _runes(n) for n in range(1, 13)},
 }
 
