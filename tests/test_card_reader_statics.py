@@ -1,5 +1,5 @@
 """The card reader's statics family (scenarios/card_reader/statics.py): passive restrictions ("I don't deal combat
-damage", "I can't be chosen by enemy spells and abilities", "Units can't move to base") and conditional passives
+damage", "I can't be chosen by enemy spells and abilities", "Opponents can't gain points") and conditional passives
 ("While you have another unit here, I have +1 [Might]", "... unless I'm in combat"), their engine (scenarios/
 rules/restrictions.py), and mutants of the readings that the family's read-card disputes kill."""
 
@@ -63,8 +63,6 @@ def _passives(text: str, kind: str = "Unit", tags: tuple[str, ...] = ()) -> list
             "I can't be chosen by enemy spells and abilities.",
             {"to": {"who": "self"}, "restrictions": ["unchoosable_by_enemy"]},
         ),
-        ("Units can't move to base.", {"to": {"who": "unit"}, "restrictions": ["no_move_to_base"]}),
-        ("I can't move to base.", {"to": {"who": "self"}, "restrictions": ["no_move_to_base"]}),
     ],
 )
 def test_restrictions_are_read_as_passives_of_the_objects_named(text, passive):
@@ -401,7 +399,9 @@ def test_the_disputes_kill_a_mutant_of_each_reading(change, real_db, monkeypatch
     if change in (_given_this_turn, _turns_restriction_dropped, _opponents_read_as_you, _prevention_of_any_damage):
         change(monkeypatch)
     else:
-        monkeypatch.setattr(abilities, "STATICS", [_wrapped(change)(reader) for reader in abilities.STATICS])
+        monkeypatch.setattr(
+            abilities, "STATIC_READERS", [_wrapped(change)(reader) for reader in abilities.STATIC_READERS]
+        )
     conn = sqlite3.connect(f"file:{real_db}?mode=ro", uri=True)
     conn.row_factory = sqlite3.Row
     definitions = {}

@@ -1,9 +1,9 @@
 """Passive abilities (363-366) of two families the other readers leave: restrictions ("I don't deal combat
-damage", "I can't be chosen by enemy spells and abilities", "Units can't move to base") and conditional passives
+damage", "I can't be chosen by enemy spells and abilities") and conditional passives
 ("While you have another unit here, I have +1 [Might]", "I have +2 [Might] while I'm attacking with another
 unit", "... unless I'm in combat"; 364.3.a). The engine performs them in `scenarios/rules/restrictions.py`.
 
-Registered in `abilities.STATICS`; each reader returns True when it read the paragraph, False when it is not of
+Registered in `abilities.STATIC_READERS`; each reader returns True when it read the paragraph, False when it is not of
 its shape, and raises Unread when it is of its shape but a part of it is not understood.
 """
 
@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from scenarios import kernel
-from scenarios.card_reader.abilities import STATICS, Unread, read_static, read_with_condition
+from scenarios.card_reader.abilities import STATIC_READERS, Unread, read_static, read_with_condition
 from scenarios.card_reader.effects import _ref, template
 from scenarios.card_reader.keywords import engine_keyword
 from scenarios.card_reader.phrases import signed
@@ -35,7 +35,6 @@ _WHO = {
 _FORBIDS = {
     "don't deal combat damage": "no_combat_damage",  # 465.2.a-b (as a stunned unit, 423.1.b)
     "can't be chosen by enemy spells and abilities": "unchoosable_by_enemy",  # 355.9.b
-    "can't move to base": "no_move_to_base",  # 054.1
 }
 _RESTRICTION = re.compile(rf"(?:(?P<me>i)|{_UNITS}) (?P<what>{'|'.join(_FORBIDS)})")
 _PLAYERS = {"opponents": "opponent", "you": "you", "players": "player"}
@@ -331,7 +330,7 @@ def _unchoosable_this_turn(m, ctx):
     return None if what is None else [{"op": "restrict", "what": what, "restriction": "unchoosable_by_enemy"}]
 
 
-STATICS.extend(
+STATIC_READERS.extend(
     [
         _read_with_keyword,
         _read_qualified,

@@ -68,9 +68,10 @@ def keyword_value(game: Game, obj: Obj, keyword: str, sources: list | None = Non
     if keyword in game.passive_keywords:
         for _source, passive, view in calc.passives(game):
             if keyword in passive.keywords and calc.matches_object(game, passive.to, view, obj):
-                total += passive.keywords[keyword]
-                if sources is not None:
-                    sources.append(passive.keywords[keyword])
+                given = passive.keywords[keyword] * _per(game, passive, view)  # "[Assault] equal to the number of"
+                total += given
+                if sources is not None and given:
+                    sources.append(given)
     if not total:
         for giver in KEYWORD_ABILITIES.implying(keyword):  # a loop, not any(): every keyword of every object asks
             if keyword_value(game, obj, giver):
@@ -108,6 +109,12 @@ def event_aliases(game: Game, source: Obj, kind: str) -> frozenset:
     return frozenset(found)
 
 
+def _per(game: Game, passive, view) -> int:
+    """How many times a passive gives what it gives: once, or as many as its quantity counts now (`per`:
+    "for each", "equal to the number of"; scenarios/rules/amounts.py), nothing when the count is null."""
+    return 1 if passive.per is None else calc.quantity(game, view, passive.per) or 0
+
+
 def might_parts(game: Game, unit: Obj):
     """(base, increases, decreases): each modifier as (label, amount, minimum, timestamp)."""
     increases: list[tuple] = []
@@ -135,8 +142,10 @@ def might_parts(game: Game, unit: Obj):
                         (f"{source.card} (limited as it began to apply)", snapshot, None, source.timestamp)
                     )
                     continue
-            entry = (source.card, abs(passive.might), passive.minimum, source.timestamp)
-            (increases if passive.might > 0 else decreases).append(entry)
+            might = passive.might * _per(game, passive, view)  # "+1 [Might] for each ...": counted now
+            entry = (source.card, abs(might), passive.minimum, source.timestamp)
+            if might:
+                (increases if might > 0 else decreases).append(entry)
     for modifier in unit.modifiers:
         entry = (modifier.source, abs(modifier.amount), None, modifier.timestamp)
         if modifier.amount > 0:

@@ -8,8 +8,6 @@ A passive's `restrictions` are words (`cards.PASSIVE_RESTRICTIONS`), each applyi
                            (423.1.b); it still takes damage and counts for lethal (465.2.c).
     unchoosable_by_enemy   "I can't be chosen by enemy spells and abilities": not a valid target of a spell or
                            ability an opponent of its controller controls (355.9.b, whose example is this text).
-    no_move_to_base        "I can't move to base": a move of any kind to base is refused or does not happen
-                           ("can't beats can", 054.1); a Recall is not a move and is never stopped (456.3).
     no_play_cards          "Opponents can't play cards": a player it matches plays no Main Deck card (052, 054.1),
     no_play_spells         ... no spell; a token is no card: never forbidden these ways.
     no_units_played_here   "Units can't be played here": no unit is played to the battlefield it matches (054.1).
@@ -27,7 +25,7 @@ about the passive's source and its company at its location (364.3.a); each has i
 from __future__ import annotations
 
 from scenarios.game import Game
-from scenarios.kernel import calc, condition, do, instruction, procedure, query, where
+from scenarios.kernel import calc, condition, do, instruction, procedure, query
 from scenarios.objects import BOARD, Kind, Obj, Role
 from scenarios.trace import StepKind
 
@@ -107,12 +105,6 @@ def op_restrict(game: Game, run, ins) -> None:
         subjects = calc.still_there(game, run, ins["what"], "the 'restrict' instruction on")
     if subjects:
         do.restrict(game, subjects, ins["restriction"], run.item.label, run.item.source, because=run.because)
-
-
-@where("my battlefield")
-def _my_battlefield(game: Game, view, location) -> bool:
-    """ "At my battlefield": where the card is, when that is a battlefield (a card in its base has none)."""
-    return location is not None and location == view.here and game.is_battlefield(location)
 
 
 def _source(game: Game, context) -> Obj | None:
