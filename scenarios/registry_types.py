@@ -265,6 +265,9 @@ class TypedQueries(Protocol):
     def additional_triggers(self, game: Any, source: Any, trigger: Any, event: Any) -> list[str]:
         """scenarios.rules.retrigger.additional_triggers"""
 
+    def allowed(self, game: Any, player: str, what: str, label: str) -> bool:
+        """scenarios.rules.players.allowed"""
+
     def amount(self, game: Any, run: Any, value: Any) -> int | None:
         """scenarios.rules.instructions.amount"""
 
@@ -288,6 +291,9 @@ class TypedQueries(Protocol):
 
     def card_played(self, game: Any, card: Any, player: str) -> None:
         """scenarios.rules.playing.card_played"""
+
+    def check_allowed(self, game: Any, player: str, what: str) -> None:
+        """scenarios.rules.players.check_allowed"""
 
     def check_destination(self, game: Any, unit: Any, destination: str, standard: bool) -> None:
         """scenarios.rules.movement.check_destination"""
@@ -318,6 +324,9 @@ class TypedQueries(Protocol):
 
     def control_can_lapse(self, game: Any, bf_id: str) -> bool:
         """scenarios.rules.cleanups.control_can_lapse"""
+
+    def cost_increase(self, game: Any, card: Any, player: str) -> Any:
+        """scenarios.rules.players.cost_increase"""
 
     def cost_problem(self, game: Any, cost: Any, player: str, source_id: str | None) -> Any:
         """scenarios.rules.abilities.cost_problem"""

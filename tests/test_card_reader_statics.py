@@ -235,11 +235,6 @@ def test_damage_i_dont_take_is_a_replacement_by_nothing(text, replacement):
             ],
         ),
         (
-            "Opponents can't play cards this turn.",
-            [{"op": "restrict", "players": "opponents", "restriction": "no_play_cards"}],
-        ),
-        ("You can't play spells this turn.", [{"op": "restrict", "players": "you", "restriction": "no_play_spells"}]),
-        (
             "Counter a spell. Its controller can't play spells this turn.",
             [
                 {"op": "counter", "what": "target"},

@@ -306,13 +306,6 @@ def _grant_for_good(m, ctx):
     return [ins]
 
 
-@template("can't this turn", r"(?P<who>opponents|you) can't play (?P<what>cards|spells) this turn")
-def _players_cant_play(m, ctx):
-    """ "Opponents can't play cards this turn": a restriction on those players until the turn ends (054.1)."""
-    word = {"cards": "no_play_cards", "spells": "no_play_spells"}[m["what"]]
-    return [{"op": "restrict", "players": "opponents" if m["who"] == "opponents" else "you", "restriction": word}]
-
-
 @template("can't this turn", r"its controller can't play (?P<what>cards|spells) this turn")
 def _its_controller_cant_play(m, ctx):
     """ "Counter a spell. Its controller can't play spells this turn": the player controlling the object chosen
