@@ -4,7 +4,8 @@ A card names the real card it models (`real:`, a name in corpus/riftbound-cards.
 test card (`made_up: true`). Behaviour is data:
 
     triggers:      when: <event filter>, [limit], [optional], [cost], targets, effects   (375-385)
-    passives:      to: <object filter>, might +/-N [minimum], keywords, triggers_also_on   (360-363)
+    passives:      to: <object filter>, [condition], might +/-N [minimum], keywords, triggers_also_on,
+                   restrictions, retriggers   (363-366)
     replacements:  would: <event>, to: <object filter>, instead: <instructions>   (364-368)
     restrictions:  e.g. no moving from here to base, assigned combat damage last
     activated:     cost, [keywords: Action/Reaction], targets, effects   (369-374)
@@ -91,6 +92,7 @@ class ObjectFilter(Strict):
     exhausted: bool | None = None  # "a ready enemy unit" (false), "an exhausted unit" (true): 414
     keyword: str | None = None  # "your units with [Temporary]": objects that have the keyword now
     token: bool | None = None  # "token units you control": objects made as tokens (185)
+    empowered: bool | None = None  # "your units that are [Empowered]" (828)
 
 
 _MEASURES = ("count", "bonus", "double", "raise_to", "damage", "keyword", "energy_cost", "points")
@@ -328,13 +330,17 @@ class Passive(Strict):
     minimum: int | None = None
     keywords: dict[str, int] = Field(default_factory=dict)
     triggers_also_on: dict[str, list[str]] = Field(default_factory=dict)
+    restrictions: list[str] = Field(default_factory=list)  # PASSIVE_RESTRICTIONS put on the objects it matches (364)
+    retriggers: list[str] = Field(default_factory=list)  # RETRIGGERS: their abilities of that kind trigger again
     per: Quantity | None = None  # "+1 [Might] for each ...": its Might and keywords times this, counted now
 
 
 class Replacement(Strict):
     would: str
     to: ObjectFilter = Field(default_factory=lambda: ObjectFilter(who="unit"))
-    condition: str | None = None  # a condition word: it applies only while it holds (364.3.a, "if ..., I enter ready")
+    condition: str | None = None  # a condition word: the replacement effect applies only while it holds (364.3.a)
+    # "damage that enemy spells and abilities would deal": a spell or ability (417.6.b) an opponent controls
+    source: Literal["enemy spell or ability", "spell or ability"] | None = None
     instead: list[dict[str, Any]]
     label: str | None = None
 
@@ -458,6 +464,19 @@ RESTRICTIONS = {
     "units_no_move_to_base",  # "Units can't move to base": any unit, while this is on the board
     "assigned_combat_damage_last",  # "I must be assigned combat damage last" (465.2.c.2, 465.2.c.6)
 }
+# What a passive may forbid the objects it matches (scenarios/rules/restrictions.py says each word's rules)
+# The kinds of triggered ability a passive may make trigger an additional time (scenarios/rules/retrigger.py)
+RETRIGGERS = {"deathknell", "conquer here", "hold here"}
+PASSIVE_RESTRICTIONS = {
+    "no_combat_damage",
+    "unchoosable_by_enemy",
+    "no_points",
+    "no_play_cards",
+    "no_play_spells",
+    "no_units_played_here",
+    "ignore_tank",
+    "channel_one_rune",
+}
 
 
 def instructions_of(effect_list):
@@ -491,6 +510,8 @@ def check_vocabulary(card: Card) -> None:
             raise ValueError(f"card {card.name!r}: unknown instruction {instruction.get('op')!r}")
         if instruction.get("op") == "play_token" and instruction.get("token") not in {*UNIT_TOKENS, *GEAR_TOKENS}:
             raise ValueError(f"card {card.name!r}: unknown token {instruction.get('token')!r} (187)")
+        if instruction.get("op") == "restrict" and instruction.get("restriction") not in PASSIVE_RESTRICTIONS:
+            raise ValueError(f"card {card.name!r}: unknown restriction {instruction.get('restriction')!r}")
         if instruction.get("op") in ("delayed", "replace_next"):
             _check_event(card, instruction.get("when") or instruction.get("would"))
         for key in ("amount", "n"):
@@ -516,6 +537,10 @@ def check_vocabulary(card: Card) -> None:
             table, word = (kernel.WHERE, word[6:]) if word.startswith("where:") else (kernel.WHO, word)
             if word not in table:
                 raise ValueError(f"card {card.name!r}: unknown filter word {word!r}")
+    for word in [w for p in card.passives for w in p.restrictions if w not in PASSIVE_RESTRICTIONS]:
+        raise ValueError(f"card {card.name!r}: unknown passive restriction {word!r}")
+    for word in [w for p in card.passives for w in p.retriggers if w not in RETRIGGERS]:
+        raise ValueError(f"card {card.name!r}: unknown kind of triggered ability {word!r}")
     for passive in card.passives:
         if passive.per is not None:
             _check_quantity(card, passive.per, True)

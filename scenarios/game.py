@@ -54,6 +54,7 @@ class Game(Protocol):
     triggered: tuple
     delayed: tuple
     lasting: tuple
+    lasting_restrictions: tuple
     trigger_marks: tuple
     winner: str | None
     continuation: str | None

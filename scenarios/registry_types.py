@@ -195,6 +195,9 @@ class TypedProcedures(Protocol):
     def resolve(self, game: Any, /, *, because: Because) -> Any:
         """scenarios.rules.chain.resolve_top"""
 
+    def restrict(self, game: Any, subjects: Any, word: str, label: str, source: str, /, *, because: Because) -> Any:
+        """scenarios.rules.restrictions.restrict"""
+
     def return_control(self, game: Any, unit_id: str, label: str, /, *, because: Because) -> Any:
         """scenarios.rules.durations.return_control"""
 
@@ -276,6 +279,9 @@ class TypedQueries(Protocol):
 
     def additional_resources(self, game: Any, card: Any) -> Any:
         """scenarios.rules.additional_costs.additional_resources"""
+
+    def additional_triggers(self, game: Any, source: Any, trigger: Any, event: Any) -> list[str]:
+        """scenarios.rules.retrigger.additional_triggers"""
 
     def allowed(self, game: Any, player: str, what: str, label: str) -> bool:
         """scenarios.rules.players.allowed"""
@@ -478,6 +484,12 @@ class TypedQueries(Protocol):
     def place_triggers(self, game: Any, first: Any = ..., last: Any = ..., because: tuple[str, str] = ...) -> None:
         """scenarios.rules.triggers.place_triggers"""
 
+    def play_forbidden_by(self, game: Any, player: str, card: Any) -> str | None:
+        """scenarios.rules.restrictions.play_forbidden_by"""
+
+    def play_here_forbidden_by(self, game: Any, location: str | None) -> str | None:
+        """scenarios.rules.restrictions.play_here_forbidden_by"""
+
     def play_location(self, game: Any, unit: Any, player: str, to: str, was_at: str | None) -> str:
         """scenarios.rules.effect_plays.play_location"""
 
@@ -528,6 +540,9 @@ class TypedQueries(Protocol):
 
     def resource_problem(self, game: Any, player: str, cost: Any, rule: str = ...) -> Any:
         """scenarios.rules.costs.resource_problem"""
+
+    def restricted_by(self, game: Any, obj: Any, word: str, location: str | None = ...) -> str | None:
+        """scenarios.rules.restrictions.restricted_by"""
 
     def resume_turn(self, game: Any) -> None:
         """scenarios.rules.turn.resume_turn"""

@@ -97,6 +97,7 @@ class GameState(Journaled):
         self.triggered: tuple = ()  # trigger instances waiting to be put on the Chain
         self.delayed: tuple = ()
         self.lasting: tuple = ()  # replacement effects created by resolving effects
+        self.lasting_restrictions: tuple = ()  # (subject, incarnation, word, source, turn): "... can't ... this turn"
         self.trigger_marks: tuple = ()  # (source, ability index, controller) of once-per-turn abilities used
         self.winner: str | None = None
         self.continuation: str | None = None

@@ -118,6 +118,7 @@ TERMS: dict[str, list[str]] = {
     "draw_instead_of_final_point": ["final point", "draw", "point"],
     "gain_points": ["point"],
     "gain_xp": ["xp"],
+    "restrict": ["forbid"],  # 054.1: cards that forbid actions or effects
     "set_empowered": ["empower"],
     "score": ["score"],
     # the turn

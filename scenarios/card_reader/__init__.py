@@ -5,10 +5,10 @@ Nothing is half-read: a card with any sentence not understood is `unread` and of
 (in parentheses) is dropped only from a paragraph read in full that opens with, or holds, a bracketed keyword
 the reader understood: it restates that keyword. The grammar is in `effects.TEMPLATES` (instructions),
 `abilities.TRIGGERS` (trigger conditions) and the readers of `abilities` (activated abilities, passives,
-Legion, Deathknell), `keywords` (keyword lines, Equip, Repeat), `players` (each player's part, a chosen
-opponent, conditions about opponents), `costs` (additional costs, discounts, what classes of cards cost, plays
-ignoring a cost): both through `abilities.PARAGRAPH_READERS`; `text.template_of` is
-the template a sentence follows, which `benchmarks/card_templates.py` counts.
+Legion, Deathknell; `abilities.STATIC_READERS`, the passive readers of `statics`), `keywords` (keyword lines,
+Equip, Repeat), `players` (each player's part, a chosen opponent, conditions about opponents), `costs` (additional
+costs, discounts, what classes of cards cost, plays ignoring a cost): both through `abilities.PARAGRAPH_READERS`;
+`text.template_of` is the template a sentence follows, which `benchmarks/card_templates.py` counts.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # each registers its templates: amounts, additional costs and discounts, moves, the main deck, trash and hand,
-# players; entering the board, trigger conditions, "instead"
-from scenarios.card_reader import amounts, costs, deck, entering, instead, movement, players, triggers  # noqa: F401
+# players, statics; entering the board, trigger conditions, "instead"
+from scenarios.card_reader import amounts, costs, deck, entering, instead, movement, players, statics, triggers  # noqa: F401
 from scenarios.card_reader.abilities import Unread, read_paragraph
 from scenarios.card_reader.keywords import engine_keyword
 from scenarios.card_reader.phrases import DOMAIN_WORDS, Context

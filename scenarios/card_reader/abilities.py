@@ -6,6 +6,7 @@ Each reader returns the families of templates it used, or raises `Unread` with t
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable
 from typing import Any
@@ -524,7 +525,31 @@ def read_level(text: str, card: dict[str, Any], used: list[str]) -> bool:
     if any(reader(rest, card, used, word) for reader in MORE_READERS):
         used.append("level: static")
         return True
+    if read_with_condition(rest, card, used, word):  # "[Empowered][>] Your units that are [Empowered] have ..."
+        used.append("level: passive")
+        return True
     raise Unread(text)
+
+
+_CONDITIONAL = ("passives", "replacements")  # what a condition may be put on (364.3.a, 368.1)
+
+
+def read_with_condition(text: str, card: dict[str, Any], used: list[str], word: str, readers=()) -> bool:
+    """Read `text` by `readers` or as a static ability (`read_static`) into passives or replacement effects active
+    only while the condition `word` holds (364.3.a); False when it is none of these, Unread when it read as
+    something else (a condition can't be put on it) or already had a condition."""
+    before = copy.deepcopy(card)
+    if not any(reader(text, card, used) for reader in (*readers, read_static)):
+        return False
+    added = [a for key in _CONDITIONAL for a in card.get(key, [])[len(before.get(key, [])) :]]
+    kept = {k: v for k, v in card.items() if k not in _CONDITIONAL} == {
+        k: v for k, v in before.items() if k not in _CONDITIONAL
+    }
+    if not added or not kept or any("condition" in ability for ability in added):
+        raise Unread(text)
+    for ability in added:
+        ability["condition"] = word
+    return True
 
 
 def read_deathknell(text: str, card: dict[str, Any], used: list[str]) -> bool:

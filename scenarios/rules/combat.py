@@ -158,18 +158,25 @@ def combat_damage_step(game: Game) -> None:
         return
     totals = {}
     for side, units, rule in (("attacker", attackers, "465.2.a"), ("defender", defenders, "465.2.b")):
+        silent = set()
         for unit in units:
+            held = calc.restricted_by(game, unit, "no_combat_damage")  # a passive: "I don't deal combat damage" (364)
+            if unit.stunned or held:
+                silent.add(unit.id)
+            but = ", but is stunned: it deals no damage" if unit.stunned else ""
+            if held and not unit.stunned:
+                but = f", but deals no combat damage ({game.objects[held].card})"
             note(
                 game,
                 StepKind.LAYER_CALCULATION,
                 "might",
-                f"{unit.id} has {calc.explain_might(game, unit)}"
-                + (", but is stunned: it deals no damage" if unit.stunned else ""),
+                f"{unit.id} has {calc.explain_might(game, unit)}{but}",
                 rule,
-                (("477.3.e", "423.1.b") if unit.stunned else ("477.3.e",)) + calc.might_rules(game, unit),
+                (("477.3.e", "423.1.b") if unit.stunned else ("477.3.e", "364.1") if held else ("477.3.e",))
+                + calc.might_rules(game, unit),
                 [unit.id],
             )
-        totals[side] = sum(max(0, calc.might(game, u)) for u in units if not u.stunned)
+        totals[side] = sum(max(0, calc.might(game, u)) for u in units if u.id not in silent)
         note(game, StepKind.COMBAT_STEP, "total", f"the {side}s deal {totals[side]} damage in all", rule)
     assignments = {}
     assignments.update(_assign(game, game.combat.attacker, totals["attacker"], defenders))
@@ -196,6 +203,7 @@ def _assign(game: Game, player: str, total: int, units) -> dict:
         )
         return {units[0].id: total}
     counted = _prevention_counted(game, units)
+    ignores_tank = calc.restricted_by(game, player, "ignore_tank", game.combat.battlefield)  # "you ignore [Tank]"
     cap = game.reading(OVERKILL)  # whether a unit may get more than lethal while another lacks it
     info: dict[str, Any] = {
         "total": total,
@@ -204,7 +212,7 @@ def _assign(game: Game, player: str, total: int, units) -> dict:
             {
                 "id": u.id,
                 "lethal": total + 1 if u.id in counted else max(1, calc.might(game, u) - u.damage),
-                "tank": calc.has_keyword(game, u, "Tank"),
+                "tank": calc.has_keyword(game, u, "Tank") and ignores_tank is None,
                 "last": calc.assigned_last(game, u),
                 "backline": calc.has_keyword(game, u, "Backline"),
             }

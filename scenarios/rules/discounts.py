@@ -296,18 +296,6 @@ def _two_units_there(game: Game, context) -> bool:
     )
 
 
-@condition("in combat", "460")
-def _source_in_combat(game: Game, context) -> bool:
-    """ "While I'm in combat": the card is a unit at the battlefield where a combat is occurring (460)."""
-    source = game.objects.get(context.source) if context.source else None
-    return (
-        source is not None
-        and source.zone == Zone.BOARD
-        and game.combat is not None
-        and source.location == game.combat.battlefield
-    )
-
-
 @condition("you control this battlefield", "188")
 def _controls_this_battlefield(game: Game, context) -> bool:
     source = game.objects.get(context.source) if context.source else None

@@ -181,6 +181,8 @@ def matches_object(game: Game, flt, view: View, subject, location=None) -> bool:
         return False
     if flt.token is not None and (subject.definition is not None and subject.definition.type == "token") != flt.token:
         return False
+    if flt.empowered is not None and subject.empowered != flt.empowered:  # "units that are [Empowered]" (828)
+        return False
     if flt.role is not None and subject.designation != Role(flt.role):
         return False
     if flt.alone and not _alone_in_its_role(game, subject):

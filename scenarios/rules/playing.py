@@ -25,6 +25,7 @@ from scenarios.kernel import (
     event_kind,
     instruction,
     keyword,
+    note,
     procedure,
     query,
 )
@@ -123,6 +124,8 @@ def play_candidates(game: Game, player: str):
         flow = card.zone == Zone.TRASH and card.definition is not None and bool(card.definition.flow)  # 829
         if card.owner != player or (card.zone not in (Zone.HAND, Zone.FACEDOWN) and not flow):
             continue
+        if calc.play_forbidden_by(game, player, card) is not None:
+            continue
         definition = card.definition
         hidden_at = card.location if card.zone == Zone.FACEDOWN else None
         accelerations = (False, True) if definition.has("Accelerate") else (False,)
@@ -158,6 +161,9 @@ def play_card(game: Game, act: Play) -> None:
     if card.owner != player or (card.zone not in (Zone.HAND, Zone.FACEDOWN) and not flow):
         raise Refusal("354", f"{card.id} is not a card {player} can play from hand or facedown")
     calc.check_allowed(game, player, "play cards")
+    forbidder = calc.play_forbidden_by(game, player, card)
+    if forbidder is not None:
+        raise Refusal("054.1", f"{player} can't play {card.id} this turn ({game.objects[forbidder].card})")
     facedown = card.zone == Zone.FACEDOWN
     if facedown:
         calc.check_hidden_turn(game, card)
@@ -242,6 +248,8 @@ def check_hidden_turn(game: Game, card) -> None:
 def valid_battlefield(game: Game, player: str, card, location: str) -> bool:
     """A battlefield a unit may be played to: one its controller controls (355.2.a), one where Ambush lets it be
     played (822.1.c: where its controller has units), or one its own permission names (355.2.b)."""
+    if calc.play_here_forbidden_by(game, location) is not None:  # "Units can't be played here" (054.1)
+        return False
     return (
         game.objects[location].battlefield_controller == player
         or ambush_at(game, player, card, location)
@@ -256,6 +264,9 @@ def check_play_location(game: Game, player: str, card, location: str, hidden_at:
     if location == "base" or (hidden_at is not None and location == hidden_at):
         return
     unit = card.definition.object_kind == "unit"
+    forbidder = calc.play_here_forbidden_by(game, location) if unit else None
+    if forbidder is not None:
+        raise Refusal("054.1", f"units can't be played to {location} ({game.objects[forbidder].card})")
     if not (unit and game.is_battlefield(location) and valid_battlefield(game, player, card, location)):
         raise Refusal(
             "355.2.a", f"units are played to their controller's base or a battlefield they control, not {location}"
@@ -355,6 +366,16 @@ def play_by_effect(game: Game, unit, player: str, location: str, label: str, ign
     zero: `ignoring="energy"`, its Power cost paid here (356.1.b.2); `ignoring="energy cost"`, its Power cost paid
     by the instruction; or none of it (`ignoring="nothing"`: its cost paid by the instruction, 357.1). Its
     additional costs, an optional one or Accelerate, are still offered and paid (356.1.b.3)."""
+    forbidder = calc.play_forbidden_by(game, player, unit) or calc.play_here_forbidden_by(game, location)
+    if forbidder is not None:  # can't beats can (054.1): the instruction does what it can, here nothing (055)
+        note(
+            game,
+            StepKind.EFFECT,
+            "can't play",
+            f"{player} can't play {unit.id} ({game.objects[forbidder].card})",
+            "054.1",
+        )
+        return
     definition = unit.definition
     if definition.type != "token" and not calc.allowed(game, player, "play cards", label):
         return

@@ -33,7 +33,7 @@ def _applicable(game: Game, event: Event) -> list[tuple[str, Replacement, Lastin
                 continue
             if not calc.ability_is_active(game, source, replacement.to):
                 continue
-            if replacement.condition is not None and not _condition_holds(game, source, replacement.condition):
+            if not _conditions_met(game, source, replacement, event):
                 continue
             if calc.matches_object(game, replacement.to, calc.view_of(game, source), subject, event.location):
                 found.append((source.id, replacement, None))
@@ -42,15 +42,31 @@ def _applicable(game: Game, event: Event) -> list[tuple[str, Replacement, Lastin
         if replacement.would != event.kind or (lasting.id, id(replacement)) in busy:
             continue
         view = View(lasting.source, lasting.controller, None, lasting.it, lasting.incarnation)
+        if replacement.source is not None and not _from_source(game, replacement, event):
+            continue
         if calc.matches_object(game, replacement.to, view, subject, event.location):
             found.append((lasting.source, replacement, lasting))
     return found
 
 
-def _condition_holds(game: Game, source, word: str) -> bool:
-    """A conditional replacement effect (364.3.a: "if ..., ...") applies only while its condition holds."""
-    context = Condition(calc.ability_controller(game, source), source.id, False)
-    return calc.condition_holds(game, word, context)
+def _conditions_met(game: Game, source, replacement: Replacement, event: Event) -> bool:
+    """A conditional replacement effect applies while its condition holds (364.3.a); one about damage from enemy
+    spells and abilities, to damage whose source (417.6.b) is a spell or an object an opponent of the unit's
+    controller controls, not combat damage (465.2.d)."""
+    if replacement.condition is not None:
+        context = Condition(calc.ability_controller(game, source), source.id, False)
+        if not calc.condition_holds(game, replacement.condition, context):
+            return False
+    return replacement.source is None or _from_source(game, replacement, event)
+
+
+def _from_source(game: Game, replacement: Replacement, event: Event) -> bool:
+    """Is the event's damage from the source the replacement names: a spell or ability (417.6.b), an enemy's or
+    anyone's? Combat damage is the units' (465.2.d), a fight's too (417.6.b.3)."""
+    dealer = game.objects.get(event.source) if event.source else None
+    if dealer is None:
+        return False
+    return replacement.source == "spell or ability" or (event.player is not None and dealer.controller != event.player)
 
 
 @query("prevents_all_damage")
@@ -155,7 +171,11 @@ def op_replace_next(game: Game, run, ins) -> None:
     subjects = calc.refs(game, run, ins["it"]) if ins.get("it") else [None]
     flt = ObjectFilter.model_validate(ins.get("to", {"who": "it" if ins.get("it") else "unit"}))
     replacement = Replacement(
-        would=ins["would"], to=flt, instead=ins["instead"], label=ins.get("label", run.item.label)
+        would=ins["would"],
+        to=flt,
+        instead=ins["instead"],
+        label=ins.get("label", run.item.label),
+        source=ins.get("source"),
     )
     for subject in subjects:
         lasting = LastingReplacement(

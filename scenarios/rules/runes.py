@@ -67,13 +67,24 @@ def channel(game: Game, player: str, n: int, label: str, exhausted: bool) -> Non
     "channel_phase",
     StepKind.TURN,
     defines=("315.3.b",),
-    summary=lambda g, player: f"Channel Phase: {player} channels {CHANNEL_PHASE_RUNES} runes",
+    summary=lambda g, player: f"Channel Phase: {player} channels {_channels(_channel_phase_runes(g, player))}",
     objects=lambda g, player: [player],
-    pure=True,
 )
 def channel_phase(game: Game, player: str) -> None:
     game.phase = "channel"
-    do.channel(game, player, CHANNEL_PHASE_RUNES, "Channel Phase", False, because="315.3.b")
+    n = _channel_phase_runes(game, player)
+    do.channel(
+        game, player, n, "Channel Phase", False, because="315.3.b" if n == CHANNEL_PHASE_RUNES else ("315.3.b", "364.1")
+    )
+
+
+def _channels(n: int) -> str:
+    return "1 rune" if n == 1 else f"{n} runes"
+
+
+def _channel_phase_runes(game: Game, player: str) -> int:
+    """2 (315.3.b), or 1 while a passive says the player "only channel 1 rune" then (364.1)."""
+    return 1 if calc.restricted_by(game, player, "channel_one_rune") else CHANNEL_PHASE_RUNES
 
 
 def _added(game: Game, player, energy, power, domain, label) -> str:

@@ -36,9 +36,20 @@ def _score(game: Game, player: str, bf, how: str) -> bool:
         if unscored:
             do.draw_instead_of_final_point(game, player, unscored, because=from_total)
             return True
+    if _forbidden(game, player):
+        return True
     final_rule = "471.1.b.1" if how == "hold" else "471.1.b.1"
     do.earn_point(game, player, bf, how, because=("471.1", final_rule, *from_total) if final else "471.1")
     return True
+
+
+def _forbidden(game: Game, player: str) -> bool:
+    """A passive says the player can't gain points ("Opponents can't gain points"): none is gained ("can't beats
+    can", 054.1), shown as a step naming its source."""
+    source = calc.restricted_by(game, player, "no_points")
+    if source is not None:
+        note(game, StepKind.SCORING, "no point", f"{player} can't gain points ({game.objects[source].card})", "054.1")
+    return source is not None
 
 
 @query("final_point_at_stake")
@@ -124,4 +135,6 @@ def gain_points(game: Game, player: str, n: int, label: str) -> None:
 
 @instruction("score")
 def op_score(game: Game, run, ins) -> None:
+    if _forbidden(game, run.item.controller):
+        return
     do.gain_points(game, run.item.controller, ins.get("n", 1), run.item.label, because=run.because)

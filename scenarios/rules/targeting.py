@@ -53,6 +53,8 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         return False
     if spec.side == "enemy" and obj.controller == ctx.controller:
         return False
+    if obj.controller != ctx.controller and calc.restricted_by(game, obj, "unchoosable_by_enemy"):
+        return False  # "I can't be chosen by enemy spells and abilities" (355.9.b)
     location = obj.id if obj.kind == Kind.BATTLEFIELD else obj.location
     if _restricted_to_hidden(spec, ctx.hidden_at) and location != ctx.hidden_at:
         return False

@@ -25,6 +25,7 @@ from scenarios.kernel import (
     event_kind,
     instruction,
     log,
+    note,
     procedure,
     query,
 )
@@ -58,6 +59,15 @@ def fire(game: Game, event: Event, leaving: frozenset = frozenset()) -> None:
             instance = _triggered(game, source, index, trigger, event, leaving)
             if instance is not None:
                 found.append(instance)
+                for giver in calc.additional_triggers(game, source, trigger, event):  # "... an additional time"
+                    note(
+                        game,
+                        StepKind.EFFECT,
+                        "again",
+                        f"{giver}: {instance.label} triggers an additional time",
+                        "364.1",
+                    )
+                    found.append(_instance(game, source, index, trigger, instance.controller, event))
     for source, ability, count in calc.keyword_triggers(game, event):
         for _ in range(count):
             instance = _triggered(game, source, None, ability.trigger_under(game), event, leaving, ability.rule)

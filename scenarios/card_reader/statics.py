@@ -1,0 +1,338 @@
+"""Passive abilities (363-366) of two families the other readers leave: restrictions ("I don't deal combat
+damage", "I can't be chosen by enemy spells and abilities") and conditional passives
+("While you have another unit here, I have +1 [Might]", "I have +2 [Might] while I'm attacking with another
+unit", "... unless I'm in combat"; 364.3.a). The engine performs them in `scenarios/rules/restrictions.py`.
+
+Registered in `abilities.STATIC_READERS`; each reader returns True when it read the paragraph, False when it is not of
+its shape, and raises Unread when it is of its shape but a part of it is not understood.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from scenarios import kernel
+from scenarios.card_reader.abilities import STATIC_READERS, Unread, read_static, read_with_condition
+from scenarios.card_reader.effects import _ref, template
+from scenarios.card_reader.keywords import engine_keyword
+from scenarios.card_reader.phrases import signed
+
+_UNITS = (
+    r"(?P<who>your other units|your units|other friendly units|friendly units|enemy units|other units|units)"
+    r"(?P<here> here)?(?P<less> with less might than me)?"
+)
+_WHO = {
+    "your other units": "other friendly unit",
+    "your units": "friendly unit",
+    "other friendly units": "other friendly unit",
+    "friendly units": "friendly unit",
+    "enemy units": "enemy unit",
+    "other units": "other unit",
+    "units": "unit",
+}
+# What a passive forbids (cards.PASSIVE_RESTRICTIONS): "don't" and "can't" statements (364.2, 054.1)
+_FORBIDS = {
+    "don't deal combat damage": "no_combat_damage",  # 465.2.a-b (as a stunned unit, 423.1.b)
+    "can't be chosen by enemy spells and abilities": "unchoosable_by_enemy",  # 355.9.b
+}
+_RESTRICTION = re.compile(rf"(?:(?P<me>i)|{_UNITS}) (?P<what>{'|'.join(_FORBIDS)})")
+_PLAYERS = {"opponents": "opponent", "you": "you", "players": "player"}
+_PLAYERS_FORBIDDEN = re.compile(
+    r"(?P<who>opponents|you|players) (?:(?P<points>can't gain points)|only channel 1 rune at the start of their "
+    r"channel phase)"
+)
+_I_HAVE = re.compile(
+    r"i have (?:(?P<sign>[+-])(?P<n>\d+) might)?(?: and )?(?P<kws>\[[a-z-]+(?: \d+)?\](?:(?:,| and|, and) \[[a-z-]+(?: \d+)?\])*)?"
+)
+_KEYWORD = re.compile(r"\[(?P<kw>[a-z-]+)(?: (?P<v>\d+))?\]")
+
+
+def _equipment(card: dict[str, Any]) -> bool:
+    return "Equipment" in card.get("tags", [])
+
+
+def _read_restriction(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "I don't deal combat damage", "Enemy units here with less Might than me don't deal combat damage": a
+    passive of the objects named, putting the restriction on them while the card is on the board (365.1)."""
+    found = _RESTRICTION.fullmatch(text)
+    if not found:
+        return False
+    if _equipment(card) and (found["me"] or found["less"]):  # an Equipment's "I": rules or effect text, unsaid
+        raise Unread(text)
+    to: dict[str, Any] = {"who": "self"} if found["me"] else {"who": _WHO[found["who"]]}
+    if found["here"]:
+        to["where"] = "here"
+    if found["less"]:
+        to["less_might_than_me"] = True
+    card.setdefault("passives", []).append({"to": to, "restrictions": [_FORBIDS[found["what"]]]})
+    used.append("static: <I|units> can't/don't <restriction>")
+    return True
+
+
+# Words of a passive's subject that qualify the units it gives something to (an object filter's states), and the
+# phrase `abilities` reads without them: "other buffed friendly units at my battlefield" -> "other friendly units
+# here", buffed; "your token units" -> "your units", tokens; "your units that are [empowered]" -> empowered
+_QUALIFIED = re.compile(
+    r"(?P<other>other )?(?P<buffed>buffed )?(?P<side>friendly |your |enemy )?(?P<token>token )?units"
+    r"(?P<empowered> that are \[empowered\])?(?P<mine> at my battlefield)?(?P<rest> have .+)"
+)
+
+
+def _read_qualified(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "Other buffed friendly units at my battlefield have +2 [Might]", "Your token units have +1 [Might]": the
+    passive of the plain phrase (`abilities`), over the units in those states (702.2.a buffed, 185 tokens, 828
+    Empowered; "at my battlefield": where I am, if that is a battlefield)."""
+    found = _QUALIFIED.fullmatch(text)
+    if not found or not (found["buffed"] or found["token"] or found["empowered"] or found["mine"]):
+        return False
+    plain = f"{found['other'] or ''}{found['side'] or ''}units{' here' if found['mine'] else ''}{found['rest']}"
+    if found["mine"] and " here" in found["rest"]:  # "at my battlefield ... here": two places
+        raise Unread(text)
+    had = len(card.get("passives", []))
+    if not read_static(plain, card, used):
+        raise Unread(text)
+    added = card["passives"][had:]
+    if len(added) != 1:
+        raise Unread(text)
+    states = {"buffed": found["buffed"], "token": found["token"], "empowered": found["empowered"]}
+    added[0]["to"].update({state: True for state, said in states.items() if said})
+    if found["mine"]:  # where I am, a battlefield: none while I am in my base
+        added[0]["to"]["where"] = "my battlefield"
+    used.append("static: <qualified units> have <X>")
+    return True
+
+
+def _read_not_played_here(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "Units can't be played here", a battlefield's: a passive of the battlefield itself (053.3: its "here")."""
+    if text != "units can't be played here" or card["type"] != "battlefield":
+        return False
+    card.setdefault("passives", []).append({"to": {"who": "self"}, "restrictions": ["no_units_played_here"]})
+    used.append("static: units can't be played here")
+    return True
+
+
+def _read_ignore_tank(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "You ignore [Tank] while assigning combat damage here": a passive of its controller's, at the card's place,
+    freeing the assignment from Tank's order (815.1.b)."""
+    if text != "you ignore [tank] while assigning combat damage here" or _equipment(card):
+        return False
+    card.setdefault("passives", []).append({"to": {"who": "you", "where": "here"}, "restrictions": ["ignore_tank"]})
+    used.append("static: you ignore [Tank] here")
+    return True
+
+
+@template("prevent this turn", r"prevent all spell and ability damage this turn")
+def _prevent_spell_and_ability_damage(m, ctx):
+    """A delayed replacement effect (390.3) of every damage a spell or ability (417.6.b) would deal this turn, by
+    nothing (437.1): not combat damage (465.2.d)."""
+    instead: list[dict[str, Any]] = []
+    return [
+        {
+            "op": "replace_next",
+            "would": "takes_damage",
+            "to": {"who": "unit"},
+            "instead": instead,
+            "once": False,
+            "source": "spell or ability",
+        }
+    ]
+
+
+def _read_players_restriction(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "Opponents can't gain points", "Players only channel 1 rune at the start of their Channel Phase": a passive
+    of the players named (their point of view is the card's, 190.6.d
+    for a battlefield), read only behind a condition or on its own."""
+    found = _PLAYERS_FORBIDDEN.fullmatch(text)
+    if not found:
+        return False
+    word = "no_points" if found["points"] else "channel_one_rune"
+    card.setdefault("passives", []).append({"to": {"who": _PLAYERS[found["who"]]}, "restrictions": [word]})
+    used.append("static: <players> can't gain points / only channel 1 rune")
+    return True
+
+
+_AGAIN = re.compile(
+    r"your (?:\[(?P<kw>deathknell)\]|(?P<e>conquer|hold)) effects(?: for (?P<ing>conquering|holding) here)? "
+    r"trigger an additional time"
+)
+
+
+def _read_additional_time(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "Your [Deathknell] effects trigger an additional time" (808.1.c.1), "Your conquer effects for conquering
+    here trigger an additional time" (383.4.c.3): a passive over the abilities of the cards its controller
+    controls (`rules/retrigger.py`)."""
+    found = _AGAIN.fullmatch(text)
+    if not found:
+        return False
+    if found["e"] and found["ing"] != {"conquer": "conquering", "hold": "holding"}[found["e"]]:
+        raise Unread(text)  # "conquer effects for holding here": no such kind
+    if found["e"] and not found["ing"]:
+        raise Unread(text)  # everywhere: not a kind the engine names yet
+    kind = "deathknell" if found["kw"] else f"{found['e']} here"
+    card.setdefault("passives", []).append({"to": {"who": "friendly card"}, "retriggers": [kind]})
+    used.append("static: your <kind> effects trigger an additional time")
+    return True
+
+
+_WITH_KEYWORD = re.compile(r"(?P<units>.*units(?: here)?) with \[(?P<kw>[a-z-]+)\] (?P<rest>have .+)")
+
+
+def _read_with_keyword(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "Units here with [Temporary] have [Shield]": the passive of "units here have [Shield]" (`abilities`), over
+    the units that have the keyword now."""
+    found = _WITH_KEYWORD.fullmatch(text)
+    if not found:
+        return False
+    keyword = engine_keyword(found["kw"])
+    had = len(card.get("passives", []))
+    if keyword is None or not read_static(f"{found['units']} {found['rest']}", card, used):
+        raise Unread(text)
+    added = card["passives"][had:]
+    if len(added) != 1 or keyword in added[0].get("keywords", {}) or "keyword" in added[0]["to"]:
+        raise Unread(text)  # a keyword given to the units with it would depend on itself
+    added[0]["to"]["keyword"] = keyword
+    used.append("static: <units> with [keyword] have <X>")
+    return True
+
+
+_NO_DAMAGE = re.compile(
+    r"i don't take damage|prevent all damage that (?P<enemy>enemy spells and abilities )?would (?:deal|be dealt) to me"
+)
+
+
+def _read_no_damage(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "I don't take damage", "Prevent all damage that enemy spells and abilities would deal to me": a replacement
+    effect (369.1) of its damage by nothing, all of it prevented (437.1, 437.3.c)."""
+    found = _NO_DAMAGE.fullmatch(text)
+    if not found:
+        return False
+    if _equipment(card):
+        raise Unread(text)
+    replacement: dict[str, Any] = {"would": "takes_damage", "to": {"who": "self"}, "instead": []}
+    if found["enemy"]:
+        replacement["source"] = "enemy spell or ability"
+    card.setdefault("replacements", []).append(replacement)
+    used.append("static: I don't take damage")
+    return True
+
+
+def _read_i_have(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "I have +4 [Might]", "I have [Shield 3]": a passive of the card itself (365.1); with no condition it is
+    always on, so this reader is met only inside a condition (`_read_conditional`)."""
+    found = _I_HAVE.fullmatch(text)
+    if not found or not (found["n"] or found["kws"]):
+        return False
+    if _equipment(card):
+        raise Unread(text)
+    passive: dict[str, Any] = {"to": {"who": "self"}}
+    if found["n"]:
+        passive["might"] = signed(found["sign"], found["n"])
+    if found["kws"]:
+        keywords = {}
+        for word in _KEYWORD.finditer(found["kws"]):
+            keyword = engine_keyword(word["kw"])
+            if keyword is None:
+                raise Unread(f"[{word['kw']}]")
+            keywords[keyword] = int(word["v"] or 1)
+        passive["keywords"] = keywords
+    card.setdefault("passives", []).append(passive)
+    used.append("static: I have <X>")
+    return True
+
+
+# The conditions a passive may depend on (364.3.a), as printed -> the condition word (scenarios/rules)
+_CONDITIONS: list[tuple[re.Pattern, Any]] = [
+    (re.compile(r"i'm at a battlefield"), "at a battlefield"),
+    (re.compile(r"you have another unit here"), "another friendly unit here"),
+    (re.compile(r"i'm attacking with another unit"), "attacking with another unit"),
+    (
+        re.compile(r"i'm at a battlefield with exactly one other unit you control"),
+        "exactly one other friendly unit at a battlefield",
+    ),
+    (re.compile(r"i'm in combat"), "in combat"),
+    (re.compile(r"i have moved twice this turn"), "moved twice this turn"),
+    (re.compile(r"there's a stunned enemy unit here"), "stunned enemy unit here"),
+    (re.compile(r"you (?:have (?P<a>\d+)\+|control (?P<b>\d+) or more) runes"), "runes"),
+]
+_BEFORE = re.compile(r"(?:while|if) (?P<cond>[^,]+), (?P<rest>.+)")
+_AFTER = re.compile(r"(?P<rest>.+?) (?P<how>while|unless) (?P<cond>.+)")
+
+
+def _condition(printed: str, negated: bool) -> str:
+    for pattern, word in _CONDITIONS:
+        found = pattern.fullmatch(printed)
+        if found:
+            if word == "runes":
+                word = f"{found['a'] or found['b']} or more runes"
+            word = f"not {word}" if negated else word
+            kernel.load_rules()
+            if word not in kernel.CONDITIONS:
+                raise Unread(printed)
+            return word
+    raise Unread(printed)
+
+
+def _read_conditional(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "While <condition>, <passive>", "<passive> while <condition>": the passive is active exactly while the
+    condition holds (364.3.a); "<passive> unless <condition>": while it does not. Only passives and replacement
+    effects (368.1) may be conditional this way: anything else the rest reads into is refused."""
+    found = _BEFORE.fullmatch(text)
+    negated = False
+    if found is None:
+        found = _AFTER.fullmatch(text)
+        if found is None:
+            return False
+        negated = found["how"] == "unless"
+    if not any(pattern.fullmatch(found["cond"]) for pattern, _ in _CONDITIONS):
+        return False
+    word = _condition(found["cond"], negated)
+    if not read_with_condition(found["rest"], card, used, word, (_read_i_have,)):
+        raise Unread(found["rest"])
+    used.append("static: while/unless <condition>, <passive>")
+    return True
+
+
+@template("grant for good", r"give (?P<obj>.+?) \[(?P<kw>[a-z-]+)(?: (?P<n>\d+))?\]")
+def _grant_for_good(m, ctx):
+    """ "Give a gear [Temporary]": a keyword given with no duration lasts while the object stays on the board (a
+    new object after it leaves, 359.3.e.4), as any keyword an effect gives (801.3.a)."""
+    keyword, to = engine_keyword(m["kw"]), _ref(m["obj"], ctx, None)
+    if keyword is None or to is None:
+        return None
+    ins: dict[str, Any] = {"op": "grant", "keyword": keyword, "to": to, "until": "permanent"}
+    if m["n"]:
+        ins["value"] = int(m["n"])
+    return [ins]
+
+
+@template("can't this turn", r"its controller can't play (?P<what>cards|spells) this turn")
+def _its_controller_cant_play(m, ctx):
+    """ "Counter a spell. Its controller can't play spells this turn": the player controlling the object chosen
+    before (the countered spell's, who played it)."""
+    if ctx.it not in ctx.targets:
+        return None
+    word = {"cards": "no_play_cards", "spells": "no_play_spells"}[m["what"]]
+    return [{"op": "restrict", "players": "controller", "what": ctx.it, "restriction": word}]
+
+
+@template("can't this turn", r"(?P<obj>.+?) can't be chosen by enemy spells and abilities this turn")
+def _unchoosable_this_turn(m, ctx):
+    """ "It can't be chosen by enemy spells and abilities this turn" (355.9.b) until the turn ends."""
+    what = _ref(m["obj"], ctx)
+    return None if what is None else [{"op": "restrict", "what": what, "restriction": "unchoosable_by_enemy"}]
+
+
+STATIC_READERS.extend(
+    [
+        _read_with_keyword,
+        _read_qualified,
+        _read_restriction,
+        _read_not_played_here,
+        _read_ignore_tank,
+        _read_no_damage,
+        _read_players_restriction,
+        _read_additional_time,
+        _read_conditional,
+    ]
+)

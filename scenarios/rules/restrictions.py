@@ -1,0 +1,182 @@
+"""Restrictions passive abilities put on objects (364: "conditions, rules, constraints ... that affect the course of
+regular play"), and the conditions those passives depend on (364.3.a: "while ...", "unless ...").
+
+A passive's `restrictions` are words (`cards.PASSIVE_RESTRICTIONS`), each applying to the objects its filter matches while it is active:
+
+    no_combat_damage       "I don't deal combat damage": the unit's Might is not summed into the damage its
+                           side deals in the Combat Damage Step (465.2.a, 465.2.b), as a stunned unit's is not
+                           (423.1.b); it still takes damage and counts for lethal (465.2.c).
+    unchoosable_by_enemy   "I can't be chosen by enemy spells and abilities": not a valid target of a spell or
+                           ability an opponent of its controller controls (355.9.b, whose example is this text).
+    no_play_cards          "Opponents can't play cards": a player it matches plays no Main Deck card (052, 054.1),
+    no_play_spells         ... no spell; a token is no card: never forbidden these ways.
+    no_units_played_here   "Units can't be played here": no unit is played to the battlefield it matches (054.1).
+    ignore_tank            "You ignore [Tank] while assigning combat damage here": the player assigns combat damage
+                           at that battlefield as if no unit had Tank (815.1.b does not bind it).
+    channel_one_rune       "Players only channel 1 rune at the start of their Channel Phase" (315.3.b's 2).
+    no_points              "Opponents can't gain points": a player it matches gains no point, by a score (471.1)
+                           or by an instruction (471.1.a.1); the battlefield still counts as scored (054.1).
+
+`restricted_by` names the object whose passive forbids it, so a step can say who. Conditions registered here are
+about the passive's source and its company at its location (364.3.a); each has its negation, "not <word>", for
+"... unless <condition>".
+"""
+
+from __future__ import annotations
+
+from scenarios.game import Game
+from scenarios.kernel import calc, condition, do, instruction, procedure, query
+from scenarios.objects import BOARD, Kind, Obj, Role
+from scenarios.trace import StepKind
+
+
+@query("restricted_by")
+def restricted_by(game: Game, obj: Obj | str, word: str, location: str | None = None) -> str | None:
+    """The source of an active passive, or of an effect lasting this turn, that puts the restriction `word` on
+    `obj` (an object, or a player's name, considered at `location` when given), if any (its card's id)."""
+    for subject, incarnation, said, source_id, turn in game.lasting_restrictions:
+        if said != word or turn != game.turn_number:
+            continue
+        if subject == obj or (isinstance(obj, Obj) and subject == obj.id and incarnation == obj.incarnation):
+            return source_id
+    if not game.passive_sources:
+        return None
+    for source, passive, view in calc.passives(game):
+        if word in passive.restrictions and calc.matches_object(game, passive.to, view, obj, location):
+            return source.id
+    return None
+
+
+@query("play_forbidden_by")
+def play_forbidden_by(game: Game, player: str, card: Obj) -> str | None:
+    """The source that forbids `player` to play `card` now: "can't play cards" (a Main Deck card, 052) or "can't
+    play spells" ("can't beats can", 054.1). A token is no card (052): never forbidden this way."""
+    if card.definition is not None and card.definition.type == "token":
+        return None
+    source = restricted_by(game, player, "no_play_cards")
+    if source is None and card.kind == Kind.SPELL:
+        source = restricted_by(game, player, "no_play_spells")
+    return source
+
+
+@query("play_here_forbidden_by")
+def play_here_forbidden_by(game: Game, location: str | None) -> str | None:
+    """The source that forbids units to be played to `location`: "Units can't be played here" on a battlefield
+    (054.1), whoever plays them, by a card, an effect or a token."""
+    if not game.is_battlefield(location):
+        return None
+    return restricted_by(game, game.objects[location], "no_units_played_here")
+
+
+_FORBIDDEN = {"no_play_cards": "can't play cards", "no_play_spells": "can't play spells"}
+_FORBIDDEN["unchoosable_by_enemy"] = "can't be chosen by enemy spells and abilities"
+
+
+@procedure(
+    "restrict",
+    StepKind.EFFECT,
+    defines=("054.1",),
+    summary=lambda g, subjects, word, label, source: (
+        f"{label}: {', '.join(subjects)} {_FORBIDDEN.get(word, word)} this turn"
+    ),
+    objects=lambda g, subjects, *a: list(subjects),
+)
+def restrict(game: Game, subjects, word: str, label: str, source: str) -> None:
+    entries = []
+    for subject in subjects:
+        incarnation = game.objects[subject].incarnation if subject in game.objects else None
+        entries.append((subject, incarnation, word, source, game.turn_number))
+    game.lasting_restrictions = (*game.lasting_restrictions, *entries)
+
+
+@instruction("restrict")
+def op_restrict(game: Game, run, ins) -> None:
+    """`{op: restrict, restriction: <word>, what: <objects>}` or `{..., players: opponents | you}` or `{...,
+    players: controller, what: <objects>}` (the players controlling them): "It can't be
+    chosen by enemy spells and abilities this turn", "Opponents can't play cards this turn": a restriction on them
+    until the end of this turn ("can't beats can", 054.1)."""
+    if ins.get("players") == "controller":  # "its controller": of the object named, wherever it is now (countered)
+        named = [game.objects[i] for i in calc.refs(game, run, ins["what"]) if i in game.objects]
+        subjects = sorted({obj.controller or obj.owner for obj in named})
+    elif "players" in ins:
+        you = run.item.controller
+        subjects = [p for p in game.turn_order if (p == you) == (ins["players"] == "you")]
+    else:
+        subjects = calc.still_there(game, run, ins["what"], "the 'restrict' instruction on")
+    if subjects:
+        do.restrict(game, subjects, ins["restriction"], run.item.label, run.item.source, because=run.because)
+
+
+def _source(game: Game, context) -> Obj | None:
+    source = game.objects.get(context.source) if context.source else None
+    return source if source is not None and source.zone == BOARD else None
+
+
+def _another_unit_here(game: Game, context) -> bool:
+    """ "While you have another unit here": another unit its controller controls at its location."""
+    source = _source(game, context)
+    return source is not None and bool(game.friendly_others(source))
+
+
+def _exactly_one_other_at_a_battlefield(game: Game, context) -> bool:
+    """ "While I'm at a battlefield with exactly one other unit you control"."""
+    source = _source(game, context)
+    return source is not None and game.is_battlefield(source.location) and len(game.friendly_others(source)) == 1
+
+
+def _attacking_with_another(game: Game, context) -> bool:
+    """ "While I'm attacking with another unit": it and another unit of its controller are attackers (464.2.c.3)."""
+    source = _source(game, context)
+    if source is None or source.designation != Role.ATTACKER:
+        return False
+    return any(unit.designation == Role.ATTACKER for unit in game.friendly_others(source))
+
+
+def _in_combat(game: Game, context) -> bool:
+    """ "While I'm in combat": an attacker or a defender at the battlefield where a combat is ongoing (464.2.c.3)."""
+    source = _source(game, context)
+    return (
+        source is not None
+        and game.combat is not None
+        and source.location == game.combat.battlefield
+        and source.designation in (Role.ATTACKER, Role.DEFENDER)
+    )
+
+
+def _moved_twice(game: Game, context) -> bool:
+    """ "If I have moved twice this turn": its moves this turn (446.1) number two or more."""
+    source = _source(game, context)
+    return source is not None and source.moves_this_turn >= 2
+
+
+def _stunned_enemy_here(game: Game, context) -> bool:
+    """ "While there's a stunned enemy unit here": an opponent's stunned unit at its location (423.1.a)."""
+    source = _source(game, context)
+    return source is not None and any(
+        unit.stunned and unit.controller != source.controller for unit in game.units(source.location)
+    )
+
+
+def _runes(n: int):
+    """ "While you control N or more runes" / "while you have N+ runes": runes on the board it controls (105)."""
+    return lambda game, context: len(calc.runes_on_board(game, context.player)) >= n
+
+
+_WORDS = {
+    "another friendly unit here": _another_unit_here,
+    "exactly one other friendly unit at a battlefield": _exactly_one_other_at_a_battlefield,
+    "attacking with another unit": _attacking_with_another,
+    "in combat": _in_combat,
+    "moved twice this turn": _moved_twice,
+    "stunned enemy unit here": _stunned_enemy_here,
+    **{f"{n} or more runes": _runes(n) for n in range(1, 13)},
+}
+
+
+def _not(predicate):
+    return lambda game, context: not predicate(game, context)
+
+
+for _word, _predicate in _WORDS.items():
+    condition(_word, "364.3.a")(_predicate)
+    condition(f"not {_word}", "364.3.a")(_not(_predicate))
