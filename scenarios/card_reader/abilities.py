@@ -586,6 +586,8 @@ def read_paragraph(text: str, card: dict[str, Any], spell: Context | None, used:
         used.append("keywords")
     if not rest:
         return
+    if any(extra(rest, card, spell, used) for extra in PARAGRAPH_READERS):  # tried before the general readers
+        return
     instead = _LEGION_INSTEAD.fullmatch(rest)
     if spell is not None and instead and card.get("effects"):
         # "[Legion] — Kill it now instead": with Legion's condition (812), these instructions replace the ones
@@ -594,8 +596,6 @@ def read_paragraph(text: str, card: dict[str, Any], spell: Context | None, used:
         then = _effects(instead["then"].replace(" now", ""), spell, used)
         card["effects"] = [{"op": "if", "condition": instead["word"], "then": then, "else": card["effects"]}]
         used.append(f"{instead['word'].split()[0]}: instead")
-        return
-    if any(extra(rest, card, spell, used) for extra in PARAGRAPH_READERS):  # tried before the general readers
         return
     readers = (read_deathknell, read_legion, read_level, read_activated, read_trigger, read_static)
     if any(reader(rest, card, used) for reader in readers):
