@@ -108,6 +108,7 @@ def test_a_revealed_top_card_taken_if_it_is_a_kind_and_otherwise_more():
         "Reveal the top card of your Main Deck. If it's a unit, draw it. Otherwise, put it in your trash and "
         "do a thing no card says.",  # never "otherwise, trash it" then the rest always
         "Look at the top 2 cards of your Main Deck. Put 1 into your hand and recycle the rest. Put 1 into your hand.",
+        "Draw 1. Otherwise, put it in your trash and draw 1.",  # "otherwise" with no look before it
     ],
 )
 def test_a_look_half_said_is_refused(text):

@@ -117,6 +117,8 @@ def _otherwise(m, ctx):
     """ "Otherwise, put it in your trash and give me +2 [Might] this turn": the rest, then what else is done when
     no card was taken (`else`)."""
     looking = ctx.looking
+    if looking is None:
+        return None
     more = None
     if m["more"]:
         ctx.looking = None  # the instructions of "and ..." are read on their own
@@ -125,7 +127,7 @@ def _otherwise(m, ctx):
         if more is None:  # not read: the card is refused, never read as "otherwise, <rest>" then "<more>" always
             looking["refused"] = True
             return None
-    if looking is not None and looking.get("refused"):
+    if looking.get("refused"):
         return None
     if _rest(ctx, "recycle" if m["recycle"] else "trash", True) is None:
         return None
