@@ -430,6 +430,10 @@ def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
         card.setdefault("passives", []).append(passive)
         used.append("static: if you've discarded a card this turn, I have <keywords>")
         return True
+    if text == "i enter ready if you have a card with my name in your trash":
+        card["enters_ready_if"] = "a card with my name in the trash"
+        used.append("static: I enter ready if <a card with my name in your trash>")
+        return True
     small_hand = re.fullmatch(r"if you have (\w+) or fewer cards in your hand, i enter ready", text)
     if small_hand and number(small_hand.group(1)) is not None:  # the condition words of rules/hand_size.py
         card["enters_ready_if"] = f"{number(small_hand.group(1))} or fewer cards in hand"
