@@ -426,8 +426,10 @@ def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
         return True
     discarded = re.fullmatch(r"if you've discarded a card this turn, i have (?P<kws>\[.+\])", text)
     if discarded and "Equipment" not in card.get("tags", []):  # a passive of its own while it holds (365.1)
-        passive = {"to": {"who": "self"}, "condition": "discarded this turn", "keywords": _keywords(discarded["kws"])}
-        card.setdefault("passives", []).append(passive)
+        keywords = _keywords(discarded["kws"])
+        card.setdefault("passives", []).append(
+            {"to": {"who": "self"}, "condition": "discarded this turn", "keywords": keywords}
+        )
         used.append("static: if you've discarded a card this turn, I have <keywords>")
         return True
     if text == "i enter ready if you have a card with my name in your trash":
