@@ -14,9 +14,10 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sqlite3
 
 import yaml
+
+from rules_db import guard
 
 
 def main() -> None:
@@ -28,7 +29,7 @@ def main() -> None:
     parser.add_argument("--new-since", metavar="OLD_DB", help="leave out the cards this database already read")
     args = parser.parse_args()
     sets = [s.strip() for s in args.sets.split(",") if s.strip()]
-    conn = sqlite3.connect(f"file:{args.db}?mode=ro", uri=True)
+    conn = guard.read_only(args.db)
     rows = conn.execute(
         "select c.name, r.card_set, c.card_type, c.current_text, r.definition from card_readings r "
         f"join cards c on c.id = r.card_id where r.status = 'read' and r.card_set in ({','.join('?' * len(sets))}) "
@@ -48,7 +49,7 @@ def main() -> None:
 
 
 def _read_names(db_path: str) -> set[str]:
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    conn = guard.read_only(db_path)
     query = "select c.name from card_readings r join cards c on c.id = r.card_id where r.status = 'read'"
     return {name for (name,) in conn.execute(query)}
 

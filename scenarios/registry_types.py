@@ -439,6 +439,9 @@ class TypedQueries(Protocol):
     def put_chosen_on_chain(self, game: Any, item: Any, via: str) -> None:
         """scenarios.rules.chain.put_chosen_on_chain"""
 
+    def quantity(self, game: Any, view: Any, value: dict, run: Any = ...) -> int | None:
+        """scenarios.rules.amounts.quantity"""
+
     def recall_attackers_if_defenders_remain(self, game: Any) -> None:
         """scenarios.rules.combat.recall_attackers_if_defenders_remain"""
 
@@ -483,6 +486,9 @@ class TypedQueries(Protocol):
 
     def settle_priority(self, game: Any) -> None:
         """scenarios.rules.chain.settle_priority"""
+
+    def show_quantity(self, game: Any, run: Any, value: dict, n: int | None) -> None:
+        """scenarios.rules.amounts.show_quantity"""
 
     def show_refs(self, game: Any, run: Any, reference: Any) -> str:
         """scenarios.rules.instructions.show_refs"""

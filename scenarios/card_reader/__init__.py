@@ -15,7 +15,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from scenarios.card_reader import deck  # noqa: F401  (registers the main deck, trash and hand templates)
+# each registers its templates: amounts, moves, the main deck, trash and hand
+from scenarios.card_reader import amounts, deck, movement  # noqa: F401
 from scenarios.card_reader.abilities import Unread, read_paragraph
 from scenarios.card_reader.keywords import engine_keyword
 from scenarios.card_reader.phrases import DOMAIN_WORDS, Context

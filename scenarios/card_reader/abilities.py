@@ -11,7 +11,7 @@ from typing import Any
 
 from scenarios.card_reader.effects import instructions
 from scenarios.card_reader.keywords import engine_keyword, keyword_prefix
-from scenarios.card_reader.phrases import UNIT_TAGS, Context, ability_cost, icons_cost, number, signed, untagged
+from scenarios.card_reader.phrases import UNIT_TAGS, Context, ability_cost, icons_cost, signed, untagged
 from scenarios.card_reader.text import sentences
 
 
@@ -207,7 +207,7 @@ def read_trigger(text: str, card: dict[str, Any], used: list[str], condition: st
         else:  # nothing to decline: triggering only the first time is triggering once a turn (383.3.e.1)
             once = True
         used.append("trigger: the first time")
-    ctx = Context(card["type"])
+    ctx = Context(card["type"], when=events)
     if "Equipment" in card.get("tags", []) and family in _ABOUT_ME:
         # An Equipment's effect text is the equipped unit's (136.2.c): its "I" and "me" are that unit, active
         # only while attached (136.2.b); its "this" is still the Equipment (136.2.d).
@@ -373,6 +373,11 @@ def _read_while_i(text: str, card: dict[str, Any], used: list[str]) -> bool:
     return True
 
 
+# More readers of a static paragraph, registered by the template modules of a family (`card_reader.amounts`):
+# each takes (text without its final period, the card, the families used) and says whether it read it.
+STATIC_READERS: list[Any] = []
+
+
 def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
     text = text.rstrip(".")
     if _read_while_i(text, card, used):
@@ -424,22 +429,7 @@ def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
         card["enters_ready"] = True
         used.append("static: I enter ready")
         return True
-    discarded = re.fullmatch(r"if you've discarded a card this turn, i have (?P<kws>\[.+\])", text)
-    if discarded and "Equipment" not in card.get("tags", []):  # a passive of its own while it holds (365.1)
-        keywords = _keywords(discarded["kws"])
-        card.setdefault("passives", []).append(
-            {"to": {"who": "self"}, "condition": "discarded this turn", "keywords": keywords}
-        )
-        used.append("static: if you've discarded a card this turn, I have <keywords>")
-        return True
-    if text == "i enter ready if you have a card with my name in your trash":
-        card["enters_ready_if"] = "a card with my name in the trash"
-        used.append("static: I enter ready if <a card with my name in your trash>")
-        return True
-    small_hand = re.fullmatch(r"if you have (\w+) or fewer cards in your hand, i enter ready", text)
-    if small_hand and number(small_hand.group(1)) is not None:  # the condition words of rules/hand_size.py
-        card["enters_ready_if"] = f"{number(small_hand.group(1))} or fewer cards in hand"
-        used.append("static: if <hand size>, I enter ready")
+    if any(reader(text, card, used) for reader in STATIC_READERS):
         return True
     text, tag = untagged(text)
     found = _PASSIVE.fullmatch(text)

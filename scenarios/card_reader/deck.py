@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scenarios.card_reader.abilities import TRIGGERS
+from scenarios.card_reader.abilities import STATIC_READERS, TRIGGERS, _keywords
 from scenarios.card_reader.effects import instructions, template
 from scenarios.card_reader.phrases import number
 from scenarios.rules.hand_size import HAND_SIZES
@@ -291,3 +291,36 @@ def _burn(m, ctx):
     """ "[Burn 3]": the top 3 cards of your Main Deck go to your trash, burning out on the way when it runs out
     (440.1, 440.4)."""
     return [{"op": "trash_from_deck", "n": int(m["n"])}]
+
+
+def _read_discarded_passive(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "If you've discarded a card this turn, I have [keywords]": a passive of its own while it holds (365.1)."""
+    discarded = re.fullmatch(r"if you've discarded a card this turn, i have (?P<kws>\[.+\])", text)
+    if not discarded or "Equipment" in card.get("tags", []):
+        return False
+    passive = {"to": {"who": "self"}, "condition": "discarded this turn", "keywords": _keywords(discarded["kws"])}
+    card.setdefault("passives", []).append(passive)
+    used.append("static: if you've discarded a card this turn, I have <keywords>")
+    return True
+
+
+def _read_small_hand_enters_ready(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "If you have two or fewer cards in your hand, I enter ready": the condition words of rules/hand_size.py."""
+    small_hand = re.fullmatch(r"if you have (\w+) or fewer cards in your hand, i enter ready", text)
+    if not small_hand or number(small_hand.group(1)) is None:
+        return False
+    card["enters_ready_if"] = f"{number(small_hand.group(1))} or fewer cards in hand"
+    used.append("static: if <hand size>, I enter ready")
+    return True
+
+
+def _read_my_name_in_the_trash_enters_ready(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "I enter ready if you have a card with my name in your trash": the condition word of rules/hand_size.py."""
+    if text != "i enter ready if you have a card with my name in your trash":
+        return False
+    card["enters_ready_if"] = "a card with my name in the trash"
+    used.append("static: I enter ready if <a card with my name in your trash>")
+    return True
+
+
+STATIC_READERS.extend((_read_discarded_passive, _read_small_hand_enters_ready, _read_my_name_in_the_trash_enters_ready))

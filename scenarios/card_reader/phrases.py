@@ -44,6 +44,7 @@ class Context:
     revealing: bool = False  # "reveal cards ... until you reveal a unit" said: its next sentence completes it
     looking: dict[str, Any] | None = None  # "look at the top N cards" said: the instruction its next sentences complete
     me: str = "this"  # what "me" names: the card itself, or an Equipment's equipped unit ("equipped", 136.2.c)
+    when: list[dict[str, Any]] = field(default_factory=list)  # a triggered ability's trigger events
 
     def slot(self, spec: dict[str, Any]) -> str:
         names = [self.first, "other"] + [f"target{n}" for n in range(3, 10)]

@@ -126,7 +126,11 @@ def reveal(game: Game, player: str, card_ids, because) -> None:
 
 @instruction("draw")
 def op_draw(game: Game, run, ins) -> None:
-    do.draw(game, run.item.controller, ins.get("n", 1), run.item.label, because=run.because)
+    n = calc.amount(game, run, ins.get("n", 1))
+    if n is None:
+        calc.impossible(game, run, "the number is null: nothing is drawn", "359.3.e.12")
+    elif n > 0:
+        do.draw(game, run.item.controller, n, run.item.label, because=run.because)
 
 
 @instruction("discard")
