@@ -166,6 +166,7 @@ class Cost(Strict):
     spend_xp: int = 0  # "Spend 3 XP" (730.2)
     recycle_from_trash: int = 0  # "Recycle 3 from your trash": cards of the payer's choice, not targets (416.3, 416.6)
     recycle_kind: Literal["unit", "gear", "spell"] | None = None  # "Recycle a unit from your trash": only that kind
+    discard_kind: Literal["unit", "gear", "spell"] | None = None  # "Discard a gear": only cards of that kind
 
     def plus(self, other: Cost) -> Cost:
         """Both costs together (356.2: additional costs are added to the total)."""
@@ -221,7 +222,7 @@ class Cost(Strict):
         parts += ["exhaust this" if self.exhaust else "", "banish this" if self.banish else ""]
         parts += ["recycle this" if self.recycle else "", "kill this" if self.kill else ""]
         spent = {"friendly": "spend a buff", "this": "spend this unit's buff", None: ""}[self.spend_buff]
-        parts += [spent, f"discard {self.discard}" if self.discard else ""]
+        parts += [spent, f"discard {self.discard} {self.discard_kind or ''}".rstrip() if self.discard else ""]
         parts += [f"spend {self.spend_xp} XP" if self.spend_xp else ""]
         recycled = f"{self.recycle_from_trash} {self.recycle_kind or 'card'}(s)"
         parts += [f"recycle {recycled} from the trash" if self.recycle_from_trash else ""]

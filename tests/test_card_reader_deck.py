@@ -108,6 +108,7 @@ def test_a_revealed_top_card_taken_if_it_is_a_kind_and_otherwise_more():
         "Reveal the top card of your Main Deck. If it's a unit, draw it. Otherwise, put it in your trash and "
         "do a thing no card says.",  # never "otherwise, trash it" then the rest always
         "Look at the top 2 cards of your Main Deck. Put 1 into your hand and recycle the rest. Put 1 into your hand.",
+        "Draw 1. Otherwise, put it in your trash and draw 1.",  # "otherwise" with no look before it
     ],
 )
 def test_a_look_half_said_is_refused(text):
@@ -189,10 +190,17 @@ def test_predict_and_burn(text, expected):
     assert read(text, "Spell").definition["effects"] == [expected]
 
 
-def test_entering_ready_if_the_hand_is_small():
+def test_entering_ready_if_the_hand_is_small_or_the_trash_has_my_name():
     reading = read("If you have two or fewer cards in your hand, I enter ready.")
     assert reading.definition["enters_ready_if"] == "2 or fewer cards in hand"
     assert "enters_ready" not in reading.definition
+    named = read("I enter ready if you have a card with my name in your trash.").definition
+    assert named["enters_ready_if"] == "a card with my name in the trash"
+
+
+def test_discarding_a_card_of_a_kind_as_a_cost():
+    (ability,) = read("Discard a gear, [1 Energy], [Exhaust]: Draw 1.").definition["activated"]
+    assert ability["cost"] == {"discard": 1, "discard_kind": "gear", "energy": 1, "exhaust": "this"}
 
 
 def test_keywords_while_a_card_was_discarded_this_turn():
@@ -317,6 +325,7 @@ def _recycled_kind_dropped(monkeypatch):
         cost = ability_cost(text)
         if cost:
             cost.pop("recycle_kind", None)
+            cost.pop("discard_kind", None)
         return cost
 
     monkeypatch.setattr(abilities, "ability_cost", mutant)
@@ -446,7 +455,7 @@ MUTANTS = {
     "what otherwise does dropped": _otherwise_more_dropped,
     "a card in the trash read as one on the board": _trash_read_as_the_board,
     "the recycle cost read one fewer": _recycle_cost_one_fewer,
-    "the kind a recycle cost takes dropped": _recycled_kind_dropped,
+    "the kind a recycle or discard cost takes dropped": _recycled_kind_dropped,
     "the card put back from the hand dropped": _card_put_back_dropped,
     "one or more cards read as each card (and a recycle as a discard)": _each_card_read_for_one_or_more,
     "from trashes read as from your trash": _trashes_read_as_your_trash,

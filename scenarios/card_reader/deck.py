@@ -118,6 +118,8 @@ def _otherwise(m, ctx):
     """ "Otherwise, put it in your trash and give me +2 [Might] this turn": the rest, then what else is done when
     no card was taken (`else`)."""
     looking = ctx.looking
+    if looking is None:
+        return None
     more = None
     if m["more"]:
         ctx.looking = None  # the instructions of "and ..." are read on their own
@@ -126,7 +128,7 @@ def _otherwise(m, ctx):
         if more is None:  # not read: the card is refused, never read as "otherwise, <rest>" then "<more>" always
             looking["refused"] = True
             return None
-    if looking is not None and looking.get("refused"):
+    if looking.get("refused"):
         return None
     if _rest(ctx, "recycle" if m["recycle"] else "trash", True) is None:
         return None
@@ -295,4 +297,13 @@ def _read_small_hand_enters_ready(text: str, card: dict[str, Any], used: list[st
     return True
 
 
-STATIC_READERS.extend((_read_discarded_passive, _read_small_hand_enters_ready))
+def _read_my_name_in_the_trash_enters_ready(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "I enter ready if you have a card with my name in your trash": the condition word of rules/hand_size.py."""
+    if text != "i enter ready if you have a card with my name in your trash":
+        return False
+    card["enters_ready_if"] = "a card with my name in the trash"
+    used.append("static: I enter ready if <a card with my name in your trash>")
+    return True
+
+
+STATIC_READERS.extend((_read_discarded_passive, _read_small_hand_enters_ready, _read_my_name_in_the_trash_enters_ready))

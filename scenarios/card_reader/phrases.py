@@ -258,6 +258,9 @@ def ability_cost(text: str) -> dict[str, Any] | None:
             one = _RECYCLE_ONE.fullmatch(part)
             if one:  # "recycle a unit from your trash": one card of that kind (416.3, 416.6)
                 known = {"recycle_from_trash": 1, "recycle_kind": one.group(1)}
+            one = re.fullmatch(r"discard an? (unit|gear|spell)", part)
+            if one:  # "discard a gear": one card of that kind (422.3)
+                known = {"discard": 1, "discard_kind": one.group(1)}
         if known is None:
             return None
         for key, value in known.items():
@@ -273,5 +276,7 @@ def ability_cost(text: str) -> dict[str, Any] | None:
             else:
                 cost[key] = value
     if cost.get("recycle_kind") and cost.get("recycle_from_trash") != 1:  # "a unit" with other cards: not said
+        return None
+    if cost.get("discard_kind") and cost.get("discard") != 1:
         return None
     return cost or None

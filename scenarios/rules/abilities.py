@@ -34,8 +34,9 @@ def cost_problem(game: Game, cost, player: str, source_id: str | None) -> Refusa
     if cost.spend_buff and not calc.buffs_to_spend(game, cost, player, source_id):
         whose = f"{source_id} has no buff" if cost.spend_buff == "this" else f"no unit {player} controls has a buff"
         return Refusal("702.2.b.1", f"{whose} to spend")
-    if cost.discard and len(game.hand(player)) < cost.discard:
-        return Refusal("422.3", f"{player} has fewer than {cost.discard} cards in hand to discard")
+    if cost.discard and len(_discardable(game, player, cost)) < cost.discard:
+        what = f"{cost.discard_kind} cards" if cost.discard_kind else "cards"
+        return Refusal("422.3", f"{player} has fewer than {cost.discard} {what} in hand to discard")
     if cost.recycle_from_trash and len(calc.trash_of(game, player, cost.recycle_kind)) < cost.recycle_from_trash:
         return Refusal("416.3", f"{player} has fewer than {cost.recycle_from_trash} cards in the trash to recycle")
     if cost.spend_xp and game.players[player].xp < cost.spend_xp:
@@ -63,7 +64,7 @@ def pay_cost(game: Game, cost, player: str, source_id: str | None, label: str) -
         pick = choose(game, "spend_buff", player, "unit whose buff to spend (one you control)", buffed, "355.17")
         do.spend_buff(game, pick, label, because="357.2")
     for _ in range(cost.discard):
-        pick = choose(game, "discard", player, "card to discard (a cost)", [c.id for c in game.hand(player)], "422.1.a")
+        pick = choose(game, "discard", player, "card to discard (a cost)", _discardable(game, player, cost), "422.1.a")
         do.discard(game, player, pick, because="357.2")
     calc.discarded_cards(game, player, cost.discard)
     if cost.banish:
@@ -77,6 +78,11 @@ def pay_cost(game: Game, cost, player: str, source_id: str | None, label: str) -
         do.recycle(game, [source_id], label, because="357.2")
     if cost.recycle_from_trash:
         calc.recycle_from_trash(game, player, cost.recycle_from_trash, label, "357.2", kind=cost.recycle_kind)
+
+
+def _discardable(game: Game, player: str, cost) -> list[str]:
+    """The cards of the hand a discard cost may take: any, or those of its kind ("Discard a gear")."""
+    return [c.id for c in game.hand(player) if cost.discard_kind in (None, c.kind)]
 
 
 @query("buffs_to_spend")

@@ -1,14 +1,15 @@
 """The hand as a condition: the number of cards in it, "Draw 1 if you have one or fewer cards in your hand" (public
 information, 108.7.e; the condition words "N or fewer cards in hand" are registered for the numbers cards print),
 and whether a card was discarded from it this turn ("If you've discarded a card this turn", 422.1); the cards
-drawn into it, counted each turn ("When you draw your second card each turn", 413).
+drawn into it, counted each turn ("When you draw your second card each turn", 413); and, of the trash, whether it
+holds a card with the asking card's name.
 """
 
 from __future__ import annotations
 
 from scenarios.game import Game
 from scenarios.kernel import calc, condition, query
-from scenarios.objects import Event
+from scenarios.objects import TRASH, Event
 
 HAND_SIZES = range(8)  # the most a card's "N or fewer cards in your hand" says is far below 8
 
@@ -39,3 +40,11 @@ def card_drawn(game: Game, player: str) -> None:
     pool = game.players[player]
     pool.drawn_this_turn += 1
     calc.fire(game, Event("draw", player=player, amount=1, count=pool.drawn_this_turn))
+
+
+@condition("a card with my name in the trash", "108.2.d")
+def _my_name_in_the_trash(game: Game, context) -> bool:
+    """ "If you have a card with my name in your trash": a card of the player's trash (public, 108.2.d) named as
+    the card asking is."""
+    name = game.objects[context.source].definition.name if context.source in game.objects else None
+    return any(o.owner == context.player and o.zone == TRASH and o.card == name for o in game.objects.values())

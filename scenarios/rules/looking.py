@@ -141,7 +141,8 @@ def _take(game: Game, run, take: dict | None, looked: list[Obj]) -> str | None:
             calc.impossible(game, run, "no card among those looked at to take", "431.1.c.1")
         return None
     options = fitting + (["none"] if take.get("may") else [])
-    prompt = f"{label}: which {kind} to take into the hand" + (" (or none)" if take.get("may") else "")
+    doing = "to banish and play" if take.get("verb") == "play" else "to take into the hand"
+    prompt = f"{label}: which {kind} {doing}" + (" (or none)" if take.get("may") else "")
     pick = choose(game, "look", player, prompt, options, "424.4.a")
     if pick == "none":
         return None
