@@ -202,6 +202,8 @@ def _replace(node: Any, names: dict[str, str]) -> Any:
         head, colon, tail = node.partition(":")
         if colon and tail in names:
             return f"{head}:{names[tail]}"
+        if node.startswith("at ") and node[3:] in names:  # a place named by a slot: "where: at destination"
+            return f"at {names[node[3:]]}"
     return node
 
 

@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+# each registers its templates: amounts, moves, the main deck, trash and hand
+from scenarios.card_reader import amounts, deck, movement  # noqa: F401
 from scenarios.card_reader.abilities import Unread, read_paragraph
 from scenarios.card_reader.keywords import engine_keyword
 from scenarios.card_reader.phrases import DOMAIN_WORDS, Context
@@ -137,12 +139,14 @@ _ICON = re.compile(r"\d|(fury|calm|mind|body|chaos|order|any) rune|exhaust|>")
 # keyword actions (glossary) and instructions, and the words of the reminder that restates what the rules make of
 # them (reminder text has no effect on the game, 135.2.d.3): "stun ... (It doesn't deal combat damage this turn.)"
 # (423.1.b), "recall it (Send it to base. This isn't a move.)" (455, 456), "take control of ... (Start a combat if
-# other enemies are there. Otherwise, conquer.)" (a battlefield's contest, 190.3)
+# other enemies are there. Otherwise, conquer.)" (a battlefield's contest, 190.3), "play ..., ignoring its Energy
+# cost (You must still pay its Power cost.)" (356.1.b.2)
 _KEYWORD_ACTIONS = {
     "stun": ("stun", "combat damage"),
     "buff": ("buff",),
     "recall": ("base. this isn't a move",),
     "take control": ("start a combat if other enemies are there",),
+    "ignoring its energy cost": ("must still pay its power cost",),  # 356.1.b.2
 }
 
 

@@ -170,7 +170,7 @@ def _effects(text: str, ctx: Context, used: list[str]) -> list[dict[str, Any]]:
         if read is None:
             raise Unread(sentence)
         result += read
-    if ctx.revealing:  # a reveal whose next sentence did not say what is done with the unit and the rest
+    if ctx.revealing or ctx.looking is not None:  # a reveal or a look whose next sentences did not say the rest
         raise Unread(text)
     return result
 
@@ -207,7 +207,7 @@ def read_trigger(text: str, card: dict[str, Any], used: list[str], condition: st
         else:  # nothing to decline: triggering only the first time is triggering once a turn (383.3.e.1)
             once = True
         used.append("trigger: the first time")
-    ctx = Context(card["type"])
+    ctx = Context(card["type"], when=events)
     if "Equipment" in card.get("tags", []) and family in _ABOUT_ME:
         # An Equipment's effect text is the equipped unit's (136.2.c): its "I" and "me" are that unit, active
         # only while attached (136.2.b); its "this" is still the Equipment (136.2.d).
@@ -373,6 +373,11 @@ def _read_while_i(text: str, card: dict[str, Any], used: list[str]) -> bool:
     return True
 
 
+# More readers of a static paragraph, registered by the template modules of a family (`card_reader.amounts`):
+# each takes (text without its final period, the card, the families used) and says whether it read it.
+STATIC_READERS: list[Any] = []
+
+
 def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
     text = text.rstrip(".")
     if _read_while_i(text, card, used):
@@ -423,6 +428,8 @@ def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
     if text in ("i enter ready", "this enters ready"):
         card["enters_ready"] = True
         used.append("static: I enter ready")
+        return True
+    if any(reader(text, card, used) for reader in STATIC_READERS):
         return True
     text, tag = untagged(text)
     found = _PASSIVE.fullmatch(text)

@@ -75,9 +75,10 @@ def keyword_value(game: Game, obj: Obj, keyword: str, sources: list | None = Non
     if keyword in game.passive_keywords:
         for _source, passive, view in calc.passives(game):
             if keyword in passive.keywords and calc.matches_object(game, passive.to, view, obj):
-                total += passive.keywords[keyword]
-                if sources is not None:
-                    sources.append(passive.keywords[keyword])
+                given = passive.keywords[keyword] * _per(game, passive, view)  # "[Assault] equal to the number of"
+                total += given
+                if sources is not None and given:
+                    sources.append(given)
     if not total:
         for giver in KEYWORD_ABILITIES.implying(keyword):  # a loop, not any(): every keyword of every object asks
             if keyword_value(game, obj, giver):
@@ -115,6 +116,12 @@ def event_aliases(game: Game, source: Obj, kind: str) -> frozenset:
     return frozenset(found)
 
 
+def _per(game: Game, passive, view) -> int:
+    """How many times a passive gives what it gives: once, or as many as its quantity counts now (`per`:
+    "for each", "equal to the number of"; scenarios/rules/amounts.py), nothing when the count is null."""
+    return 1 if passive.per is None else calc.quantity(game, view, passive.per) or 0
+
+
 def might_parts(game: Game, unit: Obj, passive_entries: dict | None = None):
     """(base, increases, decreases): each modifier as (label, amount, minimum, timestamp); `passive_entries`,
     when given, receives each passive's key with the entry it made."""
@@ -135,15 +142,21 @@ def might_parts(game: Game, unit: Obj, passive_entries: dict | None = None):
             increases.append(("Shield", shield, None, 0))  # 814.1.c
     fixed = dict(unit.passive_limits) if unit.passive_limits else None
     for key, source, passive in _keyed_passives(game):
-        if passive.might and calc.matches_object(game, passive.to, calc.view_of(game, source), unit):
-            snapshot = fixed.get(key) if fixed and passive.minimum is not None and passive.might < 0 else None
-            if snapshot is not None:  # its limit snapshotted as it began to apply (454.3.d.2.b of 2025-12-01)
-                entry = (f"{source.card} (limited as it began to apply)", snapshot, None, source.timestamp)
-            else:
-                entry = (source.card, abs(passive.might), passive.minimum, source.timestamp)
-            (increases if passive.might > 0 else decreases).append(entry)
-            if passive_entries is not None:
-                passive_entries[key] = entry
+        view = calc.view_of(game, source)
+        if not passive.might or not calc.matches_object(game, passive.to, view, unit):
+            continue
+        snapshot = fixed.get(key) if fixed and passive.minimum is not None and passive.might < 0 else None
+        if snapshot is not None:  # its limit snapshotted as it began to apply (454.3.d.2.b of 2025-12-01)
+            entry = (f"{source.card} (limited as it began to apply)", snapshot, None, source.timestamp)
+            decreases.append(entry)
+        else:
+            might = passive.might * _per(game, passive, view)  # "+1 [Might] for each ...": counted now
+            if not might:
+                continue
+            entry = (source.card, abs(might), passive.minimum, source.timestamp)
+            (increases if might > 0 else decreases).append(entry)
+        if passive_entries is not None:
+            passive_entries[key] = entry
     for modifier in unit.modifiers:
         entry = (modifier.source, abs(modifier.amount), None, modifier.timestamp)
         if modifier.amount > 0:

@@ -99,6 +99,8 @@ def expire(game: Game) -> None:
             player.cards_played_this_turn, player.played_this_turn = 0, ()
         if player.cards_finalized_this_turn:
             player.cards_finalized_this_turn, player.finalized_this_turn = 0, ()
+        if player.discarded_this_turn or player.drawn_this_turn:
+            player.discarded_this_turn, player.drawn_this_turn = 0, 0
     do.empty_rune_pools(game, because="317.2.d")
 
 
