@@ -42,7 +42,8 @@ class TargetSpec(Strict):
     """Which objects a choice may pick: a card type plus filters."""
 
     # "permanent": a unit or a gear card ("a unit or gear from your trash"; 133.4.a.2: the permanent types)
-    type: Literal["unit", "spell", "gear", "permanent", "card_in_hand", "battlefield", "location"] = "unit"
+    # "player": a player chosen (355.10: a player mentioned is a target), "enemy" side: an opponent
+    type: Literal["unit", "spell", "gear", "permanent", "card_in_hand", "battlefield", "location", "player"] = "unit"
     side: Literal["friendly", "enemy", "any"] = "any"
     # "not_here": anywhere but where the source is (a unit a move "to here" may choose, 355.4.a); "my_battlefield":
     # here, and here is a battlefield (a base is each player's own: an enemy unit is never in mine)
@@ -132,7 +133,8 @@ class EventFilter(ObjectFilter):
     by: Literal["you", "opponent"] | None = None
     via: Literal["spell", "ability", "combat"] | None = None
     nth: int | None = None
-    card_type: Literal["unit", "gear", "spell"] | None = None  # the kind of card played (card_played events)
+    # the kind of card played (card_played events); "card": a Main Deck card (052), so not a token (185)
+    card_type: Literal["unit", "gear", "spell", "card"] | None = None
 
 
 DOMAINS = ("Fury", "Calm", "Mind", "Body", "Chaos", "Order")  # 134.2
@@ -196,6 +198,16 @@ class Cost(Strict):
         recycled = f"{self.recycle_from_trash} {self.recycle_kind or 'card'}(s)"
         parts += [f"recycle {recycled} from the trash" if self.recycle_from_trash else ""]
         return ", ".join(p for p in parts if p) or "nothing"
+
+
+class Tax(Strict):
+    """ "Opponents' spells cost [1] more" (356.3, a cost increase): on the cards of that kind its controller's
+    opponents play, while `condition` (about the card that says it) holds."""
+
+    on: Literal["spell", "unit", "gear"] = "spell"
+    energy: int = 0
+    power: int = 0
+    condition: str | None = None
 
 
 class Discount(Strict):
@@ -284,11 +296,12 @@ class Card(Strict):
     power: int = 0
     keywords: dict[str, int] = Field(default_factory=dict)
     discounts: list[Discount] = Field(default_factory=list)  # 356.4, active wherever the card is played from
+    taxes: list[Tax] = Field(default_factory=list)  # 356.3: what opponents' cards cost more while this is on the board
     repeat: list[Cost] = Field(default_factory=list)  # [Repeat] costs, each paid at most once (820.1.c)
     flow: list[Cost] = Field(default_factory=list)  # [Flow] costs: played from the trash for one, then banished (829)
     might_bonus: int = 0
     enters_ready: bool = False
-    enters_ready_if: str | None = None  # a condition word: "If you have two or fewer cards in your hand, I enter ready"
+    enters_ready_if: str | None = None  # "If <condition>, I enter ready": a condition word (364.3)
     # "You may play me to an open / an occupied enemy battlefield": locations its play may choose (355.2.b)
     played_to: list[Literal["open", "occupied enemy"]] = Field(default_factory=list)
     targets: dict[str, TargetSpec] = Field(default_factory=dict)
@@ -403,6 +416,7 @@ def check_vocabulary(card: Card) -> None:
         _check_event(card, trigger.when.event)
     conditions = [t.condition for t in card.triggers] + [d.condition for d in card.discounts]
     conditions += [p.condition for p in card.passives] + [a.condition for a in card.activated] + [card.enters_ready_if]
+    conditions += [t.condition for t in card.taxes]
     conditions += [i.get("condition") for effect_list in lists for i in instructions_of(effect_list)]
     for word in conditions:
         if word is not None and word not in kernel.CONDITIONS:

@@ -259,6 +259,9 @@ class TypedQueries(Protocol):
     def add_to_pool(self, game: Any, player: str, energy: int = ..., power: int = ..., domain: str | None = ...) -> None:
         """scenarios.rules.costs.add_to_pool"""
 
+    def allowed(self, game: Any, player: str, what: str, label: str) -> bool:
+        """scenarios.rules.players.allowed"""
+
     def amount(self, game: Any, run: Any, value: Any) -> int | None:
         """scenarios.rules.instructions.amount"""
 
@@ -282,6 +285,9 @@ class TypedQueries(Protocol):
 
     def card_played(self, game: Any, card: Any, player: str) -> None:
         """scenarios.rules.playing.card_played"""
+
+    def check_allowed(self, game: Any, player: str, what: str) -> None:
+        """scenarios.rules.players.check_allowed"""
 
     def check_destination(self, game: Any, unit: Any, destination: str, standard: bool) -> None:
         """scenarios.rules.movement.check_destination"""
@@ -312,6 +318,9 @@ class TypedQueries(Protocol):
 
     def control_can_lapse(self, game: Any, bf_id: str) -> bool:
         """scenarios.rules.cleanups.control_can_lapse"""
+
+    def cost_increase(self, game: Any, card: Any, player: str) -> Any:
+        """scenarios.rules.players.cost_increase"""
 
     def cost_problem(self, game: Any, cost: Any, player: str, source_id: str | None) -> Any:
         """scenarios.rules.abilities.cost_problem"""

@@ -19,6 +19,11 @@ class Unread(ValueError):
     """Words of a card the reader does not understand (the card is refused, naming them)."""
 
 
+# Readers of whole paragraphs that other modules of the grammar add (`players`), tried before activated abilities,
+# triggers and statics: each reads its own shapes only, returning False for any other paragraph
+PARAGRAPH_READERS: list[Any] = []
+
+
 _NTH = {"second": 2, "third": 3, "fourth": 4}
 TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
     (
@@ -149,7 +154,7 @@ TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
 ]
 _ABOUT_ME = {"when I <event>", "when I move to a battlefield", "the Nth time I move in a turn"}
 _YOU_MAY_COST = re.compile(
-    r"you may (?P<cost>(?:exhaust (?:me|this)|pay (?:\[[^\]]+\])+|spend a buff|spend my buff)(?: and (?:exhaust (?:me|this)))?)"
+    r"you may (?P<cost>(?:exhaust (?:me|this)|banish (?:me|this)|pay (?:\[[^\]]+\])+|spend a buff|spend my buff)(?: and (?:exhaust (?:me|this)))?)"
     r" to (?P<rest>.+)"
 )
 
@@ -170,8 +175,8 @@ def _effects(text: str, ctx: Context, used: list[str]) -> list[dict[str, Any]]:
         if read is None:
             raise Unread(sentence)
         result += read
-    if ctx.revealing or ctx.looking is not None:  # a reveal or a look whose next sentences did not say the rest
-        raise Unread(text)
+    if ctx.revealing or ctx.looking is not None or ctx.unfinished:  # a sentence a later one was to complete
+        raise Unread(ctx.unfinished or text)
     return result
 
 
@@ -545,7 +550,15 @@ def read_paragraph(text: str, card: dict[str, Any], spell: Context | None, used:
         card["effects"] = [{"op": "if", "condition": "legion", "then": then, "else": card["effects"]}]
         used.append("legion: instead")
         return
-    for reader in (read_deathknell, read_legion, read_level, read_activated, read_trigger, read_static):
+    for reader in (
+        read_deathknell,
+        read_legion,
+        read_level,
+        *PARAGRAPH_READERS,
+        read_activated,
+        read_trigger,
+        read_static,
+    ):
         if reader(rest, card, used):
             return
     if spell is None:

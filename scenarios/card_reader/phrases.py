@@ -43,6 +43,7 @@ class Context:
     first: str = "target"  # the first slot's name ("unit" for an activated ability's, as in cards.yaml)
     revealing: bool = False  # "reveal cards ... until you reveal a unit" said: its next sentence completes it
     looking: dict[str, Any] | None = None  # "look at the top N cards" said: the instruction its next sentences complete
+    unfinished: str | None = None  # words only a later sentence gives a meaning ("choose an opponent": "they ...")
     me: str = "this"  # what "me" names: the card itself, or an Equipment's equipped unit ("equipped", 136.2.c)
     when: list[dict[str, Any]] = field(default_factory=list)  # a triggered ability's trigger events
 
@@ -233,6 +234,7 @@ _COST_PARTS: dict[str, dict[str, Any]] = {
     "recycle this": {"recycle": "this"},
     "recycle me": {"recycle": "this"},
     "banish this": {"banish": "this"},
+    "banish me": {"banish": "this"},
     "kill this": {"kill": "this"},
 }
 

@@ -233,7 +233,9 @@ def matches_event(game: Game, flt, view: View, event: Event, kinds: frozenset | 
         return False
     if flt.card_type is not None:
         card = game.objects.get(event.card) if event.card else None
-        if card is None or card.kind != flt.card_type:
+        if card is None or card.kind != flt.card_type and flt.card_type != "card":
+            return False
+        if flt.card_type == "card" and card.definition.type == "token":
             return False
     phrase = flt.who
     if phrase in SELF_WORDS:

@@ -100,9 +100,10 @@ def refs(game: Game, run: Resolution, reference) -> list[str]:
         return [item.affected] if item.affected else []
     if reference == "it":
         return [item.it] if item.it else []
-    if reference == "trigger_unit":
+    if reference == "trigger_unit":  # the unit its event was about, or the card a player played (419.4)
         event = item.trigger.event if item.trigger else None
-        return [event.unit] if event and event.unit else []
+        subject = (event.unit or event.card) if event else None
+        return [subject] if subject else []
     if reference == "equipped":
         source = game.objects.get(item.source)
         return [source.attached_to] if source is not None and source.attached_to else []

@@ -143,20 +143,18 @@ def might_parts(game: Game, unit: Obj, passive_entries: dict | None = None):
     fixed = dict(unit.passive_limits) if unit.passive_limits else None
     for key, source, passive in _keyed_passives(game):
         view = calc.view_of(game, source)
-        if not passive.might or not calc.matches_object(game, passive.to, view, unit):
-            continue
-        snapshot = fixed.get(key) if fixed and passive.minimum is not None and passive.might < 0 else None
-        if snapshot is not None:  # its limit snapshotted as it began to apply (454.3.d.2.b of 2025-12-01)
-            entry = (f"{source.card} (limited as it began to apply)", snapshot, None, source.timestamp)
-            decreases.append(entry)
-        else:
-            might = passive.might * _per(game, passive, view)  # "+1 [Might] for each ...": counted now
-            if not might:
-                continue
-            entry = (source.card, abs(might), passive.minimum, source.timestamp)
-            (increases if might > 0 else decreases).append(entry)
-        if passive_entries is not None:
-            passive_entries[key] = entry
+        if passive.might and calc.matches_object(game, passive.to, view, unit):
+            snapshot = fixed.get(key) if fixed and passive.minimum is not None and passive.might < 0 else None
+            if snapshot is not None:  # its limit snapshotted as it began to apply (454.3.d.2.b of 2025-12-01)
+                entry = (f"{source.card} (limited as it began to apply)", snapshot, None, source.timestamp)
+            else:
+                might = passive.might * _per(game, passive, view)  # "+1 [Might] for each ...": counted now
+                if not might:
+                    continue
+                entry = (source.card, abs(might), passive.minimum, source.timestamp)
+            (increases if passive.might > 0 else decreases).append(entry)
+            if passive_entries is not None:
+                passive_entries[key] = entry
     for modifier in unit.modifiers:
         entry = (modifier.source, abs(modifier.amount), None, modifier.timestamp)
         if modifier.amount > 0:
@@ -247,7 +245,7 @@ def _applied_now(game: Game, unit: Obj, key: str) -> int:
     for entry in decreases:
         _, amount, minimum, _ = entry
         applied = amount if minimum is None else min(amount, max(0, value - minimum))
-        if entry is entries[key]:  # this passive's own entry (another may read alike)
+        if entry is entries.get(key):  # this passive's own entry (another may read alike)
             return applied
         value -= applied
     return 0

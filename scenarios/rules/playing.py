@@ -146,6 +146,7 @@ def play_card(game: Game, act: Play) -> None:
     flow = card.zone == Zone.TRASH and bool(card.definition.flow)  # 829.1.b: "play this from your trash"
     if card.owner != player or (card.zone not in (Zone.HAND, Zone.FACEDOWN) and not flow):
         raise Refusal("354", f"{card.id} is not a card {player} can play from hand or facedown")
+    calc.check_allowed(game, player, "play cards")
     facedown = card.zone == Zone.FACEDOWN
     if facedown:
         calc.check_hidden_turn(game, card)
@@ -322,6 +323,8 @@ def play_by_effect(game: Game, unit, player: str, location: str, label: str, ign
     (`ignoring="energy cost"`, 356.1.b.2: its Power cost paid by the instruction) set to zero, or none of it
     (`ignoring="nothing"`: its cost paid by the instruction, 357.1)."""
     definition = unit.definition
+    if definition.type != "token" and not calc.allowed(game, player, "play cards", label):
+        return
     ready = enters_ready(game, unit, player)
     if definition.has("Accelerate"):
         accelerated = calc.total_cost(game, unit, player, Cost(), True, 0, [])  # 356.1.b.3: still paid

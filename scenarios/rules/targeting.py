@@ -108,6 +108,9 @@ DESTINATIONS = {
 
 @query("legal_targets")
 def legal_targets(game: Game, spec, ctx: Targeting) -> list[str]:
+    if spec.type == "player":  # "choose an opponent" / "choose a player" (355.10: a player mentioned is a target)
+        wanted = game.opponents(ctx.controller) + ([] if spec.side == "enemy" else [ctx.controller])
+        return game.in_turn_order(wanted)
     if spec.type == "location":
         if ctx.hidden_at is not None and _restricted_to_hidden(spec, ctx.hidden_at):
             return [ctx.hidden_at]
@@ -145,11 +148,11 @@ def choose_targets(game: Game, specs: tuple, picks: dict, ctx: Targeting) -> dic
                 raise Refusal("811.1.d", f"{ctx.label} has no legal target at {ctx.hidden_at}, where it was hidden")
             raise Refusal("355.8", f"{ctx.label} needs a target for '{slot}'")
         values = value if isinstance(value, list) else [value]
-        if spec.type == "location":
+        if spec.type in ("location", "player"):
             legal = legal_targets(game, spec, here)
             bad = [v for v in values if v not in legal]
             if bad:
-                rule = "811.1.d.2" if ctx.hidden_at else "355.4"
+                rule = "355.9" if spec.type == "player" else "811.1.d.2" if ctx.hidden_at else "355.4"
                 raise Refusal(rule, f"{bad} is not a legal destination for '{slot}' (legal: {legal})")
             chosen[slot] = tuple(values)
             continue
