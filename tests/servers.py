@@ -131,3 +131,11 @@ class Server:
                 self.process.kill()
                 self.process.wait()
         self.log.close()
+
+
+async def get_page(datasette, path: str, status: int = 200):
+    """Datasette's own client's answer to ``path``, which must have ``status`` (else the path, the status and the
+    start of the page are said)."""
+    response = await datasette.client.get(path)
+    assert response.status_code == status, (path, response.status_code, response.text[:800])
+    return response

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rules_db import card_readings
+from rules_db import card_readings, guard
 from scenarios import schema
 from scenarios.card_reader import CardText, abilities, amounts, effects, movement, read_card
 from scenarios.cards import Card, Quantity, check_vocabulary, load_library, use_read_cards
@@ -369,7 +369,7 @@ def test_the_disputes_kill_a_mutant_of_each_amount_template(mutant, real_db, mon
     else:
         readers = [_passive_once if r is amounts._read_counted_passive else r for r in abilities.STATIC_READERS]
         monkeypatch.setattr(abilities, "STATIC_READERS", readers)
-    conn = sqlite3.connect(f"file:{real_db}?mode=ro", uri=True)
+    conn = guard.read_only(real_db)
     conn.row_factory = sqlite3.Row
     definitions = {}
     for row in conn.execute(card_readings._CARDS, ["riftbound"]):

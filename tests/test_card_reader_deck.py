@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rules_db import card_readings
+from rules_db import card_readings, guard
 from scenarios import schema
 from scenarios.card_reader import CardText, abilities, deck, effects, read_card
 from scenarios.cards import Card, UnknownCard, use_read_cards
@@ -485,7 +485,7 @@ def _verdicts() -> list[str]:
 
 
 def _read_every_card(real_db) -> dict:
-    conn = sqlite3.connect(f"file:{real_db}?mode=ro", uri=True)
+    conn = guard.read_only(real_db)
     conn.row_factory = sqlite3.Row
     try:
         rows = [dict(row) for row in conn.execute(card_readings._CARDS, ["riftbound"])]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rules_db import card_readings
+from rules_db import card_readings, guard
 from scenarios import schema
 from scenarios.card_reader import CardText, abilities, effects, read_card
 from scenarios.card_reader import players as reader
@@ -381,7 +381,7 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
         monkeypatch.setattr(
             abilities, "PARAGRAPH_READERS", [replacement if r is original else r for r in abilities.PARAGRAPH_READERS]
         )
-    conn = sqlite3.connect(f"file:{real_db}?mode=ro", uri=True)
+    conn = guard.read_only(real_db)
     conn.row_factory = sqlite3.Row
     definitions = {}
     for row in conn.execute(card_readings._CARDS, ["riftbound"]):

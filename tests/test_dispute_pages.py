@@ -11,14 +11,9 @@ from html import unescape
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
+from servers import get_page
 
 from rules_db import dispute, replay_view
-
-
-async def _get(datasette, path, status=200):
-    response = await datasette.client.get(path)
-    assert response.status_code == status, (path, response.status_code, response.text[:800])
-    return response
 
 
 def _text(html: str) -> str:
@@ -31,7 +26,7 @@ def _between(html: str, start: str, end: str) -> str:
 
 async def _form(datasette, text: str, **form) -> tuple[str, str]:
     """A builder form sent as the page sends it: the new scenario and the anchor the page opens at."""
-    response = await _get(datasette, "/dispute?" + urlencode({"s": replay_view.encode(text), **form}), status=302)
+    response = await get_page(datasette, "/dispute?" + urlencode({"s": replay_view.encode(text), **form}), status=302)
     location = response.headers["location"]
     return replay_view.decode(parse_qs(urlsplit(location).query)["s"][0]), urlsplit(location).fragment
 
@@ -47,7 +42,7 @@ for _form_args in (
 
 @pytest.mark.parametrize("path", ["/", "/replays", "/search?q=tank", "/search?q=nothing+at+all+zzz"])
 async def test_the_builder_is_linked_from_home_replays_and_every_search(datasette, path):
-    html = (await _get(datasette, path)).text
+    html = (await get_page(datasette, path)).text
     assert 'href="/dispute"' in html
 
 
@@ -62,7 +57,7 @@ async def test_an_action_opens_the_page_at_the_outcome_the_last_action_the_allow
     assignment = next(a for a in legal["actions"] if a["action"]["do"] == "choose")
     assert assignment["action"]["pick"] == {"u3": 3, "u2": 1}  # Tank first: lethal damage to u3 before u2 (815)
     text, _ = await _form(datasette, text, op="act", action=json.dumps(assignment["action"]))
-    html = (await _get(datasette, "/dispute?" + urlencode({"s": replay_view.encode(text)}))).text
+    html = (await get_page(datasette, "/dispute?" + urlencode({"s": replay_view.encode(text)}))).text
     now = _between(html, 'id="now"', '<section id="add"')
     # the outcome, the actions allowed, what just happened and the board, in that order, in one section
     order = [now.index(marker) for marker in ('class="verdict"', 'id="actions"', 'class="just-now"', 'class="board')]
@@ -90,7 +85,7 @@ async def test_a_card_is_added_with_a_keyword_and_the_next_card_keeps_the_owner_
     )
     assert anchor == "add"
     assert dispute.document(text)["setup"]["battlefields"][0]["units"][0]["keywords"] == {"Shield": 2}
-    response = await _get(
+    response = await get_page(
         datasette,
         "/dispute?"
         + urlencode(
@@ -104,7 +99,7 @@ async def test_a_card_is_added_with_a_keyword_and_the_next_card_keeps_the_owner_
         ),
         status=302,
     )
-    html = (await _get(datasette, response.headers["location"].split("#")[0])).text
+    html = (await get_page(datasette, response.headers["location"].split("#")[0])).text
     add = _between(html, 'class="builder-form add-card"', "</form>")
     assert re.search(r'name="player" value="B" checked', add) and re.search(r'name="where" value="bf1" checked', add)
     assert 'value="Test Unit"' in add
@@ -114,7 +109,9 @@ async def test_a_card_is_added_with_a_keyword_and_the_next_card_keeps_the_owner_
 
 async def test_a_forms_error_names_the_field_in_a_judges_words(datasette):
     query = {"s": replay_view.encode(dispute.NEW_DISPUTE), "op": "add", "card": "Test Unit", "player": "A"}
-    html = (await _get(datasette, "/dispute?" + urlencode({**query, "keyword": "Shield", "keyword_value": "x"}))).text
+    html = (
+        await get_page(datasette, "/dispute?" + urlencode({**query, "keyword": "Shield", "keyword_value": "x"}))
+    ).text
     alert = _text(_between(_between(html, 'id="add"', "</section>"), 'role="alert"', "</div>"))
     assert "Keyword: Shield's number is a whole number, not “x”" in alert
     broken = dispute.NEW_DISPUTE.replace("    B: {}\n", "")

@@ -7,13 +7,9 @@ from __future__ import annotations
 import datetime
 import re
 
+from servers import get_page
+
 from rules_db import faqs
-
-
-async def _get(datasette, path, status=200):
-    response = await datasette.client.get(path)
-    assert response.status_code == status, (path, response.status_code, response.text[:500])
-    return response
 
 
 def _section(html: str, css_class: str) -> str:
@@ -23,7 +19,7 @@ def _section(html: str, css_class: str) -> str:
 
 
 async def test_home_says_what_is_in_force_today_each_item_linked(datasette):
-    html = (await _get(datasette, "/")).text
+    html = (await get_page(datasette, "/")).text
     today = datetime.date.today().isoformat()
     block = _section(html, "in-force")
     assert f'In force today, <time datetime="{today}">' in block
@@ -36,7 +32,7 @@ async def test_home_says_what_is_in_force_today_each_item_linked(datasette):
 
 
 async def test_home_in_force_reads_as_sentences_and_disputes_only_differing_dates(datasette, real_connection):
-    block = _section((await _get(datasette, "/?on=2026-12-01")).text, "in-force")
+    block = _section((await get_page(datasette, "/?on=2026-12-01")).text, "in-force")
     text = " ".join(re.sub(r"<[^>]+>", "", block).split())
     assert "Core Rules 1.4 (text of 2026-06-18), in force since 2026-07-24 · patch notes" in text
     assert "Tournament Rules of 2026-07-16, in force since 2026-07-16" in text
@@ -52,11 +48,11 @@ async def test_home_in_force_reads_as_sentences_and_disputes_only_differing_date
 
 
 async def test_home_for_an_earlier_event_day(datasette):
-    block = _section((await _get(datasette, "/?on=2026-05-01")).text, "in-force")
+    block = _section((await get_page(datasette, "/?on=2026-05-01")).text, "in-force")
     assert "In force on <time" in block and "1.3" in block and "Not in this database" in block
     assert "vendetta-rules-faq" not in block  # published later
     assert "Unleashed Rules FAQ and Clarifications" in block
-    data = (await _get(datasette, "/.json?on=2025-11-01")).json()
+    data = (await get_page(datasette, "/.json?on=2025-11-01")).json()
     riftbound = next(game for game in data["games"] if game["id"] == "riftbound")
     core = riftbound["in_force"]["rulebooks"][0]["version"]
     assert (core["label"], core["reading"]["version"]) == ("1.1", "2025-06-02")
@@ -65,13 +61,13 @@ async def test_home_for_an_earlier_event_day(datasette):
 
 async def test_a_day_not_written_as_a_day_is_refused_saying_what_was_expected(datasette):
     for path in ("/?on=yesterday", "/rules/riftbound/375?on=2026-02-30", "/search?q=x&on=2026-5-1"):
-        response = await _get(datasette, path, status=400)
+        response = await get_page(datasette, path, status=400)
         assert "YYYY-MM-DD" in response.text
 
 
 async def test_a_faq_ruling_is_credited_to_riot_with_date_link_and_rules_in_force(datasette, real_connection):
     found = faqs.faq_entries(real_connection, "riftbound", ["faq:2026-08-14#q2"])["faq:2026-08-14#q2"]
-    html = (await _get(datasette, found["path"])).text
+    html = (await get_page(datasette, found["path"])).text
     assert "Official FAQ" in html and "Riot Games" in html
     assert (
         'href="https://playriftbound.com/en-us/news/rules-and-releases/vendetta-rules-faq-and-clarifications"' in html
@@ -88,7 +84,7 @@ async def test_a_faq_citation_of_a_version_not_held_links_the_rule_its_quote_nam
     (ruling_id,) = real_connection.execute(
         "select id from rulings where document_id = 'unleashed-rules-faq-and-clarifications' and anchor = 'q1'"
     ).fetchone()
-    html = (await _get(datasette, f"/rulings/{ruling_id}")).text
+    html = (await get_page(datasette, f"/rulings/{ruling_id}")).text
     citations = _section(html, "citations")
     assert 'href="/rules/riftbound/2026-06-18/472"' in citations
     body = re.search(r'<div class="ruling-text">.*?</div>', html, re.S).group(0)
@@ -103,41 +99,41 @@ async def test_the_event_rulings_page_is_not_riots(datasette, real_connection):
     (ruling_id,) = real_connection.execute(
         "select min(id) from rulings where document_id = 'rq-vegas-2026-rulings'"
     ).fetchone()
-    html = (await _get(datasette, f"/rulings/{ruling_id}")).text
+    html = (await get_page(datasette, f"/rulings/{ruling_id}")).text
     assert "Event rulings, not the publisher's" in html and "GrentonTV" in html
 
 
 async def test_a_rule_the_vendetta_faq_clarifies_says_so(datasette):
-    html = (await _get(datasette, "/rules/riftbound/2026-06-18/419.4.b")).text
+    html = (await get_page(datasette, "/rules/riftbound/2026-06-18/419.4.b")).text
     block = _section(html, "clarified-by")
     assert "Vendetta Rules FAQ and Clarifications" in block and "2026-08-14" in block
     assert "takes precedence over the Core Rules where they differ" in block
 
 
 async def test_a_rule_asked_for_a_day_is_the_version_in_force_that_day(datasette):
-    html = (await _get(datasette, "/rules/riftbound/375?on=2025-12-20")).text
+    html = (await get_page(datasette, "/rules/riftbound/375?on=2025-12-20")).text
     assert 'version <time datetime="2025-12-01">' in html and 'in force on <time datetime="2025-12-20">' in html
-    html = (await _get(datasette, "/rules/riftbound/375?on=2026-08-01")).text
+    html = (await get_page(datasette, "/rules/riftbound/375?on=2026-08-01")).text
     assert 'version <time datetime="2026-06-18">' in html
 
 
 async def test_a_card_and_a_search_asked_for_a_day(datasette):
-    html = (await _get(datasette, "/cards/zhonyas-hourglass?on=2026-05-01")).text
+    html = (await get_page(datasette, "/cards/zhonyas-hourglass?on=2026-05-01")).text
     assert 'class="meta on-day"' in html
-    html = (await _get(datasette, "/search?q=replacement+effect&on=2025-12-20")).text
+    html = (await get_page(datasette, "/search?q=replacement+effect&on=2025-12-20")).text
     assert "As on <time" in html and "2025-12-01" in html
-    data = (await _get(datasette, "/search.json?q=replacement+effect&on=2025-12-20")).json()
+    data = (await get_page(datasette, "/search.json?q=replacement+effect&on=2025-12-20")).json()
     assert {hit["version"] for hit in data["results"] if hit["kind"] == "rule"} == {"2025-12-01"}
 
 
 async def test_patch_notes_are_linked_from_the_diff_they_describe(datasette):
-    html = (await _get(datasette, "/diff/riftbound/2025-12-01/2026-06-18")).text
+    html = (await get_page(datasette, "/diff/riftbound/2025-12-01/2026-06-18")).text
     assert 'href="/patch-notes/riftbound/unleashed"' in html and 'href="/patch-notes/riftbound/vendetta"' in html
-    notes = (await _get(datasette, "/patch-notes/riftbound/vendetta")).text
+    notes = (await get_page(datasette, "/patch-notes/riftbound/vendetta")).text
     assert "<h1>Riftbound — Vendetta Patch Notes</h1>" in notes
     assert 'href="/diff/riftbound/2025-12-01/2026-06-18"' in notes
     assert "<script" not in notes.split('class="patch-notes-text"')[1].split("</article>")[0]
-    await _get(datasette, "/patch-notes/riftbound/nothing", status=404)
+    await get_page(datasette, "/patch-notes/riftbound/nothing", status=404)
 
 
 def test_patch_notes_markdown_is_rendered_inert():

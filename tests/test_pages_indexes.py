@@ -11,7 +11,7 @@ import shutil
 from urllib.parse import urljoin
 
 import pytest
-from servers import in_process
+from servers import get_page, in_process
 
 from rules_db import queries
 
@@ -19,12 +19,6 @@ from rules_db import queries
 @pytest.fixture(scope="module")
 def datasette(fixture_db):
     return in_process(fixture_db)
-
-
-async def _get(datasette, path, status=200):
-    response = await datasette.client.get(path)
-    assert response.status_code == status, (path, response.status_code, response.text[:500])
-    return response
 
 
 def _numbers(nodes: list[dict]) -> list:
@@ -71,53 +65,53 @@ def test_outline_of_a_rulebook_numbered_by_parents():
 
 
 async def test_rule_tree_pages_every_version_with_permalinks_and_jump(datasette):
-    newest = (await _get(datasette, "/rules/riftbound.json")).json()
+    newest = (await get_page(datasette, "/rules/riftbound.json")).json()
     assert newest["document"]["version"] == "2025-12-01" and newest["rules"] == 11
     assert "443" in str(_numbers(newest["tree"]))
     assert [version["version"] for version in newest["versions"]] == ["2025-12-01", "2025-06-02"]
-    html = (await _get(datasette, "/rules/riftbound")).text
+    html = (await get_page(datasette, "/rules/riftbound")).text
     assert 'href="/rules/riftbound/2025-12-01/443"' in html and "<details>" in html
     assert 'href="/rules/riftbound?version=2025-06-02"' in html
-    older = (await _get(datasette, "/rules/riftbound.json?version=2025-06-02")).json()
+    older = (await get_page(datasette, "/rules/riftbound.json?version=2025-06-02")).json()
     assert older["document"]["version"] == "2025-06-02" and older["rules"] == 9
-    jump = await _get(datasette, "/rules/riftbound?version=2025-06-02&number=626.1.d", status=302)
+    jump = await get_page(datasette, "/rules/riftbound?version=2025-06-02&number=626.1.d", status=302)
     assert jump.headers["location"] == "/rules/riftbound/2025-06-02/626.1.d"
-    await _get(datasette, "/rules/riftbound?version=1999-01-01", status=404)
-    await _get(datasette, "/rules/no-such-game", status=404)
+    await get_page(datasette, "/rules/riftbound?version=1999-01-01", status=404)
+    await get_page(datasette, "/rules/no-such-game", status=404)
 
 
 async def test_an_address_naming_a_version_or_a_rulebook_opens_its_tree(datasette):
-    version = await _get(datasette, "/rules/riftbound/2025-06-02", status=302)
+    version = await get_page(datasette, "/rules/riftbound/2025-06-02", status=302)
     assert version.headers["location"] == "/rules/riftbound?version=2025-06-02"
-    newest = await _get(datasette, "/rules/riftbound/2025-12-01", status=302)
+    newest = await get_page(datasette, "/rules/riftbound/2025-12-01", status=302)
     assert newest.headers["location"] == "/rules/riftbound"
-    core = await _get(datasette, "/rules/riftbound/core", status=302)
+    core = await get_page(datasette, "/rules/riftbound/core", status=302)
     assert core.headers["location"] == "/rules/riftbound"
-    missing = (await _get(datasette, "/rules/riftbound/9999", status=404)).text  # a missing rule stays a 404
+    missing = (await get_page(datasette, "/rules/riftbound/9999", status=404)).text  # a missing rule stays a 404
     assert '<p class="error">Riftbound Core Rules, version' in missing  # the title names the game once
 
 
 async def test_another_rulebook_has_its_own_tree(datasette):
-    tournament = (await _get(datasette, "/rules/riftbound.json?rulebook=tournament")).json()
+    tournament = (await get_page(datasette, "/rules/riftbound.json?rulebook=tournament")).json()
     assert tournament["document"]["rulebook"] == "tournament" and tournament["document"]["version"] == "2026-07-16"
     assert "702" in str(_numbers(tournament["tree"]))
     assert {book["slug"] for book in tournament["rulebooks"]} == {None, "tournament"}
-    html = (await _get(datasette, "/rules/riftbound?rulebook=tournament")).text
+    html = (await get_page(datasette, "/rules/riftbound?rulebook=tournament")).text
     assert 'href="/rules/riftbound/tournament/2026-07-16/702"' in html
     assert 'href="/rules/riftbound"' in html  # the Core Rules' tree, one tap away
-    jump = await _get(datasette, "/rules/riftbound?rulebook=tournament&number=702", status=302)
+    jump = await get_page(datasette, "/rules/riftbound?rulebook=tournament&number=702", status=302)
     assert jump.headers["location"] == "/rules/riftbound/tournament/2026-07-16/702"
     for path in ("/rules/riftbound/tournament", "/rules/riftbound/tournament/2026-07-16"):
-        response = await _get(datasette, path, status=302)
+        response = await get_page(datasette, path, status=302)
         assert response.headers["location"] == "/rules/riftbound?rulebook=tournament", path
-    assert 'href="/rules/riftbound?rulebook=tournament"' in (await _get(datasette, "/")).text
-    await _get(datasette, "/rules/riftbound?rulebook=nothing", status=404)
+    assert 'href="/rules/riftbound?rulebook=tournament"' in (await get_page(datasette, "/")).text
+    await get_page(datasette, "/rules/riftbound?rulebook=nothing", status=404)
 
 
 async def test_the_raw_tables_stay_datasettes(datasette):
     """/rules is the database: /rules/rules and /rules/rulings are its tables, not a game's rule tree."""
     for table in ("rules", "rulings", "cards", "replays"):
-        html = (await _get(datasette, f"/rules/{table}")).text
+        html = (await get_page(datasette, f"/rules/{table}")).text
         assert 'class="judges-page"' in html, table
 
 
@@ -125,60 +119,60 @@ async def test_the_raw_tables_stay_datasettes(datasette):
 
 
 async def test_rulings_list_filters_and_orders(datasette):
-    every = (await _get(datasette, "/rulings.json")).json()
+    every = (await get_page(datasette, "/rulings.json")).json()
     assert [ruling["id"] for ruling in every["rows"]] == [1, 2, 3] and every["total"] == 3
-    assert (await _get(datasette, "/rulings.json?order=newest")).json()["rows"][0]["id"] == 3
-    by_card = (await _get(datasette, "/rulings.json?card=zhonyas-hourglass")).json()
+    assert (await get_page(datasette, "/rulings.json?order=newest")).json()["rows"][0]["id"] == 3
+    by_card = (await get_page(datasette, "/rulings.json?card=zhonyas-hourglass")).json()
     assert [ruling["id"] for ruling in by_card["rows"]] == [1]
-    by_nickname = (await _get(datasette, "/rulings.json?card=Zhonyas")).json()
+    by_nickname = (await get_page(datasette, "/rulings.json?card=Zhonyas")).json()
     assert [ruling["id"] for ruling in by_nickname["rows"]] == [1]
-    by_rule = (await _get(datasette, "/rulings.json?rule=443")).json()  # 443 and the rules under it
+    by_rule = (await get_page(datasette, "/rulings.json?rule=443")).json()  # 443 and the rules under it
     assert [ruling["id"] for ruling in by_rule["rows"]] == [1, 2]
-    assert (await _get(datasette, "/rulings.json?rule=443.1.e.")).json()["total"] == 2
-    by_document = (await _get(datasette, "/rulings.json?document=riftbound-qa-rulings")).json()
+    assert (await get_page(datasette, "/rulings.json?rule=443.1.e.")).json()["total"] == 2
+    by_document = (await get_page(datasette, "/rulings.json?document=riftbound-qa-rulings")).json()
     assert by_document["total"] == 3
-    assert (await _get(datasette, "/rulings.json?document=nothing")).json()["total"] == 0
-    html = (await _get(datasette, "/rulings?card=zhonyas-hourglass")).text
+    assert (await get_page(datasette, "/rulings.json?document=nothing")).json()["total"] == 0
+    html = (await get_page(datasette, "/rulings?card=zhonyas-hourglass")).text
     assert 'href="/rulings/1"' in html and 'href="/rulings/2"' not in html
     assert '<option value="zhonyas-hourglass" selected>' in html
 
 
 async def test_cards_list_filters_by_name_nickname_set_type_and_domain(datasette):
-    every = (await _get(datasette, "/cards.json")).json()
+    every = (await get_page(datasette, "/cards.json")).json()
     assert [card["name"] for card in every["rows"]] == ["Garen, Rugged", "Zhonya's Hourglass"]
     assert every["options"]["domains"] == ["Order"] and every["options"]["sets"] == ["OGN"]
-    nickname = (await _get(datasette, "/cards.json?name=zhonyas")).json()["rows"]
+    nickname = (await get_page(datasette, "/cards.json?name=zhonyas")).json()["rows"]
     assert [card["slug"] for card in nickname] == ["zhonyas-hourglass"] and nickname[0]["matched_aliases"] == "Zhonyas"
-    assert [card["slug"] for card in (await _get(datasette, "/cards.json?type=Unit")).json()["rows"]] == [
+    assert [card["slug"] for card in (await get_page(datasette, "/cards.json?type=Unit")).json()["rows"]] == [
         "garen-rugged"
     ]
-    assert [card["slug"] for card in (await _get(datasette, "/cards.json?set=OGN")).json()["rows"]] == [
+    assert [card["slug"] for card in (await get_page(datasette, "/cards.json?set=OGN")).json()["rows"]] == [
         "zhonyas-hourglass"
     ]
-    assert (await _get(datasette, "/cards.json?domain=Fury")).json()["total"] == 0
-    html = (await _get(datasette, "/cards?name=glass")).text
+    assert (await get_page(datasette, "/cards.json?domain=Fury")).json()["total"] == 0
+    html = (await get_page(datasette, "/cards?name=glass")).text
     assert 'href="/cards/zhonyas-hourglass"' in html and 'href="/cards/garen-rugged"' not in html
 
 
 async def test_replays_list_filters_by_verdict_ruling_and_tag(datasette):
-    every = (await _get(datasette, "/replays.json")).json()
+    every = (await get_page(datasette, "/replays.json")).json()
     assert [replay["id"] for replay in every["rows"]] == ["hourglass-saves-unit"]
     assert every["rows"][0]["tags"] == ["recall", "combat"] and every["options"]["tags"] == ["combat", "recall"]
-    assert (await _get(datasette, "/replays.json?tag=combat")).json()["total"] == 1
-    assert (await _get(datasette, "/replays.json?tag=layers")).json()["total"] == 0
-    assert (await _get(datasette, "/replays.json?verdict=mismatch")).json()["total"] == 0
-    assert (await _get(datasette, "/replays.json?ruling=1")).json()["total"] == 1
-    assert (await _get(datasette, "/replays.json?ruling=2")).json()["total"] == 0
-    html = (await _get(datasette, "/replays")).text
+    assert (await get_page(datasette, "/replays.json?tag=combat")).json()["total"] == 1
+    assert (await get_page(datasette, "/replays.json?tag=layers")).json()["total"] == 0
+    assert (await get_page(datasette, "/replays.json?verdict=mismatch")).json()["total"] == 0
+    assert (await get_page(datasette, "/replays.json?ruling=1")).json()["total"] == 1
+    assert (await get_page(datasette, "/replays.json?ruling=2")).json()["total"] == 0
+    html = (await get_page(datasette, "/replays")).text
     assert 'href="/replays/hourglass-saves-unit"' in html and 'href="/replays?tag=combat"' in html
 
 
 async def test_lists_page_and_refuse_nonsense_page_numbers_saying_what_is_expected(datasette, fixture_db):
-    assert (await _get(datasette, "/cards.json?page=2")).json()["page"] == 1  # only one page: the last
+    assert (await get_page(datasette, "/cards.json?page=2")).json()["page"] == 1  # only one page: the last
     for nonsense in ("abc", "-1", "9" * 5000, "1e9"):
-        refused = await _get(datasette, f"/rulings.json?page={nonsense}", status=400)
+        refused = await get_page(datasette, f"/rulings.json?page={nonsense}", status=400)
         assert "takes a whole number from 1 to 999,999" in refused.json()["error"]
-        await _get(datasette, f"/replays.json?ruling={nonsense}", status=400)
+        await get_page(datasette, f"/replays.json?ruling={nonsense}", status=400)
     import sqlite3
 
     conn = sqlite3.connect(fixture_db)
@@ -194,7 +188,7 @@ async def test_lists_page_and_refuse_nonsense_page_numbers_saying_what_is_expect
 
 
 async def test_home_links_to_the_indexes_not_the_raw_tables(datasette):
-    html = (await _get(datasette, "/")).text
+    html = (await get_page(datasette, "/")).text
     for index in ("/rules/riftbound", "/rulings?game=riftbound", "/cards?game=riftbound", "/replays"):
         assert f'href="{index}"' in html, index
     browse = html.split('class="browse"')[1].split("</nav>")[0]
@@ -206,18 +200,18 @@ async def test_home_links_to_the_indexes_not_the_raw_tables(datasette):
 
 async def test_a_nickname_or_a_name_redirects_to_the_card(datasette):
     for name in ("Zhonyas", "zhonyas", "Hourglass", "Zhonya%27s%20Hourglass"):
-        response = await _get(datasette, f"/cards/{name}", status=302)
+        response = await get_page(datasette, f"/cards/{name}", status=302)
         assert response.headers["location"] == "/cards/zhonyas-hourglass", name
-    response = await _get(datasette, "/cards/zhonyas.json", status=302)
+    response = await get_page(datasette, "/cards/zhonyas.json", status=302)
     assert response.headers["location"] == "/cards/zhonyas-hourglass.json"
 
 
 async def test_an_unknown_card_is_404_with_the_nearest_names(datasette):
-    data = (await _get(datasette, "/cards/zhonyas-hourglas.json", status=404)).json()
+    data = (await get_page(datasette, "/cards/zhonyas-hourglas.json", status=404)).json()
     assert [card["slug"] for card in data["nearest"]] == ["zhonyas-hourglass"]
-    html = (await _get(datasette, "/cards/garen-rugd", status=404)).text
+    html = (await get_page(datasette, "/cards/garen-rugd", status=404)).text
     assert "Nearest names" in html and 'href="/cards/garen-rugged"' in html
-    nothing = (await _get(datasette, "/cards/qqqqqq.json", status=404)).json()
+    nothing = (await get_page(datasette, "/cards/qqqqqq.json", status=404)).json()
     assert nothing["nearest"] == [] and nothing["cards"] == []
 
 
@@ -235,13 +229,13 @@ def test_a_name_several_cards_share_lists_them(fixture_db):
 
 
 async def test_keyword_page_starts_with_the_definition_and_quotes_whole_sentences(datasette):
-    html = (await _get(datasette, "/keywords/riftbound/Tank")).text
+    html = (await get_page(datasette, "/keywords/riftbound/Tank")).text
     definition = html.split('class="definition"')[1].split("</section>")[0]
     assert "a unit with Tank must be assigned lethal damage first" in definition
     assert html.index('class="definition"') < html.index("Rules mentioning")
-    data = (await _get(datasette, "/keywords/riftbound/Recall.json")).json()
+    data = (await get_page(datasette, "/keywords/riftbound/Recall.json")).json()
     assert [row["sentence"] for row in data["rules"]] == ["When a unit is recalled, it moves to its owner's base."]
-    assert "<mark>recalled</mark>" in (await _get(datasette, "/keywords/riftbound/Recall")).text
+    assert "<mark>recalled</mark>" in (await get_page(datasette, "/keywords/riftbound/Recall")).text
 
 
 def test_definition_takes_the_sub_rules_and_a_flat_section(fixture_db):
@@ -275,17 +269,17 @@ async def test_raw_rows_link_to_their_judges_pages(datasette):
         "replays": 'href="/replays/hourglass-saves-unit"',
     }
     for table, link in expected.items():
-        html = (await _get(datasette, f"/rules/{table}?_size=100")).text
+        html = (await get_page(datasette, f"/rules/{table}?_size=100")).text
         assert f'class="judges-page" {link}' in html, table
-    row = (await _get(datasette, "/rules/rules/28")).text
+    row = (await get_page(datasette, "/rules/rules/28")).text
     assert 'class="judges-page" href="/rules/riftbound/2025-12-01/443.1.e"' in row
 
 
 async def test_manifest_and_service_worker(datasette):
-    manifest = await _get(datasette, "/manifest.webmanifest")
+    manifest = await get_page(datasette, "/manifest.webmanifest")
     assert manifest.headers["content-type"].startswith("application/manifest+json")
     assert json.loads(manifest.text)["start_url"] == "/"
-    worker = await _get(datasette, "/sw.js")
+    worker = await get_page(datasette, "/sw.js")
     assert worker.headers["content-type"].startswith("text/javascript")
     assert worker.headers["service-worker-allowed"] == "/"
     config = json.loads(re.search(r"const CONFIG = (\{.*\});", worker.text).group(1))
@@ -314,7 +308,7 @@ async def test_manifest_and_service_worker(datasette):
     assert all(any(f"/{name}" in asset for asset in config["assets"]) for name in ("replay.js", "offline.js"))
     for asset in config["assets"]:
         assert (await datasette.client.get(asset)).status_code == 200, asset
-    home = (await _get(datasette, "/")).text
+    home = (await get_page(datasette, "/")).text
     assert '<link rel="manifest" href="/manifest.webmanifest">' in home
     assert 'navigator.serviceWorker.register("/sw.js")' in home
 
@@ -329,12 +323,12 @@ async def test_numbers_no_page_can_have_answer_404_not_500(datasette):
         "/diff/riftbound/" + "9" * 5000 + "/2025-12-01",
         "/rules/riftbound?version=" + "9" * 5000,
     ):
-        await _get(datasette, path, status=404)
-    jump = await _get(datasette, "/rules/riftbound?number=" + "9" * 5000, status=302)
-    await _get(datasette, jump.headers["location"], status=404)
+        await get_page(datasette, path, status=404)
+    jump = await get_page(datasette, "/rules/riftbound?number=" + "9" * 5000, status=302)
+    await get_page(datasette, jump.headers["location"], status=404)
     for path in ("/rulings?rule=" + "9" * 5000, "/cards?name=" + "%25" * 3000):
-        await _get(datasette, path)
-    await _get(datasette, "/rulings.json?page=" + "9" * 30, status=400)  # a page number past any page
+        await get_page(datasette, path)
+    await get_page(datasette, "/rulings.json?page=" + "9" * 30, status=400)  # a page number past any page
 
 
 async def test_pages_are_kept_per_database_file_and_address(tmp_path):
@@ -377,16 +371,16 @@ async def test_pages_are_kept_per_database_file_and_address(tmp_path):
 async def test_static_files_are_named_by_their_content_and_kept_for_a_year(datasette):
     """Every page links our style sheets at URLs carrying their content's hash, served with a year-long immutable
     cache (a phone asks once, not on every page); an older hash is sent to the file as it is now."""
-    html = (await _get(datasette, "/")).text
+    html = (await get_page(datasette, "/")).text
     links = re.findall(r'href="(/-/judges-static/[0-9a-f]{16}/judges\.css)"', html)
     assert links, "the home page links judges.css by its hash"
-    sheet = await _get(datasette, links[0])
+    sheet = await get_page(datasette, links[0])
     assert sheet.headers["content-type"].startswith("text/css")
     assert "immutable" in sheet.headers["cache-control"] and "max-age=31536000" in sheet.headers["cache-control"]
     assert "judges" in sheet.text
-    stale = await _get(datasette, "/-/judges-static/0000000000000000/judges.css", status=302)
+    stale = await get_page(datasette, "/-/judges-static/0000000000000000/judges.css", status=302)
     assert stale.headers["location"] == links[0]
-    await _get(datasette, "/-/judges-static/0000000000000000/missing.css", status=404)
+    await get_page(datasette, "/-/judges-static/0000000000000000/missing.css", status=404)
 
 
 async def test_a_games_offline_pack_lists_every_page_of_the_game(datasette, fixture_db):
@@ -395,7 +389,7 @@ async def test_a_games_offline_pack_lists_every_page_of_the_game(datasette, fixt
     names each part. Another game's pages are not in it."""
     from rules_db.guard import read_only
 
-    pack = (await _get(datasette, "/offline/riftbound.json")).json()
+    pack = (await get_page(datasette, "/offline/riftbound.json")).json()
     urls = {part["id"]: part["urls"] for part in pack["parts"]}
     every = [url for part in pack["parts"] for url in part["urls"]]
     assert pack["cache"] == "judges-pack-riftbound"
@@ -428,13 +422,13 @@ async def test_a_games_offline_pack_lists_every_page_of_the_game(datasette, fixt
     # Every step of every replay is there to choose (large, so not chosen at first), followed from the first step.
     steps = next(part for part in pack["parts"] if part["id"] == "replay_steps")
     assert not steps["chosen"] and steps["follow"] == "a[rel=next]" and all("?step=1" in url for url in steps["urls"])
-    html = (await _get(datasette, "/offline/riftbound")).text
+    html = (await get_page(datasette, "/offline/riftbound")).text
     assert 'data-pack="/offline/riftbound.json"' in html and "offline.js" in html
     assert all(f'name="part" value="{part["id"]}"' in html for part in pack["parts"])
-    assert 'href="/offline/riftbound"' in (await _get(datasette, "/")).text
-    other = (await _get(datasette, "/offline/runeterra.json")).json()
+    assert 'href="/offline/riftbound"' in (await get_page(datasette, "/")).text
+    other = (await get_page(datasette, "/offline/runeterra.json")).json()
     assert not set(every) & {url for part in other["parts"] for url in part["urls"] if url != "/"}
-    await _get(datasette, "/offline/no-such-game", status=404)
+    await get_page(datasette, "/offline/no-such-game", status=404)
 
 
 async def test_the_offline_pack_counts_its_pages_and_measures_their_size(fixture_db, tmp_path, monkeypatch):
@@ -446,13 +440,13 @@ async def test_the_offline_pack_counts_its_pages_and_measures_their_size(fixture
     monkeypatch.setattr(diffs, "DIFF_PAGE_SIZE", 1)
     shutil.copy(fixture_db, tmp_path / "rules.db")  # a database file of its own: nothing kept from other tests
     datasette = in_process(tmp_path / "rules.db")
-    pack = (await _get(datasette, "/offline/riftbound.json")).json()
+    pack = (await get_page(datasette, "/offline/riftbound.json")).json()
     followed = 0
     for part in (part for part in pack["parts"] if part["chosen"]):
         queue, seen, sizes = list(part["urls"]), set(part["urls"]), []
         while queue:
             url = queue.pop()
-            page = await _get(datasette, url)
+            page = await get_page(datasette, url)
             sizes.append(len(page.content))
             pager = re.search(r'<nav class="pages"[^>]*>((?:(?!</nav>).)*)</nav>', page.text, re.S)
             following = pager and re.search(r'<a rel="next" href="([^"]+)"', pager.group(1))

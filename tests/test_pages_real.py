@@ -8,7 +8,7 @@ from urllib.parse import quote, urlencode
 
 import pytest
 import sqlite_utils
-from servers import in_process
+from servers import get_page, in_process
 
 from ingest.card_names import CardMention
 from rules_db import cards
@@ -20,14 +20,8 @@ _URL_VERSION = """case when b.is_default then d.version else b.slug || '/' || d.
 SHARDS = 4
 
 
-async def _get(datasette, path, status=200):
-    response = await datasette.client.get(path)
-    assert response.status_code == status, (path, response.status_code, response.text[:500])
-    return response
-
-
 async def test_home_counts_match_the_database(datasette, real_connection):
-    data = (await _get(datasette, "/.json")).json()
+    data = (await get_page(datasette, "/.json")).json()
     shown = {doc["id"]: (doc["rules"], doc["rulings"]) for game in data["games"] for doc in game["documents"]}
     stored = {}
     for document_id, rules, rulings in real_connection.execute(
@@ -40,12 +34,12 @@ async def test_home_counts_match_the_database(datasette, real_connection):
 
 
 async def test_both_riftbound_permalinks_from_the_issue(datasette):
-    old = (await _get(datasette, "/rules/riftbound/2025-06-02/626.1.d.2.json")).json()
+    old = (await get_page(datasette, "/rules/riftbound/2025-06-02/626.1.d.2.json")).json()
     assert old["rule"]["number"] == "626.1.d.2" and "lethal damage" in old["rule"]["text"].lower()
     assert [row["number"] for row in old["breadcrumb"]] == ["626", "626.1", "626.1.d"]
-    new = (await _get(datasette, "/rules/riftbound/2025-12-01/443.1.e.json")).json()
+    new = (await get_page(datasette, "/rules/riftbound/2025-12-01/443.1.e.json")).json()
     assert new["document"]["version"] == "2025-12-01" and new["rule"]["text"].startswith("Deal Damage")
-    newest = (await _get(datasette, "/rules/riftbound/465.2.json")).json()
+    newest = (await get_page(datasette, "/rules/riftbound/465.2.json")).json()
     assert newest["document"]["version"] == "2026-06-18" and newest["document"]["version_label"] == "1.4"
 
 
@@ -58,7 +52,7 @@ async def test_rulings_citing_443_1_e_are_on_its_page(datasette, real_connection
         )
     }
     assert citing, "the rulings cite 443.1.e"
-    html = (await _get(datasette, "/rules/riftbound/2025-12-01/443.1.e")).text
+    html = (await get_page(datasette, "/rules/riftbound/2025-12-01/443.1.e")).text
     for ruling_id in citing:
         assert f'href="/rulings/{ruling_id}"' in html
 
@@ -72,12 +66,12 @@ async def test_a_citation_reads_as_words_not_as_the_sources_markup(datasette, re
     assert cited
     for ruling_id, version, number in cited:
         for path in (f"/rulings/{ruling_id}", f"/rules/riftbound/{version}/{number}"):
-            html = (await _get(datasette, path)).text
+            html = (await get_page(datasette, path)).text
             assert "&lt;Rule" not in html and "explicit:" not in html, path
     by_keyword = real_connection.execute(
         "select ruling_id, raw_text from ruling_citations where how = 'keyword'"
     ).fetchone()
-    html = (await _get(datasette, f"/rulings/{by_keyword[0]}")).text
+    html = (await get_page(datasette, f"/rulings/{by_keyword[0]}")).text
     assert f"by the keyword “{by_keyword[1]}" in html
 
 
@@ -91,7 +85,7 @@ async def test_a_rule_cited_twice_in_other_words_reads_as_a_list_not_one_text_wi
     assert twice, "a ruling cites a rule in two texts"
     for ruling_id, version, number, joined in twice:
         for path in (f"/rulings/{ruling_id}", f"/rules/riftbound/{version}/{number}"):
-            html = (await _get(datasette, path)).text
+            html = (await get_page(datasette, path)).text
             assert "cited as" in html and f"“{joined}”" not in html, path
 
 
@@ -104,8 +98,8 @@ async def test_a_ruling_lists_older_numbers_only_when_it_cites_older_rules(datas
         where d.is_newest = {flag} and d.game_id = 'riftbound' order by c.ruling_id limit 1""").fetchone()[0]
         for flag in (1, 0)
     )
-    folded = (await _get(datasette, f"/rulings/{newest}")).text.split('class="citations"', 1)[1]
-    listed = (await _get(datasette, f"/rulings/{stale}")).text.split('class="citations"', 1)[1]
+    folded = (await get_page(datasette, f"/rulings/{newest}")).text.split('class="citations"', 1)[1]
+    listed = (await get_page(datasette, f"/rulings/{stale}")).text.split('class="citations"', 1)[1]
     assert '<details class="equivalents"><summary>In ' in folded
     assert folded.count('<ul class="equivalents">') == folded.count('<details class="equivalents">')
     assert '<ul class="equivalents">' in listed and '<details class="equivalents">' not in listed
@@ -130,8 +124,8 @@ async def test_every_resolved_cross_reference_printed_in_riftbound_text_is_a_lin
     assert len(rules) > 100
     unlinked = []
     for version, number in rules[shard::SHARDS]:
-        data = (await _get(datasette, f"/rules/riftbound/{version}/{number}.json")).json()
-        html = (await _get(datasette, f"/rules/riftbound/{version}/{number}")).text
+        data = (await get_page(datasette, f"/rules/riftbound/{version}/{number}.json")).json()
+        html = (await get_page(datasette, f"/rules/riftbound/{version}/{number}")).text
         text = html.split('class="rule-text">')[1].split("</div>")[0]
         for ref in data["references"]:
             printed = re.search(rf"(?<![\w.]){re.escape(ref['target_number'])}(?![\w]|\.[0-9A-Za-z])", ref["raw_text"])
@@ -152,8 +146,8 @@ async def test_every_ruling_page_and_each_citation_target(datasette, real_connec
     assert len(ruling_ids) == 50 + 175 + official_faqs
     rulings_on: dict[str, set[int]] = {}  # a cited rule's page -> the rulings it lists (fetched once: cited often)
     for ruling_id in ruling_ids[shard::SHARDS]:
-        data = (await _get(datasette, f"/rulings/{ruling_id}.json")).json()
-        html = (await _get(datasette, f"/rulings/{ruling_id}")).text
+        data = (await get_page(datasette, f"/rulings/{ruling_id}.json")).json()
+        html = (await get_page(datasette, f"/rulings/{ruling_id}")).text
         for citation in data["citations"]:
             if citation["id"] is None:
                 continue
@@ -161,7 +155,7 @@ async def test_every_ruling_page_and_each_citation_target(datasette, real_connec
             assert f'href="{path}"' in html
             if path not in rulings_on:
                 rulings_on[path] = {
-                    ruling["id"] for ruling in (await _get(datasette, path + ".json")).json()["rulings"]
+                    ruling["id"] for ruling in (await get_page(datasette, path + ".json")).json()["rulings"]
                 }
             assert ruling_id in rulings_on[path], (ruling_id, path)
 
@@ -175,7 +169,7 @@ async def test_search_recalled_finds_the_recall_rules(datasette, real_connection
         )
     }
     assert recall_rules
-    data = (await _get(datasette, "/search.json?q=recalled&game=riftbound")).json()
+    data = (await get_page(datasette, "/search.json?q=recalled&game=riftbound")).json()
     found = {hit["number"] for hit in data["results"] if hit["kind"] == "rule"}
     assert recall_rules <= found
     assert {hit["version"] for hit in data["results"] if hit["kind"] == "rule"} == {"2026-06-18"}
@@ -190,14 +184,14 @@ async def test_rule_numbers_jump_to_the_newest_version_that_has_them(datasette):
         ("443.1.e", "/rules/riftbound/2025-12-01/443.1.e"),
         ("702.17", "/rules/riftbound/tournament/2026-07-16/702.17"),
     ]:
-        response = await _get(datasette, "/search?q=" + query.replace(" ", "+"), status=302)
+        response = await get_page(datasette, "/search?q=" + query.replace(" ", "+"), status=302)
         assert response.headers["location"] == target
 
 
 async def test_a_number_missing_from_the_newest_version_is_404_with_help(datasette):
-    response = await _get(datasette, "/rules/riftbound/626.1.d.2", status=404)
+    response = await get_page(datasette, "/rules/riftbound/626.1.d.2", status=404)
     assert 'href="/rules/riftbound/2025-06-02/626.1.d.2"' in response.text
-    data = (await _get(datasette, "/rules/riftbound/465.1.zz.json", status=404)).json()
+    data = (await get_page(datasette, "/rules/riftbound/465.1.zz.json", status=404)).json()
     assert "465.1" in {row["number"] for row in data["nearest"]}
 
 
@@ -206,7 +200,7 @@ async def test_every_newest_keyword_page_names_its_defining_rule(datasette, real
         join documents d on d.id = k.document_id where d.is_newest = 1 and k.rule_id is not null""").fetchall()
     assert len(keywords) > 100
     for game, term, version, number in keywords:
-        data = (await _get(datasette, f"/keywords/{game}/{version}/{quote(term, safe='')}.json")).json()
+        data = (await get_page(datasette, f"/keywords/{game}/{version}/{quote(term, safe='')}.json")).json()
         defined_in = [data["defining_rule"]["number"]] + [rule["number"] for rule in data["also_defined"]]
         assert number in defined_in, (game, term)
 
@@ -215,33 +209,33 @@ async def test_card_pages_list_their_rulings_and_highlight_errata(datasette, rea
     named = real_connection.execute("""select c.slug, group_concat(distinct m.ruling_id) from card_mentions m
         join cards c on c.id = m.card_id group by c.id""").fetchall()
     for slug, ruling_ids in named:
-        html = (await _get(datasette, f"/cards/{quote(slug)}")).text
+        html = (await get_page(datasette, f"/cards/{quote(slug)}")).text
         assert all(f'href="/rulings/{ruling_id}"' in html for ruling_id in ruling_ids.split(","))
     with_errata = real_connection.execute("""select distinct c.slug from card_errata e join cards c on c.id = e.card_id
         where e.old_text != e.new_text""").fetchall()
     for (slug,) in with_errata:
-        html = (await _get(datasette, f"/cards/{quote(slug)}")).text
+        html = (await get_page(datasette, f"/cards/{quote(slug)}")).text
         assert "<del>" in html or "<ins>" in html, slug
 
 
 async def test_zhonyas_hourglass_shows_its_current_wording_first(datasette):
-    html = (await _get(datasette, "/cards/zhonyas-hourglass")).text
+    html = (await get_page(datasette, "/cards/zhonyas-hourglass")).text
     current = html.index("Heal that unit, exhaust it, and recall it")
     printed = html.index('class="printed-text"')
     assert html.index('class="card-text"') < current < printed
     # The printed wording is the word diff without what the errata added.
     as_printed = re.sub(r"<ins>.*?</ins>|<[^>]+>", "", html[printed:].split("</section>")[0])
     assert "Recall that unit exhausted" in " ".join(as_printed.split())
-    data = (await _get(datasette, "/cards/zhonyas-hourglass.json")).json()
+    data = (await get_page(datasette, "/cards/zhonyas-hourglass.json")).json()
     assert "Heal that unit, exhaust it, and recall it" in data["card"]["current_text"]
     assert "Recall that unit exhausted" in data["card"]["ability_text"]
 
 
 async def test_an_old_number_points_to_its_renumbered_rule(datasette):
     """518 (Cleanups in 2025-06-02) became 318 in 2025-12-01, which v1.4 keeps: followed over both steps."""
-    data = (await _get(datasette, "/rules/riftbound/518.json", status=404)).json()
+    data = (await get_page(datasette, "/rules/riftbound/518.json", status=404)).json()
     assert ("318", "2025-06-02") in {(row["number"], row["other_version"]) for row in data["renumbered"]}
-    html = (await _get(datasette, "/rules/riftbound/518", status=404)).text
+    html = (await get_page(datasette, "/rules/riftbound/518", status=404)).text
     assert 'href="/rules/riftbound/2026-06-18/318"' in html and 'href="/rules/riftbound/2025-06-02/518"' in html
 
 
@@ -260,7 +254,7 @@ async def test_keyword_mentions_in_rule_text_are_links(datasette, real_connectio
             where m.rule_id = ?""",
             [rule_id],
         ).fetchall()
-        html = (await _get(datasette, f"/rules/riftbound/{version}/{number}")).text
+        html = (await get_page(datasette, f"/rules/riftbound/{version}/{number}")).text
         text = html.split('class="rule-text">')[1].split("</div>")[0] if 'class="rule-text"' in html else ""
         for term, matched_text in mentions:
             if matched_text.lower() in rule_text.lower() and text:
@@ -283,13 +277,13 @@ async def test_a_card_known_only_from_the_rulings_shows_no_missing_facts(dataset
     assert figures["cards not in the card list"] == [f"Lantern of a Set to Come (rulings {position})"]
     db.conn.commit()
     db.close()
-    html = (await _get(in_process(copy), "/cards/lantern-of-a-set-to-come")).text
+    html = (await get_page(in_process(copy), "/cards/lantern-of-a-set-to-come")).text
     meta = html.split('<p class="meta">', 1)[1].split("</p>", 1)[0]
     assert re.sub(r"<[^>]+>", "", meta).strip() == "known only from the rulings"
     slug, energy = real_connection.execute(
         "select slug, energy from cards where in_card_list and energy is not null"
     ).fetchone()
-    meta = (await _get(datasette, f"/cards/{slug}")).text.split('<p class="meta">', 1)[1].split("</p>", 1)[0]
+    meta = (await get_page(datasette, f"/cards/{slug}")).text.split('<p class="meta">', 1)[1].split("</p>", 1)[0]
     assert f"energy {energy}" in meta and "None" not in meta and "known only" not in meta
 
 
@@ -297,7 +291,7 @@ async def test_a_long_hostile_question_is_echoed_short_and_escaped_each_word_onc
     """A pasted page (5,000 characters) is echoed in a line, not in full above the results; the words no document
     uses and the ones left out are each named once; none of it is markup."""
     question = "<b>wibblezork</b> " * 2 + "can a unit block " * 300
-    html = (await _get(datasette, "/search?" + urlencode({"q": question}))).text
+    html = (await get_page(datasette, "/search?" + urlencode({"q": question}))).text
     count = html.split('<p class="count">', 1)[1].split("</p>", 1)[0]
     assert len(count) < 600 and "<b>" not in count and "&lt;b&gt;wibblezork" in count
     assert len(html.split("<title>", 1)[1].split("</title>", 1)[0]) < 200
@@ -333,7 +327,7 @@ async def test_a_rules_symbols_are_glossed_from_the_rules_that_define_them(datas
             "135.2.e.6 of 2026-06-18",
         ),
     ):
-        text = (await _get(datasette, url)).text.split('class="rule-text"', 1)[1].split("</div>", 1)[0]
+        text = (await get_page(datasette, url)).text.split('class="rule-text"', 1)[1].split("</div>", 1)[0]
         glossed = re.search(
             rf'<span class="symbol" tabindex="0"><abbr title="({re.escape(meaning)}[^"]*)">{re.escape(shorthand)}'
             rf'</abbr><span class="gloss"> \(\1, <a href="/rules/riftbound/{defining}">rule ([^<]+)</a>',
@@ -341,15 +335,15 @@ async def test_a_rules_symbols_are_glossed_from_the_rules_that_define_them(datas
         )
         assert glossed, (url, text[:600])
         assert glossed.group(2) == named  # the version named where the text's own defines none
-    keyword = (await _get(datasette, "/keywords/riftbound/Accelerate")).text  # "[1][C]" in its definition
+    keyword = (await get_page(datasette, "/keywords/riftbound/Accelerate")).text  # "[1][C]" in its definition
     definition = keyword.split('class="definition-text"', 1)[1].split("</div>", 1)[0]
     assert (
         '<abbr title="Power of a domain' in definition
         and '<a href="/rules/riftbound/2026-06-18/135.2.e.6">' in definition
     )
-    variables = (await _get(datasette, "/rules/riftbound/438.3.b")).text
+    variables = (await get_page(datasette, "/rules/riftbound/438.3.b")).text
     assert "[Y]" in variables and 'class="symbol"' not in variables
-    data = (await _get(datasette, "/rules/riftbound/135.2.e.7.a.json")).json()
+    data = (await get_page(datasette, "/rules/riftbound/135.2.e.7.a.json")).json()
     assert {"shorthand": "[A]", "meaning": "Power of any Domain"}.items() <= next(
         s for s in data["symbols"] if s["shorthand"] == "[A]"
     ).items()

@@ -7,16 +7,12 @@ import html as html_module
 import re
 from urllib.parse import urlencode
 
+from servers import get_page
+
 from rules_db import versions
 
 FAQ = "riftboundfaq-rulings"
 QA = "riftbound-qa-rulings"
-
-
-async def _get(datasette, path, status=200):
-    response = await datasette.client.get(path)
-    assert response.status_code == status, (path, response.status_code, response.text[:500])
-    return response
 
 
 def _visible(html: str) -> str:
@@ -75,15 +71,15 @@ def test_what_the_faq_writes_about_itself_is_its_notes_not_rulings(real_connecti
 async def test_the_faqs_notes_are_shown_with_its_credit_where_its_rulings_are(datasette, real_connection):
     (ruling_id,) = real_connection.execute("select min(id) from rulings where document_id = ?", [FAQ]).fetchone()
     for path in (f"/rulings/{ruling_id}", "/rulings?document=" + FAQ):
-        html = (await _get(datasette, path)).text
+        html = (await get_page(datasette, path)).text
         notes = html.split('class="credit note source-notes"', 1)[1].split("</details>", 1)[0]
         assert ">Legal</a>" in notes and 'href="https://www.riftboundfaq.com/#legal"' in notes
         assert "not affiliated with, endorsed by, or sponsored by Riot Games" in _visible(notes)
         assert "<h" not in notes  # at the foot of every page: no headings in the page's outline
         assert 'href="https://creativecommons.org/licenses/by-sa/4.0/"' in html
-    listed = (await _get(datasette, "/rulings?" + urlencode({"document": FAQ, "category": "about"}))).text
+    listed = (await get_page(datasette, "/rulings?" + urlencode({"document": FAQ, "category": "about"}))).text
     assert "0 rulings" in _visible(listed)
-    searched = (await _get(datasette, "/search.json?" + urlencode({"q": "Legal Jibber Jabber policy"}))).json()
+    searched = (await get_page(datasette, "/search.json?" + urlencode({"q": "Legal Jibber Jabber policy"}))).json()
     assert not any("Jibber" in (hit.get("snippet") or "") for hit in searched.get("results", []))
 
 
@@ -128,7 +124,7 @@ async def test_every_riftboundfaq_ruling_page_credits_its_source(datasette, real
     ).fetchall()
     for ruling_id, url, author, created_at in rulings:
         assert url.startswith("https://www.riftboundfaq.com/") and "#" in url
-        html = (await _get(datasette, f"/rulings/{ruling_id}")).text
+        html = (await get_page(datasette, f"/rulings/{ruling_id}")).text
         assert f'href="{html_module.escape(url)}"' in html
         assert 'href="https://creativecommons.org/licenses/by-sa/4.0/"' in html and "CC BY-SA 4.0" in html
         text = _visible(html)
@@ -142,17 +138,17 @@ async def test_a_riftboundfaq_ruling_links_its_citations_into_1_4(datasette, rea
     ruling_id = real_connection.execute(
         "select id from rulings where page = 'general-rules/movement' and anchor = 'chosen-destination'"
     ).fetchone()[0]
-    html = (await _get(datasette, f"/rulings/{ruling_id}")).text
+    html = (await get_page(datasette, f"/rulings/{ruling_id}")).text
     assert 'href="/rules/riftbound/2026-06-18/355.4"' in html and 'href="/rules/riftbound/2026-06-18/055"' in html
     assert "the newest rules" in _visible(html)
     url = "https://www.riftboundfaq.com/general-rules/movement#chosen-destination"
-    assert (await _get(datasette, f"/rulings/{ruling_id}.json")).json()["ruling"]["url"] == url
+    assert (await get_page(datasette, f"/rulings/{ruling_id}.json")).json()["ruling"]["url"] == url
 
 
 async def test_the_original_rulings_show_the_1_4_equivalent_of_every_citation(datasette, real_connection):
     for (ruling_id,) in real_connection.execute("select id from rulings where document_id = ? order by position", [QA]):
-        data = (await _get(datasette, f"/rulings/{ruling_id}.json")).json()
-        text = _visible((await _get(datasette, f"/rulings/{ruling_id}")).text)
+        data = (await get_page(datasette, f"/rulings/{ruling_id}.json")).json()
+        text = _visible((await get_page(datasette, f"/rulings/{ruling_id}")).text)
         assert "not the newest rules: the newest are 2026-06-18 (1.4)" in text
         for citation in data["citations"]:
             if citation["id"] is None:
@@ -163,45 +159,45 @@ async def test_the_original_rulings_show_the_1_4_equivalent_of_every_citation(da
 
 
 async def test_a_rule_page_shows_the_rules_whole_history(datasette):
-    data = (await _get(datasette, "/rules/riftbound/2025-12-01/443.1.e.json")).json()
+    data = (await get_page(datasette, "/rules/riftbound/2025-12-01/443.1.e.json")).json()
     assert [(event["version"], event["event"], event["number"]) for event in data["history"]] == [
         ("2025-12-01", "created", "443.1.e"),
         ("2026-06-18", "moved", "465.2.d"),
     ]
-    data = (await _get(datasette, "/rules/riftbound/2025-06-02/518.json")).json()
+    data = (await get_page(datasette, "/rules/riftbound/2025-06-02/518.json")).json()
     assert [(event["version"], event["event"], event["number"]) for event in data["history"]] == [
         ("2025-06-02", "first version", "518"),
         ("2025-12-01", "moved", "318"),
         ("2026-06-18", "unchanged", "318"),
     ]
     assert [row["number"] for row in data["in_newest"]] == ["318"]
-    text = _visible((await _get(datasette, "/rules/riftbound/2025-06-02/518")).text)
+    text = _visible((await get_page(datasette, "/rules/riftbound/2025-06-02/518")).text)
     assert "History" in text and "moved from 518 to 318" in text and "in 2026-06-18 this is 318" in text
 
 
 async def test_the_diff_page_works_for_any_pair(datasette, real_connection):
     data = (
-        await _get(datasette, "/diff/riftbound/2025-06-02/2026-06-18.json?kind=moved&renumbered=1&section=318")
+        await get_page(datasette, "/diff/riftbound/2025-06-02/2026-06-18.json?kind=moved&renumbered=1&section=318")
     ).json()
     assert data["old"]["version"] == "2025-06-02" and data["new"]["version"] == "2026-06-18"
     assert ("518", "318") in {(row["old"], row["new"]) for row in data["rows"]}
     assert data["old_rules_accounted"] == 1.0
-    labelled = (await _get(datasette, "/diff/riftbound/2025-12-01/1.4.json")).json()
+    labelled = (await get_page(datasette, "/diff/riftbound/2025-12-01/1.4.json")).json()
     assert labelled["new"]["document_id"] == "riftbound-core-rules-2026-06-18"
-    await _get(datasette, "/diff/riftbound/tournament/2026-07-16/2026-07-16")
+    await get_page(datasette, "/diff/riftbound/tournament/2026-07-16/2026-07-16")
 
 
 async def test_tournament_rules_are_browsable_and_their_references_resolve(datasette, real_connection):
-    data = (await _get(datasette, "/infractions/riftbound.json")).json()
+    data = (await get_page(datasette, "/infractions/riftbound.json")).json()
     (book,) = data["rulebooks"]
     infractions = [item for group in book["categories"] for item in group["infractions"]]
     assert len(infractions) == 32 and infractions[0]["name"] == "Missed Trigger"
-    html = (await _get(datasette, "/infractions/riftbound")).text
+    html = (await get_page(datasette, "/infractions/riftbound")).text
     assert 'href="/rules/riftbound/tournament/2026-07-16/702.2"' in html
-    rule = (await _get(datasette, "/rules/riftbound/tournament/406.1.json")).json()
+    rule = (await get_page(datasette, "/rules/riftbound/tournament/406.1.json")).json()
     (setup,) = [ref for ref in rule["references"] if ref["target_number"] == "110"]
     assert (setup["version"], setup["rulebook"]) == ("2026-06-18", None)  # the newest Core Rules
-    inside = (await _get(datasette, "/rules/riftbound/tournament/103.2.json")).json()
+    inside = (await get_page(datasette, "/rules/riftbound/tournament/103.2.json")).json()
     assert [(ref["number"], ref["rulebook"]) for ref in inside["references"]] == [("204.8", "tournament")]
     hits = real_connection.execute(
         "select i.name from infractions_fts f join infractions i on i.rowid = f.rowid where infractions_fts match 'trigger'"
@@ -218,7 +214,7 @@ async def test_pages_listing_riftboundfaq_rulings_credit_them(datasette, real_co
     ).fetchone()
     (source,) = real_connection.execute("select source from rulings where document_id = ? limit 1", [FAQ]).fetchone()
     for path in (f"/cards/{slug}", "/rulings?" + urlencode({"source": source})):
-        html = (await _get(datasette, path)).text
+        html = (await get_page(datasette, path)).text
         credit = html.split('class="credit note site-credit"', 1)[1].split("</p>", 1)[0]
         assert 'href="https://www.riftboundfaq.com/"' in credit and source in credit
         assert 'href="https://creativecommons.org/licenses/by-sa/4.0/"' in credit and "CC BY-SA 4.0" in credit
@@ -236,7 +232,7 @@ async def test_a_sub_question_listed_says_which_question_it_is_part_of(datasette
     ).fetchone()
     part_of = f'<a href="/rulings/{ruling_id}">'
     for path in (f"/rules/riftbound/{version}/{number}", f"/cards/{slug}", f"/rulings?card={slug}"):
-        html = (await _get(datasette, path)).text
+        html = (await get_page(datasette, path)).text
         listed = html.split(part_of, 1)[1].split("</li>", 1)[0]
         assert f"part of “{parent}”" in html_module.unescape(listed), (path, listed)
 
@@ -247,8 +243,8 @@ async def test_a_sub_question_found_by_search_says_which_question_it_is_part_of(
         order by g.id limit 1"""
     ).fetchone()
     asked = urlencode({"q": question, "kind": "ruling"})
-    hits = (await _get(datasette, f"/search.json?{asked}")).json()["results"]
+    hits = (await get_page(datasette, f"/search.json?{asked}")).json()["results"]
     assert {hit["id"]: hit.get("part_of") for hit in hits}.get(ruling_id) == parent
-    html = (await _get(datasette, f"/search?{asked}")).text
+    html = (await get_page(datasette, f"/search?{asked}")).text
     listed = html.split(f'<a href="/rulings/{ruling_id}">', 1)[1].split("</li>", 1)[0]
     assert f"part of “{parent}”" in html_module.unescape(listed)

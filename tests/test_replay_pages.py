@@ -13,6 +13,7 @@ from urllib.parse import quote, urlencode
 import pytest
 import yaml
 from markupsafe import escape
+from servers import get_page
 
 from datasette_plugins import replay_pages
 from rules_db import dispute, replay_view, typed_actions
@@ -24,12 +25,6 @@ from scenarios.state import GameState
 
 ROOT = Path(__file__).resolve().parent.parent
 ZHONYA = "ruling-03-zhonya-heals-keeps-stat-mods"
-
-
-async def _get(datasette, path, status=200):
-    response = await datasette.client.get(path)
-    assert response.status_code == status, (path, response.status_code, response.text[:800])
-    return response
 
 
 def _section(html: str, css_class: str) -> str:
@@ -67,7 +62,7 @@ async def test_every_library_replay_draws_a_board_at_every_step(datasette, real_
     ).fetchall()
     assert len(replays) >= 50
     for replay_id, step_count, stored_steps in replays[shard::SHARDS]:
-        data = (await _get(datasette, f"/replays/{quote(replay_id)}.json")).json()
+        data = (await get_page(datasette, f"/replays/{quote(replay_id)}.json")).json()
         assert _count_steps(data["steps"]) == stored_steps, replay_id
         cited = {
             f"/rules/{c['game']}/{c['version']}/{c['number']}"
@@ -90,7 +85,7 @@ async def test_every_library_replay_draws_a_board_at_every_step(datasette, real_
             (0, f"/replays/{quote(replay_id)}"),
             (step_count, f"/replays/{quote(replay_id)}?step={step_count}"),
         ):
-            html = (await _get(datasette, address)).text
+            html = (await get_page(datasette, address)).text
             assert html.count('class="board"') == 1 and 'class="battlefields"' in html, (replay_id, step)
             _no_server_path(html)
             if step == 0:
@@ -98,9 +93,9 @@ async def test_every_library_replay_draws_a_board_at_every_step(datasette, real_
 
 
 async def test_a_step_names_cards_not_engine_ids_and_quotes_its_rules(datasette, real_connection):
-    data = (await _get(datasette, f"/replays/{ZHONYA}.json")).json()
+    data = (await get_page(datasette, f"/replays/{ZHONYA}.json")).json()
     dealt = next(s for s in data["view"]["steps"] if s["summary"] == "Void Seeker deals 4 damage to d1")
-    html = (await _get(datasette, f"/replays/{ZHONYA}?step={dealt['number']}")).text
+    html = (await get_page(datasette, f"/replays/{ZHONYA}?step={dealt['number']}")).text
     now = _text(_section(html, "stepper").split('class="board"')[0])
     assert "Void Seeker deals 4 damage to Test Defender (B)" in now
     assert "404.1.b" in now and "Deal" in now  # the rule and the start of its text
@@ -135,12 +130,12 @@ async def test_each_step_page_draws_the_board_and_changes_of_that_step(datasette
     from datasette_plugins.replay_drawing import Drawing, Marks
     from datasette_plugins.web import Paths
 
-    data = (await _get(datasette, f"/replays/{ZHONYA}.json")).json()
+    data = (await get_page(datasette, f"/replays/{ZHONYA}.json")).json()
     draw = Drawing(mark=Marks(Paths(datasette, "rules"), data["labels"], {}), paths=Paths(datasette, "rules"))
     shown = [(0, data["view"]["start"], replay_view.NO_CHANGE)]
     shown += [(step["number"], step["board"], step["changed"]) for step in data["view"]["steps"]]
     for number, board, changed in shown:
-        html = (await _get(datasette, f"/replays/{ZHONYA}?step={number}")).text
+        html = (await get_page(datasette, f"/replays/{ZHONYA}?step={number}")).text
         page_board = html.split('<div class="board"', 1)[1].split(">", 1)[1].split('<p class="permalink">')[0]
         expected = str(draw.board(board, changed, "")).split('<div class="board"', 1)[1].split(">", 1)[1]
         assert _text(page_board) == _text(expected), number
@@ -148,14 +143,14 @@ async def test_each_step_page_draws_the_board_and_changes_of_that_step(datasette
 
 
 async def test_step_navigation_links_and_permalinks(datasette):
-    data = (await _get(datasette, f"/replays/{ZHONYA}.json")).json()
+    data = (await get_page(datasette, f"/replays/{ZHONYA}.json")).json()
     count = len(data["view"]["steps"])
-    html = (await _get(datasette, f"/replays/{ZHONYA}?step=3")).text
+    html = (await get_page(datasette, f"/replays/{ZHONYA}?step=3")).text
     assert f'rel="prev" href="/replays/{ZHONYA}?step=2#board"' in html
     assert f'rel="next" href="/replays/{ZHONYA}?step=4#board"' in html
-    last = (await _get(datasette, f"/replays/{ZHONYA}?step={count + 50}")).text
+    last = (await get_page(datasette, f"/replays/{ZHONYA}?step={count + 50}")).text
     assert f"Step <b>{count}</b> of {count}" in last and 'rel="next"' not in last
-    start = (await _get(datasette, f"/replays/{ZHONYA}?step=nonsense")).text
+    start = (await get_page(datasette, f"/replays/{ZHONYA}?step=nonsense")).text
     assert "The starting board" in start and 'rel="prev"' not in start
     assert "Step through with Next and Previous" in start  # a phone has no arrow keys
 
@@ -163,17 +158,17 @@ async def test_step_navigation_links_and_permalinks(datasette):
 async def test_variants_are_alternatives_a_judge_switches_between(datasette, real_connection):
     (scenario,) = real_connection.execute("select scenario from replays where id = ?", [ZHONYA]).fetchone()
     variant = yaml.safe_load(scenario)["variants"][0]
-    html = (await _get(datasette, f"/replays/{ZHONYA}")).text
+    html = (await get_page(datasette, f"/replays/{ZHONYA}")).text
     alternatives = _text(html.split('class="alternatives"', 1)[1].split("</nav>", 1)[0])
     assert "As ruled" in alternatives and variant["title"] in alternatives
-    data = (await _get(datasette, f"/replays/{ZHONYA}.json?variant={variant['id']}")).json()
+    data = (await get_page(datasette, f"/replays/{ZHONYA}.json?variant={variant['id']}")).json()
     outcome = {(row.get("object"), row["field"]): row["computed"] for row in data["view"]["outcome"]}
     assert outcome[("d1", "zone")] == "trash" and data["view"]["verdict"] == "match"
 
 
 async def test_a_what_if_flips_the_outcome_and_names_the_step_whose_outcome_differs(datasette):
     query = urlencode({"path": "setup.players.B.base", "value": "[]"})
-    data = (await _get(datasette, f"/replays/{ZHONYA}.json?{query}")).json()
+    data = (await get_page(datasette, f"/replays/{ZHONYA}.json?{query}")).json()
     comparison = data["comparison"]
     assert comparison["flipped"]
     zone = next(row for row in comparison["outcome"] if row.get("object") == "d1" and row["field"] == "zone")
@@ -186,7 +181,7 @@ async def test_a_what_if_flips_the_outcome_and_names_the_step_whose_outcome_diff
     deciding = comparison["deciding"]
     assert deciding >= divergence and data["step"] == deciding
     assert "killed" in original[deciding - 1]["summary"] + what_if[deciding - 1]["summary"]
-    html = (await _get(datasette, f"/replays/{ZHONYA}?{query}")).text
+    html = (await get_page(datasette, f"/replays/{ZHONYA}?{query}")).text
     assert "The outcome first differs after <a" in html and f">step {deciding}</a>" in html
     assert "The outcome changes." in html
     assert html.count('class="board"') == 2  # original and what-if side by side
@@ -206,7 +201,7 @@ async def test_a_what_if_on_a_unit_is_asked_in_words(datasette, field, value, wo
     """The what-if's heading asks its question as a judge would ("What if Test Defender (B) had Might 9?"), not
     in the form's notation ("might = 9")."""
     query = urlencode({"path": f"setup.battlefields.0.units.0.{field}", "value": value})
-    html = (await _get(datasette, f"/replays/{ZHONYA}?{query}")).text
+    html = (await get_page(datasette, f"/replays/{ZHONYA}?{query}")).text
     assert f"<h2>What if Test Defender (B) {words}?</h2>" in html
 
 
@@ -219,27 +214,27 @@ async def test_an_extra_unit_goes_to_every_place_the_what_if_form_offers(dataset
         if any("base" not in (player or {}) for player in yaml.safe_load(scenario)["setup"]["players"].values())
     ]
     assert bare
-    data = (await _get(datasette, f"/replays/{bare[0]}.json")).json()
+    data = (await get_page(datasette, f"/replays/{bare[0]}.json")).json()
     for location in data["view"]["inputs"]["locations"]:
         query = urlencode({"path": location["path"], "add_card": "Test Unit", "add_might": "7"})
-        extra = (await _get(datasette, f"/replays/{bare[0]}.json?{query}")).json()
+        extra = (await get_page(datasette, f"/replays/{bare[0]}.json?{query}")).json()
         assert extra.get("what_if_error") is None, (location, extra["what_if_error"])
         assert extra["view"]["start"]["objects"]["extra1"]["might"] == 7
-        heading = _text(_section((await _get(datasette, f"/replays/{bare[0]}?{query}")).text, "compare"))
+        heading = _text(_section((await get_page(datasette, f"/replays/{bare[0]}?{query}")).text, "compare"))
         assert f"What if an extra Test Unit at {location.get('label') or ''}" in heading and "setup." not in heading
 
 
 async def test_what_if_forms_cover_numbers_choices_keywords_extra_units_and_the_turn(datasette, real_connection):
-    data = (await _get(datasette, "/replays/ruling-09-zhonya-or-guardian-angel.json")).json()
+    data = (await get_page(datasette, "/replays/ruling-09-zhonya-or-guardian-angel.json")).json()
     inputs = data["view"]["inputs"]
     assert inputs["choices"] and inputs["units"] and "Tank" in inputs["keywords"]
     choice = inputs["choices"][0]
-    html = (await _get(datasette, "/replays/ruling-09-zhonya-or-guardian-angel")).text
+    html = (await get_page(datasette, "/replays/ruling-09-zhonya-or-guardian-angel")).text
     what_if = _section(html, "what-if")
     assert 'name="keyword"' in what_if and 'name="add_card"' in what_if and "s turn?" in what_if
     alternative = replay_view.flow(choice["alternatives"][0]["value"])
     flipped = (
-        await _get(
+        await get_page(
             datasette,
             "/replays/ruling-09-zhonya-or-guardian-angel.json?"
             + urlencode({"path": choice["path"], "value": alternative}),
@@ -247,14 +242,14 @@ async def test_what_if_forms_cover_numbers_choices_keywords_extra_units_and_the_
     ).json()
     assert flipped["comparison"]["divergence"] and flipped["comparison"]["flipped"]
     unit = inputs["units"][0]
-    stronger = await _get(
+    stronger = await get_page(
         datasette,
         "/replays/ruling-09-zhonya-or-guardian-angel.json?"
         + urlencode({"path": unit["path"] + ".might", "value": "99"}),
     )
     assert stronger.json()["view"]["start"]["objects"][unit["id"]]["might"] == 99
     keyword = (
-        await _get(
+        await get_page(
             datasette,
             "/replays/ruling-09-zhonya-or-guardian-angel.json?"
             + urlencode({"path": unit["path"] + ".keywords", "keyword": "Tank", "value": "1"}),
@@ -262,7 +257,7 @@ async def test_what_if_forms_cover_numbers_choices_keywords_extra_units_and_the_
     ).json()
     assert keyword["view"]["start"]["objects"][unit["id"]]["keywords"].get("Tank") == 1
     extra = (
-        await _get(
+        await get_page(
             datasette,
             "/replays/ruling-09-zhonya-or-guardian-angel.json?"
             + urlencode({"path": inputs["locations"][0]["path"], "add_card": "Test Unit", "add_might": "7"}),
@@ -270,7 +265,7 @@ async def test_what_if_forms_cover_numbers_choices_keywords_extra_units_and_the_
     ).json()
     assert extra["view"]["start"]["objects"]["extra1"]["might"] == 7
     turn = (
-        await _get(
+        await get_page(
             datasette,
             "/replays/ruling-09-zhonya-or-guardian-angel.json?"
             + urlencode({"path": "setup.turn.player", "value": "B"}),
@@ -286,7 +281,7 @@ async def test_a_what_if_naming_no_input_is_a_clear_error(datasette):
         {"path": "../../etc", "value": "1"},
         {"path": "setup.turn.player", "value": "&a [*a]"},
     ):
-        html = (await _get(datasette, f"/replays/{ZHONYA}?{urlencode(query)}")).text
+        html = (await get_page(datasette, f"/replays/{ZHONYA}?{urlencode(query)}")).text
         assert "That what-if cannot be replayed" in html and 'class="compare"' not in html
         _no_server_path(html)
 
@@ -306,14 +301,14 @@ async def test_the_builder_sets_up_a_two_unit_combat_and_offers_only_legal_actio
         response = await datasette.client.get(f"{url}?{urlencode({'s': _token(text), **params})}")
         assert response.status_code == 302, response.text[:500]
         text = replay_view.decode(re.search(r"s=([^#&]+)", response.headers["location"]).group(1))
-    data = (await _get(datasette, f"/dispute.json?{urlencode({'s': _token(text)})}")).json()
+    data = (await get_page(datasette, f"/dispute.json?{urlencode({'s': _token(text)})}")).json()
     legal = [choice["action"] for choice in data["legal"]["actions"]]
     assert {"by": "A", "do": "move", "units": ["u1"], "to": "bf1"} in legal
     assert all(action["by"] == "A" for action in legal)  # B has no priority
-    html = (await _get(datasette, f"/dispute?{urlencode({'s': _token(text)})}")).text
+    html = (await get_page(datasette, f"/dispute?{urlencode({'s': _token(text)})}")).text
     assert "A moves Test Unit (A) to Neutral Ground" in _text(html)
     refused = (
-        await _get(
+        await get_page(
             datasette,
             "/dispute?"
             + urlencode({"s": _token(text), "op": "act", "action": "{by: B, do: move, units: [u2], to: base}"}),
@@ -330,11 +325,11 @@ async def test_the_builder_sets_up_a_two_unit_combat_and_offers_only_legal_actio
         )
         assert response.status_code == 302, _text(response.text)[:600]
         text = replay_view.decode(re.search(r"s=([^#&]+)", response.headers["location"]).group(1))
-    data = (await _get(datasette, f"/dispute/replay.json?{urlencode({'s': _token(text), 'step': 0})}")).json()
+    data = (await get_page(datasette, f"/dispute/replay.json?{urlencode({'s': _token(text), 'step': 0})}")).json()
     end = data["view"]["steps"][-1]["board"]
     assert end["objects"]["u2"]["zone"] == "trash" and end["objects"]["u1"]["location"] == "bf1"
     assert end["objects"]["bf1"]["controller"] == "A" and end["players"][0]["points"] == 1  # A conquered
-    download = await _get(datasette, f"/dispute/download?{urlencode({'s': _token(text)})}")
+    download = await get_page(datasette, f"/dispute/download?{urlencode({'s': _token(text)})}")
     assert "attachment" in download.headers["content-disposition"] and yaml.safe_load(download.text)["actions"]
 
 
@@ -347,7 +342,7 @@ async def _built(datasette, text: str, params: dict) -> str:
 async def test_the_builder_sets_up_a_score_dispute_with_its_forms(datasette):
     """Points, the Victory Score, the Rune Pool and runes are set with the builder's forms (they were YAML only),
     and the board names each object by the id the YAML and typed actions use: A at 7 of 8 points conquers and wins."""
-    html = (await _get(datasette, "/dispute")).text
+    html = (await get_page(datasette, "/dispute")).text
     for op, fields in {
         "pool": ("player", "points", "energy", "power"),
         "rune": ("player", "card", "exhausted"),
@@ -366,18 +361,20 @@ async def test_the_builder_sets_up_a_score_dispute_with_its_forms(datasette):
         {"op": "act", "action": "B passes"},
     ):
         text = await _built(datasette, text, params)
-    data = (await _get(datasette, f"/dispute/replay.json?{urlencode({'s': _token(text), 'step': 0})}")).json()
+    data = (await get_page(datasette, f"/dispute/replay.json?{urlencode({'s': _token(text), 'step': 0})}")).json()
     start, end = data["view"]["start"], data["view"]["steps"][-1]["board"]
     a = start["players"][0]
     assert (a["points"], a["energy"], a["power"], len(a["runes"]), a["runes_exhausted"]) == (7, 99, 2, 1, 1)
     assert start["victory_score"] == 8 and end["winner"] == "A" and end["players"][0]["points"] == 8
-    page = (await _get(datasette, f"/dispute?{urlencode({'s': _token(text)})}")).text
+    page = (await get_page(datasette, f"/dispute?{urlencode({'s': _token(text)})}")).text
     board = page.split('id="build"', 1)[1].split('id="setup"', 1)[0]
     assert '<code class="object-id" title="Its id in the YAML">u1</code>' in board
     assert '<code class="object-id" title="Its id in the YAML">bf1</code>' in board
     assert "<b>1</b> rune, 1 exhausted" in board  # not "1 runes"
     problem = (
-        await _get(datasette, f"/dispute?{urlencode({'s': _token(text), 'op': 'pool', 'player': 'A', 'points': 'x'})}")
+        await get_page(
+            datasette, f"/dispute?{urlencode({'s': _token(text), 'op': 'pool', 'player': 'A', 'points': 'x'})}"
+        )
     ).text
     assert "Points is a whole number, not &#39;x&#39;" in problem  # said alone: a sentence
 
@@ -398,7 +395,7 @@ async def test_the_builder_forms_hold_each_players_values_and_each_battlefields_
     ):
         text = await _built(datasette, text, params)
     assert yaml.safe_load(text)["setup"]["battlefields"][0]["controller"] == "A"
-    html = (await _get(datasette, f"/dispute?{urlencode({'s': _token(text)})}")).text
+    html = (await get_page(datasette, f"/dispute?{urlencode({'s': _token(text)})}")).text
     values = {
         name: re.search(rf'name="{name}"[^>]*value="(\d+)"', _form(html, "pool", 'value="B"')).group(1)
         for name in ("points", "energy", "power")
@@ -412,9 +409,9 @@ async def test_the_builder_forms_hold_each_players_values_and_each_battlefields_
     ):
         text = await _built(datasette, text, params)
     assert yaml.safe_load(text)["setup"]["battlefields"][0]["controller"] is None
-    data = (await _get(datasette, f"/dispute/replay.json?{urlencode({'s': _token(text), 'step': 0})}")).json()
+    data = (await get_page(datasette, f"/dispute/replay.json?{urlencode({'s': _token(text), 'step': 0})}")).json()
     assert data["view"]["start"]["objects"]["bf1"]["controller"] is None
-    html = (await _get(datasette, f"/dispute?{urlencode({'s': _token(text)})}")).text
+    html = (await get_page(datasette, f"/dispute?{urlencode({'s': _token(text)})}")).text
     assert '<option value="" selected>nobody</option>' in _form(html, "control", 'value="bf1"')
     text = await _built(datasette, text, {"op": "control", "id": "bf1", "player": "B"})
     assert yaml.safe_load(text)["setup"]["battlefields"][0]["controller"] == "B"
@@ -436,7 +433,7 @@ async def test_a_refusal_reads_as_a_sentence_and_cites_every_rule_it_names(datas
     refused = dispute.attempt(text, "test", move)["refused"]
     assert refused["rule"] and refused["also"], refused
     html = (
-        await _get(
+        await get_page(
             datasette, f"/dispute?{urlencode({'s': _token(text), 'op': 'act', 'action': replay_view.flow(move)})}"
         )
     ).text
@@ -449,7 +446,7 @@ async def test_a_refusal_reads_as_a_sentence_and_cites_every_rule_it_names(datas
     for said in ("A moves u3 to bf1", "A passes"):
         text = dispute.edit(text, "test", "append", {"action": dispute.attempt(text, "test", said)["action"]})
     tried = {"op": "act", "action": "B activates Heart of Dark Ice choosing unit: Test Defender"}
-    html = (await _get(datasette, f"/dispute?{urlencode({'s': _token(text), **tried})}")).text
+    html = (await get_page(datasette, f"/dispute?{urlencode({'s': _token(text), **tried})}")).text
     words = _text(html.split('id="refusal"', 1)[1].split("</p>", 1)[0])
     assert re.search(r"The rules forbid that action\. [A-Z]", words), words
 
@@ -486,7 +483,9 @@ async def test_the_builder_reads_cards_and_actions_as_a_judge_types_them(dataset
     assert response.status_code == 302, _text(response.text)[:500]
     played = yaml.safe_load(replay_view.decode(re.search(r"s=([^#&]+)", response.headers["location"]).group(1)))
     assert played["actions"][-1] == {"by": "A", "do": "play", "card": "s1", "targets": {"target": "u2"}}
-    html = (await _get(datasette, f"/dispute?{urlencode({'s': _token(text), 'op': 'act', 'action': 'A dances'})}")).text
+    html = (
+        await get_page(datasette, f"/dispute?{urlencode({'s': _token(text), 'op': 'act', 'action': 'A dances'})}")
+    ).text
     problem = _text(html.split('id="problem">', 1)[1].split("</div>", 1)[0])
     assert "No action reads 'A dances'" in problem  # said alone: a sentence
     assert "The rules forbid that action." not in html
@@ -520,7 +519,7 @@ async def test_a_typed_action_longer_than_a_value_is_refused_with_its_length(dat
     with pytest.raises(ValueError, match=f"{most + 1:,} characters long, more than an action may be"):
         typed_actions.typed_action("(" * (most + 1))
     long = {"s": _token(dispute.NEW_DISPUTE), "op": "act", "action": "(" * 8_000}
-    html = (await _get(datasette, f"/dispute?{urlencode(long)}")).text
+    html = (await get_page(datasette, f"/dispute?{urlencode(long)}")).text
     assert "8,000 characters long" in _text(html.split('id="problem">', 1)[1].split("</div>", 1)[0])
 
 
@@ -550,7 +549,9 @@ async def test_hostile_typing_is_refused_after_one_reading_and_shown_escaped(dat
     monkeypatch.setattr(typed_actions, "folded", counted)
     assert not_read in dispute.attempt(text, "test", hostile)["error"]["message"]
     assert len([size for size in sizes if size >= len(hostile)]) == 1
-    html = (await _get(datasette, f"/dispute?{urlencode({'s': _token(text), 'op': 'act', 'action': hostile})}")).text
+    html = (
+        await get_page(datasette, f"/dispute?{urlencode({'s': _token(text), 'op': 'act', 'action': hostile})}")
+    ).text
     problem = html.split('id="problem">', 1)[1].split("</div>", 1)[0]
     assert not_read in unescape(problem)
     assert "<script>" not in problem and "<b>" not in problem and "<i>" not in problem
@@ -572,7 +573,9 @@ async def test_a_forbidden_action_typed_as_a_sentence_is_refused_as_its_yaml_is(
         refused = dispute.attempt(text, "test", said)["refused"]
         assert refused == dispute.attempt(text, "test", action)["refused"]
         assert refused["rule"] == rule
-        html = (await _get(datasette, f"/dispute?{urlencode({'s': _token(text), 'op': 'act', 'action': said})}")).text
+        html = (
+            await get_page(datasette, f"/dispute?{urlencode({'s': _token(text), 'op': 'act', 'action': said})}")
+        ).text
         shown = html.split('id="refusal"', 1)[1].split("</div>", 1)[0]
         cited = re.findall(r'class="cite" href="[^"]+"[^>]*>([^<]+)</a>', shown)
         assert len(cited) == 1 + len(refused["also"]), shown  # cited as the page's rules version numbers them
@@ -661,26 +664,26 @@ def _labels(html: str) -> list[str]:
 async def test_the_builder_and_the_what_if_forms_label_in_capitals_and_point_only_to_served_pages(datasette):
     """Every label of the builder and of a replay's what-if forms starts with a capital, as the site's other
     forms do; the builder explains its YAML where it is, linking to pages the site serves (no README)."""
-    dispute = (await _get(datasette, "/dispute")).text
-    replay = (await _get(datasette, f"/replays/{ZHONYA}")).text
+    dispute = (await get_page(datasette, "/dispute")).text
+    replay = (await get_page(datasette, f"/replays/{ZHONYA}")).text
     labels = _labels(dispute) + _labels(replay)
     assert len(labels) > 15
     assert [label for label in labels if not label[:1].isupper()] == []
     assert "README" not in dispute
     note = dispute.split('for="scenario-yaml"', 1)[1].split("</label>", 1)[0]
     for href in re.findall(r'href="([^"]+)"', note):
-        await _get(datasette, unescape(href))
+        await get_page(datasette, unescape(href))
 
 
 async def test_a_library_replay_opens_as_a_copy_in_the_builder(datasette, real_connection):
     """A replay's page offers its scenario to the builder: the copy holds the scenario and offers the actions
     the rules allow next, said as a judge says them."""
-    html = (await _get(datasette, f"/replays/{ZHONYA}")).text
+    html = (await get_page(datasette, f"/replays/{ZHONYA}")).text
     link = re.search(r'<a href="([^"]+)">Edit a copy in the dispute builder</a>', html)
     assert link
     stored = real_connection.execute("select scenario from replays where id = ?", [ZHONYA]).fetchone()[0]
     assert replay_view.decode(re.search(r"s=([^&#]+)", unescape(link.group(1))).group(1)) == stored
-    copy = _text((await _get(datasette, unescape(link.group(1)))).text)
+    copy = _text((await get_page(datasette, unescape(link.group(1)))).text)
     assert "A plays Smoke Screen (A) choosing target: Test Defender (B)" in copy.split("What the rules allow now")[1]
 
 
@@ -712,9 +715,9 @@ async def test_a_link_cut_short_says_so_and_what_to_do(datasette, cut):
     short = token[: len(token) - cut] if isinstance(cut, int) else token[: int(len(token) * cut)]
     with pytest.raises(ValueError, match="damaged"):
         replay_view.decode(short)
-    builder = _text((await _get(datasette, f"/dispute?s={short}")).text)
-    replay = (await _get(datasette, f"/dispute/replay?s={short}", status=400)).text
-    download = await _get(datasette, f"/dispute/download?s={short}", status=400)
+    builder = _text((await get_page(datasette, f"/dispute?s={short}")).text)
+    replay = (await get_page(datasette, f"/dispute/replay?s={short}", status=400)).text
+    download = await get_page(datasette, f"/dispute/download?s={short}", status=400)
     for said in (builder, _text(replay), download.text):
         assert "link is damaged" in said and "copy the whole link again" in said and "Line " not in said
     assert '<a class="button" href="/dispute">Start a new dispute</a>' in replay
@@ -810,9 +813,9 @@ async def test_a_replay_pages_card_links_are_looked_up_once_per_server(datasette
     calls = []
     real = queries.card_slugs
     monkeypatch.setattr(queries, "card_slugs", lambda *a: calls.append(a[2]) or real(*a))
-    first = (await _get(datasette, f"/replays/{ZHONYA}?once=1")).text
+    first = (await get_page(datasette, f"/replays/{ZHONYA}?once=1")).text
     before = len(calls)
-    again = (await _get(datasette, f"/replays/{ZHONYA}?once=2")).text
+    again = (await get_page(datasette, f"/replays/{ZHONYA}?once=2")).text
     assert len(calls) == before and 'href="/cards/zhonyas-hourglass"' in again
     assert first.count('href="/cards/') == again.count('href="/cards/') > 0
 
@@ -821,7 +824,7 @@ async def test_the_builder_judges_under_the_version_a_judge_chooses_the_newest_f
     """A new dispute is judged under the newest Core Rules the database holds; the version form offers each one
     and changes the outcome where the versions rule differently (a countered card and Legion: Noxus Hopeful costs
     2 under 1.4, where the countered Discipline was Finalized, and 4 under 2025-12-01), citing that version's rule."""
-    html = (await _get(datasette, "/dispute")).text
+    html = (await get_page(datasette, "/dispute")).text
     form = _form(html, "version")
     options = re.findall(r'<option value="([^"]+)"( selected)?>', form)
     assert [value for value, _ in options] == ["2025-06-02", "2025-12-01", "2026-06-18"]
@@ -830,15 +833,17 @@ async def test_the_builder_judges_under_the_version_a_judge_chooses_the_newest_f
     judged = {}
     for version in ("2025-12-01", "2026-06-18"):
         text = await _built(datasette, text, {"op": "version", "version": version})
-        data = (await _get(datasette, f"/dispute/replay.json?{urlencode({'s': _token(text)})}")).json()
+        data = (await get_page(datasette, f"/dispute/replay.json?{urlencode({'s': _token(text)})}")).json()
         assert data["view"]["scenario"]["rules_version"] == version
         judged[version] = data["view"]["steps"][-1]["board"]["players"][0]["energy"]
-        page = (await _get(datasette, f"/dispute/replay?{urlencode({'s': _token(text)})}")).text
+        page = (await get_page(datasette, f"/dispute/replay?{urlencode({'s': _token(text)})}")).text
         rule = {"2025-12-01": "412.1.b", "2026-06-18": "419.4.b"}[version]  # a countered card: not played, Finalized
         assert f'href="/rules/riftbound/{version}/{rule}"' in page
     assert judged == {"2025-12-01": 0, "2026-06-18": 2}
     refused = (
-        await _get(datasette, f"/dispute?{urlencode({'s': _token(text), 'op': 'version', 'version': '1999-01-01'})}")
+        await get_page(
+            datasette, f"/dispute?{urlencode({'s': _token(text), 'op': 'version', 'version': '1999-01-01'})}"
+        )
     ).text
     assert "holds no Core Rules" in refused
 
@@ -849,13 +854,13 @@ async def test_a_dispute_naming_a_version_the_database_lacks_shows_the_version_i
     (which a browser shows as the oldest)."""
     text = (ROOT / "scenarios/library/dispute-250-a-countered-card-is-finalized-for-legion.yaml").read_text()
     text = text.replace('rules: {core: "2026-06-18"}', 'rules: {core: "2026-01-15"}')
-    html = (await _get(datasette, f"/dispute?{urlencode({'s': _token(text)})}")).text
+    html = (await get_page(datasette, f"/dispute?{urlencode({'s': _token(text)})}")).text
     options = re.findall(r'<option value="([^"]+)"( selected)?>(.*?)</option>', _form(html, "version"))
     assert [(value, re.sub("<[^>]+>", "", label)) for value, selected, label in options if selected] == [
         ("2026-01-15", "2026-01-15 (not in this database: judged as 2025-12-01)")
     ]
     assert [value for value, _, _ in options] == ["2026-01-15", "2025-06-02", "2025-12-01", "2026-06-18"]
-    data = (await _get(datasette, f"/dispute/replay.json?{urlencode({'s': _token(text)})}")).json()
+    data = (await get_page(datasette, f"/dispute/replay.json?{urlencode({'s': _token(text)})}")).json()
     assert data["view"]["scenario"]["readings_of"] == "2025-12-01"
 
 
@@ -864,13 +869,13 @@ async def test_a_kept_library_replay_is_read_without_a_threads_round_trip(datase
     rather than in a thread; a replay not kept yet, and a what-if, still go to a thread."""
     from datasette_plugins import replay_pages
 
-    await _get(datasette, f"/replays/{ZHONYA}?kept=1")
+    await get_page(datasette, f"/replays/{ZHONYA}?kept=1")
     ran = []
     real = replay_pages.run
     monkeypatch.setattr(replay_pages, "run", lambda *a, **k: ran.append(a[0]) or real(*a, **k))
-    html = (await _get(datasette, f"/replays/{ZHONYA}?step=3&kept=2")).text
+    html = (await get_page(datasette, f"/replays/{ZHONYA}?step=3&kept=2")).text
     assert ran == [] and "Step <b>3</b>" in html
-    await _get(datasette, f"/replays/{ZHONYA}?path=setup.turn.player&value=B&kept=3")
+    await get_page(datasette, f"/replays/{ZHONYA}?path=setup.turn.player&value=B&kept=3")
     assert ran == ["view"]
 
 
@@ -886,7 +891,7 @@ async def test_the_engines_trace_keeps_a_citations_version_on_one_line(datasette
         for replay in map(replay_file, library_paths())
         if replay.scenario_id in stored and any("@" in number for number in replay.cited_numbers())
     )
-    html = (await _get(datasette, f"/replays/{quote(replay_id)}")).text
+    html = (await get_page(datasette, f"/replays/{quote(replay_id)}")).text
     trace = html.split('<ol class="engine-steps">', 1)[1].split("</ol>", 1)[0]
     notes = re.findall(r'<span class="note">\[(.*?)\]</span>', trace)
     versioned = [note for note in notes if "@" in note]
@@ -910,10 +915,10 @@ def test_an_extra_unit_always_gets_a_free_id():
 async def test_the_verdict_comes_first_with_the_steps_that_decide_it_linked(datasette):
     """Above the board and the steps: the outcome, then each deciding step linked to its board and each what-if
     that flips it linked to that what-if; the link a deciding step makes opens that step's board."""
-    html = (await _get(datasette, f"/replays/{ZHONYA}")).text
+    html = (await get_page(datasette, f"/replays/{ZHONYA}")).text
     assert html.index('class="verdict-first"') < html.index('class="stepper"') < html.index('class="judge-steps"')
     verdict = html.split('class="verdict-first"', 1)[1].split("</section>", 1)[0]
-    data = (await _get(datasette, f"/replays/{ZHONYA}.json")).json()
+    data = (await get_page(datasette, f"/replays/{ZHONYA}.json")).json()
     deciding = data["deciding"]
     assert 1 <= len(deciding) <= 3
     for decided in deciding:
@@ -921,15 +926,15 @@ async def test_the_verdict_comes_first_with_the_steps_that_decide_it_linked(data
         for flip in decided["flips"]:
             assert flip["url"].replace("&", "&amp;") in verdict and "#compare" in flip["url"]
     first = deciding[0]
-    page = (await _get(datasette, f"/replays/{ZHONYA}?step={first['number']}")).text
+    page = (await get_page(datasette, f"/replays/{ZHONYA}?step={first['number']}")).text
     assert f"Step <b>{first['number']}</b>" in page
 
 
 async def test_routine_steps_fold_into_a_row_that_opens_with_a_tap_and_stay_numbered(datasette):
-    data = (await _get(datasette, f"/replays/{ZHONYA}.json")).json()
+    data = (await get_page(datasette, f"/replays/{ZHONYA}.json")).json()
     steps = data["view"]["steps"]
     routine = [s["number"] for s in steps if s["kind"] == "cleanup" and not s["change"]]
-    html = (await _get(datasette, f"/replays/{ZHONYA}")).text
+    html = (await get_page(datasette, f"/replays/{ZHONYA}")).text
     listed = html.split('class="judge-steps-section"', 1)[1]
     folds = listed.split('<li class="folded">')[1:]
     assert folds, "the cleanups with nothing to clean are folded"
@@ -939,14 +944,16 @@ async def test_routine_steps_fold_into_a_row_that_opens_with_a_tap_and_stay_numb
     kept = [s["number"] for s in steps if s["kind"] in ("effect", "refusal", "choice")]
     assert all(f'id="step-{n}"' in listed and f'id="step-{n}"' not in inside for n in kept)
     # A folded step shown keeps its fold open, so it is seen in the list.
-    shown = (await _get(datasette, f"/replays/{ZHONYA}?step={routine[0]}")).text.split('class="judge-steps-section"')[1]
+    shown = (await get_page(datasette, f"/replays/{ZHONYA}?step={routine[0]}")).text.split(
+        'class="judge-steps-section"'
+    )[1]
     assert "<details open><summary>" in shown
 
 
 async def test_the_board_shows_first_what_the_step_touches(datasette):
-    data = (await _get(datasette, f"/replays/{ZHONYA}.json")).json()
+    data = (await get_page(datasette, f"/replays/{ZHONYA}.json")).json()
     dealt = next(s for s in data["view"]["steps"] if "deals 4 damage to d1" in s["summary"])
-    html = (await _get(datasette, f"/replays/{ZHONYA}?step={dealt['number']}")).text
+    html = (await get_page(datasette, f"/replays/{ZHONYA}?step={dealt['number']}")).text
     stepper = html.split('class="stepper"', 1)[1]
     touched = stepper.split('class="touched"', 1)[1].split('class="board"', 1)[0]
     assert 'data-object="d1"' in touched and "4 damage" in _text(touched)
@@ -958,11 +965,11 @@ async def test_a_what_if_that_ends_before_the_deciding_step_links_it_in_the_orig
     """A Might 9 defender survives, so the what-if ends before the original's step where Zhonya's Hourglass decides
     the outcome: the sentence links that step in the original, and the page opens at a step the what-if has."""
     what_if = f"/replays/{ZHONYA}?path=setup.battlefields.0.units.0.might&value=9"
-    data = (await _get(datasette, what_if.replace("?", ".json?"))).json()
+    data = (await get_page(datasette, what_if.replace("?", ".json?"))).json()
     comparison, count = data["comparison"], len(data["view"]["steps"])
     assert comparison["deciding"] > count >= comparison["marked"] == comparison["divergence"] > 0
-    sentence = _section((await _get(datasette, what_if)).text, "compare").split('class="divergence">', 1)[1]
+    sentence = _section((await get_page(datasette, what_if)).text, "compare").split('class="divergence">', 1)[1]
     assert f'step={comparison["deciding"]}#board">step {comparison["deciding"]} of the original</a>' in sentence
     assert "path=" not in sentence.split(" of the original", 1)[0].rsplit("<a", 1)[1]
-    page = (await _get(datasette, what_if)).text
+    page = (await get_page(datasette, what_if)).text
     assert f'<li id="step-{comparison["marked"]}" class="' in page and f"Step <b>{comparison['marked']}</b>" in page

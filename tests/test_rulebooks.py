@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from servers import in_process
+from servers import get_page, in_process
 
 from rules_db import guard, versions
 
@@ -18,12 +18,6 @@ def conn(fixture_db):
     connection = guard.read_only(fixture_db)
     yield connection
     connection.close()
-
-
-async def _get(datasette, path, status=200):
-    response = await datasette.client.get(path)
-    assert response.status_code == status, (path, response.status_code, response.text[:300])
-    return response
 
 
 def test_the_default_rulebook_is_meant_when_none_is_named(conn):
@@ -54,7 +48,7 @@ def test_url_segments_name_a_version_a_rulebook_or_both(conn):
     ],
 )
 async def test_tournament_rules_have_their_own_urls(datasette, path):
-    response = await _get(datasette, path)
+    response = await get_page(datasette, path)
     if path.endswith(".json"):
         data = response.json()
         assert data["rule"]["number"] == "702.2" and data["document"]["rulebook"] == "tournament"
@@ -63,17 +57,17 @@ async def test_tournament_rules_have_their_own_urls(datasette, path):
 
 
 async def test_core_rules_urls_are_unchanged(datasette):
-    html = (await _get(datasette, "/rules/riftbound/2025-12-01/443.1")).text
+    html = (await get_page(datasette, "/rules/riftbound/2025-12-01/443.1")).text
     assert "combat damage is dealt" in html
-    await _get(datasette, "/rules/riftbound/core/2025-12-01/443.1")
+    await get_page(datasette, "/rules/riftbound/core/2025-12-01/443.1")
     # a Tournament Rules number is not a Core Rules rule, and a Core Rules version is not a Tournament one
-    await _get(datasette, "/rules/riftbound/702.2", status=404)
-    await _get(datasette, "/rules/riftbound/2026-07-16/702.2", status=404)
-    await _get(datasette, "/rules/riftbound/tournament/2025-12-01/443.1", status=404)
+    await get_page(datasette, "/rules/riftbound/702.2", status=404)
+    await get_page(datasette, "/rules/riftbound/2026-07-16/702.2", status=404)
+    await get_page(datasette, "/rules/riftbound/tournament/2025-12-01/443.1", status=404)
 
 
 async def test_links_to_tournament_rules_name_the_rulebook(datasette):
-    html = (await _get(datasette, "/rules/riftbound/tournament/702")).text
+    html = (await get_page(datasette, "/rules/riftbound/tournament/702")).text
     assert 'href="/rules/riftbound/tournament/2026-07-16/702.2"' in html
 
 

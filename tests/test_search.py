@@ -12,7 +12,7 @@ from urllib.parse import quote, urlencode
 
 import pytest
 import yaml
-from servers import in_process
+from servers import get_page, in_process
 
 from rules_db import search_index
 from rules_db.queries.common import ANSWER_LINE_CHARACTERS, answer_line
@@ -30,14 +30,8 @@ def real(real_db):
     return in_process(real_db)
 
 
-async def _get(datasette, path, status=200):
-    response = await datasette.client.get(path)
-    assert response.status_code == status, (path, response.status_code, response.text[:500])
-    return response
-
-
 async def _search(datasette, status=200, **params):
-    return (await _get(datasette, "/search.json?" + urlencode(params), status)).json()
+    return (await get_page(datasette, "/search.json?" + urlencode(params), status)).json()
 
 
 def _keys(data: dict) -> list[tuple]:
@@ -62,7 +56,7 @@ async def test_a_word_finds_its_rules_newest_version_only_ranked_best_first(data
         snippets.MARK_START in hit["snippet"] or snippets.MARK_END in hit["snippet"] for hit in data["results"]
     )
     assert any("<mark>recalled</mark>" in hit["snippet"] for hit in data["results"])
-    html = (await _get(datasette, "/search?q=recalled")).text
+    html = (await get_page(datasette, "/search?q=recalled")).text
     assert "<mark>recalled</mark>" in html and 'href="/keywords/riftbound/2025-12-01/Recall"' in html
     assert "Recalls" in html  # the heading path of 411.1
 
@@ -72,7 +66,7 @@ async def test_document_text_in_snippets_is_escaped(datasette):
     assert data["results"]
     for hit in data["results"]:
         assert "<script" not in hit["snippet"] and "<img" not in hit["snippet"] and "onerror=" not in hit["snippet"]
-    html = (await _get(datasette, "/search?q=hostile+script+image+written")).text
+    html = (await get_page(datasette, "/search?q=hostile+script+image+written")).text
     results = re.search(r'<ol class="results".*?</ol>', html, re.S).group()
     assert "Hostile" in results and "<script" not in results and "<img" not in results and "onerror" not in results
 
@@ -85,7 +79,7 @@ async def test_game_rulebook_and_version_filters(datasette):
     tournament = await _search(datasette, q="missed trigger", rulebook="tournament")
     rules = [hit for hit in tournament["results"] if hit["kind"] == "rule"]
     assert rules and {hit["rulebook"] for hit in rules} == {"tournament"}
-    assert (await _get(datasette, "/search?q=missed+trigger")).text.count(
+    assert (await get_page(datasette, "/search?q=missed+trigger")).text.count(
         'href="/rules/riftbound/tournament/2026-07-16/702.2"'
     )
     cards_only = await _search(datasette, q="recalled", kind="card")
@@ -93,7 +87,7 @@ async def test_game_rulebook_and_version_filters(datasette):
 
 
 async def test_the_filters_survive_a_new_question_typed_in_the_header(datasette):
-    html = (await _get(datasette, "/search?q=recalled&game=runeterra&kind=rule")).text
+    html = (await get_page(datasette, "/search?q=recalled&game=runeterra&kind=rule")).text
     header = re.search(r'<form class="judges-search".*?</form>', html, re.S).group()
     assert '<input type="hidden" name="game" value="runeterra">' in header
     assert '<input type="hidden" name="kind" value="rule">' in header
@@ -106,12 +100,12 @@ async def test_a_card_nickname_finds_the_card_and_typed_alone_jumps_to_it(datase
     data = await _search(datasette, q="zhonyas")
     assert _keys(data)[0] == ("card", "Zhonya's Hourglass")
     assert data["jump_to"] == "/cards/zhonyas-hourglass"
-    response = await _get(datasette, "/search?q=Zhonyas", status=302)
+    response = await get_page(datasette, "/search?q=Zhonyas", status=302)
     assert response.headers["location"] == "/cards/zhonyas-hourglass"
     # Named inside a question, the card counts, but the page lists what answers the question.
     question = await _search(datasette, q="is a unit saved by hourglass fully healed")
     assert question["jump_to"] is None and question["results"][0]["kind"] == "ruling"
-    await _get(datasette, "/search?q=is+a+unit+saved+by+hourglass+fully+healed")  # no redirect
+    await get_page(datasette, "/search?q=is+a+unit+saved+by+hourglass+fully+healed")  # no redirect
 
 
 async def test_a_rule_number_typed_alone_jumps_and_inside_a_question_comes_first(datasette):
@@ -121,7 +115,7 @@ async def test_a_rule_number_typed_alone_jumps_and_inside_a_question_comes_first
         ("443.1.e.", "/rules/riftbound/2025-12-01/443.1.e"),
         ("5.2", "/rules/runeterra/unversioned/5.2"),
     ]:
-        response = await _get(datasette, f"/search?q={quote(query)}", status=302)
+        response = await get_page(datasette, f"/search?q={quote(query)}", status=302)
         assert response.headers["location"] == target
     assert (await _search(datasette, q="rule 318"))["jump_to"] == "/rules/riftbound/2025-12-01/318"
     data = await _search(datasette, q="is 443.1.e about tank damage")
@@ -150,7 +144,7 @@ async def test_fts_syntax_in_a_question_is_only_text(datasette):
         "\x00recall",
         "💥 recall",
     ]:
-        await _get(datasette, "/search?" + urlencode({"q": query}))
+        await get_page(datasette, "/search?" + urlencode({"q": query}))
         data = await _search(datasette, q=query)
         assert isinstance(data["results"], list)
     assert (await _search(datasette, q="recall*"))["results"]  # the word still searched
@@ -172,7 +166,7 @@ async def test_paging_reaches_the_last_result(datasette, monkeypatch, scored_mat
         if not data["results"]:
             break
     assert len(seen) == len(set(seen)) == total  # every match once, and no more
-    html = (await _get(datasette, "/search?" + urlencode({"q": "unit damage recall tank cleanup"}))).text
+    html = (await get_page(datasette, "/search?" + urlencode({"q": "unit damage recall tank cleanup"}))).text
     assert f"{total} results" in html
     empty = await _search(datasette, q="unit damage recall tank cleanup", page=999)
     assert empty["results"] == [] and empty["total"] == total
@@ -187,7 +181,7 @@ async def test_a_huge_question_is_cut_with_a_notice_and_bounded(datasette):
     assert len(data["query"]["concepts"]) <= understand.MAX_CONCEPTS
     repeated = await _search(datasette, q=" ".join(["recall"] * 3000))
     assert [concept["typed"] for concept in repeated["query"]["concepts"]] == ["recall"]
-    html = (await _get(datasette, "/search?" + urlencode({"q": huge}))).text
+    html = (await get_page(datasette, "/search?" + urlencode({"q": huge}))).text
     assert "characters of the question were searched" in html
 
 
@@ -286,7 +280,7 @@ async def test_a_typo_is_corrected_and_offered(real):
     assert data["query"]["corrections"] == [{"typed": "hourglas", "meant": "hourglass"}]
     assert data["query"]["did_you_mean"] == "zhonyas hourglass"
     assert data["results"][0]["kind"] == "card" and data["results"][0]["slug"] == "zhonyas-hourglass"
-    html = (await _get(real, "/search?q=zhonyas+hourglas+ruling+healed")).text
+    html = (await get_page(real, "/search?q=zhonyas+hourglas+ruling+healed")).text
     assert "Showing results for" in html and "zhonyas hourglass ruling healed" in html
 
 
@@ -386,7 +380,7 @@ def test_a_game_the_database_does_not_hold_keeps_nothing_for_it(fixture_db):
 
 async def test_a_hit_names_its_game_as_the_home_page_does(datasette):
     """ "Legends of Runeterra", not its URL slug "runeterra", beside each rule found."""
-    html = (await _get(datasette, "/search?q=recalled&game=runeterra")).text
+    html = (await get_page(datasette, "/search?q=recalled&game=runeterra")).text
     notes = re.findall(r'<span class="note">([^<]*)</span>', html.split('<ol class="results"', 1)[1])
     assert notes and all(note.startswith("Legends of Runeterra") for note in notes)
 
@@ -394,11 +388,11 @@ async def test_a_hit_names_its_game_as_the_home_page_does(datasette):
 async def test_an_empty_search_says_what_to_type(datasette):
     """Search tapped with nothing typed: the page says what the box takes, not a bare form."""
     for path in ("/search", "/search?q=", "/search?q=+++"):
-        html = (await _get(datasette, path)).text
+        html = (await get_page(datasette, path)).text
         assert "Ask a question in a player's words, or type a card's name or a rule number" in html.replace(
             "&#39;", "'"
         )
-    assert "search-hint" not in (await _get(datasette, "/search?q=recalled")).text
+    assert "search-hint" not in (await get_page(datasette, "/search?q=recalled")).text
 
 
 async def test_a_search_page_reads_the_database_identity_once(datasette, monkeypatch):
@@ -411,7 +405,7 @@ async def test_a_search_page_reads_the_database_identity_once(datasette, monkeyp
     reads: list[str] = []
     read = kept.file_identity
     monkeypatch.setattr(kept, "file_identity", lambda file: reads.append(file) or read(file))
-    await _get(datasette, "/search?" + urlencode({"q": question}))
+    await get_page(datasette, "/search?" + urlencode({"q": question}))
     assert len(reads) == 1
 
 
@@ -779,7 +773,7 @@ async def test_the_best_ruling_and_card_sit_below_the_first_result_only_when_the
     picks = [hit for kind, hit in data["best"].items() if kind != "rule" and (hit["kind"], hit["id"]) not in shown]
     assert {hit["kind"] for hit in picks} == {"ruling", "card"}
     assert all(hit["score"] >= BEST_SHARE * first["score"] for hit in picks)
-    html = (await _get(real, "/search?q=how+does+stun+work")).text
+    html = (await get_page(real, "/search?q=how+does+stun+work")).text
     results = html.index('<ol class="results">')
     assert "Also answering" not in html and html.index('class="best-answers"') > results
     items = re.findall(r'<li class="(result result-\w+|best-answers)"', html[results:])
@@ -791,7 +785,7 @@ async def test_the_best_ruling_and_card_sit_below_the_first_result_only_when_the
     question = "what happens when I draw with a full hand"  # no ruling or card scores half the first result
     data = await _search(real, q=question)
     assert set(data["best"]) == {"rule"}
-    assert 'class="best-answers"' not in (await _get(real, "/search?" + urlencode({"q": question}))).text
+    assert 'class="best-answers"' not in (await get_page(real, "/search?" + urlencode({"q": question}))).text
 
 
 def _answer_line_shown(html: str, ruling_id: int) -> str:
@@ -817,5 +811,5 @@ async def test_a_cards_rulings_show_their_answers_under_their_questions(real, re
         """select c.slug, g.id, g.ruling from card_mentions m join cards c on c.id = m.card_id
         join rulings g on g.id = m.ruling_id order by c.slug, g.position limit 1"""
     ).fetchone()
-    html = (await _get(real, f"/cards/{slug}")).text
+    html = (await get_page(real, f"/cards/{slug}")).text
     assert html_module.unescape(_answer_line_shown(html, ruling_id)) == answer_line(text) != ""
