@@ -190,12 +190,10 @@ def test_predict_and_burn(text, expected):
     assert read(text, "Spell").definition["effects"] == [expected]
 
 
-def test_entering_ready_if_the_hand_is_small_or_the_trash_has_my_name():
+def test_entering_ready_if_the_hand_is_small():
     reading = read("If you have two or fewer cards in your hand, I enter ready.")
     assert reading.definition["enters_ready_if"] == "2 or fewer cards in hand"
     assert "enters_ready" not in reading.definition
-    named = read("I enter ready if you have a card with my name in your trash.").definition
-    assert named["enters_ready_if"] == "a card with my name in the trash"
 
 
 def test_discarding_a_card_of_a_kind_as_a_cost():

@@ -297,13 +297,4 @@ def _read_small_hand_enters_ready(text: str, card: dict[str, Any], used: list[st
     return True
 
 
-def _read_my_name_in_the_trash_enters_ready(text: str, card: dict[str, Any], used: list[str]) -> bool:
-    """ "I enter ready if you have a card with my name in your trash": the condition word of rules/hand_size.py."""
-    if text != "i enter ready if you have a card with my name in your trash":
-        return False
-    card["enters_ready_if"] = "a card with my name in the trash"
-    used.append("static: I enter ready if <a card with my name in your trash>")
-    return True
-
-
-STATIC_READERS.extend((_read_discarded_passive, _read_small_hand_enters_ready, _read_my_name_in_the_trash_enters_ready))
+STATIC_READERS.extend((_read_discarded_passive, _read_small_hand_enters_ready))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from scenarios.game import Game
 from scenarios.kernel import calc, condition, query
-from scenarios.objects import TRASH, Event
+from scenarios.objects import Event
 
 HAND_SIZES = range(8)  # the most a card's "N or fewer cards in your hand" says is far below 8
 
@@ -40,11 +40,3 @@ def card_drawn(game: Game, player: str) -> None:
     pool = game.players[player]
     pool.drawn_this_turn += 1
     calc.fire(game, Event("draw", player=player, amount=1, count=pool.drawn_this_turn))
-
-
-@condition("a card with my name in the trash", "108.2.d")
-def _my_name_in_the_trash(game: Game, context) -> bool:
-    """ "If you have a card with my name in your trash": a card of the player's trash (public, 108.2.d) named as
-    the card asking is."""
-    name = game.objects[context.source].definition.name if context.source in game.objects else None
-    return any(o.owner == context.player and o.zone == TRASH and o.card == name for o in game.objects.values())
