@@ -16,7 +16,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from rules_db import card_readings
+from rules_db import card_readings, guard
 from scenarios.card_reader import read_card
 
 
@@ -26,7 +26,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     print(f"load average: {os.getloadavg()[0]:.1f}")
-    conn = sqlite3.connect(f"file:{args.db}?mode=ro", uri=True)
+    conn = guard.read_only(args.db)
     conn.row_factory = sqlite3.Row
     texts = [card_readings.card_text(dict(row)) for row in conn.execute(card_readings._CARDS, ["riftbound"])]
     conn.close()

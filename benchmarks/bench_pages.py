@@ -27,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
-from rules_db.schema import read_only
+from rules_db.guard import read_only
 
 PROJECT = Path(__file__).resolve().parent.parent
 SEARCHES = ["recalled", "tank", "combat damage", "hidden", "zhonya", "legend", "showdown", "deflect", "626.1.d"]

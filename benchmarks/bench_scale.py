@@ -38,7 +38,7 @@ from bench_pages import percentile  # noqa: E402
 from bench_search import skip_trio_probe  # noqa: E402
 from synthetic_corpus import KEYWORDS, NEW_DATE, generate  # noqa: E402
 
-from rules_db.schema import read_only  # noqa: E402
+from rules_db.guard import read_only  # noqa: E402
 from rules_db.timeline import TAKEN_OVER, Span  # noqa: E402
 
 BUNDLED_CARDS = ("riftbound-cards.json", "riftbound-errata.json")

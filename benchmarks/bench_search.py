@@ -40,7 +40,7 @@ from urllib.parse import urlencode
 import yaml
 from bench_pages import percentile
 
-from rules_db.schema import read_only
+from rules_db.guard import read_only
 
 ROOT = Path(__file__).resolve().parent.parent
 QUESTIONS = Path(__file__).resolve().parent / "judge_questions.yaml"

@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_search import QUESTIONS, CtrlF, _resolve, load_questions, rank_of  # noqa: E402
 from real_questions import phone  # noqa: E402
 
-from rules_db.schema import read_only  # noqa: E402
+from rules_db.guard import read_only  # noqa: E402
 from rules_db.search import answer, cited, refine, semantic  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -204,39 +204,23 @@ def tune_refine(conn: sqlite3.Connection, questions: list[dict]) -> None:
 
 def tune_cited(conn: sqlite3.Connection, questions: list[dict]) -> None:
     """Choose the lent scores' constants (``rules_db.search.cited``) with RULE_PRIOR, on the tuning questions only: each
-    question's lexical candidates (80, with their scores) and dense rows are read once, then fused and lent offline as
-    ``answer._fused`` does, for every point of the grid."""
+    question is searched once, its fusion's inputs kept (``answer._fused``'s arguments), and the search's own
+    ``_fused`` (fused order, scores lent, rows added) is called on them again for every point of the grid."""
     tuning = [q for q in questions if not q.get("heldout")]
-    search_ids = {(row[1], row[2]): row[0] for row in conn.execute("select id, kind, ref_id from search_documents")}
-    row_keys = {row_id: key for key, row_id in search_ids.items()}
-    prepared = []
-    for question in tuning:
-        data = answer.search(conn, question["q"], per_page=80, semantic=False, hidden=question["excluded"])
-        lexical = [(search_ids[(hit["kind"], hit["id"])], hit["score"]) for hit in data["results"]]
-        hidden = {search_ids[key] for key in question["excluded"] if key in search_ids}
-        nearest = [
-            (row_id, cosine)
-            for row_id, cosine in semantic.dense(conn, data["query"]["searched"], _no_filters())
-            if row_id not in hidden
-        ]
-        prepared.append((question, lexical, nearest))
+    prepared = [(question, _fusion_inputs(conn, question)) for question in tuning]
 
     def ranks(prior: float, weight: float, read: int, exponent: float) -> list[int | None]:
+        semantic.RULE_PRIOR, cited.CITED_WEIGHT, cited.RULINGS_READ, cited.SHARE_EXPONENT = (
+            prior,
+            weight,
+            read,
+            exponent,
+        )
         out = []
-        for question, lexical, nearest in prepared:
-            keys_ = {row_id: row_keys[row_id] for row_id, _ in lexical + nearest}
-            rules = {row_id for row_id, key in keys_.items() if key[0] == "rule"}
-            fused = semantic.fused_scores(lexical, nearest, rule_prior=prior, rules=rules)
-            order = semantic.in_fused_order(fused, [row_id for row_id, _ in lexical + nearest])
-            rulings = {row_id: keys_[row_id][1] for row_id in order if keys_[row_id][0] == "ruling"}
-            lent = cited.lent_scores(conn, order, fused, rulings, _no_filters(), weight, read, exponent)
-            for row_id, score in lent.items():
-                if row_id not in fused:
-                    fused[row_id], keys_[row_id] = prior, row_keys[row_id]
-                    order.append(row_id)
-                fused[row_id] += score
-            order = semantic.in_fused_order(fused, order)
-            found = [keys_[row_id] for row_id in order if keys_[row_id] not in question["excluded"]]
+        for question, inputs in prepared:
+            ranked, _added = answer._fused(conn, *inputs) if inputs else ([], 0)
+            keys_ = [(item.document["kind"], item.document["ref_id"]) for item in ranked]
+            found = [key for key in keys_ if key not in question["excluded"]]
             out.append(rank_of(found[:DEPTH], question["accepted"]))
         return out
 
@@ -256,7 +240,7 @@ def tune_cited(conn: sqlite3.Connection, questions: list[dict]) -> None:
     WEIGHTS = {"judge": 1 - share, "real": share}
     print(f"\nLent scores grid on {len(tuning)} tuning questions (@1 / @5 / MRR, and @1 of the judge and real sets)")
     print(f"objective: @1 + @5 + MRR of each set, weighted {WEIGHTS}")
-    saved = cited.HOW
+    saved = (cited.HOW, semantic.RULE_PRIOR, cited.CITED_WEIGHT, cited.RULINGS_READ, cited.SHARE_EXPONENT)
     best = None
     for how in (("explicit",), ("explicit", "keyword")):
         cited.HOW = how
@@ -273,12 +257,30 @@ def tune_cited(conn: sqlite3.Connection, questions: list[dict]) -> None:
                             f" (j{found['judge']:.2f} r{found['real']:.2f} o{found['objective']:.3f})"
                         )
                     print(f"  {'+'.join(how):<16} prior={prior:<4g} exp={exponent:<4g} read={read:<2} " + " ".join(row))
-    cited.HOW = saved
+    cited.HOW, semantic.RULE_PRIOR, cited.CITED_WEIGHT, cited.RULINGS_READ, cited.SHARE_EXPONENT = saved
     assert best is not None
     print(
         f"best: RULE_PRIOR = {best[1]:g}, CITED_WEIGHT = {best[2]:g}, RULINGS_READ = {best[3]}, "
         f"SHARE_EXPONENT = {best[4]:g}, HOW = {best[5]} ({best[6]})"
     )
+
+
+def _fusion_inputs(conn: sqlite3.Connection, question: dict) -> tuple | None:
+    """The arguments ``answer._fused`` is called with when ``question`` is searched (its ruling excluded as
+    ``hidden``), after the connection; None when the search fuses nothing (no dense rows)."""
+    kept: list[tuple] = []
+    real = answer._fused
+
+    def keep(conn: sqlite3.Connection, *inputs):
+        kept.append(inputs)
+        return real(conn, *inputs)
+
+    answer._fused = keep
+    try:
+        answer.search(conn, question["q"], per_page=DEPTH, hidden=question["excluded"])
+    finally:
+        answer._fused = real
+    return kept[0] if kept else None
 
 
 def _no_filters() -> dict:

@@ -27,8 +27,8 @@ from urllib.parse import quote, urlencode
 
 from bench_pages import percentile, server_cpu_seconds  # benchmarks/ is on the path when a benchmark runs as a script
 
+from rules_db.guard import read_only
 from rules_db.replay_view import flow
-from rules_db.schema import read_only
 
 
 def _free_port() -> int:

@@ -11,6 +11,7 @@ import argparse
 import sqlite3
 from collections import Counter
 
+from rules_db import guard
 from rules_db.card_readings import _CARDS, card_text
 from scenarios.card_reader import read_card
 from scenarios.card_reader.text import paragraphs, sentences, template_of
@@ -22,7 +23,7 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=80)
     parser.add_argument("--unread", action="store_true", help="only the templates of sentences of unread cards")
     args = parser.parse_args()
-    conn = sqlite3.connect(f"file:{args.db}?mode=ro", uri=True)
+    conn = guard.read_only(args.db)
     conn.row_factory = sqlite3.Row
     counts: Counter[str] = Counter()
     read: Counter[str] = Counter()

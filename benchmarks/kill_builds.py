@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from rules_db.schema import read_only
+from rules_db.guard import read_only
 
 COMMAND = [str(Path(sys.executable).parent / "rules-db"), "build"]
 

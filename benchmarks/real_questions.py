@@ -26,6 +26,8 @@ from pathlib import Path
 
 import yaml
 
+from rules_db import guard
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = Path(__file__).resolve().parent / "judge_questions_real.yaml"
 VERSION = "2026-06-18"  # Core Rules v1.4, the version both sources cite
@@ -111,7 +113,7 @@ def main() -> None:
         "--faq", type=Path, action="append", default=[], help="an official FAQ in Markdown with Relevant Rules lines"
     )
     options = parser.parse_args()
-    conn = sqlite3.connect(f"file:{options.db}?mode=ro", uri=True)
+    conn = guard.read_only(options.db)
     known = rule_numbers(conn)
     questions = faq_pages(known)
     for path in options.faq:

@@ -8,7 +8,7 @@ patterns of every judges' page (the plugin's routes, replay pages and the disput
 
 The offline pack page lists every page a judge may open at an event (``rules_db.offline_pack``: every
 rule of every version, keyword, ruling, card and replay of a game, and the pages that lead to them), with
-its size estimated from a few pages of each kind rendered; its script (``static/offline.js``) fetches them
+its pages counted and its size measured (`_measure`); its script (``static/offline.js``) fetches them
 all into a cache of their own, showing its progress, and the worker answers from it with no network.
 """
 
@@ -18,6 +18,9 @@ import hashlib
 import json
 import os
 import weakref
+from contextvars import ContextVar
+from html.parser import HTMLParser
+from urllib.parse import urljoin
 
 from datasette.utils.asgi import NotFound, Response
 
@@ -96,8 +99,9 @@ async def manifest(datasette, request):
 
 # ---------------------------------------------------------------- a game's offline pack
 
-SAMPLES = 3  # pages of each part rendered to estimate its size
-_ESTIMATES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+SAMPLES = 40  # pages of a part rendered to estimate its size (spread evenly over it): within 5% on the real pack
+_MEASURES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_MEASURING: ContextVar[bool] = ContextVar("measuring_a_pack", default=False)
 
 
 # What the pack's script follows on a page of a part, as it finds them: a list's next page, a replay's next step.
@@ -163,41 +167,97 @@ def pack_parts(datasette, paths: Paths, contents: dict) -> list[dict]:
             NEXT_STEP,
         ),
     ]
+    steps = sum(replay["step_count"] or 0 for replay in replays)
     return [
         {
             "id": part,
             "label": label,
-            "urls": list(dict.fromkeys(urls)),
+            "urls": (unique := list(dict.fromkeys(urls))),
             "follow": follow,
             "chosen": follow != NEXT_STEP,  # every step of every replay is ten times the rest: asked for
-            # the pages it holds: a part that follows its replays' steps, every step
-            "pages": sum(replay["step_count"] or 0 for replay in replays) if follow == NEXT_STEP else len(urls),
+            # the pages it holds (a list's next pages are counted when it is measured, `_measure`)
+            "pages": steps if follow == NEXT_STEP else len(unique),
         }
         for part, label, urls, follow in parts
         if urls
     ]
 
 
-async def _estimate(datasette, part: dict) -> int:
-    """The part's size in bytes, estimated: a few of its pages (spread over it) rendered, their mean size times
-    its pages."""
-    urls = part["urls"]
-    picked = sorted({round(index * (len(urls) - 1) / max(1, SAMPLES - 1)) for index in range(min(SAMPLES, len(urls)))})
+async def _measure(datasette, part: dict) -> tuple[int, int]:
+    """(pages, bytes) of a part, as the pack's script will keep it. A part whose lists it follows page by page
+    (``NEXT_PAGE``) is walked the same way, every page rendered: exact. Another holds a known number of pages (its
+    URLs; every replay's steps), their size estimated from ``SAMPLES`` of its URLs spread evenly over it."""
+    if part["follow"] == NEXT_PAGE:
+        sizes = await _walked(datasette, part["urls"])
+        return len(sizes), sum(sizes)
+    urls, count = part["urls"], min(SAMPLES, len(part["urls"]))
+    picked = sorted({round(i * (len(urls) - 1) / max(1, count - 1)) for i in range(count)})
     sizes = []
     for index in picked:
         response = await datasette.client.get(urls[index])
         if response.status_code == 200:
             sizes.append(len(response.content))
-    return round(sum(sizes) / len(sizes) * part["pages"]) if sizes else 0
+    return part["pages"], round(sum(sizes) / len(sizes) * part["pages"]) if sizes else 0
 
 
-async def _estimates(datasette, database, game: str, parts: list[dict]) -> dict[str, int]:
-    """Each part's estimated size, measured once per database file and game (the database is read-only)."""
+async def _walked(datasette, urls: list[str]) -> list[int]:
+    """The size of every page the pack's script keeps from ``urls``: each, and the next pages its pager links
+    (each page once), as ``static/offline.js`` follows them."""
+    queue, seen, sizes = list(urls), set(urls), []
+    while queue:
+        url = queue.pop()
+        response = await datasette.client.get(url)
+        if response.status_code != 200:
+            continue
+        sizes.append(len(response.content))
+        following = _next_page(response.text)
+        if following:
+            following = urljoin(url, following).partition("#")[0]
+            if following not in seen:
+                seen.add(following)
+                queue.append(following)
+    return sizes
+
+
+class _Pager(HTMLParser):
+    """The first ``NEXT_PAGE`` link of a page: an ``a rel=next`` inside a ``nav`` of class pages or pager."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.inside, self.found = False, None
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        named = dict(attrs)
+        if tag == "nav":
+            self.inside = bool({"pages", "pager"} & set((named.get("class") or "").split()))
+        elif tag == "a" and self.inside and self.found is None and "next" in (named.get("rel") or "").split():
+            self.found = named.get("href")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "nav":
+            self.inside = False
+
+
+def _next_page(html: str) -> str | None:
+    pager = _Pager()
+    pager.feed(html)
+    return pager.found
+
+
+async def _measures(datasette, database, game: str, parts: list[dict]) -> dict[str, tuple[int, int]]:
+    """Each part's (pages, bytes), measured once per database file and game (the database is read-only). The
+    pack page is one of its own pages: rendered while it is measured, it says no sizes rather than measure again."""
+    if _MEASURING.get():
+        return {part["id"]: (part["pages"], 0) for part in parts}
     stat = os.stat(database.path) if database.path else None
     key = (database.path, stat and (stat.st_size, stat.st_mtime_ns), game)
-    held = _ESTIMATES.setdefault(datasette, {})
+    held = _MEASURES.setdefault(datasette, {})
     if key not in held:
-        held[key] = {part["id"]: await _estimate(datasette, part) for part in parts}
+        measuring = _MEASURING.set(True)  # seen by the pages rendered for it (Datasette's client: the same task)
+        try:
+            held[key] = {part["id"]: await _measure(datasette, part) for part in parts}
+        finally:
+            _MEASURING.reset(measuring)
     return held[key]
 
 
@@ -209,9 +269,9 @@ async def pack(datasette, request):
         raise NotFound(f"No game “{game}”.")
     paths = Paths(datasette, database.name)
     parts = pack_parts(datasette, paths, contents)
-    estimates = await _estimates(datasette, database, game, parts)
+    measures = await _measures(datasette, database, game, parts)
     for part in parts:
-        part["bytes"] = estimates[part["id"]]
+        part["pages"], part["bytes"] = measures[part["id"]]
     data = {
         "game": game,
         "name": contents["name"],

@@ -22,9 +22,9 @@ def document_date(db: sqlite_utils.Database, document_id: str) -> str:
     return row[0] if row else ""
 
 
-def _card_row(card: ParsedCard, game_id: str, document_id: str) -> dict:
+def _text_fields(card: ParsedCard) -> dict:
+    """What a card list says of a card, stored on the card and with each list's text of it (card_texts)."""
     return {
-        "game_id": game_id,
         "card_type": card.card_type,
         "domain": ", ".join(card.domains),
         "energy": card.energy,
@@ -32,6 +32,13 @@ def _card_row(card: ParsedCard, game_id: str, document_id: str) -> dict:
         "might": card.might,
         "ability_raw": card.ability_raw,
         "ability_text": card.ability_text,
+    }
+
+
+def _card_row(card: ParsedCard, game_id: str, document_id: str) -> dict:
+    return {
+        "game_id": game_id,
+        **_text_fields(card),
         "in_card_list": 1,
         "document_id": document_id,
         "tags": ", ".join(card.tags) or None,
@@ -132,13 +139,7 @@ def merge_cards(db: sqlite_utils.Database, game_id: str, document_id: str, parse
         {
             "card_id": card_ids[card.name],
             "document_id": document_id,
-            "card_type": card.card_type,
-            "domain": ", ".join(card.domains),
-            "energy": card.energy,
-            "power": card.power,
-            "might": card.might,
-            "ability_raw": card.ability_raw,
-            "ability_text": card.ability_text,
+            **_text_fields(card),
             "errata_text": card.listed_errata[-1][1] if card.listed_errata else None,
         }
         for card in parsed.cards

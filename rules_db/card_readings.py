@@ -17,6 +17,7 @@ from typing import Any
 
 import sqlite_utils
 
+from rules_db import guard
 from scenarios.card_reader import CardText, read_card
 from scenarios.cards import Card, all_cards, use_read_cards
 
@@ -124,7 +125,7 @@ def read_definitions(db_path: Path) -> dict[str, dict[str, Any]]:
     """Card name -> the definition read for it (cards read fully), from a built database; {} when it has none."""
     if not Path(db_path).exists():
         return {}
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    conn = guard.read_only(db_path)
     try:
         return {
             name: json.loads(definition)
@@ -153,10 +154,17 @@ def database_path() -> Path:
     return Path("data/rules.db")
 
 
+def load_read_cards(db_path: Path | None = None) -> None:
+    """Hand the engine (scenarios.cards.use_read_cards) the cards read fully from their text in the database at
+    `db_path`, else at `database_path()`: the one way the engine gets its read cards. Costs nothing once done
+    (the definitions are kept per database file, and handing the same ones again is skipped)."""
+    use_read_cards(read_definitions(db_path or database_path()))
+
+
 def engine_cards() -> dict[str, Card]:
     """Every card the engine can use: the hand-written ones and every card read fully from its text (a
-    hand-written one overrides the reading of its card). Installs the read ones for the engine's look-ups."""
-    use_read_cards(read_definitions(database_path()))
+    hand-written one overrides the reading of its card)."""
+    load_read_cards()
     return all_cards()
 
 
@@ -194,6 +202,8 @@ def _replace(node: Any, names: dict[str, str]) -> Any:
         head, colon, tail = node.partition(":")
         if colon and tail in names:
             return f"{head}:{names[tail]}"
+        if node.startswith("at ") and node[3:] in names:  # a place named by a slot: "where: at destination"
+            return f"at {names[node[3:]]}"
     return node
 
 

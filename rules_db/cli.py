@@ -17,6 +17,12 @@ from ingest.errors import IngestError
 DEFAULT_DB = Path("data/rules.db")
 
 
+def _db_option(help: str | None = None, exists: bool = False):
+    """The ``--db`` option of a command (the database file, ``data/rules.db`` unless given)."""
+    path = click.Path(exists=exists, dir_okay=False, path_type=Path)
+    return click.option("--db", "db_path", type=path, default=DEFAULT_DB, show_default=True, help=help)
+
+
 @click.group()
 @click.version_option(package_name="rules-db")
 def cli() -> None:
@@ -24,14 +30,7 @@ def cli() -> None:
 
 
 @cli.command("build")
-@click.option(
-    "--db",
-    "db_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=DEFAULT_DB,
-    show_default=True,
-    help="Database to write (replaced atomically at the end).",
-)
+@_db_option("Database to write (replaced atomically at the end).")
 @click.option("--keep-going", is_flag=True, help="Write the database even if some documents fail, without them.")
 @click.argument("documents", nargs=-1, type=click.Path(path_type=Path))
 def build_command(db_path: Path, keep_going: bool, documents: tuple[Path, ...]) -> None:
@@ -90,7 +89,7 @@ def _progress(specs):
 
 
 @cli.command("serve")
-@click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB, show_default=True)
+@_db_option()
 @click.option(
     "--host",
     default="127.0.0.1",
@@ -144,13 +143,7 @@ def serve_command(
 @click.argument("game")
 @click.argument("old")
 @click.argument("new")
-@click.option(
-    "--db",
-    "db_path",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    default=DEFAULT_DB,
-    show_default=True,
-)
+@_db_option(exists=True)
 @click.option(
     "--details",
     "details_path",
@@ -177,16 +170,16 @@ def diff_command(game: str, old: str, new: str, db_path: Path, details_path: Pat
 
 
 @cli.command("cards")
-@click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB, show_default=True)
+@_db_option()
 @click.option("--coverage", is_flag=True, help="How many cards of each set the card reader reads fully.")
 @click.option("--unread", "show_unread", is_flag=True, help="Each card not read, with the words not read.")
 @click.option("--oracle", is_flag=True, help="The hand-written cards (scenarios/cards.yaml) against their readings.")
 def cards_command(db_path: Path, coverage: bool, show_unread: bool, oracle: bool) -> None:
     """The cards the engine can use: read from their text at build time (card_readings)."""
-    from rules_db import card_readings, schema
+    from rules_db import card_readings, guard
 
     with _operational_failures(f"cannot read {db_path}", "build it first (rules-db build)"):
-        connection = schema.read_only(db_path)
+        connection = guard.read_only(db_path)
         if show_unread:
             for card in card_readings.unread_cards(connection):
                 click.echo(f"{card['set']}\t{card['name']}\t" + " | ".join(card["unread"]))
@@ -201,29 +194,23 @@ def cards_command(db_path: Path, coverage: bool, show_unread: bool, oracle: bool
 @cli.command("replay")
 @click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--all", "replay_all", is_flag=True, help="Replay the whole scenario library and print a table.")
-@click.option(
-    "--db",
-    "db_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=DEFAULT_DB,
-    show_default=True,
-    help="Database whose cards read from their text the scenarios may name, and whose rule lineage translates "
-    "citations for a scenario naming another rules version.",
+@_db_option(
+    "Database whose cards read from their text the scenarios may name, and whose rule lineage translates "
+    "citations for a scenario naming another rules version."
 )
 @click.option("--max-steps", type=int, default=1_000_000, show_default=True, help="Engine steps a replay may take.")
 @click.option("--seconds", type=float, default=60.0, show_default=True, help="Seconds a replay may run.")
 def replay_command(files: tuple[Path, ...], replay_all: bool, db_path: Path, max_steps: int, seconds: float) -> None:
     """Replay scenario FILES step by step with the rules cited; exits non-zero when an outcome differs."""
-    from rules_db.card_readings import read_definitions
+    from rules_db.card_readings import load_read_cards
     from scenarios import library_paths
-    from scenarios.cards import use_read_cards
     from scenarios.kernel import Budget, BudgetExceeded
     from scenarios.replay import render_tree, replay_file
     from scenarios.schema import ScenarioError
 
     if not files and not replay_all:
         raise click.UsageError("give a scenario FILE or --all")
-    use_read_cards(read_definitions(db_path))  # the cards a judge's dispute names, as the replay pages know them
+    load_read_cards(db_path)  # the cards a judge's dispute names, as the replay pages know them
     try:
         replays = [
             replay_file(path, Budget(max_steps=max_steps, seconds=seconds))

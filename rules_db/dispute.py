@@ -17,8 +17,9 @@ import yaml
 
 from ingest.card_names import load_aliases
 from rules_db.card_readings import engine_cards
-from rules_db.replay_view import Words, object_names, page_budget, problem, words
+from rules_db.replay_view import Words, object_names, page_budget, parse_scenario, problem, words
 from rules_db.typed_actions import MalformedAction, describe_action, folded, read_action
+from rules_db.verdict import outcome_spec
 from scenarios import schema
 from scenarios.cards import load_library
 from scenarios.kernel import KEYWORDS, BudgetExceeded, Refusal, load_rules
@@ -29,8 +30,7 @@ from scenarios.versions import NEWEST_VERSION
 def legal(text: str, source: str) -> dict:
     """The actions the rules allow next, after a scenario's actions (the dispute builder offers these)."""
     try:
-        engine_cards()  # the read cards, for the scenario's card names
-        scenario, _ = schema.parse(text, source, schema.PAGE_LIMITS)
+        scenario, _ = parse_scenario(text, source)
         replay = replay_scenario(scenario, source, page_budget())
     except (schema.ScenarioError, BudgetExceeded) as error:
         return {"error": problem(error), "actions": []}
@@ -60,21 +60,24 @@ def _last_action_start(scenario: schema.Scenario, source: str) -> int:
 
 def verdict(view: dict) -> dict:
     """What a dispute's actions came to, from its view (`replay_view.view`, with every step's board): each
-    difference between the starting board and the last one that a ruling is about (a unit that died or moved, a
-    battlefield's controller, a player's points, the winner), with the step that made it and its rules, and the
+    difference between the starting board and the last one in the outcome a dispute is judged on
+    (`verdict.outcome_spec`: a unit that died or moved, a battlefield's controller, a player's points, the
+    winner), with the step that made it and its rules, and the
     latest answered question naming the same object before it (a damage assignment, a target): the choice that
     decided it."""
     steps = view.get("steps") or []
     if not steps or "board" not in steps[-1]:
         return {"rows": []}
     start, end = view["start"], steps[-1]["board"]
+    kinds = {object_id: then["kind"] for object_id, then in start["objects"].items()}
+    outcome = outcome_spec(kinds, [player["name"] for player in start["players"]])
     rows = []
     for object_id, then in start["objects"].items():
         now = end["objects"].get(object_id)
-        if now is None:
+        if now is None or object_id not in outcome:  # an object the outcome does not look at (a spell, a rune)
             continue
-        for field, saying in _OBJECT_CHANGES:
-            if then.get(field) != now.get(field) and (words := saying(then, now)):
+        for field in outcome[object_id]:
+            if then.get(field) != now.get(field) and (words := _OBJECT_CHANGES[field](then, now)):
                 rows.append(_row([{"object": object_id}, {"text": f" {words}"}], steps, object_id, field))
                 break
     for then, now in zip(start["players"], end["players"], strict=False):
@@ -87,10 +90,12 @@ def verdict(view: dict) -> dict:
     return {"rows": sorted(rows, key=lambda row: row["step"]["number"])}
 
 
-def _died(then: dict, now: dict) -> str | None:
+def _died(then: dict, now: dict) -> str:
     if then["zone"] == "board" and now["zone"] != "board":
         return "died" if now["zone"] == "trash" and now["kind"] == "unit" else f"left the board ({now['zone']})"
-    return f"entered the board ({now['location'] or now['zone']})" if now["zone"] == "board" else None
+    if now["zone"] == "board":
+        return f"entered the board ({now['location'] or now['zone']})"
+    return f"went from the {then['zone']} to the {now['zone']}"  # a card drawn, discarded, recycled
 
 
 def _moved(then: dict, now: dict) -> str | None:
@@ -103,7 +108,7 @@ def _controlled(then: dict, now: dict) -> str | None:
     return f"is controlled by {now['controller']}" if now["controller"] else "is controlled by nobody"
 
 
-_OBJECT_CHANGES = (("zone", _died), ("location", _moved), ("controller", _controlled))
+_OBJECT_CHANGES = {"zone": _died, "location": _moved, "controller": _controlled}  # each of verdict.OUTCOME_FIELDS
 
 
 def _row(words: list[dict], steps: list[dict], subject: str, field: str) -> dict:
@@ -136,8 +141,7 @@ def _step(step: dict) -> dict:
 def attempt(text: str, source: str, action: dict) -> dict:
     """Try one more action after a scenario's actions: accepted, or refused with the rule that forbids it."""
     try:
-        engine_cards()  # the read cards, for the scenario's card names
-        scenario, _ = schema.parse(text, source, schema.PAGE_LIMITS)
+        scenario, _ = parse_scenario(text, source)
         replay = replay_scenario(scenario, source, page_budget())
         typed = read_action(replay.state, action)
         replay.state.push(typed)
@@ -276,8 +280,7 @@ def document(text: str) -> dict:
 def check_text(text: str, source: str) -> dict | None:
     """None when a scenario's text is valid, else its first problem with its line and field."""
     try:
-        engine_cards()
-        schema.parse(text, source, schema.PAGE_LIMITS)
+        parse_scenario(text, source)
     except schema.ScenarioError as error:
         return problem(error)
     return None

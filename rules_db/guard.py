@@ -1,4 +1,5 @@
-"""Every connection a server opens on the database, bounded: SQLite's limits and an authorizer.
+"""Connections to a built database: read-only (``read_only``, for every reader: the CLI, the card readings, a
+server), and every connection a server opens, bounded: SQLite's limits and an authorizer (``harden``).
 
 Datasette's time limit interrupts a query between steps of SQLite's virtual machine, which one call to a
 function never reaches: ``zeroblob(1e9)`` would build a gigabyte in one step. ``SQLITE_LIMIT_LENGTH`` ends
@@ -13,6 +14,7 @@ nothing interrupts (no page of ours formats in SQL). Datasette's ``prepare_conne
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 
 # The largest value a query may build: a page's rows are far smaller (the largest rule is under 50,000
 # characters, the largest JSON a page query builds under a megabyte).
@@ -31,6 +33,12 @@ DENIED_FUNCTIONS = frozenset(
     {"fts3_tokenizer", "load_extension", "readfile", "writefile", "edit", "fts5", "printf", "format"}
 )
 _DENIED_ACTIONS = {sqlite3.SQLITE_ATTACH, sqlite3.SQLITE_DETACH}
+
+
+def read_only(db_path: str | Path, *, check_same_thread: bool = True) -> sqlite3.Connection:
+    """A read-only connection to the database file ``db_path`` (named by its URI: a "?", "#" or "%" in the path is
+    the file's, not the URI's). ``check_same_thread=False`` lets other threads use it (sqlite3's own option)."""
+    return sqlite3.connect(Path(db_path).resolve().as_uri() + "?mode=ro", uri=True, check_same_thread=check_same_thread)
 
 
 def harden(conn: sqlite3.Connection) -> None:

@@ -35,7 +35,7 @@ from typing import Any
 import yaml
 
 from rules_db import verdict
-from rules_db.card_readings import engine_cards
+from rules_db.card_readings import engine_cards, load_read_cards
 from rules_db.sandbox import Sandbox, SandboxError
 from rules_db.typed_actions import value_words
 from scenarios import schema
@@ -50,6 +50,14 @@ MAX_URL_TOKEN = 12_000  # characters of a scenario encoded in a URL
 MAX_ALTERNATIVES = 12  # other answers offered per question in the what-if form
 
 # -- running a scenario (in a sandbox worker) -----------------------------------------------------------------
+
+
+def parse_scenario(text: str, source: str) -> tuple[schema.Scenario, dict]:
+    """A scenario typed into a page (or stored), parsed under the page limits against every card the engine can
+    use: where the pages' engine gets the cards read from their text (`view`, and the dispute builder's
+    `legal`, `attempt` and `check_text` all parse here)."""
+    load_read_cards()
+    return schema.parse(text, source, schema.PAGE_LIMITS)
 
 
 def view(
@@ -68,8 +76,7 @@ def replayed_view(
     """The view of a replay without its boards, and the replayed game to read them from (``with_boards``); the
     error and None when the scenario cannot be replayed."""
     try:
-        engine_cards()  # the read cards, for the scenario's card names
-        scenario, data = schema.parse(text, source, schema.PAGE_LIMITS)
+        scenario, data = parse_scenario(text, source)
         original = scenario
         if variant:
             chosen = next((v for v in scenario.variants if v.id == variant), None)
@@ -102,7 +109,8 @@ def replayed_view(
         for number, (depth, step) in enumerate(game.trace.steps(), start=1)
     ]
     computed = observe(game, expect)
-    found = verdict.readings(game, expect)  # the outcome after every step (a what-if: the original's outcome)
+    outcome = verdict.game_outcome(game, expect)  # a what-if: the original's outcome
+    found = verdict.readings(game, outcome)  # the outcome's values after every step
     described = {
         "error": None,
         "scenario": {
@@ -130,7 +138,7 @@ def replayed_view(
         "winner": game.winner,
         "inputs": (inputs := _inputs(scenario, data, replay.questions, say)),
         # the steps a what-if would flip (rules_db.verdict), for the scenario as it is: a what-if has its comparison
-        "decided": verdict.deciding(data, source, game, inputs, found) if deciding and not changes else [],
+        "decided": verdict.deciding(data, source, game, inputs, outcome, found) if deciding and not changes else [],
         "outcome_trail": verdict.trail(found),
     }
     return described, game

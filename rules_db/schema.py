@@ -6,8 +6,6 @@ table is created here, in dependency order, with its foreign keys and indexes.
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
 from typing import NamedTuple
 
 import sqlite_utils
@@ -635,12 +633,6 @@ SEARCHABLE: dict[str, list[str]] = {
     "infractions": ["name", "penalty", "category"],
     "cards": ["name", "ability_text"],
 }
-
-
-def read_only(db_path: str | Path, *, check_same_thread: bool = True) -> sqlite3.Connection:
-    """A read-only connection to the database file ``db_path`` (named by its URI: a "?", "#" or "%" in the path is
-    the file's, not the URI's). ``check_same_thread=False`` lets other threads use it (sqlite3's own option)."""
-    return sqlite3.connect(Path(db_path).resolve().as_uri() + "?mode=ro", uri=True, check_same_thread=check_same_thread)
 
 
 def bulk_loader(temp_path: str) -> sqlite_utils.Database:

@@ -21,7 +21,7 @@ import socket
 import sys
 from pathlib import Path
 
-from rules_db import queries, schema
+from rules_db import guard, queries, schema
 
 TITLE = "Judges' rules database"
 
@@ -50,7 +50,7 @@ def metadata(db_path: str | Path) -> dict:
 
 
 def _documents(db_path: Path) -> list[dict]:
-    connection = schema.read_only(db_path)
+    connection = guard.read_only(db_path)
     try:
         cursor = connection.execute(
             "select title, version, kind, source_file from documents order by game_id, kind, version desc"

@@ -7,7 +7,7 @@ from importlib import resources
 from pathlib import Path
 
 from ingest.documents import BUNDLED
-from rules_db import schema
+from rules_db import guard, schema
 from scenarios import library_paths
 from scenarios.cards import LIBRARY as CARD_LIBRARY
 
@@ -46,7 +46,7 @@ def _missing_tables(db_path: Path) -> list[str]:
     """The schema's tables the database lacks: the pages read them, and a database built before they existed would
     fail where they are read."""
     try:
-        conn = schema.read_only(db_path)
+        conn = guard.read_only(db_path)
     except sqlite3.Error:  # a file that cannot be opened
         return list(schema.TABLES)
     try:

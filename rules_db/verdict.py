@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 from scenarios import schema
@@ -34,15 +35,16 @@ SECONDS = 0.6  # and the time they may take together (a what-if takes 1-10 ms, a
 WHAT_IF_STEPS = 50_000  # steps one what-if may take
 MAX_DECIDING = 3
 MAX_FLIPS = 3  # what-ifs named per deciding step
+# What a dispute stating no outcome is judged on (`outcome_spec`): these fields of each object of these kinds.
 OBSERVED_KINDS = ("unit", "gear", "battlefield")
+OUTCOME_FIELDS = ("zone", "location", "controller")
 Key = tuple
 
 
-def readings(game: GameState, expect: dict) -> list[dict[Key, Any]]:
-    """The outcome's values (``expect``'s, or `outcome_spec`'s when it names none) before the first step and
-    after each step (where the step's board is read, scenarios/board.py)."""
-    expect = expect or outcome_spec(game)
-    start, walked = step_reads(game, lambda state: flat(observe(state, expect)))
+def readings(game: GameState, outcome: dict) -> list[dict[Key, Any]]:
+    """The values ``outcome`` names (the scenario's ``expect``, or `outcome_spec`'s when it names none) before
+    the first step and after each step (where the step's board is read, scenarios/board.py)."""
+    start, walked = step_reads(game, lambda state: flat(observe(state, outcome)))
     return [start or {}] + [reading or {} for _, _, reading in walked]
 
 
@@ -93,12 +95,13 @@ def _print(value: Any) -> str:
     return hashlib.blake2b(repr(value).encode(), digest_size=6).hexdigest()
 
 
-def deciding(data: dict, source: str, game: GameState, inputs: dict, found: list[dict[Key, Any]]) -> list[dict]:
+def deciding(
+    data: dict, source: str, game: GameState, inputs: dict, outcome: dict, found: list[dict[Key, Any]]
+) -> list[dict]:
     """The deciding steps of a replayed scenario (its document ``data``, as replayed: a variant's changes made;
-    ``found`` its `readings`), each ``{"number", "flips": [{"path", "value"}, ...]}``, in step order (see the
-    module's words)."""
+    ``found`` its `readings` of ``outcome``), each ``{"number", "flips": [{"path", "value"}, ...]}``, in step
+    order (see the module's words)."""
     deadline = time.perf_counter() + SECONDS
-    expect = data.get("expect") or outcome_spec(game)
     walked = list(game.trace.steps())
     final = found[-1]
     last_change: dict[Key, int] = {}
@@ -115,7 +118,7 @@ def deciding(data: dict, source: str, game: GameState, inputs: dict, found: list
         other = _replay(data, source, change)
         if other is None:
             continue
-        differing = [key for key, value in flat(observe(other, expect)).items() if final.get(key) != value]
+        differing = [key for key, value in flat(observe(other, outcome)).items() if final.get(key) != value]
         if not differing:
             continue
         numbers = [last_change[key] for key in differing if key in last_change]
@@ -176,17 +179,22 @@ def _parting(one: list[str], other: list[str]) -> int | None:
     return len(other) + 1 if len(one) > len(other) else None
 
 
-def outcome_spec(game: GameState) -> dict:
+def outcome_spec(kinds: dict[str, str], players: Iterable[str]) -> dict:
     """What a dispute stating no outcome is judged on: where each unit, gear and battlefield ends up, each
-    player's points, and the winner (an `expect` document of the engine's observable names)."""
+    player's points, and the winner (an `expect` document of the engine's observable names), given each object's
+    kind by id and the players. The one definition: the deciding steps read it (`readings`), and the dispute
+    builder's verdict says each of its changes in words (rules_db.dispute.verdict)."""
     spec: dict[str, Any] = {
-        obj.id: {"zone": None, "location": None, "controller": None}
-        for obj in game.objects.values()
-        if str(obj.kind) in OBSERVED_KINDS
+        object_id: dict.fromkeys(OUTCOME_FIELDS) for object_id, kind in kinds.items() if kind in OBSERVED_KINDS
     }
-    spec["players"] = {name: {"points": None} for name in game.turn_order}
+    spec["players"] = {name: {"points": None} for name in players}
     spec["winner"] = None
     return spec
+
+
+def game_outcome(game: GameState, expect: dict) -> dict:
+    """What a replayed game is judged on: its scenario's ``expect``, else `outcome_spec` of its objects."""
+    return expect or outcome_spec({obj.id: str(obj.kind) for obj in game.objects.values()}, game.turn_order)
 
 
 def flat(observed: dict) -> dict[Key, Any]:

@@ -41,10 +41,29 @@ class Strict(BaseModel):
 class TargetSpec(Strict):
     """Which objects a choice may pick: a card type plus filters."""
 
-    type: Literal["unit", "spell", "gear", "card_in_hand", "battlefield", "location"] = "unit"
+    # "permanent": a unit or a gear card ("a unit or gear from your trash"; 133.4.a.2: the permanent types)
+    # "player": a player chosen (355.10: a player mentioned is a target), "enemy" side: an opponent
+    type: Literal["unit", "spell", "gear", "permanent", "card_in_hand", "battlefield", "location", "player"] = "unit"
     side: Literal["friendly", "enemy", "any"] = "any"
-    where: Literal["here", "battlefield", "base", "any", "same_as_source", "other_battlefield"] = "any"
+    # "not_here": anywhere but where the source is (a unit a move "to here" may choose, 355.4.a); "my_battlefield":
+    # here, and here is a battlefield (a base is each player's own: an enemy unit is never in mine)
+    # a destination "to_or_from_base": its base for a unit at a battlefield, a battlefield for a unit in its base
+    where: Literal[
+        "here",
+        "not_here",
+        "my_battlefield",
+        "battlefield",
+        "base",
+        "any",
+        "same_as_source",
+        "other_battlefield",
+        "to_or_from_base",
+        "battlefield_with_your_units",  # a destination: a battlefield where the player choosing has units
+        "with_same_controller",  # a destination: where another unit of the moved unit's controller is
+    ] = "any"
     max_might: int | None = None
+    less_might_than_me: bool = False  # "with less Might than me": than the source's, as it is chosen
+    same_place_as: str | None = None  # "two units at the same battlefield": where the unit of that slot is
     max_cost: int | None = None  # printed Energy cost (206)
     max_power: int | None = None  # printed Power cost, of any domain (206)
     stunned: bool | None = None
@@ -53,6 +72,7 @@ class TargetSpec(Strict):
     other: bool = False  # "another unit": not the source of the ability itself
     tag: str | None = None  # "a friendly Mech": a unit with this tag (133.8)
     of: str | None = None  # a move's destination: the earlier slot whose units move there (not where they are)
+    zone: Literal["trash"] | None = None  # "a unit from your trash": a card in its chooser's trash (355.9.a, 355.10.a)
 
 
 class ObjectFilter(Strict):
@@ -68,6 +88,43 @@ class ObjectFilter(Strict):
     less_might_than_me: bool | None = None  # "if it has less Might than me"
     tag: str | None = None  # "your Mechs": objects with this tag (133.8, 143.1)
     buffed: bool | None = None  # "while I'm buffed": a unit with a buff on it (702.2.a)
+    exhausted: bool | None = None  # "a ready enemy unit" (false), "an exhausted unit" (true): 414
+    keyword: str | None = None  # "your units with [Temporary]": objects that have the keyword now
+    token: bool | None = None  # "token units you control": objects made as tokens (185)
+
+
+_MEASURES = ("count", "bonus", "double", "raise_to", "damage", "keyword", "energy_cost", "points")
+
+
+class Quantity(Strict):
+    """An amount counted as it is used, N for each one (scenarios/rules/amounts.py; 135.2.b.5.a, 359.3.f.2): one
+    measure, `times` N."""
+
+    count: ObjectFilter | None = None  # how many objects pass the filter
+    bonus: ObjectFilter | None = None  # the printed Might bonuses of the gear that pass it, summed (137.3)
+    double: str | None = None  # the current Might of a reference: the increase that doubles it (432.1)
+    raise_to: str | None = None  # the Might of a reference less that of `of`, when more: "increase its Might to"
+    damage: str | None = None  # the damage marked on it
+    keyword: str | None = None  # the summed value of a keyword (807.2) ...
+    of: str | None = None  # ... of this reference
+    energy_cost: str | None = None  # a card's printed Energy cost (206)
+    points: Literal["you"] | None = None
+    times: int = 1
+
+    @model_validator(mode="after")
+    def _one_measure(self):
+        named = [m for m in _MEASURES if getattr(self, m) is not None]
+        if len(named) != 1 or (self.keyword is None and self.raise_to is None) != (self.of is None):
+            raise ValueError(f"a quantity names one measure of {_MEASURES} (a keyword with `of`), not {named}")
+        return self
+
+    def words(self) -> str:
+        measure = next(m for m in _MEASURES if getattr(self, m) is not None)
+        value = getattr(self, measure)
+        filtered = self.count or self.bonus
+        shown = ", ".join(f"{k}: {v}" for k, v in value.model_dump(exclude_none=True).items()) if filtered else value
+        said = f"{measure} {shown} of {self.of}" if self.of else f"{measure} {shown}"
+        return said if self.times == 1 else f"{self.times} for each: {said}"
 
 
 class EventFilter(ObjectFilter):
@@ -76,7 +133,8 @@ class EventFilter(ObjectFilter):
     by: Literal["you", "opponent"] | None = None
     via: Literal["spell", "ability", "combat"] | None = None
     nth: int | None = None
-    card_type: Literal["unit", "gear", "spell"] | None = None  # the kind of card played (card_played events)
+    # the kind of card played (card_played events); "card": a Main Deck card (052), so not a token (185)
+    card_type: Literal["unit", "gear", "spell", "card"] | None = None
 
 
 DOMAINS = ("Fury", "Calm", "Mind", "Body", "Chaos", "Order")  # 134.2
@@ -101,6 +159,8 @@ class Cost(Strict):
     spend_buff: Literal["friendly", "this"] | None = None  # "spend a buff" (of a unit you control), "spend my buff"
     discard: int = 0
     spend_xp: int = 0  # "Spend 3 XP" (730.2)
+    recycle_from_trash: int = 0  # "Recycle 3 from your trash": cards of the payer's choice, not targets (416.3, 416.6)
+    recycle_kind: Literal["unit", "gear", "spell"] | None = None  # "Recycle a unit from your trash": only that kind
 
     def plus(self, other: Cost) -> Cost:
         """Both costs together (356.2: additional costs are added to the total)."""
@@ -135,7 +195,19 @@ class Cost(Strict):
         spent = {"friendly": "spend a buff", "this": "spend this unit's buff", None: ""}[self.spend_buff]
         parts += [spent, f"discard {self.discard}" if self.discard else ""]
         parts += [f"spend {self.spend_xp} XP" if self.spend_xp else ""]
+        recycled = f"{self.recycle_from_trash} {self.recycle_kind or 'card'}(s)"
+        parts += [f"recycle {recycled} from the trash" if self.recycle_from_trash else ""]
         return ", ".join(p for p in parts if p) or "nothing"
+
+
+class Tax(Strict):
+    """ "Opponents' spells cost [1] more" (356.3, a cost increase): on the cards of that kind its controller's
+    opponents play, while `condition` (about the card that says it) holds."""
+
+    on: Literal["spell", "unit", "gear"] = "spell"
+    energy: int = 0
+    power: int = 0
+    condition: str | None = None
 
 
 class Discount(Strict):
@@ -183,6 +255,7 @@ class Passive(Strict):
     minimum: int | None = None
     keywords: dict[str, int] = Field(default_factory=dict)
     triggers_also_on: dict[str, list[str]] = Field(default_factory=dict)
+    per: Quantity | None = None  # "+1 [Might] for each ...": its Might and keywords times this, counted now
 
 
 class Replacement(Strict):
@@ -223,10 +296,12 @@ class Card(Strict):
     power: int = 0
     keywords: dict[str, int] = Field(default_factory=dict)
     discounts: list[Discount] = Field(default_factory=list)  # 356.4, active wherever the card is played from
+    taxes: list[Tax] = Field(default_factory=list)  # 356.3: what opponents' cards cost more while this is on the board
     repeat: list[Cost] = Field(default_factory=list)  # [Repeat] costs, each paid at most once (820.1.c)
     flow: list[Cost] = Field(default_factory=list)  # [Flow] costs: played from the trash for one, then banished (829)
     might_bonus: int = 0
     enters_ready: bool = False
+    enters_ready_if: str | None = None  # "If <condition>, I enter ready": a condition word (364.3)
     # "You may play me to an open / an occupied enemy battlefield": locations its play may choose (355.2.b)
     played_to: list[Literal["open", "occupied enemy"]] = Field(default_factory=list)
     targets: dict[str, TargetSpec] = Field(default_factory=dict)
@@ -295,6 +370,8 @@ GEAR_TOKENS: dict[str, tuple[dict[str, Any], str]] = {
 
 RESTRICTIONS = {
     "no_move_from_here_to_base",
+    "no_move_to_base",  # "I can't move to base" (449.1, 054.1)
+    "units_no_move_to_base",  # "Units can't move to base": any unit, while this is on the board
     "assigned_combat_damage_last",  # "I must be assigned combat damage last" (465.2.c.2, 465.2.c.6)
 }
 
@@ -332,10 +409,14 @@ def check_vocabulary(card: Card) -> None:
             raise ValueError(f"card {card.name!r}: unknown token {instruction.get('token')!r} (187)")
         if instruction.get("op") in ("delayed", "replace_next"):
             _check_event(card, instruction.get("when") or instruction.get("would"))
+        for key in ("amount", "n"):
+            if isinstance(instruction.get(key), dict):
+                _check_quantity(card, Quantity.model_validate(instruction[key]), False)
     for trigger in card.triggers:
         _check_event(card, trigger.when.event)
     conditions = [t.condition for t in card.triggers] + [d.condition for d in card.discounts]
-    conditions += [p.condition for p in card.passives] + [a.condition for a in card.activated]
+    conditions += [p.condition for p in card.passives] + [a.condition for a in card.activated] + [card.enters_ready_if]
+    conditions += [t.condition for t in card.taxes]
     conditions += [i.get("condition") for effect_list in lists for i in instructions_of(effect_list)]
     for word in conditions:
         if word is not None and word not in kernel.CONDITIONS:
@@ -348,6 +429,12 @@ def check_vocabulary(card: Card) -> None:
             table, word = (kernel.WHERE, word[6:]) if word.startswith("where:") else (kernel.WHO, word)
             if word not in table:
                 raise ValueError(f"card {card.name!r}: unknown filter word {word!r}")
+    for passive in card.passives:
+        if passive.per is not None:
+            _check_quantity(card, passive.per, True)
+            counted = passive.per.count.keyword if passive.per.count is not None else None
+            if counted is not None and counted in passive.keywords:  # it would count what it gives
+                raise ValueError(f"card {card.name!r}: a passive giving [{counted}] can't count [{counted}]")
     for word in card.restrictions:
         if word not in RESTRICTIONS:
             raise ValueError(f"card {card.name!r}: unknown restriction {word!r}")
@@ -356,6 +443,21 @@ def check_vocabulary(card: Card) -> None:
         _check_move_destinations(card, trigger.targets, trigger.effects)
     for ability in card.activated:
         _check_move_destinations(card, ability.targets, ability.effects)
+
+
+def _check_quantity(card: Card, quantity: Quantity, passive: bool) -> None:
+    """A quantity's filter words are the engine's; a passive's Might never counts Might (it would read itself)."""
+    flt = quantity.count or quantity.bonus
+    if flt is not None:
+        unknown_who = flt.who not in kernel.WHO and flt.who.split()[-1] not in kernel.WHO
+        unknown_where = flt.where is not None and not flt.where.startswith("at ") and flt.where not in kernel.WHERE
+        if unknown_who or unknown_where:
+            raise ValueError(f"card {card.name!r}: unknown filter words {flt.who!r} / {flt.where!r} in an amount")
+    reads_might = quantity.double or quantity.raise_to or (flt is not None and (flt.mighty or flt.less_might_than_me))
+    if passive and reads_might:
+        raise ValueError(f"card {card.name!r}: a passive's Might can't count Might ({quantity.words()})")
+    if flt is not None and flt.keyword is not None and flt.keyword not in kernel.KEYWORDS:
+        raise ValueError(f"card {card.name!r}: unknown keyword {flt.keyword!r} in an amount")
 
 
 def _check_move_destinations(card: Card, targets: dict[str, TargetSpec], effects) -> None:

@@ -204,6 +204,7 @@ class Obj(Journaled):
     triggered_in_combat: tuple[str, ...] = ()  # designations already gained in this combat (383.4.e.2.a)
     banished_by: str | None = None
     hidden_turn: int | None = None  # the turn it was hidden (811.1.b: playable from the next turn)
+    left_controller: str | None = None  # its controller as it last left the board ("its controller draws 2")
     # battlefields
     battlefield_controller: str | None = None
     contested_by: str | None = None
@@ -267,6 +268,9 @@ class Player(Journaled):
     cards_finalized_this_turn: int = 0  # those played or being played, countered ones too (419.4.b in 1.4)
     finalized_this_turn: tuple[str, ...] = ()
     xp: int = 0  # XP, a resource a player gains and spends (728-733)
+    discarded_this_turn: int = 0  # cards discarded this turn ("If you've discarded a card this turn", 422.1)
+    drawn_this_turn: int = 0  # cards drawn this turn ("When you draw your second card each turn", 413)
+    prohibited: tuple[str, ...] = ()  # what an effect forbids the player this turn ("play cards", 054.1)
 
     def change_label(self, key: str):
         return (f"player {self.name}", key)

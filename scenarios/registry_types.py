@@ -42,6 +42,9 @@ class TypedProcedures(Protocol):
     def begin_showdown(self, game: Any, bf_id: str, /, *, because: Because) -> Any:
         """scenarios.rules.showdowns.begin_showdown"""
 
+    def board_to_deck(self, game: Any, owner: str, object_id: str, where: str, label: str, /, *, because: Because) -> Any:
+        """scenarios.rules.looking.board_to_deck"""
+
     def buff(self, game: Any, unit_ids: Any, label: Any = ..., /, *, because: Because) -> Any:
         """scenarios.rules.status.buff"""
 
@@ -159,11 +162,17 @@ class TypedProcedures(Protocol):
     def pay_cost(self, game: Any, cost: Any, player: str, source_id: str | None, label: str, /, *, because: Because) -> Any:
         """scenarios.rules.abilities.pay_cost"""
 
-    def play_by_effect(self, game: Any, unit: Any, player: str, location: str, label: str, /, *, because: Because) -> Any:
+    def play_by_effect(self, game: Any, unit: Any, player: str, location: str, label: str, ignoring: str = ..., /, *, because: Because) -> Any:
         """scenarios.rules.playing.play_by_effect"""
 
     def play_card(self, game: Any, act: Any, /, *, because: Because) -> Any:
         """scenarios.rules.playing.play_card"""
+
+    def put_back_in_order(self, game: Any, player: str, order: Any, positions: Any, label: str, /, *, because: Because) -> Any:
+        """scenarios.rules.looking.put_back_in_order"""
+
+    def put_on_deck(self, game: Any, player: str, card_id: str, where: str, label: str, /, *, because: Because) -> Any:
+        """scenarios.rules.looking.put_on_deck"""
 
     def put_trigger_on_chain(self, game: Any, instance: Any, /, *, because: Because) -> Any:
         """scenarios.rules.triggers.put_trigger_on_chain"""
@@ -185,6 +194,9 @@ class TypedProcedures(Protocol):
 
     def return_control(self, game: Any, unit_id: str, label: str, /, *, because: Because) -> Any:
         """scenarios.rules.durations.return_control"""
+
+    def return_from_trash(self, game: Any, card_id: str, label: str, /, *, because: Because) -> Any:
+        """scenarios.rules.off_board.return_from_trash"""
 
     def return_to_hand(self, game: Any, object_ids: Any, label: str, /, *, because: Because) -> Any:
         """scenarios.rules.zones.return_to_hand"""
@@ -213,11 +225,17 @@ class TypedProcedures(Protocol):
     def take_control(self, game: Any, unit_id: str, player: str, label: str, /, *, because: Because) -> Any:
         """scenarios.rules.control.take_control"""
 
+    def take_looked_card(self, game: Any, player: str, card_id: str, verb: str, label: str, /, *, because: Because) -> Any:
+        """scenarios.rules.looking.take_looked_card"""
+
     def trash_from_deck(self, game: Any, player: str, n: int, label: str, /, *, because: Because) -> Any:
         """scenarios.rules.zones.trash_from_deck"""
 
     def trash_hidden(self, game: Any, card: Any, /, *, because: Because) -> Any:
         """scenarios.rules.cleanups.trash_hidden"""
+
+    def trash_looked_cards(self, game: Any, card_ids: Any, label: str, /, *, because: Because) -> Any:
+        """scenarios.rules.looking._to_trash"""
 
     def wins(self, game: Any, name: str, /, *, because: Because) -> Any:
         """scenarios.rules.cleanups.wins"""
@@ -241,6 +259,9 @@ class TypedQueries(Protocol):
     def add_to_pool(self, game: Any, player: str, energy: int = ..., power: int = ..., domain: str | None = ...) -> None:
         """scenarios.rules.costs.add_to_pool"""
 
+    def allowed(self, game: Any, player: str, what: str, label: str) -> bool:
+        """scenarios.rules.players.allowed"""
+
     def amount(self, game: Any, run: Any, value: Any) -> int | None:
         """scenarios.rules.instructions.amount"""
 
@@ -259,8 +280,14 @@ class TypedQueries(Protocol):
     def burn_out_until_a_card(self, game: Any, player: str, because: Any) -> bool:
         """scenarios.rules.burn_out.burn_out_until_a_card"""
 
+    def card_drawn(self, game: Any, player: str) -> None:
+        """scenarios.rules.hand_size.card_drawn"""
+
     def card_played(self, game: Any, card: Any, player: str) -> None:
         """scenarios.rules.playing.card_played"""
+
+    def check_allowed(self, game: Any, player: str, what: str) -> None:
+        """scenarios.rules.players.check_allowed"""
 
     def check_destination(self, game: Any, unit: Any, destination: str, standard: bool) -> None:
         """scenarios.rules.movement.check_destination"""
@@ -292,6 +319,9 @@ class TypedQueries(Protocol):
     def control_can_lapse(self, game: Any, bf_id: str) -> bool:
         """scenarios.rules.cleanups.control_can_lapse"""
 
+    def cost_increase(self, game: Any, card: Any, player: str) -> Any:
+        """scenarios.rules.players.cost_increase"""
+
     def cost_problem(self, game: Any, cost: Any, player: str, source_id: str | None) -> Any:
         """scenarios.rules.abilities.cost_problem"""
 
@@ -303,6 +333,9 @@ class TypedQueries(Protocol):
 
     def deflect_cost(self, game: Any, player: str, choices: Any) -> int:
         """scenarios.rules.deflect.deflect_cost"""
+
+    def discarded_cards(self, game: Any, player: str, n: int) -> None:
+        """scenarios.rules.zones.discarded_cards"""
 
     def event_aliases(self, game: Any, source: Any, kind: str) -> frozenset:
         """scenarios.rules.layers.event_aliases"""
@@ -403,6 +436,9 @@ class TypedQueries(Protocol):
     def play_timing(self, game: Any, player: str, card: Any, facedown: bool) -> None:
         """scenarios.rules.playing.check_timing"""
 
+    def play_unit(self, game: Any, run: Any, card: Any, cost: Any, ins: Any, places: list[str]) -> None:
+        """scenarios.rules.off_board.play_unit"""
+
     def points_gained(self, game: Any, player: str) -> None:
         """scenarios.rules.cleanups.points_gained"""
 
@@ -412,8 +448,14 @@ class TypedQueries(Protocol):
     def put_chosen_on_chain(self, game: Any, item: Any, via: str) -> None:
         """scenarios.rules.chain.put_chosen_on_chain"""
 
+    def quantity(self, game: Any, view: Any, value: dict, run: Any = ...) -> int | None:
+        """scenarios.rules.amounts.quantity"""
+
     def recall_attackers_if_defenders_remain(self, game: Any) -> None:
         """scenarios.rules.combat.recall_attackers_if_defenders_remain"""
+
+    def recycle_from_trash(self, game: Any, player: str, n: int, label: str, because: Any, every_trash: bool = ..., up_to: bool = ..., kind: str | None = ...) -> None:
+        """scenarios.rules.off_board.recycle_from_trash"""
 
     def ref(self, game: Any, object_id: str) -> tuple:
         """scenarios.rules.targeting.ref"""
@@ -454,6 +496,9 @@ class TypedQueries(Protocol):
     def settle_priority(self, game: Any) -> None:
         """scenarios.rules.chain.settle_priority"""
 
+    def show_quantity(self, game: Any, run: Any, value: dict, n: int | None) -> None:
+        """scenarios.rules.amounts.show_quantity"""
+
     def show_refs(self, game: Any, run: Any, reference: Any) -> str:
         """scenarios.rules.instructions.show_refs"""
 
@@ -486,6 +531,12 @@ class TypedQueries(Protocol):
 
     def total_cost(self, game: Any, card: Any, player: str, base: Any, accelerate: bool, repeat: int, choices: list) -> Any:
         """scenarios.rules.costs.total_cost"""
+
+    def trash_of(self, game: Any, player: str | None, kind: str | None = ...) -> list[str]:
+        """scenarios.rules.off_board.trash_of"""
+
+    def unit_playable(self, game: Any, player: str, card: Any, how: Any) -> Any:
+        """scenarios.rules.off_board.unit_playable"""
 
     def update_designations(self, game: Any) -> None:
         """scenarios.rules.combat.update_designations"""

@@ -6,7 +6,6 @@ import html
 import re
 from urllib.parse import urlencode
 
-import pytest
 import sqlite_utils
 from servers import in_process
 
@@ -145,13 +144,6 @@ def test_the_bundled_vetoes_are_readable():
 
 
 # ---------------------------------------------------------------- on the bundled rulebooks
-
-
-@pytest.fixture(scope="module")
-def real_connection(real_db):
-    connection = schema.read_only(real_db)
-    yield connection
-    connection.close()
 
 
 def test_renames_are_mined_from_the_bundled_versions_with_their_evidence(real_connection):

@@ -23,7 +23,7 @@ import rules_db.build
 from ingest.documents import CORPUS_DIR
 from ingest.lemmas import load_tokenizer
 from ingest.source import read_lines
-from rules_db import schema
+from rules_db import guard, schema
 from rules_db.build import BuildFailed, build, specs_for
 from rules_db.cli import cli
 
@@ -251,7 +251,7 @@ def test_the_read_only_connection_opens_a_path_holding_uri_characters_and_writes
     folder.mkdir()
     path = folder / "rules.db"
     sqlite_utils.Database(path)["notes"].insert({"text": "kept"})
-    connection = schema.read_only(path)
+    connection = guard.read_only(path)
     assert connection.execute("select text from notes").fetchall() == [("kept",)]
     with pytest.raises(sqlite3.OperationalError, match="readonly"):
         connection.execute("insert into notes (text) values ('lost')")
@@ -265,9 +265,9 @@ def test_the_read_only_connection_serves_other_threads_only_when_asked(tmp_path)
         with ThreadPoolExecutor(1) as pool:
             return pool.submit(lambda: connection.execute("select count(*) from notes").fetchone()[0]).result()
 
-    assert count_in_another_thread(schema.read_only(path, check_same_thread=False)) == 1
+    assert count_in_another_thread(guard.read_only(path, check_same_thread=False)) == 1
     with pytest.raises(sqlite3.ProgrammingError, match="thread"):
-        count_in_another_thread(schema.read_only(path))
+        count_in_another_thread(guard.read_only(path))
 
 
 _BUILD_THEN_LEAVE_A_CYCLE = """

@@ -62,4 +62,28 @@ def test_the_builder_offers_read_cards_by_name_in_any_case(read_db, monkeypatch)
         assert names["Garen, Rugged"]["kind"] == "unit"
     finally:
         monkeypatch.delenv("RULES_DB_READ_CARDS")
-        card_readings.engine_cards()  # back to the cards of the default database
+        card_readings.load_read_cards()  # back to the cards of the default database
+
+
+def test_the_read_cards_come_from_a_database_whose_path_holds_uri_characters(read_db, tmp_path):
+    folder = tmp_path / "a?b#c%20d"  # each a URI's character, here the file's
+    folder.mkdir()
+    shutil.copy(read_db, folder / "rules.db")
+    definitions = card_readings.read_definitions(folder / "rules.db")
+    assert "Crackshot <Corsair>" in definitions
+    assert definitions == card_readings.read_definitions(read_db)
+
+
+def test_a_typed_dispute_may_name_the_read_cards_of_the_database_it_is_served_with(read_db, fixture_db, monkeypatch):
+    """Every entry that parses a typed scenario (here check_text and legal) parses it against the cards read from
+    the database the environment names, loaded where it is parsed (replay_view.parse_scenario)."""
+    text = dispute.NEW_DISPUTE.replace("A: {}", "A: {base: [{id: u1, card: Crackshot <Corsair>}]}")
+    try:
+        monkeypatch.setenv("RULES_DB_READ_CARDS", str(read_db))
+        assert dispute.check_text(text, "typed") is None
+        assert dispute.legal(text, "typed")["error"] is None
+        monkeypatch.setenv("RULES_DB_READ_CARDS", str(fixture_db))  # its cards were never read
+        assert "Crackshot <Corsair>" in dispute.check_text(text, "typed")["message"]
+    finally:
+        monkeypatch.delenv("RULES_DB_READ_CARDS")
+        card_readings.load_read_cards()  # back to the cards of the default database

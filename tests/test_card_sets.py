@@ -19,7 +19,7 @@ from ingest.card_exports import parse_file
 from ingest.cards import name_key
 from ingest.documents import CORPUS_DIR
 from ingest.errors import IngestError
-from rules_db import schema
+from rules_db import guard
 from rules_db.build import BuildFailed, build, specs_for
 from rules_db.errata import apply
 
@@ -55,13 +55,6 @@ def gallery():
 @pytest.fixture(scope="module")
 def raw_gallery() -> list[dict]:
     return json.loads(GALLERY.read_text(encoding="utf-8"))["cards"]
-
-
-@pytest.fixture(scope="module")
-def connection(real_db):
-    connection = schema.read_only(real_db)
-    yield connection
-    connection.close()
 
 
 # ----------------------------------------------------------------------------- the gallery
@@ -188,51 +181,51 @@ def test_an_erratum_quoted_short_is_patched_into_the_printed_text():
     assert apply("Something else entirely.", "Draw 1.", "Draw 2.") == ("Draw 2.", "whole text")
 
 
-def test_stored_errata_are_dated_and_applied(connection):
-    dated = connection.execute(
+def test_stored_errata_are_dated_and_applied(real_connection):
+    dated = real_connection.execute(
         "select count(*), count(distinct card_id) from card_errata where announced_on is not null"
     ).fetchone()
     assert dated == (63, 63)
-    undated_in_force = connection.execute(
+    undated_in_force = real_connection.execute(
         "select count(*) from card_errata where announced_on is null and new_text is not null and superseded_by is null"
     ).fetchone()[0]
     assert undated_in_force == 0  # every text change of the old list is one the dated list has too
     how = dict(
-        connection.execute("select applied_as, count(*) from card_errata where applied_as is not null group by 1")
+        real_connection.execute("select applied_as, count(*) from card_errata where applied_as is not null group by 1")
     )
     assert sum(how.values()) == 63 and how.get("whole text", 0) == 0
-    text = connection.execute("select current_text from cards where name = 'Diana, Lunari'").fetchone()[0]
+    text = real_connection.execute("select current_text from cards where name = 'Diana, Lunari'").fetchone()[0]
     assert "you may pay [1 Energy] to [Predict], then reveal" in text
 
 
 # ----------------------------------------------------------------------------- merged cards
 
 
-def test_the_two_exports_merge_into_one_card_per_card(connection, raw_gallery):
-    names = [row[0] for row in connection.execute("select name from cards where in_card_list = 1")]
+def test_the_two_exports_merge_into_one_card_per_card(real_connection, raw_gallery):
+    names = [row[0] for row in real_connection.execute("select name from cards where in_card_list = 1")]
     assert len(names) == 933 and len({name_key(name) for name in names}) == 933
-    printings = [row[0] for row in connection.execute("select id from card_printings")]
+    printings = [row[0] for row in real_connection.execute("select id from card_printings")]
     old_ids = {entry["id"] for entry in json.loads(OLD_CARDS.read_text(encoding="utf-8"))}
     gallery_ids = {entry["id"] for entry in raw_gallery if entry["type"] is not None}
     assert len(printings) == len(set(printings)) == len(old_ids | gallery_ids) == 1176
-    assert connection.execute("select count(*) from card_tokens").fetchone()[0] == 2
-    assert not connection.execute("select 1 from cards where name in ('Buff', 'XP Tracker')").fetchall()
+    assert real_connection.execute("select count(*) from card_tokens").fetchone()[0] == 2
+    assert not real_connection.execute("select 1 from cards where name in ('Buff', 'XP Tracker')").fetchall()
     # The newer list's wording is the card's; each list's is kept.
-    sources = connection.execute(
+    sources = real_connection.execute(
         """select t.document_id from card_texts t join cards c on c.id = t.card_id
         where c.name = 'Baited Hook' order by t.document_id"""
     ).fetchall()
     assert sources == [("riftbound-card-gallery-2026-07-20",), ("riftbound-cards",)]
-    assert connection.execute("select document_id from cards where name = 'Baited Hook'").fetchone() == (
+    assert real_connection.execute("select document_id from cards where name = 'Baited Hook'").fetchone() == (
         "riftbound-card-gallery-2026-07-20",
     )
 
 
-def test_nicknames_and_legend_names_still_find_their_cards(connection):
+def test_nicknames_and_legend_names_still_find_their_cards(real_connection):
     def aliases(name):
         return {
             row[0]
-            for row in connection.execute(
+            for row in real_connection.execute(
                 "select a.alias from card_aliases a join cards c on c.id = a.card_id where c.name = ?", [name]
             )
         }
@@ -276,21 +269,21 @@ def test_each_ban_source_is_read():
     assert [ban.name for ban in korean.bans if ban.format == "2v2"] == ["Master Yi, Wuju Bladesman"]
 
 
-def test_bans_are_stored_with_their_sources_and_the_disagreement_kept(connection):
+def test_bans_are_stored_with_their_sources_and_the_disagreement_kept(real_connection):
     constructed = {
         row[0]
-        for row in connection.execute(
+        for row in real_connection.execute(
             "select c.name from bans b join cards c on c.id = b.card_id where b.format = 'Constructed'"
         )
     }
     assert constructed == CONSTRUCTED
-    assert connection.execute("select count(*) from bans where card_id is null").fetchone()[0] == 0
-    two = connection.execute(
+    assert real_connection.execute("select count(*) from bans where card_id is null").fetchone()[0] == 0
+    two = real_connection.execute(
         "select distinct c.name from bans b join cards c on c.id = b.card_id where b.format = '2v2'"
     ).fetchall()
     assert two == [("Wuju Bladesman - Starter",)]
     for name in ("Called Shot", "Draven, Vanquisher"):
-        claims = connection.execute(
+        claims = real_connection.execute(
             """select b.effective_date, b.document_id from bans b join cards c on c.id = b.card_id
             where c.name = ? and b.effective_date is not null order by 1, 2""",
             [name],
@@ -299,9 +292,9 @@ def test_bans_are_stored_with_their_sources_and_the_disagreement_kept(connection
             ("2026-03-31", "riftbound-sets-and-bans-2026-09-27"),
             ("2026-07-24", "riftbound-banlist-2026-09-18"),
         ]
-    sets = dict(connection.execute("select id, release_date from sets"))
+    sets = dict(real_connection.execute("select id, release_date from sets"))
     assert sets["VEN"] == "2026-07-31" and sets["RAD"] == "2026-10-23" and len(sets) == 8
-    assert connection.execute("select name from sets where id = 'UNL'").fetchone() == ("Unleashed",)
+    assert real_connection.execute("select name from sets where id = 'UNL'").fetchone() == ("Unleashed",)
 
 
 # ----------------------------------------------------------------------------- pages
@@ -393,7 +386,7 @@ async def test_cards_whose_names_collide_or_are_not_ascii_get_distinct_stable_ad
     slugs = []
     for _ in range(2):
         build(db_path, specs_for([path]))
-        with schema.read_only(db_path) as connection:
+        with guard.read_only(db_path) as connection:
             slugs.append(dict(connection.execute("select name, slug from cards").fetchall()))
     assert slugs[0] == slugs[1]
     assert len(set(slugs[0].values())) == len(slugs[0]) and all(slugs[0].values())  # the engine's cards too

@@ -127,6 +127,13 @@ TERMS: dict[str, list[str]] = {
     "channel short": ["channel", "rune"],
     "empty_rune_pools": ["rune pool"],
     "recycle": ["recycl"],
+    # the main deck, the trash and the hand (scenarios/rules/looking.py, off_board.py)
+    "take_looked_card": ["draw", "hand"],
+    "trash_looked_cards": ["trash"],
+    "put_on_deck": ["deck"],
+    "put_back_in_order": ["deck"],
+    "board_to_deck": ["deck"],
+    "return_from_trash": ["trash", "hand"],
     "burn_out": ["burn"],
     "condition": ["legion", "condition", "mighty", "played"],  # which cards count as played (Legion)
     "look": ["look"],

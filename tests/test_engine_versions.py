@@ -149,3 +149,33 @@ def test_a_reading_names_each_rule_its_steps_cite_alone_by_its_role():
     stray = dataclasses.replace(behaviour.readings[-1], roles=(("lifted", "999.9"),))
     with pytest.raises(kernel.EngineError, match="not a rule it cites"):
         dataclasses.replace(behaviour, readings=(*behaviour.readings[:-1], stray))
+
+
+def test_two_passive_decreases_that_read_alike_are_snapshotted_one_after_the_other(monkeypatch):
+    """A card with two identical limited passives (-2, to a minimum of 1) on a 4-Might unit: under 2025-12-01 each
+    limit is snapshotted as it begins to apply, the first at -2 and the second, applied after it, at -1 (not a
+    second -2, nor one snapshot for both): 1 Might, as when recomputed under 1.4."""
+    from scenarios import cards
+    from scenarios.kernel import calc
+
+    twin = {"to": {"who": "enemy unit"}, "might": -2, "minimum": 1}
+    card = cards.Card.model_validate({"name": "Twin Warden", "made_up": True, "type": "unit", "passives": [twin] * 2})
+    monkeypatch.setitem(cards._READ, card.name, card)
+    setup = {
+        "turn": {"player": "A"},
+        "players": {"A": {"base": [{"id": "w", "card": card.name}, {"id": "a1", "card": "Test Unit"}]}, "B": {}},
+        "battlefields": [
+            {
+                "id": "bf1",
+                "card": "Neutral Ground",
+                "controller": "B",
+                "units": [{"id": "d1", "card": "Test Defender", "controller": "B", "might": 4}],
+            }
+        ],
+    }
+    for version, snapshots in (("2025-12-01", [2, 1]), ("2026-06-18", [])):
+        game = GameState(setup, rules_version=version)
+        game.push({"by": "A", "do": "move", "units": ["a1"], "to": "bf1"})
+        defender = game.obj("d1")
+        assert [amount for _, amount in defender.passive_limits] == snapshots, version
+        assert calc.might(game, defender) == 1, calc.explain_might(game, defender)

@@ -12,7 +12,7 @@ from ingest import faq_articles, riftbound_faq_json, riftbound_faq_md
 from ingest.documents import CORPUS_DIR, bundled_spec
 from ingest.errors import IngestError
 from ingest.formats import expand
-from rules_db import faqs, queries, schema
+from rules_db import faqs, queries
 
 JSON_FILE = CORPUS_DIR / "riftbound-official-faqs.json"
 MD_FILE = CORPUS_DIR / "riftbound-vendetta-faq-2026-08-14.md"
@@ -219,23 +219,16 @@ def test_a_file_of_several_articles_is_one_document_per_article():
 # ---------------------------------------------------------------- on the real database
 
 
-@pytest.fixture(scope="module")
-def connection(real_db):
-    connection = schema.read_only(real_db)
-    yield connection
-    connection.close()
-
-
-def _explicit(connection, document_id):
-    return connection.execute(
+def _explicit(real_connection, document_id):
+    return real_connection.execute(
         """select count(*), sum(c.rule_id is not null) from ruling_citations c join rulings r on r.id = c.ruling_id
         where r.document_id = ? and c.how = 'explicit'""",
         [document_id],
     ).fetchone()
 
 
-def test_faq_questions_stored_and_their_citations_resolved_in_the_rules_in_force(connection):
-    questions = connection.execute(
+def test_faq_questions_stored_and_their_citations_resolved_in_the_rules_in_force(real_connection):
+    questions = real_connection.execute(
         """select count(*) from rulings r join faq_articles f on f.document_id = r.document_id
         where f.official = 1 and r.category = 'question'"""
     ).fetchone()[0]
@@ -245,9 +238,9 @@ def test_faq_questions_stored_and_their_citations_resolved_in_the_rules_in_force
         ("riftbound-spiritforged-faq", "2025-12-01"),
         ("vendetta-rules-faq-and-clarifications", "2026-06-18"),
     ):
-        total, resolved = _explicit(connection, document_id)
+        total, resolved = _explicit(real_connection, document_id)
         assert total and resolved == total, document_id
-        (read_in,) = connection.execute(
+        (read_in,) = real_connection.execute(
             "select distinct d.version from rulings r join documents d on d.id = r.rules_document_id "
             "where r.document_id = ?",
             [document_id],
@@ -255,25 +248,25 @@ def test_faq_questions_stored_and_their_citations_resolved_in_the_rules_in_force
         assert read_in == version
     # Unleashed cites 1.3 (not in the corpus), read in 2026-06-18; the numbers 1.4 gave another rule (or none) are
     # read by the rule text the FAQ quotes: every citation resolves
-    total, resolved = _explicit(connection, "unleashed-rules-faq-and-clarifications")
+    total, resolved = _explicit(real_connection, "unleashed-rules-faq-and-clarifications")
     assert total >= 40 and resolved == total
-    everything = connection.execute(
+    everything = real_connection.execute(
         """select count(*), sum(c.rule_id is not null) from ruling_citations c join rulings r on r.id = c.ruling_id
         join faq_articles f on f.document_id = r.document_id where f.official = 1 and c.how = 'explicit'"""
     ).fetchone()
     assert everything[1] >= 0.99 * everything[0]
-    rows = connection.execute(
+    rows = real_connection.execute(
         "select source, count(*) from rulings r join faq_articles f on f.document_id = r.document_id group by source"
     ).fetchall()
     assert dict(rows).keys() == {"Riot Games", "GrentonTV"}
 
 
-def test_a_number_of_a_version_not_held_is_read_by_the_text_the_faq_quotes(connection):
+def test_a_number_of_a_version_not_held_is_read_by_the_text_the_faq_quotes(real_connection):
     """Core Rules 1.3's 467 ("When a cleanup occurs and a player has accrued Points...") is 1.4's 472, and 1.4's
     467 is another rule ("Scoring"): the quote decides, in the ruling that quotes it and wherever else the FAQ
     cites that number. 1.3's 438.1, quoted as 1.4 prints it under the same number, keeps its number."""
     read = dict(
-        connection.execute(
+        real_connection.execute(
             """select c.number, group_concat(distinct x.number) from ruling_citations c
             join rulings r on r.id = c.ruling_id join rules x on x.id = c.rule_id
             where r.document_id = 'unleashed-rules-faq-and-clarifications' and c.how = 'explicit' group by c.number"""
@@ -320,7 +313,7 @@ def test_quoted_rules_are_read_by_their_text_only_when_it_is_sure(tmp_path):
     assert read == {"101": (3, "103"), "099": (1, "101")}
 
 
-def test_a_faq_citation_resolves_to_its_ruling_or_to_nothing(connection):
+def test_a_faq_citation_resolves_to_its_ruling_or_to_nothing(real_connection):
     cited = [
         "faq:2026-08-14#q7",
         "faq:2026-08-14#q999",
@@ -328,29 +321,29 @@ def test_a_faq_citation_resolves_to_its_ruling_or_to_nothing(connection):
         "faq:2026-02-25#q1",  # the event page of that date is not Riot's
         "not a citation",
     ]
-    found = faqs.faq_entries(connection, "riftbound", cited)
+    found = faqs.faq_entries(real_connection, "riftbound", cited)
     assert found["faq:2026-08-14#q7"]["anchor"] == "q7" and "Rebuttal" in found["faq:2026-08-14#q7"]["question"]
     assert found["faq:2026-08-14#q7"]["path"] == f"/rulings/{found['faq:2026-08-14#q7']['id']}"
     assert [citation for citation, entry in found.items() if entry is None] == cited[1:]
-    assert faqs.faq_entries(connection, "runeterra", cited[:1]) == {cited[0]: None}  # another game's FAQs
+    assert faqs.faq_entries(real_connection, "runeterra", cited[:1]) == {cited[0]: None}  # another game's FAQs
     # the replay pages' citation rows come from the same look-up
-    rows = queries.faq_rulings(connection, "riftbound", cited)
+    rows = queries.faq_rulings(real_connection, "riftbound", cited)
     assert {c: row["ruling_id"] for c, row in rows.items()} == {c: e and e["id"] for c, e in found.items()}
 
 
-def test_a_rule_an_faq_cites_says_it_is_clarified(connection):
-    (rule_id,) = connection.execute(
+def test_a_rule_an_faq_cites_says_it_is_clarified(real_connection):
+    (rule_id,) = real_connection.execute(
         "select id from rules where document_id = 'riftbound-core-rules-2026-06-18' and number = '419.4.b'"
     ).fetchone()
-    (faq,) = faqs.clarifications(connection, rule_id)
+    (faq,) = faqs.clarifications(real_connection, rule_id)
     assert faq["title"] == "Vendetta Rules FAQ and Clarifications" and faq["published"] == "2026-08-14"
     assert faq["precedence"] and faq["superseded_by"] is None
     assert [entry["anchor"] for entry in faq["entries"]] == ["q13", "q18"]
 
 
-def test_faq_rulings_are_searched_like_the_other_rulings(connection):
+def test_faq_rulings_are_searched_like_the_other_rulings(real_connection):
     from rules_db import search
 
-    found = search.search(connection, "Abandon flow cost banished", "riftbound")
+    found = search.search(real_connection, "Abandon flow cost banished", "riftbound")
     questions = [hit.get("title") or hit.get("question") for hit in found["results"] if hit["kind"] == "ruling"]
     assert any("Flow cost" in (question or "") for question in questions[:5]), questions[:5]

@@ -7,16 +7,7 @@ from __future__ import annotations
 import datetime
 import re
 
-import pytest
-
-from rules_db import faqs, schema
-
-
-@pytest.fixture(scope="module")
-def connection(real_db):
-    connection = schema.read_only(real_db)
-    yield connection
-    connection.close()
+from rules_db import faqs
 
 
 async def _get(datasette, path, status=200):
@@ -44,18 +35,18 @@ async def test_home_says_what_is_in_force_today_each_item_linked(datasette):
     assert 'name="on"' in block and 'type="date"' in block
 
 
-async def test_home_in_force_reads_as_sentences_and_disputes_only_differing_dates(datasette, connection):
+async def test_home_in_force_reads_as_sentences_and_disputes_only_differing_dates(datasette, real_connection):
     block = _section((await _get(datasette, "/?on=2026-12-01")).text, "in-force")
     text = " ".join(re.sub(r"<[^>]+>", "", block).split())
     assert "Core Rules 1.4 (text of 2026-06-18), in force since 2026-07-24 · patch notes" in text
     assert "Tournament Rules of 2026-07-16, in force since 2026-07-16" in text
     assert "None" not in text  # a set without a name is named by its code; an undated claim is not listed
     # a ban is disputed where its sources give different dates, not where one gives none
-    differing = connection.execute(
+    differing = real_connection.execute(
         """select count(*) from (select card_id from bans where effective_date is not null and format = 'Constructed'
         group by card_id having count(distinct effective_date) > 1)"""
     ).fetchone()[0]
-    undated = connection.execute("select count(*) from bans where effective_date is null").fetchone()[0]
+    undated = real_connection.execute("select count(*) from bans where effective_date is null").fetchone()[0]
     assert differing >= 1 and undated >= 1 and text.count("sources disagree") == differing
     assert "2v2: every Constructed ban" in text
 
@@ -78,8 +69,8 @@ async def test_a_day_not_written_as_a_day_is_refused_saying_what_was_expected(da
         assert "YYYY-MM-DD" in response.text
 
 
-async def test_a_faq_ruling_is_credited_to_riot_with_date_link_and_rules_in_force(datasette, connection):
-    found = faqs.faq_entries(connection, "riftbound", ["faq:2026-08-14#q2"])["faq:2026-08-14#q2"]
+async def test_a_faq_ruling_is_credited_to_riot_with_date_link_and_rules_in_force(datasette, real_connection):
+    found = faqs.faq_entries(real_connection, "riftbound", ["faq:2026-08-14#q2"])["faq:2026-08-14#q2"]
     html = (await _get(datasette, found["path"])).text
     assert "Official FAQ" in html and "Riot Games" in html
     assert (
@@ -91,10 +82,10 @@ async def test_a_faq_ruling_is_credited_to_riot_with_date_link_and_rules_in_forc
     assert 'href="/cards/' in html  # Iascylla and Azir named
 
 
-async def test_a_faq_citation_of_a_version_not_held_links_the_rule_its_quote_names(datasette, connection):
+async def test_a_faq_citation_of_a_version_not_held_links_the_rule_its_quote_names(datasette, real_connection):
     """Unleashed FAQ q1 cites Core Rules 1.3's 467 and quotes it; 1.4 numbers that rule 472: the citation links
     472 and says why, and the number in the ruling's text links there too."""
-    (ruling_id,) = connection.execute(
+    (ruling_id,) = real_connection.execute(
         "select id from rulings where document_id = 'unleashed-rules-faq-and-clarifications' and anchor = 'q1'"
     ).fetchone()
     html = (await _get(datasette, f"/rulings/{ruling_id}")).text
@@ -108,8 +99,8 @@ async def test_a_faq_citation_of_a_version_not_held_links_the_rule_its_quote_nam
     assert ": not found" not in citations
 
 
-async def test_the_event_rulings_page_is_not_riots(datasette, connection):
-    (ruling_id,) = connection.execute(
+async def test_the_event_rulings_page_is_not_riots(datasette, real_connection):
+    (ruling_id,) = real_connection.execute(
         "select min(id) from rulings where document_id = 'rq-vegas-2026-rulings'"
     ).fetchone()
     html = (await _get(datasette, f"/rulings/{ruling_id}")).text

@@ -23,7 +23,7 @@ from ingest.errors import IngestError
 from ingest.formats import FORMATS, adapter
 from ingest.limits import check_rules
 from ingest.outline import _RUNS_ON, natural_key, runs_on
-from rules_db.schema import read_only
+from rules_db.guard import read_only
 from rules_db.search import answer
 from scenarios import library_paths
 from scenarios.schema import Loader, ScenarioError

@@ -4,8 +4,11 @@ small fixture database through Datasette's own test client."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
+import shutil
+from urllib.parse import urljoin
 
 import pytest
 from servers import in_process
@@ -390,7 +393,7 @@ async def test_a_games_offline_pack_lists_every_page_of_the_game(datasette, fixt
     """``/offline/<game>``: every rule of every version, every keyword, ruling, card and replay of the game, and the
     pages leading to them, each once, each a page the server answers; an estimated size per part; the page's form
     names each part. Another game's pages are not in it."""
-    from rules_db.schema import read_only
+    from rules_db.guard import read_only
 
     pack = (await _get(datasette, "/offline/riftbound.json")).json()
     urls = {part["id"]: part["urls"] for part in pack["parts"]}
@@ -432,3 +435,35 @@ async def test_a_games_offline_pack_lists_every_page_of_the_game(datasette, fixt
     other = (await _get(datasette, "/offline/runeterra.json")).json()
     assert not set(every) & {url for part in other["parts"] for url in part["urls"] if url != "/"}
     await _get(datasette, "/offline/no-such-game", status=404)
+
+
+async def test_the_offline_pack_counts_its_pages_and_measures_their_size(fixture_db, tmp_path, monkeypatch):
+    """What the pack page says it will keep, part by part: every page its script keeps, a list's next pages
+    included (here a comparison of two versions, one rule a page), and their size within 5%, against every page of the
+    pack walked as static/offline.js walks it (the pager's next link followed)."""
+    from rules_db.queries import diffs
+
+    monkeypatch.setattr(diffs, "DIFF_PAGE_SIZE", 1)
+    shutil.copy(fixture_db, tmp_path / "rules.db")  # a database file of its own: nothing kept from other tests
+    datasette = in_process(tmp_path / "rules.db")
+    pack = (await _get(datasette, "/offline/riftbound.json")).json()
+    followed = 0
+    for part in (part for part in pack["parts"] if part["chosen"]):
+        queue, seen, sizes = list(part["urls"]), set(part["urls"]), []
+        while queue:
+            url = queue.pop()
+            page = await _get(datasette, url)
+            sizes.append(len(page.content))
+            pager = re.search(r'<nav class="pages"[^>]*>((?:(?!</nav>).)*)</nav>', page.text, re.S)
+            following = pager and re.search(r'<a rel="next" href="([^"]+)"', pager.group(1))
+            if part["follow"] and following:
+                found = urljoin(url, html.unescape(following.group(1))).partition("#")[0]
+                if found not in seen:
+                    seen.add(found)
+                    queue.append(found)
+                    followed += 1
+        assert part["pages"] == len(sizes), part["id"]
+        assert abs(part["bytes"] - sum(sizes)) <= 0.05 * sum(sizes), part["id"]
+    assert followed > 0, "a comparison, one rule a page, has next pages"
+    chosen = [part for part in pack["parts"] if part["chosen"]]
+    assert pack["pages"] == sum(part["pages"] for part in chosen)

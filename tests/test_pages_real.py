@@ -11,15 +11,7 @@ import sqlite_utils
 from servers import in_process
 
 from ingest.card_names import CardMention
-from rules_db import cards, schema
-
-
-@pytest.fixture(scope="module")
-def connection(real_db):
-    connection = schema.read_only(real_db)
-    yield connection
-    connection.close()
-
+from rules_db import cards
 
 # A rule's URL part before its number: "2025-12-01" for the default rulebook, "tournament/2026-07-16" else.
 _URL_VERSION = """case when b.is_default then d.version else b.slug || '/' || d.version end"""
@@ -34,11 +26,11 @@ async def _get(datasette, path, status=200):
     return response
 
 
-async def test_home_counts_match_the_database(datasette, connection):
+async def test_home_counts_match_the_database(datasette, real_connection):
     data = (await _get(datasette, "/.json")).json()
     shown = {doc["id"]: (doc["rules"], doc["rulings"]) for game in data["games"] for doc in game["documents"]}
     stored = {}
-    for document_id, rules, rulings in connection.execute(
+    for document_id, rules, rulings in real_connection.execute(
         "select id, (select count(*) from rules where document_id = d.id), "
         "(select count(*) from rulings where document_id = d.id) from documents d"
     ):
@@ -57,10 +49,10 @@ async def test_both_riftbound_permalinks_from_the_issue(datasette):
     assert newest["document"]["version"] == "2026-06-18" and newest["document"]["version_label"] == "1.4"
 
 
-async def test_rulings_citing_443_1_e_are_on_its_page(datasette, connection):
+async def test_rulings_citing_443_1_e_are_on_its_page(datasette, real_connection):
     citing = {
         row[0]
-        for row in connection.execute(
+        for row in real_connection.execute(
             "select c.ruling_id from ruling_citations c join rules r on r.id = c.rule_id "
             "join documents d on d.id = r.document_id where r.number = '443.1.e' and d.version = '2025-12-01'"
         )
@@ -71,10 +63,10 @@ async def test_rulings_citing_443_1_e_are_on_its_page(datasette, connection):
         assert f'href="/rulings/{ruling_id}"' in html
 
 
-async def test_a_citation_reads_as_words_not_as_the_sources_markup(datasette, connection):
+async def test_a_citation_reads_as_words_not_as_the_sources_markup(datasette, real_connection):
     """The FAQ writes its citations as markup (``<Rule number="355.5" />``): the pages of the rulings and of the
     rules they cite show the citation's words, never that markup nor the column's value ("explicit")."""
-    cited = connection.execute(f"""select c.ruling_id, {_URL_VERSION}, r.number from ruling_citations c
+    cited = real_connection.execute(f"""select c.ruling_id, {_URL_VERSION}, r.number from ruling_citations c
         join rules r on r.id = c.rule_id join documents d on d.id = r.document_id join rulebooks b on b.id = d.rulebook_id
         where c.raw_text like '<%' and r.game_id = 'riftbound' group by c.ruling_id order by c.ruling_id limit 12""").fetchall()
     assert cited
@@ -82,15 +74,17 @@ async def test_a_citation_reads_as_words_not_as_the_sources_markup(datasette, co
         for path in (f"/rulings/{ruling_id}", f"/rules/riftbound/{version}/{number}"):
             html = (await _get(datasette, path)).text
             assert "&lt;Rule" not in html and "explicit:" not in html, path
-    by_keyword = connection.execute("select ruling_id, raw_text from ruling_citations where how = 'keyword'").fetchone()
+    by_keyword = real_connection.execute(
+        "select ruling_id, raw_text from ruling_citations where how = 'keyword'"
+    ).fetchone()
     html = (await _get(datasette, f"/rulings/{by_keyword[0]}")).text
     assert f"by the keyword “{by_keyword[1]}" in html
 
 
-async def test_a_rule_cited_twice_in_other_words_reads_as_a_list_not_one_text_with_a_comma(datasette, connection):
+async def test_a_rule_cited_twice_in_other_words_reads_as_a_list_not_one_text_with_a_comma(datasette, real_connection):
     """A ruling citing one rule in two texts ("step 443.1.e" and "(443.1.e)") says each text on its own; the
     texts were joined by SQL's comma into one quoted text, "step 443.1.e,(443.1.e)"."""
-    twice = connection.execute(f"""select c.ruling_id, {_URL_VERSION}, r.number, group_concat(distinct c.raw_text)
+    twice = real_connection.execute(f"""select c.ruling_id, {_URL_VERSION}, r.number, group_concat(distinct c.raw_text)
         from ruling_citations c join rules r on r.id = c.rule_id join documents d on d.id = r.document_id
         join rulebooks b on b.id = d.rulebook_id where c.how = 'explicit' and r.game_id = 'riftbound'
         group by c.ruling_id, c.rule_id having count(distinct c.raw_text) > 1""").fetchall()
@@ -101,12 +95,12 @@ async def test_a_rule_cited_twice_in_other_words_reads_as_a_list_not_one_text_wi
             assert "cited as" in html and f"“{joined}”" not in html, path
 
 
-async def test_a_ruling_lists_older_numbers_only_when_it_cites_older_rules(datasette, connection):
+async def test_a_ruling_lists_older_numbers_only_when_it_cites_older_rules(datasette, real_connection):
     """A citation of an older version lists what its rule is in the newest version (what it means today), not in
     the other older ones; one of the newest rules folds its older numbers away, so a ruling citing six rules is not
     twice as long."""
     newest, stale = (
-        connection.execute(f"""select c.ruling_id from ruling_citations c join documents d on d.id = c.document_id
+        real_connection.execute(f"""select c.ruling_id from ruling_citations c join documents d on d.id = c.document_id
         where d.is_newest = {flag} and d.game_id = 'riftbound' order by c.ruling_id limit 1""").fetchone()[0]
         for flag in (1, 0)
     )
@@ -115,7 +109,7 @@ async def test_a_ruling_lists_older_numbers_only_when_it_cites_older_rules(datas
     assert '<details class="equivalents"><summary>In ' in folded
     assert folded.count('<ul class="equivalents">') == folded.count('<details class="equivalents">')
     assert '<ul class="equivalents">' in listed and '<details class="equivalents">' not in listed
-    newest_versions = {row[0] for row in connection.execute("select version from documents where is_newest = 1")}
+    newest_versions = {row[0] for row in real_connection.execute("select version from documents where is_newest = 1")}
     shown = re.findall(r'<ul class="equivalents">.*?</ul>', listed, re.S)
     in_versions = {
         version
@@ -126,10 +120,10 @@ async def test_a_ruling_lists_older_numbers_only_when_it_cites_older_rules(datas
 
 
 @pytest.mark.parametrize("shard", range(SHARDS))
-async def test_every_resolved_cross_reference_printed_in_riftbound_text_is_a_link(datasette, connection, shard):
+async def test_every_resolved_cross_reference_printed_in_riftbound_text_is_a_link(datasette, real_connection, shard):
     """Every other rule with references, in every rulebook (a sample across the books, to keep the test quick);
     a reference into another rulebook ("See CR 110") links to that rulebook's URL."""
-    rules = connection.execute(f"""select distinct {_URL_VERSION}, r.number from rule_refs x
+    rules = real_connection.execute(f"""select distinct {_URL_VERSION}, r.number from rule_refs x
         join rules r on r.id = x.from_rule_id join documents d on d.id = r.document_id
         join rulebooks b on b.id = d.rulebook_id
         where x.status = 'resolved' and r.game_id = 'riftbound' and r.position % 2 = 0""").fetchall()
@@ -148,9 +142,9 @@ async def test_every_resolved_cross_reference_printed_in_riftbound_text_is_a_lin
 
 
 @pytest.mark.parametrize("shard", range(SHARDS))
-async def test_every_ruling_page_and_each_citation_target(datasette, connection, shard):
-    ruling_ids = [row[0] for row in connection.execute("select id from rulings order by id")]
-    (official_faqs,) = connection.execute(
+async def test_every_ruling_page_and_each_citation_target(datasette, real_connection, shard):
+    ruling_ids = [row[0] for row in real_connection.execute("select id from rulings order by id")]
+    (official_faqs,) = real_connection.execute(
         "select count(*) from rulings where document_id in (select document_id from faq_articles)"
     ).fetchone()
     assert official_faqs >= 172  # Riot's FAQs (and an event's rulings page): their questions and clarifications
@@ -172,10 +166,10 @@ async def test_every_ruling_page_and_each_citation_target(datasette, connection,
             assert ruling_id in rulings_on[path], (ruling_id, path)
 
 
-async def test_search_recalled_finds_the_recall_rules(datasette, connection):
+async def test_search_recalled_finds_the_recall_rules(datasette, real_connection):
     recall_rules = {
         row[0]
-        for row in connection.execute(
+        for row in real_connection.execute(
             "select r.number from rules r join documents d on d.id = r.document_id "
             "where d.game_id = 'riftbound' and d.is_newest = 1 and r.heading like 'Recall%'"
         )
@@ -207,8 +201,8 @@ async def test_a_number_missing_from_the_newest_version_is_404_with_help(dataset
     assert "465.1" in {row["number"] for row in data["nearest"]}
 
 
-async def test_every_newest_keyword_page_names_its_defining_rule(datasette, connection):
-    keywords = connection.execute("""select k.game_id, k.term, d.version, k.defining_number from keywords k
+async def test_every_newest_keyword_page_names_its_defining_rule(datasette, real_connection):
+    keywords = real_connection.execute("""select k.game_id, k.term, d.version, k.defining_number from keywords k
         join documents d on d.id = k.document_id where d.is_newest = 1 and k.rule_id is not null""").fetchall()
     assert len(keywords) > 100
     for game, term, version, number in keywords:
@@ -217,13 +211,13 @@ async def test_every_newest_keyword_page_names_its_defining_rule(datasette, conn
         assert number in defined_in, (game, term)
 
 
-async def test_card_pages_list_their_rulings_and_highlight_errata(datasette, connection):
-    named = connection.execute("""select c.slug, group_concat(distinct m.ruling_id) from card_mentions m
+async def test_card_pages_list_their_rulings_and_highlight_errata(datasette, real_connection):
+    named = real_connection.execute("""select c.slug, group_concat(distinct m.ruling_id) from card_mentions m
         join cards c on c.id = m.card_id group by c.id""").fetchall()
     for slug, ruling_ids in named:
         html = (await _get(datasette, f"/cards/{quote(slug)}")).text
         assert all(f'href="/rulings/{ruling_id}"' in html for ruling_id in ruling_ids.split(","))
-    with_errata = connection.execute("""select distinct c.slug from card_errata e join cards c on c.id = e.card_id
+    with_errata = real_connection.execute("""select distinct c.slug from card_errata e join cards c on c.id = e.card_id
         where e.old_text != e.new_text""").fetchall()
     for (slug,) in with_errata:
         html = (await _get(datasette, f"/cards/{quote(slug)}")).text
@@ -252,16 +246,16 @@ async def test_an_old_number_points_to_its_renumbered_rule(datasette):
 
 
 @pytest.mark.parametrize("shard", range(SHARDS))
-async def test_keyword_mentions_in_rule_text_are_links(datasette, connection, shard):
+async def test_keyword_mentions_in_rule_text_are_links(datasette, real_connection, shard):
     """Every seventh Riftbound rule with mentions (a sample across the book, to keep the test quick). The mentions
     come from the database (the page's own JSON would render the rule a second time)."""
-    rules = connection.execute(f"""select r.id, r.text, {_URL_VERSION}, r.number, d.version from rules r
+    rules = real_connection.execute(f"""select r.id, r.text, {_URL_VERSION}, r.number, d.version from rules r
         join documents d on d.id = r.document_id join rulebooks b on b.id = d.rulebook_id
         where r.game_id = 'riftbound' and r.id in (select rule_id from keyword_mentions)
         and r.position % 7 = 0""").fetchall()
     assert len(rules) > 100
     for rule_id, rule_text, version, number, keyword_version in rules[shard::SHARDS]:
-        mentions = connection.execute(
+        mentions = real_connection.execute(
             """select distinct k.term, m.matched_text from keyword_mentions m join keywords k on k.id = m.keyword_id
             where m.rule_id = ?""",
             [rule_id],
@@ -273,7 +267,7 @@ async def test_keyword_mentions_in_rule_text_are_links(datasette, connection, sh
                 assert f'href="/keywords/riftbound/{keyword_version}/{quote(term)}"' in text, (number, term)
 
 
-async def test_a_card_known_only_from_the_rulings_shows_no_missing_facts(datasette, connection, real_db, tmp_path):
+async def test_a_card_known_only_from_the_rulings_shows_no_missing_facts(datasette, real_connection, real_db, tmp_path):
     """Its type, domain, cost and stats are unknown: the page says so, never "None". The card lists now hold
     every card of the released sets, so a ruling naming a card of a set to come is added to a copy of the
     database, as the build adds one (``link_tagged_card_mentions``)."""
@@ -292,7 +286,7 @@ async def test_a_card_known_only_from_the_rulings_shows_no_missing_facts(dataset
     html = (await _get(in_process(copy), "/cards/lantern-of-a-set-to-come")).text
     meta = html.split('<p class="meta">', 1)[1].split("</p>", 1)[0]
     assert re.sub(r"<[^>]+>", "", meta).strip() == "known only from the rulings"
-    slug, energy = connection.execute(
+    slug, energy = real_connection.execute(
         "select slug, energy from cards where in_card_list and energy is not null"
     ).fetchone()
     meta = (await _get(datasette, f"/cards/{slug}")).text.split('<p class="meta">', 1)[1].split("</p>", 1)[0]
@@ -311,13 +305,13 @@ async def test_a_long_hostile_question_is_echoed_short_and_escaped_each_word_onc
     assert unknown.count("wibblezork") == 1
 
 
-async def test_a_rules_symbols_are_glossed_from_the_rules_that_define_them(datasette, connection):
+async def test_a_rules_symbols_are_glossed_from_the_rules_that_define_them(datasette, real_connection):
     """Each shorthand a rule or a keyword's definition prints ([>], [C]) is glossed with its meaning from the rule of the same version that
     defines it (1.4: 135.2.e; 2025-12-01: 134.2.e), or of the newest that does for a version defining none
     (2025-06-02); a rule using bracketed letters as variables ("Replace [X] with [Y]") glosses none; the page's
     JSON lists the symbols."""
     defined = dict(
-        connection.execute(
+        real_connection.execute(
             "select shorthand, number from symbols where document_id = 'riftbound-core-rules-2026-06-18'"
         ).fetchall()
     )

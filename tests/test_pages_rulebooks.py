@@ -7,19 +7,10 @@ import html as html_module
 import re
 from urllib.parse import urlencode
 
-import pytest
-
-from rules_db import schema, versions
+from rules_db import versions
 
 FAQ = "riftboundfaq-rulings"
 QA = "riftbound-qa-rulings"
-
-
-@pytest.fixture(scope="module")
-def connection(real_db):
-    connection = schema.read_only(real_db)
-    yield connection
-    connection.close()
 
 
 async def _get(datasette, path, status=200):
@@ -32,14 +23,14 @@ def _visible(html: str) -> str:
     return re.sub(r"\s+", " ", html_module.unescape(re.sub(r"<[^>]+>", " ", html)))
 
 
-def test_each_rulebook_has_its_newest_version(connection):
-    assert versions.rules_document(connection, "riftbound")["id"] == "riftbound-core-rules-2026-06-18"
-    assert versions.rules_document(connection, "riftbound", "1.4")["version"] == "2026-06-18"
-    tournament = versions.rules_document(connection, "riftbound", slug="tournament")
+def test_each_rulebook_has_its_newest_version(real_connection):
+    assert versions.rules_document(real_connection, "riftbound")["id"] == "riftbound-core-rules-2026-06-18"
+    assert versions.rules_document(real_connection, "riftbound", "1.4")["version"] == "2026-06-18"
+    tournament = versions.rules_document(real_connection, "riftbound", slug="tournament")
     assert tournament["id"] == "riftbound-tournament-rules-2026-07-16" and tournament["is_newest"] == 1
     chain = [
         (row[0], row[1])
-        for row in connection.execute(
+        for row in real_connection.execute(
             "select id, previous_id from documents where rulebook_id = 'riftbound-core' order by version_date"
         )
     ]
@@ -48,25 +39,27 @@ def test_each_rulebook_has_its_newest_version(connection):
         ("riftbound-core-rules-2025-12-01", "riftbound-core-rules-2025-06-02"),
         ("riftbound-core-rules-2026-06-18", "riftbound-core-rules-2025-12-01"),
     ]
-    pairs = set(connection.execute("select distinct from_document_id, to_document_id from rule_lineage"))
+    pairs = set(real_connection.execute("select distinct from_document_id, to_document_id from rule_lineage"))
     assert pairs == {(older, newer) for newer, older in chain if older}  # no lineage into the Tournament Rules
 
 
-def test_every_riftboundfaq_question_is_a_ruling(connection):
-    rows = connection.execute(
+def test_every_riftboundfaq_question_is_a_ruling(real_connection):
+    rows = real_connection.execute(
         "select count(*), count(distinct page || '#' || anchor), sum(parent_ruling_id is not null) from rulings "
         "where document_id = ?",
         [FAQ],
     ).fetchone()
     assert rows == (175, 175, 16)
     categories = dict(
-        connection.execute("select category, count(*) from rulings where document_id = ? group by category", [FAQ])
+        real_connection.execute("select category, count(*) from rulings where document_id = ? group by category", [FAQ])
     )
     assert categories == {"card": 125, "general rules": 27, "mechanics": 23}
 
 
-def test_what_the_faq_writes_about_itself_is_its_notes_not_rulings(connection):
-    notes = connection.execute("select title, url from source_notes where document_id = ? order by position", [FAQ])
+def test_what_the_faq_writes_about_itself_is_its_notes_not_rulings(real_connection):
+    notes = real_connection.execute(
+        "select title, url from source_notes where document_id = ? order by position", [FAQ]
+    )
     assert [title for title, _ in notes] == [
         "Using this FAQ",
         "About rule references",
@@ -74,11 +67,13 @@ def test_what_the_faq_writes_about_itself_is_its_notes_not_rulings(connection):
         "Legal",
     ]
     for table, column in (("rulings", "question"), ("search_documents", "title")):
-        assert not connection.execute(f"select 1 from {table} where {column} in ('Legal', 'Using this FAQ')").fetchall()
+        assert not real_connection.execute(
+            f"select 1 from {table} where {column} in ('Legal', 'Using this FAQ')"
+        ).fetchall()
 
 
-async def test_the_faqs_notes_are_shown_with_its_credit_where_its_rulings_are(datasette, connection):
-    (ruling_id,) = connection.execute("select min(id) from rulings where document_id = ?", [FAQ]).fetchone()
+async def test_the_faqs_notes_are_shown_with_its_credit_where_its_rulings_are(datasette, real_connection):
+    (ruling_id,) = real_connection.execute("select min(id) from rulings where document_id = ?", [FAQ]).fetchone()
     for path in (f"/rulings/{ruling_id}", "/rulings?document=" + FAQ):
         html = (await _get(datasette, path)).text
         notes = html.split('class="credit note source-notes"', 1)[1].split("</details>", 1)[0]
@@ -92,8 +87,8 @@ async def test_the_faqs_notes_are_shown_with_its_credit_where_its_rulings_are(da
     assert not any("Jibber" in (hit.get("snippet") or "") for hit in searched.get("results", []))
 
 
-def test_riftboundfaq_citations_resolve_in_the_version_they_were_reviewed_against(connection):
-    total, resolved, in_1_4 = connection.execute(
+def test_riftboundfaq_citations_resolve_in_the_version_they_were_reviewed_against(real_connection):
+    total, resolved, in_1_4 = real_connection.execute(
         """select count(*), sum(c.rule_id is not null), sum(d.version_label = '1.4') from ruling_citations c
         join rulings g on g.id = c.ruling_id left join documents d on d.id = c.document_id
         where g.document_id = ? and c.how = 'explicit'""",
@@ -103,21 +98,21 @@ def test_riftboundfaq_citations_resolve_in_the_version_they_were_reviewed_agains
     assert resolved >= 0.99 * total
 
 
-def test_riftboundfaq_relations_and_cards(connection):
-    related = connection.execute(
+def test_riftboundfaq_relations_and_cards(real_connection):
+    related = real_connection.execute(
         """select g.anchor, o.page from ruling_relations x join rulings g on g.id = x.ruling_id
         join rulings o on o.id = x.related_ruling_id where g.page = 'general-rules/movement'"""
     ).fetchall()
     assert ("entering-board", "cards/baron-nashor") in related and ("chosen-destination", "cards/flash") in related
     named = {
         row[0]
-        for row in connection.execute(
+        for row in real_connection.execute(
             """select c.name from card_mentions m join cards c on c.id = m.card_id join rulings g on g.id = m.ruling_id
             where g.page = 'cards/azir-sovereign'"""
         )
     }
     assert {"Azir, Sovereign", "Hidden Blade", "Overzealous Fan"} <= named
-    unlisted = connection.execute(
+    unlisted = real_connection.execute(
         """select count(distinct c.id) from card_mentions m join cards c on c.id = m.card_id
         join rulings g on g.id = m.ruling_id where g.document_id = ? and c.in_card_list = 0""",
         [FAQ],
@@ -127,8 +122,8 @@ def test_riftboundfaq_relations_and_cards(connection):
     assert unlisted == 0
 
 
-async def test_every_riftboundfaq_ruling_page_credits_its_source(datasette, connection):
-    rulings = connection.execute(
+async def test_every_riftboundfaq_ruling_page_credits_its_source(datasette, real_connection):
+    rulings = real_connection.execute(
         "select id, url, author, created_at from rulings where document_id = ? order by position", [FAQ]
     ).fetchall()
     for ruling_id, url, author, created_at in rulings:
@@ -143,8 +138,8 @@ async def test_every_riftboundfaq_ruling_page_credits_its_source(datasette, conn
             assert created_at in text
 
 
-async def test_a_riftboundfaq_ruling_links_its_citations_into_1_4(datasette, connection):
-    ruling_id = connection.execute(
+async def test_a_riftboundfaq_ruling_links_its_citations_into_1_4(datasette, real_connection):
+    ruling_id = real_connection.execute(
         "select id from rulings where page = 'general-rules/movement' and anchor = 'chosen-destination'"
     ).fetchone()[0]
     html = (await _get(datasette, f"/rulings/{ruling_id}")).text
@@ -154,8 +149,8 @@ async def test_a_riftboundfaq_ruling_links_its_citations_into_1_4(datasette, con
     assert (await _get(datasette, f"/rulings/{ruling_id}.json")).json()["ruling"]["url"] == url
 
 
-async def test_the_original_rulings_show_the_1_4_equivalent_of_every_citation(datasette, connection):
-    for (ruling_id,) in connection.execute("select id from rulings where document_id = ? order by position", [QA]):
+async def test_the_original_rulings_show_the_1_4_equivalent_of_every_citation(datasette, real_connection):
+    for (ruling_id,) in real_connection.execute("select id from rulings where document_id = ? order by position", [QA]):
         data = (await _get(datasette, f"/rulings/{ruling_id}.json")).json()
         text = _visible((await _get(datasette, f"/rulings/{ruling_id}")).text)
         assert "not the newest rules: the newest are 2026-06-18 (1.4)" in text
@@ -184,7 +179,7 @@ async def test_a_rule_page_shows_the_rules_whole_history(datasette):
     assert "History" in text and "moved from 518 to 318" in text and "in 2026-06-18 this is 318" in text
 
 
-async def test_the_diff_page_works_for_any_pair(datasette, connection):
+async def test_the_diff_page_works_for_any_pair(datasette, real_connection):
     data = (
         await _get(datasette, "/diff/riftbound/2025-06-02/2026-06-18.json?kind=moved&renumbered=1&section=318")
     ).json()
@@ -196,7 +191,7 @@ async def test_the_diff_page_works_for_any_pair(datasette, connection):
     await _get(datasette, "/diff/riftbound/tournament/2026-07-16/2026-07-16")
 
 
-async def test_tournament_rules_are_browsable_and_their_references_resolve(datasette, connection):
+async def test_tournament_rules_are_browsable_and_their_references_resolve(datasette, real_connection):
     data = (await _get(datasette, "/infractions/riftbound.json")).json()
     (book,) = data["rulebooks"]
     infractions = [item for group in book["categories"] for item in group["infractions"]]
@@ -208,20 +203,20 @@ async def test_tournament_rules_are_browsable_and_their_references_resolve(datas
     assert (setup["version"], setup["rulebook"]) == ("2026-06-18", None)  # the newest Core Rules
     inside = (await _get(datasette, "/rules/riftbound/tournament/103.2.json")).json()
     assert [(ref["number"], ref["rulebook"]) for ref in inside["references"]] == [("204.8", "tournament")]
-    hits = connection.execute(
+    hits = real_connection.execute(
         "select i.name from infractions_fts f join infractions i on i.rowid = f.rowid where infractions_fts match 'trigger'"
     ).fetchall()
     assert ("Missed Trigger",) in hits
 
 
-async def test_pages_listing_riftboundfaq_rulings_credit_them(datasette, connection):
+async def test_pages_listing_riftboundfaq_rulings_credit_them(datasette, real_connection):
     """A list showing the FAQ's questions (a card's rulings, the rulings list) credits the FAQ and its licence."""
-    (slug,) = connection.execute(
+    (slug,) = real_connection.execute(
         """select c.slug from card_mentions m join cards c on c.id = m.card_id join rulings g on g.id = m.ruling_id
         where g.document_id = ? order by c.id limit 1""",
         [FAQ],
     ).fetchone()
-    (source,) = connection.execute("select source from rulings where document_id = ? limit 1", [FAQ]).fetchone()
+    (source,) = real_connection.execute("select source from rulings where document_id = ? limit 1", [FAQ]).fetchone()
     for path in (f"/cards/{slug}", "/rulings?" + urlencode({"source": source})):
         html = (await _get(datasette, path)).text
         credit = html.split('class="credit note site-credit"', 1)[1].split("</p>", 1)[0]
@@ -229,10 +224,10 @@ async def test_pages_listing_riftboundfaq_rulings_credit_them(datasette, connect
         assert 'href="https://creativecommons.org/licenses/by-sa/4.0/"' in credit and "CC BY-SA 4.0" in credit
 
 
-async def test_a_sub_question_listed_says_which_question_it_is_part_of(datasette, connection):
+async def test_a_sub_question_listed_says_which_question_it_is_part_of(datasette, real_connection):
     """Several FAQ pages ask "Resolution Sequence" under a question of their own: a list of rulings (a rule's, a
     card's, the rulings list) names the question each is part of, or a judge cannot tell them apart."""
-    ruling_id, parent, rule_id, number, version, slug = connection.execute(
+    ruling_id, parent, rule_id, number, version, slug = real_connection.execute(
         """select g.id, p.question, r.id, r.number, d.version, c.slug from rulings g
         join rulings p on p.id = g.parent_ruling_id join ruling_citations rc on rc.ruling_id = g.id
         join rules r on r.id = rc.rule_id join documents d on d.id = r.document_id
@@ -246,8 +241,8 @@ async def test_a_sub_question_listed_says_which_question_it_is_part_of(datasette
         assert f"part of “{parent}”" in html_module.unescape(listed), (path, listed)
 
 
-async def test_a_sub_question_found_by_search_says_which_question_it_is_part_of(datasette, connection):
-    ruling_id, question, parent = connection.execute(
+async def test_a_sub_question_found_by_search_says_which_question_it_is_part_of(datasette, real_connection):
+    ruling_id, question, parent = real_connection.execute(
         """select g.id, g.question, p.question from rulings g join rulings p on p.id = g.parent_ruling_id
         order by g.id limit 1"""
     ).fetchone()

@@ -11,15 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from servers import in_process
 
-from rules_db import schema
 from rules_db.queries import DIFF_PAGE_SIZE
-
-
-@pytest.fixture(scope="module")
-def connection(real_db):
-    connection = schema.read_only(real_db)
-    yield connection
-    connection.close()
 
 
 async def _get(datasette, path, status=200):
@@ -35,19 +27,19 @@ def _visible(html: str) -> str:
     return re.sub(r"\s+", " ", html_module.unescape(re.sub(r"<[^>]+>", " ", inline)))
 
 
-def _ruling_citing(connection, number: str, version: str) -> int:
-    return connection.execute(
+def _ruling_citing(real_connection, number: str, version: str) -> int:
+    return real_connection.execute(
         """select c.ruling_id from ruling_citations c join rules r on r.id = c.rule_id
         join documents d on d.id = r.document_id where r.number = ? and d.version = ? order by c.ruling_id""",
         [number, version],
     ).fetchone()[0]
 
 
-async def test_a_stale_ruling_citation_shows_its_equivalent_in_the_newest_version(datasette, connection):
+async def test_a_stale_ruling_citation_shows_its_equivalent_in_the_newest_version(datasette, real_connection):
     """A citation of the 2025-12-01 rules says what each rule is in the newest version (2026-06-18), not in the
     other older one (2025-06-02)."""
-    ruling_id = _ruling_citing(connection, "443.1.e", "2025-12-01")
-    assert ruling_id == _ruling_citing(connection, "444", "2025-12-01")
+    ruling_id = _ruling_citing(real_connection, "443.1.e", "2025-12-01")
+    assert ruling_id == _ruling_citing(real_connection, "444", "2025-12-01")
     data = (await _get(datasette, f"/rulings/{ruling_id}.json")).json()
     equivalents = {
         citation["number"]: [(other["version"], other["number"], other["kind"]) for other in citation["equivalents"]]
@@ -93,8 +85,8 @@ async def test_replay_citations_show_their_version_and_note_an_old_one(fixture_w
     assert text.count("cites the 2025-06-02 rules") == 1
 
 
-async def test_references_in_an_old_rule_note_the_newest_number(datasette, connection):
-    referring = connection.execute("""select r.number from rule_refs x join rules r on r.id = x.from_rule_id
+async def test_references_in_an_old_rule_note_the_newest_number(datasette, real_connection):
+    referring = real_connection.execute("""select r.number from rule_refs x join rules r on r.id = x.from_rule_id
         join rules t on t.id = x.to_rule_id join documents d on d.id = r.document_id
         where d.version = '2025-06-02' and t.number = '518' order by r.position""").fetchone()[0]
     data = (await _get(datasette, f"/rules/riftbound/2025-06-02/{referring}.json")).json()
@@ -137,10 +129,10 @@ async def test_a_sections_changed_count_is_the_sum_of_the_kinds_it_lists_as_chan
         assert set(re.findall(r"\d+ (\w+)", same)) <= {"moved", "unchanged"}, line
 
 
-async def test_diff_page_counts_sections_and_linked_rows(datasette, connection):
+async def test_diff_page_counts_sections_and_linked_rows(datasette, real_connection):
     data = (await _get(datasette, DIFF + ".json")).json()
     stored = dict(
-        connection.execute("""select l.kind, count(*) from rule_lineage l
+        real_connection.execute("""select l.kind, count(*) from rule_lineage l
         where l.from_document_id = 'riftbound-core-rules-2025-06-02'
           and l.to_document_id = 'riftbound-core-rules-2025-12-01' group by l.kind""").fetchall()
     )
@@ -179,18 +171,18 @@ async def test_diff_page_counts_sections_and_linked_rows(datasette, connection):
 @pytest.mark.parametrize(
     "path", [DIFF, "/rules/riftbound/2025-12-01/443.1.e", "/infractions/riftbound", "/cards/zhonyas-hourglass"]
 )
-async def test_a_pages_breadcrumb_names_the_game_as_the_home_page_does(datasette, connection, path):
+async def test_a_pages_breadcrumb_names_the_game_as_the_home_page_does(datasette, real_connection, path):
     """The breadcrumb's game is the game's name ("Riftbound"), on the comparison page as on the others."""
-    name = connection.execute("select name from games where id = 'riftbound'").fetchone()[0]
+    name = real_connection.execute("select name from games where id = 'riftbound'").fetchone()[0]
     crumbs = (await _get(datasette, path)).text.split('class="crumbs"', 1)[1].split("</p>", 1)[0]
     assert re.search(r'<a href="/#riftbound">([^<]*)</a>', crumbs).group(1) == name
 
 
-async def test_a_comparison_that_does_not_exist_offers_those_that_do(datasette, connection):
+async def test_a_comparison_that_does_not_exist_offers_those_that_do(datasette, real_connection):
     """A comparison of versions the game does not have names the game as a judge knows it and links to each
     comparison there is, every one of which answers."""
     response = await _get(datasette, "/diff/riftbound/2025-12-01/2030-01-01", status=404)
-    pairs = connection.execute("select count(*) from rule_lineage_pairs").fetchone()[0]
+    pairs = real_connection.execute("select count(*) from rule_lineage_pairs").fetchone()[0]
     links = re.findall(r'<li><a href="(/diff/riftbound/[^"]+)">', response.text)
     assert "Riftbound has no rules versions" in response.text and len(links) == pairs > 0
     for link in links:
@@ -243,10 +235,10 @@ async def test_the_diff_narrows_to_a_rule_and_its_sub_rules(datasette):
     await _get(datasette, DIFF + "?rule=" + "9" * 100, status=400)
 
 
-async def test_a_reused_number_names_the_rule_that_had_it(datasette, connection):
+async def test_a_reused_number_names_the_rule_that_had_it(datasette, real_connection):
     """A number a version gave to a new rule, that another rule had in the version before: the new rule's history
     says so and links to the old rule's number in that version (from the stored lineage)."""
-    reused = connection.execute(
+    reused = real_connection.execute(
         """select d.version, n.number, s.number, sd.version from rule_lineage created
         join rules n on n.id = created.to_rule_id join documents d on d.id = n.document_id
         join rules o on o.document_id = created.from_document_id and o.number = n.number
@@ -263,7 +255,7 @@ async def test_a_reused_number_names_the_rule_that_had_it(datasette, connection)
         html = (await _get(datasette, f"/rules/riftbound/{version}/{number}")).text
         note = html.split('<p class="reused">')[1].split("</p>")[0]
         assert f'href="/rules/riftbound/{now_version}/{now}"' in note and f"Number {number} was another rule" in note
-    free = connection.execute(
+    free = real_connection.execute(
         """select d.version, n.number from rule_lineage created join rules n on n.id = created.to_rule_id
         join documents d on d.id = n.document_id where created.kind = 'new' and d.rulebook_id = 'riftbound-core'
         and not exists (select 1 from rules o where o.document_id = created.from_document_id and o.number = n.number)
@@ -273,8 +265,8 @@ async def test_a_reused_number_names_the_rule_that_had_it(datasette, connection)
     assert page["history"][0]["event"] == "created" and page["history"][0]["reused"] is None
 
 
-async def test_card_page_lists_every_scenario_that_puts_the_card_in_play(datasette, connection):
-    files = dict(connection.execute("select scenario, id from replays").fetchall())
+async def test_card_page_lists_every_scenario_that_puts_the_card_in_play(datasette, real_connection):
+    files = dict(real_connection.execute("select scenario, id from replays").fetchall())
     uses_hourglass = {
         replay_id
         for scenario, replay_id in files.items()
@@ -288,19 +280,19 @@ async def test_card_page_lists_every_scenario_that_puts_the_card_in_play(dataset
     assert all(f'href="/replays/{replay_id}"' in scenarios for replay_id in uses_hourglass)
 
 
-def test_replay_cards_are_real_cards_modelled_in_the_library(connection):
+def test_replay_cards_are_real_cards_modelled_in_the_library(real_connection):
     from scenarios.cards import load_library
 
     modelled = {card.real for card in load_library().values() if card.real}
     used = {
         name
-        for (name,) in connection.execute(
+        for (name,) in real_connection.execute(
             "select distinct c.name from replay_cards rc join cards c on c.id = rc.card_id"
         )
     }
     assert used and used <= modelled
-    every_replay = connection.execute("select count(*) from replays").fetchone()[0]
-    with_cards = connection.execute("select count(distinct replay_id) from replay_cards").fetchone()[0]
+    every_replay = real_connection.execute("select count(*) from replays").fetchone()[0]
+    with_cards = real_connection.execute("select count(distinct replay_id) from replay_cards").fetchone()[0]
     assert with_cards > every_replay / 2
 
 

@@ -15,7 +15,7 @@ import yaml
 from markupsafe import escape
 
 from datasette_plugins import replay_pages
-from rules_db import dispute, replay_view, schema, typed_actions
+from rules_db import dispute, replay_view, typed_actions
 from scenarios import library_paths
 from scenarios import schema as schema_engine
 from scenarios.replay import replay_scenario
@@ -24,13 +24,6 @@ from scenarios.state import GameState
 
 ROOT = Path(__file__).resolve().parent.parent
 ZHONYA = "ruling-03-zhonya-heals-keeps-stat-mods"
-
-
-@pytest.fixture(scope="module")
-def connection(real_db):
-    connection = schema.read_only(real_db)
-    yield connection
-    connection.close()
 
 
 async def _get(datasette, path, status=200):
@@ -60,7 +53,7 @@ def _count_steps(steps: list[dict]) -> int:
 
 
 @pytest.mark.parametrize("shard", range(SHARDS))
-async def test_every_library_replay_draws_a_board_at_every_step(datasette, connection, shard):
+async def test_every_library_replay_draws_a_board_at_every_step(datasette, real_connection, shard):
     """Every step of every library replay has its board, drawn by the page's own board renderer; the first
     and last step of each are fetched as pages too, and show no path of the server. The stored trace comes
     with them: all its steps nested, and every rule they cite linked from the page (each page is fetched
@@ -69,7 +62,7 @@ async def test_every_library_replay_draws_a_board_at_every_step(datasette, conne
     from datasette_plugins.web import Paths
 
     paths = Paths(datasette, "rules")
-    replays = connection.execute(
+    replays = real_connection.execute(
         "select id, step_count, (select count(*) from replay_steps where replay_id = p.id) from replays p order by id"
     ).fetchall()
     assert len(replays) >= 50
@@ -104,7 +97,7 @@ async def test_every_library_replay_draws_a_board_at_every_step(datasette, conne
                 assert all(f'href="{path}"' in html for path in cited), replay_id
 
 
-async def test_a_step_names_cards_not_engine_ids_and_quotes_its_rules(datasette, connection):
+async def test_a_step_names_cards_not_engine_ids_and_quotes_its_rules(datasette, real_connection):
     data = (await _get(datasette, f"/replays/{ZHONYA}.json")).json()
     dealt = next(s for s in data["view"]["steps"] if s["summary"] == "Void Seeker deals 4 damage to d1")
     html = (await _get(datasette, f"/replays/{ZHONYA}?step={dealt['number']}")).text
@@ -117,7 +110,7 @@ async def test_a_step_names_cards_not_engine_ids_and_quotes_its_rules(datasette,
     for engine_id in ("d1", "zh", "bf1", "smoke", "seeker"):
         assert not re.search(rf"(?<![\w-]){engine_id}(?![\w-])", words), engine_id
     assert re.search(r'<a class="cite" href="/rules/riftbound/2025-12-01/404\.1\.b" title="404\.1\.b: [^"]+">', steps)
-    (newest,) = connection.execute(
+    (newest,) = real_connection.execute(
         """select d.version from documents d join rulebooks b on b.id = d.rulebook_id
         where d.game_id = 'riftbound' and b.is_default and d.is_newest"""
     ).fetchone()
@@ -167,8 +160,8 @@ async def test_step_navigation_links_and_permalinks(datasette):
     assert "Step through with Next and Previous" in start  # a phone has no arrow keys
 
 
-async def test_variants_are_alternatives_a_judge_switches_between(datasette, connection):
-    (scenario,) = connection.execute("select scenario from replays where id = ?", [ZHONYA]).fetchone()
+async def test_variants_are_alternatives_a_judge_switches_between(datasette, real_connection):
+    (scenario,) = real_connection.execute("select scenario from replays where id = ?", [ZHONYA]).fetchone()
     variant = yaml.safe_load(scenario)["variants"][0]
     html = (await _get(datasette, f"/replays/{ZHONYA}")).text
     alternatives = _text(html.split('class="alternatives"', 1)[1].split("</nav>", 1)[0])
@@ -217,12 +210,12 @@ async def test_a_what_if_on_a_unit_is_asked_in_words(datasette, field, value, wo
     assert f"<h2>What if Test Defender (B) {words}?</h2>" in html
 
 
-async def test_an_extra_unit_goes_to_every_place_the_what_if_form_offers(datasette, connection):
+async def test_an_extra_unit_goes_to_every_place_the_what_if_form_offers(datasette, real_connection):
     """The form offers each player's base even where the scenario lists none: the unit is added there (appending to
     a list the document left out made a mapping of it, and the page said "Input should be a valid list")."""
     bare = [
         replay_id
-        for replay_id, scenario in connection.execute("select id, scenario from replays")
+        for replay_id, scenario in real_connection.execute("select id, scenario from replays")
         if any("base" not in (player or {}) for player in yaml.safe_load(scenario)["setup"]["players"].values())
     ]
     assert bare
@@ -236,7 +229,7 @@ async def test_an_extra_unit_goes_to_every_place_the_what_if_form_offers(dataset
         assert f"What if an extra Test Unit at {location.get('label') or ''}" in heading and "setup." not in heading
 
 
-async def test_what_if_forms_cover_numbers_choices_keywords_extra_units_and_the_turn(datasette, connection):
+async def test_what_if_forms_cover_numbers_choices_keywords_extra_units_and_the_turn(datasette, real_connection):
     data = (await _get(datasette, "/replays/ruling-09-zhonya-or-guardian-angel.json")).json()
     inputs = data["view"]["inputs"]
     assert inputs["choices"] and inputs["units"] and "Tank" in inputs["keywords"]
@@ -679,13 +672,13 @@ async def test_the_builder_and_the_what_if_forms_label_in_capitals_and_point_onl
         await _get(datasette, unescape(href))
 
 
-async def test_a_library_replay_opens_as_a_copy_in_the_builder(datasette, connection):
+async def test_a_library_replay_opens_as_a_copy_in_the_builder(datasette, real_connection):
     """A replay's page offers its scenario to the builder: the copy holds the scenario and offers the actions
     the rules allow next, said as a judge says them."""
     html = (await _get(datasette, f"/replays/{ZHONYA}")).text
     link = re.search(r'<a href="([^"]+)">Edit a copy in the dispute builder</a>', html)
     assert link
-    stored = connection.execute("select scenario from replays where id = ?", [ZHONYA]).fetchone()[0]
+    stored = real_connection.execute("select scenario from replays where id = ?", [ZHONYA]).fetchone()[0]
     assert replay_view.decode(re.search(r"s=([^&#]+)", unescape(link.group(1))).group(1)) == stored
     copy = _text((await _get(datasette, unescape(link.group(1)))).text)
     assert "A plays Smoke Screen (A) choosing target: Test Defender (B)" in copy.split("What the rules allow now")[1]
@@ -780,14 +773,14 @@ class _AnsweringSandbox:
         return {"error": None, "function": function, **arguments}
 
 
-def test_library_replays_are_kept_apart_from_what_ifs_and_disputes(monkeypatch, connection):
+def test_library_replays_are_kept_apart_from_what_ifs_and_disputes(monkeypatch, real_connection):
     """A library replay is replayed once and kept while what-ifs and disputes (the sandbox's answers) come and go,
     and the whole library fits (it pushed itself out of a 128-view cache: 8-15 ms of engine a page); a variant the
     scenario does not have is answered, not kept."""
     from datasette_plugins.replay_pages import _library_source
     from rules_db import queries
 
-    rows = queries.library_scenarios(connection, 10_000)
+    rows = queries.library_scenarios(real_connection, 10_000)
     service = replay_view.Replays(_AnsweringSandbox(), size=2)
     assert service.library_size > len(rows)
     replayed = []
@@ -881,13 +874,13 @@ async def test_a_kept_library_replay_is_read_without_a_threads_round_trip(datase
     assert ran == ["view"]
 
 
-async def test_the_engines_trace_keeps_a_citations_version_on_one_line(datasette, connection):
+async def test_the_engines_trace_keeps_a_citations_version_on_one_line(datasette, real_connection):
     """The full trace cites a rule of another version as the engine writes it ("368@2025-12-01"); its date is a
     ``<time>``, which the style sheet keeps on one line (it broke across lines on a phone), the rest escaped."""
     from scenarios import library_paths
     from scenarios.replay import replay_file
 
-    stored = {row[0] for row in connection.execute("select id from replays")}
+    stored = {row[0] for row in real_connection.execute("select id from replays")}
     replay_id = next(
         replay.scenario_id
         for replay in map(replay_file, library_paths())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from servers import in_process
 
-from rules_db import schema, versions
+from rules_db import guard, versions
 
 
 @pytest.fixture(scope="module")
@@ -15,7 +15,7 @@ def datasette(fixture_db):
 
 @pytest.fixture
 def conn(fixture_db):
-    connection = schema.read_only(fixture_db)
+    connection = guard.read_only(fixture_db)
     yield connection
     connection.close()
 

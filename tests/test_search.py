@@ -14,7 +14,7 @@ import pytest
 import yaml
 from servers import in_process
 
-from rules_db import schema, search_index
+from rules_db import search_index
 from rules_db.queries.common import ANSWER_LINE_CHARACTERS, answer_line
 from rules_db.search import answer, index_format, rank, retrieve, snippets, understand, vocabulary
 from rules_db.search.rank import BEST_SHARE
@@ -28,13 +28,6 @@ def datasette(fixture_db):
 @pytest.fixture(scope="module")
 def real(real_db):
     return in_process(real_db)
-
-
-@pytest.fixture(scope="module")
-def real_connection(real_db):
-    connection = schema.read_only(real_db)
-    yield connection
-    connection.close()
 
 
 async def _get(datasette, path, status=200):

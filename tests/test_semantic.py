@@ -19,7 +19,7 @@ import sqlite_utils
 from servers import in_process
 
 from datasette_plugins import pages
-from rules_db import schema, search_vectors
+from rules_db import guard, search_vectors
 from rules_db.embedding_store import EmbeddingStore, digest
 from rules_db.search import answer, cited, models, refine, semantic
 
@@ -43,7 +43,7 @@ def vectors_db(fixture_db, tmp_path, monkeypatch):
 
 
 def test_a_question_sharing_no_word_with_its_rule_finds_it_through_the_dense_stage(vectors_db):
-    conn = schema.read_only(vectors_db)
+    conn = guard.read_only(vectors_db)
     question = "zorbled critter homeward"
     lexical = answer.search(conn, question, semantic=False)
     assert lexical["results"] == [] and set(lexical["query"]["unknown"]) == set(question.split())
@@ -79,7 +79,7 @@ def test_the_fusion_puts_a_rule_before_a_ruling_or_card_that_scores_a_little_mor
 
 def test_a_ruling_that_matches_lends_its_score_to_the_rules_it_cites(vectors_db):
     # Ruling 1 (Hourglass) cites steps 443.1.e and 444 ("The Resolution Step": no word of the question).
-    conn = schema.read_only(vectors_db)
+    conn = guard.read_only(vectors_db)
     question = "hourglass zhonyas saved fully healed"
 
     def placed(data: dict) -> dict:
@@ -104,7 +104,7 @@ def test_a_ruling_that_matches_lends_its_score_to_the_rules_it_cites(vectors_db)
 
 
 def test_lent_scores_share_a_ruling_score_among_its_citations_and_add_up(vectors_db, monkeypatch):
-    conn = schema.read_only(vectors_db)
+    conn = guard.read_only(vectors_db)
     rows = {number: cited.cited_rows(conn, ruling, {}) for ruling, number in ((1, "one"), (2, "two"))}
     # Ruling 1 cites 443.1.e and 444 of the newest version and 626.1.d.2 of an older one, a number the newest lacks.
     assert len(rows["one"]) == 2 and len(rows["two"]) == 1 and rows["two"][0] in rows["one"]
@@ -150,7 +150,7 @@ def test_a_rebuild_embeds_only_texts_no_build_embedded(fixture_db, tmp_path, mon
 
 async def test_search_works_with_the_semantic_stage_off_and_says_so(fixture_db, vectors_db):
     # A database built before the semantic stage (the fixture's: no vectors).
-    conn = schema.read_only(fixture_db)
+    conn = guard.read_only(fixture_db)
     data = answer.search(conn, "recalled")
     assert data["semantic"]["on"] is False and "without" in data["semantic"]["off_because"]
     assert any(hit["number"] == "411.1" for hit in data["results"])
@@ -158,7 +158,7 @@ async def test_search_works_with_the_semantic_stage_off_and_says_so(fixture_db, 
     page = await in_process(fixture_db).client.get("/search?" + urlencode({"q": "recalled"}))
     assert page.status_code == 200 and "semantic stage is off" in page.text
     # A database whose encoder this server cannot load (its package missing, say): lexical, and why.
-    conn = schema.read_only(vectors_db)
+    conn = guard.read_only(vectors_db)
     models._registered.pop("stand-in-test")
     try:
         models._loaded.pop("stand-in-test", None)
@@ -174,7 +174,7 @@ def test_also_shows_lists_the_sub_rule_holding_the_rarest_concept(fixture_db):
     """Rule 443.1 (combat damage is dealt) heads the rule that says Tank units are dealt damage first (443.1.e) and
     another on lethal damage (443.1.d): asked about combat damage and tank, 443.1's result shows 443.1.e first inside
     it, Tank (the rarest word of the question) highlighted."""
-    conn = schema.read_only(fixture_db)
+    conn = guard.read_only(fixture_db)
     data = answer.search(conn, "combat damage step tank")
     parent = next(hit for hit in data["results"] if hit["number"] == "443.1")
     assert parent["also_shows"] and parent["also_shows"][0] == 28  # rules.id of 443.1.e
@@ -217,7 +217,7 @@ async def test_the_refine_request_is_cancelled_when_its_client_leaves(fixture_db
     monkeypatch.setattr(refine, "BATCH", 1)
     datasette = in_process(fixture_db)
     database = await pages.rules_database(datasette)
-    conn = schema.read_only(fixture_db)
+    conn = guard.read_only(fixture_db)
     found = answer.search(conn, "damage unit tank lethal recalled base combat")
     conn.close()
     assert len(found["results"]) > 2  # several batches to score

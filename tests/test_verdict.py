@@ -95,3 +95,18 @@ def test_a_view_asked_without_its_deciding_steps_replays_no_what_if(monkeypatch)
     bare = replay_view.view(DAMAGE.read_text(), DAMAGE.name, deciding=False)
     assert not asked and bare["decided"] == [] and full["decided"]
     assert bare["steps"] == full["steps"] and bare["outcome"] == full["outcome"]
+
+
+def test_the_builders_verdict_says_each_object_whose_outcome_the_deciding_steps_read_changed():
+    """One outcome (verdict.outcome_spec) for a dispute stating none: the objects the builder's verdict says
+    something of are those whose outcome values the replay's trail changes from the start to the end."""
+    from rules_db import dispute
+
+    view = replay_view.view(_without_checks(DAMAGE.read_text()), "your dispute", deciding=False)
+    start = dict(view["outcome_trail"][0][1])
+    end = dict(start)
+    for _, changed in view["outcome_trail"][1:]:
+        end.update(changed)
+    objects = {key.split(".")[0] for key in end if end[key] != start.get(key)} - {"players", "winner"}
+    said = {row["words"][0]["object"] for row in dispute.verdict(view)["rows"] if "object" in row["words"][0]}
+    assert said and said == objects

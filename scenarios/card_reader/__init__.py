@@ -5,7 +5,8 @@ Nothing is half-read: a card with any sentence not understood is `unread` and of
 (in parentheses) is dropped only from a paragraph read in full that opens with, or holds, a bracketed keyword
 the reader understood: it restates that keyword. The grammar is in `effects.TEMPLATES` (instructions),
 `abilities.TRIGGERS` (trigger conditions) and the readers of `abilities` (activated abilities, passives,
-Legion, Deathknell), `keywords` (keyword lines, Equip, Repeat); `text.template_of` is
+Legion, Deathknell), `keywords` (keyword lines, Equip, Repeat), `players` (each player's part, a chosen
+opponent, conditions about opponents: its templates and `abilities.PARAGRAPH_READERS`); `text.template_of` is
 the template a sentence follows, which `benchmarks/card_templates.py` counts.
 """
 
@@ -15,6 +16,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+# each registers its templates: amounts, moves, the main deck, trash and hand, players
+from scenarios.card_reader import amounts, deck, movement, players  # noqa: F401
 from scenarios.card_reader.abilities import Unread, read_paragraph
 from scenarios.card_reader.keywords import engine_keyword
 from scenarios.card_reader.phrases import DOMAIN_WORDS, Context
@@ -137,12 +140,16 @@ _ICON = re.compile(r"\d|(fury|calm|mind|body|chaos|order|any) rune|exhaust|>")
 # keyword actions (glossary) and instructions, and the words of the reminder that restates what the rules make of
 # them (reminder text has no effect on the game, 135.2.d.3): "stun ... (It doesn't deal combat damage this turn.)"
 # (423.1.b), "recall it (Send it to base. This isn't a move.)" (455, 456), "take control of ... (Start a combat if
-# other enemies are there. Otherwise, conquer.)" (a battlefield's contest, 190.3)
+# other enemies are there. Otherwise, conquer.)" (a battlefield's contest, 190.3), "play ..., ignoring its Energy
+# cost (You must still pay its Power cost.)" (356.1.b.2), "at the start of ... Beginning Phase ... (This happens
+# before scoring.)" (its Beginning Step comes before its Scoring Step, 315.2.a, 315.2.b)
 _KEYWORD_ACTIONS = {
     "stun": ("stun", "combat damage"),
     "buff": ("buff",),
     "recall": ("base. this isn't a move",),
     "take control": ("start a combat if other enemies are there",),
+    "ignoring its energy cost": ("must still pay its power cost",),  # 356.1.b.2
+    "beginning phase": ("this happens before scoring",),
 }
 
 

@@ -19,6 +19,11 @@ class Unread(ValueError):
     """Words of a card the reader does not understand (the card is refused, naming them)."""
 
 
+# Readers of whole paragraphs that other modules of the grammar add (`players`), tried before activated abilities,
+# triggers and statics: each reads its own shapes only, returning False for any other paragraph
+PARAGRAPH_READERS: list[Any] = []
+
+
 _NTH = {"second": 2, "third": 3, "fourth": 4}
 TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
     (
@@ -149,7 +154,7 @@ TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
 ]
 _ABOUT_ME = {"when I <event>", "when I move to a battlefield", "the Nth time I move in a turn"}
 _YOU_MAY_COST = re.compile(
-    r"you may (?P<cost>(?:exhaust (?:me|this)|pay (?:\[[^\]]+\])+|spend a buff|spend my buff)(?: and (?:exhaust (?:me|this)))?)"
+    r"you may (?P<cost>(?:exhaust (?:me|this)|banish (?:me|this)|pay (?:\[[^\]]+\])+|spend a buff|spend my buff)(?: and (?:exhaust (?:me|this)))?)"
     r" to (?P<rest>.+)"
 )
 
@@ -170,8 +175,8 @@ def _effects(text: str, ctx: Context, used: list[str]) -> list[dict[str, Any]]:
         if read is None:
             raise Unread(sentence)
         result += read
-    if ctx.revealing:  # a reveal whose next sentence did not say what is done with the unit and the rest
-        raise Unread(text)
+    if ctx.revealing or ctx.looking is not None or ctx.unfinished:  # a sentence a later one was to complete
+        raise Unread(ctx.unfinished or text)
     return result
 
 
@@ -207,7 +212,7 @@ def read_trigger(text: str, card: dict[str, Any], used: list[str], condition: st
         else:  # nothing to decline: triggering only the first time is triggering once a turn (383.3.e.1)
             once = True
         used.append("trigger: the first time")
-    ctx = Context(card["type"])
+    ctx = Context(card["type"], when=events)
     if "Equipment" in card.get("tags", []) and family in _ABOUT_ME:
         # An Equipment's effect text is the equipped unit's (136.2.c): its "I" and "me" are that unit, active
         # only while attached (136.2.b); its "this" is still the Equipment (136.2.d).
@@ -373,6 +378,11 @@ def _read_while_i(text: str, card: dict[str, Any], used: list[str]) -> bool:
     return True
 
 
+# More readers of a static paragraph, registered by the template modules of a family (`card_reader.amounts`):
+# each takes (text without its final period, the card, the families used) and says whether it read it.
+STATIC_READERS: list[Any] = []
+
+
 def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
     text = text.rstrip(".")
     if _read_while_i(text, card, used):
@@ -423,6 +433,8 @@ def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
     if text in ("i enter ready", "this enters ready"):
         card["enters_ready"] = True
         used.append("static: I enter ready")
+        return True
+    if any(reader(text, card, used) for reader in STATIC_READERS):
         return True
     text, tag = untagged(text)
     found = _PASSIVE.fullmatch(text)
@@ -538,7 +550,15 @@ def read_paragraph(text: str, card: dict[str, Any], spell: Context | None, used:
         card["effects"] = [{"op": "if", "condition": "legion", "then": then, "else": card["effects"]}]
         used.append("legion: instead")
         return
-    for reader in (read_deathknell, read_legion, read_level, read_activated, read_trigger, read_static):
+    for reader in (
+        read_deathknell,
+        read_legion,
+        read_level,
+        *PARAGRAPH_READERS,
+        read_activated,
+        read_trigger,
+        read_static,
+    ):
         if reader(rest, card, used):
             return
     if spell is None:

@@ -42,7 +42,10 @@ class Context:
 
     first: str = "target"  # the first slot's name ("unit" for an activated ability's, as in cards.yaml)
     revealing: bool = False  # "reveal cards ... until you reveal a unit" said: its next sentence completes it
+    looking: dict[str, Any] | None = None  # "look at the top N cards" said: the instruction its next sentences complete
+    unfinished: str | None = None  # words only a later sentence gives a meaning ("choose an opponent": "they ...")
     me: str = "this"  # what "me" names: the card itself, or an Equipment's equipped unit ("equipped", 136.2.c)
+    when: list[dict[str, Any]] = field(default_factory=list)  # a triggered ability's trigger events
 
     def slot(self, spec: dict[str, Any]) -> str:
         names = [self.first, "other"] + [f"target{n}" for n in range(3, 10)]
@@ -231,8 +234,15 @@ _COST_PARTS: dict[str, dict[str, Any]] = {
     "recycle this": {"recycle": "this"},
     "recycle me": {"recycle": "this"},
     "banish this": {"banish": "this"},
+    "banish me": {"banish": "this"},
     "kill this": {"kill": "this"},
 }
+
+
+# costs paid a number of times: "discard 1" (422.3), "spend 3 xp" (730.2), "recycle 3 from your trash" (416.3, 416.6)
+_COUNTED = {"discard": "discard", "spend xp": "spend_xp", "recycle from your trash": "recycle_from_trash"}
+_RECYCLE_ONE = re.compile(r"recycle an? (unit|gear|spell) from your trash")
+_COUNTED_COST = re.compile(r"(?P<verb>discard|spend|recycle) (?P<n>\d+)(?P<what> xp| from your trash)?")
 
 
 def ability_cost(text: str) -> dict[str, Any] | None:
@@ -242,15 +252,16 @@ def ability_cost(text: str) -> dict[str, Any] | None:
         part = re.sub(r"^pay ", "", part.strip())
         known: dict[str, Any] | None = _COST_PARTS.get(part)
         if known is None:
-            found = re.fullmatch(r"(discard|spend) (\d+)( xp)?", part)
-            if found and (found.group(1) == "spend") == bool(found.group(3)):
-                known = {"discard" if found.group(1) == "discard" else "spend_xp": int(found.group(2))}
-            else:
-                known = icons_cost(part)
+            found = _COUNTED_COST.fullmatch(part)
+            word = _COUNTED.get(f"{found['verb']}{found['what'] or ''}") if found else None
+            known = {word: int(found["n"])} if found and word else icons_cost(part)
+            one = _RECYCLE_ONE.fullmatch(part)
+            if one:  # "recycle a unit from your trash": one card of that kind (416.3, 416.6)
+                known = {"recycle_from_trash": 1, "recycle_kind": one.group(1)}
         if known is None:
             return None
         for key, value in known.items():
-            if key in cost and key not in ("energy", "power", "domain_power", "discard", "spend_xp"):
+            if key in cost and key not in ("energy", "power", "domain_power", *_COUNTED.values()):
                 return None
             if key == "domain_power":
                 merged = dict(cost.get(key, {}))
@@ -261,4 +272,6 @@ def ability_cost(text: str) -> dict[str, Any] | None:
                 cost[key] = cost.get(key, 0) + value
             else:
                 cost[key] = value
+    if cost.get("recycle_kind") and cost.get("recycle_from_trash") != 1:  # "a unit" with other cards: not said
+        return None
     return cost or None

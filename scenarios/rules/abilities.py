@@ -36,6 +36,8 @@ def cost_problem(game: Game, cost, player: str, source_id: str | None) -> Refusa
         return Refusal("702.2.b.1", f"{whose} to spend")
     if cost.discard and len(game.hand(player)) < cost.discard:
         return Refusal("422.3", f"{player} has fewer than {cost.discard} cards in hand to discard")
+    if cost.recycle_from_trash and len(calc.trash_of(game, player, cost.recycle_kind)) < cost.recycle_from_trash:
+        return Refusal("416.3", f"{player} has fewer than {cost.recycle_from_trash} cards in the trash to recycle")
     if cost.spend_xp and game.players[player].xp < cost.spend_xp:
         return Refusal("730.2", f"{player} has {game.players[player].xp} XP, fewer than {cost.spend_xp} to spend")
     return None
@@ -63,6 +65,7 @@ def pay_cost(game: Game, cost, player: str, source_id: str | None, label: str) -
     for _ in range(cost.discard):
         pick = choose(game, "discard", player, "card to discard (a cost)", [c.id for c in game.hand(player)], "422.1.a")
         do.discard(game, player, pick, because="357.2")
+    calc.discarded_cards(game, player, cost.discard)
     if cost.banish:
         assert source_id is not None, "a cost that banishes names its source"
         do.banish(game, source_id, None, because="357.2")
@@ -72,6 +75,8 @@ def pay_cost(game: Game, cost, player: str, source_id: str | None, label: str) -
         game.players[player].xp -= cost.spend_xp  # 730.2
     if cost.recycle:
         do.recycle(game, [source_id], label, because="357.2")
+    if cost.recycle_from_trash:
+        calc.recycle_from_trash(game, player, cost.recycle_from_trash, label, "357.2", kind=cost.recycle_kind)
 
 
 @query("buffs_to_spend")

@@ -45,6 +45,7 @@ def total_cost(game: Game, card, player: str, base: Cost | None, accelerate: boo
     deflect = calc.deflect_cost(game, player, choices)
     if deflect:
         cost = cost.plus(Cost(power=deflect))  # 809.1.c.1: Power of any domain
+    cost = cost.plus(calc.cost_increase(game, card, player))  # 356.3: cost increases, before discounts
     for discount in definition.discounts:
         if discount.condition is None or calc.decide_condition(
             game, discount.condition, Condition(player, card.id, True), definition.name, "it costs less", "356.4.a"

@@ -115,6 +115,7 @@ def leave_board(game: Game, obj: Obj, zone: Zone) -> None:
     obj.stunned = False
     obj.attached_to = None
     obj.incarnation += 1
+    obj.left_controller = obj.controller
     if obj.controller != obj.owner:
         obj.controller = obj.owner
     if obj.definition.type == "token" and zone != Zone.CHAIN:
@@ -155,7 +156,13 @@ def op_deal(game: Game, run, ins) -> None:
         calc.impossible(game, run, "the amount is null: no damage is dealt", "359.3.e.12")
         return
     targets = calc.still_there(game, run, ins["to"], "dealing damage to")
-    if targets:
+    if "by" in ins:  # "It deals damage ...": the unit is the source of the damage, not in addition (417.6.b.3)
+        by = calc.still_there(game, run, ins["by"], "dealing damage with")
+        if not by:
+            return
+        if targets:
+            do.deal(game, dict.fromkeys(targets, amount), by[0], run.item.label, because=(run.because, "417.6.b.3"))
+    elif targets:
         do.deal(game, dict.fromkeys(targets, amount), run.item.source, run.item.label, because=run.because)
 
 

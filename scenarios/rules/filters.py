@@ -175,6 +175,12 @@ def matches_object(game: Game, flt, view: View, subject, location=None) -> bool:
         return False
     if flt.buffed is not None and (subject.buffs > 0) != flt.buffed:  # 702.2.a: buffed while a buff is on it
         return False
+    if flt.exhausted is not None and subject.exhausted != flt.exhausted:  # ready or exhausted (414)
+        return False
+    if flt.keyword is not None and not calc.has_keyword(game, subject, flt.keyword):
+        return False
+    if flt.token is not None and (subject.definition is not None and subject.definition.type == "token") != flt.token:
+        return False
     if flt.role is not None and subject.designation != Role(flt.role):
         return False
     if flt.alone and not _alone_in_its_role(game, subject):
@@ -227,7 +233,9 @@ def matches_event(game: Game, flt, view: View, event: Event, kinds: frozenset | 
         return False
     if flt.card_type is not None:
         card = game.objects.get(event.card) if event.card else None
-        if card is None or card.kind != flt.card_type:
+        if card is None or card.kind != flt.card_type and flt.card_type != "card":
+            return False
+        if flt.card_type == "card" and card.definition.type == "token":
             return False
     phrase = flt.who
     if phrase in SELF_WORDS:

@@ -100,9 +100,10 @@ def refs(game: Game, run: Resolution, reference) -> list[str]:
         return [item.affected] if item.affected else []
     if reference == "it":
         return [item.it] if item.it else []
-    if reference == "trigger_unit":
+    if reference == "trigger_unit":  # the unit its event was about, or the card a player played (419.4)
         event = item.trigger.event if item.trigger else None
-        return [event.unit] if event and event.unit else []
+        subject = (event.unit or event.card) if event else None
+        return [subject] if subject else []
     if reference == "equipped":
         source = game.objects.get(item.source)
         return [source.attached_to] if source is not None and source.attached_to else []
@@ -156,8 +157,14 @@ def show_refs(game: Game, run: Resolution, reference) -> str:
 
 @query("amount")
 def amount(game: Game, run: Resolution, value) -> int | None:
+    """An instruction's amount: a number, a quantity counted now (`scenarios/rules/amounts.py`, 359.3.f.2, its
+    step says what it counted), or None when what it is about has no information left (359.3.e.12)."""
     if isinstance(value, int):
         return value
+    if isinstance(value, dict):
+        counted = calc.quantity(game, run.view, value, run)
+        calc.show_quantity(game, run, value, counted)
+        return counted
     if isinstance(value, str) and value.startswith("might_of:"):
         ids = refs(game, run, value.split(":", 1)[1])
         unit = game.objects[ids[0]] if ids else None

@@ -34,12 +34,19 @@ def active_while(source: Obj, flt) -> bool:
 @query("passives")
 def passives(game: Game):
     """Every active passive ability on the board, with its source and its point of view."""
+    for _key, source, passive in _keyed_passives(game):
+        yield source, passive, calc.view_of(game, source)
+
+
+def _keyed_passives(game: Game):
+    """Every active passive ability on the board with its source and its key: the object (a new object after a
+    zone change, 124) and the passive's place on its card, so two passives that read alike keep two keys."""
     for source in game.passive_sources:
         if source.zone != BOARD:
             continue
-        for passive in source.definition.passives:
+        for place, passive in enumerate(source.definition.passives):
             if active_while(source, passive.to) and (passive.condition is None or _holds(game, source, passive)):
-                yield source, passive, calc.view_of(game, source)
+                yield f"{source.id}#{source.incarnation}#{place}", source, passive
 
 
 def _holds(game: Game, source: Obj, passive) -> bool:
@@ -68,9 +75,10 @@ def keyword_value(game: Game, obj: Obj, keyword: str, sources: list | None = Non
     if keyword in game.passive_keywords:
         for _source, passive, view in calc.passives(game):
             if keyword in passive.keywords and calc.matches_object(game, passive.to, view, obj):
-                total += passive.keywords[keyword]
-                if sources is not None:
-                    sources.append(passive.keywords[keyword])
+                given = passive.keywords[keyword] * _per(game, passive, view)  # "[Assault] equal to the number of"
+                total += given
+                if sources is not None and given:
+                    sources.append(given)
     if not total:
         for giver in KEYWORD_ABILITIES.implying(keyword):  # a loop, not any(): every keyword of every object asks
             if keyword_value(game, obj, giver):
@@ -108,8 +116,15 @@ def event_aliases(game: Game, source: Obj, kind: str) -> frozenset:
     return frozenset(found)
 
 
-def might_parts(game: Game, unit: Obj):
-    """(base, increases, decreases): each modifier as (label, amount, minimum, timestamp)."""
+def _per(game: Game, passive, view) -> int:
+    """How many times a passive gives what it gives: once, or as many as its quantity counts now (`per`:
+    "for each", "equal to the number of"; scenarios/rules/amounts.py), nothing when the count is null."""
+    return 1 if passive.per is None else calc.quantity(game, view, passive.per) or 0
+
+
+def might_parts(game: Game, unit: Obj, passive_entries: dict | None = None):
+    """(base, increases, decreases): each modifier as (label, amount, minimum, timestamp); `passive_entries`,
+    when given, receives each passive's key with the entry it made."""
     increases: list[tuple] = []
     decreases: list[tuple] = []
     if unit.buffs:
@@ -126,17 +141,20 @@ def might_parts(game: Game, unit: Obj):
         if shield:
             increases.append(("Shield", shield, None, 0))  # 814.1.c
     fixed = dict(unit.passive_limits) if unit.passive_limits else None
-    for source, passive, view in calc.passives(game):
+    for key, source, passive in _keyed_passives(game):
+        view = calc.view_of(game, source)
         if passive.might and calc.matches_object(game, passive.to, view, unit):
-            if fixed and passive.minimum is not None and passive.might < 0:
-                snapshot = fixed.get(passive_key(source, passive))
-                if snapshot is not None:  # its limit snapshotted as it began to apply (454.3.d.2.b of 2025-12-01)
-                    decreases.append(
-                        (f"{source.card} (limited as it began to apply)", snapshot, None, source.timestamp)
-                    )
+            snapshot = fixed.get(key) if fixed and passive.minimum is not None and passive.might < 0 else None
+            if snapshot is not None:  # its limit snapshotted as it began to apply (454.3.d.2.b of 2025-12-01)
+                entry = (f"{source.card} (limited as it began to apply)", snapshot, None, source.timestamp)
+            else:
+                might = passive.might * _per(game, passive, view)  # "+1 [Might] for each ...": counted now
+                if not might:
                     continue
-            entry = (source.card, abs(passive.might), passive.minimum, source.timestamp)
+                entry = (source.card, abs(might), passive.minimum, source.timestamp)
             (increases if passive.might > 0 else decreases).append(entry)
+            if passive_entries is not None:
+                passive_entries[key] = entry
     for modifier in unit.modifiers:
         entry = (modifier.source, abs(modifier.amount), None, modifier.timestamp)
         if modifier.amount > 0:
@@ -144,11 +162,6 @@ def might_parts(game: Game, unit: Obj):
         elif modifier.amount < 0:
             decreases.append(entry)
     return unit.might_base or 0, sorted(increases, key=lambda e: e[3]), sorted(decreases, key=lambda e: e[3])
-
-
-def passive_key(source: Obj, passive) -> str:
-    """A passive ability of one object (a new object after a zone change, 124): its snapshot's key."""
-    return f"{source.id}#{source.incarnation}#{source.definition.passives.index(passive)}"
 
 
 PASSIVE_LIMIT: Final = "passive_limit_snapshotted"
@@ -177,9 +190,10 @@ PASSIVE_LIMIT_READS = watch(
 
 
 def _limited_passives(game: Game) -> list:
+    """(key, source, passive, view) of each active passive decrease limited by a minimum."""
     return [
-        (source, passive, view)
-        for source, passive, view in calc.passives(game)
+        (key, source, passive, calc.view_of(game, source))
+        for key, source, passive in _keyed_passives(game)
         if passive.might and passive.might < 0 and passive.minimum is not None
     ]
 
@@ -201,14 +215,14 @@ def snapshot_passive_limits(game: Game) -> None:
             continue
         stored = dict(unit.passive_limits)
         applying = {
-            passive_key(source, passive): (source, passive)
-            for source, passive, view in limited
+            key: (source, passive)
+            for key, source, passive, view in limited
             if unit.zone == BOARD and calc.matches_object(game, passive.to, view, unit)
         }
         kept = {key: amount for key, amount in stored.items() if key in applying}
         for key, (source, passive) in applying.items():
             if key not in kept:
-                kept[key] = _applied_now(game, unit, source, passive)
+                kept[key] = _applied_now(game, unit, key)
                 note(
                     game,
                     StepKind.LAYER_CALCULATION,
@@ -222,13 +236,16 @@ def snapshot_passive_limits(game: Game) -> None:
             unit.passive_limits = tuple(sorted(kept.items()))
 
 
-def _applied_now(game: Game, unit: Obj, source: Obj, passive) -> int:
-    """The decrease the limited passive applies to `unit` now: increases first, then decreases in timestamp order."""
-    base, increases, decreases = might_parts(game, unit)
+def _applied_now(game: Game, unit: Obj, key: str) -> int:
+    """The decrease the limited passive of `key` applies to `unit` now: increases first, then decreases in
+    timestamp order."""
+    entries: dict[str, tuple] = {}
+    base, increases, decreases = might_parts(game, unit, entries)
     value = base + sum(amount for _, amount, _, _ in increases)
-    for label, amount, minimum, timestamp in decreases:
+    for entry in decreases:
+        _, amount, minimum, _ = entry
         applied = amount if minimum is None else min(amount, max(0, value - minimum))
-        if (label, amount, minimum, timestamp) == (source.card, abs(passive.might), passive.minimum, source.timestamp):
+        if entry is entries.get(key):  # this passive's own entry (another may read alike)
             return applied
         value -= applied
     return 0
@@ -249,7 +266,7 @@ def might_rules(game: Game, unit: Obj) -> tuple[str, ...]:
             if label in SUMMED_RULES and _instances(game, unit, label) > 1:
                 rules.append(SUMMED_RULES[label])
     limited = decreases and game.passive_sources and _limited_passives(game)
-    if limited and any(calc.matches_object(game, passive.to, view, unit) for _, passive, view in limited):
+    if limited and any(calc.matches_object(game, passive.to, view, unit) for _, _, passive, view in limited):
         rules.extend(game.reading(PASSIVE_LIMIT).cited)  # a limited passive decrease: snapshotted or not
     return tuple(rules)
 

@@ -21,14 +21,24 @@ event_kind("move", "446.1")
 
 @query("move_blocked_by")
 def blocked_by(game: Game, unit, destination: str) -> str | None:
-    """The battlefield whose restriction forbids this move, if any (054.1: can't beats can)."""
+    """The object whose restriction forbids this move, if any (054.1: can't beats can; 449.1): the battlefield it
+    leaves ("Units can't move from here to base"), the unit itself ("I can't move to base"), or a permanent on the
+    board ("Units can't move to base"). A Recall is not a move and is never blocked (456.3)."""
+    if destination != "base":
+        return None
     origin = unit.location
-    if (
-        game.is_battlefield(origin)
-        and destination == "base"
-        and "no_move_from_here_to_base" in game.objects[origin].definition.restrictions
-    ):
+    if game.is_battlefield(origin) and "no_move_from_here_to_base" in game.objects[origin].definition.restrictions:
         return origin
+    if unit.definition is not None and "no_move_to_base" in unit.definition.restrictions:
+        return unit.id
+    for permanent in game.permanent_objects:
+        definition = permanent.definition
+        if (
+            permanent.zone == Zone.BOARD
+            and definition is not None
+            and "units_no_move_to_base" in definition.restrictions
+        ):
+            return permanent.id
     return None
 
 
@@ -42,7 +52,9 @@ def check_destination(game: Game, unit, destination: str, standard: bool) -> Non
         raise Refusal("447.2", f"{destination} is not a location")
     blocker = blocked_by(game, unit, destination)
     if blocker:
-        raise Refusal("054.1", f"{game.objects[blocker].card}: units can't move from {blocker} to base")
+        raise Refusal(
+            "054.1", f"{game.objects[blocker].card} ({blocker}) forbids {unit.id} to move to base", ("449.1",)
+        )
     between_battlefields = game.is_battlefield(unit.location) and game.is_battlefield(destination)
     if standard and between_battlefields and not calc.has_keyword(game, unit, "Ganking"):
         raise Refusal(
@@ -166,7 +178,20 @@ def standard_move(game: Game, act: Move) -> None:
 def op_move(game: Game, run, ins) -> None:
     ids = calc.still_there(game, run, ins["what"], "moving")
     destination = ins["to"]
-    if destination != "base":
+    if destination == "here":  # "move an enemy unit to here": where the source is as this executes (359.3.f.2)
+        destination = None if run.source_gone else run.view.here
+        # not where it is already (355.4.a); a base is its own player's: no other player's unit goes there
+        ids = [
+            i
+            for i in ids
+            if game.objects[i].location != destination
+            and (destination != "base" or game.objects[i].controller == run.item.controller)
+        ]
+    elif destination == "trigger_location":  # "to that battlefield": its trigger's, noted as it triggered (359.3.f.3)
+        event = run.item.trigger.event if run.item.trigger is not None else None
+        destination = event.location if event is not None and game.is_battlefield(event.location) else None
+        ids = [i for i in ids if game.objects[i].location != destination]  # 355.4.a
+    elif destination != "base":
         if destination.startswith("location_of:"):
             places = calc.refs(game, run, destination.split(":", 1)[1])
             destination = game.objects[places[0]].location if places else None

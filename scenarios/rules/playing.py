@@ -15,7 +15,19 @@ import itertools
 from scenarios.actions import Hide, Play
 from scenarios.cards import Cost
 from scenarios.game import Game
-from scenarios.kernel import Refusal, action, calc, choose, do, event_kind, instruction, keyword, procedure, query
+from scenarios.kernel import (
+    Condition,
+    Refusal,
+    action,
+    calc,
+    choose,
+    do,
+    event_kind,
+    instruction,
+    keyword,
+    procedure,
+    query,
+)
 from scenarios.objects import ChainItem, Event, ItemKind, Kind, Targeting, Zone
 from scenarios.trace import StepKind
 
@@ -134,6 +146,7 @@ def play_card(game: Game, act: Play) -> None:
     flow = card.zone == Zone.TRASH and bool(card.definition.flow)  # 829.1.b: "play this from your trash"
     if card.owner != player or (card.zone not in (Zone.HAND, Zone.FACEDOWN) and not flow):
         raise Refusal("354", f"{card.id} is not a card {player} can play from hand or facedown")
+    calc.check_allowed(game, player, "play cards")
     facedown = card.zone == Zone.FACEDOWN
     if facedown:
         calc.check_hidden_turn(game, card)
@@ -159,9 +172,8 @@ def play_card(game: Game, act: Play) -> None:
         calc.pay_resources(game, player, cost)
         card_finalized(game, card, player)
         card.location = None
-        do.enter_board(
-            game, card, player, location, bool(act.accelerate) or definition.enters_ready, hidden_at, because="359"
-        )
+        ready = bool(act.accelerate) or enters_ready(game, card, player)
+        do.enter_board(game, card, player, location, ready, hidden_at, because="359")
         calc.card_played(game, card, player)
         calc.cleanup(game, f"{card.id} entered the board", "319.6")
         calc.settle_priority(game)
@@ -280,18 +292,40 @@ def _with_card(card, count: int, ids: tuple[str, ...]) -> tuple[int, tuple[str, 
     return count + 1, (*ids, card.id)
 
 
+def enters_ready(game: Game, card, player: str) -> bool:
+    """ "I enter ready" (359.2.c), or "If <condition>, I enter ready": the condition decided as it enters."""
+    definition = card.definition
+    if definition.enters_ready or definition.enters_ready_if is None:
+        return definition.enters_ready
+    context = Condition(player, card.id, True)
+    return calc.decide_condition(game, definition.enters_ready_if, context, card.id, "it enters ready", "359.2.c")
+
+
+# what a unit played by an instruction ignores of its cost, in a step's words, and the rule that says so
+_IGNORED = {
+    "cost": (", ignoring its cost", "356.1.b.1"),
+    "energy cost": (", ignoring its energy cost (its Power cost paid)", "356.1.b.2"),
+}
+
+
 @procedure(
     "play_by_effect",
     StepKind.EFFECT,
-    defines=("419.3", "356.1.b.1"),
-    summary=lambda g, unit, player, location, label: (
-        f"{label}: {player} plays {unit.id} to {location}, ignoring its cost"
+    defines=("419.3",),
+    summary=lambda g, unit, player, location, label, ignoring="cost": (
+        f"{label}: {player} plays {unit.id} to {location}" + _IGNORED.get(ignoring, (", its cost paid", ""))[0]
     ),
     objects=lambda g, unit, *a: [unit.id],
+    cite=lambda g, unit, player, location, label, ignoring="cost": [_IGNORED.get(ignoring, ("", "357.1"))[1]],
 )
-def play_by_effect(game: Game, unit, player: str, location: str, label: str) -> None:
+def play_by_effect(game: Game, unit, player: str, location: str, label: str, ignoring: str = "cost") -> None:
+    """A unit played as an instruction resolves (419.3), its whole cost (356.1.b.1) or only its Energy cost
+    (`ignoring="energy cost"`, 356.1.b.2: its Power cost paid by the instruction) set to zero, or none of it
+    (`ignoring="nothing"`: its cost paid by the instruction, 357.1)."""
     definition = unit.definition
-    ready = definition.enters_ready
+    if definition.type != "token" and not calc.allowed(game, player, "play cards", label):
+        return
+    ready = enters_ready(game, unit, player)
     if definition.has("Accelerate"):
         accelerated = calc.total_cost(game, unit, player, Cost(), True, 0, [])  # 356.1.b.3: still paid
         options = ["pay", "decline"] if calc.resource_problem(game, player, accelerated) is None else ["decline"]

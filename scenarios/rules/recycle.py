@@ -10,9 +10,11 @@ rules). Several runes go in the order their owner chooses (416.5.a), also the or
 from __future__ import annotations
 
 from scenarios.game import Game
-from scenarios.kernel import calc, procedure, query
-from scenarios.objects import BOARD, DECK, RUNE, RUNE_DECK
+from scenarios.kernel import calc, event_kind, procedure, query
+from scenarios.objects import BOARD, DECK, RUNE, RUNE_DECK, Event
 from scenarios.trace import StepKind
+
+event_kind("recycle_cards", "416.1.a", would="recycle cards to the Main Deck")
 
 
 @query("bottom_of_deck")
@@ -30,6 +32,9 @@ def bottom_of_deck(game: Game) -> int:
     cite=lambda g, ids, label: sorted({"416.1.b" if g.objects[i].kind == RUNE else "416.1.a" for i in ids}),
 )
 def recycle(game: Game, card_ids, label: str) -> None:
+    """Each player recycles its own cards (416.1.c): one event per player who recycled one or more Main Deck
+    cards, however many ("When you recycle one or more cards to your Main Deck"; runes are not cards)."""
+    recyclers: list[str] = []
     for card_id in card_ids:
         card = game.objects[card_id]
         deck = RUNE_DECK if card.kind == RUNE else DECK
@@ -38,3 +43,7 @@ def recycle(game: Game, card_ids, label: str) -> None:
         else:
             card.zone, card.location = deck, None
         card.order = bottom_of_deck(game)
+        if deck == DECK and card.zone == DECK and card.owner not in recyclers:
+            recyclers.append(card.owner)
+    for player in recyclers:
+        calc.fire(game, Event("recycle_cards", player=player))

@@ -170,8 +170,11 @@ def op_spend_buff(game: Game, run, ins) -> None:
 @instruction("might")
 def op_might(game: Game, run, ins) -> None:
     ids = _ids(game, run, ins, "to")
-    if ids:
-        do.give_might(game, ids, ins["amount"], ins.get("minimum"), run.item.label, because=run.because)
+    amount = calc.amount(game, run, ins["amount"]) if ids else None
+    if ids and amount is None:
+        calc.impossible(game, run, "the amount is null: no Might is given", "359.3.e.12")
+    elif ids and amount is not None:
+        do.give_might(game, ids, amount, ins.get("minimum"), run.item.label, because=run.because)
 
 
 @instruction("grant")

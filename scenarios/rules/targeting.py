@@ -19,7 +19,7 @@ def _restricted_to_hidden(spec, hidden_at) -> bool:
     return (
         hidden_at is not None
         and spec.type not in ("spell", "card_in_hand")
-        and spec.where not in ("base", "other_battlefield")
+        and spec.where not in ("base", "other_battlefield", "not_here")
     )
 
 
@@ -34,6 +34,14 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         )
     if spec.type == "card_in_hand":
         return obj.zone == Zone.HAND and obj.owner == ctx.controller
+    if spec.zone == "trash":  # "a unit from your trash": a card of the trash, a public zone, is a target (355.10.a)
+        return (
+            obj.zone == Zone.TRASH
+            and obj.owner == ctx.controller
+            and (obj.kind == spec.type or (spec.type == "permanent" and obj.kind in (Kind.UNIT, Kind.GEAR)))
+            and (spec.max_cost is None or obj.definition.energy <= spec.max_cost)
+            and (spec.max_power is None or obj.definition.power <= spec.max_power)
+        )
     if spec.type != obj.kind or obj.zone != Zone.BOARD:
         return False
     if spec.other and obj.id == ctx.source:  # "another unit": one other than the ability's source
@@ -54,20 +62,65 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         return False
     if spec.where == "here" and obj.location != ctx.here:
         return False
+    if spec.where == "not_here" and obj.location == ctx.here:
+        return False
+    if spec.where == "my_battlefield" and (obj.location != ctx.here or not at_battlefield):
+        return False
     if spec.where == "other_battlefield" and (not at_battlefield or obj.location == ctx.here):
         return False
     if spec.max_might is not None and calc.might(game, obj) > spec.max_might:
         return False
+    if spec.same_place_as is not None:  # "two units at the same battlefield": where the other chosen unit is
+        chosen = ctx.chosen.get(spec.same_place_as, ())
+        if obj.location not in {game.objects[ref[0]].location for ref in chosen if not isinstance(ref, str)}:
+            return False
+    if spec.less_might_than_me:  # "an enemy unit here with less Might than me"
+        source = game.objects.get(ctx.source)
+        if source is None or source.zone != Zone.BOARD or calc.might(game, obj) >= calc.might(game, source):
+            return False
     return spec.stunned is None or obj.stunned == spec.stunned
+
+
+def _moved(game: Game, spec, ctx: Targeting) -> list:
+    return [game.objects[ref[0]] for ref in ctx.chosen.get(spec.of, ()) if not isinstance(ref, str)]
+
+
+def _with_same_controller(game: Game, spec, ctx: Targeting, place: str) -> bool:
+    """ "to a location where there's a unit with the same controller": another unit of the moved unit's controller
+    is there (a base is its controller's own)."""
+    moved = _moved(game, spec, ctx)
+    ids = {unit.id for unit in moved}
+    return any(
+        u.location == place and u.id not in ids and any(u.controller == m.controller for m in moved)
+        for u in game.units()
+    )
+
+
+# Destinations a move's location slot may be restricted to (355.4, "a valid Location" 355.4.a): by `where`.
+DESTINATIONS = {
+    "battlefield": lambda game, spec, ctx, place: game.is_battlefield(place),  # "to a different battlefield"
+    "battlefield_with_your_units": lambda game, spec, ctx, place: (  # "to a battlefield where you have units"
+        game.is_battlefield(place) and any(u.controller == ctx.controller for u in game.units(place))
+    ),
+    "with_same_controller": _with_same_controller,
+}
 
 
 @query("legal_targets")
 def legal_targets(game: Game, spec, ctx: Targeting) -> list[str]:
+    if spec.type == "player":  # "choose an opponent" / "choose a player" (355.10: a player mentioned is a target)
+        wanted = game.opponents(ctx.controller) + ([] if spec.side == "enemy" else [ctx.controller])
+        return game.in_turn_order(wanted)
     if spec.type == "location":
         if ctx.hidden_at is not None and _restricted_to_hidden(spec, ctx.hidden_at):
             return [ctx.hidden_at]
         where = {game.objects[ref[0]].location for ref in ctx.chosen.get(spec.of, ()) if not isinstance(ref, str)}
-        return [place for place in ["base"] + [bf.id for bf in game.battlefields()] if place not in where]
+        places = ["base"] + [bf.id for bf in game.battlefields()]
+        if spec.where == "to_or_from_base":  # "move a unit to or from its base": base, or from base a battlefield
+            places = places[1:] if "base" in where else ["base"]
+        elif spec.where in DESTINATIONS:
+            places = [place for place in places if DESTINATIONS[spec.where](game, spec, ctx, place)]
+        return [place for place in places if place not in where]
     taken = {ref[0] for ref in ctx.chosen.get(spec.not_target, ())} if spec.not_target else set()
     return [o.id for o in game.objects.values() if o.id not in taken and calc.matches_target(game, spec, o, ctx)]
 
@@ -95,11 +148,11 @@ def choose_targets(game: Game, specs: tuple, picks: dict, ctx: Targeting) -> dic
                 raise Refusal("811.1.d", f"{ctx.label} has no legal target at {ctx.hidden_at}, where it was hidden")
             raise Refusal("355.8", f"{ctx.label} needs a target for '{slot}'")
         values = value if isinstance(value, list) else [value]
-        if spec.type == "location":
+        if spec.type in ("location", "player"):
             legal = legal_targets(game, spec, here)
             bad = [v for v in values if v not in legal]
             if bad:
-                rule = "811.1.d.2" if ctx.hidden_at else "355.4"
+                rule = "355.9" if spec.type == "player" else "811.1.d.2" if ctx.hidden_at else "355.4"
                 raise Refusal(rule, f"{bad} is not a legal destination for '{slot}' (legal: {legal})")
             chosen[slot] = tuple(values)
             continue

@@ -8,7 +8,7 @@ card has N or more XP, on a passive or a trigger of the card.
 from __future__ import annotations
 
 from scenarios.game import Game
-from scenarios.kernel import condition, do, instruction, procedure
+from scenarios.kernel import calc, condition, do, instruction, procedure
 from scenarios.trace import StepKind
 
 # Level N (824): "While you have N or more XP, this card gains '[Text]'" (824.1.b.1). A condition word per level
@@ -38,4 +38,8 @@ def gain_xp(game: Game, player: str, n: int, label: str) -> None:
 
 @instruction("gain_xp")
 def op_gain_xp(game: Game, run, ins) -> None:
-    do.gain_xp(game, run.item.controller, ins.get("n", 1), run.item.label, because=run.because)
+    n = calc.amount(game, run, ins.get("n", 1))
+    if n is None:
+        calc.impossible(game, run, "the number is null: no XP is gained", "359.3.e.12")
+    elif n > 0:
+        do.gain_xp(game, run.item.controller, n, run.item.label, because=run.because)

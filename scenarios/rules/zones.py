@@ -9,6 +9,7 @@ from scenarios.trace import StepKind
 
 event_kind("draw", "413.1")
 event_kind("discard", "422.1")
+event_kind("discard_cards", "422.1.b", would="discard cards")  # once per discard of one or more cards
 
 
 def _top_card(game: Game, player: str, because) -> Obj | None:
@@ -38,6 +39,7 @@ def draw(game: Game, player: str, n: int, label=None) -> None:
             return
         card.zone = Zone.HAND
         card.order = game.tick()
+        calc.card_drawn(game, player)
 
 
 @procedure(
@@ -73,6 +75,7 @@ def op_trash_from_deck(game: Game, run, ins) -> None:
 )
 def discard(game: Game, player: str, card_id: str) -> None:
     game.objects[card_id].zone = Zone.TRASH
+    game.players[player].discarded_this_turn += 1
     calc.fire(game, Event("discard", player=player, card=card_id))
 
 
@@ -123,20 +126,35 @@ def reveal(game: Game, player: str, card_ids, because) -> None:
 
 @instruction("draw")
 def op_draw(game: Game, run, ins) -> None:
-    do.draw(game, run.item.controller, ins.get("n", 1), run.item.label, because=run.because)
+    n = calc.amount(game, run, ins.get("n", 1))
+    if n is None:
+        calc.impossible(game, run, "the number is null: nothing is drawn", "359.3.e.12")
+    elif n > 0:
+        do.draw(game, run.item.controller, n, run.item.label, because=run.because)
 
 
 @instruction("discard")
 def op_discard(game: Game, run, ins) -> None:
     """422.4: discard as many as possible; the player chooses which (422.1.a)."""
     player = run.item.controller
+    discarded = 0
     for _ in range(ins.get("n", 1)):
         hand = [o.id for o in game.hand(player)]
         if not hand:
             calc.impossible(game, run, f"{player} has no card left to discard", "422.4")
-            return
+            break
         pick = choose(game, "discard", player, "card to discard", hand, "422.1.a")
         do.discard(game, player, pick, because=run.because)
+        discarded += 1
+    calc.discarded_cards(game, player, discarded)
+
+
+@query("discarded_cards")
+def discarded_cards(game: Game, player: str, n: int) -> None:
+    """One discard of `n` cards (an instruction's, a cost's): "When you discard one or more cards" triggers once
+    for all of them (422.1.b), each card's own discard having been an event too."""
+    if n:
+        calc.fire(game, Event("discard_cards", player=player, amount=n))
 
 
 @instruction("return_to_hand")

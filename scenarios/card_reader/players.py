@@ -1,0 +1,313 @@
+"""Per-player and per-opponent text: "each player kills one of their units", "each player discards their hand,
+then draws 4", "each player channels 1 rune exhausted" (`each_player`, performed by each player in Turn Order,
+303.2.a); conditions about an opponent ("if an opponent's score is within 3 points of the Victory Score", "if an
+opponent controls a battlefield" / "a stunned unit"), on an instruction, a discount or entering ready; and
+triggers on an opponent's turn ("when you play a spell on an opponent's turn").
+
+Registered through the shared grammar: `effects.template` (instructions), `abilities.PARAGRAPH_READERS` (whole
+paragraphs: a conditional discount or entering ready, a trigger with a condition on whose turn it is).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from scenarios.card_reader.abilities import PARAGRAPH_READERS, TRIGGERS, Unread, read_trigger
+from scenarios.card_reader.effects import instructions, template
+from scenarios.card_reader.phrases import icons_cost
+
+_WHO = {"each player": "each", "each opponent": "opponents", "each other player": "others"}
+
+# What one player does for their part, said in the third person: the verb as "you" would say it. Only instructions
+# about the player themself (no object named by the card) are read per player: what they draw, discard, channel.
+_VERBS = {"draws": "draw", "discards": "discard", "channels": "channel"}
+_PER_PLAYER_OPS = {"draw", "discard", "channel", "discard_hand", "kill_one"}
+_KILL_ONE = re.compile(r"(?:must )?kills? one of (?:their|your) (?P<kind>units|gear)")
+
+
+def _their_part(clause: str, ctx) -> list[dict[str, Any]] | None:
+    """One instruction of a player's part: "kills one of their units" (355.10.e: each chooses, not a target),
+    "discards their hand", or a verb of `_VERBS` read as that player's own instruction."""
+    clause = clause.strip()
+    kill = _KILL_ONE.fullmatch(clause)
+    if kill:
+        return [{"op": "kill_one", "kind": "unit" if kill["kind"] == "units" else "gear"}]
+    if clause == "discards their hand":
+        return [{"op": "discard_hand"}]
+    verb, _, rest = clause.partition(" ")
+    if verb not in _VERBS or "their" in rest or not rest:
+        return None
+    read = instructions(f"{_VERBS[verb]} {rest}", ctx, [])
+    if read is None or any(i.get("op") not in _PER_PLAYER_OPS for i in read):
+        return None
+    return read
+
+
+@template("each player", r"(?P<who>each player|each opponent|each other player) (?P<rest>.+)")
+def _each_player(m, ctx):
+    """ "Each player discards their hand, then draws 4": each part read per player, in the order printed."""
+    parts = re.split(r", then |, and | and |, ", m["rest"])
+    effects: list[dict[str, Any]] = []
+    for part in parts:
+        read = _their_part(part, ctx)
+        if read is None:
+            return None
+        effects += read
+    return [{"op": "each_player", "players": _WHO[m["who"]], "effects": effects}]
+
+
+@template(
+    "each player chooses",
+    r"starting with the next player, each player may return a unit to its owner's hand",
+)
+def _each_may_return(m, ctx):
+    """ "Starting with the next player, each player may return a unit to its owner's hand": each in turn, from the
+    player after the controller, may choose any unit (not a target, 355.10.e) and returns it before the next one
+    chooses."""
+    return [
+        {"op": "each_chooses", "players": "each", "start": "next", "whose": "any", "optional": True, "then": "return"}
+    ]
+
+
+# Paragraphs of a spell in which each player chooses units, then the spell does something with those chosen (or
+# the rest): the choosing sentence says nothing alone, so the paragraph is read whole
+_CHOOSING: dict[str, dict[str, Any]] = {
+    "each player chooses a unit they control. kill the rest": {"players": "each", "whose": "own", "then": "kill_rest"},
+    "starting with the next player, each other player chooses a unit you don't control that hasn't been chosen for "
+    "this spell. kill those units": {
+        "players": "others",
+        "start": "next",
+        "whose": "not the controller's",
+        "distinct": True,
+        "then": "kill",
+    },
+}
+
+
+def read_each_chooses(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "Each player chooses a unit they control. Kill the rest.": `each_chooses`, then what it says of them."""
+    said = _CHOOSING.get(text.rstrip("."))
+    if said is None or card["type"] != "spell":
+        return False
+    card.setdefault("effects", []).append({"op": "each_chooses", **said})
+    used.append("each player chooses")
+    return True
+
+
+# -- "choose an opponent. They ..." ---------------------------------------------------------------------------------
+
+
+@template("opponents can't", r"opponents can't (?P<what>play cards) this turn")
+def _opponents_cant(m, ctx):
+    """ "Opponents can't play cards this turn": each opponent is forbidden it until the turn ends (054.1)."""
+    return [{"op": "each_player", "players": "opponents", "effects": [{"op": "prohibit", "what": m["what"]}]}]
+
+
+_CHOSEN = "choose an opponent"
+
+
+@template("choose an opponent", r"(?:then )?choose an opponent")
+def _choose_an_opponent(m, ctx):
+    """ "Choose an opponent": a player mentioned is a target (355.10), chosen as the spell or ability is put on the
+    Chain (355.8)."""
+    ctx.slot({"type": "player", "side": "enemy"})
+    ctx.unfinished = _CHOSEN  # a target chosen for nothing: read only if a later sentence says what "they" do
+    return []
+
+
+def _chosen_player(ctx) -> str | None:
+    """The slot of the player chosen before: what "they" and "their" name (the choice now has a use)."""
+    slots = [slot for slot, spec in ctx.targets.items() if spec.get("type") == "player"]
+    if slots and ctx.unfinished == _CHOSEN:
+        ctx.unfinished = None
+    return slots[-1] if slots else None
+
+
+# What a chosen player does, said with "they": instructions about themself, or a token they play
+_THEIR_OPS = _PER_PLAYER_OPS | {"play_token", "gain_xp"}
+
+
+@template("they ...", r"they (?P<rest>(?!reveal ).+)")
+def _they(m, ctx):
+    """ "They play a 1 [Might] Bird unit token with [Deflect]": performed by the player chosen (`each_player` with
+    that slot), as that player ("you" in it is them)."""
+    slot = _chosen_player(ctx)
+    if slot is None:
+        return None
+    read = instructions(m["rest"], ctx, [])
+    if (
+        read is None
+        or any(i.get("op") not in _THEIR_OPS for i in read)
+        or any("to" in i and i["to"] not in (None, "base") for i in read)
+    ):
+        # Not read as theirs: nor may a part of it be read as the controller's once "they" is split off ("they draw
+        # 1 and kill a unit"), so the ability is refused with these words
+        ctx.unfinished = m[0]
+        return None
+    return [{"op": "each_player", "players": slot, "effects": read}]
+
+
+@template("they reveal their hand", r"they reveal their hand")
+def _they_reveal(m, ctx):
+    slot = _chosen_player(ctx)
+    return None if slot is None else [{"op": "reveal_hand", "of": slot}]
+
+
+@template(
+    "choose a card from their hand",
+    r"choose an? (?P<kind>non-unit )?card from it, and (?:they )?(?P<then>discard|recycle) that card",
+)
+def _choose_from_their_hand(m, ctx):
+    """ "Choose a card from it, and they discard that card": from the hand the chosen player revealed (said in the
+    sentence before), the controller chooses; not a target (355.10.a)."""
+    slot = _chosen_player(ctx)
+    if slot is None:
+        return None
+    card = "non-unit" if m["kind"] else "any"
+    return [{"op": "choose_from_hand", "of": slot, "card": card, "then": m["then"]}]
+
+
+_WITHIN = r"an opponent's score is within (?P<n>[1-7]) points? of the victory score"
+_OPPONENT = rf"(?:{_WITHIN}|an opponent controls (?P<what>a battlefield|a stunned unit))"
+
+
+def opponent_condition(found: re.Match) -> str:
+    """The condition word (`scenarios/rules/players.py`) the matched "if <condition>" says."""
+    if found["n"]:
+        return f"an opponent within {found['n']} points of the victory score"
+    return f"an opponent controls {found['what']}"
+
+
+@template("if <an opponent ...>", rf"if {_OPPONENT}, (?P<rest>.+)")
+def _if_opponent(m, ctx):
+    """ "If an opponent's score is within 3 points of the Victory Score, ready me and gain 3 XP" (364.3.a)."""
+    then = instructions(m["rest"], ctx, [])
+    return None if then is None else [{"op": "if", "condition": opponent_condition(m), "then": then}]
+
+
+_CONDITIONAL_STATIC = re.compile(
+    rf"if {_OPPONENT}, (?:(?:this costs|i cost) (?P<cost>(?:\[[^\]]+\])+) less(?P<and> and enter ready)?"
+    r"|(?P<ready>i enter ready))\.?"
+)
+
+
+def read_conditional_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "If an opponent controls a battlefield, I enter ready"; "If ..., this costs [2 energy] less" (a discount
+    while the condition holds, 356.4); "If ..., I cost [2 energy] less and enter ready": conditional passives
+    (364.3.a), the condition checked as the card is played or enters."""
+    found = _CONDITIONAL_STATIC.fullmatch(text)
+    if not found:
+        return False
+    word = opponent_condition(found)
+    if found["cost"]:
+        cost = icons_cost(found["cost"])
+        if cost is None or set(cost) - {"energy", "power"}:
+            raise Unread(text)
+        card.setdefault("discounts", []).append({**cost, "condition": word})
+        used.append("static: if <an opponent ...>, this costs less")
+    if found["ready"] or found["and"]:
+        if card["type"] not in ("unit", "gear"):
+            raise Unread(text)
+        card["enters_ready_if"] = word
+        used.append("static: if <an opponent ...>, I enter ready")
+    return True
+
+
+_ON_AN_OPPONENTS_TURN = re.compile(r"when you play an? (?P<t>spell|unit|gear|card) on an opponent's turn, (?P<body>.+)")
+
+
+def read_on_an_opponents_turn(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "When you play a spell on an opponent's turn, ...": a trigger on playing it whose condition is that the
+    Turn Player is an opponent (304), checked as the event happens."""
+    found = _ON_AN_OPPONENTS_TURN.fullmatch(text)
+    if not found:
+        return False
+    if not read_trigger(f"when you play a {found['t']}, {found['body']}", card, used, condition="an opponent's turn"):
+        raise Unread(text)
+    if found["t"] == "card":  # "a card": a Main Deck card (052), not a token
+        for trigger in card["triggers"][-1:]:
+            trigger["when"]["card_type"] = "card"
+    used.append("trigger: on an opponent's turn")
+    return True
+
+
+_TAX = re.compile(
+    r"opponents' (?P<on>spells|units|gear) cost (?P<cost>(?:\[[^\]]+\])+) more"
+    r"(?:\. if this is \[empowered\], they cost (?P<empowered>(?:\[[^\]]+\])+) more instead)?\.?"
+)
+
+
+def read_tax(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "Opponents' spells cost [1 Energy] more. If this is [Empowered], they cost [1 Energy][Any rune] more instead.":
+    cost increases (356.3) on the cards its controller's opponents play; the second, while this card is Empowered
+    (828), replaces the first."""
+    found = _TAX.fullmatch(text)
+    if not found:
+        return False
+    on = found["on"].removesuffix("s")
+    costs = [(found["cost"], "not empowered" if found["empowered"] else None)]
+    if found["empowered"]:
+        costs.append((found["empowered"], "empowered"))
+    for icons, condition in costs:
+        cost = icons_cost(icons)
+        if cost is None or set(cost) - {"energy", "power"}:
+            raise Unread(text)
+        tax: dict[str, Any] = {"on": on, **cost}
+        if condition:
+            tax["condition"] = condition
+        card.setdefault("taxes", []).append(tax)
+    used.append("static: opponents' <cards> cost more")
+    return True
+
+
+_IF_AT_THE_START = re.compile(
+    r"if (?P<c>you control fewer runes than an opponent) at the start of your beginning phase, (?P<body>.+)"
+)
+
+
+def read_if_at_the_start(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "If you control fewer runes than an opponent at the start of your Beginning Phase, give me +1 [Might] this
+    turn": a trigger at the start of the Beginning Phase (315.2.a.1) whose condition is checked as it triggers."""
+    found = _IF_AT_THE_START.fullmatch(text)
+    if not found:
+        return False
+    if not read_trigger(f"at the start of your beginning phase, {found['body']}", card, used, condition=found["c"]):
+        raise Unread(text)
+    used.append("trigger: if <an opponent ...> at the start of your beginning phase")
+    return True
+
+
+TRIGGERS.extend(
+    [
+        (
+            # A player Scores by Conquer or Hold (469): "when an opponent scores" is either, by an opponent
+            "when an opponent scores",
+            re.compile(r"when an opponent scores"),
+            lambda m: [{"event": "conquer", "who": "opponent"}, {"event": "hold", "who": "opponent"}],
+        ),
+        (
+            "at the start of each player's beginning phase",  # whoever's turn it is (315.2.a.1)
+            re.compile(r"at the start of each player's beginning phase"),
+            lambda m: [{"event": "beginning", "who": "player"}],
+        ),
+        (
+            "when an opponent plays a <card type>",
+            re.compile(r"when an opponent plays an? (?P<t>spell|unit|gear)"),
+            lambda m: [{"event": "card_played", "who": "opponent", "card_type": m["t"]}],
+        ),
+        (
+            "when you play a card",  # a Main Deck card (052), not a token
+            re.compile(r"when you play a card"),
+            lambda m: [{"event": "card_played", "who": "you", "card_type": "card"}],
+        ),
+        (
+            "when an opponent <scores>",
+            re.compile(r"when an opponent (?P<e>conquers|holds)"),
+            lambda m: [{"event": m["e"].removesuffix("s"), "who": "opponent"}],
+        ),
+    ]
+)
+PARAGRAPH_READERS.extend(
+    (read_conditional_static, read_on_an_opponents_turn, read_if_at_the_start, read_each_chooses, read_tax)
+)
