@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_search import rank_of  # noqa: E402
 from bench_semantic import figures, load, sign_test  # noqa: E402
 
-from rules_db.schema import read_only  # noqa: E402
+from rules_db.guard import read_only  # noqa: E402
 from rules_db.search import answer, cited, refine  # noqa: E402
 
 CANDIDATES = 5
