@@ -50,6 +50,7 @@ class Play(Action):
     targets: dict[str, str | list[str]] = {}
     at: str | None = None
     accelerate: bool = False
+    additional: int = 0  # pay the card's optional additional cost (355.1.a, 356.2.b): once, or "any number" of times
     repeat: int = 0
     repeat_targets: tuple[dict[str, str | list[str]], ...] = ()
 

@@ -72,7 +72,7 @@ class TargetSpec(Strict):
     other: bool = False  # "another unit": not the source of the ability itself
     tag: str | None = None  # "a friendly Mech": a unit with this tag (133.8)
     of: str | None = None  # a move's destination: the earlier slot whose units move there (not where they are)
-    zone: Literal["trash"] | None = None  # "a unit from your trash": a card in its chooser's trash (355.9.a, 355.10.a)
+    zone: Literal["trash", "hand"] | None = None  # "a unit from your trash / hand": a card of its chooser's (355.10.a)
 
 
 class ObjectFilter(Strict):
@@ -180,8 +180,31 @@ class Cost(Strict):
         )
 
     def less(self, energy: int = 0, power: int = 0) -> Cost:
-        """The cost reduced, never below 0 (356.4, 356.6)."""
+        """The cost reduced, never below 0 (356.4, 356.6); `power` off its Power of any domain ([A]) only (an
+        Equip cost "reduced by [A]", 821.1.c.3)."""
         return self.model_copy(update={"energy": max(0, self.energy - energy), "power": max(0, self.power - power)})
+
+    def discounted(self, energy: int = 0, power: int = 0) -> Cost:
+        """The cost less a discount (356.4), never below 0 (356.6): "[1][A] less" takes a Power off whatever Power it
+        costs (of a domain first, the harder to pay, then of any of several domains, then of any domain)."""
+        if not power:
+            return self.model_copy(update={"energy": max(0, self.energy - energy)})
+        domains = {}
+        for domain, amount in self.domain_power.items():
+            taken = min(amount, power)
+            domains[domain], power = amount - taken, power - taken
+        either = []
+        for group, amount in self.power_of_domains:
+            taken = min(amount, power)
+            either.append((group, amount - taken))
+            power -= taken
+        update = {
+            "energy": max(0, self.energy - energy),
+            "power": max(0, self.power - power),
+            "domain_power": {d: n for d, n in domains.items() if n},
+            "power_of_domains": tuple((g, n) for g, n in either if n),
+        }
+        return self.model_copy(update=update)
 
     def describe(self) -> str:
         parts = [
@@ -200,21 +223,68 @@ class Cost(Strict):
         return ", ".join(p for p in parts if p) or "nothing"
 
 
-class Tax(Strict):
-    """ "Opponents' spells cost [1] more" (356.3, a cost increase): on the cards of that kind its controller's
-    opponents play, while `condition` (about the card that says it) holds."""
-
-    on: Literal["spell", "unit", "gear"] = "spell"
-    energy: int = 0
-    power: int = 0
-    condition: str | None = None
+# What a discount "for each" counts ("I cost [1] less for each card in your trash"), as the player playing the
+# card sees the game as it is played (`rules/discounts.discount_amount`)
+CountWord = Literal[
+    "card in your trash",
+    "card with my name in your trash",
+    "gear you control",
+    "mighty unit you control",
+    "card you played this turn",
+    "rune you control",
+    "friendly unit with Temporary",
+    "might of your mightiest unit",
+    "time the additional cost was paid",  # "Reduce my cost by [C] for each killed this way"  # "reduced by the highest Might among units you control": 1 per Might
+]
 
 
 class Discount(Strict):
-    """ "This costs [2] less" (356.4), applied while `condition` holds (e.g. Legion)."""
+    """ "This costs [2] less" (356.4), applied while `condition` holds (e.g. Legion); "for each" thing counted
+    (`for_each`) it takes that much off per thing; `minimum`: it lowers the Energy no further (356.4.e: a minimum
+    applies to its own discount only)."""
 
     energy: int = 0
     power: int = 0
+    condition: str | None = None
+    for_each: CountWord | None = None
+    minimum: int | None = None
+
+
+class AdditionalCost(Strict):
+    """ "As an additional cost to play me, kill a friendly unit" (mandatory, 356.2.a.1) or "You may pay [C] as an
+    additional cost to play me" (`optional`, 356.2.b.1; declared as the card is played, 355.1.a, the Play's
+    `additional`). `cost`: its Energy, Power and non-standard parts (discard, spend a buff, spend XP); `kill`,
+    `exhaust`, `bounce`: a friendly object killed, exhausted or returned to its owner's hand to pay it (356.7); `ignore_cost`: when paid, the card's base cost is ignored (356.1.b).
+    Whether it was paid is the condition word "additional cost paid" (356.4.f.1)."""
+
+    cost: Cost = Field(default_factory=Cost)
+    optional: bool = True
+    kill: Literal["friendly unit", "friendly mighty unit", "friendly gear"] | None = None
+    exhaust: Literal["friendly unit"] | None = None  # a ready one (414.4: exhausting an exhausted one can't pay)
+    bounce: Literal["friendly gear"] | None = None  # "return a friendly gear to its owner's hand"
+    ignore_cost: bool = False
+    any_number: bool = False  # "you may kill any number of friendly units as an additional cost": paid N times
+    condition: str | None = None  # "If you've played a spell this turn, you may pay ...": offered only then
+
+
+class CostModifier(Strict):
+    """A passive of a card on the board changing what the cards a player plays cost: "Your spells cost [1] less"
+    (a discount, 356.4.a), "Opponents' spells cost [1] more" (an increase, 356.3). `cards`: the kind of card (a
+    `tag`: the cards with it); `whose`: the plays of the card's controller or of their opponents; `energy`,
+    `power`: signed, negative for less; `minimum`: that discount's own floor (356.4.e); `condition`: a condition
+    word about the card with the passive ("while I'm at a battlefield", "if this is [Empowered]")."""
+
+    cards: Literal["spell", "unit", "gear", "card"] = "card"
+    tag: str | None = None
+    keyword: str | None = None  # "cards with [Reaction]" (a hidden card has it, 811.6)
+    from_trash: bool = False  # "spells ... you play from your trash"
+    first_each_turn: bool = False  # "the first friendly gear played each turn": none of its kind played yet
+    chooses: Literal["friendly unit here"] | None = None  # "each spell that chooses one or more units here ..."
+    component: Literal["repeat"] | None = None  # "[Repeat] costs cost [1] less": each such cost, as it is added
+    whose: Literal["you", "opponent", "any"] = "you"  # a battlefield's "you": the player who controls it
+    energy: int = 0
+    power: int = 0
+    minimum: int | None = None
     condition: str | None = None
 
 
@@ -273,6 +343,7 @@ class Activated(Strict):
     only_unattached: bool = False  # rules text of an attached card is inactive (434.1.e)
     condition: str | None = None  # a condition word: usable only while it holds ("only if not Empowered", 827)
     equip: bool = False  # an Equip ability (818): "[Cost]: attach this gear to a unit you control"
+    discounts: list[Discount] = Field(default_factory=list)  # "This ability costs [1] less for each ..." (356.4)
     label: str | None = None
 
     @property
@@ -296,7 +367,8 @@ class Card(Strict):
     power: int = 0
     keywords: dict[str, int] = Field(default_factory=dict)
     discounts: list[Discount] = Field(default_factory=list)  # 356.4, active wherever the card is played from
-    taxes: list[Tax] = Field(default_factory=list)  # 356.3: what opponents' cards cost more while this is on the board
+    additional_cost: AdditionalCost | None = None  # 356.2
+    cost_modifiers: list[CostModifier] = Field(default_factory=list)  # what other cards cost (356.3, 356.4)
     repeat: list[Cost] = Field(default_factory=list)  # [Repeat] costs, each paid at most once (820.1.c)
     flow: list[Cost] = Field(default_factory=list)  # [Flow] costs: played from the trash for one, then banished (829)
     might_bonus: int = 0
@@ -415,8 +487,10 @@ def check_vocabulary(card: Card) -> None:
     for trigger in card.triggers:
         _check_event(card, trigger.when.event)
     conditions = [t.condition for t in card.triggers] + [d.condition for d in card.discounts]
-    conditions += [p.condition for p in card.passives] + [a.condition for a in card.activated] + [card.enters_ready_if]
-    conditions += [t.condition for t in card.taxes]
+    conditions += [m.condition for m in card.cost_modifiers] + [card.enters_ready_if]
+    conditions += [card.additional_cost.condition] if card.additional_cost else []
+    conditions += [d.condition for a in card.activated for d in a.discounts]
+    conditions += [p.condition for p in card.passives] + [a.condition for a in card.activated]
     conditions += [i.get("condition") for effect_list in lists for i in instructions_of(effect_list)]
     for word in conditions:
         if word is not None and word not in kernel.CONDITIONS:

@@ -194,6 +194,7 @@ class Obj(Journaled):
     moves_this_turn: int = 0
     empowered: bool = False  # the Empowered status (441, 828)
     flowed: bool = False  # a spell played from the trash for its Flow cost: banished as it leaves the Chain (829)
+    paid_additional: int = 0  # times its optional additional cost was paid as it was last played (356.4.f.1)
     incarnation: int = 0
     timestamp: int = 0
     order: int = 0
@@ -271,6 +272,9 @@ class Player(Journaled):
     discarded_this_turn: int = 0  # cards discarded this turn ("If you've discarded a card this turn", 422.1)
     drawn_this_turn: int = 0  # cards drawn this turn ("When you draw your second card each turn", 413)
     prohibited: tuple[str, ...] = ()  # what an effect forbids the player this turn ("play cards", 054.1)
+    # what the cards the player plays cost this turn, by an effect ("the next spell you play this turn costs [5]
+    # less"): (kind of card, signed Energy, signed Power, used up by the next such card, label)
+    cost_changes: tuple[tuple[str, int, int, bool, str], ...] = ()
 
     def change_label(self, key: str):
         return (f"player {self.name}", key)

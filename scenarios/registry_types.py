@@ -159,6 +159,9 @@ class TypedProcedures(Protocol):
     def move(self, game: Any, unit_ids: Any, destination: str, by: str, /, *, because: Because) -> Any:
         """scenarios.rules.movement.move"""
 
+    def pay_additional_cost(self, game: Any, card: Any, player: str, /, *, because: Because) -> Any:
+        """scenarios.rules.additional_costs.pay_additional_cost"""
+
     def pay_cost(self, game: Any, cost: Any, player: str, source_id: str | None, label: str, /, *, because: Because) -> Any:
         """scenarios.rules.abilities.pay_cost"""
 
@@ -247,6 +250,9 @@ class TypedQueries(Protocol):
     def ability_controller(self, game: Any, source: Any) -> str:
         """scenarios.rules.filters.ability_controller"""
 
+    def ability_discounts(self, game: Any, source: Any, ability: Any, player: str, cost: Any) -> Any:
+        """scenarios.rules.discounts.ability_discounts"""
+
     def ability_is_active(self, game: Any, source: Any, flt: Any) -> bool:
         """scenarios.rules.layers.ability_is_active"""
 
@@ -258,6 +264,18 @@ class TypedQueries(Protocol):
 
     def add_to_pool(self, game: Any, player: str, energy: int = ..., power: int = ..., domain: str | None = ...) -> None:
         """scenarios.rules.costs.add_to_pool"""
+
+    def additional_cost(self, game: Any, card: Any) -> Any:
+        """scenarios.rules.additional_costs.additional_cost"""
+
+    def additional_cost_problem(self, game: Any, card: Any, player: str) -> Any:
+        """scenarios.rules.additional_costs.additional_cost_problem"""
+
+    def additional_most(self, game: Any, card: Any, player: str) -> int:
+        """scenarios.rules.additional_costs.additional_most"""
+
+    def additional_resources(self, game: Any, card: Any) -> Any:
+        """scenarios.rules.additional_costs.additional_resources"""
 
     def allowed(self, game: Any, player: str, what: str, label: str) -> bool:
         """scenarios.rules.players.allowed"""
@@ -286,6 +304,9 @@ class TypedQueries(Protocol):
     def card_played(self, game: Any, card: Any, player: str) -> None:
         """scenarios.rules.playing.card_played"""
 
+    def changed_cost(self, game: Any, card: Any, player: str, cost: Any, choices: Any = ...) -> Any:
+        """scenarios.rules.discounts.changed_cost"""
+
     def check_allowed(self, game: Any, player: str, what: str) -> None:
         """scenarios.rules.players.check_allowed"""
 
@@ -310,6 +331,9 @@ class TypedQueries(Protocol):
     def combat_joins_open_showdown(self, game: Any) -> None:
         """scenarios.rules.showdowns.combat_joins_open_showdown"""
 
+    def component_cost(self, game: Any, card: Any, player: str, cost: Any, component: str) -> Any:
+        """scenarios.rules.discounts.component_cost"""
+
     def condition_holds(self, game: Any, word: str, context: Any) -> bool:
         """scenarios.rules.conditions.condition_holds"""
 
@@ -319,11 +343,11 @@ class TypedQueries(Protocol):
     def control_can_lapse(self, game: Any, bf_id: str) -> bool:
         """scenarios.rules.cleanups.control_can_lapse"""
 
-    def cost_increase(self, game: Any, card: Any, player: str) -> Any:
-        """scenarios.rules.players.cost_increase"""
-
     def cost_problem(self, game: Any, cost: Any, player: str, source_id: str | None) -> Any:
         """scenarios.rules.abilities.cost_problem"""
+
+    def decide_additional(self, game: Any, unit: Any, player: str) -> None:
+        """scenarios.rules.additional_costs.decide_additional"""
 
     def decide_condition(self, game: Any, word: str, context: Any, label: str, applies: str, because: Any) -> bool:
         """scenarios.rules.conditions.decide_condition"""
@@ -336,6 +360,9 @@ class TypedQueries(Protocol):
 
     def discarded_cards(self, game: Any, player: str, n: int) -> None:
         """scenarios.rules.zones.discarded_cards"""
+
+    def discount_amount(self, game: Any, discount: Any, player: str, card: Any) -> tuple[int, int]:
+        """scenarios.rules.discounts.discount_amount"""
 
     def event_aliases(self, game: Any, source: Any, kind: str) -> frozenset:
         """scenarios.rules.layers.event_aliases"""
@@ -433,6 +460,9 @@ class TypedQueries(Protocol):
     def place_triggers(self, game: Any, first: Any = ..., last: Any = ..., because: tuple[str, str] = ...) -> None:
         """scenarios.rules.triggers.place_triggers"""
 
+    def play_location(self, game: Any, unit: Any, player: str, to: str, was_at: str | None) -> str:
+        """scenarios.rules.effect_plays.play_location"""
+
     def play_timing(self, game: Any, player: str, card: Any, facedown: bool) -> None:
         """scenarios.rules.playing.check_timing"""
 
@@ -444,6 +474,9 @@ class TypedQueries(Protocol):
 
     def prevents_all_damage(self, game: Any, unit: Any) -> bool:
         """scenarios.rules.replacement.prevents_all_damage"""
+
+    def printed_cost(self, game: Any, definition: Any) -> Any:
+        """scenarios.rules.costs.printed_cost"""
 
     def put_chosen_on_chain(self, game: Any, item: Any, via: str) -> None:
         """scenarios.rules.chain.put_chosen_on_chain"""

@@ -708,10 +708,10 @@ def test_empower_is_an_ability_usable_only_if_not_empowered_and_empowered_a_cond
         {"to": {"who": "self"}, "condition": "empowered", "might": 2, "keywords": {"Ganking": 1}}
     ]
     assert read("[Empower] — Discard 1").definition["activated"][0]["cost"] == {"discard": 1}
-    assert (
-        read("[Empower] [5 Energy]. This ability costs [3 Energy] less if you control 4 or fewer runes.").status
-        == "unread"
-    )
+    cheaper = read("[Empower] [5 Energy]. This ability costs [3 Energy] less if you control 4 or fewer runes.")
+    assert cheaper.definition["activated"][0]["discounts"] == [
+        {"energy": 3, "condition": "you control 4 or fewer runes"}
+    ]
 
 
 def test_ambush_is_read_as_the_keyword_and_your_other_units_as_a_group():

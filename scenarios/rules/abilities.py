@@ -156,6 +156,8 @@ def activate(game: Game, act: Activate) -> None:
         game, tuple(ability.targets.items()), dict(act.targets), Targeting(label, player, source.id, here)
     )
     cost = ability.cost.plus(Cost(power=calc.deflect_cost(game, player, [chosen])))  # 809.1.c
+    if ability.discounts:
+        cost = calc.ability_discounts(game, source, ability, player, cost)
     problem = cost_problem(game, cost, player, source.id)
     if problem is not None:
         raise problem

@@ -53,7 +53,7 @@ def settle_priority(game: Game) -> None:
 def fire_choose(game: Game, player: str, unit_id: str, via: str) -> None:
     """A spell or ability chose a unit (355.7): "when you choose" abilities may trigger."""
     unit = game.objects[unit_id]
-    if unit.kind == Kind.UNIT:
+    if unit.kind == Kind.UNIT and unit.zone == Zone.BOARD:  # a unit card chosen in a trash is no unit on the board
         calc.fire(game, Event("choose", unit=unit_id, player=player, location=unit.location, via=via))
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from scenarios.cards import Cost
 from scenarios.game import Game
-from scenarios.kernel import Condition, Refusal, calc, choose, note, procedure, query
+from scenarios.kernel import Refusal, calc, choose, note, procedure, query
 from scenarios.trace import StepKind
 
 ANY = "any domain"
@@ -35,25 +35,26 @@ def set_domain_pool(player, pool: dict[str, int]) -> None:
 @query("total_cost")
 def total_cost(game: Game, card, player: str, base: Cost | None, accelerate: bool, repeat: int, choices: list) -> Cost:
     """356: the base cost (printed when ``base`` is None; else an alternate one in its place: ``Cost()`` when it is
-    ignored, 356.1.b, a Flow cost, 829.1.c.1), plus additional costs (356.2), less discounts (356.4)."""
+    ignored, 356.1.b, a Flow cost, 829.1.c.1), plus additional costs (356.2) and increases (356.3), less discounts
+    (356.4; `discounts.changed_cost`)."""
     definition = card.definition
+    additional = calc.additional_cost(game, card) if definition.additional_cost else None
+    if additional is not None and additional.ignore_cost:
+        base = Cost()  # "If you do, ignore this spell's cost" (356.1.b.1)
     cost = printed_cost(game, definition) if base is None else base
     if accelerate:
         cost = cost.plus(accelerate_cost(game, definition))
     for paid in definition.repeat[:repeat]:
-        cost = cost.plus(paid)
+        cost = cost.plus(calc.component_cost(game, card, player, paid, "repeat"))  # 356.4.c: discounted as added
+    if additional is not None:
+        cost = cost.plus(calc.additional_resources(game, card))  # 356.2
     deflect = calc.deflect_cost(game, player, choices)
     if deflect:
         cost = cost.plus(Cost(power=deflect))  # 809.1.c.1: Power of any domain
-    cost = cost.plus(calc.cost_increase(game, card, player))  # 356.3: cost increases, before discounts
-    for discount in definition.discounts:
-        if discount.condition is None or calc.decide_condition(
-            game, discount.condition, Condition(player, card.id, True), definition.name, "it costs less", "356.4.a"
-        ):
-            cost = cost.less(discount.energy, discount.power)
-    return cost
+    return calc.changed_cost(game, card, player, cost, choices)  # 356.3 increases, 356.4 discounts
 
 
+@query("printed_cost")
 def printed_cost(game: Game, definition) -> Cost:
     """The printed cost (131): Energy, and Power of the card's domain ([C], 134.1); of any domain ([A]) when the
     card has none; on a card of several domains, as the version judged under reads it (`multi_domain_power`)."""

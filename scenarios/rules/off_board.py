@@ -82,26 +82,6 @@ def op_recycle_from_trash(game: Game, run, ins) -> None:
     recycle_from_trash(game, run.item.controller, ins["n"], run.item.label, run.because, every_trash, up_to)
 
 
-@instruction("play_from_trash")
-def op_play_from_trash(game: Game, run, ins) -> None:
-    """ "Play a unit from your trash, ignoring its Energy cost": a play during the resolution, every step of it as
-    usual but what the instruction changes (419.3.b): the unit is a target in the trash (355.10.a); its Energy cost
-    (`ignoring: energy`, then its Power is still paid, 356.1.b.2) or its whole cost (`ignoring: cost`, 356.1.b.1)
-    is set to zero; it is played to its controller's base or a battlefield it may be played to (355.2), the
-    player's choice. A unit no longer in the trash, or whose remaining cost can't be paid, is not played (419.3.c)."""
-    player = run.item.controller
-    for card_id in calc.refs(game, run, ins["what"]):
-        card = game.objects[card_id]
-        if card.zone != TRASH:
-            continue
-        cost = _remaining_cost(game, player, card, ins)
-        problem = calc.resource_problem(game, player, cost, _cost_rule(ins)) if cost is not None else None
-        if problem is not None:
-            calc.impossible(game, run, f"{card_id} is not played: {problem.message}", "419.3.c")
-            continue
-        play_unit(game, run, card, cost, ins, _places(game, player, card, None))
-
-
 @instruction("play_from_hand")
 def op_play_from_hand(game: Game, run, ins) -> None:
     """ "Play a unit from your hand to your base, ignoring its Energy cost", "You may play a unit from hand to a

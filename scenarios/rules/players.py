@@ -12,14 +12,13 @@ on one (`enters_ready_if`) has it checked as it enters the board (364.3, a condi
 
 Also here: a chosen player's hand revealed and a card chosen from it (`reveal_hand`, `choose_from_hand`; the
 player is a target, 355.10, the card is not, 355.10.a), what a player can't do this turn (`prohibit`, 054.1), and
-what opponents' cards cost more (a card's `taxes`, 356.3).
+(what opponents' cards cost more is a card's `cost_modifiers`, rules/discounts.py, 356.3).
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-from scenarios.cards import Cost
 from scenarios.game import Game
 from scenarios.kernel import Condition, Refusal, calc, choose, condition, do, instruction, note, query
 from scenarios.objects import BOARD, Kind
@@ -271,30 +270,3 @@ def allowed(game: Game, player: str, what: str, label: str) -> bool:
         [player],
     )
     return False
-
-
-# -- what opponents' cards cost more --------------------------------------------------------------------------------
-
-
-@query("cost_increase")
-def cost_increase(game: Game, card, player: str) -> Cost:
-    """The cost increases (356.3) permanents on the board put on `player`'s card: "Opponents' spells cost [1] more",
-    said by a permanent an opponent of `player` controls, while its condition holds (decided about that permanent)."""
-    increase = Cost()
-    kind = card.definition.object_kind
-    for source in game.objects.values():
-        definition = source.definition
-        if source.zone != BOARD or definition is None or not definition.taxes:
-            continue
-        controller = calc.ability_controller(game, source)
-        if controller == player or player not in game.opponents(controller):
-            continue
-        for tax in definition.taxes:
-            if tax.on != kind:
-                continue
-            if tax.condition is not None and not calc.decide_condition(
-                game, tax.condition, Condition(controller, source.id, False), definition.name, "it costs more", "356.3"
-            ):
-                continue
-            increase = increase.plus(Cost(energy=tax.energy, power=tax.power))
-    return increase

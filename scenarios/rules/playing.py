@@ -125,18 +125,28 @@ def play_candidates(game: Game, player: str):
         definition = card.definition
         hidden_at = card.location if card.zone == Zone.FACEDOWN else None
         accelerations = (False, True) if definition.has("Accelerate") else (False,)
+        optional = definition.additional_cost is not None and definition.additional_cost.optional
+        paying = range(calc.additional_most(game, card, player) + 1) if optional else (0,)  # 355.1.a
         if definition.object_kind in ("unit", "gear"):
             places = [hidden_at] if hidden_at else ["base"]
             if definition.object_kind == "unit" and not hidden_at:
                 places += [b.id for b in game.battlefields() if valid_battlefield(game, player, card, b.id)]
-            for place, fast in itertools.product(places, accelerations):
-                yield Play(by=player, card=card.id, at=None if place == "base" else place, accelerate=fast)
+            for place, fast, extra in itertools.product(places, accelerations, paying):
+                at = None if place == "base" else place
+                yield Play(by=player, card=card.id, at=at, accelerate=fast, additional=extra)
             continue
         context = Targeting(definition.name, player, card.id, hidden_at, hidden_at)
-        for targets in calc.target_choices(game, definition.targets, context):
-            yield Play(by=player, card=card.id, targets=targets)
+        for targets, extra in itertools.product(calc.target_choices(game, definition.targets, context), paying):
+            yield Play(by=player, card=card.id, targets=targets, additional=extra)
             for paid in range(1, len(definition.repeat) + 1):  # Repeat paid, the same choices again (820.2)
-                yield Play(by=player, card=card.id, targets=targets, repeat=paid, repeat_targets=(targets,) * paid)
+                yield Play(
+                    by=player,
+                    card=card.id,
+                    targets=targets,
+                    repeat=paid,
+                    repeat_targets=(targets,) * paid,
+                    additional=extra,
+                )
 
 
 @action("play", Play, because=_play_because, candidates=play_candidates)
@@ -155,6 +165,12 @@ def play_card(game: Game, act: Play) -> None:
     calc.play_timing(game, player, card, facedown or ambush)
     if act.accelerate and not definition.has("Accelerate"):
         raise Refusal("805.1", f"{card.id} has no Accelerate")
+    optional = definition.additional_cost is not None and definition.additional_cost.optional
+    if act.additional and not optional:
+        raise Refusal("356.2.b.1", f"{card.id} has no optional additional cost")
+    if act.additional > 1 and not definition.additional_cost.any_number:
+        raise Refusal("356.2.b.1", f"{card.id}'s optional additional cost is paid once, not {act.additional} times")
+    card.paid_additional = int(act.additional)  # declared with the play's choices (355.1.a)
     hidden_at = card.location if facedown else None
     if definition.object_kind in ("unit", "gear"):
         location = act.at or "base"
@@ -170,6 +186,9 @@ def play_card(game: Game, act: Play) -> None:
         # 811.1.b: a hidden card is played ignoring its base cost
         cost = calc.total_cost(game, card, player, Cost() if facedown else None, act.accelerate, 0, [])
         calc.pay_resources(game, player, cost)
+        if definition.additional_cost is not None:
+            card.zone = Zone.CHAIN  # 354: being played, it is on the Chain, in no hand its costs could discard
+            do.pay_additional_cost(game, card, player, because="357.2")
         card_finalized(game, card, player)
         card.location = None
         ready = bool(act.accelerate) or enters_ready(game, card, player)
@@ -187,6 +206,8 @@ def play_card(game: Game, act: Play) -> None:
     cost = calc.total_cost(game, card, player, base, act.accelerate, act.repeat, every_choice)
     calc.pay_resources(game, player, cost)
     card.zone, card.location, card.flowed = Zone.CHAIN, None, flow
+    if definition.additional_cost is not None:
+        do.pay_additional_cost(game, card, player, because="357.2")
     item = ChainItem(
         game.new_id("item"),
         definition.name,
@@ -305,6 +326,7 @@ def enters_ready(game: Game, card, player: str) -> bool:
 _IGNORED = {
     "cost": (", ignoring its cost", "356.1.b.1"),
     "energy cost": (", ignoring its energy cost (its Power cost paid)", "356.1.b.2"),
+    "energy": (", ignoring its energy cost (its Power cost paid)", "356.1.b.2"),
 }
 
 
@@ -319,15 +341,18 @@ _IGNORED = {
     cite=lambda g, unit, player, location, label, ignoring="cost": [_IGNORED.get(ignoring, ("", "357.1"))[1]],
 )
 def play_by_effect(game: Game, unit, player: str, location: str, label: str, ignoring: str = "cost") -> None:
-    """A unit played as an instruction resolves (419.3), its whole cost (356.1.b.1) or only its Energy cost
-    (`ignoring="energy cost"`, 356.1.b.2: its Power cost paid by the instruction) set to zero, or none of it
-    (`ignoring="nothing"`: its cost paid by the instruction, 357.1)."""
+    """A unit played as an instruction resolves (419.3), its whole cost (356.1.b.1) or only its Energy cost set to
+    zero: `ignoring="energy"`, its Power cost paid here (356.1.b.2); `ignoring="energy cost"`, its Power cost paid
+    by the instruction; or none of it (`ignoring="nothing"`: its cost paid by the instruction, 357.1). Its
+    additional costs, an optional one or Accelerate, are still offered and paid (356.1.b.3)."""
     definition = unit.definition
     if definition.type != "token" and not calc.allowed(game, player, "play cards", label):
         return
-    ready = enters_ready(game, unit, player)
+    base = calc.printed_cost(game, definition).model_copy(update={"energy": 0}) if ignoring == "energy" else Cost()
+    calc.decide_additional(game, unit, player)
+    accelerate = False
     if definition.has("Accelerate"):
-        accelerated = calc.total_cost(game, unit, player, Cost(), True, 0, [])  # 356.1.b.3: still paid
+        accelerated = calc.total_cost(game, unit, player, base, True, 0, [])  # 356.1.b.3: still paid
         options = ["pay", "decline"] if calc.resource_problem(game, player, accelerated) is None else ["decline"]
         answer = choose(
             game,
@@ -338,10 +363,13 @@ def play_by_effect(game: Game, unit, player: str, location: str, label: str, ign
             "805.2",
             forced_ok=False,
         )
-        if answer == "pay":
-            calc.pay_resources(game, player, accelerated, "356.1.b.3")
-            ready = True
+        accelerate = answer == "pay"
+    if base != Cost() or accelerate or unit.paid_additional or definition.additional_cost is not None:
+        calc.pay_resources(game, player, calc.total_cost(game, unit, player, base, accelerate, 0, []), "356.1.b.3")
+        if definition.additional_cost is not None:
+            do.pay_additional_cost(game, unit, player, because="356.1.b.3")
     card_finalized(game, unit, player)
+    ready = accelerate or enters_ready(game, unit, player)
     do.enter_board(game, unit, player, location, ready, None, because="419.3.b")
     card_played(game, unit, player)
 
@@ -385,10 +413,14 @@ def hide(game: Game, act: Hide) -> None:
 
 @instruction("banish_and_play")
 def op_banish_and_play(game: Game, run, ins) -> None:
+    """ "Banish X, then its owner plays it (to their base / to any battlefield / to the same location), ignoring
+    its cost": where it enters, `to` (`effect_plays.play_location`)."""
     for unit_id in calc.still_there(game, run, ins["what"], "banishing and playing"):
         unit = game.objects[unit_id]
+        was_at = unit.location
         do.banish(game, unit_id, None, because=run.because)
-        do.play_by_effect(game, unit, unit.owner, "base", run.item.label, because=run.because)
+        place = calc.play_location(game, unit, unit.owner, ins.get("to", "base"), was_at)
+        do.play_by_effect(game, unit, unit.owner, place, run.item.label, because=run.because)
 
 
 @instruction("play_banished_by_this")

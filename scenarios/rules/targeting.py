@@ -19,12 +19,21 @@ def _restricted_to_hidden(spec, hidden_at) -> bool:
     return (
         hidden_at is not None
         and spec.type not in ("spell", "card_in_hand")
+        and spec.zone is None
         and spec.where not in ("base", "other_battlefield", "not_here")
     )
 
 
 @query("matches_target")
 def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
+    if spec.zone is not None:  # "a unit from your trash / hand": a card of that zone (355.10.a; 355.5)
+        return (
+            obj.zone == (Zone.TRASH if spec.zone == "trash" else Zone.HAND)
+            and obj.owner == ctx.controller
+            and (obj.kind == spec.type or (spec.type == "permanent" and obj.kind in (Kind.UNIT, Kind.GEAR)))
+            and (spec.max_cost is None or obj.definition.energy <= spec.max_cost)
+            and (spec.max_power is None or obj.definition.power <= spec.max_power)
+        )
     if spec.type == "spell":
         return (
             obj.zone == Zone.CHAIN
@@ -34,14 +43,6 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         )
     if spec.type == "card_in_hand":
         return obj.zone == Zone.HAND and obj.owner == ctx.controller
-    if spec.zone == "trash":  # "a unit from your trash": a card of the trash, a public zone, is a target (355.10.a)
-        return (
-            obj.zone == Zone.TRASH
-            and obj.owner == ctx.controller
-            and (obj.kind == spec.type or (spec.type == "permanent" and obj.kind in (Kind.UNIT, Kind.GEAR)))
-            and (spec.max_cost is None or obj.definition.energy <= spec.max_cost)
-            and (spec.max_power is None or obj.definition.power <= spec.max_power)
-        )
     if spec.type != obj.kind or obj.zone != Zone.BOARD:
         return False
     if spec.other and obj.id == ctx.source:  # "another unit": one other than the ability's source

@@ -1,0 +1,61 @@
+"""Playing a card an effect instructs (419.3) from the trash or the hand, ignoring its cost (356.1.b.1) or only
+its Energy cost (356.1.b.2: its Power cost is still paid): "Play a unit from your trash, ignoring its Energy
+cost", "You may play a unit costing no more than [3] and no more than [A] from your trash, ignoring its cost",
+"Play a unit from your hand to your base, ignoring its Energy cost".
+
+`{op: play_from, what: <slot>, ignoring: cost|energy, to: base}`: the unit is chosen as the spell or ability is
+finalized, a target (355.5; the Heedless Resurrection FAQ: "a unit from your trash" must be there when chosen),
+of type `unit` in the `zone` `trash` or `hand` with its printed cost limits (`max_cost`, `max_power`). On
+resolution it is played where its player chooses (`to`, else 355.2.a: their base or a battlefield they control;
+355.2.b: one it may be played to), as a card played by an effect (`playing.play_by_effect`): its additional costs
+are still offered (356.1.b.3). A unit whose Power cost can't be paid is not played (055).
+"""
+
+from __future__ import annotations
+
+from scenarios.game import Game
+from scenarios.kernel import Refusal, calc, choose, do, instruction, query
+
+
+def _locations(game: Game, player: str, unit) -> list[str]:
+    places = []
+    for place in ["base", *(b.id for b in game.battlefields())]:
+        try:
+            calc.check_play_location(game, player, unit, place, None)
+        except Refusal:
+            continue
+        places.append(place)
+    return places
+
+
+@instruction("play_from")
+def op_play_from(game: Game, run, ins) -> None:
+    player = run.item.controller
+    for unit_id in calc.refs(game, run, ins["what"]):
+        unit = game.objects[unit_id]
+        if ins.get("ignoring") == "energy":  # 356.1.b.2: its Power cost is still paid
+            power = calc.printed_cost(game, unit.definition).model_copy(update={"energy": 0})
+            problem = calc.resource_problem(game, player, power)
+            if problem is not None:
+                calc.impossible(game, run, f"{unit_id}'s Power cost can't be paid: {problem.message}", "356.1.b.2")
+                continue
+        place = play_location(game, unit, player, ins.get("to", "choose"), None)
+        ignoring = "energy" if ins.get("ignoring") == "energy" else "cost"
+        do.play_by_effect(game, unit, player, place, run.item.label, ignoring, because=run.because)
+
+
+@query("play_location")
+def play_location(game: Game, unit, player: str, to: str, was_at: str | None) -> str:
+    """Where a unit an effect plays enters: "to their base"; "to the same location" it was at (a permission,
+    355.2.b); "to any battlefield" (a permission, 355.2.b: the player's choice of them all); else, "plays it", where
+    its player chooses among its valid locations (355.2.a)."""
+    if to == "same" and was_at is not None:
+        return was_at
+    if to == "any battlefield":
+        places = [b.id for b in game.battlefields()]
+    elif to == "choose":
+        places = _locations(game, player, unit)
+    else:
+        return "base"
+    rule = "355.2.b" if to != "choose" else "355.2.a"
+    return choose(game, "location", player, f"where {unit.id} enters", places, rule)
