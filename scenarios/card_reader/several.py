@@ -1,0 +1,108 @@
+"""One instruction, several objects: "buff up to two other friendly units", "deal 6 to each of up to two units",
+"return a friendly unit and an enemy unit to their owners' hands", "stun a friendly unit and an enemy unit at the
+same battlefield", "you may kill up to one gear".
+
+Each object a player chooses is a target slot of its own (355.8: "up to N" is N choices, each of which may be
+left unmade, 355.8.b); the instruction is performed on each one chosen, in the order printed. Two objects of one
+phrase are different objects (355.8.a): the second slot excludes the first.
+
+    <verb> up to two <units>                 two optional slots, the second not the first
+    deal N to each of up to two <units>      the same, a `deal` to each
+    <verb> <one object> and <another>        two slots in the order printed (355.8), "at the same battlefield":
+                                             the second where the first is (`same_place_as`)
+    you may <verb> up to one <object>        "up to one" is already the player's choice to choose none (355.8.b)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from scenarios.card_reader.effects import _ref, template
+from scenarios.card_reader.phrases import another, target_spec, untagged
+
+# the verbs whose instruction is about one object: the op each performs (as `effects._status` and `_return` do)
+_VERBS = {"buff": "buff", "kill": "kill", "stun": "stun", "ready": "ready", "exhaust": "exhaust", "return": "return_to_hand"}
+_KINDS_FOR = {"kill": None, "ready": None, "exhaust": None, "return": None}  # a unit or a gear; otherwise a unit
+
+
+def _op(verb: str, slot: str) -> dict[str, Any]:
+    return {"op": _VERBS[verb], "what": slot}
+
+
+def _spec(phrase: str, ctx, verb: str) -> dict[str, Any] | None:
+    """One object of a plural or paired phrase, as a target spec; None if not understood or of the wrong kind."""
+    phrase, tag = untagged(phrase)
+    spec = target_spec(phrase)
+    if spec is None or not another(spec, ctx):
+        return None
+    if spec["type"] not in (("unit", "gear") if _KINDS_FOR.get(verb, "unit") is None else ("unit",)):
+        return None
+    if tag:
+        spec["tag"] = tag
+    return spec
+
+
+def _up_to_two(plural: str, ctx, verb: str) -> list[str] | None:
+    """ "up to two other friendly units" -> two optional slots (355.8.b), the second not the first (355.8.a)."""
+    single = re.sub(r"units$", "unit", plural.strip())
+    if single == plural.strip():
+        return None
+    opening = "another" if single.startswith("other ") else "a"
+    spec = _spec(f"{opening} {single.removeprefix('other ')}", ctx, verb)
+    if spec is None or spec.get("optional"):
+        return None
+    first = ctx.slot({**spec, "optional": True})
+    second = ctx.slot({**spec, "optional": True, "not_target": first})
+    return [first, second]
+
+
+_RETURN_TAIL = r" to (?:their|its) owners?'s? hands?"
+
+
+@template("several objects", r"(?P<verb>buff|kill|stun|ready|exhaust) up to (?P<n>two) (?P<obj>.+)")
+def _verb_up_to_two(m, ctx):
+    slots = _up_to_two(m["obj"], ctx, m["verb"])
+    return None if slots is None else [_op(m["verb"], s) for s in slots]
+
+
+@template("several objects", r"deal (?P<n>\d+) to each of up to (?P<k>two) (?P<obj>.+)")
+def _deal_up_to_two(m, ctx):
+    slots = _up_to_two(m["obj"], ctx, "deal")
+    return None if slots is None else [{"op": "deal", "amount": int(m["n"]), "to": s} for s in slots]
+
+
+@template(
+    "several objects",
+    r"(?P<verb>buff|kill|stun|ready|exhaust|return) (?P<a>(?:an?|another) .+?) and (?P<b>an? .+?)"
+    r"(?P<same> at the same battlefield)?(?P<tail>" + _RETURN_TAIL + ")?",
+)
+def _verb_two_objects(m, ctx):
+    """ "Return a friendly unit and an enemy unit to their owners' hands": two choices in the order printed (355.8),
+    the same instruction performed on each."""
+    if (m["verb"] == "return") != bool(m["tail"]):
+        return None
+    first_spec = _spec(m["a"], ctx, m["verb"])
+    second_spec = _spec(m["b"], ctx, m["verb"])
+    if first_spec is None or second_spec is None:
+        return None
+    if m["same"]:  # "at the same battlefield": both at a battlefield, the second where the first is
+        if any(s.get("where") not in (None, "battlefield") for s in (first_spec, second_spec)):
+            return None
+        first_spec["where"] = second_spec["where"] = "battlefield"
+    first = ctx.slot(first_spec)
+    second_spec["not_target"] = first
+    if m["same"]:
+        second_spec["same_place_as"] = first
+    second = ctx.slot(second_spec)
+    return [_op(m["verb"], first), _op(m["verb"], second)]
+
+
+@template("several objects", r"you may (?P<verb>kill|stun|ready|exhaust|buff) (?P<obj>up to one .+)")
+def _may_up_to_one(m, ctx):
+    """ "You may kill up to one gear": choosing none is the "may" (355.8.b); the one chosen is killed."""
+    what = _ref(m["obj"], ctx, _KINDS_FOR.get(m["verb"], "unit"))
+    if not isinstance(what, str) or what not in ctx.targets or not ctx.targets[what].get("optional"):
+        return None
+    return [_op(m["verb"], what)]
+
