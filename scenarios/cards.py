@@ -68,6 +68,7 @@ class TargetSpec(Strict):
     max_cost: int | None = None  # printed Energy cost (206)
     max_power: int | None = None  # printed Power cost, of any domain (206)
     stunned: bool | None = None
+    exhausted: bool | None = None  # "an exhausted friendly unit" (true), "a ready unit" (false): 414
     optional: bool = False
     not_target: str | None = None  # must differ from another slot
     other: bool = False  # "another unit": not the source of the ability itself
@@ -93,6 +94,7 @@ class ObjectFilter(Strict):
     keyword: str | None = None  # "your units with [Temporary]": objects that have the keyword now
     token: bool | None = None  # "token units you control": objects made as tokens (185)
     empowered: bool | None = None  # "your units that are [Empowered]" (828)
+    max_might: int | None = None  # "all units with 2 [Might] or less": Might as it is checked
 
 
 _MEASURES = ("count", "bonus", "double", "raise_to", "damage", "keyword", "energy_cost", "points")

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # each registers its templates: amounts, additional costs and discounts, moves, the main deck, trash and hand,
-# players, statics; entering the board, trigger conditions, "instead"; one instruction on several objects
+# players, statics; entering the board, trigger conditions, "instead"; one instruction on several objects,
+# a condition with what happens otherwise
 from scenarios.card_reader import (  # noqa: F401
     amounts,
     costs,
@@ -26,6 +27,7 @@ from scenarios.card_reader import (  # noqa: F401
     entering,
     instead,
     movement,
+    otherwise,
     players,
     several,
     statics,

@@ -81,6 +81,8 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         source = game.objects.get(ctx.source)
         if source is None or source.zone != Zone.BOARD or calc.might(game, obj) >= calc.might(game, source):
             return False
+    if spec.exhausted is not None and obj.exhausted != spec.exhausted:  # exhausted or ready (414)
+        return False
     return spec.stunned is None or obj.stunned == spec.stunned
 
 

@@ -1,0 +1,59 @@
+"""A condition on the object chosen, with what happens otherwise: "Choose an enemy unit. If it is stunned, kill it.
+Otherwise, stun it." One `if_it` instruction (scenarios/rules/object_conditions.py): the state is checked as the
+instruction executes (364.3.a), its `then` if it holds, its `else` (the "Otherwise" sentence) if not.
+
+    if it is <state>, <instructions>     {op: if_it, it: <the object "it" names>, state, then}
+    if you control a <tag>, <instructions>   {op: if, condition: "you control a <Tag>", then} (the condition word
+                                         `rules/discounts.py` registers, 133.8)
+    otherwise, <instructions>            the `else` of the `if` / `if_it` the sentence before made (and nothing else)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from scenarios.card_reader.abilities import INSTEAD
+from scenarios.card_reader.effects import instructions, template
+from scenarios.card_reader.phrases import UNIT_TAGS, Context
+
+_STATES = r"attacking|defending|\[empowered\]|stunned|buffed|\[mighty\]"  # the states `if_it` knows
+
+
+@template("if it is <state>", rf"if (?:it is|it's) (?P<s>{_STATES}), (?P<then>.+)")
+def _if_it_is(m, ctx):
+    """ "If it is stunned, kill it": about the object chosen before ("it"), checked as it executes (364.3.a)."""
+    it = ctx.it
+    if it not in ctx.targets:
+        return None
+    saved = dict(ctx.targets)
+    then = instructions(m["then"], ctx, [])
+    if then is None or ctx.targets != saved:  # what it does chooses nothing of its own
+        return None
+    return [{"op": "if_it", "it": it, "state": m["s"].strip("[]"), "then": then}]
+
+
+@template("if you control a <tag>", r"if you control an? (?P<tag>" + "|".join(UNIT_TAGS) + r"), (?P<then>.+)")
+def _if_you_control_a(m, ctx):
+    """ "If you control a Poro, buff me and draw 1": checked as it resolves (364.3.a), a unit with the tag (133.8)."""
+    then = instructions(m["then"], ctx, [])
+    return None if then is None else [{"op": "if", "condition": f"you control a {UNIT_TAGS[m['tag']]}", "then": then}]
+
+
+def read_otherwise(sentence: str, before: list[dict[str, Any]], ctx: Context, used: list[str]) -> list | None:
+    """ "Otherwise, stun it": the sentence before was one condition without an else; this is its else."""
+    found = re.fullmatch(r"otherwise, (?P<rest>.+?)\.?", sentence.strip())
+    if found is None or len(before) != 1 or before[0].get("op") not in ("if", "if_it") or "else" in before[0]:
+        return None
+    saved = (dict(ctx.targets), ctx.it)
+    if before[0]["op"] == "if_it":
+        ctx.it = before[0]["it"]  # "it" still names the object the condition was about
+    otherwise = instructions(found["rest"], ctx, used)
+    if otherwise is None or ctx.targets != saved[0]:
+        ctx.targets, ctx.it = saved
+        return None
+    used.append("otherwise, <instructions>")
+    return [{**before[0], "else": otherwise}]
+
+
+INSTEAD.append(read_otherwise)
