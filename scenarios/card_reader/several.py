@@ -2,15 +2,17 @@
 "return a friendly unit and an enemy unit to their owners' hands", "stun a friendly unit and an enemy unit at the
 same battlefield", "you may kill up to one gear".
 
-Each object a player chooses is a target slot of its own (355.8: "up to N" is N choices, each of which may be
-left unmade, 355.8.b); the instruction is performed on each one chosen, in the order printed. Two objects of one
-phrase are different objects (355.8.a): the second slot excludes the first.
+Each object a player chooses is a target slot of its own ("up to N": any number of them may be left unchosen,
+355.13), chosen in the order printed; the two are different objects (the second slot excludes the first). The
+instruction is ONE instruction on all of them (its reference a list of the slots): they are killed, returned or
+dealt damage simultaneously, by one game action (370.1.a.2); a slot whose object became invalid is skipped
+(359.3.e.8).
 
     <verb> up to two <units>                 two optional slots, the second not the first
     deal N to each of up to two <units>      the same, a `deal` to each
-    <verb> <one object> and <another>        two slots in the order printed (355.8), "at the same battlefield":
+    <verb> <one object> and <another>        two slots in the order printed, "at the same battlefield":
                                              the second where the first is (`same_place_as`)
-    you may <verb> up to one <object>        "up to one" is already the player's choice to choose none (355.8.b)
+    you may <verb> up to one <object>        "up to one" is already the choice to choose none (355.13)
 """
 
 from __future__ import annotations
@@ -26,8 +28,8 @@ _VERBS = {"buff": "buff", "kill": "kill", "stun": "stun", "ready": "ready", "exh
 _KINDS_FOR = {"kill": None, "ready": None, "exhaust": None, "return": None}  # a unit or a gear; otherwise a unit
 
 
-def _op(verb: str, slot: str) -> dict[str, Any]:
-    return {"op": _VERBS[verb], "what": slot}
+def _op(verb: str, slots: list[str]) -> dict[str, Any]:
+    return {"op": _VERBS[verb], "what": slots if len(slots) > 1 else slots[0]}
 
 
 def _spec(phrase: str, ctx, verb: str) -> dict[str, Any] | None:
@@ -44,7 +46,7 @@ def _spec(phrase: str, ctx, verb: str) -> dict[str, Any] | None:
 
 
 def _up_to_two(plural: str, ctx, verb: str) -> list[str] | None:
-    """ "up to two other friendly units" -> two optional slots (355.8.b), the second not the first (355.8.a)."""
+    """ "up to two other friendly units" -> two optional slots (355.13), the second not the first."""
     single = re.sub(r"units$", "unit", plural.strip())
     if single == plural.strip():
         return None
@@ -63,13 +65,13 @@ _RETURN_TAIL = r" to (?:their|its) owners?'s? hands?"
 @template("several objects", r"(?P<verb>buff|kill|stun|ready|exhaust) up to (?P<n>two) (?P<obj>.+)")
 def _verb_up_to_two(m, ctx):
     slots = _up_to_two(m["obj"], ctx, m["verb"])
-    return None if slots is None else [_op(m["verb"], s) for s in slots]
+    return None if slots is None else [_op(m["verb"], slots)]
 
 
 @template("several objects", r"deal (?P<n>\d+) to each of up to (?P<k>two) (?P<obj>.+)")
 def _deal_up_to_two(m, ctx):
     slots = _up_to_two(m["obj"], ctx, "deal")
-    return None if slots is None else [{"op": "deal", "amount": int(m["n"]), "to": s} for s in slots]
+    return None if slots is None else [{"op": "deal", "amount": int(m["n"]), "to": slots}]
 
 
 @template(
@@ -78,8 +80,8 @@ def _deal_up_to_two(m, ctx):
     r"(?P<same> at the same battlefield)?(?P<tail>" + _RETURN_TAIL + ")?",
 )
 def _verb_two_objects(m, ctx):
-    """ "Return a friendly unit and an enemy unit to their owners' hands": two choices in the order printed (355.8),
-    the same instruction performed on each."""
+    """ "Return a friendly unit and an enemy unit to their owners' hands": two choices in the order printed,
+    one instruction on both (370.1.a.2)."""
     if (m["verb"] == "return") != bool(m["tail"]):
         return None
     first_spec = _spec(m["a"], ctx, m["verb"])
@@ -95,14 +97,14 @@ def _verb_two_objects(m, ctx):
     if m["same"]:
         second_spec["same_place_as"] = first
     second = ctx.slot(second_spec)
-    return [_op(m["verb"], first), _op(m["verb"], second)]
+    return [_op(m["verb"], [first, second])]
 
 
 @template("several objects", r"you may (?P<verb>kill|stun|ready|exhaust|buff) (?P<obj>up to one .+)")
 def _may_up_to_one(m, ctx):
-    """ "You may kill up to one gear": choosing none is the "may" (355.8.b); the one chosen is killed."""
+    """ "You may kill up to one gear": choosing none is the "may" (355.13); the one chosen is killed."""
     what = _ref(m["obj"], ctx, _KINDS_FOR.get(m["verb"], "unit"))
     if not isinstance(what, str) or what not in ctx.targets or not ctx.targets[what].get("optional"):
         return None
-    return [_op(m["verb"], what)]
+    return [_op(m["verb"], [what])]
 
