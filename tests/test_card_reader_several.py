@@ -1,0 +1,207 @@
+"""The long tail of instructions (scenarios/card_reader/several.py, otherwise.py, and the states and groups of
+phrases.py): one instruction on several objects, a condition with what happens otherwise, a target's state, groups
+by Might and of both permanent types; what they refuse, and mutants of their readings that the read-card disputes
+read-301 to read-319 kill."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rules_db import card_readings, guard
+from scenarios import schema
+from scenarios.card_reader import CardText, read_card
+from scenarios.cards import Card, UnknownCard, use_read_cards
+from scenarios.replay import replay_file, replay_variant
+from scenarios.yaml_reading import ScenarioError
+
+DISPUTES = sorted((Path(__file__).parent / "data" / "read_card_disputes").glob("read-3[01][0-9]-*.yaml"))
+
+
+def read(text: str, kind: str = "Spell", **numbers):
+    reading = read_card(CardText("Some Card", kind, text, **numbers))
+    if reading.status == "read":
+        Card.model_validate(reading.definition)
+    return reading
+
+
+def test_up_to_two_is_two_optional_slots_and_one_instruction():
+    reading = read("Deal 6 to each of up to two units.")
+    assert reading.definition["effects"] == [{"op": "deal", "amount": 6, "to": ["target", "other"]}]
+    assert reading.definition["targets"] == {
+        "target": {"type": "unit", "optional": True},
+        "other": {"type": "unit", "optional": True, "not_target": "target"},
+    }
+    monk = read("When you play me, buff up to two other friendly units.", "Unit", might=4)
+    (trigger,) = monk.definition["triggers"]
+    assert trigger["effects"] == [{"op": "buff", "what": ["target", "other"]}]
+    assert all(spec["other"] and spec["side"] == "friendly" for spec in trigger["targets"].values())
+
+
+def test_a_pair_of_objects_is_two_slots_in_the_order_printed():
+    reading = read("Return a friendly unit and an enemy unit to their owners' hands.")
+    assert reading.definition["effects"] == [{"op": "return_to_hand", "what": ["target", "other"]}]
+    assert reading.definition["targets"]["target"]["side"] == "friendly"
+    assert reading.definition["targets"]["other"] == {"type": "unit", "side": "enemy", "not_target": "target"}
+    same = read("Stun a friendly unit and an enemy unit at the same battlefield.")
+    assert same.definition["targets"]["other"]["same_place_as"] == "target"
+    assert {s["where"] for s in same.definition["targets"].values()} == {"battlefield"}
+
+
+def test_you_may_with_up_to_one_is_the_optional_choice():
+    reading = read("You may kill up to one gear. Draw 1.")
+    assert reading.definition["effects"] == [{"op": "kill", "what": "target"}, {"op": "draw", "n": 1}]
+    assert reading.definition["targets"] == {"target": {"type": "gear", "optional": True}}
+
+
+def test_a_targets_state_is_a_restriction():
+    exhausted = read("[Exhaust]: Buff an exhausted friendly unit.", "Gear")
+    (ability,) = exhausted.definition["activated"]
+    assert ability["targets"]["unit"] == {"type": "unit", "side": "friendly", "exhausted": True}
+    ready = read("Kill a ready enemy unit.")
+    assert ready.definition["targets"]["target"]["exhausted"] is False
+
+
+def test_groups_by_might_and_of_both_permanent_types():
+    small = read("Return all units with 2 [Might] or less to their owners' hands.")
+    assert small.definition["effects"] == [{"op": "return_to_hand", "what": {"all": {"who": "unit", "max_might": 2}}}]
+    both = read("Return all units and gear to their owners' hands.")
+    assert both.definition["effects"] == [{"op": "return_to_hand", "what": {"all": {"who": "permanent"}}}]
+
+
+def test_if_it_is_with_otherwise_is_one_condition():
+    text = "When you play me, choose an enemy unit. If it is stunned, kill it. Otherwise, stun it."
+    (trigger,) = read(text, "Unit", might=4).definition["triggers"]
+    assert trigger["effects"] == [
+        {
+            "op": "if_it",
+            "it": "target",
+            "state": "stunned",
+            "then": [{"op": "kill", "what": "target"}],
+            "else": [{"op": "stun", "what": "target"}],
+        }
+    ]
+
+
+def test_if_you_control_a_tag():
+    (trigger,) = read("When you play me, if you control a Poro, buff me and draw 1.", "Unit", might=3).definition[
+        "triggers"
+    ]
+    assert trigger["effects"] == [
+        {"op": "if", "condition": "you control a Poro", "then": [{"op": "buff", "what": "this"}, {"op": "draw", "n": 1}]}
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Otherwise, draw 1.",  # no condition before it
+        "Draw 1. Otherwise, draw 2.",  # the sentence before is no condition
+        "Buff up to two units and draw 1 at the same battlefield.",
+        "Return a friendly unit and an enemy unit.",  # returned where: not said
+        "Buff up to two gear.",  # a buff is a unit's (702)
+        "If it is stunned, kill it.",  # "it" names nothing chosen
+        "Return all units and damaged gear to their owners' hands.",
+    ],
+)
+def test_what_is_not_said_stays_unread(text):
+    assert read(text).status == "unread"
+
+
+# -- mutants the disputes kill ------------------------------------------------------------------------------------
+
+
+def _walk(value: Any, change: Callable[[dict], None]) -> Any:
+    if isinstance(value, dict):
+        change(value)
+        for item in value.values():
+            _walk(item, change)
+    elif isinstance(value, list):
+        for item in value:
+            _walk(item, change)
+    return value
+
+
+def _first_slot_only(d: dict) -> None:
+    for key in ("what", "to"):
+        if isinstance(d.get(key), list) and d.get("op"):
+            d[key] = d[key][0]
+
+
+def _no_not_target(d: dict) -> None:
+    if d.get("type") in ("unit", "gear"):
+        d.pop("not_target", None)
+
+
+def _no_same_place(d: dict) -> None:
+    d.pop("same_place_as", None)
+
+
+def _no_exhausted(d: dict) -> None:
+    if d.get("type") == "unit":
+        d.pop("exhausted", None)
+
+
+def _otherwise_dropped(d: dict) -> None:
+    if d.get("op") == "if_it":
+        d.pop("else", None)
+
+
+def _condition_always(d: dict) -> None:
+    effects = d.get("effects")
+    if isinstance(effects, list):
+        d["effects"] = [
+            e2 for e in effects for e2 in (e["then"] if e.get("op") == "if" and "control a" in e["condition"] else [e])
+        ]
+
+
+def _no_max_might(d: dict) -> None:
+    if "who" in d:
+        d.pop("max_might", None)
+
+
+def _permanent_as_unit(d: dict) -> None:
+    if d.get("who") == "permanent":
+        d["who"] = "unit"
+
+
+MUTANTS = {
+    "up to two read as one": _first_slot_only,
+    "the second choice may be the first": _no_not_target,
+    "the same battlefield dropped": _no_same_place,
+    "an exhausted target read as any": _no_exhausted,
+    "otherwise dropped": _otherwise_dropped,
+    "a tag condition read as always": _condition_always,
+    "2 might or less dropped": _no_max_might,
+    "units and gear read as units": _permanent_as_unit,
+}
+
+
+@pytest.mark.parametrize("mutant", sorted(MUTANTS))
+def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db):
+    conn = guard.read_only(real_db)
+    conn.row_factory = sqlite3.Row
+    definitions = {}
+    for row in conn.execute(card_readings._CARDS, ["riftbound"]):
+        reading = read_card(card_readings.card_text(dict(row)))
+        if reading.status == "read":
+            definitions[row["name"]] = _walk(json.loads(json.dumps(reading.definition)), MUTANTS[mutant])
+    conn.close()
+    use_read_cards(definitions)
+    try:
+        verdicts = []
+        for path in DISPUTES:
+            try:
+                verdicts.append(replay_file(path).verdict)
+                scenario, _ = schema.load(path)
+                verdicts += [replay_variant(path, v.id).verdict for v in scenario.variants]
+            except (ScenarioError, UnknownCard):  # a card the mutant no longer reads
+                verdicts.append("refused")
+    finally:
+        use_read_cards({})
+    assert set(verdicts) != {"match"}, f"the mutant {mutant!r} of the reader survives every dispute 301-319"
