@@ -97,6 +97,16 @@ def test_if_you_control_a_tag():
     ]
 
 
+def test_its_owner_performs_their_part():
+    reading = read("Return a friendly unit to its owner's hand. Its owner channels 1 rune exhausted.")
+    assert reading.definition["effects"][1] == {
+        "op": "each_player",
+        "players": {"owner_of": "target"},
+        "effects": [{"op": "channel", "n": 1, "exhausted": True}],
+    }
+    assert read("Its owner draws 1.").status == "unread"  # "it" names nothing
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -170,7 +180,16 @@ def _permanent_as_unit(d: dict) -> None:
         d["who"] = "unit"
 
 
+def _owner_as_you(d: dict) -> None:
+    effects = d.get("effects")
+    if isinstance(effects, list):
+        d["effects"] = [
+            e2 for e in effects for e2 in (e["effects"] if isinstance(e.get("players"), dict) else [e])
+        ]
+
+
 MUTANTS = {
+    "its owner read as you": _owner_as_you,
     "up to two read as one": _first_slot_only,
     "the second choice may be the first": _no_not_target,
     "the same battlefield dropped": _no_same_place,

@@ -22,6 +22,7 @@ from typing import Any
 
 from scenarios.card_reader.effects import _ref, template
 from scenarios.card_reader.phrases import another, target_spec, untagged
+from scenarios.card_reader.players import _their_part
 
 # the verbs whose instruction is about one object: the op each performs (as `effects._status` and `_return` do)
 _VERBS = {"buff": "buff", "kill": "kill", "stun": "stun", "ready": "ready", "exhaust": "exhaust", "return": "return_to_hand"}
@@ -108,3 +109,13 @@ def _may_up_to_one(m, ctx):
         return None
     return [_op(m["verb"], [what])]
 
+
+
+@template("its owner ...", r"its owner (?P<rest>.+)")
+def _its_owner(m, ctx):
+    """ "Return a friendly unit to its owner's hand. Its owner channels 1 rune exhausted.": the player who owns the
+    object "it" names (127.1) performs the instructions as themself (`each_player` with `{owner_of: it}`, 411.1)."""
+    if ctx.it not in ctx.targets:
+        return None
+    read = _their_part(m["rest"], ctx)
+    return None if read is None else [{"op": "each_player", "players": {"owner_of": ctx.it}, "effects": read}]
