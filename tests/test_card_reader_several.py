@@ -107,6 +107,20 @@ def test_its_owner_performs_their_part():
     assert read("Its owner draws 1.").status == "unread"  # "it" names nothing
 
 
+def test_a_count_condition_and_winning_by_an_effect():
+    (trigger,) = read("When you hold here, if you have 7+ units here, you win the game.", "Battlefield").definition[
+        "triggers"
+    ]
+    assert trigger["effects"] == [
+        {
+            "op": "if_amount",
+            "amount": {"count": {"who": "friendly unit", "where": "here"}},
+            "at_least": 7,
+            "then": [{"op": "win_game"}],
+        }
+    ]
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -188,7 +202,13 @@ def _owner_as_you(d: dict) -> None:
         ]
 
 
+def _one_fewer(d: dict) -> None:
+    if d.get("op") == "if_amount" and d.get("then") == [{"op": "win_game"}]:
+        d["at_least"] -= 1
+
+
 MUTANTS = {
+    "7+ read as 6+": _one_fewer,
     "its owner read as you": _owner_as_you,
     "up to two read as one": _first_slot_only,
     "the second choice may be the first": _no_not_target,

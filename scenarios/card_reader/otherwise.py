@@ -5,6 +5,8 @@ instruction executes (364.3.a), its `then` if it holds, its `else` (the "Otherwi
     if it is <state>, <instructions>     {op: if_it, it: <the object "it" names>, state, then}
     if you control a <tag>, <instructions>   {op: if, condition: "you control a <Tag>", then} (the condition word
                                          `rules/discounts.py` registers, 133.8)
+    if you have N+ <units>, <instructions>   {op: if_amount, amount: {count: your units ...}, at_least: N, then}
+    you win the game                     {op: win_game} (195: an effect instructs them to win; rules/effect_wins.py)
     otherwise, <instructions>            the `else` of the `if` / `if_it` the sentence before made (and nothing else)
 """
 
@@ -14,6 +16,7 @@ import re
 from typing import Any
 
 from scenarios.card_reader.abilities import INSTEAD
+from scenarios.card_reader.amounts import counted
 from scenarios.card_reader.effects import instructions, template
 from scenarios.card_reader.phrases import UNIT_TAGS, Context
 
@@ -38,6 +41,22 @@ def _if_you_control_a(m, ctx):
     """ "If you control a Poro, buff me and draw 1": checked as it resolves (364.3.a), a unit with the tag (133.8)."""
     then = instructions(m["then"], ctx, [])
     return None if then is None else [{"op": "if", "condition": f"you control a {UNIT_TAGS[m['tag']]}", "then": then}]
+
+
+@template("if you have N+ <units>", r"if you have (?P<n>\d+)\+ (?P<what>units(?: .+)?), (?P<then>.+)")
+def _if_you_have_n(m, ctx):
+    """ "If you have 7+ units here, you win the game": at least N of your units, counted as it resolves (364.3.a)."""
+    flt = counted(f"your {m['what']}", ctx)
+    then = instructions(m["then"], ctx, []) if flt is not None else None
+    if then is None:
+        return None
+    return [{"op": "if_amount", "amount": {"count": flt}, "at_least": int(m["n"]), "then": then}]
+
+
+@template("win the game", r"(?:you )?win the game")
+def _win(m, ctx):
+    """ "You win the game": an effect instructing its controller to win (195)."""
+    return [{"op": "win_game"}]
 
 
 def read_otherwise(sentence: str, before: list[dict[str, Any]], ctx: Context, used: list[str]) -> list | None:
