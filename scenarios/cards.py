@@ -396,7 +396,7 @@ class Card(Strict):
     enters_ready: bool = False
     enters_ready_if: str | None = None  # "If <condition>, I enter ready": a condition word (364.3)
     # "You may play me to an open / an occupied enemy battlefield": locations its play may choose (355.2.b)
-    played_to: list[Literal["open", "occupied enemy"]] = Field(default_factory=list)
+    played_to: list[Literal["open", "occupied enemy", "attacking"]] = Field(default_factory=list)
     targets: dict[str, TargetSpec] = Field(default_factory=dict)
     effects: list[dict[str, Any]] = Field(default_factory=list)
     triggers: list[Trigger] = Field(default_factory=list)

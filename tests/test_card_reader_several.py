@@ -121,6 +121,12 @@ def test_a_count_condition_and_winning_by_an_effect():
     ]
 
 
+def test_a_permission_to_be_played_where_you_attack():
+    reading = read("[Reaction] I can be played to a battlefield you're attacking.", "Unit", might=3)
+    assert reading.definition["played_to"] == ["attacking"]
+    assert read("I can be played to a battlefield you're defending.", "Unit", might=3).status == "unread"
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -207,7 +213,13 @@ def _one_fewer(d: dict) -> None:
         d["at_least"] -= 1
 
 
+def _no_attacking_permission(d: dict) -> None:
+    if "attacking" in d.get("played_to", []):
+        d["played_to"] = [p for p in d["played_to"] if p != "attacking"]
+
+
 MUTANTS = {
+    "the attacking permission dropped": _no_attacking_permission,
     "7+ read as 6+": _one_fewer,
     "its owner read as you": _owner_as_you,
     "up to two read as one": _first_slot_only,
