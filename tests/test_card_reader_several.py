@@ -127,6 +127,28 @@ def test_a_permission_to_be_played_where_you_attack():
     assert read("I can be played to a battlefield you're defending.", "Unit", might=3).status == "unread"
 
 
+def test_two_changes_count_conditions_and_where_i_am():
+    dance = read("Give a unit +2 [Might] this turn and another unit -2 [Might] this turn.")
+    assert dance.definition["effects"] == [
+        {"op": "might", "amount": 2, "to": "target"},
+        {"op": "might", "amount": -2, "to": "other"},
+    ]
+    assert dance.definition["targets"]["other"]["not_target"] == "target"
+    (boarder,) = read("When you play me, if you control two or more gear, ready me.", "Unit", might=4).definition[
+        "triggers"
+    ]
+    assert boarder["effects"][0]["amount"] == {"count": {"who": "friendly gear"}}
+    assert boarder["effects"][0]["at_least"] == 2
+    text = "When you play me, buff me. Then, if I am at a battlefield, buff all other friendly units there."
+    (guardian,) = read(text, "Unit", might=5).definition["triggers"]
+    assert guardian["effects"][1] == {
+        "op": "if",
+        "condition": "at a battlefield",
+        "then": [{"op": "buff", "what": {"all": {"who": "other friendly unit", "where": "here"}}}],
+    }
+    assert read("If I'm at a battlefield, draw 1.").status == "unread"  # a spell is at no battlefield
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -209,8 +231,25 @@ def _owner_as_you(d: dict) -> None:
 
 
 def _one_fewer(d: dict) -> None:
-    if d.get("op") == "if_amount" and d.get("then") == [{"op": "win_game"}]:
+    if d.get("op") == "if_amount" and d.get("at_least", 0) > 1:
         d["at_least"] -= 1
+
+
+def _signs_swapped(d: dict) -> None:
+    effects = d.get("effects")
+    mights = [e for e in effects if e.get("op") == "might"] if isinstance(effects, list) else []
+    if len(mights) == 2 and mights[0]["amount"] == -mights[1]["amount"]:
+        mights[0]["amount"], mights[1]["amount"] = mights[1]["amount"], mights[0]["amount"]
+
+
+def _at_a_battlefield_dropped(d: dict) -> None:
+    effects = d.get("effects")
+    if isinstance(effects, list):
+        d["effects"] = [
+            e2
+            for e in effects
+            for e2 in (e["then"] if e.get("op") == "if" and e["condition"] == "at a battlefield" else [e])
+        ]
 
 
 def _no_attacking_permission(d: dict) -> None:
@@ -220,7 +259,9 @@ def _no_attacking_permission(d: dict) -> None:
 
 MUTANTS = {
     "the attacking permission dropped": _no_attacking_permission,
-    "7+ read as 6+": _one_fewer,
+    "N or more read as N-1 or more": _one_fewer,
+    "+2 and -2 swapped": _signs_swapped,
+    "if I'm at a battlefield read as always": _at_a_battlefield_dropped,
     "its owner read as you": _owner_as_you,
     "up to two read as one": _first_slot_only,
     "the second choice may be the first": _no_not_target,

@@ -6,6 +6,8 @@ instruction executes (364.3.a), its `then` if it holds, its `else` (the "Otherwi
     if you control a <tag>, <instructions>   {op: if, condition: "you control a <Tag>", then} (the condition word
                                          `rules/discounts.py` registers, 133.8)
     if you have N+ <units>, <instructions>   {op: if_amount, amount: {count: your units ...}, at_least: N, then}
+    if you control N or more <objects>, <instructions>   the same, over what you control ("two or more gear")
+    if i'm at a battlefield, <instructions>  {op: if, condition: "at a battlefield"}; "there" in it is where I am
     you win the game                     {op: win_game} (195: an effect instructs them to win; rules/effect_wins.py)
     otherwise, <instructions>            the `else` of the `if` / `if_it` the sentence before made (and nothing else)
 """
@@ -18,7 +20,7 @@ from typing import Any
 from scenarios.card_reader.abilities import INSTEAD
 from scenarios.card_reader.amounts import counted
 from scenarios.card_reader.effects import instructions, template
-from scenarios.card_reader.phrases import UNIT_TAGS, Context
+from scenarios.card_reader.phrases import UNIT_TAGS, Context, number
 
 _STATES = r"attacking|defending|\[empowered\]|stunned|buffed|\[mighty\]"  # the states `if_it` knows
 
@@ -51,6 +53,28 @@ def _if_you_have_n(m, ctx):
     if then is None:
         return None
     return [{"op": "if_amount", "amount": {"count": flt}, "at_least": int(m["n"]), "then": then}]
+
+
+@template(
+    "if you have N+ <units>", r"if you control (?P<n>\d+|two|three|four|five) or more (?P<what>gear|units), (?P<then>.+)"
+)
+def _if_you_control_n(m, ctx):
+    """ "If you control two or more gear, ready me": at least N of them, counted as it resolves (364.3.a)."""
+    flt = counted(f"{m['what']} you control", ctx)
+    then = instructions(m["then"], ctx, []) if flt is not None else None
+    if then is None:
+        return None
+    return [{"op": "if_amount", "amount": {"count": flt}, "at_least": number(m["n"]), "then": then}]
+
+
+@template("if i'm at a battlefield", r"(?:then, )?if (?:i'm|i am) at a battlefield, (?P<then>.+)")
+def _if_at_a_battlefield(m, ctx):
+    """ "Then, if I am at a battlefield, buff all other friendly units there": the source at a battlefield as it
+    resolves (364.3.a); "there" is that battlefield, where I am (`here`)."""
+    if ctx.me != "this" or ctx.card_type != "unit":
+        return None
+    then = instructions(re.sub(r" there\b", " here", m["then"]), ctx, [])
+    return None if then is None else [{"op": "if", "condition": "at a battlefield", "then": then}]
 
 
 @template("win the game", r"(?:you )?win the game")

@@ -119,3 +119,23 @@ def _its_owner(m, ctx):
         return None
     read = _their_part(m["rest"], ctx)
     return None if read is None else [{"op": "each_player", "players": {"owner_of": ctx.it}, "effects": read}]
+
+
+@template(
+    "several objects",
+    r"give (?P<a>an? .+?) (?P<s1>[+-])(?P<n1>\d+) might this turn and (?P<b>another .+?) (?P<s2>[+-])(?P<n2>\d+) might"
+    r" this turn",
+)
+def _give_two(m, ctx):
+    """ "Give a unit +2 [Might] this turn and another unit -2 [Might] this turn": two choices, the second not the
+    first, each given its own Might (two instructions: two different changes)."""
+    first = _ref(m["a"], ctx)
+    if not isinstance(first, str) or first not in ctx.targets:
+        return None
+    second = _ref(m["b"], ctx)
+    if not isinstance(second, str) or ctx.targets.get(second, {}).get("not_target") != first:
+        return None  # "another unit" of a spell: not the one chosen first (`phrases.another`)
+    return [
+        {"op": "might", "amount": int(m["n1"]) * (-1 if m["s1"] == "-" else 1), "to": first},
+        {"op": "might", "amount": int(m["n2"]) * (-1 if m["s2"] == "-" else 1), "to": second},
+    ]
