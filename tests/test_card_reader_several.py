@@ -93,7 +93,11 @@ def test_if_you_control_a_tag():
         "triggers"
     ]
     assert trigger["effects"] == [
-        {"op": "if", "condition": "you control a Poro", "then": [{"op": "buff", "what": "this"}, {"op": "draw", "n": 1}]}
+        {
+            "op": "if",
+            "condition": "you control a Poro",
+            "then": [{"op": "buff", "what": "this"}, {"op": "draw", "n": 1}],
+        }
     ]
 
 
@@ -225,9 +229,7 @@ def _permanent_as_unit(d: dict) -> None:
 def _owner_as_you(d: dict) -> None:
     effects = d.get("effects")
     if isinstance(effects, list):
-        d["effects"] = [
-            e2 for e in effects for e2 in (e["effects"] if isinstance(e.get("players"), dict) else [e])
-        ]
+        d["effects"] = [e2 for e in effects for e2 in (e["effects"] if isinstance(e.get("players"), dict) else [e])]
 
 
 def _one_fewer(d: dict) -> None:

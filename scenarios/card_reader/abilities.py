@@ -433,7 +433,8 @@ def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
         used.append("static: my hold effects are also conquer effects")
         return True
     permission = re.fullmatch(
-        r"you may play me to an (open|occupied enemy) battlefield|i can be played to a battlefield you're (attacking)", text
+        r"you may play me to an (open|occupied enemy) battlefield|i can be played to a battlefield you're (attacking)",
+        text,
     )
     if permission and card["type"] == "unit":  # a permission to play it to a location not normally valid (355.2.b)
         card.setdefault("played_to", []).append(permission.group(1) or permission.group(2))

@@ -56,7 +56,8 @@ def _if_you_have_n(m, ctx):
 
 
 @template(
-    "if you have N+ <units>", r"if you control (?P<n>\d+|two|three|four|five) or more (?P<what>gear|units), (?P<then>.+)"
+    "if you have N+ <units>",
+    r"if you control (?P<n>\d+|two|three|four|five) or more (?P<what>gear|units), (?P<then>.+)",
 )
 def _if_you_control_n(m, ctx):
     """ "If you control two or more gear, ready me": at least N of them, counted as it resolves (364.3.a)."""

@@ -25,7 +25,14 @@ from scenarios.card_reader.phrases import another, target_spec, untagged
 from scenarios.card_reader.players import _their_part
 
 # the verbs whose instruction is about one object: the op each performs (as `effects._status` and `_return` do)
-_VERBS = {"buff": "buff", "kill": "kill", "stun": "stun", "ready": "ready", "exhaust": "exhaust", "return": "return_to_hand"}
+_VERBS = {
+    "buff": "buff",
+    "kill": "kill",
+    "stun": "stun",
+    "ready": "ready",
+    "exhaust": "exhaust",
+    "return": "return_to_hand",
+}
 _KINDS_FOR = {"kill": None, "ready": None, "exhaust": None, "return": None}  # a unit or a gear; otherwise a unit
 
 
@@ -108,7 +115,6 @@ def _may_up_to_one(m, ctx):
     if not isinstance(what, str) or what not in ctx.targets or not ctx.targets[what].get("optional"):
         return None
     return [_op(m["verb"], [what])]
-
 
 
 @template("its owner ...", r"its owner (?P<rest>.+)")

@@ -46,9 +46,16 @@ def permitted_at(game: Game, player: str, card, location) -> bool:
     if location is None or not game.is_battlefield(location) or not card.definition.played_to:
         return False
     combat = game.combat
-    if "attacking" in card.definition.played_to and combat is not None and combat.battlefield == location:
-        if combat.attacker == player:
-            return True
+    if (
+        "attacking" in card.definition.played_to
+        and combat is not None
+        and (combat.battlefield, combat.attacker)
+        == (
+            location,
+            player,
+        )
+    ):
+        return True
     controller, occupied = game.objects[location].battlefield_controller, game.has_units(location)
     if "open" in card.definition.played_to and controller is None and not occupied:
         return True
