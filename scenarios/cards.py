@@ -69,6 +69,7 @@ class TargetSpec(Strict):
     max_power: int | None = None  # printed Power cost, of any domain (206)
     stunned: bool | None = None
     exhausted: bool | None = None  # "an exhausted friendly unit" (true), "a ready unit" (false): 414
+    role: Literal["attacker", "defender"] | None = None  # "an attacking unit": its designation in a combat (464.2.c)
     optional: bool = False
     not_target: str | None = None  # must differ from another slot
     other: bool = False  # "another unit": not the source of the ability itself

@@ -65,6 +65,17 @@ def test_a_targets_state_is_a_restriction():
     assert ability["targets"]["unit"] == {"type": "unit", "side": "friendly", "exhausted": True}
     ready = read("Kill a ready enemy unit.")
     assert ready.definition["targets"]["target"]["exhausted"] is False
+    attacking = read("[Repeat] [2 Energy] Stun an attacking unit.")
+    assert attacking.definition["targets"]["target"] == {"type": "unit", "role": "attacker"}
+    assert read("Stun a defending enemy unit.").definition["targets"]["target"]["role"] == "defender"
+
+
+def test_a_facedown_card_condition():
+    text = "At the start of your Beginning Phase, if you control a facedown card at a battlefield, draw 1."
+    (trigger,) = read(text, "Gear").definition["triggers"]
+    assert trigger["effects"] == [
+        {"op": "if", "condition": "you control a facedown card", "then": [{"op": "draw", "n": 1}]}
+    ]
 
 
 def test_groups_by_might_and_of_both_permanent_types():
@@ -203,6 +214,11 @@ def _no_exhausted(d: dict) -> None:
         d.pop("exhausted", None)
 
 
+def _no_role(d: dict) -> None:
+    if d.get("type") == "unit":
+        d.pop("role", None)
+
+
 def _otherwise_dropped(d: dict) -> None:
     if d.get("op") == "if_it":
         d.pop("else", None)
@@ -269,6 +285,7 @@ MUTANTS = {
     "the second choice may be the first": _no_not_target,
     "the same battlefield dropped": _no_same_place,
     "an exhausted target read as any": _no_exhausted,
+    "an attacking target read as any": _no_role,
     "otherwise dropped": _otherwise_dropped,
     "a tag condition read as always": _condition_always,
     "2 might or less dropped": _no_max_might,

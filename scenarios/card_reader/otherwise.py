@@ -4,7 +4,7 @@ instruction executes (364.3.a), its `then` if it holds, its `else` (the "Otherwi
 
     if it is <state>, <instructions>     {op: if_it, it: <the object "it" names>, state, then}
     if you control a <tag>, <instructions>   {op: if, condition: "you control a <Tag>", then} (the condition word
-                                         `rules/discounts.py` registers, 133.8)
+                                         `rules/discounts.py` registers, 133.8); "a facedown card" likewise
     if you have N+ <units>, <instructions>   {op: if_amount, amount: {count: your units ...}, at_least: N, then}
     if you control N or more <objects>, <instructions>   the same, over what you control ("two or more gear")
     if i'm at a battlefield, <instructions>  {op: if, condition: "at a battlefield"}; "there" in it is where I am
@@ -38,11 +38,16 @@ def _if_it_is(m, ctx):
     return [{"op": "if_it", "it": it, "state": m["s"].strip("[]"), "then": then}]
 
 
-@template("if you control a <tag>", r"if you control an? (?P<tag>" + "|".join(UNIT_TAGS) + r"), (?P<then>.+)")
+@template(
+    "if you control a <tag>",
+    r"if you control an? (?P<tag>" + "|".join(UNIT_TAGS) + r"|facedown card(?: at a battlefield)?), (?P<then>.+)",
+)
 def _if_you_control_a(m, ctx):
-    """ "If you control a Poro, buff me and draw 1": checked as it resolves (364.3.a), a unit with the tag (133.8)."""
+    """ "If you control a Poro, buff me and draw 1": checked as it resolves (364.3.a), a unit with the tag (133.8).
+    "If you control a facedown card at a battlefield": every Facedown Zone is a battlefield's (107.3.a)."""
     then = instructions(m["then"], ctx, [])
-    return None if then is None else [{"op": "if", "condition": f"you control a {UNIT_TAGS[m['tag']]}", "then": then}]
+    tag = UNIT_TAGS.get(m["tag"], "facedown card")
+    return None if then is None else [{"op": "if", "condition": f"you control a {tag}", "then": then}]
 
 
 @template("if you have N+ <units>", r"if you have (?P<n>\d+)\+ (?P<what>units(?: .+)?), (?P<then>.+)")
