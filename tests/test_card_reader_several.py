@@ -70,6 +70,26 @@ def test_a_targets_state_is_a_restriction():
     assert read("Stun a defending enemy unit.").definition["targets"]["target"]["role"] == "defender"
 
 
+def test_at_its_location_and_your_legend():
+    text = "Give a friendly unit +1 [Might] this turn and [Stun] an enemy unit at its location."
+    charge = read(text)
+    assert charge.definition["effects"] == [
+        {"op": "might", "amount": 1, "to": "target"},
+        {"op": "stun", "what": "other"},
+    ]
+    assert charge.definition["targets"]["other"] == {
+        "type": "unit",
+        "side": "enemy",
+        "not_target": "target",
+        "same_place_as": "target",
+    }
+    (hall,) = read("When you conquer here, you may pay [1 Energy] to ready your legend.", "Battlefield").definition[
+        "triggers"
+    ]
+    assert hall["effects"] == [{"op": "ready", "what": {"all": {"who": "friendly legend"}}}]
+    assert hall["cost"] == {"energy": 1} and hall["optional"]
+
+
 def test_a_facedown_card_condition():
     text = "At the start of your Beginning Phase, if you control a facedown card at a battlefield, draw 1."
     (trigger,) = read(text, "Gear").definition["triggers"]
@@ -275,7 +295,14 @@ def _no_attacking_permission(d: dict) -> None:
         d["played_to"] = [p for p in d["played_to"] if p != "attacking"]
 
 
+def _legend_not_readied(d: dict) -> None:
+    effects = d.get("effects")
+    if isinstance(effects, list):
+        d["effects"] = [e for e in effects if e.get("what") != {"all": {"who": "friendly legend"}}]
+
+
 MUTANTS = {
+    "ready your legend dropped": _legend_not_readied,
     "the attacking permission dropped": _no_attacking_permission,
     "N or more read as N-1 or more": _one_fewer,
     "+2 and -2 swapped": _signs_swapped,

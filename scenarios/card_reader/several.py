@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scenarios.card_reader.effects import _ref, template
+from scenarios.card_reader.effects import _ref, instructions, template
 from scenarios.card_reader.phrases import another, target_spec, untagged
 from scenarios.card_reader.players import _their_part
 
@@ -145,3 +145,27 @@ def _give_two(m, ctx):
         {"op": "might", "amount": int(m["n1"]) * (-1 if m["s1"] == "-" else 1), "to": first},
         {"op": "might", "amount": int(m["n2"]) * (-1 if m["s2"] == "-" else 1), "to": second},
     ]
+
+
+@template(
+    "several objects",
+    r"(?P<a>.+) and \[?(?P<verb>stun|kill|buff|ready|exhaust)\]? (?P<obj>an? .+?) at (?:its|that unit's) location",
+)
+def _and_at_its_location(m, ctx):
+    """ "Give a friendly unit +1 [Might] this turn and [Stun] an enemy unit at its location": the second choice
+    where the first chosen is (`same_place_as`), not that unit."""
+    first = instructions(m["a"], ctx, [])
+    it = ctx.it
+    if first is None or it not in ctx.targets:
+        return None
+    spec = _spec(m["obj"], ctx, m["verb"])
+    if spec is None or spec.get("where") is not None:
+        return None
+    slot = ctx.slot({**spec, "not_target": it, "same_place_as": it})
+    return [*first, _op(m["verb"], [slot])]
+
+
+@template("ready your legend", r"(?P<verb>ready|exhaust) your legend")
+def _your_legend(m, ctx):
+    """ "Ready your legend": the legend in its controller's Legend Zone (355.9.a.4); a player has one (103)."""
+    return [{"op": m["verb"], "what": {"all": {"who": "friendly legend"}}}]
