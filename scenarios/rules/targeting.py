@@ -47,10 +47,6 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         return False
     if spec.other and obj.id == ctx.source:  # "another unit": one other than the ability's source
         return False
-    if spec.not_target is not None and any(  # "two units": not the one chosen for the earlier slot
-        not isinstance(ref, str) and ref[0] == obj.id for ref in ctx.chosen.get(spec.not_target, ())
-    ):
-        return False
     if spec.tag is not None and spec.tag not in obj.definition.tags:  # "a friendly Mech" (133.8)
         return False
     if spec.side == "friendly" and obj.controller != ctx.controller:
