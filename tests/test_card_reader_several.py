@@ -90,6 +90,18 @@ def test_at_its_location_and_your_legend():
     assert hall["cost"] == {"energy": 1} and hall["optional"]
 
 
+def test_might_and_a_keyword_together():
+    text = "When I attack or defend, give one of your other units here +3 [Might] and [Tank] this turn."
+    triggers = read(text, "Unit", might=1).definition["triggers"]
+    assert [t["when"]["event"] for t in triggers] == ["attack", "defend"]
+    assert triggers[0]["effects"] == [
+        {"op": "might", "amount": 3, "to": "target"},
+        {"op": "grant", "keyword": "Tank", "to": "target"},
+    ]
+    assert triggers[0]["targets"]["target"] == {"type": "unit", "side": "friendly", "where": "here", "other": True}
+    assert read("Give me +2 [Might] and [Flying] this turn.", "Unit", might=2).status == "unread"
+
+
 def test_a_facedown_card_condition():
     text = "At the start of your Beginning Phase, if you control a facedown card at a battlefield, draw 1."
     (trigger,) = read(text, "Gear").definition["triggers"]
@@ -301,7 +313,14 @@ def _legend_not_readied(d: dict) -> None:
         d["effects"] = [e for e in effects if e.get("what") != {"all": {"who": "friendly legend"}}]
 
 
+def _keyword_dropped(d: dict) -> None:
+    effects = d.get("effects")
+    if isinstance(effects, list) and any(e.get("op") == "might" for e in effects):
+        d["effects"] = [e for e in effects if e.get("op") != "grant"]
+
+
 MUTANTS = {
+    "the keyword of '+N and [keyword]' dropped": _keyword_dropped,
     "ready your legend dropped": _legend_not_readied,
     "the attacking permission dropped": _no_attacking_permission,
     "N or more read as N-1 or more": _one_fewer,

@@ -21,6 +21,7 @@ import re
 from typing import Any
 
 from scenarios.card_reader.effects import _ref, instructions, template
+from scenarios.card_reader.keywords import engine_keyword
 from scenarios.card_reader.phrases import another, target_spec, untagged
 from scenarios.card_reader.players import _their_part
 
@@ -169,3 +170,21 @@ def _and_at_its_location(m, ctx):
 def _your_legend(m, ctx):
     """ "Ready your legend": the legend in its controller's Legend Zone (355.9.a.4); a player has one (103)."""
     return [{"op": m["verb"], "what": {"all": {"who": "friendly legend"}}}]
+
+
+@template(
+    "several objects",
+    r"give (?P<obj>.+?) (?P<sign>[+-])(?P<n>\d+) might and \[(?P<kw>[a-z-]+)(?: (?P<v>\d+))?\] this turn",
+)
+def _might_and_keyword(m, ctx):
+    """ "Give me +2 [Might] and [Ganking] this turn", "give one of your other units here +3 [Might] and [Tank] this
+    turn": one object given both, the Might and the keyword, for the turn (two instructions on the same object)."""
+    keyword = engine_keyword(m["kw"])
+    phrase = re.sub(r"^one of your other units\b", "another friendly unit", m["obj"])
+    to = _ref(phrase, ctx)
+    if keyword is None or to is None:
+        return None
+    grant: dict[str, Any] = {"op": "grant", "keyword": keyword, "to": to}
+    if m["v"]:
+        grant["value"] = int(m["v"])
+    return [{"op": "might", "amount": int(m["n"]) * (-1 if m["sign"] == "-" else 1), "to": to}, grant]
