@@ -3,20 +3,16 @@ what they refuse, and mutants of their readings that the read-card disputes read
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
+from read_cards import read_every_card, verdicts_with
 
-from rules_db import card_readings, guard
-from scenarios import schema
 from scenarios.card_reader import CardText, abilities, effects, read_card
 from scenarios.card_reader import players as reader
-from scenarios.cards import Card, UnknownCard, use_read_cards
+from scenarios.cards import Card
 from scenarios.kernel import do
-from scenarios.replay import replay_file, replay_variant
 from scenarios.state import GameState
-from scenarios.yaml_reading import ScenarioError
 
 DISPUTES = sorted((Path(__file__).parent / "data" / "read_card_disputes").glob("read-1[45][0-9]-*.yaml"))
 
@@ -386,27 +382,5 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
         monkeypatch.setattr(
             abilities, "PARAGRAPH_READERS", [replacement if r is original else r for r in abilities.PARAGRAPH_READERS]
         )
-    conn = guard.read_only(real_db)
-    conn.row_factory = sqlite3.Row
-    definitions = {}
-    for row in conn.execute(card_readings._CARDS, ["riftbound"]):
-        reading = read_card(card_readings.card_text(dict(row)))
-        if reading.status == "read":
-            definitions[row["name"]] = reading.definition
-    conn.close()
-    use_read_cards(definitions)
-    try:
-        verdicts = []
-        for path in DISPUTES:
-            try:
-                verdicts.append(replay_file(path).verdict)
-                scenario, _ = schema.load(path)
-                verdicts += [replay_variant(path, v.id).verdict for v in scenario.variants]
-            except (
-                ScenarioError,
-                UnknownCard,
-            ):  # a card the mutant no longer reads: the dispute can't be judged with it
-                verdicts.append("refused")
-    finally:
-        use_read_cards({})
+    verdicts = verdicts_with(read_every_card(real_db), DISPUTES)
     assert set(verdicts) != {"match"}, f"the mutant {mutant!r} of the reader survives every per-player dispute"
