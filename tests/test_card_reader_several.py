@@ -6,19 +6,15 @@ read-301 to read-319 kill."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from read_cards import read_every_card, verdicts_with
 
-from rules_db import card_readings, guard
-from scenarios import schema
 from scenarios.card_reader import CardText, read_card
-from scenarios.cards import Card, UnknownCard, use_read_cards
-from scenarios.replay import replay_file, replay_variant
-from scenarios.yaml_reading import ScenarioError
+from scenarios.cards import Card
 
 DISPUTES = sorted((Path(__file__).parent / "data" / "read_card_disputes").glob("read-3[01][0-9]-*.yaml"))
 
@@ -341,24 +337,9 @@ MUTANTS = {
 
 @pytest.mark.parametrize("mutant", sorted(MUTANTS))
 def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db):
-    conn = guard.read_only(real_db)
-    conn.row_factory = sqlite3.Row
-    definitions = {}
-    for row in conn.execute(card_readings._CARDS, ["riftbound"]):
-        reading = read_card(card_readings.card_text(dict(row)))
-        if reading.status == "read":
-            definitions[row["name"]] = _walk(json.loads(json.dumps(reading.definition)), MUTANTS[mutant])
-    conn.close()
-    use_read_cards(definitions)
-    try:
-        verdicts = []
-        for path in DISPUTES:
-            try:
-                verdicts.append(replay_file(path).verdict)
-                scenario, _ = schema.load(path)
-                verdicts += [replay_variant(path, v.id).verdict for v in scenario.variants]
-            except (ScenarioError, UnknownCard):  # a card the mutant no longer reads
-                verdicts.append("refused")
-    finally:
-        use_read_cards({})
+    definitions = {
+        name: _walk(json.loads(json.dumps(definition)), MUTANTS[mutant])
+        for name, definition in read_every_card(real_db).items()
+    }
+    verdicts = verdicts_with(definitions, DISPUTES)
     assert set(verdicts) != {"match"}, f"the mutant {mutant!r} of the reader survives every dispute 301-319"
