@@ -68,6 +68,8 @@ class TargetSpec(Strict):
     max_cost: int | None = None  # printed Energy cost (206)
     max_power: int | None = None  # printed Power cost, of any domain (206)
     stunned: bool | None = None
+    exhausted: bool | None = None  # "an exhausted friendly unit" (true), "a ready unit" (false): 414
+    role: Literal["attacker", "defender"] | None = None  # "an attacking unit": its designation in a combat (464.2.c)
     optional: bool = False
     not_target: str | None = None  # must differ from another slot
     other: bool = False  # "another unit": not the source of the ability itself
@@ -93,6 +95,7 @@ class ObjectFilter(Strict):
     keyword: str | None = None  # "your units with [Temporary]": objects that have the keyword now
     token: bool | None = None  # "token units you control": objects made as tokens (185)
     empowered: bool | None = None  # "your units that are [Empowered]" (828)
+    max_might: int | None = None  # "all units with 2 [Might] or less": Might as it is checked
 
 
 _MEASURES = ("count", "bonus", "double", "raise_to", "damage", "keyword", "energy_cost", "points")
@@ -393,7 +396,7 @@ class Card(Strict):
     might_bonus: int = 0
     enters_ready: bool = False
     # "You may play me to an open / an occupied enemy battlefield": locations its play may choose (355.2.b)
-    played_to: list[Literal["open", "occupied enemy"]] = Field(default_factory=list)
+    played_to: list[Literal["open", "occupied enemy", "attacking"]] = Field(default_factory=list)
     targets: dict[str, TargetSpec] = Field(default_factory=dict)
     effects: list[dict[str, Any]] = Field(default_factory=list)
     triggers: list[Trigger] = Field(default_factory=list)

@@ -246,6 +246,9 @@ class TypedProcedures(Protocol):
     def wins(self, game: Any, name: str, /, *, because: Because) -> Any:
         """scenarios.rules.cleanups.wins"""
 
+    def wins_by_effect(self, game: Any, name: str, label: str, /, *, because: Because) -> Any:
+        """scenarios.rules.effect_wins.wins_by_effect"""
+
 
 class TypedQueries(Protocol):
     """`calc`: each query."""

@@ -51,6 +51,7 @@ TERMS: dict[str, list[str]] = {
     # cleanups, showdowns, combat
     "cleanup_pass": ["cleanup"],
     "wins": ["win", "victory"],
+    "wins_by_effect": ["win", "effect"],
     "token ceases to exist": ["token"],
     "trash_from_deck": ["trash"],
     "trash_hidden": ["hidden", "facedown"],

@@ -432,9 +432,12 @@ def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
         card.setdefault("passives", []).append({"to": {"who": who}, "triggers_also_on": also})
         used.append("static: my hold effects are also conquer effects")
         return True
-    permission = re.fullmatch(r"you may play me to an (open|occupied enemy) battlefield", text)
+    permission = re.fullmatch(
+        r"you may play me to an (open|occupied enemy) battlefield|i can be played to a battlefield you're (attacking)",
+        text,
+    )
     if permission and card["type"] == "unit":  # a permission to play it to a location not normally valid (355.2.b)
-        card.setdefault("played_to", []).append(permission.group(1))
+        card.setdefault("played_to", []).append(permission.group(1) or permission.group(2))
         used.append("static: you may play me to a battlefield")
         return True
     if text == "i must be assigned combat damage last":  # 465.2.c.2

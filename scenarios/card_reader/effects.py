@@ -362,7 +362,7 @@ def _trash_from_deck(m, ctx):
     return [{"op": "trash_from_deck", "n": int(m["n"])}]
 
 
-@template("ready runes", r"ready up to (?P<n>\d+) runes")
+@template("ready runes", r"ready up to (?P<n>\d+) (?:friendly )?runes")
 def _ready_up_to(m, ctx):
     """ "Ready up to N runes": as many of N exhausted runes as there are (`ready_runes`, 415.3.b)."""
     return [{"op": "ready_runes", "n": int(m["n"])}]

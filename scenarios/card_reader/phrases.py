@@ -67,7 +67,8 @@ _QUALIFIERS: tuple[tuple[str, dict[str, Any]], ...] = (
     (r" in combat", {"where": "combat", "plural": True}),
 )
 _ONE = re.compile(
-    r"^(?P<det>an?|up to one|one|another)\s+(?:(?P<side>friendly|enemy)\s+)?(?P<kind>unit|gear|spell)"
+    r"^(?P<det>an?|up to one|one|another)\s+(?:(?P<state>exhausted|ready|stunned|attacking|defending)\s+)?(?:(?P<side>friendly|enemy)\s+)?"
+    r"(?P<kind>unit|gear|spell)"
     r"(?P<you> you control)?(?P<rest>.*)$"
 )
 _ALL = re.compile(
@@ -109,7 +110,7 @@ def _qualify(rest: str, spec: dict[str, Any], plural: bool = False) -> dict[str,
                 break
         else:
             found = re.match(r" with (\d+) might or less", rest)
-            if found and not plural:
+            if found:  # "a unit with 3 might or less", "all units with 2 might or less"
                 spec["max_might"] = int(found.group(1))
                 rest = rest[found.end() :]
                 continue
@@ -133,6 +134,12 @@ def target_spec(phrase: str) -> dict[str, Any] | None:
         spec["side"] = side
     if found["det"] == "up to one":
         spec["optional"] = True
+    if found["state"] == "stunned":  # "a stunned enemy unit" (the state 414 and 437 name)
+        spec["stunned"] = True
+    elif found["state"] in ("attacking", "defending"):  # "an attacking unit": an attacker in a combat (464.2.c)
+        spec["role"] = {"attacking": "attacker", "defending": "defender"}[found["state"]]
+    elif found["state"]:  # "an exhausted friendly unit", "a ready unit" (414)
+        spec["exhausted"] = found["state"] == "exhausted"
     if found["det"] == "another":
         spec["another"] = True  # resolved by `reference`: not the source, or not the unit chosen before
     return _qualify(found["rest"], spec)
@@ -146,6 +153,8 @@ def group_filter(phrase: str) -> dict[str, Any] | None:
         phrase, n = re.subn(rf"^(all|each) {word} ", r"\1 ", phrase)
         if n:
             states.append(word)
+    if phrase in ("all units and gear", "all gear and units") and not states:  # both permanent types (133.4.a.2)
+        return {"who": "permanent"}
     found = _ALL.match(phrase) or _PLURAL.match(phrase)
     if not found:
         return None

@@ -67,6 +67,8 @@ for _noun, _kind in (("unit", Kind.UNIT), ("gear", Kind.GEAR), ("spell", Kind.SP
     who(_noun)(_of_kind(_kind))
     who(_noun + "s")(_of_kind(_kind))
 who("card")(lambda game, view, subject: isinstance(subject, Obj))
+# "all units and gear": the permanent types (133.4.a.2)
+who("permanent")(lambda game, view, subject: isinstance(subject, Obj) and subject.kind in (Kind.UNIT, Kind.GEAR))
 who("battlefield")(_of_kind(Kind.BATTLEFIELD))
 
 _ADJECTIVES = {
@@ -182,6 +184,8 @@ def matches_object(game: Game, flt, view: View, subject, location=None) -> bool:
     if flt.token is not None and (subject.definition is not None and subject.definition.type == "token") != flt.token:
         return False
     if flt.empowered is not None and subject.empowered != flt.empowered:  # "units that are [Empowered]" (828)
+        return False
+    if flt.max_might is not None and (subject.kind != Kind.UNIT or calc.might(game, subject) > flt.max_might):
         return False
     if flt.role is not None and subject.designation != Role(flt.role):
         return False

@@ -91,6 +91,8 @@ def _still_legal(game: Game, item: ChainItem, slot: str, targets: dict) -> list[
 def refs(game: Game, run: Resolution, reference) -> list[str]:
     """The objects (or locations) an instruction names."""
     item = run.item
+    if isinstance(reference, list):  # several objects of one instruction, acted on together (370.1.a.2)
+        return [found for each in reference for found in refs(game, run, each)]
     if isinstance(reference, dict):
         flt = ObjectFilter.model_validate(reference["all"])
         return [o.id for o in game.objects.values() if calc.matches_object(game, flt, run.view, o)]

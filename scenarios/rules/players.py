@@ -43,11 +43,16 @@ def _players(game: Game, controller: str, which: str, start: str = "turn") -> li
 @instruction("each_player")
 def op_each_player(game: Game, run, ins) -> None:
     """`{op: each_player, players: each|opponents|others, effects: [...]}`: the effects performed by each of those
-    players in Turn Order from the Turn Player (303.2.a), as that player: "you" in them is that player (411.1)."""
+    players in Turn Order from the Turn Player (303.2.a), as that player: "you" in them is that player (411.1).
+    `players` may instead be a target slot (the player chosen) or `{owner_of: <reference>}` (the object's owner)."""
     which = ins.get("players", "each")
     if which in PLAYERS:
         players = _players(game, run.item.controller, which)
         how, cited = "in Turn Order from the Turn Player", ("303.2", "303.2.a")
+    elif isinstance(which, dict):  # {owner_of: <reference>}: "its owner channels 1 rune" (127.1: who owns it)
+        owners = [game.objects[o].owner for o in calc.refs(game, run, which["owner_of"]) if o in game.objects]
+        players = list(dict.fromkeys(owners))
+        how, cited = "its owner", ("127.1", "411.1")
     else:  # a target slot: the player chosen ("choose an opponent. They ..."), unless no longer legal
         players = [p for p in calc.refs(game, run, which) if p in game.players]
         how, cited = "the player chosen", ("355.10", "411.1")

@@ -40,9 +40,21 @@ keyword("Ambush", "822")
 
 def permitted_at(game: Game, player: str, card, location) -> bool:
     """355.2.b: a card's permission to be played to a location not normally valid: "an open battlefield"
-    (unoccupied and uncontrolled, 170.11.c), "an occupied enemy battlefield" (an opponent's, with a unit, 170.11.a)."""
+    (unoccupied and uncontrolled, 170.11.c), "an occupied enemy battlefield" (an opponent's, with a unit, 170.11.a),
+    "a battlefield you're attacking" (where a combat is, the player its attacker: 462.2.a, the unit joins it)."""
     if location is None or not game.is_battlefield(location) or not card.definition.played_to:
         return False
+    combat = game.combat
+    if (
+        "attacking" in card.definition.played_to
+        and combat is not None
+        and (combat.battlefield, combat.attacker)
+        == (
+            location,
+            player,
+        )
+    ):
+        return True
     controller, occupied = game.objects[location].battlefield_controller, game.has_units(location)
     if "open" in card.definition.played_to and controller is None and not occupied:
         return True

@@ -11,7 +11,7 @@ import itertools
 
 from scenarios.game import Game
 from scenarios.kernel import Refusal, calc, query
-from scenarios.objects import Kind, Targeting, Zone
+from scenarios.objects import Kind, Role, Targeting, Zone
 
 
 def _restricted_to_hidden(spec, hidden_at) -> bool:
@@ -81,6 +81,10 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         source = game.objects.get(ctx.source)
         if source is None or source.zone != Zone.BOARD or calc.might(game, obj) >= calc.might(game, source):
             return False
+    if spec.exhausted is not None and obj.exhausted != spec.exhausted:  # exhausted or ready (414)
+        return False
+    if spec.role is not None and obj.designation != Role(spec.role):  # "an attacking unit" (464.2.c)
+        return False
     return spec.stunned is None or obj.stunned == spec.stunned
 
 

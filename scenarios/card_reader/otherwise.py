@@ -1,0 +1,108 @@
+"""A condition on the object chosen, with what happens otherwise: "Choose an enemy unit. If it is stunned, kill it.
+Otherwise, stun it." One `if_it` instruction (scenarios/rules/object_conditions.py): the state is checked as the
+instruction executes (364.3.a), its `then` if it holds, its `else` (the "Otherwise" sentence) if not.
+
+    if it is <state>, <instructions>     {op: if_it, it: <the object "it" names>, state, then}
+    if you control a <tag>, <instructions>   {op: if, condition: "you control a <Tag>", then} (the condition word
+                                         `rules/discounts.py` registers, 133.8); "a facedown card" likewise
+    if you have N+ <units>, <instructions>   {op: if_amount, amount: {count: your units ...}, at_least: N, then}
+    if you control N or more <objects>, <instructions>   the same, over what you control ("two or more gear")
+    if i'm at a battlefield, <instructions>  {op: if, condition: "at a battlefield"}; "there" in it is where I am
+    you win the game                     {op: win_game} (195: an effect instructs them to win; rules/effect_wins.py)
+    otherwise, <instructions>            the `else` of the `if` / `if_it` the sentence before made (and nothing else)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from scenarios.card_reader.abilities import INSTEAD
+from scenarios.card_reader.amounts import counted
+from scenarios.card_reader.effects import instructions, template
+from scenarios.card_reader.phrases import UNIT_TAGS, Context, number
+
+_STATES = r"attacking|defending|\[empowered\]|stunned|buffed|\[mighty\]"  # the states `if_it` knows
+
+
+@template("if it is <state>", rf"if (?:it is|it's) (?P<s>{_STATES}), (?P<then>.+)")
+def _if_it_is(m, ctx):
+    """ "If it is stunned, kill it": about the object chosen before ("it"), checked as it executes (364.3.a)."""
+    it = ctx.it
+    if it not in ctx.targets:
+        return None
+    saved = dict(ctx.targets)
+    then = instructions(m["then"], ctx, [])
+    if then is None or ctx.targets != saved:  # what it does chooses nothing of its own
+        return None
+    return [{"op": "if_it", "it": it, "state": m["s"].strip("[]"), "then": then}]
+
+
+@template(
+    "if you control a <tag>",
+    r"if you control an? (?P<tag>" + "|".join(UNIT_TAGS) + r"|facedown card(?: at a battlefield)?), (?P<then>.+)",
+)
+def _if_you_control_a(m, ctx):
+    """ "If you control a Poro, buff me and draw 1": checked as it resolves (364.3.a), a unit with the tag (133.8).
+    "If you control a facedown card at a battlefield": every Facedown Zone is a battlefield's (107.3.a)."""
+    then = instructions(m["then"], ctx, [])
+    tag = UNIT_TAGS.get(m["tag"], "facedown card")
+    return None if then is None else [{"op": "if", "condition": f"you control a {tag}", "then": then}]
+
+
+@template("if you have N+ <units>", r"if you have (?P<n>\d+)\+ (?P<what>units(?: .+)?), (?P<then>.+)")
+def _if_you_have_n(m, ctx):
+    """ "If you have 7+ units here, you win the game": at least N of your units, counted as it resolves (364.3.a)."""
+    flt = counted(f"your {m['what']}", ctx)
+    then = instructions(m["then"], ctx, []) if flt is not None else None
+    if then is None:
+        return None
+    return [{"op": "if_amount", "amount": {"count": flt}, "at_least": int(m["n"]), "then": then}]
+
+
+@template(
+    "if you have N+ <units>",
+    r"if you control (?P<n>\d+|two|three|four|five) or more (?P<what>gear|units), (?P<then>.+)",
+)
+def _if_you_control_n(m, ctx):
+    """ "If you control two or more gear, ready me": at least N of them, counted as it resolves (364.3.a)."""
+    flt = counted(f"{m['what']} you control", ctx)
+    then = instructions(m["then"], ctx, []) if flt is not None else None
+    if then is None:
+        return None
+    return [{"op": "if_amount", "amount": {"count": flt}, "at_least": number(m["n"]), "then": then}]
+
+
+@template("if i'm at a battlefield", r"(?:then, )?if (?:i'm|i am) at a battlefield, (?P<then>.+)")
+def _if_at_a_battlefield(m, ctx):
+    """ "Then, if I am at a battlefield, buff all other friendly units there": the source at a battlefield as it
+    resolves (364.3.a); "there" is that battlefield, where I am (`here`)."""
+    if ctx.me != "this" or ctx.card_type != "unit":
+        return None
+    then = instructions(re.sub(r" there\b", " here", m["then"]), ctx, [])
+    return None if then is None else [{"op": "if", "condition": "at a battlefield", "then": then}]
+
+
+@template("win the game", r"(?:you )?win the game")
+def _win(m, ctx):
+    """ "You win the game": an effect instructing its controller to win (195)."""
+    return [{"op": "win_game"}]
+
+
+def read_otherwise(sentence: str, before: list[dict[str, Any]], ctx: Context, used: list[str]) -> list | None:
+    """ "Otherwise, stun it": the sentence before was one condition without an else; this is its else."""
+    found = re.fullmatch(r"otherwise, (?P<rest>.+?)\.?", sentence.strip())
+    if found is None or len(before) != 1 or before[0].get("op") not in ("if", "if_it") or "else" in before[0]:
+        return None
+    saved = (dict(ctx.targets), ctx.it)
+    if before[0]["op"] == "if_it":
+        ctx.it = before[0]["it"]  # "it" still names the object the condition was about
+    otherwise = instructions(found["rest"], ctx, used)
+    if otherwise is None or ctx.targets != saved[0]:
+        ctx.targets, ctx.it = saved
+        return None
+    used.append("otherwise, <instructions>")
+    return [{**before[0], "else": otherwise}]
+
+
+INSTEAD.append(read_otherwise)

@@ -1,0 +1,190 @@
+"""One instruction, several objects: "buff up to two other friendly units", "deal 6 to each of up to two units",
+"return a friendly unit and an enemy unit to their owners' hands", "stun a friendly unit and an enemy unit at the
+same battlefield", "you may kill up to one gear".
+
+Each object a player chooses is a target slot of its own ("up to N": any number of them may be left unchosen,
+355.13), chosen in the order printed; the two are different objects (the second slot excludes the first). The
+instruction is ONE instruction on all of them (its reference a list of the slots): they are killed, returned or
+dealt damage simultaneously, by one game action (370.1.a.2); a slot whose object became invalid is skipped
+(359.3.e.8).
+
+    <verb> up to two <units>                 two optional slots, the second not the first
+    deal N to each of up to two <units>      the same, a `deal` to each
+    <verb> <one object> and <another>        two slots in the order printed, "at the same battlefield":
+                                             the second where the first is (`same_place_as`)
+    you may <verb> up to one <object>        "up to one" is already the choice to choose none (355.13)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from scenarios.card_reader.effects import _ref, instructions, template
+from scenarios.card_reader.keywords import engine_keyword
+from scenarios.card_reader.phrases import another, target_spec, untagged
+from scenarios.card_reader.players import _their_part
+
+# the verbs whose instruction is about one object: the op each performs (as `effects._status` and `_return` do)
+_VERBS = {
+    "buff": "buff",
+    "kill": "kill",
+    "stun": "stun",
+    "ready": "ready",
+    "exhaust": "exhaust",
+    "return": "return_to_hand",
+}
+_KINDS_FOR = {"kill": None, "ready": None, "exhaust": None, "return": None}  # a unit or a gear; otherwise a unit
+
+
+def _op(verb: str, slots: list[str]) -> dict[str, Any]:
+    return {"op": _VERBS[verb], "what": slots if len(slots) > 1 else slots[0]}
+
+
+def _spec(phrase: str, ctx, verb: str) -> dict[str, Any] | None:
+    """One object of a plural or paired phrase, as a target spec; None if not understood or of the wrong kind."""
+    phrase, tag = untagged(phrase)
+    spec = target_spec(phrase)
+    if spec is None or not another(spec, ctx):
+        return None
+    if spec["type"] not in (("unit", "gear") if _KINDS_FOR.get(verb, "unit") is None else ("unit",)):
+        return None
+    if tag:
+        spec["tag"] = tag
+    return spec
+
+
+def _up_to_two(plural: str, ctx, verb: str) -> list[str] | None:
+    """ "up to two other friendly units" -> two optional slots (355.13), the second not the first."""
+    single = re.sub(r"units$", "unit", plural.strip())
+    if single == plural.strip():
+        return None
+    opening = "another" if single.startswith("other ") else "a"
+    spec = _spec(f"{opening} {single.removeprefix('other ')}", ctx, verb)
+    if spec is None or spec.get("optional"):
+        return None
+    first = ctx.slot({**spec, "optional": True})
+    second = ctx.slot({**spec, "optional": True, "not_target": first})
+    return [first, second]
+
+
+_RETURN_TAIL = r" to (?:their|its) owners?'s? hands?"
+
+
+@template("several objects", r"(?P<verb>buff|kill|stun|ready|exhaust) up to (?P<n>two) (?P<obj>.+)")
+def _verb_up_to_two(m, ctx):
+    slots = _up_to_two(m["obj"], ctx, m["verb"])
+    return None if slots is None else [_op(m["verb"], slots)]
+
+
+@template("several objects", r"deal (?P<n>\d+) to each of up to (?P<k>two) (?P<obj>.+)")
+def _deal_up_to_two(m, ctx):
+    slots = _up_to_two(m["obj"], ctx, "deal")
+    return None if slots is None else [{"op": "deal", "amount": int(m["n"]), "to": slots}]
+
+
+@template(
+    "several objects",
+    r"(?P<verb>buff|kill|stun|ready|exhaust|return) (?P<a>(?:an?|another) .+?) and (?P<b>an? .+?)"
+    r"(?P<same> at the same battlefield)?(?P<tail>" + _RETURN_TAIL + ")?",
+)
+def _verb_two_objects(m, ctx):
+    """ "Return a friendly unit and an enemy unit to their owners' hands": two choices in the order printed,
+    one instruction on both (370.1.a.2)."""
+    if (m["verb"] == "return") != bool(m["tail"]):
+        return None
+    first_spec = _spec(m["a"], ctx, m["verb"])
+    second_spec = _spec(m["b"], ctx, m["verb"])
+    if first_spec is None or second_spec is None:
+        return None
+    if m["same"]:  # "at the same battlefield": both at a battlefield, the second where the first is
+        if any(s.get("where") not in (None, "battlefield") for s in (first_spec, second_spec)):
+            return None
+        first_spec["where"] = second_spec["where"] = "battlefield"
+    first = ctx.slot(first_spec)
+    second_spec["not_target"] = first
+    if m["same"]:
+        second_spec["same_place_as"] = first
+    second = ctx.slot(second_spec)
+    return [_op(m["verb"], [first, second])]
+
+
+@template("several objects", r"you may (?P<verb>kill|stun|ready|exhaust|buff) (?P<obj>up to one .+)")
+def _may_up_to_one(m, ctx):
+    """ "You may kill up to one gear": choosing none is the "may" (355.13); the one chosen is killed."""
+    what = _ref(m["obj"], ctx, _KINDS_FOR.get(m["verb"], "unit"))
+    if not isinstance(what, str) or what not in ctx.targets or not ctx.targets[what].get("optional"):
+        return None
+    return [_op(m["verb"], [what])]
+
+
+@template("its owner ...", r"its owner (?P<rest>.+)")
+def _its_owner(m, ctx):
+    """ "Return a friendly unit to its owner's hand. Its owner channels 1 rune exhausted.": the player who owns the
+    object "it" names (127.1) performs the instructions as themself (`each_player` with `{owner_of: it}`, 411.1)."""
+    if ctx.it not in ctx.targets:
+        return None
+    read = _their_part(m["rest"], ctx)
+    return None if read is None else [{"op": "each_player", "players": {"owner_of": ctx.it}, "effects": read}]
+
+
+@template(
+    "several objects",
+    r"give (?P<a>an? .+?) (?P<s1>[+-])(?P<n1>\d+) might this turn and (?P<b>another .+?) (?P<s2>[+-])(?P<n2>\d+) might"
+    r" this turn",
+)
+def _give_two(m, ctx):
+    """ "Give a unit +2 [Might] this turn and another unit -2 [Might] this turn": two choices, the second not the
+    first, each given its own Might (two instructions: two different changes)."""
+    first = _ref(m["a"], ctx)
+    if not isinstance(first, str) or first not in ctx.targets:
+        return None
+    second = _ref(m["b"], ctx)
+    if not isinstance(second, str) or ctx.targets.get(second, {}).get("not_target") != first:
+        return None  # "another unit" of a spell: not the one chosen first (`phrases.another`)
+    return [
+        {"op": "might", "amount": int(m["n1"]) * (-1 if m["s1"] == "-" else 1), "to": first},
+        {"op": "might", "amount": int(m["n2"]) * (-1 if m["s2"] == "-" else 1), "to": second},
+    ]
+
+
+@template(
+    "several objects",
+    r"(?P<a>.+) and \[?(?P<verb>stun|kill|buff|ready|exhaust)\]? (?P<obj>an? .+?) at (?:its|that unit's) location",
+)
+def _and_at_its_location(m, ctx):
+    """ "Give a friendly unit +1 [Might] this turn and [Stun] an enemy unit at its location": the second choice
+    where the first chosen is (`same_place_as`), not that unit."""
+    first = instructions(m["a"], ctx, [])
+    it = ctx.it
+    if first is None or it not in ctx.targets:
+        return None
+    spec = _spec(m["obj"], ctx, m["verb"])
+    if spec is None or spec.get("where") is not None:
+        return None
+    slot = ctx.slot({**spec, "not_target": it, "same_place_as": it})
+    return [*first, _op(m["verb"], [slot])]
+
+
+@template("ready your legend", r"(?P<verb>ready|exhaust) your legend")
+def _your_legend(m, ctx):
+    """ "Ready your legend": the legend in its controller's Legend Zone (355.9.a.4); a player has one (103)."""
+    return [{"op": m["verb"], "what": {"all": {"who": "friendly legend"}}}]
+
+
+@template(
+    "several objects",
+    r"give (?P<obj>.+?) (?P<sign>[+-])(?P<n>\d+) might and \[(?P<kw>[a-z-]+)(?: (?P<v>\d+))?\] this turn",
+)
+def _might_and_keyword(m, ctx):
+    """ "Give me +2 [Might] and [Ganking] this turn", "give one of your other units here +3 [Might] and [Tank] this
+    turn": one object given both, the Might and the keyword, for the turn (two instructions on the same object)."""
+    keyword = engine_keyword(m["kw"])
+    phrase = re.sub(r"^one of your other units\b", "another friendly unit", m["obj"])
+    to = _ref(phrase, ctx)
+    if keyword is None or to is None:
+        return None
+    grant: dict[str, Any] = {"op": "grant", "keyword": keyword, "to": to}
+    if m["v"]:
+        grant["value"] = int(m["v"])
+    return [{"op": "might", "amount": int(m["n"]) * (-1 if m["sign"] == "-" else 1), "to": to}, grant]
