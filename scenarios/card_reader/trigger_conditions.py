@@ -1,0 +1,73 @@
+"""More trigger conditions (`abilities.TRIGGERS`, added to) and paragraphs holding several triggered abilities.
+
+- "When a buffed friendly unit dies": a unit's death triggers while it is still on the board (383.2.c.2), with
+  the buffs it had (702.2.a), before it leaves and loses them (705).
+- "The first time a friendly unit dies each turn": the first death this turn of a unit its controller controlled
+  (the `die` event's count, `scenarios/rules/damage.py`), not once a turn: a unit that died before this source
+  came to the board was the first (383.1).
+- "When this leaves the board": the `leave_board` event of the object itself, whatever zone it goes to
+  (383.2.c.2: its own departure is seen).
+- "When I win a combat, <X>. When I attack or defend, <Y>.": one paragraph printing two triggered abilities
+  (375), each read as its own.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from scenarios.card_reader.abilities import PARAGRAPH_READERS, TRIGGERS, Unread, _trigger_head, read_trigger
+from scenarios.card_reader.phrases import Context
+from scenarios.card_reader.text import sentences
+
+ADDED: list = [
+    (
+        "when a buffed friendly unit dies",
+        re.compile(r"when an? (?P<other>other )?buffed (?P<s>friendly|enemy) unit dies"),
+        lambda m: [{"event": "die", "who": f"{'other ' if m['other'] else ''}{m['s']} unit", "buffed": True}],
+    ),
+    (
+        "the first time a friendly unit dies each turn",
+        re.compile(r"the first time an? friendly unit dies each turn"),
+        lambda m: [{"event": "die", "who": "friendly unit", "nth": 1}],
+    ),
+    (
+        "when this leaves the board",
+        re.compile(r"when (?:this|i) leaves? the board"),
+        lambda m: [{"event": "leave_board", "who": "self"}],
+    ),
+]
+TRIGGERS.extend(ADDED)
+
+
+def _starts_a_trigger(sentence: str) -> bool:
+    """Does the sentence open with a trigger condition the reader knows (not a spell's delayed "this turn")?"""
+    head, comma, _ = sentence.partition(", ")
+    return bool(comma) and _trigger_head(head) is not None
+
+
+def read_several_triggers(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
+    """A paragraph of a permanent with two or more triggered abilities, each sentence opening with its own known
+    condition beginning a new one (375: each is its own ability); the sentences between belong to the one
+    before. False when the paragraph holds one trigger only."""
+    if spell is not None:
+        return False
+    parts: list[list[str]] = []
+    for sentence in sentences(text):
+        if _starts_a_trigger(sentence):
+            parts.append([sentence])
+        elif parts:
+            parts[-1].append(sentence)
+        else:
+            return False
+    if len(parts) < 2:
+        return False
+    for part in parts:
+        ability = " ".join(part)
+        if not read_trigger(ability, card, used):
+            raise Unread(ability)
+    used.append("trigger: several in one paragraph")
+    return True
+
+
+PARAGRAPH_READERS.append(read_several_triggers)
