@@ -23,8 +23,8 @@ from scenarios.card_reader.text import sentences
 ADDED: list = [
     (
         "when a buffed friendly unit dies",
-        re.compile(r"when an? (?P<other>other )?buffed (?P<s>friendly|enemy) unit dies"),
-        lambda m: [{"event": "die", "who": f"{'other ' if m['other'] else ''}{m['s']} unit", "buffed": True}],
+        re.compile(r"when an? buffed (?P<s>friendly|enemy) unit dies"),
+        lambda m: [{"event": "die", "who": f"{m['s']} unit", "buffed": True}],
     ),
     (
         "the first time a friendly unit dies each turn",
