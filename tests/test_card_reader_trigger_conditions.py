@@ -33,6 +33,11 @@ def read(text: str, kind: str = "Unit", **numbers):
         ("When a buffed enemy unit dies", [{"event": "die", "who": "enemy unit", "buffed": True}]),
         ("The first time a friendly unit dies each turn", [{"event": "die", "who": "friendly unit", "nth": 1}]),
         ("When this leaves the board", [{"event": "leave_board", "who": "self"}]),
+        (
+            "When another non-Recruit unit you control dies",
+            [{"event": "die", "who": "other friendly unit", "not_tag": "Recruit"}],
+        ),
+        ("When a unit you control dies", [{"event": "die", "who": "friendly unit"}]),
     ],
 )
 def test_trigger_conditions_read_into_their_events(head, events):
@@ -46,6 +51,7 @@ def test_trigger_conditions_read_into_their_events(head, events):
 def test_the_first_time_of_an_unknown_event_is_still_refused():
     reading = read("The first time a friendly unit dies during your Beginning Phase each turn, draw 1.", might=2)
     assert reading.status == "unread"
+    assert read("When another non-Zorp unit you control dies, draw 1.", might=2).unread == ["non-zorp"]
 
 
 def test_a_paragraph_of_two_triggers_reads_as_two_abilities():
@@ -125,6 +131,7 @@ def test_my_disputes_are_judged_under_core_rules_1_4_and_match(real_db):
 TRIGGER_MUTANTS = {
     "a dying unit's buff ignored": lambda e: {k: v for k, v in e.items() if k != "buffed"},
     "the first death read as any death": lambda e: {k: v for k, v in e.items() if k != "nth"},
+    "a Recruit's death read as any unit's": lambda e: {k: v for k, v in e.items() if k != "not_tag"},
     "leaving the board read as being played": lambda e: {**e, "event": "play"} if e["event"] == "leave_board" else e,
 }
 

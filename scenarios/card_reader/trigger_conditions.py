@@ -5,6 +5,8 @@
 - "The first time a friendly unit dies each turn": the first death this turn of a unit its controller controlled
   (the `die` event's count, `scenarios/rules/damage.py`), not once a turn: a unit that died before this source
   came to the board was the first (383.1).
+- "When another non-Recruit unit you control dies": a friendly unit without the tag (133.8); the source dying
+  with it in the same action does not see it (383.2.c.2, with this very card as its example).
 - "When this leaves the board": the `leave_board` event of the object itself, whatever zone it goes to
   (383.2.c.2: its own departure is seen).
 - "When I win a combat, <X>. When I attack or defend, <Y>.": one paragraph printing two triggered abilities
@@ -17,8 +19,23 @@ import re
 from typing import Any
 
 from scenarios.card_reader.abilities import PARAGRAPH_READERS, TRIGGERS, Unread, _trigger_head, read_trigger
-from scenarios.card_reader.phrases import Context
+from scenarios.card_reader.phrases import UNIT_TAGS, Context
 from scenarios.card_reader.text import sentences
+from scenarios.cards import UNIT_TOKENS
+
+# the tags a "non-<tag>" names: of the tokens (187) and the unit tags the reader knows
+_TAGS = {t.lower(): t for _, tags, _, _ in UNIT_TOKENS.values() for t in tags} | {k: v for k, v in UNIT_TAGS.items()}
+
+
+def _dies(m) -> dict[str, Any]:
+    """ "When another non-Recruit unit you control dies": a unit of yours (friendly) without the tag (133.8)."""
+    event: dict[str, Any] = {"event": "die", "who": ("other " if m["o"] == "another" else "") + "friendly unit"}
+    if m["tag"]:
+        if m["tag"] not in _TAGS:
+            raise Unread(f"non-{m['tag']}")
+        event["not_tag"] = _TAGS[m["tag"]]
+    return event
+
 
 ADDED: list = [
     (
@@ -30,6 +47,11 @@ ADDED: list = [
         "the first time a friendly unit dies each turn",
         re.compile(r"the first time an? friendly unit dies each turn"),
         lambda m: [{"event": "die", "who": "friendly unit", "nth": 1}],
+    ),
+    (
+        "when another non-<tag> unit you control dies",
+        re.compile(r"when (?P<o>another|an?) (?:non-(?P<tag>[a-z]+) )?unit you control dies"),
+        lambda m: [_dies(m)],
     ),
     (
         "when this leaves the board",
