@@ -38,6 +38,10 @@ def read(text: str, kind: str = "Unit", **numbers):
             [{"event": "die", "who": "other friendly unit", "not_tag": "Recruit"}],
         ),
         ("When a unit you control dies", [{"event": "die", "who": "friendly unit"}]),
+        (
+            "When you use an activated ability of a gear",
+            [{"event": "activate", "who": "you", "card_type": "gear"}],
+        ),
     ],
 )
 def test_trigger_conditions_read_into_their_events(head, events):
@@ -132,6 +136,7 @@ TRIGGER_MUTANTS = {
     "a dying unit's buff ignored": lambda e: {k: v for k, v in e.items() if k != "buffed"},
     "the first death read as any death": lambda e: {k: v for k, v in e.items() if k != "nth"},
     "a Recruit's death read as any unit's": lambda e: {k: v for k, v in e.items() if k != "not_tag"},
+    "any object's ability read as a gear's": lambda e: {k: v for k, v in e.items() if k != "card_type"},
     "leaving the board read as being played": lambda e: {**e, "event": "play"} if e["event"] == "leave_board" else e,
 }
 

@@ -7,6 +7,8 @@
   came to the board was the first (383.1).
 - "When another non-Recruit unit you control dies": a friendly unit without the tag (133.8); the source dying
   with it in the same action does not see it (383.2.c.2, with this very card as its example).
+- "When you use an activated ability of a gear": the `activate` event, once its cost is paid (377.3), of the
+  player who used it and the object whose ability it was, even one its cost killed (Gold, 187.5).
 - "When this leaves the board": the `leave_board` event of the object itself, whatever zone it goes to
   (383.2.c.2: its own departure is seen).
 - "When I win a combat, <X>. When I attack or defend, <Y>.": one paragraph printing two triggered abilities
@@ -52,6 +54,11 @@ ADDED: list = [
         "when another non-<tag> unit you control dies",
         re.compile(r"when (?P<o>another|an?) (?:non-(?P<tag>[a-z]+) )?unit you control dies"),
         lambda m: [_dies(m)],
+    ),
+    (
+        "when you use an activated ability of a gear",
+        re.compile(r"when you use an activated ability of an? (?P<t>gear|unit)"),
+        lambda m: [{"event": "activate", "who": "you", "card_type": m["t"]}],
     ),
     (
         "when this leaves the board",
