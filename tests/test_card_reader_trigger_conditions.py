@@ -59,7 +59,9 @@ def test_the_first_time_of_an_unknown_event_is_still_refused():
 
 
 def test_a_paragraph_of_two_triggers_reads_as_two_abilities():
-    text = "When I win a combat, draw 1. When I attack or defend, you may pay [Fury rune] to give me +2 [Might] this turn."
+    text = (
+        "When I win a combat, draw 1. When I attack or defend, you may pay [Fury rune] to give me +2 [Might] this turn."
+    )
     triggers = read(text, might=4).definition["triggers"]
     assert [t["when"]["event"] for t in triggers] == ["win_combat", "attack", "defend"]
     assert triggers[0]["effects"] == [{"op": "draw", "n": 1}] and "cost" not in triggers[0]
@@ -95,7 +97,7 @@ def test_a_dying_it_the_delayed_instructions_name_is_refused():
 def test_the_gold_tokens_reminder_restates_it():
     text = 'Play a Gold gear token exhausted. (It has "[Reaction][>] Kill this, [Exhaust]: [Add] [Any rune].")'
     assert read(text, "Spell").status == "read"
-    assert read("Draw 1. (It has \"[Reaction][>] Kill this, [Exhaust]: [Add] [Any rune].\")", "Spell").status == "unread"
+    assert read('Draw 1. (It has "[Reaction][>] Kill this, [Exhaust]: [Add] [Any rune].")', "Spell").status == "unread"
 
 
 # -- the disputes and the mutants they kill ----------------------------------------------------------------------
@@ -173,7 +175,9 @@ def test_my_disputes_kill_a_delayed_death_read_as_damage(real_db, monkeypatch):
         found = effects._when_this_turn(m, ctx)
         if found is None:
             return None
-        return [{**i, "when": {**i["when"], "event": "takes_damage"}} if i["when"]["event"] == "die" else i for i in found]
+        return [
+            {**i, "when": {**i["when"], "event": "takes_damage"}} if i["when"]["event"] == "die" else i for i in found
+        ]
 
     templates = [(f, p, damaged if b is effects._when_this_turn else b) for f, p, b in effects.TEMPLATES]
     monkeypatch.setattr(effects, "TEMPLATES", templates)

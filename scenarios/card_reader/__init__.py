@@ -18,9 +18,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # each registers its templates: amounts, additional costs and discounts, moves, the main deck, trash and hand,
-# players, statics; entering the board, trigger conditions, "instead"
-from scenarios.card_reader import amounts, costs, deck, entering, instead, movement, players, statics, triggers  # noqa: F401
-from scenarios.card_reader import trigger_conditions  # noqa: F401  (more trigger conditions, several triggers)
+# players, statics; entering the board, trigger conditions (two modules), "instead"
+from scenarios.card_reader import (  # noqa: F401
+    amounts,
+    costs,
+    deck,
+    entering,
+    instead,
+    movement,
+    players,
+    statics,
+    trigger_conditions,
+    triggers,
+)
 from scenarios.card_reader.abilities import Unread, read_paragraph
 from scenarios.card_reader.keywords import engine_keyword
 from scenarios.card_reader.phrases import DOMAIN_WORDS, Context
