@@ -182,3 +182,17 @@ def test_my_disputes_kill_a_delayed_death_read_as_damage(real_db, monkeypatch):
     templates = [(f, p, damaged if b is effects._when_this_turn else b) for f, p, b in effects.TEMPLATES]
     monkeypatch.setattr(effects, "TEMPLATES", templates)
     assert "mismatch" in _verdicts(real_db)
+
+
+def test_my_disputes_kill_the_first_death_read_as_once_a_turn(real_db, monkeypatch):
+    """Once a turn is not the first time: a unit that died before the source came to the board was the first."""
+    from scenarios.card_reader import abilities
+
+    def once_a_turn(text, card, spell, used):
+        first = "the first time a friendly unit dies each turn, "
+        if not text.startswith(first):
+            return False
+        return abilities.read_trigger("once each turn, when a friendly unit dies, " + text[len(first) :], card, used)
+
+    monkeypatch.setattr(abilities, "PARAGRAPH_READERS", [once_a_turn, *abilities.PARAGRAPH_READERS])
+    assert "mismatch" in _verdicts(real_db)
