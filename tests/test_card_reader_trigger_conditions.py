@@ -196,3 +196,27 @@ def test_my_disputes_kill_the_first_death_read_as_once_a_turn(real_db, monkeypat
 
     monkeypatch.setattr(abilities, "PARAGRAPH_READERS", [once_a_turn, *abilities.PARAGRAPH_READERS])
     assert "mismatch" in _verdicts(real_db)
+
+
+def test_a_trigger_while_im_at_a_battlefield_has_that_condition():
+    text = "Once each turn, when an enemy unit dies while I'm at a battlefield, draw 1."
+    (trigger,) = read(text, might=2).definition["triggers"]
+    assert trigger["when"] == {"event": "die", "who": "enemy unit"}
+    assert trigger["condition"] == "at a battlefield" and trigger["limit"] == "once_per_turn"
+    assert read("When I flibber while I'm at a battlefield, draw 1.", might=2).status == "unread"
+
+
+def test_my_disputes_kill_a_trigger_without_its_battlefield_condition(real_db, monkeypatch):
+    from scenarios.card_reader import abilities
+
+    def unconditional(text, card, spell, used):
+        if not trigger_conditions.read_while_at_a_battlefield(text, card, spell, used):
+            return False
+        card["triggers"][-1].pop("condition")
+        return True
+
+    readers = [
+        unconditional if r is trigger_conditions.read_while_at_a_battlefield else r for r in abilities.PARAGRAPH_READERS
+    ]
+    monkeypatch.setattr(abilities, "PARAGRAPH_READERS", readers)
+    assert "mismatch" in _verdicts(real_db)

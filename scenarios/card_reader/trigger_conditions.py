@@ -11,6 +11,8 @@
   player who used it and the object whose ability it was, even one its cost killed (Gold, 187.5).
 - "When this leaves the board": the `leave_board` event of the object itself, whatever zone it goes to
   (383.2.c.2: its own departure is seen).
+- "When an enemy unit dies while I'm at a battlefield": the trigger's condition, its source at a battlefield as
+  the event happens (383.2.c).
 - "When I win a combat, <X>. When I attack or defend, <Y>.": one paragraph printing two triggered abilities
   (375), each read as its own.
 """
@@ -99,4 +101,20 @@ def read_several_triggers(text: str, card: dict[str, Any], spell: Context | None
     return True
 
 
-PARAGRAPH_READERS.append(read_several_triggers)
+_WHILE_AT = re.compile(r"(?P<once>once each turn, )?(?P<head>when .+?) while i'm at a battlefield, (?P<body>.+)")
+
+
+def read_while_at_a_battlefield(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
+    """ "Once each turn, when an enemy unit dies while I'm at a battlefield, ...": a trigger condition that holds
+    only while its source is at a battlefield (383.2.c: evaluated as the event happens), the condition word
+    "at a battlefield" on the trigger."""
+    found = _WHILE_AT.fullmatch(text) if spell is None else None
+    if found is None:
+        return False
+    if not read_trigger(f"{found['once'] or ''}{found['head']}, {found['body']}", card, used, "at a battlefield"):
+        raise Unread(text)
+    used.append("trigger: while I'm at a battlefield")
+    return True
+
+
+PARAGRAPH_READERS.extend((read_several_triggers, read_while_at_a_battlefield))
