@@ -9,6 +9,8 @@
   with it in the same action does not see it (383.2.c.2, with this very card as its example).
 - "When you use an activated ability of a gear": the `activate` event, once its cost is paid (377.3), of the
   player who used it and the object whose ability it was, even one its cost killed (Gold, 187.5).
+- "When you play a token unit": a unit token played (185.2.a), which enters the board as any unit played does.
+- "When you play me or I attack": both events of its own.
 - "When this leaves the board": the `leave_board` event of the object itself, whatever zone it goes to
   (383.2.c.2: its own departure is seen).
 - "When an enemy unit dies while I'm at a battlefield": the trigger's condition, its source at a battlefield as
@@ -61,6 +63,16 @@ ADDED: list = [
         "when you use an activated ability of a gear",
         re.compile(r"when you use an activated ability of an? (?P<t>gear|unit)"),
         lambda m: [{"event": "activate", "who": "you", "card_type": m["t"]}],
+    ),
+    (
+        "when you play a token unit",
+        re.compile(r"when you play an? token unit"),
+        lambda m: [{"event": "play", "who": "friendly unit", "by": "you", "token": True}],
+    ),
+    (
+        "when you play me or I <event>",
+        re.compile(r"when you play me or i (?P<e>attack|defend|conquer|hold|move)"),
+        lambda m: [{"event": "play", "who": "self"}, {"event": m["e"], "who": "self"}],
     ),
     (
         "when this leaves the board",
