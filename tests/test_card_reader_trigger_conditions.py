@@ -207,15 +207,20 @@ def test_a_trigger_while_im_at_a_battlefield_has_that_condition():
     assert trigger["when"] == {"event": "die", "who": "enemy unit"}
     assert trigger["condition"] == "at a battlefield" and trigger["limit"] == "once_per_turn"
     assert read("When I flibber while I'm at a battlefield, draw 1.", might=2).status == "unread"
+    (beans,) = read("When you play a unit during a showdown, draw 1.", "Gear").definition["triggers"]
+    assert beans["when"] == {"event": "card_played", "who": "you", "card_type": "unit"}
+    assert beans["condition"] == "during a showdown"
 
 
-def test_my_disputes_kill_a_trigger_without_its_battlefield_condition(real_db, monkeypatch):
+@pytest.mark.parametrize("word", ["at a battlefield", "during a showdown"])
+def test_my_disputes_kill_a_trigger_without_its_condition(word, real_db, monkeypatch):
     from scenarios.card_reader import abilities
 
     def unconditional(text, card, spell, used):
         if not trigger_conditions.read_while_at_a_battlefield(text, card, spell, used):
             return False
-        card["triggers"][-1].pop("condition")
+        if card["triggers"][-1]["condition"] == word:
+            card["triggers"][-1].pop("condition")
         return True
 
     readers = [

@@ -113,19 +113,24 @@ def read_several_triggers(text: str, card: dict[str, Any], spell: Context | None
     return True
 
 
-_WHILE_AT = re.compile(r"(?P<once>once each turn, )?(?P<head>when .+?) while i'm at a battlefield, (?P<body>.+)")
+# a trigger condition's last words that say when it holds, and the condition word they are
+_WHILE = {"while i'm at a battlefield": "at a battlefield", "during a showdown": "during a showdown"}
+_WHILE_AT = re.compile(
+    r"(?P<once>once each turn, )?(?P<head>when .+?) (?P<while>" + "|".join(_WHILE) + r"), (?P<body>.+)"
+)
 
 
 def read_while_at_a_battlefield(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
-    """ "Once each turn, when an enemy unit dies while I'm at a battlefield, ...": a trigger condition that holds
-    only while its source is at a battlefield (383.2.c: evaluated as the event happens), the condition word
-    "at a battlefield" on the trigger."""
+    """ "Once each turn, when an enemy unit dies while I'm at a battlefield, ...", "When you play a unit during a
+    showdown, ...": a trigger condition that holds only while its source is at a battlefield, or while a showdown
+    is under way (383.2.c: evaluated as the event happens), the condition word on the trigger."""
     found = _WHILE_AT.fullmatch(text) if spell is None else None
     if found is None:
         return False
-    if not read_trigger(f"{found['once'] or ''}{found['head']}, {found['body']}", card, used, "at a battlefield"):
+    word = _WHILE[found["while"]]
+    if not read_trigger(f"{found['once'] or ''}{found['head']}, {found['body']}", card, used, word):
         raise Unread(text)
-    used.append("trigger: while I'm at a battlefield")
+    used.append(f"trigger: {found['while']}")
     return True
 
 
