@@ -38,6 +38,10 @@ def read(text: str, kind: str = "Unit", **numbers):
             [{"event": "die", "who": "other friendly unit", "not_tag": "Recruit"}],
         ),
         ("When a unit you control dies", [{"event": "die", "who": "friendly unit"}]),
+        (
+            "When you conquer here with one or more [Mighty] units",
+            [{"event": "conquer", "who": "friendly unit", "mighty": True, "where": "here"}],
+        ),
         ("When you play a token unit", [{"event": "play", "who": "friendly unit", "by": "you", "token": True}]),
         ("When you play me or I attack", [{"event": "play", "who": "self"}, {"event": "attack", "who": "self"}]),
         (
@@ -142,6 +146,7 @@ TRIGGER_MUTANTS = {
     "a Recruit's death read as any unit's": lambda e: {k: v for k, v in e.items() if k != "not_tag"},
     "any object's ability read as a gear's": lambda e: {k: v for k, v in e.items() if k != "card_type"},
     "a token played read as any unit played": lambda e: {k: v for k, v in e.items() if k != "token"},
+    "a conquest with any units": lambda e: {k: v for k, v in e.items() if k != "mighty"},
     "leaving the board read as being played": lambda e: {**e, "event": "play"} if e["event"] == "leave_board" else e,
 }
 

@@ -11,6 +11,8 @@
   player who used it and the object whose ability it was, even one its cost killed (Gold, 187.5).
 - "When you play a token unit": a unit token played (185.2.a), which enters the board as any unit played does.
 - "When you play me or I attack": both events of its own.
+- "When you conquer here with one or more [Mighty] units": the conquer event's units (469.1), one of them Mighty
+  (708) as it happens.
 - "When this leaves the board": the `leave_board` event of the object itself, whatever zone it goes to
   (383.2.c.2: its own departure is seen).
 - "When an enemy unit dies while I'm at a battlefield": the trigger's condition, its source at a battlefield as
@@ -73,6 +75,11 @@ ADDED: list = [
         "when you play me or I <event>",
         re.compile(r"when you play me or i (?P<e>attack|defend|conquer|hold|move)"),
         lambda m: [{"event": "play", "who": "self"}, {"event": m["e"], "who": "self"}],
+    ),
+    (
+        "when you conquer here with one or more [mighty] units",
+        re.compile(r"when you (?P<e>conquer|hold) here with one or more \[mighty\] units"),
+        lambda m: [{"event": m["e"], "who": "friendly unit", "mighty": True, "where": "here"}],
     ),
     (
         "when this leaves the board",
