@@ -42,6 +42,7 @@ def read(text: str, kind: str = "Unit", **numbers):
             "When you conquer here with one or more [Mighty] units",
             [{"event": "conquer", "who": "friendly unit", "mighty": True, "where": "here"}],
         ),
+        ("When you defend at a battlefield", [{"event": "defend", "who": "you", "where": "battlefield"}]),
         ("When you play a token unit", [{"event": "play", "who": "friendly unit", "by": "you", "token": True}]),
         ("When you play me or I attack", [{"event": "play", "who": "self"}, {"event": "attack", "who": "self"}]),
         (
@@ -100,6 +101,12 @@ def test_a_dying_it_the_delayed_instructions_name_is_refused():
     assert read("When a friendly unit wins a combat this turn, draw 1.", "Spell").status == "unread"
 
 
+def test_move_me_there_is_the_battlefield_of_the_trigger():
+    (pup,) = read("When you defend at a battlefield, you may move me there.", might=3).definition["triggers"]
+    assert pup["effects"] == [{"op": "move", "what": "this", "to": "trigger_location"}] and pup["optional"] is True
+    assert read("When I conquer, move me there.", might=3).status == "unread"  # no battlefield said: no "there"
+
+
 def test_the_gold_tokens_reminder_restates_it():
     text = 'Play a Gold gear token exhausted. (It has "[Reaction][>] Kill this, [Exhaust]: [Add] [Any rune].")'
     assert read(text, "Spell").status == "read"
@@ -147,6 +154,7 @@ TRIGGER_MUTANTS = {
     "any object's ability read as a gear's": lambda e: {k: v for k, v in e.items() if k != "card_type"},
     "a token played read as any unit played": lambda e: {k: v for k, v in e.items() if k != "token"},
     "a conquest with any units": lambda e: {k: v for k, v in e.items() if k != "mighty"},
+    "a defence read as an attack": lambda e: {**e, "event": "attack"} if e["event"] == "defend" else e,
     "leaving the board read as being played": lambda e: {**e, "event": "play"} if e["event"] == "leave_board" else e,
 }
 

@@ -13,6 +13,8 @@
 - "When you play me or I attack": both events of its own.
 - "When you conquer here with one or more [Mighty] units": the conquer event's units (469.1), one of them Mighty
   (708) as it happens.
+- "When you defend at a battlefield, you may move me there": the player's defend event of a combat (464.2.c.1)
+  at that battlefield, where "there" is, noted as it triggered (359.3.f.3).
 - "When this leaves the board": the `leave_board` event of the object itself, whatever zone it goes to
   (383.2.c.2: its own departure is seen).
 - "When an enemy unit dies while I'm at a battlefield": the trigger's condition, its source at a battlefield as
@@ -27,6 +29,7 @@ import re
 from typing import Any
 
 from scenarios.card_reader.abilities import PARAGRAPH_READERS, TRIGGERS, Unread, _trigger_head, read_trigger
+from scenarios.card_reader.effects import template
 from scenarios.card_reader.phrases import UNIT_TAGS, Context
 from scenarios.card_reader.text import sentences
 from scenarios.cards import UNIT_TOKENS
@@ -82,12 +85,26 @@ ADDED: list = [
         lambda m: [{"event": m["e"], "who": "friendly unit", "mighty": True, "where": "here"}],
     ),
     (
+        "when you attack or defend at a battlefield",
+        re.compile(r"when you (?P<e>attack|defend) at a battlefield"),
+        lambda m: [{"event": m["e"], "who": "you", "where": "battlefield"}],
+    ),
+    (
         "when this leaves the board",
         re.compile(r"when (?:this|i) leaves? the board"),
         lambda m: [{"event": "leave_board", "who": "self"}],
     ),
 ]
 TRIGGERS.extend(ADDED)
+
+
+@template("move: there", r"move me there")
+def _move_me_there(m, ctx):
+    """ "When you defend at a battlefield, you may move me there": to the battlefield of the trigger's event, noted
+    as it triggered (359.3.f.3); only when every event of the trigger is at a battlefield."""
+    if ctx.me != "this" or not ctx.when or any(e.get("where") != "battlefield" for e in ctx.when):
+        return None
+    return [{"op": "move", "what": "this", "to": "trigger_location"}]
 
 
 def _starts_a_trigger(sentence: str) -> bool:
