@@ -43,6 +43,10 @@ def read(text: str, kind: str = "Unit", **numbers):
             [{"event": "conquer", "who": "friendly unit", "mighty": True, "where": "here"}],
         ),
         ("When you defend at a battlefield", [{"event": "defend", "who": "you", "where": "battlefield"}]),
+        (
+            "When you [Stun] an enemy unit at a battlefield",
+            [{"event": "stun", "who": "enemy unit", "by": "you", "where": "battlefield"}],
+        ),
         ("When you play a token unit", [{"event": "play", "who": "friendly unit", "by": "you", "token": True}]),
         ("When you play me or I attack", [{"event": "play", "who": "self"}, {"event": "attack", "who": "self"}]),
         (
@@ -105,6 +109,8 @@ def test_move_me_there_is_the_battlefield_of_the_trigger():
     (pup,) = read("When you defend at a battlefield, you may move me there.", might=3).definition["triggers"]
     assert pup["effects"] == [{"op": "move", "what": "this", "to": "trigger_location"}] and pup["optional"] is True
     assert read("When I conquer, move me there.", might=3).status == "unread"  # no battlefield said: no "there"
+    (vex,) = read("When you stun an enemy unit at a battlefield, move me to that battlefield.").definition["triggers"]
+    assert vex["effects"] == [{"op": "move", "what": "this", "to": "trigger_location"}]
 
 
 def test_the_gold_tokens_reminder_restates_it():
@@ -155,6 +161,7 @@ TRIGGER_MUTANTS = {
     "a token played read as any unit played": lambda e: {k: v for k, v in e.items() if k != "token"},
     "a conquest with any units": lambda e: {k: v for k, v in e.items() if k != "mighty"},
     "a defence read as an attack": lambda e: {**e, "event": "attack"} if e["event"] == "defend" else e,
+    "a stunned unit of either side": lambda e: {**e, "who": "unit"} if e["event"] == "stun" else e,
     "leaving the board read as being played": lambda e: {**e, "event": "play"} if e["event"] == "leave_board" else e,
 }
 

@@ -90,6 +90,13 @@ ADDED: list = [
         lambda m: [{"event": m["e"], "who": "you", "where": "battlefield"}],
     ),
     (
+        "when you stun an enemy unit at a battlefield",
+        re.compile(r"when you \[?stun\]? an? (?P<s>friendly |enemy )?unit at a battlefield"),
+        lambda m: [
+            {"event": "stun", "who": f"{(m['s'] or '').strip()} unit".strip(), "by": "you", "where": "battlefield"}
+        ],
+    ),
+    (
         "when this leaves the board",
         re.compile(r"when (?:this|i) leaves? the board"),
         lambda m: [{"event": "leave_board", "who": "self"}],
@@ -98,10 +105,11 @@ ADDED: list = [
 TRIGGERS.extend(ADDED)
 
 
-@template("move: there", r"move me there")
+@template("move: there", r"move me (?:there|to that battlefield)")
 def _move_me_there(m, ctx):
-    """ "When you defend at a battlefield, you may move me there": to the battlefield of the trigger's event, noted
-    as it triggered (359.3.f.3); only when every event of the trigger is at a battlefield."""
+    """ "When you defend at a battlefield, you may move me there", "When you [Stun] an enemy unit at a battlefield,
+    you may move me to that battlefield": to the battlefield of the trigger's event, noted as it triggered
+    (359.3.f.3); only when every event of the trigger is at a battlefield."""
     if ctx.me != "this" or not ctx.when or any(e.get("where") != "battlefield" for e in ctx.when):
         return None
     return [{"op": "move", "what": "this", "to": "trigger_location"}]
