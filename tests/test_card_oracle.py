@@ -5,15 +5,15 @@ family judged with real read cards, and mutants of the templates' readings that 
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
+from read_cards import read_every_card, verdicts_with
 
 import scenarios
-from rules_db import card_readings, guard
+from rules_db import card_readings
 from scenarios import schema
-from scenarios.card_reader import effects, read_card
+from scenarios.card_reader import effects
 from scenarios.cards import Card, load_library, use_read_cards
 from scenarios.replay import replay_file, replay_variant
 
@@ -351,21 +351,5 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
                 for f, p, b in abilities.TRIGGERS
             ],
         )
-    conn = guard.read_only(real_db)
-    conn.row_factory = sqlite3.Row
-    definitions = {}
-    for row in conn.execute(card_readings._CARDS, ["riftbound"]):
-        reading = read_card(card_readings.card_text(dict(row)))
-        if reading.status == "read":
-            definitions[row["name"]] = reading.definition
-    conn.close()
-    use_read_cards(definitions)
-    try:
-        verdicts = []
-        for path in DISPUTES:
-            verdicts.append(replay_file(path).verdict)
-            scenario, _ = schema.load(path)
-            verdicts += [replay_variant(path, v.id).verdict for v in scenario.variants]
-    finally:
-        use_read_cards({})
+    verdicts = verdicts_with(read_every_card(real_db), DISPUTES)
     assert "mismatch" in verdicts, f"the mutant {mutant!r} of the reader survives every read-card dispute"

@@ -4,16 +4,14 @@ mutants of those readings that the read-card disputes read-201 and after kill.""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
+from read_cards import read_every_card, verdicts_with
 
-from rules_db import card_readings, guard
-from scenarios import schema
+from rules_db import card_readings
 from scenarios.card_reader import CardText, abilities, amounts, effects, movement, read_card
 from scenarios.cards import Card, Quantity, check_vocabulary, load_library, use_read_cards
-from scenarios.replay import replay_file, replay_variant
 
 DISPUTES = sorted(
     p
@@ -369,25 +367,10 @@ def test_the_disputes_kill_a_mutant_of_each_amount_template(mutant, real_db, mon
     else:
         readers = [_passive_once if r is amounts._read_counted_passive else r for r in abilities.STATIC_READERS]
         monkeypatch.setattr(abilities, "STATIC_READERS", readers)
-    conn = guard.read_only(real_db)
-    conn.row_factory = sqlite3.Row
-    definitions = {}
-    for row in conn.execute(card_readings._CARDS, ["riftbound"]):
-        reading = read_card(card_readings.card_text(dict(row)))
-        if reading.status == "read":
-            definitions[row["name"]] = reading.definition
-    conn.close()
+    definitions = read_every_card(real_db)
     if _differs_from_a_hand_written_card(definitions):
         return  # test_card_oracle's oracle fails: the hand-written card of the same real card says otherwise
-    use_read_cards(definitions)
-    try:
-        verdicts = []
-        for path in DISPUTES:
-            verdicts.append(replay_file(path).verdict)
-            scenario, _ = schema.load(path)
-            verdicts += [replay_variant(path, v.id).verdict for v in scenario.variants]
-    finally:
-        use_read_cards({})
+    verdicts = verdicts_with(definitions, DISPUTES)
     assert DISPUTES and "mismatch" in verdicts, f"the mutant {mutant!r} survives every amount dispute"
 
 

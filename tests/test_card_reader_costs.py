@@ -4,16 +4,12 @@ read-card disputes read-121..130 kill."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
+from read_cards import read_every_card, verdicts_with
 
-from rules_db import card_readings
-from scenarios import schema
 from scenarios.card_reader import CardText, costs, read_card
-from scenarios.cards import use_read_cards
-from scenarios.replay import replay_file, replay_variant
 
 DISPUTES = sorted((Path(__file__).parent / "data" / "read_card_disputes").glob("read-1[23][0-9]-*.yaml"))
 
@@ -166,9 +162,9 @@ def test_entering_ready_on_a_condition_and_a_discount_by_might():
         "optional": True,
         "condition": "you've played a spell this turn",
     }
-    assert crescent.definition["enters_ready_if"] == "additional cost paid"
+    assert [r["condition"] for r in crescent.definition["replacements"]] == ["additional cost paid"]
     monch = _read("If an opponent controls a stunned unit, I cost [2 Energy] less and enter ready.")
-    assert monch.definition["enters_ready_if"] == "an opponent controls a stunned unit"
+    assert [r["condition"] for r in monch.definition["replacements"]] == ["an opponent controls a stunned unit"]
     splitter = _read("This spell's Energy cost is reduced by the highest Might among units you control.", "Spell")
     assert splitter.definition["discounts"] == [{"energy": 1, "for_each": "might of your mightiest unit"}]
 
@@ -318,8 +314,8 @@ def _free(card):
 
 
 def _always_ready(card):
-    if card.pop("enters_ready_if", None):
-        card["enters_ready"] = True
+    for replacement in card.get("replacements", []):  # "if <condition>, I enter ready" read as always
+        replacement.pop("condition", None)
 
 
 def _once(card):
@@ -514,48 +510,13 @@ def _install(mutant: str, monkeypatch) -> None:
     monkeypatch.setattr(costs, "read_discount", changed)
 
 
-def _verdicts() -> list[str]:
-    verdicts = []
-    for path in DISPUTES:
-        verdicts.append(replay_file(path).verdict)
-        scenario, _ = schema.load(path)
-        verdicts += [replay_variant(path, v.id).verdict for v in scenario.variants]
-    return verdicts
-
-
-@pytest.fixture(scope="module")
-def card_rows(real_db):
-    conn = sqlite3.connect(f"file:{real_db}?mode=ro", uri=True)
-    conn.row_factory = sqlite3.Row
-    rows = [card_readings.card_text(dict(row)) for row in conn.execute(card_readings._CARDS, ["riftbound"])]
-    conn.close()
-    return rows
-
-
-def _use_readings(rows) -> None:
-    definitions = {}
-    for card in rows:
-        reading = read_card(card)
-        if reading.status == "read":
-            definitions[card.name] = reading.definition
-    use_read_cards(definitions)
-
-
-def test_the_cost_disputes_match_with_the_reader_as_it_is(card_rows):
+def test_the_cost_disputes_match_with_the_reader_as_it_is(real_db):
     assert len(DISPUTES) >= 10
-    _use_readings(card_rows)
-    try:
-        assert set(_verdicts()) == {"match"}
-    finally:
-        use_read_cards({})
+    assert set(verdicts_with(read_every_card(real_db), DISPUTES)) == {"match"}
 
 
 @pytest.mark.parametrize("mutant", MUTANTS)
-def test_the_cost_disputes_kill_a_mutant_of_each_template(mutant, card_rows, monkeypatch):
+def test_the_cost_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatch):
     _install(mutant, monkeypatch)
-    _use_readings(card_rows)
-    try:
-        verdicts = _verdicts()
-    finally:
-        use_read_cards({})
+    verdicts = verdicts_with(read_every_card(real_db), DISPUTES)
     assert "mismatch" in verdicts, f"the mutant {mutant!r} of the cost reader survives every cost dispute"

@@ -4,16 +4,14 @@ this family (tests/data/read_card_disputes/read-16x, read-17x) kill."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
+from read_cards import read_every_card, verdicts_with
 
-from rules_db import card_readings, guard
-from scenarios import schema
 from scenarios.card_reader import CardText, abilities, deck, effects, read_card
-from scenarios.cards import Card, UnknownCard, use_read_cards
-from scenarios.replay import replay_file, replay_variant
+from scenarios.card_reader.entering import read_entering
+from scenarios.cards import Card
 
 DISPUTES = sorted(
     path
@@ -192,7 +190,8 @@ def test_predict_and_burn(text, expected):
 
 def test_entering_ready_if_the_hand_is_small():
     reading = read("If you have two or fewer cards in your hand, I enter ready.")
-    assert reading.definition["enters_ready_if"] == "2 or fewer cards in hand"
+    (replacement,) = reading.definition["replacements"]  # the entering family's reading (369.3)
+    assert replacement["condition"] == "2 or fewer cards in hand" and replacement["would"] == "enter_exhausted"
     assert "enters_ready" not in reading.definition
 
 
@@ -413,15 +412,15 @@ def _predict_and_burn_read_as_one(monkeypatch):
 
 
 def _enter_ready_condition_read_as_always(monkeypatch):
-    read_static = abilities.read_static
-
-    def always(text, card, used):
-        found = read_static(text, card, used)
-        if card.pop("enters_ready_if", None):
-            card["enters_ready"] = True
+    def always(text, card, used, condition):
+        found = read_entering(text, card, used, condition)
+        for replacement in card.get("replacements", []):  # "if <condition>, I enter ready" read as always
+            replacement.pop("condition", None)
         return found
 
-    monkeypatch.setattr(abilities, "read_static", always)
+    monkeypatch.setattr(
+        abilities, "MORE_READERS", [always if r is read_entering else r for r in abilities.MORE_READERS]
+    )
 
 
 def _discard_condition_dropped(monkeypatch):
@@ -469,49 +468,13 @@ MUTANTS = {
 }
 
 
-def _verdicts() -> list[str]:
-    """Each dispute's verdict and its variants'; a card the mutant leaves unread fails its dispute as surely."""
-    verdicts = []
-    for path in DISPUTES:
-        try:
-            verdicts.append(replay_file(path).verdict)
-            scenario, _ = schema.load(path)
-            verdicts += [replay_variant(path, v.id).verdict for v in scenario.variants]
-        except UnknownCard:
-            verdicts.append("mismatch")
-    return verdicts
-
-
-def _read_every_card(real_db) -> dict:
-    conn = guard.read_only(real_db)
-    conn.row_factory = sqlite3.Row
-    try:
-        rows = [dict(row) for row in conn.execute(card_readings._CARDS, ["riftbound"])]
-    finally:
-        conn.close()
-    definitions = {}
-    for row in rows:
-        reading = read_card(card_readings.card_text(row))
-        if reading.status == "read":
-            definitions[row["name"]] = reading.definition
-    return definitions
-
-
 def test_the_family_has_its_disputes(real_db):
     assert len(DISPUTES) >= 19
-    use_read_cards(_read_every_card(real_db))
-    try:
-        assert set(_verdicts()) == {"match"}
-    finally:
-        use_read_cards({})
+    assert set(verdicts_with(read_every_card(real_db), DISPUTES)) == {"match"}
 
 
 @pytest.mark.parametrize("mutant", sorted(MUTANTS))
 def test_the_disputes_kill_a_mutant_of_each_reading(mutant, real_db, monkeypatch):
     MUTANTS[mutant](monkeypatch)
-    use_read_cards(_read_every_card(real_db))
-    try:
-        verdicts = _verdicts()
-    finally:
-        use_read_cards({})
+    verdicts = verdicts_with(read_every_card(real_db), DISPUTES)
     assert "mismatch" in verdicts, f"the mutant {mutant!r} survives every dispute of the family"

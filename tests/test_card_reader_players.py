@@ -3,20 +3,16 @@ what they refuse, and mutants of their readings that the read-card disputes read
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
+from read_cards import read_every_card, verdicts_with
 
-from rules_db import card_readings, guard
-from scenarios import schema
 from scenarios.card_reader import CardText, abilities, effects, read_card
 from scenarios.card_reader import players as reader
-from scenarios.cards import Card, UnknownCard, use_read_cards
+from scenarios.cards import Card
 from scenarios.kernel import do
-from scenarios.replay import replay_file, replay_variant
 from scenarios.state import GameState
-from scenarios.yaml_reading import ScenarioError
 
 DISPUTES = sorted((Path(__file__).parent / "data" / "read_card_disputes").glob("read-1[45][0-9]-*.yaml"))
 
@@ -77,15 +73,22 @@ def test_what_is_not_a_players_own_part_stays_unread(text):
     assert reading.status == "unread" and reading.unread
 
 
+def _ready_if(reading) -> str:
+    """The condition of "If <condition>, I enter ready": a replacement of entering exhausted (369.3)."""
+    (replacement,) = reading.definition["replacements"]
+    assert replacement["would"] == "enter_exhausted" and replacement["to"] == {"who": "self"}
+    return replacement["condition"]
+
+
 def test_conditions_about_an_opponent_read_into_condition_words():
     leona = read("If an opponent's score is within 3 points of the Victory Score, I enter ready.", "Unit", might=6)
-    assert leona.definition["enters_ready_if"] == "an opponent within 3 points of the victory score"
+    assert _ready_if(leona) == "an opponent within 3 points of the victory score"
     assert not leona.definition.get("enters_ready")
     vayne = read("If an opponent controls a battlefield, I enter ready.", "Unit", might=2)
-    assert vayne.definition["enters_ready_if"] == "an opponent controls a battlefield"
+    assert _ready_if(vayne) == "an opponent controls a battlefield"
     monch = read("If an opponent controls a stunned unit, I cost [2 Energy] less and enter ready.", "Unit", might=6)
     assert monch.definition["discounts"] == [{"energy": 2, "condition": "an opponent controls a stunned unit"}]
-    assert monch.definition["enters_ready_if"] == "an opponent controls a stunned unit"
+    assert _ready_if(monch) == "an opponent controls a stunned unit"
     center = read("If an opponent's score is within 3 points of the Victory Score, this costs [2 Energy] less.")
     assert center.definition["discounts"] == [
         {"energy": 2, "condition": "an opponent within 3 points of the victory score"}
@@ -211,9 +214,7 @@ def test_they_without_a_chosen_player_or_with_objects_stays_unread(text):
 
 def test_opponents_cant_play_cards_this_turn_is_a_prohibition_on_each_opponent():
     (trigger,) = read("When you play me, opponents can't play cards this turn.", "Unit", might=5).definition["triggers"]
-    assert trigger["effects"] == [
-        {"op": "each_player", "players": "opponents", "effects": [{"op": "prohibit", "what": "play cards"}]}
-    ]
+    assert trigger["effects"] == [{"op": "restrict", "players": "opponents", "restriction": "no_play_cards"}]
     assert read("Opponents can't move units this turn.").status == "unread"
 
 
@@ -223,10 +224,10 @@ def test_a_card_a_prohibited_player_would_play_by_an_effect_is_not_played():
     game = GameState(
         {"turn": {"player": "A"}, "players": {"A": {}, "B": {"hand": [{"id": "bu", "card": "Test Unit"}]}}}
     )
-    game.players["B"].prohibited = ("play cards",)
+    game.lasting_restrictions = (("B", None, "no_play_cards", "bu", game.turn_number),)
     do.play_by_effect(game, game.obj("bu"), "B", "base", "an effect", because="419.3")
     assert game.obj("bu").zone == "hand"
-    game.players["B"].prohibited = ()
+    game.lasting_restrictions = ()
     do.play_by_effect(game, game.obj("bu"), "B", "base", "an effect", because="419.3")
     assert game.obj("bu").zone == "board"
 
@@ -277,8 +278,8 @@ def _unconditional(text, card, spell, used):
     found = reader.read_conditional_static(text, card, spell, used)
     for discount in card.get("discounts", []):
         discount.pop("condition", None)
-    if card.pop("enters_ready_if", None):
-        card["enters_ready"] = True
+    for replacement in card.get("replacements", []):  # "if <condition>, I enter ready" read as always
+        replacement.pop("condition", None)
     return found
 
 
@@ -304,7 +305,7 @@ def _any_turn(text, card, spell, used):
         "they read as you",
         "any card read from their hand",
         "their discard read as a recycle",
-        "opponents can't read as everyone can't",
+        "opponents can't read as you can't",
     ],
 )
 def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatch):
@@ -355,11 +356,11 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
             reader._choose_from_their_hand,
             lambda m, ctx: [{**i, **change} for i in reader._choose_from_their_hand(m, ctx) or []] or None,
         )
-    elif mutant == "opponents can't read as everyone can't":
+    elif mutant == "opponents can't read as you can't":
         _mutate_templates(
             monkeypatch,
             reader._opponents_cant,
-            lambda m, ctx: [{**i, "players": "each"} for i in reader._opponents_cant(m, ctx)],
+            lambda m, ctx: [{**i, "players": "you"} for i in reader._opponents_cant(m, ctx)],
         )
     elif mutant == "fewer runes dropped":
         original_reader = reader.read_if_at_the_start
@@ -381,27 +382,5 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
         monkeypatch.setattr(
             abilities, "PARAGRAPH_READERS", [replacement if r is original else r for r in abilities.PARAGRAPH_READERS]
         )
-    conn = guard.read_only(real_db)
-    conn.row_factory = sqlite3.Row
-    definitions = {}
-    for row in conn.execute(card_readings._CARDS, ["riftbound"]):
-        reading = read_card(card_readings.card_text(dict(row)))
-        if reading.status == "read":
-            definitions[row["name"]] = reading.definition
-    conn.close()
-    use_read_cards(definitions)
-    try:
-        verdicts = []
-        for path in DISPUTES:
-            try:
-                verdicts.append(replay_file(path).verdict)
-                scenario, _ = schema.load(path)
-                verdicts += [replay_variant(path, v.id).verdict for v in scenario.variants]
-            except (
-                ScenarioError,
-                UnknownCard,
-            ):  # a card the mutant no longer reads: the dispute can't be judged with it
-                verdicts.append("refused")
-    finally:
-        use_read_cards({})
+    verdicts = verdicts_with(read_every_card(real_db), DISPUTES)
     assert set(verdicts) != {"match"}, f"the mutant {mutant!r} of the reader survives every per-player dispute"

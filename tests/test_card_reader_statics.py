@@ -5,16 +5,12 @@ rules/restrictions.py), and mutants of the readings that the family's read-card 
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
+from read_cards import read_every_card, verdicts_with
 
-from rules_db import card_readings
-from scenarios import schema
 from scenarios.card_reader import CardText, abilities, effects, read_card
-from scenarios.cards import use_read_cards
-from scenarios.replay import replay_file, replay_variant
 
 DISPUTES = [
     Path(__file__).parent / "data" / "read_card_disputes" / name
@@ -397,23 +393,7 @@ def test_the_disputes_kill_a_mutant_of_each_reading(change, real_db, monkeypatch
         monkeypatch.setattr(
             abilities, "STATIC_READERS", [_wrapped(change)(reader) for reader in abilities.STATIC_READERS]
         )
-    conn = sqlite3.connect(f"file:{real_db}?mode=ro", uri=True)
-    conn.row_factory = sqlite3.Row
-    definitions = {}
-    for row in conn.execute(card_readings._CARDS, ["riftbound"]):
-        reading = read_card(card_readings.card_text(dict(row)))
-        if reading.status == "read":
-            definitions[row["name"]] = reading.definition
-    conn.close()
-    use_read_cards(definitions)
-    try:
-        verdicts = []
-        for path in DISPUTES:
-            verdicts.append(replay_file(path).verdict)
-            scenario, _ = schema.load(path)
-            verdicts += [replay_variant(path, v.id).verdict for v in scenario.variants]
-    finally:
-        use_read_cards({})
+    verdicts = verdicts_with(read_every_card(real_db), DISPUTES)
     assert "mismatch" in verdicts, f"the mutant {change.__name__} of the reader survives every statics dispute"
 
 

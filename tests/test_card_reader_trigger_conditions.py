@@ -4,16 +4,14 @@ real read cards under Core Rules 1.4, and a mutant of each reading is killed by 
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
+import yaml
+from read_cards import read_every_card, verdicts_with
 
-from rules_db import card_readings
-from scenarios import schema
 from scenarios.card_reader import CardText, effects, read_card, trigger_conditions
-from scenarios.cards import Card, use_read_cards
-from scenarios.replay import replay_file, replay_variant
+from scenarios.cards import Card
 
 MINE = sorted(
     p
@@ -122,34 +120,13 @@ def test_the_gold_tokens_reminder_restates_it():
 # -- the disputes and the mutants they kill ----------------------------------------------------------------------
 
 
-def _read_all(real_db) -> dict:
-    conn = sqlite3.connect(f"file:{real_db}?mode=ro", uri=True)
-    conn.row_factory = sqlite3.Row
-    definitions = {}
-    for row in conn.execute(card_readings._CARDS, ["riftbound"]):
-        reading = read_card(card_readings.card_text(dict(row)))
-        if reading.status == "read":
-            definitions[row["name"]] = reading.definition
-    conn.close()
-    return definitions
-
-
 def _verdicts(real_db) -> list[str]:
-    use_read_cards(_read_all(real_db))
-    try:
-        verdicts = []
-        for path in MINE:
-            verdicts.append(replay_file(path).verdict)
-            scenario, _ = schema.load(path)
-            assert scenario.rules.core >= "2026-06-18"  # judged under Core Rules 1.4
-            verdicts += [replay_variant(path, v.id).verdict for v in scenario.variants]
-    finally:
-        use_read_cards({})
-    return verdicts
+    return verdicts_with(read_every_card(real_db), MINE)
 
 
 def test_my_disputes_are_judged_under_core_rules_1_4_and_match(real_db):
     assert len(MINE) >= 5
+    assert all(yaml.safe_load(path.read_text())["rules"]["core"] >= "2026-06-18" for path in MINE)  # Core Rules 1.4
     assert set(_verdicts(real_db)) == {"match"}
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from scenarios.card_reader.abilities import PARAGRAPH_READERS, TRIGGERS, Unread, read_trigger
 from scenarios.card_reader.effects import instructions, template
+from scenarios.card_reader.entering import enters_ready_if
 from scenarios.card_reader.phrases import Context, icons_cost
 
 _WHO = {"each player": "each", "each opponent": "opponents", "each other player": "others"}
@@ -100,8 +101,9 @@ def read_each_chooses(text: str, card: dict[str, Any], spell: Context | None, us
 
 @template("opponents can't", r"opponents can't (?P<what>play cards) this turn")
 def _opponents_cant(m, ctx):
-    """ "Opponents can't play cards this turn": each opponent is forbidden it until the turn ends (054.1)."""
-    return [{"op": "each_player", "players": "opponents", "effects": [{"op": "prohibit", "what": m["what"]}]}]
+    """ "Opponents can't play cards this turn": each opponent is forbidden it until the turn ends (054.1; the
+    `restrict` instruction of rules/restrictions.py)."""
+    return [{"op": "restrict", "players": "opponents", "restriction": "no_play_cards"}]
 
 
 _CHOSEN = "choose an opponent"
@@ -209,7 +211,7 @@ def read_conditional_static(text: str, card: dict[str, Any], spell: Context | No
     if found["ready"] or found["and"]:
         if card["type"] not in ("unit", "gear"):
             raise Unread(text)
-        card["enters_ready_if"] = word
+        enters_ready_if(card, word)
         used.append("static: if <an opponent ...>, I enter ready")
     return True
 

@@ -16,7 +16,6 @@ from scenarios.actions import Hide, Play
 from scenarios.cards import Cost
 from scenarios.game import Game
 from scenarios.kernel import (
-    Condition,
     Refusal,
     action,
     calc,
@@ -160,7 +159,6 @@ def play_card(game: Game, act: Play) -> None:
     flow = card.zone == Zone.TRASH and bool(card.definition.flow)  # 829.1.b: "play this from your trash"
     if card.owner != player or (card.zone not in (Zone.HAND, Zone.FACEDOWN) and not flow):
         raise Refusal("354", f"{card.id} is not a card {player} can play from hand or facedown")
-    calc.check_allowed(game, player, "play cards")
     forbidder = calc.play_forbidden_by(game, player, card)
     if forbidder is not None:
         raise Refusal("054.1", f"{player} can't play {card.id} this turn ({game.objects[forbidder].card})")
@@ -198,9 +196,7 @@ def play_card(game: Game, act: Play) -> None:
             do.pay_additional_cost(game, card, player, because="357.2")
         card_finalized(game, card, player)
         card.location = None
-        ready = calc.entering_ready(
-            game, card, player, location, bool(act.accelerate) or enters_ready(game, card, player)
-        )
+        ready = calc.entering_ready(game, card, player, location, bool(act.accelerate) or card.definition.enters_ready)
         do.enter_board(game, card, player, location, ready, hidden_at, because="359")
         calc.card_played(game, card, player, hidden_at)
         calc.cleanup(game, f"{card.id} entered the board", "319.6")
@@ -334,15 +330,6 @@ def _with_card(card, count: int, ids: tuple[str, ...]) -> tuple[int, tuple[str, 
     return count + 1, (*ids, card.id)
 
 
-def enters_ready(game: Game, card, player: str) -> bool:
-    """ "I enter ready" (359.2.c), or "If <condition>, I enter ready": the condition decided as it enters."""
-    definition = card.definition
-    if definition.enters_ready or definition.enters_ready_if is None:
-        return definition.enters_ready
-    context = Condition(player, card.id, True)
-    return calc.decide_condition(game, definition.enters_ready_if, context, card.id, "it enters ready", "359.2.c")
-
-
 # what a unit played by an instruction ignores of its cost, in a step's words, and the rule that says so
 _IGNORED = {
     "cost": (", ignoring its cost", "356.1.b.1"),
@@ -377,8 +364,6 @@ def play_by_effect(game: Game, unit, player: str, location: str, label: str, ign
         )
         return
     definition = unit.definition
-    if definition.type != "token" and not calc.allowed(game, player, "play cards", label):
-        return
     base = calc.printed_cost(game, definition).model_copy(update={"energy": 0}) if ignoring == "energy" else Cost()
     calc.decide_additional(game, unit, player)
     accelerate = False
@@ -400,7 +385,7 @@ def play_by_effect(game: Game, unit, player: str, location: str, label: str, ign
         if definition.additional_cost is not None:
             do.pay_additional_cost(game, unit, player, because="356.1.b.3")
     card_finalized(game, unit, player)
-    ready = calc.entering_ready(game, unit, player, location, accelerate or enters_ready(game, unit, player))
+    ready = calc.entering_ready(game, unit, player, location, accelerate or definition.enters_ready)
     do.enter_board(game, unit, player, location, ready, None, because="419.3.b")
     card_played(game, unit, player)
 

@@ -1,0 +1,48 @@
+"""What the read-card tests share: every card of the real database read as the reader reads it now (a mutant of
+the reader in place), and the read-card disputes' verdicts with those cards, each dispute's variants included."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from rules_db import card_readings, guard
+from scenarios import schema
+from scenarios.card_reader import read_card
+from scenarios.cards import UnknownCard, use_read_cards
+from scenarios.replay import replay_file, replay_variant
+from scenarios.schema import ScenarioError
+
+
+def read_every_card(db_path: Path) -> dict[str, dict]:
+    """Each card the reader reads fully, by name, as its definition."""
+    conn = guard.read_only(db_path)
+    conn.row_factory = sqlite3.Row
+    try:
+        rows = [dict(row) for row in conn.execute(card_readings._CARDS, ["riftbound"])]
+    finally:
+        conn.close()
+    definitions = {}
+    for row in rows:
+        reading = read_card(card_readings.card_text(row))
+        if reading.status == "read":
+            definitions[row["name"]] = reading.definition
+    return definitions
+
+
+def verdicts_with(definitions: dict[str, dict], disputes: list[Path]) -> list[str]:
+    """Each dispute's verdict and its variants' with these read cards in the engine; a dispute naming a card they
+    leave unread is a mismatch as surely (it can't be judged with it)."""
+    use_read_cards(definitions)
+    verdicts = []
+    try:
+        for path in disputes:
+            try:
+                verdicts.append(replay_file(path).verdict)
+                scenario, _ = schema.load(path)
+                verdicts += [replay_variant(path, v.id).verdict for v in scenario.variants]
+            except (ScenarioError, UnknownCard):  # a card the reader (or a mutant of it) leaves unread
+                verdicts.append("mismatch")
+    finally:
+        use_read_cards({})
+    return verdicts
