@@ -90,6 +90,7 @@ class ObjectFilter(Strict):
     banished_by: Literal["this"] | None = None
     less_might_than_me: bool | None = None  # "if it has less Might than me"
     tag: str | None = None  # "your Mechs": objects with this tag (133.8, 143.1)
+    not_tag: str | None = None  # "a non-Recruit unit": objects without this tag (133.8)
     buffed: bool | None = None  # "while I'm buffed": a unit with a buff on it (702.2.a)
     exhausted: bool | None = None  # "a ready enemy unit" (false), "an exhausted unit" (true): 414
     keyword: str | None = None  # "your units with [Temporary]": objects that have the keyword now

@@ -638,7 +638,9 @@ def test_a_spells_delayed_trigger_on_each_unit_played_this_turn():
         },
         {"op": "draw", "n": 1},
     ]
-    assert read("Choose a unit. When it dies this turn, draw 1.", "Spell").status == "unread"
+    # a dying "it" triggers while still on the board (383.2.c.2), but is a new object by the time it is named
+    assert read("Choose a unit. When it dies this turn, draw 1.", "Spell").status == "read"
+    assert read("Choose a unit. When it dies this turn, return it to its owner's hand.", "Spell").status == "unread"
 
 
 def test_hunt_is_read_as_the_ability_it_is_short_for_and_xp_is_gained_and_spent():

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # each registers its templates: amounts, additional costs and discounts, moves, the main deck, trash and hand,
-# players, statics; entering the board, trigger conditions, "instead"; one instruction on several objects,
-# a condition with what happens otherwise
+# players, statics; entering the board, trigger conditions (two modules), "instead"; one instruction on several
+# objects, a condition with what happens otherwise
 from scenarios.card_reader import (  # noqa: F401
     amounts,
     costs,
@@ -31,6 +31,7 @@ from scenarios.card_reader import (  # noqa: F401
     players,
     several,
     statics,
+    trigger_conditions,
     triggers,
 )
 from scenarios.card_reader.abilities import Unread, read_paragraph
@@ -166,6 +167,7 @@ _KEYWORD_ACTIONS = {
     "ignoring its energy cost": ("must still pay its power cost",),  # 356.1.b.2
     "beginning phase": ("this happens before scoring",),
     "win a combat": ("remain after combat",),  # "(You win if only your units remain after combat.)" (466.3.a)
+    "gold gear token": ("kill this, [exhaust]: [add] [any rune]",),  # the Gold token's ability (187.5)
 }
 
 

@@ -201,9 +201,8 @@ def read_trigger(text: str, card: dict[str, Any], used: list[str], condition: st
         once = True
     elif head.startswith("the first time "):  # "The first time I conquer each turn": its 1st time (383.1)
         nth = re.fullmatch(r"the first time (?P<rest>i (?:attack|defend|conquer|hold|move)) each turn", head)
-        if nth is None:
-            raise Unread(head)
-        printed, head, first = head, f"when {nth['rest']}", True
+        if nth is not None:  # otherwise a condition of its own (`TRIGGERS`), counted by the event
+            printed, head, first = head, f"when {nth['rest']}", True
     found = _trigger_head(head) if comma else None
     if found is None:
         if head.endswith(" this turn") and card["type"] == "spell":  # a delayed ability the spell makes (390.2)

@@ -418,20 +418,26 @@ def _next_time_damaged(m, ctx):
 
 @template(
     "the next time it takes damage",
-    r"when (?P<who>any unit|an? (?:friendly|enemy) unit|it) (?P<event>takes damage|dies|is played) this turn, "
-    r"(?P<rest>.+)",
+    r"when (?P<who>any unit|an? (?:friendly|enemy) unit|it) (?P<event>takes damage|dies|is played|wins a combat)"
+    r" this turn, (?P<rest>.+)",
 )
 def _when_this_turn(m, ctx):
-    """ "When any unit takes damage this turn, kill it", "When it dies this turn, ...": a delayed triggered ability
-    (390.2), about the unit the spell chose ("it", once) or about every such unit (each time)."""
-    event = {"takes damage": "takes_damage", "dies": "die", "is played": "play"}[m["event"]]
+    """ "When any unit takes damage this turn, kill it", "When it dies this turn, ...", "When it wins a combat this
+    turn, ...": a delayed triggered ability (390.2), about the unit the spell chose ("it", once) or about every such
+    unit (each time). A unit's death triggers while it is still on the board (383.2.c.2), but what the ability then
+    does to "it" would be done to a new object (359.3.e.4): a dying "it" its instructions name is not read."""
+    event = {"takes damage": "takes_damage", "dies": "die", "is played": "play", "wins a combat": "win_combat"}
+    event = event[m["event"]]
     if m["who"] == "it":
-        if event != "takes_damage":  # a dying "it" is a new object as it dies (359.3.e.4): not said yet
-            return None
         found = _about_it(m["rest"], ctx)
-        if found is None or ctx.it not in ctx.targets:
+        if found is None or ctx.it not in ctx.targets or (event == "die" and found[1] is not None):
             return None
-        return [{"op": "delayed", "when": {"event": event, "who": "it"}, "it": ctx.it, "effects": found[0]}]
+        delayed = {"op": "delayed", "when": {"event": event, "who": "it"}, "it": ctx.it, "effects": found[0]}
+        if event == "win_combat":  # each combat it wins this turn, while the same object (390.2, 359.3.e.4)
+            delayed["once"] = False
+        return [delayed]
+    if event == "win_combat":  # a combat's result is its player's and their units' (466.3.c), no one unit's
+        return None
     outer = ctx.it
     ctx.it = "trigger_unit"
     inner = instructions(m["rest"], ctx, [])

@@ -11,9 +11,25 @@ from __future__ import annotations
 from scenarios.actions import Activate
 from scenarios.cards import Cost
 from scenarios.game import Game
-from scenarios.kernel import CONDITIONS, Condition, Refusal, action, calc, choose, do, instruction, procedure, query
-from scenarios.objects import ChainItem, ItemKind, Kind, Targeting, Zone
+from scenarios.kernel import (
+    CONDITIONS,
+    Condition,
+    Refusal,
+    action,
+    calc,
+    choose,
+    do,
+    event_kind,
+    instruction,
+    procedure,
+    query,
+)
+from scenarios.objects import ChainItem, Event, ItemKind, Kind, Targeting, Zone
 from scenarios.trace import StepKind
+
+# a player used an activated ability of an object (its `card`), once its cost is paid (377.3): "When you use an
+# activated ability of a gear"; the object may be gone by then, its cost having killed it (Gold, 187.5)
+event_kind("activate", "377.3")
 
 
 @query("cost_problem")
@@ -168,6 +184,7 @@ def activate(game: Game, act: Activate) -> None:
     if problem is not None:
         raise problem
     do.pay_cost(game, cost, player, source.id, label, because="404.1")
+    calc.fire(game, Event("activate", player=player, card=source.id, location=here))
     item = ChainItem(
         game.new_id("item"),
         label,

@@ -13,6 +13,7 @@ from scenarios.trace import StepKind
 
 event_kind("takes_damage", "417.1.b", would="take damage")
 event_kind("die", "428.1")
+event_kind("leave_board", "124")  # a permanent changing zones from the board, to whatever zone ("When this leaves")
 
 RESOLVES = "359.3.d"  # default reason when an effect executes outside the Chain
 
@@ -91,8 +92,16 @@ def _might_as_it_dies(game: Game, obj: Obj) -> int | None:
     cite=lambda g, obj, passive, *a: ["323.5"] if passive else ["428.1.a.1"],
 )
 def dies(game: Game, obj: Obj, passive: bool, leaving: frozenset, might: int | None, company: tuple) -> None:
-    """Its Might and the other friendly units where it died, noted for its Deathknell (808.1.d.3)."""
-    event = Event("die", unit=obj.id, player=obj.controller, location=obj.location, might=might, company=company)
+    """Its Might and the other friendly units where it died, noted for its Deathknell (808.1.d.3); a unit's death
+    is counted among its controller's this turn ("the first time a friendly unit dies each turn")."""
+    count = 0
+    if obj.kind == Kind.UNIT and obj.controller in game.players:
+        pool = game.players[obj.controller]
+        pool.died_this_turn += 1
+        count = pool.died_this_turn
+    event = Event(
+        "die", unit=obj.id, player=obj.controller, location=obj.location, might=might, company=company, count=count
+    )
     calc.fire(game, event, leaving=leaving)
     calc.leave_board(game, obj, Zone.TRASH)
 
@@ -100,7 +109,12 @@ def dies(game: Game, obj: Obj, passive: bool, leaving: frozenset, might: int | N
 @query("leave_board")
 def leave_board(game: Game, obj: Obj, zone: Zone) -> None:
     """The object leaves the board for `zone` and becomes a new object (359.3.e.4); a token leaving for any zone
-    but the Chain ceases to exist there (186.1)."""
+    but the Chain ceases to exist there (186.1). Its own "when this leaves the board" sees it leave (383.2.c.2)."""
+    calc.fire(
+        game,
+        Event("leave_board", unit=obj.id, player=obj.controller, location=obj.location, destination=str(zone)),
+        leaving=frozenset({obj.id}),
+    )
     last_location = obj.location
     for gear in game.attached(obj.id):
         gear.attached_to = None

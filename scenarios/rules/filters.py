@@ -169,6 +169,8 @@ def matches_object(game: Game, flt, view: View, subject, location=None) -> bool:
         return False
     if flt.tag is not None and (subject.definition is None or flt.tag not in subject.definition.tags):  # 133.8
         return False
+    if flt.not_tag is not None and subject.definition is not None and flt.not_tag in subject.definition.tags:
+        return False
     if flt.where is not None and not calc.matches_where(game, view, flt.where, location or subject.location):
         return False
     if flt.stunned is not None and subject.stunned != flt.stunned:

@@ -10,7 +10,7 @@ from typing import Final
 
 from scenarios.game import Game
 from scenarios.journal import watch
-from scenarios.kernel import calc, choose, do, note, procedure, query, standing_notes
+from scenarios.kernel import calc, choose, condition, do, note, procedure, query, standing_notes
 from scenarios.objects import Showdown
 from scenarios.trace import StepKind
 
@@ -236,3 +236,9 @@ def settle_showdown(game: Game, bf_id: str) -> None:
     else:
         bf.contested_by = None
     calc.cleanup(game, "the showdown ended", "347.2.a")
+
+
+@condition("during a showdown", "342")
+def _during_a_showdown(game: Game, context) -> bool:
+    """ "When you play a unit during a showdown": a showdown, a combat's or not, is under way (342)."""
+    return game.showdown is not None

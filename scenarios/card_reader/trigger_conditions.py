@@ -1,0 +1,169 @@
+"""More trigger conditions (`abilities.TRIGGERS`, added to) and paragraphs holding several triggered abilities.
+
+- "When a buffed friendly unit dies": a unit's death triggers while it is still on the board (383.2.c.2), with
+  the buffs it had (702.2.a), before it leaves and loses them (705).
+- "The first time a friendly unit dies each turn": the first death this turn of a unit its controller controlled
+  (the `die` event's count, `scenarios/rules/damage.py`), not once a turn: a unit that died before this source
+  came to the board was the first (383.1).
+- "When another non-Recruit unit you control dies": a friendly unit without the tag (133.8); the source dying
+  with it in the same action does not see it (383.2.c.2, with this very card as its example).
+- "When you use an activated ability of a gear": the `activate` event, once its cost is paid (377.3), of the
+  player who used it and the object whose ability it was, even one its cost killed (Gold, 187.5).
+- "When you play a token unit": a unit token played (185.2.a), which enters the board as any unit played does.
+- "When you play me or I attack": both events of its own.
+- "When you conquer here with one or more [Mighty] units": the conquer event's units (469.1), one of them Mighty
+  (708) as it happens.
+- "When you defend at a battlefield, you may move me there": the player's defend event of a combat (464.2.c.1)
+  at that battlefield, where "there" is, noted as it triggered (359.3.f.3).
+- "When this leaves the board": the `leave_board` event of the object itself, whatever zone it goes to
+  (383.2.c.2: its own departure is seen).
+- "When an enemy unit dies while I'm at a battlefield": the trigger's condition, its source at a battlefield as
+  the event happens (383.2.c).
+- "When I win a combat, <X>. When I attack or defend, <Y>.": one paragraph printing two triggered abilities
+  (375), each read as its own.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from scenarios.card_reader.abilities import PARAGRAPH_READERS, TRIGGERS, Unread, _trigger_head, read_trigger
+from scenarios.card_reader.effects import template
+from scenarios.card_reader.phrases import UNIT_TAGS, Context
+from scenarios.card_reader.text import sentences
+from scenarios.cards import UNIT_TOKENS
+
+# the tags a "non-<tag>" names: of the tokens (187) and the unit tags the reader knows
+_TAGS = {t.lower(): t for _, tags, _, _ in UNIT_TOKENS.values() for t in tags} | {k: v for k, v in UNIT_TAGS.items()}
+
+
+def _dies(m) -> dict[str, Any]:
+    """ "When another non-Recruit unit you control dies": a unit of yours (friendly) without the tag (133.8)."""
+    event: dict[str, Any] = {"event": "die", "who": ("other " if m["o"] == "another" else "") + "friendly unit"}
+    if m["tag"]:
+        if m["tag"] not in _TAGS:
+            raise Unread(f"non-{m['tag']}")
+        event["not_tag"] = _TAGS[m["tag"]]
+    return event
+
+
+ADDED: list = [
+    (
+        "when a buffed friendly unit dies",
+        re.compile(r"when an? buffed (?P<s>friendly|enemy) unit dies"),
+        lambda m: [{"event": "die", "who": f"{m['s']} unit", "buffed": True}],
+    ),
+    (
+        "the first time a friendly unit dies each turn",
+        re.compile(r"the first time an? friendly unit dies each turn"),
+        lambda m: [{"event": "die", "who": "friendly unit", "nth": 1}],
+    ),
+    (
+        "when another non-<tag> unit you control dies",
+        re.compile(r"when (?P<o>another|an?) (?:non-(?P<tag>[a-z]+) )?unit you control dies"),
+        lambda m: [_dies(m)],
+    ),
+    (
+        "when you use an activated ability of a gear",
+        re.compile(r"when you use an activated ability of an? (?P<t>gear|unit)"),
+        lambda m: [{"event": "activate", "who": "you", "card_type": m["t"]}],
+    ),
+    (
+        "when you play a token unit",
+        re.compile(r"when you play an? token unit"),
+        lambda m: [{"event": "play", "who": "friendly unit", "by": "you", "token": True}],
+    ),
+    (
+        "when you play me or I <event>",
+        re.compile(r"when you play me or i (?P<e>attack|defend|conquer|hold|move)"),
+        lambda m: [{"event": "play", "who": "self"}, {"event": m["e"], "who": "self"}],
+    ),
+    (
+        "when you conquer here with one or more [mighty] units",
+        re.compile(r"when you (?P<e>conquer|hold) here with one or more \[mighty\] units"),
+        lambda m: [{"event": m["e"], "who": "friendly unit", "mighty": True, "where": "here"}],
+    ),
+    (
+        "when you attack or defend at a battlefield",
+        re.compile(r"when you (?P<e>attack|defend) at a battlefield"),
+        lambda m: [{"event": m["e"], "who": "you", "where": "battlefield"}],
+    ),
+    (
+        "when you stun an enemy unit at a battlefield",
+        re.compile(r"when you \[?stun\]? an? (?P<s>friendly |enemy )?unit at a battlefield"),
+        lambda m: [
+            {"event": "stun", "who": f"{(m['s'] or '').strip()} unit".strip(), "by": "you", "where": "battlefield"}
+        ],
+    ),
+    (
+        "when this leaves the board",
+        re.compile(r"when (?:this|i) leaves? the board"),
+        lambda m: [{"event": "leave_board", "who": "self"}],
+    ),
+]
+TRIGGERS.extend(ADDED)
+
+
+@template("move: there", r"move me (?:there|to that battlefield)")
+def _move_me_there(m, ctx):
+    """ "When you defend at a battlefield, you may move me there", "When you [Stun] an enemy unit at a battlefield,
+    you may move me to that battlefield": to the battlefield of the trigger's event, noted as it triggered
+    (359.3.f.3); only when every event of the trigger is at a battlefield."""
+    if ctx.me != "this" or not ctx.when or any(e.get("where") != "battlefield" for e in ctx.when):
+        return None
+    return [{"op": "move", "what": "this", "to": "trigger_location"}]
+
+
+def _starts_a_trigger(sentence: str) -> bool:
+    """Does the sentence open with a trigger condition the reader knows (not a spell's delayed "this turn")?"""
+    head, comma, _ = sentence.partition(", ")
+    return bool(comma) and _trigger_head(head) is not None
+
+
+def read_several_triggers(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
+    """A paragraph of a permanent with two or more triggered abilities, each sentence opening with its own known
+    condition beginning a new one (375: each is its own ability); the sentences between belong to the one
+    before. False when the paragraph holds one trigger only."""
+    if spell is not None:
+        return False
+    parts: list[list[str]] = []
+    for sentence in sentences(text):
+        if _starts_a_trigger(sentence):
+            parts.append([sentence])
+        elif parts:
+            parts[-1].append(sentence)
+        else:
+            return False
+    if len(parts) < 2:
+        return False
+    for part in parts:
+        ability = " ".join(part)
+        if not read_trigger(ability, card, used):
+            raise Unread(ability)
+    used.append("trigger: several in one paragraph")
+    return True
+
+
+# a trigger condition's last words that say when it holds, and the condition word they are
+_WHILE = {"while i'm at a battlefield": "at a battlefield", "during a showdown": "during a showdown"}
+_WHILE_AT = re.compile(
+    r"(?P<once>once each turn, )?(?P<head>when .+?) (?P<while>" + "|".join(_WHILE) + r"), (?P<body>.+)"
+)
+
+
+def read_while_at_a_battlefield(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
+    """ "Once each turn, when an enemy unit dies while I'm at a battlefield, ...", "When you play a unit during a
+    showdown, ...": a trigger condition that holds only while its source is at a battlefield, or while a showdown
+    is under way (383.2.c: evaluated as the event happens), the condition word on the trigger."""
+    found = _WHILE_AT.fullmatch(text) if spell is None else None
+    if found is None:
+        return False
+    word = _WHILE[found["while"]]
+    if not read_trigger(f"{found['once'] or ''}{found['head']}, {found['body']}", card, used, word):
+        raise Unread(text)
+    used.append(f"trigger: {found['while']}")
+    return True
+
+
+PARAGRAPH_READERS.extend((read_several_triggers, read_while_at_a_battlefield))
