@@ -460,6 +460,9 @@ class TypedQueries(Protocol):
     def might_rules(self, game: Any, unit: Any) -> tuple[str, ...]:
         """scenarios.rules.layers.might_rules"""
 
+    def mode_unchosen(self, game: Any, spec: Any, chosen: dict) -> bool:
+        """scenarios.rules.modes.mode_unchosen"""
+
     def move_blocked_by(self, game: Any, unit: Any, destination: str) -> str | None:
         """scenarios.rules.movement.blocked_by"""
 

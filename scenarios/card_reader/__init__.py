@@ -19,7 +19,18 @@ from typing import Any
 
 # each registers its templates: amounts, additional costs and discounts, moves, the main deck, trash and hand,
 # players, statics; entering the board, trigger conditions, "instead"
-from scenarios.card_reader import amounts, costs, deck, entering, instead, movement, players, statics, triggers  # noqa: F401
+from scenarios.card_reader import (  # noqa: F401
+    amounts,
+    costs,
+    deck,
+    entering,
+    instead,
+    modal,
+    movement,
+    players,
+    statics,
+    triggers,
+)
 from scenarios.card_reader.abilities import Unread, read_paragraph
 from scenarios.card_reader.keywords import engine_keyword
 from scenarios.card_reader.phrases import DOMAIN_WORDS, Context

@@ -61,7 +61,7 @@ _QUALIFIERS: tuple[tuple[str, dict[str, Any]], ...] = (
     (r" at my battlefield", {"where": "here"}),
     (r" anywhere", {}),  # no restriction: wherever it is on the board
     (r" at a battlefield", {"where": "battlefield"}),
-    (r" (?:in|at) (?:your|its owner's|their) base", {"where": "base"}),
+    (r" (?:in|at) (?:a|your|its owner's|their) base", {"where": "base"}),
     (r" from a battlefield", {"where": "battlefield"}),
     (r" at battlefields", {"where": "battlefield", "plural": True}),
     (r" in combat", {"where": "combat", "plural": True}),

@@ -80,6 +80,9 @@ def finalize_pending(game: Game) -> None:
         chosen: dict = {}
         here = calc.targeting_of(game, item).here
         for slot, spec in item.target_specs:
+            if calc.mode_unchosen(game, spec, chosen):  # a slot of a mode not chosen: no choice (355.3)
+                chosen[slot] = ()
+                continue
             context = Targeting(item.label, item.controller, item.source, here, item.hidden_at, chosen)
             options = calc.legal_targets(game, spec, context)
             if not options:
@@ -96,8 +99,9 @@ def finalize_pending(game: Game) -> None:
                     objects=[item.source],
                 )
                 break
-            rule = "811.1.d.2" if item.hidden_at else "402.2"  # a hidden card's choices: at its battlefield
-            pick = choose(game, "target", item.controller, f"target for {item.label} ({slot})", options, rule)
+            rule = "811.1.d.2" if item.hidden_at else "355.3" if spec.type == "mode" else "402.2"
+            kind = "mode" if spec.type == "mode" else "target"  # a mode: one of its bulleted list (355.3)
+            pick = choose(game, kind, item.controller, f"{kind} for {item.label} ({slot})", options, rule)
             if pick in game.objects and spec.type != "location":  # a destination is a place, not an object chosen
                 chosen[slot] = (calc.ref(game, pick),)
                 fire_choose(game, item.controller, pick, "ability")
