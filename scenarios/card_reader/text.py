@@ -17,7 +17,7 @@ class Paragraph:
 
 
 def paragraphs(text: str) -> list[Paragraph]:
-    found = []
+    found: list[Paragraph] = []
     for line in (text or "").replace("\r", "").split("\n"):
         line = line.strip()
         if not line:

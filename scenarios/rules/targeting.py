@@ -162,7 +162,8 @@ def choose_targets(game: Game, specs: tuple, picks: dict, ctx: Targeting) -> dic
             legal = legal_targets(game, spec, here)
             bad = [v for v in values if v not in legal]
             if bad:
-                rule = "355.9" if spec.type == "player" else "355.3" if spec.type == "mode" else "811.1.d.2" if ctx.hidden_at else "355.4"
+                place = "811.1.d.2" if ctx.hidden_at else "355.4"
+                rule = {"player": "355.9", "mode": "355.3"}.get(spec.type, place)
                 raise Refusal(rule, f"{bad} is not a legal destination for '{slot}' (legal: {legal})")
             chosen[slot] = tuple(values)
             continue

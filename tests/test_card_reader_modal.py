@@ -1,0 +1,161 @@
+"""Modal text (scenarios/card_reader/modal.py, scenarios/rules/modes.py): "Choose one — • X • Y" read into a mode
+chosen as the spell is played or the ability is put on the Chain (355.3, 402.2), what is refused, and mutants of the
+reading that the read-card disputes read-241 to read-259 kill."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from rules_db import card_readings, guard
+from scenarios import schema
+from scenarios.card_reader import CardText, effects, modal, read_card
+from scenarios.card_reader.text import paragraphs, sentences
+from scenarios.cards import Card, UnknownCard, use_read_cards
+from scenarios.kernel import Refusal
+from scenarios.replay import replay_file, replay_variant
+from scenarios.state import GameState
+from scenarios.yaml_reading import ScenarioError
+
+DISPUTES = sorted((Path(__file__).parent / "data" / "read_card_disputes").glob("read-2[45][0-9]-*.yaml"))
+BARRAGE = "Choose one —\n• Deal 4 to a unit in a base.\n• Kill a gear."
+
+
+def read(text: str, kind: str = "Spell", **numbers):
+    reading = read_card(CardText("Some Card", kind, text, **numbers))
+    if reading.status == "read":
+        Card.model_validate(reading.definition)
+    return reading
+
+
+def test_a_bulleted_list_is_one_sentence_of_the_paragraph_listing_it():
+    (paragraph,) = paragraphs("When I move, draw 1. Choose one —\n• Draw 1. Discard 1.\n• Kill a gear. (A reminder.)")
+    assert paragraph.reminders == ("A reminder.",)
+    assert sentences(paragraph.text) == ["When I move, draw 1.", "Choose one — • Draw 1. Discard 1. • Kill a gear."]
+
+
+def test_each_mode_is_read_with_its_own_targets():
+    reading = read(BARRAGE)
+    assert reading.definition["effects"] == [
+        {"op": "mode", "modes": [[{"op": "deal", "amount": 4, "to": "target"}], [{"op": "kill", "what": "other"}]]}
+    ]
+    assert reading.definition["targets"] == {
+        "mode": {"type": "mode", "modes": 2},
+        "target": {"type": "unit", "where": "base", "mode": 1},
+        "other": {"type": "gear", "mode": 2},
+    }
+
+
+def test_a_mode_of_several_sentences_and_a_trigger_with_modes():
+    spell = read("Choose one —\n• Draw 1. Discard 1.\n• Channel 1 rune exhausted.")
+    assert spell.definition["effects"][0]["modes"] == [
+        [{"op": "draw", "n": 1}, {"op": "discard", "n": 1}],
+        [{"op": "channel", "n": 1, "exhausted": True}],
+    ]
+    unit = read("When I attack, choose one —\n• Draw 1.\n• Give me +2 [Might] this turn.", "Unit", might=3)
+    (trigger,) = unit.definition["triggers"]
+    assert trigger["targets"] == {"mode": {"type": "mode", "modes": 2}}
+    assert trigger["effects"][0]["modes"][1] == [{"op": "might", "amount": 2, "to": "this"}]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Choose one —\n• Draw 1.\n• Frobnicate a unit.",  # one mode not read: the whole list is refused
+        "Choose one —\n• Draw 1.",  # one mode is no choice
+        "Choose one you've not chosen this turn —\n• Draw 1.\n• Discard 1.",  # a memory of modes: not read
+        "Choose two —\n• Draw 1.\n• Discard 1.\n• Channel 1 rune exhausted.",
+    ],
+)
+def test_what_the_modes_cannot_say_stays_unread(text):
+    reading = read(text)
+    assert reading.status == "unread" and reading.unread
+
+
+def _barrage_game(definition):
+    use_read_cards({"Rocket Barrage": definition})
+    return GameState(
+        {
+            "turn": {"player": "A"},
+            "players": {
+                "A": {"hand": [{"id": "rb", "card": "Rocket Barrage"}]},
+                "B": {"base": [{"id": "g", "card": "Spirit Wheel"}, {"id": "u", "card": "Test Unit", "might": 5}]},
+            },
+        }
+    )
+
+
+def test_only_the_chosen_modes_targets_are_chosen_and_executed():
+    definition = {**read(BARRAGE).definition, "name": "Rocket Barrage", "real": "Rocket Barrage"}
+    try:
+        game = _barrage_game(definition)
+        game.push({"by": "A", "do": "play", "card": "rb", "targets": {"mode": "1", "target": "u"}})
+        game.push({"by": "A", "do": "pass"})
+        game.push({"by": "B", "do": "pass"})
+        assert (game.obj("u").damage, game.obj("g").zone) == (4, "board")
+        game = _barrage_game(definition)
+        with pytest.raises(Refusal) as refused:  # a target of the mode not chosen
+            game.push({"by": "A", "do": "play", "card": "rb", "targets": {"mode": "2", "other": "g", "target": "u"}})
+        assert refused.value.rule == "355.3"
+        with pytest.raises(Refusal):  # the chosen mode's own target is still needed
+            game.push({"by": "A", "do": "play", "card": "rb", "targets": {"mode": "2"}})
+        with pytest.raises(Refusal):  # there is no third mode
+            game.push({"by": "A", "do": "play", "card": "rb", "targets": {"mode": "3"}})
+        plays = [a.targets for a in game.legal_actions() if getattr(a, "card", None) == "rb" and not a.repeat]
+        assert {"mode": "1", "target": "u"} in plays and {"mode": "2", "other": "g"} in plays
+        assert all(("target" in p) == (p["mode"] == "1") and ("other" in p) == (p["mode"] == "2") for p in plays)
+    finally:
+        use_read_cards({})
+
+
+def _reversed(m, ctx):
+    found = modal._choose_one(m, ctx)
+    return None if found is None else [{**found[0], "modes": found[0]["modes"][::-1]}]
+
+
+def _every_mode_targets(m, ctx):
+    found = modal._choose_one(m, ctx)
+    for spec in ctx.targets.values():
+        spec.pop("mode", None)
+    return found
+
+
+@pytest.mark.parametrize("mutant", ["the modes read in reverse", "every mode's targets chosen"])
+def test_the_disputes_kill_a_mutant_of_the_modes(mutant, real_db, monkeypatch):
+    replacement = _reversed if mutant == "the modes read in reverse" else _every_mode_targets
+    monkeypatch.setattr(
+        effects,
+        "TEMPLATES",
+        [(f, p, replacement if b is modal._choose_one else b) for f, p, b in effects.TEMPLATES],
+    )
+    assert _verdicts(real_db) != {"match"}, f"the mutant {mutant!r} of the reader survives every modal dispute"
+
+
+def _verdicts(real_db) -> set[str]:
+    conn = guard.read_only(real_db)
+    conn.row_factory = sqlite3.Row
+    definitions = {}
+    for row in conn.execute(card_readings._CARDS, ["riftbound"]):
+        reading = read_card(card_readings.card_text(dict(row)))
+        if reading.status == "read":
+            definitions[row["name"]] = reading.definition
+    conn.close()
+    use_read_cards(definitions)
+    verdicts = []
+    try:
+        for path in DISPUTES:
+            try:
+                verdicts.append(replay_file(path).verdict)
+                scenario, _ = schema.load(path)
+                verdicts += [replay_variant(path, v.id).verdict for v in scenario.variants]
+            except (ScenarioError, UnknownCard):  # a card the mutant no longer reads
+                verdicts.append("refused")
+    finally:
+        use_read_cards({})
+    return set(verdicts)
+
+
+def test_the_modal_disputes_match_with_the_cards_as_read(real_db):
+    assert DISPUTES and _verdicts(real_db) == {"match"}
