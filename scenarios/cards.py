@@ -493,7 +493,7 @@ def instructions_of(effect_list):
             value = instruction.get(key)
             if isinstance(value, list):
                 yield from instructions_of(value)
-        for mode in instruction.get("modes", ()):  # "choose one — • X • Y" (355.3)
+        for mode in (*instruction.get("modes", ()), *instruction.get("options", ())):  # "choose one", "X or Y"
             yield from instructions_of(mode)
 
 

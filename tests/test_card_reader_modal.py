@@ -74,6 +74,32 @@ def test_what_the_modes_cannot_say_stays_unread(text):
     assert reading.status == "unread" and reading.unread
 
 
+def test_x_or_y_is_a_choice_made_as_it_resolves():
+    (trigger,) = read("When I conquer, draw 1 or channel 1 rune exhausted.", "Unit", might=4).definition["triggers"]
+    assert trigger["effects"] == [
+        {
+            "op": "either",
+            "options": [[{"op": "draw", "n": 1}], [{"op": "channel", "n": 1, "exhausted": True}]],
+            "labels": ["draw 1", "channel 1 rune exhausted"],
+        }
+    ]
+    assert "targets" not in trigger  # nothing chosen as it is put on the Chain (355.17)
+    buff = read("When you play me, you may draw 1 or buff me.", "Unit", might=3).definition["triggers"][0]
+    assert buff["optional"] and buff["effects"][0]["options"][1] == [{"op": "buff", "what": "this"}]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Draw 1 or kill a unit at a battlefield.",  # a target in one option: chosen before the choice? not said
+        "Ready or exhaust a legend.",  # "ready" alone is no instruction
+        "Kill a unit or gear.",  # not two instructions
+    ],
+)
+def test_an_or_that_is_not_two_instructions_choosing_nothing_stays_unread(text):
+    assert read(text).status == "unread"
+
+
 def _barrage_game(definition):
     use_read_cards({"Rocket Barrage": definition})
     return GameState(
@@ -122,13 +148,25 @@ def _every_mode_targets(m, ctx):
     return found
 
 
-@pytest.mark.parametrize("mutant", ["the modes read in reverse", "every mode's targets chosen"])
+def _either_swapped(m, ctx):
+    found = modal._either(m, ctx)
+    return None if found is None else [{**found[0], "options": found[0]["options"][::-1]}]
+
+
+_MUTANTS = {
+    "the modes read in reverse": (modal._choose_one, _reversed),
+    "every mode's targets chosen": (modal._choose_one, _every_mode_targets),
+    "X or Y performing the other": (modal._either, _either_swapped),
+}
+
+
+@pytest.mark.parametrize("mutant", sorted(_MUTANTS))
 def test_the_disputes_kill_a_mutant_of_the_modes(mutant, real_db, monkeypatch):
-    replacement = _reversed if mutant == "the modes read in reverse" else _every_mode_targets
+    original, replacement = _MUTANTS[mutant]
     monkeypatch.setattr(
         effects,
         "TEMPLATES",
-        [(f, p, replacement if b is modal._choose_one else b) for f, p, b in effects.TEMPLATES],
+        [(f, p, replacement if b is original else b) for f, p, b in effects.TEMPLATES],
     )
     assert _verdicts(real_db) != {"match"}, f"the mutant {mutant!r} of the reader survives every modal dispute"
 

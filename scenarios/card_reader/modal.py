@@ -37,3 +37,20 @@ def _choose_one(m, ctx):
         read.append(done)
     ctx.it = outer
     return [{"op": "mode", "modes": read}]
+
+
+@template("X or Y", r"(?P<a>[a-z][^,]*?) or (?P<b>[a-z][^,]*)")
+def _either(m, ctx):
+    """ "Draw 1 or channel 1 rune exhausted", "draw 1 or buff me": two instructions, one of which its controller
+    chooses as it resolves (355.17: not a bulleted list of modes). Each must read as a whole instruction choosing
+    nothing (a target would be chosen as it is played, before the choice of what to do)."""
+    before, outer = dict(ctx.targets), ctx.it
+    options = []
+    for part in (m["a"], m["b"]):
+        ctx.it = outer
+        found = instructions(part, ctx, [])
+        if found is None or ctx.targets != before:
+            return None
+        options.append(found)
+    ctx.it = outer
+    return [{"op": "either", "options": options, "labels": [m["a"], m["b"]]}]

@@ -5,12 +5,13 @@ TargetSpec) is chosen only when that mode is (the others' targets are not chosen
 execution chooses its own mode (820.2.a).
 
 `{op: mode, modes: [[...], [...]]}`: as the item resolves, the instructions of the mode chosen are executed.
+"X or Y" unbulleted (`{op: either}`) is a choice made as the item resolves instead (355.17).
 """
 
 from __future__ import annotations
 
 from scenarios.game import Game
-from scenarios.kernel import EngineError, calc, instruction, note, query
+from scenarios.kernel import EngineError, calc, choose, instruction, note, query
 from scenarios.trace import StepKind
 
 MODE_SLOT = "mode"
@@ -46,3 +47,12 @@ def op_mode(game: Game, run, ins) -> None:
         [run.item.source],
     )
     calc.execute(game, run, modes[index - 1])
+
+
+@instruction("either")
+def op_either(game: Game, run, ins) -> None:
+    """`{op: either, options: [[...], [...]], labels: [...]}`: "Draw 1 or channel 1 rune exhausted". Not a bulleted
+    list of modes, so the choice is made as the item resolves (355.17), by its controller, among the options printed."""
+    labels = list(ins["labels"])
+    pick = choose(game, "either", run.item.controller, f"{run.item.label}: which to do", labels, "355.17")
+    calc.execute(game, run, ins["options"][labels.index(pick)])
