@@ -439,6 +439,9 @@ class TypedQueries(Protocol):
     def legal_targets(self, game: Any, spec: Any, ctx: Any) -> list[str]:
         """scenarios.rules.targeting.legal_targets"""
 
+    def mark_modes_chosen(self, game: Any, item: Any) -> None:
+        """scenarios.rules.modes.mark_modes_chosen"""
+
     def matches_event(self, game: Any, flt: Any, view: Any, event: Any, kinds: frozenset | None = ...) -> bool:
         """scenarios.rules.filters.matches_event"""
 
@@ -462,6 +465,9 @@ class TypedQueries(Protocol):
 
     def mode_unchosen(self, game: Any, spec: Any, chosen: dict) -> bool:
         """scenarios.rules.modes.mode_unchosen"""
+
+    def modes_offered(self, game: Any, spec: Any, ctx: Any) -> list[str]:
+        """scenarios.rules.modes.modes_offered"""
 
     def move_blocked_by(self, game: Any, unit: Any, destination: str) -> str | None:
         """scenarios.rules.movement.blocked_by"""

@@ -48,6 +48,33 @@ def test_each_mode_is_read_with_its_own_targets():
     }
 
 
+def test_a_mode_not_chosen_this_turn_is_remembered_for_the_ability():
+    text = "[Exhaust]: Choose one you've not chosen this turn —\n• Draw 1.\n• Channel 1 rune exhausted."
+    (ability,) = read(text, "Gear").definition["activated"]
+    assert ability["targets"] == {"mode": {"type": "mode", "modes": 2, "fresh": True}}
+    definition = {**read(text, "Gear").definition, "name": "Some Gear", "real": "Some Gear"}
+    try:
+        use_read_cards({"Some Gear": definition})
+        deck = [{"id": f"d{n}", "card": "Test Unit"} for n in range(3)]
+        setup = {
+            "turn": {"player": "A"},
+            "players": {"A": {"base": [{"id": "g", "card": "Some Gear"}], "deck": deck}, "B": {}},
+        }
+        game = GameState(setup)
+        game.push({"by": "A", "do": "activate", "source": "g", "ability": 0, "targets": {"mode": "1"}})
+        game.push({"by": "A", "do": "pass"})
+        game.push({"by": "B", "do": "pass"})
+        assert len(game.hand("A")) == 1
+        game.obj("g").exhausted = False
+        with pytest.raises(Refusal) as refused:
+            game.push({"by": "A", "do": "activate", "source": "g", "ability": 0, "targets": {"mode": "1"}})
+        assert refused.value.rule == "355.3"
+        game.push({"by": "A", "do": "activate", "source": "g", "ability": 0, "targets": {"mode": "2"}})
+        assert game.chain  # the other mode is still offered
+    finally:
+        use_read_cards({})
+
+
 def test_a_mode_of_several_sentences_and_a_trigger_with_modes():
     spell = read("Choose one —\n• Draw 1. Discard 1.\n• Channel 1 rune exhausted.")
     assert spell.definition["effects"][0]["modes"] == [
@@ -65,7 +92,7 @@ def test_a_mode_of_several_sentences_and_a_trigger_with_modes():
     [
         "Choose one —\n• Draw 1.\n• Frobnicate a unit.",  # one mode not read: the whole list is refused
         "Choose one —\n• Draw 1.",  # one mode is no choice
-        "Choose one you've not chosen this turn —\n• Draw 1.\n• Discard 1.",  # a memory of modes: not read
+        "Choose one you haven't already chosen —\n• Draw 1.\n• Discard 1.",  # a memory across executions: not read
         "Choose two —\n• Draw 1.\n• Discard 1.\n• Channel 1 rune exhausted.",
     ],
 )
@@ -153,7 +180,14 @@ def _either_swapped(m, ctx):
     return None if found is None else [{**found[0], "options": found[0]["options"][::-1]}]
 
 
+def _fresh_dropped(m, ctx):
+    found = modal._choose_one(m, ctx)
+    ctx.targets.get("mode", {}).pop("fresh", None)
+    return found
+
+
 _MUTANTS = {
+    "a mode chosen this turn offered again": (modal._choose_one, _fresh_dropped),
     "the modes read in reverse": (modal._choose_one, _reversed),
     "every mode's targets chosen": (modal._choose_one, _every_mode_targets),
     "X or Y performing the other": (modal._either, _either_swapped),

@@ -14,14 +14,20 @@ _MODE_SPLIT = re.compile(r"\s*•\s*")
 _SENTENCE = re.compile(r"(?<=\.)\s+")
 
 
-@template("choose one", r"choose one — (?P<modes>•.+)")
+@template(
+    "choose one",
+    r"choose one(?P<fresh> you've not chosen this turn| that hasn't been chosen this turn)? — (?P<modes>•.+)",
+)
 def _choose_one(m, ctx):
+    """ "Choose one you've not chosen this turn —": the modes this ability chose this turn are not offered."""
     if "mode" in ctx.targets:  # one list of modes per ability
         return None
     modes = [part.strip() for part in _MODE_SPLIT.split(m["modes"]) if part.strip()]
     if len(modes) < 2:
         return None
     ctx.targets["mode"] = {"type": "mode", "modes": len(modes)}
+    if m["fresh"]:
+        ctx.targets["mode"]["fresh"] = True
     outer, read = ctx.it, []
     for number, mode in enumerate(modes, start=1):
         before = set(ctx.targets)

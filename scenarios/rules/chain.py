@@ -62,6 +62,7 @@ def put_chosen_on_chain(game: Game, item, via: str) -> None:
     """A spell or activated ability goes on the Chain with its targets (and those of its Repeat executions,
     820.2), each chosen object an event (355.7)."""
     add_to_chain(game, item)
+    calc.mark_modes_chosen(game, item)
     for targets in (item.targets, *item.repeat_targets):
         for refs in targets.values():
             for ref in refs:
@@ -110,6 +111,7 @@ def finalize_pending(game: Game) -> None:
         else:
             if calc.pays_for_its_choices(game, item, chosen) and _decided_as_finalized(game, item):
                 item.targets = chosen
+                calc.mark_modes_chosen(game, item)
             else:
                 game.chain = tuple(i for i in game.chain if i is not item)
 

@@ -28,6 +28,28 @@ def mode_unchosen(game: Game, spec, chosen: dict) -> bool:
     return picked != str(spec.mode)
 
 
+@query("modes_offered")
+def modes_offered(game: Game, spec, ctx) -> list[str]:
+    """The modes "1" to N a mode choice may pick; "choose one you've not chosen this turn" (`fresh`) offers none
+    chosen this turn for the same ability of the same object (marked as it went on the Chain)."""
+    offered = [str(n) for n in range(1, (spec.modes or 0) + 1)]
+    if not spec.fresh:
+        return offered
+    return [mode for mode in offered if (MODE_SLOT, ctx.source, ctx.label, mode) not in game.trigger_marks]
+
+
+@query("mark_modes_chosen")
+def mark_modes_chosen(game: Game, item) -> None:
+    """Remember, for this turn, the modes an item chose as it went on the Chain, when its text forbids choosing
+    them again this turn (its choices are made then, 355.3, 402.2; a mark kept with the turn's other marks)."""
+    for slot, spec in item.target_specs:
+        if spec.type != "mode" or not spec.fresh:
+            continue
+        for targets in (item.targets or {}, *item.repeat_targets):
+            for mode in targets.get(slot, ()):
+                game.trigger_marks = (*game.trigger_marks, (MODE_SLOT, item.source, item.label, mode))
+
+
 @instruction("mode")
 def op_mode(game: Game, run, ins) -> None:
     picked = run.legal.get(MODE_SLOT, ())
@@ -41,7 +63,7 @@ def op_mode(game: Game, run, ins) -> None:
         game,
         StepKind.EFFECT,
         "mode",
-        f"{run.item.label}: the mode chosen as it was played is mode {index}: its instructions are executed",
+        f"{run.item.label}: mode {index}, chosen as it went on the Chain, is executed",
         run.because,
         ("355.3",),
         [run.item.source],

@@ -112,7 +112,7 @@ DESTINATIONS = {
 @query("legal_targets")
 def legal_targets(game: Game, spec, ctx: Targeting) -> list[str]:
     if spec.type == "mode":  # "choose one — • ... • ...": mode "1" to N (355.3)
-        return [str(n) for n in range(1, (spec.modes or 0) + 1)]
+        return calc.modes_offered(game, spec, ctx)
     if spec.type == "player":  # "choose an opponent" / "choose a player" (355.10: a player mentioned is a target)
         wanted = game.opponents(ctx.controller) + ([] if spec.side == "enemy" else [ctx.controller])
         return game.in_turn_order(wanted)
