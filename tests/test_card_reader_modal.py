@@ -11,7 +11,7 @@ import pytest
 
 from rules_db import card_readings, guard
 from scenarios import schema
-from scenarios.card_reader import CardText, effects, modal, read_card
+from scenarios.card_reader import CardText, abilities, effects, modal, read_card
 from scenarios.card_reader.text import paragraphs, sentences
 from scenarios.cards import Card, UnknownCard, use_read_cards
 from scenarios.kernel import Refusal
@@ -127,6 +127,38 @@ def test_an_or_that_is_not_two_instructions_choosing_nothing_stays_unread(text):
     assert read(text).status == "unread"
 
 
+def test_if_you_do_is_linked_to_a_kill_banish_or_return_before_it():
+    (trigger,) = read("When I conquer, you may kill a gear. If you do, buff me.", "Unit", might=3).definition[
+        "triggers"
+    ]
+    assert trigger["optional"] and trigger["effects"] == [
+        {"op": "if_done", "do": [{"op": "kill", "what": "target"}], "then": [{"op": "buff", "what": "this"}]}
+    ]
+    assert read("Draw 1. If you do, draw 1.").status == "unread"  # a draw's performance is not seen: not read
+    assert read("Kill a unit at a battlefield. Draw 1. If you do, draw 1.").status == "unread"
+
+
+def test_a_kill_replaced_by_another_event_was_not_done():
+    """359.3.e.14.b (Deathgrip's example): a unit healed and recalled instead of dying was not killed."""
+    definition = {**read("Kill a friendly unit. If you do, draw 1.").definition, "name": "Linked", "real": "Linked"}
+    try:
+        use_read_cards({"Linked": definition})
+        for gear, drawn in (([], 1), ([{"id": "z", "card": "Zhonya's Hourglass"}], 0)):
+            base = [{"id": "u", "card": "Test Unit"}, *gear]
+            deck = [{"id": "d", "card": "Test Unit"}]
+            setup = {
+                "turn": {"player": "A"},
+                "players": {"A": {"hand": [{"id": "s", "card": "Linked"}], "base": base, "deck": deck}, "B": {}},
+            }
+            game = GameState(setup)
+            game.push({"by": "A", "do": "play", "card": "s", "targets": {"target": "u"}})
+            game.push({"by": "A", "do": "pass"})
+            game.push({"by": "B", "do": "pass"})
+            assert (game.obj("u").zone == "trash", len(game.hand("A"))) == (not gear, drawn)
+    finally:
+        use_read_cards({})
+
+
 def _barrage_game(definition):
     use_read_cards({"Rocket Barrage": definition})
     return GameState(
@@ -194,8 +226,18 @@ _MUTANTS = {
 }
 
 
-@pytest.mark.parametrize("mutant", sorted(_MUTANTS))
+def _if_you_do_always(sentence, before, ctx, used):
+    found = modal.read_if_you_do(sentence, before, ctx, used)
+    return None if found is None else found[0]["do"] + found[0]["then"]
+
+
+@pytest.mark.parametrize("mutant", [*sorted(_MUTANTS), "if you do read as always"])
 def test_the_disputes_kill_a_mutant_of_the_modes(mutant, real_db, monkeypatch):
+    if mutant == "if you do read as always":
+        swapped = [_if_you_do_always if r is modal.read_if_you_do else r for r in abilities.INSTEAD]
+        monkeypatch.setattr(abilities, "INSTEAD", swapped)
+        assert _verdicts(real_db) != {"match"}, f"the mutant {mutant!r} of the reader survives every modal dispute"
+        return
     original, replacement = _MUTANTS[mutant]
     monkeypatch.setattr(
         effects,

@@ -1,14 +1,19 @@
 """Modal text: "Choose one — • <mode> • <mode>" (355.3): one of a bulleted list of modes, chosen as the spell is
 played or the ability is put on the Chain (402.2), its targets with it. Read into a `mode` choice slot and
 `{op: mode, modes: [...]}` (scenarios/rules/modes.py); each mode's own target slots are marked with its number,
-so only the chosen mode's targets are chosen. Every mode must read in full, or the sentence is refused.
+so only the chosen mode's targets are chosen. Every mode must read in full, or the sentence is refused. "X or Y"
+unbulleted is a choice made as it resolves (355.17). "If you do, ..." after an instruction is linked to it
+(359.3.e.14.b): executed only if its game action was performed.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
+from scenarios.card_reader.abilities import INSTEAD
 from scenarios.card_reader.effects import instructions, template
+from scenarios.card_reader.phrases import Context
 
 _MODE_SPLIT = re.compile(r"\s*•\s*")
 _SENTENCE = re.compile(r"(?<=\.)\s+")
@@ -60,3 +65,24 @@ def _either(m, ctx):
         options.append(found)
     ctx.it = outer
     return [{"op": "either", "options": options, "labels": [m["a"], m["b"]]}]
+
+
+_IF_YOU_DO = re.compile(r"if you do, (?P<then>.+?)\.?")
+_REMOVING = ("kill", "banish", "return_to_hand")  # their performance is seen: the object left the board
+
+
+def read_if_you_do(sentence: str, before: list[dict[str, Any]], ctx: Context, used: list[str]) -> list | None:
+    """ "Kill a gear. If you do, buff me.": the second sentence is executed only if the first's game action was
+    performed (359.3.e.14.b; `{op: if_done}`, scenarios/rules/linked.py). Read for one instruction that takes an
+    object off the board, the only ones whose performance the engine sees."""
+    found = _IF_YOU_DO.fullmatch(sentence.strip())
+    if found is None or len(before) != 1 or before[0]["op"] not in _REMOVING:
+        return None
+    then = instructions(found["then"], ctx, used)
+    if then is None:
+        return None
+    used.append("if you do")
+    return [{"op": "if_done", "do": before, "then": then}]
+
+
+INSTEAD.append(read_if_you_do)
