@@ -138,6 +138,20 @@ def test_if_you_do_is_linked_to_a_kill_banish_or_return_before_it():
     assert read("Kill a unit at a battlefield. Draw 1. If you do, draw 1.").status == "unread"
 
 
+def test_if_you_cant_and_a_gear_with_a_cost_no_more_than():
+    mobilize = read("Channel 1 rune exhausted. If you can't, draw 1.")
+    assert mobilize.definition["effects"] == [
+        {"op": "if_done", "do": [{"op": "channel", "n": 1, "exhausted": True}], "else": [{"op": "draw", "n": 1}]}
+    ]
+    pick = read(
+        "When you play me, you may kill a gear with Energy cost no more than [1 Energy]. If you do, play a Gold gear"
+        " token exhausted.",
+        "Unit",
+        might=2,
+    )
+    assert pick.definition["triggers"][0]["targets"] == {"target": {"type": "gear", "max_cost": 1}}
+
+
 def test_a_kill_replaced_by_another_event_was_not_done():
     """359.3.e.14.b (Deathgrip's example): a unit healed and recalled instead of dying was not killed."""
     definition = {**read("Kill a friendly unit. If you do, draw 1.").definition, "name": "Linked", "real": "Linked"}
@@ -228,13 +242,24 @@ _MUTANTS = {
 
 def _if_you_do_always(sentence, before, ctx, used):
     found = modal.read_if_you_do(sentence, before, ctx, used)
-    return None if found is None else found[0]["do"] + found[0]["then"]
+    return None if found is None else found[0]["do"] + found[0].get("then", found[0].get("else", []))
 
 
-@pytest.mark.parametrize("mutant", [*sorted(_MUTANTS), "if you do read as always"])
+def _can_and_cant_swapped(sentence, before, ctx, used):
+    found = modal.read_if_you_do(sentence, before, ctx, used)
+    if found is None:
+        return None
+    swap = {"then": "else", "else": "then"}
+    return [{swap.get(k, k): v for k, v in found[0].items()}]
+
+
+_LINKED = {"if you do read as always": _if_you_do_always, "if you can't read as if you do": _can_and_cant_swapped}
+
+
+@pytest.mark.parametrize("mutant", [*sorted(_MUTANTS), *_LINKED])
 def test_the_disputes_kill_a_mutant_of_the_modes(mutant, real_db, monkeypatch):
-    if mutant == "if you do read as always":
-        swapped = [_if_you_do_always if r is modal.read_if_you_do else r for r in abilities.INSTEAD]
+    if mutant in _LINKED:
+        swapped = [_LINKED[mutant] if r is modal.read_if_you_do else r for r in abilities.INSTEAD]
         monkeypatch.setattr(abilities, "INSTEAD", swapped)
         assert _verdicts(real_db) != {"match"}, f"the mutant {mutant!r} of the reader survives every modal dispute"
         return

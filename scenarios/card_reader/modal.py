@@ -3,7 +3,7 @@ played or the ability is put on the Chain (402.2), its targets with it. Read int
 `{op: mode, modes: [...]}` (scenarios/rules/modes.py); each mode's own target slots are marked with its number,
 so only the chosen mode's targets are chosen. Every mode must read in full, or the sentence is refused. "X or Y"
 unbulleted is a choice made as it resolves (355.17). "If you do, ..." after an instruction is linked to it
-(359.3.e.14.b): executed only if its game action was performed.
+(359.3.e.14.b): executed only if its game action was performed ("if you can't": only if it was not).
 """
 
 from __future__ import annotations
@@ -67,22 +67,22 @@ def _either(m, ctx):
     return [{"op": "either", "options": options, "labels": [m["a"], m["b"]]}]
 
 
-_IF_YOU_DO = re.compile(r"if you do, (?P<then>.+?)\.?")
-_REMOVING = ("kill", "banish", "return_to_hand")  # their performance is seen: the object left the board
+_IF_YOU_DO = re.compile(r"if you (?P<can>do|can't), (?P<then>.+?)\.?")
+_SEEN = ("kill", "banish", "return_to_hand", "channel")  # instructions whose performance the engine sees (linked.py)
 
 
 def read_if_you_do(sentence: str, before: list[dict[str, Any]], ctx: Context, used: list[str]) -> list | None:
     """ "Kill a gear. If you do, buff me.": the second sentence is executed only if the first's game action was
-    performed (359.3.e.14.b; `{op: if_done}`, scenarios/rules/linked.py). Read for one instruction that takes an
-    object off the board, the only ones whose performance the engine sees."""
+    performed (359.3.e.14.b; `{op: if_done}`, scenarios/rules/linked.py); "Channel 1 rune exhausted. If you can't,
+    draw 1.": only if it was not. Read after one instruction whose performance the engine sees."""
     found = _IF_YOU_DO.fullmatch(sentence.strip())
-    if found is None or len(before) != 1 or before[0]["op"] not in _REMOVING:
+    if found is None or len(before) != 1 or before[0]["op"] not in _SEEN:
         return None
     then = instructions(found["then"], ctx, used)
     if then is None:
         return None
-    used.append("if you do")
-    return [{"op": "if_done", "do": before, "then": then}]
+    used.append(f"if you {found['can']}")
+    return [{"op": "if_done", "do": before, "then" if found["can"] == "do" else "else": then}]
 
 
 INSTEAD.append(read_if_you_do)

@@ -113,6 +113,11 @@ def _qualify(rest: str, spec: dict[str, Any], plural: bool = False) -> dict[str,
                 spec["max_might"] = int(found.group(1))
                 rest = rest[found.end() :]
                 continue
+            found = re.match(r" with energy cost no more than \[(\d+) energy\]", rest)
+            if found and not plural:  # its printed Energy cost (206)
+                spec["max_cost"] = int(found.group(1))
+                rest = rest[found.end() :]
+                continue
             found = re.match(r" that(?:'s| is) (stunned|damaged)|^ (stunned|damaged)", rest)
             if found and plural:
                 spec[found.group(1) or found.group(2)] = True

@@ -73,6 +73,8 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         return False
     if spec.max_might is not None and calc.might(game, obj) > spec.max_might:
         return False
+    if spec.max_cost is not None and (obj.definition.energy or 0) > spec.max_cost:  # its printed cost (206)
+        return False
     if spec.same_place_as is not None:  # "two units at the same battlefield": where the other chosen unit is
         chosen = ctx.chosen.get(spec.same_place_as, ())
         if obj.location not in {game.objects[ref[0]].location for ref in chosen if not isinstance(ref, str)}:
