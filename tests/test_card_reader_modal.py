@@ -143,6 +143,9 @@ def test_if_you_cant_and_a_gear_with_a_cost_no_more_than():
     assert mobilize.definition["effects"] == [
         {"op": "if_done", "do": [{"op": "channel", "n": 1, "exhausted": True}], "else": [{"op": "draw", "n": 1}]}
     ]
+    catalyst = read("Channel 2 runes exhausted. If you couldn't channel 2 runes this way, draw 1.")
+    assert catalyst.definition["effects"][0]["else"] == [{"op": "draw", "n": 1}]
+    assert read("Channel 1 rune exhausted. If you couldn't channel 2 runes this way, draw 1.").status == "unread"
     pick = read(
         "When you play me, you may kill a gear with Energy cost no more than [1 Energy]. If you do, play a Gold gear"
         " token exhausted.",

@@ -67,21 +67,23 @@ def _either(m, ctx):
     return [{"op": "either", "options": options, "labels": [m["a"], m["b"]]}]
 
 
-_IF_YOU_DO = re.compile(r"if you (?P<can>do|can't), (?P<then>.+?)\.?")
+_IF_YOU_DO = re.compile(r"if you (?P<can>do|can't|couldn't channel (?P<n>\d+) runes? this way), (?P<then>.+?)\.?")
 _SEEN = ("kill", "banish", "return_to_hand", "channel")  # instructions whose performance the engine sees (linked.py)
 
 
 def read_if_you_do(sentence: str, before: list[dict[str, Any]], ctx: Context, used: list[str]) -> list | None:
     """ "Kill a gear. If you do, buff me.": the second sentence is executed only if the first's game action was
     performed (359.3.e.14.b; `{op: if_done}`, scenarios/rules/linked.py); "Channel 1 rune exhausted. If you can't,
-    draw 1.": only if it was not. Read after one instruction whose performance the engine sees."""
+    draw 1." ("If you couldn't channel 2 runes this way"): only if it was not. Read after one instruction whose performance the engine sees."""
     found = _IF_YOU_DO.fullmatch(sentence.strip())
     if found is None or len(before) != 1 or before[0]["op"] not in _SEEN:
+        return None
+    if found["n"] and (before[0]["op"], before[0]["n"]) != ("channel", int(found["n"])):  # "this way": the channel
         return None
     then = instructions(found["then"], ctx, used)
     if then is None:
         return None
-    used.append(f"if you {found['can']}")
+    used.append("if you do" if found["can"] == "do" else "if you can't")
     return [{"op": "if_done", "do": before, "then" if found["can"] == "do" else "else": then}]
 
 
