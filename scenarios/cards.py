@@ -78,7 +78,9 @@ class TargetSpec(Strict):
     of: str | None = None  # a move's destination: the earlier slot whose units move there (not where they are)
     zone: Literal["trash", "hand"] | None = None  # "a unit from your trash / hand": a card of its chooser's (355.10.a)
     modes: int | None = None  # a "mode" choice: how many modes it chooses among (355.3)
-    fresh: bool = False  # "choose one you've not chosen this turn": not a mode chosen for this ability this turn
+    # "choose one you've not chosen this turn" ("turn"): not a mode chosen for this ability of this object this turn;
+    # "choose one you haven't already chosen" ("item"): not one chosen for another execution of it (Repeat, 820.2)
+    not_chosen: Literal["turn", "item"] | None = None
     mode: int | None = None  # chosen only when the item's mode is this one (355.3; scenarios/rules/modes.py)
 
 

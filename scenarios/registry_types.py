@@ -328,6 +328,9 @@ class TypedQueries(Protocol):
     def check_hidden_turn(self, game: Any, card: Any) -> None:
         """scenarios.rules.playing.check_hidden_turn"""
 
+    def check_modes_distinct(self, game: Any, specs: dict, executions: list[dict], label: str) -> None:
+        """scenarios.rules.modes.check_modes_distinct"""
+
     def check_play_location(self, game: Any, player: str, card: Any, location: str, hidden_at: str | None) -> None:
         """scenarios.rules.playing.check_play_location"""
 

@@ -51,7 +51,7 @@ def test_each_mode_is_read_with_its_own_targets():
 def test_a_mode_not_chosen_this_turn_is_remembered_for_the_ability():
     text = "[Exhaust]: Choose one you've not chosen this turn —\n• Draw 1.\n• Channel 1 rune exhausted."
     (ability,) = read(text, "Gear").definition["activated"]
-    assert ability["targets"] == {"mode": {"type": "mode", "modes": 2, "fresh": True}}
+    assert ability["targets"] == {"mode": {"type": "mode", "modes": 2, "not_chosen": "turn"}}
     definition = {**read(text, "Gear").definition, "name": "Some Gear", "real": "Some Gear"}
     try:
         use_read_cards({"Some Gear": definition})
@@ -75,6 +75,16 @@ def test_a_mode_not_chosen_this_turn_is_remembered_for_the_ability():
         use_read_cards({})
 
 
+def test_several_repeats_and_a_mode_not_already_chosen():
+    text = (
+        "[Repeat] — [1 Energy] / [Any rune] / [1 Energy][Any rune] (You may pay each additional cost to repeat this"
+        " spell's effect.)\nChoose one you haven't already chosen —\n• Draw 1.\n• Discard 1."
+    )
+    definition = read(text).definition
+    assert definition["repeat"] == [{"energy": 1}, {"power": 1}, {"energy": 1, "power": 1}]  # 820.1.c.2
+    assert definition["targets"]["mode"] == {"type": "mode", "modes": 2, "not_chosen": "item"}
+
+
 def test_a_mode_of_several_sentences_and_a_trigger_with_modes():
     spell = read("Choose one —\n• Draw 1. Discard 1.\n• Channel 1 rune exhausted.")
     assert spell.definition["effects"][0]["modes"] == [
@@ -92,7 +102,7 @@ def test_a_mode_of_several_sentences_and_a_trigger_with_modes():
     [
         "Choose one —\n• Draw 1.\n• Frobnicate a unit.",  # one mode not read: the whole list is refused
         "Choose one —\n• Draw 1.",  # one mode is no choice
-        "Choose one you haven't already chosen —\n• Draw 1.\n• Discard 1.",  # a memory across executions: not read
+        "Choose one you have chosen —\n• Draw 1.\n• Discard 1.",
         "Choose two —\n• Draw 1.\n• Discard 1.\n• Channel 1 rune exhausted.",
     ],
 )
@@ -231,7 +241,7 @@ def _either_swapped(m, ctx):
 
 def _fresh_dropped(m, ctx):
     found = modal._choose_one(m, ctx)
-    ctx.targets.get("mode", {}).pop("fresh", None)
+    ctx.targets.get("mode", {}).pop("not_chosen", None)
     return found
 
 

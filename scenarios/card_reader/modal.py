@@ -21,18 +21,20 @@ _SENTENCE = re.compile(r"(?<=\.)\s+")
 
 @template(
     "choose one",
-    r"choose one(?P<fresh> you've not chosen this turn| that hasn't been chosen this turn)? — (?P<modes>•.+)",
+    r"choose one(?P<turn> you've not chosen this turn| that hasn't been chosen this turn)?"
+    r"(?P<item> you haven't already chosen)? — (?P<modes>•.+)",
 )
 def _choose_one(m, ctx):
-    """ "Choose one you've not chosen this turn —": the modes this ability chose this turn are not offered."""
+    """ "Choose one you've not chosen this turn —": the modes this ability chose this turn are not offered; "Choose
+    one you haven't already chosen —": each execution of a repeated spell chooses a different mode (820.2)."""
     if "mode" in ctx.targets:  # one list of modes per ability
         return None
     modes = [part.strip() for part in _MODE_SPLIT.split(m["modes"]) if part.strip()]
     if len(modes) < 2:
         return None
     ctx.targets["mode"] = {"type": "mode", "modes": len(modes)}
-    if m["fresh"]:
-        ctx.targets["mode"]["fresh"] = True
+    if m["turn"] or m["item"]:
+        ctx.targets["mode"]["not_chosen"] = "turn" if m["turn"] else "item"
     outer, read = ctx.it, []
     for number, mode in enumerate(modes, start=1):
         before = set(ctx.targets)

@@ -11,7 +11,7 @@ execution chooses its own mode (820.2.a).
 from __future__ import annotations
 
 from scenarios.game import Game
-from scenarios.kernel import EngineError, calc, choose, instruction, note, query
+from scenarios.kernel import EngineError, Refusal, calc, choose, instruction, note, query
 from scenarios.trace import StepKind
 
 MODE_SLOT = "mode"
@@ -30,10 +30,10 @@ def mode_unchosen(game: Game, spec, chosen: dict) -> bool:
 
 @query("modes_offered")
 def modes_offered(game: Game, spec, ctx) -> list[str]:
-    """The modes "1" to N a mode choice may pick; "choose one you've not chosen this turn" (`fresh`) offers none
-    chosen this turn for the same ability of the same object (marked as it went on the Chain)."""
+    """The modes "1" to N a mode choice may pick; "choose one you've not chosen this turn" (`not_chosen: turn`)
+    offers none chosen this turn for the same ability of the same object (marked as it went on the Chain)."""
     offered = [str(n) for n in range(1, (spec.modes or 0) + 1)]
-    if not spec.fresh:
+    if spec.not_chosen != "turn":
         return offered
     return [mode for mode in offered if (MODE_SLOT, ctx.source, ctx.label, mode) not in game.trigger_marks]
 
@@ -43,11 +43,23 @@ def mark_modes_chosen(game: Game, item) -> None:
     """Remember, for this turn, the modes an item chose as it went on the Chain, when its text forbids choosing
     them again this turn (its choices are made then, 355.3, 402.2; a mark kept with the turn's other marks)."""
     for slot, spec in item.target_specs:
-        if spec.type != "mode" or not spec.fresh:
+        if spec.type != "mode" or spec.not_chosen != "turn":
             continue
         for targets in (item.targets or {}, *item.repeat_targets):
             for mode in targets.get(slot, ()):
                 game.trigger_marks = (*game.trigger_marks, (MODE_SLOT, item.source, item.label, mode))
+
+
+@query("check_modes_distinct")
+def check_modes_distinct(game: Game, specs: dict, executions: list[dict], label: str) -> None:
+    """ "Choose one you haven't already chosen —": the executions of a repeated spell (its first and each Repeat
+    paid, chosen as it is played, 820.2) choose different modes; the same mode twice is an illegal choice (355.3)."""
+    for slot, spec in specs.items():
+        if spec.type != "mode" or spec.not_chosen != "item":
+            continue
+        picked = [mode for targets in executions for mode in targets.get(slot, ())]
+        if len(set(picked)) != len(picked):
+            raise Refusal("355.3", f"{label}: each execution chooses a mode not already chosen (chosen: {picked})")
 
 
 @instruction("mode")
