@@ -85,6 +85,16 @@ def test_several_repeats_and_a_mode_not_already_chosen():
     assert definition["targets"]["mode"] == {"type": "mode", "modes": 2, "not_chosen": "item"}
 
 
+def test_choose_one_to_give_me_a_keyword_this_turn():
+    text = "When I become ready, choose one to give me this turn —\n• [Assault 2] (+2.)\n• [Ganking] (I can move.)"
+    (trigger,) = read(text, "Unit", might=5).definition["triggers"]
+    assert trigger["effects"][0]["modes"] == [
+        [{"op": "grant", "keyword": "Assault", "to": "this", "value": 2}],
+        [{"op": "grant", "keyword": "Ganking", "to": "this"}],
+    ]
+    assert read("When I attack, choose one to give me this turn —\n• [Assault 2]\n• Draw 1.", "Unit").status == "unread"
+
+
 def test_a_mode_of_several_sentences_and_a_trigger_with_modes():
     spell = read("Choose one —\n• Draw 1. Discard 1.\n• Channel 1 rune exhausted.")
     assert spell.definition["effects"][0]["modes"] == [
@@ -245,7 +255,13 @@ def _fresh_dropped(m, ctx):
     return found
 
 
+def _keyword_modes_reversed(m, ctx):
+    found = modal._choose_one_to_give(m, ctx)
+    return None if found is None else [{**found[0], "modes": found[0]["modes"][::-1]}]
+
+
 _MUTANTS = {
+    "the keyword modes read in reverse": (modal._choose_one_to_give, _keyword_modes_reversed),
     "a mode chosen this turn offered again": (modal._choose_one, _fresh_dropped),
     "the modes read in reverse": (modal._choose_one, _reversed),
     "every mode's targets chosen": (modal._choose_one, _every_mode_targets),

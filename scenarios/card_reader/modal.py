@@ -27,14 +27,26 @@ _SENTENCE = re.compile(r"(?<=\.)\s+")
 def _choose_one(m, ctx):
     """ "Choose one you've not chosen this turn —": the modes this ability chose this turn are not offered; "Choose
     one you haven't already chosen —": each execution of a repeated spell chooses a different mode (820.2)."""
-    if "mode" in ctx.targets:  # one list of modes per ability
-        return None
     modes = [part.strip() for part in _MODE_SPLIT.split(m["modes"]) if part.strip()]
-    if len(modes) < 2:
+    return _modes(modes, ctx, "turn" if m["turn"] else "item" if m["item"] else None)
+
+
+@template("choose one", r"choose one to give (?P<obj>me|it) this turn — (?P<modes>•.+)")
+def _choose_one_to_give(m, ctx):
+    """ "Choose one to give me this turn — • [Assault 2] • [Deflect 2]": each mode is "give me <keyword> this turn"."""
+    modes = [part.strip().rstrip(".") for part in _MODE_SPLIT.split(m["modes"]) if part.strip()]
+    if not all(re.fullmatch(r"\[[a-z-]+(?: \d+)?\]", mode) for mode in modes):
+        return None
+    return _modes([f"give {m['obj']} {mode} this turn" for mode in modes], ctx, None)
+
+
+def _modes(modes: list[str], ctx, not_chosen: str | None):
+    """The mode choice and `{op: mode}` of a list of modes, each read in full, or None."""
+    if "mode" in ctx.targets or len(modes) < 2:  # one list of modes per ability; one mode is no choice
         return None
     ctx.targets["mode"] = {"type": "mode", "modes": len(modes)}
-    if m["turn"] or m["item"]:
-        ctx.targets["mode"]["not_chosen"] = "turn" if m["turn"] else "item"
+    if not_chosen:
+        ctx.targets["mode"]["not_chosen"] = not_chosen
     outer, read = ctx.it, []
     for number, mode in enumerate(modes, start=1):
         before = set(ctx.targets)
