@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # each registers its templates: amounts, additional costs and discounts, moves, the main deck, trash and hand,
-# players, statics; entering the board, trigger conditions, "instead"
+# players, statics; entering the board, trigger conditions, "instead"; modes, "X or Y" and "if you do"
 from scenarios.card_reader import (  # noqa: F401
     amounts,
     costs,
