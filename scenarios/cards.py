@@ -400,7 +400,6 @@ class Card(Strict):
     flow: list[Cost] = Field(default_factory=list)  # [Flow] costs: played from the trash for one, then banished (829)
     might_bonus: int = 0
     enters_ready: bool = False
-    enters_ready_if: str | None = None  # "If <condition>, I enter ready": a condition word (364.3)
     # "You may play me to an open / an occupied enemy battlefield": locations its play may choose (355.2.b)
     played_to: list[Literal["open", "occupied enemy"]] = Field(default_factory=list)
     targets: dict[str, TargetSpec] = Field(default_factory=dict)
@@ -531,7 +530,7 @@ def check_vocabulary(card: Card) -> None:
     for trigger in card.triggers:
         _check_event(card, trigger.when.event)
     conditions = [t.condition for t in card.triggers] + [d.condition for d in card.discounts]
-    conditions += [m.condition for m in card.cost_modifiers] + [card.enters_ready_if]
+    conditions += [m.condition for m in card.cost_modifiers]
     conditions += [card.additional_cost.condition] if card.additional_cost else []
     conditions += [d.condition for a in card.activated for d in a.discounts]
     conditions += [p.condition for p in card.passives] + [a.condition for a in card.activated]

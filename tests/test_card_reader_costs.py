@@ -166,9 +166,9 @@ def test_entering_ready_on_a_condition_and_a_discount_by_might():
         "optional": True,
         "condition": "you've played a spell this turn",
     }
-    assert crescent.definition["enters_ready_if"] == "additional cost paid"
+    assert [r["condition"] for r in crescent.definition["replacements"]] == ["additional cost paid"]
     monch = _read("If an opponent controls a stunned unit, I cost [2 Energy] less and enter ready.")
-    assert monch.definition["enters_ready_if"] == "an opponent controls a stunned unit"
+    assert [r["condition"] for r in monch.definition["replacements"]] == ["an opponent controls a stunned unit"]
     splitter = _read("This spell's Energy cost is reduced by the highest Might among units you control.", "Spell")
     assert splitter.definition["discounts"] == [{"energy": 1, "for_each": "might of your mightiest unit"}]
 
@@ -318,8 +318,8 @@ def _free(card):
 
 
 def _always_ready(card):
-    if card.pop("enters_ready_if", None):
-        card["enters_ready"] = True
+    for replacement in card.get("replacements", []):  # "if <condition>, I enter ready" read as always
+        replacement.pop("condition", None)
 
 
 def _once(card):

@@ -12,6 +12,7 @@ import pytest
 from rules_db import card_readings, guard
 from scenarios import schema
 from scenarios.card_reader import CardText, abilities, deck, effects, read_card
+from scenarios.card_reader.entering import read_entering
 from scenarios.cards import Card, UnknownCard, use_read_cards
 from scenarios.replay import replay_file, replay_variant
 
@@ -192,7 +193,8 @@ def test_predict_and_burn(text, expected):
 
 def test_entering_ready_if_the_hand_is_small():
     reading = read("If you have two or fewer cards in your hand, I enter ready.")
-    assert reading.definition["enters_ready_if"] == "2 or fewer cards in hand"
+    (replacement,) = reading.definition["replacements"]  # the entering family's reading (369.3)
+    assert replacement["condition"] == "2 or fewer cards in hand" and replacement["would"] == "enter_exhausted"
     assert "enters_ready" not in reading.definition
 
 
@@ -413,15 +415,15 @@ def _predict_and_burn_read_as_one(monkeypatch):
 
 
 def _enter_ready_condition_read_as_always(monkeypatch):
-    read_static = abilities.read_static
-
-    def always(text, card, used):
-        found = read_static(text, card, used)
-        if card.pop("enters_ready_if", None):
-            card["enters_ready"] = True
+    def always(text, card, used, condition):
+        found = read_entering(text, card, used, condition)
+        for replacement in card.get("replacements", []):  # "if <condition>, I enter ready" read as always
+            replacement.pop("condition", None)
         return found
 
-    monkeypatch.setattr(abilities, "read_static", always)
+    monkeypatch.setattr(
+        abilities, "MORE_READERS", [always if r is read_entering else r for r in abilities.MORE_READERS]
+    )
 
 
 def _discard_condition_dropped(monkeypatch):

@@ -77,15 +77,22 @@ def test_what_is_not_a_players_own_part_stays_unread(text):
     assert reading.status == "unread" and reading.unread
 
 
+def _ready_if(reading) -> str:
+    """The condition of "If <condition>, I enter ready": a replacement of entering exhausted (369.3)."""
+    (replacement,) = reading.definition["replacements"]
+    assert replacement["would"] == "enter_exhausted" and replacement["to"] == {"who": "self"}
+    return replacement["condition"]
+
+
 def test_conditions_about_an_opponent_read_into_condition_words():
     leona = read("If an opponent's score is within 3 points of the Victory Score, I enter ready.", "Unit", might=6)
-    assert leona.definition["enters_ready_if"] == "an opponent within 3 points of the victory score"
+    assert _ready_if(leona) == "an opponent within 3 points of the victory score"
     assert not leona.definition.get("enters_ready")
     vayne = read("If an opponent controls a battlefield, I enter ready.", "Unit", might=2)
-    assert vayne.definition["enters_ready_if"] == "an opponent controls a battlefield"
+    assert _ready_if(vayne) == "an opponent controls a battlefield"
     monch = read("If an opponent controls a stunned unit, I cost [2 Energy] less and enter ready.", "Unit", might=6)
     assert monch.definition["discounts"] == [{"energy": 2, "condition": "an opponent controls a stunned unit"}]
-    assert monch.definition["enters_ready_if"] == "an opponent controls a stunned unit"
+    assert _ready_if(monch) == "an opponent controls a stunned unit"
     center = read("If an opponent's score is within 3 points of the Victory Score, this costs [2 Energy] less.")
     assert center.definition["discounts"] == [
         {"energy": 2, "condition": "an opponent within 3 points of the victory score"}
@@ -275,8 +282,8 @@ def _unconditional(text, card, spell, used):
     found = reader.read_conditional_static(text, card, spell, used)
     for discount in card.get("discounts", []):
         discount.pop("condition", None)
-    if card.pop("enters_ready_if", None):
-        card["enters_ready"] = True
+    for replacement in card.get("replacements", []):  # "if <condition>, I enter ready" read as always
+        replacement.pop("condition", None)
     return found
 
 

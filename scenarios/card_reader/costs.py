@@ -14,6 +14,7 @@ from typing import Any
 
 from scenarios.card_reader.abilities import PARAGRAPH_READERS, Unread, read_activated, read_trigger
 from scenarios.card_reader.effects import instructions, template
+from scenarios.card_reader.entering import enters_ready_if
 from scenarios.card_reader.keywords import engine_keyword, keyword_prefix
 from scenarios.card_reader.phrases import UNIT_TAGS, Context, icons_cost, reference
 from scenarios.card_reader.text import sentences
@@ -99,7 +100,7 @@ def _if_you_do(sentence: str, card: dict[str, Any], used: list[str]) -> None:
     if found["ready"]:  # "If you do, I enter ready" (359.2.c: else a unit enters exhausted)
         if card["type"] != "unit":
             raise Unread(sentence)
-        card["enters_ready_if"] = PAID
+        enters_ready_if(card, PAID)
         used.append("costs: if you do, I enter ready")
         return
     if found["ignore"]:
@@ -274,7 +275,7 @@ def read_discount(text: str, card: dict[str, Any], spell: Context | None, used: 
         if conditional["ready"]:  # "If <condition>, I cost [2] less and enter ready"
             if card["type"] != "unit":
                 raise Unread(text)
-            card["enters_ready_if"] = word
+            enters_ready_if(card, word)
         used.append("costs: this costs less if <condition>")
         return True
     elsewhere = _ELSEWHERE.fullmatch(text)

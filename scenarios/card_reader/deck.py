@@ -287,14 +287,4 @@ def _read_discarded_passive(text: str, card: dict[str, Any], used: list[str]) ->
     return True
 
 
-def _read_small_hand_enters_ready(text: str, card: dict[str, Any], used: list[str]) -> bool:
-    """ "If you have two or fewer cards in your hand, I enter ready": the condition words of rules/hand_size.py."""
-    small_hand = re.fullmatch(r"if you have (\w+) or fewer cards in your hand, i enter ready", text)
-    if not small_hand or number(small_hand.group(1)) is None:
-        return False
-    card["enters_ready_if"] = f"{number(small_hand.group(1))} or fewer cards in hand"
-    used.append("static: if <hand size>, I enter ready")
-    return True
-
-
-STATIC_READERS.extend((_read_discarded_passive, _read_small_hand_enters_ready))
+STATIC_READERS.append(_read_discarded_passive)

@@ -64,6 +64,12 @@ _GROUP_READY = re.compile(r"(?P<who>" + "|".join(_GROUP) + ") enter ready")
 _HAVE_AND_READY = re.compile(r"(?P<have>i have .+?) and enter ready")
 
 
+def enters_ready_if(card: dict[str, Any], word: str) -> None:
+    """ "If <condition>, I enter ready" said by another family's sentence ("If you do, I enter ready", "... I cost
+    [2] less and enter ready"): the one reading of it, a conditional replacement of entering exhausted (369.3)."""
+    _replacement(card, "self", word)
+
+
 def _replacement(card: dict[str, Any], who: str, word: str | None, would: str = "enter_exhausted") -> None:
     entry: dict[str, Any] = {"would": would, "to": {"who": who}, "instead": []}
     if word:

@@ -15,6 +15,7 @@ from typing import Any
 
 from scenarios.card_reader.abilities import PARAGRAPH_READERS, TRIGGERS, Unread, read_trigger
 from scenarios.card_reader.effects import instructions, template
+from scenarios.card_reader.entering import enters_ready_if
 from scenarios.card_reader.phrases import Context, icons_cost
 
 _WHO = {"each player": "each", "each opponent": "opponents", "each other player": "others"}
@@ -210,7 +211,7 @@ def read_conditional_static(text: str, card: dict[str, Any], spell: Context | No
     if found["ready"] or found["and"]:
         if card["type"] not in ("unit", "gear"):
             raise Unread(text)
-        card["enters_ready_if"] = word
+        enters_ready_if(card, word)
         used.append("static: if <an opponent ...>, I enter ready")
     return True
 

@@ -8,7 +8,7 @@ player as the spell or ability resolves, and is not a target (355.10.e).
 
 The condition words about opponents ("if an opponent's score is within 3 points of the Victory Score", "if an
 opponent controls a battlefield") read the game as the condition is checked; a unit whose entering ready depends
-on one (`enters_ready_if`) has it checked as it enters the board (364.3, a conditional passive).
+on one ("If an opponent ..., I enter ready": a conditional replacement, rules/entering.py) has it checked as it enters.
 
 Also here: a chosen player's hand revealed and a card chosen from it (`reveal_hand`, `choose_from_hand`; the
 player is a target, 355.10, the card is not, 355.10.a). What a player can't do this turn is rules/restrictions.py's

@@ -16,7 +16,6 @@ from scenarios.actions import Hide, Play
 from scenarios.cards import Cost
 from scenarios.game import Game
 from scenarios.kernel import (
-    Condition,
     Refusal,
     action,
     calc,
@@ -197,9 +196,7 @@ def play_card(game: Game, act: Play) -> None:
             do.pay_additional_cost(game, card, player, because="357.2")
         card_finalized(game, card, player)
         card.location = None
-        ready = calc.entering_ready(
-            game, card, player, location, bool(act.accelerate) or enters_ready(game, card, player)
-        )
+        ready = calc.entering_ready(game, card, player, location, bool(act.accelerate) or card.definition.enters_ready)
         do.enter_board(game, card, player, location, ready, hidden_at, because="359")
         calc.card_played(game, card, player, hidden_at)
         calc.cleanup(game, f"{card.id} entered the board", "319.6")
@@ -334,15 +331,6 @@ def _with_card(card, count: int, ids: tuple[str, ...]) -> tuple[int, tuple[str, 
     return count + 1, (*ids, card.id)
 
 
-def enters_ready(game: Game, card, player: str) -> bool:
-    """ "I enter ready" (359.2.c), or "If <condition>, I enter ready": the condition decided as it enters."""
-    definition = card.definition
-    if definition.enters_ready or definition.enters_ready_if is None:
-        return definition.enters_ready
-    context = Condition(player, card.id, True)
-    return calc.decide_condition(game, definition.enters_ready_if, context, card.id, "it enters ready", "359.2.c")
-
-
 # what a unit played by an instruction ignores of its cost, in a step's words, and the rule that says so
 _IGNORED = {
     "cost": (", ignoring its cost", "356.1.b.1"),
@@ -398,7 +386,7 @@ def play_by_effect(game: Game, unit, player: str, location: str, label: str, ign
         if definition.additional_cost is not None:
             do.pay_additional_cost(game, unit, player, because="356.1.b.3")
     card_finalized(game, unit, player)
-    ready = calc.entering_ready(game, unit, player, location, accelerate or enters_ready(game, unit, player))
+    ready = calc.entering_ready(game, unit, player, location, accelerate or definition.enters_ready)
     do.enter_board(game, unit, player, location, ready, None, because="419.3.b")
     card_played(game, unit, player)
 
