@@ -44,7 +44,10 @@ class TargetSpec(Strict):
 
     # "permanent": a unit or a gear card ("a unit or gear from your trash"; 133.4.a.2: the permanent types)
     # "player": a player chosen (355.10: a player mentioned is a target), "enemy" side: an opponent
-    type: Literal["unit", "spell", "gear", "permanent", "card_in_hand", "battlefield", "location", "player"] = "unit"
+    # "mode": which of a bulleted list of modes (355.3), "1" to `modes`
+    type: Literal["unit", "spell", "gear", "permanent", "card_in_hand", "battlefield", "location", "player", "mode"] = (
+        "unit"
+    )
     side: Literal["friendly", "enemy", "any"] = "any"
     # "not_here": anywhere but where the source is (a unit a move "to here" may choose, 355.4.a); "my_battlefield":
     # here, and here is a battlefield (a base is each player's own: an enemy unit is never in mine)
@@ -76,6 +79,11 @@ class TargetSpec(Strict):
     tag: str | None = None  # "a friendly Mech": a unit with this tag (133.8)
     of: str | None = None  # a move's destination: the earlier slot whose units move there (not where they are)
     zone: Literal["trash", "hand"] | None = None  # "a unit from your trash / hand": a card of its chooser's (355.10.a)
+    modes: int | None = None  # a "mode" choice: how many modes it chooses among (355.3)
+    # "choose one you've not chosen this turn" ("turn"): not a mode chosen for this ability of this object this turn;
+    # "choose one you haven't already chosen" ("item"): not one chosen for another execution of it (Repeat, 820.2)
+    not_chosen: Literal["turn", "item"] | None = None
+    mode: int | None = None  # chosen only when the item's mode is this one (355.3; scenarios/rules/modes.py)
 
 
 class ObjectFilter(Strict):
@@ -491,6 +499,8 @@ def instructions_of(effect_list):
             value = instruction.get(key)
             if isinstance(value, list):
                 yield from instructions_of(value)
+        for mode in (*instruction.get("modes", ()), *instruction.get("options", ())):  # "choose one", "X or Y"
+            yield from instructions_of(mode)
 
 
 def _filter_words(flt: ObjectFilter) -> list[str]:

@@ -331,6 +331,9 @@ class TypedQueries(Protocol):
     def check_hidden_turn(self, game: Any, card: Any) -> None:
         """scenarios.rules.playing.check_hidden_turn"""
 
+    def check_modes_distinct(self, game: Any, specs: dict, executions: list[dict], label: str) -> None:
+        """scenarios.rules.modes.check_modes_distinct"""
+
     def check_play_location(self, game: Any, player: str, card: Any, location: str, hidden_at: str | None) -> None:
         """scenarios.rules.playing.check_play_location"""
 
@@ -436,6 +439,9 @@ class TypedQueries(Protocol):
     def legal_targets(self, game: Any, spec: Any, ctx: Any) -> list[str]:
         """scenarios.rules.targeting.legal_targets"""
 
+    def mark_modes_chosen(self, game: Any, item: Any) -> None:
+        """scenarios.rules.modes.mark_modes_chosen"""
+
     def matches_event(self, game: Any, flt: Any, view: Any, event: Any, kinds: frozenset | None = ...) -> bool:
         """scenarios.rules.filters.matches_event"""
 
@@ -456,6 +462,12 @@ class TypedQueries(Protocol):
 
     def might_rules(self, game: Any, unit: Any) -> tuple[str, ...]:
         """scenarios.rules.layers.might_rules"""
+
+    def mode_unchosen(self, game: Any, spec: Any, chosen: dict) -> bool:
+        """scenarios.rules.modes.mode_unchosen"""
+
+    def modes_offered(self, game: Any, spec: Any, ctx: Any) -> list[str]:
+        """scenarios.rules.modes.modes_offered"""
 
     def move_blocked_by(self, game: Any, unit: Any, destination: str) -> str | None:
         """scenarios.rules.movement.blocked_by"""

@@ -98,7 +98,7 @@ class GameState(Journaled):
         self.delayed: tuple = ()
         self.lasting: tuple = ()  # replacement effects created by resolving effects
         self.lasting_restrictions: tuple = ()  # (subject, incarnation, word, source, turn): "... can't ... this turn"
-        self.trigger_marks: tuple = ()  # (source, ability index, controller) of once-per-turn abilities used
+        self.trigger_marks: tuple = ()  # this turn's uses: once-per-turn abilities, modes chosen (rules/modes.py)
         self.winner: str | None = None
         self.continuation: str | None = None
         self.clock = 0

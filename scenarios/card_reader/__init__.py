@@ -19,13 +19,14 @@ from typing import Any
 
 # each registers its templates: amounts, additional costs and discounts, moves, the main deck, trash and hand,
 # players, statics; entering the board, trigger conditions (two modules), "instead"; one instruction on several
-# objects, a condition with what happens otherwise
+# objects, a condition with what happens otherwise; modes, "X or Y" and "if you do"
 from scenarios.card_reader import (  # noqa: F401
     amounts,
     costs,
     deck,
     entering,
     instead,
+    modal,
     movement,
     otherwise,
     players,

@@ -66,6 +66,14 @@ def keyword_prefix(text: str, card: dict[str, Any]) -> str:
                 )
             rest = after
             continue
+        listed = re.match(r"— ((?:\[[^\]]+\])+(?: / (?:\[[^\]]+\])+)+)\s*", after) if word == "repeat" else None
+        if listed and not found["n"]:  # "[Repeat] — [1] / [A] / [1][A]": several Repeats, each paid or not (820.1.c.2)
+            costs = [icons_cost(part) for part in listed.group(1).split(" / ")]
+            if not all(costs):
+                return rest
+            card.setdefault("repeat", []).extend(costs)
+            rest = after[listed.end() :]
+            continue
         if word in ("equip", "repeat", "flow"):
             cost_text = re.match(r"((?:\[[^\]]+\])+)\s*", after)
             cost = icons_cost(cost_text.group(1)) if cost_text and not found["n"] else None

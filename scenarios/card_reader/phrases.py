@@ -61,7 +61,7 @@ _QUALIFIERS: tuple[tuple[str, dict[str, Any]], ...] = (
     (r" at my battlefield", {"where": "here"}),
     (r" anywhere", {}),  # no restriction: wherever it is on the board
     (r" at a battlefield", {"where": "battlefield"}),
-    (r" (?:in|at) (?:your|its owner's|their) base", {"where": "base"}),
+    (r" (?:in|at) (?:a|your|its owner's|their) base", {"where": "base"}),
     (r" from a battlefield", {"where": "battlefield"}),
     (r" at battlefields", {"where": "battlefield", "plural": True}),
     (r" in combat", {"where": "combat", "plural": True}),
@@ -112,6 +112,11 @@ def _qualify(rest: str, spec: dict[str, Any], plural: bool = False) -> dict[str,
             found = re.match(r" with (\d+) might or less", rest)
             if found:  # "a unit with 3 might or less", "all units with 2 might or less"
                 spec["max_might"] = int(found.group(1))
+                rest = rest[found.end() :]
+                continue
+            found = re.match(r" with energy cost no more than \[(\d+) energy\]", rest)
+            if found and not plural:  # its printed Energy cost (206)
+                spec["max_cost"] = int(found.group(1))
                 rest = rest[found.end() :]
                 continue
             found = re.match(r" that(?:'s| is) (stunned|damaged)|^ (stunned|damaged)", rest)

@@ -17,18 +17,29 @@ class Paragraph:
 
 
 def paragraphs(text: str) -> list[Paragraph]:
-    found = []
+    found: list[Paragraph] = []
     for line in (text or "").replace("\r", "").split("\n"):
         line = line.strip()
         if not line:
             continue
         reminders = tuple(r.strip() for r in _REMINDER.findall(line))
-        found.append(Paragraph(_REMINDER.sub("", line).strip(), reminders))
+        text = _REMINDER.sub("", line).strip()
+        if text.startswith("•") and found:  # a bullet is one mode of the ability listing it above (355.3)
+            found[-1] = Paragraph(f"{found[-1].text} {text}", found[-1].reminders + reminders)
+            continue
+        found.append(Paragraph(text, reminders))
     return found
 
 
 def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+    """The sentences of a paragraph; a bulleted list of modes, sentences and all, is part of the sentence that
+    introduces it ("Choose one — • Draw 1. • ...", 355.3)."""
+    head, bullet, modes = text.partition("•")
+    found = [s.strip() for s in _SENTENCE_END.split(head) if s.strip()]
+    if bullet:
+        last = found.pop() if found and not re.search(r"[.!]\s*$", head) else ""
+        found.append(f"{last} {bullet}{modes}".strip())
+    return found
 
 
 def normalise(text: str) -> str:

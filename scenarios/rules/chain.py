@@ -62,6 +62,7 @@ def put_chosen_on_chain(game: Game, item, via: str) -> None:
     """A spell or activated ability goes on the Chain with its targets (and those of its Repeat executions,
     820.2), each chosen object an event (355.7)."""
     add_to_chain(game, item)
+    calc.mark_modes_chosen(game, item)
     for targets in (item.targets, *item.repeat_targets):
         for refs in targets.values():
             for ref in refs:
@@ -80,6 +81,9 @@ def finalize_pending(game: Game) -> None:
         chosen: dict = {}
         here = calc.targeting_of(game, item).here
         for slot, spec in item.target_specs:
+            if calc.mode_unchosen(game, spec, chosen):  # a slot of a mode not chosen: no choice (355.3)
+                chosen[slot] = ()
+                continue
             context = Targeting(item.label, item.controller, item.source, here, item.hidden_at, chosen)
             options = calc.legal_targets(game, spec, context)
             if not options:
@@ -96,10 +100,11 @@ def finalize_pending(game: Game) -> None:
                     objects=[item.source],
                 )
                 break
-            rule = "811.1.d.2" if item.hidden_at else "402.2"  # a hidden card's choices: at its battlefield
+            rule = "811.1.d.2" if item.hidden_at else "355.3" if spec.type == "mode" else "402.2"
             if spec.optional:  # "you may ... a unit", "up to one": choosing none is a legal choice too
                 options = [*options, "none"]
-            pick = choose(game, "target", item.controller, f"target for {item.label} ({slot})", options, rule)
+            kind = "mode" if spec.type == "mode" else "target"  # a mode: one of its bulleted list (355.3)
+            pick = choose(game, kind, item.controller, f"{kind} for {item.label} ({slot})", options, rule)
             if pick == "none" and spec.optional:
                 chosen[slot] = ()
             elif pick in game.objects and spec.type != "location":  # a destination is a place, not an object chosen
@@ -110,6 +115,7 @@ def finalize_pending(game: Game) -> None:
         else:
             if calc.pays_for_its_choices(game, item, chosen) and _decided_as_finalized(game, item):
                 item.targets = chosen
+                calc.mark_modes_chosen(game, item)
             else:
                 game.chain = tuple(i for i in game.chain if i is not item)
 

@@ -218,6 +218,7 @@ def play_card(game: Game, act: Play) -> None:
     chosen = calc.choose_targets(game, tuple(definition.targets.items()), dict(act.targets), context)
     repeated = calc.repeat_choices(game, card, act, context)
     every_choice = [chosen, *repeated]
+    calc.check_modes_distinct(game, definition.targets, every_choice, definition.name)  # "haven't already chosen"
     # 829.1.c.1: the Flow cost is an alternate cost replacing the base cost (additional costs and discounts apply)
     base = definition.flow[0] if flow else Cost() if facedown else None
     cost = calc.total_cost(game, card, player, base, act.accelerate, act.repeat, every_choice)

@@ -73,6 +73,8 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         return False
     if spec.max_might is not None and calc.might(game, obj) > spec.max_might:
         return False
+    if spec.max_cost is not None and (obj.definition.energy or 0) > spec.max_cost:  # its printed cost (206)
+        return False
     if spec.same_place_as is not None:  # "two units at the same battlefield": where the other chosen unit is
         chosen = ctx.chosen.get(spec.same_place_as, ())
         if obj.location not in {game.objects[ref[0]].location for ref in chosen if not isinstance(ref, str)}:
@@ -115,6 +117,8 @@ DESTINATIONS = {
 
 @query("legal_targets")
 def legal_targets(game: Game, spec, ctx: Targeting) -> list[str]:
+    if spec.type == "mode":  # "choose one — • ... • ...": mode "1" to N (355.3)
+        return calc.modes_offered(game, spec, ctx)
     if spec.type == "player":  # "choose an opponent" / "choose a player" (355.10: a player mentioned is a target)
         wanted = game.opponents(ctx.controller) + ([] if spec.side == "enemy" else [ctx.controller])
         return game.in_turn_order(wanted)
@@ -146,6 +150,11 @@ def choose_targets(game: Game, specs: tuple, picks: dict, ctx: Targeting) -> dic
         raise Refusal("355.8", f"{ctx.label} has no target slot {sorted(unknown)} (slots: {[s for s, _ in specs]})")
     for slot, spec in specs:
         value = picks.get(slot)
+        if calc.mode_unchosen(game, spec, chosen):  # a slot of a mode not chosen: no choice made (355.3)
+            if value is not None:
+                raise Refusal("355.3", f"{ctx.label}: '{slot}' is chosen only in mode {spec.mode}")
+            chosen[slot] = ()
+            continue
         here = Targeting(ctx.label, ctx.controller, ctx.source, ctx.here, ctx.hidden_at, chosen)
         if value is None:
             if spec.optional:
@@ -155,11 +164,12 @@ def choose_targets(game: Game, specs: tuple, picks: dict, ctx: Targeting) -> dic
                 raise Refusal("811.1.d", f"{ctx.label} has no legal target at {ctx.hidden_at}, where it was hidden")
             raise Refusal("355.8", f"{ctx.label} needs a target for '{slot}'")
         values = value if isinstance(value, list) else [value]
-        if spec.type in ("location", "player"):
+        if spec.type in ("location", "player", "mode"):
             legal = legal_targets(game, spec, here)
             bad = [v for v in values if v not in legal]
             if bad:
-                rule = "355.9" if spec.type == "player" else "811.1.d.2" if ctx.hidden_at else "355.4"
+                place = "811.1.d.2" if ctx.hidden_at else "355.4"
+                rule = {"player": "355.9", "mode": "355.3"}.get(spec.type, place)
                 raise Refusal(rule, f"{bad} is not a legal destination for '{slot}' (legal: {legal})")
             chosen[slot] = tuple(values)
             continue
@@ -210,6 +220,15 @@ def targeting_of(game: Game, item) -> Targeting:
     return Targeting(item.label, item.controller, item.source, here, item.hidden_at, dict(item.targets or {}))
 
 
+def _as_its_mode(game: Game, spec, value, picked: dict) -> bool:
+    """A mode's slot is chosen when its mode is, and only then (355.3)."""
+    if spec.mode is None:
+        return True
+    if calc.mode_unchosen(game, spec, picked):
+        return value is None
+    return value is not None or spec.optional
+
+
 @query("target_choices")
 def target_choices(game: Game, specs: dict, context: Targeting):
     """Every combination of one legal choice per target slot (or none, for an optional slot)."""
@@ -217,6 +236,9 @@ def target_choices(game: Game, specs: dict, context: Targeting):
     options = []
     for slot in slots:
         legal = legal_targets(game, specs[slot], context)
-        options.append(([None] if specs[slot].optional else []) + legal)
+        options.append(([None] if specs[slot].optional or specs[slot].mode else []) + legal)
     for combination in itertools.product(*options):
-        yield {slot: value for slot, value in zip(slots, combination) if value is not None}
+        picked = dict(zip(slots, combination))
+        if not all(_as_its_mode(game, specs[s], picked[s], picked) for s in slots):
+            continue
+        yield {slot: value for slot, value in picked.items() if value is not None}
