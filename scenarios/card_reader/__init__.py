@@ -18,8 +18,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # each registers its templates: amounts, additional costs and discounts, moves, the main deck, trash and hand,
-# players, statics; entering the board, trigger conditions, "instead"
-from scenarios.card_reader import amounts, costs, deck, entering, instead, movement, players, statics, triggers  # noqa: F401
+# players, statics; entering the board, trigger conditions, "instead"; Empower, XP and Equipment
+from scenarios.card_reader import (  # noqa: F401
+    amounts,
+    costs,
+    deck,
+    entering,
+    instead,
+    movement,
+    players,
+    powers,
+    statics,
+    triggers,
+)
 from scenarios.card_reader.abilities import Unread, read_paragraph
 from scenarios.card_reader.keywords import engine_keyword
 from scenarios.card_reader.phrases import DOMAIN_WORDS, Context
@@ -152,7 +163,10 @@ _KEYWORD_ACTIONS = {
     "take control": ("start a combat if other enemies are there",),
     "ignoring its energy cost": ("must still pay its power cost",),  # 356.1.b.2
     "beginning phase": ("this happens before scoring",),
-    "win a combat": ("remain after combat",),  # "(You win if only your units remain after combat.)" (466.3.a)
+    "win a combat": ("remain after combat",),
+    "empower": (
+        "empowered if",
+    ),  # "(I become Empowered if I'm not already.)" (441.1.c)  # "(You win if only your units remain after combat.)" (466.3.a)
 }
 
 

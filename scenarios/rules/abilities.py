@@ -41,6 +41,9 @@ def cost_problem(game: Game, cost, player: str, source_id: str | None) -> Refusa
         return Refusal("416.3", f"{player} has fewer than {cost.recycle_from_trash} cards in the trash to recycle")
     if cost.spend_xp and game.players[player].xp < cost.spend_xp:
         return Refusal("730.2", f"{player} has {game.players[player].xp} XP, fewer than {cost.spend_xp} to spend")
+    if cost.disempower and (source is None or source.zone != Zone.BOARD or not source.empowered):
+        # disempowering affects only an Empowered object (442.1.a): a cost that can't be done can't be paid (203.3)
+        return Refusal("203.3", f"{source_id} is not Empowered: disempowering it can't be paid (442.1.a)")
     return None
 
 
@@ -74,6 +77,9 @@ def pay_cost(game: Game, cost, player: str, source_id: str | None, label: str) -
         calc.kill_all(game, [source_id], False, ("357.2", "428.1.a.1"))
     if cost.spend_xp:
         game.players[player].xp -= cost.spend_xp  # 730.2
+    if cost.disempower:
+        assert source_id is not None, "a cost that disempowers names its source"
+        do.set_empowered(game, source_id, False, label, because=("357.2", "442.1"))
     if cost.recycle:
         do.recycle(game, [source_id], label, because="357.2")
     if cost.recycle_from_trash:

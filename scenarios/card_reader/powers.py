@@ -1,0 +1,49 @@
+"""Empower, XP and Equipment: the templates of card text about the Empowered status and its costs (441, 442, 827,
+828), added to `abilities.TRIGGERS` and to the cost words of `phrases`.
+
+"When I become [Empowered], ..." and "When you empower something else, ...": becoming Empowered is an event
+(441.2.a, 827.2.a; 828.1.d), the event `empower` of `rules/empower.py`, its player the controller of the effect
+that empowered the object. "Disempower this, [Exhaust]: ..." / "Disempower me, ...": a cost that removes the
+source's Empowered status (442.1), payable only while it is Empowered (442.1.a, 203.3: `Cost.disempower`).
+"Empower me", "Empower another gear", "Disempower it": the instructions `empower` / `disempower` (441.1, 442.1).
+"""
+
+from __future__ import annotations
+
+import re
+
+from scenarios.card_reader.abilities import TRIGGERS
+from scenarios.card_reader.effects import template
+from scenarios.card_reader.phrases import COST_WORDS, reference
+
+ADDED: list = [
+    (
+        "when I become [Empowered]",
+        re.compile(r"when i become \[empowered\]"),
+        lambda m: [{"event": "empower", "who": "self"}],
+    ),
+    (
+        "when you empower something else",
+        # "something else": any other object on the board (only objects on the board can be Empowered, 441.2)
+        re.compile(r"when you empower something else"),
+        lambda m: [{"event": "empower", "who": "other card", "by": "you"}],
+    ),
+]
+TRIGGERS.extend(ADDED)
+
+# "Disempower this/me" before an ability's colon: its source is disempowered as the cost is paid (442.1, 357.2)
+COST_WORDS.update({"disempower this": {"disempower": "this"}, "disempower me": {"disempower": "this"}})
+
+
+@template("empower: empower / disempower <objects>", r"(?P<verb>empower|disempower) (?P<what>.+?)\.?")
+def _empower(m, ctx):
+    """ "Empower me", "Empower another gear", "Disempower it" (441.1, 442.1): only objects on the board have the
+    status (441.2), so a unit or a gear there, or the card itself."""
+    what = reference(m["what"], ctx)
+    if (
+        what is None
+        or isinstance(what, dict)
+        or (what in ctx.targets and ctx.targets[what].get("type") not in ("unit", "gear"))
+    ):
+        return None
+    return [{"op": m["verb"], "what": what}]

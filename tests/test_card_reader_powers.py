@@ -1,0 +1,149 @@
+"""The reader's Empower family (scenarios/card_reader/powers.py): triggers on becoming Empowered (441.2.a, 827.2.a),
+"Disempower this" as a cost (442.1, 203.3) and the instructions empower / disempower; read-card disputes 281-299
+judge them with the real read cards, and a mutant of each reading is killed by those disputes."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from rules_db import card_readings
+from scenarios import schema
+from scenarios.card_reader import CardText, abilities, effects, phrases, powers, read_card
+from scenarios.cards import Card, use_read_cards
+from scenarios.replay import replay_file, replay_variant
+
+MINE = sorted(
+    p
+    for p in (Path(__file__).parent / "data" / "read_card_disputes").glob("read-2[89]*.yaml")
+    if 281 <= int(p.name.split("-")[1]) <= 299
+)
+
+
+def read(text: str, kind: str = "Unit", **numbers):
+    return read_card(CardText("Some Card", kind, text, **numbers))
+
+
+# -- readings ----------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "when"),
+    [
+        ("When I become [Empowered], draw 1.", {"event": "empower", "who": "self"}),
+        (
+            "When you empower something else, empower me. (I become Empowered if I'm not already.)",
+            {"event": "empower", "who": "other card", "by": "you"},
+        ),
+    ],
+)
+def test_becoming_empowered_reads_as_a_trigger_on_the_empower_event(text, when):
+    reading = read(text, might=3)
+    assert reading.status == "read", reading.unread
+    (trigger,) = reading.definition["triggers"]
+    assert trigger["when"] == when
+    Card.model_validate(reading.definition)
+
+
+@pytest.mark.parametrize("who", ["this", "me"])
+def test_disempower_before_the_colon_is_a_cost(who):
+    reading = read(f"Disempower {who}, [1 Energy], [Exhaust]: Draw 1.", "Gear")
+    assert reading.status == "read", reading.unread
+    (ability,) = reading.definition["activated"]
+    assert ability["cost"] == {"disempower": "this", "energy": 1, "exhaust": "this"}
+    assert ability["effects"] == [{"op": "draw", "n": 1}]
+    assert "disempower this" in Card.model_validate(reading.definition).activated[0].cost.describe()
+
+
+@pytest.mark.parametrize(
+    ("text", "effects_", "targets"),
+    [
+        (
+            "[Exhaust]: Empower another gear.",
+            [{"op": "empower", "what": "unit"}],
+            {"unit": {"type": "gear", "other": True}},
+        ),
+        ("[Exhaust]: Disempower a unit.", [{"op": "disempower", "what": "unit"}], {"unit": {"type": "unit"}}),
+    ],
+)
+def test_empower_and_disempower_read_as_instructions(text, effects_, targets):
+    reading = read(text, "Gear")
+    assert reading.status == "read", reading.unread
+    (ability,) = reading.definition["activated"]
+    assert ability["effects"] == effects_ and ability["targets"] == targets
+
+
+@pytest.mark.parametrize("text", ["[Exhaust]: Empower your units.", "[Exhaust]: Empower a spell."])
+def test_what_cannot_be_empowered_as_read_is_refused(text):
+    """A group (the instruction takes objects one reference names) or a spell (not on the board, 441.2): unread."""
+    assert read(text, "Gear").status == "unread"
+
+
+# -- the disputes and the mutants they kill ----------------------------------------------------------------------
+
+
+def _read_all(real_db) -> dict:
+    conn = sqlite3.connect(f"file:{real_db}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    definitions = {}
+    for row in conn.execute(card_readings._CARDS, ["riftbound"]):
+        reading = read_card(card_readings.card_text(dict(row)))
+        if reading.status == "read":
+            definitions[row["name"]] = reading.definition
+    conn.close()
+    return definitions
+
+
+def _verdicts(real_db) -> list[str]:
+    use_read_cards(_read_all(real_db))
+    try:
+        verdicts = []
+        for path in MINE:
+            verdicts.append(replay_file(path).verdict)
+            scenario, _ = schema.load(path)
+            assert scenario.rules.core >= "2026-06-18"  # judged under Core Rules 1.4
+            verdicts += [replay_variant(path, v.id).verdict for v in scenario.variants]
+    finally:
+        use_read_cards({})
+    return verdicts
+
+
+def test_my_disputes_are_judged_under_core_rules_1_4_and_match(real_db):
+    assert len(MINE) >= 3
+    assert set(_verdicts(real_db)) == {"match"}
+
+
+TRIGGER_MUTANTS = {
+    "becoming Empowered read as something else's": lambda e: {**e, "who": "other card", "by": "you"},
+    "something else read as me": lambda e: {k: v for k, v in e.items() if k != "by"} | {"who": "self"},
+}
+
+
+@pytest.mark.parametrize("mutant", TRIGGER_MUTANTS)
+def test_my_disputes_kill_a_mutant_of_each_trigger_condition(mutant, real_db, monkeypatch):
+    change = TRIGGER_MUTANTS[mutant]
+    family = {"becoming Empowered read as something else's": 0, "something else read as me": 1}[mutant]
+    mine = powers.ADDED[family][0]
+    patched = [
+        (f, p, (lambda m, b=b: [change(dict(e)) for e in b(m)]) if f == mine else b) for f, p, b in abilities.TRIGGERS
+    ]
+    monkeypatch.setattr(abilities, "TRIGGERS", patched)
+    assert "mismatch" in _verdicts(real_db), f"the mutant {mutant!r} survives every read-card dispute 281-299"
+
+
+def test_my_disputes_kill_a_disempower_cost_read_as_free(real_db, monkeypatch):
+    monkeypatch.setitem(phrases.COST_WORDS, "disempower this", {})
+    monkeypatch.setitem(phrases.COST_WORDS, "disempower me", {})
+    assert "mismatch" in _verdicts(real_db), "a disempower cost read as nothing survives every dispute 281-299"
+
+
+def test_my_disputes_kill_an_empower_read_as_disempower(real_db, monkeypatch):
+    def flipped(m, ctx):
+        read = powers._empower(m, ctx)
+        return read and [{**i, "op": {"empower": "disempower", "disempower": "empower"}[i["op"]]} for i in read]
+
+    templates = [(f, p, flipped if b is powers._empower else b) for f, p, b in effects.TEMPLATES]
+    monkeypatch.setattr(effects, "TEMPLATES", templates)
+    assert "mismatch" in _verdicts(real_db), "an empower read as a disempower survives every dispute 281-299"
