@@ -147,3 +147,25 @@ def test_my_disputes_kill_an_empower_read_as_disempower(real_db, monkeypatch):
     templates = [(f, p, flipped if b is powers._empower else b) for f, p, b in effects.TEMPLATES]
     monkeypatch.setattr(effects, "TEMPLATES", templates)
     assert "mismatch" in _verdicts(real_db), "an empower read as a disempower survives every dispute 281-299"
+
+
+def test_an_empowered_deathknell_reads_as_a_deathknell_only_while_empowered():
+    text = "[Empowered][>][>>][Deathknell][>] Draw 1. (When I die while Empowered, get the effect.)"
+    reading = read(text, might=2)
+    assert reading.status == "read", reading.unread
+    (trigger,) = reading.definition["triggers"]
+    assert trigger["when"] == {"event": "die", "who": "self"} and trigger["condition"] == "empowered"
+    assert trigger["effects"] == [{"op": "draw", "n": 1}]
+    assert read("[Empowered][>][>>][Deathknell][>] Frobnicate the moon.", might=2).status == "unread"
+
+
+def test_my_disputes_kill_an_empowered_deathknell_read_as_always_on(real_db, monkeypatch):
+    def always(text, card, spell, used):
+        read = powers.read_empowered_deathknell(text, card, spell, used)
+        if read:
+            del card["triggers"][-1]["condition"]
+        return read
+
+    readers = [always if r is powers.read_empowered_deathknell else r for r in abilities.PARAGRAPH_READERS]
+    monkeypatch.setattr(abilities, "PARAGRAPH_READERS", readers)
+    assert "mismatch" in _verdicts(real_db), "an Empowered Deathknell read as always on survives disputes 281-299"

@@ -11,8 +11,9 @@ source's Empowered status (442.1), payable only while it is Empowered (442.1.a, 
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from scenarios.card_reader.abilities import TRIGGERS
+from scenarios.card_reader.abilities import PARAGRAPH_READERS, TRIGGERS, Unread, read_deathknell
 from scenarios.card_reader.effects import template
 from scenarios.card_reader.phrases import COST_WORDS, reference
 
@@ -47,3 +48,24 @@ def _empower(m, ctx):
     ):
         return None
     return [{"op": m["verb"], "what": what}]
+
+
+_EMPOWERED_DEATHKNELL = re.compile(r"\[empowered\]\[>\]\[>>\]\[deathknell\]\[>\] (?P<rest>.+)")
+
+
+def read_empowered_deathknell(text: str, card: dict[str, Any], spell, used: list[str]) -> bool:
+    """ "[Empowered][>][>>][Deathknell][>] Channel 2 runes exhausted.": a Deathknell that is the dependent ability of
+    Empowered (828.1.b.1: "While I have the Empowered status, this card gains '[Deathknell] ...'"), so it triggers
+    when the card dies while Empowered (808.1.c): the trigger's condition `empowered`, asked as it dies, of the
+    status it had (a card leaving the board keeps it until it is a new object, `playing.enter_board`)."""
+    found = _EMPOWERED_DEATHKNELL.fullmatch(text)
+    if not found:
+        return False
+    if not read_deathknell(f"[deathknell][>] {found['rest']}", card, used):
+        raise Unread(text)
+    card["triggers"][-1]["condition"] = "empowered"
+    used.append("empower: [Empowered][>] [Deathknell]")
+    return True
+
+
+PARAGRAPH_READERS.append(read_empowered_deathknell)
