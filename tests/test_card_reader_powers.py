@@ -169,3 +169,24 @@ def test_my_disputes_kill_an_empowered_deathknell_read_as_always_on(real_db, mon
     readers = [always if r is powers.read_empowered_deathknell else r for r in abilities.PARAGRAPH_READERS]
     monkeypatch.setattr(abilities, "PARAGRAPH_READERS", readers)
     assert "mismatch" in _verdicts(real_db), "an Empowered Deathknell read as always on survives disputes 281-299"
+
+
+def test_an_empower_of_either_cost_reads_as_one_empower_ability_per_cost():
+    reading = read("[Empower] — [1 Energy] or [Body rune] (Pay either cost: Empower me. Use only if not Empowered.)")
+    assert reading.status == "read", reading.unread
+    costs = [a["cost"] for a in reading.definition["activated"]]
+    assert costs == [{"energy": 1}, {"domain_power": {"Body": 1}}]
+    assert all(a["condition"] == "not empowered" for a in reading.definition["activated"])
+    assert read("[Empower] — [1 Energy] or dance a jig").status == "unread"
+
+
+def test_my_disputes_kill_an_either_cost_read_as_its_first_cost(real_db, monkeypatch):
+    def first_only(text, card, spell, used):
+        read = powers.read_empower_either(text, card, spell, used)
+        if read:
+            card["activated"].pop()
+        return read
+
+    readers = [first_only if r is powers.read_empower_either else r for r in abilities.PARAGRAPH_READERS]
+    monkeypatch.setattr(abilities, "PARAGRAPH_READERS", readers)
+    assert "mismatch" in _verdicts(real_db), "an Empower of either cost read as its first survives disputes 281-299"

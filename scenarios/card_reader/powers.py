@@ -15,7 +15,7 @@ from typing import Any
 
 from scenarios.card_reader.abilities import PARAGRAPH_READERS, TRIGGERS, Unread, read_deathknell
 from scenarios.card_reader.effects import template
-from scenarios.card_reader.phrases import COST_WORDS, reference
+from scenarios.card_reader.phrases import COST_WORDS, ability_cost, reference
 
 ADDED: list = [
     (
@@ -69,3 +69,32 @@ def read_empowered_deathknell(text: str, card: dict[str, Any], spell, used: list
 
 
 PARAGRAPH_READERS.append(read_empowered_deathknell)
+
+
+_EITHER_EMPOWER = re.compile(r"\[empower\] — (?P<first>.+?) or (?P<second>.+)")
+
+
+def read_empower_either(text: str, card: dict[str, Any], spell, used: list[str]) -> bool:
+    """ "[Empower] — [1 Energy] or [Body rune]" ("Pay either cost: Empower me. Use only if not Empowered."): each cost
+    the ability may be paid with is an Empower ability of its own (827.1.c.1: "[Cost]: Empower this. Play only if
+    not Empowered."; 827.3: instances of Empower are activated separately, each for its cost)."""
+    found = _EITHER_EMPOWER.fullmatch(text)
+    if not found:
+        return False
+    costs = [ability_cost(found[part]) for part in ("first", "second")]
+    if not all(costs):
+        raise Unread(text)
+    for cost in costs:
+        card.setdefault("activated", []).append(
+            {
+                "cost": cost,
+                "condition": "not empowered",
+                "effects": [{"op": "empower", "what": "this"}],
+                "label": f"{card['name']}: Empower",
+            }
+        )
+    used.append("empower: [Empower] — <cost> or <cost>")
+    return True
+
+
+PARAGRAPH_READERS.append(read_empower_either)
