@@ -190,3 +190,24 @@ def test_my_disputes_kill_an_either_cost_read_as_its_first_cost(real_db, monkeyp
     readers = [first_only if r is powers.read_empower_either else r for r in abilities.PARAGRAPH_READERS]
     monkeypatch.setattr(abilities, "PARAGRAPH_READERS", readers)
     assert "mismatch" in _verdicts(real_db), "an Empower of either cost read as its first survives disputes 281-299"
+
+
+def test_gained_xp_this_turn_reads_as_a_passive_under_its_condition():
+    reading = read("If you've gained XP this turn, I have +1 [Might] and [Ganking].", might=4)
+    assert reading.status == "read", reading.unread
+    assert reading.definition["passives"] == [
+        {"to": {"who": "self"}, "condition": "gained xp this turn", "might": 1, "keywords": {"Ganking": 1}}
+    ]
+    assert read("If you've gained XP this turn, I juggle.", might=4).status == "unread"
+
+
+def test_my_disputes_kill_gained_xp_read_as_having_xp(real_db, monkeypatch):
+    def having(text, card, used):
+        read = powers.read_gained_xp_passive(text, card, used)
+        if read:
+            card["passives"][-1]["condition"] = "level 1"
+        return read
+
+    readers = [having if r is powers.read_gained_xp_passive else r for r in abilities.STATIC_READERS]
+    monkeypatch.setattr(abilities, "STATIC_READERS", readers)
+    assert "mismatch" in _verdicts(real_db), "gained XP read as having XP survives every dispute 281-299"

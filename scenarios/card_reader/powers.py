@@ -13,9 +13,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scenarios.card_reader.abilities import PARAGRAPH_READERS, TRIGGERS, Unread, read_deathknell
+from scenarios.card_reader.abilities import (
+    _I_HAVE,
+    PARAGRAPH_READERS,
+    STATIC_READERS,
+    TRIGGERS,
+    Unread,
+    _keywords,
+    read_deathknell,
+)
 from scenarios.card_reader.effects import template
-from scenarios.card_reader.phrases import COST_WORDS, ability_cost, reference
+from scenarios.card_reader.phrases import COST_WORDS, ability_cost, reference, signed
 
 ADDED: list = [
     (
@@ -98,3 +106,28 @@ def read_empower_either(text: str, card: dict[str, Any], spell, used: list[str])
 
 
 PARAGRAPH_READERS.append(read_empower_either)
+
+
+_GAINED_XP = re.compile(r"if you've gained xp this turn, (?P<rest>i have .+)")
+
+
+def read_gained_xp_passive(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "If you've gained XP this turn, I have +1 [Might] and [Ganking]": a passive of its own active while its
+    controller has gained XP this turn (730.1; 364.3.a), the condition word "gained xp this turn"."""
+    found = _GAINED_XP.fullmatch(text.rstrip("."))
+    if not found or "Equipment" in card.get("tags", []):  # an Equipment's "I": rules or effect text, unsaid
+        return False
+    have = _I_HAVE.fullmatch(found["rest"])
+    if not have or not (have["n"] or have["kws"]):
+        raise Unread(text)
+    passive: dict[str, Any] = {"to": {"who": "self"}, "condition": "gained xp this turn"}
+    if have["n"]:
+        passive["might"] = signed(have["sign"], have["n"])
+    if have["kws"]:
+        passive["keywords"] = _keywords(have["kws"])
+    card.setdefault("passives", []).append(passive)
+    used.append("xp: if you've gained XP this turn, I have <X>")
+    return True
+
+
+STATIC_READERS.append(read_gained_xp_passive)
