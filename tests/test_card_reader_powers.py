@@ -211,3 +211,25 @@ def test_my_disputes_kill_gained_xp_read_as_having_xp(real_db, monkeypatch):
     readers = [having if r is powers.read_gained_xp_passive else r for r in abilities.STATIC_READERS]
     monkeypatch.setattr(abilities, "STATIC_READERS", readers)
     assert "mismatch" in _verdicts(real_db), "gained XP read as having XP survives every dispute 281-299"
+
+
+def test_a_passive_with_an_empowered_amount_reads_as_two_passives():
+    text = "Your units have +1 [Might]. If I'm [Empowered], they have +2 [Might] instead."
+    reading = read(text, "Gear")
+    assert reading.status == "read", reading.unread
+    assert reading.definition["passives"] == [
+        {"to": {"who": "friendly unit"}, "might": 1, "condition": "not empowered"},
+        {"to": {"who": "friendly unit"}, "might": 2, "condition": "empowered"},
+    ]
+
+
+def test_my_disputes_kill_an_empowered_amount_added_not_instead(real_db, monkeypatch):
+    def added(text, card, spell, used):
+        read = powers.read_empowered_instead_passive(text, card, spell, used)
+        if read:
+            del card["passives"][-2]["condition"]
+        return read
+
+    readers = [added if r is powers.read_empowered_instead_passive else r for r in abilities.PARAGRAPH_READERS]
+    monkeypatch.setattr(abilities, "PARAGRAPH_READERS", readers)
+    assert "mismatch" in _verdicts(real_db), "an Empowered amount added, not instead, survives disputes 281-299"

@@ -21,6 +21,7 @@ from scenarios.card_reader.abilities import (
     Unread,
     _keywords,
     read_deathknell,
+    read_static,
 )
 from scenarios.card_reader.effects import template
 from scenarios.card_reader.phrases import COST_WORDS, ability_cost, reference, signed
@@ -131,3 +132,32 @@ def read_gained_xp_passive(text: str, card: dict[str, Any], used: list[str]) -> 
 
 
 STATIC_READERS.append(read_gained_xp_passive)
+
+
+_EMPOWERED_INSTEAD = re.compile(
+    r"(?P<first>.+ have [+-]\d+ might)\. if (?:i'm|this is) \[empowered\], they have (?P<sign>[+-])(?P<n>\d+) might"
+    r" instead\.?"
+)
+
+
+def read_empowered_instead_passive(text: str, card: dict[str, Any], spell, used: list[str]) -> bool:
+    """ "Your units have +1 [Might]. If I'm [Empowered], they have +2 [Might] instead.": one passive while the card
+    is not Empowered and, while it is, the same passive giving the other amount (364.3.a; 828.1.b.1: the Empowered
+    status of the card with the passive)."""
+    found = _EMPOWERED_INSTEAD.fullmatch(text)
+    if not found or spell is not None:
+        return False
+    before = len(card.get("passives", []))
+    if not read_static(found["first"], card, used):
+        raise Unread(text)
+    added = card.get("passives", [])[before:]
+    if len(added) != 1 or set(added[0]) != {"to", "might"}:
+        raise Unread(text)
+    first = added[0]
+    first["condition"] = "not empowered"
+    card["passives"].append({**first, "might": signed(found["sign"], found["n"]), "condition": "empowered"})
+    used.append("empower: <passive>. If I'm [Empowered], <amount> instead")
+    return True
+
+
+PARAGRAPH_READERS.append(read_empowered_instead_passive)
