@@ -233,3 +233,16 @@ def test_my_disputes_kill_an_empowered_amount_added_not_instead(real_db, monkeyp
     readers = [added if r is powers.read_empowered_instead_passive else r for r in abilities.PARAGRAPH_READERS]
     monkeypatch.setattr(abilities, "PARAGRAPH_READERS", readers)
     assert "mismatch" in _verdicts(real_db), "an Empowered amount added, not instead, survives disputes 281-299"
+
+
+def test_an_empower_paid_by_killing_a_friendly_unit_reads_as_that_cost():
+    reading = read("[Empower] — Kill a friendly unit (Pay the cost: Empower me. Use only if not Empowered.)", might=3)
+    assert reading.status == "read", reading.unread
+    (ability,) = reading.definition["activated"]
+    assert ability["cost"] == {"kill_friendly": "unit"} and ability["condition"] == "not empowered"
+    assert "kill a friendly unit" in Card.model_validate(reading.definition).activated[0].cost.describe()
+
+
+def test_my_disputes_kill_a_friendly_kill_read_as_killing_this(real_db, monkeypatch):
+    monkeypatch.setitem(phrases.COST_WORDS, "kill a friendly unit", {"kill": "this"})
+    assert "mismatch" in _verdicts(real_db), "a friendly kill read as killing this survives disputes 281-299"

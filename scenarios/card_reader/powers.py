@@ -43,6 +43,8 @@ TRIGGERS.extend(ADDED)
 
 # "Disempower this/me" before an ability's colon: its source is disempowered as the cost is paid (442.1, 357.2)
 COST_WORDS.update({"disempower this": {"disempower": "this"}, "disempower me": {"disempower": "this"}})
+# "[Empower] — Kill a friendly unit": a unit its payer controls, chosen as the cost is paid (357.2)
+COST_WORDS["kill a friendly unit"] = {"kill_friendly": "unit"}
 
 
 @template("empower: empower / disempower <objects>", r"(?P<verb>empower|disempower) (?P<what>.+?)\.?")

@@ -44,6 +44,8 @@ def cost_problem(game: Game, cost, player: str, source_id: str | None) -> Refusa
     if cost.disempower and (source is None or source.zone != Zone.BOARD or not source.empowered):
         # disempowering affects only an Empowered object (442.1.a): a cost that can't be done can't be paid (203.3)
         return Refusal("203.3", f"{source_id} is not Empowered: disempowering it can't be paid (442.1.a)")
+    if cost.kill_friendly and not game.units(controller=player):
+        return Refusal("203.3", f"{player} controls no unit to kill: the cost can't be paid")
     return None
 
 
@@ -80,6 +82,10 @@ def pay_cost(game: Game, cost, player: str, source_id: str | None, label: str) -
     if cost.disempower:
         assert source_id is not None, "a cost that disempowers names its source"
         do.set_empowered(game, source_id, False, label, because=("357.2", "442.1"))
+    if cost.kill_friendly:
+        units = sorted(u.id for u in game.units(controller=player))
+        pick = choose(game, "kill", player, "friendly unit to kill (a cost)", units, "355.17")
+        calc.kill_all(game, [pick], False, ("357.2", "428.1.a.1"))
     if cost.recycle:
         do.recycle(game, [source_id], label, because="357.2")
     if cost.recycle_from_trash:
