@@ -246,3 +246,31 @@ def test_an_empower_paid_by_killing_a_friendly_unit_reads_as_that_cost():
 def test_my_disputes_kill_a_friendly_kill_read_as_killing_this(real_db, monkeypatch):
     monkeypatch.setitem(phrases.COST_WORDS, "kill a friendly unit", {"kill": "this"})
     assert "mismatch" in _verdicts(real_db), "a friendly kill read as killing this survives disputes 281-299"
+
+
+@pytest.mark.parametrize(
+    ("text", "cost"),
+    [
+        ("[Equip] — [Order rune], Kill a friendly unit", {"domain_power": {"Order": 1}, "kill_friendly": "unit"}),
+        ("[Equip] — Spend 1 XP (Pay the cost: Attach this to a unit you control.)", {"spend_xp": 1}),
+    ],
+)
+def test_equip_with_a_cost_of_words_reads_as_the_equip_ability(text, cost):
+    reading = read_card(CardText("Some Card", "Gear", text, tags=("Equipment",), might_bonus=2))
+    assert reading.status == "read", reading.unread
+    (ability,) = reading.definition["activated"]
+    assert ability["equip"] is True and ability["cost"] == cost
+    assert ability["effects"] == [{"op": "attach", "what": "this", "to": "unit"}]
+    assert reading.definition["keywords"] == {"Equip": 1}
+
+
+def test_my_disputes_kill_an_equip_cost_read_without_its_words(real_db, monkeypatch):
+    def icons_only(text, card, spell, used):
+        read = powers.read_equip_cost(text, card, spell, used)
+        if read:
+            card["activated"][-1]["cost"].pop("kill_friendly", None)
+        return read
+
+    readers = [icons_only if r is powers.read_equip_cost else r for r in abilities.PARAGRAPH_READERS]
+    monkeypatch.setattr(abilities, "PARAGRAPH_READERS", readers)
+    assert "mismatch" in _verdicts(real_db), "an Equip cost without its kill survives every dispute 281-299"

@@ -24,6 +24,7 @@ from scenarios.card_reader.abilities import (
     read_static,
 )
 from scenarios.card_reader.effects import template
+from scenarios.card_reader.keywords import add_equip
 from scenarios.card_reader.phrases import COST_WORDS, ability_cost, reference, signed
 
 ADDED: list = [
@@ -163,3 +164,24 @@ def read_empowered_instead_passive(text: str, card: dict[str, Any], spell, used:
 
 
 PARAGRAPH_READERS.append(read_empowered_instead_passive)
+
+
+_EQUIP_COST = re.compile(r"\[equip\] — (?P<cost>[^(]+?)")
+
+
+def read_equip_cost(text: str, card: dict[str, Any], spell, used: list[str]) -> bool:
+    """ "[Equip] — [Order rune], Kill a friendly unit" / "[Equip] — Spend 1 XP": Equip with a cost of words, which may
+    hold non-resource costs (818.1.c.3); short for "[Cost]: Attach this gear to a unit you control" (818.1.c.2).
+    Equip with only icons is `keywords.keyword_prefix`'s."""
+    found = _EQUIP_COST.fullmatch(text)
+    if not found or "Equipment" not in card.get("tags", []):
+        return False
+    cost = ability_cost(found["cost"])
+    if cost is None:
+        raise Unread(text)
+    add_equip(card, cost)
+    used.append("equip: [Equip] — <cost>")
+    return True
+
+
+PARAGRAPH_READERS.append(read_equip_cost)
