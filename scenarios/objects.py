@@ -264,6 +264,8 @@ class Player(Journaled):
     energy: int = 99
     power: int = 99
     domain_power: tuple[tuple[str, int], ...] = ()
+    # resources that pay only some costs ("Use only to play spells"): (use, Energy, Power, its domain or None)
+    restricted: tuple[tuple[str, int, int, str | None], ...] = ()
     cards_played_this_turn: int = 0
     played_this_turn: tuple[str, ...] = ()  # the Main Deck cards played this turn (Legion, 812)
     cards_finalized_this_turn: int = 0  # those played or being played, countered ones too (419.4.b in 1.4)

@@ -21,6 +21,9 @@ class TypedProcedures(Protocol):
     def add(self, game: Any, player: str, energy: int, power: int, domain: str | None, label: str, /, *, because: Because) -> Any:
         """scenarios.rules.runes.add"""
 
+    def add_restricted(self, game: Any, player: str, energy: int, power: int, domain: str | None, use: str, label: str, /, *, because: Because) -> Any:
+        """scenarios.rules.restricted_resources.add_restricted"""
+
     def after_chain_emptied(self, game: Any, /, *, because: Because) -> Any:
         """scenarios.rules.showdowns.after_chain_emptied"""
 
@@ -475,8 +478,11 @@ class TypedQueries(Protocol):
     def passives(self, game: Any) -> Any:
         """scenarios.rules.layers.passives"""
 
-    def pay_resources(self, game: Any, player: str, cost: Any, rule: str = ...) -> None:
+    def pay_resources(self, game: Any, player: str, cost: Any, rule: str = ..., purpose: str | None = ...) -> None:
         """scenarios.rules.costs.pay_resources"""
+
+    def pay_restricted_first(self, game: Any, player: str, cost: Any, rule: str, purpose: str) -> bool:
+        """scenarios.rules.restricted_resources.pay_restricted_first"""
 
     def pays_for_its_choices(self, game: Any, item: Any, chosen: dict) -> bool:
         """scenarios.rules.deflect.pays_for_its_choices"""
@@ -501,6 +507,9 @@ class TypedQueries(Protocol):
 
     def points_gained(self, game: Any, player: str) -> None:
         """scenarios.rules.cleanups.points_gained"""
+
+    def pool_for(self, game: Any, player: str, purpose: str | None) -> Any:
+        """scenarios.rules.restricted_resources.pool_for"""
 
     def prevents_all_damage(self, game: Any, unit: Any) -> bool:
         """scenarios.rules.replacement.prevents_all_damage"""
@@ -538,7 +547,7 @@ class TypedQueries(Protocol):
     def resolution(self, game: Any, item: Any, because: str, targets: dict | None = ...) -> Any:
         """scenarios.rules.instructions.resolution"""
 
-    def resource_problem(self, game: Any, player: str, cost: Any, rule: str = ...) -> Any:
+    def resource_problem(self, game: Any, player: str, cost: Any, rule: str = ..., purpose: str | None = ...) -> Any:
         """scenarios.rules.costs.resource_problem"""
 
     def restricted_by(self, game: Any, obj: Any, word: str, location: str | None = ...) -> str | None:

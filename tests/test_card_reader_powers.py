@@ -274,3 +274,29 @@ def test_my_disputes_kill_an_equip_cost_read_without_its_words(real_db, monkeypa
     readers = [icons_only if r is powers.read_equip_cost else r for r in abilities.PARAGRAPH_READERS]
     monkeypatch.setattr(abilities, "PARAGRAPH_READERS", readers)
     assert "mismatch" in _verdicts(real_db), "an Equip cost without its kill survives every dispute 281-299"
+
+
+@pytest.mark.parametrize(
+    ("text", "add"),
+    [
+        ("[Exhaust]: [Reaction] — [Add] [2 Energy]. Use only to play spells.", {"op": "add", "energy": 2}),
+        ("[Exhaust]: [Reaction] — [Add] [Any rune]. Use only to play spells.", {"op": "add", "power": 1}),
+    ],
+)
+def test_an_add_used_only_to_play_spells_reads_as_a_restricted_add(text, add):
+    reading = read(text, might=2)
+    assert reading.status == "read", reading.unread
+    (ability,) = reading.definition["activated"]
+    assert ability["effects"] == [{**add, "only": "spells"}]
+    assert Card.model_validate(reading.definition).activated[0].adds  # still an Add: resolves at once (429.2)
+    assert read("[Exhaust]: Draw 1. Use only to play spells.", might=2).status == "unread"
+
+
+def test_my_disputes_kill_a_restricted_add_read_as_a_plain_add(real_db, monkeypatch):
+    monkeypatch.setattr(abilities, "INSTEAD", [r if r is not powers._use_only else _plain for r in abilities.INSTEAD])
+    assert "mismatch" in _verdicts(real_db), "a restricted Add read as a plain one survives every dispute 281-299"
+
+
+def _plain(sentence, before, ctx, used):
+    read = powers._use_only(sentence, before, ctx, used)
+    return read and [{k: v for k, v in i.items() if k != "only"} for i in read]

@@ -15,6 +15,7 @@ from typing import Any
 
 from scenarios.card_reader.abilities import (
     _I_HAVE,
+    INSTEAD,
     PARAGRAPH_READERS,
     STATIC_READERS,
     TRIGGERS,
@@ -185,3 +186,19 @@ def read_equip_cost(text: str, card: dict[str, Any], spell, used: list[str]) -> 
 
 
 PARAGRAPH_READERS.append(read_equip_cost)
+
+
+# "[Add] [2 Energy]. Use only to play spells.": the resources the Add puts in the pool pay only for those
+# (`rules/restricted_resources.py`, its USES)
+_USE_ONLY = {"use only to play spells": "spells"}
+
+
+def _use_only(sentence: str, before: list[dict[str, Any]], ctx, used: list[str]) -> list[dict[str, Any]] | None:
+    use = _USE_ONLY.get(sentence.rstrip("."))
+    if use is None or not before or any(i.get("op") != "add" or i.get("only") for i in before):
+        return None
+    used.append("add: use only to play <cards>")
+    return [{**i, "only": use} for i in before]
+
+
+INSTEAD.append(_use_only)
