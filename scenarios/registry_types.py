@@ -165,7 +165,7 @@ class TypedProcedures(Protocol):
     def pay_additional_cost(self, game: Any, card: Any, player: str, /, *, because: Because) -> Any:
         """scenarios.rules.additional_costs.pay_additional_cost"""
 
-    def pay_cost(self, game: Any, cost: Any, player: str, source_id: str | None, label: str, /, *, because: Because) -> Any:
+    def pay_cost(self, game: Any, cost: Any, player: str, source_id: str | None, label: str, purpose: str | None = ..., /, *, because: Because) -> Any:
         """scenarios.rules.abilities.pay_cost"""
 
     def play_by_effect(self, game: Any, unit: Any, player: str, location: str, label: str, ignoring: str = ..., /, *, because: Because) -> Any:
@@ -364,7 +364,7 @@ class TypedQueries(Protocol):
     def control_can_lapse(self, game: Any, bf_id: str) -> bool:
         """scenarios.rules.cleanups.control_can_lapse"""
 
-    def cost_problem(self, game: Any, cost: Any, player: str, source_id: str | None) -> Any:
+    def cost_problem(self, game: Any, cost: Any, player: str, source_id: str | None, purpose: str | None = ...) -> Any:
         """scenarios.rules.abilities.cost_problem"""
 
     def decide_additional(self, game: Any, unit: Any, player: str) -> None:

@@ -281,13 +281,21 @@ def test_my_disputes_kill_an_equip_cost_read_without_its_words(real_db, monkeypa
     [
         ("[Exhaust]: [Reaction] — [Add] [2 Energy]. Use only to play spells.", {"op": "add", "energy": 2}),
         ("[Exhaust]: [Reaction] — [Add] [Any rune]. Use only to play spells.", {"op": "add", "power": 1}),
+        (
+            "[Exhaust]: [Reaction] — [Add] [Any rune]. Use only to play gear or use gear abilities.",
+            {"op": "add", "power": 1, "only": "gear"},
+        ),
+        (
+            "[Exhaust]: [Add] [2 Energy]. Spend this Energy only to play units or activated abilities of units.",
+            {"op": "add", "energy": 2, "only": "units"},
+        ),
     ],
 )
 def test_an_add_used_only_to_play_spells_reads_as_a_restricted_add(text, add):
     reading = read(text, might=2)
     assert reading.status == "read", reading.unread
     (ability,) = reading.definition["activated"]
-    assert ability["effects"] == [{**add, "only": "spells"}]
+    assert ability["effects"] == [{"only": "spells", **add}]
     assert Card.model_validate(reading.definition).activated[0].adds  # still an Add: resolves at once (429.2)
     assert read("[Exhaust]: Draw 1. Use only to play spells.", might=2).status == "unread"
 
@@ -300,3 +308,8 @@ def test_my_disputes_kill_a_restricted_add_read_as_a_plain_add(real_db, monkeypa
 def _plain(sentence, before, ctx, used):
     read = powers._use_only(sentence, before, ctx, used)
     return read and [{k: v for k, v in i.items() if k != "only"} for i in read]
+
+
+def test_my_disputes_kill_every_restriction_read_as_spells(real_db, monkeypatch):
+    monkeypatch.setattr(powers, "_USE_ONLY", dict.fromkeys(powers._USE_ONLY, "spells"))
+    assert "mismatch" in _verdicts(real_db), "every restriction read as spells survives every dispute 281-299"

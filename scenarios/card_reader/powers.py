@@ -190,7 +190,11 @@ PARAGRAPH_READERS.append(read_equip_cost)
 
 # "[Add] [2 Energy]. Use only to play spells.": the resources the Add puts in the pool pay only for those
 # (`rules/restricted_resources.py`, its USES)
-_USE_ONLY = {"use only to play spells": "spells"}
+_USE_ONLY = {
+    "use only to play spells": "spells",
+    "use only to play gear or use gear abilities": "gear",
+    "spend this energy only to play units or activated abilities of units": "units",
+}
 
 
 def _use_only(sentence: str, before: list[dict[str, Any]], ctx, used: list[str]) -> list[dict[str, Any]] | None:

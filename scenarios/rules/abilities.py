@@ -17,10 +17,11 @@ from scenarios.trace import StepKind
 
 
 @query("cost_problem")
-def cost_problem(game: Game, cost, player: str, source_id: str | None) -> Refusal | None:
-    """Why `player` can't pay `cost` now (a Refusal naming the rule), or None when it can be paid."""
+def cost_problem(game: Game, cost, player: str, source_id: str | None, purpose: str | None = None) -> Refusal | None:
+    """Why `player` can't pay `cost` now (a Refusal naming the rule), or None when it can be paid; `purpose`: what
+    its resources pay for ("ability gear": using a gear's ability), for resources restricted to some uses."""
     source = game.objects.get(source_id) if source_id else None
-    problem = calc.resource_problem(game, player, cost, "404.1")
+    problem = calc.resource_problem(game, player, cost, "404.1", purpose)
     if problem is not None:
         return problem
     if cost.exhaust and (source is None or source.zone != Zone.BOARD or source.exhausted):
@@ -53,14 +54,14 @@ def cost_problem(game: Game, cost, player: str, source_id: str | None) -> Refusa
     "pay_cost",
     StepKind.EFFECT,
     defines=("404.1",),
-    summary=lambda g, cost, player, source, label: f"{label}: {player} pays {cost.describe()}",
-    objects=lambda g, cost, player, source, label: [player, source],
+    summary=lambda g, cost, player, source, label, purpose=None: f"{label}: {player} pays {cost.describe()}",
+    objects=lambda g, cost, player, source, label, purpose=None: [player, source],
 )
-def pay_cost(game: Game, cost, player: str, source_id: str | None, label: str) -> None:
-    problem = cost_problem(game, cost, player, source_id)
+def pay_cost(game: Game, cost, player: str, source_id: str | None, label: str, purpose: str | None = None) -> None:
+    problem = cost_problem(game, cost, player, source_id, purpose)
     if problem is not None:
         raise problem
-    calc.pay_resources(game, player, cost, "404.1")
+    calc.pay_resources(game, player, cost, "404.1", purpose)
     if cost.exhaust:
         assert source_id is not None, "a cost that exhausts names its source"
         game.objects[source_id].exhausted = True
@@ -176,10 +177,11 @@ def activate(game: Game, act: Activate) -> None:
     cost = ability.cost.plus(Cost(power=calc.deflect_cost(game, player, [chosen])))  # 809.1.c
     if ability.discounts:
         cost = calc.ability_discounts(game, source, ability, player, cost)
-    problem = cost_problem(game, cost, player, source.id)
+    purpose = f"ability {source.kind}"  # using an ability of a unit, a gear, a legend (restricted resources)
+    problem = cost_problem(game, cost, player, source.id, purpose)
     if problem is not None:
         raise problem
-    do.pay_cost(game, cost, player, source.id, label, because="404.1")
+    do.pay_cost(game, cost, player, source.id, label, purpose, because="404.1")
     item = ChainItem(
         game.new_id("item"),
         label,

@@ -192,7 +192,7 @@ def play_card(game: Game, act: Play) -> None:
             raise Refusal("820.1.a", f"{card.id} is not a spell: Repeat is present on spells")
         # 811.1.b: a hidden card is played ignoring its base cost
         cost = calc.total_cost(game, card, player, Cost() if facedown else None, act.accelerate, 0, [])
-        calc.pay_resources(game, player, cost)
+        calc.pay_resources(game, player, cost, "357.1", f"play {definition.object_kind}")
         if definition.additional_cost is not None:
             card.zone = Zone.CHAIN  # 354: being played, it is on the Chain, in no hand its costs could discard
             do.pay_additional_cost(game, card, player, because="357.2")

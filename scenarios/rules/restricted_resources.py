@@ -2,7 +2,7 @@
 166.1: added to the player's Rune Pool, which holds it apart from the rest, `Player.restricted`).
 
 `{op: add, energy: 2, only: spells}` adds it; it pays only the costs of what it may be used for (a spell played,
-`purpose` "play spell"), and of each kind (Energy, a domain's Power, Power of any domain) it is spent before the
+`purpose` "play spell"; a gear played, "play gear"; an activated ability of a gear used, "ability gear"), and of each kind (Energy, a domain's Power, Power of any domain) it is spent before the
 pool's other resources of that kind (the resource that pays fewer things goes first: the player keeps every other
 choice they had). Between kinds the pool's usual order holds (a domain's own Power before Power of any domain,
 `costs.pay_resources`): a restricted [A] may so be kept over the player's own domain Power, which the player is
@@ -18,7 +18,11 @@ from scenarios.kernel import calc, procedure, query
 from scenarios.trace import StepKind
 
 # what a restriction lets its resources pay for: the purposes of the payments (`pay_resources`' `purpose`)
-USES = {"spells": ("play spell",)}
+USES = {
+    "spells": ("play spell",),
+    "gear": ("play gear", "ability gear"),  # "Use only to play gear or use gear abilities"
+    "units": ("play unit", "ability unit"),  # "Spend this Energy only to play units or activated abilities of units"
+}
 
 
 def _serves(use: str, purpose: str | None) -> bool:
