@@ -289,6 +289,10 @@ def test_my_disputes_kill_an_equip_cost_read_without_its_words(real_db, monkeypa
             "[Exhaust]: [Add] [2 Energy]. Spend this Energy only to play units or activated abilities of units.",
             {"op": "add", "energy": 2, "only": "units"},
         ),
+        (
+            "[Reaction][>] [Exhaust]: [Add] [1 Energy]. Spend this Energy only during showdowns.",
+            {"op": "add", "energy": 1, "only": "showdowns"},
+        ),
     ],
 )
 def test_an_add_used_only_to_play_spells_reads_as_a_restricted_add(text, add):

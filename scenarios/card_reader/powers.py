@@ -194,6 +194,7 @@ _USE_ONLY = {
     "use only to play spells": "spells",
     "use only to play gear or use gear abilities": "gear",
     "spend this energy only to play units or activated abilities of units": "units",
+    "spend this energy only during showdowns": "showdowns",
 }
 
 

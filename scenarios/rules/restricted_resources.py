@@ -2,11 +2,12 @@
 166.1: added to the player's Rune Pool, which holds it apart from the rest, `Player.restricted`).
 
 `{op: add, energy: 2, only: spells}` adds it; it pays only the costs of what it may be used for (a spell played,
-`purpose` "play spell"; a gear played, "play gear"; an activated ability of a gear used, "ability gear"), and of each kind (Energy, a domain's Power, Power of any domain) it is spent before the
-pool's other resources of that kind (the resource that pays fewer things goes first: the player keeps every other
-choice they had). Between kinds the pool's usual order holds (a domain's own Power before Power of any domain,
-`costs.pay_resources`): a restricted [A] may so be kept over the player's own domain Power, which the player is
-not asked about. It empties with the rest of the Rune Pool (167).
+`purpose` "play spell"; a gear played, "play gear"; an activated ability of a gear used, "ability gear"; anything
+while a showdown is on, 308, for Energy "spent only during showdowns"). Of each kind (Energy, a domain's Power,
+Power of any domain) it is spent before the pool's other resources of that kind (the resource that pays fewer
+things goes first: the player keeps every other choice they had). Between kinds the pool's usual order holds (a
+domain's own Power before Power of any domain, `costs.pay_resources`): a restricted [A] may so be kept over the
+player's own domain Power, which the player is not asked about. It empties with the rest of the Rune Pool (167).
 """
 
 from __future__ import annotations
@@ -25,8 +26,12 @@ USES = {
 }
 
 
-def _serves(use: str, purpose: str | None) -> bool:
-    return purpose is not None and purpose in USES.get(use, ())
+def _serves(game: Game, use: str, purpose: str | None) -> bool:
+    if purpose is None:
+        return False
+    if use == "showdowns":  # "Spend this Energy only during showdowns": whatever it pays for, while one is on (308)
+        return game.showdown is not None
+    return purpose in USES.get(use, ())
 
 
 def _kinds(energy: int, power: int, domain: str | None) -> dict:
@@ -53,15 +58,15 @@ def add_restricted(game: Game, player: str, energy: int, power: int, domain: str
     pool.restricted = (*pool.restricted, (use, energy, power, domain))
 
 
-def _usable(pool, purpose: str | None) -> list[tuple[str, int, int, str | None]]:
-    return [entry for entry in pool.restricted if _serves(entry[0], purpose)]
+def _usable(game: Game, pool, purpose: str | None) -> list[tuple[str, int, int, str | None]]:
+    return [entry for entry in pool.restricted if _serves(game, entry[0], purpose)]
 
 
 @query("pool_for")
 def pool_for(game: Game, player: str, purpose: str | None):
     """The Rune Pool as it can pay for `purpose`: its resources and the restricted ones that may pay for it."""
     pool = game.players[player]
-    usable = _usable(pool, purpose)
+    usable = _usable(game, pool, purpose)
     if not usable:
         return pool
     energy, power, domains = pool.energy, pool.power, dict(pool.domain_power)
@@ -79,7 +84,7 @@ def pay_restricted_first(game: Game, player: str, cost, rule: str, purpose: str)
     """Pay `cost` for `purpose` spending the restricted resources that may pay for it first; False when there are
     none (then it is the pool's to pay as usual)."""
     pool = game.players[player]
-    usable = _usable(pool, purpose)
+    usable = _usable(game, pool, purpose)
     if not usable:
         return False
     held = {}  # per kind of resource ("energy", a domain, "any"): the restricted amount moved into the pool
