@@ -317,3 +317,16 @@ def _plain(sentence, before, ctx, used):
 def test_my_disputes_kill_every_restriction_read_as_spells(real_db, monkeypatch):
     monkeypatch.setattr(powers, "_USE_ONLY", dict.fromkeys(powers._USE_ONLY, "spells"))
     assert "mismatch" in _verdicts(real_db), "every restriction read as spells survives every dispute 281-299"
+
+
+def test_you_may_spend_xp_to_reads_as_an_optional_trigger_with_that_cost():
+    reading = read("When I attack, you may spend 3 XP to draw 1.", might=5)
+    assert reading.status == "read", reading.unread
+    (trigger,) = reading.definition["triggers"]
+    assert trigger["optional"] is True and trigger["cost"] == {"spend_xp": 3}
+    assert trigger["effects"] == [{"op": "draw", "n": 1}]
+
+
+def test_my_disputes_kill_an_xp_cost_read_as_a_discard(real_db, monkeypatch):
+    monkeypatch.setitem(phrases._COUNTED, "spend xp", "discard")
+    assert "mismatch" in _verdicts(real_db), "an XP cost read as a discard survives every dispute 281-299"
