@@ -201,7 +201,8 @@ def cards_command(db_path: Path, coverage: bool, show_unread: bool, oracle: bool
 @click.option("--max-steps", type=int, default=1_000_000, show_default=True, help="Engine steps a replay may take.")
 @click.option("--seconds", type=float, default=60.0, show_default=True, help="Seconds a replay may run.")
 def replay_command(files: tuple[Path, ...], replay_all: bool, db_path: Path, max_steps: int, seconds: float) -> None:
-    """Replay scenario FILES step by step with the rules cited; exits non-zero when an outcome differs."""
+    """Replay scenario FILES, each with its variants, step by step with the rules cited; exits non-zero when an
+    outcome differs."""
     from rules_db.card_readings import load_read_cards
     from scenarios import library_paths
     from scenarios.kernel import Budget, BudgetExceeded
@@ -212,10 +213,10 @@ def replay_command(files: tuple[Path, ...], replay_all: bool, db_path: Path, max
         raise click.UsageError("give a scenario FILE or --all")
     load_read_cards(db_path)  # the cards a judge's dispute names, as the replay pages know them
     try:
-        replays = [
-            replay_file(path, Budget(max_steps=max_steps, seconds=seconds))
-            for path in (library_paths() if replay_all else files)
-        ]
+        if replay_all:
+            replays = [replay_file(path, Budget(max_steps=max_steps, seconds=seconds)) for path in library_paths()]
+        else:
+            replays = [replay for path in files for replay in _with_variants(path, max_steps, seconds)]
     except (ScenarioError, BudgetExceeded) as error:
         raise click.ClickException(str(error)) from None
     if replay_all:
@@ -224,6 +225,18 @@ def replay_command(files: tuple[Path, ...], replay_all: bool, db_path: Path, max
         click.echo("\n\n".join(render_tree(replay, cite=_citations(replay, db_path)) for replay in replays))
     if any(replay.verdict != "match" for replay in replays):
         sys.exit(1)
+
+
+def _with_variants(path: Path, max_steps: int, seconds: float) -> list:
+    """A file's replay, then each of its variants' (its what-ifs), each within its own budget."""
+    from scenarios import schema
+    from scenarios.kernel import Budget
+    from scenarios.replay import replay_file, replay_variant
+
+    scenario, _ = schema.load(path)
+    return [replay_file(path, Budget(max_steps=max_steps, seconds=seconds))] + [
+        replay_variant(path, variant.id, Budget(max_steps=max_steps, seconds=seconds)) for variant in scenario.variants
+    ]
 
 
 def _citations(replay, db_path: Path):

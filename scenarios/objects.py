@@ -274,7 +274,6 @@ class Player(Journaled):
     xp_gained_this_turn: int = 0  # XP gained this turn ("If you've gained XP this turn", 730.1)
     discarded_this_turn: int = 0  # cards discarded this turn ("If you've discarded a card this turn", 422.1)
     drawn_this_turn: int = 0  # cards drawn this turn ("When you draw your second card each turn", 413)
-    prohibited: tuple[str, ...] = ()  # what an effect forbids the player this turn ("play cards", 054.1)
     # what the cards the player plays cost this turn, by an effect ("the next spell you play this turn costs [5]
     # less"): (kind of card, signed Energy, signed Power, used up by the next such card, label)
     cost_changes: tuple[tuple[str, int, int, bool, str], ...] = ()

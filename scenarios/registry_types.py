@@ -286,9 +286,6 @@ class TypedQueries(Protocol):
     def additional_triggers(self, game: Any, source: Any, trigger: Any, event: Any) -> list[str]:
         """scenarios.rules.retrigger.additional_triggers"""
 
-    def allowed(self, game: Any, player: str, what: str, label: str) -> bool:
-        """scenarios.rules.players.allowed"""
-
     def amount(self, game: Any, run: Any, value: Any) -> int | None:
         """scenarios.rules.instructions.amount"""
 
@@ -324,9 +321,6 @@ class TypedQueries(Protocol):
 
     def changing_status(self, game: Any, name: str, ids: Any) -> list[str]:
         """scenarios.rules.status.changing_status"""
-
-    def check_allowed(self, game: Any, player: str, what: str) -> None:
-        """scenarios.rules.players.check_allowed"""
 
     def check_destination(self, game: Any, unit: Any, destination: str, standard: bool) -> None:
         """scenarios.rules.movement.check_destination"""

@@ -211,9 +211,7 @@ def test_they_without_a_chosen_player_or_with_objects_stays_unread(text):
 
 def test_opponents_cant_play_cards_this_turn_is_a_prohibition_on_each_opponent():
     (trigger,) = read("When you play me, opponents can't play cards this turn.", "Unit", might=5).definition["triggers"]
-    assert trigger["effects"] == [
-        {"op": "each_player", "players": "opponents", "effects": [{"op": "prohibit", "what": "play cards"}]}
-    ]
+    assert trigger["effects"] == [{"op": "restrict", "players": "opponents", "restriction": "no_play_cards"}]
     assert read("Opponents can't move units this turn.").status == "unread"
 
 
@@ -223,10 +221,10 @@ def test_a_card_a_prohibited_player_would_play_by_an_effect_is_not_played():
     game = GameState(
         {"turn": {"player": "A"}, "players": {"A": {}, "B": {"hand": [{"id": "bu", "card": "Test Unit"}]}}}
     )
-    game.players["B"].prohibited = ("play cards",)
+    game.lasting_restrictions = (("B", None, "no_play_cards", "bu", game.turn_number),)
     do.play_by_effect(game, game.obj("bu"), "B", "base", "an effect", because="419.3")
     assert game.obj("bu").zone == "hand"
-    game.players["B"].prohibited = ()
+    game.lasting_restrictions = ()
     do.play_by_effect(game, game.obj("bu"), "B", "base", "an effect", because="419.3")
     assert game.obj("bu").zone == "board"
 
@@ -304,7 +302,7 @@ def _any_turn(text, card, spell, used):
         "they read as you",
         "any card read from their hand",
         "their discard read as a recycle",
-        "opponents can't read as everyone can't",
+        "opponents can't read as you can't",
     ],
 )
 def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatch):
@@ -355,11 +353,11 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
             reader._choose_from_their_hand,
             lambda m, ctx: [{**i, **change} for i in reader._choose_from_their_hand(m, ctx) or []] or None,
         )
-    elif mutant == "opponents can't read as everyone can't":
+    elif mutant == "opponents can't read as you can't":
         _mutate_templates(
             monkeypatch,
             reader._opponents_cant,
-            lambda m, ctx: [{**i, "players": "each"} for i in reader._opponents_cant(m, ctx)],
+            lambda m, ctx: [{**i, "players": "you"} for i in reader._opponents_cant(m, ctx)],
         )
     elif mutant == "fewer runes dropped":
         original_reader = reader.read_if_at_the_start

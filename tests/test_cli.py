@@ -44,6 +44,24 @@ def test_replay_exits_non_zero_and_shows_expected_against_computed(tmp_path):
     assert "expected 'nowhere-at-all'" in result.output and "computed" in result.output
 
 
+def test_replay_of_a_file_replays_its_variants_and_fails_on_a_variant_that_differs(tmp_path):
+    """A judge's file holds what-ifs: each is replayed after it, and one whose outcome differs fails the command."""
+    source = next(p for p in library_paths() if scenario_schema.load(p)[0].variants)
+    scenario = yaml.safe_load(source.read_text(encoding="utf-8"))
+    variants = scenario["variants"]
+    result = CliRunner().invoke(cli, ["replay", str(source)])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("[variant: ") == len(variants)
+    variant = variants[0]
+    unit = next(iter(variant.get("expect") or scenario["expect"]))
+    variant["expect"] = {**(variant.get("expect") or {}), unit: {"zone": "nowhere-at-all"}}
+    broken = tmp_path / source.name
+    broken.write_text(yaml.safe_dump(scenario, sort_keys=False), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["replay", str(broken)])
+    assert result.exit_code == 1
+    assert "expected 'nowhere-at-all'" in result.output
+
+
 def test_replay_all_prints_a_table():
     result = CliRunner().invoke(cli, ["replay", "--all"])
     assert "ruling" in result.output.splitlines()[0] and "verdict" in result.output.splitlines()[0]

@@ -100,8 +100,9 @@ def read_each_chooses(text: str, card: dict[str, Any], spell: Context | None, us
 
 @template("opponents can't", r"opponents can't (?P<what>play cards) this turn")
 def _opponents_cant(m, ctx):
-    """ "Opponents can't play cards this turn": each opponent is forbidden it until the turn ends (054.1)."""
-    return [{"op": "each_player", "players": "opponents", "effects": [{"op": "prohibit", "what": m["what"]}]}]
+    """ "Opponents can't play cards this turn": each opponent is forbidden it until the turn ends (054.1; the
+    `restrict` instruction of rules/restrictions.py)."""
+    return [{"op": "restrict", "players": "opponents", "restriction": "no_play_cards"}]
 
 
 _CHOSEN = "choose an opponent"

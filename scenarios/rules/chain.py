@@ -97,8 +97,12 @@ def finalize_pending(game: Game) -> None:
                 )
                 break
             rule = "811.1.d.2" if item.hidden_at else "402.2"  # a hidden card's choices: at its battlefield
+            if spec.optional:  # "you may ... a unit", "up to one": choosing none is a legal choice too
+                options = [*options, "none"]
             pick = choose(game, "target", item.controller, f"target for {item.label} ({slot})", options, rule)
-            if pick in game.objects and spec.type != "location":  # a destination is a place, not an object chosen
+            if pick == "none" and spec.optional:
+                chosen[slot] = ()
+            elif pick in game.objects and spec.type != "location":  # a destination is a place, not an object chosen
                 chosen[slot] = (calc.ref(game, pick),)
                 fire_choose(game, item.controller, pick, "ability")
             else:

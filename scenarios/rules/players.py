@@ -11,8 +11,8 @@ opponent controls a battlefield") read the game as the condition is checked; a u
 on one (`enters_ready_if`) has it checked as it enters the board (364.3, a conditional passive).
 
 Also here: a chosen player's hand revealed and a card chosen from it (`reveal_hand`, `choose_from_hand`; the
-player is a target, 355.10, the card is not, 355.10.a), what a player can't do this turn (`prohibit`, 054.1), and
-(what opponents' cards cost more is a card's `cost_modifiers`, rules/discounts.py, 356.3).
+player is a target, 355.10, the card is not, 355.10.a). What a player can't do this turn is rules/restrictions.py's
+`restrict`; what opponents' cards cost more, a card's `cost_modifiers` (rules/discounts.py, 356.3).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 
 from scenarios.game import Game
-from scenarios.kernel import Condition, Refusal, calc, choose, condition, do, instruction, note, query
+from scenarios.kernel import Condition, calc, choose, condition, do, instruction, note
 from scenarios.objects import BOARD, Kind
 from scenarios.trace import StepKind
 
@@ -223,50 +223,3 @@ def op_choose_from_hand(game: Game, run, ins) -> None:
             do.discard(game, player, pick, because=run.because)
         else:
             do.recycle(game, [pick], run.item.label, because=(run.because, "416.1.c"))
-
-
-# -- what a player can't do this turn ------------------------------------------------------------------------------
-
-PROHIBITIONS = ("play cards",)
-
-
-@instruction("prohibit")
-def op_prohibit(game: Game, run, ins) -> None:
-    """`{op: prohibit, what: "play cards"}`: the player performing it can't do that for the rest of the turn (a
-    "this turn" effect, expiring with the others, 317.2.c); can't beats can (054.1)."""
-    player, what = game.players[run.item.controller], ins["what"]
-    if what not in player.prohibited:
-        player.prohibited = (*player.prohibited, what)
-    note(
-        game,
-        StepKind.EFFECT,
-        "prohibit",
-        f"{run.item.label}: {player.name} can't {what} this turn",
-        run.because,
-        ("054.1",),
-        [player.name],
-    )
-
-
-@query("check_allowed")
-def check_allowed(game: Game, player: str, what: str) -> None:
-    """Refuse an action an effect forbids the player this turn (054.1: can't beats can)."""
-    if what in game.players[player].prohibited:
-        raise Refusal("054.1", f"{player} can't {what} this turn")
-
-
-@query("allowed")
-def allowed(game: Game, player: str, what: str, label: str) -> bool:
-    """May the player do it now? If an effect forbids it this turn, a step says it is not done (054.1, 055)."""
-    if what not in game.players[player].prohibited:
-        return True
-    note(
-        game,
-        StepKind.EFFECT,
-        "impossible",
-        f"{label}: {player} can't {what} this turn: not done",
-        "054.1",
-        ("054.1", "055"),
-        [player],
-    )
-    return False

@@ -160,7 +160,6 @@ def play_card(game: Game, act: Play) -> None:
     flow = card.zone == Zone.TRASH and bool(card.definition.flow)  # 829.1.b: "play this from your trash"
     if card.owner != player or (card.zone not in (Zone.HAND, Zone.FACEDOWN) and not flow):
         raise Refusal("354", f"{card.id} is not a card {player} can play from hand or facedown")
-    calc.check_allowed(game, player, "play cards")
     forbidder = calc.play_forbidden_by(game, player, card)
     if forbidder is not None:
         raise Refusal("054.1", f"{player} can't play {card.id} this turn ({game.objects[forbidder].card})")
@@ -377,8 +376,6 @@ def play_by_effect(game: Game, unit, player: str, location: str, label: str, ign
         )
         return
     definition = unit.definition
-    if definition.type != "token" and not calc.allowed(game, player, "play cards", label):
-        return
     base = calc.printed_cost(game, definition).model_copy(update={"energy": 0}) if ignoring == "energy" else Cost()
     calc.decide_additional(game, unit, player)
     accelerate = False

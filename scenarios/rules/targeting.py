@@ -159,7 +159,10 @@ def choose_targets(game: Game, specs: tuple, picks: dict, ctx: Targeting) -> dic
                 raise Refusal(rule, f"{bad} is not a legal destination for '{slot}' (legal: {legal})")
             chosen[slot] = tuple(values)
             continue
+        taken = {r[0] for r in chosen.get(spec.not_target, ())} if spec.not_target else set()
         for v in values:
+            if v in taken:  # "another", "two units": a slot that must name a different object than another
+                raise Refusal("355.9", f"{v!r} is already chosen for '{spec.not_target}' of {ctx.label}")
             if v not in game.objects or not calc.matches_target(game, spec, game.objects[v], here):
                 hidden = (
                     ctx.hidden_at

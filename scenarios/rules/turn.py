@@ -95,8 +95,6 @@ def expire(game: Game) -> None:
     if game.trigger_marks:
         game.trigger_marks = ()
     for player in game.players.values():
-        if player.prohibited:
-            player.prohibited = ()
         if player.cards_played_this_turn or player.played_this_turn:
             player.cards_played_this_turn, player.played_this_turn = 0, ()
         if player.cards_finalized_this_turn:
