@@ -87,7 +87,9 @@ def pay_restricted_first(game: Game, player: str, cost, rule: str, purpose: str)
     usable = _usable(game, pool, purpose)
     if not usable:
         return False
-    held = {}  # per kind of resource ("energy", a domain, "any"): the restricted amount moved into the pool
+    held: dict[
+        str, int
+    ] = {}  # per kind of resource ("energy", a domain, "any"): the restricted amount moved into the pool
     for _, e, p, domain in usable:
         for kind, n in _kinds(e, p, domain).items():
             held[kind] = held.get(kind, 0) + n
