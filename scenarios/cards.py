@@ -176,6 +176,8 @@ class Cost(Strict):
     spend_buff: Literal["friendly", "this"] | None = None  # "spend a buff" (of a unit you control), "spend my buff"
     discard: int = 0
     spend_xp: int = 0  # "Spend 3 XP" (730.2)
+    disempower: Literal["this"] | None = None  # "Disempower this": its source stops being Empowered (442.1)
+    kill_friendly: Literal["unit"] | None = None  # "Kill a friendly unit": one its payer controls, chosen as paid
     recycle_from_trash: int = 0  # "Recycle 3 from your trash": cards of the payer's choice, not targets (416.3, 416.6)
     recycle_kind: Literal["unit", "gear", "spell"] | None = None  # "Recycle a unit from your trash": only that kind
     discard_kind: Literal["unit", "gear", "spell"] | None = None  # "Discard a gear": only cards of that kind
@@ -235,7 +237,8 @@ class Cost(Strict):
         parts += ["recycle this" if self.recycle else "", "kill this" if self.kill else ""]
         spent = {"friendly": "spend a buff", "this": "spend this unit's buff", None: ""}[self.spend_buff]
         parts += [spent, f"discard {self.discard} {self.discard_kind or ''}".rstrip() if self.discard else ""]
-        parts += [f"spend {self.spend_xp} XP" if self.spend_xp else ""]
+        parts += [f"spend {self.spend_xp} XP" if self.spend_xp else "", "disempower this" if self.disempower else ""]
+        parts += ["kill a friendly unit" if self.kill_friendly else ""]
         recycled = f"{self.recycle_from_trash} {self.recycle_kind or 'card'}(s)"
         parts += [f"recycle {recycled} from the trash" if self.recycle_from_trash else ""]
         return ", ".join(p for p in parts if p) or "nothing"

@@ -264,11 +264,14 @@ class Player(Journaled):
     energy: int = 99
     power: int = 99
     domain_power: tuple[tuple[str, int], ...] = ()
+    # resources that pay only some costs ("Use only to play spells"): (use, Energy, Power, its domain or None)
+    restricted: tuple[tuple[str, int, int, str | None], ...] = ()
     cards_played_this_turn: int = 0
     played_this_turn: tuple[str, ...] = ()  # the Main Deck cards played this turn (Legion, 812)
     cards_finalized_this_turn: int = 0  # those played or being played, countered ones too (419.4.b in 1.4)
     finalized_this_turn: tuple[str, ...] = ()
     xp: int = 0  # XP, a resource a player gains and spends (728-733)
+    xp_gained_this_turn: int = 0  # XP gained this turn ("If you've gained XP this turn", 730.1)
     discarded_this_turn: int = 0  # cards discarded this turn ("If you've discarded a card this turn", 422.1)
     drawn_this_turn: int = 0  # cards drawn this turn ("When you draw your second card each turn", 413)
     died_this_turn: int = 0  # units they controlled that died this turn ("The first time a friendly unit dies")

@@ -39,6 +39,8 @@ PLAYER_FIELDS = {
     "xp": lambda g, name: g.players[name].xp,
     "energy": lambda g, name: g.players[name].energy,
     "power": lambda g, name: g.players[name].power,
+    "restricted_energy": lambda g, name: sum(entry[1] for entry in g.players[name].restricted),
+    "restricted_power": lambda g, name: sum(entry[2] for entry in g.players[name].restricted),
     "domain_power": lambda g, name: dict(g.players[name].domain_power),
     "runes": lambda g, name: len(calc.runes_on_board(g, name)),
     "rune_deck": lambda g, name: len(calc.rune_deck(g, name)),

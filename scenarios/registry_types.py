@@ -21,6 +21,9 @@ class TypedProcedures(Protocol):
     def add(self, game: Any, player: str, energy: int, power: int, domain: str | None, label: str, /, *, because: Because) -> Any:
         """scenarios.rules.runes.add"""
 
+    def add_restricted(self, game: Any, player: str, energy: int, power: int, domain: str | None, use: str, label: str, /, *, because: Because) -> Any:
+        """scenarios.rules.restricted_resources.add_restricted"""
+
     def after_chain_emptied(self, game: Any, /, *, because: Because) -> Any:
         """scenarios.rules.showdowns.after_chain_emptied"""
 
@@ -162,7 +165,7 @@ class TypedProcedures(Protocol):
     def pay_additional_cost(self, game: Any, card: Any, player: str, /, *, because: Because) -> Any:
         """scenarios.rules.additional_costs.pay_additional_cost"""
 
-    def pay_cost(self, game: Any, cost: Any, player: str, source_id: str | None, label: str, /, *, because: Because) -> Any:
+    def pay_cost(self, game: Any, cost: Any, player: str, source_id: str | None, label: str, purpose: str | None = ..., /, *, because: Because) -> Any:
         """scenarios.rules.abilities.pay_cost"""
 
     def play_by_effect(self, game: Any, unit: Any, player: str, location: str, label: str, ignoring: str = ..., /, *, because: Because) -> Any:
@@ -361,7 +364,7 @@ class TypedQueries(Protocol):
     def control_can_lapse(self, game: Any, bf_id: str) -> bool:
         """scenarios.rules.cleanups.control_can_lapse"""
 
-    def cost_problem(self, game: Any, cost: Any, player: str, source_id: str | None) -> Any:
+    def cost_problem(self, game: Any, cost: Any, player: str, source_id: str | None, purpose: str | None = ...) -> Any:
         """scenarios.rules.abilities.cost_problem"""
 
     def decide_additional(self, game: Any, unit: Any, player: str) -> None:
@@ -484,8 +487,11 @@ class TypedQueries(Protocol):
     def passives(self, game: Any) -> Any:
         """scenarios.rules.layers.passives"""
 
-    def pay_resources(self, game: Any, player: str, cost: Any, rule: str = ...) -> None:
+    def pay_resources(self, game: Any, player: str, cost: Any, rule: str = ..., purpose: str | None = ...) -> None:
         """scenarios.rules.costs.pay_resources"""
+
+    def pay_restricted_first(self, game: Any, player: str, cost: Any, rule: str, purpose: str) -> bool:
+        """scenarios.rules.restricted_resources.pay_restricted_first"""
 
     def pays_for_its_choices(self, game: Any, item: Any, chosen: dict) -> bool:
         """scenarios.rules.deflect.pays_for_its_choices"""
@@ -510,6 +516,9 @@ class TypedQueries(Protocol):
 
     def points_gained(self, game: Any, player: str) -> None:
         """scenarios.rules.cleanups.points_gained"""
+
+    def pool_for(self, game: Any, player: str, purpose: str | None) -> Any:
+        """scenarios.rules.restricted_resources.pool_for"""
 
     def prevents_all_damage(self, game: Any, unit: Any) -> bool:
         """scenarios.rules.replacement.prevents_all_damage"""
@@ -547,7 +556,7 @@ class TypedQueries(Protocol):
     def resolution(self, game: Any, item: Any, because: str, targets: dict | None = ...) -> Any:
         """scenarios.rules.instructions.resolution"""
 
-    def resource_problem(self, game: Any, player: str, cost: Any, rule: str = ...) -> Any:
+    def resource_problem(self, game: Any, player: str, cost: Any, rule: str = ..., purpose: str | None = ...) -> Any:
         """scenarios.rules.costs.resource_problem"""
 
     def restricted_by(self, game: Any, obj: Any, word: str, location: str | None = ...) -> str | None:

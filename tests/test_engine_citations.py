@@ -128,6 +128,7 @@ TERMS: dict[str, list[str]] = {
     "finish_end_of_turn": ["cleanup", "end of turn"],
     # runes, costs and the keyword mechanics (733-747)
     "add": ["add"],
+    "add_restricted": ["add"],
     "channel_phase": ["channel", "phase"],
     "channel short": ["channel", "rune"],
     "empty_rune_pools": ["rune pool"],

@@ -19,7 +19,7 @@ from typing import Any
 
 # each registers its templates: amounts, additional costs and discounts, moves, the main deck, trash and hand,
 # players, statics; entering the board, trigger conditions (two modules), "instead"; one instruction on several
-# objects, a condition with what happens otherwise; modes, "X or Y" and "if you do"
+# objects, a condition with what happens otherwise; modes, "X or Y" and "if you do"; Empower, XP and Equipment
 from scenarios.card_reader import (  # noqa: F401
     amounts,
     costs,
@@ -30,6 +30,7 @@ from scenarios.card_reader import (  # noqa: F401
     movement,
     otherwise,
     players,
+    powers,
     several,
     statics,
     trigger_conditions,
@@ -169,6 +170,7 @@ _KEYWORD_ACTIONS = {
     "beginning phase": ("this happens before scoring",),
     "win a combat": ("remain after combat",),  # "(You win if only your units remain after combat.)" (466.3.a)
     "gold gear token": ("kill this, [exhaust]: [add] [any rune]",),  # the Gold token's ability (187.5)
+    "empower": ("empowered if",),  # "(I become Empowered if I'm not already.)" (441.1.c)
 }
 
 

@@ -80,16 +80,7 @@ def keyword_prefix(text: str, card: dict[str, Any]) -> str:
             if cost is None or cost_text is None or (word == "flow" and card["type"] != "spell"):  # Flow: spells
                 return rest
             if word == "equip":
-                card.setdefault("keywords", {})["Equip"] = 1
-                card.setdefault("activated", []).append(
-                    {
-                        "equip": True,
-                        "cost": cost,
-                        "targets": {"unit": {"type": "unit", "side": "friendly"}},
-                        "effects": [{"op": "attach", "what": "this", "to": "unit"}],
-                        "label": f"{card['name']}: Equip",
-                    }
-                )
+                add_equip(card, cost)
             else:  # Repeat (820), Flow (829.1.c: an alternate cost to play the spell from the trash)
                 card.setdefault(word, []).append(cost)
             rest = after[cost_text.end() :]
@@ -99,3 +90,18 @@ def keyword_prefix(text: str, card: dict[str, Any]) -> str:
             return rest
         card.setdefault("keywords", {})[keyword] = int(found["n"]) if found["n"] else 1
         rest = after
+
+
+def add_equip(card: dict[str, Any], cost: dict[str, Any]) -> None:
+    """ "[Equip] [Cost]": the keyword and the ability it is short for, "[Cost]: Attach this to a unit you control"
+    (818)."""
+    card.setdefault("keywords", {})["Equip"] = 1
+    card.setdefault("activated", []).append(
+        {
+            "equip": True,
+            "cost": cost,
+            "targets": {"unit": {"type": "unit", "side": "friendly"}},
+            "effects": [{"op": "attach", "what": "this", "to": "unit"}],
+            "label": f"{card['name']}: Equip",
+        }
+    )

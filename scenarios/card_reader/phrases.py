@@ -239,7 +239,8 @@ def icons_cost(text: str) -> dict[str, Any] | None:
     return cost
 
 
-_COST_PARTS: dict[str, dict[str, Any]] = {
+# the cost words before an ability's colon (other families add theirs: `powers`)
+COST_WORDS: dict[str, dict[str, Any]] = {
     "[exhaust]": {"exhaust": "this"},
     "exhaust me": {"exhaust": "this"},
     "exhaust this": {"exhaust": "this"},
@@ -264,7 +265,7 @@ def ability_cost(text: str) -> dict[str, Any] | None:
     cost: dict[str, Any] = {}
     for part in re.split(r",\s*|\s+and\s+", text.strip()):
         part = re.sub(r"^pay ", "", part.strip())
-        known: dict[str, Any] | None = _COST_PARTS.get(part)
+        known: dict[str, Any] | None = COST_WORDS.get(part)
         if known is None:
             found = _COUNTED_COST.fullmatch(part)
             word = _COUNTED.get(f"{found['verb']}{found['what'] or ''}") if found else None

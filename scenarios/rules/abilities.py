@@ -33,10 +33,11 @@ event_kind("activate", "377.3")
 
 
 @query("cost_problem")
-def cost_problem(game: Game, cost, player: str, source_id: str | None) -> Refusal | None:
-    """Why `player` can't pay `cost` now (a Refusal naming the rule), or None when it can be paid."""
+def cost_problem(game: Game, cost, player: str, source_id: str | None, purpose: str | None = None) -> Refusal | None:
+    """Why `player` can't pay `cost` now (a Refusal naming the rule), or None when it can be paid; `purpose`: what
+    its resources pay for ("ability gear": using a gear's ability), for resources restricted to some uses."""
     source = game.objects.get(source_id) if source_id else None
-    problem = calc.resource_problem(game, player, cost, "404.1")
+    problem = calc.resource_problem(game, player, cost, "404.1", purpose)
     if problem is not None:
         return problem
     if cost.exhaust and (source is None or source.zone != Zone.BOARD or source.exhausted):
@@ -57,6 +58,11 @@ def cost_problem(game: Game, cost, player: str, source_id: str | None) -> Refusa
         return Refusal("416.3", f"{player} has fewer than {cost.recycle_from_trash} cards in the trash to recycle")
     if cost.spend_xp and game.players[player].xp < cost.spend_xp:
         return Refusal("730.2", f"{player} has {game.players[player].xp} XP, fewer than {cost.spend_xp} to spend")
+    if cost.disempower and (source is None or source.zone != Zone.BOARD or not source.empowered):
+        # disempowering affects only an Empowered object (442.1.a): a cost that can't be done can't be paid (203.3)
+        return Refusal("203.3", f"{source_id} is not Empowered: disempowering it can't be paid (442.1.a)")
+    if cost.kill_friendly and not game.units(controller=player):
+        return Refusal("203.3", f"{player} controls no unit to kill: the cost can't be paid")
     return None
 
 
@@ -64,14 +70,14 @@ def cost_problem(game: Game, cost, player: str, source_id: str | None) -> Refusa
     "pay_cost",
     StepKind.EFFECT,
     defines=("404.1",),
-    summary=lambda g, cost, player, source, label: f"{label}: {player} pays {cost.describe()}",
-    objects=lambda g, cost, player, source, label: [player, source],
+    summary=lambda g, cost, player, source, label, purpose=None: f"{label}: {player} pays {cost.describe()}",
+    objects=lambda g, cost, player, source, label, purpose=None: [player, source],
 )
-def pay_cost(game: Game, cost, player: str, source_id: str | None, label: str) -> None:
-    problem = cost_problem(game, cost, player, source_id)
+def pay_cost(game: Game, cost, player: str, source_id: str | None, label: str, purpose: str | None = None) -> None:
+    problem = cost_problem(game, cost, player, source_id, purpose)
     if problem is not None:
         raise problem
-    calc.pay_resources(game, player, cost, "404.1")
+    calc.pay_resources(game, player, cost, "404.1", purpose)
     if cost.exhaust:
         assert source_id is not None, "a cost that exhausts names its source"
         game.objects[source_id].exhausted = True
@@ -90,6 +96,13 @@ def pay_cost(game: Game, cost, player: str, source_id: str | None, label: str) -
         calc.kill_all(game, [source_id], False, ("357.2", "428.1.a.1"))
     if cost.spend_xp:
         game.players[player].xp -= cost.spend_xp  # 730.2
+    if cost.disempower:
+        assert source_id is not None, "a cost that disempowers names its source"
+        do.set_empowered(game, source_id, False, label, because=("357.2", "442.1"))
+    if cost.kill_friendly:
+        units = sorted(u.id for u in game.units(controller=player))
+        pick = choose(game, "kill", player, "friendly unit to kill (a cost)", units, "355.17")
+        calc.kill_all(game, [pick], False, ("357.2", "428.1.a.1"))
     if cost.recycle:
         do.recycle(game, [source_id], label, because="357.2")
     if cost.recycle_from_trash:
@@ -180,10 +193,11 @@ def activate(game: Game, act: Activate) -> None:
     cost = ability.cost.plus(Cost(power=calc.deflect_cost(game, player, [chosen])))  # 809.1.c
     if ability.discounts:
         cost = calc.ability_discounts(game, source, ability, player, cost)
-    problem = cost_problem(game, cost, player, source.id)
+    purpose = f"ability {source.kind}"  # using an ability of a unit, a gear, a legend (restricted resources)
+    problem = cost_problem(game, cost, player, source.id, purpose)
     if problem is not None:
         raise problem
-    do.pay_cost(game, cost, player, source.id, label, because="404.1")
+    do.pay_cost(game, cost, player, source.id, label, purpose, because="404.1")
     calc.fire(game, Event("activate", player=player, card=source.id, location=here))
     item = ChainItem(
         game.new_id("item"),

@@ -94,9 +94,12 @@ def multi_domain_power(game: Game, definition, amount: int) -> Cost:
 
 
 @query("resource_problem")
-def resource_problem(game: Game, player: str, cost: Cost, rule: str = "357.1") -> Refusal | None:
-    """Why the pool can't pay the Energy and Power of `cost` (a Refusal citing `rule`), or None."""
-    pool = game.players[player]
+def resource_problem(
+    game: Game, player: str, cost: Cost, rule: str = "357.1", purpose: str | None = None
+) -> Refusal | None:
+    """Why the pool can't pay the Energy and Power of `cost` (a Refusal citing `rule`), or None; `purpose`: what it
+    pays for ("play spell"), which resources restricted to it may pay too (`restricted_resources`)."""
+    pool = calc.pool_for(game, player, purpose) if purpose else game.players[player]
     if pool.energy < cost.energy:
         return Refusal(rule, f"{player} can't pay {cost.energy} energy (has {pool.energy})")
     domains = domain_pool(pool)
@@ -132,11 +135,14 @@ def resource_problem(game: Game, player: str, cost: Cost, rule: str = "357.1") -
 
 
 @query("pay_resources")
-def pay_resources(game: Game, player: str, cost: Cost, rule: str = "357.1") -> None:
-    """Pay the Energy and Power of `cost` from the player's pool (357.1), or refuse citing `rule`."""
-    problem = resource_problem(game, player, cost, rule)
+def pay_resources(game: Game, player: str, cost: Cost, rule: str = "357.1", purpose: str | None = None) -> None:
+    """Pay the Energy and Power of `cost` from the player's pool (357.1), or refuse citing `rule`; for `purpose`,
+    with the resources restricted to it first (`restricted_resources.pay_restricted_first`)."""
+    problem = resource_problem(game, player, cost, rule, purpose)
     if problem is not None:
         raise problem
+    if purpose and calc.pay_restricted_first(game, player, cost, rule, purpose):
+        return
     pool = game.players[player]
     pool.energy -= cost.energy
     domains = domain_pool(pool)
@@ -193,3 +199,5 @@ def empty_rune_pools(game: Game) -> None:
     for pool in game.players.values():
         if pool.energy or pool.power or pool.domain_power:  # most pools are empty already: no write to make
             pool.energy, pool.power, pool.domain_power = 0, 0, ()
+        if pool.restricted:  # resources held apart for some costs empty with the rest (167)
+            pool.restricted = ()

@@ -202,7 +202,7 @@ def play_card(game: Game, act: Play) -> None:
             raise Refusal("820.1.a", f"{card.id} is not a spell: Repeat is present on spells")
         # 811.1.b: a hidden card is played ignoring its base cost
         cost = calc.total_cost(game, card, player, Cost() if facedown else None, act.accelerate, 0, [])
-        calc.pay_resources(game, player, cost)
+        calc.pay_resources(game, player, cost, "357.1", f"play {definition.object_kind}")
         if definition.additional_cost is not None:
             card.zone = Zone.CHAIN  # 354: being played, it is on the Chain, in no hand its costs could discard
             do.pay_additional_cost(game, card, player, because="357.2")
@@ -222,7 +222,7 @@ def play_card(game: Game, act: Play) -> None:
     # 829.1.c.1: the Flow cost is an alternate cost replacing the base cost (additional costs and discounts apply)
     base = definition.flow[0] if flow else Cost() if facedown else None
     cost = calc.total_cost(game, card, player, base, act.accelerate, act.repeat, every_choice)
-    calc.pay_resources(game, player, cost)
+    calc.pay_resources(game, player, cost, "357.1", "play spell")
     card.zone, card.location, card.flowed = Zone.CHAIN, None, flow
     if definition.additional_cost is not None:
         do.pay_additional_cost(game, card, player, because="357.2")

@@ -113,6 +113,10 @@ def op_add(game: Game, run, ins) -> None:
         domains = source.definition.domains if source is not None else []
         domain = domains[0] if len(domains) == 1 else None
     player = run.item.controller
+    if ins.get("only"):  # "Use only to play spells": held apart, paying only those costs (`restricted_resources`)
+        energy, power = ins.get("energy", 0), ins.get("power", 0)
+        do.add_restricted(game, player, energy, power, domain, ins["only"], run.item.label, because=run.because)
+        return
     do.add(game, player, ins.get("energy", 0), ins.get("power", 0), domain, run.item.label, because=run.because)
 
 

@@ -2,7 +2,8 @@
 "Gain N XP" increases it (730.1); "Spend N XP" as a cost reduces it (730.2, `Cost.spend_xp`, paid by
 `pay_cost`). Hunt (823) is read from a card's text as the ability it is short for, "When I conquer or hold, my
 controller gains X XP" (823.1.c.1). Level (824): the condition words "level N", true while the controller of the
-card has N or more XP, on a passive or a trigger of the card.
+card has N or more XP, on a passive or a trigger of the card. "If you've gained XP this turn": the condition word
+"gained xp this turn", true once its player has gained XP this turn (730.1), whatever they have spent since.
 """
 
 from __future__ import annotations
@@ -34,6 +35,12 @@ for _n in LEVELS:
 )
 def gain_xp(game: Game, player: str, n: int, label: str) -> None:
     game.players[player].xp += n
+    game.players[player].xp_gained_this_turn += n
+
+
+@condition("gained xp this turn", "730.1")
+def _gained_xp_this_turn(game: Game, context) -> bool:
+    return game.players[context.player].xp_gained_this_turn > 0
 
 
 @instruction("gain_xp")

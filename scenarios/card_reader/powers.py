@@ -1,0 +1,209 @@
+"""Empower, XP and Equipment: the templates of card text about the Empowered status and its costs (441, 442, 827,
+828), added to `abilities.TRIGGERS` and to the cost words of `phrases`.
+
+"When I become [Empowered], ..." and "When you empower something else, ...": becoming Empowered is an event
+(441.2.a, 827.2.a; 828.1.d), the event `empower` of `rules/empower.py`, its player the controller of the effect
+that empowered the object. "Disempower this, [Exhaust]: ..." / "Disempower me, ...": a cost that removes the
+source's Empowered status (442.1), payable only while it is Empowered (442.1.a, 203.3: `Cost.disempower`).
+"Empower me", "Empower another gear", "Disempower it": the instructions `empower` / `disempower` (441.1, 442.1).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from scenarios.card_reader.abilities import (
+    _I_HAVE,
+    INSTEAD,
+    PARAGRAPH_READERS,
+    STATIC_READERS,
+    TRIGGERS,
+    Unread,
+    _keywords,
+    read_deathknell,
+    read_static,
+)
+from scenarios.card_reader.effects import template
+from scenarios.card_reader.keywords import add_equip
+from scenarios.card_reader.phrases import COST_WORDS, ability_cost, reference, signed
+
+ADDED: list = [
+    (
+        "when I become [Empowered]",
+        re.compile(r"when i become \[empowered\]"),
+        lambda m: [{"event": "empower", "who": "self"}],
+    ),
+    (
+        "when you empower something else",
+        # "something else": any other object on the board (only objects on the board can be Empowered, 441.2)
+        re.compile(r"when you empower something else"),
+        lambda m: [{"event": "empower", "who": "other card", "by": "you"}],
+    ),
+]
+TRIGGERS.extend(ADDED)
+
+# "Disempower this/me" before an ability's colon: its source is disempowered as the cost is paid (442.1, 357.2)
+COST_WORDS.update({"disempower this": {"disempower": "this"}, "disempower me": {"disempower": "this"}})
+# "[Empower] — Kill a friendly unit": a unit its payer controls, chosen as the cost is paid (357.2)
+COST_WORDS["kill a friendly unit"] = {"kill_friendly": "unit"}
+
+
+@template("empower: empower / disempower <objects>", r"(?P<verb>empower|disempower) (?P<what>.+?)\.?")
+def _empower(m, ctx):
+    """ "Empower me", "Empower another gear", "Disempower it" (441.1, 442.1): only objects on the board have the
+    status (441.2), so a unit or a gear there, or the card itself."""
+    what = reference(m["what"], ctx)
+    if (
+        what is None
+        or isinstance(what, dict)
+        or (what in ctx.targets and ctx.targets[what].get("type") not in ("unit", "gear"))
+    ):
+        return None
+    return [{"op": m["verb"], "what": what}]
+
+
+_EMPOWERED_DEATHKNELL = re.compile(r"\[empowered\]\[>\]\[>>\]\[deathknell\]\[>\] (?P<rest>.+)")
+
+
+def read_empowered_deathknell(text: str, card: dict[str, Any], spell, used: list[str]) -> bool:
+    """ "[Empowered][>][>>][Deathknell][>] Channel 2 runes exhausted.": a Deathknell that is the dependent ability of
+    Empowered (828.1.b.1: "While I have the Empowered status, this card gains '[Deathknell] ...'"), so it triggers
+    when the card dies while Empowered (808.1.c): the trigger's condition `empowered`, asked as it dies, of the
+    status it had (a card leaving the board keeps it until it is a new object, `playing.enter_board`)."""
+    found = _EMPOWERED_DEATHKNELL.fullmatch(text)
+    if not found:
+        return False
+    if not read_deathknell(f"[deathknell][>] {found['rest']}", card, used):
+        raise Unread(text)
+    card["triggers"][-1]["condition"] = "empowered"
+    used.append("empower: [Empowered][>] [Deathknell]")
+    return True
+
+
+PARAGRAPH_READERS.append(read_empowered_deathknell)
+
+
+_EITHER_EMPOWER = re.compile(r"\[empower\] — (?P<first>.+?) or (?P<second>.+)")
+
+
+def read_empower_either(text: str, card: dict[str, Any], spell, used: list[str]) -> bool:
+    """ "[Empower] — [1 Energy] or [Body rune]" ("Pay either cost: Empower me. Use only if not Empowered."): each cost
+    the ability may be paid with is an Empower ability of its own (827.1.c.1: "[Cost]: Empower this. Play only if
+    not Empowered."; 827.3: instances of Empower are activated separately, each for its cost)."""
+    found = _EITHER_EMPOWER.fullmatch(text)
+    if not found:
+        return False
+    costs = [ability_cost(found[part]) for part in ("first", "second")]
+    if not all(costs):
+        raise Unread(text)
+    for cost in costs:
+        card.setdefault("activated", []).append(
+            {
+                "cost": cost,
+                "condition": "not empowered",
+                "effects": [{"op": "empower", "what": "this"}],
+                "label": f"{card['name']}: Empower",
+            }
+        )
+    used.append("empower: [Empower] — <cost> or <cost>")
+    return True
+
+
+PARAGRAPH_READERS.append(read_empower_either)
+
+
+_GAINED_XP = re.compile(r"if you've gained xp this turn, (?P<rest>i have .+)")
+
+
+def read_gained_xp_passive(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "If you've gained XP this turn, I have +1 [Might] and [Ganking]": a passive of its own active while its
+    controller has gained XP this turn (730.1; 364.3.a), the condition word "gained xp this turn"."""
+    found = _GAINED_XP.fullmatch(text.rstrip("."))
+    if not found or "Equipment" in card.get("tags", []):  # an Equipment's "I": rules or effect text, unsaid
+        return False
+    have = _I_HAVE.fullmatch(found["rest"])
+    if not have or not (have["n"] or have["kws"]):
+        raise Unread(text)
+    passive: dict[str, Any] = {"to": {"who": "self"}, "condition": "gained xp this turn"}
+    if have["n"]:
+        passive["might"] = signed(have["sign"], have["n"])
+    if have["kws"]:
+        passive["keywords"] = _keywords(have["kws"])
+    card.setdefault("passives", []).append(passive)
+    used.append("xp: if you've gained XP this turn, I have <X>")
+    return True
+
+
+STATIC_READERS.append(read_gained_xp_passive)
+
+
+_EMPOWERED_INSTEAD = re.compile(
+    r"(?P<first>.+ have [+-]\d+ might)\. if (?:i'm|this is) \[empowered\], they have (?P<sign>[+-])(?P<n>\d+) might"
+    r" instead\.?"
+)
+
+
+def read_empowered_instead_passive(text: str, card: dict[str, Any], spell, used: list[str]) -> bool:
+    """ "Your units have +1 [Might]. If I'm [Empowered], they have +2 [Might] instead.": one passive while the card
+    is not Empowered and, while it is, the same passive giving the other amount (364.3.a; 828.1.b.1: the Empowered
+    status of the card with the passive)."""
+    found = _EMPOWERED_INSTEAD.fullmatch(text)
+    if not found or spell is not None:
+        return False
+    before = len(card.get("passives", []))
+    if not read_static(found["first"], card, used):
+        raise Unread(text)
+    added = card.get("passives", [])[before:]
+    if len(added) != 1 or set(added[0]) != {"to", "might"}:
+        raise Unread(text)
+    first = added[0]
+    first["condition"] = "not empowered"
+    card["passives"].append({**first, "might": signed(found["sign"], found["n"]), "condition": "empowered"})
+    used.append("empower: <passive>. If I'm [Empowered], <amount> instead")
+    return True
+
+
+PARAGRAPH_READERS.append(read_empowered_instead_passive)
+
+
+_EQUIP_COST = re.compile(r"\[equip\] — (?P<cost>[^(]+?)")
+
+
+def read_equip_cost(text: str, card: dict[str, Any], spell, used: list[str]) -> bool:
+    """ "[Equip] — [Order rune], Kill a friendly unit" / "[Equip] — Spend 1 XP": Equip with a cost of words, which may
+    hold non-resource costs (818.1.c.3); short for "[Cost]: Attach this gear to a unit you control" (818.1.c.2).
+    Equip with only icons is `keywords.keyword_prefix`'s."""
+    found = _EQUIP_COST.fullmatch(text)
+    if not found or "Equipment" not in card.get("tags", []):
+        return False
+    cost = ability_cost(found["cost"])
+    if cost is None:
+        raise Unread(text)
+    add_equip(card, cost)
+    used.append("equip: [Equip] — <cost>")
+    return True
+
+
+PARAGRAPH_READERS.append(read_equip_cost)
+
+
+# "[Add] [2 Energy]. Use only to play spells.": the resources the Add puts in the pool pay only for those
+# (`rules/restricted_resources.py`, its USES)
+_USE_ONLY = {
+    "use only to play spells": "spells",
+    "use only to play gear or use gear abilities": "gear",
+    "spend this energy only to play units or activated abilities of units": "units",
+    "spend this energy only during showdowns": "showdowns",
+}
+
+
+def _use_only(sentence: str, before: list[dict[str, Any]], ctx, used: list[str]) -> list[dict[str, Any]] | None:
+    use = _USE_ONLY.get(sentence.rstrip("."))
+    if use is None or not before or any(i.get("op") != "add" or i.get("only") for i in before):
+        return None
+    used.append("add: use only to play <cards>")
+    return [{**i, "only": use} for i in before]
+
+
+INSTEAD.append(_use_only)
