@@ -107,13 +107,8 @@ def test_an_if_about_an_opponent_wraps_the_instructions_it_governs():
         might=5,
     )
     (trigger,) = reading.definition["triggers"]
-    assert trigger["effects"] == [
-        {
-            "op": "if",
-            "condition": "an opponent within 3 points of the victory score",
-            "then": [{"op": "ready", "what": "this"}, {"op": "gain_xp", "n": 3}],
-        }
-    ]
+    assert trigger["condition"] == "an opponent within 3 points of the victory score"  # 383.2.a.1
+    assert trigger["effects"] == [{"op": "ready", "what": "this"}, {"op": "gain_xp", "n": 3}]
 
 
 def test_a_trigger_on_an_opponents_turn_has_that_condition():

@@ -101,9 +101,9 @@ def test_might_and_a_keyword_together():
 def test_a_facedown_card_condition():
     text = "At the start of your Beginning Phase, if you control a facedown card at a battlefield, draw 1."
     (trigger,) = read(text, "Gear").definition["triggers"]
-    assert trigger["effects"] == [
-        {"op": "if", "condition": "you control a facedown card", "then": [{"op": "draw", "n": 1}]}
-    ]
+    # the "if" right after the Condition is part of the Trigger Condition (383.2.a.1), not of the Effect
+    assert trigger["condition"] == "you control a facedown card"
+    assert trigger["effects"] == [{"op": "draw", "n": 1}]
 
 
 def test_groups_by_might_and_of_both_permanent_types():
@@ -131,13 +131,8 @@ def test_if_you_control_a_tag():
     (trigger,) = read("When you play me, if you control a Poro, buff me and draw 1.", "Unit", might=3).definition[
         "triggers"
     ]
-    assert trigger["effects"] == [
-        {
-            "op": "if",
-            "condition": "you control a Poro",
-            "then": [{"op": "buff", "what": "this"}, {"op": "draw", "n": 1}],
-        }
-    ]
+    assert trigger["condition"] == "you control a Poro"  # part of the Trigger Condition (383.2.a.1)
+    assert trigger["effects"] == [{"op": "buff", "what": "this"}, {"op": "draw", "n": 1}]
 
 
 def test_its_owner_performs_their_part():
@@ -150,18 +145,10 @@ def test_its_owner_performs_their_part():
     assert read("Its owner draws 1.").status == "unread"  # "it" names nothing
 
 
-def test_a_count_condition_and_winning_by_an_effect():
-    (trigger,) = read("When you hold here, if you have 7+ units here, you win the game.", "Battlefield").definition[
-        "triggers"
-    ]
-    assert trigger["effects"] == [
-        {
-            "op": "if_amount",
-            "amount": {"count": {"who": "friendly unit", "where": "here"}},
-            "at_least": 7,
-            "then": [{"op": "win_game"}],
-        }
-    ]
+def test_a_counted_condition_right_after_a_trigger_stays_unread():
+    """383.2.a.1: it belongs to the Trigger Condition, which holds condition words only, not counts."""
+    plaza = read("When you hold here, if you have 7+ units here, you win the game.", "Battlefield")
+    assert plaza.status == "unread" and "if you have 7+ units here" in plaza.unread[0]
 
 
 def test_a_permission_to_be_played_where_you_attack():
@@ -177,11 +164,7 @@ def test_two_changes_count_conditions_and_where_i_am():
         {"op": "might", "amount": -2, "to": "other"},
     ]
     assert dance.definition["targets"]["other"]["not_target"] == "target"
-    (boarder,) = read("When you play me, if you control two or more gear, ready me.", "Unit", might=4).definition[
-        "triggers"
-    ]
-    assert boarder["effects"][0]["amount"] == {"count": {"who": "friendly gear"}}
-    assert boarder["effects"][0]["at_least"] == 2
+    assert read("When you play me, if you control two or more gear, ready me.", "Unit", might=4).status == "unread"
     text = "When you play me, buff me. Then, if I am at a battlefield, buff all other friendly units there."
     (guardian,) = read(text, "Unit", might=5).definition["triggers"]
     assert guardian["effects"][1] == {
@@ -253,6 +236,8 @@ def _otherwise_dropped(d: dict) -> None:
 
 
 def _condition_always(d: dict) -> None:
+    if "when" in d and "control a" in str(d.get("condition")):  # a trigger's condition (383.2.a.1)
+        d.pop("condition")
     effects = d.get("effects")
     if isinstance(effects, list):
         d["effects"] = [
@@ -274,11 +259,6 @@ def _owner_as_you(d: dict) -> None:
     effects = d.get("effects")
     if isinstance(effects, list):
         d["effects"] = [e2 for e in effects for e2 in (e["effects"] if isinstance(e.get("players"), dict) else [e])]
-
-
-def _one_fewer(d: dict) -> None:
-    if d.get("op") == "if_amount" and d.get("at_least", 0) > 1:
-        d["at_least"] -= 1
 
 
 def _signs_swapped(d: dict) -> None:
@@ -319,7 +299,6 @@ MUTANTS = {
     "the keyword of '+N and [keyword]' dropped": _keyword_dropped,
     "ready your legend dropped": _legend_not_readied,
     "the attacking permission dropped": _no_attacking_permission,
-    "N or more read as N-1 or more": _one_fewer,
     "+2 and -2 swapped": _signs_swapped,
     "if I'm at a battlefield read as always": _at_a_battlefield_dropped,
     "its owner read as you": _owner_as_you,

@@ -245,6 +245,8 @@ def read_trigger(text: str, card: dict[str, Any], used: list[str], condition: st
         body = body[len("you may ") :]
         used.append("you may")
     effects = _effects(body, ctx, used)
+    if body.startswith("if ") and condition is None:
+        condition, effects = _intervening_if(body, effects)
     for event in events:
         entry = {"when": event, **trigger, "effects": effects, "label": f"{card['name']}: {text}"}
         if once:
@@ -255,6 +257,16 @@ def read_trigger(text: str, card: dict[str, Any], used: list[str], condition: st
             entry["condition"] = condition
         card.setdefault("triggers", []).append(entry)
     return True
+
+
+def _intervening_if(body: str, effects: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
+    """ "When X, if Y, Z": Y is part of the Trigger Condition, not the Effect (383.2.a.1): checked as the event
+    happens, and the ability resolves even if Y stops being true in reaction. Y must be a condition word; a counted
+    condition ("if you have 7+ units here") has no place in a trigger's condition yet, so it stays unread."""
+    first = effects[0] if effects else {}
+    if first.get("op") != "if" or "else" in first or "condition" not in first:
+        raise Unread(body)
+    return first["condition"], [*first["then"], *effects[1:]]
 
 
 _USE_ONLY = re.compile(r"\.? use this ability only while i'm at a battlefield\.?$")
