@@ -1,0 +1,96 @@
+"""The reader's "if you control 4 or fewer runes, <instructions>" and "<status> 2 <objects>": readings, what stays
+unread, and mutants of the readings that the read-card disputes read-321 and read-322 kill."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from read_cards import read_every_card, verdicts_with
+
+from scenarios.card_reader import CardText, effects, read_card
+from scenarios.card_reader import otherwise as reader
+from scenarios.cards import Card
+
+DISPUTES = sorted((Path(__file__).parent / "data" / "read_card_disputes").glob("read-32[12]-*.yaml"))
+
+
+def read(text: str, kind: str = "Spell", **numbers):
+    reading = read_card(CardText("Some Card", kind, text, **numbers))
+    if reading.status == "read":
+        Card.model_validate(reading.definition)
+    return reading
+
+
+def test_if_you_control_four_or_fewer_runes_wraps_the_instructions():
+    reading = read("When I move, if you control 4 or fewer runes, draw 1.", "Unit", might=3)
+    assert reading.status == "read"
+    (trigger,) = reading.definition["triggers"]
+    assert trigger["effects"] == [
+        {"op": "if", "condition": "you control 4 or fewer runes", "then": [{"op": "draw", "n": 1}]}
+    ]
+
+
+@pytest.mark.parametrize(
+    "text", ["If you control 3 or fewer runes, draw 1.", "If you control 4 or more runes, draw 1."]
+)
+def test_a_rune_count_the_engine_has_no_condition_for_stays_unread(text):
+    assert read(text).status == "unread"
+
+
+def test_a_status_on_two_objects_is_two_different_choices():
+    reading = read("Stun two enemy units.")
+    assert reading.status == "read"
+    targets = reading.definition["targets"]
+    first, second = targets
+    assert targets[first] == {"type": "unit", "side": "enemy"}
+    assert targets[second] == {"type": "unit", "side": "enemy", "not_target": first}
+    assert reading.definition["effects"] == [{"op": "stun", "what": first}, {"op": "stun", "what": second}]
+
+
+def test_ready_2_gear_chooses_two_gear():
+    reading = read("[1 Energy], [Exhaust]: Ready 2 gear.", "Legend")
+    assert reading.status == "read"
+    (ability,) = reading.definition["activated"]
+    assert [spec["type"] for spec in ability["targets"].values()] == ["gear", "gear"]
+    assert [e["op"] for e in ability["effects"]] == ["ready", "ready"]
+
+
+@pytest.mark.parametrize("text", ["Ready 2 runes and gear.", "Stun two units here."])
+def test_two_objects_with_more_words_stay_unread_by_this_template(text):
+    reading = read(text)
+    assert reading.status == "unread" or len(reading.definition.get("targets", {})) != 2
+
+
+# -- mutants the disputes kill ------------------------------------------------------------------------------------
+
+
+def _mutate_templates(monkeypatch, original, replacement):
+    monkeypatch.setattr(
+        effects, "TEMPLATES", [(f, p, replacement if b is original else b) for f, p, b in effects.TEMPLATES]
+    )
+
+
+def _runes_always(m, ctx):
+    found = reader._if_you_control_a(m, ctx)
+    return found[0]["then"] if found and m["runes"] else found
+
+
+def _two_read_as_one(m, ctx):
+    found = effects._status_two(m, ctx)
+    return found[:1] if found else found
+
+
+@pytest.mark.parametrize("mutant", ["four or fewer runes read as always", "two objects read as one"])
+def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatch):
+    if mutant == "four or fewer runes read as always":
+        _mutate_templates(monkeypatch, reader._if_you_control_a, _runes_always)
+    else:
+        _mutate_templates(monkeypatch, effects._status_two, _two_read_as_one)
+    verdicts = verdicts_with(read_every_card(real_db), DISPUTES)
+    assert "mismatch" in verdicts, f"no dispute kills the mutant {mutant!r}"
+
+
+def test_the_disputes_match_with_the_reader_as_it_is(real_db):
+    assert len(DISPUTES) == 2
+    assert set(verdicts_with(read_every_card(real_db), DISPUTES)) == {"match"}
