@@ -130,7 +130,10 @@ def _status(m, ctx):
     return [{"op": m["verb"], "what": what}]
 
 
-@template("status", r"\[?(?P<verb>kill|stun|ready|exhaust|buff|recall|heal)\]? (?:2|two) (?P<side>friendly |enemy )?(?P<kind>units|gear)")
+@template(
+    "status",
+    r"\[?(?P<verb>kill|stun|ready|exhaust|buff|recall|heal)\]? (?:2|two) (?P<side>friendly |enemy )?(?P<kind>units|gear)",
+)
 def _status_two(m, ctx):
     """ "Ready 2 gear", "Stun two enemy units": two different objects chosen (355.8), each given the status."""
     spec = target_spec(f"a {m['side'] or ''}{m['kind'].removesuffix('s')}")
