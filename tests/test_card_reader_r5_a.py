@@ -1,5 +1,6 @@
-"""The reader's "if you control 4 or fewer runes, <instructions>" and "<status> 2 <objects>": readings, what stays
-unread, and mutants of the readings that the read-card disputes read-321 and read-322 kill."""
+"""The reader's "if you control 4 or fewer runes, <instructions>", "<status> 2 <objects>" and "a unit with less
+Might than me": readings, what stays unread, and mutants of the readings that the read-card disputes read-321 to
+read-323 kill."""
 
 from __future__ import annotations
 
@@ -8,11 +9,11 @@ from pathlib import Path
 import pytest
 from read_cards import read_every_card, verdicts_with
 
-from scenarios.card_reader import CardText, effects, read_card
+from scenarios.card_reader import CardText, effects, phrases, read_card
 from scenarios.card_reader import otherwise as reader
 from scenarios.cards import Card
 
-DISPUTES = sorted((Path(__file__).parent / "data" / "read_card_disputes").glob("read-32[12]-*.yaml"))
+DISPUTES = sorted((Path(__file__).parent / "data" / "read_card_disputes").glob("read-32[1-3]-*.yaml"))
 
 
 def read(text: str, kind: str = "Spell", **numbers):
@@ -62,6 +63,38 @@ def test_two_objects_with_more_words_stay_unread_by_this_template(text):
     assert reading.status == "unread" or len(reading.definition.get("targets", {})) != 2
 
 
+def test_with_less_might_than_me_is_a_filter_of_a_permanents_own_choice():
+    reading = read("When I attack, kill an enemy unit here with less Might than me.", "Unit", might=5)
+    assert reading.status == "read"
+    (trigger,) = reading.definition["triggers"]
+    assert trigger["targets"]["target"] == {
+        "type": "unit",
+        "side": "enemy",
+        "where": "here",
+        "less_might_than_me": True,
+    }
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kill an enemy unit with less Might than me.",  # a spell has no Might of its own
+        "Kill all enemy units with less Might than me.",  # not a choice: a filter of a group stays unread here
+    ],
+)
+def test_less_might_than_me_without_a_permanent_choosing_stays_unread(text):
+    assert read(text).status == "unread"
+
+
+def test_a_move_with_less_might_than_me_reads_as_before():
+    text = "When I attack, you may move an enemy unit here with less Might than me to a different battlefield."
+    reading = read(text, "Unit", might=4)
+    assert reading.status == "read"
+    (trigger,) = reading.definition["triggers"]
+    moved = next(spec for spec in trigger["targets"].values() if spec["type"] == "unit")
+    assert moved["less_might_than_me"] is True
+
+
 # -- mutants the disputes kill ------------------------------------------------------------------------------------
 
 
@@ -76,15 +109,30 @@ def _runes_always(m, ctx):
     return found[0]["then"] if found and m["runes"] else found
 
 
+def _without_less(spec):
+    if spec is not None:
+        spec.pop("less_might_than_me", None)
+    return spec
+
+
 def _two_read_as_one(m, ctx):
     found = effects._status_two(m, ctx)
     return found[:1] if found else found
 
 
-@pytest.mark.parametrize("mutant", ["four or fewer runes read as always", "two objects read as one"])
+@pytest.mark.parametrize(
+    "mutant", ["four or fewer runes read as always", "two objects read as one", "less might than me dropped"]
+)
 def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatch):
     if mutant == "four or fewer runes read as always":
         _mutate_templates(monkeypatch, reader._if_you_control_a, _runes_always)
+    elif mutant == "less might than me dropped":
+        qualify = phrases._qualify
+        monkeypatch.setattr(
+            phrases,
+            "_qualify",
+            lambda rest, spec, plural=False: _without_less(qualify(rest, spec, plural)),
+        )
     else:
         _mutate_templates(monkeypatch, effects._status_two, _two_read_as_one)
     verdicts = verdicts_with(read_every_card(real_db), DISPUTES)
@@ -92,5 +140,5 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
 
 
 def test_the_disputes_match_with_the_reader_as_it_is(real_db):
-    assert len(DISPUTES) == 2
+    assert len(DISPUTES) == 3
     assert set(verdicts_with(read_every_card(real_db), DISPUTES)) == {"match"}

@@ -119,6 +119,10 @@ def _qualify(rest: str, spec: dict[str, Any], plural: bool = False) -> dict[str,
                 spec["max_cost"] = int(found.group(1))
                 rest = rest[found.end() :]
                 continue
+            if rest.startswith(" with less might than me") and not plural:  # than the source's (`compares_me`)
+                spec["less_might_than_me"] = True
+                rest = rest[len(" with less might than me") :]
+                continue
             found = re.match(r" that(?:'s| is) (stunned|damaged)|^ (stunned|damaged)", rest)
             if found and plural:
                 spec[found.group(1) or found.group(2)] = True
@@ -176,9 +180,18 @@ def group_filter(phrase: str) -> dict[str, Any] | None:
     return _qualify(found["rest"], flt, plural=True)
 
 
+def compares_me(spec: dict[str, Any], ctx: Context) -> bool:
+    """ "A unit with less Might than me" says a permanent's own ability, of the permanent (`ctx.me` is its
+    source): False for a spell or an ability about another object."""
+    return not spec.get("less_might_than_me") or (ctx.me == "this" and ctx.card_type != "spell")
+
+
 def another(spec: dict[str, Any], ctx: Context) -> bool:
     """Resolve "another unit" in `spec`: for a spell, other than the unit it chose before (False if none); for
-    an ability, other than its source ("buff another friendly unit")."""
+    an ability, other than its source ("buff another friendly unit"). False for a comparison with me no source
+    makes (`compares_me`)."""
+    if not compares_me(spec, ctx):
+        return False
     if not spec.pop("another", False):
         return True
     if ctx.card_type == "spell":
