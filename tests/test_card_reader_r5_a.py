@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from read_cards import read_every_card, verdicts_with
 
-from scenarios.card_reader import CardText, effects, phrases, read_card
+from scenarios.card_reader import CardText, effects, phrases, read_card, several
 from scenarios.card_reader import otherwise as reader
 from scenarios.cards import Card
 
@@ -46,15 +46,18 @@ def test_a_status_on_two_objects_is_two_different_choices():
     first, second = targets
     assert targets[first] == {"type": "unit", "side": "enemy"}
     assert targets[second] == {"type": "unit", "side": "enemy", "not_target": first}
-    assert reading.definition["effects"] == [{"op": "stun", "what": first}, {"op": "stun", "what": second}]
+    assert reading.definition["effects"] == [{"op": "stun", "what": [first, second]}]  # one action on both
 
 
-def test_ready_2_gear_chooses_two_gear():
+def test_ready_2_gear_chooses_two_gear_and_up_to_two_stays_optional():
     reading = read("[1 Energy], [Exhaust]: Ready 2 gear.", "Legend")
     assert reading.status == "read"
     (ability,) = reading.definition["activated"]
     assert [spec["type"] for spec in ability["targets"].values()] == ["gear", "gear"]
-    assert [e["op"] for e in ability["effects"]] == ["ready", "ready"]
+    assert not any(spec.get("optional") for spec in ability["targets"].values())
+    assert ability["effects"] == [{"op": "ready", "what": list(ability["targets"])}]
+    up_to = read("Ready up to two gear.")
+    assert all(spec["optional"] for spec in up_to.definition["targets"].values())
 
 
 @pytest.mark.parametrize("text", ["Ready 2 runes and gear.", "Stun two units here."])
@@ -116,8 +119,8 @@ def _without_less(spec):
 
 
 def _two_read_as_one(m, ctx):
-    found = effects._status_two(m, ctx)
-    return found[:1] if found else found
+    found = several._verb_up_to_two(m, ctx)
+    return [{**found[0], "what": found[0]["what"][0]}] if found else found
 
 
 @pytest.mark.parametrize(
@@ -134,7 +137,7 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
             lambda rest, spec, plural=False: _without_less(qualify(rest, spec, plural)),
         )
     else:
-        _mutate_templates(monkeypatch, effects._status_two, _two_read_as_one)
+        _mutate_templates(monkeypatch, several._verb_up_to_two, _two_read_as_one)
     verdicts = verdicts_with(read_every_card(real_db), DISPUTES)
     assert "mismatch" in verdicts, f"no dispute kills the mutant {mutant!r}"
 

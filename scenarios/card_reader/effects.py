@@ -130,20 +130,6 @@ def _status(m, ctx):
     return [{"op": m["verb"], "what": what}]
 
 
-@template(
-    "status",
-    r"\[?(?P<verb>kill|stun|ready|exhaust|buff|recall|heal)\]? (?:2|two) (?P<side>friendly |enemy )?(?P<kind>units|gear)",
-)
-def _status_two(m, ctx):
-    """ "Ready 2 gear", "Stun two enemy units": two different objects chosen (355.8), each given the status."""
-    spec = target_spec(f"a {m['side'] or ''}{m['kind'].removesuffix('s')}")
-    if spec is None:
-        return None
-    first = ctx.slot(dict(spec))
-    second = ctx.slot({**spec, "not_target": first})
-    return [{"op": m["verb"], "what": slot} for slot in (first, second)]
-
-
 @template("banish", r"banish (?P<obj>.+)")
 def _banish(m, ctx):
     what = _ref(m["obj"], ctx, None)
