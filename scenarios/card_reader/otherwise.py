@@ -4,7 +4,8 @@ instruction executes (364.3.a), its `then` if it holds, its `else` (the "Otherwi
 
     if it is <state>, <instructions>     {op: if_it, it: <the object "it" names>, state, then}
     if you control a <tag>, <instructions>   {op: if, condition: "you control a <Tag>", then} (the condition word
-                                         `rules/discounts.py` registers, 133.8); "a facedown card" likewise
+                                         `rules/discounts.py` registers, 133.8); "a facedown card" likewise,
+                                         and "4 or fewer runes" (the word an ability's discount says too)
     if you have N+ <units>, <instructions>   {op: if_amount, amount: {count: your units ...}, at_least: N, then}
     if you control N or more <objects>, <instructions>   the same, over what you control ("two or more gear")
     if i'm at a battlefield, <instructions>  {op: if, condition: "at a battlefield"}; "there" in it is where I am
