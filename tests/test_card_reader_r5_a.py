@@ -1,19 +1,20 @@
-"""The reader's "if you control 4 or fewer runes, <instructions>", "<status> 2 <objects>" and "a unit with less
-Might than me": readings, what stays unread, and mutants of the readings that the read-card disputes read-321 to
-read-323 kill."""
+"""The reader's "if you control 4 or fewer runes, <instructions>", "<status> 2 <objects>", "a unit with less
+Might than me" and "<cost>: [Reaction], [Legion] — <effect>": readings, what stays unread, and mutants of the
+readings that the read-card disputes read-321 to read-324 kill."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from read_cards import read_every_card, verdicts_with
 
-from scenarios.card_reader import CardText, effects, phrases, read_card, several
+from scenarios.card_reader import CardText, abilities, effects, phrases, read_card, several
 from scenarios.card_reader import otherwise as reader
 from scenarios.cards import Card
 
-DISPUTES = sorted((Path(__file__).parent / "data" / "read_card_disputes").glob("read-32[1-3]-*.yaml"))
+DISPUTES = sorted((Path(__file__).parent / "data" / "read_card_disputes").glob("read-32[1-4]-*.yaml"))
 
 
 def read(text: str, kind: str = "Spell", **numbers):
@@ -98,6 +99,18 @@ def test_a_move_with_less_might_than_me_reads_as_before():
     assert moved["less_might_than_me"] is True
 
 
+def test_reaction_and_legion_after_the_cost_are_the_timing_and_the_condition():
+    reading = read("[Exhaust]: [Reaction], [Legion] — [Add] [1 Energy].", "Legend")
+    assert reading.status == "read"
+    (ability,) = reading.definition["activated"]
+    assert ability["keywords"] == {"Reaction": 1}
+    assert ability["effects"] == [{"op": "if", "condition": "legion", "then": [{"op": "add", "energy": 1}]}]
+
+
+def test_legion_before_the_timing_word_stays_unread():
+    assert read("[Exhaust]: [Legion], [Reaction] — [Add] [1 Energy].", "Legend").status == "unread"
+
+
 # -- mutants the disputes kill ------------------------------------------------------------------------------------
 
 
@@ -124,11 +137,21 @@ def _two_read_as_one(m, ctx):
 
 
 @pytest.mark.parametrize(
-    "mutant", ["four or fewer runes read as always", "two objects read as one", "less might than me dropped"]
+    "mutant",
+    [
+        "four or fewer runes read as always",
+        "two objects read as one",
+        "less might than me dropped",
+        "legion after reaction dropped",
+    ],
 )
 def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatch):
     if mutant == "four or fewer runes read as always":
         _mutate_templates(monkeypatch, reader._if_you_control_a, _runes_always)
+    elif mutant == "legion after reaction dropped":
+        pattern = abilities._ACTIVATED.pattern.replace("(?P<legion>, \\[legion\\])?", "(?:, \\[legion\\])?(?P<legion>)")
+        assert pattern != abilities._ACTIVATED.pattern
+        monkeypatch.setattr(abilities, "_ACTIVATED", re.compile(pattern))
     elif mutant == "less might than me dropped":
         qualify = phrases._qualify
         monkeypatch.setattr(
@@ -143,5 +166,5 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
 
 
 def test_the_disputes_match_with_the_reader_as_it_is(real_db):
-    assert len(DISPUTES) == 3
+    assert len(DISPUTES) == 4
     assert set(verdicts_with(read_every_card(real_db), DISPUTES)) == {"match"}
