@@ -77,6 +77,7 @@ class TargetSpec(Strict):
     not_target: str | None = None  # must differ from another slot
     other: bool = False  # "another unit": not the source of the ability itself
     tag: str | None = None  # "a friendly Mech": a unit with this tag (133.8)
+    domain: Domain | None = None  # "an enemy Chaos unit": one of the card's Domains (134.1)
     of: str | None = None  # a move's destination: the earlier slot whose units move there (not where they are)
     zone: Literal["trash", "hand"] | None = None  # "a unit from your trash / hand": a card of its chooser's (355.10.a)
     modes: int | None = None  # a "mode" choice: how many modes it chooses among (355.3)

@@ -1,6 +1,6 @@
 """The reader's "if you control 4 or fewer runes, <instructions>", "<status> 2 <objects>", "a unit with less
-Might than me" and "<cost>: [Reaction], [Legion] — <effect>": readings, what stays unread, and mutants of the
-readings that the read-card disputes read-321 to read-324 kill."""
+Might than me", "<cost>: [Reaction], [Legion] — <effect>" and "an enemy Chaos unit or gear": readings, what stays
+unread, and mutants of the readings that the read-card disputes read-321 to read-325 kill."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from scenarios.card_reader import CardText, abilities, effects, phrases, read_ca
 from scenarios.card_reader import otherwise as reader
 from scenarios.cards import Card
 
-DISPUTES = sorted((Path(__file__).parent / "data" / "read_card_disputes").glob("read-32[1-4]-*.yaml"))
+DISPUTES = sorted((Path(__file__).parent / "data" / "read_card_disputes").glob("read-32[1-5]-*.yaml"))
 
 
 def read(text: str, kind: str = "Spell", **numbers):
@@ -111,6 +111,19 @@ def test_legion_before_the_timing_word_stays_unread():
     assert read("[Exhaust]: [Legion], [Reaction] — [Add] [1 Energy].", "Legend").status == "unread"
 
 
+def test_a_domain_word_filters_a_target_and_its_icon_restates_it():
+    reading = read("Kill an enemy Chaos ([Chaos rune]) unit or gear.")
+    assert reading.status == "read"
+    assert reading.definition["targets"]["target"] == {"type": "permanent", "domain": "Chaos", "side": "enemy"}
+    assert read("Deal 4 to an enemy Calm ([Calm rune]) unit.").definition["targets"]["target"]["domain"] == "Calm"
+
+
+def test_a_rune_icon_reminder_without_its_domain_word_stays_unread():
+    reading = read("Kill an enemy unit ([Chaos rune]).")
+    assert reading.status == "unread"
+    assert reading.unread == ["([Chaos rune])"]
+
+
 # -- mutants the disputes kill ------------------------------------------------------------------------------------
 
 
@@ -125,9 +138,9 @@ def _runes_always(m, ctx):
     return found[0]["then"] if found and m["runes"] else found
 
 
-def _without_less(spec):
+def _without(spec, key):
     if spec is not None:
-        spec.pop("less_might_than_me", None)
+        spec.pop(key, None)
     return spec
 
 
@@ -143,11 +156,15 @@ def _two_read_as_one(m, ctx):
         "two objects read as one",
         "less might than me dropped",
         "legion after reaction dropped",
+        "domain dropped",
     ],
 )
 def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatch):
     if mutant == "four or fewer runes read as always":
         _mutate_templates(monkeypatch, reader._if_you_control_a, _runes_always)
+    elif mutant == "domain dropped":
+        spec_of = phrases.target_spec
+        monkeypatch.setattr(phrases, "target_spec", lambda phrase: _without(spec_of(phrase), "domain"))
     elif mutant == "legion after reaction dropped":
         pattern = abilities._ACTIVATED.pattern.replace("(?P<legion>, \\[legion\\])?", "(?:, \\[legion\\])?(?P<legion>)")
         assert pattern != abilities._ACTIVATED.pattern
@@ -157,7 +174,7 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
         monkeypatch.setattr(
             phrases,
             "_qualify",
-            lambda rest, spec, plural=False: _without_less(qualify(rest, spec, plural)),
+            lambda rest, spec, plural=False: _without(qualify(rest, spec, plural), "less_might_than_me"),
         )
     else:
         _mutate_templates(monkeypatch, several._verb_up_to_two, _two_read_as_one)
@@ -166,5 +183,5 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
 
 
 def test_the_disputes_match_with_the_reader_as_it_is(real_db):
-    assert len(DISPUTES) == 4
+    assert len(DISPUTES) == 5
     assert set(verdicts_with(read_every_card(real_db), DISPUTES)) == {"match"}

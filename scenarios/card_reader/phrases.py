@@ -68,7 +68,7 @@ _QUALIFIERS: tuple[tuple[str, dict[str, Any]], ...] = (
 )
 _ONE = re.compile(
     r"^(?P<det>an?|up to one|one|another)\s+(?:(?P<state>exhausted|ready|stunned|attacking|defending)\s+)?(?:(?P<side>friendly|enemy)\s+)?"
-    r"(?P<kind>unit|gear|spell)"
+    r"(?:(?P<domain>fury|calm|mind|body|chaos|order)\s+)?(?P<kind>unit or gear|unit|gear|spell)"
     r"(?P<you> you control)?(?P<rest>.*)$"
 )
 _ALL = re.compile(
@@ -137,7 +137,9 @@ def target_spec(phrase: str) -> dict[str, Any] | None:
     found = _ONE.match(phrase.strip())
     if not found:
         return None
-    spec: dict[str, Any] = {"type": found["kind"]}
+    spec: dict[str, Any] = {"type": "permanent" if found["kind"] == "unit or gear" else found["kind"]}
+    if found["domain"]:  # "an enemy Chaos unit": a card of that Domain (134.1; its rune icon is reminder text)
+        spec["domain"] = DOMAIN_WORDS[found["domain"]]
     side = "friendly" if found["you"] else SIDES[found["side"] or ""]
     if side != "any":
         spec["side"] = side
