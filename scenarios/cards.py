@@ -406,6 +406,7 @@ class Card(Strict):
     cost_modifiers: list[CostModifier] = Field(default_factory=list)  # what other cards cost (356.3, 356.4)
     repeat: list[Cost] = Field(default_factory=list)  # [Repeat] costs, each paid at most once (820.1.c)
     flow: list[Cost] = Field(default_factory=list)  # [Flow] costs: played from the trash for one, then banished (829)
+    ignores_deflect: bool = False  # "Ignore [Deflect] while paying this spell's cost": no 809.1.c cost added
     might_bonus: int = 0
     enters_ready: bool = False
     # "You may play me to an open / an occupied enemy battlefield": locations its play may choose (355.2.b)

@@ -1,6 +1,7 @@
 """The reader's "if you control 4 or fewer runes, <instructions>", "<status> 2 <objects>", "a unit with less
-Might than me", "<cost>: [Reaction], [Legion] — <effect>" and "an enemy Chaos unit or gear": readings, what stays
-unread, and mutants of the readings that the read-card disputes read-321 to read-325 kill."""
+Might than me", "<cost>: [Reaction], [Legion] — <effect>", "an enemy Chaos unit or gear" and "Ignore [Deflect]
+while paying this spell's cost": readings, what stays unread, and mutants of the readings that the read-card
+disputes read-321 to read-326 kill."""
 
 from __future__ import annotations
 
@@ -10,11 +11,11 @@ from pathlib import Path
 import pytest
 from read_cards import read_every_card, verdicts_with
 
-from scenarios.card_reader import CardText, abilities, effects, phrases, read_card, several
+from scenarios.card_reader import CardText, abilities, costs, effects, phrases, read_card, several
 from scenarios.card_reader import otherwise as reader
 from scenarios.cards import Card
 
-DISPUTES = sorted((Path(__file__).parent / "data" / "read_card_disputes").glob("read-32[1-5]-*.yaml"))
+DISPUTES = sorted((Path(__file__).parent / "data" / "read_card_disputes").glob("read-32[1-6]-*.yaml"))
 
 
 def read(text: str, kind: str = "Spell", **numbers):
@@ -124,6 +125,15 @@ def test_a_rune_icon_reminder_without_its_domain_word_stays_unread():
     assert reading.unread == ["([Chaos rune])"]
 
 
+def test_ignore_deflect_is_a_spells_own_cost_rule():
+    reading = read("Ignore [Deflect] while paying this spell's cost. Draw 1.")
+    assert reading.status == "unread"  # one paragraph, one rule: more words are not read by it
+    reading = read("Ignore [Deflect] while paying this spell's cost.\nDraw 1.")
+    assert reading.status == "read"
+    assert reading.definition["ignores_deflect"] is True
+    assert read("Ignore [Deflect] while paying this spell's cost.", "Unit", might=2).status == "unread"
+
+
 # -- mutants the disputes kill ------------------------------------------------------------------------------------
 
 
@@ -157,11 +167,21 @@ def _two_read_as_one(m, ctx):
         "less might than me dropped",
         "legion after reaction dropped",
         "domain dropped",
+        "ignore deflect dropped",
     ],
 )
 def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatch):
     if mutant == "four or fewer runes read as always":
         _mutate_templates(monkeypatch, reader._if_you_control_a, _runes_always)
+    elif mutant == "ignore deflect dropped":
+        ignore = costs.read_ignore_deflect
+
+        def _read_but_pay(text, card, spell, used):
+            found = ignore(text, card, spell, used)
+            card.pop("ignores_deflect", None)
+            return found
+
+        monkeypatch.setattr(costs, "read_ignore_deflect", _read_but_pay)
     elif mutant == "domain dropped":
         spec_of = phrases.target_spec
         monkeypatch.setattr(phrases, "target_spec", lambda phrase: _without(spec_of(phrase), "domain"))
@@ -183,5 +203,5 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
 
 
 def test_the_disputes_match_with_the_reader_as_it_is(real_db):
-    assert len(DISPUTES) == 5
+    assert len(DISPUTES) == 6
     assert set(verdicts_with(read_every_card(real_db), DISPUTES)) == {"match"}
