@@ -119,6 +119,12 @@ def test_a_domain_word_filters_a_target_and_its_icon_restates_it():
     assert read("Deal 4 to an enemy Calm ([Calm rune]) unit.").definition["targets"]["target"]["domain"] == "Calm"
 
 
+def test_a_unit_or_gear_is_one_permanent_chosen_not_two_instructions():
+    reading = read("Kill a unit or gear.")
+    assert reading.definition["effects"] == [{"op": "kill", "what": "target"}]
+    assert reading.definition["targets"]["target"] == {"type": "permanent"}
+
+
 def test_a_rune_icon_reminder_without_its_domain_word_stays_unread():
     reading = read("Kill an enemy unit ([Chaos rune]).")
     assert reading.status == "unread"
