@@ -77,6 +77,7 @@ class TargetSpec(Strict):
     not_target: str | None = None  # must differ from another slot
     other: bool = False  # "another unit": not the source of the ability itself
     tag: str | None = None  # "a friendly Mech": a unit with this tag (133.8)
+    domain: Domain | None = None  # "an enemy Chaos unit": one of the card's Domains (134.1)
     of: str | None = None  # a move's destination: the earlier slot whose units move there (not where they are)
     zone: Literal["trash", "hand"] | None = None  # "a unit from your trash / hand": a card of its chooser's (355.10.a)
     modes: int | None = None  # a "mode" choice: how many modes it chooses among (355.3)
@@ -405,6 +406,7 @@ class Card(Strict):
     cost_modifiers: list[CostModifier] = Field(default_factory=list)  # what other cards cost (356.3, 356.4)
     repeat: list[Cost] = Field(default_factory=list)  # [Repeat] costs, each paid at most once (820.1.c)
     flow: list[Cost] = Field(default_factory=list)  # [Flow] costs: played from the trash for one, then banished (829)
+    ignores_deflect: bool = False  # "Ignore [Deflect] while paying this spell's cost": no 809.1.c cost added
     might_bonus: int = 0
     enters_ready: bool = False
     # "You may play me to an open / an occupied enemy battlefield": locations its play may choose (355.2.b)

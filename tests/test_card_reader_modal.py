@@ -140,7 +140,7 @@ def test_x_or_y_is_a_choice_made_as_it_resolves():
     [
         "Draw 1 or kill a unit at a battlefield.",  # a target in one option: chosen before the choice? not said
         "Ready or exhaust a legend.",  # "ready" alone is no instruction
-        "Kill a unit or gear.",  # not two instructions
+        "Stun a unit or gear.",  # not two instructions (and a gear is not stunned: `_status`)
     ],
 )
 def test_an_or_that_is_not_two_instructions_choosing_nothing_stays_unread(text):

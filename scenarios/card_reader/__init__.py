@@ -176,11 +176,15 @@ _KEYWORD_ACTIONS = {
 
 def _restates_keyword(text: str, reminder: str) -> bool:
     """Does a reminder of a read paragraph restate a keyword it holds: a bracketed keyword (not an icon) or a
-    keyword printed bare, or a keyword action the reminder names ("stun ... (A stunned unit ...)")?"""
+    keyword printed bare, or a keyword action the reminder names ("stun ... (A stunned unit ...)"), or the icon
+    of a Domain it names?"""
     bracketed = [w for w in re.findall(r"\[([^\]]+)\]", text) if not _ICON.match(w.lower())]
     if bracketed or engine_keyword(text.split(" ")[0]):
         return True
     lowered, said = f" {text.lower()}", reminder.lower()
+    icon = re.fullmatch(r"\[(fury|calm|mind|body|chaos|order) rune\]", said)
+    if icon and f" {icon.group(1)} " in lowered:  # "an enemy Chaos ([Chaos rune]) unit": the Domain's icon (134.2)
+        return True
     return any(
         f" {action}" in lowered and any(word in said for word in words) for action, words in _KEYWORD_ACTIONS.items()
     )

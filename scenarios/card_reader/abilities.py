@@ -271,7 +271,8 @@ def _intervening_if(body: str, effects: list[dict[str, Any]]) -> tuple[str, list
 
 _USE_ONLY = re.compile(r"\.? use this ability only while i'm at a battlefield\.?$")
 _ACTIVATED = re.compile(
-    r"(?:\[(?P<kw1>reaction|action)\]\[>\] )?(?P<cost>[^:]+?): (?:\[(?P<kw2>reaction|action)\] — )?(?P<effect>.+)"
+    r"(?:\[(?P<kw1>reaction|action)\]\[>\] )?(?P<cost>[^:]+?): "
+    r"(?:\[(?P<kw2>reaction|action)\](?P<legion>, \[legion\])? — )?(?P<effect>.+)"
 )
 
 
@@ -288,6 +289,8 @@ def read_activated(text: str, card: dict[str, Any], used: list[str]) -> bool:
     if keyword:
         ability["keywords"] = {engine_keyword(keyword): 1}
     effect = found["effect"]
+    if found["legion"]:  # "[Reaction], [Legion] — <effect>": the ability's timing, then its Legion condition
+        effect = f"[legion] — {effect}"
     only = _USE_ONLY.search(effect)
     if only:  # "Use this ability only while I'm at a battlefield": a condition on using it (377.2.b)
         ability["condition"] = "at a battlefield"

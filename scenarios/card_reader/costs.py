@@ -577,6 +577,18 @@ def read_battlefield_costs(text: str, card: dict[str, Any], spell: Context | Non
     return True
 
 
+def read_ignore_deflect(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
+    """ "Ignore [Deflect] while paying this spell's cost": its cost has no Deflect cost added for the permanents
+    it chooses (809.1.c, an additional cost, 356.2.a.2), whatever their Deflect."""
+    if text.rstrip(".") != "ignore [deflect] while paying this spell's cost":
+        return False
+    if spell is None:
+        raise Unread(text)
+    card["ignores_deflect"] = True
+    used.append("costs: ignore [deflect] while paying")
+    return True
+
+
 def read_costs(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
     """The paragraph reader of this family (`abilities.PARAGRAPH_READERS`)."""
     return (
@@ -587,6 +599,7 @@ def read_costs(text: str, card: dict[str, Any], spell: Context | None, used: lis
         or read_class_costs(text, card, spell, used)
         or read_ability_discount(text, card, spell, used)
         or read_battlefield_costs(text, card, spell, used)
+        or read_ignore_deflect(text, card, spell, used)
     )
 
 

@@ -29,9 +29,9 @@ def template(family: str, pattern: str):
 
 
 def _ref(phrase: str, ctx: Context, kind: str | None = "unit") -> Any:
-    """A reference that must name `kind` objects (a unit by default; None: a unit or a gear)."""
+    """A reference that must name `kind` objects (a unit by default; None: a unit or a gear, or either)."""
     ref = reference(phrase, ctx)
-    kinds = ("unit", "gear") if kind is None else (kind,)
+    kinds = ("unit", "gear", "permanent") if kind is None else (kind,)
     if isinstance(ref, str) and ref in ctx.targets and ctx.targets[ref].get("type") not in kinds:
         return None
     return ref

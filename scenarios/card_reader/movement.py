@@ -13,7 +13,7 @@ from typing import Any
 from scenarios.card_reader.abilities import STATIC_READERS
 from scenarios.card_reader.amounts import measure
 from scenarios.card_reader.effects import _ref, template
-from scenarios.card_reader.phrases import target_spec
+from scenarios.card_reader.phrases import compares_me, target_spec
 
 _UP_TO = {"2": 2, "two": 2, "3": 3, "three": 3}  # "up to N": N different units
 
@@ -133,7 +133,7 @@ _DESTINATIONS = {
 
 @template(
     "move: to a destination",
-    r"(?:you may )?move (?P<obj>an? (?:friendly |enemy )?unit(?: here)?(?P<less> with less might than me)?) "
+    r"(?:you may )?move (?P<obj>an? (?:friendly |enemy )?unit(?: here)?(?: with less might than me)?) "
     r"(?P<to>to a location where there's a unit with the same controller|to a battlefield where you have units"
     r"|to a different battlefield)",
 )
@@ -141,13 +141,9 @@ def _move_to_a_destination(m, ctx):
     """ "Move an enemy unit to a battlefield where you have units", "... to a location where there's a unit with the
     same controller", "... here with less Might than me to a different battlefield": a unit and a destination
     chosen (355.4), the destination restricted as it says and never where the unit is (355.4.a)."""
-    spec = target_spec(m["obj"].replace(" with less might than me", ""))
-    if spec is None or spec.get("another") or "destination" in ctx.targets:
+    spec = target_spec(m["obj"])
+    if spec is None or spec.get("another") or "destination" in ctx.targets or not compares_me(spec, ctx):
         return None
-    if m["less"]:
-        if ctx.me != "this" or ctx.card_type == "spell":
-            return None
-        spec["less_might_than_me"] = True
     if spec.get("where") == "here" and spec.get("side") == "enemy":  # from a base no enemy unit is here
         spec["where"] = "my_battlefield"
     unit = ctx.slot(spec)

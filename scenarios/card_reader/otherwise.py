@@ -4,7 +4,8 @@ instruction executes (364.3.a), its `then` if it holds, its `else` (the "Otherwi
 
     if it is <state>, <instructions>     {op: if_it, it: <the object "it" names>, state, then}
     if you control a <tag>, <instructions>   {op: if, condition: "you control a <Tag>", then} (the condition word
-                                         `rules/discounts.py` registers, 133.8); "a facedown card" likewise
+                                         `rules/discounts.py` registers, 133.8); "a facedown card" likewise,
+                                         and "4 or fewer runes" (the word an ability's discount says too)
     if you have N+ <units>, <instructions>   {op: if_amount, amount: {count: your units ...}, at_least: N, then}
     if you control N or more <objects>, <instructions>   the same, over what you control ("two or more gear")
     if i'm at a battlefield, <instructions>  {op: if, condition: "at a battlefield"}; "there" in it is where I am
@@ -40,14 +41,19 @@ def _if_it_is(m, ctx):
 
 @template(
     "if you control a <tag>",
-    r"if you control an? (?P<tag>" + "|".join(UNIT_TAGS) + r"|facedown card(?: at a battlefield)?), (?P<then>.+)",
+    r"if you control (?:an? (?P<tag>" + "|".join(UNIT_TAGS) + r"|facedown card(?: at a battlefield)?)"
+    r"|(?P<runes>4 or fewer runes)), (?P<then>.+)",
 )
 def _if_you_control_a(m, ctx):
     """ "If you control a Poro, buff me and draw 1": checked as it resolves (364.3.a), a unit with the tag (133.8).
-    "If you control a facedown card at a battlefield": every Facedown Zone is a battlefield's (107.3.a)."""
+    "If you control a facedown card at a battlefield": every Facedown Zone is a battlefield's (107.3.a).
+    "If you control 4 or fewer runes, draw 1": the runes on the board that are yours, counted as it resolves
+    (the condition word an ability's discount says too, `rules/discounts.py`)."""
     then = instructions(m["then"], ctx, [])
-    tag = UNIT_TAGS.get(m["tag"], "facedown card")
-    return None if then is None else [{"op": "if", "condition": f"you control a {tag}", "then": then}]
+    if then is None:
+        return None
+    what = m["runes"] or f"a {UNIT_TAGS.get(m['tag'], 'facedown card')}"
+    return [{"op": "if", "condition": f"you control {what}", "then": then}]
 
 
 @template("if you have N+ <units>", r"if you have (?P<n>\d+)\+ (?P<what>units(?: .+)?), (?P<then>.+)")

@@ -68,7 +68,7 @@ _QUALIFIERS: tuple[tuple[str, dict[str, Any]], ...] = (
 )
 _ONE = re.compile(
     r"^(?P<det>an?|up to one|one|another)\s+(?:(?P<state>exhausted|ready|stunned|attacking|defending)\s+)?(?:(?P<side>friendly|enemy)\s+)?"
-    r"(?P<kind>unit|gear|spell)"
+    r"(?:(?P<domain>fury|calm|mind|body|chaos|order)\s+)?(?P<kind>unit or gear|unit|gear|spell)"
     r"(?P<you> you control)?(?P<rest>.*)$"
 )
 _ALL = re.compile(
@@ -119,6 +119,10 @@ def _qualify(rest: str, spec: dict[str, Any], plural: bool = False) -> dict[str,
                 spec["max_cost"] = int(found.group(1))
                 rest = rest[found.end() :]
                 continue
+            if rest.startswith(" with less might than me") and not plural:  # than the source's (`compares_me`)
+                spec["less_might_than_me"] = True
+                rest = rest[len(" with less might than me") :]
+                continue
             found = re.match(r" that(?:'s| is) (stunned|damaged)|^ (stunned|damaged)", rest)
             if found and plural:
                 spec[found.group(1) or found.group(2)] = True
@@ -133,7 +137,9 @@ def target_spec(phrase: str) -> dict[str, Any] | None:
     found = _ONE.match(phrase.strip())
     if not found:
         return None
-    spec: dict[str, Any] = {"type": found["kind"]}
+    spec: dict[str, Any] = {"type": "permanent" if found["kind"] == "unit or gear" else found["kind"]}
+    if found["domain"]:  # "an enemy Chaos unit": a card of that Domain (134.1; its rune icon is reminder text)
+        spec["domain"] = DOMAIN_WORDS[found["domain"]]
     side = "friendly" if found["you"] else SIDES[found["side"] or ""]
     if side != "any":
         spec["side"] = side
@@ -176,9 +182,18 @@ def group_filter(phrase: str) -> dict[str, Any] | None:
     return _qualify(found["rest"], flt, plural=True)
 
 
+def compares_me(spec: dict[str, Any], ctx: Context) -> bool:
+    """ "A unit with less Might than me" says a permanent's own ability, of the permanent (`ctx.me` is its
+    source): False for a spell or an ability about another object."""
+    return not spec.get("less_might_than_me") or (ctx.me == "this" and ctx.card_type != "spell")
+
+
 def another(spec: dict[str, Any], ctx: Context) -> bool:
     """Resolve "another unit" in `spec`: for a spell, other than the unit it chose before (False if none); for
-    an ability, other than its source ("buff another friendly unit")."""
+    an ability, other than its source ("buff another friendly unit"). False for a comparison with me no source
+    makes (`compares_me`)."""
+    if not compares_me(spec, ctx):
+        return False
     if not spec.pop("another", False):
         return True
     if ctx.card_type == "spell":

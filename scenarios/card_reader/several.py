@@ -9,6 +9,7 @@ dealt damage simultaneously, by one game action (370.1.a.2); a slot whose object
 (359.3.e.8).
 
     <verb> up to two <units>                 two optional slots, the second not the first
+    <verb> two <units> / 2 gear              the same, both chosen (355.8)
     deal N to each of up to two <units>      the same, a `deal` to each
     <verb> <one object> and <another>        two slots in the order printed, "at the same battlefield":
                                              the second where the first is (`same_place_as`)
@@ -54,26 +55,31 @@ def _spec(phrase: str, ctx, verb: str) -> dict[str, Any] | None:
     return spec
 
 
-def _up_to_two(plural: str, ctx, verb: str) -> list[str] | None:
-    """ "up to two other friendly units" -> two optional slots (355.13), the second not the first."""
-    single = re.sub(r"units$", "unit", plural.strip())
-    if single == plural.strip():
+def _up_to_two(plural: str, ctx, verb: str, optional: bool = True) -> list[str] | None:
+    """ "up to two other friendly units" -> two optional slots (355.13), the second not the first; "2 gear"
+    (`optional` False) -> two slots both chosen (355.8)."""
+    plural = plural.strip()
+    single = re.sub(r"units$", "unit", plural)
+    if single == plural and not re.search(r"\bgear$", plural):  # "gear" is its own plural
         return None
     opening = "another" if single.startswith("other ") else "a"
     spec = _spec(f"{opening} {single.removeprefix('other ')}", ctx, verb)
     if spec is None or spec.get("optional"):
         return None
-    first = ctx.slot({**spec, "optional": True})
-    second = ctx.slot({**spec, "optional": True, "not_target": first})
+    if optional:
+        spec["optional"] = True
+    first = ctx.slot(dict(spec))
+    second = ctx.slot({**spec, "not_target": first})
     return [first, second]
 
 
 _RETURN_TAIL = r" to (?:their|its) owners?'s? hands?"
 
 
-@template("several objects", r"(?P<verb>buff|kill|stun|ready|exhaust) up to (?P<n>two) (?P<obj>.+)")
+@template("several objects", r"(?P<verb>buff|kill|stun|ready|exhaust) (?P<up>up to )?(?P<n>two|2) (?P<obj>.+)")
 def _verb_up_to_two(m, ctx):
-    slots = _up_to_two(m["obj"], ctx, m["verb"])
+    """ "Stun up to two enemy units", "Ready 2 gear": two different objects, one instruction on both."""
+    slots = _up_to_two(m["obj"], ctx, m["verb"], optional=bool(m["up"]))
     return None if slots is None else [_op(m["verb"], slots)]
 
 

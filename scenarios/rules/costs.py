@@ -48,7 +48,7 @@ def total_cost(game: Game, card, player: str, base: Cost | None, accelerate: boo
         cost = cost.plus(calc.component_cost(game, card, player, paid, "repeat"))  # 356.4.c: discounted as added
     if additional is not None:
         cost = cost.plus(calc.additional_resources(game, card))  # 356.2
-    deflect = calc.deflect_cost(game, player, choices)
+    deflect = 0 if definition.ignores_deflect else calc.deflect_cost(game, player, choices)  # "Ignore [Deflect]"
     if deflect:
         cost = cost.plus(Cost(power=deflect))  # 809.1.c.1: Power of any domain
     return calc.changed_cost(game, card, player, cost, choices)  # 356.3 increases, 356.4 discounts

@@ -43,8 +43,11 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         )
     if spec.type == "card_in_hand":
         return obj.zone == Zone.HAND and obj.owner == ctx.controller
-    if spec.type != obj.kind or obj.zone != Zone.BOARD:
+    permanent = spec.type == "permanent" and obj.kind in (Kind.UNIT, Kind.GEAR)  # "a unit or gear" (133.4.a.2)
+    if (spec.type != obj.kind and not permanent) or obj.zone != Zone.BOARD:
         return False
+    if spec.domain is not None and (obj.definition is None or spec.domain not in obj.definition.domains):
+        return False  # "an enemy Chaos unit": of that Domain (134.1)
     if spec.other and obj.id == ctx.source:  # "another unit": one other than the ability's source
         return False
     if spec.tag is not None and spec.tag not in obj.definition.tags:  # "a friendly Mech" (133.8)
