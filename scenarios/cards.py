@@ -78,6 +78,7 @@ class TargetSpec(Strict):
     other: bool = False  # "another unit": not the source of the ability itself
     tag: str | None = None  # "a friendly Mech": a unit with this tag (133.8)
     domain: Domain | None = None  # "an enemy Chaos unit": one of the card's Domains (134.1)
+    not_tag: str | None = None  # "a non-Dragon unit": a unit without this tag (133.8)
     of: str | None = None  # a move's destination: the earlier slot whose units move there (not where they are)
     zone: Literal["trash", "hand"] | None = None  # "a unit from your trash / hand": a card of its chooser's (355.10.a)
     modes: int | None = None  # a "mode" choice: how many modes it chooses among (355.3)
@@ -108,7 +109,7 @@ class ObjectFilter(Strict):
     max_might: int | None = None  # "all units with 2 [Might] or less": Might as it is checked
 
 
-_MEASURES = ("count", "bonus", "double", "raise_to", "damage", "keyword", "energy_cost", "points")
+_MEASURES = ("count", "bonus", "total_might", "double", "raise_to", "damage", "keyword", "energy_cost", "points")
 
 
 class Quantity(Strict):
@@ -117,6 +118,7 @@ class Quantity(Strict):
 
     count: ObjectFilter | None = None  # how many objects pass the filter
     bonus: ObjectFilter | None = None  # the printed Might bonuses of the gear that pass it, summed (137.3)
+    total_might: ObjectFilter | None = None  # the current Might of the units that pass it, summed
     double: str | None = None  # the current Might of a reference: the increase that doubles it (432.1)
     raise_to: str | None = None  # the Might of a reference less that of `of`, when more: "increase its Might to"
     damage: str | None = None  # the damage marked on it
@@ -136,7 +138,7 @@ class Quantity(Strict):
     def words(self) -> str:
         measure = next(m for m in _MEASURES if getattr(self, m) is not None)
         value = getattr(self, measure)
-        filtered = self.count or self.bonus
+        filtered = self.count or self.bonus or self.total_might
         shown = ", ".join(f"{k}: {v}" for k, v in value.model_dump(exclude_none=True).items()) if filtered else value
         said = f"{measure} {shown} of {self.of}" if self.of else f"{measure} {shown}"
         return said if self.times == 1 else f"{self.times} for each: {said}"
@@ -578,13 +580,13 @@ def check_vocabulary(card: Card) -> None:
 
 def _check_quantity(card: Card, quantity: Quantity, passive: bool) -> None:
     """A quantity's filter words are the engine's; a passive's Might never counts Might (it would read itself)."""
-    flt = quantity.count or quantity.bonus
+    flt = quantity.count or quantity.bonus or quantity.total_might
     if flt is not None:
         unknown_who = flt.who not in kernel.WHO and flt.who.split()[-1] not in kernel.WHO
         unknown_where = flt.where is not None and not flt.where.startswith("at ") and flt.where not in kernel.WHERE
         if unknown_who or unknown_where:
             raise ValueError(f"card {card.name!r}: unknown filter words {flt.who!r} / {flt.where!r} in an amount")
-    reads_might = quantity.double or quantity.raise_to or (flt is not None and (flt.mighty or flt.less_might_than_me))
+    reads_might = quantity.double or quantity.raise_to or quantity.total_might or (flt is not None and (flt.mighty or flt.less_might_than_me))
     if passive and reads_might:
         raise ValueError(f"card {card.name!r}: a passive's Might can't count Might ({quantity.words()})")
     if flt is not None and flt.keyword is not None and flt.keyword not in kernel.KEYWORDS:

@@ -9,6 +9,7 @@ by ...". Every wording reads into ONE expression, a quantity (`scenarios.cards.Q
     equal to my [Assault]              {keyword: Assault, of: this}         (807.2)
     equal to that spell's Energy cost  {energy_cost: <slot>}                (206)
     equal to the number of <objects>   {count: <object filter>}
+    <objects> have total Might N       {total_might: <object filter>}
     (increased by) your points         {points: you}
     double <unit>'s Might              {double: <reference>}                (432.1)
 """
@@ -221,6 +222,17 @@ def _if_there_is(m, ctx):
     if then is None:
         return None
     return [{"op": "if_amount", "amount": {"count": flt}, "at_least": 1, "then": then}]
+
+
+@template("amount: if total might", r"(?P<rest>.+?) if (?P<what>.+?) have total might (?P<n>\d+) or more")
+def _if_total_might(m, ctx):
+    """ "Draw 1 if your other units have total Might 5 or more": the instructions, if the Might of those units,
+    summed as it executes, is at least N (364.3.a)."""
+    flt = counted(m["what"], ctx)
+    then = effects.instructions(m["rest"], ctx, []) if flt is not None and "unit" in flt["who"] else None
+    if then is None:
+        return None
+    return [{"op": "if_amount", "amount": {"total_might": flt}, "at_least": int(m["n"]), "then": then}]
 
 
 @template(

@@ -137,7 +137,8 @@ def read_conditional_passive(text: str, card: dict[str, Any], used: list[str], c
     if any(added[key] for key in ("replacements", "restrictions", "played_to")) or card.get("enters_ready") != ready:
         raise Unread(text)  # only a passive can say the condition it depends on
     for passive in card["passives"][before["passives"] :]:
-        if passive.get("condition") or passive["to"].get("who") == "self":
+        gives_me = passive["to"].get("who") == "self" and set(passive) - {"to", "restrictions"}
+        if passive.get("condition") or gives_me:  # "I can't be chosen ...": a restriction on me, read here
             raise Unread(text)  # "I have ..." is read_level's; a passive with a condition already: not said
         passive["condition"] = condition
     used.append("level: <units> have <X>")

@@ -90,6 +90,9 @@ def keyword_prefix(text: str, card: dict[str, Any]) -> str:
             return rest
         card.setdefault("keywords", {})[keyword] = int(found["n"]) if found["n"] else 1
         rest = after
+        listed_next = re.match(r",\s*(?=\[)", rest)  # "[Assault 2], [Shield 2]": a list of keywords (comma-separated)
+        if listed_next and (following := _TOKEN.match(rest[listed_next.end() :])) and engine_keyword(following["kw"]):
+            rest = rest[listed_next.end() :]
 
 
 def add_equip(card: dict[str, Any], cost: dict[str, Any]) -> None:

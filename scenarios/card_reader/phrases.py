@@ -92,6 +92,17 @@ def untagged(phrase: str) -> tuple[str, str | None]:
     return f"{found['before']}{noun}{found['after']}", UNIT_TAGS[found["tag"]]
 
 
+_NOT_TAGGED = re.compile(r"(?P<before>.*?\b)non-(?P<tag>" + "|".join(UNIT_TAGS) + r") (?P<after>units?\b.*)")
+
+
+def not_tagged(phrase: str) -> tuple[str, str | None]:
+    """ "a non-dragon unit" -> ("a unit", "Dragon"): the phrase without the tag its objects must not have."""
+    found = _NOT_TAGGED.fullmatch(phrase.strip())
+    if not found:
+        return phrase, None
+    return f"{found['before']}{found['after']}", UNIT_TAGS[found["tag"]]
+
+
 _SELF = {"me", "this", "myself", "this unit", "this gear"}
 _IT = {"it", "that unit", "them"}
 
@@ -215,15 +226,16 @@ def reference(phrase: str, ctx: Context) -> Any:
         return "this"
     if phrase in _IT:
         return ctx.it
+    phrase, not_tag = not_tagged(phrase)
     phrase, tag = untagged(phrase)
+    tags = {k: v for k, v in (("tag", tag), ("not_tag", not_tag)) if v}
     spec = target_spec(phrase)
     if spec is not None:
-        if tag:
-            spec["tag"] = tag
+        spec.update(tags)
         return ctx.slot(spec) if another(spec, ctx) else None
     flt = group_filter(phrase)
     if flt is not None:
-        return {"all": {**flt, "tag": tag} if tag else flt}
+        return {"all": {**flt, **tags}}
     return None
 
 

@@ -30,7 +30,7 @@ from scenarios.kernel import EngineError, calc, instruction, note, query, where,
 from scenarios.objects import BOARD, Kind, Obj, View, Zone
 from scenarios.trace import StepKind
 
-MEASURES = ("count", "bonus", "double", "raise_to", "damage", "keyword", "energy_cost", "points")
+MEASURES = ("count", "bonus", "total_might", "double", "raise_to", "damage", "keyword", "energy_cost", "points")
 
 
 @who("attached gear")
@@ -71,6 +71,9 @@ def quantity(game: Game, view: View, value: dict, run=None) -> int | None:
     if q.bonus is not None:  # "each Equipment attached to me gives double its base Might bonus": once more
         found = (obj for obj in game.objects.values() if calc.matches_object(game, q.bonus, view, obj))
         return q.times * sum(obj.definition.might_bonus for obj in found if obj.definition is not None)
+    if q.total_might is not None:  # "your other units have total Might 5 or more": their Might now, summed
+        found = (obj for obj in game.objects.values() if calc.matches_object(game, q.total_might, view, obj))
+        return q.times * sum(calc.might(game, obj) for obj in found if obj.kind == Kind.UNIT)
     if q.points is not None:
         return q.times * game.players[view.you].points if view.you in game.players else None
     if q.raise_to is not None:

@@ -52,6 +52,8 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         return False
     if spec.tag is not None and spec.tag not in obj.definition.tags:  # "a friendly Mech" (133.8)
         return False
+    if spec.not_tag is not None and spec.not_tag in obj.definition.tags:  # "a non-Dragon unit" (133.8)
+        return False
     if spec.side == "friendly" and obj.controller != ctx.controller:
         return False
     if spec.side == "enemy" and obj.controller == ctx.controller:
