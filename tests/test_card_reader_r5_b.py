@@ -1,0 +1,137 @@
+"""Four readings for cards of the letters G to O: a comma-separated list of keywords, a "non-<tag>" target, a
+condition on the total Might of units, and a Level restriction on the card itself; what they refuse, and mutants
+of their readings that the read-card disputes read-331 to read-334 kill."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from read_cards import read_every_card, verdicts_with
+
+from scenarios.card_reader import CardText, read_card
+from scenarios.cards import Card
+
+DISPUTES = sorted((Path(__file__).parent / "data" / "read_card_disputes").glob("read-33[1-9]-*.yaml"))
+
+
+def read(text: str, kind: str = "Unit", **numbers):
+    reading = read_card(CardText("Some Card", kind, text, **numbers))
+    if reading.status == "read":
+        Card.model_validate(reading.definition)
+    return reading
+
+
+def test_a_comma_lists_keywords():
+    reading = read("[Assault 2], [Shield 2] (+2 [Might] while I'm an attacker or defender.)", might=5)
+    assert reading.definition["keywords"] == {"Assault": 2, "Shield": 2}
+    assert read("[Tank], [Deflect]", might=3).definition["keywords"] == {"Tank": 1, "Deflect": 1}
+
+
+def test_a_non_tag_target_excludes_the_tag():
+    reading = read("When you play me, you may return a non-Dragon unit to its owner's hand.", might=7)
+    (trigger,) = reading.definition["triggers"]
+    assert trigger["targets"]["target"] == {"type": "unit", "not_tag": "Dragon"}
+    assert trigger["effects"] == [{"op": "return_to_hand", "what": "target"}]
+    spell = read("Stun a friendly non-Mech unit.", "Spell")
+    assert spell.definition["targets"]["target"] == {"type": "unit", "side": "friendly", "not_tag": "Mech"}
+    group = read("Kill all non-Poro units.", "Spell")
+    assert group.definition["effects"] == [{"op": "kill", "what": {"all": {"who": "unit", "not_tag": "Poro"}}}]
+
+
+def test_total_might_is_a_summed_quantity():
+    reading = read("When you play me, draw 1 if your other units have total Might 5 or more.", might=3)
+    (trigger,) = reading.definition["triggers"]
+    assert trigger["effects"] == [
+        {
+            "op": "if_amount",
+            "amount": {"total_might": {"who": "other friendly unit"}},
+            "at_least": 5,
+            "then": [{"op": "draw", "n": 1}],
+        }
+    ]
+    (ten,) = read("Draw 2 if friendly units have total Might 10 or more.", "Spell").definition["effects"]
+    assert (ten["amount"], ten["at_least"]) == ({"total_might": {"who": "friendly unit"}}, 10)
+
+
+def test_a_level_restriction_on_me():
+    reading = read("[Level 16][>] I can't be chosen by enemy spells and abilities.", might=12)
+    assert reading.definition["passives"] == [
+        {"to": {"who": "self"}, "restrictions": ["unchoosable_by_enemy"], "condition": "level 16"}
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[Assault 2], draw 1.",  # a keyword, then words that are no keyword
+        "[Tank], [Frobnicate]",  # an unknown keyword after the comma
+        "When you play me, return a non-Wizard unit to its owner's hand.",  # a tag the reader doesn't know
+        "When you play me, draw 1 if your gear have total Might 5 or more.",  # gear have no Might
+        "When you play me, draw 1 if your other units have total Might 5.",  # "or more" not said
+        "[Level 6][>] I have +1 [Might] and I can't be chosen by enemy spells and abilities.",
+    ],
+)
+def test_what_is_not_said_stays_unread(text):
+    assert read(text, might=3).status == "unread"
+
+
+# -- mutants the disputes kill ------------------------------------------------------------------------------------
+
+
+def _walk(value: Any, change: Callable[[dict], None]) -> Any:
+    if isinstance(value, dict):
+        change(value)
+        for item in value.values():
+            _walk(item, change)
+    elif isinstance(value, list):
+        for item in value:
+            _walk(item, change)
+    return value
+
+
+def _listed_keyword_dropped(d: dict) -> None:
+    if "], [" in d.get("text", "") and len(d.get("keywords", {})) > 1:
+        first = next(iter(d["keywords"]))
+        d["keywords"] = {first: d["keywords"][first]}
+
+
+def _no_not_tag(d: dict) -> None:
+    if d.get("type") in ("unit", "gear"):
+        d.pop("not_tag", None)
+
+
+def _total_might_counted(d: dict) -> None:
+    if "total_might" in d:
+        d["count"] = d.pop("total_might")
+
+
+def _level_restriction_always(d: dict) -> None:
+    for passive in d.get("passives", []) if isinstance(d.get("passives"), list) else []:
+        if passive.get("restrictions") and str(passive.get("condition", "")).startswith("level"):
+            passive.pop("condition")
+
+
+MUTANTS = {
+    "a keyword after a comma dropped": _listed_keyword_dropped,
+    "a non-<tag> target read as any unit": _no_not_tag,
+    "total Might read as a count of units": _total_might_counted,
+    "a Level restriction read as always": _level_restriction_always,
+}
+
+
+@pytest.mark.parametrize("mutant", sorted(MUTANTS))
+def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db):
+    definitions = {
+        name: _walk(json.loads(json.dumps(definition)), MUTANTS[mutant])
+        for name, definition in read_every_card(real_db).items()
+    }
+    verdicts = verdicts_with(definitions, DISPUTES)
+    assert set(verdicts) != {"match"}, f"the mutant {mutant!r} of the reader survives every dispute 331-339"
+
+
+def test_the_disputes_match_with_the_reader_as_it_is(real_db):
+    assert set(verdicts_with(read_every_card(real_db), DISPUTES)) == {"match"}
