@@ -1,6 +1,6 @@
-"""Four readings for cards of the letters G to O: a comma-separated list of keywords, a "non-<tag>" target, a
-condition on the total Might of units, and a Level restriction on the card itself; what they refuse, and mutants
-of their readings that the read-card disputes read-331 to read-334 kill."""
+"""Readings for cards of the letters G to O: a comma-separated list of keywords, a "non-<tag>" target, a
+condition on the total Might of units, a Level restriction on the card itself, "if an enemy unit is alone here";
+what they refuse, and mutants of their readings that the read-card disputes read-331 to read-335 kill."""
 
 from __future__ import annotations
 
@@ -64,6 +64,21 @@ def test_a_level_restriction_on_me():
     ]
 
 
+def test_a_unit_alone_here_is_exactly_one():
+    text = "When I attack or defend, if an enemy unit is alone here, give me +2 [Might] this turn and gain 2 XP."
+    attack, defend = read(text, might=4).definition["triggers"]
+    assert attack["effects"] == defend["effects"] == [
+        {
+            "op": "if_amount",
+            "amount": {"count": {"who": "enemy unit", "where": "here"}},
+            "at_least": 1,
+            "at_most": 1,
+            "then": [{"op": "might", "amount": 2, "to": "this"}, {"op": "gain_xp", "n": 2}],
+        }
+    ]
+    assert read("If an enemy unit is alone here, draw 1.", "Spell").status == "unread"  # a spell is nowhere
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -115,7 +130,13 @@ def _level_restriction_always(d: dict) -> None:
             passive.pop("condition")
 
 
+def _alone_as_any(d: dict) -> None:
+    if d.get("op") == "if_amount" and d.get("at_most") == 1 and d["amount"].get("count", {}).get("where") == "here":
+        d.pop("at_most")
+
+
 MUTANTS = {
+    "alone here read as one or more": _alone_as_any,
     "a keyword after a comma dropped": _listed_keyword_dropped,
     "a non-<tag> target read as any unit": _no_not_tag,
     "total Might read as a count of units": _total_might_counted,

@@ -9,6 +9,7 @@ instruction executes (364.3.a), its `then` if it holds, its `else` (the "Otherwi
     if you have N+ <units>, <instructions>   {op: if_amount, amount: {count: your units ...}, at_least: N, then}
     if you control N or more <objects>, <instructions>   the same, over what you control ("two or more gear")
     if i'm at a battlefield, <instructions>  {op: if, condition: "at a battlefield"}; "there" in it is where I am
+    if an enemy unit is alone here, <instructions>   {op: if_amount, amount: {count: enemy units here}, 1 to 1}
     you win the game                     {op: win_game} (195: an effect instructs them to win; rules/effect_wins.py)
     otherwise, <instructions>            the `else` of the `if` / `if_it` the sentence before made (and nothing else)
 """
@@ -77,6 +78,22 @@ def _if_you_control_n(m, ctx):
     if then is None:
         return None
     return [{"op": "if_amount", "amount": {"count": flt}, "at_least": number(m["n"]), "then": then}]
+
+
+@template(
+    "if a unit is alone here",
+    r"if (?:an? (?P<s>enemy|friendly) unit is alone|there's an? (?P<t>enemy|friendly) unit alone) here, (?P<then>.+)",
+)
+def _if_alone_here(m, ctx):
+    """ "If an enemy unit is alone here, give me +2 [Might] this turn": exactly one unit of that side where I am,
+    counted as it resolves (364.3.a)."""
+    if ctx.me != "this" or ctx.card_type != "unit":
+        return None
+    then = instructions(m["then"], ctx, [])
+    if then is None:
+        return None
+    alone = {"count": {"who": f"{m['s'] or m['t']} unit", "where": "here"}}
+    return [{"op": "if_amount", "amount": alone, "at_least": 1, "at_most": 1, "then": then}]
 
 
 @template("if i'm at a battlefield", r"(?:then, )?if (?:i'm|i am) at a battlefield, (?P<then>.+)")
