@@ -1,6 +1,7 @@
 """Readings for cards of the letters G to O: a comma-separated list of keywords, a "non-<tag>" target, a
-condition on the total Might of units, a Level restriction on the card itself, "if an enemy unit is alone here";
-what they refuse, and mutants of their readings that the read-card disputes read-331 to read-335 kill."""
+condition on the total Might of units, a Level restriction on the card itself, "if an enemy unit is alone here",
+"kill it if it has 3 [Might] or less"; what they refuse, and mutants of their readings that the read-card disputes
+read-331 to read-336 kill."""
 
 from __future__ import annotations
 
@@ -79,6 +80,14 @@ def test_a_unit_alone_here_is_exactly_one():
     assert read("If an enemy unit is alone here, draw 1.", "Spell").status == "unread"  # a spell is nowhere
 
 
+def test_a_might_condition_on_it():
+    reading = read("Choose a unit. Then kill it if it has 3 [Might] or less.", "Spell")
+    assert reading.definition["effects"] == [
+        {"op": "if_amount", "amount": "might_of:target", "at_most": 3, "then": [{"op": "kill", "what": "target"}]}
+    ]
+    assert read("Draw 1 if it has 3 [Might] or less.", "Spell").status == "unread"  # "it" names nothing
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -135,7 +144,18 @@ def _alone_as_any(d: dict) -> None:
         d.pop("at_most")
 
 
+def _might_condition_dropped(d: dict) -> None:
+    effects = d.get("effects")
+    if isinstance(effects, list):
+        d["effects"] = [
+            e2
+            for e in effects
+            for e2 in (e["then"] if e.get("op") == "if_amount" and str(e["amount"]).startswith("might_of:") else [e])
+        ]
+
+
 MUTANTS = {
+    "N Might or less read as always": _might_condition_dropped,
     "alone here read as one or more": _alone_as_any,
     "a keyword after a comma dropped": _listed_keyword_dropped,
     "a non-<tag> target read as any unit": _no_not_tag,

@@ -9,6 +9,7 @@ instruction executes (364.3.a), its `then` if it holds, its `else` (the "Otherwi
     if you have N+ <units>, <instructions>   {op: if_amount, amount: {count: your units ...}, at_least: N, then}
     if you control N or more <objects>, <instructions>   the same, over what you control ("two or more gear")
     if i'm at a battlefield, <instructions>  {op: if, condition: "at a battlefield"}; "there" in it is where I am
+    <instructions> if it has N might or less   {op: if_amount, amount: might_of:<it>, at_most: N, then}
     if an enemy unit is alone here, <instructions>   {op: if_amount, amount: {count: enemy units here}, 1 to 1}
     you win the game                     {op: win_game} (195: an effect instructs them to win; rules/effect_wins.py)
     otherwise, <instructions>            the `else` of the `if` / `if_it` the sentence before made (and nothing else)
@@ -78,6 +79,20 @@ def _if_you_control_n(m, ctx):
     if then is None:
         return None
     return [{"op": "if_amount", "amount": {"count": flt}, "at_least": number(m["n"]), "then": then}]
+
+
+@template("if it has N might or less", r"(?:then,? )?(?P<then>.+?) if it has (?P<n>\d+) might or less")
+def _if_it_has_might(m, ctx):
+    """ "Then kill it if it has 3 [Might] or less": the Might of the object chosen before ("it"), as it executes
+    (364.3.a); none while it is off the board (359.3.e.12)."""
+    it = ctx.it
+    if it not in ctx.targets or ctx.targets[it].get("type") != "unit":
+        return None
+    saved = dict(ctx.targets)
+    then = instructions(m["then"], ctx, [])
+    if then is None or ctx.targets != saved:  # what it does chooses nothing of its own
+        return None
+    return [{"op": "if_amount", "amount": f"might_of:{it}", "at_most": int(m["n"]), "then": then}]
 
 
 @template(
