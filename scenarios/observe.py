@@ -50,6 +50,8 @@ PLAYER_FIELDS = {
     "deck": lambda g, name: len(g.deck(name)),
     "deck_top": lambda g, name: g.deck(name)[0].id if g.deck(name) else None,
     "trash": lambda g, name: sorted(o.id for o in g.objects.values() if o.owner == name and o.zone == "trash"),
+    # the units a player controls on the board, each as "<card> at <location>" (tokens too, whose ids are made up)
+    "units": lambda g, name: sorted(f"{o.card} at {o.location}" for o in g.units(controller=name)),
 }
 GAME_KEYS = {
     "state": lambda g, spec: g.state_name(),

@@ -1,7 +1,7 @@
 """Readings for cards of the letters G to O: a comma-separated list of keywords, a "non-<tag>" target, a
 condition on the total Might of units, a Level restriction on the card itself, "if an enemy unit is alone here",
-"kill it if it has 3 [Might] or less"; what they refuse, and mutants of their readings that the read-card disputes
-read-331 to read-336 kill."""
+"kill it if it has 3 [Might] or less", a token played "there" where I moved from; what they refuse, and mutants
+of their readings that the read-card disputes read-331 to read-337 kill."""
 
 from __future__ import annotations
 
@@ -88,6 +88,22 @@ def test_a_might_condition_on_it():
     assert read("Draw 1 if it has 3 [Might] or less.", "Spell").status == "unread"  # "it" names nothing
 
 
+def test_a_token_there_is_where_i_moved_from():
+    text = "When I move from a location, play a 3 [Might] Sprite unit token with [Temporary] there."
+    (trigger,) = read(text, might=3).definition["triggers"]
+    assert trigger["effects"] == [
+        {
+            "op": "play_token",
+            "token": "sprite",
+            "might": 3,
+            "n": 1,
+            "to": "trigger_location",
+            "keywords": {"Temporary": 1},
+        }
+    ]
+    assert read("When you play me, play a 1 [Might] Recruit unit token there.", might=3).status == "unread"
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -154,7 +170,13 @@ def _might_condition_dropped(d: dict) -> None:
         ]
 
 
+def _there_as_here(d: dict) -> None:
+    if d.get("op") == "play_token" and d.get("to") == "trigger_location":
+        d["to"] = "here"
+
+
 MUTANTS = {
+    "a token there read as here": _there_as_here,
     "N Might or less read as always": _might_condition_dropped,
     "alone here read as one or more": _alone_as_any,
     "a keyword after a comma dropped": _listed_keyword_dropped,

@@ -336,7 +336,7 @@ _TOKEN_PLACES[" into your base"] = "base"
 @template(
     "play a token",
     rf"play (?P<n>an?|one|two|three|four|five) (?P<ready>ready )?(?P<m>\d+) might (?P<kind>{_TOKEN_KINDS}) unit tokens?"
-    r"(?: with (?P<kw>\[[a-z-]+(?: \d+)?\]))?(?P<where> here| (?:to|in|at|into) your base)?(?P<exhausted> exhausted)?",
+    r"(?: with (?P<kw>\[[a-z-]+(?: \d+)?\]))?(?P<where> here| there| (?:to|in|at|into) your base)?(?P<exhausted> exhausted)?",
 )
 def _play_token(m, ctx):
     """ "Play two 1 might Recruit unit tokens here" (179-187): unit tokens of a kind 187 defines."""
@@ -346,7 +346,11 @@ def _play_token(m, ctx):
         return None
     if m["ready"]:
         ins["ready"] = True
-    if m["where"]:
+    if m["where"] == " there":  # "When I move from a location, play ... there": where I moved from (359.3.f.3)
+        if not ctx.when or any(e.get("event") != "move_from" or e.get("who") != "self" for e in ctx.when):
+            return None
+        ins["to"] = "trigger_location"
+    elif m["where"]:
         ins["to"] = _TOKEN_PLACES[m["where"]]
     if m["kw"]:
         word, _, value = m["kw"].strip("[]").partition(" ")

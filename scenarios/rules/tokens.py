@@ -43,6 +43,10 @@ def _location(game: Game, run, ins, player: str, definition: Card) -> str | None
         return "base"
     if where == "here":  # where the source is (359.3.f.2), or was as its own death triggered (808.1.d.3)
         return calc.targeting_of(game, run.item).here
+    if where == "trigger_location":  # "there": where its trigger's event happened, noted as it triggered (359.3.f.3)
+        event = run.item.trigger.event if run.item.trigger is not None else None
+        place = event.location if event is not None else None
+        return place if place == "base" or (place is not None and game.is_battlefield(place)) else None
     options = ["base"] + [bf.id for bf in game.battlefields() if bf.battlefield_controller == player]
     return choose(game, "token_location", player, "the location the token is played to", options, "355.2.a")
 
