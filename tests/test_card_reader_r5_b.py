@@ -1,7 +1,7 @@
 """Readings for cards of the letters G to O: a comma-separated list of keywords, a "non-<tag>" target, a
 condition on the total Might of units, a Level restriction on the card itself, "if an enemy unit is alone here",
-"kill it if it has 3 [Might] or less", a token played "there" where I moved from; what they refuse, and mutants
-of their readings that the read-card disputes read-331 to read-337 kill."""
+"kill it if it has 3 [Might] or less", a token played "there" where I moved from, units "at that battlefield" of a
+conquer; what they refuse, and mutants of their readings that the read-card disputes read-331 to read-338 kill."""
 
 from __future__ import annotations
 
@@ -104,6 +104,15 @@ def test_a_token_there_is_where_i_moved_from():
     assert read("When you play me, play a 1 [Might] Recruit unit token there.", might=3).status == "unread"
 
 
+def test_units_at_that_battlefield_are_at_the_events():
+    text = "When you conquer, if you have 4+ units at that battlefield, draw 2."
+    (trigger,) = read(text, "Legend").definition["triggers"]
+    (condition,) = trigger["effects"]
+    assert condition["amount"] == {"count": {"who": "friendly unit", "where": "at trigger_location"}}
+    assert condition["at_least"] == 4
+    assert read("When you play me, if you have 4+ units at that battlefield, draw 2.", might=3).status == "unread"
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -175,7 +184,13 @@ def _there_as_here(d: dict) -> None:
         d["to"] = "here"
 
 
+def _that_battlefield_as_anywhere(d: dict) -> None:
+    if d.get("where") == "at trigger_location":
+        d.pop("where")
+
+
 MUTANTS = {
+    "at that battlefield read as anywhere": _that_battlefield_as_anywhere,
     "a token there read as here": _there_as_here,
     "N Might or less read as always": _might_condition_dropped,
     "alone here read as one or more": _alone_as_any,

@@ -36,7 +36,11 @@ def resolution(game: Game, item: ChainItem, because: str, targets: dict | None =
     targets = (item.targets or {}) if targets is None else targets
     legal = {slot: _still_legal(game, item, slot, targets) for slot in targets}
     source = game.objects.get(item.source)
-    view = calc.view_of(game, source, it=item.it, slots=legal) if source else View()
+    slots = dict(legal)
+    event = item.trigger.event if item.trigger is not None else None
+    if event is not None and event.location is not None:  # "at that battlefield": its event's (359.3.f.3)
+        slots["trigger_location"] = [event.location]
+    view = calc.view_of(game, source, it=item.it, slots=slots) if source else View()
     if item.it and item.it in game.objects:
         view = View(view.source, view.you, view.here, item.it, None, view.slots)
     here = calc.targeting_of(game, item).here
