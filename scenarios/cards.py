@@ -586,7 +586,12 @@ def _check_quantity(card: Card, quantity: Quantity, passive: bool) -> None:
         unknown_where = flt.where is not None and not flt.where.startswith("at ") and flt.where not in kernel.WHERE
         if unknown_who or unknown_where:
             raise ValueError(f"card {card.name!r}: unknown filter words {flt.who!r} / {flt.where!r} in an amount")
-    reads_might = quantity.double or quantity.raise_to or quantity.total_might or (flt is not None and (flt.mighty or flt.less_might_than_me))
+    reads_might = (
+        quantity.double
+        or quantity.raise_to
+        or quantity.total_might
+        or (flt is not None and (flt.mighty or flt.less_might_than_me))
+    )
     if passive and reads_might:
         raise ValueError(f"card {card.name!r}: a passive's Might can't count Might ({quantity.words()})")
     if flt is not None and flt.keyword is not None and flt.keyword not in kernel.KEYWORDS:

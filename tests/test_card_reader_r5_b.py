@@ -68,15 +68,19 @@ def test_a_level_restriction_on_me():
 def test_a_unit_alone_here_is_exactly_one():
     text = "When I attack or defend, if an enemy unit is alone here, give me +2 [Might] this turn and gain 2 XP."
     attack, defend = read(text, might=4).definition["triggers"]
-    assert attack["effects"] == defend["effects"] == [
-        {
-            "op": "if_amount",
-            "amount": {"count": {"who": "enemy unit", "where": "here"}},
-            "at_least": 1,
-            "at_most": 1,
-            "then": [{"op": "might", "amount": 2, "to": "this"}, {"op": "gain_xp", "n": 2}],
-        }
-    ]
+    assert (
+        attack["effects"]
+        == defend["effects"]
+        == [
+            {
+                "op": "if_amount",
+                "amount": {"count": {"who": "enemy unit", "where": "here"}},
+                "at_least": 1,
+                "at_most": 1,
+                "then": [{"op": "might", "amount": 2, "to": "this"}, {"op": "gain_xp", "n": 2}],
+            }
+        ]
+    )
     assert read("If an enemy unit is alone here, draw 1.", "Spell").status == "unread"  # a spell is nowhere
 
 

@@ -52,7 +52,9 @@ def counted(phrase: str, ctx: Context) -> dict[str, Any] | None:
             return None
         phrase, where = phrase.removesuffix(" there"), f"at {ctx.it}"
     elif phrase.endswith(" at that battlefield"):  # "When you conquer, if you have 4+ units at that battlefield"
-        at_battlefields = all(e.get("event") in ("conquer", "hold") or e.get("where") == "battlefield" for e in ctx.when)
+        at_battlefields = all(
+            e.get("event") in ("conquer", "hold") or e.get("where") == "battlefield" for e in ctx.when
+        )
         if not ctx.when or not at_battlefields:  # the battlefield of the trigger's event, noted as it triggered
             return None
         phrase, where = phrase.removesuffix(" at that battlefield"), "at trigger_location"
