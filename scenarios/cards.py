@@ -413,6 +413,9 @@ class Card(Strict):
     enters_ready: bool = False
     # "You may play me to an open / an occupied enemy battlefield": locations its play may choose (355.2.b)
     played_to: list[Literal["open", "occupied enemy", "attacking"]] = Field(default_factory=list)
+    # "Friendly units may be played to open battlefields": the same permission for the units its controller plays,
+    # while it is on the board (355.2.b)
+    units_played_to: list[Literal["open", "occupied enemy", "attacking"]] = Field(default_factory=list)
     targets: dict[str, TargetSpec] = Field(default_factory=dict)
     effects: list[dict[str, Any]] = Field(default_factory=list)
     triggers: list[Trigger] = Field(default_factory=list)

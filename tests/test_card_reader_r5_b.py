@@ -1,7 +1,8 @@
 """Readings for cards of the letters G to O: a comma-separated list of keywords, a "non-<tag>" target, a
 condition on the total Might of units, a Level restriction on the card itself, "if an enemy unit is alone here",
 "kill it if it has 3 [Might] or less", a token played "there" where I moved from, units "at that battlefield" of a
-conquer; what they refuse, and mutants of their readings that the read-card disputes read-331 to read-338 kill."""
+conquer, a permission for the friendly units played; what they refuse, and mutants of their readings that the
+read-card disputes read-331 to read-339 kill."""
 
 from __future__ import annotations
 
@@ -117,6 +118,13 @@ def test_units_at_that_battlefield_are_at_the_events():
     assert read("When you play me, if you have 4+ units at that battlefield, draw 2.", might=3).status == "unread"
 
 
+def test_a_permission_for_friendly_units():
+    reading = read("Friendly units may be played to open battlefields.", might=4)
+    assert reading.definition["units_played_to"] == ["open"]
+    assert "played_to" not in reading.definition  # not this card's own permission only: every friendly unit's
+    assert read("Enemy units may be played to open battlefields.", might=4).status == "unread"
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -193,7 +201,12 @@ def _that_battlefield_as_anywhere(d: dict) -> None:
         d.pop("where")
 
 
+def _no_units_permission(d: dict) -> None:
+    d.pop("units_played_to", None)
+
+
 MUTANTS = {
+    "the friendly units' permission dropped": _no_units_permission,
     "at that battlefield read as anywhere": _that_battlefield_as_anywhere,
     "a token there read as here": _there_as_here,
     "N Might or less read as always": _might_condition_dropped,

@@ -455,6 +455,11 @@ def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
         card.setdefault("played_to", []).append(permission.group(1) or permission.group(2))
         used.append("static: you may play me to a battlefield")
         return True
+    granted = re.fullmatch(r"friendly units may be played to (open|occupied enemy) battlefields", text)
+    if granted:  # the same permission for the units its controller plays, while it is on the board (355.2.b)
+        card.setdefault("units_played_to", []).append(granted.group(1))
+        used.append("static: friendly units may be played to battlefields")
+        return True
     if text == "i must be assigned combat damage last":  # 465.2.c.2
         card.setdefault("restrictions", []).append("assigned_combat_damage_last")
         used.append("static: assigned combat damage last")

@@ -42,11 +42,21 @@ def permitted_at(game: Game, player: str, card, location) -> bool:
     """355.2.b: a card's permission to be played to a location not normally valid: "an open battlefield"
     (unoccupied and uncontrolled, 170.11.c), "an occupied enemy battlefield" (an opponent's, with a unit, 170.11.a),
     "a battlefield you're attacking" (where a combat is, the player its attacker: 462.2.a, the unit joins it)."""
-    if location is None or not game.is_battlefield(location) or not card.definition.played_to:
+    if location is None or not game.is_battlefield(location):
+        return False
+    permissions = set(card.definition.played_to)
+    if card.definition.object_kind == "unit":  # "Friendly units may be played to open battlefields" (355.2.b)
+        granted = (
+            o.definition.units_played_to
+            for o in game.objects.values()
+            if o.zone == Zone.BOARD and o.controller == player and o.definition is not None
+        )
+        permissions.update(*granted)
+    if not permissions:
         return False
     combat = game.combat
     if (
-        "attacking" in card.definition.played_to
+        "attacking" in permissions
         and combat is not None
         and (combat.battlefield, combat.attacker)
         == (
@@ -56,9 +66,9 @@ def permitted_at(game: Game, player: str, card, location) -> bool:
     ):
         return True
     controller, occupied = game.objects[location].battlefield_controller, game.has_units(location)
-    if "open" in card.definition.played_to and controller is None and not occupied:
+    if "open" in permissions and controller is None and not occupied:
         return True
-    return "occupied enemy" in card.definition.played_to and controller not in (None, player) and occupied
+    return "occupied enemy" in permissions and controller not in (None, player) and occupied
 
 
 def ambush_at(game: Game, player: str, card, location) -> bool:
