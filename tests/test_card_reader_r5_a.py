@@ -29,9 +29,8 @@ def test_if_you_control_four_or_fewer_runes_wraps_the_instructions():
     reading = read("When I move, if you control 4 or fewer runes, draw 1.", "Unit", might=3)
     assert reading.status == "read"
     (trigger,) = reading.definition["triggers"]
-    assert trigger["effects"] == [
-        {"op": "if", "condition": "you control 4 or fewer runes", "then": [{"op": "draw", "n": 1}]}
-    ]
+    assert trigger["condition"] == "you control 4 or fewer runes"  # part of the Trigger Condition (383.2.a.1)
+    assert trigger["effects"] == [{"op": "draw", "n": 1}]
 
 
 @pytest.mark.parametrize(

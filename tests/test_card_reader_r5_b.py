@@ -66,23 +66,12 @@ def test_a_level_restriction_on_me():
     ]
 
 
-def test_a_unit_alone_here_is_exactly_one():
+def test_a_counted_condition_right_after_a_trigger_stays_unread():
+    """383.2.a.1: "if an enemy unit is alone here" / "if you have 4+ units at that battlefield" right after the
+    trigger's condition belong to the Trigger Condition, which holds condition words only, not counts."""
     text = "When I attack or defend, if an enemy unit is alone here, give me +2 [Might] this turn and gain 2 XP."
-    attack, defend = read(text, might=4).definition["triggers"]
-    assert (
-        attack["effects"]
-        == defend["effects"]
-        == [
-            {
-                "op": "if_amount",
-                "amount": {"count": {"who": "enemy unit", "where": "here"}},
-                "at_least": 1,
-                "at_most": 1,
-                "then": [{"op": "might", "amount": 2, "to": "this"}, {"op": "gain_xp", "n": 2}],
-            }
-        ]
-    )
-    assert read("If an enemy unit is alone here, draw 1.", "Spell").status == "unread"  # a spell is nowhere
+    assert read(text, might=4).status == "unread"
+    assert read("When you conquer, if you have 4+ units at that battlefield, draw 2.", "Legend").status == "unread"
 
 
 def test_a_might_condition_on_it():
@@ -107,15 +96,6 @@ def test_a_token_there_is_where_i_moved_from():
         }
     ]
     assert read("When you play me, play a 1 [Might] Recruit unit token there.", might=3).status == "unread"
-
-
-def test_units_at_that_battlefield_are_at_the_events():
-    text = "When you conquer, if you have 4+ units at that battlefield, draw 2."
-    (trigger,) = read(text, "Legend").definition["triggers"]
-    (condition,) = trigger["effects"]
-    assert condition["amount"] == {"count": {"who": "friendly unit", "where": "at trigger_location"}}
-    assert condition["at_least"] == 4
-    assert read("When you play me, if you have 4+ units at that battlefield, draw 2.", might=3).status == "unread"
 
 
 def test_a_permission_for_friendly_units():
@@ -176,11 +156,6 @@ def _level_restriction_always(d: dict) -> None:
             passive.pop("condition")
 
 
-def _alone_as_any(d: dict) -> None:
-    if d.get("op") == "if_amount" and d.get("at_most") == 1 and d["amount"].get("count", {}).get("where") == "here":
-        d.pop("at_most")
-
-
 def _might_condition_dropped(d: dict) -> None:
     effects = d.get("effects")
     if isinstance(effects, list):
@@ -196,21 +171,14 @@ def _there_as_here(d: dict) -> None:
         d["to"] = "here"
 
 
-def _that_battlefield_as_anywhere(d: dict) -> None:
-    if d.get("where") == "at trigger_location":
-        d.pop("where")
-
-
 def _no_units_permission(d: dict) -> None:
     d.pop("units_played_to", None)
 
 
 MUTANTS = {
     "the friendly units' permission dropped": _no_units_permission,
-    "at that battlefield read as anywhere": _that_battlefield_as_anywhere,
     "a token there read as here": _there_as_here,
     "N Might or less read as always": _might_condition_dropped,
-    "alone here read as one or more": _alone_as_any,
     "a keyword after a comma dropped": _listed_keyword_dropped,
     "a non-<tag> target read as any unit": _no_not_tag,
     "total Might read as a count of units": _total_might_counted,
