@@ -23,7 +23,7 @@ from scenarios.card_reader import effects
 from scenarios.card_reader.abilities import STATIC_READERS
 from scenarios.card_reader.effects import _ref, template
 from scenarios.card_reader.keywords import engine_keyword
-from scenarios.card_reader.phrases import Context, group_filter, signed, untagged
+from scenarios.card_reader.phrases import Context, group_filter, number, signed, untagged
 
 # "you or allies control": the engine plays no mode with teammates (447.2.b), so a player's allies are no one
 _CONTROL = re.compile(r"(?P<noun>battlefield|unit|gear)s? you (?:or allies )?control")
@@ -77,6 +77,8 @@ def counted(phrase: str, ctx: Context) -> dict[str, Any] | None:
     if phrase.startswith(("token unit", "your token unit")):  # "token units you control" (185)
         phrase = phrase.replace("token unit", "unit")
         states["token"] = True
+    # "other unit you control here": the units its controller controls at the source's location
+    phrase = re.sub(r"^(other )?units? you (?:or allies )?control here$", r"\1friendly units here", phrase)
     control = _CONTROL.fullmatch(phrase.removeprefix("other "))
     if control:
         phrase = {"battlefield": "battlefield you control"}.get(control["noun"], f"friendly {control['noun']}")
@@ -240,6 +242,22 @@ def _if_total_might(m, ctx):
     if then is None:
         return None
     return [{"op": "if_amount", "amount": {"total_might": flt}, "at_least": int(m["n"]), "then": then}]
+
+
+@template(
+    "amount: if there is exactly N",
+    r"(?:then, )?if there (?:is|are) exactly (?P<n>\d+|one|two|three|four) (?P<what>.+?), (?P<then>.+)",
+)
+def _if_there_are_exactly(m, ctx):
+    """ "If there is exactly one other unit you control here, draw 1": the instructions if that many such objects
+    are there as it executes, no more and no fewer (364.3.a)."""
+    flt, saved = counted(m["what"], ctx), dict(ctx.targets)
+    then = effects.instructions(m["then"], ctx, []) if flt is not None else None
+    if not then or ctx.targets != saved:  # what it does chooses nothing of its own, before the condition is known
+        ctx.targets = saved
+        return None
+    n = number(m["n"])
+    return [{"op": "if_amount", "amount": {"count": flt}, "at_least": n, "at_most": n, "then": then}]
 
 
 @template(

@@ -4,10 +4,10 @@ instruction executes (364.3.a), its `then` if it holds, its `else` (the "Otherwi
 
     if it is <state>, <instructions>     {op: if_it, it: <the object "it" names>, state, then}
     if you control a <tag>, <instructions>   {op: if, condition: "you control a <Tag>", then} (the condition word
-                                         `rules/discounts.py` registers, 133.8); "a facedown card" likewise,
-                                         and "4 or fewer runes" (the word an ability's discount says too)
+                                         `rules/discounts.py` registers, 133.8); "a facedown card" likewise
     if you have N+ <units>, <instructions>   {op: if_amount, amount: {count: your units ...}, at_least: N, then}
     if you control N or more <objects>, <instructions>   the same, over what you control ("two or more gear")
+    if you control N or more/fewer runes, <instructions>   {op: if, condition: "you control N or fewer runes"}
     if i'm at a battlefield, <instructions>  {op: if, condition: "at a battlefield"}; "there" in it is where I am
     <instructions> if it has N might or less   {op: if_amount, amount: might_of:<it>, at_most: N, then}
     if an enemy unit is alone here, <instructions>   {op: if_amount, amount: {count: enemy units here}, 1 to 1}
@@ -43,18 +43,15 @@ def _if_it_is(m, ctx):
 
 @template(
     "if you control a <tag>",
-    r"if you control (?:an? (?P<tag>" + "|".join(UNIT_TAGS) + r"|facedown card(?: at a battlefield)?)"
-    r"|(?P<runes>4 or fewer runes)), (?P<then>.+)",
+    r"if you control an? (?P<tag>" + "|".join(UNIT_TAGS) + r"|facedown card(?: at a battlefield)?), (?P<then>.+)",
 )
 def _if_you_control_a(m, ctx):
     """ "If you control a Poro, buff me and draw 1": checked as it resolves (364.3.a), a unit with the tag (133.8).
-    "If you control a facedown card at a battlefield": every Facedown Zone is a battlefield's (107.3.a).
-    "If you control 4 or fewer runes, draw 1": the runes on the board that are yours, counted as it resolves
-    (the condition word an ability's discount says too, `rules/discounts.py`)."""
+    "If you control a facedown card at a battlefield": every Facedown Zone is a battlefield's (107.3.a)."""
     then = instructions(m["then"], ctx, [])
     if then is None:
         return None
-    what = m["runes"] or f"a {UNIT_TAGS.get(m['tag'], 'facedown card')}"
+    what = f"a {UNIT_TAGS.get(m['tag'], 'facedown card')}"
     return [{"op": "if", "condition": f"you control {what}", "then": then}]
 
 
@@ -109,6 +106,23 @@ def _if_alone_here(m, ctx):
         return None
     alone = {"count": {"who": f"{m['s'] or m['t']} unit", "where": "here"}}
     return [{"op": "if_amount", "amount": alone, "at_least": 1, "at_most": 1, "then": then}]
+
+
+@template(
+    "if you control N or more/fewer runes",
+    r"if you control (?P<n>\d+|two|three|four|five) or (?P<side>more|fewer) runes, (?P<then>.+)",
+)
+def _if_you_control_runes(m, ctx):
+    """ "If you control 4 or fewer runes, deal 2 to all enemy units here": the runes on the board its controller
+    controls (105), counted as it resolves (364.3.a): the condition word `rules/board_conditions.py` registers."""
+    n = number(m["n"])
+    registered = n is not None and (0 if m["side"] == "fewer" else 1) <= n <= 12  # the words registered
+    saved = dict(ctx.targets)
+    then = instructions(m["then"], ctx, []) if registered else None
+    if not then or ctx.targets != saved:  # a choice alone ("choose an enemy gear."): the rest is not inside it
+        ctx.targets = saved
+        return None
+    return [{"op": "if", "condition": f"you control {n} or {m['side']} runes", "then": then}]
 
 
 @template("if i'm at a battlefield", r"(?:then, )?if (?:i'm|i am) at a battlefield, (?P<then>.+)")

@@ -6,8 +6,8 @@ and the object whose text it is (`Condition.source`).
 from __future__ import annotations
 
 from scenarios.game import Game
-from scenarios.kernel import condition
-from scenarios.objects import BOARD, FACEDOWN, RUNE, TRASH
+from scenarios.kernel import calc, condition
+from scenarios.objects import FACEDOWN, TRASH
 
 
 def _controls_another(tag: str):
@@ -66,11 +66,16 @@ def _facedown(game: Game, context) -> bool:
 
 
 def _runes_at_least(n: int):
-    return lambda game, context: (
-        sum(1 for o in game.objects.values() if o.kind == RUNE and o.zone == BOARD and o.controller == context.player)
-        >= n
-    )
+    return lambda game, context: len(calc.runes_on_board(game, context.player)) >= n
 
 
+def _runes_at_most(n: int):
+    return lambda game, context: len(calc.runes_on_board(game, context.player)) <= n
+
+
+# "If you control 7 or more runes" / "if you control 4 or fewer runes": the runes on the board it controls (105),
+# counted as the text is checked (364.3.a; 356.4.a for a cost's condition)
 for _n in range(1, 13):
     condition(f"you control {_n} or more runes", "364.3.a")(_runes_at_least(_n))
+for _n in range(0, 13):
+    condition(f"you control {_n} or fewer runes", "364.3.a")(_runes_at_most(_n))

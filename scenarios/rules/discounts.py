@@ -284,11 +284,6 @@ def ability_discounts(game: Game, source, ability, player: str, cost: Cost) -> C
     return cost
 
 
-@condition("you control 4 or fewer runes", "356.4.a")
-def _few_runes(game: Game, context) -> bool:
-    return len(calc.runes_on_board(game, context.player)) <= 4
-
-
 @condition("you control a battlefield with exactly two units there", "356.4.a")
 def _two_units_there(game: Game, context) -> bool:
     return any(
