@@ -1,0 +1,110 @@
+"""Two conditions of an instruction read in front of it: a rune count ("if you control 4 or fewer runes, ...",
+the condition words of rules/board_conditions.py) and an exact count ("if there is exactly one other unit you
+control here, ...", an `if_amount` with both bounds); read-card disputes 341-349 judge them with the real read
+cards, and a mutant of each reading is killed by those disputes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from read_cards import read_every_card, verdicts_with
+from scenarios.card_reader import CardText, amounts, effects, otherwise, read_card
+from scenarios.cards import Card
+from scenarios.kernel import CONDITIONS
+
+MINE = sorted(
+    p
+    for p in (Path(__file__).parent / "data" / "read_card_disputes").glob("read-34*.yaml")
+    if 341 <= int(p.name.split("-")[1]) <= 349
+)
+
+
+def read(text: str, kind: str = "Unit", **numbers):
+    return read_card(CardText("Some Card", kind, text, **numbers))
+
+
+def _effects(text: str) -> list:
+    reading = read(text, might=3)
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    (trigger,) = reading.definition["triggers"]
+    return trigger["effects"]
+
+
+@pytest.mark.parametrize(("n", "side"), [("4", "fewer"), ("7", "more"), ("two", "more"), ("0", "fewer")])
+def test_a_rune_count_reads_as_the_registered_condition_word(n, side):
+    effects_ = _effects(f"When I attack, if you control {n} or {side} runes, draw 1.")
+    word = f"you control {int(n) if n.isdigit() else 2} or {side} runes"
+    assert effects_ == [{"op": "if", "condition": word, "then": [{"op": "draw", "n": 1}]}]
+    assert word in CONDITIONS
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "When I attack, if you control 13 or more runes, draw 1.",  # no such condition word
+        "When I attack, if you control 0 or more runes, draw 1.",
+        # a choice alone: the sentences after it would not be inside the condition
+        "When you play me, if you control 7 or more runes, choose an enemy gear. If it's [Empowered], disempower it."
+        " Otherwise, kill it.",
+        "When I hold, if there is exactly one other unit you control here, choose a unit. Kill it.",
+    ],
+)
+def test_a_condition_over_nothing_it_can_gate_is_refused(text):
+    assert read(text, might=3).status == "unread"
+
+
+def test_an_exact_count_reads_as_both_bounds():
+    effects_ = _effects("When I hold, if there is exactly one other unit you control here, draw 1.")
+    count = {"count": {"who": "other friendly unit", "where": "here"}}
+    assert effects_ == [
+        {"op": "if_amount", "amount": count, "at_least": 1, "at_most": 1, "then": [{"op": "draw", "n": 1}]}
+    ]
+    two = _effects("When I hold, if there are exactly 2 units you control here, draw 1.")
+    assert two[0]["amount"] == {"count": {"who": "friendly unit", "where": "here"}}
+    assert two[0]["at_least"] == two[0]["at_most"] == 2
+
+
+# -- the disputes and the mutants they kill ----------------------------------------------------------------------
+
+
+def _verdicts(real_db) -> list[str]:
+    for path in MINE:
+        assert str(yaml.safe_load(path.read_text())["rules"]["core"]) >= "2026-06-18"  # judged under Core Rules 1.4
+    return verdicts_with(read_every_card(real_db), MINE)
+
+
+def test_my_disputes_are_judged_under_core_rules_1_4_and_match(real_db):
+    assert len(MINE) >= 3
+    assert set(_verdicts(real_db)) == {"match"}
+
+
+def _patched(monkeypatch, original, change):
+    def mutant(m, ctx):
+        return [change(dict(i)) for i in original(m, ctx) or []] or None
+
+    monkeypatch.setattr(effects, "TEMPLATES", [(f, p, mutant if b is original else b) for f, p, b in effects.TEMPLATES])
+
+
+def test_my_disputes_kill_an_exact_count_read_as_at_least(real_db, monkeypatch):
+    _patched(monkeypatch, amounts._if_there_are_exactly, lambda i: {k: v for k, v in i.items() if k != "at_most"})
+    assert "mismatch" in _verdicts(real_db), "'exactly N' read as 'N or more' survives every dispute 341-349"
+
+
+def test_my_disputes_kill_a_count_that_includes_the_source(real_db, monkeypatch):
+    def mine_too(i):
+        return {**i, "amount": {"count": {**i["amount"]["count"], "who": "friendly unit"}}}
+
+    _patched(monkeypatch, amounts._if_there_are_exactly, mine_too)
+    assert "mismatch" in _verdicts(real_db), "'other unit' read as any unit survives every dispute 341-349"
+
+
+def test_my_disputes_kill_fewer_runes_read_as_more(real_db, monkeypatch):
+    def flipped(i):
+        return {**i, "condition": i["condition"].replace("fewer", "more")}
+
+    _patched(monkeypatch, otherwise._if_you_control_runes, flipped)
+    assert "mismatch" in _verdicts(real_db), "'N or fewer runes' read as 'N or more' survives every dispute 341-349"
