@@ -1,6 +1,7 @@
 """Two conditions of an instruction read in front of it: a rune count ("if you control 4 or fewer runes, ...",
 the condition words of rules/board_conditions.py) and an exact count ("if there is exactly one other unit you
-control here, ...", an `if_amount` with both bounds); read-card disputes 341-349 judge them with the real read
+control here, ...", an `if_amount` with both bounds); and this turn's deaths ("if a unit died this turn"), a
+condition word of entering ready and of a discount. Read-card disputes 341-349 judge them with the real read
 cards, and a mutant of each reading is killed by those disputes."""
 
 from __future__ import annotations
@@ -9,9 +10,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from read_cards import read_every_card, verdicts_with
-from scenarios.card_reader import CardText, amounts, effects, otherwise, read_card
+
+from scenarios.card_reader import CardText, amounts, effects, entering, otherwise, read_card
 from scenarios.cards import Card
 from scenarios.kernel import CONDITIONS
 
@@ -108,3 +109,39 @@ def test_my_disputes_kill_fewer_runes_read_as_more(real_db, monkeypatch):
 
     _patched(monkeypatch, otherwise._if_you_control_runes, flipped)
     assert "mismatch" in _verdicts(real_db), "'N or fewer runes' read as 'N or more' survives every dispute 341-349"
+
+
+# -- this turn's deaths: a condition word of entering ready and of a discount --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "word"),
+    [
+        ("a unit died this turn", "a unit died this turn"),
+        ("a friendly unit died this turn", "a friendly unit died this turn"),
+        ("an enemy unit has died this turn", "an enemy unit died this turn"),
+    ],
+)
+def test_a_death_this_turn_reads_as_a_condition_word(said, word):
+    ready = read(f"If {said}, I enter ready.", might=3)
+    assert ready.status == "read", ready.unread
+    assert [r["condition"] for r in ready.definition["replacements"]] == [word]
+    cheaper = read(f"If {said}, this costs [2 Energy] less.\nDraw 1.", "Spell", energy=4)
+    assert cheaper.status == "read", cheaper.unread
+    assert cheaper.definition["discounts"] == [{"energy": 2, "condition": word}]
+    assert word in CONDITIONS
+
+
+def _death_words(monkeypatch, word: str):
+    patterns = [(p, (lambda m: word) if "died this turn" in p.pattern else w) for p, w in entering._CONDITIONS]
+    monkeypatch.setattr(entering, "_CONDITIONS", patterns)
+
+
+def test_my_disputes_kill_an_enemy_death_read_as_any_death(real_db, monkeypatch):
+    _death_words(monkeypatch, "a unit died this turn")
+    assert "mismatch" in _verdicts(real_db), "'an enemy unit has died' read as any unit survives disputes 341-349"
+
+
+def test_my_disputes_kill_any_death_read_as_an_enemy_death(real_db, monkeypatch):
+    _death_words(monkeypatch, "an enemy unit died this turn")
+    assert "mismatch" in _verdicts(real_db), "'a unit died' read as an enemy unit survives disputes 341-349"

@@ -41,6 +41,10 @@ _CONDITIONS: list[tuple[re.Pattern, Any]] = [
         lambda m: f"{number(m['n'])} or more other units in your base",
     ),
     (re.compile(r"you have a card with my name in your trash"), lambda m: "a card with my name in your trash"),
+    (
+        re.compile(r"(?P<side>an? |a friendly |an enemy )unit (?:has )?died this turn"),
+        lambda m: {"an ": "a "}.get(m["side"], m["side"]) + "unit died this turn",  # rules/board_conditions.py
+    ),
 ]
 
 

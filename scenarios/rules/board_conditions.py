@@ -79,3 +79,18 @@ for _n in range(1, 13):
     condition(f"you control {_n} or more runes", "364.3.a")(_runes_at_least(_n))
 for _n in range(0, 13):
     condition(f"you control {_n} or fewer runes", "364.3.a")(_runes_at_most(_n))
+
+
+def _died_this_turn(side: str):
+    """ "If a unit died this turn" / "if an enemy unit has died this turn": the deaths of this turn each player's
+    units are counted among (`died_this_turn`, rules/damage.py), of any player, an opponent, or this one."""
+
+    def holds(game: Game, context) -> bool:
+        whose = {"a": list(game.players), "a friendly": [context.player], "an enemy": None}[side]
+        return any(game.players[p].died_this_turn for p in whose or game.opponents(context.player))
+
+    return holds
+
+
+for _side in ("a", "a friendly", "an enemy"):
+    condition(f"{_side} unit died this turn", "364.3.a")(_died_this_turn(_side))
