@@ -14,7 +14,7 @@ from read_cards import read_every_card, verdicts_with
 
 from scenarios.card_reader import CardText, amounts, effects, entering, otherwise, read_card
 from scenarios.cards import Card
-from scenarios.kernel import CONDITIONS
+from scenarios.kernel import CONDITIONS, INSTRUCTIONS
 
 MINE = sorted(
     p
@@ -145,3 +145,41 @@ def test_my_disputes_kill_an_enemy_death_read_as_any_death(real_db, monkeypatch)
 def test_my_disputes_kill_any_death_read_as_an_enemy_death(real_db, monkeypatch):
     _death_words(monkeypatch, "an enemy unit died this turn")
     assert "mismatch" in _verdicts(real_db), "'a unit died' read as an enemy unit survives disputes 341-349"
+
+
+# -- a condition on the chosen unit's Might, with what happens otherwise ------------------------------------------
+
+WIND = (
+    "Choose a unit at a battlefield. If it has 3 [Might] or less, banish it. Otherwise, return it to its owner's hand."
+)
+
+
+def test_a_might_bound_on_the_chosen_unit_reads_with_its_otherwise():
+    reading = read(WIND, "Spell", energy=3)
+    assert reading.status == "read", reading.unread
+    assert reading.definition["effects"] == [
+        {
+            "op": "if_amount",
+            "amount": "might_of:target",
+            "at_most": 3,
+            "then": [{"op": "banish", "what": "target"}],
+            "else": [{"op": "return_to_hand", "what": "target"}],
+        }
+    ]
+    more = read("Choose a unit. If it has 5 [Might] or more, kill it.", "Spell", energy=3)
+    assert more.definition["effects"][0]["at_least"] == 5
+    assert read("Choose a gear. If it has 3 [Might] or less, kill it.", "Spell", energy=3).status == "unread"
+
+
+def test_my_disputes_kill_a_might_bound_read_the_other_way(real_db, monkeypatch):
+    def flipped(i):
+        return {("at_least" if k == "at_most" else k): v for k, v in i.items()}
+
+    _patched(monkeypatch, otherwise._if_it_has_might, flipped)
+    assert "mismatch" in _verdicts(real_db), "'3 Might or less' read as '3 or more' survives disputes 341-349"
+
+
+def test_my_disputes_kill_an_if_amount_that_ignores_its_else(real_db, monkeypatch):
+    original = INSTRUCTIONS["if_amount"]
+    monkeypatch.setitem(INSTRUCTIONS, "if_amount", lambda game, run, ins: original(game, run, {**ins, "else": []}))
+    assert "mismatch" in _verdicts(real_db), "an if_amount's else ignored survives every dispute 341-349"

@@ -3,6 +3,7 @@ Otherwise, stun it." One `if_it` instruction (scenarios/rules/object_conditions.
 instruction executes (364.3.a), its `then` if it holds, its `else` (the "Otherwise" sentence) if not.
 
     if it is <state>, <instructions>     {op: if_it, it: <the object "it" names>, state, then}
+    if it has N might or less, <instructions>   {op: if_amount, amount: might_of:<it>, at_most: N, then}
     if you control a <tag>, <instructions>   {op: if, condition: "you control a <Tag>", then} (the condition word
                                          `rules/discounts.py` registers, 133.8); "a facedown card" likewise
     if you have N+ <units>, <instructions>   {op: if_amount, amount: {count: your units ...}, at_least: N, then}
@@ -12,7 +13,7 @@ instruction executes (364.3.a), its `then` if it holds, its `else` (the "Otherwi
     <instructions> if it has N might or less   {op: if_amount, amount: might_of:<it>, at_most: N, then}
     if an enemy unit is alone here, <instructions>   {op: if_amount, amount: {count: enemy units here}, 1 to 1}
     you win the game                     {op: win_game} (195: an effect instructs them to win; rules/effect_wins.py)
-    otherwise, <instructions>            the `else` of the `if` / `if_it` the sentence before made (and nothing else)
+    otherwise, <instructions>            the `else` of the `if` / `if_it` / `if_amount` the sentence before made
 """
 
 from __future__ import annotations
@@ -39,6 +40,22 @@ def _if_it_is(m, ctx):
     if then is None or ctx.targets != saved:  # what it does chooses nothing of its own
         return None
     return [{"op": "if_it", "it": it, "state": m["s"].strip("[]"), "then": then}]
+
+
+@template("if it has N might or less", r"if it has (?P<n>\d+) might or (?P<side>less|more), (?P<then>.+)")
+def _if_it_has_might(m, ctx):
+    """ "If it has 3 [Might] or less, banish it": the Might of the unit chosen before, as it executes (364.3.a;
+    null once it has left the board, 359.3.e.12, and the condition fails)."""
+    it = ctx.it
+    if it not in ctx.targets or ctx.targets[it].get("type") != "unit":
+        return None
+    saved = dict(ctx.targets)
+    then = instructions(m["then"], ctx, [])
+    if not then or ctx.targets != saved:
+        ctx.targets = saved
+        return None
+    bound = "at_most" if m["side"] == "less" else "at_least"
+    return [{"op": "if_amount", "amount": f"might_of:{it}", bound: int(m["n"]), "then": then}]
 
 
 @template(
@@ -144,7 +161,9 @@ def _win(m, ctx):
 def read_otherwise(sentence: str, before: list[dict[str, Any]], ctx: Context, used: list[str]) -> list | None:
     """ "Otherwise, stun it": the sentence before was one condition without an else; this is its else."""
     found = re.fullmatch(r"otherwise, (?P<rest>.+?)\.?", sentence.strip())
-    if found is None or len(before) != 1 or before[0].get("op") not in ("if", "if_it") or "else" in before[0]:
+    if found is None or len(before) != 1 or before[0].get("op") not in ("if", "if_it", "if_amount"):
+        return None
+    if "else" in before[0]:
         return None
     saved = (dict(ctx.targets), ctx.it)
     if before[0]["op"] == "if_it":

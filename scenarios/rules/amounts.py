@@ -122,9 +122,9 @@ def show_quantity(game: Game, run, value: dict, n: int | None) -> None:
 
 @instruction("if_amount")
 def op_if_amount(game: Game, run, ins) -> None:
-    """`{op: if_amount, amount: <quantity>, at_least: N, at_most: M, then: [...]}`: "if there is a ready enemy unit
-    here" (at least one), "if it is the only unit you control there" (exactly one): a condition on a quantity
-    counted as it executes (364.3.a, 359.3.f.2); a null count holds no condition."""
+    """`{op: if_amount, amount: <quantity>, at_least: N, at_most: M, then: [...], else: [...]}`: "if there is a
+    ready enemy unit here" (at least one), "if it is the only unit you control there" (exactly one): a condition
+    on a quantity counted as it executes (364.3.a, 359.3.f.2); a null count holds no condition (its `else`)."""
     n = calc.amount(game, run, ins["amount"])
     low, high = ins.get("at_least"), ins.get("at_most")
     holds = n is not None and (low is None or n >= low) and (high is None or n <= high)
@@ -139,4 +139,4 @@ def op_if_amount(game: Game, run, ins) -> None:
         run.because,
         ("364.3.a",),
     )
-    calc.execute(game, run, ins.get("then", []) if holds else [])
+    calc.execute(game, run, ins.get("then", []) if holds else ins.get("else", []))
