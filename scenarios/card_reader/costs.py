@@ -14,7 +14,7 @@ from typing import Any
 
 from scenarios.card_reader.abilities import PARAGRAPH_READERS, Unread, read_activated, read_trigger
 from scenarios.card_reader.effects import instructions, template
-from scenarios.card_reader.entering import condition_word, enters_ready_if
+from scenarios.card_reader.entering import death_condition, enters_ready_if
 from scenarios.card_reader.keywords import engine_keyword, keyword_prefix
 from scenarios.card_reader.phrases import UNIT_TAGS, Context, icons_cost, reference
 from scenarios.card_reader.text import sentences
@@ -266,7 +266,7 @@ def read_discount(text: str, card: dict[str, Any], spell: Context | None, used: 
     conditional = _LESS_IF.fullmatch(text)
     if conditional:
         cond = conditional["cond"] or conditional["cond2"]
-        word = _CONDITIONS.get(cond) or condition_word(cond)  # what a unit's "if ..., I enter ready" says too
+        word = _CONDITIONS.get(cond) or death_condition(cond)  # as a unit's "if ..., I enter ready" says it
         if word is None:  # a condition another family says (`players`: about opponents), or none
             return False
         off = _off(conditional["icons"] or conditional["icons2"], card)

@@ -17,6 +17,7 @@ from scenarios.card_reader.effects import template
 from scenarios.card_reader.phrases import NUMBER_WORDS, UNIT_TAGS, number, signed
 
 _COUNT = r"(?P<n>\d+|" + "|".join(w for w in NUMBER_WORDS if w not in ("a", "an")) + ")"
+_DIED = re.compile(r"(?P<side>an? |a friendly |an enemy )unit (?:has )?died this turn")
 # "if <condition>" as card text says it -> the condition word `rules/entering.py` registers (364.3.a)
 _CONDITIONS: list[tuple[re.Pattern, Any]] = [
     (
@@ -41,11 +42,13 @@ _CONDITIONS: list[tuple[re.Pattern, Any]] = [
         lambda m: f"{number(m['n'])} or more other units in your base",
     ),
     (re.compile(r"you have a card with my name in your trash"), lambda m: "a card with my name in your trash"),
-    (
-        re.compile(r"(?P<side>an? |a friendly |an enemy )unit (?:has )?died this turn"),
-        lambda m: {"an ": "a "}.get(m["side"], m["side"]) + "unit died this turn",  # rules/board_conditions.py
-    ),
+    (_DIED, lambda m: {"an ": "a "}.get(m["side"], m["side"]) + "unit died this turn"),  # rules/board_conditions.py
 ]
+
+
+def death_condition(text: str) -> str | None:
+    """ "If a unit died this turn", "if an enemy unit has died this turn": the condition word, or None."""
+    return condition_word(text) if _DIED.fullmatch(text) else None
 
 
 def condition_word(text: str) -> str | None:
