@@ -12,7 +12,6 @@ import pytest
 from read_cards import read_every_card, verdicts_with
 
 from scenarios.card_reader import CardText, abilities, costs, effects, phrases, read_card, several
-from scenarios.card_reader import otherwise as reader
 from scenarios.cards import Card
 
 DISPUTES = sorted((Path(__file__).parent / "data" / "read_card_disputes").glob("read-32[1-6]-*.yaml"))
@@ -31,13 +30,6 @@ def test_if_you_control_four_or_fewer_runes_wraps_the_instructions():
     (trigger,) = reading.definition["triggers"]
     assert trigger["condition"] == "you control 4 or fewer runes"  # part of the Trigger Condition (383.2.a.1)
     assert trigger["effects"] == [{"op": "draw", "n": 1}]
-
-
-@pytest.mark.parametrize(
-    "text", ["If you control 3 or fewer runes, draw 1.", "If you control 4 or more runes, draw 1."]
-)
-def test_a_rune_count_the_engine_has_no_condition_for_stays_unread(text):
-    assert read(text).status == "unread"
 
 
 def test_a_status_on_two_objects_is_two_different_choices():
@@ -148,11 +140,6 @@ def _mutate_templates(monkeypatch, original, replacement):
     )
 
 
-def _runes_always(m, ctx):
-    found = reader._if_you_control_a(m, ctx)
-    return found[0]["then"] if found and m["runes"] else found
-
-
 def _without(spec, key):
     if spec is not None:
         spec.pop(key, None)
@@ -167,7 +154,6 @@ def _two_read_as_one(m, ctx):
 @pytest.mark.parametrize(
     "mutant",
     [
-        "four or fewer runes read as always",
         "two objects read as one",
         "less might than me dropped",
         "legion after reaction dropped",
@@ -176,9 +162,7 @@ def _two_read_as_one(m, ctx):
     ],
 )
 def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatch):
-    if mutant == "four or fewer runes read as always":
-        _mutate_templates(monkeypatch, reader._if_you_control_a, _runes_always)
-    elif mutant == "ignore deflect dropped":
+    if mutant == "ignore deflect dropped":
         ignore = costs.read_ignore_deflect
 
         def _read_but_pay(text, card, spell, used):

@@ -12,7 +12,7 @@ import pytest
 import yaml
 from read_cards import read_every_card, verdicts_with
 
-from scenarios.card_reader import CardText, amounts, effects, entering, otherwise, read_card
+from scenarios.card_reader import CardText, effects, entering, otherwise, read_card
 from scenarios.cards import Card
 from scenarios.kernel import CONDITIONS, INSTRUCTIONS
 
@@ -37,9 +37,9 @@ def _effects(text: str) -> list:
 
 @pytest.mark.parametrize(("n", "side"), [("4", "fewer"), ("7", "more"), ("two", "more"), ("0", "fewer")])
 def test_a_rune_count_reads_as_the_registered_condition_word(n, side):
-    effects_ = _effects(f"When I attack, if you control {n} or {side} runes, draw 1.")
     word = f"you control {int(n) if n.isdigit() else 2} or {side} runes"
-    assert effects_ == [{"op": "if", "condition": word, "then": [{"op": "draw", "n": 1}]}]
+    (trigger,) = read(f"When I attack, if you control {n} or {side} runes, draw 1.", might=3).definition["triggers"]
+    assert trigger["condition"] == word and trigger["effects"] == [{"op": "draw", "n": 1}]  # 383.2.a.1
     assert word in CONDITIONS
 
 
@@ -58,15 +58,10 @@ def test_a_condition_over_nothing_it_can_gate_is_refused(text):
     assert read(text, might=3).status == "unread"
 
 
-def test_an_exact_count_reads_as_both_bounds():
-    effects_ = _effects("When I hold, if there is exactly one other unit you control here, draw 1.")
-    count = {"count": {"who": "other friendly unit", "where": "here"}}
-    assert effects_ == [
-        {"op": "if_amount", "amount": count, "at_least": 1, "at_most": 1, "then": [{"op": "draw", "n": 1}]}
-    ]
-    two = _effects("When I hold, if there are exactly 2 units you control here, draw 1.")
-    assert two[0]["amount"] == {"count": {"who": "friendly unit", "where": "here"}}
-    assert two[0]["at_least"] == two[0]["at_most"] == 2
+def test_an_exact_count_right_after_a_trigger_stays_unread():
+    """383.2.a.1: a counted "if" right after the trigger's condition is part of the Trigger Condition, which holds
+    condition words only: Shen's "if there is exactly one other unit you control here" is not read yet."""
+    assert read("When I hold, if there is exactly one other unit you control here, draw 1.", might=3).status == "unread"
 
 
 # -- the disputes and the mutants they kill ----------------------------------------------------------------------
@@ -88,19 +83,6 @@ def _patched(monkeypatch, original, change):
         return [change(dict(i)) for i in original(m, ctx) or []] or None
 
     monkeypatch.setattr(effects, "TEMPLATES", [(f, p, mutant if b is original else b) for f, p, b in effects.TEMPLATES])
-
-
-def test_my_disputes_kill_an_exact_count_read_as_at_least(real_db, monkeypatch):
-    _patched(monkeypatch, amounts._if_there_are_exactly, lambda i: {k: v for k, v in i.items() if k != "at_most"})
-    assert "mismatch" in _verdicts(real_db), "'exactly N' read as 'N or more' survives every dispute 341-349"
-
-
-def test_my_disputes_kill_a_count_that_includes_the_source(real_db, monkeypatch):
-    def mine_too(i):
-        return {**i, "amount": {"count": {**i["amount"]["count"], "who": "friendly unit"}}}
-
-    _patched(monkeypatch, amounts._if_there_are_exactly, mine_too)
-    assert "mismatch" in _verdicts(real_db), "'other unit' read as any unit survives every dispute 341-349"
 
 
 def test_my_disputes_kill_fewer_runes_read_as_more(real_db, monkeypatch):

@@ -42,10 +42,11 @@ def _if_it_is(m, ctx):
     return [{"op": "if_it", "it": it, "state": m["s"].strip("[]"), "then": then}]
 
 
+@template("if it has N might or less", r"(?:then,? )?(?P<then>.+?) if it has (?P<n>\d+) might or (?P<side>less|more)")
 @template("if it has N might or less", r"if it has (?P<n>\d+) might or (?P<side>less|more), (?P<then>.+)")
 def _if_it_has_might(m, ctx):
-    """ "If it has 3 [Might] or less, banish it": the Might of the unit chosen before, as it executes (364.3.a;
-    null once it has left the board, 359.3.e.12, and the condition fails)."""
+    """ "If it has 3 [Might] or less, banish it" / "Then kill it if it has 3 [Might] or less": the Might of the unit
+    chosen before, as it executes (364.3.a; null once it has left the board, 359.3.e.12, and the condition fails)."""
     it = ctx.it
     if it not in ctx.targets or ctx.targets[it].get("type") != "unit":
         return None
@@ -93,20 +94,6 @@ def _if_you_control_n(m, ctx):
     if then is None:
         return None
     return [{"op": "if_amount", "amount": {"count": flt}, "at_least": number(m["n"]), "then": then}]
-
-
-@template("if it has N might or less", r"(?:then,? )?(?P<then>.+?) if it has (?P<n>\d+) might or less")
-def _if_it_has_might(m, ctx):
-    """ "Then kill it if it has 3 [Might] or less": the Might of the object chosen before ("it"), as it executes
-    (364.3.a); none while it is off the board (359.3.e.12)."""
-    it = ctx.it
-    if it not in ctx.targets or ctx.targets[it].get("type") != "unit":
-        return None
-    saved = dict(ctx.targets)
-    then = instructions(m["then"], ctx, [])
-    if then is None or ctx.targets != saved:  # what it does chooses nothing of its own
-        return None
-    return [{"op": "if_amount", "amount": f"might_of:{it}", "at_most": int(m["n"]), "then": then}]
 
 
 @template(
