@@ -3,8 +3,11 @@ the reader in place), and the read-card disputes' verdicts with those cards, eac
 
 from __future__ import annotations
 
+import copy
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from rules_db import card_readings, guard
 from scenarios import schema
@@ -46,3 +49,20 @@ def verdicts_with(definitions: dict[str, dict], disputes: list[Path]) -> list[st
     finally:
         use_read_cards({})
     return verdicts
+
+
+def read_every_card_changed(db_path: Path, change: Callable[[dict], None]) -> dict[str, dict]:
+    """Every card read, with `change` applied to each mapping inside each definition (a mutant of the readings made
+    after the reader has run)."""
+    return {name: _walk(copy.deepcopy(definition), change) for name, definition in read_every_card(db_path).items()}
+
+
+def _walk(value: Any, change: Callable[[dict], None]) -> Any:
+    if isinstance(value, dict):
+        change(value)
+        for item in value.values():
+            _walk(item, change)
+    elif isinstance(value, list):
+        for item in value:
+            _walk(item, change)
+    return value

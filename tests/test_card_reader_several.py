@@ -5,13 +5,10 @@ read-301 to read-319 kill."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
-from read_cards import read_every_card, verdicts_with
+from read_cards import read_every_card_changed, verdicts_with
 
 from scenarios.card_reader import CardText, read_card
 from scenarios.cards import Card
@@ -194,17 +191,6 @@ def test_what_is_not_said_stays_unread(text):
 # -- mutants the disputes kill ------------------------------------------------------------------------------------
 
 
-def _walk(value: Any, change: Callable[[dict], None]) -> Any:
-    if isinstance(value, dict):
-        change(value)
-        for item in value.values():
-            _walk(item, change)
-    elif isinstance(value, list):
-        for item in value:
-            _walk(item, change)
-    return value
-
-
 def _first_slot_only(d: dict) -> None:
     for key in ("what", "to"):
         if isinstance(d.get(key), list) and d.get("op"):
@@ -316,9 +302,5 @@ MUTANTS = {
 
 @pytest.mark.parametrize("mutant", sorted(MUTANTS))
 def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db):
-    definitions = {
-        name: _walk(json.loads(json.dumps(definition)), MUTANTS[mutant])
-        for name, definition in read_every_card(real_db).items()
-    }
-    verdicts = verdicts_with(definitions, DISPUTES)
+    verdicts = verdicts_with(read_every_card_changed(real_db, MUTANTS[mutant]), DISPUTES)
     assert set(verdicts) != {"match"}, f"the mutant {mutant!r} of the reader survives every dispute 301-319"
