@@ -171,6 +171,13 @@ def _to_trash(game: Game, card_ids, label: str) -> None:
         game.objects[card_id].zone = TRASH
 
 
+def _deck_position(game: Game, player: str, where: str) -> int:
+    """The sort position of a card put on the top or the bottom of `player`'s Main Deck (read top first)."""
+    if where == "bottom":
+        return calc.bottom_of_deck(game)
+    return min((c.order for c in game.deck(player)), default=0) - 1
+
+
 @procedure(
     "put_on_deck",
     StepKind.EFFECT,
@@ -183,9 +190,9 @@ def _to_trash(game: Game, card_ids, label: str) -> None:
 )
 def put_on_deck(game: Game, player: str, card_id: str, where: str, label: str) -> None:
     card = game.objects[card_id]
-    deck = game.deck(player)
+    order = _deck_position(game, player, where)
     card.zone = DECK
-    card.order = calc.bottom_of_deck(game) if where == "bottom" else min((c.order for c in deck), default=0) - 1
+    card.order = order
 
 
 @instruction("put_from_hand_on_deck")
@@ -228,7 +235,7 @@ def op_owner_puts_on_deck(game: Game, run, ins) -> None:
 )
 def board_to_deck(game: Game, owner: str, object_id: str, where: str, label: str) -> None:
     obj = game.objects[object_id]
-    top = min((c.order for c in game.deck(owner)), default=0) - 1
+    order = _deck_position(game, owner, where)  # taken before it joins the deck
     calc.leave_board(game, obj, DECK)
     if obj.zone == DECK:
-        obj.order = calc.bottom_of_deck(game) if where == "bottom" else top
+        obj.order = order
