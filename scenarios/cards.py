@@ -339,6 +339,14 @@ class Trigger(Strict):
             )
         return self
 
+    @model_validator(mode="after")
+    def _if_clause_is_a_condition(self):
+        if self.if_clause and self.condition is None:
+            raise ValueError(
+                f"trigger {self.label or self.when.event!r}: if_clause says what its condition is, but it has none"
+            )
+        return self
+
 
 def _cost_shaped(instruction: dict[str, Any]) -> bool:
     """An instruction a Cost can say: exhausting the source itself, or spending a buff."""
