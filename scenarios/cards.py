@@ -67,7 +67,7 @@ class TargetSpec(Strict):
     ] = "any"
     max_might: int | None = None
     less_might_than_me: bool = False  # "with less Might than me": than the source's, as it is chosen
-    same_place_as: str | None = None  # "two units at the same battlefield": where the unit of that slot is
+    same_place_as: str | None = None  # "two units at the same battlefield": where that slot's unit is, or its place
     max_cost: int | None = None  # printed Energy cost (206)
     max_power: int | None = None  # printed Power cost, of any domain (206)
     stunned: bool | None = None

@@ -137,6 +137,7 @@ class TriggerInstance:
     it: str | None = None  # a delayed ability's object ("it")
     delayed: bool = False  # a delayed ability (390.2), made by an effect, not by its source's text
     it_incarnation: int | None = None  # ... as the object "it" was when the delayed ability was made
+    kept: tuple = ()  # a reflexive trigger's (slot, refs) pairs: what the ability that made it named (388.1)
 
     def describe(self) -> str:
         subject = self.event.unit or self.event.player

@@ -19,7 +19,8 @@ from typing import Any
 
 # each registers its templates: amounts, additional costs and discounts, moves, the main deck, trash and hand,
 # players, statics; entering the board, trigger conditions (two modules), "instead"; one instruction on several
-# objects, a condition with what happens otherwise; modes, "X or Y" and "if you do"; Empower, XP and Equipment
+# objects, a condition with what happens otherwise; modes, "X or Y" and "if you do"; Empower, XP and Equipment;
+# reflexive triggers ("then do this:")
 from scenarios.card_reader import (  # noqa: F401
     amounts,
     costs,
@@ -31,6 +32,7 @@ from scenarios.card_reader import (  # noqa: F401
     otherwise,
     players,
     powers,
+    reflexive,
     several,
     statics,
     trigger_conditions,

@@ -1,0 +1,59 @@
+"""Reflexive triggers 386-388: "Move an enemy unit. Then do this: Choose another enemy unit at its destination.
+They deal damage ...": everything after "do this:" to the end of the ability is a new triggered ability, made as
+the instructions before it are done and put on the Chain as a pending item once its item has finished (388.1,
+`{op: reflexive}` in scenarios/rules/triggers.py); it chooses its own targets as it is finalized (402.2) and still
+names what the instructions before it named ("it", "its destination"). "Then you may do this:" makes it optional
+(383.3.a). A condition before "do this" (387.2-387.3: "if this kills it", "for each unit this kills") is read only
+where a template below says it; any other is refused.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from scenarios.card_reader.abilities import SPANNING, Unread
+from scenarios.card_reader.effects import template
+from scenarios.card_reader.phrases import Context, target_spec
+
+_MARK = re.compile(r"(?:^|(?<=[.!] ))then,? (?P<may>you may )?do this: ")
+
+
+def _reflexive(text: str, ctx: Context, used: list[str], read) -> list[dict[str, Any]] | None:
+    found = _MARK.search(text)
+    if found is None:
+        return None
+    if re.search(r"\bdo (?:this|one of the following|the following)\b", text[found.end() :]):
+        raise Unread(text[found.start() :])  # a reflexive trigger inside one: not read
+    before = read(text[: found.start()], ctx, used) if found.start() else []
+    inner = Context(ctx.card_type, dict(ctx.targets), ctx.it, ctx.subject, ctx.first, me=ctx.me, when=ctx.when)
+    effects = read(text[found.end() :], inner, used)
+    reflexive: dict[str, Any] = {"op": "reflexive", "effects": effects}
+    if ctx.targets:  # what its text may still name, as the item that made it named it (388.1)
+        reflexive["keep"] = list(ctx.targets)
+    own = {slot: spec for slot, spec in inner.targets.items() if slot not in ctx.targets}
+    if own:
+        reflexive["targets"] = own
+    if found["may"]:
+        reflexive["optional"] = True
+    used.append("then do this" if not found["may"] else "then you may do this")
+    return [*before, reflexive]
+
+
+SPANNING.append(_reflexive)
+
+
+@template("choose", r"choose (?P<obj>(?:an?|another) .+?) at its destination")
+def _choose_at_destination(m, ctx):
+    """ "Choose another enemy unit at its destination": where the unit moved before was moved to (a `same_place_as`
+    the move's destination slot); "another": not that unit."""
+    moved = ctx.it
+    destination = next((s for s, spec in ctx.targets.items() if spec.get("of") == moved), None)
+    spec = target_spec(m["obj"])
+    if destination is None or spec is None:
+        return None
+    if spec.pop("another", False):
+        spec["not_target"] = moved
+    spec["same_place_as"] = destination
+    ctx.slot(spec)
+    return []

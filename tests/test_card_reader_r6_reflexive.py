@@ -1,0 +1,107 @@
+"""Reflexive triggers (386-388): "Then do this: ..." read as `{op: reflexive}`, a new triggered ability made as the
+instructions before it are done, pending on the Chain once its item has finished (388.1), choosing its own targets
+as it is finalized (402.2) and still naming what the item named. Read-card disputes 400-419 judge them with the
+real read cards, and a mutant of each reading is killed by those disputes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from read_cards import read_every_card, read_every_card_changed, verdicts_with
+
+from scenarios.card_reader import CardText, read_card
+from scenarios.cards import Card, load_library
+
+MINE = sorted(
+    p
+    for p in (Path(__file__).parent / "data" / "read_card_disputes").glob("read-4*.yaml")
+    if 400 <= int(p.name.split("-")[1]) <= 419
+)
+
+
+def read(text: str, kind: str = "Spell", **numbers):
+    reading = read_card(CardText("Some Card", kind, text, **numbers))
+    if reading.status == "read":
+        Card.model_validate(reading.definition)
+    return reading
+
+
+def test_then_do_this_reads_as_a_reflexive_trigger_naming_what_came_before():
+    reading = read(
+        "Move an enemy unit. Then do this: Choose another enemy unit at its destination. They deal damage equal to"
+        " their Mights to each other.",
+        energy=4,
+    )
+    assert reading.status == "read", reading.unread
+    move, reflexive = reading.definition["effects"]
+    assert move == {"op": "move", "what": "target", "to": "destination"}
+    assert reflexive == {
+        "op": "reflexive",
+        "keep": ["target", "destination"],
+        "targets": {"other": {"type": "unit", "side": "enemy", "not_target": "target", "same_place_as": "destination"}},
+        "effects": [{"op": "fight", "a": "target", "b": "other"}],
+    }
+    assert set(reading.definition["targets"]) == {"target", "destination"}  # chosen as the spell is played
+
+
+def test_then_you_may_do_this_is_an_optional_reflexive_trigger():
+    reading = read("Draw 1. Then you may do this: Discard 1.", energy=2)
+    assert reading.status == "read", reading.unread
+    assert reading.definition["effects"] == [
+        {"op": "draw", "n": 1},
+        {"op": "reflexive", "effects": [{"op": "discard", "n": 1}], "optional": True},
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Draw 1. Then do this: Discard 1. Then do this: Draw 1.",  # a reflexive trigger inside another: not read
+        "Draw 1. Then do this: Frobnicate a unit.",  # words after "do this" not read: the whole card is not
+        "Choose another enemy unit at its destination. Draw 1.",  # no move named a destination
+    ],
+)
+def test_what_is_not_understood_leaves_the_card_unread(text):
+    assert read(text, energy=2).status == "unread"
+
+
+def test_a_triggered_abilitys_then_do_this_is_read_inside_it():
+    reading = read("When I attack, draw 1. Then do this: Discard 1.", "Unit", energy=2, might=2)
+    assert reading.status == "read", reading.unread
+    (trigger,) = reading.definition["triggers"]
+    assert trigger["effects"][-1] == {"op": "reflexive", "effects": [{"op": "discard", "n": 1}]}
+
+
+# -- the disputes and the mutants they kill ----------------------------------------------------------------------
+
+
+def _judged(definitions) -> list[str]:
+    """The disputes' verdicts with the read cards, a hand-written card (the oracle: Dragon's Rage) replaced by its
+    reading too, so the reading is what is judged."""
+    for path in MINE:
+        assert str(yaml.safe_load(path.read_text())["rules"]["core"]) >= "2026-06-18"  # judged under Core Rules 1.4
+    library = load_library()
+    saved = dict(library)
+    try:
+        for name, card in saved.items():
+            if card.real in definitions and card.type not in ("token", "rune"):
+                library[name] = Card.model_validate({**definitions[card.real], "name": name})
+        return verdicts_with(definitions, MINE)
+    finally:
+        library.clear()
+        library.update(saved)
+
+
+def test_my_disputes_are_judged_under_core_rules_1_4_and_match(real_db):
+    assert len(MINE) >= 1
+    assert set(_judged(read_every_card(real_db))) == {"match"}
+
+
+def test_my_disputes_kill_a_choice_not_tied_to_the_destination(real_db):
+    def anywhere(node: dict) -> None:
+        node.pop("same_place_as", None)
+
+    verdicts = _judged(read_every_card_changed(real_db, anywhere))
+    assert "mismatch" in verdicts, "'another enemy unit at its destination' read as 'anywhere' survives 400-419"
