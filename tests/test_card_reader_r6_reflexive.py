@@ -95,7 +95,7 @@ def _judged(definitions) -> list[str]:
 
 
 def test_my_disputes_are_judged_under_core_rules_1_4_and_match(real_db):
-    assert len(MINE) >= 1
+    assert len(MINE) >= 3
     assert set(_judged(read_every_card(real_db))) == {"match"}
 
 
@@ -105,3 +105,45 @@ def test_my_disputes_kill_a_choice_not_tied_to_the_destination(real_db):
 
     verdicts = _judged(read_every_card_changed(real_db, anywhere))
     assert "mismatch" in verdicts, "'another enemy unit at its destination' read as 'anywhere' survives 400-419"
+
+
+# -- an Equipment's Deathknell and its activated ability "(Use only if unattached.)" ------------------------------
+
+
+def test_an_equipments_deathknell_is_the_equipped_units_and_me_is_that_unit():
+    text = "[Equip] [1 Energy]\n[Deathknell] — Banish me. (When I die, get the effect.)"
+    reading = read_card(CardText("Some Gear", "Gear", text, energy=2, tags=("Equipment",)))
+    assert reading.status == "read", reading.unread
+    (trigger,) = reading.definition["triggers"]
+    assert trigger["when"] == {"event": "die", "who": "equipped unit"}  # 136.2.c
+    assert trigger["effects"] == [{"op": "banish", "what": "trigger_unit"}]
+    assert reading.definition["passives"] == [{"to": {"who": "equipped unit"}, "keywords": {"Deathknell": 1}}]
+
+
+def test_use_only_if_unattached_makes_an_equipments_ability_its_own():
+    text = "[Equip] [1 Energy]\n[2 Energy], Banish this: Draw 1. (Use only if unattached.)"
+    reading = read_card(CardText("Some Gear", "Gear", text, energy=2, tags=("Equipment",)))
+    assert reading.status == "read", reading.unread
+    ability = reading.definition["activated"][1]
+    assert ability["only_unattached"] is True and ability["effects"] == [{"op": "draw", "n": 1}]
+    unsaid = read_card(
+        CardText("Some Gear", "Gear", text.replace(" (Use only if unattached.)", ""), tags=("Equipment",))
+    )
+    assert unsaid.status == "unread"  # which box holds it is not known: refused, as before
+
+
+def test_my_disputes_kill_an_equipments_deathknell_read_as_the_gears_own(real_db):
+    def own(node: dict) -> None:
+        if node.get("event") == "die" and node.get("who") == "equipped unit":
+            node["who"] = "self"
+
+    verdicts = _judged(read_every_card_changed(real_db, own))
+    assert "mismatch" in verdicts, "an Equipment's Deathknell read as the gear's own death survives 400-419"
+
+
+def test_my_disputes_kill_use_only_if_unattached_dropped(real_db):
+    def always(node: dict) -> None:
+        node.pop("only_unattached", None)
+
+    verdicts = _judged(read_every_card_changed(real_db, always))
+    assert "mismatch" in verdicts, "an ability used while its Equipment is attached survives 400-419"

@@ -586,8 +586,11 @@ def read_deathknell(text: str, card: dict[str, Any], used: list[str]) -> bool:
     if not found:
         return False
     ctx = Context(card["type"])
+    who = "self"
+    if "Equipment" in card.get("tags", []):  # the equipped unit's (136.2.c): "me" is the unit that died
+        who, ctx.me = "equipped unit", "trigger_unit"
     effects = _effects(found["rest"], ctx, used)
-    trigger: dict[str, Any] = {"when": {"event": "die", "who": "self"}, "effects": effects}
+    trigger: dict[str, Any] = {"when": {"event": "die", "who": who}, "effects": effects}
     if ctx.targets:
         trigger["targets"] = ctx.targets
     trigger["label"] = f"{card['name']}: Deathknell"
