@@ -147,3 +147,35 @@ def test_my_disputes_kill_use_only_if_unattached_dropped(real_db):
 
     verdicts = _judged(read_every_card_changed(real_db, always))
     assert "mismatch" in verdicts, "an ability used while its Equipment is attached survives 400-419"
+
+
+# -- "banished with this" (427.3) ---------------------------------------------------------------------------------
+
+
+def test_a_unit_banished_with_this_is_played_paid_for():
+    text = "When you play this, banish all units from your trash.\n[Exhaust]: Play a unit banished with this. (You must pay its costs.)"
+    reading = read(text, "Gear", energy=4)
+    assert reading.status == "read", reading.unread
+    (trigger,) = reading.definition["triggers"]
+    assert trigger["effects"] == [{"op": "banish", "what": {"all": {"who": "friendly unit", "zone": "trash"}}}]
+    (ability,) = reading.definition["activated"]
+    assert ability["effects"] == [{"op": "play_banished_by_this", "one": True}]
+    played = read("[Exhaust]: Play all units banished with this, ignoring their costs.", "Gear", energy=4)
+    assert played.definition["activated"][0]["effects"] == [{"op": "play_banished_by_this"}]
+
+
+def test_my_disputes_kill_one_unit_read_as_all_of_them_free(real_db):
+    def all_free(node: dict) -> None:
+        node.pop("one", None)
+
+    verdicts = _judged(read_every_card_changed(real_db, all_free))
+    assert "mismatch" in verdicts, "'play a unit banished with this' read as all of them, free, survives 400-419"
+
+
+def test_my_disputes_kill_your_trash_read_as_every_trash(real_db):
+    def every(node: dict) -> None:
+        if node.get("zone") == "trash" and node.get("who") == "friendly unit":
+            node["who"] = "unit"
+
+    verdicts = _judged(read_every_card_changed(real_db, every))
+    assert "mismatch" in verdicts, "'banish all units from your trash' read as every trash survives 400-419"

@@ -189,6 +189,7 @@ _KEYWORD_ACTIONS = {
     "win a combat": ("remain after combat",),  # "(You win if only your units remain after combat.)" (466.3.a)
     "gold gear token": ("kill this, [exhaust]: [add] [any rune]",),  # the Gold token's ability (187.5)
     "empower": ("empowered if",),  # "(I become Empowered if I'm not already.)" (441.1.c)
+    "banished with this": ("you must pay its costs",),  # a card played is paid for unless a cost is ignored (357.1)
 }
 
 
