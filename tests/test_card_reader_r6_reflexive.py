@@ -179,3 +179,34 @@ def test_my_disputes_kill_your_trash_read_as_every_trash(real_db):
 
     verdicts = _judged(read_every_card_changed(real_db, every))
     assert "mismatch" in verdicts, "'banish all units from your trash' read as every trash survives 400-419"
+
+
+# -- "If this kills it, do this:" (387.3, 428.5.c) ----------------------------------------------------------------
+
+
+def test_if_this_kills_it_waits_for_the_death_of_the_unit_dealt_damage():
+    reading = read("Deal 3 to a unit at a battlefield. If this kills it, do this: draw 1.", energy=4)
+    assert reading.status == "read", reading.unread
+    assert reading.definition["effects"] == [
+        {"op": "deal", "amount": 3, "to": "target"},
+        {"op": "reflexive", "kills": "target", "effects": [{"op": "draw", "n": 1}]},
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Stun a unit at a battlefield. If this kills it, do this: draw 1.",  # no damage: nothing this kills
+        "Deal 3 to a unit at a battlefield. If this kills it, do this: stun it.",  # names what was chosen before
+    ],
+)
+def test_if_this_kills_it_is_read_only_after_damage_and_naming_nothing_chosen(text):
+    assert read(text, energy=4).status == "unread"
+
+
+def test_my_disputes_kill_if_this_kills_it_read_as_always(real_db):
+    def always(node: dict) -> None:
+        node.pop("kills", None)
+
+    verdicts = _judged(read_every_card_changed(real_db, always))
+    assert "mismatch" in verdicts, "'if this kills it, do this' read as 'then do this' survives 400-419"

@@ -3,8 +3,8 @@ They deal damage ...": everything after "do this:" to the end of the ability is 
 the instructions before it are done and put on the Chain as a pending item once its item has finished (388.1,
 `{op: reflexive}` in scenarios/rules/triggers.py); it chooses its own targets as it is finalized (402.2) and still
 names what the instructions before it named ("it", "its destination"). "Then you may do this:" makes it optional
-(383.3.a). A condition before "do this" (387.2-387.3: "if this kills it", "for each unit this kills") is read only
-where a template below says it; any other is refused.
+(383.3.a). A condition before "do this" (387.2-387.3) is read only where a template below says it: "If this kills
+it" (a death in the Cleanup after, 428.5.c); any other ("for each unit this kills", "if it had ...") is refused.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from scenarios.card_reader.abilities import SPANNING, Unread
 from scenarios.card_reader.effects import template
 from scenarios.card_reader.phrases import Context, target_spec
 
-_MARK = re.compile(r"(?:^|(?<=[.!] ))then,? (?P<may>you may )?do this: ")
+_MARK = re.compile(r"(?:^|(?<=[.!] ))(?:then,? (?P<may>you may )?|(?P<kills>if this kills it, ))do this: ")
 
 
 def _reflexive(text: str, ctx: Context, used: list[str], read) -> list[dict[str, Any]] | None:
@@ -36,8 +36,32 @@ def _reflexive(text: str, ctx: Context, used: list[str], read) -> list[dict[str,
         reflexive["targets"] = own
     if found["may"]:
         reflexive["optional"] = True
+    if found["kills"]:
+        return _if_this_kills_it(before, reflexive, ctx, used)
     used.append("then do this" if not found["may"] else "then you may do this")
     return [*before, reflexive]
+
+
+def _if_this_kills_it(before: list, reflexive: dict[str, Any], ctx: Context, used: list[str]) -> list:
+    """ "Deal 3 to a unit at a battlefield. If this kills it, do this: draw 1.": the unit the damage was dealt to
+    dies in the Cleanup after this resolves, a kill attributed to this (428.5.c): the reflexive trigger waits for
+    that death (`kills`). Read only right after damage dealt to the unit chosen, and only for instructions that
+    name nothing chosen before (the ability made then keeps no choices)."""
+    last = before[-1] if before else {}
+    if last.get("op") != "deal" or last.get("to") != ctx.it or ctx.it not in ctx.targets:
+        raise Unread("if this kills it, do this:")
+    if "targets" in reflexive or any(slot in _words(reflexive["effects"]) for slot in ctx.targets):
+        raise Unread("if this kills it, do this:")
+    used.append("if this kills it, do this")
+    return [*before, {"op": "reflexive", "kills": ctx.it, "effects": reflexive["effects"]}]
+
+
+def _words(node: Any) -> set[str]:
+    if isinstance(node, dict):
+        return {w for value in node.values() for w in _words(value)}
+    if isinstance(node, list):
+        return {w for value in node for w in _words(value)}
+    return {node.split(":")[-1]} if isinstance(node, str) else set()
 
 
 SPANNING.append(_reflexive)

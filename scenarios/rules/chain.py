@@ -187,6 +187,7 @@ def resolve_top(game: Game) -> None:
     if emptied and _focus_passes_per_chain(game):
         do.after_chain_emptied(game, because=game.reading(FOCUS).cited)  # as the last item resolves (343)
     calc.cleanup(game, "a chain item was removed", "319.5")
+    calc.end_delayed_of(game, item)
     if emptied and game.chain and game.showdown is showdown:
         showdown.reopened = True  # the Cleanup's triggers went on the Chain: the Focus reading decides
 

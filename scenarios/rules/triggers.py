@@ -85,7 +85,7 @@ def fire(game: Game, event: Event, leaving: frozenset = frozenset()) -> None:
                     delayed.controller,
                     event,
                     delayed.label,
-                    "390.2",
+                    delayed.rule,
                     effects=delayed.effects,
                     location=event.location,
                     it=_still_the_same(game, delayed),
@@ -290,6 +290,9 @@ def op_reflexive(game: Game, run, ins) -> None:
     destination"), the same objects unless they changed zones since (359.3.e.4); `optional`: "you may do this"
     (383.3.a)."""
     item = run.item
+    if "kills" in ins:
+        _when_this_kills(game, run, ins)
+        return
     source = game.objects.get(item.source)
     kept = tuple(
         (slot, tuple(r if r not in game.objects else calc.ref(game, r) for r in run.legal.get(slot, ())))
@@ -317,3 +320,32 @@ def op_reflexive(game: Game, run, ins) -> None:
         )
         note(game, StepKind.EFFECT, "reflexive", f"{label}: a reflexive trigger, pending", run.because, ("387.1",))
         game.triggered = (*game.triggered, instance)
+
+
+def _when_this_kills(game: Game, run, ins) -> None:
+    """ "If this kills it, do this: ..." (387.3: its condition in a trigger's format): the unit dies in the Cleanup
+    right after this item resolves, a kill attributed to the item that dealt it damage (428.5.c); so a delayed
+    ability waits for that unit's death until that Cleanup is over (`end_delayed_of`), then is gone."""
+    for subject in calc.refs(game, run, ins["kills"]):
+        do.create_delayed(
+            game,
+            DelayedAbility(
+                game.new_id("delayed"),
+                EventFilter(event="die", who="it"),
+                run.item.source,
+                run.item.controller,
+                ins.get("label", f"{run.item.label}: do this"),
+                tuple(ins["effects"]),
+                it=subject,
+                incarnation=game.objects[subject].incarnation,
+                until=run.item.id,
+                rule="428.5.c",
+            ),
+            because=(run.because, "387.3"),
+        )
+
+
+@query("end_delayed_of")
+def end_delayed_of(game: Game, item: ChainItem) -> None:
+    """The Cleanup after `item` resolved is over: what it waited for until then did not happen (428.5.c)."""
+    game.delayed = tuple(d for d in game.delayed if d.until != item.id)
