@@ -210,3 +210,31 @@ def test_my_disputes_kill_if_this_kills_it_read_as_always(real_db):
 
     verdicts = _judged(read_every_card_changed(real_db, always))
     assert "mismatch" in verdicts, "'if this kills it, do this' read as 'then do this' survives 400-419"
+
+
+# -- a reflexive trigger's cost, and the token the instructions before it played ----------------------------------
+
+
+def test_you_may_pay_to_is_the_reflexive_triggers_cost_and_it_is_the_token_played():
+    reading = read("Play a 2 [Might] Sand Soldier unit token. Then do this: You may pay [Order rune] to ready it.")
+    assert reading.status == "read", reading.unread
+    token, reflexive = reading.definition["effects"]
+    assert token["as"] == "played" and token["n"] == 1
+    assert reflexive == {
+        "op": "reflexive",
+        "optional": True,
+        "cost": {"domain_power": {"Order": 1}},
+        "effects": [{"op": "ready", "what": "played"}],
+        "keep": ["played"],
+    }
+    plain = read("Play a 2 [Might] Sand Soldier unit token. Then do this: Draw 1.")
+    assert "as" not in plain.definition["effects"][0]  # nothing names the token: nothing kept
+
+
+def test_my_disputes_kill_the_reflexive_triggers_cost_dropped(real_db):
+    def free(node: dict) -> None:
+        if node.get("op") == "reflexive":
+            node.pop("cost", None)
+
+    verdicts = _judged(read_every_card_changed(real_db, free))
+    assert "mismatch" in verdicts, "'you may pay [Order] to ready it' read without its cost survives 400-419"

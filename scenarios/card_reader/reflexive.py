@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scenarios.card_reader.abilities import SPANNING, Unread
+from scenarios.card_reader.abilities import _YOU_MAY_COST, SPANNING, Unread
 from scenarios.card_reader.effects import template
-from scenarios.card_reader.phrases import Context, target_spec
+from scenarios.card_reader.phrases import Context, ability_cost, target_spec
 
 _MARK = re.compile(r"(?:^|(?<=[.!] ))(?:then,? (?P<may>you may )?|(?P<kills>if this kills it, ))do this: ")
 
@@ -27,14 +27,32 @@ def _reflexive(text: str, ctx: Context, used: list[str], read) -> list[dict[str,
         raise Unread(text[found.start() :])  # a reflexive trigger inside one: not read
     before = read(text[: found.start()], ctx, used) if found.start() else []
     inner = Context(ctx.card_type, dict(ctx.targets), ctx.it, ctx.subject, ctx.first, me=ctx.me, when=ctx.when)
-    effects = read(text[found.end() :], inner, used)
-    reflexive: dict[str, Any] = {"op": "reflexive", "effects": effects}
-    if ctx.targets:  # what its text may still name, as the item that made it named it (388.1)
-        reflexive["keep"] = list(ctx.targets)
+    keep = list(ctx.targets)  # what its text may still name, as the item that made it named it (388.1)
+    last = before[-1] if before else {}
+    if last.get("op") == "play_token" and last.get("n") == 1:  # "Play a ... token. Then do this: ready it"
+        last["as"] = inner.it = "played"
+        keep.append("played")
+    body = text[found.end() :]
+    reflexive: dict[str, Any] = {"op": "reflexive"}
+    may = _YOU_MAY_COST.fullmatch(body.rstrip("."))
+    if may:  # "you may pay [X] to ...": the new ability's cost, decided and paid as it is finalized (383.3.b)
+        cost = ability_cost(may["cost"])
+        if cost is None:
+            raise Unread(may["cost"])
+        reflexive.update(optional=True, cost=cost)
+        body = may["rest"]
+    reflexive["effects"] = read(body, inner, used)
+    if last.get("as") and "played" not in _words(reflexive["effects"]):
+        del last["as"]
+        keep.remove("played")
+    if keep:
+        reflexive["keep"] = keep
     own = {slot: spec for slot, spec in inner.targets.items() if slot not in ctx.targets}
     if own:
         reflexive["targets"] = own
     if found["may"]:
+        if "cost" in reflexive:  # "you may do this: you may pay ...": not a form cards print
+            raise Unread(text[found.start() :])
         reflexive["optional"] = True
     if found["kills"]:
         return _if_this_kills_it(before, reflexive, ctx, used)

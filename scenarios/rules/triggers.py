@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 
-from scenarios.cards import EventFilter, TargetSpec
+from scenarios.cards import Cost, EventFilter, TargetSpec
 from scenarios.game import Game
 from scenarios.kernel import (
     Condition,
@@ -315,6 +315,7 @@ def op_reflexive(game: Game, run, ins) -> None:
             effects=tuple(ins["effects"]),
             targets=targets,
             optional=ins.get("optional", False),
+            cost=Cost.model_validate(ins["cost"]) if "cost" in ins else None,
             location=calc.targeting_of(game, item).here,
             kept=kept,
         )
