@@ -238,3 +238,38 @@ def test_my_disputes_kill_the_reflexive_triggers_cost_dropped(real_db):
 
     verdicts = _judged(read_every_card_changed(real_db, free))
     assert "mismatch" in verdicts, "'you may pay [Order] to ready it' read without its cost survives 400-419"
+
+
+# -- "Then, if there's an enemy unit alone at that battlefield" (740.2.a): where the unit moved from ---------------
+
+
+def test_that_battlefield_is_where_the_unit_moved_from():
+    reading = read(
+        "Move an enemy unit from a battlefield to its base. Then, if there's an enemy unit alone at that battlefield,"
+        " draw 1.",
+        energy=2,
+    )
+    assert reading.status == "read", reading.unread
+    assert reading.definition["effects"] == [
+        {"op": "move", "what": "target", "to": "base", "from_as": "origin"},
+        {
+            "op": "if_amount",
+            "amount": {"count": {"who": "enemy unit", "where": "at origin", "alone": True}},
+            "at_least": 1,
+            "then": [{"op": "draw", "n": 1}],
+        },
+    ]
+    # no move from a battlefield before it: "that battlefield" names nothing
+    assert read("Draw 1. Then, if there's an enemy unit alone at that battlefield, draw 1.").status == "unread"
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (lambda node: node.update(where="battlefield") if node.get("where") == "at origin" else None, "anywhere"),
+        (lambda node: node.pop("alone", None) if node.get("where") == "at origin" else None, "not alone"),
+    ],
+)
+def test_my_disputes_kill_that_battlefield_misread(real_db, change, said):
+    verdicts = _judged(read_every_card_changed(real_db, change))
+    assert "mismatch" in verdicts, f"'an enemy unit alone at that battlefield' read as {said} survives 400-419"
