@@ -305,13 +305,12 @@ def op_delayed(game: Game, run, ins) -> None:
 
 @instruction("reflexive")
 def op_reflexive(game: Game, run, ins) -> None:
-    """ "Then do this: ...", "If you do, then do this: ..." (387.1): a reflexive trigger. Reached as its item
-    executes (its condition, if any, is the instruction that wraps it, 387.2-387.3), it makes a new triggered
-    ability, pending like any trigger (388.1), put on the Chain once the item has finished executing; `times`
-    ("do this N times", 387.1.a) makes that many (388.2). The new ability chooses its own `targets` as it is
-    finalized (402.2); `keep` are the slots of the item that made it which its text still names ("it", "its
-    destination"), the same objects unless they changed zones since (359.3.e.4); `optional`: "you may do this"
-    (383.3.a)."""
+    """ "Then do this: ..." (387.1): a reflexive trigger. Reached as its item executes (a condition, 387.2-387.3:
+    `kills`, or an instruction that wraps it), it makes a new triggered ability, pending like any trigger (388.1),
+    put on the Chain once the item has finished executing ("do this N times", 387.1.a, is not read). The new
+    ability chooses its own `targets` as it is finalized (402.2); `keep` are the slots of the item that made it
+    which its text still names ("it", "its destination", the token it played), the same objects unless they
+    changed zones since (359.3.e.4); `optional`: "you may do this", `cost`: "you may pay [X] to" (383.3.a-b)."""
     item = run.item
     if "kills" in ins:
         _when_this_kills(game, run, ins)
@@ -322,28 +321,26 @@ def op_reflexive(game: Game, run, ins) -> None:
         for slot in ins.get("keep", ())
     )
     event = item.trigger.event if item.trigger is not None else Event("reflexive", player=item.controller)
-    times = calc.amount(game, run, ins.get("times", 1)) or 0
     targets = tuple((slot, TargetSpec.model_validate(spec)) for slot, spec in ins.get("targets", {}).items())
     label = ins.get("label", f"{item.label}: do this")
-    for _ in range(times):
-        instance = TriggerInstance(
-            game.new_id("trigger"),
-            item.source,
-            item.source_incarnation if item.source_incarnation is not None else (source.incarnation if source else 0),
-            None,
-            item.controller,
-            event,
-            label,
-            "388.1",
-            effects=tuple(ins["effects"]),
-            targets=targets,
-            optional=ins.get("optional", False),
-            cost=Cost.model_validate(ins["cost"]) if "cost" in ins else None,
-            location=calc.targeting_of(game, item).here,
-            kept=kept,
-        )
-        note(game, StepKind.EFFECT, "reflexive", f"{label}: a reflexive trigger, pending", run.because, ("387.1",))
-        game.triggered = (*game.triggered, instance)
+    instance = TriggerInstance(
+        game.new_id("trigger"),
+        item.source,
+        item.source_incarnation if item.source_incarnation is not None else (source.incarnation if source else 0),
+        None,
+        item.controller,
+        event,
+        label,
+        "388.1",
+        effects=tuple(ins["effects"]),
+        targets=targets,
+        optional=ins.get("optional", False),
+        cost=Cost.model_validate(ins["cost"]) if "cost" in ins else None,
+        location=calc.targeting_of(game, item).here,
+        kept=kept,
+    )
+    note(game, StepKind.EFFECT, "reflexive", f"{label}: a reflexive trigger, pending", run.because, ("387.1",))
+    game.triggered = (*game.triggered, instance)
 
 
 def _when_this_kills(game: Game, run, ins) -> None:
