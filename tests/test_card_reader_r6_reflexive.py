@@ -273,3 +273,41 @@ def test_that_battlefield_is_where_the_unit_moved_from():
 def test_my_disputes_kill_that_battlefield_misread(real_db, change, said):
     verdicts = _judged(read_every_card_changed(real_db, change))
     assert "mismatch" in verdicts, f"'an enemy unit alone at that battlefield' read as {said} survives 400-419"
+
+
+# -- "When you burn a unit this way, do this:" and the burned card's printed Might ---------------------------------
+
+
+def test_when_you_burn_a_unit_this_way_names_the_burned_card():
+    reading = read(
+        "When you play this, [Burn 1]. When you burn a unit this way, do this: Give a friendly unit +[Might] equal to"
+        " the burned card's Might this turn.",
+        "Gear",
+        energy=5,
+    )
+    assert reading.status == "read", reading.unread
+    (trigger,) = reading.definition["triggers"]
+    burn, reflexive = trigger["effects"]
+    assert burn == {"op": "trash_from_deck", "n": 1, "as": "burned"}
+    assert reflexive["a_unit_among"] == "burned" and reflexive["keep"] == ["burned"]
+    assert reflexive["effects"] == [{"op": "might", "amount": {"printed_might": "burned"}, "to": "target"}]
+    # "the burned card" with no burn before it names nothing
+    assert read("Give a friendly unit +[Might] equal to the burned card's Might this turn.").status == "unread"
+    assert read("Draw 1. When you burn a unit this way, do this: Draw 1.").status == "unread"
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (lambda node: node.pop("a_unit_among", None), "any card burned"),
+        (
+            lambda node: (
+                node.update(amount="might_of:burned") if node.get("amount") == {"printed_might": "burned"} else None
+            ),
+            "its Might on the board",
+        ),
+    ],
+)
+def test_my_disputes_kill_the_burned_card_misread(real_db, change, said):
+    verdicts = _judged(read_every_card_changed(real_db, change))
+    assert "mismatch" in verdicts, f"'when you burn a unit this way' read as {said} survives 400-419"

@@ -14,9 +14,12 @@ from typing import Any
 
 from scenarios.card_reader.abilities import _YOU_MAY_COST, SPANNING, Unread
 from scenarios.card_reader.effects import template
-from scenarios.card_reader.phrases import Context, ability_cost, target_spec
+from scenarios.card_reader.phrases import Context, ability_cost, reference, target_spec
 
-_MARK = re.compile(r"(?:^|(?<=[.!] ))(?:then,? (?P<may>you may )?|(?P<kills>if this kills it, ))do this: ")
+_MARK = re.compile(
+    r"(?:^|(?<=[.!] ))(?:then,? (?P<may>you may )?|(?P<kills>if this kills it, )|(?P<burn>when you burn a unit this way, ))"
+    r"do this: "
+)
 
 
 def _reflexive(text: str, ctx: Context, used: list[str], read) -> list[dict[str, Any]] | None:
@@ -32,6 +35,12 @@ def _reflexive(text: str, ctx: Context, used: list[str], read) -> list[dict[str,
     if last.get("op") == "play_token" and last.get("n") == 1:  # "Play a ... token. Then do this: ready it"
         last["as"] = inner.it = "played"
         keep.append("played")
+    if found["burn"]:  # "[Burn 1]. When you burn a unit this way, do this: ...": the card burned (440.1)
+        if last.get("op") != "trash_from_deck" or last.get("n") != 1:
+            raise Unread(text[found.start() :])
+        last["as"] = "burned"
+        inner.named = ("burned",)
+        keep.append("burned")
     body = text[found.end() :]
     reflexive: dict[str, Any] = {"op": "reflexive"}
     may = _YOU_MAY_COST.fullmatch(body.rstrip("."))
@@ -42,7 +51,7 @@ def _reflexive(text: str, ctx: Context, used: list[str], read) -> list[dict[str,
         reflexive.update(optional=True, cost=cost)
         body = may["rest"]
     reflexive["effects"] = read(body, inner, used)
-    if last.get("as") and "played" not in _words(reflexive["effects"]):
+    if last.get("as") == "played" and "played" not in _words(reflexive["effects"]):
         del last["as"]
         keep.remove("played")
     if keep:
@@ -56,6 +65,10 @@ def _reflexive(text: str, ctx: Context, used: list[str], read) -> list[dict[str,
         reflexive["optional"] = True
     if found["kills"]:
         return _if_this_kills_it(before, reflexive, ctx, used)
+    if found["burn"]:
+        reflexive["a_unit_among"] = "burned"
+        used.append("when you burn a unit this way, do this")
+        return [*before, reflexive]
     used.append("then do this" if not found["may"] else "then you may do this")
     return [*before, reflexive]
 
@@ -99,3 +112,11 @@ def _choose_at_destination(m, ctx):
     spec["same_place_as"] = destination
     ctx.slot(spec)
     return []
+
+
+@template("amount: equal to", r"give (?P<obj>.+?) \+might equal to the burned card's might this turn")
+def _might_of_the_burned_card(m, ctx):
+    """ "Give a friendly unit +[Might] equal to the burned card's Might this turn": the printed Might of the card
+    the burn put into the trash (a card off the board has its printed Might), named by the instruction before."""
+    to = reference(m["obj"], ctx) if "burned" in ctx.named else None
+    return None if to is None else [{"op": "might", "amount": {"printed_might": "burned"}, "to": to}]

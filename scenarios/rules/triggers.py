@@ -308,12 +308,20 @@ def op_reflexive(game: Game, run, ins) -> None:
     """ "Then do this: ..." (387.1): a reflexive trigger. Reached as its item executes (a condition, 387.2-387.3:
     `kills`, or an instruction that wraps it), it makes a new triggered ability, pending like any trigger (388.1),
     put on the Chain once the item has finished executing ("do this N times", 387.1.a, is not read). The new
-    ability chooses its own `targets` as it is finalized (402.2); `keep` are the slots of the item that made it
+    ability chooses its own `targets` as it is finalized (402.2); `a_unit_among`: made only if a card that slot names
+    is a unit ("when you burn a unit this way"); `keep` are the slots of the item that made it
     which its text still names ("it", "its destination", the token it played), the same objects unless they
     changed zones since (359.3.e.4); `optional`: "you may do this", `cost`: "you may pay [X] to" (383.3.a-b)."""
     item = run.item
     if "kills" in ins:
         _when_this_kills(game, run, ins)
+        return
+    named = [game.objects[i] for i in run.legal.get(ins.get("a_unit_among", ""), ()) if i in game.objects]
+    if "a_unit_among" in ins and not any(card.kind == Kind.UNIT for card in named):  # "when you burn a unit"
+        said = ", ".join(card.id for card in named) or "nothing"
+        note(
+            game, StepKind.EFFECT, "condition", f"{item.label}: no unit among {said}: nothing", run.because, ("387.2",)
+        )
         return
     source = game.objects.get(item.source)
     kept = tuple(
