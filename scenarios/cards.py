@@ -68,7 +68,7 @@ class TargetSpec(Strict):
     ] = "any"
     max_might: int | None = None
     less_might_than_me: bool = False  # "with less Might than me": than the source's, as it is chosen
-    same_place_as: str | None = None  # "two units at the same battlefield": where the unit of that slot is
+    same_place_as: str | None = None  # "two units at the same battlefield": where that slot's unit is, or its place
     max_cost: int | None = None  # printed Energy cost (206)
     max_power: int | None = None  # printed Power cost, of any domain (206)
     stunned: bool | None = None
@@ -110,7 +110,18 @@ class ObjectFilter(Strict):
     max_might: int | None = None  # "all units with 2 [Might] or less": Might as it is checked
 
 
-_MEASURES = ("count", "bonus", "total_might", "double", "raise_to", "damage", "keyword", "energy_cost", "points")
+_MEASURES = (
+    "count",
+    "bonus",
+    "total_might",
+    "double",
+    "raise_to",
+    "damage",
+    "keyword",
+    "energy_cost",
+    "printed_might",
+    "points",
+)
 
 
 class Quantity(Strict):
@@ -126,6 +137,7 @@ class Quantity(Strict):
     keyword: str | None = None  # the summed value of a keyword (807.2) ...
     of: str | None = None  # ... of this reference
     energy_cost: str | None = None  # a card's printed Energy cost (206)
+    printed_might: str | None = None  # a card's printed Might, off the board ("the burned card's Might")
     points: Literal["you"] | None = None
     times: int = 1
 

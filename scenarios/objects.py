@@ -137,6 +137,7 @@ class TriggerInstance:
     it: str | None = None  # a delayed ability's object ("it")
     delayed: bool = False  # a delayed ability (390.2), made by an effect, not by its source's text
     it_incarnation: int | None = None  # ... as the object "it" was when the delayed ability was made
+    kept: tuple = ()  # a reflexive trigger's (slot, refs) pairs: what the ability that made it named (388.1)
 
     def describe(self) -> str:
         subject = self.event.unit or self.event.player
@@ -156,7 +157,8 @@ class DelayedAbility:
     it: str | None = None  # the object "it" refers to
     incarnation: int | None = None  # ... as the object it was when the ability was made (359.3.e.4)
     once: bool = True
-    until: str = "turn"
+    until: str = "turn"  # or a chain item's id: only until the cleanup after that item resolves (428.5.c)
+    rule: str = "390.2"  # the rule it triggers under
 
 
 @value
@@ -170,7 +172,8 @@ class LastingReplacement:
     it: str | None = None
     incarnation: int | None = None
     once: bool = True
-    until: str = "turn"
+    until: str = "turn"  # or a chain item's id: only until the cleanup after that item resolves (428.5.c)
+    rule: str = "390.2"  # the rule it triggers under
 
 
 @journaled

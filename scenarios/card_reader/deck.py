@@ -288,3 +288,16 @@ def _read_discarded_passive(text: str, card: dict[str, Any], used: list[str]) ->
 
 
 STATIC_READERS.append(_read_discarded_passive)
+
+
+@template("banished with this", r"banish all units from your trash")
+def _banish_trash_units(m, ctx):
+    """ "Banish all units from your trash": each unit card there (off the board a card's controller is its owner),
+    banished by this object (427.3), which "banished with this" later names."""
+    return [{"op": "banish", "what": {"all": {"who": "friendly unit", "zone": "trash"}}}]
+
+
+@template("banished with this", r"play a unit banished with this")
+def _play_one_banished(m, ctx):
+    """ "Play a unit banished with this": one of them, its costs paid (357.1; `play_banished_by_this`, `one`)."""
+    return [{"op": "play_banished_by_this", "one": True}]

@@ -268,6 +268,12 @@ def _banish_and_play(m, ctx):
     return None if not isinstance(what, str) or what == "this" else [{"op": "banish_and_play", "what": what}]
 
 
+@template("banished with this", r"play all units banished with this, ignoring their costs")
+def _play_banished_with_this(m, ctx):
+    """ "Play all units banished with this, ignoring their costs": the cards this object banished (427.3)."""
+    return [{"op": "play_banished_by_this"}]
+
+
 @template("deal", r"deal (?P<n>\d+) to up to one other unit")
 def _deal_other(m, ctx):
     if ctx.it not in ctx.targets:

@@ -1,6 +1,7 @@
 """Movement templates (the `move` instruction of scenarios/rules/movement.py; 446-447, 355.4): a unit moved "to
 here", "up to N units" moved to base, "from here to its base", "then move your unit there", and a unit that
-"deals damage equal to ..." itself (417.6.b.3).
+"deals damage equal to ..." itself (417.6.b.3); "Then, if there's an enemy unit alone at that battlefield, ...":
+where the unit moved from (`from_as`).
 
 A move's destination must differ from where the unit is (355.4.a): each template picks units that can go there
 ("to base": units at a battlefield; "to here": units elsewhere), so no choice the engine accepts is illegal.
@@ -8,11 +9,12 @@ A move's destination must differ from where the unit is (355.4.a): each template
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from scenarios.card_reader.abilities import STATIC_READERS
+from scenarios.card_reader.abilities import INSTEAD, STATIC_READERS
 from scenarios.card_reader.amounts import measure
-from scenarios.card_reader.effects import _ref, template
+from scenarios.card_reader.effects import _ref, instructions, template
 from scenarios.card_reader.phrases import compares_me, target_spec
 
 _UP_TO = {"2": 2, "two": 2, "3": 3, "three": 3}  # "up to N": N different units
@@ -181,3 +183,29 @@ def _read_cant_move(text: str, card: dict[str, Any], used: list[str]) -> bool:
 
 
 STATIC_READERS.append(_read_cant_move)
+
+
+_ALONE_THERE = re.compile(
+    r"then, if there's an? (?P<side>enemy|friendly) unit alone at that battlefield, (?P<rest>.+?)\.?"
+)
+
+
+def _alone_where_it_moved_from(sentence: str, before: list, ctx, used: list[str]) -> list | None:
+    """ "Move an enemy unit from a battlefield to its base. Then, if there's an enemy unit alone at that
+    battlefield, draw 1.": "that battlefield" is where the unit moved from (the move notes it, `from_as`); a unit
+    is alone with no other friendly unit at its location (740.2.a): counted then (359.3.f.2, `if_amount`)."""
+    found = _ALONE_THERE.fullmatch(sentence.strip())
+    move = before[-1] if len(before) == 1 else {}
+    if found is None or move.get("op") != "move" or move.get("to") != "base":
+        return None
+    if ctx.targets.get(move["what"], {}).get("where") != "battlefield":  # from a battlefield, chosen as played
+        return None
+    then = instructions(found["rest"], ctx, used)
+    if then is None:
+        return None
+    used.append("then, if there's a unit alone at that battlefield")
+    counted = {"count": {"who": f"{found['side']} unit", "where": "at origin", "alone": True}}
+    return [{**move, "from_as": "origin"}, {"op": "if_amount", "amount": counted, "at_least": 1, "then": then}]
+
+
+INSTEAD.append(_alone_where_it_moved_from)

@@ -46,6 +46,7 @@ class Context:
     unfinished: str | None = None  # words only a later sentence gives a meaning ("choose an opponent": "they ...")
     me: str = "this"  # what "me" names: the card itself, or an Equipment's equipped unit ("equipped", 136.2.c)
     when: list[dict[str, Any]] = field(default_factory=list)  # a triggered ability's trigger events
+    named: tuple[str, ...] = ()  # what earlier instructions made or moved that later text names ("burned")
 
     def slot(self, spec: dict[str, Any]) -> str:
         names = [self.first, "other"] + [f"target{n}" for n in range(3, 10)]

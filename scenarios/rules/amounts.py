@@ -13,6 +13,7 @@ passive may multiply its Might and keywords by (`per`):
     {damage: <reference>}        the damage marked on it (null off the board)
     {keyword: <word>, of: <ref>} the summed value of a keyword it has ("equal to my [Assault]", 807.2)
     {energy_cost: <reference>}   its printed Energy cost (206)
+    {printed_might: <reference>} the printed Might of a card off the board ("the burned card's Might"; none but a unit's)
     {points: you}                your points
     times: N                     N for each one counted ("deal 2 ... for each", 135.2.b.5.a)
 
@@ -30,7 +31,18 @@ from scenarios.kernel import EngineError, calc, instruction, note, query, where,
 from scenarios.objects import BOARD, Kind, Obj, View, Zone
 from scenarios.trace import StepKind
 
-MEASURES = ("count", "bonus", "total_might", "double", "raise_to", "damage", "keyword", "energy_cost", "points")
+MEASURES = (
+    "count",
+    "bonus",
+    "total_might",
+    "double",
+    "raise_to",
+    "damage",
+    "keyword",
+    "energy_cost",
+    "printed_might",
+    "points",
+)
 
 
 @who("attached gear")
@@ -81,12 +93,16 @@ def quantity(game: Game, view: View, value: dict, run=None) -> int | None:
         if higher is None or lower is None:
             return None
         return q.times * max(0, calc.might(game, higher) - calc.might(game, lower))
-    reference = q.double or q.damage or q.energy_cost or q.of
+    reference = q.double or q.damage or q.energy_cost or q.printed_might or q.of
     if reference is None:
         raise EngineError(f"a quantity names nothing to measure: {value!r}")
-    obj = _one(game, view, reference, run) if q.energy_cost is None else _any_zone(game, view, reference, run)
+    printed = q.energy_cost is not None or q.printed_might is not None
+    obj = _any_zone(game, view, reference, run) if printed else _one(game, view, reference, run)
     if obj is None:
         return None
+    if q.printed_might is not None:  # a card in a non-board zone has its printed Might (a unit's; none else)
+        might = obj.definition.might if obj.definition is not None and obj.kind == Kind.UNIT else None
+        return None if might is None or obj.zone == BOARD else q.times * might
     if q.double is not None:
         return q.times * calc.might(game, obj)
     if q.damage is not None:

@@ -205,6 +205,8 @@ def op_move(game: Game, run, ins) -> None:
     if not ids or destination is None:
         calc.impossible(game, run, "nothing to move")
         return
+    if ins.get("from_as") and run.view.slots is not None:  # "that battlefield": where it moved from, for later text
+        run.view.slots[ins["from_as"]] = [game.objects[i].location for i in ids]
     do.move(game, ids, destination, run.item.label, because=run.because)
     if ins.get("ready"):
         readied = calc.changing_status(game, "ready", ids)

@@ -476,9 +476,22 @@ def op_banish_and_play(game: Game, run, ins) -> None:
 
 @instruction("play_banished_by_this")
 def op_play_banished_by_this(game: Game, run, ins) -> None:
+    """ "Play all units banished with this, ignoring their costs": the cards this object banished (427.3). `one`:
+    "Play a unit banished with this" (its costs paid, 357.1): one of them its player chooses, among those whose
+    cost can be paid and that have a place to go (`off_board.unit_playable`); with none, nothing happens (419.3.c)."""
     banished = [o for o in game.objects.values() if o.zone == Zone.BANISHMENT and o.banished_by == run.item.source]
-    for unit in banished:
-        do.play_by_effect(game, unit, run.item.controller, "base", run.item.label, because=run.because)
+    player = run.item.controller
+    if not ins.get("one"):
+        for unit in banished:
+            do.play_by_effect(game, unit, player, "base", run.item.label, because=run.because)
+        return
+    playable = {card.id: found for card in banished if (found := calc.unit_playable(game, player, card, ins))}
+    if not playable:
+        calc.impossible(game, run, f"{player} can play no unit banished with this", "419.3.c")
+        return
+    pick = choose(game, "card", player, f"{run.item.label}: the unit to play", list(playable), "419.3")
+    cost, places = playable[pick]
+    calc.play_unit(game, run, game.objects[pick], cost, ins, places)
 
 
 @instruction("reveal_play_unit")

@@ -82,7 +82,8 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         return False
     if spec.same_place_as is not None:  # "two units at the same battlefield": where the other chosen unit is
         chosen = ctx.chosen.get(spec.same_place_as, ())
-        if obj.location not in {game.objects[ref[0]].location for ref in chosen if not isinstance(ref, str)}:
+        places = {ref if isinstance(ref, str) else game.objects[ref[0]].location for ref in chosen}  # or a place
+        if obj.location not in places:
             return False
     if spec.less_might_than_me:  # "an enemy unit here with less Might than me"
         source = game.objects.get(ctx.source)

@@ -75,3 +75,5 @@ def op_play_token(game: Game, run, ins) -> None:
         )
         exhausted = bool(ins.get("exhausted"))  # "play a Gold gear token exhausted": it enters exhausted (184.1)
         do.play_by_effect(game, token, player, where, label, "cost", exhausted, because=(rule, "185.2.a", "184"))
+        if ins.get("as"):  # "... Then do this: ready it": what later instructions name the token played by
+            run.legal[ins["as"]] = [*run.legal.get(ins["as"], ()), token.id]
