@@ -456,6 +456,31 @@ UNIT_TOKENS: dict[str, tuple[str, tuple[str, ...], dict[str, int], str]] = {
     "reflection": ("Reflection", (), {}, "187.6"),
     "bird": ("Bird", ("Bird",), {"Deflect": 1}, "187.7"),
     "tentacle": ("Tentacle", ("Bilgewater",), {}, "187.10"),
+    "shadow clone": ("Shadow Clone", (), {}, "187.11"),
+}
+# 187.11: the abilities a unit token of a kind has, beyond its keywords ("A 0 [M] Shadow Clone token is a domainless
+# unit token with 0 Might and 'When I attack, you may banish a unit from your trash. If you do, give me [Assault 4]
+# this turn.'"); as the card reader reads that text (tests/test_card_reader_r6_tokens.py checks they agree)
+UNIT_TOKEN_ABILITIES: dict[str, dict[str, Any]] = {
+    "shadow clone": {
+        "text": "When I attack, you may banish a unit from your trash. If you do, give me [Assault 4] this turn.",
+        "triggers": [
+            {
+                "when": {"event": "attack", "who": "self"},
+                "optional": True,
+                "targets": {"target": {"type": "unit", "zone": "trash"}},
+                "effects": [
+                    {
+                        "op": "if_done",
+                        "do": [{"op": "banish", "what": "target"}],
+                        "then": [{"op": "grant", "keyword": "Assault", "to": "this", "value": 4}],
+                    }
+                ],
+                "label": "Shadow Clone: When I attack, you may banish a unit from your trash. If you do, give me "
+                "[Assault 4] this turn.",
+            }
+        ],
+    },
 }
 
 # 187.5: "A Gold gear token is a domainless gear token with '[Reaction][>] Kill this, [E]: [Add] [A].'"

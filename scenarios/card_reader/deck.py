@@ -5,7 +5,8 @@
   unit from among them and draw it", "If it's a gear, draw it") and where the rest go ("Recycle the rest", "Put
   the rest into your trash", "Otherwise, recycle it"). A look whose rest is never said is refused
   (`abilities._effects`): nothing half-read.
-- "Return a unit from your trash to your hand": a target in the trash (355.10.a), returned (`return_from_trash`);
+- "Return a unit from your trash to your hand": a target in the trash (355.10.a), returned (`return_from_trash`),
+  or banished ("Banish a unit from your trash", `banish`);
   "Play a unit from your hand to your base, ignoring its Energy cost" (`play_from_hand`, 419.3, 356.1.b; a unit
   played from the trash is `costs`' `play_from`, a target there).
 - "Put a card from your hand on the top or bottom of your Main Deck" (`put_from_hand_on_deck`).
@@ -165,6 +166,13 @@ def _return_from_trash(m, ctx):
     a permanent card (either kind)."""
     slot = ctx.slot({"type": "permanent" if m["kind"] == "unit or gear" else m["kind"], "zone": "trash"})
     return [{"op": "return_from_trash", "what": slot}]
+
+
+@template("banish from the trash", r"banish an? (?P<kind>unit|gear|spell) from your trash")
+def _banish_from_trash(m, ctx):
+    """ "You may banish a unit from your trash": a card of your trash, a target as there (355.10.a), put into
+    banishment (427, `banish`), an instruction whose performance "if you do" sees (359.3.e.14.b)."""
+    return [{"op": "banish", "what": ctx.slot({"type": m["kind"], "zone": "trash"})}]
 
 
 @template("hand to the main deck", r"put a card from your hand on the top or bottom of your main deck")

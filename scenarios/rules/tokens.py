@@ -13,7 +13,7 @@ the kinds cards create are defined by 187 (`cards.UNIT_TOKENS`, with the Might t
 
 from __future__ import annotations
 
-from scenarios.cards import GEAR_TOKENS, UNIT_TOKENS, Card
+from scenarios.cards import GEAR_TOKENS, UNIT_TOKEN_ABILITIES, UNIT_TOKENS, Card
 from scenarios.game import Game
 from scenarios.kernel import calc, choose, do, instruction
 from scenarios.objects import Kind, Obj, Zone
@@ -25,15 +25,20 @@ def token_definition(kind: str, might: int = 0, keywords: dict[str, int] | None 
     if kind in GEAR_TOKENS:
         return Card.model_validate(GEAR_TOKENS[kind][0])
     name, tags, innate, _ = UNIT_TOKENS[kind]
-    return Card(
-        name=name,
-        real=name,
-        type="token",
-        might=might,
-        tags=list(tags),
-        keywords={**innate, **(keywords or {})},
-        text=f"a {might} Might {name} unit token (187)",
-        enters_ready=ready,
+    abilities = dict(UNIT_TOKEN_ABILITIES.get(kind, {}))  # "... with 'When I attack, ...'" (187.11)
+    text = f"a {might} Might {name} unit token (187)"
+    return Card.model_validate(
+        {
+            "name": name,
+            "real": name,
+            "type": "token",
+            "might": might,
+            "tags": list(tags),
+            "keywords": {**innate, **(keywords or {})},
+            "enters_ready": ready,
+            **abilities,
+            "text": f"{text}: {abilities['text']}" if "text" in abilities else text,
+        }
     )
 
 
