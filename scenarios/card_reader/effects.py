@@ -343,7 +343,7 @@ def _play_token(m, ctx):
     """ "Play two 1 might Recruit unit tokens here" (179-187): unit tokens of a kind 187 defines. "Tentacle unit
     tokens from Bilgewater" names a tag the kind has (187.10: the Bilgewater tag); any other is refused. A Might
     printed as a number icon ("two [1] [Might] Bird unit tokens", the card data giving every number icon as an
-    Energy one) is that Might: an Energy cost is never a token's Might (185.3.a)."""
+    Energy one) is that Might (377.2.b quotes Ultrasoft Poro's "two 1 [M] Bird unit tokens")."""
 
     might = int(m["m"] or m["icon"])
     ins: dict[str, Any] = {"op": "play_token", "token": m["kind"], "might": might, "n": number(m["n"])}

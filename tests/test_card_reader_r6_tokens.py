@@ -1,0 +1,122 @@
+"""Tokens and banishing from the trash: the Shadow Clone token (187.11) with its own triggered ability, Tentacle
+tokens "from Bilgewater" (a tag of the kind, 187.10), a token's Might printed as a number icon (377.2.b quotes
+Ultrasoft Poro's), and "banish a unit from your trash" (a target there, 355.10.a) whose "if you do" sees the card
+leave the trash (359.3.e.14.b). Read-card disputes 480-499 judge them with the real read cards, and a mutant of
+each reading is killed by those disputes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from read_cards import read_every_card, read_every_card_changed, verdicts_with
+
+from scenarios.card_reader import CardText, read_card
+from scenarios.cards import UNIT_TOKEN_ABILITIES, Card
+from scenarios.rules.tokens import token_definition
+
+MINE = sorted(
+    p
+    for p in (Path(__file__).parent / "data" / "read_card_disputes").glob("read-4*.yaml")
+    if 480 <= int(p.name.split("-")[1]) <= 499
+)
+
+
+def read(text: str, kind: str = "Spell", **numbers):
+    return read_card(CardText("Some Card", kind, text, **numbers))
+
+
+def _effects(text: str) -> list:
+    reading = read(text, energy=2)
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    return reading.definition["effects"]
+
+
+@pytest.mark.parametrize(
+    ("text", "played"),
+    [
+        (
+            "Play two 1 [Might] Tentacle unit tokens from Bilgewater.",
+            {"op": "play_token", "token": "tentacle", "might": 1, "n": 2},
+        ),
+        (
+            "Play two [1 Energy] [Might] Bird unit tokens with [Deflect].",
+            {"op": "play_token", "token": "bird", "might": 1, "n": 2, "keywords": {"Deflect": 1}},
+        ),
+        (
+            "Play a 0 [Might] Shadow Clone unit token to your base.",
+            {"op": "play_token", "token": "shadow clone", "might": 0, "n": 1, "to": "base"},
+        ),
+    ],
+)
+def test_a_token_phrasing_reads_as_the_token_187_defines(text, played):
+    assert _effects(text) == [played]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Play two 1 [Might] Tentacle unit tokens from Noxus.",  # not a tag the Tentacle has (187.10)
+        "Play two 1 [Might] Recruit unit tokens from Bilgewater.",
+        "Play a 0 [Might] Shadow Clone unit token from Zaun.",
+    ],
+)
+def test_a_tag_the_token_does_not_have_is_refused(text):
+    assert read(text, energy=2).status == "unread"
+
+
+def test_banishing_a_unit_from_your_trash_targets_a_card_there():
+    reading = read("Banish a unit from your trash. Draw 1.", energy=2)
+    assert reading.status == "read", reading.unread
+    assert reading.definition["effects"] == [{"op": "banish", "what": "target"}, {"op": "draw", "n": 1}]
+    assert reading.definition["targets"] == {"target": {"type": "unit", "zone": "trash"}}
+
+
+@pytest.mark.parametrize("kind", sorted(UNIT_TOKEN_ABILITIES))
+def test_a_token_kind_s_abilities_are_its_187_text_as_the_reader_reads_it(kind):
+    """The abilities 187 gives a token kind, written in `cards.UNIT_TOKEN_ABILITIES`, equal the reader's reading
+    of that text: the token's trigger is the template the cards use, not a second implementation of it."""
+    abilities = UNIT_TOKEN_ABILITIES[kind]
+    reading = read(abilities["text"], "Unit", might=0)
+    assert reading.status == "read", reading.unread
+    label = lambda triggers: [{k: v for k, v in t.items() if k != "label"} for t in triggers]  # noqa: E731
+    assert label(reading.definition["triggers"]) == label(abilities["triggers"])
+    definition = token_definition(kind, 0)
+    assert definition.triggers and definition.text.endswith(abilities["text"])
+
+
+# -- the disputes and the mutants they kill ----------------------------------------------------------------------
+
+
+def _verdicts(definitions: dict) -> list[str]:
+    for path in MINE:
+        assert str(yaml.safe_load(path.read_text())["rules"]["core"]) >= "2026-06-18"  # judged under Core Rules 1.4
+    return verdicts_with(definitions, MINE)
+
+
+def test_my_disputes_are_judged_under_core_rules_1_4_and_match(real_db):
+    assert len(MINE) >= 3
+    assert set(_verdicts(read_every_card(real_db))) == {"match"}
+
+
+def _token_changed(kind: str, change: dict):
+    def mutate(mapping: dict) -> None:
+        if mapping.get("op") == "play_token" and mapping.get("token") == kind:
+            mapping.update(change)
+
+    return mutate
+
+
+@pytest.mark.parametrize(
+    ("token", "change"),
+    [
+        ("shadow clone", {"token": "reflection"}),  # the Clone read without its ability (187.11)
+        ("tentacle", {"might": 2}),  # "from Bilgewater" read as another token
+        ("bird", {"might": 0}),  # the Might icon read as no Might
+    ],
+)
+def test_my_disputes_kill_a_token_read_wrong(real_db, token, change):
+    mutant = read_every_card_changed(real_db, _token_changed(token, change))
+    assert "mismatch" in _verdicts(mutant), f"{token} read with {change} survives every dispute 480-499"
