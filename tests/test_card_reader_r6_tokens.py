@@ -120,3 +120,38 @@ def _token_changed(kind: str, change: dict):
 def test_my_disputes_kill_a_token_read_wrong(real_db, token, change):
     mutant = read_every_card_changed(real_db, _token_changed(token, change))
     assert "mismatch" in _verdicts(mutant), f"{token} read with {change} survives every dispute 480-499"
+
+
+# -- "if it was an enemy unit": whose the unit chosen was, as it was killed --------------------------------------
+
+
+def test_whose_unit_it_was_reads_as_a_condition_on_the_unit_chosen():
+    effects = _effects(
+        "Kill a unit at a battlefield. If it was an enemy unit, draw 1. If it was a friendly unit, draw 2."
+    )
+    assert effects == [
+        {"op": "kill", "what": "target"},
+        {"op": "if_it", "it": "target", "state": "was enemy", "then": [{"op": "draw", "n": 1}]},
+        {"op": "if_it", "it": "target", "state": "was friendly", "then": [{"op": "draw", "n": 2}]},
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kill an enemy unit at a battlefield. If it was a friendly unit, draw 1.",  # a side it can't be
+        "Kill a gear. If it was an enemy unit, draw 1.",  # not a unit
+        "Draw 1. If it was an enemy unit, draw 1.",  # nothing chosen
+    ],
+)
+def test_whose_unit_it_was_without_a_unit_of_either_side_is_refused(text):
+    assert read(text, energy=2).status == "unread"
+
+
+def test_my_disputes_kill_enemy_and_friendly_swapped(real_db):
+    def swapped(mapping: dict) -> None:
+        if mapping.get("op") == "if_it" and mapping.get("state") in ("was enemy", "was friendly"):
+            mapping["state"] = {"was enemy": "was friendly", "was friendly": "was enemy"}[mapping["state"]]
+
+    mutant = read_every_card_changed(real_db, swapped)
+    assert "mismatch" in _verdicts(mutant), "'if it was an enemy unit' read as friendly survives disputes 480-499"

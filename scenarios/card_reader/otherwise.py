@@ -3,6 +3,7 @@ Otherwise, stun it." One `if_it` instruction (scenarios/rules/object_conditions.
 instruction executes (364.3.a), its `then` if it holds, its `else` (the "Otherwise" sentence) if not.
 
     if it is <state>, <instructions>     {op: if_it, it: <the object "it" names>, state, then}
+    if it was an enemy unit, <instrs>    {op: if_it, it, state: "was enemy" | "was friendly", then}
     if it has N might or less, <instructions>   {op: if_amount, amount: might_of:<it>, at_most: N, then}
     if you control a <tag>, <instructions>   {op: if, condition: "you control a <Tag>", then} (the condition word
                                          `rules/discounts.py` registers, 133.8); "a facedown card" likewise
@@ -40,6 +41,21 @@ def _if_it_is(m, ctx):
     if then is None or ctx.targets != saved:  # what it does chooses nothing of its own
         return None
     return [{"op": "if_it", "it": it, "state": m["s"].strip("[]"), "then": then}]
+
+
+@template("if it was an enemy unit", r"if it was an? (?P<side>enemy|friendly) unit, (?P<then>.+)")
+def _if_it_was(m, ctx):
+    """ "Kill a unit ... If it was an enemy unit, play a Gold gear token exhausted": whose the unit chosen before
+    was, as it executes: its controller on the board, or as it last left it (359.3.e.14.b, `was enemy`)."""
+    it = ctx.it
+    if it not in ctx.targets or ctx.targets[it].get("type") != "unit" or ctx.targets[it].get("side"):
+        return None  # a unit of either side, or the condition would be said of a side it can't be
+    saved = dict(ctx.targets)
+    then = instructions(m["then"], ctx, [])
+    if not then or ctx.targets != saved:
+        ctx.targets = saved
+        return None
+    return [{"op": "if_it", "it": it, "state": f"was {m['side']}", "then": then}]
 
 
 @template("if it has N might or less", r"(?:then,? )?(?P<then>.+?) if it has (?P<n>\d+) might or (?P<side>less|more)")
