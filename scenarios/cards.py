@@ -109,7 +109,18 @@ class ObjectFilter(Strict):
     max_might: int | None = None  # "all units with 2 [Might] or less": Might as it is checked
 
 
-_MEASURES = ("count", "bonus", "total_might", "double", "raise_to", "damage", "keyword", "energy_cost", "points")
+_MEASURES = (
+    "count",
+    "bonus",
+    "total_might",
+    "tags_among",
+    "double",
+    "raise_to",
+    "damage",
+    "keyword",
+    "energy_cost",
+    "points",
+)
 
 
 class Quantity(Strict):
@@ -119,6 +130,8 @@ class Quantity(Strict):
     count: ObjectFilter | None = None  # how many objects pass the filter
     bonus: ObjectFilter | None = None  # the printed Might bonuses of the gear that pass it, summed (137.3)
     total_might: ObjectFilter | None = None  # the current Might of the units that pass it, summed
+    tags_among: ObjectFilter | None = None  # how many of `tags` the objects that pass it have among them (133.8)
+    tags: list[str] | None = None  # ... "for each of the following tags among your units — Bird, Cat, Dog, and Poro"
     double: str | None = None  # the current Might of a reference: the increase that doubles it (432.1)
     raise_to: str | None = None  # the Might of a reference less that of `of`, when more: "increase its Might to"
     damage: str | None = None  # the damage marked on it
@@ -133,14 +146,17 @@ class Quantity(Strict):
         named = [m for m in _MEASURES if getattr(self, m) is not None]
         if len(named) != 1 or (self.keyword is None and self.raise_to is None) != (self.of is None):
             raise ValueError(f"a quantity names one measure of {_MEASURES} (a keyword with `of`), not {named}")
+        if (self.tags_among is None) != (not self.tags):
+            raise ValueError("a quantity counts the tags among objects (`tags_among`) of a list of `tags`")
         return self
 
     def words(self) -> str:
         measure = next(m for m in _MEASURES if getattr(self, m) is not None)
         value = getattr(self, measure)
-        filtered = self.count or self.bonus or self.total_might
+        filtered = self.count or self.bonus or self.total_might or self.tags_among
         shown = ", ".join(f"{k}: {v}" for k, v in value.model_dump(exclude_none=True).items()) if filtered else value
         said = f"{measure} {shown} of {self.of}" if self.of else f"{measure} {shown}"
+        said = f"{said} of the tags {', '.join(self.tags)}" if self.tags else said
         return said if self.times == 1 else f"{self.times} for each: {said}"
 
 
@@ -270,7 +286,7 @@ class Discount(Strict):
     energy: int = 0
     power: int = 0
     condition: str | None = None
-    for_each: CountWord | None = None
+    for_each: CountWord | Quantity | None = None  # a word, or a quantity counted from the card's player's view
     minimum: int | None = None
 
 
@@ -608,7 +624,7 @@ def check_vocabulary(card: Card) -> None:
 
 def _check_quantity(card: Card, quantity: Quantity, passive: bool) -> None:
     """A quantity's filter words are the engine's; a passive's Might never counts Might (it would read itself)."""
-    flt = quantity.count or quantity.bonus or quantity.total_might
+    flt = quantity.count or quantity.bonus or quantity.total_might or quantity.tags_among
     if flt is not None:
         unknown_who = flt.who not in kernel.WHO and flt.who.split()[-1] not in kernel.WHO
         unknown_where = flt.where is not None and not flt.where.startswith("at ") and flt.where not in kernel.WHERE

@@ -12,8 +12,9 @@ import pytest
 import yaml
 from read_cards import read_every_card, read_every_card_changed, verdicts_with
 
-from scenarios.card_reader import CardText, read_card
-from scenarios.cards import UNIT_TOKEN_ABILITIES, Card
+from scenarios.card_reader import CardText, phrases, read_card
+from scenarios.cards import UNIT_TOKEN_ABILITIES, Card, all_cards
+from scenarios.kernel import CONDITIONS
 from scenarios.rules.tokens import token_definition
 
 MINE = sorted(
@@ -155,3 +156,87 @@ def test_my_disputes_kill_enemy_and_friendly_swapped(real_db):
 
     mutant = read_every_card_changed(real_db, swapped)
     assert "mismatch" in _verdicts(mutant), "'if it was an enemy unit' read as friendly survives disputes 480-499"
+
+
+# -- tags counted among a player's units: "for each of the following tags among your units — Bird, Cat, ..." ------
+
+
+@pytest.mark.parametrize(
+    ("said", "tags"),
+    [
+        ("bird, cat, dog, and poro", (["Bird", "Cat", "Dog", "Poro"], "and")),
+        ("bird, cat, dog, or poro", (["Bird", "Cat", "Dog", "Poro"], "or")),
+        ("mech, dragon and poro", (["Mech", "Dragon", "Poro"], "and")),
+        ("bird, cat, and yordle", None),  # not a tag the reader knows
+        ("bird, bird, and cat", None),
+    ],
+)
+def test_a_list_of_tags_reads_as_the_tags(said, tags):
+    assert phrases.tag_list(said) == tags
+
+
+def test_a_count_of_tags_among_your_units_reads_as_a_quantity():
+    effects = _effects(
+        "Choose a unit. Give it +2 [Might] this turn for each of the following tags among your units — Bird, Cat,"
+        " Dog, and Poro."
+    )
+    amount = {"tags_among": {"who": "friendly unit"}, "tags": ["Bird", "Cat", "Dog", "Poro"], "times": 2}
+    assert effects == [{"op": "might", "amount": amount, "to": "target"}]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Choose a unit. Give it +1 [Might] this turn for each of the following tags among your units — Bird, Cat,"
+        " or Poro.",  # "or": not a list of tags counted
+        "Choose a unit. Give it +1 [Might] this turn for each of the following tags among your units — Bird, Cat,"
+        " and Yordle.",
+    ],
+)
+def test_a_count_of_tags_not_listed_with_and_or_not_known_is_refused(text):
+    assert read(text, energy=2).status == "unread"
+
+
+_DISCOUNT = "Reduce my cost by [1 Energy] for each of the following tags among your units — Bird, Cat, Dog, and Poro."
+
+
+def test_all_n_tags_names_the_one_list_the_card_said():
+    reading = read(f"{_DISCOUNT}\nWhen I attack while your units have all 4 tags, draw 1.", "Unit", energy=9, might=8)
+    assert reading.status == "read", reading.unread
+    (discount,) = reading.definition["discounts"]
+    assert discount["for_each"]["tags"] == ["Bird", "Cat", "Dog", "Poro"] and discount["energy"] == 1
+    (trigger,) = reading.definition["triggers"]
+    assert trigger["condition"] == "your units have the tags Bird, Cat, Dog, Poro" in CONDITIONS
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "When I attack while your units have all 4 tags, draw 1.",  # no list said before
+        f"{_DISCOUNT}\nWhen I attack while your units have all 3 tags, draw 1.",  # not that list's size
+    ],
+)
+def test_all_n_tags_without_its_list_is_refused(text):
+    assert read(text, "Unit", energy=9, might=8).status == "unread"
+
+
+def test_my_disputes_kill_tags_counted_as_units(real_db):
+    def as_units(mapping: dict) -> None:
+        if "tags_among" in mapping:
+            mapping["count"] = mapping.pop("tags_among")
+            mapping.pop("tags")
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, as_units)), "tags counted as units survives"
+
+
+def test_my_disputes_kill_all_four_tags_dropped(real_db):
+    def dropped(mapping: dict) -> None:
+        if str(mapping.get("condition", "")).startswith("your units have the tags"):
+            del mapping["condition"]
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, dropped)), "'while ... all 4 tags' dropped survives"
+
+
+def test_hand_written_cards_carry_their_printed_tags():
+    """The hand-written Pouty Poro is a Poro (133.8): dispute 485 counts it among A's tags."""
+    assert "Poro" in all_cards()["Pouty Poro"].tags

@@ -4,6 +4,8 @@ by ...". Every wording reads into ONE expression, a quantity (`scenarios.cards.Q
 `gain_xp`) and a passive multiplies what it gives by (`per`).
 
     for each <objects>                 {count: <object filter>, times: N}   (135.2.b.5.a)
+    for each of the following tags among your units — Bird, Cat, Dog, and Poro
+                                       {tags_among: <object filter>, tags: [Bird, ...], times: N}   (133.8)
     equal to its / my Might            might_of:<reference> (the one measure said as a word, as cards.yaml does)
     equal to the damage marked on it   {damage: <reference>}
     equal to my [Assault]              {keyword: Assault, of: this}         (807.2)
@@ -23,7 +25,7 @@ from scenarios.card_reader import effects
 from scenarios.card_reader.abilities import STATIC_READERS
 from scenarios.card_reader.effects import _ref, template
 from scenarios.card_reader.keywords import engine_keyword
-from scenarios.card_reader.phrases import Context, group_filter, number, signed, untagged
+from scenarios.card_reader.phrases import Context, group_filter, number, signed, tag_list, untagged
 
 # "you or allies control": the engine plays no mode with teammates (447.2.b), so a player's allies are no one
 _CONTROL = re.compile(r"(?P<noun>battlefield|unit|gear)s? you (?:or allies )?control")
@@ -124,7 +126,24 @@ def measure(phrase: str, ctx: Context) -> dict[str, Any] | str | None:
     return None
 
 
+_TAGS_AMONG = re.compile(r"of the following tags among (?P<whose>.+?) \u2014 (?P<tags>.+)")
+
+
+def tags_among(phrase: str, ctx: Context) -> dict[str, Any] | None:
+    """ "of the following tags among your units — Bird, Cat, Dog, and Poro": how many of those tags the objects
+    have among them (133.8), each tag once (`tags_among`)."""
+    found = _TAGS_AMONG.fullmatch(phrase.strip())
+    listed = tag_list(found["tags"]) if found else None
+    flt = counted(found["whose"], ctx) if found else None
+    if listed is None or listed[1] != "and" or flt is None:
+        return None
+    return {"tags_among": flt, "tags": listed[0]}
+
+
 def _per(n: str, what: str, ctx: Context) -> dict[str, Any] | None:
+    among = tags_among(what, ctx)
+    if among is not None:
+        return {**among, "times": int(n)}
     flt = counted(what, ctx)
     return None if flt is None else {"count": flt, "times": int(n)}
 

@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from scenarios.card_reader.abilities import PARAGRAPH_READERS, Unread, read_activated, read_trigger
+from scenarios.card_reader.amounts import tags_among
 from scenarios.card_reader.effects import instructions, template
 from scenarios.card_reader.entering import death_condition, enters_ready_if
 from scenarios.card_reader.keywords import engine_keyword, keyword_prefix
@@ -41,6 +42,10 @@ _ANY_NUMBER: dict[str, dict[str, Any]] = {
     "spend any number of buffs": {"cost": {"spend_buff": "friendly"}},
 }
 _PER_PAID = re.compile(r"reduce my cost by " + _ICONS + r" for each (?:killed this way|buff you spend)")
+_PER_TAG = re.compile(
+    r"(?:reduce my cost by " + _ICONS + r"|i cost " + _ICONS.replace("icons", "icons2") + " less)"
+    r" for each (?P<what>of the following tags among .+)"
+)
 
 
 def _additional_cost(phrase: str) -> dict[str, Any] | None:
@@ -294,6 +299,17 @@ def read_discount(text: str, card: dict[str, Any], spell: Context | None, used: 
     level = _LEVEL_LESS.fullmatch(text)
     if level:
         return _level_discount(text, level, card, used)
+    per_tag = _PER_TAG.fullmatch(text)
+    if per_tag:  # "Reduce my cost by [1] for each of the following tags among your units — Bird, ...": counted (133.8)
+        among, off = (
+            tags_among(per_tag["what"], Context(card["type"])),
+            _off(per_tag["icons"] or per_tag["icons2"], card),
+        )
+        if among is None or not off:
+            raise Unread(text)
+        card.setdefault("discounts", []).append({**off, "for_each": among})
+        used.append("costs: I cost less for each tag among your units")
+        return True
     counted = _FOR_EACH.fullmatch(text)
     if counted:
         what, off = _COUNTS.get(counted["what"]), _off(counted["icons"], card)

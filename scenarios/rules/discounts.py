@@ -12,10 +12,10 @@ added (356.4.c). The condition words of discounts are registered here.
 
 from __future__ import annotations
 
-from scenarios.cards import Cost
+from scenarios.cards import Cost, Quantity
 from scenarios.game import Game
 from scenarios.kernel import Condition, calc, condition, instruction, note, query
-from scenarios.objects import Kind, Zone
+from scenarios.objects import Kind, View, Zone
 from scenarios.trace import StepKind
 
 
@@ -45,11 +45,18 @@ def _count(game: Game, word: str, player: str, card) -> int:
     raise ValueError(f"no count named {word!r}")
 
 
+def _said(for_each) -> str:
+    return for_each.words() if isinstance(for_each, Quantity) else str(for_each)
+
+
 @query("discount_amount")
 def discount_amount(game: Game, discount, player: str, card) -> tuple[int, int]:
     """The Energy and Power a discount of `card` takes off (356.4.b): its amount, times the things it counts "for
     each"."""
-    times = 1 if discount.for_each is None else _count(game, discount.for_each, player, card)
+    if isinstance(discount.for_each, Quantity):  # "for each of the following tags among your units — ...": its view
+        times = calc.quantity(game, View(card.id, player), discount.for_each) or 0
+    else:
+        times = 1 if discount.for_each is None else _count(game, discount.for_each, player, card)
     return discount.energy * times, discount.power * times
 
 
@@ -238,7 +245,7 @@ def changed_cost(game: Game, card, player: str, cost: Cost, choices=()) -> Cost:
                 game,
                 StepKind.EFFECT,
                 "discount",
-                f"{definition.name} costs {energy} energy less: {discount.energy} for each {discount.for_each}",
+                f"{definition.name} costs {energy} energy less: {discount.energy} for each {_said(discount.for_each)}",
                 "356.4.a",
                 ("356.4.b",),
                 [player],
