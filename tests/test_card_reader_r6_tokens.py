@@ -13,9 +13,10 @@ import yaml
 from read_cards import read_every_card, read_every_card_changed, verdicts_with
 
 from scenarios.card_reader import CardText, phrases, read_card
-from scenarios.cards import UNIT_TOKEN_ABILITIES, Card, all_cards
+from scenarios.cards import Card, all_cards
 from scenarios.kernel import CONDITIONS
 from scenarios.rules.tokens import token_definition
+from scenarios.token_kinds import UNIT_TOKEN_ABILITIES
 
 MINE = sorted(
     p

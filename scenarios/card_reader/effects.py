@@ -13,7 +13,7 @@ from typing import Any
 
 from scenarios.card_reader.keywords import engine_keyword
 from scenarios.card_reader.phrases import Context, another, icons_cost, number, reference, signed, target_spec
-from scenarios.cards import UNIT_TOKENS
+from scenarios.token_kinds import UNIT_TOKENS
 
 Instructions = list[dict[str, Any]]
 Builder = Callable[[re.Match, Context], Instructions | None]

@@ -32,8 +32,8 @@ from scenarios.card_reader.abilities import PARAGRAPH_READERS, TRIGGERS, Unread,
 from scenarios.card_reader.effects import template
 from scenarios.card_reader.phrases import UNIT_TAGS, Context
 from scenarios.card_reader.text import sentences
-from scenarios.cards import UNIT_TOKENS
 from scenarios.rules.board_conditions import TAG_SETS, tags_word
+from scenarios.token_kinds import UNIT_TOKENS
 
 # the tags a "non-<tag>" names: of the tokens (187) and the unit tags the reader knows
 _TAGS = {t.lower(): t for _, tags, _, _ in UNIT_TOKENS.values() for t in tags} | {k: v for k, v in UNIT_TAGS.items()}

@@ -4,8 +4,8 @@ that made it (182, 183), and played like a card of its type (185.2.a, 350.2). A 
 (359.2.c) unless the effect says it enters ready (184.1), at the location the effect gives (184.2), or else one
 its controller chooses among their base and the battlefields they control (355.2.a); a gear token enters ready at
 its controller's base (359.2.d) unless the effect says exhausted (184.1). It has no cost and no domain (185.3);
-the kinds cards create are defined by 187 (`cards.UNIT_TOKENS`, with the Might the instruction prints, and
-`cards.GEAR_TOKENS`). Battlefield tokens are not modelled.
+the kinds cards create are defined by 187 (`token_kinds.UNIT_TOKENS`, with the Might the instruction prints, and
+`token_kinds.GEAR_TOKENS`). Battlefield tokens are not modelled.
 
 `{op: play_token, token: recruit, might: 1, n: 2, to: here | base, ready: true, keywords: {Temporary: 1}}`,
 `{op: play_token, token: gold, n: 2, exhausted: true}`.
@@ -13,10 +13,11 @@ the kinds cards create are defined by 187 (`cards.UNIT_TOKENS`, with the Might t
 
 from __future__ import annotations
 
-from scenarios.cards import GEAR_TOKENS, UNIT_TOKEN_ABILITIES, UNIT_TOKENS, Card
+from scenarios.cards import Card
 from scenarios.game import Game
 from scenarios.kernel import calc, choose, do, instruction
 from scenarios.objects import Kind, Obj, Zone
+from scenarios.token_kinds import GEAR_TOKENS, UNIT_TOKEN_ABILITIES, UNIT_TOKENS
 
 
 def token_definition(kind: str, might: int = 0, keywords: dict[str, int] | None = None, ready: bool = False) -> Card:
