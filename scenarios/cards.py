@@ -77,7 +77,7 @@ class TargetSpec(Strict):
     optional: bool = False
     not_target: str | None = None  # must differ from another slot
     other: bool = False  # "another unit": not the source of the ability itself
-    tag: str | None = None  # "a friendly Mech": a unit with this tag (133.8)
+    tag: str | list[str] | None = None  # "a friendly Mech": a unit with this tag (133.8); a list: any of them
     domain: Domain | None = None  # "an enemy Chaos unit": one of the card's Domains (134.1)
     not_tag: str | None = None  # "a non-Dragon unit": a unit without this tag (133.8)
     of: str | None = None  # a move's destination: the earlier slot whose units move there (not where they are)
@@ -449,6 +449,10 @@ class Card(Strict):
 
     def has(self, keyword: str) -> bool:
         return keyword in self.keywords
+
+    def tagged(self, tag: str | list[str]) -> bool:
+        """Has it the tag (133.8), or one of a list ("a Bird, Cat, Dog, or Poro")?"""
+        return bool(set(self.tags) & ({tag} if isinstance(tag, str) else set(tag)))
 
     @property
     def cost(self) -> Cost:

@@ -241,3 +241,33 @@ def test_my_disputes_kill_all_four_tags_dropped(real_db):
 def test_hand_written_cards_carry_their_printed_tags():
     """The hand-written Pouty Poro is a Poro (133.8): dispute 485 counts it among A's tags."""
     assert "Poro" in all_cards()["Pouty Poro"].tags
+
+
+# -- a tag list as a target: "return a Bird, Cat, Dog, or Poro from your trash to your hand" ----------------------
+
+
+def test_a_tag_list_in_the_trash_reads_as_a_target_with_any_of_the_tags():
+    reading = read("Return a Bird, Cat, Dog, or Poro from your trash to your hand.", energy=2)
+    assert reading.status == "read", reading.unread
+    assert reading.definition["effects"] == [{"op": "return_from_trash", "what": "target"}]
+    spec = {"type": "unit", "zone": "trash", "tag": ["Bird", "Cat", "Dog", "Poro"]}
+    assert reading.definition["targets"] == {"target": spec}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Return a Bird, Cat, Dog, and Poro from your trash to your hand.",  # "and": no one card is all of them
+        "Return a Bird, Cat, or Yordle from your trash to your hand.",
+    ],
+)
+def test_a_tag_list_not_of_alternatives_or_not_known_is_refused(text):
+    assert read(text, energy=2).status == "unread"
+
+
+def test_my_disputes_kill_the_tag_list_dropped(real_db):
+    def untagged(mapping: dict) -> None:
+        if isinstance(mapping.get("tag"), list):
+            del mapping["tag"]
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, untagged)), "the tag list dropped survives"

@@ -22,7 +22,7 @@ from typing import Any
 
 from scenarios.card_reader.abilities import STATIC_READERS, TRIGGERS, _keywords
 from scenarios.card_reader.effects import instructions, template
-from scenarios.card_reader.phrases import number
+from scenarios.card_reader.phrases import number, tag_list
 from scenarios.rules.hand_size import HAND_SIZES
 
 _COUNT = r"(?P<n>\d+|two|three|four|five)"
@@ -160,12 +160,20 @@ def _in_any_order(m, ctx):
     return []
 
 
-@template("return from the trash", r"return an? (?P<kind>unit or gear|unit|gear|spell) from your trash to your hand")
+@template(
+    "return from the trash",
+    r"return an? (?P<kind>unit or gear|unit|gear|spell|[a-z, ]+ or [a-z]+) from your trash to your hand",
+)
 def _return_from_trash(m, ctx):
     """A card of your trash is a target (355.10.a: the trash is public), returned to your hand; "a unit or gear":
-    a permanent card (either kind)."""
-    slot = ctx.slot({"type": "permanent" if m["kind"] == "unit or gear" else m["kind"], "zone": "trash"})
-    return [{"op": "return_from_trash", "what": slot}]
+    a permanent card (either kind); "a Bird, Cat, Dog, or Poro": a unit with one of those tags (133.8)."""
+    spec: dict[str, Any] = {"type": "permanent" if m["kind"] == "unit or gear" else m["kind"], "zone": "trash"}
+    if m["kind"] not in ("unit or gear", "unit", "gear", "spell"):
+        listed = tag_list(m["kind"])
+        if listed is None or listed[1] != "or":
+            return None
+        spec = {"type": "unit", "zone": "trash", "tag": listed[0]}
+    return [{"op": "return_from_trash", "what": ctx.slot(spec)}]
 
 
 @template("banish from the trash", r"banish an? (?P<kind>unit|gear|spell) from your trash")
