@@ -492,7 +492,7 @@ def instructions_of(effect_list):
     """Every instruction of a list, including nested ones (`then`, `effects`, `instead`)."""
     for instruction in effect_list:
         yield instruction
-        for key in ("effects", "then", "else", "instead"):
+        for key in ("effects", "then", "else", "instead", "each_opponent_who_did"):
             value = instruction.get(key)
             if isinstance(value, list):
                 yield from instructions_of(value)

@@ -271,3 +271,42 @@ def test_my_disputes_kill_the_tag_list_dropped(real_db):
             del mapping["tag"]
 
     assert "mismatch" in _verdicts(read_every_card_changed(real_db, untagged)), "the tag list dropped survives"
+
+
+# -- "you and each opponent may ... For each opponent who did, you ..." -----------------------------------------
+
+
+def test_each_player_may_and_for_each_opponent_who_did_read_as_one_instruction():
+    effects = _effects(
+        "You and each opponent may play a Gold gear token exhausted. For each opponent who did, you draw 1."
+    )
+    gold = {"op": "play_token", "token": "gold", "n": 1, "exhausted": True}
+    assert effects == [
+        {
+            "op": "each_player",
+            "players": "each",
+            "optional": True,
+            "effects": [gold],
+            "each_opponent_who_did": [{"op": "draw", "n": 1}],
+        }
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "You and each opponent may play a 1 [Might] Recruit unit token here.",  # "here" is the controller's
+        "Draw 1. For each opponent who did, you draw 1.",  # no one chose to do anything
+    ],
+)
+def test_each_player_may_outside_its_reading_is_refused(text):
+    assert read(text, energy=2).status == "unread"
+
+
+@pytest.mark.parametrize("key", ["each_opponent_who_did", "optional"])
+def test_my_disputes_kill_each_player_may_read_wrong(real_db, key):
+    def change(mapping: dict) -> None:
+        if mapping.get("op") == "each_player" and mapping.get("optional"):
+            mapping.pop(key)
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, change)), f"{key} dropped survives"
