@@ -310,3 +310,52 @@ def test_my_disputes_kill_each_player_may_read_wrong(real_db, key):
             mapping.pop(key)
 
     assert "mismatch" in _verdicts(read_every_card_changed(real_db, change)), f"{key} dropped survives"
+
+
+# -- "play a 2 [Might] Sand Soldier unit token for each Equipment you control" -----------------------------------
+
+_FOR_EACH_TEXT = "Play a 2 [Might] Sand Soldier unit token for each Equipment you control."
+# A dispute judged with a card of that one sentence (Arise! says it with a "Then do this:" follow-up, read elsewhere)
+_FOR_EACH_DISPUTE = """
+meta: {id: read-test-tokens-for-each-equipment, title: "Tokens for each Equipment", tags: [card-reader, tokens]}
+answer: >-
+  One 2-Might Sand Soldier token (187.3) for each Equipment A controls as the spell resolves (359.3.f.2): two
+  Equipment (Doran's Blade, Long Sword), and a gear without the tag (Zhonya's Hourglass) not counted; B's Equipment
+  is not A's.
+rules: {core: "2026-06-18"}
+setup:
+  turn: {player: A}
+  players:
+    A:
+      energy: 2
+      hand: [{id: spell, card: Soldiers For Each}]
+      base:
+        - {id: blade, card: Doran's Blade}
+        - {id: sword, card: Long Sword}
+        - {id: hourglass, card: Zhonya's Hourglass}
+    B:
+      base: [{id: b-blade, card: Doran's Blade}]
+actions:
+  - {by: A, do: play, card: spell}
+  - {by: A, do: pass}
+  - {by: B, do: pass}
+expect:
+  players: {A: {units: [Sand Soldier at base, Sand Soldier at base]}, B: {units: []}}
+"""
+
+
+def test_a_token_for_each_thing_counted_reads_as_a_counted_number():
+    reading = read(_FOR_EACH_TEXT, energy=2)
+    assert reading.status == "read", reading.unread
+    count = {"count": {"who": "friendly gear", "tag": "Equipment"}, "times": 1}
+    assert reading.definition["effects"] == [{"op": "play_token", "token": "sand soldier", "might": 2, "n": count}]
+
+
+def test_a_token_for_each_equipment_is_played_once_per_equipment_and_its_mutant_dies(tmp_path):
+    dispute = tmp_path / "read-test-tokens-for-each-equipment.yaml"
+    dispute.write_text(_FOR_EACH_DISPUTE)
+    definition = {**read(_FOR_EACH_TEXT, energy=2).definition, "name": "Soldiers For Each", "real": None}
+    definition["made_up"] = True
+    assert verdicts_with({"Soldiers For Each": definition}, [dispute]) == ["match"]
+    once = {**definition, "effects": [{**definition["effects"][0], "n": 1}]}  # the count dropped: one token
+    assert verdicts_with({"Soldiers For Each": once}, [dispute]) == ["mismatch"]

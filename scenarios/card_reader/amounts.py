@@ -45,6 +45,8 @@ def counted(phrase: str, ctx: Context) -> dict[str, Any] | None:
     phrase = re.sub(r"^(?:each )?of ", "", phrase.strip())
     if phrase in ("cards in your trash", "card in your trash"):  # off the board a card's controller is its owner
         return {"who": "friendly card", "zone": "trash"}
+    if phrase in ("equipment you control", "your equipment"):  # gear with the Equipment tag (133.8, 719)
+        return {"who": "friendly gear", "tag": "Equipment"}
     if phrase in ("equipment attached to me", "equipment attached to it"):
         # "me" is the card itself: an Equipment's "me" (the equipped unit) is not said here
         return {"who": "attached gear", "tag": "Equipment"} if ctx.me == "this" and phrase.endswith("me") else None
@@ -175,6 +177,17 @@ def _might_for_each(m, ctx):
     to = _ref(m["obj"], ctx)
     amount = _per(m["n"], m["what"], ctx) if to is not None else None
     return None if amount is None else [{"op": "might", "amount": amount, "to": to}]
+
+
+@template("amount: for each", r"(?P<play>play an? .+? unit token.*?) for each (?P<what>.+)")
+def _token_for_each(m, ctx):
+    """ "Play a 2 [Might] Sand Soldier unit token for each Equipment you control": one token per thing counted
+    as it executes (359.3.f.2), the token as `effects` reads one."""
+    read = effects.instructions(m["play"], ctx, [])
+    amount = _per("1", m["what"], ctx)
+    if read is None or amount is None or len(read) != 1 or read[0]["op"] != "play_token" or read[0]["n"] != 1:
+        return None
+    return [{**read[0], "n": amount}]
 
 
 @template("amount: equal to", r"deal damage equal to (?P<q>.+?) to (?P<obj>.+)")

@@ -8,7 +8,8 @@ the kinds cards create are defined by 187 (`token_kinds.UNIT_TOKENS`, with the M
 `token_kinds.GEAR_TOKENS`). Battlefield tokens are not modelled.
 
 `{op: play_token, token: recruit, might: 1, n: 2, to: here | base, ready: true, keywords: {Temporary: 1}}`,
-`{op: play_token, token: gold, n: 2, exhausted: true}`.
+`{op: play_token, token: gold, n: 2, exhausted: true}`; `n` may be a quantity ("Play a 2 [M] Sand Soldier unit token
+for each Equipment you control", scenarios/rules/amounts.py).
 """
 
 from __future__ import annotations
@@ -63,7 +64,11 @@ def op_play_token(game: Game, run, ins) -> None:
     kind = ins["token"]
     rule = GEAR_TOKENS[kind][1] if kind in GEAR_TOKENS else UNIT_TOKENS[kind][3]
     definition = token_definition(kind, ins.get("might", 0), ins.get("keywords"), bool(ins.get("ready")))
-    for _ in range(ins.get("n", 1)):
+    n = calc.amount(game, run, ins.get("n", 1))  # "for each Equipment you control": counted now (359.3.f.2)
+    if n is None:
+        calc.impossible(game, run, "the number is null: no token is played", "359.3.e.12")
+        return
+    for _ in range(n):
         where = _location(game, run, ins, player, definition)
         if where is None:  # "here" of a source no longer anywhere: nowhere to play it (359.3.e.12)
             return
