@@ -428,6 +428,8 @@ class Card(Strict):
     token_of: Literal["unit", "gear"] = "unit"  # a token's type (185.2.d): a unit token, or a gear token (Gold)
     domains: list[Domain] = Field(default_factory=list)  # 134.1; a printed Power cost is of the card's domain
     tags: list[str] = Field(default_factory=list)  # 133.8 (Equipment, Mech, ...)
+    # "As you play me, choose Bird, Cat, Dog, or Poro. I gain that tag." (135.2.b.3): the tags chosen among
+    choose_tag: list[str] = Field(default_factory=list)
     might: int | None = None
     energy: int = 0
     power: int = 0

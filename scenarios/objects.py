@@ -206,6 +206,7 @@ class Obj(Journaled):
     banished_by: str | None = None
     hidden_turn: int | None = None  # the turn it was hidden (811.1.b: playable from the next turn)
     left_controller: str | None = None  # its controller as it last left the board ("its controller draws 2")
+    gained_tags: tuple[str, ...] = ()  # "As you play me, choose Bird, ... I gain that tag": while on the board
     # battlefields
     battlefield_controller: str | None = None
     contested_by: str | None = None
@@ -227,6 +228,7 @@ class Obj(Journaled):
         "moves_this_turn",
         "empowered",
         "granted",
+        "gained_tags",
         "modifiers",
         "contested_by",
         "staged",
@@ -237,6 +239,12 @@ class Obj(Journaled):
         if key == "battlefield_controller":
             return (self.id, "controller")
         return (self.id, key) if key in self._SHOWN else None
+
+    def tagged(self, tag: str | list[str]) -> bool:
+        """Has it the tag (133.8), printed or gained, or one of a list ("a Bird, Cat, Dog, or Poro")?"""
+        wanted = {tag} if isinstance(tag, str) else set(tag)
+        printed = set(self.definition.tags) if self.definition is not None else set()
+        return bool((printed | set(self.gained_tags)) & wanted)
 
     def where(self) -> str:
         """The object's location on the board, or its zone elsewhere."""

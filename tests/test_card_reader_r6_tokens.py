@@ -359,3 +359,44 @@ def test_a_token_for_each_equipment_is_played_once_per_equipment_and_its_mutant_
     assert verdicts_with({"Soldiers For Each": definition}, [dispute]) == ["match"]
     once = {**definition, "effects": [{**definition["effects"][0], "n": 1}]}  # the count dropped: one token
     assert verdicts_with({"Soldiers For Each": once}, [dispute]) == ["mismatch"]
+
+
+# -- "As you play me, choose Bird, Cat, Dog, or Poro. I gain that tag." and "... if your units have all of ..." --
+
+
+def test_a_tag_chosen_as_played_reads_as_the_tags_to_choose_among():
+    reading = read(
+        "As you play me, choose Bird, Cat, Dog, or Poro. I gain that tag.\nWhen I hold, score 1 point if your units"
+        " have all of the following tags among them — Bird, Cat, Dog, and Poro.",
+        "Unit",
+        energy=6,
+        might=6,
+    )
+    assert reading.status == "read", reading.unread
+    assert reading.definition["choose_tag"] == ["Bird", "Cat", "Dog", "Poro"]
+    (trigger,) = reading.definition["triggers"]
+    word = "your units have the tags Bird, Cat, Dog, Poro"
+    assert trigger["effects"] == [{"op": "if", "condition": word, "then": [{"op": "score", "n": 1}]}]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("As you play me, choose Bird, Cat, Dog, and Poro. I gain that tag.", "Unit"),  # not a choice
+        ("As you play me, choose Bird, Cat, or Yordle. I gain that tag.", "Unit"),
+        ("Draw 1 if your units have all of the following tags among them — Bird, Cat, and Dog.", "Spell"),  # no set
+    ],
+)
+def test_a_tag_choice_or_tag_set_outside_the_reading_is_refused(text, kind):
+    assert read(text, kind, energy=6, might=6).status == "unread"
+
+
+@pytest.mark.parametrize("key", ["choose_tag", "condition"])
+def test_my_disputes_kill_the_chosen_tag_or_its_condition_dropped(real_db, key):
+    def dropped(mapping: dict) -> None:
+        if key == "choose_tag":
+            mapping.pop("choose_tag", None)
+        elif mapping.get("op") == "if" and str(mapping.get("condition", "")).startswith("your units have the tags"):
+            mapping["else"] = mapping["then"]  # done whether the tags are there or not
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, dropped)), f"{key} dropped survives"

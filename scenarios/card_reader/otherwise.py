@@ -9,6 +9,7 @@ instruction executes (364.3.a), its `then` if it holds, its `else` (the "Otherwi
                                          `rules/discounts.py` registers, 133.8); "a facedown card" likewise
     if you have N+ <units>, <instructions>   {op: if_amount, amount: {count: your units ...}, at_least: N, then}
     if you control N or more <objects>, <instructions>   the same, over what you control ("two or more gear")
+    <instructions> if your units have all of the following tags among them — <tags>   {op: if, condition: <word>}
     if you control N or more/fewer runes, <instructions>   {op: if, condition: "you control N or fewer runes"}
     if i'm at a battlefield, <instructions>  {op: if, condition: "at a battlefield"}; "there" in it is where I am
     <instructions> if it has N might or less   {op: if_amount, amount: might_of:<it>, at_most: N, then}
@@ -25,7 +26,8 @@ from typing import Any
 from scenarios.card_reader.abilities import INSTEAD
 from scenarios.card_reader.amounts import counted
 from scenarios.card_reader.effects import instructions, template
-from scenarios.card_reader.phrases import UNIT_TAGS, Context, number
+from scenarios.card_reader.phrases import UNIT_TAGS, Context, number, tag_list
+from scenarios.rules.board_conditions import TAG_SETS, tags_word
 
 _STATES = r"attacking|defending|\[empowered\]|stunned|buffed|\[mighty\]"  # the states `if_it` knows
 
@@ -56,6 +58,20 @@ def _if_it_was(m, ctx):
         ctx.targets = saved
         return None
     return [{"op": "if_it", "it": it, "state": f"was {m['side']}", "then": then}]
+
+
+@template(
+    "if your units have all the tags",
+    r"(?P<then>.+) if your units have all of the following tags among them \u2014 (?P<tags>.+)",
+)
+def _if_all_tags(m, ctx):
+    """ "Score 1 point if your units have all of the following tags among them — Bird, Cat, Dog, and Poro": the
+    condition word of that list (`board_conditions.TAG_SETS`, 133.8), checked as it executes (364.3.a)."""
+    listed = tag_list(m["tags"])
+    if listed is None or listed[1] != "and" or tuple(listed[0]) not in TAG_SETS:
+        return None
+    then = instructions(m["then"], ctx, [])
+    return None if not then else [{"op": "if", "condition": tags_word(listed[0]), "then": then}]
 
 
 @template("if it has N might or less", r"(?:then,? )?(?P<then>.+?) if it has (?P<n>\d+) might or (?P<side>less|more)")

@@ -113,7 +113,7 @@ def quantity(game: Game, view: View, value: dict, run=None) -> int | None:
 
 def tags_among(objects: list[Obj], tags: list[str]) -> int:
     """How many of `tags` the objects have among them: each tag once, however many have it (133.8)."""
-    return sum(1 for tag in tags if any(obj.definition is not None and tag in obj.definition.tags for obj in objects))
+    return sum(1 for tag in tags if any(obj.tagged(tag) for obj in objects))
 
 
 def _any_zone(game: Game, view: View, reference: str, run) -> Obj | None:

@@ -317,10 +317,22 @@ def enter_board(game: Game, card, player: str, location: str, ready: bool, hidde
     card.designation, card.stunned, card.moves_this_turn, card.empowered = None, False, 0, False
     card.triggered_in_combat = ()
     card.hidden_turn = None
+    card.gained_tags = _tag_chosen(game, card, player)
     card.timestamp = game.tick()
     if game.is_battlefield(location):
         calc.contest(game, game.objects[location], player, "190.3.a.1")
     calc.fire(game, Event("play", unit=card.id, player=player, location=location, card=card.id, hidden_at=hidden_at))
+
+
+def _tag_chosen(game: Game, card, player: str) -> tuple[str, ...]:
+    """ "As you play me, choose Bird, Cat, Dog, or Poro. I gain that tag.": chosen by its player as it is played
+    (135.2.b.3), the tag its own while it is on the board (a new object after, 124.1)."""
+    options = list(card.definition.choose_tag) if card.definition is not None else []
+    if not options:
+        return ()
+    tag = choose(game, "tag", player, f"{card.id}: the tag it gains as it is played", options, "135.2.b.3")
+    note(game, StepKind.EFFECT, "tag", f"{card.id} gains the {tag} tag", "135.2.b.3", ("133.8",), [card.id])
+    return (tag,)
 
 
 def card_finalized(game: Game, card, player: str) -> None:
