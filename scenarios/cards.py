@@ -47,9 +47,10 @@ class TargetSpec(Strict):
     # "permanent": a unit or a gear card ("a unit or gear from your trash"; 133.4.a.2: the permanent types)
     # "player": a player chosen (355.10: a player mentioned is a target), "enemy" side: an opponent
     # "mode": which of a bulleted list of modes (355.3), "1" to `modes`
-    type: Literal["unit", "spell", "gear", "permanent", "card_in_hand", "battlefield", "location", "player", "mode"] = (
-        "unit"
-    )
+    # "card": a card of any type (only of a zone: "two cards with [Hidden] from your trash")
+    type: Literal[
+        "unit", "spell", "gear", "permanent", "card", "card_in_hand", "battlefield", "location", "player", "mode"
+    ] = "unit"
     side: Literal["friendly", "enemy", "any"] = "any"
     # "not_here": anywhere but where the source is (a unit a move "to here" may choose, 355.4.a); "my_battlefield":
     # here, and here is a battlefield (a base is each player's own: an enemy unit is never in mine)
@@ -83,6 +84,7 @@ class TargetSpec(Strict):
     not_tag: str | None = None  # "a non-Dragon unit": a unit without this tag (133.8)
     of: str | None = None  # a move's destination: the earlier slot whose units move there (not where they are)
     zone: Literal["trash", "hand"] | None = None  # "a unit from your trash / hand": a card of its chooser's (355.10.a)
+    keyword: str | None = None  # "cards with [Hidden] from your trash": a card of a zone with that printed keyword
     modes: int | None = None  # a "mode" choice: how many modes it chooses among (355.3)
     # "choose one you've not chosen this turn" ("turn"): not a mode chosen for this ability of this object this turn;
     # "choose one you haven't already chosen" ("item"): not one chosen for another execution of it (Repeat, 820.2)

@@ -400,3 +400,36 @@ def test_my_disputes_kill_the_chosen_tag_or_its_condition_dropped(real_db, key):
             mapping["else"] = mapping["then"]  # done whether the tags are there or not
 
     assert "mismatch" in _verdicts(read_every_card_changed(real_db, dropped)), f"{key} dropped survives"
+
+
+# -- "Return up to two cards with [Hidden] from your trash ..." and "You can hide cards ignoring costs this turn" --
+
+
+def test_up_to_two_cards_with_a_keyword_in_the_trash_read_as_two_optional_targets():
+    reading = read(
+        "Return up to two cards with [Hidden] from your trash to your hand. You can hide cards ignoring costs this"
+        " turn.",
+        energy=2,
+    )
+    assert reading.status == "read", reading.unread
+    assert reading.definition["effects"] == [
+        {"op": "return_from_trash", "what": ["target", "other"]},
+        {"op": "hide_ignoring_costs"},
+    ]
+    spec = {"type": "card", "zone": "trash", "keyword": "Hidden", "optional": True}
+    assert reading.definition["targets"] == {"target": spec, "other": {**spec, "not_target": "target"}}
+
+
+def test_up_to_two_cards_with_an_unknown_keyword_are_refused():
+    assert read("Return up to two cards with [Sparkly] from your trash to your hand.", energy=2).status == "unread"
+
+
+@pytest.mark.parametrize("mutant", ["keyword dropped", "hides still paid"])
+def test_my_disputes_kill_the_hidden_readings_wrong(real_db, mutant):
+    def change(mapping: dict) -> None:
+        if mutant == "keyword dropped" and mapping.get("zone") == "trash":
+            mapping.pop("keyword", None)
+        if mutant == "hides still paid" and mapping.get("op") == "hide_ignoring_costs":
+            mapping.update({"op": "draw", "n": 0})
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, change)), f"{mutant} survives"

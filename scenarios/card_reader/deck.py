@@ -22,6 +22,7 @@ from typing import Any
 
 from scenarios.card_reader.abilities import STATIC_READERS, TRIGGERS, _keywords
 from scenarios.card_reader.effects import instructions, template
+from scenarios.card_reader.keywords import engine_keyword
 from scenarios.card_reader.phrases import number, tag_list
 from scenarios.rules.hand_size import HAND_SIZES
 
@@ -174,6 +175,25 @@ def _return_from_trash(m, ctx):
             return None
         spec = {"type": "unit", "zone": "trash", "tag": listed[0]}
     return [{"op": "return_from_trash", "what": ctx.slot(spec)}]
+
+
+@template("return from the trash", r"return up to two cards with \[(?P<kw>[a-z]+)\] from your trash to your hand")
+def _return_two_with(m, ctx):
+    """ "Return up to two cards with [Hidden] from your trash to your hand": two optional targets there (355.13;
+    355.10.a), cards of any type with that keyword printed, the second not the first; returned together."""
+    keyword = engine_keyword(m["kw"])
+    if keyword is None:
+        return None
+    spec = {"type": "card", "zone": "trash", "keyword": keyword, "optional": True}
+    first = ctx.slot(dict(spec))
+    second = ctx.slot({**spec, "not_target": first})
+    return [{"op": "return_from_trash", "what": [first, second]}]
+
+
+@template("hide ignoring costs", r"you can hide cards ignoring costs this turn")
+def _hide_free(m, ctx):
+    """ "You can hide cards ignoring costs this turn": the [A] of hiding (811.1.b) not paid until the turn ends."""
+    return [{"op": "hide_ignoring_costs"}]
 
 
 @template("banish from the trash", r"banish an? (?P<kind>unit|gear|spell) from your trash")

@@ -30,7 +30,12 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         return (
             obj.zone == (Zone.TRASH if spec.zone == "trash" else Zone.HAND)
             and obj.owner == ctx.controller
-            and (obj.kind == spec.type or (spec.type == "permanent" and obj.kind in (Kind.UNIT, Kind.GEAR)))
+            and (
+                obj.kind == spec.type
+                or spec.type == "card"
+                or (spec.type == "permanent" and obj.kind in (Kind.UNIT, Kind.GEAR))
+            )
+            and (spec.keyword is None or (obj.definition is not None and obj.definition.has(spec.keyword)))
             and (spec.tag is None or obj.tagged(spec.tag))  # 133.8
             and (spec.max_cost is None or obj.definition.energy <= spec.max_cost)
             and (spec.max_power is None or obj.definition.power <= spec.max_power)
