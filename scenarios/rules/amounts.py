@@ -73,7 +73,7 @@ def _one(game: Game, view: View, reference: str, run) -> Obj | None:
 
 
 @query("quantity")
-def quantity(game: Game, view: View, value: dict, run=None) -> int | None:
+def quantity(game: Game, view: View, value: dict | Quantity, run=None) -> int | None:
     """The number a quantity names now, from `view` (an instruction's item or a passive's source); None when
     what it counts about is no longer available (359.3.e.12)."""
     q = value if isinstance(value, Quantity) else Quantity.model_validate(value)
@@ -87,8 +87,8 @@ def quantity(game: Game, view: View, value: dict, run=None) -> int | None:
         found = (obj for obj in game.objects.values() if calc.matches_object(game, q.total_might, view, obj))
         return q.times * sum(calc.might(game, obj) for obj in found if obj.kind == Kind.UNIT)
     if q.tags_among is not None:  # "for each of the following tags among your units — Bird, Cat, Dog, and Poro"
-        found = [obj for obj in game.objects.values() if calc.matches_object(game, q.tags_among, view, obj)]
-        return q.times * tags_among(found, q.tags or [])
+        among = [obj for obj in game.objects.values() if calc.matches_object(game, q.tags_among, view, obj)]
+        return q.times * tags_among(among, q.tags or [])
     if q.points is not None:
         return q.times * game.players[view.you].points if view.you in game.players else None
     if q.raise_to is not None:
