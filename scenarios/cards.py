@@ -291,6 +291,8 @@ class Discount(Strict):
     power: int = 0
     condition: str | None = None
     for_each: CountWord | Quantity | None = None  # a word, or a quantity counted from the card's player's view
+    # "This costs [2] less if you choose a Bird, Cat, Dog, or Poro": only if an object chosen has one (133.8)
+    chosen_tag: list[str] | None = None
     minimum: int | None = None
 
 

@@ -433,3 +433,29 @@ def test_my_disputes_kill_the_hidden_readings_wrong(real_db, mutant):
             mapping.update({"op": "draw", "n": 0})
 
     assert "mismatch" in _verdicts(read_every_card_changed(real_db, change)), f"{mutant} survives"
+
+
+# -- "This costs [2 Energy] less if you choose a Bird, Cat, Dog, or Poro" -----------------------------------------
+
+
+def test_a_discount_on_a_chosen_tag_reads_as_the_tags_chosen():
+    reading = read(
+        "This costs [2 Energy] less if you choose a Bird, Cat, Dog, or Poro.\nReturn a unit from your trash to"
+        " your hand.",
+        energy=3,
+    )
+    assert reading.status == "read", reading.unread
+    assert reading.definition["discounts"] == [{"energy": 2, "chosen_tag": ["Bird", "Cat", "Dog", "Poro"]}]
+
+
+def test_a_discount_on_a_chosen_tag_of_a_unit_or_an_unknown_tag_is_refused():
+    unit = read("This costs [2 Energy] less if you choose a Bird, Cat, Dog, or Poro.", "Unit", energy=3, might=2)
+    assert unit.status == "unread"  # a unit chooses nothing as it is played (355.5.b)
+    assert read("This costs [2 Energy] less if you choose a Bird or Yordle.\nDraw 1.", energy=3).status == "unread"
+
+
+def test_my_disputes_kill_the_chosen_tag_of_a_discount_dropped(real_db):
+    def dropped(mapping: dict) -> None:
+        mapping.pop("chosen_tag", None)
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, dropped)), "the discount's chosen tag survives"

@@ -17,7 +17,7 @@ from scenarios.card_reader.amounts import tags_among
 from scenarios.card_reader.effects import instructions, template
 from scenarios.card_reader.entering import death_condition, enters_ready_if
 from scenarios.card_reader.keywords import engine_keyword, keyword_prefix
-from scenarios.card_reader.phrases import UNIT_TAGS, Context, icons_cost, reference
+from scenarios.card_reader.phrases import UNIT_TAGS, Context, icons_cost, reference, tag_list
 from scenarios.card_reader.text import sentences
 
 PAID = "additional cost paid"  # the condition word (356.4.f.1)
@@ -242,6 +242,7 @@ _CONDITIONS = {
     "you control something that's [empowered]": "you control something empowered",
 }
 _CONDITIONS.update({f"you control a {word}": f"you control a {tag}" for word, tag in UNIT_TAGS.items()})
+_IF_CHOSEN = re.compile(r"this costs " + _ICONS + r" less if you choose an? (?P<tags>.+)")
 _LESS_IF = re.compile(
     r"(?:this|i) costs? "
     + _ICONS
@@ -268,6 +269,14 @@ _FOR_EACH = re.compile(
 
 def read_discount(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
     text = text.rstrip(".")
+    chosen = _IF_CHOSEN.fullmatch(text)
+    if chosen and card["type"] == "spell":  # "This costs [2] less if you choose a Bird, Cat, Dog, or Poro"
+        listed, off = tag_list(chosen["tags"]), _off(chosen["icons"], card)
+        if listed is None or listed[1] != "or" or not off:
+            raise Unread(text)
+        card.setdefault("discounts", []).append({**off, "chosen_tag": listed[0]})
+        used.append("costs: this costs less if you choose a <tag>")
+        return True
     conditional = _LESS_IF.fullmatch(text)
     if conditional:
         cond = conditional["cond"] or conditional["cond2"]

@@ -45,6 +45,23 @@ def _count(game: Game, word: str, player: str, card) -> int:
     raise ValueError(f"no count named {word!r}")
 
 
+def _chose_tagged(game: Game, tags: list[str], choices) -> bool:
+    """ "If you choose a Bird, Cat, Dog, or Poro": an object chosen as the card is played (its targets, chosen
+    before its cost is determined, 350) has one of the tags (133.8)."""
+    chosen = [ref[0] for choice in choices for refs in choice.values() for ref in refs if not isinstance(ref, str)]
+    held = any(game.objects[i].tagged(tags) for i in chosen if i in game.objects)
+    note(
+        game,
+        StepKind.EFFECT,
+        "discount",
+        f"a {' / '.join(tags)} is{'' if held else ' not'} chosen",
+        "356.4.a",
+        ("133.8",),
+        chosen,
+    )
+    return held
+
+
 def _said(for_each) -> str:
     return for_each.words() if isinstance(for_each, Quantity) else str(for_each)
 
@@ -238,6 +255,8 @@ def changed_cost(game: Game, card, player: str, cost: Cost, choices=()) -> Cost:
         if discount.condition is not None and not calc.decide_condition(
             game, discount.condition, Condition(player, card.id, True), definition.name, "it costs less", "356.4.a"
         ):
+            continue
+        if discount.chosen_tag and not _chose_tagged(game, discount.chosen_tag, choices):
             continue
         energy, power = discount_amount(game, discount, player, card)
         if discount.for_each:
