@@ -459,3 +459,38 @@ def test_my_disputes_kill_the_chosen_tag_of_a_discount_dropped(real_db):
         mapping.pop("chosen_tag", None)
 
     assert "mismatch" in _verdicts(read_every_card_changed(real_db, dropped)), "the discount's chosen tag survives"
+
+
+# -- "Choose a unit you control at another location. Move me to its location and it to my original location." ----
+
+
+def test_a_swap_of_locations_reads_as_one_instruction_on_me_and_the_unit_chosen():
+    reading = read(
+        "When you play me, you may choose a unit you control at another location. Move me to its location and it"
+        " to my original location.",
+        "Unit",
+        energy=2,
+        might=2,
+    )
+    assert reading.status == "read", reading.unread
+    (trigger,) = reading.definition["triggers"]
+    assert trigger["optional"] and trigger["effects"] == [{"op": "swap_locations", "a": "this", "b": "target"}]
+    assert trigger["targets"] == {"target": {"type": "unit", "side": "friendly", "where": "not_here"}}
+
+
+def test_a_swap_of_locations_without_a_unit_chosen_or_on_a_spell_is_refused():
+    assert read("Move me to its location and it to my original location.", "Unit", might=2).status == "unread"
+    spell = "Choose a unit you control. Move me to its location and it to my original location."
+    assert read(spell, energy=2).status == "unread"  # a spell is on no location ("me" is no unit)
+
+
+@pytest.mark.parametrize("mutant", ["anywhere", "only me"])
+def test_my_disputes_kill_the_swap_read_wrong(real_db, mutant):
+    def change(mapping: dict) -> None:
+        if mutant == "anywhere" and mapping.get("where") == "not_here" and mapping.get("side") == "friendly":
+            mapping.pop("where")
+        if mutant == "only me" and mapping.get("op") == "swap_locations":
+            mapping.clear()
+            mapping.update({"op": "move", "what": "this", "to": "location_of:target"})
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, change)), f"the swap read {mutant} survives"

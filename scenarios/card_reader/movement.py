@@ -1,6 +1,6 @@
 """Movement templates (the `move` instruction of scenarios/rules/movement.py; 446-447, 355.4): a unit moved "to
-here", "up to N units" moved to base, "from here to its base", "then move your unit there", and a unit that
-"deals damage equal to ..." itself (417.6.b.3).
+here", "up to N units" moved to base, "from here to its base", "then move your unit there", "move me to its location and it to my original location" (`swap_locations`), and a
+unit that "deals damage equal to ..." itself (417.6.b.3).
 
 A move's destination must differ from where the unit is (355.4.a): each template picks units that can go there
 ("to base": units at a battlefield; "to here": units elsewhere), so no choice the engine accepts is illegal.
@@ -181,3 +181,13 @@ def _read_cant_move(text: str, card: dict[str, Any], used: list[str]) -> bool:
 
 
 STATIC_READERS.append(_read_cant_move)
+
+
+@template("move: swap", r"move me to its location and it to my original location")
+def _swap_locations(m, ctx):
+    """ "Choose a unit you control at another location. Move me to its location and it to my original location":
+    each moved to where the other was (`swap_locations`), both read before either moves."""
+    it = ctx.it
+    if it not in ctx.targets or ctx.targets[it].get("type") != "unit" or ctx.me != "this" or ctx.card_type != "unit":
+        return None
+    return [{"op": "swap_locations", "a": "this", "b": it}]

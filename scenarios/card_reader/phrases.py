@@ -64,6 +64,7 @@ _QUALIFIERS: tuple[tuple[str, dict[str, Any]], ...] = (
     (r" (?:in|at) (?:a|your|its owner's|their) base", {"where": "base"}),
     (r" from a battlefield", {"where": "battlefield"}),
     (r" at battlefields", {"where": "battlefield", "plural": True}),
+    (r" at another location", {"where": "not_here"}),  # not where the source is (a base or a battlefield)
     (r" in combat", {"where": "combat", "plural": True}),
 )
 _ONE = re.compile(
