@@ -85,6 +85,7 @@ class TargetSpec(Strict):
     of: str | None = None  # a move's destination: the earlier slot whose units move there (not where they are)
     zone: Literal["trash", "hand"] | None = None  # "a unit from your trash / hand": a card of its chooser's (355.10.a)
     keyword: str | None = None  # "cards with [Hidden] from your trash": a card of a zone with that printed keyword
+    name: str | None = None  # "a Shadow Clone you control": a unit of that name (a token kind's, 187.11)
     modes: int | None = None  # a "mode" choice: how many modes it chooses among (355.3)
     # "choose one you've not chosen this turn" ("turn"): not a mode chosen for this ability of this object this turn;
     # "choose one you haven't already chosen" ("item"): not one chosen for another execution of it (Repeat, 820.2)

@@ -494,3 +494,22 @@ def test_my_disputes_kill_the_swap_read_wrong(real_db, mutant):
             mapping.update({"op": "move", "what": "this", "to": "location_of:target"})
 
     assert "mismatch" in _verdicts(read_every_card_changed(real_db, change)), f"the swap read {mutant} survives"
+
+
+def test_a_swap_with_a_token_kind_reads_as_a_unit_of_that_name():
+    reading = read(
+        "[1 Energy]: Move me and a Shadow Clone you control to each other's locations.", "Unit", energy=5, might=5
+    )
+    assert reading.status == "read", reading.unread
+    (ability,) = reading.definition["activated"]
+    assert ability["effects"] == [{"op": "swap_locations", "a": "this", "b": "unit"}]
+    assert ability["targets"] == {"unit": {"type": "unit", "side": "friendly", "name": "Shadow Clone"}}
+    zaun = "[1 Energy]: Move me and a Chemtech Golem you control to each other's locations."  # no such token (187)
+    assert read(zaun, "Unit", energy=5, might=5).status == "unread"
+
+
+def test_my_disputes_kill_the_token_name_dropped(real_db):
+    def dropped(mapping: dict) -> None:
+        mapping.pop("name", None) if mapping.get("name") == "Shadow Clone" else None
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, dropped)), "'a Shadow Clone' as any unit survives"

@@ -14,6 +14,7 @@ from scenarios.card_reader.abilities import STATIC_READERS
 from scenarios.card_reader.amounts import measure
 from scenarios.card_reader.effects import _ref, template
 from scenarios.card_reader.phrases import compares_me, target_spec
+from scenarios.token_kinds import UNIT_TOKENS
 
 _UP_TO = {"2": 2, "two": 2, "3": 3, "three": 3}  # "up to N": N different units
 
@@ -191,3 +192,13 @@ def _swap_locations(m, ctx):
     if it not in ctx.targets or ctx.targets[it].get("type") != "unit" or ctx.me != "this" or ctx.card_type != "unit":
         return None
     return [{"op": "swap_locations", "a": "this", "b": it}]
+
+
+@template("move: swap", rf"move me and an? (?P<kind>{'|'.join(UNIT_TOKENS)}) you control to each other's locations")
+def _swap_with_a_token(m, ctx):
+    """ "Move me and a Shadow Clone you control to each other's locations": a unit of that token kind's name
+    (187), chosen (355.8), and the two swapped (`swap_locations`)."""
+    if ctx.me != "this" or ctx.card_type != "unit":
+        return None
+    slot = ctx.slot({"type": "unit", "side": "friendly", "name": UNIT_TOKENS[m["kind"]][0]})
+    return [{"op": "swap_locations", "a": "this", "b": slot}]

@@ -56,6 +56,8 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         return False  # "an enemy Chaos unit": of that Domain (134.1)
     if spec.other and obj.id == ctx.source:  # "another unit": one other than the ability's source
         return False
+    if spec.name is not None and obj.card != spec.name:  # "a Shadow Clone you control": by its name (187.11)
+        return False
     if spec.tag is not None and not obj.tagged(spec.tag):  # "a friendly Mech" (133.8), a tag it gained too
         return False
     if spec.not_tag is not None and obj.tagged(spec.not_tag):  # "a non-Dragon unit" (133.8)
