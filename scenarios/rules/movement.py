@@ -222,12 +222,12 @@ def op_swap_locations(game: Game, run, ins) -> None:
         calc.impossible(game, run, "a unit to swap locations with is gone: nothing moves", "359.3.e.12")
         return
     first, second = game.objects[found[0][0]], game.objects[found[1][0]]
-    places = (second.location, first.location)  # "its location", "my original location"
-    if places[0] == places[1] or None in places:
+    its, mine = second.location, first.location  # "its location", "my original location"
+    if its is None or mine is None or its == mine:
         calc.impossible(game, run, "they are at the same location: neither moves", "355.4.a")
         return
-    for unit, place in zip((first, second), places, strict=True):
-        do.move(game, [unit.id], place, run.item.label, because=run.because)
+    do.move(game, [first.id], its, run.item.label, because=run.because)
+    do.move(game, [second.id], mine, run.item.label, because=run.because)
 
 
 @instruction("recall")
