@@ -81,7 +81,7 @@ class TypedProcedures(Protocol):
     def create_lasting_replacement(self, game: Any, lasting: Any, /, *, because: Because) -> Any:
         """scenarios.rules.replacement.create_lasting_replacement"""
 
-    def deal(self, game: Any, amounts: dict, source: str | None, label: str | None = ..., /, *, because: Because) -> Any:
+    def deal(self, game: Any, amounts: dict, source: str | None, label: str | None = ..., via: str | None = ..., /, *, because: Because) -> Any:
         """scenarios.rules.damage.deal"""
 
     def designate(self, game: Any, unit: Any, role: Any, /, *, because: Because) -> Any:

@@ -115,7 +115,7 @@ def _triggered(game: Game, source, index, trigger, event: Event, leaving, rule=N
         kinds = calc.event_aliases(game, source, flt.event)
         if event.kind not in kinds:
             return None
-    if not calc.ability_is_active(game, source, flt):
+    if index is not None and not calc.ability_is_active(game, source, flt):  # keyword abilities: keyword_triggers
         return None
     if source.id in leaving and not (flt.who in SELF_WORDS and event.unit == source.id):
         return None
