@@ -209,6 +209,7 @@ class Obj(Journaled):
     banished_by: str | None = None
     hidden_turn: int | None = None  # the turn it was hidden (811.1.b: playable from the next turn)
     left_controller: str | None = None  # its controller as it last left the board ("its controller draws 2")
+    gained_tags: tuple[str, ...] = ()  # "As you play me, choose Bird, ... I gain that tag": while on the board
     # battlefields
     battlefield_controller: str | None = None
     contested_by: str | None = None
@@ -230,6 +231,7 @@ class Obj(Journaled):
         "moves_this_turn",
         "empowered",
         "granted",
+        "gained_tags",
         "modifiers",
         "contested_by",
         "staged",
@@ -240,6 +242,12 @@ class Obj(Journaled):
         if key == "battlefield_controller":
             return (self.id, "controller")
         return (self.id, key) if key in self._SHOWN else None
+
+    def tagged(self, tag: str | list[str]) -> bool:
+        """Has it the tag (133.8), printed or gained, or one of a list ("a Bird, Cat, Dog, or Poro")?"""
+        wanted = {tag} if isinstance(tag, str) else set(tag)
+        printed = set(self.definition.tags) if self.definition is not None else set()
+        return bool((printed | set(self.gained_tags)) & wanted)
 
     def where(self) -> str:
         """The object's location on the board, or its zone elsewhere."""
@@ -281,6 +289,7 @@ class Player(Journaled):
     # what the cards the player plays cost this turn, by an effect ("the next spell you play this turn costs [5]
     # less"): (kind of card, signed Energy, signed Power, used up by the next such card, label)
     cost_changes: tuple[tuple[str, int, int, bool, str], ...] = ()
+    hides_ignoring_costs: bool = False  # "You can hide cards ignoring costs this turn" (811.1.b's [A] not paid)
 
     def change_label(self, key: str):
         return (f"player {self.name}", key)

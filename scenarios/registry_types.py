@@ -532,7 +532,7 @@ class TypedQueries(Protocol):
     def put_chosen_on_chain(self, game: Any, item: Any, via: str) -> None:
         """scenarios.rules.chain.put_chosen_on_chain"""
 
-    def quantity(self, game: Any, view: Any, value: dict, run: Any = ...) -> int | None:
+    def quantity(self, game: Any, view: Any, value: Any, run: Any = ...) -> int | None:
         """scenarios.rules.amounts.quantity"""
 
     def recall_attackers_if_defenders_remain(self, game: Any) -> None:

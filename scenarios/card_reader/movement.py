@@ -1,7 +1,7 @@
 """Movement templates (the `move` instruction of scenarios/rules/movement.py; 446-447, 355.4): a unit moved "to
-here", "up to N units" moved to base, "from here to its base", "then move your unit there", and a unit that
-"deals damage equal to ..." itself (417.6.b.3); "Then, if there's an enemy unit alone at that battlefield, ...":
-where the unit moved from (`from_as`).
+here", "up to N units" moved to base, "from here to its base", "then move your unit there", "move me to its
+location and it to my original location" (`swap_locations`), and a unit that "deals damage equal to ..." itself (417.6.b.3); "Then, if there's
+an enemy unit alone at that battlefield, ...": where the unit moved from (`from_as`).
 
 A move's destination must differ from where the unit is (355.4.a): each template picks units that can go there
 ("to base": units at a battlefield; "to here": units elsewhere), so no choice the engine accepts is illegal.
@@ -16,6 +16,7 @@ from scenarios.card_reader.abilities import INSTEAD, STATIC_READERS
 from scenarios.card_reader.amounts import measure
 from scenarios.card_reader.effects import _ref, instructions, template
 from scenarios.card_reader.phrases import compares_me, target_spec
+from scenarios.token_kinds import UNIT_TOKENS
 
 _UP_TO = {"2": 2, "two": 2, "3": 3, "three": 3}  # "up to N": N different units
 
@@ -209,3 +210,22 @@ def _alone_where_it_moved_from(sentence: str, before: list, ctx, used: list[str]
 
 
 INSTEAD.append(_alone_where_it_moved_from)
+
+@template("move: swap", r"move me to its location and it to my original location")
+def _swap_locations(m, ctx):
+    """ "Choose a unit you control at another location. Move me to its location and it to my original location":
+    each moved to where the other was (`swap_locations`), both read before either moves."""
+    it = ctx.it
+    if it not in ctx.targets or ctx.targets[it].get("type") != "unit" or ctx.me != "this" or ctx.card_type != "unit":
+        return None
+    return [{"op": "swap_locations", "a": "this", "b": it}]
+
+
+@template("move: swap", rf"move me and an? (?P<kind>{'|'.join(UNIT_TOKENS)}) you control to each other's locations")
+def _swap_with_a_token(m, ctx):
+    """ "Move me and a Shadow Clone you control to each other's locations": a unit of that token kind's name
+    (187), chosen (355.8), and the two swapped (`swap_locations`)."""
+    if ctx.me != "this" or ctx.card_type != "unit":
+        return None
+    slot = ctx.slot({"type": "unit", "side": "friendly", "name": UNIT_TOKENS[m["kind"]][0]})
+    return [{"op": "swap_locations", "a": "this", "b": slot}]

@@ -65,6 +65,7 @@ _QUALIFIERS: tuple[tuple[str, dict[str, Any]], ...] = (
     (r" (?:in|at) (?:a|your|its owner's|their) base", {"where": "base"}),
     (r" from a battlefield", {"where": "battlefield"}),
     (r" at battlefields", {"where": "battlefield", "plural": True}),
+    (r" at another location", {"where": "not_here"}),  # not where the source is (a base or a battlefield)
     (r" in combat", {"where": "combat", "plural": True}),
 )
 _ONE = re.compile(
@@ -91,6 +92,21 @@ def untagged(phrase: str) -> tuple[str, str | None]:
         return phrase, None
     noun = "units" if found["s"] else "unit"
     return f"{found['before']}{noun}{found['after']}", UNIT_TAGS[found["tag"]]
+
+
+_TAG_LIST = re.compile(r"(?P<tags>(?:[a-z]+, )+[a-z]+,? (?P<conj>and|or) [a-z]+)")
+
+
+def tag_list(phrase: str) -> tuple[list[str], str] | None:
+    """ "bird, cat, dog, and poro" -> (["Bird", "Cat", "Dog", "Poro"], "and"): tags the reader knows (133.8), as a
+    list joined by "and" or "or"; None if any is not a unit tag."""
+    found = _TAG_LIST.fullmatch(phrase.strip())
+    if not found:
+        return None
+    words = re.split(r",? (?:and|or) |, ", found["tags"])
+    if any(word not in UNIT_TAGS for word in words) or len(set(words)) != len(words):
+        return None
+    return [UNIT_TAGS[word] for word in words], found["conj"]
 
 
 _NOT_TAGGED = re.compile(r"(?P<before>.*?\b)non-(?P<tag>" + "|".join(UNIT_TAGS) + r") (?P<after>units?\b.*)")

@@ -133,6 +133,7 @@ def leave_board(game: Game, obj: Obj, zone: Zone) -> None:
     obj.buffs = 0  # 705
     obj.modifiers = ()
     obj.granted = ()
+    obj.gained_tags = ()  # a tag it gained as it was played (124.1: a new object)
     obj.designation = None
     obj.stunned = False
     obj.attached_to = None
