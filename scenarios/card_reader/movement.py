@@ -211,6 +211,7 @@ def _alone_where_it_moved_from(sentence: str, before: list, ctx, used: list[str]
 
 INSTEAD.append(_alone_where_it_moved_from)
 
+
 @template("move: swap", r"move me to its location and it to my original location")
 def _swap_locations(m, ctx):
     """ "Choose a unit you control at another location. Move me to its location and it to my original location":
