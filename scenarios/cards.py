@@ -114,7 +114,7 @@ class ObjectFilter(Strict):
     max_might: int | None = None  # "all units with 2 [Might] or less": Might as it is checked
 
 
-_MEASURES = (
+MEASURES = (
     "count",
     "bonus",
     "total_might",
@@ -150,15 +150,20 @@ class Quantity(Strict):
 
     @model_validator(mode="after")
     def _one_measure(self):
-        named = [m for m in _MEASURES if getattr(self, m) is not None]
+        named = [m for m in MEASURES if getattr(self, m) is not None]
         if len(named) != 1 or (self.keyword is None and self.raise_to is None) != (self.of is None):
-            raise ValueError(f"a quantity names one measure of {_MEASURES} (a keyword with `of`), not {named}")
+            raise ValueError(f"a quantity names one measure of {MEASURES} (a keyword with `of`), not {named}")
         if (self.tags_among is None) != (not self.tags):
             raise ValueError("a quantity counts the tags among objects (`tags_among`) of a list of `tags`")
         return self
 
+    @property
+    def measure(self) -> str:
+        """The one measure this quantity names (`MEASURES`)."""
+        return next(m for m in MEASURES if getattr(self, m) is not None)
+
     def words(self) -> str:
-        measure = next(m for m in _MEASURES if getattr(self, m) is not None)
+        measure = self.measure
         value = getattr(self, measure)
         filtered = self.count or self.bonus or self.total_might or self.tags_among
         shown = ", ".join(f"{k}: {v}" for k, v in value.model_dump(exclude_none=True).items()) if filtered else value

@@ -32,20 +32,6 @@ from scenarios.kernel import EngineError, calc, instruction, note, query, where,
 from scenarios.objects import BOARD, Kind, Obj, View, Zone
 from scenarios.trace import StepKind
 
-MEASURES = (
-    "count",
-    "bonus",
-    "total_might",
-    "tags_among",
-    "double",
-    "raise_to",
-    "damage",
-    "keyword",
-    "energy_cost",
-    "printed_might",
-    "points",
-)
-
 
 @who("attached gear")
 def _attached_gear(game: Game, view: View, subject) -> bool:
@@ -133,7 +119,7 @@ def _any_zone(game: Game, view: View, reference: str, run) -> Obj | None:
 def show_quantity(game: Game, run, value: dict, n: int | None) -> None:
     """A step saying what a quantity counted, as the instruction using it executes (359.3.f.2; doubling 432.1)."""
     q = Quantity.model_validate(value)
-    measure = next(m for m in MEASURES if getattr(q, m) is not None)
+    measure = q.measure
     rule = {"double": "432.1", "energy_cost": "206", "keyword": "807.2"}.get(measure, "359.3.f.2")
     said = "null: the instruction is ignored" if n is None else str(n)
     note(
