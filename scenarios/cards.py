@@ -144,6 +144,15 @@ class Quantity(Strict):
         return said if self.times == 1 else f"{self.times} for each: {said}"
 
 
+class Counted(Strict):
+    """A condition on a quantity counted now: "if you have 7+ units here" (at least 7), "if there is exactly one
+    other unit you control here" (1 to 1); a trigger's, checked as its event happens (383.2.a.1)."""
+
+    amount: Quantity
+    at_least: int | None = None
+    at_most: int | None = None
+
+
 class EventFilter(ObjectFilter):
     event: str
     who: str = "self"
@@ -314,7 +323,8 @@ class CostModifier(Strict):
 
 class Trigger(Strict):
     when: EventFilter
-    condition: str | None = None  # a condition word (kernel.CONDITIONS): the ability triggers only while it holds
+    # a condition word (kernel.CONDITIONS) or a count: the ability triggers only if it holds (383.2.a.1)
+    condition: str | Counted | None = None
     limit: Literal["once_per_turn"] | None = None
     optional: bool = False
     cost: Cost | None = None
@@ -543,7 +553,10 @@ def check_vocabulary(card: Card) -> None:
                 _check_quantity(card, Quantity.model_validate(instruction[key]), False)
     for trigger in card.triggers:
         _check_event(card, trigger.when.event)
-    conditions = [t.condition for t in card.triggers] + [d.condition for d in card.discounts]
+        if isinstance(trigger.condition, Counted):
+            _check_quantity(card, trigger.condition.amount, False)
+    conditions = [t.condition for t in card.triggers if not isinstance(t.condition, Counted)]
+    conditions += [d.condition for d in card.discounts]
     conditions += [m.condition for m in card.cost_modifiers]
     conditions += [card.additional_cost.condition] if card.additional_cost else []
     conditions += [d.condition for a in card.activated for d in a.discounts]

@@ -373,6 +373,9 @@ class TypedQueries(Protocol):
     def decide_condition(self, game: Any, word: str, context: Any, label: str, applies: str, because: Any) -> bool:
         """scenarios.rules.conditions.decide_condition"""
 
+    def decide_count(self, game: Any, view: Any, counted: Any, label: str, player: str, because: str) -> bool:
+        """scenarios.rules.amounts.decide_count"""
+
     def deck_to_look_at(self, game: Any, player: str) -> list:
         """scenarios.rules.burn_out.deck_to_look_at"""
 
@@ -529,7 +532,7 @@ class TypedQueries(Protocol):
     def put_chosen_on_chain(self, game: Any, item: Any, via: str) -> None:
         """scenarios.rules.chain.put_chosen_on_chain"""
 
-    def quantity(self, game: Any, view: Any, value: dict, run: Any = ...) -> int | None:
+    def quantity(self, game: Any, view: Any, value: Any, run: Any = ...) -> int | None:
         """scenarios.rules.amounts.quantity"""
 
     def recall_attackers_if_defenders_remain(self, game: Any) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 
-from scenarios.cards import EventFilter
+from scenarios.cards import Counted, EventFilter
 from scenarios.game import Game
 from scenarios.kernel import (
     Condition,
@@ -122,10 +122,15 @@ def _triggered(game: Game, source, index, trigger, event: Event, leaving, rule=N
     if not calc.matches_event(game, flt, calc.view_of(game, source), event, kinds):
         return None
     controller = calc.ability_controller(game, source)
-    if trigger.condition is not None:
+    because = rule or RULE_OF.get(trigger.when.event, "383.2")
+    if isinstance(trigger.condition, Counted):  # "if you have 7+ units here": counted as the event happens
+        slots = {"trigger_location": [event.location]} if event.location else None  # "at that battlefield"
+        view = calc.view_of(game, source, slots=slots)
+        if not calc.decide_count(game, view, trigger.condition, source.card, controller, because):
+            return None
+    elif trigger.condition is not None:
         own_play = flt.event == "play" and event.unit == source.id
         context = Condition(controller, source.id, own_play)
-        because = rule or RULE_OF.get(trigger.when.event, "383.2")
         if not calc.decide_condition(game, trigger.condition, context, source.card, "its ability triggers", because):
             return None
     if trigger.limit == "once_per_turn":

@@ -1,0 +1,120 @@
+"""Trigger conditions: a counted "if" right after a trigger's condition is part of it (383.2.a.1), as a condition
+word already was: "When I hold, if there is exactly one other unit you control here, draw 1" triggers only if the
+count holds as the event happens, and resolves even if it stops holding in reaction. Read-card disputes 420-439
+judge them with the real read cards, and a mutant of each reading is killed by those disputes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from read_cards import read_every_card, read_every_card_changed, verdicts_with
+
+from scenarios.card_reader import CardText, read_card
+from scenarios.cards import Card, Counted
+
+MINE = sorted(
+    p
+    for p in (Path(__file__).parent / "data" / "read_card_disputes").glob("read-4*.yaml")
+    if 420 <= int(p.name.split("-")[1]) <= 439
+)
+
+
+def read(text: str, kind: str = "Unit", **numbers):
+    return read_card(CardText("Some Card", kind, text, **numbers))
+
+
+def _trigger(text: str, kind: str = "Unit", **numbers) -> dict:
+    reading = read(text, kind, **numbers)
+    assert reading.status == "read", reading.unread
+    card = Card.model_validate(reading.definition)
+    (trigger,) = reading.definition["triggers"]
+    assert isinstance(card.triggers[0].condition, Counted)
+    return trigger
+
+
+def test_an_exact_count_right_after_a_trigger_is_its_condition():
+    trigger = _trigger("When I hold, if there is exactly one other unit you control here, draw 1.", might=3)
+    assert trigger["condition"] == {
+        "amount": {"count": {"who": "other friendly unit", "where": "here"}},
+        "at_least": 1,
+        "at_most": 1,
+    }
+    assert trigger["effects"] == [{"op": "draw", "n": 1}]  # not the effect's any more (383.2.a.1)
+
+
+@pytest.mark.parametrize(
+    ("text", "bounds"),
+    [
+        ("When you hold here, if you have 7+ units here, you win the game.", {"at_least": 7}),
+        ("When you play me, if you control two or more gear, ready me.", {"at_least": 2}),
+        ("When I attack, if an enemy unit is alone here, draw 1.", {"at_least": 1, "at_most": 1}),
+    ],
+)
+def test_each_counted_if_reads_as_a_counted_condition(text, bounds):
+    trigger = _trigger(text, "Battlefield" if "here, if you have" in text else "Unit", might=3)
+    assert {k: v for k, v in trigger["condition"].items() if k != "amount"} == bounds
+
+
+def test_a_count_later_in_the_effect_stays_the_effects():
+    """383.2.a.1's second example: an "if" not right after the condition is the effect's, checked as it resolves."""
+    reading = read("When I attack, draw 1. If you have 4+ units here, draw 1.", might=3)
+    assert reading.status == "read", reading.unread
+    (trigger,) = reading.definition["triggers"]
+    assert "condition" not in trigger and trigger["effects"][1]["op"] == "if_amount"
+
+
+def test_a_count_with_an_otherwise_is_not_a_trigger_condition():
+    """ "..., if X, A. Otherwise, B": both halves are the effect's; a trigger condition has no else."""
+    reading = read("When I attack, if you have 4+ units here, draw 2. Otherwise, draw 1.", might=3)
+    assert reading.status == "unread"
+
+
+# -- the disputes and the mutants they kill ----------------------------------------------------------------------
+
+
+def _verdicts(definitions) -> list[str]:
+    for path in MINE:
+        assert str(yaml.safe_load(path.read_text())["rules"]["core"]) >= "2026-06-18"  # judged under Core Rules 1.4
+    return verdicts_with(definitions, MINE)
+
+
+def test_my_disputes_are_judged_under_core_rules_1_4_and_match(real_db):
+    assert len(MINE) >= 4
+    assert set(_verdicts(read_every_card(real_db))) == {"match"}
+
+
+def _counted(mapping: dict) -> bool:
+    return isinstance(mapping.get("condition"), dict) and "when" in mapping
+
+
+def test_my_disputes_kill_a_counted_condition_checked_on_resolution(real_db):
+    """The mutant: the count back in the effect, checked as the ability resolves (364.3.a) instead of as the event
+    happens: it triggers when the count fails, and does nothing when it stops holding in reaction."""
+
+    def on_resolution(mapping: dict) -> None:
+        if _counted(mapping):
+            condition = mapping.pop("condition")
+            mapping["effects"] = [{"op": "if_amount", **condition, "then": mapping["effects"]}]
+
+    verdicts = _verdicts(read_every_card_changed(real_db, on_resolution))
+    assert "mismatch" in verdicts, "a counted trigger condition checked on resolution survives disputes 420-439"
+
+
+def test_my_disputes_kill_a_counted_condition_dropped(real_db):
+    def dropped(mapping: dict) -> None:
+        if _counted(mapping):
+            mapping.pop("condition")
+
+    verdicts = _verdicts(read_every_card_changed(real_db, dropped))
+    assert "mismatch" in verdicts, "a counted trigger condition dropped survives disputes 420-439"
+
+
+def test_my_disputes_kill_an_exact_count_read_as_at_least(real_db):
+    def at_least(mapping: dict) -> None:
+        if _counted(mapping):
+            mapping["condition"].pop("at_most", None)
+
+    verdicts = _verdicts(read_every_card_changed(real_db, at_least))
+    assert "mismatch" in verdicts, "'exactly one' read as 'one or more' survives disputes 420-439"
