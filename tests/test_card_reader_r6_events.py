@@ -118,3 +118,37 @@ def test_my_disputes_kill_an_exact_count_read_as_at_least(real_db):
 
     verdicts = _verdicts(read_every_card_changed(real_db, at_least))
     assert "mismatch" in verdicts, "'exactly one' read as 'one or more' survives disputes 420-439"
+
+
+# -- trigger events ------------------------------------------------------------------------------------------------
+
+
+def test_the_first_card_each_turn_is_the_first_counted():
+    """419.4.a counts the cards played this turn; a token is not a card (185), so it is neither counted nor seen."""
+    reading = read("When you play your first card each turn, draw 1.", might=3)
+    assert reading.status == "read", reading.unread
+    (trigger,) = reading.definition["triggers"]
+    assert trigger["when"] == {"event": "card_played", "who": "you", "card_type": "card", "nth": 1}
+
+
+def test_a_combat_i_was_in_ending_is_my_combat_end():
+    reading = read("When a combat that I was in ends, empower me.", might=3)
+    assert reading.status == "read", reading.unread
+    assert reading.definition["triggers"][0]["when"] == {"event": "combat_end", "who": "self"}
+
+
+def _when_changed(real_db, event: str, change: dict) -> list[str]:
+    def changed(mapping: dict) -> None:
+        if mapping.get("event") == event:
+            mapping.update(change)
+
+    return _verdicts(read_every_card_changed(real_db, changed))
+
+
+def test_my_disputes_kill_the_first_card_read_as_the_second(real_db):
+    assert "mismatch" in _when_changed(real_db, "card_played", {"nth": 2}), "first read as second survives 420-439"
+
+
+def test_my_disputes_kill_a_combat_i_was_in_read_as_any_friendly_units(real_db):
+    verdicts = _when_changed(real_db, "combat_end", {"who": "friendly unit"})
+    assert "mismatch" in verdicts, "'a combat that I was in' read as any friendly unit's survives 420-439"

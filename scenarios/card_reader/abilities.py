@@ -21,7 +21,7 @@ class Unread(ValueError):
     """Words of a card the reader does not understand (the card is refused, naming them)."""
 
 
-_NTH = {"second": 2, "third": 3, "fourth": 4}
+_NTH = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
     (
         "when you play me",
@@ -89,8 +89,9 @@ TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
     ),
     (
         "when you play your Nth card in a turn",
-        re.compile(r"when you play your (?P<n>second|third|fourth) card in a turn"),
-        lambda m: [{"event": "card_played", "who": "you", "nth": _NTH[m["n"]]}],
+        # "your first card each turn": the count of cards played this turn (419.4.a), which no token adds to (185)
+        re.compile(r"when you play your (?P<n>first|second|third|fourth) card (?:in a|each) turn"),
+        lambda m: [{"event": "card_played", "who": "you", "card_type": "card", "nth": _NTH[m["n"]]}],
     ),
     (
         "when an enemy unit attacks a battlefield you control",

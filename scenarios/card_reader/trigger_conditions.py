@@ -15,6 +15,8 @@
   (708) as it happens.
 - "When you defend at a battlefield, you may move me there": the player's defend event of a combat (464.2.c.1)
   at that battlefield, where "there" is, noted as it triggered (359.3.f.3).
+- "When a combat that I was in ends": the `combat_end` event of each unit still on the board that was an attacker
+  or a defender in that combat, after control is established (466.5, then 466.7.b).
 - "When this leaves the board": the `leave_board` event of the object itself, whatever zone it goes to
   (383.2.c.2: its own departure is seen).
 - "When an enemy unit dies while I'm at a battlefield": the trigger's condition, its source at a battlefield as
@@ -95,6 +97,11 @@ ADDED: list = [
         lambda m: [
             {"event": "stun", "who": f"{(m['s'] or '').strip()} unit".strip(), "by": "you", "where": "battlefield"}
         ],
+    ),
+    (
+        "when a combat that I was in ends",  # 466.7.b: at the end of the combat, a unit that was in it
+        re.compile(r"when a combat that i was in ends"),
+        lambda m: [{"event": "combat_end", "who": "self"}],
     ),
     (
         "when this leaves the board",
