@@ -164,6 +164,7 @@ class EventFilter(ObjectFilter):
     from_hidden: bool | None = None  # played from facedown (811): "when you play a card from [Hidden]"
     min_energy: int | None = None  # the printed Energy cost of the card played, at least (206: "costs [5] or more")
     min_power: int | None = None  # its printed Power cost, at least (206)
+    uncontrolled: bool | None = None  # "conquer a battlefield that was uncontrolled" (190.4.c) before the conquer
 
 
 DOMAINS = ("Fury", "Calm", "Mind", "Body", "Chaos", "Order")  # 134.2

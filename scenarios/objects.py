@@ -111,6 +111,7 @@ class Event:
     card: str | None = None  # the card played
     destination: str | None = None
     hidden_at: str | None = None  # a permanent played from hidden at this battlefield (811.1.d.2)
+    uncontrolled: bool = False  # a conquered battlefield that had no controller before (190.4.c)
 
 
 @value

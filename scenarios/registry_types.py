@@ -69,7 +69,7 @@ class TypedProcedures(Protocol):
     def combat_resolution_step(self, game: Any, /, *, because: Because) -> Any:
         """scenarios.rules.combat.combat_resolution_step"""
 
-    def conquer(self, game: Any, player: str, bf: Any, /, *, because: Because) -> Any:
+    def conquer(self, game: Any, player: str, bf: Any, uncontrolled: bool = ..., /, *, because: Because) -> Any:
         """scenarios.rules.scoring.conquer"""
 
     def counter(self, game: Any, card_id: str, label: str, /, *, because: Because) -> Any:

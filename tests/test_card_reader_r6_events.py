@@ -152,3 +152,17 @@ def test_my_disputes_kill_the_first_card_read_as_the_second(real_db):
 def test_my_disputes_kill_a_combat_i_was_in_read_as_any_friendly_units(real_db):
     verdicts = _when_changed(real_db, "combat_end", {"who": "friendly unit"})
     assert "mismatch" in verdicts, "'a combat that I was in' read as any friendly unit's survives 420-439"
+
+
+def test_a_conquest_of_an_uncontrolled_battlefield_is_a_conquer_event_so_marked():
+    reading = read("When I conquer a battlefield that was uncontrolled, draw 1.", might=3)
+    assert reading.status == "read", reading.unread
+    assert reading.definition["triggers"][0]["when"] == {"event": "conquer", "who": "self", "uncontrolled": True}
+
+
+def test_my_disputes_kill_an_uncontrolled_battlefield_read_as_any(real_db):
+    def any_battlefield(mapping: dict) -> None:
+        mapping.pop("uncontrolled", None)
+
+    verdicts = _verdicts(read_every_card_changed(real_db, any_battlefield))
+    assert "mismatch" in verdicts, "'a battlefield that was uncontrolled' read as any survives disputes 420-439"

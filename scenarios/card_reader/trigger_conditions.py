@@ -17,6 +17,8 @@
   at that battlefield, where "there" is, noted as it triggered (359.3.f.3).
 - "When a combat that I was in ends": the `combat_end` event of each unit still on the board that was an attacker
   or a defender in that combat, after control is established (466.5, then 466.7.b).
+- "When I conquer a battlefield that was uncontrolled": a conquer event whose battlefield had no controller before
+  it (190.4.c), noted as control is established (469.1).
 - "When this leaves the board": the `leave_board` event of the object itself, whatever zone it goes to
   (383.2.c.2: its own departure is seen).
 - "When an enemy unit dies while I'm at a battlefield": the trigger's condition, its source at a battlefield as
@@ -102,6 +104,11 @@ ADDED: list = [
         "when a combat that I was in ends",  # 466.7.b: at the end of the combat, a unit that was in it
         re.compile(r"when a combat that i was in ends"),
         lambda m: [{"event": "combat_end", "who": "self"}],
+    ),
+    (
+        "when I conquer a battlefield that was uncontrolled",  # no controller before (190.4.c), then a Conquer (469.1)
+        re.compile(r"when i conquer a battlefield that was uncontrolled"),
+        lambda m: [{"event": "conquer", "who": "self", "uncontrolled": True}],
     ),
     (
         "when this leaves the board",

@@ -262,6 +262,8 @@ def matches_event(game: Game, flt, view: View, event: Event, kinds: frozenset | 
         return False
     if flt.from_hidden is not None and (event.hidden_at is not None) != flt.from_hidden:  # 811
         return False
+    if flt.uncontrolled is not None and event.uncontrolled != flt.uncontrolled:  # 190.4.c, before the conquer
+        return False
     phrase = flt.who
     if phrase in SELF_WORDS:
         source = game.objects.get(view.source) if view.source is not None else None
