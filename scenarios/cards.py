@@ -326,6 +326,9 @@ class Trigger(Strict):
     when: EventFilter
     # a condition word (kernel.CONDITIONS) or a count: the ability triggers only if it holds (383.2.a.1)
     condition: str | Counted | None = None
+    active_in: Literal["trash"] | None = (
+        None  # "When you discard me": active in the trash, not on the board (383.2.c.1)
+    )
     limit: Literal["once_per_turn"] | None = None
     optional: bool = False
     cost: Cost | None = None

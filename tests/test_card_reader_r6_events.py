@@ -166,3 +166,25 @@ def test_my_disputes_kill_an_uncontrolled_battlefield_read_as_any(real_db):
 
     verdicts = _verdicts(read_every_card_changed(real_db, any_battlefield))
     assert "mismatch" in verdicts, "'a battlefield that was uncontrolled' read as any survives disputes 420-439"
+
+
+def test_a_discard_of_me_is_seen_from_the_trash():
+    """383.2.c.1: discarded, the card is in the trash as the event is evaluated; its ability is active there."""
+    (trigger,) = read("When you discard me, draw 1.", might=3).definition["triggers"]
+    assert trigger["when"] == {"event": "discard", "who": "self", "by": "you"} and trigger["active_in"] == "trash"
+    heap = read("When this is played, discarded, or killed, draw 1.", "Gear", energy=2)
+    assert heap.status == "read", heap.unread
+    assert [(t["when"]["event"], t.get("active_in")) for t in heap.definition["triggers"]] == [
+        ("play", None),
+        ("discard", "trash"),
+        ("die", None),
+    ]
+    assert read("When this is played, discarded, or stunned, draw 1.", "Gear", energy=2).status == "unread"
+
+
+def test_my_disputes_kill_a_discard_trigger_active_on_the_board(real_db):
+    def on_the_board(mapping: dict) -> None:
+        mapping.pop("active_in", None)
+
+    verdicts = _verdicts(read_every_card_changed(real_db, on_the_board))
+    assert "mismatch" in verdicts, "'when you discard me' active on the board survives disputes 420-439"

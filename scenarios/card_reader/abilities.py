@@ -249,7 +249,10 @@ def read_trigger(text: str, card: dict[str, Any], used: list[str], condition: st
     if body.startswith("if ") and condition is None:
         condition, effects = _intervening_if(body, effects)
     for event in events:
+        active_in = event.pop("active_in", None)  # "when you discard me": active where that leaves it (383.2.c.1)
         entry = {"when": event, **trigger, "effects": effects, "label": f"{card['name']}: {text}"}
+        if active_in:
+            entry["active_in"] = active_in
         if once:
             entry["limit"] = "once_per_turn"
         if ctx.targets:

@@ -52,6 +52,29 @@ def _dies(m) -> dict[str, Any]:
     return event
 
 
+# "When this is played, discarded, or killed": its own play (383.4.a), its own discard, seen from the trash where
+# it goes (422.1, 383.2.c.1), and its own death (428.1; seen as it leaves, 383.2.c.2)
+_EVENTS: dict[str, dict[str, Any]] = {
+    "played": {"event": "play", "who": "self"},
+    "discarded": {"event": "discard", "who": "self", "by": "you", "active_in": "trash"},
+    "killed": {"event": "die", "who": "self"},
+}
+_VERB = "(?:" + "|".join(_EVENTS) + ")"
+_LISTED = re.compile(rf"when (?:this|i) (?:is|am) (?P<list>{_VERB}(?:, {_VERB})*,? or {_VERB}), (?P<body>.+)")
+
+
+def read_played_discarded_or_killed(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
+    """ "When this is played, discarded, or killed, draw 1": one triggered ability of three events (375), its
+    commas those of the list."""
+    found = _LISTED.fullmatch(text) if spell is None else None
+    if found is None:
+        return False
+    verbs = re.split(r",? or |, ", found["list"])
+    if not read_trigger(f"when this is {' or '.join(verbs)}, {found['body']}", card, used):
+        raise Unread(text)
+    return True
+
+
 ADDED: list = [
     (
         "when a buffed friendly unit dies",
@@ -109,6 +132,16 @@ ADDED: list = [
         "when I conquer a battlefield that was uncontrolled",  # no controller before (190.4.c), then a Conquer (469.1)
         re.compile(r"when i conquer a battlefield that was uncontrolled"),
         lambda m: [{"event": "conquer", "who": "self", "uncontrolled": True}],
+    ),
+    (
+        "when you discard me",  # in the trash as it is discarded (422.1), its ability active there (383.2.c.1)
+        re.compile(r"when you discard (?:me|this)"),
+        lambda m: [{"event": "discard", "who": "self", "by": "you", "active_in": "trash"}],
+    ),
+    (
+        "when this is played, discarded, or killed",  # each its own event (`read_played_discarded_or_killed`)
+        re.compile(rf"when this is (?P<all>{_VERB}(?: or {_VERB})+)"),
+        lambda m: [dict(_EVENTS[e]) for e in m["all"].split(" or ")],
     ),
     (
         "when this leaves the board",
@@ -180,4 +213,4 @@ def read_while_at_a_battlefield(text: str, card: dict[str, Any], spell: Context 
     return True
 
 
-PARAGRAPH_READERS.extend((read_several_triggers, read_while_at_a_battlefield))
+PARAGRAPH_READERS.extend((read_several_triggers, read_while_at_a_battlefield, read_played_discarded_or_killed))

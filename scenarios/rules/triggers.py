@@ -29,7 +29,7 @@ from scenarios.kernel import (
     procedure,
     query,
 )
-from scenarios.objects import BOARD, ChainItem, DelayedAbility, Event, ItemKind, Kind, TriggerInstance, View
+from scenarios.objects import BOARD, TRASH, ChainItem, DelayedAbility, Event, ItemKind, Kind, TriggerInstance, View
 from scenarios.trace import StepKind
 
 event_kind("end_of_turn", "317.1.a", would="reach the end of the turn")
@@ -53,9 +53,11 @@ def fire(game: Game, event: Event, leaving: frozenset = frozenset()) -> None:
     the same action, whose own abilities only see their own departure (383.2.c.2, 808.1.d.2)."""
     found = []
     for source in game.listeners:
-        if source.zone != BOARD:
+        if source.zone != BOARD and source.zone != TRASH:
             continue
         for index, trigger in enumerate(source.definition.triggers):
+            if source.zone != (TRASH if trigger.active_in == "trash" else BOARD):  # 383.2.c.1: where it is active
+                continue
             instance = _triggered(game, source, index, trigger, event, leaving)
             if instance is not None:
                 found.append(instance)
@@ -115,7 +117,7 @@ def _triggered(game: Game, source, index, trigger, event: Event, leaving, rule=N
         kinds = calc.event_aliases(game, source, flt.event)
         if event.kind not in kinds:
             return None
-    if not calc.ability_is_active(game, source, flt):
+    if trigger.active_in is None and not calc.ability_is_active(game, source, flt):
         return None
     if source.id in leaving and not (flt.who in SELF_WORDS and event.unit == source.id):
         return None
