@@ -165,6 +165,7 @@ class EventFilter(ObjectFilter):
     min_energy: int | None = None  # the printed Energy cost of the card played, at least (206: "costs [5] or more")
     min_power: int | None = None  # its printed Power cost, at least (206)
     uncontrolled: bool | None = None  # "conquer a battlefield that was uncontrolled" (190.4.c) before the conquer
+    from_hand: bool | None = None  # the card played from its owner's hand or not: "from anywhere other than your hand"
 
 
 DOMAINS = ("Fury", "Calm", "Mind", "Body", "Chaos", "Order")  # 134.2

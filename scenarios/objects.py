@@ -112,6 +112,7 @@ class Event:
     destination: str | None = None
     hidden_at: str | None = None  # a permanent played from hidden at this battlefield (811.1.d.2)
     uncontrolled: bool = False  # a conquered battlefield that had no controller before (190.4.c)
+    played_from: str | None = None  # the zone the card played was played from (hand, facedown, trash, ...)
 
 
 @value
@@ -206,6 +207,7 @@ class Obj(Journaled):
     triggered_in_combat: tuple[str, ...] = ()  # designations already gained in this combat (383.4.e.2.a)
     banished_by: str | None = None
     hidden_turn: int | None = None  # the turn it was hidden (811.1.b: playable from the next turn)
+    played_from: str | None = None  # the zone its last play took it from ("from anywhere other than your hand")
     left_controller: str | None = None  # its controller as it last left the board ("its controller draws 2")
     # battlefields
     battlefield_controller: str | None = None

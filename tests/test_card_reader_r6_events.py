@@ -188,3 +188,14 @@ def test_my_disputes_kill_a_discard_trigger_active_on_the_board(real_db):
 
     verdicts = _verdicts(read_every_card_changed(real_db, on_the_board))
     assert "mismatch" in verdicts, "'when you discard me' active on the board survives disputes 420-439"
+
+
+def test_a_card_played_from_anywhere_other_than_your_hand():
+    (trigger,) = read("When you play a card from anywhere other than your hand, draw 1.", might=3).definition[
+        "triggers"
+    ]
+    assert trigger["when"] == {"event": "card_played", "who": "you", "card_type": "card", "from_hand": False}
+
+
+def test_my_disputes_kill_a_play_from_anywhere_read_as_from_hand(real_db):
+    assert "mismatch" in _when_changed(real_db, "card_played", {"from_hand": True}), "from hand survives 420-439"

@@ -72,6 +72,11 @@ MORE: list = [
         lambda m: [_played(m, from_hidden=True)],
     ),
     (
+        "when you play a card from anywhere other than your hand",  # its play's zone, noted as it began (419.4.a)
+        re.compile(_PLAYED + r" from anywhere other than your hand"),
+        lambda m: [_played(m, from_hand=False)],
+    ),
+    (
         "when you play a spell that costs N or more",
         re.compile(_PLAYED + r" that costs \[(?P<e>\d+) energy\] or more"),
         lambda m: [_played(m, min_energy=int(m["e"]))],

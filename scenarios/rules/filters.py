@@ -264,6 +264,8 @@ def matches_event(game: Game, flt, view: View, event: Event, kinds: frozenset | 
         return False
     if flt.uncontrolled is not None and event.uncontrolled != flt.uncontrolled:  # 190.4.c, before the conquer
         return False
+    if flt.from_hand is not None and (event.played_from == Zone.HAND) != flt.from_hand:  # where it was played from
+        return False
     phrase = flt.who
     if phrase in SELF_WORDS:
         source = game.objects.get(view.source) if view.source is not None else None
