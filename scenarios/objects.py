@@ -208,6 +208,7 @@ class Obj(Journaled):
     banished_by: str | None = None
     hidden_turn: int | None = None  # the turn it was hidden (811.1.b: playable from the next turn)
     played_from: str | None = None  # the zone its last play took it from ("from anywhere other than your hand")
+    dealt_damage_this_turn: bool = False  # damage was marked on it this turn (417.1.b), healed since or not
     left_controller: str | None = None  # its controller as it last left the board ("its controller draws 2")
     # battlefields
     battlefield_controller: str | None = None

@@ -13,6 +13,7 @@ from read_cards import read_every_card, read_every_card_changed, verdicts_with
 
 from scenarios.card_reader import CardText, read_card
 from scenarios.cards import Card, Counted
+from scenarios.kernel import CONDITIONS
 
 MINE = sorted(
     p
@@ -199,3 +200,19 @@ def test_a_card_played_from_anywhere_other_than_your_hand():
 
 def test_my_disputes_kill_a_play_from_anywhere_read_as_from_hand(real_db):
     assert "mismatch" in _when_changed(real_db, "card_played", {"from_hand": True}), "from hand survives 420-439"
+
+
+def test_not_dealt_damage_this_turn_is_a_condition_word_of_its_own():
+    text = "When a combat that I was in ends, if I haven't been dealt damage this turn, draw 1."
+    (trigger,) = read(text, might=3).definition["triggers"]
+    assert trigger["condition"] == "not dealt damage this turn" and trigger["effects"] == [{"op": "draw", "n": 1}]
+    assert {"not dealt damage this turn", "dealt damage this turn"} <= set(CONDITIONS)
+
+
+def test_my_disputes_kill_not_dealt_damage_read_as_dealt_damage(real_db):
+    def flipped(mapping: dict) -> None:
+        if mapping.get("condition") == "not dealt damage this turn":
+            mapping["condition"] = "dealt damage this turn"
+
+    verdicts = _verdicts(read_every_card_changed(real_db, flipped))
+    assert "mismatch" in verdicts, "'haven't been dealt damage' read as 'have been' survives disputes 420-439"

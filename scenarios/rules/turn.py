@@ -86,6 +86,8 @@ def expire(game: Game) -> None:
             obj.granted = tuple(g for g in obj.granted if g.until not in ("turn", "combat"))
         if obj.moves_this_turn:
             obj.moves_this_turn = 0
+        if obj.dealt_damage_this_turn:
+            obj.dealt_damage_this_turn = False
         if obj.scored_this_turn:
             obj.scored_this_turn = ()
     if game.delayed:
