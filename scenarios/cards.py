@@ -166,6 +166,7 @@ class EventFilter(ObjectFilter):
     min_power: int | None = None  # its printed Power cost, at least (206)
     uncontrolled: bool | None = None  # "conquer a battlefield that was uncontrolled" (190.4.c) before the conquer
     from_hand: bool | None = None  # the card played from its owner's hand or not: "from anywhere other than your hand"
+    one_on_one: bool | None = None  # "when I attack or defend one on one" (740.2.b), as it happens
 
 
 DOMAINS = ("Fury", "Calm", "Mind", "Body", "Chaos", "Order")  # 134.2

@@ -135,7 +135,7 @@ class TypedProcedures(Protocol):
     def gain_xp(self, game: Any, player: str, n: int, label: str, /, *, because: Because) -> Any:
         """scenarios.rules.xp.gain_xp"""
 
-    def give_might(self, game: Any, unit_ids: Any, amount: int, minimum: Any, label: str, /, *, because: Because) -> Any:
+    def give_might(self, game: Any, unit_ids: Any, amount: int, minimum: Any, label: str, until: str = ..., /, *, because: Because) -> Any:
         """scenarios.rules.status.give_might"""
 
     def grant_keyword(self, game: Any, unit_ids: Any, keyword: str, value: int, until: str, label: str, /, *, because: Because) -> Any:

@@ -216,3 +216,27 @@ def test_my_disputes_kill_not_dealt_damage_read_as_dealt_damage(real_db):
 
     verdicts = _verdicts(read_every_card_changed(real_db, flipped))
     assert "mismatch" in verdicts, "'haven't been dealt damage' read as 'have been' survives disputes 420-439"
+
+
+def test_one_on_one_and_this_combat():
+    (attack, defend) = read("When I attack or defend one on one, double my Might this combat.", might=3).definition[
+        "triggers"
+    ]
+    assert (attack["when"]["event"], defend["when"]["event"]) == ("attack", "defend")
+    assert attack["when"]["one_on_one"] is True
+    assert attack["effects"] == [{"op": "might", "amount": {"double": "this"}, "to": "this", "until": "combat"}]
+
+
+def test_my_disputes_kill_one_on_one_dropped(real_db):
+    def dropped(mapping: dict) -> None:
+        mapping.pop("one_on_one", None)
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, dropped)), "one on one dropped survives 420-439"
+
+
+def test_my_disputes_kill_this_combat_read_as_this_turn(real_db):
+    def this_turn(mapping: dict) -> None:
+        if mapping.get("until") == "combat" and mapping.get("op") == "might":
+            mapping.pop("until")
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, this_turn)), "this combat as turn survives"

@@ -15,6 +15,8 @@
   (708) as it happens.
 - "When you defend at a battlefield, you may move me there": the player's defend event of a combat (464.2.c.1)
   at that battlefield, where "there" is, noted as it triggered (359.3.f.3).
+- "When I attack or defend one on one": its attack or defend event while it and the one enemy unit there are each
+  alone (740.2.b), checked as it gains the designation (383.4.e.2.b).
 - "When a combat that I was in ends": the `combat_end` event of each unit still on the board that was an attacker
   or a defender in that combat, after control is established (466.5, then 466.7.b).
 - "When I conquer a battlefield that was uncontrolled": a conquer event whose battlefield had no controller before
@@ -122,6 +124,11 @@ ADDED: list = [
         lambda m: [
             {"event": "stun", "who": f"{(m['s'] or '').strip()} unit".strip(), "by": "you", "where": "battlefield"}
         ],
+    ),
+    (
+        "when I attack or defend one on one",  # 740.2.b: it and the enemy unit there both alone, as it happens
+        re.compile(r"when i attack or defend one on one"),
+        lambda m: [{"event": e, "who": "self", "one_on_one": True} for e in ("attack", "defend")],
     ),
     (
         "when a combat that I was in ends",  # 466.7.b: at the end of the combat, a unit that was in it

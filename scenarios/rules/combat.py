@@ -372,6 +372,8 @@ def end_combat(game: Game, bf_id: str) -> None:
         calc.remove_designations(game)
     for unit in game.units():
         unit.granted = tuple(g for g in unit.granted if g.until != "combat")  # "this combat" effects end
+        if unit.modifiers:  # 466.7.c: a Might change "this combat" too
+            unit.modifiers = tuple(m for m in unit.modifiers if m.until != "combat")
     if bf.staged is None:
         present = {u.controller for u in game.units(bf.id)}
         bf.contested_by = None
