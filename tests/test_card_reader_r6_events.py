@@ -240,3 +240,25 @@ def test_my_disputes_kill_this_combat_read_as_this_turn(real_db):
             mapping.pop("until")
 
     assert "mismatch" in _verdicts(read_every_card_changed(real_db, this_turn)), "this combat as turn survives"
+
+
+def test_a_play_from_face_down_on_your_turn():
+    text = "When you play me from face down on your turn, you may move an enemy unit at a different location to my battlefield."
+    (trigger,) = read(text, might=2).definition["triggers"]
+    assert trigger["when"] == {"event": "play", "who": "self", "from_hidden": True}
+    assert trigger["condition"] == "your turn" and trigger["targets"]["target"]["where"] == "not_here"
+    # a friendly unit could go to my base: "my battlefield" is no "here" for it
+    friendly = "When you play me, move a friendly unit at a different location to my battlefield."
+    assert read(friendly, might=2).status == "unread"
+
+
+def test_my_disputes_kill_on_your_turn_dropped(real_db):
+    def dropped(mapping: dict) -> None:
+        if mapping.get("condition") == "your turn":
+            mapping.pop("condition")
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, dropped)), "on your turn dropped survives"
+
+
+def test_my_disputes_kill_from_face_down_dropped(real_db):
+    assert "mismatch" in _when_changed(real_db, "play", {"from_hidden": None}), "from face down dropped survives"

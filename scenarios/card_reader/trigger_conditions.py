@@ -201,6 +201,7 @@ def read_several_triggers(text: str, card: dict[str, Any], spell: Context | None
 
 # a trigger condition's last words that say when it holds, and the condition word they are
 _WHILE = {"while i'm at a battlefield": "at a battlefield", "during a showdown": "during a showdown"}
+_WHILE["on your turn"] = "your turn"  # its controller the Turn Player (304)
 _WHILE_AT = re.compile(
     r"(?P<once>once each turn, )?(?P<head>when .+?) (?P<while>" + "|".join(_WHILE) + r"), (?P<body>.+)"
 )
