@@ -3,7 +3,8 @@
 A card names the real card it models (`real:`, a name in corpus/riftbound-cards.json) or says it is a made-up
 test card (`made_up: true`). Behaviour is data:
 
-    triggers:      when: <event filter>, [limit], [optional], [cost], targets, effects   (375-385)
+    triggers:      when: <event filter>, [condition [if_clause]], [limit], [optional], [cost], targets, effects
+                   (375-385; if_clause: the condition is an "if" right after the Condition, 383.2.a.1)
     passives:      to: <object filter>, [condition], might +/-N [minimum], keywords, triggers_also_on,
                    restrictions, retriggers   (363-366)
     replacements:  would: <event>, to: <object filter>, instead: <instructions>   (364-368)
@@ -145,8 +146,7 @@ class Quantity(Strict):
 
 
 class Counted(Strict):
-    """A condition on a quantity counted now: "if you have 7+ units here" (at least 7), "if there is exactly one
-    other unit you control here" (1 to 1); a trigger's, checked as its event happens (383.2.a.1)."""
+    """A trigger's count ("if you have 7+ units here": at least 7), checked as its event happens (383.2.a.1)."""
 
     amount: Quantity
     at_least: int | None = None
@@ -328,9 +328,10 @@ class Trigger(Strict):
     when: EventFilter
     # a condition word (kernel.CONDITIONS) or a count: the ability triggers only if it holds (383.2.a.1)
     condition: str | Counted | None = None
-    active_in: Literal["trash"] | None = (
-        None  # "When you discard me": active in the trash, not on the board (383.2.c.1)
-    )
+    # The condition is the "if Y" of "When X, if Y, Z": part of the Trigger Condition in Core Rules 1.4 (383.2.a.1),
+    # part of the Effect before (versions: if_right_after_a_trigger_condition).
+    if_clause: bool = False
+    active_in: Literal["trash"] | None = None  # "When you discard me": active in the trash (383.2.c.1)
     limit: Literal["once_per_turn"] | None = None
     optional: bool = False
     cost: Cost | None = None
@@ -348,6 +349,14 @@ class Trigger(Strict):
             raise ValueError(
                 f"trigger {self.label or self.when.event!r}: optional, its first instruction {first.get('op')!r} is a cost "
                 'right after its "you may": declare it as the trigger\'s `cost:` (383.3.b)'
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _if_clause_is_a_condition(self):
+        if self.if_clause and self.condition is None:
+            raise ValueError(
+                f"trigger {self.label or self.when.event!r}: if_clause says what its condition is, but it has none"
             )
         return self
 

@@ -81,7 +81,7 @@ class TypedProcedures(Protocol):
     def create_lasting_replacement(self, game: Any, lasting: Any, /, *, because: Because) -> Any:
         """scenarios.rules.replacement.create_lasting_replacement"""
 
-    def deal(self, game: Any, amounts: dict, source: str | None, label: str | None = ..., /, *, because: Because) -> Any:
+    def deal(self, game: Any, amounts: dict, source: str | None, label: str | None = ..., via: str | None = ..., /, *, because: Because) -> Any:
         """scenarios.rules.damage.deal"""
 
     def designate(self, game: Any, unit: Any, role: Any, /, *, because: Because) -> Any:
@@ -168,7 +168,7 @@ class TypedProcedures(Protocol):
     def pay_cost(self, game: Any, cost: Any, player: str, source_id: str | None, label: str, purpose: str | None = ..., /, *, because: Because) -> Any:
         """scenarios.rules.abilities.pay_cost"""
 
-    def play_by_effect(self, game: Any, unit: Any, player: str, location: str, label: str, ignoring: str = ..., /, *, because: Because) -> Any:
+    def play_by_effect(self, game: Any, unit: Any, player: str, location: str, label: str, ignoring: str = ..., exhausted: bool = ..., /, *, because: Because) -> Any:
         """scenarios.rules.playing.play_by_effect"""
 
     def play_card(self, game: Any, act: Any, /, *, because: Because) -> Any:
@@ -373,7 +373,7 @@ class TypedQueries(Protocol):
     def decide_condition(self, game: Any, word: str, context: Any, label: str, applies: str, because: Any) -> bool:
         """scenarios.rules.conditions.decide_condition"""
 
-    def decide_count(self, game: Any, view: Any, counted: Any, label: str, player: str, because: str) -> bool:
+    def decide_count(self, game: Any, view: Any, counted: Any, label: str, player: str, because: Any) -> bool:
         """scenarios.rules.amounts.decide_count"""
 
     def deck_to_look_at(self, game: Any, player: str) -> list:

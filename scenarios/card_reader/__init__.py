@@ -120,7 +120,9 @@ def read_card(card: CardText) -> Reading:
     return Reading("read", definition, [], used)
 
 
-_GEAR_KEYWORDS = {"Equip", "Quick-Draw", "Hidden", "Reaction", "Action", "Accelerate"}
+# an Equipment's own keywords (Temporary: "if this is unattached, kill it", inactive while attached, 135.4);
+# any other it prints it gives the equipped unit (136.2.c)
+_GEAR_KEYWORDS = {"Equip", "Quick-Draw", "Hidden", "Reaction", "Action", "Accelerate", "Temporary"}
 
 
 def _equipment(definition: dict[str, Any]) -> list[str]:

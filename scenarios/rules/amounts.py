@@ -148,7 +148,7 @@ def op_if_amount(game: Game, run, ins) -> None:
 
 
 @query("decide_count")
-def decide_count(game: Game, view: View, counted: Counted, label: str, player: str, because: str) -> bool:
+def decide_count(game: Game, view: View, counted: Counted, label: str, player: str, because) -> bool:
     """A trigger's counted condition ("When I hold, if there is exactly one other unit you control here"): part of
     its Trigger Condition (383.2.a.1), counted from its source's point of view as the event happens (383.2.c), so
     the ability is not placed on the Chain unless it holds, and resolves even if the count changes in reaction."""

@@ -369,17 +369,24 @@ _IGNORED = {
     "play_by_effect",
     StepKind.EFFECT,
     defines=("419.3",),
-    summary=lambda g, unit, player, location, label, ignoring="cost": (
-        f"{label}: {player} plays {unit.id} to {location}" + _IGNORED.get(ignoring, (", its cost paid", ""))[0]
+    summary=lambda g, unit, player, location, label, ignoring="cost", exhausted=False: (
+        f"{label}: {player} plays {unit.id} to {location}"
+        + (" exhausted" if exhausted else "")
+        + _IGNORED.get(ignoring, (", its cost paid", ""))[0]
     ),
     objects=lambda g, unit, *a: [unit.id],
-    cite=lambda g, unit, player, location, label, ignoring="cost": [_IGNORED.get(ignoring, ("", "357.1"))[1]],
+    cite=lambda g, unit, player, location, label, ignoring="cost", exhausted=False: [
+        _IGNORED.get(ignoring, ("", "357.1"))[1]
+    ],
 )
-def play_by_effect(game: Game, unit, player: str, location: str, label: str, ignoring: str = "cost") -> None:
+def play_by_effect(
+    game: Game, unit, player: str, location: str, label: str, ignoring: str = "cost", exhausted: bool = False
+) -> None:
     """A unit played as an instruction resolves (419.3), its whole cost (356.1.b.1) or only its Energy cost set to
     zero: `ignoring="energy"`, its Power cost paid here (356.1.b.2); `ignoring="energy cost"`, its Power cost paid
     by the instruction; or none of it (`ignoring="nothing"`: its cost paid by the instruction, 357.1). Its
-    additional costs, an optional one or Accelerate, are still offered and paid (356.1.b.3)."""
+    additional costs, an optional one or Accelerate, are still offered and paid (356.1.b.3). `exhausted`: the
+    instruction plays it exhausted ("play a Gold gear token exhausted"), so it enters the board exhausted."""
     unit.played_from = unit.zone  # its trash, its hand, a Banishment it was banished to on the way, ...
     forbidder = calc.play_forbidden_by(game, player, unit) or calc.play_here_forbidden_by(game, location)
     if forbidder is not None:  # can't beats can (054.1): the instruction does what it can, here nothing (055)
@@ -413,7 +420,7 @@ def play_by_effect(game: Game, unit, player: str, location: str, label: str, ign
         if definition.additional_cost is not None:
             do.pay_additional_cost(game, unit, player, because="356.1.b.3")
     card_finalized(game, unit, player)
-    ready = calc.entering_ready(game, unit, player, location, accelerate or definition.enters_ready)
+    ready = not exhausted and calc.entering_ready(game, unit, player, location, accelerate or definition.enters_ready)
     do.enter_board(game, unit, player, location, ready, None, because="419.3.b")
     card_played(game, unit, player)
 
@@ -462,8 +469,12 @@ def op_banish_and_play(game: Game, run, ins) -> None:
     its cost": where it enters, `to` (`effect_plays.play_location`)."""
     for unit_id in calc.still_there(game, run, ins["what"], "banishing and playing"):
         unit = game.objects[unit_id]
-        was_at = unit.location
+        was_at, was_controller = unit.location, unit.controller
         do.banish(game, unit_id, None, because=run.because)
+        if ins.get("to") == "same" and was_at == "base" and was_controller != unit.owner:
+            # "to the same location": another player's base, where its owner can't play it (355.2.a)
+            calc.impossible(game, run, f"{unit.owner} can't play {unit_id} to {was_controller}'s base", "355.2.a")
+            continue
         place = calc.play_location(game, unit, unit.owner, ins.get("to", "base"), was_at)
         do.play_by_effect(game, unit, unit.owner, place, run.item.label, because=run.because)
 

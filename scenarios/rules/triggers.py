@@ -117,23 +117,18 @@ def _triggered(game: Game, source, index, trigger, event: Event, leaving, rule=N
         kinds = calc.event_aliases(game, source, flt.event)
         if event.kind not in kinds:
             return None
-    if trigger.active_in is None and not calc.ability_is_active(game, source, flt):
+    if index is not None and trigger.active_in is None and not calc.ability_is_active(game, source, flt):
         return None
     if source.id in leaving and not (flt.who in SELF_WORDS and event.unit == source.id):
         return None
     if not calc.matches_event(game, flt, calc.view_of(game, source), event, kinds):
         return None
     controller = calc.ability_controller(game, source)
-    because = rule or RULE_OF.get(trigger.when.event, "383.2")
-    if isinstance(trigger.condition, Counted):  # "if you have 7+ units here": counted as the event happens
-        slots = {"trigger_location": [event.location]} if event.location else None  # "at that battlefield"
-        view = calc.view_of(game, source, slots=slots)
-        if not calc.decide_count(game, view, trigger.condition, source.card, controller, because):
-            return None
-    elif trigger.condition is not None:
-        own_play = flt.event == "play" and event.unit == source.id
-        context = Condition(controller, source.id, own_play)
-        if not calc.decide_condition(game, trigger.condition, context, source.card, "its ability triggers", because):
+    if trigger.condition is not None and not _if_clause_resolves(game, trigger):
+        because = rule or RULE_OF.get(trigger.when.event, "383.2")
+        if trigger.if_clause:  # "When X, if Y": Y is part of the Trigger Condition (383.2.a.1)
+            because = (because, *game.reading("if_right_after_a_trigger_condition").cited)
+        if not _condition_holds(game, source, trigger, event, controller, because):
             return None
     if trigger.limit == "once_per_turn":
         mark = (source.id, index, controller)
@@ -141,6 +136,45 @@ def _triggered(game: Game, source, index, trigger, event: Event, leaving, rule=N
             return None
         game.trigger_marks = (*game.trigger_marks, mark)
     return _instance(game, source, index, trigger, controller, event, rule)
+
+
+def _condition_holds(game: Game, source, trigger, event: Event, controller: str, because) -> bool:
+    """Its condition as the event happens: a condition word, or a count ("if you have 7+ units here") from its
+    source's point of view, "at that battlefield" the event's."""
+    if isinstance(trigger.condition, Counted):
+        slots = {"trigger_location": [event.location]} if event.location else None
+        view = calc.view_of(game, source, slots=slots)
+        return calc.decide_count(game, view, trigger.condition, source.card, controller, because)
+    own_play = trigger.when.event == "play" and event.unit == source.id
+    context = Condition(controller, source.id, own_play)
+    return calc.decide_condition(game, trigger.condition, context, source.card, "its ability triggers", because)
+
+
+def _if_clause_resolves(game: Game, trigger) -> bool:
+    """Is the trigger's condition an "if" its version reads as part of the Effect, checked as it resolves
+    (376.2.b in 2025-12-01; part of the Trigger Condition from 1.4, 383.2.a.1)?"""
+    return trigger.if_clause and game.reading("if_right_after_a_trigger_condition").choice == "effect"
+
+
+def _effects(game: Game, source, trigger) -> tuple:
+    """What the instance does as it resolves: its effects, behind its "if" when that is part of the Effect."""
+    if not _if_clause_resolves(game, trigger):
+        return tuple(trigger.effects)
+    reading = game.reading("if_right_after_a_trigger_condition")
+    counted = trigger.condition if isinstance(trigger.condition, Counted) else None
+    said = counted.amount.words() if counted else trigger.condition
+    note(
+        game,
+        StepKind.EFFECT,
+        "condition",
+        f"{source.card}: if {said} is part of the effect, checked as it resolves",
+        reading.cited,
+    )
+    if counted is not None:  # the count as the if_amount it was read from (364.3.a)
+        bounds = counted.model_dump(exclude_none=True, include={"at_least", "at_most"})
+        amount = counted.amount.model_dump(exclude_none=True, exclude_defaults=True)
+        return ({"op": "if_amount", "amount": amount, **bounds, "then": list(trigger.effects)},)
+    return ({"op": "if", "condition": trigger.condition, "then": list(trigger.effects)},)
 
 
 def _instance(game: Game, source, index, trigger, controller: str, event: Event, rule=None) -> TriggerInstance:
@@ -159,7 +193,7 @@ def _instance(game: Game, source, index, trigger, controller: str, event: Event,
         event,
         trigger.label or f"{source.card}: {trigger.when.event}",
         rule or RULE_OF.get(trigger.when.event, "383.2"),
-        effects=tuple(trigger.effects),
+        effects=_effects(game, source, trigger),
         targets=tuple(trigger.targets.items()),
         optional=trigger.optional,
         cost=trigger.cost,
