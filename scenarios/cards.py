@@ -3,8 +3,9 @@
 A card names the real card it models (`real:`, a name in corpus/riftbound-cards.json) or says it is a made-up
 test card (`made_up: true`). Behaviour is data:
 
-    triggers:      when: <event filter>, [condition [if_clause]], [limit], [optional], [cost], targets, effects
-                   (375-385; if_clause: the condition is an "if" right after the Condition, 383.2.a.1)
+    triggers:      when: <event filter>, [condition [if_clause]], [limit], [optional], [cost], [active_in], targets,
+                   effects (375-385; if_clause: an "if" right after the Condition, 383.2.a.1; condition: a word or a
+                   count, `Counted`; active_in: trash, where "when you discard me" is evaluated, 383.2.c.1)
     passives:      to: <object filter>, [condition], might +/-N [minimum], keywords, triggers_also_on,
                    restrictions, retriggers   (363-366)
     replacements:  would: <event>, to: <object filter>, instead: <instructions>   (364-368)
@@ -326,8 +327,7 @@ class CostModifier(Strict):
 
 class Trigger(Strict):
     when: EventFilter
-    # a condition word (kernel.CONDITIONS) or a count: the ability triggers only if it holds (383.2.a.1)
-    condition: str | Counted | None = None
+    condition: str | Counted | None = None  # a condition word (kernel.CONDITIONS) or a count: triggers only if so
     # The condition is the "if Y" of "When X, if Y, Z": part of the Trigger Condition in Core Rules 1.4 (383.2.a.1),
     # part of the Effect before (versions: if_right_after_a_trigger_condition).
     if_clause: bool = False
