@@ -391,6 +391,9 @@ class TypedQueries(Protocol):
     def end_combat(self, game: Any, bf_id: str) -> None:
         """scenarios.rules.combat.end_combat"""
 
+    def end_delayed_of(self, game: Any, item: Any) -> None:
+        """scenarios.rules.triggers.end_delayed_of"""
+
     def entering_ready(self, game: Any, card: Any, player: str, location: str, ready: bool) -> bool:
         """scenarios.rules.entering.entering_ready"""
 

@@ -134,6 +134,7 @@ def leave_board(game: Game, obj: Obj, zone: Zone) -> None:
     obj.buffs = 0  # 705
     obj.modifiers = ()
     obj.granted = ()
+    obj.gained_tags = ()  # a tag it gained as it was played (124.1: a new object)
     obj.designation = None
     obj.stunned = False
     obj.attached_to = None
@@ -218,6 +219,8 @@ def op_heal(game: Game, run, ins) -> None:
 
 @instruction("banish")
 def op_banish(game: Game, run, ins) -> None:
-    by = run.item.source if ins.get("by") == "this" else None
+    """Banish (427): each card is banished by the object whose spell or ability this is, which "banished with this"
+    refers to (427.3)."""
+    by = run.item.source
     for object_id in calc.refs(game, run, ins["what"]):
         do.banish(game, object_id, by, because=run.because)
