@@ -3,8 +3,9 @@
 A card names the real card it models (`real:`, a name in corpus/riftbound-cards.json) or says it is a made-up
 test card (`made_up: true`). Behaviour is data:
 
-    triggers:      when: <event filter>, [condition [if_clause]], [limit], [optional], [cost], targets, effects
-                   (375-385; if_clause: the condition is an "if" right after the Condition, 383.2.a.1)
+    triggers:      when: <event filter>, [condition [if_clause]], [limit], [optional], [cost], [active_in], targets,
+                   effects (375-385; if_clause: an "if" right after the Condition, 383.2.a.1; condition: a word or a
+                   count, `Counted`; active_in: trash, where "when you discard me" is evaluated, 383.2.c.1)
     passives:      to: <object filter>, [condition], might +/-N [minimum], keywords, triggers_also_on,
                    restrictions, retriggers   (363-366)
     replacements:  would: <event>, to: <object filter>, instead: <instructions>   (364-368)
@@ -172,6 +173,14 @@ class Quantity(Strict):
         return said if self.times == 1 else f"{self.times} for each: {said}"
 
 
+class Counted(Strict):
+    """A trigger's count ("if you have 7+ units here": at least 7), checked as its event happens (383.2.a.1)."""
+
+    amount: Quantity
+    at_least: int | None = None
+    at_most: int | None = None
+
+
 class EventFilter(ObjectFilter):
     event: str
     who: str = "self"
@@ -183,6 +192,9 @@ class EventFilter(ObjectFilter):
     from_hidden: bool | None = None  # played from facedown (811): "when you play a card from [Hidden]"
     min_energy: int | None = None  # the printed Energy cost of the card played, at least (206: "costs [5] or more")
     min_power: int | None = None  # its printed Power cost, at least (206)
+    uncontrolled: bool | None = None  # "conquer a battlefield that was uncontrolled" (190.4.c) before the conquer
+    from_hand: bool | None = None  # the card played from its owner's hand or not: "from anywhere other than your hand"
+    one_on_one: bool | None = None  # "when I attack or defend one on one" (740.2.b), as it happens
 
 
 DOMAINS = ("Fury", "Calm", "Mind", "Body", "Chaos", "Order")  # 134.2
@@ -344,10 +356,11 @@ class CostModifier(Strict):
 
 class Trigger(Strict):
     when: EventFilter
-    condition: str | None = None  # a condition word (kernel.CONDITIONS): the ability triggers only while it holds
+    condition: str | Counted | None = None  # a condition word (kernel.CONDITIONS) or a count: triggers only if so
     # The condition is the "if Y" of "When X, if Y, Z": part of the Trigger Condition in Core Rules 1.4 (383.2.a.1),
     # part of the Effect before (versions: if_right_after_a_trigger_condition).
     if_clause: bool = False
+    active_in: Literal["trash"] | None = None  # "When you discard me": active in the trash (383.2.c.1)
     limit: Literal["once_per_turn"] | None = None
     optional: bool = False
     cost: Cost | None = None
@@ -556,7 +569,10 @@ def check_vocabulary(card: Card) -> None:
                 _check_quantity(card, Quantity.model_validate(instruction[key]), False)
     for trigger in card.triggers:
         _check_event(card, trigger.when.event)
-    conditions = [t.condition for t in card.triggers] + [d.condition for d in card.discounts]
+        if isinstance(trigger.condition, Counted):
+            _check_quantity(card, trigger.condition.amount, False)
+    conditions = [t.condition for t in card.triggers if not isinstance(t.condition, Counted)]
+    conditions += [d.condition for d in card.discounts]
     conditions += [m.condition for m in card.cost_modifiers]
     conditions += [card.additional_cost.condition] if card.additional_cost else []
     conditions += [d.condition for a in card.activated for d in a.discounts]

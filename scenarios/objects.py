@@ -111,6 +111,8 @@ class Event:
     card: str | None = None  # the card played
     destination: str | None = None
     hidden_at: str | None = None  # a permanent played from hidden at this battlefield (811.1.d.2)
+    uncontrolled: bool = False  # a conquered battlefield that had no controller before (190.4.c)
+    played_from: str | None = None  # the zone the card played was played from (hand, facedown, trash, ...)
 
 
 @value
@@ -208,6 +210,8 @@ class Obj(Journaled):
     triggered_in_combat: tuple[str, ...] = ()  # designations already gained in this combat (383.4.e.2.a)
     banished_by: str | None = None
     hidden_turn: int | None = None  # the turn it was hidden (811.1.b: playable from the next turn)
+    played_from: str | None = None  # the zone its last play took it from ("from anywhere other than your hand")
+    dealt_damage_this_turn: bool = False  # damage was marked on it this turn (417.1.b), healed since or not
     left_controller: str | None = None  # its controller as it last left the board ("its controller draws 2")
     gained_tags: tuple[str, ...] = ()  # "As you play me, choose Bird, ... I gain that tag": while on the board
     # battlefields

@@ -69,7 +69,7 @@ class TypedProcedures(Protocol):
     def combat_resolution_step(self, game: Any, /, *, because: Because) -> Any:
         """scenarios.rules.combat.combat_resolution_step"""
 
-    def conquer(self, game: Any, player: str, bf: Any, /, *, because: Because) -> Any:
+    def conquer(self, game: Any, player: str, bf: Any, uncontrolled: bool = ..., /, *, because: Because) -> Any:
         """scenarios.rules.scoring.conquer"""
 
     def counter(self, game: Any, card_id: str, label: str, /, *, because: Because) -> Any:
@@ -135,7 +135,7 @@ class TypedProcedures(Protocol):
     def gain_xp(self, game: Any, player: str, n: int, label: str, /, *, because: Because) -> Any:
         """scenarios.rules.xp.gain_xp"""
 
-    def give_might(self, game: Any, unit_ids: Any, amount: int, minimum: Any, label: str, /, *, because: Because) -> Any:
+    def give_might(self, game: Any, unit_ids: Any, amount: int, minimum: Any, label: str, until: str = ..., /, *, because: Because) -> Any:
         """scenarios.rules.status.give_might"""
 
     def grant_keyword(self, game: Any, unit_ids: Any, keyword: str, value: int, until: str, label: str, /, *, because: Because) -> Any:
@@ -372,6 +372,9 @@ class TypedQueries(Protocol):
 
     def decide_condition(self, game: Any, word: str, context: Any, label: str, applies: str, because: Any) -> bool:
         """scenarios.rules.conditions.decide_condition"""
+
+    def decide_count(self, game: Any, view: Any, counted: Any, label: str, player: str, because: Any) -> bool:
+        """scenarios.rules.amounts.decide_count"""
 
     def deck_to_look_at(self, game: Any, player: str) -> list:
         """scenarios.rules.burn_out.deck_to_look_at"""

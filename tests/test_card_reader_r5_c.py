@@ -58,10 +58,12 @@ def test_a_condition_over_nothing_it_can_gate_is_refused(text):
     assert read(text, might=3).status == "unread"
 
 
-def test_an_exact_count_right_after_a_trigger_stays_unread():
-    """383.2.a.1: a counted "if" right after the trigger's condition is part of the Trigger Condition, which holds
-    condition words only: Shen's "if there is exactly one other unit you control here" is not read yet."""
-    assert read("When I hold, if there is exactly one other unit you control here, draw 1.", might=3).status == "unread"
+def test_an_exact_count_right_after_a_trigger_is_its_condition():
+    """383.2.a.1: a counted "if" right after the trigger's condition is part of the Trigger Condition."""
+    (trigger,) = read("When I hold, if there is exactly one other unit you control here, draw 1.", might=3).definition[
+        "triggers"
+    ]
+    assert trigger["condition"]["at_least"] == trigger["condition"]["at_most"] == 1
 
 
 # -- the disputes and the mutants they kill ----------------------------------------------------------------------

@@ -142,10 +142,12 @@ def test_its_owner_performs_their_part():
     assert read("Its owner draws 1.").status == "unread"  # "it" names nothing
 
 
-def test_a_counted_condition_right_after_a_trigger_stays_unread():
-    """383.2.a.1: it belongs to the Trigger Condition, which holds condition words only, not counts."""
-    plaza = read("When you hold here, if you have 7+ units here, you win the game.", "Battlefield")
-    assert plaza.status == "unread" and "if you have 7+ units here" in plaza.unread[0]
+def test_a_counted_condition_right_after_a_trigger_is_its_condition():
+    """383.2.a.1: it belongs to the Trigger Condition, a count as much as a condition word."""
+    (plaza,) = read("When you hold here, if you have 7+ units here, you win the game.", "Battlefield").definition[
+        "triggers"
+    ]
+    assert plaza["condition"]["at_least"] == 7 and plaza["effects"] == [{"op": "win_game"}]
 
 
 def test_a_permission_to_be_played_where_you_attack():
@@ -161,7 +163,10 @@ def test_two_changes_count_conditions_and_where_i_am():
         {"op": "might", "amount": -2, "to": "other"},
     ]
     assert dance.definition["targets"]["other"]["not_target"] == "target"
-    assert read("When you play me, if you control two or more gear, ready me.", "Unit", might=4).status == "unread"
+    (drop,) = read("When you play me, if you control two or more gear, ready me.", "Unit", might=4).definition[
+        "triggers"
+    ]
+    assert drop["condition"]["at_least"] == 2 and drop["effects"] == [{"op": "ready", "what": "this"}]
     text = "When you play me, buff me. Then, if I am at a battlefield, buff all other friendly units there."
     (guardian,) = read(text, "Unit", might=5).definition["triggers"]
     assert guardian["effects"][1] == {

@@ -21,7 +21,7 @@ class Unread(ValueError):
     """Words of a card the reader does not understand (the card is refused, naming them)."""
 
 
-_NTH = {"second": 2, "third": 3, "fourth": 4}
+_NTH = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
     (
         "when you play me",
@@ -89,8 +89,9 @@ TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
     ),
     (
         "when you play your Nth card in a turn",
-        re.compile(r"when you play your (?P<n>second|third|fourth) card in a turn"),
-        lambda m: [{"event": "card_played", "who": "you", "nth": _NTH[m["n"]]}],
+        # "your first card each turn": the count of cards played this turn (419.4.a), which no token adds to (185)
+        re.compile(r"when you play your (?P<n>first|second|third|fourth) card (?:in a|each) turn"),
+        lambda m: [{"event": "card_played", "who": "you", "card_type": "card", "nth": _NTH[m["n"]]}],
     ),
     (
         "when an enemy unit attacks a battlefield you control",
@@ -259,7 +260,10 @@ def read_trigger(
         condition, effects = _intervening_if(body, effects)
         if_clause = True
     for event in events:
+        active_in = event.pop("active_in", None)  # "when you discard me": active where that leaves it (383.2.c.1)
         entry = {"when": event, **trigger, "effects": effects, "label": f"{card['name']}: {text}"}
+        if active_in:
+            entry["active_in"] = active_in
         if once:
             entry["limit"] = "once_per_turn"
         if ctx.targets:
@@ -272,11 +276,14 @@ def read_trigger(
     return True
 
 
-def _intervening_if(body: str, effects: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
+def _intervening_if(body: str, effects: list[dict[str, Any]]) -> tuple[Any, list[dict[str, Any]]]:
     """ "When X, if Y, Z": Y is part of the Trigger Condition, not the Effect (383.2.a.1): checked as the event
-    happens, and the ability resolves even if Y stops being true in reaction. Y must be a condition word; a counted
-    condition ("if you have 7+ units here") has no place in a trigger's condition yet, so it stays unread."""
+    happens, and the ability resolves even if Y stops being true in reaction. Y is a condition word, or a count
+    ("if you have 7+ units here": the `if_amount` it reads as, its quantity and bounds, `cards.Counted`)."""
     first = effects[0] if effects else {}
+    if first.get("op") == "if_amount" and "else" not in first and isinstance(first["amount"], dict):
+        counted = {k: first[k] for k in ("amount", "at_least", "at_most") if k in first}
+        return counted, [*first["then"], *effects[1:]]
     if first.get("op") != "if" or "else" in first or "condition" not in first:
         raise Unread(body)
     return first["condition"], [*first["then"], *effects[1:]]

@@ -247,11 +247,15 @@ def _swap(m, ctx):
     return [{"op": "swap_might", "a": first, "b": second}]
 
 
-@template("amount: double", r"double (?P<obj>.+?)(?:'s)? might this turn")
+@template("amount: double", r"double (?P<obj>.+?)(?:'s)? might this (?P<until>turn|combat)")
 def _double(m, ctx):
-    """ "Double a friendly unit's Might this turn": +Might equal to its Might now, for the turn (432.1, 432.1.a)."""
+    """ "Double a friendly unit's Might this turn": +Might equal to its Might now, for the turn (432.1, 432.1.a);
+    "this combat": until the combat ends (466.7.c)."""
     to = ctx.me if m["obj"] == "my" else _ref(m["obj"], ctx)
-    return None if to is None or not isinstance(to, str) else [{"op": "might", "amount": {"double": to}, "to": to}]
+    if to is None or not isinstance(to, str):
+        return None
+    until = {"until": "combat"} if m["until"] == "combat" else {}
+    return [{"op": "might", "amount": {"double": to}, "to": to, **until}]
 
 
 @template("amount: if there is", r"(?P<rest>.+?) if there is (?P<what>an? .+)")

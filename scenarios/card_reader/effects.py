@@ -285,15 +285,17 @@ def _deal_other(m, ctx):
 
 _CONDITIONS = {"i was [mighty]": "mighty", "i'm [mighty]": "mighty", "i died alone": "alone"}
 _CONDITIONS["i didn't die alone"] = "not alone"
+_CONDITIONS["i haven't been dealt damage this turn"] = "not dealt damage this turn"  # a word of its own (364.3.a)
+_IF = "|".join(re.escape(c) for c in _CONDITIONS)
 
 
-@template("if <condition>", r"if (?P<c>i was \[mighty\]|i'm \[mighty\]|i died alone|i didn't die alone), (?P<rest>.+)")
+@template("if <condition>", rf"if (?P<c>{_IF}), (?P<rest>.+)")
 def _if(m, ctx):
     then = instructions(m["rest"], ctx, [])
     if then is None:
         return None
     word = _CONDITIONS[m["c"]]
-    if word.startswith("not "):  # "if I didn't die alone, X": nothing if alone, else X (364.3.a)
+    if word == "not alone":  # "if I didn't die alone, X": nothing if alone, else X (364.3.a)
         return [{"op": "if", "condition": word[4:], "then": [], "else": then}]
     return [{"op": "if", "condition": word, "then": then}]
 

@@ -22,8 +22,11 @@ _UP_TO = {"2": 2, "two": 2, "3": 3, "three": 3}  # "up to N": N different units
 
 
 @template("move: to here", r"move (?P<obj>an? (?:friendly |enemy )?unit) to here")
+@template("move: to here", r"move (?P<obj>an? enemy unit)(?: at a different location)? to my battlefield")
 def _move_to_here(m, ctx):
-    """ "Move an enemy unit to here": to where the source is as it executes; the unit is one elsewhere."""
+    """ "Move an enemy unit to here": to where the source is as it executes; the unit is one elsewhere (at a
+    different location). "An enemy unit ... to my battlefield" is the same: a base holds its owner's units only,
+    so an enemy unit never goes to mine (no move where I am in my base)."""
     spec = target_spec(m["obj"])
     if spec is None or ctx.card_type == "spell" or ctx.me != "this":
         return None

@@ -15,6 +15,12 @@
   (708) as it happens.
 - "When you defend at a battlefield, you may move me there": the player's defend event of a combat (464.2.c.1)
   at that battlefield, where "there" is, noted as it triggered (359.3.f.3).
+- "When I attack or defend one on one": its attack or defend event while it and the one enemy unit there are each
+  alone (740.2.b), checked as it gains the designation (383.4.e.2.b).
+- "When a combat that I was in ends": the `combat_end` event of each unit still on the board that was an attacker
+  or a defender in that combat, after control is established (466.5, then 466.7.b).
+- "When I conquer a battlefield that was uncontrolled": a conquer event whose battlefield had no controller before
+  it (190.4.c), noted as control is established (469.1).
 - "When this leaves the board": the `leave_board` event of the object itself, whatever zone it goes to
   (383.2.c.2: its own departure is seen).
 - "When an enemy unit dies while I'm at a battlefield": the trigger's condition, its source at a battlefield as
@@ -47,6 +53,29 @@ def _dies(m) -> dict[str, Any]:
             raise Unread(f"non-{m['tag']}")
         event["not_tag"] = _TAGS[m["tag"]]
     return event
+
+
+# "When this is played, discarded, or killed": its own play (383.4.a), its own discard, seen from the trash where
+# it goes (422.1, 383.2.c.1), and its own death (428.1; seen as it leaves, 383.2.c.2)
+_EVENTS: dict[str, dict[str, Any]] = {
+    "played": {"event": "play", "who": "self"},
+    "discarded": {"event": "discard", "who": "self", "by": "you", "active_in": "trash"},
+    "killed": {"event": "die", "who": "self"},
+}
+_VERB = "(?:" + "|".join(_EVENTS) + ")"
+_LISTED = re.compile(rf"when (?:this|i) (?:is|am) (?P<list>{_VERB}(?:, {_VERB})*,? or {_VERB}), (?P<body>.+)")
+
+
+def read_played_discarded_or_killed(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
+    """ "When this is played, discarded, or killed, draw 1": one triggered ability of three events (375), its
+    commas those of the list."""
+    found = _LISTED.fullmatch(text) if spell is None else None
+    if found is None:
+        return False
+    verbs = re.split(r",? or |, ", found["list"])
+    if not read_trigger(f"when this is {' or '.join(verbs)}, {found['body']}", card, used):
+        raise Unread(text)
+    return True
 
 
 ADDED: list = [
@@ -96,6 +125,31 @@ ADDED: list = [
         lambda m: [
             {"event": "stun", "who": f"{(m['s'] or '').strip()} unit".strip(), "by": "you", "where": "battlefield"}
         ],
+    ),
+    (
+        "when I attack or defend one on one",  # 740.2.b: it and the enemy unit there both alone, as it happens
+        re.compile(r"when i attack or defend one on one"),
+        lambda m: [{"event": e, "who": "self", "one_on_one": True} for e in ("attack", "defend")],
+    ),
+    (
+        "when a combat that I was in ends",  # 466.7.b: at the end of the combat, a unit that was in it
+        re.compile(r"when a combat that i was in ends"),
+        lambda m: [{"event": "combat_end", "who": "self"}],
+    ),
+    (
+        "when I conquer a battlefield that was uncontrolled",  # no controller before (190.4.c), then a Conquer (469.1)
+        re.compile(r"when i conquer a battlefield that was uncontrolled"),
+        lambda m: [{"event": "conquer", "who": "self", "uncontrolled": True}],
+    ),
+    (
+        "when you discard me",  # in the trash as it is discarded (422.1), its ability active there (383.2.c.1)
+        re.compile(r"when you discard (?:me|this)"),
+        lambda m: [{"event": "discard", "who": "self", "by": "you", "active_in": "trash"}],
+    ),
+    (
+        "when this is played, discarded, or killed",  # each its own event (`read_played_discarded_or_killed`)
+        re.compile(rf"when this is (?P<all>{_VERB}(?: or {_VERB})+)"),
+        lambda m: [dict(_EVENTS[e]) for e in m["all"].split(" or ")],
     ),
     (
         "when this leaves the board",
@@ -148,6 +202,7 @@ def read_several_triggers(text: str, card: dict[str, Any], spell: Context | None
 
 # a trigger condition's last words that say when it holds, and the condition word they are
 _WHILE = {"while i'm at a battlefield": "at a battlefield", "during a showdown": "during a showdown"}
+_WHILE["on your turn"] = "your turn"  # its controller the Turn Player (304)
 _WHILE_AT = re.compile(
     r"(?P<once>once each turn, )?(?P<head>when .+?) (?P<while>" + "|".join(_WHILE) + r"), (?P<body>.+)"
 )
@@ -203,4 +258,4 @@ def read_while_at_a_battlefield(text: str, card: dict[str, Any], spell: Context 
     return True
 
 
-PARAGRAPH_READERS.extend((read_several_triggers, read_while_at_a_battlefield))
+PARAGRAPH_READERS.extend((read_several_triggers, read_while_at_a_battlefield, read_played_discarded_or_killed))

@@ -64,12 +64,28 @@ ADDED: list = [
 ]
 TRIGGERS.extend(ADDED)
 
+# "When you play me from face down": its own play from its Facedown Zone (811.1.d.2), a Play Effect (383.4.a)
+MORE_OWN: list = [
+    (
+        "when you play me from face down",
+        re.compile(r"when you play (?:me|this) from face down"),
+        lambda m: [{"event": "play", "who": "self", "from_hidden": True}],
+    )
+]
+ADDED += MORE_OWN
+TRIGGERS.extend(MORE_OWN)
+
 _PLAYED = r"when you play an? (?P<t>card|spell|unit|gear)"
 MORE: list = [
     (
         "when you play a card from face down",
         re.compile(_PLAYED + r" from (?:face down|\[hidden\])"),
         lambda m: [_played(m, from_hidden=True)],
+    ),
+    (
+        "when you play a card from anywhere other than your hand",  # its play's zone, noted as it began (419.4.a)
+        re.compile(_PLAYED + r" from anywhere other than your hand"),
+        lambda m: [_played(m, from_hand=False)],
     ),
     (
         "when you play a spell that costs N or more",

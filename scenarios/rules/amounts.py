@@ -26,7 +26,7 @@ A passive's quantity is its source's (its "you", its "here") and is counted when
 
 from __future__ import annotations
 
-from scenarios.cards import Quantity
+from scenarios.cards import Counted, Quantity
 from scenarios.game import Game
 from scenarios.kernel import EngineError, calc, instruction, note, query, where, who
 from scenarios.objects import BOARD, Kind, Obj, View, Zone
@@ -132,17 +132,22 @@ def show_quantity(game: Game, run, value: dict, n: int | None) -> None:
     )
 
 
+def _within(n: int | None, low: int | None, high: int | None) -> tuple[bool, str]:
+    """Whether a count is within its bounds (a null count is within none), and the bounds in words."""
+    holds = n is not None and (low is None or n >= low) and (high is None or n <= high)
+    bounds = " and ".join(
+        w for w in (low is not None and f"at least {low}", high is not None and f"at most {high}") if w
+    )
+    return holds, bounds
+
+
 @instruction("if_amount")
 def op_if_amount(game: Game, run, ins) -> None:
     """`{op: if_amount, amount: <quantity>, at_least: N, at_most: M, then: [...], else: [...]}`: "if there is a
     ready enemy unit here" (at least one), "if it is the only unit you control there" (exactly one): a condition
     on a quantity counted as it executes (364.3.a, 359.3.f.2); a null count holds no condition (its `else`)."""
     n = calc.amount(game, run, ins["amount"])
-    low, high = ins.get("at_least"), ins.get("at_most")
-    holds = n is not None and (low is None or n >= low) and (high is None or n <= high)
-    bounds = " and ".join(
-        w for w in (low is not None and f"at least {low}", high is not None and f"at most {high}") if w
-    )
+    holds, bounds = _within(n, ins.get("at_least"), ins.get("at_most"))
     note(
         game,
         StepKind.EFFECT,
@@ -152,3 +157,16 @@ def op_if_amount(game: Game, run, ins) -> None:
         ("364.3.a",),
     )
     calc.execute(game, run, ins.get("then", []) if holds else ins.get("else", []))
+
+
+@query("decide_count")
+def decide_count(game: Game, view: View, counted: Counted, label: str, player: str, because) -> bool:
+    """A trigger's counted condition ("When I hold, if there is exactly one other unit you control here"): part of
+    its Trigger Condition (383.2.a.1), counted from its source's point of view as the event happens (383.2.c), so
+    the ability is not placed on the Chain unless it holds, and resolves even if the count changes in reaction."""
+    n = calc.quantity(game, view, counted.amount)
+    holds, bounds = _within(n, counted.at_least, counted.at_most)
+    said = f"{counted.amount.words()} is {n}, {bounds}" if holds else f"{counted.amount.words()} is {n}, not {bounds}"
+    verdict = "its ability triggers" if holds else "its ability doesn't trigger"
+    note(game, StepKind.EFFECT, "condition", f"{label}: {said}: {verdict}", because, ("383.2.a.1",), [player])
+    return holds

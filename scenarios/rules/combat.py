@@ -21,6 +21,7 @@ keyword("Backline", "826")  # its units are assigned lethal damage after every o
 event_kind("attack", "383.4.e")
 event_kind("defend", "383.4.f")
 event_kind("recall_attackers", "466.1.a.2", would="recall the attackers")
+event_kind("combat_end", "466.7.b", would="see a combat it was in end")
 
 
 @procedure(
@@ -371,6 +372,8 @@ def end_combat(game: Game, bf_id: str) -> None:
         calc.remove_designations(game)
     for unit in game.units():
         unit.granted = tuple(g for g in unit.granted if g.until != "combat")  # "this combat" effects end
+        if unit.modifiers:  # 466.7.c: a Might change "this combat" too
+            unit.modifiers = tuple(m for m in unit.modifiers if m.until != "combat")
     if bf.staged is None:
         present = {u.controller for u in game.units(bf.id)}
         bf.contested_by = None
@@ -379,6 +382,11 @@ def end_combat(game: Game, bf_id: str) -> None:
             do.establish_control(game, bf, player, because=because)
         elif not present:
             do.lose_control(game, bf, because="466.5.b")
+    # "When a combat that I was in ends": each unit still on the board that was an attacker or a defender in it
+    # (the roles it gained since the combat began, 383.4.e.2.a), wherever it is now (466.7.b)
+    for unit in game.units():
+        if unit.triggered_in_combat:
+            calc.fire(game, Event("combat_end", unit=unit.id, player=unit.controller, location=bf_id))
     calc.cleanup(game, "combat ended", "319.2")
 
 

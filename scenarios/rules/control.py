@@ -38,12 +38,12 @@ def apply_contested(game: Game, bf, player: str) -> None:
 )
 def establish_control(game: Game, bf, player: str) -> None:
     """A player who already controls the battlefield keeps it; only gaining control is a Conquer (469.1)."""
-    gained = bf.battlefield_controller != player
+    gained, uncontrolled = bf.battlefield_controller != player, bf.battlefield_controller is None
     bf.battlefield_controller = player
     bf.contested_by = None
     bf.staged = None
     if gained:
-        do.conquer(game, player, bf, because="469.1")
+        do.conquer(game, player, bf, uncontrolled, because="469.1")
 
 
 @procedure(

@@ -50,6 +50,7 @@ def deal(game: Game, amounts: dict, source: str | None, label: str | None = None
         if calc.would(game, event):
             continue
         unit.damage += amount
+        unit.dealt_damage_this_turn = True  # "if I haven't been dealt damage this turn", healed or not
         dealt.append(event)
     for event in dealt:
         calc.fire(game, event)

@@ -227,6 +227,12 @@ def _is_source_alone(game: Game, context) -> bool:
     return not game.friendly_others(source)
 
 
+def _one_on_one(game: Game, unit: Obj) -> bool:
+    """740.2.b: it and the enemy unit at its location are both alone (740.2.a: no other friendly unit there)."""
+    enemies = [u for u in game.units(unit.location) if u.controller != unit.controller]
+    return not game.friendly_others(unit) and len(enemies) == 1 and not game.friendly_others(enemies[0])
+
+
 def _card_played_matches(game: Game, flt, event: Event) -> bool:
     """The printed cost of what was played (206: "a spell that costs [5] or more" reads the printed cost, whatever
     was paid)."""
@@ -262,10 +268,16 @@ def matches_event(game: Game, flt, view: View, event: Event, kinds: frozenset | 
         return False
     if flt.from_hidden is not None and (event.hidden_at is not None) != flt.from_hidden:  # 811
         return False
+    if flt.uncontrolled is not None and event.uncontrolled != flt.uncontrolled:  # 190.4.c, before the conquer
+        return False
+    if flt.from_hand is not None and (event.played_from == Zone.HAND) != flt.from_hand:  # where it was played from
+        return False
     phrase = flt.who
     if phrase in SELF_WORDS:
         source = game.objects.get(view.source) if view.source is not None else None
         if source is None or not (event.unit == source.id or source.id in event.units):
+            return False
+        if flt.one_on_one and not _one_on_one(game, source):
             return False
         return flt.where is None or calc.matches_where(game, view, flt.where, event.location)
     if phrase in PLAYER_WORDS:

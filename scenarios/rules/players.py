@@ -202,6 +202,12 @@ def opponents_turn(game: Game, context: Condition) -> bool:
     return game.turn_player in game.opponents(context.player)
 
 
+@condition("your turn", "304")
+def your_turn(game: Game, context: Condition) -> bool:
+    """ "On your turn": its controller is the Turn Player (304)."""
+    return game.turn_player == context.player
+
+
 # -- a chosen player's hand ----------------------------------------------------------------------------------------
 
 

@@ -178,6 +178,7 @@ def play_candidates(game: Game, player: str):
 @procedure("play_card", StepKind.ACTION, defines=("350", "350.1"), summary=_played, objects=lambda g, a: [a.card])
 def play_card(game: Game, act: Play) -> None:
     player, card = act.by, game.obj(act.card)
+    card.played_from = card.zone  # its hand, its Facedown Zone, or its trash (Flow)
     flow = card.zone == Zone.TRASH and bool(card.definition.flow)  # 829.1.b: "play this from your trash"
     if card.owner != player or (card.zone not in (Zone.HAND, Zone.FACEDOWN) and not flow):
         raise Refusal("354", f"{card.id} is not a card {player} can play from hand or facedown")
@@ -353,7 +354,10 @@ def card_played(game: Game, card, player: str, hidden_at: str | None = None) -> 
         card, pool.cards_played_this_turn, pool.played_this_turn
     )
     count = pool.cards_played_this_turn
-    calc.fire(game, Event("card_played", player=player, card=card.id, count=count, hidden_at=hidden_at))
+    played = Event(
+        "card_played", player=player, card=card.id, count=count, hidden_at=hidden_at, played_from=card.played_from
+    )
+    calc.fire(game, played)
 
 
 def _with_card(card, count: int, ids: tuple[str, ...]) -> tuple[int, tuple[str, ...]]:
@@ -395,6 +399,7 @@ def play_by_effect(
     by the instruction; or none of it (`ignoring="nothing"`: its cost paid by the instruction, 357.1). Its
     additional costs, an optional one or Accelerate, are still offered and paid (356.1.b.3). `exhausted`: the
     instruction plays it exhausted ("play a Gold gear token exhausted"), so it enters the board exhausted."""
+    unit.played_from = unit.zone  # its trash, its hand, a Banishment it was banished to on the way, ...
     forbidder = calc.play_forbidden_by(game, player, unit) or calc.play_here_forbidden_by(game, location)
     if forbidder is not None:  # can't beats can (054.1): the instruction does what it can, here nothing (055)
         note(

@@ -149,6 +149,13 @@ def _moved_twice(game: Game, context) -> bool:
     return source is not None and source.moves_this_turn >= 2
 
 
+def _dealt_damage(game: Game, context) -> bool:
+    """ "If I haven't been dealt damage this turn": no damage was marked on it this turn (417.1.b), even if healed
+    since; prevented or replaced damage was never dealt."""
+    source = _source(game, context)
+    return source is not None and source.dealt_damage_this_turn
+
+
 def _stunned_enemy_here(game: Game, context) -> bool:
     """ "While there's a stunned enemy unit here": an opponent's stunned unit at its location (423.1.a)."""
     source = _source(game, context)
@@ -168,6 +175,7 @@ _WORDS = {
     "attacking with another unit": _attacking_with_another,
     "in combat": _in_combat,
     "moved twice this turn": _moved_twice,
+    "dealt damage this turn": _dealt_damage,
     "stunned enemy unit here": _stunned_enemy_here,
     **{f"{n} or more runes": _runes(n) for n in range(1, 13)},
 }

@@ -91,12 +91,13 @@ def earn_point(game: Game, player: str, bf, how: str) -> None:
     "conquer",
     StepKind.SCORING,
     defines=("469.1", "471.2.a"),
-    summary=lambda g, player, bf: f"{player} conquers {bf.id}",
-    objects=lambda g, player, bf: [bf.id],
+    summary=lambda g, player, bf, uncontrolled=False: f"{player} conquers {bf.id}",
+    objects=lambda g, player, bf, uncontrolled=False: [bf.id],
     pure=True,
 )
-def conquer(game: Game, player: str, bf) -> None:
-    _score_and_trigger(game, player, bf, "conquer")
+def conquer(game: Game, player: str, bf, uncontrolled: bool = False) -> None:
+    """`uncontrolled`: the battlefield had no controller before (190.4.c): "a battlefield that was uncontrolled"."""
+    _score_and_trigger(game, player, bf, "conquer", uncontrolled)
 
 
 @procedure(
@@ -111,11 +112,11 @@ def hold(game: Game, player: str, bf) -> None:
     _score_and_trigger(game, player, bf, "hold")
 
 
-def _score_and_trigger(game: Game, player: str, bf, how: str) -> None:
+def _score_and_trigger(game: Game, player: str, bf, how: str, uncontrolled: bool = False) -> None:
     """Score, then Conquer or Hold abilities trigger with the player's units there (471.2, 383.4.c-c)."""
     if _score(game, player, bf, how):
         units = tuple(u.id for u in game.units(bf.id, player))
-        calc.fire(game, Event(how, player=player, location=bf.id, units=units))
+        calc.fire(game, Event(how, player=player, location=bf.id, units=units, uncontrolled=uncontrolled))
 
 
 @procedure(

@@ -67,13 +67,14 @@ def spend_buff(game: Game, unit_id: str, label=None) -> None:
     "give_might",
     StepKind.EFFECT,
     defines=("477.3.a", "477.3.b"),
-    summary=lambda g, ids, amount, minimum, label: (
-        f"{label}: give {', '.join(ids)} {amount:+d} might this turn"
+    summary=lambda g, ids, amount, minimum, label, until="turn": (
+        f"{label}: give {', '.join(ids)} {amount:+d} might this {until}"
         + (f", to a minimum of {minimum}" if minimum is not None else "")
     ),
     objects=lambda g, ids, *a: ids,
 )
-def give_might(game: Game, unit_ids, amount: int, minimum, label: str) -> None:
+def give_might(game: Game, unit_ids, amount: int, minimum, label: str, until: str = "turn") -> None:
+    """`until`: "turn", or "combat" ("double my Might this combat": it expires as the combat ends, 466.7.c)."""
     for unit_id in unit_ids:
         unit = game.objects[unit_id]
         fixed = calc.snapshot_modifier(game, unit, amount, minimum)
@@ -91,7 +92,7 @@ def give_might(game: Game, unit_ids, amount: int, minimum, label: str) -> None:
             ("477.3.e", *calc.might_rules(game, unit)),
             [unit_id],
         )
-        unit.modifiers = (*unit.modifiers, Modifier(fixed, label, game.tick()))
+        unit.modifiers = (*unit.modifiers, Modifier(fixed, label, game.tick(), until))
 
 
 @procedure(
@@ -207,7 +208,8 @@ def op_might(game: Game, run, ins) -> None:
     if ids and amount is None:
         calc.impossible(game, run, "the amount is null: no Might is given", "359.3.e.12")
     elif ids and amount is not None:
-        do.give_might(game, ids, amount, ins.get("minimum"), run.item.label, because=run.because)
+        until = ins.get("until", "turn")
+        do.give_might(game, ids, amount, ins.get("minimum"), run.item.label, until, because=run.because)
 
 
 @instruction("grant")

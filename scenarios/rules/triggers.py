@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 
-from scenarios.cards import Cost, EventFilter, TargetSpec
+from scenarios.cards import Cost, Counted, EventFilter, TargetSpec
 from scenarios.game import Game
 from scenarios.kernel import (
     Condition,
@@ -29,7 +29,7 @@ from scenarios.kernel import (
     procedure,
     query,
 )
-from scenarios.objects import BOARD, ChainItem, DelayedAbility, Event, ItemKind, Kind, TriggerInstance, View
+from scenarios.objects import BOARD, TRASH, ChainItem, DelayedAbility, Event, ItemKind, Kind, TriggerInstance, View
 from scenarios.trace import StepKind
 
 event_kind("end_of_turn", "317.1.a", would="reach the end of the turn")
@@ -53,9 +53,11 @@ def fire(game: Game, event: Event, leaving: frozenset = frozenset()) -> None:
     the same action, whose own abilities only see their own departure (383.2.c.2, 808.1.d.2)."""
     found = []
     for source in game.listeners:
-        if source.zone != BOARD:
+        if source.zone != BOARD and source.zone != TRASH:
             continue
         for index, trigger in enumerate(source.definition.triggers):
+            if source.zone != (TRASH if trigger.active_in == "trash" else BOARD):  # 383.2.c.1: where it is active
+                continue
             instance = _triggered(game, source, index, trigger, event, leaving)
             if instance is not None:
                 found.append(instance)
@@ -115,7 +117,7 @@ def _triggered(game: Game, source, index, trigger, event: Event, leaving, rule=N
         kinds = calc.event_aliases(game, source, flt.event)
         if event.kind not in kinds:
             return None
-    if index is not None and not calc.ability_is_active(game, source, flt):  # keyword abilities: keyword_triggers
+    if index is not None and trigger.active_in is None and not calc.ability_is_active(game, source, flt):
         return None
     if source.id in leaving and not (flt.who in SELF_WORDS and event.unit == source.id):
         return None
@@ -123,12 +125,10 @@ def _triggered(game: Game, source, index, trigger, event: Event, leaving, rule=N
         return None
     controller = calc.ability_controller(game, source)
     if trigger.condition is not None and not _if_clause_resolves(game, trigger):
-        own_play = flt.event == "play" and event.unit == source.id
-        context = Condition(controller, source.id, own_play)
         because = rule or RULE_OF.get(trigger.when.event, "383.2")
         if trigger.if_clause:  # "When X, if Y": Y is part of the Trigger Condition (383.2.a.1)
             because = (because, *game.reading("if_right_after_a_trigger_condition").cited)
-        if not calc.decide_condition(game, trigger.condition, context, source.card, "its ability triggers", because):
+        if not _condition_holds(game, source, trigger, event, controller, because):
             return None
     if trigger.limit == "once_per_turn":
         mark = (source.id, index, controller)
@@ -136,6 +136,18 @@ def _triggered(game: Game, source, index, trigger, event: Event, leaving, rule=N
             return None
         game.trigger_marks = (*game.trigger_marks, mark)
     return _instance(game, source, index, trigger, controller, event, rule)
+
+
+def _condition_holds(game: Game, source, trigger, event: Event, controller: str, because) -> bool:
+    """Its condition as the event happens: a condition word, or a count ("if you have 7+ units here") from its
+    source's point of view, "at that battlefield" the event's."""
+    if isinstance(trigger.condition, Counted):
+        slots = {"trigger_location": [event.location]} if event.location else None
+        view = calc.view_of(game, source, slots=slots)
+        return calc.decide_count(game, view, trigger.condition, source.card, controller, because)
+    own_play = trigger.when.event == "play" and event.unit == source.id
+    context = Condition(controller, source.id, own_play)
+    return calc.decide_condition(game, trigger.condition, context, source.card, "its ability triggers", because)
 
 
 def _if_clause_resolves(game: Game, trigger) -> bool:
@@ -149,13 +161,19 @@ def _effects(game: Game, source, trigger) -> tuple:
     if not _if_clause_resolves(game, trigger):
         return tuple(trigger.effects)
     reading = game.reading("if_right_after_a_trigger_condition")
+    counted = trigger.condition if isinstance(trigger.condition, Counted) else None
+    said = counted.amount.words() if counted else trigger.condition
     note(
         game,
         StepKind.EFFECT,
         "condition",
-        f"{source.card}: if {trigger.condition} is part of the effect, checked as it resolves",
+        f"{source.card}: if {said} is part of the effect, checked as it resolves",
         reading.cited,
     )
+    if counted is not None:  # the count as the if_amount it was read from (364.3.a)
+        bounds = counted.model_dump(exclude_none=True, include={"at_least", "at_most"})
+        amount = counted.amount.model_dump(exclude_none=True, exclude_defaults=True)
+        return ({"op": "if_amount", "amount": amount, **bounds, "then": list(trigger.effects)},)
     return ({"op": "if", "condition": trigger.condition, "then": list(trigger.effects)},)
 
 

@@ -81,11 +81,13 @@ def expire(game: Game) -> None:
         _recover_from_stun(game)  # 423.1.a.2 (Core Rules 1.4): with the 'this turn' effects, step 3d
     for obj in game.objects.values():
         if obj.modifiers:
-            obj.modifiers = tuple(m for m in obj.modifiers if m.until != "turn")
+            obj.modifiers = tuple(m for m in obj.modifiers if m.until not in ("turn", "combat"))
         if obj.granted:
             obj.granted = tuple(g for g in obj.granted if g.until not in ("turn", "combat"))
         if obj.moves_this_turn:
             obj.moves_this_turn = 0
+        if obj.dealt_damage_this_turn:
+            obj.dealt_damage_this_turn = False
         if obj.scored_this_turn:
             obj.scored_this_turn = ()
     if game.delayed:

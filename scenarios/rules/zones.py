@@ -81,7 +81,7 @@ def op_trash_from_deck(game: Game, run, ins) -> None:
 def discard(game: Game, player: str, card_id: str) -> None:
     game.objects[card_id].zone = Zone.TRASH
     game.players[player].discarded_this_turn += 1
-    calc.fire(game, Event("discard", player=player, card=card_id))
+    calc.fire(game, Event("discard", unit=card_id, player=player, card=card_id))  # "when you discard me": its own
 
 
 @procedure(
