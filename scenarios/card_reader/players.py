@@ -109,11 +109,11 @@ def _opponents_cant(m, ctx):
 _CHOSEN = "choose an opponent"
 
 
-@template("choose an opponent", r"(?:then )?choose an opponent")
+@template("choose an opponent", r"(?:then )?choose (?P<who>an opponent|a player)")
 def _choose_an_opponent(m, ctx):
-    """ "Choose an opponent": a player mentioned is a target (355.10), chosen as the spell or ability is put on the
-    Chain (355.8)."""
-    ctx.slot({"type": "player", "side": "enemy"})
+    """ "Choose an opponent", "Choose a player": a player mentioned is a target (355.10), chosen as the spell or
+    ability is put on the Chain (355.8); "a player" any player, its controller too (355.9)."""
+    ctx.slot({"type": "player", "side": "enemy"} if m["who"] == "an opponent" else {"type": "player"})
     ctx.unfinished = _CHOSEN  # a target chosen for nothing: read only if a later sentence says what "they" do
     return []
 
@@ -127,7 +127,7 @@ def _chosen_player(ctx) -> str | None:
 
 
 # What a chosen player does, said with "they": instructions about themself, or a token they play
-_THEIR_OPS = _PER_PLAYER_OPS | {"play_token", "gain_xp"}
+_THEIR_OPS = _PER_PLAYER_OPS | {"play_token", "gain_xp", "trash_from_deck"}
 
 
 @template("they ...", r"they (?P<rest>(?!reveal ).+)")

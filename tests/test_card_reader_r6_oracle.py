@@ -1,0 +1,92 @@
+"""Choices and hand-written oracle cards: "choose a player" (any player, its controller too; 355.9, 355.10).
+Read-card disputes 460-479 judge them with the real read cards, and a mutant of each reading is killed by those
+disputes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from read_cards import read_every_card, verdicts_with
+
+from scenarios.card_reader import CardText, effects, read_card
+from scenarios.cards import Card
+
+MINE = sorted(
+    p
+    for p in (Path(__file__).parent / "data" / "read_card_disputes").glob("read-4*.yaml")
+    if 460 <= int(p.name.split("-")[1]) <= 479
+)
+
+
+def read(text: str, kind: str = "Unit", **numbers):
+    return read_card(CardText("Some Card", kind, text, **numbers))
+
+
+def _trigger(text: str) -> dict:
+    reading = read(text, might=3)
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    (trigger,) = reading.definition["triggers"]
+    return trigger
+
+
+@pytest.mark.parametrize(
+    ("text", "spec", "effects_"),
+    [
+        ("When you play me, choose a player. They discard 1.", {"type": "player"}, [{"op": "discard", "n": 1}]),
+        ("When I attack, choose a player. They [Burn 2].", {"type": "player"}, [{"op": "trash_from_deck", "n": 2}]),
+        ("When you play me, choose an opponent. They draw 1.", {"type": "player", "side": "enemy"}, None),
+    ],
+)
+def test_a_chosen_player_is_a_target_who_then_acts(text, spec, effects_):
+    trigger = _trigger(text)
+    assert trigger["targets"] == {"target": spec}
+    (each,) = trigger["effects"]
+    assert each["op"] == "each_player" and each["players"] == "target"
+    if effects_ is not None:
+        assert each["effects"] == effects_
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "When you play me, choose a player.",  # a choice for nothing
+        "When you play me, choose a player. They kill a unit.",  # not an instruction about themself
+    ],
+)
+def test_a_chosen_player_with_nothing_of_theirs_to_do_is_refused(text):
+    assert read(text, might=3).status == "unread"
+
+
+# -- the disputes and the mutants they kill ----------------------------------------------------------------------
+
+
+def _verdicts(real_db) -> list[str]:
+    for path in MINE:
+        assert str(yaml.safe_load(path.read_text())["rules"]["core"]) >= "2026-06-18"  # judged under Core Rules 1.4
+    return verdicts_with(read_every_card(real_db), MINE)
+
+
+def test_my_disputes_are_judged_under_core_rules_1_4_and_match(real_db):
+    assert len(MINE) >= 1
+    assert set(_verdicts(real_db)) == {"match"}
+
+
+def _replaced(monkeypatch, original, mutant):
+    monkeypatch.setattr(effects, "TEMPLATES", [(f, p, mutant if b is original else b) for f, p, b in effects.TEMPLATES])
+
+
+def test_my_disputes_kill_a_player_read_as_an_opponent(real_db, monkeypatch):
+    from scenarios.card_reader import players
+
+    original = players._choose_an_opponent
+
+    def mutant(m, ctx):
+        ctx.slot({"type": "player", "side": "enemy"})
+        ctx.unfinished = players._CHOSEN
+        return []
+
+    _replaced(monkeypatch, original, mutant)
+    assert "mismatch" in _verdicts(real_db)
