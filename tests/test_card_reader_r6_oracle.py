@@ -1,4 +1,6 @@
-"""Choices and hand-written oracle cards: "choose a player" (any player, its controller too; 355.9, 355.10).
+"""Choices and hand-written oracle cards: "choose a player" (any player, its controller too; 355.9, 355.10); a
+tie's replacement ("If a combat where you are the attacker ends in a tie, recall all units instead", 466.1.a.2,
+740.3.a).
 Read-card disputes 460-479 judge them with the real read cards, and a mutant of each reading is killed by those
 disputes."""
 
@@ -8,10 +10,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-from read_cards import read_every_card, verdicts_with
+from read_cards import read_every_card, read_every_card_changed, verdicts_with
 
 from scenarios.card_reader import CardText, effects, read_card
-from scenarios.cards import Card
+from scenarios.cards import Card, load_library
 
 MINE = sorted(
     p
@@ -60,13 +62,62 @@ def test_a_chosen_player_with_nothing_of_theirs_to_do_is_refused(text):
     assert read(text, might=3).status == "unread"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If a combat where you are the attacker ends in a tie, recall ALL units instead.",
+        "If a combat where you are the attacker ends in a tie that would recall any of your units, recall all units at"
+        " that battlefield instead.",  # the Origins FAQ's erratum
+    ],
+)
+def test_a_tie_of_your_attack_is_replaced(text):
+    reading = read(text, kind="Gear", energy=1)
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    assert reading.definition["replacements"] == [
+        {
+            "would": "recall_attackers",
+            "to": {"who": "you"},
+            "instead": [{"op": "recall", "what": {"all": {"who": "unit", "where": "combat"}}}],
+        }
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If a combat where you are the defender ends in a tie, recall all units instead.",  # no such event
+        "If a combat where you are the attacker ends in a tie, kill a unit instead.",  # a choice: not a replacement's
+    ],
+)
+def test_other_ties_are_refused(text):
+    assert read(text, kind="Gear", energy=1).status == "unread"
+
+
 # -- the disputes and the mutants they kill ----------------------------------------------------------------------
+
+
+# The hand-written cards of scenarios/cards.yaml whose reading these disputes judge: the reading takes the
+# hand-written card's place (a hand-written card otherwise overrides a read one), so a mutant of it is judged
+ORACLE = ("Symbol of the Solari",)
+
+
+def _judged(definitions: dict[str, dict]) -> list[str]:
+    library = load_library()
+    saved = dict(library)
+    try:
+        for name in ORACLE:
+            library[name] = Card.model_validate(definitions[name])
+        return verdicts_with(definitions, MINE)
+    finally:
+        library.clear()
+        library.update(saved)
 
 
 def _verdicts(real_db) -> list[str]:
     for path in MINE:
         assert str(yaml.safe_load(path.read_text())["rules"]["core"]) >= "2026-06-18"  # judged under Core Rules 1.4
-    return verdicts_with(read_every_card(real_db), MINE)
+    return _judged(read_every_card(real_db))
 
 
 def test_my_disputes_are_judged_under_core_rules_1_4_and_match(real_db):
@@ -90,3 +141,12 @@ def test_my_disputes_kill_a_player_read_as_an_opponent(real_db, monkeypatch):
 
     _replaced(monkeypatch, original, mutant)
     assert "mismatch" in _verdicts(real_db)
+
+
+def test_my_disputes_kill_a_tie_recalling_units_everywhere(real_db):
+    def everywhere(d):
+        if d.get("would") == "recall_attackers":
+            for ins in d["instead"]:
+                ins["what"]["all"].pop("where", None)
+
+    assert "mismatch" in _judged(read_every_card_changed(real_db, everywhere))
