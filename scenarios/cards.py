@@ -14,7 +14,8 @@ An *object filter* picks objects or players relative to the card: `who` ("self",
 "enemy unit", "other friendly unit", "equipped unit", "you", "opponent", "card", ...), `where` ("here",
 "battlefield", "base", "battlefield you control", "other battlefield", "at <target slot>"), and conditions
 (`stunned`, `damaged`, `role`, `alone`, `mighty`, `zone`, `banished_by`, `less_might_than_me`). An *event
-filter* adds the `event` (see `kernel.EVENT_KINDS`), `by` (the player who acts: you/opponent), `via`
+filter* adds the `event` (see `kernel.EVENT_KINDS`), `by` (the player who acts: you/opponent), `actor` (its
+words read as that player sees them: "a player chooses a friendly unit"), `via`
 (spell/ability/combat), `nth` (the Nth such event of its subject this turn) and `card_type` (of a card played). The words are registered by the rule modules (kernel.WHO,
 kernel.WHERE, kernel.INSTRUCTIONS, kernel.EVENT_KINDS); `check_vocabulary` refuses a card using any other.
 """
@@ -155,6 +156,9 @@ class EventFilter(ObjectFilter):
     from_hidden: bool | None = None  # played from facedown (811): "when you play a card from [Hidden]"
     min_energy: int | None = None  # the printed Energy cost of the card played, at least (206: "costs [5] or more")
     min_power: int | None = None  # its printed Power cost, at least (206)
+    # "when a player chooses a friendly unit": the filter's "friendly" and "enemy" as the player acting (the event's
+    # player) sees them, not the card's controller; "they" in its effects is that player (`each_player: actor`)
+    actor: bool = False
 
 
 DOMAINS = ("Fury", "Calm", "Mind", "Body", "Chaos", "Order")  # 134.2

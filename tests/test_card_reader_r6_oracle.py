@@ -1,6 +1,7 @@
 """Choices and hand-written oracle cards: "choose a player" (any player, its controller too; 355.9, 355.10); a
 tie's replacement ("If a combat where you are the attacker ends in a tie, recall all units instead", 466.1.a.2,
-740.3.a).
+740.3.a); "When a player chooses a friendly unit here with a spell for the first time each turn, they draw 1"
+(any player, the unit friendly to them, and they draw: 190.6.c, 740.1.a).
 Read-card disputes 460-479 judge them with the real read cards, and a mutant of each reading is killed by those
 disputes."""
 
@@ -94,12 +95,39 @@ def test_other_ties_are_refused(text):
     assert read(text, kind="Gear", energy=1).status == "unread"
 
 
+def test_a_player_choosing_is_the_actor_who_draws():
+    reading = read(
+        "When a player chooses a friendly unit here with a spell for the first time each turn, they draw 1.",
+        kind="Battlefield",
+    )
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    (trigger,) = reading.definition["triggers"]
+    assert trigger["when"] == {"event": "choose", "who": "friendly unit", "actor": True, "where": "here", "via": "spell"}
+    assert trigger["limit"] == "once_per_turn"
+    assert trigger["effects"] == [{"op": "each_player", "players": "actor", "effects": [{"op": "draw", "n": 1}]}]
+    you = read("When you choose a friendly unit, draw 1.", kind="Gear", energy=1).definition["triggers"][0]
+    assert you["when"] == {"event": "choose", "who": "friendly unit", "by": "you"}
+    assert you["effects"] == [{"op": "draw", "n": 1}]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "When you choose a friendly unit, they draw 1.",  # no player acting named: "they" is nobody
+        "When a player chooses a friendly unit here, they kill a unit.",  # not their own instruction
+    ],
+)
+def test_they_without_a_player_acting_is_refused(text):
+    assert read(text, kind="Battlefield").status == "unread"
+
+
 # -- the disputes and the mutants they kill ----------------------------------------------------------------------
 
 
 # The hand-written cards of scenarios/cards.yaml whose reading these disputes judge: the reading takes the
 # hand-written card's place (a hand-written card otherwise overrides a read one), so a mutant of it is judged
-ORACLE = ("Symbol of the Solari",)
+ORACLE = ("Symbol of the Solari", "The Dreaming Tree")
 
 
 def _judged(definitions: dict[str, dict]) -> list[str]:
@@ -150,3 +178,15 @@ def test_my_disputes_kill_a_tie_recalling_units_everywhere(real_db):
                 ins["what"]["all"].pop("where", None)
 
     assert "mismatch" in _judged(read_every_card_changed(real_db, everywhere))
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda d: d.update(actor=False, by="you") if d.get("actor") else None,  # the text before its erratum
+        lambda d: d.pop("limit", None) if d.get("when", {}).get("actor") else None,  # every time, not the first
+    ],
+    ids=["you-choose", "every-time"],
+)
+def test_my_disputes_kill_the_dreaming_tree_mutants(real_db, change):
+    assert "mismatch" in _judged(read_every_card_changed(real_db, change))

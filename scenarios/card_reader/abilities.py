@@ -145,8 +145,20 @@ TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
     ),
     (
         "when you choose a friendly unit",
-        re.compile(r"when you choose an? (?P<s>friendly|enemy) unit"),
-        lambda m: [{"event": "choose", "who": f"{m['s']} unit", "by": "you"}],
+        re.compile(
+            r"when (?P<by>you choose|a player chooses) an? (?P<s>friendly|enemy) unit(?P<here> here)?"
+            r"(?P<spell> with a spell)?"
+        ),
+        # "a player chooses a friendly unit": friendly to that player, who is "they" in the effects (`actor`)
+        lambda m: [
+            {
+                "event": "choose",
+                "who": f"{m['s']} unit",
+                **({"by": "you"} if m["by"] == "you choose" else {"actor": True}),
+                **({"where": "here"} if m["here"] else {}),
+                **({"via": "spell"} if m["spell"] else {}),
+            }
+        ],
     ),
 ]
 # Readers of paragraphs the modules of other families add (`card_reader.entering`): each is called with the
@@ -200,6 +212,8 @@ def read_trigger(text: str, card: dict[str, Any], used: list[str], condition: st
     if head == "once each turn":  # "Once each turn, when ...": performed at most once a turn (383.3.e.1)
         head, comma, body = body.partition(", ")
         once = True
+    elif head.endswith(" for the first time each turn"):  # "When a player chooses ... for the first time each turn"
+        printed, head, first = head, head.removesuffix(" for the first time each turn"), True
     elif head.startswith("the first time "):  # "The first time I conquer each turn": its 1st time (383.1)
         nth = re.fullmatch(r"the first time (?P<rest>i (?:attack|defend|conquer|hold|move)) each turn", head)
         if nth is not None:  # otherwise a condition of its own (`TRIGGERS`), counted by the event

@@ -119,10 +119,13 @@ def _choose_an_opponent(m, ctx):
 
 
 def _chosen_player(ctx) -> str | None:
-    """The slot of the player chosen before: what "they" and "their" name (the choice now has a use)."""
+    """The slot of the player chosen before: what "they" and "their" name (the choice now has a use); with none,
+    in a trigger "When a player <acts>", the player acting ("actor", 190.6.c)."""
     slots = [slot for slot, spec in ctx.targets.items() if spec.get("type") == "player"]
     if slots and ctx.unfinished == _CHOSEN:
         ctx.unfinished = None
+    if not slots and ctx.when and all(event.get("actor") for event in ctx.when):
+        return "actor"
     return slots[-1] if slots else None
 
 

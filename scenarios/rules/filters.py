@@ -10,6 +10,8 @@ on a battlefield is its controller).
 
 from __future__ import annotations
 
+import dataclasses
+
 from scenarios.game import Game
 from scenarios.kernel import WHERE, WHO, calc, condition, query, where, who
 from scenarios.objects import BATTLEFIELD, BOARD, Event, Kind, Obj, Role, View, Zone
@@ -245,6 +247,8 @@ def matches_event(game: Game, flt, view: View, event: Event, kinds: frozenset | 
     (a passive may make an ability trigger on other events too)."""
     if event.kind != flt.event and not (kinds and event.kind in kinds):
         return False
+    if flt.actor:  # "a player chooses a friendly unit": friendly to that player (740.1.a), whoever controls the card
+        view = dataclasses.replace(view, you=event.player)
     if flt.by is not None and not calc.matches_who(game, view, "you" if flt.by == "you" else "opponent", event.player):
         return False
     if flt.via is not None and event.via != flt.via:
