@@ -156,6 +156,9 @@ class EventFilter(ObjectFilter):
     from_hidden: bool | None = None  # played from facedown (811): "when you play a card from [Hidden]"
     min_energy: int | None = None  # the printed Energy cost of the card played, at least (206: "costs [5] or more")
     min_power: int | None = None  # its printed Power cost, at least (206)
+    # "When you play a spell, if you spent [4] or more": the Energy paid to play it, at least (357.1; 383.2.a.1: a
+    # condition right after the trigger condition is part of it)
+    min_energy_paid: int | None = None
     # "when a player chooses a friendly unit": the filter's "friendly" and "enemy" as the player acting (the event's
     # player) sees them, not the card's controller; "they" in its effects is that player (`each_player: actor`)
     actor: bool = False

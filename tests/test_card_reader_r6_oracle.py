@@ -1,7 +1,10 @@
 """Choices and hand-written oracle cards: "choose a player" (any player, its controller too; 355.9, 355.10); a
 tie's replacement ("If a combat where you are the attacker ends in a tie, recall all units instead", 466.1.a.2,
 740.3.a); "When a player chooses a friendly unit here with a spell for the first time each turn, they draw 1"
-(any player, the unit friendly to them, and they draw: 190.6.c, 740.1.a).
+(any player, the unit friendly to them, and they draw: 190.6.c, 740.1.a); what a player spent (357.1): "If you've
+spent [4 Energy] or more to play a spell this turn", "If you've spent at least [A][A] this turn" (conditions of a
+passive, 364.3.a), "When you play a spell, if you spent [4 Energy] or more" (part of the trigger condition,
+383.2.a.1), and a battlefield's "While you control this battlefield, when ..." (188).
 Read-card disputes 460-479 judge them with the real read cards, and a mutant of each reading is killed by those
 disputes."""
 
@@ -15,6 +18,7 @@ from read_cards import read_every_card, read_every_card_changed, verdicts_with
 
 from scenarios.card_reader import CardText, effects, read_card
 from scenarios.cards import Card, load_library
+from scenarios.kernel import CONDITIONS
 
 MINE = sorted(
     p
@@ -103,7 +107,13 @@ def test_a_player_choosing_is_the_actor_who_draws():
     assert reading.status == "read", reading.unread
     Card.model_validate(reading.definition)
     (trigger,) = reading.definition["triggers"]
-    assert trigger["when"] == {"event": "choose", "who": "friendly unit", "actor": True, "where": "here", "via": "spell"}
+    assert trigger["when"] == {
+        "event": "choose",
+        "who": "friendly unit",
+        "actor": True,
+        "where": "here",
+        "via": "spell",
+    }
     assert trigger["limit"] == "once_per_turn"
     assert trigger["effects"] == [{"op": "each_player", "players": "actor", "effects": [{"op": "draw", "n": 1}]}]
     you = read("When you choose a friendly unit, draw 1.", kind="Gear", energy=1).definition["triggers"][0]
@@ -120,6 +130,57 @@ def test_a_player_choosing_is_the_actor_who_draws():
 )
 def test_they_without_a_player_acting_is_refused(text):
     assert read(text, kind="Battlefield").status == "unread"
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "gives"),
+    [
+        (
+            "If you've spent [4 Energy] or more to play a spell this turn, I have +4 [Might].",
+            "spent 4 energy to play a spell this turn",
+            {"might": 4},
+        ),
+        (
+            "If you've spent at least [Any rune][Any rune] this turn, I have +2 [Might] and [Ganking].",
+            "spent 2 power this turn",
+            {"might": 2, "keywords": {"Ganking": 1}},
+        ),
+        ("If you've spent at least [Any rune] this turn, I have [Tank].", "spent 1 power this turn", None),
+    ],
+)
+def test_what_was_spent_this_turn_conditions_a_passive(text, word, gives):
+    reading = read(text, might=3)
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    (passive,) = reading.definition["passives"]
+    assert passive["condition"] == word and word in CONDITIONS
+    if gives is not None:
+        assert passive == {"to": {"who": "self"}, "condition": word, **gives}
+
+
+def test_what_was_paid_for_the_spell_played_is_part_of_the_trigger_condition():
+    trigger = _trigger("When you play a spell, if you spent [4 Energy] or more, ready me.")
+    assert trigger["when"] == {"event": "card_played", "who": "you", "card_type": "spell", "min_energy_paid": 4}
+    assert "condition" not in trigger and trigger["effects"] == [{"op": "ready", "what": "this"}]
+    reading = read(
+        "While you control this battlefield, when you play a spell, if you spent [5 Energy] or more, draw 1.",
+        kind="Battlefield",
+    )
+    assert reading.status == "read", reading.unread
+    (library,) = reading.definition["triggers"]
+    assert library["condition"] == "you control this battlefield" and library["when"]["min_energy_paid"] == 5
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "When I attack, if you spent [4 Energy] or more, draw 1.",  # no card played whose cost it could be
+        "While you control this battlefield, I have +1 [Might].",  # not a battlefield's trigger
+        "If you've spent [4 Energy] or more this turn, I have +1 [Might].",  # Energy spent for anything: not read
+    ],
+)
+def test_what_was_spent_otherwise_is_refused(text):
+    assert read(text, might=3).status == "unread"
 
 
 # -- the disputes and the mutants they kill ----------------------------------------------------------------------
@@ -189,4 +250,25 @@ def test_my_disputes_kill_a_tie_recalling_units_everywhere(real_db):
     ids=["you-choose", "every-time"],
 )
 def test_my_disputes_kill_the_dreaming_tree_mutants(real_db, change):
+    assert "mismatch" in _judged(read_every_card_changed(real_db, change))
+
+
+def _renamed(old: str, new: str):
+    def change(d):
+        if d.get("condition") == old:
+            d["condition"] = new
+
+    return change
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda d: d.pop("min_energy_paid", None),  # any spell played
+        _renamed("spent 4 energy to play a spell this turn", "spent 1 energy to play a spell this turn"),
+        _renamed("spent 2 power this turn", "spent 2 energy to play a spell this turn"),
+    ],
+    ids=["any-spell", "one-energy", "energy-not-power"],
+)
+def test_my_disputes_kill_the_spent_mutants(real_db, change):
     assert "mismatch" in _judged(read_every_card_changed(real_db, change))

@@ -177,6 +177,10 @@ _YOU_MAY_COST = re.compile(
 )
 
 
+# "When you play a spell, if you spent [4 Energy] or more, ...": the Energy paid to play the card (357.1)
+_SPENT = re.compile(r"if you spent \[(?P<n>\d+) energy\] or more, ")
+
+
 def _trigger_head(head: str) -> tuple[str, list[dict[str, Any]]] | None:
     for family, pattern, build in TRIGGERS:
         found = pattern.fullmatch(head)
@@ -227,6 +231,11 @@ def read_trigger(text: str, card: dict[str, Any], used: list[str], condition: st
         return False
     family, events = found
     used.append(f"trigger: {family}")
+    paid = _SPENT.match(body)
+    if paid and all(event["event"] == "card_played" for event in events):  # part of the trigger condition (383.2.a.1)
+        events = [{**event, "min_energy_paid": int(paid["n"])} for event in events]
+        body = body[paid.end() :]
+        used.append("trigger: if you spent [N] or more")
     if once:
         used.append("trigger: once each turn")
     if first:
