@@ -4,7 +4,8 @@ tie's replacement ("If a combat where you are the attacker ends in a tie, recall
 (any player, the unit friendly to them, and they draw: 190.6.c, 740.1.a); what a player spent (357.1): "If you've
 spent [4 Energy] or more to play a spell this turn", "If you've spent at least [A][A] this turn" (conditions of a
 passive, 364.3.a), "When you play a spell, if you spent [4 Energy] or more" (part of the trigger condition,
-383.2.a.1), and a battlefield's "While you control this battlefield, when ..." (188).
+383.2.a.1), and a battlefield's "While you control this battlefield, when ..." (188); "Choose a battlefield. Give <units>
+there ..." (355.8, 355.10.d).
 Read-card disputes 460-479 judge them with the real read cards, and a mutant of each reading is killed by those
 disputes."""
 
@@ -183,6 +184,37 @@ def test_what_was_spent_otherwise_is_refused(text):
     assert read(text, might=3).status == "unread"
 
 
+def test_a_chosen_battlefield_is_where_the_units_there_are():
+    reading = read(
+        "Choose a battlefield. Give friendly units there +1 [Might] this turn and enemy units there -1 [Might] this"
+        " turn, to a minimum of 1 [Might].",
+        kind="Spell",
+        energy=2,
+    )
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    assert reading.definition["targets"] == {"target": {"type": "battlefield"}}
+    assert reading.definition["effects"] == [
+        {"op": "might", "amount": 1, "to": {"all": {"who": "friendly unit", "where": "at target"}}},
+        {"op": "might", "amount": -1, "to": {"all": {"who": "enemy unit", "where": "at target"}}, "minimum": 1},
+    ]
+    kill = read("Choose a battlefield. Kill all units there.", kind="Spell", energy=2).definition
+    assert kill["effects"] == [{"op": "kill", "what": {"all": {"who": "unit", "where": "at target"}}}]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Choose a battlefield.",  # chosen for nothing
+        "Choose a battlefield. Draw 1.",  # nor for this
+        "Choose a unit. Kill all units there.",  # "there" of a unit: not read as a battlefield's
+        "Choose a battlefield. Kill all units there here.",
+    ],
+)
+def test_a_chosen_battlefield_for_nothing_is_refused(text):
+    assert read(text, kind="Spell", energy=2).status == "unread"
+
+
 # -- the disputes and the mutants they kill ----------------------------------------------------------------------
 
 
@@ -271,4 +303,20 @@ def _renamed(old: str, new: str):
     ids=["any-spell", "one-energy", "energy-not-power"],
 )
 def test_my_disputes_kill_the_spent_mutants(real_db, change):
+    assert "mismatch" in _judged(read_every_card_changed(real_db, change))
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda d: d.pop("where", None) if d.get("where") == "at target" else None,  # units everywhere
+        lambda d: (
+            d.update(who={"friendly unit": "enemy unit", "enemy unit": "friendly unit"}[d["who"]])
+            if d.get("where") == "at target" and d.get("who") in ("friendly unit", "enemy unit")
+            else None
+        ),  # sides swapped
+    ],
+    ids=["everywhere", "sides-swapped"],
+)
+def test_my_disputes_kill_the_chosen_battlefield_mutants(real_db, change):
     assert "mismatch" in _judged(read_every_card_changed(real_db, change))

@@ -12,7 +12,16 @@ from collections.abc import Callable
 from typing import Any
 
 from scenarios.card_reader.keywords import engine_keyword
-from scenarios.card_reader.phrases import Context, another, icons_cost, number, reference, signed, target_spec
+from scenarios.card_reader.phrases import (
+    CHOSEN_BATTLEFIELD,
+    Context,
+    another,
+    icons_cost,
+    number,
+    reference,
+    signed,
+    target_spec,
+)
 from scenarios.cards import UNIT_TOKENS
 
 Instructions = list[dict[str, Any]]
@@ -202,6 +211,15 @@ def _choose_two(m, ctx):
         return None
     ctx.slot(first)
     ctx.slot(second)
+    return []
+
+
+@template("choose", r"choose a battlefield")
+def _choose_a_battlefield(m, ctx):
+    """ "Choose a battlefield.": a battlefield is a target (355.8), what is done there said by a later sentence
+    ("Give enemy units there ..."); refused unless one does."""
+    ctx.slot({"type": "battlefield"})
+    ctx.unfinished = CHOSEN_BATTLEFIELD
     return []
 
 

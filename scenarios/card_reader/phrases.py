@@ -233,10 +233,22 @@ def reference(phrase: str, ctx: Context) -> Any:
     if spec is not None:
         spec.update(tags)
         return ctx.slot(spec) if another(spec, ctx) else None
+    there = phrase.endswith(" there") and ctx.targets.get(ctx.it or "", {}).get("type") == "battlefield"
+    if there:  # "choose a battlefield. Give enemy units there ...": every such unit at the one chosen (355.10.d)
+        phrase = phrase.removesuffix(" there")
     flt = group_filter(phrase)
+    if flt is not None and there:
+        if "where" in flt:
+            return None
+        flt["where"] = f"at {ctx.it}"
+        if ctx.unfinished == CHOSEN_BATTLEFIELD:
+            ctx.unfinished = None
     if flt is not None:
         return {"all": {**flt, **tags}}
     return None
+
+
+CHOSEN_BATTLEFIELD = "choose a battlefield"  # a battlefield chosen for nothing yet: a later "there" says what
 
 
 # -- costs ---------------------------------------------------------------------------------------------------
