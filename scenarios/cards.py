@@ -87,6 +87,8 @@ class TargetSpec(Strict):
     # "choose one you haven't already chosen" ("item"): not one chosen for another execution of it (Repeat, 820.2)
     not_chosen: Literal["turn", "item"] | None = None
     mode: int | None = None  # chosen only when the item's mode is this one (355.3; scenarios/rules/modes.py)
+    # "a unit at a battlefield or a gear": a unit as the rest says, or any gear on the board (355.9.b)
+    or_gear: bool = False
 
 
 class ObjectFilter(Strict):

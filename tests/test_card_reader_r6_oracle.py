@@ -5,7 +5,8 @@ tie's replacement ("If a combat where you are the attacker ends in a tie, recall
 spent [4 Energy] or more to play a spell this turn", "If you've spent at least [A][A] this turn" (conditions of a
 passive, 364.3.a), "When you play a spell, if you spent [4 Energy] or more" (part of the trigger condition,
 383.2.a.1), and a battlefield's "While you control this battlefield, when ..." (188); "Choose a battlefield. Give <units>
-there ..." (355.8, 355.10.d).
+there ..." (355.8, 355.10.d); "a unit at a battlefield or a gear" (one target, the unit's restriction not the
+gear's: 355.9.b).
 Read-card disputes 460-479 judge them with the real read cards, and a mutant of each reading is killed by those
 disputes."""
 
@@ -215,12 +216,23 @@ def test_a_chosen_battlefield_for_nothing_is_refused(text):
     assert read(text, kind="Spell", energy=2).status == "unread"
 
 
+def test_a_unit_somewhere_or_a_gear_is_one_target():
+    reading = read("Give a unit at a battlefield or a gear [Temporary].", kind="Spell", energy=4)
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    assert reading.definition["targets"] == {"target": {"type": "unit", "where": "battlefield", "or_gear": True}}
+    assert reading.definition["effects"] == [
+        {"op": "grant", "keyword": "Temporary", "to": "target", "until": "permanent"}
+    ]
+    assert read("Give an enemy unit or a gear [Temporary].", kind="Spell", energy=4).status == "unread"
+
+
 # -- the disputes and the mutants they kill ----------------------------------------------------------------------
 
 
 # The hand-written cards of scenarios/cards.yaml whose reading these disputes judge: the reading takes the
 # hand-written card's place (a hand-written card otherwise overrides a read one), so a mutant of it is judged
-ORACLE = ("Symbol of the Solari", "The Dreaming Tree")
+ORACLE = ("Symbol of the Solari", "The Dreaming Tree", "Fading Memories")
 
 
 def _judged(definitions: dict[str, dict]) -> list[str]:
@@ -319,4 +331,16 @@ def test_my_disputes_kill_the_spent_mutants(real_db, change):
     ids=["everywhere", "sides-swapped"],
 )
 def test_my_disputes_kill_the_chosen_battlefield_mutants(real_db, change):
+    assert "mismatch" in _judged(read_every_card_changed(real_db, change))
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda d: d.pop("or_gear", None),  # a unit only
+        lambda d: d.pop("where", None) if d.get("or_gear") else None,  # a unit anywhere
+    ],
+    ids=["no-gear", "unit-anywhere"],
+)
+def test_my_disputes_kill_the_or_gear_mutants(real_db, change):
     assert "mismatch" in _judged(read_every_card_changed(real_db, change))

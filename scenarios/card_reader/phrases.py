@@ -144,8 +144,13 @@ def _qualify(rest: str, spec: dict[str, Any], plural: bool = False) -> dict[str,
 
 
 def target_spec(phrase: str) -> dict[str, Any] | None:
-    """ "an enemy unit here" -> a TargetSpec's fields (a single object a player chooses)."""
-    found = _ONE.match(phrase.strip())
+    """ "an enemy unit here" -> a TargetSpec's fields (a single object a player chooses); "a unit at a battlefield
+    or a gear": that unit, or any gear (`or_gear`)."""
+    phrase = phrase.strip()
+    if phrase.endswith(" or a gear") and phrase.startswith(("a unit", "an unit")):
+        spec = target_spec(phrase.removesuffix(" or a gear"))
+        return None if spec is None or spec["type"] != "unit" or "side" in spec else {**spec, "or_gear": True}
+    found = _ONE.match(phrase)
     if not found:
         return None
     spec: dict[str, Any] = {"type": "permanent" if found["kind"] == "unit or gear" else found["kind"]}
