@@ -148,8 +148,8 @@ def target_spec(phrase: str) -> dict[str, Any] | None:
     or a gear": that unit, or any gear (`or_gear`)."""
     phrase = phrase.strip()
     if phrase.endswith(" or a gear") and phrase.startswith(("a unit", "an unit")):
-        spec = target_spec(phrase.removesuffix(" or a gear"))
-        return None if spec is None or spec["type"] != "unit" or "side" in spec else {**spec, "or_gear": True}
+        unit = target_spec(phrase.removesuffix(" or a gear"))
+        return None if unit is None or unit["type"] != "unit" or "side" in unit else {**unit, "or_gear": True}
     found = _ONE.match(phrase)
     if not found:
         return None
