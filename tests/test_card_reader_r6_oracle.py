@@ -6,7 +6,7 @@ spent [4 Energy] or more to play a spell this turn", "If you've spent at least [
 passive, 364.3.a), "When you play a spell, if you spent [4 Energy] or more" (part of the trigger condition,
 383.2.a.1), and a battlefield's "While you control this battlefield, when ..." (188); "Choose a battlefield. Give <units>
 there ..." (355.8, 355.10.d); "a unit at a battlefield or a gear" (one target, the unit's restriction not the
-gear's: 355.9.b).
+gear's: 355.9.b); "Buffs give an additional +1 [Might] to friendly units this turn" (703).
 Read-card disputes 460-479 judge them with the real read cards, and a mutant of each reading is killed by those
 disputes."""
 
@@ -227,12 +227,22 @@ def test_a_unit_somewhere_or_a_gear_is_one_target():
     assert read("Give an enemy unit or a gear [Temporary].", kind="Spell", energy=4).status == "unread"
 
 
+def test_buffs_give_more_this_turn():
+    reading = read(
+        "Buff a friendly unit. Buffs give an additional +1 [Might] to friendly units this turn.", kind="Spell", energy=3
+    )
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    assert reading.definition["effects"] == [{"op": "buff", "what": "target"}, {"op": "buffs_give_more", "amount": 1}]
+    assert read("Buffs give an additional +1 [Might] to enemy units this turn.", kind="Spell").status == "unread"
+
+
 # -- the disputes and the mutants they kill ----------------------------------------------------------------------
 
 
 # The hand-written cards of scenarios/cards.yaml whose reading these disputes judge: the reading takes the
 # hand-written card's place (a hand-written card otherwise overrides a read one), so a mutant of it is judged
-ORACLE = ("Symbol of the Solari", "The Dreaming Tree", "Fading Memories")
+ORACLE = ("Symbol of the Solari", "The Dreaming Tree", "Fading Memories", "Stand United")
 
 
 def _judged(definitions: dict[str, dict]) -> list[str]:
@@ -343,4 +353,13 @@ def test_my_disputes_kill_the_chosen_battlefield_mutants(real_db, change):
     ids=["no-gear", "unit-anywhere"],
 )
 def test_my_disputes_kill_the_or_gear_mutants(real_db, change):
+    assert "mismatch" in _judged(read_every_card_changed(real_db, change))
+
+
+@pytest.mark.parametrize("amount", [0, 2])
+def test_my_disputes_kill_a_rider_of_another_size(real_db, amount):
+    def change(d):
+        if d.get("op") == "buffs_give_more":
+            d["amount"] = amount
+
     assert "mismatch" in _judged(read_every_card_changed(real_db, change))

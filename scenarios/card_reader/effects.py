@@ -103,6 +103,13 @@ def _grant_two(m, ctx):
     return grants
 
 
+@template("buffs give more", r"buffs give an additional \+(?P<n>\d+) might to friendly units this turn")
+def _buffs_give_more(m, ctx):
+    """ "Buffs give an additional +1 [Might] to friendly units this turn" (703): for every friendly unit, wherever
+    it is and whenever buffed this turn (811.2's example); nothing is chosen."""
+    return [{"op": "buffs_give_more", "amount": int(m["n"])}]
+
+
 @template("ready runes", r"ready (?P<n>\d+) runes")
 def _ready_runes(m, ctx):
     return [{"op": "ready_runes", "n": int(m["n"])}]
