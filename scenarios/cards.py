@@ -380,6 +380,7 @@ class Activated(Strict):
     effects: list[dict[str, Any]]
     only_unattached: bool = False  # rules text of an attached card is inactive (434.1.e)
     condition: str | None = None  # a condition word: usable only while it holds ("only if not Empowered", 827)
+    limit: Literal["once_per_turn"] | None = None  # "and only once each turn": one use a turn
     equip: bool = False  # an Equip ability (818): "[Cost]: attach this gear to a unit you control"
     discounts: list[Discount] = Field(default_factory=list)  # "This ability costs [1] less for each ..." (356.4)
     label: str | None = None

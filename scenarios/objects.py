@@ -281,6 +281,7 @@ class Player(Journaled):
     spell_energy_this_turn: int = 0
     power_spent_this_turn: int = 0
     buff_bonus_this_turn: int = 0  # "Buffs give an additional +1 [Might] to friendly units this turn" (703)
+    enemy_units_chosen_this_turn: int = 0  # by their spells and abilities (355.7): "if you've chosen an enemy unit"
     # what the cards the player plays cost this turn, by an effect ("the next spell you play this turn costs [5]
     # less"): (kind of card, signed Energy, signed Power, used up by the next such card, label)
     cost_changes: tuple[tuple[str, int, int, bool, str], ...] = ()

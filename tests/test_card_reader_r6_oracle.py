@@ -6,7 +6,8 @@ spent [4 Energy] or more to play a spell this turn", "If you've spent at least [
 passive, 364.3.a), "When you play a spell, if you spent [4 Energy] or more" (part of the trigger condition,
 383.2.a.1), and a battlefield's "While you control this battlefield, when ..." (188); "Choose a battlefield. Give <units>
 there ..." (355.8, 355.10.d); "a unit at a battlefield or a gear" (one target, the unit's restriction not the
-gear's: 355.9.b); "Buffs give an additional +1 [Might] to friendly units this turn" (703).
+gear's: 355.9.b); "Buffs give an additional +1 [Might] to friendly units this turn" (703); "Use only if you've chosen an enemy unit this
+turn and only once each turn" (377.2.b, 355.7).
 Read-card disputes 460-479 judge them with the real read cards, and a mutant of each reading is killed by those
 disputes."""
 
@@ -237,6 +238,20 @@ def test_buffs_give_more_this_turn():
     assert read("Buffs give an additional +1 [Might] to enemy units this turn.", kind="Spell").status == "unread"
 
 
+def test_use_only_if_chosen_and_once_each_turn():
+    reading = read(
+        "[Order rune]: Ready me. Use only if you've chosen an enemy unit this turn and only once each turn.", might=3
+    )
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    (ability,) = reading.definition["activated"]
+    assert ability["condition"] == "chosen an enemy unit this turn" and ability["condition"] in CONDITIONS
+    assert ability["limit"] == "once_per_turn" and ability["effects"] == [{"op": "ready", "what": "this"}]
+    no_limit = read("[Order rune]: Ready me. Use only if you've chosen an enemy unit this turn.", might=3)
+    assert "limit" not in no_limit.definition["activated"][0]
+    assert read("[Order rune]: Ready me. Use only if you've played a spell this turn.", might=3).status == "unread"
+
+
 # -- the disputes and the mutants they kill ----------------------------------------------------------------------
 
 
@@ -362,4 +377,16 @@ def test_my_disputes_kill_a_rider_of_another_size(real_db, amount):
         if d.get("op") == "buffs_give_more":
             d["amount"] = amount
 
+    assert "mismatch" in _judged(read_every_card_changed(real_db, change))
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda d: d.pop("limit", None) if d.get("condition") == "chosen an enemy unit this turn" else None,
+        lambda d: d.pop("condition", None) if d.get("condition") == "chosen an enemy unit this turn" else None,
+    ],
+    ids=["every-time", "unconditional"],
+)
+def test_my_disputes_kill_the_use_only_mutants(real_db, change):
     assert "mismatch" in _judged(read_every_card_changed(real_db, change))

@@ -293,6 +293,10 @@ def _intervening_if(body: str, effects: list[dict[str, Any]]) -> tuple[str, list
 
 
 _USE_ONLY = re.compile(r"\.? use this ability only while i'm at a battlefield\.?$")
+# "Use only if you've chosen an enemy unit this turn and only once each turn": a condition on using it (377.2.b) and
+# a limit of one use a turn; the printed conditions -> the engine's condition words
+_USE_ONLY_IF = re.compile(r"\.? use only if (?P<cond>.+?)(?P<once> and only once each turn)?\.?$")
+_USE_CONDITIONS = {"you've chosen an enemy unit this turn": "chosen an enemy unit this turn"}
 _ACTIVATED = re.compile(
     r"(?:\[(?P<kw1>reaction|action)\]\[>\] )?(?P<cost>[^:]+?): "
     r"(?:\[(?P<kw2>reaction|action)\](?P<legion>, \[legion\])? — )?(?P<effect>.+)"
@@ -318,6 +322,14 @@ def read_activated(text: str, card: dict[str, Any], used: list[str]) -> bool:
     if only:  # "Use this ability only while I'm at a battlefield": a condition on using it (377.2.b)
         ability["condition"] = "at a battlefield"
         effect = effect[: only.start()]
+    only_if = _USE_ONLY_IF.search(effect)
+    if only_if and not only:
+        if only_if["cond"] not in _USE_CONDITIONS:
+            raise Unread(only_if[0].strip(". "))
+        ability["condition"] = _USE_CONDITIONS[only_if["cond"]]
+        if only_if["once"]:
+            ability["limit"] = "once_per_turn"
+        effect = effect[: only_if.start()]
     ability["effects"] = _effects(effect, ctx, used)
     if ctx.targets:
         ability["targets"] = ctx.targets
