@@ -3,7 +3,8 @@
 A card names the real card it models (`real:`, a name in corpus/riftbound-cards.json) or says it is a made-up
 test card (`made_up: true`). Behaviour is data:
 
-    triggers:      when: <event filter>, [limit], [optional], [cost], targets, effects   (375-385)
+    triggers:      when: <event filter>, [condition [if_clause]], [limit], [optional], [cost], targets, effects
+                   (375-385; if_clause: the condition is an "if" right after the Condition, 383.2.a.1)
     passives:      to: <object filter>, [condition], might +/-N [minimum], keywords, triggers_also_on,
                    restrictions, retriggers   (363-366)
     replacements:  would: <event>, to: <object filter>, instead: <instructions>   (364-368)
@@ -324,6 +325,9 @@ class CostModifier(Strict):
 class Trigger(Strict):
     when: EventFilter
     condition: str | None = None  # a condition word (kernel.CONDITIONS): the ability triggers only while it holds
+    # The condition is the "if Y" of "When X, if Y, Z": part of the Trigger Condition in Core Rules 1.4 (383.2.a.1),
+    # part of the Effect before (versions: if_right_after_a_trigger_condition).
+    if_clause: bool = False
     limit: Literal["once_per_turn"] | None = None
     optional: bool = False
     cost: Cost | None = None
@@ -341,6 +345,14 @@ class Trigger(Strict):
             raise ValueError(
                 f"trigger {self.label or self.when.event!r}: optional, its first instruction {first.get('op')!r} is a cost "
                 'right after its "you may": declare it as the trigger\'s `cost:` (383.3.b)'
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _if_clause_is_a_condition(self):
+        if self.if_clause and self.condition is None:
+            raise ValueError(
+                f"trigger {self.label or self.when.event!r}: if_clause says what its condition is, but it has none"
             )
         return self
 

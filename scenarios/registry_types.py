@@ -171,7 +171,7 @@ class TypedProcedures(Protocol):
     def pay_cost(self, game: Any, cost: Any, player: str, source_id: str | None, label: str, purpose: str | None = ..., /, *, because: Because) -> Any:
         """scenarios.rules.abilities.pay_cost"""
 
-    def play_by_effect(self, game: Any, unit: Any, player: str, location: str, label: str, ignoring: str = ..., /, *, because: Because) -> Any:
+    def play_by_effect(self, game: Any, unit: Any, player: str, location: str, label: str, ignoring: str = ..., exhausted: bool = ..., /, *, because: Because) -> Any:
         """scenarios.rules.playing.play_by_effect"""
 
     def play_card(self, game: Any, act: Any, /, *, because: Because) -> Any:

@@ -89,6 +89,7 @@ BehaviourName = Literal[
     "designations_before_lethal",
     "focus_after_a_reopened_chain",
     "passive_limit_snapshotted",
+    "if_right_after_a_trigger_condition",
 ]
 
 
@@ -402,6 +403,18 @@ BEHAVIOURS: dict[str, Behaviour] = {
                 Reading("2025-06-02", "ignored", ("563.2.c.6",)),
                 Reading("2025-12-01", "ignored", ("055", "356.3.e.6")),
                 Reading("2026-06-18", "negated", ("359.3.e.6", faq(VENDETTA_FAQ, 34))),
+            ),
+        ),
+        Behaviour(
+            "if_right_after_a_trigger_condition",
+            'A triggered ability reads "When X, if Y, Z": is Y part of its Effect, checked as it resolves (the '
+            "Effect is everything after the comma that follows the Condition), or part of its Trigger Condition, "
+            "checked as X happens, so the ability is placed only if Y holds then and resolves even if Y stops "
+            "holding in reaction?",
+            (
+                Reading("2025-06-02", "effect", ("583.2", "583.2.a")),
+                Reading("2025-12-01", "effect", ("376.2.a", "376.2.b")),
+                Reading("2026-06-18", "trigger_condition", ("383.2.a", "383.2.a.1")),
             ),
         ),
     )

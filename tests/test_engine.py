@@ -257,6 +257,18 @@ def test_a_cost_after_you_may_written_as_an_instruction_fails_at_load(first):
     assert Card.model_validate({**spec, "triggers": [declared]}).triggers[0].cost.exhaust == "this"
 
 
+def test_an_if_clause_without_a_condition_fails_at_load():
+    """`if_clause` says the trigger's condition is the "if" right after its Condition (383.2.a.1): without a
+    condition it would say nothing, a typo the loader names."""
+    from scenarios.cards import Card
+
+    trigger = {"when": {"event": "play", "who": "self"}, "label": "Typo", "if_clause": True, "effects": []}
+    spec = {"name": "Typo", "made_up": True, "type": "unit", "might": 1, "energy": 1}
+    with pytest.raises(ValueError, match="if_clause says what its condition is, but it has none"):
+        Card.model_validate({**spec, "triggers": [trigger]})
+    assert Card.model_validate({**spec, "triggers": [{**trigger, "condition": "legion"}]}).triggers[0].if_clause
+
+
 def test_a_move_destination_slot_must_name_the_units_it_moves():
     """355.4.a: a move's destination is not where the units are; a location slot says whose units (`of`)."""
     from scenarios.cards import Card, check_vocabulary

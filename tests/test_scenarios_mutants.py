@@ -646,6 +646,16 @@ MUTANTS = [
         ("core-09", "core-12"),
     ),
     (
+        "an 'if' right after a trigger's condition is checked as it resolves, whatever the version (2025-12-01)",
+        [("behaviour", "if_right_after_a_trigger_condition", every_version_read_as("2025-12-01"))],
+        ("dispute-906",),
+    ),
+    (
+        "an 'if' right after a trigger's condition is part of that condition, whatever the version (1.4)",
+        [("behaviour", "if_right_after_a_trigger_condition", every_version_read_as("2026-06-18"))],
+        ("dispute-906",),
+    ),
+    (
         "a countered card is never counted as played, whatever the version (2025-12-01 read everywhere)",
         [("behaviour", "cards_played_as_checked", every_version_read_as("2025-12-01"))],
         ("dispute-250",),

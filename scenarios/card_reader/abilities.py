@@ -208,7 +208,11 @@ def _effects(text: str, ctx: Context, used: list[str]) -> list[dict[str, Any]]:
     return result
 
 
-def read_trigger(text: str, card: dict[str, Any], used: list[str], condition: str | None = None) -> bool:
+def read_trigger(
+    text: str, card: dict[str, Any], used: list[str], condition: str | None = None, if_clause: bool = False
+) -> bool:
+    """A triggered ability; `condition` is a condition word the caller read around it, `if_clause` that condition
+    was an "if" right after the Condition (the Trigger Condition's in 1.4, 383.2.a.1; the Effect's before)."""
     head, comma, body = text.partition(", ")
     if not comma:
         return False
@@ -270,6 +274,7 @@ def read_trigger(text: str, card: dict[str, Any], used: list[str], condition: st
     effects = _effects(body, ctx, used)
     if body.startswith("if ") and condition is None:
         condition, effects = _intervening_if(body, effects)
+        if_clause = True
     for event in events:
         entry = {"when": event, **trigger, "effects": effects, "label": f"{card['name']}: {text}"}
         if once:
@@ -278,6 +283,8 @@ def read_trigger(text: str, card: dict[str, Any], used: list[str], condition: st
             entry["targets"] = ctx.targets
         if condition:
             entry["condition"] = condition
+        if if_clause:
+            entry["if_clause"] = True
         card.setdefault("triggers", []).append(entry)
     return True
 

@@ -191,7 +191,7 @@ def _read_paid_trigger(text: str, card: dict[str, Any], used: list[str]) -> bool
     found = _PAID_TRIGGER.fullmatch(text)
     if found is None or not card.get("additional_cost", {}).get("optional"):
         return False
-    if not read_trigger(f"when you play me, {found['rest']}", card, used, condition=PAID):
+    if not read_trigger(f"when you play me, {found['rest']}", card, used, condition=PAID, if_clause=True):
         raise Unread(text)
     used.append("costs: when you play me, if you paid the additional cost")
     return True

@@ -369,17 +369,24 @@ _IGNORED = {
     "play_by_effect",
     StepKind.EFFECT,
     defines=("419.3",),
-    summary=lambda g, unit, player, location, label, ignoring="cost": (
-        f"{label}: {player} plays {unit.id} to {location}" + _IGNORED.get(ignoring, (", its cost paid", ""))[0]
+    summary=lambda g, unit, player, location, label, ignoring="cost", exhausted=False: (
+        f"{label}: {player} plays {unit.id} to {location}"
+        + (" exhausted" if exhausted else "")
+        + _IGNORED.get(ignoring, (", its cost paid", ""))[0]
     ),
     objects=lambda g, unit, *a: [unit.id],
-    cite=lambda g, unit, player, location, label, ignoring="cost": [_IGNORED.get(ignoring, ("", "357.1"))[1]],
+    cite=lambda g, unit, player, location, label, ignoring="cost", exhausted=False: [
+        _IGNORED.get(ignoring, ("", "357.1"))[1]
+    ],
 )
-def play_by_effect(game: Game, unit, player: str, location: str, label: str, ignoring: str = "cost") -> None:
+def play_by_effect(
+    game: Game, unit, player: str, location: str, label: str, ignoring: str = "cost", exhausted: bool = False
+) -> None:
     """A unit played as an instruction resolves (419.3), its whole cost (356.1.b.1) or only its Energy cost set to
     zero: `ignoring="energy"`, its Power cost paid here (356.1.b.2); `ignoring="energy cost"`, its Power cost paid
     by the instruction; or none of it (`ignoring="nothing"`: its cost paid by the instruction, 357.1). Its
-    additional costs, an optional one or Accelerate, are still offered and paid (356.1.b.3)."""
+    additional costs, an optional one or Accelerate, are still offered and paid (356.1.b.3). `exhausted`: the
+    instruction plays it exhausted ("play a Gold gear token exhausted"), so it enters the board exhausted."""
     forbidder = calc.play_forbidden_by(game, player, unit) or calc.play_here_forbidden_by(game, location)
     if forbidder is not None:  # can't beats can (054.1): the instruction does what it can, here nothing (055)
         note(
@@ -412,7 +419,7 @@ def play_by_effect(game: Game, unit, player: str, location: str, label: str, ign
         if definition.additional_cost is not None:
             do.pay_additional_cost(game, unit, player, because="356.1.b.3")
     card_finalized(game, unit, player)
-    ready = calc.entering_ready(game, unit, player, location, accelerate or definition.enters_ready)
+    ready = not exhausted and calc.entering_ready(game, unit, player, location, accelerate or definition.enters_ready)
     do.enter_board(game, unit, player, location, ready, None, because="419.3.b")
     card_played(game, unit, player)
 

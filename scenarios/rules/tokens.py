@@ -73,6 +73,5 @@ def op_play_token(game: Game, run, ins) -> None:
                 definition=definition,
             )
         )
-        do.play_by_effect(game, token, player, where, label, because=(rule, "185.2.a", "184"))
-        if ins.get("exhausted"):  # "play a Gold gear token exhausted": it enters exhausted (184.1)
-            token.exhausted = True
+        exhausted = bool(ins.get("exhausted"))  # "play a Gold gear token exhausted": it enters exhausted (184.1)
+        do.play_by_effect(game, token, player, where, label, "cost", exhausted, because=(rule, "185.2.a", "184"))

@@ -122,10 +122,12 @@ def _triggered(game: Game, source, index, trigger, event: Event, leaving, rule=N
     if not calc.matches_event(game, flt, calc.view_of(game, source), event, kinds):
         return None
     controller = calc.ability_controller(game, source)
-    if trigger.condition is not None:
+    if trigger.condition is not None and not _if_clause_resolves(game, trigger):
         own_play = flt.event == "play" and event.unit == source.id
         context = Condition(controller, source.id, own_play)
         because = rule or RULE_OF.get(trigger.when.event, "383.2")
+        if trigger.if_clause:  # "When X, if Y": Y is part of the Trigger Condition (383.2.a.1)
+            because = (because, *game.reading("if_right_after_a_trigger_condition").cited)
         if not calc.decide_condition(game, trigger.condition, context, source.card, "its ability triggers", because):
             return None
     if trigger.limit == "once_per_turn":
@@ -134,6 +136,27 @@ def _triggered(game: Game, source, index, trigger, event: Event, leaving, rule=N
             return None
         game.trigger_marks = (*game.trigger_marks, mark)
     return _instance(game, source, index, trigger, controller, event, rule)
+
+
+def _if_clause_resolves(game: Game, trigger) -> bool:
+    """Is the trigger's condition an "if" its version reads as part of the Effect, checked as it resolves
+    (376.2.b in 2025-12-01; part of the Trigger Condition from 1.4, 383.2.a.1)?"""
+    return trigger.if_clause and game.reading("if_right_after_a_trigger_condition").choice == "effect"
+
+
+def _effects(game: Game, source, trigger) -> tuple:
+    """What the instance does as it resolves: its effects, behind its "if" when that is part of the Effect."""
+    if not _if_clause_resolves(game, trigger):
+        return tuple(trigger.effects)
+    reading = game.reading("if_right_after_a_trigger_condition")
+    note(
+        game,
+        StepKind.EFFECT,
+        "condition",
+        f"{source.card}: if {trigger.condition} is part of the effect, checked as it resolves",
+        reading.cited,
+    )
+    return ({"op": "if", "condition": trigger.condition, "then": list(trigger.effects)},)
 
 
 def _instance(game: Game, source, index, trigger, controller: str, event: Event, rule=None) -> TriggerInstance:
@@ -152,7 +175,7 @@ def _instance(game: Game, source, index, trigger, controller: str, event: Event,
         event,
         trigger.label or f"{source.card}: {trigger.when.event}",
         rule or RULE_OF.get(trigger.when.event, "383.2"),
-        effects=tuple(trigger.effects),
+        effects=_effects(game, source, trigger),
         targets=tuple(trigger.targets.items()),
         optional=trigger.optional,
         cost=trigger.cost,
