@@ -7,7 +7,8 @@ passive, 364.3.a), "When you play a spell, if you spent [4 Energy] or more" (par
 383.2.a.1), and a battlefield's "While you control this battlefield, when ..." (188); "Choose a battlefield. Give <units>
 there ..." (355.8, 355.10.d); "a unit at a battlefield or a gear" (one target, the unit's restriction not the
 gear's: 355.9.b); "Buffs give an additional +1 [Might] to friendly units this turn" (703); "Use only if you've chosen an enemy unit this
-turn and only once each turn" (377.2.b, 355.7).
+turn and only once each turn" (377.2.b, 355.7); "Choose a player. They gain control of this and recall it" (189,
+455) and "all units you control".
 Read-card disputes 460-479 judge them with the real read cards, and a mutant of each reading is killed by those
 disputes."""
 
@@ -252,6 +253,26 @@ def test_use_only_if_chosen_and_once_each_turn():
     assert read("[Order rune]: Ready me. Use only if you've played a spell this turn.", might=3).status == "unread"
 
 
+def test_a_chosen_player_gains_control_of_this():
+    reading = read("[Exhaust]: Choose a player. They gain control of this and recall it.", kind="Gear", energy=2)
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    (ability,) = reading.definition["activated"]
+    assert ability["targets"] == {"unit": {"type": "player"}}
+    assert ability["effects"] == [
+        {
+            "op": "each_player",
+            "players": "unit",
+            "effects": [{"op": "take_control", "what": "this"}, {"op": "recall", "what": "this"}],
+        }
+    ]
+    assert read("[Exhaust]: They gain control of this and recall it.", kind="Gear", energy=2).status == "unread"
+    units = read("At the end of your turn, deal 5 to all units you control.", kind="Gear", energy=2)
+    assert units.definition["triggers"][0]["effects"] == [
+        {"op": "deal", "amount": 5, "to": {"all": {"who": "friendly unit"}}}
+    ]
+
+
 # -- the disputes and the mutants they kill ----------------------------------------------------------------------
 
 
@@ -389,4 +410,19 @@ def test_my_disputes_kill_a_rider_of_another_size(real_db, amount):
     ids=["every-time", "unconditional"],
 )
 def test_my_disputes_kill_the_use_only_mutants(real_db, change):
+    assert "mismatch" in _judged(read_every_card_changed(real_db, change))
+
+
+def _given_to_an_opponent(d):
+    if d.get("op") == "each_player" and {"op": "take_control", "what": "this"} in d.get("effects", []):
+        d["players"] = "opponents"
+
+
+def _all_units(d):
+    if d.get("op") == "deal" and d.get("amount") == 5 and d.get("to") == {"all": {"who": "friendly unit"}}:
+        d["to"] = {"all": {"who": "unit"}}
+
+
+@pytest.mark.parametrize("change", [_given_to_an_opponent, _all_units], ids=["opponent", "all-units"])
+def test_my_disputes_kill_the_glowstone_mutants(real_db, change):
     assert "mismatch" in _judged(read_every_card_changed(real_db, change))

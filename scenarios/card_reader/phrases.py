@@ -190,12 +190,15 @@ def group_filter(phrase: str) -> dict[str, Any] | None:
             return None
         return {"who": " ".join(w for w in (found["side"], "gear") if w)}
     side = {"your": "friendly"}.get(found["side"] or "", found["side"] or "")
+    rest = found["rest"]
+    if rest.startswith(" you control") and not side:  # "all units you control": its player's (740.1.a)
+        side, rest = "friendly", rest.removeprefix(" you control")
     other = found["other"] or (found.groupdict().get("other2"))  # "your other units"
     who = " ".join(w for w in (other, side, "unit") if w)
     flt: dict[str, Any] = {"who": who}
     for state in states:
         flt[state] = True
-    return _qualify(found["rest"], flt, plural=True)
+    return _qualify(rest, flt, plural=True)
 
 
 def compares_me(spec: dict[str, Any], ctx: Context) -> bool:

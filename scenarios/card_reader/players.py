@@ -133,7 +133,7 @@ def _chosen_player(ctx) -> str | None:
 _THEIR_OPS = _PER_PLAYER_OPS | {"play_token", "gain_xp", "trash_from_deck"}
 
 
-@template("they ...", r"they (?P<rest>(?!reveal ).+)")
+@template("they ...", r"they (?P<rest>(?!reveal |gain control of ).+)")
 def _they(m, ctx):
     """ "They play a 1 [Might] Bird unit token with [Deflect]": performed by the player chosen (`each_player` with
     that slot), as that player ("you" in it is them)."""
@@ -151,6 +151,22 @@ def _they(m, ctx):
         ctx.unfinished = m[0]
         return None
     return [{"op": "each_player", "players": slot, "effects": read}]
+
+
+@template("they gain control of this", r"they gain control of (?:this|me) and recall it")
+def _they_gain_control(m, ctx):
+    """ "Choose a player. They gain control of this and recall it": the chosen player takes control of the card
+    (189) and sends it to their base (455), performing both (`each_player` with that slot, 411.1)."""
+    slot = _chosen_player(ctx)
+    if slot is None or slot == "actor" or ctx.me != "this":
+        return None
+    return [
+        {
+            "op": "each_player",
+            "players": slot,
+            "effects": [{"op": "take_control", "what": "this"}, {"op": "recall", "what": "this"}],
+        }
+    ]
 
 
 @template("they reveal their hand", r"they reveal their hand")
