@@ -8,7 +8,8 @@ passive, 364.3.a), "When you play a spell, if you spent [4 Energy] or more" (par
 there ..." (355.8, 355.10.d); "a unit at a battlefield or a gear" (one target, the unit's restriction not the
 gear's: 355.9.b); "Buffs give an additional +1 [Might] to friendly units this turn" (703); "Use only if you've chosen an enemy unit this
 turn and only once each turn" (377.2.b, 355.7); "Choose a player. They gain control of this and recall it" (189,
-455) and "all units you control".
+455) and "all units you control"; "Choose a battlefield where you have units. You may move up to one enemy unit to
+that battlefield. Then give enemy units there ..." (355.4.a, 355.8).
 Read-card disputes 460-479 judge them with the real read cards, and a mutant of each reading is killed by those
 disputes."""
 
@@ -273,6 +274,27 @@ def test_a_chosen_player_gains_control_of_this():
     ]
 
 
+def test_a_battlefield_where_you_have_units_and_a_move_to_it():
+    reading = read(
+        "Choose a battlefield where you have units. You may move up to one enemy unit to that battlefield. Then give"
+        " enemy units there -2 [Might] this turn.",
+        kind="Spell",
+        energy=3,
+    )
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    assert reading.definition["targets"] == {
+        "target": {"type": "unit", "side": "enemy", "optional": True},
+        "other": {"type": "location", "where": "battlefield_with_your_units", "of": "target"},
+    }
+    assert reading.definition["effects"] == [
+        {"op": "move", "what": "target", "to": "other"},
+        {"op": "might", "amount": -2, "to": {"all": {"who": "enemy unit", "where": "at other"}}},
+    ]
+    alone = read("Choose a battlefield where you have units.", kind="Spell", energy=3)
+    assert alone.status == "unread"
+
+
 # -- the disputes and the mutants they kill ----------------------------------------------------------------------
 
 
@@ -425,4 +447,16 @@ def _all_units(d):
 
 @pytest.mark.parametrize("change", [_given_to_an_opponent, _all_units], ids=["opponent", "all-units"])
 def test_my_disputes_kill_the_glowstone_mutants(real_db, change):
+    assert "mismatch" in _judged(read_every_card_changed(real_db, change))
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda d: d.pop("where", None) if d.get("where") == "at other" and d.get("who") == "enemy unit" else None,
+        lambda d: d.update(where="battlefield") if d.get("where") == "battlefield_with_your_units" else None,
+    ],
+    ids=["weakened-everywhere", "any-battlefield"],
+)
+def test_my_disputes_kill_the_moonfall_mutants(real_db, change):
     assert "mismatch" in _judged(read_every_card_changed(real_db, change))

@@ -62,7 +62,9 @@ def _deal(m, ctx):
     return None if amount is None or to is None else [{"op": "deal", "amount": amount, "to": to}]
 
 
-@template("might", r"give (?P<obj>.+?) (?P<sign>[+-])(?P<n>\d+) might this turn(?P<min>, to a minimum of 1 might)?")
+@template(
+    "might", r"(?:then )?give (?P<obj>.+?) (?P<sign>[+-])(?P<n>\d+) might this turn(?P<min>, to a minimum of 1 might)?"
+)
 def _might(m, ctx):
     to = _ref(m["obj"], ctx)
     if to is None:

@@ -241,7 +241,10 @@ def reference(phrase: str, ctx: Context) -> Any:
     if spec is not None:
         spec.update(tags)
         return ctx.slot(spec) if another(spec, ctx) else None
-    there = phrase.endswith(" there") and ctx.targets.get(ctx.it or "", {}).get("type") == "battlefield"
+    chosen = ctx.targets.get(ctx.it or "", {})
+    there = phrase.endswith(" there") and (
+        chosen.get("type") == "battlefield" or chosen.get("where") == "battlefield_with_your_units"
+    )
     if there:  # "choose a battlefield. Give enemy units there ...": every such unit at the one chosen (355.10.d)
         phrase = phrase.removesuffix(" there")
     flt = group_filter(phrase)
