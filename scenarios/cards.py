@@ -32,6 +32,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from scenarios import kernel
+from scenarios.token_kinds import GEAR_TOKENS, UNIT_TOKENS
 
 LIBRARY = Path(str(resources.files("scenarios") / "cards.yaml"))
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -47,9 +48,10 @@ class TargetSpec(Strict):
     # "permanent": a unit or a gear card ("a unit or gear from your trash"; 133.4.a.2: the permanent types)
     # "player": a player chosen (355.10: a player mentioned is a target), "enemy" side: an opponent
     # "mode": which of a bulleted list of modes (355.3), "1" to `modes`
-    type: Literal["unit", "spell", "gear", "permanent", "card_in_hand", "battlefield", "location", "player", "mode"] = (
-        "unit"
-    )
+    # "card": a card of any type (only of a zone: "two cards with [Hidden] from your trash")
+    type: Literal[
+        "unit", "spell", "gear", "permanent", "card", "card_in_hand", "battlefield", "location", "player", "mode"
+    ] = "unit"
     side: Literal["friendly", "enemy", "any"] = "any"
     # "not_here": anywhere but where the source is (a unit a move "to here" may choose, 355.4.a); "my_battlefield":
     # here, and here is a battlefield (a base is each player's own: an enemy unit is never in mine)
@@ -69,7 +71,7 @@ class TargetSpec(Strict):
     ] = "any"
     max_might: int | None = None
     less_might_than_me: bool = False  # "with less Might than me": than the source's, as it is chosen
-    same_place_as: str | None = None  # "two units at the same battlefield": where the unit of that slot is
+    same_place_as: str | None = None  # "two units at the same battlefield": where that slot's unit is, or its place
     max_cost: int | None = None  # printed Energy cost (206)
     max_power: int | None = None  # printed Power cost, of any domain (206)
     stunned: bool | None = None
@@ -78,11 +80,13 @@ class TargetSpec(Strict):
     optional: bool = False
     not_target: str | None = None  # must differ from another slot
     other: bool = False  # "another unit": not the source of the ability itself
-    tag: str | None = None  # "a friendly Mech": a unit with this tag (133.8)
+    tag: str | list[str] | None = None  # "a friendly Mech": a unit with this tag (133.8); a list: any of them
     domain: Domain | None = None  # "an enemy Chaos unit": one of the card's Domains (134.1)
     not_tag: str | None = None  # "a non-Dragon unit": a unit without this tag (133.8)
     of: str | None = None  # a move's destination: the earlier slot whose units move there (not where they are)
     zone: Literal["trash", "hand"] | None = None  # "a unit from your trash / hand": a card of its chooser's (355.10.a)
+    keyword: str | None = None  # "cards with [Hidden] from your trash": a card of a zone with that printed keyword
+    name: str | None = None  # "a Shadow Clone you control": a unit of that name (a token kind's, 187.11)
     modes: int | None = None  # a "mode" choice: how many modes it chooses among (355.3)
     # "choose one you've not chosen this turn" ("turn"): not a mode chosen for this ability of this object this turn;
     # "choose one you haven't already chosen" ("item"): not one chosen for another execution of it (Repeat, 820.2)
@@ -113,7 +117,19 @@ class ObjectFilter(Strict):
     max_might: int | None = None  # "all units with 2 [Might] or less": Might as it is checked
 
 
-_MEASURES = ("count", "bonus", "total_might", "double", "raise_to", "damage", "keyword", "energy_cost", "points")
+_MEASURES = (
+    "count",
+    "bonus",
+    "total_might",
+    "tags_among",
+    "double",
+    "raise_to",
+    "damage",
+    "keyword",
+    "energy_cost",
+    "printed_might",
+    "points",
+)
 
 
 class Quantity(Strict):
@@ -123,12 +139,15 @@ class Quantity(Strict):
     count: ObjectFilter | None = None  # how many objects pass the filter
     bonus: ObjectFilter | None = None  # the printed Might bonuses of the gear that pass it, summed (137.3)
     total_might: ObjectFilter | None = None  # the current Might of the units that pass it, summed
+    tags_among: ObjectFilter | None = None  # how many of `tags` the objects that pass it have among them (133.8)
+    tags: list[str] | None = None  # ... "for each of the following tags among your units — Bird, Cat, Dog, and Poro"
     double: str | None = None  # the current Might of a reference: the increase that doubles it (432.1)
     raise_to: str | None = None  # the Might of a reference less that of `of`, when more: "increase its Might to"
     damage: str | None = None  # the damage marked on it
     keyword: str | None = None  # the summed value of a keyword (807.2) ...
     of: str | None = None  # ... of this reference
     energy_cost: str | None = None  # a card's printed Energy cost (206)
+    printed_might: str | None = None  # a card's printed Might, off the board ("the burned card's Might")
     points: Literal["you"] | None = None
     times: int = 1
 
@@ -137,14 +156,17 @@ class Quantity(Strict):
         named = [m for m in _MEASURES if getattr(self, m) is not None]
         if len(named) != 1 or (self.keyword is None and self.raise_to is None) != (self.of is None):
             raise ValueError(f"a quantity names one measure of {_MEASURES} (a keyword with `of`), not {named}")
+        if (self.tags_among is None) != (not self.tags):
+            raise ValueError("a quantity counts the tags among objects (`tags_among`) of a list of `tags`")
         return self
 
     def words(self) -> str:
         measure = next(m for m in _MEASURES if getattr(self, m) is not None)
         value = getattr(self, measure)
-        filtered = self.count or self.bonus or self.total_might
+        filtered = self.count or self.bonus or self.total_might or self.tags_among
         shown = ", ".join(f"{k}: {v}" for k, v in value.model_dump(exclude_none=True).items()) if filtered else value
         said = f"{measure} {shown} of {self.of}" if self.of else f"{measure} {shown}"
+        said = f"{said} of the tags {', '.join(self.tags)}" if self.tags else said
         return said if self.times == 1 else f"{self.times} for each: {said}"
 
 
@@ -280,7 +302,9 @@ class Discount(Strict):
     energy: int = 0
     power: int = 0
     condition: str | None = None
-    for_each: CountWord | None = None
+    for_each: CountWord | Quantity | None = None  # a word, or a quantity counted from the card's player's view
+    # "This costs [2] less if you choose a Bird, Cat, Dog, or Poro": only if an object chosen has one (133.8)
+    chosen_tag: list[str] | None = None
     minimum: int | None = None
 
 
@@ -421,6 +445,8 @@ class Card(Strict):
     token_of: Literal["unit", "gear"] = "unit"  # a token's type (185.2.d): a unit token, or a gear token (Gold)
     domains: list[Domain] = Field(default_factory=list)  # 134.1; a printed Power cost is of the card's domain
     tags: list[str] = Field(default_factory=list)  # 133.8 (Equipment, Mech, ...)
+    # "As you play me, choose Bird, Cat, Dog, or Poro. I gain that tag." (135.2.b.3): the tags chosen among
+    choose_tag: list[str] = Field(default_factory=list)
     might: int | None = None
     energy: int = 0
     power: int = 0
@@ -455,6 +481,10 @@ class Card(Strict):
     def has(self, keyword: str) -> bool:
         return keyword in self.keywords
 
+    def tagged(self, tag: str | list[str]) -> bool:
+        """Has it the tag (133.8), or one of a list ("a Bird, Cat, Dog, or Poro")?"""
+        return bool(set(self.tags) & ({tag} if isinstance(tag, str) else set(tag)))
+
     @property
     def cost(self) -> Cost:
         """The printed cost (131): Energy, and Power of the card's domain ([C]); of any domain ([A]) when the
@@ -467,40 +497,6 @@ class Card(Strict):
     def object_kind(self) -> str:
         return self.token_of if self.type == "token" else self.type
 
-
-# 187: the unit tokens cards create ("Play a 1 [M] Recruit unit token"), by the name they print: their name, tags
-# and keywords (the Might is printed with the instruction), and the rule defining them. Played by `play_token`.
-UNIT_TOKENS: dict[str, tuple[str, tuple[str, ...], dict[str, int], str]] = {
-    "recruit": ("Recruit", ("Recruit",), {}, "187.1"),
-    "sprite": ("Sprite", ("Fae",), {"Temporary": 1}, "187.2"),
-    "sand soldier": ("Sand Soldier", ("Shurima",), {}, "187.3"),
-    "mech": ("Mech", ("Mech",), {}, "187.4"),
-    "reflection": ("Reflection", (), {}, "187.6"),
-    "bird": ("Bird", ("Bird",), {"Deflect": 1}, "187.7"),
-    "tentacle": ("Tentacle", ("Bilgewater",), {}, "187.10"),
-}
-
-# 187.5: "A Gold gear token is a domainless gear token with '[Reaction][>] Kill this, [E]: [Add] [A].'"
-GEAR_TOKENS: dict[str, tuple[dict[str, Any], str]] = {
-    "gold": (
-        {
-            "name": "Gold",
-            "real": "Gold",
-            "type": "token",
-            "token_of": "gear",
-            "text": "[Reaction][>] Kill this, [E]: [Add] [A].",
-            "activated": [
-                {
-                    "cost": {"kill": "this", "exhaust": "this"},
-                    "keywords": {"Reaction": 1},
-                    "effects": [{"op": "add", "power": 1}],
-                    "label": "Gold: Kill this, [E]: [Add] [A]",
-                }
-            ],
-        },
-        "187.5",
-    )
-}
 
 RESTRICTIONS = {
     "no_move_from_here_to_base",
@@ -527,7 +523,7 @@ def instructions_of(effect_list):
     """Every instruction of a list, including nested ones (`then`, `effects`, `instead`)."""
     for instruction in effect_list:
         yield instruction
-        for key in ("effects", "then", "else", "instead"):
+        for key in ("effects", "then", "else", "instead", "each_opponent_who_did"):
             value = instruction.get(key)
             if isinstance(value, list):
                 yield from instructions_of(value)
@@ -605,7 +601,7 @@ def check_vocabulary(card: Card) -> None:
 
 def _check_quantity(card: Card, quantity: Quantity, passive: bool) -> None:
     """A quantity's filter words are the engine's; a passive's Might never counts Might (it would read itself)."""
-    flt = quantity.count or quantity.bonus or quantity.total_might
+    flt = quantity.count or quantity.bonus or quantity.total_might or quantity.tags_among
     if flt is not None:
         unknown_who = flt.who not in kernel.WHO and flt.who.split()[-1] not in kernel.WHO
         unknown_where = flt.where is not None and not flt.where.startswith("at ") and flt.where not in kernel.WHERE

@@ -137,6 +137,7 @@ class TriggerInstance:
     it: str | None = None  # a delayed ability's object ("it")
     delayed: bool = False  # a delayed ability (390.2), made by an effect, not by its source's text
     it_incarnation: int | None = None  # ... as the object "it" was when the delayed ability was made
+    kept: tuple = ()  # a reflexive trigger's (slot, refs) pairs: what the ability that made it named (388.1)
 
     def describe(self) -> str:
         subject = self.event.unit or self.event.player
@@ -156,7 +157,8 @@ class DelayedAbility:
     it: str | None = None  # the object "it" refers to
     incarnation: int | None = None  # ... as the object it was when the ability was made (359.3.e.4)
     once: bool = True
-    until: str = "turn"
+    until: str = "turn"  # or a chain item's id: only until the cleanup after that item resolves (428.5.c)
+    rule: str = "390.2"  # the rule it triggers under
 
 
 @value
@@ -170,7 +172,8 @@ class LastingReplacement:
     it: str | None = None
     incarnation: int | None = None
     once: bool = True
-    until: str = "turn"
+    until: str = "turn"  # or a chain item's id: only until the cleanup after that item resolves (428.5.c)
+    rule: str = "390.2"  # the rule it triggers under
 
 
 @journaled
@@ -207,6 +210,7 @@ class Obj(Journaled):
     banished_by: str | None = None
     hidden_turn: int | None = None  # the turn it was hidden (811.1.b: playable from the next turn)
     left_controller: str | None = None  # its controller as it last left the board ("its controller draws 2")
+    gained_tags: tuple[str, ...] = ()  # "As you play me, choose Bird, ... I gain that tag": while on the board
     # battlefields
     battlefield_controller: str | None = None
     contested_by: str | None = None
@@ -228,6 +232,7 @@ class Obj(Journaled):
         "moves_this_turn",
         "empowered",
         "granted",
+        "gained_tags",
         "modifiers",
         "contested_by",
         "staged",
@@ -238,6 +243,12 @@ class Obj(Journaled):
         if key == "battlefield_controller":
             return (self.id, "controller")
         return (self.id, key) if key in self._SHOWN else None
+
+    def tagged(self, tag: str | list[str]) -> bool:
+        """Has it the tag (133.8), printed or gained, or one of a list ("a Bird, Cat, Dog, or Poro")?"""
+        wanted = {tag} if isinstance(tag, str) else set(tag)
+        printed = set(self.definition.tags) if self.definition is not None else set()
+        return bool((printed | set(self.gained_tags)) & wanted)
 
     def where(self) -> str:
         """The object's location on the board, or its zone elsewhere."""
@@ -285,6 +296,7 @@ class Player(Journaled):
     # what the cards the player plays cost this turn, by an effect ("the next spell you play this turn costs [5]
     # less"): (kind of card, signed Energy, signed Power, used up by the next such card, label)
     cost_changes: tuple[tuple[str, int, int, bool, str], ...] = ()
+    hides_ignoring_costs: bool = False  # "You can hide cards ignoring costs this turn" (811.1.b's [A] not paid)
 
     def change_label(self, key: str):
         return (f"player {self.name}", key)

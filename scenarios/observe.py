@@ -6,6 +6,7 @@ the replay reads them (`scenarios.replay`); both import this module, which impor
 from __future__ import annotations
 
 from scenarios.kernel import KEYWORDS, calc
+from scenarios.objects import BOARD, GEAR
 from scenarios.state import GameState
 from scenarios.trace import plain
 
@@ -52,6 +53,12 @@ PLAYER_FIELDS = {
     "trash": lambda g, name: sorted(o.id for o in g.objects.values() if o.owner == name and o.zone == "trash"),
     # the units a player controls on the board, each as "<card> at <location>" (tokens too, whose ids are made up)
     "units": lambda g, name: sorted(f"{o.card} at {o.location}" for o in g.units(controller=name)),
+    # the gear a player controls on the board, each as "<card> at <location>", ", exhausted" when it is (tokens too)
+    "gear": lambda g, name: sorted(
+        f"{o.card} at {o.location}" + (", exhausted" if o.exhausted else "")
+        for o in g.objects.values()
+        if o.zone == BOARD and o.kind == GEAR and o.controller == name
+    ),
 }
 GAME_KEYS = {
     "state": lambda g, spec: g.state_name(),

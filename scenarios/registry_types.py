@@ -84,7 +84,7 @@ class TypedProcedures(Protocol):
     def create_lasting_replacement(self, game: Any, lasting: Any, /, *, because: Because) -> Any:
         """scenarios.rules.replacement.create_lasting_replacement"""
 
-    def deal(self, game: Any, amounts: dict, source: str | None, label: str | None = ..., /, *, because: Because) -> Any:
+    def deal(self, game: Any, amounts: dict, source: str | None, label: str | None = ..., via: str | None = ..., /, *, because: Because) -> Any:
         """scenarios.rules.damage.deal"""
 
     def designate(self, game: Any, unit: Any, role: Any, /, *, because: Because) -> Any:
@@ -391,6 +391,9 @@ class TypedQueries(Protocol):
     def end_combat(self, game: Any, bf_id: str) -> None:
         """scenarios.rules.combat.end_combat"""
 
+    def end_delayed_of(self, game: Any, item: Any) -> None:
+        """scenarios.rules.triggers.end_delayed_of"""
+
     def entering_ready(self, game: Any, card: Any, player: str, location: str, ready: bool) -> bool:
         """scenarios.rules.entering.entering_ready"""
 
@@ -532,7 +535,7 @@ class TypedQueries(Protocol):
     def put_chosen_on_chain(self, game: Any, item: Any, via: str) -> None:
         """scenarios.rules.chain.put_chosen_on_chain"""
 
-    def quantity(self, game: Any, view: Any, value: dict, run: Any = ...) -> int | None:
+    def quantity(self, game: Any, view: Any, value: Any, run: Any = ...) -> int | None:
         """scenarios.rules.amounts.quantity"""
 
     def recall_attackers_if_defenders_remain(self, game: Any) -> None:

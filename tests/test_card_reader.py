@@ -227,8 +227,9 @@ def test_a_token_the_rules_do_not_define_is_not_read(text):
 
 def test_a_played_token_is_a_unit_token_of_its_kind():
     """187.2: a Sprite is a 3 Might Fae unit token with Temporary; the token's might is the printed one."""
-    from scenarios.cards import UNIT_TOKENS, Card, check_vocabulary
+    from scenarios.cards import Card, check_vocabulary
     from scenarios.rules.tokens import token_definition
+    from scenarios.token_kinds import UNIT_TOKENS
 
     sprite = token_definition("sprite", 3, ready=True)
     assert (sprite.type, sprite.might, sprite.tags, sprite.keywords) == ("token", 3, ["Fae"], {"Temporary": 1})

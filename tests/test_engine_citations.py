@@ -144,6 +144,7 @@ TERMS: dict[str, list[str]] = {
     "return_from_trash": ["trash", "hand"],
     "burn_out": ["burn"],
     "condition": ["legion", "condition", "mighty", "played"],  # which cards count as played (Legion)
+    "reflexive": ["reflexive", "do this"],  # "Then do this:" makes a reflexive trigger (387.1)
     "look": ["look"],
     "equip cost": ["equip"],
     "domain power": ["domain"],  # the [C] of a card of several domains (versions.py: multi_domain_power)

@@ -35,6 +35,7 @@ SHARED = {
     "scenarios.journal",
     "scenarios.trace",
     "scenarios.cards",
+    "scenarios.token_kinds",  # the tokens 187 defines, card data split from scenarios.cards
     "scenarios.actions",
     "scenarios.game",  # the Game protocol the rule functions are annotated with
 }

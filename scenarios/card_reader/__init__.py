@@ -19,7 +19,8 @@ from typing import Any
 
 # each registers its templates: amounts, additional costs and discounts, moves, the main deck, trash and hand,
 # players, statics; entering the board, trigger conditions (two modules), "instead"; one instruction on several
-# objects, a condition with what happens otherwise; modes, "X or Y" and "if you do"; Empower, XP and Equipment
+# objects, a condition with what happens otherwise; modes, "X or Y" and "if you do"; Empower, XP and Equipment;
+# reflexive triggers ("then do this:")
 from scenarios.card_reader import (  # noqa: F401
     amounts,
     costs,
@@ -31,6 +32,7 @@ from scenarios.card_reader import (  # noqa: F401
     otherwise,
     players,
     powers,
+    reflexive,
     several,
     statics,
     trigger_conditions,
@@ -106,7 +108,10 @@ def read_card(card: CardText) -> Reading:
         except Unread as refused:
             unread.append(str(refused))
             continue
-        unread.extend(f"({r})" for r in paragraph.reminders if not _restates_keyword(paragraph.text, r))
+        reminders = [r for r in paragraph.reminders if not _restates_keyword(paragraph.text, r)]
+        if "Equipment" in card.tags and _unattached_only(definition, before["activated"], reminders):
+            used.append("use only if unattached")
+        unread.extend(f"({r})" for r in reminders)
     if spell is not None and spell.targets:
         definition["targets"] = spell.targets
     if "Equipment" in card.tags:
@@ -120,13 +125,16 @@ def read_card(card: CardText) -> Reading:
     return Reading("read", definition, [], used)
 
 
-_GEAR_KEYWORDS = {"Equip", "Quick-Draw", "Hidden", "Reaction", "Action", "Accelerate"}
+# an Equipment's own keywords (Temporary: "if this is unattached, kill it", inactive while attached, 135.4);
+# any other it prints it gives the equipped unit (136.2.c)
+_GEAR_KEYWORDS = {"Equip", "Quick-Draw", "Hidden", "Reaction", "Action", "Accelerate", "Temporary"}
 
 
 def _equipment(definition: dict[str, Any]) -> list[str]:
     """An Equipment's text other than its Equip and its own keywords is what it gives the equipped unit (its
     keywords: a passive to the equipped unit; "When I ..." a trigger of the equipped unit, read by
-    `abilities.read_trigger`; 136.2.c). Its other abilities are refused: which box of the card (rules text,
+    `abilities.read_trigger`; 136.2.c). An activated ability reminded "(Use only if unattached.)" is its own rules
+    text (`_unattached_only`). Its other abilities are refused: which box of the card (rules text,
     inactive while attached, or effect text) holds them is not in the text the reader gets."""
     given = {k: v for k, v in definition.get("keywords", {}).items() if k not in _GEAR_KEYWORDS}
     if given:
@@ -136,7 +144,7 @@ def _equipment(definition: dict[str, Any]) -> list[str]:
     refused = [
         a["label"]
         for a in definition.get("triggers", []) + definition.get("activated", [])
-        if not a.get("equip") and not any(a is t for t in effect_text)
+        if not a.get("equip") and not a.get("only_unattached") and not any(a is t for t in effect_text)
     ]
     refused += [
         f"{definition['name']}: a passive of {p['to']['who']}s"
@@ -144,6 +152,18 @@ def _equipment(definition: dict[str, Any]) -> list[str]:
         if p["to"]["who"] != "equipped unit"
     ]
     return [f"{label} (an Equipment's ability for the equipped unit)" for label in refused]
+
+
+def _unattached_only(definition: dict[str, Any], before: int, reminders: list[str]) -> bool:
+    """An Equipment's activated ability reminded "(Use only if unattached.)": rules text, inactive while the
+    Equipment is attached (434.1.e), not effect text for the equipped unit; the reminder is taken off `reminders`."""
+    made = definition.get("activated", [])[before:]
+    said = [r for r in reminders if normalise(r) == "use only if unattached."]
+    if not said or len(made) != 1 or made[0].get("equip"):
+        return False
+    made[0]["only_unattached"] = True
+    reminders.remove(said[0])
+    return True
 
 
 def _label(definition: dict[str, Any], before: dict[str, int], label: str) -> None:
@@ -171,6 +191,7 @@ _KEYWORD_ACTIONS = {
     "win a combat": ("remain after combat",),  # "(You win if only your units remain after combat.)" (466.3.a)
     "gold gear token": ("kill this, [exhaust]: [add] [any rune]",),  # the Gold token's ability (187.5)
     "empower": ("empowered if",),  # "(I become Empowered if I'm not already.)" (441.1.c)
+    "banished with this": ("you must pay its costs",),  # a card played is paid for unless a cost is ignored (357.1)
 }
 
 

@@ -169,6 +169,9 @@ MORE_READERS: list[Callable[[str, dict[str, Any], list[str], str | None], bool]]
 # draw 2 instead"): called with the sentence, those instructions and the context; the instructions both make now,
 # or None when the sentence is not one they read.
 INSTEAD: list[Callable[[str, list[dict[str, Any]], Context, list[str]], list[dict[str, Any]] | None]] = []
+# Readers of instructions that run past a sentence's end ("Then do this: X. Y.", `reflexive`): called with the
+# text, the context, the templates used and the reader of the sentences before and after them; None: not theirs.
+SPANNING: list[Callable[..., list[dict[str, Any]] | None]] = []
 _ABOUT_ME = {"when I <event>", "when I move to a battlefield", "the Nth time I move in a turn"}
 _YOU_MAY_COST = re.compile(
     r"you may (?P<cost>(?:exhaust (?:me|this)|banish (?:me|this)|pay (?:\[[^\]]+\])+|spend a buff|spend my buff|spend \d+ xp)"
@@ -192,6 +195,9 @@ def _trigger_head(head: str) -> tuple[str, list[dict[str, Any]]] | None:
 def _effects(text: str, ctx: Context, used: list[str]) -> list[dict[str, Any]]:
     """The instructions of one or more sentences; Unread naming the first sentence not read. A sentence may
     rewrite the one before it ("If ..., <X> instead": `INSTEAD` readers)."""
+    spanning = next((r for reader in SPANNING if (r := reader(text, ctx, used, _effects)) is not None), None)
+    if spanning is not None:
+        return spanning
     result: list[dict[str, Any]] = []
     last: list[dict[str, Any]] = []
     for sentence in sentences(text):
@@ -312,7 +318,7 @@ _ACTIVATED = re.compile(
 
 def read_activated(text: str, card: dict[str, Any], used: list[str]) -> bool:
     found = _ACTIVATED.fullmatch(text)
-    if not found:
+    if not found or re.search(r"\bdo this$", found["cost"]):  # "Then do this: ...": a reflexive trigger (387.1)
         return False
     cost = ability_cost(found["cost"])
     if cost is None:
@@ -622,8 +628,11 @@ def read_deathknell(text: str, card: dict[str, Any], used: list[str]) -> bool:
     if not found:
         return False
     ctx = Context(card["type"])
+    who = "self"
+    if "Equipment" in card.get("tags", []):  # the equipped unit's (136.2.c): "me" is the unit that died
+        who, ctx.me = "equipped unit", "trigger_unit"
     effects = _effects(found["rest"], ctx, used)
-    trigger: dict[str, Any] = {"when": {"event": "die", "who": "self"}, "effects": effects}
+    trigger: dict[str, Any] = {"when": {"event": "die", "who": who}, "effects": effects}
     if ctx.targets:
         trigger["targets"] = ctx.targets
     trigger["label"] = f"{card['name']}: Deathknell"

@@ -4,6 +4,8 @@ by ...". Every wording reads into ONE expression, a quantity (`scenarios.cards.Q
 `gain_xp`) and a passive multiplies what it gives by (`per`).
 
     for each <objects>                 {count: <object filter>, times: N}   (135.2.b.5.a)
+    for each of the following tags among your units — Bird, Cat, Dog, and Poro
+                                       {tags_among: <object filter>, tags: [Bird, ...], times: N}   (133.8)
     equal to its / my Might            might_of:<reference> (the one measure said as a word, as cards.yaml does)
     equal to the damage marked on it   {damage: <reference>}
     equal to my [Assault]              {keyword: Assault, of: this}         (807.2)
@@ -23,7 +25,7 @@ from scenarios.card_reader import effects
 from scenarios.card_reader.abilities import STATIC_READERS
 from scenarios.card_reader.effects import _ref, template
 from scenarios.card_reader.keywords import engine_keyword
-from scenarios.card_reader.phrases import Context, group_filter, number, signed, untagged
+from scenarios.card_reader.phrases import Context, group_filter, number, signed, tag_list, untagged
 
 # "you or allies control": the engine plays no mode with teammates (447.2.b), so a player's allies are no one
 _CONTROL = re.compile(r"(?P<noun>battlefield|unit|gear)s? you (?:or allies )?control")
@@ -43,6 +45,8 @@ def counted(phrase: str, ctx: Context) -> dict[str, Any] | None:
     phrase = re.sub(r"^(?:each )?of ", "", phrase.strip())
     if phrase in ("cards in your trash", "card in your trash"):  # off the board a card's controller is its owner
         return {"who": "friendly card", "zone": "trash"}
+    if phrase in ("equipment you control", "your equipment"):  # gear with the Equipment tag (133.8, 719)
+        return {"who": "friendly gear", "tag": "Equipment"}
     if phrase in ("equipment attached to me", "equipment attached to it"):
         # "me" is the card itself: an Equipment's "me" (the equipped unit) is not said here
         return {"who": "attached gear", "tag": "Equipment"} if ctx.me == "this" and phrase.endswith("me") else None
@@ -124,7 +128,24 @@ def measure(phrase: str, ctx: Context) -> dict[str, Any] | str | None:
     return None
 
 
+_TAGS_AMONG = re.compile(r"of the following tags among (?P<whose>.+?) \u2014 (?P<tags>.+)")
+
+
+def tags_among(phrase: str, ctx: Context) -> dict[str, Any] | None:
+    """ "of the following tags among your units — Bird, Cat, Dog, and Poro": how many of those tags the objects
+    have among them (133.8), each tag once (`tags_among`)."""
+    found = _TAGS_AMONG.fullmatch(phrase.strip())
+    listed = tag_list(found["tags"]) if found else None
+    flt = counted(found["whose"], ctx) if found else None
+    if listed is None or listed[1] != "and" or flt is None:
+        return None
+    return {"tags_among": flt, "tags": listed[0]}
+
+
 def _per(n: str, what: str, ctx: Context) -> dict[str, Any] | None:
+    among = tags_among(what, ctx)
+    if among is not None:
+        return {**among, "times": int(n)}
     flt = counted(what, ctx)
     return None if flt is None else {"count": flt, "times": int(n)}
 
@@ -156,6 +177,17 @@ def _might_for_each(m, ctx):
     to = _ref(m["obj"], ctx)
     amount = _per(m["n"], m["what"], ctx) if to is not None else None
     return None if amount is None else [{"op": "might", "amount": amount, "to": to}]
+
+
+@template("amount: for each", r"(?P<play>play an? .+? unit token.*?) for each (?P<what>.+)")
+def _token_for_each(m, ctx):
+    """ "Play a 2 [Might] Sand Soldier unit token for each Equipment you control": one token per thing counted
+    as it executes (359.3.f.2), the token as `effects` reads one."""
+    read = effects.instructions(m["play"], ctx, [])
+    amount = _per("1", m["what"], ctx)
+    if read is None or amount is None or len(read) != 1 or read[0]["op"] != "play_token" or read[0]["n"] != 1:
+        return None
+    return [{**read[0], "n": amount}]
 
 
 @template("amount: equal to", r"deal damage equal to (?P<q>.+?) to (?P<obj>.+)")

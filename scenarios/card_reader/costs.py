@@ -13,10 +13,11 @@ import re
 from typing import Any
 
 from scenarios.card_reader.abilities import PARAGRAPH_READERS, Unread, read_activated, read_trigger
+from scenarios.card_reader.amounts import tags_among
 from scenarios.card_reader.effects import instructions, template
 from scenarios.card_reader.entering import death_condition, enters_ready_if
 from scenarios.card_reader.keywords import engine_keyword, keyword_prefix
-from scenarios.card_reader.phrases import UNIT_TAGS, Context, icons_cost, reference
+from scenarios.card_reader.phrases import UNIT_TAGS, Context, icons_cost, reference, tag_list
 from scenarios.card_reader.text import sentences
 
 PAID = "additional cost paid"  # the condition word (356.4.f.1)
@@ -41,6 +42,10 @@ _ANY_NUMBER: dict[str, dict[str, Any]] = {
     "spend any number of buffs": {"cost": {"spend_buff": "friendly"}},
 }
 _PER_PAID = re.compile(r"reduce my cost by " + _ICONS + r" for each (?:killed this way|buff you spend)")
+_PER_TAG = re.compile(
+    r"(?:reduce my cost by " + _ICONS + r"|i cost " + _ICONS.replace("icons", "icons2") + " less)"
+    r" for each (?P<what>of the following tags among .+)"
+)
 
 
 def _additional_cost(phrase: str) -> dict[str, Any] | None:
@@ -237,6 +242,7 @@ _CONDITIONS = {
     "you control something that's [empowered]": "you control something empowered",
 }
 _CONDITIONS.update({f"you control a {word}": f"you control a {tag}" for word, tag in UNIT_TAGS.items()})
+_IF_CHOSEN = re.compile(r"this costs " + _ICONS + r" less if you choose an? (?P<tags>.+)")
 _LESS_IF = re.compile(
     r"(?:this|i) costs? "
     + _ICONS
@@ -263,6 +269,14 @@ _FOR_EACH = re.compile(
 
 def read_discount(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
     text = text.rstrip(".")
+    chosen = _IF_CHOSEN.fullmatch(text)
+    if chosen and card["type"] == "spell":  # "This costs [2] less if you choose a Bird, Cat, Dog, or Poro"
+        listed, off = tag_list(chosen["tags"]), _off(chosen["icons"], card)
+        if listed is None or listed[1] != "or" or not off:
+            raise Unread(text)
+        card.setdefault("discounts", []).append({**off, "chosen_tag": listed[0]})
+        used.append("costs: this costs less if you choose a <tag>")
+        return True
     conditional = _LESS_IF.fullmatch(text)
     if conditional:
         cond = conditional["cond"] or conditional["cond2"]
@@ -294,6 +308,17 @@ def read_discount(text: str, card: dict[str, Any], spell: Context | None, used: 
     level = _LEVEL_LESS.fullmatch(text)
     if level:
         return _level_discount(text, level, card, used)
+    per_tag = _PER_TAG.fullmatch(text)
+    if per_tag:  # "Reduce my cost by [1] for each of the following tags among your units — Bird, ...": counted (133.8)
+        among, off = (
+            tags_among(per_tag["what"], Context(card["type"])),
+            _off(per_tag["icons"] or per_tag["icons2"], card),
+        )
+        if among is None or not off:
+            raise Unread(text)
+        card.setdefault("discounts", []).append({**off, "for_each": among})
+        used.append("costs: I cost less for each tag among your units")
+        return True
     counted = _FOR_EACH.fullmatch(text)
     if counted:
         what, off = _COUNTS.get(counted["what"]), _off(counted["icons"], card)

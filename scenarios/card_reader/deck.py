@@ -5,7 +5,8 @@
   unit from among them and draw it", "If it's a gear, draw it") and where the rest go ("Recycle the rest", "Put
   the rest into your trash", "Otherwise, recycle it"). A look whose rest is never said is refused
   (`abilities._effects`): nothing half-read.
-- "Return a unit from your trash to your hand": a target in the trash (355.10.a), returned (`return_from_trash`);
+- "Return a unit from your trash to your hand": a target in the trash (355.10.a), returned (`return_from_trash`),
+  or banished ("Banish a unit from your trash", `banish`);
   "Play a unit from your hand to your base, ignoring its Energy cost" (`play_from_hand`, 419.3, 356.1.b; a unit
   played from the trash is `costs`' `play_from`, a target there).
 - "Put a card from your hand on the top or bottom of your Main Deck" (`put_from_hand_on_deck`).
@@ -21,7 +22,8 @@ from typing import Any
 
 from scenarios.card_reader.abilities import STATIC_READERS, TRIGGERS, _keywords
 from scenarios.card_reader.effects import instructions, template
-from scenarios.card_reader.phrases import number
+from scenarios.card_reader.keywords import engine_keyword
+from scenarios.card_reader.phrases import number, tag_list
 from scenarios.rules.hand_size import HAND_SIZES
 
 _COUNT = r"(?P<n>\d+|two|three|four|five)"
@@ -159,12 +161,46 @@ def _in_any_order(m, ctx):
     return []
 
 
-@template("return from the trash", r"return an? (?P<kind>unit or gear|unit|gear|spell) from your trash to your hand")
+@template(
+    "return from the trash",
+    r"return an? (?P<kind>unit or gear|unit|gear|spell|[a-z, ]+ or [a-z]+) from your trash to your hand",
+)
 def _return_from_trash(m, ctx):
     """A card of your trash is a target (355.10.a: the trash is public), returned to your hand; "a unit or gear":
-    a permanent card (either kind)."""
-    slot = ctx.slot({"type": "permanent" if m["kind"] == "unit or gear" else m["kind"], "zone": "trash"})
-    return [{"op": "return_from_trash", "what": slot}]
+    a permanent card (either kind); "a Bird, Cat, Dog, or Poro": a unit with one of those tags (133.8)."""
+    spec: dict[str, Any] = {"type": "permanent" if m["kind"] == "unit or gear" else m["kind"], "zone": "trash"}
+    if m["kind"] not in ("unit or gear", "unit", "gear", "spell"):
+        listed = tag_list(m["kind"])
+        if listed is None or listed[1] != "or":
+            return None
+        spec = {"type": "unit", "zone": "trash", "tag": listed[0]}
+    return [{"op": "return_from_trash", "what": ctx.slot(spec)}]
+
+
+@template("return from the trash", r"return up to two cards with \[(?P<kw>[a-z]+)\] from your trash to your hand")
+def _return_two_with(m, ctx):
+    """ "Return up to two cards with [Hidden] from your trash to your hand": two optional targets there (355.13;
+    355.10.a), cards of any type with that keyword printed, the second not the first; returned together."""
+    keyword = engine_keyword(m["kw"])
+    if keyword is None:
+        return None
+    spec = {"type": "card", "zone": "trash", "keyword": keyword, "optional": True}
+    first = ctx.slot(dict(spec))
+    second = ctx.slot({**spec, "not_target": first})
+    return [{"op": "return_from_trash", "what": [first, second]}]
+
+
+@template("hide ignoring costs", r"you can hide cards ignoring costs this turn")
+def _hide_free(m, ctx):
+    """ "You can hide cards ignoring costs this turn": the [A] of hiding (811.1.b) not paid until the turn ends."""
+    return [{"op": "hide_ignoring_costs"}]
+
+
+@template("banish from the trash", r"banish an? (?P<kind>unit|gear|spell) from your trash")
+def _banish_from_trash(m, ctx):
+    """ "You may banish a unit from your trash": a card of your trash, a target as there (355.10.a), put into
+    banishment (427, `banish`), an instruction whose performance "if you do" sees (359.3.e.14.b)."""
+    return [{"op": "banish", "what": ctx.slot({"type": m["kind"], "zone": "trash"})}]
 
 
 @template("hand to the main deck", r"put a card from your hand on the top or bottom of your main deck")
@@ -288,3 +324,16 @@ def _read_discarded_passive(text: str, card: dict[str, Any], used: list[str]) ->
 
 
 STATIC_READERS.append(_read_discarded_passive)
+
+
+@template("banished with this", r"banish all units from your trash")
+def _banish_trash_units(m, ctx):
+    """ "Banish all units from your trash": each unit card there (off the board a card's controller is its owner),
+    banished by this object (427.3), which "banished with this" later names."""
+    return [{"op": "banish", "what": {"all": {"who": "friendly unit", "zone": "trash"}}}]
+
+
+@template("banished with this", r"play a unit banished with this")
+def _play_one_banished(m, ctx):
+    """ "Play a unit banished with this": one of them, its costs paid (357.1; `play_banished_by_this`, `one`)."""
+    return [{"op": "play_banished_by_this", "one": True}]

@@ -22,7 +22,7 @@ from scenarios.card_reader.phrases import (
     signed,
     target_spec,
 )
-from scenarios.cards import UNIT_TOKENS
+from scenarios.token_kinds import UNIT_TOKENS
 
 Instructions = list[dict[str, Any]]
 Builder = Callable[[re.Match, Context], Instructions | None]
@@ -295,6 +295,12 @@ def _banish_and_play(m, ctx):
     return None if not isinstance(what, str) or what == "this" else [{"op": "banish_and_play", "what": what}]
 
 
+@template("banished with this", r"play all units banished with this, ignoring their costs")
+def _play_banished_with_this(m, ctx):
+    """ "Play all units banished with this, ignoring their costs": the cards this object banished (427.3)."""
+    return [{"op": "play_banished_by_this"}]
+
+
 @template("deal", r"deal (?P<n>\d+) to up to one other unit")
 def _deal_other(m, ctx):
     if ctx.it not in ctx.targets:
@@ -362,14 +368,19 @@ _TOKEN_PLACES[" into your base"] = "base"
 
 @template(
     "play a token",
-    rf"play (?P<n>an?|one|two|three|four|five) (?P<ready>ready )?(?P<m>\d+) might (?P<kind>{_TOKEN_KINDS}) unit tokens?"
+    rf"play (?P<n>an?|one|two|three|four|five) (?P<ready>ready )?(?:(?P<m>\d+)|\[(?P<icon>\d+) energy\]) might "
+    rf"(?P<kind>{_TOKEN_KINDS}) unit tokens?(?: from (?P<tag>[a-z]+))?"
     r"(?: with (?P<kw>\[[a-z-]+(?: \d+)?\]))?(?P<where> here| there| (?:to|in|at|into) your base)?(?P<exhausted> exhausted)?",
 )
 def _play_token(m, ctx):
-    """ "Play two 1 might Recruit unit tokens here" (179-187): unit tokens of a kind 187 defines."""
+    """ "Play two 1 might Recruit unit tokens here" (179-187): unit tokens of a kind 187 defines. "Tentacle unit
+    tokens from Bilgewater" names a tag the kind has (187.10: the Bilgewater tag); any other is refused. A Might
+    printed as a number icon ("two [1] [Might] Bird unit tokens", the card data giving every number icon as an
+    Energy one) is that Might (377.2.b quotes Ultrasoft Poro's "two 1 [M] Bird unit tokens")."""
 
-    ins: dict[str, Any] = {"op": "play_token", "token": m["kind"], "might": int(m["m"]), "n": number(m["n"])}
-    if m["ready"] and m["exhausted"]:
+    might = int(m["m"] or m["icon"])
+    ins: dict[str, Any] = {"op": "play_token", "token": m["kind"], "might": might, "n": number(m["n"])}
+    if (m["ready"] and m["exhausted"]) or (m["tag"] and m["tag"] not in {t.lower() for t in UNIT_TOKENS[m["kind"]][1]}):
         return None
     if m["ready"]:
         ins["ready"] = True

@@ -1,6 +1,7 @@
 """How a permanent enters the board: "This enters exhausted", "I enter ready if you control another Mech", "If an
 opponent controls a battlefield, I enter ready", "Other friendly units enter ready", "[Level 3][>] I enter ready",
-and a spell's "Units you play this turn enter ready" / "The next unit you play this turn enters ready".
+and a spell's "Units you play this turn enter ready" / "The next unit you play this turn enters ready"; "As you
+play me, choose Bird, Cat, Dog, or Poro. I gain that tag." (a tag chosen as it is played, `choose_tag`).
 
 Each is a replacement effect of the way a permanent enters (369.3), conditional when it says "if" (364.3.a): the
 card data `replacements: [{would: enter_exhausted, to: {who: ...}, condition: <word>, instead: []}]` that
@@ -12,9 +13,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scenarios.card_reader.abilities import _I_HAVE, MORE_READERS, Unread, _keywords, read_static
+from scenarios.card_reader.abilities import _I_HAVE, MORE_READERS, PARAGRAPH_READERS, Unread, _keywords, read_static
 from scenarios.card_reader.effects import template
-from scenarios.card_reader.phrases import NUMBER_WORDS, UNIT_TAGS, number, signed
+from scenarios.card_reader.phrases import NUMBER_WORDS, UNIT_TAGS, Context, number, signed, tag_list
 
 _COUNT = r"(?P<n>\d+|" + "|".join(w for w in NUMBER_WORDS if w not in ("a", "an")) + ")"
 _DIED = re.compile(r"(?P<side>an? |a friendly |an enemy )unit (?:has )?died this turn")
@@ -173,3 +174,21 @@ def _enter_ready_this_turn(m, ctx):
             "instead": [],
         }
     ]
+
+
+_CHOOSE_TAG = re.compile(r"as you play me, choose (?P<tags>.+)\. i gain that tag\.?")
+
+
+def read_choose_tag(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
+    """ "As you play me, choose Bird, Cat, Dog, or Poro. I gain that tag.": a choice its player makes as it is
+    played (135.2.b.3), the tag the unit has while on the board (`choose_tag`, scenarios/rules/playing.py)."""
+    found = _CHOOSE_TAG.fullmatch(text) if spell is None and card["type"] == "unit" else None
+    listed = tag_list(found["tags"]) if found else None
+    if listed is None or listed[1] != "or" or card.get("choose_tag"):
+        return False
+    card["choose_tag"] = listed[0]
+    used.append("entering: as you play me, choose a tag")
+    return True
+
+
+PARAGRAPH_READERS.append(read_choose_tag)

@@ -1,6 +1,7 @@
 """Movement templates (the `move` instruction of scenarios/rules/movement.py; 446-447, 355.4): a unit moved "to
-here", "up to N units" moved to base, "from here to its base", "then move your unit there", and a unit that
-"deals damage equal to ..." itself (417.6.b.3).
+here", "up to N units" moved to base, "from here to its base", "then move your unit there", "move me to its
+location and it to my original location" (`swap_locations`), and a unit that "deals damage equal to ..." itself (417.6.b.3); "Then, if there's
+an enemy unit alone at that battlefield, ...": where the unit moved from (`from_as`).
 
 A move's destination must differ from where the unit is (355.4.a): each template picks units that can go there
 ("to base": units at a battlefield; "to here": units elsewhere), so no choice the engine accepts is illegal.
@@ -8,12 +9,14 @@ A move's destination must differ from where the unit is (355.4.a): each template
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from scenarios.card_reader.abilities import STATIC_READERS
+from scenarios.card_reader.abilities import INSTEAD, STATIC_READERS
 from scenarios.card_reader.amounts import measure
-from scenarios.card_reader.effects import _ref, template
+from scenarios.card_reader.effects import _ref, instructions, template
 from scenarios.card_reader.phrases import CHOSEN_BATTLEFIELD, compares_me, target_spec
+from scenarios.token_kinds import UNIT_TOKENS
 
 _UP_TO = {"2": 2, "two": 2, "3": 3, "three": 3}  # "up to N": N different units
 
@@ -217,3 +220,49 @@ def _read_cant_move(text: str, card: dict[str, Any], used: list[str]) -> bool:
 
 
 STATIC_READERS.append(_read_cant_move)
+
+
+_ALONE_THERE = re.compile(
+    r"then, if there's an? (?P<side>enemy|friendly) unit alone at that battlefield, (?P<rest>.+?)\.?"
+)
+
+
+def _alone_where_it_moved_from(sentence: str, before: list, ctx, used: list[str]) -> list | None:
+    """ "Move an enemy unit from a battlefield to its base. Then, if there's an enemy unit alone at that
+    battlefield, draw 1.": "that battlefield" is where the unit moved from (the move notes it, `from_as`); a unit
+    is alone with no other friendly unit at its location (740.2.a): counted then (359.3.f.2, `if_amount`)."""
+    found = _ALONE_THERE.fullmatch(sentence.strip())
+    move = before[-1] if len(before) == 1 else {}
+    if found is None or move.get("op") != "move" or move.get("to") != "base":
+        return None
+    if ctx.targets.get(move["what"], {}).get("where") != "battlefield":  # from a battlefield, chosen as played
+        return None
+    then = instructions(found["rest"], ctx, used)
+    if then is None:
+        return None
+    used.append("then, if there's a unit alone at that battlefield")
+    counted = {"count": {"who": f"{found['side']} unit", "where": "at origin", "alone": True}}
+    return [{**move, "from_as": "origin"}, {"op": "if_amount", "amount": counted, "at_least": 1, "then": then}]
+
+
+INSTEAD.append(_alone_where_it_moved_from)
+
+
+@template("move: swap", r"move me to its location and it to my original location")
+def _swap_locations(m, ctx):
+    """ "Choose a unit you control at another location. Move me to its location and it to my original location":
+    each moved to where the other was (`swap_locations`), both read before either moves."""
+    it = ctx.it
+    if it not in ctx.targets or ctx.targets[it].get("type") != "unit" or ctx.me != "this" or ctx.card_type != "unit":
+        return None
+    return [{"op": "swap_locations", "a": "this", "b": it}]
+
+
+@template("move: swap", rf"move me and an? (?P<kind>{'|'.join(UNIT_TOKENS)}) you control to each other's locations")
+def _swap_with_a_token(m, ctx):
+    """ "Move me and a Shadow Clone you control to each other's locations": a unit of that token kind's name
+    (187), chosen (355.8), and the two swapped (`swap_locations`)."""
+    if ctx.me != "this" or ctx.card_type != "unit":
+        return None
+    slot = ctx.slot({"type": "unit", "side": "friendly", "name": UNIT_TOKENS[m["kind"]][0]})
+    return [{"op": "swap_locations", "a": "this", "b": slot}]

@@ -3,11 +3,13 @@ Otherwise, stun it." One `if_it` instruction (scenarios/rules/object_conditions.
 instruction executes (364.3.a), its `then` if it holds, its `else` (the "Otherwise" sentence) if not.
 
     if it is <state>, <instructions>     {op: if_it, it: <the object "it" names>, state, then}
+    if it was an enemy unit, <instrs>    {op: if_it, it, state: "was enemy" | "was friendly", then}
     if it has N might or less, <instructions>   {op: if_amount, amount: might_of:<it>, at_most: N, then}
     if you control a <tag>, <instructions>   {op: if, condition: "you control a <Tag>", then} (the condition word
                                          `rules/discounts.py` registers, 133.8); "a facedown card" likewise
     if you have N+ <units>, <instructions>   {op: if_amount, amount: {count: your units ...}, at_least: N, then}
     if you control N or more <objects>, <instructions>   the same, over what you control ("two or more gear")
+    <instructions> if your units have all of the following tags among them — <tags>   {op: if, condition: <word>}
     if you control N or more/fewer runes, <instructions>   {op: if, condition: "you control N or fewer runes"}
     if i'm at a battlefield, <instructions>  {op: if, condition: "at a battlefield"}; "there" in it is where I am
     <instructions> if it has N might or less   {op: if_amount, amount: might_of:<it>, at_most: N, then}
@@ -24,7 +26,8 @@ from typing import Any
 from scenarios.card_reader.abilities import INSTEAD
 from scenarios.card_reader.amounts import counted
 from scenarios.card_reader.effects import instructions, template
-from scenarios.card_reader.phrases import UNIT_TAGS, Context, number
+from scenarios.card_reader.phrases import UNIT_TAGS, Context, number, tag_list
+from scenarios.rules.board_conditions import TAG_SETS, tags_word
 
 _STATES = r"attacking|defending|\[empowered\]|stunned|buffed|\[mighty\]"  # the states `if_it` knows
 
@@ -40,6 +43,35 @@ def _if_it_is(m, ctx):
     if then is None or ctx.targets != saved:  # what it does chooses nothing of its own
         return None
     return [{"op": "if_it", "it": it, "state": m["s"].strip("[]"), "then": then}]
+
+
+@template("if it was an enemy unit", r"if it was an? (?P<side>enemy|friendly) unit, (?P<then>.+)")
+def _if_it_was(m, ctx):
+    """ "Kill a unit ... If it was an enemy unit, play a Gold gear token exhausted": whose the unit chosen before
+    was, as it executes: its controller on the board, or as it last left it (359.3.e.14.b, `was enemy`)."""
+    it = ctx.it
+    if it not in ctx.targets or ctx.targets[it].get("type") != "unit" or ctx.targets[it].get("side"):
+        return None  # a unit of either side, or the condition would be said of a side it can't be
+    saved = dict(ctx.targets)
+    then = instructions(m["then"], ctx, [])
+    if not then or ctx.targets != saved:
+        ctx.targets = saved
+        return None
+    return [{"op": "if_it", "it": it, "state": f"was {m['side']}", "then": then}]
+
+
+@template(
+    "if your units have all the tags",
+    r"(?P<then>.+) if your units have all of the following tags among them \u2014 (?P<tags>.+)",
+)
+def _if_all_tags(m, ctx):
+    """ "Score 1 point if your units have all of the following tags among them — Bird, Cat, Dog, and Poro": the
+    condition word of that list (`board_conditions.TAG_SETS`, 133.8), checked as it executes (364.3.a)."""
+    listed = tag_list(m["tags"])
+    if listed is None or listed[1] != "and" or tuple(listed[0]) not in TAG_SETS:
+        return None
+    then = instructions(m["then"], ctx, [])
+    return None if not then else [{"op": "if", "condition": tags_word(listed[0]), "then": then}]
 
 
 @template("if it has N might or less", r"(?:then,? )?(?P<then>.+?) if it has (?P<n>\d+) might or (?P<side>less|more)")

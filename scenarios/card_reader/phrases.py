@@ -46,6 +46,7 @@ class Context:
     unfinished: str | None = None  # words only a later sentence gives a meaning ("choose an opponent": "they ...")
     me: str = "this"  # what "me" names: the card itself, or an Equipment's equipped unit ("equipped", 136.2.c)
     when: list[dict[str, Any]] = field(default_factory=list)  # a triggered ability's trigger events
+    named: tuple[str, ...] = ()  # what earlier instructions made or moved that later text names ("burned")
 
     def slot(self, spec: dict[str, Any]) -> str:
         names = [self.first, "other"] + [f"target{n}" for n in range(3, 10)]
@@ -64,6 +65,7 @@ _QUALIFIERS: tuple[tuple[str, dict[str, Any]], ...] = (
     (r" (?:in|at) (?:a|your|its owner's|their) base", {"where": "base"}),
     (r" from a battlefield", {"where": "battlefield"}),
     (r" at battlefields", {"where": "battlefield", "plural": True}),
+    (r" at another location", {"where": "not_here"}),  # not where the source is (a base or a battlefield)
     (r" in combat", {"where": "combat", "plural": True}),
 )
 _ONE = re.compile(
@@ -90,6 +92,21 @@ def untagged(phrase: str) -> tuple[str, str | None]:
         return phrase, None
     noun = "units" if found["s"] else "unit"
     return f"{found['before']}{noun}{found['after']}", UNIT_TAGS[found["tag"]]
+
+
+_TAG_LIST = re.compile(r"(?P<tags>(?:[a-z]+, )+[a-z]+,? (?P<conj>and|or) [a-z]+)")
+
+
+def tag_list(phrase: str) -> tuple[list[str], str] | None:
+    """ "bird, cat, dog, and poro" -> (["Bird", "Cat", "Dog", "Poro"], "and"): tags the reader knows (133.8), as a
+    list joined by "and" or "or"; None if any is not a unit tag."""
+    found = _TAG_LIST.fullmatch(phrase.strip())
+    if not found:
+        return None
+    words = re.split(r",? (?:and|or) |, ", found["tags"])
+    if any(word not in UNIT_TAGS for word in words) or len(set(words)) != len(words):
+        return None
+    return [UNIT_TAGS[word] for word in words], found["conj"]
 
 
 _NOT_TAGGED = re.compile(r"(?P<before>.*?\b)non-(?P<tag>" + "|".join(UNIT_TAGS) + r") (?P<after>units?\b.*)")

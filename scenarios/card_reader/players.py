@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scenarios.card_reader.abilities import PARAGRAPH_READERS, TRIGGERS, Unread, read_trigger
+from scenarios.card_reader.abilities import INSTEAD, PARAGRAPH_READERS, TRIGGERS, Unread, read_trigger
 from scenarios.card_reader.effects import instructions, template
 from scenarios.card_reader.entering import enters_ready_if
 from scenarios.card_reader.phrases import Context, icons_cost
@@ -56,6 +56,35 @@ def _each_player(m, ctx):
             return None
         effects += read
     return [{"op": "each_player", "players": _WHO[m["who"]], "effects": effects}]
+
+
+@template("each player", r"you and each opponent may (?P<rest>play .+)")
+def _each_may(m, ctx):
+    """ "You and each opponent may play a Gold gear token exhausted": every player, each choosing whether to do
+    their part (411.1), in Turn Order (303.2.a); a token they play is theirs (182, 183)."""
+    read = instructions(m["rest"], ctx, [])
+    if read is None or any(i.get("op") != "play_token" or "to" in i for i in read):
+        return None
+    return [{"op": "each_player", "players": "each", "optional": True, "effects": read}]
+
+
+_WHO_DID = re.compile(r"for each opponent who did, you (?P<rest>.+?)\.?")
+
+
+def read_each_who_did(sentence: str, before: list, ctx: Context, used: list[str]) -> list | None:
+    """ "For each opponent who did, you play a Gold gear token exhausted": after "you and each opponent may ...",
+    the controller's instructions once per opponent who did their part (`each_opponent_who_did`)."""
+    found = _WHO_DID.fullmatch(sentence.strip())
+    if found is None or len(before) != 1 or not before[0].get("optional") or before[0]["op"] != "each_player":
+        return None
+    then = instructions(found["rest"], ctx, used)
+    if then is None:
+        return None
+    used.append("each player: for each opponent who did")
+    return [{**before[0], "each_opponent_who_did": then}]
+
+
+INSTEAD.append(read_each_who_did)
 
 
 @template(

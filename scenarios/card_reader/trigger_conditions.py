@@ -32,7 +32,8 @@ from scenarios.card_reader.abilities import PARAGRAPH_READERS, TRIGGERS, Unread,
 from scenarios.card_reader.effects import template
 from scenarios.card_reader.phrases import UNIT_TAGS, Context
 from scenarios.card_reader.text import sentences
-from scenarios.cards import UNIT_TOKENS
+from scenarios.rules.board_conditions import TAG_SETS, tags_word
+from scenarios.token_kinds import UNIT_TOKENS
 
 # the tags a "non-<tag>" names: of the tokens (187) and the unit tags the reader knows
 _TAGS = {t.lower(): t for _, tags, _, _ in UNIT_TOKENS.values() for t in tags} | {k: v for k, v in UNIT_TAGS.items()}
@@ -152,17 +153,53 @@ _WHILE_AT = re.compile(
 )
 
 
+_ALL_TAGS = re.compile(r"(?P<head>when .+?) while your units have all (?P<n>\d+) tags, (?P<body>.+)")
+
+
+def _tags_said(card: dict[str, Any]) -> list[list[str]]:
+    """The tag lists the card's text has said so far ("for each of the following tags among your units — ...")."""
+    found: list[list[str]] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            if isinstance(value.get("tags"), list) and "tags_among" in value and value["tags"] not in found:
+                found.append(value["tags"])
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk(card)
+    return found
+
+
+def _while_word(text: str, card: dict[str, Any]) -> tuple[re.Match, str] | None:
+    """The trigger's "while ..." and its condition word; "while your units have all 4 tags": of the one list of
+    4 tags the card said before (`board_conditions.TAG_SETS`, 133.8)."""
+    found = _WHILE_AT.fullmatch(text)
+    if found is not None:
+        return found, _WHILE[found["while"]]
+    found = _ALL_TAGS.fullmatch(text)
+    said = _tags_said(card) if found else []
+    if found is None or len(said) != 1 or len(said[0]) != int(found["n"]) or tuple(said[0]) not in TAG_SETS:
+        return None
+    return found, tags_word(said[0])
+
+
 def read_while_at_a_battlefield(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
     """ "Once each turn, when an enemy unit dies while I'm at a battlefield, ...", "When you play a unit during a
-    showdown, ...": a trigger condition that holds only while its source is at a battlefield, or while a showdown
-    is under way (383.2.c: evaluated as the event happens), the condition word on the trigger."""
-    found = _WHILE_AT.fullmatch(text) if spell is None else None
-    if found is None:
+    showdown, ...", "When I attack while your units have all 4 tags, ...": a trigger condition that holds only
+    while its source is at a battlefield, while a showdown is under way, or while its player's units have the tags
+    the card listed (383.2.c: evaluated as the event happens), the condition word on the trigger."""
+    reading = _while_word(text, card) if spell is None else None
+    if reading is None:
         return False
-    word = _WHILE[found["while"]]
-    if not read_trigger(f"{found['once'] or ''}{found['head']}, {found['body']}", card, used, word):
+    found, word = reading
+    once = found.groupdict().get("once") or ""
+    if not read_trigger(f"{once}{found['head']}, {found['body']}", card, used, word):
         raise Unread(text)
-    used.append(f"trigger: {found['while']}")
+    used.append(f"trigger: {found.groupdict().get('while') or 'while your units have all N tags'}")
     return True
 
 

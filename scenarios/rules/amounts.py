@@ -8,11 +8,13 @@ passive may multiply its Might and keywords by (`per`):
 
     {count: <object filter>}     how many objects pass the filter now (on the board unless it names a zone)
     {bonus: <object filter>}     the printed Might bonuses of the gear passing it, summed (137.3)
+    {tags_among: <filter>, tags: [<tag>, ...]}  how many of the tags the objects passing it have among them (133.8)
     {double: <reference>}        its current Might, as the increase that doubles it (432.1; null off the board)
     {raise_to: <ref>, of: <ref>} the first's Might less the second's, or 0: "increase its Might to the Might of"
     {damage: <reference>}        the damage marked on it (null off the board)
     {keyword: <word>, of: <ref>} the summed value of a keyword it has ("equal to my [Assault]", 807.2)
     {energy_cost: <reference>}   its printed Energy cost (206)
+    {printed_might: <reference>} the printed Might of a card off the board ("the burned card's Might"; none but a unit's)
     {points: you}                your points
     times: N                     N for each one counted ("deal 2 ... for each", 135.2.b.5.a)
 
@@ -30,7 +32,19 @@ from scenarios.kernel import EngineError, calc, instruction, note, query, where,
 from scenarios.objects import BOARD, Kind, Obj, View, Zone
 from scenarios.trace import StepKind
 
-MEASURES = ("count", "bonus", "total_might", "double", "raise_to", "damage", "keyword", "energy_cost", "points")
+MEASURES = (
+    "count",
+    "bonus",
+    "total_might",
+    "tags_among",
+    "double",
+    "raise_to",
+    "damage",
+    "keyword",
+    "energy_cost",
+    "printed_might",
+    "points",
+)
 
 
 @who("attached gear")
@@ -61,7 +75,7 @@ def _one(game: Game, view: View, reference: str, run) -> Obj | None:
 
 
 @query("quantity")
-def quantity(game: Game, view: View, value: dict, run=None) -> int | None:
+def quantity(game: Game, view: View, value: dict | Quantity, run=None) -> int | None:
     """The number a quantity names now, from `view` (an instruction's item or a passive's source); None when
     what it counts about is no longer available (359.3.e.12)."""
     q = value if isinstance(value, Quantity) else Quantity.model_validate(value)
@@ -74,6 +88,9 @@ def quantity(game: Game, view: View, value: dict, run=None) -> int | None:
     if q.total_might is not None:  # "your other units have total Might 5 or more": their Might now, summed
         found = (obj for obj in game.objects.values() if calc.matches_object(game, q.total_might, view, obj))
         return q.times * sum(calc.might(game, obj) for obj in found if obj.kind == Kind.UNIT)
+    if q.tags_among is not None:  # "for each of the following tags among your units — Bird, Cat, Dog, and Poro"
+        among = [obj for obj in game.objects.values() if calc.matches_object(game, q.tags_among, view, obj)]
+        return q.times * tags_among(among, q.tags or [])
     if q.points is not None:
         return q.times * game.players[view.you].points if view.you in game.players else None
     if q.raise_to is not None:
@@ -81,12 +98,16 @@ def quantity(game: Game, view: View, value: dict, run=None) -> int | None:
         if higher is None or lower is None:
             return None
         return q.times * max(0, calc.might(game, higher) - calc.might(game, lower))
-    reference = q.double or q.damage or q.energy_cost or q.of
+    reference = q.double or q.damage or q.energy_cost or q.printed_might or q.of
     if reference is None:
         raise EngineError(f"a quantity names nothing to measure: {value!r}")
-    obj = _one(game, view, reference, run) if q.energy_cost is None else _any_zone(game, view, reference, run)
+    printed = q.energy_cost is not None or q.printed_might is not None
+    obj = _any_zone(game, view, reference, run) if printed else _one(game, view, reference, run)
     if obj is None:
         return None
+    if q.printed_might is not None:  # a card in a non-board zone has its printed Might (a unit's; none else)
+        might = obj.definition.might if obj.definition is not None and obj.kind == Kind.UNIT else None
+        return None if might is None or obj.zone == BOARD else q.times * might
     if q.double is not None:
         return q.times * calc.might(game, obj)
     if q.damage is not None:
@@ -94,6 +115,11 @@ def quantity(game: Game, view: View, value: dict, run=None) -> int | None:
     if q.keyword is not None:
         return q.times * calc.keyword_value(game, obj, q.keyword)
     return q.times * (obj.definition.energy if obj.definition else 0)  # printed cost (206)
+
+
+def tags_among(objects: list[Obj], tags: list[str]) -> int:
+    """How many of `tags` the objects have among them: each tag once, however many have it (133.8)."""
+    return sum(1 for tag in tags if any(obj.tagged(tag) for obj in objects))
 
 
 def _any_zone(game: Game, view: View, reference: str, run) -> Obj | None:

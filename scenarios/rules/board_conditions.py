@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from scenarios.game import Game
 from scenarios.kernel import calc, condition
-from scenarios.objects import FACEDOWN, TRASH
+from scenarios.objects import FACEDOWN, TRASH, View
 
 
 def _controls_another(tag: str):
@@ -94,3 +94,24 @@ def _died_this_turn(side: str):
 
 for _side in ("a", "a friendly", "an enemy"):
     condition(f"{_side} unit died this turn", "364.3.a")(_died_this_turn(_side))
+
+
+# The sets of tags cards count among a player's units (133.8): "when I attack while your units have all 4 tags" (of
+# "Bird, Cat, Dog, and Poro" the card lists), each registered as "your units have the tags Bird, Cat, Dog, Poro"
+TAG_SETS = (("Bird", "Cat", "Dog", "Poro"),)
+
+
+def _have_every_tag(tags: tuple[str, ...]):
+    def holds(game: Game, context) -> bool:
+        among = {"tags_among": {"who": "friendly unit"}, "tags": list(tags)}  # `amounts`' quantity, of their units
+        return calc.quantity(game, View(context.source, context.player), among) == len(tags)
+
+    return holds
+
+
+def tags_word(tags) -> str:
+    return f"your units have the tags {', '.join(tags)}"
+
+
+for _tags in TAG_SETS:
+    condition(tags_word(_tags), "133.8")(_have_every_tag(_tags))

@@ -86,7 +86,8 @@ def finalize_pending(game: Game) -> None:
     legal target they leave the Chain (402.4), and so do those whose controller declines a cost their choices
     incur (404.2)."""
     for item in [i for i in game.chain if i.pending]:
-        chosen: dict = {}
+        kept = dict(item.trigger.kept) if item.trigger is not None else {}  # a reflexive trigger's (388.1)
+        chosen: dict = dict(kept)
         here = calc.targeting_of(game, item).here
         for slot, spec in item.target_specs:
             if calc.mode_unchosen(game, spec, chosen):  # a slot of a mode not chosen: no choice (355.3)
@@ -121,7 +122,8 @@ def finalize_pending(game: Game) -> None:
             else:
                 chosen[slot] = (pick,)
         else:
-            if calc.pays_for_its_choices(game, item, chosen) and _decided_as_finalized(game, item):
+            own = {slot: refs for slot, refs in chosen.items() if slot not in kept}
+            if calc.pays_for_its_choices(game, item, own) and _decided_as_finalized(game, item):
                 item.targets = chosen
                 calc.mark_modes_chosen(game, item)
             else:
@@ -193,6 +195,7 @@ def resolve_top(game: Game) -> None:
     if emptied and _focus_passes_per_chain(game):
         do.after_chain_emptied(game, because=game.reading(FOCUS).cited)  # as the last item resolves (343)
     calc.cleanup(game, "a chain item was removed", "319.5")
+    calc.end_delayed_of(game, item)
     if emptied and game.chain and game.showdown is showdown:
         showdown.reopened = True  # the Cleanup's triggers went on the Chain: the Focus reading decides
 

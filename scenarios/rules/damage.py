@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from scenarios.game import Game
 from scenarios.kernel import calc, do, event_kind, instruction, note, procedure, query
-from scenarios.objects import Event, Kind, Obj, Zone
+from scenarios.objects import Event, ItemKind, Kind, Obj, Zone
 from scenarios.trace import StepKind
 
 event_kind("takes_damage", "417.1.b", would="take damage")
@@ -18,7 +18,7 @@ event_kind("leave_board", "124")  # a permanent changing zones from the board, t
 RESOLVES = "359.3.d"  # default reason when an effect executes outside the Chain
 
 
-def _dealt(game: Game, amounts, source, label=None) -> str:
+def _dealt(game: Game, amounts, source, label=None, via=None) -> str:
     return f"{label or source} deals " + ", ".join(f"{n} damage to {uid}" for uid, n in amounts.items())
 
 
@@ -29,15 +29,23 @@ def _dealt(game: Game, amounts, source, label=None) -> str:
     summary=_dealt,
     objects=lambda g, amounts, *a, **k: list(amounts),
 )
-def deal(game: Game, amounts: dict, source: str | None, label: str | None = None) -> None:
-    """Mark damage on each unit (simultaneously, 417.1.d), unless a replacement effect replaces it."""
+def deal(game: Game, amounts: dict, source: str | None, label: str | None = None, via: str | None = None) -> None:
+    """Mark damage on each unit (simultaneously, 417.1.d), unless a replacement effect replaces it. `via`: the
+    damage's source is also a spell or an ability ("spell", "ability", 417.6.a, 417.6.b.2.a), or only `source`
+    (None: a unit a spell or ability names as the source, 417.6.b.3; combat damage, 417.6.c)."""
     dealt = []
     for unit_id, amount in amounts.items():
         unit = game.objects[unit_id]
         if amount <= 0 or unit.zone != Zone.BOARD or unit.kind != Kind.UNIT:
             continue
         event = Event(
-            "takes_damage", unit=unit_id, player=unit.controller, location=unit.location, source=source, amount=amount
+            "takes_damage",
+            unit=unit_id,
+            player=unit.controller,
+            location=unit.location,
+            source=source,
+            via=via,
+            amount=amount,
         )
         if calc.would(game, event):
             continue
@@ -125,6 +133,7 @@ def leave_board(game: Game, obj: Obj, zone: Zone) -> None:
     obj.buffs = 0  # 705
     obj.modifiers = ()
     obj.granted = ()
+    obj.gained_tags = ()  # a tag it gained as it was played (124.1: a new object)
     obj.designation = None
     obj.stunned = False
     obj.attached_to = None
@@ -176,8 +185,9 @@ def op_deal(game: Game, run, ins) -> None:
             return
         if targets:
             do.deal(game, dict.fromkeys(targets, amount), by[0], run.item.label, because=(run.because, "417.6.b.3"))
-    elif targets:
-        do.deal(game, dict.fromkeys(targets, amount), run.item.source, run.item.label, because=run.because)
+    elif targets:  # the spell, or the ability and the object that has it, deal it (417.6.a, 417.6.b.2.a)
+        via = "spell" if run.item.kind == ItemKind.SPELL else "ability"
+        do.deal(game, dict.fromkeys(targets, amount), run.item.source, run.item.label, via, because=run.because)
 
 
 @instruction("fight")
@@ -208,6 +218,8 @@ def op_heal(game: Game, run, ins) -> None:
 
 @instruction("banish")
 def op_banish(game: Game, run, ins) -> None:
-    by = run.item.source if ins.get("by") == "this" else None
+    """Banish (427): each card is banished by the object whose spell or ability this is, which "banished with this"
+    refers to (427.3)."""
+    by = run.item.source
     for object_id in calc.refs(game, run, ins["what"]):
         do.banish(game, object_id, by, because=run.because)

@@ -12,10 +12,10 @@ added (356.4.c). The condition words of discounts are registered here.
 
 from __future__ import annotations
 
-from scenarios.cards import Cost
+from scenarios.cards import Cost, Quantity
 from scenarios.game import Game
 from scenarios.kernel import Condition, calc, condition, instruction, note, query
-from scenarios.objects import Kind, Zone
+from scenarios.objects import Kind, View, Zone
 from scenarios.trace import StepKind
 
 
@@ -45,11 +45,35 @@ def _count(game: Game, word: str, player: str, card) -> int:
     raise ValueError(f"no count named {word!r}")
 
 
+def _chose_tagged(game: Game, tags: list[str], choices) -> bool:
+    """ "If you choose a Bird, Cat, Dog, or Poro": an object chosen as the card is played (its targets, chosen
+    before its cost is determined, 350) has one of the tags (133.8)."""
+    chosen = [ref[0] for choice in choices for refs in choice.values() for ref in refs if not isinstance(ref, str)]
+    held = any(game.objects[i].tagged(tags) for i in chosen if i in game.objects)
+    note(
+        game,
+        StepKind.EFFECT,
+        "discount",
+        f"a {' / '.join(tags)} is{'' if held else ' not'} chosen",
+        "356.4.a",
+        ("133.8",),
+        chosen,
+    )
+    return held
+
+
+def _said(for_each) -> str:
+    return for_each.words() if isinstance(for_each, Quantity) else str(for_each)
+
+
 @query("discount_amount")
 def discount_amount(game: Game, discount, player: str, card) -> tuple[int, int]:
     """The Energy and Power a discount of `card` takes off (356.4.b): its amount, times the things it counts "for
     each"."""
-    times = 1 if discount.for_each is None else _count(game, discount.for_each, player, card)
+    if isinstance(discount.for_each, Quantity):  # "for each of the following tags among your units — ...": its view
+        times = calc.quantity(game, View(card.id, player), discount.for_each) or 0
+    else:
+        times = 1 if discount.for_each is None else _count(game, discount.for_each, player, card)
     return discount.energy * times, discount.power * times
 
 
@@ -232,13 +256,15 @@ def changed_cost(game: Game, card, player: str, cost: Cost, choices=()) -> Cost:
             game, discount.condition, Condition(player, card.id, True), definition.name, "it costs less", "356.4.a"
         ):
             continue
+        if discount.chosen_tag and not _chose_tagged(game, discount.chosen_tag, choices):
+            continue
         energy, power = discount_amount(game, discount, player, card)
         if discount.for_each:
             note(
                 game,
                 StepKind.EFFECT,
                 "discount",
-                f"{definition.name} costs {energy} energy less: {discount.energy} for each {discount.for_each}",
+                f"{definition.name} costs {energy} energy less: {discount.energy} for each {_said(discount.for_each)}",
                 "356.4.a",
                 ("356.4.b",),
                 [player],

@@ -169,9 +169,9 @@ def matches_object(game: Game, flt, view: View, subject, location=None) -> bool:
     zone = Zone(flt.zone) if flt.zone else BOARD
     if subject.zone != zone:
         return False
-    if flt.tag is not None and (subject.definition is None or flt.tag not in subject.definition.tags):  # 133.8
+    if flt.tag is not None and not subject.tagged(flt.tag):  # 133.8: printed, or gained as it was played
         return False
-    if flt.not_tag is not None and subject.definition is not None and flt.not_tag in subject.definition.tags:
+    if flt.not_tag is not None and subject.tagged(flt.not_tag):
         return False
     if flt.where is not None and not calc.matches_where(game, view, flt.where, location or subject.location):
         return False

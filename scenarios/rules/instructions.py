@@ -77,7 +77,12 @@ def _still_legal(game: Game, item: ChainItem, slot: str, targets: dict) -> list[
     targeting = calc.targeting_of(game, item)
     legal = []
     for reference in targets.get(slot, ()):
-        if isinstance(reference, str) or spec is None or calc.still_legal(game, reference, spec, targeting):
+        if spec is None and not isinstance(reference, str):  # kept from the item that made it (388.1): the same
+            obj = game.objects.get(reference[0])  # object, unless it changed zones since (359.3.e.4)
+            if obj is not None and obj.incarnation == reference[1]:
+                legal.append(reference[0])
+            continue
+        if isinstance(reference, str) or calc.still_legal(game, reference, spec, targeting):
             legal.append(reference if isinstance(reference, str) else reference[0])
         else:
             note(

@@ -4,16 +4,15 @@ meant to do (359.3.e.14.b): a kill replaced by another event (a unit healed and 
 done, and "if you do" text is not executed; a channel with no rune left to channel (055) is one you can't do.
 
 `{op: if_done, do: [<instruction>], then: [...], else: [...]}`: `do` is one instruction whose performance the engine
-sees: one that takes objects off the board (kill, banish, return to hand), done when an object it named has left
-the board since (a zone change makes a new object, 124: the same object still there means its event was replaced
-or could not be performed, 055); a channel, done when its controller's runes on the board grew by as many.
+sees: one that moves objects out of their zone (kill, banish, return to hand; "banish a unit from your trash" too),
+done when an object it named has left its zone since (a zone change makes a new object, 124: the same object
+still there means its event was replaced or could not be performed, 055); a channel, done when its controller's runes on the board grew by as many.
 """
 
 from __future__ import annotations
 
 from scenarios.game import Game
 from scenarios.kernel import calc, instruction, note
-from scenarios.objects import Zone
 from scenarios.trace import StepKind
 
 REMOVING = ("kill", "banish", "return_to_hand")  # the instructions whose performance is the object leaving the board
@@ -28,12 +27,15 @@ def _performed(game: Game, run, action) -> tuple[bool, str]:
         calc.execute(game, run, [action])
         grew = len(calc.runes_on_board(game, player)) - before
         return grew >= action["n"], f"{player} channelled {grew} of {action['n']} rune(s)"
-    named = [(i, game.objects[i].incarnation) for i in calc.refs(game, run, action["what"]) if i in game.objects]
-    there = [(i, n) for i, n in named if game.objects[i].zone == Zone.BOARD]
+    named = [
+        (i, game.objects[i].zone, game.objects[i].incarnation)
+        for i in calc.refs(game, run, action["what"])
+        if i in game.objects
+    ]
     calc.execute(game, run, [action])
-    done = [i for i, n in there if game.objects[i].zone != Zone.BOARD or game.objects[i].incarnation != n]
+    done = [i for i, zone, n in named if game.objects[i].zone != zone or game.objects[i].incarnation != n]
     verb = action["op"].replace("_", " ")
-    return bool(done), (f"{', '.join(done)} left the board" if done else f"the {verb} was not performed")
+    return bool(done), (f"{', '.join(done)} left its zone" if done else f"the {verb} was not performed")
 
 
 @instruction("if_done")

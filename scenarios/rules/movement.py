@@ -205,11 +205,31 @@ def op_move(game: Game, run, ins) -> None:
     if not ids or destination is None:
         calc.impossible(game, run, "nothing to move")
         return
+    if ins.get("from_as") and run.view.slots is not None:  # "that battlefield": where it moved from, for later text
+        run.view.slots[ins["from_as"]] = [game.objects[i].location for i in ids]
     do.move(game, ids, destination, run.item.label, because=run.because)
     if ins.get("ready"):
         readied = calc.changing_status(game, "ready", ids)
         do.ready(game, ids, run.item.label, because=run.because)
         calc.status_changed(game, "ready", readied, run.item.controller)
+
+
+@instruction("swap_locations")
+def op_swap_locations(game: Game, run, ins) -> None:
+    """`{op: swap_locations, a: this, b: <slot>}`: "Move me to its location and it to my original location": both
+    locations read first, then each unit moved to the other's (a move by an effect, 446.1), the first named first;
+    a unit no longer on the board is not moved, nor to where it already is (355.4.a)."""
+    found = [calc.still_there(game, run, ins[key], "moving") for key in ("a", "b")]
+    if not all(found):
+        calc.impossible(game, run, "a unit to swap locations with is gone: nothing moves", "359.3.e.12")
+        return
+    first, second = game.objects[found[0][0]], game.objects[found[1][0]]
+    its, mine = second.location, first.location  # "its location", "my original location"
+    if its is None or mine is None or its == mine:
+        calc.impossible(game, run, "they are at the same location: neither moves", "355.4.a")
+        return
+    do.move(game, [first.id], its, run.item.label, because=run.because)
+    do.move(game, [second.id], mine, run.item.label, because=run.because)
 
 
 @instruction("recall")

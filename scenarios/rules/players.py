@@ -43,7 +43,9 @@ def _players(game: Game, controller: str, which: str, start: str = "turn") -> li
 @instruction("each_player")
 def op_each_player(game: Game, run, ins) -> None:
     """`{op: each_player, players: each|opponents|others, effects: [...]}`: the effects performed by each of those
-    players in Turn Order from the Turn Player (303.2.a), as that player: "you" in them is that player (411.1).
+    players in Turn Order from the Turn Player (303.2.a), as that player: "you" in them is that player (411.1);
+    `optional` ("you and each opponent may"): each player chooses whether to, and `each_opponent_who_did`: the
+    controller's instructions performed once for each opponent who did ("For each opponent who did, ...").
     `players` may instead be a target slot (the player chosen), `{owner_of: <reference>}` (the object's owner) or
     "actor" (the player whose action triggered the ability: "When a player ..., they ...")."""
     which = ins.get("players", "each")
@@ -70,12 +72,21 @@ def op_each_player(game: Game, run, ins) -> None:
         cited,
         players,
     )
+    did = []
     for player in players:
+        if ins.get("optional"):  # "you and each opponent may ...": each decides for their part as they come to it
+            label = f"{run.item.label}: perform your part"
+            if choose(game, "may", player, label, ["yes", "no"], "411.1") != "yes":
+                continue
+        did.append(player)
         item = dataclasses.replace(run.item, controller=player)
         view = run.view
         if view is not None:
             view = dataclasses.replace(view, you=player)
         calc.execute(game, dataclasses.replace(run, item=item, view=view), ins.get("effects", []))
+    # "For each opponent who did, you play a Gold gear token exhausted": the controller's, once per opponent who did
+    for _ in [p for p in did if p != run.item.controller and p in game.opponents(run.item.controller)]:
+        calc.execute(game, run, ins.get("each_opponent_who_did", []))
 
 
 # What a player may choose among, in `each_chooses`: units they control, units the spell's controller does not

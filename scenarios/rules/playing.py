@@ -321,10 +321,22 @@ def enter_board(game: Game, card, player: str, location: str, ready: bool, hidde
     card.designation, card.stunned, card.moves_this_turn, card.empowered = None, False, 0, False
     card.triggered_in_combat = ()
     card.hidden_turn = None
+    card.gained_tags = _tag_chosen(game, card, player)
     card.timestamp = game.tick()
     if game.is_battlefield(location):
         calc.contest(game, game.objects[location], player, "190.3.a.1")
     calc.fire(game, Event("play", unit=card.id, player=player, location=location, card=card.id, hidden_at=hidden_at))
+
+
+def _tag_chosen(game: Game, card, player: str) -> tuple[str, ...]:
+    """ "As you play me, choose Bird, Cat, Dog, or Poro. I gain that tag.": chosen by its player as it is played
+    (135.2.b.3), the tag its own while it is on the board (a new object after, 124.1)."""
+    options = list(card.definition.choose_tag) if card.definition is not None else []
+    if not options:
+        return ()
+    tag = choose(game, "tag", player, f"{card.id}: the tag it gains as it is played", options, "135.2.b.3")
+    note(game, StepKind.EFFECT, "tag", f"{card.id} gains the {tag} tag", "135.2.b.3", ("133.8",), [card.id])
+    return (tag,)
 
 
 def card_finalized(game: Game, card, player: str) -> None:
@@ -452,7 +464,8 @@ def hide(game: Game, act: Hide) -> None:
         raise Refusal("421.1", f"cards are hidden at a battlefield their owner controls, not {where}")
     if any(o.zone == Zone.FACEDOWN and o.location == where for o in game.objects.values()):
         raise Refusal("107.3.b", f"{where} already has a facedown card")
-    calc.pay_resources(game, player, Cost(power=1), "811.1.b")  # [A]: Power of any domain
+    if not game.players[player].hides_ignoring_costs:  # "You can hide cards ignoring costs this turn"
+        calc.pay_resources(game, player, Cost(power=1), "811.1.b")  # [A]: Power of any domain
     card.zone, card.location, card.hidden_turn = Zone.FACEDOWN, where, game.turn_number
     calc.fire(game, Event("hide", player=player, location=where))  # "When you hide a card" (383.2)
     calc.cleanup(game, "a card was hidden", "319.7")
@@ -468,17 +481,34 @@ def op_banish_and_play(game: Game, run, ins) -> None:
     its cost": where it enters, `to` (`effect_plays.play_location`)."""
     for unit_id in calc.still_there(game, run, ins["what"], "banishing and playing"):
         unit = game.objects[unit_id]
-        was_at = unit.location
+        was_at, was_controller = unit.location, unit.controller
         do.banish(game, unit_id, None, because=run.because)
+        if ins.get("to") == "same" and was_at == "base" and was_controller != unit.owner:
+            # "to the same location": another player's base, where its owner can't play it (355.2.a)
+            calc.impossible(game, run, f"{unit.owner} can't play {unit_id} to {was_controller}'s base", "355.2.a")
+            continue
         place = calc.play_location(game, unit, unit.owner, ins.get("to", "base"), was_at)
         do.play_by_effect(game, unit, unit.owner, place, run.item.label, because=run.because)
 
 
 @instruction("play_banished_by_this")
 def op_play_banished_by_this(game: Game, run, ins) -> None:
+    """ "Play all units banished with this, ignoring their costs": the cards this object banished (427.3). `one`:
+    "Play a unit banished with this" (its costs paid, 357.1): one of them its player chooses, among those whose
+    cost can be paid and that have a place to go (`off_board.unit_playable`); with none, nothing happens (419.3.c)."""
     banished = [o for o in game.objects.values() if o.zone == Zone.BANISHMENT and o.banished_by == run.item.source]
-    for unit in banished:
-        do.play_by_effect(game, unit, run.item.controller, "base", run.item.label, because=run.because)
+    player = run.item.controller
+    if not ins.get("one"):
+        for unit in banished:
+            do.play_by_effect(game, unit, player, "base", run.item.label, because=run.because)
+        return
+    playable = {card.id: found for card in banished if (found := calc.unit_playable(game, player, card, ins))}
+    if not playable:
+        calc.impossible(game, run, f"{player} can play no unit banished with this", "419.3.c")
+        return
+    pick = choose(game, "card", player, f"{run.item.label}: the unit to play", list(playable), "419.3")
+    cost, places = playable[pick]
+    calc.play_unit(game, run, game.objects[pick], cost, ins, places)
 
 
 @instruction("reveal_play_unit")
@@ -496,3 +526,19 @@ def op_reveal_play_unit(game: Game, run, ins) -> None:
             break
     for other in revealed[:-1]:
         game.objects[other].order = game.tick() + 10_000  # recycled to the bottom (416.1.a)
+
+
+@instruction("hide_ignoring_costs")
+def op_hide_ignoring_costs(game: Game, run, ins) -> None:
+    """ "You can hide cards ignoring costs this turn": the controller's hides pay no [A] (811.1.b) until the turn
+    ends (317.2.c)."""
+    game.players[run.item.controller].hides_ignoring_costs = True
+    note(
+        game,
+        StepKind.EFFECT,
+        "hide",
+        f"{run.item.label}: {run.item.controller} hides ignoring costs this turn",
+        run.because,
+        ("811.1.b", "317.2.c"),
+        [run.item.controller],
+    )

@@ -61,10 +61,11 @@ def _conditions_met(game: Game, source, replacement: Replacement, event: Event) 
 
 
 def _from_source(game: Game, replacement: Replacement, event: Event) -> bool:
-    """Is the event's damage from the source the replacement names: a spell or ability (417.6.b), an enemy's or
-    anyone's? Combat damage is the units' (465.2.d), a fight's too (417.6.b.3)."""
+    """Is the event's damage from the source the replacement names: a spell or ability (417.6.a, 417.6.b.2.a), an
+    enemy's or anyone's? Combat damage is the units' (465.2.d), and so is the damage a spell or ability has a unit
+    deal (a fight, "it deals damage equal to its Might", 417.6.b.3)."""
     dealer = game.objects.get(event.source) if event.source else None
-    if dealer is None:
+    if dealer is None or event.via not in ("spell", "ability"):
         return False
     return replacement.source == "spell or ability" or (event.player is not None and dealer.controller != event.player)
 

@@ -30,7 +30,13 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         return (
             obj.zone == (Zone.TRASH if spec.zone == "trash" else Zone.HAND)
             and obj.owner == ctx.controller
-            and (obj.kind == spec.type or (spec.type == "permanent" and obj.kind in (Kind.UNIT, Kind.GEAR)))
+            and (
+                obj.kind == spec.type
+                or spec.type == "card"
+                or (spec.type == "permanent" and obj.kind in (Kind.UNIT, Kind.GEAR))
+            )
+            and (spec.keyword is None or (obj.definition is not None and obj.definition.has(spec.keyword)))
+            and (spec.tag is None or obj.tagged(spec.tag))  # 133.8
             and (spec.max_cost is None or obj.definition.energy <= spec.max_cost)
             and (spec.max_power is None or obj.definition.power <= spec.max_power)
         )
@@ -52,9 +58,11 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         return False  # "an enemy Chaos unit": of that Domain (134.1)
     if spec.other and obj.id == ctx.source:  # "another unit": one other than the ability's source
         return False
-    if spec.tag is not None and spec.tag not in obj.definition.tags:  # "a friendly Mech" (133.8)
+    if spec.name is not None and obj.card != spec.name:  # "a Shadow Clone you control": by its name (187.11)
         return False
-    if spec.not_tag is not None and spec.not_tag in obj.definition.tags:  # "a non-Dragon unit" (133.8)
+    if spec.tag is not None and not obj.tagged(spec.tag):  # "a friendly Mech" (133.8), a tag it gained too
+        return False
+    if spec.not_tag is not None and obj.tagged(spec.not_tag):  # "a non-Dragon unit" (133.8)
         return False
     if spec.side == "friendly" and obj.controller != ctx.controller:
         return False
@@ -86,7 +94,8 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         return False
     if spec.same_place_as is not None:  # "two units at the same battlefield": where the other chosen unit is
         chosen = ctx.chosen.get(spec.same_place_as, ())
-        if obj.location not in {game.objects[ref[0]].location for ref in chosen if not isinstance(ref, str)}:
+        places = {ref if isinstance(ref, str) else game.objects[ref[0]].location for ref in chosen}  # or a place
+        if obj.location not in places:
             return False
     if spec.less_might_than_me:  # "an enemy unit here with less Might than me"
         source = game.objects.get(ctx.source)

@@ -4,19 +4,21 @@ that made it (182, 183), and played like a card of its type (185.2.a, 350.2). A 
 (359.2.c) unless the effect says it enters ready (184.1), at the location the effect gives (184.2), or else one
 its controller chooses among their base and the battlefields they control (355.2.a); a gear token enters ready at
 its controller's base (359.2.d) unless the effect says exhausted (184.1). It has no cost and no domain (185.3);
-the kinds cards create are defined by 187 (`cards.UNIT_TOKENS`, with the Might the instruction prints, and
-`cards.GEAR_TOKENS`). Battlefield tokens are not modelled.
+the kinds cards create are defined by 187 (`token_kinds.UNIT_TOKENS`, with the Might the instruction prints, and
+`token_kinds.GEAR_TOKENS`). Battlefield tokens are not modelled.
 
 `{op: play_token, token: recruit, might: 1, n: 2, to: here | base, ready: true, keywords: {Temporary: 1}}`,
-`{op: play_token, token: gold, n: 2, exhausted: true}`.
+`{op: play_token, token: gold, n: 2, exhausted: true}`; `n` may be a quantity ("Play a 2 [M] Sand Soldier unit token
+for each Equipment you control", scenarios/rules/amounts.py).
 """
 
 from __future__ import annotations
 
-from scenarios.cards import GEAR_TOKENS, UNIT_TOKENS, Card
+from scenarios.cards import Card
 from scenarios.game import Game
 from scenarios.kernel import calc, choose, do, instruction
 from scenarios.objects import Kind, Obj, Zone
+from scenarios.token_kinds import GEAR_TOKENS, UNIT_TOKEN_ABILITIES, UNIT_TOKENS
 
 
 def token_definition(kind: str, might: int = 0, keywords: dict[str, int] | None = None, ready: bool = False) -> Card:
@@ -25,15 +27,20 @@ def token_definition(kind: str, might: int = 0, keywords: dict[str, int] | None 
     if kind in GEAR_TOKENS:
         return Card.model_validate(GEAR_TOKENS[kind][0])
     name, tags, innate, _ = UNIT_TOKENS[kind]
-    return Card(
-        name=name,
-        real=name,
-        type="token",
-        might=might,
-        tags=list(tags),
-        keywords={**innate, **(keywords or {})},
-        text=f"a {might} Might {name} unit token (187)",
-        enters_ready=ready,
+    abilities = dict(UNIT_TOKEN_ABILITIES.get(kind, {}))  # "... with 'When I attack, ...'" (187.11)
+    text = f"a {might} Might {name} unit token (187)"
+    return Card.model_validate(
+        {
+            "name": name,
+            "real": name,
+            "type": "token",
+            "might": might,
+            "tags": list(tags),
+            "keywords": {**innate, **(keywords or {})},
+            "enters_ready": ready,
+            **abilities,
+            "text": f"{text}: {abilities['text']}" if "text" in abilities else text,
+        }
     )
 
 
@@ -57,7 +64,11 @@ def op_play_token(game: Game, run, ins) -> None:
     kind = ins["token"]
     rule = GEAR_TOKENS[kind][1] if kind in GEAR_TOKENS else UNIT_TOKENS[kind][3]
     definition = token_definition(kind, ins.get("might", 0), ins.get("keywords"), bool(ins.get("ready")))
-    for _ in range(ins.get("n", 1)):
+    n = calc.amount(game, run, ins.get("n", 1))  # "for each Equipment you control": counted now (359.3.f.2)
+    if n is None:
+        calc.impossible(game, run, "the number is null: no token is played", "359.3.e.12")
+        return
+    for _ in range(n):
         where = _location(game, run, ins, player, definition)
         if where is None:  # "here" of a source no longer anywhere: nowhere to play it (359.3.e.12)
             return
@@ -75,3 +86,5 @@ def op_play_token(game: Game, run, ins) -> None:
         )
         exhausted = bool(ins.get("exhausted"))  # "play a Gold gear token exhausted": it enters exhausted (184.1)
         do.play_by_effect(game, token, player, where, label, "cost", exhausted, because=(rule, "185.2.a", "184"))
+        if ins.get("as"):  # "... Then do this: ready it": what later instructions name the token played by
+            run.legal[ins["as"]] = [*run.legal.get(ins["as"], ()), token.id]

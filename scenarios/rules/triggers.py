@@ -1,4 +1,4 @@
-"""Triggered, reflexive and delayed abilities 375-385.
+"""Triggered, reflexive and delayed abilities 375-391.
 
 `fire(event)` evaluates every trigger condition right after the event (383.2.c) and makes one trigger
 instance per ability that triggered: two units with the same ability give two instances, and an ability that
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 
-from scenarios.cards import EventFilter
+from scenarios.cards import Cost, EventFilter, TargetSpec
 from scenarios.game import Game
 from scenarios.kernel import (
     Condition,
@@ -85,7 +85,7 @@ def fire(game: Game, event: Event, leaving: frozenset = frozenset()) -> None:
                     delayed.controller,
                     event,
                     delayed.label,
-                    "390.2",
+                    delayed.rule,
                     effects=delayed.effects,
                     location=event.location,
                     it=_still_the_same(game, delayed),
@@ -115,7 +115,7 @@ def _triggered(game: Game, source, index, trigger, event: Event, leaving, rule=N
         kinds = calc.event_aliases(game, source, flt.event)
         if event.kind not in kinds:
             return None
-    if not calc.ability_is_active(game, source, flt):
+    if index is not None and not calc.ability_is_active(game, source, flt):  # keyword abilities: keyword_triggers
         return None
     if source.id in leaving and not (flt.who in SELF_WORDS and event.unit == source.id):
         return None
@@ -298,3 +298,83 @@ def op_delayed(game: Game, run, ins) -> None:
             ),
             because=run.because,
         )
+
+
+# -- reflexive triggers ------------------------------------------------------------------------------------
+
+
+@instruction("reflexive")
+def op_reflexive(game: Game, run, ins) -> None:
+    """ "Then do this: ..." (387.1): a reflexive trigger. Reached as its item executes (a condition, 387.2-387.3:
+    `kills`, or an instruction that wraps it), it makes a new triggered ability, pending like any trigger (388.1),
+    put on the Chain once the item has finished executing ("do this N times", 387.1.a, is not read). The new
+    ability chooses its own `targets` as it is finalized (402.2); `a_unit_among`: made only if a card that slot names
+    is a unit ("when you burn a unit this way"); `keep` are the slots of the item that made it
+    which its text still names ("it", "its destination", the token it played), the same objects unless they
+    changed zones since (359.3.e.4); `optional`: "you may do this", `cost`: "you may pay [X] to" (383.3.a-b)."""
+    item = run.item
+    if "kills" in ins:
+        _when_this_kills(game, run, ins)
+        return
+    named = [game.objects[i] for i in run.legal.get(ins.get("a_unit_among", ""), ()) if i in game.objects]
+    if "a_unit_among" in ins and not any(card.kind == Kind.UNIT for card in named):  # "when you burn a unit"
+        said = ", ".join(card.id for card in named) or "nothing"
+        note(
+            game, StepKind.EFFECT, "condition", f"{item.label}: no unit among {said}: nothing", run.because, ("387.2",)
+        )
+        return
+    source = game.objects.get(item.source)
+    kept = tuple(
+        (slot, tuple(r if r not in game.objects else calc.ref(game, r) for r in run.legal.get(slot, ())))
+        for slot in ins.get("keep", ())
+    )
+    event = item.trigger.event if item.trigger is not None else Event("reflexive", player=item.controller)
+    targets = tuple((slot, TargetSpec.model_validate(spec)) for slot, spec in ins.get("targets", {}).items())
+    label = ins.get("label", f"{item.label}: do this")
+    instance = TriggerInstance(
+        game.new_id("trigger"),
+        item.source,
+        item.source_incarnation if item.source_incarnation is not None else (source.incarnation if source else 0),
+        None,
+        item.controller,
+        event,
+        label,
+        "388.1",
+        effects=tuple(ins["effects"]),
+        targets=targets,
+        optional=ins.get("optional", False),
+        cost=Cost.model_validate(ins["cost"]) if "cost" in ins else None,
+        location=calc.targeting_of(game, item).here,
+        kept=kept,
+    )
+    note(game, StepKind.EFFECT, "reflexive", f"{label}: a reflexive trigger, pending", run.because, ("387.1",))
+    game.triggered = (*game.triggered, instance)
+
+
+def _when_this_kills(game: Game, run, ins) -> None:
+    """ "If this kills it, do this: ..." (387.3: its condition in a trigger's format): the unit dies in the Cleanup
+    right after this item resolves, a kill attributed to the item that dealt it damage (428.5.c); so a delayed
+    ability waits for that unit's death until that Cleanup is over (`end_delayed_of`), then is gone."""
+    for subject in calc.refs(game, run, ins["kills"]):
+        do.create_delayed(
+            game,
+            DelayedAbility(
+                game.new_id("delayed"),
+                EventFilter(event="die", who="it"),
+                run.item.source,
+                run.item.controller,
+                ins.get("label", f"{run.item.label}: do this"),
+                tuple(ins["effects"]),
+                it=subject,
+                incarnation=game.objects[subject].incarnation,
+                until=run.item.id,
+                rule="428.5.c",
+            ),
+            because=(run.because, "387.3"),
+        )
+
+
+@query("end_delayed_of")
+def end_delayed_of(game: Game, item: ChainItem) -> None:
+    """The Cleanup after `item` resolved is over: what it waited for until then did not happen (428.5.c)."""
+    game.delayed = tuple(d for d in game.delayed if d.until != item.id)

@@ -113,6 +113,8 @@ def expire(game: Game) -> None:
             player.xp_gained_this_turn = 0
         if player.cost_changes:  # "costs [1] more to play this turn" (317.2.c: "this turn" effects end)
             player.cost_changes = ()
+        if player.hides_ignoring_costs:  # "You can hide cards ignoring costs this turn" (317.2.c)
+            player.hides_ignoring_costs = False
     do.empty_rune_pools(game, because="317.2.d")
 
 

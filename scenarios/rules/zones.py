@@ -62,7 +62,12 @@ def trash_from_deck(game: Game, player: str, n: int, label: str) -> None:
 
 @instruction("trash_from_deck")
 def op_trash_from_deck(game: Game, run, ins) -> None:
+    """`as`: the cards put into the trash are what later text names ("when you burn a unit this way")."""
+    before = {o.id for o in game.objects.values() if o.zone == Zone.TRASH}
     do.trash_from_deck(game, run.item.controller, ins.get("n", 1), run.item.label, because=run.because)
+    if ins.get("as"):
+        trashed = [o.id for o in game.objects.values() if o.zone == Zone.TRASH and o.id not in before]
+        run.legal[ins["as"]] = trashed
 
 
 @procedure(
