@@ -16,7 +16,8 @@ An *object filter* picks objects or players relative to the card: `who` ("self",
 "enemy unit", "other friendly unit", "equipped unit", "you", "opponent", "card", ...), `where` ("here",
 "battlefield", "base", "battlefield you control", "other battlefield", "at <target slot>"), and conditions
 (`stunned`, `damaged`, `role`, `alone`, `mighty`, `zone`, `banished_by`, `less_might_than_me`). An *event
-filter* adds the `event` (see `kernel.EVENT_KINDS`), `by` (the player who acts: you/opponent), `via`
+filter* adds the `event` (see `kernel.EVENT_KINDS`), `by` (the player who acts: you/opponent), `actor` (its
+words read as that player sees them: "a player chooses a friendly unit"), `via`
 (spell/ability/combat), `nth` (the Nth such event of its subject this turn) and `card_type` (of a card played). The words are registered by the rule modules (kernel.WHO,
 kernel.WHERE, kernel.INSTRUCTIONS, kernel.EVENT_KINDS); `check_vocabulary` refuses a card using any other.
 """
@@ -92,6 +93,8 @@ class TargetSpec(Strict):
     # "choose one you haven't already chosen" ("item"): not one chosen for another execution of it (Repeat, 820.2)
     not_chosen: Literal["turn", "item"] | None = None
     mode: int | None = None  # chosen only when the item's mode is this one (355.3; scenarios/rules/modes.py)
+    # "a unit at a battlefield or a gear": a unit as the rest says, or any gear on the board (355.9.b)
+    or_gear: bool = False
 
 
 class ObjectFilter(Strict):
@@ -195,6 +198,13 @@ class EventFilter(ObjectFilter):
     uncontrolled: bool | None = None  # "conquer a battlefield that was uncontrolled" (190.4.c) before the conquer
     from_hand: bool | None = None  # the card played from its owner's hand or not: "from anywhere other than your hand"
     one_on_one: bool | None = None  # "when I attack or defend one on one" (740.2.b), as it happens
+
+    # "When you play a spell, if you spent [4] or more": the Energy paid to play it, at least (357.1; 383.2.a.1: a
+    # condition right after the trigger condition is part of it)
+    min_energy_paid: int | None = None
+    # "when a player chooses a friendly unit": the filter's "friendly" and "enemy" as the player acting (the event's
+    # player) sees them, not the card's controller; "they" in its effects is that player (`each_player: actor`)
+    actor: bool = False
 
 
 DOMAINS = ("Fury", "Calm", "Mind", "Body", "Chaos", "Order")  # 134.2
@@ -425,6 +435,7 @@ class Activated(Strict):
     effects: list[dict[str, Any]]
     only_unattached: bool = False  # rules text of an attached card is inactive (434.1.e)
     condition: str | None = None  # a condition word: usable only while it holds ("only if not Empowered", 827)
+    limit: Literal["once_per_turn"] | None = None  # "and only once each turn": one use a turn
     equip: bool = False  # an Equip ability (818): "[Cost]: attach this gear to a unit you control"
     discounts: list[Discount] = Field(default_factory=list)  # "This ability costs [1] less for each ..." (356.4)
     label: str | None = None

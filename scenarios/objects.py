@@ -200,6 +200,7 @@ class Obj(Journaled):
     empowered: bool = False  # the Empowered status (441, 828)
     flowed: bool = False  # a spell played from the trash for its Flow cost: banished as it leaves the Chain (829)
     paid_additional: int = 0  # times its optional additional cost was paid as it was last played (356.4.f.1)
+    energy_paid: int = 0  # the Energy paid to play it as it was last played (357.1): "if you spent [4] or more"
     incarnation: int = 0
     timestamp: int = 0
     order: int = 0
@@ -290,6 +291,12 @@ class Player(Journaled):
     discarded_this_turn: int = 0  # cards discarded this turn ("If you've discarded a card this turn", 422.1)
     drawn_this_turn: int = 0  # cards drawn this turn ("When you draw your second card each turn", 413)
     died_this_turn: int = 0  # units they controlled that died this turn ("The first time a friendly unit dies")
+    # the most Energy paid to play one spell this turn ("If you've spent [4] or more to play a spell this turn"),
+    # and the Power spent this turn for anything ("If you've spent at least [A][A] this turn"): 357.1
+    spell_energy_this_turn: int = 0
+    power_spent_this_turn: int = 0
+    buff_bonus_this_turn: int = 0  # "Buffs give an additional +1 [Might] to friendly units this turn" (703)
+    enemy_units_chosen_this_turn: int = 0  # by their spells and abilities (355.7): "if you've chosen an enemy unit"
     # what the cards the player plays cost this turn, by an effect ("the next spell you play this turn costs [5]
     # less"): (kind of card, signed Energy, signed Power, used up by the next such card, label)
     cost_changes: tuple[tuple[str, int, int, bool, str], ...] = ()

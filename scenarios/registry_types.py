@@ -51,6 +51,9 @@ class TypedProcedures(Protocol):
     def buff(self, game: Any, unit_ids: Any, label: Any = ..., /, *, because: Because) -> Any:
         """scenarios.rules.status.buff"""
 
+    def buffs_give_more(self, game: Any, player: str, n: int, label: str, /, *, because: Because) -> Any:
+        """scenarios.rules.status.buffs_give_more"""
+
     def burn_out(self, game: Any, player: str, /, *, because: Because) -> Any:
         """scenarios.rules.burn_out.burn_out"""
 

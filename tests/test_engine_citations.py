@@ -90,6 +90,8 @@ TERMS: dict[str, list[str]] = {
     "stun": ["stun"],
     "buff": ["buff"],
     "spend_buff": ["buff"],
+    "buffs_give_more": ["buff"],
+    "each player": ["player"],
     "give_might": ["might", "arithmetic"],
     "grant_keyword": ["keyword"],
     "attach": ["attach"],

@@ -184,7 +184,7 @@ _ICON = re.compile(r"\d|(fury|calm|mind|body|chaos|order|any) rune|exhaust|>")
 _KEYWORD_ACTIONS = {
     "stun": ("stun", "combat damage"),
     "buff": ("buff",),
-    "recall": ("base. this isn't a move",),
+    "recall": ("base. this isn't a move", "send it to their base"),  # 455: to its controller's base
     "take control": ("start a combat if other enemies are there",),
     "ignoring its energy cost": ("must still pay its power cost",),  # 356.1.b.2
     "beginning phase": ("this happens before scoring",),

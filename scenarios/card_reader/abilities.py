@@ -146,8 +146,20 @@ TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
     ),
     (
         "when you choose a friendly unit",
-        re.compile(r"when you choose an? (?P<s>friendly|enemy) unit"),
-        lambda m: [{"event": "choose", "who": f"{m['s']} unit", "by": "you"}],
+        re.compile(
+            r"when (?P<by>you choose|a player chooses) an? (?P<s>friendly|enemy) unit(?P<here> here)?"
+            r"(?P<spell> with a spell)?"
+        ),
+        # "a player chooses a friendly unit": friendly to that player, who is "they" in the effects (`actor`)
+        lambda m: [
+            {
+                "event": "choose",
+                "who": f"{m['s']} unit",
+                **({"by": "you"} if m["by"] == "you choose" else {"actor": True}),
+                **({"where": "here"} if m["here"] else {}),
+                **({"via": "spell"} if m["spell"] else {}),
+            }
+        ],
     ),
 ]
 # Readers of paragraphs the modules of other families add (`card_reader.entering`): each is called with the
@@ -167,6 +179,10 @@ _YOU_MAY_COST = re.compile(
     r"(?: and (?:exhaust (?:me|this)))?)"
     r" to (?P<rest>.+)"
 )
+
+
+# "When you play a spell, if you spent [4 Energy] or more, ...": the Energy paid to play the card (357.1)
+_SPENT = re.compile(r"if you spent \[(?P<n>\d+) energy\] or more, ")
 
 
 def _trigger_head(head: str) -> tuple[str, list[dict[str, Any]]] | None:
@@ -211,6 +227,8 @@ def read_trigger(
     if head == "once each turn":  # "Once each turn, when ...": performed at most once a turn (383.3.e.1)
         head, comma, body = body.partition(", ")
         once = True
+    elif head.endswith(" for the first time each turn"):  # "When a player chooses ... for the first time each turn"
+        printed, head, first = head, head.removesuffix(" for the first time each turn"), True
     elif head.startswith("the first time "):  # "The first time I conquer each turn": its 1st time (383.1)
         nth = re.fullmatch(r"the first time (?P<rest>i (?:attack|defend|conquer|hold|move)) each turn", head)
         if nth is not None:  # otherwise a condition of its own (`TRIGGERS`), counted by the event
@@ -224,6 +242,11 @@ def read_trigger(
         return False
     family, events = found
     used.append(f"trigger: {family}")
+    paid = _SPENT.match(body)
+    if paid and all(event["event"] == "card_played" for event in events):  # part of the trigger condition (383.2.a.1)
+        events = [{**event, "min_energy_paid": int(paid["n"])} for event in events]
+        body = body[paid.end() :]
+        used.append("trigger: if you spent [N] or more")
     if once:
         used.append("trigger: once each turn")
     if first:
@@ -290,6 +313,10 @@ def _intervening_if(body: str, effects: list[dict[str, Any]]) -> tuple[Any, list
 
 
 _USE_ONLY = re.compile(r"\.? use this ability only while i'm at a battlefield\.?$")
+# "Use only if you've chosen an enemy unit this turn and only once each turn": a condition on using it (377.2.b) and
+# a limit of one use a turn; the printed conditions -> the engine's condition words
+_USE_ONLY_IF = re.compile(r"\.? use only if (?P<cond>.+?)(?P<once> and only once each turn)?\.?$")
+_USE_CONDITIONS = {"you've chosen an enemy unit this turn": "chosen an enemy unit this turn"}
 _ACTIVATED = re.compile(
     r"(?:\[(?P<kw1>reaction|action)\]\[>\] )?(?P<cost>[^:]+?): "
     r"(?:\[(?P<kw2>reaction|action)\](?P<legion>, \[legion\])? — )?(?P<effect>.+)"
@@ -315,6 +342,14 @@ def read_activated(text: str, card: dict[str, Any], used: list[str]) -> bool:
     if only:  # "Use this ability only while I'm at a battlefield": a condition on using it (377.2.b)
         ability["condition"] = "at a battlefield"
         effect = effect[: only.start()]
+    only_if = _USE_ONLY_IF.search(effect)
+    if only_if and not only:
+        if only_if["cond"] not in _USE_CONDITIONS:
+            raise Unread(only_if[0].strip(". "))
+        ability["condition"] = _USE_CONDITIONS[only_if["cond"]]
+        if only_if["once"]:
+            ability["limit"] = "once_per_turn"
+        effect = effect[: only_if.start()]
     ability["effects"] = _effects(effect, ctx, used)
     if ctx.targets:
         ability["targets"] = ctx.targets

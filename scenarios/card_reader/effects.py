@@ -12,7 +12,16 @@ from collections.abc import Callable
 from typing import Any
 
 from scenarios.card_reader.keywords import engine_keyword
-from scenarios.card_reader.phrases import Context, another, icons_cost, number, reference, signed, target_spec
+from scenarios.card_reader.phrases import (
+    CHOSEN_BATTLEFIELD,
+    Context,
+    another,
+    icons_cost,
+    number,
+    reference,
+    signed,
+    target_spec,
+)
 from scenarios.token_kinds import UNIT_TOKENS
 
 Instructions = list[dict[str, Any]]
@@ -53,7 +62,9 @@ def _deal(m, ctx):
     return None if amount is None or to is None else [{"op": "deal", "amount": amount, "to": to}]
 
 
-@template("might", r"give (?P<obj>.+?) (?P<sign>[+-])(?P<n>\d+) might this turn(?P<min>, to a minimum of 1 might)?")
+@template(
+    "might", r"(?:then )?give (?P<obj>.+?) (?P<sign>[+-])(?P<n>\d+) might this turn(?P<min>, to a minimum of 1 might)?"
+)
 def _might(m, ctx):
     to = _ref(m["obj"], ctx)
     if to is None:
@@ -92,6 +103,13 @@ def _grant_two(m, ctx):
             ins["value"] = int(value)
         grants.append(ins)
     return grants
+
+
+@template("buffs give more", r"buffs give an additional \+(?P<n>\d+) might to friendly units this turn")
+def _buffs_give_more(m, ctx):
+    """ "Buffs give an additional +1 [Might] to friendly units this turn" (703): for every friendly unit, wherever
+    it is and whenever buffed this turn (811.2's example); nothing is chosen."""
+    return [{"op": "buffs_give_more", "amount": int(m["n"])}]
 
 
 @template("ready runes", r"ready (?P<n>\d+) runes")
@@ -202,6 +220,15 @@ def _choose_two(m, ctx):
         return None
     ctx.slot(first)
     ctx.slot(second)
+    return []
+
+
+@template("choose", r"choose a battlefield")
+def _choose_a_battlefield(m, ctx):
+    """ "Choose a battlefield.": a battlefield is a target (355.8), what is done there said by a later sentence
+    ("Give enemy units there ..."); refused unless one does."""
+    ctx.slot({"type": "battlefield"})
+    ctx.unfinished = CHOSEN_BATTLEFIELD
     return []
 
 

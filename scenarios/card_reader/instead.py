@@ -1,7 +1,8 @@
-"""A sentence that replaces the one before it: "Draw 1. If it's your Beginning Phase, draw 2 instead", "[Add] [1
+"""Replacement effects said with "instead". A sentence that replaces the one before it: "Draw 1. If it's your Beginning Phase, draw 2 instead", "[Add] [1
 Energy]. If this is [Empowered], [Add] [2 Energy] instead", "Deal 2 to a unit at a battlefield. If you control a
 facedown card, deal 4 to it instead": if the condition holds the second sentence's instructions, else the first's
-(364.3.a), one `if` instruction (`abilities.INSTEAD`, added to).
+(364.3.a), one `if` instruction (`abilities.INSTEAD`, added to). And a passive replacing a step of the combat
+cleanup: "If a combat where you are the attacker ends in a tie, recall all units instead" (`abilities.STATIC_READERS`).
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scenarios.card_reader.abilities import INSTEAD
+from scenarios.card_reader.abilities import INSTEAD, STATIC_READERS, Unread
 from scenarios.card_reader.effects import instructions, template
 from scenarios.card_reader.phrases import Context
 
@@ -72,3 +73,30 @@ def _legion_instructions(m, ctx):
     controller has played a card this turn (812.1.b: another card than this one; an ability is no card played)."""
     then = instructions(m["rest"], ctx, [])
     return None if then is None else [{"op": "if", "condition": "legion", "then": then}]
+
+
+_TIE = re.compile(
+    r"if a combat where you are the attacker ends in a tie(?: that would recall any of your units)?, "
+    r"(?P<then>.+) instead"
+)
+
+
+def _read_tie(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "If a combat where you are the attacker ends in a tie, recall all units instead": a replacement effect (369,
+    370) of the combat cleanup's step 3d, which recalls the attackers when units of both players remain at the
+    battlefield (466.1.a.2; that is a tie, 740.3.a), in a combat its controller attacks in. "All units" are the
+    units of that tie, at that battlefield (the Origins FAQ's erratum: "recall all units at that battlefield")."""
+    found = _TIE.fullmatch(text)
+    if not found:
+        return False
+    then = re.sub(r"\ball units(?: at that battlefield)?\b", "all units in combat", found["then"])
+    ctx = Context(card["type"])
+    instead = instructions(then, ctx, used)
+    if instead is None or ctx.targets:
+        raise Unread(found["then"])
+    card.setdefault("replacements", []).append({"would": "recall_attackers", "to": {"who": "you"}, "instead": instead})
+    used.append("static: if a combat you attack in ends in a tie, <instead>")
+    return True
+
+
+STATIC_READERS.append(_read_tie)

@@ -15,7 +15,7 @@ from typing import Any
 from scenarios.card_reader.abilities import INSTEAD, STATIC_READERS
 from scenarios.card_reader.amounts import measure
 from scenarios.card_reader.effects import _ref, instructions, template
-from scenarios.card_reader.phrases import compares_me, target_spec
+from scenarios.card_reader.phrases import CHOSEN_BATTLEFIELD, compares_me, target_spec
 from scenarios.token_kinds import UNIT_TOKENS
 
 _UP_TO = {"2": 2, "two": 2, "3": 3, "three": 3}  # "up to N": N different units
@@ -102,13 +102,20 @@ def _it_deals(m, ctx):
 
 
 @template(
-    "move: to here", r"move (?P<obj>an? (?:friendly |enemy )?unit|a unit you control) to (?:that|the same) battlefield"
+    "move: to here",
+    r"(?P<may>you may )?move (?P<obj>up to one (?:friendly |enemy )?unit|an? (?:friendly |enemy )?unit|a unit you control)"
+    r" to (?:that|the same) battlefield",
 )
 def _move_to_that_battlefield(m, ctx):
     """ "When I move to a battlefield, you may move an enemy unit to that battlefield": the battlefield of the
     trigger, noted as it triggered (359.3.f.3), where the source is as the unit is chosen; the unit is one
-    elsewhere (355.4.a)."""
-    if ctx.when != [{"event": "move", "who": "self", "where": "battlefield"}] or ctx.me != "this":
+    elsewhere (355.4.a). After "Choose a battlefield where you have units", that battlefield (`_to_the_chosen`)."""
+    chosen = ctx.targets.get(ctx.it or "", {})
+    if chosen.get("where") == "battlefield_with_your_units":
+        return _to_the_chosen(m, ctx, chosen)
+    if ctx.when != [{"event": "move", "who": "self", "where": "battlefield"}] or ctx.me != "this" or m["may"]:
+        return None
+    if m["obj"].startswith("up to one"):
         return None
     spec = target_spec(m["obj"])
     if spec is None or spec.get("another"):
@@ -170,6 +177,35 @@ def _if_exactly_there(m, ctx):
     yours = {"who": "friendly unit", "where": "at destination"}
     might = {"op": "might", "amount": int(m["m"]), "to": {"all": yours}}
     return [{"op": "if_amount", "amount": {"count": yours}, "at_least": 2, "at_most": 2, "then": [might]}]
+
+
+@template("move: to a destination", r"choose a battlefield where you have units")
+def _choose_where_you_have_units(m, ctx):
+    """ "Choose a battlefield where you have units.": a location chosen (355.8), restricted as it says; a later
+    sentence says what is done there ("move ... to that battlefield", "enemy units there")."""
+    ctx.slot({"type": "location", "where": "battlefield_with_your_units"})
+    ctx.unfinished = CHOSEN_BATTLEFIELD
+    return []
+
+
+def _to_the_chosen(m, ctx, chosen: dict[str, Any]):
+    """ "You may move up to one enemy unit to that battlefield": a unit chosen (optional, 355.8) moved to the
+    battlefield chosen before; "there" still names that battlefield. The destination is never where the unit is
+    (355.4.a): the battlefield's choice says so (`of`), after the unit's."""
+    there = ctx.it
+    if "of" in chosen or list(ctx.targets)[-1] != there or m["obj"] == "a unit you control":
+        return None
+    spec = target_spec(m["obj"])
+    if spec is None or spec.get("another"):
+        return None
+    if m["may"]:
+        spec["optional"] = True
+    del ctx.targets[there]
+    unit = ctx.slot(spec)
+    there = ctx.slot({**chosen, "of": unit})
+    if ctx.unfinished == CHOSEN_BATTLEFIELD:
+        ctx.unfinished = None
+    return [{"op": "move", "what": unit, "to": there}]
 
 
 _CANT_MOVE = {"i can't move to base": "no_move_to_base", "units can't move to base": "units_no_move_to_base"}

@@ -161,8 +161,13 @@ def _qualify(rest: str, spec: dict[str, Any], plural: bool = False) -> dict[str,
 
 
 def target_spec(phrase: str) -> dict[str, Any] | None:
-    """ "an enemy unit here" -> a TargetSpec's fields (a single object a player chooses)."""
-    found = _ONE.match(phrase.strip())
+    """ "an enemy unit here" -> a TargetSpec's fields (a single object a player chooses); "a unit at a battlefield
+    or a gear": that unit, or any gear (`or_gear`)."""
+    phrase = phrase.strip()
+    if phrase.endswith(" or a gear") and phrase.startswith(("a unit", "an unit")):
+        unit = target_spec(phrase.removesuffix(" or a gear"))
+        return None if unit is None or unit["type"] != "unit" or "side" in unit else {**unit, "or_gear": True}
+    found = _ONE.match(phrase)
     if not found:
         return None
     spec: dict[str, Any] = {"type": "permanent" if found["kind"] == "unit or gear" else found["kind"]}
@@ -202,12 +207,15 @@ def group_filter(phrase: str) -> dict[str, Any] | None:
             return None
         return {"who": " ".join(w for w in (found["side"], "gear") if w)}
     side = {"your": "friendly"}.get(found["side"] or "", found["side"] or "")
+    rest = found["rest"]
+    if rest.startswith(" you control") and not side:  # "all units you control": its player's (740.1.a)
+        side, rest = "friendly", rest.removeprefix(" you control")
     other = found["other"] or (found.groupdict().get("other2"))  # "your other units"
     who = " ".join(w for w in (other, side, "unit") if w)
     flt: dict[str, Any] = {"who": who}
     for state in states:
         flt[state] = True
-    return _qualify(found["rest"], flt, plural=True)
+    return _qualify(rest, flt, plural=True)
 
 
 def compares_me(spec: dict[str, Any], ctx: Context) -> bool:
@@ -250,10 +258,25 @@ def reference(phrase: str, ctx: Context) -> Any:
     if spec is not None:
         spec.update(tags)
         return ctx.slot(spec) if another(spec, ctx) else None
+    chosen = ctx.targets.get(ctx.it or "", {})
+    there = phrase.endswith(" there") and (
+        chosen.get("type") == "battlefield" or chosen.get("where") == "battlefield_with_your_units"
+    )
+    if there:  # "choose a battlefield. Give enemy units there ...": every such unit at the one chosen (355.10.d)
+        phrase = phrase.removesuffix(" there")
     flt = group_filter(phrase)
+    if flt is not None and there:
+        if "where" in flt:
+            return None
+        flt["where"] = f"at {ctx.it}"
+        if ctx.unfinished == CHOSEN_BATTLEFIELD:
+            ctx.unfinished = None
     if flt is not None:
         return {"all": {**flt, **tags}}
     return None
+
+
+CHOSEN_BATTLEFIELD = "choose a battlefield"  # a battlefield chosen for nothing yet: a later "there" says what
 
 
 # -- costs ---------------------------------------------------------------------------------------------------

@@ -138,28 +138,31 @@ def _opponents_cant(m, ctx):
 _CHOSEN = "choose an opponent"
 
 
-@template("choose an opponent", r"(?:then )?choose an opponent")
+@template("choose an opponent", r"(?:then )?choose (?P<who>an opponent|a player)")
 def _choose_an_opponent(m, ctx):
-    """ "Choose an opponent": a player mentioned is a target (355.10), chosen as the spell or ability is put on the
-    Chain (355.8)."""
-    ctx.slot({"type": "player", "side": "enemy"})
+    """ "Choose an opponent", "Choose a player": a player mentioned is a target (355.10), chosen as the spell or
+    ability is put on the Chain (355.8); "a player" any player, its controller too (355.9)."""
+    ctx.slot({"type": "player", "side": "enemy"} if m["who"] == "an opponent" else {"type": "player"})
     ctx.unfinished = _CHOSEN  # a target chosen for nothing: read only if a later sentence says what "they" do
     return []
 
 
 def _chosen_player(ctx) -> str | None:
-    """The slot of the player chosen before: what "they" and "their" name (the choice now has a use)."""
+    """The slot of the player chosen before: what "they" and "their" name (the choice now has a use); with none,
+    in a trigger "When a player <acts>", the player acting ("actor", 190.6.c)."""
     slots = [slot for slot, spec in ctx.targets.items() if spec.get("type") == "player"]
     if slots and ctx.unfinished == _CHOSEN:
         ctx.unfinished = None
+    if not slots and ctx.when and all(event.get("actor") for event in ctx.when):
+        return "actor"
     return slots[-1] if slots else None
 
 
 # What a chosen player does, said with "they": instructions about themself, or a token they play
-_THEIR_OPS = _PER_PLAYER_OPS | {"play_token", "gain_xp"}
+_THEIR_OPS = _PER_PLAYER_OPS | {"play_token", "gain_xp", "trash_from_deck"}
 
 
-@template("they ...", r"they (?P<rest>(?!reveal ).+)")
+@template("they ...", r"they (?P<rest>(?!reveal |gain control of ).+)")
 def _they(m, ctx):
     """ "They play a 1 [Might] Bird unit token with [Deflect]": performed by the player chosen (`each_player` with
     that slot), as that player ("you" in it is them)."""
@@ -177,6 +180,22 @@ def _they(m, ctx):
         ctx.unfinished = m[0]
         return None
     return [{"op": "each_player", "players": slot, "effects": read}]
+
+
+@template("they gain control of this", r"they gain control of (?:this|me) and recall it")
+def _they_gain_control(m, ctx):
+    """ "Choose a player. They gain control of this and recall it": the chosen player takes control of the card
+    (189) and sends it to their base (455), performing both (`each_player` with that slot, 411.1)."""
+    slot = _chosen_player(ctx)
+    if slot is None or slot == "actor" or ctx.me != "this":
+        return None
+    return [
+        {
+            "op": "each_player",
+            "players": slot,
+            "effects": [{"op": "take_control", "what": "this"}, {"op": "recall", "what": "this"}],
+        }
+    ]
 
 
 @template("they reveal their hand", r"they reveal their hand")

@@ -156,6 +156,26 @@ def _give_two(m, ctx):
 
 @template(
     "several objects",
+    r"give (?P<a>(?!an? ).+?) (?P<s1>[+-])(?P<n1>\d+) might this turn and (?P<b>(?!an? ).+?) (?P<s2>[+-])(?P<n2>\d+) might"
+    r" this turn(?P<min>, to a minimum of 1 might)?",
+)
+def _give_two_groups(m, ctx):
+    """ "Give friendly units there +1 [Might] this turn and enemy units there -1 [Might] this turn, to a minimum of
+    1 [Might]": two groups, each given its own Might (no unit chosen, 355.10.d); the minimum bounds what lowers it."""
+    first, second = _ref(m["a"], ctx), _ref(m["b"], ctx)
+    if not isinstance(first, dict) or not isinstance(second, dict):
+        return None
+    given = []
+    for to, sign, n in ((first, m["s1"], m["n1"]), (second, m["s2"], m["n2"])):
+        ins: dict[str, Any] = {"op": "might", "amount": int(n) * (-1 if sign == "-" else 1), "to": to}
+        if m["min"] and sign == "-":
+            ins["minimum"] = 1
+        given.append(ins)
+    return given
+
+
+@template(
+    "several objects",
     r"(?P<a>.+) and \[?(?P<verb>stun|kill|buff|ready|exhaust)\]? (?P<obj>an? .+?) at (?:its|that unit's) location",
 )
 def _and_at_its_location(m, ctx):

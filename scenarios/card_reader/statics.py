@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from scenarios import kernel
-from scenarios.card_reader.abilities import STATIC_READERS, Unread, read_static, read_with_condition
+from scenarios.card_reader.abilities import STATIC_READERS, Unread, read_static, read_trigger, read_with_condition
 from scenarios.card_reader.effects import _ref, template
 from scenarios.card_reader.keywords import engine_keyword
 from scenarios.card_reader.phrases import signed
@@ -254,6 +254,15 @@ _CONDITIONS: list[tuple[re.Pattern, Any]] = [
     (re.compile(r"i have moved twice this turn"), "moved twice this turn"),
     (re.compile(r"there's a stunned enemy unit here"), "stunned enemy unit here"),
     (re.compile(r"you (?:have (?P<a>\d+)\+|control (?P<b>\d+) or more) runes"), "runes"),
+    # what its controller has paid this turn (357.1): Energy to play one spell, Power for anything
+    (
+        re.compile(r"you've spent \[(?P<n>\d+) energy\] or more to play a spell this turn"),
+        lambda found: f"spent {found['n']} energy to play a spell this turn",
+    ),
+    (
+        re.compile(r"you've spent at least (?P<icons>(?:\[any rune\])+) this turn"),
+        lambda found: f"spent {found['icons'].count('[')} power this turn",
+    ),
 ]
 _BEFORE = re.compile(r"(?:while|if) (?P<cond>[^,]+), (?P<rest>.+)")
 _AFTER = re.compile(r"(?P<rest>.+?) (?P<how>while|unless) (?P<cond>.+)")
@@ -265,6 +274,8 @@ def _condition(printed: str, negated: bool) -> str:
         if found:
             if word == "runes":
                 word = f"{found['a'] or found['b']} or more runes"
+            elif callable(word):
+                word = word(found)
             word = f"not {word}" if negated else word
             kernel.load_rules()
             if word not in kernel.CONDITIONS:
@@ -323,8 +334,22 @@ def _unchoosable_this_turn(m, ctx):
     return None if what is None else [{"op": "restrict", "what": what, "restriction": "unchoosable_by_enemy"}]
 
 
+def _read_while_you_control_here(text: str, card: dict[str, Any], used: list[str]) -> bool:
+    """ "While you control this battlefield, when you play a spell, ...": a battlefield's triggered ability that
+    triggers only while its controller controls it (the condition word of rules/discounts.py, 188); "you" is that
+    player (190.6.d)."""
+    found = re.fullmatch(r"while you control this battlefield, (?P<rest>(?:when|at) .+)", text)
+    if not found or card["type"] != "battlefield":
+        return False
+    if not read_trigger(found["rest"], card, used, condition="you control this battlefield"):
+        raise Unread(found["rest"])
+    used.append("static: while you control this battlefield, <trigger>")
+    return True
+
+
 STATIC_READERS.extend(
     [
+        _read_while_you_control_here,
         _read_with_keyword,
         _read_qualified,
         _read_restriction,

@@ -184,6 +184,9 @@ def activate(game: Game, act: Activate) -> None:
     if ability.condition and not calc.condition_holds(game, ability.condition, Condition(player, source.id, False)):
         rule = CONDITIONS[ability.condition][1]
         raise Refusal(rule, f"{source.card}'s ability is usable only while {ability.condition} holds")
+    mark = ("activated", source.id, source.incarnation, act.ability)  # this turn's uses (trigger_marks)
+    if ability.limit == "once_per_turn" and mark in game.trigger_marks:
+        raise Refusal("377.2.b", f"{source.card}'s ability is usable only once each turn, and was used this turn")
     calc.ability_timing(game, player, ability)
     label = ability.label or f"{source.card} ability"
     here = _here(source)
@@ -198,6 +201,8 @@ def activate(game: Game, act: Activate) -> None:
     if problem is not None:
         raise problem
     do.pay_cost(game, cost, player, source.id, label, purpose, because="404.1")
+    if ability.limit == "once_per_turn":
+        game.trigger_marks = (*game.trigger_marks, mark)
     calc.fire(game, Event("activate", player=player, card=source.id, location=here))
     item = ChainItem(
         game.new_id("item"),

@@ -11,7 +11,7 @@ from typing import Final
 
 from scenarios.actions import Pass
 from scenarios.game import Game
-from scenarios.kernel import Refusal, action, calc, choose, do, event_kind, log, note, procedure, query
+from scenarios.kernel import Refusal, action, calc, choose, condition, do, event_kind, log, note, procedure, query
 from scenarios.objects import Event, ItemKind, Kind, Targeting, Zone
 from scenarios.trace import StepKind
 
@@ -54,7 +54,15 @@ def fire_choose(game: Game, player: str, unit_id: str, via: str) -> None:
     """A spell or ability chose a unit (355.7): "when you choose" abilities may trigger."""
     unit = game.objects[unit_id]
     if unit.kind == Kind.UNIT and unit.zone == Zone.BOARD:  # a unit card chosen in a trash is no unit on the board
+        if unit.controller in game.opponents(player):  # "if you've chosen an enemy unit this turn"
+            game.players[player].enemy_units_chosen_this_turn += 1
         calc.fire(game, Event("choose", unit=unit_id, player=player, location=unit.location, via=via))
+
+
+@condition("chosen an enemy unit this turn", "355.7")
+def _chosen_an_enemy_unit(game: Game, context) -> bool:
+    """ "Use only if you've chosen an enemy unit this turn": its player's spells or abilities chose one (355.7)."""
+    return game.players[context.player].enemy_units_chosen_this_turn > 0
 
 
 @query("put_chosen_on_chain")

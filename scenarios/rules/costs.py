@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from scenarios.cards import Cost
 from scenarios.game import Game
-from scenarios.kernel import Refusal, calc, choose, note, procedure, query
+from scenarios.kernel import Refusal, calc, choose, condition, note, procedure, query
 from scenarios.trace import StepKind
 
 ANY = "any domain"
@@ -141,6 +141,9 @@ def pay_resources(game: Game, player: str, cost: Cost, rule: str = "357.1", purp
     problem = resource_problem(game, player, cost, rule, purpose)
     if problem is not None:
         raise problem
+    spent = cost.power + sum(cost.domain_power.values()) + sum(n for _, n in cost.power_of_domains)
+    if spent:
+        game.players[player].power_spent_this_turn += spent  # "if you've spent at least [A][A] this turn"
     if purpose and calc.pay_restricted_first(game, player, cost, rule, purpose):
         return
     pool = game.players[player]
@@ -201,3 +204,19 @@ def empty_rune_pools(game: Game) -> None:
             pool.energy, pool.power, pool.domain_power = 0, 0, ()
         if pool.restricted:  # resources held apart for some costs empty with the rest (167)
             pool.restricted = ()
+
+
+def _power_spent(n: int):
+    return lambda game, context: game.players[context.player].power_spent_this_turn >= n
+
+
+def _spell_energy(n: int):
+    return lambda game, context: game.players[context.player].spell_energy_this_turn >= n
+
+
+# "If you've spent at least [A][A] this turn": the Power its player has paid this turn, for any cost (357.1);
+# "If you've spent [4] or more to play a spell this turn": the Energy paid to play one spell (357.1, 356.1), the
+# most of this turn's spells (`playing.play`); checked as the text is (364.3.a)
+for _n in range(1, 13):
+    condition(f"spent {_n} power this turn", "357.1")(_power_spent(_n))
+    condition(f"spent {_n} energy to play a spell this turn", "357.1")(_spell_energy(_n))

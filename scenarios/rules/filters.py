@@ -10,6 +10,8 @@ on a battlefield is its controller).
 
 from __future__ import annotations
 
+import dataclasses
+
 from scenarios.game import Game
 from scenarios.kernel import WHERE, WHO, calc, condition, query, where, who
 from scenarios.objects import BATTLEFIELD, BOARD, Event, Kind, Obj, Role, View, Zone
@@ -235,12 +237,14 @@ def _one_on_one(game: Game, unit: Obj) -> bool:
 
 def _card_played_matches(game: Game, flt, event: Event) -> bool:
     """The printed cost of what was played (206: "a spell that costs [5] or more" reads the printed cost, whatever
-    was paid)."""
+    was paid), or what was paid to play it ("if you spent [4] or more", 357.1)."""
     card = game.objects.get(event.card) if event.card else None
     if card is None or card.definition is None:
         return False
     definition = card.definition
     if flt.min_energy is not None and definition.energy < flt.min_energy:
+        return False
+    if flt.min_energy_paid is not None and card.energy_paid < flt.min_energy_paid:  # what was paid (357.1)
         return False
     return flt.min_power is None or definition.power >= flt.min_power
 
@@ -251,6 +255,8 @@ def matches_event(game: Game, flt, view: View, event: Event, kinds: frozenset | 
     (a passive may make an ability trigger on other events too)."""
     if event.kind != flt.event and not (kinds and event.kind in kinds):
         return False
+    if flt.actor:  # "a player chooses a friendly unit": friendly to that player (740.1.a), whoever controls the card
+        view = dataclasses.replace(view, you=event.player)
     if flt.by is not None and not calc.matches_who(game, view, "you" if flt.by == "you" else "opponent", event.player):
         return False
     if flt.via is not None and event.via != flt.via:
@@ -263,7 +269,7 @@ def matches_event(game: Game, flt, view: View, event: Event, kinds: frozenset | 
             return False
         if flt.card_type == "card" and card.definition.type == "token":
             return False
-    played = flt.min_energy is not None or flt.min_power is not None
+    played = flt.min_energy is not None or flt.min_power is not None or flt.min_energy_paid is not None
     if played and not _card_played_matches(game, flt, event):
         return False
     if flt.from_hidden is not None and (event.hidden_at is not None) != flt.from_hidden:  # 811

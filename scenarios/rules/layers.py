@@ -129,6 +129,9 @@ def might_parts(game: Game, unit: Obj, passive_entries: dict | None = None):
     decreases: list[tuple] = []
     if unit.buffs:
         increases.append(("buff", unit.buffs, None, 0))  # 703
+        more = game.players[unit.controller].buff_bonus_this_turn if unit.controller in game.players else 0
+        if more:  # "Buffs give an additional +1 [Might] to friendly units this turn": each buff gives more (703)
+            increases.append(("buff (additional this turn)", unit.buffs * more, None, 0))
     for gear in game.attached(unit.id):
         if gear.definition.might_bonus:  # 477.3.d
             increases.append((f"{gear.card} (attached)", gear.definition.might_bonus, None, gear.timestamp))
@@ -178,6 +181,7 @@ PASSIVE_LIMIT_READS = watch(
         "granted",
         "damage",
         "buffs",
+        "buff_bonus_this_turn",
         "modifiers",
         "might_base",
         "unit_objects",
@@ -251,7 +255,12 @@ def _applied_now(game: Game, unit: Obj, key: str) -> int:
     return 0
 
 
-PART_RULES = {"buff": "703", "Assault": "807.1.c", "Shield": "814.1.c"}  # the rule behind each such part
+PART_RULES = {
+    "buff": "703",
+    "buff (additional this turn)": "703",
+    "Assault": "807.1.c",
+    "Shield": "814.1.c",
+}  # the rule behind each such part
 SUMMED_RULES = {"Assault": "807.2", "Shield": "814.2"}  # a keyword's values from several sources are summed
 
 

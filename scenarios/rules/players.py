@@ -46,11 +46,16 @@ def op_each_player(game: Game, run, ins) -> None:
     players in Turn Order from the Turn Player (303.2.a), as that player: "you" in them is that player (411.1);
     `optional` ("you and each opponent may"): each player chooses whether to, and `each_opponent_who_did`: the
     controller's instructions performed once for each opponent who did ("For each opponent who did, ...").
-    `players` may instead be a target slot (the player chosen) or `{owner_of: <reference>}` (the object's owner)."""
+    `players` may instead be a target slot (the player chosen), `{owner_of: <reference>}` (the object's owner) or
+    "actor" (the player whose action triggered the ability: "When a player ..., they ...")."""
     which = ins.get("players", "each")
     if which in PLAYERS:
         players = _players(game, run.item.controller, which)
         how, cited = "in Turn Order from the Turn Player", ("303.2", "303.2.a")
+    elif which == "actor":  # "when a player chooses ..., they draw 1": the player of the triggering event (190.6.c)
+        event = run.item.trigger.event if run.item.trigger else None
+        players = [event.player] if event is not None and event.player in game.players else []
+        how, cited = "the player whose action triggered it", ("190.6.c", "411.1")
     elif isinstance(which, dict):  # {owner_of: <reference>}: "its owner channels 1 rune" (127.1: who owns it)
         owners = [game.objects[o].owner for o in calc.refs(game, run, which["owner_of"]) if o in game.objects]
         players = list(dict.fromkeys(owners))

@@ -235,6 +235,10 @@ def play_card(game: Game, act: Play) -> None:
     cost = calc.total_cost(game, card, player, base, act.accelerate, act.repeat, every_choice)
     calc.pay_resources(game, player, cost, "357.1", "play spell")
     card.zone, card.location, card.flowed = Zone.CHAIN, None, flow
+    card.energy_paid = cost.energy  # "when you play a spell, if you spent [4] or more" (357.1)
+    pool = game.players[player]
+    if cost.energy > pool.spell_energy_this_turn:
+        pool.spell_energy_this_turn = cost.energy
     if definition.additional_cost is not None:
         do.pay_additional_cost(game, card, player, because="357.2")
     item = ChainItem(

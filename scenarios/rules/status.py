@@ -53,6 +53,25 @@ def buff(game: Game, unit_ids, label=None) -> None:
 
 
 @procedure(
+    "buffs_give_more",
+    StepKind.EFFECT,
+    defines=("703",),
+    summary=lambda g, player, n, label: f"{label}: buffs give {player}'s units an additional +{n} might this turn",
+    objects=lambda g, player, n, label: [],
+)
+def buffs_give_more(game: Game, player: str, n: int, label: str) -> None:
+    game.players[player].buff_bonus_this_turn += n
+
+
+@instruction("buffs_give_more")
+def op_buffs_give_more(game: Game, run, ins) -> None:
+    """`{op: buffs_give_more, amount: 1}`: "Buffs give an additional +1 [Might] to friendly units this turn": each
+    buff on a unit its controller controls contributes that much more Might (703), wherever the unit is and
+    whenever it was buffed (811.2's example), until the turn ends (317.2.c)."""
+    do.buffs_give_more(game, run.item.controller, int(ins.get("amount", 1)), run.item.label, because=run.because)
+
+
+@procedure(
     "spend_buff",
     StepKind.EFFECT,
     defines=("702.2.b",),

@@ -50,7 +50,9 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
     if spec.type == "card_in_hand":
         return obj.zone == Zone.HAND and obj.owner == ctx.controller
     permanent = spec.type == "permanent" and obj.kind in (Kind.UNIT, Kind.GEAR)  # "a unit or gear" (133.4.a.2)
-    if (spec.type != obj.kind and not permanent) or obj.zone != Zone.BOARD:
+    # "a unit at a battlefield or a gear": the unit's restrictions are not the gear's (355.9.b)
+    gear_too = spec.or_gear and obj.kind == Kind.GEAR
+    if (spec.type != obj.kind and not permanent and not gear_too) or obj.zone != Zone.BOARD:
         return False
     if spec.domain is not None and (obj.definition is None or spec.domain not in obj.definition.domains):
         return False  # "an enemy Chaos unit": of that Domain (134.1)
@@ -71,6 +73,8 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
     location = obj.id if obj.kind == Kind.BATTLEFIELD else obj.location
     if _restricted_to_hidden(spec, ctx.hidden_at) and location != ctx.hidden_at:
         return False
+    if gear_too:  # the rest restricts the unit
+        return True
     at_battlefield = game.is_battlefield(obj.location)
     if spec.where == "battlefield" and not at_battlefield:
         return False
