@@ -393,6 +393,10 @@ class Passive(Strict):
     restrictions: list[str] = Field(default_factory=list)  # PASSIVE_RESTRICTIONS put on the objects it matches (364)
     retriggers: list[str] = Field(default_factory=list)  # RETRIGGERS: their abilities of that kind trigger again
     per: Quantity | None = None  # "+1 [Might] for each ...": its Might and keywords times this, counted now
+    # "Your spells and abilities deal 1 Bonus Damage": added to each Deal action of a spell or ability (its controller
+    # the passive's "you", or anyone's: `bonus_from`) to a unit that passes `to` (712-715; scenarios/rules/damage.py)
+    bonus_damage: int = 0
+    bonus_from: Literal["you", "any"] = "you"
 
 
 class Replacement(Strict):

@@ -192,6 +192,8 @@ _KEYWORD_ACTIONS = {
     "gold gear token": ("kill this, [exhaust]: [add] [any rune]",),  # the Gold token's ability (187.5)
     "empower": ("empowered if",),  # "(I become Empowered if I'm not already.)" (441.1.c)
     "banished with this": ("you must pay its costs",),  # a card played is paid for unless a cost is ignored (357.1)
+    # "(Each instance of damage the spell deals is increased by 1.)": Bonus Damage per target (715.2)
+    "bonus damage": ("instance of damage the spell deals",),
 }
 
 

@@ -1,0 +1,94 @@
+"""Damage shapes read from card text: Bonus Damage passives ("Your spells and abilities deal 1 Bonus Damage",
+"Spells and abilities deal 1 Bonus Damage to units here", 712-715). Read-card disputes 440-459 judge them with the
+real read cards, and a mutant of each reading is killed by those disputes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from read_cards import read_every_card, read_every_card_changed, verdicts_with
+
+from scenarios.card_reader import CardText, read_card
+from scenarios.cards import Card
+
+MINE = sorted(
+    p
+    for p in (Path(__file__).parent / "data" / "read_card_disputes").glob("read-4[45]*.yaml")
+    if 440 <= int(p.name.split("-")[1]) <= 459
+)
+
+
+def read(text: str, kind: str = "Unit", **numbers):
+    return read_card(CardText("Some Card", kind, text, **numbers))
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "passive"),
+    [
+        (
+            "Your spells and abilities deal 1 Bonus Damage. (Each instance of damage the spell deals is increased by 1.)",
+            "Unit",
+            {"to": {"who": "unit"}, "bonus_damage": 1, "bonus_from": "you"},
+        ),
+        (
+            "Spells and abilities deal 2 Bonus Damage to units here.",
+            "Battlefield",
+            {"to": {"who": "unit", "where": "here"}, "bonus_damage": 2, "bonus_from": "any"},
+        ),
+    ],
+)
+def test_a_bonus_damage_passive_reads_as_the_passive_the_engine_sums(text, kind, passive):
+    reading = read(text, kind, might=4) if kind == "Unit" else read(text, kind)
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    assert reading.definition["passives"] == [passive]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Your spells and abilities deal 0 Bonus Damage.",  # 714.1: Bonus Damage is only ever positive
+        "Your spells deal 1 Bonus Damage.",  # spells only: not said by this passive
+        "Your spells and abilities deal 1 Bonus Damage to units there.",
+    ],
+)
+def test_other_bonus_damage_shapes_stay_unread(text):
+    assert read(text, might=4).status == "unread"
+
+
+def test_an_equipments_bonus_damage_stays_unread():
+    """An Equipment's passive is its effect text, the equipped unit's (136.2.c): not a passive of its own."""
+    text = "[Equip] [1 Energy]\nYour spells and abilities deal 3 Bonus Damage (while this is attached)."
+    assert read_card(CardText("Some Gear", "Gear", text, energy=4, tags=("Equipment",))).status == "unread"
+
+
+# -- the disputes and the mutants they kill ----------------------------------------------------------------------
+
+
+def _judged(definitions) -> list[str]:
+    for path in MINE:
+        assert str(yaml.safe_load(path.read_text())["rules"]["core"]) >= "2026-06-18"  # judged under Core Rules 1.4
+    return verdicts_with(definitions, MINE)
+
+
+def test_my_disputes_are_judged_under_core_rules_1_4_and_match(real_db):
+    assert len(MINE) >= 2
+    assert set(_judged(read_every_card(real_db))) == {"match"}
+
+
+@pytest.mark.parametrize(
+    ("name", "change"),
+    [
+        ("whose spells flipped", lambda d: d.update(bonus_from={"you": "any", "any": "you"}[d["bonus_from"]])),
+        ("here dropped", lambda d: d["to"].pop("where", None)),
+        ("bonus doubled", lambda d: d.update(bonus_damage=2 * d["bonus_damage"])),
+    ],
+)
+def test_my_disputes_kill_a_wrong_bonus_damage_reading(real_db, name, change):
+    def mutate(mapping: dict) -> None:
+        if "bonus_damage" in mapping:
+            change(mapping)
+
+    assert "mismatch" in _judged(read_every_card_changed(real_db, mutate)), f"bonus damage {name} survives"
