@@ -112,6 +112,7 @@ class ObjectFilter(Strict):
     token: bool | None = None  # "token units you control": objects made as tokens (185)
     empowered: bool | None = None  # "your units that are [Empowered]" (828)
     max_might: int | None = None  # "all units with 2 [Might] or less": Might as it is checked
+    named_as: Literal["this"] | None = None  # "each card with this name": its card's name is the source's (132.1)
 
 
 MEASURES = (
@@ -555,7 +556,7 @@ def check_vocabulary(card: Card) -> None:
             raise ValueError(f"card {card.name!r}: unknown restriction {instruction.get('restriction')!r}")
         if instruction.get("op") in ("delayed", "replace_next"):
             _check_event(card, instruction.get("when") or instruction.get("would"))
-        for key in ("amount", "n"):
+        for key in ("amount", "n", "bonus"):
             if isinstance(instruction.get(key), dict):
                 _check_quantity(card, Quantity.model_validate(instruction[key]), False)
     for trigger in card.triggers:

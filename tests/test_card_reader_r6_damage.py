@@ -92,3 +92,42 @@ def test_my_disputes_kill_a_wrong_bonus_damage_reading(real_db, name, change):
             change(mapping)
 
     assert "mismatch" in _judged(read_every_card_changed(real_db, mutate)), f"bonus damage {name} survives"
+
+
+# -- a Deal action's own Bonus Damage: "This deals 1 Bonus Damage for each ..." --------------------------------
+
+CURSE = "Deal 2 to a unit at a battlefield. This deals 1 Bonus Damage for each card with this name in your trash."
+
+
+def test_a_spells_own_bonus_damage_reads_as_the_bonus_of_its_deal():
+    reading = read(CURSE, "Spell", energy=2)
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    counted = {"count": {"who": "friendly card", "zone": "trash", "named_as": "this"}, "times": 1}
+    assert reading.definition["effects"] == [{"op": "deal", "amount": 2, "to": "target", "bonus": counted}]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Draw 1. This deals 1 Bonus Damage for each card in your trash.",  # no Deal action before it
+        "Deal 2 to a unit at a battlefield. This deals 1 Bonus Damage for each card with this name in my trash.",
+    ],
+)
+def test_a_bonus_without_its_deal_or_count_stays_unread(text):
+    assert read(text, "Spell", energy=2).status == "unread"
+
+
+@pytest.mark.parametrize(
+    ("name", "change"),
+    [
+        ("any card counted", lambda d: d.get("count", {}).pop("named_as", None)),
+        ("bonus dropped", lambda d: d.pop("bonus", None)),
+    ],
+)
+def test_my_disputes_kill_a_wrong_own_bonus_reading(real_db, name, change):
+    def mutate(mapping: dict) -> None:
+        if mapping.get("op") == "deal" and "bonus" in mapping:
+            change(mapping if name == "bonus dropped" else mapping["bonus"])
+
+    assert "mismatch" in _judged(read_every_card_changed(real_db, mutate)), f"own bonus damage: {name} survives"

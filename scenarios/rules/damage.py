@@ -187,28 +187,30 @@ def op_deal(game: Game, run, ins) -> None:
             do.deal(game, dict.fromkeys(targets, amount), by[0], run.item.label, because=(run.because, "417.6.b.3"))
     elif targets:  # the spell, or the ability and the object that has it, deal it (417.6.a, 417.6.b.2.a)
         via = "spell" if run.item.kind == ItemKind.SPELL else "ability"
+        own = (calc.amount(game, run, ins["bonus"]) or 0) if "bonus" in ins and amount > 0 else 0
         amounts = {
-            unit: amount + bonus_damage(game, run.item.controller, unit) if amount > 0 else amount for unit in targets
+            unit: amount + bonus_damage(game, run.item.controller, unit, own) if amount > 0 else amount
+            for unit in targets
         }
         bonus = any(amounts[unit] != amount for unit in targets)
         because = (run.because, "715.2") if bonus else run.because
         do.deal(game, amounts, run.item.source, run.item.label, via, because=because)
 
 
-def bonus_damage(game: Game, controller: str, unit_id: str) -> int:
+def bonus_damage(game: Game, controller: str, unit_id: str, own: int = 0) -> int:
     """The Bonus Damage a spell's or ability's Deal action (whose controller is `controller`) deals to one unit:
-    every instance the active passives grant it summed and applied once (714), only when some damage is dealt
-    (715.4), to each unit separately (715.2), never negative (714.1). A unit dealing damage (417.6.b.3) and combat
-    damage (465.2.d) are no spell's or ability's Deal action: none."""
-    if not game.passive_sources:
-        return 0
-    unit = game.objects[unit_id]
-    total = 0
-    for _source, passive, view in calc.passives(game):
-        if not passive.bonus_damage or (passive.bonus_from == "you" and view.you != controller):
-            continue
-        if calc.matches_object(game, passive.to, view, unit):
-            total += passive.bonus_damage
+    its own (`own`: "This deals 1 Bonus Damage for each ...") and every instance the active passives grant it,
+    summed and applied once (714), only when some damage is dealt (715.4), to each unit separately (715.2), never
+    negative (714.1, 714.2). A unit dealing damage (417.6.b.3) and combat damage (465.2.d) are no spell's or
+    ability's Deal action: none."""
+    total = own
+    if game.passive_sources:
+        unit = game.objects[unit_id]
+        for _source, passive, view in calc.passives(game):
+            if not passive.bonus_damage or (passive.bonus_from == "you" and view.you != controller):
+                continue
+            if calc.matches_object(game, passive.to, view, unit):
+                total += passive.bonus_damage
     return max(total, 0)
 
 
