@@ -198,6 +198,7 @@ class Obj(Journaled):
     empowered: bool = False  # the Empowered status (441, 828)
     flowed: bool = False  # a spell played from the trash for its Flow cost: banished as it leaves the Chain (829)
     paid_additional: int = 0  # times its optional additional cost was paid as it was last played (356.4.f.1)
+    bonus_damage: int = 0  # Bonus Damage its last play was given ("the next spell you play deals 1 ...", 391)
     incarnation: int = 0
     timestamp: int = 0
     order: int = 0
@@ -290,6 +291,9 @@ class Player(Journaled):
     # less"): (kind of card, signed Energy, signed Power, used up by the next such card, label)
     cost_changes: tuple[tuple[str, int, int, bool, str], ...] = ()
     hides_ignoring_costs: bool = False  # "You can hide cards ignoring costs this turn" (811.1.b's [A] not paid)
+    # "The next spell you play this turn deals 1 Bonus Damage" (a delayed passive, 391): (amount, label) each,
+    # used up by the next spell the player Finalizes this turn (419.4.b)
+    spell_bonuses: tuple[tuple[int, str], ...] = ()
 
     def change_label(self, key: str):
         return (f"player {self.name}", key)

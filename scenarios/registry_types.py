@@ -174,6 +174,9 @@ class TypedProcedures(Protocol):
     def play_card(self, game: Any, act: Any, /, *, because: Because) -> Any:
         """scenarios.rules.playing.play_card"""
 
+    def promise_spell_bonus(self, game: Any, player: str, n: int, label: str, /, *, because: Because) -> Any:
+        """scenarios.rules.damage.promise_spell_bonus"""
+
     def put_back_in_order(self, game: Any, player: str, order: Any, positions: Any, label: str, /, *, because: Because) -> Any:
         """scenarios.rules.looking.put_back_in_order"""
 
@@ -597,6 +600,9 @@ class TypedQueries(Protocol):
 
     def source_gone(self, game: Any, item: Any, source: Any) -> bool:
         """scenarios.rules.instructions.source_gone"""
+
+    def spell_bonus_finalized(self, game: Any, card: Any, player: str) -> None:
+        """scenarios.rules.damage.spell_bonus_finalized"""
 
     def stage(self, game: Any) -> None:
         """scenarios.rules.showdowns.stage"""

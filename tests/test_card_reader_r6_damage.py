@@ -1,6 +1,7 @@
-"""Damage shapes read from card text: Bonus Damage passives ("Your spells and abilities deal 1 Bonus Damage",
-"Spells and abilities deal 1 Bonus Damage to units here", 712-715). Read-card disputes 440-459 judge them with the
-real read cards, and a mutant of each reading is killed by those disputes."""
+"""Bonus Damage read from card text (scenarios/card_reader/damage.py, 712-715): passives ("Your spells and abilities
+deal 1 Bonus Damage", "... to units here"), a Deal action's own ("This deals 1 Bonus Damage for each ..."), and the
+delayed passive of the next spell (391). Read-card disputes 440-459 judge them with the real read cards, and a
+mutant of each reading is killed by those disputes."""
 
 from __future__ import annotations
 
@@ -131,3 +132,30 @@ def test_my_disputes_kill_a_wrong_own_bonus_reading(real_db, name, change):
             change(mapping if name == "bonus dropped" else mapping["bonus"])
 
     assert "mismatch" in _judged(read_every_card_changed(real_db, mutate)), f"own bonus damage: {name} survives"
+
+
+# -- a delayed passive: "The next spell you play this turn deals 1 Bonus Damage" (391) ----------------------------
+
+
+def test_the_next_spell_bonus_reads_as_the_delayed_passive_instruction():
+    text = "[Exhaust]: The next spell you play this turn deals 1 Bonus Damage. (Each instance of damage the spell"
+    reading = read(text + " deals is increased by 1.)", "Gear", energy=3)
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    (ability,) = reading.definition["activated"]
+    assert ability["effects"] == [{"op": "next_spell_bonus", "n": 1}]
+
+
+@pytest.mark.parametrize(
+    ("name", "change"),
+    [
+        ("one more", lambda d: d.update(n=d["n"] + 1)),
+        ("dropped", lambda d: d.update(n=0)),
+    ],
+)
+def test_my_disputes_kill_a_wrong_next_spell_bonus(real_db, name, change):
+    def mutate(mapping: dict) -> None:
+        if mapping.get("op") == "next_spell_bonus":
+            change(mapping)
+
+    assert "mismatch" in _judged(read_every_card_changed(real_db, mutate)), f"next spell bonus {name} survives"

@@ -24,6 +24,7 @@ from typing import Any
 from scenarios.card_reader import (  # noqa: F401
     amounts,
     costs,
+    damage,
     deck,
     entering,
     instead,

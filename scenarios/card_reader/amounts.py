@@ -14,7 +14,6 @@ by ...". Every wording reads into ONE expression, a quantity (`scenarios.cards.Q
     <objects> have total Might N       {total_might: <object filter>}
     (increased by) your points         {points: you}
     double <unit>'s Might              {double: <reference>}                (432.1)
-    this deals N Bonus Damage for each <objects>: the `bonus` of the Deal instruction before ({count: ...}, 712-715)
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ import re
 from typing import Any
 
 from scenarios.card_reader import effects
-from scenarios.card_reader.abilities import INSTEAD, STATIC_READERS
+from scenarios.card_reader.abilities import STATIC_READERS
 from scenarios.card_reader.effects import _ref, template
 from scenarios.card_reader.keywords import engine_keyword
 from scenarios.card_reader.phrases import Context, group_filter, number, signed, tag_list, untagged
@@ -357,21 +356,4 @@ def _read_token_units_have(text: str, card: dict[str, Any], used: list[str]) -> 
     return True
 
 
-_OWN_BONUS = re.compile(r"this deals (?P<n>\d+) bonus damage for each (?P<what>.+?)\.?")
-
-
-def _read_own_bonus(sentence: str, before: list[dict[str, Any]], ctx: Context, used: list[str]) -> list | None:
-    """ "Deal 2 to a unit at a battlefield. This deals 1 Bonus Damage for each card with this name in your trash":
-    Bonus Damage of the Deal action before (417.4, 713), counted as it is dealt and summed with any other (714)."""
-    found = _OWN_BONUS.fullmatch(sentence.strip())
-    if not found or len(before) != 1 or before[0].get("op") != "deal" or "by" in before[0] or "bonus" in before[0]:
-        return None
-    per = _per(found["n"], found["what"], ctx)
-    if per is None:
-        return None
-    used.append("amount: this deals N bonus damage for each")
-    return [{**before[0], "bonus": per}]
-
-
 STATIC_READERS.extend((_read_counted_passive, _read_token_units_have))
-INSTEAD.append(_read_own_bonus)

@@ -217,23 +217,6 @@ def _read_no_damage(text: str, card: dict[str, Any], used: list[str]) -> bool:
     return True
 
 
-_BONUS = re.compile(r"(?P<your>your )?spells and abilities deal (?P<n>\d+) bonus damage(?P<here> to units here)?")
-
-
-def _read_bonus_damage(text: str, card: dict[str, Any], used: list[str]) -> bool:
-    """ "Your spells and abilities deal 1 Bonus Damage", "Spells and abilities deal 1 Bonus Damage to units here": a
-    passive granting Bonus Damage to the Deal actions of spells and abilities (417.4, 713), its controller's or
-    anyone's, to any unit or to the units at the card's place (a battlefield's "here" is itself, 053.3)."""
-    found = _BONUS.fullmatch(text)
-    if not found or _equipment(card) or int(found["n"]) < 1:  # 714.1: only ever positive
-        return False
-    to: dict[str, Any] = {"who": "unit", "where": "here"} if found["here"] else {"who": "unit"}
-    passive = {"to": to, "bonus_damage": int(found["n"]), "bonus_from": "you" if found["your"] else "any"}
-    card.setdefault("passives", []).append(passive)
-    used.append("static: <your> spells and abilities deal N bonus damage <to units here>")
-    return True
-
-
 def _read_i_have(text: str, card: dict[str, Any], used: list[str]) -> bool:
     """ "I have +4 [Might]", "I have [Shield 3]": a passive of the card itself (365.1); with no condition it is
     always on, so this reader is met only inside a condition (`_read_conditional`)."""
@@ -348,7 +331,6 @@ STATIC_READERS.extend(
         _read_not_played_here,
         _read_ignore_tank,
         _read_no_damage,
-        _read_bonus_damage,
         _read_players_restriction,
         _read_additional_time,
         _read_conditional,
