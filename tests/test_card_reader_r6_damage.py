@@ -159,3 +159,34 @@ def test_my_disputes_kill_a_wrong_next_spell_bonus(real_db, name, change):
             change(mapping)
 
     assert "mismatch" in _judged(read_every_card_changed(real_db, mutate)), f"next spell bonus {name} survives"
+
+
+# -- "Deal 6 to it unless its controller has you draw 2": its controller chooses (355.17) ---------------------------
+
+
+def test_damage_unless_its_controller_reads_as_their_choice():
+    reading = read("Choose an enemy unit. Deal 6 to it unless its controller has you draw 2.", "Spell", energy=2)
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    (either,) = reading.definition["effects"]
+    assert either["op"] == "either" and either["chooser"] == "target"
+    assert either["options"] == [[{"op": "deal", "amount": 6, "to": "target"}], [{"op": "draw", "n": 2}]]
+
+
+def test_unless_its_controller_without_a_chosen_unit_stays_unread():
+    assert read("Deal 6 to it unless its controller has you draw 2.", "Spell", energy=2).status == "unread"
+
+
+@pytest.mark.parametrize(
+    ("name", "change"),
+    [
+        ("the spell's controller chooses", lambda d: d.pop("chooser")),
+        ("options swapped", lambda d: d.update(options=d["options"][::-1])),
+    ],
+)
+def test_my_disputes_kill_a_wrong_unless_reading(real_db, name, change):
+    def mutate(mapping: dict) -> None:
+        if mapping.get("op") == "either" and "chooser" in mapping:
+            change(mapping)
+
+    assert "mismatch" in _judged(read_every_card_changed(real_db, mutate)), f"unless its controller: {name} survives"

@@ -5,6 +5,9 @@ each unit (715.2), summed with any other (714), only when some is dealt (715.4);
     Spells and abilities deal N Bonus Damage to units here  ... {to: {who: unit, where: here}, bonus_from: any}
     <Deal ...>. This deals N Bonus Damage for each <objects> the Deal's `bonus`: {count: <filter>, times: N}
     The next spell you play this turn deals N Bonus Damage  {op: next_spell_bonus, n: N} (a delayed passive, 391)
+
+and damage its controller may buy off: "Deal 6 to it unless its controller has you draw 2", an `either` its
+controller chooses as it resolves (355.17).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from typing import Any
 
 from scenarios.card_reader.abilities import INSTEAD, STATIC_READERS
 from scenarios.card_reader.amounts import counted
-from scenarios.card_reader.effects import template
+from scenarios.card_reader.effects import instructions, template
 from scenarios.card_reader.phrases import Context
 
 _BONUS = re.compile(r"(?P<your>your )?spells and abilities deal (?P<n>\d+) bonus damage(?P<here> to units here)?")
@@ -56,6 +59,20 @@ def _next_spell_bonus(m, ctx):
     of the next spell its controller plays this turn."""
     n = int(m["n"])
     return [{"op": "next_spell_bonus", "n": n}] if n > 0 else None
+
+
+@template("unless its controller", r"(?P<then>deal \d+ to it) unless its controller has you (?P<alt>.+)")
+def _unless_its_controller(m, ctx):
+    """ "Choose an enemy unit. Deal 6 to it unless its controller has you draw 2": the chosen unit's controller
+    chooses as the spell resolves (355.17) between the damage and what they have you do (which chooses nothing)."""
+    if ctx.it not in ctx.targets:
+        return None
+    before = dict(ctx.targets)
+    deal, alt = instructions(m["then"], ctx, []), instructions(m["alt"], ctx, [])
+    if deal is None or alt is None or ctx.targets != before:
+        return None
+    labels = [m["then"], f"have you {m['alt']}"]  # as printed: "you" is the spell's controller
+    return [{"op": "either", "options": [deal, alt], "labels": labels, "chooser": ctx.it}]
 
 
 STATIC_READERS.append(_read_bonus_damage)
