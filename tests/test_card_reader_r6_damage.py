@@ -190,3 +190,30 @@ def test_my_disputes_kill_a_wrong_unless_reading(real_db, name, change):
             change(mapping)
 
     assert "mismatch" in _judged(read_every_card_changed(real_db, mutate)), f"unless its controller: {name} survives"
+
+
+# -- "Discard 1. Deal its Energy cost as damage to ...": the discarded card's printed cost (206) -------------------
+
+
+def test_the_discarded_cards_cost_reads_as_a_noted_discard_and_its_cost():
+    text = "Discard 1. Deal its Energy cost as damage to a unit at a battlefield. (Ignore its Power cost.)"
+    reading = read(text, "Spell", energy=2)
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    assert reading.definition["effects"] == [
+        {"op": "discard", "n": 1, "noted": "discarded"},
+        {"op": "deal", "amount": {"energy_cost": "discarded"}, "to": "target"},
+    ]
+
+
+def test_its_cost_after_two_discards_stays_unread():
+    text = "Discard 2. Deal its Energy cost as damage to a unit at a battlefield."
+    assert read(text, "Spell", energy=2).status == "unread"
+
+
+def test_my_disputes_kill_its_cost_read_as_the_spells_own(real_db):
+    def mutate(mapping: dict) -> None:
+        if mapping.get("energy_cost") == "discarded":
+            mapping["energy_cost"] = "this"
+
+    assert "mismatch" in _judged(read_every_card_changed(real_db, mutate)), "the spell's own cost survives"

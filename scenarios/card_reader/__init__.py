@@ -195,6 +195,7 @@ _KEYWORD_ACTIONS = {
     "banished with this": ("you must pay its costs",),  # a card played is paid for unless a cost is ignored (357.1)
     # "(Each instance of damage the spell deals is increased by 1.)": Bonus Damage per target (715.2)
     "bonus damage": ("instance of damage the spell deals",),
+    "energy cost as damage": ("ignore its power cost",),  # "(Ignore its Power cost.)": the Energy cost alone (206)
 }
 
 

@@ -1,13 +1,14 @@
-"""Bonus Damage (712-715) read from card text: a property of a Deal action that increases the damage it deals to
-each unit (715.2), summed with any other (714), only when some is dealt (715.4); `scenarios/rules/damage.py` adds it.
+"""Damage read from card text. Bonus Damage (712-715): a property of a Deal action that increases the damage it
+deals to each unit (715.2), summed with any other (714), only when some is dealt (715.4; `rules/damage.py` adds it).
 
     Your spells and abilities deal N Bonus Damage           a passive {to: {who: unit}, bonus_damage: N}
     Spells and abilities deal N Bonus Damage to units here  ... {to: {who: unit, where: here}, bonus_from: any}
     <Deal ...>. This deals N Bonus Damage for each <objects> the Deal's `bonus`: {count: <filter>, times: N}
     The next spell you play this turn deals N Bonus Damage  {op: next_spell_bonus, n: N} (a delayed passive, 391)
 
-and damage its controller may buy off: "Deal 6 to it unless its controller has you draw 2", an `either` its
-controller chooses as it resolves (355.17).
+Amounts and choices of a Deal: "Discard 1. Deal its Energy cost as damage to ...", the discarded card's printed
+cost (206); "Deal 6 to it unless its controller has you draw 2", an `either` the chosen unit's controller chooses
+as the spell resolves (355.17).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 
 from scenarios.card_reader.abilities import INSTEAD, STATIC_READERS
 from scenarios.card_reader.amounts import counted
-from scenarios.card_reader.effects import instructions, template
+from scenarios.card_reader.effects import _ref, instructions, template
 from scenarios.card_reader.phrases import Context
 
 _BONUS = re.compile(r"(?P<your>your )?spells and abilities deal (?P<n>\d+) bonus damage(?P<here> to units here)?")
@@ -75,5 +76,23 @@ def _unless_its_controller(m, ctx):
     return [{"op": "either", "options": [deal, alt], "labels": labels, "chooser": ctx.it}]
 
 
+_DISCARDED_COST = re.compile(r"deal its energy cost as damage to (?P<obj>.+?)\.?")
+
+
+def _read_discarded_cost(sentence: str, before: list[dict[str, Any]], ctx: Context, used: list[str]) -> list | None:
+    """ "Discard 1. Deal its Energy cost as damage to a unit at a battlefield": "its" is the card discarded (the
+    instructions are linked, 359.3.e.14), its printed Energy cost (206; "Ignore its Power cost"). Nothing discarded,
+    the amount is null and no damage is dealt (359.3.e.12)."""
+    found = _DISCARDED_COST.fullmatch(sentence.strip())
+    if not found or before != [{"op": "discard", "n": 1}]:
+        return None
+    to = _ref(found["obj"], ctx)
+    if to is None:
+        return None
+    used.append("deal the discarded card's energy cost")
+    discard = {"op": "discard", "n": 1, "noted": "discarded"}
+    return [discard, {"op": "deal", "amount": {"energy_cost": "discarded"}, "to": to}]
+
+
 STATIC_READERS.append(_read_bonus_damage)
-INSTEAD.append(_read_own_bonus)
+INSTEAD.extend((_read_own_bonus, _read_discarded_cost))
