@@ -398,6 +398,8 @@ class Passive(Strict):
     # the passive's "you", or anyone's: `bonus_from`) to a unit that passes `to` (712-715; scenarios/rules/damage.py)
     bonus_damage: int = 0
     bonus_from: Literal["you", "any"] = "you"
+    # an Equipment's effect text (136.2.b): active only while it is attached, its "you" the equipped unit's controller
+    effect_text: bool = False
 
 
 class Replacement(Strict):

@@ -59,10 +59,18 @@ def test_other_bonus_damage_shapes_stay_unread(text):
     assert read(text, might=4).status == "unread"
 
 
-def test_an_equipments_bonus_damage_stays_unread():
-    """An Equipment's passive is its effect text, the equipped unit's (136.2.c): not a passive of its own."""
-    text = "[Equip] [1 Energy]\nYour spells and abilities deal 3 Bonus Damage (while this is attached)."
-    assert read_card(CardText("Some Gear", "Gear", text, energy=4, tags=("Equipment",))).status == "unread"
+def test_an_equipments_bonus_damage_said_to_be_effect_text_reads():
+    """ "(while this is attached)" says the paragraph is the Equipment's effect text (136.2.b): its passive is the
+    equipped unit's (136.2.c). Without it, which box holds the paragraph is not in the text: unread."""
+    said = "[Equip] [1 Energy]\nYour spells and abilities deal 3 Bonus Damage (while this is attached)."
+    reading = read_card(CardText("Some Gear", "Gear", said, energy=4, tags=("Equipment",)))
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    assert reading.definition["passives"] == [
+        {"to": {"who": "unit"}, "bonus_damage": 3, "bonus_from": "you", "effect_text": True}
+    ]
+    unsaid = said.replace(" (while this is attached)", "")
+    assert read_card(CardText("Some Gear", "Gear", unsaid, energy=4, tags=("Equipment",))).status == "unread"
 
 
 # -- the disputes and the mutants they kill ----------------------------------------------------------------------
@@ -217,3 +225,10 @@ def test_my_disputes_kill_its_cost_read_as_the_spells_own(real_db):
             mapping["energy_cost"] = "this"
 
     assert "mismatch" in _judged(read_every_card_changed(real_db, mutate)), "the spell's own cost survives"
+
+
+def test_my_disputes_kill_effect_text_read_as_rules_text(real_db):
+    def mutate(mapping: dict) -> None:
+        mapping.pop("effect_text", None)
+
+    assert "mismatch" in _judged(read_every_card_changed(real_db, mutate)), "an Equipment's rules text survives"

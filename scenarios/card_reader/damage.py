@@ -29,7 +29,7 @@ def _read_bonus_damage(text: str, card: dict[str, Any], used: list[str]) -> bool
     passive granting Bonus Damage to the Deal actions of spells and abilities (417.4, 713), its controller's or
     anyone's, to any unit or to the units at the card's place (a battlefield's "here" is itself, 053.3)."""
     found = _BONUS.fullmatch(text)
-    if not found or "Equipment" in card.get("tags", []) or int(found["n"]) < 1:  # 714.1: only ever positive
+    if not found or int(found["n"]) < 1:  # 714.1: only ever positive (an Equipment's: `card_reader._effect_text`)
         return False
     to: dict[str, Any] = {"who": "unit", "where": "here"} if found["here"] else {"who": "unit"}
     passive = {"to": to, "bonus_damage": int(found["n"]), "bonus_from": "you" if found["your"] else "any"}

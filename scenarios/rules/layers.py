@@ -18,16 +18,17 @@ from typing import Final
 from scenarios.game import Game
 from scenarios.journal import watch
 from scenarios.kernel import KEYWORD_ABILITIES, Condition, calc, condition, keyword, note, query
-from scenarios.objects import BOARD, Obj, Role, Zone
+from scenarios.objects import BOARD, Obj, Role, View, Zone
 from scenarios.trace import StepKind
 
 keyword("Assault", "807", valued=True)  # read by might_parts, below
 keyword("Shield", "814", valued=True)
 
 
-def active_while(source: Obj, flt) -> bool:
-    """Is this ability of `source` active now, given whether `source` is attached?"""
-    effect_text = flt.who == "equipped unit"
+def active_while(source: Obj, flt, effect_text: bool = False) -> bool:
+    """Is this ability of `source` active now, given whether `source` is attached? Effect text, said by its filter
+    ("the equipped unit") or by the ability, only while it is (136.2.b); rules text only while it is not (434.1.e)."""
+    effect_text = effect_text or flt.who == "equipped unit"
     return source.zone == BOARD and (bool(source.attached_to) == effect_text)
 
 
@@ -35,7 +36,11 @@ def active_while(source: Obj, flt) -> bool:
 def passives(game: Game):
     """Every active passive ability on the board, with its source and its point of view."""
     for _key, source, passive in _keyed_passives(game):
-        yield source, passive, calc.view_of(game, source)
+        view = calc.view_of(game, source)
+        if passive.effect_text:  # appended to the equipped unit's rules text: its "you" is that unit's (136.2.c)
+            you = game.objects[source.attached_to].controller
+            view = View(view.source, you, view.here, view.it, view.it_incarnation, view.slots)
+        yield source, passive, view
 
 
 def _keyed_passives(game: Game):
@@ -45,7 +50,9 @@ def _keyed_passives(game: Game):
         if source.zone != BOARD:
             continue
         for place, passive in enumerate(source.definition.passives):
-            if active_while(source, passive.to) and (passive.condition is None or _holds(game, source, passive)):
+            if active_while(source, passive.to, passive.effect_text) and (
+                passive.condition is None or _holds(game, source, passive)
+            ):
                 yield f"{source.id}#{source.incarnation}#{place}", source, passive
 
 
