@@ -77,7 +77,7 @@ class TargetSpec(Strict):
     exhausted: bool | None = None  # "an exhausted friendly unit" (true), "a ready unit" (false): 414
     role: Literal["attacker", "defender"] | None = None  # "an attacking unit": its designation in a combat (464.2.c)
     optional: bool = False
-    not_target: str | None = None  # must differ from another slot
+    not_target: str | tuple[str, ...] | None = None  # must differ from another slot (or from each of several)
     other: bool = False  # "another unit": not the source of the ability itself
     tag: str | list[str] | None = None  # "a friendly Mech": a unit with this tag (133.8); a list: any of them
     domain: Domain | None = None  # "an enemy Chaos unit": one of the card's Domains (134.1)

@@ -232,3 +232,32 @@ def test_my_disputes_kill_effect_text_read_as_rules_text(real_db):
         mapping.pop("effect_text", None)
 
     assert "mismatch" in _judged(read_every_card_changed(real_db, mutate)), "an Equipment's rules text survives"
+
+
+# -- "Deal 1 to up to three units at the same location" ------------------------------------------------------------
+
+
+def test_up_to_three_units_at_one_location_read_as_three_slots():
+    reading = read("Deal 1 to up to three units at the same location.", "Spell", energy=1)
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    targets = reading.definition["targets"]
+    first, second, third = targets
+    assert reading.definition["effects"] == [{"op": "deal", "amount": 1, "to": [first, second, third]}]
+    assert targets[third]["not_target"] == [first, second] and targets[third]["same_place_as"] == first
+    assert all(spec["optional"] for spec in targets.values())
+
+
+@pytest.mark.parametrize(
+    ("name", "change"),
+    [
+        ("the third may repeat the first", lambda d: d.update(not_target=d["not_target"][-1:])),
+        ("anywhere", lambda d: d.pop("same_place_as")),
+    ],
+)
+def test_my_disputes_kill_a_wrong_same_location_reading(real_db, name, change):
+    def mutate(mapping: dict) -> None:
+        if isinstance(mapping.get("not_target"), list):
+            change(mapping)
+
+    assert "mismatch" in _judged(read_every_card_changed(real_db, mutate)), f"same location: {name} survives"

@@ -129,6 +129,12 @@ DESTINATIONS = {
 }
 
 
+def _taken(spec, chosen: dict) -> set:
+    """The objects chosen for the slots this one must differ from ("another", "up to three units": 355.9)."""
+    slots = (spec.not_target,) if isinstance(spec.not_target, str) else spec.not_target or ()
+    return {ref[0] for slot in slots for ref in chosen.get(slot, ())}
+
+
 @query("legal_targets")
 def legal_targets(game: Game, spec, ctx: Targeting) -> list[str]:
     if spec.type == "mode":  # "choose one — • ... • ...": mode "1" to N (355.3)
@@ -146,7 +152,7 @@ def legal_targets(game: Game, spec, ctx: Targeting) -> list[str]:
         elif spec.where in DESTINATIONS:
             places = [place for place in places if DESTINATIONS[spec.where](game, spec, ctx, place)]
         return [place for place in places if place not in where]
-    taken = {ref[0] for ref in ctx.chosen.get(spec.not_target, ())} if spec.not_target else set()
+    taken = _taken(spec, ctx.chosen)
     return [o.id for o in game.objects.values() if o.id not in taken and calc.matches_target(game, spec, o, ctx)]
 
 
@@ -187,7 +193,7 @@ def choose_targets(game: Game, specs: tuple, picks: dict, ctx: Targeting) -> dic
                 raise Refusal(rule, f"{bad} is not a legal destination for '{slot}' (legal: {legal})")
             chosen[slot] = tuple(values)
             continue
-        taken = {r[0] for r in chosen.get(spec.not_target, ())} if spec.not_target else set()
+        taken = _taken(spec, chosen)
         for v in values:
             if v in taken:  # "another", "two units": a slot that must name a different object than another
                 raise Refusal("355.9", f"{v!r} is already chosen for '{spec.not_target}' of {ctx.label}")
