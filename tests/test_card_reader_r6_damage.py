@@ -261,3 +261,32 @@ def test_my_disputes_kill_a_wrong_same_location_reading(real_db, name, change):
             change(mapping)
 
     assert "mismatch" in _judged(read_every_card_changed(real_db, mutate)), f"same location: {name} survives"
+
+
+# -- "Pay any amount of [A] to deal that much damage to ...": a cost within the instruction (204.3.b) --------------
+
+
+def test_pay_any_amount_reads_as_the_cost_and_the_deal_of_that_much():
+    text = "Pay any amount of [Any rune] to deal that much damage to all enemy units at a battlefield."
+    reading = read(text, "Spell", energy=1)
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    deal = {"op": "deal", "amount": "that much", "to": {"all": {"who": "enemy unit", "where": "at target"}}}
+    assert reading.definition["effects"] == [{"op": "pay_any", "then": [deal]}]
+    assert reading.definition["targets"] == {"target": {"type": "battlefield"}}
+
+
+@pytest.mark.parametrize(
+    ("name", "change"),
+    [
+        ("a fixed 1", lambda d: d.update(amount=1)),
+        ("every unit there", lambda d: d["to"]["all"].update(who="unit")),
+    ],
+)
+def test_my_disputes_kill_a_wrong_pay_any_reading(real_db, name, change):
+    def mutate(mapping: dict) -> None:
+        if mapping.get("op") == "pay_any":
+            for deal in mapping["then"]:
+                change(deal)
+
+    assert "mismatch" in _judged(read_every_card_changed(real_db, mutate)), f"pay any amount: {name} survives"

@@ -8,7 +8,8 @@ deals to each unit (715.2), summed with any other (714), only when some is dealt
 
 Amounts and choices of a Deal: "Discard 1. Deal its Energy cost as damage to ...", the discarded card's printed
 cost (206); "Deal 6 to it unless its controller has you draw 2", an `either` the chosen unit's controller chooses
-as the spell resolves (355.17).
+as the spell resolves (355.17); "Pay any amount of [A] to deal that much damage to ...", a cost within the
+instruction (204.3.b).
 """
 
 from __future__ import annotations
@@ -92,6 +93,16 @@ def _read_discarded_cost(sentence: str, before: list[dict[str, Any]], ctx: Conte
     used.append("deal the discarded card's energy cost")
     discard = {"op": "discard", "n": 1, "noted": "discarded"}
     return [discard, {"op": "deal", "amount": {"energy_cost": "discarded"}, "to": to}]
+
+
+@template("pay any amount", r"pay any amount of \[any rune\] to deal that much damage to (?P<rest>.+)")
+def _pay_any_to_deal(m, ctx):
+    """ "Pay any amount of [A] to deal that much damage to all enemy units at a battlefield": a cost within the
+    instruction paid as it resolves (204.3.b), the Deal after it of the amount paid."""
+    deal = instructions(f"deal 1 to {m['rest']}", ctx, [])
+    if deal is None or len(deal) != 1 or deal[0].get("op") != "deal" or deal[0]["amount"] != 1:
+        return None
+    return [{"op": "pay_any", "then": [{**deal[0], "amount": "that much"}]}]
 
 
 STATIC_READERS.append(_read_bonus_damage)
