@@ -67,6 +67,7 @@ class TargetSpec(Strict):
         "to_or_from_base",
         "battlefield_with_your_units",  # a destination: a battlefield where the player choosing has units
         "with_same_controller",  # a destination: where another unit of the moved unit's controller is
+        "moved_to_or_from",  # at a battlefield the move its trigger answers went from or to (359.3.f.3)
     ] = "any"
     max_might: int | None = None
     less_might_than_me: bool = False  # "with less Might than me": than the source's, as it is chosen

@@ -111,6 +111,7 @@ class Event:
     card: str | None = None  # the card played
     destination: str | None = None
     hidden_at: str | None = None  # a permanent played from hidden at this battlefield (811.1.d.2)
+    origin: str | None = None  # where a unit that moved came from (its `location` is where it went)
 
 
 @value
@@ -438,3 +439,6 @@ class Targeting:
     here: str | None = None
     hidden_at: str | None = None
     chosen: dict = field(default_factory=dict)
+    # the places of the event a triggered ability answers: a move's origin and destination ("a battlefield I moved to
+    # or from", 359.3.f.3)
+    trigger_places: tuple[str, ...] = ()

@@ -631,6 +631,9 @@ class TypedQueries(Protocol):
     def trash_of(self, game: Any, player: str | None, kind: str | None = ...) -> list[str]:
         """scenarios.rules.off_board.trash_of"""
 
+    def trigger_places(self, game: Any, item: Any) -> tuple[str, ...]:
+        """scenarios.rules.targeting.trigger_places"""
+
     def unit_playable(self, game: Any, player: str, card: Any, how: Any) -> Any:
         """scenarios.rules.off_board.unit_playable"""
 

@@ -290,3 +290,39 @@ def test_my_disputes_kill_a_wrong_pay_any_reading(real_db, name, change):
                 change(deal)
 
     assert "mismatch" in _judged(read_every_card_changed(real_db, mutate)), f"pay any amount: {name} survives"
+
+
+# -- "Deal 1 to a unit at a battlefield I moved to or from. If I'm [Empowered], deal 2 instead." -------------------
+
+AKALI = "When I move, you may deal 1 to a unit at a battlefield I moved to or from. If I'm [Empowered], deal 2 instead."
+
+
+def test_a_unit_where_i_moved_reads_as_the_moves_places():
+    reading = read(AKALI, might=3)
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    (trigger,) = reading.definition["triggers"]
+    assert trigger["targets"] == {"target": {"type": "unit", "where": "moved_to_or_from"}}
+    deal = {"op": "deal", "to": "target"}
+    assert trigger["effects"] == [
+        {"op": "if", "condition": "empowered", "then": [{**deal, "amount": 2}], "else": [{**deal, "amount": 1}]}
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "When I attack, deal 1 to a unit at a battlefield I moved to or from.",  # no move of mine
+        "Deal 1 to a unit at a battlefield I moved to or from.",
+    ],
+)
+def test_where_i_moved_without_my_move_stays_unread(text):
+    assert read(text, might=3).status == "unread"
+
+
+def test_my_disputes_kill_any_battlefield_for_where_i_moved(real_db):
+    def mutate(mapping: dict) -> None:
+        if mapping.get("where") == "moved_to_or_from":
+            mapping["where"] = "battlefield"
+
+    assert "mismatch" in _judged(read_every_card_changed(real_db, mutate)), "any battlefield survives"

@@ -76,6 +76,8 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         return False
     if spec.where == "base" and obj.location != "base":
         return False
+    if spec.where == "moved_to_or_from" and (not at_battlefield or obj.location not in ctx.trigger_places):
+        return False
     if spec.where == "here" and obj.location != ctx.here:
         return False
     if spec.where == "not_here" and obj.location == ctx.here:
@@ -237,7 +239,17 @@ def targeting_of(game: Game, item) -> Targeting:
         here = source.id if source.kind == Kind.BATTLEFIELD else source.location
     else:
         here = item.location
-    return Targeting(item.label, item.controller, item.source, here, item.hidden_at, dict(item.targets or {}))
+    chosen = dict(item.targets or {})
+    return Targeting(item.label, item.controller, item.source, here, item.hidden_at, chosen, trigger_places(game, item))
+
+
+@query("trigger_places")
+def trigger_places(game: Game, item) -> tuple[str, ...]:
+    """The places of the event a triggered item answers: where a move came from and went to (359.3.f.3)."""
+    event = item.trigger.event if item.trigger is not None else None
+    if event is None or event.kind != "move":
+        return ()
+    return tuple(place for place in (event.origin, event.location) if place is not None)
 
 
 def _as_its_mode(game: Game, spec, value, picked: dict) -> bool:
