@@ -113,6 +113,7 @@ class ObjectFilter(Strict):
     token: bool | None = None  # "token units you control": objects made as tokens (185)
     empowered: bool | None = None  # "your units that are [Empowered]" (828)
     max_might: int | None = None  # "all units with 2 [Might] or less": Might as it is checked
+    among: Literal["looked"] | None = None  # "revealed this way": only the cards the item's look revealed (424.1)
     named_as: Literal["this"] | None = None  # "each card with this name": its card's name is the source's (132.1)
 
 

@@ -326,3 +326,48 @@ def test_my_disputes_kill_any_battlefield_for_where_i_moved(real_db):
             mapping["where"] = "battlefield"
 
     assert "mismatch" in _judged(read_every_card_changed(real_db, mutate)), "any battlefield survives"
+
+
+# -- "Deal 1 to that unit for each card with [Hidden] revealed this way, then recycle the revealed cards" -----------
+
+TEEMO = (
+    "When I defend, choose an enemy unit here and reveal the top 5 cards of your Main Deck. Deal 1 to that unit for"
+    " each card with [Hidden] revealed this way, then recycle the revealed cards."
+)
+
+
+def test_a_count_of_cards_revealed_reads_inside_the_look():
+    reading = read(TEEMO, might=2)
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    (trigger,) = reading.definition["triggers"]
+    counted = {"count": {"who": "card", "zone": "deck", "keyword": "Hidden", "among": "looked"}, "times": 1}
+    assert trigger["effects"] == [
+        {
+            "op": "look_at_deck",
+            "n": 5,
+            "reveal": True,
+            "during": [{"op": "deal", "amount": counted, "to": "target"}],
+            "rest": "recycle",
+        }
+    ]
+
+
+def test_a_count_of_cards_looked_at_privately_stays_unread():
+    text = TEEMO.replace("and reveal the top", "and look at the top")
+    assert read(text, might=2).status == "unread"
+
+
+@pytest.mark.parametrize(
+    ("name", "change"),
+    [
+        ("every card counted", lambda look: look["during"][0]["amount"]["count"].pop("among")),
+        ("kept on top", lambda look: look.pop("rest")),
+    ],
+)
+def test_my_disputes_kill_a_wrong_revealed_count(real_db, name, change):
+    def mutate(mapping: dict) -> None:
+        if mapping.get("op") == "look_at_deck" and "during" in mapping:
+            change(mapping)
+
+    assert "mismatch" in _judged(read_every_card_changed(real_db, mutate)), f"revealed count: {name} survives"
