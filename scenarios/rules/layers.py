@@ -36,11 +36,17 @@ def active_while(source: Obj, flt, effect_text: bool = False) -> bool:
 def passives(game: Game):
     """Every active passive ability on the board, with its source and its point of view."""
     for _key, source, passive in _keyed_passives(game):
-        view = calc.view_of(game, source)
-        if passive.effect_text:  # appended to the equipped unit's rules text: its "you" is that unit's (136.2.c)
-            you = game.objects[source.attached_to].controller
-            view = View(view.source, you, view.here, view.it, view.it_incarnation, view.slots)
-        yield source, passive, view
+        yield source, passive, _view(game, source, passive)
+
+
+def _view(game: Game, source: Obj, passive) -> View:
+    """A passive's point of view: its source's; an Equipment's effect text is appended to the equipped unit's rules
+    text, so its "you" is that unit's controller (136.2.c, 718.5.e)."""
+    view = calc.view_of(game, source)
+    if passive.effect_text and source.attached_to:  # active only while attached (136.2.b)
+        you = game.objects[source.attached_to].controller
+        view = View(view.source, you, view.here, view.it, view.it_incarnation, view.slots)
+    return view
 
 
 def _keyed_passives(game: Game):
@@ -149,7 +155,7 @@ def might_parts(game: Game, unit: Obj, passive_entries: dict | None = None):
             increases.append(("Shield", shield, None, 0))  # 814.1.c
     fixed = dict(unit.passive_limits) if unit.passive_limits else None
     for key, source, passive in _keyed_passives(game):
-        view = calc.view_of(game, source)
+        view = _view(game, source, passive)
         if passive.might and calc.matches_object(game, passive.to, view, unit):
             snapshot = fixed.get(key) if fixed and passive.minimum is not None and passive.might < 0 else None
             if snapshot is not None:  # its limit snapshotted as it began to apply (454.3.d.2.b of 2025-12-01)
