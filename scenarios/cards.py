@@ -69,6 +69,7 @@ class TargetSpec(Strict):
         "to_or_from_base",
         "battlefield_with_your_units",  # a destination: a battlefield where the player choosing has units
         "with_same_controller",  # a destination: where another unit of the moved unit's controller is
+        "moved_to_or_from",  # at a battlefield the move its trigger answers went from or to (359.3.f.3)
     ] = "any"
     max_might: int | None = None
     less_might_than_me: bool = False  # "with less Might than me": than the source's, as it is chosen
@@ -79,7 +80,7 @@ class TargetSpec(Strict):
     exhausted: bool | None = None  # "an exhausted friendly unit" (true), "a ready unit" (false): 414
     role: Literal["attacker", "defender"] | None = None  # "an attacking unit": its designation in a combat (464.2.c)
     optional: bool = False
-    not_target: str | None = None  # must differ from another slot
+    not_target: str | tuple[str, ...] | None = None  # must differ from another slot (or from each of several)
     other: bool = False  # "another unit": not the source of the ability itself
     tag: str | list[str] | None = None  # "a friendly Mech": a unit with this tag (133.8); a list: any of them
     domain: Domain | None = None  # "an enemy Chaos unit": one of the card's Domains (134.1)
@@ -116,6 +117,8 @@ class ObjectFilter(Strict):
     token: bool | None = None  # "token units you control": objects made as tokens (185)
     empowered: bool | None = None  # "your units that are [Empowered]" (828)
     max_might: int | None = None  # "all units with 2 [Might] or less": Might as it is checked
+    among: Literal["looked"] | None = None  # "revealed this way": only the cards the item's look revealed (424.1)
+    named_as: Literal["this"] | None = None  # "each card with this name": its card's name is the source's (132.1)
 
 
 MEASURES = (
@@ -416,6 +419,12 @@ class Passive(Strict):
     restrictions: list[str] = Field(default_factory=list)  # PASSIVE_RESTRICTIONS put on the objects it matches (364)
     retriggers: list[str] = Field(default_factory=list)  # RETRIGGERS: their abilities of that kind trigger again
     per: Quantity | None = None  # "+1 [Might] for each ...": its Might and keywords times this, counted now
+    # "Your spells and abilities deal 1 Bonus Damage": added to each Deal action of a spell or ability (its controller
+    # the passive's "you", or anyone's: `bonus_from`) to a unit that passes `to` (712-715; scenarios/rules/damage.py)
+    bonus_damage: int = 0
+    bonus_from: Literal["you", "any"] = "you"
+    # an Equipment's effect text (136.2.b): active only while it is attached, its "you" the equipped unit's controller
+    effect_text: bool = False
 
 
 class Replacement(Strict):
@@ -575,7 +584,7 @@ def check_vocabulary(card: Card) -> None:
             raise ValueError(f"card {card.name!r}: unknown restriction {instruction.get('restriction')!r}")
         if instruction.get("op") in ("delayed", "replace_next"):
             _check_event(card, instruction.get("when") or instruction.get("would"))
-        for key in ("amount", "n"):
+        for key in ("amount", "n", "bonus"):
             if isinstance(instruction.get(key), dict):
                 _check_quantity(card, Quantity.model_validate(instruction[key]), False)
     for trigger in card.triggers:

@@ -114,6 +114,8 @@ class Event:
     uncontrolled: bool = False  # a conquered battlefield that had no controller before (190.4.c)
     played_from: str | None = None  # the zone the card played was played from (hand, facedown, trash, ...)
 
+    origin: str | None = None  # where a unit that moved came from (its `location` is where it went)
+
 
 @value
 class TriggerInstance:
@@ -201,6 +203,8 @@ class Obj(Journaled):
     flowed: bool = False  # a spell played from the trash for its Flow cost: banished as it leaves the Chain (829)
     paid_additional: int = 0  # times its optional additional cost was paid as it was last played (356.4.f.1)
     energy_paid: int = 0  # the Energy paid to play it as it was last played (357.1): "if you spent [4] or more"
+
+    bonus_damage: int = 0  # Bonus Damage its last play was given ("the next spell you play deals 1 ...", 391)
     incarnation: int = 0
     timestamp: int = 0
     order: int = 0
@@ -301,6 +305,9 @@ class Player(Journaled):
     # less"): (kind of card, signed Energy, signed Power, used up by the next such card, label)
     cost_changes: tuple[tuple[str, int, int, bool, str], ...] = ()
     hides_ignoring_costs: bool = False  # "You can hide cards ignoring costs this turn" (811.1.b's [A] not paid)
+    # "The next spell you play this turn deals 1 Bonus Damage" (a delayed passive, 391): (amount, label) each,
+    # used up by the next spell the player Finalizes this turn (419.4.b)
+    spell_bonuses: tuple[tuple[int, str], ...] = ()
 
     def change_label(self, key: str):
         return (f"player {self.name}", key)
@@ -445,3 +452,6 @@ class Targeting:
     here: str | None = None
     hidden_at: str | None = None
     chosen: dict = field(default_factory=dict)
+    # the places of the event a triggered ability answers: a move's origin and destination ("a battlefield I moved to
+    # or from", 359.3.f.3)
+    trigger_places: tuple[str, ...] = ()

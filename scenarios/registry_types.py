@@ -177,6 +177,9 @@ class TypedProcedures(Protocol):
     def play_card(self, game: Any, act: Any, /, *, because: Because) -> Any:
         """scenarios.rules.playing.play_card"""
 
+    def promise_spell_bonus(self, game: Any, player: str, n: int, label: str, /, *, because: Because) -> Any:
+        """scenarios.rules.damage.promise_spell_bonus"""
+
     def put_back_in_order(self, game: Any, player: str, order: Any, positions: Any, label: str, /, *, because: Because) -> Any:
         """scenarios.rules.looking.put_back_in_order"""
 
@@ -604,6 +607,9 @@ class TypedQueries(Protocol):
     def source_gone(self, game: Any, item: Any, source: Any) -> bool:
         """scenarios.rules.instructions.source_gone"""
 
+    def spell_bonus_finalized(self, game: Any, card: Any, player: str) -> None:
+        """scenarios.rules.damage.spell_bonus_finalized"""
+
     def stage(self, game: Any) -> None:
         """scenarios.rules.showdowns.stage"""
 
@@ -630,6 +636,9 @@ class TypedQueries(Protocol):
 
     def trash_of(self, game: Any, player: str | None, kind: str | None = ...) -> list[str]:
         """scenarios.rules.off_board.trash_of"""
+
+    def trigger_places(self, game: Any, item: Any) -> tuple[str, ...]:
+        """scenarios.rules.targeting.trigger_places"""
 
     def unit_playable(self, game: Any, player: str, card: Any, how: Any) -> Any:
         """scenarios.rules.off_board.unit_playable"""

@@ -41,6 +41,7 @@ TERMS: dict[str, list[str]] = {
     "put_trigger_on_chain": ["trigger"],
     "create_delayed": ["delayed"],
     "create_lasting_replacement": ["delayed", "replacement"],
+    "promise_spell_bonus": ["delayed", "bonus damage"],  # 390.4, 391: Ravenborn Tome
     "apply_replacement": ["replacement", "instead"],
     "pay_cost": ["pay", "cost"],
     "pay_additional_cost": ["pay", "cost"],

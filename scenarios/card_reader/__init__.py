@@ -24,6 +24,7 @@ from typing import Any
 from scenarios.card_reader import (  # noqa: F401
     amounts,
     costs,
+    damage,
     deck,
     entering,
     instead,
@@ -101,7 +102,7 @@ def read_card(card: CardText) -> Reading:
     used: list[str] = []
     spell = Context(kind) if kind == "spell" else None
     for paragraph in paragraphs(card.text):
-        before = {key: len(definition.get(key, [])) for key in ("triggers", "activated")}
+        before = {key: len(definition.get(key, [])) for key in ("triggers", "activated", "passives")}
         try:
             read_paragraph(normalise(paragraph.text), definition, spell, used)
             _label(definition, before, f"{card.name}: {paragraph.text}")
@@ -111,6 +112,9 @@ def read_card(card: CardText) -> Reading:
         reminders = [r for r in paragraph.reminders if not _restates_keyword(paragraph.text, r)]
         if "Equipment" in card.tags and _unattached_only(definition, before["activated"], reminders):
             used.append("use only if unattached")
+        if "Equipment" in card.tags and _ATTACHED in reminders:
+            reminders.remove(_ATTACHED)
+            _effect_text(definition, before["passives"])
         unread.extend(f"({r})" for r in reminders)
     if spell is not None and spell.targets:
         definition["targets"] = spell.targets
@@ -149,9 +153,22 @@ def _equipment(definition: dict[str, Any]) -> list[str]:
     refused += [
         f"{definition['name']}: a passive of {p['to']['who']}s"
         for p in definition.get("passives", [])
-        if p["to"]["who"] != "equipped unit"
+        if p["to"]["who"] != "equipped unit" and not p.get("effect_text")
     ]
     return [f"{label} (an Equipment's ability for the equipped unit)" for label in refused]
+
+
+# "Your spells and abilities deal 3 Bonus Damage (while this is attached)": the reminder that says which box of an
+# Equipment holds the paragraph, its effect text (136.2.b)
+_ATTACHED = "while this is attached"
+
+
+def _effect_text(definition: dict[str, Any], had: int) -> None:
+    """The passives a paragraph of an Equipment made, said to be its effect text: active only while it is attached
+    (136.2.b), its "you" the equipped unit's controller (136.2.c). Those about "me" are the equipped unit's already."""
+    for passive in definition.get("passives", [])[had:]:
+        if passive["to"]["who"] not in ("self", "equipped unit"):
+            passive["effect_text"] = True
 
 
 def _unattached_only(definition: dict[str, Any], before: int, reminders: list[str]) -> bool:
@@ -169,6 +186,8 @@ def _unattached_only(definition: dict[str, Any], before: int, reminders: list[st
 def _label(definition: dict[str, Any], before: dict[str, int], label: str) -> None:
     """The abilities a paragraph made are labelled with its words as printed: a step they make cites them."""
     for key, count in before.items():
+        if key == "passives":
+            continue
         for ability in definition.get(key, [])[count:]:
             if not ability.get("equip"):
                 ability["label"] = label
@@ -192,6 +211,9 @@ _KEYWORD_ACTIONS = {
     "gold gear token": ("kill this, [exhaust]: [add] [any rune]",),  # the Gold token's ability (187.5)
     "empower": ("empowered if",),  # "(I become Empowered if I'm not already.)" (441.1.c)
     "banished with this": ("you must pay its costs",),  # a card played is paid for unless a cost is ignored (357.1)
+    # "(Each instance of damage the spell deals is increased by 1.)": Bonus Damage per target (715.2)
+    "bonus damage": ("instance of damage the spell deals",),
+    "energy cost as damage": ("ignore its power cost",),  # "(Ignore its Power cost.)": the Energy cost alone (206)
 }
 
 

@@ -47,6 +47,8 @@ def counted(phrase: str, ctx: Context) -> dict[str, Any] | None:
         return {"who": "friendly card", "zone": "trash"}
     if phrase in ("equipment you control", "your equipment"):  # gear with the Equipment tag (133.8, 719)
         return {"who": "friendly gear", "tag": "Equipment"}
+    if phrase in ("cards with this name in your trash", "card with this name in your trash") and ctx.me == "this":
+        return {"who": "friendly card", "zone": "trash", "named_as": "this"}  # its own name (132.1)
     if phrase in ("equipment attached to me", "equipment attached to it"):
         # "me" is the card itself: an Equipment's "me" (the equipped unit) is not said here
         return {"who": "attached gear", "tag": "Equipment"} if ctx.me == "this" and phrase.endswith("me") else None

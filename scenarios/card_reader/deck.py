@@ -114,6 +114,31 @@ def _the_rest(m, ctx):
 
 @template(
     "look at the top cards",
+    r"deal (?P<n>\d+) to (?:that unit|it) for each card with \[(?P<kw>[a-z-]+)\] revealed this way, "
+    r"then recycle the revealed cards",
+)
+def _deal_for_each_revealed(m, ctx):
+    """ "Reveal the top 5 cards of your Main Deck. Deal 1 to that unit for each card with [Hidden] revealed this
+    way, then recycle the revealed cards": none taken; the Deal counts them while revealed (424.1), then all are
+    recycled (416.1.a). None with it: no damage, so no Bonus Damage either (715.4)."""
+    looking, keyword = ctx.looking, engine_keyword(m["kw"])
+    if (
+        looking is None
+        or not looking.get("reveal")
+        or "take" in looking
+        or keyword is None
+        or ctx.it not in ctx.targets
+    ):
+        return None
+    counted = {"who": "card", "zone": "deck", "keyword": keyword, "among": "looked"}
+    looking["during"] = [{"op": "deal", "amount": {"count": counted, "times": int(m["n"])}, "to": ctx.it}]
+    looking["rest"] = "recycle"
+    ctx.looking = None
+    return []
+
+
+@template(
+    "look at the top cards",
     r"otherwise, (?:(?P<recycle>recycle it)|put it in(?:to)? your trash)(?: and (?P<more>.+))?",
 )
 def _otherwise(m, ctx):

@@ -46,7 +46,11 @@ def read_instead(sentence: str, before: list[dict[str, Any]], ctx: Context, used
     if word is None:
         return None
     saved = (dict(ctx.targets), ctx.it)
-    then = instructions(found["then"], ctx, used)
+    elided = re.fullmatch(r"deal (?P<n>\d+)", found["then"])
+    if elided and len(before) == 1 and before[0].get("op") == "deal":  # "If I'm [Empowered], deal 2 instead": to
+        then: list[dict[str, Any]] | None = [{**before[0], "amount": int(elided["n"])}]  # the same objects
+    else:
+        then = instructions(found["then"], ctx, used)
     if then is None or ctx.targets != saved[0]:  # the second sentence chooses nothing of its own
         ctx.targets, ctx.it = saved
         return None

@@ -61,6 +61,7 @@ _QUALIFIERS: tuple[tuple[str, dict[str, Any]], ...] = (
     (r" here", {"where": "here"}),
     (r" at my battlefield", {"where": "here"}),
     (r" anywhere", {}),  # no restriction: wherever it is on the board
+    (r" at a battlefield i moved to or from", {"where": "moved_to_or_from"}),  # `answers_my_move`
     (r" at a battlefield", {"where": "battlefield"}),
     (r" (?:in|at) (?:a|your|its owner's|their) base", {"where": "base"}),
     (r" from a battlefield", {"where": "battlefield"}),
@@ -224,11 +225,20 @@ def compares_me(spec: dict[str, Any], ctx: Context) -> bool:
     return not spec.get("less_might_than_me") or (ctx.me == "this" and ctx.card_type != "spell")
 
 
+def answers_my_move(spec: dict[str, Any], ctx: Context) -> bool:
+    """ "A unit at a battlefield I moved to or from" says a trigger of my own move, of its origin and destination
+    (359.3.f.3): False in any other text."""
+    if spec.get("where") != "moved_to_or_from":
+        return True
+    moves = [e.get("event") == "move" and e.get("who") == "self" for e in ctx.when]
+    return bool(moves) and all(moves) and ctx.me == "this"
+
+
 def another(spec: dict[str, Any], ctx: Context) -> bool:
     """Resolve "another unit" in `spec`: for a spell, other than the unit it chose before (False if none); for
     an ability, other than its source ("buff another friendly unit"). False for a comparison with me no source
     makes (`compares_me`)."""
-    if not compares_me(spec, ctx):
+    if not compares_me(spec, ctx) or not answers_my_move(spec, ctx):
         return False
     if not spec.pop("another", False):
         return True

@@ -11,6 +11,7 @@ dealt damage simultaneously, by one game action (370.1.a.2); a slot whose object
     <verb> up to two <units>                 two optional slots, the second not the first
     <verb> two <units> / 2 gear              the same, both chosen (355.8)
     deal N to each of up to two <units>      the same, a `deal` to each
+    deal N to up to three units at the same location   three optional slots, each not the others, where the first is
     <verb> <one object> and <another>        two slots in the order printed, "at the same battlefield":
                                              the second where the first is (`same_place_as`)
     you may <verb> up to one <object>        "up to one" is already the choice to choose none (355.13)
@@ -87,6 +88,17 @@ def _verb_up_to_two(m, ctx):
 def _deal_up_to_two(m, ctx):
     slots = _up_to_two(m["obj"], ctx, "deal")
     return None if slots is None else [{"op": "deal", "amount": int(m["n"]), "to": slots}]
+
+
+@template("several objects", r"deal (?P<n>\d+) to up to (?P<k>two|three) units at the same location")
+def _deal_up_to_n_together(m, ctx):
+    """ "Deal 1 to up to three units at the same location": as many optional slots (355.13), each a different unit
+    (355.9) where the first chosen is (`same_place_as`: a battlefield or a base), one Deal to all (417.1.d)."""
+    first = ctx.slot({"type": "unit", "optional": True})
+    slots = [first]
+    for _ in range({"two": 2, "three": 3}[m["k"]] - 1):
+        slots.append(ctx.slot({"type": "unit", "optional": True, "not_target": list(slots), "same_place_as": first}))
+    return [{"op": "deal", "amount": int(m["n"]), "to": slots}]
 
 
 @template(

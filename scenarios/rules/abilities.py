@@ -227,6 +227,28 @@ def activate(game: Game, act: Activate) -> None:
     calc.settle_priority(game)
 
 
+@instruction("pay_any")
+def op_pay_any(game: Game, run, ins) -> None:
+    """`{op: pay_any, then: [...]}`: "Pay any amount of [A] to deal that much damage ...": a cost within the
+    instruction, paid as the spell or ability resolves (204.3.b, whose example is this text): its controller chooses
+    how much Power of any domain to pay, up to what they can pay now, then its instructions are done with that
+    amount as their "that much" (none paid: no damage, 417.1.e)."""
+    player = run.item.controller
+    most = 0
+    while most < _MOST_PAID and cost_problem(game, Cost(power=most + 1), player, run.item.source) is None:
+        most += 1
+    options = [str(n) for n in range(most + 1)]
+    paid = int(
+        choose(game, "amount", player, f"{run.item.label}: how much power of any domain to pay", options, "204.3.b")
+    )
+    if paid:
+        do.pay_cost(game, Cost(power=paid), player, run.item.source, run.item.label, because=run.because)
+    calc.execute(game, run, [{**i, "amount": paid} if i.get("amount") == "that much" else i for i in ins["then"]])
+
+
+_MOST_PAID = 99  # "any amount": no more than a Rune Pool can hold in a replay (a player's 99 by default)
+
+
 @instruction("pay_to")
 def op_pay_to(game: Game, run, ins) -> None:
     """ "You may pay X to Y" inside an instruction (355.10.c.1): offered only when X can be paid now."""

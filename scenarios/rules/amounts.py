@@ -6,7 +6,8 @@ An amount is an integer, "might_of:<reference>" (the current Might of one object
 every instruction taking an amount accepts (`deal`, `might`, `draw`, `gain_xp`, through `calc.amount`) and a
 passive may multiply its Might and keywords by (`per`):
 
-    {count: <object filter>}     how many objects pass the filter now (on the board unless it names a zone)
+    {count: <object filter>}     how many objects pass the filter now (on the board unless it names a zone; `among:
+                                 looked`: only the cards the item's look revealed, 424.1)
     {bonus: <object filter>}     the printed Might bonuses of the gear passing it, summed (137.3)
     {tags_among: <filter>, tags: [<tag>, ...]}  how many of the tags the objects passing it have among them (133.8)
     {double: <reference>}        its current Might, as the increase that doubles it (432.1; null off the board)
@@ -25,6 +26,8 @@ A passive's quantity is its source's (its "you", its "here") and is counted when
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from scenarios.cards import Counted, Quantity
 from scenarios.game import Game
@@ -66,7 +69,10 @@ def quantity(game: Game, view: View, value: dict | Quantity, run=None) -> int | 
     what it counts about is no longer available (359.3.e.12)."""
     q = value if isinstance(value, Quantity) else Quantity.model_validate(value)
     if q.count is not None:
-        counted = sum(1 for obj in game.objects.values() if calc.matches_object(game, q.count, view, obj))
+        candidates: Iterable[Obj] = game.objects.values()
+        if q.count.among is not None:  # "each card ... revealed this way": those the item noted (424.1)
+            candidates = [game.objects[i] for i in calc.refs(game, run, q.count.among)] if run is not None else []
+        counted = sum(1 for obj in candidates if calc.matches_object(game, q.count, view, obj))
         return q.times * counted
     if q.bonus is not None:  # "each Equipment attached to me gives double its base Might bonus": once more
         found = (obj for obj in game.objects.values() if calc.matches_object(game, q.bonus, view, obj))

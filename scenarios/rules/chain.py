@@ -93,7 +93,8 @@ def finalize_pending(game: Game) -> None:
             if calc.mode_unchosen(game, spec, chosen):  # a slot of a mode not chosen: no choice (355.3)
                 chosen[slot] = ()
                 continue
-            context = Targeting(item.label, item.controller, item.source, here, item.hidden_at, chosen)
+            places = calc.trigger_places(game, item)
+            context = Targeting(item.label, item.controller, item.source, here, item.hidden_at, chosen, places)
             options = calc.legal_targets(game, spec, context)
             if not options:
                 if spec.optional:

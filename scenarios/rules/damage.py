@@ -1,4 +1,4 @@
-"""Deal 417, Heal 418, Banish 427, Kill 428: damage is marked, cleared, and kills through Cleanup.
+"""Deal 417 (its Bonus Damage 712-715), Heal 418, Banish 427, Kill 428: damage is marked, cleared, and kills through Cleanup.
 
 A permanent leaving the board becomes a new object (359.3.e.4): its incarnation changes, its buffs are removed
 (705), attached gear detaches where it was (435.4.b) and it returns to its owner's control.
@@ -188,7 +188,76 @@ def op_deal(game: Game, run, ins) -> None:
             do.deal(game, dict.fromkeys(targets, amount), by[0], run.item.label, because=(run.because, "417.6.b.3"))
     elif targets:  # the spell, or the ability and the object that has it, deal it (417.6.a, 417.6.b.2.a)
         via = "spell" if run.item.kind == ItemKind.SPELL else "ability"
-        do.deal(game, dict.fromkeys(targets, amount), run.item.source, run.item.label, via, because=run.because)
+        own = (calc.amount(game, run, ins["bonus"]) or 0) if "bonus" in ins and amount > 0 else 0
+        if run.item.kind == ItemKind.SPELL and run.item.card in game.objects:  # "the next spell ... deals 1" (391)
+            own += game.objects[run.item.card].bonus_damage
+        amounts = {
+            unit: amount + bonus_damage(game, run.item.controller, unit, own) if amount > 0 else amount
+            for unit in targets
+        }
+        bonus = any(amounts[unit] != amount for unit in targets)
+        because = (run.because, "715.2") if bonus else run.because
+        do.deal(game, amounts, run.item.source, run.item.label, via, because=because)
+
+
+def bonus_damage(game: Game, controller: str, unit_id: str, own: int = 0) -> int:
+    """The Bonus Damage a spell's or ability's Deal action (whose controller is `controller`) deals to one unit:
+    its own (`own`: "This deals 1 Bonus Damage for each ...") and every instance the active passives grant it,
+    summed and applied once (714), only when some damage is dealt (715.4), to each unit separately (715.2), never
+    negative (714.1, 714.2). A unit dealing damage (417.6.b.3) and combat damage (465.2.d) are no spell's or
+    ability's Deal action: none."""
+    total = own
+    if game.passive_sources:
+        unit = game.objects[unit_id]
+        for _source, passive, view in calc.passives(game):
+            if not passive.bonus_damage or (passive.bonus_from == "you" and view.you != controller):
+                continue
+            if calc.matches_object(game, passive.to, view, unit):
+                total += passive.bonus_damage
+    return max(total, 0)
+
+
+@instruction("next_spell_bonus")
+def op_next_spell_bonus(game: Game, run, ins) -> None:
+    """`{op: next_spell_bonus, n: N}`: "The next spell you play this turn deals N Bonus Damage", a delayed passive
+    of the controller's next spell (391, whose example is this text), until the turn ends (317.2.c)."""
+    do.promise_spell_bonus(game, run.item.controller, ins["n"], run.item.label, because=(run.because, "391"))
+
+
+@procedure(
+    "promise_spell_bonus",
+    StepKind.EFFECT,
+    defines=("390.4",),
+    summary=lambda g, player, n, label: f"{label}: the next spell {player} plays this turn deals {n} Bonus Damage",
+    objects=lambda g, player, n, label: [player],
+    pure=True,
+)
+def promise_spell_bonus(game: Game, player: str, n: int, label: str) -> None:
+    pool = game.players[player]
+    pool.spell_bonuses = (*pool.spell_bonuses, (n, label))
+
+
+@query("spell_bonus_finalized")
+def spell_bonus_finalized(game: Game, card: Obj, player: str) -> None:
+    """A card's play is Finalized (419.4.b: what checks cards being played checks this): a spell takes the Bonus
+    Damage promised to its player's next spell this turn, using it up; any other card leaves it waiting."""
+    pool = game.players[player]
+    if card.bonus_damage:  # given to an earlier play of it
+        card.bonus_damage = 0
+    if card.kind != Kind.SPELL or not pool.spell_bonuses:
+        return
+    card.bonus_damage = sum(n for n, _label in pool.spell_bonuses)
+    labels = ", ".join(label for _n, label in pool.spell_bonuses)
+    pool.spell_bonuses = ()
+    note(
+        game,
+        StepKind.EFFECT,
+        "bonus damage",
+        f"{labels}: {card.id} is the next spell {player} plays; it deals {card.bonus_damage} Bonus Damage",
+        "391",
+        ("419.4.b",),
+        [card.id],
+    )
 
 
 @instruction("fight")

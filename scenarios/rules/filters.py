@@ -158,6 +158,17 @@ def ability_controller(game: Game, source: Obj) -> str:
     return source.controller
 
 
+def _named_as_source(game: Game, view: View, subject: Obj) -> bool:
+    """ "A card with this name": its card's name is that of the card whose text it is (132.1, 132.4)."""
+    source = game.objects.get(view.source) if view.source is not None else None
+    return (
+        source is not None
+        and source.definition is not None
+        and subject.definition is not None
+        and (subject.definition.name == source.definition.name)
+    )
+
+
 @query("matches_object")
 def matches_object(game: Game, flt, view: View, subject, location=None) -> bool:
     """Does `subject` (an object, or a player's name) pass the filter? `location` overrides where the
@@ -188,6 +199,8 @@ def matches_object(game: Game, flt, view: View, subject, location=None) -> bool:
     if flt.token is not None and (subject.definition is not None and subject.definition.type == "token") != flt.token:
         return False
     if flt.empowered is not None and subject.empowered != flt.empowered:  # "units that are [Empowered]" (828)
+        return False
+    if flt.named_as is not None and not _named_as_source(game, view, subject):
         return False
     if flt.max_might is not None and (subject.kind != Kind.UNIT or calc.might(game, subject) > flt.max_might):
         return False

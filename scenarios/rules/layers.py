@@ -18,16 +18,17 @@ from typing import Final
 from scenarios.game import Game
 from scenarios.journal import watch
 from scenarios.kernel import KEYWORD_ABILITIES, Condition, calc, condition, keyword, note, query
-from scenarios.objects import BOARD, Obj, Role, Zone
+from scenarios.objects import BOARD, Obj, Role, View, Zone
 from scenarios.trace import StepKind
 
 keyword("Assault", "807", valued=True)  # read by might_parts, below
 keyword("Shield", "814", valued=True)
 
 
-def active_while(source: Obj, flt) -> bool:
-    """Is this ability of `source` active now, given whether `source` is attached?"""
-    effect_text = flt.who == "equipped unit"
+def active_while(source: Obj, flt, effect_text: bool = False) -> bool:
+    """Is this ability of `source` active now, given whether `source` is attached? Effect text, said by its filter
+    ("the equipped unit") or by the ability, only while it is (136.2.b); rules text only while it is not (434.1.e)."""
+    effect_text = effect_text or flt.who == "equipped unit"
     return source.zone == BOARD and (bool(source.attached_to) == effect_text)
 
 
@@ -35,7 +36,17 @@ def active_while(source: Obj, flt) -> bool:
 def passives(game: Game):
     """Every active passive ability on the board, with its source and its point of view."""
     for _key, source, passive in _keyed_passives(game):
-        yield source, passive, calc.view_of(game, source)
+        yield source, passive, _view(game, source, passive)
+
+
+def _view(game: Game, source: Obj, passive) -> View:
+    """A passive's point of view: its source's; an Equipment's effect text is appended to the equipped unit's rules
+    text, so its "you" is that unit's controller (136.2.c, 718.5.e)."""
+    view = calc.view_of(game, source)
+    if passive.effect_text and source.attached_to:  # active only while attached (136.2.b)
+        you = game.objects[source.attached_to].controller
+        view = View(view.source, you, view.here, view.it, view.it_incarnation, view.slots)
+    return view
 
 
 def _keyed_passives(game: Game):
@@ -45,7 +56,9 @@ def _keyed_passives(game: Game):
         if source.zone != BOARD:
             continue
         for place, passive in enumerate(source.definition.passives):
-            if active_while(source, passive.to) and (passive.condition is None or _holds(game, source, passive)):
+            if active_while(source, passive.to, passive.effect_text) and (
+                passive.condition is None or _holds(game, source, passive)
+            ):
                 yield f"{source.id}#{source.incarnation}#{place}", source, passive
 
 
@@ -145,7 +158,7 @@ def might_parts(game: Game, unit: Obj, passive_entries: dict | None = None):
             increases.append(("Shield", shield, None, 0))  # 814.1.c
     fixed = dict(unit.passive_limits) if unit.passive_limits else None
     for key, source, passive in _keyed_passives(game):
-        view = calc.view_of(game, source)
+        view = _view(game, source, passive)
         if passive.might and calc.matches_object(game, passive.to, view, unit):
             snapshot = fixed.get(key) if fixed and passive.minimum is not None and passive.might < 0 else None
             if snapshot is not None:  # its limit snapshotted as it began to apply (454.3.d.2.b of 2025-12-01)

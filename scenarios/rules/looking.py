@@ -16,7 +16,9 @@ rest." and "Reveal the top card of your Main Deck. If it's a gear, draw it. Othe
 - `rest`: what happens to the cards not taken: `recycle` (416.1.a, in the order given: 416.5 makes it random,
   the engine keeps the order), `trash`, `may_recycle` (each, the player's choice; `reorder`: those kept put back
   on top in the order the player chooses); `else`: instructions executed when no card was taken ("Otherwise, put it
-  in your trash and give me +2 [Might] this turn").
+  in your trash and give me +2 [Might] this turn"); `during`: instructions executed while they are revealed, before
+  the rest goes, that may count them (`{count: {among: looked, ...}}`: "for each card with [Hidden] revealed this
+  way").
 With too few cards among those looked at for what follows, what follows is ignored (431.1.c.1).
 """
 
@@ -87,6 +89,9 @@ def op_look_at_deck(game: Game, run, ins) -> None:
         held = f"{player}'s Main Deck held only {len(looked)}: {verb} those"
         note(game, StepKind.EFFECT, "look", held, run.because, (rule,) if rule else (), [player])
     taken = _take(game, run, ins.get("take"), looked)
+    if ins.get("during"):  # "Deal 1 to that unit for each card with [Hidden] revealed this way, then recycle them"
+        run.legal["looked"] = tuple(c.id for c in looked)  # what "revealed this way" counts, still in the deck
+        calc.execute(game, run, ins["during"])
     rest = [c.id for c in looked if c.id != taken and c.zone == DECK]
     if rest and ins.get("rest") == "may_recycle":
         prompt = f"{label}: recycle it to the bottom of the Main Deck?"

@@ -86,7 +86,15 @@ def op_mode(game: Game, run, ins) -> None:
 @instruction("either")
 def op_either(game: Game, run, ins) -> None:
     """`{op: either, options: [[...], [...]], labels: [...]}`: "Draw 1 or channel 1 rune exhausted". Not a bulleted
-    list of modes, so the choice is made as the item resolves (355.17), by its controller, among the options printed."""
+    list of modes, so the choice is made as the item resolves (355.17), by its controller, among the options printed;
+    with `chooser: <reference>`, by the controller of the object it names ("unless its controller has you ...")."""
     labels = list(ins["labels"])
-    pick = choose(game, "either", run.item.controller, f"{run.item.label}: which to do", labels, "355.17")
+    chooser = run.item.controller
+    if "chooser" in ins:  # "... unless its controller has you draw 2": the controller of the object named chooses
+        named = calc.still_there(game, run, ins["chooser"], "the choice of the controller of")
+        if not named:  # no longer legal: its controller is information no longer available (359.3.e.12)
+            calc.impossible(game, run, "the object whose controller chooses is gone: nothing is done", "359.3.e.12")
+            return
+        chooser = game.objects[named[0]].controller
+    pick = choose(game, "either", chooser, f"{run.item.label}: which to do", labels, "355.17")
     calc.execute(game, run, ins["options"][labels.index(pick)])

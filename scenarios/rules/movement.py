@@ -109,7 +109,15 @@ def move(game: Game, unit_ids, destination: str, by: str) -> None:
         calc.contest(game, game.objects[destination], moved[0].controller, "450")
     for unit, origin in zip(moved, origins, strict=True):
         calc.fire(
-            game, Event("move", unit=unit.id, player=unit.controller, location=destination, count=unit.moves_this_turn)
+            game,
+            Event(
+                "move",
+                unit=unit.id,
+                player=unit.controller,
+                location=destination,
+                count=unit.moves_this_turn,
+                origin=origin,
+            ),
         )
         # "When a unit moves from here", "When I move from a battlefield": the same move, seen from where it left
         calc.fire(game, Event("move_from", unit=unit.id, player=unit.controller, location=origin))

@@ -347,6 +347,7 @@ def card_finalized(game: Game, card, player: str) -> None:
     pool.cards_finalized_this_turn, pool.finalized_this_turn = _with_card(
         card, pool.cards_finalized_this_turn, pool.finalized_this_turn
     )
+    calc.spell_bonus_finalized(game, card, player)
 
 
 @query("card_played")

@@ -80,6 +80,8 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         return False
     if spec.where == "base" and obj.location != "base":
         return False
+    if spec.where == "moved_to_or_from" and (not at_battlefield or obj.location not in ctx.trigger_places):
+        return False
     if spec.where == "here" and obj.location != ctx.here:
         return False
     if spec.where == "not_here" and obj.location == ctx.here:
@@ -133,6 +135,12 @@ DESTINATIONS = {
 }
 
 
+def _taken(spec, chosen: dict) -> set:
+    """The objects chosen for the slots this one must differ from ("another", "up to three units": 355.9)."""
+    slots = (spec.not_target,) if isinstance(spec.not_target, str) else spec.not_target or ()
+    return {ref[0] for slot in slots for ref in chosen.get(slot, ())}
+
+
 @query("legal_targets")
 def legal_targets(game: Game, spec, ctx: Targeting) -> list[str]:
     if spec.type == "mode":  # "choose one — • ... • ...": mode "1" to N (355.3)
@@ -150,7 +158,7 @@ def legal_targets(game: Game, spec, ctx: Targeting) -> list[str]:
         elif spec.where in DESTINATIONS:
             places = [place for place in places if DESTINATIONS[spec.where](game, spec, ctx, place)]
         return [place for place in places if place not in where]
-    taken = {ref[0] for ref in ctx.chosen.get(spec.not_target, ())} if spec.not_target else set()
+    taken = _taken(spec, ctx.chosen)
     return [o.id for o in game.objects.values() if o.id not in taken and calc.matches_target(game, spec, o, ctx)]
 
 
@@ -191,7 +199,7 @@ def choose_targets(game: Game, specs: tuple, picks: dict, ctx: Targeting) -> dic
                 raise Refusal(rule, f"{bad} is not a legal destination for '{slot}' (legal: {legal})")
             chosen[slot] = tuple(values)
             continue
-        taken = {r[0] for r in chosen.get(spec.not_target, ())} if spec.not_target else set()
+        taken = _taken(spec, chosen)
         for v in values:
             if v in taken:  # "another", "two units": a slot that must name a different object than another
                 raise Refusal("355.9", f"{v!r} is already chosen for '{spec.not_target}' of {ctx.label}")
@@ -235,7 +243,17 @@ def targeting_of(game: Game, item) -> Targeting:
         here = source.id if source.kind == Kind.BATTLEFIELD else source.location
     else:
         here = item.location
-    return Targeting(item.label, item.controller, item.source, here, item.hidden_at, dict(item.targets or {}))
+    chosen = dict(item.targets or {})
+    return Targeting(item.label, item.controller, item.source, here, item.hidden_at, chosen, trigger_places(game, item))
+
+
+@query("trigger_places")
+def trigger_places(game: Game, item) -> tuple[str, ...]:
+    """The places of the event a triggered item answers: where a move came from and went to (359.3.f.3)."""
+    event = item.trigger.event if item.trigger is not None else None
+    if event is None or event.kind != "move":
+        return ()
+    return tuple(place for place in (event.origin, event.location) if place is not None)
 
 
 def _as_its_mode(game: Game, spec, value, picked: dict) -> bool:

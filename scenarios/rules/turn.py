@@ -117,6 +117,8 @@ def expire(game: Game) -> None:
             player.cost_changes = ()
         if player.hides_ignoring_costs:  # "You can hide cards ignoring costs this turn" (317.2.c)
             player.hides_ignoring_costs = False
+        if player.spell_bonuses:  # "the next spell you play this turn deals 1 Bonus Damage" (317.2.c)
+            player.spell_bonuses = ()
     do.empty_rune_pools(game, because="317.2.d")
 
 

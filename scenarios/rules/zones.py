@@ -140,9 +140,12 @@ def op_draw(game: Game, run, ins) -> None:
 
 @instruction("discard")
 def op_discard(game: Game, run, ins) -> None:
-    """422.4: discard as many as possible; the player chooses which (422.1.a)."""
+    """422.4: discard as many as possible; the player chooses which (422.1.a). With `noted: <name>`, the cards
+    discarded are what that name refers to in the item's later instructions ("Discard 1. Deal its Energy cost
+    ...": linked instructions, 359.3.e.14)."""
     player = run.item.controller
     discarded = 0
+    picked: list[str] = []
     for _ in range(ins.get("n", 1)):
         hand = [o.id for o in game.hand(player)]
         if not hand:
@@ -151,6 +154,9 @@ def op_discard(game: Game, run, ins) -> None:
         pick = choose(game, "discard", player, "card to discard", hand, "422.1.a")
         do.discard(game, player, pick, because=run.because)
         discarded += 1
+        picked.append(pick)
+    if "noted" in ins:
+        run.legal[ins["noted"]] = tuple(picked)
     calc.discarded_cards(game, player, discarded)
 
 
