@@ -12,8 +12,9 @@ import yaml
 from read_cards import read_every_card, read_every_card_changed, verdicts_with
 
 from scenarios.card_reader import CardText, read_card
-from scenarios.cards import Card, Counted
+from scenarios.cards import Card
 from scenarios.kernel import CONDITIONS
+from scenarios.selectors import Counted
 
 MINE = sorted(
     p
@@ -97,6 +98,7 @@ def test_my_disputes_kill_a_counted_condition_checked_on_resolution(real_db):
     def on_resolution(mapping: dict) -> None:
         if _counted(mapping):
             condition = mapping.pop("condition")
+            mapping.pop("if_clause", None)
             mapping["effects"] = [{"op": "if_amount", **condition, "then": mapping["effects"]}]
 
     verdicts = _verdicts(read_every_card_changed(real_db, on_resolution))
@@ -107,6 +109,7 @@ def test_my_disputes_kill_a_counted_condition_dropped(real_db):
     def dropped(mapping: dict) -> None:
         if _counted(mapping):
             mapping.pop("condition")
+            mapping.pop("if_clause", None)
 
     verdicts = _verdicts(read_every_card_changed(real_db, dropped))
     assert "mismatch" in verdicts, "a counted trigger condition dropped survives disputes 420-439"
