@@ -10,9 +10,10 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator,
 
 from scenarios.actions import Action as PlayerAction
 from scenarios.actions import parse_action
-from scenarios.cards import Domain, UnknownCard
+from scenarios.cards import UnknownCard
 from scenarios.cards import card as card_named
 from scenarios.kernel import DEFAULT_VERSION, Refusal
+from scenarios.selectors import Domain
 
 
 class Strict(BaseModel):

@@ -11,7 +11,8 @@ from read_cards import read_every_card, verdicts_with
 
 from rules_db import card_readings
 from scenarios.card_reader import CardText, abilities, amounts, effects, movement, read_card
-from scenarios.cards import Card, Quantity, check_vocabulary, load_library, use_read_cards
+from scenarios.cards import Card, check_vocabulary, load_library, use_read_cards
+from scenarios.selectors import Quantity
 
 DISPUTES = sorted(
     p

@@ -65,7 +65,7 @@ def test_a_level_restriction_on_me():
 
 def test_a_counted_condition_right_after_a_trigger_is_its_condition():
     """383.2.a.1: "if an enemy unit is alone here" / "if you have 4+ units at that battlefield" right after the
-    trigger's condition belong to the Trigger Condition: a count (`cards.Counted`), no longer the effect's."""
+    trigger's condition belong to the Trigger Condition: a count (`selectors.Counted`), no longer the effect's."""
     text = "When I attack or defend, if an enemy unit is alone here, give me +2 [Might] this turn and gain 2 XP."
     alone = read(text, might=4).definition["triggers"]
     assert [t["condition"]["at_most"] for t in alone] == [1, 1] and alone[0]["effects"][0]["op"] == "might"

@@ -36,6 +36,7 @@ SHARED = {
     "scenarios.trace",
     "scenarios.cards",
     "scenarios.token_kinds",  # the tokens 187 defines, card data split from scenarios.cards
+    "scenarios.selectors",  # targets, filters and quantities of the card vocabulary, split from scenarios.cards
     "scenarios.actions",
     "scenarios.game",  # the Game protocol the rule functions are annotated with
 }

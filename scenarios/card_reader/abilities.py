@@ -302,7 +302,7 @@ def read_trigger(
 def _intervening_if(body: str, effects: list[dict[str, Any]]) -> tuple[Any, list[dict[str, Any]]]:
     """ "When X, if Y, Z": Y is part of the Trigger Condition, not the Effect (383.2.a.1): checked as the event
     happens, and the ability resolves even if Y stops being true in reaction. Y is a condition word, or a count
-    ("if you have 7+ units here": the `if_amount` it reads as, its quantity and bounds, `cards.Counted`)."""
+    ("if you have 7+ units here": the `if_amount` it reads as, its quantity and bounds, `selectors.Counted`)."""
     first = effects[0] if effects else {}
     if first.get("op") == "if_amount" and "else" not in first and isinstance(first["amount"], dict):
         counted = {k: first[k] for k in ("amount", "at_least", "at_most") if k in first}

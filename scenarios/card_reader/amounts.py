@@ -1,5 +1,5 @@
 """Amounts the engine counts as it performs them: "for each ...", "equal to ...", "double", "my Might is increased
-by ...". Every wording reads into ONE expression, a quantity (`scenarios.cards.Quantity`, performed by
+by ...". Every wording reads into ONE expression, a quantity (`scenarios.selectors.Quantity`, performed by
 `scenarios/rules/amounts.py`), which every instruction taking an amount accepts (`deal`, `might`, `draw`,
 `gain_xp`) and a passive multiplies what it gives by (`per`).
 

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from scenarios.cards import DOMAINS
+from scenarios.selectors import DOMAINS
 
 DOMAIN_WORDS = {domain.lower(): domain for domain in DOMAINS}  # 134.2, as cards print them
 

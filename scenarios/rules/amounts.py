@@ -29,10 +29,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from scenarios.cards import Counted, Quantity
 from scenarios.game import Game
 from scenarios.kernel import EngineError, calc, instruction, note, query, where, who
 from scenarios.objects import BOARD, Kind, Obj, View, Zone
+from scenarios.selectors import Counted, Quantity
 from scenarios.trace import StepKind
 
 

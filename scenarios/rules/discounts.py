@@ -12,10 +12,11 @@ added (356.4.c). The condition words of discounts are registered here.
 
 from __future__ import annotations
 
-from scenarios.cards import Cost, Quantity
+from scenarios.cards import Cost
 from scenarios.game import Game
 from scenarios.kernel import Condition, calc, condition, instruction, note, query
 from scenarios.objects import Kind, View, Zone
+from scenarios.selectors import Quantity
 from scenarios.trace import StepKind
 
 

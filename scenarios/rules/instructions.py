@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from scenarios.cards import ObjectFilter
 from scenarios.game import Game
 from scenarios.kernel import INSTRUCTIONS, EngineError, StepKind, calc, note, query
 from scenarios.objects import ChainItem, ItemKind, View, Zone
+from scenarios.selectors import ObjectFilter
 
 
 @dataclass

@@ -10,10 +10,11 @@ the other effects have nothing left to replace. An effect does not apply to the 
 
 from __future__ import annotations
 
-from scenarios.cards import ObjectFilter, Replacement
+from scenarios.cards import Replacement
 from scenarios.game import Game
 from scenarios.kernel import EVENT_KINDS, Condition, calc, choose, do, instruction, procedure, query
 from scenarios.objects import BATTLEFIELD, BOARD, ChainItem, Event, ItemKind, LastingReplacement, View
+from scenarios.selectors import ObjectFilter
 from scenarios.trace import StepKind
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 
-from scenarios.cards import Cost, Counted, EventFilter, TargetSpec
+from scenarios.cards import Cost
 from scenarios.game import Game
 from scenarios.kernel import (
     Condition,
@@ -30,6 +30,7 @@ from scenarios.kernel import (
     query,
 )
 from scenarios.objects import BOARD, TRASH, ChainItem, DelayedAbility, Event, ItemKind, Kind, TriggerInstance, View
+from scenarios.selectors import Counted, EventFilter, TargetSpec
 from scenarios.trace import StepKind
 
 event_kind("end_of_turn", "317.1.a", would="reach the end of the turn")
