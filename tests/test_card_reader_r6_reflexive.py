@@ -35,7 +35,9 @@ def test_then_do_this_reads_as_a_reflexive_trigger_naming_what_came_before():
         energy=4,
     )
     assert reading.status == "read", reading.unread
-    move, reflexive = reading.definition["effects"]
+    (linked,) = reading.definition["effects"]  # made only if the unit moved (faq:2025-10-16#q55)
+    assert linked["op"] == "if_done" and "else" not in linked
+    (move,), (reflexive,) = linked["do"], linked["then"]
     assert move == {"op": "move", "what": "target", "to": "destination"}
     assert reflexive == {
         "op": "reflexive",

@@ -70,6 +70,8 @@ def _reflexive(text: str, ctx: Context, used: list[str], read) -> list[dict[str,
         used.append("when you burn a unit this way, do this")
         return [*before, reflexive]
     used.append("then do this" if not found["may"] else "then you may do this")
+    if last.get("op") == "move":  # made only if the unit moved (Origins FAQ q55: `if_done`)
+        return [*before[:-1], {"op": "if_done", "do": [last], "then": [reflexive]}]
     return [*before, reflexive]
 
 

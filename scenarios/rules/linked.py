@@ -6,7 +6,7 @@ done, and "if you do" text is not executed; a channel with no rune left to chann
 `{op: if_done, do: [<instruction>], then: [...], else: [...]}`: `do` is one instruction whose performance the engine
 sees: one that moves objects out of their zone (kill, banish, return to hand; "banish a unit from your trash" too),
 done when an object it named has left its zone since (a zone change makes a new object, 124: the same object
-still there means its event was replaced or could not be performed, 055); a channel, done when its controller's runes on the board grew by as many.
+still there means its event was replaced or could not be performed, 055); a channel, done when its controller's runes on the board grew by as many; a move, done when the unit is at another location.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from scenarios.kernel import calc, instruction, note
 from scenarios.trace import StepKind
 
 REMOVING = ("kill", "banish", "return_to_hand")  # the instructions whose performance is the object leaving the board
-SEEN = (*REMOVING, "channel")  # every instruction whose performance `if_done` sees
+SEEN = (*REMOVING, "channel", "move")  # every instruction whose performance `if_done` sees
 
 
 def _performed(game: Game, run, action) -> tuple[bool, str]:
@@ -28,12 +28,15 @@ def _performed(game: Game, run, action) -> tuple[bool, str]:
         grew = len(calc.runes_on_board(game, player)) - before
         return grew >= action["n"], f"{player} channelled {grew} of {action['n']} rune(s)"
     named = [
-        (i, game.objects[i].zone, game.objects[i].incarnation)
+        (i, game.objects[i].zone, game.objects[i].location, game.objects[i].incarnation)
         for i in calc.refs(game, run, action["what"])
         if i in game.objects
     ]
     calc.execute(game, run, [action])
-    done = [i for i, zone, n in named if game.objects[i].zone != zone or game.objects[i].incarnation != n]
+    if action["op"] == "move":  # a move is done when the unit is somewhere else (446.1)
+        done = [i for i, _, where, _ in named if game.objects[i].location != where]
+        return bool(done), (f"{', '.join(done)} moved" if done else "the move was not performed")
+    done = [i for i, zone, _, n in named if game.objects[i].zone != zone or game.objects[i].incarnation != n]
     verb = action["op"].replace("_", " ")
     return bool(done), (f"{', '.join(done)} left its zone" if done else f"the {verb} was not performed")
 
@@ -43,5 +46,9 @@ def op_if_done(game: Game, run, ins) -> None:
     (action,) = ins["do"]
     done, seen = _performed(game, run, action)
     said = "it was done" if done else "it was not done"
-    note(game, StepKind.EFFECT, "condition", f"{run.item.label}: {seen}: {said}", run.because, ("359.3.e.14.b",))
+    # "Move an enemy unit. Then do this: ...": the reflexive trigger's condition is the move done (387.2; the
+    # Origins FAQ, q55); "If you do": the linked instruction's (359.3.e.14.b)
+    reflexive = any(then.get("op") == "reflexive" for then in ins.get("then", []))
+    rule = "387.2" if reflexive else "359.3.e.14.b"
+    note(game, StepKind.EFFECT, "condition", f"{run.item.label}: {seen}: {said}", run.because, (rule,))
     calc.execute(game, run, ins.get("then" if done else "else", []))
