@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from read_cards import read_every_card, verdicts_with
+from read_cards import read_every_card, swap_reader, verdicts_with
 
 from scenarios.card_reader import CardText, abilities, effects, read_card
 from scenarios.card_reader import players as reader
@@ -269,8 +269,8 @@ def _mutate_templates(monkeypatch, original, replacement):
     )
 
 
-def _unconditional(text, card, spell, used):
-    found = reader.read_conditional_static(text, card, spell, used)
+def _unconditional(text, card, used, around):
+    found = reader.read_conditional_static(text, card, used, around)
     for discount in card.get("discounts", []):
         discount.pop("condition", None)
     for replacement in card.get("replacements", []):  # "if <condition>, I enter ready" read as always
@@ -278,8 +278,8 @@ def _unconditional(text, card, spell, used):
     return found
 
 
-def _any_turn(text, card, spell, used):
-    found = reader.read_on_an_opponents_turn(text, card, spell, used)
+def _any_turn(text, card, used, around):
+    found = reader.read_on_an_opponents_turn(text, card, used, around)
     for trigger in card.get("triggers", []):
         trigger.pop("condition", None)
     return found
@@ -360,22 +360,18 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
     elif mutant == "fewer runes dropped":
         original_reader = reader.read_if_at_the_start
 
-        def always(text, card, spell, used):
-            found = original_reader(text, card, spell, used)
+        def always(text, card, used, around):
+            found = original_reader(text, card, used, around)
             for trigger in card.get("triggers", []):
                 trigger.pop("condition", None)
             return found
 
-        monkeypatch.setattr(
-            abilities, "PARAGRAPH_READERS", [always if r is original_reader else r for r in abilities.PARAGRAPH_READERS]
-        )
+        swap_reader(monkeypatch, original_reader, always)
     else:
         original = (
             reader.read_conditional_static if mutant.startswith("a conditional") else reader.read_on_an_opponents_turn
         )
         replacement = _unconditional if mutant.startswith("a conditional") else _any_turn
-        monkeypatch.setattr(
-            abilities, "PARAGRAPH_READERS", [replacement if r is original else r for r in abilities.PARAGRAPH_READERS]
-        )
+        swap_reader(monkeypatch, original, replacement)
     verdicts = verdicts_with(read_every_card(real_db), DISPUTES)
     assert set(verdicts) != {"match"}, f"the mutant {mutant!r} of the reader survives every per-player dispute"

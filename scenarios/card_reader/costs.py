@@ -3,7 +3,7 @@ it does ("If you do, reduce my cost by [2]", "When you play me, if you paid the 
 paid the additional cost, deal 5 to it instead"), and the card's discounts of itself (356.4): "This costs [2]
 less if you control a Mech", "I cost [1] less for each card in your trash", "[Level 6][>] This costs [2] less".
 
-Registered as a paragraph reader (`abilities.PARAGRAPH_READERS`): "if you paid the additional cost" is read only
+Registered as a paragraph reader (`readers`, stage "first"): "if you paid the additional cost" is read only
 on a card whose optional additional cost was said before it. The engine's side is `scenarios/rules/additional_costs.py`, `discounts.py` and `effect_plays.py`.
 """
 
@@ -12,12 +12,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scenarios.card_reader.abilities import PARAGRAPH_READERS, Unread, read_activated, read_trigger
+from scenarios.card_reader.abilities import Unread, read_activated, read_trigger
 from scenarios.card_reader.amounts import tags_among
 from scenarios.card_reader.effects import instructions, template
 from scenarios.card_reader.entering import death_condition, enters_ready_if
 from scenarios.card_reader.keywords import engine_keyword, keyword_prefix
 from scenarios.card_reader.phrases import UNIT_TAGS, Context, icons_cost, reference, tag_list
+from scenarios.card_reader.readers import NOTHING_AROUND, Around, paragraph_reader
 from scenarios.card_reader.text import sentences
 
 PAID = "additional cost paid"  # the condition word (356.4.f.1)
@@ -615,8 +616,10 @@ def read_ignore_deflect(text: str, card: dict[str, Any], spell: Context | None, 
     return True
 
 
-def read_costs(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
-    """The paragraph reader of this family (`abilities.PARAGRAPH_READERS`)."""
+@paragraph_reader("first")
+def read_costs(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
+    """The paragraph reader of this family (`readers`, stage "first")."""
+    spell = around.spell
     return (
         read_additional_cost(text, card, spell, used)
         or _read_paid_trigger(text.rstrip("."), card, used)
@@ -627,6 +630,3 @@ def read_costs(text: str, card: dict[str, Any], spell: Context | None, used: lis
         or read_battlefield_costs(text, card, spell, used)
         or read_ignore_deflect(text, card, spell, used)
     )
-
-
-PARAGRAPH_READERS.append(read_costs)

@@ -2,7 +2,7 @@
 Energy]. If this is [Empowered], [Add] [2 Energy] instead", "Deal 2 to a unit at a battlefield. If you control a
 facedown card, deal 4 to it instead": if the condition holds the second sentence's instructions, else the first's
 (364.3.a), one `if` instruction (`abilities.INSTEAD`, added to). And a passive replacing a step of the combat
-cleanup: "If a combat where you are the attacker ends in a tie, recall all units instead" (`abilities.STATIC_READERS`).
+cleanup: "If a combat where you are the attacker ends in a tie, recall all units instead" (`readers`, stage "static").
 """
 
 from __future__ import annotations
@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scenarios.card_reader.abilities import INSTEAD, STATIC_READERS, Unread
+from scenarios.card_reader.abilities import INSTEAD, Unread
 from scenarios.card_reader.effects import instructions, template
 from scenarios.card_reader.phrases import Context
+from scenarios.card_reader.readers import NOTHING_AROUND, Around, paragraph_reader
 
 _INSTEAD = re.compile(r"if (?P<c>.+?), (?P<then>.+) instead\.?")
 # the conditions these sentences state -> the condition words of the engine (`rules/board_conditions.py`, empower)
@@ -85,7 +86,8 @@ _TIE = re.compile(
 )
 
 
-def _read_tie(text: str, card: dict[str, Any], used: list[str]) -> bool:
+@paragraph_reader("static")
+def _read_tie(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "If a combat where you are the attacker ends in a tie, recall all units instead": a replacement effect (369,
     370) of the combat cleanup's step 3d, which recalls the attackers when units of both players remain at the
     battlefield (466.1.a.2; that is a tie, 740.3.a), in a combat its controller attacks in. "All units" are the
@@ -101,6 +103,3 @@ def _read_tie(text: str, card: dict[str, Any], used: list[str]) -> bool:
     card.setdefault("replacements", []).append({"would": "recall_attackers", "to": {"who": "you"}, "instead": instead})
     used.append("static: if a combat you attack in ends in a tie, <instead>")
     return True
-
-
-STATIC_READERS.append(_read_tie)
