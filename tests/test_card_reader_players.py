@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from read_cards import read_every_card, swap_reader, verdicts_with
 
-from scenarios.card_reader import CardText, abilities, effects, read_card
+from scenarios.card_reader import CardText, abilities, conditions, costs, effects, entering, read_card
 from scenarios.card_reader import players as reader
 from scenarios.cards import Card
 from scenarios.kernel import do
@@ -269,13 +269,18 @@ def _mutate_templates(monkeypatch, original, replacement):
     )
 
 
-def _unconditional(text, card, used, around):
-    found = reader.read_conditional_static(text, card, used, around)
-    for discount in card.get("discounts", []):
-        discount.pop("condition", None)
-    for replacement in card.get("replacements", []):  # "if <condition>, I enter ready" read as always
-        replacement.pop("condition", None)
-    return found
+def _unconditional(read):
+    """`read` with a condition about opponents dropped from the discounts and ways to enter it reads ("If an
+    opponent controls a stunned unit, I cost [2] less and enter ready" read as always)."""
+
+    def mutant(text, card, used, around):
+        found = read(text, card, used, around)
+        for ability in [*card.get("discounts", []), *card.get("replacements", [])]:
+            if str(ability.get("condition", "")).startswith("an opponent"):
+                ability.pop("condition")
+        return found
+
+    return mutant
 
 
 def _any_turn(text, card, used, around):
@@ -318,9 +323,9 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
             ],
         )
     elif mutant == "within 3 read as within 2":
-        said = reader.opponent_condition
+        said = conditions.opponent_condition
         monkeypatch.setattr(
-            reader,
+            conditions,
             "opponent_condition",
             lambda found: (
                 f"an opponent within {int(found['n']) - 1} points of the victory score" if found["n"] else said(found)
@@ -367,11 +372,10 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
             return found
 
         swap_reader(monkeypatch, original_reader, always)
+    elif mutant.startswith("a conditional"):  # the one reading of "if <condition>, I cost less / enter ready"
+        swap_reader(monkeypatch, costs.read_costs, _unconditional(costs.read_costs))
+        swap_reader(monkeypatch, entering.read_entering, _unconditional(entering.read_entering))
     else:
-        original = (
-            reader.read_conditional_static if mutant.startswith("a conditional") else reader.read_on_an_opponents_turn
-        )
-        replacement = _unconditional if mutant.startswith("a conditional") else _any_turn
-        swap_reader(monkeypatch, original, replacement)
+        swap_reader(monkeypatch, reader.read_on_an_opponents_turn, _any_turn)
     verdicts = verdicts_with(read_every_card(real_db), DISPUTES)
     assert set(verdicts) != {"match"}, f"the mutant {mutant!r} of the reader survives every per-player dispute"

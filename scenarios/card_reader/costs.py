@@ -14,8 +14,9 @@ from typing import Any
 
 from scenarios.card_reader.abilities import Unread, read_activated, read_trigger
 from scenarios.card_reader.amounts import tags_among
+from scenarios.card_reader.conditions import condition_word
 from scenarios.card_reader.effects import instructions, template
-from scenarios.card_reader.entering import death_condition, enters_ready_if
+from scenarios.card_reader.entering import enters_ready_if
 from scenarios.card_reader.keywords import engine_keyword, keyword_prefix
 from scenarios.card_reader.phrases import UNIT_TAGS, Context, icons_cost, reference, tag_list
 from scenarios.card_reader.readers import NOTHING_AROUND, Around, paragraph_reader
@@ -237,12 +238,6 @@ def _read_paid_spell(text: str, card: dict[str, Any], spell: Context | None, use
 
 # -- discounts of the card itself (356.4) ---------------------------------------------------------------------
 
-# conditions about opponents ("if an opponent controls a stunned unit, I cost [2] less") are `players`' own
-_CONDITIONS = {
-    "you control a battlefield with exactly two units there": "you control a battlefield with exactly two units there",
-    "you control something that's [empowered]": "you control something empowered",
-}
-_CONDITIONS.update({f"you control a {word}": f"you control a {tag}" for word, tag in UNIT_TAGS.items()})
 _IF_CHOSEN = re.compile(r"this costs " + _ICONS + r" less if you choose an? (?P<tags>.+)")
 _LESS_IF = re.compile(
     r"(?:this|i) costs? "
@@ -281,7 +276,7 @@ def read_discount(text: str, card: dict[str, Any], spell: Context | None, used: 
     conditional = _LESS_IF.fullmatch(text)
     if conditional:
         cond = conditional["cond"] or conditional["cond2"]
-        word = _CONDITIONS.get(cond) or death_condition(cond)  # as a unit's "if ..., I enter ready" says it
+        word = condition_word(cond)  # as a unit's "if ..., I enter ready" says it
         if word is None:  # a condition another family says (`players`: about opponents), or none
             return False
         off = _off(conditional["icons"] or conditional["icons2"], card)
@@ -517,7 +512,6 @@ def read_class_costs(text: str, card: dict[str, Any], spell: Context | None, use
 _ABILITY_LESS = re.compile(
     r"(?P<head>.+?)\.? this ability costs " + _ICONS + r" less (?:if (?P<cond>.+)|for each (?P<what>.+))"
 )
-_ABILITY_CONDITIONS = {"you control 4 or fewer runes": "you control 4 or fewer runes"}
 _ABILITY_COUNTS = {
     "rune you control": "rune you control",
     "friendly unit with [temporary]": "friendly unit with Temporary",
@@ -535,7 +529,7 @@ def read_ability_discount(text: str, card: dict[str, Any], spell: Context | None
     rest = keyword_prefix(found["head"].strip(), card)
     if rest and not read_activated(rest, card, used):
         raise Unread(text)
-    word = _ABILITY_CONDITIONS.get(found["cond"] or "")
+    word = condition_word(found["cond"]) if found["cond"] else None
     what = _ABILITY_COUNTS.get(found["what"] or "")
     energy = _energy(found["icons"])
     if len(card.get("activated", [])) != before + 1 or energy is None or (word or what) is None:

@@ -14,52 +14,10 @@ import re
 from typing import Any
 
 from scenarios.card_reader.abilities import _I_HAVE, Unread, _keywords, read_static
+from scenarios.card_reader.conditions import condition_word
 from scenarios.card_reader.effects import template
-from scenarios.card_reader.phrases import NUMBER_WORDS, UNIT_TAGS, number, signed, tag_list
+from scenarios.card_reader.phrases import signed, tag_list
 from scenarios.card_reader.readers import NOTHING_AROUND, Around, paragraph_reader
-
-_COUNT = r"(?P<n>\d+|" + "|".join(w for w in NUMBER_WORDS if w not in ("a", "an")) + ")"
-_DIED = re.compile(r"(?P<side>an? |a friendly |an enemy )unit (?:has )?died this turn")
-# "if <condition>" as card text says it -> the condition word `rules/entering.py` registers (364.3.a)
-_CONDITIONS: list[tuple[re.Pattern, Any]] = [
-    (
-        re.compile(r"you control another (?P<t>" + "|".join(UNIT_TAGS) + ")"),
-        lambda m: f"you control another {UNIT_TAGS[m['t']]}",
-    ),
-    (
-        re.compile(rf"you have {_COUNT} or fewer cards in your hand"),
-        lambda m: f"{number(m['n'])} or fewer cards in hand",  # rules/hand_size.py
-    ),
-    (re.compile(r"an opponent controls a battlefield"), lambda m: "an opponent controls a battlefield"),
-    (
-        re.compile(r"(?P<who>an opponent's|your) score is within (?P<n>\d) points of the victory score"),
-        lambda m: (
-            f"your score is within {m['n']} points of the victory score"
-            if m["who"] == "your"
-            else f"an opponent within {m['n']} points of the victory score"  # rules/players.py
-        ),
-    ),
-    (
-        re.compile(rf"you have {_COUNT} or more other units in your base"),
-        lambda m: f"{number(m['n'])} or more other units in your base",
-    ),
-    (re.compile(r"you have a card with my name in your trash"), lambda m: "a card with my name in your trash"),
-    (_DIED, lambda m: {"an ": "a "}.get(m["side"], m["side"]) + "unit died this turn"),  # rules/board_conditions.py
-]
-
-
-def death_condition(text: str) -> str | None:
-    """ "If a unit died this turn", "if an enemy unit has died this turn": the condition word, or None."""
-    return condition_word(text) if _DIED.fullmatch(text) else None
-
-
-def condition_word(text: str) -> str | None:
-    for pattern, word in _CONDITIONS:
-        found = pattern.fullmatch(text)
-        if found:
-            return word(found)
-    return None
-
 
 _READY_IF = re.compile(r"i enter ready if (?P<c>.+)|if (?P<c2>.+), i enter ready")
 _GROUP = {

@@ -11,26 +11,21 @@ import re
 from typing import Any
 
 from scenarios.card_reader.abilities import INSTEAD, Unread
+from scenarios.card_reader.conditions import condition_word
 from scenarios.card_reader.effects import instructions, template
 from scenarios.card_reader.phrases import Context
 from scenarios.card_reader.readers import NOTHING_AROUND, Around, paragraph_reader
 
 _INSTEAD = re.compile(r"if (?P<c>.+?), (?P<then>.+) instead\.?")
-# the conditions these sentences state -> the condition words of the engine (`rules/board_conditions.py`, empower)
-_CONDITIONS: list[tuple[re.Pattern, Any]] = [
-    (re.compile(r"(?:this is|i'm) \[empowered\]"), lambda m, ctx: "empowered" if ctx.me == "this" else None),
-    (re.compile(r"it's your beginning phase"), lambda m, ctx: "your beginning phase"),
-    (re.compile(r"you control a facedown card"), lambda m, ctx: "you control a facedown card"),
-    (re.compile(r"you control (?P<n>\d+) or more runes"), lambda m, ctx: f"you control {m['n']} or more runes"),
-]
+_EMPOWERED = re.compile(r"(?:this is|i'm) \[empowered\]")
 
 
 def _condition(text: str, ctx: Context) -> str | None:
-    for pattern, word in _CONDITIONS:
-        found = pattern.fullmatch(text)
-        if found:
-            return word(found, ctx)
-    return None
+    """The condition word of "if <text>": of the source itself ("if I'm [Empowered]", only where "I" is the card,
+    rules of empower) or one of the board's (`conditions`)."""
+    if _EMPOWERED.fullmatch(text):
+        return "empowered" if ctx.me == "this" else None
+    return condition_word(text)
 
 
 _ITS_STATE = re.compile(r"it's (?P<s>attacking|defending|\[empowered\]|stunned|buffed|\[mighty\])")
