@@ -15,7 +15,6 @@ PHRASES = {
     "you have two or fewer cards in your hand": "2 or fewer cards in hand",
     "an opponent controls a stunned unit": "an opponent controls a stunned unit",
     "an opponent's score is within 3 points of the victory score": "an opponent within 3 points of the victory score",
-    "your score is within 3 points of the victory score": "your score is within 3 points of the victory score",
     "you have 2 or more other units in your base": "2 or more other units in your base",
     "you have a card with my name in your trash": "a card with my name in your trash",
     "an enemy unit has died this turn": "an enemy unit died this turn",

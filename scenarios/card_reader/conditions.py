@@ -52,10 +52,6 @@ CONDITIONS: list[tuple[re.Pattern, Callable[[re.Match], str | None]]] = [
     ),
     (re.compile(OPPONENT), lambda m: opponent_condition(m)),  # rules/players.py (looked up as it reads: mutants)
     (
-        re.compile(r"your score is within (?P<n>\d) points of the victory score"),
-        lambda m: f"your score is within {m['n']} points of the victory score",
-    ),
-    (
         re.compile(rf"you have {_COUNT} or more other units in your base"),
         lambda m: f"{number(m['n'])} or more other units in your base",
     ),
