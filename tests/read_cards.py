@@ -11,7 +11,7 @@ from typing import Any
 
 from rules_db import card_readings, guard
 from scenarios import schema
-from scenarios.card_reader import read_card
+from scenarios.card_reader import read_card, readers
 from scenarios.cards import UnknownCard, use_read_cards
 from scenarios.replay import replay_file, replay_variant
 from scenarios.schema import ScenarioError
@@ -66,3 +66,10 @@ def _walk(value: Any, change: Callable[[dict], None]) -> Any:
         for item in value:
             _walk(item, change)
     return value
+
+
+def swap_reader(monkeypatch, original: Callable[..., bool], replacement: Callable[..., bool]) -> None:
+    """A mutant of one paragraph reader: `replacement` tried where `original` is, in `readers.READERS`."""
+    swapped = [(stage, replacement if read is original else read) for stage, read in readers.READERS]
+    assert swapped != readers.READERS, f"{original.__name__} is not a registered paragraph reader"
+    monkeypatch.setattr(readers, "READERS", swapped)

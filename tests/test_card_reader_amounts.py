@@ -7,10 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from read_cards import read_every_card, verdicts_with
+from read_cards import read_every_card, swap_reader, verdicts_with
 
 from rules_db import card_readings
-from scenarios.card_reader import CardText, abilities, amounts, effects, movement, read_card
+from scenarios.card_reader import CardText, amounts, effects, movement, read_card
 from scenarios.cards import Card, check_vocabulary, load_library, use_read_cards
 from scenarios.selectors import Quantity
 
@@ -291,8 +291,8 @@ def _changed(family, change):
     return [(f, p, wrap(b) if f == family else b) for f, p, b in effects.TEMPLATES]
 
 
-def _passive_once(text, card, used):
-    if not amounts._read_counted_passive(text, card, used):
+def _passive_once(text, card, used, around):
+    if not amounts._read_counted_passive(text, card, used, around):
         return False
     card["passives"][-1].pop("per")
     return True
@@ -354,20 +354,18 @@ def test_the_disputes_kill_a_mutant_of_each_amount_template(mutant, real_db, mon
         monkeypatch.setattr(effects, "TEMPLATES", changed)
     elif mutant == "token units read as all your units":
 
-        def all_yours(text, card, used):
-            if not amounts._read_token_units_have(text, card, used):
+        def all_yours(text, card, used, around):
+            if not amounts._read_token_units_have(text, card, used, around):
                 return False
             card["passives"][-1]["to"].pop("token")
             return True
 
-        readers = [all_yours if r is amounts._read_token_units_have else r for r in abilities.STATIC_READERS]
-        monkeypatch.setattr(abilities, "STATIC_READERS", readers)
+        swap_reader(monkeypatch, amounts._read_token_units_have, all_yours)
     elif mutant.startswith("can't move to base"):
         swapped = dict(zip(movement._CANT_MOVE, reversed(movement._CANT_MOVE.values()), strict=True))
         monkeypatch.setattr(movement, "_CANT_MOVE", swapped)
     else:
-        readers = [_passive_once if r is amounts._read_counted_passive else r for r in abilities.STATIC_READERS]
-        monkeypatch.setattr(abilities, "STATIC_READERS", readers)
+        swap_reader(monkeypatch, amounts._read_counted_passive, _passive_once)
     definitions = read_every_card(real_db)
     if _differs_from_a_hand_written_card(definitions):
         return  # test_card_oracle's oracle fails: the hand-written card of the same real card says otherwise

@@ -263,6 +263,9 @@ def test_an_ability_that_costs_less():
         kind="Legend",
     )
     assert bloom.definition["activated"][0]["discounts"] == [{"energy": 1, "for_each": "friendly unit with Temporary"}]
+    # its condition is one of the one table of conditions (`card_reader.conditions`), as a card's own discount's
+    mech = _read("[Empower] [5 Energy]. This ability costs [3 Energy] less if you control a Mech.")
+    assert mech.definition["activated"][0]["discounts"] == [{"energy": 3, "condition": "you control a Mech"}]
 
 
 @pytest.mark.parametrize(
@@ -276,7 +279,7 @@ def test_an_ability_that_costs_less():
         "You may pay [Calm rune] as an additional cost to play me. If you do, draw 1.",  # a unit: no if-you-do effect
         "Your spells cost [1 Energy][Mind rune] less.",  # Power of one domain off any spell
         "Play a spell from your trash, ignoring its Energy cost.",  # a spell: not played by an effect here
-        "[Empower] [5 Energy]. This ability costs [3 Energy] less if you control a Mech.",  # a condition not known
+        "[Empower] [5 Energy]. This ability costs [3 Energy] less if you juggle a Mech.",  # a condition not known
         "Play a unit from your trash, ignoring its cost. Then recycle it.",  # "it": not said by the play
         "Your non-token units cost [1 Energy] more to play this turn.",  # for a turn: not a passive
         "While I'm attacking, friendly spells cost [1 Energy] less.",  # a condition not known

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from read_cards import read_every_card, verdicts_with
+from read_cards import read_every_card, swap_reader, verdicts_with
 
 from scenarios.card_reader import CardText, abilities, deck, effects, read_card
 from scenarios.card_reader.entering import read_entering
@@ -412,15 +412,13 @@ def _predict_and_burn_read_as_one(monkeypatch):
 
 
 def _enter_ready_condition_read_as_always(monkeypatch):
-    def always(text, card, used, condition):
-        found = read_entering(text, card, used, condition)
+    def always(text, card, used, around):
+        found = read_entering(text, card, used, around)
         for replacement in card.get("replacements", []):  # "if <condition>, I enter ready" read as always
             replacement.pop("condition", None)
         return found
 
-    monkeypatch.setattr(
-        abilities, "MORE_READERS", [always if r is read_entering else r for r in abilities.MORE_READERS]
-    )
+    swap_reader(monkeypatch, read_entering, always)
 
 
 def _discard_condition_dropped(monkeypatch):

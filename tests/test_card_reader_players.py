@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from read_cards import read_every_card, verdicts_with
+from read_cards import read_every_card, swap_reader, verdicts_with
 
-from scenarios.card_reader import CardText, abilities, effects, read_card
+from scenarios.card_reader import CardText, abilities, conditions, costs, effects, entering, read_card
 from scenarios.card_reader import players as reader
 from scenarios.cards import Card
 from scenarios.kernel import do
@@ -269,17 +269,22 @@ def _mutate_templates(monkeypatch, original, replacement):
     )
 
 
-def _unconditional(text, card, spell, used):
-    found = reader.read_conditional_static(text, card, spell, used)
-    for discount in card.get("discounts", []):
-        discount.pop("condition", None)
-    for replacement in card.get("replacements", []):  # "if <condition>, I enter ready" read as always
-        replacement.pop("condition", None)
-    return found
+def _unconditional(read):
+    """`read` with a condition about opponents dropped from the discounts and ways to enter it reads ("If an
+    opponent controls a stunned unit, I cost [2] less and enter ready" read as always)."""
+
+    def mutant(text, card, used, around):
+        found = read(text, card, used, around)
+        for ability in [*card.get("discounts", []), *card.get("replacements", [])]:
+            if str(ability.get("condition", "")).startswith("an opponent"):
+                ability.pop("condition")
+        return found
+
+    return mutant
 
 
-def _any_turn(text, card, spell, used):
-    found = reader.read_on_an_opponents_turn(text, card, spell, used)
+def _any_turn(text, card, used, around):
+    found = reader.read_on_an_opponents_turn(text, card, used, around)
     for trigger in card.get("triggers", []):
         trigger.pop("condition", None)
     return found
@@ -318,9 +323,9 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
             ],
         )
     elif mutant == "within 3 read as within 2":
-        said = reader.opponent_condition
+        said = conditions.opponent_condition
         monkeypatch.setattr(
-            reader,
+            conditions,
             "opponent_condition",
             lambda found: (
                 f"an opponent within {int(found['n']) - 1} points of the victory score" if found["n"] else said(found)
@@ -360,22 +365,17 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
     elif mutant == "fewer runes dropped":
         original_reader = reader.read_if_at_the_start
 
-        def always(text, card, spell, used):
-            found = original_reader(text, card, spell, used)
+        def always(text, card, used, around):
+            found = original_reader(text, card, used, around)
             for trigger in card.get("triggers", []):
                 trigger.pop("condition", None)
             return found
 
-        monkeypatch.setattr(
-            abilities, "PARAGRAPH_READERS", [always if r is original_reader else r for r in abilities.PARAGRAPH_READERS]
-        )
+        swap_reader(monkeypatch, original_reader, always)
+    elif mutant.startswith("a conditional"):  # the one reading of "if <condition>, I cost less / enter ready"
+        swap_reader(monkeypatch, costs.read_costs, _unconditional(costs.read_costs))
+        swap_reader(monkeypatch, entering.read_entering, _unconditional(entering.read_entering))
     else:
-        original = (
-            reader.read_conditional_static if mutant.startswith("a conditional") else reader.read_on_an_opponents_turn
-        )
-        replacement = _unconditional if mutant.startswith("a conditional") else _any_turn
-        monkeypatch.setattr(
-            abilities, "PARAGRAPH_READERS", [replacement if r is original else r for r in abilities.PARAGRAPH_READERS]
-        )
+        swap_reader(monkeypatch, reader.read_on_an_opponents_turn, _any_turn)
     verdicts = verdicts_with(read_every_card(real_db), DISPUTES)
     assert set(verdicts) != {"match"}, f"the mutant {mutant!r} of the reader survives every per-player dispute"

@@ -8,6 +8,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from read_cards import swap_reader
 
 from rules_db import card_readings
 from scenarios import schema
@@ -160,14 +161,13 @@ def test_an_empowered_deathknell_reads_as_a_deathknell_only_while_empowered():
 
 
 def test_my_disputes_kill_an_empowered_deathknell_read_as_always_on(real_db, monkeypatch):
-    def always(text, card, spell, used):
-        read = powers.read_empowered_deathknell(text, card, spell, used)
+    def always(text, card, used, around):
+        read = powers.read_empowered_deathknell(text, card, used, around)
         if read:
             del card["triggers"][-1]["condition"]
         return read
 
-    readers = [always if r is powers.read_empowered_deathknell else r for r in abilities.PARAGRAPH_READERS]
-    monkeypatch.setattr(abilities, "PARAGRAPH_READERS", readers)
+    swap_reader(monkeypatch, powers.read_empowered_deathknell, always)
     assert "mismatch" in _verdicts(real_db), "an Empowered Deathknell read as always on survives disputes 281-299"
 
 
@@ -181,14 +181,13 @@ def test_an_empower_of_either_cost_reads_as_one_empower_ability_per_cost():
 
 
 def test_my_disputes_kill_an_either_cost_read_as_its_first_cost(real_db, monkeypatch):
-    def first_only(text, card, spell, used):
-        read = powers.read_empower_either(text, card, spell, used)
+    def first_only(text, card, used, around):
+        read = powers.read_empower_either(text, card, used, around)
         if read:
             card["activated"].pop()
         return read
 
-    readers = [first_only if r is powers.read_empower_either else r for r in abilities.PARAGRAPH_READERS]
-    monkeypatch.setattr(abilities, "PARAGRAPH_READERS", readers)
+    swap_reader(monkeypatch, powers.read_empower_either, first_only)
     assert "mismatch" in _verdicts(real_db), "an Empower of either cost read as its first survives disputes 281-299"
 
 
@@ -202,14 +201,13 @@ def test_gained_xp_this_turn_reads_as_a_passive_under_its_condition():
 
 
 def test_my_disputes_kill_gained_xp_read_as_having_xp(real_db, monkeypatch):
-    def having(text, card, used):
-        read = powers.read_gained_xp_passive(text, card, used)
+    def having(text, card, used, around):
+        read = powers.read_gained_xp_passive(text, card, used, around)
         if read:
             card["passives"][-1]["condition"] = "level 1"
         return read
 
-    readers = [having if r is powers.read_gained_xp_passive else r for r in abilities.STATIC_READERS]
-    monkeypatch.setattr(abilities, "STATIC_READERS", readers)
+    swap_reader(monkeypatch, powers.read_gained_xp_passive, having)
     assert "mismatch" in _verdicts(real_db), "gained XP read as having XP survives every dispute 281-299"
 
 
@@ -224,14 +222,13 @@ def test_a_passive_with_an_empowered_amount_reads_as_two_passives():
 
 
 def test_my_disputes_kill_an_empowered_amount_added_not_instead(real_db, monkeypatch):
-    def added(text, card, spell, used):
-        read = powers.read_empowered_instead_passive(text, card, spell, used)
+    def added(text, card, used, around):
+        read = powers.read_empowered_instead_passive(text, card, used, around)
         if read:
             del card["passives"][-2]["condition"]
         return read
 
-    readers = [added if r is powers.read_empowered_instead_passive else r for r in abilities.PARAGRAPH_READERS]
-    monkeypatch.setattr(abilities, "PARAGRAPH_READERS", readers)
+    swap_reader(monkeypatch, powers.read_empowered_instead_passive, added)
     assert "mismatch" in _verdicts(real_db), "an Empowered amount added, not instead, survives disputes 281-299"
 
 
@@ -265,14 +262,13 @@ def test_equip_with_a_cost_of_words_reads_as_the_equip_ability(text, cost):
 
 
 def test_my_disputes_kill_an_equip_cost_read_without_its_words(real_db, monkeypatch):
-    def icons_only(text, card, spell, used):
-        read = powers.read_equip_cost(text, card, spell, used)
+    def icons_only(text, card, used, around):
+        read = powers.read_equip_cost(text, card, used, around)
         if read:
             card["activated"][-1]["cost"].pop("kill_friendly", None)
         return read
 
-    readers = [icons_only if r is powers.read_equip_cost else r for r in abilities.PARAGRAPH_READERS]
-    monkeypatch.setattr(abilities, "PARAGRAPH_READERS", readers)
+    swap_reader(monkeypatch, powers.read_equip_cost, icons_only)
     assert "mismatch" in _verdicts(real_db), "an Equip cost without its kill survives every dispute 281-299"
 
 

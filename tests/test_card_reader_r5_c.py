@@ -12,7 +12,7 @@ import pytest
 import yaml
 from read_cards import read_every_card, verdicts_with
 
-from scenarios.card_reader import CardText, effects, entering, otherwise, read_card
+from scenarios.card_reader import CardText, conditions, effects, otherwise, read_card
 from scenarios.cards import Card
 from scenarios.kernel import CONDITIONS, INSTRUCTIONS
 
@@ -91,7 +91,7 @@ def test_my_disputes_kill_fewer_runes_read_as_more(real_db, monkeypatch):
     def flipped(i):
         return {**i, "condition": i["condition"].replace("fewer", "more")}
 
-    _patched(monkeypatch, otherwise._if_you_control_runes, flipped)
+    _patched(monkeypatch, otherwise._if_you_control, flipped)
     assert "mismatch" in _verdicts(real_db), "'N or fewer runes' read as 'N or more' survives every dispute 341-349"
 
 
@@ -117,8 +117,8 @@ def test_a_death_this_turn_reads_as_a_condition_word(said, word):
 
 
 def _death_words(monkeypatch, word: str):
-    patterns = [(p, (lambda m: word) if "died this turn" in p.pattern else w) for p, w in entering._CONDITIONS]
-    monkeypatch.setattr(entering, "_CONDITIONS", patterns)
+    patterns = [(p, (lambda m: word) if "died this turn" in p.pattern else w) for p, w in conditions.CONDITIONS]
+    monkeypatch.setattr(conditions, "CONDITIONS", patterns)
 
 
 def test_my_disputes_kill_an_enemy_death_read_as_any_death(real_db, monkeypatch):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from read_cards import read_every_card, verdicts_with
 
-from scenarios.card_reader import CardText, abilities, effects, read_card
+from scenarios.card_reader import CardText, effects, read_card, readers
 
 DISPUTES = [
     Path(__file__).parent / "data" / "read_card_disputes" / name
@@ -285,9 +285,9 @@ def test_what_is_not_a_conditional_passive_stays_unread(text):
 
 def _wrapped(change):
     def wrap(reader):
-        def mutant(text, card, used):
+        def mutant(text, card, used, around):
             had = {key: len(card.get(key, [])) for key in ("passives", "replacements")}
-            found = reader(text, card, used)
+            found = reader(text, card, used, around)
             for key, count in had.items():
                 for ability in card.get(key, [])[count:]:
                     change(ability)
@@ -390,9 +390,8 @@ def test_the_disputes_kill_a_mutant_of_each_reading(change, real_db, monkeypatch
     if change in (_given_this_turn, _turns_restriction_dropped, _opponents_read_as_you, _prevention_of_any_damage):
         change(monkeypatch)
     else:
-        monkeypatch.setattr(
-            abilities, "STATIC_READERS", [_wrapped(change)(reader) for reader in abilities.STATIC_READERS]
-        )
+        wrapped = [(at, _wrapped(change)(read) if at == "static" else read) for at, read in readers.READERS]
+        monkeypatch.setattr(readers, "READERS", wrapped)
     verdicts = verdicts_with(read_every_card(real_db), DISPUTES)
     assert "mismatch" in verdicts, f"the mutant {change.__name__} of the reader survives every statics dispute"
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from read_cards import read_every_card, verdicts_with
+from read_cards import read_every_card, swap_reader, verdicts_with
 
-from scenarios.card_reader import CardText, effects, read_card, trigger_conditions
+from scenarios.card_reader import CardText, effects, read_card, readers, trigger_conditions
 from scenarios.cards import Card
 
 MINE = sorted(
@@ -157,16 +157,14 @@ def test_my_disputes_kill_a_mutant_of_each_trigger_condition(mutant, real_db, mo
 
 
 def test_my_disputes_kill_a_paragraph_read_as_its_first_trigger_only(real_db, monkeypatch):
-    from scenarios.card_reader import abilities
 
-    def first_only(text, card, spell, used):
-        if not trigger_conditions.read_several_triggers(text, card, spell, used):
+    def first_only(text, card, used, around):
+        if not trigger_conditions.read_several_triggers(text, card, used, around):
             return False
         card["triggers"] = card["triggers"][:1]
         return True
 
-    readers = [first_only if r is trigger_conditions.read_several_triggers else r for r in abilities.PARAGRAPH_READERS]
-    monkeypatch.setattr(abilities, "PARAGRAPH_READERS", readers)
+    swap_reader(monkeypatch, trigger_conditions.read_several_triggers, first_only)
     assert "mismatch" in _verdicts(real_db)
 
 
@@ -188,13 +186,13 @@ def test_my_disputes_kill_the_first_death_read_as_once_a_turn(real_db, monkeypat
     """Once a turn is not the first time: a unit that died before the source came to the board was the first."""
     from scenarios.card_reader import abilities
 
-    def once_a_turn(text, card, spell, used):
+    def once_a_turn(text, card, used, around):
         first = "the first time a friendly unit dies each turn, "
         if not text.startswith(first):
             return False
         return abilities.read_trigger("once each turn, when a friendly unit dies, " + text[len(first) :], card, used)
 
-    monkeypatch.setattr(abilities, "PARAGRAPH_READERS", [once_a_turn, *abilities.PARAGRAPH_READERS])
+    monkeypatch.setattr(readers, "READERS", [("first", once_a_turn), *readers.READERS])
     assert "mismatch" in _verdicts(real_db)
 
 
@@ -211,17 +209,13 @@ def test_a_trigger_while_im_at_a_battlefield_has_that_condition():
 
 @pytest.mark.parametrize("word", ["at a battlefield", "during a showdown"])
 def test_my_disputes_kill_a_trigger_without_its_condition(word, real_db, monkeypatch):
-    from scenarios.card_reader import abilities
 
-    def unconditional(text, card, spell, used):
-        if not trigger_conditions.read_while_at_a_battlefield(text, card, spell, used):
+    def unconditional(text, card, used, around):
+        if not trigger_conditions.read_while_at_a_battlefield(text, card, used, around):
             return False
         if card["triggers"][-1]["condition"] == word:
             card["triggers"][-1].pop("condition")
         return True
 
-    readers = [
-        unconditional if r is trigger_conditions.read_while_at_a_battlefield else r for r in abilities.PARAGRAPH_READERS
-    ]
-    monkeypatch.setattr(abilities, "PARAGRAPH_READERS", readers)
+    swap_reader(monkeypatch, trigger_conditions.read_while_at_a_battlefield, unconditional)
     assert "mismatch" in _verdicts(real_db)

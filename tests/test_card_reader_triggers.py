@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from read_cards import read_every_card, verdicts_with
+from read_cards import read_every_card, swap_reader, verdicts_with
 
 from scenarios.card_reader import CardText, effects, entering, read_card
 from scenarios.cards import Card, use_read_cards
@@ -195,8 +195,8 @@ def test_my_disputes_are_judged_under_core_rules_1_4_and_match(real_db):
 
 
 def _entering_mutant(change):
-    def mutant(text, card, used, condition):
-        found = entering.read_entering(text, card, used, condition)
+    def mutant(text, card, used, around):
+        found = entering.read_entering(text, card, used, around)
         for replacement in card.get("replacements", []):
             change(replacement)
         return found
@@ -211,8 +211,8 @@ ENTERING_MUTANTS = {
 }
 
 
-def _level_passive_without_its_condition(text, card, used, condition):
-    found = entering.read_conditional_passive(text, card, used, condition)
+def _level_passive_without_its_condition(text, card, used, around):
+    found = entering.read_conditional_passive(text, card, used, around)
     for passive in card.get("passives", []):
         passive.pop("condition", None)
     return found
@@ -222,20 +222,11 @@ def _level_passive_without_its_condition(text, card, used, condition):
     "mutant", [*ENTERING_MUTANTS, "a turn's entering ready read as once", "a level passive always on"]
 )
 def test_my_disputes_kill_a_mutant_of_each_reading(mutant, real_db, monkeypatch):
-    from scenarios.card_reader import abilities
 
     if mutant in ENTERING_MUTANTS:
-        readers = [
-            _entering_mutant(ENTERING_MUTANTS[mutant]) if r is entering.read_entering else r
-            for r in abilities.MORE_READERS
-        ]
-        monkeypatch.setattr(abilities, "MORE_READERS", readers)
+        swap_reader(monkeypatch, entering.read_entering, _entering_mutant(ENTERING_MUTANTS[mutant]))
     elif mutant == "a level passive always on":
-        readers = [
-            _level_passive_without_its_condition if r is entering.read_conditional_passive else r
-            for r in abilities.MORE_READERS
-        ]
-        monkeypatch.setattr(abilities, "MORE_READERS", readers)
+        swap_reader(monkeypatch, entering.read_conditional_passive, _level_passive_without_its_condition)
     else:
 
         def once(m, ctx):

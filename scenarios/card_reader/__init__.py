@@ -4,10 +4,10 @@
 Nothing is half-read: a card with any sentence not understood is `unread` and offered to no one. Reminder text
 (in parentheses) is dropped only from a paragraph read in full that opens with, or holds, a bracketed keyword
 the reader understood: it restates that keyword. The grammar is in `effects.TEMPLATES` (instructions),
-`abilities.TRIGGERS` (trigger conditions) and the readers of `abilities` (activated abilities, passives,
-Legion, Deathknell; `abilities.STATIC_READERS`, the passive readers of `statics`), `keywords` (keyword lines,
-Equip, Repeat), `players` (each player's part, a chosen opponent, conditions about opponents), `costs` (additional
-costs, discounts, what classes of cards cost, plays ignoring a cost): both through `abilities.PARAGRAPH_READERS`;
+`abilities.TRIGGERS` (trigger conditions), the general readers of `abilities` (activated abilities, passives,
+Legion, Level, Deathknell), `keywords` (keyword lines, Equip, Repeat) and, in one registry, the paragraph readers
+each family registers (`readers.READERS`: `statics`' passives, `players`' per-player paragraphs, `costs`'
+additional costs and discounts, ...; one signature, tried in one order);
 `text.template_of` is the template a sentence follows, which `benchmarks/card_templates.py` counts.
 """
 

@@ -14,6 +14,7 @@ from typing import Any
 from scenarios.card_reader.effects import instructions
 from scenarios.card_reader.keywords import engine_keyword, keyword_prefix
 from scenarios.card_reader.phrases import UNIT_TAGS, Context, ability_cost, icons_cost, signed, untagged
+from scenarios.card_reader.readers import Around, read_by
 from scenarios.card_reader.text import sentences
 
 
@@ -162,10 +163,6 @@ TRIGGERS: list[tuple[str, re.Pattern, Any]] = [
         ],
     ),
 ]
-# Readers of paragraphs the modules of other families add (`card_reader.entering`): each is called with the
-# paragraph's text, the card, the templates used and the condition word it depends on ("level 3"; None), and
-# returns True when it read the paragraph (or raises Unread); tried after the readers below.
-MORE_READERS: list[Callable[[str, dict[str, Any], list[str], str | None], bool]] = []
 # Readers of a sentence that replaces the instructions of the sentence before it ("If it's your Beginning Phase,
 # draw 2 instead"): called with the sentence, those instructions and the context; the instructions both make now,
 # or None when the sentence is not one they read.
@@ -459,11 +456,6 @@ def _read_while_i(text: str, card: dict[str, Any], used: list[str]) -> bool:
     return True
 
 
-# More readers of a static paragraph, registered by the template modules of a family (`card_reader.amounts`):
-# each takes (text without its final period, the card, the families used) and says whether it read it.
-STATIC_READERS: list[Any] = []
-
-
 def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
     text = text.rstrip(".")
     if _read_while_i(text, card, used):
@@ -523,7 +515,7 @@ def read_static(text: str, card: dict[str, Any], used: list[str]) -> bool:
         card["enters_ready"] = True
         used.append("static: I enter ready")
         return True
-    if any(reader(text, card, used) for reader in STATIC_READERS):
+    if read_by("static", text, card, used):
         return True
     text, tag = untagged(text)
     found = _PASSIVE.fullmatch(text)
@@ -600,7 +592,7 @@ def read_level(text: str, card: dict[str, Any], used: list[str]) -> bool:
         card["activated"][-1]["condition"] = word
         used.append("level: activated")
         return True
-    if any(reader(rest, card, used, word) for reader in MORE_READERS):
+    if read_by("last", rest, card, used, Around(condition=word)):
         used.append("level: static")
         return True
     if read_with_condition(rest, card, used, word):  # "[Empowered][>] Your units that are [Empowered] have ..."
@@ -649,12 +641,6 @@ def read_deathknell(text: str, card: dict[str, Any], used: list[str]) -> bool:
     return True
 
 
-# Paragraph readers a template family registers from its own module (card_reader/costs.py, players.py, ...),
-# tried before the general readers (Deathknell, Legion, Level, activated abilities, triggers, statics):
-# (normalised text, the definition, a spell's context or None, the templates used) -> read it (True) or not its
-# kind (False); Unread for a paragraph of its kind with words it can't read.
-PARAGRAPH_READERS: list[Callable[[str, dict[str, Any], Context | None, list[str]], bool]] = []
-
 _LEGION_INSTEAD = re.compile(r"\[(?P<word>legion|level \d+)\](?: —|\[>\]) (?P<then>.+) instead\.?")
 
 
@@ -667,7 +653,7 @@ def read_paragraph(text: str, card: dict[str, Any], spell: Context | None, used:
         used.append("keywords")
     if not rest:
         return
-    if any(extra(rest, card, spell, used) for extra in PARAGRAPH_READERS):  # tried before the general readers
+    if read_by("first", rest, card, used, Around(spell=spell)):  # tried before the general readers
         return
     instead = _LEGION_INSTEAD.fullmatch(rest)
     if spell is not None and instead and card.get("effects"):
@@ -681,7 +667,7 @@ def read_paragraph(text: str, card: dict[str, Any], spell: Context | None, used:
     readers = (read_deathknell, read_legion, read_level, read_activated, read_trigger, read_static)
     if any(reader(rest, card, used) for reader in readers):
         return
-    if any(reader(rest, card, used, None) for reader in MORE_READERS):
+    if read_by("last", rest, card, used, Around(spell=spell)):
         return
     if spell is None:
         raise Unread(rest)

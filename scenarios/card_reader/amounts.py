@@ -22,10 +22,10 @@ import re
 from typing import Any
 
 from scenarios.card_reader import effects
-from scenarios.card_reader.abilities import STATIC_READERS
 from scenarios.card_reader.effects import _ref, template
 from scenarios.card_reader.keywords import engine_keyword
 from scenarios.card_reader.phrases import Context, group_filter, number, signed, tag_list, untagged
+from scenarios.card_reader.readers import NOTHING_AROUND, Around, paragraph_reader
 
 # "you or allies control": the engine plays no mode with teammates (447.2.b), so a player's allies are no one
 _CONTROL = re.compile(r"(?P<noun>battlefield|unit|gear)s? you (?:or allies )?control")
@@ -321,7 +321,8 @@ _INCREASED = re.compile(r"my might is increased by (?P<q>.+)")
 _KEYWORD_EQUAL = re.compile(r"i have \[(?P<kw>[a-z-]+)\] equal to (?P<q>.+)")
 
 
-def _read_counted_passive(text: str, card: dict[str, Any], used: list[str]) -> bool:
+@paragraph_reader("static")
+def _read_counted_passive(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "I have +1 [Might] for each friendly gear", "My Might is increased by your points", "I have [Assault]
     equal to the number of enemy units here": a passive of the card itself (365.1) whose Might or keyword is
     counted whenever its Might is worked out (477.3)."""
@@ -349,7 +350,8 @@ def _read_counted_passive(text: str, card: dict[str, Any], used: list[str]) -> b
     return True
 
 
-def _read_token_units_have(text: str, card: dict[str, Any], used: list[str]) -> bool:
+@paragraph_reader("static")
+def _read_token_units_have(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "Your token units have +1 [Might]": a passive of the friendly units made as tokens (185)."""
     found = re.fullmatch(r"your token units have (?P<sign>[+-])(?P<n>\d+) might", text)
     if found is None or "Equipment" in card.get("tags", []):
@@ -358,6 +360,3 @@ def _read_token_units_have(text: str, card: dict[str, Any], used: list[str]) -> 
     card.setdefault("passives", []).append({"to": to, "might": signed(found["sign"], found["n"])})
     used.append("amount: token units have might")
     return True
-
-
-STATIC_READERS.extend((_read_counted_passive, _read_token_units_have))

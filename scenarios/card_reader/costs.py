@@ -3,7 +3,7 @@ it does ("If you do, reduce my cost by [2]", "When you play me, if you paid the 
 paid the additional cost, deal 5 to it instead"), and the card's discounts of itself (356.4): "This costs [2]
 less if you control a Mech", "I cost [1] less for each card in your trash", "[Level 6][>] This costs [2] less".
 
-Registered as a paragraph reader (`abilities.PARAGRAPH_READERS`): "if you paid the additional cost" is read only
+Registered as a paragraph reader (`readers`, stage "first"): "if you paid the additional cost" is read only
 on a card whose optional additional cost was said before it. The engine's side is `scenarios/rules/additional_costs.py`, `discounts.py` and `effect_plays.py`.
 """
 
@@ -12,12 +12,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scenarios.card_reader.abilities import PARAGRAPH_READERS, Unread, read_activated, read_trigger
+from scenarios.card_reader.abilities import Unread, read_activated, read_trigger
 from scenarios.card_reader.amounts import tags_among
+from scenarios.card_reader.conditions import condition_word
 from scenarios.card_reader.effects import instructions, template
-from scenarios.card_reader.entering import death_condition, enters_ready_if
+from scenarios.card_reader.entering import enters_ready_if
 from scenarios.card_reader.keywords import engine_keyword, keyword_prefix
 from scenarios.card_reader.phrases import UNIT_TAGS, Context, icons_cost, reference, tag_list
+from scenarios.card_reader.readers import NOTHING_AROUND, Around, paragraph_reader
 from scenarios.card_reader.text import sentences
 
 PAID = "additional cost paid"  # the condition word (356.4.f.1)
@@ -236,12 +238,6 @@ def _read_paid_spell(text: str, card: dict[str, Any], spell: Context | None, use
 
 # -- discounts of the card itself (356.4) ---------------------------------------------------------------------
 
-# conditions about opponents ("if an opponent controls a stunned unit, I cost [2] less") are `players`' own
-_CONDITIONS = {
-    "you control a battlefield with exactly two units there": "you control a battlefield with exactly two units there",
-    "you control something that's [empowered]": "you control something empowered",
-}
-_CONDITIONS.update({f"you control a {word}": f"you control a {tag}" for word, tag in UNIT_TAGS.items()})
 _IF_CHOSEN = re.compile(r"this costs " + _ICONS + r" less if you choose an? (?P<tags>.+)")
 _LESS_IF = re.compile(
     r"(?:this|i) costs? "
@@ -280,7 +276,7 @@ def read_discount(text: str, card: dict[str, Any], spell: Context | None, used: 
     conditional = _LESS_IF.fullmatch(text)
     if conditional:
         cond = conditional["cond"] or conditional["cond2"]
-        word = _CONDITIONS.get(cond) or death_condition(cond)  # as a unit's "if ..., I enter ready" says it
+        word = condition_word(cond)  # as a unit's "if ..., I enter ready" says it
         if word is None:  # a condition another family says (`players`: about opponents), or none
             return False
         off = _off(conditional["icons"] or conditional["icons2"], card)
@@ -516,7 +512,6 @@ def read_class_costs(text: str, card: dict[str, Any], spell: Context | None, use
 _ABILITY_LESS = re.compile(
     r"(?P<head>.+?)\.? this ability costs " + _ICONS + r" less (?:if (?P<cond>.+)|for each (?P<what>.+))"
 )
-_ABILITY_CONDITIONS = {"you control 4 or fewer runes": "you control 4 or fewer runes"}
 _ABILITY_COUNTS = {
     "rune you control": "rune you control",
     "friendly unit with [temporary]": "friendly unit with Temporary",
@@ -534,7 +529,7 @@ def read_ability_discount(text: str, card: dict[str, Any], spell: Context | None
     rest = keyword_prefix(found["head"].strip(), card)
     if rest and not read_activated(rest, card, used):
         raise Unread(text)
-    word = _ABILITY_CONDITIONS.get(found["cond"] or "")
+    word = condition_word(found["cond"]) if found["cond"] else None
     what = _ABILITY_COUNTS.get(found["what"] or "")
     energy = _energy(found["icons"])
     if len(card.get("activated", [])) != before + 1 or energy is None or (word or what) is None:
@@ -615,8 +610,10 @@ def read_ignore_deflect(text: str, card: dict[str, Any], spell: Context | None, 
     return True
 
 
-def read_costs(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
-    """The paragraph reader of this family (`abilities.PARAGRAPH_READERS`)."""
+@paragraph_reader("first")
+def read_costs(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
+    """The paragraph reader of this family (`readers`, stage "first")."""
+    spell = around.spell
     return (
         read_additional_cost(text, card, spell, used)
         or _read_paid_trigger(text.rstrip("."), card, used)
@@ -627,6 +624,3 @@ def read_costs(text: str, card: dict[str, Any], spell: Context | None, used: lis
         or read_battlefield_costs(text, card, spell, used)
         or read_ignore_deflect(text, card, spell, used)
     )
-
-
-PARAGRAPH_READERS.append(read_costs)

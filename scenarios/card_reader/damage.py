@@ -17,15 +17,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scenarios.card_reader.abilities import INSTEAD, STATIC_READERS
+from scenarios.card_reader.abilities import INSTEAD
 from scenarios.card_reader.amounts import counted
 from scenarios.card_reader.effects import _ref, instructions, template
 from scenarios.card_reader.phrases import Context
+from scenarios.card_reader.readers import NOTHING_AROUND, Around, paragraph_reader
 
 _BONUS = re.compile(r"(?P<your>your )?spells and abilities deal (?P<n>\d+) bonus damage(?P<here> to units here)?")
 
 
-def _read_bonus_damage(text: str, card: dict[str, Any], used: list[str]) -> bool:
+@paragraph_reader("static")
+def _read_bonus_damage(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "Your spells and abilities deal 1 Bonus Damage", "Spells and abilities deal 1 Bonus Damage to units here": a
     passive granting Bonus Damage to the Deal actions of spells and abilities (417.4, 713), its controller's or
     anyone's, to any unit or to the units at the card's place (a battlefield's "here" is itself, 053.3)."""
@@ -105,5 +107,4 @@ def _pay_any_to_deal(m, ctx):
     return [{"op": "pay_any", "then": [{**deal[0], "amount": "that much"}]}]
 
 
-STATIC_READERS.append(_read_bonus_damage)
 INSTEAD.extend((_read_own_bonus, _read_discarded_cost))

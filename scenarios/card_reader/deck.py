@@ -20,10 +20,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scenarios.card_reader.abilities import STATIC_READERS, TRIGGERS, _keywords
+from scenarios.card_reader.abilities import TRIGGERS, _keywords
 from scenarios.card_reader.effects import instructions, template
 from scenarios.card_reader.keywords import engine_keyword
 from scenarios.card_reader.phrases import number, tag_list
+from scenarios.card_reader.readers import NOTHING_AROUND, Around, paragraph_reader
 from scenarios.rules.hand_size import HAND_SIZES
 
 _COUNT = r"(?P<n>\d+|two|three|four|five)"
@@ -337,7 +338,8 @@ def _burn(m, ctx):
     return [{"op": "trash_from_deck", "n": int(m["n"])}]
 
 
-def _read_discarded_passive(text: str, card: dict[str, Any], used: list[str]) -> bool:
+@paragraph_reader("static")
+def _read_discarded_passive(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "If you've discarded a card this turn, I have [keywords]": a passive of its own while it holds (365.1)."""
     discarded = re.fullmatch(r"if you've discarded a card this turn, i have (?P<kws>\[.+\])", text)
     if not discarded or "Equipment" in card.get("tags", []):
@@ -346,9 +348,6 @@ def _read_discarded_passive(text: str, card: dict[str, Any], used: list[str]) ->
     card.setdefault("passives", []).append(passive)
     used.append("static: if you've discarded a card this turn, I have <keywords>")
     return True
-
-
-STATIC_READERS.append(_read_discarded_passive)
 
 
 @template("banished with this", r"banish all units from your trash")

@@ -13,52 +13,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scenarios.card_reader.abilities import _I_HAVE, MORE_READERS, PARAGRAPH_READERS, Unread, _keywords, read_static
+from scenarios.card_reader.abilities import _I_HAVE, Unread, _keywords, read_static
+from scenarios.card_reader.conditions import condition_word
 from scenarios.card_reader.effects import template
-from scenarios.card_reader.phrases import NUMBER_WORDS, UNIT_TAGS, Context, number, signed, tag_list
-
-_COUNT = r"(?P<n>\d+|" + "|".join(w for w in NUMBER_WORDS if w not in ("a", "an")) + ")"
-_DIED = re.compile(r"(?P<side>an? |a friendly |an enemy )unit (?:has )?died this turn")
-# "if <condition>" as card text says it -> the condition word `rules/entering.py` registers (364.3.a)
-_CONDITIONS: list[tuple[re.Pattern, Any]] = [
-    (
-        re.compile(r"you control another (?P<t>" + "|".join(UNIT_TAGS) + ")"),
-        lambda m: f"you control another {UNIT_TAGS[m['t']]}",
-    ),
-    (
-        re.compile(rf"you have {_COUNT} or fewer cards in your hand"),
-        lambda m: f"{number(m['n'])} or fewer cards in hand",  # rules/hand_size.py
-    ),
-    (re.compile(r"an opponent controls a battlefield"), lambda m: "an opponent controls a battlefield"),
-    (
-        re.compile(r"(?P<who>an opponent's|your) score is within (?P<n>\d) points of the victory score"),
-        lambda m: (
-            f"your score is within {m['n']} points of the victory score"
-            if m["who"] == "your"
-            else f"an opponent within {m['n']} points of the victory score"  # rules/players.py
-        ),
-    ),
-    (
-        re.compile(rf"you have {_COUNT} or more other units in your base"),
-        lambda m: f"{number(m['n'])} or more other units in your base",
-    ),
-    (re.compile(r"you have a card with my name in your trash"), lambda m: "a card with my name in your trash"),
-    (_DIED, lambda m: {"an ": "a "}.get(m["side"], m["side"]) + "unit died this turn"),  # rules/board_conditions.py
-]
-
-
-def death_condition(text: str) -> str | None:
-    """ "If a unit died this turn", "if an enemy unit has died this turn": the condition word, or None."""
-    return condition_word(text) if _DIED.fullmatch(text) else None
-
-
-def condition_word(text: str) -> str | None:
-    for pattern, word in _CONDITIONS:
-        found = pattern.fullmatch(text)
-        if found:
-            return word(found)
-    return None
-
+from scenarios.card_reader.phrases import signed, tag_list
+from scenarios.card_reader.readers import NOTHING_AROUND, Around, paragraph_reader
 
 _READY_IF = re.compile(r"i enter ready if (?P<c>.+)|if (?P<c2>.+), i enter ready")
 _GROUP = {
@@ -86,8 +45,10 @@ def _replacement(card: dict[str, Any], who: str, word: str | None, would: str = 
     card.setdefault("replacements", []).append(entry)
 
 
-def read_entering(text: str, card: dict[str, Any], used: list[str], condition: str | None) -> bool:
+@paragraph_reader("last")
+def read_entering(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """A paragraph saying how a permanent enters the board, or how this one does (369.3), read into `card`."""
+    condition = around.condition
     text = text.rstrip(".")
     permanent = card["type"] in ("unit", "gear", "legend")  # on the board, a legend's passives apply (365.1)
     if text in ("this enters exhausted", "i enter exhausted") and card["type"] == "gear" and condition is None:
@@ -129,12 +90,11 @@ def read_entering(text: str, card: dict[str, Any], used: list[str], condition: s
     return False
 
 
-MORE_READERS.append(read_entering)
-
-
-def read_conditional_passive(text: str, card: dict[str, Any], used: list[str], condition: str | None) -> bool:
+@paragraph_reader("last")
+def read_conditional_passive(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "[Level 6][>] Your units have +1 [Might]": a passive of other units, active while the condition holds
     (824.1.b.1, 727.1.b.2), as `read_static` reads it without the condition."""
+    condition = around.condition
     if condition is None:
         return False
     before = {key: len(card.get(key, [])) for key in ("passives", "replacements", "restrictions", "played_to")}
@@ -151,9 +111,6 @@ def read_conditional_passive(text: str, card: dict[str, Any], used: list[str], c
         passive["condition"] = condition
     used.append("level: <units> have <X>")
     return True
-
-
-MORE_READERS.append(read_conditional_passive)
 
 
 @template(
@@ -179,9 +136,11 @@ def _enter_ready_this_turn(m, ctx):
 _CHOOSE_TAG = re.compile(r"as you play me, choose (?P<tags>.+)\. i gain that tag\.?")
 
 
-def read_choose_tag(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
+@paragraph_reader("first")
+def read_choose_tag(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "As you play me, choose Bird, Cat, Dog, or Poro. I gain that tag.": a choice its player makes as it is
     played (135.2.b.3), the tag the unit has while on the board (`choose_tag`, scenarios/rules/playing.py)."""
+    spell = around.spell
     found = _CHOOSE_TAG.fullmatch(text) if spell is None and card["type"] == "unit" else None
     listed = tag_list(found["tags"]) if found else None
     if listed is None or listed[1] != "or" or card.get("choose_tag"):
@@ -189,6 +148,3 @@ def read_choose_tag(text: str, card: dict[str, Any], spell: Context | None, used
     card["choose_tag"] = listed[0]
     used.append("entering: as you play me, choose a tag")
     return True
-
-
-PARAGRAPH_READERS.append(read_choose_tag)

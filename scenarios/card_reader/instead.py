@@ -2,7 +2,7 @@
 Energy]. If this is [Empowered], [Add] [2 Energy] instead", "Deal 2 to a unit at a battlefield. If you control a
 facedown card, deal 4 to it instead": if the condition holds the second sentence's instructions, else the first's
 (364.3.a), one `if` instruction (`abilities.INSTEAD`, added to). And a passive replacing a step of the combat
-cleanup: "If a combat where you are the attacker ends in a tie, recall all units instead" (`abilities.STATIC_READERS`).
+cleanup: "If a combat where you are the attacker ends in a tie, recall all units instead" (`readers`, stage "static").
 """
 
 from __future__ import annotations
@@ -10,26 +10,22 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scenarios.card_reader.abilities import INSTEAD, STATIC_READERS, Unread
+from scenarios.card_reader.abilities import INSTEAD, Unread
+from scenarios.card_reader.conditions import condition_word
 from scenarios.card_reader.effects import instructions, template
 from scenarios.card_reader.phrases import Context
+from scenarios.card_reader.readers import NOTHING_AROUND, Around, paragraph_reader
 
 _INSTEAD = re.compile(r"if (?P<c>.+?), (?P<then>.+) instead\.?")
-# the conditions these sentences state -> the condition words of the engine (`rules/board_conditions.py`, empower)
-_CONDITIONS: list[tuple[re.Pattern, Any]] = [
-    (re.compile(r"(?:this is|i'm) \[empowered\]"), lambda m, ctx: "empowered" if ctx.me == "this" else None),
-    (re.compile(r"it's your beginning phase"), lambda m, ctx: "your beginning phase"),
-    (re.compile(r"you control a facedown card"), lambda m, ctx: "you control a facedown card"),
-    (re.compile(r"you control (?P<n>\d+) or more runes"), lambda m, ctx: f"you control {m['n']} or more runes"),
-]
+_EMPOWERED = re.compile(r"(?:this is|i'm) \[empowered\]")
 
 
 def _condition(text: str, ctx: Context) -> str | None:
-    for pattern, word in _CONDITIONS:
-        found = pattern.fullmatch(text)
-        if found:
-            return word(found, ctx)
-    return None
+    """The condition word of "if <text>": of the source itself ("if I'm [Empowered]", only where "I" is the card,
+    rules of empower) or one of the board's (`conditions`)."""
+    if _EMPOWERED.fullmatch(text):
+        return "empowered" if ctx.me == "this" else None
+    return condition_word(text)
 
 
 _ITS_STATE = re.compile(r"it's (?P<s>attacking|defending|\[empowered\]|stunned|buffed|\[mighty\])")
@@ -85,7 +81,8 @@ _TIE = re.compile(
 )
 
 
-def _read_tie(text: str, card: dict[str, Any], used: list[str]) -> bool:
+@paragraph_reader("static")
+def _read_tie(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "If a combat where you are the attacker ends in a tie, recall all units instead": a replacement effect (369,
     370) of the combat cleanup's step 3d, which recalls the attackers when units of both players remain at the
     battlefield (466.1.a.2; that is a tie, 740.3.a), in a combat its controller attacks in. "All units" are the
@@ -101,6 +98,3 @@ def _read_tie(text: str, card: dict[str, Any], used: list[str]) -> bool:
     card.setdefault("replacements", []).append({"would": "recall_attackers", "to": {"who": "you"}, "instead": instead})
     used.append("static: if a combat you attack in ends in a tie, <instead>")
     return True
-
-
-STATIC_READERS.append(_read_tie)

@@ -12,10 +12,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scenarios.card_reader.abilities import INSTEAD, STATIC_READERS
+from scenarios.card_reader.abilities import INSTEAD
 from scenarios.card_reader.amounts import measure
 from scenarios.card_reader.effects import _ref, instructions, template
 from scenarios.card_reader.phrases import CHOSEN_BATTLEFIELD, compares_me, target_spec
+from scenarios.card_reader.readers import NOTHING_AROUND, Around, paragraph_reader
 from scenarios.token_kinds import UNIT_TOKENS
 
 _UP_TO = {"2": 2, "two": 2, "3": 3, "three": 3}  # "up to N": N different units
@@ -211,7 +212,8 @@ def _to_the_chosen(m, ctx, chosen: dict[str, Any]):
 _CANT_MOVE = {"i can't move to base": "no_move_to_base", "units can't move to base": "units_no_move_to_base"}
 
 
-def _read_cant_move(text: str, card: dict[str, Any], used: list[str]) -> bool:
+@paragraph_reader("static")
+def _read_cant_move(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "I can't move to base", "Units can't move to base": a restriction on moves to a base, by any means but a
     Recall, which is not a move (449.1, 054.1, 456.3). Not an Equipment's: its "I" is the equipped unit."""
     word = _CANT_MOVE.get(text)
@@ -220,9 +222,6 @@ def _read_cant_move(text: str, card: dict[str, Any], used: list[str]) -> bool:
     card.setdefault("restrictions", []).append(word)
     used.append("move: can't move to base")
     return True
-
-
-STATIC_READERS.append(_read_cant_move)
 
 
 _ALONE_THERE = re.compile(

@@ -5,12 +5,11 @@ instruction executes (364.3.a), its `then` if it holds, its `else` (the "Otherwi
     if it is <state>, <instructions>     {op: if_it, it: <the object "it" names>, state, then}
     if it was an enemy unit, <instrs>    {op: if_it, it, state: "was enemy" | "was friendly", then}
     if it has N might or less, <instructions>   {op: if_amount, amount: might_of:<it>, at_most: N, then}
-    if you control a <tag>, <instructions>   {op: if, condition: "you control a <Tag>", then} (the condition word
-                                         `rules/discounts.py` registers, 133.8); "a facedown card" likewise
+    if you control <condition>, <instrs>   {op: if, condition: <its word in `conditions`>, then} ("a <tag>",
+                                         "a facedown card", "N or more/fewer runes")
     if you have N+ <units>, <instructions>   {op: if_amount, amount: {count: your units ...}, at_least: N, then}
     if you control N or more <objects>, <instructions>   the same, over what you control ("two or more gear")
     <instructions> if your units have all of the following tags among them — <tags>   {op: if, condition: <word>}
-    if you control N or more/fewer runes, <instructions>   {op: if, condition: "you control N or fewer runes"}
     if i'm at a battlefield, <instructions>  {op: if, condition: "at a battlefield"}; "there" in it is where I am
     <instructions> if it has N might or less   {op: if_amount, amount: might_of:<it>, at_most: N, then}
     if an enemy unit is alone here, <instructions>   {op: if_amount, amount: {count: enemy units here}, 1 to 1}
@@ -25,8 +24,9 @@ from typing import Any
 
 from scenarios.card_reader.abilities import INSTEAD
 from scenarios.card_reader.amounts import counted
+from scenarios.card_reader.conditions import condition_word
 from scenarios.card_reader.effects import instructions, template
-from scenarios.card_reader.phrases import UNIT_TAGS, Context, number, tag_list
+from scenarios.card_reader.phrases import Context, number, tag_list
 from scenarios.rules.board_conditions import TAG_SETS, tags_word
 
 _STATES = r"attacking|defending|\[empowered\]|stunned|buffed|\[mighty\]"  # the states `if_it` knows
@@ -91,18 +91,18 @@ def _if_it_has_might(m, ctx):
     return [{"op": "if_amount", "amount": f"might_of:{it}", bound: int(m["n"]), "then": then}]
 
 
-@template(
-    "if you control a <tag>",
-    r"if you control an? (?P<tag>" + "|".join(UNIT_TAGS) + r"|facedown card(?: at a battlefield)?), (?P<then>.+)",
-)
-def _if_you_control_a(m, ctx):
-    """ "If you control a Poro, buff me and draw 1": checked as it resolves (364.3.a), a unit with the tag (133.8).
-    "If you control a facedown card at a battlefield": every Facedown Zone is a battlefield's (107.3.a)."""
-    then = instructions(m["then"], ctx, [])
-    if then is None:
+@template("if you control <condition>", r"if (?P<c>you control [^,]+), (?P<then>.+)")
+def _if_you_control(m, ctx):
+    """ "If you control a Poro, buff me and draw 1", "If you control 4 or fewer runes, deal 2 to all enemy units
+    here": a condition of `conditions` (the Poro: a unit with the tag, 133.8; the runes on the board its controller
+    controls, 105), checked as it resolves (364.3.a)."""
+    word = condition_word(m["c"])
+    saved = dict(ctx.targets)
+    then = instructions(m["then"], ctx, []) if word else None
+    if not then or ctx.targets != saved:  # a choice alone ("choose an enemy gear."): the rest is not inside it
+        ctx.targets = saved
         return None
-    what = f"a {UNIT_TAGS.get(m['tag'], 'facedown card')}"
-    return [{"op": "if", "condition": f"you control {what}", "then": then}]
+    return [{"op": "if", "condition": word, "then": then}]
 
 
 @template("if you have N+ <units>", r"if you have (?P<n>\d+)\+ (?P<what>units(?: .+)?), (?P<then>.+)")
@@ -142,23 +142,6 @@ def _if_alone_here(m, ctx):
         return None
     alone = {"count": {"who": f"{m['s'] or m['t']} unit", "where": "here"}}
     return [{"op": "if_amount", "amount": alone, "at_least": 1, "at_most": 1, "then": then}]
-
-
-@template(
-    "if you control N or more/fewer runes",
-    r"if you control (?P<n>\d+|two|three|four|five) or (?P<side>more|fewer) runes, (?P<then>.+)",
-)
-def _if_you_control_runes(m, ctx):
-    """ "If you control 4 or fewer runes, deal 2 to all enemy units here": the runes on the board its controller
-    controls (105), counted as it resolves (364.3.a): the condition word `rules/board_conditions.py` registers."""
-    n = number(m["n"])
-    registered = n is not None and (0 if m["side"] == "fewer" else 1) <= n <= 12  # the words registered
-    saved = dict(ctx.targets)
-    then = instructions(m["then"], ctx, []) if registered else None
-    if not then or ctx.targets != saved:  # a choice alone ("choose an enemy gear."): the rest is not inside it
-        ctx.targets = saved
-        return None
-    return [{"op": "if", "condition": f"you control {n} or {m['side']} runes", "then": then}]
 
 
 @template("if i'm at a battlefield", r"(?:then, )?if (?:i'm|i am) at a battlefield, (?P<then>.+)")

@@ -1,11 +1,12 @@
 """Per-player and per-opponent text: "each player kills one of their units", "each player discards their hand,
 then draws 4", "each player channels 1 rune exhausted" (`each_player`, performed by each player in Turn Order,
 303.2.a); conditions about an opponent ("if an opponent's score is within 3 points of the Victory Score", "if an
-opponent controls a battlefield" / "a stunned unit"), on an instruction, a discount or entering ready; and
-triggers on an opponent's turn ("when you play a spell on an opponent's turn").
+opponent controls a battlefield" / "a stunned unit") on an instruction (their words are `conditions`', which also
+reads them on a discount or entering ready); and triggers on an opponent's turn ("when you play a spell on an
+opponent's turn").
 
-Registered through the shared grammar: `effects.template` (instructions), `abilities.PARAGRAPH_READERS` (whole
-paragraphs: a conditional discount or entering ready, a trigger with a condition on whose turn it is).
+Registered through the shared grammar: `effects.template` (instructions), `readers` (whole paragraphs, stage
+"first": a trigger with a condition on whose turn it is).
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scenarios.card_reader.abilities import INSTEAD, PARAGRAPH_READERS, TRIGGERS, Unread, read_trigger
+from scenarios.card_reader import conditions
+from scenarios.card_reader.abilities import INSTEAD, TRIGGERS, Unread, read_trigger
 from scenarios.card_reader.effects import instructions, template
-from scenarios.card_reader.entering import enters_ready_if
-from scenarios.card_reader.phrases import Context, icons_cost
+from scenarios.card_reader.phrases import Context
+from scenarios.card_reader.readers import NOTHING_AROUND, Around, paragraph_reader
 
 _WHO = {"each player": "each", "each opponent": "opponents", "each other player": "others"}
 
@@ -115,7 +117,8 @@ _CHOOSING: dict[str, dict[str, Any]] = {
 }
 
 
-def read_each_chooses(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
+@paragraph_reader("first")
+def read_each_chooses(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "Each player chooses a unit they control. Kill the rest.": `each_chooses`, then what it says of them."""
     said = _CHOOSING.get(text.rstrip("."))
     if said is None or card["type"] != "spell":
@@ -218,56 +221,20 @@ def _choose_from_their_hand(m, ctx):
     return [{"op": "choose_from_hand", "of": slot, "card": card, "then": m["then"]}]
 
 
-_WITHIN = r"an opponent's score is within (?P<n>[1-7]) points? of the victory score"
-_OPPONENT = rf"(?:{_WITHIN}|an opponent controls (?P<what>a battlefield|a stunned unit))"
-
-
-def opponent_condition(found: re.Match) -> str:
-    """The condition word (`scenarios/rules/players.py`) the matched "if <condition>" says."""
-    if found["n"]:
-        return f"an opponent within {found['n']} points of the victory score"
-    return f"an opponent controls {found['what']}"
-
-
-@template("if <an opponent ...>", rf"if {_OPPONENT}, (?P<rest>.+)")
+@template("if <an opponent ...>", rf"if {conditions.OPPONENT}, (?P<rest>.+)")
 def _if_opponent(m, ctx):
     """ "If an opponent's score is within 3 points of the Victory Score, ready me and gain 3 XP" (364.3.a)."""
     then = instructions(m["rest"], ctx, [])
-    return None if then is None else [{"op": "if", "condition": opponent_condition(m), "then": then}]
-
-
-_CONDITIONAL_STATIC = re.compile(
-    rf"if {_OPPONENT}, (?:(?:this costs|i cost) (?P<cost>(?:\[[^\]]+\])+) less(?P<and> and enter ready)?"
-    r"|(?P<ready>i enter ready))\.?"
-)
-
-
-def read_conditional_static(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
-    """ "If an opponent controls a battlefield, I enter ready"; "If ..., this costs [2 energy] less" (a discount
-    while the condition holds, 356.4); "If ..., I cost [2 energy] less and enter ready": conditional passives
-    (364.3.a), the condition checked as the card is played or enters."""
-    found = _CONDITIONAL_STATIC.fullmatch(text)
-    if not found:
-        return False
-    word = opponent_condition(found)
-    if found["cost"]:
-        cost = icons_cost(found["cost"])
-        if cost is None or set(cost) - {"energy", "power"}:
-            raise Unread(text)
-        card.setdefault("discounts", []).append({**cost, "condition": word})
-        used.append("static: if <an opponent ...>, this costs less")
-    if found["ready"] or found["and"]:
-        if card["type"] not in ("unit", "gear"):
-            raise Unread(text)
-        enters_ready_if(card, word)
-        used.append("static: if <an opponent ...>, I enter ready")
-    return True
+    return None if then is None else [{"op": "if", "condition": conditions.opponent_condition(m), "then": then}]
 
 
 _ON_AN_OPPONENTS_TURN = re.compile(r"when you play an? (?P<t>spell|unit|gear|card) on an opponent's turn, (?P<body>.+)")
 
 
-def read_on_an_opponents_turn(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
+@paragraph_reader("first")
+def read_on_an_opponents_turn(
+    text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND
+) -> bool:
     """ "When you play a spell on an opponent's turn, ...": a trigger on playing it whose condition is that the
     Turn Player is an opponent (304), checked as the event happens."""
     found = _ON_AN_OPPONENTS_TURN.fullmatch(text)
@@ -287,7 +254,8 @@ _IF_AT_THE_START = re.compile(
 )
 
 
-def read_if_at_the_start(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
+@paragraph_reader("first")
+def read_if_at_the_start(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "If you control fewer runes than an opponent at the start of your Beginning Phase, give me +1 [Might] this
     turn": a trigger at the start of the Beginning Phase (315.2.a.1) whose condition is checked as it triggers."""
     found = _IF_AT_THE_START.fullmatch(text)
@@ -329,4 +297,3 @@ TRIGGERS.extend(
         ),
     ]
 )
-PARAGRAPH_READERS.extend((read_conditional_static, read_on_an_opponents_turn, read_if_at_the_start, read_each_chooses))

@@ -13,20 +13,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scenarios.card_reader.abilities import (
-    _I_HAVE,
-    INSTEAD,
-    PARAGRAPH_READERS,
-    STATIC_READERS,
-    TRIGGERS,
-    Unread,
-    _keywords,
-    read_deathknell,
-    read_static,
-)
+from scenarios.card_reader.abilities import _I_HAVE, INSTEAD, TRIGGERS, Unread, _keywords, read_deathknell, read_static
 from scenarios.card_reader.effects import template
 from scenarios.card_reader.keywords import add_equip
 from scenarios.card_reader.phrases import COST_WORDS, ability_cost, reference, signed
+from scenarios.card_reader.readers import NOTHING_AROUND, Around, paragraph_reader
 
 ADDED: list = [
     (
@@ -66,7 +57,10 @@ def _empower(m, ctx):
 _EMPOWERED_DEATHKNELL = re.compile(r"\[empowered\]\[>\]\[>>\]\[deathknell\]\[>\] (?P<rest>.+)")
 
 
-def read_empowered_deathknell(text: str, card: dict[str, Any], spell, used: list[str]) -> bool:
+@paragraph_reader("first")
+def read_empowered_deathknell(
+    text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND
+) -> bool:
     """ "[Empowered][>][>>][Deathknell][>] Channel 2 runes exhausted.": a Deathknell that is the dependent ability of
     Empowered (828.1.b.1: "While I have the Empowered status, this card gains '[Deathknell] ...'"), so it triggers
     when the card dies while Empowered (808.1.c): the trigger's condition `empowered`, asked as it dies, of the
@@ -81,13 +75,11 @@ def read_empowered_deathknell(text: str, card: dict[str, Any], spell, used: list
     return True
 
 
-PARAGRAPH_READERS.append(read_empowered_deathknell)
-
-
 _EITHER_EMPOWER = re.compile(r"\[empower\] — (?P<first>.+?) or (?P<second>.+)")
 
 
-def read_empower_either(text: str, card: dict[str, Any], spell, used: list[str]) -> bool:
+@paragraph_reader("first")
+def read_empower_either(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "[Empower] — [1 Energy] or [Body rune]" ("Pay either cost: Empower me. Use only if not Empowered."): each cost
     the ability may be paid with is an Empower ability of its own (827.1.c.1: "[Cost]: Empower this. Play only if
     not Empowered."; 827.3: instances of Empower are activated separately, each for its cost)."""
@@ -110,13 +102,11 @@ def read_empower_either(text: str, card: dict[str, Any], spell, used: list[str])
     return True
 
 
-PARAGRAPH_READERS.append(read_empower_either)
-
-
 _GAINED_XP = re.compile(r"if you've gained xp this turn, (?P<rest>i have .+)")
 
 
-def read_gained_xp_passive(text: str, card: dict[str, Any], used: list[str]) -> bool:
+@paragraph_reader("static")
+def read_gained_xp_passive(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "If you've gained XP this turn, I have +1 [Might] and [Ganking]": a passive of its own active while its
     controller has gained XP this turn (730.1; 364.3.a), the condition word "gained xp this turn"."""
     found = _GAINED_XP.fullmatch(text.rstrip("."))
@@ -135,19 +125,20 @@ def read_gained_xp_passive(text: str, card: dict[str, Any], used: list[str]) -> 
     return True
 
 
-STATIC_READERS.append(read_gained_xp_passive)
-
-
 _EMPOWERED_INSTEAD = re.compile(
     r"(?P<first>.+ have [+-]\d+ might)\. if (?:i'm|this is) \[empowered\], they have (?P<sign>[+-])(?P<n>\d+) might"
     r" instead\.?"
 )
 
 
-def read_empowered_instead_passive(text: str, card: dict[str, Any], spell, used: list[str]) -> bool:
+@paragraph_reader("first")
+def read_empowered_instead_passive(
+    text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND
+) -> bool:
     """ "Your units have +1 [Might]. If I'm [Empowered], they have +2 [Might] instead.": one passive while the card
     is not Empowered and, while it is, the same passive giving the other amount (364.3.a; 828.1.b.1: the Empowered
     status of the card with the passive)."""
+    spell = around.spell
     found = _EMPOWERED_INSTEAD.fullmatch(text)
     if not found or spell is not None:
         return False
@@ -164,13 +155,11 @@ def read_empowered_instead_passive(text: str, card: dict[str, Any], spell, used:
     return True
 
 
-PARAGRAPH_READERS.append(read_empowered_instead_passive)
-
-
 _EQUIP_COST = re.compile(r"\[equip\] — (?P<cost>[^(]+?)")
 
 
-def read_equip_cost(text: str, card: dict[str, Any], spell, used: list[str]) -> bool:
+@paragraph_reader("first")
+def read_equip_cost(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "[Equip] — [Order rune], Kill a friendly unit" / "[Equip] — Spend 1 XP": Equip with a cost of words, which may
     hold non-resource costs (818.1.c.3); short for "[Cost]: Attach this gear to a unit you control" (818.1.c.2).
     Equip with only icons is `keywords.keyword_prefix`'s."""
@@ -183,9 +172,6 @@ def read_equip_cost(text: str, card: dict[str, Any], spell, used: list[str]) -> 
     add_equip(card, cost)
     used.append("equip: [Equip] — <cost>")
     return True
-
-
-PARAGRAPH_READERS.append(read_equip_cost)
 
 
 # "[Add] [2 Energy]. Use only to play spells.": the resources the Add puts in the pool pay only for those

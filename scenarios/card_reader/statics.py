@@ -3,7 +3,7 @@ damage", "I can't be chosen by enemy spells and abilities") and conditional pass
 ("While you have another unit here, I have +1 [Might]", "I have +2 [Might] while I'm attacking with another
 unit", "... unless I'm in combat"; 364.3.a). The engine performs them in `scenarios/rules/restrictions.py`.
 
-Registered in `abilities.STATIC_READERS`; each reader returns True when it read the paragraph, False when it is not of
+Registered in `readers` (stage "static"); each reader returns True when it read the paragraph, False when it is not of
 its shape, and raises Unread when it is of its shape but a part of it is not understood.
 """
 
@@ -13,10 +13,11 @@ import re
 from typing import Any
 
 from scenarios import kernel
-from scenarios.card_reader.abilities import STATIC_READERS, Unread, read_static, read_trigger, read_with_condition
+from scenarios.card_reader.abilities import Unread, read_static, read_trigger, read_with_condition
 from scenarios.card_reader.effects import _ref, template
 from scenarios.card_reader.keywords import engine_keyword
 from scenarios.card_reader.phrases import signed
+from scenarios.card_reader.readers import NOTHING_AROUND, Around, paragraph_reader
 
 _UNITS = (
     r"(?P<who>your other units|your units|other friendly units|friendly units|enemy units|other units|units)"
@@ -52,7 +53,8 @@ def _equipment(card: dict[str, Any]) -> bool:
     return "Equipment" in card.get("tags", [])
 
 
-def _read_restriction(text: str, card: dict[str, Any], used: list[str]) -> bool:
+@paragraph_reader("static")
+def _read_restriction(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "I don't deal combat damage", "Enemy units here with less Might than me don't deal combat damage": a
     passive of the objects named, putting the restriction on them while the card is on the board (365.1)."""
     found = _RESTRICTION.fullmatch(text)
@@ -79,7 +81,8 @@ _QUALIFIED = re.compile(
 )
 
 
-def _read_qualified(text: str, card: dict[str, Any], used: list[str]) -> bool:
+@paragraph_reader("static")
+def _read_qualified(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "Other buffed friendly units at my battlefield have +2 [Might]", "Your token units have +1 [Might]": the
     passive of the plain phrase (`abilities`), over the units in those states (702.2.a buffed, 185 tokens, 828
     Empowered; "at my battlefield": where I am, if that is a battlefield)."""
@@ -103,7 +106,8 @@ def _read_qualified(text: str, card: dict[str, Any], used: list[str]) -> bool:
     return True
 
 
-def _read_not_played_here(text: str, card: dict[str, Any], used: list[str]) -> bool:
+@paragraph_reader("static")
+def _read_not_played_here(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "Units can't be played here", a battlefield's: a passive of the battlefield itself (053.3: its "here")."""
     if text != "units can't be played here" or card["type"] != "battlefield":
         return False
@@ -112,7 +116,8 @@ def _read_not_played_here(text: str, card: dict[str, Any], used: list[str]) -> b
     return True
 
 
-def _read_ignore_tank(text: str, card: dict[str, Any], used: list[str]) -> bool:
+@paragraph_reader("static")
+def _read_ignore_tank(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "You ignore [Tank] while assigning combat damage here": a passive of its controller's, at the card's place,
     freeing the assignment from Tank's order (815.1.b)."""
     if text != "you ignore [tank] while assigning combat damage here" or _equipment(card):
@@ -139,7 +144,10 @@ def _prevent_spell_and_ability_damage(m, ctx):
     ]
 
 
-def _read_players_restriction(text: str, card: dict[str, Any], used: list[str]) -> bool:
+@paragraph_reader("static")
+def _read_players_restriction(
+    text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND
+) -> bool:
     """ "Opponents can't gain points", "Players only channel 1 rune at the start of their Channel Phase": a passive
     of the players named (their point of view is the card's, 190.6.d
     for a battlefield), read only behind a condition or on its own."""
@@ -158,7 +166,8 @@ _AGAIN = re.compile(
 )
 
 
-def _read_additional_time(text: str, card: dict[str, Any], used: list[str]) -> bool:
+@paragraph_reader("static")
+def _read_additional_time(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "Your [Deathknell] effects trigger an additional time" (808.1.c.1), "Your conquer effects for conquering
     here trigger an additional time" (383.4.c.3): a passive over the abilities of the cards its controller
     controls (`rules/retrigger.py`)."""
@@ -178,7 +187,8 @@ def _read_additional_time(text: str, card: dict[str, Any], used: list[str]) -> b
 _WITH_KEYWORD = re.compile(r"(?P<units>.*units(?: here)?) with \[(?P<kw>[a-z-]+)\] (?P<rest>have .+)")
 
 
-def _read_with_keyword(text: str, card: dict[str, Any], used: list[str]) -> bool:
+@paragraph_reader("static")
+def _read_with_keyword(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "Units here with [Temporary] have [Shield]": the passive of "units here have [Shield]" (`abilities`), over
     the units that have the keyword now."""
     found = _WITH_KEYWORD.fullmatch(text)
@@ -201,7 +211,8 @@ _NO_DAMAGE = re.compile(
 )
 
 
-def _read_no_damage(text: str, card: dict[str, Any], used: list[str]) -> bool:
+@paragraph_reader("static")
+def _read_no_damage(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "I don't take damage", "Prevent all damage that enemy spells and abilities would deal to me": a replacement
     effect (369.1) of its damage by nothing, all of it prevented (437.1, 437.3.c)."""
     found = _NO_DAMAGE.fullmatch(text)
@@ -284,7 +295,8 @@ def _condition(printed: str, negated: bool) -> str:
     raise Unread(printed)
 
 
-def _read_conditional(text: str, card: dict[str, Any], used: list[str]) -> bool:
+@paragraph_reader("static")
+def _read_conditional(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "While <condition>, <passive>", "<passive> while <condition>": the passive is active exactly while the
     condition holds (364.3.a); "<passive> unless <condition>": while it does not. Only passives and replacement
     effects (368.1) may be conditional this way: anything else the rest reads into is refused."""
@@ -334,7 +346,10 @@ def _unchoosable_this_turn(m, ctx):
     return None if what is None else [{"op": "restrict", "what": what, "restriction": "unchoosable_by_enemy"}]
 
 
-def _read_while_you_control_here(text: str, card: dict[str, Any], used: list[str]) -> bool:
+@paragraph_reader("static")
+def _read_while_you_control_here(
+    text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND
+) -> bool:
     """ "While you control this battlefield, when you play a spell, ...": a battlefield's triggered ability that
     triggers only while its controller controls it (the condition word of rules/discounts.py, 188); "you" is that
     player (190.6.d)."""
@@ -345,19 +360,3 @@ def _read_while_you_control_here(text: str, card: dict[str, Any], used: list[str
         raise Unread(found["rest"])
     used.append("static: while you control this battlefield, <trigger>")
     return True
-
-
-STATIC_READERS.extend(
-    [
-        _read_while_you_control_here,
-        _read_with_keyword,
-        _read_qualified,
-        _read_restriction,
-        _read_not_played_here,
-        _read_ignore_tank,
-        _read_no_damage,
-        _read_players_restriction,
-        _read_additional_time,
-        _read_conditional,
-    ]
-)

@@ -34,9 +34,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scenarios.card_reader.abilities import PARAGRAPH_READERS, TRIGGERS, Unread, _trigger_head, read_trigger
+from scenarios.card_reader.abilities import TRIGGERS, Unread, _trigger_head, read_trigger
 from scenarios.card_reader.effects import template
-from scenarios.card_reader.phrases import UNIT_TAGS, Context
+from scenarios.card_reader.phrases import UNIT_TAGS
+from scenarios.card_reader.readers import NOTHING_AROUND, Around, paragraph_reader
 from scenarios.card_reader.text import sentences
 from scenarios.rules.board_conditions import TAG_SETS, tags_word
 from scenarios.token_kinds import UNIT_TOKENS
@@ -66,9 +67,13 @@ _VERB = "(?:" + "|".join(_EVENTS) + ")"
 _LISTED = re.compile(rf"when (?:this|i) (?:is|am) (?P<list>{_VERB}(?:, {_VERB})*,? or {_VERB}), (?P<body>.+)")
 
 
-def read_played_discarded_or_killed(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
+@paragraph_reader("first")
+def read_played_discarded_or_killed(
+    text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND
+) -> bool:
     """ "When this is played, discarded, or killed, draw 1": one triggered ability of three events (375), its
     commas those of the list."""
+    spell = around.spell
     found = _LISTED.fullmatch(text) if spell is None else None
     if found is None:
         return False
@@ -176,10 +181,12 @@ def _starts_a_trigger(sentence: str) -> bool:
     return bool(comma) and _trigger_head(head) is not None
 
 
-def read_several_triggers(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
+@paragraph_reader("first")
+def read_several_triggers(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """A paragraph of a permanent with two or more triggered abilities, each sentence opening with its own known
     condition beginning a new one (375: each is its own ability); the sentences between belong to the one
     before. False when the paragraph holds one trigger only."""
+    spell = around.spell
     if spell is not None:
         return False
     parts: list[list[str]] = []
@@ -242,11 +249,15 @@ def _while_word(text: str, card: dict[str, Any]) -> tuple[re.Match, str] | None:
     return found, tags_word(said[0])
 
 
-def read_while_at_a_battlefield(text: str, card: dict[str, Any], spell: Context | None, used: list[str]) -> bool:
+@paragraph_reader("first")
+def read_while_at_a_battlefield(
+    text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND
+) -> bool:
     """ "Once each turn, when an enemy unit dies while I'm at a battlefield, ...", "When you play a unit during a
     showdown, ...", "When I attack while your units have all 4 tags, ...": a trigger condition that holds only
     while its source is at a battlefield, while a showdown is under way, or while its player's units have the tags
     the card listed (383.2.c: evaluated as the event happens), the condition word on the trigger."""
+    spell = around.spell
     reading = _while_word(text, card) if spell is None else None
     if reading is None:
         return False
@@ -256,6 +267,3 @@ def read_while_at_a_battlefield(text: str, card: dict[str, Any], spell: Context 
         raise Unread(text)
     used.append(f"trigger: {found.groupdict().get('while') or 'while your units have all N tags'}")
     return True
-
-
-PARAGRAPH_READERS.extend((read_several_triggers, read_while_at_a_battlefield, read_played_discarded_or_killed))
