@@ -132,7 +132,9 @@ def _triggered(game: Game, source, index, trigger, event: Event, leaving, rule=N
         if not _condition_holds(game, source, trigger, event, controller, because):
             return None
     if trigger.limit == "once_per_turn":
-        mark = (source.id, index, controller)
+        # once for the object, whoever controls it now (a battlefield taken mid-turn: 383.3.e.1); a new object
+        # after a zone change is another (124)
+        mark = ("trigger", source.id, source.incarnation, index)
         if mark in game.trigger_marks:
             return None
         game.trigger_marks = (*game.trigger_marks, mark)
