@@ -229,6 +229,7 @@ def _otherwise_dropped(d: dict) -> None:
 def _condition_always(d: dict) -> None:
     if "when" in d and "control a" in str(d.get("condition")):  # a trigger's condition (383.2.a.1)
         d.pop("condition")
+        d.pop("if_clause", None)
     effects = d.get("effects")
     if isinstance(effects, list):
         d["effects"] = [
