@@ -430,6 +430,9 @@ class TypedQueries(Protocol):
     def has_keyword(self, game: Any, obj: Any, keyword: str) -> bool:
         """scenarios.rules.layers.has_keyword"""
 
+    def hidden_play_location(self, game: Any, item: Any) -> str:
+        """scenarios.rules.effect_plays.hidden_play_location"""
+
     def impossible(self, game: Any, run: Any, text: str, rule: str | None = ...) -> None:
         """scenarios.rules.instructions.impossible"""
 

@@ -14,7 +14,8 @@ are still offered (356.1.b.3). A unit whose Power cost can't be paid is not play
 from __future__ import annotations
 
 from scenarios.game import Game
-from scenarios.kernel import Refusal, calc, choose, do, instruction, query
+from scenarios.kernel import Refusal, calc, choose, do, instruction, note, query
+from scenarios.trace import StepKind
 
 
 def _locations(game: Game, player: str, unit) -> list[str]:
@@ -39,9 +40,25 @@ def op_play_from(game: Game, run, ins) -> None:
             if problem is not None:
                 calc.impossible(game, run, f"{unit_id}'s Power cost can't be paid: {problem.message}", "356.1.b.2")
                 continue
-        place = play_location(game, unit, player, ins.get("to", "choose"), None)
+        to = ins.get("to", "choose")
+        hidden = run.item.hidden_at is not None and to == "choose"
+        place = hidden_play_location(game, run.item) if hidden else play_location(game, unit, player, to, None)
         ignoring = "energy" if ins.get("ignoring") == "energy" else "cost"
         do.play_by_effect(game, unit, player, place, run.item.label, ignoring, because=run.because)
+
+
+@query("hidden_play_location")
+def hidden_play_location(game: Game, item) -> str:
+    """Where a unit a hidden spell or a hidden permanent's play effect plays must enter: the battlefield it was hidden
+    at (811.1.d.3)."""
+    note(
+        game,
+        StepKind.EFFECT,
+        "hidden",
+        f"{item.label}: played from hidden at {item.hidden_at}, the unit it plays enters there",
+        "811.1.d.3",
+    )
+    return item.hidden_at
 
 
 @query("play_location")

@@ -54,6 +54,8 @@ def _location(game: Game, run, ins, player: str, definition: Card) -> str | None
         event = run.item.trigger.event if run.item.trigger is not None else None
         place = event.location if event is not None else None
         return place if place == "base" or (place is not None and game.is_battlefield(place)) else None
+    if run.item.hidden_at is not None:  # played by a hidden spell or a hidden permanent's play effect (811.1.d.3)
+        return calc.hidden_play_location(game, run.item)
     options = ["base"] + [bf.id for bf in game.battlefields() if bf.battlefield_controller == player]
     return choose(game, "token_location", player, "the location the token is played to", options, "355.2.a")
 
