@@ -427,6 +427,9 @@ class TypedQueries(Protocol):
     def give_priority_to_newest(self, game: Any) -> None:
         """scenarios.rules.chain.give_priority_to_newest"""
 
+    def group_fulfils(self, game: Any, spec: Any, ids: Any) -> bool:
+        """scenarios.rules.targeting.group_fulfils"""
+
     def has_keyword(self, game: Any, obj: Any, keyword: str) -> bool:
         """scenarios.rules.layers.has_keyword"""
 
@@ -558,6 +561,9 @@ class TypedQueries(Protocol):
 
     def refs(self, game: Any, run: Any, reference: Any) -> list[str]:
         """scenarios.rules.instructions.refs"""
+
+    def regroup(self, game: Any, item: Any, slot: str, spec: Any, legal: list[str]) -> list[str]:
+        """scenarios.rules.targeting.regroup"""
 
     def remove_designations(self, game: Any) -> None:
         """scenarios.rules.combat.remove_designations"""

@@ -71,6 +71,14 @@ class TargetSpec(Strict):
     mode: int | None = None  # chosen only when the item's mode is this one (355.3; scenarios/rules/modes.py)
     # "a unit at a battlefield or a gear": a unit as the rest says, or any gear on the board (355.9.b)
     or_gear: bool = False
+    # "any number of units": one slot holding a group of different objects, zero or more (355.13), whose group
+    # requirements hold for the group as a whole (355.11): a total Might at most `total_might`, all at one
+    # battlefield (`together`, "units at a battlefield"), all of one controller (`same_controller`)
+    any_number: bool = False
+    total_might: int | None = None
+    together: bool = False
+    same_controller: bool = False
+    token: bool | None = None  # "your token units": objects made as tokens (185)
 
 
 class ObjectFilter(Strict):

@@ -226,3 +226,51 @@ def _might_and_keyword(m, ctx):
     if m["v"]:
         grant["value"] = int(m["v"])
     return [{"op": "might", "amount": int(m["n"]) * (-1 if m["sign"] == "-" else 1), "to": to}, grant]
+
+
+_GROUP = re.compile(
+    r"(?P<side>your |friendly |enemy )?(?P<token>token )?(?P<domain>(?:fury|calm|mind|body|chaos|order) )?units"
+    r"(?P<rest>(?: at a battlefield)?)(?: with total might (?P<total>\d+) or less)?"
+)
+_GROUP_TAILS = {"return": (_RETURN_TAIL,), "kill": ("",), "move": (" to (?:their|its) base", " to this battlefield")}
+
+
+@template(
+    "any number of objects",
+    r"(?P<verb>kill|return|move) any number of (?P<obj>.+?)(?P<tail>" + _RETURN_TAIL + "| to (?:their|its) base"
+    r"| to this battlefield)?",
+)
+def _any_number(m, ctx):
+    """ "Kill any number of units at a battlefield with total Might 4 or less", "Return any number of enemy Order
+    units with total Might 5 or less to their owners' hands", "Move any number of friendly units at a battlefield
+    to their base": ONE target slot holding a group of different units, zero or more (355.13), each one as the
+    plural says and the group as a whole within its requirements (355.11.a): its total Might, and "at a
+    battlefield", all at one battlefield (355.11.b's example reads Fox-Fire so). As the item resolves, a group no
+    longer within them is cut down to a subset its controller chooses (355.11.b); one instruction on all of them
+    (370.1.a.2)."""
+    found = _GROUP.fullmatch(m["obj"])
+    tail = m["tail"] or ""
+    if found is None or not any(re.fullmatch(t, tail) for t in _GROUP_TAILS[m["verb"]]):
+        return None
+    side = found["side"] or ""
+    phrase = f"a {'' if side == 'your ' else side}{found['domain'] or ''}unit{' you control' if side == 'your ' else ''}"
+    spec = target_spec(phrase + found["rest"])
+    if spec is None:
+        return None
+    spec["any_number"] = True
+    if found["token"]:
+        spec["token"] = True
+    if found["rest"]:
+        spec["together"] = True
+    if found["total"]:
+        spec["total_might"] = int(found["total"])
+    if m["verb"] != "move":
+        return [_op(m["verb"], [ctx.slot(spec)])]
+    if tail == " to this battlefield":  # where I am as it executes; the units elsewhere (355.4.a)
+        if ctx.card_type == "spell" or ctx.me != "this" or spec.get("where") is not None:
+            return None
+        spec["where"] = "not_here"
+        return [{"op": "move", "what": ctx.slot(spec), "to": "here"}]
+    if spec.get("where") != "battlefield":  # to base: units at a battlefield only (355.4.a)
+        return None
+    return [{"op": "move", "what": ctx.slot(spec), "to": "base"}]

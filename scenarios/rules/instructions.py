@@ -93,6 +93,8 @@ def _still_legal(game: Game, item: ChainItem, slot: str, targets: dict) -> list[
                 ("359.3.e.2", "359.3.e.5"),
                 objects=[reference[0]],
             )
+    if spec is not None and spec.any_number:  # the group as a whole, checked again (355.11.b)
+        return calc.regroup(game, item, slot, spec, legal)
     return legal
 
 

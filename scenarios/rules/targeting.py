@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 
 from scenarios.game import Game
-from scenarios.kernel import Refusal, calc, query
+from scenarios.kernel import Refusal, calc, choose, query
 from scenarios.objects import Kind, Role, Targeting, Zone
 
 
@@ -64,6 +64,8 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         return False
     if spec.not_tag is not None and obj.tagged(spec.not_tag):  # "a non-Dragon unit" (133.8)
         return False
+    if spec.token is not None and (obj.definition is not None and obj.definition.type == "token") != spec.token:
+        return False  # "your token units" (185)
     if spec.side == "friendly" and obj.controller != ctx.controller:
         return False
     if spec.side == "enemy" and obj.controller == ctx.controller:
@@ -141,6 +143,39 @@ def _taken(spec, chosen: dict) -> set:
     return {ref[0] for slot in slots for ref in chosen.get(slot, ())}
 
 
+@query("group_fulfils")
+def group_fulfils(game: Game, spec, ids) -> bool:
+    """Do these objects, chosen together for an "any number of" slot, meet its group requirements (355.11):
+    a total Might at most `total_might`, all at one battlefield (`together`), all of one controller?"""
+    objs = [game.objects[i] for i in ids]
+    if spec.total_might is not None and sum(calc.might(game, o) for o in objs) > spec.total_might:
+        return False
+    if spec.together and len({o.location for o in objs}) > 1:
+        return False
+    return not spec.same_controller or len({o.controller for o in objs}) <= 1
+
+
+def _groups(game: Game, spec, legal: list[str]):
+    """Every group an "any number of" slot may choose among `legal` (355.11.a, 355.13): none, or any set of
+    different objects that meets its group requirements."""
+    yield None
+    for size in range(1, len(legal) + 1):
+        for group in itertools.combinations(legal, size):
+            if calc.group_fulfils(game, spec, group):
+                yield list(group)
+
+
+@query("regroup")
+def regroup(game: Game, item, slot: str, spec, legal: list[str]) -> list[str]:
+    """355.11.b: a group that no longer meets its requirements as the item resolves: its controller chooses a
+    subset of the original targets still legal that does, leaving out one object at a time."""
+    kept = list(legal)
+    while not calc.group_fulfils(game, spec, kept):
+        out = choose(game, "target", item.controller, f"{item.label}: a target of '{slot}' to leave out", kept, "355.11.b")
+        kept.remove(out)
+    return kept
+
+
 @query("legal_targets")
 def legal_targets(game: Game, spec, ctx: Targeting) -> list[str]:
     if spec.type == "mode":  # "choose one — • ... • ...": mode "1" to N (355.3)
@@ -183,7 +218,7 @@ def choose_targets(game: Game, specs: tuple, picks: dict, ctx: Targeting) -> dic
             continue
         here = Targeting(ctx.label, ctx.controller, ctx.source, ctx.here, ctx.hidden_at, chosen)
         if value is None:
-            if spec.optional:
+            if spec.optional or spec.any_number:  # "any number": zero chosen is a choice (355.13)
                 chosen[slot] = ()
                 continue
             if ctx.hidden_at and not legal_targets(game, spec, here):
@@ -216,6 +251,8 @@ def choose_targets(game: Game, specs: tuple, picks: dict, ctx: Targeting) -> dic
                 )
                 rule = "811.1.d.2" if hidden else "355.9"
                 raise Refusal(rule, f"{v!r} is not a legal target for '{slot}' of {ctx.label}")
+        if spec.any_number and (len(set(values)) < len(values) or not calc.group_fulfils(game, spec, values)):
+            raise Refusal("355.11.a", f"{values} do not together meet the requirements of '{slot}' of {ctx.label}")
         chosen[slot] = tuple(ref(game, v) for v in values)
     return chosen
 
@@ -272,6 +309,9 @@ def target_choices(game: Game, specs: dict, context: Targeting):
     options = []
     for slot in slots:
         legal = legal_targets(game, specs[slot], context)
+        if specs[slot].any_number:
+            options.append(list(_groups(game, specs[slot], legal)))
+            continue
         options.append(([None] if specs[slot].optional or specs[slot].mode else []) + legal)
     for combination in itertools.product(*options):
         picked = dict(zip(slots, combination))
