@@ -346,6 +346,9 @@ class TypedQueries(Protocol):
     def check_play_location(self, game: Any, player: str, card: Any, location: str, hidden_at: str | None) -> None:
         """scenarios.rules.playing.check_play_location"""
 
+    def choose_group(self, game: Any, item: Any, slot: str, spec: Any, legal: list[str]) -> tuple:
+        """scenarios.rules.targeting.choose_group"""
+
     def choose_targets(self, game: Any, specs: tuple, picks: dict, ctx: Any) -> dict:
         """scenarios.rules.targeting.choose_targets"""
 

@@ -96,6 +96,11 @@ def finalize_pending(game: Game) -> None:
             places = calc.trigger_places(game, item)
             context = Targeting(item.label, item.controller, item.source, here, item.hidden_at, chosen, places)
             options = calc.legal_targets(game, spec, context)
+            if spec.any_number:  # a group, one object at a time, zero or more (355.11.a, 355.13)
+                chosen[slot] = calc.choose_group(game, item, slot, spec, options)
+                for ref in chosen[slot]:
+                    fire_choose(game, item.controller, ref[0], "ability")
+                continue
             if not options:
                 if spec.optional:
                     chosen[slot] = ()

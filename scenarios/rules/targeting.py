@@ -165,6 +165,23 @@ def _groups(game: Game, spec, legal: list[str]):
                 yield list(group)
 
 
+@query("choose_group")
+def choose_group(game: Game, item, slot: str, spec, legal: list[str]) -> tuple:
+    """An "any number of" slot of a triggered ability, chosen one object at a time: each one that keeps the group
+    within its requirements (355.11.a), until its controller is done; none at all is a choice (355.13)."""
+    group: list[str] = []
+    while True:
+        options = [o for o in legal if o not in group and calc.group_fulfils(game, spec, [*group, o])]
+        if not options:
+            break
+        prompt = f"target for {item.label} ({slot}): one more, or done"
+        pick = choose(game, "target", item.controller, prompt, [*options, "done"], "355.13", also=("355.11.a",))
+        if pick == "done":
+            break
+        group.append(pick)
+    return tuple(calc.ref(game, o) for o in group)
+
+
 @query("regroup")
 def regroup(game: Game, item, slot: str, spec, legal: list[str]) -> list[str]:
     """355.11.b: a group that no longer meets its requirements as the item resolves: its controller chooses a

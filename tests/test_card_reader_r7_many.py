@@ -1,0 +1,115 @@
+"""Any number of targets read from card text (scenarios/card_reader/several.py, 355.11, 355.13): ONE target slot
+holding a group of different objects, zero or more, whose group requirements (total Might, one battlefield) hold for
+the group as chosen and are re-checked as it resolves. Read-card disputes 620-639 judge them with the real read
+cards, and mutants of the reading are killed by those disputes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from read_cards import read_every_card, read_every_card_changed, verdicts_with
+
+from scenarios.card_reader import CardText, read_card
+from scenarios.cards import Card
+
+MINE = sorted(
+    p
+    for p in (Path(__file__).parent / "data" / "read_card_disputes").glob("read-6[23]*.yaml")
+    if 620 <= int(p.name.split("-")[1]) <= 639
+)
+
+
+def read(text: str, kind: str = "Spell", **numbers):
+    return read_card(CardText("Some Card", kind, text, **numbers))
+
+
+@pytest.mark.parametrize(
+    ("text", "effect", "spec"),
+    [
+        (
+            "Kill any number of units at a battlefield with total Might 4 or less.",
+            {"op": "kill", "what": "target"},
+            {"type": "unit", "where": "battlefield", "any_number": True, "together": True, "total_might": 4},
+        ),
+        (
+            "Return any number of enemy Order ([Order rune]) units with total Might 5 or less to their owners' hands.",
+            {"op": "return_to_hand", "what": "target"},
+            {"type": "unit", "side": "enemy", "domain": "Order", "any_number": True, "total_might": 5},
+        ),
+        (
+            "Move any number of friendly units at a battlefield to their base.",
+            {"op": "move", "what": "target", "to": "base"},
+            {"type": "unit", "side": "friendly", "where": "battlefield", "any_number": True, "together": True},
+        ),
+    ],
+)
+def test_any_number_reads_as_one_group_slot(text, effect, spec):
+    reading = read(text, energy=2)
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    assert reading.definition["effects"] == [effect]
+    assert reading.definition["targets"] == {"target": spec}
+
+
+def test_any_number_of_token_units_to_this_battlefield_is_a_units_trigger():
+    text = "When I attack, you may move any number of your token units to this battlefield."
+    reading = read(text, "Unit", might=4, energy=4)
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    (trigger,) = reading.definition["triggers"]
+    assert trigger["effects"] == [{"op": "move", "what": "target", "to": "here"}]
+    assert trigger["targets"]["target"] == {
+        "type": "unit",
+        "side": "friendly",
+        "token": True,
+        "any_number": True,
+        "where": "not_here",
+    }
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Move any number of friendly units to their base.",  # a unit in base can't move there (355.4.a): unsaid where
+        "Move any number of your token units to this battlefield.",  # a spell has no "this battlefield"
+        "Kill any number of units with total Might 4 or less to their base.",
+        "Kill any number of gear.",
+    ],
+)
+def test_other_any_number_shapes_stay_unread(text):
+    assert read(text, energy=2).status == "unread"
+
+
+# -- the disputes and the mutants they kill ----------------------------------------------------------------------
+
+
+def _judged(definitions) -> list[str]:
+    for path in MINE:
+        assert str(yaml.safe_load(path.read_text())["rules"]["core"]) >= "2026-06-18"  # judged under Core Rules 1.4
+    return verdicts_with(definitions, MINE)
+
+
+def test_my_disputes_are_judged_under_core_rules_1_4_and_match(real_db):
+    assert len(MINE) >= 4
+    assert set(_judged(read_every_card(real_db))) == {"match"}
+
+
+@pytest.mark.parametrize(
+    ("name", "change"),
+    [
+        ("a single target", lambda d: d.pop("any_number")),
+        ("no total Might", lambda d: d.pop("total_might", None)),
+        ("not at one battlefield", lambda d: d.pop("together", None)),
+        ("any unit, not a token", lambda d: d.pop("token", None)),
+        ("any Domain", lambda d: d.pop("domain", None)),
+        ("total Might one more", lambda d: d.update(total_might=d["total_might"] + 1) if "total_might" in d else None),
+    ],
+)
+def test_my_disputes_kill_a_wrong_group_reading(real_db, name, change):
+    def mutate(mapping: dict) -> None:
+        if mapping.get("any_number"):
+            change(mapping)
+
+    assert "mismatch" in _judged(read_every_card_changed(real_db, mutate)), f"any number: {name} survives"
