@@ -253,7 +253,9 @@ def _any_number(m, ctx):
     if found is None or not any(re.fullmatch(t, tail) for t in _GROUP_TAILS[m["verb"]]):
         return None
     side = found["side"] or ""
-    phrase = f"a {'' if side == 'your ' else side}{found['domain'] or ''}unit{' you control' if side == 'your ' else ''}"
+    phrase = (
+        f"a {'' if side == 'your ' else side}{found['domain'] or ''}unit{' you control' if side == 'your ' else ''}"
+    )
     spec = target_spec(phrase + found["rest"])
     if spec is None:
         return None

@@ -188,7 +188,9 @@ def regroup(game: Game, item, slot: str, spec, legal: list[str]) -> list[str]:
     subset of the original targets still legal that does, leaving out one object at a time."""
     kept = list(legal)
     while not calc.group_fulfils(game, spec, kept):
-        out = choose(game, "target", item.controller, f"{item.label}: a target of '{slot}' to leave out", kept, "355.11.b")
+        out = choose(
+            game, "target", item.controller, f"{item.label}: a target of '{slot}' to leave out", kept, "355.11.b"
+        )
         kept.remove(out)
     return kept
 
