@@ -78,6 +78,8 @@ class TargetSpec(Strict):
     total_might: int | None = None
     together: bool = False
     same_controller: bool = False
+    max_count: int | None = None  # "up to 4 units, gear, and/or runes": at most this many in the group (355.13)
+    or_rune: bool = False  # "... and/or runes": a rune on the board too (160; a Game Object, not a permanent)
     token: bool | None = None  # "your token units": objects made as tokens (185)
 
 

@@ -53,6 +53,19 @@ def test_any_number_reads_as_one_group_slot(text, effect, spec):
     assert reading.definition["targets"] == {"target": spec}
 
 
+def test_up_to_n_units_gear_and_or_runes_reads_as_one_bounded_group():
+    reading = read("Ready up to 4 units, gear, and/or runes.", energy=2)
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    assert reading.definition["effects"] == [{"op": "ready", "what": "target"}]
+    assert reading.definition["targets"]["target"] == {
+        "type": "permanent",
+        "or_rune": True,
+        "any_number": True,
+        "max_count": 4,
+    }
+
+
 def test_any_number_of_token_units_to_this_battlefield_is_a_units_trigger():
     text = "When I attack, you may move any number of your token units to this battlefield."
     reading = read(text, "Unit", might=4, energy=4)
@@ -104,6 +117,8 @@ def test_my_disputes_are_judged_under_core_rules_1_4_and_match(real_db):
         ("not at one battlefield", lambda d: d.pop("together", None)),
         ("any unit, not a token", lambda d: d.pop("token", None)),
         ("any Domain", lambda d: d.pop("domain", None)),
+        ("no rune", lambda d: d.pop("or_rune", None)),
+        ("no count bound", lambda d: d.pop("max_count", None)),
         ("total Might one more", lambda d: d.update(total_might=d["total_might"] + 1) if "total_might" in d else None),
     ],
 )

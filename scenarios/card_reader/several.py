@@ -276,3 +276,15 @@ def _any_number(m, ctx):
     if spec.get("where") != "battlefield":  # to base: units at a battlefield only (355.4.a)
         return None
     return [{"op": "move", "what": ctx.slot(spec), "to": "base"}]
+
+
+@template("any number of objects", r"(?P<verb>ready|exhaust) up to (?P<n>\d+) units, gear, and/or runes")
+def _up_to_n_of_kinds(m, ctx):
+    """ "Ready up to 4 units, gear, and/or runes": ONE group of at most N different objects on the board, each a
+    unit, a gear or a rune (160: runes are Game Objects, chosen as the others are), zero or more (355.13); one
+    instruction on all of them (370.1.a.2)."""
+    n = int(m["n"])
+    if n < 2:
+        return None
+    spec = {"type": "permanent", "or_rune": True, "any_number": True, "max_count": n}
+    return [_op(m["verb"], [ctx.slot(spec)])]

@@ -52,7 +52,8 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
     permanent = spec.type == "permanent" and obj.kind in (Kind.UNIT, Kind.GEAR)  # "a unit or gear" (133.4.a.2)
     # "a unit at a battlefield or a gear": the unit's restrictions are not the gear's (355.9.b)
     gear_too = spec.or_gear and obj.kind == Kind.GEAR
-    if (spec.type != obj.kind and not permanent and not gear_too) or obj.zone != Zone.BOARD:
+    rune = spec.or_rune and obj.kind == Kind.RUNE  # "units, gear, and/or runes": a rune on the board (160)
+    if (spec.type != obj.kind and not permanent and not gear_too and not rune) or obj.zone != Zone.BOARD:
         return False
     if spec.domain is not None and (obj.definition is None or spec.domain not in obj.definition.domains):
         return False  # "an enemy Chaos unit": of that Domain (134.1)
@@ -75,7 +76,7 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
     location = obj.id if obj.kind == Kind.BATTLEFIELD else obj.location
     if _restricted_to_hidden(spec, ctx.hidden_at) and location != ctx.hidden_at:
         return False
-    if gear_too:  # the rest restricts the unit
+    if gear_too or rune:  # the rest restricts the unit
         return True
     at_battlefield = game.is_battlefield(obj.location)
     if spec.where == "battlefield" and not at_battlefield:
@@ -146,8 +147,11 @@ def _taken(spec, chosen: dict) -> set:
 @query("group_fulfils")
 def group_fulfils(game: Game, spec, ids) -> bool:
     """Do these objects, chosen together for an "any number of" slot, meet its group requirements (355.11):
-    a total Might at most `total_might`, all at one battlefield (`together`), all of one controller?"""
+    at most `max_count` of them, a total Might at most `total_might`, all at one battlefield (`together`), all of
+    one controller?"""
     objs = [game.objects[i] for i in ids]
+    if spec.max_count is not None and len(objs) > spec.max_count:
+        return False
     if spec.total_might is not None and sum(calc.might(game, o) for o in objs) > spec.total_might:
         return False
     if spec.together and len({o.location for o in objs}) > 1:
@@ -271,7 +275,8 @@ def choose_targets(game: Game, specs: tuple, picks: dict, ctx: Targeting) -> dic
                 rule = "811.1.d.2" if hidden else "355.9"
                 raise Refusal(rule, f"{v!r} is not a legal target for '{slot}' of {ctx.label}")
         if spec.any_number and (len(set(values)) < len(values) or not calc.group_fulfils(game, spec, values)):
-            raise Refusal("355.11.a", f"{values} do not together meet the requirements of '{slot}' of {ctx.label}")
+            rule = "355.13" if spec.max_count is not None and len(values) > spec.max_count else "355.11.a"
+            raise Refusal(rule, f"{values} do not together meet the requirements of '{slot}' of {ctx.label}")
         chosen[slot] = tuple(ref(game, v) for v in values)
     return chosen
 
