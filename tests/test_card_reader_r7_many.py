@@ -66,6 +66,41 @@ def test_up_to_n_units_gear_and_or_runes_reads_as_one_bounded_group():
     }
 
 
+def test_a_group_to_a_single_location_reads_one_destination_of_the_group():
+    text = (
+        "Move any number of enemy units with the same controller and a total Might of 8 or less to a single location."
+    )
+    reading = read(text, energy=2)
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    assert reading.definition["effects"] == [{"op": "move", "what": "target", "to": "destination"}]
+    assert reading.definition["targets"] == {
+        "target": {"type": "unit", "side": "enemy", "any_number": True, "total_might": 8, "same_controller": True},
+        "destination": {"type": "location", "of": "target"},
+    }
+
+
+def test_the_same_controller_requirement_holds_for_the_group():
+    """Scenarios set up two players, where every enemy unit has one controller: the engine's group check itself."""
+    from types import SimpleNamespace
+
+    from scenarios.rules.targeting import group_fulfils
+    from scenarios.selectors import TargetSpec
+
+    game = SimpleNamespace(
+        objects={
+            "b1": SimpleNamespace(controller="B", location="bf1"),
+            "b2": SimpleNamespace(controller="B", location="bf2"),
+            "c1": SimpleNamespace(controller="C", location="bf1"),
+        }
+    )
+    spec = TargetSpec(any_number=True, same_controller=True)
+    assert group_fulfils(game, spec, ["b1", "b2"])
+    assert not group_fulfils(game, spec, ["b1", "c1"])
+    assert group_fulfils(game, TargetSpec(any_number=True), ["b1", "c1"])
+    assert not group_fulfils(game, TargetSpec(any_number=True, together=True), ["b1", "b2"])
+
+
 def test_any_number_of_token_units_to_this_battlefield_is_a_units_trigger():
     text = "When I attack, you may move any number of your token units to this battlefield."
     reading = read(text, "Unit", might=4, energy=4)

@@ -230,21 +230,27 @@ def _might_and_keyword(m, ctx):
 
 _GROUP = re.compile(
     r"(?P<side>your |friendly |enemy )?(?P<token>token )?(?P<domain>(?:fury|calm|mind|body|chaos|order) )?units"
-    r"(?P<rest>(?: at a battlefield)?)(?: with total might (?P<total>\d+) or less)?"
+    r"(?P<rest>(?: at a battlefield)?)(?: with (?P<same>the same controller and )?(?:a )?total might (?:of )?"
+    r"(?P<total>\d+) or less)?"
 )
-_GROUP_TAILS = {"return": (_RETURN_TAIL,), "kill": ("",), "move": (" to (?:their|its) base", " to this battlefield")}
+_GROUP_TAILS = {
+    "return": (_RETURN_TAIL,),
+    "kill": ("",),
+    "move": (" to (?:their|its) base", " to this battlefield", " to a single location"),
+}
 
 
 @template(
     "any number of objects",
     r"(?P<verb>kill|return|move) any number of (?P<obj>.+?)(?P<tail>" + _RETURN_TAIL + "| to (?:their|its) base"
-    r"| to this battlefield)?",
+    r"| to this battlefield| to a single location)?",
 )
 def _any_number(m, ctx):
     """ "Kill any number of units at a battlefield with total Might 4 or less", "Return any number of enemy Order
     units with total Might 5 or less to their owners' hands", "Move any number of friendly units at a battlefield
-    to their base": ONE target slot holding a group of different units, zero or more (355.13), each one as the
-    plural says and the group as a whole within its requirements (355.11.a): its total Might, and "at a
+    to their base", "Move any number of enemy units with the same controller and a total Might of 8 or less to a
+    single location" (one destination chosen for all, 355.4): ONE target slot holding a group of different units, zero or more (355.13), each one as the
+    plural says and the group as a whole within its requirements (355.11.a): its total Might, one controller, and "at a
     battlefield", all at one battlefield (355.11.b's example reads Fox-Fire so). As the item resolves, a group no
     longer within them is cut down to a subset its controller chooses (355.11.b); one instruction on all of them
     (370.1.a.2)."""
@@ -266,6 +272,8 @@ def _any_number(m, ctx):
         spec["together"] = True
     if found["total"]:
         spec["total_might"] = int(found["total"])
+    if found["same"]:
+        spec["same_controller"] = True
     if m["verb"] != "move":
         return [_op(m["verb"], [ctx.slot(spec)])]
     if tail == " to this battlefield":  # where I am as it executes; the units elsewhere (355.4.a)
@@ -273,6 +281,12 @@ def _any_number(m, ctx):
             return None
         spec["where"] = "not_here"
         return [{"op": "move", "what": ctx.slot(spec), "to": "here"}]
+    if tail == " to a single location":  # one destination for all, where none of them is (355.4, 355.4.a)
+        if "destination" in ctx.targets:
+            return None
+        group = ctx.slot(spec)
+        ctx.targets["destination"] = {"type": "location", "of": group}
+        return [{"op": "move", "what": group, "to": "destination"}]
     if spec.get("where") != "battlefield":  # to base: units at a battlefield only (355.4.a)
         return None
     return [{"op": "move", "what": ctx.slot(spec), "to": "base"}]
