@@ -80,6 +80,7 @@ class TargetSpec(Strict):
     same_controller: bool = False
     max_count: int | None = None  # "up to 4 units, gear, and/or runes": at most this many in the group (355.13)
     or_rune: bool = False  # "... and/or runes": a rune on the board too (160; a Game Object, not a permanent)
+    or_legend: bool = False  # "something else that's exhausted": a legend too (its Legend Zone is on the board)
     token: bool | None = None  # "your token units": objects made as tokens (185)
 
 

@@ -163,3 +163,39 @@ def test_my_disputes_kill_a_wrong_group_reading(real_db, name, change):
             change(mapping)
 
     assert "mismatch" in _judged(read_every_card_changed(real_db, mutate)), f"any number: {name} survives"
+
+
+# -- "ready something else that's exhausted": one object of any kind that can be exhausted (414) ------------------
+
+
+def test_something_else_thats_exhausted_reads_as_any_other_exhausted_object():
+    text = "The first time I move each turn, you may ready something else that's exhausted."
+    reading = read(text, "Unit", might=3, energy=3)
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    (trigger,) = reading.definition["triggers"]
+    assert trigger["effects"] == [{"op": "ready", "what": "target"}]
+    assert trigger["targets"]["target"] == {
+        "type": "permanent",
+        "or_rune": True,
+        "or_legend": True,
+        "other": True,
+        "exhausted": True,
+    }
+    assert read("Ready something else that's exhausted.", energy=1).status == "unread"  # a spell has no "else"
+
+
+@pytest.mark.parametrize(
+    ("name", "change"),
+    [
+        ("itself too", lambda d: d.pop("other")),
+        ("a ready one too", lambda d: d.pop("exhausted")),
+        ("no rune", lambda d: d.pop("or_rune")),
+    ],
+)
+def test_my_disputes_kill_a_wrong_something_else_reading(real_db, name, change):
+    def mutate(mapping: dict) -> None:
+        if mapping.get("or_legend"):
+            change(mapping)
+
+    assert "mismatch" in _judged(read_every_card_changed(real_db, mutate)), f"something else: {name} survives"

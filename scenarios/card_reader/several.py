@@ -302,3 +302,14 @@ def _up_to_n_of_kinds(m, ctx):
         return None
     spec = {"type": "permanent", "or_rune": True, "any_number": True, "max_count": n}
     return [_op(m["verb"], [ctx.slot(spec)])]
+
+
+@template("something else", r"(?P<verb>ready|exhaust) something else that's (?P<state>exhausted|ready)")
+def _something_else(m, ctx):
+    """ "Ready something else that's exhausted": one object chosen, any that can be exhausted or ready (414): a unit,
+    a gear, a rune or a legend on the board, other than this ability's source."""
+    if ctx.me != "this" or ctx.card_type == "spell":
+        return None
+    spec = {"type": "permanent", "or_rune": True, "or_legend": True, "other": True}
+    spec["exhausted"] = m["state"] == "exhausted"
+    return [_op(m["verb"], [ctx.slot(spec)])]

@@ -53,6 +53,7 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
     # "a unit at a battlefield or a gear": the unit's restrictions are not the gear's (355.9.b)
     gear_too = spec.or_gear and obj.kind == Kind.GEAR
     rune = spec.or_rune and obj.kind == Kind.RUNE  # "units, gear, and/or runes": a rune on the board (160)
+    rune = rune or (spec.or_legend and obj.kind == Kind.LEGEND)  # "something": a legend too
     if (spec.type != obj.kind and not permanent and not gear_too and not rune) or obj.zone != Zone.BOARD:
         return False
     if spec.domain is not None and (obj.definition is None or spec.domain not in obj.definition.domains):
@@ -76,8 +77,8 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
     location = obj.id if obj.kind == Kind.BATTLEFIELD else obj.location
     if _restricted_to_hidden(spec, ctx.hidden_at) and location != ctx.hidden_at:
         return False
-    if gear_too or rune:  # the rest restricts the unit
-        return True
+    if gear_too or rune:  # the rest restricts the unit; exhausted or ready says of any (414)
+        return spec.exhausted is None or obj.exhausted == spec.exhausted
     at_battlefield = game.is_battlefield(obj.location)
     if spec.where == "battlefield" and not at_battlefield:
         return False
