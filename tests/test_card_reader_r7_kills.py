@@ -36,7 +36,10 @@ def _when(text: str, kind: str = "Gear") -> dict:
             {"event": "kill", "who": "enemy unit", "by": "you", "stunned": True},
         ),
         ("When you kill a unit, draw 1.", {"event": "kill", "who": "unit", "by": "you"}),
-        ("When you kill an enemy unit with a spell, draw 1.", {"event": "kill", "who": "enemy unit", "by": "you", "via": "spell"}),
+        (
+            "When you kill an enemy unit with a spell, draw 1.",
+            {"event": "kill", "who": "enemy unit", "by": "you", "via": "spell"},
+        ),
     ],
 )
 def test_when_you_kill_reads_as_a_kill_event(text, when):

@@ -84,7 +84,7 @@ def read_played_discarded_or_killed(
 
 
 def _kills(m) -> dict[str, Any]:
-    """"When you kill a [stunned] [enemy] unit [with a spell]": a kill you are responsible for (411.5.a), by a
+    """ "When you kill a [stunned] [enemy] unit [with a spell]": a kill you are responsible for (411.5.a), by a
     kill instruction (428.5.b), damage a spell or ability dealt just before a Cleanup (428.5.c) or combat damage
     (428.5.c.2); "with a spell": attributed to a spell (or to an ability it made, 428.5.d). The unit is seen as it
     dies, stunned or not."""

@@ -237,8 +237,8 @@ def op_deal(game: Game, run, ins) -> None:
         }
         bonus = any(amounts[unit] != amount for unit in targets)
         because = (run.because, "715.2") if bonus else run.because
-        by = calc.attribution_of(game, run)
-        do.deal(game, amounts, run.item.source, run.item.label, via, by, because=because)
+        killer = calc.attribution_of(game, run)  # a kill by this damage (428.5.c)
+        do.deal(game, amounts, run.item.source, run.item.label, via, killer, because=because)
 
 
 def bonus_damage(game: Game, controller: str, unit_id: str, own: int = 0) -> int:
