@@ -217,6 +217,9 @@ class Obj(Journaled):
     hidden_turn: int | None = None  # the turn it was hidden (811.1.b: playable from the next turn)
     played_from: str | None = None  # the zone its last play took it from ("from anywhere other than your hand")
     dealt_damage_this_turn: bool = False  # damage was marked on it this turn (417.1.b), healed since or not
+    # (player responsible, "spell" / "ability" / "combat") of the damage last marked on it, until the Cleanup after
+    # it: a kill by that Cleanup is attributed to it (428.5.c)
+    damage_by: tuple[str, str] | None = None
     left_controller: str | None = None  # its controller as it last left the board ("its controller draws 2")
     gained_tags: tuple[str, ...] = ()  # "As you play me, choose Bird, ... I gain that tag": while on the board
     # battlefields

@@ -84,13 +84,13 @@ class TypedProcedures(Protocol):
     def create_lasting_replacement(self, game: Any, lasting: Any, /, *, because: Because) -> Any:
         """scenarios.rules.replacement.create_lasting_replacement"""
 
-    def deal(self, game: Any, amounts: dict, source: str | None, label: str | None = ..., via: str | None = ..., /, *, because: Because) -> Any:
+    def deal(self, game: Any, amounts: dict, source: str | None, label: str | None = ..., via: str | None = ..., by: Any = ..., /, *, because: Because) -> Any:
         """scenarios.rules.damage.deal"""
 
     def designate(self, game: Any, unit: Any, role: Any, /, *, because: Because) -> Any:
         """scenarios.rules.combat.designate"""
 
-    def dies(self, game: Any, obj: Any, passive: bool, leaving: frozenset, might: int | None, company: tuple, /, *, because: Because) -> Any:
+    def dies(self, game: Any, obj: Any, passive: bool, leaving: frozenset, might: int | None, company: tuple, killer: Any = ..., /, *, because: Because) -> Any:
         """scenarios.rules.damage.dies"""
 
     def discard(self, game: Any, player: str, card_id: str, /, *, because: Because) -> Any:
@@ -310,6 +310,9 @@ class TypedQueries(Protocol):
     def attaching(self, game: Any, gear_ids: Any, unit_id: str) -> list[str]:
         """scenarios.rules.status.attaching"""
 
+    def attribution_of(self, game: Any, run: Any) -> tuple[str, str]:
+        """scenarios.rules.damage.attribution_of"""
+
     def bottom_of_deck(self, game: Any) -> int:
         """scenarios.rules.recycle.bottom_of_deck"""
 
@@ -454,7 +457,7 @@ class TypedQueries(Protocol):
     def keyword_value(self, game: Any, obj: Any, keyword: str, sources: list | None = ...) -> int:
         """scenarios.rules.layers.keyword_value"""
 
-    def kill_all(self, game: Any, object_ids: Any, passive: bool, because: Any) -> None:
+    def kill_all(self, game: Any, object_ids: Any, passive: bool, because: Any, by: tuple[str, str] | None = ...) -> None:
         """scenarios.rules.damage.kill_all"""
 
     def leave_board(self, game: Any, obj: Any, zone: Any) -> None:

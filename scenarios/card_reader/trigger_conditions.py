@@ -83,7 +83,25 @@ def read_played_discarded_or_killed(
     return True
 
 
+def _kills(m) -> dict[str, Any]:
+    """ "When you kill a [stunned] [enemy] unit [with a spell]": a kill you are responsible for (411.5.a), by a
+    kill instruction (428.5.b), damage a spell or ability dealt just before a Cleanup (428.5.c) or combat damage
+    (428.5.c.2); "with a spell": attributed to a spell (or to an ability it made, 428.5.d). The unit is seen as it
+    dies, stunned or not."""
+    event: dict[str, Any] = {"event": "kill", "who": f"{(m['s'] or '').strip()} unit".strip(), "by": "you"}
+    if m["st"]:
+        event["stunned"] = True
+    if m["spell"]:
+        event["via"] = "spell"
+    return event
+
+
 ADDED: list = [
+    (
+        "when you kill a stunned enemy unit",  # a kill attributed to you (428.5: `kill` events), as the unit dies
+        re.compile(r"when you kill an? (?P<st>stunned )?(?P<s>friendly |enemy )?unit(?P<spell> with a spell)?"),
+        lambda m: [_kills(m)],
+    ),
     (
         "when a buffed friendly unit dies",
         re.compile(r"when an? buffed (?P<s>friendly|enemy) unit dies"),

@@ -157,6 +157,9 @@ def _lethal_damage(game: Game) -> None:
         return
     game.journal.changed |= LETHAL_READS  # any change may lower a damaged unit's Might: checked at every cleanup
     doomed = [u for u in damaged if u.damage >= calc.might(game, u)]
+    for unit in damaged:  # the damage's attribution lasts until this Cleanup only (428.5.c)
+        if unit.damage_by is not None and unit not in doomed:
+            unit.damage_by = None
     for unit in doomed:
         note(
             game,
@@ -169,6 +172,9 @@ def _lethal_damage(game: Game) -> None:
         )
     if doomed:
         calc.kill_all(game, [u.id for u in doomed], True, ("323.4", "323.5"))
+    for unit in doomed:
+        if unit.damage_by is not None:  # a death replaced: it is still on the board
+            unit.damage_by = None
 
 
 def _special_steps(game: Game, special: str) -> None:

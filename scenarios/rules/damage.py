@@ -13,12 +13,13 @@ from scenarios.trace import StepKind
 
 event_kind("takes_damage", "417.1.b", would="take damage")
 event_kind("die", "428.1")
+event_kind("kill", "428.5")  # a kill attributed to a spell, an ability or combat: "when you kill a unit with a spell"
 event_kind("leave_board", "124")  # a permanent changing zones from the board, to whatever zone ("When this leaves")
 
 RESOLVES = "359.3.d"  # default reason when an effect executes outside the Chain
 
 
-def _dealt(game: Game, amounts, source, label=None, via=None) -> str:
+def _dealt(game: Game, amounts, source, label=None, via=None, by=None) -> str:
     return f"{label or source} deals " + ", ".join(f"{n} damage to {uid}" for uid, n in amounts.items())
 
 
@@ -29,10 +30,13 @@ def _dealt(game: Game, amounts, source, label=None, via=None) -> str:
     summary=_dealt,
     objects=lambda g, amounts, *a, **k: list(amounts),
 )
-def deal(game: Game, amounts: dict, source: str | None, label: str | None = None, via: str | None = None) -> None:
+def deal(
+    game: Game, amounts: dict, source: str | None, label: str | None = None, via: str | None = None, by=None
+) -> None:
     """Mark damage on each unit (simultaneously, 417.1.d), unless a replacement effect replaces it. `via`: the
     damage's source is also a spell or an ability ("spell", "ability", 417.6.a, 417.6.b.2.a), or only `source`
-    (None: a unit a spell or ability names as the source, 417.6.b.3; combat damage, 417.6.c)."""
+    (None: a unit a spell or ability names as the source, 417.6.b.3; combat damage, 417.6.c); `by`: a spell's
+    or ability's attribution (`attribution_of`) for a kill by this damage (428.5.c)."""
     dealt = []
     for unit_id, amount in amounts.items():
         unit = game.objects[unit_id]
@@ -51,6 +55,9 @@ def deal(game: Game, amounts: dict, source: str | None, label: str | None = None
             continue
         unit.damage += amount
         unit.dealt_damage_this_turn = True  # "if I haven't been dealt damage this turn", healed or not
+        attribution = _damage_attribution(game, unit, source, by)
+        if attribution != unit.damage_by:
+            unit.damage_by = attribution
         dealt.append(event)
     for event in dealt:
         calc.fire(game, event)
@@ -68,10 +75,34 @@ def heal(game: Game, unit_ids) -> None:
         game.objects[unit_id].damage = 0
 
 
+def _damage_attribution(game: Game, unit: Obj, source, by) -> tuple[str, str] | None:
+    """Who a kill by this damage would be attributed to (428.5.c): a spell's or an ability's Deal action (`by`),
+    its controller responsible (428.5.c.1); combat damage, the sources' controller (428.5.c.2). A unit named as
+    the source (417.6.b.3) is neither: no attribution."""
+    if by is not None:
+        return by
+    if source == "combat" and game.combat is not None:
+        side = game.combat.defender if unit.controller == game.combat.attacker else game.combat.attacker
+        return (side, "combat")
+    return None
+
+
+@query("attribution_of")
+def attribution_of(game: Game, run) -> tuple[str, str]:
+    """A Kill instruction's kill: attributed to its spell or ability (428.5.b), and to the spell an ability
+    originates from (428.5.d); its controller is responsible (411.5.a)."""
+    item = run.item
+    origin = game.objects.get(item.source)
+    spell = item.kind == ItemKind.SPELL or (origin is not None and origin.kind == Kind.SPELL)
+    return (item.controller, "spell" if spell else "ability")
+
+
 @query("kill_all")
-def kill_all(game: Game, object_ids, passive: bool, because) -> None:
+def kill_all(game: Game, object_ids, passive: bool, because, by: tuple[str, str] | None = None) -> None:
     """Kill permanents: each death a replacement effect does not replace happens; the dying see each other
-    die at once (383.2.c.2), and Deathknells go on the Chain pending before the cards reach the Trash (808.1.d.2)."""
+    die at once (383.2.c.2), and Deathknells go on the Chain pending before the cards reach the Trash (808.1.d.2).
+    `by`: the kill's attribution, (player responsible, "spell" or "ability"); a passive kill's is the damage's
+    (428.5.c)."""
     dying = []
     for object_id in object_ids:
         obj = game.objects[object_id]
@@ -83,7 +114,8 @@ def kill_all(game: Game, object_ids, passive: bool, because) -> None:
     # noted before any leaves (808.1.d.3): units dying together were there, and their passives still applied
     noted = [(_might_as_it_dies(game, obj), tuple(u.id for u in game.friendly_others(obj))) for obj in dying]
     for obj, (might, company) in zip(dying, noted):
-        do.dies(game, obj, passive, leaving, might, company, because=because)
+        killer = obj.damage_by if passive else by
+        do.dies(game, obj, passive, leaving, might, company, killer, because=because)
 
 
 def _might_as_it_dies(game: Game, obj: Obj) -> int | None:
@@ -100,9 +132,13 @@ def _might_as_it_dies(game: Game, obj: Obj) -> int | None:
     objects=lambda g, obj, *a: [obj.id],
     cite=lambda g, obj, passive, *a: ["323.5"] if passive else ["428.1.a.1"],
 )
-def dies(game: Game, obj: Obj, passive: bool, leaving: frozenset, might: int | None, company: tuple) -> None:
+def dies(
+    game: Game, obj: Obj, passive: bool, leaving: frozenset, might: int | None, company: tuple, killer=None
+) -> None:
     """Its Might and the other friendly units where it died, noted for its Deathknell (808.1.d.3); a unit's death
-    is counted among its controller's this turn ("the first time a friendly unit dies each turn")."""
+    is counted among its controller's this turn ("the first time a friendly unit dies each turn"). A kill with an
+    attribution (`killer`: player responsible and "spell", "ability" or "combat", 428.5) is also a `kill` event of
+    that player, seen as it dies, its status still its own ("when you kill a stunned enemy unit")."""
     count = 0
     if obj.kind == Kind.UNIT and obj.controller in game.players:
         pool = game.players[obj.controller]
@@ -111,6 +147,9 @@ def dies(game: Game, obj: Obj, passive: bool, leaving: frozenset, might: int | N
     event = Event(
         "die", unit=obj.id, player=obj.controller, location=obj.location, might=might, company=company, count=count
     )
+    if killer is not None:
+        kill = Event("kill", unit=obj.id, player=killer[0], location=obj.location, via=killer[1], might=might)
+        calc.fire(game, kill, leaving=leaving)
     calc.fire(game, event, leaving=leaving)
     calc.leave_board(game, obj, Zone.TRASH)
 
@@ -131,6 +170,7 @@ def leave_board(game: Game, obj: Obj, zone: Zone) -> None:
     obj.zone = zone
     obj.location = None
     obj.damage = 0
+    obj.damage_by = None
     obj.buffs = 0  # 705
     obj.modifiers = ()
     obj.granted = ()
@@ -197,7 +237,8 @@ def op_deal(game: Game, run, ins) -> None:
         }
         bonus = any(amounts[unit] != amount for unit in targets)
         because = (run.because, "715.2") if bonus else run.because
-        do.deal(game, amounts, run.item.source, run.item.label, via, because=because)
+        killer = calc.attribution_of(game, run)  # a kill by this damage (428.5.c)
+        do.deal(game, amounts, run.item.source, run.item.label, via, killer, because=because)
 
 
 def bonus_damage(game: Game, controller: str, unit_id: str, own: int = 0) -> int:
@@ -276,7 +317,7 @@ def op_fight(game: Game, run, ins) -> None:
 def op_kill(game: Game, run, ins) -> None:
     ids = calc.still_there(game, run, ins["what"], "killing")
     if ids:
-        calc.kill_all(game, ids, False, (run.because, "428.1.a.1"))
+        calc.kill_all(game, ids, False, (run.because, "428.1.a.1"), calc.attribution_of(game, run))
 
 
 @instruction("heal")

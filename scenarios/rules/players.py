@@ -135,11 +135,11 @@ def op_each_chooses(game: Game, run, ins) -> None:
         if then == "return":
             do.return_to_hand(game, [pick], run.item.label, because=(run.because, "411.1"))
     if then == "kill" and chosen:
-        calc.kill_all(game, chosen, False, (run.because, "428.1.a.1"))
+        calc.kill_all(game, chosen, False, (run.because, "428.1.a.1"), calc.attribution_of(game, run))
     elif then == "kill_rest":
         rest = [u.id for u in game.units() if u.id not in chosen]
         if rest:
-            calc.kill_all(game, rest, False, (run.because, "428.1.a.1"))
+            calc.kill_all(game, rest, False, (run.because, "428.1.a.1"), calc.attribution_of(game, run))
 
 
 @instruction("kill_one")
@@ -154,7 +154,9 @@ def op_kill_one(game: Game, run, ins) -> None:
         calc.impossible(game, run, f"{player} controls no {kind} to kill")
         return
     pick = choose(game, "kill", player, f"{run.item.label}: one of your {kind}s to kill", theirs, "355.10.e")
-    calc.kill_all(game, [pick], False, (run.because, "428.1.a.1", "411.1"))
+    # the player performing it is responsible (411.5.a), whoever controls the spell
+    by = (player, calc.attribution_of(game, run)[1])
+    calc.kill_all(game, [pick], False, (run.because, "428.1.a.1", "411.1"), by)
 
 
 @instruction("discard_hand")

@@ -297,6 +297,12 @@ def check_play_location(game: Game, player: str, card, location: str, hidden_at:
         )
 
 
+def _not_as_usual(card) -> str:
+    """Why a permanent enters the other way than its type does: a token as the effect creating it says (184.1),
+    anything else by a replacement effect of its entering (369.3)."""
+    return "184.1" if card.definition is not None and card.definition.type == "token" else "369.3"
+
+
 def _exhausted(card, ready: bool) -> bool:
     """A unit or gear enters as `calc.entering_ready` said (359.2.c, 359.2.d, 369.3); anything else ready."""
     return not ready and card.kind in (Kind.UNIT, Kind.GEAR)
@@ -311,7 +317,7 @@ def _exhausted(card, ready: bool) -> bool:
     objects=lambda g, card, *a: [card.id],
     cite=lambda g, card, player, location, ready, hidden_at: (
         (["359.2.c"] if card.kind == Kind.UNIT else ["359.2.d"])
-        + (["369.3"] if ready != (card.kind != Kind.UNIT) and card.kind in (Kind.UNIT, Kind.GEAR) else [])
+        + ([_not_as_usual(card)] if ready != (card.kind != Kind.UNIT) and card.kind in (Kind.UNIT, Kind.GEAR) else [])
     ),
 )
 def enter_board(game: Game, card, player: str, location: str, ready: bool, hidden_at: str | None) -> None:

@@ -44,6 +44,7 @@ RULE_OF = {
     "conquer": "383.4.c",
     "hold": "383.4.d",
     "die": "808.1.c",
+    "kill": "428.5",  # a kill attributed to a spell, an ability or combat, with its responsible player
     "card_played": "419.4.a",
 }
 
