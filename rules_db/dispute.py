@@ -36,7 +36,10 @@ def legal(text: str, source: str) -> dict:
         return {"error": problem(error), "actions": []}
     game = replay.state
     say = Words(object_names(game))
-    actions = [action.to_dict() for action in game.legal_actions()]
+    try:  # listing them spends the same budget: "any number of" N objects is 2^N groups (355.13)
+        actions = [action.to_dict() for action in game.legal_actions()]
+    except BudgetExceeded as error:
+        return {"error": problem(error), "actions": []}
     return {
         "error": None,
         "pending": game.pending.plain() if game.pending else None,

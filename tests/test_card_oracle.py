@@ -35,7 +35,7 @@ def test_coverage_is_printed_per_set_then_in_total(real_connection):
     lines = card_readings.coverage_lines(real_connection)
     total = next(line for line in lines if line.startswith("cards read fully: "))
     read, of = (int(n) for n in total.split(": ")[1].split(" (")[0].split(" of "))
-    assert of > 900 and read >= 344  # the floor reached; raise it as the grammar grows
+    assert of > 900 and read >= 700  # the floor reached; raise it as the grammar grows
     sets = lines[: lines.index(total)]
     assert {line.split(":")[0] for line in sets} >= {"Origins", "Spiritforged", "Unleashed", "Vendetta"}
     assert sum(int(line.split(": ")[1].split(" of ")[0]) for line in sets) == read

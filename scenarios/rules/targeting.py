@@ -166,6 +166,7 @@ def _groups(game: Game, spec, legal: list[str]):
     yield None
     for size in range(1, len(legal) + 1):
         for group in itertools.combinations(legal, size):
+            game.budget.tick()  # 2^N groups of N objects: a large board spends the replay's budget, never hangs it
             if calc.group_fulfils(game, spec, group):
                 yield list(group)
 
