@@ -136,7 +136,7 @@ def _no_not_tag(d: dict) -> None:
 
 
 def _total_might_counted(d: dict) -> None:
-    if "total_might" in d:
+    if isinstance(d.get("total_might"), dict):  # a quantity's filter, not a target group's bound (an int)
         d["count"] = d.pop("total_might")
 
 

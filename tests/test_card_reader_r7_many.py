@@ -201,11 +201,10 @@ def test_my_disputes_kill_a_wrong_something_else_reading(real_db, name, change):
     assert "mismatch" in _judged(read_every_card_changed(real_db, mutate)), f"something else: {name} survives"
 
 
-def test_listing_the_actions_of_a_large_board_stops_at_the_replay_budget(real_db):
+def test_listing_the_actions_of_a_large_board_stops_at_the_replay_budget(real_db, monkeypatch):
     """ "Any number of" N units is 2^N groups (355.13): the dispute builder listing what A may do with Fox-Fire and
     24 enemy units at a battlefield spends the page's budget and says so, instead of hanging the server."""
     from rules_db import dispute
-    from rules_db.card_readings import load_read_cards
     from scenarios.cards import use_read_cards
 
     units = [{"id": f"e{i}", "card": "Test Unit", "controller": "B", "might": 1} for i in range(24)]
@@ -219,7 +218,7 @@ def test_listing_the_actions_of_a_large_board_stops_at_the_replay_budget(real_db
         },
         "actions": [],
     }
-    load_read_cards(real_db)
+    monkeypatch.setenv("RULES_DB_READ_CARDS", str(real_db))  # the pages' engine reads its cards from there
     try:
         listed = dispute.legal(yaml.safe_dump(scenario, sort_keys=False), "a-large-board.yaml")
     finally:
