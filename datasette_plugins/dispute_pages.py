@@ -98,6 +98,7 @@ async def dispute(datasette, request):
         "readings_of": readings_of,
         "view": view if not view.get("error") else None,
         "legal": legal,
+        "legal_groups": _grouped(legal.get("actions", [])),
         # what the actions came to, and the steps of the last one: shown with the board and the actions allowed
         "verdict": builder.verdict(view) if legal.get("done") and not view.get("error") else None,
         "just_now": [step for step in just_now if _telling(step)],
@@ -127,6 +128,18 @@ async def dispute(datasette, request):
 def _since(view: dict, legal: dict) -> list[dict]:
     """The steps the last action made (``legal["since"]``: the first of them)."""
     return [step for step in view.get("steps", []) if legal.get("since") and step["number"] >= legal["since"]]
+
+
+def _grouped(actions: list[dict]) -> list[list[dict]]:
+    """The actions allowed, those of one player doing one thing with one card or ability together (in the order
+    the first of each came): a spell with many legal targets, or an "any number of" group (355.13), is one entry a
+    judge opens, not dozens of buttons to scroll past."""
+    groups: dict[tuple, list[dict]] = {}
+    for choice in actions:
+        action = choice["action"]
+        key = (action.get("do"), action.get("by"), action.get("card") or action.get("source"), action.get("ability"))
+        groups.setdefault(key, []).append(choice)
+    return list(groups.values())
 
 
 def _telling(step: dict) -> bool:

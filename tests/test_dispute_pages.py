@@ -118,3 +118,33 @@ async def test_a_forms_error_names_the_field_in_a_judges_words(datasette):
     html = (await datasette.client.post("/dispute", data={"yaml": broken}, follow_redirects=False)).text
     said = _text(_between(html, 'id="yaml"', "</section>"))
     assert "players needs at least 2 entries; it has 1" in said and "Dictionary" not in said
+
+
+async def test_many_ways_of_one_action_are_one_entry_a_judge_opens(datasette):
+    """A spell with several legal targets is one entry (a <details> naming how many ways), not a button per target
+    to scroll past on a phone; a player's other actions stay buttons of their own."""
+    units = "\n".join(f"        - {{id: e{i}, card: Test Unit, controller: B}}" for i in range(4))
+    text = f"""meta: {{id: many-ways, title: Harsh Lesson and four units}}
+rules: {{core: "2026-06-18"}}
+setup:
+  turn: {{player: A}}
+  players:
+    A:
+      energy: 5
+      hand:
+        - {{id: lesson, card: Harsh Lesson}}
+    B: {{}}
+  battlefields:
+    - id: bf1
+      card: Neutral Ground
+      controller: B
+      units:
+{units}
+actions: []
+"""
+    html = (await get_page(datasette, "/dispute?" + urlencode({"s": replay_view.encode(text)}))).text
+    allowed = _between(html, 'id="actions"', "</form>")
+    group = _between(allowed, '<details class="legal-group">', "</details>")
+    assert "(4 ways: open to choose)" in _text(_between(group, "<summary>", "</summary>"))
+    assert group.count('class="button"') == 4 and "Harsh Lesson" in _text(group)
+    assert "ends the turn" in _text(allowed.split('<details class="legal-group">')[0] + allowed.split("</details>")[1])
