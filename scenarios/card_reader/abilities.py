@@ -565,6 +565,22 @@ _I_HAVE = re.compile(
 )
 
 
+def i_have(text: str, condition: str | None = None) -> dict[str, Any] | None:
+    """ "I have +1 [Might] and [Ganking]": a passive of the card itself (365.1), active while `condition` holds
+    (None: always); None when the text says no Might and no keyword."""
+    have = _I_HAVE.fullmatch(text)
+    if have is None or not (have["n"] or have["kws"]):
+        return None
+    passive: dict[str, Any] = {"to": {"who": "self"}}
+    if condition is not None:
+        passive["condition"] = condition
+    if have["n"]:
+        passive["might"] = signed(have["sign"], have["n"])
+    if have["kws"]:
+        passive["keywords"] = _keywords(have["kws"])
+    return passive
+
+
 def read_level(text: str, card: dict[str, Any], used: list[str]) -> bool:
     """ "[Level 6][>] I have +1 [Might] and [Ganking]" / "[Level 6][>] When you play me, draw 1": an ability active
     while its controller has 6 or more XP (824.1.b.1), the condition word "level 6" on a passive or a trigger;
@@ -573,15 +589,10 @@ def read_level(text: str, card: dict[str, Any], used: list[str]) -> bool:
     if not found:
         return False
     word, rest = ("empowered" if found["empowered"] else f"level {found['n']}"), found["rest"]
-    have = _I_HAVE.fullmatch(rest)
-    if have and (have["n"] or have["kws"]):
+    passive = i_have(rest, word)
+    if passive is not None:
         if "Equipment" in card.get("tags", []):  # an Equipment's "I": rules or effect text, the text does not say
             raise Unread(text)
-        passive: dict[str, Any] = {"to": {"who": "self"}, "condition": word}
-        if have["n"]:
-            passive["might"] = signed(have["sign"], have["n"])
-        if have["kws"]:
-            passive["keywords"] = _keywords(have["kws"])
         card.setdefault("passives", []).append(passive)
         used.append("level: I have <X>")
         return True

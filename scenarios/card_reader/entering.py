@@ -13,10 +13,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scenarios.card_reader.abilities import _I_HAVE, Unread, _keywords, read_static
+from scenarios.card_reader.abilities import Unread, i_have, read_static
 from scenarios.card_reader.conditions import condition_word
 from scenarios.card_reader.effects import template
-from scenarios.card_reader.phrases import signed, tag_list
+from scenarios.card_reader.phrases import tag_list
 from scenarios.card_reader.readers import NOTHING_AROUND, Around, paragraph_reader
 
 _READY_IF = re.compile(r"i enter ready if (?P<c>.+)|if (?P<c2>.+), i enter ready")
@@ -70,14 +70,9 @@ def read_entering(text: str, card: dict[str, Any], used: list[str], around: Arou
     have = _HAVE_AND_READY.fullmatch(text)
     if have and condition is not None and card["type"] == "unit":
         # "[Level 3][>] I have +1 [Might] and enter ready": a passive and the way I enter, both while it holds
-        gives = _I_HAVE.fullmatch(have["have"])
-        if gives is None or not (gives["n"] or gives["kws"]):
+        passive = i_have(have["have"], condition)
+        if passive is None:
             raise Unread(text)
-        passive: dict[str, Any] = {"to": {"who": "self"}, "condition": condition}
-        if gives["n"]:
-            passive["might"] = signed(gives["sign"], gives["n"])
-        if gives["kws"]:
-            passive["keywords"] = _keywords(gives["kws"])
         card.setdefault("passives", []).append(passive)
         _replacement(card, "self", condition)
         used.append("enters: I have <X> and enter ready")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scenarios.card_reader.abilities import _I_HAVE, INSTEAD, TRIGGERS, Unread, _keywords, read_deathknell, read_static
+from scenarios.card_reader.abilities import INSTEAD, TRIGGERS, Unread, i_have, read_deathknell, read_static
 from scenarios.card_reader.effects import template
 from scenarios.card_reader.keywords import add_equip
 from scenarios.card_reader.phrases import COST_WORDS, ability_cost, reference, signed
@@ -112,14 +112,9 @@ def read_gained_xp_passive(text: str, card: dict[str, Any], used: list[str], aro
     found = _GAINED_XP.fullmatch(text.rstrip("."))
     if not found or "Equipment" in card.get("tags", []):  # an Equipment's "I": rules or effect text, unsaid
         return False
-    have = _I_HAVE.fullmatch(found["rest"])
-    if not have or not (have["n"] or have["kws"]):
+    passive = i_have(found["rest"], "gained xp this turn")
+    if passive is None:
         raise Unread(text)
-    passive: dict[str, Any] = {"to": {"who": "self"}, "condition": "gained xp this turn"}
-    if have["n"]:
-        passive["might"] = signed(have["sign"], have["n"])
-    if have["kws"]:
-        passive["keywords"] = _keywords(have["kws"])
     card.setdefault("passives", []).append(passive)
     used.append("xp: if you've gained XP this turn, I have <X>")
     return True

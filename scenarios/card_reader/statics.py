@@ -13,10 +13,9 @@ import re
 from typing import Any
 
 from scenarios import kernel
-from scenarios.card_reader.abilities import Unread, read_static, read_trigger, read_with_condition
+from scenarios.card_reader.abilities import Unread, i_have, read_static, read_trigger, read_with_condition
 from scenarios.card_reader.effects import _ref, template
 from scenarios.card_reader.keywords import engine_keyword
-from scenarios.card_reader.phrases import signed
 from scenarios.card_reader.readers import NOTHING_AROUND, Around, paragraph_reader
 
 _UNITS = (
@@ -43,10 +42,6 @@ _PLAYERS_FORBIDDEN = re.compile(
     r"(?P<who>opponents|you|players) (?:(?P<points>can't gain points)|only channel 1 rune at the start of their "
     r"channel phase)"
 )
-_I_HAVE = re.compile(
-    r"i have (?:(?P<sign>[+-])(?P<n>\d+) might)?(?: and )?(?P<kws>\[[a-z-]+(?: \d+)?\](?:(?:,| and|, and) \[[a-z-]+(?: \d+)?\])*)?"
-)
-_KEYWORD = re.compile(r"\[(?P<kw>[a-z-]+)(?: (?P<v>\d+))?\]")
 
 
 def _equipment(card: dict[str, Any]) -> bool:
@@ -231,22 +226,11 @@ def _read_no_damage(text: str, card: dict[str, Any], used: list[str], around: Ar
 def _read_i_have(text: str, card: dict[str, Any], used: list[str]) -> bool:
     """ "I have +4 [Might]", "I have [Shield 3]": a passive of the card itself (365.1); with no condition it is
     always on, so this reader is met only inside a condition (`_read_conditional`)."""
-    found = _I_HAVE.fullmatch(text)
-    if not found or not (found["n"] or found["kws"]):
+    passive = i_have(text)
+    if passive is None:
         return False
     if _equipment(card):
         raise Unread(text)
-    passive: dict[str, Any] = {"to": {"who": "self"}}
-    if found["n"]:
-        passive["might"] = signed(found["sign"], found["n"])
-    if found["kws"]:
-        keywords = {}
-        for word in _KEYWORD.finditer(found["kws"]):
-            keyword = engine_keyword(word["kw"])
-            if keyword is None:
-                raise Unread(f"[{word['kw']}]")
-            keywords[keyword] = int(word["v"] or 1)
-        passive["keywords"] = keywords
     card.setdefault("passives", []).append(passive)
     used.append("static: I have <X>")
     return True
