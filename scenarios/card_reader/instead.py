@@ -12,6 +12,7 @@ from typing import Any
 
 from scenarios.card_reader.abilities import INSTEAD, Unread
 from scenarios.card_reader.conditions import condition_word
+from scenarios.card_reader.costs import PAID
 from scenarios.card_reader.effects import instructions, template
 from scenarios.card_reader.phrases import Context
 from scenarios.card_reader.readers import NOTHING_AROUND, Around, paragraph_reader
@@ -28,7 +29,7 @@ def _condition(text: str, ctx: Context) -> str | None:
     return condition_word(text)
 
 
-_ITS_STATE = re.compile(r"it's (?P<s>attacking|defending|\[empowered\]|stunned|buffed|\[mighty\])")
+_ITS_STATE = re.compile(r"it's (?:already )?(?P<s>attacking|defending|\[empowered\]|stunned|buffed|\[mighty\])")
 
 
 def read_instead(sentence: str, before: list[dict[str, Any]], ctx: Context, used: list[str]) -> list | None:
@@ -65,6 +66,28 @@ def _if_its_state(state: str, text: str, before: list, ctx: Context, used: list[
 
 
 INSTEAD.append(read_instead)
+
+_NOT_YOU = re.compile(r"if you paid (?:the |my )?additional cost, you don't (?P<verb>kill) (?:a|an|one) .+ this way\.?")
+_VERBS = {"kill": "kill_one"}
+
+
+def read_not_you(sentence: str, before: list[dict[str, Any]], ctx: Context, used: list[str]) -> list | None:
+    """ "Each player must kill one of their units. If you paid my additional cost, you don't kill a unit this way":
+    when the optional additional cost was paid (356.4.f.1), the instruction before is performed by each player but
+    you (the other players, 303.2.a), else by each player (364.3.a)."""
+    found = _NOT_YOU.fullmatch(sentence.strip())
+    if found is None or len(before) != 1:
+        return None
+    each = before[0]
+    if each.get("op") != "each_player" or each.get("players", "each") != "each" or each.get("optional"):
+        return None
+    if [effect.get("op") for effect in each["effects"]] != [_VERBS[found["verb"]]]:
+        return None
+    used.append("if you paid the additional cost, you don't <do it> this way")
+    return [{"op": "if", "condition": PAID, "then": [{**each, "players": "others"}], "else": before}]
+
+
+INSTEAD.append(read_not_you)
 
 
 @template("legion: instructions", r"\[legion\] — (?P<rest>.+)")

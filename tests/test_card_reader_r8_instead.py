@@ -1,0 +1,96 @@
+"""Replacement effects said with "instead" or "would" (Core Rules 1.4, 367-375): "If it would die this turn, banish it
+instead", "If it's already stunned, return it to its owner's hand instead", "If you paid my additional cost, you
+don't kill a unit this way", and the others of this family. Read-card disputes 660-679 judge them with the real read
+cards, and mutants of the readings are killed by those disputes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from read_cards import read_every_card, read_every_card_changed, verdicts_with
+
+from scenarios.card_reader import CardText, read_card
+from scenarios.cards import Card
+
+MINE = sorted(
+    p
+    for p in (Path(__file__).parent / "data" / "read_card_disputes").glob("read-6*.yaml")
+    if 660 <= int(p.name.split("-")[1]) <= 679
+)
+
+
+def _effects(text: str, kind: str = "Spell", **extra) -> list[dict]:
+    reading = read_card(CardText("Some Card", kind, text, might=3 if kind == "Unit" else None, **extra))
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    return reading.definition["effects"]
+
+
+def test_if_it_would_die_this_turn_lasts_the_turn():
+    """ "If it would die this turn": each time it would (370.1); "the next time": once (390.3)."""
+    (_, lasting) = _effects("Deal 3 to a unit at a battlefield. If it would die this turn, banish it instead.")
+    assert lasting == {
+        "op": "replace_next",
+        "would": "die",
+        "it": "target",
+        "instead": [{"op": "banish", "what": "affected"}],
+        "once": False,
+    }
+    (next_time,) = _effects(
+        "Choose a friendly unit. The next time it would die this turn, heal it, exhaust it, and recall it instead."
+    )
+    assert next_time["once"] is True
+
+
+def test_already_stunned_is_checked_before_the_stun():
+    (effect,) = _effects(
+        "[Stun] an attacking enemy unit. If it's already stunned, return it to its owner's hand instead."
+    )
+    assert effect["op"] == "if_it" and effect["state"] == "stunned"
+    assert effect["else"] == [{"op": "stun", "what": "target"}]
+    assert effect["then"] == [{"op": "return_to_hand", "what": "target"}]
+
+
+# -- the disputes and the mutants they kill ----------------------------------------------------------------------
+
+
+def _verdicts(definitions) -> list[str]:
+    for path in MINE:
+        assert str(yaml.safe_load(path.read_text())["rules"]["core"]) >= "2026-06-18"  # judged under Core Rules 1.4
+    return verdicts_with(definitions, MINE)
+
+
+def test_my_disputes_are_judged_under_core_rules_1_4_and_match(real_db):
+    assert MINE
+    assert set(_verdicts(read_every_card(real_db))) == {"match"}
+
+
+MUTANTS = {
+    # "If it would die this turn, banish it instead" read as nothing: the unit dies
+    "the death not replaced": lambda m: (
+        m.update(instead=[{"op": "kill", "what": "affected"}])
+        if m.get("op") == "replace_next" and m.get("once") is False
+        else None
+    ),
+    # "If it's already stunned": the two branches swapped
+    "already stunned swapped": lambda m: (
+        m.update(then=m["else"], **{"else": m["then"]})
+        if m.get("op") == "if_it" and m.get("state") == "stunned"
+        else None
+    ),
+    # "you don't kill a unit this way" dropped: each player kills, paid or not
+    "you kill too": lambda m: m.update(players="each") if m.get("players") == "others" else None,
+    # the payment ignored: the other players only, always
+    "paid ignored": lambda m: (
+        m.update(**{"else": m["then"]})
+        if m.get("op") == "if" and m.get("condition") == "additional cost paid" and "else" in m
+        else None
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MUTANTS))
+def test_my_disputes_kill_the_mutant(real_db, name):
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, MUTANTS[name]))
