@@ -261,6 +261,11 @@ class Replacement(Strict):
     source: Literal["enemy spell or ability", "spell or ability"] | None = None
     instead: list[dict[str, Any]]
     label: str | None = None
+    # "you may pay [A] to heal it, ... instead": an optional replacement effect (371.2), applied only if this player
+    # chooses to as the event would happen ("you": its controller, 371.2.a; "its controller": the controller of the
+    # object acted on, as the text says), paying `cost` as they do (not offered when it can't be paid, 404.1)
+    may: Literal["you", "its controller"] | None = None
+    cost: Cost | None = None
 
 
 class Activated(Strict):

@@ -94,3 +94,45 @@ MUTANTS = {
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_my_disputes_kill_the_mutant(real_db, name):
     assert "mismatch" in _verdicts(read_every_card_changed(real_db, MUTANTS[name]))
+
+
+def _replacement(mapping: dict) -> bool:
+    return mapping.get("would") == "die" and "instead" in mapping
+
+
+PAYING_MUTANTS = {
+    # "you may pay ... to": applied always, unasked and unpaid
+    "may pay read as must": lambda m: [m.pop(k, None) for k in ("may", "cost")] if _replacement(m) else None,
+    # the cost not paid: asked, but offered when it can't be paid and paid by nothing
+    "cost dropped": lambda m: m.pop("cost", None) if _replacement(m) and "may" in m else None,
+    # "its controller may": read as the replacement's controller (the battlefield's)
+    "its controller read as you": lambda m: m.update(may="you") if m.get("may") == "its controller" else None,
+    # "during combat" dropped
+    "any time": lambda m: m.pop("condition", None) if m.get("condition") == "during combat" else None,
+    # "a buffed unit": any friendly unit
+    "unbuffed too": lambda m: m.pop("buffed", None) if m.get("who") == "friendly unit" else None,
+    # "and spend its buff" dropped
+    "buff kept": lambda m: (
+        m.update(instead=[i for i in m["instead"] if i.get("op") != "spend_buff"]) if _replacement(m) else None
+    ),
+}
+
+
+def test_a_payment_inside_a_replacement_is_its_players_choice():
+    reading = read_card(
+        CardText(
+            "Some Gear",
+            "Gear",
+            "If a friendly unit would die, you may pay [Any rune][Any rune], exhaust me to heal it, exhaust it, and "
+            "recall it instead.",
+        )
+    )
+    assert reading.status == "read", reading.unread
+    (replacement,) = Card.model_validate(reading.definition).replacements
+    assert replacement.may == "you" and replacement.cost is not None
+    assert (replacement.cost.power, replacement.cost.exhaust) == (2, "this")
+
+
+@pytest.mark.parametrize("name", sorted(PAYING_MUTANTS))
+def test_my_disputes_kill_the_paying_mutant(real_db, name):
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, PAYING_MUTANTS[name]))

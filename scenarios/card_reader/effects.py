@@ -504,24 +504,6 @@ def _prevent_next(m, ctx):
 
 
 @template(
-    "the next time it would", r"(?P<when>the next time|if) (?:it|that unit) would die this turn, (?P<rest>.+) instead"
-)
-def _instead_of_dying_next(m, ctx):
-    """ "The next time it would die this turn, heal it, exhaust it, and recall it instead" (390.3): once; "If it would
-    die this turn, banish it instead": each time it would die this turn (369, 370.1), while the same object (if its
-    death is replaced by another effect, 372, this one still waits)."""
-    it = ctx.it
-    if it not in ctx.targets:
-        return None
-    ctx.it = "affected"
-    inner = instructions(m["rest"], ctx, [])
-    ctx.it = it
-    if inner is None:
-        return None
-    return [{"op": "replace_next", "would": "die", "it": it, "instead": inner, "once": m["when"] != "if"}]
-
-
-@template(
     "grant this combat", r"(?:give (?P<obj>.+?)|(?P<it>it|they) gains?) \[(?P<kw>[a-z-]+)(?: (?P<n>\d+))?\] this combat"
 )
 def _grant_this_combat(m, ctx):

@@ -14,7 +14,7 @@ from scenarios.card_reader.abilities import INSTEAD, Unread
 from scenarios.card_reader.conditions import condition_word
 from scenarios.card_reader.costs import PAID
 from scenarios.card_reader.effects import instructions, template
-from scenarios.card_reader.phrases import Context
+from scenarios.card_reader.phrases import Context, ability_cost
 from scenarios.card_reader.readers import NOTHING_AROUND, Around, paragraph_reader
 
 _INSTEAD = re.compile(r"if (?P<c>.+?), (?P<then>.+) instead\.?")
@@ -120,4 +120,79 @@ def _read_tie(text: str, card: dict[str, Any], used: list[str], around: Around =
         raise Unread(found["then"])
     card.setdefault("replacements", []).append({"would": "recall_attackers", "to": {"who": "you"}, "instead": instead})
     used.append("static: if a combat you attack in ends in a tie, <instead>")
+    return True
+
+
+# -- a unit's death replaced ------------------------------------------------------------------------------------
+
+_MAY_PAY = re.compile(r"(?P<payer>you|its controller) may pay (?P<cost>.+?) to (?P<then>.+)")
+_ITS_BUFF = re.compile(r"(?P<rest>.+?),? and spend its buff")
+
+
+def _instead_of_dying(text: str, ctx: Context, used: list[str]) -> dict[str, Any] | None:
+    """What replaces a unit's death, "it" the unit acted on (`affected`): "heal it, exhaust it, and recall it", or
+    "you may pay [X], exhaust me, and spend its buff to heal it, ...": an optional replacement effect (371.2) its
+    player applies only by paying that cost (`may`, `cost`: rules/replacement.py), the buff spent the dying unit's."""
+    it, ctx.it = ctx.it, "affected"
+    try:
+        may = _MAY_PAY.fullmatch(text)
+        if may is None:
+            inner = instructions(text, ctx, used)
+            return None if inner is None else {"instead": inner}
+        said, spend = may["cost"], []
+        buff = _ITS_BUFF.fullmatch(said)
+        if buff:  # "spend its buff": the dying unit's (a buffed one: its filter says so)
+            said, spend = buff["rest"], [{"op": "spend_buff", "what": "affected"}]
+        cost = ability_cost(said)
+        inner = instructions(may["then"], ctx, used)
+        if cost is None or inner is None:
+            return None
+        return {"may": "you" if may["payer"] == "you" else "its controller", "cost": cost, "instead": spend + inner}
+    finally:
+        ctx.it = it
+
+
+@template(
+    "the next time it would", r"(?P<when>the next time|if) (?:it|that unit) would die this turn, (?P<rest>.+) instead"
+)
+def _instead_of_dying_next(m, ctx):
+    """ "The next time it would die this turn, heal it, exhaust it, and recall it instead" (390.3): once; "If it would
+    die this turn, banish it instead": each time it would die this turn (369, 370.1), while the same object (if its
+    death is replaced by another effect, 372, this one still waits). "..., you may pay [Fury] to heal it, ...
+    instead": its controller chooses, paying, as it would die (371.2)."""
+    it = ctx.it
+    if it not in ctx.targets:
+        return None
+    replaced = _instead_of_dying(m["rest"], ctx, [])
+    if replaced is None or replaced.get("may") == "its controller":
+        return None
+    return [{"op": "replace_next", "would": "die", "it": it, **replaced, "once": m["when"] != "if"}]
+
+
+_WOULD_DIE_MAY = re.compile(r"if (?P<who>.+?) would die(?P<combat> during combat)?, (?P<rest>.+ may pay .+) instead")
+_DYING = {
+    "a buffed unit you control": {"who": "friendly unit", "buffed": True},
+    "a unit here": {"who": "unit", "where": "here"},
+    "a friendly unit": {"who": "friendly unit"},
+}
+
+
+@paragraph_reader("static")
+def _read_would_die_may_pay(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
+    """ "If a buffed unit you control would die, you may pay [A], exhaust me, and spend its buff to heal it, exhaust
+    it, and recall it instead", "If a unit here would die during combat, its controller may pay [A][A][A] to ...
+    instead": a passive replacement effect (368.1) of the unit's death that its player may apply, paying (371.2);
+    "during combat": only while a combat is under way (459)."""
+    found = _WOULD_DIE_MAY.fullmatch(text.rstrip("."))
+    if not found or found["who"] not in _DYING:
+        return False
+    ctx = Context(card["type"])
+    replaced = _instead_of_dying(found["rest"].replace(card["name"].lower(), "this"), ctx, used)
+    if replaced is None or ctx.targets:
+        raise Unread(found["rest"])
+    entry: dict[str, Any] = {"would": "die", "to": dict(_DYING[found["who"]]), **replaced}
+    if found["combat"]:
+        entry["condition"] = "during combat"
+    card.setdefault("replacements", []).append(entry)
+    used.append("static: if <unit> would die, <player> may pay <cost> to <instead>")
     return True

@@ -11,7 +11,19 @@ from __future__ import annotations
 from typing import Any, Final
 
 from scenarios.game import Game
-from scenarios.kernel import Refusal, answer_kind, calc, choose, do, event_kind, keyword, note, procedure, query
+from scenarios.kernel import (
+    Refusal,
+    answer_kind,
+    calc,
+    choose,
+    condition,
+    do,
+    event_kind,
+    keyword,
+    note,
+    procedure,
+    query,
+)
 from scenarios.objects import Combat, Event, Role, Showdown
 from scenarios.trace import StepKind
 
@@ -22,6 +34,12 @@ event_kind("attack", "383.4.e")
 event_kind("defend", "383.4.f")
 event_kind("recall_attackers", "466.1.a.2", would="recall the attackers")
 event_kind("combat_end", "466.7.b", would="see a combat it was in end")
+
+
+@condition("during combat", "459")
+def _during_combat(game: Game, context) -> bool:
+    """ "If a unit here would die during combat": a combat is under way, from its showdown step to its end (463-466)."""
+    return game.combat is not None
 
 
 @procedure(

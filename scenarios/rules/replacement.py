@@ -100,18 +100,52 @@ def _describe(event: Event) -> str:
 
 @query("would")
 def would(game: Game, event: Event) -> bool:
-    """Offer `event` to the replacement effects; True when one replaced it (the event does not happen)."""
-    options = _applicable(game, event)
-    if not options:
-        return False
-    names = [source for source, _, _ in options]
-    names = [name if names.count(name) == 1 else f"{name} #{i + 1}" for i, name in enumerate(names)]
-    chooser, rule = _chooser(game, event)
-    chosen = choose(
-        game, "replacement", chooser, f"which replacement effect applies as {_describe(event)}", names, rule
+    """Offer `event` to the replacement effects; True when one replaced it (the event does not happen). An optional
+    one (371.2) whose player declines it is not applied, and the others are offered (371.2.b)."""
+    options = [option for option in _applicable(game, event) if _payable(game, event, *option)]
+    several = len(options) > 1
+    while options:
+        names = [source for source, _, _ in options]
+        names = [name if names.count(name) == 1 else f"{name} #{i + 1}" for i, name in enumerate(names)]
+        chooser, rule = _chooser(game, event)
+        chosen = choose(
+            game, "replacement", chooser, f"which replacement effect applies as {_describe(event)}", names, rule
+        )
+        source, replacement, lasting = options.pop(names.index(chosen))
+        if replacement.may is not None and not _accepted(game, event, source, replacement, lasting):
+            continue
+        do.apply_replacement(game, source, replacement, lasting, event, several, because="369")
+        return True
+    return False
+
+
+def _decider(game: Game, event: Event, source: str, replacement: Replacement, lasting) -> str:
+    """Who may apply an optional replacement effect: its controller (371.2.a, 374), or the controller of the object
+    acted on when its text says "its controller may"."""
+    if replacement.may == "its controller" and event.unit in game.objects:
+        return game.objects[event.unit].controller
+    return lasting.controller if lasting else calc.ability_controller(game, game.objects[source])
+
+
+def _payable(game: Game, event: Event, source: str, replacement: Replacement, lasting) -> bool:
+    """An optional replacement effect with a cost is offered only when its player can pay that cost now (404.1)."""
+    if replacement.may is None or replacement.cost is None:
+        return True
+    return (
+        calc.cost_problem(game, replacement.cost, _decider(game, event, source, replacement, lasting), source) is None
     )
-    source, replacement, lasting = options[names.index(chosen)]
-    do.apply_replacement(game, source, replacement, lasting, event, len(options) > 1, because="369")
+
+
+def _accepted(game: Game, event: Event, source: str, replacement: Replacement, lasting) -> bool:
+    """The player chooses whether to apply it (371.2.a), paying its cost if they do; if not, it is not applied."""
+    player = _decider(game, event, source, replacement, lasting)
+    label = replacement.label or game.objects[source].card
+    paying = f" paying {replacement.cost.describe()}" if replacement.cost is not None else ""
+    question = f"{label}: apply it{paying} as {_describe(event)}?"
+    if choose(game, "may", player, question, ["yes", "no"], "371.2.a") != "yes":
+        return False
+    if replacement.cost is not None:
+        do.pay_cost(game, replacement.cost, player, source, label, because="371.2")
     return True
 
 
@@ -178,6 +212,8 @@ def op_replace_next(game: Game, run, ins) -> None:
         instead=ins["instead"],
         label=ins.get("label", run.item.label),
         source=ins.get("source"),
+        may=ins.get("may"),
+        cost=ins.get("cost"),
     )
     for subject in subjects:
         lasting = LastingReplacement(

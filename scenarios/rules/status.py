@@ -203,7 +203,16 @@ for _name in ("exhaust", "ready", "stun", "buff"):
 
 @instruction("spend_buff")
 def op_spend_buff(game: Game, run, ins) -> None:
-    """Spend a buff of a unit you control (702.2.b.2); the instructions in `then` happen only if one was spent."""
+    """Spend a buff of a unit you control (702.2.b.2), or of the unit `what` names ("spend its buff"); the
+    instructions in `then` happen only if one was spent."""
+    if "what" in ins:
+        buffed = [i for i in _ids(game, run, ins, "what") if game.objects[i].buffs]
+        if buffed:
+            do.spend_buff(game, buffed[0], run.item.label, because=run.because)
+            calc.execute(game, run, ins.get("then", []))
+        else:
+            calc.impossible(game, run, "it has no buff to spend", "702.2.b.1")
+        return
     buffed = [u.id for u in game.units(controller=run.item.controller) if u.buffs]
     if not buffed:
         calc.impossible(game, run, "no friendly unit has a buff to spend", "702.2.b.1")
