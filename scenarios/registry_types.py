@@ -75,7 +75,7 @@ class TypedProcedures(Protocol):
     def conquer(self, game: Any, player: str, bf: Any, uncontrolled: bool = ..., /, *, because: Because) -> Any:
         """scenarios.rules.scoring.conquer"""
 
-    def counter(self, game: Any, card_id: str, label: str, /, *, because: Because) -> Any:
+    def counter(self, game: Any, card_id: str, label: str, to_hand: bool = ..., /, *, because: Because) -> Any:
         """scenarios.rules.zones.counter"""
 
     def create_delayed(self, game: Any, delayed: Any, /, *, because: Because) -> Any:

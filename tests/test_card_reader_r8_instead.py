@@ -80,6 +80,8 @@ MUTANTS = {
         if m.get("op") == "if_it" and m.get("state") == "stunned"
         else None
     ),
+    # "return it to its owner's hand instead of putting it in their trash" dropped: a plain counter
+    "countered to the trash": lambda m: m.pop("to", None) if m.get("op") == "counter" else None,
     # "you don't kill a unit this way" dropped: each player kills, paid or not
     "you kill too": lambda m: m.update(players="each") if m.get("players") == "others" else None,
     # the payment ignored: the other players only, always

@@ -90,6 +90,21 @@ def read_not_you(sentence: str, before: list[dict[str, Any]], ctx: Context, used
 INSTEAD.append(read_not_you)
 
 
+def read_countered_to_hand(sentence: str, before: list[dict[str, Any]], ctx: Context, used: list[str]) -> list | None:
+    """ "Counter a spell. Return it to its owner's hand instead of putting it in their trash": the countered card's
+    placement in the trash (425.1.a.1) replaced by its owner's hand (369, 370.1.b), one `counter` instruction."""
+    said = sentence.strip().rstrip(".")
+    if said != "return it to its owner's hand instead of putting it in their trash":
+        return None
+    if len(before) != 1 or before[0].get("op") != "counter" or "to" in before[0]:
+        return None
+    used.append("counter: return it to its owner's hand instead of the trash")
+    return [{**before[0], "to": "hand"}]
+
+
+INSTEAD.append(read_countered_to_hand)
+
+
 @template("legion: instructions", r"\[legion\] — (?P<rest>.+)")
 def _legion_instructions(m, ctx):
     """ "[Exhaust]: [Legion] — The next unit you play this turn enters ready": the instructions happen only if its
