@@ -266,6 +266,11 @@ class Replacement(Strict):
     # object acted on, as the text says), paying `cost` as they do (not offered when it can't be paid, 404.1)
     may: Literal["you", "its controller"] | None = None
     cost: Cost | None = None
+    # the event modified rather than replaced by instructions (370.1.b): "double all damage that would be dealt to
+    # it" (its amount doubled), "prevent the next 7 damage" (437.2: less the Prevent Value tracked on the unit,
+    # 437.3; `prevent` the value it starts at); the modified event is offered to the other effects (370.2)
+    modify: Literal["double", "prevent"] | None = None
+    prevent: int = 0
 
 
 class Activated(Strict):

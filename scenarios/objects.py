@@ -178,6 +178,7 @@ class LastingReplacement:
     once: bool = True
     until: str = "turn"  # or a chain item's id: only until the cleanup after that item resolves (428.5.c)
     rule: str = "390.2"  # the rule it triggers under
+    left: int | None = None  # a Prevent's Prevent Value still tracked on the unit (437.3)
 
 
 @journaled

@@ -162,6 +162,9 @@ class TypedProcedures(Protocol):
     def lose_designation(self, game: Any, unit: Any, bf: str, /, *, because: Because) -> Any:
         """scenarios.rules.combat.lose_designation"""
 
+    def modify_event(self, game: Any, source: str, r: Any, lasting: Any, event: Any, amount: int, chosen: bool, /, *, because: Because) -> Any:
+        """scenarios.rules.replacement.modify_event"""
+
     def move(self, game: Any, unit_ids: Any, destination: str, by: str, /, *, because: Because) -> Any:
         """scenarios.rules.movement.move"""
 
@@ -300,6 +303,9 @@ class TypedQueries(Protocol):
 
     def apply_layers(self, game: Any, unit: Any) -> tuple[int, str]:
         """scenarios.rules.layers.apply_layers"""
+
+    def assigned_for_lethal(self, game: Any, unit: Any, needed: int, most: int) -> int | None:
+        """scenarios.rules.replacement.assigned_for_lethal"""
 
     def assigned_last(self, game: Any, unit: Any) -> bool:
         """scenarios.rules.combat.assigned_last"""
@@ -579,6 +585,9 @@ class TypedQueries(Protocol):
 
     def repeat_execution(self, game: Any, item: Any, because: str, number: int, targets: dict) -> None:
         """scenarios.rules.repeat.repeat_execution"""
+
+    def replaced(self, game: Any, event: Any) -> Any:
+        """scenarios.rules.replacement.replaced"""
 
     def resolution(self, game: Any, item: Any, because: str, targets: dict | None = ...) -> Any:
         """scenarios.rules.instructions.resolution"""

@@ -138,3 +138,50 @@ def test_a_payment_inside_a_replacement_is_its_players_choice():
 @pytest.mark.parametrize("name", sorted(PAYING_MUTANTS))
 def test_my_disputes_kill_the_paying_mutant(real_db, name):
     assert "mismatch" in _verdicts(read_every_card_changed(real_db, PAYING_MUTANTS[name]))
+
+
+def test_double_and_prevent_modify_the_damage_event():
+    (double,) = _effects("Choose a unit. Double all damage that would be dealt to it this turn.")
+    assert (double["op"], double["would"], double["modify"], double["once"]) == (
+        "replace_next",
+        "takes_damage",
+        "double",
+        False,
+    )
+    (prevent,) = _effects("Choose a unit. Prevent the next 7 damage that would be dealt to it this turn.")
+    assert (prevent["modify"], prevent["prevent"]) == ("prevent", 7)
+
+
+DAMAGE_MUTANTS = {
+    # "double all damage": read as nothing done to it
+    "double dropped": lambda m: (
+        m.update(instead=[{"op": "heal", "what": "affected"}], modify=None) if m.get("modify") == "double" else None
+    ),
+    # "prevent the next 7 damage": read as all of it, every time
+    "prevent read as all": lambda m: m.pop("modify", None) if m.get("modify") == "prevent" else None,
+    # the Prevent Value read wrong
+    "prevent 6": lambda m: m.update(prevent=6) if m.get("modify") == "prevent" else None,
+}
+
+
+@pytest.mark.parametrize("name", sorted(DAMAGE_MUTANTS))
+def test_my_disputes_kill_the_damage_mutant(real_db, name):
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, DAMAGE_MUTANTS[name]))
+
+
+def test_my_disputes_kill_an_assignment_blind_to_modified_damage(real_db, monkeypatch):
+    """The engine mutant: combat damage assigned with lethal as Might less damage, the doubling or Prevent
+    ignored (against 465.2.c.4.a, 465.2.c.5, 437.5.a)."""
+    from scenarios.rules import combat
+
+    monkeypatch.setattr(combat, "_modified_lethal", lambda game, units, total: {})
+    assert "mismatch" in _verdicts(read_every_card(real_db))
+
+
+def test_my_disputes_kill_a_prevent_value_never_tracked_down(real_db, monkeypatch):
+    """The engine mutant: the Prevent Value is not reduced by what it prevented (against 437.3)."""
+    from scenarios.rules import replacement
+
+    monkeypatch.setattr(replacement, "modify_event", lambda *a, **k: None)
+    monkeypatch.setattr(replacement.do, "modify_event", lambda *a, **k: None, raising=False)
+    assert "mismatch" in _verdicts(read_every_card(real_db))

@@ -211,3 +211,23 @@ def _read_would_die_may_pay(text: str, card: dict[str, Any], used: list[str], ar
     card.setdefault("replacements", []).append(entry)
     used.append("static: if <unit> would die, <player> may pay <cost> to <instead>")
     return True
+
+
+# -- damage modified --------------------------------------------------------------------------------------------
+
+
+@template(
+    "damage that would be dealt to it",
+    r"(?:(?P<double>double all)|prevent the next (?P<n>\d+)) damage that would be dealt to (?:it|that unit) this turn",
+)
+def _damage_modified(m, ctx):
+    """ "Double all damage that would be dealt to it this turn": a delayed replacement effect (390.3) modifying each
+    time it would be dealt damage this turn (370.1.b, 465.2.c.4.a's own example); "Prevent the next 7 damage that
+    would be dealt to it this turn": a Prevent (437), a delayed replacement effect (437.7) reducing the next damage
+    by its Prevent Value, tracked on the unit until it reaches 0 (437.2-437.3)."""
+    if ctx.it not in ctx.targets:
+        return None
+    ins: dict[str, Any] = {"op": "replace_next", "would": "takes_damage", "it": ctx.it, "instead": [], "once": False}
+    if m["double"]:
+        return [{**ins, "modify": "double"}]
+    return [{**ins, "modify": "prevent", "prevent": int(m["n"])}]

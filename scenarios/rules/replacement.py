@@ -10,6 +10,8 @@ the other effects have nothing left to replace. An effect does not apply to the 
 
 from __future__ import annotations
 
+import dataclasses
+
 from scenarios.cards import Replacement
 from scenarios.game import Game
 from scenarios.kernel import EVENT_KINDS, Condition, calc, choose, do, instruction, procedure, query
@@ -77,7 +79,7 @@ def prevents_all_damage(game: Game, unit) -> bool:
     nothing, as "prevent it" does)?"""
     event = Event("takes_damage", unit=unit.id, player=unit.controller, location=unit.location)
     options = _applicable(game, event)
-    return bool(options) and all(not replacement.instead for _, replacement, _ in options)
+    return bool(options) and all(not r.instead and r.modify is None for _, r, _ in options)
 
 
 def _chooser(game: Game, event: Event) -> tuple[str, str]:
@@ -98,11 +100,16 @@ def _describe(event: Event) -> str:
     return f"{event.unit or event.player} would {EVENT_KINDS[event.kind].would}"
 
 
-@query("would")
-def would(game: Game, event: Event) -> bool:
-    """Offer `event` to the replacement effects; True when one replaced it (the event does not happen). An optional
-    one (371.2) whose player declines it is not applied, and the others are offered (371.2.b)."""
-    options = [option for option in _applicable(game, event) if _payable(game, event, *option)]
+def _key(source: str, replacement: Replacement, lasting) -> tuple[str, int]:
+    return (lasting.id if lasting else source), id(replacement)
+
+
+def _offer(
+    game: Game, event: Event, applied: set
+) -> tuple[tuple[str, Replacement, LastingReplacement | None], bool] | None:
+    """The replacement effect that applies to `event` (its chooser choosing among several, 372), and whether there
+    were several; an optional one whose player declines it is not applied, and the others are offered (371.2.b)."""
+    options = [o for o in _applicable(game, event) if _key(*o) not in applied and _payable(game, event, *o)]
     several = len(options) > 1
     while options:
         names = [source for source, _, _ in options]
@@ -111,12 +118,83 @@ def would(game: Game, event: Event) -> bool:
         chosen = choose(
             game, "replacement", chooser, f"which replacement effect applies as {_describe(event)}", names, rule
         )
-        source, replacement, lasting = options.pop(names.index(chosen))
-        if replacement.may is not None and not _accepted(game, event, source, replacement, lasting):
+        option = options.pop(names.index(chosen))
+        if option[1].may is not None and not _accepted(game, event, *option):
             continue
-        do.apply_replacement(game, source, replacement, lasting, event, several, because="369")
-        return True
-    return False
+        return option, several
+    return None
+
+
+@query("would")
+def would(game: Game, event: Event) -> bool:
+    """Offer `event` to the replacement effects; True when one replaced it (the event does not happen)."""
+    return replaced(game, event) is None
+
+
+@query("replaced")
+def replaced(game: Game, event: Event) -> Event | None:
+    """Offer `event` to the replacement effects before it happens (370.1.c): None when one replaced it with its
+    instructions (the event does not happen); else the event as the effects modifying it left it (370.1.b: its
+    amount doubled or reduced), each effect applied once to it (370.2)."""
+    applied: set = set()
+    while (offered := _offer(game, event, applied)) is not None:
+        (source, replacement, lasting), several = offered
+        if replacement.modify is None:
+            do.apply_replacement(game, source, replacement, lasting, event, several, because="369")
+            return None
+        applied.add(_key(source, replacement, lasting))
+        amount = _modified_amount(replacement, lasting, event.amount)
+        do.modify_event(game, source, replacement, lasting, event, amount, several, because="370.1.b")
+        event = dataclasses.replace(event, amount=amount)
+    return event
+
+
+def _modified_amount(replacement: Replacement, lasting, amount: int) -> int:
+    """The amount as the effect modifies it: doubled, or less the Prevent Value still tracked (437.2, 437.2.a)."""
+    if replacement.modify == "double":
+        return amount * 2
+    left = lasting.left if lasting is not None and lasting.left is not None else replacement.prevent
+    return max(0, amount - left)
+
+
+@procedure(
+    "modify_event",
+    StepKind.REPLACEMENT,
+    defines=("370.1.b",),
+    summary=lambda g, source, r, lasting, event, amount, chosen: (
+        f"{r.label or g.objects[source].card} modifies the event: {_describe(event)} ({event.amount}): {amount} instead"
+    ),
+    objects=lambda g, source, r, lasting, event, amount, chosen: [source, event.unit or event.player],
+    cite=lambda g, source, r, lasting, event, amount, chosen: (
+        (["437.2", "437.3"] if r.modify == "prevent" else []) + (["372"] if chosen else [])
+    ),
+)
+def modify_event(game: Game, source: str, r: Replacement, lasting, event: Event, amount: int, chosen: bool) -> None:
+    """A Prevent's value tracked on the unit is reduced by what it prevented, and it expires at 0 (437.3, 437.3.a)."""
+    if r.modify != "prevent" or lasting is None:
+        return
+    left = (lasting.left if lasting.left is not None else r.prevent) - (event.amount - amount)
+    kept = (dataclasses.replace(x, left=left) if x is lasting else x for x in game.lasting)
+    game.lasting = tuple(x for x in kept if x.left is None or x.left > 0)
+
+
+@query("assigned_for_lethal")
+def assigned_for_lethal(game: Game, unit, needed: int, most: int) -> int | None:
+    """The least combat damage assigned to `unit` that the replacement effects modifying its damage would make at
+    least `needed` (465.2.c.4.a, 465.2.c.5, 437.5.a), or None if no amount up to `most` would; `needed` when none
+    modifies it. They are applied in the order they were made (its controller orders them as the damage is dealt,
+    372)."""
+    event = Event("takes_damage", unit=unit.id, player=unit.controller, location=unit.location, source="combat")
+    modifying = [(r, lasting) for _, r, lasting in _applicable(game, event) if r.modify is not None]
+    if not modifying:
+        return needed
+    for n in range(1, most + 1):
+        amount = n
+        for replacement, lasting in modifying:
+            amount = _modified_amount(replacement, lasting, amount)
+        if amount >= needed:
+            return n
+    return None
 
 
 def _decider(game: Game, event: Event, source: str, replacement: Replacement, lasting) -> str:
@@ -214,6 +292,8 @@ def op_replace_next(game: Game, run, ins) -> None:
         source=ins.get("source"),
         may=ins.get("may"),
         cost=ins.get("cost"),
+        modify=ins.get("modify"),
+        prevent=ins.get("prevent", 0),
     )
     for subject in subjects:
         lasting = LastingReplacement(
@@ -224,5 +304,6 @@ def op_replace_next(game: Game, run, ins) -> None:
             it=subject,
             incarnation=game.objects[subject].incarnation if subject else None,
             once=ins.get("once", True),
+            left=ins.get("prevent"),
         )
         do.create_lasting_replacement(game, lasting, because=run.because)
