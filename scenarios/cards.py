@@ -269,8 +269,10 @@ class Replacement(Strict):
     # the event modified rather than replaced by instructions (370.1.b): "double all damage that would be dealt to
     # it" (its amount doubled), "prevent the next 7 damage" (437.2: less the Prevent Value tracked on the unit,
     # 437.3; `prevent` the value it starts at); the modified event is offered to the other effects (370.2)
-    modify: Literal["double", "prevent"] | None = None
+    # ... "play that token and an additional copy of it" (its amount, the tokens played, one more)
+    modify: Literal["double", "prevent", "additional copy"] | None = None
     prevent: int = 0
+    limit: Literal["once_per_turn"] | None = None  # "Once each turn, if ...": applied to one event a turn (371.1)
 
 
 class Activated(Strict):

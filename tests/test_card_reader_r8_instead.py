@@ -185,3 +185,33 @@ def test_my_disputes_kill_a_prevent_value_never_tracked_down(real_db, monkeypatc
     monkeypatch.setattr(replacement, "modify_event", lambda *a, **k: None)
     monkeypatch.setattr(replacement.do, "modify_event", lambda *a, **k: None, raising=False)
     assert "mismatch" in _verdicts(read_every_card(real_db))
+
+
+def _token_copy(mapping: dict) -> bool:
+    return mapping.get("would") == "play_token_unit"
+
+
+TOKEN_MUTANTS = {
+    "once each turn dropped": lambda m: m.pop("limit", None) if _token_copy(m) else None,
+    "may read as must": lambda m: m.pop("may", None) if _token_copy(m) else None,
+    "anywhere": lambda m: m.pop("condition", None) if _token_copy(m) else None,
+}
+
+
+@pytest.mark.parametrize("name", sorted(TOKEN_MUTANTS))
+def test_my_disputes_kill_the_token_mutant(real_db, name):
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, TOKEN_MUTANTS[name]))
+
+
+def test_my_disputes_kill_a_declined_use_counted(real_db, monkeypatch):
+    """The engine mutant: a use "once each turn" counted when its player declines it (against 371.2.b)."""
+    from scenarios.rules import replacement
+
+    real = replacement._accepted
+
+    def counted(game, event, source, r, lasting):
+        replacement._applied(game, source, r, lasting)
+        return real(game, event, source, r, lasting)
+
+    monkeypatch.setattr(replacement, "_accepted", counted)
+    assert "mismatch" in _verdicts(read_every_card(real_db))

@@ -231,3 +231,37 @@ def _damage_modified(m, ctx):
     if m["double"]:
         return [{**ins, "modify": "double"}]
     return [{**ins, "modify": "prevent", "prevent": int(m["n"])}]
+
+
+# -- a token's play modified ------------------------------------------------------------------------------------
+
+_TOKEN_COPY = re.compile(
+    r"(?P<once>once each turn, )?if you would play a token unit(?P<here> while i'm at a battlefield)?, "
+    r"(?P<may>you may )?play that token and an additional copy of it instead"
+)
+
+
+@paragraph_reader("static")
+def _read_token_copy(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
+    """ "Once each turn, if you would play a token unit while I'm at a battlefield, you may play that token and an
+    additional copy of it instead": a passive replacement effect (368.1) modifying the play of a token unit, one
+    more of it played (370.1.b); "may": its controller chooses whether to apply it (371.2.a); "once each turn":
+    applied to one such play a turn, a declined one not counted (371.1, 371.2.b; 371.2.b's own example)."""
+    found = _TOKEN_COPY.fullmatch(text.rstrip("."))
+    if not found:
+        return False
+    entry: dict[str, Any] = {
+        "would": "play_token_unit",
+        "to": {"who": "you"},
+        "instead": [],
+        "modify": "additional copy",
+    }
+    if found["here"]:
+        entry["condition"] = "at a battlefield"
+    if found["may"]:
+        entry["may"] = "you"
+    if found["once"]:
+        entry["limit"] = "once_per_turn"
+    card.setdefault("replacements", []).append(entry)
+    used.append("static: if you would play a token unit, play it and an additional copy instead")
+    return True

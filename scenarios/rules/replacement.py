@@ -38,6 +38,8 @@ def _applicable(game: Game, event: Event) -> list[tuple[str, Replacement, Lastin
                 continue
             if not _conditions_met(game, source, replacement, event):
                 continue
+            if replacement.limit and _mark(source, replacement) in game.trigger_marks:  # applied this turn (371.1)
+                continue
             if calc.matches_object(game, replacement.to, calc.view_of(game, source), subject, event.location):
                 found.append((source.id, replacement, None))
     for lasting in game.lasting:
@@ -50,6 +52,17 @@ def _applicable(game: Game, event: Event) -> list[tuple[str, Replacement, Lastin
         if calc.matches_object(game, replacement.to, view, subject, event.location):
             found.append((lasting.source, replacement, lasting))
     return found
+
+
+def _mark(source, replacement: Replacement) -> tuple:
+    """This turn's use of a replacement effect "once each turn" (371.1), kept with the turn's other uses."""
+    return ("replacement", source.id, source.incarnation, source.definition.replacements.index(replacement))
+
+
+def _applied(game: Game, source_id: str, replacement: Replacement, lasting) -> None:
+    """Note a use of a replacement effect applied "once each turn" (371.1); one declined is not applied (371.2.b)."""
+    if replacement.limit and lasting is None:
+        game.trigger_marks = (*game.trigger_marks, _mark(game.objects[source_id], replacement))
 
 
 def _conditions_met(game: Game, source, replacement: Replacement, event: Event) -> bool:
@@ -139,6 +152,7 @@ def replaced(game: Game, event: Event) -> Event | None:
     applied: set = set()
     while (offered := _offer(game, event, applied)) is not None:
         (source, replacement, lasting), several = offered
+        _applied(game, source, replacement, lasting)
         if replacement.modify is None:
             do.apply_replacement(game, source, replacement, lasting, event, several, because="369")
             return None
@@ -153,6 +167,8 @@ def _modified_amount(replacement: Replacement, lasting, amount: int) -> int:
     """The amount as the effect modifies it: doubled, or less the Prevent Value still tracked (437.2, 437.2.a)."""
     if replacement.modify == "double":
         return amount * 2
+    if replacement.modify == "additional copy":
+        return amount + 1
     left = lasting.left if lasting is not None and lasting.left is not None else replacement.prevent
     return max(0, amount - left)
 
