@@ -295,6 +295,7 @@ class Player(Journaled):
     cards_finalized_this_turn: int = 0  # those played or being played, countered ones too (419.4.b in 1.4)
     finalized_this_turn: tuple[str, ...] = ()
     xp: int = 0  # XP, a resource a player gains and spends (728-733)
+    turns_taken: int = 0  # the turns this player has begun, the current one counted ("during their first turn")
     xp_gained_this_turn: int = 0  # XP gained this turn ("If you've gained XP this turn", 730.1)
     discarded_this_turn: int = 0  # cards discarded this turn ("If you've discarded a card this turn", 422.1)
     drawn_this_turn: int = 0  # cards drawn this turn ("When you draw your second card each turn", 413)

@@ -41,7 +41,7 @@ def test_if_it_would_die_this_turn_lasts_the_turn():
     (next_time,) = _effects(
         "Choose a friendly unit. The next time it would die this turn, heal it, exhaust it, and recall it instead."
     )
-    assert next_time["once"] is True
+    assert next_time.get("once", True) is True
 
 
 def test_already_stunned_is_checked_before_the_stun():
@@ -214,4 +214,29 @@ def test_my_disputes_kill_a_declined_use_counted(real_db, monkeypatch):
         return real(game, event, source, r, lasting)
 
     monkeypatch.setattr(replacement, "_accepted", counted)
+    assert "mismatch" in _verdicts(read_every_card(real_db))
+
+
+def _score_point(mapping: dict) -> bool:
+    return mapping.get("would") == "score_point"
+
+
+SCORE_MUTANTS = {
+    "any turn": lambda m: m["to"].pop("own_turn_at_most", None) if _score_point(m) else None,
+    # "they draw 1": drawn by Otterpus's controller rather than the player acted on
+    "its controller draws": lambda m: m.update(instead=m["instead"][0]["effects"]) if _score_point(m) else None,
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCORE_MUTANTS))
+def test_my_disputes_kill_the_score_mutant(real_db, name):
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, SCORE_MUTANTS[name]))
+
+
+def test_my_disputes_kill_turns_never_counted(real_db, monkeypatch):
+    """The engine mutant: a player's turns are not counted as they begin (so "their first or second turn" is
+    wrong after the first round)."""
+    from scenarios.objects import Player
+
+    monkeypatch.setattr(Player, "turns_taken", property(lambda self: 1, lambda self, value: None))
     assert "mismatch" in _verdicts(read_every_card(real_db))

@@ -181,7 +181,8 @@ def _instead_of_dying_next(m, ctx):
     replaced = _instead_of_dying(m["rest"], ctx, [])
     if replaced is None or replaced.get("may") == "its controller":
         return None
-    return [{"op": "replace_next", "would": "die", "it": it, **replaced, "once": m["when"] != "if"}]
+    lasting = {"once": False} if m["when"] == "if" else {}
+    return [{"op": "replace_next", "would": "die", "it": it, **replaced, **lasting}]
 
 
 _WOULD_DIE_MAY = re.compile(r"if (?P<who>.+?) would die(?P<combat> during combat)?, (?P<rest>.+ may pay .+) instead")
@@ -264,4 +265,36 @@ def _read_token_copy(text: str, card: dict[str, Any], used: list[str], around: A
         entry["limit"] = "once_per_turn"
     card.setdefault("replacements", []).append(entry)
     used.append("static: if you would play a token unit, play it and an additional copy instead")
+    return True
+
+
+# -- a point scored replaced ------------------------------------------------------------------------------------
+
+_SCORE_INSTEAD = re.compile(
+    r"if a player would score 1 point from conquering or holding during their first or second turn, "
+    r"they (?P<then>.+) instead"
+)
+
+
+@paragraph_reader("static")
+def _read_score_instead(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
+    """ "If a player would score 1 point from conquering or holding during their first or second turn, they draw 1
+    instead": a passive replacement effect (368.1) of a point scored by Conquer or Hold (471.1), the player's own
+    instructions ("they": the player acted on, performing them, 411.1) done instead; the Conquer or Hold itself
+    happens (its abilities trigger, as when the Final Point is replaced, 471.1.b.1)."""
+    found = _SCORE_INSTEAD.fullmatch(text.rstrip("."))
+    if not found:
+        return False
+    ctx = Context(card["type"])
+    then = instructions(found["then"], ctx, used)
+    if then is None or ctx.targets:
+        raise Unread(found["then"])
+    card.setdefault("replacements", []).append(
+        {
+            "would": "score_point",
+            "to": {"who": "player", "own_turn_at_most": 2},
+            "instead": [{"op": "each_player", "players": "affected", "effects": then}],
+        }
+    )
+    used.append("static: if a player would score from conquering or holding early, they <instead>")
     return True

@@ -268,7 +268,7 @@ def apply_replacement(
         effects=tuple(replacement.instead),
         targets={},
         location=event.location,
-        affected=event.unit,
+        affected=event.unit or event.player,
         it=lasting.it if lasting else None,
     )
     if lasting is not None and lasting.once:
