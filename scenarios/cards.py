@@ -258,7 +258,8 @@ class Replacement(Strict):
     to: ObjectFilter = Field(default_factory=lambda: ObjectFilter(who="unit"))
     condition: str | None = None  # a condition word: the replacement effect applies only while it holds (364.3.a)
     # "damage that enemy spells and abilities would deal": a spell or ability (417.6.b) an opponent controls
-    source: Literal["enemy spell or ability", "spell or ability"] | None = None
+    # "if a spell or ability that chooses me would stun me": one that chose the unit it acts on (355.7)
+    source: Literal["enemy spell or ability", "spell or ability", "spell or ability that chooses it"] | None = None
     instead: list[dict[str, Any]]
     label: str | None = None
     # "you may pay [A] to heal it, ... instead": an optional replacement effect (371.2), applied only if this player

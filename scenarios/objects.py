@@ -115,6 +115,7 @@ class Event:
     played_from: str | None = None  # the zone the card played was played from (hand, facedown, trash, ...)
 
     origin: str | None = None  # where a unit that moved came from (its `location` is where it went)
+    chosen: bool = False  # the spell or ability acting on the unit chose it (355.7): "a spell ... that chooses me"
 
 
 @value

@@ -667,6 +667,9 @@ class TypedQueries(Protocol):
     def unit_playable(self, game: Any, player: str, card: Any, how: Any) -> Any:
         """scenarios.rules.off_board.unit_playable"""
 
+    def unreplaced(self, game: Any, run: Any, kind: str, ids: Any) -> list[str]:
+        """scenarios.rules.replacement.unreplaced"""
+
     def update_designations(self, game: Any) -> None:
         """scenarios.rules.combat.update_designations"""
 

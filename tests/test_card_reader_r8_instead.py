@@ -240,3 +240,40 @@ def test_my_disputes_kill_turns_never_counted(real_db, monkeypatch):
 
     monkeypatch.setattr(Player, "turns_taken", property(lambda self: 1, lambda self, value: None))
     assert "mismatch" in _verdicts(read_every_card(real_db))
+
+
+def _chooses_me(mapping: dict) -> bool:
+    return mapping.get("source") == "spell or ability that chooses it"
+
+
+CHOOSES_MUTANTS = {
+    "any spell or ability": lambda m: m.update(source="spell or ability") if _chooses_me(m) else None,
+    "not only while Empowered": lambda m: m.pop("condition", None) if _chooses_me(m) else None,
+    "return to hand not replaced": lambda m: (
+        m.update(would="draw") if _chooses_me(m) and m["would"] == "return_to_hand" else None
+    ),
+    "-might not replaced": lambda m: m.update(would="draw") if _chooses_me(m) and m["would"] == "lose_might" else None,
+}
+
+
+@pytest.mark.parametrize("name", sorted(CHOOSES_MUTANTS))
+def test_my_disputes_kill_the_chooses_me_mutant(real_db, name):
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, CHOOSES_MUTANTS[name]))
+
+
+def test_a_conditional_replacement_under_empowered_is_read():
+    reading = read_card(
+        CardText(
+            "Some Unit",
+            "Unit",
+            "[Empowered][>] If a spell or ability that chooses me would stun me, give me +1 [Might] this turn instead.",
+            might=3,
+        )
+    )
+    assert reading.status == "read", reading.unread
+    (replacement,) = Card.model_validate(reading.definition).replacements
+    assert (replacement.would, replacement.condition, replacement.source) == (
+        "stun",
+        "empowered",
+        "spell or ability that chooses it",
+    )

@@ -298,3 +298,40 @@ def _read_score_instead(text: str, card: dict[str, Any], used: list[str], around
     )
     used.append("static: if a player would score from conquering or holding early, they <instead>")
     return True
+
+
+# -- what a spell or ability that chooses me would do -----------------------------------------------------------
+
+_DONE_TO_ME = {"stun me": "stun", "give me -might": "lose_might", "return me to hand": "return_to_hand"}
+_ONE_DONE = "(?:" + "|".join(re.escape(done) for done in _DONE_TO_ME) + ")"
+_CHOOSES_ME = re.compile(
+    rf"if a spell or ability that chooses me would (?P<done>{_ONE_DONE}(?:,? (?:or )?{_ONE_DONE})*), "
+    r"(?P<then>.+) instead"
+)
+
+
+@paragraph_reader("static")
+def _read_chooses_me(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
+    """ "If a spell or ability that chooses me would stun me, give me -[Might], or return me to hand, give me +3
+    [Might] this turn instead": a passive replacement effect (368.1) of each of those events (a stun, 423.1; a Might
+    decrease, 477.3; a return to hand) done to the card by a spell or ability that chose it (355.7); each event
+    replaced separately (373)."""
+    found = _CHOOSES_ME.fullmatch(text.rstrip("."))
+    if not found or card["type"] != "unit":
+        return False
+    ctx = Context(card["type"])
+    ctx.it = "affected"
+    then = instructions(re.sub(r"\bme\b", "it", found["then"]), ctx, used)
+    if then is None or ctx.targets:
+        raise Unread(found["then"])
+    for done in re.findall(_ONE_DONE, found["done"]):
+        card.setdefault("replacements", []).append(
+            {
+                "would": _DONE_TO_ME[done],
+                "to": {"who": "self"},
+                "source": "spell or ability that chooses it",
+                "instead": then,
+            }
+        )
+    used.append("static: if a spell or ability that chooses me would <do X to me>, <instead>")
+    return True

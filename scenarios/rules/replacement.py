@@ -14,8 +14,8 @@ import dataclasses
 
 from scenarios.cards import Replacement
 from scenarios.game import Game
-from scenarios.kernel import EVENT_KINDS, Condition, calc, choose, do, instruction, procedure, query
-from scenarios.objects import BATTLEFIELD, BOARD, ChainItem, Event, ItemKind, LastingReplacement, View
+from scenarios.kernel import EVENT_KINDS, Condition, calc, choose, do, event_kind, instruction, procedure, query
+from scenarios.objects import BATTLEFIELD, BOARD, UNIT, ChainItem, Event, ItemKind, LastingReplacement, View
 from scenarios.selectors import ObjectFilter
 from scenarios.trace import StepKind
 
@@ -80,6 +80,8 @@ def _from_source(game: Game, replacement: Replacement, event: Event) -> bool:
     """Is the event's damage from the source the replacement names: a spell or ability (417.6.a, 417.6.b.2.a), an
     enemy's or anyone's? Combat damage is the units' (465.2.d), and so is the damage a spell or ability has a unit
     deal (a fight, "it deals damage equal to its Might", 417.6.b.3)."""
+    if replacement.source == "spell or ability that chooses it":
+        return event.chosen and event.via in ("spell", "ability")
     dealer = game.objects.get(event.source) if event.source else None
     if dealer is None or event.via not in ("spell", "ability"):
         return False
@@ -192,6 +194,41 @@ def modify_event(game: Game, source: str, r: Replacement, lasting, event: Event,
     left = (lasting.left if lasting.left is not None else r.prevent) - (event.amount - amount)
     kept = (dataclasses.replace(x, left=left) if x is lasting else x for x in game.lasting)
     game.lasting = tuple(x for x in kept if x.left is None or x.left > 0)
+
+
+event_kind("lose_might", "477.3", would="be given -Might")
+event_kind("return_to_hand", "108.7.a", would="be returned to its owner's hand")
+
+
+@query("unreplaced")
+def unreplaced(game: Game, run, kind: str, ids) -> list[str]:
+    """The units among `ids` a spell's or ability's instruction still acts on: each offered to the replacement
+    effects as `kind` would happen to it (a stun, -Might, a return to hand), with whether that spell or ability chose
+    it (355.7); those replaced are not acted on (369)."""
+    item = run.item
+    chosen = {
+        ref[0]
+        for targets in (item.targets, *item.repeat_targets)
+        for refs in targets.values()
+        for ref in refs
+        if not isinstance(ref, str)
+    }
+    via = calc.attribution_of(game, run)[1]
+    kept = []
+    for unit_id in ids:
+        unit = game.objects[unit_id]
+        event = Event(
+            kind,
+            unit=unit_id,
+            player=unit.controller,
+            location=unit.location,
+            source=item.source,
+            via=via,
+            chosen=unit_id in chosen,
+        )
+        if unit.kind != UNIT or not calc.would(game, event):
+            kept.append(unit_id)
+    return kept
 
 
 @query("assigned_for_lethal")

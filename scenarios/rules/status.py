@@ -158,6 +158,8 @@ def _on_objects(name: str):
 
     def op(game: Game, run, ins) -> None:
         ids = _ids(game, run, ins)
+        if ids and name == "stun":  # "if a spell or ability that chooses me would stun me, ... instead"
+            ids = calc.unreplaced(game, run, "stun", ids)
         if ids:
             changed = calc.changing_status(game, name, ids)
             getattr(do, name)(game, ids, run.item.label, because=run.because)
@@ -236,6 +238,8 @@ def op_might(game: Game, run, ins) -> None:
     if ids and amount is None:
         calc.impossible(game, run, "the amount is null: no Might is given", "359.3.e.12")
     elif ids and amount is not None:
+        if amount < 0:  # "if a spell or ability that chooses me would give me -[Might], ... instead"
+            ids = calc.unreplaced(game, run, "lose_might", ids)
         until = ins.get("until", "turn")
         do.give_might(game, ids, amount, ins.get("minimum"), run.item.label, until, because=run.because)
 

@@ -177,6 +177,7 @@ def discarded_cards(game: Game, player: str, n: int) -> None:
 @instruction("return_to_hand")
 def op_return_to_hand(game: Game, run, ins) -> None:
     ids = calc.still_there(game, run, ins["what"], "returning to hand")
+    ids = calc.unreplaced(game, run, "return_to_hand", ids) if ids else ids
     if ids:
         do.return_to_hand(game, ids, run.item.label, because=run.because)
 
