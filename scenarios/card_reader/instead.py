@@ -3,6 +3,15 @@ Energy]. If this is [Empowered], [Add] [2 Energy] instead", "Deal 2 to a unit at
 facedown card, deal 4 to it instead": if the condition holds the second sentence's instructions, else the first's
 (364.3.a), one `if` instruction (`abilities.INSTEAD`, added to). And a passive replacing a step of the combat
 cleanup: "If a combat where you are the attacker ends in a tie, recall all units instead" (`readers`, stage "static").
+
+The other replacement effects cards print (367-375; the engine's `scenarios/rules/replacement.py`): a death replaced
+("If it would die this turn, banish it instead", "you may pay [A], exhaust me, and spend its buff to heal it, ...
+instead", "If a unit here would die during combat, its controller may pay ..."), a counter's placement ("Return it
+to its owner's hand instead of putting it in their trash"), damage modified ("Double all damage that would be dealt
+to it this turn", "Prevent the next 7 damage ..."), a token unit's play ("play that token and an additional copy of
+it instead"), a point scored ("If a player would score 1 point from conquering or holding ..., they draw 1
+instead"), what a spell choosing the card does ("If a spell or ability that chooses me would stun me, ...") and a
+paid additional cost's exception ("If you paid my additional cost, you don't kill a unit this way").
 """
 
 from __future__ import annotations

@@ -6,6 +6,13 @@ a resolving effect created ("the next time it would die this turn, ..."). When s
 object being acted on chooses which (368 of 2025-12-01; its controller from Core Rules 1.4, 372; the player, when a player is
 acted on, 372.1; the turn player for an uncontrolled battlefield, 372.2). The chosen effect's instructions happen instead, and the event does not;
 the other effects have nothing left to replace. An effect does not apply to the events of its own replacement.
+
+Besides (Core Rules 1.4): an effect may modify the event rather than replace it (370.1.b: damage doubled or reduced
+by a Prevent Value tracked on the unit, 437.2-437.3; a token unit played with an additional copy), the modified
+event offered to the other effects, each applied once (370.2); an optional effect ("you may pay [A] to ...
+instead") is applied only if its player chooses to, paying its cost (371.2), and one "once each turn" only to one
+event a turn (371.1); a stun, a -Might or a return to hand done by a spell or ability carries whether it chose the
+unit (355.7, `unreplaced`); a point scored by Conquer or Hold is an event too (471.1).
 """
 
 from __future__ import annotations
