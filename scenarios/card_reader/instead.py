@@ -195,7 +195,7 @@ def _instead_of_dying_next(m, ctx):
 
 
 _WOULD_DIE_MAY = re.compile(r"if (?P<who>.+?) would die(?P<combat> during combat)?, (?P<rest>.+ may pay .+) instead")
-_DYING = {
+_DYING: dict[str, dict[str, Any]] = {
     "a buffed unit you control": {"who": "friendly unit", "buffed": True},
     "a unit here": {"who": "unit", "where": "here"},
     "a friendly unit": {"who": "friendly unit"},
