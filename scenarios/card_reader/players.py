@@ -162,7 +162,7 @@ def _chosen_player(ctx) -> str | None:
 
 
 # What a chosen player does, said with "they": instructions about themself, or a token they play
-_THEIR_OPS = _PER_PLAYER_OPS | {"play_token", "gain_xp", "trash_from_deck"}
+_THEIR_OPS = _PER_PLAYER_OPS | {"play_token", "gain_xp", "trash_from_deck", "score"}
 
 
 @template("they ...", r"they (?P<rest>(?!reveal |gain control of ).+)")

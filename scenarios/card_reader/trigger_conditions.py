@@ -21,6 +21,7 @@
   or a defender in that combat, after control is established (466.5, then 466.7.b).
 - "When I conquer a battlefield that was uncontrolled": a conquer event whose battlefield had no controller before
   it (190.4.c), noted as control is established (469.1).
+- "When you or an ally hold": allies are teammates (489.2), in a mode the engine does not play: "when you hold".
 - "When this leaves the board": the `leave_board` event of the object itself, whatever zone it goes to
   (383.2.c.2: its own departure is seen).
 - "When an enemy unit dies while I'm at a battlefield": the trigger's condition, its source at a battlefield as
@@ -175,6 +176,13 @@ ADDED: list = [
         lambda m: [dict(_EVENTS[e]) for e in m["all"].split(" or ")],
     ),
     (
+        # "When you or an ally hold": allies are teammates, who exist only in modes with teams (489.2, 489.8); the
+        # engine plays no such mode (the same reading as "you or allies control", `amounts`), so it is "you"
+        "when you or an ally hold",
+        re.compile(r"when you or an ally (?P<e>conquer|hold)"),
+        lambda m: [{"event": m["e"], "who": "you"}],
+    ),
+    (
         "when this leaves the board",
         re.compile(r"when (?:this|i) leaves? the board"),
         lambda m: [{"event": "leave_board", "who": "self"}],
@@ -228,6 +236,7 @@ def read_several_triggers(text: str, card: dict[str, Any], used: list[str], arou
 # a trigger condition's last words that say when it holds, and the condition word they are
 _WHILE = {"while i'm at a battlefield": "at a battlefield", "during a showdown": "during a showdown"}
 _WHILE["on your turn"] = "your turn"  # its controller the Turn Player (304)
+_WHILE["in combat"] = "in combat"  # "when I die in combat": an attacker or defender where combat is (740.2.c)
 _WHILE_AT = re.compile(
     r"(?P<once>once each turn, )?(?P<head>when .+?) (?P<while>" + "|".join(_WHILE) + r"), (?P<body>.+)"
 )

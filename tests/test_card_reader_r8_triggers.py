@@ -1,0 +1,96 @@
+"""Trigger conditions and events read in wave 8 (issue 32): "when you or an ally hold" (no teams: "you", 489.2),
+"the first time I win a combat each turn", "when I die in combat" (740.2.c) and "they score N points" of a chosen
+player. Read-card disputes 640-659 judge them with the real read cards, and a mutant of each reading is killed by
+those disputes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+from read_cards import read_every_card, read_every_card_changed, verdicts_with
+
+from scenarios.card_reader import CardText, read_card
+
+MINE = sorted(
+    p
+    for p in (Path(__file__).parent / "data" / "read_card_disputes").glob("read-6*.yaml")
+    if 640 <= int(p.name.split("-")[1]) <= 659
+)
+
+
+def read(text: str, kind: str = "Unit", **numbers):
+    return read_card(CardText("Some Card", kind, text, **numbers))
+
+
+def _triggers(text: str, kind: str = "Unit", **numbers) -> list[dict]:
+    reading = read(text, kind, **numbers)
+    assert reading.status == "read", reading.unread
+    return reading.definition["triggers"]
+
+
+def _verdicts(definitions) -> list[str]:
+    for path in MINE:
+        assert str(yaml.safe_load(path.read_text())["rules"]["core"]) >= "2026-06-18"  # judged under Core Rules 1.4
+    return verdicts_with(definitions, MINE)
+
+
+def _changed(real_db, change) -> list[str]:
+    return _verdicts(read_every_card_changed(real_db, change))
+
+
+def test_my_disputes_are_judged_under_core_rules_1_4_and_match(real_db):
+    assert len(MINE) >= 2
+    assert set(_verdicts(read_every_card(real_db))) == {"match"}
+
+
+# -- "you or an ally" --------------------------------------------------------------------------------------------
+
+
+def test_you_or_an_ally_hold_is_you_hold_without_teams():
+    (trigger,) = _triggers("When you or an ally hold, you may exhaust me to draw 1.", "Legend")
+    assert trigger["when"] == {"event": "hold", "who": "you"}
+    assert trigger["optional"] and trigger["effects"] == [{"op": "draw", "n": 1}]
+    (conquer,) = _triggers("When you or an ally conquer, draw 1.", "Legend")
+    assert conquer["when"] == {"event": "conquer", "who": "you"}
+
+
+def test_my_disputes_kill_an_ally_read_as_any_player(real_db):
+    def anyone(mapping: dict) -> None:
+        if mapping.get("event") == "hold" and mapping.get("who") == "you":
+            mapping["who"] = "player"
+
+    assert "mismatch" in _changed(real_db, anyone), "'you or an ally' read as any player survives disputes 640-659"
+
+
+# -- Draven, Audacious: winning and dying in combat --------------------------------------------------------------
+
+
+def test_the_first_combat_i_win_each_turn_is_once_a_turn():
+    (trigger,) = _triggers("The first time I win a combat each turn, you score 1 point.", might=6)
+    assert trigger["when"] == {"event": "win_combat", "who": "self"} and trigger["limit"] == "once_per_turn"
+    assert trigger["effects"] == [{"op": "score", "n": 1}]
+
+
+def test_dying_in_combat_is_a_death_with_the_in_combat_condition():
+    (trigger,) = _triggers("When I die in combat, choose an opponent. They score 1 point.", might=6)
+    assert trigger["when"] == {"event": "die", "who": "self"} and trigger["condition"] == "in combat"
+    assert trigger["targets"] == {"target": {"type": "player", "side": "enemy"}}
+    assert trigger["effects"] == [{"op": "each_player", "players": "target", "effects": [{"op": "score", "n": 1}]}]
+
+
+def test_my_disputes_kill_dying_in_combat_read_as_any_death(real_db):
+    def any_death(mapping: dict) -> None:
+        if mapping.get("condition") == "in combat":
+            mapping.pop("condition")
+
+    assert "mismatch" in _changed(real_db, any_death), "'die in combat' read as any death survives disputes 640-659"
+
+
+def test_my_disputes_kill_their_point_read_as_the_controllers(real_db):
+    def mine(mapping: dict) -> None:
+        effects = mapping.get("effects")
+        if isinstance(effects, list) and effects and effects[0].get("players") == "target":
+            mapping["effects"] = effects[0]["effects"]
+
+    assert "mismatch" in _changed(real_db, mine), "'they score' read as the controller's survives disputes 640-659"
