@@ -94,3 +94,32 @@ def test_my_disputes_kill_their_point_read_as_the_controllers(real_db):
             mapping["effects"] = effects[0]["effects"]
 
     assert "mismatch" in _changed(real_db, mine), "'they score' read as the controller's survives disputes 640-659"
+
+
+# -- "when I score" ------------------------------------------------------------------------------------------------
+
+
+def test_when_i_score_is_my_conquer_or_hold():
+    triggers = _triggers("When you play me or when I score, draw 1.", might=4)
+    assert [t["when"] for t in triggers] == [
+        {"event": "play", "who": "self"},
+        {"event": "conquer", "who": "self"},
+        {"event": "hold", "who": "self"},
+    ]
+    assert [t["when"]["event"] for t in _triggers("When I score, draw 1.", might=4)] == ["conquer", "hold"]
+
+
+def test_my_disputes_kill_i_score_read_as_you_score(real_db):
+    def yours(mapping: dict) -> None:
+        if mapping.get("event") in ("conquer", "hold") and mapping.get("who") == "self":
+            mapping["who"] = "you"
+
+    assert "mismatch" in _changed(real_db, yours), "'when I score' read as 'when you score' survives 640-659"
+
+
+def test_my_disputes_kill_i_score_without_hold(real_db):
+    def no_hold(mapping: dict) -> None:
+        if mapping.get("event") == "hold" and mapping.get("who") == "self":
+            mapping["event"] = "defend"
+
+    assert "mismatch" in _changed(real_db, no_hold), "'when I score' read without Hold survives 640-659"

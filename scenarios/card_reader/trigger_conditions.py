@@ -22,6 +22,7 @@
 - "When I conquer a battlefield that was uncontrolled": a conquer event whose battlefield had no controller before
   it (190.4.c), noted as control is established (469.1).
 - "When you or an ally hold": allies are teammates (489.2), in a mode the engine does not play: "when you hold".
+- "When you play me or when I score": its play, and its player's Conquer or Hold with it there (469, 383.4.c-d).
 - "When this leaves the board": the `leave_board` event of the object itself, whatever zone it goes to
   (383.2.c.2: its own departure is seen).
 - "When an enemy unit dies while I'm at a battlefield": the trigger's condition, its source at a battlefield as
@@ -96,6 +97,8 @@ def _kills(m) -> dict[str, Any]:
         event["via"] = "spell"
     return event
 
+
+_SCORES = [{"event": "conquer", "who": "self"}, {"event": "hold", "who": "self"}]
 
 ADDED: list = [
     (
@@ -181,6 +184,13 @@ ADDED: list = [
         "when you or an ally hold",
         re.compile(r"when you or an ally (?P<e>conquer|hold)"),
         lambda m: [{"event": m["e"], "who": "you"}],
+    ),
+    (
+        # "When I score": its player scores (469) by Conquer or Hold with it there (383.4.c.2.a, 383.4.d.2.a), the
+        # same two events as "when an opponent scores" (`players`)
+        "when you play me or when I score",
+        re.compile(r"when (?P<play>you play me or when )?i score"),
+        lambda m: [*([{"event": "play", "who": "self"}] if m["play"] else []), *_SCORES],
     ),
     (
         "when this leaves the board",
