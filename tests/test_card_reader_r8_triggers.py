@@ -123,3 +123,28 @@ def test_my_disputes_kill_i_score_without_hold(real_db):
             mapping["event"] = "defend"
 
     assert "mismatch" in _changed(real_db, no_hold), "'when I score' read without Hold survives 640-659"
+
+
+# -- "when you banish a card you own" ------------------------------------------------------------------------------
+
+
+def test_banishing_a_card_you_own_is_your_banish_of_your_card():
+    (trigger,) = _triggers("When you banish a card you own, draw 1.", "Legend")
+    assert trigger["when"] == {"event": "banish", "who": "you", "own_card": True}
+
+
+def test_my_disputes_kill_a_banished_card_of_anyone(real_db):
+    def anyones(mapping: dict) -> None:
+        if mapping.get("event") == "banish":
+            mapping.pop("own_card", None)
+
+    assert "mismatch" in _changed(real_db, anyones), "'a card you own' read as any card survives disputes 640-659"
+
+
+def test_my_disputes_kill_a_banish_read_as_a_death(real_db):
+    def dies(mapping: dict) -> None:
+        if mapping.get("event") == "banish":
+            mapping.update(event="die", who="friendly unit")
+            mapping.pop("own_card", None)
+
+    assert "mismatch" in _changed(real_db, dies), "'banish' read as a friendly unit's death survives 640-659"

@@ -23,6 +23,7 @@
   it (190.4.c), noted as control is established (469.1).
 - "When you or an ally hold": allies are teammates (489.2), in a mode the engine does not play: "when you hold".
 - "When you play me or when I score": its play, and its player's Conquer or Hold with it there (469, 383.4.c-d).
+- "When you banish a card you own": the `banish` event of the player who banished it (427.1), the card theirs.
 - "When this leaves the board": the `leave_board` event of the object itself, whatever zone it goes to
   (383.2.c.2: its own departure is seen).
 - "When an enemy unit dies while I'm at a battlefield": the trigger's condition, its source at a battlefield as
@@ -191,6 +192,13 @@ ADDED: list = [
         "when you play me or when I score",
         re.compile(r"when (?P<play>you play me or when )?i score"),
         lambda m: [*([{"event": "play", "who": "self"}] if m["play"] else []), *_SCORES],
+    ),
+    (
+        # "When you banish a card you own": a card put into Banishment (427.1) by you, an effect's or a cost's, or a
+        # spell with Flow as it leaves the Chain (829.1.b); your own card (127.1), never a token (185)
+        "when you banish a card you own",
+        re.compile(r"when you banish a card you own"),
+        lambda m: [{"event": "banish", "who": "you", "own_card": True}],
     ),
     (
         "when this leaves the board",
