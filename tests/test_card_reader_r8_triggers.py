@@ -148,3 +148,29 @@ def test_my_disputes_kill_a_banish_read_as_a_death(real_db):
             mapping.pop("own_card", None)
 
     assert "mismatch" in _changed(real_db, dies), "'banish' read as a friendly unit's death survives 640-659"
+
+
+# -- recycling a rune; units dying together ------------------------------------------------------------------------
+
+
+def test_a_recycled_rune_and_units_dying_together():
+    (rune,) = _triggers("When you recycle a rune, draw 1.", "Legend")
+    assert rune["when"] == {"event": "recycle_rune", "who": "you"}
+    (deaths,) = _triggers("When one or more enemy units die, ready me.", "Legend")
+    assert deaths["when"] == {"event": "die_some", "who": "enemy unit"}
+
+
+def test_my_disputes_kill_enemy_deaths_read_as_any_deaths(real_db):
+    def any_side(mapping: dict) -> None:
+        if mapping.get("event") == "die_some":
+            mapping["who"] = "unit"
+
+    assert "mismatch" in _changed(real_db, any_side), "'enemy units die' read as any units survives 640-659"
+
+
+def test_my_disputes_kill_a_recycled_rune_read_as_recycled_cards(real_db):
+    def cards(mapping: dict) -> None:
+        if mapping.get("event") == "recycle_rune":
+            mapping["event"] = "recycle_cards"
+
+    assert "mismatch" in _changed(real_db, cards), "'recycle a rune' read as recycling cards survives 640-659"

@@ -113,6 +113,16 @@ MORE.append(
         lambda m: [{"event": "stun_some", "who": _unit(m), "by": "you"}],
     )
 )
+# "When you recycle a rune": each rune its owner recycles (416.1.b, 416.1.c); "When one or more enemy units die": once
+# for the units killed together (428.1), as "stun one or more" is once for the units one effect stuns
+MORE += [
+    ("when you recycle a rune", re.compile(r"when you recycle a rune"), lambda m: [{"event": "recycle_rune", "who": "you"}]),
+    (
+        "when one or more units die",
+        re.compile(r"when one or more (?P<side>friendly |enemy )?units die"),
+        lambda m: [{"event": "die_some", "who": _unit(m)}],
+    ),
+]
 # "When you hide a card" (421.1: a player hides a card facedown at a battlefield they control)
 MORE.append(("when you hide a card", re.compile(r"when you hide a card"), lambda m: [{"event": "hide", "who": "you"}]))
 # "When I win a combat" / "When you win a combat" (466.3.a; the units there share the result, 466.3.c)

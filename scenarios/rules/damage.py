@@ -13,6 +13,7 @@ from scenarios.trace import StepKind
 
 event_kind("takes_damage", "417.1.b", would="take damage")
 event_kind("die", "428.1")
+event_kind("die_some", "428.1", would="die, one or more at once")  # the units killed together
 event_kind("kill", "428.5")  # a kill attributed to a spell, an ability or combat: "when you kill a unit with a spell"
 event_kind("banish", "427.1")  # a card banished by a player: "when you banish a card you own"
 event_kind("leave_board", "124")  # a permanent changing zones from the board, to whatever zone ("When this leaves")
@@ -114,6 +115,9 @@ def kill_all(game: Game, object_ids, passive: bool, because, by: tuple[str, str]
     leaving = frozenset(obj.id for obj in dying)
     # noted before any leaves (808.1.d.3): units dying together were there, and their passives still applied
     noted = [(_might_as_it_dies(game, obj), tuple(u.id for u in game.friendly_others(obj))) for obj in dying]
+    units = tuple(obj.id for obj in dying if obj.kind == Kind.UNIT)
+    if units:  # "When one or more enemy units die": once for the units dying together (428.1), seen on the board
+        calc.fire(game, Event("die_some", units=units), leaving=leaving)
     for obj, (might, company) in zip(dying, noted):
         killer = obj.damage_by if passive else by
         do.dies(game, obj, passive, leaving, might, company, killer, because=because)
