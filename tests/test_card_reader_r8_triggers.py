@@ -174,3 +174,28 @@ def test_my_disputes_kill_a_recycled_rune_read_as_recycled_cards(real_db):
             mapping["event"] = "recycle_cards"
 
     assert "mismatch" in _changed(real_db, cards), "'recycle a rune' read as recycling cards survives 640-659"
+
+
+# -- "when you move an enemy unit" ---------------------------------------------------------------------------------
+
+
+def test_moving_an_enemy_unit_is_your_move_of_it():
+    (trigger,) = _triggers("When you move an enemy unit, you may exhaust this to [Stun] it.", "Gear", energy=4)
+    assert trigger["when"] == {"event": "move", "who": "enemy unit", "by": "you"}
+    assert trigger["effects"] == [{"op": "stun", "what": "trigger_unit"}]
+
+
+def test_my_disputes_kill_a_move_by_anyone(real_db):
+    def anyones(mapping: dict) -> None:
+        if mapping.get("event") == "move" and mapping.get("by") == "you":
+            mapping.pop("by")
+
+    assert "mismatch" in _changed(real_db, anyones), "'when you move' read as anyone's move survives 640-659"
+
+
+def test_my_disputes_kill_an_enemy_unit_read_as_any_unit(real_db):
+    def any_unit(mapping: dict) -> None:
+        if mapping.get("event") == "move" and mapping.get("by") == "you":
+            mapping["who"] = "unit"
+
+    assert "mismatch" in _changed(real_db, any_unit), "'an enemy unit' moved read as any unit survives 640-659"

@@ -123,6 +123,14 @@ MORE += [
         lambda m: [{"event": "die_some", "who": _unit(m)}],
     ),
 ]
+# "When you move an enemy unit": a unit's move (446.1) by your Standard Move or your spell or ability (the move's player)
+MORE.append(
+    (
+        "when you move a unit",
+        re.compile(rf"when you move {_SIDE}"),
+        lambda m: [{"event": "move", "who": _unit(m), "by": "you"}],
+    )
+)
 # "When you hide a card" (421.1: a player hides a card facedown at a battlefield they control)
 MORE.append(("when you hide a card", re.compile(r"when you hide a card"), lambda m: [{"event": "hide", "who": "you"}]))
 # "When I win a combat" / "When you win a combat" (466.3.a; the units there share the result, 466.3.c)

@@ -67,7 +67,7 @@ def check_destination(game: Game, unit, destination: str, standard: bool) -> Non
             raise Refusal("449.2", f"{destination} already has units of two other players")
 
 
-def _moving(game: Game, ids, destination, by) -> str:
+def _moving(game: Game, ids, destination, by, mover=None) -> str:
     return f"move {', '.join(ids)} to {destination}" + (" (standard move)" if by == "standard" else f" ({by})")
 
 
@@ -76,10 +76,12 @@ def _moving(game: Game, ids, destination, by) -> str:
     StepKind.MOVEMENT,
     defines=("446.1", "447"),
     summary=_moving,
-    objects=lambda g, ids, d, by: [*ids, d],
+    objects=lambda g, ids, d, by, mover=None: [*ids, d],
     pure=True,
 )
-def move(game: Game, unit_ids, destination: str, by: str) -> None:
+def move(game: Game, unit_ids, destination: str, by: str, mover: str | None = None) -> None:
+    """`by`: "standard" or the label of the spell or ability moving them; `mover`: the player whose Standard Move or
+    effect moves them (the event's player: "when you move an enemy unit"), by default each unit's controller."""
     moved, origins = [], []
     for unit_id in unit_ids:
         unit = game.objects[unit_id]
@@ -113,7 +115,7 @@ def move(game: Game, unit_ids, destination: str, by: str) -> None:
             Event(
                 "move",
                 unit=unit.id,
-                player=unit.controller,
+                player=mover or unit.controller,
                 location=destination,
                 count=unit.moves_this_turn,
                 origin=origin,
@@ -215,7 +217,7 @@ def op_move(game: Game, run, ins) -> None:
         return
     if ins.get("from_as") and run.view.slots is not None:  # "that battlefield": where it moved from, for later text
         run.view.slots[ins["from_as"]] = [game.objects[i].location for i in ids]
-    do.move(game, ids, destination, run.item.label, because=run.because)
+    do.move(game, ids, destination, run.item.label, run.item.controller, because=run.because)
     if ins.get("ready"):
         readied = calc.changing_status(game, "ready", ids)
         do.ready(game, ids, run.item.label, because=run.because)
@@ -236,8 +238,8 @@ def op_swap_locations(game: Game, run, ins) -> None:
     if its is None or mine is None or its == mine:
         calc.impossible(game, run, "they are at the same location: neither moves", "355.4.a")
         return
-    do.move(game, [first.id], its, run.item.label, because=run.because)
-    do.move(game, [second.id], mine, run.item.label, because=run.because)
+    do.move(game, [first.id], its, run.item.label, run.item.controller, because=run.because)
+    do.move(game, [second.id], mine, run.item.label, run.item.controller, because=run.because)
 
 
 @instruction("recall")
