@@ -199,3 +199,31 @@ def test_my_disputes_kill_an_enemy_unit_read_as_any_unit(real_db):
             mapping["who"] = "unit"
 
     assert "mismatch" in _changed(real_db, any_unit), "'an enemy unit' moved read as any unit survives 640-659"
+
+
+# -- "when combat starts here"; "the attacker and defender each" ---------------------------------------------------
+
+
+def test_combat_starting_here_and_its_two_players():
+    (trigger,) = _triggers("When combat starts here, the attacker and defender each [Add] [1 Energy].", "Battlefield")
+    assert trigger["when"] == {"event": "combat_start", "who": "player", "where": "here"}
+    (each,) = trigger["effects"]
+    assert each["op"] == "each_player" and each["players"] == "combatants"
+    assert [i["op"] for i in each["effects"]] == ["add"]
+
+
+def test_my_disputes_kill_combat_starting_anywhere(real_db):
+    def anywhere(mapping: dict) -> None:
+        if mapping.get("event") == "combat_start":
+            mapping.pop("where", None)
+
+    assert "mismatch" in _changed(real_db, anywhere), "'combat starts here' read as anywhere survives 640-659"
+
+
+def test_my_disputes_kill_the_attacker_and_defender_read_as_you(real_db):
+    def only_mine(mapping: dict) -> None:
+        effects = mapping.get("effects")
+        if isinstance(effects, list) and effects and effects[0].get("players") == "combatants":
+            mapping["effects"] = effects[0]["effects"]
+
+    assert "mismatch" in _changed(real_db, only_mine), "'the attacker and defender each' read as 'you' survives"

@@ -60,6 +60,16 @@ def _each_player(m, ctx):
     return [{"op": "each_player", "players": _WHO[m["who"]], "effects": effects}]
 
 
+@template("each player", r"the attacker and (?:the )?defender each (?P<rest>.+)")
+def _combatants_each(m, ctx):
+    """ "The attacker and defender each [Add] [1 Energy]": the two players of the combat (464.2.c.1-2), each
+    performing it as themself (411.1)."""
+    read = instructions(m["rest"], ctx, [])
+    if read is None or any(i.get("op") not in _PER_PLAYER_OPS | {"add"} for i in read):
+        return None
+    return [{"op": "each_player", "players": "combatants", "effects": read}]
+
+
 @template("each player", r"you and each opponent may (?P<rest>play .+)")
 def _each_may(m, ctx):
     """ "You and each opponent may play a Gold gear token exhausted": every player, each choosing whether to do

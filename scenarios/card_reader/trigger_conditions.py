@@ -24,6 +24,7 @@
 - "When you or an ally hold": allies are teammates (489.2), in a mode the engine does not play: "when you hold".
 - "When you play me or when I score": its play, and its player's Conquer or Hold with it there (469, 383.4.c-d).
 - "When you banish a card you own": the `banish` event of the player who banished it (427.1), the card theirs.
+- "When combat starts here": the `combat_start` event as a combat opens at this battlefield (464.2.b).
 - "When this leaves the board": the `leave_board` event of the object itself, whatever zone it goes to
   (383.2.c.2: its own departure is seen).
 - "When an enemy unit dies while I'm at a battlefield": the trigger's condition, its source at a battlefield as
@@ -199,6 +200,12 @@ ADDED: list = [
         "when you banish a card you own",
         re.compile(r"when you banish a card you own"),
         lambda m: [{"event": "banish", "who": "you", "own_card": True}],
+    ),
+    (
+        # "When combat starts here": start of combat effects (464.2.b), once a combat at this battlefield
+        "when combat starts here",
+        re.compile(r"when (?:a )?combat (?:starts|begins) here"),
+        lambda m: [{"event": "combat_start", "who": "player", "where": "here"}],
     ),
     (
         "when this leaves the board",
