@@ -227,3 +227,29 @@ def test_my_disputes_kill_the_attacker_and_defender_read_as_you(real_db):
             mapping["effects"] = effects[0]["effects"]
 
     assert "mismatch" in _changed(real_db, only_mine), "'the attacker and defender each' read as 'you' survives"
+
+
+# -- "when a friendly unit moves from my location, I may be moved with it" -----------------------------------------
+
+
+def test_moved_with_a_friendly_unit_to_where_it_went():
+    (trigger,) = _triggers("When a friendly unit moves from my location, I may be moved with it.", might=4)
+    assert trigger["when"] == {"event": "move_from", "who": "friendly unit", "where": "here"}
+    assert trigger["optional"] and trigger["effects"] == [{"op": "move", "what": "this", "to": "trigger_destination"}]
+    assert read("When I attack, I may be moved with it.", might=4).status == "unread"  # "it" moved from nowhere
+
+
+def test_my_disputes_kill_a_move_from_anywhere(real_db):
+    def anywhere(mapping: dict) -> None:
+        if mapping.get("event") == "move_from" and mapping.get("who") == "friendly unit":
+            mapping.pop("where", None)
+
+    assert "mismatch" in _changed(real_db, anywhere), "'from my location' read as from anywhere survives 640-659"
+
+
+def test_my_disputes_kill_moved_to_where_it_came_from(real_db):
+    def back(mapping: dict) -> None:
+        if mapping.get("to") == "trigger_destination":
+            mapping["to"] = "trigger_location"
+
+    assert "mismatch" in _changed(real_db, back), "'moved with it' to its origin survives disputes 640-659"

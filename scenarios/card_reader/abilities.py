@@ -275,6 +275,9 @@ def read_trigger(
         trigger["optional"] = True
         body = body[len("you may ") :]
         used.append("you may")
+    elif body.startswith("i may be "):  # "I may be moved with it": its controller chooses whether (383.3.a)
+        trigger["optional"] = True
+        used.append("you may")
     effects = _effects(body, ctx, used)
     if body.startswith("if ") and condition is None:
         condition, effects = _intervening_if(body, effects)

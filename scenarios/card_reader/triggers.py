@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from scenarios.card_reader.abilities import TRIGGERS
+from scenarios.card_reader.effects import template
 
 _SIDE = r"(?:an? (?P<side>friendly |enemy )?unit)"
 
@@ -58,7 +59,7 @@ ADDED: list = [
     ),
     (
         "when a unit moves from here",
-        re.compile(rf"when {_SIDE} moves from here"),
+        re.compile(rf"when {_SIDE} moves from (?:here|my location)"),
         lambda m: [{"event": "move_from", "who": _unit(m), "where": "here"}],
     ),
 ]
@@ -123,6 +124,18 @@ MORE += [
         lambda m: [{"event": "die_some", "who": _unit(m)}],
     ),
 ]
+
+
+@template("move: with it", r"i (?:may )?be moved with it")
+def _moved_with_it(m, ctx):
+    """ "When a friendly unit moves from my location, I may be moved with it": moved by this ability (446.1) to where
+    that unit went, noted as it triggered (359.3.f.3); only after a move seen from where it left. Its "may" is the
+    trigger's (`read_trigger`: optional, 383.3.a)."""
+    if ctx.me != "this" or not ctx.when or any(e.get("event") != "move_from" for e in ctx.when):
+        return None
+    return [{"op": "move", "what": "this", "to": "trigger_destination"}]
+
+
 # "When you move an enemy unit": a unit's move (446.1) by your Standard Move or your spell or ability (the move's player)
 MORE.append(
     (

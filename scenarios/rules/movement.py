@@ -122,7 +122,9 @@ def move(game: Game, unit_ids, destination: str, by: str, mover: str | None = No
             ),
         )
         # "When a unit moves from here", "When I move from a battlefield": the same move, seen from where it left
-        calc.fire(game, Event("move_from", unit=unit.id, player=unit.controller, location=origin))
+        calc.fire(
+            game, Event("move_from", unit=unit.id, player=unit.controller, location=origin, destination=destination)
+        )
 
 
 @procedure(
@@ -204,6 +206,10 @@ def op_move(game: Game, run, ins) -> None:
     elif destination == "trigger_location":  # "to that battlefield": its trigger's, noted as it triggered (359.3.f.3)
         event = run.item.trigger.event if run.item.trigger is not None else None
         destination = event.location if event is not None and game.is_battlefield(event.location) else None
+        ids = [i for i in ids if game.objects[i].location != destination]  # 355.4.a
+    elif destination == "trigger_destination":  # "I may be moved with it": where the unit it saw leave went (446.1)
+        event = run.item.trigger.event if run.item.trigger is not None else None
+        destination = event.destination if event is not None else None
         ids = [i for i in ids if game.objects[i].location != destination]  # 355.4.a
     elif destination != "base":
         if destination.startswith("location_of:"):
