@@ -253,3 +253,37 @@ def test_my_disputes_kill_moved_to_where_it_came_from(real_db):
             mapping["to"] = "trigger_location"
 
     assert "mismatch" in _changed(real_db, back), "'moved with it' to its origin survives disputes 640-659"
+
+
+# -- "when a player plays a unit here, they may pay [X] to ..." ----------------------------------------------------
+
+
+def test_a_unit_played_here_and_the_player_who_may_pay():
+    text = "When a player plays a unit here, they may pay [1 Energy] to [Buff] it."
+    (trigger,) = _triggers(text, "Battlefield")
+    assert trigger["when"] == {"event": "play", "who": "unit", "where": "here", "actor": True}
+    assert trigger["effects"] == [
+        {
+            "op": "each_player",
+            "players": "actor",
+            "effects": [{"op": "pay_to", "cost": {"energy": 1}, "then": [{"op": "buff", "what": "trigger_unit"}]}],
+        }
+    ]
+    assert read("When I attack, they may pay [1 Energy] to draw 1.", might=3).status == "unread"  # no "they"
+
+
+def test_my_disputes_kill_a_unit_played_anywhere(real_db):
+    def anywhere(mapping: dict) -> None:
+        if mapping.get("event") == "play" and mapping.get("actor"):
+            mapping.pop("where", None)
+
+    assert "mismatch" in _changed(real_db, anywhere), "'plays a unit here' read as anywhere survives 640-659"
+
+
+def test_my_disputes_kill_a_buff_bought_for_nothing(real_db):
+    def free(mapping: dict) -> None:
+        effects = mapping.get("effects")
+        if isinstance(effects, list) and effects and effects[0].get("op") == "pay_to":
+            mapping["effects"] = effects[0]["then"]
+
+    assert "mismatch" in _changed(real_db, free), "'they may pay [X] to' read without the payment survives 640-659"

@@ -17,7 +17,7 @@ from typing import Any
 from scenarios.card_reader import conditions
 from scenarios.card_reader.abilities import INSTEAD, TRIGGERS, Unread, read_trigger
 from scenarios.card_reader.effects import instructions, template
-from scenarios.card_reader.phrases import Context
+from scenarios.card_reader.phrases import Context, icons_cost
 from scenarios.card_reader.readers import NOTHING_AROUND, Around, paragraph_reader
 
 _WHO = {"each player": "each", "each opponent": "opponents", "each other player": "others"}
@@ -175,7 +175,7 @@ def _chosen_player(ctx) -> str | None:
 _THEIR_OPS = _PER_PLAYER_OPS | {"play_token", "gain_xp", "trash_from_deck", "score"}
 
 
-@template("they ...", r"they (?P<rest>(?!reveal |gain control of ).+)")
+@template("they ...", r"they (?P<rest>(?!reveal |gain control of |may pay ).+)")
 def _they(m, ctx):
     """ "They play a 1 [Might] Bird unit token with [Deflect]": performed by the player chosen (`each_player` with
     that slot), as that player ("you" in it is them)."""
@@ -193,6 +193,21 @@ def _they(m, ctx):
         ctx.unfinished = m[0]
         return None
     return [{"op": "each_player", "players": slot, "effects": read}]
+
+
+@template("they may pay", r"(?:they|that player) may pay (?P<cost>(?:\[[^\]]+\])+) to (?P<rest>.+)")
+def _they_may_pay(m, ctx):
+    """ "When a player plays a unit here, they may pay [1 Energy] to [Buff] it": the player acting (190.6.c) chooses
+    whether to pay, as the ability resolves, if they can (`pay_to`, 355.10.c.1); what it buys is done as that player."""
+    slot = _chosen_player(ctx)
+    cost = icons_cost(m["cost"])
+    if slot != "actor" or not cost:
+        return None
+    read = instructions(m["rest"], ctx, [])
+    if read is None:
+        ctx.unfinished = m[0]
+        return None
+    return [{"op": "each_player", "players": slot, "effects": [{"op": "pay_to", "cost": cost, "then": read}]}]
 
 
 @template("they gain control of this", r"they gain control of (?:this|me) and recall it")

@@ -25,6 +25,7 @@
 - "When you play me or when I score": its play, and its player's Conquer or Hold with it there (469, 383.4.c-d).
 - "When you banish a card you own": the `banish` event of the player who banished it (427.1), the card theirs.
 - "When combat starts here": the `combat_start` event as a combat opens at this battlefield (464.2.b).
+- "When a player plays a unit here": any unit's play at this battlefield, "they" its player (`actor`).
 - "When this leaves the board": the `leave_board` event of the object itself, whatever zone it goes to
   (383.2.c.2: its own departure is seen).
 - "When an enemy unit dies while I'm at a battlefield": the trigger's condition, its source at a battlefield as
@@ -206,6 +207,12 @@ ADDED: list = [
         "when combat starts here",
         re.compile(r"when (?:a )?combat (?:starts|begins) here"),
         lambda m: [{"event": "combat_start", "who": "player", "where": "here"}],
+    ),
+    (
+        # "When a player plays a unit here": a unit played (383.4.a) to this battlefield by any player, who is "they"
+        "when a player plays a unit here",
+        re.compile(r"when a player plays a unit here"),
+        lambda m: [{"event": "play", "who": "unit", "where": "here", "actor": True}],
     ),
     (
         "when this leaves the board",
