@@ -287,3 +287,31 @@ def test_my_disputes_kill_a_buff_bought_for_nothing(real_db):
             mapping["effects"] = effects[0]["then"]
 
     assert "mismatch" in _changed(real_db, free), "'they may pay [X] to' read without the payment survives 640-659"
+
+
+# -- "when a unit here is returned to a player's hand, that player may pay" ----------------------------------------
+
+
+def test_a_unit_returned_to_a_hand_and_its_owner_who_may_pay():
+    text = "When a unit here is returned to a player's hand, that player may pay [1 Energy] to channel 1 rune exhausted."
+    (trigger,) = _triggers(text, "Battlefield")
+    assert trigger["when"] == {"event": "leave_board", "who": "unit", "where": "here", "to_zone": "hand"}
+    (each,) = trigger["effects"]
+    assert each["players"] == {"owner_of": "trigger_unit"} and each["effects"][0]["op"] == "pay_to"
+    assert read("When I attack, that player may pay [1 Energy] to draw 1.", might=3).status == "unread"
+
+
+def test_my_disputes_kill_a_return_read_as_any_departure(real_db):
+    def any_zone(mapping: dict) -> None:
+        if mapping.get("event") == "leave_board":
+            mapping.pop("to_zone", None)
+
+    assert "mismatch" in _changed(real_db, any_zone), "'returned to a hand' read as any departure survives 640-659"
+
+
+def test_my_disputes_kill_a_return_from_anywhere(real_db):
+    def anywhere(mapping: dict) -> None:
+        if mapping.get("to_zone") == "hand":
+            mapping.pop("where", None)
+
+    assert "mismatch" in _changed(real_db, anywhere), "'a unit here' returned read as any unit survives 640-659"

@@ -195,13 +195,20 @@ def _they(m, ctx):
     return [{"op": "each_player", "players": slot, "effects": read}]
 
 
+def _to_hand(event: dict[str, Any]) -> bool:
+    return event.get("event") == "leave_board" and event.get("to_zone") == "hand"
+
+
 @template("they may pay", r"(?:they|that player) may pay (?P<cost>(?:\[[^\]]+\])+) to (?P<rest>.+)")
 def _they_may_pay(m, ctx):
     """ "When a player plays a unit here, they may pay [1 Energy] to [Buff] it": the player acting (190.6.c) chooses
-    whether to pay, as the ability resolves, if they can (`pay_to`, 355.10.c.1); what it buys is done as that player."""
-    slot = _chosen_player(ctx)
+    whether to pay, as the ability resolves, if they can (`pay_to`, 355.10.c.1); what it buys is done as that player.
+    "When a unit here is returned to a player's hand, that player may pay ...": the hand is its owner's (127.1)."""
+    slot: Any = _chosen_player(ctx)
+    if slot is None and m[0].startswith("that player") and ctx.when and all(_to_hand(e) for e in ctx.when):
+        slot = {"owner_of": "trigger_unit"}  # "returned to a player's hand ..., that player": the card's owner (127.1)
     cost = icons_cost(m["cost"])
-    if slot != "actor" or not cost:
+    if slot is None or slot not in ("actor", {"owner_of": "trigger_unit"}) or not cost:
         return None
     read = instructions(m["rest"], ctx, [])
     if read is None:

@@ -26,6 +26,7 @@
 - "When you banish a card you own": the `banish` event of the player who banished it (427.1), the card theirs.
 - "When combat starts here": the `combat_start` event as a combat opens at this battlefield (464.2.b).
 - "When a player plays a unit here": any unit's play at this battlefield, "they" its player (`actor`).
+- "When a unit here is returned to a player's hand": its `leave_board` event for a hand; "that player" its owner.
 - "When this leaves the board": the `leave_board` event of the object itself, whatever zone it goes to
   (383.2.c.2: its own departure is seen).
 - "When an enemy unit dies while I'm at a battlefield": the trigger's condition, its source at a battlefield as
@@ -213,6 +214,12 @@ ADDED: list = [
         "when a player plays a unit here",
         re.compile(r"when a player plays a unit here"),
         lambda m: [{"event": "play", "who": "unit", "where": "here", "actor": True}],
+    ),
+    (
+        # "When a unit here is returned to a player's hand": a unit here leaving the board for a hand (its owner's)
+        "when a unit here is returned to a player's hand",
+        re.compile(r"when a unit here is returned to a player's hand"),
+        lambda m: [{"event": "leave_board", "who": "unit", "where": "here", "to_zone": "hand"}],
     ),
     (
         "when this leaves the board",

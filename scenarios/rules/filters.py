@@ -302,6 +302,8 @@ def matches_event(game: Game, flt, view: View, event: Event, kinds: frozenset | 
         return False
     if flt.own_card is not None and _own_card(game, view, event) != flt.own_card:
         return False
+    if flt.to_zone is not None and event.destination != flt.to_zone:  # where a permanent leaving the board went
+        return False
     phrase = flt.who
     if phrase in SELF_WORDS:
         source = game.objects.get(view.source) if view.source is not None else None
