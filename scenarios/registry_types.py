@@ -162,7 +162,7 @@ class TypedProcedures(Protocol):
     def lose_designation(self, game: Any, unit: Any, bf: str, /, *, because: Because) -> Any:
         """scenarios.rules.combat.lose_designation"""
 
-    def move(self, game: Any, unit_ids: Any, destination: str, by: str, /, *, because: Because) -> Any:
+    def move(self, game: Any, unit_ids: Any, destination: str, by: str, mover: str | None = ..., /, *, because: Because) -> Any:
         """scenarios.rules.movement.move"""
 
     def pay_additional_cost(self, game: Any, card: Any, player: str, /, *, because: Because) -> Any:

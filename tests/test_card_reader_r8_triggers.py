@@ -293,7 +293,9 @@ def test_my_disputes_kill_a_buff_bought_for_nothing(real_db):
 
 
 def test_a_unit_returned_to_a_hand_and_its_owner_who_may_pay():
-    text = "When a unit here is returned to a player's hand, that player may pay [1 Energy] to channel 1 rune exhausted."
+    text = (
+        "When a unit here is returned to a player's hand, that player may pay [1 Energy] to channel 1 rune exhausted."
+    )
     (trigger,) = _triggers(text, "Battlefield")
     assert trigger["when"] == {"event": "leave_board", "who": "unit", "where": "here", "to_zone": "hand"}
     (each,) = trigger["effects"]

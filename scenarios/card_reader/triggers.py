@@ -117,7 +117,11 @@ MORE.append(
 # "When you recycle a rune": each rune its owner recycles (416.1.b, 416.1.c); "When one or more enemy units die": once
 # for the units killed together (428.1), as "stun one or more" is once for the units one effect stuns
 MORE += [
-    ("when you recycle a rune", re.compile(r"when you recycle a rune"), lambda m: [{"event": "recycle_rune", "who": "you"}]),
+    (
+        "when you recycle a rune",
+        re.compile(r"when you recycle a rune"),
+        lambda m: [{"event": "recycle_rune", "who": "you"}],
+    ),
     (
         "when one or more units die",
         re.compile(r"when one or more (?P<side>friendly |enemy )?units die"),

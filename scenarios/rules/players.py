@@ -60,7 +60,7 @@ def op_each_player(game: Game, run, ins) -> None:
     elif which == "combatants":  # "the attacker and defender each ...": the players of the combat (464.2.c.1-2)
         combat = game.combat
         players = [p for p in (combat.attacker, combat.defender) if p in game.players] if combat else []
-        how, cited = "the attacker and the defender", ("464.2.c.1", "464.2.c.2", "411.1")
+        how, cited = "the attacker and the defender", ("464.2.c", "411.1")
     elif isinstance(which, dict):  # {owner_of: <reference>}: "its owner channels 1 rune" (127.1: who owns it)
         owners = [game.objects[o].owner for o in calc.refs(game, run, which["owner_of"]) if o in game.objects]
         players = list(dict.fromkeys(owners))
