@@ -317,3 +317,31 @@ def test_my_disputes_kill_a_return_from_anywhere(real_db):
             mapping.pop("where", None)
 
     assert "mismatch" in _changed(real_db, anywhere), "'a unit here' returned read as any unit survives 640-659"
+
+
+# -- "when an opponent moves to a battlefield other than mine" ----------------------------------------------------
+
+
+def test_an_opponent_moving_is_enemy_units_moving_together():
+    reading = read(
+        "When an opponent moves to a battlefield other than mine, draw 1. (Bases are not battlefield.)", might=10
+    )
+    assert reading.status == "read", reading.unread
+    (trigger,) = reading.definition["triggers"]
+    assert trigger["when"] == {"event": "move_some", "who": "enemy unit", "where": "other battlefield"}
+
+
+def test_my_disputes_kill_a_draw_for_each_unit_moved(real_db):
+    def each_unit(mapping: dict) -> None:
+        if mapping.get("event") == "move_some":
+            mapping["event"] = "move"
+
+    assert "mismatch" in _changed(real_db, each_unit), "'one or more enemy units' read per unit survives 640-659"
+
+
+def test_my_disputes_kill_a_move_to_my_own_battlefield(real_db):
+    def mine_too(mapping: dict) -> None:
+        if mapping.get("event") == "move_some":
+            mapping["where"] = "battlefield"
+
+    assert "mismatch" in _changed(real_db, mine_too), "'a battlefield other than mine' read as any survives 640-659"

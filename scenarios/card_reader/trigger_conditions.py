@@ -27,6 +27,7 @@
 - "When combat starts here": the `combat_start` event as a combat opens at this battlefield (464.2.b).
 - "When a player plays a unit here": any unit's play at this battlefield, "they" its player (`actor`).
 - "When a unit here is returned to a player's hand": its `leave_board` event for a hand; "that player" its owner.
+- "When an opponent moves to a battlefield other than mine": one or more enemy units moved there at once.
 - "When this leaves the board": the `leave_board` event of the object itself, whatever zone it goes to
   (383.2.c.2: its own departure is seen).
 - "When an enemy unit dies while I'm at a battlefield": the trigger's condition, its source at a battlefield as
@@ -220,6 +221,13 @@ ADDED: list = [
         "when a unit here is returned to a player's hand",
         re.compile(r"when a unit here is returned to a player's hand"),
         lambda m: [{"event": "leave_board", "who": "unit", "where": "here", "to_zone": "hand"}],
+    ),
+    (
+        # "When an opponent moves to a battlefield other than mine": "whenever one or more enemy units move to a
+        # battlefield" (Q&A rulings, Volibear, Imposing), whoever moves them, once for the units moved together
+        "when an opponent moves to a battlefield other than mine",
+        re.compile(r"when an opponent moves to a battlefield other than mine"),
+        lambda m: [{"event": "move_some", "who": "enemy unit", "where": "other battlefield"}],
     ),
     (
         "when this leaves the board",

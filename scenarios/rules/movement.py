@@ -18,6 +18,7 @@ keyword("Ganking", "810")  # a unit moves from a battlefield to another
 
 event_kind("move", "446.1")
 event_kind("move_from", "446.1", would="move from its location")
+event_kind("move_some", "446.1", would="move, one or more at once")
 
 
 @query("move_blocked_by")
@@ -125,6 +126,8 @@ def move(game: Game, unit_ids, destination: str, by: str, mover: str | None = No
         calc.fire(
             game, Event("move_from", unit=unit.id, player=unit.controller, location=origin, destination=destination)
         )
+    if moved:  # "When one or more enemy units move to a battlefield": once for the units one move moves (446.1)
+        calc.fire(game, Event("move_some", player=mover, location=destination, units=tuple(u.id for u in moved)))
 
 
 @procedure(
