@@ -345,3 +345,24 @@ def test_my_disputes_kill_a_move_to_my_own_battlefield(real_db):
             mapping["where"] = "battlefield"
 
     assert "mismatch" in _changed(real_db, mine_too), "'a battlefield other than mine' read as any survives 640-659"
+
+
+# -- "the first time you play a non-token gear each turn"; "something besides me" ----------------------------------
+
+
+def test_the_first_non_token_gear_each_turn_is_the_first_of_its_type():
+    text = (
+        "When you play me or the first time you play a non-token gear each turn, you may ready something besides me "
+        "that's exhausted."
+    )
+    first, gear = _triggers(text, might=6)
+    assert first["when"] == {"event": "play", "who": "self"}
+    assert gear["when"] == {"event": "card_played", "who": "you", "card_type": "gear", "nth_of_type": 1}
+    assert gear["targets"]["target"]["other"] and gear["targets"]["target"]["exhausted"]
+
+
+def test_my_disputes_kill_every_gear_read_as_the_first(real_db):
+    def every(mapping: dict) -> None:
+        mapping.pop("nth_of_type", None)
+
+    assert "mismatch" in _changed(real_db, every), "'the first time ... each turn' read as every time survives"

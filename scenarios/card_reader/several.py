@@ -304,9 +304,9 @@ def _up_to_n_of_kinds(m, ctx):
     return [_op(m["verb"], [ctx.slot(spec)])]
 
 
-@template("something else", r"(?P<verb>ready|exhaust) something else that's (?P<state>exhausted|ready)")
+@template("something else", r"(?P<verb>ready|exhaust) something (?:else|besides me) that's (?P<state>exhausted|ready)")
 def _something_else(m, ctx):
-    """ "Ready something else that's exhausted": one object chosen, any that can be exhausted or ready (414): a unit,
+    """ "Ready something else (besides me) that's exhausted": one object chosen, any that can be exhausted or ready (414): a unit,
     a gear, a rune or a legend on the board, other than this ability's source."""
     if ctx.me != "this" or ctx.card_type == "spell":
         return None

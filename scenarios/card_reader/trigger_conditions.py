@@ -28,6 +28,7 @@
 - "When a player plays a unit here": any unit's play at this battlefield, "they" its player (`actor`).
 - "When a unit here is returned to a player's hand": its `leave_board` event for a hand; "that player" its owner.
 - "When an opponent moves to a battlefield other than mine": one or more enemy units moved there at once.
+- "... or the first time you play a non-token gear each turn": the first card of that type its player played.
 - "When this leaves the board": the `leave_board` event of the object itself, whatever zone it goes to
   (383.2.c.2: its own departure is seen).
 - "When an enemy unit dies while I'm at a battlefield": the trigger's condition, its source at a battlefield as
@@ -228,6 +229,16 @@ ADDED: list = [
         "when an opponent moves to a battlefield other than mine",
         re.compile(r"when an opponent moves to a battlefield other than mine"),
         lambda m: [{"event": "move_some", "who": "enemy unit", "where": "other battlefield"}],
+    ),
+    (
+        # "... or the first time you play a non-token gear each turn": the first card of that type played this turn
+        # (419.4.a), however many others were played; declined, it has passed all the same
+        "when you play me or the first time you play a non-token <type> each turn",
+        re.compile(r"when you play me or the first time you play a non-token (?P<t>gear|unit|spell) each turn"),
+        lambda m: [
+            {"event": "play", "who": "self"},
+            {"event": "card_played", "who": "you", "card_type": m["t"], "nth_of_type": 1},
+        ],
     ),
     (
         "when this leaves the board",

@@ -217,6 +217,16 @@ def matches_object(game: Game, flt, view: View, subject, location=None) -> bool:
     return flt.banished_by is None or subject.banished_by == view.source
 
 
+def _nth_of_its_type(game: Game, event: Event) -> int | None:
+    """Which card of its type (unit, gear, spell) the card played is among those its player played this turn
+    (419.4.a), this one counted; None for a token, played like a card but no card (185)."""
+    played = game.players[event.player].played_this_turn if event.player in game.players else ()
+    if event.card not in played:
+        return None
+    kind = game.objects[event.card].kind
+    return [i for i in played if i in game.objects and game.objects[i].kind == kind].index(event.card) + 1
+
+
 def _own_card(game: Game, view: View, event: Event) -> bool:
     """Is the event's card a card (052: a Main Deck card or a legend, never a token, 185, nor a rune, 161.1.a) that
     "you" own (127.1)?"""
@@ -301,6 +311,8 @@ def matches_event(game: Game, flt, view: View, event: Event, kinds: frozenset | 
     if flt.from_hand is not None and (event.played_from == Zone.HAND) != flt.from_hand:  # where it was played from
         return False
     if flt.own_card is not None and _own_card(game, view, event) != flt.own_card:
+        return False
+    if flt.nth_of_type is not None and _nth_of_its_type(game, event) != flt.nth_of_type:
         return False
     if flt.to_zone is not None and event.destination != flt.to_zone:  # where a permanent leaving the board went
         return False
