@@ -366,3 +366,38 @@ def test_my_disputes_kill_every_gear_read_as_the_first(real_db):
         mapping.pop("nth_of_type", None)
 
     assert "mismatch" in _changed(real_db, every), "'the first time ... each turn' read as every time survives"
+
+
+# -- "when you spend a buff"; "buff up to four friendly units" -----------------------------------------------------
+
+
+def test_spending_a_buff_and_up_to_four_units():
+    play, spend = _triggers(
+        "When you play me, buff up to four friendly units. When you spend a buff, play a Gold gear token exhausted.",
+        might=7,
+    )
+    assert spend["when"] == {"event": "spend_buff", "who": "you"}
+    assert play["effects"] == [{"op": "buff", "what": ["target", "other", "target3", "target4"]}]
+    assert play["targets"]["target4"]["not_target"] == ["target", "other", "target3"]
+    assert all(spec["optional"] for spec in play["targets"].values())
+    assert read("When you play me, buff four friendly units.", might=7).status == "unread"  # "up to" only
+
+
+def test_my_disputes_kill_an_opponents_spent_buff(real_db):
+    def theirs(mapping: dict) -> None:
+        if mapping.get("event") == "spend_buff":
+            mapping["who"] = "opponent"
+
+    assert "mismatch" in _changed(real_db, theirs), "'when you spend a buff' read as an opponent's survives 640-659"
+
+
+def test_my_disputes_kill_up_to_four_read_as_up_to_two(real_db):
+    def two(mapping: dict) -> None:
+        targets = mapping.get("targets")
+        if isinstance(targets, dict) and "target4" in targets:
+            for slot in ("target3", "target4"):
+                targets.pop(slot)
+            for effect in mapping["effects"]:
+                effect["what"] = ["target", "other"]
+
+    assert "mismatch" in _changed(real_db, two), "'up to four' read as 'up to two' survives disputes 640-659"

@@ -140,6 +140,10 @@ def _moved_with_it(m, ctx):
     return [{"op": "move", "what": "this", "to": "trigger_destination"}]
 
 
+# "When you spend a buff": a buff of a unit you control removed (702.2.b, 702.2.b.2), as a cost or an instruction
+MORE.append(
+    ("when you spend a buff", re.compile(r"when you spend a buff"), lambda m: [{"event": "spend_buff", "who": "you"}])
+)
 # "When you move an enemy unit": a unit's move (446.1) by your Standard Move or your spell or ability (the move's player)
 MORE.append(
     (
