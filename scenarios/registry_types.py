@@ -36,7 +36,7 @@ class TypedProcedures(Protocol):
     def attach(self, game: Any, gear_ids: Any, unit_id: str, label: str, /, *, because: Because) -> Any:
         """scenarios.rules.status.attach"""
 
-    def banish(self, game: Any, object_id: str, by: str | None = ..., /, *, because: Because) -> Any:
+    def banish(self, game: Any, object_id: str, by: str | None = ..., player: str | None = ..., /, *, because: Because) -> Any:
         """scenarios.rules.damage.banish"""
 
     def begin_combat(self, game: Any, bf_id: str, /, *, because: Because) -> Any:
@@ -165,7 +165,7 @@ class TypedProcedures(Protocol):
     def modify_event(self, game: Any, source: str, r: Any, lasting: Any, event: Any, amount: int, chosen: bool, /, *, because: Because) -> Any:
         """scenarios.rules.replacement.modify_event"""
 
-    def move(self, game: Any, unit_ids: Any, destination: str, by: str, /, *, because: Because) -> Any:
+    def move(self, game: Any, unit_ids: Any, destination: str, by: str, mover: str | None = ..., /, *, because: Because) -> Any:
         """scenarios.rules.movement.move"""
 
     def pay_additional_cost(self, game: Any, card: Any, player: str, /, *, because: Because) -> Any:
@@ -318,6 +318,9 @@ class TypedQueries(Protocol):
 
     def attribution_of(self, game: Any, run: Any) -> tuple[str, str]:
         """scenarios.rules.damage.attribution_of"""
+
+    def banished(self, game: Any, obj: Any, player: str | None) -> None:
+        """scenarios.rules.damage.banished"""
 
     def bottom_of_deck(self, game: Any) -> int:
         """scenarios.rules.recycle.bottom_of_deck"""
@@ -505,7 +508,7 @@ class TypedQueries(Protocol):
     def move_blocked_by(self, game: Any, unit: Any, destination: str) -> str | None:
         """scenarios.rules.movement.blocked_by"""
 
-    def off_the_chain(self, card: Any) -> Any:
+    def off_the_chain(self, game: Any, card: Any, player: str) -> None:
         """scenarios.rules.zones.off_the_chain"""
 
     def open_staged(self, game: Any) -> None:

@@ -189,6 +189,13 @@ class EventFilter(ObjectFilter):
     uncontrolled: bool | None = None  # "conquer a battlefield that was uncontrolled" (190.4.c) before the conquer
     from_hand: bool | None = None  # the card played from its owner's hand or not: "from anywhere other than your hand"
     one_on_one: bool | None = None  # "when I attack or defend one on one" (740.2.b), as it happens
+    # "when you banish a card you own": the event's card is a card (052: no token, 185; no rune, 161.1.a) you own (127.1)
+    own_card: bool | None = None
+    # "returned to a player's hand": the zone a permanent leaving the board goes to
+    to_zone: Literal["hand"] | None = None
+    # "the first time you play a non-token gear each turn": the card is the Nth card of its type its player played
+    # this turn (419.4.a); a token is no card (185), neither counted nor seen
+    nth_of_type: int | None = None
 
     # "When you play a spell, if you spent [4] or more": the Energy paid to play it, at least (357.1; 383.2.a.1: a
     # condition right after the trigger condition is part of it)

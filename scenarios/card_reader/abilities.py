@@ -227,7 +227,9 @@ def read_trigger(
     elif head.endswith(" for the first time each turn"):  # "When a player chooses ... for the first time each turn"
         printed, head, first = head, head.removesuffix(" for the first time each turn"), True
     elif head.startswith("the first time "):  # "The first time I conquer each turn": its 1st time (383.1)
-        nth = re.fullmatch(r"the first time (?P<rest>i (?:attack|defend|conquer|hold|move)) each turn", head)
+        nth = re.fullmatch(
+            r"the first time (?P<rest>i (?:attack|defend|conquer|hold|move|win a combat)) each turn", head
+        )
         if nth is not None:  # otherwise a condition of its own (`TRIGGERS`), counted by the event
             printed, head, first = head, f"when {nth['rest']}", True
     found = _trigger_head(head) if comma else None
@@ -274,6 +276,9 @@ def read_trigger(
     elif body.startswith("you may "):
         trigger["optional"] = True
         body = body[len("you may ") :]
+        used.append("you may")
+    elif body.startswith("i may be "):  # "I may be moved with it": its controller chooses whether (383.3.a)
+        trigger["optional"] = True
         used.append("you may")
     effects = _effects(body, ctx, used)
     if body.startswith("if ") and condition is None:

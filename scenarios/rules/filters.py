@@ -14,7 +14,7 @@ import dataclasses
 
 from scenarios.game import Game
 from scenarios.kernel import WHERE, WHO, calc, condition, query, where, who
-from scenarios.objects import BATTLEFIELD, BOARD, Event, Kind, Obj, Role, View, Zone
+from scenarios.objects import BATTLEFIELD, BOARD, RUNE, Event, Kind, Obj, Role, View, Zone
 
 SELF_WORDS = ("self", "me", "this", "i")
 
@@ -224,6 +224,25 @@ def matches_object(game: Game, flt, view: View, subject, location=None) -> bool:
     return flt.banished_by is None or subject.banished_by == view.source
 
 
+def _nth_of_its_type(game: Game, event: Event) -> int | None:
+    """Which card of its type (unit, gear, spell) the card played is among those its player played this turn
+    (419.4.a), this one counted; None for a token, played like a card but no card (185)."""
+    played = game.players[event.player].played_this_turn if event.player in game.players else ()
+    if event.card not in played:
+        return None
+    kind = game.objects[event.card].kind
+    return [i for i in played if i in game.objects and game.objects[i].kind == kind].index(event.card) + 1
+
+
+def _own_card(game: Game, view: View, event: Event) -> bool:
+    """Is the event's card a card (052: a Main Deck card or a legend, never a token, 185, nor a rune, 161.1.a) that
+    "you" own (127.1)?"""
+    card = game.objects.get(event.card) if event.card else None
+    if card is None or card.kind == RUNE or (card.definition is not None and card.definition.type == "token"):
+        return False
+    return card.owner == view.you
+
+
 def _alone_in_its_role(game: Game, unit: Obj) -> bool:
     """The only unit of its controller attacking, or defending, at its location (364.3.a's "alone"); without a
     designation, the only one without."""
@@ -297,6 +316,12 @@ def matches_event(game: Game, flt, view: View, event: Event, kinds: frozenset | 
     if flt.uncontrolled is not None and event.uncontrolled != flt.uncontrolled:  # 190.4.c, before the conquer
         return False
     if flt.from_hand is not None and (event.played_from == Zone.HAND) != flt.from_hand:  # where it was played from
+        return False
+    if flt.own_card is not None and _own_card(game, view, event) != flt.own_card:
+        return False
+    if flt.nth_of_type is not None and _nth_of_its_type(game, event) != flt.nth_of_type:
+        return False
+    if flt.to_zone is not None and event.destination != flt.to_zone:  # where a permanent leaving the board went
         return False
     phrase = flt.who
     if phrase in SELF_WORDS:

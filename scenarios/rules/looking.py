@@ -156,7 +156,7 @@ def _take(game: Game, run, take: dict | None, looked: list[Obj]) -> str | None:
     if take.get("verb") == "play":  # "banish it, then play it" (427, 419.3)
         card = game.objects[pick]
         cost, places = calc.unit_playable(game, player, card, take)
-        do.banish(game, pick, run.item.source, because=run.because)
+        do.banish(game, pick, run.item.source, player, because=run.because)
         calc.play_unit(game, run, card, cost, take, places)
         return pick
     take_looked_card(game, player, pick, take.get("verb", "draw"), label, because=run.because)

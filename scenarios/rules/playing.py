@@ -506,7 +506,7 @@ def op_banish_and_play(game: Game, run, ins) -> None:
     for unit_id in calc.still_there(game, run, ins["what"], "banishing and playing"):
         unit = game.objects[unit_id]
         was_at, was_controller = unit.location, unit.controller
-        do.banish(game, unit_id, None, because=run.because)
+        do.banish(game, unit_id, None, run.item.controller, because=run.because)
         if ins.get("to") == "same" and was_at == "base" and was_controller != unit.owner:
             # "to the same location": another player's base, where its owner can't play it (355.2.a)
             calc.impossible(game, run, f"{unit.owner} can't play {unit_id} to {was_controller}'s base", "355.2.a")

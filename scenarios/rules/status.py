@@ -79,7 +79,10 @@ def op_buffs_give_more(game: Game, run, ins) -> None:
     objects=lambda g, uid, label=None: [uid],
 )
 def spend_buff(game: Game, unit_id: str, label=None) -> None:
-    game.objects[unit_id].buffs -= 1
+    """Its controller spends it (702.2.b.2): "When you spend a buff" sees that player."""
+    unit = game.objects[unit_id]
+    unit.buffs -= 1
+    calc.fire(game, Event("spend_buff", player=unit.controller, units=(unit_id,), location=unit.location))
 
 
 @procedure(
@@ -175,6 +178,7 @@ event_kind("stun", "423.1", would="be stunned")
 event_kind("ready", "415.1", would="become ready")
 event_kind("buff", "426.1", would="be buffed")
 event_kind("stun_some", "423.1", would="stun one or more units")
+event_kind("spend_buff", "702.2.b", would="spend a buff")
 _UNCHANGED = {"stun": "stunned", "ready": "ready", "buff": "buffed"}
 
 

@@ -46,6 +46,7 @@ RULE_OF = {
     "die": "808.1.c",
     "kill": "428.5",  # a kill attributed to a spell, an ability or combat, with its responsible player
     "card_played": "419.4.a",
+    "combat_start": "464.2.b",
 }
 
 

@@ -114,17 +114,19 @@ def counter(game: Game, card_id: str, label: str, to_hand: bool = False) -> None
         if item.card == card_id and item.kind == ItemKind.SPELL:
             game.chain = tuple(i for i in game.chain if i is not item)
             card = game.objects[card_id]
-            card.zone = calc.off_the_chain(card)
+            calc.off_the_chain(game, card, item.controller)
             if to_hand and card.zone == Zone.TRASH:
                 card.zone = Zone.HAND
             log(game, "resolved", f"{item.label} [countered]", "425.1.a")
 
 
 @query("off_the_chain")
-def off_the_chain(card) -> Zone:
-    """Where a spell goes as it leaves the Chain, resolved or countered: its owner's Trash, or banished when it was
-    played with Flow (829.1.b.1)."""
-    return Zone.BANISHMENT if card.flowed else Zone.TRASH
+def off_the_chain(game: Game, card, player: str) -> None:
+    """A spell leaves the Chain, resolved or countered: to its owner's Trash, or banished when it was played with
+    Flow (829.1.b.1) by the player who played it ("Then banish it", 829.1.b)."""
+    card.zone = Zone.BANISHMENT if card.flowed else Zone.TRASH
+    if card.flowed:
+        calc.banished(game, card, player)
 
 
 @query("reveal")
