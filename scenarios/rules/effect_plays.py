@@ -13,8 +13,10 @@ are still offered (356.1.b.3). A unit whose Power cost can't be paid is not play
 
 from __future__ import annotations
 
+from scenarios.cards import Cost
 from scenarios.game import Game
 from scenarios.kernel import Refusal, calc, choose, do, instruction, note, query
+from scenarios.objects import TRASH
 from scenarios.trace import StepKind
 
 
@@ -34,17 +36,40 @@ def op_play_from(game: Game, run, ins) -> None:
     player = run.item.controller
     for unit_id in calc.refs(game, run, ins["what"]):
         unit = game.objects[unit_id]
-        if ins.get("ignoring") == "energy":  # 356.1.b.2: its Power cost is still paid
-            power = calc.printed_cost(game, unit.definition).model_copy(update={"energy": 0})
-            problem = calc.resource_problem(game, player, power)
+        if ins["what"] == "this" and unit.zone != TRASH:  # "play me from your trash": gone from it, nothing (419.3.c)
+            calc.impossible(game, run, f"{unit_id} is no longer in the trash to be played from it", "419.3.c")
+            continue
+        ignoring = ins.get("ignoring", "for" if "for" in ins else "paid")
+        paid = None if ignoring == "cost" else effect_play_base(game, unit, ignoring, _for_cost(ins))
+        if paid is not None:  # what is still paid of it (356.1.a, 356.1.b.2, 357.1), with changes to it (356.3-356.4)
+            total = calc.total_cost(game, unit, player, paid, False, 0, [])
+            problem = calc.resource_problem(game, player, total)
             if problem is not None:
-                calc.impossible(game, run, f"{unit_id}'s Power cost can't be paid: {problem.message}", "356.1.b.2")
+                rule = {"energy": "356.1.b.2", "for": "356.1.a"}.get(ignoring, "357.1")
+                calc.impossible(game, run, f"{unit_id}'s cost can't be paid: {problem.message}", rule)
                 continue
         to = ins.get("to", "choose")
         hidden = run.item.hidden_at is not None and to == "choose"
         place = hidden_play_location(game, run.item) if hidden else play_location(game, unit, player, to, None)
-        ignoring = "energy" if ins.get("ignoring") == "energy" else "cost"
-        do.play_by_effect(game, unit, player, place, run.item.label, ignoring, because=run.because)
+        do.play_by_effect(game, unit, player, place, run.item.label, ignoring, False, _for_cost(ins), because=run.because)
+
+
+def _for_cost(ins) -> Cost | None:
+    return Cost.model_validate(ins["for"]) if "for" in ins else None
+
+
+@query("effect_play_base")
+def effect_play_base(game: Game, unit, ignoring: str, base: Cost | None) -> Cost:
+    """The base cost of a card an effect plays (356.1): zero "ignoring its cost" (356.1.b.1); its Power cost alone
+    "ignoring its Energy cost" (356.1.b.2); the cost named "for [cost]" in place of its own (356.1.a); its printed
+    cost when the effect changes nothing (357.1)."""
+    if ignoring == "energy":
+        return calc.printed_cost(game, unit.definition).model_copy(update={"energy": 0})
+    if ignoring == "for" and base is not None:
+        return base
+    if ignoring == "paid":
+        return calc.printed_cost(game, unit.definition)
+    return Cost()
 
 
 @query("hidden_play_location")

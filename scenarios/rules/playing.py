@@ -385,6 +385,8 @@ _IGNORED = {
     "cost": (", ignoring its cost", "356.1.b.1"),
     "energy cost": (", ignoring its energy cost (its Power cost paid)", "356.1.b.2"),
     "energy": (", ignoring its energy cost (its Power cost paid)", "356.1.b.2"),
+    "paid": (", its cost paid", "357.1"),
+    "for": (", for the cost the instruction names in place of its own", "356.1.a"),
 }
 
 
@@ -392,22 +394,30 @@ _IGNORED = {
     "play_by_effect",
     StepKind.EFFECT,
     defines=("419.3",),
-    summary=lambda g, unit, player, location, label, ignoring="cost", exhausted=False: (
+    summary=lambda g, unit, player, location, label, ignoring="cost", exhausted=False, base=None: (
         f"{label}: {player} plays {unit.id} to {location}"
         + (" exhausted" if exhausted else "")
         + _IGNORED.get(ignoring, (", its cost paid", ""))[0]
     ),
     objects=lambda g, unit, *a: [unit.id],
-    cite=lambda g, unit, player, location, label, ignoring="cost", exhausted=False: [
+    cite=lambda g, unit, player, location, label, ignoring="cost", exhausted=False, base=None: [
         _IGNORED.get(ignoring, ("", "357.1"))[1]
     ],
 )
 def play_by_effect(
-    game: Game, unit, player: str, location: str, label: str, ignoring: str = "cost", exhausted: bool = False
+    game: Game,
+    unit,
+    player: str,
+    location: str,
+    label: str,
+    ignoring: str = "cost",
+    exhausted: bool = False,
+    base: Cost | None = None,
 ) -> None:
     """A unit played as an instruction resolves (419.3), its whole cost (356.1.b.1) or only its Energy cost set to
     zero: `ignoring="energy"`, its Power cost paid here (356.1.b.2); `ignoring="energy cost"`, its Power cost paid
-    by the instruction; or none of it (`ignoring="nothing"`: its cost paid by the instruction, 357.1). Its
+    by the instruction; or none of it (`ignoring="nothing"`: its cost paid by the instruction, 357.1; `"paid"`: its
+    whole cost paid here, 357.1; `"for"`: `base` in place of its base cost, 356.1.a, paid here). Its
     additional costs, an optional one or Accelerate, are still offered and paid (356.1.b.3). `exhausted`: the
     instruction plays it exhausted ("play a Gold gear token exhausted"), so it enters the board exhausted."""
     unit.played_from = unit.zone  # its trash, its hand, a Banishment it was banished to on the way, ...
@@ -422,7 +432,7 @@ def play_by_effect(
         )
         return
     definition = unit.definition
-    base = calc.printed_cost(game, definition).model_copy(update={"energy": 0}) if ignoring == "energy" else Cost()
+    base = calc.effect_play_base(game, unit, ignoring, base)
     calc.decide_additional(game, unit, player)
     accelerate = False
     if definition.has("Accelerate"):

@@ -58,8 +58,9 @@ def fire(game: Game, event: Event, leaving: frozenset = frozenset()) -> None:
         if source.zone != BOARD and source.zone != TRASH:
             continue
         for index, trigger in enumerate(source.definition.triggers):
-            if source.zone != (TRASH if trigger.active_in == "trash" else BOARD):  # 383.2.c.1: where it is active
-                continue
+            where = TRASH if trigger.active_in == "trash" else BOARD
+            if source.zone != where and not (where == TRASH and _to_the_trash(source, event, leaving)):
+                continue  # 383.2.c.1: where it is active, or entering it as the event happens
             instance = _triggered(game, source, index, trigger, event, leaving)
             if instance is not None:
                 found.append(instance)
@@ -103,6 +104,12 @@ def fire(game: Game, event: Event, leaving: frozenset = frozenset()) -> None:
         game.triggered = (*game.triggered, *found)
 
 
+def _to_the_trash(source, event: Event, leaving: frozenset) -> bool:
+    """Is `source` going from the board to the trash in the action `event` is part of: dying with it (a death or
+    kill, `leaving` the units dying together) or leaving the board for the trash?"""
+    return source.id in leaving and event.destination in (None, str(TRASH))
+
+
 def _still_the_same(game: Game, delayed) -> str | None:
     """The delayed ability's object "it", unless it has changed zones since: then it is a new object (359.3.e.4)."""
     obj = game.objects.get(delayed.it) if delayed.it else None
@@ -121,7 +128,9 @@ def _triggered(game: Game, source, index, trigger, event: Event, leaving, rule=N
             return None
     if index is not None and trigger.active_in is None and not calc.ability_is_active(game, source, flt):
         return None
-    if source.id in leaving and not (flt.who in SELF_WORDS and event.unit == source.id):
+    # 383.2.c.2: leaving the board, a board ability sees only its own departure; one active in the trash, where
+    # it goes, sees the event (383.2.c.1)
+    if source.id in leaving and trigger.active_in is None and not (flt.who in SELF_WORDS and event.unit == source.id):
         return None
     if not calc.matches_event(game, flt, calc.view_of(game, source), event, kinds):
         return None

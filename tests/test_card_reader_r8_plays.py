@@ -1,0 +1,111 @@
+"""Cards an effect plays from a trash (419.3): "pay [1][C] to play me from your trash" (a trigger active in the trash,
+385.2, 383.2.c.1; the card played for that cost in place of its own, 356.1.a), "play a unit from your trash" paying
+its cost (357.1). Read-card disputes 680-699 judge them with the real read cards, and mutants of the readings are
+killed by those disputes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from read_cards import read_every_card, read_every_card_changed, verdicts_with
+
+from scenarios.card_reader import CardText, read_card
+from scenarios.cards import Card
+
+MINE = sorted(
+    p
+    for p in (Path(__file__).parent / "data" / "read_card_disputes").glob("read-6*.yaml")
+    if 680 <= int(p.name.split("-")[1]) <= 699
+)
+
+
+def _read(text: str, kind: str = "Unit", tags: tuple[str, ...] = ()) -> dict:
+    reading = read_card(CardText("Some Card", kind, text, energy=3, power=1, might=3 if kind == "Unit" else None))
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    return reading.definition
+
+
+def test_pay_to_play_me_from_your_trash_is_a_trigger_active_in_the_trash():
+    (trigger,) = _read("When you kill a unit with a spell, you may pay [1 Energy][Fury rune] to play me from your trash.")[
+        "triggers"
+    ]
+    assert trigger["active_in"] == "trash"
+    assert trigger["optional"] is True
+    assert "cost" not in trigger  # paid as the card is played, in place of its cost (356.1.a), not as the trigger's
+    assert trigger["effects"] == [
+        {"op": "play_from", "what": "this", "for": {"energy": 1, "domain_power": {"Fury": 1}}}
+    ]
+
+
+def test_a_spell_is_not_played_from_the_trash_by_this_reading():
+    reading = read_card(
+        CardText("Some Spell", "Spell", "When you kill a unit, you may pay [1 Energy] to play me from your trash.")
+    )
+    assert reading.status != "read"
+
+
+@pytest.mark.parametrize(
+    ("text", "ignoring"),
+    [
+        ("When I conquer, you may play a unit from your trash.", None),
+        ("When I conquer, play a unit from your trash, ignoring its cost.", "cost"),
+        ("When I conquer, play a unit from your trash, ignoring its Energy cost.", "energy"),
+    ],
+)
+def test_a_unit_from_your_trash_is_paid_for_unless_a_cost_is_ignored(text, ignoring):
+    (trigger,) = _read(text)["triggers"]
+    (play,) = trigger["effects"]
+    assert play["op"] == "play_from"
+    assert play.get("ignoring") == ignoring
+    assert trigger["targets"][play["what"]] == {"type": "unit", "zone": "trash"}
+    assert "active_in" not in trigger  # another unit from the trash: the ability is active on the board
+
+
+# -- the disputes and the mutants they kill ----------------------------------------------------------------------
+
+
+def _verdicts(definitions) -> list[str]:
+    for path in MINE:
+        assert str(yaml.safe_load(path.read_text())["rules"]["core"]) >= "2026-06-18"  # judged under Core Rules 1.4
+    return verdicts_with(definitions, MINE)
+
+
+def _plays_itself(mapping: dict) -> bool:
+    return any(e.get("op") == "play_from" and e.get("what") == "this" for e in mapping.get("effects", []))
+
+
+def test_my_disputes_are_judged_under_core_rules_1_4_and_match(real_db):
+    assert MINE
+    assert set(_verdicts(read_every_card(real_db))) == {"match"}
+
+
+def test_my_disputes_kill_the_trigger_active_on_the_board(real_db):
+    """The mutant: "play me from your trash" read as an ability of the card on the board."""
+
+    def on_board(mapping: dict) -> None:
+        if _plays_itself(mapping):
+            mapping.pop("active_in", None)
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, on_board))
+
+
+def test_my_disputes_kill_the_cost_ignored(real_db):
+    """The mutant: "pay [1][C] to play me" read as playing it ignoring its cost, nothing paid."""
+
+    def free(mapping: dict) -> None:
+        if mapping.get("op") == "play_from" and "for" in mapping:
+            del mapping["for"]
+            mapping["ignoring"] = "cost"
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, free))
+
+
+def test_my_disputes_kill_a_dying_card_blind_to_its_own_kill(real_db, monkeypatch):
+    """The engine mutant: a card dying to the trash does not see the kill from there (383.2.c.1)."""
+    from scenarios.rules import triggers
+
+    monkeypatch.setattr(triggers, "_to_the_trash", lambda source, event, leaving: False)
+    assert "mismatch" in _verdicts(read_every_card(real_db))
