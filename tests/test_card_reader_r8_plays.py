@@ -64,6 +64,27 @@ def test_a_unit_from_your_trash_is_paid_for_unless_a_cost_is_ignored(text, ignor
     assert "active_in" not in trigger  # another unit from the trash: the ability is active on the board
 
 
+def test_a_unit_chosen_in_your_trash_then_played():
+    (trigger,) = _read(
+        "When I conquer, you may choose a unit in your trash with Energy cost no more than [3 Energy] and Power cost "
+        "no more than [Any rune]. Play it to your base, ignoring its cost."
+    )["triggers"]
+    assert trigger["targets"] == {"target": {"type": "unit", "zone": "trash", "max_cost": 3, "max_power": 1}}
+    assert trigger["effects"] == [{"op": "play_from", "what": "target", "ignoring": "cost", "to": "base"}]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "When I conquer, choose a unit in your trash.",  # chosen for nothing
+        "When I conquer, play it to your base, ignoring its cost.",  # nothing chosen before
+    ],
+)
+def test_half_of_choose_then_play_is_not_read(text):
+    reading = read_card(CardText("Some Card", "Unit", text, might=3))
+    assert reading.status != "read"
+
+
 # -- the disputes and the mutants they kill ----------------------------------------------------------------------
 
 
@@ -109,3 +130,23 @@ def test_my_disputes_kill_a_dying_card_blind_to_its_own_kill(real_db, monkeypatc
 
     monkeypatch.setattr(triggers, "_to_the_trash", lambda source, event, leaving: False)
     assert "mismatch" in _verdicts(read_every_card(real_db))
+
+
+def test_my_disputes_kill_the_cost_limit_dropped(real_db):
+    """The mutant: "a unit in your trash with Energy cost no more than [3]" read without its limit."""
+
+    def any_cost(mapping: dict) -> None:
+        if mapping.get("zone") == "trash":
+            mapping.pop("max_cost", None)
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, any_cost))
+
+
+def test_my_disputes_kill_the_ignored_cost_paid(real_db):
+    """The mutant: "play it, ignoring its cost" read as paying its cost."""
+
+    def paid(mapping: dict) -> None:
+        if mapping.get("op") == "play_from" and mapping.get("ignoring") == "cost":
+            del mapping["ignoring"]
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, paid))

@@ -11,6 +11,8 @@ from a trash (its targets chosen as it is played) nor a gear card.
 
 from __future__ import annotations
 
+from typing import Any
+
 from scenarios.card_reader.effects import template
 from scenarios.card_reader.phrases import icons_cost
 
@@ -26,3 +28,47 @@ def _play_me_for(m, ctx):
         return None
     return [{"op": "play_from", "what": "this", "for": cost}]
 
+
+
+# "Choose a unit in your trash with Energy cost no more than [3] and Power cost no more than [A]": a target there
+# (355.9.a), which a later "Play it ..., ignoring its cost" plays; said alone, the choice is for nothing (refused)
+_IN_TRASH = (
+    r"choose a unit in (?P<whose>your|their) trash(?: with energy cost no more than \[(?P<e>\d+) energy\]"
+    r"(?: and power cost no more than (?P<p>(?:\[any rune\])+))?)?"
+)
+_PLAY_IT = r"play it(?P<base> to your base)?, ignoring its (?P<energy>energy )?cost"
+_CHOSEN_TO_PLAY = "choose a unit in a trash"
+
+
+def _play_it(m, slot: str) -> list[dict[str, Any]]:
+    ins: dict[str, Any] = {"op": "play_from", "what": slot, "ignoring": "energy" if m["energy"] else "cost"}
+    if m["base"]:
+        ins["to"] = "base"
+    return [ins]
+
+
+@template("choose a unit in a trash and play it", _IN_TRASH + rf"(?P<and> and {_PLAY_IT})?")
+def _choose_in_trash(m, ctx):
+    """ "Choose a unit in your trash ... [and play it, ignoring its cost]": the unit, a target in its owner's trash
+    chosen as the ability is finalized (355.9.a, 355.5), played by this ability's controller (`play_from`)."""
+    if m["whose"] != "your":
+        return None
+    spec: dict[str, Any] = {"type": "unit", "zone": "trash"}
+    if m["e"]:
+        spec["max_cost"] = int(m["e"])
+    if m["p"]:
+        spec["max_power"] = m["p"].count("[")
+    slot = ctx.slot(spec)
+    if m["and"]:
+        return _play_it(m, slot)
+    ctx.unfinished = _CHOSEN_TO_PLAY
+    return []
+
+
+@template("choose a unit in a trash and play it", _PLAY_IT)
+def _then_play_it(m, ctx):
+    """ "... Play it to your base, ignoring its cost.": the unit the sentence before chose in a trash."""
+    if ctx.unfinished != _CHOSEN_TO_PLAY or ctx.it is None:
+        return None
+    ctx.unfinished = None
+    return _play_it(m, ctx.it)
