@@ -73,9 +73,20 @@ def test_a_unit_chosen_in_your_trash_then_played():
     assert trigger["effects"] == [{"op": "play_from", "what": "target", "ignoring": "cost", "to": "base"}]
 
 
+def test_their_trash_is_the_chosen_players():
+    (trigger,) = _read(
+        "When I conquer, choose an opponent. They [Burn 3]. Then you may do this: Choose a unit in their trash and "
+        "play it, ignoring its cost."
+    )["triggers"]
+    reflexive = trigger["effects"][-1]
+    assert reflexive["targets"] == {"other": {"type": "unit", "zone": "trash", "zone_of": "target"}}
+    assert reflexive["effects"] == [{"op": "play_from", "what": "other", "ignoring": "cost"}]
+
+
 @pytest.mark.parametrize(
     "text",
     [
+        "When I conquer, choose a unit in their trash and play it, ignoring its cost.",  # no player chosen
         "When I conquer, choose a unit in your trash.",  # chosen for nothing
         "When I conquer, play it to your base, ignoring its cost.",  # nothing chosen before
     ],
@@ -150,3 +161,10 @@ def test_my_disputes_kill_the_ignored_cost_paid(real_db):
             del mapping["ignoring"]
 
     assert "mismatch" in _verdicts(read_every_card_changed(real_db, paid))
+
+
+def test_my_disputes_kill_their_trash_read_as_yours(real_db):
+    def yours(mapping: dict) -> None:
+        mapping.pop("zone_of", None)
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, yours))

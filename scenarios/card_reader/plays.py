@@ -15,6 +15,7 @@ from typing import Any
 
 from scenarios.card_reader.effects import template
 from scenarios.card_reader.phrases import icons_cost
+from scenarios.card_reader.players import _chosen_player
 
 _ICONS = r"(?P<icons>(?:\[[^\]]+\])+)"
 
@@ -50,10 +51,14 @@ def _play_it(m, slot: str) -> list[dict[str, Any]]:
 @template("choose a unit in a trash and play it", _IN_TRASH + rf"(?P<and> and {_PLAY_IT})?")
 def _choose_in_trash(m, ctx):
     """ "Choose a unit in your trash ... [and play it, ignoring its cost]": the unit, a target in its owner's trash
-    chosen as the ability is finalized (355.9.a, 355.5), played by this ability's controller (`play_from`)."""
-    if m["whose"] != "your":
-        return None
+    chosen as the ability is finalized (355.9.a, 355.5), played by this ability's controller (`play_from`); "in
+    their trash": the trash of the player chosen before (`zone_of` that slot)."""
     spec: dict[str, Any] = {"type": "unit", "zone": "trash"}
+    if m["whose"] == "their":  # the player chosen before ("choose an opponent. They [Burn 3]. ...")
+        player = _chosen_player(ctx)
+        if player is None or player == "actor":
+            return None
+        spec["zone_of"] = player
     if m["e"]:
         spec["max_cost"] = int(m["e"])
     if m["p"]:

@@ -24,12 +24,21 @@ def _restricted_to_hidden(spec, hidden_at) -> bool:
     )
 
 
+def _zone_owner(spec, ctx: Targeting) -> str | None:
+    """Whose zone a card is chosen in: the chooser's ("your trash"), or the player chosen for the slot `zone_of`
+    names ("choose an opponent ... a unit in their trash"), none while that player is not chosen."""
+    if spec.zone_of is None:
+        return ctx.controller
+    chosen = ctx.chosen.get(spec.zone_of, ())
+    return chosen[0] if chosen and isinstance(chosen[0], str) else None
+
+
 @query("matches_target")
 def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
     if spec.zone is not None:  # "a unit from your trash / hand": a card of that zone (355.10.a; 355.5)
         return (
             obj.zone == (Zone.TRASH if spec.zone == "trash" else Zone.HAND)
-            and obj.owner == ctx.controller
+            and obj.owner == _zone_owner(spec, ctx)
             and (
                 obj.kind == spec.type
                 or spec.type == "card"
