@@ -310,6 +310,10 @@ class Card(Strict):
     cost_modifiers: list[CostModifier] = Field(default_factory=list)  # what other cards cost (356.3, 356.4)
     repeat: list[Cost] = Field(default_factory=list)  # [Repeat] costs, each paid at most once (820.1.c)
     flow: list[Cost] = Field(default_factory=list)  # [Flow] costs: played from the trash for one, then banished (829)
+    # "[Legion][>] You may play me from your trash for [3][C]": a passive of the card in its trash (366.1), a play
+    # from there for that cost in place of its own (356.1.a), while `condition` holds (None: always)
+    trash_play: Cost | None = None
+    trash_play_condition: str | None = None
     ignores_deflect: bool = False  # "Ignore [Deflect] while paying this spell's cost": no 809.1.c cost added
     might_bonus: int = 0
     enters_ready: bool = False

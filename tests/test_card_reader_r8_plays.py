@@ -96,6 +96,25 @@ def test_half_of_choose_then_play_is_not_read(text):
     assert reading.status != "read"
 
 
+@pytest.mark.parametrize(
+    ("text", "condition"),
+    [
+        ("[Legion][>] You may play me from your trash for [3 Energy][Fury rune].", "legion"),
+        ("You may play me from your trash for [2 Energy].", None),
+    ],
+)
+def test_play_me_from_your_trash_for_a_cost_is_a_passive_of_the_card(text, condition):
+    definition = _read(text)
+    assert definition["trash_play"] == icons(text)
+    assert definition.get("trash_play_condition") == condition
+
+
+def icons(text: str) -> dict:
+    from scenarios.card_reader.phrases import icons_cost
+
+    return icons_cost(text.lower().rsplit(" for ", 1)[1].rstrip("."))
+
+
 # -- the disputes and the mutants they kill ----------------------------------------------------------------------
 
 
@@ -168,3 +187,18 @@ def test_my_disputes_kill_their_trash_read_as_yours(real_db):
         mapping.pop("zone_of", None)
 
     assert "mismatch" in _verdicts(read_every_card_changed(real_db, yours))
+
+
+def test_my_disputes_kill_the_legion_condition_dropped(real_db):
+    def always(mapping: dict) -> None:
+        mapping.pop("trash_play_condition", None)
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, always))
+
+
+def test_my_disputes_kill_the_trash_play_at_its_printed_cost(real_db):
+    def printed(mapping: dict) -> None:
+        if "trash_play" in mapping:
+            mapping["trash_play"] = {"energy": mapping.get("energy", 0)}
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, printed))

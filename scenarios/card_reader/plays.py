@@ -11,11 +11,13 @@ from a trash (its targets chosen as it is played) nor a gear card.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from scenarios.card_reader.effects import template
 from scenarios.card_reader.phrases import icons_cost
 from scenarios.card_reader.players import _chosen_player
+from scenarios.card_reader.readers import Around, paragraph_reader
 
 _ICONS = r"(?P<icons>(?:\[[^\]]+\])+)"
 
@@ -77,3 +79,24 @@ def _then_play_it(m, ctx):
         return None
     ctx.unfinished = None
     return _play_it(m, ctx.it)
+
+
+_PLAY_ME_FOR = re.compile(r"(?P<legion>\[legion\](?: —|\[>\]) )?you may play me from your trash for " + _ICONS + r"\.?")
+
+
+@paragraph_reader("first")
+def read_play_me_from_trash(text: str, card: dict[str, Any], used: list[str], around: Around) -> bool:
+    """ "[Legion][>] You may play me from your trash for [3][C]": a passive of the card in its trash (366.1), its
+    owner may play it from there as they would from the hand, its base cost replaced by the one named (356.1.a),
+    while they have played another card this turn ([Legion], 812.1)."""
+    found = _PLAY_ME_FOR.fullmatch(text)
+    if found is None:
+        return False
+    cost = icons_cost(found["icons"])
+    if cost is None or card["type"] not in ("unit", "gear", "spell") or "trash_play" in card:
+        return False
+    card["trash_play"] = cost
+    if found["legion"]:
+        card["trash_play_condition"] = "legion"
+    used.append("you may play me from your trash for [cost]")
+    return True

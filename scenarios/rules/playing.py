@@ -16,6 +16,7 @@ from scenarios.actions import Hide, Play
 from scenarios.cards import Cost
 from scenarios.game import Game
 from scenarios.kernel import (
+    Condition,
     Refusal,
     action,
     calc,
@@ -130,20 +131,38 @@ def _play_because(game: Game, act: Play) -> tuple[str, ...]:
     hidden = card.zone == Zone.FACEDOWN and "Reaction" not in keywords and (game.chain or game.showdown)
     if hidden:  # played from facedown it has Reaction, with Reaction's timing (811.6)
         return (*calc.timing_rules(game, ["Reaction"])[:2], "811.6", "419.1")
-    return (*calc.timing_rules(game, keywords), "419.1")
+    trash: tuple[str, ...] = ()
+    if card.zone == Zone.TRASH and not card.definition.flow and from_trash(game, act.by, card) is not None:
+        trash = ("366.1", "356.1.a")  # a passive of its own lets it be played from there, for the cost it names
+    return (*calc.timing_rules(game, keywords), *trash, "419.1")
 
 
 def _played(game: Game, act: Play) -> str:
-    text = f"{act.by} plays {act.card} ({game.obj(act.card).card})"
+    card = game.obj(act.card)
+    text = f"{act.by} plays {act.card} ({card.card})" + (" from the trash" if card.zone == Zone.TRASH else "")
     if act.targets:
         text += " choosing " + ", ".join(f"{slot}={value}" for slot, value in act.targets.items())
     return text + (f" at {act.at}" if act.at else "")
 
 
+def from_trash(game: Game, player: str, card) -> Cost | None:
+    """The base cost a card in its owner's trash may be played for by `player`: its Flow cost (829.1.b, then
+    banished), or the cost its own passive names ("You may play me from your trash for [3][C]": 366.1, 356.1.a),
+    while that passive's condition holds ([Legion], 812); None when it can't be played from there."""
+    definition = card.definition
+    if card.zone != Zone.TRASH or definition is None or card.owner != player:
+        return None
+    if definition.flow:
+        return definition.flow[0]
+    condition = definition.trash_play_condition
+    if condition is not None and not calc.condition_holds(game, condition, Condition(player, card.id, True)):
+        return None
+    return definition.trash_play
+
+
 def play_candidates(game: Game, player: str):
     for card in game.objects.values():
-        flow = card.zone == Zone.TRASH and card.definition is not None and bool(card.definition.flow)  # 829
-        if card.owner != player or (card.zone not in (Zone.HAND, Zone.FACEDOWN) and not flow):
+        if card.owner != player or (card.zone not in (Zone.HAND, Zone.FACEDOWN) and from_trash(game, player, card) is None):
             continue
         if calc.play_forbidden_by(game, player, card) is not None:
             continue
@@ -178,9 +197,10 @@ def play_candidates(game: Game, player: str):
 @procedure("play_card", StepKind.ACTION, defines=("350", "350.1"), summary=_played, objects=lambda g, a: [a.card])
 def play_card(game: Game, act: Play) -> None:
     player, card = act.by, game.obj(act.card)
-    card.played_from = card.zone  # its hand, its Facedown Zone, or its trash (Flow)
-    flow = card.zone == Zone.TRASH and bool(card.definition.flow)  # 829.1.b: "play this from your trash"
-    if card.owner != player or (card.zone not in (Zone.HAND, Zone.FACEDOWN) and not flow):
+    card.played_from = card.zone  # its hand, its Facedown Zone, or its trash (Flow, or a passive of its own)
+    trash_cost = from_trash(game, player, card)  # 829.1.b: "play this from your trash"; 366.1
+    flow = trash_cost is not None and bool(card.definition.flow)
+    if card.owner != player or (card.zone not in (Zone.HAND, Zone.FACEDOWN) and trash_cost is None):
         raise Refusal("354", f"{card.id} is not a card {player} can play from hand or facedown")
     forbidder = calc.play_forbidden_by(game, player, card)
     if forbidder is not None:
@@ -211,8 +231,9 @@ def play_card(game: Game, act: Play) -> None:
         calc.check_play_location(game, player, card, location, hidden_at)
         if act.repeat:
             raise Refusal("820.1.a", f"{card.id} is not a spell: Repeat is present on spells")
-        # 811.1.b: a hidden card is played ignoring its base cost
-        cost = calc.total_cost(game, card, player, Cost() if facedown else None, act.accelerate, 0, [])
+        # 811.1.b: a hidden card is played ignoring its base cost; from the trash, for the cost it names (356.1.a)
+        base = Cost() if facedown else trash_cost
+        cost = calc.total_cost(game, card, player, base, act.accelerate, 0, [])
         calc.pay_resources(game, player, cost, "357.1", f"play {definition.object_kind}")
         if definition.additional_cost is not None:
             card.zone = Zone.CHAIN  # 354: being played, it is on the Chain, in no hand its costs could discard
@@ -231,7 +252,7 @@ def play_card(game: Game, act: Play) -> None:
     every_choice = [chosen, *repeated]
     calc.check_modes_distinct(game, definition.targets, every_choice, definition.name)  # "haven't already chosen"
     # 829.1.c.1: the Flow cost is an alternate cost replacing the base cost (additional costs and discounts apply)
-    base = definition.flow[0] if flow else Cost() if facedown else None
+    base = trash_cost if trash_cost is not None else Cost() if facedown else None
     cost = calc.total_cost(game, card, player, base, act.accelerate, act.repeat, every_choice)
     calc.pay_resources(game, player, cost, "357.1", "play spell")
     card.zone, card.location, card.flowed = Zone.CHAIN, None, flow
