@@ -325,6 +325,9 @@ class TypedQueries(Protocol):
     def card_drawn(self, game: Any, player: str) -> None:
         """scenarios.rules.hand_size.card_drawn"""
 
+    def card_finalized(self, game: Any, card: Any, player: str) -> None:
+        """scenarios.rules.playing.card_finalized"""
+
     def card_played(self, game: Any, card: Any, player: str, hidden_at: str | None = ...) -> None:
         """scenarios.rules.playing.card_played"""
 
@@ -502,7 +505,7 @@ class TypedQueries(Protocol):
     def move_blocked_by(self, game: Any, unit: Any, destination: str) -> str | None:
         """scenarios.rules.movement.blocked_by"""
 
-    def off_the_chain(self, card: Any) -> Any:
+    def off_the_chain(self, game: Any, card: Any, label: str) -> None:
         """scenarios.rules.zones.off_the_chain"""
 
     def open_staged(self, game: Any) -> None:
@@ -534,6 +537,9 @@ class TypedQueries(Protocol):
 
     def play_location(self, game: Any, unit: Any, player: str, to: str, was_at: str | None) -> str:
         """scenarios.rules.effect_plays.play_location"""
+
+    def play_spell_by_effect(self, game: Any, run: Any, card: Any, player: str, base: Any, then: str | None) -> None:
+        """scenarios.rules.effect_plays.play_spell_by_effect"""
 
     def play_timing(self, game: Any, player: str, card: Any, facedown: bool) -> None:
         """scenarios.rules.playing.check_timing"""

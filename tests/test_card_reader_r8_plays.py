@@ -115,6 +115,24 @@ def icons(text: str) -> dict:
     return icons_cost(text.lower().rsplit(" for ", 1)[1].rstrip("."))
 
 
+def test_a_spell_from_your_trash_then_recycled():
+    (trigger,) = _read(
+        "When you play me, you may play a spell from your trash with Energy cost no more than [3 Energy], ignoring "
+        "its Energy cost. Then recycle it. (You must still pay its Power cost.)"
+    )["triggers"]
+    assert trigger["targets"] == {"target": {"type": "spell", "zone": "trash", "max_cost": 3}}
+    assert trigger["effects"] == [{"op": "play_from", "what": "target", "ignoring": "energy", "then": "recycle"}]
+
+
+def test_then_recycle_it_after_a_unit_played_is_not_this_reading():
+    reading = read_card(
+        CardText("Some Card", "Unit", "When I conquer, play a unit from your trash, ignoring its cost. Then recycle it.")
+    )
+    assert reading.status != "read" or all(
+        "then" not in e for t in reading.definition.get("triggers", []) for e in t["effects"]
+    )
+
+
 # -- the disputes and the mutants they kill ----------------------------------------------------------------------
 
 
@@ -202,3 +220,19 @@ def test_my_disputes_kill_the_trash_play_at_its_printed_cost(real_db):
             mapping["trash_play"] = {"energy": mapping.get("energy", 0)}
 
     assert "mismatch" in _verdicts(read_every_card_changed(real_db, printed))
+
+
+def test_my_disputes_kill_then_recycle_it_dropped(real_db):
+    def to_trash(mapping: dict) -> None:
+        if mapping.get("op") == "play_from":
+            mapping.pop("then", None)
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, to_trash))
+
+
+def test_my_disputes_kill_a_spells_power_cost_ignored_too(real_db):
+    def free(mapping: dict) -> None:
+        if mapping.get("op") == "play_from" and mapping.get("then") == "recycle":
+            mapping["ignoring"] = "cost"
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, free))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from scenarios.card_reader.abilities import INSTEAD
 from scenarios.card_reader.effects import template
 from scenarios.card_reader.phrases import icons_cost
 from scenarios.card_reader.players import _chosen_player
@@ -100,3 +101,33 @@ def read_play_me_from_trash(text: str, card: dict[str, Any], used: list[str], ar
         card["trash_play_condition"] = "legion"
     used.append("you may play me from your trash for [cost]")
     return True
+
+
+@template(
+    "play a spell from your trash",
+    r"play a spell from your trash with energy cost no more than \[(?P<e>\d+) energy\], "
+    r"ignoring its (?P<energy>energy )?cost",
+)
+def _play_spell_from_trash(m, ctx):
+    """ "Play a spell from your trash with Energy cost no more than [3], ignoring its Energy cost": the spell, a
+    target in the trash (355.9.a) chosen as the ability is finalized, is played as the instruction resolves
+    (`effect_plays.play_spell_by_effect`: its own targets chosen then), its base Energy cost set to zero
+    (356.1.b.2)."""
+    slot = ctx.slot({"type": "spell", "zone": "trash", "max_cost": int(m["e"])})
+    return [{"op": "play_from", "what": slot, "ignoring": "energy" if m["energy"] else "cost"}]
+
+
+def _then_recycle_it(sentence: str, last: list[dict[str, Any]], ctx, used: list[str]) -> list[dict[str, Any]] | None:
+    """ "... play a spell from your trash .... Then recycle it.": a delayed replacement made as the spell is
+    played, recycling it as it leaves the Chain, resolved or countered (390.3.a; the Fizz, Trickster FAQ)."""
+    if sentence.rstrip(".") != "then recycle it" or len(last) != 1:
+        return None
+    play = last[0]
+    spec = ctx.targets.get(play.get("what", ""), {})
+    if play.get("op") != "play_from" or spec.get("type") != "spell" or play["what"] != ctx.it:
+        return None
+    used.append("then recycle it (a spell played)")
+    return [{**play, "then": "recycle"}]
+
+
+INSTEAD.append(_then_recycle_it)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from scenarios.cards import Cost
 from scenarios.game import Game
 from scenarios.kernel import Refusal, calc, choose, do, instruction, note, query
-from scenarios.objects import TRASH
+from scenarios.objects import TRASH, ChainItem, ItemKind, Kind, Targeting, Zone
 from scenarios.trace import StepKind
 
 
@@ -48,10 +48,66 @@ def op_play_from(game: Game, run, ins) -> None:
                 rule = {"energy": "356.1.b.2", "for": "356.1.a"}.get(ignoring, "357.1")
                 calc.impossible(game, run, f"{unit_id}'s cost can't be paid: {problem.message}", rule)
                 continue
+        if unit.kind == Kind.SPELL:
+            play_spell_by_effect(game, run, unit, player, paid or Cost(), ins.get("then"))
+            continue
         to = ins.get("to", "choose")
         hidden = run.item.hidden_at is not None and to == "choose"
         place = hidden_play_location(game, run.item) if hidden else play_location(game, unit, player, to, None)
         do.play_by_effect(game, unit, player, place, run.item.label, ignoring, False, _for_cost(ins), because=run.because)
+
+
+@query("play_spell_by_effect")
+def play_spell_by_effect(game: Game, run, card, player: str, base: Cost, then: str | None) -> None:
+    """A spell played as an instruction resolves (419.3), through the steps of any play (419.3.b): its targets
+    chosen now by its player (355.5-355.9; a slot with no legal target: it can't be played, nothing happens,
+    419.3.c), its cost totalled with `base` in place of its base cost (356.1; additional costs and changes still
+    apply, 356.1.b.3) and paid (357); it goes on the Chain above the item playing it, so it resolves after that
+    item has finished (337), and is Finalized (419.4.b). Its optional [Repeat] is not offered. `then: "recycle"`:
+    "Then recycle it", a delayed replacement recycling it as it leaves the Chain (390.3.a)."""
+    definition, label = card.definition, run.item.label
+    item = ChainItem(
+        game.new_id("item"),
+        definition.name,
+        ItemKind.SPELL,
+        card.id,
+        player,
+        effects=tuple(definition.effects),
+        target_specs=tuple(definition.targets.items()),
+        card=card.id,
+    )
+    chosen: dict = {}
+    for slot, spec in definition.targets.items():
+        if calc.mode_unchosen(game, spec, chosen):  # a slot of a mode not chosen: no choice (355.3)
+            chosen[slot] = ()
+            continue
+        options = calc.legal_targets(game, spec, Targeting(definition.name, player, card.id, None, None, chosen))
+        if spec.any_number:  # a group, one object at a time (355.11.a, 355.13)
+            chosen[slot] = calc.choose_group(game, item, slot, spec, options)
+            continue
+        if not options and not spec.optional:
+            calc.impossible(game, run, f"{card.id} has no legal choice for {slot}: it can't be played", "419.3.c")
+            return
+        kind = "mode" if spec.type == "mode" else "target"
+        prompt = f"{label}: {kind} for {definition.name} played ({slot})"
+        pick = choose(game, kind, player, prompt, [*options, *(["none"] if spec.optional else [])], "355.5")
+        known = pick in game.objects and spec.type != "location"
+        chosen[slot] = () if pick == "none" else (calc.ref(game, pick),) if known else (pick,)
+    calc.decide_additional(game, card, player)
+    cost = calc.total_cost(game, card, player, base, False, 0, [chosen])
+    problem = calc.resource_problem(game, player, cost) or calc.additional_cost_problem(game, card, player)
+    if problem is not None:
+        calc.impossible(game, run, f"{card.id}'s cost can't be paid: {problem.message}", "357.1")
+        return
+    calc.pay_resources(game, player, cost, "357.1", "play spell")
+    card.played_from, card.zone, card.location = card.zone, Zone.CHAIN, None
+    card.off_chain, card.energy_paid = then, cost.energy
+    if definition.additional_cost is not None:
+        do.pay_additional_cost(game, card, player, because="357.2")
+    item.targets = chosen
+    note(game, StepKind.EFFECT, "play", f"{label}: {player} plays {card.id} ({definition.name})", run.because, ("419.3",))
+    calc.put_chosen_on_chain(game, item, "spell")
+    calc.card_finalized(game, card, player)
 
 
 def _for_cost(ins) -> Cost | None:

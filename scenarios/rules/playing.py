@@ -255,7 +255,7 @@ def play_card(game: Game, act: Play) -> None:
     base = trash_cost if trash_cost is not None else Cost() if facedown else None
     cost = calc.total_cost(game, card, player, base, act.accelerate, act.repeat, every_choice)
     calc.pay_resources(game, player, cost, "357.1", "play spell")
-    card.zone, card.location, card.flowed = Zone.CHAIN, None, flow
+    card.zone, card.location, card.off_chain = Zone.CHAIN, None, "banish" if flow else None
     card.energy_paid = cost.energy  # "when you play a spell, if you spent [4] or more" (357.1)
     pool = game.players[player]
     if cost.energy > pool.spell_energy_this_turn:
@@ -367,6 +367,7 @@ def _tag_chosen(game: Game, card, player: str) -> tuple[str, ...]:
     return (tag,)
 
 
+@query("card_finalized")
 def card_finalized(game: Game, card, player: str) -> None:
     """Its costs paid and its choices made, the card's play is Finalized (341, 419.4.b): a
     countered card was Finalized too, though it was never played."""

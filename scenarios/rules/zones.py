@@ -110,15 +110,19 @@ def counter(game: Game, card_id: str, label: str) -> None:
         if item.card == card_id and item.kind == ItemKind.SPELL:
             game.chain = tuple(i for i in game.chain if i is not item)
             card = game.objects[card_id]
-            card.zone = calc.off_the_chain(card)
+            calc.off_the_chain(game, card, item.label)
             log(game, "resolved", f"{item.label} [countered]", "425.1.a")
 
 
 @query("off_the_chain")
-def off_the_chain(card) -> Zone:
-    """Where a spell goes as it leaves the Chain, resolved or countered: its owner's Trash, or banished when it was
-    played with Flow (829.1.b.1)."""
-    return Zone.BANISHMENT if card.flowed else Zone.TRASH
+def off_the_chain(game: Game, card, label: str) -> None:
+    """A spell leaves the Chain, resolved or countered: to its owner's Trash (359.3.d), or where a delayed
+    replacement made as it was played sends it instead (390.3.a): banished when it was played with Flow
+    (829.1.b.1), recycled ("Then recycle it", 416.1)."""
+    if card.off_chain == "recycle":
+        do.recycle(game, [card.id], label, because="390.3.a")
+        return
+    card.zone = Zone.BANISHMENT if card.off_chain == "banish" else Zone.TRASH
 
 
 @query("reveal")
