@@ -51,6 +51,7 @@ class TargetSpec(Strict):
     same_place_as: str | None = None  # "two units at the same battlefield": where that slot's unit is, or its place
     max_cost: int | None = None  # printed Energy cost (206)
     max_power: int | None = None  # printed Power cost, of any domain (206)
+    cost_below: Quantity | None = None  # "with Energy cost less than your points": counted as it is chosen
     stunned: bool | None = None
     exhausted: bool | None = None  # "an exhausted friendly unit" (true), "a ready unit" (false): 414
     role: Literal["attacker", "defender"] | None = None  # "an attacking unit": its designation in a combat (464.2.c)

@@ -124,6 +124,15 @@ def test_a_spell_from_your_trash_then_recycled():
     assert trigger["effects"] == [{"op": "play_from", "what": "target", "ignoring": "energy", "then": "recycle"}]
 
 
+def test_a_spell_cheaper_than_your_points_is_counted_as_chosen():
+    (trigger,) = _read(
+        "When I conquer, you may play a spell from your trash with Energy cost less than your points without paying "
+        "its Energy cost. Then recycle it. (You must still pay its Power cost.)"
+    )["triggers"]
+    assert trigger["targets"]["target"] == {"type": "spell", "zone": "trash", "cost_below": {"points": "you"}}
+    assert trigger["effects"][0]["ignoring"] == "energy"
+
+
 def test_then_recycle_it_after_a_unit_played_is_not_this_reading():
     reading = read_card(
         CardText("Some Card", "Unit", "When I conquer, play a unit from your trash, ignoring its cost. Then recycle it.")
@@ -236,3 +245,12 @@ def test_my_disputes_kill_a_spells_power_cost_ignored_too(real_db):
             mapping["ignoring"] = "cost"
 
     assert "mismatch" in _verdicts(read_every_card_changed(real_db, free))
+
+
+def test_my_disputes_kill_less_than_your_points_read_as_no_more_than(real_db, monkeypatch):
+    """The engine mutant: "less than your points" checked as "no more than" (one more spell may be chosen)."""
+    from scenarios.rules import targeting
+
+    real = targeting._counted
+    monkeypatch.setattr(targeting, "_counted", lambda game, amount, ctx: real(game, amount, ctx) + 1)
+    assert "mismatch" in _verdicts(read_every_card(real_db))

@@ -207,6 +207,7 @@ _KEYWORD_ACTIONS = {
     "recall": ("base. this isn't a move", "send it to their base"),  # 455: to its controller's base
     "take control": ("start a combat if other enemies are there",),
     "ignoring its energy cost": ("must still pay its power cost",),  # 356.1.b.2
+    "without paying its energy cost": ("must still pay its power cost",),  # 356.1.b.2
     "beginning phase": ("this happens before scoring",),
     "win a combat": ("remain after combat",),  # "(You win if only your units remain after combat.)" (466.3.a)
     "gold gear token": ("kill this, [exhaust]: [add] [any rune]",),  # the Gold token's ability (187.5)

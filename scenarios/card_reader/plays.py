@@ -105,16 +105,21 @@ def read_play_me_from_trash(text: str, card: dict[str, Any], used: list[str], ar
 
 @template(
     "play a spell from your trash",
-    r"play a spell from your trash with energy cost no more than \[(?P<e>\d+) energy\], "
-    r"ignoring its (?P<energy>energy )?cost",
+    r"play a spell from your trash with energy cost (?:no more than \[(?P<e>\d+) energy\]|(?P<points>less than your "
+    r"points))(?:, ignoring its (?P<energy>energy )?cost| without paying its (?P<paying>energy )?cost)",
 )
 def _play_spell_from_trash(m, ctx):
-    """ "Play a spell from your trash with Energy cost no more than [3], ignoring its Energy cost": the spell, a
-    target in the trash (355.9.a) chosen as the ability is finalized, is played as the instruction resolves
-    (`effect_plays.play_spell_by_effect`: its own targets chosen then), its base Energy cost set to zero
-    (356.1.b.2)."""
-    slot = ctx.slot({"type": "spell", "zone": "trash", "max_cost": int(m["e"])})
-    return [{"op": "play_from", "what": slot, "ignoring": "energy" if m["energy"] else "cost"}]
+    """ "Play a spell from your trash with Energy cost no more than [3], ignoring its Energy cost" (or "... less
+    than your points without paying its Energy cost"): the spell, a target in the trash (355.9.a) chosen as the
+    ability is finalized, is played as the instruction resolves (`effect_plays.play_spell_by_effect`: its own
+    targets chosen then), its base Energy cost set to zero (356.1.b.2; not paying a cost is ignoring it)."""
+    spec: dict[str, Any] = {"type": "spell", "zone": "trash"}
+    if m["points"]:
+        spec["cost_below"] = {"points": "you"}  # counted as it is chosen (355.9.a)
+    else:
+        spec["max_cost"] = int(m["e"])
+    slot = ctx.slot(spec)
+    return [{"op": "play_from", "what": slot, "ignoring": "energy" if m["energy"] or m["paying"] else "cost"}]
 
 
 def _then_recycle_it(sentence: str, last: list[dict[str, Any]], ctx, used: list[str]) -> list[dict[str, Any]] | None:

@@ -11,7 +11,7 @@ import itertools
 
 from scenarios.game import Game
 from scenarios.kernel import Refusal, calc, choose, query
-from scenarios.objects import Kind, Role, Targeting, Zone
+from scenarios.objects import Kind, Role, Targeting, View, Zone
 
 
 def _restricted_to_hidden(spec, hidden_at) -> bool:
@@ -22,6 +22,12 @@ def _restricted_to_hidden(spec, hidden_at) -> bool:
         and spec.zone is None
         and spec.where not in ("base", "other_battlefield", "not_here")
     )
+
+
+def _counted(game: Game, amount, ctx: Targeting) -> int:
+    """A quantity a choice's requirement names, counted from its chooser's point of view as it is checked."""
+    counted = calc.quantity(game, View(ctx.source, ctx.controller, ctx.here), amount)
+    return counted if counted is not None else 0
 
 
 def _zone_owner(spec, ctx: Targeting) -> str | None:
@@ -48,6 +54,7 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
             and (spec.tag is None or obj.tagged(spec.tag))  # 133.8
             and (spec.max_cost is None or obj.definition.energy <= spec.max_cost)
             and (spec.max_power is None or obj.definition.power <= spec.max_power)
+            and (spec.cost_below is None or obj.definition.energy < _counted(game, spec.cost_below, ctx))
         )
     if spec.type == "spell":
         return (
