@@ -406,6 +406,9 @@ class TypedQueries(Protocol):
     def effect_play_base(self, game: Any, unit: Any, ignoring: str, base: Any) -> Any:
         """scenarios.rules.effect_plays.effect_play_base"""
 
+    def effect_playable(self, game: Any, run: Any, card: Any, how: Any) -> bool:
+        """scenarios.rules.effect_plays.effect_playable"""
+
     def end_combat(self, game: Any, bf_id: str) -> None:
         """scenarios.rules.combat.end_combat"""
 
@@ -529,6 +532,9 @@ class TypedQueries(Protocol):
     def place_triggers(self, game: Any, first: Any = ..., last: Any = ..., because: tuple[str, str] = ...) -> None:
         """scenarios.rules.triggers.place_triggers"""
 
+    def play_by_instruction(self, game: Any, run: Any, card: Any, how: Any) -> None:
+        """scenarios.rules.effect_plays.play_by_instruction"""
+
     def play_forbidden_by(self, game: Any, player: str, card: Any) -> str | None:
         """scenarios.rules.restrictions.play_forbidden_by"""
 
@@ -538,7 +544,7 @@ class TypedQueries(Protocol):
     def play_location(self, game: Any, unit: Any, player: str, to: str, was_at: str | None) -> str:
         """scenarios.rules.effect_plays.play_location"""
 
-    def play_spell_by_effect(self, game: Any, run: Any, card: Any, player: str, base: Any, then: str | None) -> None:
+    def play_spell_by_effect(self, game: Any, run: Any, card: Any, player: str, base: Any, then: str | None, reduce: int = ...) -> None:
         """scenarios.rules.effect_plays.play_spell_by_effect"""
 
     def play_timing(self, game: Any, player: str, card: Any, facedown: bool) -> None:

@@ -133,6 +133,28 @@ def test_a_spell_cheaper_than_your_points_is_counted_as_chosen():
     assert trigger["effects"][0]["ignoring"] == "energy"
 
 
+def test_banish_one_then_play_it():
+    definition = _read(
+        "Reveal the top 2 cards of your Main Deck. You may banish one, then play it, reducing its cost by "
+        "[2 Energy]. Draw any you didn't banish.",
+        kind="Spell",
+    )
+    assert definition["effects"] == [
+        {
+            "op": "look_at_deck",
+            "n": 2,
+            "reveal": True,
+            "take": {"card": "card", "may": True, "verb": "play", "reduce": 2},
+            "rest": "draw",
+        }
+    ]
+    (trigger,) = _read(
+        "When I attack, you may reveal the top 2 cards of your Main Deck. You may banish one, then play it. If it "
+        "is a unit, you may play it here. Recycle the rest."
+    )["triggers"]
+    assert trigger["effects"][0]["take"] == {"card": "card", "may": True, "verb": "play", "here": True}
+
+
 def test_then_recycle_it_after_a_unit_played_is_not_this_reading():
     reading = read_card(
         CardText("Some Card", "Unit", "When I conquer, play a unit from your trash, ignoring its cost. Then recycle it.")
@@ -253,4 +275,46 @@ def test_my_disputes_kill_less_than_your_points_read_as_no_more_than(real_db, mo
 
     real = targeting._counted
     monkeypatch.setattr(targeting, "_counted", lambda game, amount, ctx: real(game, amount, ctx) + 1)
+    assert "mismatch" in _verdicts(read_every_card(real_db))
+
+
+def _take(mapping: dict) -> dict | None:
+    take = mapping.get("take") if mapping.get("op") == "look_at_deck" else None
+    return take if isinstance(take, dict) and take.get("card") == "card" and take.get("verb") == "play" else None
+
+
+def test_my_disputes_kill_the_permission_to_play_it_here_dropped(real_db):
+    def nowhere(mapping: dict) -> None:
+        if (take := _take(mapping)) is not None:
+            take.pop("here", None)
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, nowhere))
+
+
+def test_my_disputes_kill_the_reduction_dropped(real_db):
+    def full(mapping: dict) -> None:
+        if (take := _take(mapping)) is not None:
+            take.pop("reduce", None)
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, full))
+
+
+def test_my_disputes_kill_drawing_the_rest_read_as_recycling(real_db):
+    def recycled(mapping: dict) -> None:
+        if _take(mapping) is not None and mapping.get("rest") == "draw":
+            mapping["rest"] = "recycle"
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, recycled))
+
+
+def test_my_disputes_kill_an_engine_that_plays_no_spell_revealed(real_db, monkeypatch):
+    from scenarios.kernel import QUERIES
+    from scenarios.objects import Kind
+
+    real = QUERIES["effect_playable"]
+
+    def no_spell(game, run, card, how) -> bool:
+        return card.kind != Kind.SPELL and real(game, run, card, how)
+
+    monkeypatch.setitem(QUERIES, "effect_playable", no_spell)
     assert "mismatch" in _verdicts(read_every_card(real_db))

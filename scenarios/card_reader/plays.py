@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from scenarios.card_reader.abilities import INSTEAD
+from scenarios.card_reader.deck import _rest, _taking
 from scenarios.card_reader.effects import template
 from scenarios.card_reader.phrases import icons_cost
 from scenarios.card_reader.players import _chosen_player
@@ -136,3 +137,38 @@ def _then_recycle_it(sentence: str, last: list[dict[str, Any]], ctx, used: list[
 
 
 INSTEAD.append(_then_recycle_it)
+
+
+# -- "Reveal the top 2 cards of your Main Deck. You may banish one, then play it." -------------------------------
+
+
+@template(
+    "look at the top cards",
+    r"you may banish one, then play it(?:, reducing its cost by \[(?P<r>\d+) energy\])?",
+)
+def _banish_one_then_play_it(m, ctx):
+    """ "You may banish one, then play it[, reducing its cost by [2]]": any card among those looked at that can be
+    played (`effect_plays.effect_playable`: a unit or gear it can pay for and place, a spell it can pay for with its
+    choices to make), banished (427), then played as the instruction resolves (419.3), its cost paid (357.1) less
+    the reduction (356.4); a spell's targets are chosen then (`play_spell_by_effect`)."""
+    take: dict[str, Any] = {"card": "card", "may": True, "verb": "play"}
+    if m["r"]:
+        take["reduce"] = int(m["r"])
+    return _taking(ctx, take)
+
+
+@template("look at the top cards", r"if it is a unit, you may play it here")
+def _a_unit_may_be_played_here(m, ctx):
+    """ "... then play it. If it is a unit, you may play it here.": a permission to play it to this battlefield
+    (355.2.b) besides the locations it may be played to."""
+    take = ctx.looking.get("take") if ctx.looking is not None else None
+    if not take or take.get("verb") != "play" or take.get("card") != "card" or "here" in take:
+        return None
+    take["here"] = True
+    return []
+
+
+@template("look at the top cards", r"draw any you didn't banish")
+def _draw_the_rest(m, ctx):
+    """ "Draw any you didn't banish": the cards not taken are drawn (413.1)."""
+    return None if _rest(ctx, "draw", False) is None else []

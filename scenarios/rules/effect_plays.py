@@ -57,14 +57,54 @@ def op_play_from(game: Game, run, ins) -> None:
         do.play_by_effect(game, unit, player, place, run.item.label, ignoring, False, _for_cost(ins), because=run.because)
 
 
+@query("effect_playable")
+def effect_playable(game: Game, run, card, how) -> bool:
+    """Can `card` be played as the instruction `how` says (419.3.c: a card that can't is not eligible): a unit or
+    gear it can pay for and place (`off_board.unit_playable`), a spell it can pay for (`ignoring`, `reduce`) with
+    a legal choice for each slot it must fill (355.9)."""
+    player = run.item.controller
+    if card.kind != Kind.SPELL:
+        return calc.unit_playable(game, player, card, how) is not None
+    definition = card.definition
+    base = effect_play_base(game, card, how.get("ignoring", "paid"), None)
+    cost = calc.total_cost(game, card, player, base, False, 0, []).less(energy=how.get("reduce", 0))
+    if calc.resource_problem(game, player, cost) or calc.additional_cost_problem(game, card, player):
+        return False
+    context = Targeting(definition.name, player, card.id, None, None, {})
+    return all(
+        spec.optional or spec.any_number or spec.mode is not None or calc.legal_targets(game, spec, context)
+        for spec in definition.targets.values()
+    )
+
+
+@query("play_by_instruction")
+def play_by_instruction(game: Game, run, card, how) -> None:
+    """Play `card`, one `effect_playable` says may be, as the instruction `how` says (419.3): a spell through
+    `play_spell_by_effect`; a unit or gear where it may go (`off_board.play_unit`), and a unit "here" too when the
+    instruction permits it ("If it is a unit, you may play it here": 355.2.b)."""
+    player = run.item.controller
+    if card.kind == Kind.SPELL:
+        base = effect_play_base(game, card, how.get("ignoring", "paid"), None)
+        play_spell_by_effect(game, run, card, player, base, how.get("then"), how.get("reduce", 0))
+        return
+    cost, places = calc.unit_playable(game, player, card, how)
+    here = calc.targeting_of(game, run.item).here if how.get("here") and card.kind == Kind.UNIT else None
+    if here is not None and game.is_battlefield(here) and here not in places:
+        places = [*places, here]
+    calc.play_unit(game, run, card, cost, how, places)
+
+
 @query("play_spell_by_effect")
-def play_spell_by_effect(game: Game, run, card, player: str, base: Cost, then: str | None) -> None:
+def play_spell_by_effect(
+    game: Game, run, card, player: str, base: Cost, then: str | None, reduce: int = 0
+) -> None:
     """A spell played as an instruction resolves (419.3), through the steps of any play (419.3.b): its targets
     chosen now by its player (355.5-355.9; a slot with no legal target: it can't be played, nothing happens,
     419.3.c), its cost totalled with `base` in place of its base cost (356.1; additional costs and changes still
     apply, 356.1.b.3) and paid (357); it goes on the Chain above the item playing it, so it resolves after that
     item has finished (337), and is Finalized (419.4.b). Its optional [Repeat] is not offered. `then: "recycle"`:
-    "Then recycle it", a delayed replacement recycling it as it leaves the Chain (390.3.a)."""
+    "Then recycle it", a delayed replacement recycling it as it leaves the Chain (390.3.a); `reduce`: Energy its
+    cost is reduced by (356.4)."""
     definition, label = card.definition, run.item.label
     item = ChainItem(
         game.new_id("item"),
@@ -94,7 +134,7 @@ def play_spell_by_effect(game: Game, run, card, player: str, base: Cost, then: s
         known = pick in game.objects and spec.type != "location"
         chosen[slot] = () if pick == "none" else (calc.ref(game, pick),) if known else (pick,)
     calc.decide_additional(game, card, player)
-    cost = calc.total_cost(game, card, player, base, False, 0, [chosen])
+    cost = calc.total_cost(game, card, player, base, False, 0, [chosen]).less(energy=reduce)
     problem = calc.resource_problem(game, player, cost) or calc.additional_cost_problem(game, card, player)
     if problem is not None:
         calc.impossible(game, run, f"{card.id}'s cost can't be paid: {problem.message}", "357.1")

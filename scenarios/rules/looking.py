@@ -11,10 +11,10 @@ rest." and "Reveal the top card of your Main Deck. If it's a gear, draw it. Othe
   chosen by the player (a choice the scenario answers; `may`: the player may take none); `show`: revealed as
   taken ("you may reveal a unit from among them and draw it", 424.1); `verb` `draw`: drawn (413.1: drawing
   takes a card from a zone into the hand), `hand`: put into the hand (not a draw), `play`: banished, then played
-  (a unit it can pay for and place, its cost reduced by `reduce` Energy: "You may banish a unit from among them,
-  then play it, reducing its cost by [5]").
+  (a card it can pay for and place, `effect_plays.effect_playable`, its cost reduced by `reduce` Energy: "You may
+  banish a unit from among them, then play it, reducing its cost by [5]"; `here`: a unit may be played here too).
 - `rest`: what happens to the cards not taken: `recycle` (416.1.a, in the order given: 416.5 makes it random,
-  the engine keeps the order), `trash`, `may_recycle` (each, the player's choice; `reorder`: those kept put back
+  the engine keeps the order), `trash`, `draw` (413.1), `may_recycle` (each, the player's choice; `reorder`: those kept put back
   on top in the order the player chooses); `else`: instructions executed when no card was taken ("Otherwise, put it
   in your trash and give me +2 [Might] this turn"); `during`: instructions executed while they are revealed, before
   the rest goes, that may count them (`{count: {among: looked, ...}}`: "for each card with [Hidden] revealed this
@@ -103,6 +103,9 @@ def op_look_at_deck(game: Game, run, ins) -> None:
             _reorder(game, run, rest)
     elif rest and ins.get("rest") == "recycle":
         do.recycle(game, rest, label, because=run.because)
+    elif rest and ins.get("rest") == "draw":  # "Draw any you didn't banish" (413.1)
+        for card_id in rest:
+            take_looked_card(game, player, card_id, "draw", label, because=run.because)
     elif rest and ins.get("rest") == "trash":
         _to_trash(game, rest, label, because=run.because)
     if taken is None and ins.get("else"):
@@ -138,8 +141,8 @@ def _take(game: Game, run, take: dict | None, looked: list[Obj]) -> str | None:
         return None
     player, label = run.item.controller, run.item.label
     fitting = [c.id for c in looked if _fits(c, take)]
-    if take.get("verb") == "play":  # only a unit it can pay for and place may be chosen to be played (419.3.c)
-        fitting = [c for c in fitting if calc.unit_playable(game, player, game.objects[c], take)]
+    if take.get("verb") == "play":  # only a card it can pay for and place may be chosen to be played (419.3.c)
+        fitting = [c for c in fitting if calc.effect_playable(game, run, game.objects[c], take)]
     kind = take.get("card", "card")
     if not fitting:
         if not take.get("may") and kind == "card":  # nothing left to take: the rest is ignored (431.1.c.1)
@@ -154,10 +157,8 @@ def _take(game: Game, run, take: dict | None, looked: list[Obj]) -> str | None:
     if take.get("show"):
         calc.reveal(game, player, [pick], run.because)
     if take.get("verb") == "play":  # "banish it, then play it" (427, 419.3)
-        card = game.objects[pick]
-        cost, places = calc.unit_playable(game, player, card, take)
         do.banish(game, pick, run.item.source, because=run.because)
-        calc.play_unit(game, run, card, cost, take, places)
+        calc.play_by_instruction(game, run, game.objects[pick], take)
         return pick
     take_looked_card(game, player, pick, take.get("verb", "draw"), label, because=run.because)
     return pick

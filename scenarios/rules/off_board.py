@@ -10,7 +10,7 @@ from __future__ import annotations
 from scenarios.cards import Cost
 from scenarios.game import Game
 from scenarios.kernel import Refusal, calc, choose, do, instruction, procedure, query
-from scenarios.objects import BOARD, HAND, TRASH, UNIT
+from scenarios.objects import BOARD, GEAR, HAND, TRASH, UNIT
 from scenarios.trace import StepKind
 
 
@@ -104,11 +104,13 @@ def op_play_from_hand(game: Game, run, ins) -> None:
 
 @query("unit_playable")
 def unit_playable(game: Game, player: str, card, how) -> tuple[Cost | None, list[str]] | None:
-    """Can `card`, a unit, be played as an instruction says (`how`: `ignoring`, `reduce`, `to`)? What is still paid
-    of its cost (None: nothing) and where it may go, or None when it can't be paid for or placed (419.3.c)."""
-    if card.kind != UNIT:
+    """Can `card`, a unit or a gear, be played as an instruction says (`how`: `ignoring`, `reduce`, `to`)? What is
+    still paid of its cost (None: nothing) and where it may go (a gear: its controller's base), or None when it
+    can't be paid for or placed (419.3.c)."""
+    if card.kind not in (UNIT, GEAR):
         return None
-    cost, places = _remaining_cost(game, player, card, how), _places(game, player, card, how.get("to"))
+    places = _places(game, player, card, how.get("to")) if card.kind == UNIT else ["base"]
+    cost = _remaining_cost(game, player, card, how)
     if not places or (cost is not None and calc.resource_problem(game, player, cost, _cost_rule(how)) is not None):
         return None
     return cost, places
