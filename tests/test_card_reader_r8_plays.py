@@ -29,9 +29,9 @@ def _read(text: str, kind: str = "Unit", tags: tuple[str, ...] = ()) -> dict:
 
 
 def test_pay_to_play_me_from_your_trash_is_a_trigger_active_in_the_trash():
-    (trigger,) = _read("When you kill a unit with a spell, you may pay [1 Energy][Fury rune] to play me from your trash.")[
-        "triggers"
-    ]
+    (trigger,) = _read(
+        "When you kill a unit with a spell, you may pay [1 Energy][Fury rune] to play me from your trash."
+    )["triggers"]
     assert trigger["active_in"] == "trash"
     assert trigger["optional"] is True
     assert "cost" not in trigger  # paid as the card is played, in place of its cost (356.1.a), not as the trigger's
@@ -155,9 +155,35 @@ def test_banish_one_then_play_it():
     assert trigger["effects"][0]["take"] == {"card": "card", "may": True, "verb": "play", "here": True}
 
 
+def test_the_killed_unit_is_the_first_sentences_kill():
+    (ability,) = _read(
+        "[1 Energy][Order rune], [Exhaust]: Kill a friendly unit. Look at the top 5 cards of your Main Deck. You may "
+        "banish a unit from among them that has Might up to 1 more than the killed unit and play it, ignoring its "
+        "cost. Then recycle the rest.",
+        kind="Gear",
+    )["activated"]
+    kill, look = ability["effects"]
+    assert kill == {"op": "kill", "what": "unit"}
+    assert look["take"]["more_than_killed"] == 1 and look["take"]["ignoring"] == "cost"
+
+
+def test_the_killed_unit_without_a_kill_before_is_not_read():
+    reading = read_card(
+        CardText(
+            "Some Gear",
+            "Gear",
+            "[Exhaust]: Look at the top 5 cards of your Main Deck. You may banish a unit from among them that has "
+            "Might up to 1 more than the killed unit and play it, ignoring its cost. Then recycle the rest.",
+        )
+    )
+    assert reading.status != "read"
+
+
 def test_then_recycle_it_after_a_unit_played_is_not_this_reading():
     reading = read_card(
-        CardText("Some Card", "Unit", "When I conquer, play a unit from your trash, ignoring its cost. Then recycle it.")
+        CardText(
+            "Some Card", "Unit", "When I conquer, play a unit from your trash, ignoring its cost. Then recycle it."
+        )
     )
     assert reading.status != "read" or all(
         "then" not in e for t in reading.definition.get("triggers", []) for e in t["effects"]
@@ -318,3 +344,18 @@ def test_my_disputes_kill_an_engine_that_plays_no_spell_revealed(real_db, monkey
 
     monkeypatch.setitem(QUERIES, "effect_playable", no_spell)
     assert "mismatch" in _verdicts(read_every_card(real_db))
+
+
+@pytest.mark.parametrize("change", [None, 1])
+def test_my_disputes_kill_the_killed_units_might_misread(real_db, change):
+    """Mutants: no limit at all; one more than printed."""
+
+    def misread(mapping: dict) -> None:
+        take = mapping.get("take")
+        if isinstance(take, dict) and "more_than_killed" in take:
+            if change is None:
+                del take["more_than_killed"]
+            else:
+                take["more_than_killed"] += change
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, misread))

@@ -212,8 +212,8 @@ _KEYWORD_ACTIONS = {
     "win a combat": ("remain after combat",),  # "(You win if only your units remain after combat.)" (466.3.a)
     "gold gear token": ("kill this, [exhaust]: [add] [any rune]",),  # the Gold token's ability (187.5)
     "empower": ("empowered if",),  # "(I become Empowered if I'm not already.)" (441.1.c)
-    "banished with this": ("you must pay its costs",),
-    "from your trash": ("you still pay its costs",),  # "play a unit from your trash" paying its cost (357.1)  # a card played is paid for unless a cost is ignored (357.1)
+    "banished with this": ("you must pay its costs",),  # a card played is paid for unless a cost is ignored (357.1)
+    "from your trash": ("you still pay its costs",),  # "play a unit from your trash": its cost paid (357.1)
     # "(Each instance of damage the spell deals is increased by 1.)": Bonus Damage per target (715.2)
     "bonus damage": ("instance of damage the spell deals",),
     "energy cost as damage": ("ignore its power cost",),  # "(Ignore its Power cost.)": the Energy cost alone (206)

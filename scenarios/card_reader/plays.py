@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scenarios.card_reader.abilities import INSTEAD
+from scenarios.card_reader.abilities import INSTEAD, SPANNING
 from scenarios.card_reader.deck import _rest, _taking
 from scenarios.card_reader.effects import template
 from scenarios.card_reader.phrases import icons_cost
@@ -32,7 +32,6 @@ def _play_me_for(m, ctx):
     if cost is None or ctx.card_type != "unit" or ctx.me != "this":
         return None
     return [{"op": "play_from", "what": "this", "for": cost}]
-
 
 
 # "Choose a unit in your trash with Energy cost no more than [3] and Power cost no more than [A]": a target there
@@ -172,3 +171,40 @@ def _a_unit_may_be_played_here(m, ctx):
 def _draw_the_rest(m, ctx):
     """ "Draw any you didn't banish": the cards not taken are drawn (413.1)."""
     return None if _rest(ctx, "draw", False) is None else []
+
+
+# -- "Kill a friendly unit. Look at the top 5 ... a unit ... that has Might up to 1 more than the killed unit" ----
+
+_KILLED = "killed"
+_UP_TO_KILLED = re.compile(
+    r"you may banish a unit from among them that has might up to (?P<n>\d+) more than the killed unit and play it, "
+    r"ignoring its cost"
+)
+
+
+def _the_killed_unit(text: str, ctx, used: list[str], read) -> list[dict[str, Any]] | None:
+    """ "Kill a friendly unit. Look at the top 5 cards ... You may banish a unit from among them that has Might up to
+    1 more than the killed unit and play it, ignoring its cost. ...": "the killed unit" names what the kill of the
+    first sentence killed, linked to it (359.3.e.14), its Might as it died (359.3.e.13; null when nothing died,
+    359.3.e.12). Read only when the first sentence is that one kill."""
+    if _KILLED in ctx.named or "the killed unit" not in text:
+        return None
+    first, dot, rest = text.partition(". ")
+    if not dot or not rest:
+        return None
+    killing = read(first, ctx, used)
+    if len(killing) != 1 or killing[0].get("op") != "kill" or killing[0].get("what") not in ctx.targets:
+        return None
+    ctx.named = (*ctx.named, _KILLED)
+    return [*killing, *read(rest, ctx, used)]
+
+
+@template("look at the top cards", _UP_TO_KILLED.pattern)
+def _up_to_the_killed_unit(m, ctx):
+    if _KILLED not in ctx.named:
+        return None
+    used_take = {"card": "unit", "may": True, "verb": "play", "ignoring": "cost", "more_than_killed": int(m["n"])}
+    return _taking(ctx, used_take)
+
+
+SPANNING.append(_the_killed_unit)

@@ -54,7 +54,9 @@ def op_play_from(game: Game, run, ins) -> None:
         to = ins.get("to", "choose")
         hidden = run.item.hidden_at is not None and to == "choose"
         place = hidden_play_location(game, run.item) if hidden else play_location(game, unit, player, to, None)
-        do.play_by_effect(game, unit, player, place, run.item.label, ignoring, False, _for_cost(ins), because=run.because)
+        do.play_by_effect(
+            game, unit, player, place, run.item.label, ignoring, False, _for_cost(ins), because=run.because
+        )
 
 
 @query("effect_playable")
@@ -95,9 +97,7 @@ def play_by_instruction(game: Game, run, card, how) -> None:
 
 
 @query("play_spell_by_effect")
-def play_spell_by_effect(
-    game: Game, run, card, player: str, base: Cost, then: str | None, reduce: int = 0
-) -> None:
+def play_spell_by_effect(game: Game, run, card, player: str, base: Cost, then: str | None, reduce: int = 0) -> None:
     """A spell played as an instruction resolves (419.3), through the steps of any play (419.3.b): its targets
     chosen now by its player (355.5-355.9; a slot with no legal target: it can't be played, nothing happens,
     419.3.c), its cost totalled with `base` in place of its base cost (356.1; additional costs and changes still
@@ -145,7 +145,9 @@ def play_spell_by_effect(
     if definition.additional_cost is not None:
         do.pay_additional_cost(game, card, player, because="357.2")
     item.targets = chosen
-    note(game, StepKind.EFFECT, "play", f"{label}: {player} plays {card.id} ({definition.name})", run.because, ("419.3",))
+    note(
+        game, StepKind.EFFECT, "play", f"{label}: {player} plays {card.id} ({definition.name})", run.because, ("419.3",)
+    )
     calc.put_chosen_on_chain(game, item, "spell")
     calc.card_finalized(game, card, player)
 

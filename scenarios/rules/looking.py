@@ -7,7 +7,8 @@ rest." and "Reveal the top card of your Main Deck. If it's a gear, draw it. Othe
   (424.1); they stay in the Main Deck while looked at (424.1.a.2). An empty or short deck is looked at as far
   as it goes, without a Burn Out (431.1.c) under 1.4; an earlier version may burn out first
   (`looking_past_the_deck`, read by `deck_to_look_at`).
-- `take`: one card among them that is a `card` (unit, gear, spell, or any card) with at least `min_energy`,
+- `take`: one card among them that is a `card` (unit, gear, spell, or any card) with at least `min_energy`
+  (`more_than_killed`: Might up to that much more than the unit a `kill` before it killed, as it died),
   chosen by the player (a choice the scenario answers; `may`: the player may take none); `show`: revealed as
   taken ("you may reveal a unit from among them and draw it", 424.1); `verb` `draw`: drawn (413.1: drawing
   takes a card from a zone into the hand), `hand`: put into the hand (not a draw), `play`: banished, then played
@@ -141,6 +142,19 @@ def _take(game: Game, run, take: dict | None, looked: list[Obj]) -> str | None:
         return None
     player, label = run.item.controller, run.item.label
     fitting = [c.id for c in looked if _fits(c, take)]
+    if "more_than_killed" in take:  # "has Might up to 1 more than the killed unit": its Might as it died (359.3.e.13)
+        killed = [game.objects[i].might_as_it_died for i in run.legal.get("killed", ())]
+        most = killed[0] + take["more_than_killed"] if killed and killed[0] is not None else None
+        if most is None:  # not killed: a null Might, which no card's Might is up to (359.3.e.12)
+            note(
+                game,
+                StepKind.EFFECT,
+                "null",
+                f"{label}: no unit was killed: no Might to compare",
+                run.because,
+                ("359.3.e.12",),
+            )
+        fitting = [c for c in fitting if most is not None and (game.objects[c].definition.might or 0) <= most]
     if take.get("verb") == "play":  # only a card it can pay for and place may be chosen to be played (419.3.c)
         fitting = [c for c in fitting if calc.effect_playable(game, run, game.objects[c], take)]
     kind = take.get("card", "card")

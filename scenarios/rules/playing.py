@@ -162,7 +162,9 @@ def from_trash(game: Game, player: str, card) -> Cost | None:
 
 def play_candidates(game: Game, player: str):
     for card in game.objects.values():
-        if card.owner != player or (card.zone not in (Zone.HAND, Zone.FACEDOWN) and from_trash(game, player, card) is None):
+        if card.owner != player or (
+            card.zone not in (Zone.HAND, Zone.FACEDOWN) and from_trash(game, player, card) is None
+        ):
             continue
         if calc.play_forbidden_by(game, player, card) is not None:
             continue
