@@ -179,6 +179,17 @@ def test_the_killed_unit_without_a_kill_before_is_not_read():
     assert reading.status != "read"
 
 
+def test_a_card_with_hidden_from_your_hand():
+    (trigger,) = _read(
+        "When I attack, you may pay [Mind rune] to play a card with [Hidden] from your hand, ignoring its cost. If "
+        "it's a unit, play it here."
+    )["triggers"]
+    assert trigger["cost"] == {"domain_power": {"Mind": 1}}
+    assert trigger["effects"] == [
+        {"op": "play_from_hand", "card": "card", "keyword": "Hidden", "ignoring": "cost", "unit_to": "here"}
+    ]
+
+
 def test_then_recycle_it_after_a_unit_played_is_not_this_reading():
     reading = read_card(
         CardText(
@@ -359,3 +370,18 @@ def test_my_disputes_kill_the_killed_units_might_misread(real_db, change):
                 take["more_than_killed"] += change
 
     assert "mismatch" in _verdicts(read_every_card_changed(real_db, misread))
+
+
+def test_my_disputes_kill_a_unit_played_anywhere_but_here(real_db):
+    def anywhere(mapping: dict) -> None:
+        mapping.pop("unit_to", None)
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, anywhere))
+
+
+def test_my_disputes_kill_a_card_of_the_hand_without_the_keyword(real_db):
+    def any_card(mapping: dict) -> None:
+        if mapping.get("op") == "play_from_hand" and "keyword" in mapping:
+            mapping["keyword"] = "Action"
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, any_card))

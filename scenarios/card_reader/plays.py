@@ -17,6 +17,7 @@ from typing import Any
 from scenarios.card_reader.abilities import INSTEAD, SPANNING
 from scenarios.card_reader.deck import _rest, _taking
 from scenarios.card_reader.effects import template
+from scenarios.card_reader.keywords import engine_keyword
 from scenarios.card_reader.phrases import icons_cost
 from scenarios.card_reader.players import _chosen_player
 from scenarios.card_reader.readers import Around, paragraph_reader
@@ -208,3 +209,32 @@ def _up_to_the_killed_unit(m, ctx):
 
 
 SPANNING.append(_the_killed_unit)
+
+
+# -- "Play a card with [Hidden] from your hand, ignoring its cost. If it's a unit, play it here." -------------------
+
+
+@template("play a card from the hand", r"play a card with \[(?P<kw>[a-z]+)\] from your hand, ignoring its cost")
+def _play_a_card_from_hand(m, ctx):
+    """ "Play a card with [Hidden] from your hand, ignoring its cost": a card of any type with that keyword, the
+    player's choice as it resolves (the hand is private, not a target: 355.10.a), played (419.3) with its base cost
+    set to zero (356.1.b.1); with none to play, nothing happens (419.3.c)."""
+    keyword = engine_keyword(m["kw"])
+    if keyword is None:
+        return None
+    return [{"op": "play_from_hand", "card": "card", "keyword": keyword, "ignoring": "cost"}]
+
+
+def _a_unit_here(sentence: str, last: list[dict[str, Any]], ctx, used: list[str]) -> list[dict[str, Any]] | None:
+    """ "... from your hand, ignoring its cost. If it's a unit, play it here.": where a unit among them is played,
+    this battlefield, a permission to play it there (355.2.b)."""
+    if sentence.rstrip(".") != "if it's a unit, play it here" or len(last) != 1:
+        return None
+    play = last[0]
+    if play.get("op") != "play_from_hand" or play.get("card") != "card":
+        return None
+    used.append("if it's a unit, play it here")
+    return [{**play, "unit_to": "here"}]
+
+
+INSTEAD.append(_a_unit_here)

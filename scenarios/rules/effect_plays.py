@@ -83,16 +83,20 @@ def effect_playable(game: Game, run, card, how) -> bool:
 def play_by_instruction(game: Game, run, card, how) -> None:
     """Play `card`, one `effect_playable` says may be, as the instruction `how` says (419.3): a spell through
     `play_spell_by_effect`; a unit or gear where it may go (`off_board.play_unit`), and a unit "here" too when the
-    instruction permits it ("If it is a unit, you may play it here": 355.2.b)."""
+    instruction permits it ("If it is a unit, you may play it here": 355.2.b), or only there (`unit_to: here`:
+    "If it's a unit, play it here")."""
     player = run.item.controller
     if card.kind == Kind.SPELL:
         base = effect_play_base(game, card, how.get("ignoring", "paid"), None)
         play_spell_by_effect(game, run, card, player, base, how.get("then"), how.get("reduce", 0))
         return
     cost, places = calc.unit_playable(game, player, card, how)
-    here = calc.targeting_of(game, run.item).here if how.get("here") and card.kind == Kind.UNIT else None
-    if here is not None and game.is_battlefield(here) and here not in places:
-        places = [*places, here]
+    here = calc.targeting_of(game, run.item).here
+    if card.kind == Kind.UNIT and game.is_battlefield(here):
+        if how.get("unit_to") == "here":  # "If it's a unit, play it here": there, permitted (355.2.b)
+            places = [here]
+        elif how.get("here") and here not in places:
+            places = [*places, here]
     calc.play_unit(game, run, card, cost, how, places)
 
 

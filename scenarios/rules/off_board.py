@@ -89,15 +89,26 @@ def op_play_from_hand(game: Game, run, ins) -> None:
     hand, the player's choice among those whose remaining cost can be paid and that have a place to go (not a
     target: the hand is private, 355.10.a); `optional`: the player may play none. With none to play, nothing
     happens (419.3.c). `to`: base, or a battlefield the player controls; `reduce`: Energy the cost is reduced by
-    (356.4); `ignoring: energy` as for the trash."""
+    (356.4); `ignoring: energy` as for the trash. `card` (with a `keyword`): "Play a card with [Hidden] from your
+    hand, ignoring its cost": a card of any type with that keyword, played as `effect_plays.play_by_instruction`
+    plays it (`unit_to: here`: "If it's a unit, play it here")."""
     player, label = run.item.controller, run.item.label
-    playable = {card.id: found for card in game.hand(player) if (found := unit_playable(game, player, card, ins))}
+    if "card" in ins:  # "play a card with [Hidden] from your hand": of any type (`effect_plays.effect_playable`)
+        fits = [
+            c for c in game.hand(player) if c.definition.has(ins["keyword"]) and calc.effect_playable(game, run, c, ins)
+        ]
+        playable = {card.id: None for card in fits}
+    else:
+        playable = {card.id: found for card in game.hand(player) if (found := unit_playable(game, player, card, ins))}
+    kind = ins.get("card", "unit")
     if not playable:
-        calc.impossible(game, run, f"{player} has no unit in hand it can play this way", "419.3.c")
+        calc.impossible(game, run, f"{player} has no {kind} in hand it can play this way", "419.3.c")
         return
     options = list(playable) + (["none"] if ins.get("optional") else [])
-    pick = choose(game, "card", player, f"{label}: the unit to play from the hand", options, "419.3")
-    if pick != "none":
+    pick = choose(game, "card", player, f"{label}: the {kind} to play from the hand", options, "419.3")
+    if pick != "none" and "card" in ins:
+        calc.play_by_instruction(game, run, game.objects[pick], ins)
+    elif pick != "none":
         cost, places = playable[pick]
         play_unit(game, run, game.objects[pick], cost, ins, places)
 
