@@ -190,6 +190,16 @@ def test_a_card_with_hidden_from_your_hand():
     ]
 
 
+def test_a_unit_or_gear_played_then_named_by_a_reflexive_trigger():
+    look, reflexive = _read(
+        "Look at the top 5 cards of your Main Deck. You may banish a unit or gear from among them and play it, "
+        "reducing its Energy cost by [5 Energy]. Recycle the rest. Then you may do this: Empower it.",
+        kind="Spell",
+    )["effects"]
+    assert look["take"] == {"card": "permanent", "may": True, "verb": "play", "reduce": 5, "as": "played"}
+    assert reflexive["effects"] == [{"op": "empower", "what": "played"}] and reflexive["keep"] == ["played"]
+
+
 def test_then_recycle_it_after_a_unit_played_is_not_this_reading():
     reading = read_card(
         CardText(
@@ -385,3 +395,21 @@ def test_my_disputes_kill_a_card_of_the_hand_without_the_keyword(real_db):
             mapping["keyword"] = "Action"
 
     assert "mismatch" in _verdicts(read_every_card_changed(real_db, any_card))
+
+
+def test_my_disputes_kill_the_played_card_unnamed(real_db):
+    def unnamed(mapping: dict) -> None:
+        take = mapping.get("take")
+        if isinstance(take, dict) and take.get("as") == "played":
+            del take["as"]
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, unnamed))
+
+
+def test_my_disputes_kill_a_unit_or_gear_read_as_a_unit(real_db):
+    def units(mapping: dict) -> None:
+        take = mapping.get("take")
+        if isinstance(take, dict) and take.get("card") == "permanent":
+            take["card"] = "unit"
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, units))

@@ -238,3 +238,16 @@ def _a_unit_here(sentence: str, last: list[dict[str, Any]], ctx, used: list[str]
 
 
 INSTEAD.append(_a_unit_here)
+
+
+@template(
+    "look at the top cards",
+    r"you may banish a (?P<kind>unit or gear|unit|gear) from among them and play it, "
+    r"reducing its (?:energy )?cost by \[(?P<r>\d+) energy\]",
+)
+def _banish_a_permanent_and_play_it(m, ctx):
+    """ "You may banish a unit or gear from among them and play it, reducing its Energy cost by [5]": one that can
+    be paid for and placed (`effect_plays.effect_playable`), banished (427), then played (419.3), its cost paid
+    less the reduction (356.4)."""
+    kind = "permanent" if m["kind"] == "unit or gear" else m["kind"]
+    return _taking(ctx, {"card": kind, "may": True, "verb": "play", "reduce": int(m["r"])})

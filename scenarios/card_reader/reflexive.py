@@ -32,8 +32,9 @@ def _reflexive(text: str, ctx: Context, used: list[str], read) -> list[dict[str,
     inner = Context(ctx.card_type, dict(ctx.targets), ctx.it, ctx.subject, ctx.first, me=ctx.me, when=ctx.when)
     keep = list(ctx.targets)  # what its text may still name, as the item that made it named it (388.1)
     last = before[-1] if before else {}
-    if last.get("op") == "play_token" and last.get("n") == 1:  # "Play a ... token. Then do this: ready it"
-        last["as"] = inner.it = "played"
+    played = _one_played(last)  # "Play a ... token. Then do this: ready it"; "... and play it. Then ...: Empower it"
+    if played is not None:
+        played["as"] = inner.it = "played"
         keep.append("played")
     if found["burn"]:  # "[Burn 1]. When you burn a unit this way, do this: ...": the card burned (440.1)
         if last.get("op") != "trash_from_deck" or last.get("n") != 1:
@@ -51,8 +52,8 @@ def _reflexive(text: str, ctx: Context, used: list[str], read) -> list[dict[str,
         reflexive.update(optional=True, cost=cost)
         body = may["rest"]
     reflexive["effects"] = read(body, inner, used)
-    if last.get("as") == "played" and "played" not in _words(reflexive["effects"]):
-        del last["as"]
+    if played is not None and "played" not in _words(reflexive["effects"]):
+        del played["as"]
         keep.remove("played")
     if keep:
         reflexive["keep"] = keep
@@ -73,6 +74,15 @@ def _reflexive(text: str, ctx: Context, used: list[str], read) -> list[dict[str,
     if last.get("op") == "move":  # made only if the unit moved (Origins FAQ q55: `if_done`)
         return [*before[:-1], {"op": "if_done", "do": [last], "then": [reflexive]}]
     return [*before, reflexive]
+
+
+def _one_played(last: dict[str, Any]) -> dict[str, Any] | None:
+    """The instruction (or the take of a look) that plays one object later text may name "it": a token played, or
+    a card banished from among those looked at and played (`as` names it for the reflexive trigger)."""
+    if last.get("op") == "play_token" and last.get("n") == 1:
+        return last
+    take = last.get("take") if last.get("op") == "look_at_deck" else None
+    return take if isinstance(take, dict) and take.get("verb") == "play" else None
 
 
 def _if_this_kills_it(before: list, reflexive: dict[str, Any], ctx: Context, used: list[str]) -> list:

@@ -33,7 +33,8 @@ from scenarios.trace import StepKind
 
 def _fits(card: Obj, take: dict) -> bool:
     kind = take.get("card", "card")
-    if kind != "card" and card.kind != kind:
+    kinds = ("unit", "gear") if kind == "permanent" else (kind,)  # "a unit or gear" (133.4.a.2)
+    if kind != "card" and card.kind not in kinds:
         return False
     return (card.definition.energy or 0) >= take.get("min_energy", 0)
 
@@ -173,6 +174,8 @@ def _take(game: Game, run, take: dict | None, looked: list[Obj]) -> str | None:
     if take.get("verb") == "play":  # "banish it, then play it" (427, 419.3)
         do.banish(game, pick, run.item.source, because=run.because)
         calc.play_by_instruction(game, run, game.objects[pick], take)
+        if take.get("as"):  # what a reflexive trigger after it names ("Then you may do this: Empower it")
+            run.legal[take["as"]] = (pick,)
         return pick
     take_looked_card(game, player, pick, take.get("verb", "draw"), label, because=run.because)
     return pick
