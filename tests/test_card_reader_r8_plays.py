@@ -200,6 +200,19 @@ def test_a_unit_or_gear_played_then_named_by_a_reflexive_trigger():
     assert reflexive["effects"] == [{"op": "empower", "what": "played"}] and reflexive["keep"] == ["played"]
 
 
+def test_a_unit_no_costlier_than_the_killed_unit():
+    definition = _read(
+        "As an additional cost to play this, kill a friendly unit.\nPlay a unit from your trash that costs no more "
+        "Energy and no more Power than the killed unit, ignoring its cost.",
+        kind="Spell",
+    )
+    assert definition["additional_cost"]["kill"] == "friendly unit"
+    assert definition["effects"] == [
+        {"op": "play_from", "what": "target", "ignoring": "cost", "no_more_than": "killed"}
+    ]
+    assert definition["targets"] == {"target": {"type": "unit", "zone": "trash"}}
+
+
 def test_then_recycle_it_after_a_unit_played_is_not_this_reading():
     reading = read_card(
         CardText(
@@ -413,3 +426,10 @@ def test_my_disputes_kill_a_unit_or_gear_read_as_a_unit(real_db):
             take["card"] = "unit"
 
     assert "mismatch" in _verdicts(read_every_card_changed(real_db, units))
+
+
+def test_my_disputes_kill_the_killed_units_costs_not_compared(real_db):
+    def any_unit(mapping: dict) -> None:
+        mapping.pop("no_more_than", None)
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, any_unit))

@@ -251,3 +251,24 @@ def _banish_a_permanent_and_play_it(m, ctx):
     less the reduction (356.4)."""
     kind = "permanent" if m["kind"] == "unit or gear" else m["kind"]
     return _taking(ctx, {"card": kind, "may": True, "verb": "play", "reduce": int(m["r"])})
+
+
+@template(
+    "play from the trash, ignoring its cost",
+    r"play a unit from your trash that costs no more energy and no more power than the killed unit, ignoring its cost",
+)
+def _play_no_more_than_the_killed_unit(m, ctx):
+    """ "Play a unit from your trash that costs no more Energy and no more Power than the killed unit, ignoring its
+    cost" (a spell whose additional cost kills a friendly unit): the unit, a target in the trash chosen as the spell
+    is played, before the cost is paid (355.5, 357.2; the Heedless Resurrection FAQ), so its costs are compared
+    with the killed unit's as the spell resolves (`no_more_than: killed`; printed costs, 356.1.c)."""
+    if ctx.card_type != "spell":
+        return None
+    return [
+        {
+            "op": "play_from",
+            "what": ctx.slot({"type": "unit", "zone": "trash"}),
+            "ignoring": "cost",
+            "no_more_than": "killed",
+        }
+    ]

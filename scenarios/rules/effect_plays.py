@@ -39,6 +39,8 @@ def op_play_from(game: Game, run, ins) -> None:
         if ins["what"] == "this" and unit.zone != TRASH:  # "play me from your trash": gone from it, nothing (419.3.c)
             calc.impossible(game, run, f"{unit_id} is no longer in the trash to be played from it", "419.3.c")
             continue
+        if ins.get("no_more_than") == "killed" and not _no_more_than_killed(game, run, unit):
+            continue
         ignoring = ins.get("ignoring", "for" if "for" in ins else "paid")
         paid = None if ignoring == "cost" else effect_play_base(game, unit, ignoring, _for_cost(ins))
         if paid is not None:  # what is still paid of it (356.1.a, 356.1.b.2, 357.1), with changes to it (356.3-356.4)
@@ -154,6 +156,24 @@ def play_spell_by_effect(game: Game, run, card, player: str, base: Cost, then: s
     )
     calc.put_chosen_on_chain(game, item, "spell")
     calc.card_finalized(game, card, player)
+
+
+def _no_more_than_killed(game: Game, run, card) -> bool:
+    """ "A unit ... that costs no more Energy and no more Power than the killed unit": printed costs compared
+    (356.1.c), the killed unit's as it was (359.3.e.13); with none killed, no cost to compare: not played
+    (359.3.e.12)."""
+    killed = [game.objects[i] for i in run.legal.get("killed", ())]
+    if not killed:
+        calc.impossible(game, run, "no unit was killed: no cost to compare", "359.3.e.12")
+        return False
+    mine, theirs = card.definition, killed[0].definition
+    if mine.energy > theirs.energy or mine.power > theirs.power:
+        said = (
+            f"{card.id} ({mine.energy}, {mine.power}) costs more than {killed[0].id} ({theirs.energy}, {theirs.power})"
+        )
+        calc.impossible(game, run, said, "356.1.c")
+        return False
+    return True
 
 
 def _for_cost(ins) -> Cost | None:
