@@ -213,6 +213,24 @@ def test_a_unit_no_costlier_than_the_killed_unit():
     assert definition["targets"] == {"target": {"type": "unit", "zone": "trash"}}
 
 
+def test_a_spell_plays_itself_from_the_trash_if_the_killed_unit_was_small():
+    kill, reflexive = _read(
+        "Kill a unit at a battlefield. Then, if it had 3 [Might] or less, do this: You may play this from your trash "
+        "for [Any rune].",
+        kind="Spell",
+    )["effects"]
+    assert kill == {"op": "kill", "what": "target"}
+    assert reflexive["had_might_at_most"] == {"of": "target", "n": 3} and reflexive["optional"] is True
+    assert reflexive["effects"] == [{"op": "play_from", "what": "this", "for": {"power": 1}}]
+
+
+def test_if_it_had_after_anything_but_its_kill_is_not_read():
+    reading = read_card(
+        CardText("Some Spell", "Spell", "Stun a unit. Then, if it had 3 [Might] or less, do this: Draw 1.")
+    )
+    assert reading.status != "read"
+
+
 def test_then_recycle_it_after_a_unit_played_is_not_this_reading():
     reading = read_card(
         CardText(
@@ -433,3 +451,16 @@ def test_my_disputes_kill_the_killed_units_costs_not_compared(real_db):
         mapping.pop("no_more_than", None)
 
     assert "mismatch" in _verdicts(read_every_card_changed(real_db, any_unit))
+
+
+@pytest.mark.parametrize("change", [None, -1])
+def test_my_disputes_kill_the_had_might_condition_misread(real_db, change):
+    def misread(mapping: dict) -> None:
+        had = mapping.get("had_might_at_most")
+        if had is not None:
+            if change is None:
+                del mapping["had_might_at_most"]
+            else:
+                had["n"] += change
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, misread))

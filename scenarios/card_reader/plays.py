@@ -25,12 +25,19 @@ from scenarios.card_reader.readers import Around, paragraph_reader
 _ICONS = r"(?P<icons>(?:\[[^\]]+\])+)"
 
 
-@template("play me from your trash for a cost", r"pay " + _ICONS + r" to play me from your trash")
+@template(
+    "play me from your trash for a cost",
+    r"(?:pay " + _ICONS + r" to play me|play (?P<this>this|me)) from your trash(?: for (?P<icons2>(?:\[[^\]]+\])+))?",
+)
 def _play_me_for(m, ctx):
-    """ "Pay [1][C] to play me from your trash": the unit itself, from its owner's trash, its base cost replaced by
-    the one named (356.1.a). Only a unit's own text: a spell or gear is not played by effect here."""
-    cost = icons_cost(m["icons"])
-    if cost is None or ctx.card_type != "unit" or ctx.me != "this":
+    """ "Pay [1][C] to play me from your trash" (a unit's), "Play this from your trash for [A]" (a spell's, in a
+    reflexive trigger of its own resolution, when it is in its trash): the card itself, from its owner's trash, its
+    base cost replaced by the one named (356.1.a), paid as it is played; a spell's targets are chosen then
+    (`effect_plays.play_spell_by_effect`)."""
+    cost = icons_cost(m["icons"] or m["icons2"] or "")
+    if cost is None or ctx.me != "this" or ctx.card_type not in ("unit", "spell"):
+        return None
+    if (ctx.card_type == "spell") != bool(m["this"]):  # a unit pays to play itself; a spell is played for a cost
         return None
     return [{"op": "play_from", "what": "this", "for": cost}]
 

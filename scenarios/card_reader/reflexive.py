@@ -4,7 +4,8 @@ the instructions before it are done and put on the Chain as a pending item once 
 `{op: reflexive}` in scenarios/rules/triggers.py); it chooses its own targets as it is finalized (402.2) and still
 names what the instructions before it named ("it", "its destination"). "Then you may do this:" makes it optional
 (383.3.a). A condition before "do this" (387.2-387.3) is read only where a template below says it: "If this kills
-it" (a death in the Cleanup after, 428.5.c); any other ("for each unit this kills", "if it had ...") is refused.
+it" (a death in the Cleanup after, 428.5.c); "Then, if it had 3 [Might] or less" after a kill (the unit's Might as it
+was killed, 359.3.e.13); any other ("for each unit this kills") is refused.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from scenarios.card_reader.effects import template
 from scenarios.card_reader.phrases import Context, ability_cost, reference, target_spec
 
 _MARK = re.compile(
-    r"(?:^|(?<=[.!] ))(?:then,? (?P<may>you may )?|(?P<kills>if this kills it, )|(?P<burn>when you burn a unit this way, ))"
-    r"do this: "
+    r"(?:^|(?<=[.!] ))(?:then,? (?P<may>you may )?|(?P<kills>if this kills it, )|(?P<burn>when you burn a unit this way, )"
+    r"|(?P<had>then, if it had (?P<n>\d+) might or less, ))do this: "
 )
 
 
@@ -51,6 +52,9 @@ def _reflexive(text: str, ctx: Context, used: list[str], read) -> list[dict[str,
             raise Unread(may["cost"])
         reflexive.update(optional=True, cost=cost)
         body = may["rest"]
+    elif found["had"] and body.startswith("you may "):  # "..., do this: You may play this ...": optional (383.3.a)
+        reflexive["optional"] = True
+        body = body[len("you may ") :]
     reflexive["effects"] = read(body, inner, used)
     if played is not None and "played" not in _words(reflexive["effects"]):
         del played["as"]
@@ -66,6 +70,12 @@ def _reflexive(text: str, ctx: Context, used: list[str], read) -> list[dict[str,
         reflexive["optional"] = True
     if found["kills"]:
         return _if_this_kills_it(before, reflexive, ctx, used)
+    if found["had"]:  # "Kill a unit ... Then, if it had 3 [Might] or less, do this:": its Might as it was killed
+        if last.get("op") != "kill" or last.get("what") != ctx.it or ctx.it not in ctx.targets:
+            raise Unread(text[found.start() :])
+        reflexive["had_might_at_most"] = {"of": ctx.it, "n": int(found["n"])}
+        used.append("then, if it had N might or less, do this")
+        return [*before, reflexive]
     if found["burn"]:
         reflexive["a_unit_among"] = "burned"
         used.append("when you burn a unit this way, do this")

@@ -354,6 +354,8 @@ def op_reflexive(game: Game, run, ins) -> None:
             game, StepKind.EFFECT, "condition", f"{item.label}: no unit among {said}: nothing", run.because, ("387.2",)
         )
         return
+    if "had_might_at_most" in ins and not _had_might_at_most(game, run, ins["had_might_at_most"]):
+        return
     source = game.objects.get(item.source)
     kept = tuple(
         (slot, tuple(r if r not in game.objects else calc.ref(game, r) for r in run.legal.get(slot, ())))
@@ -380,6 +382,25 @@ def op_reflexive(game: Game, run, ins) -> None:
     )
     note(game, StepKind.EFFECT, "reflexive", f"{label}: a reflexive trigger, pending", run.because, ("387.1",))
     game.triggered = (*game.triggered, instance)
+
+
+def _had_might_at_most(game: Game, run, had) -> bool:
+    """ "Kill a unit. Then, if it had 3 [Might] or less, do this:" (387.2): its Might as it was killed (359.3.e.13),
+    or as it is when it was not killed; the condition not met, no reflexive trigger is made."""
+    killed = [game.objects[i] for i in run.legal.get("killed", ()) if i in run.legal.get(had["of"], ())]
+    there = [game.objects[i] for i in run.legal.get(had["of"], ()) if game.objects[i].zone == BOARD]
+    might = killed[0].might_as_it_died if killed else calc.might(game, there[0]) if there else None
+    met = might is not None and might <= had["n"]
+    said = f"it had {might} Might" if might is not None else "it has no Might to check"
+    note(
+        game,
+        StepKind.EFFECT,
+        "condition",
+        f"{run.item.label}: {said}: " + ("do this" if met else "nothing"),
+        run.because,
+        ("387.2",),
+    )
+    return met
 
 
 def _when_this_kills(game: Game, run, ins) -> None:
