@@ -331,9 +331,6 @@ class TypedQueries(Protocol):
     def card_drawn(self, game: Any, player: str) -> None:
         """scenarios.rules.hand_size.card_drawn"""
 
-    def card_finalized(self, game: Any, card: Any, player: str) -> None:
-        """scenarios.rules.playing.card_finalized"""
-
     def card_played(self, game: Any, card: Any, player: str, hidden_at: str | None = ...) -> None:
         """scenarios.rules.playing.card_played"""
 
@@ -408,9 +405,6 @@ class TypedQueries(Protocol):
 
     def discount_amount(self, game: Any, discount: Any, player: str, card: Any) -> tuple[int, int]:
         """scenarios.rules.discounts.discount_amount"""
-
-    def effect_play_base(self, game: Any, unit: Any, ignoring: str, base: Any) -> Any:
-        """scenarios.rules.effect_plays.effect_play_base"""
 
     def effect_playable(self, game: Any, run: Any, card: Any, how: Any) -> bool:
         """scenarios.rules.effect_plays.effect_playable"""
@@ -551,7 +545,7 @@ class TypedQueries(Protocol):
         """scenarios.rules.effect_plays.play_location"""
 
     def play_spell_by_effect(self, game: Any, run: Any, card: Any, player: str, base: Any, then: str | None, reduce: int = ...) -> None:
-        """scenarios.rules.effect_plays.play_spell_by_effect"""
+        """scenarios.rules.playing.play_spell_by_effect"""
 
     def play_timing(self, game: Any, player: str, card: Any, facedown: bool) -> None:
         """scenarios.rules.playing.check_timing"""

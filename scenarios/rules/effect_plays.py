@@ -1,14 +1,21 @@
 """Playing a card an effect instructs (419.3) from the trash or the hand, ignoring its cost (356.1.b.1) or only
-its Energy cost (356.1.b.2: its Power cost is still paid): "Play a unit from your trash, ignoring its Energy
-cost", "You may play a unit costing no more than [3] and no more than [A] from your trash, ignoring its cost",
-"Play a unit from your hand to your base, ignoring its Energy cost".
+its Energy cost (356.1.b.2: its Power cost is still paid), for a cost in place of its own (356.1.a) or paying it
+(357.1): "Play a unit from your trash, ignoring its Energy cost", "You may play a unit costing no more than [3] and
+no more than [A] from your trash, ignoring its cost", "you may pay [1][C] to play me from your trash".
 
-`{op: play_from, what: <slot>, ignoring: cost|energy, to: base}`: the unit is chosen as the spell or ability is
-finalized, a target (355.5; the Heedless Resurrection FAQ: "a unit from your trash" must be there when chosen),
-of type `unit` in the `zone` `trash` or `hand` with its printed cost limits (`max_cost`, `max_power`). On
-resolution it is played where its player chooses (`to`, else 355.2.a: their base or a battlefield they control;
-355.2.b: one it may be played to), as a card played by an effect (`playing.play_by_effect`): its additional costs
-are still offered (356.1.b.3). A unit whose Power cost can't be paid is not played (055).
+`{op: play_from, what: <slot>|this, ignoring: cost|energy, for: <cost>, to: base, then: recycle, no_more_than:
+killed}`: the card is chosen as the spell or ability is finalized, a target (355.5; the Heedless Resurrection FAQ:
+"a unit from your trash" must be there when chosen), in the `zone` `trash` with its printed cost limits
+(`max_cost`, `max_power`, `cost_below`); `this`: the card itself, still in its trash. With neither `ignoring` nor
+`for` its whole cost is paid. On resolution a unit or gear is played where its player chooses (`to`, else
+355.2.a: their base or a battlefield they control; 355.2.b: one it may be played to), as a card played by an
+effect (`playing.play_by_effect`): its additional costs are still offered (356.1.b.3). A spell is played through
+the steps of any play (`playing.play_spell_by_effect`, 419.3.b: its targets chosen then; `then: recycle`, "Then recycle
+it", 390.3.a). A card whose cost can't be paid is not played (055); `no_more_than: killed`: nor one costing more
+than "the killed unit" (356.1.c).
+
+`effect_playable` / `play_by_instruction`: whether a card of any type may be played as an instruction says, and
+playing it (the looks of `looking.py`, `off_board`'s plays from the hand).
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from __future__ import annotations
 from scenarios.cards import Cost
 from scenarios.game import Game
 from scenarios.kernel import Refusal, calc, choose, do, instruction, note, query
-from scenarios.objects import TRASH, ChainItem, ItemKind, Kind, Targeting, Zone
+from scenarios.objects import TRASH, Kind, Targeting
 from scenarios.trace import StepKind
 
 
@@ -42,7 +49,7 @@ def op_play_from(game: Game, run, ins) -> None:
         if ins.get("no_more_than") == "killed" and not _no_more_than_killed(game, run, unit):
             continue
         ignoring = ins.get("ignoring", "for" if "for" in ins else "paid")
-        paid = None if ignoring == "cost" else effect_play_base(game, unit, ignoring, _for_cost(ins))
+        paid = None if ignoring == "cost" else _base(game, unit, ignoring, _for_cost(ins))
         if paid is not None:  # what is still paid of it (356.1.a, 356.1.b.2, 357.1), with changes to it (356.3-356.4)
             total = calc.total_cost(game, unit, player, paid, False, 0, [])
             problem = calc.resource_problem(game, player, total)
@@ -51,14 +58,12 @@ def op_play_from(game: Game, run, ins) -> None:
                 calc.impossible(game, run, f"{unit_id}'s cost can't be paid: {problem.message}", rule)
                 continue
         if unit.kind == Kind.SPELL:
-            play_spell_by_effect(game, run, unit, player, paid or Cost(), ins.get("then"))
+            calc.play_spell_by_effect(game, run, unit, player, paid or Cost(), ins.get("then"))
             continue
         to = ins.get("to", "choose")
         hidden = run.item.hidden_at is not None and to == "choose"
         place = hidden_play_location(game, run.item) if hidden else play_location(game, unit, player, to, None)
-        do.play_by_effect(
-            game, unit, player, place, run.item.label, ignoring, False, _for_cost(ins), because=run.because
-        )
+        do.play_by_effect(game, unit, player, place, run.item.label, ignoring, False, paid, because=run.because)
 
 
 @query("effect_playable")
@@ -70,7 +75,7 @@ def effect_playable(game: Game, run, card, how) -> bool:
     if card.kind != Kind.SPELL:
         return calc.unit_playable(game, player, card, how) is not None
     definition = card.definition
-    base = effect_play_base(game, card, how.get("ignoring", "paid"), None)
+    base = _base(game, card, how.get("ignoring", "paid"), None)
     cost = calc.total_cost(game, card, player, base, False, 0, []).less(energy=how.get("reduce", 0))
     if calc.resource_problem(game, player, cost) or calc.additional_cost_problem(game, card, player):
         return False
@@ -84,13 +89,13 @@ def effect_playable(game: Game, run, card, how) -> bool:
 @query("play_by_instruction")
 def play_by_instruction(game: Game, run, card, how) -> None:
     """Play `card`, one `effect_playable` says may be, as the instruction `how` says (419.3): a spell through
-    `play_spell_by_effect`; a unit or gear where it may go (`off_board.play_unit`), and a unit "here" too when the
+    `playing.play_spell_by_effect`; a unit or gear where it may go (`off_board.play_unit`), and a unit "here" too when the
     instruction permits it ("If it is a unit, you may play it here": 355.2.b), or only there (`unit_to: here`:
     "If it's a unit, play it here")."""
     player = run.item.controller
     if card.kind == Kind.SPELL:
-        base = effect_play_base(game, card, how.get("ignoring", "paid"), None)
-        play_spell_by_effect(game, run, card, player, base, how.get("then"), how.get("reduce", 0))
+        base = _base(game, card, how.get("ignoring", "paid"), None)
+        calc.play_spell_by_effect(game, run, card, player, base, how.get("then"), how.get("reduce", 0))
         return
     cost, places = calc.unit_playable(game, player, card, how)
     here = calc.targeting_of(game, run.item).here
@@ -100,62 +105,6 @@ def play_by_instruction(game: Game, run, card, how) -> None:
         elif how.get("here") and here not in places:
             places = [*places, here]
     calc.play_unit(game, run, card, cost, how, places)
-
-
-@query("play_spell_by_effect")
-def play_spell_by_effect(game: Game, run, card, player: str, base: Cost, then: str | None, reduce: int = 0) -> None:
-    """A spell played as an instruction resolves (419.3), through the steps of any play (419.3.b): its targets
-    chosen now by its player (355.5-355.9; a slot with no legal target: it can't be played, nothing happens,
-    419.3.c), its cost totalled with `base` in place of its base cost (356.1; additional costs and changes still
-    apply, 356.1.b.3) and paid (357); it goes on the Chain above the item playing it, so it resolves after that
-    item has finished (337), and is Finalized (419.4.b). Its optional [Repeat] is not offered. `then: "recycle"`:
-    "Then recycle it", a delayed replacement recycling it as it leaves the Chain (390.3.a); `reduce`: Energy its
-    cost is reduced by (356.4)."""
-    definition, label = card.definition, run.item.label
-    item = ChainItem(
-        game.new_id("item"),
-        definition.name,
-        ItemKind.SPELL,
-        card.id,
-        player,
-        effects=tuple(definition.effects),
-        target_specs=tuple(definition.targets.items()),
-        card=card.id,
-    )
-    chosen: dict = {}
-    for slot, spec in definition.targets.items():
-        if calc.mode_unchosen(game, spec, chosen):  # a slot of a mode not chosen: no choice (355.3)
-            chosen[slot] = ()
-            continue
-        options = calc.legal_targets(game, spec, Targeting(definition.name, player, card.id, None, None, chosen))
-        if spec.any_number:  # a group, one object at a time (355.11.a, 355.13)
-            chosen[slot] = calc.choose_group(game, item, slot, spec, options)
-            continue
-        if not options and not spec.optional:
-            calc.impossible(game, run, f"{card.id} has no legal choice for {slot}: it can't be played", "419.3.c")
-            return
-        kind = "mode" if spec.type == "mode" else "target"
-        prompt = f"{label}: {kind} for {definition.name} played ({slot})"
-        pick = choose(game, kind, player, prompt, [*options, *(["none"] if spec.optional else [])], "355.5")
-        known = pick in game.objects and spec.type != "location"
-        chosen[slot] = () if pick == "none" else (calc.ref(game, pick),) if known else (pick,)
-    calc.decide_additional(game, card, player)
-    cost = calc.total_cost(game, card, player, base, False, 0, [chosen]).less(energy=reduce)
-    problem = calc.resource_problem(game, player, cost) or calc.additional_cost_problem(game, card, player)
-    if problem is not None:
-        calc.impossible(game, run, f"{card.id}'s cost can't be paid: {problem.message}", "357.1")
-        return
-    calc.pay_resources(game, player, cost, "357.1", "play spell")
-    card.played_from, card.zone, card.location = card.zone, Zone.CHAIN, None
-    card.off_chain, card.energy_paid = then, cost.energy
-    if definition.additional_cost is not None:
-        do.pay_additional_cost(game, card, player, because="357.2")
-    item.targets = chosen
-    note(
-        game, StepKind.EFFECT, "play", f"{label}: {player} plays {card.id} ({definition.name})", run.because, ("419.3",)
-    )
-    calc.put_chosen_on_chain(game, item, "spell")
-    calc.card_finalized(game, card, player)
 
 
 def _no_more_than_killed(game: Game, run, card) -> bool:
@@ -180,8 +129,7 @@ def _for_cost(ins) -> Cost | None:
     return Cost.model_validate(ins["for"]) if "for" in ins else None
 
 
-@query("effect_play_base")
-def effect_play_base(game: Game, unit, ignoring: str, base: Cost | None) -> Cost:
+def _base(game: Game, unit, ignoring: str, base: Cost | None) -> Cost:
     """The base cost of a card an effect plays (356.1): zero "ignoring its cost" (356.1.b.1); its Power cost alone
     "ignoring its Energy cost" (356.1.b.2); the cost named "for [cost]" in place of its own (356.1.a); its printed
     cost when the effect changes nothing (357.1)."""

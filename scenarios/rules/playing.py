@@ -369,7 +369,6 @@ def _tag_chosen(game: Game, card, player: str) -> tuple[str, ...]:
     return (tag,)
 
 
-@query("card_finalized")
 def card_finalized(game: Game, card, player: str) -> None:
     """Its costs paid and its choices made, the card's play is Finalized (341, 419.4.b): a
     countered card was Finalized too, though it was never played."""
@@ -438,12 +437,13 @@ def play_by_effect(
     exhausted: bool = False,
     base: Cost | None = None,
 ) -> None:
-    """A unit played as an instruction resolves (419.3), its whole cost (356.1.b.1) or only its Energy cost set to
-    zero: `ignoring="energy"`, its Power cost paid here (356.1.b.2); `ignoring="energy cost"`, its Power cost paid
-    by the instruction; or none of it (`ignoring="nothing"`: its cost paid by the instruction, 357.1; `"paid"`: its
-    whole cost paid here, 357.1; `"for"`: `base` in place of its base cost, 356.1.a, paid here). Its
-    additional costs, an optional one or Accelerate, are still offered and paid (356.1.b.3). `exhausted`: the
-    instruction plays it exhausted ("play a Gold gear token exhausted"), so it enters the board exhausted."""
+    """A unit or gear played as an instruction resolves (419.3), its cost ignored (356.1.b.1: `base` None, zero) or
+    its base cost set by the instruction (`base`, 356.1: its Power cost alone "ignoring its Energy cost",
+    356.1.b.2; its printed cost, 357.1; the one named "for", 356.1.a), paid here with what is added to it;
+    `ignoring` says which, in the step's words (`ignoring="energy cost"` and `"nothing"`: paid by the instruction
+    before). Its additional costs, an optional one or Accelerate, are still offered and paid (356.1.b.3).
+    `exhausted`: the instruction plays it exhausted ("play a Gold gear token exhausted"), so it enters the board
+    exhausted."""
     unit.played_from = unit.zone  # its trash, its hand, a Banishment it was banished to on the way, ...
     forbidder = calc.play_forbidden_by(game, player, unit) or calc.play_here_forbidden_by(game, location)
     if forbidder is not None:  # can't beats can (054.1): the instruction does what it can, here nothing (055)
@@ -456,7 +456,7 @@ def play_by_effect(
         )
         return
     definition = unit.definition
-    base = calc.effect_play_base(game, unit, ignoring, base)
+    base = base if base is not None else Cost()  # its base cost as the instruction sets it (356.1), else zero
     calc.decide_additional(game, unit, player)
     accelerate = False
     if definition.has("Accelerate"):
@@ -480,6 +480,62 @@ def play_by_effect(
     ready = not exhausted and calc.entering_ready(game, unit, player, location, accelerate or definition.enters_ready)
     do.enter_board(game, unit, player, location, ready, None, because="419.3.b")
     card_played(game, unit, player)
+
+
+@query("play_spell_by_effect")
+def play_spell_by_effect(game: Game, run, card, player: str, base: Cost, then: str | None, reduce: int = 0) -> None:
+    """A spell played as an instruction resolves (419.3), through the steps of any play (419.3.b): its targets
+    chosen now by its player (355.5-355.9; a slot with no legal target: it can't be played, nothing happens,
+    419.3.c), its cost totalled with `base` in place of its base cost (356.1; additional costs and changes still
+    apply, 356.1.b.3) and paid (357); it goes on the Chain above the item playing it, so it resolves after that
+    item has finished (337), and is Finalized (419.4.b). Its optional [Repeat] is not offered. `then: "recycle"`:
+    "Then recycle it", a delayed replacement recycling it as it leaves the Chain (390.3.a); `reduce`: Energy its
+    cost is reduced by (356.4)."""
+    definition, label = card.definition, run.item.label
+    item = ChainItem(
+        game.new_id("item"),
+        definition.name,
+        ItemKind.SPELL,
+        card.id,
+        player,
+        effects=tuple(definition.effects),
+        target_specs=tuple(definition.targets.items()),
+        card=card.id,
+    )
+    chosen: dict = {}
+    for slot, spec in definition.targets.items():
+        if calc.mode_unchosen(game, spec, chosen):  # a slot of a mode not chosen: no choice (355.3)
+            chosen[slot] = ()
+            continue
+        options = calc.legal_targets(game, spec, Targeting(definition.name, player, card.id, None, None, chosen))
+        if spec.any_number:  # a group, one object at a time (355.11.a, 355.13)
+            chosen[slot] = calc.choose_group(game, item, slot, spec, options)
+            continue
+        if not options and not spec.optional:
+            calc.impossible(game, run, f"{card.id} has no legal choice for {slot}: it can't be played", "419.3.c")
+            return
+        kind = "mode" if spec.type == "mode" else "target"
+        prompt = f"{label}: {kind} for {definition.name} played ({slot})"
+        pick = choose(game, kind, player, prompt, [*options, *(["none"] if spec.optional else [])], "355.5")
+        known = pick in game.objects and spec.type != "location"
+        chosen[slot] = () if pick == "none" else (calc.ref(game, pick),) if known else (pick,)
+    calc.decide_additional(game, card, player)
+    cost = calc.total_cost(game, card, player, base, False, 0, [chosen]).less(energy=reduce)
+    problem = calc.resource_problem(game, player, cost) or calc.additional_cost_problem(game, card, player)
+    if problem is not None:
+        calc.impossible(game, run, f"{card.id}'s cost can't be paid: {problem.message}", "357.1")
+        return
+    calc.pay_resources(game, player, cost, "357.1", "play spell")
+    card.played_from, card.zone, card.location = card.zone, Zone.CHAIN, None
+    card.off_chain, card.energy_paid = then, cost.energy
+    if definition.additional_cost is not None:
+        do.pay_additional_cost(game, card, player, because="357.2")
+    item.targets = chosen
+    note(
+        game, StepKind.EFFECT, "play", f"{label}: {player} plays {card.id} ({definition.name})", run.because, ("419.3",)
+    )
+    calc.put_chosen_on_chain(game, item, "spell")
+    card_finalized(game, card, player)
 
 
 # -- hiding ---------------------------------------------------------------------------------------------------
