@@ -94,17 +94,18 @@ def op_play_from_hand(game: Game, run, ins) -> None:
     plays it (`unit_to: here`: "If it's a unit, play it here")."""
     player, label = run.item.controller, run.item.label
     if "card" in ins:  # "play a card with [Hidden] from your hand": of any type (`effect_plays.effect_playable`)
+        keyword = ins["keyword"]
         fits = [
-            c for c in game.hand(player) if c.definition.has(ins["keyword"]) and calc.effect_playable(game, run, c, ins)
+            c.id for c in game.hand(player) if c.definition.has(keyword) and calc.effect_playable(game, run, c, ins)
         ]
-        playable = {card.id: None for card in fits}
     else:
         playable = {card.id: found for card in game.hand(player) if (found := unit_playable(game, player, card, ins))}
+        fits = list(playable)
     kind = ins.get("card", "unit")
-    if not playable:
+    if not fits:
         calc.impossible(game, run, f"{player} has no {kind} in hand it can play this way", "419.3.c")
         return
-    options = list(playable) + (["none"] if ins.get("optional") else [])
+    options = fits + (["none"] if ins.get("optional") else [])
     pick = choose(game, "card", player, f"{label}: the {kind} to play from the hand", options, "419.3")
     if pick != "none" and "card" in ins:
         calc.play_by_instruction(game, run, game.objects[pick], ins)
