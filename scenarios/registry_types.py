@@ -174,7 +174,7 @@ class TypedProcedures(Protocol):
     def pay_cost(self, game: Any, cost: Any, player: str, source_id: str | None, label: str, purpose: str | None = ..., /, *, because: Because) -> Any:
         """scenarios.rules.abilities.pay_cost"""
 
-    def play_by_effect(self, game: Any, unit: Any, player: str, location: str, label: str, ignoring: str = ..., exhausted: bool = ..., /, *, because: Because) -> Any:
+    def play_by_effect(self, game: Any, unit: Any, player: str, location: str, label: str, ignoring: str = ..., exhausted: bool = ..., base: Any = ..., /, *, because: Because) -> Any:
         """scenarios.rules.playing.play_by_effect"""
 
     def play_card(self, game: Any, act: Any, /, *, because: Because) -> Any:
@@ -409,6 +409,9 @@ class TypedQueries(Protocol):
     def discount_amount(self, game: Any, discount: Any, player: str, card: Any) -> tuple[int, int]:
         """scenarios.rules.discounts.discount_amount"""
 
+    def effect_playable(self, game: Any, run: Any, card: Any, how: Any) -> bool:
+        """scenarios.rules.effect_plays.effect_playable"""
+
     def end_combat(self, game: Any, bf_id: str) -> None:
         """scenarios.rules.combat.end_combat"""
 
@@ -508,7 +511,7 @@ class TypedQueries(Protocol):
     def move_blocked_by(self, game: Any, unit: Any, destination: str) -> str | None:
         """scenarios.rules.movement.blocked_by"""
 
-    def off_the_chain(self, game: Any, card: Any, player: str) -> None:
+    def off_the_chain(self, game: Any, card: Any, player: str, label: str) -> None:
         """scenarios.rules.zones.off_the_chain"""
 
     def open_staged(self, game: Any) -> None:
@@ -532,6 +535,9 @@ class TypedQueries(Protocol):
     def place_triggers(self, game: Any, first: Any = ..., last: Any = ..., because: tuple[str, str] = ...) -> None:
         """scenarios.rules.triggers.place_triggers"""
 
+    def play_by_instruction(self, game: Any, run: Any, card: Any, how: Any) -> None:
+        """scenarios.rules.effect_plays.play_by_instruction"""
+
     def play_forbidden_by(self, game: Any, player: str, card: Any) -> str | None:
         """scenarios.rules.restrictions.play_forbidden_by"""
 
@@ -540,6 +546,9 @@ class TypedQueries(Protocol):
 
     def play_location(self, game: Any, unit: Any, player: str, to: str, was_at: str | None) -> str:
         """scenarios.rules.effect_plays.play_location"""
+
+    def play_spell_by_effect(self, game: Any, run: Any, card: Any, player: str, base: Any, then: str | None, reduce: int = ...) -> None:
+        """scenarios.rules.playing.play_spell_by_effect"""
 
     def play_timing(self, game: Any, player: str, card: Any, facedown: bool) -> None:
         """scenarios.rules.playing.check_timing"""

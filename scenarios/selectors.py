@@ -51,6 +51,7 @@ class TargetSpec(Strict):
     same_place_as: str | None = None  # "two units at the same battlefield": where that slot's unit is, or its place
     max_cost: int | None = None  # printed Energy cost (206)
     max_power: int | None = None  # printed Power cost, of any domain (206)
+    cost_below: Quantity | None = None  # "with Energy cost less than your points": counted as it is chosen
     stunned: bool | None = None
     exhausted: bool | None = None  # "an exhausted friendly unit" (true), "a ready unit" (false): 414
     role: Literal["attacker", "defender"] | None = None  # "an attacking unit": its designation in a combat (464.2.c)
@@ -62,6 +63,7 @@ class TargetSpec(Strict):
     not_tag: str | None = None  # "a non-Dragon unit": a unit without this tag (133.8)
     of: str | None = None  # a move's destination: the earlier slot whose units move there (not where they are)
     zone: Literal["trash", "hand"] | None = None  # "a unit from your trash / hand": a card of its chooser's (355.10.a)
+    zone_of: str | None = None  # "a unit in their trash": that slot's chosen player's zone, not the chooser's
     keyword: str | None = None  # "cards with [Hidden] from your trash": a card of a zone with that printed keyword
     name: str | None = None  # "a Shadow Clone you control": a unit of that name (a token kind's, 187.11)
     modes: int | None = None  # a "mode" choice: how many modes it chooses among (355.3)

@@ -32,6 +32,7 @@ from scenarios.card_reader import (  # noqa: F401
     movement,
     otherwise,
     players,
+    plays,
     powers,
     reflexive,
     several,
@@ -206,11 +207,13 @@ _KEYWORD_ACTIONS = {
     "recall": ("base. this isn't a move", "send it to their base"),  # 455: to its controller's base
     "take control": ("start a combat if other enemies are there",),
     "ignoring its energy cost": ("must still pay its power cost",),  # 356.1.b.2
+    "without paying its energy cost": ("must still pay its power cost",),  # 356.1.b.2
     "beginning phase": ("this happens before scoring",),
     "win a combat": ("remain after combat",),  # "(You win if only your units remain after combat.)" (466.3.a)
     "gold gear token": ("kill this, [exhaust]: [add] [any rune]",),  # the Gold token's ability (187.5)
     "empower": ("empowered if",),  # "(I become Empowered if I'm not already.)" (441.1.c)
     "banished with this": ("you must pay its costs",),  # a card played is paid for unless a cost is ignored (357.1)
+    "from your trash": ("you still pay its costs",),  # "play a unit from your trash": its cost paid (357.1)
     # "(Each instance of damage the spell deals is increased by 1.)": Bonus Damage per target (715.2)
     "bonus damage": ("instance of damage the spell deals",),
     "energy cost as damage": ("ignore its power cost",),  # "(Ignore its Power cost.)": the Energy cost alone (206)

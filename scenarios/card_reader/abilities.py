@@ -174,7 +174,7 @@ _ABOUT_ME = {"when I <event>", "when I move to a battlefield", "the Nth time I m
 _YOU_MAY_COST = re.compile(
     r"you may (?P<cost>(?:exhaust (?:me|this)|banish (?:me|this)|pay (?:\[[^\]]+\])+|spend a buff|spend my buff|spend \d+ xp)"
     r"(?: and (?:exhaust (?:me|this)))?)"
-    r" to (?P<rest>.+)"
+    r" to (?!play me from your trash\b)(?P<rest>.+)"  # "pay [1][C] to play me ...": the play's cost (356.1.a)
 )
 
 
@@ -284,8 +284,10 @@ def read_trigger(
     if body.startswith("if ") and condition is None:
         condition, effects = _intervening_if(body, effects)
         if_clause = True
+    # an ability playing its card from the trash is active there (385.2; 383.2.c.1: "when you discard me" too)
+    in_trash = any(e.get("op") == "play_from" and e.get("what") == "this" for e in effects)
     for event in events:
-        active_in = event.pop("active_in", None)  # "when you discard me": active where that leaves it (383.2.c.1)
+        active_in = event.pop("active_in", "trash" if in_trash else None)
         entry = {"when": event, **trigger, "effects": effects, "label": f"{card['name']}: {text}"}
         if active_in:
             entry["active_in"] = active_in

@@ -158,6 +158,7 @@ def dies(
         kill = Event("kill", unit=obj.id, player=killer[0], location=obj.location, via=killer[1], might=might)
         calc.fire(game, kill, leaving=leaving)
     calc.fire(game, event, leaving=leaving)
+    obj.might_as_it_died = might
     calc.leave_board(game, obj, Zone.TRASH)
 
 
@@ -332,9 +333,12 @@ def op_fight(game: Game, run, ins) -> None:
 
 @instruction("kill")
 def op_kill(game: Game, run, ins) -> None:
+    """Kill (428); what it killed is noted for the instructions after it ("the killed unit": those that died, not
+    one whose death was replaced, 359.3.e.14)."""
     ids = calc.still_there(game, run, ins["what"], "killing")
     if ids:
         calc.kill_all(game, ids, False, (run.because, "428.1.a.1"), calc.attribution_of(game, run))
+    run.legal["killed"] = tuple(i for i in ids if game.objects[i].zone != Zone.BOARD)
 
 
 @instruction("heal")

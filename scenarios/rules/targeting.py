@@ -11,7 +11,7 @@ import itertools
 
 from scenarios.game import Game
 from scenarios.kernel import Refusal, calc, choose, query
-from scenarios.objects import Kind, Role, Targeting, Zone
+from scenarios.objects import Kind, Role, Targeting, View, Zone
 
 
 def _restricted_to_hidden(spec, hidden_at) -> bool:
@@ -24,12 +24,27 @@ def _restricted_to_hidden(spec, hidden_at) -> bool:
     )
 
 
+def _counted(game: Game, amount, ctx: Targeting) -> int:
+    """A quantity a choice's requirement names, counted from its chooser's point of view as it is checked."""
+    counted = calc.quantity(game, View(ctx.source, ctx.controller, ctx.here), amount)
+    return counted if counted is not None else 0
+
+
+def _zone_owner(spec, ctx: Targeting) -> str | None:
+    """Whose zone a card is chosen in: the chooser's ("your trash"), or the player chosen for the slot `zone_of`
+    names ("choose an opponent ... a unit in their trash"), none while that player is not chosen."""
+    if spec.zone_of is None:
+        return ctx.controller
+    chosen = ctx.chosen.get(spec.zone_of, ())
+    return chosen[0] if chosen and isinstance(chosen[0], str) else None
+
+
 @query("matches_target")
 def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
     if spec.zone is not None:  # "a unit from your trash / hand": a card of that zone (355.10.a; 355.5)
         return (
             obj.zone == (Zone.TRASH if spec.zone == "trash" else Zone.HAND)
-            and obj.owner == ctx.controller
+            and obj.owner == _zone_owner(spec, ctx)
             and (
                 obj.kind == spec.type
                 or spec.type == "card"
@@ -39,6 +54,7 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
             and (spec.tag is None or obj.tagged(spec.tag))  # 133.8
             and (spec.max_cost is None or obj.definition.energy <= spec.max_cost)
             and (spec.max_power is None or obj.definition.power <= spec.max_power)
+            and (spec.cost_below is None or obj.definition.energy < _counted(game, spec.cost_below, ctx))
         )
     if spec.type == "spell":
         return (
