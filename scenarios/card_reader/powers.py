@@ -188,3 +188,15 @@ def _use_only(sentence: str, before: list[dict[str, Any]], ctx, used: list[str])
 
 
 INSTEAD.append(_use_only)
+
+
+@template("equipment: attach it to <a unit>", r"attach (?P<what>it|this) to (?P<to>a unit you control)\.?")
+def _attach_this(m, ctx):
+    """ "When you play this from face down, attach it to a unit you control": Attach (434), the card itself attached
+    to a unit its controller chooses as the ability is put on the chain (as Quick-Draw's, 819.1.d, and Equip's,
+    818.1.b.1). "It" is the card when the ability is about the card alone (its trigger event is its own, nothing
+    chosen before names another object)."""
+    about_me = bool(ctx.when) and all(event.get("who") == "self" for event in ctx.when)
+    what = "this" if m["what"] == "this" or (ctx.it is None and about_me and not ctx.targets) else None
+    to = reference(m["to"], ctx) if what and ctx.me == "this" else None
+    return None if to is None else [{"op": "attach", "what": what, "to": to}]
