@@ -225,7 +225,7 @@ def _restates_keyword(text: str, reminder: str) -> bool:
     keyword printed bare, or a keyword action the reminder names ("stun ... (A stunned unit ...)"), or the icon
     of a Domain it names?"""
     bracketed = [w for w in re.findall(r"\[([^\]]+)\]", text) if not _ICON.match(w.lower())]
-    if bracketed or engine_keyword(text.split(" ")[0]):
+    if bracketed or engine_keyword(text.split(" ")[0]) or text.lower().startswith("equip ["):  # "Equip [cost]"
         return True
     lowered, said = f" {text.lower()}", reminder.lower()
     icon = re.fullmatch(r"\[(fury|calm|mind|body|chaos|order) rune\]", said)

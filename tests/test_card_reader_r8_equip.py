@@ -1,0 +1,113 @@
+"""Equipment and gear (r8-equip): an Equipment's [Hunt] is its equipped unit's (136.2.c); its "When you play this"
+is its rules text (a played card enters unattached, 434.2.a; Quick-Draw's shape, 819.1.d); "attach it to a unit
+you control" attaches the card (434.1); "Equip [cost]" printed without brackets is Equip (818.1.c). Read-card
+disputes 700-719 judge them with the real read cards, and mutants of the readings are killed by those disputes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from read_cards import read_every_card, read_every_card_changed, verdicts_with
+
+from scenarios.card_reader import CardText, read_card
+from scenarios.cards import Card
+
+MINE = sorted(
+    p
+    for p in (Path(__file__).parent / "data" / "read_card_disputes").glob("read-7*.yaml")
+    if 700 <= int(p.name.split("-")[1]) <= 719
+)
+
+
+def _read(text: str, kind: str = "Gear", tags: tuple[str, ...] = ("Equipment",)) -> dict:
+    reading = read_card(CardText("Some Card", kind, text, tags=tags))
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    return reading.definition
+
+
+def test_an_equipments_hunt_is_the_equipped_units():
+    triggers = _read("[Hunt] (When I conquer or hold, gain 1 XP.)")["triggers"]
+    assert sorted(t["when"]["event"] for t in triggers) == ["conquer", "hold"]
+    assert {t["when"]["who"] for t in triggers} == {"equipped unit"}
+
+
+def test_a_units_hunt_is_its_own():
+    triggers = _read("[Hunt]", "Unit", ())["triggers"]
+    assert {t["when"]["who"] for t in triggers} == {"self"}
+
+
+@pytest.mark.parametrize("text", ["When you play this, gain 1 XP.", "When you play this from face down, draw 1."])
+def test_an_equipments_play_trigger_is_its_rules_text(text):
+    (trigger,) = _read(text)["triggers"]
+    assert trigger["when"]["event"] == "play" and trigger["when"]["who"] == "self"
+
+
+def test_an_equipments_other_trigger_about_others_stays_unread():
+    """ "When a unit dies" on an Equipment: rules or effect text, the text does not say (not a play trigger)."""
+    assert read_card(CardText("X", "Gear", "When a friendly unit dies, draw 1.", tags=("Equipment",))).status == "unread"
+
+
+def test_attach_it_after_a_play_trigger_attaches_the_card():
+    (trigger,) = _read("When you play this from face down, attach it to a unit you control.")["triggers"]
+    assert trigger["effects"] == [{"op": "attach", "what": "this", "to": "target"}]
+    assert trigger["targets"] == {"target": {"type": "unit", "side": "friendly"}}
+
+
+def test_attach_it_naming_another_object_is_not_the_card():
+    """ "it" after a trigger about another unit is that unit, not this card: unread."""
+    reading = read_card(CardText("X", "Gear", "When a friendly unit dies, attach it to a unit you control."))
+    assert reading.status == "unread"
+
+
+def test_equip_printed_without_brackets_is_equip():
+    card = _read("Equip [Body rune] ([Body rune]: Attach this to a unit you control.)")
+    (equip,) = card["activated"]
+    assert equip["equip"] and equip["cost"] == {"domain_power": {"Body": 1}}
+
+
+# -- the disputes and the mutants they kill ----------------------------------------------------------------------
+
+
+def _verdicts(definitions) -> list[str]:
+    for path in MINE:
+        assert str(yaml.safe_load(path.read_text())["rules"]["core"]) >= "2026-06-18"  # judged under Core Rules 1.4
+    return verdicts_with(definitions, MINE)
+
+
+def test_my_disputes_are_judged_under_core_rules_1_4_and_match(real_db):
+    assert len(MINE) >= 3
+    assert set(_verdicts(read_every_card(real_db))) == {"match"}
+
+
+def _mutant(real_db, change) -> list[str]:
+    return _verdicts(read_every_card_changed(real_db, change))
+
+
+def test_my_disputes_kill_the_hunt_read_as_the_gears_own(real_db):
+    def own(mapping: dict) -> None:
+        when = mapping.get("when")
+        if isinstance(when, dict) and when.get("event") in ("conquer", "hold") and when.get("who") == "equipped unit":
+            when["who"] = "self"
+
+    assert "mismatch" in _mutant(real_db, own)
+
+
+def test_my_disputes_kill_the_play_trigger_read_as_effect_text(real_db):
+    def effect_text(mapping: dict) -> None:
+        when = mapping.get("when")
+        if isinstance(when, dict) and when.get("event") == "play" and when.get("who") == "self":
+            when["who"] = "equipped unit"
+
+    assert "mismatch" in _mutant(real_db, effect_text)
+
+
+def test_my_disputes_kill_attach_read_as_nothing(real_db):
+    def unattached(mapping: dict) -> None:
+        effects = mapping.get("effects")
+        if isinstance(effects, list) and mapping.get("when") and any(e.get("op") == "attach" for e in effects):
+            mapping["effects"] = [e for e in effects if e.get("op") != "attach"]
+
+    assert "mismatch" in _mutant(real_db, unattached)
