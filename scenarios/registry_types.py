@@ -90,6 +90,9 @@ class TypedProcedures(Protocol):
     def designate(self, game: Any, unit: Any, role: Any, /, *, because: Because) -> Any:
         """scenarios.rules.combat.designate"""
 
+    def detach(self, game: Any, gear_ids: Any, label: str, /, *, because: Because) -> Any:
+        """scenarios.rules.status.detach"""
+
     def dies(self, game: Any, obj: Any, passive: bool, leaving: frozenset, might: int | None, company: tuple, killer: Any = ..., /, *, because: Because) -> Any:
         """scenarios.rules.damage.dies"""
 

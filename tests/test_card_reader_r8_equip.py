@@ -111,3 +111,36 @@ def test_my_disputes_kill_attach_read_as_nothing(real_db):
             mapping["effects"] = [e for e in effects if e.get("op") != "attach"]
 
     assert "mismatch" in _mutant(real_db, unattached)
+
+
+def test_an_equipped_unit_is_a_target_that_must_be_equipped_and_loses_an_equipment():
+    card = read_card(
+        CardText(
+            "X",
+            "Spell",
+            "Choose an equipped friendly unit. It deals damage equal to its Might to an enemy unit. "
+            "Then detach an Equipment from it.",
+        )
+    ).definition
+    assert card["targets"]["target"] == {"type": "unit", "side": "friendly", "equipped": True}
+    assert card["effects"][-1] == {"op": "detach", "from": "target"}  # the equipped unit, not the enemy
+
+
+def test_my_disputes_kill_the_equipped_requirement_dropped(real_db):
+    def unequipped(mapping: dict) -> None:
+        mapping.pop("equipped", None)
+
+    assert "mismatch" in _mutant(real_db, unequipped)
+
+
+def test_my_disputes_kill_detach_read_as_nothing_or_from_the_other_unit(real_db):
+    def dropped(mapping: dict) -> None:
+        if isinstance(mapping.get("effects"), list):
+            mapping["effects"] = [e for e in mapping["effects"] if e.get("op") != "detach"]
+
+    def other(mapping: dict) -> None:
+        if mapping.get("op") == "detach" and "from" in mapping:
+            mapping["from"] = "other"
+
+    assert "mismatch" in _mutant(real_db, dropped)
+    assert "mismatch" in _mutant(real_db, other)

@@ -70,7 +70,7 @@ _QUALIFIERS: tuple[tuple[str, dict[str, Any]], ...] = (
     (r" in combat", {"where": "combat", "plural": True}),
 )
 _ONE = re.compile(
-    r"^(?P<det>an?|up to one|one|another)\s+(?:(?P<state>exhausted|ready|stunned|attacking|defending)\s+)?(?:(?P<side>friendly|enemy)\s+)?"
+    r"^(?P<det>an?|up to one|one|another)\s+(?:(?P<state>exhausted|ready|stunned|attacking|defending|equipped)\s+)?(?:(?P<side>friendly|enemy)\s+)?"
     r"(?:(?P<domain>fury|calm|mind|body|chaos|order)\s+)?(?P<kind>unit or gear|unit|gear|spell)"
     r"(?P<you> you control)?(?P<rest>.*)$"
 )
@@ -181,6 +181,8 @@ def target_spec(phrase: str) -> dict[str, Any] | None:
         spec["optional"] = True
     if found["state"] == "stunned":  # "a stunned enemy unit" (the state 414 and 437 name)
         spec["stunned"] = True
+    elif found["state"] == "equipped":  # "an equipped friendly unit": an Equipment attached to it (818.3.b)
+        spec["equipped"] = True
     elif found["state"] in ("attacking", "defending"):  # "an attacking unit": an attacker in a combat (464.2.c)
         spec["role"] = {"attacking": "attacker", "defending": "defender"}[found["state"]]
     elif found["state"]:  # "an exhausted friendly unit", "a ready unit" (414)

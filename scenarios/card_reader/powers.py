@@ -200,3 +200,14 @@ def _attach_this(m, ctx):
     what = "this" if m["what"] == "this" or (ctx.it is None and about_me and not ctx.targets) else None
     to = reference(m["to"], ctx) if what and ctx.me == "this" else None
     return None if to is None else [{"op": "attach", "what": what, "to": to}]
+
+
+@template("equipment: detach an Equipment from <a unit>", r"(?:then )?detach an equipment from (?P<unit>.+?)\.?")
+def _detach_from(m, ctx):
+    """ "Then detach an Equipment from it": Detach (435.1), one of the Equipment attached to the unit, chosen as the
+    instruction resolves (435.3: detaching chooses no target). "It" is the unit said to be equipped when one was
+    ("Choose an equipped friendly unit. It deals damage ... to an enemy unit. Then detach an Equipment from it"), as
+    only an equipped unit has an Equipment to detach (818.3.b)."""
+    equipped = [slot for slot, spec in ctx.targets.items() if spec.get("equipped")]
+    unit = equipped[-1] if m["unit"] == "it" and equipped else reference(m["unit"], ctx)
+    return None if not isinstance(unit, str) or unit == "this" else [{"op": "detach", "from": unit}]

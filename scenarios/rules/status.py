@@ -146,6 +146,20 @@ def attach(game: Game, gear_ids, unit_id: str, label: str) -> None:
         gear.location = unit.location
 
 
+@procedure(
+    "detach",
+    StepKind.EFFECT,
+    defines=("435.1", "435.4"),
+    summary=lambda g, gear_ids, label: f"{label}: detach {', '.join(gear_ids)}",
+    objects=lambda g, gear_ids, label: list(gear_ids),
+)
+def detach(game: Game, gear_ids, label: str) -> None:
+    """435.1: the cards cease to be attached; 435.4: each stays where its unit is (a gear left at a battlefield is
+    recalled in the next cleanup, 435.4.a)."""
+    for gear_id in gear_ids:
+        game.objects[gear_id].attached_to = None
+
+
 # -- instructions --------------------------------------------------------------------------------------------
 
 
@@ -249,6 +263,27 @@ def op_attach(game: Game, run, ins) -> None:
     attaching = calc.attaching(game, gear_ids, units[0])
     do.attach(game, gear_ids, units[0], run.item.label, because=run.because)
     calc.attached(game, attaching, units[0], run.item.controller)
+
+
+@instruction("detach")
+def op_detach(game: Game, run, ins) -> None:
+    """ "Detach it" / "unattach this" (`what`: the cards), or "detach an Equipment from it" (`from`: the unit; its
+    controller chooses one of the Equipment attached to it as the instruction resolves, 435.3: detaching chooses no
+    target). A card not attached is not detached (435.1.a.1)."""
+    if "from" in ins:
+        units = calc.refs(game, run, ins["from"])
+        attached = [g.id for u in units for g in game.attached(u) if "Equipment" in (g.definition.tags or ())]
+        if not attached:
+            calc.impossible(game, run, "no Equipment is attached to it: nothing to detach", "435.1.a.1")
+            return
+        prompt = f"{run.item.label}: an Equipment to detach"
+        gear_ids = [choose(game, "detach", run.item.controller, prompt, attached, "435.3")]
+    else:
+        gear_ids = [g for g in calc.refs(game, run, ins["what"]) if game.objects[g].attached_to]
+        if not gear_ids:
+            calc.impossible(game, run, "it is not attached: nothing to detach", "435.1.a.1")
+            return
+    do.detach(game, gear_ids, run.item.label, because=run.because)
 
 
 # "When you attach an Equipment to me": attaching an Equipment to a unit it is not yet attached to (434.1.g: to the

@@ -111,7 +111,14 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         return False
     if spec.role is not None and obj.designation != Role(spec.role):  # "an attacking unit" (464.2.c)
         return False
+    if spec.equipped is not None and _equipped(game, obj) != spec.equipped:  # 818.3.b
+        return False
     return spec.stunned is None or obj.stunned == spec.stunned
+
+
+def _equipped(game: Game, unit) -> bool:
+    """818.3.b: a unit is equipped while one or more of the cards attached to it are Equipment."""
+    return any("Equipment" in (gear.definition.tags or ()) for gear in game.attached(unit.id))
 
 
 def _moved(game: Game, spec, ctx: Targeting) -> list:
