@@ -47,7 +47,9 @@ def test_an_equipments_play_trigger_is_its_rules_text(text):
 
 def test_an_equipments_other_trigger_about_others_stays_unread():
     """ "When a unit dies" on an Equipment: rules or effect text, the text does not say (not a play trigger)."""
-    assert read_card(CardText("X", "Gear", "When a friendly unit dies, draw 1.", tags=("Equipment",))).status == "unread"
+    assert (
+        read_card(CardText("X", "Gear", "When a friendly unit dies, draw 1.", tags=("Equipment",))).status == "unread"
+    )
 
 
 def test_attach_it_after_a_play_trigger_attaches_the_card():
@@ -144,3 +146,48 @@ def test_my_disputes_kill_detach_read_as_nothing_or_from_the_other_unit(real_db)
 
     assert "mismatch" in _mutant(real_db, dropped)
     assert "mismatch" in _mutant(real_db, other)
+
+
+def test_a_later_you_may_in_a_trigger_is_decided_as_it_resolves():
+    card = read_card(
+        CardText(
+            "X",
+            "Battlefield",
+            "When you conquer here, you may ready a friendly gear. If it's an Equipment, you may detach it.",
+        )
+    ).definition
+    (trigger,) = card["triggers"]
+    assert trigger["optional"] is True
+    assert trigger["effects"][1] == {
+        "op": "if_it",
+        "it": "target",
+        "state": "equipment",
+        "then": [{"op": "may", "then": [{"op": "detach", "what": "target"}]}],
+    }
+
+
+def test_you_may_outside_a_trigger_is_not_read_as_a_later_decision():
+    assert read_card(CardText("X", "Spell", "Choose a unit. You may stun it.")).status == "unread"
+
+
+def test_detach_it_names_a_gear_only():
+    """ "Detach it" of a unit chosen is no detach: a unit is not attached to anything (435.1.a)."""
+    assert read_card(CardText("X", "Spell", "Choose a unit. Detach it.")).status == "unread"
+
+
+def test_my_disputes_kill_a_later_you_may_read_as_a_must(real_db):
+    def must(mapping: dict) -> None:
+        for key in ("effects", "then"):
+            if isinstance(mapping.get(key), list):
+                mapping[key] = [i for e in mapping[key] for i in (e["then"] if e.get("op") == "may" else [e])]
+
+    assert "mismatch" in _mutant(real_db, must)
+
+
+def test_my_disputes_kill_the_equipment_condition_dropped(real_db):
+    def always(mapping: dict) -> None:
+        for key in ("effects", "then"):
+            if isinstance(mapping.get(key), list):
+                mapping[key] = [i for e in mapping[key] for i in (e["then"] if e.get("state") == "equipment" else [e])]
+
+    assert "mismatch" in _mutant(real_db, always)

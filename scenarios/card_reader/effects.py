@@ -585,3 +585,18 @@ def _play_the_revealed_unit(m, ctx):
 def _gain_xp(m, ctx):
     """ "Gain 2 XP" (730.1)."""
     return [{"op": "gain_xp", "n": int(m["n"])}]
+
+
+@template("you may (later in a trigger)", r"you may (?P<rest>(?!pay ).+)")
+def _you_may(m, ctx):
+    """ "When you conquer here, you may ready a friendly gear. If it's an Equipment, you may detach it": a "you may"
+    in a later part of a triggered ability's effect, decided as it resolves (383.3.a.3). At the start of the effect
+    it is the trigger's own (`abilities.read_trigger`); in other text it is not read here."""
+    if not ctx.when:
+        return None
+    saved = dict(ctx.targets)
+    then = instructions(m["rest"], ctx, [])
+    if not then or ctx.targets != saved:  # what it does chooses nothing of its own
+        ctx.targets = saved
+        return None
+    return [{"op": "may", "then": then}]

@@ -211,3 +211,12 @@ def _detach_from(m, ctx):
     equipped = [slot for slot, spec in ctx.targets.items() if spec.get("equipped")]
     unit = equipped[-1] if m["unit"] == "it" and equipped else reference(m["unit"], ctx)
     return None if not isinstance(unit, str) or unit == "this" else [{"op": "detach", "from": unit}]
+
+
+@template("equipment: detach it / unattach this", r"(?:detach|unattach) (?P<what>it|this)\.?")
+def _detach(m, ctx):
+    """ "If it's an Equipment, you may detach it" / "unattach this": Detach (435.1) of the gear named; nothing if it
+    is not attached (435.1.a.1)."""
+    what = reference(m["what"], ctx)
+    gear = what == "this" and ctx.me == "this" or (what in ctx.targets and ctx.targets[what].get("type") == "gear")
+    return [{"op": "detach", "what": what}] if gear else None
