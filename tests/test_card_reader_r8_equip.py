@@ -191,3 +191,23 @@ def test_my_disputes_kill_the_equipment_condition_dropped(real_db):
                 mapping[key] = [i for e in mapping[key] for i in (e["then"] if e.get("state") == "equipment" else [e])]
 
     assert "mismatch" in _mutant(real_db, always)
+
+
+@pytest.mark.parametrize(("state", "attached"), [("a detached", False), ("an attached", True)])
+def test_attach_an_equipment_chooses_the_equipment_and_the_unit(state, attached):
+    card = _read(f"[Exhaust]: Attach {state} Equipment you control to a unit you control.", "Legend", ())
+    (ability,) = card["activated"]
+    assert ability["targets"]["unit"] == {"type": "gear", "side": "friendly", "tag": "Equipment", "attached": attached}
+    assert ability["effects"] == [{"op": "attach", "what": "unit", "to": "other"}]
+
+
+def test_my_disputes_kill_attached_or_detached_ignored_or_swapped(real_db):
+    def ignored(mapping: dict) -> None:
+        mapping.pop("attached", None)
+
+    def swapped(mapping: dict) -> None:
+        if isinstance(mapping.get("attached"), bool):
+            mapping["attached"] = not mapping["attached"]
+
+    assert "mismatch" in _mutant(real_db, ignored)
+    assert "mismatch" in _mutant(real_db, swapped)

@@ -220,3 +220,19 @@ def _detach(m, ctx):
     what = reference(m["what"], ctx)
     gear = what == "this" and ctx.me == "this" or (what in ctx.targets and ctx.targets[what].get("type") == "gear")
     return [{"op": "detach", "what": what}] if gear else None
+
+
+@template(
+    "equipment: attach an Equipment to <a unit>",
+    r"attach an? (?P<state>detached |attached )?equipment you control to (?P<to>a unit you control)\.?",
+)
+def _attach_an_equipment(m, ctx):
+    """ "Attach a detached Equipment you control to a unit you control": both chosen as the ability is played (a gear
+    with the Equipment tag, 133.8, attached to a unit or not, 434.1, 435.1.b), then attached (434.1; to the unit
+    it is attached to already, nothing happens, 434.1.g)."""
+    spec: dict[str, Any] = {"type": "gear", "side": "friendly", "tag": "Equipment"}
+    if m["state"]:
+        spec["attached"] = m["state"].strip() == "attached"
+    gear = ctx.slot(spec)
+    to = reference(m["to"], ctx)
+    return None if not isinstance(to, str) or to not in ctx.targets else [{"op": "attach", "what": gear, "to": to}]

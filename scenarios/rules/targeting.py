@@ -77,6 +77,8 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
     location = obj.id if obj.kind == Kind.BATTLEFIELD else obj.location
     if _restricted_to_hidden(spec, ctx.hidden_at) and location != ctx.hidden_at:
         return False
+    if spec.attached is not None and bool(obj.attached_to) != spec.attached:  # attached or not (434.1, 435.1.b)
+        return False
     if gear_too or rune:  # the rest restricts the unit; exhausted or ready says of any (414)
         return spec.exhausted is None or obj.exhausted == spec.exhausted
     at_battlefield = game.is_battlefield(obj.location)
