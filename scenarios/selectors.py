@@ -50,6 +50,7 @@ class TargetSpec(Strict):
     less_might_than_me: bool = False  # "with less Might than me": than the source's, as it is chosen
     same_place_as: str | None = None  # "two units at the same battlefield": where that slot's unit is, or its place
     max_cost: int | None = None  # printed Energy cost (206)
+    cost_within_my_might: bool = False  # "with Energy cost no more than my Might": the source's, as it is chosen (206)
     max_power: int | None = None  # printed Power cost, of any domain (206)
     stunned: bool | None = None
     exhausted: bool | None = None  # "an exhausted friendly unit" (true), "a ready unit" (false): 414

@@ -211,3 +211,17 @@ def test_my_disputes_kill_attached_or_detached_ignored_or_swapped(real_db):
 
     assert "mismatch" in _mutant(real_db, ignored)
     assert "mismatch" in _mutant(real_db, swapped)
+
+
+def test_a_gear_within_my_might_is_the_sources_might_and_no_spell_says_it():
+    card = _read("When I conquer, you may kill a gear with Energy cost no more than my Might.", "Unit", ())
+    assert card["triggers"][0]["targets"]["target"] == {"type": "gear", "cost_within_my_might": True}
+    spell = read_card(CardText("X", "Spell", "Kill a gear with Energy cost no more than my Might."))
+    assert spell.status == "unread"  # a spell has no Might of its own
+
+
+def test_my_disputes_kill_the_cost_within_my_might_dropped(real_db):
+    def dropped(mapping: dict) -> None:
+        mapping.pop("cost_within_my_might", None)
+
+    assert "mismatch" in _mutant(real_db, dropped)

@@ -105,6 +105,8 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         places = {ref if isinstance(ref, str) else game.objects[ref[0]].location for ref in chosen}  # or a place
         if obj.location not in places:
             return False
+    if spec.cost_within_my_might and not _cost_within_might(game, obj, ctx.source):
+        return False
     if spec.less_might_than_me:  # "an enemy unit here with less Might than me"
         source = game.objects.get(ctx.source)
         if source is None or source.zone != Zone.BOARD or calc.might(game, obj) >= calc.might(game, source):
@@ -116,6 +118,15 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
     if spec.equipped is not None and _equipped(game, obj) != spec.equipped:  # 818.3.b
         return False
     return spec.stunned is None or obj.stunned == spec.stunned
+
+
+def _cost_within_might(game: Game, obj, source_id) -> bool:
+    """ "A gear with Energy cost no more than my Might": its printed Energy cost (206) against the Might of the
+    source on the board, as it is chosen."""
+    source = game.objects.get(source_id)
+    if source is None or source.zone != Zone.BOARD or obj.definition is None:
+        return False
+    return (obj.definition.energy or 0) <= calc.might(game, source)
 
 
 def _equipped(game: Game, unit) -> bool:
