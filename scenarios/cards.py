@@ -364,6 +364,7 @@ RETRIGGERS = {"deathknell", "conquer here", "hold here"}
 PASSIVE_RESTRICTIONS = {
     "no_combat_damage",
     "unchoosable_by_enemy",
+    "unmovable_by_enemy",
     "no_points",
     "no_play_cards",
     "no_play_spells",

@@ -225,3 +225,25 @@ def test_my_disputes_kill_the_cost_within_my_might_dropped(real_db):
         mapping.pop("cost_within_my_might", None)
 
     assert "mismatch" in _mutant(real_db, dropped)
+
+
+def test_an_equipments_i_cant_be_moved_is_the_equipped_units():
+    card = _read(
+        "Equip [Body rune] ([Body rune]: Attach this to a unit you control.)\nI can't be moved by enemy spells and abilities."
+    )
+    assert card["passives"] == [{"to": {"who": "equipped unit"}, "restrictions": ["unmovable_by_enemy"]}]
+    unit = _read("I can't be moved by enemy spells and abilities.", "Unit", ())
+    assert unit["passives"] == [{"to": {"who": "self"}, "restrictions": ["unmovable_by_enemy"]}]
+
+
+def test_my_disputes_kill_the_move_restriction_dropped_or_the_gears_own(real_db):
+    def dropped(mapping: dict) -> None:
+        if mapping.get("restrictions") == ["unmovable_by_enemy"]:
+            mapping["restrictions"] = []
+
+    def own(mapping: dict) -> None:
+        if mapping.get("restrictions") == ["unmovable_by_enemy"]:
+            mapping["to"] = {"who": "self"}
+
+    assert "mismatch" in _mutant(real_db, dropped)
+    assert "mismatch" in _mutant(real_db, own)
