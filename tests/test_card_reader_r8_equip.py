@@ -247,3 +247,36 @@ def test_my_disputes_kill_the_move_restriction_dropped_or_the_gears_own(real_db)
 
     assert "mismatch" in _mutant(real_db, dropped)
     assert "mismatch" in _mutant(real_db, own)
+
+
+def test_an_equipments_conditional_i_have_is_the_equipped_units():
+    card = _read("I have +2 [Might] while I'm at a battlefield with exactly one other unit you control.")
+    (passive,) = card["passives"]
+    assert passive["to"] == {"who": "equipped unit"} and passive["might"] == 2
+    assert passive["condition"] == "exactly one other friendly unit at a battlefield"
+
+
+def test_my_disputes_kill_the_hammers_condition_dropped_or_the_gears_own(real_db):
+    def dropped(mapping: dict) -> None:
+        if mapping.get("condition") == "exactly one other friendly unit at a battlefield":
+            del mapping["condition"]
+
+    def own(mapping: dict) -> None:
+        if mapping.get("condition") == "exactly one other friendly unit at a battlefield":
+            mapping["to"] = {"who": "self"}
+
+    assert "mismatch" in _mutant(real_db, dropped)
+    assert "mismatch" in _mutant(real_db, own)
+
+
+def test_my_disputes_kill_an_equipments_condition_counted_from_the_gear(real_db, monkeypatch):
+    """The engine's mutant: the condition of an Equipment's effect text said of the gear, not the equipped unit."""
+    from scenarios.kernel import Condition, calc
+    from scenarios.rules import layers
+
+    def from_the_gear(game, source, passive):
+        context = Condition(calc.ability_controller(game, source), source.id, False)
+        return calc.condition_holds(game, passive.condition, context)
+
+    monkeypatch.setattr(layers, "_holds", from_the_gear)
+    assert "mismatch" in _verdicts(read_every_card(real_db))

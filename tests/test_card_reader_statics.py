@@ -257,10 +257,10 @@ def test_a_keyword_given_with_no_duration_is_given_for_good():
 @pytest.mark.parametrize(
     ("text", "status"),
     [
-        # a condition the engine has no word for
-        ("I have +2 [Might] while I'm at a battlefield with exactly one other unit you control.", "unread"),
-        # an Equipment's "I" in a restriction is the equipped unit's (136.2.c, 136.2.d): tests/test_card_reader_r8_equip
+        # an Equipment's "I" is the equipped unit's (136.2.c, 136.2.d): tests/test_card_reader_r8_equip
+        ("I have +2 [Might] while I'm at a battlefield with exactly one other unit you control.", "read"),
         ("I don't deal combat damage.", "read"),
+        ("I have +2 [Might] while I'm at a battlefield with exactly two other units you control.", "unread"),
     ],
 )
 def test_an_equipments_i(text, status):

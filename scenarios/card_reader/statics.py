@@ -227,13 +227,13 @@ def _read_no_damage(text: str, card: dict[str, Any], used: list[str], around: Ar
 
 
 def _read_i_have(text: str, card: dict[str, Any], used: list[str]) -> bool:
-    """ "I have +4 [Might]", "I have [Shield 3]": a passive of the card itself (365.1); with no condition it is
-    always on, so this reader is met only inside a condition (`_read_conditional`)."""
+    """ "I have +4 [Might]", "I have [Shield 3]": a passive of the card itself (365.1), or of an Equipment's equipped
+    unit; with no condition it is always on, so this reader is met only inside a condition (`_read_conditional`)."""
     passive = i_have(text)
     if passive is None:
         return False
-    if _equipment(card):
-        raise Unread(text)
+    if _equipment(card):  # an Equipment's "I" is the equipped unit's, its effect text (136.2.c, 136.2.d's examples)
+        passive["to"] = {"who": "equipped unit"}
     card.setdefault("passives", []).append(passive)
     used.append("static: I have <X>")
     return True

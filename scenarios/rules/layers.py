@@ -63,8 +63,13 @@ def _keyed_passives(game: Game):
 
 
 def _holds(game: Game, source: Obj, passive) -> bool:
-    """A dependent passive ability (727.1.b.2, Level 824.1.b.1) is active exactly while its condition holds."""
+    """A dependent passive ability (727.1.b.2, Level 824.1.b.1) is active exactly while its condition holds. An
+    Equipment's effect text is the equipped unit's rules text (136.2.c): its condition is said of that unit ("I
+    have +2 [Might] while I'm at a battlefield with ...") and its controller."""
     context = Condition(calc.ability_controller(game, source), source.id, False)
+    if source.attached_to and (passive.effect_text or passive.to.who == "equipped unit"):
+        unit = game.objects[source.attached_to]
+        context = Condition(unit.controller, unit.id, False)
     return calc.condition_holds(game, passive.condition, context)
 
 

@@ -272,7 +272,7 @@ def op_detach(game: Game, run, ins) -> None:
     target). A card not attached is not detached (435.1.a.1)."""
     if "from" in ins:
         units = calc.refs(game, run, ins["from"])
-        attached = [g.id for u in units for g in game.attached(u) if "Equipment" in (g.definition.tags or ())]
+        attached = [g.id for u in units for g in game.attached(u) if g.tagged("Equipment")]
         if not attached:
             calc.impossible(game, run, "no Equipment is attached to it: nothing to detach", "435.1.a.1")
             return

@@ -131,7 +131,7 @@ def _cost_within_might(game: Game, obj, source_id) -> bool:
 
 def _equipped(game: Game, unit) -> bool:
     """818.3.b: a unit is equipped while one or more of the cards attached to it are Equipment."""
-    return any("Equipment" in (gear.definition.tags or ()) for gear in game.attached(unit.id))
+    return any(gear.tagged("Equipment") for gear in game.attached(unit.id))
 
 
 def _moved(game: Game, spec, ctx: Targeting) -> list:
