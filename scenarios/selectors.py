@@ -57,6 +57,7 @@ class TargetSpec(Strict):
     role: Literal["attacker", "defender"] | None = None  # "an attacking unit": its designation in a combat (464.2.c)
     equipped: bool | None = None  # "an equipped friendly unit": one or more Equipment attached to it (818.3.b)
     attached: bool | None = None  # "a detached Equipment" (false), "an attached Equipment" (true): 434.1, 435.1.b
+    controller_as: str | None = None  # "a unit and an Equipment with the same controller": that slot's object's
     optional: bool = False
     not_target: str | tuple[str, ...] | None = None  # must differ from another slot (or from each of several)
     other: bool = False  # "another unit": not the source of the ability itself

@@ -280,3 +280,30 @@ def test_my_disputes_kill_an_equipments_condition_counted_from_the_gear(real_db,
 
     monkeypatch.setattr(layers, "_holds", from_the_gear)
     assert "mismatch" in _verdicts(read_every_card(real_db))
+
+
+def test_a_unit_and_an_equipment_with_the_same_controller_are_two_targets():
+    card = read_card(
+        CardText(
+            "X",
+            "Spell",
+            "Choose a unit and an Equipment with the same controller. Attach that Equipment to that unit or detach "
+            "that Equipment from that unit. Draw 1.",
+        )
+    ).definition
+    assert card["targets"] == {
+        "target": {"type": "unit"},
+        "other": {"type": "gear", "tag": "Equipment", "controller_as": "target"},
+    }
+    (either, draw) = card["effects"]
+    assert either["options"] == [
+        [{"op": "attach", "what": "other", "to": "target"}],
+        [{"op": "detach", "what": "other", "from_unit": "target"}],
+    ]
+
+
+def test_my_disputes_kill_the_same_controller_dropped(real_db):
+    def dropped(mapping: dict) -> None:
+        mapping.pop("controller_as", None)
+
+    assert "mismatch" in _mutant(real_db, dropped)

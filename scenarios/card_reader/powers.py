@@ -236,3 +236,31 @@ def _attach_an_equipment(m, ctx):
     gear = ctx.slot(spec)
     to = reference(m["to"], ctx)
     return None if not isinstance(to, str) or to not in ctx.targets else [{"op": "attach", "what": gear, "to": to}]
+
+
+@template("equipment: choose a unit and an Equipment", r"choose a unit and an equipment with the same controller")
+def _choose_unit_and_equipment(m, ctx):
+    """ "Choose a unit and an Equipment with the same controller": two targets (355.9), the Equipment (a gear with
+    the tag, 133.8) controlled by the unit's controller; what follows names them "that unit", "that Equipment"."""
+    unit = ctx.slot({"type": "unit"})
+    ctx.slot({"type": "gear", "tag": "Equipment", "controller_as": unit})
+    return []
+
+
+def _that(ctx, noun: str) -> str | None:
+    """ "That unit" / "that Equipment": the last target of that kind chosen before."""
+    kinds = [s for s, spec in ctx.targets.items() if spec.get("type") == ("gear" if noun == "equipment" else "unit")]
+    kinds = [s for s in kinds if noun != "equipment" or ctx.targets[s].get("tag") == "Equipment"]
+    return kinds[-1] if kinds else None
+
+
+@template("equipment: that Equipment and that unit", r"(?P<verb>attach|detach) that equipment (?:to|from) that unit")
+def _attach_that(m, ctx):
+    """ "Attach that Equipment to that unit" (434.1; to the unit it is on, nothing happens, 434.1.g) / "detach that
+    Equipment from that unit" (435.1; if it is not attached to that unit, nothing, 435.1.a.1)."""
+    gear, unit = _that(ctx, "equipment"), _that(ctx, "unit")
+    if gear is None or unit is None:
+        return None
+    if m["verb"] == "attach":
+        return [{"op": "attach", "what": gear, "to": unit}]
+    return [{"op": "detach", "what": gear, "from_unit": unit}]

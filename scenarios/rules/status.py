@@ -279,9 +279,15 @@ def op_detach(game: Game, run, ins) -> None:
         prompt = f"{run.item.label}: an Equipment to detach"
         gear_ids = [choose(game, "detach", run.item.controller, prompt, attached, "435.3")]
     else:
-        gear_ids = [g for g in calc.refs(game, run, ins["what"]) if game.objects[g].attached_to]
+        # "detach that Equipment from that unit": only from that unit (`from_unit`)
+        units = calc.refs(game, run, ins["from_unit"]) if "from_unit" in ins else None
+        gear_ids = [
+            g
+            for g in calc.refs(game, run, ins["what"])
+            if game.objects[g].attached_to and (units is None or game.objects[g].attached_to in units)
+        ]
         if not gear_ids:
-            calc.impossible(game, run, "it is not attached: nothing to detach", "435.1.a.1")
+            calc.impossible(game, run, "it is not attached there: nothing to detach", "435.1.a.1")
             return
     do.detach(game, gear_ids, run.item.label, because=run.because)
 

@@ -79,6 +79,8 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         return False
     if spec.attached is not None and bool(obj.attached_to) != spec.attached:  # attached or not (434.1, 435.1.b)
         return False
+    if spec.controller_as is not None and not _same_controller(game, obj, ctx.chosen.get(spec.controller_as, ())):
+        return False
     if gear_too or rune:  # the rest restricts the unit; exhausted or ready says of any (414)
         return spec.exhausted is None or obj.exhausted == spec.exhausted
     at_battlefield = game.is_battlefield(obj.location)
@@ -127,6 +129,12 @@ def _cost_within_might(game: Game, obj, source_id) -> bool:
     if source is None or source.zone != Zone.BOARD or obj.definition is None:
         return False
     return (obj.definition.energy or 0) <= calc.might(game, source)
+
+
+def _same_controller(game: Game, obj, chosen) -> bool:
+    """ "A unit and an Equipment with the same controller": the object chosen for the other slot is this one's
+    controller's."""
+    return any(not isinstance(ref, str) and game.objects[ref[0]].controller == obj.controller for ref in chosen)
 
 
 def _equipped(game: Game, unit) -> bool:
