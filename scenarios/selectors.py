@@ -109,6 +109,8 @@ class ObjectFilter(Strict):
     max_might: int | None = None  # "all units with 2 [Might] or less": Might as it is checked
     among: Literal["looked"] | None = None  # "revealed this way": only the cards the item's look revealed (424.1)
     named_as: Literal["this"] | None = None  # "each card with this name": its card's name is the source's (132.1)
+    # "If this was attached to me this turn, I have ...": the unit the source (an Equipment) was attached to this turn
+    attached_this_turn: bool | None = None
 
 
 MEASURES = (

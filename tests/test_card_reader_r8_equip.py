@@ -307,3 +307,23 @@ def test_my_disputes_kill_the_same_controller_dropped(real_db):
         mapping.pop("controller_as", None)
 
     assert "mismatch" in _mutant(real_db, dropped)
+
+
+def test_if_this_was_attached_to_me_this_turn_is_the_equipped_units_passive():
+    card = _read("If this was attached to me this turn, I have an additional +2 [Might].")
+    assert card["passives"] == [{"to": {"who": "equipped unit", "attached_this_turn": True}, "might": 2}]
+
+
+def test_my_disputes_kill_attached_this_turn_dropped(real_db):
+    def dropped(mapping: dict) -> None:
+        mapping.pop("attached_this_turn", None)
+
+    assert "mismatch" in _mutant(real_db, dropped)
+
+
+def test_my_disputes_kill_the_attach_turn_not_recorded(real_db, monkeypatch):
+    """The engine's mutant: attaching does not record the turn (so no Equipment was ever attached "this turn")."""
+    from scenarios.rules import filters
+
+    monkeypatch.setattr(filters, "_attached_this_turn", lambda game, view: False)
+    assert "mismatch" in _verdicts(read_every_card(real_db))

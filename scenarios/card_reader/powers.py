@@ -264,3 +264,23 @@ def _attach_that(m, ctx):
     if m["verb"] == "attach":
         return [{"op": "attach", "what": gear, "to": unit}]
     return [{"op": "detach", "what": gear, "from_unit": unit}]
+
+
+_ATTACHED_THIS_TURN = re.compile(r"if this was attached to me this turn, (?P<rest>i have .+)")
+
+
+@paragraph_reader("static")
+def read_attached_this_turn(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
+    """ "If this was attached to me this turn, I have an additional +2 [Might]" (136.2.d's Brutalizer example): an
+    Equipment's effect text, "me" the equipped unit and "this" the Equipment, a passive of that unit while the
+    Equipment was attached to it this turn (`attached_this_turn`)."""
+    found = _ATTACHED_THIS_TURN.fullmatch(text.rstrip("."))
+    if not found or "Equipment" not in card.get("tags", []):
+        return False
+    passive = i_have(found["rest"])
+    if passive is None:
+        raise Unread(text)
+    passive["to"] = {"who": "equipped unit", "attached_this_turn": True}
+    card.setdefault("passives", []).append(passive)
+    used.append("equipment: if this was attached to me this turn, I have <X>")
+    return True

@@ -169,6 +169,13 @@ def _named_as_source(game: Game, view: View, subject: Obj) -> bool:
     )
 
 
+def _attached_this_turn(game: Game, view: View) -> bool:
+    """ "If this was attached to me this turn": the source (136.2.d: "this" is the Equipment) was attached to the
+    unit it is on during this turn (434.1; to the same unit again, nothing happened, 434.1.g)."""
+    source = game.objects.get(view.source) if view.source else None
+    return source is not None and bool(source.attached_to) and source.attached_turn == game.turn_number
+
+
 @query("matches_object")
 def matches_object(game: Game, flt, view: View, subject, location=None) -> bool:
     """Does `subject` (an object, or a player's name) pass the filter? `location` overrides where the
@@ -201,6 +208,8 @@ def matches_object(game: Game, flt, view: View, subject, location=None) -> bool:
     if flt.empowered is not None and subject.empowered != flt.empowered:  # "units that are [Empowered]" (828)
         return False
     if flt.named_as is not None and not _named_as_source(game, view, subject):
+        return False
+    if flt.attached_this_turn is not None and _attached_this_turn(game, view) != flt.attached_this_turn:
         return False
     if flt.max_might is not None and (subject.kind != Kind.UNIT or calc.might(game, subject) > flt.max_might):
         return False

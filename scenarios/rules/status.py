@@ -142,6 +142,8 @@ def attach(game: Game, gear_ids, unit_id: str, label: str) -> None:
     unit = game.objects[unit_id]
     for gear_id in gear_ids:
         gear = game.objects[gear_id]
+        if gear.attached_to != unit_id:  # to its current unit nothing happens (434.1.g)
+            gear.attached_turn = game.turn_number
         gear.attached_to = unit_id
         gear.location = unit.location
 
