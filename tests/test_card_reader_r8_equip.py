@@ -166,8 +166,12 @@ def test_a_later_you_may_in_a_trigger_is_decided_as_it_resolves():
     }
 
 
-def test_you_may_outside_a_trigger_is_not_read_as_a_later_decision():
-    assert read_card(CardText("X", "Spell", "Choose a unit. You may stun it.")).status == "unread"
+def test_you_may_in_a_spell_is_decided_on_resolution_but_chooses_no_target_of_its_own():
+    """355.17: a choice not made as it is played is made on resolution; 355.12: a target is chosen as it is played,
+    apart from the decision, so "you may stun a unit" is not read this way."""
+    card = read_card(CardText("X", "Spell", "Choose a unit. You may stun it.")).definition
+    assert card["effects"] == [{"op": "may", "then": [{"op": "stun", "what": "target"}]}]
+    assert read_card(CardText("X", "Spell", "Draw 1. You may stun a unit.")).status == "unread"
 
 
 def test_detach_it_names_a_gear_only():
@@ -327,3 +331,34 @@ def test_my_disputes_kill_the_attach_turn_not_recorded(real_db, monkeypatch):
 
     monkeypatch.setattr(filters, "_attached_this_turn", lambda game, view: False)
     assert "mismatch" in _verdicts(read_every_card(real_db))
+
+
+def test_attach_one_of_its_equipment_to_me_is_chosen_on_resolution_once_per_turn():
+    card = _read(
+        "[Calm rune]: [Action] — Choose a unit you control. Move me to its location and it to my original location. "
+        "If it's equipped, you may attach one of its Equipment to me. Use only once per turn.",
+        "Unit",
+        (),
+    )
+    (ability,) = card["activated"]
+    assert ability["limit"] == "once_per_turn"
+    assert ability["effects"][1] == {
+        "op": "if_it",
+        "it": "unit",
+        "state": "equipped",
+        "then": [{"op": "may", "then": [{"op": "attach", "from": "unit", "to": "this"}]}],
+    }
+
+
+def test_my_disputes_kill_once_per_turn_dropped_or_the_equipment_not_taken(real_db):
+    def unlimited(mapping: dict) -> None:
+        if mapping.get("limit") == "once_per_turn" and "cost" in mapping:
+            del mapping["limit"]
+
+    def kept(mapping: dict) -> None:
+        for key in ("effects", "then"):
+            if isinstance(mapping.get(key), list):
+                mapping[key] = [e for e in mapping[key] if not (e.get("op") == "attach" and "from" in e)]
+
+    assert "mismatch" in _mutant(real_db, unlimited)
+    assert "mismatch" in _mutant(real_db, kept)

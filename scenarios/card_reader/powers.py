@@ -284,3 +284,13 @@ def read_attached_this_turn(text: str, card: dict[str, Any], used: list[str], ar
     card.setdefault("passives", []).append(passive)
     used.append("equipment: if this was attached to me this turn, I have <X>")
     return True
+
+
+@template("equipment: attach one of its Equipment to me", r"attach one of its equipment to (?P<to>me|this)\.?")
+def _attach_one_of_its(m, ctx):
+    """ "If it's equipped, you may attach one of its Equipment to me": one of the Equipment attached to the unit named
+    ("it"), chosen as it resolves (355.17), attached to the card itself (434.1; 434.1.f: detached from that unit)."""
+    unit = reference("it", ctx)
+    if not isinstance(unit, str) or unit not in ctx.targets or ctx.me != "this":
+        return None
+    return [{"op": "attach", "from": unit, "to": "this"}]

@@ -6,8 +6,9 @@ An `if` is read from the point of view of the item that executes it: a spell's t
 effect are their card's own play (Legion counts the cards played before it, 812.1.b.1); any other ability's
 text is not (812.1.b).
 
-"You may <instructions>" after the first part of a triggered ability's effect (`may`) is decided as it resolves
-(383.3.a.3); one at its start is the trigger's own decision, made as it is finalized (383.3.a).
+"You may <instructions>" (`may`) is decided as it resolves: after the first part of a triggered ability's effect
+(383.3.a.3; one at its start is the trigger's own decision, made as it is finalized, 383.3.a), in a spell or an
+activated ability (355.17).
 """
 
 from __future__ import annotations
@@ -67,8 +68,10 @@ def op_if(game: Game, run, ins) -> None:
 
 @instruction("may")
 def op_may(game: Game, run, ins) -> None:
-    """`{op: may, then: [...]}`: "you may <then>" in a later part of a triggered ability's effect, decided by its
-    controller as it resolves (383.3.a.3)."""
+    """`{op: may, then: [...]}`: "you may <then>", decided by its controller as it resolves: in a later part of a
+    triggered ability's effect (383.3.a.3), in a spell or an activated ability (355.17: a choice not made as it is
+    played is made on resolution)."""
     prompt = f"{run.item.label}: do it?"
-    if choose(game, "may", run.item.controller, prompt, ["yes", "no"], "383.3.a.3") == "yes":
+    rule = "383.3.a.3" if run.item.trigger is not None else "355.17"
+    if choose(game, "may", run.item.controller, prompt, ["yes", "no"], rule) == "yes":
         calc.execute(game, run, ins["then"])

@@ -255,10 +255,35 @@ def op_grant(game: Game, run, ins) -> None:
         do.grant_keyword(game, ids, ins["keyword"], ins.get("value", 1), until, run.item.label, because=run.because)
 
 
+def _one_equipment_of(game: Game, run, units, verb: str) -> list[str]:
+    """One of the Equipment attached to these units, chosen by the item's controller as it resolves (355.17;
+    attaching or detaching chooses no target, 434.3, 435.3); none when none is attached."""
+    attached = [g.id for u in units for g in game.attached(u) if g.tagged("Equipment")]
+    if not attached:
+        return []
+    prompt = f"{run.item.label}: an Equipment to {verb}"
+    return [
+        choose(
+            game,
+            verb,
+            run.item.controller,
+            prompt,
+            attached,
+            "355.17",
+            also=("434.3",) if verb == "attach" else ("435.3",),
+        )
+    ]
+
+
 @instruction("attach")
 def op_attach(game: Game, run, ins) -> None:
+    """ "Attach this to a unit you control" (`what`: the cards), or "attach one of its Equipment to me" (`from`: the
+    unit whose Equipment one is chosen as it resolves)."""
     units = calc.refs(game, run, ins["to"])
-    gear_ids = calc.refs(game, run, ins["what"])
+    if "from" in ins:
+        gear_ids = _one_equipment_of(game, run, calc.refs(game, run, ins["from"]), "attach")
+    else:
+        gear_ids = calc.refs(game, run, ins["what"])
     if not units or not gear_ids or game.objects[units[0]].zone != "board":
         calc.impossible(game, run, "nothing to attach")
         return
@@ -273,13 +298,10 @@ def op_detach(game: Game, run, ins) -> None:
     controller chooses one of the Equipment attached to it as the instruction resolves, 435.3: detaching chooses no
     target). A card not attached is not detached (435.1.a.1)."""
     if "from" in ins:
-        units = calc.refs(game, run, ins["from"])
-        attached = [g.id for u in units for g in game.attached(u) if g.tagged("Equipment")]
-        if not attached:
+        gear_ids = _one_equipment_of(game, run, calc.refs(game, run, ins["from"]), "detach")
+        if not gear_ids:
             calc.impossible(game, run, "no Equipment is attached to it: nothing to detach", "435.1.a.1")
             return
-        prompt = f"{run.item.label}: an Equipment to detach"
-        gear_ids = [choose(game, "detach", run.item.controller, prompt, attached, "435.3")]
     else:
         # "detach that Equipment from that unit": only from that unit (`from_unit`)
         units = calc.refs(game, run, ins["from_unit"]) if "from_unit" in ins else None
