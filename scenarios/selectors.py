@@ -96,7 +96,7 @@ class ObjectFilter(Strict):
     role: Literal["attacker", "defender"] | None = None
     alone: bool | None = None  # the only unit of its controller with that role at its location
     mighty: bool | None = None
-    zone: str | None = None  # default: on the board
+    zone: str | None = None  # default: on the board; "anywhere": in any zone ("your Equipment everywhere")
     banished_by: Literal["this"] | None = None
     less_might_than_me: bool | None = None  # "if it has less Might than me"
     tag: str | None = None  # "your Mechs": objects with this tag (133.8, 143.1)

@@ -362,3 +362,18 @@ def test_my_disputes_kill_once_per_turn_dropped_or_the_equipment_not_taken(real_
 
     assert "mismatch" in _mutant(real_db, unlimited)
     assert "mismatch" in _mutant(real_db, kept)
+
+
+def test_your_equipment_everywhere_is_a_passive_over_every_zone():
+    card = _read("Your Equipment everywhere have [Quick-Draw]. (It gains [Reaction]. ...)", "Unit", ())
+    assert card["passives"] == [
+        {"to": {"who": "friendly gear", "tag": "Equipment", "zone": "anywhere"}, "keywords": {"Quick-Draw": 1}}
+    ]
+
+
+def test_my_disputes_kill_everywhere_read_as_on_the_board(real_db):
+    def board(mapping: dict) -> None:
+        if mapping.get("zone") == "anywhere":
+            del mapping["zone"]
+
+    assert "mismatch" in _mutant(real_db, board)

@@ -15,7 +15,7 @@ from typing import Any
 
 from scenarios.card_reader.abilities import INSTEAD, TRIGGERS, Unread, i_have, read_deathknell, read_static
 from scenarios.card_reader.effects import template
-from scenarios.card_reader.keywords import add_equip
+from scenarios.card_reader.keywords import add_equip, engine_keyword
 from scenarios.card_reader.phrases import COST_WORDS, ability_cost, reference, signed
 from scenarios.card_reader.readers import NOTHING_AROUND, Around, paragraph_reader
 
@@ -294,3 +294,25 @@ def _attach_one_of_its(m, ctx):
     if not isinstance(unit, str) or unit not in ctx.targets or ctx.me != "this":
         return None
     return [{"op": "attach", "from": unit, "to": "this"}]
+
+
+_EVERYWHERE = re.compile(r"your equipment everywhere have (?P<kw>\[[a-z-]+\])\.?")
+
+
+@paragraph_reader("static")
+def read_equipment_everywhere(
+    text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND
+) -> bool:
+    """ "Your Equipment everywhere have [Quick-Draw]": a passive (365.1) giving the keyword to the cards with the
+    Equipment tag (133.8) its controller has in any zone, the hand included, where Quick-Draw lets them be played
+    with Reaction and attached as they are (819.1.c, 819.1.d)."""
+    found = _EVERYWHERE.fullmatch(text)
+    if not found or around.spell is not None:
+        return False
+    keyword = engine_keyword(found["kw"].strip("[]"))
+    if keyword is None or "Equipment" in card.get("tags", []):
+        raise Unread(text)
+    to = {"who": "friendly gear", "tag": "Equipment", "zone": "anywhere"}
+    card.setdefault("passives", []).append({"to": to, "keywords": {keyword: 1}})
+    used.append("equipment: your Equipment everywhere have [keyword]")
+    return True

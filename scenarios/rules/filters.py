@@ -184,8 +184,9 @@ def matches_object(game: Game, flt, view: View, subject, location=None) -> bool:
         return False
     if isinstance(subject, str):
         return flt.where is None or calc.matches_where(game, view, flt.where, location)
-    zone = Zone(flt.zone) if flt.zone else BOARD
-    if subject.zone != zone:
+    # "Your Equipment everywhere": in any zone (the hand, the deck, the trash, the board)
+    zone = None if flt.zone == "anywhere" else Zone(flt.zone) if flt.zone else BOARD
+    if zone is not None and subject.zone != zone:
         return False
     if flt.tag is not None and not subject.tagged(flt.tag):  # 133.8: printed, or gained as it was played
         return False
