@@ -12,6 +12,7 @@ The scenario is edited by `rules_db.dispute`; the engine runs in the replay page
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from urllib.parse import urlencode
 
@@ -54,7 +55,10 @@ async def dispute(datasette, request):
         try:
             if op == "version" and request.args.get("version") not in judged_under:
                 raise ValueError(f"the database holds no Core Rules {request.args.get('version')!r} to judge under")
-            changed, refusal = await _build(text, op, dict(request.args))
+            args = dict(request.args)
+            if op == "pick":  # the objects ticked in a picker (`_picker`): the action they fill, tried as typed
+                args["action"] = _picked(args.get("base", ""), args.get("slot", ""), request.args.getlist("pick"))
+            changed, refusal = await _build(text, "act" if op == "pick" else op, args)
         except ValueError as error:
             yaml_error = {"message": str(error), "line": None, "field": None}
         else:
@@ -130,16 +134,48 @@ def _since(view: dict, legal: dict) -> list[dict]:
     return [step for step in view.get("steps", []) if legal.get("since") and step["number"] >= legal["since"]]
 
 
-def _grouped(actions: list[dict]) -> list[list[dict]]:
+def _grouped(actions: list[dict]) -> list[dict]:
     """The actions allowed, those of one player doing one thing with one card or ability together (in the order
-    the first of each came): a spell with many legal targets, or an "any number of" group (355.13), is one entry a
-    judge opens, not dozens of buttons to scroll past."""
+    the first of each came): a spell with many legal targets is one entry a judge opens, not dozens of buttons to
+    scroll past; an "any number of" group (355.13) is a picker of the objects to tick (`_picker`)."""
     groups: dict[tuple, list[dict]] = {}
     for choice in actions:
         action = choice["action"]
         key = (action.get("do"), action.get("by"), action.get("card") or action.get("source"), action.get("ability"))
         groups.setdefault(key, []).append(choice)
-    return list(groups.values())
+    return [{"choices": group, "picker": _picker(group)} for group in groups.values()]
+
+
+def _picker(group: list[dict]) -> dict | None:
+    """For ways of one action that differ only in which objects fill one slot, several of them at once (an "any
+    number of" group: 2^N ways for N objects): the action without that slot, the slot and the objects a judge may
+    tick, in the order they first came. None for any other group."""
+    slots = {slot for choice in group for slot in choice["action"].get("targets") or {}}
+    if len(slots) != 1:
+        return None
+    (slot,) = slots
+    base = {key: value for key, value in group[0]["action"].items() if key != "targets"}
+    objects: dict[str, None] = {}
+    for choice in group:
+        action = dict(choice["action"])
+        filled = (action.pop("targets", None) or {}).get(slot, [])
+        if action != base or not isinstance(filled, list):
+            return None
+        objects.update(dict.fromkeys(filled))
+    if max(len((choice["action"].get("targets") or {}).get(slot, [])) for choice in group) < 2:
+        return None
+    return {"base": json.dumps(base), "slot": slot, "objects": list(objects)}
+
+
+def _picked(base: str, slot: str, ticked: list[str]) -> str:
+    """The action a picker's form asks for: its base with the ticked objects in its slot (none ticked: the action
+    without it), as the JSON a typed action may be."""
+    action = json.loads(base)
+    if not isinstance(action, dict) or not slot:
+        raise ValueError("the picker's form names no action to fill: open the list of actions again")
+    if ticked:
+        action["targets"] = {slot: list(dict.fromkeys(ticked))}
+    return json.dumps(action)
 
 
 def _telling(step: dict) -> bool:
@@ -157,7 +193,7 @@ def _refusal_rules(refusal: dict | None) -> list[str]:
 # The section of the page each form opens it at (its anchor), where its problem is said too: an action (tried,
 # undone, or everyone passing) at the board with what just happened and the actions allowed now; a card or a
 # keyword added at that form, to add the next; the other forms at the setup.
-_SECTIONS = {"act": "now", "undo": "now", "pass_round": "now", "add": "add", "keyword": "add"}
+_SECTIONS = {"act": "now", "pick": "now", "undo": "now", "pass_round": "now", "add": "add", "keyword": "add"}
 _KEPT_FIELDS = ("player", "where", "card")  # the add form's choices, offered again for the next card
 
 

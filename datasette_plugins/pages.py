@@ -31,6 +31,7 @@ from datasette_plugins.web import (
     url_var,
     wants_json,
 )
+from rules_db import dispute as builder
 from rules_db import in_force, queries, schema
 from rules_db import search as search_db
 from rules_db.search import refine as search_refine
@@ -274,6 +275,12 @@ async def card(datasette, request):
         erratum["diff"] = queries.diff_ops(erratum["old_text"], erratum["new_text"]) if erratum["new_text"] else []
     for erratum in data["dated_errata"]:
         erratum["diff"] = queries.diff_ops(erratum["old_text"] or "", erratum["new_text"])
+    # the engine's cards that are this one, for the dispute builder (a spell goes to its owner's hand, others to base)
+    data["in_builder"] = [
+        {"name": found["name"], "where": "hand" if found["kind"] == "spell" else None}
+        for found in builder.builder_cards()
+        if found["real"] == card["name"]
+    ]
     paths = Paths(datasette, database.name)
     keyword_links = [
         render.Link(

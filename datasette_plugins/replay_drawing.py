@@ -17,6 +17,7 @@ from markupsafe import Markup, escape
 
 from datasette_plugins import render
 from datasette_plugins.web import Paths
+from rules_db import queries
 
 
 class Marks:
@@ -73,7 +74,7 @@ class Marks:
         return escape(value)
 
     def rules(self, numbers: list[str]) -> list[dict]:
-        return _rules_of(self.cited, numbers)
+        return queries.step_citations(self.cited, numbers)
 
     def cites(self, numbers: list[str]) -> Markup:
         links = [self.cite(rule) for rule in self.rules(numbers)]
@@ -265,16 +266,6 @@ def routine(step: dict, following: dict | None) -> bool:
     if step["kind"] == "action" and step["procedure"] != "pass":
         return False
     return all(field in ROUTINE_FIELDS for fields in (step["change"] or {}).values() for field in fields)
-
-
-def _rules_of(cited: dict[str, list[dict]], numbers: list[str]) -> list[dict]:
-    """The rules a step cites, as link rows with a quote, each once; a number the database cannot place (its
-    rules version is not held) is shown unlinked."""
-    rows: dict[str, dict] = {}
-    for number in numbers:
-        for row in cited.get(number, [] if cited else [{"id": None, "number": number}]):
-            rows.setdefault(row["number"], row)
-    return list(rows.values())
 
 
 def object_labels(paths: Paths, names: dict[str, dict], slugs: dict[str, str]) -> dict[str, dict]:

@@ -79,6 +79,10 @@ class Paths:
         """The dispute builder, holding the dispute a token encodes (``rules_db.replay_view.encode``)."""
         return self._path("dispute") + ("?" + urlencode({"s": token}) if token else "") + anchor
 
+    def dispute_with(self, card: str, where: str | None = None) -> str:
+        """A new dispute, its add form holding this card (an engine card's name) and where it goes."""
+        return self._path("dispute") + "?" + urlencode({"card": card, **({"where": where} if where else {})}) + "#add"
+
     def diff(self, game: str, old: str, new: str, rulebook: str | None = None, **filters) -> str:
         query = urlencode({key: value for key, value in filters.items() if value})
         return self._path("diff", game, *([rulebook] if rulebook else []), old, new) + (f"?{query}" if query else "")

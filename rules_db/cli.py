@@ -240,8 +240,10 @@ def _with_variants(path: Path, max_steps: int, seconds: float) -> list:
 
 
 def _citations(replay, db_path: Path):
-    """The step citations in the version the scenario names (translated through the stored lineage)."""
-    if replay.rules_version == replay.cited_version:
+    """The step citations in the version the scenario names (translated through the stored lineage). In the
+    engine's own version only its numbers cited in another version need the database (`443.1.a@2025-12-01`):
+    without it they are printed as they are."""
+    if replay.rules_version == replay.cited_version and not db_path.exists():
         return None
     import sqlite_utils
 

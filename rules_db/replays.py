@@ -151,11 +151,15 @@ class CitationTranslator:
 
     def __call__(self, numbers) -> list[str]:
         """One step's numbers translated, in order, without repeats or numbers that have no counterpart."""
-        numbers = list(numbers)
-        translated = [self.direct(n) for n in numbers]
-        if not any(translated):
-            translated = [self.nearest(n) for n in numbers]
-        return list(dict.fromkeys(n for n in translated if n))
+        return list(dict.fromkeys(n for n in step_counterparts(list(numbers), self.direct, self.nearest) if n))
+
+
+def step_counterparts(numbers: list[str], direct, nearest) -> list:
+    """What one step's numbers are in another version: each its own counterpart (`direct`); only when none of them
+    has one, each its nearest ancestor's (`nearest`), so that the step still points where its rules would be, and
+    an ancestor's stand-in never sits beside a rule that has its counterpart."""
+    found = [direct(number) for number in numbers]
+    return found if any(found) else [nearest(number) for number in numbers]
 
 
 @dataclass

@@ -111,6 +111,8 @@ class ObjectFilter(Strict):
     named_as: Literal["this"] | None = None  # "each card with this name": its card's name is the source's (132.1)
     # "If this was attached to me this turn, I have ...": the unit the source (an Equipment) was attached to this turn
     attached_this_turn: bool | None = None
+    # "a player ... during their first or second turn": a player whose own turn it is, one of their first N
+    own_turn_at_most: int | None = None
 
 
 MEASURES = (

@@ -87,3 +87,42 @@ def test_a_typed_dispute_may_name_the_read_cards_of_the_database_it_is_served_wi
     finally:
         monkeypatch.delenv("RULES_DB_READ_CARDS")
         card_readings.load_read_cards()  # back to the cards of the default database
+
+
+async def test_a_card_page_says_whether_the_dispute_builder_offers_the_card(read_db, tmp_path, monkeypatch):
+    """A read or hand-written card links to a new dispute holding it in the add form (a spell to its owner's hand);
+    a card the engine does not read says which words it cannot read."""
+    path = tmp_path / "rules.db"
+    shutil.copy(read_db, path)
+    db = sqlite_utils.Database(path)
+    spell = {
+        "id": 4,
+        "game_id": "riftbound",
+        "slug": "second-wind",
+        "card_type": "Spell",
+        "energy": 2,
+        "in_card_list": 1,
+    }
+    db["cards"].insert({**spell, "name": "Second Wind", "current_text": "Draw 1."})
+    db["cards"].insert(
+        {**spell, "id": 5, "name": "Time Loop", "slug": "time-loop", "current_text": "Take a turn after this one."}
+    )
+    card_readings.store_readings(db, "riftbound")
+    db.close()
+    monkeypatch.setenv("RULES_DB_READ_CARDS", str(path))
+    try:
+        datasette = in_process(path)
+        corsair = (await datasette.client.get("/cards/crackshot-corsair")).text.split('class="in-engine"')[1]
+        assert 'href="/dispute?card=Crackshot+%3CCorsair%3E#add"' in corsair and "Crackshot &lt;Corsair&gt;" in corsair
+        spell_page = (await datasette.client.get("/cards/second-wind.json")).json()
+        assert spell_page["in_builder"] == [{"name": "Second Wind", "where": "hand"}]
+        zhonya = (await datasette.client.get("/cards/zhonyas-hourglass")).text.split('class="in-engine"')[1]
+        assert "/dispute?card=Zhonya" in zhonya  # hand-written: offered though its text is not read
+        loop = (await datasette.client.get("/cards/time-loop")).text.split('class="in-engine"')[1]
+        assert "Not yet" in loop and "take a turn after this one" in loop.lower() and "/dispute?" not in loop
+        assert (await datasette.client.get("/cards/time-loop.json")).json()["reading"]["status"] == "unread"
+        builder = (await datasette.client.get("/dispute?card=Second+Wind&where=hand")).text
+        assert 'value="Second Wind"' in builder and 'name="where" value="hand" checked' in builder
+    finally:
+        monkeypatch.delenv("RULES_DB_READ_CARDS")
+        card_readings.load_read_cards()  # back to the cards of the default database

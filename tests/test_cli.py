@@ -95,6 +95,20 @@ def test_replay_of_another_version_prints_that_versions_numbers(tmp_path, real_d
     assert "323]" not in result.output and "[323" not in result.output
 
 
+def test_replay_in_the_engines_version_prints_no_number_of_another(tmp_path, real_db):
+    """A step may cite a number of another version for that version's sake (the combat damage step skipped for want
+    of defenders: 465.1, and 443.1.a of 2025-12-01); judged under 1.4 the trace prints the 1.4 number alone."""
+    source = next(p for p in library_paths() if p.name.startswith("dispute-06-"))
+    data = yaml.safe_load(source.read_text())
+    data["rules"] = {"core": kernel.RULES_VERSION}
+    path = tmp_path / source.name
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    result = CliRunner().invoke(cli, ["replay", "--db", str(real_db), str(path)])
+    assert result.exit_code == 0, result.output
+    skipped = [line for line in result.output.splitlines() if "no combat damage" in line]
+    assert skipped and all(line.endswith("[465.1]") for line in skipped), skipped
+
+
 def test_replay_of_another_version_without_a_database_says_what_is_missing(tmp_path):
     result = CliRunner().invoke(cli, ["replay", "--db", str(tmp_path / "none.db"), str(_older(tmp_path))])
     assert result.exit_code == 1 and "needs the database" in result.output and "rules-db build" in result.output

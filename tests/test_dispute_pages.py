@@ -120,11 +120,8 @@ async def test_a_forms_error_names_the_field_in_a_judges_words(datasette):
     assert "players needs at least 2 entries; it has 1" in said and "Dictionary" not in said
 
 
-async def test_many_ways_of_one_action_are_one_entry_a_judge_opens(datasette):
-    """A spell with several legal targets is one entry (a <details> naming how many ways), not a button per target
-    to scroll past on a phone; a player's other actions stay buttons of their own."""
-    units = "\n".join(f"        - {{id: e{i}, card: Test Unit, controller: B}}" for i in range(4))
-    text = f"""meta: {{id: many-ways, title: Harsh Lesson and four units}}
+_FOUR_UNITS = "\n".join(f"        - {{id: e{i}, card: Test Unit, controller: B}}" for i in range(4))
+MANY_WAYS = f"""meta: {{id: many-ways, title: Harsh Lesson and four units}}
 rules: {{core: "2026-06-18"}}
 setup:
   turn: {{player: A}}
@@ -139,12 +136,77 @@ setup:
       card: Neutral Ground
       controller: B
       units:
-{units}
+{_FOUR_UNITS}
 actions: []
 """
-    html = (await get_page(datasette, "/dispute?" + urlencode({"s": replay_view.encode(text)}))).text
+
+
+async def test_many_ways_of_one_action_are_one_entry_a_judge_opens(datasette):
+    """A spell with several legal targets is one entry (a <details> naming how many ways), not a button per target
+    to scroll past on a phone; a player's other actions stay buttons of their own."""
+    html = (await get_page(datasette, "/dispute?" + urlencode({"s": replay_view.encode(MANY_WAYS)}))).text
     allowed = _between(html, 'id="actions"', "</form>")
     group = _between(allowed, '<details class="legal-group">', "</details>")
     assert "(4 ways: open to choose)" in _text(_between(group, "<summary>", "</summary>"))
     assert group.count('class="button"') == 4 and "Harsh Lesson" in _text(group)
     assert "ends the turn" in _text(allowed.split('<details class="legal-group">')[0] + allowed.split("</details>")[1])
+
+
+def test_ways_that_differ_only_in_how_many_objects_fill_one_slot_are_a_picker():
+    """An "any number of" group (355.13) is 2^N ways for N objects: the page offers the N objects to tick, the action
+    without its slot, and the slot; ways of one target each (a button apiece) or differing otherwise are no picker."""
+    from datasette_plugins.dispute_pages import _picked, _picker
+
+    def ways(*filled, **other):
+        base = {"by": "A", "do": "play", "card": "fox", **other}
+        return [{"action": {**base, **({"targets": {"target": list(ids)}} if ids else {})}} for ids in filled]
+
+    picker = _picker(ways((), ("e0",), ("e1",), ("e0", "e1")))
+    base = json.dumps({"by": "A", "do": "play", "card": "fox"})
+    assert picker == {"base": base, "slot": "target", "objects": ["e0", "e1"]}
+    assert _picker(ways(("e0",), ("e1",), ("e2",))) is None  # one object each: buttons
+    assert _picker(ways(("e0",), ("e0", "e1")) + ways(("e1",), mode=2)) is None  # another field differs
+    assert json.loads(_picked(base, "target", ["e1", "e0", "e1"]))["targets"] == {"target": ["e1", "e0"]}
+    assert "targets" not in json.loads(_picked(base, "target", []))
+    with pytest.raises(ValueError, match="names no action"):
+        _picked("[1, 2]", "target", ["e0"])
+
+
+async def test_a_picker_tries_the_ticked_objects_as_one_action(datasette):
+    """The picker's form fills its slot with the ticked objects and tries the action as if typed: a legal one is
+    added, one the rules forbid is refused with its rule, the dispute unchanged."""
+    action = next(
+        choice["action"] for choice in dispute.legal(MANY_WAYS, "test")["actions"] if choice["action"].get("targets")
+    )
+    ((slot, _),) = action["targets"].items()
+    base = json.dumps({key: value for key, value in action.items() if key != "targets"})
+    text, anchor = await _form(datasette, MANY_WAYS, op="pick", base=base, slot=slot, pick="e2")
+    assert anchor == "now" and dispute.document(text)["actions"][0]["targets"] == {slot: ["e2"]}
+    query = urlencode({"s": replay_view.encode(MANY_WAYS), "op": "pick", "base": base, "slot": slot})
+    html = (await get_page(datasette, f"/dispute?{query}&pick=e1&pick=e2")).text  # two for a one-target spell
+    assert 'id="refusal"' in html and "The rules forbid that action" in html
+
+
+async def test_an_any_number_group_is_shown_as_a_picker_of_its_objects(datasette, monkeypatch):
+    """Ways of one action differing only in the group filling one slot show as the group's objects to tick (their
+    cards and owners told apart by id), with the action and the slot in the form, not one button per group."""
+    from datasette_plugins import replay_pages
+
+    real = replay_pages.run
+    groups = [[], ["e0"], ["e1"], ["e0", "e1"]]
+
+    async def listed(what, *args, **kwargs):
+        found = await real(what, *args, **kwargs)
+        if what == "legal":
+            base = {"by": "A", "do": "play", "card": "volley"}  # a spell of "any number of" units
+            words = [{"text": "A plays Volley"}]
+            ways = [{"action": {**base, **({"targets": {"target": g}} if g else {})}, "words": words} for g in groups]
+            found = {**found, "actions": ways + found["actions"]}
+        return found
+
+    monkeypatch.setattr(replay_pages, "run", listed)
+    html = (await get_page(datasette, "/dispute?" + urlencode({"s": replay_view.encode(MANY_WAYS)}))).text
+    picker = _between(html, '<form method="get" class="builder-form picker"', "</form>")
+    assert 'name="op" value="pick"' in picker and 'name="slot" value="target"' in picker
+    assert re.findall(r'name="pick" value="(\w+)"', picker) == ["e0", "e1"]
+    assert "Test Unit" in _text(picker) and "(B, e1)" in _text(picker) and 'class="button"' not in picker

@@ -589,6 +589,30 @@ def test_a_hidden_spell_with_no_target_at_its_battlefield_cannot_be_played():
     assert refusal.value.rule == "811.1.d.2"
 
 
+def test_a_slot_choosing_one_object_takes_exactly_one():
+    """ "Kill a unit" chooses one unit (355.8): two named for its slot are refused, not both killed, and an empty
+    list is no choice made, not a spell played without its target; "any number of" slots take groups (355.13)."""
+    setup = {
+        "turn": {"player": "A"},
+        "players": {"A": {"energy": 5, "hand": [{"id": "lesson", "card": "Harsh Lesson"}]}, "B": {}},
+        "battlefields": [
+            {
+                "id": "bf1",
+                "card": "Neutral Ground",
+                "controller": "B",
+                "units": [{"id": f"e{i}", "card": "Test Unit", "controller": "B"} for i in range(2)],
+            }
+        ],
+    }
+    game = GameState(setup)
+    for named, said in ((["e0", "e1"], "chooses one unit for 'target', not 2"), ([], "needs a target")):
+        with pytest.raises(Refusal, match=said) as refusal:
+            game.push({"by": "A", "do": "play", "card": "lesson", "targets": {"target": named}})
+        assert refusal.value.rule == "355.8" and game.history == []
+    game.push({"by": "A", "do": "play", "card": "lesson", "targets": {"target": ["e1"]}})
+    assert len(game.history) == 1 and game.obj("lesson").zone != "hand"
+
+
 def _summaries(name: str) -> list[str]:
     path = next(p for p in scenarios.library_paths() if p.name.startswith(name))
     return [step.summary for root in replay_file(path).steps for _, step in root.walk()]

@@ -65,6 +65,29 @@ def test_a_number_cited_in_its_own_version_is_kept_there_and_translated_elsewher
     assert CitationTranslator(db, "riftbound", "2025-06-02", "2025-06-02")(["601.1.b"]) == ["601.1.b"]
 
 
+def test_an_ancestors_stand_in_never_sits_beside_a_rule_with_its_counterpart(real_db):
+    """The combat damage step's "no damage" cites 465.1 (new in 1.4) and, for the 2025-12-01 rules, 443.1.a of
+    2025-12-01. Judged under 1.4, 443.1.a has no counterpart of its own: the step shows 465.1 alone, on the
+    pages as in the stored replays, not 443.1.a's ancestor's counterpart (465.2, which says something else)."""
+    import sqlite3
+
+    import sqlite_utils
+
+    from rules_db.queries.replays import cited_rules, step_citations
+    from rules_db.replays import CitationTranslator
+
+    step = ["465.1", "443.1.a@2025-12-01"]
+    own = CitationTranslator(sqlite_utils.Database(real_db), "riftbound", kernel.RULES_VERSION, kernel.RULES_VERSION)
+    assert own.direct("443.1.a@2025-12-01") is None and own(step) == ["465.1"]
+    conn = sqlite3.connect(real_db)
+    cited = cited_rules(conn, "riftbound", kernel.RULES_VERSION, kernel.RULES_VERSION, step)
+    assert [row["stand_in"] for row in cited["443.1.a@2025-12-01"]] == [True]  # alone, it is still placed
+    assert [row["number"] for row in step_citations(cited, step)] == ["465.1"]
+    assert [row["number"] for row in step_citations(cited, step[1:])] == [cited["443.1.a@2025-12-01"][0]["number"]]
+    older = cited_rules(conn, "riftbound", kernel.RULES_VERSION, "2025-12-01", step)
+    assert [row["number"] for row in step_citations(older, step)] == ["443.1.a"]  # 465.1 has none of its own there
+
+
 def test_a_translator_for_another_version_reads_through_the_connection_lent_to_its_maker(real_db):
     """A server lends its kept translator to one request at a time, each with its own connection: the
     translator it made for numbers cited in 2025-12-01 must read through the connection lent now, not the first."""

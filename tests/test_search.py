@@ -681,6 +681,24 @@ def test_a_card_holding_a_word_of_the_question_in_its_name_is_not_held_back(real
     assert {item.document["id"]: item.features["unasked_card"] for item in scored} == {named[0]: 0.0, other[0]: 1.0}
 
 
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("spell that swaps the might of two units", True),
+        ("the spell that deals 1 to everything at reaction speed", True),  # "the" as the question's first word
+        ("the hourglass gear that saves a unit from dying", True),
+        ("which unit can attack twice", True),
+        ("what happens to the gear attached to a unit that dies", False),  # a game object it describes
+        ("can i move a unit that was played this turn", False),
+        ("do i need to score every battlefield that turn", False),
+    ],
+)
+def test_a_card_intent_phrase_after_a_describing_word_describes_an_object(real_connection, question, asks):
+    """ "unit that" asks for a card at the question's head, not in "... attached to a unit that dies", where a
+    describing word ("a", "the", "every") stands right before it: cards are held back there."""
+    assert understand.understand(real_connection, question).wants_card is asks
+
+
 def test_every_word_of_the_vocabulary_is_read_as_a_word():
     """YAML reads an unquoted on, off, yes or no as a boolean: such a word would silently be "false"."""
 

@@ -40,7 +40,14 @@ from rules_db.queries.infractions import infractions_page
 from rules_db.queries.kept import file_identity, lookup_table, once_per_database, one_request
 from rules_db.queries.keyword_replays import keyword_replays
 from rules_db.queries.keywords import MENTIONS_PAGE_SIZE, definition, keyword_page, sentence_with, stored_aliases
-from rules_db.queries.replays import cited_rules, faq_rulings, library_scenarios, replay_page, rules_versions
+from rules_db.queries.replays import (
+    cited_rules,
+    faq_rulings,
+    library_scenarios,
+    replay_page,
+    rules_versions,
+    step_citations,
+)
 from rules_db.queries.rules import LONGEST_RULE_NUMBER, lineage, locate_rule, nearest_rules, renumbered, rule_page
 from rules_db.queries.rulings import citations, related_rulings, ruling_page
 from rules_db.queries.samples import page_samples
@@ -59,6 +66,7 @@ __all__ = [
     "cards_index",
     "citations",
     "cited_rules",
+    "step_citations",
     "compare_every_version_pair",
     "comparisons",
     "definition",

@@ -68,7 +68,14 @@ def card_page(conn: sqlite3.Connection, slug: str) -> dict | None:
             where p.id in (select replay_id from replay_cards where card_id = ?) order by p.id""",
             [card_id],
         ),
+        "reading": _reading(conn, card_id),
     }
+
+
+def _reading(conn: sqlite3.Connection, card_id: int) -> dict | None:
+    """How the card reader read the card's text (``card_readings``): its status and the words it could not read."""
+    row = select_one(conn, "select status, unread from card_readings where card_id = ?", [card_id])
+    return {"status": row["status"], "unread": json.loads(row["unread"] or "[]")} if row else None
 
 
 def find_cards(conn: sqlite3.Connection, text: str, nearest: int = 5) -> dict:

@@ -10,6 +10,7 @@ from collections import defaultdict
 from rules_db import faqs, versions
 from rules_db.queries.common import RULE_REF, quote, ruling_sequence, select_all, select_one
 from rules_db.queries.equivalents import lent_translator, replay_citations_in_newest
+from rules_db.replays import step_counterparts
 from scenarios.versions import is_faq
 
 
@@ -65,10 +66,13 @@ def cited_rules(
 ) -> dict[str, list[dict]]:
     """The rules a replay's steps cite, numbered in the engine's version (`cited_version`), as they are in the
     scenario's `version`: for each cited number, the rule rows (link fields and a short quote of the text) it
-    corresponds to there; a number with no counterpart maps to no row."""
+    corresponds to there; a number with no counterpart maps to no row. A number with no counterpart of its own maps
+    to its nearest ancestor's, each row marked `stand_in`: a step shows it only when none of its numbers has a
+    counterpart of its own (`step_citations`)."""
     try:
         with lent_translator(conn, game, cited_version, version) as translate:
             wanted = {number: translate([number]) for number in dict.fromkeys(numbers)}
+            stand_ins = {number for number in wanted if translate.direct(number) is None}
     except LookupError:
         return {}
     document = versions.rules_document(conn, game, version)
@@ -85,7 +89,27 @@ def cited_rules(
         row["quote"] = quote(row.pop("text") or row["heading"] or "")
     rulings = faq_rulings(conn, game, [number for number in wanted if is_faq(number)])
     found.update(rulings)
-    return {number: [found[n] for n in translated if n in found] for number, translated in wanted.items()}
+    return {
+        number: [{**found[n], "stand_in": True} if number in stand_ins else found[n] for n in translated if n in found]
+        for number, translated in wanted.items()
+    }
+
+
+def step_citations(cited: dict[str, list[dict]], numbers: list[str]) -> list[dict]:
+    """The rule rows one step shows, each once, from `cited_rules`' answer (`step_counterparts`: an ancestor's
+    stand-in only when no number of the step has a counterpart of its own); a number the database cannot place (its
+    rules version is not held: `cited` is empty) is shown unlinked."""
+    if not cited:
+        return [{"id": None, "number": number} for number in dict.fromkeys(numbers)]
+
+    def own(number: str) -> list[dict]:
+        return [row for row in cited.get(number, []) if not row.get("stand_in")]
+
+    rows: dict[str, dict] = {}
+    for found in step_counterparts(numbers, own, lambda number: cited.get(number, [])):
+        for row in found:
+            rows.setdefault(row["number"], row)
+    return list(rows.values())
 
 
 def faq_rulings(conn: sqlite3.Connection, game: str, citations: list[str]) -> dict[str, dict]:

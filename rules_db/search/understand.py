@@ -120,10 +120,23 @@ def understand(conn: sqlite3.Connection, text: str, game: str | None = None) -> 
     query.concepts = _resolved(conn, _concepts(conn, words, terms, query, game), terms, query)
     query.renamed = _renamed(conn, query, game)
     phrases = {tuple(words[start : start + length]) for length in (1, 2, 3) for start in range(len(words))}
-    query.wants_card = any(concept.card_ids for concept in query.concepts) or bool(phrases & vocabulary().card_intent)
+    query.wants_card = any(concept.card_ids for concept in query.concepts) or _asks_for_a_card(words)
     query.wants_number = bool(phrases & vocabulary().number_intent)
     query.forms = frozenset(name for name, form in vocabulary().question_forms.items() if phrases & form.asked_by)
     return query
+
+
+def _asks_for_a_card(words: list[str]) -> bool:
+    """Whether a phrase of the question looks for a card ("which spell", "the gear that saves a unit"), not one
+    describing a game object ("... attached to a unit that dies": a describing word right before it, past the
+    question's first word)."""
+    known = vocabulary()
+    return any(
+        tuple(words[start : start + length]) in known.card_intent
+        and not (start > 1 and words[start - 1] in known.describing_words)
+        for length in (1, 2, 3)
+        for start in range(len(words))
+    )
 
 
 def _concepts(conn: sqlite3.Connection, words: list[str], terms: dict, query: Query, game: str | None) -> list[Concept]:

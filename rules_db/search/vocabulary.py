@@ -32,6 +32,7 @@ class Vocabulary:
     expansions: dict[tuple[str, ...], tuple[str, ...]]  # judge's words -> the documents' words or phrases
     games: dict[tuple[str, ...], str]  # a game's name or abbreviation -> its id
     card_intent: frozenset[tuple[str, ...]]  # phrases showing the judge looks for a card ("spell that")
+    describing_words: frozenset[str]  # "a" of "a unit that dies": the phrase after it describes an object
     number_intent: frozenset[tuple[str, ...]]  # phrases asking for a number ("how many")
     question_forms: dict[str, QuestionForm]  # name -> a kind of question and the texts that answer it
 
@@ -55,6 +56,7 @@ def vocabulary() -> Vocabulary:
             for name in names
         },
         card_intent=frozenset(tuple(WORD.findall(str(phrase).lower())) for phrase in data.get("card_intent") or []),
+        describing_words=frozenset(str(word).lower() for word in data.get("describing_words") or []),
         number_intent=frozenset(tuple(WORD.findall(str(phrase).lower())) for phrase in data.get("number_intent") or []),
         question_forms={
             str(name): QuestionForm(

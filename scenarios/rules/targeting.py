@@ -270,6 +270,10 @@ def choose_targets(game: Game, specs: tuple, picks: dict, ctx: Targeting) -> dic
             chosen[slot] = ()
             continue
         here = Targeting(ctx.label, ctx.controller, ctx.source, ctx.here, ctx.hidden_at, chosen)
+        if value == [] and not spec.any_number:
+            value = None  # a slot choosing one object: none named (an empty list) is no choice made
+        if isinstance(value, list) and len(value) > 1 and not spec.any_number:
+            raise Refusal("355.8", f"{ctx.label} chooses one {spec.type} for '{slot}', not {len(value)}: {value}")
         if value is None:
             if spec.optional or spec.any_number:  # "any number": zero chosen is a choice (355.13)
                 chosen[slot] = ()
