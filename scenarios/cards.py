@@ -251,6 +251,9 @@ class Passive(Strict):
     bonus_from: Literal["you", "any"] = "you"
     # an Equipment's effect text (136.2.b): active only while it is attached, its "you" the equipped unit's controller
     effect_text: bool = False
+    # "Your Equipment each give [Assault]": the keywords are given by each Equipment `to` matches to the unit it is
+    # attached to, as its effect text would (136.2.c), once for each such Equipment
+    via_equipment: bool = False
 
 
 class Replacement(Strict):

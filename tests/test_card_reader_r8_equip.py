@@ -377,3 +377,18 @@ def test_my_disputes_kill_everywhere_read_as_on_the_board(real_db):
             del mapping["zone"]
 
     assert "mismatch" in _mutant(real_db, board)
+
+
+def test_your_equipment_each_give_is_given_through_each_equipment():
+    card = _read("Your Equipment each give [Assault]. (+1 [Might] while equipped unit is an attacker.)", "Legend", ())
+    assert card["passives"] == [
+        {"to": {"who": "friendly gear", "tag": "Equipment"}, "keywords": {"Assault": 1}, "via_equipment": True}
+    ]
+
+
+def test_my_disputes_kill_each_give_read_as_the_gears_own_keyword(real_db):
+    def own(mapping: dict) -> None:
+        mapping.pop("via_equipment", None)
+
+    assert "mismatch" in _mutant(real_db, own)
+

@@ -316,3 +316,23 @@ def read_equipment_everywhere(
     card.setdefault("passives", []).append({"to": to, "keywords": {keyword: 1}})
     used.append("equipment: your Equipment everywhere have [keyword]")
     return True
+
+
+_EACH_GIVE = re.compile(r"your equipment each give (?P<kw>\[[a-z-]+\])\.?")
+
+
+@paragraph_reader("static")
+def read_equipment_each_give(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
+    """ "Your Equipment each give [Assault]": each Equipment its controller controls gives the keyword to the unit it
+    is attached to, as its own effect text would (136.2.c): a unit with two has [Assault 2] (807.2: the values of
+    its instances summed). A passive over those Equipment (`via_equipment`), while the card is on the board."""
+    found = _EACH_GIVE.fullmatch(text)
+    if not found or around.spell is not None:
+        return False
+    keyword = engine_keyword(found["kw"].strip("[]"))
+    if keyword is None or "Equipment" in card.get("tags", []):
+        raise Unread(text)
+    to = {"who": "friendly gear", "tag": "Equipment"}
+    card.setdefault("passives", []).append({"to": to, "keywords": {keyword: 1}, "via_equipment": True})
+    used.append("equipment: your Equipment each give [keyword]")
+    return True

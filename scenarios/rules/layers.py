@@ -92,11 +92,19 @@ def keyword_value(game: Game, obj: Obj, keyword: str, sources: list | None = Non
                 sources.append(grant.value)
     if keyword in game.passive_keywords:
         for _source, passive, view in calc.passives(game):
-            if keyword in passive.keywords and calc.matches_object(game, passive.to, view, obj):
+            if keyword not in passive.keywords:
+                continue
+            if passive.via_equipment:  # "Your Equipment each give [Assault]": once for each attached to it (136.2.c)
+                given = passive.keywords[keyword] * sum(
+                    calc.matches_object(game, passive.to, view, gear) for gear in game.attached(obj.id)
+                )
+            elif calc.matches_object(game, passive.to, view, obj):
                 given = passive.keywords[keyword] * _per(game, passive, view)  # "[Assault] equal to the number of"
-                total += given
-                if sources is not None and given:
-                    sources.append(given)
+            else:
+                continue
+            total += given
+            if sources is not None and given:
+                sources.append(given)
     if not total:
         for giver in KEYWORD_ABILITIES.implying(keyword):  # a loop, not any(): every keyword of every object asks
             if keyword_value(game, obj, giver):
