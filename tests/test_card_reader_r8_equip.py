@@ -391,4 +391,3 @@ def test_my_disputes_kill_each_give_read_as_the_gears_own_keyword(real_db):
         mapping.pop("via_equipment", None)
 
     assert "mismatch" in _mutant(real_db, own)
-
