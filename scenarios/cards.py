@@ -254,6 +254,7 @@ class Passive(Strict):
     # "Your Equipment each give [Assault]": the keywords are given by each Equipment `to` matches to the unit it is
     # attached to, as its effect text would (136.2.c), once for each such Equipment
     via_equipment: bool = False
+    tags: list[str] = Field(default_factory=list)  # "I am a Mech": tags the objects it matches have (133.8)
 
 
 class Replacement(Strict):

@@ -649,6 +649,9 @@ class TypedQueries(Protocol):
     def still_there(self, game: Any, run: Any, reference: Any, doing: str) -> list[str]:
         """scenarios.rules.instructions.still_there"""
 
+    def tagged(self, game: Any, obj: Any, tag: str | list[str]) -> bool:
+        """scenarios.rules.layers.tagged"""
+
     def target_choices(self, game: Any, specs: dict, context: Any) -> Any:
         """scenarios.rules.targeting.target_choices"""
 

@@ -391,3 +391,22 @@ def test_my_disputes_kill_each_give_read_as_the_gears_own_keyword(real_db):
         mapping.pop("via_equipment", None)
 
     assert "mismatch" in _mutant(real_db, own)
+
+
+def test_an_equipments_i_am_a_mech_gives_the_equipped_unit_the_tag():
+    card = _read("I am a Mech.")
+    assert card["passives"] == [{"to": {"who": "equipped unit"}, "tags": ["Mech"]}]
+    assert read_card(CardText("X", "Gear", "I am a Wizard.", tags=("Equipment",))).status == "unread"
+
+
+def test_my_disputes_kill_the_given_tag_dropped_or_the_gears_own(real_db):
+    def dropped(mapping: dict) -> None:
+        if mapping.get("tags") == ["Mech"] and "to" in mapping:
+            mapping["tags"] = []
+
+    def own(mapping: dict) -> None:
+        if mapping.get("tags") == ["Mech"] and "to" in mapping:
+            mapping["to"] = {"who": "self"}
+
+    assert "mismatch" in _mutant(real_db, dropped)
+    assert "mismatch" in _mutant(real_db, own)

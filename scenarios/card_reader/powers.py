@@ -16,7 +16,7 @@ from typing import Any
 from scenarios.card_reader.abilities import INSTEAD, TRIGGERS, Unread, i_have, read_deathknell, read_static
 from scenarios.card_reader.effects import template
 from scenarios.card_reader.keywords import add_equip, engine_keyword
-from scenarios.card_reader.phrases import COST_WORDS, ability_cost, reference, signed
+from scenarios.card_reader.phrases import COST_WORDS, UNIT_TAGS, ability_cost, reference, signed
 from scenarios.card_reader.readers import NOTHING_AROUND, Around, paragraph_reader
 
 ADDED: list = [
@@ -335,4 +335,19 @@ def read_equipment_each_give(text: str, card: dict[str, Any], used: list[str], a
     to = {"who": "friendly gear", "tag": "Equipment"}
     card.setdefault("passives", []).append({"to": to, "keywords": {keyword: 1}, "via_equipment": True})
     used.append("equipment: your Equipment each give [keyword]")
+    return True
+
+
+@paragraph_reader("static")
+def read_i_am_a(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
+    """ "I am a Mech." on an Equipment: its effect text, so the equipped unit has the tag (133.8; 136.2.c, its "I"
+    the unit, 136.2.d's examples) while it is attached (136.2.b): a passive giving the tag."""
+    found = re.fullmatch(r"i am an? (?P<tag>[a-z]+)\.?", text)
+    if not found or "Equipment" not in card.get("tags", []):
+        return False
+    tag = UNIT_TAGS.get(found["tag"]) or UNIT_TAGS.get(f"{found['tag']}s")
+    if tag is None:
+        raise Unread(text)
+    card.setdefault("passives", []).append({"to": {"who": "equipped unit"}, "tags": [tag]})
+    used.append("equipment: I am a <tag>")
     return True

@@ -195,9 +195,9 @@ def matches_object(game: Game, flt, view: View, subject, location=None) -> bool:
     zone = None if flt.zone == "anywhere" else Zone(flt.zone) if flt.zone else BOARD
     if zone is not None and subject.zone != zone:
         return False
-    if flt.tag is not None and not subject.tagged(flt.tag):  # 133.8: printed, or gained as it was played
+    if flt.tag is not None and not calc.tagged(game, subject, flt.tag):  # 133.8: printed, or gained as it was played
         return False
-    if flt.not_tag is not None and subject.tagged(flt.not_tag):
+    if flt.not_tag is not None and calc.tagged(game, subject, flt.not_tag):
         return False
     if flt.where is not None and not calc.matches_where(game, view, flt.where, location or subject.location):
         return False

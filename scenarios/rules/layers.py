@@ -112,6 +112,21 @@ def keyword_value(game: Game, obj: Obj, keyword: str, sources: list | None = Non
     return total
 
 
+@query("tagged")
+def tagged(game: Game, obj: Obj, tag: str | list[str]) -> bool:
+    """Has it the tag (133.8), or one of a list: printed, gained as it was played, or given by a passive ("I am a
+    Mech" of an Equipment, its equipped unit's, 136.2.c)?"""
+    if obj.tagged(tag):
+        return True
+    wanted = {tag} if isinstance(tag, str) else set(tag)
+    if not wanted & game.passive_tags:
+        return False
+    return any(
+        wanted & set(passive.tags) and calc.matches_object(game, passive.to, view, obj)
+        for _source, passive, view in calc.passives(game)
+    )
+
+
 @query("keyword_holders")
 def keyword_holders(game: Game, objects, keyword: str) -> list[tuple[Obj, int]]:
     """(object, value) for each of `objects` that has `keyword` now. An object that neither prints it nor was

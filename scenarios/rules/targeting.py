@@ -36,7 +36,7 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
                 or (spec.type == "permanent" and obj.kind in (Kind.UNIT, Kind.GEAR))
             )
             and (spec.keyword is None or (obj.definition is not None and obj.definition.has(spec.keyword)))
-            and (spec.tag is None or obj.tagged(spec.tag))  # 133.8
+            and (spec.tag is None or calc.tagged(game, obj, spec.tag))  # 133.8
             and (spec.max_cost is None or obj.definition.energy <= spec.max_cost)
             and (spec.max_power is None or obj.definition.power <= spec.max_power)
         )
@@ -62,9 +62,9 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         return False
     if spec.name is not None and obj.card != spec.name:  # "a Shadow Clone you control": by its name (187.11)
         return False
-    if spec.tag is not None and not obj.tagged(spec.tag):  # "a friendly Mech" (133.8), a tag it gained too
+    if spec.tag is not None and not calc.tagged(game, obj, spec.tag):  # "a friendly Mech" (133.8), a tag it gained too
         return False
-    if spec.not_tag is not None and obj.tagged(spec.not_tag):  # "a non-Dragon unit" (133.8)
+    if spec.not_tag is not None and calc.tagged(game, obj, spec.not_tag):  # "a non-Dragon unit" (133.8)
         return False
     if spec.token is not None and (obj.definition is not None and obj.definition.type == "token") != spec.token:
         return False  # "your token units" (185)
