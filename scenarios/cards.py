@@ -254,6 +254,10 @@ class Passive(Strict):
     bonus_from: Literal["you", "any"] = "you"
     # an Equipment's effect text (136.2.b): active only while it is attached, its "you" the equipped unit's controller
     effect_text: bool = False
+    # "Your Equipment each give [Assault]": the keywords are given by each Equipment `to` matches to the unit it is
+    # attached to, as its effect text would (136.2.c), once for each such Equipment
+    via_equipment: bool = False
+    tags: list[str] = Field(default_factory=list)  # "I am a Mech": tags the objects it matches have (133.8)
 
 
 class Replacement(Strict):
@@ -384,6 +388,7 @@ RETRIGGERS = {"deathknell", "conquer here", "hold here"}
 PASSIVE_RESTRICTIONS = {
     "no_combat_damage",
     "unchoosable_by_enemy",
+    "unmovable_by_enemy",
     "no_points",
     "no_play_cards",
     "no_play_spells",

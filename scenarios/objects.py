@@ -199,6 +199,7 @@ class Obj(Journaled):
     buffs: int = 0
     might_base: int | None = None
     attached_to: str | None = None
+    attached_turn: int | None = None  # the turn it was last attached by an effect (434.1): "if this was attached ..."
     designation: Role | None = None
     moves_this_turn: int = 0
     empowered: bool = False  # the Empowered status (441, 828)

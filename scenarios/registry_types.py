@@ -90,6 +90,9 @@ class TypedProcedures(Protocol):
     def designate(self, game: Any, unit: Any, role: Any, /, *, because: Because) -> Any:
         """scenarios.rules.combat.designate"""
 
+    def detach(self, game: Any, gear_ids: Any, label: str, /, *, because: Because) -> Any:
+        """scenarios.rules.status.detach"""
+
     def dies(self, game: Any, obj: Any, passive: bool, leaving: frozenset, might: int | None, company: tuple, killer: Any = ..., /, *, because: Because) -> Any:
         """scenarios.rules.damage.dies"""
 
@@ -660,6 +663,9 @@ class TypedQueries(Protocol):
 
     def still_there(self, game: Any, run: Any, reference: Any, doing: str) -> list[str]:
         """scenarios.rules.instructions.still_there"""
+
+    def tagged(self, game: Any, obj: Any, tag: str | list[str]) -> bool:
+        """scenarios.rules.layers.tagged"""
 
     def target_choices(self, game: Any, specs: dict, context: Any) -> Any:
         """scenarios.rules.targeting.target_choices"""

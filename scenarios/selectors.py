@@ -50,11 +50,15 @@ class TargetSpec(Strict):
     less_might_than_me: bool = False  # "with less Might than me": than the source's, as it is chosen
     same_place_as: str | None = None  # "two units at the same battlefield": where that slot's unit is, or its place
     max_cost: int | None = None  # printed Energy cost (206)
+    cost_within_my_might: bool = False  # "with Energy cost no more than my Might": the source's, as it is chosen (206)
     max_power: int | None = None  # printed Power cost, of any domain (206)
     cost_below: Quantity | None = None  # "with Energy cost less than your points": counted as it is chosen
     stunned: bool | None = None
     exhausted: bool | None = None  # "an exhausted friendly unit" (true), "a ready unit" (false): 414
     role: Literal["attacker", "defender"] | None = None  # "an attacking unit": its designation in a combat (464.2.c)
+    equipped: bool | None = None  # "an equipped friendly unit": one or more Equipment attached to it (818.3.b)
+    attached: bool | None = None  # "a detached Equipment" (false), "an attached Equipment" (true): 434.1, 435.1.b
+    controller_as: str | None = None  # "a unit and an Equipment with the same controller": that slot's object's
     optional: bool = False
     not_target: str | tuple[str, ...] | None = None  # must differ from another slot (or from each of several)
     other: bool = False  # "another unit": not the source of the ability itself
@@ -94,7 +98,7 @@ class ObjectFilter(Strict):
     role: Literal["attacker", "defender"] | None = None
     alone: bool | None = None  # the only unit of its controller with that role at its location
     mighty: bool | None = None
-    zone: str | None = None  # default: on the board
+    zone: str | None = None  # default: on the board; "anywhere": in any zone ("your Equipment everywhere")
     banished_by: Literal["this"] | None = None
     less_might_than_me: bool | None = None  # "if it has less Might than me"
     tag: str | None = None  # "your Mechs": objects with this tag (133.8, 143.1)
@@ -107,6 +111,8 @@ class ObjectFilter(Strict):
     max_might: int | None = None  # "all units with 2 [Might] or less": Might as it is checked
     among: Literal["looked"] | None = None  # "revealed this way": only the cards the item's look revealed (424.1)
     named_as: Literal["this"] | None = None  # "each card with this name": its card's name is the source's (132.1)
+    # "If this was attached to me this turn, I have ...": the unit the source (an Equipment) was attached to this turn
+    attached_this_turn: bool | None = None
     # "a player ... during their first or second turn": a player whose own turn it is, one of their first N
     own_turn_at_most: int | None = None
 

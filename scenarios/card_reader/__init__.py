@@ -146,10 +146,13 @@ def _equipment(definition: dict[str, Any]) -> list[str]:
         definition["keywords"] = {k: v for k, v in definition["keywords"].items() if k not in given}
         definition.setdefault("passives", []).append({"to": {"who": "equipped unit"}, "keywords": given})
     effect_text = [t for t in definition.get("triggers", []) if t["when"]["who"] == "equipped unit"]
+    # "When you play this": rules text, as Quick-Draw's is (819.1.d): a card played enters the board unattached
+    # (only an effect attaches it, 434.2.a), so effect text, inactive while unattached (136.2.b), never could
+    played = [t for t in definition.get("triggers", []) if t["when"]["event"] == "play" and t["when"]["who"] == "self"]
     refused = [
         a["label"]
         for a in definition.get("triggers", []) + definition.get("activated", [])
-        if not a.get("equip") and not a.get("only_unattached") and not any(a is t for t in effect_text)
+        if not a.get("equip") and not a.get("only_unattached") and not any(a is t for t in effect_text + played)
     ]
     refused += [
         f"{definition['name']}: a passive of {p['to']['who']}s"
@@ -228,7 +231,7 @@ def _restates_keyword(text: str, reminder: str) -> bool:
     keyword printed bare, or a keyword action the reminder names ("stun ... (A stunned unit ...)"), or the icon
     of a Domain it names?"""
     bracketed = [w for w in re.findall(r"\[([^\]]+)\]", text) if not _ICON.match(w.lower())]
-    if bracketed or engine_keyword(text.split(" ")[0]):
+    if bracketed or engine_keyword(text.split(" ")[0]) or text.lower().startswith("equip ["):  # "Equip [cost]"
         return True
     lowered, said = f" {text.lower()}", reminder.lower()
     icon = re.fullmatch(r"\[(fury|calm|mind|body|chaos|order) rune\]", said)

@@ -321,6 +321,7 @@ _USE_ONLY = re.compile(r"\.? use this ability only while i'm at a battlefield\.?
 # a limit of one use a turn; the printed conditions -> the engine's condition words
 _USE_ONLY_IF = re.compile(r"\.? use only if (?P<cond>.+?)(?P<once> and only once each turn)?\.?$")
 _USE_CONDITIONS = {"you've chosen an enemy unit this turn": "chosen an enemy unit this turn"}
+_USE_ONCE = re.compile(r"\.? use only once (?:per|each) turn\.?$")  # a limit of one use a turn (377.2.b)
 _ACTIVATED = re.compile(
     r"(?:\[(?P<kw1>reaction|action)\]\[>\] )?(?P<cost>[^:]+?): "
     r"(?:\[(?P<kw2>reaction|action)\](?P<legion>, \[legion\])? — )?(?P<effect>.+)"
@@ -346,6 +347,10 @@ def read_activated(text: str, card: dict[str, Any], used: list[str]) -> bool:
     if only:  # "Use this ability only while I'm at a battlefield": a condition on using it (377.2.b)
         ability["condition"] = "at a battlefield"
         effect = effect[: only.start()]
+    once = _USE_ONCE.search(effect)
+    if once:  # "Use only once per turn"
+        ability["limit"] = "once_per_turn"
+        effect = effect[: once.start()]
     only_if = _USE_ONLY_IF.search(effect)
     if only_if and not only:
         if only_if["cond"] not in _USE_CONDITIONS:

@@ -169,6 +169,13 @@ def _named_as_source(game: Game, view: View, subject: Obj) -> bool:
     )
 
 
+def _attached_this_turn(game: Game, view: View) -> bool:
+    """ "If this was attached to me this turn": the source (136.2.d: "this" is the Equipment) was attached to the
+    unit it is on during this turn (434.1; to the same unit again, nothing happened, 434.1.g)."""
+    source = game.objects.get(view.source) if view.source else None
+    return source is not None and bool(source.attached_to) and source.attached_turn == game.turn_number
+
+
 def _early_turn(game: Game, player: str, most: int) -> bool:
     """ "During their first or second turn": it is `player`'s turn, one of the first `most` they have begun."""
     return game.turn_player == player and player in game.players and game.players[player].turns_taken <= most
@@ -184,12 +191,13 @@ def matches_object(game: Game, flt, view: View, subject, location=None) -> bool:
         if flt.own_turn_at_most is not None and not _early_turn(game, subject, flt.own_turn_at_most):
             return False
         return flt.where is None or calc.matches_where(game, view, flt.where, location)
-    zone = Zone(flt.zone) if flt.zone else BOARD
-    if subject.zone != zone:
+    # "Your Equipment everywhere": in any zone (the hand, the deck, the trash, the board)
+    zone = None if flt.zone == "anywhere" else Zone(flt.zone) if flt.zone else BOARD
+    if zone is not None and subject.zone != zone:
         return False
-    if flt.tag is not None and not subject.tagged(flt.tag):  # 133.8: printed, or gained as it was played
+    if flt.tag is not None and not calc.tagged(game, subject, flt.tag):  # 133.8: printed, or gained as it was played
         return False
-    if flt.not_tag is not None and subject.tagged(flt.not_tag):
+    if flt.not_tag is not None and calc.tagged(game, subject, flt.not_tag):
         return False
     if flt.where is not None and not calc.matches_where(game, view, flt.where, location or subject.location):
         return False
@@ -208,6 +216,8 @@ def matches_object(game: Game, flt, view: View, subject, location=None) -> bool:
     if flt.empowered is not None and subject.empowered != flt.empowered:  # "units that are [Empowered]" (828)
         return False
     if flt.named_as is not None and not _named_as_source(game, view, subject):
+        return False
+    if flt.attached_this_turn is not None and _attached_this_turn(game, view) != flt.attached_this_turn:
         return False
     if flt.max_might is not None and (subject.kind != Kind.UNIT or calc.might(game, subject) > flt.max_might):
         return False

@@ -193,9 +193,24 @@ def standard_move(game: Game, act: Move) -> None:
 # -- instructions --------------------------------------------------------------------------------------------
 
 
+def _movable(game: Game, run, ids) -> list[str]:
+    """The units among `ids` this item may move: "I can't be moved by enemy spells and abilities" keeps a unit where
+    it is when the item's controller is an opponent of its controller ("can't" beats "can", 054.1)."""
+    kept = [
+        i
+        for i in ids
+        if game.objects[i].controller != run.item.controller
+        and calc.restricted_by(game, game.objects[i], "unmovable_by_enemy")
+    ]
+    for unit_id in kept:
+        text = f"{run.item.label}: {unit_id} can't be moved by enemy spells and abilities"
+        note(game, StepKind.EFFECT, "restriction", text, run.because, ("054.1",), [unit_id])
+    return [i for i in ids if i not in kept]
+
+
 @instruction("move")
 def op_move(game: Game, run, ins) -> None:
-    ids = calc.still_there(game, run, ins["what"], "moving")
+    ids = _movable(game, run, calc.still_there(game, run, ins["what"], "moving"))
     destination = ins["to"]
     if destination == "here":  # "move an enemy unit to here": where the source is as this executes (359.3.f.2)
         destination = None if run.source_gone else run.view.here
@@ -247,8 +262,9 @@ def op_swap_locations(game: Game, run, ins) -> None:
     if its is None or mine is None or its == mine:
         calc.impossible(game, run, "they are at the same location: neither moves", "355.4.a")
         return
-    do.move(game, [first.id], its, run.item.label, run.item.controller, because=run.because)
-    do.move(game, [second.id], mine, run.item.label, run.item.controller, because=run.because)
+    for unit, place in ((first, its), (second, mine)):
+        if _movable(game, run, [unit.id]):
+            do.move(game, [unit.id], place, run.item.label, run.item.controller, because=run.because)
 
 
 @instruction("recall")
