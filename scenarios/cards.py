@@ -370,6 +370,7 @@ PASSIVE_RESTRICTIONS = {
     "no_units_played_here",
     "ignore_tank",
     "channel_one_rune",
+    "any_number_of_buffs",  # a permission, not a restriction: "I can have any number of buffs" (426.1.b.2)
 }
 
 

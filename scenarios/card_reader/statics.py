@@ -112,6 +112,19 @@ def _read_not_played_here(text: str, card: dict[str, Any], used: list[str], arou
 
 
 @paragraph_reader("static")
+def _read_any_number_of_buffs(
+    text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND
+) -> bool:
+    """ "I can have any number of buffs", a unit's: a passive of the unit itself permitting it to be buffed
+    multiple times, which ignores 426.1.b.1 (426.1.b.2)."""
+    if text != "i can have any number of buffs" or card["type"] != "unit":
+        return False
+    card.setdefault("passives", []).append({"to": {"who": "self"}, "restrictions": ["any_number_of_buffs"]})
+    used.append("static: I can have any number of buffs")
+    return True
+
+
+@paragraph_reader("static")
 def _read_ignore_tank(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "You ignore [Tank] while assigning combat damage here": a passive of its controller's, at the card's place,
     freeing the assignment from Tank's order (815.1.b)."""
