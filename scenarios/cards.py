@@ -63,6 +63,7 @@ class Cost(Strict):
     recycle_from_trash: int = 0  # "Recycle 3 from your trash": cards of the payer's choice, not targets (416.3, 416.6)
     recycle_kind: Literal["unit", "gear", "spell"] | None = None  # "Recycle a unit from your trash": only that kind
     discard_kind: Literal["unit", "gear", "spell"] | None = None  # "Discard a gear": only cards of that kind
+    burn: int = 0  # "[Burn 1]" as a cost: the top card of the payer's Main Deck into their trash (440.1, 440.3.a)
 
     def plus(self, other: Cost) -> Cost:
         """Both costs together (356.2: additional costs are added to the total)."""
@@ -123,6 +124,7 @@ class Cost(Strict):
         parts += ["kill a friendly unit" if self.kill_friendly else ""]
         recycled = f"{self.recycle_from_trash} {self.recycle_kind or 'card'}(s)"
         parts += [f"recycle {recycled} from the trash" if self.recycle_from_trash else ""]
+        parts += [f"burn {self.burn}" if self.burn else ""]
         return ", ".join(p for p in parts if p) or "nothing"
 
 

@@ -172,7 +172,7 @@ INSTEAD: list[Callable[[str, list[dict[str, Any]], Context, list[str]], list[dic
 SPANNING: list[Callable[..., list[dict[str, Any]] | None]] = []
 _ABOUT_ME = {"when I <event>", "when I move to a battlefield", "the Nth time I move in a turn"}
 _YOU_MAY_COST = re.compile(
-    r"you may (?P<cost>(?:exhaust (?:me|this)|banish (?:me|this)|pay (?:\[[^\]]+\])+|spend a buff|spend my buff|spend \d+ xp)"
+    r"you may (?P<cost>(?:exhaust (?:me|this)|banish (?:me|this)|pay (?:\[[^\]]+\])+|spend a buff|spend my buff|spend \d+ xp|\[burn \d+\])"
     r"(?: and (?:exhaust (?:me|this)))?)"
     r" to (?P<rest>.+)"
 )

@@ -350,13 +350,16 @@ def ability_cost(text: str) -> dict[str, Any] | None:
             one = _RECYCLE_ONE.fullmatch(part)
             if one:  # "recycle a unit from your trash": one card of that kind (416.3, 416.6)
                 known = {"recycle_from_trash": 1, "recycle_kind": one.group(1)}
+            burn = re.fullmatch(r"\[burn (\d+)\]", part)
+            if burn:  # "[Burn 1]" as a cost (440.3.a)
+                known = {"burn": int(burn.group(1))}
             one = re.fullmatch(r"discard an? (unit|gear|spell)", part)
             if one:  # "discard a gear": one card of that kind (422.3)
                 known = {"discard": 1, "discard_kind": one.group(1)}
         if known is None:
             return None
         for key, value in known.items():
-            if key in cost and key not in ("energy", "power", "domain_power", *_COUNTED.values()):
+            if key in cost and key not in ("energy", "power", "domain_power", "burn", *_COUNTED.values()):
                 return None
             if key == "domain_power":
                 merged = dict(cost.get(key, {}))

@@ -107,6 +107,8 @@ def pay_cost(game: Game, cost, player: str, source_id: str | None, label: str, p
         do.recycle(game, [source_id], label, because="357.2")
     if cost.recycle_from_trash:
         calc.recycle_from_trash(game, player, cost.recycle_from_trash, label, "357.2", kind=cost.recycle_kind)
+    if cost.burn:  # a player must burn when a cost says so (440.3.a); a short deck burns them out (440.4)
+        do.trash_from_deck(game, player, cost.burn, label, because=("357.2", "440.3.a"))
 
 
 def _discardable(game: Game, player: str, cost) -> list[str]:
