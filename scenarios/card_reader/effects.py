@@ -112,6 +112,13 @@ def _buffs_give_more(m, ctx):
     return [{"op": "buffs_give_more", "amount": int(m["n"])}]
 
 
+@template("recycle a rune", r"you must recycle one of your runes")
+def _must_recycle_a_rune(m, ctx):
+    """ "You must recycle one of your runes": one of the controller's runes, chosen as it resolves, not a target
+    (355.10.f), to the bottom of their Rune Deck (416.1.b)."""
+    return [{"op": "recycle_rune"}]
+
+
 @template("ready runes", r"ready (?P<n>\d+) runes")
 def _ready_runes(m, ctx):
     return [{"op": "ready_runes", "n": int(m["n"])}]
