@@ -48,6 +48,8 @@ class TargetSpec(Strict):
     ] = "any"
     max_might: int | None = None
     less_might_than_me: bool = False  # "with less Might than me": than the source's, as it is chosen
+    # "Choose a friendly unit. Kill an enemy unit with less Might than it": than that earlier slot's unit, as chosen
+    less_might_than: str | None = None
     same_place_as: str | None = None  # "two units at the same battlefield": where that slot's unit is, or its place
     max_cost: int | None = None  # printed Energy cost (206)
     max_power: int | None = None  # printed Power cost, of any domain (206)

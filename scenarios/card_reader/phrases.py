@@ -152,6 +152,10 @@ def _qualify(rest: str, spec: dict[str, Any], plural: bool = False) -> dict[str,
                 spec["less_might_than_me"] = True
                 rest = rest[len(" with less might than me") :]
                 continue
+            if rest.startswith(" with less might than it") and not plural:  # than the unit chosen before (`another`)
+                spec["less_might_than_it"] = True
+                rest = rest[len(" with less might than it") :]
+                continue
             found = re.match(r" that(?:'s| is) (stunned|damaged)|^ (stunned|damaged)", rest)
             if found and plural:
                 spec[found.group(1) or found.group(2)] = True
@@ -240,6 +244,10 @@ def another(spec: dict[str, Any], ctx: Context) -> bool:
     makes (`compares_me`)."""
     if not compares_me(spec, ctx) or not answers_my_move(spec, ctx):
         return False
+    if spec.pop("less_might_than_it", False):  # "with less Might than it": the unit chosen for the slot before
+        if ctx.targets.get(ctx.it or "", {}).get("type") != "unit":
+            return False
+        spec["less_might_than"] = ctx.it
     if not spec.pop("another", False):
         return True
     if ctx.card_type == "spell":

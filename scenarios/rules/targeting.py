@@ -107,11 +107,22 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         source = game.objects.get(ctx.source)
         if source is None or source.zone != Zone.BOARD or calc.might(game, obj) >= calc.might(game, source):
             return False
+    if spec.less_might_than is not None and not _less_might_than_chosen(
+        game, obj, ctx.chosen.get(spec.less_might_than)
+    ):
+        return False
     if spec.exhausted is not None and obj.exhausted != spec.exhausted:  # exhausted or ready (414)
         return False
     if spec.role is not None and obj.designation != Role(spec.role):  # "an attacking unit" (464.2.c)
         return False
     return spec.stunned is None or obj.stunned == spec.stunned
+
+
+def _less_might_than_chosen(game: Game, obj, chosen) -> bool:
+    """ "An enemy unit with less Might than it": less than the current Might of the unit chosen for the earlier slot
+    (355.8: chosen in the order printed); none chosen there, or it has left the board, compares with nothing."""
+    units = [game.objects[ref[0]] for ref in chosen or () if not isinstance(ref, str)]
+    return any(u.zone == Zone.BOARD and calc.might(game, obj) < calc.might(game, u) for u in units)
 
 
 def _moved(game: Game, spec, ctx: Targeting) -> list:
