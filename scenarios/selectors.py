@@ -26,7 +26,17 @@ class TargetSpec(Strict):
     # "mode": which of a bulleted list of modes (355.3), "1" to `modes`
     # "card": a card of any type (only of a zone: "two cards with [Hidden] from your trash")
     type: Literal[
-        "unit", "spell", "gear", "permanent", "card", "card_in_hand", "battlefield", "location", "player", "mode"
+        "unit",
+        "spell",
+        "gear",
+        "permanent",
+        "card",
+        "card_in_hand",
+        "battlefield",
+        "location",
+        "player",
+        "mode",
+        "legend",  # "a legend": one in a Legend Zone, a public zone (355.10.a's own example, "Ready a legend")
     ] = "unit"
     side: Literal["friendly", "enemy", "any"] = "any"
     # "not_here": anywhere but where the source is (a unit a move "to here" may choose, 355.4.a); "my_battlefield":

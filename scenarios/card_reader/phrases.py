@@ -71,7 +71,7 @@ _QUALIFIERS: tuple[tuple[str, dict[str, Any]], ...] = (
 )
 _ONE = re.compile(
     r"^(?P<det>an?|up to one|one|another)\s+(?:(?P<state>exhausted|ready|stunned|attacking|defending)\s+)?(?:(?P<side>friendly|enemy)\s+)?"
-    r"(?:(?P<domain>fury|calm|mind|body|chaos|order)\s+)?(?P<kind>unit or gear|unit|gear|spell)"
+    r"(?:(?P<domain>fury|calm|mind|body|chaos|order)\s+)?(?P<kind>unit or gear|unit|gear|spell|legend)"
     r"(?P<you> you control)?(?P<rest>.*)$"
 )
 _ALL = re.compile(
