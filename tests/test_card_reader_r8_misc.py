@@ -1,0 +1,142 @@
+"""Single cards' phrases read one at a time (wave r8, "misc"): "I can have any number of buffs" (426.1.b.2), "[Burn 1]"
+as a trigger's cost (440.3.a, 204.3.a), "you must recycle one of your runes" (355.10.f, 416.1.b), "an enemy unit with
+less Might than it" (the unit chosen before, 355.8), "ready or exhaust a legend" (355.10.a, 355.17). Read-card
+disputes 780-799 judge them with the real read cards; mutants of the readings are killed by those disputes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from read_cards import read_every_card, read_every_card_changed, verdicts_with
+
+from scenarios.card_reader import CardText, read_card
+from scenarios.cards import Card
+
+MINE = sorted(
+    p
+    for p in (Path(__file__).parent / "data" / "read_card_disputes").glob("read-7[89]*.yaml")
+    if 780 <= int(p.name.split("-")[1]) <= 799
+)
+
+
+def read(text: str, kind: str = "Spell", **numbers):
+    reading = read_card(CardText("Some Card", kind, text, **numbers))
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    return reading.definition
+
+
+def test_any_number_of_buffs_is_a_passive_permission_of_the_unit():
+    definition = read("[Exhaust]: Buff me.\nI can have any number of buffs.", "Unit", might=5, energy=5)
+    assert definition["passives"] == [{"to": {"who": "self"}, "restrictions": ["any_number_of_buffs"]}]
+
+
+def test_any_number_of_buffs_is_a_units_only():
+    reading = read_card(CardText("Some Card", "Gear", "I can have any number of buffs.", energy=2))
+    assert reading.status == "unread"
+
+
+def test_burn_is_a_triggers_cost_after_you_may():
+    definition = read("When I move, you may [Burn 1] to give me +1 [Might] this turn.", "Unit", might=2, energy=2)
+    [trigger] = definition["triggers"]
+    assert trigger["optional"] is True
+    assert trigger["cost"] == {"burn": 1}
+    assert trigger["effects"] == [{"op": "might", "amount": 1, "to": "this"}]
+
+
+def test_must_recycle_one_of_your_runes_targets_nothing():
+    definition = read("When you conquer here, you must recycle one of your runes.", "Battlefield")
+    [trigger] = definition["triggers"]
+    assert trigger["effects"] == [{"op": "recycle_rune"}]
+    assert "targets" not in trigger
+
+
+def test_less_might_than_it_compares_with_the_slot_chosen_before():
+    definition = read("Choose a friendly unit. Kill an enemy unit with less Might than it.", energy=2)
+    assert definition["effects"] == [{"op": "kill", "what": "other"}]
+    assert definition["targets"] == {
+        "target": {"type": "unit", "side": "friendly"},
+        "other": {"type": "unit", "side": "enemy", "less_might_than": "target"},
+    }
+
+
+def test_less_might_than_it_with_nothing_chosen_before_stays_unread():
+    reading = read_card(CardText("Some Card", "Spell", "Kill an enemy unit with less Might than it.", energy=2))
+    assert reading.status == "unread"
+
+
+def test_ready_or_exhaust_a_legend_targets_one_legend_and_chooses_the_verb_later():
+    definition = read("When you play me, ready or exhaust a legend.", "Unit", might=4, energy=3)
+    [trigger] = definition["triggers"]
+    assert trigger["targets"] == {"target": {"type": "legend"}}
+    assert trigger["effects"] == [
+        {
+            "op": "either",
+            "options": [[{"op": "ready", "what": "target"}], [{"op": "exhaust", "what": "target"}]],
+            "labels": ["ready a legend", "exhaust a legend"],
+        }
+    ]
+
+
+def test_a_legend_is_never_killed_or_stunned_as_a_unit_is():
+    for text in ("Kill a legend.", "Stun a legend.", "Ready or ready a legend."):
+        assert read_card(CardText("Some Card", "Spell", text, energy=2)).status == "unread", text
+
+
+# -- the disputes and the mutants they kill ----------------------------------------------------------------------
+
+
+def _judged(definitions) -> list[str]:
+    for path in MINE:
+        assert str(yaml.safe_load(path.read_text())["rules"]["core"]) >= "2026-06-18"  # judged under Core Rules 1.4
+    return verdicts_with(definitions, MINE)
+
+
+def test_my_disputes_are_judged_under_core_rules_1_4_and_match(real_db):
+    assert len(MINE) >= 5
+    assert set(_judged(read_every_card(real_db))) == {"match"}
+
+
+def _no_buff_permission(d: dict) -> None:
+    if "any_number_of_buffs" in d.get("restrictions", []):
+        d["restrictions"] = [r for r in d["restrictions"] if r != "any_number_of_buffs"]
+
+
+def _burn_free(d: dict) -> None:
+    if isinstance(d.get("cost"), dict) and d["cost"].get("burn"):
+        d["cost"] = {k: v for k, v in d["cost"].items() if k != "burn"} or {"energy": 0}
+
+
+def _burn_two(d: dict) -> None:
+    if isinstance(d.get("cost"), dict) and d["cost"].get("burn"):
+        d["cost"] = {**d["cost"], "burn": 2}
+
+
+def _rune_readied(d: dict) -> None:
+    if d.get("op") == "recycle_rune":
+        d.update(op="ready_runes", n=1)
+
+
+def _any_might(d: dict) -> None:
+    d.pop("less_might_than", None)
+
+
+def _verbs_swapped(d: dict) -> None:
+    if d.get("op") == "either" and d.get("labels") == ["ready a legend", "exhaust a legend"]:
+        d["options"] = list(reversed(d["options"]))
+
+
+def _only_own_legend(d: dict) -> None:
+    for spec in d.get("targets", {}).values():
+        if spec.get("type") == "legend":
+            spec["side"] = "friendly"
+
+
+@pytest.mark.parametrize(
+    "change",
+    [_no_buff_permission, _burn_free, _burn_two, _rune_readied, _any_might, _verbs_swapped, _only_own_legend],
+)
+def test_my_disputes_kill_a_wrong_reading(real_db, change):
+    assert "mismatch" in _judged(read_every_card_changed(real_db, change)), f"{change.__name__} survives"
