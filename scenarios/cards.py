@@ -253,6 +253,8 @@ class Passive(Strict):
     bonus_from: Literal["you", "any"] = "you"
     # an Equipment's effect text (136.2.b): active only while it is attached, its "you" the equipped unit's controller
     effect_text: bool = False
+    # "Increase the points needed to win the game by 1": added to the Victory Score while active (194.3.a)
+    victory_score: int = 0
 
 
 class Replacement(Strict):

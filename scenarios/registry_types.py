@@ -664,6 +664,9 @@ class TypedQueries(Protocol):
     def victor(self, game: Any) -> str | None:
         """scenarios.rules.cleanups.victor"""
 
+    def victory_score(self, game: Any) -> int:
+        """scenarios.rules.cleanups.victory_score"""
+
     def view_of(self, game: Any, source: Any, it: str | None = ..., it_incarnation: int | None = ..., slots: Any = ...) -> Any:
         """scenarios.rules.filters.view_of"""
 

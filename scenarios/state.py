@@ -21,7 +21,7 @@ from scenarios import kernel, versions
 from scenarios.actions import Action, Choose, parse_action
 from scenarios.game import Game
 from scenarios.journal import Journal, Journaled, watch
-from scenarios.kernel import Budget, EngineError, GameOver, NeedChoice, Refusal, Run, UnansweredChoice
+from scenarios.kernel import Budget, EngineError, GameOver, NeedChoice, Refusal, Run, UnansweredChoice, calc
 from scenarios.objects import BATTLEFIELD, BOARD, GEAR, UNIT, Obj, Outcome, Player, Zone
 from scenarios.setup import build
 from scenarios.trace import StepKind, Tracer, plain
@@ -377,7 +377,7 @@ class GameState(Journaled):
     def outcome(self) -> Outcome:
         points = {name: player.points for name, player in self.players.items()}
         if self.winner is not None:
-            reason = f"{self.winner} reached the Victory Score of {self.victory_score} (472)"
+            reason = f"{self.winner} reached the Victory Score of {calc.victory_score(self)} (472)"
         elif self.pending is not None:
             reason = f"in progress: {self.pending.player} must choose: {self.pending.prompt}"
         else:

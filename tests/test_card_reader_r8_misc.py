@@ -1,5 +1,6 @@
 """Single cards' phrases read one at a time (wave r8, "misc"): "I can have any number of buffs" (426.1.b.2), "[Burn 1]"
-as a trigger's cost (440.3.a, 204.3.a), "you must recycle one of your runes" (355.10.f, 416.1.b), "an enemy unit with
+as a trigger's cost (440.3.a, 204.3.a), "you must recycle one of your runes" (355.10.f, 416.1.b), "increase the points needed to win the game by 1"
+(194.3.a), "an enemy unit with
 less Might than it" (the unit chosen before, 355.8), "ready or exhaust a legend" (355.10.a, 355.17). Read-card
 disputes 780-799 judge them with the real read cards; mutants of the readings are killed by those disputes."""
 
@@ -85,6 +86,14 @@ def test_a_legend_is_never_killed_or_stunned_as_a_unit_is():
         assert read_card(CardText("Some Card", "Spell", text, energy=2)).status == "unread", text
 
 
+def test_increase_the_points_needed_to_win_is_a_battlefields_passive():
+    definition = read("Increase the points needed to win the game by 1.", "Battlefield")
+    assert definition["passives"] == [{"to": {"who": "self"}, "victory_score": 1}]
+    assert (
+        read_card(CardText("Some Card", "Unit", "Increase the points needed to win the game by 1.")).status == "unread"
+    )
+
+
 # -- the disputes and the mutants they kill ----------------------------------------------------------------------
 
 
@@ -128,6 +137,16 @@ def _verbs_swapped(d: dict) -> None:
         d["options"] = list(reversed(d["options"]))
 
 
+def _no_victory_score(d: dict) -> None:
+    if d.get("victory_score"):
+        d["victory_score"] = 0
+
+
+def _victory_score_two(d: dict) -> None:
+    if d.get("victory_score"):
+        d["victory_score"] = 2
+
+
 def _only_own_legend(d: dict) -> None:
     for spec in d.get("targets", {}).values():
         if spec.get("type") == "legend":
@@ -136,7 +155,17 @@ def _only_own_legend(d: dict) -> None:
 
 @pytest.mark.parametrize(
     "change",
-    [_no_buff_permission, _burn_free, _burn_two, _rune_readied, _any_might, _verbs_swapped, _only_own_legend],
+    [
+        _no_buff_permission,
+        _burn_free,
+        _burn_two,
+        _rune_readied,
+        _any_might,
+        _verbs_swapped,
+        _only_own_legend,
+        _no_victory_score,
+        _victory_score_two,
+    ],
 )
 def test_my_disputes_kill_a_wrong_reading(real_db, change):
     assert "mismatch" in _judged(read_every_card_changed(real_db, change)), f"{change.__name__} survives"

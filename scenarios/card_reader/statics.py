@@ -125,6 +125,18 @@ def _read_any_number_of_buffs(
 
 
 @paragraph_reader("static")
+def _read_victory_score(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
+    """ "Increase the points needed to win the game by 1", a battlefield's: a passive adding to the Victory Score
+    while the battlefield is on the board, as card effects may (194.3.a)."""
+    found = re.fullmatch(r"increase the points needed to win the game by (?P<n>\d+)", text)
+    if not found or card["type"] != "battlefield":
+        return False
+    card.setdefault("passives", []).append({"to": {"who": "self"}, "victory_score": int(found["n"])})
+    used.append("static: increase the points needed to win")
+    return True
+
+
+@paragraph_reader("static")
 def _read_ignore_tank(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "You ignore [Tank] while assigning combat damage here": a passive of its controller's, at the card's place,
     freeing the assignment from Tank's order (815.1.b)."""

@@ -56,7 +56,7 @@ def _forbidden(game: Game, player: str) -> bool:
 def final_point_at_stake(game: Game, player: str) -> bool:
     """Is the point a score would earn the Final Point: the player is 1 point from the Victory Score, or (Core
     Rules 1.4, 471.1.b) 1 point from it or higher, as a player tied at the Victory Score is (no one won, 472)."""
-    points, line = game.players[player].points, game.victory_score - 1
+    points, line = game.players[player].points, calc.victory_score(game) - 1
     return points >= line if game.reading("final_point_from").choice == "one_below_or_higher" else points == line
 
 
