@@ -189,6 +189,9 @@ class TypedProcedures(Protocol):
     def put_trigger_on_chain(self, game: Any, instance: Any, /, *, because: Because) -> Any:
         """scenarios.rules.triggers.put_trigger_on_chain"""
 
+    def queue_additional_turn(self, game: Any, player: str, label: str, /, *, because: Because) -> Any:
+        """scenarios.rules.turn.queue_additional_turn"""
+
     def ready(self, game: Any, object_ids: Any, label: Any = ..., /, *, because: Because) -> Any:
         """scenarios.rules.status.apply"""
 

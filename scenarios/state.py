@@ -88,6 +88,9 @@ class GameState(Journaled):
         self.turn_player = ""
         self.phase = "main"
         self.turn_number = 1
+        # Additional Turns queued after this one, next first (734-738); the player of the last turn that was not one
+        self.additional_turns: tuple[str, ...] = ()
+        self.regular_turn_player = ""
         self.victory_score = 8
         self.priority: str | None = None
         self.passes: tuple[str, ...] = ()

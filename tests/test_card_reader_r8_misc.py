@@ -1,6 +1,6 @@
 """Single cards' phrases read one at a time (wave r8, "misc"): "I can have any number of buffs" (426.1.b.2), "[Burn 1]"
 as a trigger's cost (440.3.a, 204.3.a), "you must recycle one of your runes" (355.10.f, 416.1.b), "increase the points needed to win the game by 1"
-(194.3.a), "an enemy unit with
+(194.3.a), "take a turn after this one. Banish this." (735-738, 427.1), "an enemy unit with
 less Might than it" (the unit chosen before, 355.8), "ready or exhaust a legend" (355.10.a, 355.17). Read-card
 disputes 780-799 judge them with the real read cards; mutants of the readings are killed by those disputes."""
 
@@ -94,6 +94,12 @@ def test_increase_the_points_needed_to_win_is_a_battlefields_passive():
     )
 
 
+def test_take_a_turn_after_this_one_then_banish_this():
+    definition = read("Take a turn after this one. Banish this.", energy=10, power=4)
+    assert definition["effects"] == [{"op": "additional_turn"}, {"op": "banish", "what": "this"}]
+    assert read_card(CardText("Some Card", "Unit", "When I attack, banish this.", might=1)).status == "unread"
+
+
 # -- the disputes and the mutants they kill ----------------------------------------------------------------------
 
 
@@ -147,6 +153,17 @@ def _victory_score_two(d: dict) -> None:
         d["victory_score"] = 2
 
 
+def _no_additional_turn(d: dict) -> None:
+    if d.get("op") == "additional_turn":
+        d.update(op="draw", n=0)
+
+
+def _not_banished(d: dict) -> None:
+    if d.get("op") == "banish" and d.get("what") == "this":
+        d.update(op="draw", n=0)
+        d.pop("what")
+
+
 def _only_own_legend(d: dict) -> None:
     for spec in d.get("targets", {}).values():
         if spec.get("type") == "legend":
@@ -165,6 +182,8 @@ def _only_own_legend(d: dict) -> None:
         _only_own_legend,
         _no_victory_score,
         _victory_score_two,
+        _no_additional_turn,
+        _not_banished,
     ],
 )
 def test_my_disputes_kill_a_wrong_reading(real_db, change):

@@ -142,6 +142,12 @@ def _channel(m, ctx):
     return [ins]
 
 
+@template("additional turn", r"take a turn after this one")
+def _additional_turn(m, ctx):
+    """ "Take a turn after this one": an Additional Turn of its controller, next in the turn queue (734-738)."""
+    return [{"op": "additional_turn"}]
+
+
 @template("score", r"(?:you )?score (?P<n>\d+) points?")
 def _score(m, ctx):
     return [{"op": "score", "n": int(m["n"])}]
@@ -158,6 +164,8 @@ def _status(m, ctx):
 @template("banish", r"banish (?P<obj>.+)")
 def _banish(m, ctx):
     what = _ref(m["obj"], ctx, None)
+    if what == "this" and ctx.card_type == "spell" and m["obj"] == "this":  # "Banish this.": the spell resolving
+        return [{"op": "banish", "what": "this"}]  # leaves the Chain banished, not to the Trash (359.3.d, 427.1)
     return None if what is None or what == "this" else [{"op": "banish", "what": what}]
 
 
