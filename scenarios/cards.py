@@ -473,7 +473,7 @@ def _check_quantity(card: Card, quantity: Quantity, passive: bool) -> None:
         quantity.double
         or quantity.raise_to
         or quantity.total_might
-        or (flt is not None and (flt.mighty or flt.less_might_than_me))
+        or (flt is not None and (flt.mighty or flt.less_might_than_me or flt.less_might_than))
     )
     if passive and reads_might:
         raise ValueError(f"card {card.name!r}: a passive's Might can't count Might ({quantity.words()})")

@@ -1,8 +1,9 @@
-"""Single cards' phrases read one at a time (wave r8, "misc"): "I can have any number of buffs" (426.1.b.2), "[Burn 1]"
-as a trigger's cost (440.3.a, 204.3.a), "you must recycle one of your runes" (355.10.f, 416.1.b), "increase the points needed to win the game by 1"
-(194.3.a), "take a turn after this one. Banish this." (735-738, 427.1), "an enemy unit with
-less Might than it" (the unit chosen before, 355.8), "ready or exhaust a legend" (355.10.a, 355.17). Read-card
-disputes 780-799 judge them with the real read cards; mutants of the readings are killed by those disputes."""
+"""Single cards' phrases read one at a time (wave r8, "misc"): "I can have any number of buffs" (426.1.b.2),
+"[Burn 1]" as a trigger's cost (440.3.a, 204.3.a), "you must recycle one of your runes" (355.10.f, 416.1.b),
+"increase the points needed to win the game by 1" (194.3.a), "take a turn after this one. Banish this." (735-738,
+427.1), "an enemy unit with less Might than it" (the unit chosen before, 355.8), "all enemy units at that
+battlefield with less Might than the chosen unit" (355.10.d), "ready or exhaust a legend" (355.10.a, 355.17).
+Read-card disputes 780-799 judge them with the real read cards; mutants of the readings are killed by them."""
 
 from __future__ import annotations
 
@@ -100,6 +101,27 @@ def test_take_a_turn_after_this_one_then_banish_this():
     assert read_card(CardText("Some Card", "Unit", "When I attack, banish this.", might=1)).status == "unread"
 
 
+def test_all_enemy_units_at_that_battlefield_with_less_might_than_the_chosen_unit():
+    text = (
+        "Choose a friendly unit and a battlefield. Move all enemy units at that battlefield with less Might than the "
+        "chosen unit to their base."
+    )
+    definition = read(text, energy=2)
+    assert definition["targets"] == {"target": {"type": "unit", "side": "friendly"}, "other": {"type": "battlefield"}}
+    assert definition["effects"] == [
+        {
+            "op": "move",
+            "what": {"all": {"who": "enemy unit", "less_might_than": "target", "where": "at other"}},
+            "to": "base",
+        }
+    ]
+
+
+def test_a_battlefield_chosen_for_nothing_stays_unread():
+    reading = read_card(CardText("Some Card", "Spell", "Choose a friendly unit and a battlefield. Draw 1.", energy=2))
+    assert reading.status == "unread"
+
+
 # -- the disputes and the mutants they kill ----------------------------------------------------------------------
 
 
@@ -135,7 +157,18 @@ def _rune_readied(d: dict) -> None:
 
 
 def _any_might(d: dict) -> None:
-    d.pop("less_might_than", None)
+    if "side" in d:  # a target slot's
+        d.pop("less_might_than", None)
+
+
+def _any_might_moved(d: dict) -> None:
+    if "who" in d:  # an object filter's
+        d.pop("less_might_than", None)
+
+
+def _anywhere_moved(d: dict) -> None:
+    if d.get("less_might_than") and "who" in d:
+        d.pop("where", None)
 
 
 def _verbs_swapped(d: dict) -> None:
@@ -184,6 +217,8 @@ def _only_own_legend(d: dict) -> None:
         _victory_score_two,
         _no_additional_turn,
         _not_banished,
+        _any_might_moved,
+        _anywhere_moved,
     ],
 )
 def test_my_disputes_kill_a_wrong_reading(real_db, change):

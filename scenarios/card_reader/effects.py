@@ -231,10 +231,14 @@ def _add(m, ctx):
 def _choose_two(m, ctx):
     """ "Choose a friendly unit and an enemy unit": two choices, in the order printed (355.8)."""
     first, second = target_spec(m["a"]), target_spec(m["b"])
+    if second is None and m["b"] == "a battlefield":  # "Choose a friendly unit and a battlefield": what is done
+        second = {"type": "battlefield"}  # there a later sentence says ("that battlefield")
     if first is None or second is None or first.get("another") or second.get("another"):
         return None
     ctx.slot(first)
     ctx.slot(second)
+    if second["type"] == "battlefield":
+        ctx.unfinished = CHOSEN_BATTLEFIELD
     return []
 
 

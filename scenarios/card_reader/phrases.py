@@ -156,6 +156,10 @@ def _qualify(rest: str, spec: dict[str, Any], plural: bool = False) -> dict[str,
                 spec["less_might_than_it"] = True
                 rest = rest[len(" with less might than it") :]
                 continue
+            if rest.startswith(" with less might than the chosen unit") and plural:  # the unit slot (`reference`)
+                spec["less_might_than_chosen"] = True
+                rest = rest[len(" with less might than the chosen unit") :]
+                continue
             found = re.match(r" that(?:'s| is) (stunned|damaged)|^ (stunned|damaged)", rest)
             if found and plural:
                 spec[found.group(1) or found.group(2)] = True
@@ -277,12 +281,19 @@ def reference(phrase: str, ctx: Context) -> Any:
         spec.update(tags)
         return ctx.slot(spec) if another(spec, ctx) else None
     chosen = ctx.targets.get(ctx.it or "", {})
-    there = phrase.endswith(" there") and (
-        chosen.get("type") == "battlefield" or chosen.get("where") == "battlefield_with_your_units"
+    at_that = " at that battlefield" in phrase and chosen.get("type") == "battlefield"
+    there = at_that or (
+        phrase.endswith(" there")
+        and (chosen.get("type") == "battlefield" or chosen.get("where") == "battlefield_with_your_units")
     )
     if there:  # "choose a battlefield. Give enemy units there ...": every such unit at the one chosen (355.10.d)
-        phrase = phrase.removesuffix(" there")
+        phrase = phrase.replace(" at that battlefield", "", 1) if at_that else phrase.removesuffix(" there")
     flt = group_filter(phrase)
+    if flt is not None and flt.pop("less_might_than_chosen", False):  # "... than the chosen unit": the one unit slot
+        units = [slot for slot, spec in ctx.targets.items() if spec.get("type") == "unit"]
+        if len(units) != 1:
+            return None
+        flt["less_might_than"] = units[0]
     if flt is not None and there:
         if "where" in flt:
             return None
