@@ -61,6 +61,8 @@ class TargetSpec(Strict):
     # "Choose a friendly unit. Kill an enemy unit with less Might than it": than that earlier slot's unit, as chosen
     less_might_than: str | None = None
     same_place_as: str | None = None  # "two units at the same battlefield": where that slot's unit is, or its place
+    # "a battlefield you control and a unit you control at a different location": not at that slot's place
+    not_same_place_as: str | None = None
     max_cost: int | None = None  # printed Energy cost (206)
     max_power: int | None = None  # printed Power cost, of any domain (206)
     stunned: bool | None = None

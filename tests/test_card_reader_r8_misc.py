@@ -2,8 +2,9 @@
 "[Burn 1]" as a trigger's cost (440.3.a, 204.3.a), "you must recycle one of your runes" (355.10.f, 416.1.b),
 "increase the points needed to win the game by 1" (194.3.a), "take a turn after this one. Banish this." (735-738,
 427.1), "an enemy unit with less Might than it" (the unit chosen before, 355.8), "all enemy units at that
-battlefield with less Might than the chosen unit" (355.10.d), "ready or exhaust a legend" (355.10.a, 355.17).
-Read-card disputes 780-799 judge them with the real read cards; mutants of the readings are killed by them."""
+battlefield with less Might than the chosen unit" (355.10.d), "a battlefield you control and a unit you control at
+a different location" (190.1, 355.4.a), "ready or exhaust a legend" (355.10.a, 355.17). Read-card disputes 780-799
+judge them with the real read cards; mutants of the readings are killed by them."""
 
 from __future__ import annotations
 
@@ -122,6 +123,22 @@ def test_a_battlefield_chosen_for_nothing_stays_unread():
     assert reading.status == "unread"
 
 
+def test_a_battlefield_you_control_and_a_unit_you_control_at_a_different_location():
+    text = (
+        "Choose a battlefield you control and a unit you control at a different location. Move that unit to that "
+        "battlefield and give it +2 [Might] this turn."
+    )
+    definition = read(text, energy=2, power=1)
+    assert definition["targets"] == {
+        "target": {"type": "battlefield", "side": "friendly"},
+        "other": {"type": "unit", "side": "friendly", "not_same_place_as": "target"},
+    }
+    assert definition["effects"] == [
+        {"op": "move", "what": "other", "to": "target"},
+        {"op": "might", "amount": 2, "to": "other"},
+    ]
+
+
 # -- the disputes and the mutants they kill ----------------------------------------------------------------------
 
 
@@ -197,6 +214,15 @@ def _not_banished(d: dict) -> None:
         d.pop("what")
 
 
+def _same_place_allowed(d: dict) -> None:
+    d.pop("not_same_place_as", None)
+
+
+def _any_battlefield(d: dict) -> None:
+    if d.get("type") == "battlefield" and d.get("side") == "friendly":
+        d.pop("side")
+
+
 def _only_own_legend(d: dict) -> None:
     for spec in d.get("targets", {}).values():
         if spec.get("type") == "legend":
@@ -219,6 +245,8 @@ def _only_own_legend(d: dict) -> None:
         _not_banished,
         _any_might_moved,
         _anywhere_moved,
+        _same_place_allowed,
+        _any_battlefield,
     ],
 )
 def test_my_disputes_kill_a_wrong_reading(real_db, change):

@@ -233,8 +233,18 @@ def _choose_two(m, ctx):
     first, second = target_spec(m["a"]), target_spec(m["b"])
     if second is None and m["b"] == "a battlefield":  # "Choose a friendly unit and a battlefield": what is done
         second = {"type": "battlefield"}  # there a later sentence says ("that battlefield")
+    elsewhere = m["b"].endswith(" at a different location")
+    if m["a"] == "a battlefield you control" and elsewhere:  # "... and a unit you control at a different location"
+        first, second = (
+            {"type": "battlefield", "side": "friendly"},
+            target_spec(m["b"].removesuffix(" at a different location")),
+        )
     if first is None or second is None or first.get("another") or second.get("another"):
         return None
+    if elsewhere:  # not where the battlefield chosen first is (its place)
+        second["not_same_place_as"] = ctx.slot(first)
+        ctx.slot(second)
+        return []
     ctx.slot(first)
     ctx.slot(second)
     if second["type"] == "battlefield":
@@ -292,6 +302,18 @@ def _move_to_battlefield(m, ctx):
     ctx.targets["destination"] = {"type": "battlefield"}
     ctx.it = what
     return [{"op": "move", "what": what, "to": "destination"}]
+
+
+@template("move", r"move (?P<obj>that unit|it) to that battlefield")
+def _move_to_that_battlefield(m, ctx):
+    """ "Move that unit to that battlefield": the unit chosen to the battlefield chosen with it (a move by an
+    effect, 446.1), one it is not at (355.4.a: chosen at a different location)."""
+    what = reference(m["obj"], ctx)
+    battlefields = [slot for slot, spec in ctx.targets.items() if spec.get("type") == "battlefield"]
+    spec = ctx.targets.get(what, {}) if isinstance(what, str) else {}
+    if len(battlefields) != 1 or spec.get("type") != "unit" or spec.get("not_same_place_as") != battlefields[0]:
+        return None
+    return [{"op": "move", "what": what, "to": battlefields[0]}]
 
 
 @template("move", r"(?:you may )?move (?P<obj>an? .+?) to that (?:enemy )?unit's (?:battlefield|location)")
