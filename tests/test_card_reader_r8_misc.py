@@ -3,7 +3,8 @@
 "increase the points needed to win the game by 1" (194.3.a), "take a turn after this one. Banish this." (735-738,
 427.1), "an enemy unit with less Might than it" (the unit chosen before, 355.8), "all enemy units at that
 battlefield with less Might than the chosen unit" (355.10.d), "a battlefield you control and a unit you control at
-a different location" (190.1, 355.4.a), "ready or exhaust a legend" (355.10.a, 355.17). Read-card disputes 780-799
+a different location" (190.1, 355.4.a), "ready or exhaust a legend" (355.10.a, 355.17),
+"[Deathknell] — Recycle me to ready your runes" (383.3.b's example, 404.2). Read-card disputes 780-799
 judge them with the real read cards; mutants of the readings are killed by them."""
 
 from __future__ import annotations
@@ -139,6 +140,14 @@ def test_a_battlefield_you_control_and_a_unit_you_control_at_a_different_locatio
     ]
 
 
+def test_a_cost_first_in_a_deathknell_is_its_base_cost_without_you_may():
+    text = "[Deathknell] — Recycle me to ready your runes. (When I die, get the effect.)"
+    definition = read(text, "Unit", might=5, energy=5)
+    [trigger] = definition["triggers"]
+    assert (trigger["optional"], trigger["cost"]) == (False, {"recycle": "this"})
+    assert trigger["effects"] == [{"op": "ready_runes", "all": True}]
+
+
 # -- the disputes and the mutants they kill ----------------------------------------------------------------------
 
 
@@ -223,6 +232,16 @@ def _any_battlefield(d: dict) -> None:
         d.pop("side")
 
 
+def _not_recycled(d: dict) -> None:
+    if isinstance(d.get("cost"), dict) and d["cost"].get("recycle"):
+        d.pop("cost")
+
+
+def _one_rune(d: dict) -> None:
+    if d.get("op") == "ready_runes" and d.get("all"):
+        d.pop("all")
+
+
 def _only_own_legend(d: dict) -> None:
     for spec in d.get("targets", {}).values():
         if spec.get("type") == "legend":
@@ -247,6 +266,8 @@ def _only_own_legend(d: dict) -> None:
         _anywhere_moved,
         _same_place_allowed,
         _any_battlefield,
+        _not_recycled,
+        _one_rune,
     ],
 )
 def test_my_disputes_kill_a_wrong_reading(real_db, change):

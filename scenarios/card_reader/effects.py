@@ -124,6 +124,12 @@ def _ready_runes(m, ctx):
     return [{"op": "ready_runes", "n": int(m["n"])}]
 
 
+@template("ready runes", r"ready your runes")
+def _ready_your_runes(m, ctx):
+    """ "Ready your runes": every rune its controller controls (415.1; none chosen, 355.10.d)."""
+    return [{"op": "ready_runes", "all": True}]
+
+
 @template("draw", r"(?:you )?draw (?P<n>\d+)")
 def _draw(m, ctx):
     return [{"op": "draw", "n": int(m["n"])}]

@@ -44,8 +44,9 @@ def cost_problem(game: Game, cost, player: str, source_id: str | None, purpose: 
         return Refusal("414.4", f"{source_id} is already exhausted: exhausting it can't be paid")
     if cost.banish and (source is None or source.zone != Zone.BOARD):
         return Refusal("427.2", f"{source_id} is not on the board to be banished")
-    if cost.recycle and (source is None or source.zone != Zone.BOARD):
-        return Refusal("416.3", f"{source_id} is not on the board to be recycled")
+    if cost.recycle and (source is None or source.zone not in (Zone.BOARD, Zone.TRASH)):
+        # "[Deathknell] — Recycle me to ...": recycled from the trash it died to (383.3.b's example)
+        return Refusal("416.3", f"{source_id} is neither on the board nor in the trash to be recycled")
     if cost.kill and (source is None or source.zone != Zone.BOARD):
         return Refusal("428.1", f"{source_id} is not on the board to be killed")
     if cost.spend_buff and not calc.buffs_to_spend(game, cost, player, source_id):

@@ -147,9 +147,11 @@ def op_recycle_rune(game: Game, run, ins) -> None:
 
 @instruction("ready_runes")
 def op_ready_runes(game: Game, run, ins) -> None:
-    """ "Ready N runes" (415.3.b): N of the player's exhausted runes, chosen as it resolves (355.17)."""
-    player, wanted = run.item.controller, ins.get("n", 1)
+    """ "Ready N runes" (415.3.b): N of the player's exhausted runes, chosen as it resolves (355.17); `all`: "Ready
+    your runes", every one of them (nothing chosen, 355.10.d)."""
+    player = run.item.controller
     exhausted = sorted(r.id for r in runes_on_board(game, player) if r.exhausted)
+    wanted = len(exhausted) if ins.get("all") else ins.get("n", 1)
     picked: list[str] = []
     while exhausted and len(picked) < wanted:
         rune = (
