@@ -7,6 +7,15 @@ from scenarios.kernel import EngineError
 from scenarios.objects import Combat, Grant, Kind, Modifier, Obj, Player, Role, Showdown, Zone
 
 
+def _turns_taken(game, name: str, spec: dict) -> int:
+    """The turns `name` has begun: as the setup says, else the game's first round (Turn Order from its first player,
+    303.2): a player up to the turn player has begun their first turn, one after it none yet."""
+    if spec.get("turns_taken") is not None:
+        return spec["turns_taken"]
+    order = game.turn_order
+    return 1 if order.index(name) <= order.index(game.turn_player) else 0
+
+
 def build(game, setup: dict) -> None:
     turn = setup["turn"]
     game.turn_order = tuple(setup["players"])
@@ -24,6 +33,7 @@ def build(game, setup: dict) -> None:
             cards_played_this_turn=spec.get("cards_played_this_turn", 0),
             cards_finalized_this_turn=spec.get("cards_played_this_turn", 0),  # a card played was Finalized
             xp=spec.get("xp", 0),
+            turns_taken=_turns_taken(game, name, spec),
         )
         if spec.get("legend"):
             _add(game, spec["legend"], owner=name, zone=Zone.BOARD, location="base")

@@ -14,6 +14,7 @@ from scenarios.trace import StepKind
 
 event_kind("conquer", "383.4.c")
 event_kind("hold", "383.4.d")
+event_kind("score_point", "471.1", would="score 1 point from conquering or holding")
 
 
 def _score(game: Game, player: str, bf, how: str) -> bool:
@@ -37,6 +38,8 @@ def _score(game: Game, player: str, bf, how: str) -> bool:
             do.draw_instead_of_final_point(game, player, unscored, because=from_total)
             return True
     if _forbidden(game, player):
+        return True
+    if calc.would(game, Event("score_point", player=player, location=bf.id, via=how)):  # "... draw 1 instead"
         return True
     final_rule = "471.1.b.1" if how == "hold" else "471.1.b.1"
     do.earn_point(game, player, bf, how, because=("471.1", final_rule, *from_total) if final else "471.1")
