@@ -110,6 +110,7 @@ class ObjectFilter(Strict):
     banished_by: Literal["this"] | None = None
     less_might_than_me: bool | None = None  # "if it has less Might than me"
     less_might_than: str | None = None  # "with less Might than the chosen unit": than that target slot's unit, now
+    other_than: str | None = None  # "each other enemy unit there": not the one chosen for that target slot
     tag: str | None = None  # "your Mechs": objects with this tag (133.8, 143.1)
     not_tag: str | None = None  # "a non-Recruit unit": objects without this tag (133.8)
     buffed: bool | None = None  # "while I'm buffed": a unit with a buff on it (702.2.a)

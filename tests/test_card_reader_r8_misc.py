@@ -4,7 +4,8 @@
 427.1), "an enemy unit with less Might than it" (the unit chosen before, 355.8), "all enemy units at that
 battlefield with less Might than the chosen unit" (355.10.d), "a battlefield you control and a unit you control at
 a different location" (190.1, 355.4.a), "ready or exhaust a legend" (355.10.a, 355.17),
-"[Deathknell] — Recycle me to ready your runes" (383.3.b's example, 404.2). Read-card disputes 780-799
+"[Deathknell] — Recycle me to ready your runes" (383.3.b's example, 404.2), "Deal 4 to that unit and 1 to each other
+enemy unit there" (417.1.d). Read-card disputes 780-799
 judge them with the real read cards; mutants of the readings are killed by them."""
 
 from __future__ import annotations
@@ -148,6 +149,19 @@ def test_a_cost_first_in_a_deathknell_is_its_base_cost_without_you_may():
     assert trigger["effects"] == [{"op": "ready_runes", "all": True}]
 
 
+def test_a_battlefield_and_an_enemy_unit_there_then_one_deal_of_two_amounts():
+    text = "Choose a battlefield and an enemy unit there. Deal 4 to that unit and 1 to each other enemy unit there."
+    definition = read(text, energy=3, power=1)
+    assert definition["targets"] == {
+        "target": {"type": "battlefield"},
+        "other": {"type": "unit", "side": "enemy", "same_place_as": "target"},
+    }
+    others = {"all": {"who": "enemy unit", "where": "at target", "other_than": "other"}}
+    assert definition["effects"] == [{"op": "deal", "amount": 4, "to": "other", "also": [{"amount": 1, "to": others}]}]
+    unfinished = "Choose a battlefield and an enemy unit there. Draw 1."
+    assert read_card(CardText("Some Card", "Spell", unfinished, energy=3)).status == "unread"
+
+
 # -- the disputes and the mutants they kill ----------------------------------------------------------------------
 
 
@@ -242,6 +256,19 @@ def _one_rune(d: dict) -> None:
         d.pop("all")
 
 
+def _no_other_amount(d: dict) -> None:
+    d.pop("also", None)
+
+
+def _the_chosen_too(d: dict) -> None:
+    d.pop("other_than", None)
+
+
+def _every_battlefield(d: dict) -> None:
+    if d.get("other_than"):
+        d.pop("where", None)
+
+
 def _only_own_legend(d: dict) -> None:
     for spec in d.get("targets", {}).values():
         if spec.get("type") == "legend":
@@ -268,6 +295,9 @@ def _only_own_legend(d: dict) -> None:
         _any_battlefield,
         _not_recycled,
         _one_rune,
+        _no_other_amount,
+        _the_chosen_too,
+        _every_battlefield,
     ],
 )
 def test_my_disputes_kill_a_wrong_reading(real_db, change):

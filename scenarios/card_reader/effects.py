@@ -239,6 +239,14 @@ def _choose_two(m, ctx):
     first, second = target_spec(m["a"]), target_spec(m["b"])
     if second is None and m["b"] == "a battlefield":  # "Choose a friendly unit and a battlefield": what is done
         second = {"type": "battlefield"}  # there a later sentence says ("that battlefield")
+    if m["a"] == "a battlefield" and m["b"].endswith(" there"):  # "Choose a battlefield and an enemy unit there"
+        first, second = {"type": "battlefield"}, target_spec(m["b"].removesuffix(" there"))
+        if second is None or second.get("another") or second.get("where") is not None:
+            return None
+        second["same_place_as"] = ctx.slot(first)
+        ctx.slot(second)
+        ctx.unfinished = CHOSEN_BATTLEFIELD  # what is done there a later sentence says
+        return []
     elsewhere = m["b"].endswith(" at a different location")
     if m["a"] == "a battlefield you control" and elsewhere:  # "... and a unit you control at a different location"
         first, second = (

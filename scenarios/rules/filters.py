@@ -217,6 +217,8 @@ def matches_object(game: Game, flt, view: View, subject, location=None) -> bool:
         return False
     if flt.mighty is not None and calc.is_mighty(game, subject) != flt.mighty:
         return False
+    if flt.other_than is not None and subject.id in (view.slots or {}).get(flt.other_than, ()):
+        return False  # "each other enemy unit there": not the unit chosen for that slot
     if flt.less_might_than is not None and not _less_might_than_chosen(game, view, subject, flt.less_might_than):
         return False
     if flt.less_might_than_me:
