@@ -3,10 +3,10 @@
 "increase the points needed to win the game by 1" (194.3.a), "take a turn after this one. Banish this." (735-738,
 427.1), "an enemy unit with less Might than it" (the unit chosen before, 355.8), "all enemy units at that
 battlefield with less Might than the chosen unit" (355.10.d), "a battlefield you control and a unit you control at
-a different location" (190.1, 355.4.a), "ready or exhaust a legend" (355.10.a, 355.17),
-"[Deathknell] — Recycle me to ready your runes" (383.3.b's example, 404.2), "Deal 4 to that unit and 1 to each other
-enemy unit there" (417.1.d). Read-card disputes 780-799
-judge them with the real read cards; mutants of the readings are killed by them."""
+a different location" (190.1, 355.4.a), "ready or exhaust a legend" (355.10.a, 355.17), "[Deathknell] — Recycle me
+to ready your runes" (383.3.b's example, 404.2), "Deal 4 to that unit and 1 to each other enemy unit there"
+(417.1.d). Read-card disputes 780-799 judge them with the real read cards; mutants of the readings are killed by
+them."""
 
 from __future__ import annotations
 
