@@ -255,6 +255,9 @@ class Passive(Strict):
     effect_text: bool = False
     # "Increase the points needed to win the game by 1": added to the Victory Score while active (194.3.a)
     victory_score: int = 0
+    # "... have [Deflect] if they didn't already": its keywords only to an object without them otherwise, never
+    # summed with another instance (809.2 would sum them)
+    if_not_already: bool = False
 
 
 class Replacement(Strict):

@@ -5,7 +5,7 @@
 battlefield with less Might than the chosen unit" (355.10.d), "a battlefield you control and a unit you control at
 a different location" (190.1, 355.4.a), "ready or exhaust a legend" (355.10.a, 355.17), "[Deathknell] — Recycle me
 to ready your runes" (383.3.b's example, 404.2), "Deal 4 to that unit and 1 to each other enemy unit there"
-(417.1.d). Read-card disputes 780-799 judge them with the real read cards; mutants of the readings are killed by
+(417.1.d), "friendly buffed units have [Deflect] if they didn't already" (809.2). Read-card disputes 780-799 judge them with the real read cards; mutants of the readings are killed by
 them."""
 
 from __future__ import annotations
@@ -162,6 +162,14 @@ def test_a_battlefield_and_an_enemy_unit_there_then_one_deal_of_two_amounts():
     assert read_card(CardText("Some Card", "Spell", unfinished, energy=3)).status == "unread"
 
 
+def test_have_a_keyword_if_they_didnt_already_is_never_summed():
+    text = "Friendly buffed units have [Deflect] if they didn't already."
+    definition = read(text, "Gear", energy=2, power=1)
+    assert definition["passives"] == [
+        {"to": {"who": "friendly unit", "buffed": True}, "keywords": {"Deflect": 1}, "if_not_already": True}
+    ]
+
+
 # -- the disputes and the mutants they kill ----------------------------------------------------------------------
 
 
@@ -269,6 +277,15 @@ def _every_battlefield(d: dict) -> None:
         d.pop("where", None)
 
 
+def _summed(d: dict) -> None:
+    d.pop("if_not_already", None)
+
+
+def _unbuffed_too(d: dict) -> None:
+    if d.get("who") == "friendly unit" and d.get("buffed"):
+        d.pop("buffed")
+
+
 def _only_own_legend(d: dict) -> None:
     for spec in d.get("targets", {}).values():
         if spec.get("type") == "legend":
@@ -298,6 +315,8 @@ def _only_own_legend(d: dict) -> None:
         _no_other_amount,
         _the_chosen_too,
         _every_battlefield,
+        _summed,
+        _unbuffed_too,
     ],
 )
 def test_my_disputes_kill_a_wrong_reading(real_db, change):

@@ -125,6 +125,20 @@ def _read_any_number_of_buffs(
 
 
 @paragraph_reader("static")
+def _read_if_not_already(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
+    """ "Friendly buffed units have [Deflect] if they didn't already": a passive giving the keyword only to the units
+    without it otherwise, so never summed with another instance (809.2); buffed: a buff on it (702.2.a)."""
+    found = re.fullmatch(r"friendly (?P<buffed>buffed )?units have \[(?P<kw>[a-z-]+)\] if they didn't already", text)
+    keyword = engine_keyword(found["kw"]) if found else None
+    if keyword is None or _equipment(card):
+        return False
+    to: dict[str, Any] = {"who": "friendly unit", **({"buffed": True} if found and found["buffed"] else {})}
+    card.setdefault("passives", []).append({"to": to, "keywords": {keyword: 1}, "if_not_already": True})
+    used.append("static: <units> have <keyword> if they didn't already")
+    return True
+
+
+@paragraph_reader("static")
 def _read_victory_score(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "Increase the points needed to win the game by 1", a battlefield's: a passive adding to the Victory Score
     while the battlefield is on the board, as card effects may (194.3.a)."""

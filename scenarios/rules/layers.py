@@ -86,12 +86,20 @@ def keyword_value(game: Game, obj: Obj, keyword: str, sources: list | None = Non
             if sources is not None:
                 sources.append(grant.value)
     if keyword in game.passive_keywords:
+        missing = []  # "if they didn't already" (`Passive.if_not_already`): given only where nothing else gives it
         for _source, passive, view in calc.passives(game):
-            if keyword in passive.keywords and calc.matches_object(game, passive.to, view, obj):
+            if keyword in passive.keywords and passive.if_not_already:
+                missing.append((passive, view))
+            elif keyword in passive.keywords and calc.matches_object(game, passive.to, view, obj):
                 given = passive.keywords[keyword] * _per(game, passive, view)  # "[Assault] equal to the number of"
                 total += given
                 if sources is not None and given:
                     sources.append(given)
+        for passive, view in missing:
+            if not total and calc.matches_object(game, passive.to, view, obj):
+                total = passive.keywords[keyword]
+                if sources is not None:
+                    sources.append(total)
     if not total:
         for giver in KEYWORD_ABILITIES.implying(keyword):  # a loop, not any(): every keyword of every object asks
             if keyword_value(game, obj, giver):
