@@ -136,6 +136,7 @@ CountWord = Literal[
     "gear you control",
     "mighty unit you control",
     "card you played this turn",
+    "point you scored from holding this turn",  # each point earned by holding (469.2, 471.1), not one replaced
     "rune you control",
     "friendly unit with Temporary",
     "might of your mightiest unit",

@@ -5,8 +5,9 @@
 battlefield with less Might than the chosen unit" (355.10.d), "a battlefield you control and a unit you control at
 a different location" (190.1, 355.4.a), "ready or exhaust a legend" (355.10.a, 355.17), "[Deathknell] — Recycle me
 to ready your runes" (383.3.b's example, 404.2), "Deal 4 to that unit and 1 to each other enemy unit there"
-(417.1.d), "friendly buffed units have [Deflect] if they didn't already" (809.2). Read-card disputes 780-799 judge them with the real read cards; mutants of the readings are killed by
-them."""
+(417.1.d), "friendly buffed units have [Deflect] if they didn't already" (809.2), "I cost [2][C] less for each
+point you scored from holding this turn" (356.4, 469.2). Read-card disputes 780-799 judge them with the real read
+cards; mutants of the readings are killed by them."""
 
 from __future__ import annotations
 
@@ -170,6 +171,15 @@ def test_have_a_keyword_if_they_didnt_already_is_never_summed():
     ]
 
 
+def test_i_cost_less_for_each_point_scored_from_holding_this_turn():
+    text = "I cost [2 Energy][Calm rune] less for each point you scored from holding this turn."
+    reading = read_card(CardText("Some Card", "Unit", text, energy=10, power=3, might=5, domains=("Calm",)))
+    assert reading.status == "read", reading.unread
+    assert reading.definition["discounts"] == [
+        {"energy": 2, "power": 1, "for_each": "point you scored from holding this turn"}
+    ]
+
+
 # -- the disputes and the mutants they kill ----------------------------------------------------------------------
 
 
@@ -286,6 +296,12 @@ def _unbuffed_too(d: dict) -> None:
         d.pop("buffed")
 
 
+def _held_discount_once(d: dict) -> None:
+    if d.get("for_each") == "point you scored from holding this turn":
+        d.pop("for_each")
+        d["energy"] = 0
+
+
 def _only_own_legend(d: dict) -> None:
     for spec in d.get("targets", {}).values():
         if spec.get("type") == "legend":
@@ -317,6 +333,7 @@ def _only_own_legend(d: dict) -> None:
         _every_battlefield,
         _summed,
         _unbuffed_too,
+        _held_discount_once,
     ],
 )
 def test_my_disputes_kill_a_wrong_reading(real_db, change):

@@ -86,6 +86,8 @@ def draw_instead_of_final_point(game: Game, player: str, unscored) -> None:
 )
 def earn_point(game: Game, player: str, bf, how: str) -> None:
     game.players[player].points += 1
+    if how == "hold":  # "for each point you scored from holding this turn"
+        game.players[player].held_points_this_turn += 1
     log(game, "scored", f"{player}:{how}:{bf.id}", "471.1")
     calc.points_gained(game, player)
 

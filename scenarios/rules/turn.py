@@ -131,6 +131,8 @@ def expire(game: Game) -> None:
             player.discarded_this_turn, player.drawn_this_turn = 0, 0
         if player.died_this_turn:
             player.died_this_turn = 0
+        if player.held_points_this_turn:
+            player.held_points_this_turn = 0
         if player.spell_energy_this_turn or player.power_spent_this_turn:
             player.spell_energy_this_turn, player.power_spent_this_turn = 0, 0
         if player.buff_bonus_this_turn:  # 317.2.c: "this turn" effects end
