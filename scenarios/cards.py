@@ -391,7 +391,8 @@ PASSIVE_RESTRICTIONS = {
     "no_units_played_here",
     "ignore_tank",
     "channel_one_rune",
-    "any_number_of_buffs",  # a permission, not a restriction: "I can have any number of buffs" (426.1.b.2)
+    "any_number_of_buffs",
+    "hide_an_additional_card",  # a permission: "You may hide an additional card here" (107.3.b.1)  # a permission, not a restriction: "I can have any number of buffs" (426.1.b.2)
 }
 
 

@@ -6,8 +6,8 @@ battlefield with less Might than the chosen unit" (355.10.d), "a battlefield you
 a different location" (190.1, 355.4.a), "ready or exhaust a legend" (355.10.a, 355.17), "[Deathknell] — Recycle me
 to ready your runes" (383.3.b's example, 404.2), "Deal 4 to that unit and 1 to each other enemy unit there"
 (417.1.d), "friendly buffed units have [Deflect] if they didn't already" (809.2), "I cost [2][C] less for each
-point you scored from holding this turn" (356.4, 469.2). Read-card disputes 780-799 judge them with the real read
-cards; mutants of the readings are killed by them."""
+point you scored from holding this turn" (356.4, 469.2), "you may hide an additional card here" (107.3.b.1).
+Read-card disputes 780-799 judge them with the real read cards; mutants of the readings are killed by them."""
 
 from __future__ import annotations
 
@@ -180,6 +180,14 @@ def test_i_cost_less_for_each_point_scored_from_holding_this_turn():
     ]
 
 
+def test_hide_an_additional_card_here_is_a_battlefields_passive():
+    definition = read("You may hide an additional card here.", "Battlefield")
+    assert definition["passives"] == [{"to": {"who": "self"}, "restrictions": ["hide_an_additional_card"]}]
+    assert (
+        read_card(CardText("Some Card", "Gear", "You may hide an additional card here.", energy=1)).status == "unread"
+    )
+
+
 # -- the disputes and the mutants they kill ----------------------------------------------------------------------
 
 
@@ -302,6 +310,11 @@ def _held_discount_once(d: dict) -> None:
         d["energy"] = 0
 
 
+def _no_room(d: dict) -> None:
+    if "hide_an_additional_card" in d.get("restrictions", []):
+        d["restrictions"] = [r for r in d["restrictions"] if r != "hide_an_additional_card"]
+
+
 def _only_own_legend(d: dict) -> None:
     for spec in d.get("targets", {}).values():
         if spec.get("type") == "legend":
@@ -334,6 +347,7 @@ def _only_own_legend(d: dict) -> None:
         _summed,
         _unbuffed_too,
         _held_discount_once,
+        _no_room,
     ],
 )
 def test_my_disputes_kill_a_wrong_reading(real_db, change):

@@ -102,6 +102,16 @@ def _read_qualified(text: str, card: dict[str, Any], used: list[str], around: Ar
 
 
 @paragraph_reader("static")
+def _read_hide_additional(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
+    """ "You may hide an additional card here", a battlefield's: its Facedown Zone holds one more card (107.3.b.1)."""
+    if text != "you may hide an additional card here" or card["type"] != "battlefield":
+        return False
+    card.setdefault("passives", []).append({"to": {"who": "self"}, "restrictions": ["hide_an_additional_card"]})
+    used.append("static: you may hide an additional card here")
+    return True
+
+
+@paragraph_reader("static")
 def _read_not_played_here(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "Units can't be played here", a battlefield's: a passive of the battlefield itself (053.3: its "here")."""
     if text != "units can't be played here" or card["type"] != "battlefield":
