@@ -35,7 +35,7 @@ def snapshot(game) -> dict[str, Any]:
             "priority": game.priority,
         },
         "winner": game.winner,
-        "victory_score": game.victory_score,
+        "victory_score": calc.victory_score(game),
         "players": [_player(game, name, owned[name]) for name in game.turn_order],
         "battlefields": [
             {

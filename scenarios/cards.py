@@ -66,6 +66,7 @@ class Cost(Strict):
     recycle_from_trash: int = 0  # "Recycle 3 from your trash": cards of the payer's choice, not targets (416.3, 416.6)
     recycle_kind: Literal["unit", "gear", "spell"] | None = None  # "Recycle a unit from your trash": only that kind
     discard_kind: Literal["unit", "gear", "spell"] | None = None  # "Discard a gear": only cards of that kind
+    burn: int = 0  # "[Burn 1]" as a cost: the top card of the payer's Main Deck into their trash (440.1, 440.3.a)
 
     def plus(self, other: Cost) -> Cost:
         """Both costs together (356.2: additional costs are added to the total)."""
@@ -126,6 +127,7 @@ class Cost(Strict):
         parts += ["kill a friendly unit" if self.kill_friendly else ""]
         recycled = f"{self.recycle_from_trash} {self.recycle_kind or 'card'}(s)"
         parts += [f"recycle {recycled} from the trash" if self.recycle_from_trash else ""]
+        parts += [f"burn {self.burn}" if self.burn else ""]
         return ", ".join(p for p in parts if p) or "nothing"
 
 
@@ -137,6 +139,7 @@ CountWord = Literal[
     "gear you control",
     "mighty unit you control",
     "card you played this turn",
+    "point you scored from holding this turn",  # each point earned by holding (469.2, 471.1), not one replaced
     "rune you control",
     "friendly unit with Temporary",
     "might of your mightiest unit",
@@ -258,6 +261,11 @@ class Passive(Strict):
     # attached to, as its effect text would (136.2.c), once for each such Equipment
     via_equipment: bool = False
     tags: list[str] = Field(default_factory=list)  # "I am a Mech": tags the objects it matches have (133.8)
+    # "Increase the points needed to win the game by 1": added to the Victory Score while active (194.3.a)
+    victory_score: int = 0
+    # "... have [Deflect] if they didn't already": its keywords only to an object without them otherwise, never
+    # summed with another instance (809.2 would sum them)
+    if_not_already: bool = False
 
 
 class Replacement(Strict):
@@ -395,6 +403,8 @@ PASSIVE_RESTRICTIONS = {
     "no_units_played_here",
     "ignore_tank",
     "channel_one_rune",
+    "any_number_of_buffs",
+    "hide_an_additional_card",  # a permission: "You may hide an additional card here" (107.3.b.1)  # a permission, not a restriction: "I can have any number of buffs" (426.1.b.2)
 }
 
 
@@ -493,7 +503,7 @@ def _check_quantity(card: Card, quantity: Quantity, passive: bool) -> None:
         quantity.double
         or quantity.raise_to
         or quantity.total_might
-        or (flt is not None and (flt.mighty or flt.less_might_than_me))
+        or (flt is not None and (flt.mighty or flt.less_might_than_me or flt.less_might_than))
     )
     if passive and reads_might:
         raise ValueError(f"card {card.name!r}: a passive's Might can't count Might ({quantity.words()})")

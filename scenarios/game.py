@@ -46,6 +46,8 @@ class Game(Protocol):
     turn_player: str
     phase: str
     turn_number: int
+    additional_turns: tuple[str, ...]
+    regular_turn_player: str
     victory_score: int
     priority: str | None
     passes: tuple[str, ...]

@@ -305,6 +305,7 @@ class Player(Journaled):
     xp_gained_this_turn: int = 0  # XP gained this turn ("If you've gained XP this turn", 730.1)
     discarded_this_turn: int = 0  # cards discarded this turn ("If you've discarded a card this turn", 422.1)
     drawn_this_turn: int = 0  # cards drawn this turn ("When you draw your second card each turn", 413)
+    held_points_this_turn: int = 0  # points scored from holding this turn (469.2, 471.1)
     died_this_turn: int = 0  # units they controlled that died this turn ("The first time a friendly unit dies")
     # the most Energy paid to play one spell this turn ("If you've spent [4] or more to play a spell this turn"),
     # and the Power spent this turn for anything ("If you've spent at least [A][A] this turn"): 357.1

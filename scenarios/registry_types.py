@@ -195,6 +195,9 @@ class TypedProcedures(Protocol):
     def put_trigger_on_chain(self, game: Any, instance: Any, /, *, because: Because) -> Any:
         """scenarios.rules.triggers.put_trigger_on_chain"""
 
+    def queue_additional_turn(self, game: Any, player: str, label: str, /, *, because: Because) -> Any:
+        """scenarios.rules.turn.queue_additional_turn"""
+
     def ready(self, game: Any, object_ids: Any, label: Any = ..., /, *, because: Because) -> Any:
         """scenarios.rules.status.apply"""
 
@@ -696,6 +699,9 @@ class TypedQueries(Protocol):
 
     def victor(self, game: Any) -> str | None:
         """scenarios.rules.cleanups.victor"""
+
+    def victory_score(self, game: Any) -> int:
+        """scenarios.rules.cleanups.victory_score"""
 
     def view_of(self, game: Any, source: Any, it: str | None = ..., it_incarnation: int | None = ..., slots: Any = ...) -> Any:
         """scenarios.rules.filters.view_of"""

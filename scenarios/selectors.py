@@ -26,7 +26,17 @@ class TargetSpec(Strict):
     # "mode": which of a bulleted list of modes (355.3), "1" to `modes`
     # "card": a card of any type (only of a zone: "two cards with [Hidden] from your trash")
     type: Literal[
-        "unit", "spell", "gear", "permanent", "card", "card_in_hand", "battlefield", "location", "player", "mode"
+        "unit",
+        "spell",
+        "gear",
+        "permanent",
+        "card",
+        "card_in_hand",
+        "battlefield",
+        "location",
+        "player",
+        "mode",
+        "legend",  # "a legend": one in a Legend Zone, a public zone (355.10.a's own example, "Ready a legend")
     ] = "unit"
     side: Literal["friendly", "enemy", "any"] = "any"
     # "not_here": anywhere but where the source is (a unit a move "to here" may choose, 355.4.a); "my_battlefield":
@@ -48,7 +58,11 @@ class TargetSpec(Strict):
     ] = "any"
     max_might: int | None = None
     less_might_than_me: bool = False  # "with less Might than me": than the source's, as it is chosen
+    # "Choose a friendly unit. Kill an enemy unit with less Might than it": than that earlier slot's unit, as chosen
+    less_might_than: str | None = None
     same_place_as: str | None = None  # "two units at the same battlefield": where that slot's unit is, or its place
+    # "a battlefield you control and a unit you control at a different location": not at that slot's place
+    not_same_place_as: str | None = None
     max_cost: int | None = None  # printed Energy cost (206)
     cost_within_my_might: bool = False  # "with Energy cost no more than my Might": the source's, as it is chosen (206)
     max_power: int | None = None  # printed Power cost, of any domain (206)
@@ -101,6 +115,8 @@ class ObjectFilter(Strict):
     zone: str | None = None  # default: on the board; "anywhere": in any zone ("your Equipment everywhere")
     banished_by: Literal["this"] | None = None
     less_might_than_me: bool | None = None  # "if it has less Might than me"
+    less_might_than: str | None = None  # "with less Might than the chosen unit": than that target slot's unit, now
+    other_than: str | None = None  # "each other enemy unit there": not the one chosen for that target slot
     tag: str | None = None  # "your Mechs": objects with this tag (133.8, 143.1)
     not_tag: str | None = None  # "a non-Recruit unit": objects without this tag (133.8)
     buffed: bool | None = None  # "while I'm buffed": a unit with a buff on it (702.2.a)

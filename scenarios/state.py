@@ -21,7 +21,7 @@ from scenarios import kernel, versions
 from scenarios.actions import Action, Choose, parse_action
 from scenarios.game import Game
 from scenarios.journal import Journal, Journaled, watch
-from scenarios.kernel import Budget, EngineError, GameOver, NeedChoice, Refusal, Run, UnansweredChoice
+from scenarios.kernel import Budget, EngineError, GameOver, NeedChoice, Refusal, Run, UnansweredChoice, calc
 from scenarios.objects import BATTLEFIELD, BOARD, GEAR, UNIT, Obj, Outcome, Player, Zone
 from scenarios.setup import build
 from scenarios.trace import StepKind, Tracer, plain
@@ -89,6 +89,9 @@ class GameState(Journaled):
         self.turn_player = ""
         self.phase = "main"
         self.turn_number = 1
+        # Additional Turns queued after this one, next first (734-738); the player of the last turn that was not one
+        self.additional_turns: tuple[str, ...] = ()
+        self.regular_turn_player = ""
         self.victory_score = 8
         self.priority: str | None = None
         self.passes: tuple[str, ...] = ()
@@ -379,7 +382,7 @@ class GameState(Journaled):
     def outcome(self) -> Outcome:
         points = {name: player.points for name, player in self.players.items()}
         if self.winner is not None:
-            reason = f"{self.winner} reached the Victory Score of {self.victory_score} (472)"
+            reason = f"{self.winner} reached the Victory Score of {calc.victory_score(self)} (472)"
         elif self.pending is not None:
             reason = f"in progress: {self.pending.player} must choose: {self.pending.prompt}"
         else:

@@ -139,7 +139,7 @@ def test_x_or_y_is_a_choice_made_as_it_resolves():
     "text",
     [
         "Draw 1 or kill a unit at a battlefield.",  # a target in one option: chosen before the choice? not said
-        "Ready or exhaust a legend.",  # "ready" alone is no instruction
+        "Ready or draw 1.",  # "ready" alone is no instruction
         "Stun a unit or gear.",  # not two instructions (and a gear is not stunned: `_status`)
     ],
 )

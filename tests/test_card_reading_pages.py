@@ -105,7 +105,7 @@ async def test_a_card_page_says_whether_the_dispute_builder_offers_the_card(read
     }
     db["cards"].insert({**spell, "name": "Second Wind", "current_text": "Draw 1."})
     db["cards"].insert(
-        {**spell, "id": 5, "name": "Time Loop", "slug": "time-loop", "current_text": "Take a turn after this one."}
+        {**spell, "id": 5, "name": "Time Loop", "slug": "time-loop", "current_text": "Swap hands with an opponent."}
     )
     card_readings.store_readings(db, "riftbound")
     db.close()
@@ -119,7 +119,7 @@ async def test_a_card_page_says_whether_the_dispute_builder_offers_the_card(read
         zhonya = (await datasette.client.get("/cards/zhonyas-hourglass")).text.split('class="in-engine"')[1]
         assert "/dispute?card=Zhonya" in zhonya  # hand-written: offered though its text is not read
         loop = (await datasette.client.get("/cards/time-loop")).text.split('class="in-engine"')[1]
-        assert "Not yet" in loop and "take a turn after this one" in loop.lower() and "/dispute?" not in loop
+        assert "Not yet" in loop and "swap hands with an opponent" in loop.lower() and "/dispute?" not in loop
         assert (await datasette.client.get("/cards/time-loop.json")).json()["reading"]["status"] == "unread"
         builder = (await datasette.client.get("/dispute?card=Second+Wind&where=hand")).text
         assert 'value="Second Wind"' in builder and 'name="where" value="hand" checked' in builder

@@ -131,6 +131,7 @@ TERMS: dict[str, list[str]] = {
     "expire": ["expir", "this turn"],
     "start_turn": ["turn", "ready", "readies", "start"],
     "finish_end_of_turn": ["cleanup", "end of turn"],
+    "queue_additional_turn": ["additional turn", "take a turn after this"],
     # runes, costs and the keyword mechanics (733-747)
     "add": ["add"],
     "add_restricted": ["add"],

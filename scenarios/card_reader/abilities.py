@@ -172,7 +172,8 @@ INSTEAD: list[Callable[[str, list[dict[str, Any]], Context, list[str]], list[dic
 SPANNING: list[Callable[..., list[dict[str, Any]] | None]] = []
 _ABOUT_ME = {"when I <event>", "when I move to a battlefield", "the Nth time I move in a turn"}
 _YOU_MAY_COST = re.compile(
-    r"you may (?P<cost>(?:exhaust (?:me|this)|banish (?:me|this)|pay (?:\[[^\]]+\])+|spend a buff|spend my buff|spend \d+ xp)"
+    r"(?P<may>you may )?(?P<cost>(?:exhaust (?:me|this)|banish (?:me|this)|pay (?:\[[^\]]+\])+|spend a buff|spend my buff"
+    r"|spend \d+ xp|\[burn \d+\]|recycle me)"
     r"(?: and (?:exhaust (?:me|this)))?)"
     r" to (?!play me from your trash\b)(?P<rest>.+)"  # "pay [1][C] to play me ...": the play's cost (356.1.a)
 )
@@ -180,6 +181,20 @@ _YOU_MAY_COST = re.compile(
 
 # "When you play a spell, if you spent [4 Energy] or more, ...": the Energy paid to play the card (357.1)
 _SPENT = re.compile(r"if you spent \[(?P<n>\d+) energy\] or more, ")
+
+
+def _cost_first(body: str, used: list[str]) -> tuple[dict[str, Any], str] | None:
+    """ "You may pay [1] to ...", "Recycle me to ready your runes": a cost within instructions first in a trigger's
+    effect is its base cost, with or without "you may" (383.3.b, whose example is the second), which its controller
+    may decline to pay (404.2): the trigger's fields and the rest of its effect; None when the body opens otherwise."""
+    may = _YOU_MAY_COST.fullmatch(body)
+    if not may:
+        return None
+    cost = ability_cost(may["cost"])
+    if cost is None:
+        raise Unread(may["cost"])
+    used.append("you may <cost> to" if may["may"] else "<cost> to")
+    return {"optional": bool(may["may"]), "cost": cost}, may["rest"]
 
 
 def _trigger_head(head: str) -> tuple[str, list[dict[str, Any]]] | None:
@@ -265,14 +280,9 @@ def read_trigger(
     if events[0]["who"] not in ("self", "you", "equipped unit"):
         ctx.it = "trigger_unit"
     trigger: dict[str, Any] = {}
-    may = _YOU_MAY_COST.fullmatch(body)
-    if may:
-        cost = ability_cost(may["cost"])
-        if cost is None:
-            raise Unread(may["cost"])
-        trigger.update(optional=True, cost=cost)
-        body = may["rest"]
-        used.append("you may <cost> to")
+    cost_first = _cost_first(body, used)
+    if cost_first is not None:
+        trigger, body = cost_first
     elif body.startswith("you may "):
         trigger["optional"] = True
         body = body[len("you may ") :]
@@ -653,8 +663,13 @@ def read_deathknell(text: str, card: dict[str, Any], used: list[str]) -> bool:
     who = "self"
     if "Equipment" in card.get("tags", []):  # the equipped unit's (136.2.c): "me" is the unit that died
         who, ctx.me = "equipped unit", "trigger_unit"
-    effects = _effects(found["rest"], ctx, used)
-    trigger: dict[str, Any] = {"when": {"event": "die", "who": who}, "effects": effects}
+    trigger: dict[str, Any] = {"when": {"event": "die", "who": who}}
+    body = found["rest"]
+    cost_first = _cost_first(body, used) if who == "self" else None  # an Equipment's: the unit is not "me"
+    if cost_first is not None:
+        fields, body = cost_first
+        trigger.update(fields)
+    trigger["effects"] = _effects(body, ctx, used)
     if ctx.targets:
         trigger["targets"] = ctx.targets
     trigger["label"] = f"{card['name']}: Deathknell"

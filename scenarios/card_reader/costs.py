@@ -256,6 +256,7 @@ _COUNTS = {
     "gear you control": "gear you control",
     "of your [mighty] units": "mighty unit you control",
     "card you've played this turn": "card you played this turn",
+    "point you scored from holding this turn": "point you scored from holding this turn",
 }
 _BY_MIGHT = re.compile(r"this spell's energy cost is reduced by the highest might among units you control")
 _FOR_EACH = re.compile(

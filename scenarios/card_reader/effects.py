@@ -113,9 +113,22 @@ def _buffs_give_more(m, ctx):
     return [{"op": "buffs_give_more", "amount": int(m["n"])}]
 
 
+@template("recycle a rune", r"you must recycle one of your runes")
+def _must_recycle_a_rune(m, ctx):
+    """ "You must recycle one of your runes": one of the controller's runes, chosen as it resolves, not a target
+    (355.10.f), to the bottom of their Rune Deck (416.1.b)."""
+    return [{"op": "recycle_rune"}]
+
+
 @template("ready runes", r"ready (?P<n>\d+) runes")
 def _ready_runes(m, ctx):
     return [{"op": "ready_runes", "n": int(m["n"])}]
+
+
+@template("ready runes", r"ready your runes")
+def _ready_your_runes(m, ctx):
+    """ "Ready your runes": every rune its controller controls (415.1; none chosen, 355.10.d)."""
+    return [{"op": "ready_runes", "all": True}]
 
 
 @template("draw", r"(?:you )?draw (?P<n>\d+)")
@@ -136,6 +149,12 @@ def _channel(m, ctx):
     return [ins]
 
 
+@template("additional turn", r"take a turn after this one")
+def _additional_turn(m, ctx):
+    """ "Take a turn after this one": an Additional Turn of its controller, next in the turn queue (734-738)."""
+    return [{"op": "additional_turn"}]
+
+
 @template("score", r"(?:you )?score (?P<n>\d+) points?")
 def _score(m, ctx):
     return [{"op": "score", "n": int(m["n"])}]
@@ -152,6 +171,8 @@ def _status(m, ctx):
 @template("banish", r"banish (?P<obj>.+)")
 def _banish(m, ctx):
     what = _ref(m["obj"], ctx, None)
+    if what == "this" and ctx.card_type == "spell" and m["obj"] == "this":  # "Banish this.": the spell resolving
+        return [{"op": "banish", "what": "this"}]  # leaves the Chain banished, not to the Trash (359.3.d, 427.1)
     return None if what is None or what == "this" else [{"op": "banish", "what": what}]
 
 
@@ -217,10 +238,32 @@ def _add(m, ctx):
 def _choose_two(m, ctx):
     """ "Choose a friendly unit and an enemy unit": two choices, in the order printed (355.8)."""
     first, second = target_spec(m["a"]), target_spec(m["b"])
+    if second is None and m["b"] == "a battlefield":  # "Choose a friendly unit and a battlefield": what is done
+        second = {"type": "battlefield"}  # there a later sentence says ("that battlefield")
+    if m["a"] == "a battlefield" and m["b"].endswith(" there"):  # "Choose a battlefield and an enemy unit there"
+        first, second = {"type": "battlefield"}, target_spec(m["b"].removesuffix(" there"))
+        if second is None or second.get("another") or second.get("where") is not None:
+            return None
+        second["same_place_as"] = ctx.slot(first)
+        ctx.slot(second)
+        ctx.unfinished = CHOSEN_BATTLEFIELD  # what is done there a later sentence says
+        return []
+    elsewhere = m["b"].endswith(" at a different location")
+    if m["a"] == "a battlefield you control" and elsewhere:  # "... and a unit you control at a different location"
+        first, second = (
+            {"type": "battlefield", "side": "friendly"},
+            target_spec(m["b"].removesuffix(" at a different location")),
+        )
     if first is None or second is None or first.get("another") or second.get("another"):
         return None
+    if elsewhere:  # not where the battlefield chosen first is (its place)
+        second["not_same_place_as"] = ctx.slot(first)
+        ctx.slot(second)
+        return []
     ctx.slot(first)
     ctx.slot(second)
+    if second["type"] == "battlefield":
+        ctx.unfinished = CHOSEN_BATTLEFIELD
     return []
 
 
@@ -274,6 +317,18 @@ def _move_to_battlefield(m, ctx):
     ctx.targets["destination"] = {"type": "battlefield"}
     ctx.it = what
     return [{"op": "move", "what": what, "to": "destination"}]
+
+
+@template("move", r"move (?P<obj>that unit|it) to that battlefield")
+def _move_to_that_battlefield(m, ctx):
+    """ "Move that unit to that battlefield": the unit chosen to the battlefield chosen with it (a move by an
+    effect, 446.1), one it is not at (355.4.a: chosen at a different location)."""
+    what = reference(m["obj"], ctx)
+    battlefields = [slot for slot, spec in ctx.targets.items() if spec.get("type") == "battlefield"]
+    spec = ctx.targets.get(what, {}) if isinstance(what, str) else {}
+    if len(battlefields) != 1 or spec.get("type") != "unit" or spec.get("not_same_place_as") != battlefields[0]:
+        return None
+    return [{"op": "move", "what": what, "to": battlefields[0]}]
 
 
 @template("move", r"(?:you may )?move (?P<obj>an? .+?) to that (?:enemy )?unit's (?:battlefield|location)")

@@ -13,7 +13,7 @@ from typing import Any
 
 from scenarios.card_reader.abilities import INSTEAD
 from scenarios.card_reader.effects import instructions, template
-from scenarios.card_reader.phrases import Context
+from scenarios.card_reader.phrases import Context, reference
 
 _MODE_SPLIT = re.compile(r"\s*•\s*")
 _SENTENCE = re.compile(r"(?<=\.)\s+")
@@ -79,6 +79,17 @@ def _either(m, ctx):
         options.append(found)
     ctx.it = outer
     return [{"op": "either", "options": options, "labels": [m["a"], m["b"]]}]
+
+
+@template("X or Y", r"(?P<a>ready|exhaust) or (?P<b>ready|exhaust) (?P<obj>an? .+)")
+def _either_of_one(m, ctx):
+    """ "Ready or exhaust a legend": one object chosen as it is played (355.10.a: "Ready a legend" targets a
+    legend), and which of the two its controller does chosen as it resolves (355.17)."""
+    what = reference(m["obj"], ctx)
+    if m["a"] == m["b"] or ctx.targets.get(what, {}).get("type") not in ("unit", "gear", "permanent", "legend"):
+        return None
+    options = [[{"op": m["a"], "what": what}], [{"op": m["b"], "what": what}]]
+    return [{"op": "either", "options": options, "labels": [f"{m['a']} {m['obj']}", f"{m['b']} {m['obj']}"]}]
 
 
 _IF_YOU_DO = re.compile(r"if you (?P<can>do|can't|couldn't channel (?P<n>\d+) runes? this way), (?P<then>.+?)\.?")

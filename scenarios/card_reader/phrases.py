@@ -71,7 +71,7 @@ _QUALIFIERS: tuple[tuple[str, dict[str, Any]], ...] = (
 )
 _ONE = re.compile(
     r"^(?P<det>an?|up to one|one|another)\s+(?:(?P<state>exhausted|ready|stunned|attacking|defending|equipped)\s+)?(?:(?P<side>friendly|enemy)\s+)?"
-    r"(?:(?P<domain>fury|calm|mind|body|chaos|order)\s+)?(?P<kind>unit or gear|unit|gear|spell)"
+    r"(?:(?P<domain>fury|calm|mind|body|chaos|order)\s+)?(?P<kind>unit or gear|unit|gear|spell|legend)"
     r"(?P<you> you control)?(?P<rest>.*)$"
 )
 _ALL = re.compile(
@@ -155,6 +155,14 @@ def _qualify(rest: str, spec: dict[str, Any], plural: bool = False) -> dict[str,
             if rest.startswith(" with less might than me") and not plural:  # than the source's (`compares_me`)
                 spec["less_might_than_me"] = True
                 rest = rest[len(" with less might than me") :]
+                continue
+            if rest.startswith(" with less might than it") and not plural:  # than the unit chosen before (`another`)
+                spec["less_might_than_it"] = True
+                rest = rest[len(" with less might than it") :]
+                continue
+            if rest.startswith(" with less might than the chosen unit") and plural:  # the unit slot (`reference`)
+                spec["less_might_than_chosen"] = True
+                rest = rest[len(" with less might than the chosen unit") :]
                 continue
             found = re.match(r" that(?:'s| is) (stunned|damaged)|^ (stunned|damaged)", rest)
             if found and plural:
@@ -247,6 +255,10 @@ def another(spec: dict[str, Any], ctx: Context) -> bool:
     makes (`compares_me`)."""
     if not compares_me(spec, ctx) or not answers_my_move(spec, ctx):
         return False
+    if spec.pop("less_might_than_it", False):  # "with less Might than it": the unit chosen for the slot before
+        if ctx.targets.get(ctx.it or "", {}).get("type") != "unit":
+            return False
+        spec["less_might_than"] = ctx.it
     if not spec.pop("another", False):
         return True
     if ctx.card_type == "spell":
@@ -276,12 +288,19 @@ def reference(phrase: str, ctx: Context) -> Any:
         spec.update(tags)
         return ctx.slot(spec) if another(spec, ctx) else None
     chosen = ctx.targets.get(ctx.it or "", {})
-    there = phrase.endswith(" there") and (
-        chosen.get("type") == "battlefield" or chosen.get("where") == "battlefield_with_your_units"
+    at_that = " at that battlefield" in phrase and chosen.get("type") == "battlefield"
+    there = at_that or (
+        phrase.endswith(" there")
+        and (chosen.get("type") == "battlefield" or chosen.get("where") == "battlefield_with_your_units")
     )
     if there:  # "choose a battlefield. Give enemy units there ...": every such unit at the one chosen (355.10.d)
-        phrase = phrase.removesuffix(" there")
+        phrase = phrase.replace(" at that battlefield", "", 1) if at_that else phrase.removesuffix(" there")
     flt = group_filter(phrase)
+    if flt is not None and flt.pop("less_might_than_chosen", False):  # "... than the chosen unit": the one unit slot
+        units = [slot for slot, spec in ctx.targets.items() if spec.get("type") == "unit"]
+        if len(units) != 1:
+            return None
+        flt["less_might_than"] = units[0]
     if flt is not None and there:
         if "where" in flt:
             return None
@@ -357,13 +376,16 @@ def ability_cost(text: str) -> dict[str, Any] | None:
             one = _RECYCLE_ONE.fullmatch(part)
             if one:  # "recycle a unit from your trash": one card of that kind (416.3, 416.6)
                 known = {"recycle_from_trash": 1, "recycle_kind": one.group(1)}
+            burn = re.fullmatch(r"\[burn (\d+)\]", part)
+            if burn:  # "[Burn 1]" as a cost (440.3.a)
+                known = {"burn": int(burn.group(1))}
             one = re.fullmatch(r"discard an? (unit|gear|spell)", part)
             if one:  # "discard a gear": one card of that kind (422.3)
                 known = {"discard": 1, "discard_kind": one.group(1)}
         if known is None:
             return None
         for key, value in known.items():
-            if key in cost and key not in ("energy", "power", "domain_power", *_COUNTED.values()):
+            if key in cost and key not in ("energy", "power", "domain_power", "burn", *_COUNTED.values()):
                 return None
             if key == "domain_power":
                 merged = dict(cost.get(key, {}))

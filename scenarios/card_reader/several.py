@@ -24,7 +24,7 @@ from typing import Any
 
 from scenarios.card_reader.effects import _ref, instructions, template
 from scenarios.card_reader.keywords import engine_keyword
-from scenarios.card_reader.phrases import another, target_spec, untagged
+from scenarios.card_reader.phrases import CHOSEN_BATTLEFIELD, another, target_spec, untagged
 from scenarios.card_reader.players import _their_part
 
 # the verbs whose instruction is about one object: the op each performs (as `effects._status` and `_return` do)
@@ -133,6 +133,24 @@ def _verb_two_objects(m, ctx):
         second_spec["same_place_as"] = first
     second = ctx.slot(second_spec)
     return [_op(m["verb"], [first, second])]
+
+
+@template(
+    "several objects",
+    r"deal (?P<n>\d+) to (?:that unit|it) and (?P<k>\d+) to each other (?P<side>enemy |friendly )?unit there",
+)
+def _deal_and_each_other_there(m, ctx):
+    """ "Choose a battlefield and an enemy unit there. Deal 4 to that unit and 1 to each other enemy unit there": one
+    Deal of two amounts at the same time (417.1.c, 417.1.d), to the unit chosen and to every other such unit at the
+    battlefield chosen with it (355.10.d: those are no targets)."""
+    unit = ctx.it
+    there = ctx.targets.get(unit or "", {}).get("same_place_as")
+    if there is None or ctx.targets.get(there, {}).get("type") != "battlefield" or ctx.unfinished != CHOSEN_BATTLEFIELD:
+        return None
+    ctx.unfinished = None
+    who = " ".join(w for w in (m["side"].strip(), "unit") if w)
+    others = {"all": {"who": who, "where": f"at {there}", "other_than": unit}}
+    return [{"op": "deal", "amount": int(m["n"]), "to": unit, "also": [{"amount": int(m["k"]), "to": others}]}]
 
 
 @template("several objects", r"you may (?P<verb>kill|stun|ready|exhaust|buff) (?P<obj>up to one .+)")

@@ -105,12 +105,61 @@ def _read_qualified(text: str, card: dict[str, Any], used: list[str], around: Ar
 
 
 @paragraph_reader("static")
+def _read_hide_additional(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
+    """ "You may hide an additional card here", a battlefield's: its Facedown Zone holds one more card (107.3.b.1)."""
+    if text != "you may hide an additional card here" or card["type"] != "battlefield":
+        return False
+    card.setdefault("passives", []).append({"to": {"who": "self"}, "restrictions": ["hide_an_additional_card"]})
+    used.append("static: you may hide an additional card here")
+    return True
+
+
+@paragraph_reader("static")
 def _read_not_played_here(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "Units can't be played here", a battlefield's: a passive of the battlefield itself (053.3: its "here")."""
     if text != "units can't be played here" or card["type"] != "battlefield":
         return False
     card.setdefault("passives", []).append({"to": {"who": "self"}, "restrictions": ["no_units_played_here"]})
     used.append("static: units can't be played here")
+    return True
+
+
+@paragraph_reader("static")
+def _read_any_number_of_buffs(
+    text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND
+) -> bool:
+    """ "I can have any number of buffs", a unit's: a passive of the unit itself permitting it to be buffed
+    multiple times, which ignores 426.1.b.1 (426.1.b.2)."""
+    if text != "i can have any number of buffs" or card["type"] != "unit":
+        return False
+    card.setdefault("passives", []).append({"to": {"who": "self"}, "restrictions": ["any_number_of_buffs"]})
+    used.append("static: I can have any number of buffs")
+    return True
+
+
+@paragraph_reader("static")
+def _read_if_not_already(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
+    """ "Friendly buffed units have [Deflect] if they didn't already": a passive giving the keyword only to the units
+    without it otherwise, so never summed with another instance (809.2); buffed: a buff on it (702.2.a)."""
+    found = re.fullmatch(r"friendly (?P<buffed>buffed )?units have \[(?P<kw>[a-z-]+)\] if they didn't already", text)
+    keyword = engine_keyword(found["kw"]) if found else None
+    if keyword is None or _equipment(card):
+        return False
+    to: dict[str, Any] = {"who": "friendly unit", **({"buffed": True} if found and found["buffed"] else {})}
+    card.setdefault("passives", []).append({"to": to, "keywords": {keyword: 1}, "if_not_already": True})
+    used.append("static: <units> have <keyword> if they didn't already")
+    return True
+
+
+@paragraph_reader("static")
+def _read_victory_score(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
+    """ "Increase the points needed to win the game by 1", a battlefield's: a passive adding to the Victory Score
+    while the battlefield is on the board, as card effects may (194.3.a)."""
+    found = re.fullmatch(r"increase the points needed to win the game by (?P<n>\d+)", text)
+    if not found or card["type"] != "battlefield":
+        return False
+    card.setdefault("passives", []).append({"to": {"who": "self"}, "victory_score": int(found["n"])})
+    used.append("static: increase the points needed to win")
     return True
 
 

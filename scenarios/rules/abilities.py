@@ -44,8 +44,9 @@ def cost_problem(game: Game, cost, player: str, source_id: str | None, purpose: 
         return Refusal("414.4", f"{source_id} is already exhausted: exhausting it can't be paid")
     if cost.banish and (source is None or source.zone != Zone.BOARD):
         return Refusal("427.2", f"{source_id} is not on the board to be banished")
-    if cost.recycle and (source is None or source.zone != Zone.BOARD):
-        return Refusal("416.3", f"{source_id} is not on the board to be recycled")
+    if cost.recycle and (source is None or source.zone not in (Zone.BOARD, Zone.TRASH)):
+        # "[Deathknell] — Recycle me to ...": recycled from the trash it died to (383.3.b's example)
+        return Refusal("416.3", f"{source_id} is neither on the board nor in the trash to be recycled")
     if cost.kill and (source is None or source.zone != Zone.BOARD):
         return Refusal("428.1", f"{source_id} is not on the board to be killed")
     if cost.spend_buff and not calc.buffs_to_spend(game, cost, player, source_id):
@@ -107,6 +108,8 @@ def pay_cost(game: Game, cost, player: str, source_id: str | None, label: str, p
         do.recycle(game, [source_id], label, because="357.2")
     if cost.recycle_from_trash:
         calc.recycle_from_trash(game, player, cost.recycle_from_trash, label, "357.2", kind=cost.recycle_kind)
+    if cost.burn:  # a player must burn when a cost says so (440.3.a); a short deck burns them out (440.4)
+        do.trash_from_deck(game, player, cost.burn, label, because=("357.2", "440.3.a"))
 
 
 def _discardable(game: Game, player: str, cost) -> list[str]:

@@ -27,7 +27,7 @@ for _tag in ("Mech", "Dragon", "Poro", "Bird", "Cat", "Dog"):  # the tags card t
 
 def _within(n: int):
     """Your score "within N points of the Victory Score": N or fewer points short of it (194.2)."""
-    return lambda game, context: game.victory_score - game.players[context.player].points <= n
+    return lambda game, context: calc.victory_score(game) - game.players[context.player].points <= n
 
 
 for _n in range(1, 8):  # an opponent's: `players.py` ("an opponent within N points of the victory score")

@@ -107,6 +107,13 @@ def _victory(game: Game) -> None:
             do.wins(game, winner, because=game.reading(VICTORY).cited)
 
 
+@query("victory_score")
+def victory_score(game: Game) -> int:
+    """The Victory Score: the game's (8 by default, 194.3) with what active passives add to it ("Increase the points
+    needed to win the game by 1", 194.3.a)."""
+    return game.victory_score + sum(passive.victory_score for _source, passive, _view in calc.passives(game))
+
+
 @query("victor")
 def victor(game: Game) -> str | None:
     """The player who wins in a Cleanup: at or above the Victory Score with more points than any other player.
@@ -114,7 +121,7 @@ def victor(game: Game) -> str | None:
     323.1)."""
     ranked = sorted(game.players.values(), key=lambda p: p.points, reverse=True)
     leader = ranked[0]
-    if leader.points < game.victory_score or ranked[1].points == leader.points:
+    if leader.points < victory_score(game) or ranked[1].points == leader.points:
         return None
     return leader.name
 
@@ -127,7 +134,7 @@ def points_gained(game, player: str) -> None:
     """A player's points went up. Up to 2025-12-01 a player who reaches the Victory Score wins at once (449:
     "immediately"), in the middle of what gave the points; from Core Rules 1.4 only in a Cleanup and with more
     points than any opponent (472, 323.1; a first Burn Out's point too, 431.3.c), the behaviour `victory_when`."""
-    if game.winner is None and game.players[player].points >= game.victory_score:
+    if game.winner is None and game.players[player].points >= victory_score(game):
         reading = game.reading(VICTORY)
         if reading.choice == "immediately":
             do.wins(game, player, because=reading.cited)

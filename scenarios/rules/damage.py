@@ -238,22 +238,31 @@ def op_deal(game: Game, run, ins) -> None:
         calc.impossible(game, run, "the amount is null: no damage is dealt", "359.3.e.12")
         return
     targets = calc.still_there(game, run, ins["to"], "dealing damage to")
+    # "Deal 4 to that unit and 1 to each other enemy unit there": other amounts to other units, dealt at the same time
+    # as one Deal (417.1.c, 417.1.d)
+    also = [
+        (calc.amount(game, run, p["amount"]) or 0, calc.still_there(game, run, p["to"], "dealing damage to"))
+        for p in ins.get("also", ())
+    ]
     if "by" in ins:  # "It deals damage ...": the unit is the source of the damage, not in addition (417.6.b.3)
         by = calc.still_there(game, run, ins["by"], "dealing damage with")
         if not by:
             return
         if targets:
             do.deal(game, dict.fromkeys(targets, amount), by[0], run.item.label, because=(run.because, "417.6.b.3"))
-    elif targets:  # the spell, or the ability and the object that has it, deal it (417.6.a, 417.6.b.2.a)
+    elif targets or any(
+        ids for _, ids in also
+    ):  # the spell, or the ability and its object, deal it (417.6.a, 417.6.b.2.a)
         via = "spell" if run.item.kind == ItemKind.SPELL else "ability"
         own = (calc.amount(game, run, ins["bonus"]) or 0) if "bonus" in ins and amount > 0 else 0
         if run.item.kind == ItemKind.SPELL and run.item.card in game.objects:  # "the next spell ... deals 1" (391)
             own += game.objects[run.item.card].bonus_damage
-        amounts = {
-            unit: amount + bonus_damage(game, run.item.controller, unit, own) if amount > 0 else amount
-            for unit in targets
-        }
-        bonus = any(amounts[unit] != amount for unit in targets)
+        amounts: dict[str, int] = {}
+        bonus = False
+        for each, ids in ((amount, targets), *also):
+            for unit in ids:
+                amounts[unit] = each + bonus_damage(game, run.item.controller, unit, own) if each > 0 else each
+                bonus = bonus or amounts[unit] != each
         because = (run.because, "715.2") if bonus else run.because
         killer = calc.attribution_of(game, run)  # a kill by this damage (428.5.c)
         do.deal(game, amounts, run.item.source, run.item.label, via, killer, because=because)

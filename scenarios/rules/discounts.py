@@ -35,6 +35,8 @@ def _count(game: Game, word: str, player: str, card) -> int:
         return sum(1 for u in game.units(controller=player) if calc.is_mighty(game, u))
     if word == "card you played this turn":
         return calc.plays_checked(game, player)[0]
+    if word == "point you scored from holding this turn":
+        return game.players[player].held_points_this_turn
     if word == "time the additional cost was paid":
         return card.paid_additional
     if word == "might of your mightiest unit":

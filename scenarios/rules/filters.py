@@ -227,6 +227,10 @@ def matches_object(game: Game, flt, view: View, subject, location=None) -> bool:
         return False
     if flt.mighty is not None and calc.is_mighty(game, subject) != flt.mighty:
         return False
+    if flt.other_than is not None and subject.id in (view.slots or {}).get(flt.other_than, ()):
+        return False  # "each other enemy unit there": not the unit chosen for that slot
+    if flt.less_might_than is not None and not _less_might_than_chosen(game, view, subject, flt.less_might_than):
+        return False
     if flt.less_might_than_me:
         source = game.objects.get(view.source) if view.source is not None else None
         if source is None or calc.might(game, subject) >= calc.might(game, source):
@@ -251,6 +255,13 @@ def _own_card(game: Game, view: View, event: Event) -> bool:
     if card is None or card.kind == RUNE or (card.definition is not None and card.definition.type == "token"):
         return False
     return card.owner == view.you
+
+
+def _less_might_than_chosen(game: Game, view: View, subject, slot: str) -> bool:
+    """ "Enemy units ... with less Might than the chosen unit": less than the current Might of the unit chosen for
+    that target slot, while it is on the board (none: nothing compares less)."""
+    chosen = [game.objects[i] for i in (view.slots or {}).get(slot, ()) if i in game.objects]
+    return any(u.zone == BOARD and calc.might(game, subject) < calc.might(game, u) for u in chosen)
 
 
 def _alone_in_its_role(game: Game, unit: Obj) -> bool:

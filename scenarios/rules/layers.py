@@ -91,8 +91,12 @@ def keyword_value(game: Game, obj: Obj, keyword: str, sources: list | None = Non
             if sources is not None:
                 sources.append(grant.value)
     if keyword in game.passive_keywords:
+        missing = []  # "if they didn't already" (`Passive.if_not_already`): given only where nothing else gives it
         for _source, passive, view in calc.passives(game):
             if keyword not in passive.keywords:
+                continue
+            if passive.if_not_already:
+                missing.append((passive, view))
                 continue
             if passive.via_equipment:  # "Your Equipment each give [Assault]": once for each attached to it (136.2.c)
                 given = passive.keywords[keyword] * sum(
@@ -105,6 +109,11 @@ def keyword_value(game: Game, obj: Obj, keyword: str, sources: list | None = Non
             total += given
             if sources is not None and given:
                 sources.append(given)
+        for passive, view in missing:
+            if not total and calc.matches_object(game, passive.to, view, obj):
+                total = passive.keywords[keyword]
+                if sources is not None:
+                    sources.append(total)
     if not total:
         for giver in KEYWORD_ABILITIES.implying(keyword):  # a loop, not any(): every keyword of every object asks
             if keyword_value(game, obj, giver):

@@ -181,7 +181,7 @@ def op_discard_hand(game: Game, run, ins) -> None:
 def _within(n: int):
     def holds(game: Game, context: Condition) -> bool:
         """An opponent has points within `n` of the Victory Score (194.3): the score is at least Victory Score - n."""
-        return any(game.players[o].points >= game.victory_score - n for o in game.opponents(context.player))
+        return any(game.players[o].points >= calc.victory_score(game) - n for o in game.opponents(context.player))
 
     return holds
 

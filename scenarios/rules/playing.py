@@ -576,8 +576,10 @@ def hide(game: Game, act: Hide) -> None:
     calc.check_discretionary(game, player, "hiding")
     if not game.is_battlefield(where) or game.objects[where].battlefield_controller != player:
         raise Refusal("421.1", f"cards are hidden at a battlefield their owner controls, not {where}")
-    if any(o.zone == Zone.FACEDOWN and o.location == where for o in game.objects.values()):
-        raise Refusal("107.3.b", f"{where} already has a facedown card")
+    hidden = sum(1 for o in game.objects.values() if o.zone == Zone.FACEDOWN and o.location == where)
+    room = 2 if calc.restricted_by(game, game.objects[where], "hide_an_additional_card") else 1  # 107.3.b.1
+    if hidden >= room:
+        raise Refusal("107.3.b", f"{where} already has {hidden} facedown card(s), its maximum occupancy")
     if not game.players[player].hides_ignoring_costs:  # "You can hide cards ignoring costs this turn"
         calc.pay_resources(game, player, Cost(power=1), "811.1.b")  # [A]: Power of any domain
     card.zone, card.location, card.hidden_turn = Zone.FACEDOWN, where, game.turn_number

@@ -17,6 +17,10 @@ A passive's `restrictions` are words (`cards.PASSIVE_RESTRICTIONS`), each applyi
     ignore_tank            "You ignore [Tank] while assigning combat damage here": the player assigns combat damage
                            at that battlefield as if no unit had Tank (815.1.b does not bind it).
     channel_one_rune       "Players only channel 1 rune at the start of their Channel Phase" (315.3.b's 2).
+    any_number_of_buffs    "I can have any number of buffs": a permission to be buffed multiple times, which
+                           ignores 426.1.b.1 (426.1.b.2; `status.buff`); each buff gives +1 Might (703).
+    hide_an_additional_card "You may hide an additional card here", a battlefield's: its Facedown Zone's maximum
+                           occupancy is 2, not 1 (107.3.b, 107.3.b.1; `playing.hide`).
     no_points              "Opponents can't gain points": a player it matches gains no point, by a score (471.1)
                            or by an instruction (471.1.a.1); the battlefield still counts as scored (054.1).
 

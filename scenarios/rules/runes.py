@@ -127,11 +127,31 @@ def op_channel(game: Game, run, ins) -> None:
     do.channel(game, player, ins.get("n", 1), run.item.label, bool(ins.get("exhausted")), because=run.because)
 
 
+@instruction("recycle_rune")
+def op_recycle_rune(game: Game, run, ins) -> None:
+    """ "You must recycle one of your runes": an instruction a player "must" complete targets nothing; its controller
+    chooses one of their runes on the board as it resolves (355.10.f, with this text as its example) and recycles
+    it to the bottom of their Rune Deck (416.1.b); with no rune there is nothing to recycle (416.4)."""
+    player = run.item.controller
+    runes = sorted(r.id for r in runes_on_board(game, player))
+    if not runes:
+        calc.impossible(game, run, f"{player} has no rune to recycle", "416.4")
+        return
+    rune = (
+        runes[0]
+        if len(runes) == 1
+        else choose(game, "rune", player, f"{run.item.label}: a rune to recycle", runes, "355.10.f")
+    )
+    do.recycle(game, [rune], run.item.label, because=run.because)
+
+
 @instruction("ready_runes")
 def op_ready_runes(game: Game, run, ins) -> None:
-    """ "Ready N runes" (415.3.b): N of the player's exhausted runes, chosen as it resolves (355.17)."""
-    player, wanted = run.item.controller, ins.get("n", 1)
+    """ "Ready N runes" (415.3.b): N of the player's exhausted runes, chosen as it resolves (355.17); `all`: "Ready
+    your runes", every one of them (nothing chosen, 355.10.d)."""
+    player = run.item.controller
     exhausted = sorted(r.id for r in runes_on_board(game, player) if r.exhausted)
+    wanted = len(exhausted) if ins.get("all") else ins.get("n", 1)
     picked: list[str] = []
     while exhausted and len(picked) < wanted:
         rune = (

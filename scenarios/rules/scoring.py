@@ -59,7 +59,7 @@ def _forbidden(game: Game, player: str) -> bool:
 def final_point_at_stake(game: Game, player: str) -> bool:
     """Is the point a score would earn the Final Point: the player is 1 point from the Victory Score, or (Core
     Rules 1.4, 471.1.b) 1 point from it or higher, as a player tied at the Victory Score is (no one won, 472)."""
-    points, line = game.players[player].points, game.victory_score - 1
+    points, line = game.players[player].points, calc.victory_score(game) - 1
     return points >= line if game.reading("final_point_from").choice == "one_below_or_higher" else points == line
 
 
@@ -86,6 +86,8 @@ def draw_instead_of_final_point(game: Game, player: str, unscored) -> None:
 )
 def earn_point(game: Game, player: str, bf, how: str) -> None:
     game.players[player].points += 1
+    if how == "hold":  # "for each point you scored from holding this turn"
+        game.players[player].held_points_this_turn += 1
     log(game, "scored", f"{player}:{how}:{bf.id}", "471.1")
     calc.points_gained(game, player)
 

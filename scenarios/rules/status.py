@@ -46,10 +46,19 @@ stun = _status("stun", "stunned", True, ("423.1",))
 def buff(game: Game, unit_ids, label=None) -> None:
     for unit_id in unit_ids:
         unit = game.objects[unit_id]
-        if unit.buffs:
+        if unit.buffs and _buffed_again_by(game, unit) is None:
             note(game, StepKind.EFFECT, "buff", f"{unit_id} already has a buff", "426.1.b.1", objects=[unit_id])
+        elif unit.buffs:  # a permission to be buffed multiple times ignores 426.1.b.1 (426.1.b.2)
+            unit.buffs += 1
+            said = f"{unit_id} may have any number of buffs ({_buffed_again_by(game, unit)}): it has {unit.buffs}"
+            note(game, StepKind.EFFECT, "buff again", said, "426.1.b.2", objects=[unit_id])
         else:
             unit.buffs = 1
+
+
+def _buffed_again_by(game: Game, unit) -> str | None:
+    """The source of a passive letting `unit` have any number of buffs ("I can have any number of buffs"), if any."""
+    return calc.restricted_by(game, unit, "any_number_of_buffs")
 
 
 @procedure(
@@ -207,7 +216,9 @@ def changing_status(game: Game, name: str, ids) -> list[str]:
         return [u.id for u in units if not u.stunned]
     if state == "ready":
         return [u.id for u in units if u.exhausted]
-    return [u.id for u in units if not u.buffs] if state == "buffed" else []
+    if state == "buffed":  # already buffed: not buffed again (426.1.c), unless it may have any number (426.1.b.2)
+        return [u.id for u in units if not u.buffs or _buffed_again_by(game, u) is not None]
+    return []
 
 
 @query("status_changed")

@@ -84,9 +84,10 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         return False
     if spec.token is not None and (obj.definition is not None and obj.definition.type == "token") != spec.token:
         return False  # "your token units" (185)
-    if spec.side == "friendly" and obj.controller != ctx.controller:
+    controller = obj.battlefield_controller if obj.kind == Kind.BATTLEFIELD else obj.controller  # 190.1
+    if spec.side == "friendly" and controller != ctx.controller:
         return False
-    if spec.side == "enemy" and obj.controller == ctx.controller:
+    if spec.side == "enemy" and controller == ctx.controller:
         return False
     if obj.controller != ctx.controller and calc.restricted_by(game, obj, "unchoosable_by_enemy"):
         return False  # "I can't be chosen by enemy spells and abilities" (355.9.b)
@@ -118,17 +119,20 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         return False
     if spec.max_cost is not None and (obj.definition.energy or 0) > spec.max_cost:  # its printed cost (206)
         return False
-    if spec.same_place_as is not None:  # "two units at the same battlefield": where the other chosen unit is
-        chosen = ctx.chosen.get(spec.same_place_as, ())
-        places = {ref if isinstance(ref, str) else game.objects[ref[0]].location for ref in chosen}  # or a place
-        if obj.location not in places:
-            return False
+    if spec.same_place_as is not None and obj.location not in _places(game, ctx.chosen.get(spec.same_place_as)):
+        return False  # "two units at the same battlefield": where the other chosen unit is (or the place chosen)
     if spec.cost_within_my_might and not _cost_within_might(game, obj, ctx.source):
         return False
     if spec.less_might_than_me:  # "an enemy unit here with less Might than me"
         source = game.objects.get(ctx.source)
         if source is None or source.zone != Zone.BOARD or calc.might(game, obj) >= calc.might(game, source):
             return False
+    if spec.not_same_place_as is not None and obj.location in _places(game, ctx.chosen.get(spec.not_same_place_as)):
+        return False  # "a unit you control at a different location" than the battlefield chosen
+    if spec.less_might_than is not None and not _less_might_than_chosen(
+        game, obj, ctx.chosen.get(spec.less_might_than)
+    ):
+        return False
     if spec.exhausted is not None and obj.exhausted != spec.exhausted:  # exhausted or ready (414)
         return False
     if spec.role is not None and obj.designation != Role(spec.role):  # "an attacking unit" (464.2.c)
@@ -156,6 +160,18 @@ def _same_controller(game: Game, obj, chosen) -> bool:
 def _equipped(game: Game, unit) -> bool:
     """818.3.b: a unit is equipped while one or more of the cards attached to it are Equipment."""
     return any(gear.tagged("Equipment") for gear in game.attached(unit.id))
+
+
+def _places(game: Game, chosen) -> set:
+    """Where the objects chosen for a slot are, or the places chosen for it (a battlefield is its own place)."""
+    return {ref if isinstance(ref, str) else game.objects[ref[0]].location for ref in chosen or ()}
+
+
+def _less_might_than_chosen(game: Game, obj, chosen) -> bool:
+    """ "An enemy unit with less Might than it": less than the current Might of the unit chosen for the earlier slot
+    (355.8: chosen in the order printed); none chosen there, or it has left the board, compares with nothing."""
+    units = [game.objects[ref[0]] for ref in chosen or () if not isinstance(ref, str)]
+    return any(u.zone == Zone.BOARD and calc.might(game, obj) < calc.might(game, u) for u in units)
 
 
 def _moved(game: Game, spec, ctx: Targeting) -> list:

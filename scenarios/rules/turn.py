@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from scenarios.actions import EndTurn
 from scenarios.game import Game
-from scenarios.kernel import Refusal, action, calc, do, note, procedure, query
+from scenarios.kernel import Refusal, action, calc, do, instruction, note, procedure, query
 from scenarios.objects import BOARD, UNIT, Event
 from scenarios.trace import StepKind
 
@@ -72,7 +72,33 @@ def finish_end_of_turn(game: Game) -> None:
     game.continuation = None
     calc.cleanup(game, "End of Turn", "317.2.a", special="end_of_turn")
     do.expire(game, because="317.2.c")
-    do.start_turn(game, game.next_player(game.turn_player), because="317.3")
+    if game.additional_turns:  # an Additional Turn is the next queued turn (737); the Turn Order is unchanged
+        game.regular_turn_player = game.regular_turn_player or game.turn_player
+        player, game.additional_turns = game.additional_turns[0], game.additional_turns[1:]
+        do.start_turn(game, player, because=("317.3", "737"))
+        return
+    regular = game.regular_turn_player or game.turn_player  # after Additional Turns, the queue goes on (737)
+    game.regular_turn_player = ""
+    do.start_turn(game, game.next_player(regular), because="317.3")
+
+
+@instruction("additional_turn")
+def op_additional_turn(game: Game, run, ins) -> None:
+    """ "Take a turn after this one": an Additional Turn of the item's controller inserted into the turn queue right
+    after the current turn (735); one queued later is inserted before those queued earlier, as 738's second example
+    orders them, and none changes the Turn Order (737)."""
+    do.queue_additional_turn(game, run.item.controller, run.item.label, because=run.because)
+
+
+@procedure(
+    "queue_additional_turn",
+    StepKind.EFFECT,
+    defines=("735",),
+    summary=lambda g, player, label: f"{label}: {player} takes an Additional Turn after this one",
+    objects=lambda g, player, label: [player],
+)
+def queue_additional_turn(game: Game, player: str, label: str) -> None:
+    game.additional_turns = (player, *game.additional_turns)
 
 
 @procedure("expire", StepKind.TURN, defines=("317.2.c",), summary="expiration step: 'this turn' effects expire")
@@ -105,6 +131,8 @@ def expire(game: Game) -> None:
             player.discarded_this_turn, player.drawn_this_turn = 0, 0
         if player.died_this_turn:
             player.died_this_turn = 0
+        if player.held_points_this_turn:
+            player.held_points_this_turn = 0
         if player.spell_energy_this_turn or player.power_spent_this_turn:
             player.spell_energy_this_turn, player.power_spent_this_turn = 0, 0
         if player.buff_bonus_this_turn:  # 317.2.c: "this turn" effects end
