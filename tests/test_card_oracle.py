@@ -215,7 +215,7 @@ def _token_not_exhausted(original):
     ],
 )
 def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatch):
-    from scenarios.card_reader import abilities
+    from scenarios.card_reader import abilities, paragraph
 
     if mutant == "deal one more":
         monkeypatch.setattr(
@@ -246,27 +246,28 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
             card.pop("played_to", None)
             return found
 
-        monkeypatch.setattr(abilities, "read_static", no_permission)
+        for module in (abilities, paragraph):  # read_paragraph (paragraph.py) calls it too
+            monkeypatch.setattr(module, "read_static", no_permission)
     elif mutant == "flow cost read lower":
-        keyword_prefix = abilities.keyword_prefix
+        keyword_prefix = paragraph.keyword_prefix
 
         def cheaper_flow(text, card):
             rest = keyword_prefix(text, card)
             card["flow"] = [{**cost, "energy": max(0, cost.get("energy", 0) - 2)} for cost in card.get("flow", [])]
             return rest
 
-        monkeypatch.setattr(abilities, "keyword_prefix", cheaper_flow)
+        monkeypatch.setattr(paragraph, "keyword_prefix", cheaper_flow)
     elif mutant == "ambush not read":
-        keyword_prefix = abilities.keyword_prefix
+        keyword_prefix = paragraph.keyword_prefix
 
         def no_ambush(text, card):
             rest = keyword_prefix(text, card)
             card.get("keywords", {}).pop("Ambush", None)
             return rest
 
-        monkeypatch.setattr(abilities, "keyword_prefix", no_ambush)
+        monkeypatch.setattr(paragraph, "keyword_prefix", no_ambush)
     elif mutant == "empowered read as always":
-        read_level = abilities.read_level
+        read_level = paragraph.read_level
 
         def always(text, card, used):
             found = read_level(text, card, used)
@@ -275,9 +276,9 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
                     del ability["condition"]
             return found
 
-        monkeypatch.setattr(abilities, "read_level", always)
+        monkeypatch.setattr(paragraph, "read_level", always)
     elif mutant == "level read one lower":
-        read_level = abilities.read_level
+        read_level = paragraph.read_level
 
         def lower(text, card, used):
             found = read_level(text, card, used)
@@ -287,9 +288,9 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
                     ability["condition"] = f"level {int(word.split()[1]) - 1}"
             return found
 
-        monkeypatch.setattr(abilities, "read_level", lower)
+        monkeypatch.setattr(paragraph, "read_level", lower)
     elif mutant == "hunt gains one more XP":
-        keyword_prefix = abilities.keyword_prefix
+        keyword_prefix = paragraph.keyword_prefix
 
         def more_xp(text, card):
             rest = keyword_prefix(text, card)
@@ -297,7 +298,7 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
                 trigger["effects"] = [{**e, "n": e["n"] + 1} if e["op"] == "gain_xp" else e for e in trigger["effects"]]
             return rest
 
-        monkeypatch.setattr(abilities, "keyword_prefix", more_xp)
+        monkeypatch.setattr(paragraph, "keyword_prefix", more_xp)
     elif mutant == "once each turn dropped":
         read_trigger = abilities.read_trigger
 
@@ -307,7 +308,8 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
                 trigger.pop("limit", None)
             return found
 
-        monkeypatch.setattr(abilities, "read_trigger", unlimited)
+        for module in (abilities, paragraph):  # read_paragraph (paragraph.py) calls it too
+            monkeypatch.setattr(module, "read_trigger", unlimited)
     elif mutant == "a state of mine dropped":
         monkeypatch.setattr(abilities, "_STATES", {state: [{}] for state in abilities._STATES})
     elif mutant == "tag dropped":
@@ -340,8 +342,8 @@ def test_the_disputes_kill_a_mutant_of_each_template(mutant, real_db, monkeypatc
             effects, "TEMPLATES", [(f, p, change(b) if f == "play a token" else b) for f, p, b in effects.TEMPLATES]
         )
     elif mutant == "keyword values ignored":
-        module, name, replacement = _keyword_value_ignored(abilities.keyword_prefix)
-        monkeypatch.setattr(abilities, name, replacement)
+        module, name, replacement = _keyword_value_ignored(paragraph.keyword_prefix)
+        monkeypatch.setattr(paragraph, name, replacement)
     else:
         monkeypatch.setattr(
             abilities,

@@ -40,8 +40,9 @@ from scenarios.card_reader import (  # noqa: F401
     trigger_conditions,
     triggers,
 )
-from scenarios.card_reader.abilities import Unread, read_paragraph
+from scenarios.card_reader.abilities import Unread
 from scenarios.card_reader.keywords import engine_keyword
+from scenarios.card_reader.paragraph import read_paragraph
 from scenarios.card_reader.phrases import DOMAIN_WORDS, Context
 from scenarios.card_reader.text import normalise, paragraphs
 

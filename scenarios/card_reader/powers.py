@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scenarios.card_reader.abilities import INSTEAD, TRIGGERS, Unread, i_have, read_deathknell, read_static
+from scenarios.card_reader.abilities import INSTEAD, TRIGGERS, Unread, i_have, read_static
 from scenarios.card_reader.effects import template
 from scenarios.card_reader.keywords import add_equip, engine_keyword
+from scenarios.card_reader.paragraph import read_deathknell
 from scenarios.card_reader.phrases import COST_WORDS, UNIT_TAGS, ability_cost, reference, signed
 from scenarios.card_reader.readers import NOTHING_AROUND, Around, paragraph_reader
 

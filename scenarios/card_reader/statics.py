@@ -13,9 +13,10 @@ import re
 from typing import Any
 
 from scenarios import kernel
-from scenarios.card_reader.abilities import Unread, i_have, read_static, read_trigger, read_with_condition
+from scenarios.card_reader.abilities import Unread, i_have, read_static, read_trigger
 from scenarios.card_reader.effects import _ref, template
 from scenarios.card_reader.keywords import engine_keyword
+from scenarios.card_reader.paragraph import read_with_condition
 from scenarios.card_reader.readers import NOTHING_AROUND, Around, paragraph_reader
 
 _UNITS = (
