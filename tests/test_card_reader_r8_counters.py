@@ -1,0 +1,78 @@
+"""Countering and restrictions read from card text: "Counter a spell unless its controller pays [2 Energy]" (the
+spell's controller chooses as it resolves, 355.17; 425.1). Read-card disputes 760-779 judge the readings with the
+real read cards, and mutants of the readings are killed by those disputes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from read_cards import read_every_card, read_every_card_changed, verdicts_with
+
+from scenarios.card_reader import CardText, read_card
+from scenarios.cards import Card
+
+MINE = sorted(
+    p
+    for p in (Path(__file__).parent / "data" / "read_card_disputes").glob("read-7*.yaml")
+    if 760 <= int(p.name.split("-")[1]) <= 779
+)
+
+
+def _read(text: str, kind: str = "Spell") -> dict:
+    reading = read_card(CardText("Some Card", kind, text, might=3 if kind == "Unit" else None))
+    assert reading.status == "read", reading.unread
+    Card.model_validate(reading.definition)
+    return reading.definition
+
+
+def test_counter_unless_its_controller_pays_reads_as_a_payment_by_the_spells_controller():
+    definition = _read("Counter a spell unless its controller pays [2 Energy].")
+    assert definition["targets"] == {"target": {"type": "spell"}}
+    assert definition["effects"] == [
+        {"op": "pay_to", "cost": {"energy": 2}, "payer": "target", "else": [{"op": "counter", "what": "target"}]}
+    ]
+
+
+def test_a_plain_counter_has_no_payment():
+    assert _read("Counter a spell.")["effects"] == [{"op": "counter", "what": "target"}]
+
+
+@pytest.mark.parametrize("text", ["Counter a spell unless its controller pays a lot."])
+def test_an_unknown_payment_is_not_read(text):
+    assert read_card(CardText("Some Card", "Spell", text)).status != "read"
+
+
+# -- the disputes and the mutants they kill ----------------------------------------------------------------------
+
+
+def _verdicts(definitions) -> list[str]:
+    for path in MINE:
+        assert str(yaml.safe_load(path.read_text())["rules"]["core"]) >= "2026-06-18"  # judged under Core Rules 1.4
+    return verdicts_with(definitions, MINE)
+
+
+def test_my_disputes_are_judged_under_core_rules_1_4_and_match(real_db):
+    assert MINE
+    assert set(_verdicts(read_every_card(real_db))) == {"match"}
+
+
+def test_my_disputes_kill_the_payment_made_by_the_counters_controller(real_db):
+    """The mutant: "its controller" read as the countering spell's controller (no `payer`)."""
+
+    def own_payer(mapping: dict) -> None:
+        if mapping.get("op") == "pay_to":
+            mapping.pop("payer", None)
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, own_payer))
+
+
+def test_my_disputes_kill_a_counter_done_even_when_paid(real_db):
+    """The mutant: the spell countered whether or not its controller pays."""
+
+    def always(mapping: dict) -> None:
+        if mapping.get("op") == "pay_to" and "else" in mapping:
+            mapping["then"] = list(mapping["else"])
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, always))
