@@ -357,6 +357,7 @@ RESTRICTIONS = {
     "no_move_to_base",  # "I can't move to base" (449.1, 054.1)
     "units_no_move_to_base",  # "Units can't move to base": any unit, while this is on the board
     "assigned_combat_damage_last",  # "I must be assigned combat damage last" (465.2.c.2, 465.2.c.6)
+    "uncounterable",  # "This can't be countered": a counter instruction leaves it on the Chain (054.1, 425.1)
 }
 # What a passive may forbid the objects it matches (scenarios/rules/restrictions.py says each word's rules)
 # The kinds of triggered ability a passive may make trigger an additional time (scenarios/rules/retrigger.py)

@@ -1,5 +1,5 @@
 """Countering and restrictions read from card text: "Counter a spell unless its controller pays [2 Energy]" (the
-spell's controller chooses as it resolves, 355.17; 425.1). Read-card disputes 760-779 judge the readings with the
+spell's controller chooses as it resolves, 355.17; 425.1), "This can't be countered" (054.1). Read-card disputes 760-779 judge the readings with the
 real read cards, and mutants of the readings are killed by those disputes."""
 
 from __future__ import annotations
@@ -33,6 +33,16 @@ def test_counter_unless_its_controller_pays_reads_as_a_payment_by_the_spells_con
     assert definition["effects"] == [
         {"op": "pay_to", "cost": {"energy": 2}, "payer": "target", "else": [{"op": "counter", "what": "target"}]}
     ]
+
+
+def test_this_cant_be_countered_is_the_spells_own_restriction():
+    definition = _read("This can't be countered.\nDeal 4 to an enemy unit.")
+    assert definition["restrictions"] == ["uncounterable"]
+    assert definition["effects"] == [{"op": "deal", "amount": 4, "to": "target"}]
+
+
+def test_this_cant_be_countered_is_read_on_spells_only():
+    assert read_card(CardText("Some Card", "Unit", "This can't be countered.", might=3)).status != "read"
 
 
 def test_a_plain_counter_has_no_payment():
@@ -76,3 +86,13 @@ def test_my_disputes_kill_a_counter_done_even_when_paid(real_db):
             mapping["then"] = list(mapping["else"])
 
     assert "mismatch" in _verdicts(read_every_card_changed(real_db, always))
+
+
+def test_my_disputes_kill_the_uncounterable_restriction_dropped(real_db):
+    """The mutant: "This can't be countered" read as nothing."""
+
+    def dropped(mapping: dict) -> None:
+        if "uncounterable" in mapping.get("restrictions", ()):
+            mapping["restrictions"] = [w for w in mapping["restrictions"] if w != "uncounterable"]
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, dropped))

@@ -112,6 +112,17 @@ def _read_not_played_here(text: str, card: dict[str, Any], used: list[str], arou
 
 
 @paragraph_reader("static")
+def _read_uncounterable(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
+    """ "This can't be countered", a spell's: a statement of fact about the spell itself (364.2), the card's own
+    restriction; a counter instruction that names it does nothing to it ("can't beats can", 054.1)."""
+    if text != "this can't be countered" or card["type"] != "spell":
+        return False
+    card.setdefault("restrictions", []).append("uncounterable")
+    used.append("static: this can't be countered")
+    return True
+
+
+@paragraph_reader("static")
 def _read_ignore_tank(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "You ignore [Tank] while assigning combat damage here": a passive of its controller's, at the card's place,
     freeing the assignment from Tank's order (815.1.b)."""
