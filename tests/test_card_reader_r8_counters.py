@@ -45,6 +45,25 @@ def test_this_cant_be_countered_is_read_on_spells_only():
     assert read_card(CardText("Some Card", "Unit", "This can't be countered.", might=3)).status != "read"
 
 
+def test_use_my_abilities_only_conditions_each_activated_ability():
+    definition = _read(
+        "[1 Energy]: Draw 1.\n[Exhaust]: Score 1 point.\nUse my abilities only while I'm at a battlefield.", "Unit"
+    )
+    assert [a["condition"] for a in definition["activated"]] == ["at a battlefield", "at a battlefield"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Use my abilities only while I'm at a battlefield.\n[1 Energy]: Draw 1.",  # none read before it
+        "[1 Energy]: Draw 1. Use only if you've chosen an enemy unit this turn.\n"
+        "Use my abilities only while I'm at a battlefield.",  # a condition of its own
+    ],
+)
+def test_use_my_abilities_only_is_unread_without_abilities_to_condition(text):
+    assert read_card(CardText("Some Card", "Unit", text, might=3)).status != "read"
+
+
 def test_a_plain_counter_has_no_payment():
     assert _read("Counter a spell.")["effects"] == [{"op": "counter", "what": "target"}]
 
@@ -96,3 +115,13 @@ def test_my_disputes_kill_the_uncounterable_restriction_dropped(real_db):
             mapping["restrictions"] = [w for w in mapping["restrictions"] if w != "uncounterable"]
 
     assert "mismatch" in _verdicts(read_every_card_changed(real_db, dropped))
+
+
+def test_my_disputes_kill_the_use_only_condition_dropped(real_db):
+    """The mutant: "Use my abilities only while I'm at a battlefield" read as nothing."""
+
+    def anywhere(mapping: dict) -> None:
+        if mapping.get("condition") == "at a battlefield" and "cost" in mapping:
+            del mapping["condition"]
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, anywhere))

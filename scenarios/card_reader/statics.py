@@ -123,6 +123,24 @@ def _read_uncounterable(text: str, card: dict[str, Any], used: list[str], around
 
 
 @paragraph_reader("static")
+def _read_use_my_abilities_only(
+    text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND
+) -> bool:
+    """ "Use my abilities only while I'm at a battlefield", after the card's activated abilities: the condition on
+    using each of them (377.2.b; "only": under no other circumstances, 054.2), as "Use this ability only while I'm
+    at a battlefield" is on one. Unread before them, or over an ability with a condition of its own."""
+    if text != "use my abilities only while i'm at a battlefield":
+        return False
+    activated = card.get("activated", [])
+    if not activated or any("condition" in ability for ability in activated):
+        raise Unread(text)
+    for ability in activated:
+        ability["condition"] = "at a battlefield"
+    used.append("static: use my abilities only while I'm at a battlefield")
+    return True
+
+
+@paragraph_reader("static")
 def _read_ignore_tank(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "You ignore [Tank] while assigning combat damage here": a passive of its controller's, at the card's place,
     freeing the assignment from Tank's order (815.1.b)."""
