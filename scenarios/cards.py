@@ -371,6 +371,8 @@ PASSIVE_RESTRICTIONS = {
     "no_units_played_here",
     "ignore_tank",
     "channel_one_rune",
+    "units_only_to_base",
+    "no_ready_by_effects",
 }
 
 

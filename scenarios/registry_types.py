@@ -526,7 +526,7 @@ class TypedQueries(Protocol):
     def play_forbidden_by(self, game: Any, player: str, card: Any) -> str | None:
         """scenarios.rules.restrictions.play_forbidden_by"""
 
-    def play_here_forbidden_by(self, game: Any, location: str | None) -> str | None:
+    def play_here_forbidden_by(self, game: Any, location: str | None, player: str | None = ...) -> str | None:
         """scenarios.rules.restrictions.play_here_forbidden_by"""
 
     def play_location(self, game: Any, unit: Any, player: str, to: str, was_at: str | None) -> str:
@@ -555,6 +555,9 @@ class TypedQueries(Protocol):
 
     def quantity(self, game: Any, view: Any, value: Any, run: Any = ...) -> int | None:
         """scenarios.rules.amounts.quantity"""
+
+    def readied_by_effect(self, game: Any, run: Any, ids: Any) -> list[str]:
+        """scenarios.rules.restrictions.readied_by_effect"""
 
     def recall_attackers_if_defenders_remain(self, game: Any) -> None:
         """scenarios.rules.combat.recall_attackers_if_defenders_remain"""

@@ -64,6 +64,19 @@ def test_use_my_abilities_only_is_unread_without_abilities_to_condition(text):
     assert read_card(CardText("Some Card", "Unit", text, might=3)).status != "read"
 
 
+def test_mageseeker_wardens_restrictions_are_passives_under_its_condition():
+    definition = _read(
+        "While I'm at a battlefield, opponents can only play units to their base.\n"
+        "While I'm at a battlefield, spells and abilities can't ready enemy units and gear.",
+        "Unit",
+    )
+    assert definition["passives"] == [
+        {"to": {"who": "opponent"}, "restrictions": ["units_only_to_base"], "condition": "at a battlefield"},
+        {"to": {"who": "enemy unit"}, "restrictions": ["no_ready_by_effects"], "condition": "at a battlefield"},
+        {"to": {"who": "enemy gear"}, "restrictions": ["no_ready_by_effects"], "condition": "at a battlefield"},
+    ]
+
+
 def test_a_plain_counter_has_no_payment():
     assert _read("Counter a spell.")["effects"] == [{"op": "counter", "what": "target"}]
 
@@ -125,3 +138,36 @@ def test_my_disputes_kill_the_use_only_condition_dropped(real_db):
             del mapping["condition"]
 
     assert "mismatch" in _verdicts(read_every_card_changed(real_db, anywhere))
+
+
+def _dropping(word: str):
+    def change(mapping: dict) -> None:
+        if word in mapping.get("restrictions", ()):
+            mapping["restrictions"] = [w for w in mapping["restrictions"] if w != word]
+
+    return change
+
+
+@pytest.mark.parametrize("word", ["units_only_to_base", "no_ready_by_effects"])
+def test_my_disputes_kill_a_restriction_dropped(real_db, word):
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, _dropping(word)))
+
+
+def test_my_disputes_kill_the_readying_restriction_on_friendly_units(real_db):
+    """The mutant: "enemy units and gear" read as every unit and gear."""
+
+    def everyone(mapping: dict) -> None:
+        if "no_ready_by_effects" in mapping.get("restrictions", ()):
+            mapping["to"]["who"] = mapping["to"]["who"].split()[-1]
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, everyone))
+
+
+def test_my_disputes_kill_the_restrictions_condition_dropped(real_db):
+    """The mutant: the passives active wherever Mageseeker Warden is."""
+
+    def always(mapping: dict) -> None:
+        if {"units_only_to_base", "no_ready_by_effects"} & set(mapping.get("restrictions", ())):
+            mapping.pop("condition", None)
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, always))

@@ -39,9 +39,11 @@ _FORBIDS = {
 _RESTRICTION = re.compile(rf"(?:(?P<me>i)|{_UNITS}) (?P<what>{'|'.join(_FORBIDS)})")
 _PLAYERS = {"opponents": "opponent", "you": "you", "players": "player"}
 _PLAYERS_FORBIDDEN = re.compile(
-    r"(?P<who>opponents|you|players) (?:(?P<points>can't gain points)|only channel 1 rune at the start of their "
-    r"channel phase)"
+    r"(?P<who>opponents|you|players) (?:(?P<points>can't gain points)|(?P<base>can only play units to their base)|"
+    r"only channel 1 rune at the start of their channel phase)"
 )
+# "Spells and abilities can't ready enemy units and gear": the objects a spell's or ability's Ready leaves exhausted
+_NOT_READIED = re.compile(r"spells and abilities can't ready (?P<side>enemy|friendly) units and gear")
 
 
 def _equipment(card: dict[str, Any]) -> bool:
@@ -178,9 +180,23 @@ def _read_players_restriction(
     found = _PLAYERS_FORBIDDEN.fullmatch(text)
     if not found:
         return False
-    word = "no_points" if found["points"] else "channel_one_rune"
+    word = "no_points" if found["points"] else "units_only_to_base" if found["base"] else "channel_one_rune"
     card.setdefault("passives", []).append({"to": {"who": _PLAYERS[found["who"]]}, "restrictions": [word]})
-    used.append("static: <players> can't gain points / only channel 1 rune")
+    used.append("static: <players> can't gain points / can only play units to base / only channel 1 rune")
+    return True
+
+
+@paragraph_reader("static")
+def _read_not_readied(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
+    """ "Spells and abilities can't ready enemy units and gear": a passive on those units and on that gear, whose
+    Ready by a spell or ability (415.3) is not done ("can't beats can", 054.1); not the Awaken Phase's (315.1.b)."""
+    found = _NOT_READIED.fullmatch(text)
+    if not found:
+        return False
+    for noun in ("unit", "gear"):
+        to = {"who": f"{found['side']} {noun}"}
+        card.setdefault("passives", []).append({"to": to, "restrictions": ["no_ready_by_effects"]})
+    used.append("static: spells and abilities can't ready <side> units and gear")
     return True
 
 

@@ -216,7 +216,7 @@ def op_move(game: Game, run, ins) -> None:
     if ins.get("from_as") and run.view.slots is not None:  # "that battlefield": where it moved from, for later text
         run.view.slots[ins["from_as"]] = [game.objects[i].location for i in ids]
     do.move(game, ids, destination, run.item.label, because=run.because)
-    if ins.get("ready"):
+    if ins.get("ready") and (ids := calc.readied_by_effect(game, run, ids)):
         readied = calc.changing_status(game, "ready", ids)
         do.ready(game, ids, run.item.label, because=run.because)
         calc.status_changed(game, "ready", readied, run.item.controller)

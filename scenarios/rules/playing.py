@@ -272,7 +272,7 @@ def check_hidden_turn(game: Game, card) -> None:
 def valid_battlefield(game: Game, player: str, card, location: str) -> bool:
     """A battlefield a unit may be played to: one its controller controls (355.2.a), one where Ambush lets it be
     played (822.1.c: where its controller has units), or one its own permission names (355.2.b)."""
-    if calc.play_here_forbidden_by(game, location) is not None:  # "Units can't be played here" (054.1)
+    if calc.play_here_forbidden_by(game, location, player) is not None:  # "Units can't be played here" (054.1)
         return False
     return (
         game.objects[location].battlefield_controller == player
@@ -285,9 +285,11 @@ def valid_battlefield(game: Game, player: str, card, location: str) -> bool:
 def check_play_location(game: Game, player: str, card, location: str, hidden_at: str | None) -> None:
     """355.2.a: a permanent is played to its controller's base, a unit also to a valid battlefield
     (``valid_battlefield``); a hidden permanent, gear included, where it was hidden (811.1.d.1.a in Core Rules 1.4)."""
+    unit = card.definition.object_kind == "unit"
+    if unit and location != "base" and (only := calc.restricted_by(game, player, "units_only_to_base")):
+        raise Refusal("054.2", f"{player} can only play units to their base ({game.objects[only].card})")
     if location == "base" or (hidden_at is not None and location == hidden_at):
         return
-    unit = card.definition.object_kind == "unit"
     forbidder = calc.play_here_forbidden_by(game, location) if unit else None
     if forbidder is not None:
         raise Refusal("054.1", f"units can't be played to {location} ({game.objects[forbidder].card})")
@@ -411,7 +413,8 @@ def play_by_effect(
     additional costs, an optional one or Accelerate, are still offered and paid (356.1.b.3). `exhausted`: the
     instruction plays it exhausted ("play a Gold gear token exhausted"), so it enters the board exhausted."""
     unit.played_from = unit.zone  # its trash, its hand, a Banishment it was banished to on the way, ...
-    forbidder = calc.play_forbidden_by(game, player, unit) or calc.play_here_forbidden_by(game, location)
+    unit_player = player if unit.kind == Kind.UNIT else None  # "can only play units to their base" (054.2)
+    forbidder = calc.play_forbidden_by(game, player, unit) or calc.play_here_forbidden_by(game, location, unit_player)
     if forbidder is not None:  # can't beats can (054.1): the instruction does what it can, here nothing (055)
         note(
             game,

@@ -14,6 +14,10 @@ A passive's `restrictions` are words (`cards.PASSIVE_RESTRICTIONS`), each applyi
     ignore_tank            "You ignore [Tank] while assigning combat damage here": the player assigns combat damage
                            at that battlefield as if no unit had Tank (815.1.b does not bind it).
     channel_one_rune       "Players only channel 1 rune at the start of their Channel Phase" (315.3.b's 2).
+    units_only_to_base     "Opponents can only play units to their base": a player it matches plays no unit anywhere
+                           else, by a card or an effect, a hidden one at its battlefield included (054.2).
+    no_ready_by_effects    "Spells and abilities can't ready enemy units and gear": the `ready` of a spell or
+                           ability (415.3) leaves it exhausted (054.1); its controller's Awaken Phase still readies it.
     no_points              "Opponents can't gain points": a player it matches gains no point, by a score (471.1)
                            or by an instruction (471.1.a.1); the battlefield still counts as scored (054.1).
 
@@ -60,12 +64,33 @@ def play_forbidden_by(game: Game, player: str, card: Obj) -> str | None:
 
 
 @query("play_here_forbidden_by")
-def play_here_forbidden_by(game: Game, location: str | None) -> str | None:
+def play_here_forbidden_by(game: Game, location: str | None, player: str | None = None) -> str | None:
     """The source that forbids units to be played to `location`: "Units can't be played here" on a battlefield
-    (054.1), whoever plays them, by a card, an effect or a token."""
+    (054.1), whoever plays them, by a card, an effect or a token; and, for the `player` playing one, "Opponents can
+    only play units to their base": anywhere else (054.2)."""
+    if player is not None and location != "base":
+        source = restricted_by(game, player, "units_only_to_base")
+        if source is not None:
+            return source
     if not game.is_battlefield(location):
         return None
     return restricted_by(game, game.objects[location], "no_units_played_here")
+
+
+@query("readied_by_effect")
+def readied_by_effect(game: Game, run, ids) -> list[str]:
+    """The objects among `ids` a spell's or ability's Ready (415.3) may ready: one a passive forbids it ("Spells
+    and abilities can't ready enemy units and gear") stays exhausted, "can't" beating the instruction (054.1, 055)."""
+    if not game.passive_sources:
+        return list(ids)
+    kept = []
+    for object_id in ids:
+        source = restricted_by(game, game.objects[object_id], "no_ready_by_effects")
+        if source is None:
+            kept.append(object_id)
+        else:
+            calc.impossible(game, run, f"{object_id} can't be readied ({game.objects[source].card})", "054.1")
+    return kept
 
 
 _FORBIDDEN = {"no_play_cards": "can't play cards", "no_play_spells": "can't play spells"}

@@ -158,6 +158,8 @@ def _on_objects(name: str):
 
     def op(game: Game, run, ins) -> None:
         ids = _ids(game, run, ins)
+        if name == "ready":  # "Spells and abilities can't ready enemy units and gear" (054.1)
+            ids = calc.readied_by_effect(game, run, ids)
         if ids:
             changed = calc.changing_status(game, name, ids)
             getattr(do, name)(game, ids, run.item.label, because=run.because)
