@@ -77,6 +77,22 @@ def test_mageseeker_wardens_restrictions_are_passives_under_its_condition():
     ]
 
 
+def test_a_counter_if_another_spell_was_played_excludes_the_spell_chosen():
+    definition = _read("Counter a spell if an opponent has played another spell this turn.")
+    assert definition["effects"] == [
+        {
+            "op": "if",
+            "condition": "an opponent has played another spell this turn",
+            "other_than": "target",
+            "then": [{"op": "counter", "what": "target"}],
+        }
+    ]
+
+
+def test_a_counter_under_an_unknown_condition_is_not_read():
+    assert read_card(CardText("Some Card", "Spell", "Counter a spell if it rains.")).status != "read"
+
+
 def test_a_plain_counter_has_no_payment():
     assert _read("Counter a spell.")["effects"] == [{"op": "counter", "what": "target"}]
 
@@ -171,3 +187,21 @@ def test_my_disputes_kill_the_restrictions_condition_dropped(real_db):
             mapping.pop("condition", None)
 
     assert "mismatch" in _verdicts(read_every_card_changed(real_db, always))
+
+
+def test_my_disputes_kill_another_spell_read_as_any_spell(real_db):
+    """The mutant: the spell chosen counted as the opponent's other spell."""
+
+    def any_spell(mapping: dict) -> None:
+        if mapping.get("op") == "if":
+            mapping.pop("other_than", None)
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, any_spell))
+
+
+def test_my_disputes_kill_the_counters_condition_dropped(real_db):
+    def unconditional(mapping: dict) -> None:
+        if mapping.get("op") == "if" and mapping.get("condition") == "an opponent has played another spell this turn":
+            mapping["condition"] = "an opponent's turn"  # true for B in the disputes: the condition ignored
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, unconditional))
