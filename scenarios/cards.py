@@ -358,6 +358,8 @@ RESTRICTIONS = {
     "units_no_move_to_base",  # "Units can't move to base": any unit, while this is on the board
     "assigned_combat_damage_last",  # "I must be assigned combat damage last" (465.2.c.2, 465.2.c.6)
     "uncounterable",  # "This can't be countered": a counter instruction leaves it on the Chain (054.1, 425.1)
+    # "I can't be played on your first, second, or third turns": on those turns of its player's (054.1)
+    *(f"not_played_on_your_first_{n}_turns" for n in (1, 2, 3)),
 }
 # What a passive may forbid the objects it matches (scenarios/rules/restrictions.py says each word's rules)
 # The kinds of triggered ability a passive may make trigger an additional time (scenarios/rules/retrigger.py)
@@ -373,6 +375,7 @@ PASSIVE_RESTRICTIONS = {
     "channel_one_rune",
     "units_only_to_base",
     "no_ready_by_effects",
+    *(f"no_score_here_before_turn_{n}" for n in (2, 3)),  # rules/restrictions.py NO_SCORE_BEFORE_TURN
 }
 
 

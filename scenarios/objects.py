@@ -290,6 +290,7 @@ class Player(Journaled):
     # resources that pay only some costs ("Use only to play spells"): (use, Energy, Power, its domain or None)
     restricted: tuple[tuple[str, int, int, str | None], ...] = ()
     cards_played_this_turn: int = 0
+    turns: int = 0  # the turns they have begun, the current one included ("your first, second, or third turns")
     played_this_turn: tuple[str, ...] = ()  # the Main Deck cards played this turn (Legion, 812)
     cards_finalized_this_turn: int = 0  # those played or being played, countered ones too (419.4.b in 1.4)
     finalized_this_turn: tuple[str, ...] = ()

@@ -604,6 +604,9 @@ class TypedQueries(Protocol):
     def runes_on_board(self, game: Any, player: str) -> list:
         """scenarios.rules.runes.runes_on_board"""
 
+    def score_forbidden_by(self, game: Any, player: str, battlefield: str) -> str | None:
+        """scenarios.rules.restrictions.score_forbidden_by"""
+
     def settle_combat(self, game: Any, bf_id: str) -> None:
         """scenarios.rules.combat.settle_combat"""
 

@@ -14,6 +14,7 @@ def build(game, setup: dict) -> None:
     game.priority = turn["player"]  # 312.2.a: Neutral Open, the turn player's Main Phase
     game.phase = "main"  # `phase: action`, the word of 2025-12-01, is the same phase
     game.victory_score = setup.get("victory_score", 8)
+    first_round = game.turn_order[: game.turn_order.index(game.turn_player) + 1]  # turns begun in the first round
     for name, spec in setup["players"].items():
         game.players[name] = Player(
             name,
@@ -22,6 +23,7 @@ def build(game, setup: dict) -> None:
             power=spec.get("power", 99),
             domain_power=tuple(sorted(spec.get("domain_power", {}).items())),
             cards_played_this_turn=spec.get("cards_played_this_turn", 0),
+            turns=spec["turns"] if spec.get("turns") is not None else int(name in first_round),
             cards_finalized_this_turn=spec.get("cards_played_this_turn", 0),  # a card played was Finalized
             xp=spec.get("xp", 0),
         )

@@ -93,6 +93,22 @@ def test_a_counter_under_an_unknown_condition_is_not_read():
     assert read_card(CardText("Some Card", "Spell", "Counter a spell if it rains.")).status != "read"
 
 
+@pytest.mark.parametrize(
+    ("turns", "n"),
+    [("first", 1), ("first or second", 2), ("first, second, or third", 3)],
+)
+def test_not_played_on_your_first_turns_is_the_cards_own_restriction(turns, n):
+    definition = _read(f"I can't be played on your {turns} turns.", "Unit")
+    assert definition["restrictions"] == [f"not_played_on_your_first_{n}_turns"]
+
+
+def test_no_score_until_their_third_turn_is_a_battlefields_passive_on_players_there():
+    definition = _read("Players can't score here until their third turn.", "Battlefield")
+    assert definition["passives"] == [
+        {"to": {"who": "player", "where": "here"}, "restrictions": ["no_score_here_before_turn_3"]}
+    ]
+
+
 def test_a_plain_counter_has_no_payment():
     assert _read("Counter a spell.")["effects"] == [{"op": "counter", "what": "target"}]
 
@@ -205,3 +221,25 @@ def test_my_disputes_kill_the_counters_condition_dropped(real_db):
             mapping["condition"] = "an opponent's turn"  # true for B in the disputes: the condition ignored
 
     assert "mismatch" in _verdicts(read_every_card_changed(real_db, unconditional))
+
+
+@pytest.mark.parametrize("word", ["not_played_on_your_first_3_turns", "no_score_here_before_turn_3"])
+def test_my_disputes_kill_a_turn_restriction_dropped(real_db, word):
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, _dropping(word)))
+
+
+@pytest.mark.parametrize(
+    ("word", "fewer"),
+    [
+        ("not_played_on_your_first_3_turns", "not_played_on_your_first_2_turns"),
+        ("no_score_here_before_turn_3", "no_score_here_before_turn_2"),
+    ],
+)
+def test_my_disputes_kill_a_turn_restriction_one_turn_short(real_db, word, fewer):
+    """The mutant: "third" read as "second"."""
+
+    def shorter(mapping: dict) -> None:
+        if word in mapping.get("restrictions", ()):
+            mapping["restrictions"] = [fewer if w == word else w for w in mapping["restrictions"]]
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, shorter))

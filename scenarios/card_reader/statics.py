@@ -142,6 +142,41 @@ def _read_use_my_abilities_only(
     return True
 
 
+_FIRST_TURNS = {"first": 1, "first or second": 2, "first, second, or third": 3, "first, second or third": 3}
+_NOT_PLAYED_ON = re.compile(
+    r"i can't be played on your (?P<turns>first(?:,? second)?(?:,? or (?:second|third))?) turns?"
+)
+_NO_SCORE_UNTIL = re.compile(r"players can't score here until their (?P<nth>second|third) turn")
+
+
+@paragraph_reader("static")
+def _read_not_played_on_first_turns(
+    text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND
+) -> bool:
+    """ "I can't be played on your first, second, or third turns": the card's own restriction on its play, on
+    those turns of its player's ("can't beats can", 054.1); a turn of theirs is one they have begun (315)."""
+    found = _NOT_PLAYED_ON.fullmatch(text)
+    if not found or found["turns"] not in _FIRST_TURNS:
+        return False
+    card.setdefault("restrictions", []).append(f"not_played_on_your_first_{_FIRST_TURNS[found['turns']]}_turns")
+    used.append("static: I can't be played on your first N turns")
+    return True
+
+
+@paragraph_reader("static")
+def _read_no_score_until(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
+    """ "Players can't score here until their third turn", a battlefield's: a passive on every player at the
+    battlefield itself (053.3: its "here"), forbidding them to score it (469, 054.1) before their Nth turn."""
+    found = _NO_SCORE_UNTIL.fullmatch(text)
+    if not found or card["type"] != "battlefield":
+        return False
+    n = {"second": 2, "third": 3}[found["nth"]]
+    passive = {"to": {"who": "player", "where": "here"}, "restrictions": [f"no_score_here_before_turn_{n}"]}
+    card.setdefault("passives", []).append(passive)
+    used.append("static: players can't score here until their Nth turn")
+    return True
+
+
 @paragraph_reader("static")
 def _read_ignore_tank(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "You ignore [Tank] while assigning combat damage here": a passive of its controller's, at the card's place,

@@ -18,6 +18,9 @@ A passive's `restrictions` are words (`cards.PASSIVE_RESTRICTIONS`), each applyi
                            else, by a card or an effect, a hidden one at its battlefield included (054.2).
     no_ready_by_effects    "Spells and abilities can't ready enemy units and gear": the `ready` of a spell or
                            ability (415.3) leaves it exhausted (054.1); its controller's Awaken Phase still readies it.
+    no_score_here_before_turn_N  "Players can't score here until their third turn": a player it matches, at the
+                           battlefield (its "here"), doesn't score it (469) before their Nth turn: no point, no
+                           Conquer or Hold trigger (471.2.c), and the battlefield is not scored by them (470).
     no_points              "Opponents can't gain points": a player it matches gains no point, by a score (471.1)
                            or by an instruction (471.1.a.1); the battlefield still counts as scored (054.1).
 
@@ -60,7 +63,31 @@ def play_forbidden_by(game: Game, player: str, card: Obj) -> str | None:
     source = restricted_by(game, player, "no_play_cards")
     if source is None and card.kind == Kind.SPELL:
         source = restricted_by(game, player, "no_play_spells")
+    if source is None and card.definition is not None and game.turn_player == player:
+        turns = game.players[player].turns  # "I can't be played on your first, second, or third turns"
+        if any(word in card.definition.restrictions for word in not_played_on_first_turns(turns)):
+            source = card.id
     return source
+
+
+@query("score_forbidden_by")
+def score_forbidden_by(game: Game, player: str, battlefield: str) -> str | None:
+    """The source that forbids `player` to score `battlefield` now: "Players can't score here until their third
+    turn", a passive of the battlefield's, while the player has begun fewer turns than that (054.1)."""
+    turns = game.players[player].turns
+    for word in NO_SCORE_BEFORE_TURN:
+        if turns < int(word.rsplit("_", 1)[1]) and (source := restricted_by(game, player, word, battlefield)):
+            return source
+    return None
+
+
+NO_SCORE_BEFORE_TURN = tuple(f"no_score_here_before_turn_{n}" for n in (2, 3))
+
+
+def not_played_on_first_turns(turns: int) -> list[str]:
+    """The card restrictions forbidding a card's play on its player's turn number `turns` ("on your first,
+    second, or third turns": words for the first 1, 2 or 3 turns)."""
+    return [f"not_played_on_your_first_{n}_turns" for n in range(max(turns, 1), 4)]
 
 
 @query("play_here_forbidden_by")

@@ -17,7 +17,13 @@ event_kind("hold", "383.4.d")
 
 
 def _score(game: Game, player: str, bf, how: str) -> bool:
-    """Score `bf` by `how`: the point (or what replaces the Final Point); False when already scored (470)."""
+    """Score `bf` by `how`: the point (or what replaces the Final Point); False when already scored (470), or when
+    a passive forbids the player to score it ("Players can't score here until their third turn", 054.1)."""
+    forbidder = calc.score_forbidden_by(game, player, bf.id)
+    if forbidder is not None:
+        why = f"{player} can't score {bf.id} ({game.objects[forbidder].card}; {player}'s turn {game.players[player].turns})"
+        note(game, StepKind.SCORING, "score", why, "054.1", objects=[bf.id])
+        return False
     if player in bf.scored_this_turn:
         note(
             game,
