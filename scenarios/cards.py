@@ -379,6 +379,11 @@ PASSIVE_RESTRICTIONS = {
 }
 
 
+# What a `restrict` instruction may put on players or objects until the end of the turn: a passive's words, and
+# "They can't move it this turn" (no_move_it: the players controlling the objects named can't move them, 054.1)
+RESTRICT_WORDS = PASSIVE_RESTRICTIONS | {"no_move_it"}
+
+
 def instructions_of(effect_list):
     """Every instruction of a list, including nested ones (`then`, `effects`, `instead`)."""
     for instruction in effect_list:
@@ -412,7 +417,7 @@ def check_vocabulary(card: Card) -> None:
             raise ValueError(f"card {card.name!r}: unknown instruction {instruction.get('op')!r}")
         if instruction.get("op") == "play_token" and instruction.get("token") not in {*UNIT_TOKENS, *GEAR_TOKENS}:
             raise ValueError(f"card {card.name!r}: unknown token {instruction.get('token')!r} (187)")
-        if instruction.get("op") == "restrict" and instruction.get("restriction") not in PASSIVE_RESTRICTIONS:
+        if instruction.get("op") == "restrict" and instruction.get("restriction") not in RESTRICT_WORDS:
             raise ValueError(f"card {card.name!r}: unknown restriction {instruction.get('restriction')!r}")
         if instruction.get("op") in ("delayed", "replace_next"):
             _check_event(card, instruction.get("when") or instruction.get("would"))

@@ -204,7 +204,7 @@ class TypedProcedures(Protocol):
     def resolve(self, game: Any, /, *, because: Because) -> Any:
         """scenarios.rules.chain.resolve_top"""
 
-    def restrict(self, game: Any, subjects: Any, word: str, label: str, source: str, /, *, because: Because) -> Any:
+    def restrict(self, game: Any, subjects: Any, word: str, label: str, source: str, about: Any = ..., /, *, because: Because) -> Any:
         """scenarios.rules.restrictions.restrict"""
 
     def return_control(self, game: Any, unit_id: str, label: str, /, *, because: Because) -> Any:
@@ -498,6 +498,9 @@ class TypedQueries(Protocol):
 
     def move_blocked_by(self, game: Any, unit: Any, destination: str) -> str | None:
         """scenarios.rules.movement.blocked_by"""
+
+    def move_forbidden_by(self, game: Any, player: str, unit: Any) -> str | None:
+        """scenarios.rules.restrictions.move_forbidden_by"""
 
     def off_the_chain(self, card: Any) -> Any:
         """scenarios.rules.zones.off_the_chain"""

@@ -109,6 +109,22 @@ def test_no_score_until_their_third_turn_is_a_battlefields_passive_on_players_th
     ]
 
 
+def test_they_cant_move_it_restricts_the_controller_of_the_unit_played():
+    definition = _read("When an opponent plays a unit, [Stun] it. They can't move it this turn.", "Unit")
+    assert definition["triggers"][0]["effects"][1] == {
+        "op": "restrict",
+        "players": "controller",
+        "what": "trigger_unit",
+        "restriction": "no_move_it",
+    }
+
+
+def test_they_cant_move_a_chosen_unit_is_not_read():
+    """ "They" names no player for a unit the card chose: not read."""
+    text = "Stun an enemy unit. They can't move it this turn."
+    assert read_card(CardText("Some Card", "Spell", text)).status != "read"
+
+
 def test_a_plain_counter_has_no_payment():
     assert _read("Counter a spell.")["effects"] == [{"op": "counter", "what": "target"}]
 
@@ -243,3 +259,11 @@ def test_my_disputes_kill_a_turn_restriction_one_turn_short(real_db, word, fewer
             mapping["restrictions"] = [fewer if w == word else w for w in mapping["restrictions"]]
 
     assert "mismatch" in _verdicts(read_every_card_changed(real_db, shorter))
+
+
+def test_my_disputes_kill_they_cant_move_it_dropped(real_db):
+    def dropped(mapping: dict) -> None:
+        if mapping.get("op") == "restrict" and mapping.get("restriction") == "no_move_it":
+            mapping["restriction"] = "unchoosable_by_enemy"  # another restriction of theirs: moving it allowed
+
+    assert "mismatch" in _verdicts(read_every_card_changed(real_db, dropped))

@@ -403,6 +403,17 @@ def _its_controller_cant_play(m, ctx):
     return [{"op": "restrict", "players": "controller", "what": ctx.it, "restriction": word}]
 
 
+@template("can't this turn", r"they can't move (?P<obj>it|them) this turn")
+def _they_cant_move(m, ctx):
+    """ "When an opponent plays a unit ..., [Stun] it. They can't move it this turn": "they", the player who played
+    the unit the event was about, controls it (a unit played is its player's, 184.1); until the turn ends they move
+    it neither by a Standard Move nor by their spells and abilities (054.1). Said of another object, not read."""
+    what = _ref(m["obj"], ctx)
+    if what != "trigger_unit":
+        return None
+    return [{"op": "restrict", "players": "controller", "what": what, "restriction": "no_move_it"}]
+
+
 @template("can't this turn", r"(?P<obj>.+?) can't be chosen by enemy spells and abilities this turn")
 def _unchoosable_this_turn(m, ctx):
     """ "It can't be chosen by enemy spells and abilities this turn" (355.9.b) until the turn ends."""

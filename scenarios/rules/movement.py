@@ -172,6 +172,8 @@ def standard_move(game: Game, act: Move) -> None:
             raise Refusal("448", f"{player} does not control {unit_id}")
         if unit.exhausted:
             raise Refusal("414.4", f"{unit_id} is exhausted: it can't pay the Standard Move's cost", ("420.3.a",))
+        if forbidder := calc.move_forbidden_by(game, player, unit):
+            raise Refusal("054.1", f"{player} can't move {unit_id} this turn ({game.objects[forbidder].card})")
         check_destination(game, unit, act.to, standard=True)
     ganking = game.is_battlefield(act.to) and any(game.is_battlefield(game.obj(u).location) for u in act.units)
     do.exhaust(game, list(act.units), "cost of the Standard Move", because=("420.3.a", "144.3.c"))
@@ -186,9 +188,23 @@ def standard_move(game: Game, act: Move) -> None:
 # -- instructions --------------------------------------------------------------------------------------------
 
 
+def _movable(game: Game, run, ids) -> list[str]:
+    """Those a spell's or ability's controller may move: not one they "can't move this turn" (054.1, 055)."""
+    if not game.lasting_restrictions:
+        return ids
+    kept = []
+    for unit_id in ids:
+        forbidder = calc.move_forbidden_by(game, run.item.controller, game.objects[unit_id])
+        if forbidder is None:
+            kept.append(unit_id)
+        else:
+            calc.impossible(game, run, f"{unit_id} can't be moved by {run.item.controller} this turn", "054.1")
+    return kept
+
+
 @instruction("move")
 def op_move(game: Game, run, ins) -> None:
-    ids = calc.still_there(game, run, ins["what"], "moving")
+    ids = _movable(game, run, calc.still_there(game, run, ins["what"], "moving"))
     destination = ins["to"]
     if destination == "here":  # "move an enemy unit to here": where the source is as this executes (359.3.f.2)
         destination = None if run.source_gone else run.view.here

@@ -41,7 +41,7 @@ from scenarios.trace import StepKind
 def restricted_by(game: Game, obj: Obj | str, word: str, location: str | None = None) -> str | None:
     """The source of an active passive, or of an effect lasting this turn, that puts the restriction `word` on
     `obj` (an object, or a player's name, considered at `location` when given), if any (its card's id)."""
-    for subject, incarnation, said, source_id, turn in game.lasting_restrictions:
+    for subject, incarnation, said, source_id, turn, _about in game.lasting_restrictions:
         if said != word or turn != game.turn_number:
             continue
         if subject == obj or (isinstance(obj, Obj) and subject == obj.id and incarnation == obj.incarnation):
@@ -120,24 +120,40 @@ def readied_by_effect(game: Game, run, ids) -> list[str]:
     return kept
 
 
+@query("move_forbidden_by")
+def move_forbidden_by(game: Game, player: str, unit: Obj) -> str | None:
+    """The source of an effect lasting this turn by which `player` can't move `unit` ("They can't move it this
+    turn", 054.1): neither by a Standard Move nor by a spell or ability they control. The unit as it was named:
+    a new object after a zone change (124) is not restricted."""
+    for subject, _incarnation, said, source_id, turn, about in game.lasting_restrictions:
+        here = said == "no_move_it" and turn == game.turn_number and subject == player
+        if here and (unit.id, unit.incarnation) in about:
+            return source_id
+    return None
+
+
 _FORBIDDEN = {"no_play_cards": "can't play cards", "no_play_spells": "can't play spells"}
 _FORBIDDEN["unchoosable_by_enemy"] = "can't be chosen by enemy spells and abilities"
+
+
+def _restricting(g, subjects, word: str, label: str, source: str, about=()) -> str:
+    said = f"can't move {', '.join(i for i, _ in about)}" if word == "no_move_it" else _FORBIDDEN.get(word, word)
+    return f"{label}: {', '.join(subjects)} {said} this turn"
 
 
 @procedure(
     "restrict",
     StepKind.EFFECT,
     defines=("054.1",),
-    summary=lambda g, subjects, word, label, source: (
-        f"{label}: {', '.join(subjects)} {_FORBIDDEN.get(word, word)} this turn"
-    ),
-    objects=lambda g, subjects, *a: list(subjects),
+    summary=_restricting,
+    objects=lambda g, subjects, *a, **k: list(subjects),
 )
-def restrict(game: Game, subjects, word: str, label: str, source: str) -> None:
+def restrict(game: Game, subjects, word: str, label: str, source: str, about=()) -> None:
+    """`about`: the objects (id, incarnation) a player's restriction is about ("they can't move it")."""
     entries = []
     for subject in subjects:
         incarnation = game.objects[subject].incarnation if subject in game.objects else None
-        entries.append((subject, incarnation, word, source, game.turn_number))
+        entries.append((subject, incarnation, word, source, game.turn_number, tuple(about)))
     game.lasting_restrictions = (*game.lasting_restrictions, *entries)
 
 
@@ -146,17 +162,22 @@ def op_restrict(game: Game, run, ins) -> None:
     """`{op: restrict, restriction: <word>, what: <objects>}` or `{..., players: opponents | you}` or `{...,
     players: controller, what: <objects>}` (the players controlling them): "It can't be
     chosen by enemy spells and abilities this turn", "Opponents can't play cards this turn": a restriction on them
-    until the end of this turn ("can't beats can", 054.1)."""
+    until the end of this turn ("can't beats can", 054.1). The restriction `no_move_it` of the players
+    controlling the objects is about those objects: "They can't move it this turn"."""
+    about: tuple = ()
     if ins.get("players") == "controller":  # "its controller": of the object named, wherever it is now (countered)
         named = [game.objects[i] for i in calc.refs(game, run, ins["what"]) if i in game.objects]
         subjects = sorted({obj.controller or obj.owner for obj in named})
+        if ins["restriction"] == "no_move_it":  # the objects as they are now (a new object after, 124)
+            about = tuple((obj.id, obj.incarnation) for obj in named if obj.zone == BOARD)
+            subjects = sorted({obj.controller for obj in named if obj.zone == BOARD})
     elif "players" in ins:
         you = run.item.controller
         subjects = [p for p in game.turn_order if (p == you) == (ins["players"] == "you")]
     else:
         subjects = calc.still_there(game, run, ins["what"], "the 'restrict' instruction on")
     if subjects:
-        do.restrict(game, subjects, ins["restriction"], run.item.label, run.item.source, because=run.because)
+        do.restrict(game, subjects, ins["restriction"], run.item.label, run.item.source, about, because=run.because)
 
 
 def _source(game: Game, context) -> Obj | None:
