@@ -258,9 +258,22 @@ class Replacement(Strict):
     to: ObjectFilter = Field(default_factory=lambda: ObjectFilter(who="unit"))
     condition: str | None = None  # a condition word: the replacement effect applies only while it holds (364.3.a)
     # "damage that enemy spells and abilities would deal": a spell or ability (417.6.b) an opponent controls
-    source: Literal["enemy spell or ability", "spell or ability"] | None = None
+    # "if a spell or ability that chooses me would stun me": one that chose the unit it acts on (355.7)
+    source: Literal["enemy spell or ability", "spell or ability", "spell or ability that chooses it"] | None = None
     instead: list[dict[str, Any]]
     label: str | None = None
+    # "you may pay [A] to heal it, ... instead": an optional replacement effect (371.2), applied only if this player
+    # chooses to as the event would happen ("you": its controller, 371.2.a; "its controller": the controller of the
+    # object acted on, as the text says), paying `cost` as they do (not offered when it can't be paid, 404.1)
+    may: Literal["you", "its controller"] | None = None
+    cost: Cost | None = None
+    # the event modified rather than replaced by instructions (370.1.b): "double all damage that would be dealt to
+    # it" (its amount doubled), "prevent the next 7 damage" (437.2: less the Prevent Value tracked on the unit,
+    # 437.3; `prevent` the value it starts at); the modified event is offered to the other effects (370.2)
+    # ... "play that token and an additional copy of it" (its amount, the tokens played, one more)
+    modify: Literal["double", "prevent", "additional copy"] | None = None
+    prevent: int = 0
+    limit: Literal["once_per_turn"] | None = None  # "Once each turn, if ...": applied to one event a turn (371.1)
 
 
 class Activated(Strict):

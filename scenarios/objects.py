@@ -115,6 +115,7 @@ class Event:
     played_from: str | None = None  # the zone the card played was played from (hand, facedown, trash, ...)
 
     origin: str | None = None  # where a unit that moved came from (its `location` is where it went)
+    chosen: bool = False  # the spell or ability acting on the unit chose it (355.7): "a spell ... that chooses me"
 
 
 @value
@@ -178,6 +179,7 @@ class LastingReplacement:
     once: bool = True
     until: str = "turn"  # or a chain item's id: only until the cleanup after that item resolves (428.5.c)
     rule: str = "390.2"  # the rule it triggers under
+    left: int | None = None  # a Prevent's Prevent Value still tracked on the unit (437.3)
 
 
 @journaled
@@ -290,11 +292,11 @@ class Player(Journaled):
     # resources that pay only some costs ("Use only to play spells"): (use, Energy, Power, its domain or None)
     restricted: tuple[tuple[str, int, int, str | None], ...] = ()
     cards_played_this_turn: int = 0
-    turns: int = 0  # the turns they have begun, the current one included ("your first, second, or third turns")
     played_this_turn: tuple[str, ...] = ()  # the Main Deck cards played this turn (Legion, 812)
     cards_finalized_this_turn: int = 0  # those played or being played, countered ones too (419.4.b in 1.4)
     finalized_this_turn: tuple[str, ...] = ()
     xp: int = 0  # XP, a resource a player gains and spends (728-733)
+    turns_taken: int = 0  # the turns this player has begun, the current one counted ("during their first turn")
     xp_gained_this_turn: int = 0  # XP gained this turn ("If you've gained XP this turn", 730.1)
     discarded_this_turn: int = 0  # cards discarded this turn ("If you've discarded a card this turn", 422.1)
     drawn_this_turn: int = 0  # cards drawn this turn ("When you draw your second card each turn", 413)

@@ -38,6 +38,7 @@ OBJECT_FIELDS = {
 PLAYER_FIELDS = {
     "points": lambda g, name: g.players[name].points,
     "xp": lambda g, name: g.players[name].xp,
+    "turns_taken": lambda g, name: g.players[name].turns_taken,
     "energy": lambda g, name: g.players[name].energy,
     "power": lambda g, name: g.players[name].power,
     "restricted_energy": lambda g, name: sum(entry[1] for entry in g.players[name].restricted),

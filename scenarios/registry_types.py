@@ -75,7 +75,7 @@ class TypedProcedures(Protocol):
     def conquer(self, game: Any, player: str, bf: Any, uncontrolled: bool = ..., /, *, because: Because) -> Any:
         """scenarios.rules.scoring.conquer"""
 
-    def counter(self, game: Any, card_id: str, label: str, /, *, because: Because) -> Any:
+    def counter(self, game: Any, card_id: str, label: str, to_hand: bool = ..., /, *, because: Because) -> Any:
         """scenarios.rules.zones.counter"""
 
     def create_delayed(self, game: Any, delayed: Any, /, *, because: Because) -> Any:
@@ -161,6 +161,9 @@ class TypedProcedures(Protocol):
 
     def lose_designation(self, game: Any, unit: Any, bf: str, /, *, because: Because) -> Any:
         """scenarios.rules.combat.lose_designation"""
+
+    def modify_event(self, game: Any, source: str, r: Any, lasting: Any, event: Any, amount: int, chosen: bool, /, *, because: Because) -> Any:
+        """scenarios.rules.replacement.modify_event"""
 
     def move(self, game: Any, unit_ids: Any, destination: str, by: str, /, *, because: Because) -> Any:
         """scenarios.rules.movement.move"""
@@ -300,6 +303,9 @@ class TypedQueries(Protocol):
 
     def apply_layers(self, game: Any, unit: Any) -> tuple[int, str]:
         """scenarios.rules.layers.apply_layers"""
+
+    def assigned_for_lethal(self, game: Any, unit: Any, needed: int, most: int) -> int | None:
+        """scenarios.rules.replacement.assigned_for_lethal"""
 
     def assigned_last(self, game: Any, unit: Any) -> bool:
         """scenarios.rules.combat.assigned_last"""
@@ -586,6 +592,9 @@ class TypedQueries(Protocol):
     def repeat_execution(self, game: Any, item: Any, because: str, number: int, targets: dict) -> None:
         """scenarios.rules.repeat.repeat_execution"""
 
+    def replaced(self, game: Any, event: Any) -> Any:
+        """scenarios.rules.replacement.replaced"""
+
     def resolution(self, game: Any, item: Any, because: str, targets: dict | None = ...) -> Any:
         """scenarios.rules.instructions.resolution"""
 
@@ -666,6 +675,9 @@ class TypedQueries(Protocol):
 
     def unit_playable(self, game: Any, player: str, card: Any, how: Any) -> Any:
         """scenarios.rules.off_board.unit_playable"""
+
+    def unreplaced(self, game: Any, run: Any, kind: str, ids: Any) -> list[str]:
+        """scenarios.rules.replacement.unreplaced"""
 
     def update_designations(self, game: Any) -> None:
         """scenarios.rules.combat.update_designations"""

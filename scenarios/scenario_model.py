@@ -122,9 +122,9 @@ class PlayerSetup(Strict):
     power: Count = 99
     domain_power: dict[Domain, Count] = Field(default_factory=dict)
     cards_played_this_turn: Count = 0
-    # the turns this player has begun, the current one included ("your third turn"); unsaid: the game's first round
-    # (the Turn Player's first turn, as the turn number 1 is: 1 for them and the players before them, 0 after)
-    turns: Count | None = None
+    # the turns this player has begun, the current one counted ("during their first or second turn"); by default
+    # the game's first round: 1 for the turn player and the players before it in Turn Order, 0 after it
+    turns_taken: Count | None = None
     xp: Count = 0  # XP (728)
     runes: list[RuneSetup] = Field(default_factory=list)
     rune_deck: list[CardSetup] = Field(default_factory=list)

@@ -105,6 +105,8 @@ class ObjectFilter(Strict):
     max_might: int | None = None  # "all units with 2 [Might] or less": Might as it is checked
     among: Literal["looked"] | None = None  # "revealed this way": only the cards the item's look revealed (424.1)
     named_as: Literal["this"] | None = None  # "each card with this name": its card's name is the source's (132.1)
+    # "a player ... during their first or second turn": a player whose own turn it is, one of their first N
+    own_turn_at_most: int | None = None
 
 
 MEASURES = (

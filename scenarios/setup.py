@@ -7,6 +7,15 @@ from scenarios.kernel import EngineError
 from scenarios.objects import Combat, Grant, Kind, Modifier, Obj, Player, Role, Showdown, Zone
 
 
+def _turns_taken(game, name: str, spec: dict) -> int:
+    """The turns `name` has begun: as the setup says, else the game's first round (Turn Order from its first player,
+    303.2): a player up to the turn player has begun their first turn, one after it none yet."""
+    if spec.get("turns_taken") is not None:
+        return spec["turns_taken"]
+    order = game.turn_order
+    return 1 if order.index(name) <= order.index(game.turn_player) else 0
+
+
 def build(game, setup: dict) -> None:
     turn = setup["turn"]
     game.turn_order = tuple(setup["players"])
@@ -14,7 +23,6 @@ def build(game, setup: dict) -> None:
     game.priority = turn["player"]  # 312.2.a: Neutral Open, the turn player's Main Phase
     game.phase = "main"  # `phase: action`, the word of 2025-12-01, is the same phase
     game.victory_score = setup.get("victory_score", 8)
-    first_round = game.turn_order[: game.turn_order.index(game.turn_player) + 1]  # turns begun in the first round
     for name, spec in setup["players"].items():
         game.players[name] = Player(
             name,
@@ -23,9 +31,9 @@ def build(game, setup: dict) -> None:
             power=spec.get("power", 99),
             domain_power=tuple(sorted(spec.get("domain_power", {}).items())),
             cards_played_this_turn=spec.get("cards_played_this_turn", 0),
-            turns=spec["turns"] if spec.get("turns") is not None else int(name in first_round),
             cards_finalized_this_turn=spec.get("cards_played_this_turn", 0),  # a card played was Finalized
             xp=spec.get("xp", 0),
+            turns_taken=_turns_taken(game, name, spec),
         )
         if spec.get("legend"):
             _add(game, spec["legend"], owner=name, zone=Zone.BOARD, location="base")

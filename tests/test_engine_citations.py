@@ -43,6 +43,7 @@ TERMS: dict[str, list[str]] = {
     "create_lasting_replacement": ["delayed", "replacement"],
     "promise_spell_bonus": ["delayed", "bonus damage"],  # 390.4, 391: Ravenborn Tome
     "apply_replacement": ["replacement", "instead"],
+    "modify_event": ["replacement", "prevent", "damage"],
     "pay_cost": ["pay", "cost"],
     "pay_additional_cost": ["pay", "cost"],
     "discount": ["discount", "cost"],

@@ -214,6 +214,8 @@ _KEYWORD_ACTIONS = {
     # "(Each instance of damage the spell deals is increased by 1.)": Bonus Damage per target (715.2)
     "bonus damage": ("instance of damage the spell deals",),
     "energy cost as damage": ("ignore its power cost",),  # "(Ignore its Power cost.)": the Energy cost alone (206)
+    # "(Opponents can assign it extra combat damage to kill it.)": lethal counts the Prevent Value (437.5.a)
+    "prevent the next": ("assign it extra combat damage",),
 }
 
 

@@ -518,18 +518,6 @@ def _prevent_next(m, ctx):
     return [{"op": "replace_next", "would": "takes_damage", "it": ctx.it, "instead": []}]
 
 
-@template("the next time it would", r"the next time (?:it|that unit) would die this turn, (?P<rest>.+) instead")
-def _instead_of_dying_next(m, ctx):
-    """ "The next time it would die this turn, heal it, exhaust it, and recall it instead" (390.3)."""
-    it = ctx.it
-    if it not in ctx.targets:
-        return None
-    ctx.it = "affected"
-    inner = instructions(m["rest"], ctx, [])
-    ctx.it = it
-    return None if inner is None else [{"op": "replace_next", "would": "die", "it": it, "instead": inner}]
-
-
 @template(
     "grant this combat", r"(?:give (?P<obj>.+?)|(?P<it>it|they) gains?) \[(?P<kw>[a-z-]+)(?: (?P<n>\d+))?\] this combat"
 )

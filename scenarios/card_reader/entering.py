@@ -88,7 +88,8 @@ def read_entering(text: str, card: dict[str, Any], used: list[str], around: Arou
 @paragraph_reader("last")
 def read_conditional_passive(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "[Level 6][>] Your units have +1 [Might]": a passive of other units, active while the condition holds
-    (824.1.b.1, 727.1.b.2), as `read_static` reads it without the condition."""
+    (824.1.b.1, 727.1.b.2), as `read_static` reads it without the condition; a replacement effect likewise
+    ("[Empowered][>] If a spell ... would stun me, ... instead", 368.1)."""
     condition = around.condition
     if condition is None:
         return False
@@ -97,9 +98,13 @@ def read_conditional_passive(text: str, card: dict[str, Any], used: list[str], a
     if not read_static(text, card, used):
         return False
     added = {key: len(card.get(key, [])) - n for key, n in before.items()}
-    if any(added[key] for key in ("replacements", "restrictions", "played_to")) or card.get("enters_ready") != ready:
-        raise Unread(text)  # only a passive can say the condition it depends on
-    for passive in card["passives"][before["passives"] :]:
+    if any(added[key] for key in ("restrictions", "played_to")) or card.get("enters_ready") != ready:
+        raise Unread(text)  # only a passive or a replacement effect can say the condition it depends on
+    for replacement in card.get("replacements", [])[before["replacements"] :]:
+        if replacement.get("condition"):  # a replacement effect with a condition already: not said
+            raise Unread(text)
+        replacement["condition"] = condition  # active only while it holds (364.3.a, 368.1)
+    for passive in card.get("passives", [])[before["passives"] :]:
         gives_me = passive["to"].get("who") == "self" and set(passive) - {"to", "restrictions"}
         if passive.get("condition") or gives_me:  # "I can't be chosen ...": a restriction on me, read here
             raise Unread(text)  # "I have ..." is read_level's; a passive with a condition already: not said

@@ -11,7 +11,19 @@ from __future__ import annotations
 from typing import Any, Final
 
 from scenarios.game import Game
-from scenarios.kernel import Refusal, answer_kind, calc, choose, do, event_kind, keyword, note, procedure, query
+from scenarios.kernel import (
+    Refusal,
+    answer_kind,
+    calc,
+    choose,
+    condition,
+    do,
+    event_kind,
+    keyword,
+    note,
+    procedure,
+    query,
+)
 from scenarios.objects import Combat, Event, Role, Showdown
 from scenarios.trace import StepKind
 
@@ -22,6 +34,12 @@ event_kind("attack", "383.4.e")
 event_kind("defend", "383.4.f")
 event_kind("recall_attackers", "466.1.a.2", would="recall the attackers")
 event_kind("combat_end", "466.7.b", would="see a combat it was in end")
+
+
+@condition("during combat", "459")
+def _during_combat(game: Game, context) -> bool:
+    """ "If a unit here would die during combat": a combat is under way, from its showdown step to its end (463-466)."""
+    return game.combat is not None
 
 
 @procedure(
@@ -204,6 +222,7 @@ def _assign(game: Game, player: str, total: int, units) -> dict:
         )
         return {units[0].id: total}
     counted = _prevention_counted(game, units)
+    modified = _modified_lethal(game, [u for u in units if u.id not in counted], total)
     ignores_tank = calc.restricted_by(game, player, "ignore_tank", game.combat.battlefield)  # "you ignore [Tank]"
     cap = game.reading(OVERKILL)  # whether a unit may get more than lethal while another lacks it
     info: dict[str, Any] = {
@@ -212,7 +231,7 @@ def _assign(game: Game, player: str, total: int, units) -> dict:
         "units": [
             {
                 "id": u.id,
-                "lethal": total + 1 if u.id in counted else max(1, calc.might(game, u) - u.damage),
+                "lethal": total + 1 if u.id in counted else modified.get(u.id, max(1, calc.might(game, u) - u.damage)),
                 "tank": calc.has_keyword(game, u, "Tank") and ignores_tank is None,
                 "last": calc.assigned_last(game, u),
                 "backline": calc.has_keyword(game, u, "Backline"),
@@ -264,6 +283,32 @@ def _prevention_counted(game: Game, units) -> set[str]:
         objects=prevented,
     )
     return set(prevented) if counted else set()
+
+
+def _modified_lethal(game: Game, units, total: int) -> dict[str, int]:
+    """The damage to assign for lethal to each unit whose damage a replacement effect would modify (double it,
+    prevent some of it): from Core Rules 1.4 the effects apply to the assignment (465.2.c.5), so lethal is the least
+    amount that would become lethal damage (465.2.c.4.a, 437.5.a), or more than the whole total if none would."""
+    if game.reading("assignment_counts_prevention").choice != "counted":
+        return {}
+    found = {}
+    for unit in units:
+        needed = max(1, calc.might(game, unit) - unit.damage)
+        least = calc.assigned_for_lethal(game, unit, needed, total)
+        if least == needed:
+            continue
+        found[unit.id] = total + 1 if least is None else least
+        said = f"{least} assigned would be lethal" if least is not None else f"no amount up to {total} is lethal"
+        note(
+            game,
+            StepKind.CHOICE,
+            "lethal",
+            f"{unit.id}'s damage would be modified by a replacement effect: {said} (its lethal damage is {needed})",
+            "465.2.c.5",
+            ("465.2.c.4.a", "437.5.a"),
+            objects=[unit.id],
+        )
+    return found
 
 
 def check_assignment(game: Game, choice, answer) -> dict:

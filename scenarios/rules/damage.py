@@ -51,8 +51,10 @@ def deal(
             via=via,
             amount=amount,
         )
-        if calc.would(game, event):
+        modified = calc.replaced(game, event)
+        if modified is None or modified.amount <= 0:  # replaced, or all of it prevented: not dealt at all (437.4)
             continue
+        event, amount = modified, modified.amount
         unit.damage += amount
         unit.dealt_damage_this_turn = True  # "if I haven't been dealt damage this turn", healed or not
         attribution = _damage_attribution(game, unit, source, by)

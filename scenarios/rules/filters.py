@@ -169,6 +169,11 @@ def _named_as_source(game: Game, view: View, subject: Obj) -> bool:
     )
 
 
+def _early_turn(game: Game, player: str, most: int) -> bool:
+    """ "During their first or second turn": it is `player`'s turn, one of the first `most` they have begun."""
+    return game.turn_player == player and player in game.players and game.players[player].turns_taken <= most
+
+
 @query("matches_object")
 def matches_object(game: Game, flt, view: View, subject, location=None) -> bool:
     """Does `subject` (an object, or a player's name) pass the filter? `location` overrides where the
@@ -176,6 +181,8 @@ def matches_object(game: Game, flt, view: View, subject, location=None) -> bool:
     if not calc.matches_who(game, view, flt.who, subject):
         return False
     if isinstance(subject, str):
+        if flt.own_turn_at_most is not None and not _early_turn(game, subject, flt.own_turn_at_most):
+            return False
         return flt.where is None or calc.matches_where(game, view, flt.where, location)
     zone = Zone(flt.zone) if flt.zone else BOARD
     if subject.zone != zone:

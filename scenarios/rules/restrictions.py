@@ -64,7 +64,7 @@ def play_forbidden_by(game: Game, player: str, card: Obj) -> str | None:
     if source is None and card.kind == Kind.SPELL:
         source = restricted_by(game, player, "no_play_spells")
     if source is None and card.definition is not None and game.turn_player == player:
-        turns = game.players[player].turns  # "I can't be played on your first, second, or third turns"
+        turns = game.players[player].turns_taken  # "I can't be played on your first, second, or third turns"
         if any(word in card.definition.restrictions for word in not_played_on_first_turns(turns)):
             source = card.id
     return source
@@ -74,7 +74,7 @@ def play_forbidden_by(game: Game, player: str, card: Obj) -> str | None:
 def score_forbidden_by(game: Game, player: str, battlefield: str) -> str | None:
     """The source that forbids `player` to score `battlefield` now: "Players can't score here until their third
     turn", a passive of the battlefield's, while the player has begun fewer turns than that (054.1)."""
-    turns = game.players[player].turns
+    turns = game.players[player].turns_taken
     for word in NO_SCORE_BEFORE_TURN:
         if turns < int(word.rsplit("_", 1)[1]) and (source := restricted_by(game, player, word, battlefield)):
             return source

@@ -14,6 +14,7 @@ from scenarios.trace import StepKind
 
 event_kind("conquer", "383.4.c")
 event_kind("hold", "383.4.d")
+event_kind("score_point", "471.1", would="score 1 point from conquering or holding")
 
 
 def _score(game: Game, player: str, bf, how: str) -> bool:
@@ -21,7 +22,7 @@ def _score(game: Game, player: str, bf, how: str) -> bool:
     a passive forbids the player to score it ("Players can't score here until their third turn", 054.1)."""
     forbidder = calc.score_forbidden_by(game, player, bf.id)
     if forbidder is not None:
-        why = f"{player} can't score {bf.id} ({game.objects[forbidder].card}; {player}'s turn {game.players[player].turns})"
+        why = f"{player} can't score {bf.id} ({game.objects[forbidder].card}; {player}'s turn {game.players[player].turns_taken})"
         note(game, StepKind.SCORING, "score", why, "054.1", objects=[bf.id])
         return False
     if player in bf.scored_this_turn:
@@ -43,6 +44,8 @@ def _score(game: Game, player: str, bf, how: str) -> bool:
             do.draw_instead_of_final_point(game, player, unscored, because=from_total)
             return True
     if _forbidden(game, player):
+        return True
+    if calc.would(game, Event("score_point", player=player, location=bf.id, via=how)):  # "... draw 1 instead"
         return True
     final_rule = "471.1.b.1" if how == "hold" else "471.1.b.1"
     do.earn_point(game, player, bf, how, because=("471.1", final_rule, *from_total) if final else "471.1")

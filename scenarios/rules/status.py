@@ -158,6 +158,8 @@ def _on_objects(name: str):
 
     def op(game: Game, run, ins) -> None:
         ids = _ids(game, run, ins)
+        if ids and name == "stun":  # "if a spell or ability that chooses me would stun me, ... instead"
+            ids = calc.unreplaced(game, run, "stun", ids)
         if name == "ready":  # "Spells and abilities can't ready enemy units and gear" (054.1)
             ids = calc.readied_by_effect(game, run, ids)
         if ids:
@@ -205,7 +207,16 @@ for _name in ("exhaust", "ready", "stun", "buff"):
 
 @instruction("spend_buff")
 def op_spend_buff(game: Game, run, ins) -> None:
-    """Spend a buff of a unit you control (702.2.b.2); the instructions in `then` happen only if one was spent."""
+    """Spend a buff of a unit you control (702.2.b.2), or of the unit `what` names ("spend its buff"); the
+    instructions in `then` happen only if one was spent."""
+    if "what" in ins:
+        buffed = [i for i in _ids(game, run, ins, "what") if game.objects[i].buffs]
+        if buffed:
+            do.spend_buff(game, buffed[0], run.item.label, because=run.because)
+            calc.execute(game, run, ins.get("then", []))
+        else:
+            calc.impossible(game, run, "it has no buff to spend", "702.2.b.1")
+        return
     buffed = [u.id for u in game.units(controller=run.item.controller) if u.buffs]
     if not buffed:
         calc.impossible(game, run, "no friendly unit has a buff to spend", "702.2.b.1")
@@ -229,6 +240,8 @@ def op_might(game: Game, run, ins) -> None:
     if ids and amount is None:
         calc.impossible(game, run, "the amount is null: no Might is given", "359.3.e.12")
     elif ids and amount is not None:
+        if amount < 0:  # "if a spell or ability that chooses me would give me -[Might], ... instead"
+            ids = calc.unreplaced(game, run, "lose_might", ids)
         until = ins.get("until", "turn")
         do.give_might(game, ids, amount, ins.get("minimum"), run.item.label, until, because=run.because)
 

@@ -26,4 +26,5 @@ def op_swap_might(game: Game, run, ins) -> None:
         return
     because = (run.because, "433.1.b")
     do.give_might(game, [low.id], difference, None, run.item.label, because=because)
-    do.give_might(game, [high.id], -difference, None, run.item.label, because=because)
+    if calc.unreplaced(game, run, "lose_might", [high.id]):  # its decrease may be replaced (369)
+        do.give_might(game, [high.id], -difference, None, run.item.label, because=because)

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 from scenarios.cards import Card
 from scenarios.game import Game
-from scenarios.kernel import calc, choose, do, instruction
-from scenarios.objects import Kind, Obj, Zone
+from scenarios.kernel import calc, choose, do, event_kind, instruction
+from scenarios.objects import Event, Kind, Obj, Zone
 from scenarios.token_kinds import GEAR_TOKENS, UNIT_TOKEN_ABILITIES, UNIT_TOKENS
+
+event_kind("play_token_unit", "185.2.a", would="play a token unit")
 
 
 def token_definition(kind: str, might: int = 0, keywords: dict[str, int] | None = None, ready: bool = False) -> Card:
@@ -74,19 +76,35 @@ def op_play_token(game: Game, run, ins) -> None:
         where = _location(game, run, ins, player, definition)
         if where is None:  # "here" of a source no longer anywhere: nowhere to play it (359.3.e.12)
             return
-        token = game.add_object(
-            Obj(
-                id=game.new_id(definition.name.lower().replace(" ", "-")),
-                card=definition.name,
-                owner=player,  # 183
-                controller=player,  # 182
-                kind=Kind(definition.object_kind),
-                zone=Zone.CHAIN,  # created as it is played (186)
-                might_base=definition.might,
-                definition=definition,
-            )
+        for _copy in range(_copies(game, player, where, definition)):
+            _play_one(game, run, ins, player, where, definition, rule, label)
+
+
+def _copies(game: Game, player: str, where: str, definition: Card) -> int:
+    """How many of the token are played: one, unless a replacement effect modifies the play of a token unit
+    ("play that token and an additional copy of it instead", 370.1.b) or replaces it."""
+    if definition.object_kind != "unit":
+        return 1
+    event = Event("play_token_unit", player=player, location=where, card=definition.name, amount=1)
+    modified = calc.replaced(game, event)
+    return 0 if modified is None else modified.amount
+
+
+def _play_one(game: Game, run, ins, player: str, where: str, definition: Card, rule: str, label: str) -> None:
+    """One token played (185.2.a) where `where` says."""
+    token = game.add_object(
+        Obj(
+            id=game.new_id(definition.name.lower().replace(" ", "-")),
+            card=definition.name,
+            owner=player,  # 183
+            controller=player,  # 182
+            kind=Kind(definition.object_kind),
+            zone=Zone.CHAIN,  # created as it is played (186)
+            might_base=definition.might,
+            definition=definition,
         )
-        exhausted = bool(ins.get("exhausted"))  # "play a Gold gear token exhausted": it enters exhausted (184.1)
-        do.play_by_effect(game, token, player, where, label, "cost", exhausted, because=(rule, "185.2.a", "184"))
-        if ins.get("as"):  # "... Then do this: ready it": what later instructions name the token played by
-            run.legal[ins["as"]] = [*run.legal.get(ins["as"], ()), token.id]
+    )
+    exhausted = bool(ins.get("exhausted"))  # "play a Gold gear token exhausted": it enters exhausted (184.1)
+    do.play_by_effect(game, token, player, where, label, "cost", exhausted, because=(rule, "185.2.a", "184"))
+    if ins.get("as"):  # "... Then do this: ready it": what later instructions name the token played by
+        run.legal[ins["as"]] = [*run.legal.get(ins["as"], ()), token.id]

@@ -134,7 +134,7 @@ def start_turn(game: Game, player: str) -> None:
     game.turn_player = player
     game.priority = None
     game.turn_number += 1
-    game.players[player].turns += 1  # "your third turn": the turns this player has begun
+    game.players[player].turns_taken += 1
     game.phase = "beginning"
     readied = []
     for obj in game.objects.values():

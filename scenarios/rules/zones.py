@@ -100,17 +100,23 @@ def return_to_hand(game: Game, object_ids, label: str) -> None:
     "counter",
     StepKind.EFFECT,
     defines=("425.1", "425.1.a", "425.1.b"),
-    summary=lambda g, card_id, label: f"{label}: counter {card_id}",
-    objects=lambda g, card_id, label: [card_id],
+    summary=lambda g, card_id, label, to_hand=False: (
+        f"{label}: counter {card_id}" + (", returning it to its owner's hand instead of their trash" if to_hand else "")
+    ),
+    objects=lambda g, card_id, label, to_hand=False: [card_id],
     pure=True,
 )
-def counter(game: Game, card_id: str, label: str) -> None:
-    """A countered card does nothing, goes to the Trash and is not played (no "when you play" trigger)."""
+def counter(game: Game, card_id: str, label: str, to_hand: bool = False) -> None:
+    """A countered card does nothing, goes to the Trash (425.1.a.1) and is not played (no "when you play" trigger).
+    `to_hand`: "return it to its owner's hand instead of putting it in their trash", a replacement of that
+    placement (369, 370.1.b); a card its Flow banishes is not put in the trash, so it is banished still (829.1.b.1)."""
     for item in game.chain:
         if item.card == card_id and item.kind == ItemKind.SPELL:
             game.chain = tuple(i for i in game.chain if i is not item)
             card = game.objects[card_id]
             card.zone = calc.off_the_chain(card)
+            if to_hand and card.zone == Zone.TRASH:
+                card.zone = Zone.HAND
             log(game, "resolved", f"{item.label} [countered]", "425.1.a")
 
 
@@ -171,6 +177,7 @@ def discarded_cards(game: Game, player: str, n: int) -> None:
 @instruction("return_to_hand")
 def op_return_to_hand(game: Game, run, ins) -> None:
     ids = calc.still_there(game, run, ins["what"], "returning to hand")
+    ids = calc.unreplaced(game, run, "return_to_hand", ids) if ids else ids
     if ids:
         do.return_to_hand(game, ids, run.item.label, because=run.because)
 
@@ -184,4 +191,4 @@ def op_counter(game: Game, run, ins) -> None:
         if card is not None and card.definition is not None and "uncounterable" in card.definition.restrictions:
             calc.impossible(game, run, f"{card_id} can't be countered: it stays on the Chain", "054.1")
             continue
-        do.counter(game, card_id, run.item.label, because=run.because)
+        do.counter(game, card_id, run.item.label, ins.get("to") == "hand", because=run.because)
