@@ -371,6 +371,7 @@ RESTRICTIONS = {
     "units_no_move_to_base",  # "Units can't move to base": any unit, while this is on the board
     "assigned_combat_damage_last",  # "I must be assigned combat damage last" (465.2.c.2, 465.2.c.6)
     "uncounterable",  # "This can't be countered": a counter instruction leaves it on the Chain (054.1, 425.1)
+    "only_to_conquered_battlefield",  # "Play me only to a battlefield you conquered this turn" (054.2)
     # "I can't be played on your first, second, or third turns": on those turns of its player's (054.1)
     *(f"not_played_on_your_first_{n}_turns" for n in (1, 2, 3)),
 }

@@ -125,6 +125,11 @@ def test_they_cant_move_a_chosen_unit_is_not_read():
     assert read_card(CardText("Some Card", "Spell", text)).status != "read"
 
 
+def test_play_me_only_to_a_battlefield_you_conquered_is_the_units_own_restriction():
+    text = "Play me only to a battlefield you conquered this turn. (You can't play me anywhere else.)"
+    assert _read(text, "Unit")["restrictions"] == ["only_to_conquered_battlefield"]
+
+
 def test_a_plain_counter_has_no_payment():
     assert _read("Counter a spell.")["effects"] == [{"op": "counter", "what": "target"}]
 
@@ -196,7 +201,7 @@ def _dropping(word: str):
     return change
 
 
-@pytest.mark.parametrize("word", ["units_only_to_base", "no_ready_by_effects"])
+@pytest.mark.parametrize("word", ["units_only_to_base", "no_ready_by_effects", "only_to_conquered_battlefield"])
 def test_my_disputes_kill_a_restriction_dropped(real_db, word):
     assert "mismatch" in _verdicts(read_every_card_changed(real_db, _dropping(word)))
 

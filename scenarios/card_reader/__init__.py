@@ -216,6 +216,7 @@ _KEYWORD_ACTIONS = {
     "energy cost as damage": ("ignore its power cost",),  # "(Ignore its Power cost.)": the Energy cost alone (206)
     # "(Opponents can assign it extra combat damage to kill it.)": lethal counts the Prevent Value (437.5.a)
     "prevent the next": ("assign it extra combat damage",),
+    "play me only to": ("you can't play me anywhere else",),  # "only": under no other circumstances (054.2)
 }
 
 

@@ -164,6 +164,18 @@ def _read_not_played_on_first_turns(
 
 
 @paragraph_reader("static")
+def _read_only_to_conquered(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
+    """ "Play me only to a battlefield you conquered this turn. (You can't play me anywhere else.)", a unit's: its
+    own restriction, played nowhere else, its base included (054.2); no permission to play it where 355.2.a
+    wouldn't."""
+    if text != "play me only to a battlefield you conquered this turn" or card["type"] != "unit":
+        return False
+    card.setdefault("restrictions", []).append("only_to_conquered_battlefield")
+    used.append("static: play me only to a battlefield you conquered this turn")
+    return True
+
+
+@paragraph_reader("static")
 def _read_no_score_until(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "Players can't score here until their third turn", a battlefield's: a passive on every player at the
     battlefield itself (053.3: its "here"), forbidding them to score it (469, 054.1) before their Nth turn."""

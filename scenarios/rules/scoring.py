@@ -105,7 +105,9 @@ def earn_point(game: Game, player: str, bf, how: str) -> None:
     pure=True,
 )
 def conquer(game: Game, player: str, bf, uncontrolled: bool = False) -> None:
-    """`uncontrolled`: the battlefield had no controller before (190.4.c): "a battlefield that was uncontrolled"."""
+    """`uncontrolled`: the battlefield had no controller before (190.4.c): "a battlefield that was uncontrolled".
+    Conquered whether or not it is scored ("a battlefield you conquered this turn")."""
+    bf.conquered_this_turn = (*bf.conquered_this_turn, player)
     _score_and_trigger(game, player, bf, "conquer", uncontrolled)
 
 
