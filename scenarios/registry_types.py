@@ -547,6 +547,9 @@ class TypedQueries(Protocol):
     def play_unit(self, game: Any, run: Any, card: Any, cost: Any, ins: Any, places: list[str]) -> None:
         """scenarios.rules.off_board.play_unit"""
 
+    def plays_checked(self, game: Any, player: str) -> tuple[int, tuple[str, ...]]:
+        """scenarios.rules.playing.plays_checked"""
+
     def points_gained(self, game: Any, player: str) -> None:
         """scenarios.rules.cleanups.points_gained"""
 

@@ -178,7 +178,7 @@ def decide_additional(game: Game, unit, player: str) -> None:
     unit.paid_additional = int(choose(game, "additional", player, prompt, options, "355.1.a", forced_ok=False) == "pay")
 
 
-@condition("you've played a spell this turn", "356.2.b.1")
+@condition("you've played a spell this turn", "356.2.b.1", reads="cards_played_as_checked")
 def _played_a_spell(game: Game, context) -> bool:
-    played = game.players[context.player].played_this_turn
+    played = calc.plays_checked(game, context.player)[1]
     return any(game.objects[i].definition.type == "spell" for i in played if i in game.objects)

@@ -34,7 +34,7 @@ def _count(game: Game, word: str, player: str, card) -> int:
     if word == "mighty unit you control":
         return sum(1 for u in game.units(controller=player) if calc.is_mighty(game, u))
     if word == "card you played this turn":
-        return game.players[player].cards_played_this_turn
+        return calc.plays_checked(game, player)[0]
     if word == "time the additional cost was paid":
         return card.paid_additional
     if word == "might of your mightiest unit":
@@ -138,7 +138,7 @@ def _applies(game: Game, modifier, card, player: str, source, choices=()) -> boo
         return False
     if modifier.first_each_turn and any(
         game.objects[i].definition.object_kind == definition.object_kind
-        for i in game.players[player].played_this_turn
+        for i in calc.plays_checked(game, player)[1]
         if i in game.objects
     ):
         return False

@@ -14,15 +14,14 @@ holds), discounts ("[Legion] — I cost [2] less") and `if` instructions ("[Legi
 from __future__ import annotations
 
 from scenarios.game import Game
-from scenarios.kernel import Condition, condition
+from scenarios.kernel import Condition, calc, condition
 
 
 @condition("legion", "812.1.b", reads="cards_played_as_checked")
 def legion(game: Game, context: Condition) -> bool:
-    player = game.players[context.player]
+    played, ids = calc.plays_checked(game, context.player)
     if game.reading("cards_played_as_checked").choice == "finalized":
-        return player.cards_finalized_this_turn - (context.source in player.finalized_this_turn) >= 1
-    played = player.cards_played_this_turn
-    if context.own_play and context.source in player.played_this_turn:
+        return played - (context.source in ids) >= 1
+    if context.own_play and context.source in ids:
         played -= 1  # 812.1.b.1: another card, before this one
     return played >= 1

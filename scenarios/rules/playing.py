@@ -384,6 +384,18 @@ def card_played(game: Game, card, player: str, hidden_at: str | None = None) -> 
     calc.fire(game, played)
 
 
+@query("plays_checked")
+def plays_checked(game: Game, player: str) -> tuple[int, tuple[str, ...]]:
+    """The cards a non-triggered ability checks as `player`'s played this turn, and their ids (a discount, a cost
+    "if you've played a spell this turn", Legion): from Core Rules 1.4 every card Finalized, a countered one too
+    (419.4.b); before, the cards whose play completed (`cards_played_as_checked`). Triggers see only completed
+    plays in every version (419.4.a, `card_played`)."""
+    pool = game.players[player]
+    if game.reading("cards_played_as_checked").choice == "finalized":
+        return pool.cards_finalized_this_turn, pool.finalized_this_turn
+    return pool.cards_played_this_turn, pool.played_this_turn
+
+
 def _with_card(card, count: int, ids: tuple[str, ...]) -> tuple[int, tuple[str, ...]]:
     """A count of the cards a player played (or Finalized) this turn and their ids, with `card` added. A token
     is played like a card (185.2.a) but is not a card (185): what counts "cards" (Legion's "a card", 812.1.c;
