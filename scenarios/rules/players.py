@@ -207,10 +207,10 @@ def fewer_runes_than_an_opponent(game: Game, context: Condition) -> bool:
 @condition("an opponent has played another spell this turn", "419.4.b")
 def opponent_played_another_spell(game: Game, context: Condition) -> bool:
     """ "If an opponent has played another spell this turn": a spell an opponent played this turn, other than the
-    one the instruction chose (`other_than`). Not a triggered ability, so a spell counts once its play is
-    Finalized (419.4.b), a spell still on the Chain or countered too."""
+    one the instruction chose (`other_than`). Not a triggered ability: the plays it checks are `plays_checked`'s
+    (in Core Rules 1.4 every spell Finalized, one still on the Chain or countered too, 419.4.b)."""
     for opponent in game.opponents(context.player):
-        for card_id in game.players[opponent].finalized_this_turn:
+        for card_id in calc.plays_checked(game, opponent)[1]:
             card = game.objects.get(card_id)
             if card_id not in context.other_than and card is not None and card.kind == Kind.SPELL:
                 return True
