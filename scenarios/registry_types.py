@@ -505,9 +505,6 @@ class TypedQueries(Protocol):
     def move_blocked_by(self, game: Any, unit: Any, destination: str) -> str | None:
         """scenarios.rules.movement.blocked_by"""
 
-    def move_forbidden_by(self, game: Any, player: str, unit: Any) -> str | None:
-        """scenarios.rules.restrictions.move_forbidden_by"""
-
     def off_the_chain(self, card: Any) -> Any:
         """scenarios.rules.zones.off_the_chain"""
 
@@ -604,7 +601,7 @@ class TypedQueries(Protocol):
     def resource_problem(self, game: Any, player: str, cost: Any, rule: str = ..., purpose: str | None = ...) -> Any:
         """scenarios.rules.costs.resource_problem"""
 
-    def restricted_by(self, game: Any, obj: Any, word: str, location: str | None = ...) -> str | None:
+    def restricted_by(self, game: Any, obj: Any, word: str, location: str | None = ..., about: Any = ...) -> str | None:
         """scenarios.rules.restrictions.restricted_by"""
 
     def resume_turn(self, game: Any) -> None:

@@ -172,7 +172,7 @@ def standard_move(game: Game, act: Move) -> None:
             raise Refusal("448", f"{player} does not control {unit_id}")
         if unit.exhausted:
             raise Refusal("414.4", f"{unit_id} is exhausted: it can't pay the Standard Move's cost", ("420.3.a",))
-        if forbidder := calc.move_forbidden_by(game, player, unit):
+        if forbidder := calc.restricted_by(game, player, "no_move_it", about=unit):
             raise Refusal("054.1", f"{player} can't move {unit_id} this turn ({game.objects[forbidder].card})")
         check_destination(game, unit, act.to, standard=True)
     ganking = game.is_battlefield(act.to) and any(game.is_battlefield(game.obj(u).location) for u in act.units)
@@ -194,7 +194,7 @@ def _movable(game: Game, run, ids) -> list[str]:
         return ids
     kept = []
     for unit_id in ids:
-        forbidder = calc.move_forbidden_by(game, run.item.controller, game.objects[unit_id])
+        forbidder = calc.restricted_by(game, run.item.controller, "no_move_it", about=game.objects[unit_id])
         if forbidder is None:
             kept.append(unit_id)
         else:

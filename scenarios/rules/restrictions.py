@@ -38,14 +38,24 @@ from scenarios.trace import StepKind
 
 
 @query("restricted_by")
-def restricted_by(game: Game, obj: Obj | str, word: str, location: str | None = None) -> str | None:
+def restricted_by(
+    game: Game, obj: Obj | str, word: str, location: str | None = None, about: Obj | None = None
+) -> str | None:
     """The source of an active passive, or of an effect lasting this turn, that puts the restriction `word` on
-    `obj` (an object, or a player's name, considered at `location` when given), if any (its card's id)."""
-    for subject, incarnation, said, source_id, turn, _about in game.lasting_restrictions:
-        if said != word or turn != game.turn_number:
+    `obj` (an object, or a player's name, considered at `location` when given), if any (its card's id). With
+    `about`, a restriction of a player's about that object, as it was named ("They can't move it this turn", 054.1:
+    a new object after a zone change, 124, is not restricted)."""
+    for subject, incarnation, said, source_id, turn, named in game.lasting_restrictions:
+        if (
+            said != word
+            or turn != game.turn_number
+            or (about is not None and (about.id, about.incarnation) not in named)
+        ):
             continue
         if subject == obj or (isinstance(obj, Obj) and subject == obj.id and incarnation == obj.incarnation):
             return source_id
+    if about is not None:  # no passive is about one object
+        return None
     if not game.passive_sources:
         return None
     for source, passive, view in calc.passives(game):
@@ -118,18 +128,6 @@ def readied_by_effect(game: Game, run, ids) -> list[str]:
         else:
             calc.impossible(game, run, f"{object_id} can't be readied ({game.objects[source].card})", "054.1")
     return kept
-
-
-@query("move_forbidden_by")
-def move_forbidden_by(game: Game, player: str, unit: Obj) -> str | None:
-    """The source of an effect lasting this turn by which `player` can't move `unit` ("They can't move it this
-    turn", 054.1): neither by a Standard Move nor by a spell or ability they control. The unit as it was named:
-    a new object after a zone change (124) is not restricted."""
-    for subject, _incarnation, said, source_id, turn, about in game.lasting_restrictions:
-        here = said == "no_move_it" and turn == game.turn_number and subject == player
-        if here and (unit.id, unit.incarnation) in about:
-            return source_id
-    return None
 
 
 _FORBIDDEN = {"no_play_cards": "can't play cards", "no_play_spells": "can't play spells"}
