@@ -5,7 +5,10 @@ test card (`made_up: true`). Behaviour is data:
 
     triggers:      when: <event filter>, [condition [if_clause]], [limit], [optional], [cost], [active_in], targets,
                    effects (375-385; if_clause: an "if" right after the Condition, 383.2.a.1; condition: a word or a
-                   count, `Counted`; active_in: trash, where "when you discard me" is evaluated, 383.2.c.1)
+                   count, `Counted`; active_in: trash, where "when you discard me" is evaluated, 383.2.c.1, and
+                   an ability that plays its own card from the trash, 385.2)
+    trash_play:    a cost it may be played for from its owner's trash ("You may play me from your trash for
+                   [3][C]", 366.1, 356.1.a), under `trash_play_condition` ([Legion])
     passives:      to: <object filter>, [condition], might +/-N [minimum], keywords, triggers_also_on,
                    restrictions, retriggers   (363-366)
     replacements:  would: <event>, to: <object filter>, instead: <instructions>   (364-368)
@@ -251,6 +254,10 @@ class Passive(Strict):
     bonus_from: Literal["you", "any"] = "you"
     # an Equipment's effect text (136.2.b): active only while it is attached, its "you" the equipped unit's controller
     effect_text: bool = False
+    # "Your Equipment each give [Assault]": the keywords are given by each Equipment `to` matches to the unit it is
+    # attached to, as its effect text would (136.2.c), once for each such Equipment
+    via_equipment: bool = False
+    tags: list[str] = Field(default_factory=list)  # "I am a Mech": tags the objects it matches have (133.8)
 
 
 class Replacement(Strict):
@@ -323,6 +330,10 @@ class Card(Strict):
     cost_modifiers: list[CostModifier] = Field(default_factory=list)  # what other cards cost (356.3, 356.4)
     repeat: list[Cost] = Field(default_factory=list)  # [Repeat] costs, each paid at most once (820.1.c)
     flow: list[Cost] = Field(default_factory=list)  # [Flow] costs: played from the trash for one, then banished (829)
+    # "[Legion][>] You may play me from your trash for [3][C]": a passive of the card in its trash (366.1), a play
+    # from there for that cost in place of its own (356.1.a), while `condition` holds (None: always)
+    trash_play: Cost | None = None
+    trash_play_condition: str | None = None
     ignores_deflect: bool = False  # "Ignore [Deflect] while paying this spell's cost": no 809.1.c cost added
     might_bonus: int = 0
     enters_ready: bool = False
@@ -381,6 +392,7 @@ RETRIGGERS = {"deathknell", "conquer here", "hold here"}
 PASSIVE_RESTRICTIONS = {
     "no_combat_damage",
     "unchoosable_by_enemy",
+    "unmovable_by_enemy",
     "no_points",
     "no_play_cards",
     "no_play_spells",

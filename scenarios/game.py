@@ -39,6 +39,7 @@ class Game(Protocol):
     listeners: tuple[Obj, ...]
     passive_sources: tuple[Obj, ...]
     passive_keywords: frozenset[str]
+    passive_tags: frozenset[str]
     replacement_sources: tuple[Obj, ...]
     # The turn, the Chain and what waits on them.
     turn_order: tuple[str, ...]

@@ -199,10 +199,15 @@ class Obj(Journaled):
     buffs: int = 0
     might_base: int | None = None
     attached_to: str | None = None
+    attached_turn: int | None = None  # the turn it was last attached by an effect (434.1): "if this was attached ..."
     designation: Role | None = None
     moves_this_turn: int = 0
     empowered: bool = False  # the Empowered status (441, 828)
-    flowed: bool = False  # a spell played from the trash for its Flow cost: banished as it leaves the Chain (829)
+    # where a spell goes as it leaves the Chain instead of its owner's trash, a delayed replacement made as it was
+    # played (390.3.a): "banish" played with Flow (829.1.b.1), "recycle" ("play a spell ... Then recycle it")
+    off_chain: str | None = None
+    might_as_it_died: int | None = None  # its Might as it was killed (last known, 359.3.e.13): "the killed unit"
+    killed_to_play: tuple[str, ...] = ()  # what its additional cost killed ("the killed unit", 359.3.e.14)
     paid_additional: int = 0  # times its optional additional cost was paid as it was last played (356.4.f.1)
     energy_paid: int = 0  # the Energy paid to play it as it was last played (357.1): "if you spent [4] or more"
 

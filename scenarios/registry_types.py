@@ -36,7 +36,7 @@ class TypedProcedures(Protocol):
     def attach(self, game: Any, gear_ids: Any, unit_id: str, label: str, /, *, because: Because) -> Any:
         """scenarios.rules.status.attach"""
 
-    def banish(self, game: Any, object_id: str, by: str | None = ..., /, *, because: Because) -> Any:
+    def banish(self, game: Any, object_id: str, by: str | None = ..., player: str | None = ..., /, *, because: Because) -> Any:
         """scenarios.rules.damage.banish"""
 
     def begin_combat(self, game: Any, bf_id: str, /, *, because: Because) -> Any:
@@ -89,6 +89,9 @@ class TypedProcedures(Protocol):
 
     def designate(self, game: Any, unit: Any, role: Any, /, *, because: Because) -> Any:
         """scenarios.rules.combat.designate"""
+
+    def detach(self, game: Any, gear_ids: Any, label: str, /, *, because: Because) -> Any:
+        """scenarios.rules.status.detach"""
 
     def dies(self, game: Any, obj: Any, passive: bool, leaving: frozenset, might: int | None, company: tuple, killer: Any = ..., /, *, because: Because) -> Any:
         """scenarios.rules.damage.dies"""
@@ -165,7 +168,7 @@ class TypedProcedures(Protocol):
     def modify_event(self, game: Any, source: str, r: Any, lasting: Any, event: Any, amount: int, chosen: bool, /, *, because: Because) -> Any:
         """scenarios.rules.replacement.modify_event"""
 
-    def move(self, game: Any, unit_ids: Any, destination: str, by: str, /, *, because: Because) -> Any:
+    def move(self, game: Any, unit_ids: Any, destination: str, by: str, mover: str | None = ..., /, *, because: Because) -> Any:
         """scenarios.rules.movement.move"""
 
     def pay_additional_cost(self, game: Any, card: Any, player: str, /, *, because: Because) -> Any:
@@ -174,7 +177,7 @@ class TypedProcedures(Protocol):
     def pay_cost(self, game: Any, cost: Any, player: str, source_id: str | None, label: str, purpose: str | None = ..., /, *, because: Because) -> Any:
         """scenarios.rules.abilities.pay_cost"""
 
-    def play_by_effect(self, game: Any, unit: Any, player: str, location: str, label: str, ignoring: str = ..., exhausted: bool = ..., /, *, because: Because) -> Any:
+    def play_by_effect(self, game: Any, unit: Any, player: str, location: str, label: str, ignoring: str = ..., exhausted: bool = ..., base: Any = ..., /, *, because: Because) -> Any:
         """scenarios.rules.playing.play_by_effect"""
 
     def play_card(self, game: Any, act: Any, /, *, because: Because) -> Any:
@@ -319,6 +322,9 @@ class TypedQueries(Protocol):
     def attribution_of(self, game: Any, run: Any) -> tuple[str, str]:
         """scenarios.rules.damage.attribution_of"""
 
+    def banished(self, game: Any, obj: Any, player: str | None) -> None:
+        """scenarios.rules.damage.banished"""
+
     def bottom_of_deck(self, game: Any) -> int:
         """scenarios.rules.recycle.bottom_of_deck"""
 
@@ -405,6 +411,9 @@ class TypedQueries(Protocol):
 
     def discount_amount(self, game: Any, discount: Any, player: str, card: Any) -> tuple[int, int]:
         """scenarios.rules.discounts.discount_amount"""
+
+    def effect_playable(self, game: Any, run: Any, card: Any, how: Any) -> bool:
+        """scenarios.rules.effect_plays.effect_playable"""
 
     def end_combat(self, game: Any, bf_id: str) -> None:
         """scenarios.rules.combat.end_combat"""
@@ -505,7 +514,7 @@ class TypedQueries(Protocol):
     def move_blocked_by(self, game: Any, unit: Any, destination: str) -> str | None:
         """scenarios.rules.movement.blocked_by"""
 
-    def off_the_chain(self, card: Any) -> Any:
+    def off_the_chain(self, game: Any, card: Any, player: str, label: str) -> None:
         """scenarios.rules.zones.off_the_chain"""
 
     def open_staged(self, game: Any) -> None:
@@ -529,6 +538,9 @@ class TypedQueries(Protocol):
     def place_triggers(self, game: Any, first: Any = ..., last: Any = ..., because: tuple[str, str] = ...) -> None:
         """scenarios.rules.triggers.place_triggers"""
 
+    def play_by_instruction(self, game: Any, run: Any, card: Any, how: Any) -> None:
+        """scenarios.rules.effect_plays.play_by_instruction"""
+
     def play_forbidden_by(self, game: Any, player: str, card: Any) -> str | None:
         """scenarios.rules.restrictions.play_forbidden_by"""
 
@@ -537,6 +549,9 @@ class TypedQueries(Protocol):
 
     def play_location(self, game: Any, unit: Any, player: str, to: str, was_at: str | None) -> str:
         """scenarios.rules.effect_plays.play_location"""
+
+    def play_spell_by_effect(self, game: Any, run: Any, card: Any, player: str, base: Any, then: str | None, reduce: int = ...) -> None:
+        """scenarios.rules.playing.play_spell_by_effect"""
 
     def play_timing(self, game: Any, player: str, card: Any, facedown: bool) -> None:
         """scenarios.rules.playing.check_timing"""
@@ -654,6 +669,9 @@ class TypedQueries(Protocol):
 
     def still_there(self, game: Any, run: Any, reference: Any, doing: str) -> list[str]:
         """scenarios.rules.instructions.still_there"""
+
+    def tagged(self, game: Any, obj: Any, tag: str | list[str]) -> bool:
+        """scenarios.rules.layers.tagged"""
 
     def target_choices(self, game: Any, specs: dict, context: Any) -> Any:
         """scenarios.rules.targeting.target_choices"""

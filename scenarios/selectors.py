@@ -50,10 +50,15 @@ class TargetSpec(Strict):
     less_might_than_me: bool = False  # "with less Might than me": than the source's, as it is chosen
     same_place_as: str | None = None  # "two units at the same battlefield": where that slot's unit is, or its place
     max_cost: int | None = None  # printed Energy cost (206)
+    cost_within_my_might: bool = False  # "with Energy cost no more than my Might": the source's, as it is chosen (206)
     max_power: int | None = None  # printed Power cost, of any domain (206)
+    cost_below: Quantity | None = None  # "with Energy cost less than your points": counted as it is chosen
     stunned: bool | None = None
     exhausted: bool | None = None  # "an exhausted friendly unit" (true), "a ready unit" (false): 414
     role: Literal["attacker", "defender"] | None = None  # "an attacking unit": its designation in a combat (464.2.c)
+    equipped: bool | None = None  # "an equipped friendly unit": one or more Equipment attached to it (818.3.b)
+    attached: bool | None = None  # "a detached Equipment" (false), "an attached Equipment" (true): 434.1, 435.1.b
+    controller_as: str | None = None  # "a unit and an Equipment with the same controller": that slot's object's
     optional: bool = False
     not_target: str | tuple[str, ...] | None = None  # must differ from another slot (or from each of several)
     other: bool = False  # "another unit": not the source of the ability itself
@@ -62,6 +67,7 @@ class TargetSpec(Strict):
     not_tag: str | None = None  # "a non-Dragon unit": a unit without this tag (133.8)
     of: str | None = None  # a move's destination: the earlier slot whose units move there (not where they are)
     zone: Literal["trash", "hand"] | None = None  # "a unit from your trash / hand": a card of its chooser's (355.10.a)
+    zone_of: str | None = None  # "a unit in their trash": that slot's chosen player's zone, not the chooser's
     keyword: str | None = None  # "cards with [Hidden] from your trash": a card of a zone with that printed keyword
     name: str | None = None  # "a Shadow Clone you control": a unit of that name (a token kind's, 187.11)
     modes: int | None = None  # a "mode" choice: how many modes it chooses among (355.3)
@@ -92,7 +98,7 @@ class ObjectFilter(Strict):
     role: Literal["attacker", "defender"] | None = None
     alone: bool | None = None  # the only unit of its controller with that role at its location
     mighty: bool | None = None
-    zone: str | None = None  # default: on the board
+    zone: str | None = None  # default: on the board; "anywhere": in any zone ("your Equipment everywhere")
     banished_by: Literal["this"] | None = None
     less_might_than_me: bool | None = None  # "if it has less Might than me"
     tag: str | None = None  # "your Mechs": objects with this tag (133.8, 143.1)
@@ -105,6 +111,8 @@ class ObjectFilter(Strict):
     max_might: int | None = None  # "all units with 2 [Might] or less": Might as it is checked
     among: Literal["looked"] | None = None  # "revealed this way": only the cards the item's look revealed (424.1)
     named_as: Literal["this"] | None = None  # "each card with this name": its card's name is the source's (132.1)
+    # "If this was attached to me this turn, I have ...": the unit the source (an Equipment) was attached to this turn
+    attached_this_turn: bool | None = None
     # "a player ... during their first or second turn": a player whose own turn it is, one of their first N
     own_turn_at_most: int | None = None
 
@@ -189,6 +197,13 @@ class EventFilter(ObjectFilter):
     uncontrolled: bool | None = None  # "conquer a battlefield that was uncontrolled" (190.4.c) before the conquer
     from_hand: bool | None = None  # the card played from its owner's hand or not: "from anywhere other than your hand"
     one_on_one: bool | None = None  # "when I attack or defend one on one" (740.2.b), as it happens
+    # "when you banish a card you own": the event's card is a card (052: no token, 185; no rune, 161.1.a) you own (127.1)
+    own_card: bool | None = None
+    # "returned to a player's hand": the zone a permanent leaving the board goes to
+    to_zone: Literal["hand"] | None = None
+    # "the first time you play a non-token gear each turn": the card is the Nth card of its type its player played
+    # this turn (419.4.a); a token is no card (185), neither counted nor seen
+    nth_of_type: int | None = None
 
     # "When you play a spell, if you spent [4] or more": the Energy paid to play it, at least (357.1; 383.2.a.1: a
     # condition right after the trigger condition is part of it)

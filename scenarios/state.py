@@ -83,6 +83,7 @@ class GameState(Journaled):
         self.listeners: tuple[Obj, ...] = ()  # objects whose cards have triggered abilities
         self.passive_sources: tuple[Obj, ...] = ()  # ... passive abilities
         self.passive_keywords: frozenset[str] = frozenset()  # every keyword their passives give (usually none)
+        self.passive_tags: frozenset[str] = frozenset()  # every tag their passives give ("I am a Mech"; usually none)
         self.replacement_sources: tuple[Obj, ...] = ()  # ... replacement effects
         self.turn_order: tuple[str, ...] = ()
         self.turn_player = ""
@@ -159,6 +160,7 @@ class GameState(Journaled):
                 self.passive_sources = (*self.passive_sources, obj)
                 given = (keyword for passive in definition.passives for keyword in passive.keywords)
                 self.passive_keywords = self.passive_keywords.union(given)
+                self.passive_tags = self.passive_tags.union(t for passive in definition.passives for t in passive.tags)
             if definition.replacements:
                 self.replacement_sources = (*self.replacement_sources, obj)
 

@@ -255,15 +255,19 @@ def test_a_keyword_given_with_no_duration_is_given_for_good():
 
 
 @pytest.mark.parametrize(
-    "text",
+    ("text", "status"),
     [
-        "I have +2 [Might] while I'm at a battlefield with exactly one other unit you control.",  # an Equipment's I
-        "I don't deal combat damage.",
+        # an Equipment's "I" is the equipped unit's (136.2.c, 136.2.d): tests/test_card_reader_r8_equip
+        ("I have +2 [Might] while I'm at a battlefield with exactly one other unit you control.", "read"),
+        ("I don't deal combat damage.", "read"),
+        ("I have +2 [Might] while I'm at a battlefield with exactly two other units you control.", "unread"),
     ],
 )
-def test_an_equipments_i_is_not_read(text):
+def test_an_equipments_i(text, status):
     reading = read_card(CardText("Some Gear", "Gear", f"[Equip] [Calm rune]\n{text}", tags=("Equipment",)))
-    assert reading.status == "unread"
+    assert reading.status == status
+    if status == "read":
+        assert reading.definition["passives"][0]["to"] == {"who": "equipped unit"}
 
 
 @pytest.mark.parametrize(

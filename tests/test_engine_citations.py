@@ -97,6 +97,7 @@ TERMS: dict[str, list[str]] = {
     "give_might": ["might", "arithmetic"],
     "grant_keyword": ["keyword"],
     "attach": ["attach"],
+    "detach": ["detach"],
     "channel": ["channel", "rune"],
     "draw": ["draw"],
     "discard": ["discard"],

@@ -7,7 +7,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 LIMIT = 700
-MODULES = sorted(path for package in ("rules_db", "scenarios") for path in (ROOT / package).rglob("*.py"))
+# A module written by a program (scenarios/registry_types.py, one line per registered rule function) is an index
+# read by mypy, not an idea a reader keeps in mind: it grows with the engine and is never split by hand.
+WRITTEN = {ROOT / "scenarios" / "registry_types.py"}
+MODULES = sorted(
+    path for package in ("rules_db", "scenarios") for path in (ROOT / package).rglob("*.py") if path not in WRITTEN
+)
 
 
 def test_the_packages_have_modules():

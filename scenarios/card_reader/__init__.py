@@ -32,6 +32,7 @@ from scenarios.card_reader import (  # noqa: F401
     movement,
     otherwise,
     players,
+    plays,
     powers,
     reflexive,
     several,
@@ -145,10 +146,13 @@ def _equipment(definition: dict[str, Any]) -> list[str]:
         definition["keywords"] = {k: v for k, v in definition["keywords"].items() if k not in given}
         definition.setdefault("passives", []).append({"to": {"who": "equipped unit"}, "keywords": given})
     effect_text = [t for t in definition.get("triggers", []) if t["when"]["who"] == "equipped unit"]
+    # "When you play this": rules text, as Quick-Draw's is (819.1.d): a card played enters the board unattached
+    # (only an effect attaches it, 434.2.a), so effect text, inactive while unattached (136.2.b), never could
+    played = [t for t in definition.get("triggers", []) if t["when"]["event"] == "play" and t["when"]["who"] == "self"]
     refused = [
         a["label"]
         for a in definition.get("triggers", []) + definition.get("activated", [])
-        if not a.get("equip") and not a.get("only_unattached") and not any(a is t for t in effect_text)
+        if not a.get("equip") and not a.get("only_unattached") and not any(a is t for t in effect_text + played)
     ]
     refused += [
         f"{definition['name']}: a passive of {p['to']['who']}s"
@@ -206,14 +210,17 @@ _KEYWORD_ACTIONS = {
     "recall": ("base. this isn't a move", "send it to their base"),  # 455: to its controller's base
     "take control": ("start a combat if other enemies are there",),
     "ignoring its energy cost": ("must still pay its power cost",),  # 356.1.b.2
+    "without paying its energy cost": ("must still pay its power cost",),  # 356.1.b.2
     "beginning phase": ("this happens before scoring",),
     "win a combat": ("remain after combat",),  # "(You win if only your units remain after combat.)" (466.3.a)
     "gold gear token": ("kill this, [exhaust]: [add] [any rune]",),  # the Gold token's ability (187.5)
     "empower": ("empowered if",),  # "(I become Empowered if I'm not already.)" (441.1.c)
     "banished with this": ("you must pay its costs",),  # a card played is paid for unless a cost is ignored (357.1)
+    "from your trash": ("you still pay its costs",),  # "play a unit from your trash": its cost paid (357.1)
     # "(Each instance of damage the spell deals is increased by 1.)": Bonus Damage per target (715.2)
     "bonus damage": ("instance of damage the spell deals",),
     "energy cost as damage": ("ignore its power cost",),  # "(Ignore its Power cost.)": the Energy cost alone (206)
+    "battlefield other than": ("bases are not battlefield",),  # "(Bases are not battlefield.)": bases 107.1, 107.2
     # "(Opponents can assign it extra combat damage to kill it.)": lethal counts the Prevent Value (437.5.a)
     "prevent the next": ("assign it extra combat damage",),
     "play me only to": ("you can't play me anywhere else",),  # "only": under no other circumstances (054.2)
@@ -225,7 +232,7 @@ def _restates_keyword(text: str, reminder: str) -> bool:
     keyword printed bare, or a keyword action the reminder names ("stun ... (A stunned unit ...)"), or the icon
     of a Domain it names?"""
     bracketed = [w for w in re.findall(r"\[([^\]]+)\]", text) if not _ICON.match(w.lower())]
-    if bracketed or engine_keyword(text.split(" ")[0]):
+    if bracketed or engine_keyword(text.split(" ")[0]) or text.lower().startswith("equip ["):  # "Equip [cost]"
         return True
     lowered, said = f" {text.lower()}", reminder.lower()
     icon = re.fullmatch(r"\[(fury|calm|mind|body|chaos|order) rune\]", said)

@@ -174,7 +174,7 @@ _ABOUT_ME = {"when I <event>", "when I move to a battlefield", "the Nth time I m
 _YOU_MAY_COST = re.compile(
     r"you may (?P<cost>(?:exhaust (?:me|this)|banish (?:me|this)|pay (?:\[[^\]]+\])+|spend a buff|spend my buff|spend \d+ xp)"
     r"(?: and (?:exhaust (?:me|this)))?)"
-    r" to (?P<rest>.+)"
+    r" to (?!play me from your trash\b)(?P<rest>.+)"  # "pay [1][C] to play me ...": the play's cost (356.1.a)
 )
 
 
@@ -227,7 +227,9 @@ def read_trigger(
     elif head.endswith(" for the first time each turn"):  # "When a player chooses ... for the first time each turn"
         printed, head, first = head, head.removesuffix(" for the first time each turn"), True
     elif head.startswith("the first time "):  # "The first time I conquer each turn": its 1st time (383.1)
-        nth = re.fullmatch(r"the first time (?P<rest>i (?:attack|defend|conquer|hold|move)) each turn", head)
+        nth = re.fullmatch(
+            r"the first time (?P<rest>i (?:attack|defend|conquer|hold|move|win a combat)) each turn", head
+        )
         if nth is not None:  # otherwise a condition of its own (`TRIGGERS`), counted by the event
             printed, head, first = head, f"when {nth['rest']}", True
     found = _trigger_head(head) if comma else None
@@ -275,12 +277,17 @@ def read_trigger(
         trigger["optional"] = True
         body = body[len("you may ") :]
         used.append("you may")
+    elif body.startswith("i may be "):  # "I may be moved with it": its controller chooses whether (383.3.a)
+        trigger["optional"] = True
+        used.append("you may")
     effects = _effects(body, ctx, used)
     if body.startswith("if ") and condition is None:
         condition, effects = _intervening_if(body, effects)
         if_clause = True
+    # an ability playing its card from the trash is active there (385.2; 383.2.c.1: "when you discard me" too)
+    in_trash = any(e.get("op") == "play_from" and e.get("what") == "this" for e in effects)
     for event in events:
-        active_in = event.pop("active_in", None)  # "when you discard me": active where that leaves it (383.2.c.1)
+        active_in = event.pop("active_in", "trash" if in_trash else None)
         entry = {"when": event, **trigger, "effects": effects, "label": f"{card['name']}: {text}"}
         if active_in:
             entry["active_in"] = active_in
@@ -314,6 +321,7 @@ _USE_ONLY = re.compile(r"\.? use this ability only while i'm at a battlefield\.?
 # a limit of one use a turn; the printed conditions -> the engine's condition words
 _USE_ONLY_IF = re.compile(r"\.? use only if (?P<cond>.+?)(?P<once> and only once each turn)?\.?$")
 _USE_CONDITIONS = {"you've chosen an enemy unit this turn": "chosen an enemy unit this turn"}
+_USE_ONCE = re.compile(r"\.? use only once (?:per|each) turn\.?$")  # a limit of one use a turn (377.2.b)
 _ACTIVATED = re.compile(
     r"(?:\[(?P<kw1>reaction|action)\]\[>\] )?(?P<cost>[^:]+?): "
     r"(?:\[(?P<kw2>reaction|action)\](?P<legion>, \[legion\])? — )?(?P<effect>.+)"
@@ -339,6 +347,10 @@ def read_activated(text: str, card: dict[str, Any], used: list[str]) -> bool:
     if only:  # "Use this ability only while I'm at a battlefield": a condition on using it (377.2.b)
         ability["condition"] = "at a battlefield"
         effect = effect[: only.start()]
+    once = _USE_ONCE.search(effect)
+    if once:  # "Use only once per turn"
+        ability["limit"] = "once_per_turn"
+        effect = effect[: once.start()]
     only_if = _USE_ONLY_IF.search(effect)
     if only_if and not only:
         if only_if["cond"] not in _USE_CONDITIONS:

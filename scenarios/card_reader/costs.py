@@ -356,14 +356,15 @@ def _level_discount(text: str, level: re.Match, card: dict[str, Any], used: list
 @template(
     "play from the trash, ignoring its cost",
     r"(?P<may>you may )?play a unit (?:(?:costing|with cost) no more than \[(?P<e>\d+) energy\]"
-    r"(?: and no more than (?P<p>(?:\[any rune\])+))? )?from your (?P<zone>trash)(?P<base> to your base)?, "
-    r"ignoring its (?P<energy>energy )?cost",
+    r"(?: and no more than (?P<p>(?:\[any rune\])+))? )?from your (?P<zone>trash)(?P<base> to your base)?"
+    r"(?P<ignoring>, ignoring its (?P<energy>energy )?cost)?",
 )
 def _play_from(m, ctx):
     """ "Play a unit from your trash, ignoring its Energy cost" (356.1.b.2), "... costing no more than [3] and no
     more than [A] ..., ignoring its cost" (356.1.b.1): the unit, a target in the trash (355.10.a), is chosen as the
-    spell or ability is finalized (355.5), then played (`effect_plays.play_from`). A unit played from the hand,
-    which is private (not a target), is `deck`'s `play_from_hand`."""
+    spell or ability is finalized (355.5), then played (`effect_plays.play_from`); with no cost ignored ("You may
+    play a unit from your trash. (You still pay its costs.)") its whole cost is paid (357.1). A unit played from the
+    hand, which is private (not a target), is `deck`'s `play_from_hand`."""
     spec: dict[str, Any] = {"type": "unit", "zone": m["zone"]}
     if m["e"]:
         spec["max_cost"] = int(m["e"])
@@ -371,7 +372,9 @@ def _play_from(m, ctx):
         spec["max_power"] = m["p"].count("[")
     if m["may"]:
         spec["optional"] = True
-    ins: dict[str, Any] = {"op": "play_from", "what": ctx.slot(spec), "ignoring": "energy" if m["energy"] else "cost"}
+    ins: dict[str, Any] = {"op": "play_from", "what": ctx.slot(spec)}
+    if m["ignoring"]:
+        ins["ignoring"] = "energy" if m["energy"] else "cost"
     if m["base"]:
         ins["to"] = "base"
     return [ins]

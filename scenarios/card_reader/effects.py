@@ -7,6 +7,7 @@ phrase inside (an object, an amount) is not understood. A clause no template rea
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable
 from typing import Any
@@ -588,3 +589,22 @@ def _play_the_revealed_unit(m, ctx):
 def _gain_xp(m, ctx):
     """ "Gain 2 XP" (730.1)."""
     return [{"op": "gain_xp", "n": int(m["n"])}]
+
+
+@template("you may (later in a trigger)", r"you may (?P<rest>(?!pay ).+)")
+def _you_may(m, ctx):
+    """ "When you conquer here, you may ready a friendly gear. If it's an Equipment, you may detach it": a "you may"
+    in a later part of a triggered ability's effect, decided as it resolves (383.3.a.3; at the start of the effect
+    it is the trigger's own, `abilities.read_trigger`); in a spell or an activated ability, a choice made on
+    resolution too (355.17). What it does may choose no target of its own (355.12: targets are chosen as it is
+    played, apart from the decision). A template that reads the whole "you may ..." clause itself goes first."""
+    for _family, pattern, build in TEMPLATES:  # tried on a copy: a builder may note more than targets in `ctx`
+        found = pattern.match(m[0]) if build is not _you_may else None
+        if found and build(found, copy.deepcopy(ctx)) is not None:
+            return None
+    saved = dict(ctx.targets)
+    then = instructions(m["rest"], ctx, [])
+    if not then or ctx.targets != saved:  # what it does chooses nothing of its own
+        ctx.targets = saved
+        return None
+    return [{"op": "may", "then": then}]

@@ -33,6 +33,8 @@ def keyword_prefix(text: str, card: dict[str, Any]) -> str:
     if engine_keyword(text) and not text.startswith("["):  # a keyword printed without its brackets
         card.setdefault("keywords", {})[engine_keyword(text)] = 1
         return ""
+    if re.match(r"equip (?=\[)", text) and "Equipment" in card.get("tags", []):  # "Equip [Body rune]", unbracketed
+        text = f"[equip] {text[len('equip ') :]}"
     rest = text
     while True:
         found = _TOKEN.match(rest)
@@ -60,9 +62,11 @@ def keyword_prefix(text: str, card: dict[str, Any]) -> str:
             continue
         if word == "hunt":  # short for "When I conquer or hold, my controller gains X XP" (823.1.c.1, .c.2)
             gains = [{"op": "gain_xp", "n": int(found["n"] or 1)}]
+            # an Equipment's Hunt is given to the equipped unit (136.2.c): its "I" is that unit's
+            me = "equipped unit" if "Equipment" in card.get("tags", []) else "self"
             for event in ("conquer", "hold"):
                 card.setdefault("triggers", []).append(
-                    {"when": {"event": event, "who": "self"}, "effects": gains, "label": f"{card['name']}: Hunt"}
+                    {"when": {"event": event, "who": me}, "effects": gains, "label": f"{card['name']}: Hunt"}
                 )
             rest = after
             continue

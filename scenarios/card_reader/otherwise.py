@@ -29,7 +29,7 @@ from scenarios.card_reader.effects import instructions, template
 from scenarios.card_reader.phrases import Context, number, tag_list
 from scenarios.rules.board_conditions import TAG_SETS, tags_word
 
-_STATES = r"attacking|defending|\[empowered\]|stunned|buffed|\[mighty\]"  # the states `if_it` knows
+_STATES = r"attacking|defending|\[empowered\]|stunned|buffed|\[mighty\]|an equipment|equipped"  # `if_it` knows
 
 
 @template("if it is <state>", rf"if (?:it is|it's) (?P<s>{_STATES}), (?P<then>.+)")
@@ -42,7 +42,7 @@ def _if_it_is(m, ctx):
     then = instructions(m["then"], ctx, [])
     if then is None or ctx.targets != saved:  # what it does chooses nothing of its own
         return None
-    return [{"op": "if_it", "it": it, "state": m["s"].strip("[]"), "then": then}]
+    return [{"op": "if_it", "it": it, "state": m["s"].strip("[]").removeprefix("an "), "then": then}]
 
 
 @template("if it was an enemy unit", r"if it was an? (?P<side>enemy|friendly) unit, (?P<then>.+)")

@@ -70,7 +70,7 @@ _QUALIFIERS: tuple[tuple[str, dict[str, Any]], ...] = (
     (r" in combat", {"where": "combat", "plural": True}),
 )
 _ONE = re.compile(
-    r"^(?P<det>an?|up to one|one|another)\s+(?:(?P<state>exhausted|ready|stunned|attacking|defending)\s+)?(?:(?P<side>friendly|enemy)\s+)?"
+    r"^(?P<det>an?|up to one|one|another)\s+(?:(?P<state>exhausted|ready|stunned|attacking|defending|equipped)\s+)?(?:(?P<side>friendly|enemy)\s+)?"
     r"(?:(?P<domain>fury|calm|mind|body|chaos|order)\s+)?(?P<kind>unit or gear|unit|gear|spell)"
     r"(?P<you> you control)?(?P<rest>.*)$"
 )
@@ -148,6 +148,10 @@ def _qualify(rest: str, spec: dict[str, Any], plural: bool = False) -> dict[str,
                 spec["max_cost"] = int(found.group(1))
                 rest = rest[found.end() :]
                 continue
+            if rest.startswith(" with energy cost no more than my might") and not plural:  # the source's (206)
+                spec["cost_within_my_might"] = True
+                rest = rest[len(" with energy cost no more than my might") :]
+                continue
             if rest.startswith(" with less might than me") and not plural:  # than the source's (`compares_me`)
                 spec["less_might_than_me"] = True
                 rest = rest[len(" with less might than me") :]
@@ -181,6 +185,8 @@ def target_spec(phrase: str) -> dict[str, Any] | None:
         spec["optional"] = True
     if found["state"] == "stunned":  # "a stunned enemy unit" (the state 414 and 437 name)
         spec["stunned"] = True
+    elif found["state"] == "equipped":  # "an equipped friendly unit": an Equipment attached to it (818.3.b)
+        spec["equipped"] = True
     elif found["state"] in ("attacking", "defending"):  # "an attacking unit": an attacker in a combat (464.2.c)
         spec["role"] = {"attacking": "attacker", "defending": "defender"}[found["state"]]
     elif found["state"]:  # "an exhausted friendly unit", "a ready unit" (414)
@@ -220,9 +226,10 @@ def group_filter(phrase: str) -> dict[str, Any] | None:
 
 
 def compares_me(spec: dict[str, Any], ctx: Context) -> bool:
-    """ "A unit with less Might than me" says a permanent's own ability, of the permanent (`ctx.me` is its
-    source): False for a spell or an ability about another object."""
-    return not spec.get("less_might_than_me") or (ctx.me == "this" and ctx.card_type != "spell")
+    """ "A unit with less Might than me" (or "a gear with Energy cost no more than my Might") says a permanent's own
+    ability, of the permanent (`ctx.me` is its source): False for a spell or an ability about another object."""
+    mine = spec.get("less_might_than_me") or spec.get("cost_within_my_might")
+    return not mine or (ctx.me == "this" and ctx.card_type != "spell")
 
 
 def answers_my_move(spec: dict[str, Any], ctx: Context) -> bool:

@@ -17,7 +17,7 @@ from typing import Any
 from scenarios.card_reader import conditions
 from scenarios.card_reader.abilities import INSTEAD, TRIGGERS, Unread, read_trigger
 from scenarios.card_reader.effects import instructions, template
-from scenarios.card_reader.phrases import Context
+from scenarios.card_reader.phrases import Context, icons_cost
 from scenarios.card_reader.readers import NOTHING_AROUND, Around, paragraph_reader
 
 _WHO = {"each player": "each", "each opponent": "opponents", "each other player": "others"}
@@ -58,6 +58,16 @@ def _each_player(m, ctx):
             return None
         effects += read
     return [{"op": "each_player", "players": _WHO[m["who"]], "effects": effects}]
+
+
+@template("each player", r"the attacker and (?:the )?defender each (?P<rest>.+)")
+def _combatants_each(m, ctx):
+    """ "The attacker and defender each [Add] [1 Energy]": the two players of the combat (464.2.c.1-2), each
+    performing it as themself (411.1)."""
+    read = instructions(m["rest"], ctx, [])
+    if read is None or any(i.get("op") not in _PER_PLAYER_OPS | {"add"} for i in read):
+        return None
+    return [{"op": "each_player", "players": "combatants", "effects": read}]
 
 
 @template("each player", r"you and each opponent may (?P<rest>play .+)")
@@ -162,10 +172,10 @@ def _chosen_player(ctx) -> str | None:
 
 
 # What a chosen player does, said with "they": instructions about themself, or a token they play
-_THEIR_OPS = _PER_PLAYER_OPS | {"play_token", "gain_xp", "trash_from_deck"}
+_THEIR_OPS = _PER_PLAYER_OPS | {"play_token", "gain_xp", "trash_from_deck", "score"}
 
 
-@template("they ...", r"they (?P<rest>(?!reveal |gain control of ).+)")
+@template("they ...", r"they (?P<rest>(?!reveal |gain control of |may pay ).+)")
 def _they(m, ctx):
     """ "They play a 1 [Might] Bird unit token with [Deflect]": performed by the player chosen (`each_player` with
     that slot), as that player ("you" in it is them)."""
@@ -183,6 +193,28 @@ def _they(m, ctx):
         ctx.unfinished = m[0]
         return None
     return [{"op": "each_player", "players": slot, "effects": read}]
+
+
+def _to_hand(event: dict[str, Any]) -> bool:
+    return event.get("event") == "leave_board" and event.get("to_zone") == "hand"
+
+
+@template("they may pay", r"(?:they|that player) may pay (?P<cost>(?:\[[^\]]+\])+) to (?P<rest>.+)")
+def _they_may_pay(m, ctx):
+    """ "When a player plays a unit here, they may pay [1 Energy] to [Buff] it": the player acting (190.6.c) chooses
+    whether to pay, as the ability resolves, if they can (`pay_to`, 355.10.c.1); what it buys is done as that player.
+    "When a unit here is returned to a player's hand, that player may pay ...": the hand is its owner's (127.1)."""
+    slot: Any = _chosen_player(ctx)
+    if slot is None and m[0].startswith("that player") and ctx.when and all(_to_hand(e) for e in ctx.when):
+        slot = {"owner_of": "trigger_unit"}  # "returned to a player's hand ..., that player": the card's owner (127.1)
+    cost = icons_cost(m["cost"])
+    if slot is None or slot not in ("actor", {"owner_of": "trigger_unit"}) or not cost:
+        return None
+    read = instructions(m["rest"], ctx, [])
+    if read is None:
+        ctx.unfinished = m[0]
+        return None
+    return [{"op": "each_player", "players": slot, "effects": [{"op": "pay_to", "cost": cost, "then": read}]}]
 
 
 @template("they gain control of this", r"they gain control of (?:this|me) and recall it")

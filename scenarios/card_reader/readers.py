@@ -38,7 +38,7 @@ Reader = Callable[[str, dict[str, Any], list[str], Around], bool]
 STAGES = ("first", "static", "last")
 FAMILIES = (
     *("amounts", "costs", "damage", "deck", "entering", "instead"),
-    *("movement", "players", "powers", "statics", "trigger_conditions"),
+    *("movement", "players", "plays", "powers", "statics", "trigger_conditions"),
 )
 READERS: list[tuple[str, Reader]] = []  # (stage, reader), kept in that order
 

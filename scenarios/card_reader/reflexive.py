@@ -4,7 +4,8 @@ the instructions before it are done and put on the Chain as a pending item once 
 `{op: reflexive}` in scenarios/rules/triggers.py); it chooses its own targets as it is finalized (402.2) and still
 names what the instructions before it named ("it", "its destination"). "Then you may do this:" makes it optional
 (383.3.a). A condition before "do this" (387.2-387.3) is read only where a template below says it: "If this kills
-it" (a death in the Cleanup after, 428.5.c); any other ("for each unit this kills", "if it had ...") is refused.
+it" (a death in the Cleanup after, 428.5.c); "Then, if it had 3 [Might] or less" after a kill (the unit's Might as it
+was killed, 359.3.e.13); any other ("for each unit this kills") is refused.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from scenarios.card_reader.effects import template
 from scenarios.card_reader.phrases import Context, ability_cost, reference, target_spec
 
 _MARK = re.compile(
-    r"(?:^|(?<=[.!] ))(?:then,? (?P<may>you may )?|(?P<kills>if this kills it, )|(?P<burn>when you burn a unit this way, ))"
-    r"do this: "
+    r"(?:^|(?<=[.!] ))(?:then,? (?P<may>you may )?|(?P<kills>if this kills it, )|(?P<burn>when you burn a unit this way, )"
+    r"|(?P<had>then, if it had (?P<n>\d+) might or less, ))do this: "
 )
 
 
@@ -32,8 +33,9 @@ def _reflexive(text: str, ctx: Context, used: list[str], read) -> list[dict[str,
     inner = Context(ctx.card_type, dict(ctx.targets), ctx.it, ctx.subject, ctx.first, me=ctx.me, when=ctx.when)
     keep = list(ctx.targets)  # what its text may still name, as the item that made it named it (388.1)
     last = before[-1] if before else {}
-    if last.get("op") == "play_token" and last.get("n") == 1:  # "Play a ... token. Then do this: ready it"
-        last["as"] = inner.it = "played"
+    played = _one_played(last)  # "Play a ... token. Then do this: ready it"; "... and play it. Then ...: Empower it"
+    if played is not None:
+        played["as"] = inner.it = "played"
         keep.append("played")
     if found["burn"]:  # "[Burn 1]. When you burn a unit this way, do this: ...": the card burned (440.1)
         if last.get("op") != "trash_from_deck" or last.get("n") != 1:
@@ -50,9 +52,12 @@ def _reflexive(text: str, ctx: Context, used: list[str], read) -> list[dict[str,
             raise Unread(may["cost"])
         reflexive.update(optional=True, cost=cost)
         body = may["rest"]
+    elif found["had"] and body.startswith("you may "):  # "..., do this: You may play this ...": optional (383.3.a)
+        reflexive["optional"] = True
+        body = body[len("you may ") :]
     reflexive["effects"] = read(body, inner, used)
-    if last.get("as") == "played" and "played" not in _words(reflexive["effects"]):
-        del last["as"]
+    if played is not None and "played" not in _words(reflexive["effects"]):
+        del played["as"]
         keep.remove("played")
     if keep:
         reflexive["keep"] = keep
@@ -65,6 +70,12 @@ def _reflexive(text: str, ctx: Context, used: list[str], read) -> list[dict[str,
         reflexive["optional"] = True
     if found["kills"]:
         return _if_this_kills_it(before, reflexive, ctx, used)
+    if found["had"]:  # "Kill a unit ... Then, if it had 3 [Might] or less, do this:": its Might as it was killed
+        if last.get("op") != "kill" or last.get("what") != ctx.it or ctx.it not in ctx.targets:
+            raise Unread(text[found.start() :])
+        reflexive["had_might_at_most"] = {"of": ctx.it, "n": int(found["n"])}
+        used.append("then, if it had N might or less, do this")
+        return [*before, reflexive]
     if found["burn"]:
         reflexive["a_unit_among"] = "burned"
         used.append("when you burn a unit this way, do this")
@@ -73,6 +84,15 @@ def _reflexive(text: str, ctx: Context, used: list[str], read) -> list[dict[str,
     if last.get("op") == "move":  # made only if the unit moved (Origins FAQ q55: `if_done`)
         return [*before[:-1], {"op": "if_done", "do": [last], "then": [reflexive]}]
     return [*before, reflexive]
+
+
+def _one_played(last: dict[str, Any]) -> dict[str, Any] | None:
+    """The instruction (or the take of a look) that plays one object later text may name "it": a token played, or
+    a card banished from among those looked at and played (`as` names it for the reflexive trigger)."""
+    if last.get("op") == "play_token" and last.get("n") == 1:
+        return last
+    take = last.get("take") if last.get("op") == "look_at_deck" else None
+    return take if isinstance(take, dict) and take.get("verb") == "play" else None
 
 
 def _if_this_kills_it(before: list, reflexive: dict[str, Any], ctx: Context, used: list[str]) -> list:

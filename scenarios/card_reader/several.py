@@ -56,9 +56,9 @@ def _spec(phrase: str, ctx, verb: str) -> dict[str, Any] | None:
     return spec
 
 
-def _up_to_two(plural: str, ctx, verb: str, optional: bool = True) -> list[str] | None:
+def _up_to_two(plural: str, ctx, verb: str, optional: bool = True, n: int = 2) -> list[str] | None:
     """ "up to two other friendly units" -> two optional slots (355.13), the second not the first; "2 gear"
-    (`optional` False) -> two slots both chosen (355.8)."""
+    (`optional` False) -> two slots both chosen (355.8); "up to four": four slots, each not the ones before."""
     plural = plural.strip()
     single = re.sub(r"units$", "unit", plural)
     if single == plural and not re.search(r"\bgear$", plural):  # "gear" is its own plural
@@ -69,18 +69,26 @@ def _up_to_two(plural: str, ctx, verb: str, optional: bool = True) -> list[str] 
         return None
     if optional:
         spec["optional"] = True
-    first = ctx.slot(dict(spec))
-    second = ctx.slot({**spec, "not_target": first})
-    return [first, second]
+    slots = [ctx.slot(dict(spec))]
+    for _ in range(n - 1):
+        slots.append(ctx.slot({**spec, "not_target": slots[0] if len(slots) == 1 else list(slots)}))
+    return slots
 
 
 _RETURN_TAIL = r" to (?:their|its) owners?'s? hands?"
 
 
-@template("several objects", r"(?P<verb>buff|kill|stun|ready|exhaust) (?P<up>up to )?(?P<n>two|2) (?P<obj>.+)")
+_HOW_MANY = {"two": 2, "2": 2, "three": 3, "four": 4}
+
+
+@template(
+    "several objects",
+    r"(?P<verb>buff|kill|stun|ready|exhaust) (?P<up>up to )?(?P<n>two|2|(?<=up to )(?:three|four)) (?P<obj>.+)",
+)
 def _verb_up_to_two(m, ctx):
-    """ "Stun up to two enemy units", "Ready 2 gear": two different objects, one instruction on both."""
-    slots = _up_to_two(m["obj"], ctx, m["verb"], optional=bool(m["up"]))
+    """ "Stun up to two enemy units", "Ready 2 gear", "Buff up to four friendly units": that many different objects
+    (355.9), one instruction on all."""
+    slots = _up_to_two(m["obj"], ctx, m["verb"], optional=bool(m["up"]), n=_HOW_MANY[m["n"]])
     return None if slots is None else [_op(m["verb"], slots)]
 
 
@@ -304,9 +312,9 @@ def _up_to_n_of_kinds(m, ctx):
     return [_op(m["verb"], [ctx.slot(spec)])]
 
 
-@template("something else", r"(?P<verb>ready|exhaust) something else that's (?P<state>exhausted|ready)")
+@template("something else", r"(?P<verb>ready|exhaust) something (?:else|besides me) that's (?P<state>exhausted|ready)")
 def _something_else(m, ctx):
-    """ "Ready something else that's exhausted": one object chosen, any that can be exhausted or ready (414): a unit,
+    """ "Ready something else (besides me) that's exhausted": one object chosen, any that can be exhausted or ready (414): a unit,
     a gear, a rune or a legend on the board, other than this ability's source."""
     if ctx.me != "this" or ctx.card_type == "spell":
         return None

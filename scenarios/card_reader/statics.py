@@ -35,6 +35,7 @@ _WHO = {
 _FORBIDS = {
     "don't deal combat damage": "no_combat_damage",  # 465.2.a-b (as a stunned unit, 423.1.b)
     "can't be chosen by enemy spells and abilities": "unchoosable_by_enemy",  # 355.9.b
+    "can't be moved by enemy spells and abilities": "unmovable_by_enemy",  # 054.1
 }
 _RESTRICTION = re.compile(rf"(?:(?P<me>i)|{_UNITS}) (?P<what>{'|'.join(_FORBIDS)})")
 _PLAYERS = {"opponents": "opponent", "you": "you", "players": "player"}
@@ -57,9 +58,11 @@ def _read_restriction(text: str, card: dict[str, Any], used: list[str], around: 
     found = _RESTRICTION.fullmatch(text)
     if not found:
         return False
-    if _equipment(card) and (found["me"] or found["less"]):  # an Equipment's "I": rules or effect text, unsaid
+    if _equipment(card) and found["less"]:  # an Equipment's "me": rules or effect text, unsaid
         raise Unread(text)
-    to: dict[str, Any] = {"who": "self"} if found["me"] else {"who": _WHO[found["who"]]}
+    # an Equipment's "I" is the equipped unit's, its effect text (136.2.c, with the examples of 136.2.d)
+    me = "equipped unit" if _equipment(card) else "self"
+    to: dict[str, Any] = {"who": me} if found["me"] else {"who": _WHO[found["who"]]}
     if found["here"]:
         to["where"] = "here"
     if found["less"]:
@@ -316,13 +319,13 @@ def _read_no_damage(text: str, card: dict[str, Any], used: list[str], around: Ar
 
 
 def _read_i_have(text: str, card: dict[str, Any], used: list[str]) -> bool:
-    """ "I have +4 [Might]", "I have [Shield 3]": a passive of the card itself (365.1); with no condition it is
-    always on, so this reader is met only inside a condition (`_read_conditional`)."""
+    """ "I have +4 [Might]", "I have [Shield 3]": a passive of the card itself (365.1), or of an Equipment's equipped
+    unit; with no condition it is always on, so this reader is met only inside a condition (`_read_conditional`)."""
     passive = i_have(text)
     if passive is None:
         return False
-    if _equipment(card):
-        raise Unread(text)
+    if _equipment(card):  # an Equipment's "I" is the equipped unit's, its effect text (136.2.c, 136.2.d's examples)
+        passive["to"] = {"who": "equipped unit"}
     card.setdefault("passives", []).append(passive)
     used.append("static: I have <X>")
     return True

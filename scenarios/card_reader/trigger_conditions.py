@@ -21,6 +21,14 @@
   or a defender in that combat, after control is established (466.5, then 466.7.b).
 - "When I conquer a battlefield that was uncontrolled": a conquer event whose battlefield had no controller before
   it (190.4.c), noted as control is established (469.1).
+- "When you or an ally hold": allies are teammates (489.2), in a mode the engine does not play: "when you hold".
+- "When you play me or when I score": its play, and its player's Conquer or Hold with it there (469, 383.4.c-d).
+- "When you banish a card you own": the `banish` event of the player who banished it (427.1), the card theirs.
+- "When combat starts here": the `combat_start` event as a combat opens at this battlefield (464.2.b).
+- "When a player plays a unit here": any unit's play at this battlefield, "they" its player (`actor`).
+- "When a unit here is returned to a player's hand": its `leave_board` event for a hand; "that player" its owner.
+- "When an opponent moves to a battlefield other than mine": one or more enemy units moved there at once.
+- "... or the first time you play a non-token gear each turn": the first card of that type its player played.
 - "When this leaves the board": the `leave_board` event of the object itself, whatever zone it goes to
   (383.2.c.2: its own departure is seen).
 - "When an enemy unit dies while I'm at a battlefield": the trigger's condition, its source at a battlefield as
@@ -95,6 +103,8 @@ def _kills(m) -> dict[str, Any]:
         event["via"] = "spell"
     return event
 
+
+_SCORES = [{"event": "conquer", "who": "self"}, {"event": "hold", "who": "self"}]
 
 ADDED: list = [
     (
@@ -175,6 +185,62 @@ ADDED: list = [
         lambda m: [dict(_EVENTS[e]) for e in m["all"].split(" or ")],
     ),
     (
+        # "When you or an ally hold": allies are teammates, who exist only in modes with teams (489.2, 489.8); the
+        # engine plays no such mode (the same reading as "you or allies control", `amounts`), so it is "you"
+        "when you or an ally hold",
+        re.compile(r"when you or an ally (?P<e>conquer|hold)"),
+        lambda m: [{"event": m["e"], "who": "you"}],
+    ),
+    (
+        # "When I score": its player scores (469) by Conquer or Hold with it there (383.4.c.2.a, 383.4.d.2.a), the
+        # same two events as "when an opponent scores" (`players`)
+        "when you play me or when I score",
+        re.compile(r"when (?P<play>you play me or when )?i score"),
+        lambda m: [*([{"event": "play", "who": "self"}] if m["play"] else []), *_SCORES],
+    ),
+    (
+        # "When you banish a card you own": a card put into Banishment (427.1) by you, an effect's or a cost's, or a
+        # spell with Flow as it leaves the Chain (829.1.b); your own card (127.1), never a token (185)
+        "when you banish a card you own",
+        re.compile(r"when you banish a card you own"),
+        lambda m: [{"event": "banish", "who": "you", "own_card": True}],
+    ),
+    (
+        # "When combat starts here": start of combat effects (464.2.b), once a combat at this battlefield
+        "when combat starts here",
+        re.compile(r"when (?:a )?combat (?:starts|begins) here"),
+        lambda m: [{"event": "combat_start", "who": "player", "where": "here"}],
+    ),
+    (
+        # "When a player plays a unit here": a unit played (383.4.a) to this battlefield by any player, who is "they"
+        "when a player plays a unit here",
+        re.compile(r"when a player plays a unit here"),
+        lambda m: [{"event": "play", "who": "unit", "where": "here", "actor": True}],
+    ),
+    (
+        # "When a unit here is returned to a player's hand": a unit here leaving the board for a hand (its owner's)
+        "when a unit here is returned to a player's hand",
+        re.compile(r"when a unit here is returned to a player's hand"),
+        lambda m: [{"event": "leave_board", "who": "unit", "where": "here", "to_zone": "hand"}],
+    ),
+    (
+        # "When an opponent moves to a battlefield other than mine": "whenever one or more enemy units move to a
+        # battlefield" (Q&A rulings, Volibear, Imposing), whoever moves them, once for the units moved together
+        "when an opponent moves to a battlefield other than mine",
+        re.compile(r"when an opponent moves to a battlefield other than mine"),
+        lambda m: [{"event": "move_some", "who": "enemy unit", "where": "other battlefield"}],
+    ),
+    (
+        # "... or the first time you play a non-token gear each turn": the first card of that type played this turn
+        # (419.4.a), however many others were played; declined, it has passed all the same
+        "when you play me or the first time you play a non-token <type> each turn",
+        re.compile(r"when you play me or the first time you play a non-token (?P<t>gear|unit|spell) each turn"),
+        lambda m: [
+            {"event": "play", "who": "self"},
+            {"event": "card_played", "who": "you", "card_type": m["t"], "nth_of_type": 1},
+        ],
+    ),
+    (
         "when this leaves the board",
         re.compile(r"when (?:this|i) leaves? the board"),
         lambda m: [{"event": "leave_board", "who": "self"}],
@@ -228,6 +294,7 @@ def read_several_triggers(text: str, card: dict[str, Any], used: list[str], arou
 # a trigger condition's last words that say when it holds, and the condition word they are
 _WHILE = {"while i'm at a battlefield": "at a battlefield", "during a showdown": "during a showdown"}
 _WHILE["on your turn"] = "your turn"  # its controller the Turn Player (304)
+_WHILE["in combat"] = "in combat"  # "when I die in combat": an attacker or defender where combat is (740.2.c)
 _WHILE_AT = re.compile(
     r"(?P<once>once each turn, )?(?P<head>when .+?) (?P<while>" + "|".join(_WHILE) + r"), (?P<body>.+)"
 )

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from scenarios.card_reader.abilities import TRIGGERS
+from scenarios.card_reader.effects import template
 
 _SIDE = r"(?:an? (?P<side>friendly |enemy )?unit)"
 
@@ -58,7 +59,7 @@ ADDED: list = [
     ),
     (
         "when a unit moves from here",
-        re.compile(rf"when {_SIDE} moves from here"),
+        re.compile(rf"when {_SIDE} moves from (?:here|my location)"),
         lambda m: [{"event": "move_from", "who": _unit(m), "where": "here"}],
     ),
 ]
@@ -111,6 +112,44 @@ MORE.append(
         "when you stun one or more units",
         re.compile(r"when you \[?stun\]? one or more (?P<side>friendly |enemy )?units"),
         lambda m: [{"event": "stun_some", "who": _unit(m), "by": "you"}],
+    )
+)
+# "When you recycle a rune": each rune its owner recycles (416.1.b, 416.1.c); "When one or more enemy units die": once
+# for the units killed together (428.1), as "stun one or more" is once for the units one effect stuns
+MORE += [
+    (
+        "when you recycle a rune",
+        re.compile(r"when you recycle a rune"),
+        lambda m: [{"event": "recycle_rune", "who": "you"}],
+    ),
+    (
+        "when one or more units die",
+        re.compile(r"when one or more (?P<side>friendly |enemy )?units die"),
+        lambda m: [{"event": "die_some", "who": _unit(m)}],
+    ),
+]
+
+
+@template("move: with it", r"i (?:may )?be moved with it")
+def _moved_with_it(m, ctx):
+    """ "When a friendly unit moves from my location, I may be moved with it": moved by this ability (446.1) to where
+    that unit went, noted as it triggered (359.3.f.3); only after a move seen from where it left. Its "may" is the
+    trigger's (`read_trigger`: optional, 383.3.a)."""
+    if ctx.me != "this" or not ctx.when or any(e.get("event") != "move_from" for e in ctx.when):
+        return None
+    return [{"op": "move", "what": "this", "to": "trigger_destination"}]
+
+
+# "When you spend a buff": a buff of a unit you control removed (702.2.b, 702.2.b.2), as a cost or an instruction
+MORE.append(
+    ("when you spend a buff", re.compile(r"when you spend a buff"), lambda m: [{"event": "spend_buff", "who": "you"}])
+)
+# "When you move an enemy unit": a unit's move (446.1) by your Standard Move or your spell or ability (the move's player)
+MORE.append(
+    (
+        "when you move a unit",
+        re.compile(rf"when you move {_SIDE}"),
+        lambda m: [{"event": "move", "who": _unit(m), "by": "you"}],
     )
 )
 # "When you hide a card" (421.1: a player hides a card facedown at a battlefield they control)

@@ -91,7 +91,7 @@ def pay_cost(game: Game, cost, player: str, source_id: str | None, label: str, p
     calc.discarded_cards(game, player, cost.discard)
     if cost.banish:
         assert source_id is not None, "a cost that banishes names its source"
-        do.banish(game, source_id, None, because="357.2")
+        do.banish(game, source_id, None, player, because="357.2")
     if cost.kill:
         calc.kill_all(game, [source_id], False, ("357.2", "428.1.a.1"))
     if cost.spend_xp:

@@ -140,6 +140,7 @@ def pay_additional_cost(game: Game, card, player: str) -> None:
     if problem is not None:
         raise problem
     rest, n = _non_standard(additional.cost), _times(card, additional)
+    card.killed_to_play = ()  # this play's, not an earlier one's
     for _ in range(n if rest != Cost() else 0):
         do.pay_cost(game, rest, player, None, f"{card.card}: additional cost", because="357.2")
     for act, rule in [(act, rule) for act, rule in _ACTS if getattr(additional, act)] * n:
@@ -149,6 +150,8 @@ def pay_additional_cost(game: Game, card, player: str) -> None:
         label = f"{card.card}: additional cost"
         if act == "kill":
             calc.kill_all(game, [pick], False, ("357.2", rule))
+            if game.objects[pick].zone != Zone.BOARD:  # died (not replaced): "the killed unit" its text names
+                card.killed_to_play = (*card.killed_to_play, pick)
         elif act == "exhaust":
             do.exhaust(game, [pick], label, because="357.2")
         else:

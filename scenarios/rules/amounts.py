@@ -82,7 +82,7 @@ def quantity(game: Game, view: View, value: dict | Quantity, run=None) -> int | 
         return q.times * sum(calc.might(game, obj) for obj in found if obj.kind == Kind.UNIT)
     if q.tags_among is not None:  # "for each of the following tags among your units — Bird, Cat, Dog, and Poro"
         among = [obj for obj in game.objects.values() if calc.matches_object(game, q.tags_among, view, obj)]
-        return q.times * tags_among(among, q.tags or [])
+        return q.times * tags_among(game, among, q.tags or [])
     if q.points is not None:
         return q.times * game.players[view.you].points if view.you in game.players else None
     if q.raise_to is not None:
@@ -109,9 +109,9 @@ def quantity(game: Game, view: View, value: dict | Quantity, run=None) -> int | 
     return q.times * (obj.definition.energy if obj.definition else 0)  # printed cost (206)
 
 
-def tags_among(objects: list[Obj], tags: list[str]) -> int:
+def tags_among(game: Game, objects: list[Obj], tags: list[str]) -> int:
     """How many of `tags` the objects have among them: each tag once, however many have it (133.8)."""
-    return sum(1 for tag in tags if any(obj.tagged(tag) for obj in objects))
+    return sum(1 for tag in tags if any(calc.tagged(game, obj, tag) for obj in objects))
 
 
 def _any_zone(game: Game, view: View, reference: str, run) -> Obj | None:

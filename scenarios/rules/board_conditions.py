@@ -13,7 +13,7 @@ from scenarios.objects import FACEDOWN, TRASH, View
 def _controls_another(tag: str):
     def holds(game: Game, context) -> bool:
         return any(
-            u.controller == context.player and u.id != context.source and tag in u.definition.tags
+            u.controller == context.player and u.id != context.source and calc.tagged(game, u, tag)
             for u in game.units()
             if u.definition is not None
         )

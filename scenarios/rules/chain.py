@@ -194,7 +194,7 @@ def resolve_top(game: Game) -> None:
     if item.card is not None:
         card = game.objects[item.card]
         if card.zone == Zone.CHAIN:  # 359.3.d: then placed in its owner's Trash
-            card.zone = calc.off_the_chain(card)
+            calc.off_the_chain(game, card, item.controller, item.label)
         calc.card_played(game, card, item.controller, item.hidden_at)
     showdown = game.showdown
     emptied = not game.chain and showdown is not None

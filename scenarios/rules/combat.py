@@ -34,6 +34,7 @@ event_kind("attack", "383.4.e")
 event_kind("defend", "383.4.f")
 event_kind("recall_attackers", "466.1.a.2", would="recall the attackers")
 event_kind("combat_end", "466.7.b", would="see a combat it was in end")
+event_kind("combat_start", "464.2.b", would="start a combat")  # "when combat starts here": once, its attacker's
 
 
 @condition("during combat", "459")
@@ -55,6 +56,7 @@ def begin_combat(game: Game, bf_id: str) -> None:
     attacker = bf.contested_by
     defender = next(u.controller for u in game.units(bf_id) if u.controller != attacker)
     game.combat = Combat(bf_id, attacker, defender)
+    calc.fire(game, Event("combat_start", player=attacker, location=bf_id))  # 464.2.b: start of combat effects
     for unit in game.units():
         unit.triggered_in_combat = ()  # attack and defend triggers: once per combat (383.4.e.2.a)
     game.showdown = Showdown(bf_id, True, attacker)

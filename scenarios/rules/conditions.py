@@ -5,6 +5,10 @@ discount applies (`condition:` on a discount), or which instructions an `if` ins
 An `if` is read from the point of view of the item that executes it: a spell's text and a permanent's play
 effect are their card's own play (Legion counts the cards played before it, 812.1.b.1); any other ability's
 text is not (812.1.b).
+
+"You may <instructions>" (`may`) is decided as it resolves: after the first part of a triggered ability's effect
+(383.3.a.3; one at its start is the trigger's own decision, made as it is finalized, 383.3.a), in a spell or an
+activated ability (355.17).
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from __future__ import annotations
 from typing import cast
 
 from scenarios.game import BehaviourName, Game
-from scenarios.kernel import CONDITIONS, Condition, calc, instruction, note, query
+from scenarios.kernel import CONDITIONS, Condition, calc, choose, instruction, note, query
 from scenarios.objects import ItemKind
 from scenarios.trace import StepKind
 
@@ -62,3 +66,14 @@ def op_if(game: Game, run, ins) -> None:
     context = Condition(item.controller, item.source, own_play(item), item.noted_might, item.noted_company, other)
     holds = calc.decide_condition(game, word, context, item.label, "its text applies", run.because)
     calc.execute(game, run, ins.get("then" if holds else "else", []))
+
+
+@instruction("may")
+def op_may(game: Game, run, ins) -> None:
+    """`{op: may, then: [...]}`: "you may <then>", decided by its controller as it resolves: in a later part of a
+    triggered ability's effect (383.3.a.3), in a spell or an activated ability (355.17: a choice not made as it is
+    played is made on resolution)."""
+    prompt = f"{run.item.label}: do it?"
+    rule = "383.3.a.3" if run.item.trigger is not None else "355.17"
+    if choose(game, "may", run.item.controller, prompt, ["yes", "no"], rule) == "yes":
+        calc.execute(game, run, ins["then"])

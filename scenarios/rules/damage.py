@@ -13,7 +13,9 @@ from scenarios.trace import StepKind
 
 event_kind("takes_damage", "417.1.b", would="take damage")
 event_kind("die", "428.1")
+event_kind("die_some", "428.1", would="die, one or more at once")  # the units killed together
 event_kind("kill", "428.5")  # a kill attributed to a spell, an ability or combat: "when you kill a unit with a spell"
+event_kind("banish", "427.1")  # a card banished by a player: "when you banish a card you own"
 event_kind("leave_board", "124")  # a permanent changing zones from the board, to whatever zone ("When this leaves")
 
 RESOLVES = "359.3.d"  # default reason when an effect executes outside the Chain
@@ -115,6 +117,9 @@ def kill_all(game: Game, object_ids, passive: bool, because, by: tuple[str, str]
     leaving = frozenset(obj.id for obj in dying)
     # noted before any leaves (808.1.d.3): units dying together were there, and their passives still applied
     noted = [(_might_as_it_dies(game, obj), tuple(u.id for u in game.friendly_others(obj))) for obj in dying]
+    units = tuple(obj.id for obj in dying if obj.kind == Kind.UNIT)
+    if units:  # "When one or more enemy units die": once for the units dying together (428.1), seen on the board
+        calc.fire(game, Event("die_some", units=units), leaving=leaving)
     for obj, (might, company) in zip(dying, noted):
         killer = obj.damage_by if passive else by
         do.dies(game, obj, passive, leaving, might, company, killer, because=because)
@@ -153,6 +158,7 @@ def dies(
         kill = Event("kill", unit=obj.id, player=killer[0], location=obj.location, via=killer[1], might=might)
         calc.fire(game, kill, leaving=leaving)
     calc.fire(game, event, leaving=leaving)
+    obj.might_as_it_died = might
     calc.leave_board(game, obj, Zone.TRASH)
 
 
@@ -200,16 +206,26 @@ def leave_board(game: Game, obj: Obj, zone: Zone) -> None:
     "banish",
     StepKind.EFFECT,
     defines=("427.1", "427.2"),
-    summary=lambda g, oid, by=None: f"banish {oid}",
-    objects=lambda g, oid, by=None: [oid],
+    summary=lambda g, oid, by=None, player=None: f"banish {oid}",
+    objects=lambda g, oid, by=None, player=None: [oid],
 )
-def banish(game: Game, object_id: str, by: str | None = None) -> None:
+def banish(game: Game, object_id: str, by: str | None = None, player: str | None = None) -> None:
+    """`by`: the object whose spell or ability banishes it (427.3); `player`: who banishes it (427.4.a: as an
+    effect or a cost directs them)."""
     obj = game.objects[object_id]
     if obj.zone == Zone.BOARD:
         leave_board(game, obj, Zone.BANISHMENT)
     else:
         obj.zone = Zone.BANISHMENT
     obj.banished_by = by  # 427.3: cards banished by the same object
+    calc.banished(game, obj, player)
+
+
+@query("banished")
+def banished(game: Game, obj: Obj, player: str | None) -> None:
+    """`obj` was just put into Banishment by `player` (427.1): "When you banish a card you own" sees it there."""
+    if player is not None:
+        calc.fire(game, Event("banish", player=player, card=obj.id))
 
 
 # -- instructions --------------------------------------------------------------------------------------------
@@ -317,9 +333,12 @@ def op_fight(game: Game, run, ins) -> None:
 
 @instruction("kill")
 def op_kill(game: Game, run, ins) -> None:
+    """Kill (428); what it killed is noted for the instructions after it ("the killed unit": those that died, not
+    one whose death was replaced, 359.3.e.14)."""
     ids = calc.still_there(game, run, ins["what"], "killing")
     if ids:
         calc.kill_all(game, ids, False, (run.because, "428.1.a.1"), calc.attribution_of(game, run))
+    run.legal["killed"] = tuple(i for i in ids if game.objects[i].zone != Zone.BOARD)
 
 
 @instruction("heal")
@@ -335,4 +354,4 @@ def op_banish(game: Game, run, ins) -> None:
     refers to (427.3)."""
     by = run.item.source
     for object_id in calc.refs(game, run, ins["what"]):
-        do.banish(game, object_id, by, because=run.because)
+        do.banish(game, object_id, by, run.item.controller, because=run.because)

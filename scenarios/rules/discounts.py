@@ -50,7 +50,7 @@ def _chose_tagged(game: Game, tags: list[str], choices) -> bool:
     """ "If you choose a Bird, Cat, Dog, or Poro": an object chosen as the card is played (its targets, chosen
     before its cost is determined, 350) has one of the tags (133.8)."""
     chosen = [ref[0] for choice in choices for refs in choice.values() for ref in refs if not isinstance(ref, str)]
-    held = any(game.objects[i].tagged(tags) for i in chosen if i in game.objects)
+    held = any(calc.tagged(game, game.objects[i], tags) for i in chosen if i in game.objects)
     note(
         game,
         StepKind.EFFECT,
@@ -83,7 +83,7 @@ def discount_amount(game: Game, discount, player: str, card) -> tuple[int, int]:
 
 def _controls_tagged(tag: str):
     def holds(game: Game, context) -> bool:
-        return any(tag in (u.definition.tags if u.definition else ()) for u in game.units(controller=context.player))
+        return any(calc.tagged(game, u, tag) for u in game.units(controller=context.player))
 
     return holds
 

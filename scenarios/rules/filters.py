@@ -14,7 +14,7 @@ import dataclasses
 
 from scenarios.game import Game
 from scenarios.kernel import WHERE, WHO, calc, condition, query, where, who
-from scenarios.objects import BATTLEFIELD, BOARD, Event, Kind, Obj, Role, View, Zone
+from scenarios.objects import BATTLEFIELD, BOARD, RUNE, Event, Kind, Obj, Role, View, Zone
 
 SELF_WORDS = ("self", "me", "this", "i")
 
@@ -169,6 +169,13 @@ def _named_as_source(game: Game, view: View, subject: Obj) -> bool:
     )
 
 
+def _attached_this_turn(game: Game, view: View) -> bool:
+    """ "If this was attached to me this turn": the source (136.2.d: "this" is the Equipment) was attached to the
+    unit it is on during this turn (434.1; to the same unit again, nothing happened, 434.1.g)."""
+    source = game.objects.get(view.source) if view.source else None
+    return source is not None and bool(source.attached_to) and source.attached_turn == game.turn_number
+
+
 def _early_turn(game: Game, player: str, most: int) -> bool:
     """ "During their first or second turn": it is `player`'s turn, one of the first `most` they have begun."""
     return game.turn_player == player and player in game.players and game.players[player].turns_taken <= most
@@ -184,12 +191,13 @@ def matches_object(game: Game, flt, view: View, subject, location=None) -> bool:
         if flt.own_turn_at_most is not None and not _early_turn(game, subject, flt.own_turn_at_most):
             return False
         return flt.where is None or calc.matches_where(game, view, flt.where, location)
-    zone = Zone(flt.zone) if flt.zone else BOARD
-    if subject.zone != zone:
+    # "Your Equipment everywhere": in any zone (the hand, the deck, the trash, the board)
+    zone = None if flt.zone == "anywhere" else Zone(flt.zone) if flt.zone else BOARD
+    if zone is not None and subject.zone != zone:
         return False
-    if flt.tag is not None and not subject.tagged(flt.tag):  # 133.8: printed, or gained as it was played
+    if flt.tag is not None and not calc.tagged(game, subject, flt.tag):  # 133.8: printed, or gained as it was played
         return False
-    if flt.not_tag is not None and subject.tagged(flt.not_tag):
+    if flt.not_tag is not None and calc.tagged(game, subject, flt.not_tag):
         return False
     if flt.where is not None and not calc.matches_where(game, view, flt.where, location or subject.location):
         return False
@@ -209,6 +217,8 @@ def matches_object(game: Game, flt, view: View, subject, location=None) -> bool:
         return False
     if flt.named_as is not None and not _named_as_source(game, view, subject):
         return False
+    if flt.attached_this_turn is not None and _attached_this_turn(game, view) != flt.attached_this_turn:
+        return False
     if flt.max_might is not None and (subject.kind != Kind.UNIT or calc.might(game, subject) > flt.max_might):
         return False
     if flt.role is not None and subject.designation != Role(flt.role):
@@ -222,6 +232,25 @@ def matches_object(game: Game, flt, view: View, subject, location=None) -> bool:
         if source is None or calc.might(game, subject) >= calc.might(game, source):
             return False
     return flt.banished_by is None or subject.banished_by == view.source
+
+
+def _nth_of_its_type(game: Game, event: Event) -> int | None:
+    """Which card of its type (unit, gear, spell) the card played is among those its player played this turn
+    (419.4.a), this one counted; None for a token, played like a card but no card (185)."""
+    played = game.players[event.player].played_this_turn if event.player in game.players else ()
+    if event.card not in played:
+        return None
+    kind = game.objects[event.card].kind
+    return [i for i in played if i in game.objects and game.objects[i].kind == kind].index(event.card) + 1
+
+
+def _own_card(game: Game, view: View, event: Event) -> bool:
+    """Is the event's card a card (052: a Main Deck card or a legend, never a token, 185, nor a rune, 161.1.a) that
+    "you" own (127.1)?"""
+    card = game.objects.get(event.card) if event.card else None
+    if card is None or card.kind == RUNE or (card.definition is not None and card.definition.type == "token"):
+        return False
+    return card.owner == view.you
 
 
 def _alone_in_its_role(game: Game, unit: Obj) -> bool:
@@ -297,6 +326,12 @@ def matches_event(game: Game, flt, view: View, event: Event, kinds: frozenset | 
     if flt.uncontrolled is not None and event.uncontrolled != flt.uncontrolled:  # 190.4.c, before the conquer
         return False
     if flt.from_hand is not None and (event.played_from == Zone.HAND) != flt.from_hand:  # where it was played from
+        return False
+    if flt.own_card is not None and _own_card(game, view, event) != flt.own_card:
+        return False
+    if flt.nth_of_type is not None and _nth_of_its_type(game, event) != flt.nth_of_type:
+        return False
+    if flt.to_zone is not None and event.destination != flt.to_zone:  # where a permanent leaving the board went
         return False
     phrase = flt.who
     if phrase in SELF_WORDS:

@@ -35,6 +35,9 @@ def resolution(game: Game, item: ChainItem, because: str, targets: dict | None =
     targets are checked now and kept for all its instructions (359.3.e.2)."""
     targets = (item.targets or {}) if targets is None else targets
     legal = {slot: _still_legal(game, item, slot, targets) for slot in targets}
+    card = game.objects.get(item.card) if item.card else None
+    if card is not None and card.killed_to_play:  # "the killed unit": what its additional cost killed (359.3.e.14)
+        legal["killed"] = list(card.killed_to_play)
     source = game.objects.get(item.source)
     slots = dict(legal)
     event = item.trigger.event if item.trigger is not None else None

@@ -63,8 +63,13 @@ def _keyed_passives(game: Game):
 
 
 def _holds(game: Game, source: Obj, passive) -> bool:
-    """A dependent passive ability (727.1.b.2, Level 824.1.b.1) is active exactly while its condition holds."""
+    """A dependent passive ability (727.1.b.2, Level 824.1.b.1) is active exactly while its condition holds. An
+    Equipment's effect text is the equipped unit's rules text (136.2.c): its condition is said of that unit ("I
+    have +2 [Might] while I'm at a battlefield with ...") and its controller."""
     context = Condition(calc.ability_controller(game, source), source.id, False)
+    if source.attached_to and (passive.effect_text or passive.to.who == "equipped unit"):
+        unit = game.objects[source.attached_to]
+        context = Condition(unit.controller, unit.id, False)
     return calc.condition_holds(game, passive.condition, context)
 
 
@@ -87,16 +92,39 @@ def keyword_value(game: Game, obj: Obj, keyword: str, sources: list | None = Non
                 sources.append(grant.value)
     if keyword in game.passive_keywords:
         for _source, passive, view in calc.passives(game):
-            if keyword in passive.keywords and calc.matches_object(game, passive.to, view, obj):
+            if keyword not in passive.keywords:
+                continue
+            if passive.via_equipment:  # "Your Equipment each give [Assault]": once for each attached to it (136.2.c)
+                given = passive.keywords[keyword] * sum(
+                    calc.matches_object(game, passive.to, view, gear) for gear in game.attached(obj.id)
+                )
+            elif calc.matches_object(game, passive.to, view, obj):
                 given = passive.keywords[keyword] * _per(game, passive, view)  # "[Assault] equal to the number of"
-                total += given
-                if sources is not None and given:
-                    sources.append(given)
+            else:
+                continue
+            total += given
+            if sources is not None and given:
+                sources.append(given)
     if not total:
         for giver in KEYWORD_ABILITIES.implying(keyword):  # a loop, not any(): every keyword of every object asks
             if keyword_value(game, obj, giver):
                 return 1  # a keyword that gives another (Quick-Draw gives Reaction, 819.1.b)
     return total
+
+
+@query("tagged")
+def tagged(game: Game, obj: Obj, tag: str | list[str]) -> bool:
+    """Has it the tag (133.8), or one of a list: printed, gained as it was played, or given by a passive ("I am a
+    Mech" of an Equipment, its equipped unit's, 136.2.c)?"""
+    if obj.tagged(tag):
+        return True
+    wanted = {tag} if isinstance(tag, str) else set(tag)
+    if not wanted & game.passive_tags:
+        return False
+    return any(
+        wanted & set(passive.tags) and calc.matches_object(game, passive.to, view, obj)
+        for _source, passive, view in calc.passives(game)
+    )
 
 
 @query("keyword_holders")

@@ -7,14 +7,15 @@ rest." and "Reveal the top card of your Main Deck. If it's a gear, draw it. Othe
   (424.1); they stay in the Main Deck while looked at (424.1.a.2). An empty or short deck is looked at as far
   as it goes, without a Burn Out (431.1.c) under 1.4; an earlier version may burn out first
   (`looking_past_the_deck`, read by `deck_to_look_at`).
-- `take`: one card among them that is a `card` (unit, gear, spell, or any card) with at least `min_energy`,
+- `take`: one card among them that is a `card` (unit, gear, spell, or any card) with at least `min_energy`
+  (`more_than_killed`: Might up to that much more than the unit a `kill` before it killed, as it died),
   chosen by the player (a choice the scenario answers; `may`: the player may take none); `show`: revealed as
   taken ("you may reveal a unit from among them and draw it", 424.1); `verb` `draw`: drawn (413.1: drawing
   takes a card from a zone into the hand), `hand`: put into the hand (not a draw), `play`: banished, then played
-  (a unit it can pay for and place, its cost reduced by `reduce` Energy: "You may banish a unit from among them,
-  then play it, reducing its cost by [5]").
+  (a card it can pay for and place, `effect_plays.effect_playable`, its cost reduced by `reduce` Energy: "You may
+  banish a unit from among them, then play it, reducing its cost by [5]"; `here`: a unit may be played here too).
 - `rest`: what happens to the cards not taken: `recycle` (416.1.a, in the order given: 416.5 makes it random,
-  the engine keeps the order), `trash`, `may_recycle` (each, the player's choice; `reorder`: those kept put back
+  the engine keeps the order), `trash`, `draw` (413.1), `may_recycle` (each, the player's choice; `reorder`: those kept put back
   on top in the order the player chooses); `else`: instructions executed when no card was taken ("Otherwise, put it
   in your trash and give me +2 [Might] this turn"); `during`: instructions executed while they are revealed, before
   the rest goes, that may count them (`{count: {among: looked, ...}}`: "for each card with [Hidden] revealed this
@@ -32,7 +33,8 @@ from scenarios.trace import StepKind
 
 def _fits(card: Obj, take: dict) -> bool:
     kind = take.get("card", "card")
-    if kind != "card" and card.kind != kind:
+    kinds = ("unit", "gear") if kind == "permanent" else (kind,)  # "a unit or gear" (133.4.a.2)
+    if kind != "card" and card.kind not in kinds:
         return False
     return (card.definition.energy or 0) >= take.get("min_energy", 0)
 
@@ -103,6 +105,9 @@ def op_look_at_deck(game: Game, run, ins) -> None:
             _reorder(game, run, rest)
     elif rest and ins.get("rest") == "recycle":
         do.recycle(game, rest, label, because=run.because)
+    elif rest and ins.get("rest") == "draw":  # "Draw any you didn't banish" (413.1)
+        for card_id in rest:
+            take_looked_card(game, player, card_id, "draw", label, because=run.because)
     elif rest and ins.get("rest") == "trash":
         _to_trash(game, rest, label, because=run.because)
     if taken is None and ins.get("else"):
@@ -138,8 +143,21 @@ def _take(game: Game, run, take: dict | None, looked: list[Obj]) -> str | None:
         return None
     player, label = run.item.controller, run.item.label
     fitting = [c.id for c in looked if _fits(c, take)]
-    if take.get("verb") == "play":  # only a unit it can pay for and place may be chosen to be played (419.3.c)
-        fitting = [c for c in fitting if calc.unit_playable(game, player, game.objects[c], take)]
+    if "more_than_killed" in take:  # "has Might up to 1 more than the killed unit": its Might as it died (359.3.e.13)
+        killed = [game.objects[i].might_as_it_died for i in run.legal.get("killed", ())]
+        most = killed[0] + take["more_than_killed"] if killed and killed[0] is not None else None
+        if most is None:  # not killed: a null Might, which no card's Might is up to (359.3.e.12)
+            note(
+                game,
+                StepKind.EFFECT,
+                "null",
+                f"{label}: no unit was killed: no Might to compare",
+                run.because,
+                ("359.3.e.12",),
+            )
+        fitting = [c for c in fitting if most is not None and (game.objects[c].definition.might or 0) <= most]
+    if take.get("verb") == "play":  # only a card it can pay for and place may be chosen to be played (419.3.c)
+        fitting = [c for c in fitting if calc.effect_playable(game, run, game.objects[c], take)]
     kind = take.get("card", "card")
     if not fitting:
         if not take.get("may") and kind == "card":  # nothing left to take: the rest is ignored (431.1.c.1)
@@ -154,10 +172,10 @@ def _take(game: Game, run, take: dict | None, looked: list[Obj]) -> str | None:
     if take.get("show"):
         calc.reveal(game, player, [pick], run.because)
     if take.get("verb") == "play":  # "banish it, then play it" (427, 419.3)
-        card = game.objects[pick]
-        cost, places = calc.unit_playable(game, player, card, take)
-        do.banish(game, pick, run.item.source, because=run.because)
-        calc.play_unit(game, run, card, cost, take, places)
+        do.banish(game, pick, run.item.source, player, because=run.because)
+        calc.play_by_instruction(game, run, game.objects[pick], take)
+        if take.get("as"):  # what a reflexive trigger after it names ("Then you may do this: Empower it")
+            run.legal[take["as"]] = (pick,)
         return pick
     take_looked_card(game, player, pick, take.get("verb", "draw"), label, because=run.because)
     return pick

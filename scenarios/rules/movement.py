@@ -18,6 +18,7 @@ keyword("Ganking", "810")  # a unit moves from a battlefield to another
 
 event_kind("move", "446.1")
 event_kind("move_from", "446.1", would="move from its location")
+event_kind("move_some", "446.1", would="move, one or more at once")
 
 
 @query("move_blocked_by")
@@ -67,7 +68,7 @@ def check_destination(game: Game, unit, destination: str, standard: bool) -> Non
             raise Refusal("449.2", f"{destination} already has units of two other players")
 
 
-def _moving(game: Game, ids, destination, by) -> str:
+def _moving(game: Game, ids, destination, by, mover=None) -> str:
     return f"move {', '.join(ids)} to {destination}" + (" (standard move)" if by == "standard" else f" ({by})")
 
 
@@ -76,10 +77,12 @@ def _moving(game: Game, ids, destination, by) -> str:
     StepKind.MOVEMENT,
     defines=("446.1", "447"),
     summary=_moving,
-    objects=lambda g, ids, d, by: [*ids, d],
+    objects=lambda g, ids, d, by, mover=None: [*ids, d],
     pure=True,
 )
-def move(game: Game, unit_ids, destination: str, by: str) -> None:
+def move(game: Game, unit_ids, destination: str, by: str, mover: str | None = None) -> None:
+    """`by`: "standard" or the label of the spell or ability moving them; `mover`: the player whose Standard Move or
+    effect moves them (the event's player: "when you move an enemy unit"), by default each unit's controller."""
     moved, origins = [], []
     for unit_id in unit_ids:
         unit = game.objects[unit_id]
@@ -113,14 +116,18 @@ def move(game: Game, unit_ids, destination: str, by: str) -> None:
             Event(
                 "move",
                 unit=unit.id,
-                player=unit.controller,
+                player=mover or unit.controller,
                 location=destination,
                 count=unit.moves_this_turn,
                 origin=origin,
             ),
         )
         # "When a unit moves from here", "When I move from a battlefield": the same move, seen from where it left
-        calc.fire(game, Event("move_from", unit=unit.id, player=unit.controller, location=origin))
+        calc.fire(
+            game, Event("move_from", unit=unit.id, player=unit.controller, location=origin, destination=destination)
+        )
+    if moved:  # "When one or more enemy units move to a battlefield": once for the units one move moves (446.1)
+        calc.fire(game, Event("move_some", player=mover, location=destination, units=tuple(u.id for u in moved)))
 
 
 @procedure(
@@ -189,17 +196,25 @@ def standard_move(game: Game, act: Move) -> None:
 
 
 def _movable(game: Game, run, ids) -> list[str]:
-    """Those a spell's or ability's controller may move: not one they "can't move this turn" (054.1, 055)."""
-    if not game.lasting_restrictions:
-        return ids
-    kept = []
-    for unit_id in ids:
-        forbidder = calc.restricted_by(game, run.item.controller, "no_move_it", about=game.objects[unit_id])
-        if forbidder is None:
-            kept.append(unit_id)
-        else:
+    """The units among `ids` this item may move: "I can't be moved by enemy spells and abilities" keeps a unit where
+    it is when the item's controller is an opponent of its controller, and "They can't move it this turn" one its
+    controller may not move ("can't" beats "can", 054.1; 055)."""
+    kept = [
+        i
+        for i in ids
+        if game.objects[i].controller != run.item.controller
+        and calc.restricted_by(game, game.objects[i], "unmovable_by_enemy")
+    ]
+    for unit_id in kept:
+        text = f"{run.item.label}: {unit_id} can't be moved by enemy spells and abilities"
+        note(game, StepKind.EFFECT, "restriction", text, run.because, ("054.1",), [unit_id])
+    for unit_id in ids if game.lasting_restrictions else ():
+        if unit_id not in kept and calc.restricted_by(
+            game, run.item.controller, "no_move_it", about=game.objects[unit_id]
+        ):
             calc.impossible(game, run, f"{unit_id} can't be moved by {run.item.controller} this turn", "054.1")
-    return kept
+            kept.append(unit_id)
+    return [i for i in ids if i not in kept]
 
 
 @instruction("move")
@@ -219,6 +234,10 @@ def op_move(game: Game, run, ins) -> None:
         event = run.item.trigger.event if run.item.trigger is not None else None
         destination = event.location if event is not None and game.is_battlefield(event.location) else None
         ids = [i for i in ids if game.objects[i].location != destination]  # 355.4.a
+    elif destination == "trigger_destination":  # "I may be moved with it": where the unit it saw leave went (446.1)
+        event = run.item.trigger.event if run.item.trigger is not None else None
+        destination = event.destination if event is not None else None
+        ids = [i for i in ids if game.objects[i].location != destination]  # 355.4.a
     elif destination != "base":
         if destination.startswith("location_of:"):
             places = calc.refs(game, run, destination.split(":", 1)[1])
@@ -231,7 +250,7 @@ def op_move(game: Game, run, ins) -> None:
         return
     if ins.get("from_as") and run.view.slots is not None:  # "that battlefield": where it moved from, for later text
         run.view.slots[ins["from_as"]] = [game.objects[i].location for i in ids]
-    do.move(game, ids, destination, run.item.label, because=run.because)
+    do.move(game, ids, destination, run.item.label, run.item.controller, because=run.because)
     if ins.get("ready") and (ids := calc.readied_by_effect(game, run, ids)):
         readied = calc.changing_status(game, "ready", ids)
         do.ready(game, ids, run.item.label, because=run.because)
@@ -252,8 +271,9 @@ def op_swap_locations(game: Game, run, ins) -> None:
     if its is None or mine is None or its == mine:
         calc.impossible(game, run, "they are at the same location: neither moves", "355.4.a")
         return
-    do.move(game, [first.id], its, run.item.label, because=run.because)
-    do.move(game, [second.id], mine, run.item.label, because=run.because)
+    for unit, place in ((first, its), (second, mine)):
+        if _movable(game, run, [unit.id]):
+            do.move(game, [unit.id], place, run.item.label, run.item.controller, because=run.because)
 
 
 @instruction("recall")

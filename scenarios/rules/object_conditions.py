@@ -1,5 +1,5 @@
 """Conditions on the object an instruction is about (364.3.a): "If it's attacking, deal 4 to it instead", "If it's
-[Empowered], give it +4 [Might] this turn instead". `{op: if_it, it: <reference>, state: <word>, then: [...], else:
+[Empowered], give it +4 [Might] this turn instead", "If it's an Equipment, you may detach it". `{op: if_it, it: <reference>, state: <word>, then: [...], else:
 [...]}`: the state is checked as the instruction executes, of the object still there (359.3.e: an object that has
 left the board is in none of these states); "If it was an enemy unit" (`was enemy`, `was friendly`): whose it is,
 or was as it last left the board.
@@ -21,6 +21,10 @@ STATES = {
     "stunned": lambda game, obj: obj.stunned,
     "buffed": lambda game, obj: obj.buffs > 0,
     "mighty": lambda game, obj: calc.is_mighty(game, obj),
+    # "If it's an Equipment": a card with the Equipment tag (133.8); "if it's equipped": a unit an Equipment is
+    # attached to (818.3.b)
+    "equipment": lambda game, obj: obj.tagged("Equipment"),
+    "equipped": lambda game, obj: any(g.tagged("Equipment") for g in game.attached(obj.id)),
 }
 # "If it was an enemy unit": whose it was, on the board or as it last left it (the killed unit of "Kill a unit.
 # If it was an enemy unit, ..."; like "Its controller draws 2", a linked instruction about it, 359.3.e.14.b)

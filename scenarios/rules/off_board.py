@@ -10,7 +10,7 @@ from __future__ import annotations
 from scenarios.cards import Cost
 from scenarios.game import Game
 from scenarios.kernel import Refusal, calc, choose, do, instruction, procedure, query
-from scenarios.objects import BOARD, HAND, TRASH, UNIT
+from scenarios.objects import BOARD, GEAR, HAND, TRASH, UNIT
 from scenarios.trace import StepKind
 
 
@@ -89,26 +89,40 @@ def op_play_from_hand(game: Game, run, ins) -> None:
     hand, the player's choice among those whose remaining cost can be paid and that have a place to go (not a
     target: the hand is private, 355.10.a); `optional`: the player may play none. With none to play, nothing
     happens (419.3.c). `to`: base, or a battlefield the player controls; `reduce`: Energy the cost is reduced by
-    (356.4); `ignoring: energy` as for the trash."""
+    (356.4); `ignoring: energy` as for the trash. `card` (with a `keyword`): "Play a card with [Hidden] from your
+    hand, ignoring its cost": a card of any type with that keyword, played as `effect_plays.play_by_instruction`
+    plays it (`unit_to: here`: "If it's a unit, play it here")."""
     player, label = run.item.controller, run.item.label
-    playable = {card.id: found for card in game.hand(player) if (found := unit_playable(game, player, card, ins))}
-    if not playable:
-        calc.impossible(game, run, f"{player} has no unit in hand it can play this way", "419.3.c")
+    if "card" in ins:  # "play a card with [Hidden] from your hand": of any type (`effect_plays.effect_playable`)
+        keyword = ins["keyword"]
+        fits = [
+            c.id for c in game.hand(player) if c.definition.has(keyword) and calc.effect_playable(game, run, c, ins)
+        ]
+    else:
+        playable = {card.id: found for card in game.hand(player) if (found := unit_playable(game, player, card, ins))}
+        fits = list(playable)
+    kind = ins.get("card", "unit")
+    if not fits:
+        calc.impossible(game, run, f"{player} has no {kind} in hand it can play this way", "419.3.c")
         return
-    options = list(playable) + (["none"] if ins.get("optional") else [])
-    pick = choose(game, "card", player, f"{label}: the unit to play from the hand", options, "419.3")
-    if pick != "none":
+    options = fits + (["none"] if ins.get("optional") else [])
+    pick = choose(game, "card", player, f"{label}: the {kind} to play from the hand", options, "419.3")
+    if pick != "none" and "card" in ins:
+        calc.play_by_instruction(game, run, game.objects[pick], ins)
+    elif pick != "none":
         cost, places = playable[pick]
         play_unit(game, run, game.objects[pick], cost, ins, places)
 
 
 @query("unit_playable")
 def unit_playable(game: Game, player: str, card, how) -> tuple[Cost | None, list[str]] | None:
-    """Can `card`, a unit, be played as an instruction says (`how`: `ignoring`, `reduce`, `to`)? What is still paid
-    of its cost (None: nothing) and where it may go, or None when it can't be paid for or placed (419.3.c)."""
-    if card.kind != UNIT:
+    """Can `card`, a unit or a gear, be played as an instruction says (`how`: `ignoring`, `reduce`, `to`)? What is
+    still paid of its cost (None: nothing) and where it may go (a gear: its controller's base), or None when it
+    can't be paid for or placed (419.3.c)."""
+    if card.kind not in (UNIT, GEAR):
         return None
-    cost, places = _remaining_cost(game, player, card, how), _places(game, player, card, how.get("to"))
+    places = _places(game, player, card, how.get("to")) if card.kind == UNIT else ["base"]
+    cost = _remaining_cost(game, player, card, how)
     if not places or (cost is not None and calc.resource_problem(game, player, cost, _cost_rule(how)) is not None):
         return None
     return cost, places

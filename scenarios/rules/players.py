@@ -47,7 +47,8 @@ def op_each_player(game: Game, run, ins) -> None:
     `optional` ("you and each opponent may"): each player chooses whether to, and `each_opponent_who_did`: the
     controller's instructions performed once for each opponent who did ("For each opponent who did, ...").
     `players` may instead be a target slot (the player chosen), `{owner_of: <reference>}` (the object's owner) or
-    "actor" (the player whose action triggered the ability: "When a player ..., they ...")."""
+    "actor" (the player whose action triggered the ability: "When a player ..., they ...") or "combatants" (the
+    attacker and the defender of the combat under way)."""
     which = ins.get("players", "each")
     if which in PLAYERS:
         players = _players(game, run.item.controller, which)
@@ -56,6 +57,10 @@ def op_each_player(game: Game, run, ins) -> None:
         event = run.item.trigger.event if run.item.trigger else None
         players = [event.player] if event is not None and event.player in game.players else []
         how, cited = "the player whose action triggered it", ("190.6.c", "411.1")
+    elif which == "combatants":  # "the attacker and defender each ...": the players of the combat (464.2.c.1-2)
+        combat = game.combat
+        players = [p for p in (combat.attacker, combat.defender) if p in game.players] if combat else []
+        how, cited = "the attacker and the defender", ("464.2.c", "411.1")
     elif isinstance(which, dict):  # {owner_of: <reference>}: "its owner channels 1 rune" (127.1: who owns it)
         owners = [game.objects[o].owner for o in calc.refs(game, run, which["owner_of"]) if o in game.objects]
         players = list(dict.fromkeys(owners))

@@ -16,6 +16,7 @@ from scenarios.actions import Hide, Play
 from scenarios.cards import Cost
 from scenarios.game import Game
 from scenarios.kernel import (
+    Condition,
     Refusal,
     action,
     calc,
@@ -130,20 +131,40 @@ def _play_because(game: Game, act: Play) -> tuple[str, ...]:
     hidden = card.zone == Zone.FACEDOWN and "Reaction" not in keywords and (game.chain or game.showdown)
     if hidden:  # played from facedown it has Reaction, with Reaction's timing (811.6)
         return (*calc.timing_rules(game, ["Reaction"])[:2], "811.6", "419.1")
-    return (*calc.timing_rules(game, keywords), "419.1")
+    trash: tuple[str, ...] = ()
+    if card.zone == Zone.TRASH and not card.definition.flow and from_trash(game, act.by, card) is not None:
+        trash = ("366.1", "356.1.a")  # a passive of its own lets it be played from there, for the cost it names
+    return (*calc.timing_rules(game, keywords), *trash, "419.1")
 
 
 def _played(game: Game, act: Play) -> str:
-    text = f"{act.by} plays {act.card} ({game.obj(act.card).card})"
+    card = game.obj(act.card)
+    text = f"{act.by} plays {act.card} ({card.card})" + (" from the trash" if card.zone == Zone.TRASH else "")
     if act.targets:
         text += " choosing " + ", ".join(f"{slot}={value}" for slot, value in act.targets.items())
     return text + (f" at {act.at}" if act.at else "")
 
 
+def from_trash(game: Game, player: str, card) -> Cost | None:
+    """The base cost a card in its owner's trash may be played for by `player`: its Flow cost (829.1.b, then
+    banished), or the cost its own passive names ("You may play me from your trash for [3][C]": 366.1, 356.1.a),
+    while that passive's condition holds ([Legion], 812); None when it can't be played from there."""
+    definition = card.definition
+    if card.zone != Zone.TRASH or definition is None or card.owner != player:
+        return None
+    if definition.flow:
+        return definition.flow[0]
+    condition = definition.trash_play_condition
+    if condition is not None and not calc.condition_holds(game, condition, Condition(player, card.id, True)):
+        return None
+    return definition.trash_play
+
+
 def play_candidates(game: Game, player: str):
     for card in game.objects.values():
-        flow = card.zone == Zone.TRASH and card.definition is not None and bool(card.definition.flow)  # 829
-        if card.owner != player or (card.zone not in (Zone.HAND, Zone.FACEDOWN) and not flow):
+        if card.owner != player or (
+            card.zone not in (Zone.HAND, Zone.FACEDOWN) and from_trash(game, player, card) is None
+        ):
             continue
         if calc.play_forbidden_by(game, player, card) is not None:
             continue
@@ -179,9 +200,10 @@ def play_candidates(game: Game, player: str):
 @procedure("play_card", StepKind.ACTION, defines=("350", "350.1"), summary=_played, objects=lambda g, a: [a.card])
 def play_card(game: Game, act: Play) -> None:
     player, card = act.by, game.obj(act.card)
-    card.played_from = card.zone  # its hand, its Facedown Zone, or its trash (Flow)
-    flow = card.zone == Zone.TRASH and bool(card.definition.flow)  # 829.1.b: "play this from your trash"
-    if card.owner != player or (card.zone not in (Zone.HAND, Zone.FACEDOWN) and not flow):
+    card.played_from = card.zone  # its hand, its Facedown Zone, or its trash (Flow, or a passive of its own)
+    trash_cost = from_trash(game, player, card)  # 829.1.b: "play this from your trash"; 366.1
+    flow = trash_cost is not None and bool(card.definition.flow)
+    if card.owner != player or (card.zone not in (Zone.HAND, Zone.FACEDOWN) and trash_cost is None):
         raise Refusal("354", f"{card.id} is not a card {player} can play from hand or facedown")
     forbidder = calc.play_forbidden_by(game, player, card)
     if forbidder is not None:
@@ -212,8 +234,9 @@ def play_card(game: Game, act: Play) -> None:
         calc.check_play_location(game, player, card, location, hidden_at)
         if act.repeat:
             raise Refusal("820.1.a", f"{card.id} is not a spell: Repeat is present on spells")
-        # 811.1.b: a hidden card is played ignoring its base cost
-        cost = calc.total_cost(game, card, player, Cost() if facedown else None, act.accelerate, 0, [])
+        # 811.1.b: a hidden card is played ignoring its base cost; from the trash, for the cost it names (356.1.a)
+        base = Cost() if facedown else trash_cost
+        cost = calc.total_cost(game, card, player, base, act.accelerate, 0, [])
         calc.pay_resources(game, player, cost, "357.1", f"play {definition.object_kind}")
         if definition.additional_cost is not None:
             card.zone = Zone.CHAIN  # 354: being played, it is on the Chain, in no hand its costs could discard
@@ -232,10 +255,10 @@ def play_card(game: Game, act: Play) -> None:
     every_choice = [chosen, *repeated]
     calc.check_modes_distinct(game, definition.targets, every_choice, definition.name)  # "haven't already chosen"
     # 829.1.c.1: the Flow cost is an alternate cost replacing the base cost (additional costs and discounts apply)
-    base = definition.flow[0] if flow else Cost() if facedown else None
+    base = trash_cost if trash_cost is not None else Cost() if facedown else None
     cost = calc.total_cost(game, card, player, base, act.accelerate, act.repeat, every_choice)
     calc.pay_resources(game, player, cost, "357.1", "play spell")
-    card.zone, card.location, card.flowed = Zone.CHAIN, None, flow
+    card.zone, card.location, card.off_chain = Zone.CHAIN, None, "banish" if flow else None
     card.energy_paid = cost.energy  # "when you play a spell, if you spent [4] or more" (357.1)
     pool = game.players[player]
     if cost.energy > pool.spell_energy_this_turn:
@@ -410,6 +433,8 @@ _IGNORED = {
     "cost": (", ignoring its cost", "356.1.b.1"),
     "energy cost": (", ignoring its energy cost (its Power cost paid)", "356.1.b.2"),
     "energy": (", ignoring its energy cost (its Power cost paid)", "356.1.b.2"),
+    "paid": (", its cost paid", "357.1"),
+    "for": (", for the cost the instruction names in place of its own", "356.1.a"),
 }
 
 
@@ -417,24 +442,33 @@ _IGNORED = {
     "play_by_effect",
     StepKind.EFFECT,
     defines=("419.3",),
-    summary=lambda g, unit, player, location, label, ignoring="cost", exhausted=False: (
+    summary=lambda g, unit, player, location, label, ignoring="cost", exhausted=False, base=None: (
         f"{label}: {player} plays {unit.id} to {location}"
         + (" exhausted" if exhausted else "")
         + _IGNORED.get(ignoring, (", its cost paid", ""))[0]
     ),
     objects=lambda g, unit, *a: [unit.id],
-    cite=lambda g, unit, player, location, label, ignoring="cost", exhausted=False: [
+    cite=lambda g, unit, player, location, label, ignoring="cost", exhausted=False, base=None: [
         _IGNORED.get(ignoring, ("", "357.1"))[1]
     ],
 )
 def play_by_effect(
-    game: Game, unit, player: str, location: str, label: str, ignoring: str = "cost", exhausted: bool = False
+    game: Game,
+    unit,
+    player: str,
+    location: str,
+    label: str,
+    ignoring: str = "cost",
+    exhausted: bool = False,
+    base: Cost | None = None,
 ) -> None:
-    """A unit played as an instruction resolves (419.3), its whole cost (356.1.b.1) or only its Energy cost set to
-    zero: `ignoring="energy"`, its Power cost paid here (356.1.b.2); `ignoring="energy cost"`, its Power cost paid
-    by the instruction; or none of it (`ignoring="nothing"`: its cost paid by the instruction, 357.1). Its
-    additional costs, an optional one or Accelerate, are still offered and paid (356.1.b.3). `exhausted`: the
-    instruction plays it exhausted ("play a Gold gear token exhausted"), so it enters the board exhausted."""
+    """A unit or gear played as an instruction resolves (419.3), its cost ignored (356.1.b.1: `base` None, zero) or
+    its base cost set by the instruction (`base`, 356.1: its Power cost alone "ignoring its Energy cost",
+    356.1.b.2; its printed cost, 357.1; the one named "for", 356.1.a), paid here with what is added to it;
+    `ignoring` says which, in the step's words (`ignoring="energy cost"` and `"nothing"`: paid by the instruction
+    before). Its additional costs, an optional one or Accelerate, are still offered and paid (356.1.b.3).
+    `exhausted`: the instruction plays it exhausted ("play a Gold gear token exhausted"), so it enters the board
+    exhausted."""
     unit.played_from = unit.zone  # its trash, its hand, a Banishment it was banished to on the way, ...
     unit_player = player if unit.kind == Kind.UNIT else None  # "can only play units to their base" (054.2)
     forbidder = calc.play_forbidden_by(game, player, unit) or calc.play_here_forbidden_by(game, location, unit_player)
@@ -450,7 +484,7 @@ def play_by_effect(
         )
         return
     definition = unit.definition
-    base = calc.printed_cost(game, definition).model_copy(update={"energy": 0}) if ignoring == "energy" else Cost()
+    base = base if base is not None else Cost()  # its base cost as the instruction sets it (356.1), else zero
     calc.decide_additional(game, unit, player)
     accelerate = False
     if definition.has("Accelerate"):
@@ -474,6 +508,62 @@ def play_by_effect(
     ready = not exhausted and calc.entering_ready(game, unit, player, location, accelerate or definition.enters_ready)
     do.enter_board(game, unit, player, location, ready, None, because="419.3.b")
     card_played(game, unit, player)
+
+
+@query("play_spell_by_effect")
+def play_spell_by_effect(game: Game, run, card, player: str, base: Cost, then: str | None, reduce: int = 0) -> None:
+    """A spell played as an instruction resolves (419.3), through the steps of any play (419.3.b): its targets
+    chosen now by its player (355.5-355.9; a slot with no legal target: it can't be played, nothing happens,
+    419.3.c), its cost totalled with `base` in place of its base cost (356.1; additional costs and changes still
+    apply, 356.1.b.3) and paid (357); it goes on the Chain above the item playing it, so it resolves after that
+    item has finished (337), and is Finalized (419.4.b). Its optional [Repeat] is not offered. `then: "recycle"`:
+    "Then recycle it", a delayed replacement recycling it as it leaves the Chain (390.3.a); `reduce`: Energy its
+    cost is reduced by (356.4)."""
+    definition, label = card.definition, run.item.label
+    item = ChainItem(
+        game.new_id("item"),
+        definition.name,
+        ItemKind.SPELL,
+        card.id,
+        player,
+        effects=tuple(definition.effects),
+        target_specs=tuple(definition.targets.items()),
+        card=card.id,
+    )
+    chosen: dict = {}
+    for slot, spec in definition.targets.items():
+        if calc.mode_unchosen(game, spec, chosen):  # a slot of a mode not chosen: no choice (355.3)
+            chosen[slot] = ()
+            continue
+        options = calc.legal_targets(game, spec, Targeting(definition.name, player, card.id, None, None, chosen))
+        if spec.any_number:  # a group, one object at a time (355.11.a, 355.13)
+            chosen[slot] = calc.choose_group(game, item, slot, spec, options)
+            continue
+        if not options and not spec.optional:
+            calc.impossible(game, run, f"{card.id} has no legal choice for {slot}: it can't be played", "419.3.c")
+            return
+        kind = "mode" if spec.type == "mode" else "target"
+        prompt = f"{label}: {kind} for {definition.name} played ({slot})"
+        pick = choose(game, kind, player, prompt, [*options, *(["none"] if spec.optional else [])], "355.5")
+        known = pick in game.objects and spec.type != "location"
+        chosen[slot] = () if pick == "none" else (calc.ref(game, pick),) if known else (pick,)
+    calc.decide_additional(game, card, player)
+    cost = calc.total_cost(game, card, player, base, False, 0, [chosen]).less(energy=reduce)
+    problem = calc.resource_problem(game, player, cost) or calc.additional_cost_problem(game, card, player)
+    if problem is not None:
+        calc.impossible(game, run, f"{card.id}'s cost can't be paid: {problem.message}", "357.1")
+        return
+    calc.pay_resources(game, player, cost, "357.1", "play spell")
+    card.played_from, card.zone, card.location = card.zone, Zone.CHAIN, None
+    card.off_chain, card.energy_paid = then, cost.energy
+    if definition.additional_cost is not None:
+        do.pay_additional_cost(game, card, player, because="357.2")
+    item.targets = chosen
+    note(
+        game, StepKind.EFFECT, "play", f"{label}: {player} plays {card.id} ({definition.name})", run.because, ("419.3",)
+    )
+    calc.put_chosen_on_chain(game, item, "spell")
+    card_finalized(game, card, player)
 
 
 # -- hiding ---------------------------------------------------------------------------------------------------
@@ -522,7 +612,7 @@ def op_banish_and_play(game: Game, run, ins) -> None:
     for unit_id in calc.still_there(game, run, ins["what"], "banishing and playing"):
         unit = game.objects[unit_id]
         was_at, was_controller = unit.location, unit.controller
-        do.banish(game, unit_id, None, because=run.because)
+        do.banish(game, unit_id, None, run.item.controller, because=run.because)
         if ins.get("to") == "same" and was_at == "base" and was_controller != unit.owner:
             # "to the same location": another player's base, where its owner can't play it (355.2.a)
             calc.impossible(game, run, f"{unit.owner} can't play {unit_id} to {was_controller}'s base", "355.2.a")

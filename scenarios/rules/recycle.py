@@ -15,6 +15,7 @@ from scenarios.objects import BOARD, DECK, RUNE, RUNE_DECK, Event
 from scenarios.trace import StepKind
 
 event_kind("recycle_cards", "416.1.a", would="recycle cards to the Main Deck")
+event_kind("recycle_rune", "416.1.b", would="recycle a rune to the Rune Deck")
 
 
 @query("bottom_of_deck")
@@ -33,7 +34,8 @@ def bottom_of_deck(game: Game) -> int:
 )
 def recycle(game: Game, card_ids, label: str) -> None:
     """Each player recycles its own cards (416.1.c): one event per player who recycled one or more Main Deck
-    cards, however many ("When you recycle one or more cards to your Main Deck"; runes are not cards)."""
+    cards, however many ("When you recycle one or more cards to your Main Deck"; runes are not cards), and one
+    per rune ("When you recycle a rune")."""
     recyclers: list[str] = []
     for card_id in card_ids:
         card = game.objects[card_id]
@@ -45,5 +47,7 @@ def recycle(game: Game, card_ids, label: str) -> None:
         card.order = bottom_of_deck(game)
         if deck == DECK and card.zone == DECK and card.owner not in recyclers:
             recyclers.append(card.owner)
+        if deck == RUNE_DECK:  # "When you recycle a rune": each rune, recycled by its owner (416.1.b, 416.1.c)
+            calc.fire(game, Event("recycle_rune", player=card.owner, card=card_id))
     for player in recyclers:
         calc.fire(game, Event("recycle_cards", player=player))

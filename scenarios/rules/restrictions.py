@@ -8,6 +8,9 @@ A passive's `restrictions` are words (`cards.PASSIVE_RESTRICTIONS`), each applyi
                            (423.1.b); it still takes damage and counts for lethal (465.2.c).
     unchoosable_by_enemy   "I can't be chosen by enemy spells and abilities": not a valid target of a spell or
                            ability an opponent of its controller controls (355.9.b, whose example is this text).
+    unmovable_by_enemy     "I can't be moved by enemy spells and abilities": a move an instruction of a spell or
+                           ability an opponent of its controller controls makes leaves it where it is (054.1;
+                           scenarios/rules/movement.py).
     no_play_cards          "Opponents can't play cards": a player it matches plays no Main Deck card (052, 054.1),
     no_play_spells         ... no spell; a token is no card: never forbidden these ways.
     no_units_played_here   "Units can't be played here": no unit is played to the battlefield it matches (054.1).

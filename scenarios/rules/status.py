@@ -79,7 +79,10 @@ def op_buffs_give_more(game: Game, run, ins) -> None:
     objects=lambda g, uid, label=None: [uid],
 )
 def spend_buff(game: Game, unit_id: str, label=None) -> None:
-    game.objects[unit_id].buffs -= 1
+    """Its controller spends it (702.2.b.2): "When you spend a buff" sees that player."""
+    unit = game.objects[unit_id]
+    unit.buffs -= 1
+    calc.fire(game, Event("spend_buff", player=unit.controller, units=(unit_id,), location=unit.location))
 
 
 @procedure(
@@ -142,8 +145,24 @@ def attach(game: Game, gear_ids, unit_id: str, label: str) -> None:
     unit = game.objects[unit_id]
     for gear_id in gear_ids:
         gear = game.objects[gear_id]
+        if gear.attached_to != unit_id:  # to its current unit nothing happens (434.1.g)
+            gear.attached_turn = game.turn_number
         gear.attached_to = unit_id
         gear.location = unit.location
+
+
+@procedure(
+    "detach",
+    StepKind.EFFECT,
+    defines=("435.1", "435.4"),
+    summary=lambda g, gear_ids, label: f"{label}: detach {', '.join(gear_ids)}",
+    objects=lambda g, gear_ids, label: list(gear_ids),
+)
+def detach(game: Game, gear_ids, label: str) -> None:
+    """435.1: the cards cease to be attached; 435.4: each stays where its unit is (a gear left at a battlefield is
+    recalled in the next cleanup, 435.4.a)."""
+    for gear_id in gear_ids:
+        game.objects[gear_id].attached_to = None
 
 
 # -- instructions --------------------------------------------------------------------------------------------
@@ -177,6 +196,7 @@ event_kind("stun", "423.1", would="be stunned")
 event_kind("ready", "415.1", would="become ready")
 event_kind("buff", "426.1", would="be buffed")
 event_kind("stun_some", "423.1", would="stun one or more units")
+event_kind("spend_buff", "702.2.b", would="spend a buff")
 _UNCHANGED = {"stun": "stunned", "ready": "ready", "buff": "buffed"}
 
 
@@ -254,16 +274,65 @@ def op_grant(game: Game, run, ins) -> None:
         do.grant_keyword(game, ids, ins["keyword"], ins.get("value", 1), until, run.item.label, because=run.because)
 
 
+def _one_equipment_of(game: Game, run, units, verb: str) -> list[str]:
+    """One of the Equipment attached to these units, chosen by the item's controller as it resolves (355.17;
+    attaching or detaching chooses no target, 434.3, 435.3); none when none is attached."""
+    attached = [g.id for u in units for g in game.attached(u) if g.tagged("Equipment")]
+    if not attached:
+        return []
+    prompt = f"{run.item.label}: an Equipment to {verb}"
+    return [
+        choose(
+            game,
+            verb,
+            run.item.controller,
+            prompt,
+            attached,
+            "355.17",
+            also=("434.3",) if verb == "attach" else ("435.3",),
+        )
+    ]
+
+
 @instruction("attach")
 def op_attach(game: Game, run, ins) -> None:
+    """ "Attach this to a unit you control" (`what`: the cards), or "attach one of its Equipment to me" (`from`: the
+    unit whose Equipment one is chosen as it resolves)."""
     units = calc.refs(game, run, ins["to"])
-    gear_ids = calc.refs(game, run, ins["what"])
+    if "from" in ins:
+        gear_ids = _one_equipment_of(game, run, calc.refs(game, run, ins["from"]), "attach")
+    else:
+        gear_ids = calc.refs(game, run, ins["what"])
     if not units or not gear_ids or game.objects[units[0]].zone != "board":
         calc.impossible(game, run, "nothing to attach")
         return
     attaching = calc.attaching(game, gear_ids, units[0])
     do.attach(game, gear_ids, units[0], run.item.label, because=run.because)
     calc.attached(game, attaching, units[0], run.item.controller)
+
+
+@instruction("detach")
+def op_detach(game: Game, run, ins) -> None:
+    """ "Detach it" / "unattach this" (`what`: the cards), or "detach an Equipment from it" (`from`: the unit; its
+    controller chooses one of the Equipment attached to it as the instruction resolves, 435.3: detaching chooses no
+    target). A card not attached is not detached (435.1.a.1)."""
+    if "from" in ins:
+        gear_ids = _one_equipment_of(game, run, calc.refs(game, run, ins["from"]), "detach")
+        if not gear_ids:
+            calc.impossible(game, run, "no Equipment is attached to it: nothing to detach", "435.1.a.1")
+            return
+    else:
+        # "detach that Equipment from that unit": only from that unit (`from_unit`)
+        units = calc.refs(game, run, ins["from_unit"]) if "from_unit" in ins else None
+        gear_ids = [
+            g
+            for g in calc.refs(game, run, ins["what"])
+            if game.objects[g].attached_to and (units is None or game.objects[g].attached_to in units)
+        ]
+        if not gear_ids:
+            calc.impossible(game, run, "it is not attached there: nothing to detach", "435.1.a.1")
+            return
+    do.detach(game, gear_ids, run.item.label, because=run.because)
 
 
 # "When you attach an Equipment to me": attaching an Equipment to a unit it is not yet attached to (434.1.g: to the

@@ -11,7 +11,7 @@ import itertools
 
 from scenarios.game import Game
 from scenarios.kernel import Refusal, calc, choose, query
-from scenarios.objects import Kind, Role, Targeting, Zone
+from scenarios.objects import Kind, Role, Targeting, View, Zone
 
 
 def _restricted_to_hidden(spec, hidden_at) -> bool:
@@ -24,21 +24,37 @@ def _restricted_to_hidden(spec, hidden_at) -> bool:
     )
 
 
+def _counted(game: Game, amount, ctx: Targeting) -> int:
+    """A quantity a choice's requirement names, counted from its chooser's point of view as it is checked."""
+    counted = calc.quantity(game, View(ctx.source, ctx.controller, ctx.here), amount)
+    return counted if counted is not None else 0
+
+
+def _zone_owner(spec, ctx: Targeting) -> str | None:
+    """Whose zone a card is chosen in: the chooser's ("your trash"), or the player chosen for the slot `zone_of`
+    names ("choose an opponent ... a unit in their trash"), none while that player is not chosen."""
+    if spec.zone_of is None:
+        return ctx.controller
+    chosen = ctx.chosen.get(spec.zone_of, ())
+    return chosen[0] if chosen and isinstance(chosen[0], str) else None
+
+
 @query("matches_target")
 def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
     if spec.zone is not None:  # "a unit from your trash / hand": a card of that zone (355.10.a; 355.5)
         return (
             obj.zone == (Zone.TRASH if spec.zone == "trash" else Zone.HAND)
-            and obj.owner == ctx.controller
+            and obj.owner == _zone_owner(spec, ctx)
             and (
                 obj.kind == spec.type
                 or spec.type == "card"
                 or (spec.type == "permanent" and obj.kind in (Kind.UNIT, Kind.GEAR))
             )
             and (spec.keyword is None or (obj.definition is not None and obj.definition.has(spec.keyword)))
-            and (spec.tag is None or obj.tagged(spec.tag))  # 133.8
+            and (spec.tag is None or calc.tagged(game, obj, spec.tag))  # 133.8
             and (spec.max_cost is None or obj.definition.energy <= spec.max_cost)
             and (spec.max_power is None or obj.definition.power <= spec.max_power)
+            and (spec.cost_below is None or obj.definition.energy < _counted(game, spec.cost_below, ctx))
         )
     if spec.type == "spell":
         return (
@@ -62,9 +78,9 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         return False
     if spec.name is not None and obj.card != spec.name:  # "a Shadow Clone you control": by its name (187.11)
         return False
-    if spec.tag is not None and not obj.tagged(spec.tag):  # "a friendly Mech" (133.8), a tag it gained too
+    if spec.tag is not None and not calc.tagged(game, obj, spec.tag):  # "a friendly Mech" (133.8), a tag it gained too
         return False
-    if spec.not_tag is not None and obj.tagged(spec.not_tag):  # "a non-Dragon unit" (133.8)
+    if spec.not_tag is not None and calc.tagged(game, obj, spec.not_tag):  # "a non-Dragon unit" (133.8)
         return False
     if spec.token is not None and (obj.definition is not None and obj.definition.type == "token") != spec.token:
         return False  # "your token units" (185)
@@ -76,6 +92,10 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         return False  # "I can't be chosen by enemy spells and abilities" (355.9.b)
     location = obj.id if obj.kind == Kind.BATTLEFIELD else obj.location
     if _restricted_to_hidden(spec, ctx.hidden_at) and location != ctx.hidden_at:
+        return False
+    if spec.attached is not None and bool(obj.attached_to) != spec.attached:  # attached or not (434.1, 435.1.b)
+        return False
+    if spec.controller_as is not None and not _same_controller(game, obj, ctx.chosen.get(spec.controller_as, ())):
         return False
     if gear_too or rune:  # the rest restricts the unit; exhausted or ready says of any (414)
         return spec.exhausted is None or obj.exhausted == spec.exhausted
@@ -103,6 +123,8 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         places = {ref if isinstance(ref, str) else game.objects[ref[0]].location for ref in chosen}  # or a place
         if obj.location not in places:
             return False
+    if spec.cost_within_my_might and not _cost_within_might(game, obj, ctx.source):
+        return False
     if spec.less_might_than_me:  # "an enemy unit here with less Might than me"
         source = game.objects.get(ctx.source)
         if source is None or source.zone != Zone.BOARD or calc.might(game, obj) >= calc.might(game, source):
@@ -111,7 +133,29 @@ def matches_target(game: Game, spec, obj, ctx: Targeting) -> bool:
         return False
     if spec.role is not None and obj.designation != Role(spec.role):  # "an attacking unit" (464.2.c)
         return False
+    if spec.equipped is not None and _equipped(game, obj) != spec.equipped:  # 818.3.b
+        return False
     return spec.stunned is None or obj.stunned == spec.stunned
+
+
+def _cost_within_might(game: Game, obj, source_id) -> bool:
+    """ "A gear with Energy cost no more than my Might": its printed Energy cost (206) against the Might of the
+    source on the board, as it is chosen."""
+    source = game.objects.get(source_id)
+    if source is None or source.zone != Zone.BOARD or obj.definition is None:
+        return False
+    return (obj.definition.energy or 0) <= calc.might(game, source)
+
+
+def _same_controller(game: Game, obj, chosen) -> bool:
+    """ "A unit and an Equipment with the same controller": the object chosen for the other slot is this one's
+    controller's."""
+    return any(not isinstance(ref, str) and game.objects[ref[0]].controller == obj.controller for ref in chosen)
+
+
+def _equipped(game: Game, unit) -> bool:
+    """818.3.b: a unit is equipped while one or more of the cards attached to it are Equipment."""
+    return any(gear.tagged("Equipment") for gear in game.attached(unit.id))
 
 
 def _moved(game: Game, spec, ctx: Targeting) -> list:

@@ -46,6 +46,7 @@ RULE_OF = {
     "die": "808.1.c",
     "kill": "428.5",  # a kill attributed to a spell, an ability or combat, with its responsible player
     "card_played": "419.4.a",
+    "combat_start": "464.2.b",
 }
 
 
@@ -58,8 +59,9 @@ def fire(game: Game, event: Event, leaving: frozenset = frozenset()) -> None:
         if source.zone != BOARD and source.zone != TRASH:
             continue
         for index, trigger in enumerate(source.definition.triggers):
-            if source.zone != (TRASH if trigger.active_in == "trash" else BOARD):  # 383.2.c.1: where it is active
-                continue
+            where = TRASH if trigger.active_in == "trash" else BOARD
+            if source.zone != where and not (where == TRASH and _to_the_trash(source, event, leaving)):
+                continue  # 383.2.c.1: where it is active, or entering it as the event happens
             instance = _triggered(game, source, index, trigger, event, leaving)
             if instance is not None:
                 found.append(instance)
@@ -103,6 +105,12 @@ def fire(game: Game, event: Event, leaving: frozenset = frozenset()) -> None:
         game.triggered = (*game.triggered, *found)
 
 
+def _to_the_trash(source, event: Event, leaving: frozenset) -> bool:
+    """Is `source` going from the board to the trash in the action `event` is part of: dying with it (a death or
+    kill, `leaving` the units dying together) or leaving the board for the trash?"""
+    return source.id in leaving and event.destination in (None, str(TRASH))
+
+
 def _still_the_same(game: Game, delayed) -> str | None:
     """The delayed ability's object "it", unless it has changed zones since: then it is a new object (359.3.e.4)."""
     obj = game.objects.get(delayed.it) if delayed.it else None
@@ -121,7 +129,9 @@ def _triggered(game: Game, source, index, trigger, event: Event, leaving, rule=N
             return None
     if index is not None and trigger.active_in is None and not calc.ability_is_active(game, source, flt):
         return None
-    if source.id in leaving and not (flt.who in SELF_WORDS and event.unit == source.id):
+    # 383.2.c.2: leaving the board, a board ability sees only its own departure; one active in the trash, where
+    # it goes, sees the event (383.2.c.1)
+    if source.id in leaving and trigger.active_in is None and not (flt.who in SELF_WORDS and event.unit == source.id):
         return None
     if not calc.matches_event(game, flt, calc.view_of(game, source), event, kinds):
         return None
@@ -345,6 +355,8 @@ def op_reflexive(game: Game, run, ins) -> None:
             game, StepKind.EFFECT, "condition", f"{item.label}: no unit among {said}: nothing", run.because, ("387.2",)
         )
         return
+    if "had_might_at_most" in ins and not _had_might_at_most(game, run, ins["had_might_at_most"]):
+        return
     source = game.objects.get(item.source)
     kept = tuple(
         (slot, tuple(r if r not in game.objects else calc.ref(game, r) for r in run.legal.get(slot, ())))
@@ -371,6 +383,25 @@ def op_reflexive(game: Game, run, ins) -> None:
     )
     note(game, StepKind.EFFECT, "reflexive", f"{label}: a reflexive trigger, pending", run.because, ("387.1",))
     game.triggered = (*game.triggered, instance)
+
+
+def _had_might_at_most(game: Game, run, had) -> bool:
+    """ "Kill a unit. Then, if it had 3 [Might] or less, do this:" (387.2): its Might as it was killed (359.3.e.13),
+    or as it is when it was not killed; the condition not met, no reflexive trigger is made."""
+    killed = [game.objects[i] for i in run.legal.get("killed", ()) if i in run.legal.get(had["of"], ())]
+    there = [game.objects[i] for i in run.legal.get(had["of"], ()) if game.objects[i].zone == BOARD]
+    might = killed[0].might_as_it_died if killed else calc.might(game, there[0]) if there else None
+    met = might is not None and might <= had["n"]
+    said = f"it had {might} Might" if might is not None else "it has no Might to check"
+    note(
+        game,
+        StepKind.EFFECT,
+        "condition",
+        f"{run.item.label}: {said}: " + ("do this" if met else "nothing"),
+        run.because,
+        ("387.2",),
+    )
+    return met
 
 
 def _when_this_kills(game: Game, run, ins) -> None:

@@ -114,17 +114,23 @@ def counter(game: Game, card_id: str, label: str, to_hand: bool = False) -> None
         if item.card == card_id and item.kind == ItemKind.SPELL:
             game.chain = tuple(i for i in game.chain if i is not item)
             card = game.objects[card_id]
-            card.zone = calc.off_the_chain(card)
-            if to_hand and card.zone == Zone.TRASH:
+            calc.off_the_chain(game, card, item.controller, item.label)
+            if to_hand and card.zone == Zone.TRASH:  # not where Flow or "then recycle it" sends it instead
                 card.zone = Zone.HAND
             log(game, "resolved", f"{item.label} [countered]", "425.1.a")
 
 
 @query("off_the_chain")
-def off_the_chain(card) -> Zone:
-    """Where a spell goes as it leaves the Chain, resolved or countered: its owner's Trash, or banished when it was
-    played with Flow (829.1.b.1)."""
-    return Zone.BANISHMENT if card.flowed else Zone.TRASH
+def off_the_chain(game: Game, card, player: str, label: str) -> None:
+    """A spell leaves the Chain, resolved or countered: to its owner's Trash (359.3.d), or where a delayed
+    replacement made as it was played sends it instead (390.3.a): banished when it was played with Flow
+    (829.1.b.1), by the player who played it ("Then banish it", 829.1.b), recycled ("Then recycle it", 416.1)."""
+    if card.off_chain == "recycle":
+        do.recycle(game, [card.id], label, because="390.3.a")
+        return
+    card.zone = Zone.BANISHMENT if card.off_chain == "banish" else Zone.TRASH
+    if card.off_chain == "banish":
+        calc.banished(game, card, player)
 
 
 @query("reveal")
