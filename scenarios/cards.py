@@ -389,6 +389,10 @@ RESTRICTIONS = {
     "no_move_to_base",  # "I can't move to base" (449.1, 054.1)
     "units_no_move_to_base",  # "Units can't move to base": any unit, while this is on the board
     "assigned_combat_damage_last",  # "I must be assigned combat damage last" (465.2.c.2, 465.2.c.6)
+    "uncounterable",  # "This can't be countered": a counter instruction leaves it on the Chain (054.1, 425.1)
+    "only_to_conquered_battlefield",  # "Play me only to a battlefield you conquered this turn" (054.2)
+    # "I can't be played on your first, second, or third turns": on those turns of its player's (054.1)
+    *(f"not_played_on_your_first_{n}_turns" for n in (1, 2, 3)),
 }
 # What a passive may forbid the objects it matches (scenarios/rules/restrictions.py says each word's rules)
 # The kinds of triggered ability a passive may make trigger an additional time (scenarios/rules/retrigger.py)
@@ -403,9 +407,17 @@ PASSIVE_RESTRICTIONS = {
     "no_units_played_here",
     "ignore_tank",
     "channel_one_rune",
-    "any_number_of_buffs",
-    "hide_an_additional_card",  # a permission: "You may hide an additional card here" (107.3.b.1)  # a permission, not a restriction: "I can have any number of buffs" (426.1.b.2)
+    "any_number_of_buffs",  # a permission, not a restriction: "I can have any number of buffs" (426.1.b.2)
+    "hide_an_additional_card",  # a permission: "You may hide an additional card here" (107.3.b.1)
+    "units_only_to_base",
+    "no_ready_by_effects",
+    *(f"no_score_here_before_turn_{n}" for n in (2, 3)),  # rules/restrictions.py NO_SCORE_BEFORE_TURN
 }
+
+
+# What a `restrict` instruction may put on players or objects until the end of the turn: a passive's words, and
+# "They can't move it this turn" (no_move_it: the players controlling the objects named can't move them, 054.1)
+RESTRICT_WORDS = PASSIVE_RESTRICTIONS | {"no_move_it"}
 
 
 def instructions_of(effect_list):
@@ -441,7 +453,7 @@ def check_vocabulary(card: Card) -> None:
             raise ValueError(f"card {card.name!r}: unknown instruction {instruction.get('op')!r}")
         if instruction.get("op") == "play_token" and instruction.get("token") not in {*UNIT_TOKENS, *GEAR_TOKENS}:
             raise ValueError(f"card {card.name!r}: unknown token {instruction.get('token')!r} (187)")
-        if instruction.get("op") == "restrict" and instruction.get("restriction") not in PASSIVE_RESTRICTIONS:
+        if instruction.get("op") == "restrict" and instruction.get("restriction") not in RESTRICT_WORDS:
             raise ValueError(f"card {card.name!r}: unknown restriction {instruction.get('restriction')!r}")
         if instruction.get("op") in ("delayed", "replace_next"):
             _check_event(card, instruction.get("when") or instruction.get("would"))

@@ -254,6 +254,7 @@ class Condition:
     own_play: bool
     noted_might: int | None = None  # the source's Might noted as it died, for its Deathknell (808.1.d.3)
     noted_company: tuple[str, ...] | None = None  # the other friendly units where it died, likewise
+    other_than: tuple[str, ...] = ()  # "another spell": the objects the instruction chose, not counted
 
 
 @dataclass(frozen=True)

@@ -234,6 +234,7 @@ class Obj(Journaled):
     contested_by: str | None = None
     staged: str | None = None
     scored_this_turn: tuple[str, ...] = ()
+    conquered_this_turn: tuple[str, ...] = ()  # the players who conquered it this turn (469.1), scoring or not
     definition: Any = field(default=None, repr=False, compare=False)
 
     _SHOWN = {

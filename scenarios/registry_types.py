@@ -213,7 +213,7 @@ class TypedProcedures(Protocol):
     def resolve(self, game: Any, /, *, because: Because) -> Any:
         """scenarios.rules.chain.resolve_top"""
 
-    def restrict(self, game: Any, subjects: Any, word: str, label: str, source: str, /, *, because: Because) -> Any:
+    def restrict(self, game: Any, subjects: Any, word: str, label: str, source: str, about: Any = ..., /, *, because: Because) -> Any:
         """scenarios.rules.restrictions.restrict"""
 
     def return_control(self, game: Any, unit_id: str, label: str, /, *, because: Because) -> Any:
@@ -547,7 +547,7 @@ class TypedQueries(Protocol):
     def play_forbidden_by(self, game: Any, player: str, card: Any) -> str | None:
         """scenarios.rules.restrictions.play_forbidden_by"""
 
-    def play_here_forbidden_by(self, game: Any, location: str | None) -> str | None:
+    def play_here_forbidden_by(self, game: Any, location: str | None, player: str | None = ...) -> str | None:
         """scenarios.rules.restrictions.play_here_forbidden_by"""
 
     def play_location(self, game: Any, unit: Any, player: str, to: str, was_at: str | None) -> str:
@@ -583,6 +583,9 @@ class TypedQueries(Protocol):
     def quantity(self, game: Any, view: Any, value: Any, run: Any = ...) -> int | None:
         """scenarios.rules.amounts.quantity"""
 
+    def readied_by_effect(self, game: Any, run: Any, ids: Any) -> list[str]:
+        """scenarios.rules.restrictions.readied_by_effect"""
+
     def recall_attackers_if_defenders_remain(self, game: Any) -> None:
         """scenarios.rules.combat.recall_attackers_if_defenders_remain"""
 
@@ -616,7 +619,7 @@ class TypedQueries(Protocol):
     def resource_problem(self, game: Any, player: str, cost: Any, rule: str = ..., purpose: str | None = ...) -> Any:
         """scenarios.rules.costs.resource_problem"""
 
-    def restricted_by(self, game: Any, obj: Any, word: str, location: str | None = ...) -> str | None:
+    def restricted_by(self, game: Any, obj: Any, word: str, location: str | None = ..., about: Any = ...) -> str | None:
         """scenarios.rules.restrictions.restricted_by"""
 
     def resume_turn(self, game: Any) -> None:
@@ -630,6 +633,9 @@ class TypedQueries(Protocol):
 
     def runes_on_board(self, game: Any, player: str) -> list:
         """scenarios.rules.runes.runes_on_board"""
+
+    def score_forbidden_by(self, game: Any, player: str, battlefield: str) -> str | None:
+        """scenarios.rules.restrictions.score_forbidden_by"""
 
     def settle_combat(self, game: Any, bf_id: str) -> None:
         """scenarios.rules.combat.settle_combat"""

@@ -143,6 +143,7 @@ class BattlefieldSetup(Strict):
     contested_by: PlayerName | None = None
     units: list[UnitSetup] = Field(default_factory=list)
     scored_this_turn: list[PlayerName] = Field(default_factory=list)
+    conquered_this_turn: list[PlayerName] = Field(default_factory=list)  # "a battlefield you conquered this turn"
     _card = field_validator("card")(_known_card)
 
     @model_validator(mode="after")

@@ -55,6 +55,7 @@ def build(game, setup: dict) -> None:
         bf.battlefield_controller = field.get("controller")
         bf.contested_by = field.get("contested_by")
         bf.scored_this_turn = tuple(field.get("scored_this_turn", []))
+        bf.conquered_this_turn = tuple(field.get("conquered_this_turn", []))
         for unit in field.get("units", []):
             _add_permanent(game, unit, owner=unit["controller"], location=field["id"])
     if turn.get("showdown"):

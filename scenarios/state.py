@@ -101,7 +101,7 @@ class GameState(Journaled):
         self.triggered: tuple = ()  # trigger instances waiting to be put on the Chain
         self.delayed: tuple = ()
         self.lasting: tuple = ()  # replacement effects created by resolving effects
-        self.lasting_restrictions: tuple = ()  # (subject, incarnation, word, source, turn): "... can't ... this turn"
+        self.lasting_restrictions: tuple = ()  # (subject, incarnation, word, source, turn, about): "... can't ... this turn"
         self.trigger_marks: tuple = ()  # this turn's uses: once-per-turn abilities, modes chosen (rules/modes.py)
         self.winner: str | None = None
         self.continuation: str | None = None

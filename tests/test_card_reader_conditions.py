@@ -23,6 +23,7 @@ PHRASES = {
     "it's your beginning phase": "your beginning phase",
     "you control a facedown card at a battlefield": "you control a facedown card",
     "you control four or fewer runes": "you control 4 or fewer runes",
+    "an opponent has played another spell this turn": "an opponent has played another spell this turn",
 }
 
 

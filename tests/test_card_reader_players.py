@@ -219,7 +219,7 @@ def test_a_card_a_prohibited_player_would_play_by_an_effect_is_not_played():
     game = GameState(
         {"turn": {"player": "A"}, "players": {"A": {}, "B": {"hand": [{"id": "bu", "card": "Test Unit"}]}}}
     )
-    game.lasting_restrictions = (("B", None, "no_play_cards", "bu", game.turn_number),)
+    game.lasting_restrictions = (("B", None, "no_play_cards", "bu", game.turn_number, ()),)
     do.play_by_effect(game, game.obj("bu"), "B", "base", "an effect", because="419.3")
     assert game.obj("bu").zone == "hand"
     game.lasting_restrictions = ()

@@ -224,6 +224,7 @@ _KEYWORD_ACTIONS = {
     "battlefield other than": ("bases are not battlefield",),  # "(Bases are not battlefield.)": bases 107.1, 107.2
     # "(Opponents can assign it extra combat damage to kill it.)": lethal counts the Prevent Value (437.5.a)
     "prevent the next": ("assign it extra combat damage",),
+    "play me only to": ("you can't play me anywhere else",),  # "only": under no other circumstances (054.2)
 }
 
 

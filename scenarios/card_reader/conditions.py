@@ -52,6 +52,10 @@ CONDITIONS: list[tuple[re.Pattern, Callable[[re.Match], str | None]]] = [
     ),
     (re.compile(OPPONENT), lambda m: opponent_condition(m)),  # rules/players.py (looked up as it reads: mutants)
     (
+        re.compile(r"an opponent has played another spell this turn"),  # rules/players.py (419.4.b)
+        lambda m: "an opponent has played another spell this turn",
+    ),
+    (
         re.compile(rf"you have {_COUNT} or more other units in your base"),
         lambda m: f"{number(m['n'])} or more other units in your base",
     ),

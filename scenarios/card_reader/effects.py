@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from scenarios.card_reader.conditions import condition_word
 from scenarios.card_reader.keywords import engine_keyword
 from scenarios.card_reader.phrases import (
     CHOSEN_BATTLEFIELD,
@@ -207,15 +208,29 @@ def _move(m, ctx):
 @template(
     "counter",
     r"counter (?P<obj>a spell(?: that costs no more than \[(?P<e>\d+) energy\]"
-    r"(?: and no more than (?P<p>(?:\[any rune\])+))?)?)",
+    r"(?: and no more than (?P<p>(?:\[any rune\])+))?)?)(?: unless its controller pays (?P<unless>\[.+\])| if (?P<cond>.+))?",
 )
 def _counter(m, ctx):
+    """ "Counter a spell" (425); "... unless its controller pays [2 energy]": the spell's controller chooses as it
+    resolves whether to pay, and it is countered if they don't (355.17, 404.1); "... if <condition>": checked as it
+    resolves (364.3.a), "another spell" in it not the spell chosen."""
+    word = condition_word(m["cond"]) if m["cond"] else None
+    if m["cond"] and word is None:
+        return None
     spec: dict[str, Any] = {"type": "spell"}
     if m["e"]:
         spec["max_cost"] = int(m["e"])
     if m["p"]:
         spec["max_power"] = m["p"].count("[any rune]")
-    return [{"op": "counter", "what": ctx.slot(spec)}]
+    spell = ctx.slot(spec)
+    counter: Instructions = [{"op": "counter", "what": spell}]
+    if word is not None:
+        other = {"other_than": spell} if "another spell" in m["cond"] else {}
+        return [{"op": "if", "condition": word, **other, "then": counter}]
+    if not m["unless"]:
+        return counter
+    cost = icons_cost(m["unless"])
+    return None if cost is None else [{"op": "pay_to", "cost": cost, "payer": spell, "else": counter}]
 
 
 @template("add", r"\[add\] (?P<what>\[[^:]*\])")

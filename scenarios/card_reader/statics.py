@@ -41,9 +41,11 @@ _FORBIDS = {
 _RESTRICTION = re.compile(rf"(?:(?P<me>i)|{_UNITS}) (?P<what>{'|'.join(_FORBIDS)})")
 _PLAYERS = {"opponents": "opponent", "you": "you", "players": "player"}
 _PLAYERS_FORBIDDEN = re.compile(
-    r"(?P<who>opponents|you|players) (?:(?P<points>can't gain points)|only channel 1 rune at the start of their "
-    r"channel phase)"
+    r"(?P<who>opponents|you|players) (?:(?P<points>can't gain points)|(?P<base>can only play units to their base)|"
+    r"only channel 1 rune at the start of their channel phase)"
 )
+# "Spells and abilities can't ready enemy units and gear": the objects a spell's or ability's Ready leaves exhausted
+_NOT_READIED = re.compile(r"spells and abilities can't ready (?P<side>enemy|friendly) units and gear")
 
 
 def _equipment(card: dict[str, Any]) -> bool:
@@ -139,6 +141,56 @@ def _read_any_number_of_buffs(
 
 
 @paragraph_reader("static")
+def _read_uncounterable(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
+    """ "This can't be countered", a spell's: a statement of fact about the spell itself (364.2), the card's own
+    restriction; a counter instruction that names it does nothing to it ("can't beats can", 054.1)."""
+    if text != "this can't be countered" or card["type"] != "spell":
+        return False
+    card.setdefault("restrictions", []).append("uncounterable")
+    used.append("static: this can't be countered")
+    return True
+
+
+@paragraph_reader("static")
+def _read_use_my_abilities_only(
+    text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND
+) -> bool:
+    """ "Use my abilities only while I'm at a battlefield", after the card's activated abilities: the condition on
+    using each of them (377.2.b; "only": under no other circumstances, 054.2), as "Use this ability only while I'm
+    at a battlefield" is on one. Unread before them, or over an ability with a condition of its own."""
+    if text != "use my abilities only while i'm at a battlefield":
+        return False
+    activated = card.get("activated", [])
+    if not activated or any("condition" in ability for ability in activated):
+        raise Unread(text)
+    for ability in activated:
+        ability["condition"] = "at a battlefield"
+    used.append("static: use my abilities only while I'm at a battlefield")
+    return True
+
+
+_FIRST_TURNS = {"first": 1, "first or second": 2, "first, second, or third": 3, "first, second or third": 3}
+_NOT_PLAYED_ON = re.compile(
+    r"i can't be played on your (?P<turns>first(?:,? second)?(?:,? or (?:second|third))?) turns?"
+)
+_NO_SCORE_UNTIL = re.compile(r"players can't score here until their (?P<nth>second|third) turn")
+
+
+@paragraph_reader("static")
+def _read_not_played_on_first_turns(
+    text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND
+) -> bool:
+    """ "I can't be played on your first, second, or third turns": the card's own restriction on its play, on
+    those turns of its player's ("can't beats can", 054.1); a turn of theirs is one they have begun (315)."""
+    found = _NOT_PLAYED_ON.fullmatch(text)
+    if not found or found["turns"] not in _FIRST_TURNS:
+        return False
+    card.setdefault("restrictions", []).append(f"not_played_on_your_first_{_FIRST_TURNS[found['turns']]}_turns")
+    used.append("static: I can't be played on your first N turns")
+    return True
+
+
+@paragraph_reader("static")
 def _read_if_not_already(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "Friendly buffed units have [Deflect] if they didn't already": a passive giving the keyword only to the units
     without it otherwise, so never summed with another instance (809.2); buffed: a buff on it (702.2.a)."""
@@ -153,6 +205,18 @@ def _read_if_not_already(text: str, card: dict[str, Any], used: list[str], aroun
 
 
 @paragraph_reader("static")
+def _read_only_to_conquered(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
+    """ "Play me only to a battlefield you conquered this turn. (You can't play me anywhere else.)", a unit's: its
+    own restriction, played nowhere else, its base included (054.2); no permission to play it where 355.2.a
+    wouldn't."""
+    if text != "play me only to a battlefield you conquered this turn" or card["type"] != "unit":
+        return False
+    card.setdefault("restrictions", []).append("only_to_conquered_battlefield")
+    used.append("static: play me only to a battlefield you conquered this turn")
+    return True
+
+
+@paragraph_reader("static")
 def _read_victory_score(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
     """ "Increase the points needed to win the game by 1", a battlefield's: a passive adding to the Victory Score
     while the battlefield is on the board, as card effects may (194.3.a)."""
@@ -161,6 +225,20 @@ def _read_victory_score(text: str, card: dict[str, Any], used: list[str], around
         return False
     card.setdefault("passives", []).append({"to": {"who": "self"}, "victory_score": int(found["n"])})
     used.append("static: increase the points needed to win")
+    return True
+
+
+@paragraph_reader("static")
+def _read_no_score_until(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
+    """ "Players can't score here until their third turn", a battlefield's: a passive on every player at the
+    battlefield itself (053.3: its "here"), forbidding them to score it (469, 054.1) before their Nth turn."""
+    found = _NO_SCORE_UNTIL.fullmatch(text)
+    if not found or card["type"] != "battlefield":
+        return False
+    n = {"second": 2, "third": 3}[found["nth"]]
+    passive = {"to": {"who": "player", "where": "here"}, "restrictions": [f"no_score_here_before_turn_{n}"]}
+    card.setdefault("passives", []).append(passive)
+    used.append("static: players can't score here until their Nth turn")
     return True
 
 
@@ -202,9 +280,23 @@ def _read_players_restriction(
     found = _PLAYERS_FORBIDDEN.fullmatch(text)
     if not found:
         return False
-    word = "no_points" if found["points"] else "channel_one_rune"
+    word = "no_points" if found["points"] else "units_only_to_base" if found["base"] else "channel_one_rune"
     card.setdefault("passives", []).append({"to": {"who": _PLAYERS[found["who"]]}, "restrictions": [word]})
-    used.append("static: <players> can't gain points / only channel 1 rune")
+    used.append("static: <players> can't gain points / can only play units to base / only channel 1 rune")
+    return True
+
+
+@paragraph_reader("static")
+def _read_not_readied(text: str, card: dict[str, Any], used: list[str], around: Around = NOTHING_AROUND) -> bool:
+    """ "Spells and abilities can't ready enemy units and gear": a passive on those units and on that gear, whose
+    Ready by a spell or ability (415.3) is not done ("can't beats can", 054.1); not the Awaken Phase's (315.1.b)."""
+    found = _NOT_READIED.fullmatch(text)
+    if not found:
+        return False
+    for noun in ("unit", "gear"):
+        to = {"who": f"{found['side']} {noun}"}
+        card.setdefault("passives", []).append({"to": to, "restrictions": ["no_ready_by_effects"]})
+    used.append("static: spells and abilities can't ready <side> units and gear")
     return True
 
 
@@ -374,6 +466,17 @@ def _its_controller_cant_play(m, ctx):
         return None
     word = {"cards": "no_play_cards", "spells": "no_play_spells"}[m["what"]]
     return [{"op": "restrict", "players": "controller", "what": ctx.it, "restriction": word}]
+
+
+@template("can't this turn", r"they can't move (?P<obj>it|them) this turn")
+def _they_cant_move(m, ctx):
+    """ "When an opponent plays a unit ..., [Stun] it. They can't move it this turn": "they", the player who played
+    the unit the event was about, controls it (a unit played is its player's, 184.1); until the turn ends they move
+    it neither by a Standard Move nor by their spells and abilities (054.1). Said of another object, not read."""
+    what = _ref(m["obj"], ctx)
+    if what != "trigger_unit":
+        return None
+    return [{"op": "restrict", "players": "controller", "what": what, "restriction": "no_move_it"}]
 
 
 @template("can't this turn", r"(?P<obj>.+?) can't be chosen by enemy spells and abilities this turn")

@@ -254,9 +254,18 @@ _MOST_PAID = 99  # "any amount": no more than a Rune Pool can hold in a replay (
 
 @instruction("pay_to")
 def op_pay_to(game: Game, run, ins) -> None:
-    """ "You may pay X to Y" inside an instruction (355.10.c.1): offered only when X can be paid now."""
+    """ "You may pay X to Y" inside an instruction (355.10.c.1): offered only when X can be paid now. With `payer:
+    <reference>` the controller of the object named chooses and pays instead, as the item resolves (355.17), and
+    `else: [...]` is done when they don't: "Counter a spell unless its controller pays [2]" (the spell's
+    controller, 355.10.d: not a target; they can't pay what they can't afford, 404.1)."""
     cost = Cost.model_validate(ins["cost"])
     player = run.item.controller
+    if "payer" in ins:
+        named = [i for i in calc.refs(game, run, ins["payer"]) if i in game.objects]
+        if not named:  # its controller is information no longer available (359.3.e.12)
+            calc.impossible(game, run, "the object whose controller pays is gone: nothing is done", "359.3.e.12")
+            return
+        player = game.objects[named[0]].controller or game.objects[named[0]].owner
     problem = cost_problem(game, cost, player, run.item.source)
     options = ["yes", "no"] if problem is None else ["no"]
     if problem is not None:
@@ -264,3 +273,5 @@ def op_pay_to(game: Game, run, ins) -> None:
     if choose(game, "may", player, f"{run.item.label}: pay {cost.describe()}?", options, "404.1") == "yes":
         do.pay_cost(game, cost, player, run.item.source, run.item.label, because=run.because)
         calc.execute(game, run, ins.get("then", []))
+    else:
+        calc.execute(game, run, ins.get("else", []))

@@ -58,10 +58,12 @@ def own_play(item) -> bool:
 
 @instruction("if")
 def op_if(game: Game, run, ins) -> None:
-    """`{op: if, condition: <word>, then: [...], else: [...]}`: "if <condition>, <then>" (364.3.a)."""
+    """`{op: if, condition: <word>, then: [...], else: [...]}`: "if <condition>, <then>" (364.3.a); with
+    `other_than: <reference>`, the objects it names are not counted by the condition ("another spell")."""
     item = run.item
     word = ins["condition"]
-    context = Condition(item.controller, item.source, own_play(item), item.noted_might, item.noted_company)
+    other = tuple(calc.refs(game, run, ins["other_than"])) if "other_than" in ins else ()
+    context = Condition(item.controller, item.source, own_play(item), item.noted_might, item.noted_company, other)
     holds = calc.decide_condition(game, word, context, item.label, "its text applies", run.because)
     calc.execute(game, run, ins.get("then" if holds else "else", []))
 

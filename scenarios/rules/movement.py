@@ -179,6 +179,8 @@ def standard_move(game: Game, act: Move) -> None:
             raise Refusal("448", f"{player} does not control {unit_id}")
         if unit.exhausted:
             raise Refusal("414.4", f"{unit_id} is exhausted: it can't pay the Standard Move's cost", ("420.3.a",))
+        if forbidder := calc.restricted_by(game, player, "no_move_it", about=unit):
+            raise Refusal("054.1", f"{player} can't move {unit_id} this turn ({game.objects[forbidder].card})")
         check_destination(game, unit, act.to, standard=True)
     ganking = game.is_battlefield(act.to) and any(game.is_battlefield(game.obj(u).location) for u in act.units)
     do.exhaust(game, list(act.units), "cost of the Standard Move", because=("420.3.a", "144.3.c"))
@@ -195,7 +197,8 @@ def standard_move(game: Game, act: Move) -> None:
 
 def _movable(game: Game, run, ids) -> list[str]:
     """The units among `ids` this item may move: "I can't be moved by enemy spells and abilities" keeps a unit where
-    it is when the item's controller is an opponent of its controller ("can't" beats "can", 054.1)."""
+    it is when the item's controller is an opponent of its controller, and "They can't move it this turn" one its
+    controller may not move ("can't" beats "can", 054.1; 055)."""
     kept = [
         i
         for i in ids
@@ -205,6 +208,12 @@ def _movable(game: Game, run, ids) -> list[str]:
     for unit_id in kept:
         text = f"{run.item.label}: {unit_id} can't be moved by enemy spells and abilities"
         note(game, StepKind.EFFECT, "restriction", text, run.because, ("054.1",), [unit_id])
+    for unit_id in ids if game.lasting_restrictions else ():
+        if unit_id not in kept and calc.restricted_by(
+            game, run.item.controller, "no_move_it", about=game.objects[unit_id]
+        ):
+            calc.impossible(game, run, f"{unit_id} can't be moved by {run.item.controller} this turn", "054.1")
+            kept.append(unit_id)
     return [i for i in ids if i not in kept]
 
 
@@ -242,7 +251,7 @@ def op_move(game: Game, run, ins) -> None:
     if ins.get("from_as") and run.view.slots is not None:  # "that battlefield": where it moved from, for later text
         run.view.slots[ins["from_as"]] = [game.objects[i].location for i in ids]
     do.move(game, ids, destination, run.item.label, run.item.controller, because=run.because)
-    if ins.get("ready"):
+    if ins.get("ready") and (ids := calc.readied_by_effect(game, run, ids)):
         readied = calc.changing_status(game, "ready", ids)
         do.ready(game, ids, run.item.label, because=run.because)
         calc.status_changed(game, "ready", readied, run.item.controller)

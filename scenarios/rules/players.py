@@ -209,6 +209,19 @@ def fewer_runes_than_an_opponent(game: Game, context: Condition) -> bool:
     return any(len(calc.runes_on_board(game, o)) > mine for o in game.opponents(context.player))
 
 
+@condition("an opponent has played another spell this turn", "419.4.b")
+def opponent_played_another_spell(game: Game, context: Condition) -> bool:
+    """ "If an opponent has played another spell this turn": a spell an opponent played this turn, other than the
+    one the instruction chose (`other_than`). Not a triggered ability: the plays it checks are `plays_checked`'s
+    (in Core Rules 1.4 every spell Finalized, one still on the Chain or countered too, 419.4.b)."""
+    for opponent in game.opponents(context.player):
+        for card_id in calc.plays_checked(game, opponent)[1]:
+            card = game.objects.get(card_id)
+            if card_id not in context.other_than and card is not None and card.kind == Kind.SPELL:
+                return True
+    return False
+
+
 @condition("an opponent's turn", "304")
 def opponents_turn(game: Game, context: Condition) -> bool:
     return game.turn_player in game.opponents(context.player)

@@ -177,6 +177,7 @@ def play_candidates(game: Game, player: str):
             places = [hidden_at] if hidden_at else ["base"]
             if definition.object_kind == "unit" and not hidden_at:
                 places += [b.id for b in game.battlefields() if valid_battlefield(game, player, card, b.id)]
+            places = [p for p in places if not only_elsewhere(game, player, card, p)]  # "only to ..." (054.2)
             for place, fast, extra in itertools.product(places, accelerations, paying):
                 at = None if place == "base" else place
                 yield Play(by=player, card=card.id, at=at, accelerate=fast, additional=extra)
@@ -292,10 +293,18 @@ def check_hidden_turn(game: Game, card) -> None:
         raise Refusal("811.1.b", f"{card.id} was hidden this turn: it can be played from the next turn on")
 
 
+def only_elsewhere(game: Game, player: str, card, location: str | None) -> bool:
+    """ "Play me only to a battlefield you conquered this turn": the card can't be played anywhere else (054.2), its
+    base included; it grants no permission (a battlefield it may go to must still be valid, 355.2.a)."""
+    if card.definition is None or "only_to_conquered_battlefield" not in card.definition.restrictions:
+        return False
+    return not (game.is_battlefield(location) and player in game.objects[location].conquered_this_turn)
+
+
 def valid_battlefield(game: Game, player: str, card, location: str) -> bool:
     """A battlefield a unit may be played to: one its controller controls (355.2.a), one where Ambush lets it be
     played (822.1.c: where its controller has units), or one its own permission names (355.2.b)."""
-    if calc.play_here_forbidden_by(game, location) is not None:  # "Units can't be played here" (054.1)
+    if calc.play_here_forbidden_by(game, location, player) is not None:  # "Units can't be played here" (054.1)
         return False
     return (
         game.objects[location].battlefield_controller == player
@@ -308,9 +317,13 @@ def valid_battlefield(game: Game, player: str, card, location: str) -> bool:
 def check_play_location(game: Game, player: str, card, location: str, hidden_at: str | None) -> None:
     """355.2.a: a permanent is played to its controller's base, a unit also to a valid battlefield
     (``valid_battlefield``); a hidden permanent, gear included, where it was hidden (811.1.d.1.a in Core Rules 1.4)."""
+    unit = card.definition.object_kind == "unit"
+    if only_elsewhere(game, player, card, location):
+        raise Refusal("054.2", f"{card.id} is played only to a battlefield {player} conquered this turn")
+    if unit and location != "base" and (only := calc.restricted_by(game, player, "units_only_to_base")):
+        raise Refusal("054.2", f"{player} can only play units to their base ({game.objects[only].card})")
     if location == "base" or (hidden_at is not None and location == hidden_at):
         return
-    unit = card.definition.object_kind == "unit"
     forbidder = calc.play_here_forbidden_by(game, location) if unit else None
     if forbidder is not None:
         raise Refusal("054.1", f"units can't be played to {location} ({game.objects[forbidder].card})")
@@ -457,7 +470,10 @@ def play_by_effect(
     `exhausted`: the instruction plays it exhausted ("play a Gold gear token exhausted"), so it enters the board
     exhausted."""
     unit.played_from = unit.zone  # its trash, its hand, a Banishment it was banished to on the way, ...
-    forbidder = calc.play_forbidden_by(game, player, unit) or calc.play_here_forbidden_by(game, location)
+    unit_player = player if unit.kind == Kind.UNIT else None  # "can only play units to their base" (054.2)
+    forbidder = calc.play_forbidden_by(game, player, unit) or calc.play_here_forbidden_by(game, location, unit_player)
+    if forbidder is None and only_elsewhere(game, player, unit, location):
+        forbidder = unit.id  # "play me only to a battlefield you conquered this turn" (054.2)
     if forbidder is not None:  # can't beats can (054.1): the instruction does what it can, here nothing (055)
         note(
             game,

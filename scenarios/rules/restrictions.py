@@ -21,6 +21,13 @@ A passive's `restrictions` are words (`cards.PASSIVE_RESTRICTIONS`), each applyi
                            ignores 426.1.b.1 (426.1.b.2; `status.buff`); each buff gives +1 Might (703).
     hide_an_additional_card "You may hide an additional card here", a battlefield's: its Facedown Zone's maximum
                            occupancy is 2, not 1 (107.3.b, 107.3.b.1; `playing.hide`).
+    units_only_to_base     "Opponents can only play units to their base": a player it matches plays no unit anywhere
+                           else, by a card or an effect, a hidden one at its battlefield included (054.2).
+    no_ready_by_effects    "Spells and abilities can't ready enemy units and gear": the `ready` of a spell or
+                           ability (415.3) leaves it exhausted (054.1); its controller's Awaken Phase still readies it.
+    no_score_here_before_turn_N  "Players can't score here until their third turn": a player it matches, at the
+                           battlefield (its "here"), doesn't score it (469) before their Nth turn: no point, no
+                           Conquer or Hold trigger (471.2.c), and the battlefield is not scored by them (470).
     no_points              "Opponents can't gain points": a player it matches gains no point, by a score (471.1)
                            or by an instruction (471.1.a.1); the battlefield still counts as scored (054.1).
 
@@ -38,14 +45,24 @@ from scenarios.trace import StepKind
 
 
 @query("restricted_by")
-def restricted_by(game: Game, obj: Obj | str, word: str, location: str | None = None) -> str | None:
+def restricted_by(
+    game: Game, obj: Obj | str, word: str, location: str | None = None, about: Obj | None = None
+) -> str | None:
     """The source of an active passive, or of an effect lasting this turn, that puts the restriction `word` on
-    `obj` (an object, or a player's name, considered at `location` when given), if any (its card's id)."""
-    for subject, incarnation, said, source_id, turn in game.lasting_restrictions:
-        if said != word or turn != game.turn_number:
+    `obj` (an object, or a player's name, considered at `location` when given), if any (its card's id). With
+    `about`, a restriction of a player's about that object, as it was named ("They can't move it this turn", 054.1:
+    a new object after a zone change, 124, is not restricted)."""
+    for subject, incarnation, said, source_id, turn, named in game.lasting_restrictions:
+        if (
+            said != word
+            or turn != game.turn_number
+            or (about is not None and (about.id, about.incarnation) not in named)
+        ):
             continue
         if subject == obj or (isinstance(obj, Obj) and subject == obj.id and incarnation == obj.incarnation):
             return source_id
+    if about is not None:  # no passive is about one object
+        return None
     if not game.passive_sources:
         return None
     for source, passive, view in calc.passives(game):
@@ -63,36 +80,85 @@ def play_forbidden_by(game: Game, player: str, card: Obj) -> str | None:
     source = restricted_by(game, player, "no_play_cards")
     if source is None and card.kind == Kind.SPELL:
         source = restricted_by(game, player, "no_play_spells")
+    if source is None and card.definition is not None and game.turn_player == player:
+        turns = game.players[player].turns_taken  # "I can't be played on your first, second, or third turns"
+        if any(word in card.definition.restrictions for word in not_played_on_first_turns(turns)):
+            source = card.id
     return source
 
 
+@query("score_forbidden_by")
+def score_forbidden_by(game: Game, player: str, battlefield: str) -> str | None:
+    """The source that forbids `player` to score `battlefield` now: "Players can't score here until their third
+    turn", a passive of the battlefield's, while the player has begun fewer turns than that (054.1)."""
+    turns = game.players[player].turns_taken
+    for word in NO_SCORE_BEFORE_TURN:
+        if turns < int(word.rsplit("_", 1)[1]) and (source := restricted_by(game, player, word, battlefield)):
+            return source
+    return None
+
+
+NO_SCORE_BEFORE_TURN = tuple(f"no_score_here_before_turn_{n}" for n in (2, 3))
+
+
+def not_played_on_first_turns(turns: int) -> list[str]:
+    """The card restrictions forbidding a card's play on its player's turn number `turns` ("on your first,
+    second, or third turns": words for the first 1, 2 or 3 turns)."""
+    return [f"not_played_on_your_first_{n}_turns" for n in range(max(turns, 1), 4)]
+
+
 @query("play_here_forbidden_by")
-def play_here_forbidden_by(game: Game, location: str | None) -> str | None:
+def play_here_forbidden_by(game: Game, location: str | None, player: str | None = None) -> str | None:
     """The source that forbids units to be played to `location`: "Units can't be played here" on a battlefield
-    (054.1), whoever plays them, by a card, an effect or a token."""
+    (054.1), whoever plays them, by a card, an effect or a token; and, for the `player` playing one, "Opponents can
+    only play units to their base": anywhere else (054.2)."""
+    if player is not None and location != "base":
+        source = restricted_by(game, player, "units_only_to_base")
+        if source is not None:
+            return source
     if not game.is_battlefield(location):
         return None
     return restricted_by(game, game.objects[location], "no_units_played_here")
+
+
+@query("readied_by_effect")
+def readied_by_effect(game: Game, run, ids) -> list[str]:
+    """The objects among `ids` a spell's or ability's Ready (415.3) may ready: one a passive forbids it ("Spells
+    and abilities can't ready enemy units and gear") stays exhausted, "can't" beating the instruction (054.1, 055)."""
+    if not game.passive_sources:
+        return list(ids)
+    kept = []
+    for object_id in ids:
+        source = restricted_by(game, game.objects[object_id], "no_ready_by_effects")
+        if source is None:
+            kept.append(object_id)
+        else:
+            calc.impossible(game, run, f"{object_id} can't be readied ({game.objects[source].card})", "054.1")
+    return kept
 
 
 _FORBIDDEN = {"no_play_cards": "can't play cards", "no_play_spells": "can't play spells"}
 _FORBIDDEN["unchoosable_by_enemy"] = "can't be chosen by enemy spells and abilities"
 
 
+def _restricting(g, subjects, word: str, label: str, source: str, about=()) -> str:
+    said = f"can't move {', '.join(i for i, _ in about)}" if word == "no_move_it" else _FORBIDDEN.get(word, word)
+    return f"{label}: {', '.join(subjects)} {said} this turn"
+
+
 @procedure(
     "restrict",
     StepKind.EFFECT,
     defines=("054.1",),
-    summary=lambda g, subjects, word, label, source: (
-        f"{label}: {', '.join(subjects)} {_FORBIDDEN.get(word, word)} this turn"
-    ),
-    objects=lambda g, subjects, *a: list(subjects),
+    summary=_restricting,
+    objects=lambda g, subjects, *a, **k: list(subjects),
 )
-def restrict(game: Game, subjects, word: str, label: str, source: str) -> None:
+def restrict(game: Game, subjects, word: str, label: str, source: str, about=()) -> None:
+    """`about`: the objects (id, incarnation) a player's restriction is about ("they can't move it")."""
     entries = []
     for subject in subjects:
         incarnation = game.objects[subject].incarnation if subject in game.objects else None
-        entries.append((subject, incarnation, word, source, game.turn_number))
+        entries.append((subject, incarnation, word, source, game.turn_number, tuple(about)))
     game.lasting_restrictions = (*game.lasting_restrictions, *entries)
 
 
@@ -101,17 +167,22 @@ def op_restrict(game: Game, run, ins) -> None:
     """`{op: restrict, restriction: <word>, what: <objects>}` or `{..., players: opponents | you}` or `{...,
     players: controller, what: <objects>}` (the players controlling them): "It can't be
     chosen by enemy spells and abilities this turn", "Opponents can't play cards this turn": a restriction on them
-    until the end of this turn ("can't beats can", 054.1)."""
+    until the end of this turn ("can't beats can", 054.1). The restriction `no_move_it` of the players
+    controlling the objects is about those objects: "They can't move it this turn"."""
+    about: tuple = ()
     if ins.get("players") == "controller":  # "its controller": of the object named, wherever it is now (countered)
         named = [game.objects[i] for i in calc.refs(game, run, ins["what"]) if i in game.objects]
         subjects = sorted({obj.controller or obj.owner for obj in named})
+        if ins["restriction"] == "no_move_it":  # the objects as they are now (a new object after, 124)
+            about = tuple((obj.id, obj.incarnation) for obj in named if obj.zone == BOARD)
+            subjects = sorted({obj.controller for obj in named if obj.zone == BOARD})
     elif "players" in ins:
         you = run.item.controller
         subjects = [p for p in game.turn_order if (p == you) == (ins["players"] == "you")]
     else:
         subjects = calc.still_there(game, run, ins["what"], "the 'restrict' instruction on")
     if subjects:
-        do.restrict(game, subjects, ins["restriction"], run.item.label, run.item.source, because=run.because)
+        do.restrict(game, subjects, ins["restriction"], run.item.label, run.item.source, about, because=run.because)
 
 
 def _source(game: Game, context) -> Obj | None:

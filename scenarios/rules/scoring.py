@@ -18,7 +18,13 @@ event_kind("score_point", "471.1", would="score 1 point from conquering or holdi
 
 
 def _score(game: Game, player: str, bf, how: str) -> bool:
-    """Score `bf` by `how`: the point (or what replaces the Final Point); False when already scored (470)."""
+    """Score `bf` by `how`: the point (or what replaces the Final Point); False when already scored (470), or when
+    a passive forbids the player to score it ("Players can't score here until their third turn", 054.1)."""
+    forbidder = calc.score_forbidden_by(game, player, bf.id)
+    if forbidder is not None:
+        why = f"{player} can't score {bf.id} ({game.objects[forbidder].card}; {player}'s turn {game.players[player].turns_taken})"
+        note(game, StepKind.SCORING, "score", why, "054.1", objects=[bf.id])
+        return False
     if player in bf.scored_this_turn:
         note(
             game,
@@ -101,7 +107,9 @@ def earn_point(game: Game, player: str, bf, how: str) -> None:
     pure=True,
 )
 def conquer(game: Game, player: str, bf, uncontrolled: bool = False) -> None:
-    """`uncontrolled`: the battlefield had no controller before (190.4.c): "a battlefield that was uncontrolled"."""
+    """`uncontrolled`: the battlefield had no controller before (190.4.c): "a battlefield that was uncontrolled".
+    Conquered whether or not it is scored ("a battlefield you conquered this turn")."""
+    bf.conquered_this_turn = (*bf.conquered_this_turn, player)
     _score_and_trigger(game, player, bf, "conquer", uncontrolled)
 
 

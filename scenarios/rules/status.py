@@ -188,6 +188,8 @@ def _on_objects(name: str):
         ids = _ids(game, run, ins)
         if ids and name == "stun":  # "if a spell or ability that chooses me would stun me, ... instead"
             ids = calc.unreplaced(game, run, "stun", ids)
+        if name == "ready":  # "Spells and abilities can't ready enemy units and gear" (054.1)
+            ids = calc.readied_by_effect(game, run, ids)
         if ids:
             changed = calc.changing_status(game, name, ids)
             getattr(do, name)(game, ids, run.item.label, because=run.because)

@@ -116,6 +116,8 @@ def expire(game: Game) -> None:
             obj.dealt_damage_this_turn = False
         if obj.scored_this_turn:
             obj.scored_this_turn = ()
+        if obj.conquered_this_turn:
+            obj.conquered_this_turn = ()
     if game.delayed:
         game.delayed = tuple(d for d in game.delayed if d.until != "turn")
     if game.lasting:

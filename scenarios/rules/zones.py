@@ -190,5 +190,11 @@ def op_return_to_hand(game: Game, run, ins) -> None:
 
 @instruction("counter")
 def op_counter(game: Game, run, ins) -> None:
+    """Counter each card named (425.1); one whose own text says "This can't be countered" (its card's restriction
+    `uncounterable`, a statement of fact, 364.2) stays on the Chain: "can't" beats the counter's "can" (054.1)."""
     for card_id in calc.refs(game, run, ins["what"]):
+        card = game.objects.get(card_id)
+        if card is not None and card.definition is not None and "uncounterable" in card.definition.restrictions:
+            calc.impossible(game, run, f"{card_id} can't be countered: it stays on the Chain", "054.1")
+            continue
         do.counter(game, card_id, run.item.label, ins.get("to") == "hand", because=run.because)
