@@ -62,8 +62,8 @@ def _take_any(m, ctx):
     r"you may banish a unit from among them, then play it, reducing its cost by \[(?P<r>\d+) energy\]",
 )
 def _take_and_play(m, ctx):
-    """ "You may banish a unit from among them, then play it, reducing its cost by [5 Energy]": a unit the player
-    can pay for, banished (427), then played as the instruction resolves (419.3), its cost reduced (356.4)."""
+    """ "You may banish a unit from among them, then play it, reducing its cost by [5 Energy]": any unit among
+    them, banished (427), then played if it can be paid for (else it stays banished, 358.5) as the instruction resolves (419.3), its cost reduced (356.4)."""
     return _taking(ctx, {"card": "unit", "may": True, "verb": "play", "reduce": int(m["r"])})
 
 

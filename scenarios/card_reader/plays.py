@@ -154,9 +154,9 @@ INSTEAD.append(_then_recycle_it)
     r"you may banish one, then play it(?:, reducing its cost by \[(?P<r>\d+) energy\])?",
 )
 def _banish_one_then_play_it(m, ctx):
-    """ "You may banish one, then play it[, reducing its cost by [2]]": any card among those looked at that can be
-    played (`effect_plays.effect_playable`: a unit or gear it can pay for and place, a spell it can pay for with its
-    choices to make), banished (427), then played as the instruction resolves (419.3), its cost paid (357.1) less
+    """ "You may banish one, then play it[, reducing its cost by [2]]": any card among those looked at, banished
+    (427), then played if it can be (`effect_plays.effect_playable`: a unit or gear it can pay for and place, a
+    spell it can pay for with its choices to make; else it stays banished, 358.5), played as the instruction resolves (419.3), its cost paid (357.1) less
     the reduction (356.4); a spell's targets are chosen then (`play_spell_by_effect`)."""
     take: dict[str, Any] = {"card": "card", "may": True, "verb": "play"}
     if m["r"]:
@@ -253,8 +253,8 @@ INSTEAD.append(_a_unit_here)
     r"reducing its (?:energy )?cost by \[(?P<r>\d+) energy\]",
 )
 def _banish_a_permanent_and_play_it(m, ctx):
-    """ "You may banish a unit or gear from among them and play it, reducing its Energy cost by [5]": one that can
-    be paid for and placed (`effect_plays.effect_playable`), banished (427), then played (419.3), its cost paid
+    """ "You may banish a unit or gear from among them and play it, reducing its Energy cost by [5]": one of them,
+    banished (427), then played (419.3) if it can be paid for and placed (`effect_plays.effect_playable`), its cost paid
     less the reduction (356.4)."""
     kind = "permanent" if m["kind"] == "unit or gear" else m["kind"]
     return _taking(ctx, {"card": kind, "may": True, "verb": "play", "reduce": int(m["r"])})

@@ -88,11 +88,15 @@ def effect_playable(game: Game, run, card, how) -> bool:
 
 @query("play_by_instruction")
 def play_by_instruction(game: Game, run, card, how) -> None:
-    """Play `card`, one `effect_playable` says may be, as the instruction `how` says (419.3): a spell through
+    """Play `card` as the instruction `how` says (419.3), when `effect_playable` says it may be: a spell through
     `playing.play_spell_by_effect`; a unit or gear where it may go (`off_board.play_unit`), and a unit "here" too when the
     instruction permits it ("If it is a unit, you may play it here": 355.2.b), or only there (`unit_to: here`:
     "If it's a unit, play it here")."""
     player = run.item.controller
+    if not effect_playable(game, run, card, how):  # "if the card can't be played for any reason, it just stays
+        # banished" (Origins FAQ): the play is undone, the card stays where the instruction put it (358.2, 358.5)
+        calc.impossible(game, run, f"{card.id} can't be played: it stays where it is", "358.5")
+        return
     if card.kind == Kind.SPELL:
         base = _base(game, card, how.get("ignoring", "paid"), None)
         calc.play_spell_by_effect(game, run, card, player, base, how.get("then"), how.get("reduce", 0))

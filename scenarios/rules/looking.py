@@ -12,8 +12,10 @@ rest." and "Reveal the top card of your Main Deck. If it's a gear, draw it. Othe
   chosen by the player (a choice the scenario answers; `may`: the player may take none); `show`: revealed as
   taken ("you may reveal a unit from among them and draw it", 424.1); `verb` `draw`: drawn (413.1: drawing
   takes a card from a zone into the hand), `hand`: put into the hand (not a draw), `play`: banished, then played
-  (a card it can pay for and place, `effect_plays.effect_playable`, its cost reduced by `reduce` Energy: "You may
-  banish a unit from among them, then play it, reducing its cost by [5]"; `here`: a unit may be played here too).
+  (its cost reduced by `reduce` Energy: "You may banish a unit from among them, then play it, reducing its cost
+  by [5]"; `here`: a unit may be played here too); any that fits may be banished, and one that can't be played
+  (`effect_plays.effect_playable`) stays banished (358.5; the Spiritforged FAQ: banishment is "a place to send
+  the card back to if it can't be played for whatever reason").
 - `rest`: what happens to the cards not taken: `recycle` (416.1.a, in the order given: 416.5 makes it random,
   the engine keeps the order), `trash`, `draw` (413.1), `may_recycle` (each, the player's choice; `reorder`: those kept put back
   on top in the order the player chooses); `else`: instructions executed when no card was taken ("Otherwise, put it
@@ -156,8 +158,6 @@ def _take(game: Game, run, take: dict | None, looked: list[Obj]) -> str | None:
                 ("359.3.e.12",),
             )
         fitting = [c for c in fitting if most is not None and (game.objects[c].definition.might or 0) <= most]
-    if take.get("verb") == "play":  # only a card it can pay for and place may be chosen to be played (419.3.c)
-        fitting = [c for c in fitting if calc.effect_playable(game, run, game.objects[c], take)]
     kind = take.get("card", "card")
     if not fitting:
         if not take.get("may") and kind == "card":  # nothing left to take: the rest is ignored (431.1.c.1)

@@ -118,12 +118,15 @@ def op_play_from_hand(game: Game, run, ins) -> None:
 def unit_playable(game: Game, player: str, card, how) -> tuple[Cost | None, list[str]] | None:
     """Can `card`, a unit or a gear, be played as an instruction says (`how`: `ignoring`, `reduce`, `to`)? What is
     still paid of its cost (None: nothing) and where it may go (a gear: its controller's base), or None when it
-    can't be paid for or placed (419.3.c)."""
+    can't be paid for (a mandatory additional cost too, 356.1.b.3) or placed (419.3.c)."""
     if card.kind not in (UNIT, GEAR):
         return None
     places = _places(game, player, card, how.get("to")) if card.kind == UNIT else ["base"]
     cost = _remaining_cost(game, player, card, how)
     if not places or (cost is not None and calc.resource_problem(game, player, cost, _cost_rule(how)) is not None):
+        return None
+    mandatory = card.definition.additional_cost is not None and not card.definition.additional_cost.optional
+    if mandatory and calc.additional_cost_problem(game, card, player) is not None:  # 356.1.b.3, 357.2
         return None
     return cost, places
 

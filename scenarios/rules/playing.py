@@ -468,7 +468,9 @@ def play_by_effect(
     `ignoring` says which, in the step's words (`ignoring="energy cost"` and `"nothing"`: paid by the instruction
     before). Its additional costs, an optional one or Accelerate, are still offered and paid (356.1.b.3).
     `exhausted`: the instruction plays it exhausted ("play a Gold gear token exhausted"), so it enters the board
-    exhausted."""
+    exhausted. A card whose costs can't be paid (a mandatory additional cost with nothing to pay it with, Power it
+    lacks) is not played: the play is undone and the card stays where the effect put it (419.3.b, 358.2, 358.5;
+    the Origins FAQ: a card banished to be played that "can't be played for any reason [...] just stays banished")."""
     unit.played_from = unit.zone  # its trash, its hand, a Banishment it was banished to on the way, ...
     unit_player = player if unit.kind == Kind.UNIT else None  # "can only play units to their base" (054.2)
     forbidder = calc.play_forbidden_by(game, player, unit) or calc.play_here_forbidden_by(game, location, unit_player)
@@ -500,6 +502,12 @@ def play_by_effect(
             forced_ok=False,
         )
         accelerate = answer == "pay"
+    total = calc.total_cost(game, unit, player, base, accelerate, 0, [])
+    problem = calc.resource_problem(game, player, total) or calc.additional_cost_problem(game, unit, player)
+    if problem is not None:  # its costs can't be paid: the play is undone, the card stays where it is (358.2, 358.5)
+        said = f"{label}: {player} can't play {unit.id} ({problem.message}): it stays where it is"
+        note(game, StepKind.EFFECT, "can't play", said, (problem.rule, "358.2"), ("055", "358.5"))
+        return
     if base != Cost() or accelerate or unit.paid_additional or definition.additional_cost is not None:
         calc.pay_resources(game, player, calc.total_cost(game, unit, player, base, accelerate, 0, []), "356.1.b.3")
         if definition.additional_cost is not None:
