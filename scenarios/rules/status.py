@@ -272,9 +272,18 @@ def op_might(game: Game, run, ins) -> None:
         calc.impossible(game, run, "the amount is null: no Might is given", "359.3.e.12")
     elif ids and amount is not None:
         if amount < 0:  # "if a spell or ability that chooses me would give me -[Might], ... instead"
-            ids = calc.unreplaced(game, run, "lose_might", ids)
+            ids = _unreplaced_decrease(game, run, ids, amount, ins.get("minimum"))
         until = ins.get("until", "turn")
         do.give_might(game, ids, amount, ins.get("minimum"), run.item.label, until, because=run.because)
+
+
+def _unreplaced_decrease(game: Game, run, ids: list[str], amount: int, minimum: int | None) -> list[str]:
+    """The units a decrease is still given to once replacements of "would be given -[Might]" applied (369). A unit
+    its minimum already holds is snapshot to -0 (477.3.b): no -[Might] is given it, so no such event is there to
+    replace (the Vendetta FAQ: Stupefy on a 1 [Might] Gangplank, Naval); it is given the -0."""
+    given = [i for i in ids if calc.snapshot_modifier(game, game.objects[i], amount, minimum) < 0]
+    kept = set(calc.unreplaced(game, run, "lose_might", given)) if given else set()
+    return [i for i in ids if i not in given or i in kept]
 
 
 @instruction("grant")
