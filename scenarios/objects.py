@@ -207,6 +207,7 @@ class Obj(Journaled):
     # played (390.3.a): "banish" played with Flow (829.1.b.1), "recycle" ("play a spell ... Then recycle it")
     off_chain: str | None = None
     might_as_it_died: int | None = None  # its Might as it was killed (last known, 359.3.e.13): "the killed unit"
+    died_as: int | None = None  # the incarnation its last death made it (a new object in the trash, 359.3.e.4)
     killed_to_play: tuple[str, ...] = ()  # what its additional cost killed ("the killed unit", 359.3.e.14)
     paid_additional: int = 0  # times its optional additional cost was paid as it was last played (356.4.f.1)
     energy_paid: int = 0  # the Energy paid to play it as it was last played (357.1): "if you spent [4] or more"

@@ -484,6 +484,9 @@ class TypedQueries(Protocol):
     def legal_targets(self, game: Any, spec: Any, ctx: Any) -> list[str]:
         """scenarios.rules.targeting.legal_targets"""
 
+    def linked_controller(self, game: Any, run: Any, object_id: str) -> str | None:
+        """scenarios.rules.linked.linked_controller"""
+
     def mark_modes_chosen(self, game: Any, item: Any) -> None:
         """scenarios.rules.modes.mark_modes_chosen"""
 

@@ -160,6 +160,7 @@ def dies(
     calc.fire(game, event, leaving=leaving)
     obj.might_as_it_died = might
     calc.leave_board(game, obj, Zone.TRASH)
+    obj.died_as = obj.incarnation
 
 
 @query("leave_board")
@@ -343,11 +344,13 @@ def op_fight(game: Game, run, ins) -> None:
 @instruction("kill")
 def op_kill(game: Game, run, ins) -> None:
     """Kill (428); what it killed is noted for the instructions after it ("the killed unit": those that died, not
-    one whose death was replaced, 359.3.e.14)."""
+    one whose death was replaced, 359.3.e.14.b, by an event that left it on the board or moved it elsewhere, a
+    banish "instead")."""
     ids = calc.still_there(game, run, ins["what"], "killing")
+    before = {i: game.objects[i].incarnation for i in ids}
     if ids:
         calc.kill_all(game, ids, False, (run.because, "428.1.a.1"), calc.attribution_of(game, run))
-    run.legal["killed"] = tuple(i for i in ids if game.objects[i].zone != Zone.BOARD)
+    run.legal["killed"] = tuple(i for i in ids if (game.objects[i].died_as or -1) > before[i])
 
 
 @instruction("heal")

@@ -7,12 +7,19 @@ done, and "if you do" text is not executed; a channel with no rune left to chann
 sees: one that moves objects out of their zone (kill, banish, return to hand; "banish a unit from your trash" too),
 done when an object it named has left its zone since (a zone change makes a new object, 124: the same object
 still there means its event was replaced or could not be performed, 055); a channel, done when its controller's runes on the board grew by as many; a move, done when the unit is at another location.
+
+`linked_controller`: "Kill a unit at a battlefield. Its controller draws 2.": the later instruction references the
+object of the earlier one, not its game action, so it is executed even when the kill was replaced (359.3.e.14.b),
+but the controller it reads is the object's information: on the board, its controller; killed by the earlier
+instruction, its controller as it died, looked back at (359.3.e.13); moved off the board by another event (a
+replacement's "banish it instead"), none (359.3.e.12; the Vendetta FAQ: Hidden Blade on a unit Smite marked).
 """
 
 from __future__ import annotations
 
 from scenarios.game import Game
-from scenarios.kernel import calc, instruction, note
+from scenarios.kernel import calc, instruction, note, query
+from scenarios.objects import BOARD
 from scenarios.trace import StepKind
 
 REMOVING = ("kill", "banish", "return_to_hand")  # the instructions whose performance is the object leaving the board
@@ -52,3 +59,14 @@ def op_if_done(game: Game, run, ins) -> None:
     rule = "387.2" if reflexive else "359.3.e.14.b"
     note(game, StepKind.EFFECT, "condition", f"{run.item.label}: {seen}: {said}", run.because, (rule,))
     calc.execute(game, run, ins.get("then" if done else "else", []))
+
+
+@query("linked_controller")
+def linked_controller(game: Game, run, object_id: str) -> str | None:
+    """The controller of the object an earlier linked instruction named, as a later one reads it (359.3.e.14):
+    its controller while on the board; as it left, when the earlier instruction killed it (359.3.e.13: a spell
+    that moves something to another zone looks back at it); else null (359.3.e.12)."""
+    obj = game.objects[object_id]
+    if obj.zone == BOARD:
+        return obj.controller
+    return obj.left_controller if object_id in run.legal.get("killed", ()) else None

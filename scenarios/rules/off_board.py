@@ -10,7 +10,7 @@ from __future__ import annotations
 from scenarios.cards import Cost
 from scenarios.game import Game
 from scenarios.kernel import Refusal, calc, choose, do, instruction, procedure, query
-from scenarios.objects import BOARD, GEAR, HAND, TRASH, UNIT
+from scenarios.objects import GEAR, HAND, TRASH, UNIT
 from scenarios.trace import StepKind
 
 
@@ -177,8 +177,14 @@ def _may_be_played_to(game: Game, player: str, card, location: str) -> bool:
 @instruction("controller_draws")
 def op_controller_draws(game: Game, run, ins) -> None:
     """ "Kill a gear. Its controller draws 2.": the player who controls the object named, or who controlled it as
-    it last left the board (its controller then, not its owner, for a unit taken control of), draws (413)."""
+    the kill before it killed it (its controller then, not its owner, for a unit taken control of), draws (413);
+    one moved off the board by another event has no controller to read, and no one draws (`linked.linked_controller`,
+    359.3.e.12)."""
     for object_id in calc.refs(game, run, ins["of"]):
-        obj = game.objects[object_id]
-        player = obj.controller if obj.zone == BOARD else (obj.left_controller or obj.owner)
+        player = calc.linked_controller(game, run, object_id)
+        if player is None:
+            calc.impossible(
+                game, run, f"{object_id} left the board by another event: it has no controller", "359.3.e.12"
+            )
+            continue
         do.draw(game, player, ins.get("n", 1), run.item.label, because=run.because)
