@@ -27,7 +27,7 @@ def _verdicts(real_db) -> list[str]:
 def test_my_disputes_are_here_and_match(real_db):
     assert len(MINE) == 6
     verdicts = _verdicts(real_db)
-    assert len(verdicts) == 6 + 6  # and a variant of each, its outcome flipped
+    assert len(verdicts) == 6 + 7  # and a variant of each (two of 755's), its outcome flipped
     assert set(verdicts) == {"match"}
 
 
