@@ -502,14 +502,17 @@ def play_by_effect(
             forced_ok=False,
         )
         accelerate = answer == "pay"
-    total = calc.total_cost(game, unit, player, base, accelerate, 0, [])
-    problem = calc.resource_problem(game, player, total) or calc.additional_cost_problem(game, unit, player)
-    if problem is not None:  # its costs can't be paid: the play is undone, the card stays where it is (358.2, 358.5)
+    pays = base != Cost() or accelerate or unit.paid_additional or definition.additional_cost is not None
+    total = calc.total_cost(game, unit, player, base, accelerate, 0, []) if pays else None
+    problem = (total is not None and calc.resource_problem(game, player, total)) or (
+        calc.additional_cost_problem(game, unit, player)
+    )
+    if problem:  # its costs can't be paid: the play is undone, the card stays where it is (358.2, 358.5)
         said = f"{label}: {player} can't play {unit.id} ({problem.message}): it stays where it is"
         note(game, StepKind.EFFECT, "can't play", said, (problem.rule, "358.2"), ("055", "358.5"))
         return
-    if base != Cost() or accelerate or unit.paid_additional or definition.additional_cost is not None:
-        calc.pay_resources(game, player, calc.total_cost(game, unit, player, base, accelerate, 0, []), "356.1.b.3")
+    if total is not None:
+        calc.pay_resources(game, player, total, "356.1.b.3")
         if definition.additional_cost is not None:
             do.pay_additional_cost(game, unit, player, because="356.1.b.3")
     card_finalized(game, unit, player)
