@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from read_cards import read_every_card, swap_reader, verdicts_with
 
-from scenarios.card_reader import CardText, abilities, deck, effects, read_card
+from scenarios.card_reader import CardText, abilities, deck, effects, paragraph, read_card
 from scenarios.card_reader.entering import read_entering
 from scenarios.cards import Card
 
@@ -431,7 +431,8 @@ def _discard_condition_dropped(monkeypatch):
                 del passive["condition"]
         return found
 
-    monkeypatch.setattr(abilities, "read_static", always)
+    for module in (abilities, paragraph):  # read_paragraph (paragraph.py) calls it too
+        monkeypatch.setattr(module, "read_static", always)
 
 
 def _nth_draw_read_one_later(monkeypatch):

@@ -252,7 +252,7 @@ def test_up_to_three_units_at_one_location_read_as_three_slots():
     ("name", "change"),
     [
         ("the third may repeat the first", lambda d: d.update(not_target=d["not_target"][-1:])),
-        ("anywhere", lambda d: d.pop("same_place_as")),
+        ("anywhere", lambda d: d.pop("same_place_as", None)),
     ],
 )
 def test_my_disputes_kill_a_wrong_same_location_reading(real_db, name, change):

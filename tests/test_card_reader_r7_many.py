@@ -5,6 +5,7 @@ cards, and mutants of the reading are killed by those disputes."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -188,9 +189,9 @@ def test_something_else_thats_exhausted_reads_as_any_other_exhausted_object():
 @pytest.mark.parametrize(
     ("name", "change"),
     [
-        ("itself too", lambda d: d.pop("other")),
-        ("a ready one too", lambda d: d.pop("exhausted")),
-        ("no rune", lambda d: d.pop("or_rune")),
+        ("itself too", lambda d: d.pop("other", None)),
+        ("a ready one too", lambda d: d.pop("exhausted", None)),
+        ("no rune", lambda d: d.pop("or_rune", None)),
     ],
 )
 def test_my_disputes_kill_a_wrong_something_else_reading(real_db, name, change):
@@ -224,4 +225,5 @@ def test_listing_the_actions_of_a_large_board_stops_at_the_replay_budget(real_db
     finally:
         use_read_cards({})
     assert listed["actions"] == []
-    assert "max_steps budget" in listed["error"]["message"]
+    # the page's budget is steps and seconds: which runs out first depends on the machine's load, either says so
+    assert re.search(r"the (max_steps|seconds) budget", listed["error"]["message"]), listed["error"]["message"]
