@@ -265,16 +265,11 @@ def play_card(game: Game, act: Play) -> None:
         pool.spell_energy_this_turn = cost.energy
     if definition.additional_cost is not None:
         do.pay_additional_cost(game, card, player, because="357.2")
-    item = ChainItem(
-        game.new_id("item"),
-        definition.name,
-        ItemKind.SPELL,
-        card.id,
+    item = _spell_item(
+        game,
+        card,
         player,
-        effects=tuple(definition.effects),
-        target_specs=tuple(definition.targets.items()),
         targets=chosen,
-        card=card.id,
         location=hidden_at,
         hidden_at=hidden_at,
         repeat=act.repeat,
@@ -284,6 +279,23 @@ def play_card(game: Game, act: Play) -> None:
     card_finalized(game, card, player)
     calc.cleanup(game, f"{definition.name} was put on the Chain", "319.4")
     calc.give_priority_to_newest(game)
+
+
+def _spell_item(game: Game, card, player: str, **fields) -> ChainItem:
+    """The Chain item of a spell card played (by its player or by an effect): its effects and target slots, its
+    card; `fields`, what this play adds (targets chosen, where it was hidden, Repeat)."""
+    definition = card.definition
+    return ChainItem(
+        game.new_id("item"),
+        definition.name,
+        ItemKind.SPELL,
+        card.id,
+        player,
+        effects=tuple(definition.effects),
+        target_specs=tuple(definition.targets.items()),
+        card=card.id,
+        **fields,
+    )
 
 
 @query("check_hidden_turn")
@@ -531,16 +543,7 @@ def play_spell_by_effect(game: Game, run, card, player: str, base: Cost, then: s
     "Then recycle it", a delayed replacement recycling it as it leaves the Chain (390.3.a); `reduce`: Energy its
     cost is reduced by (356.4)."""
     definition, label = card.definition, run.item.label
-    item = ChainItem(
-        game.new_id("item"),
-        definition.name,
-        ItemKind.SPELL,
-        card.id,
-        player,
-        effects=tuple(definition.effects),
-        target_specs=tuple(definition.targets.items()),
-        card=card.id,
-    )
+    item = _spell_item(game, card, player)
     chosen: dict = {}
     for slot, spec in definition.targets.items():
         if calc.mode_unchosen(game, spec, chosen):  # a slot of a mode not chosen: no choice (355.3)
